@@ -1,0 +1,27 @@
+// The contract between the command language (tokenizer + binder) and the driver objects.
+// Internal: other rooms reach these types only through driver/mod.ts.
+
+/** The HTTP methods a command may use. */
+export type Method = "GET" | "POST" | "PUT" | "DELETE" | "HEAD";
+
+/** A hint value after binding. */
+export type HintValue = string | number | boolean | null;
+
+/**
+ * One command after binding: ready for the transport. `path` starts with `/` and includes the
+ * query string (already percent-encoded). `body` is JSON text, or NDJSON text ending with `\n`
+ * when `ndjson` is true. The method is the one the user wrote (the transport turns GET/HEAD with
+ * a body into POST).
+ */
+export interface BoundCommand {
+  readonly method: Method;
+  readonly path: string;
+  readonly body: string | undefined;
+  readonly ndjson: boolean;
+  /** Hints given before the command, names lower-cased, values bound. */
+  readonly hints: Readonly<Record<string, HintValue>>;
+  /** The source text of this command (for error messages; redact before showing). */
+  readonly text: string;
+  /** 1-based line where the command starts in the whole text. */
+  readonly line: number;
+}

@@ -1,0 +1,128 @@
+// Checks the dependency direction of DESIGN §1 and the "one door per room" rule:
+//   driver ← template ← lambda; template ← mapper → xml → driver; engine stands alone; cli may use all.
+// A file in a room may import its own room's files freely, and another room only through its
+// mod.ts, and only when the direction allows it. Library rooms use web standards only: no
+// `Deno.`, `Bun.`, `node:` or `npm:` outside runtime adapters (`*_deno.ts`, `*_bun.ts`, `*_node.ts`)
+// and tests.
+//
+// Usage: deno run -A tools/check_layers.ts [root]   (exit 1 and one line per violation)
+
+const ALLOWED: Record<string, readonly string[]> = {
+  driver: [],
+  template: ["driver"],
+  lambda: ["template", "driver"],
+  xml: ["driver"],
+  mapper: ["template", "xml", "driver"],
+  engine: [],
+  cli: ["driver", "template", "lambda", "mapper", "xml", "engine"],
+};
+const LIBRARY_ROOMS = ["driver", "template", "lambda", "xml", "mapper", "engine"];
+const IMPORT =
+  /(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
+
+/** One broken rule: the file, the line and what is wrong. */
+export interface Violation {
+  file: string;
+  line: number;
+  problem: string;
+}
+
+function roomOf(path: string): string | undefined {
+  const first = path.split("/")[0];
+  return first in ALLOWED ? first : undefined;
+}
+
+function resolve(from: string, spec: string): string {
+  const parts = from.split("/").slice(0, -1);
+  for (const piece of spec.split("/")) {
+    if (piece === "..") parts.pop();
+    else if (piece !== ".") parts.push(piece);
+  }
+  return parts.join("/");
+}
+
+function isTest(path: string): boolean {
+  return path.endsWith("_test.ts");
+}
+
+function isAdapter(path: string): boolean {
+  return /_(deno|bun|node)\.ts$/.test(path);
+}
+
+/**
+ * Checks one file's text.
+ *
+ * @param path The file's path relative to the project root, with `/` separators.
+ * @param text The file's text.
+ * @returns The rules the file breaks.
+ */
+export function checkFile(path: string, text: string): Violation[] {
+  const violations: Violation[] = [];
+  const room = roomOf(path);
+  const lineOf = (index: number) => text.slice(0, index).split("\n").length;
+  for (const match of text.matchAll(IMPORT)) {
+    const spec = match[1] ?? match[2];
+    const line = lineOf(match.index ?? 0);
+    if (spec.startsWith(".")) {
+      const target = resolve(path, spec);
+      const targetRoom = roomOf(target);
+      if (targetRoom === undefined || targetRoom === room) continue;
+      if (target !== `${targetRoom}/mod.ts`) {
+        violations.push({
+          file: path,
+          line,
+          problem: `reaches past ${targetRoom}/mod.ts: ${spec}`,
+        });
+      }
+      if (room !== undefined && !ALLOWED[room].includes(targetRoom) && !isTest(path)) {
+        violations.push({ file: path, line, problem: `${room} must not depend on ${targetRoom}` });
+      }
+      if (path === "mod.ts" && targetRoom === "engine") {
+        violations.push({ file: path, line, problem: "the root module must not depend on engine" });
+      }
+    } else if (room && LIBRARY_ROOMS.includes(room) && !isTest(path) && !isAdapter(path)) {
+      if (/^(node:|npm:|jsr:|https?:)/.test(spec)) {
+        violations.push({
+          file: path,
+          line,
+          problem: `runtime dependency in a library room: ${spec}`,
+        });
+      }
+    }
+  }
+  if (room && LIBRARY_ROOMS.includes(room) && !isTest(path) && !isAdapter(path)) {
+    const code = text.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "");
+    for (const global of ["Deno.", "Bun.", "process.", "require("]) {
+      const at = code.indexOf(global);
+      if (at >= 0 && !/[\w$]/.test(code[at - 1] ?? "")) {
+        violations.push({
+          file: path,
+          line: code.slice(0, at).split("\n").length,
+          problem: `runtime-specific global ${global} outside an adapter`,
+        });
+      }
+    }
+  }
+  return violations;
+}
+
+async function* walk(dir: string, prefix = ""): AsyncGenerator<string> {
+  for await (const entry of Deno.readDir(dir)) {
+    if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
+    const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory) yield* walk(`${dir}/${entry.name}`, rel);
+    else if (entry.name.endsWith(".ts")) yield rel;
+  }
+}
+
+if (import.meta.main) {
+  const root = Deno.args[0] ?? ".";
+  const all: Violation[] = [];
+  for await (const file of walk(root)) {
+    if (file.startsWith("tools/")) continue;
+    all.push(...checkFile(file, await Deno.readTextFile(`${root}/${file}`)));
+  }
+  for (const v of all) console.error(`${v.file}:${v.line}: ${v.problem}`);
+  console.log(all.length === 0 ? "layers ok" : `${all.length} layer violation(s)`);
+  if (all.length > 0) Deno.exit(1);
+}

@@ -1,0 +1,27 @@
+import assert from "node:assert/strict";
+import { checkFile } from "./check_layers.ts";
+
+Deno.test("a room may import another room only through its mod.ts", () => {
+  assert.deepEqual(
+    checkFile("template/jdbc_template.ts", 'import { x } from "../driver/mod.ts";'),
+    [],
+  );
+  const past = checkFile("template/jdbc_template.ts", 'import { x } from "../driver/binder.ts";');
+  assert.equal(past.length, 1);
+  assert.match(past[0].problem, /reaches past driver\/mod.ts/);
+});
+
+Deno.test("an upward import breaks the dependency direction", () => {
+  const up = checkFile("driver/connection.ts", 'import { x } from "../template/mod.ts";');
+  assert.equal(up.length, 1);
+  assert.match(up[0].problem, /driver must not depend on template/);
+  assert.equal(checkFile("template/a.ts", 'import "../engine/mod.ts";').length, 0 + 1);
+});
+
+Deno.test("library rooms use web standards only, adapters and tests excepted", () => {
+  assert.equal(checkFile("driver/transport.ts", 'import http from "node:http";').length, 1);
+  assert.equal(checkFile("engine/serve.ts", "const s = Deno.serve(() => r);").length, 1);
+  assert.equal(checkFile("engine/serve_deno.ts", "const s = Deno.serve(() => r);").length, 0);
+  assert.equal(checkFile("driver/a_test.ts", 'import assert from "node:assert/strict";').length, 0);
+  assert.equal(checkFile("driver/a.ts", "// Deno.serve in a comment").length, 0);
+});
