@@ -36,7 +36,7 @@ export class EngineError extends Error {
 
   /** The full error body `{"error":{"root_cause":[...],"type","reason",...},"status"}`. */
   toBody(): Record<string, unknown> {
-    let root: EngineError = this;
+    let root = this.causedBy ?? this;
     while (root.causedBy) root = root.causedBy;
     const rootCause = { type: root.type, reason: root.message, ...root.extra };
     return { error: { root_cause: [rootCause], ...this.toCause() }, status: this.status };

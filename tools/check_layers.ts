@@ -61,7 +61,7 @@ export function checkFile(path: string, text: string): Violation[] {
   const room = roomOf(path);
   const lineOf = (index: number) => text.slice(0, index).split("\n").length;
   for (const match of text.matchAll(IMPORT)) {
-    const spec = match[1] ?? match[2];
+    const spec = match[1] ?? match[2] ?? match[3];
     const line = lineOf(match.index ?? 0);
     if (spec.startsWith(".")) {
       const target = resolve(path, spec);
