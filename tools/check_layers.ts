@@ -18,7 +18,7 @@ const ALLOWED: Record<string, readonly string[]> = {
 };
 const LIBRARY_ROOMS = ["driver", "template", "lambda", "xml", "mapper", "engine"];
 const IMPORT =
-  /(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/|import\s+["']([^"']+)["']/g;
+  /(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|import\s+["']([^"']+)["']/g;
 
 /** One broken rule: the file, the line and what is wrong. */
 export interface Violation {
