@@ -1,0 +1,339 @@
+// The body scanner: one pass over a JSON (or NDJSON) body that validates it as JSON, strips
+// whitespace and comments, turns Kibana triple-quoted strings into JSON strings and cuts the
+// text into fixed chunks around `?` placeholders. Internal.
+
+import {
+  BACKSLASH,
+  COLON,
+  COMMA,
+  CR,
+  fail,
+  HASH,
+  isLineStart,
+  isMethodAt,
+  isWordChar,
+  LBRACE,
+  LBRACKET,
+  LF,
+  MINUS,
+  QUESTION,
+  QUOTE,
+  RBRACE,
+  RBRACKET,
+  SEMI,
+  SLASH,
+  SPACE,
+  STAR,
+  TAB,
+  Trivia,
+} from "./_lexer.ts";
+
+/** Where a body placeholder sits: a JSON value, an object key, the whole body, an NDJSON line. */
+export type BodySlotKind = "value" | "key" | "body" | "line";
+
+/** A placeholder found in a body: its kind and offset in the whole text. */
+export interface BodySlot {
+  kind: BodySlotKind;
+  offset: number;
+}
+
+/** The scanned body: `chunks.length === slots.length + 1`. */
+export interface ScannedBody {
+  chunks: string[];
+  slots: BodySlot[];
+  /** Offset just after the body in the whole text. */
+  end: number;
+}
+
+const MAX_DEPTH = 512;
+
+/** Scans one body starting at `start` (a `{`, `[` or `?`). */
+export function scanBody(text: string, start: number, ndjson: boolean): ScannedBody {
+  const scanner = new BodyScanner(text, start);
+  return ndjson ? scanner.ndjson() : scanner.single();
+}
+
+class BodyScanner {
+  readonly text: string;
+  readonly n: number;
+  readonly start: number;
+  i: number;
+  /** Start of the raw text not yet copied into `out`. */
+  seg: number;
+  out = "";
+  chunks: string[] = [];
+  slots: BodySlot[] = [];
+  depth = 0;
+  trivia: Trivia = new Trivia();
+  /** Start of the current NDJSON line value (for the unterminated-body error). */
+  open: number;
+
+  constructor(text: string, start: number) {
+    this.text = text;
+    this.n = text.length;
+    this.start = start;
+    this.i = start;
+    this.seg = start;
+    this.open = start;
+  }
+
+  single(): ScannedBody {
+    if (this.text.charCodeAt(this.i) === QUESTION) {
+      this.slot("body", this.i);
+      this.i++;
+    } else this.value();
+    return this.finish(this.i, "");
+  }
+
+  ndjson(): ScannedBody {
+    const text = this.text;
+    for (;;) {
+      this.open = this.i;
+      if (text.charCodeAt(this.i) === QUESTION) {
+        this.slot("line", this.i);
+        this.i++;
+      } else this.value();
+      const end = this.i;
+      const next = this.trivia.skip(text, end, true);
+      const c = text.charCodeAt(next);
+      if (c !== LBRACE && c !== LBRACKET && c !== QUESTION) return this.finish(end, "\n");
+      // Keep a single "\n" between compact lines in the slice; otherwise write one.
+      if (next !== end + 1 || text.charCodeAt(end) !== LF) {
+        this.copy(end);
+        this.out += "\n";
+        this.seg = next;
+      }
+      this.i = next;
+    }
+  }
+
+  finish(end: number, tail: string): ScannedBody {
+    this.copy(end);
+    this.chunks.push(this.out + tail);
+    return { chunks: this.chunks, slots: this.slots, end };
+  }
+
+  /** Appends the raw text from `seg` up to `to` to the current chunk. */
+  copy(to: number): void {
+    if (to > this.seg) this.out += this.text.slice(this.seg, to);
+    this.seg = to;
+  }
+
+  slot(kind: BodySlotKind, at: number): void {
+    this.copy(at);
+    this.chunks.push(this.out);
+    this.out = "";
+    this.slots.push({ kind, offset: at });
+    this.seg = at + 1;
+  }
+
+  /** Skips whitespace and comments at `i`, dropping them from the output. */
+  ws(): void {
+    const c = this.text.charCodeAt(this.i);
+    if (c !== SPACE && c !== LF && c !== CR && c !== TAB && c !== SLASH && c !== HASH && c !== 12) {
+      return;
+    }
+    const next = this.trivia.skip(this.text, this.i, false);
+    if (next !== this.i) {
+      this.copy(this.i);
+      this.seg = next;
+      this.i = next;
+    }
+  }
+
+  value(): void {
+    const c = this.text.charCodeAt(this.i);
+    if (c === LBRACE) this.object();
+    else if (c === LBRACKET) this.array();
+    else if (c === QUOTE) this.string();
+    else if (c === MINUS || (c >= 48 && c <= 57)) this.number();
+    else if (c === QUESTION) {
+      this.slot("value", this.i);
+      this.i++;
+    } else this.literal();
+  }
+
+  object(): void {
+    const text = this.text;
+    const open = this.i++;
+    if (++this.depth > MAX_DEPTH) {
+      fail(text, open, `the body nests deeper than ${MAX_DEPTH} levels`);
+    }
+    this.ws();
+    if (text.charCodeAt(this.i) === RBRACE) {
+      this.i++;
+      this.depth--;
+      return;
+    }
+    for (;;) {
+      const k = text.charCodeAt(this.i);
+      if (k === QUOTE) this.string();
+      else if (k === QUESTION) {
+        this.slot("key", this.i);
+        this.i++;
+      } else this.unexpected("a quoted key or ? (a key placeholder)");
+      this.ws();
+      if (text.charCodeAt(this.i) !== COLON) this.unexpected(": after the key");
+      this.i++;
+      this.ws();
+      this.value();
+      this.ws();
+      const c = text.charCodeAt(this.i);
+      if (c === COMMA) {
+        this.i++;
+        this.ws();
+        if (text.charCodeAt(this.i) === RBRACE) {
+          fail(text, this.i, "trailing comma before }; remove the comma");
+        }
+      } else if (c === RBRACE) {
+        this.i++;
+        this.depth--;
+        return;
+      } else this.unexpected(", or } in the object");
+    }
+  }
+
+  array(): void {
+    const text = this.text;
+    const open = this.i++;
+    if (++this.depth > MAX_DEPTH) {
+      fail(text, open, `the body nests deeper than ${MAX_DEPTH} levels`);
+    }
+    this.ws();
+    if (text.charCodeAt(this.i) === RBRACKET) {
+      this.i++;
+      this.depth--;
+      return;
+    }
+    for (;;) {
+      this.value();
+      this.ws();
+      const c = text.charCodeAt(this.i);
+      if (c === COMMA) {
+        this.i++;
+        this.ws();
+        if (text.charCodeAt(this.i) === RBRACKET) {
+          fail(text, this.i, "trailing comma before ]; remove the comma");
+        }
+      } else if (c === RBRACKET) {
+        this.i++;
+        this.depth--;
+        return;
+      } else this.unexpected(", or ] in the array");
+    }
+  }
+
+  string(): void {
+    const text = this.text;
+    const start = this.i;
+    if (text.charCodeAt(start + 1) === QUOTE && text.charCodeAt(start + 2) === QUOTE) {
+      this.tripleQuoted(start);
+      return;
+    }
+    const n = this.n;
+    let i = start + 1;
+    while (i < n) {
+      const c = text.charCodeAt(i++);
+      if (c === QUOTE) {
+        this.i = i;
+        return;
+      }
+      if (c === BACKSLASH) i = this.escape(i);
+      else if (c < 32) {
+        if (c === LF || c === CR) break;
+        fail(text, i - 1, "control character in a string; write it as an escape such as \\t");
+      }
+    }
+    fail(
+      text,
+      start,
+      'unterminated string: close it with " on the same line (use """ for text over several lines)',
+    );
+  }
+
+  /** Checks the escape whose backslash is at `i - 1`; returns the offset after it. */
+  escape(i: number): number {
+    const c = this.text.charCodeAt(i);
+    // " \ / b f n r t
+    if (
+      c === QUOTE || c === BACKSLASH || c === SLASH || c === 98 || c === 102 || c === 110 ||
+      c === 114 || c === 116
+    ) return i + 1;
+    if (c === 117 && /^[0-9a-fA-F]{4}$/.test(this.text.slice(i + 1, i + 5))) return i + 5;
+    return fail(
+      this.text,
+      i - 1,
+      'bad escape in a string; use \\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX',
+    );
+  }
+
+  tripleQuoted(start: number): void {
+    const end = this.text.indexOf('"""', start + 3);
+    if (end === -1) fail(this.text, start, 'unterminated """ string; close it with """');
+    this.copy(start);
+    this.out += JSON.stringify(this.text.slice(start + 3, end));
+    this.i = end + 3;
+    this.seg = this.i;
+  }
+
+  number(): void {
+    const text = this.text;
+    const start = this.i;
+    let i = start;
+    if (text.charCodeAt(i) === MINUS) i++;
+    let c = text.charCodeAt(i);
+    if (c === 48) c = text.charCodeAt(++i);
+    else if (c >= 49 && c <= 57) {
+      do c = text.charCodeAt(++i); while (c >= 48 && c <= 57);
+    } else fail(text, start, "bad number: a digit must follow -");
+    if (c === 46) {
+      c = text.charCodeAt(++i);
+      if (!(c >= 48 && c <= 57)) fail(text, i, "bad number: a digit must follow the decimal point");
+      do c = text.charCodeAt(++i); while (c >= 48 && c <= 57);
+    }
+    if (c === 101 || c === 69) {
+      c = text.charCodeAt(++i);
+      if (c === 43 || c === MINUS) c = text.charCodeAt(++i);
+      if (!(c >= 48 && c <= 57)) fail(text, i, "bad number: a digit must follow the exponent");
+      do c = text.charCodeAt(++i); while (c >= 48 && c <= 57);
+    }
+    if (isWordChar(c)) fail(text, start, "bad number; JSON numbers look like -12.5e3");
+    this.i = i;
+  }
+
+  literal(): void {
+    const text = this.text;
+    const i = this.i;
+    for (const word of ["true", "false", "null"]) {
+      if (text.startsWith(word, i) && !isWordChar(text.charCodeAt(i + word.length))) {
+        this.i = i + word.length;
+        return;
+      }
+    }
+    this.unexpected("a JSON value (object, array, string, number, true, false, null or ?)");
+  }
+
+  /** Fails at `i`; at the end of the text or at a new command, the body is unterminated. */
+  unexpected(expected: string): never {
+    const text = this.text;
+    const i = this.i;
+    if (i >= this.n || (isLineStart(text, i) && isMethodAt(text, i))) {
+      const open = this.open;
+      fail(
+        text,
+        open,
+        `unterminated body: the ${text[open]} here is never closed; add the missing } or ]`,
+      );
+    }
+    const c = text.charCodeAt(i);
+    if (c === SEMI) fail(text, i, `expected ${expected} but found ";" inside the body`);
+    if (c === STAR && text.charCodeAt(i - 1) === SLASH) fail(text, i, "unexpected /*");
+    let found = JSON.stringify(text[i]);
+    if (isWordChar(c)) {
+      let j = i;
+      while (j < this.n && isWordChar(text.charCodeAt(j))) j++;
+      found = `"${text.slice(i, j)}"`;
+    } else if (c === 39) found = "' (JSON strings use double quotes)";
+    fail(text, i, `expected ${expected} but found ${found}`);
+  }
+}
