@@ -1,0 +1,254 @@
+// The JSON-aware scanner of template command text. It splits a text into segments: literal text,
+// positional slots (`?` in JSON, `{?}` in paths), named slots (`#{a.b}` → `?` or `{?}`), identifier
+// splices (`${name}`) and rule calls (`@{rule, …}`). It knows where a path ends and a JSON body
+// begins, skips JSON strings (with backslash escapes and Kibana's `"""…"""`) and comments, so
+// `{"a":#{v}}`, `{"a":[1,2]}` and `?a=1&b=2` all work. A text is scanned once; plans are cached.
+
+import { CommandSyntaxError } from "../driver/mod.ts";
+import { type ArgPath, parsePath } from "./_path.ts";
+import { parseRule, type RuleCall } from "./rules.ts";
+
+/** The driver placeholder a slot becomes: `?` in JSON, `{?}` in a path or query string. */
+export type Marker = "?" | "{?}";
+
+/** Where a fragment is: in a path (`{?}` slots) or in a JSON body (`?` slots). */
+export type Mode = "path" | "body";
+
+/** One piece of a scanned template. */
+export type Segment =
+  | { readonly kind: "text"; readonly text: string }
+  | { readonly kind: "positional"; readonly marker: Marker }
+  | { readonly kind: "named"; readonly marker: Marker; readonly path: ArgPath }
+  | { readonly kind: "splice"; readonly path: ArgPath }
+  | { readonly kind: "rule"; readonly rule: RuleCall };
+
+/** Options of a scan. */
+export interface ScanOptions {
+  /** Tagged-template mode: a `#{n}` inside a JSON string is an error, not text. */
+  readonly tagged?: boolean;
+}
+
+const METHODS = new Set(["GET", "POST", "PUT", "DELETE", "HEAD"]);
+
+/** 1-based line and column of an offset. */
+export function positionOf(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: offset - lineStart + 1 };
+}
+
+/** Throws a {@linkcode CommandSyntaxError} at `offset` of `text`. */
+export function syntaxError(text: string, offset: number, problem: string): never {
+  throw new CommandSyntaxError(problem, text, positionOf(text, offset));
+}
+
+/** Finds the `}` closing a `{` at `open`, skipping nested brackets and quoted strings. */
+export function findClose(text: string, open: number, end: number): number {
+  let depth = 0;
+  for (let i = open; i < end; i++) {
+    const c = text[i];
+    if (c === '"' || c === "'") {
+      i = skipQuoted(text, i, end, c);
+    } else if (c === "{" || c === "[") {
+      depth++;
+    } else if (c === "}" || c === "]") {
+      depth--;
+      if (depth === 0) return c === "}" ? i : -1;
+    }
+  }
+  return -1;
+}
+
+function skipQuoted(text: string, at: number, end: number, quote: string): number {
+  for (let i = at + 1; i < end; i++) {
+    const c = text[i];
+    if (c === "\\") i++;
+    else if (c === quote) return i;
+  }
+  return end - 1;
+}
+
+/** Scans a whole command text (or a fragment of it) into segments. */
+export function scan(
+  text: string,
+  start = 0,
+  end: number = text.length,
+  mode: Mode = "body",
+  fragment = false,
+  options: ScanOptions = {},
+): Segment[] {
+  const out: Segment[] = [];
+  let lit = start;
+  let i = start;
+  let depth = 0;
+  let inPath = mode === "path";
+  const flush = (to: number) => {
+    if (to > lit) out.push({ kind: "text", text: text.slice(lit, to) });
+  };
+  const closeOf = (at: number, what: string): number => {
+    const close = text.indexOf("}", at);
+    if (close < 0 || close >= end) syntaxError(text, at, `unterminated ${what}: add the closing }`);
+    return close;
+  };
+  const pathAt = (from: number, to: number, what: string): ArgPath => {
+    const raw = text.slice(from, to);
+    const comma = raw.indexOf(",");
+    const path = parsePath(comma < 0 ? raw : raw.slice(0, comma));
+    if (!path) {
+      syntaxError(
+        text,
+        from,
+        `${what} needs a name or a path like a.b[0].c, found "${raw.trim()}"`,
+      );
+    }
+    return path;
+  };
+  // `#{…}`, `${…}`, `@{…}` at i (the marker character); returns the index after it.
+  const special = (marker: Marker): number => {
+    const c = text[i];
+    flush(i);
+    if (c === "#") {
+      const close = closeOf(i + 2, "#{");
+      out.push({ kind: "named", marker, path: pathAt(i + 2, close, "#{…}") });
+      return close + 1;
+    }
+    if (c === "$") {
+      const close = closeOf(i + 2, "${");
+      out.push({ kind: "splice", path: pathAt(i + 2, close, "${…}") });
+      return close + 1;
+    }
+    const close = findClose(text, i + 1, end);
+    if (close < 0) syntaxError(text, i, "unterminated rule @{…}: add the closing }");
+    const rule = parseRule(text, i, close, inPath ? "path" : "body", options);
+    out.push({ kind: "rule", rule });
+    return close + 1;
+  };
+  const isMarker = (at: number) => {
+    const c = text[at];
+    return (c === "#" || c === "$" || c === "@") && text[at + 1] === "{";
+  };
+
+  while (i < end) {
+    const c = text[i];
+    if (inPath) {
+      if (c === " " || c === "\t" || c === "\n" || c === "\r") {
+        if (fragment) {
+          i++;
+          continue;
+        }
+        inPath = false;
+        depth = 0;
+        continue;
+      }
+      if (c === "{" && text[i + 1] === "?" && text[i + 2] === "}") {
+        flush(i);
+        out.push({ kind: "positional", marker: "{?}" });
+        i += 3;
+        lit = i;
+      } else if (c === "\\" && isMarker(i + 1)) {
+        flush(i);
+        lit = i + 1;
+        i += 3;
+      } else if (isMarker(i)) {
+        i = special("{?}");
+        lit = i;
+      } else {
+        i++;
+      }
+      continue;
+    }
+    if (c === '"') {
+      i = string(i);
+      continue;
+    }
+    if (c === "{" || c === "[") depth++;
+    else if (c === "}" || c === "]") depth = Math.max(0, depth - 1);
+    if (c === "?") {
+      flush(i);
+      out.push({ kind: "positional", marker: "?" });
+      lit = ++i;
+    } else if (c === "\\" && isMarker(i + 1)) {
+      flush(i);
+      lit = i + 1;
+      i += 3;
+    } else if (isMarker(i)) {
+      i = special("?");
+      lit = i;
+    } else if (c === "#" || (c === "/" && text[i + 1] === "/")) {
+      const nl = text.indexOf("\n", i);
+      i = nl < 0 || nl > end ? end : nl;
+    } else if (c === "/" && text[i + 1] === "*") {
+      i = comment(i);
+    } else if (depth === 0 && !fragment && isLetter(c)) {
+      let j = i;
+      while (j < end && isLetter(text[j])) j++;
+      if (METHODS.has(text.slice(i, j).toUpperCase()) && (j === end || /\s/.test(text[j]))) {
+        while (j < end && (text[j] === " " || text[j] === "\t")) j++;
+        inPath = true;
+      }
+      i = j;
+    } else {
+      i++;
+    }
+  }
+  flush(end);
+  return out;
+
+  // A JSON string at `at`: `${…}` is spliced, `#{…}` and `?` are text.
+  function string(at: number): number {
+    const triple = text.startsWith('"""', at);
+    let j = at + (triple ? 3 : 1);
+    while (j < end) {
+      const ch = text[j];
+      if (triple ? text.startsWith('"""', j) : ch === '"') return j + (triple ? 3 : 1);
+      if (ch === "\\" && !triple) {
+        j += 2;
+        continue;
+      }
+      if (ch === "$" && text[j + 1] === "{") {
+        i = j;
+        j = special("?");
+        lit = j;
+        continue;
+      }
+      if (options.tagged && ch === "#" && text[j + 1] === "{") {
+        syntaxError(
+          text,
+          j,
+          "a ${} value inside a JSON string is not bound; remove the quotes around it (values are JSON-encoded)",
+        );
+      }
+      j++;
+    }
+    syntaxError(text, at, "unterminated JSON string: add the closing quote");
+  }
+
+  // A comment `/* … */`; hints `/*+ … */` keep their `#{…}` and `?` slots.
+  function comment(at: number): number {
+    const close = text.indexOf("*/", at + 2);
+    if (close < 0 || close >= end) syntaxError(text, at, "unterminated comment: add */");
+    if (text[at + 2] !== "+") return close + 2;
+    for (let j = at + 3; j < close; j++) {
+      if (text[j] === "?") {
+        flush(j);
+        out.push({ kind: "positional", marker: "?" });
+        lit = j + 1;
+      } else if (text[j] === "#" && text[j + 1] === "{") {
+        i = j;
+        j = special("?") - 1;
+        lit = j + 1;
+      }
+    }
+    return close + 2;
+  }
+}
+
+function isLetter(c: string): boolean {
+  return (c >= "A" && c <= "Z") || (c >= "a" && c <= "z");
+}

@@ -1,0 +1,252 @@
+// Entity metadata (DESIGN §4): the index, the class fields ↔ document fields, the key, declared
+// types. Written by the TC39 standard decorators `@Table`/`@Column` or by `defineEntity`; read by
+// the template, lambda and mapper layers through `getEntityMeta`.
+
+// Standard decorator metadata needs Symbol.metadata; runtimes without it get the registered symbol
+// TypeScript and Babel look for.
+(Symbol as { metadata?: symbol }).metadata ??= Symbol.for("Symbol.metadata");
+
+/** The declared type of a field: values read from documents are converted to it. */
+export type ColumnType = "string" | "number" | "boolean" | "date" | "bigint" | "json";
+
+/** Options of a field: document field name, key flag, type, and whether writes include it. */
+export interface ColumnOptions {
+  /** The document field name (default: the class field name). Dotted names are allowed. */
+  name?: string;
+  /** This field is the document `_id`. */
+  primary?: boolean;
+  /** Convert values read from documents to this type. */
+  type?: ColumnType;
+  /** Include the field in inserts (default true). */
+  insert?: boolean;
+  /** Include the field in updates (default true). */
+  update?: boolean;
+}
+
+/** One mapped field. */
+export interface FieldMeta {
+  /** The class field name. */
+  readonly field: string;
+  /** The document field name. */
+  readonly column: string;
+  /** Whether this field is the document `_id`. */
+  readonly primary: boolean;
+  /** The declared type, when declared. */
+  readonly type?: ColumnType;
+  /** Included in inserts. */
+  readonly insert: boolean;
+  /** Included in updates. */
+  readonly update: boolean;
+}
+
+/** The metadata of an entity class. */
+export interface EntityMeta {
+  /** The index name, when declared. */
+  readonly index?: string;
+  /** The declared fields, in declaration order. */
+  readonly fields: readonly FieldMeta[];
+  /** The class field that holds the document `_id`, when there is one. */
+  readonly key?: string;
+}
+
+/** A class whose instances are entities. */
+// deno-lint-ignore no-explicit-any
+export type EntityClass<T = unknown> = new (...args: any[]) => T;
+
+interface RawMeta {
+  index?: string;
+  columns: Map<string, ColumnOptions>;
+  key?: string;
+}
+
+const RAW = Symbol.for("searchvisitor.entity");
+const defined = new WeakMap<object, RawMeta>();
+const cache = new WeakMap<object, EntityMeta>();
+
+function rawOf(metadata: DecoratorMetadataObject | undefined): RawMeta {
+  if (!metadata) {
+    throw new TypeError(
+      "decorator metadata is unavailable: use TC39 standard decorators (no experimentalDecorators), or defineEntity()",
+    );
+  }
+  const record = metadata as Record<symbol, RawMeta | undefined>;
+  if (!Object.hasOwn(record, RAW)) {
+    const parent = record[RAW];
+    record[RAW] = { index: undefined, columns: new Map(parent?.columns), key: parent?.key };
+  }
+  return record[RAW]!;
+}
+
+/**
+ * Class decorator: the index the entity lives in.
+ *
+ * @param indexOrOptions The index name, or `{ index }`.
+ * @returns The decorator.
+ *
+ * @example
+ * ```ts
+ * import { Column, getEntityMeta, Table } from "@searchvisitor/searchvisitor/template";
+ * import assert from "node:assert/strict";
+ *
+ * @Table("users")
+ * class User {
+ *   @Column({ primary: true }) id = "";
+ *   @Column("user_name") name = "";
+ * }
+ * assert.equal(getEntityMeta(User).index, "users");
+ * ```
+ */
+export function Table(
+  indexOrOptions: string | { index: string },
+): (target: EntityClass, context: ClassDecoratorContext) => void {
+  const index = typeof indexOrOptions === "string" ? indexOrOptions : indexOrOptions.index;
+  return (_target, context) => {
+    rawOf(context.metadata).index = index;
+  };
+}
+
+/**
+ * Field decorator: maps a class field to a document field.
+ *
+ * @param nameOrOptions The document field name, or {@linkcode ColumnOptions}.
+ * @returns The decorator.
+ *
+ * @example
+ * ```ts
+ * import { Column, getEntityMeta, Table } from "@searchvisitor/searchvisitor/template";
+ * import assert from "node:assert/strict";
+ *
+ * @Table({ index: "users" })
+ * class User {
+ *   @Column({ primary: true }) id = "";
+ *   @Column("user_name") name = "";
+ *   @Column({ type: "date" }) born: Date | null = null;
+ * }
+ * const meta = getEntityMeta(User);
+ * assert.equal(meta.key, "id");
+ * assert.deepEqual(meta.fields.map((f) => f.column), ["id", "user_name", "born"]);
+ * ```
+ */
+export function Column(
+  nameOrOptions: string | ColumnOptions = {},
+): (value: undefined, context: ClassFieldDecoratorContext) => void {
+  const options = typeof nameOrOptions === "string" ? { name: nameOrOptions } : nameOrOptions;
+  return (_value, context) => {
+    const raw = rawOf(context.metadata);
+    const field = String(context.name);
+    raw.columns.set(field, options);
+    if (options.primary) raw.key = field;
+  };
+}
+
+/** The description `defineEntity` takes. */
+export interface EntityDefinition {
+  /** The index name. */
+  index?: string;
+  /** Class field → document field name, or full column options. */
+  fields?: Record<string, string | ColumnOptions>;
+  /** The class field that holds the document `_id`. */
+  key?: string;
+}
+
+/**
+ * Writes entity metadata without decorators (plain JavaScript); the same metadata as
+ * `@Table`/`@Column`.
+ *
+ * @param type The class.
+ * @param definition The index, fields and key.
+ * @returns The class, for chaining.
+ *
+ * @example
+ * ```ts
+ * import { defineEntity, getEntityMeta } from "@searchvisitor/searchvisitor/template";
+ * import assert from "node:assert/strict";
+ *
+ * class City { id = ""; name = ""; country = ""; }
+ * defineEntity(City, { index: "cities", key: "id", fields: { country: "country_code" } });
+ * const meta = getEntityMeta(City);
+ * assert.equal(meta.index, "cities");
+ * assert.equal(meta.key, "id");
+ * assert.equal(meta.fields.find((f) => f.field === "country")?.column, "country_code");
+ * ```
+ */
+export function defineEntity<C extends EntityClass>(type: C, definition: EntityDefinition): C {
+  const columns = new Map<string, ColumnOptions>();
+  for (const [field, spec] of Object.entries(definition.fields ?? {})) {
+    columns.set(field, typeof spec === "string" ? { name: spec } : spec);
+  }
+  let key = definition.key;
+  for (const [field, options] of columns) if (options.primary) key ??= field;
+  if (key !== undefined && !columns.has(key)) columns.set(key, { primary: true });
+  defined.set(type, { index: definition.index, columns, key });
+  cache.delete(type);
+  return type;
+}
+
+/**
+ * The metadata of an entity class: from `defineEntity`, else from its decorators; a class with
+ * neither gets empty metadata (its documents map field by field under the same names).
+ *
+ * @param type The class.
+ * @returns The metadata (cached).
+ *
+ * @example
+ * ```ts
+ * import { getEntityMeta } from "@searchvisitor/searchvisitor/template";
+ * import assert from "node:assert/strict";
+ *
+ * class Plain { a = 1; }
+ * assert.deepEqual(getEntityMeta(Plain).fields, []);
+ * ```
+ */
+export function getEntityMeta(type: EntityClass): EntityMeta {
+  const hit = cache.get(type);
+  if (hit) return hit;
+  const metadata = (type as { [Symbol.metadata]?: Record<symbol, RawMeta | undefined> | null })[
+    Symbol.metadata
+  ];
+  const raw = defined.get(type) ?? metadata?.[RAW];
+  const fields: FieldMeta[] = [];
+  for (const [field, options] of raw?.columns ?? []) {
+    fields.push(Object.freeze({
+      field,
+      column: options.name ?? field,
+      primary: raw?.key === field,
+      ...(options.type ? { type: options.type } : {}),
+      insert: options.insert ?? true,
+      update: options.update ?? true,
+    }));
+  }
+  const meta: EntityMeta = Object.freeze({
+    ...(raw?.index !== undefined ? { index: raw.index } : {}),
+    fields: Object.freeze(fields),
+    ...(raw?.key !== undefined ? { key: raw.key } : {}),
+  });
+  cache.set(type, meta);
+  return meta;
+}
+
+/**
+ * Whether a class has entity metadata (decorators or `defineEntity`).
+ *
+ * @param type Any value.
+ * @returns True for a class with declared metadata.
+ *
+ * @example
+ * ```ts
+ * import { defineEntity, isEntityClass } from "@searchvisitor/searchvisitor/template";
+ * import assert from "node:assert/strict";
+ *
+ * class A { x = 0; }
+ * assert.equal(isEntityClass(A), false);
+ * defineEntity(A, { index: "a" });
+ * assert.equal(isEntityClass(A), true);
+ * ```
+ */
+export function isEntityClass(type: unknown): boolean {
+  if (typeof type !== "function") return false;
+  if (defined.has(type)) return true;
+  const metadata =
+    (type as { [Symbol.metadata]?: Record<symbol, unknown> | null })[Symbol.metadata];
+  return metadata?.[RAW] !== undefined;
+}

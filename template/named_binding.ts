@@ -1,0 +1,336 @@
+// Named binding: template text with `#{…}`, `${…}`, `@{…}` and positional `?`/`{?}` becomes
+// driver text with only `?`/`{?}` plus the argument array, so the driver does all the encoding.
+// Texts are scanned once and cached (bounded); a text without rules and splices binds by
+// filling an array.
+
+import { BindError } from "../driver/mod.ts";
+import { type ArgPath, MISSING, resolvePath } from "./_path.ts";
+import { evaluate, truthy } from "./_expr.ts";
+import { md5Hex } from "./_md5.ts";
+import { removeEmptyMembers } from "./_json_cleanup.ts";
+import { scan, type ScanOptions, type Segment } from "./_template_scanner.ts";
+import { prepareValue } from "./row_mapping.ts";
+
+/** A command ready for the driver: text with `?`/`{?}` only, and its positional arguments. */
+export interface BoundCommand {
+  /** The driver command text. */
+  readonly text: string;
+  /** The arguments, in placeholder order. */
+  readonly args: unknown[];
+}
+
+/** Options of {@linkcode bindTemplate}. */
+export interface BindOptions {
+  /** Macro name → template text, for `@{macro, name}`. */
+  macros?: ReadonlyMap<string, string>;
+}
+
+interface Plan {
+  readonly segments: readonly Segment[];
+  /** Driver text when the plan has no splices and no rules. */
+  readonly fixedText?: string;
+  /** For fixed plans: `null` = next positional argument, else the named path. */
+  readonly slots?: readonly (ArgPath | null)[];
+  readonly positionalCount: number;
+  readonly hasNamed: boolean;
+}
+
+const CACHE_LIMIT = 1000;
+const cache = new Map<string, Plan>();
+const taggedCache = new Map<string, Plan>();
+
+function compile(text: string, options: ScanOptions = {}): Plan {
+  const segments = scan(text, 0, text.length, "body", false, options);
+  let fixed = true;
+  let positionalCount = 0;
+  let hasNamed = false;
+  const parts: string[] = [];
+  const slots: (ArgPath | null)[] = [];
+  for (const s of segments) {
+    if (s.kind === "text") parts.push(s.text);
+    else if (s.kind === "positional") {
+      parts.push(s.marker);
+      slots.push(null);
+      positionalCount++;
+    } else if (s.kind === "named") {
+      parts.push(s.marker);
+      slots.push(s.path);
+      hasNamed = true;
+    } else {
+      fixed = false;
+      hasNamed = true;
+    }
+  }
+  return fixed
+    ? { segments, fixedText: parts.join(""), slots, positionalCount, hasNamed }
+    : { segments, positionalCount: countPositional(segments), hasNamed };
+}
+
+function countPositional(segments: readonly Segment[]): number {
+  let n = 0;
+  for (const s of segments) {
+    if (s.kind === "positional") n++;
+    else if (s.kind === "rule" && (s.rule.kind === "and" || s.rule.kind === "if")) {
+      n += countPositional(s.rule.body);
+    }
+  }
+  return n;
+}
+
+function planOf(text: string, tagged: boolean): Plan {
+  const store = tagged ? taggedCache : cache;
+  let plan = store.get(text);
+  if (plan === undefined) {
+    plan = compile(text, { tagged });
+    if (store.size >= CACHE_LIMIT) store.delete(store.keys().next().value!);
+    store.set(text, plan);
+  }
+  return plan;
+}
+
+/** Whether a text needs the template layer at all (named slots, splices, rules, escapes). */
+export function needsTemplate(text: string): boolean {
+  return text.includes("#{") || text.includes("${") || text.includes("@{");
+}
+
+const SAFE_IDENTIFIER = /^[A-Za-z0-9_.\-*,]+$/;
+
+class Renderer {
+  parts: string[] = [];
+  args: unknown[] = [];
+  position = 0;
+  vanished = false;
+  missing = false;
+  lenient = 0;
+  constructor(
+    readonly command: string,
+    readonly positional: readonly unknown[],
+    readonly named: unknown,
+    readonly macros: ReadonlyMap<string, string> | undefined,
+    readonly namedGiven: boolean,
+  ) {}
+
+  value(path: ArgPath, what: string): unknown {
+    if (!this.namedGiven) {
+      throw new BindError(
+        `Cannot bind ${what} "${path.source}": named arguments need an object like { ${
+          path.keys[0]
+        }: … }, but an array was given`,
+        { name: path.source, command: this.command },
+      );
+    }
+    const v = resolvePath(this.named, path);
+    if (v === MISSING || v === undefined) {
+      if (this.lenient > 0) {
+        this.missing = true;
+        return undefined;
+      }
+      throw new BindError(
+        `Cannot bind ${what} "${path.source}": ${
+          v === MISSING ? "there is no such argument" : "value is undefined"
+        }; pass it (null for a JSON null) in: ${this.command}`,
+        { name: path.source, command: this.command },
+      );
+    }
+    if (v === null && this.lenient > 0) this.missing = true;
+    return v;
+  }
+
+  slot(marker: string, value: unknown) {
+    this.parts.push(marker);
+    this.args.push(prepareValue(value));
+  }
+
+  render(segments: readonly Segment[]): void {
+    for (const s of segments) {
+      switch (s.kind) {
+        case "text":
+          this.parts.push(s.text);
+          break;
+        case "positional": {
+          const v = this.positional[this.position++];
+          if (this.lenient > 0 && (v === null || v === undefined)) this.missing = true;
+          this.slot(s.marker, v);
+          break;
+        }
+        case "named":
+          this.slot(s.marker, this.value(s.path, "named argument"));
+          break;
+        case "splice":
+          this.parts.push(this.identifier(s.path));
+          break;
+        case "rule":
+          this.rule(s.rule);
+      }
+    }
+  }
+
+  identifier(path: ArgPath): string {
+    const v = this.value(path, "identifier");
+    if (v === undefined || v === null) return "";
+    const text = Array.isArray(v)
+      ? v.join(",")
+      : typeof v === "string" || typeof v === "number"
+      ? String(v)
+      : "";
+    if (!SAFE_IDENTIFIER.test(text)) {
+      throw new BindError(
+        `Cannot splice \${${path.source}} = ${
+          JSON.stringify(v)
+        }: an identifier (index or field name) may only contain letters, digits and _ . - * , ; bind values with #{${path.source}} instead`,
+        { name: path.source, command: this.command },
+      );
+    }
+    return text;
+  }
+
+  rule(rule: Extract<Segment, { kind: "rule" }>["rule"]): void {
+    switch (rule.kind) {
+      case "and":
+      case "if": {
+        if (rule.kind === "if" && !truthy(evaluate(rule.test, this.named))) {
+          this.position += countPositional(rule.body);
+          this.vanished = true;
+          return;
+        }
+        const mark = { parts: this.parts.length, args: this.args.length, missing: this.missing };
+        if (rule.kind === "and") {
+          this.lenient++;
+          this.missing = false;
+        }
+        this.render(rule.body);
+        if (rule.kind === "and") {
+          this.lenient--;
+          const drop = this.missing;
+          this.missing = mark.missing;
+          if (drop) {
+            this.parts.length = mark.parts;
+            this.args.length = mark.args;
+            this.vanished = true;
+          }
+        }
+        return;
+      }
+      case "in": {
+        const v = this.value(rule.path, "@{in} list");
+        if (v === undefined) return;
+        const list = v instanceof Set ? [...v] : v;
+        if (!Array.isArray(list)) {
+          throw new BindError(
+            `Cannot bind @{in, :${rule.path.source}}: expected an array or a Set, got ${typeof v}`,
+            { name: rule.path.source, command: this.command },
+          );
+        }
+        this.slot(rule.marker, list);
+        return;
+      }
+      case "md5": {
+        const v = this.value(rule.path, "@{md5} value");
+        if (v !== undefined) this.slot(rule.marker, v === null ? null : md5Hex(String(v)));
+        return;
+      }
+      case "uuid32":
+        this.slot(rule.marker, crypto.randomUUID().replaceAll("-", ""));
+        return;
+      case "uuid36":
+        this.slot(rule.marker, crypto.randomUUID());
+        return;
+      case "macro": {
+        const text = this.macros?.get(rule.name);
+        if (text === undefined) {
+          throw new BindError(
+            `Unknown macro "${rule.name}": register it with jdbc.addMacro("${rule.name}", text)`,
+            { name: rule.name, command: this.command },
+          );
+        }
+        const before = this.parts.length;
+        this.render(scan(text, 0, text.length, rule.mode, true));
+        if (this.parts.slice(before).join("").trim() === "") this.vanished = true;
+      }
+    }
+  }
+}
+
+function isNamedSource(args: unknown): boolean {
+  return args !== null && typeof args === "object" && !Array.isArray(args);
+}
+
+function bindPlan(
+  plan: Plan,
+  text: string,
+  args: unknown,
+  macros: ReadonlyMap<string, string> | undefined,
+  tagged: boolean,
+): BoundCommand {
+  const namedGiven = tagged || args === undefined || args === null || isNamedSource(args);
+  const positional = tagged ? [] : Array.isArray(args) ? args : [];
+  const named = tagged || namedGiven ? args : undefined;
+  if (plan.positionalCount !== positional.length) {
+    throw new BindError(
+      `The command has ${plan.positionalCount} positional placeholder(s) (? or {?}) but ${positional.length} positional argument(s) were given${
+        namedGiven && plan.positionalCount > 0 ? "; use #{name} with named arguments" : ""
+      }: ${text}`,
+      { command: text },
+    );
+  }
+  if (plan.fixedText !== undefined) {
+    const slots = plan.slots!;
+    const out = new Array<unknown>(slots.length);
+    let k = 0;
+    const renderer = plan.hasNamed
+      ? new Renderer(text, positional, named, macros, namedGiven)
+      : undefined;
+    for (let i = 0; i < slots.length; i++) {
+      const path = slots[i];
+      out[i] = prepareValue(
+        path === null ? positional[k++] : renderer!.value(path, "named argument"),
+      );
+    }
+    return { text: plan.fixedText, args: out };
+  }
+  const r = new Renderer(text, positional, named, macros, namedGiven);
+  r.render(plan.segments);
+  const rendered = r.parts.join("");
+  return { text: r.vanished ? removeEmptyMembers(rendered) : rendered, args: r.args };
+}
+
+/**
+ * Translates template text and its arguments into a driver command: `#{path}` becomes `?` (JSON)
+ * or `{?}` (path, query string) with the value appended to the arguments; `${name}` splices a
+ * checked identifier; `@{…}` rules are applied and empty optional members removed. Positional
+ * `?`/`{?}` take an array; named placeholders take an object. The scan is cached by text.
+ *
+ * @param text Template command text.
+ * @param args Positional arguments (array) or named arguments (object).
+ * @param options Macros for `@{macro, name}`.
+ * @returns The driver text and the argument array.
+ *
+ * @example
+ * ```ts
+ * import { bindTemplate } from "@searchvisitor/searchvisitor/template";
+ * import assert from "node:assert/strict";
+ *
+ * const bound = bindTemplate(
+ *   'GET /${index}/_doc/#{id}?routing=#{id}\n{"a":#{v},"b":[1,2]}',
+ *   { index: "users", id: "a/b", v: "x" },
+ * );
+ * assert.equal(bound.text, 'GET /users/_doc/{?}?routing={?}\n{"a":?,"b":[1,2]}');
+ * assert.deepEqual(bound.args, ["a/b", "a/b", "x"]);
+ * ```
+ */
+export function bindTemplate(
+  text: string,
+  args?: unknown,
+  options: BindOptions = {},
+): BoundCommand {
+  return bindPlan(planOf(text, false), text, args, options.macros, false);
+}
+
+/** Binds tagged-template text whose values are `#{0}`, `#{1}`, … of `values`. */
+export function bindTagged(
+  text: string,
+  values: readonly unknown[],
+  macros?: ReadonlyMap<string, string>,
+): BoundCommand {
+  return bindPlan(planOf(text, true), text, values, macros, true);
+}

@@ -1,0 +1,230 @@
+// Rows → entities and maps, entities → documents. The fast path parses each `_DOC` once and
+// applies a rename plan computed once per class.
+
+import { DataAccessError, type ResultSet } from "../driver/mod.ts";
+import {
+  type ColumnType,
+  type EntityClass,
+  type FieldMeta,
+  getEntityMeta,
+  isEntityClass,
+} from "./entity.ts";
+
+/**
+ * A row could not be mapped (a RowMapper threw, or `_DOC` is not JSON). `row` is the 0-based row
+ * number; `cause` keeps the original error.
+ *
+ * @example
+ * ```ts
+ * import { RowMappingError } from "@searchvisitor/searchvisitor/template";
+ * import assert from "node:assert/strict";
+ *
+ * const error = new RowMappingError(3, new Error("boom"));
+ * assert.equal(error.row, 3);
+ * assert.equal(error.code, "MAPPING");
+ * assert.match(error.message, /row 3: boom/);
+ * ```
+ */
+export class RowMappingError extends DataAccessError {
+  /** The 0-based row number. */
+  readonly row: number;
+
+  /**
+   * @param row The 0-based row number.
+   * @param cause What went wrong.
+   * @param command The command whose rows were mapped.
+   */
+  constructor(row: number, cause: unknown, command?: string) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super("MAPPING", `Cannot map row ${row}: ${reason}`, { cause, command });
+    this.row = row;
+  }
+}
+
+const CONVERT: Record<ColumnType, ((v: unknown) => unknown) | undefined> = {
+  string: (v) => (v === null || typeof v === "object" ? v : String(v)),
+  number: (v) => (typeof v === "string" && v.trim() !== "" ? Number(v) : v),
+  boolean: (v) => (v === "true" ? true : v === "false" ? false : v),
+  date: (v) => (typeof v === "string" || typeof v === "number" ? new Date(v) : v),
+  bigint: (v) => (typeof v === "number" || typeof v === "string" ? BigInt(v) : v),
+  json: undefined,
+};
+
+interface Plan {
+  readonly columns: readonly string[];
+  readonly fields: readonly string[];
+  readonly convert: readonly (((v: unknown) => unknown) | undefined)[];
+  readonly nested: readonly (readonly string[] | undefined)[];
+  readonly key?: string;
+  readonly copyAll: boolean;
+  readonly all: readonly FieldMeta[];
+}
+
+const plans = new WeakMap<object, Plan>();
+
+function planOf(type: EntityClass): Plan {
+  const hit = plans.get(type);
+  if (hit) return hit;
+  const meta = getEntityMeta(type);
+  const all: FieldMeta[] = [...meta.fields];
+  const declared = new Set(all.map((f) => f.field));
+  let sample: object = {};
+  try {
+    sample = new type() as object;
+  } catch { /* a class that needs constructor arguments maps only its declared fields */ }
+  for (const field of Object.keys(sample)) {
+    if (!declared.has(field)) {
+      all.push({ field, column: field, primary: false, insert: true, update: true });
+    }
+  }
+  const mapped = all.filter((f) => f.field !== meta.key);
+  const plan: Plan = {
+    columns: mapped.map((f) => f.column),
+    fields: mapped.map((f) => f.field),
+    convert: mapped.map((f) => (f.type ? CONVERT[f.type] : undefined)),
+    nested: mapped.map((f) => (f.column.includes(".") ? f.column.split(".") : undefined)),
+    key: meta.key,
+    copyAll: !isEntityClass(type),
+    all,
+  };
+  plans.set(type, plan);
+  return plan;
+}
+
+/**
+ * Builds a function that maps one search row (`_ID`, `_DOC` text) to an instance of `type`: the
+ * document is parsed once, document fields are renamed to class fields, the key field takes
+ * `_ID`. Classes without metadata receive every document field under its own name.
+ *
+ * @param type The entity class.
+ * @returns `(id, docText) => entity`.
+ *
+ * @example
+ * ```ts
+ * import { Column, documentMapper, Table } from "@searchvisitor/searchvisitor/template";
+ * import assert from "node:assert/strict";
+ *
+ * @Table("users")
+ * class User {
+ *   @Column({ primary: true }) id = "";
+ *   @Column("user_name") name = "";
+ * }
+ * const user = documentMapper(User)("7", '{"id":"7","user_name":"alice"}');
+ * assert.ok(user instanceof User);
+ * assert.deepEqual({ ...user }, { id: "7", name: "alice" });
+ * ```
+ */
+export function documentMapper<T>(type: EntityClass<T>): (id: unknown, doc: string | null) => T {
+  const plan = planOf(type);
+  const { columns, fields, convert, nested, key, copyAll } = plan;
+  const n = columns.length;
+  return (id, text) => {
+    const entity = new type() as Record<string, unknown>;
+    const doc = text === null || text === undefined ? null : JSON.parse(text);
+    if (doc !== null && typeof doc === "object") {
+      if (copyAll) Object.assign(entity, doc);
+      for (let i = 0; i < n; i++) {
+        let v = doc[columns[i]];
+        if (v === undefined && nested[i] !== undefined) v = readNested(doc, nested[i]!);
+        if (v === undefined) continue;
+        const c = convert[i];
+        entity[fields[i]] = c === undefined || v === null ? v : c(v);
+      }
+    }
+    if (key !== undefined && id !== undefined && id !== null) entity[key] = id;
+    return entity as T;
+  };
+}
+
+function readNested(doc: Record<string, unknown>, keys: readonly string[]): unknown {
+  let v: unknown = doc;
+  for (const k of keys) {
+    if (v === null || typeof v !== "object") return undefined;
+    v = (v as Record<string, unknown>)[k];
+  }
+  return v;
+}
+
+/**
+ * Maps every row of a result set to an entity (from the current position to the end).
+ *
+ * @param rs The result set (rows with `_ID` and `_DOC`).
+ * @param type The entity class.
+ * @param command The command, for error messages.
+ * @returns The entities.
+ *
+ * @example
+ * ```ts
+ * import { mapResultSet } from "@searchvisitor/searchvisitor/template";
+ * import type { ResultSet } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * class City { name = ""; }
+ * const rows = [{ _ID: "1", _DOC: '{"name":"Oslo"}' }];
+ * const rs = { toArray: () => rows } as unknown as ResultSet;
+ * assert.equal(mapResultSet(rs, City)[0].name, "Oslo");
+ * ```
+ */
+export function mapResultSet<T>(rs: ResultSet, type: EntityClass<T>, command?: string): T[] {
+  const map = documentMapper(type);
+  const rows = rs.toArray();
+  const out = new Array<T>(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
+    try {
+      out[i] = map(row._ID, row._DOC as string | null);
+    } catch (error) {
+      throw new RowMappingError(i, error, command);
+    }
+  }
+  return out;
+}
+
+/**
+ * Turns an entity into the document it is stored as: class fields renamed to document fields,
+ * the key kept under its column name, `undefined` fields left out. Objects that are not entities
+ * are returned as they are.
+ *
+ * @param entity The entity.
+ * @param purpose `"insert"` or `"update"` leaves out the fields declared with `insert: false` /
+ *   `update: false`.
+ * @returns The document.
+ *
+ * @example
+ * ```ts
+ * import { Column, Table, toDocument } from "@searchvisitor/searchvisitor/template";
+ * import assert from "node:assert/strict";
+ *
+ * @Table("users")
+ * class User {
+ *   @Column({ primary: true }) id = "1";
+ *   @Column("user_name") name = "alice";
+ * }
+ * assert.deepEqual(toDocument(new User()), { id: "1", user_name: "alice" });
+ * ```
+ */
+export function toDocument(entity: object, purpose?: "insert" | "update"): Record<string, unknown> {
+  const type = entity.constructor as EntityClass | undefined;
+  if (!type || !isEntityClass(type)) return entity as Record<string, unknown>;
+  const doc: Record<string, unknown> = {};
+  const source = entity as Record<string, unknown>;
+  for (const f of planOf(type).all) {
+    if (purpose === "insert" && !f.insert) continue;
+    if (purpose === "update" && !f.update) continue;
+    const v = source[f.field];
+    if (v !== undefined) doc[f.column] = v;
+  }
+  return doc;
+}
+
+/** A bound value ready for the driver: entity instances (also inside arrays) become documents. */
+export function prepareValue(value: unknown): unknown {
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) {
+    return value.some((v) => v !== null && typeof v === "object" && isEntityClass(v.constructor))
+      ? value.map(prepareValue)
+      : value;
+  }
+  const type = value.constructor;
+  return type !== Object && type !== undefined && isEntityClass(type) ? toDocument(value) : value;
+}

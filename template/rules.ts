@@ -1,0 +1,137 @@
+// The `@{rule, …}` calls of template text (DESIGN §6): parsing into data-only rule nodes.
+// Rendering lives in named_binding.ts. Names are case-insensitive.
+//
+//   @{and, fragment}         keep the fragment when every placeholder in it has a value
+//   @{if, test, fragment}    keep the fragment when the test is true
+//   @{in, :list}             one slot bound to a JSON array of the list's values
+//   @{uuid32} / @{uuid36}    one slot bound to a fresh UUID (without / with dashes)
+//   @{md5, :value}           one slot bound to the MD5 hex digest of the value
+//   @{macro, name}           the text registered with JdbcTemplate.addMacro(name, text)
+
+import type { ArgPath } from "./_path.ts";
+import { parsePath } from "./_path.ts";
+import { type Expr, parseExpr } from "./_expr.ts";
+import {
+  findClose,
+  type Marker,
+  type Mode,
+  scan,
+  type ScanOptions,
+  type Segment,
+  syntaxError,
+} from "./_template_scanner.ts";
+
+/** A parsed rule call. */
+export type RuleCall =
+  | { readonly kind: "and"; readonly body: readonly Segment[] }
+  | { readonly kind: "if"; readonly test: Expr; readonly body: readonly Segment[] }
+  | { readonly kind: "in" | "md5"; readonly path: ArgPath; readonly marker: Marker }
+  | { readonly kind: "uuid32" | "uuid36"; readonly marker: Marker }
+  | { readonly kind: "macro"; readonly name: string; readonly mode: Mode };
+
+/** How many parts after the name each rule takes; `fragment` rules take the rest as the last. */
+const ARITY: Record<string, { parts: number; fragment: boolean; usage: string }> = {
+  and: { parts: 1, fragment: true, usage: "@{and, fragment}" },
+  if: { parts: 2, fragment: true, usage: "@{if, test, fragment}" },
+  in: { parts: 1, fragment: false, usage: "@{in, :list}" },
+  md5: { parts: 1, fragment: false, usage: "@{md5, :value}" },
+  uuid32: { parts: 0, fragment: false, usage: "@{uuid32}" },
+  uuid36: { parts: 0, fragment: false, usage: "@{uuid36}" },
+  macro: { parts: 1, fragment: false, usage: "@{macro, name}" },
+};
+
+/** The names of the rules this layer knows. */
+export const RULE_NAMES: readonly string[] = Object.keys(ARITY);
+
+/** Splits `text[from, to)` at top-level commas: at most `max` parts when `max` is given. */
+function splitParts(text: string, from: number, to: number, max: number): [number, number][] {
+  const parts: [number, number][] = [];
+  let start = from;
+  for (let i = from; i < to; i++) {
+    const c = text[i];
+    if (parts.length === max - 1) break;
+    if (c === '"' || c === "'") {
+      const q = text.indexOf(c, i + 1);
+      i = q < 0 ? to : q;
+    } else if (c === "{" || c === "[") {
+      const close = c === "{" ? findClose(text, i, to) : text.indexOf("]", i);
+      if (close > i) i = close;
+    } else if (c === ",") {
+      parts.push([start, i]);
+      start = i + 1;
+    }
+  }
+  parts.push([start, to]);
+  return parts;
+}
+
+function argPath(text: string, [from, to]: [number, number], usage: string): ArgPath {
+  let raw = text.slice(from, to).trim();
+  if (raw.startsWith(":")) raw = raw.slice(1);
+  else if (raw.startsWith("#{") && raw.endsWith("}")) raw = raw.slice(2, -1);
+  const path = parsePath(raw);
+  if (!path) {
+    syntaxError(text, from, `${usage} needs an argument like :name or #{a.b}, found "${raw}"`);
+  }
+  return path;
+}
+
+/**
+ * Parses the rule call `@{…}` whose `@` is at `at` and whose closing brace is at `close`.
+ */
+export function parseRule(
+  text: string,
+  at: number,
+  close: number,
+  mode: Mode,
+  options: ScanOptions,
+): RuleCall {
+  const head = /^\s*([A-Za-z][\w]*)\s*/.exec(text.slice(at + 2, close));
+  if (!head) syntaxError(text, at, "a rule needs a name, like @{and, …}");
+  const name = head[1].toLowerCase();
+  const arity = ARITY[name];
+  if (!arity) {
+    syntaxError(text, at, `unknown rule "${head[1]}"; known rules: ${RULE_NAMES.join(", ")}`);
+  }
+  const after = at + 2 + head[0].length;
+  if (after < close && text[after] !== ",") {
+    syntaxError(text, after, `expected "," after the rule name in ${arity.usage}`);
+  }
+  const parts = after < close
+    ? splitParts(text, after + 1, close, arity.fragment ? arity.parts : Infinity)
+    : [];
+  if (
+    parts.length !== arity.parts ||
+    parts.some(([f, t]) => text.slice(f, t).trim() === "" && !arity.fragment)
+  ) {
+    syntaxError(
+      text,
+      at,
+      `rule ${name} takes ${arity.parts} part(s) after its name (${arity.usage}), found ${parts.length}`,
+    );
+  }
+  const marker: Marker = mode === "path" ? "{?}" : "?";
+  for (const part of parts) {
+    while (part[0] < part[1] && /\s/.test(text[part[0]])) part[0]++;
+    while (part[1] > part[0] && /\s/.test(text[part[1] - 1])) part[1]--;
+  }
+  switch (name) {
+    case "and":
+      return { kind: "and", body: scan(text, parts[0][0], parts[0][1], mode, true, options) };
+    case "if": {
+      const [from, to] = parts[0];
+      const src = text.slice(from, to);
+      const test = parseExpr(src);
+      if ("error" in test) syntaxError(text, from + test.at, `${test.error} in ${arity.usage}`);
+      return { kind: "if", test, body: scan(text, parts[1][0], parts[1][1], mode, true, options) };
+    }
+    case "in":
+    case "md5":
+      return { kind: name, path: argPath(text, parts[0], arity.usage), marker };
+    case "uuid32":
+    case "uuid36":
+      return { kind: name, marker };
+    default:
+      return { kind: "macro", name: text.slice(parts[0][0], parts[0][1]).trim(), mode };
+  }
+}
