@@ -1,0 +1,47 @@
+/**
+ * The driver: JDBC's programming model for Elasticsearch and OpenSearch over `fetch`.
+ * `DataSource` → `Connection` → `Statement` / `PreparedStatement` → `ResultSet` or an update
+ * count, with the Kibana console command language, typed errors and a retrying transport.
+ *
+ * @example Run a command through an injected fetch
+ * ```ts
+ * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const fetch = () => Promise.resolve(Response.json({ count: 42 }));
+ * await using conn = await new DataSource("http://localhost:9200", { fetch }).getConnection();
+ * const rs = await conn.createStatement().executeQuery("GET /users/_count");
+ * assert.ok(rs.next());
+ * assert.equal(rs.getNumber("COUNT"), 42);
+ * ```
+ *
+ * @module
+ */
+
+export * from "./errors.ts";
+export type { BoundCommand, HintValue, Method } from "./_command.ts";
+export { parseScript } from "./command_tokenizer.ts";
+export type { ParsedCommand, ParsedScript } from "./command_tokenizer.ts";
+export { bindScript } from "./command_binder.ts";
+export { encodeJson, encodePathSegment } from "./value_encoder.ts";
+export { type Auth, DataSource, type DataSourceOptions } from "./data_source.ts";
+export {
+  Connection,
+  type ConnectionOptions,
+  readServerInfo,
+  type ServerInfo,
+} from "./connection.ts";
+export { type ExecuteOptions, Statement, StatementBase } from "./statement.ts";
+export {
+  NO_GENERATED_KEYS,
+  PreparedStatement,
+  RETURN_GENERATED_KEYS,
+} from "./prepared_statement.ts";
+export { type ColumnRef, ResultSet, type ResultSetMeta, type TotalHits } from "./result_set.ts";
+export {
+  type FetchFunction,
+  Transport,
+  type TransportOptions,
+  type TransportRequest,
+  type TransportResponse,
+} from "./transport.ts";

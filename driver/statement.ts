@@ -1,0 +1,325 @@
+/**
+ * Statements run command text on a connection and hold its results: one result per command
+ * (one per sub-search for `_msearch`), read with `getResultSet()`, `getUpdateCount()` and
+ * `getMoreResults()`, plus the generated keys of the writes.
+ *
+ * @module
+ */
+
+import { IllegalStateError, ResponseError } from "./errors.ts";
+import type { BoundCommand } from "./_command.ts";
+import { parseScript } from "./command_tokenizer.ts";
+import { bindScript } from "./command_binder.ts";
+import { toBulkEntry } from "./_batch.ts";
+import { classify } from "./_endpoint.ts";
+import { type CallOptions, type Executor, executorOf } from "./_executor.ts";
+import { bulkItemCounts, mapResponse, type Outcome } from "./_response_mapper.ts";
+import { ResultSet } from "./result_set.ts";
+import type { Connection } from "./connection.ts";
+
+/** Options of one call: a signal that aborts it (the call then fails with `TimeoutError`). */
+export interface ExecuteOptions {
+  /** Aborts the request; the call rejects with `TimeoutError` whose `cause` is the reason. */
+  signal?: AbortSignal;
+}
+
+type StatementResult = ResultSet | number;
+
+/**
+ * What every statement shares: the results of the last execution, generated keys, max rows,
+ * the query timeout, the batch, and running bound commands.
+ */
+export abstract class StatementBase {
+  /** The connection this statement runs on. */
+  readonly connection: Connection;
+  readonly #executor: Executor;
+  #results: StatementResult[] = [];
+  #current = 0;
+  #keys: string[] = [];
+  #maxRows = 0;
+  #timeoutMs: number | undefined;
+  #closed = false;
+
+  /** @param connection The connection to run on. */
+  constructor(connection: Connection) {
+    this.connection = connection;
+    this.#executor = executorOf(connection);
+    this.#executor.ensureOpen();
+  }
+
+  /**
+   * Runs commands that are already bound, in order, keeping one result per command.
+   *
+   * @param commands The bound commands.
+   * @param options The caller's signal.
+   * @returns True when the first result is a result set.
+   */
+  async executeCommands(
+    commands: readonly BoundCommand[],
+    options: ExecuteOptions = {},
+  ): Promise<boolean> {
+    this.#ensureOpen();
+    this.#results = [];
+    this.#keys = [];
+    this.#current = 0;
+    for (const command of commands) {
+      const outcomes = await this.#executor.run(command, this.#call(options));
+      for (const outcome of outcomes) this.#results.push(this.#toResult(outcome));
+    }
+    return this.#results[0] instanceof ResultSet;
+  }
+
+  /** @returns The current result when it is a result set, else null. */
+  getResultSet(): ResultSet | null {
+    const result = this.#results[this.#current];
+    return result instanceof ResultSet ? result : null;
+  }
+
+  /** @returns The current result when it is an update count, else -1. */
+  getUpdateCount(): number {
+    const result = this.#results[this.#current];
+    return typeof result === "number" ? result : -1;
+  }
+
+  /**
+   * Moves to the next result of a multi-command text.
+   *
+   * @returns True when the next result is a result set; false for an update count or no more
+   * results (then `getUpdateCount()` is -1).
+   */
+  getMoreResults(): boolean {
+    if (this.#current < this.#results.length) this.#current++;
+    return this.#results[this.#current] instanceof ResultSet;
+  }
+
+  /** @returns The `_id`s written by the last execution, one row each, column `_ID`. */
+  getGeneratedKeys(): ResultSet {
+    return new ResultSet(["_ID"], this.#keys.map((id) => [id]));
+  }
+
+  /** @param max The most rows a result set keeps (0: no limit); extra rows are dropped. */
+  setMaxRows(max: number): void {
+    if (!Number.isInteger(max) || max < 0) {
+      throw new TypeError(`setMaxRows(${max}): give a whole number, 0 for no limit`);
+    }
+    this.#maxRows = max;
+  }
+
+  /** @returns The row limit (0: none). */
+  getMaxRows(): number {
+    return this.#maxRows;
+  }
+
+  /** @param ms Timeout of each request of this statement in milliseconds (0: the default). */
+  setQueryTimeout(ms: number): void {
+    if (!Number.isFinite(ms) || ms < 0) {
+      throw new TypeError(`setQueryTimeout(${ms}): give milliseconds, 0 for the default`);
+    }
+    this.#timeoutMs = ms === 0 ? undefined : ms;
+  }
+
+  /** @returns The timeout in milliseconds, 0 when the data source's applies. */
+  getQueryTimeout(): number {
+    return this.#timeoutMs ?? 0;
+  }
+
+  /** Closes the statement; using it afterwards is an error. */
+  close(): void {
+    this.#closed = true;
+    this.#results = [];
+  }
+
+  /** @returns True after `close()` or after the connection closed. */
+  isClosed(): boolean {
+    return this.#closed || this.connection.isClosed();
+  }
+
+  /** Runs bound commands and checks that the first result is a result set. */
+  protected async queryCommands(
+    commands: readonly BoundCommand[],
+    options?: ExecuteOptions,
+  ): Promise<ResultSet> {
+    const rows = await this.executeCommands(commands, options);
+    if (!rows) {
+      throw new IllegalStateError(
+        "executeQuery got an update count, not rows (the write was done); use executeUpdate or execute",
+        { command: commands[0]?.text },
+      );
+    }
+    return this.#results[0] as ResultSet;
+  }
+
+  /** Runs bound commands and checks that the first result is an update count. */
+  protected async updateCommands(
+    commands: readonly BoundCommand[],
+    options?: ExecuteOptions,
+  ): Promise<number> {
+    await this.executeCommands(commands, options);
+    const first = this.#results[0];
+    if (first instanceof ResultSet) {
+      throw new IllegalStateError(
+        "executeUpdate got rows, not an update count; use executeQuery or execute",
+        { command: commands[0]?.text },
+      );
+    }
+    return first ?? 0;
+  }
+
+  /** Runs single-document writes as one `_bulk` request; returns one count per command. */
+  protected async batchCommands(
+    commands: readonly BoundCommand[],
+    options: ExecuteOptions = {},
+  ): Promise<number[]> {
+    this.#ensureOpen();
+    this.#results = [];
+    this.#keys = [];
+    this.#current = 0;
+    if (commands.length === 0) return [];
+    const entries = commands.map((c, i) => toBulkEntry(c, i + 1));
+    const body = entries.flatMap((e) => e.lines).join("\n") + "\n";
+    const refresh = entries.find((e) => e.refresh !== undefined)?.refresh;
+    const response = await this.#executor.bulk(body, refresh, this.#call(options));
+    const [outcome] = mapResponse(classify("POST", "/_bulk"), response.status, response.body);
+    if (outcome?.kind !== "count") throw ResponseError.fromBody(response.status, response.body);
+    this.#keys = outcome.keys;
+    const counts = bulkItemCounts(response.body);
+    this.#results = counts;
+    return counts;
+  }
+
+  /** Throws when the statement or its connection is closed. */
+  protected ensureOpen(): void {
+    this.#ensureOpen();
+  }
+
+  #ensureOpen(): void {
+    if (this.#closed) throw new IllegalStateError("The statement is closed; create a new one");
+    this.#executor.ensureOpen();
+  }
+
+  #call(options: ExecuteOptions): CallOptions {
+    return { signal: options.signal, timeoutMs: this.#timeoutMs };
+  }
+
+  #toResult(outcome: Outcome): StatementResult {
+    if (outcome.kind === "count") {
+      this.#keys.push(...outcome.keys);
+      return outcome.count;
+    }
+    const rows = this.#maxRows > 0
+      ? outcome.table.rows.slice(0, this.#maxRows)
+      : outcome.table.rows;
+    return new ResultSet(outcome.table.columns, rows, outcome.meta);
+  }
+}
+
+/**
+ * Runs command text with positional arguments (`?` in JSON, `{?}` in paths and query values).
+ *
+ * @example Search and read rows
+ * ```ts
+ * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const fetch = () =>
+ *   Promise.resolve(Response.json({
+ *     took: 2,
+ *     hits: { total: { value: 1, relation: "eq" }, hits: [{ _id: "1", _source: { name: "alice" } }] },
+ *   }));
+ * const conn = await new DataSource({ nodes: ["http://es:9200"], fetch }).getConnection();
+ * const stmt = conn.createStatement();
+ * const rs = await stmt.executeQuery('POST /users/_search {"query": {"term": {"name": ?}}}', ["alice"]);
+ * assert.ok(rs.next());
+ * assert.equal(rs.getString("_ID"), "1");
+ * assert.equal(rs.getString("_DOC"), '{"name":"alice"}');
+ * assert.equal(rs.total?.value, 1);
+ * await conn.close();
+ * ```
+ */
+export class Statement extends StatementBase {
+  #batch: BoundCommand[] = [];
+
+  /**
+   * Runs a text of one or more commands.
+   *
+   * @param text The command text.
+   * @param args The positional arguments, consumed left to right across all commands.
+   * @param options The caller's signal.
+   * @returns True when the first result is a result set.
+   */
+  execute(text: string, args: readonly unknown[] = [], options?: ExecuteOptions): Promise<boolean> {
+    return this.executeCommands(bind(text, args), options);
+  }
+
+  /**
+   * Runs a text whose first result is rows.
+   *
+   * @param text The command text.
+   * @param args The positional arguments.
+   * @param options The caller's signal.
+   * @returns The first result set.
+   */
+  executeQuery(
+    text: string,
+    args: readonly unknown[] = [],
+    options?: ExecuteOptions,
+  ): Promise<ResultSet> {
+    return this.queryCommands(bind(text, args), options);
+  }
+
+  /**
+   * Runs a text whose first result is an update count.
+   *
+   * @param text The command text.
+   * @param args The positional arguments.
+   * @param options The caller's signal.
+   * @returns The real number of documents written (see DESIGN §3).
+   */
+  executeUpdate(
+    text: string,
+    args: readonly unknown[] = [],
+    options?: ExecuteOptions,
+  ): Promise<number> {
+    return this.updateCommands(bind(text, args), options);
+  }
+
+  /**
+   * Adds a single-document write to the batch (bound now, so a bad argument fails here).
+   *
+   * @param text One `PUT|POST /idx/_doc[/id]`, `/idx/_create/id`, `POST /idx/_update/id` or
+   * `DELETE /idx/_doc/id` command.
+   * @param args Its positional arguments.
+   */
+  addBatch(text: string, args: readonly unknown[] = []): void {
+    this.ensureOpen();
+    const commands = bind(text, args);
+    if (commands.length !== 1) {
+      throw new IllegalStateError(
+        `addBatch takes exactly one command, got ${commands.length}; call addBatch once per command`,
+        { command: text },
+      );
+    }
+    this.#batch.push(commands[0]);
+  }
+
+  /** Drops the commands added with `addBatch`. */
+  clearBatch(): void {
+    this.#batch = [];
+  }
+
+  /**
+   * Runs the batch as one `_bulk` request and clears it.
+   *
+   * @param options The caller's signal.
+   * @returns One count per command: 1 written, 0 for a noop update or a missing document.
+   */
+  executeBatch(options?: ExecuteOptions): Promise<number[]> {
+    const batch = this.#batch;
+    this.#batch = [];
+    return this.batchCommands(batch, options);
+  }
+}
+
+function bind(text: string, args: readonly unknown[]): BoundCommand[] {
+  return bindScript(parseScript(text), args);
+}
