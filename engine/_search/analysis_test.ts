@@ -1,0 +1,39 @@
+import assert from "node:assert/strict";
+import { analyzerFor, keywordAnalyzer, standardAnalyzer } from "./analysis.ts";
+
+Deno.test("standard analyzer lower-cases and splits on word boundaries", () => {
+  const tokens = standardAnalyzer("The Quick-Brown fox, jumps! 42 times.");
+  assert.deepEqual(tokens.map((t) => t.term), [
+    "the",
+    "quick",
+    "brown",
+    "fox",
+    "jumps",
+    "42",
+    "times",
+  ]);
+  assert.deepEqual(tokens.map((t) => t.position), [0, 1, 2, 3, 4, 5, 6]);
+});
+
+Deno.test("standard analyzer keeps unicode words", () => {
+  assert.deepEqual(standardAnalyzer("Élan vital über").map((t) => t.term), [
+    "élan",
+    "vital",
+    "über",
+  ]);
+});
+
+Deno.test("standard analyzer splits tokens longer than 255 chars", () => {
+  const tokens = standardAnalyzer("a".repeat(300));
+  assert.deepEqual(tokens.map((t) => t.term.length), [255, 45]);
+});
+
+Deno.test("keyword analyzer keeps the whole value", () => {
+  assert.deepEqual(keywordAnalyzer("New York"), [{ term: "New York", position: 0 }]);
+});
+
+Deno.test("analyzerFor knows whitespace and simple and falls back to standard", () => {
+  assert.deepEqual(analyzerFor("whitespace")("A b").map((t) => t.term), ["A", "b"]);
+  assert.deepEqual(analyzerFor("simple")("A1b").map((t) => t.term), ["a", "b"]);
+  assert.deepEqual(analyzerFor("nope")("A b").map((t) => t.term), ["a", "b"]);
+});

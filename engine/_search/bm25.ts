@@ -1,0 +1,52 @@
+// BM25 scoring as Lucene's BM25Similarity does it (k1 = 1.2, b = 0.75, lengths from norms).
+
+import { NORM_TABLE } from "./norms.ts";
+import type { Posting } from "./segment.ts";
+import type { ShardSnapshot } from "./shard_snapshot.ts";
+
+const K1 = 1.2;
+const B = 0.75;
+
+/** Inverse document frequency: ln(1 + (N - n + 0.5) / (n + 0.5)). */
+export function idf(docCount: number, docFreq: number): number {
+  return Math.log(1 + (docCount - docFreq + 0.5) / (docFreq + 0.5));
+}
+
+/** Scores term (or phrase) frequencies for one field, with norms looked up per doc. */
+export class TermScorer {
+  readonly #weight: number;
+  readonly #normCache: Float64Array;
+
+  /** `idfSum` is the idf of the term (or the sum over a phrase's terms); `boost` multiplies. */
+  constructor(snapshot: ShardSnapshot, field: string, idfSum: number, boost: number) {
+    this.#weight = boost * idfSum;
+    const avg = snapshot.fieldStats(field).avgLength;
+    this.#normCache = NORM_TABLE.map((len) => K1 * (1 - B + B * len / avg));
+  }
+
+  /** Score of one doc given its frequency and encoded norm (1 when the field has no norms). */
+  score(freq: number, norm: number): number {
+    return this.#weight * freq / (freq + this.#normCache[norm]);
+  }
+
+  /** Scores every doc of a posting list (local ordinals). */
+  scorePosting(p: Posting, norms: Uint8Array | null): Float64Array {
+    const out = new Float64Array(p.docs.length);
+    const freqs = p.freqs;
+    for (let i = 0; i < out.length; i++) {
+      out[i] = this.score(freqs ? freqs[i] : 1, norms ? norms[p.docs[i]] : 1);
+    }
+    return out;
+  }
+}
+
+/** A scorer for one term in a field of a snapshot. */
+export function termScorer(
+  snapshot: ShardSnapshot,
+  field: string,
+  term: string,
+  boost: number,
+): TermScorer {
+  const stats = snapshot.fieldStats(field);
+  return new TermScorer(snapshot, field, idf(stats.docCount, snapshot.docFreq(field, term)), boost);
+}

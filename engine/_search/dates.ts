@@ -1,0 +1,101 @@
+// Date values: parse stored dates to epoch millis and evaluate date math in range queries.
+
+const UNIT_MS: Record<string, number> = {
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  H: 3_600_000,
+  d: 86_400_000,
+  w: 604_800_000,
+};
+
+/** Parses a date value (ISO-like string, `yyyy/MM/dd HH:mm:ss`, or epoch millis) to epoch millis; NaN when invalid. */
+export function parseDate(value: unknown, format?: string): number {
+  if (typeof value === "number") return Number.isFinite(value) ? Math.trunc(value) : NaN;
+  if (typeof value !== "string" || value === "") return NaN;
+  if (/^-?\d+$/.test(value) && (format?.includes("epoch_millis") || !/^\d{4}$/.test(value))) {
+    if (format?.includes("epoch_second")) return Number(value) * 1000;
+    return Number(value);
+  }
+  let text = value.trim().replace(/^(\d{4})\/(\d{2})\/(\d{2})/, "$1-$2-$3").replace(" ", "T");
+  if (/^\d{4}$/.test(text)) text += "-01-01";
+  else if (/^\d{4}-\d{2}$/.test(text)) text += "-01";
+  // A date-time without offset is UTC in Elasticsearch.
+  if (/T\d{2}(:\d{2}(:\d{2}(\.\d+)?)?)?$/.test(text)) text += "Z";
+  if (/T\d{2}Z$/.test(text)) text = text.replace("Z", ":00Z");
+  const ms = Date.parse(text);
+  return Number.isNaN(ms) ? NaN : ms;
+}
+
+function roundDown(ms: number, unit: string): number {
+  const d = new Date(ms);
+  switch (unit) {
+    case "y":
+      return Date.UTC(d.getUTCFullYear(), 0, 1);
+    case "M":
+      return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+    case "w": {
+      const day = (d.getUTCDay() + 6) % 7; // ISO weeks start on Monday
+      return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() - day);
+    }
+    default: {
+      const size = UNIT_MS[unit];
+      return Math.floor(ms / size) * size;
+    }
+  }
+}
+
+function addUnits(ms: number, amount: number, unit: string): number {
+  const d = new Date(ms);
+  if (unit === "y") return d.setUTCFullYear(d.getUTCFullYear() + amount);
+  if (unit === "M") return d.setUTCMonth(d.getUTCMonth() + amount);
+  return ms + amount * UNIT_MS[unit];
+}
+
+/**
+ * Evaluates a date-math expression (`now-1d/d`, `2020-01-01||+1M`) to epoch millis.
+ * `roundUp` rounds `/unit` to the end of the unit, as `lte` and `gt` bounds do in Elasticsearch.
+ */
+export function evalDateMath(
+  value: unknown,
+  now: number,
+  roundUp: boolean,
+  format?: string,
+): number {
+  if (typeof value !== "string") return parseDate(value, format);
+  let base: number;
+  let math: string;
+  if (value.startsWith("now")) {
+    base = now;
+    math = value.slice(3);
+  } else {
+    const sep = value.indexOf("||");
+    if (sep < 0) return parseDate(value, format);
+    base = parseDate(value.slice(0, sep), format);
+    math = value.slice(sep + 2);
+  }
+  let ms = base;
+  const re = /([+-]\d*[yMwdhHms])|(\/[yMwdhHms])/gy;
+  let m: RegExpExecArray | null;
+  let consumed = 0;
+  while ((m = re.exec(math)) !== null) {
+    consumed = re.lastIndex;
+    if (m[1]) {
+      const unit = m[1].at(-1)!;
+      const num = m[1].slice(1, -1);
+      const amount = (num === "" ? 1 : Number(num)) * (m[1][0] === "-" ? -1 : 1);
+      ms = addUnits(ms, amount, unit);
+    } else {
+      const unit = m[2].slice(1);
+      ms = roundDown(ms, unit);
+      if (roundUp) ms = addUnits(ms, 1, unit) - 1;
+    }
+  }
+  if (consumed !== math.length) return NaN;
+  return ms;
+}
+
+/** Formats epoch millis as Elasticsearch's default `strict_date_optional_time` output. */
+export function formatDate(ms: number): string {
+  return new Date(ms).toISOString();
+}

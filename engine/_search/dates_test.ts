@@ -1,0 +1,26 @@
+import assert from "node:assert/strict";
+import { evalDateMath, formatDate, parseDate } from "./dates.ts";
+
+Deno.test("parseDate reads ISO dates, date-times and epoch millis", () => {
+  assert.equal(parseDate("2020-01-02"), Date.UTC(2020, 0, 2));
+  assert.equal(parseDate("2020-01-02T03:04:05"), Date.UTC(2020, 0, 2, 3, 4, 5));
+  assert.equal(parseDate("2020-01-02T03:04:05+01:00"), Date.UTC(2020, 0, 2, 2, 4, 5));
+  assert.equal(parseDate("2020/01/02 03:04:05"), Date.UTC(2020, 0, 2, 3, 4, 5));
+  assert.equal(parseDate(1577836800000), 1577836800000);
+  assert.equal(parseDate("1577836800000"), 1577836800000);
+  assert.ok(Number.isNaN(parseDate("not a date")));
+});
+
+Deno.test("evalDateMath handles now, offsets and rounding", () => {
+  const now = Date.UTC(2024, 4, 15, 13, 30);
+  assert.equal(evalDateMath("now", now, false), now);
+  assert.equal(evalDateMath("now-1d/d", now, false), Date.UTC(2024, 4, 14));
+  assert.equal(evalDateMath("now-1d/d", now, true), Date.UTC(2024, 4, 15) - 1);
+  assert.equal(evalDateMath("now+1M", now, false), Date.UTC(2024, 5, 15, 13, 30));
+  assert.equal(evalDateMath("2020-01-01||+1y/M", now, false), Date.UTC(2021, 0, 1));
+  assert.ok(Number.isNaN(evalDateMath("now+x", now, false)));
+});
+
+Deno.test("formatDate prints ISO UTC", () => {
+  assert.equal(formatDate(0), "1970-01-01T00:00:00.000Z");
+});

@@ -1,0 +1,144 @@
+// Sorted doc-ordinal sets with optional scores, and the boolean operations the executor needs.
+
+/** Matching docs (global ordinals, ascending) with their scores, or null scores when not scoring. */
+export interface Hits {
+  /** Doc ordinals, ascending, unique. */
+  readonly docs: Int32Array;
+  /** Score per doc, or null (filter context). */
+  readonly scores: Float64Array | null;
+}
+
+/** The empty set. */
+export const NO_HITS: Hits = { docs: new Int32Array(0), scores: null };
+
+/** Docs that all carry the same score (or none when not scoring). */
+export function constantHits(docs: Int32Array, score: number, scoring: boolean): Hits {
+  return { docs, scores: scoring ? new Float64Array(docs.length).fill(score) : null };
+}
+
+/** Docs in both sets; scores add up. */
+export function intersect(a: Hits, b: Hits): Hits {
+  const n = Math.min(a.docs.length, b.docs.length);
+  const docs = new Int32Array(n);
+  const scoring = a.scores !== null || b.scores !== null;
+  const scores = scoring ? new Float64Array(n) : null;
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  const ad = a.docs;
+  const bd = b.docs;
+  while (i < ad.length && j < bd.length) {
+    const x = ad[i];
+    const y = bd[j];
+    if (x < y) i++;
+    else if (x > y) j++;
+    else {
+      docs[k] = x;
+      if (scores) scores[k] = (a.scores?.[i] ?? 0) + (b.scores?.[j] ?? 0);
+      k++;
+      i++;
+      j++;
+    }
+  }
+  return { docs: docs.subarray(0, k), scores: scores ? scores.subarray(0, k) : null };
+}
+
+/** Docs of `a` that are not in `b`; scores of `a` kept. */
+export function subtract(a: Hits, b: Hits): Hits {
+  if (b.docs.length === 0) return a;
+  const docs = new Int32Array(a.docs.length);
+  const scores = a.scores ? new Float64Array(a.docs.length) : null;
+  let j = 0;
+  let k = 0;
+  for (let i = 0; i < a.docs.length; i++) {
+    const x = a.docs[i];
+    while (j < b.docs.length && b.docs[j] < x) j++;
+    if (j < b.docs.length && b.docs[j] === x) continue;
+    docs[k] = x;
+    if (scores) scores[k] = a.scores![i];
+    k++;
+  }
+  return { docs: docs.subarray(0, k), scores: scores ? scores.subarray(0, k) : null };
+}
+
+/** Result of a union that also counts how many inputs matched each doc. */
+export interface CountedHits extends Hits {
+  /** Number of input sets containing each doc. */
+  readonly counts: Uint16Array;
+}
+
+/**
+ * Docs in any set, summing scores (or taking the max plus `tieBreaker` × the rest when
+ * `disMax`), with per-doc match counts. Uses a dense accumulator when the inputs are large.
+ */
+export function union(
+  lists: readonly Hits[],
+  maxDoc: number,
+  disMax = false,
+  tieBreaker = 0,
+): CountedHits {
+  const live = lists.filter((l) => l.docs.length > 0);
+  const scoring = lists.some((l) => l.scores !== null);
+  let total = 0;
+  for (const l of live) total += l.docs.length;
+  if (live.length === 1 && !disMax) {
+    return { ...live[0], counts: new Uint16Array(live[0].docs.length).fill(1) };
+  }
+  const acc = new Float64Array(scoring ? maxDoc : 0);
+  const best = disMax && scoring ? new Float64Array(maxDoc) : null;
+  const count = new Uint16Array(maxDoc);
+  for (const l of live) {
+    const d = l.docs;
+    const s = l.scores;
+    for (let i = 0; i < d.length; i++) {
+      const doc = d[i];
+      count[doc]++;
+      if (s) {
+        const v = s[i];
+        acc[doc] += v;
+        if (best && v > best[doc]) best[doc] = v;
+      }
+    }
+  }
+  const out = new Int32Array(Math.min(total, maxDoc));
+  let k = 0;
+  if (total * 8 < maxDoc) {
+    // Sparse: gather candidates and sort them rather than scanning every ordinal.
+    const seen = new Int32Array(total);
+    let n = 0;
+    for (const l of live) for (const doc of l.docs) seen[n++] = doc;
+    seen.sort();
+    for (let i = 0; i < n; i++) if (i === 0 || seen[i] !== seen[i - 1]) out[k++] = seen[i];
+  } else {
+    for (let doc = 0; doc < maxDoc; doc++) if (count[doc]) out[k++] = doc;
+  }
+  const docs = out.subarray(0, k);
+  const counts = new Uint16Array(k);
+  const scores = scoring ? new Float64Array(k) : null;
+  for (let i = 0; i < k; i++) {
+    const doc = docs[i];
+    counts[i] = count[doc];
+    if (scores) scores[i] = best ? best[doc] + tieBreaker * (acc[doc] - best[doc]) : acc[doc];
+  }
+  return { docs, scores, counts };
+}
+
+/** Keeps the docs whose match count reaches `min`. */
+export function atLeast(hits: CountedHits, min: number): Hits {
+  if (min <= 1) return hits;
+  const docs: number[] = [];
+  const scores: number[] = [];
+  for (let i = 0; i < hits.docs.length; i++) {
+    if (hits.counts[i] >= min) {
+      docs.push(hits.docs[i]);
+      if (hits.scores) scores.push(hits.scores[i]);
+    }
+  }
+  return { docs: Int32Array.from(docs), scores: hits.scores ? Float64Array.from(scores) : null };
+}
+
+/** Multiplies all scores by `boost`. */
+export function boostHits(hits: Hits, boost: number): Hits {
+  if (boost === 1 || !hits.scores) return hits;
+  return { docs: hits.docs, scores: hits.scores.map((s) => s * boost) };
+}

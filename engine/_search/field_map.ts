@@ -1,0 +1,135 @@
+// Flattens an index's mappings into one entry per searchable field path.
+
+import { type Analyzer, analyzerFor, keywordAnalyzer } from "./analysis.ts";
+import type { FieldMapping, Mappings } from "./types.ts";
+
+/** How a field is indexed. */
+export type FieldKind = "text" | "keyword" | "number" | "date" | "boolean";
+
+/** One searchable field path with its kind and analysis. */
+export interface FieldInfo {
+  /** Dotted path, e.g. `user.name.keyword`. */
+  readonly path: string;
+  /** Index kind. */
+  readonly kind: FieldKind;
+  /** The mapping type as written (`long`, `ip`, `text`, ...). */
+  readonly type: string;
+  /** Analyzer for text; keyword analyzer otherwise. */
+  readonly analyzer: Analyzer;
+  /** Search analyzer (text only). */
+  readonly searchAnalyzer: Analyzer;
+  /** Date format, if any. */
+  readonly format?: string;
+  /** Whole-number type: values are truncated. */
+  readonly integer: boolean;
+  /** Multi-fields fed from the same source value. */
+  readonly subFields: FieldInfo[];
+}
+
+const NUMBER_TYPES = new Set([
+  "long",
+  "integer",
+  "short",
+  "byte",
+  "double",
+  "float",
+  "half_float",
+  "scaled_float",
+  "unsigned_long",
+]);
+const INTEGER_TYPES = new Set(["long", "integer", "short", "byte", "unsigned_long"]);
+
+function kindOf(type: string): FieldKind {
+  if (type === "text" || type === "match_only_text") return "text";
+  if (NUMBER_TYPES.has(type)) return "number";
+  if (type === "date" || type === "date_nanos") return "date";
+  if (type === "boolean") return "boolean";
+  return "keyword";
+}
+
+function makeInfo(path: string, m: FieldMapping): FieldInfo {
+  const type = m.type ?? "keyword";
+  const kind = kindOf(type);
+  const analyzer = kind === "text" ? analyzerFor(m.analyzer) : keywordAnalyzer;
+  const searchAnalyzer = kind === "text"
+    ? analyzerFor((m.search_analyzer as string | undefined) ?? m.analyzer)
+    : keywordAnalyzer;
+  const subFields: FieldInfo[] = [];
+  for (const [name, sub] of Object.entries(m.fields ?? {})) {
+    subFields.push(makeInfo(`${path}.${name}`, sub));
+  }
+  return {
+    path,
+    kind,
+    type,
+    analyzer,
+    searchAnalyzer,
+    format: m.format,
+    integer: INTEGER_TYPES.has(type),
+    subFields,
+  };
+}
+
+/** All fields of an index by dotted path: top-level ones, object children and multi-fields. */
+export class FieldMap {
+  /** Every searchable field by path. */
+  readonly byPath: Map<string, FieldInfo> = new Map();
+  /** Fields fed directly from a source path (no multi-fields). */
+  readonly roots: Map<string, FieldInfo> = new Map();
+  /** Object paths (for `exists` on objects and wildcard expansion). */
+  readonly objects: Set<string> = new Set();
+
+  constructor(mappings: Mappings | undefined) {
+    this.#walk("", mappings?.properties ?? {});
+  }
+
+  #walk(prefix: string, props: Record<string, FieldMapping>): void {
+    for (const [name, m] of Object.entries(props)) {
+      const path = prefix + name;
+      if (m.properties || m.type === "object" || m.type === "nested") {
+        this.objects.add(path);
+        this.#walk(path + ".", m.properties ?? {});
+        continue;
+      }
+      if (m.type === "alias" && typeof m.path === "string") continue;
+      const info = makeInfo(path, m);
+      this.roots.set(path, info);
+      this.#add(info);
+    }
+  }
+
+  #add(info: FieldInfo): void {
+    this.byPath.set(info.path, info);
+    for (const sub of info.subFields) this.#add(sub);
+  }
+
+  /** Field paths matching a pattern with `*` wildcards. */
+  expand(pattern: string): string[] {
+    if (!pattern.includes("*")) return this.byPath.has(pattern) ? [pattern] : [];
+    const re = wildcardRegExp(pattern);
+    return [...this.byPath.keys()].filter((p) => re.test(p));
+  }
+}
+
+const fieldMapCache = new Map<string, FieldMap>();
+
+/** The field map of a mappings object, cached by its JSON text (mappings change in place). */
+export function fieldMapOf(mappings: Mappings | undefined): FieldMap {
+  const key = JSON.stringify(mappings?.properties ?? {});
+  let map = fieldMapCache.get(key);
+  if (!map) {
+    map = new FieldMap(mappings);
+    if (fieldMapCache.size >= 256) fieldMapCache.delete(fieldMapCache.keys().next().value!);
+    fieldMapCache.set(key, map);
+  }
+  return map;
+}
+
+/** A RegExp for a `*`/`?` wildcard pattern matched against the whole string. */
+export function wildcardRegExp(pattern: string, flags = ""): RegExp {
+  const body = pattern.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(
+    /\?/g,
+    ".",
+  );
+  return new RegExp(`^${body}$`, "s" + flags);
+}

@@ -1,0 +1,134 @@
+// Runs a QueryNode tree against a snapshot: a table from node kind to a small executor.
+
+import {
+  atLeast,
+  boostHits,
+  constantHits,
+  type Hits,
+  intersect,
+  NO_HITS,
+  subtract,
+  union,
+} from "./doc_set.ts";
+import { type ExecContext, liveOnly } from "./exec_context.ts";
+import { resolveMsm, runMatch, runMultiMatch, runPhrase } from "./full_text.ts";
+import type { QueryNode, QueryOf } from "./query_nodes.ts";
+import {
+  runExists,
+  runIds,
+  runPrefix,
+  runRange,
+  runRegexp,
+  runTerm,
+  runTerms,
+  runWildcard,
+} from "./term_queries.ts";
+
+type Runner<K extends QueryNode["kind"]> = (
+  q: QueryOf<K>,
+  ctx: ExecContext,
+  scoring: boolean,
+) => Hits;
+
+function allDocs(ctx: ExecContext, score: number, scoring: boolean): Hits {
+  return constantHits(
+    Int32Array.from({ length: ctx.snapshot.maxDoc }, (_, i) => i),
+    score,
+    scoring,
+  );
+}
+
+/** Adds the scores of optional matches to the docs of `base`. */
+function addOptional(base: Hits, optional: Hits): Hits {
+  if (!base.scores || !optional.scores) return base;
+  const scores = base.scores.slice();
+  let j = 0;
+  for (let i = 0; i < base.docs.length; i++) {
+    const d = base.docs[i];
+    while (j < optional.docs.length && optional.docs[j] < d) j++;
+    if (j < optional.docs.length && optional.docs[j] === d) scores[i] += optional.scores[j];
+  }
+  return { docs: base.docs, scores };
+}
+
+function runBool(q: QueryOf<"bool">, ctx: ExecContext, scoring: boolean): Hits {
+  const required = [
+    ...q.must.map((c) => execute(c, ctx, scoring)),
+    ...q.filter.map((c) => execute(c, ctx, false)),
+  ];
+  const hasRequired = required.length > 0;
+  const msm = resolveMsm(q.minimumShouldMatch, q.should.length, hasRequired ? 0 : 1);
+  let result: Hits;
+  if (q.should.length) {
+    const should = union(q.should.map((c) => execute(c, ctx, scoring)), ctx.snapshot.maxDoc);
+    const matchedShould = atLeast(should, msm);
+    if (!hasRequired) {
+      result = msm === 0 ? addOptional(allDocs(ctx, 0, scoring), should) : matchedShould;
+    } else {
+      result = required.reduce(intersect);
+      result = msm > 0 ? intersect(result, matchedShould) : addOptional(result, should);
+    }
+  } else if (hasRequired) {
+    result = required.reduce(intersect);
+  } else {
+    result = q.mustNot.length ? allDocs(ctx, 0, scoring) : allDocs(ctx, 1, scoring);
+  }
+  if (scoring && !result.scores) result = constantHits(result.docs, 0, true);
+  for (const c of q.mustNot) result = subtract(result, execute(c, ctx, false));
+  return boostHits(result, q.boost);
+}
+
+/** Expands a field pattern (`title*`) into a dis_max over the matching fields. */
+function expandField<
+  K extends "term" | "match" | "match_phrase" | "prefix" | "wildcard" | "regexp" | "range",
+>(
+  run: Runner<K>,
+): Runner<K> {
+  return (q, ctx, scoring) => {
+    const pattern = (q as { field: string }).field;
+    if (!pattern.includes("*")) return run(q, ctx, scoring);
+    const parts = ctx.fields.expand(pattern).map((field) =>
+      run({ ...q, field, lenient: true }, ctx, scoring)
+    );
+    return parts.length ? union(parts, ctx.snapshot.maxDoc, true, 0) : NO_HITS;
+  };
+}
+
+const RUNNERS: { [K in QueryNode["kind"]]: Runner<K> } = {
+  match_all: (q, ctx, scoring) => allDocs(ctx, q.boost, scoring),
+  match_none: () => NO_HITS,
+  term: expandField(runTerm),
+  terms: runTerms,
+  match: expandField(runMatch),
+  match_phrase: expandField(runPhrase),
+  multi_match: runMultiMatch,
+  bool: runBool,
+  range: expandField(runRange),
+  prefix: expandField(runPrefix),
+  wildcard: expandField(runWildcard),
+  regexp: expandField(runRegexp),
+  exists: runExists,
+  ids: runIds,
+  constant_score: (q, ctx, scoring) =>
+    constantHits(execute(q.filter, ctx, false).docs, q.boost, scoring),
+  dis_max: (q, ctx, scoring) =>
+    boostHits(
+      union(
+        q.queries.map((c) => execute(c, ctx, scoring)),
+        ctx.snapshot.maxDoc,
+        true,
+        q.tieBreaker,
+      ),
+      q.boost,
+    ),
+};
+
+/** Runs a query node; deleted docs may still be present (see `matchLive`). */
+export function execute(q: QueryNode, ctx: ExecContext, scoring: boolean): Hits {
+  return (RUNNERS[q.kind] as Runner<QueryNode["kind"]>)(q, ctx, scoring);
+}
+
+/** Runs a query and returns only live documents. */
+export function matchLive(q: QueryNode, ctx: ExecContext, scoring: boolean): Hits {
+  return liveOnly(ctx.snapshot, execute(q, ctx, scoring));
+}

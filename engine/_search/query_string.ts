@@ -1,0 +1,277 @@
+// A small parser for `query_string` / `q=` syntax: terms, field:value, "phrases", AND/OR/NOT, +/-,
+// parentheses, ranges ([a TO b], >5), wildcards and _exists_.
+
+import { parsingError } from "../_errors.ts";
+import type { BoostedField, QueryNode } from "./query_nodes.ts";
+
+interface Options {
+  fields: BoostedField[];
+  defaultAnd: boolean;
+  boost: number;
+  lenient: boolean;
+}
+
+type Occur = "must" | "should" | "must_not";
+
+const TOKEN_RE = /\s*(\(|\)|\+|-(?=\S)|!|&&|\|\||"(?:\\.|[^"\\])*"|(?:\\.|[^\s()"])+)/gy;
+
+function tokenize(text: string): string[] {
+  const out: string[] = [];
+  TOKEN_RE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = TOKEN_RE.exec(text)) !== null) out.push(m[1]);
+  return out;
+}
+
+class QsParser {
+  #tokens: string[];
+  #i = 0;
+  constructor(text: string, readonly opts: Options) {
+    this.#tokens = tokenize(text);
+  }
+
+  parse(): QueryNode {
+    const node = this.#group();
+    if (this.#i < this.#tokens.length) {
+      throw parsingError(`Failed to parse query [${this.#tokens.join(" ")}]`);
+    }
+    return node;
+  }
+
+  #group(): QueryNode {
+    const items: { occur: Occur; node: QueryNode }[] = [];
+    let pendingAnd = false;
+    while (this.#i < this.#tokens.length && this.#tokens[this.#i] !== ")") {
+      const t = this.#tokens[this.#i];
+      if (t === "AND" || t === "&&") {
+        pendingAnd = true;
+        if (items.length && items[items.length - 1].occur === "should") {
+          items[items.length - 1].occur = "must";
+        }
+        this.#i++;
+        continue;
+      }
+      if (t === "OR" || t === "||") {
+        this.#i++;
+        continue;
+      }
+      let occur: Occur = this.opts.defaultAnd || pendingAnd ? "must" : "should";
+      if (t === "+") {
+        occur = "must";
+        this.#i++;
+      } else if (t === "-" || t === "!" || t === "NOT") {
+        occur = "must_not";
+        this.#i++;
+      }
+      const prev = this.#tokens[this.#i - 1];
+      if ((prev === "OR" || prev === "||") && occur === "must" && !this.opts.defaultAnd) {
+        occur = "should";
+      }
+      items.push({ occur, node: this.#clause() });
+      pendingAnd = false;
+    }
+    if (items.length === 1 && items[0].occur !== "must_not") return items[0].node;
+    if (items.length === 0) return { kind: "match_none" };
+    return {
+      kind: "bool",
+      must: items.filter((x) => x.occur === "must").map((x) => x.node),
+      should: items.filter((x) => x.occur === "should").map((x) => x.node),
+      mustNot: items.filter((x) => x.occur === "must_not").map((x) => x.node),
+      filter: [],
+      boost: 1,
+    };
+  }
+
+  #clause(): QueryNode {
+    const t = this.#tokens[this.#i++];
+    if (t === undefined) throw parsingError(`Failed to parse query: unexpected end of input`);
+    if (t === "(") {
+      const inner = this.#group();
+      if (this.#tokens[this.#i++] !== ")") throw parsingError(`Failed to parse query: missing [)]`);
+      return inner;
+    }
+    const colon = findFieldColon(t);
+    if (colon > 0) {
+      const field = unescape(t.slice(0, colon));
+      let rest = t.slice(colon + 1);
+      if (rest === "" && this.#tokens[this.#i] !== undefined) rest = this.#tokens[this.#i++];
+      if (rest === "(") {
+        const saved = this.opts.fields;
+        this.opts.fields = [{ field, boost: 1 }];
+        const inner = this.#group();
+        this.#i++;
+        this.opts.fields = saved;
+        return inner;
+      }
+      if (field === "_exists_") return { kind: "exists", field: unescape(rest), boost: 1 };
+      if (rest.startsWith("[") || rest.startsWith("{")) return this.#range(field, rest);
+      return this.#value(rest, [{ field, boost: 1 }]);
+    }
+    return this.#value(t, this.opts.fields);
+  }
+
+  #range(field: string, first: string): QueryNode {
+    const parts = [first];
+    while (!/[\]}]$/.test(parts[parts.length - 1]) && this.#i < this.#tokens.length) {
+      parts.push(this.#tokens[this.#i++]);
+    }
+    const m = /^([[{])\s*(\S+)\s+TO\s+(\S+?)\s*([\]}])$/.exec(parts.join(" "));
+    if (!m) throw parsingError(`Failed to parse query [${parts.join(" ")}]`);
+    const lower = m[2] === "*" ? undefined : unescape(m[2]);
+    const upper = m[3] === "*" ? undefined : unescape(m[3]);
+    return {
+      kind: "range",
+      field,
+      [m[1] === "[" ? "gte" : "gt"]: lower,
+      [m[4] === "]" ? "lte" : "lt"]: upper,
+      boost: 1,
+    };
+  }
+
+  #value(raw: string, fields: readonly BoostedField[]): QueryNode {
+    let text = raw;
+    let boost = 1;
+    const caret = /\^(\d+(?:\.\d+)?)$/.exec(text);
+    if (caret && !text.startsWith('"')) {
+      boost = Number(caret[1]);
+      text = text.slice(0, caret.index);
+    } else if (caret && text.endsWith(caret[0]) && text.slice(0, caret.index).endsWith('"')) {
+      boost = Number(caret[1]);
+      text = text.slice(0, caret.index);
+    }
+    const node = this.#valueNode(text, fields);
+    return boost === 1
+      ? node
+      : { kind: "bool", must: [node], should: [], mustNot: [], filter: [], boost };
+  }
+
+  #valueNode(text: string, fields: readonly BoostedField[]): QueryNode {
+    const perField = (make: (f: BoostedField) => QueryNode): QueryNode =>
+      fields.length === 1
+        ? make(fields[0])
+        : { kind: "dis_max", queries: fields.map(make), tieBreaker: 0, boost: 1 };
+    if (text.startsWith('"')) {
+      const phrase = unescape(text.slice(1, -1));
+      return {
+        kind: "multi_match",
+        fields,
+        query: phrase,
+        type: "phrase",
+        operator: "or",
+        tieBreaker: 0,
+        boost: 1,
+        lenient: true,
+      };
+    }
+    const cmp = /^(>=|<=|>|<)(.+)$/.exec(text);
+    if (cmp) {
+      const key = ({ ">=": "gte", "<=": "lte", ">": "gt", "<": "lt" } as const)[cmp[1] as ">="];
+      return perField((f) => ({
+        kind: "range",
+        field: f.field,
+        [key]: unescape(cmp[2]),
+        boost: f.boost,
+      }));
+    }
+    if (text === "*") return perField((f) => ({ kind: "exists", field: f.field, boost: f.boost }));
+    if (/(^|[^\\])[*?]/.test(text)) {
+      const value = text.toLowerCase();
+      if (/^[^*?]*\*$/.test(value) && !value.slice(0, -1).includes("\\")) {
+        return perField((f) => ({
+          kind: "prefix",
+          field: f.field,
+          value: value.slice(0, -1),
+          boost: f.boost,
+          caseInsensitive: false,
+        }));
+      }
+      return perField((f) => ({
+        kind: "wildcard",
+        field: f.field,
+        value,
+        boost: f.boost,
+        caseInsensitive: false,
+      }));
+    }
+    return {
+      kind: "multi_match",
+      fields,
+      query: unescape(text),
+      type: "best_fields",
+      operator: "or",
+      tieBreaker: 0,
+      boost: 1,
+      lenient: this.opts.lenient || fields.some((f) => f.field.includes("*")),
+    };
+  }
+}
+
+function findFieldColon(t: string): number {
+  if (t.startsWith('"')) return -1;
+  for (let i = 0; i < t.length; i++) {
+    if (t[i] === "\\") i++;
+    else if (t[i] === ":") return i;
+  }
+  return -1;
+}
+
+function unescape(s: string): string {
+  return s.replace(/\\(.)/g, "$1");
+}
+
+function fieldsOf(o: Record<string, unknown>): BoostedField[] {
+  const list = o.fields ?? (o.default_field !== undefined ? [o.default_field] : ["*"]);
+  return (Array.isArray(list) ? list : [list]).map((f) => {
+    const s = String(f);
+    const at = s.lastIndexOf("^");
+    return at < 0
+      ? { field: s, boost: 1 }
+      : { field: s.slice(0, at), boost: Number(s.slice(at + 1)) };
+  });
+}
+
+/** Parses the body of a `query_string` query. */
+export function parseQueryString(o: Record<string, unknown>): QueryNode {
+  if (typeof o.query !== "string") {
+    throw parsingError(`[query_string] must be provided with a [query]`);
+  }
+  return parseLuceneSyntax(o.query, {
+    fields: fieldsOf(o),
+    defaultAnd: String(o.default_operator ?? "or").toLowerCase() === "and",
+    boost: Number(o.boost ?? 1),
+    lenient: o.lenient === true,
+  });
+}
+
+/** Parses the body of a `simple_query_string` query (same basics, never throws on syntax). */
+export function parseSimpleQueryString(o: Record<string, unknown>): QueryNode {
+  if (typeof o.query !== "string") throw parsingError(`[simple_query_string] requires query value`);
+  const text = o.query.replace(/\|/g, " OR ").replace(/\s\+\s/g, " AND ");
+  try {
+    return parseLuceneSyntax(text, {
+      fields: fieldsOf(o),
+      defaultAnd: String(o.default_operator ?? "or").toLowerCase() === "and",
+      boost: Number(o.boost ?? 1),
+      lenient: true,
+    });
+  } catch {
+    return {
+      kind: "multi_match",
+      fields: fieldsOf(o),
+      query: o.query,
+      type: "best_fields",
+      operator: "or",
+      tieBreaker: 0,
+      boost: 1,
+      lenient: true,
+    };
+  }
+}
+
+/** Parses Lucene query syntax (the `q` parameter) against default fields. */
+export function parseLuceneSyntax(text: string, opts: Options): QueryNode {
+  const node = new QsParser(text, { ...opts }).parse();
+  return opts.boost === 1
+    ? node
+    : { kind: "bool", must: [node], should: [], mustNot: [], filter: [], boost: opts.boost };
+}

@@ -1,0 +1,77 @@
+// An immutable segment: the inverted index and doc values of a batch of documents.
+
+import type { FieldKind } from "./field_map.ts";
+import type { StoredDoc } from "./types.ts";
+
+/** The documents containing one term, ascending by doc ordinal. */
+export interface Posting {
+  /** Doc ordinals. */
+  readonly docs: Int32Array;
+  /** Term frequency per doc (text fields), else null (frequency 1). */
+  readonly freqs: Int32Array | null;
+  /** Offsets into `positions` per doc (length docs+1), text fields only. */
+  readonly posStart: Int32Array | null;
+  /** Token positions, text fields only. */
+  readonly positions: Int32Array | null;
+}
+
+/** Per-field index data within one segment. */
+export interface FieldIndex {
+  /** How the field is indexed. */
+  readonly kind: FieldKind;
+  /** Term → posting (text, keyword, boolean). */
+  readonly terms: Map<string, Posting>;
+  /** Encoded field length per doc (text only). */
+  readonly norms: Uint8Array | null;
+  /** Docs that have a value, ascending. */
+  readonly present: Int32Array;
+  /** Sum of term frequencies over all docs. */
+  readonly sumTotalTermFreq: number;
+  /** Offsets into the doc values per doc (length maxDoc+1). */
+  readonly dvStart: Int32Array;
+  /** Numeric doc values (numbers, dates as millis, booleans as 0/1), sorted within a doc. */
+  readonly numValues: Float64Array | null;
+  /** Keyword doc values, sorted within a doc. */
+  readonly strValues: string[] | null;
+  /** Numeric values sorted ascending, with `pointDocs` the doc of each, for range queries. */
+  readonly pointValues: Float64Array | null;
+  /** Doc ordinal of each entry of `pointValues`. */
+  readonly pointDocs: Int32Array | null;
+}
+
+/** An immutable batch of indexed documents. */
+export class Segment {
+  /** Stored documents by ordinal. */
+  readonly docs: StoredDoc[];
+  /** `_id` → ordinal. */
+  readonly ids: Map<string, number>;
+  /** Field path → index data. */
+  readonly fields: Map<string, FieldIndex>;
+  #sortedTerms = new Map<string, string[]>();
+
+  constructor(docs: StoredDoc[], ids: Map<string, number>, fields: Map<string, FieldIndex>) {
+    this.docs = docs;
+    this.ids = ids;
+    this.fields = fields;
+  }
+
+  /** Number of documents (live or deleted) in this segment. */
+  get maxDoc(): number {
+    return this.docs.length;
+  }
+
+  /** The field's terms in sorted order (computed once), for prefix, wildcard and range. */
+  sortedTerms(field: string): string[] {
+    let terms = this.#sortedTerms.get(field);
+    if (!terms) {
+      terms = [...(this.fields.get(field)?.terms.keys() ?? [])].sort(compareStrings);
+      this.#sortedTerms.set(field, terms);
+    }
+    return terms;
+  }
+}
+
+/** Orders strings by UTF-16 code units, as Lucene orders BytesRef terms for ASCII. */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
