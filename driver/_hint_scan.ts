@@ -59,7 +59,9 @@ export function scanHintBlock(text: string, start: number, into: ScannedHint[]):
         value = null;
         i++;
       } else if (c === QUOTE || c === 39) {
-        const end = text.indexOf(text[i], i + 1);
+        let end = i + 1;
+        while (end < n && text.charCodeAt(end) !== c) end += text.charCodeAt(end) === 92 ? 2 : 1;
+        if (end >= n) end = -1;
         if (end === -1 || text.slice(i, end).includes("\n")) {
           fail(text, i, `hint ${name}: unterminated quoted value`);
         }
