@@ -12,7 +12,7 @@ import { scan, type ScanOptions, type Segment } from "./_template_scanner.ts";
 import { prepareValue } from "./row_mapping.ts";
 
 /** A command ready for the driver: text with `?`/`{?}` only, and its positional arguments. */
-export interface BoundCommand {
+export interface BoundTemplate {
   /** The driver command text. */
   readonly text: string;
   /** The arguments, in placeholder order. */
@@ -261,7 +261,7 @@ function bindPlan(
   args: unknown,
   macros: ReadonlyMap<string, string> | undefined,
   tagged: boolean,
-): BoundCommand {
+): BoundTemplate {
   const namedGiven = tagged || args === undefined || args === null || isNamedSource(args);
   const positional = tagged ? [] : Array.isArray(args) ? args : [];
   const named = tagged || namedGiven ? args : undefined;
@@ -322,7 +322,7 @@ export function bindTemplate(
   text: string,
   args?: unknown,
   options: BindOptions = {},
-): BoundCommand {
+): BoundTemplate {
   return bindPlan(planOf(text, false), text, args, options.macros, false);
 }
 
@@ -331,6 +331,6 @@ export function bindTagged(
   text: string,
   values: readonly unknown[],
   macros?: ReadonlyMap<string, string>,
-): BoundCommand {
+): BoundTemplate {
   return bindPlan(planOf(text, true), text, values, macros, true);
 }

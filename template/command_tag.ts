@@ -1,0 +1,120 @@
+// The tagged-template form: jdbc.command`POST /users/_search {"query": {"term": {"name": ${name}}}}`.
+// Values become `#{0}`, `#{1}`, … and are bound exactly like `?` (`{?}` in a path); the text is
+// scanned once per call site.
+
+import type { EntityClass } from "./entity.ts";
+import type { Args, Command, JdbcTemplate, QueryList, RowMap, RowMapper } from "./jdbc_template.ts";
+import { bindTagged, type BoundTemplate } from "./named_binding.ts";
+
+const joined = new WeakMap<TemplateStringsArray, string>();
+
+function textOf(strings: TemplateStringsArray): string {
+  let text = joined.get(strings);
+  if (text === undefined) {
+    text = strings.reduce((acc, s, i) => acc + "#{" + (i - 1) + "}" + s);
+    joined.set(strings, text);
+  }
+  return text;
+}
+
+/**
+ * A command written as a tagged template, bound and ready to run through its JdbcTemplate.
+ *
+ * @example
+ * ```ts
+ * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+ * import { JdbcTemplate } from "@searchvisitor/searchvisitor/template";
+ * import assert from "node:assert/strict";
+ *
+ * const fetch = (url: string) => Promise.resolve(Response.json({ _id: decodeURIComponent(url.split("/").pop()!), result: "deleted" }));
+ * const jdbc = new JdbcTemplate(new DataSource({ nodes: ["http://es.local"], fetch }));
+ * const id = "a/b";
+ * assert.equal(jdbc.command`DELETE /users/_doc/${id}`.bound.text, "DELETE /users/_doc/{?}");
+ * assert.equal(await jdbc.command`DELETE /users/_doc/${id}`.executeUpdate(), 1);
+ * ```
+ */
+export class TemplateCommand {
+  /** The driver text and arguments. */
+  readonly bound: BoundTemplate;
+  readonly #jdbc: JdbcTemplate;
+
+  /**
+   * @param jdbc The template that runs it.
+   * @param strings The literal parts.
+   * @param values The values.
+   * @param macros Macros for `@{macro, name}`.
+   */
+  constructor(
+    jdbc: JdbcTemplate,
+    strings: TemplateStringsArray,
+    values: readonly unknown[],
+    macros?: ReadonlyMap<string, string>,
+  ) {
+    this.#jdbc = jdbc;
+    this.bound = bindTagged(textOf(strings), values, macros);
+  }
+
+  #cmd(): Command {
+    return this.bound;
+  }
+
+  /** Runs it; true when the first result is rows. @returns Whether there are rows. */
+  execute(): Promise<boolean> {
+    return this.#jdbc.execute(this.#cmd());
+  }
+
+  /** Runs a write. @returns The update count. */
+  executeUpdate(): Promise<number> {
+    return this.#jdbc.executeUpdate(this.#cmd());
+  }
+
+  /**
+   * All rows as maps, or as entities of `type`.
+   * @param type An entity class.
+   * @returns The rows.
+   */
+  queryForList(): Promise<QueryList<RowMap>>;
+  queryForList<T>(type: EntityClass<T>): Promise<QueryList<T>>;
+  queryForList<T>(type?: EntityClass<T>): Promise<QueryList<RowMap> | QueryList<T>> {
+    return type
+      ? this.#jdbc.queryForList(this.#cmd(), undefined, type)
+      : this.#jdbc.queryForList(this.#cmd());
+  }
+
+  /**
+   * At most one row, as an entity of `type` or as its only value.
+   * @param type An entity class.
+   * @returns The object, or null.
+   */
+  queryForObject(): Promise<unknown>;
+  queryForObject<T>(type: EntityClass<T>): Promise<T | null>;
+  queryForObject<T>(type?: EntityClass<T>): Promise<unknown> {
+    return type
+      ? this.#jdbc.queryForObject(this.#cmd(), undefined, type)
+      : this.#jdbc.queryForObject(this.#cmd());
+  }
+
+  /** At most one row as a map. @returns The row, or null. */
+  queryForMap(): Promise<RowMap | null> {
+    return this.#jdbc.queryForMap(this.#cmd());
+  }
+
+  /** One number (`COUNT` or the only column). @returns The number, or null. */
+  queryForNumber(): Promise<number | null> {
+    return this.#jdbc.queryForNumber(this.#cmd());
+  }
+
+  /**
+   * Rows through a RowMapper.
+   * @param mapper The RowMapper.
+   * @returns The mapped rows.
+   */
+  query<T>(mapper: RowMapper<T>): Promise<T[]> {
+    return this.#jdbc.query(this.#cmd(), undefined as Args | undefined, mapper);
+  }
+
+  /** Runs several commands. @returns One result per command. */
+  multipleExecute(): Promise<(number | QueryList<RowMap>)[]> {
+    return this.#jdbc.multipleExecute(this.#cmd());
+  }
+}

@@ -1,0 +1,593 @@
+// JdbcTemplate (DESIGN §4): one call = one connection (from a DataSource, closed afterwards) or
+// the given connection; template text is bound by named_binding.ts, rows become maps, entities,
+// numbers or whatever a RowMapper makes of them.
+
+import {
+  type Connection,
+  DataAccessError,
+  type DataSource,
+  IllegalStateError,
+  IncorrectResultSizeError,
+  type ResultSet,
+  type Statement,
+} from "../driver/mod.ts";
+import type { EntityClass } from "./entity.ts";
+import { bindTemplate, type BoundTemplate, needsTemplate } from "./named_binding.ts";
+import { documentMapper, mapResultSet, prepareValue, RowMappingError } from "./row_mapping.ts";
+import { TemplateCommand } from "./command_tag.ts";
+
+/** Positional arguments (for `?`/`{?}`) or named arguments (for `#{…}`, `${…}`, rules). */
+export type Args = readonly unknown[] | object;
+
+/** A command: template text, or a command already bound by `bindTemplate`. */
+export type Command = string | BoundTemplate;
+
+/** One row as a map from column name (`_ID`, `_DOC`, `COUNT`, `STATUS`, …) to value. */
+export type RowMap = Record<string, unknown>;
+
+/** Turns the current row of a result set into a value. `rowNum` is 0-based. */
+export type RowMapper<T> = (rs: ResultSet, rowNum: number) => T;
+
+/** Reads a whole result set (it calls `rs.next()` itself). */
+export type ResultSetExtractor<T> = (rs: ResultSet) => T | Promise<T>;
+
+/** Sees each row in turn, returning nothing. `rowNum` is 0-based. */
+export type RowCallback = (rs: ResultSet, rowNum: number) => void;
+
+/** A real array that also carries the search's `total`, `took` and `aggregations` (not enumerable). */
+export type QueryList<T> = T[] & {
+  /** `hits.total` of a search, or null. */
+  readonly total: { value: number; relation: "eq" | "gte" } | null;
+  /** `took` in milliseconds, or null. */
+  readonly took: number | null;
+  /** The `aggregations` of a search, or undefined. */
+  readonly aggregations: unknown;
+};
+
+function withMeta<T>(rows: T[], rs: ResultSet): QueryList<T> {
+  Object.defineProperties(rows, {
+    total: { value: rs.total, enumerable: false },
+    took: { value: rs.took, enumerable: false },
+    aggregations: { value: rs.aggregations, enumerable: false },
+  });
+  return rows as QueryList<T>;
+}
+
+function isDataSource(source: DataSource | Connection): source is DataSource {
+  return typeof (source as DataSource).getConnection === "function";
+}
+
+function verb(text: string): string {
+  return text.trimStart().split(/\s/, 1)[0] ?? "";
+}
+
+/**
+ * The JdbcTemplate of searchvisitor: run commands, read rows as maps, entities or numbers.
+ *
+ * @example
+ * ```ts
+ * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+ * import { JdbcTemplate } from "@searchvisitor/searchvisitor/template";
+ * import assert from "node:assert/strict";
+ *
+ * const fetch = (_url: string, init: RequestInit) =>
+ *   Promise.resolve(Response.json({
+ *     took: 1,
+ *     hits: { total: { value: 1, relation: "eq" }, hits: [{ _id: "1", _source: { name: String(init.body).includes("alice") ? "alice" : "?" } }] },
+ *   }));
+ * const jdbc = new JdbcTemplate(new DataSource({ nodes: ["http://es.local"], fetch }));
+ * const rows = await jdbc.queryForList('POST /users/_search {"query": {"term": {"name": #{name}}}}', { name: "alice" });
+ * assert.deepEqual(rows, [{ _ID: "1", _DOC: '{"name":"alice"}' }]);
+ * assert.equal(rows.total?.value, 1);
+ * ```
+ */
+export class JdbcTemplate {
+  readonly #source: DataSource | Connection;
+  readonly #macros = new Map<string, string>();
+
+  /**
+   * @param source A DataSource (a connection per call, closed afterwards) or one Connection.
+   */
+  constructor(source: DataSource | Connection) {
+    this.#source = source;
+  }
+
+  /**
+   * Registers a macro for `@{macro, name}`.
+   *
+   * @param name The macro name.
+   * @param text Template text (it may use placeholders and rules).
+   * @returns This template.
+   *
+   * @example
+   * ```ts
+   * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+   * import { JdbcTemplate } from "@searchvisitor/searchvisitor/template";
+   * import assert from "node:assert/strict";
+   *
+   * const sent: string[] = [];
+   * const fetch = (_url: string, init: RequestInit) => {
+   *   sent.push(String(init.body));
+   *   return Promise.resolve(Response.json({ count: 4 }));
+   * };
+   * const jdbc = new JdbcTemplate(new DataSource({ nodes: ["http://es.local"], fetch }))
+   *   .addMacro("adults", '{"range": {"age": {"gte": 18}}}');
+   * assert.equal(await jdbc.queryForNumber('POST /users/_count {"query": @{macro, adults}}', {}), 4);
+   * assert.equal(JSON.parse(sent[0]).query.range.age.gte, 18);
+   * ```
+   */
+  addMacro(name: string, text: string): this {
+    this.#macros.set(name, text);
+    return this;
+  }
+
+  /**
+   * Binds a command without running it: the driver text and arguments it would send.
+   *
+   * @param command Template text.
+   * @param args Positional or named arguments.
+   * @returns The bound command.
+   *
+   * @example
+   * ```ts
+   * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+   * import { JdbcTemplate } from "@searchvisitor/searchvisitor/template";
+   * import assert from "node:assert/strict";
+   *
+   * const jdbc = new JdbcTemplate(new DataSource("http://127.0.0.1:9200"));
+   * assert.deepEqual(jdbc.bind("GET /users/_doc/#{id}", { id: "7" }), { text: "GET /users/_doc/{?}", args: ["7"] });
+   * ```
+   */
+  bind(command: Command, args?: Args): BoundTemplate {
+    if (typeof command !== "string") return command;
+    if ((args === undefined || Array.isArray(args)) && !needsTemplate(command)) {
+      const list = (args ?? []) as readonly unknown[];
+      return { text: command, args: list.map(prepareValue) };
+    }
+    return bindTemplate(command, args, { macros: this.#macros });
+  }
+
+  /**
+   * Runs `work` with a statement for one bound command; the statement (and the connection, when
+   * it came from a DataSource) is closed afterwards.
+   */
+  async #run<T>(
+    command: Command,
+    args: Args | undefined,
+    work: (stmt: Statement, bound: BoundTemplate) => Promise<T>,
+  ): Promise<T> {
+    const bound = this.bind(command, args);
+    const source = this.#source;
+    const conn = isDataSource(source) ? await source.getConnection() : source;
+    try {
+      const stmt = conn.createStatement();
+      try {
+        return await work(stmt, bound);
+      } finally {
+        stmt.close();
+      }
+    } finally {
+      if (conn !== source) await conn.close();
+    }
+  }
+
+  async #rows<T>(
+    what: string,
+    command: Command,
+    args: Args | undefined,
+    read: (rs: ResultSet, bound: BoundTemplate) => T | Promise<T>,
+  ): Promise<T> {
+    return await this.#run(command, args, async (stmt, bound) => {
+      const isRows = await stmt.execute(bound.text, bound.args);
+      const rs = stmt.getResultSet();
+      if (!isRows || rs === null) {
+        throw new IllegalStateError(
+          `${what} expects rows, but ${
+            verb(bound.text)
+          } returned an update count (${stmt.getUpdateCount()}); use executeUpdate for writes: ${bound.text}`,
+          { command: bound.text },
+        );
+      }
+      return await read(rs, bound);
+    });
+  }
+
+  /**
+   * Runs a command (or several); true when the first result is rows.
+   *
+   * @param command Template text or a bound command.
+   * @param args Positional or named arguments.
+   * @returns Whether the first result is rows.
+   *
+   * @example
+   * ```ts
+   * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+   * import { JdbcTemplate } from "@searchvisitor/searchvisitor/template";
+   * import assert from "node:assert/strict";
+   *
+   * const fetch = () => Promise.resolve(Response.json({ acknowledged: true, index: "users" }));
+   * const jdbc = new JdbcTemplate(new DataSource({ nodes: ["http://es.local"], fetch }));
+   * assert.equal(typeof await jdbc.execute("PUT /${index}", { index: "users" }), "boolean");
+   * ```
+   */
+  execute(command: Command, args?: Args): Promise<boolean> {
+    return this.#run(command, args, (stmt, b) => stmt.execute(b.text, b.args));
+  }
+
+  /**
+   * Runs a write and returns its real update count.
+   *
+   * @param command Template text or a bound command.
+   * @param args Positional or named arguments; entity instances become documents.
+   * @returns The update count.
+   *
+   * @example
+   * ```ts
+   * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+   * import { JdbcTemplate } from "@searchvisitor/searchvisitor/template";
+   * import assert from "node:assert/strict";
+   *
+   * const fetch = () => Promise.resolve(Response.json({ _id: "1", result: "created" }, { status: 201 }));
+   * const jdbc = new JdbcTemplate(new DataSource({ nodes: ["http://es.local"], fetch }));
+   * assert.equal(await jdbc.executeUpdate("PUT /users/_doc/#{id} #{doc}", { id: "1", doc: { name: "alice" } }), 1);
+   * ```
+   */
+  executeUpdate(command: Command, args?: Args): Promise<number> {
+    return this.#run(command, args, (stmt, b) => stmt.executeUpdate(b.text, b.args));
+  }
+
+  /**
+   * Reads all rows, as maps keyed by column (`_ID`, `_DOC`, …) or, with `type`, as entities.
+   * The array carries `total`, `took` and `aggregations` as non-enumerable properties.
+   *
+   * @param command Template text or a bound command.
+   * @param args Positional or named arguments.
+   * @param type An entity class: rows are mapped through its metadata.
+   * @returns The rows.
+   *
+   * @example
+   * ```ts
+   * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+   * import { defineEntity, JdbcTemplate } from "@searchvisitor/searchvisitor/template";
+   * import assert from "node:assert/strict";
+   *
+   * class User { id = ""; name = ""; }
+   * defineEntity(User, { index: "users", key: "id", fields: { name: "user_name" } });
+   * const fetch = () => Promise.resolve(Response.json({
+   *   took: 2,
+   *   hits: { total: { value: 1, relation: "eq" }, hits: [{ _id: "9", _source: { user_name: "bob" } }] },
+   * }));
+   * const jdbc = new JdbcTemplate(new DataSource({ nodes: ["http://es.local"], fetch }));
+   * const users = await jdbc.queryForList('POST /users/_search {"query": {"match_all": {}}}', [], User);
+   * assert.ok(users[0] instanceof User);
+   * assert.deepEqual({ ...users[0] }, { id: "9", name: "bob" });
+   * assert.equal(users.took, 2);
+   * ```
+   */
+  queryForList(command: Command, args?: Args): Promise<QueryList<RowMap>>;
+  queryForList<T>(
+    command: Command,
+    args: Args | undefined,
+    type: EntityClass<T>,
+  ): Promise<QueryList<T>>;
+  queryForList<T>(
+    command: Command,
+    args?: Args,
+    type?: EntityClass<T>,
+  ): Promise<QueryList<RowMap | T>> {
+    return this.#rows(
+      "queryForList",
+      command,
+      args,
+      (rs, b) => withMeta<RowMap | T>(type ? mapResultSet(rs, type, b.text) : rs.toArray(), rs),
+    );
+  }
+
+  /**
+   * Reads at most one row as a map: null for no row, an error for more than one.
+   *
+   * @param command Template text or a bound command.
+   * @param args Positional or named arguments.
+   * @returns The row, or null.
+   *
+   * @example
+   * ```ts
+   * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+   * import { JdbcTemplate } from "@searchvisitor/searchvisitor/template";
+   * import assert from "node:assert/strict";
+   *
+   * const fetch = () => Promise.resolve(Response.json({ count: 3 }));
+   * const jdbc = new JdbcTemplate(new DataSource({ nodes: ["http://es.local"], fetch }));
+   * assert.deepEqual(await jdbc.queryForMap("POST /users/_count"), { COUNT: 3 });
+   * ```
+   */
+  queryForMap(command: Command, args?: Args): Promise<RowMap | null> {
+    return this.#rows("queryForMap", command, args, (rs, b) => {
+      const rows = rs.toArray();
+      if (rows.length > 1) throw new IncorrectResultSizeError(1, rows.length, { command: b.text });
+      return rows[0] ?? null;
+    });
+  }
+
+  /**
+   * Reads at most one row: with `type`, as an entity; without, the value of its only column (or
+   * the whole row when it has several). No row gives null; more than one is an error.
+   *
+   * @param command Template text or a bound command.
+   * @param args Positional or named arguments.
+   * @param type An entity class.
+   * @returns The object, or null.
+   *
+   * @example
+   * ```ts
+   * import { DataSource, IncorrectResultSizeError } from "@searchvisitor/searchvisitor/driver";
+   * import { JdbcTemplate } from "@searchvisitor/searchvisitor/template";
+   * import assert from "node:assert/strict";
+   *
+   * const hit = (id: string) => ({ _id: id, _source: { name: id } });
+   * const fetch = (_u: string, init: RequestInit) => Promise.resolve(Response.json({
+   *   hits: { total: { value: 2, relation: "eq" }, hits: String(init.body).includes("all") ? [hit("a"), hit("b")] : [] },
+   * }));
+   * const jdbc = new JdbcTemplate(new DataSource({ nodes: ["http://es.local"], fetch }));
+   * class User { name = ""; }
+   * assert.equal(await jdbc.queryForObject('POST /u/_search {"query": {"term": {"name": "x"}}}', [], User), null);
+   * await assert.rejects(
+   *   jdbc.queryForObject('POST /u/_search {"query": {"match_all": {}}}', [], User),
+   *   (e: unknown) => e instanceof IncorrectResultSizeError && e.actual === 2,
+   * );
+   * ```
+   */
+  queryForObject(command: Command, args?: Args): Promise<unknown>;
+  queryForObject<T>(
+    command: Command,
+    args: Args | undefined,
+    type: EntityClass<T>,
+  ): Promise<T | null>;
+  queryForObject<T>(command: Command, args?: Args, type?: EntityClass<T>): Promise<unknown> {
+    return this.#rows("queryForObject", command, args, (rs, b) => {
+      if (rs.rowCount > 1) throw new IncorrectResultSizeError(1, rs.rowCount, { command: b.text });
+      if (!rs.next()) return null;
+      if (type) {
+        try {
+          return documentMapper(type)(rs.getObject("_ID"), rs.getObject("_DOC") as string | null);
+        } catch (error) {
+          throw new RowMappingError(0, error, b.text);
+        }
+      }
+      const columns = rs.getColumns();
+      if (columns.length === 1) return rs.getObject(1);
+      return Object.fromEntries(columns.map((c) => [c, rs.getObject(c)]));
+    });
+  }
+
+  /**
+   * Reads one number: the `COUNT` column, or the only column of the only row. No row gives null.
+   *
+   * @param command Template text or a bound command.
+   * @param args Positional or named arguments.
+   * @returns The number, or null.
+   *
+   * @example
+   * ```ts
+   * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+   * import { JdbcTemplate } from "@searchvisitor/searchvisitor/template";
+   * import assert from "node:assert/strict";
+   *
+   * const fetch = () => Promise.resolve(Response.json({ count: 42 }));
+   * const jdbc = new JdbcTemplate(new DataSource({ nodes: ["http://es.local"], fetch }));
+   * assert.equal(await jdbc.queryForNumber("POST /users/_count"), 42);
+   * assert.equal(await jdbc.queryForLong("POST /users/_count"), 42n);
+   * ```
+   */
+  queryForNumber(command: Command, args?: Args): Promise<number | null> {
+    return this.#rows("queryForNumber", command, args, (rs, b) => {
+      const value = singleValue(rs, b.text);
+      return value === null ? null : Number(value);
+    });
+  }
+
+  /**
+   * Like {@linkcode JdbcTemplate.queryForNumber}, as an exact `bigint` (integers only).
+   *
+   * @param command Template text or a bound command.
+   * @param args Positional or named arguments.
+   * @returns The integer, or null.
+   *
+   * @example
+   * ```ts
+   * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+   * import { JdbcTemplate } from "@searchvisitor/searchvisitor/template";
+   * import assert from "node:assert/strict";
+   *
+   * const fetch = () => Promise.resolve(Response.json({ count: 7 }));
+   * const jdbc = new JdbcTemplate(new DataSource({ nodes: ["http://es.local"], fetch }));
+   * assert.equal(await jdbc.queryForLong("POST /users/_count"), 7n);
+   * ```
+   */
+  queryForLong(command: Command, args?: Args): Promise<bigint | null> {
+    return this.#rows("queryForLong", command, args, (rs, b) => {
+      const value = singleValue(rs, b.text);
+      if (value === null) return null;
+      if (typeof value === "number" && !Number.isInteger(value)) {
+        throw new DataAccessError(
+          "MAPPING",
+          `queryForLong got ${value}, which is not an integer: ${b.text}`,
+          {
+            command: b.text,
+          },
+        );
+      }
+      return BigInt(value);
+    });
+  }
+
+  /**
+   * Reads rows with a RowMapper (a function, or `{ rowMapper }`), a ResultSetExtractor
+   * (`{ extractor }`) or a row callback (`{ rowCallback }`, resolving to the row count).
+   * A RowMapper that throws gives a {@linkcode RowMappingError} with the row number and cause.
+   *
+   * @param command Template text or a bound command.
+   * @param args Positional or named arguments.
+   * @param handler How to read the rows.
+   * @returns The mapped rows, the extractor's result, or the row count.
+   *
+   * @example
+   * ```ts
+   * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+   * import { JdbcTemplate } from "@searchvisitor/searchvisitor/template";
+   * import assert from "node:assert/strict";
+   *
+   * const fetch = () => Promise.resolve(Response.json({
+   *   hits: { total: { value: 2, relation: "eq" }, hits: [{ _id: "a", _source: {} }, { _id: "b", _source: {} }] },
+   * }));
+   * const jdbc = new JdbcTemplate(new DataSource({ nodes: ["http://es.local"], fetch }));
+   * const cmd = 'POST /u/_search {"query": {"match_all": {}}}';
+   * assert.deepEqual(await jdbc.query(cmd, [], (rs, n) => `${n}:${rs.getString("_ID")}`), ["0:a", "1:b"]);
+   * assert.equal(await jdbc.query(cmd, [], { extractor: (rs) => rs.rowCount }), 2);
+   * const seen: string[] = [];
+   * assert.equal(await jdbc.query(cmd, [], { rowCallback: (rs) => void seen.push(rs.getString("_ID")!) }), 2);
+   * assert.deepEqual(seen, ["a", "b"]);
+   * ```
+   */
+  query<T>(
+    command: Command,
+    args: Args | undefined,
+    handler: RowMapper<T> | { rowMapper: RowMapper<T> },
+  ): Promise<T[]>;
+  query<T>(
+    command: Command,
+    args: Args | undefined,
+    handler: { extractor: ResultSetExtractor<T> },
+  ): Promise<T>;
+  query(
+    command: Command,
+    args: Args | undefined,
+    handler: { rowCallback: RowCallback },
+  ): Promise<number>;
+  query<T>(
+    command: Command,
+    args: Args | undefined,
+    handler:
+      | RowMapper<T>
+      | { rowMapper: RowMapper<T> }
+      | { extractor: ResultSetExtractor<T> }
+      | { rowCallback: RowCallback },
+  ): Promise<T[] | T | number> {
+    return this.#rows("query", command, args, async (rs, b) => {
+      if (typeof handler !== "function" && "extractor" in handler) {
+        return await handler.extractor(rs);
+      }
+      const each = typeof handler === "function"
+        ? handler
+        : "rowMapper" in handler
+        ? handler.rowMapper
+        : handler.rowCallback;
+      const out: T[] = [];
+      let n = 0;
+      while (rs.next()) {
+        try {
+          const v = each(rs, n);
+          if (!("rowCallback" in handler)) out.push(v as T);
+        } catch (error) {
+          throw new RowMappingError(n, error, b.text);
+        }
+        n++;
+      }
+      return typeof handler !== "function" && "rowCallback" in handler ? n : out;
+    });
+  }
+
+  /**
+   * Runs a text of several commands; one result per command: the update count, or the rows as
+   * maps.
+   *
+   * @param command Template text or a bound command.
+   * @param args Positional or named arguments (shared by all commands, left to right).
+   * @returns One result per command.
+   *
+   * @example
+   * ```ts
+   * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+   * import { JdbcTemplate } from "@searchvisitor/searchvisitor/template";
+   * import assert from "node:assert/strict";
+   *
+   * const fetch = (url: string) => Promise.resolve(
+   *   url.includes("_count") ? Response.json({ count: 1 }) : Response.json({ _id: "1", result: "created" }, { status: 201 }),
+   * );
+   * const jdbc = new JdbcTemplate(new DataSource({ nodes: ["http://es.local"], fetch }));
+   * const results = await jdbc.multipleExecute('PUT /u/_doc/#{id} {"n": 1}\nPOST /u/_count', { id: "1" });
+   * assert.deepEqual(results, [1, [{ COUNT: 1 }]]);
+   * ```
+   */
+  multipleExecute(command: Command, args?: Args): Promise<(number | QueryList<RowMap>)[]> {
+    return this.#run(command, args, async (stmt, b) => {
+      const results: (number | QueryList<RowMap>)[] = [];
+      let isRows = await stmt.execute(b.text, b.args);
+      for (;;) {
+        const rs = isRows ? stmt.getResultSet() : null;
+        if (rs) results.push(withMeta(rs.toArray(), rs));
+        else {
+          const count = stmt.getUpdateCount();
+          if (count === -1) break;
+          results.push(count);
+        }
+        isRows = stmt.getMoreResults();
+      }
+      return results;
+    });
+  }
+
+  /**
+   * A tagged template: `${…}` values are bound like `?` (like `{?}` in a path) — never spliced.
+   *
+   * @param strings The literal parts.
+   * @param values The values.
+   * @returns A command to run with `queryForList()`, `executeUpdate()`, ….
+   *
+   * @example
+   * ```ts
+   * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+   * import { JdbcTemplate } from "@searchvisitor/searchvisitor/template";
+   * import assert from "node:assert/strict";
+   *
+   * const jdbc = new JdbcTemplate(new DataSource("http://127.0.0.1:9200"));
+   * const name = 'a "quoted" name';
+   * const cmd = jdbc.command`POST /users/_search {"query": {"term": {"name": ${name}}}}`;
+   * assert.deepEqual(cmd.bound, { text: 'POST /users/_search {"query": {"term": {"name": ?}}}', args: [name] });
+   * ```
+   */
+  command(strings: TemplateStringsArray, ...values: unknown[]): TemplateCommand {
+    return new TemplateCommand(this, strings, values, this.#macros);
+  }
+}
+
+function singleValue(rs: ResultSet, text: string): number | bigint | string | null {
+  if (rs.rowCount > 1) throw new IncorrectResultSizeError(1, rs.rowCount, { command: text });
+  if (!rs.next()) return null;
+  const columns = rs.getColumns();
+  const column = columns.includes("COUNT")
+    ? "COUNT"
+    : columns.length === 1
+    ? columns[0]
+    : undefined;
+  if (column === undefined) {
+    throw new DataAccessError(
+      "MAPPING",
+      `Expected one numeric column, got ${
+        columns.join(", ")
+      }; use _count, queryForList or a RowMapper: ${text}`,
+      { command: text },
+    );
+  }
+  const value = rs.getObject(column);
+  if (value === null || value === undefined) return null;
+  if (typeof value === "number" || typeof value === "bigint") return value;
+  if (typeof value === "string" && /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(value.trim())) {
+    return value.includes(".") || /e/i.test(value) ? Number(value) : value.trim();
+  }
+  throw new DataAccessError(
+    "MAPPING",
+    `Column ${column} holds ${JSON.stringify(value)}, which is not a number: ${text}`,
+    { command: text },
+  );
+}
