@@ -1,0 +1,185 @@
+import assert from "node:assert/strict";
+import {
+  BindError,
+  CommandSyntaxError,
+  DataAccessError,
+  DataSource,
+  IllegalStateError,
+  IncorrectResultSizeError,
+} from "../driver/mod.ts";
+import { JdbcTemplate } from "./jdbc_template.ts";
+import { RowMappingError } from "./row_mapping.ts";
+import { Column, Table } from "./entity.ts";
+
+interface Sent {
+  method: string;
+  url: string;
+  body: string | undefined;
+}
+
+function fakeJdbc(reply: (req: Sent) => unknown, status = 200) {
+  const sent: Sent[] = [];
+  const fetch = (url: string, init: RequestInit) => {
+    const req = { method: init.method ?? "GET", url, body: init.body as string | undefined };
+    sent.push(req);
+    return Promise.resolve(Response.json(reply(req), { status }));
+  };
+  return { jdbc: new JdbcTemplate(new DataSource({ nodes: ["http://es.local"], fetch })), sent };
+}
+
+const pathOf = (url: string) => new URL(url).pathname + new URL(url).search;
+
+const hits = (...docs: [string, unknown][]) => ({
+  took: 3,
+  hits: {
+    total: { value: docs.length, relation: "eq" },
+    hits: docs.map(([id, source]) => ({ _id: id, _source: source })),
+  },
+});
+
+Deno.test("named arguments travel encoded by the driver", async () => {
+  const { jdbc, sent } = fakeJdbc(() => hits(["1", { name: "a" }]));
+  const rows = await jdbc.queryForList(
+    'POST /${idx}/_search?routing=#{r}&preference=_local {"query":{"term":{"name":#{name}}}}',
+    { idx: "users", r: "x/y", name: 'quote " here' },
+  );
+  assert.equal(pathOf(sent[0].url), "/users/_search?routing=x%2Fy&preference=_local");
+  assert.deepEqual(JSON.parse(sent[0].body!), { query: { term: { name: 'quote " here' } } });
+  assert.deepEqual(rows, [{ _ID: "1", _DOC: '{"name":"a"}' }]);
+  assert.deepEqual(Object.keys(rows), ["0"]);
+  assert.equal(rows.total?.value, 1);
+  assert.equal(rows.took, 3);
+  assert.equal(JSON.stringify(rows), '[{"_ID":"1","_DOC":"{\\"name\\":\\"a\\"}"}]');
+});
+
+Deno.test("entity instances bound as values become documents", async () => {
+  @Table("users")
+  class User {
+    @Column({ primary: true })
+    id = "";
+    @Column("user_name")
+    name = "";
+  }
+  const { jdbc, sent } = fakeJdbc(() => ({ _id: "7", result: "created" }));
+  const u = Object.assign(new User(), { id: "7", name: "zoe" });
+  assert.equal(await jdbc.executeUpdate("PUT /users/_doc/#{u.id} #{u}", { u }), 1);
+  assert.deepEqual(JSON.parse(sent[0].body!), { id: "7", user_name: "zoe" });
+  await jdbc.executeUpdate("PUT /users/_doc/{?} ?", ["7", u]);
+  assert.deepEqual(JSON.parse(sent[1].body!), { id: "7", user_name: "zoe" });
+});
+
+Deno.test("queryForObject: 0 rows null, 2 rows IncorrectResultSizeError with both numbers", async () => {
+  let n = 0;
+  const { jdbc } = fakeJdbc(() => (n++ === 0 ? hits() : hits(["a", {}], ["b", {}])));
+  assert.equal(await jdbc.queryForObject('POST /u/_search {"query":{"match_all":{}}}'), null);
+  await assert.rejects(jdbc.queryForObject('POST /u/_search {"query":{"match_all":{}}}'), (e) => {
+    assert.ok(e instanceof IncorrectResultSizeError);
+    assert.equal(e.expected, 1);
+    assert.equal(e.actual, 2);
+    assert.match(e.message, /1.*2/);
+    return true;
+  });
+});
+
+Deno.test("bad input: missing named argument names it and the statement", async () => {
+  const { jdbc, sent } = fakeJdbc(() => hits());
+  const text = 'POST /u/_search {"query": {"term": {"name": #{name}}}}';
+  await assert.rejects(jdbc.queryForList(text, { nam: "typo" }), (e) => {
+    assert.ok(e instanceof BindError);
+    assert.equal(e.argumentName, "name");
+    assert.ok(e.message.includes(text));
+    return true;
+  });
+  assert.equal(sent.length, 0);
+});
+
+Deno.test("bad input: ${} value with a space, quote or slash", async () => {
+  const { jdbc } = fakeJdbc(() => hits());
+  for (const index of ["my index", "a'b", 'a"b', "../etc", "a/b"]) {
+    await assert.rejects(jdbc.queryForList("POST /${index}/_search", { index }), (e) => {
+      assert.ok(e instanceof BindError);
+      assert.equal(e.argumentName, "index");
+      assert.match(e.message, /identifier/);
+      return true;
+    });
+  }
+});
+
+Deno.test("bad input: a rule with the wrong number of parts", async () => {
+  const { jdbc } = fakeJdbc(() => hits());
+  await assert.rejects(
+    jdbc.queryForList('POST /u/_search\n{"query": @{if, a}}', { a: 1 }),
+    (e) => e instanceof CommandSyntaxError && e.line === 2 && e.column === 11,
+  );
+});
+
+Deno.test("bad input: a RowMapper that throws keeps the row number and the cause", async () => {
+  const { jdbc } = fakeJdbc(() => hits(["a", {}], ["b", {}], ["c", {}]));
+  const boom = new RangeError("bad row");
+  await assert.rejects(
+    jdbc.query('POST /u/_search {"query": {"match_all": {}}}', [], (rs, n) => {
+      if (n === 2) throw boom;
+      return rs.getString("_ID");
+    }),
+    (e) => {
+      assert.ok(e instanceof RowMappingError);
+      assert.equal(e.row, 2);
+      assert.equal(e.cause, boom);
+      assert.equal(e.code, "MAPPING");
+      return true;
+    },
+  );
+});
+
+Deno.test("bad input: queryForMap on an update command", async () => {
+  const { jdbc } = fakeJdbc(() => ({ _id: "1", result: "created" }));
+  await assert.rejects(
+    jdbc.queryForMap('PUT /u/_doc/1 {"a": 1}'),
+    (e) =>
+      e instanceof IllegalStateError && /queryForMap expects rows.*executeUpdate/.test(e.message),
+  );
+});
+
+Deno.test("bad input: queryForNumber on rows without a number", async () => {
+  const { jdbc } = fakeJdbc(() => hits(["a", { x: 1 }]));
+  await assert.rejects(
+    jdbc.queryForNumber('POST /u/_search {"query": {"match_all": {}}}'),
+    (e) => e instanceof DataAccessError && e.code === "MAPPING" && /_ID, _DOC/.test(e.message),
+  );
+});
+
+Deno.test("query shapes: RowMapper object, extractor, row callback", async () => {
+  const { jdbc } = fakeJdbc(() => hits(["a", { n: 1 }], ["b", { n: 2 }]));
+  const cmd = 'POST /u/_search {"query": {"match_all": {}}}';
+  const ids: string[] = await jdbc.query(cmd, [], { rowMapper: (rs) => rs.getString("_ID")! });
+  assert.deepEqual(ids, ["a", "b"]);
+  const sum = await jdbc.query(cmd, [], {
+    extractor: (rs) => {
+      let s = 0;
+      while (rs.next()) s += JSON.parse(rs.getString("_DOC")!).n;
+      return s;
+    },
+  });
+  assert.equal(sum, 3);
+});
+
+Deno.test("a JdbcTemplate over a connection keeps it open", async () => {
+  const fetch = () => Promise.resolve(Response.json({ count: 5 }));
+  const ds = new DataSource({ nodes: ["http://es.local"], fetch });
+  await using conn = await ds.getConnection();
+  const jdbc = new JdbcTemplate(conn);
+  assert.equal(await jdbc.queryForNumber("POST /u/_count"), 5);
+  assert.equal(await jdbc.queryForNumber("POST /u/_count"), 5);
+});
+
+Deno.test("tagged template binds values like ? and {?}", async () => {
+  const { jdbc, sent } = fakeJdbc(() => hits(["x y", { name: "n" }]));
+  const id = "x y";
+  const name = "n";
+  const rows = await jdbc
+    .command`POST /u/_search?routing=${id} {"query": {"term": {"name": ${name}}}}`
+    .queryForList();
+  assert.equal(rows.length, 1);
+  assert.equal(pathOf(sent[0].url), "/u/_search?routing=x%20y");
+  assert.deepEqual(JSON.parse(sent[0].body!), { query: { term: { name: "n" } } });
+});
