@@ -23,7 +23,6 @@ import {
   SEMI,
   SLASH,
   SPACE,
-  STAR,
   TAB,
   Trivia,
 } from "./_lexer.ts";
@@ -327,7 +326,6 @@ class BodyScanner {
     }
     const c = text.charCodeAt(i);
     if (c === SEMI) fail(text, i, `expected ${expected} but found ";" inside the body`);
-    if (c === STAR && text.charCodeAt(i - 1) === SLASH) fail(text, i, "unexpected /*");
     let found = JSON.stringify(text[i]);
     if (isWordChar(c)) {
       let j = i;

@@ -9,6 +9,7 @@ import type { BoundCommand, HintValue } from "./_command.ts";
 import type { ParsedCommand, ParsedScript, Slot } from "./command_tokenizer.ts";
 import { BindError } from "./errors.ts";
 import { applyHints } from "./hints.ts";
+import { INTEGER_HINTS } from "./_hint_scan.ts";
 import { encodeJson, encodePathSegment, encodeQueryValue } from "./value_encoder.ts";
 
 const NO_HINTS: Readonly<Record<string, HintValue>> = Object.freeze({});
@@ -79,7 +80,9 @@ function bindCommand(
     if (command.hints.length > 0) {
       const record: Record<string, HintValue> = {};
       for (const hint of command.hints) {
-        record[hint.name] = hint.placeholder ? (s++, hintValue(args[a], ++a)) : hint.value;
+        record[hint.name] = hint.placeholder
+          ? (s++, hintValue(hint.name, args[a], ++a))
+          : hint.value;
       }
       hints = record;
     }
@@ -127,7 +130,17 @@ function bindCommand(
   }
 }
 
-function hintValue(value: unknown, index: number): HintValue {
+function hintValue(name: string, value: unknown, index: number): HintValue {
+  if (INTEGER_HINTS.has(name)) {
+    const n = typeof value === "bigint" ? Number(value) : value;
+    if (typeof n === "number" && Number.isSafeInteger(n) && n >= 0) return n;
+    throw new BindError(
+      `Cannot bind argument ${index}: hint ${name} needs a non-negative integer, got ${
+        typeof value === "string" ? JSON.stringify(value) : String(value)
+      }`,
+      { index },
+    );
+  }
   if (
     value === null || typeof value === "string" || typeof value === "boolean" ||
     (typeof value === "number" && Number.isFinite(value))

@@ -89,12 +89,18 @@ Deno.test("bad arguments name the index and the placeholder position", () => {
   bindError("GET /i/_doc/{?}", [undefined], 1, /argument 1: value is undefined.*path placeholder/);
   bindError("GET /i/_search?q={?}", [null], 1, /query placeholder/);
   bindError("POST /i/_doc {?: 1}", [3], 1, /an object key must be a string, got number/);
-  bindError("/*+ overwrite_find_limit=? */ GET /i/_search", [{}], 1, /hint value/);
+  bindError("/*+ route=? */ GET /i/_search", [{}], 1, /hint value/);
   bindError(
     "/*+ overwrite_find_limit=? */ GET /i/_search",
     [-1],
-    undefined,
-    /non-negative integer/,
+    1,
+    /argument 1: hint overwrite_find_limit needs a non-negative integer, got -1.*hint placeholder/,
+  );
+  bindError(
+    "/*+ overwrite_find_skip=? */ GET /i/_search",
+    ["10"],
+    1,
+    /got "10"/,
   );
 });
 

@@ -182,7 +182,7 @@ const cache = new CommandCache<ParsedScript>(1000);
  * import assert from "node:assert/strict";
  *
  * const script = parseScript(`
- * # find alice
+ * // find alice
  * GET users/_search
  * {
  *   "query": { "term": { "name": ? } } // exact
