@@ -224,3 +224,79 @@ Deno.test("large bodies are scanned without caching and stay intact", () => {
   assert.equal(script.commands[0].body!.join(""), lines + "\n");
   assert.notEqual(parseScript("POST /_bulk\n" + lines), script);
 });
+
+/** A small deterministic PRNG so failures reproduce. */
+function random(seed: number): () => number {
+  return () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed / 0x80000000;
+  };
+}
+
+function randomJson(next: () => number, depth: number): unknown {
+  const r = next();
+  if (depth > 3 || r < 0.35) {
+    const pick = Math.floor(next() * 6);
+    if (pick === 0) return null;
+    if (pick === 1) return next() < 0.5;
+    if (pick === 2) return Math.round((next() - 0.5) * 1e6) / (next() < 0.5 ? 1 : 1000);
+    if (pick === 3) return 'a"b\\c\n\t?#//é\u0001'.slice(0, Math.floor(next() * 14));
+    if (pick === 4) return 1e-7 * next();
+    return "";
+  }
+  if (r < 0.65) {
+    return Array.from({ length: Math.floor(next() * 4) }, () => randomJson(next, depth + 1));
+  }
+  const out: Record<string, unknown> = {};
+  for (let k = Math.floor(next() * 4); k > 0; k--) out[`k${k}"?`] = randomJson(next, depth + 1);
+  return out;
+}
+
+Deno.test("property: any JSON.stringify output (with any spacing) round-trips through the body", () => {
+  const next = random(42);
+  for (let k = 0; k < 500; k++) {
+    const value = next() < 0.5 ? { v: randomJson(next, 0) } : [randomJson(next, 0)];
+    const text = JSON.stringify(value, null, next() < 0.5 ? 0 : Math.floor(next() * 4));
+    const body = parseScript("POST /i/_doc\n" + text).commands[0].body!.join("");
+    assert.deepEqual(JSON.parse(body), value, text);
+    assert.equal(body, JSON.stringify(JSON.parse(text)), text);
+  }
+});
+
+Deno.test("property: a mutated body is accepted exactly when JSON.parse accepts it", () => {
+  const next = random(7);
+  const alphabet = '{}[],:"0123456789.-+eEtrufalsn \n\\u';
+  let rejected = 0;
+  for (let k = 0; k < 3000; k++) {
+    let text = JSON.stringify({ a: [1, -2.5e3, "x\\y"], b: { c: true, d: null, e: "" } });
+    for (let m = Math.floor(next() * 3) + 1; m > 0; m--) {
+      const at = Math.floor(next() * text.length);
+      const op = next();
+      const ch = alphabet[Math.floor(next() * alphabet.length)];
+      if (op < 0.4) text = text.slice(0, at) + text.slice(at + 1);
+      else if (op < 0.7) text = text.slice(0, at) + ch + text.slice(at);
+      else text = text.slice(0, at) + ch + text.slice(at + 1);
+    }
+    if (text.includes('"""')) continue;
+    let expected: unknown;
+    let valid = true;
+    try {
+      expected = JSON.parse(text);
+      valid = typeof expected === "object" && expected !== null && /^\s*[{[]/.test(text);
+    } catch {
+      valid = false;
+    }
+    let body: string | undefined;
+    try {
+      body = parseScript("POST /i/_doc " + text).commands[0]?.body?.join("");
+    } catch (error) {
+      assert.ok(error instanceof CommandSyntaxError, String(error));
+    }
+    if (valid) assert.deepEqual(JSON.parse(body!), expected, text);
+    else {
+      assert.equal(body, undefined, `accepted invalid JSON: ${text}`);
+      rejected++;
+    }
+  }
+  assert.ok(rejected > 1000);
+});
