@@ -349,7 +349,7 @@ export class JdbcTemplate {
       if (!rs.next()) return null;
       if (type) {
         try {
-          return documentMapper(type)(rs.getObject("_ID"), rs.getObject("_DOC") as string | null);
+          return documentMapper(type)(rs.getObject("_ID"), rs.getJson("_DOC") as object | null);
         } catch (error) {
           throw new RowMappingError(0, error, b.text);
         }

@@ -92,12 +92,12 @@ function planOf(type: EntityClass): Plan {
 }
 
 /**
- * Builds a function that maps one search row (`_ID`, `_DOC` text) to an instance of `type`: the
- * document is parsed once, document fields are renamed to class fields, the key field takes
+ * Builds a function that maps one search row (`_ID`, `_DOC` as text or parsed) to an instance of
+ * `type`: the document is parsed once (when given as text), document fields are renamed to class fields, the key field takes
  * `_ID`. Classes without metadata receive every document field under its own name.
  *
  * @param type The entity class.
- * @returns `(id, docText) => entity`.
+ * @returns `(id, doc) => entity`.
  *
  * @example
  * ```ts
@@ -114,13 +114,15 @@ function planOf(type: EntityClass): Plan {
  * assert.deepEqual({ ...user }, { id: "7", name: "alice" });
  * ```
  */
-export function documentMapper<T>(type: EntityClass<T>): (id: unknown, doc: string | null) => T {
+export function documentMapper<T>(
+  type: EntityClass<T>,
+): (id: unknown, doc: string | object | null) => T {
   const plan = planOf(type);
   const { columns, fields, convert, nested, key, copyAll } = plan;
   const n = columns.length;
   return (id, text) => {
     const entity = new type() as Record<string, unknown>;
-    const doc = text === null || text === undefined ? null : JSON.parse(text);
+    const doc = typeof text === "string" ? JSON.parse(text) : text;
     if (doc !== null && typeof doc === "object") {
       if (copyAll) Object.assign(entity, doc);
       for (let i = 0; i < n; i++) {
@@ -146,7 +148,8 @@ function readNested(doc: Record<string, unknown>, keys: readonly string[]): unkn
 }
 
 /**
- * Maps every row of a result set to an entity (from the current position to the end).
+ * Maps every row of a result set to an entity (from the current position to the end). The
+ * documents are read with `getJson`, so a search response is parsed only once.
  *
  * @param rs The result set (rows with `_ID` and `_DOC`).
  * @param type The entity class.
@@ -156,26 +159,37 @@ function readNested(doc: Record<string, unknown>, keys: readonly string[]): unkn
  * @example
  * ```ts
  * import { mapResultSet } from "@searchvisitor/searchvisitor/template";
- * import type { ResultSet } from "@searchvisitor/searchvisitor/driver";
+ * import { ResultSet } from "@searchvisitor/searchvisitor/driver";
  * import assert from "node:assert/strict";
  *
  * class City { name = ""; }
- * const rows = [{ _ID: "1", _DOC: '{"name":"Oslo"}' }];
- * const rs = { toArray: () => rows } as unknown as ResultSet;
+ * const rs = new ResultSet(["_ID", "_DOC"], [["1", '{"name":"Oslo"}']]);
  * assert.equal(mapResultSet(rs, City)[0].name, "Oslo");
  * ```
  */
 export function mapResultSet<T>(rs: ResultSet, type: EntityClass<T>, command?: string): T[] {
   const map = documentMapper(type);
-  const rows = rs.toArray();
-  const out = new Array<T>(rows.length);
-  for (let i = 0; i < rows.length; i++) {
-    const row = rows[i];
+  const columns = rs.getColumns();
+  const idAt = columns.indexOf("_ID") + 1;
+  const docAt = columns.indexOf("_DOC") + 1;
+  if (docAt === 0) {
+    throw new DataAccessError(
+      "MAPPING",
+      `Cannot map rows to ${type.name}: the result has no _DOC column (columns: ${
+        columns.join(", ")
+      }); use queryForList without a type`,
+      { command },
+    );
+  }
+  const out: T[] = [];
+  let row = 0;
+  while (rs.next()) {
     try {
-      out[i] = map(row._ID, row._DOC as string | null);
+      out.push(map(idAt === 0 ? null : rs.getObject(idAt), rs.getJson(docAt) as object | null));
     } catch (error) {
-      throw new RowMappingError(i, error, command);
+      throw new RowMappingError(row, error, command);
     }
+    row++;
   }
   return out;
 }
