@@ -2,6 +2,7 @@
 
 import { EngineError, illegalArgument, parsingError } from "../_errors.ts";
 import type { FieldMap } from "./field_map.ts";
+import { float32 } from "./hits_render.ts";
 import type { ShardSnapshot } from "./shard_snapshot.ts";
 
 /** One sort key. */
@@ -78,7 +79,7 @@ export function sortReader(
   index: string,
   shardDocBase: number,
 ): ValueReader {
-  if (k.field === "_score") return (_d, score) => score;
+  if (k.field === "_score") return (_d, score) => float32(score);
   if (k.field === "_doc") return (d) => d;
   if (k.field === "_shard_doc") return (d) => shardDocBase + d;
   const info = fields.byPath.get(k.field);

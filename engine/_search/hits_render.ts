@@ -1,0 +1,79 @@
+// Renders ordered candidates as Elasticsearch hit objects and the `hits` section.
+
+import type { Candidate } from "./collect.ts";
+import { applySourceFilter, type SourceFilter } from "./source_filter.ts";
+import type { SearchTarget } from "./types.ts";
+
+/** How hits are rendered. */
+export interface HitOptions {
+  /** `_source` filter. */
+  readonly source: SourceFilter;
+  /** Show `_score` values (else null). */
+  readonly scores: boolean;
+  /** Show `sort` arrays. */
+  readonly sort: boolean;
+  /** Show `_version`. */
+  readonly version: boolean;
+  /** Show `_seq_no` and `_primary_term`. */
+  readonly seqNoPrimaryTerm: boolean;
+  /** Hide `_id` and `_source` (`stored_fields: _none_`). */
+  readonly storedFieldsNone: boolean;
+}
+
+/** A score as Elasticsearch prints it: a 32-bit float in its shortest decimal form. */
+export function float32(n: number): number {
+  const f = Math.fround(n);
+  if (!Number.isFinite(f)) return f;
+  for (let p = 1; p <= 9; p++) {
+    const s = Number(f.toPrecision(p));
+    if (Math.fround(s) === f) return s;
+  }
+  return f;
+}
+
+/** One hit object. */
+export function renderHit(
+  c: Candidate,
+  target: SearchTarget,
+  o: HitOptions,
+): Record<string, unknown> {
+  const doc = target.snapshot.doc(c.doc);
+  const hit: Record<string, unknown> = { _index: target.index };
+  if (!o.storedFieldsNone) hit._id = doc.id;
+  if (o.version) hit._version = doc.version;
+  if (o.seqNoPrimaryTerm) {
+    hit._seq_no = doc.seqNo;
+    hit._primary_term = doc.primaryTerm;
+  }
+  hit._score = o.scores ? float32(c.score) : null;
+  if (doc.routing !== undefined) hit._routing = doc.routing;
+  if (!o.storedFieldsNone) {
+    const source = applySourceFilter(doc.source, o.source);
+    if (source !== undefined) hit._source = source;
+  }
+  if (o.sort && c.sort) hit.sort = c.sort;
+  return hit;
+}
+
+/** The `hits.total` value, or undefined when not tracked. */
+export function renderTotal(total: number, track: number | boolean, asInt: boolean): unknown {
+  if (track === false) return asInt ? -1 : undefined;
+  if (asInt) return total;
+  if (track === true || total <= track) return { value: total, relation: "eq" };
+  return { value: track, relation: "gte" };
+}
+
+/** The `hits` section for a page of candidates. */
+export function renderHits(
+  page: Candidate[],
+  targets: SearchTarget[],
+  total: unknown,
+  maxScore: number | null,
+  o: HitOptions,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (total !== undefined) out.total = total;
+  out.max_score = maxScore === null ? null : float32(maxScore);
+  out.hits = page.map((c) => renderHit(c, targets[c.t], o));
+  return out;
+}

@@ -1,0 +1,273 @@
+// The search core's entry points for the REST layer: search, scroll, PIT, count, by-query matching.
+
+import { EngineError, illegalArgument, parsingError } from "../_errors.ts";
+import { runAggregations } from "./aggregations.ts";
+import { collect, type Collected } from "./collect.ts";
+import { fieldMapOf } from "./field_map.ts";
+import { type HitOptions, renderHits, renderTotal } from "./hits_render.ts";
+import { parseKeepAlive } from "./keep_alive.ts";
+import { matchLive } from "./query_exec.ts";
+import { parseQuery } from "./query_parser.ts";
+import { SearchContexts } from "./search_contexts.ts";
+import { parseSearchRequest, type SearchRequest } from "./search_request.ts";
+import type { SortKey } from "./sort.ts";
+import type { SearchTarget, StoredDoc } from "./types.ts";
+
+export { parseKeepAlive, SearchContexts };
+
+function shards(n: number): Record<string, number> {
+  return { total: n, successful: n, skipped: 0, failed: 0 };
+}
+
+/** Wraps a shard-level failure the way Elasticsearch reports it: `search_phase_execution_exception`. */
+function shardFailure(err: unknown, targets: SearchTarget[]): never {
+  if (
+    !(err instanceof EngineError) || err.type === "parsing_exception" ||
+    err.type === "search_context_missing_exception"
+  ) throw err;
+  const index = (err.extra.index as string | undefined) ?? targets[0]?.index;
+  throw new EngineError(
+    err.status,
+    "search_phase_execution_exception",
+    "all shards failed",
+    {
+      phase: "query",
+      grouped: true,
+      failed_shards: [{ shard: 0, index, node: "searchvisitor", reason: err.toCause() }],
+    },
+    err,
+  );
+}
+
+function checkWindow(req: SearchRequest, targets: SearchTarget[]): void {
+  const limit = Math.min(...targets.map((t) => t.maxResultWindow));
+  if (req.scroll !== null) {
+    if (req.size > limit) {
+      throw illegalArgument(
+        `Batch size is too large, size must be less than or equal to: [${limit}] but was [${req.size}]. Scroll batch sizes cost as much memory as result windows so they are controlled by the [index.max_result_window] index level setting.`,
+      );
+    }
+  } else if (req.from + req.size > limit) {
+    throw illegalArgument(
+      `Result window is too large, from + size must be less than or equal to: [${limit}] but was [${
+        req.from + req.size
+      }]. See the scroll api for a more efficient way to request large data sets. This limit can be set by changing the [index.max_result_window] index level setting.`,
+    );
+  }
+}
+
+/** Runs a search and returns the full Elasticsearch response body. */
+export function searchApi(
+  ctx: SearchContexts,
+  targets: SearchTarget[],
+  body: Record<string, unknown> | undefined,
+  params: URLSearchParams,
+): Record<string, unknown> {
+  const started = performance.now();
+  const req = parseSearchRequest(body, params);
+  let sort: SortKey[] = req.sort;
+  let pitId: string | undefined;
+  if (req.pit) {
+    if (targets.length) {
+      throw new EngineError(
+        400,
+        "action_request_validation_exception",
+        "Validation Failed: 1: [indices] cannot be used with point in time. Do not specify any index with point in time.;",
+      );
+    }
+    const pit = ctx.pit(req.pit.id);
+    if (req.pit.keepAlive !== undefined) {
+      pit.keepAlive = parseKeepAlive(req.pit.keepAlive);
+      ctx.checkKeepAlive(pit.keepAlive, req.pit.keepAlive);
+    }
+    pit.expiresAt = ctx.now() + pit.keepAlive;
+    targets = pit.targets;
+    pitId = req.pit.id;
+    if (!sort.some((k) => k.field === "_shard_doc")) {
+      const base = sort.length ? sort : [{ field: "_score", order: -1 as const, missing: "_last" }];
+      sort = [...base, { field: "_shard_doc", order: 1, missing: "_last" }];
+    }
+  }
+  let keepAlive = 0;
+  if (req.scroll !== null) {
+    keepAlive = parseKeepAlive(req.scroll, "scroll");
+    ctx.checkKeepAlive(keepAlive, req.scroll);
+  }
+  let collected: Collected;
+  let aggregations: Record<string, unknown> | undefined;
+  try {
+    checkWindow(req, targets);
+    collected = collect(targets, req, sort, ctx.now(), req.scroll !== null);
+    if (req.aggs) aggregations = runAggregations(req.aggs, collected.aggInputs);
+  } catch (err) {
+    shardFailure(err, targets);
+  }
+  const render: HitOptions = {
+    source: req.source,
+    scores: collected.scoresReported,
+    sort: sort.length > 0,
+    version: req.version,
+    seqNoPrimaryTerm: req.seqNoPrimaryTerm,
+    storedFieldsNone: req.storedFieldsNone,
+  };
+  const total = renderTotal(collected.total, req.trackTotalHits, req.restTotalHitsAsInt);
+  const from = req.scroll !== null ? 0 : req.from;
+  const page = collected.ordered.slice(from, from + req.size);
+  const out: Record<string, unknown> = {};
+  if (req.scroll !== null) {
+    out._scroll_id = ctx.addScroll({
+      targets,
+      ordered: collected.ordered,
+      position: req.size,
+      size: req.size,
+      total: collected.total,
+      maxScore: collected.maxScore,
+      render,
+      keepAlive,
+      expiresAt: ctx.now() + keepAlive,
+    });
+  }
+  if (pitId) out.pit_id = pitId;
+  out.took = Math.round(performance.now() - started);
+  out.timed_out = false;
+  out._shards = shards(targets.length);
+  out.hits = renderHits(page, targets, total, req.size === 0 ? null : collected.maxScore, render);
+  if (aggregations) out.aggregations = aggregations;
+  return out;
+}
+
+/** Returns the next page of a scroll; 404 `search_context_missing_exception` when unknown or expired. */
+export function scrollApi(
+  ctx: SearchContexts,
+  scrollId: string,
+  keepAlive: string | undefined,
+  restTotalHitsAsInt: boolean,
+): Record<string, unknown> {
+  const started = performance.now();
+  const s = ctx.scroll(scrollId);
+  if (keepAlive !== undefined) {
+    s.keepAlive = parseKeepAlive(keepAlive, "scroll");
+    ctx.checkKeepAlive(s.keepAlive, keepAlive);
+  }
+  s.expiresAt = ctx.now() + s.keepAlive;
+  const page = s.ordered.slice(s.position, s.position + s.size);
+  s.position += page.length;
+  return {
+    _scroll_id: scrollId,
+    took: Math.round(performance.now() - started),
+    timed_out: false,
+    _shards: shards(s.targets.length),
+    hits: renderHits(
+      page,
+      s.targets,
+      renderTotal(s.total, true, restTotalHitsAsInt),
+      s.maxScore,
+      s.render,
+    ),
+  };
+}
+
+/** Frees scrolls: `{succeeded, num_freed}`. */
+export function clearScrollApi(
+  ctx: SearchContexts,
+  scrollIds: string[] | "_all",
+): Record<string, unknown> {
+  const freed = ctx.clearScrolls(scrollIds);
+  return { succeeded: true, num_freed: freed };
+}
+
+/** Opens a point in time over the targets' current snapshots. */
+export function openPitApi(
+  ctx: SearchContexts,
+  targets: SearchTarget[],
+  keepAlive: string,
+  flavour: "elasticsearch" | "opensearch",
+): Record<string, unknown> {
+  const ms = parseKeepAlive(keepAlive);
+  ctx.checkKeepAlive(ms, keepAlive);
+  const now = ctx.now();
+  const id = ctx.addPit({
+    targets: targets.map((t) => ({ ...t })),
+    keepAlive: ms,
+    expiresAt: now + ms,
+    createdAt: now,
+  });
+  if (flavour === "elasticsearch") return { id, _shards: shards(targets.length) };
+  return { pit_id: id, _shards: shards(targets.length), creation_time: now };
+}
+
+/** Closes points in time (ES `{succeeded, num_freed}`, OpenSearch `{pits:[{pit_id, successful}]}`). */
+export function closePitApi(
+  ctx: SearchContexts,
+  ids: string[] | "_all",
+  flavour: "elasticsearch" | "opensearch",
+): Record<string, unknown> {
+  const closed = ctx.closePits(ids);
+  if (flavour === "elasticsearch") {
+    if (ids !== "_all" && closed.length === 0 && ids.length > 0) {
+      throw new EngineError(
+        404,
+        "search_context_missing_exception",
+        `No search context found for id [${ids[0]}]`,
+      );
+    }
+    return { succeeded: true, num_freed: closed.length };
+  }
+  const list = ids === "_all" ? closed : ids;
+  return { pits: list.map((id) => ({ pit_id: id, successful: closed.includes(id) })) };
+}
+
+/** Counts matching docs: `{count, _shards}`; the body may only hold `query`. */
+export function countApi(
+  targets: SearchTarget[],
+  body: Record<string, unknown> | undefined,
+  params: URLSearchParams,
+): Record<string, unknown> {
+  for (const k of Object.keys(body ?? {})) {
+    if (k !== "query") throw parsingError(`request does not support [${k}]`);
+  }
+  const searchParams = new URLSearchParams(params);
+  searchParams.delete("from");
+  searchParams.delete("size");
+  const req = parseSearchRequest(
+    body?.query === undefined ? undefined : { query: body.query },
+    searchParams,
+  );
+  let count = 0;
+  try {
+    for (const t of targets) {
+      count += matchLive(req.query, {
+        snapshot: t.snapshot,
+        fields: fieldMapOf(t.mappings),
+        now: Date.now(),
+        index: t.index,
+      }, false).docs.length;
+    }
+  } catch (err) {
+    shardFailure(err, targets);
+  }
+  return { count, _shards: shards(targets.length) };
+}
+
+/** All live docs matching `query` (for `_delete_by_query` / `_update_by_query`). */
+export function findMatches(
+  targets: SearchTarget[],
+  query: unknown,
+): Array<{ index: string; doc: StoredDoc }> {
+  const node = parseQuery(query ?? { match_all: {} });
+  const out: Array<{ index: string; doc: StoredDoc }> = [];
+  try {
+    for (const t of targets) {
+      const hits = matchLive(node, {
+        snapshot: t.snapshot,
+        fields: fieldMapOf(t.mappings),
+        now: Date.now(),
+        index: t.index,
+      }, false);
+      for (const d of hits.docs) out.push({ index: t.index, doc: t.snapshot.doc(d) });
+    }
+  } catch (err) {
+    shardFailure(err, targets);
+  }
+  return out;
+}

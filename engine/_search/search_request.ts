@@ -1,0 +1,218 @@
+// Reads a search request (body and URL parameters) into one validated, typed object.
+
+import { illegalArgument, parsingError } from "../_errors.ts";
+import type { QueryNode } from "./query_nodes.ts";
+import { parseQuery } from "./query_parser.ts";
+import { boostedFields } from "./query_parser.ts";
+import { parseLuceneSyntax } from "./query_string.ts";
+import { parseSort, type SortKey } from "./sort.ts";
+import { parseSourceFilter, type SourceFilter } from "./source_filter.ts";
+
+/** A parsed search request. */
+export interface SearchRequest {
+  /** The query (match_all when absent). */
+  readonly query: QueryNode;
+  /** Post filter applied after aggregations. */
+  readonly postFilter: QueryNode | null;
+  /** Offset. */
+  readonly from: number;
+  /** Page size. */
+  readonly size: number;
+  /** Sort keys (empty = by score). */
+  readonly sort: SortKey[];
+  /** `_source` filter. */
+  readonly source: SourceFilter;
+  /** Threshold for counting hits; `true` = exact, `false` = none. */
+  readonly trackTotalHits: number | boolean;
+  /** Report `hits.total` as a number. */
+  readonly restTotalHitsAsInt: boolean;
+  /** Compute scores even when sorting by a field. */
+  readonly trackScores: boolean;
+  /** `search_after` values. */
+  readonly searchAfter: unknown[] | null;
+  /** `pit` section. */
+  readonly pit: { id: string; keepAlive?: string } | null;
+  /** Aggregations. */
+  readonly aggs: Record<string, unknown> | null;
+  /** Scroll keep-alive text. */
+  readonly scroll: string | null;
+  /** Include `_version`. */
+  readonly version: boolean;
+  /** Include `_seq_no` and `_primary_term`. */
+  readonly seqNoPrimaryTerm: boolean;
+  /** `stored_fields: _none_` hides `_id` and `_source`. */
+  readonly storedFieldsNone: boolean;
+  /** Minimum score. */
+  readonly minScore: number | null;
+}
+
+const BODY_KEYS = new Set([
+  "query",
+  "from",
+  "size",
+  "sort",
+  "_source",
+  "track_total_hits",
+  "track_scores",
+  "search_after",
+  "pit",
+  "aggs",
+  "aggregations",
+  "seq_no_primary_term",
+  "version",
+  "stored_fields",
+  "explain",
+  "timeout",
+  "terminate_after",
+  "min_score",
+  "post_filter",
+  "highlight",
+  "docvalue_fields",
+  "fields",
+  "script_fields",
+  "collapse",
+  "rescore",
+  "profile",
+  "indices_boost",
+  "suggest",
+  "stats",
+  "ext",
+  "runtime_mappings",
+  "slice",
+]);
+
+function tokenName(v: unknown): string {
+  if (Array.isArray(v)) return "START_ARRAY";
+  if (v === null) return "VALUE_NULL";
+  if (typeof v === "object") return "START_OBJECT";
+  if (typeof v === "number") return "VALUE_NUMBER";
+  if (typeof v === "boolean") return "VALUE_BOOLEAN";
+  return "VALUE_STRING";
+}
+
+function int(v: unknown, name: string): number {
+  const n = typeof v === "string" ? Number(v) : v;
+  if (typeof n !== "number" || !Number.isInteger(n)) {
+    throw illegalArgument(`Failed to parse int parameter [${name}] with value [${v}]`);
+  }
+  if (n > 2147483647) {
+    throw parsingError(`Numeric value (${n}) out of range of int (-2147483648 - 2147483647)`);
+  }
+  return n;
+}
+
+function bool(v: string | null): boolean {
+  return v === "" || v === "true";
+}
+
+function trackTotal(v: unknown): number | boolean {
+  if (v === undefined || v === null) return 10000;
+  if (v === true || v === "true") return true;
+  if (v === false || v === "false") return false;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < -1) {
+    throw illegalArgument(
+      `[track_total_hits] parameter must be positive or equals to -1, got ${v}`,
+    );
+  }
+  return n === -1 ? true : n;
+}
+
+/** Parses and validates a search request like Elasticsearch's RestSearchAction does. */
+export function parseSearchRequest(
+  body: Record<string, unknown> | undefined,
+  params: URLSearchParams,
+): SearchRequest {
+  const b = body ?? {};
+  for (const [k, v] of Object.entries(b)) {
+    if (!BODY_KEYS.has(k)) throw parsingError(`Unknown key for a ${tokenName(v)} in [${k}].`);
+  }
+  let query: QueryNode = b.query === undefined
+    ? { kind: "match_all", boost: 1 }
+    : parseQuery(b.query);
+  const q = params.get("q");
+  if (q !== null) {
+    const df = params.get("df");
+    query = parseLuceneSyntax(q, {
+      fields: boostedFields(df ?? "*"),
+      defaultAnd: (params.get("default_operator") ?? "or").toLowerCase() === "and",
+      boost: 1,
+      lenient: bool(params.get("lenient")) || df === null,
+    });
+  }
+  const from = int(params.get("from") ?? b.from ?? 0, "from");
+  const size = int(params.get("size") ?? b.size ?? 10, "size");
+  if (from < 0) throw illegalArgument(`[from] parameter cannot be negative, found [${from}]`);
+  if (size < 0) throw illegalArgument(`[size] parameter cannot be negative, found [${size}]`);
+  const restTotalHitsAsInt = bool(params.get("rest_total_hits_as_int"));
+  let trackTotalHits = trackTotal(params.get("track_total_hits") ?? b.track_total_hits);
+  if (restTotalHitsAsInt) {
+    if (
+      trackTotalHits !== true &&
+      (params.has("track_total_hits") || b.track_total_hits !== undefined) &&
+      trackTotalHits !== false
+    ) {
+      throw illegalArgument(
+        `[rest_total_hits_as_int] cannot be used if the tracking of total hits is not accurate, got ${trackTotalHits}`,
+      );
+    }
+    if (trackTotalHits !== false) trackTotalHits = true;
+  }
+  const scroll = params.get("scroll");
+  if (scroll !== null && trackTotalHits !== false) trackTotalHits = true;
+  const searchAfter = b.search_after === undefined ? null : b.search_after;
+  if (searchAfter !== null && !Array.isArray(searchAfter)) {
+    throw parsingError(`[search_after] must be an array`);
+  }
+  let pit: SearchRequest["pit"] = null;
+  if (b.pit !== undefined) {
+    const p = b.pit as Record<string, unknown>;
+    if (typeof p !== "object" || p === null || typeof p.id !== "string") {
+      throw parsingError(`[pit] requires an [id]`);
+    }
+    pit = { id: p.id, keepAlive: p.keep_alive === undefined ? undefined : String(p.keep_alive) };
+  }
+  if (scroll !== null && searchAfter !== null) {
+    throw illegalArgument(`[search_after] cannot be used in a scroll context`);
+  }
+  if (searchAfter !== null && from > 0) {
+    throw illegalArgument(`[from] parameter must be set to 0 when [search_after] is used`);
+  }
+  if (pit && scroll !== null) {
+    throw illegalArgument(`using [point in time] is not allowed in a scroll context`);
+  }
+  const aggs = (b.aggs ?? b.aggregations ?? null) as Record<string, unknown> | null;
+  const stored = params.get("stored_fields") ?? b.stored_fields;
+  const storedList = stored === undefined || stored === null
+    ? []
+    : Array.isArray(stored)
+    ? stored.map(String)
+    : String(stored).split(",");
+  const storedFieldsNone = storedList.includes("_none_");
+  let source = parseSourceFilter(b._source, params);
+  if (
+    storedList.length && !storedList.includes("_source") && b._source === undefined &&
+    !params.has("_source")
+  ) {
+    source = { fetch: false, includes: [], excludes: [] };
+  }
+  return {
+    query,
+    postFilter: b.post_filter === undefined ? null : parseQuery(b.post_filter),
+    from,
+    size,
+    sort: parseSort(b.sort, params.get("sort")),
+    source,
+    trackTotalHits,
+    restTotalHitsAsInt,
+    trackScores: b.track_scores === true || bool(params.get("track_scores")),
+    searchAfter,
+    pit,
+    aggs,
+    scroll,
+    version: b.version === true || bool(params.get("version")),
+    seqNoPrimaryTerm: b.seq_no_primary_term === true || bool(params.get("seq_no_primary_term")),
+    storedFieldsNone,
+    minScore: b.min_score === undefined ? null : Number(b.min_score),
+  };
+}

@@ -1,0 +1,41 @@
+// Selects the first k items of an ordering without sorting everything (a bounded binary heap).
+
+/** Indices 0..n-1 of the k smallest items under `compare`, in order. */
+export function topK(n: number, k: number, compare: (a: number, b: number) => number): number[] {
+  if (k <= 0 || n === 0) return [];
+  if (k * 4 >= n) {
+    const all = Array.from({ length: n }, (_, i) => i).sort(compare);
+    return all.slice(0, k);
+  }
+  // Max-heap of the best k seen so far; the root is the worst of them.
+  const heap: number[] = [];
+  const worse = (a: number, b: number) => compare(a, b) > 0;
+  const down = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < heap.length && worse(heap[l], heap[m])) m = l;
+      if (r < heap.length && worse(heap[r], heap[m])) m = r;
+      if (m === i) return;
+      [heap[i], heap[m]] = [heap[m], heap[i]];
+      i = m;
+    }
+  };
+  for (let i = 0; i < n; i++) {
+    if (heap.length < k) {
+      heap.push(i);
+      let c = heap.length - 1;
+      while (c > 0) {
+        const p = (c - 1) >> 1;
+        if (!worse(heap[c], heap[p])) break;
+        [heap[c], heap[p]] = [heap[p], heap[c]];
+        c = p;
+      }
+    } else if (compare(i, heap[0]) < 0) {
+      heap[0] = i;
+      down(0);
+    }
+  }
+  return heap.sort(compare);
+}
