@@ -158,6 +158,9 @@ class BodyScanner {
     if (++this.depth > MAX_DEPTH) {
       fail(text, open, `the body nests deeper than ${MAX_DEPTH} levels`);
     }
+    if (text.startsWith("?}", this.i)) {
+      fail(text, open, "{?} binds a path or query-string value; in a body write ? for a value");
+    }
     this.ws();
     if (text.charCodeAt(this.i) === RBRACE) {
       this.i++;

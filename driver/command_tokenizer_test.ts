@@ -190,6 +190,7 @@ Deno.test("bad JSON tokens and unterminated strings are positioned errors", () =
   syntaxError('POST /i/_doc {"a": 1.}', 1, 22, /digit must follow the decimal point/);
   syntaxError('POST /i/_doc {"a": -}', 1, 20, /digit must follow -/);
   syntaxError("POST /i/_doc {} /* never closed", 1, 17, /unterminated comment/);
+  syntaxError('POST /i/_doc {"a": {?}}', 1, 20, /in a body write \? for a value/);
 });
 
 Deno.test("a missing path, a body without command and # in a path are errors", () => {
@@ -299,4 +300,10 @@ Deno.test("property: a mutated body is accepted exactly when JSON.parse accepts 
     }
   }
   assert.ok(rejected > 1000);
+});
+
+Deno.test("CRLF line endings and a byte-order mark are accepted", () => {
+  const script = parseScript('\ufeffPOST /_bulk\r\n{"index":{}}\r\n{"a": 1}\r\nGET /i\r\n');
+  assert.equal(script.commands[0].body!.join(""), '{"index":{}}\n{"a":1}\n');
+  assert.deepEqual(script.commands.map((c) => [c.method, c.line]), [["POST", 1], ["GET", 4]]);
 });
