@@ -149,7 +149,7 @@ function docTable(docs: readonly [unknown, unknown][]): Table {
     columns: ["_ID", "_DOC"],
     rows: docs.map(([id, source]) => [
       id === undefined || id === null ? "" : String(id),
-      source === undefined || source === null ? null : new JsonCell(source),
+      source !== null && typeof source === "object" ? new JsonCell(source) : null,
     ]),
   };
 }
