@@ -1,0 +1,183 @@
+// Handlers of the alias APIs: put, delete, get, exists and POST /_aliases actions.
+
+import { EngineError } from "../_errors.ts";
+import type { AliasMeta, IndexState } from "../_state/index_state.ts";
+import { matchPattern } from "../_state/names.ts";
+import { bodyObject, ok, type Reply, type RequestContext, requireBody } from "./context.ts";
+import { targets } from "./indices.ts";
+
+/** Reads alias options (`filter`, `routing`, `index_routing`, `search_routing`, `is_write_index`, `is_hidden`). */
+export function readAliasMeta(raw: unknown): AliasMeta {
+  const meta: AliasMeta = {};
+  if (raw === null || typeof raw !== "object") return meta;
+  const o = raw as Record<string, unknown>;
+  if (o.filter !== undefined) meta.filter = o.filter as Record<string, unknown>;
+  if (o.routing !== undefined) meta.index_routing = meta.search_routing = String(o.routing);
+  if (o.index_routing !== undefined) meta.index_routing = String(o.index_routing);
+  if (o.search_routing !== undefined) meta.search_routing = String(o.search_routing);
+  if (o.is_write_index !== undefined) {
+    meta.is_write_index = o.is_write_index === true || o.is_write_index === "true";
+  }
+  if (o.is_hidden !== undefined) meta.is_hidden = o.is_hidden === true || o.is_hidden === "true";
+  return meta;
+}
+
+/** The `aliases` object of an index, as GET shows it. */
+export function aliasView(index: IndexState, names?: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, meta] of [...index.aliases].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    if (names && !names.some((n) => n === "_all" || matchPattern(n, name))) continue;
+    out[name] = { ...meta };
+  }
+  return out;
+}
+
+function aliasNames(raw: string | undefined): string[] | undefined {
+  return raw === undefined
+    ? undefined
+    : raw.split(",").map((s) => s.trim()).filter((s) => s !== "");
+}
+
+/** PUT /{index}/_alias/{name}. */
+export function putAliasHandler(ctx: RequestContext): Reply {
+  const meta = readAliasMeta(bodyObject(ctx) ?? {});
+  const name = ctx.p.name ?? (bodyObject(ctx)?.alias as string | undefined);
+  if (!name) {
+    throw new EngineError(
+      400,
+      "action_request_validation_exception",
+      "Validation Failed: 1: [alias] is missing;",
+    );
+  }
+  const found = targets(ctx);
+  if (found.length === 0) {
+    throw new EngineError(404, "index_not_found_exception", `no such index [${ctx.p.index}]`);
+  }
+  for (const index of found) ctx.state.cluster.putAlias(index, name, meta);
+  return ok({ acknowledged: true });
+}
+
+/** DELETE /{index}/_alias/{name}. */
+export function deleteAliasHandler(ctx: RequestContext): Reply {
+  const names = aliasNames(ctx.p.name) ?? [];
+  let removed = 0;
+  for (const index of targets(ctx)) {
+    for (const alias of [...index.aliases.keys()]) {
+      if (names.some((n) => n === "_all" || n === "*" || matchPattern(n, alias))) {
+        index.aliases.delete(alias);
+        removed++;
+      }
+    }
+  }
+  if (removed === 0) {
+    throw new EngineError(
+      404,
+      "aliases_not_found_exception",
+      `aliases [${names.join(",")}] missing`,
+      {
+        "resource.type": "aliases",
+        "resource.id": names.join(","),
+      },
+    );
+  }
+  return ok({ acknowledged: true });
+}
+
+/** GET /_alias, /_alias/{name}, /{index}/_alias[/{name}] (and HEAD for exists). */
+export function getAliasHandler(ctx: RequestContext): Reply {
+  const names = aliasNames(ctx.p.name);
+  const out: Record<string, unknown> = {};
+  const seen = new Set<string>();
+  for (const index of targets(ctx, { includeClosed: true })) {
+    const view = aliasView(index, names);
+    for (const name of Object.keys(view)) seen.add(name);
+    if (names === undefined || Object.keys(view).length > 0) out[index.name] = { aliases: view };
+  }
+  const missing = (names ?? []).filter((n) => n !== "_all" && !n.includes("*") && !seen.has(n));
+  if (ctx.method === "HEAD") {
+    return { status: missing.length === 0 && (names === undefined || seen.size > 0) ? 200 : 404 };
+  }
+  if (missing.length > 0) {
+    const what = missing.length === 1
+      ? `alias [${missing[0]}] missing`
+      : `aliases [${missing.join(",")}] missing`;
+    return { status: 404, body: { error: what, status: 404, ...out } };
+  }
+  return ok(out);
+}
+
+function asList(v: unknown): string[] {
+  if (v === undefined || v === null) return [];
+  return Array.isArray(v) ? v.map(String) : [String(v)];
+}
+
+/** POST /_aliases with `actions`. */
+export function updateAliasesHandler(ctx: RequestContext): Reply {
+  const body = requireBody(ctx);
+  const actions = body.actions;
+  if (!Array.isArray(actions)) {
+    throw new EngineError(
+      400,
+      "action_request_validation_exception",
+      "Validation Failed: 1: no actions specified;",
+    );
+  }
+  const cluster = ctx.state.cluster;
+  const plan: Array<() => void> = [];
+  for (const action of actions as Array<Record<string, unknown>>) {
+    const [kind] = Object.keys(action);
+    const spec = (action[kind] ?? {}) as Record<string, unknown>;
+    const indexExpr = [...asList(spec.index), ...asList(spec.indices)].join(",");
+    const aliases = [...asList(spec.alias), ...asList(spec.aliases)];
+    if (!indexExpr) {
+      throw new EngineError(
+        400,
+        "action_request_validation_exception",
+        "Validation Failed: 1: One of [index] or [indices] is required;",
+      );
+    }
+    const indices = cluster.resolve(indexExpr, { includeClosed: true });
+    if (kind === "add") {
+      if (aliases.length === 0) {
+        throw new EngineError(
+          400,
+          "action_request_validation_exception",
+          "Validation Failed: 1: One of [alias] or [aliases] is required;",
+        );
+      }
+      const meta = readAliasMeta(spec);
+      for (const index of indices) {
+        for (const a of aliases) plan.push(() => cluster.putAlias(index, a, meta));
+      }
+    } else if (kind === "remove") {
+      for (const a of aliases) {
+        const holders = indices.filter((i) =>
+          [...i.aliases.keys()].some((k) => matchPattern(a, k))
+        );
+        if (holders.length === 0 && spec.must_exist === true) {
+          throw new EngineError(404, "aliases_not_found_exception", `aliases [${a}] missing`, {
+            "resource.type": "aliases",
+            "resource.id": a,
+          });
+        }
+        for (const index of holders) {
+          plan.push(() => {
+            for (const k of [...index.aliases.keys()]) {
+              if (matchPattern(a, k)) index.aliases.delete(k);
+            }
+          });
+        }
+      }
+    } else if (kind === "remove_index") {
+      for (const index of indices) plan.push(() => cluster.indices.delete(index.name));
+    } else {
+      throw new EngineError(
+        400,
+        "x_content_parse_exception",
+        `[1:2] [alias_action] unknown field [${kind}]`,
+      );
+    }
+  }
+  for (const step of plan) step();
+  return ok({ acknowledged: true });
+}

@@ -1,0 +1,204 @@
+// POST /_bulk and /{index}/_bulk: NDJSON actions executed in order, one item result each.
+
+import { EngineError } from "../_errors.ts";
+import type { IndexState } from "../_state/index_state.ts";
+import { applyRefresh } from "../_state/refresh.ts";
+import { filterSource, sourceSpec } from "../_state/source_filter.ts";
+import { updateDocument } from "../_state/update.ts";
+import {
+  deleteDocument,
+  indexDocument,
+  writeResponse,
+  type WriteResult,
+} from "../_state/writes.ts";
+import {
+  boolParam,
+  parseErrorType,
+  parseJson,
+  type Reply,
+  type RequestContext,
+} from "./context.ts";
+import { checkId, checkRouting, generateId, writeOptions } from "./write_params.ts";
+
+const ACTIONS = new Set(["index", "create", "update", "delete"]);
+
+interface Action {
+  op: string;
+  meta: Record<string, unknown>;
+  source?: Record<string, unknown>;
+}
+
+function malformed(line: number, detail: string): EngineError {
+  return new EngineError(
+    400,
+    "illegal_argument_exception",
+    `Malformed action/metadata line [${line}], ${detail}`,
+  );
+}
+
+/** Splits a bulk body into actions, validating structure like Elasticsearch. */
+export function parseBulk(text: string): Action[] {
+  if (text.trim() !== "" && !text.endsWith("\n")) {
+    throw new EngineError(
+      400,
+      "illegal_argument_exception",
+      "The bulk request must be terminated by a newline [\\n]",
+    );
+  }
+  const lines = text.split("\n");
+  const actions: Action[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i].trim();
+    if (raw === "") continue;
+    const lineNo = i + 1;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      throw malformed(lineNo, "expected START_OBJECT or END_OBJECT but found [VALUE_STRING]");
+    }
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+      throw malformed(lineNo, "expected START_OBJECT or END_OBJECT but found [VALUE_STRING]");
+    }
+    const keys = Object.keys(parsed);
+    if (keys.length !== 1 || !ACTIONS.has(keys[0])) {
+      throw malformed(
+        lineNo,
+        `expected field [create], [delete], [index] or [update] but found [${keys[0]}]`,
+      );
+    }
+    const op = keys[0];
+    const meta = (parsed as Record<string, unknown>)[op];
+    if (meta === null || typeof meta !== "object" || Array.isArray(meta)) {
+      throw malformed(lineNo, "expected START_OBJECT but found [VALUE_STRING]");
+    }
+    const action: Action = { op, meta: meta as Record<string, unknown> };
+    if (op !== "delete") {
+      i++;
+      while (i < lines.length && lines[i].trim() === "" && i < lines.length - 1) i++;
+      const sourceLine = lines[i]?.trim();
+      if (!sourceLine) {
+        throw new EngineError(
+          400,
+          "action_request_validation_exception",
+          `Validation Failed: 1: source is missing;`,
+        );
+      }
+      const source = parseJson(sourceLine, op === "update" ? "request" : "document");
+      if (source === null || typeof source !== "object" || Array.isArray(source)) {
+        throw new EngineError(400, "mapper_parsing_exception", "failed to parse");
+      }
+      action.source = source as Record<string, unknown>;
+    }
+    actions.push(action);
+  }
+  return actions;
+}
+
+function itemResult(r: WriteResult, status: number): Record<string, unknown> {
+  return { ...writeResponse(r, false), status };
+}
+
+function run(
+  ctx: RequestContext,
+  action: Action,
+  touched: Set<IndexState>,
+): Record<string, unknown> {
+  const { meta, op } = action;
+  const indexName = (meta._index as string | undefined) ?? ctx.p.index;
+  const id = meta._id === undefined || meta._id === null ? undefined : String(meta._id);
+  const base = { _index: indexName, _id: id ?? null };
+  try {
+    if (!indexName) {
+      throw new EngineError(
+        400,
+        "action_request_validation_exception",
+        "Validation Failed: 1: index is missing;",
+      );
+    }
+    const opts = writeOptions((name) =>
+      meta[name] ?? (name === "routing" ? ctx.params.get("routing") ?? undefined : undefined)
+    );
+    const requireAlias = meta.require_alias === true ||
+      (meta.require_alias === undefined && boolParam(ctx, "require_alias"));
+    const errorType = parseErrorType(ctx.state);
+    if (op === "index" || op === "create") {
+      const docId = id ?? generateId();
+      checkId(docId);
+      if (op === "create" || id === undefined) opts.opType = "create";
+      const index = ctx.state.cluster.writeIndex(indexName, requireAlias);
+      touched.add(index);
+      checkRouting(index, docId, opts.routing);
+      const r = indexDocument(index, docId, action.source!, opts, errorType);
+      return itemResult(r, r.result === "created" ? 201 : 200);
+    }
+    if (id === undefined) {
+      throw new EngineError(
+        400,
+        "action_request_validation_exception",
+        "Validation Failed: 1: id is missing;",
+      );
+    }
+    if (op === "delete") {
+      const index = ctx.state.cluster.writeIndex(indexName, requireAlias);
+      touched.add(index);
+      checkRouting(index, id, opts.routing);
+      const r = deleteDocument(index, id, opts);
+      return itemResult(r, r.result === "not_found" ? 404 : 200);
+    }
+    const index = ctx.state.cluster.writeIndex(indexName, requireAlias);
+    touched.add(index);
+    checkRouting(index, id, opts.routing);
+    const r = updateDocument(index, id, action.source!, opts, errorType);
+    const item = itemResult(r, r.result === "created" ? 201 : 200);
+    const wanted = action.source!._source ?? ctx.params.get("_source") ?? undefined;
+    if (wanted !== undefined && r.doc) {
+      const spec = sourceSpec(wanted, [], []);
+      if (spec !== false) {
+        item.get = {
+          _seq_no: r.seqNo,
+          _primary_term: 1,
+          found: true,
+          _source: filterSource(r.doc.source, spec.includes, spec.excludes),
+        };
+      }
+    }
+    return item;
+  } catch (e) {
+    if (!(e instanceof EngineError)) throw e;
+    const index = indexName ? ctx.state.cluster.indices.get(indexName) : undefined;
+    const extra = index && e.extra.index === undefined
+      ? { index_uuid: index.uuid, shard: "0", index: index.name }
+      : {};
+    return { ...base, status: e.status, error: { ...e.toCause(), ...extra } };
+  }
+}
+
+/** POST /_bulk, POST /{index}/_bulk. */
+export async function bulkHandler(ctx: RequestContext): Promise<Reply> {
+  const started = Date.now();
+  const actions = parseBulk(ctx.bodyText);
+  if (actions.length === 0) {
+    throw new EngineError(
+      400,
+      "action_request_validation_exception",
+      "Validation Failed: 1: no requests added;",
+    );
+  }
+  const touched = new Set<IndexState>();
+  const items: Record<string, unknown>[] = [];
+  let errors = false;
+  for (const action of actions) {
+    const item = run(ctx, action, touched);
+    if (item.error) errors = true;
+    items.push({ [action.op]: item });
+  }
+  const forced = await applyRefresh(ctx.params.get("refresh"), touched, ctx.state);
+  if (forced) {
+    for (const item of items) {
+      Object.values(item)[0] &&
+        ((Object.values(item)[0] as Record<string, unknown>).forced_refresh = true);
+    }
+  }
+  return { status: 200, body: { errors, took: Date.now() - started, items } };
+}

@@ -1,0 +1,181 @@
+// _delete_by_query and _update_by_query: search the refreshed view, then write with seq_no checks.
+
+import { EngineError, illegalArgument } from "../_errors.ts";
+import { findMatches } from "../_search/search_api.ts";
+import type { IndexState } from "../_state/index_state.ts";
+import { applyRefresh } from "../_state/refresh.ts";
+import { readScript, runScript } from "../_state/script.ts";
+import { deleteDocument, indexDocument } from "../_state/writes.ts";
+import {
+  bodyObject,
+  intParam,
+  parseErrorType,
+  type Reply,
+  type RequestContext,
+} from "./context.ts";
+import { searchTargets } from "./search.ts";
+
+interface Limits {
+  maxDocs: number;
+  proceed: boolean;
+}
+
+function readLimits(ctx: RequestContext, body: Record<string, unknown>): Limits {
+  const conflicts = ctx.params.get("conflicts") ?? (body.conflicts as string | undefined) ??
+    "abort";
+  if (conflicts !== "proceed" && conflicts !== "abort") {
+    throw illegalArgument(`conflicts may only be "proceed" or "abort" but was [${conflicts}]`);
+  }
+  const size = intParam(ctx, "size");
+  const maxParam = intParam(ctx, "max_docs");
+  const maxBody = body.max_docs === undefined ? undefined : Number(body.max_docs);
+  for (const v of [size, maxParam, maxBody]) {
+    if (v !== undefined && v < 0) {
+      throw illegalArgument(`[max_docs] parameter cannot be negative, found [${v}]`);
+    }
+  }
+  const given = [size, maxParam, maxBody].filter((v) => v !== undefined) as number[];
+  if (given.length > 1 && given[0] !== given[1]) {
+    throw illegalArgument(`[max_docs] set to two different values [${given[0]}] and [${given[1]}]`);
+  }
+  const slices = ctx.params.get("slices");
+  if (given.length > 0 && slices !== null && slices !== "auto" && given[0] < Number(slices)) {
+    throw illegalArgument("[max_docs] should be >= [slices]");
+  }
+  intParam(ctx, "scroll_size");
+  const rps = ctx.params.get("requests_per_second");
+  if (rps !== null && rps !== "-1" && !(Number(rps) > 0)) {
+    throw new EngineError(
+      400,
+      "action_request_validation_exception",
+      "Validation Failed: 1: [requests_per_second] must be a float greater than 0. Use -1 to disable throttling.;",
+    );
+  }
+  if (rps !== null && !/^-?[\d.]+$/.test(rps)) {
+    throw illegalArgument(
+      "[requests_per_second] must be a float greater than 0. Use -1 to disable throttling.",
+    );
+  }
+  return { maxDocs: given[0] ?? Infinity, proceed: conflicts === "proceed" };
+}
+
+function readBody(ctx: RequestContext, updating: boolean): Record<string, unknown> {
+  const body = bodyObject(ctx);
+  if (!body && !updating) {
+    throw new EngineError(
+      400,
+      "action_request_validation_exception",
+      "Validation Failed: 1: query is missing;",
+    );
+  }
+  const b = body ?? {};
+  if (!updating && b.query === undefined) {
+    throw new EngineError(
+      400,
+      "action_request_validation_exception",
+      "Validation Failed: 1: query is missing;",
+    );
+  }
+  if (b.stored_fields !== undefined) {
+    throw new EngineError(
+      400,
+      "action_request_validation_exception",
+      "Validation Failed: 1: stored_fields is not supported in this context;",
+    );
+  }
+  return b;
+}
+
+/** POST /{index}/_delete_by_query and /{index}/_update_by_query. */
+export async function byQueryHandler(ctx: RequestContext, updating: boolean): Promise<Reply> {
+  const started = Date.now();
+  const body = readBody(ctx, updating);
+  const limits = readLimits(ctx, body);
+  const script = updating && body.script !== undefined ? readScript(body.script) : undefined;
+  const targets = searchTargets(ctx, ctx.p.index);
+  const matches = findMatches(targets, body.query ?? { match_all: {} });
+  const counts = { total: 0, deleted: 0, updated: 0, noops: 0, version_conflicts: 0 };
+  const failures: unknown[] = [];
+  const touched = new Set<IndexState>();
+  for (const { index: name, doc } of matches) {
+    if (counts.total - counts.version_conflicts >= limits.maxDocs) break;
+    const index = ctx.state.cluster.get(name);
+    counts.total++;
+    const live = index.docs.get(doc.id);
+    if (!live || live.seqNo !== doc.seqNo) {
+      counts.version_conflicts++;
+      const cause = new EngineError(
+        409,
+        "version_conflict_engine_exception",
+        live
+          ? `[${doc.id}]: version conflict, required seqNo [${doc.seqNo}], primary term [${doc.primaryTerm}]. current document has seqNo [${live.seqNo}] and primary term [${live.primaryTerm}]`
+          : `[${doc.id}]: version conflict, required seqNo [${doc.seqNo}], primary term [${doc.primaryTerm}]. but no document was found`,
+        {
+          index_uuid: index.uuid,
+          shard: "0",
+          index: index.name,
+        },
+      );
+      if (!limits.proceed) {
+        failures.push({ index: index.name, id: doc.id, cause: cause.toCause(), status: 409 });
+        break;
+      }
+      continue;
+    }
+    touched.add(index);
+    const checks = { ifSeqNo: live.seqNo, ifPrimaryTerm: live.primaryTerm, routing: live.routing };
+    if (!updating) {
+      deleteDocument(index, doc.id, checks);
+      counts.deleted++;
+      continue;
+    }
+    const ctxVars: Record<string, unknown> = {
+      _source: structuredClone(live.source),
+      op: "index",
+      _index: index.name,
+      _id: doc.id,
+      _version: live.version,
+      _routing: live.routing ?? null,
+      _now: ctx.state.now(),
+    };
+    if (script) runScript(script, ctxVars);
+    if (ctxVars.op === "noop" || ctxVars.op === "none") counts.noops++;
+    else if (ctxVars.op === "delete") {
+      deleteDocument(index, doc.id, checks);
+      counts.deleted++;
+    } else if (ctxVars.op === "index") {
+      indexDocument(
+        index,
+        doc.id,
+        ctxVars._source as Record<string, unknown>,
+        checks,
+        parseErrorType(ctx.state),
+      );
+      counts.updated++;
+    } else {
+      throw illegalArgument(
+        `Operation type [${ctxVars.op}] not allowed, only [noop, index, delete] are allowed`,
+      );
+    }
+  }
+  const refresh = ctx.params.get("refresh");
+  await applyRefresh(refresh === "wait_for" ? "true" : refresh, touched, ctx.state);
+  const result: Record<string, unknown> = {
+    took: Date.now() - started,
+    timed_out: false,
+    total: counts.total,
+  };
+  if (updating) result.updated = counts.updated;
+  result.deleted = counts.deleted;
+  result.batches = counts.total === 0
+    ? 0
+    : Math.ceil(counts.total / (intParam(ctx, "scroll_size") ?? 1000));
+  result.version_conflicts = counts.version_conflicts;
+  result.noops = counts.noops;
+  result.retries = { bulk: 0, search: 0 };
+  result.throttled_millis = 0;
+  result.requests_per_second = -1;
+  result.throttled_until_millis = 0;
+  result.failures = failures;
+  return { status: failures.length > 0 ? 409 : 200, body: result };
+}

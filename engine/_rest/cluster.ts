@@ -1,0 +1,193 @@
+// Handlers of GET /, _cluster/health, _cluster/settings and _cat/indices|health.
+
+import type { IndexState } from "../_state/index_state.ts";
+import { bodyObject, boolParam, ok, type Reply, type RequestContext } from "./context.ts";
+import { targets } from "./indices.ts";
+
+/** GET / (and HEAD /). */
+export function infoHandler(ctx: RequestContext): Reply {
+  if (ctx.method === "HEAD") return { status: 200 };
+  const os = ctx.state.flavour === "opensearch";
+  const version: Record<string, unknown> = os
+    ? {
+      distribution: "opensearch",
+      number: ctx.state.version,
+      build_type: "tar",
+      build_hash: "searchvisitor",
+      build_date: "2025-01-01T00:00:00.000Z",
+      build_snapshot: false,
+      lucene_version: "9.12.1",
+      minimum_wire_compatibility_version: "7.10.0",
+      minimum_index_compatibility_version: "7.0.0",
+    }
+    : {
+      number: ctx.state.version,
+      build_flavor: "default",
+      build_type: "tar",
+      build_hash: "searchvisitor",
+      build_date: "2025-01-01T00:00:00.000Z",
+      build_snapshot: false,
+      lucene_version: "9.11.1",
+      minimum_wire_compatibility_version: "7.17.0",
+      minimum_index_compatibility_version: "7.0.0",
+    };
+  return ok({
+    name: "searchvisitor",
+    cluster_name: "searchvisitor",
+    cluster_uuid: ctx.state.clusterUuid,
+    version,
+    tagline: os ? "The OpenSearch Project: https://opensearch.org/" : "You Know, for Search",
+  });
+}
+
+function statusOf(index: IndexState): "green" | "yellow" | "red" {
+  return index.replicas > 0 ? "yellow" : "green";
+}
+
+const ORDER = { green: 0, yellow: 1, red: 2 };
+
+/** GET /_cluster/health[/{index}]. */
+export function healthHandler(ctx: RequestContext): Reply {
+  const indices = ctx.p.index
+    ? targets(ctx)
+    : [...ctx.state.cluster.indices.values()].filter((i) => !i.closed);
+  let status: "green" | "yellow" | "red" = "green";
+  let primaries = 0;
+  let unassigned = 0;
+  for (const index of indices) {
+    if (ORDER[statusOf(index)] > ORDER[status]) status = statusOf(index);
+    const shards = Number(index.settings["index.number_of_shards"] ?? 1);
+    primaries += shards;
+    unassigned += shards * index.replicas;
+  }
+  const body: Record<string, unknown> = {
+    cluster_name: "searchvisitor",
+    status,
+    timed_out: false,
+    number_of_nodes: 1,
+    number_of_data_nodes: 1,
+    active_primary_shards: primaries,
+    active_shards: primaries,
+    relocating_shards: 0,
+    initializing_shards: 0,
+    unassigned_shards: unassigned,
+    delayed_unassigned_shards: 0,
+    number_of_pending_tasks: 0,
+    number_of_in_flight_fetch: 0,
+    task_max_waiting_in_queue_millis: 0,
+    active_shards_percent_as_number: primaries + unassigned === 0
+      ? 100
+      : (primaries / (primaries + unassigned)) * 100,
+  };
+  const level = ctx.params.get("level");
+  if (level === "indices" || level === "shards") {
+    body.indices = Object.fromEntries(indices.map((i) => [i.name, {
+      status: statusOf(i),
+      number_of_shards: Number(i.settings["index.number_of_shards"] ?? 1),
+      number_of_replicas: i.replicas,
+      active_primary_shards: Number(i.settings["index.number_of_shards"] ?? 1),
+      active_shards: Number(i.settings["index.number_of_shards"] ?? 1),
+      relocating_shards: 0,
+      initializing_shards: 0,
+      unassigned_shards: Number(i.settings["index.number_of_shards"] ?? 1) * i.replicas,
+    }]));
+  }
+  const wanted = ctx.params.get("wait_for_status");
+  if (wanted && wanted in ORDER && ORDER[wanted as keyof typeof ORDER] < ORDER[status]) {
+    body.timed_out = true;
+    return { status: 408, body };
+  }
+  return ok(body);
+}
+
+/** PUT /_cluster/settings and GET /_cluster/settings. */
+export function clusterSettingsHandler(ctx: RequestContext): Reply {
+  if (ctx.method === "GET") {
+    return ok({ persistent: ctx.state.persistentSettings, transient: ctx.state.transientSettings });
+  }
+  const body = bodyObject(ctx) ?? {};
+  Object.assign(ctx.state.persistentSettings, body.persistent ?? {});
+  Object.assign(ctx.state.transientSettings, body.transient ?? {});
+  return ok({
+    acknowledged: true,
+    persistent: body.persistent ?? {},
+    transient: body.transient ?? {},
+  });
+}
+
+function table(ctx: RequestContext, rows: Array<Record<string, string>>, columns: string[]): Reply {
+  if (ctx.params.get("format") === "json") return ok(rows);
+  const widths = columns.map((c) =>
+    Math.max(boolParam(ctx, "v") ? c.length : 0, ...rows.map((r) => (r[c] ?? "").length))
+  );
+  const lines = rows.map((r) =>
+    columns.map((c, i) => (r[c] ?? "").padEnd(widths[i])).join(" ").trimEnd()
+  );
+  if (boolParam(ctx, "v")) {
+    lines.unshift(columns.map((c, i) => c.padEnd(widths[i])).join(" ").trimEnd());
+  }
+  return {
+    status: 200,
+    text: lines.map((l) => l + "\n").join(""),
+    headers: { "content-type": "text/plain; charset=UTF-8" },
+  };
+}
+
+/** GET /_cat/indices[/{index}]. */
+export function catIndicesHandler(ctx: RequestContext): Reply {
+  const indices = targets(ctx, { expandClosed: true, includeClosed: true });
+  const rows = indices.map((i) => ({
+    health: i.closed ? "" : statusOf(i),
+    status: i.closed ? "close" : "open",
+    index: i.name,
+    uuid: i.uuid,
+    pri: i.settings["index.number_of_shards"] ?? "1",
+    rep: String(i.replicas),
+    "docs.count": i.closed ? "" : String(i.searchableCount),
+    "docs.deleted": i.closed ? "" : "0",
+    "store.size": i.closed ? "" : `${i.searchableCount}b`,
+    "pri.store.size": i.closed ? "" : `${i.searchableCount}b`,
+    "dataset.size": i.closed ? "" : `${i.searchableCount}b`,
+  }));
+  const columns = [
+    "health",
+    "status",
+    "index",
+    "uuid",
+    "pri",
+    "rep",
+    "docs.count",
+    "docs.deleted",
+    "store.size",
+    "pri.store.size",
+    "dataset.size",
+  ];
+  const h = ctx.params.get("h");
+  return table(ctx, rows, h ? h.split(",") : columns);
+}
+
+/** GET /_cat/health. */
+export function catHealthHandler(ctx: RequestContext): Reply {
+  const health = healthHandler({ ...ctx, p: {}, params: new URLSearchParams() }).body as Record<
+    string,
+    unknown
+  >;
+  const now = ctx.state.now();
+  const row = {
+    epoch: String(Math.floor(now / 1000)),
+    timestamp: new Date(now).toISOString().slice(11, 19),
+    cluster: "searchvisitor",
+    status: String(health.status),
+    "node.total": "1",
+    "node.data": "1",
+    shards: String(health.active_shards),
+    pri: String(health.active_primary_shards),
+    relo: "0",
+    init: "0",
+    unassign: String(health.unassigned_shards),
+    pending_tasks: "0",
+    max_task_wait_time: "-",
+    active_shards_percent: `${Number(health.active_shards_percent_as_number).toFixed(1)}%`,
+  };
+  return table(ctx, [row], Object.keys(row));
+}

@@ -1,0 +1,132 @@
+// What every handler receives: the engine state and the parsed request.
+
+import { EngineError } from "../_errors.ts";
+import type { SearchContexts } from "../_search/search_api.ts";
+import type { Cluster } from "../_state/cluster.ts";
+import type { ParseErrorType } from "../_state/dynamic_mapping.ts";
+import type { PathParams } from "./router.ts";
+
+/** Engine-wide state shared by all requests. */
+export interface EngineState {
+  cluster: Cluster;
+  flavour: "elasticsearch" | "opensearch";
+  version: string;
+  now: () => number;
+  search: SearchContexts;
+  timers: Set<ReturnType<typeof setTimeout>>;
+  waiters: Set<() => void>;
+  clusterUuid: string;
+  persistentSettings: Record<string, unknown>;
+  transientSettings: Record<string, unknown>;
+}
+
+/** A handler's answer: status, JSON body (or text, or nothing) and extra headers. */
+export interface Reply {
+  status: number;
+  body?: unknown;
+  text?: string;
+  headers?: Record<string, string>;
+}
+
+/** One request as handlers see it. */
+export interface RequestContext {
+  state: EngineState;
+  method: string;
+  path: string;
+  params: URLSearchParams;
+  p: PathParams;
+  bodyText: string;
+}
+
+/** Shorthand for a 200 JSON reply. */
+export function ok(body: unknown, status = 200): Reply {
+  return { status, body };
+}
+
+/** The name ES uses for document parse failures in this flavour. */
+export function parseErrorType(state: EngineState): ParseErrorType {
+  return state.flavour === "opensearch" ? "mapper_parsing_exception" : "document_parsing_exception";
+}
+
+function positionOf(message: string, text: string): string {
+  const m = /position (\d+)/.exec(message);
+  const pos = m ? Number(m[1]) : text.length;
+  const before = text.slice(0, pos).split("\n");
+  return `[${before.length}:${before[before.length - 1].length + 1}]`;
+}
+
+/** Parses JSON text, throwing Elasticsearch's 400 for malformed input. */
+export function parseJson(text: string, kind: "request" | "document" = "request"): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    const where = positionOf(message, text);
+    const cause = new EngineError(400, "json_parse_exception", `Unexpected character: ${message}`);
+    if (kind === "document") {
+      return failDocument(where, cause);
+    }
+    throw new EngineError(
+      400,
+      "x_content_parse_exception",
+      `${where} Unexpected character: ${message}`,
+    );
+  }
+}
+
+function failDocument(where: string, cause: EngineError): never {
+  throw new EngineError(400, "mapper_parsing_exception", `${where} failed to parse`, {}, cause);
+}
+
+/** The JSON body as an object, or undefined when empty; anything else than an object is a 400. */
+export function bodyObject(
+  ctx: RequestContext,
+  kind: "request" | "document" = "request",
+): Record<string, unknown> | undefined {
+  const source = ctx.params.get("source");
+  const text = ctx.bodyText.trim() === "" && source ? source : ctx.bodyText;
+  if (text.trim() === "") return undefined;
+  const value = parseJson(text, kind);
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    if (kind === "document") {
+      throw new EngineError(400, "mapper_parsing_exception", "failed to parse, document is empty");
+    }
+    throw new EngineError(400, "parsing_exception", "request body or source parameter is required");
+  }
+  return value as Record<string, unknown>;
+}
+
+/** Requires a JSON object body. */
+export function requireBody(ctx: RequestContext): Record<string, unknown> {
+  const body = bodyObject(ctx);
+  if (!body) throw new EngineError(400, "parse_exception", "request body is required");
+  return body;
+}
+
+/** Boolean query parameter (`?flag`, `?flag=true`). */
+export function boolParam(ctx: RequestContext, name: string, fallback = false): boolean {
+  const v = ctx.params.get(name);
+  if (v === null) return fallback;
+  if (v === "" || v === "true") return true;
+  if (v === "false") return false;
+  throw new EngineError(
+    400,
+    "illegal_argument_exception",
+    `Failed to parse value [${v}] as only [true] or [false] are allowed.`,
+  );
+}
+
+/** Integer query parameter. */
+export function intParam(ctx: RequestContext, name: string): number | undefined {
+  const v = ctx.params.get(name);
+  if (v === null || v === "") return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n)) {
+    throw new EngineError(
+      400,
+      "illegal_argument_exception",
+      `Failed to parse int parameter [${name}] with value [${v}]`,
+    );
+  }
+  return n;
+}

@@ -1,0 +1,220 @@
+// Handlers of the single-document APIs: index, create, get, exists, _source, delete, update.
+
+import { EngineError } from "../_errors.ts";
+import type { StoredDoc } from "../_search/types.ts";
+import type { IndexState } from "../_state/index_state.ts";
+import { applyRefresh } from "../_state/refresh.ts";
+import { filterSource, listParam, sourceSpec } from "../_state/source_filter.ts";
+import { updateDocument } from "../_state/update.ts";
+import { deleteDocument, indexDocument, writeResponse } from "../_state/writes.ts";
+import {
+  bodyObject,
+  boolParam,
+  ok,
+  parseErrorType,
+  type Reply,
+  type RequestContext,
+} from "./context.ts";
+import { checkId, checkRouting, generateId, sameShard, writeOptions } from "./write_params.ts";
+
+function param(ctx: RequestContext): (name: string) => string | undefined {
+  return (name) => ctx.params.get(name) ?? undefined;
+}
+
+/** PUT/POST /{index}/_doc[/{id}], PUT/POST /{index}/_create/{id}. */
+export async function indexHandler(ctx: RequestContext, create = false): Promise<Reply> {
+  const opts = writeOptions(param(ctx));
+  if (create) opts.opType = "create";
+  const id = ctx.p.id ?? generateId();
+  if (ctx.p.id === undefined) opts.opType ??= "create";
+  checkId(id);
+  const source = bodyObject(ctx, "document");
+  if (!source) {
+    throw new EngineError(
+      400,
+      "action_request_validation_exception",
+      "Validation Failed: 1: source is missing;2: content type is missing;",
+    );
+  }
+  const index = ctx.state.cluster.writeIndex(ctx.p.index, boolParam(ctx, "require_alias"));
+  checkRouting(index, id, opts.routing);
+  const result = indexDocument(index, id, source, opts, parseErrorType(ctx.state));
+  const forced = await applyRefresh(ctx.params.get("refresh"), [index], ctx.state);
+  return ok(writeResponse(result, forced), result.result === "created" ? 201 : 200);
+}
+
+/** The `_source` to return for a document, honouring the filtering parameters; undefined for none. */
+export function pickSource(
+  ctx: RequestContext,
+  doc: StoredDoc,
+): Record<string, unknown> | undefined {
+  const spec = sourceSpec(
+    ctx.params.get("_source") ?? undefined,
+    listParam(ctx.params.get("_source_includes") ?? ctx.params.get("_source_include")),
+    listParam(ctx.params.get("_source_excludes") ?? ctx.params.get("_source_exclude")),
+  );
+  if (spec === false) return undefined;
+  return filterSource(doc.source, spec.includes, spec.excludes);
+}
+
+/** Looks a document up (real-time unless `realtime=false`), honouring routing. */
+export function findDoc(
+  ctx: RequestContext,
+  index: IndexState,
+  id: string,
+  realtime: boolean,
+): StoredDoc | undefined {
+  const routing = ctx.params.get("routing") || undefined;
+  checkRouting(index, id, routing);
+  const doc = (realtime ? index.docs : index.visible).get(id);
+  if (!doc || !sameShard(index, doc.routing, routing)) return undefined;
+  return doc;
+}
+
+/** Stored-field values for a document (`fields` of GET). */
+export function storedFields(
+  index: IndexState,
+  doc: StoredDoc,
+  names: string[],
+): Record<string, unknown[]> {
+  const fields: Record<string, unknown[]> = {};
+  for (const name of names) {
+    if (name.startsWith("_")) continue;
+    let mapping: Record<string, unknown> | undefined = { properties: index.mappings.properties };
+    let value: unknown = doc.source;
+    for (const part of name.split(".")) {
+      mapping = (mapping?.properties as Record<string, Record<string, unknown>> | undefined)
+        ?.[part];
+      value = value !== null && typeof value === "object"
+        ? (value as Record<string, unknown>)[part]
+        : undefined;
+    }
+    if (mapping?.store === true && value !== undefined && value !== null) {
+      fields[name] = Array.isArray(value) ? value : [value];
+    }
+  }
+  return fields;
+}
+
+/** The GET body of a found document. */
+export function docBody(
+  ctx: RequestContext,
+  index: IndexState,
+  doc: StoredDoc,
+  storedParam: string[] | undefined,
+): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    _index: index.name,
+    _id: doc.id,
+    _version: doc.version,
+    _seq_no: doc.seqNo,
+    _primary_term: doc.primaryTerm,
+  };
+  if (doc.routing !== undefined) body._routing = doc.routing;
+  body.found = true;
+  const wantSource = storedParam === undefined || storedParam.includes("_source") ||
+    ctx.params.has("_source");
+  if (wantSource) {
+    const source = pickSource(ctx, doc);
+    if (source !== undefined) body._source = source;
+  }
+  if (storedParam) {
+    const fields = storedFields(index, doc, storedParam);
+    if (Object.keys(fields).length > 0) body.fields = fields;
+  }
+  return body;
+}
+
+/** GET /{index}/_doc/{id} (and HEAD for exists). */
+export function getHandler(ctx: RequestContext): Reply {
+  const index = ctx.state.cluster.readIndex(ctx.p.index);
+  const doc = findDoc(ctx, index, ctx.p.id, boolParam(ctx, "realtime", true));
+  if (ctx.method === "HEAD") return { status: doc ? 200 : 404 };
+  if (!doc) return { status: 404, body: { _index: index.name, _id: ctx.p.id, found: false } };
+  const stored = ctx.params.has("stored_fields")
+    ? listParam(ctx.params.get("stored_fields"))
+    : undefined;
+  return ok(docBody(ctx, index, doc, stored));
+}
+
+/** GET /{index}/_source/{id} (and HEAD). */
+export function getSourceHandler(ctx: RequestContext): Reply {
+  const index = ctx.state.cluster.readIndex(ctx.p.index);
+  const doc = findDoc(ctx, index, ctx.p.id, boolParam(ctx, "realtime", true));
+  const enabled = (index.mappings._source as { enabled?: boolean } | undefined)?.enabled !== false;
+  if (ctx.method === "HEAD") return { status: doc && enabled ? 200 : 404 };
+  if (!doc) {
+    throw new EngineError(
+      404,
+      "resource_not_found_exception",
+      `Document not found [${index.name}]/[${ctx.p.id}]`,
+    );
+  }
+  if (!enabled) {
+    throw new EngineError(
+      404,
+      "resource_not_found_exception",
+      `Source not available [${index.name}]/[${ctx.p.id}]`,
+    );
+  }
+  return ok(pickSource(ctx, doc) ?? {});
+}
+
+/** DELETE /{index}/_doc/{id}. */
+export async function deleteHandler(ctx: RequestContext): Promise<Reply> {
+  const opts = writeOptions(param(ctx));
+  const index = ctx.state.cluster.readIndex(ctx.p.index);
+  checkRouting(index, ctx.p.id, opts.routing);
+  const current = index.docs.get(ctx.p.id);
+  if (current && !sameShard(index, current.routing, opts.routing)) {
+    const result = {
+      index,
+      id: ctx.p.id,
+      version: 1,
+      seqNo: index.takeSeqNo(),
+      primaryTerm: 1,
+      result: "not_found" as const,
+    };
+    return { status: 404, body: writeResponse(result, false) };
+  }
+  const result = deleteDocument(index, ctx.p.id, opts);
+  const forced = await applyRefresh(ctx.params.get("refresh"), [index], ctx.state);
+  return { status: result.result === "not_found" ? 404 : 200, body: writeResponse(result, forced) };
+}
+
+/** POST /{index}/_update/{id}. */
+export async function updateHandler(ctx: RequestContext): Promise<Reply> {
+  const opts = writeOptions(param(ctx));
+  const body = bodyObject(ctx);
+  if (!body) {
+    throw new EngineError(
+      400,
+      "action_request_validation_exception",
+      "Validation Failed: 1: script or doc is missing;",
+    );
+  }
+  const index = ctx.state.cluster.writeIndex(ctx.p.index, boolParam(ctx, "require_alias"));
+  checkRouting(index, ctx.p.id, opts.routing);
+  const retries = Number(ctx.params.get("retry_on_conflict") ?? 0);
+  const result = updateDocument(index, ctx.p.id, body, opts, parseErrorType(ctx.state));
+  void retries;
+  const forced = result.result === "noop"
+    ? false
+    : await applyRefresh(ctx.params.get("refresh"), [index], ctx.state);
+  const response = writeResponse(result, forced);
+  const sourceWanted = body._source ?? ctx.params.get("_source") ?? undefined;
+  const includes = listParam(ctx.params.get("_source_includes"));
+  const excludes = listParam(ctx.params.get("_source_excludes"));
+  if ((sourceWanted !== undefined || includes.length > 0 || excludes.length > 0) && result.doc) {
+    const spec = sourceSpec(sourceWanted ?? true, includes, excludes);
+    if (spec !== false) {
+      response.get = {
+        _seq_no: result.seqNo,
+        _primary_term: result.primaryTerm,
+        found: true,
+        _source: filterSource(result.doc.source, spec.includes, spec.excludes),
+      };
+    }
+  }
+  return { status: result.result === "created" ? 201 : 200, body: response };
+}

@@ -1,0 +1,129 @@
+// Handlers of index management: create, delete, exists, get, refresh, open and close.
+
+import { EngineError } from "../_errors.ts";
+import type { IndexState } from "../_state/index_state.ts";
+import type { ResolveOptions } from "../_state/cluster.ts";
+import { validateMappings } from "../_state/mapping_merge.ts";
+import { flattenSettings } from "../_state/settings.ts";
+import { bodyObject, boolParam, ok, type Reply, type RequestContext } from "./context.ts";
+import { aliasView, readAliasMeta } from "./aliases.ts";
+import { settingsView } from "./settings.ts";
+
+/** ignore_unavailable / allow_no_indices / expand_wildcards from the query string. */
+export function resolveOptions(ctx: RequestContext, defaults: ResolveOptions = {}): ResolveOptions {
+  const expand = ctx.params.get("expand_wildcards");
+  const opts: ResolveOptions = { ...defaults };
+  if (ctx.params.has("ignore_unavailable")) {
+    opts.ignoreUnavailable = boolParam(ctx, "ignore_unavailable");
+  }
+  if (ctx.params.has("allow_no_indices")) opts.allowNoIndices = boolParam(ctx, "allow_no_indices");
+  if (expand !== null) {
+    opts.expandClosed = expand.includes("closed") || expand.includes("all");
+  }
+  return opts;
+}
+
+/** Resolves the `{index}` path parameter (or all indices). */
+export function targets(ctx: RequestContext, defaults: ResolveOptions = {}): IndexState[] {
+  return ctx.state.cluster.resolve(ctx.p.index, resolveOptions(ctx, defaults));
+}
+
+/** PUT /{index}. */
+export function createIndexHandler(ctx: RequestContext): Reply {
+  const body = bodyObject(ctx) ?? {};
+  for (const key of Object.keys(body)) {
+    if (!["settings", "mappings", "aliases"].includes(key)) {
+      throw new EngineError(400, "parse_exception", `unknown key [${key}] for create index`);
+    }
+  }
+  const mappings = validateMappings(body.mappings);
+  const aliases = Object.entries((body.aliases ?? {}) as Record<string, unknown>).map(
+    ([name, meta]) => [name, readAliasMeta(meta)] as const,
+  );
+  const index = ctx.state.cluster.create(
+    ctx.p.index,
+    flattenSettings(body.settings ?? {}),
+    structuredClone(mappings),
+  );
+  try {
+    for (const [name, meta] of aliases) ctx.state.cluster.putAlias(index, name, meta);
+  } catch (e) {
+    ctx.state.cluster.indices.delete(index.name);
+    throw e;
+  }
+  return ok({ acknowledged: true, shards_acknowledged: true, index: index.name });
+}
+
+/** DELETE /{index}. */
+export function deleteIndexHandler(ctx: RequestContext): Reply {
+  const cluster = ctx.state.cluster;
+  for (const part of ctx.p.index.split(",")) {
+    if (
+      !part.includes("*") && part !== "_all" && !cluster.indices.has(part) &&
+      cluster.aliasIndices(part).length > 0
+    ) {
+      throw new EngineError(
+        400,
+        "illegal_argument_exception",
+        `The provided expression [${part}] matches an alias, specify the corresponding concrete indices instead.`,
+      );
+    }
+  }
+  const found = targets(ctx, { expandClosed: true, includeClosed: true });
+  for (const index of found) cluster.indices.delete(index.name);
+  return ok({ acknowledged: true });
+}
+
+/** HEAD /{index}. */
+export function existsIndexHandler(ctx: RequestContext): Reply {
+  try {
+    const found = targets(ctx, { includeClosed: true, expandClosed: true });
+    return { status: found.length > 0 || ctx.p.index.includes("*") ? 200 : 404 };
+  } catch {
+    return { status: 404 };
+  }
+}
+
+/** GET /{index}. */
+export function getIndexHandler(ctx: RequestContext): Reply {
+  const flat = boolParam(ctx, "flat_settings");
+  const out: Record<string, unknown> = {};
+  for (const index of targets(ctx, { includeClosed: true })) {
+    out[index.name] = {
+      aliases: aliasView(index),
+      mappings: index.mappings,
+      settings: settingsView(index, flat),
+    };
+  }
+  return ok(out);
+}
+
+/** POST /_refresh, POST /{index}/_refresh. */
+export function refreshHandler(ctx: RequestContext): Reply {
+  const found = targets(ctx);
+  let total = 0;
+  let successful = 0;
+  for (const index of found) {
+    const shards = Number(index.settings["index.number_of_shards"] ?? 1);
+    total += shards * (1 + index.replicas);
+    successful += shards;
+    index.refresh(ctx.state.now());
+  }
+  return ok({ _shards: { total, successful, failed: 0 } });
+}
+
+/** POST /{index}/_close and /{index}/_open. */
+export function openCloseHandler(ctx: RequestContext, close: boolean): Reply {
+  const found = targets(ctx, { includeClosed: true, expandClosed: true });
+  const indices: Record<string, unknown> = {};
+  for (const index of found) {
+    if (close && !index.closed) index.refresh(ctx.state.now());
+    index.closed = close;
+    indices[index.name] = { closed: true };
+  }
+  return ok(
+    close
+      ? { acknowledged: true, shards_acknowledged: true, indices }
+      : { acknowledged: true, shards_acknowledged: true },
+  );
+}

@@ -1,0 +1,74 @@
+// GET|POST /_mget and /{index}/_mget.
+
+import { EngineError } from "../_errors.ts";
+import { listParam } from "../_state/source_filter.ts";
+import { bodyObject, boolParam, ok, type Reply, type RequestContext } from "./context.ts";
+import { docBody, findDoc } from "./documents.ts";
+
+function validation(messages: string[]): EngineError {
+  return new EngineError(
+    400,
+    "action_request_validation_exception",
+    `Validation Failed: ${messages.map((m, i) => `${i + 1}: ${m};`).join("")}`,
+  );
+}
+
+/** Multi-get by `docs` or `ids`. */
+export function mgetHandler(ctx: RequestContext): Reply {
+  const body = bodyObject(ctx);
+  if (!body) throw validation(["no documents to get"]);
+  let specs: Array<Record<string, unknown>>;
+  if (Array.isArray(body.docs)) specs = body.docs as Array<Record<string, unknown>>;
+  else if (Array.isArray(body.ids)) specs = (body.ids as unknown[]).map((id) => ({ _id: id }));
+  else {throw new EngineError(
+      400,
+      "action_request_validation_exception",
+      "Validation Failed: 1: no documents to get;",
+    );}
+  if (specs.length === 0) throw validation(["no documents to get"]);
+  const problems: string[] = [];
+  specs.forEach((s, i) => {
+    if ((s._index ?? ctx.p.index) === undefined) problems.push(`index is missing for doc ${i}`);
+    if (s._id === undefined || s._id === null) problems.push(`id is missing for doc ${i}`);
+  });
+  if (problems.length > 0) throw validation(problems);
+  const realtime = boolParam(ctx, "realtime", true);
+  const docs = specs.map((spec) => {
+    const indexName = String(spec._index ?? ctx.p.index);
+    const id = String(spec._id);
+    const params = new URLSearchParams(ctx.params);
+    const routing = spec.routing ?? spec._routing;
+    if (routing !== undefined) params.set("routing", String(routing));
+    if (spec._source !== undefined) {
+      params.delete("_source_includes");
+      params.delete("_source_excludes");
+      const src = spec._source;
+      if (typeof src === "boolean" || typeof src === "string") params.set("_source", String(src));
+      else if (Array.isArray(src)) params.set("_source", src.join(","));
+      else if (src && typeof src === "object") {
+        params.delete("_source");
+        const o = src as Record<string, unknown>;
+        const list = (v: unknown): string => (Array.isArray(v) ? v.join(",") : String(v));
+        if (o.includes ?? o.include) params.set("_source_includes", list(o.includes ?? o.include));
+        if (o.excludes ?? o.exclude) params.set("_source_excludes", list(o.excludes ?? o.exclude));
+      }
+    }
+    const sub = { ...ctx, params };
+    try {
+      const index = ctx.state.cluster.readIndex(indexName);
+      const doc = findDoc(sub, index, id, realtime);
+      if (!doc) return { _index: index.name, _id: id, found: false };
+      const storedRaw = spec.stored_fields ?? ctx.params.get("stored_fields") ?? undefined;
+      const stored = storedRaw === undefined
+        ? undefined
+        : Array.isArray(storedRaw)
+        ? storedRaw.map(String)
+        : listParam(String(storedRaw));
+      return docBody(sub, index, doc, stored);
+    } catch (e) {
+      if (!(e instanceof EngineError)) throw e;
+      return { _index: indexName, _id: id, error: e.toBody().error };
+    }
+  });
+  return ok({ docs });
+}

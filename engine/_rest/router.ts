@@ -1,0 +1,76 @@
+// REST routing: a table of method + path pattern (`/{index}/_doc/{id}`) → handler.
+
+/** Path parameters by name, already percent-decoded. */
+export type PathParams = Record<string, string>;
+
+interface Route<H> {
+  method: string;
+  segments: string[];
+  handler: H;
+  rank: string;
+}
+
+/** What a lookup found: a handler, a path known under other methods (405), or nothing. */
+export type RouteMatch<H> =
+  | { kind: "found"; handler: H; params: PathParams }
+  | { kind: "method_not_allowed"; allowed: string[] }
+  | { kind: "not_found" };
+
+function split(path: string): string[] {
+  return path.split("/").filter((s) => s !== "");
+}
+
+/** Routes requests; literal segments win over parameters, position by position. */
+export class Router<H> {
+  private routes: Route<H>[] = [];
+  private sorted = true;
+
+  /** Adds a route for one or more methods. */
+  add(methods: string | string[], pattern: string, handler: H): this {
+    const segments = split(pattern);
+    const rank = segments.map((s) => (s.startsWith("{") ? "1" : "0")).join("");
+    for (const method of Array.isArray(methods) ? methods : [methods]) {
+      this.routes.push({ method, segments, handler, rank });
+    }
+    this.sorted = false;
+    return this;
+  }
+
+  private matchSegments(route: Route<H>, parts: string[]): PathParams | undefined {
+    if (route.segments.length !== parts.length) return undefined;
+    const params: PathParams = {};
+    for (let i = 0; i < parts.length; i++) {
+      const seg = route.segments[i];
+      if (seg.startsWith("{")) params[seg.slice(1, -1)] = parts[i];
+      else if (seg !== parts[i]) return undefined;
+    }
+    return params;
+  }
+
+  /** Finds the handler for `method` and `path` (path without the query string). */
+  match(method: string, path: string): RouteMatch<H> {
+    if (!this.sorted) {
+      this.routes.sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0));
+      this.sorted = true;
+    }
+    let parts: string[];
+    try {
+      parts = split(path).map(decodeURIComponent);
+    } catch {
+      return { kind: "not_found" };
+    }
+    const allowed = new Set<string>();
+    let bestRank: string | undefined;
+    for (const route of this.routes) {
+      const params = this.matchSegments(route, parts);
+      if (!params) continue;
+      if (route.method === method) return { kind: "found", handler: route.handler, params };
+      if (bestRank === undefined || route.rank === bestRank) {
+        bestRank = route.rank;
+        allowed.add(route.method);
+      }
+    }
+    if (allowed.size > 0) return { kind: "method_not_allowed", allowed: [...allowed] };
+    return { kind: "not_found" };
+  }
+}

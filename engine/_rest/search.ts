@@ -1,0 +1,166 @@
+// Search glue: _search, _count, scroll, point in time (ES and OpenSearch forms) and _msearch.
+
+import { EngineError } from "../_errors.ts";
+import {
+  clearScrollApi,
+  closePitApi,
+  countApi,
+  openPitApi,
+  scrollApi,
+  searchApi,
+} from "../_search/search_api.ts";
+import type { SearchTarget } from "../_search/types.ts";
+import type { IndexState } from "../_state/index_state.ts";
+import { refreshDue } from "../_state/refresh.ts";
+import {
+  bodyObject,
+  boolParam,
+  ok,
+  parseJson,
+  type Reply,
+  type RequestContext,
+} from "./context.ts";
+import { resolveOptions } from "./indices.ts";
+
+/** Resolves search targets and applies any due scheduled refresh. */
+export function searchTargets(
+  ctx: RequestContext,
+  expression: string | undefined,
+  params = ctx.params,
+): SearchTarget[] {
+  const opts = resolveOptions({ ...ctx, params });
+  const indices: IndexState[] = ctx.state.cluster.resolve(expression, opts);
+  refreshDue(indices, ctx.state.now());
+  return indices.map((i) => i.searchTarget());
+}
+
+/** GET|POST /_search, /{index}/_search. */
+export function searchHandler(ctx: RequestContext): Reply {
+  const body = bodyObject(ctx);
+  const usesPit = body !== undefined && body.pit !== undefined;
+  if (usesPit && ctx.p.index !== undefined) {
+    throw new EngineError(
+      400,
+      "action_request_validation_exception",
+      "Validation Failed: 1: [indices] cannot be used with point in time. Do not specify any index with point in time.;",
+    );
+  }
+  const targets = usesPit ? [] : searchTargets(ctx, ctx.p.index);
+  return ok(searchApi(ctx.state.search, targets, body, ctx.params));
+}
+
+/** GET|POST /_count, /{index}/_count. */
+export function countHandler(ctx: RequestContext): Reply {
+  const body = bodyObject(ctx);
+  return ok(countApi(searchTargets(ctx, ctx.p.index), body, ctx.params));
+}
+
+/** GET|POST /_search/scroll[/{scroll_id}]. */
+export function scrollHandler(ctx: RequestContext): Reply {
+  const body = bodyObject(ctx) ?? {};
+  const id = (body.scroll_id as string | undefined) ?? ctx.p.scroll_id ??
+    ctx.params.get("scroll_id") ?? undefined;
+  if (!id) {
+    throw new EngineError(
+      400,
+      "action_request_validation_exception",
+      "Validation Failed: 1: scrollId is missing;",
+    );
+  }
+  const keepAlive = (body.scroll as string | undefined) ?? ctx.params.get("scroll") ?? undefined;
+  return ok(scrollApi(ctx.state.search, id, keepAlive, boolParam(ctx, "rest_total_hits_as_int")));
+}
+
+function idList(value: unknown): string[] {
+  if (value === undefined || value === null) return [];
+  if (Array.isArray(value)) return value.map(String);
+  return String(value).split(",").filter((s) => s !== "");
+}
+
+/** DELETE /_search/scroll[/{scroll_id}]. */
+export function clearScrollHandler(ctx: RequestContext): Reply {
+  const body = bodyObject(ctx) ?? {};
+  const ids = [
+    ...idList(body.scroll_id),
+    ...idList(ctx.p.scroll_id),
+    ...idList(ctx.params.get("scroll_id")),
+  ];
+  const result = clearScrollApi(ctx.state.search, ids.includes("_all") ? "_all" : ids);
+  return { status: result.succeeded === false ? 404 : 200, body: result };
+}
+
+/** POST /{index}/_pit (Elasticsearch) and POST /{index}/_search/point_in_time (OpenSearch). */
+export function openPitHandler(
+  ctx: RequestContext,
+  flavour: "elasticsearch" | "opensearch",
+): Reply {
+  const keepAlive = ctx.params.get("keep_alive");
+  if (!keepAlive) {
+    throw new EngineError(
+      400,
+      "action_request_validation_exception",
+      "Validation Failed: 1: [keep_alive] is not specified;",
+    );
+  }
+  return ok(openPitApi(ctx.state.search, searchTargets(ctx, ctx.p.index), keepAlive, flavour));
+}
+
+/** DELETE /_pit (Elasticsearch) and DELETE /_search/point_in_time[/_all] (OpenSearch). */
+export function closePitHandler(
+  ctx: RequestContext,
+  flavour: "elasticsearch" | "opensearch",
+): Reply {
+  if (ctx.path.endsWith("/_all")) return ok(closePitApi(ctx.state.search, "_all", flavour));
+  const body = bodyObject(ctx) ?? {};
+  const ids = flavour === "elasticsearch" ? idList(body.id) : idList(body.pit_id);
+  const result = closePitApi(ctx.state.search, ids, flavour);
+  const notFound = flavour === "elasticsearch" && Number(result.num_freed ?? 1) === 0 &&
+    ids.length > 0;
+  return { status: notFound ? 404 : 200, body: result };
+}
+
+/** GET|POST /_msearch, /{index}/_msearch. */
+export function msearchHandler(ctx: RequestContext): Reply {
+  const started = Date.now();
+  const lines = ctx.bodyText.split("\n").filter((l) => l.trim() !== "");
+  if (lines.length === 0) {
+    throw new EngineError(
+      400,
+      "action_request_validation_exception",
+      "Validation Failed: 1: no requests added;",
+    );
+  }
+  const responses: unknown[] = [];
+  for (let i = 0; i < lines.length; i += 2) {
+    const header = parseJson(lines[i]) as Record<string, unknown>;
+    const body = lines[i + 1] === undefined
+      ? {}
+      : parseJson(lines[i + 1]) as Record<string, unknown>;
+    try {
+      const params = new URLSearchParams(ctx.params);
+      for (
+        const key of [
+          "ignore_unavailable",
+          "allow_no_indices",
+          "expand_wildcards",
+          "search_type",
+          "routing",
+          "preference",
+        ]
+      ) {
+        if (header[key] !== undefined) params.set(key, String(header[key]));
+      }
+      const index = header.index === undefined
+        ? ctx.p.index
+        : Array.isArray(header.index)
+        ? header.index.join(",")
+        : String(header.index);
+      const targets = body.pit !== undefined ? [] : searchTargets(ctx, index, params);
+      responses.push({ ...searchApi(ctx.state.search, targets, body, params), status: 200 });
+    } catch (e) {
+      if (!(e instanceof EngineError)) throw e;
+      responses.push(e.toBody());
+    }
+  }
+  return ok({ took: Date.now() - started, responses });
+}

@@ -1,0 +1,85 @@
+// Handlers of GET/PUT _settings and GET/PUT _mapping.
+
+import { EngineError } from "../_errors.ts";
+import type { IndexState } from "../_state/index_state.ts";
+import { mergeMappings, validateMappings } from "../_state/mapping_merge.ts";
+import { matchPattern } from "../_state/names.ts";
+import {
+  checkUpdatable,
+  type FlatSettings,
+  flattenSettings,
+  nestSettings,
+  validateSettings,
+} from "../_state/settings.ts";
+import { boolParam, ok, type Reply, type RequestContext, requireBody } from "./context.ts";
+import { targets } from "./indices.ts";
+
+/** An index's settings, nested (or flat with `flat_settings`). */
+export function settingsView(
+  index: IndexState,
+  flat: boolean,
+  names?: string[],
+): Record<string, unknown> {
+  let settings: FlatSettings = index.settings;
+  if (names && names.length > 0 && !names.includes("_all")) {
+    settings = Object.fromEntries(
+      Object.entries(settings).filter(([k]) => names.some((n) => matchPattern(n, k))),
+    );
+  }
+  return flat ? { ...settings } : nestSettings(settings);
+}
+
+/** GET /_settings, /{index}/_settings[/{name}]. */
+export function getSettingsHandler(ctx: RequestContext): Reply {
+  const flat = boolParam(ctx, "flat_settings");
+  const names = ctx.p.name?.split(",");
+  const out: Record<string, unknown> = {};
+  for (const index of targets(ctx, { includeClosed: true })) {
+    out[index.name] = { settings: settingsView(index, flat, names) };
+  }
+  return ok(out);
+}
+
+/** PUT /_settings, /{index}/_settings. */
+export function putSettingsHandler(ctx: RequestContext): Reply {
+  const body = requireBody(ctx);
+  const changes = flattenSettings(body.settings ?? body);
+  validateSettings(changes);
+  const found = targets(ctx, { includeClosed: true });
+  for (const index of found) {
+    if (!index.closed) checkUpdatable(changes, index.name);
+  }
+  for (const index of found) {
+    for (const [key, value] of Object.entries(changes)) {
+      if (value === "") delete index.settings[key];
+      else index.settings[key] = value;
+    }
+  }
+  return ok({ acknowledged: true });
+}
+
+/** GET /_mapping, /{index}/_mapping. */
+export function getMappingHandler(ctx: RequestContext): Reply {
+  const out: Record<string, unknown> = {};
+  for (const index of targets(ctx, { includeClosed: true })) {
+    out[index.name] = { mappings: index.mappings };
+  }
+  return ok(out);
+}
+
+/** PUT /{index}/_mapping. */
+export function putMappingHandler(ctx: RequestContext): Reply {
+  const body = requireBody(ctx);
+  const incoming = validateMappings(body);
+  const found = targets(ctx);
+  if (found.length === 0) {
+    throw new EngineError(
+      404,
+      "index_not_found_exception",
+      `no such index [${ctx.p.index ?? "_all"}]`,
+    );
+  }
+  const merged = found.map((index) => [index, mergeMappings(index.mappings, incoming)] as const);
+  for (const [index, mappings] of merged) index.mappings = mappings;
+  return ok({ acknowledged: true });
+}

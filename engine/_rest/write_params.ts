@@ -1,0 +1,90 @@
+// Reading the write parameters shared by index, create, update, delete and bulk items.
+
+import { EngineError } from "../_errors.ts";
+import type { IndexState } from "../_state/index_state.ts";
+import type { WriteOptions } from "../_state/writes.ts";
+
+function num(name: string, value: unknown): number | undefined {
+  if (value === undefined || value === null || value === "") return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n)) {
+    throw new EngineError(
+      400,
+      "illegal_argument_exception",
+      `Failed to parse long parameter [${name}] with value [${value}]`,
+    );
+  }
+  return n;
+}
+
+/** Write options from a getter of parameter values (query string or bulk metadata). */
+export function writeOptions(get: (name: string) => unknown): WriteOptions {
+  const opts: WriteOptions = {};
+  const opType = get("op_type");
+  if (opType !== undefined && opType !== null) {
+    if (opType !== "index" && opType !== "create") {
+      throw new EngineError(
+        400,
+        "illegal_argument_exception",
+        `opType must be 'create' or 'index', found: [${opType}]`,
+      );
+    }
+    opts.opType = opType;
+  }
+  opts.ifSeqNo = num("if_seq_no", get("if_seq_no"));
+  opts.ifPrimaryTerm = num("if_primary_term", get("if_primary_term"));
+  opts.version = num("version", get("version"));
+  const vt = get("version_type");
+  if (vt !== undefined && vt !== null) opts.versionType = String(vt);
+  const routing = get("routing");
+  if (routing !== undefined && routing !== null && routing !== "") opts.routing = String(routing);
+  return opts;
+}
+
+/** Throws 400 `routing_missing_exception` when the mapping requires routing and none is given. */
+export function checkRouting(index: IndexState, id: string, routing: string | undefined): void {
+  const meta = index.mappings._routing as { required?: boolean } | undefined;
+  if (meta?.required === true && routing === undefined) {
+    throw new EngineError(
+      400,
+      "routing_missing_exception",
+      `routing is required for [${index.name}]/[${id}]`,
+      {
+        index_uuid: "_na_",
+        index: index.name,
+      },
+    );
+  }
+}
+
+/** True when a read with `routing` would reach the shard holding a doc stored with `stored`. */
+export function sameShard(
+  index: IndexState,
+  stored: string | undefined,
+  routing: string | undefined,
+): boolean {
+  return Number(index.settings["index.number_of_shards"] ?? 1) <= 1 || stored === routing;
+}
+
+const ID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/** A 20-character URL-safe id like Elasticsearch's auto-generated ids. */
+export function generateId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(20));
+  let id = "";
+  for (const b of bytes) id += ID_ALPHABET[b & 63];
+  return id;
+}
+
+/** Validates a document id. */
+export function checkId(id: string): void {
+  if (new TextEncoder().encode(id).length > 512) {
+    throw new EngineError(
+      400,
+      "action_request_validation_exception",
+      `Validation Failed: 1: id [${id}] is too long, must be no longer than 512 bytes but was: ${
+        new TextEncoder().encode(id).length
+      };`,
+    );
+  }
+}

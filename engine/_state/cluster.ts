@@ -1,0 +1,243 @@
+// The cluster: every index by name, index-expression resolution (lists, wildcards, aliases, _all).
+
+import { EngineError } from "../_errors.ts";
+import type { Mappings } from "../_search/types.ts";
+import { type AliasMeta, IndexState } from "./index_state.ts";
+import { isPattern, matchPattern, validateIndexName } from "./names.ts";
+import { type FlatSettings, validateSettings } from "./settings.ts";
+
+/** Options of index-expression resolution, as the `ignore_unavailable` family of parameters. */
+export interface ResolveOptions {
+  ignoreUnavailable?: boolean;
+  allowNoIndices?: boolean;
+  expandClosed?: boolean;
+  includeClosed?: boolean;
+}
+
+/** 404 `index_not_found_exception` for `name`. */
+export function indexNotFound(name: string, reason = `no such index [${name}]`): EngineError {
+  return new EngineError(404, "index_not_found_exception", reason, {
+    "resource.type": "index_or_alias",
+    "resource.id": name,
+    index_uuid: "_na_",
+    index: name,
+  });
+}
+
+/** All indices of the engine. */
+export class Cluster {
+  readonly indices: Map<string, IndexState> = new Map();
+  readonly now: () => number;
+  /** `index.refresh_interval` given to new indices that set none, in ms (1000 = Elasticsearch default). */
+  defaultRefreshIntervalMs = 1000;
+
+  constructor(now: () => number) {
+    this.now = now;
+  }
+
+  /** Creates an index after validating its name, settings and mappings. */
+  create(name: string, settings: FlatSettings, mappings: Mappings): IndexState {
+    validateIndexName(name);
+    const existing = this.indices.get(name);
+    if (existing) {
+      throw new EngineError(
+        400,
+        "resource_already_exists_exception",
+        `index [${name}/${existing.uuid}] already exists`,
+        { index_uuid: existing.uuid, index: name },
+      );
+    }
+    if (this.aliasIndices(name).length > 0) {
+      throw new EngineError(
+        400,
+        "invalid_index_name_exception",
+        `Invalid index name [${name}], already exists as alias`,
+        {
+          index_uuid: "_na_",
+          index: name,
+        },
+      );
+    }
+    validateSettings(settings);
+    const index = new IndexState(name, settings, mappings, this.now());
+    if (
+      this.defaultRefreshIntervalMs !== 1000 && settings["index.refresh_interval"] === undefined
+    ) {
+      index.defaultRefreshMs = this.defaultRefreshIntervalMs;
+    }
+    this.indices.set(name, index);
+    return index;
+  }
+
+  /** The index named exactly `name`, or a 404. */
+  get(name: string): IndexState {
+    const index = this.indices.get(name);
+    if (!index) throw indexNotFound(name);
+    return index;
+  }
+
+  /** Indices that carry alias `alias`. */
+  aliasIndices(alias: string): IndexState[] {
+    return [...this.indices.values()].filter((i) => i.aliases.has(alias));
+  }
+
+  /** Every alias name in the cluster. */
+  aliasNames(): string[] {
+    const names = new Set<string>();
+    for (const index of this.indices.values()) for (const a of index.aliases.keys()) names.add(a);
+    return [...names];
+  }
+
+  /**
+   * Resolves an index expression (`a,b*,-c`, `_all`, aliases) to concrete indices, in name order
+   * of first appearance. Missing concrete names give 404 unless `ignoreUnavailable`.
+   */
+  resolve(expression: string | undefined, options: ResolveOptions = {}): IndexState[] {
+    const parts = !expression || expression === "_all" || expression === "*"
+      ? ["*"]
+      : expression.split(",").map((p) => p.trim()).filter((p) => p !== "");
+    const found = new Map<string, IndexState>();
+    let sawWildcard = false;
+    for (const part of parts) {
+      if (part.startsWith("-") && found.size > 0) {
+        const pattern = part.slice(1);
+        for (const name of [...found.keys()]) if (matchPattern(pattern, name)) found.delete(name);
+        continue;
+      }
+      if (part === "_all" || isPattern(part)) {
+        sawWildcard = true;
+        const pattern = part === "_all" ? "*" : part;
+        for (const index of this.indices.values()) {
+          if (!options.expandClosed && index.closed) continue;
+          if (
+            matchPattern(pattern, index.name) &&
+            !(pattern.startsWith("*") && index.name.startsWith("."))
+          ) {
+            found.set(index.name, index);
+          }
+        }
+        for (const alias of this.aliasNames()) {
+          if (!matchPattern(pattern, alias)) continue;
+          for (const index of this.aliasIndices(alias)) {
+            if (!options.expandClosed && index.closed) continue;
+            found.set(index.name, index);
+          }
+        }
+        continue;
+      }
+      const index = this.indices.get(part);
+      if (index) {
+        if (index.closed && !options.includeClosed) {
+          if (options.ignoreUnavailable) continue;
+          index.ensureOpen();
+        }
+        found.set(index.name, index);
+        continue;
+      }
+      const viaAlias = this.aliasIndices(part);
+      if (viaAlias.length > 0) {
+        for (const i of viaAlias) found.set(i.name, i);
+        continue;
+      }
+      if (!options.ignoreUnavailable) throw indexNotFound(part);
+    }
+    if (found.size === 0 && options.allowNoIndices === false) {
+      throw indexNotFound(sawWildcard ? parts.join(",") : (expression ?? "_all"));
+    }
+    return [...found.values()];
+  }
+
+  /**
+   * The index a document write goes to: an index, or an alias with one index or a write index.
+   * Creates a missing index (auto-create) unless `requireAlias`.
+   */
+  writeIndex(name: string, requireAlias = false): IndexState {
+    const direct = this.indices.get(name);
+    const viaAlias = this.aliasIndices(name);
+    if (requireAlias && viaAlias.length === 0) {
+      throw indexNotFound(
+        name,
+        `no such index [${name}] and [require_alias] request flag is [true] and [${name}] is not an alias`,
+      );
+    }
+    if (direct) {
+      direct.ensureOpen();
+      return direct;
+    }
+    if (viaAlias.length === 1 && viaAlias[0].aliases.get(name)?.is_write_index !== false) {
+      viaAlias[0].ensureOpen();
+      return viaAlias[0];
+    }
+    if (viaAlias.length > 0) {
+      const writer = viaAlias.find((i) => i.aliases.get(name)?.is_write_index === true);
+      if (!writer) {
+        throw new EngineError(
+          400,
+          "illegal_argument_exception",
+          `no write index is defined for alias [${name}]. The write index may be explicitly disabled using is_write_index=false or the alias points to multiple indices without one being designated as a write index`,
+        );
+      }
+      writer.ensureOpen();
+      return writer;
+    }
+    return this.create(name, {}, {});
+  }
+
+  /** The index a document read goes to (index or single-index alias), or a 404. */
+  readIndex(name: string): IndexState {
+    const direct = this.indices.get(name);
+    if (direct) {
+      direct.ensureOpen();
+      return direct;
+    }
+    const viaAlias = this.aliasIndices(name);
+    if (viaAlias.length === 1) {
+      viaAlias[0].ensureOpen();
+      return viaAlias[0];
+    }
+    if (viaAlias.length > 1) {
+      throw new EngineError(
+        400,
+        "illegal_argument_exception",
+        `alias [${name}] has more than one index associated with it [${
+          viaAlias.map((i) => i.name).join(", ")
+        }], can't execute a single index op`,
+      );
+    }
+    throw indexNotFound(name);
+  }
+
+  /** Adds or replaces an alias on an index. */
+  putAlias(index: IndexState, alias: string, meta: AliasMeta): void {
+    if (this.indices.has(alias)) {
+      throw new EngineError(
+        400,
+        "invalid_alias_name_exception",
+        `Invalid alias name [${alias}]: an index or data stream exists with the same name as the alias`,
+        {
+          index_uuid: "_na_",
+          index: alias,
+        },
+      );
+    }
+    if (/^[_\-+]/.test(alias)) {
+      throw new EngineError(
+        400,
+        "invalid_alias_name_exception",
+        `Invalid alias name [${alias}]: must not start with '_', '-', or '+'`,
+        {
+          index_uuid: "_na_",
+          index: alias,
+        },
+      );
+    }
+    if (meta.is_write_index === true) {
+      for (const other of this.aliasIndices(alias)) {
+        if (other !== index && other.aliases.get(alias)?.is_write_index === true) {
+          other.aliases.set(alias, { ...other.aliases.get(alias), is_write_index: false });
+        }
+      }
+    }
+    index.aliases.set(alias, meta);
+  }
+}

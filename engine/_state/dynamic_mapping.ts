@@ -1,0 +1,228 @@
+// Dynamic mapping: the fields Elasticsearch adds to a mapping when a document brings new ones.
+
+import { EngineError } from "../_errors.ts";
+import type { FieldMapping, Mappings } from "../_search/types.ts";
+import { checkValue, previewValue } from "./field_values.ts";
+
+/** How document parse failures are named: ES 8 `document_parsing_exception`, OpenSearch `mapper_parsing_exception`. */
+export type ParseErrorType = "document_parsing_exception" | "mapper_parsing_exception";
+
+const DATE_PATTERNS = [
+  /^\d{4}-\d{2}-\d{2}(?:T\d{2}(?::\d{2}(?::\d{2}(?:[.,]\d{1,9})?)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/,
+  /^\d{4}\/\d{2}\/\d{2}(?: \d{2}:\d{2}:\d{2})?$/,
+];
+
+/** True when a string looks like a date to Elasticsearch's default `date_detection`. */
+export function looksLikeDate(text: string): boolean {
+  if (!DATE_PATTERNS.some((re) => re.test(text))) return false;
+  const month = Number(text.slice(5, 7));
+  const day = Number(text.slice(8, 10));
+  return month >= 1 && month <= 12 && day >= 1 && day <= 31;
+}
+
+/** The mapping Elasticsearch's dynamic mapping gives to a value, or undefined for null/empty arrays. */
+export function dynamicMappingFor(
+  value: unknown,
+  dateDetection: boolean,
+): FieldMapping | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (Array.isArray(value)) {
+    const first = value.find((v) => v !== null && v !== undefined);
+    return first === undefined ? undefined : dynamicMappingFor(first, dateDetection);
+  }
+  switch (typeof value) {
+    case "boolean":
+      return { type: "boolean" };
+    case "number":
+      return Number.isInteger(value) ? { type: "long" } : { type: "float" };
+    case "string":
+      if (dateDetection && looksLikeDate(value)) return { type: "date" };
+      return { type: "text", fields: { keyword: { type: "keyword", ignore_above: 256 } } };
+    case "object": {
+      const properties: Record<string, FieldMapping> = {};
+      for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
+        const mapped = dynamicMappingFor(child, dateDetection);
+        if (mapped) addAtPath(properties, key.split("."), mapped);
+      }
+      return { properties };
+    }
+  }
+  return undefined;
+}
+
+function addAtPath(
+  props: Record<string, FieldMapping>,
+  path: string[],
+  mapping: FieldMapping,
+): void {
+  if (path.length === 1) {
+    props[path[0]] = mapping;
+    return;
+  }
+  const head = (props[path[0]] ??= { properties: {} });
+  head.properties ??= {};
+  addAtPath(head.properties, path.slice(1), mapping);
+}
+
+interface Walk {
+  id: string;
+  errorType: ParseErrorType;
+  dateDetection: boolean;
+  additions: Array<{ path: string[]; mapping: FieldMapping }>;
+}
+
+function parseFailure(walk: Walk, reason: string): EngineError {
+  return new EngineError(400, walk.errorType, reason);
+}
+
+function visitObject(
+  walk: Walk,
+  props: Record<string, FieldMapping> | undefined,
+  dynamic: unknown,
+  source: Record<string, unknown>,
+  prefix: string[],
+): void {
+  for (const [rawKey, value] of Object.entries(source)) {
+    if (rawKey === "") throw parseFailure(walk, "field name cannot be an empty string");
+    const keys = rawKey.split(".");
+    let node = props;
+    let dyn = dynamic;
+    let path = prefix;
+    let missingAt = -1;
+    for (let i = 0; i < keys.length - 1; i++) {
+      const child = node?.[keys[i]];
+      path = [...path, keys[i]];
+      if (!child) {
+        missingAt = i;
+        break;
+      }
+      if (child.dynamic !== undefined) dyn = child.dynamic;
+      node = child.properties;
+    }
+    if (missingAt >= 0) {
+      addNew(walk, dyn, prefix, keys, value);
+      continue;
+    }
+    const last = keys[keys.length - 1];
+    const fullPath = [...path, last];
+    const mapping = node?.[last];
+    if (!mapping) {
+      addNew(walk, dyn, prefix, keys, value);
+      continue;
+    }
+    visitValue(walk, mapping, dyn, value, fullPath);
+  }
+}
+
+function visitValue(
+  walk: Walk,
+  mapping: FieldMapping,
+  dynamic: unknown,
+  value: unknown,
+  path: string[],
+): void {
+  if (Array.isArray(value)) {
+    for (const item of value) visitValue(walk, mapping, dynamic, item, path);
+    return;
+  }
+  if (value === null || value === undefined) return;
+  const isObjectMapping = mapping.type === undefined || mapping.type === "object" ||
+    mapping.type === "nested";
+  if (
+    isObjectMapping && mapping.properties !== undefined || mapping.type === "object" ||
+    mapping.type === "nested"
+  ) {
+    if (typeof value !== "object") {
+      throw parseFailure(
+        walk,
+        `object mapping for [${path.join(".")}] tried to parse field [${
+          path[path.length - 1]
+        }] as object, but found a concrete value`,
+      );
+    }
+    const childDynamic = mapping.dynamic ?? dynamic;
+    visitObject(walk, mapping.properties, childDynamic, value as Record<string, unknown>, path);
+    return;
+  }
+  const problem = checkValue(mapping.type ?? "object", value);
+  if (problem) {
+    throw new EngineError(
+      400,
+      walk.errorType,
+      `failed to parse field [${
+        path.join(".")
+      }] of type [${mapping.type}] in document with id '${walk.id}'. Preview of field's value: '${
+        previewValue(value)
+      }'`,
+      {},
+      problem,
+    );
+  }
+}
+
+function addNew(
+  walk: Walk,
+  dynamic: unknown,
+  prefix: string[],
+  keys: string[],
+  value: unknown,
+): void {
+  const mode = String(dynamic ?? "true");
+  if (mode === "false" || mode === "runtime") return;
+  if (mode === "strict") {
+    const parent = prefix.length ? prefix.join(".") : "_doc";
+    throw new EngineError(
+      400,
+      "strict_dynamic_mapping_exception",
+      `[1:2] mapping set to strict, dynamic introduction of [${
+        keys[0]
+      }] within [${parent}] is not allowed`,
+    );
+  }
+  const mapping = dynamicMappingFor(value, walk.dateDetection);
+  if (mapping) walk.additions.push({ path: [...prefix, ...keys], mapping });
+}
+
+/**
+ * Checks `source` against `mappings` and returns the mappings extended with dynamic fields
+ * (the same object when nothing was added). Throws for values the mapping cannot take.
+ */
+export function mapDocument(
+  mappings: Mappings,
+  source: Record<string, unknown>,
+  id: string,
+  errorType: ParseErrorType,
+): Mappings {
+  const walk: Walk = {
+    id,
+    errorType,
+    dateDetection: mappings.date_detection !== false,
+    additions: [],
+  };
+  visitObject(walk, mappings.properties, mappings.dynamic, source, []);
+  if (walk.additions.length === 0) return mappings;
+  const next = structuredClone(mappings);
+  next.properties ??= {};
+  for (const { path, mapping } of walk.additions) mergeAddition(next.properties, path, mapping);
+  return next;
+}
+
+function mergeAddition(
+  props: Record<string, FieldMapping>,
+  path: string[],
+  mapping: FieldMapping,
+): void {
+  const [head, ...rest] = path;
+  if (rest.length === 0) {
+    const existing = props[head];
+    if (existing?.properties && mapping.properties) {
+      for (const [k, v] of Object.entries(mapping.properties)) {
+        mergeAddition(existing.properties, [k], v);
+      }
+    } else if (!existing) props[head] = mapping;
+    return;
+  }
+  const node = (props[head] ??= { properties: {} });
+  node.properties ??= {};
+  mergeAddition(node.properties, rest, mapping);
+}

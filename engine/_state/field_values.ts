@@ -1,0 +1,70 @@
+// Whether a JSON value can be indexed into a field of a given mapped type.
+
+import { EngineError } from "../_errors.ts";
+
+const INTEGER_TYPES = new Set(["long", "integer", "short", "byte", "unsigned_long"]);
+const FLOAT_TYPES = new Set(["double", "float", "half_float", "scaled_float"]);
+
+/** A short preview of a value, as Elasticsearch prints it in parse errors. */
+export function previewValue(value: unknown): string {
+  if (typeof value === "object" && value !== null) return JSON.stringify(value);
+  return String(value);
+}
+
+function numberProblem(value: unknown, integer: boolean): EngineError | undefined {
+  if (typeof value === "number") return undefined;
+  if (typeof value === "string") {
+    const trimmed = value.trim();
+    if (trimmed !== "" && Number.isFinite(Number(trimmed))) return undefined;
+    return new EngineError(400, "number_format_exception", `For input string: "${value}"`);
+  }
+  if (typeof value === "boolean") {
+    return new EngineError(
+      400,
+      "illegal_argument_exception",
+      `Current token (VALUE_${
+        String(value).toUpperCase()
+      }) not numeric, can not use numeric value accessors`,
+    );
+  }
+  return new EngineError(
+    400,
+    "illegal_argument_exception",
+    integer ? "Cannot parse object as number" : "Cannot parse object as number",
+  );
+}
+
+/** Returns the cause when `value` does not fit `type`, else undefined. */
+export function checkValue(type: string, value: unknown): EngineError | undefined {
+  if (INTEGER_TYPES.has(type)) return numberProblem(value, true);
+  if (FLOAT_TYPES.has(type)) return numberProblem(value, false);
+  if (type === "boolean") {
+    if (typeof value === "boolean" || value === "true" || value === "false" || value === "") {
+      return undefined;
+    }
+    return new EngineError(
+      400,
+      "illegal_argument_exception",
+      `Failed to parse value [${previewValue(value)}] as only [true] or [false] are allowed.`,
+    );
+  }
+  if (type === "date" || type === "date_nanos") {
+    if (typeof value === "number") return undefined;
+    if (
+      typeof value === "string" &&
+      !Number.isNaN(Date.parse(value.replace(/^(\d{4})\/(\d{2})\/(\d{2})/, "$1-$2-$3")))
+    ) return undefined;
+    if (typeof value === "string" && /^\d+$/.test(value)) return undefined;
+    return new EngineError(
+      400,
+      "illegal_argument_exception",
+      `failed to parse date field [${
+        previewValue(value)
+      }] with format [strict_date_optional_time||epoch_millis]`,
+    );
+  }
+  if ((type === "keyword" || type === "text") && typeof value === "object" && value !== null) {
+    return new EngineError(400, "illegal_argument_exception", `Can't get text on a START_OBJECT`);
+  }
+  return undefined;
+}

@@ -1,0 +1,169 @@
+// One index: settings, mappings, aliases, live documents (real-time) and the searchable shard (refreshed).
+
+import { EngineError } from "../_errors.ts";
+import { Shard } from "../_search/shard.ts";
+import type { Mappings, SearchTarget, StoredDoc } from "../_search/types.ts";
+import { type FlatSettings, parseInterval } from "./settings.ts";
+
+/** What an alias carries besides its name. */
+export interface AliasMeta {
+  filter?: Record<string, unknown>;
+  index_routing?: string;
+  search_routing?: string;
+  is_write_index?: boolean;
+  is_hidden?: boolean;
+}
+
+/** The version a deleted document leaves behind, so later writes keep counting. */
+interface Tombstone {
+  version: number;
+  seqNo: number;
+}
+
+/** State of one index. */
+export class IndexState {
+  readonly name: string;
+  readonly uuid: string;
+  readonly creationDate: number;
+  settings: FlatSettings;
+  mappings: Mappings;
+  readonly aliases: Map<string, AliasMeta> = new Map();
+  readonly docs: Map<string, StoredDoc> = new Map();
+  /** Documents as of the last refresh (what search and `realtime=false` reads see). */
+  readonly visible: Map<string, StoredDoc> = new Map();
+  readonly tombstones: Map<string, Tombstone> = new Map();
+  closed = false;
+  /** Refresh interval used when the settings give none. */
+  defaultRefreshMs = 1000;
+  lastRefresh: number;
+  private pending: Map<string, StoredDoc | null> = new Map();
+  private shard: Shard = new Shard();
+  private nextSeqNo = 0;
+  private listeners: Array<() => void> = [];
+
+  constructor(name: string, settings: FlatSettings, mappings: Mappings, now: number) {
+    this.name = name;
+    this.uuid = randomUuid();
+    this.creationDate = now;
+    this.lastRefresh = now;
+    this.settings = {
+      "index.number_of_shards": "1",
+      "index.number_of_replicas": "1",
+      ...settings,
+      "index.uuid": this.uuid,
+      "index.creation_date": String(now),
+      "index.provided_name": name,
+      "index.version.created": "8150099",
+    };
+    this.mappings = mappings;
+  }
+
+  /** `index.refresh_interval` in ms (-1 = disabled). */
+  get refreshIntervalMs(): number {
+    const raw = this.settings["index.refresh_interval"];
+    return raw === undefined ? this.defaultRefreshMs : parseInterval(raw);
+  }
+
+  /** `index.max_result_window`. */
+  get maxResultWindow(): number {
+    return Number(this.settings["index.max_result_window"] ?? 10000);
+  }
+
+  /** Number of replicas configured (for `_shards.total` and health). */
+  get replicas(): number {
+    return Number(this.settings["index.number_of_replicas"] ?? 1);
+  }
+
+  /** The `_shards` header of a write response. */
+  shardsHeader(): { total: number; successful: number; failed: number } {
+    return { total: 1 + this.replicas, successful: 1, failed: 0 };
+  }
+
+  /** Takes the next sequence number. */
+  takeSeqNo(): number {
+    return this.nextSeqNo++;
+  }
+
+  /** Stores (or with `null`, removes) a document; visible to GET at once and to search after refresh. */
+  put(id: string, doc: StoredDoc | null, tombstone?: Tombstone): void {
+    if (doc) {
+      this.docs.set(id, doc);
+      this.tombstones.delete(id);
+    } else {
+      this.docs.delete(id);
+      if (tombstone) this.tombstones.set(id, tombstone);
+    }
+    this.pending.set(id, doc);
+  }
+
+  /** Makes every write so far visible to search. */
+  refresh(now: number): void {
+    this.lastRefresh = now;
+    if (this.pending.size > 0) {
+      const changes = [...this.pending].map(([id, doc]) => ({ id, doc }));
+      this.pending = new Map();
+      for (const { id, doc } of changes) {
+        if (doc) this.visible.set(id, doc);
+        else this.visible.delete(id);
+      }
+      this.shard.refresh(changes, this.mappings);
+    }
+    const listeners = this.listeners;
+    this.listeners = [];
+    for (const listener of listeners) listener();
+  }
+
+  /** Refreshes when the scheduled refresh interval has passed (the lazy form of the 1 s refresh). */
+  refreshIfDue(now: number): void {
+    const interval = this.refreshIntervalMs;
+    if (interval >= 0 && now - this.lastRefresh >= interval) this.refresh(now);
+  }
+
+  /** True when some writes are not yet searchable. */
+  get hasPending(): boolean {
+    return this.pending.size > 0;
+  }
+
+  /** Registers a callback for the next refresh. */
+  onNextRefresh(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** Live document count (real-time). */
+  get docCount(): number {
+    return this.docs.size;
+  }
+
+  /** Searchable document count. */
+  get searchableCount(): number {
+    return this.shard.docCount;
+  }
+
+  /** What the search core needs to search this index. */
+  searchTarget(): SearchTarget {
+    return {
+      index: this.name,
+      snapshot: this.shard.snapshot(),
+      mappings: this.mappings,
+      maxResultWindow: this.maxResultWindow,
+    };
+  }
+
+  /** Throws 400 `index_closed_exception` when the index is closed. */
+  ensureOpen(): void {
+    if (this.closed) {
+      throw new EngineError(400, "index_closed_exception", "closed", {
+        index_uuid: this.uuid,
+        index: this.name,
+      });
+    }
+  }
+}
+
+function randomUuid(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(
+    /=+$/,
+    "",
+  ).slice(0, 22);
+}

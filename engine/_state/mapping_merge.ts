@@ -1,0 +1,141 @@
+// Explicit mappings: validation and merging (PUT _mapping, index creation), with Elasticsearch's conflicts.
+
+import { EngineError, illegalArgument } from "../_errors.ts";
+import type { FieldMapping, Mappings } from "../_search/types.ts";
+
+const KNOWN_TYPES = new Set([
+  "text",
+  "keyword",
+  "long",
+  "integer",
+  "short",
+  "byte",
+  "double",
+  "float",
+  "half_float",
+  "scaled_float",
+  "unsigned_long",
+  "boolean",
+  "date",
+  "date_nanos",
+  "object",
+  "nested",
+  "flattened",
+  "ip",
+  "binary",
+  "geo_point",
+  "geo_shape",
+  "completion",
+  "search_as_you_type",
+  "token_count",
+  "alias",
+  "wildcard",
+  "constant_keyword",
+  "match_only_text",
+  "dense_vector",
+  "knn_vector",
+  "integer_range",
+  "float_range",
+  "long_range",
+  "double_range",
+  "date_range",
+  "ip_range",
+  "version",
+  "rank_feature",
+  "rank_features",
+  "join",
+  "percolator",
+  "histogram",
+]);
+
+function mapperParsing(reason: string): EngineError {
+  return new EngineError(400, "mapper_parsing_exception", reason);
+}
+
+function validateProperties(props: unknown, prefix: string): void {
+  if (props === null || typeof props !== "object" || Array.isArray(props)) {
+    throw mapperParsing(
+      `Expected map for property [properties] on field [${
+        prefix || "_doc"
+      }] but got a class java.lang.String`,
+    );
+  }
+  for (const [name, raw] of Object.entries(props as Record<string, unknown>)) {
+    const path = prefix ? `${prefix}.${name}` : name;
+    if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+      throw mapperParsing(
+        `Expected map for property [fields] on field [${name}] but got a class java.lang.String`,
+      );
+    }
+    const field = raw as FieldMapping;
+    if (field.type !== undefined && !KNOWN_TYPES.has(String(field.type))) {
+      throw mapperParsing(`No handler for type [${field.type}] declared on field [${name}]`);
+    }
+    if (field.properties !== undefined) validateProperties(field.properties, path);
+    if (field.fields !== undefined) validateProperties(field.fields, path);
+  }
+}
+
+/** Validates a mappings body (`{properties: {...}, dynamic: ...}`), throwing `mapper_parsing_exception`. */
+export function validateMappings(mappings: unknown): Mappings {
+  if (mappings === null || mappings === undefined) return {};
+  if (typeof mappings !== "object" || Array.isArray(mappings)) {
+    throw mapperParsing("Failed to parse mapping: mappings must be an object");
+  }
+  const m = mappings as Mappings;
+  if (m.properties !== undefined) validateProperties(m.properties, "");
+  if (
+    m.dynamic !== undefined && !["true", "false", "strict", "runtime"].includes(String(m.dynamic))
+  ) {
+    throw mapperParsing(`Failed to parse mapping: Could not convert [dynamic] to boolean`);
+  }
+  return m;
+}
+
+function isObjectField(f: FieldMapping): boolean {
+  return f.type === undefined || f.type === "object" || f.type === "nested";
+}
+
+function mergeProps(
+  target: Record<string, FieldMapping>,
+  incoming: Record<string, FieldMapping>,
+  prefix: string,
+): void {
+  for (const [name, field] of Object.entries(incoming)) {
+    const path = prefix ? `${prefix}.${name}` : name;
+    const existing = target[name];
+    if (!existing) {
+      target[name] = structuredClone(field);
+      continue;
+    }
+    if (isObjectField(existing) !== isObjectField(field)) {
+      throw illegalArgument(
+        isObjectField(existing)
+          ? `can't merge a non object mapping [${path}] with an object mapping`
+          : `can't merge a non object mapping [${path}] with an object mapping`,
+      );
+    }
+    if (!isObjectField(existing) && existing.type !== field.type) {
+      throw illegalArgument(
+        `mapper [${path}] cannot be changed from type [${existing.type}] to [${field.type}]`,
+      );
+    }
+    for (const [key, value] of Object.entries(field)) {
+      if (key === "properties" || key === "fields") continue;
+      existing[key] = structuredClone(value);
+    }
+    if (field.properties) mergeProps(existing.properties ??= {}, field.properties, path);
+    if (field.fields) mergeProps(existing.fields ??= {}, field.fields, path);
+  }
+}
+
+/** Returns `current` merged with `incoming`; conflicting field types throw `illegal_argument_exception`. */
+export function mergeMappings(current: Mappings, incoming: Mappings): Mappings {
+  const next = structuredClone(current);
+  for (const [key, value] of Object.entries(incoming)) {
+    if (key === "properties") continue;
+    next[key] = structuredClone(value);
+  }
+  if (incoming.properties) mergeProps(next.properties ??= {}, incoming.properties, "");
+  return next;
+}

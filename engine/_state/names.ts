@@ -1,0 +1,49 @@
+// Index and alias name rules, as Elasticsearch checks them on index creation.
+
+import { EngineError } from "../_errors.ts";
+
+const FORBIDDEN = ["\\", "/", "*", "?", '"', "<", ">", "|", " ", ",", "#", ":"];
+
+/** Throws 400 `invalid_index_name_exception` when `name` is not a valid index name. */
+export function validateIndexName(name: string): void {
+  const fail = (why: string): never => {
+    throw new EngineError(
+      400,
+      "invalid_index_name_exception",
+      `Invalid index name [${name}], ${why}`,
+      {
+        index_uuid: "_na_",
+        index: name,
+      },
+    );
+  };
+  if (name.length === 0) fail("must not be empty");
+  if (name !== name.toLowerCase()) fail("must be lowercase");
+  const bad = FORBIDDEN.find((c) => name.includes(c));
+  if (bad) fail(`must not contain the following characters [${FORBIDDEN.join(", ")}]`);
+  if (/^[_\-+]/.test(name)) fail("must not start with '_', '-', or '+'");
+  if (name === "." || name === "..") fail("must not be '.' or '..'");
+  if (new TextEncoder().encode(name).length > 255) {
+    fail("index name is too long, (" + name.length + " > 255)");
+  }
+}
+
+/** True when `text` contains a wildcard. */
+export function isPattern(text: string): boolean {
+  return text.includes("*");
+}
+
+/** Matches `name` against a simple `*` wildcard pattern. */
+export function matchPattern(pattern: string, name: string): boolean {
+  if (!pattern.includes("*")) return pattern === name;
+  const parts = pattern.split("*");
+  if (!name.startsWith(parts[0])) return false;
+  let at = parts[0].length;
+  for (let i = 1; i < parts.length - 1; i++) {
+    const found = name.indexOf(parts[i], at);
+    if (found < 0) return false;
+    at = found + parts[i].length;
+  }
+  const last = parts[parts.length - 1];
+  return name.length - at >= last.length && name.endsWith(last);
+}

@@ -1,0 +1,68 @@
+// The `refresh` parameter of writes and the lazy scheduled refresh (no background timers).
+
+import { EngineError } from "../_errors.ts";
+import type { IndexState } from "./index_state.ts";
+
+/** Timers and waiters the engine must clear on close. */
+export interface RefreshScheduler {
+  now: () => number;
+  timers: Set<ReturnType<typeof setTimeout>>;
+  waiters: Set<() => void>;
+}
+
+/** Refreshes each index whose scheduled refresh is due (called before searches). */
+export function refreshDue(indices: Iterable<IndexState>, now: number): void {
+  for (const index of indices) if (!index.closed) index.refreshIfDue(now);
+}
+
+/** Resolves after the next refresh of `index`: the scheduled one, or any explicit one before it. */
+export function waitForRefresh(index: IndexState, scheduler: RefreshScheduler): Promise<void> {
+  return new Promise((resolve) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const done = (): void => {
+      if (timer !== undefined) {
+        clearTimeout(timer);
+        scheduler.timers.delete(timer);
+      }
+      scheduler.waiters.delete(done);
+      resolve();
+    };
+    scheduler.waiters.add(done);
+    index.onNextRefresh(done);
+    const interval = index.refreshIntervalMs;
+    if (interval < 0) return;
+    const delay = Math.max(0, index.lastRefresh + interval - scheduler.now());
+    timer = setTimeout(() => {
+      scheduler.timers.delete(timer!);
+      timer = undefined;
+      index.refresh(scheduler.now());
+    }, delay);
+    scheduler.timers.add(timer);
+  });
+}
+
+/**
+ * Applies a write's `refresh` parameter to the indices it touched.
+ * Returns true when the refresh was forced (`refresh=true`).
+ */
+export async function applyRefresh(
+  value: string | null,
+  indices: Iterable<IndexState>,
+  scheduler: RefreshScheduler,
+): Promise<boolean> {
+  if (value === null || value === "false") return false;
+  const unique = [...new Set(indices)];
+  if (value === "" || value === "true") {
+    for (const index of unique) index.refresh(scheduler.now());
+    return true;
+  }
+  if (value === "wait_for") {
+    await Promise.all(unique.filter((i) => i.hasPending).map((i) => waitForRefresh(i, scheduler)));
+    return false;
+  }
+  throw new EngineError(
+    400,
+    "illegal_argument_exception",
+    `Unknown value for refresh: [${value}].`,
+  );
+}

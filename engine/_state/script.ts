@@ -1,0 +1,246 @@
+// Runs update scripts (the small Painless subset of script_parser.ts) against a `ctx`.
+
+import { EngineError } from "../_errors.ts";
+import { parseScript, scriptError, type ScriptNode } from "./script_parser.ts";
+
+/** `{source, params, lang}` after normalizing the shorthand string form. */
+export interface Script {
+  source: string;
+  params: Record<string, unknown>;
+}
+
+/** Reads a `script` value (string or object) the way Elasticsearch accepts it. */
+export function readScript(raw: unknown): Script {
+  if (typeof raw === "string") return { source: raw, params: {} };
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+    throw new EngineError(
+      400,
+      "parsing_exception",
+      "Unexpected token in script: expected an object or a string",
+    );
+  }
+  const obj = raw as Record<string, unknown>;
+  const lang = obj.lang ?? "painless";
+  if (lang !== "painless") {
+    throw new EngineError(400, "illegal_argument_exception", `script_lang not supported [${lang}]`);
+  }
+  if (obj.id !== undefined) {
+    throw new EngineError(
+      404,
+      "resource_not_found_exception",
+      `unable to find script [${obj.id}] in cluster state`,
+    );
+  }
+  const source = obj.source ?? obj.inline;
+  if (typeof source !== "string") {
+    throw new EngineError(
+      400,
+      "parsing_exception",
+      "must specify either [source] for an inline script or [id] for a stored script",
+    );
+  }
+  const params = obj.params ?? {};
+  return { source, params: params as Record<string, unknown> };
+}
+
+const FORBIDDEN = new Set(["__proto__", "constructor", "prototype"]);
+
+type Vars = Record<string, unknown>;
+
+function keyOf(source: string, key: unknown): string | number {
+  if (typeof key === "number") return key;
+  const text = String(key);
+  if (FORBIDDEN.has(text)) throw scriptError(source, `illegal member [${text}]`);
+  return text;
+}
+
+function read(source: string, obj: unknown, key: string | number): unknown {
+  if (obj === null || obj === undefined) {
+    throw scriptError(source, `cannot access [${key}] of a null value`, true);
+  }
+  if (Array.isArray(obj)) {
+    if (key === "length") return obj.length;
+    return obj[Number(key)];
+  }
+  if (typeof obj === "object") return Object.hasOwn(obj, key) ? (obj as Vars)[key] : null;
+  if (typeof obj === "string" && key === "length") return obj.length;
+  throw scriptError(source, `cannot access [${key}] of a ${typeof obj}`, true);
+}
+
+function call(source: string, obj: unknown, method: string, args: unknown[]): unknown {
+  if (Array.isArray(obj)) {
+    switch (method) {
+      case "add":
+        if (args.length === 2) obj.splice(Number(args[0]), 0, args[1]);
+        else obj.push(args[0]);
+        return true;
+      case "remove":
+        return obj.splice(Number(args[0]), 1)[0];
+      case "contains":
+        return obj.some((v) => JSON.stringify(v) === JSON.stringify(args[0]));
+      case "size":
+        return obj.length;
+      case "isEmpty":
+        return obj.length === 0;
+      case "indexOf":
+        return obj.findIndex((v) => JSON.stringify(v) === JSON.stringify(args[0]));
+      case "get":
+        return obj[Number(args[0])];
+      case "clear":
+        obj.length = 0;
+        return null;
+    }
+  } else if (typeof obj === "string") {
+    switch (method) {
+      case "length":
+        return obj.length;
+      case "toUpperCase":
+        return obj.toUpperCase();
+      case "toLowerCase":
+        return obj.toLowerCase();
+      case "contains":
+        return obj.includes(String(args[0]));
+      case "trim":
+        return obj.trim();
+    }
+  } else if (obj !== null && typeof obj === "object") {
+    const map = obj as Vars;
+    switch (method) {
+      case "put": {
+        const key = keyOf(source, args[0]);
+        const old = Object.hasOwn(map, key) ? map[key] : null;
+        map[key] = args[1];
+        return old;
+      }
+      case "putAll":
+        for (const [k, v] of Object.entries((args[0] ?? {}) as Vars)) map[keyOf(source, k)] = v;
+        return null;
+      case "remove": {
+        const key = keyOf(source, args[0]);
+        const old = Object.hasOwn(map, key) ? map[key] : null;
+        delete map[key];
+        return old;
+      }
+      case "get":
+        return read(source, map, keyOf(source, args[0]));
+      case "containsKey":
+        return Object.hasOwn(map, keyOf(source, args[0]));
+      case "size":
+        return Object.keys(map).length;
+      case "isEmpty":
+        return Object.keys(map).length === 0;
+      case "keySet":
+        return Object.keys(map);
+      case "values":
+        return Object.values(map);
+    }
+  }
+  throw scriptError(source, `dynamic method [${method}/${args.length}] not found`, true);
+}
+
+function arith(source: string, op: string, l: unknown, r: unknown): unknown {
+  switch (op) {
+    case "+":
+      if (typeof l === "string" || typeof r === "string") return String(l) + String(r);
+      if (typeof l !== "number" || typeof r !== "number") {
+        throw scriptError(source, "cannot apply [+] to non-numbers", true);
+      }
+      return l + r;
+    case "-":
+      return Number(l) - Number(r);
+    case "*":
+      return Number(l) * Number(r);
+    case "/":
+      return Number(l) / Number(r);
+    case "%":
+      return Number(l) % Number(r);
+    case "==":
+      return JSON.stringify(l) === JSON.stringify(r);
+    case "!=":
+      return JSON.stringify(l) !== JSON.stringify(r);
+    case "<":
+      return (l as number) < (r as number);
+    case "<=":
+      return (l as number) <= (r as number);
+    case ">":
+      return (l as number) > (r as number);
+    case ">=":
+      return (l as number) >= (r as number);
+  }
+  throw scriptError(source, `unknown operator [${op}]`);
+}
+
+function evaluate(source: string, node: ScriptNode, vars: Vars): unknown {
+  switch (node.k) {
+    case "lit":
+      return node.v;
+    case "var":
+      if (!Object.hasOwn(vars, node.name)) {
+        throw scriptError(source, `cannot resolve symbol [${node.name}]`);
+      }
+      return vars[node.name];
+    case "member":
+      return read(
+        source,
+        evaluate(source, node.obj, vars),
+        keyOf(source, evaluate(source, node.key, vars)),
+      );
+    case "call":
+      return call(
+        source,
+        evaluate(source, node.obj, vars),
+        node.method,
+        node.args.map((a) => evaluate(source, a, vars)),
+      );
+    case "list":
+      return node.items.map((i) => evaluate(source, i, vars));
+    case "map":
+      return Object.fromEntries(
+        node.entries.map((
+          [k, v],
+        ) => [keyOf(source, evaluate(source, k, vars)), evaluate(source, v, vars)]),
+      );
+    case "not":
+      return !evaluate(source, node.e, vars);
+    case "neg":
+      return -Number(evaluate(source, node.e, vars));
+    case "bin":
+      if (node.op === "&&") {
+        return Boolean(evaluate(source, node.l, vars)) && Boolean(evaluate(source, node.r, vars));
+      }
+      if (node.op === "||") {
+        return Boolean(evaluate(source, node.l, vars)) || Boolean(evaluate(source, node.r, vars));
+      }
+      return arith(source, node.op, evaluate(source, node.l, vars), evaluate(source, node.r, vars));
+    case "assign":
+    case "step": {
+      const target = node.target;
+      const [holder, key] = target.k === "member"
+        ? [evaluate(source, target.obj, vars), keyOf(source, evaluate(source, target.key, vars))]
+        : [vars, (target as { name: string }).name];
+      if (holder === null || typeof holder !== "object") {
+        throw scriptError(source, "cannot assign into a non-object", true);
+      }
+      const h = holder as Vars;
+      const old = Object.hasOwn(h, key) ? h[key] : null;
+      let value: unknown;
+      if (node.k === "step") value = Number(old) + (node.op === "++" ? 1 : -1);
+      else if (node.op === "=") value = evaluate(source, node.value, vars);
+      else value = arith(source, node.op[0], old, evaluate(source, node.value, vars));
+      h[key] = value;
+      return value;
+    }
+    case "if":
+      for (const s of evaluate(source, node.cond, vars) ? node.then : node.else) {
+        evaluate(source, s, vars);
+      }
+      return null;
+  }
+}
+
+/** Runs `script` with `ctx` (mutated in place: `ctx._source`, `ctx.op`). */
+export function runScript(script: Script, ctx: Vars): void {
+  const program = parseScript(script.source);
+  const vars: Vars = { ctx, params: script.params };
+  for (const statement of program) evaluate(script.source, statement, vars);
+}

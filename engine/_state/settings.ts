@@ -1,0 +1,101 @@
+// Index settings: kept flat (`index.number_of_shards` → "1"), shown flat or nested like Elasticsearch.
+
+import { EngineError, illegalArgument } from "../_errors.ts";
+
+/** Flat settings map, values as strings (Elasticsearch returns setting values as strings). */
+export type FlatSettings = Record<string, string>;
+
+const STATIC = new Set(["index.number_of_shards", "index.routing_partition_size"]);
+
+/** Flattens `{index: {number_of_shards: 1}}` or `{number_of_shards: 1}` into `{"index.number_of_shards": "1"}`. */
+export function flattenSettings(input: unknown, prefix = ""): FlatSettings {
+  const out: FlatSettings = {};
+  if (input === null || typeof input !== "object" || Array.isArray(input)) return out;
+  for (const [key, value] of Object.entries(input as Record<string, unknown>)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+      Object.assign(out, flattenSettings(value, path));
+    } else {
+      out[path] = Array.isArray(value)
+        ? value.map(String).join(",")
+        : value === null
+        ? ""
+        : String(value);
+    }
+  }
+  if (prefix) return out;
+  const normalized: FlatSettings = {};
+  for (const [key, value] of Object.entries(out)) {
+    normalized[key.startsWith("index.") ? key : `index.${key}`] = value;
+  }
+  return normalized;
+}
+
+/** Turns flat settings back into the nested form. */
+export function nestSettings(flat: FlatSettings): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(flat)) {
+    const parts = key.split(".");
+    let node = out;
+    for (const part of parts.slice(0, -1)) {
+      if (typeof node[part] !== "object" || node[part] === null) node[part] = {};
+      node = node[part] as Record<string, unknown>;
+    }
+    node[parts[parts.length - 1]] = value;
+  }
+  return out;
+}
+
+function checkInt(key: string, value: string, min: number): void {
+  const n = Number(value);
+  if (!/^-?\d+$/.test(value) || n < min) {
+    throw illegalArgument(
+      `Failed to parse value [${value}] for setting [${key}] must be >= ${min}`,
+    );
+  }
+}
+
+/** Validates the settings we understand; throws like Elasticsearch for bad values. */
+export function validateSettings(flat: FlatSettings): void {
+  for (const [key, value] of Object.entries(flat)) {
+    if (key === "index.number_of_shards") checkInt(key, value, 1);
+    if (key === "index.number_of_replicas") checkInt(key, value, 0);
+    if (key === "index.max_result_window") checkInt(key, value, 1);
+    if (key === "index.refresh_interval") parseInterval(value, key);
+  }
+}
+
+/** Refuses changes to static settings on an open index, as Elasticsearch does. */
+export function checkUpdatable(flat: FlatSettings, indexName: string): void {
+  for (const key of Object.keys(flat)) {
+    if (STATIC.has(key)) {
+      throw illegalArgument(
+        `Can't update non dynamic settings [[${key}]] for open indices [[${indexName}]]`,
+      );
+    }
+  }
+}
+
+const UNITS: Record<string, number> = {
+  nanos: 1e-6,
+  micros: 1e-3,
+  ms: 1,
+  s: 1000,
+  m: 60000,
+  h: 3600000,
+  d: 86400000,
+};
+
+/** Parses a time value like `1s`, `500ms`, `-1` into milliseconds (-1 means disabled). */
+export function parseInterval(text: string, setting = "index.refresh_interval"): number {
+  if (text === "-1") return -1;
+  const m = /^(\d+(?:\.\d+)?)(nanos|micros|ms|s|m|h|d)$/.exec(text.trim());
+  if (!m) {
+    throw new EngineError(
+      400,
+      "illegal_argument_exception",
+      `failed to parse setting [${setting}] with value [${text}] as a time value: unit is missing or unrecognized`,
+    );
+  }
+  return Number(m[1]) * UNITS[m[2]];
+}

@@ -1,0 +1,186 @@
+// The `_update` API: partial documents (deep merge, noop detection), upserts and scripts.
+
+import { EngineError } from "../_errors.ts";
+import type { ParseErrorType } from "./dynamic_mapping.ts";
+import type { IndexState } from "./index_state.ts";
+import { readScript, runScript } from "./script.ts";
+import {
+  deleteDocument,
+  indexDocument,
+  versionConflict,
+  type WriteOptions,
+  type WriteResult,
+} from "./writes.ts";
+
+type Json = Record<string, unknown>;
+
+function isObject(v: unknown): v is Json {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+/** Deep-merges `patch` into `target` (in place); returns whether anything changed. */
+export function deepMerge(target: Json, patch: Json): boolean {
+  let changed = false;
+  for (const [key, value] of Object.entries(patch)) {
+    const old = target[key];
+    if (isObject(old) && isObject(value)) {
+      if (deepMerge(old, value)) changed = true;
+    } else if (JSON.stringify(old) !== JSON.stringify(value) || !(key in target)) {
+      target[key] = structuredClone(value);
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+function validationFailed(messages: string[]): EngineError {
+  return new EngineError(
+    400,
+    "action_request_validation_exception",
+    `Validation Failed: ${messages.map((m, i) => `${i + 1}: ${m};`).join("")}`,
+  );
+}
+
+/** Checks an `_update` body before running it. */
+export function validateUpdateBody(body: Json): void {
+  const errors: string[] = [];
+  if (body.script !== undefined && body.doc !== undefined) {
+    errors.push("can't provide both script and doc");
+  }
+  if (body.script === undefined && body.doc === undefined) errors.push("script or doc is missing");
+  if (body.doc_as_upsert === true && body.upsert !== undefined) {
+    errors.push("doc must be specified if doc_as_upsert is enabled");
+  }
+  if (errors.length === 1 && errors[0].startsWith("doc must") && body.doc !== undefined) {
+    errors.length = 0;
+  }
+  if (errors.length > 0) throw validationFailed(errors);
+  for (const key of Object.keys(body)) {
+    if (
+      ![
+        "doc",
+        "upsert",
+        "doc_as_upsert",
+        "script",
+        "scripted_upsert",
+        "detect_noop",
+        "_source",
+        "lang",
+        "params",
+      ].includes(key)
+    ) {
+      throw new EngineError(
+        400,
+        "x_content_parse_exception",
+        `[1:2] [UpdateRequest] unknown field [${key}]`,
+      );
+    }
+  }
+}
+
+/** Applies an `_update` body to document `id`. */
+export function updateDocument(
+  index: IndexState,
+  id: string,
+  body: Json,
+  opts: WriteOptions,
+  errorType: ParseErrorType,
+): WriteResult {
+  validateUpdateBody(body);
+  const current = index.docs.get(id);
+  const write: WriteOptions = {
+    routing: opts.routing,
+    ifSeqNo: opts.ifSeqNo,
+    ifPrimaryTerm: opts.ifPrimaryTerm,
+  };
+  if (!current) {
+    if (opts.ifSeqNo !== undefined) {
+      throw versionConflict(
+        index,
+        id,
+        `required seqNo [${opts.ifSeqNo}], primary term [${opts.ifPrimaryTerm}]. but no document was found`,
+      );
+    }
+    if (body.upsert !== undefined || body.doc_as_upsert === true) {
+      let source = structuredClone(
+        (body.doc_as_upsert === true ? body.doc : body.upsert) as Json ?? {},
+      );
+      if (body.scripted_upsert === true && body.script !== undefined) {
+        const ctx: Json = { _source: source, op: "create", _index: index.name, _id: id };
+        runScript(readScript(body.script), ctx);
+        if (ctx.op === "none" || ctx.op === "noop") {
+          return { index, id, version: 1, seqNo: -2, primaryTerm: 0, result: "noop" };
+        }
+        source = ctx._source as Json;
+      }
+      return indexDocument(index, id, source, { routing: opts.routing }, errorType);
+    }
+    throw new EngineError(404, "document_missing_exception", `[${id}]: document missing`, {
+      index_uuid: index.uuid,
+      shard: "0",
+      index: index.name,
+    });
+  }
+  if (
+    opts.ifSeqNo !== undefined &&
+    (current.seqNo !== opts.ifSeqNo || current.primaryTerm !== opts.ifPrimaryTerm)
+  ) {
+    throw versionConflict(
+      index,
+      id,
+      `required seqNo [${opts.ifSeqNo}], primary term [${opts.ifPrimaryTerm}]. current document has seqNo [${current.seqNo}] and primary term [${current.primaryTerm}]`,
+    );
+  }
+  const noop = (): WriteResult => ({
+    index,
+    id,
+    version: current.version,
+    seqNo: current.seqNo,
+    primaryTerm: current.primaryTerm,
+    result: "noop",
+    doc: current,
+  });
+  const source = structuredClone(current.source);
+  if (body.doc !== undefined) {
+    if (!isObject(body.doc)) {
+      throw new EngineError(400, "parsing_exception", "[doc] must be an object");
+    }
+    const changed = deepMerge(source, body.doc);
+    if (!changed && body.detect_noop !== false) return noop();
+    return indexDocument(
+      index,
+      id,
+      source,
+      { ...write, routing: opts.routing ?? current.routing },
+      errorType,
+    );
+  }
+  const ctx: Json = {
+    _source: source,
+    op: "index",
+    _index: index.name,
+    _id: id,
+    _version: current.version,
+    _routing: current.routing ?? null,
+    _seq_no: current.seqNo,
+    _primary_term: current.primaryTerm,
+    _now: Date.now(),
+  };
+  runScript(readScript(body.script), ctx);
+  if (ctx.op === "none" || ctx.op === "noop") return noop();
+  if (ctx.op === "delete") return deleteDocument(index, id, write);
+  if (ctx.op !== "index") {
+    throw new EngineError(
+      400,
+      "illegal_argument_exception",
+      `Operation type [${ctx.op}] not allowed, only [noop, index, delete] are allowed`,
+    );
+  }
+  if (!isObject(ctx._source)) {
+    throw new EngineError(400, "illegal_argument_exception", "ctx._source must be a map");
+  }
+  return indexDocument(index, id, ctx._source, {
+    ...write,
+    routing: opts.routing ?? current.routing,
+  }, errorType);
+}

@@ -1,0 +1,186 @@
+// Document writes with Elasticsearch's versioning: index, create, delete, and the shared conflict checks.
+
+import { EngineError } from "../_errors.ts";
+import type { StoredDoc } from "../_search/types.ts";
+import type { ParseErrorType } from "./dynamic_mapping.ts";
+import { mapDocument } from "./dynamic_mapping.ts";
+import type { IndexState } from "./index_state.ts";
+
+/** Concurrency-control and placement options of one write. */
+export interface WriteOptions {
+  opType?: "index" | "create";
+  ifSeqNo?: number;
+  ifPrimaryTerm?: number;
+  version?: number;
+  versionType?: string;
+  routing?: string;
+}
+
+/** What a write did. */
+export interface WriteResult {
+  index: IndexState;
+  id: string;
+  version: number;
+  seqNo: number;
+  primaryTerm: number;
+  result: "created" | "updated" | "deleted" | "not_found" | "noop";
+  doc?: StoredDoc;
+}
+
+/** 409 `version_conflict_engine_exception` with Elasticsearch's reason. */
+export function versionConflict(index: IndexState, id: string, detail: string): EngineError {
+  return new EngineError(
+    409,
+    "version_conflict_engine_exception",
+    `[${id}]: version conflict, ${detail}`,
+    {
+      index_uuid: index.uuid,
+      shard: "0",
+      index: index.name,
+    },
+  );
+}
+
+/** Rejects option combinations Elasticsearch rejects before executing. */
+export function validateWriteOptions(opts: WriteOptions, isDelete = false): void {
+  const errors: string[] = [];
+  const type = opts.versionType ?? "internal";
+  if (!["internal", "external", "external_gte", "force"].includes(type)) {
+    throw new EngineError(400, "illegal_argument_exception", `No version type match [${type}]`);
+  }
+  if (type === "internal" && opts.version !== undefined) {
+    errors.push(
+      "internal versioning can not be used for optimistic concurrency control. Please use `if_seq_no` and `if_primary_term` instead",
+    );
+  }
+  if (type !== "internal" && opts.version === undefined && !isDelete) {
+    errors.push(`version type [${type}] requires a version`);
+  }
+  if (
+    opts.ifSeqNo !== undefined && opts.ifPrimaryTerm === undefined ||
+    opts.ifSeqNo === undefined && opts.ifPrimaryTerm !== undefined
+  ) {
+    errors.push("ifSeqNo is set, but primary term is [0]");
+  }
+  if (opts.ifSeqNo !== undefined && type !== "internal") {
+    errors.push("compare and write operations can not use versioning");
+  }
+  if (errors.length > 0) {
+    throw new EngineError(
+      400,
+      "action_request_validation_exception",
+      `Validation Failed: ${errors.map((e, i) => `${i + 1}: ${e};`).join("")}`,
+    );
+  }
+}
+
+/** Checks if_seq_no / external versions against the current document; returns the next version. */
+function nextVersion(index: IndexState, id: string, opts: WriteOptions): number {
+  const current = index.docs.get(id);
+  const tomb = index.tombstones.get(id);
+  if (opts.ifSeqNo !== undefined) {
+    if (!current) {
+      throw versionConflict(
+        index,
+        id,
+        `required seqNo [${opts.ifSeqNo}], primary term [${opts.ifPrimaryTerm}]. but no document was found`,
+      );
+    }
+    if (current.seqNo !== opts.ifSeqNo || current.primaryTerm !== opts.ifPrimaryTerm) {
+      throw versionConflict(
+        index,
+        id,
+        `required seqNo [${opts.ifSeqNo}], primary term [${opts.ifPrimaryTerm}]. current document has seqNo [${current.seqNo}] and primary term [${current.primaryTerm}]`,
+      );
+    }
+  }
+  const type = opts.versionType ?? "internal";
+  const known = current?.version ?? tomb?.version;
+  if (type === "external" || type === "external_gte") {
+    const wanted = opts.version ?? 0;
+    if (known !== undefined) {
+      if (type === "external" && known >= wanted) {
+        throw versionConflict(
+          index,
+          id,
+          `current version [${known}] is higher or equal to the one provided [${wanted}]`,
+        );
+      }
+      if (type === "external_gte" && known > wanted) {
+        throw versionConflict(
+          index,
+          id,
+          `current version [${known}] is higher than the one provided [${wanted}]`,
+        );
+      }
+    }
+    return wanted;
+  }
+  if (type === "force") return opts.version ?? (known ?? 0) + 1;
+  return current ? current.version + 1 : (tomb?.version ?? 0) + 1;
+}
+
+/** Indexes (creates or replaces) a document. */
+export function indexDocument(
+  index: IndexState,
+  id: string,
+  source: Record<string, unknown>,
+  opts: WriteOptions,
+  errorType: ParseErrorType,
+): WriteResult {
+  validateWriteOptions(opts);
+  const current = index.docs.get(id);
+  if (opts.opType === "create" && current) {
+    throw versionConflict(
+      index,
+      id,
+      `document already exists (current version [${current.version}])`,
+    );
+  }
+  const version = nextVersion(index, id, opts);
+  index.mappings = mapDocument(index.mappings, source, id, errorType);
+  const doc: StoredDoc = { id, source, version, seqNo: index.takeSeqNo(), primaryTerm: 1 };
+  if (opts.routing !== undefined) doc.routing = opts.routing;
+  index.put(id, doc);
+  return {
+    index,
+    id,
+    version,
+    seqNo: doc.seqNo,
+    primaryTerm: 1,
+    result: current ? "updated" : "created",
+    doc,
+  };
+}
+
+/** Deletes a document; a missing one gives `result: not_found`. */
+export function deleteDocument(index: IndexState, id: string, opts: WriteOptions): WriteResult {
+  validateWriteOptions(opts, true);
+  const current = index.docs.get(id);
+  if (!current && opts.ifSeqNo === undefined && (opts.versionType ?? "internal") === "internal") {
+    const version = (index.tombstones.get(id)?.version ?? 0) + 1;
+    const seqNo = index.takeSeqNo();
+    return { index, id, version, seqNo, primaryTerm: 1, result: "not_found" };
+  }
+  const version = nextVersion(index, id, opts);
+  const seqNo = index.takeSeqNo();
+  index.put(id, null, { version, seqNo });
+  return { index, id, version, seqNo, primaryTerm: 1, result: current ? "deleted" : "not_found" };
+}
+
+/** The JSON body Elasticsearch answers a write with. */
+export function writeResponse(r: WriteResult, forcedRefresh: boolean): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    _index: r.index.name,
+    _id: r.id,
+    _version: r.version,
+    result: r.result,
+  };
+  if (forcedRefresh) body.forced_refresh = true;
+  body._shards = r.result === "noop"
+    ? { total: 0, successful: 0, failed: 0 }
+    : r.index.shardsHeader();
+  body._seq_no = r.seqNo;
+  body._primary_term = r.primaryTerm;
+  return body;
+}
