@@ -32,8 +32,15 @@ export const MISSING: unique symbol = Symbol("missing");
  * absent last key).
  */
 export function resolvePath(source: unknown, path: ArgPath): unknown {
+  const keys = path.keys;
+  if (
+    keys.length === 1 && source !== null && typeof source === "object" && !(source instanceof Map)
+  ) {
+    const key = keys[0];
+    return key in source ? (source as Record<string, unknown>)[key] : MISSING;
+  }
   let value: unknown = source;
-  for (const key of path.keys) {
+  for (const key of keys) {
     if (value === null || value === undefined) return MISSING;
     if (value instanceof Map) {
       if (!value.has(key)) return MISSING;

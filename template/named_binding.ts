@@ -277,14 +277,20 @@ function bindPlan(
     const slots = plan.slots!;
     const out = new Array<unknown>(slots.length);
     let k = 0;
-    const renderer = plan.hasNamed
-      ? new Renderer(text, positional, named, macros, namedGiven)
-      : undefined;
     for (let i = 0; i < slots.length; i++) {
       const path = slots[i];
-      out[i] = prepareValue(
-        path === null ? positional[k++] : renderer!.value(path, "named argument"),
-      );
+      let v: unknown;
+      if (path === null) v = positional[k++];
+      else {
+        v = namedGiven ? resolvePath(named, path) : MISSING;
+        if (v === MISSING || v === undefined) {
+          v = new Renderer(text, positional, named, macros, namedGiven).value(
+            path,
+            "named argument",
+          );
+        }
+      }
+      out[i] = v !== null && typeof v === "object" ? prepareValue(v) : v;
     }
     return { text: plan.fixedText, args: out };
   }
