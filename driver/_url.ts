@@ -3,7 +3,24 @@
 
 import { redact } from "./errors.ts";
 
-/** Credentials, in one of three forms. */
+/**
+ * Credentials, in one of three forms: basic, API key (encoded, or id + key), bearer token.
+ *
+ * @example
+ * ```ts
+ * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * let sent = "";
+ * const fetch = (_url: string, init: RequestInit) => {
+ *   sent = new Headers(init.headers).get("authorization") ?? "";
+ *   return Promise.resolve(Response.json({ version: { number: "8.15.0" } }));
+ * };
+ * const ds = new DataSource({ nodes: ["http://es:9200"], auth: { apiKey: "a2V5" }, fetch });
+ * await (await ds.getConnection()).serverInfo();
+ * assert.equal(sent, "ApiKey a2V5");
+ * ```
+ */
 export type Auth =
   | { username: string; password: string }
   | { apiKey: string | { id: string; apiKey: string } }

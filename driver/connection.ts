@@ -10,7 +10,20 @@ import { Statement } from "./statement.ts";
 import { NO_GENERATED_KEYS, PreparedStatement } from "./prepared_statement.ts";
 import type { Transport } from "./transport.ts";
 
-/** What `GET /` says about the server. */
+/**
+ * What `GET /` says about the server.
+ *
+ * @example
+ * ```ts
+ * import { DataSource, type ServerInfo } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const fetch = () => Promise.resolve(Response.json({ version: { number: "9.0.0" } }));
+ * const conn = await new DataSource({ nodes: ["http://es:9200"], fetch }).getConnection();
+ * const info: ServerInfo = await conn.serverInfo();
+ * assert.deepEqual(info, { flavour: "elasticsearch", version: "9.0.0", major: 9 });
+ * ```
+ */
 export interface ServerInfo {
   /** `"opensearch"` when `version.distribution` says so, else `"elasticsearch"`. */
   flavour: "elasticsearch" | "opensearch";
@@ -20,7 +33,24 @@ export interface ServerInfo {
   major: number;
 }
 
-/** Options of a connection made directly from a transport. */
+/**
+ * Options of a connection made directly from a transport.
+ *
+ * @example
+ * ```ts
+ * import { Connection, Transport } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const urls: string[] = [];
+ * const transport = new Transport({
+ *   nodes: ["http://es:9200"],
+ *   fetch: (url) => (urls.push(url), Promise.resolve(Response.json({ _id: "1", result: "deleted" }))),
+ * });
+ * const conn = new Connection(transport, { indexRefresh: true });
+ * assert.equal(await conn.createStatement().executeUpdate("DELETE /idx/_doc/1"), 1);
+ * assert.deepEqual(urls, ["http://es:9200/idx/_doc/1?refresh=true"]);
+ * ```
+ */
 export interface ConnectionOptions {
   /** Add `refresh=true` to document writes. */
   indexRefresh?: boolean;
@@ -34,6 +64,18 @@ export interface ConnectionOptions {
  * @param transport The transport to ask.
  * @param signal An optional signal.
  * @returns The server info.
+ * @example
+ * ```ts
+ * import { readServerInfo, Transport } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const transport = new Transport({
+ *   nodes: ["http://os:9200"],
+ *   fetch: () =>
+ *     Promise.resolve(Response.json({ version: { number: "1.3.14", distribution: "opensearch" } })),
+ * });
+ * assert.equal((await readServerInfo(transport)).flavour, "opensearch");
+ * ```
  */
 export async function readServerInfo(
   transport: Transport,

@@ -11,7 +11,26 @@ import { type FetchFunction, Transport } from "./transport.ts";
 
 export type { Auth } from "./_url.ts";
 
-/** Everything a data source can be told. */
+/**
+ * Everything a data source can be told.
+ *
+ * @example
+ * ```ts
+ * import { DataSource, type DataSourceOptions } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const options: DataSourceOptions = {
+ *   nodes: ["http://h1:9200", "http://h2:9200"],
+ *   auth: { username: "elastic", password: "changeme" },
+ *   timeoutMs: 5_000,
+ *   indexRefresh: true,
+ *   fetch: () => Promise.resolve(Response.json({})),
+ * };
+ * const ds = new DataSource(options);
+ * assert.equal(ds.indexRefresh, true);
+ * assert.doesNotMatch(JSON.stringify(ds), /changeme/);
+ * ```
+ */
 export interface DataSourceOptions {
   /** Node URLs, e.g. `["http://h1:9200", "https://user:pass@h2:9200"]`. */
   nodes: readonly string[];

@@ -8,7 +8,18 @@
 import { IllegalStateError } from "./errors.ts";
 import { cellValue, JsonCell } from "./_json_cell.ts";
 
-/** `hits.total` of a search, normalised (a bare number from ES 6 becomes `relation: "eq"`). */
+/**
+ * `hits.total` of a search, normalised (a bare number from ES 6 becomes `relation: "eq"`).
+ *
+ * @example
+ * ```ts
+ * import { ResultSet, type TotalHits } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const total: TotalHits = { value: 10000, relation: "gte" };
+ * assert.equal(new ResultSet([], [], { total }).total?.relation, "gte");
+ * ```
+ */
 export interface TotalHits {
   /** The number of hits counted. */
   value: number;
@@ -16,7 +27,20 @@ export interface TotalHits {
   relation: "eq" | "gte";
 }
 
-/** The metadata a result set carries beside its rows. */
+/**
+ * The metadata a result set carries beside its rows.
+ *
+ * @example
+ * ```ts
+ * import { ResultSet, type ResultSetMeta } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const meta: ResultSetMeta = { took: 3, scrollId: "c2Nyb2xs", aggregations: { n: { value: 1 } } };
+ * const rs = new ResultSet(["_ID"], [], meta);
+ * assert.equal(rs.took, 3);
+ * assert.equal(rs.scrollId, "c2Nyb2xs");
+ * ```
+ */
 export interface ResultSetMeta {
   /** `hits.total`, or null when the response had none. */
   total?: TotalHits | null;
@@ -32,7 +56,20 @@ export interface ResultSetMeta {
   pitId?: string;
 }
 
-/** A column given by its label (exact, then case-insensitive) or its 1-based index. */
+/**
+ * A column given by its label (exact, then case-insensitive) or its 1-based index.
+ *
+ * @example
+ * ```ts
+ * import { type ColumnRef, ResultSet } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const rs = new ResultSet(["COUNT"], [[5]]);
+ * rs.next();
+ * const refs: ColumnRef[] = ["COUNT", "count", 1];
+ * assert.deepEqual(refs.map((c) => rs.getNumber(c)), [5, 5, 5]);
+ * ```
+ */
 export type ColumnRef = string | number;
 
 /**

@@ -17,7 +17,23 @@ import { bulkItemCounts, mapResponse, type Outcome } from "./_response_mapper.ts
 import { ResultSet } from "./result_set.ts";
 import type { Connection } from "./connection.ts";
 
-/** Options of one call: a signal that aborts it (the call then fails with `TimeoutError`). */
+/**
+ * Options of one call: a signal that aborts it (the call then fails with `TimeoutError`).
+ *
+ * @example
+ * ```ts
+ * import { DataSource, TimeoutError } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const fetch = (_url: string, init: RequestInit) =>
+ *   new Promise<Response>((_, reject) => init.signal?.addEventListener("abort", () => reject(init.signal?.reason)));
+ * const stmt = (await new DataSource({ nodes: ["http://es:9200"], fetch }).getConnection()).createStatement();
+ * const controller = new AbortController();
+ * const pending = stmt.execute("GET /", [], { signal: controller.signal });
+ * controller.abort();
+ * await assert.rejects(pending, TimeoutError);
+ * ```
+ */
 export interface ExecuteOptions {
   /** Aborts the request; the call rejects with `TimeoutError` whose `cause` is the reason. */
   signal?: AbortSignal;
@@ -27,7 +43,20 @@ type StatementResult = ResultSet | number;
 
 /**
  * What every statement shares: the results of the last execution, generated keys, max rows,
- * the query timeout, the batch, and running bound commands.
+ * the query timeout, the batch, and running bound commands (`executeCommands`, for layers that
+ * bind commands themselves).
+ * @example
+ * ```ts
+ * import { bindScript, DataSource, parseScript, StatementBase } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const fetch = () => Promise.resolve(Response.json({ count: 3 }));
+ * const stmt = (await new DataSource({ nodes: ["http://es:9200"], fetch }).getConnection()).createStatement();
+ * assert.ok(stmt instanceof StatementBase);
+ * const commands = bindScript(parseScript("GET /{?}/_count"), ["users"]);
+ * assert.equal(await stmt.executeCommands(commands), true);
+ * assert.equal(stmt.getResultSet()?.toArray()[0].COUNT, 3);
+ * ```
  */
 export abstract class StatementBase {
   /** The connection this statement runs on. */

@@ -10,10 +10,36 @@
 import { ConnectionError, redact, ResponseError, TimeoutError } from "./errors.ts";
 import type { Method } from "./_command.ts";
 
-/** The signature of `fetch` the transport calls: `fetchFn(url, init)`. */
+/** The signature of `fetch` the transport calls: `fetchFn(url, init)`.
+ *
+ * @example
+ * ```ts
+ * import { type FetchFunction, Transport, type TransportResponse } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const fetch: FetchFunction = () => Promise.resolve(new Response(null, { status: 404 }));
+ * const transport = new Transport({ nodes: ["http://es:9200"], fetch, maxRetries: 0 });
+ * const res: TransportResponse = await transport.request({ method: "HEAD", path: "/idx", allowNotFound: true });
+ * assert.equal(res.status, 404);
+ * assert.equal(res.node, "http://es:9200");
+ * ```
+ */
 export type FetchFunction = (url: string, init: RequestInit) => Promise<Response>;
 
-/** How a {@linkcode Transport} talks to the cluster. */
+/** How a {@linkcode Transport} talks to the cluster.
+ *
+ * @example
+ * ```ts
+ * import { type FetchFunction, Transport, type TransportResponse } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const fetch: FetchFunction = () => Promise.resolve(new Response(null, { status: 404 }));
+ * const transport = new Transport({ nodes: ["http://es:9200"], fetch, maxRetries: 0 });
+ * const res: TransportResponse = await transport.request({ method: "HEAD", path: "/idx", allowNotFound: true });
+ * assert.equal(res.status, 404);
+ * assert.equal(res.node, "http://es:9200");
+ * ```
+ */
 export interface TransportOptions {
   /** Base URLs of the nodes, without credentials, e.g. `http://h1:9200`. */
   nodes: readonly string[];
@@ -33,7 +59,20 @@ export interface TransportOptions {
   compression?: boolean;
 }
 
-/** One request for the transport. */
+/** One request for the transport.
+ *
+ * @example
+ * ```ts
+ * import { type FetchFunction, Transport, type TransportResponse } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const fetch: FetchFunction = () => Promise.resolve(new Response(null, { status: 404 }));
+ * const transport = new Transport({ nodes: ["http://es:9200"], fetch, maxRetries: 0 });
+ * const res: TransportResponse = await transport.request({ method: "HEAD", path: "/idx", allowNotFound: true });
+ * assert.equal(res.status, 404);
+ * assert.equal(res.node, "http://es:9200");
+ * ```
+ */
 export interface TransportRequest {
   /** The method as written; GET/HEAD with a body are sent as POST. */
   method: Method;
@@ -53,7 +92,20 @@ export interface TransportRequest {
   command?: string;
 }
 
-/** What came back: the status, the body as text, the headers and the node that answered. */
+/** What came back: the status, the body as text, the headers and the node that answered.
+ *
+ * @example
+ * ```ts
+ * import { type FetchFunction, Transport, type TransportResponse } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const fetch: FetchFunction = () => Promise.resolve(new Response(null, { status: 404 }));
+ * const transport = new Transport({ nodes: ["http://es:9200"], fetch, maxRetries: 0 });
+ * const res: TransportResponse = await transport.request({ method: "HEAD", path: "/idx", allowNotFound: true });
+ * assert.equal(res.status, 404);
+ * assert.equal(res.node, "http://es:9200");
+ * ```
+ */
 export interface TransportResponse {
   status: number;
   body: string;
