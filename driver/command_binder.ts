@@ -57,11 +57,11 @@ export function bindScript(script: ParsedScript, args: readonly unknown[]): Boun
     );
   }
   const commands = script.commands;
-  const out: BoundCommand[] = new Array(commands.length);
+  const out: BoundCommand[] = [];
   let first = 0;
   for (let k = 0; k < commands.length; k++) {
     const command = commands[k];
-    out[k] = bindCommand(command, args, first);
+    out.push(bindCommand(command, args, first));
     first += command.placeholderCount;
   }
   return out;
@@ -101,8 +101,14 @@ function bindCommand(
       for (let k = 1; k < chunks.length; k++) {
         const value = args[a++];
         const kind = slots[s++].kind;
-        body += (kind === "value" ? encodeJson(value, a) : encodeSpecial(kind, value, a)) +
-          chunks[k];
+        // Inline fast paths for the common JSON values; everything else goes to the encoders.
+        body += (kind !== "value"
+          ? encodeSpecial(kind, value, a)
+          : typeof value === "string"
+          ? JSON.stringify(value)
+          : typeof value === "number" && value - value === 0
+          ? "" + value
+          : encodeJson(value, a)) + chunks[k];
       }
     }
     const bound: BoundCommand = {
