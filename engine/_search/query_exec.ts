@@ -66,6 +66,7 @@ function runBool(q: QueryOf<"bool">, ctx: ExecContext, scoring: boolean): Hits {
       result = msm === 0 ? addOptional(allDocs(ctx, 0, scoring), should) : matchedShould;
     } else {
       result = required.reduce(intersect);
+      if (scoring && !result.scores) result = constantHits(result.docs, 0, true);
       result = msm > 0 ? intersect(result, matchedShould) : addOptional(result, should);
     }
   } else if (hasRequired) {

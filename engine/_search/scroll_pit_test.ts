@@ -1,0 +1,122 @@
+import assert from "node:assert/strict";
+import { EngineError } from "../_errors.ts";
+import {
+  clearScrollApi,
+  closePitApi,
+  openPitApi,
+  parseKeepAlive,
+  scrollApi,
+  searchApi,
+  SearchContexts,
+} from "./search_api.ts";
+import { TestIndex } from "./test_index.ts";
+
+type Hits = { total: number | { value: number }; hits: { _id: string; sort?: unknown[] }[] };
+
+function setup(): TestIndex {
+  return new TestIndex("s", { properties: { foo: { type: "long" } } }).put({
+    "42": { foo: 1 },
+    "43": { foo: 2 },
+  });
+}
+
+Deno.test("parseKeepAlive reads time units and rejects garbage", () => {
+  assert.equal(parseKeepAlive("1m"), 60_000);
+  assert.equal(parseKeepAlive("30s"), 30_000);
+  assert.equal(parseKeepAlive("2h"), 7_200_000);
+  assert.equal(parseKeepAlive("500ms"), 500);
+  assert.throws(
+    () => parseKeepAlive("abc"),
+    (e) => e instanceof EngineError && e.status === 400 && e.type === "parse_exception",
+  );
+});
+
+Deno.test("scroll pages through a frozen result and then returns empty pages", () => {
+  const idx = setup();
+  const ctx = new SearchContexts();
+  const first = searchApi(
+    ctx,
+    [idx.target()],
+    { query: { match_all: {} } },
+    new URLSearchParams("size=1&scroll=1m&sort=foo&rest_total_hits_as_int=true"),
+  );
+  const id = first._scroll_id as string;
+  assert.equal(typeof id, "string");
+  assert.equal((first.hits as Hits).total, 2);
+  assert.deepEqual((first.hits as Hits).hits.map((h) => h._id), ["42"]);
+  idx.put({ "44": { foo: 3 } });
+  const second = scrollApi(ctx, id, "1m", true);
+  assert.equal((second.hits as Hits).total, 2);
+  assert.deepEqual((second.hits as Hits).hits.map((h) => h._id), ["43"]);
+  assert.deepEqual((scrollApi(ctx, id, undefined, true).hits as Hits).hits, []);
+  assert.deepEqual(clearScrollApi(ctx, [id]), { succeeded: true, num_freed: 1 });
+  assert.throws(
+    () => scrollApi(ctx, id, "1m", true),
+    (e) =>
+      e instanceof EngineError && e.status === 404 && e.type === "search_context_missing_exception",
+  );
+});
+
+Deno.test("scroll contexts expire after keep-alive and respect max keep-alive", () => {
+  let now = 1_000_000;
+  const ctx = new SearchContexts(() => now);
+  const res = searchApi(
+    ctx,
+    [setup().target()],
+    undefined,
+    new URLSearchParams("size=1&scroll=1m"),
+  );
+  now += 59_000;
+  scrollApi(ctx, res._scroll_id as string, "10s", false);
+  now += 11_000;
+  assert.throws(
+    () => scrollApi(ctx, res._scroll_id as string, "1m", false),
+    /No search context found/,
+  );
+  ctx.maxKeepAlive = 60_000;
+  assert.throws(
+    () => searchApi(ctx, [setup().target()], undefined, new URLSearchParams("scroll=2m")),
+    /Keep alive for request \(2m\) is too large/,
+  );
+  assert.deepEqual(clearScrollApi(ctx, "_all"), { succeeded: true, num_freed: 0 });
+});
+
+Deno.test("PIT freezes state; search_after pages with the implicit _shard_doc tiebreaker", () => {
+  const idx = setup();
+  const ctx = new SearchContexts();
+  const opened = openPitApi(ctx, [idx.target()], "1m", "elasticsearch");
+  const id = opened.id as string;
+  idx.put({ "44": { foo: 0 }, "42": null });
+  const page1 = searchApi(ctx, [], {
+    pit: { id, keep_alive: "1m" },
+    sort: [{ foo: "asc" }],
+    size: 1,
+  }, new URLSearchParams());
+  assert.equal(page1.pit_id, id);
+  const hits = (page1.hits as Hits).hits;
+  assert.deepEqual(hits.map((h) => h._id), ["42"]);
+  assert.equal(hits[0].sort!.length, 2);
+  const page2 = searchApi(ctx, [], {
+    pit: { id },
+    sort: [{ foo: "asc" }],
+    size: 5,
+    search_after: hits[0].sort,
+  }, new URLSearchParams());
+  assert.deepEqual((page2.hits as Hits).hits.map((h) => h._id), ["43"]);
+  assert.deepEqual(closePitApi(ctx, [id], "elasticsearch"), { succeeded: true, num_freed: 1 });
+  assert.throws(
+    () => searchApi(ctx, [], { pit: { id } }, new URLSearchParams()),
+    /No search context found/,
+  );
+});
+
+Deno.test("OpenSearch PIT flavour", () => {
+  const ctx = new SearchContexts(() => 5);
+  const opened = openPitApi(ctx, [setup().target()], "1h", "opensearch");
+  assert.equal(typeof opened.pit_id, "string");
+  assert.equal(opened.creation_time, 5);
+  assert.deepEqual(opened._shards, { total: 1, successful: 1, skipped: 0, failed: 0 });
+  assert.deepEqual(closePitApi(ctx, "_all", "opensearch"), {
+    pits: [{ pit_id: opened.pit_id, successful: true }],
+  });
+});

@@ -1,0 +1,330 @@
+import assert from "node:assert/strict";
+import { EngineError } from "../_errors.ts";
+import { countApi, findMatches, searchApi, SearchContexts } from "./search_api.ts";
+import { TestIndex } from "./test_index.ts";
+
+type Hit = {
+  _id: string;
+  _score: number | null;
+  sort?: unknown[];
+  _source?: Record<string, unknown>;
+};
+type HitsSection = {
+  total?: { value: number; relation: string } | number;
+  max_score: number | null;
+  hits: Hit[];
+};
+
+const mappings = {
+  properties: {
+    name: { type: "text", fields: { keyword: { type: "keyword" } } },
+    n: { type: "long" },
+    tag: { type: "keyword" },
+  },
+};
+
+function index(count = 30): TestIndex {
+  const docs: Record<string, Record<string, unknown>> = {};
+  for (let i = 1; i <= count; i++) {
+    docs[String(i)] = i % 5 === 0
+      ? { name: `doc ${i}`, tag: "t" + (i % 3) }
+      : { name: `doc ${i}`, n: i, tag: "t" + (i % 3) };
+  }
+  return new TestIndex("idx", mappings).put(docs);
+}
+
+function search(
+  body?: Record<string, unknown>,
+  params = "",
+  idx = index(),
+): Record<string, unknown> {
+  return searchApi(new SearchContexts(), [idx.target()], body, new URLSearchParams(params));
+}
+
+const hitsOf = (res: Record<string, unknown>) => res.hits as HitsSection;
+const idsOf = (res: Record<string, unknown>) => hitsOf(res).hits.map((h) => h._id);
+
+function throwsEngine(
+  fn: () => unknown,
+  status: number,
+  type: string,
+  reason: RegExp,
+): EngineError {
+  try {
+    fn();
+  } catch (e) {
+    assert.ok(e instanceof EngineError, String(e));
+    assert.equal(e.status, status);
+    assert.equal(e.type, type);
+    const text = JSON.stringify(e.toBody());
+    assert.match(text, reason);
+    return e;
+  }
+  assert.fail("expected an EngineError");
+}
+
+Deno.test("response has Elasticsearch 8 shape with default size 10", () => {
+  const res = search({ query: { match_all: {} } });
+  assert.deepEqual(Object.keys(res), ["took", "timed_out", "_shards", "hits"]);
+  assert.deepEqual(res._shards, { total: 1, successful: 1, skipped: 0, failed: 0 });
+  const hits = hitsOf(res);
+  assert.deepEqual(hits.total, { value: 30, relation: "eq" });
+  assert.equal(hits.max_score, 1);
+  assert.equal(hits.hits.length, 10);
+  assert.deepEqual(Object.keys(hits.hits[0]), ["_index", "_id", "_score", "_source"]);
+});
+
+Deno.test("from and size page through hits; size 0 returns none", () => {
+  assert.deepEqual(idsOf(search({ from: 2, size: 3, sort: ["n"] })), ["3", "4", "6"]);
+  assert.deepEqual(idsOf(search({ sort: ["n"] }, "from=2&size=3")), ["3", "4", "6"]);
+  const res = search({ size: 0 });
+  assert.deepEqual(hitsOf(res).hits, []);
+  assert.equal(hitsOf(res).max_score, null);
+});
+
+Deno.test("sort by field: order, missing, unmapped_type, multiple keys, _score null", () => {
+  const asc = search({ sort: [{ n: "asc" }], size: 30 });
+  assert.deepEqual(idsOf(asc).slice(0, 3), ["1", "2", "3"]);
+  assert.deepEqual(idsOf(asc).slice(-7), ["29", "5", "10", "15", "20", "25", "30"], "missing last");
+  assert.equal(hitsOf(asc).max_score, null);
+  assert.equal(hitsOf(asc).hits[0]._score, null);
+  assert.deepEqual(hitsOf(asc).hits[0].sort, [1]);
+  const first = search({ sort: [{ n: { order: "desc", missing: "_first" } }], size: 7 });
+  assert.deepEqual(idsOf(first), ["5", "10", "15", "20", "25", "30", "29"]);
+  const multi = search({ sort: [{ tag: "desc" }, { "name.keyword": "asc" }], size: 3 });
+  assert.deepEqual(hitsOf(multi).hits.map((h) => h.sort), [["t2", "doc 11"], ["t2", "doc 14"], [
+    "t2",
+    "doc 17",
+  ]]);
+  const unmapped = search({ sort: [{ nope: { unmapped_type: "long" } }, "_doc"], size: 2 });
+  assert.deepEqual(idsOf(unmapped), ["1", "2"]);
+  const tracked = search({ sort: ["n"], track_scores: true, size: 1 });
+  assert.equal(hitsOf(tracked).hits[0]._score, 1);
+  assert.deepEqual(idsOf(search(undefined, "sort=n:desc&size=2")), ["29", "28"]);
+});
+
+Deno.test("sort by _score: desc reports max_score, asc does not", () => {
+  const desc = search({
+    query: { match: { name: "doc" } },
+    sort: [{ _score: "desc" }, { _doc: "desc" }],
+    size: 2,
+  });
+  assert.equal(typeof hitsOf(desc).max_score, "number");
+  const asc = search({ query: { match: { name: "doc" } }, sort: [{ _score: "asc" }], size: 2 });
+  assert.equal(hitsOf(asc).max_score, null);
+});
+
+Deno.test("sorting on unmapped or text fields fails like Elasticsearch", () => {
+  throwsEngine(
+    () => search({ sort: ["nope"] }),
+    400,
+    "search_phase_execution_exception",
+    /No mapping found for \[nope\] in order to sort on/,
+  );
+  throwsEngine(
+    () => search({ sort: ["name"] }),
+    400,
+    "search_phase_execution_exception",
+    /Text fields are not optimised/,
+  );
+});
+
+Deno.test("max_result_window and negative from", () => {
+  throwsEngine(
+    () => search(undefined, "from=10000"),
+    400,
+    "search_phase_execution_exception",
+    /Result window is too large, from \+ size must be less than or equal to: \[10000\] but was \[10010\]\. See the scroll api/,
+  );
+  throwsEngine(
+    () => search(undefined, "from=-2"),
+    400,
+    "illegal_argument_exception",
+    /\[from\] parameter cannot be negative/,
+  );
+  throwsEngine(
+    () => search(undefined, "scroll=5m&size=10010"),
+    400,
+    "search_phase_execution_exception",
+    /Batch size is too large/,
+  );
+});
+
+Deno.test("track_total_hits: default 10000, exact, threshold, false, as int", () => {
+  const big = index(10).put(
+    Object.fromEntries(Array.from({ length: 10050 }, (_, i) => [`x${i}`, { n: i }])),
+  );
+  assert.deepEqual(hitsOf(search({ size: 0 }, "", big)).total, { value: 10000, relation: "gte" });
+  assert.deepEqual(hitsOf(search({ size: 0, track_total_hits: true }, "", big)).total, {
+    value: 10060,
+    relation: "eq",
+  });
+  assert.deepEqual(hitsOf(search({ size: 0, track_total_hits: 5 })).total, {
+    value: 5,
+    relation: "gte",
+  });
+  assert.equal(hitsOf(search({ size: 0, track_total_hits: false })).total, undefined);
+  assert.equal(hitsOf(search({ size: 0 }, "rest_total_hits_as_int=true", big)).total, 10060);
+});
+
+Deno.test("search_after continues after the last sort values", () => {
+  const page1 = search({ sort: [{ n: "asc" }], size: 3 });
+  const last = hitsOf(page1).hits[2].sort!;
+  assert.deepEqual(idsOf(search({ sort: [{ n: "asc" }], size: 3, search_after: last })), [
+    "4",
+    "6",
+    "7",
+  ]);
+  throwsEngine(
+    () => search({ sort: [{ n: "asc" }], search_after: [1, 2] }),
+    400,
+    "search_phase_execution_exception",
+    /search_after has 2 value\(s\) but sort has 1/,
+  );
+});
+
+Deno.test("_source filtering and version/seq_no options", () => {
+  const res = search({
+    _source: ["tag"],
+    version: true,
+    seq_no_primary_term: true,
+    size: 1,
+    sort: ["n"],
+  });
+  const hit = hitsOf(res).hits[0] as Record<string, unknown>;
+  assert.deepEqual(hit._source, { tag: "t1" });
+  assert.equal(hit._version, 1);
+  assert.equal(hit._primary_term, 1);
+  assert.equal(typeof hit._seq_no, "number");
+  assert.equal(hitsOf(search({ _source: false, size: 1 })).hits[0]._source, undefined);
+});
+
+Deno.test("aggregations: terms with sub-aggs and metrics", () => {
+  const res = search({
+    size: 0,
+    aggs: {
+      tags: { terms: { field: "tag", size: 2 }, aggs: { top: { max: { field: "n" } } } },
+      lo: { min: { field: "n" } },
+      hi: { max: { field: "n" } },
+      mean: { avg: { field: "n" } },
+      total: { sum: { field: "n" } },
+      cnt: { value_count: { field: "n" } },
+      distinct: { cardinality: { field: "tag" } },
+      none: { avg: { field: "missing" } },
+    },
+  });
+  const aggs = res.aggregations as Record<string, Record<string, unknown>>;
+  assert.deepEqual(aggs.tags, {
+    doc_count_error_upper_bound: 0,
+    sum_other_doc_count: 10,
+    buckets: [{ key: "t0", doc_count: 10, top: { value: 27 } }, {
+      key: "t1",
+      doc_count: 10,
+      top: { value: 28 },
+    }],
+  });
+  assert.deepEqual(aggs.lo, { value: 1 });
+  assert.deepEqual(aggs.hi, { value: 29 });
+  assert.deepEqual(aggs.total, { value: 360 });
+  assert.deepEqual(aggs.mean, { value: 15 });
+  assert.deepEqual(aggs.cnt, { value: 24 });
+  assert.deepEqual(aggs.distinct, { value: 3 });
+  assert.deepEqual(aggs.none, { value: null });
+  throwsEngine(
+    () => search({ aggs: { x: { bogus: {} } } }),
+    400,
+    "parsing_exception",
+    /Unknown aggregation type \[bogus\]/,
+  );
+});
+
+Deno.test("query errors: unknown query, malformed query, unknown body key", () => {
+  throwsEngine(
+    () => search({ query: { foo: {} } }),
+    400,
+    "parsing_exception",
+    /unknown query \[foo\]/,
+  );
+  throwsEngine(
+    () => search({ query: { term: { a: 1, b: 2 } } }),
+    400,
+    "parsing_exception",
+    /\[term\] query doesn't support multiple fields/,
+  );
+  throwsEngine(
+    () => search({ query: { match_all: {}, term: { a: 1 } } }),
+    400,
+    "parsing_exception",
+    /malformed query/,
+  );
+  throwsEngine(
+    () => search({ query: { bool: { must: [], nope: 1 } } }),
+    400,
+    "parsing_exception",
+    /\[bool\] query does not support \[nope\]/,
+  );
+  throwsEngine(
+    () => search({ bogus: 1 }),
+    400,
+    "parsing_exception",
+    /Unknown key for a VALUE_NUMBER in \[bogus\]/,
+  );
+  throwsEngine(
+    () => search({ query: { term: { n: "abc" } } }),
+    400,
+    "search_phase_execution_exception",
+    /For input string/,
+  );
+});
+
+Deno.test("multiple targets merge by score and by sort", () => {
+  const a = new TestIndex("a", mappings).put({
+    "1": { name: "apple pie", n: 3 },
+    "2": { name: "banana", n: 1 },
+  });
+  const b = new TestIndex("b", mappings).put({ "1": { name: "apple apple", n: 2 } });
+  const res = searchApi(
+    new SearchContexts(),
+    [a.target(), b.target()],
+    { sort: ["n"] },
+    new URLSearchParams(),
+  );
+  const hits = hitsOf(res).hits as unknown as { _index: string; _id: string }[];
+  assert.deepEqual(hits.map((h) => `${h._index}/${h._id}`), ["a/2", "b/1", "a/1"]);
+  assert.deepEqual(res._shards, { total: 2, successful: 2, skipped: 0, failed: 0 });
+  const q = searchApi(new SearchContexts(), [a.target(), b.target()], {
+    query: { match: { name: "apple" } },
+  }, new URLSearchParams());
+  assert.equal(hitsOf(q).hits.length, 2);
+});
+
+Deno.test("q parameter uses query_string syntax", () => {
+  assert.deepEqual(idsOf(search(undefined, "q=n:7")), ["7"]);
+  assert.deepEqual(idsOf(search(undefined, "q=tag:t1 AND n:[1 TO 5]&sort=n")), ["1", "4"]);
+});
+
+Deno.test("countApi counts and rejects other body keys", () => {
+  const idx = index();
+  assert.deepEqual(
+    countApi([idx.target()], { query: { term: { tag: "t1" } } }, new URLSearchParams()),
+    {
+      count: 10,
+      _shards: { total: 1, successful: 1, skipped: 0, failed: 0 },
+    },
+  );
+  assert.equal(countApi([idx.target()], undefined, new URLSearchParams("q=tag:t2")).count, 10);
+  throwsEngine(
+    () => countApi([idx.target()], { size: 1 }, new URLSearchParams()),
+    400,
+    "parsing_exception",
+    /request does not support \[size\]/,
+  );
+});
+
+Deno.test("findMatches returns live docs for by-query APIs", () => {
+  const idx = index(5);
+  idx.put({ "2": null });
+  const found = findMatches([idx.target()], { range: { n: { lte: 3 } } });
+  assert.deepEqual(found.map((m) => [m.index, m.doc.id]), [["idx", "1"], ["idx", "3"]]);
+  assert.throws(() => findMatches([idx.target()], { nope: {} }), /unknown query/);
+});
