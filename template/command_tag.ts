@@ -3,7 +3,8 @@
 // scanned once per call site.
 
 import type { EntityClass } from "./entity.ts";
-import type { Args, Command, JdbcTemplate, QueryList, RowMap, RowMapper } from "./jdbc_template.ts";
+import type { JdbcTemplate } from "./jdbc_template.ts";
+import type { Args, Command, QueryList, RowMap, RowMapper } from "./types.ts";
 import { bindTagged, type BoundTemplate } from "./named_binding.ts";
 
 const joined = new WeakMap<TemplateStringsArray, string>();

@@ -12,37 +12,19 @@ import {
   type Statement,
 } from "../driver/mod.ts";
 import type { EntityClass } from "./entity.ts";
+import type {
+  Args,
+  Command,
+  QueryList,
+  ResultSetExtractor,
+  RowCallback,
+  RowMap,
+  RowMapper,
+} from "./types.ts";
+import { singleValue } from "./_single_value.ts";
 import { bindTemplate, type BoundTemplate, needsTemplate } from "./named_binding.ts";
 import { documentMapper, mapResultSet, prepareValue, RowMappingError } from "./row_mapping.ts";
 import { TemplateCommand } from "./command_tag.ts";
-
-/** Positional arguments (for `?`/`{?}`) or named arguments (for `#{…}`, `${…}`, rules). */
-export type Args = readonly unknown[] | object;
-
-/** A command: template text, or a command already bound by `bindTemplate`. */
-export type Command = string | BoundTemplate;
-
-/** One row as a map from column name (`_ID`, `_DOC`, `COUNT`, `STATUS`, …) to value. */
-export type RowMap = Record<string, unknown>;
-
-/** Turns the current row of a result set into a value. `rowNum` is 0-based. */
-export type RowMapper<T> = (rs: ResultSet, rowNum: number) => T;
-
-/** Reads a whole result set (it calls `rs.next()` itself). */
-export type ResultSetExtractor<T> = (rs: ResultSet) => T | Promise<T>;
-
-/** Sees each row in turn, returning nothing. `rowNum` is 0-based. */
-export type RowCallback = (rs: ResultSet, rowNum: number) => void;
-
-/** A real array that also carries the search's `total`, `took` and `aggregations` (not enumerable). */
-export type QueryList<T> = T[] & {
-  /** `hits.total` of a search, or null. */
-  readonly total: { value: number; relation: "eq" | "gte" } | null;
-  /** `took` in milliseconds, or null. */
-  readonly took: number | null;
-  /** The `aggregations` of a search, or undefined. */
-  readonly aggregations: unknown;
-};
 
 function withMeta<T>(rows: T[], rs: ResultSet): QueryList<T> {
   Object.defineProperties(rows, {
@@ -559,35 +541,4 @@ export class JdbcTemplate {
   command(strings: TemplateStringsArray, ...values: unknown[]): TemplateCommand {
     return new TemplateCommand(this, strings, values, this.#macros);
   }
-}
-
-function singleValue(rs: ResultSet, text: string): number | bigint | string | null {
-  if (rs.rowCount > 1) throw new IncorrectResultSizeError(1, rs.rowCount, { command: text });
-  if (!rs.next()) return null;
-  const columns = rs.getColumns();
-  const column = columns.includes("COUNT")
-    ? "COUNT"
-    : columns.length === 1
-    ? columns[0]
-    : undefined;
-  if (column === undefined) {
-    throw new DataAccessError(
-      "MAPPING",
-      `Expected one numeric column, got ${
-        columns.join(", ")
-      }; use _count, queryForList or a RowMapper: ${text}`,
-      { command: text },
-    );
-  }
-  const value = rs.getObject(column);
-  if (value === null || value === undefined) return null;
-  if (typeof value === "number" || typeof value === "bigint") return value;
-  if (typeof value === "string" && /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(value.trim())) {
-    return value.includes(".") || /e/i.test(value) ? Number(value) : value.trim();
-  }
-  throw new DataAccessError(
-    "MAPPING",
-    `Column ${column} holds ${JSON.stringify(value)}, which is not a number: ${text}`,
-    { command: text },
-  );
 }

@@ -18,16 +18,16 @@
  *
  * @module
  */
-export {
-  type Args,
-  type Command,
-  JdbcTemplate,
-  type QueryList,
-  type ResultSetExtractor,
-  type RowCallback,
-  type RowMap,
-  type RowMapper,
-} from "./jdbc_template.ts";
+export { JdbcTemplate } from "./jdbc_template.ts";
+export type {
+  Args,
+  Command,
+  QueryList,
+  ResultSetExtractor,
+  RowCallback,
+  RowMap,
+  RowMapper,
+} from "./types.ts";
 export { TemplateCommand } from "./command_tag.ts";
 export { type BindOptions, bindTemplate, type BoundTemplate } from "./named_binding.ts";
 export {
