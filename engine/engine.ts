@@ -64,6 +64,7 @@ export class Engine {
       waiters: new Set(),
       clusterUuid: crypto.randomUUID().replace(/-/g, "").slice(0, 22),
       persistentSettings: {},
+      tasks: new Map(),
       transientSettings: {},
     };
   }

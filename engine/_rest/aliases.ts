@@ -2,6 +2,7 @@
 
 import { EngineError } from "../_errors.ts";
 import type { AliasMeta, IndexState } from "../_state/index_state.ts";
+import { indexNotFound } from "../_state/cluster.ts";
 import { matchPattern } from "../_state/names.ts";
 import { bodyObject, ok, type Reply, type RequestContext, requireBody } from "./context.ts";
 import { targets } from "./indices.ts";
@@ -38,21 +39,45 @@ function aliasNames(raw: string | undefined): string[] | undefined {
     : raw.split(",").map((s) => s.trim()).filter((s) => s !== "");
 }
 
-/** PUT /{index}/_alias/{name}. */
+const ALIAS_BODY_KEYS = new Set([
+  "index",
+  "indices",
+  "alias",
+  "aliases",
+  "filter",
+  "routing",
+  "index_routing",
+  "search_routing",
+  "is_write_index",
+  "is_hidden",
+  "must_exist",
+]);
+
+/** PUT /{index}/_alias/{name}, also with index and/or alias given in the body. */
 export function putAliasHandler(ctx: RequestContext): Reply {
-  const meta = readAliasMeta(bodyObject(ctx) ?? {});
-  const name = ctx.p.name ?? (bodyObject(ctx)?.alias as string | undefined);
-  if (!name) {
+  const body = bodyObject(ctx) ?? {};
+  for (const key of Object.keys(body)) {
+    if (!ALIAS_BODY_KEYS.has(key)) {
+      throw new EngineError(
+        400,
+        "x_content_parse_exception",
+        `[1:2] [alias] unknown field [${key}]`,
+      );
+    }
+  }
+  const meta = readAliasMeta(body);
+  const name = (body.alias as string | undefined) ?? ctx.p.name;
+  const indexExpr = body.index ?? body.indices ?? ctx.p.index;
+  if (!name || !indexExpr) {
     throw new EngineError(
       400,
       "action_request_validation_exception",
-      "Validation Failed: 1: [alias] is missing;",
+      `Validation Failed: 1: ${!name ? "[alias] is missing" : "[index] is missing"};`,
     );
   }
-  const found = targets(ctx);
-  if (found.length === 0) {
-    throw new EngineError(404, "index_not_found_exception", `no such index [${ctx.p.index}]`);
-  }
+  const expression = Array.isArray(indexExpr) ? indexExpr.join(",") : String(indexExpr);
+  const found = ctx.state.cluster.resolve(expression, { includeClosed: true });
+  if (found.length === 0) throw indexNotFound(expression);
   for (const index of found) ctx.state.cluster.putAlias(index, name, meta);
   return ok({ acknowledged: true });
 }
@@ -150,17 +175,28 @@ export function updateAliasesHandler(ctx: RequestContext): Reply {
         for (const a of aliases) plan.push(() => cluster.putAlias(index, a, meta));
       }
     } else if (kind === "remove") {
-      for (const a of aliases) {
-        const holders = indices.filter((i) =>
-          [...i.aliases.keys()].some((k) => matchPattern(a, k))
-        );
-        if (holders.length === 0 && spec.must_exist === true) {
-          throw new EngineError(404, "aliases_not_found_exception", `aliases [${a}] missing`, {
+      const missing = (names: string[]): EngineError =>
+        new EngineError(
+          404,
+          "aliases_not_found_exception",
+          `aliases [${names.join(",")}] missing`,
+          {
             "resource.type": "aliases",
-            "resource.id": a,
-          });
-        }
-        for (const index of holders) {
+            "resource.id": names.join(","),
+          },
+        );
+      const holdersOf = (a: string): IndexState[] =>
+        indices.filter((i) => [...i.aliases.keys()].some((k) => matchPattern(a, k)));
+      const absent = aliases.filter((a) => holdersOf(a).length === 0);
+      const mustExist = spec.must_exist;
+      if (
+        absent.length > 0 &&
+        (mustExist === true || mustExist === undefined && absent.length === aliases.length)
+      ) {
+        throw missing(spec.must_exist === true ? absent : aliases);
+      }
+      for (const a of aliases) {
+        for (const index of holdersOf(a)) {
           plan.push(() => {
             for (const k of [...index.aliases.keys()]) {
               if (matchPattern(a, k)) index.aliases.delete(k);

@@ -3,7 +3,7 @@
 import { EngineError } from "../_errors.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { applyRefresh } from "../_state/refresh.ts";
-import { filterSource, sourceSpec } from "../_state/source_filter.ts";
+import { filterSource, listParam, sourceSpec } from "../_state/source_filter.ts";
 import { updateDocument } from "../_state/update.ts";
 import {
   deleteDocument,
@@ -21,6 +21,23 @@ import {
 import { checkId, checkRouting, generateId, writeOptions } from "./write_params.ts";
 
 const ACTIONS = new Set(["index", "create", "update", "delete"]);
+const META_KEYS = new Set([
+  "_index",
+  "_id",
+  "routing",
+  "if_seq_no",
+  "if_primary_term",
+  "version",
+  "version_type",
+  "pipeline",
+  "require_alias",
+  "retry_on_conflict",
+  "_source",
+  "dynamic_templates",
+  "op_type",
+  "list_executed_pipelines",
+  "require_data_stream",
+]);
 
 interface Action {
   op: string;
@@ -61,6 +78,7 @@ export function parseBulk(text: string): Action[] {
       throw malformed(lineNo, "expected START_OBJECT or END_OBJECT but found [VALUE_STRING]");
     }
     const keys = Object.keys(parsed);
+    if (keys.length === 0) throw malformed(lineNo, "expected FIELD_NAME but found [END_OBJECT]");
     if (keys.length !== 1 || !ACTIONS.has(keys[0])) {
       throw malformed(
         lineNo,
@@ -71,6 +89,15 @@ export function parseBulk(text: string): Action[] {
     const meta = (parsed as Record<string, unknown>)[op];
     if (meta === null || typeof meta !== "object" || Array.isArray(meta)) {
       throw malformed(lineNo, "expected START_OBJECT but found [VALUE_STRING]");
+    }
+    for (const key of Object.keys(meta)) {
+      if (!META_KEYS.has(key)) {
+        throw new EngineError(
+          400,
+          "illegal_argument_exception",
+          `Action/metadata line [${lineNo}] contains an unknown parameter [${key}]`,
+        );
+      }
     }
     const action: Action = { op, meta: meta as Record<string, unknown> };
     if (op !== "delete") {
@@ -109,6 +136,13 @@ function run(
   const id = meta._id === undefined || meta._id === null ? undefined : String(meta._id);
   const base = { _index: indexName, _id: id ?? null };
   try {
+    if (id === "") {
+      throw new EngineError(
+        400,
+        "illegal_argument_exception",
+        "if _id is specified it must not be empty",
+      );
+    }
     if (!indexName) {
       throw new EngineError(
         400,
@@ -151,9 +185,12 @@ function run(
     checkRouting(index, id, opts.routing);
     const r = updateDocument(index, id, action.source!, opts, errorType);
     const item = itemResult(r, r.result === "created" ? 201 : 200);
-    const wanted = action.source!._source ?? ctx.params.get("_source") ?? undefined;
+    const includes = listParam(ctx.params.get("_source_includes"));
+    const excludes = listParam(ctx.params.get("_source_excludes"));
+    const wanted = action.source!._source ?? meta._source ?? ctx.params.get("_source") ??
+      (includes.length + excludes.length > 0 ? true : undefined);
     if (wanted !== undefined && r.doc) {
-      const spec = sourceSpec(wanted, [], []);
+      const spec = sourceSpec(wanted, includes, excludes);
       if (spec !== false) {
         item.get = {
           _seq_no: r.seqNo,
@@ -186,19 +223,13 @@ export async function bulkHandler(ctx: RequestContext): Promise<Reply> {
     );
   }
   const touched = new Set<IndexState>();
-  const items: Record<string, unknown>[] = [];
-  let errors = false;
-  for (const action of actions) {
-    const item = run(ctx, action, touched);
-    if (item.error) errors = true;
-    items.push({ [action.op]: item });
-  }
+  const results = actions.map((action) => run(ctx, action, touched));
   const forced = await applyRefresh(ctx.params.get("refresh"), touched, ctx.state);
-  if (forced) {
-    for (const item of items) {
-      Object.values(item)[0] &&
-        ((Object.values(item)[0] as Record<string, unknown>).forced_refresh = true);
-    }
-  }
+  if (forced) { for (const r of results) if (!r.error) r.forced_refresh = true; }
+  const items = results.map((r, i) => {
+    const { op, meta } = actions[i];
+    return { [op === "index" && meta.op_type === "create" ? "create" : op]: r };
+  });
+  const errors = results.some((r) => r.error !== undefined);
   return { status: 200, body: { errors, took: Date.now() - started, items } };
 }

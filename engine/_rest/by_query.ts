@@ -86,8 +86,43 @@ function readBody(ctx: RequestContext, updating: boolean): Record<string, unknow
   return b;
 }
 
-/** POST /{index}/_delete_by_query and /{index}/_update_by_query. */
+/** POST /{index}/_delete_by_query and /{index}/_update_by_query (`wait_for_completion=false` → a task). */
 export async function byQueryHandler(ctx: RequestContext, updating: boolean): Promise<Reply> {
+  if (ctx.params.get("wait_for_completion") !== "false") return await runByQuery(ctx, updating);
+  const reply = await runByQuery(ctx, updating);
+  const id = `searchvisitor:${ctx.state.tasks.size + 1}`;
+  const started = ctx.state.now();
+  ctx.state.tasks.set(id, {
+    completed: true,
+    task: {
+      node: "searchvisitor",
+      id: ctx.state.tasks.size + 1,
+      type: "transport",
+      action: updating ? "indices:data/write/update/byquery" : "indices:data/write/delete/byquery",
+      start_time_in_millis: started,
+      running_time_in_nanos: 0,
+      cancellable: true,
+      status: reply.body,
+    },
+    response: reply.body,
+  });
+  return { status: 200, body: { task: id } };
+}
+
+/** GET /_tasks/{task_id}. */
+export function getTaskHandler(ctx: RequestContext): Reply {
+  const task = ctx.state.tasks.get(ctx.p.task_id);
+  if (!task) {
+    throw new EngineError(
+      404,
+      "resource_not_found_exception",
+      `task [${ctx.p.task_id}] isn't running and hasn't stored its results`,
+    );
+  }
+  return { status: 200, body: task };
+}
+
+async function runByQuery(ctx: RequestContext, updating: boolean): Promise<Reply> {
   const started = Date.now();
   const body = readBody(ctx, updating);
   const limits = readLimits(ctx, body);

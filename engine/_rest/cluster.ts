@@ -46,17 +46,45 @@ function statusOf(index: IndexState): "green" | "yellow" | "red" {
 
 const ORDER = { green: 0, yellow: 1, red: 2 };
 
+function indexHealth(index: IndexState, withShards: boolean): Record<string, unknown> {
+  const shards = index.shardCount;
+  const status = statusOf(index);
+  const out: Record<string, unknown> = {
+    status,
+    number_of_shards: shards,
+    number_of_replicas: index.replicas,
+    active_primary_shards: shards,
+    active_shards: shards,
+    relocating_shards: 0,
+    initializing_shards: 0,
+    unassigned_shards: shards * index.replicas,
+  };
+  if (withShards) {
+    const list: Record<string, unknown> = {};
+    for (let n = 0; n < shards; n++) {
+      list[String(n)] = {
+        status,
+        primary_active: true,
+        active_shards: 1,
+        relocating_shards: 0,
+        initializing_shards: 0,
+        unassigned_shards: index.replicas,
+      };
+    }
+    out.shards = list;
+  }
+  return out;
+}
+
 /** GET /_cluster/health[/{index}]. */
 export function healthHandler(ctx: RequestContext): Reply {
-  const indices = ctx.p.index
-    ? targets(ctx)
-    : [...ctx.state.cluster.indices.values()].filter((i) => !i.closed);
+  const indices = targets(ctx, { expandClosed: true, includeClosed: true });
   let status: "green" | "yellow" | "red" = "green";
   let primaries = 0;
   let unassigned = 0;
   for (const index of indices) {
     if (ORDER[statusOf(index)] > ORDER[status]) status = statusOf(index);
-    const shards = Number(index.settings["index.number_of_shards"] ?? 1);
+    const shards = index.shardCount;
     primaries += shards;
     unassigned += shards * index.replicas;
   }
@@ -81,16 +109,9 @@ export function healthHandler(ctx: RequestContext): Reply {
   };
   const level = ctx.params.get("level");
   if (level === "indices" || level === "shards") {
-    body.indices = Object.fromEntries(indices.map((i) => [i.name, {
-      status: statusOf(i),
-      number_of_shards: Number(i.settings["index.number_of_shards"] ?? 1),
-      number_of_replicas: i.replicas,
-      active_primary_shards: Number(i.settings["index.number_of_shards"] ?? 1),
-      active_shards: Number(i.settings["index.number_of_shards"] ?? 1),
-      relocating_shards: 0,
-      initializing_shards: 0,
-      unassigned_shards: Number(i.settings["index.number_of_shards"] ?? 1) * i.replicas,
-    }]));
+    body.indices = Object.fromEntries(
+      indices.map((i) => [i.name, indexHealth(i, level === "shards")]),
+    );
   }
   const wanted = ctx.params.get("wait_for_status");
   if (wanted && wanted in ORDER && ORDER[wanted as keyof typeof ORDER] < ORDER[status]) {

@@ -17,6 +17,8 @@ export interface EngineState {
   waiters: Set<() => void>;
   clusterUuid: string;
   persistentSettings: Record<string, unknown>;
+  /** Finished background tasks (`wait_for_completion=false`), by task id. */
+  tasks: Map<string, Record<string, unknown>>;
   transientSettings: Record<string, unknown>;
 }
 

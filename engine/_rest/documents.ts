@@ -6,7 +6,7 @@ import type { IndexState } from "../_state/index_state.ts";
 import { applyRefresh } from "../_state/refresh.ts";
 import { filterSource, listParam, sourceSpec } from "../_state/source_filter.ts";
 import { updateDocument } from "../_state/update.ts";
-import { deleteDocument, indexDocument, writeResponse } from "../_state/writes.ts";
+import { deleteDocument, indexDocument, versionConflict, writeResponse } from "../_state/writes.ts";
 import {
   bodyObject,
   boolParam,
@@ -39,7 +39,8 @@ export async function indexHandler(ctx: RequestContext, create = false): Promise
   const index = ctx.state.cluster.writeIndex(ctx.p.index, boolParam(ctx, "require_alias"));
   checkRouting(index, id, opts.routing);
   const result = indexDocument(index, id, source, opts, parseErrorType(ctx.state));
-  const forced = await applyRefresh(ctx.params.get("refresh"), [index], ctx.state);
+  const shard = index.shardOf(opts.routing ?? id);
+  const forced = await applyRefresh(ctx.params.get("refresh"), [index], ctx.state, shard);
   return ok(writeResponse(result, forced), result.result === "created" ? 201 : 200);
 }
 
@@ -66,8 +67,17 @@ export function findDoc(
 ): StoredDoc | undefined {
   const routing = ctx.params.get("routing") || undefined;
   checkRouting(index, id, routing);
+  if (boolParam(ctx, "refresh")) index.refresh(ctx.state.now());
   const doc = (realtime ? index.docs : index.visible).get(id);
-  if (!doc || !sameShard(index, doc.routing, routing)) return undefined;
+  if (!doc || !sameShard(index, id, doc.routing, routing)) return undefined;
+  const wanted = ctx.params.get("version");
+  if (wanted !== null && wanted !== "" && Number(wanted) !== doc.version) {
+    throw versionConflict(
+      index,
+      id,
+      `current version [${doc.version}] is different than the one provided [${wanted}]`,
+    );
+  }
   return doc;
 }
 
@@ -166,7 +176,7 @@ export async function deleteHandler(ctx: RequestContext): Promise<Reply> {
   const index = ctx.state.cluster.readIndex(ctx.p.index);
   checkRouting(index, ctx.p.id, opts.routing);
   const current = index.docs.get(ctx.p.id);
-  if (current && !sameShard(index, current.routing, opts.routing)) {
+  if (current && !sameShard(index, ctx.p.id, current.routing, opts.routing)) {
     const result = {
       index,
       id: ctx.p.id,
@@ -178,7 +188,8 @@ export async function deleteHandler(ctx: RequestContext): Promise<Reply> {
     return { status: 404, body: writeResponse(result, false) };
   }
   const result = deleteDocument(index, ctx.p.id, opts);
-  const forced = await applyRefresh(ctx.params.get("refresh"), [index], ctx.state);
+  const shard = index.shardOf(opts.routing ?? current?.routing ?? ctx.p.id);
+  const forced = await applyRefresh(ctx.params.get("refresh"), [index], ctx.state, shard);
   return { status: result.result === "not_found" ? 404 : 200, body: writeResponse(result, forced) };
 }
 
@@ -195,12 +206,19 @@ export async function updateHandler(ctx: RequestContext): Promise<Reply> {
   }
   const index = ctx.state.cluster.writeIndex(ctx.p.index, boolParam(ctx, "require_alias"));
   checkRouting(index, ctx.p.id, opts.routing);
-  const retries = Number(ctx.params.get("retry_on_conflict") ?? 0);
+  const current = index.docs.get(ctx.p.id);
+  if (current && !sameShard(index, ctx.p.id, current.routing, opts.routing)) {
+    throw new EngineError(404, "document_missing_exception", `[${ctx.p.id}]: document missing`, {
+      index_uuid: index.uuid,
+      shard: "0",
+      index: index.name,
+    });
+  }
   const result = updateDocument(index, ctx.p.id, body, opts, parseErrorType(ctx.state));
-  void retries;
+  const shard = index.shardOf(opts.routing ?? current?.routing ?? ctx.p.id);
   const forced = result.result === "noop"
     ? false
-    : await applyRefresh(ctx.params.get("refresh"), [index], ctx.state);
+    : await applyRefresh(ctx.params.get("refresh"), [index], ctx.state, shard);
   const response = writeResponse(result, forced);
   const sourceWanted = body._source ?? ctx.params.get("_source") ?? undefined;
   const includes = listParam(ctx.params.get("_source_includes"));

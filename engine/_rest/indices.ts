@@ -19,6 +19,7 @@ export function resolveOptions(ctx: RequestContext, defaults: ResolveOptions = {
   if (ctx.params.has("allow_no_indices")) opts.allowNoIndices = boolParam(ctx, "allow_no_indices");
   if (expand !== null) {
     opts.expandClosed = expand.includes("closed") || expand.includes("all");
+    opts.expandOpen = expand.includes("open") || expand.includes("all");
   }
   return opts;
 }

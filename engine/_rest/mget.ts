@@ -26,6 +26,26 @@ export function mgetHandler(ctx: RequestContext): Reply {
       "Validation Failed: 1: no documents to get;",
     );}
   if (specs.length === 0) throw validation(["no documents to get"]);
+  const allowed = new Set([
+    "_index",
+    "_id",
+    "routing",
+    "_source",
+    "stored_fields",
+    "version",
+    "version_type",
+  ]);
+  for (const spec of specs) {
+    for (const key of Object.keys(spec ?? {})) {
+      if (!allowed.has(key)) {
+        throw new EngineError(
+          400,
+          "parsing_exception",
+          `Unknown key for a VALUE_STRING in [${key}].`,
+        );
+      }
+    }
+  }
   const problems: string[] = [];
   specs.forEach((s, i) => {
     if ((s._index ?? ctx.p.index) === undefined) problems.push(`index is missing for doc ${i}`);

@@ -8,7 +8,7 @@ import {
   updateAliasesHandler,
 } from "./aliases.ts";
 import { bulkHandler } from "./bulk.ts";
-import { byQueryHandler } from "./by_query.ts";
+import { byQueryHandler, getTaskHandler } from "./by_query.ts";
 import {
   catHealthHandler,
   catIndicesHandler,
@@ -98,6 +98,7 @@ export function buildRouter(): Router<Handler> {
   r.add("DELETE", "/_search/point_in_time/_all", (c) => closePitHandler(c, "opensearch"));
   r.add("POST", "/{index}/_delete_by_query", (c) => byQueryHandler(c, false));
   r.add("POST", "/{index}/_update_by_query", (c) => byQueryHandler(c, true));
+  r.add("GET", "/_tasks/{task_id}", getTaskHandler);
   // indices
   r.add("PUT", "/{index}", createIndexHandler);
   r.add("DELETE", "/{index}", deleteIndexHandler);
@@ -120,6 +121,10 @@ export function buildRouter(): Router<Handler> {
   // aliases
   r.add(PP, "/{index}/_alias/{name}", putAliasHandler);
   r.add(PP, "/{index}/_aliases/{name}", putAliasHandler);
+  r.add(PP, "/{index}/_alias", putAliasHandler);
+  r.add(PP, "/{index}/_aliases", putAliasHandler);
+  r.add(PP, "/_alias/{name}", putAliasHandler);
+  r.add(PP, "/_alias", putAliasHandler);
   r.add("DELETE", "/{index}/_alias/{name}", deleteAliasHandler);
   r.add("DELETE", "/{index}/_aliases/{name}", deleteAliasHandler);
   r.add(["GET", "HEAD"], "/_alias", getAliasHandler);

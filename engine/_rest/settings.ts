@@ -70,7 +70,7 @@ export function getMappingHandler(ctx: RequestContext): Reply {
 /** PUT /{index}/_mapping. */
 export function putMappingHandler(ctx: RequestContext): Reply {
   const body = requireBody(ctx);
-  const incoming = validateMappings(body);
+  const incoming = validateMappings(body, "put");
   const found = targets(ctx);
   if (found.length === 0) {
     throw new EngineError(

@@ -60,10 +60,11 @@ export function checkRouting(index: IndexState, id: string, routing: string | un
 /** True when a read with `routing` would reach the shard holding a doc stored with `stored`. */
 export function sameShard(
   index: IndexState,
+  id: string,
   stored: string | undefined,
   routing: string | undefined,
 ): boolean {
-  return Number(index.settings["index.number_of_shards"] ?? 1) <= 1 || stored === routing;
+  return index.shardCount <= 1 || index.shardOf(stored ?? id) === index.shardOf(routing ?? id);
 }
 
 const ID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";

@@ -3,7 +3,7 @@
 import { EngineError } from "../_errors.ts";
 import type { Mappings } from "../_search/types.ts";
 import { type AliasMeta, IndexState } from "./index_state.ts";
-import { isPattern, matchPattern, validateIndexName } from "./names.ts";
+import { isPattern, matchPattern, validateAliasName, validateIndexName } from "./names.ts";
 import { type FlatSettings, validateSettings } from "./settings.ts";
 
 /** Options of index-expression resolution, as the `ignore_unavailable` family of parameters. */
@@ -11,6 +11,7 @@ export interface ResolveOptions {
   ignoreUnavailable?: boolean;
   allowNoIndices?: boolean;
   expandClosed?: boolean;
+  expandOpen?: boolean;
   includeClosed?: boolean;
 }
 
@@ -108,7 +109,7 @@ export class Cluster {
         sawWildcard = true;
         const pattern = part === "_all" ? "*" : part;
         for (const index of this.indices.values()) {
-          if (!options.expandClosed && index.closed) continue;
+          if (index.closed ? !options.expandClosed : options.expandOpen === false) continue;
           if (
             matchPattern(pattern, index.name) &&
             !(pattern.startsWith("*") && index.name.startsWith("."))
@@ -119,7 +120,7 @@ export class Cluster {
         for (const alias of this.aliasNames()) {
           if (!matchPattern(pattern, alias)) continue;
           for (const index of this.aliasIndices(alias)) {
-            if (!options.expandClosed && index.closed) continue;
+            if (index.closed ? !options.expandClosed : options.expandOpen === false) continue;
             found.set(index.name, index);
           }
         }
@@ -220,17 +221,7 @@ export class Cluster {
         },
       );
     }
-    if (/^[_\-+]/.test(alias)) {
-      throw new EngineError(
-        400,
-        "invalid_alias_name_exception",
-        `Invalid alias name [${alias}]: must not start with '_', '-', or '+'`,
-        {
-          index_uuid: "_na_",
-          index: alias,
-        },
-      );
-    }
+    validateAliasName(alias);
     if (meta.is_write_index === true) {
       for (const other of this.aliasIndices(alias)) {
         if (other !== index && other.aliases.get(alias)?.is_write_index === true) {

@@ -169,7 +169,7 @@ function addNew(
 ): void {
   const mode = String(dynamic ?? "true");
   if (mode === "false" || mode === "runtime") return;
-  if (mode === "strict") {
+  if (mode === "strict" || mode === "strict_allow_templates") {
     const parent = prefix.length ? prefix.join(".") : "_doc";
     throw new EngineError(
       400,

@@ -37,6 +37,7 @@ export class IndexState {
   defaultRefreshMs = 1000;
   lastRefresh: number;
   private pending: Map<string, StoredDoc | null> = new Map();
+  private pendingRouting: Map<string, string> = new Map();
   private shard: Shard = new Shard();
   private nextSeqNo = 0;
   private listeners: Array<() => void> = [];
@@ -85,7 +86,9 @@ export class IndexState {
   }
 
   /** Stores (or with `null`, removes) a document; visible to GET at once and to search after refresh. */
-  put(id: string, doc: StoredDoc | null, tombstone?: Tombstone): void {
+  put(id: string, doc: StoredDoc | null, tombstone?: Tombstone, routing?: string): void {
+    if (routing !== undefined) this.pendingRouting.set(id, routing);
+    else this.pendingRouting.delete(id);
     if (doc) {
       this.docs.set(id, doc);
       this.tombstones.delete(id);
@@ -96,18 +99,42 @@ export class IndexState {
     this.pending.set(id, doc);
   }
 
-  /** Makes every write so far visible to search. */
-  refresh(now: number): void {
-    this.lastRefresh = now;
+  /** Number of primary shards (documents are spread over them by routing). */
+  get shardCount(): number {
+    return Number(this.settings["index.number_of_shards"] ?? 1);
+  }
+
+  /** The shard a routing value (or id) lands on. */
+  shardOf(routing: string): number {
+    const n = this.shardCount;
+    if (n <= 1) return 0;
+    let h = 0;
+    for (let i = 0; i < routing.length; i++) h = (Math.imul(h, 31) + routing.charCodeAt(i)) | 0;
+    return Math.abs(h) % n;
+  }
+
+  /**
+   * Makes writes visible to search: all of them, or with `shard` only those routed to that shard
+   * (what `refresh=true` on a single-document write does on a multi-shard index).
+   */
+  refresh(now: number, shard?: number): void {
+    const partial = shard !== undefined && this.shardCount > 1;
+    if (!partial) this.lastRefresh = now;
     if (this.pending.size > 0) {
-      const changes = [...this.pending].map(([id, doc]) => ({ id, doc }));
-      this.pending = new Map();
+      const changes: Array<{ id: string; doc: StoredDoc | null }> = [];
+      for (const [id, doc] of this.pending) {
+        if (partial && this.shardOf(this.pendingRouting.get(id) ?? id) !== shard) continue;
+        changes.push({ id, doc });
+      }
       for (const { id, doc } of changes) {
+        this.pending.delete(id);
+        this.pendingRouting.delete(id);
         if (doc) this.visible.set(id, doc);
         else this.visible.delete(id);
       }
-      this.shard.refresh(changes, this.mappings);
+      if (changes.length > 0) this.shard.refresh(changes, this.mappings);
     }
+    if (partial) return;
     const listeners = this.listeners;
     this.listeners = [];
     for (const listener of listeners) listener();

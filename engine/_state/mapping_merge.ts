@@ -52,6 +52,20 @@ function mapperParsing(reason: string): EngineError {
   return new EngineError(400, "mapper_parsing_exception", reason);
 }
 
+/** Expands dotted field names (`a.b: {...}`) into object mappings, in place. */
+function expandDots(props: Record<string, FieldMapping>): void {
+  for (const name of Object.keys(props)) {
+    if (!name.includes(".") || name.startsWith(".") || name.endsWith(".")) continue;
+    const [head, ...rest] = name.split(".");
+    const field = props[name];
+    delete props[name];
+    const parent = (props[head] ??= {});
+    parent.properties ??= {};
+    parent.properties[rest.join(".")] = field;
+    expandDots(parent.properties);
+  }
+}
+
 function validateProperties(props: unknown, prefix: string): void {
   if (props === null || typeof props !== "object" || Array.isArray(props)) {
     throw mapperParsing(
@@ -60,8 +74,18 @@ function validateProperties(props: unknown, prefix: string): void {
       }] but got a class java.lang.String`,
     );
   }
+  expandDots(props as Record<string, FieldMapping>);
   for (const [name, raw] of Object.entries(props as Record<string, unknown>)) {
     const path = prefix ? `${prefix}.${name}` : name;
+    if (name.trim() === "") {
+      throw new EngineError(
+        400,
+        "mapper_parsing_exception",
+        "Failed to parse mapping: field name cannot be an empty string",
+        {},
+        new EngineError(400, "illegal_argument_exception", "field name cannot be an empty string"),
+      );
+    }
     if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
       throw mapperParsing(
         `Expected map for property [fields] on field [${name}] but got a class java.lang.String`,
@@ -76,16 +100,65 @@ function validateProperties(props: unknown, prefix: string): void {
   }
 }
 
-/** Validates a mappings body (`{properties: {...}, dynamic: ...}`), throwing `mapper_parsing_exception`. */
-export function validateMappings(mappings: unknown): Mappings {
+const ROOT_KEYS = new Set([
+  "properties",
+  "dynamic",
+  "_source",
+  "_routing",
+  "_meta",
+  "date_detection",
+  "numeric_detection",
+  "dynamic_templates",
+  "dynamic_date_formats",
+  "runtime",
+  "enabled",
+  "_field_names",
+  "_size",
+  "subobjects",
+  "_data_stream_timestamp",
+]);
+
+/**
+ * Validates a mappings body (`{properties: {...}, dynamic: ...}`), throwing `mapper_parsing_exception`
+ * (or `illegal_argument_exception` for a type name, worded for index creation or put mapping).
+ */
+export function validateMappings(
+  mappings: unknown,
+  context: "create" | "put" = "create",
+): Mappings {
   if (mappings === null || mappings === undefined) return {};
   if (typeof mappings !== "object" || Array.isArray(mappings)) {
     throw mapperParsing("Failed to parse mapping: mappings must be an object");
   }
   const m = mappings as Mappings;
+  const keys = Object.keys(m);
+  if (
+    keys.length === 1 && keys[0] === "_doc" ||
+    keys.length === 1 && !ROOT_KEYS.has(keys[0]) && !keys[0].startsWith("_") &&
+      typeof m[keys[0]] === "object" && (m[keys[0]] as Mappings)?.properties !== undefined
+  ) {
+    throw new EngineError(
+      400,
+      "illegal_argument_exception",
+      context === "put"
+        ? "Types cannot be provided in put mapping requests"
+        : `The mapping definition cannot be nested under a type [${
+          keys[0]
+        }] unless include_type_name is set to true.`,
+    );
+  }
+  const unknown = keys.filter((k) => !ROOT_KEYS.has(k));
+  if (unknown.length > 0) {
+    throw mapperParsing(
+      `Root mapping definition has unsupported parameters:  ${
+        unknown.map((k) => `[${k} : ${JSON.stringify(m[k])}]`).join(" ")
+      }`,
+    );
+  }
   if (m.properties !== undefined) validateProperties(m.properties, "");
   if (
-    m.dynamic !== undefined && !["true", "false", "strict", "runtime"].includes(String(m.dynamic))
+    m.dynamic !== undefined &&
+    !["true", "false", "strict", "runtime", "strict_allow_templates"].includes(String(m.dynamic))
   ) {
     throw mapperParsing(`Failed to parse mapping: Could not convert [dynamic] to boolean`);
   }

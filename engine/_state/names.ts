@@ -47,3 +47,24 @@ export function matchPattern(pattern: string, name: string): boolean {
   const last = parts[parts.length - 1];
   return name.length - at >= last.length && name.endsWith(last);
 }
+
+/** Throws 400 `invalid_alias_name_exception` when `name` is not a valid alias name. */
+export function validateAliasName(name: string): void {
+  const fail = (why: string): never => {
+    throw new EngineError(
+      400,
+      "invalid_alias_name_exception",
+      `Invalid alias name [${name}]: ${why}`,
+      {
+        index_uuid: "_na_",
+        index: name,
+      },
+    );
+  };
+  if (name.length === 0) fail("must not be empty");
+  if (FORBIDDEN.some((c) => name.includes(c))) {
+    fail(`must not contain the following characters [${FORBIDDEN.join(", ")}]`);
+  }
+  if (/^[_\-+]/.test(name)) fail("must not start with '_', '-', or '+'");
+  if (name === "." || name === "..") fail("must not be '.' or '..'");
+}

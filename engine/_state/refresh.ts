@@ -43,17 +43,19 @@ export function waitForRefresh(index: IndexState, scheduler: RefreshScheduler): 
 
 /**
  * Applies a write's `refresh` parameter to the indices it touched.
- * Returns true when the refresh was forced (`refresh=true`).
+ * Returns true when the refresh was forced (`refresh=true`). With `shard`, a forced refresh only
+ * covers that shard, as for a single-document write.
  */
 export async function applyRefresh(
   value: string | null,
   indices: Iterable<IndexState>,
   scheduler: RefreshScheduler,
+  shard?: number,
 ): Promise<boolean> {
   if (value === null || value === "false") return false;
   const unique = [...new Set(indices)];
   if (value === "" || value === "true") {
-    for (const index of unique) index.refresh(scheduler.now());
+    for (const index of unique) index.refresh(scheduler.now(), shard);
     return true;
   }
   if (value === "wait_for") {

@@ -41,41 +41,48 @@ function validationFailed(messages: string[]): EngineError {
   );
 }
 
+const UPDATE_FIELDS = [
+  "doc",
+  "upsert",
+  "doc_as_upsert",
+  "script",
+  "scripted_upsert",
+  "detect_noop",
+  "_source",
+  "lang",
+  "params",
+];
+
+/** True when two names differ by at most one edit (for "did you mean"). */
+function similar(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return a.slice(i + 1) === b.slice(i + 1) || a.slice(i) === b.slice(i + 1) ||
+    a.slice(i + 1) === b.slice(i);
+}
+
 /** Checks an `_update` body before running it. */
 export function validateUpdateBody(body: Json): void {
+  for (const key of Object.keys(body)) {
+    if (!UPDATE_FIELDS.includes(key)) {
+      const guess = UPDATE_FIELDS.find((f) => similar(f, key));
+      throw new EngineError(
+        400,
+        "x_content_parse_exception",
+        `[1:2] [UpdateRequest] unknown field [${key}]${guess ? ` did you mean [${guess}]?` : ""}`,
+      );
+    }
+  }
   const errors: string[] = [];
   if (body.script !== undefined && body.doc !== undefined) {
     errors.push("can't provide both script and doc");
   }
   if (body.script === undefined && body.doc === undefined) errors.push("script or doc is missing");
-  if (body.doc_as_upsert === true && body.upsert !== undefined) {
+  if (body.doc_as_upsert === true && body.doc === undefined) {
     errors.push("doc must be specified if doc_as_upsert is enabled");
   }
-  if (errors.length === 1 && errors[0].startsWith("doc must") && body.doc !== undefined) {
-    errors.length = 0;
-  }
   if (errors.length > 0) throw validationFailed(errors);
-  for (const key of Object.keys(body)) {
-    if (
-      ![
-        "doc",
-        "upsert",
-        "doc_as_upsert",
-        "script",
-        "scripted_upsert",
-        "detect_noop",
-        "_source",
-        "lang",
-        "params",
-      ].includes(key)
-    ) {
-      throw new EngineError(
-        400,
-        "x_content_parse_exception",
-        `[1:2] [UpdateRequest] unknown field [${key}]`,
-      );
-    }
-  }
 }
 
 /** Applies an `_update` body to document `id`. */
@@ -94,13 +101,6 @@ export function updateDocument(
     ifPrimaryTerm: opts.ifPrimaryTerm,
   };
   if (!current) {
-    if (opts.ifSeqNo !== undefined) {
-      throw versionConflict(
-        index,
-        id,
-        `required seqNo [${opts.ifSeqNo}], primary term [${opts.ifPrimaryTerm}]. but no document was found`,
-      );
-    }
     if (body.upsert !== undefined || body.doc_as_upsert === true) {
       let source = structuredClone(
         (body.doc_as_upsert === true ? body.doc : body.upsert) as Json ?? {},

@@ -141,7 +141,7 @@ export function indexDocument(
   index.mappings = mapDocument(index.mappings, source, id, errorType);
   const doc: StoredDoc = { id, source, version, seqNo: index.takeSeqNo(), primaryTerm: 1 };
   if (opts.routing !== undefined) doc.routing = opts.routing;
-  index.put(id, doc);
+  index.put(id, doc, undefined, opts.routing);
   return {
     index,
     id,
@@ -164,7 +164,7 @@ export function deleteDocument(index: IndexState, id: string, opts: WriteOptions
   }
   const version = nextVersion(index, id, opts);
   const seqNo = index.takeSeqNo();
-  index.put(id, null, { version, seqNo });
+  index.put(id, null, { version, seqNo }, opts.routing ?? current?.routing);
   return { index, id, version, seqNo, primaryTerm: 1, result: current ? "deleted" : "not_found" };
 }
 
