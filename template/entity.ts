@@ -6,10 +6,34 @@
 // TypeScript and Babel look for.
 (Symbol as { metadata?: symbol }).metadata ??= Symbol.for("Symbol.metadata");
 
-/** The declared type of a field: values read from documents are converted to it. */
+/**
+ * The declared type of a field: values read from documents are converted to it.
+ *
+ * @example
+ * ```ts
+ * import { Column, type ColumnType, documentMapper } from "@searchvisitor/searchvisitor/template";
+ * import assert from "node:assert/strict";
+ *
+ * const type: ColumnType = "date";
+ * class Event { @Column({ type }) at: Date | null = null; }
+ * assert.ok(documentMapper(Event)("1", '{"at":"2024-01-02T03:04:05Z"}').at instanceof Date);
+ * ```
+ */
 export type ColumnType = "string" | "number" | "boolean" | "date" | "bigint" | "json";
 
-/** Options of a field: document field name, key flag, type, and whether writes include it. */
+/**
+ * Options of a field: document field name, key flag, type, and whether writes include it.
+ *
+ * @example
+ * ```ts
+ * import { Column, type ColumnOptions, getEntityMeta } from "@searchvisitor/searchvisitor/template";
+ * import assert from "node:assert/strict";
+ *
+ * const options: ColumnOptions = { name: "user_name", update: false };
+ * class User { @Column(options) name = ""; }
+ * assert.equal(getEntityMeta(User).fields[0].update, false);
+ * ```
+ */
 export interface ColumnOptions {
   /** The document field name (default: the class field name). Dotted names are allowed. */
   name?: string;
@@ -23,7 +47,20 @@ export interface ColumnOptions {
   update?: boolean;
 }
 
-/** One mapped field. */
+/**
+ * One mapped field.
+ *
+ * @example
+ * ```ts
+ * import { defineEntity, type FieldMeta, getEntityMeta } from "@searchvisitor/searchvisitor/template";
+ * import assert from "node:assert/strict";
+ *
+ * class User { name = ""; }
+ * defineEntity(User, { fields: { name: "user_name" } });
+ * const field: FieldMeta = getEntityMeta(User).fields[0];
+ * assert.deepEqual([field.field, field.column, field.primary], ["name", "user_name", false]);
+ * ```
+ */
 export interface FieldMeta {
   /** The class field name. */
   readonly field: string;
@@ -39,7 +76,20 @@ export interface FieldMeta {
   readonly update: boolean;
 }
 
-/** The metadata of an entity class. */
+/**
+ * The metadata of an entity class.
+ *
+ * @example
+ * ```ts
+ * import { defineEntity, type EntityMeta, getEntityMeta } from "@searchvisitor/searchvisitor/template";
+ * import assert from "node:assert/strict";
+ *
+ * class User { id = ""; }
+ * const meta: EntityMeta = getEntityMeta(defineEntity(User, { index: "users", key: "id" }));
+ * assert.equal(meta.index, "users");
+ * assert.equal(meta.key, "id");
+ * ```
+ */
 export interface EntityMeta {
   /** The index name, when declared. */
   readonly index?: string;
@@ -49,7 +99,19 @@ export interface EntityMeta {
   readonly key?: string;
 }
 
-/** A class whose instances are entities. */
+/**
+ * A class whose instances are entities (any class with a no-argument constructor).
+ *
+ * @example
+ * ```ts
+ * import { type EntityClass, getEntityMeta } from "@searchvisitor/searchvisitor/template";
+ * import assert from "node:assert/strict";
+ *
+ * class User { name = ""; }
+ * const type: EntityClass<User> = User;
+ * assert.deepEqual(getEntityMeta(type).fields, []);
+ * ```
+ */
 // deno-lint-ignore no-explicit-any
 export type EntityClass<T = unknown> = new (...args: any[]) => T;
 
@@ -139,7 +201,19 @@ export function Column(
   };
 }
 
-/** The description `defineEntity` takes. */
+/**
+ * The description `defineEntity` takes.
+ *
+ * @example
+ * ```ts
+ * import { defineEntity, type EntityDefinition, getEntityMeta } from "@searchvisitor/searchvisitor/template";
+ * import assert from "node:assert/strict";
+ *
+ * const definition: EntityDefinition = { index: "cities", key: "id", fields: { code: { name: "country", type: "string" } } };
+ * class City { id = ""; code = ""; }
+ * assert.equal(getEntityMeta(defineEntity(City, definition)).fields[0].column, "country");
+ * ```
+ */
 export interface EntityDefinition {
   /** The index name. */
   index?: string;

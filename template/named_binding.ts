@@ -11,7 +11,18 @@ import { removeEmptyMembers } from "./_json_cleanup.ts";
 import { scan, type ScanOptions, type Segment } from "./_template_scanner.ts";
 import { prepareValue } from "./row_mapping.ts";
 
-/** A command ready for the driver: text with `?`/`{?}` only, and its positional arguments. */
+/**
+ * A command ready for the driver: text with `?`/`{?}` only, and its positional arguments.
+ *
+ * @example
+ * ```ts
+ * import { bindTemplate, type BoundTemplate } from "@searchvisitor/searchvisitor/template";
+ * import assert from "node:assert/strict";
+ *
+ * const bound: BoundTemplate = bindTemplate('POST /u/_search {"size": #{n}}', { n: 3 });
+ * assert.deepEqual(bound, { text: 'POST /u/_search {"size": ?}', args: [3] });
+ * ```
+ */
 export interface BoundTemplate {
   /** The driver command text. */
   readonly text: string;
@@ -19,7 +30,18 @@ export interface BoundTemplate {
   readonly args: unknown[];
 }
 
-/** Options of {@linkcode bindTemplate}. */
+/**
+ * Options of {@linkcode bindTemplate}.
+ *
+ * @example
+ * ```ts
+ * import { type BindOptions, bindTemplate } from "@searchvisitor/searchvisitor/template";
+ * import assert from "node:assert/strict";
+ *
+ * const options: BindOptions = { macros: new Map([["all", '{"match_all": {}}']]) };
+ * assert.equal(bindTemplate('POST /u/_search {"query": @{macro, all}}', {}, options).text, 'POST /u/_search {"query": {"match_all": {}}}');
+ * ```
+ */
 export interface BindOptions {
   /** Macro name → template text, for `@{macro, name}`. */
   macros?: ReadonlyMap<string, string>;

@@ -3,25 +3,124 @@
 import type { ResultSet } from "../driver/mod.ts";
 import type { BoundTemplate } from "./named_binding.ts";
 
-/** Positional arguments (for `?`/`{?}`) or named arguments (for `#{…}`, `${…}`, rules). */
+/**
+ * Positional arguments (an array, for `?`/`{?}`) or named arguments (an object, for `#{…}`,
+ * `${…}` and rules).
+ *
+ * @example
+ * ```ts
+ * import { type Args, bindTemplate } from "@searchvisitor/searchvisitor/template";
+ * import assert from "node:assert/strict";
+ *
+ * const positional: Args = ["1"];
+ * const named: Args = { id: "1" };
+ * assert.deepEqual(bindTemplate("GET /u/_doc/{?}", positional), bindTemplate("GET /u/_doc/#{id}", named));
+ * ```
+ */
 export type Args = readonly unknown[] | object;
 
-/** A command: template text, or a command already bound by `bindTemplate`. */
+/**
+ * A command: template text, or a command already bound by `bindTemplate` / `jdbc.bind`.
+ *
+ * @example
+ * ```ts
+ * import { bindTemplate, type Command } from "@searchvisitor/searchvisitor/template";
+ * import assert from "node:assert/strict";
+ *
+ * const text: Command = "POST /u/_count";
+ * const bound: Command = bindTemplate("GET /u/_doc/#{id}", { id: "1" });
+ * assert.equal(typeof text, "string");
+ * assert.equal(typeof bound, "object");
+ * ```
+ */
 export type Command = string | BoundTemplate;
 
-/** One row as a map from column name (`_ID`, `_DOC`, `COUNT`, `STATUS`, …) to value. */
+/**
+ * One row as a map from column name (`_ID`, `_DOC`, `COUNT`, `STATUS`, …) to value.
+ *
+ * @example
+ * ```ts
+ * import type { RowMap } from "@searchvisitor/searchvisitor/template";
+ * import assert from "node:assert/strict";
+ *
+ * const row: RowMap = { _ID: "1", _DOC: '{"name":"alice"}' };
+ * assert.equal(JSON.parse(row._DOC as string).name, "alice");
+ * ```
+ */
 export type RowMap = Record<string, unknown>;
 
-/** Turns the current row of a result set into a value. `rowNum` is 0-based. */
+/**
+ * Turns the current row of a result set into a value. `rowNum` is 0-based.
+ *
+ * @example
+ * ```ts
+ * import type { RowMapper } from "@searchvisitor/searchvisitor/template";
+ * import { ResultSet } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const idOf: RowMapper<string> = (rs, n) => `${n}:${rs.getString("_ID")}`;
+ * const rs = new ResultSet(["_ID", "_DOC"], [["a", "{}"]]);
+ * rs.next();
+ * assert.equal(idOf(rs, 0), "0:a");
+ * ```
+ */
 export type RowMapper<T> = (rs: ResultSet, rowNum: number) => T;
 
-/** Reads a whole result set (it calls `rs.next()` itself). */
+/**
+ * Reads a whole result set (it calls `rs.next()` itself).
+ *
+ * @example
+ * ```ts
+ * import type { ResultSetExtractor } from "@searchvisitor/searchvisitor/template";
+ * import { ResultSet } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const ids: ResultSetExtractor<string[]> = (rs) => {
+ *   const out: string[] = [];
+ *   while (rs.next()) out.push(rs.getString("_ID")!);
+ *   return out;
+ * };
+ * assert.deepEqual(ids(new ResultSet(["_ID"], [["a"], ["b"]])), ["a", "b"]);
+ * ```
+ */
 export type ResultSetExtractor<T> = (rs: ResultSet) => T | Promise<T>;
 
-/** Sees each row in turn, returning nothing. `rowNum` is 0-based. */
+/**
+ * Sees each row in turn, returning nothing. `rowNum` is 0-based.
+ *
+ * @example
+ * ```ts
+ * import type { RowCallback } from "@searchvisitor/searchvisitor/template";
+ * import { ResultSet } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const seen: number[] = [];
+ * const callback: RowCallback = (_rs, n) => void seen.push(n);
+ * const rs = new ResultSet(["_ID"], [["a"], ["b"]]);
+ * for (let n = 0; rs.next(); n++) callback(rs, n);
+ * assert.deepEqual(seen, [0, 1]);
+ * ```
+ */
 export type RowCallback = (rs: ResultSet, rowNum: number) => void;
 
-/** A real array that also carries the search's `total`, `took` and `aggregations` (not enumerable). */
+/**
+ * A real array that also carries the search's `total`, `took` and `aggregations` as
+ * non-enumerable properties (they do not show in `JSON.stringify` or spreads).
+ *
+ * @example
+ * ```ts
+ * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+ * import { JdbcTemplate, type QueryList, type RowMap } from "@searchvisitor/searchvisitor/template";
+ * import assert from "node:assert/strict";
+ *
+ * const fetch = () => Promise.resolve(Response.json({ took: 4, hits: { total: { value: 99, relation: "gte" }, hits: [] } }));
+ * const jdbc = new JdbcTemplate(new DataSource({ nodes: ["http://es.local"], fetch }));
+ * const rows: QueryList<RowMap> = await jdbc.queryForList('POST /u/_search {"size": 0}');
+ * assert.ok(Array.isArray(rows));
+ * assert.deepEqual(rows.total, { value: 99, relation: "gte" });
+ * assert.equal(JSON.stringify(rows), "[]");
+ * ```
+ */
 export type QueryList<T> = T[] & {
   /** `hits.total` of a search, or null. */
   readonly total: { value: number; relation: "eq" | "gte" } | null;
