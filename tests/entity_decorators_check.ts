@@ -2,7 +2,7 @@
 //   deno run tests/entity_decorators_check.ts      npx -y bun tests/entity_decorators_check.ts
 // (Deno's test suite covers the same in template/entity_test.ts.)
 import assert from "node:assert/strict";
-import { Column, getEntityMeta, Table } from "../template/entity.ts";
+import { Column, getEntityMeta, Table } from "../template/mod.ts";
 
 @Table("users")
 class User {
