@@ -45,6 +45,11 @@ export interface ScannedBody {
 }
 
 const MAX_DEPTH = 512;
+const LITERALS = ["true", "false", "null"] as const;
+
+/** 1 for the characters that may start whitespace or a comment (a table beats a chain of ===). */
+const TRIVIA_START = new Uint8Array(128);
+for (const c of [SPACE, LF, CR, TAB, 12, SLASH, HASH]) TRIVIA_START[c] = 1;
 
 /** Scans one body starting at `start` (a `{`, `[` or `?`). */
 export function scanBody(text: string, start: number, ndjson: boolean): ScannedBody {
@@ -128,10 +133,7 @@ class BodyScanner {
 
   /** Skips whitespace and comments at `i`, dropping them from the output. */
   ws(): void {
-    const c = this.text.charCodeAt(this.i);
-    if (c !== SPACE && c !== LF && c !== CR && c !== TAB && c !== SLASH && c !== HASH && c !== 12) {
-      return;
-    }
+    if (TRIVIA_START[this.text.charCodeAt(this.i)] !== 1) return;
     const next = this.trivia.skip(this.text, this.i, false);
     if (next !== this.i) {
       this.copy(this.i);
@@ -232,19 +234,18 @@ class BodyScanner {
       this.tripleQuoted(start);
       return;
     }
-    const n = this.n;
     let i = start + 1;
-    while (i < n) {
-      const c = text.charCodeAt(i++);
+    for (;;) {
+      // Tight loop over plain characters; NaN (the end of the text) also stops it.
+      let c = text.charCodeAt(i);
+      while (c >= 32 && c !== QUOTE && c !== BACKSLASH) c = text.charCodeAt(++i);
       if (c === QUOTE) {
-        this.i = i;
+        this.i = i + 1;
         return;
       }
-      if (c === BACKSLASH) i = this.escape(i);
-      else if (c < 32) {
-        if (c === LF || c === CR) break;
-        fail(text, i - 1, "control character in a string; write it as an escape such as \\t");
-      }
+      if (c === BACKSLASH) i = this.escape(i + 1);
+      else if (c === LF || c === CR || Number.isNaN(c)) break;
+      else fail(text, i, "control character in a string; write it as an escape such as \\t");
     }
     fail(
       text,
@@ -306,7 +307,7 @@ class BodyScanner {
   literal(): void {
     const text = this.text;
     const i = this.i;
-    for (const word of ["true", "false", "null"]) {
+    for (const word of LITERALS) {
       if (text.startsWith(word, i) && !isWordChar(text.charCodeAt(i + word.length))) {
         this.i = i + word.length;
         return;
