@@ -31,7 +31,8 @@ export {
   readServerInfo,
   type ServerInfo,
 } from "./connection.ts";
-export { type ExecuteOptions, Statement, StatementBase } from "./statement.ts";
+export { Statement } from "./statement.ts";
+export { type ExecuteOptions, StatementBase } from "./statement_base.ts";
 export {
   NO_GENERATED_KEYS,
   PreparedStatement,

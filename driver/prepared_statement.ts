@@ -9,7 +9,7 @@ import { BindError } from "./errors.ts";
 import type { BoundCommand } from "./_command.ts";
 import { type ParsedScript, parseScript } from "./command_tokenizer.ts";
 import { bindScript } from "./command_binder.ts";
-import { type ExecuteOptions, StatementBase } from "./statement.ts";
+import { type ExecuteOptions, StatementBase } from "./statement_base.ts";
 import type { ResultSet } from "./result_set.ts";
 import type { Connection } from "./connection.ts";
 

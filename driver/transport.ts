@@ -234,7 +234,9 @@ export class Transport {
     const timeoutMs = req.timeoutMs ?? this.#timeoutMs;
     const signal = combine(req.signal, timeoutMs);
     try {
-      return await this.#fetch(node + req.path, { method, headers, body, signal });
+      // Called without `this`: a browser's fetch throws "Illegal invocation" on a foreign `this`.
+      const fetchFn = this.#fetch;
+      return await fetchFn(node + req.path, { method, headers, body, signal });
     } catch (error) {
       if (signal.aborted) throw timeoutError(req, timeoutMs, signal.reason ?? error);
       return { error };

@@ -174,3 +174,16 @@ Deno.test("409 → ResponseError with version_conflict_engine_exception; 404 pas
   assert.equal(missing.status, 404);
   await assert.rejects(t.request({ method: "GET", path: "/idx/_doc/missing" }), ResponseError);
 });
+
+Deno.test("the injected fetch is called without a foreign `this`", async () => {
+  let self: unknown = "unset";
+  const t = new Transport({
+    nodes: ["http://a:9200"],
+    fetch: function (this: unknown) {
+      self = this;
+      return Promise.resolve(Response.json({}));
+    },
+  });
+  await t.request({ method: "GET", path: "/" });
+  assert.equal(self, undefined);
+});
