@@ -14,19 +14,76 @@ export type Analyzer = (text: string) => Token[];
 const MAX_TOKEN_LENGTH = 255;
 const segmenter = new Intl.Segmenter(undefined, { granularity: "word" });
 
-/** The `standard` analyzer: Unicode word boundaries, lower-cased, tokens of at most 255 chars. */
+const NON_ASCII = /[^\x00-\x7f]/;
+
+function isLetter(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/** Whether the char at `i` joins the word around it (UAX#29 rules WB6/7 and WB11/12 for ASCII). */
+function joins(text: string, i: number): boolean {
+  const mid = text.charCodeAt(i);
+  const prev = text.charCodeAt(i - 1);
+  const next = text.charCodeAt(i + 1);
+  // ':' is MidLetter; '.' and '\'' are MidNumLet; ',' and ';' are MidNum.
+  if (isLetter(prev) && isLetter(next)) return mid === 58 || mid === 46 || mid === 39;
+  if (isDigit(prev) && isDigit(next)) return mid === 44 || mid === 59 || mid === 46 || mid === 39;
+  return false;
+}
+
+/** Word tokens of pure-ASCII text, following the Unicode word-break rules Lucene's StandardTokenizer uses. */
+function asciiWords(text: string, out: Token[]): void {
+  const n = text.length;
+  let i = 0;
+  let position = out.length;
+  while (i < n) {
+    let c = text.charCodeAt(i);
+    if (!(isLetter(c) || isDigit(c) || c === 95)) {
+      i++;
+      continue;
+    }
+    const start = i;
+    let wordLike = false;
+    for (;;) {
+      while (i < n && (isLetter(c = text.charCodeAt(i)) || isDigit(c) || c === 95)) {
+        if (c !== 95) wordLike = true;
+        i++;
+      }
+      if (i + 1 < n && joins(text, i)) i++;
+      else break;
+    }
+    if (wordLike) pushTerm(out, text.slice(start, i).toLowerCase(), position++);
+  }
+}
+
+function pushTerm(out: Token[], term: string, position: number): number {
+  // Tokens longer than the limit are split, as Lucene's StandardTokenizer does.
+  while (term.length > MAX_TOKEN_LENGTH) {
+    out.push({ term: term.slice(0, MAX_TOKEN_LENGTH), position: position++ });
+    term = term.slice(MAX_TOKEN_LENGTH);
+  }
+  out.push({ term, position });
+  return position;
+}
+
+/**
+ * The `standard` analyzer: Unicode word boundaries (a fast path for ASCII text, Intl.Segmenter
+ * otherwise), lower-cased, tokens of at most 255 chars.
+ */
 export function standardAnalyzer(text: string): Token[] {
   const out: Token[] = [];
+  if (!NON_ASCII.test(text)) {
+    asciiWords(text, out);
+    return out;
+  }
   let position = 0;
   for (const seg of segmenter.segment(text)) {
     if (!seg.isWordLike) continue;
-    let term = seg.segment.toLowerCase();
-    // Long tokens are split like Lucene's StandardTokenizer does.
-    while (term.length > MAX_TOKEN_LENGTH) {
-      out.push({ term: term.slice(0, MAX_TOKEN_LENGTH), position: position++ });
-      term = term.slice(MAX_TOKEN_LENGTH);
-    }
-    out.push({ term, position: position++ });
+    position = pushTerm(out, seg.segment.toLowerCase(), position) + 1;
   }
   return out;
 }

@@ -37,3 +37,21 @@ Deno.test("analyzerFor knows whitespace and simple and falls back to standard", 
   assert.deepEqual(analyzerFor("simple")("A1b").map((t) => t.term), ["a", "b"]);
   assert.deepEqual(analyzerFor("nope")("A b").map((t) => t.term), ["a", "b"]);
 });
+
+Deno.test("standard analyzer joins letters across . ' : and digits across . , like UAX#29", () => {
+  assert.deepEqual(
+    standardAnalyzer("U.S.A. don't foo_bar 3.14 1,000 a-b http://x.org").map((t) => t.term),
+    [
+      "u.s.a",
+      "don't",
+      "foo_bar",
+      "3.14",
+      "1,000",
+      "a",
+      "b",
+      "http",
+      "x.org",
+    ],
+  );
+  assert.deepEqual(standardAnalyzer("_ __a").map((t) => t.term), ["__a"]);
+});

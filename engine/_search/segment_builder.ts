@@ -36,22 +36,16 @@ class FieldBuilder {
     const kind = this.info.kind;
     let any = false;
     if (kind === "text") {
-      const perTerm = new Map<string, number[]>();
       let base = 0;
       let length = 0;
       for (const v of values) {
         if (typeof v === "object") continue;
         any = true;
         const tokens = this.info.analyzer(String(v));
-        for (const t of tokens) {
-          let list = perTerm.get(t.term);
-          if (!list) perTerm.set(t.term, list = []);
-          list.push(base + t.position);
-        }
+        for (const t of tokens) this.#postPosition(t.term, doc, base + t.position);
         length += tokens.length;
         if (tokens.length) base += tokens[tokens.length - 1].position + 1 + POSITION_GAP;
       }
-      for (const [term, positions] of perTerm) this.#post(term, doc, positions);
       this.sumTotalTermFreq += length;
       this.norms!.push(encodeNorm(length));
     } else if (kind === "keyword") {
@@ -88,6 +82,22 @@ class FieldBuilder {
     if (v === "") return NaN;
     const n = Number(v);
     return this.info.integer ? Math.trunc(n) : n;
+  }
+
+  /** Adds one token occurrence; a doc's positions for a term arrive in order. */
+  #postPosition(term: string, doc: number, position: number): void {
+    let p = this.terms.get(term);
+    if (!p) this.terms.set(term, p = { docs: [], freqs: [], posStart: [0], positions: [] });
+    let k = p.docs.length - 1;
+    if (k < 0 || p.docs[k] !== doc) {
+      p.docs.push(doc);
+      p.freqs.push(0);
+      p.posStart.push(p.positions.length);
+      k++;
+    }
+    p.positions.push(position);
+    p.freqs[k]++;
+    p.posStart[k + 1]++;
   }
 
   #post(term: string, doc: number, positions: number[] | null): void {
