@@ -52,8 +52,6 @@ export interface DataSourceOptions {
   indexRefresh?: boolean;
 }
 
-const INSPECT = [Symbol.for("Deno.customInspect"), Symbol.for("nodejs.util.inspect.custom")];
-
 function base64(text: string): string {
   let binary = "";
   for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
@@ -157,10 +155,6 @@ export class DataSource {
       compression: options.compression,
       authorization: authorization(auth),
     });
-    // The consoles of Deno, Node and Bun show toString(), never the private fields.
-    for (const key of INSPECT) {
-      Object.defineProperty(this, key, { value: () => this.toString(), enumerable: false });
-    }
   }
 
   /** The node URLs (without credentials). */

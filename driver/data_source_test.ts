@@ -111,3 +111,13 @@ Deno.test("serverInfo is read once per data source and retried after a failure",
   await b.serverInfo();
   assert.equal(fake.requests.length, 2);
 });
+
+Deno.test("the console shows no credentials of a data source, connection or transport", async () => {
+  const ds = new DataSource("http://u:s3cret@es:9200", { headers: { "x-api": "key-abc" } });
+  const conn = await ds.getConnection();
+  for (const value of [ds, conn, ds.transport, conn.createStatement()]) {
+    assert.doesNotMatch(Deno.inspect(value, { depth: 10, showHidden: true }), SECRETS);
+  }
+  assert.doesNotMatch(JSON.stringify(ds), SECRETS);
+  assert.deepEqual(JSON.parse(JSON.stringify(ds)).headers, ["x-api"]);
+});
