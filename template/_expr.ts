@@ -58,7 +58,14 @@ export function parseExpr(src: string): Expr | { error: string; at: number } {
       if (tokens[k++]?.op !== ")") fail("missing )");
       return inner;
     }
-    if (t.path !== undefined) return { kind: "path", path: parsePath(t.path)! };
+    if (t.path !== undefined) {
+      const path = parsePath(t.path);
+      if (!path) {
+        k--;
+        return fail(`"${t.path}" is not an allowed path`);
+      }
+      return { kind: "path", path };
+    }
     if (t.op !== undefined) {
       k--;
       return fail(`unexpected "${t.op}"`);

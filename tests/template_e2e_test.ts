@@ -15,16 +15,19 @@ class User {
   age = 0;
 }
 
-async function withJdbc(fn: (jdbc: JdbcTemplate) => Promise<void>): Promise<void> {
+async function withJdbc(
+  fn: (jdbc: JdbcTemplate, ds: DataSource) => Promise<void>,
+): Promise<void> {
   const external = Deno.env.get("ES_URL");
   const server = external ? undefined : await serve(new Engine(), { port: 0 });
   try {
-    const jdbc = new JdbcTemplate(new DataSource({ nodes: [external ?? server!.url] }));
+    const ds = new DataSource({ nodes: [external ?? server!.url] });
+    const jdbc = new JdbcTemplate(ds);
     await jdbc.execute("DELETE /e2e_users?ignore_unavailable=true").catch(() => {});
     await jdbc.execute(
       'PUT /e2e_users {"mappings": {"properties": {"user_name": {"type": "keyword"}, "age": {"type": "integer"}, "bio": {"type": "text"}}}}',
     );
-    await fn(jdbc);
+    await fn(jdbc, ds);
   } finally {
     await server?.close();
   }
@@ -173,5 +176,28 @@ Deno.test("entities, RowMapper, extractor, callback, tagged template, rules, mul
     assert.deepEqual(results[1], [{ COUNT: 3 }]);
     assert.equal((results[2] as Record<string, unknown>[])[0]._ID, "c");
     assert.equal(await jdbc.execute("HEAD /e2e_users"), true);
+  });
+});
+
+Deno.test("a JdbcTemplate over one connection, macros, hints and generated ids", async () => {
+  await withJdbc(async (_jdbc, ds) => {
+    await using conn = await ds.getConnection();
+    const jdbc = new JdbcTemplate(conn).addMacro("adults", '{"range": {"age": {"gte": 18}}}');
+    const insert = 'POST /e2e_users/_doc?refresh=true {"user_name": #{name}, "age": #{age}}';
+    for (const [name, age] of [["kid", 9], ["ada", 36], ["max", 52]] as const) {
+      assert.equal(await jdbc.executeUpdate(insert, { name, age }), 1);
+    }
+    assert.equal(
+      await jdbc.queryForNumber('POST /e2e_users/_count {"query": @{macro, adults}}', {}),
+      2,
+    );
+    const page = await jdbc.queryForList(
+      '/*+ overwrite_find_limit=#{size} */ POST /e2e_users/_search {"query": @{macro, adults}, "sort": [{"age": "asc"}]}',
+      { size: 1 },
+      User,
+    );
+    assert.deepEqual(page.map((u) => u.name), ["ada"]);
+    assert.equal(page.total?.value, 2);
+    assert.match(page[0].id, /.+/);
   });
 });

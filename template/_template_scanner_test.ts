@@ -1,0 +1,74 @@
+import assert from "node:assert/strict";
+import { scan, type Segment } from "./_template_scanner.ts";
+import { removeEmptyMembers } from "./_json_cleanup.ts";
+import { evaluate, parseExpr, truthy } from "./_expr.ts";
+import { bindTemplate } from "./named_binding.ts";
+
+const kinds = (segments: Segment[]) =>
+  segments.map((s) =>
+    s.kind === "text"
+      ? s.text
+      : s.kind === "positional"
+      ? `[${s.marker}]`
+      : s.kind === "named"
+      ? `[${s.marker} ${s.path.source}]`
+      : s.kind === "splice"
+      ? `[$ ${s.path.source}]`
+      : `[@${s.rule.kind}]`
+  ).join("");
+
+Deno.test("comments are skipped: placeholders inside them are text", () => {
+  const text = 'GET /a/_search # #{x} ?\n// ? #{y}\n{"a": /* #{z} ? */ #{v}}';
+  assert.equal(kinds(scan(text)), 'GET /a/_search # #{x} ?\n// ? #{y}\n{"a": /* #{z} ? */ [? v]}');
+});
+
+Deno.test("hints keep their placeholders", () => {
+  assert.equal(
+    kinds(scan('/*+ overwrite_find_limit=#{n}, overwrite_find_skip=? */ POST /a/_search {"q": 1}')),
+    '/*+ overwrite_find_limit=[? n], overwrite_find_skip=[?] */ POST /a/_search {"q": 1}',
+  );
+});
+
+Deno.test("triple-quoted strings, ${} inside strings, path on the method line only", () => {
+  assert.equal(
+    kinds(scan('POST /a/_doc\n{"s": """x " #{no} ?""", "f": "${field}"}')),
+    'POST /a/_doc\n{"s": """x " #{no} ?""", "f": "[$ field]"}',
+  );
+  assert.equal(kinds(scan("get /#{i}/_doc/#{d}")), "get /[{?} i]/_doc/[{?} d]");
+});
+
+Deno.test("_bulk NDJSON bodies: one slot per value across lines", () => {
+  const text = 'POST /_bulk\n{"index": {"_index": "a", "_id": #{id}}}\n{"n": #{n}}\n';
+  const b = bindTemplate(text, { id: "1", n: 2 });
+  assert.equal(b.text, 'POST /_bulk\n{"index": {"_index": "a", "_id": ?}}\n{"n": ?}\n');
+  assert.deepEqual(b.args, ["1", 2]);
+});
+
+Deno.test("a word that is not a method keeps the body state", () => {
+  assert.equal(
+    kinds(scan('PUT /a/_doc/1 {"x": true}\nDELETE /#{i}')),
+    'PUT /a/_doc/1 {"x": true}\nDELETE /[{?} i]',
+  );
+});
+
+Deno.test("removeEmptyMembers drops dangling commas outside strings only", () => {
+  assert.equal(removeEmptyMembers("[ , 1, , 2, ]"), "[  1,  2 ]");
+  assert.equal(removeEmptyMembers('{"a": ",", , }'), '{"a": ","  }');
+  assert.equal(removeEmptyMembers("GET /a,b/_search {, }"), "GET /a,b/_search { }");
+});
+
+Deno.test("test expressions: comparisons, logic, literals, no coercion", () => {
+  const t = (src: string, args: unknown) => {
+    const e = parseExpr(src);
+    if ("error" in e) throw new Error(e.error);
+    return evaluate(e, args);
+  };
+  assert.equal(t("a == 'x' and b > 2", { a: "x", b: 3 }), true);
+  assert.equal(t("a != null && !(b <= 2)", { a: 0, b: 3 }), true);
+  assert.equal(t("b > '2'", { b: 3 }), false);
+  assert.equal(truthy(t("list", { list: [] })), false);
+  assert.equal(t(":p.q[0] == 1", { p: { q: [1] } }), true);
+  assert.equal(t("missing == null", {}), true);
+  assert.ok("error" in parseExpr("a ==="));
+  assert.ok("error" in parseExpr("a.constructor"));
+});
