@@ -73,3 +73,49 @@ Deno.test("non-JSON 2xx text on a read is one row `value`", () => {
     { value: "::: node-1" },
   ]);
 });
+
+Deno.test("_cat/health has the reference columns; ES 6 mappings sit under the type", () => {
+  const health = only(map("GET", "/_cat/health?format=json", [{
+    epoch: "1",
+    timestamp: "10:00:00",
+    cluster: "c",
+    status: "green",
+    "node.total": "1",
+    "node.data": "1",
+    shards: "2",
+    pri: "2",
+    relo: "0",
+    init: "0",
+    unassign: "0",
+    pending_tasks: "0",
+    max_task_wait_time: "-",
+    active_shards_percent: "100.0%",
+  }]));
+  assert.deepEqual(health.getColumns().slice(0, 12), [
+    "CLUSTER",
+    "STATUS",
+    "NODE.TOTAL",
+    "NODE.DATA",
+    "SHARDS",
+    "PRI",
+    "RELO",
+    "INIT",
+    "UNASSIGN",
+    "PENDING_TASKS",
+    "MAX_TASK_WAIT_TIME",
+    "ACTIVE_SHARDS_PERCENT",
+  ]);
+  assert.deepEqual(health.getColumns().slice(12), ["EPOCH", "TIMESTAMP"]);
+  assert.equal(health.toArray()[0].STATUS, "green");
+  const es6 = only(map("GET", "/old/_mapping", {
+    old: { mappings: { doc: { properties: { tags: { type: "nested", properties: {} } } } } },
+  }));
+  assert.deepEqual(es6.toArray(), [{
+    NAME: "old",
+    MAPPING: "tags",
+    FIELD: null,
+    TYPE: "nested",
+    NESTED: true,
+    OPTION: '{"type":"nested","properties":{}}',
+  }]);
+});

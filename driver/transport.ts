@@ -156,9 +156,9 @@ export class Transport {
     this.#nodes = options.nodes.map((n) => n.replace(/\/+$/, ""));
     const f = options.fetch;
     this.#fetch = f ?? ((url, init) => globalThis.fetch(url, init));
-    this.#timeoutMs = options.timeoutMs ?? 30_000;
-    this.#maxRetries = options.maxRetries ?? 3;
-    this.#baseDelay = options.retryBaseDelayMs ?? 100;
+    this.#timeoutMs = check("timeoutMs", options.timeoutMs, 30_000, 1);
+    this.#maxRetries = check("maxRetries", options.maxRetries, 3, 0);
+    this.#baseDelay = check("retryBaseDelayMs", options.retryBaseDelayMs, 100, 0);
     this.#compression = options.compression ?? false;
     const headers: Record<string, string> = { accept: "application/json" };
     for (const [k, v] of Object.entries(options.headers ?? {})) headers[k.toLowerCase()] = v;
@@ -260,6 +260,14 @@ export class Transport {
       signal?.addEventListener("abort", onAbort, { once: true });
     });
   }
+}
+
+function check(name: string, value: number | undefined, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < min) {
+    throw new TypeError(`${name} must be a whole number of at least ${min}, got ${value}`);
+  }
+  return value;
 }
 
 function combine(signal: AbortSignal | undefined, timeoutMs: number): AbortSignal {

@@ -187,3 +187,11 @@ Deno.test("the injected fetch is called without a foreign `this`", async () => {
   await t.request({ method: "GET", path: "/" });
   assert.equal(self, undefined);
 });
+
+Deno.test("bad transport options are TypeErrors naming the option", () => {
+  const nodes = ["http://a:9200"];
+  assert.throws(() => new Transport({ nodes, timeoutMs: 0 }), /timeoutMs must be/);
+  assert.throws(() => new Transport({ nodes, maxRetries: -1 }), /maxRetries must be/);
+  assert.throws(() => new Transport({ nodes, retryBaseDelayMs: 1.5 }), /retryBaseDelayMs/);
+  assert.throws(() => new Transport({ nodes: [] }), /at least one node/);
+});
