@@ -14,7 +14,7 @@ export type Analyzer = (text: string) => Token[];
 const MAX_TOKEN_LENGTH = 255;
 const segmenter = new Intl.Segmenter(undefined, { granularity: "word" });
 
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 function isLetter(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90);

@@ -2,6 +2,7 @@
 
 import { parsingError } from "../_errors.ts";
 import type { BoostedField, QueryNode } from "./query_nodes.ts";
+import { registerName } from "./named_queries.ts";
 import { parseQueryString, parseSimpleQueryString } from "./query_string.ts";
 
 type Json = Record<string, unknown>;
@@ -346,5 +347,7 @@ export function parseQuery(json: unknown): QueryNode {
   const name = keys[0];
   const parser = PARSERS[name];
   if (!parser) throw parsingError(`unknown query [${name}]`);
-  return Object.freeze(parser(json[name], name));
+  const node = Object.freeze(parser(json[name], name));
+  registerName(node, json[name]);
+  return node;
 }

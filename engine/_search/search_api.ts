@@ -7,6 +7,7 @@ import { fieldMapOf } from "./field_map.ts";
 import { type HitOptions, renderHits, renderTotal } from "./hits_render.ts";
 import { parseKeepAlive } from "./keep_alive.ts";
 import { matchLive } from "./query_exec.ts";
+import { matchedQueries } from "./named_queries.ts";
 import { parseQuery } from "./query_parser.ts";
 import { SearchContexts } from "./search_contexts.ts";
 import { parseSearchRequest, type SearchRequest } from "./search_request.ts";
@@ -132,6 +133,15 @@ export function searchApi(
   out.timed_out = false;
   out._shards = shards(targets.length);
   out.hits = renderHits(page, targets, total, req.size === 0 ? null : collected.maxScore, render);
+  const matched = matchedQueries(
+    req.query,
+    page,
+    collected.aggInputs.map((i) => i.ctx),
+    params.get("include_named_queries_score") === "true",
+  );
+  (out.hits as { hits: Record<string, unknown>[] }).hits.forEach((h, i) => {
+    if (matched[i] !== undefined) h.matched_queries = matched[i];
+  });
   if (aggregations) out.aggregations = aggregations;
   return out;
 }

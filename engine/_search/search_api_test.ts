@@ -328,3 +328,26 @@ Deno.test("findMatches returns live docs for by-query APIs", () => {
   assert.deepEqual(found.map((m) => [m.index, m.doc.id]), [["idx", "1"], ["idx", "3"]]);
   assert.throws(() => findMatches([idx.target()], { nope: {} }), /unknown query/);
 });
+
+Deno.test("named queries report matched_queries, with scores on request", () => {
+  const body = {
+    query: {
+      bool: {
+        should: [
+          { match: { name: { query: "doc", _name: "any" } } },
+          { term: { n: { value: 7, _name: "seven" } } },
+        ],
+      },
+    },
+    sort: ["n"],
+    size: 7,
+  };
+  const res = search(body);
+  const hits = hitsOf(res).hits as unknown as { _id: string; matched_queries: unknown }[];
+  assert.deepEqual(hits[5].matched_queries, ["any", "seven"]);
+  assert.deepEqual(hits[0].matched_queries, ["any"]);
+  const scored = search(body, "include_named_queries_score=true");
+  const m = (hitsOf(scored).hits[5] as unknown as { matched_queries: Record<string, number> })
+    .matched_queries;
+  assert.ok(m.any > 0 && m.seven === 1);
+});
