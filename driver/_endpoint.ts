@@ -57,31 +57,30 @@ const DOCUMENT_WRITES = new Set<EndpointKind>([
 ]);
 
 /** Splits `/a/b?x=1` into the path and the query string (without `?`). */
-export function splitPath(path: string): { pathname: string; query: string } {
+function splitPath(path: string): { pathname: string; query: string } {
   const at = path.indexOf("?");
   if (at < 0) return { pathname: path, query: "" };
   return { pathname: path.slice(0, at), query: path.slice(at + 1) };
 }
 
-/** The names of the query-string parameters, as written. */
-export function queryNames(query: string): string[] {
-  if (query === "") return [];
-  return query.split("&").filter((p) => p !== "").map((p) => {
-    const eq = p.indexOf("=");
-    return decodeURIComponent(eq < 0 ? p : p.slice(0, eq));
-  });
-}
-
 /** The value of a query-string parameter (case-insensitive name), or undefined. */
-export function queryValue(query: string, name: string): string | undefined {
+function queryValue(query: string, name: string): string | undefined {
   for (const pair of query.split("&")) {
     const eq = pair.indexOf("=");
     const key = eq < 0 ? pair : pair.slice(0, eq);
-    if (decodeURIComponent(key).toLowerCase() === name) {
-      return eq < 0 ? "" : decodeURIComponent(pair.slice(eq + 1).replace(/\+/g, " "));
+    if (decode(key).toLowerCase() === name) {
+      return eq < 0 ? "" : decode(pair.slice(eq + 1).replace(/\+/g, " "));
     }
   }
   return undefined;
+}
+
+function decode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text; // a literal `%` the user wrote
+  }
 }
 
 /** Adds `name=value` to a path, with `?` or `&` as needed. */
@@ -137,11 +136,6 @@ function kindOf(method: Method, s: readonly string[]): EndpointKind {
     if (s.length === 3 && (s[1] === "_doc" || s[1] === "_create")) return "doc_write";
   }
   return "write";
-}
-
-/** True for the kinds whose response is a result set rather than an update count. */
-export function givesRows(kind: EndpointKind): boolean {
-  return !DOCUMENT_WRITES.has(kind) && kind !== "write" && kind !== "reindex";
 }
 
 /** True when a 404 is an answer rather than a failure for this kind. */

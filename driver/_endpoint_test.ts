@@ -80,3 +80,10 @@ Deno.test("_cat gets format=json; another format is refused", () => {
     (e: unknown) => e instanceof UnsupportedFeatureError && /format=yaml/.test(e.message),
   );
 });
+
+Deno.test("a literal % in a query string does not break the rewrite", () => {
+  assert.equal(
+    refreshed("PUT", "/idx/_doc/1?routing=100%"),
+    "/idx/_doc/1?routing=100%&refresh=true",
+  );
+});
