@@ -154,3 +154,22 @@ Deno.test("hints: _msearch gets size/from on every search line; unknown hints ar
   const [d] = bind('/*+ trace, overwrite_find_limit=3 */ POST /i/_doc {"a": 1}');
   assert.equal(d.body, '{"a":1}');
 });
+
+Deno.test("a value with newlines cannot add NDJSON lines", () => {
+  const [c] = bind('POST /_bulk\n{"index": {}}\n{"msg": ?}', ['x"}\n{"delete": {"_id": "1"}}\n']);
+  const lines = c.body!.split("\n");
+  assert.equal(lines.length, 3);
+  assert.equal(lines[2], "");
+  assert.equal(JSON.parse(lines[1]).msg, 'x"}\n{"delete": {"_id": "1"}}\n');
+});
+
+Deno.test("hint placeholders of a later command come after the earlier command's arguments", () => {
+  const out = bind(
+    'PUT /a/_doc/{?} {"n": ?}\n/*+ overwrite_find_skip=? */ POST /a/_search {"query": {"term": {"n": ?}}}',
+    ["1", 10, 5, 10],
+  );
+  assert.equal(out[0].path, "/a/_doc/1");
+  assert.equal(out[0].body, '{"n":10}');
+  assert.equal(out[1].body, '{"from":5,"query":{"term":{"n":10}}}');
+  assert.deepEqual(out[1].hints, { overwrite_find_skip: 5 });
+});
