@@ -207,6 +207,12 @@ export function scan(
     while (j < end) {
       const ch = text[j];
       if (triple ? text.startsWith('"""', j) : ch === '"') return j + (triple ? 3 : 1);
+      if (ch === "\\" && text[j + 1] === "$" && text[j + 2] === "{") {
+        flush(j); // `\${` in a string is a literal `${`
+        lit = j + 1;
+        j += 3;
+        continue;
+      }
       if (ch === "\\" && !triple) {
         j += 2;
         continue;

@@ -72,3 +72,9 @@ Deno.test("test expressions: comparisons, logic, literals, no coercion", () => {
   assert.ok("error" in parseExpr("a ==="));
   assert.ok("error" in parseExpr("a.constructor"));
 });
+
+Deno.test("\\${ is a literal ${, inside and outside JSON strings", () => {
+  const b = bindTemplate('POST /a/_doc {"t": "cost \\${x}", "u": ?}', [1]);
+  assert.equal(b.text, 'POST /a/_doc {"t": "cost ${x}", "u": ?}');
+  assert.throws(() => bindTemplate('POST /a/_doc {"t": "${x}", "u": ?}', [1]), /literal/);
+});

@@ -1,7 +1,22 @@
 /**
- * The template layer: {@linkcode JdbcTemplate} with named arguments (`#{a.b}`), identifier
- * splices (`${index}`), `@{…}` rules, entity metadata (`@Table`, `@Column`, `defineEntity`),
- * row mapping and tagged-template commands.
+ * The template layer: {@linkcode JdbcTemplate} with named arguments, identifier splices, `@{…}`
+ * rules, entity metadata (`@Table`, `@Column`, `defineEntity`), row mapping and tagged-template
+ * commands.
+ *
+ * Template text is the driver's command language plus:
+ *
+ * - `#{name}`, `#{a.b[0].c}` — a named argument, bound like `?` in a JSON value or key and like
+ *   `{?}` in a path segment or query-string value; the driver encodes it. Inside a JSON string it
+ *   is text. A missing or `undefined` argument is a `BindError` naming it (pass `null` for null).
+ * - `${name}` — splices identifier text (index or field names: letters, digits, `_ . - * ,`; an
+ *   array is joined with `,`), also inside JSON strings; anything else is a `BindError`.
+ * - `@{and, fragment}`, `@{if, test, fragment}`, `@{in, :list}`, `@{uuid32}`, `@{uuid36}`,
+ *   `@{md5, :value}`, `@{macro, name}` — see `rules.ts`. Optional members that vanish take their
+ *   commas with them. `:name` is the argument form inside rules.
+ * - `\#{`, `\${`, `\@{` — the marker as literal text.
+ *
+ * Positional `?`/`{?}` take an array of arguments; named placeholders take an object. Texts are
+ * scanned once and cached; entity instances bound as values become documents.
  *
  * @example
  * ```ts

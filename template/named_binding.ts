@@ -137,7 +137,7 @@ class Renderer {
       throw new BindError(
         `Cannot bind ${what} "${path.source}": named arguments need an object like { ${
           path.keys[0]
-        }: … }, but an array was given`,
+        }: … }, but an array was given (write \\\${ for a literal \${)`,
         { name: path.source, command: this.command },
       );
     }
