@@ -1,6 +1,7 @@
 // Renders ordered candidates as Elasticsearch hit objects and the `hits` section.
 
 import type { Candidate } from "./collect.ts";
+import { docValueFields, type FieldRequest, sourceFields } from "./fetch_fields.ts";
 import { applySourceFilter, type SourceFilter } from "./source_filter.ts";
 import type { SearchTarget } from "./types.ts";
 
@@ -18,6 +19,10 @@ export interface HitOptions {
   readonly seqNoPrimaryTerm: boolean;
   /** Hide `_id` and `_source` (`stored_fields: _none_`). */
   readonly storedFieldsNone: boolean;
+  /** `docvalue_fields`. */
+  readonly docvalueFields: readonly FieldRequest[];
+  /** `fields`. */
+  readonly fields: readonly FieldRequest[];
 }
 
 /** A score as Elasticsearch prints it: a 32-bit float in its shortest decimal form. */
@@ -50,6 +55,13 @@ export function renderHit(
   if (!o.storedFieldsNone) {
     const source = applySourceFilter(doc.source, o.source);
     if (source !== undefined) hit._source = source;
+  }
+  if (o.docvalueFields.length || o.fields.length) {
+    const fields = {
+      ...sourceFields(target, doc.source, o.fields),
+      ...docValueFields(target, c.doc, o.docvalueFields),
+    };
+    if (Object.keys(fields).length) hit.fields = fields;
   }
   if (o.sort && c.sort) hit.sort = c.sort;
   return hit;

@@ -110,6 +110,8 @@ export function searchApi(
     version: req.version,
     seqNoPrimaryTerm: req.seqNoPrimaryTerm,
     storedFieldsNone: req.storedFieldsNone,
+    docvalueFields: req.docvalueFields,
+    fields: req.fields,
   };
   const total = renderTotal(collected.total, req.trackTotalHits, req.restTotalHitsAsInt);
   const from = req.scroll !== null ? 0 : req.from;

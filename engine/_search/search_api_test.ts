@@ -351,3 +351,16 @@ Deno.test("named queries report matched_queries, with scores on request", () => 
     .matched_queries;
   assert.ok(m.any > 0 && m.seven === 1);
 });
+
+Deno.test("docvalue_fields and fields return per-hit values", () => {
+  const res = search({
+    docvalue_fields: ["n", { field: "tag", format: "x" }, { field: "n", format: "#.0" }],
+    fields: ["name"],
+    sort: ["n"],
+    size: 1,
+  });
+  const hit = hitsOf(res).hits[0] as unknown as { fields: Record<string, unknown[]> };
+  assert.deepEqual(hit.fields, { name: ["doc 1"], n: ["1.0"], tag: ["t1"] });
+  const plain = search(undefined, "docvalue_fields=n&sort=n&size=1");
+  assert.deepEqual((hitsOf(plain).hits[0] as unknown as { fields: unknown }).fields, { n: [1] });
+});

@@ -2,6 +2,7 @@
 
 import { illegalArgument, parsingError } from "../_errors.ts";
 import type { QueryNode } from "./query_nodes.ts";
+import { type FieldRequest, parseFieldRequests } from "./fetch_fields.ts";
 import { parseQuery } from "./query_parser.ts";
 import { boostedFields } from "./query_parser.ts";
 import { parseLuceneSyntax } from "./query_string.ts";
@@ -44,6 +45,10 @@ export interface SearchRequest {
   readonly storedFieldsNone: boolean;
   /** Minimum score. */
   readonly minScore: number | null;
+  /** `docvalue_fields`. */
+  readonly docvalueFields: FieldRequest[];
+  /** `fields` (values from `_source`). */
+  readonly fields: FieldRequest[];
 }
 
 const BODY_KEYS = new Set([
@@ -214,5 +219,7 @@ export function parseSearchRequest(
     seqNoPrimaryTerm: b.seq_no_primary_term === true || bool(params.get("seq_no_primary_term")),
     storedFieldsNone,
     minScore: b.min_score === undefined ? null : Number(b.min_score),
+    docvalueFields: parseFieldRequests(b.docvalue_fields, params.get("docvalue_fields")),
+    fields: parseFieldRequests(b.fields, null),
   };
 }
