@@ -145,13 +145,14 @@ function pitOf(endpoint: Endpoint, json: Json): ResultSetMeta {
 
 /** `_ID`, `_DOC`: the id as text ("" when absent) and the source as a JSON cell (or null). */
 function docTable(docs: readonly [unknown, unknown][]): Table {
-  return {
-    columns: ["_ID", "_DOC"],
-    rows: docs.map(([id, source]) => [
-      id === undefined || id === null ? "" : String(id),
-      source !== null && typeof source === "object" ? new JsonCell(source) : null,
-    ]),
-  };
+  return { columns: ["_ID", "_DOC"], rows: docs.map(([id, source]) => docRow(id, source)) };
+}
+
+function docRow(id: unknown, source: unknown): unknown[] {
+  return [
+    id === undefined || id === null ? "" : String(id),
+    source !== null && typeof source === "object" ? new JsonCell(source) : null,
+  ];
 }
 
 function totalOf(hits: Json): TotalHits | null {
@@ -165,7 +166,12 @@ function totalOf(hits: Json): TotalHits | null {
 
 function searchRows(json: Json, raw: unknown): Outcome {
   const hits = isObject(json.hits) ? json.hits : {};
-  const list = Array.isArray(hits.hits) ? hits.hits.filter(isObject) : [];
+  const list: unknown[] = Array.isArray(hits.hits) ? hits.hits : [];
+  const rows: unknown[][] = [];
+  for (let i = 0; i < list.length; i++) {
+    const hit = list[i];
+    if (isObject(hit)) rows.push(docRow(hit._id, hit._source));
+  }
   const meta: ResultSetMeta = {
     raw,
     total: totalOf(hits),
@@ -174,7 +180,7 @@ function searchRows(json: Json, raw: unknown): Outcome {
   };
   if (typeof json._scroll_id === "string") meta.scrollId = json._scroll_id;
   if (typeof json.pit_id === "string") meta.pitId = json.pit_id;
-  return { kind: "rows", table: docTable(list.map((h) => [h._id, h._source])), meta };
+  return { kind: "rows", table: { columns: ["_ID", "_DOC"], rows }, meta };
 }
 
 function msearch(json: Json, command?: string): Outcome[] {
