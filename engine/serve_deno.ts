@@ -12,6 +12,6 @@ export function listen(
       onListen: (addr) => {
         resolve({ port: addr.port, close: () => server.shutdown() });
       },
-    }, handler);
+    }, (request) => handler(request));
   });
 }

@@ -59,16 +59,17 @@ export class Router<H> {
     } catch {
       return { kind: "not_found" };
     }
+    // Like Elasticsearch's path trie: the most specific pattern matching the path decides; when
+    // it has no handler for the method, the answer is 405 even if a less specific one would match.
     const allowed = new Set<string>();
     let bestRank: string | undefined;
     for (const route of this.routes) {
+      if (bestRank !== undefined && route.rank !== bestRank) break;
       const params = this.matchSegments(route, parts);
       if (!params) continue;
+      bestRank = route.rank;
       if (route.method === method) return { kind: "found", handler: route.handler, params };
-      if (bestRank === undefined || route.rank === bestRank) {
-        bestRank = route.rank;
-        allowed.add(route.method);
-      }
+      allowed.add(route.method);
     }
     if (allowed.size > 0) return { kind: "method_not_allowed", allowed: [...allowed] };
     return { kind: "not_found" };

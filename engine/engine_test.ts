@@ -1,0 +1,235 @@
+import assert from "node:assert/strict";
+import { Engine } from "./engine.ts";
+
+// deno-lint-ignore no-explicit-any
+type Json = Record<string, any>;
+
+async function call(
+  engine: Engine,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: Json; headers: Headers }> {
+  const init: RequestInit = { method, headers: { "content-type": "application/json" } };
+  if (body !== undefined) init.body = typeof body === "string" ? body : JSON.stringify(body);
+  const res = await engine.fetch(`http://engine${path}`, init);
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : {}, headers: res.headers };
+}
+
+Deno.test("GET / answers like Elasticsearch 8, with the product header", async () => {
+  const engine = new Engine();
+  const res = await call(engine, "GET", "/");
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get("x-elastic-product"), "Elasticsearch");
+  assert.equal(res.headers.get("content-type"), "application/json; charset=UTF-8");
+  assert.equal(res.body.version.number, "8.15.0");
+  assert.equal(res.body.tagline, "You Know, for Search");
+  engine.close();
+});
+
+Deno.test("the opensearch flavour reports its distribution and sends no product header", async () => {
+  const engine = new Engine({ flavour: "opensearch" });
+  const res = await call(engine, "GET", "/");
+  assert.equal(res.body.version.distribution, "opensearch");
+  assert.equal(res.body.version.number, "2.19.0");
+  assert.equal(res.headers.get("x-elastic-product"), null);
+  engine.close();
+});
+
+Deno.test("documents: create, get, versions, conflicts, delete", async () => {
+  const engine = new Engine();
+  const put = await call(engine, "PUT", "/users/_doc/1", { name: "alice", age: 30 });
+  assert.equal(put.status, 201);
+  assert.deepEqual([put.body.result, put.body._version, put.body._seq_no], ["created", 1, 0]);
+  const again = await call(engine, "PUT", "/users/_doc/1", { name: "alice", age: 31 });
+  assert.deepEqual([again.status, again.body.result, again.body._version], [200, "updated", 2]);
+  const got = await call(engine, "GET", "/users/_doc/1");
+  assert.deepEqual(got.body._source, { name: "alice", age: 31 });
+  assert.equal(got.body._seq_no, 1);
+  const create = await call(engine, "PUT", "/users/_create/1", { name: "x" });
+  assert.equal(create.status, 409);
+  assert.equal(create.body.error.type, "version_conflict_engine_exception");
+  assert.equal(
+    create.body.error.reason,
+    "[1]: version conflict, document already exists (current version [2])",
+  );
+  const cas = await call(engine, "PUT", "/users/_doc/1?if_seq_no=0&if_primary_term=1", {
+    name: "y",
+  });
+  assert.equal(cas.status, 409);
+  assert.match(
+    cas.body.error.reason,
+    /required seqNo \[0\], primary term \[1\]\. current document has seqNo \[1\]/,
+  );
+  const internal = await call(engine, "PUT", "/users/_doc/1?version=2", { name: "y" });
+  assert.equal(internal.status, 400);
+  assert.equal(internal.body.error.type, "action_request_validation_exception");
+  const del = await call(engine, "DELETE", "/users/_doc/1");
+  assert.deepEqual([del.status, del.body.result, del.body._version], [200, "deleted", 3]);
+  const gone = await call(engine, "DELETE", "/users/_doc/1");
+  assert.deepEqual([gone.status, gone.body.result], [404, "not_found"]);
+  const missing = await call(engine, "GET", "/users/_doc/1");
+  assert.deepEqual(missing.body, { _index: "users", _id: "1", found: false });
+  engine.close();
+});
+
+Deno.test("near-real-time: writes are searchable only after a refresh", async () => {
+  let now = 1_000_000;
+  const engine = new Engine({ now: () => now });
+  await call(engine, "PUT", "/idx/_doc/1", { f: "a" });
+  assert.equal((await call(engine, "POST", "/idx/_count")).body.count, 0);
+  now += 1000;
+  assert.equal((await call(engine, "POST", "/idx/_count")).body.count, 1);
+  const forced = await call(engine, "PUT", "/idx/_doc/2?refresh=true", { f: "b" });
+  assert.equal(forced.body.forced_refresh, true);
+  assert.equal((await call(engine, "POST", "/idx/_count")).body.count, 2);
+  engine.close();
+});
+
+Deno.test("refresh=wait_for resolves at the next scheduled refresh", async () => {
+  const engine = new Engine({ refreshIntervalMs: 20 });
+  const res = await call(engine, "PUT", "/idx/_doc/1?refresh=wait_for", { f: 1 });
+  assert.equal(res.status, 201);
+  assert.equal(res.body.forced_refresh, undefined);
+  const search = await call(engine, "POST", "/idx/_search", { query: { match_all: {} } });
+  assert.equal(search.body.hits.total.value, 1);
+  engine.close();
+});
+
+Deno.test("dynamic mapping follows Elasticsearch", async () => {
+  const engine = new Engine();
+  await call(engine, "PUT", "/m/_doc/1", {
+    s: "text",
+    d: "2024-01-02",
+    n: 3,
+    x: 1.5,
+    b: true,
+    o: { inner: "v" },
+    a: [null, 7],
+    z: null,
+  });
+  const res = await call(engine, "GET", "/m/_mapping");
+  const props = res.body.m.mappings.properties;
+  assert.deepEqual(props.s, {
+    type: "text",
+    fields: { keyword: { type: "keyword", ignore_above: 256 } },
+  });
+  assert.deepEqual(props.d, { type: "date" });
+  assert.deepEqual(props.n, { type: "long" });
+  assert.deepEqual(props.x, { type: "float" });
+  assert.deepEqual(props.b, { type: "boolean" });
+  assert.equal(props.o.properties.inner.type, "text");
+  assert.deepEqual(props.a, { type: "long" });
+  assert.equal(props.z, undefined);
+  const bad = await call(engine, "PUT", "/m/_doc/2", { n: "abc" });
+  assert.equal(bad.status, 400);
+  assert.equal(bad.body.error.type, "document_parsing_exception");
+  assert.match(bad.body.error.reason, /failed to parse field \[n\] of type \[long\]/);
+  engine.close();
+});
+
+Deno.test("mapping conflicts and strict mappings are refused", async () => {
+  const engine = new Engine();
+  await call(engine, "PUT", "/s", {
+    mappings: { dynamic: "strict", properties: { n: { type: "long" } } },
+  });
+  const conflict = await call(engine, "PUT", "/s/_mapping", {
+    properties: { n: { type: "text" } },
+  });
+  assert.equal(conflict.status, 400);
+  assert.equal(
+    conflict.body.error.reason,
+    "mapper [n] cannot be changed from type [long] to [text]",
+  );
+  const strict = await call(engine, "PUT", "/s/_doc/1", { other: 1 });
+  assert.equal(strict.body.error.type, "strict_dynamic_mapping_exception");
+  engine.close();
+});
+
+Deno.test("update: partial doc, noop, upsert, scripts", async () => {
+  const engine = new Engine();
+  await call(engine, "PUT", "/u/_doc/1", { n: 1, o: { a: 1 } });
+  const merged = await call(engine, "POST", "/u/_update/1", { doc: { o: { b: 2 } } });
+  assert.equal(merged.body.result, "updated");
+  const noop = await call(engine, "POST", "/u/_update/1", { doc: { n: 1 } });
+  assert.equal(noop.body.result, "noop");
+  const script = await call(engine, "POST", "/u/_update/1?_source=true", {
+    script: {
+      source: "ctx._source.n += params.k; ctx._source.t = 'x'; ctx._source.remove('o')",
+      params: { k: 5 },
+    },
+  });
+  assert.deepEqual(script.body.get._source, { n: 6, t: "x" });
+  const missing = await call(engine, "POST", "/u/_update/2", { doc: { n: 1 } });
+  assert.equal(missing.status, 404);
+  assert.equal(missing.body.error.type, "document_missing_exception");
+  const upsert = await call(engine, "POST", "/u/_update/2", { doc: { n: 1 }, doc_as_upsert: true });
+  assert.deepEqual([upsert.status, upsert.body.result], [201, "created"]);
+  const bad = await call(engine, "POST", "/u/_update/1", { script: "System.exit(0)" });
+  assert.equal(bad.status, 400);
+  assert.equal(bad.body.error.type, "script_exception");
+  const del = await call(engine, "POST", "/u/_update/1", { script: "ctx.op = 'delete'" });
+  assert.equal(del.body.result, "deleted");
+  engine.close();
+});
+
+Deno.test("bulk: items in order, per-item errors, malformed lines", async () => {
+  const engine = new Engine();
+  const body = [
+    { index: { _index: "b", _id: "1" } },
+    { f: 1 },
+    { create: { _index: "b", _id: "1" } },
+    { f: 2 },
+    { update: { _index: "b", _id: "1" } },
+    { doc: { g: 1 } },
+    { delete: { _index: "b", _id: "9" } },
+  ].map((l) => JSON.stringify(l)).join("\n") + "\n";
+  const res = await call(engine, "POST", "/_bulk?refresh=true", body);
+  assert.equal(res.status, 200);
+  assert.equal(res.body.errors, true);
+  assert.deepEqual(res.body.items.map((i: Json) => Object.values(i)[0].status), [
+    201,
+    409,
+    200,
+    404,
+  ]);
+  const bad = await call(engine, "POST", "/_bulk", '{"foo":{}}\n');
+  assert.equal(bad.status, 400);
+  assert.equal(bad.body.error.type, "illegal_argument_exception");
+  engine.close();
+});
+
+Deno.test("errors: unknown URL, wrong method, bad JSON, missing index", async () => {
+  const engine = new Engine();
+  const unknown = await call(engine, "GET", "/_nope/x/y/z");
+  assert.deepEqual(unknown.body, {
+    error: "no handler found for uri [/_nope/x/y/z] and method [GET]",
+    status: 400,
+  });
+  const wrong = await call(engine, "DELETE", "/_refresh");
+  assert.equal(wrong.status, 405);
+  assert.ok(wrong.headers.get("allow")?.includes("POST"));
+  const json = await call(engine, "POST", "/_search", "{bad");
+  assert.equal(json.status, 400);
+  const missing = await call(engine, "GET", "/nope/_search");
+  assert.equal(missing.status, 404);
+  assert.equal(missing.body.error.type, "index_not_found_exception");
+  assert.equal(missing.body.error["resource.id"], "nope");
+  const created = await call(engine, "PUT", "/Bad");
+  assert.equal(created.body.error.type, "invalid_index_name_exception");
+  engine.close();
+});
+
+Deno.test("aliases resolve for reads, writes and searches", async () => {
+  const engine = new Engine();
+  await call(engine, "PUT", "/a1", { aliases: { al: {} } });
+  await call(engine, "PUT", "/al/_doc/1?refresh=true", { f: 1 });
+  assert.equal((await call(engine, "GET", "/al/_doc/1")).body._index, "a1");
+  assert.equal((await call(engine, "GET", "/al/_count")).body.count, 1);
+  const aliases = await call(engine, "GET", "/_alias/al");
+  assert.deepEqual(aliases.body, { a1: { aliases: { al: {} } } });
+  await call(engine, "POST", "/_aliases", { actions: [{ remove: { index: "a1", alias: "al" } }] });
+  assert.equal((await call(engine, "GET", "/_alias/al")).status, 404);
+  engine.close();
+});
