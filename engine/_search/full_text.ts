@@ -13,6 +13,7 @@ import {
 } from "./doc_set.ts";
 import { type ExecContext, perSegment, unionDocs } from "./exec_context.ts";
 import type { QueryNode, QueryOf } from "./query_nodes.ts";
+import { fuzzyHits, maxEdits } from "./fuzzy.ts";
 import { termHits, valueHits } from "./term_queries.ts";
 
 /** Resolves a `minimum_should_match` spec against the number of optional clauses. */
@@ -53,6 +54,19 @@ export function runMatch(q: QueryOf<"match">, ctx: ExecContext, scoring: boolean
     if (q.prefixLast && info.kind === "keyword") {
       return prefixHits(ctx, q.field, String(q.query), q.boost, scoring);
     }
+    if (q.fuzziness !== undefined && info.kind === "keyword") {
+      const t = String(q.query);
+      return fuzzyHits(
+        ctx,
+        q.field,
+        t,
+        maxEdits(q.fuzziness, t),
+        q.prefixLength ?? 0,
+        q.transpositions ?? true,
+        q.boost,
+        scoring,
+      );
+    }
     return valueHits(ctx, info, q.query, q.boost, scoring, q.lenient ?? false);
   }
   const analyzer = q.analyzer ? analyzerFor(q.analyzer) : info.searchAnalyzer;
@@ -65,6 +79,17 @@ export function runMatch(q: QueryOf<"match">, ctx: ExecContext, scoring: boolean
   const parts = terms.map((t, i) =>
     q.prefixLast && i === terms.length - 1
       ? prefixHits(ctx, q.field, t, q.boost, scoring)
+      : q.fuzziness !== undefined
+      ? fuzzyHits(
+        ctx,
+        q.field,
+        t,
+        maxEdits(q.fuzziness, t),
+        q.prefixLength ?? 0,
+        q.transpositions ?? true,
+        q.boost,
+        scoring,
+      )
       : termHits(ctx, q.field, t, q.boost, scoring)
   );
   if (parts.length === 1) return parts[0];

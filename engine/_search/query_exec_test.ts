@@ -246,3 +246,19 @@ Deno.test("deleted and updated docs disappear from results", () => {
   );
   assert.deepEqual((all.hits as { total: { value: number } }).total.value, 4);
 });
+
+Deno.test("fuzziness on match and the fuzzy query", () => {
+  assert.deepEqual(sorted(ids({ match: { title: { query: "quikc", fuzziness: "AUTO" } } })), [
+    "1",
+    "3",
+  ]);
+  assert.deepEqual(
+    ids({ match: { title: { query: "quikc", fuzziness: "AUTO", fuzzy_transpositions: false } } }),
+    [],
+  );
+  assert.deepEqual(ids({ fuzzy: { tag: { value: "sprot" } } }), ["3"]);
+  assert.deepEqual(
+    ids({ match_bool_prefix: { title: { query: "lazzy do", fuzziness: 1, operator: "and" } } }),
+    ["2"],
+  );
+});

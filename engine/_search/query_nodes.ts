@@ -36,6 +36,9 @@ export type QueryNode =
     readonly zeroTermsAll: boolean;
     readonly prefixLast?: boolean;
     readonly lenient?: boolean;
+    readonly fuzziness?: string;
+    readonly prefixLength?: number;
+    readonly transpositions?: boolean;
   }
   | {
     readonly kind: "match_phrase";

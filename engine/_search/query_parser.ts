@@ -83,6 +83,17 @@ export function boostedFields(v: unknown): BoostedField[] {
   });
 }
 
+function fuzzyParams(
+  p: Json,
+): { fuzziness?: string; prefixLength?: number; transpositions?: boolean } {
+  if (p.fuzziness === undefined) return {};
+  return {
+    fuzziness: String(p.fuzziness),
+    prefixLength: Number(p.prefix_length ?? 0),
+    transpositions: p.fuzzy_transpositions !== false,
+  };
+}
+
 const TERM_KEYS = ["value", "case_insensitive"];
 const MATCH_KEYS = [
   "query",
@@ -97,6 +108,7 @@ const MATCH_KEYS = [
   "zero_terms_query",
   "auto_generate_synonyms_phrase_query",
   "cutoff_frequency",
+  "fuzzy_rewrite",
 ];
 
 const PARSERS: Record<string, Parser> = {
@@ -138,6 +150,7 @@ const PARSERS: Record<string, Parser> = {
       boost: boostOf(params),
       zeroTermsAll: String(params.zero_terms_query ?? "none").toLowerCase() === "all",
       lenient: params.lenient === true,
+      ...fuzzyParams(params),
     };
   },
   match_phrase: (b, n) => {
@@ -176,6 +189,7 @@ const PARSERS: Record<string, Parser> = {
       boost: boostOf(params),
       zeroTermsAll: false,
       prefixLast: true,
+      ...fuzzyParams(params),
     };
   },
   multi_match: (b, n) => {
@@ -297,6 +311,29 @@ const PARSERS: Record<string, Parser> = {
       value: String(params.value),
       boost: boostOf(params),
       caseInsensitive: params.case_insensitive === true,
+    };
+  },
+  fuzzy: (b, n) => {
+    const { field, params } = singleField(b, n, "value");
+    checkKeys(params, n, [
+      "value",
+      "fuzziness",
+      "prefix_length",
+      "max_expansions",
+      "transpositions",
+      "rewrite",
+    ]);
+    return {
+      kind: "match",
+      field,
+      query: params.value,
+      operator: "or",
+      boost: boostOf(params),
+      zeroTermsAll: false,
+      analyzer: "keyword",
+      fuzziness: String(params.fuzziness ?? "AUTO"),
+      prefixLength: Number(params.prefix_length ?? 0),
+      transpositions: params.transpositions !== false,
     };
   },
   exists: (b, n) => {

@@ -1,0 +1,68 @@
+// Fuzzy term expansion: indexed terms within an edit distance of a query term.
+
+import { union } from "./doc_set.ts";
+import type { Hits } from "./doc_set.ts";
+import type { ExecContext } from "./exec_context.ts";
+import { termHits } from "./term_queries.ts";
+
+/** Max edits for a `fuzziness` value (`AUTO` = 0 for 1-2 chars, 1 for 3-5, 2 above). */
+export function maxEdits(fuzziness: string, term: string): number {
+  const f = fuzziness.toUpperCase();
+  if (f.startsWith("AUTO")) {
+    const [, lo = "3", hi = "6"] = /^AUTO(?::(\d+),(\d+))?$/.exec(f) ?? [];
+    return term.length < Number(lo) ? 0 : term.length < Number(hi) ? 1 : 2;
+  }
+  return Math.min(2, Math.max(0, Math.trunc(Number(f)) || 0));
+}
+
+/** Optimal-string-alignment distance, or `max + 1` as soon as it exceeds `max`. */
+export function editDistance(a: string, b: string, max: number, transpositions: boolean): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let prev2: number[] = [];
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
+      if (transpositions && i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        v = Math.min(v, prev2[j - 2] + 1);
+      }
+      cur.push(v);
+      if (v < rowMin) rowMin = v;
+    }
+    if (rowMin > max) return max + 1;
+    prev2 = prev;
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+/** Docs containing any term within `edits` of `term` (sharing `prefixLength` chars); best expansion scores. */
+export function fuzzyHits(
+  ctx: ExecContext,
+  field: string,
+  term: string,
+  edits: number,
+  prefixLength: number,
+  transpositions: boolean,
+  boost: number,
+  scoring: boolean,
+): Hits {
+  if (edits === 0) return termHits(ctx, field, term, boost, scoring);
+  const prefix = term.slice(0, prefixLength);
+  const matches = new Map<string, number>();
+  for (const v of ctx.snapshot.views) {
+    for (const t of v.segment.sortedTerms(field)) {
+      if (!t.startsWith(prefix) || matches.has(t)) continue;
+      const d = editDistance(term, t, edits, transpositions);
+      if (d <= edits) matches.set(t, d);
+    }
+  }
+  // Like Lucene, an expansion's weight shrinks with its distance.
+  const parts = [...matches].map(([t, d]) =>
+    termHits(ctx, field, t, boost * (1 - d / Math.max(1, Math.min(t.length, term.length))), scoring)
+  );
+  return union(parts, ctx.snapshot.maxDoc, true, 0);
+}
