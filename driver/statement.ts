@@ -6,9 +6,9 @@
  * @module
  */
 
-import { IllegalStateError } from "./errors.ts";
+import { CommandSyntaxError, IllegalStateError } from "./errors.ts";
 import type { BoundCommand } from "./_command.ts";
-import { parseScript } from "./command_tokenizer.ts";
+import { type ParsedScript, parseScript } from "./command_tokenizer.ts";
 import { bindScript } from "./command_binder.ts";
 import { type ExecuteOptions, StatementBase } from "./statement_base.ts";
 import type { ResultSet } from "./result_set.ts";
@@ -48,8 +48,12 @@ export class Statement extends StatementBase {
    * @param options The caller's signal.
    * @returns True when the first result is a result set.
    */
-  execute(text: string, args: readonly unknown[] = [], options?: ExecuteOptions): Promise<boolean> {
-    return this.executeCommands(bind(text, args), options);
+  async execute(
+    text: string,
+    args: readonly unknown[] = [],
+    options?: ExecuteOptions,
+  ): Promise<boolean> {
+    return await this.executeCommands(bind(text, args), options);
   }
 
   /**
@@ -60,12 +64,12 @@ export class Statement extends StatementBase {
    * @param options The caller's signal.
    * @returns The first result set.
    */
-  executeQuery(
+  async executeQuery(
     text: string,
     args: readonly unknown[] = [],
     options?: ExecuteOptions,
   ): Promise<ResultSet> {
-    return this.queryCommands(bind(text, args), options);
+    return await this.queryCommands(bind(text, args), options);
   }
 
   /**
@@ -76,12 +80,12 @@ export class Statement extends StatementBase {
    * @param options The caller's signal.
    * @returns The real number of documents written (see DESIGN §3).
    */
-  executeUpdate(
+  async executeUpdate(
     text: string,
     args: readonly unknown[] = [],
     options?: ExecuteOptions,
   ): Promise<number> {
-    return this.updateCommands(bind(text, args), options);
+    return await this.updateCommands(bind(text, args), options);
   }
 
   /**
@@ -122,5 +126,23 @@ export class Statement extends StatementBase {
 }
 
 function bind(text: string, args: readonly unknown[]): BoundCommand[] {
-  return bindScript(parseScript(text), args);
+  return bindScript(parseNonEmpty(text), args);
+}
+
+/**
+ * Parses command text and refuses a text without any command (empty, or only comments).
+ *
+ * @param text The command text.
+ * @returns The parsed script.
+ */
+export function parseNonEmpty(text: string): ParsedScript {
+  const script = parseScript(text);
+  if (script.commands.length === 0) {
+    throw new CommandSyntaxError(
+      "The text has no command; write METHOD path [body], e.g. GET /idx/_search",
+      text,
+      { line: 1, column: 1 },
+    );
+  }
+  return script;
 }

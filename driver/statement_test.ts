@@ -385,3 +385,11 @@ Deno.test("setQueryTimeout and a per-call signal abort a hung request with Timeo
   controller.abort();
   await assert.rejects(pending, /aborted by the caller/);
 });
+
+Deno.test("a text without a command is a CommandSyntaxError", async () => {
+  const { fake, stmt } = await setup();
+  await assert.rejects(stmt.execute("# only a comment\n"), /has no command/);
+  await assert.rejects(stmt.executeUpdate(""), SyntaxError);
+  assert.throws(() => stmt.connection.prepareStatement("  // nothing"), /has no command/);
+  assert.equal(fake.requests.length, 0);
+});
