@@ -35,6 +35,8 @@ export async function loadCities(conn: Connection, index: string, chunk = 10_000
       `  loaded ${loaded.toLocaleString("en")} / ${
         all.length.toLocaleString("en")
       } cities (${pct}%)`,
+      loaded,
+      all.length,
     );
   }
   await progress("\n");
@@ -43,7 +45,16 @@ export async function loadCities(conn: Connection, index: string, chunk = 10_000
 }
 
 const encoder = new TextEncoder();
-async function progress(text: string): Promise<void> {
-  const line = text === "\n" ? text : `\r${text}`;
-  await Deno.stdout.write(encoder.encode(line));
+const terminal = Deno.stdout.isTerminal();
+let lastPrinted = 0;
+
+// On a terminal the progress line is rewritten in place; in a log, a line every 50,000 cities.
+async function progress(text: string, loaded = 0, total = 0): Promise<void> {
+  if (!terminal) {
+    if (text === "\n" || (loaded - lastPrinted < 50_000 && loaded < total)) return;
+    lastPrinted = loaded;
+    console.log(text);
+    return;
+  }
+  await Deno.stdout.write(encoder.encode(text === "\n" ? text : `\r${text}`));
 }
