@@ -1,0 +1,39 @@
+import assert from "node:assert/strict";
+import { Engine } from "../engine.ts";
+import { MAX_BODY_BYTES } from "./handle.ts";
+
+Deno.test("oversized bodies are refused with 413 before reading", async () => {
+  const engine = new Engine();
+  const res = await engine.fetch("http://e/_bulk", {
+    method: "POST",
+    headers: { "content-length": String(MAX_BODY_BYTES + 1) },
+    body: "x",
+  });
+  assert.equal(res.status, 413);
+  await res.body?.cancel();
+  engine.close();
+});
+
+Deno.test("bad input never takes the engine down", async () => {
+  const engine = new Engine();
+  await (await engine.fetch("http://e/x", { method: "PUT" })).body?.cancel();
+  const bodies = ["{", "[]", "null", '{"query":{"nope":{}}}', '{"size":"x"}', '{"from":100000}'];
+  for (const body of bodies) {
+    const res = await engine.fetch("http://e/x/_search", { method: "POST", body });
+    assert.ok(res.status >= 400 && res.status < 500, `${body} → ${res.status}`);
+    const json = await res.json();
+    assert.equal(typeof json.error, "object");
+  }
+  const ok = await engine.fetch("http://e/");
+  assert.equal(ok.status, 200);
+  await ok.body?.cancel();
+  engine.close();
+});
+
+Deno.test("HEAD answers carry no body", async () => {
+  const engine = new Engine();
+  const res = await engine.fetch("http://e/missing", { method: "HEAD" });
+  assert.equal(res.status, 404);
+  assert.equal(await res.text(), "");
+  engine.close();
+});

@@ -1,0 +1,60 @@
+import assert from "node:assert/strict";
+import { dynamicMappingFor, looksLikeDate, mapDocument } from "./dynamic_mapping.ts";
+import type { Mappings } from "../_search/types.ts";
+
+Deno.test("date detection accepts Elasticsearch's default formats only", () => {
+  for (
+    const s of [
+      "2024-01-31",
+      "2024-01-31T10:00:00Z",
+      "2024-01-31T10:00:00.123+02:00",
+      "2024/01/31",
+      "2024/01/31 10:11:12",
+    ]
+  ) {
+    assert.ok(looksLikeDate(s), s);
+  }
+  for (const s of ["2024-13-01", "31-01-2024", "hello", "2024-01-31 10:00"]) {
+    assert.ok(!looksLikeDate(s), s);
+  }
+});
+
+Deno.test("dynamic mapping of values", () => {
+  assert.deepEqual(dynamicMappingFor(1, true), { type: "long" });
+  assert.deepEqual(dynamicMappingFor(1.5, true), { type: "float" });
+  assert.deepEqual(dynamicMappingFor([null, "2024-01-01"], true), { type: "date" });
+  assert.deepEqual(dynamicMappingFor("2024-01-01", false)?.type, "text");
+  assert.equal(dynamicMappingFor([], true), undefined);
+  assert.deepEqual(dynamicMappingFor({ "a.b": 1 }, true), {
+    properties: { a: { properties: { b: { type: "long" } } } },
+  });
+});
+
+Deno.test("mapDocument returns the same object when nothing is new, and respects dynamic:false", () => {
+  const mappings: Mappings = { properties: { a: { type: "long" } } };
+  assert.equal(mapDocument(mappings, { a: 1 }, "1", "document_parsing_exception"), mappings);
+  const off = { dynamic: false, properties: {} };
+  assert.equal(mapDocument(off, { b: "x" }, "1", "document_parsing_exception"), off);
+  const next = mapDocument(mappings, { o: { p: true } }, "1", "document_parsing_exception");
+  assert.deepEqual(next.properties?.o, { properties: { p: { type: "boolean" } } });
+  assert.equal(mappings.properties?.o, undefined);
+});
+
+Deno.test("values that do not fit the mapped type fail with the flavour's exception", () => {
+  const mappings = {
+    properties: { n: { type: "long" }, o: { properties: { x: { type: "keyword" } } } },
+  };
+  assert.throws(
+    () => mapDocument(mappings, { n: "abc" }, "7", "mapper_parsing_exception"),
+    (e: Error & { type?: string }) =>
+      e.type === "mapper_parsing_exception" && /document with id '7'/.test(e.message),
+  );
+  assert.throws(
+    () => mapDocument(mappings, { o: 1 }, "1", "document_parsing_exception"),
+    /tried to parse field \[o\] as object/,
+  );
+  assert.throws(
+    () => mapDocument({ dynamic: "strict" }, { z: 1 }, "1", "document_parsing_exception"),
+    /dynamic introduction of \[z\] within \[_doc\] is not allowed/,
+  );
+});
