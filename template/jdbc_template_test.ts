@@ -183,3 +183,35 @@ Deno.test("tagged template binds values like ? and {?}", async () => {
   assert.equal(pathOf(sent[0].url), "/u/_search?routing=x%20y");
   assert.deepEqual(JSON.parse(sent[0].body!), { query: { term: { name: "n" } } });
 });
+
+Deno.test("over a DataSource: one connection per call, closed after success and after failure", async () => {
+  const fetch = () => Promise.resolve(Response.json({ count: 1 }));
+  const real = new DataSource({ nodes: ["http://es.local"], fetch });
+  let opened = 0;
+  let closed = 0;
+  const counting = {
+    async getConnection() {
+      opened++;
+      const conn = await real.getConnection();
+      const close = conn.close.bind(conn);
+      conn.close = () => {
+        closed++;
+        return close();
+      };
+      return conn;
+    },
+  } as unknown as DataSource;
+  const jdbc = new JdbcTemplate(counting);
+  assert.equal(await jdbc.queryForNumber("POST /u/_count"), 1);
+  await assert.rejects(jdbc.queryForList("POST /u/_count #{missing}", {}), BindError);
+  await assert.rejects(
+    jdbc.queryForMap("POST /u/_count", { a: 1 }).then(() =>
+      jdbc.query("POST /u/_count", [], () => {
+        throw new Error("x");
+      })
+    ),
+    RowMappingError,
+  );
+  assert.equal(opened, 3);
+  assert.equal(closed, 3);
+});
