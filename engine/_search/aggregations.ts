@@ -2,7 +2,7 @@
 // value_count, cardinality, stats, filter and missing.
 
 import { illegalArgument, parsingError } from "../_errors.ts";
-import { formatDate } from "./dates.ts";
+import { formatDateAt } from "./dates.ts";
 import type { ExecContext } from "./exec_context.ts";
 import type { FieldInfo } from "./field_map.ts";
 import { matchLive } from "./query_exec.ts";
@@ -68,14 +68,16 @@ function metric(reduce: (values: number[]) => number | null): AggFn {
     const info = eachValue(inputs, fieldOf(body, name, "metric"), (v) => values.push(Number(v)));
     const value = reduce(values);
     const out: Json = { value };
-    if (info?.kind === "date" && value !== null) out.value_as_string = formatDate(value);
+    if (info?.kind === "date" && value !== null) {
+      out.value_as_string = formatDateAt(value, info.nanos);
+    }
     return out;
   };
 }
 
 function keyOf(info: FieldInfo | undefined, v: number | string): Json {
   if (info?.kind === "boolean") return { key: v, key_as_string: v ? "true" : "false" };
-  if (info?.kind === "date") return { key: v, key_as_string: formatDate(Number(v)) };
+  if (info?.kind === "date") return { key: v, key_as_string: formatDateAt(Number(v), info.nanos) };
   return { key: v };
 }
 

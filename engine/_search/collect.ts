@@ -17,7 +17,7 @@ import {
 } from "./sort.ts";
 import { topK } from "./top_k.ts";
 import type { SearchTarget } from "./types.ts";
-import { parseDate } from "./dates.ts";
+import { parseDateAt } from "./dates.ts";
 
 /** One ordered hit: target index, global doc ordinal, score and sort values. */
 export interface Candidate {
@@ -148,7 +148,9 @@ function afterValue(v: unknown, key: SortKey, targets: SearchTarget[]): SortValu
     const info = fieldMapOf(t.mappings).byPath.get(key.field);
     if (!info) continue;
     if (info.kind === "date") {
-      return typeof v === "string" && !/^\d+$/.test(v) ? parseDate(v) : Number(v);
+      return typeof v === "string" && !/^\d+$/.test(v)
+        ? parseDateAt(v, info.format, info.nanos)
+        : Number(v);
     }
     if (info.kind === "number" || info.kind === "boolean") {
       return v === true ? 1 : v === false ? 0 : Number(v);

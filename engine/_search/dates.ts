@@ -99,3 +99,38 @@ export function evalDateMath(
 export function formatDate(ms: number): string {
   return new Date(ms).toISOString();
 }
+
+/** Parses a date in the field's resolution: epoch millis, or epoch nanos for `date_nanos`. */
+export function parseDateAt(value: unknown, format: string | undefined, nanos: boolean): number {
+  const ms = parseDate(value, format);
+  if (!nanos || Number.isNaN(ms)) return ms;
+  let extra = 0;
+  if (typeof value === "string") {
+    const frac = /[.,](\d{4,9})(?=\D*$)/.exec(value);
+    if (frac) extra = Number(frac[1].slice(3).padEnd(6, "0"));
+  }
+  return ms * 1e6 + extra;
+}
+
+/** Formats a stored date value (millis or nanos) as ISO text. */
+export function formatDateAt(value: number, nanos: boolean): string {
+  if (!nanos) return formatDate(value);
+  const ms = Math.floor(value / 1e6);
+  const rest = String(Math.round(value - ms * 1e6)).padStart(6, "0");
+  return formatDate(ms).replace(/Z$/, rest.replace(/0+$/, "") + "Z");
+}
+
+/** A query-side date (plain or date math) in the field's resolution (millis or nanos). */
+export function dateValueAt(
+  value: unknown,
+  now: number,
+  roundUp: boolean,
+  format: string | undefined,
+  nanos: boolean,
+): number {
+  const isMath = typeof value === "string" && (value.startsWith("now") || value.includes("||"));
+  if (!isMath) return parseDateAt(value, format, nanos);
+  const ms = evalDateMath(value, now, roundUp, format);
+  if (!nanos || Number.isNaN(ms)) return ms;
+  return roundUp && /\/[yMwdhHms]$/.test(value as string) ? ms * 1e6 + 999_999 : ms * 1e6;
+}

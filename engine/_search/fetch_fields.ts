@@ -1,6 +1,6 @@
 // `docvalue_fields` and the `fields` option: per-hit field values under `fields`.
 
-import { formatDate } from "./dates.ts";
+import { formatDateAt } from "./dates.ts";
 import { fieldMapOf } from "./field_map.ts";
 import type { SearchTarget } from "./types.ts";
 
@@ -54,7 +54,7 @@ export function docValueFields(
         if (f.strValues) values.push(f.strValues[i]);
         else {
           const n = f.numValues![i];
-          if (info.kind === "date") values.push(formatDate(n));
+          if (info.kind === "date") values.push(formatDateAt(n, info.nanos));
           else if (info.kind === "boolean") values.push(n === 1);
           else values.push(formatNumber(n, r.format));
         }

@@ -22,6 +22,8 @@ export interface FieldInfo {
   readonly format?: string;
   /** Whole-number type: values are truncated. */
   readonly integer: boolean;
+  /** `date_nanos`: values are epoch nanoseconds. */
+  readonly nanos: boolean;
   /** Multi-fields fed from the same source value. */
   readonly subFields: FieldInfo[];
 }
@@ -66,6 +68,7 @@ function makeInfo(path: string, m: FieldMapping): FieldInfo {
     searchAnalyzer,
     format: m.format,
     integer: INTEGER_TYPES.has(type),
+    nanos: type === "date_nanos",
     subFields,
   };
 }

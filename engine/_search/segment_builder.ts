@@ -1,6 +1,6 @@
 // Builds an immutable Segment from documents: tokens, postings, norms, doc values and points.
 
-import { parseDate } from "./dates.ts";
+import { parseDateAt } from "./dates.ts";
 import type { FieldInfo, FieldMap } from "./field_map.ts";
 import { encodeNorm } from "./norms.ts";
 import { compareStrings, type FieldIndex, type Posting, Segment } from "./segment.ts";
@@ -74,7 +74,7 @@ class FieldBuilder {
 
   #toNumber(v: unknown): number {
     const kind = this.info.kind;
-    if (kind === "date") return parseDate(v, this.info.format);
+    if (kind === "date") return parseDateAt(v, this.info.format, this.info.nanos);
     if (kind === "boolean") {
       return v === true || v === "true" ? 1 : v === false || v === "false" ? 0 : NaN;
     }

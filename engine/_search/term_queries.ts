@@ -1,6 +1,6 @@
 // Term-level queries: term, terms, range, prefix, wildcard, regexp, exists, ids.
 
-import { evalDateMath, parseDate } from "./dates.ts";
+import { dateValueAt } from "./dates.ts";
 import { constantHits, type Hits, NO_HITS, union } from "./doc_set.ts";
 import {
   type ExecContext,
@@ -23,9 +23,7 @@ export function numericValue(
 ): number {
   let n: number;
   if (info.kind === "date") {
-    n = typeof value === "string"
-      ? evalDateMath(value, ctx.now, false, info.format)
-      : parseDate(value);
+    n = dateValueAt(value, ctx.now, false, info.format, info.nanos);
   } else if (info.kind === "boolean") {
     n = value === true || value === "true" ? 1 : value === false || value === "false" ? 0 : NaN;
   } else {n = typeof value === "number"
@@ -215,7 +213,7 @@ export function runRange(q: QueryOf<"range">, ctx: ExecContext, scoring: boolean
   if (info.kind === "number" || info.kind === "date") {
     const conv = (v: unknown, roundUp: boolean): number => {
       if (info.kind === "date") {
-        const n = evalDateMath(v, ctx.now, roundUp, q.format ?? info.format);
+        const n = dateValueAt(v, ctx.now, roundUp, q.format ?? info.format, info.nanos);
         if (Number.isNaN(n)) {
           throw queryShardError(
             ctx,
@@ -232,11 +230,11 @@ export function runRange(q: QueryOf<"range">, ctx: ExecContext, scoring: boolean
     let hi = Infinity;
     if (q.gte !== undefined) lo = conv(q.gte, false);
     if (q.gt !== undefined) {
-      lo = info.kind === "date" ? conv(q.gt, true) + 1 : nextUp(conv(q.gt, true), info.integer);
+      lo = nextUp(conv(q.gt, true), info.kind === "date" ? !info.nanos : info.integer);
     }
     if (q.lte !== undefined) hi = conv(q.lte, true);
     if (q.lt !== undefined) {
-      hi = info.kind === "date" ? conv(q.lt, false) - 1 : nextDown(conv(q.lt, false), info.integer);
+      hi = nextDown(conv(q.lt, false), info.kind === "date" ? !info.nanos : info.integer);
     }
     return perSegment(ctx, (v) => {
       const f = v.segment.fields.get(info.path);
