@@ -194,3 +194,27 @@ function bool(text: string, name: string, url: string): boolean {
   if (lower === "false") return false;
   throw new TypeError(`Bad ${name}=${text} in "${redact(url)}": write true or false`);
 }
+
+/**
+ * Turns an Elastic Cloud id (`name:base64("host[:port]$esUUID$kibanaUUID")`) into the node URL
+ * `https://<esUUID>.<host>[:port]` (port 443 when absent).
+ *
+ * @param cloudId The cloud id from the Elastic Cloud console.
+ * @returns The node URL.
+ */
+export function parseCloudId(cloudId: string): string {
+  const bad = (why: string) =>
+    new TypeError(`Bad cloudId: ${why}; copy it from the Elastic Cloud console (name:base64...)`);
+  const colon = cloudId.indexOf(":");
+  let decoded: string;
+  try {
+    decoded = atob(cloudId.slice(colon + 1));
+  } catch {
+    throw bad("the part after the name is not base64");
+  }
+  const [hostPart, esId] = decoded.split("$");
+  if (!hostPart || !esId) throw bad("it needs host$elasticsearch-id$kibana-id");
+  const m = /^([^:]+)(?::(\d+))?$/.exec(hostPart);
+  if (!m) throw bad("the host is not host[:port]");
+  return `https://${esId}.${m[1]}:${m[2] ?? 443}`;
+}

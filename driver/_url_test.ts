@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parseConnectionUrl, parseNode } from "./_url.ts";
+import { parseCloudId, parseConnectionUrl, parseNode } from "./_url.ts";
 
 Deno.test("jdbc URL: hosts split on ;, default port, properties case-insensitive", () => {
   const parsed = parseConnectionUrl(
@@ -64,4 +64,14 @@ Deno.test("bad connection strings are TypeErrors that hide the password", () => 
     });
   }
   assert.throws(() => parseNode("ftp://h"), /only http and https/);
+});
+
+Deno.test("Elastic Cloud ids become https node URLs", () => {
+  assert.equal(
+    parseCloudId(`my-deployment:${btoa("us-east-1.aws.found.io$abc123$def456")}`),
+    "https://abc123.us-east-1.aws.found.io:443",
+  );
+  assert.equal(parseCloudId(`x:${btoa("host.io:9243$es1$kb1")}`), "https://es1.host.io:9243");
+  assert.throws(() => parseCloudId("x:!!!"), /not base64/);
+  assert.throws(() => parseCloudId(`x:${btoa("only-host")}`), /host\$elasticsearch-id/);
 });

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { type Auth, parseConnectionUrl, parseNode } from "./_url.ts";
+import { type Auth, parseCloudId, parseConnectionUrl, parseNode } from "./_url.ts";
 import { Connection, readServerInfo, type ServerInfo } from "./connection.ts";
 import { type FetchFunction, Transport } from "./transport.ts";
 
@@ -33,7 +33,9 @@ export type { Auth } from "./_url.ts";
  */
 export interface DataSourceOptions {
   /** Node URLs, e.g. `["http://h1:9200", "https://user:pass@h2:9200"]`. */
-  nodes: readonly string[];
+  nodes?: readonly string[];
+  /** An Elastic Cloud id, instead of (or besides) `nodes`. */
+  cloudId?: string;
   /** Basic credentials, an API key (encoded, or id + key) or a bearer token. */
   auth?: Auth;
   /** The `fetch` to call (inject a fake, the embedded engine, or a runtime-specific client). */
@@ -106,7 +108,9 @@ function authKind(auth: Auth | undefined): string | undefined {
  */
 export class DataSource {
   readonly #auth: Auth | undefined;
-  readonly #options: Omit<DataSourceOptions, "auth" | "fetch" | "headers">;
+  readonly #options: Omit<DataSourceOptions, "auth" | "fetch" | "headers" | "cloudId"> & {
+    nodes: readonly string[];
+  };
   readonly #headerNames: string[];
   readonly #transport: Transport;
   #serverInfo: Promise<ServerInfo> | undefined;
@@ -124,13 +128,15 @@ export class DataSource {
       ? parseConnectionUrl(config)
       : { ...config };
     const options: DataSourceOptions = { ...base, ...withoutUndefined(overrides) };
-    if (!Array.isArray(options.nodes) || options.nodes.length === 0) {
+    const urls = [...(options.nodes ?? [])];
+    if (options.cloudId !== undefined) urls.push(parseCloudId(options.cloudId));
+    if (urls.length === 0) {
       throw new TypeError(
         "DataSource needs at least one node, e.g. { nodes: ['http://localhost:9200'] }",
       );
     }
     let auth = options.auth;
-    const nodes = options.nodes.map((url) => {
+    const nodes = urls.map((url) => {
       const parsed = parseNode(url);
       auth ??= parsed.auth;
       return parsed.node;

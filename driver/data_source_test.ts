@@ -121,3 +121,15 @@ Deno.test("the console shows no credentials of a data source, connection or tran
   assert.doesNotMatch(JSON.stringify(ds), SECRETS);
   assert.deepEqual(JSON.parse(JSON.stringify(ds)).headers, ["x-api"]);
 });
+
+Deno.test("a cloudId gives the node", async () => {
+  const fake = new FakeEs();
+  const ds = new DataSource({
+    cloudId: `dep:${btoa("eu.cloud.es.io$es9$kb9")}`,
+    auth: { apiKey: "key-abc" },
+    fetch: fake.fetch,
+  });
+  assert.deepEqual(ds.nodes, ["https://es9.eu.cloud.es.io:443"]);
+  await (await ds.getConnection()).serverInfo();
+  assert.equal(fake.requests[0].url, "https://es9.eu.cloud.es.io:443/");
+});
