@@ -47,11 +47,20 @@ const responseText = JSON.stringify({
 const docRows = hits.map((h) => [h._id, JSON.stringify(h._source)]);
 const toUser = documentMapper(User);
 
-Deno.bench("JSON.parse of the 10k-hit response", { group: "map", baseline: true }, () => {
+Deno.bench("JSON.parse of the 10k-hit response", {
+  group: "map",
+  baseline: true,
+  warmup: 30,
+  n: 150,
+}, () => {
   JSON.parse(responseText);
 });
 
-Deno.bench("JSON.parse + map 10k hits to entities (template mapping)", { group: "map" }, () => {
+Deno.bench("JSON.parse + map 10k hits to entities (template mapping)", {
+  group: "map",
+  warmup: 30,
+  n: 150,
+}, () => {
   const body = JSON.parse(responseText);
   const out: User[] = [];
   for (const h of body.hits.hits) out.push(toUser(h._id, h._source));
@@ -59,7 +68,7 @@ Deno.bench("JSON.parse + map 10k hits to entities (template mapping)", { group: 
 
 Deno.bench(
   "ResultSet of _DOC text → 10k entities (one JSON.parse per row)",
-  { group: "map" },
+  { group: "map", warmup: 30, n: 150 },
   () => {
     mapResultSet(new ResultSet(["_ID", "_DOC"], docRows), User);
   },

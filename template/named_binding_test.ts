@@ -169,3 +169,11 @@ Deno.test("tagged binding: values by index, error for a value inside a JSON stri
   assert.deepEqual(b, { text: 'GET /u/_doc/{?} {"n": ?}', args: ["a b", { x: 1 }] });
   assert.throws(() => bindTagged('POST /u/_search {"n": "#{0}"}', ["x"]), /inside a JSON string/);
 });
+
+Deno.test("@{and} with positional arguments: a null value drops the member but still consumes it", () => {
+  const b = bindTemplate('POST /a/_search {"f": [@{and, {"t": ?}}, {"r": ?}]}', [null, 5]);
+  assert.deepEqual(JSON.parse(b.text.slice(15).replace("?", "5")), { f: [{ r: 5 }] });
+  assert.deepEqual(b.args, [5]);
+  const c = bindTemplate('POST /a/_search {"f": [@{and, {"t": ?}}, {"r": ?}]}', ["x", 5]);
+  assert.deepEqual(c.args, ["x", 5]);
+});
