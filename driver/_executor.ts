@@ -46,7 +46,14 @@ export class Executor {
       allowNotFound: allowsNotFound(endpoint.kind),
       command: command.text,
     });
-    return mapResponse(endpoint, response.status, response.body, command.text);
+    const outcomes = mapResponse(endpoint, response.status, response.body, command.text);
+    const warnings = readWarnings(response.headers);
+    if (warnings.length > 0) {
+      for (const outcome of outcomes) {
+        if (outcome.kind === "rows") outcome.meta.warnings = warnings;
+      }
+    }
+    return outcomes;
   }
 
   /** Sends a `_bulk` body (for `executeBatch`). */
@@ -83,4 +90,20 @@ export function executorOf(connection: object): Executor {
   const executor = executors.get(connection);
   if (!executor) throw new IllegalStateError("This object is not a searchvisitor Connection");
   return executor;
+}
+
+/**
+ * The messages of the `Warning` headers (`299 Elasticsearch-8.15.0 "message"`): deprecations.
+ *
+ * @param headers The response headers.
+ * @returns The messages, in order.
+ */
+export function readWarnings(headers: Headers): string[] {
+  const value = headers.get("warning");
+  if (!value) return [];
+  const messages: string[] = [];
+  for (const m of value.matchAll(/\d{3} \S+ "((?:[^"\\]|\\.)*)"/g)) {
+    messages.push(m[1].replace(/\\(.)/g, "$1"));
+  }
+  return messages.length > 0 ? messages : [value];
 }

@@ -54,6 +54,8 @@ export interface ResultSetMeta {
   scrollId?: string;
   /** `pit_id` (or the `id` of an opened point in time). */
   pitId?: string;
+  /** Deprecation warnings the server sent in `Warning` headers. */
+  warnings?: readonly string[];
 }
 
 /**
@@ -109,6 +111,8 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
   readonly scrollId?: string;
   /** The point-in-time id, when present. */
   readonly pitId?: string;
+  /** Deprecation warnings of the response (empty when there were none). */
+  readonly warnings: readonly string[];
   readonly #columns: readonly string[];
   readonly #rows: readonly (readonly unknown[])[];
   readonly #byLabel = new Map<string, number>();
@@ -139,6 +143,7 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
     this.raw = meta.raw;
     if (meta.scrollId !== undefined) this.scrollId = meta.scrollId;
     if (meta.pitId !== undefined) this.pitId = meta.pitId;
+    this.warnings = meta.warnings ?? [];
   }
 
   /** How many rows the result set holds. */
