@@ -21,26 +21,13 @@ import type {
   RowMap,
   RowMapper,
 } from "./types.ts";
-import { singleValue } from "./_single_value.ts";
+import { readAllResults, readRows, singleValue, verb, withMeta } from "./_result_reading.ts";
 import { bindTemplate, type BoundTemplate, needsTemplate } from "./named_binding.ts";
-import { documentMapper, mapResultSet, prepareValue, RowMappingError } from "./row_mapping.ts";
+import { mapResultSet, prepareValue } from "./row_mapping.ts";
 import { TemplateCommand } from "./command_tag.ts";
-
-function withMeta<T>(rows: T[], rs: ResultSet): QueryList<T> {
-  Object.defineProperties(rows, {
-    total: { value: rs.total, enumerable: false },
-    took: { value: rs.took, enumerable: false },
-    aggregations: { value: rs.aggregations, enumerable: false },
-  });
-  return rows as QueryList<T>;
-}
 
 function isDataSource(source: DataSource | Connection): source is DataSource {
   return typeof (source as DataSource).getConnection === "function";
-}
-
-function verb(text: string): string {
-  return text.trimStart().split(/\s/, 1)[0] ?? "";
 }
 
 /**
@@ -328,14 +315,8 @@ export class JdbcTemplate {
   queryForObject<T>(command: Command, args?: Args, type?: EntityClass<T>): Promise<unknown> {
     return this.#rows("queryForObject", command, args, (rs, b) => {
       if (rs.rowCount > 1) throw new IncorrectResultSizeError(1, rs.rowCount, { command: b.text });
+      if (type) return mapResultSet(rs, type, b.text)[0] ?? null;
       if (!rs.next()) return null;
-      if (type) {
-        try {
-          return documentMapper(type)(rs.getObject("_ID"), rs.getJson("_DOC") as object | null);
-        } catch (error) {
-          throw new RowMappingError(0, error, b.text);
-        }
-      }
       const columns = rs.getColumns();
       if (columns.length === 1) return rs.getObject(1);
       return Object.fromEntries(columns.map((c) => [c, rs.getObject(c)]));
@@ -455,28 +436,7 @@ export class JdbcTemplate {
       | { extractor: ResultSetExtractor<T> }
       | { rowCallback: RowCallback },
   ): Promise<T[] | T | number> {
-    return this.#rows("query", command, args, async (rs, b) => {
-      if (typeof handler !== "function" && "extractor" in handler) {
-        return await handler.extractor(rs);
-      }
-      const each = typeof handler === "function"
-        ? handler
-        : "rowMapper" in handler
-        ? handler.rowMapper
-        : handler.rowCallback;
-      const out: T[] = [];
-      let n = 0;
-      while (rs.next()) {
-        try {
-          const v = each(rs, n);
-          if (!("rowCallback" in handler)) out.push(v as T);
-        } catch (error) {
-          throw new RowMappingError(n, error, b.text);
-        }
-        n++;
-      }
-      return typeof handler !== "function" && "rowCallback" in handler ? n : out;
-    });
+    return this.#rows("query", command, args, (rs, b) => readRows(rs, handler, b.text));
   }
 
   /**
@@ -502,21 +462,7 @@ export class JdbcTemplate {
    * ```
    */
   multipleExecute(command: Command, args?: Args): Promise<(number | QueryList<RowMap>)[]> {
-    return this.#run(command, args, async (stmt, b) => {
-      const results: (number | QueryList<RowMap>)[] = [];
-      let isRows = await stmt.execute(b.text, b.args);
-      for (;;) {
-        const rs = isRows ? stmt.getResultSet() : null;
-        if (rs) results.push(withMeta(rs.toArray(), rs));
-        else {
-          const count = stmt.getUpdateCount();
-          if (count === -1) break;
-          results.push(count);
-        }
-        isRows = stmt.getMoreResults();
-      }
-      return results;
-    });
+    return this.#run(command, args, (stmt, b) => readAllResults(stmt, b));
   }
 
   /**

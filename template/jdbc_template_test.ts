@@ -215,3 +215,16 @@ Deno.test("over a DataSource: one connection per call, closed after success and 
   assert.equal(opened, 3);
   assert.equal(closed, 3);
 });
+
+Deno.test("mapping rows without _DOC to an entity says which columns there are", async () => {
+  const { jdbc } = fakeJdbc(() => ({ count: 3 }));
+  class Thing {
+    n = 0;
+  }
+  await assert.rejects(
+    jdbc.queryForObject("POST /u/_count", [], Thing),
+    (e) =>
+      e instanceof DataAccessError && e.code === "MAPPING" &&
+      /no _DOC column \(columns: COUNT\)/.test(e.message),
+  );
+});

@@ -1,0 +1,116 @@
+// Reading results for JdbcTemplate: lists with quiet metadata, row handlers, multi-command
+// results, and the single number of queryForNumber/queryForLong.
+
+import {
+  DataAccessError,
+  IncorrectResultSizeError,
+  type ResultSet,
+  type Statement,
+} from "../driver/mod.ts";
+import type { BoundTemplate } from "./named_binding.ts";
+import { RowMappingError } from "./row_mapping.ts";
+import type { QueryList, ResultSetExtractor, RowCallback, RowMap, RowMapper } from "./types.ts";
+
+/** Attaches `total`, `took` and `aggregations` to an array, not enumerable. */
+export function withMeta<T>(rows: T[], rs: ResultSet): QueryList<T> {
+  Object.defineProperties(rows, {
+    total: { value: rs.total, enumerable: false },
+    took: { value: rs.took, enumerable: false },
+    aggregations: { value: rs.aggregations, enumerable: false },
+  });
+  return rows as QueryList<T>;
+}
+
+/** The method word of a command text, for messages. */
+export function verb(text: string): string {
+  return text.trimStart().split(/\s/, 1)[0] ?? "";
+}
+
+/** The row handlers `JdbcTemplate.query` takes. */
+export type RowHandler<T> =
+  | RowMapper<T>
+  | { rowMapper: RowMapper<T> }
+  | { extractor: ResultSetExtractor<T> }
+  | { rowCallback: RowCallback };
+
+/**
+ * Runs a row handler over a result set: mapped rows, the extractor's result, or (for a row
+ * callback) the row count. A throwing RowMapper/callback becomes a RowMappingError with its row.
+ */
+export async function readRows<T>(
+  rs: ResultSet,
+  handler: RowHandler<T>,
+  text: string,
+): Promise<T[] | T | number> {
+  if (typeof handler !== "function" && "extractor" in handler) return await handler.extractor(rs);
+  const callback = typeof handler !== "function" && "rowCallback" in handler;
+  const each: (rs: ResultSet, n: number) => unknown = typeof handler === "function"
+    ? handler
+    : "rowMapper" in handler
+    ? handler.rowMapper
+    : handler.rowCallback;
+  const out: T[] = [];
+  let n = 0;
+  while (rs.next()) {
+    try {
+      const v = each(rs, n);
+      if (!callback) out.push(v as T);
+    } catch (error) {
+      throw new RowMappingError(n, error, text);
+    }
+    n++;
+  }
+  return callback ? n : out;
+}
+
+/** Runs a multi-command text: one update count or list of row maps per command. */
+export async function readAllResults(
+  stmt: Statement,
+  bound: BoundTemplate,
+): Promise<(number | QueryList<RowMap>)[]> {
+  const results: (number | QueryList<RowMap>)[] = [];
+  let isRows = await stmt.execute(bound.text, bound.args);
+  for (;;) {
+    const rs = isRows ? stmt.getResultSet() : null;
+    if (rs) results.push(withMeta(rs.toArray(), rs));
+    else {
+      const count = stmt.getUpdateCount();
+      if (count === -1) break;
+      results.push(count);
+    }
+    isRows = stmt.getMoreResults();
+  }
+  return results;
+}
+
+/** The single numeric value of a result set (null for no row); errors name the command. */
+export function singleValue(rs: ResultSet, text: string): number | bigint | string | null {
+  if (rs.rowCount > 1) throw new IncorrectResultSizeError(1, rs.rowCount, { command: text });
+  if (!rs.next()) return null;
+  const columns = rs.getColumns();
+  const column = columns.includes("COUNT")
+    ? "COUNT"
+    : columns.length === 1
+    ? columns[0]
+    : undefined;
+  if (column === undefined) {
+    throw new DataAccessError(
+      "MAPPING",
+      `Expected one numeric column, got ${
+        columns.join(", ")
+      }; use _count, queryForList or a RowMapper: ${text}`,
+      { command: text },
+    );
+  }
+  const value = rs.getObject(column);
+  if (value === null || value === undefined) return null;
+  if (typeof value === "number" || typeof value === "bigint") return value;
+  if (typeof value === "string" && /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(value.trim())) {
+    return value.includes(".") || /e/i.test(value) ? Number(value) : value.trim();
+  }
+  throw new DataAccessError(
+    "MAPPING",
+    `Column ${column} holds ${JSON.stringify(value)}, which is not a number: ${text}`,
+    { command: text },
+  );
+}
