@@ -77,9 +77,12 @@ export class Engine {
    * @returns The response, never a rejected promise for bad input.
    */
   readonly fetch = (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
-    const request = input instanceof Request && init === undefined
-      ? input
-      : new Request(input, init);
+    let request: Request;
+    try {
+      request = input instanceof Request && init === undefined ? input : new Request(input, init);
+    } catch (e) {
+      return Promise.reject(e); // like fetch: bad arguments reject, they do not throw
+    }
     return handle(this.#state, request);
   };
 

@@ -43,6 +43,8 @@ interface Action {
   op: string;
   meta: Record<string, unknown>;
   source?: Record<string, unknown>;
+  /** Index/create sources are parsed when executed, so a bad one fails only its item. */
+  sourceText?: string;
 }
 
 function malformed(line: number, detail: string): EngineError {
@@ -111,11 +113,19 @@ export function parseBulk(text: string): Action[] {
           `Validation Failed: 1: source is missing;`,
         );
       }
-      const source = parseJson(sourceLine, op === "update" ? "request" : "document");
-      if (source === null || typeof source !== "object" || Array.isArray(source)) {
-        throw new EngineError(400, "mapper_parsing_exception", "failed to parse");
+      if (op === "update") {
+        const source = parseJson(sourceLine);
+        if (source === null || typeof source !== "object" || Array.isArray(source)) {
+          throw new EngineError(
+            400,
+            "x_content_parse_exception",
+            "[1:1] update request must be an object",
+          );
+        }
+        action.source = source as Record<string, unknown>;
+      } else {
+        action.sourceText = sourceLine;
       }
-      action.source = source as Record<string, unknown>;
     }
     actions.push(action);
   }
@@ -163,7 +173,11 @@ function run(
       const index = ctx.state.cluster.writeIndex(indexName, requireAlias);
       touched.add(index);
       checkRouting(index, docId, opts.routing);
-      const r = indexDocument(index, docId, action.source!, opts, errorType);
+      const source = parseJson(action.sourceText!, "document", errorType);
+      if (source === null || typeof source !== "object" || Array.isArray(source)) {
+        throw new EngineError(400, errorType, "failed to parse, document is empty");
+      }
+      const r = indexDocument(index, docId, source as Record<string, unknown>, opts, errorType);
       return itemResult(r, r.result === "created" ? 201 : 200);
     }
     if (id === undefined) {

@@ -157,6 +157,11 @@ async function runByQuery(ctx: RequestContext, updating: boolean): Promise<Reply
       }
       continue;
     }
+    if (
+      updating && (index.mappings._source as { enabled?: boolean } | undefined)?.enabled === false
+    ) {
+      throw illegalArgument(`[${index.name}][${doc.id}] didn't store _source`);
+    }
     touched.add(index);
     const checks = { ifSeqNo: live.seqNo, ifPrimaryTerm: live.primaryTerm, routing: live.routing };
     if (!updating) {

@@ -1,6 +1,8 @@
 // Handlers of GET /, _cluster/health, _cluster/settings and _cat/indices|health.
 
+import { parseKeepAlive } from "../_search/search_api.ts";
 import type { IndexState } from "../_state/index_state.ts";
+import { nestSettings } from "../_state/settings.ts";
 import { bodyObject, boolParam, ok, type Reply, type RequestContext } from "./context.ts";
 import { targets } from "./indices.ts";
 
@@ -121,19 +123,54 @@ export function healthHandler(ctx: RequestContext): Reply {
   return ok(body);
 }
 
-/** PUT /_cluster/settings and GET /_cluster/settings. */
+function flatten(
+  input: unknown,
+  prefix = "",
+  out: Record<string, unknown> = {},
+): Record<string, unknown> {
+  if (input === null || typeof input !== "object" || Array.isArray(input)) return out;
+  for (const [key, value] of Object.entries(input as Record<string, unknown>)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+      flatten(value, path, out);
+    } else out[path] = value;
+  }
+  return out;
+}
+
+function applySettings(target: Record<string, unknown>, changes: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === null) delete target[key];
+    else target[key] = typeof value === "string" ? value : String(value);
+  }
+}
+
+/** PUT /_cluster/settings and GET /_cluster/settings; `search.max_keep_alive` takes effect. */
 export function clusterSettingsHandler(ctx: RequestContext): Reply {
+  const state = ctx.state;
+  const view = (flat: Record<string, unknown>): Record<string, unknown> =>
+    boolParam(ctx, "flat_settings") ? { ...flat } : nestSettings(flat as Record<string, string>);
   if (ctx.method === "GET") {
-    return ok({ persistent: ctx.state.persistentSettings, transient: ctx.state.transientSettings });
+    return ok({
+      persistent: view(state.persistentSettings),
+      transient: view(state.transientSettings),
+    });
   }
   const body = bodyObject(ctx) ?? {};
-  Object.assign(ctx.state.persistentSettings, body.persistent ?? {});
-  Object.assign(ctx.state.transientSettings, body.transient ?? {});
-  return ok({
-    acknowledged: true,
-    persistent: body.persistent ?? {},
-    transient: body.transient ?? {},
-  });
+  const persistent = flatten(body.persistent);
+  const transient = flatten(body.transient);
+  const maxKeepAlive = transient["search.max_keep_alive"] ?? persistent["search.max_keep_alive"];
+  if (typeof maxKeepAlive === "string") parseKeepAlive(maxKeepAlive, "search.max_keep_alive");
+  applySettings(state.persistentSettings, persistent);
+  applySettings(state.transientSettings, transient);
+  const effective = state.transientSettings["search.max_keep_alive"] ??
+    state.persistentSettings["search.max_keep_alive"];
+  state.search.maxKeepAlive = typeof effective === "string"
+    ? parseKeepAlive(effective, "search.max_keep_alive")
+    : 86_400_000;
+  const shown = (flat: Record<string, unknown>): Record<string, unknown> =>
+    view(Object.fromEntries(Object.entries(flat).filter(([, v]) => v !== null)));
+  return ok({ acknowledged: true, persistent: shown(persistent), transient: shown(transient) });
 }
 
 function table(ctx: RequestContext, rows: Array<Record<string, string>>, columns: string[]): Reply {

@@ -50,34 +50,38 @@ export function parseErrorType(state: EngineState): ParseErrorType {
   return state.flavour === "opensearch" ? "mapper_parsing_exception" : "document_parsing_exception";
 }
 
-function positionOf(message: string, text: string): string {
+/** Describes a JSON syntax error the way Jackson does: `[line:col] Unexpected character (...)`. */
+export function describeJsonError(message: string, text: string): string {
   const m = /position (\d+)/.exec(message);
-  const pos = m ? Number(m[1]) : text.length;
+  const token = /Unexpected token '(.)'/.exec(message);
+  let pos = m ? Number(m[1]) : text.length;
+  if (!m && token) pos = Math.max(0, text.indexOf(token[1]));
   const before = text.slice(0, pos).split("\n");
-  return `[${before.length}:${before[before.length - 1].length + 1}]`;
+  const where = `[${before.length}:${before[before.length - 1].length + 1}]`;
+  if (pos >= text.length) return `${where} Unexpected end-of-input`;
+  const ch = text[pos];
+  const expected = /^(Expected [^.]*?) in JSON/.exec(message)?.[1];
+  const detail = expected ? `: ${expected.charAt(0).toLowerCase()}${expected.slice(1)}` : "";
+  return `${where} Unexpected character ('${ch}' (code ${ch.charCodeAt(0)}))${detail}`;
 }
 
 /** Parses JSON text, throwing Elasticsearch's 400 for malformed input. */
-export function parseJson(text: string, kind: "request" | "document" = "request"): unknown {
+export function parseJson(
+  text: string,
+  kind: "request" | "document" = "request",
+  documentError: ParseErrorType = "document_parsing_exception",
+): unknown {
   try {
     return JSON.parse(text);
   } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    const where = positionOf(message, text);
-    const cause = new EngineError(400, "json_parse_exception", `Unexpected character: ${message}`);
+    const reason = describeJsonError(e instanceof Error ? e.message : String(e), text);
     if (kind === "document") {
-      return failDocument(where, cause);
+      const where = reason.slice(0, reason.indexOf("]") + 1);
+      const cause = new EngineError(400, "json_parse_exception", reason.slice(where.length + 1));
+      throw new EngineError(400, documentError, `${where} failed to parse`, {}, cause);
     }
-    throw new EngineError(
-      400,
-      "x_content_parse_exception",
-      `${where} Unexpected character: ${message}`,
-    );
+    throw new EngineError(400, "x_content_parse_exception", reason);
   }
-}
-
-function failDocument(where: string, cause: EngineError): never {
-  throw new EngineError(400, "mapper_parsing_exception", `${where} failed to parse`, {}, cause);
 }
 
 /** The JSON body as an object, or undefined when empty; anything else than an object is a 400. */
@@ -88,10 +92,10 @@ export function bodyObject(
   const source = ctx.params.get("source");
   const text = ctx.bodyText.trim() === "" && source ? source : ctx.bodyText;
   if (text.trim() === "") return undefined;
-  const value = parseJson(text, kind);
+  const value = parseJson(text, kind, parseErrorType(ctx.state));
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     if (kind === "document") {
-      throw new EngineError(400, "mapper_parsing_exception", "failed to parse, document is empty");
+      throw new EngineError(400, parseErrorType(ctx.state), "failed to parse, document is empty");
     }
     throw new EngineError(400, "parsing_exception", "request body or source parameter is required");
   }

@@ -122,8 +122,10 @@ export function docBody(
   };
   if (doc.routing !== undefined) body._routing = doc.routing;
   body.found = true;
-  const wantSource = storedParam === undefined || storedParam.includes("_source") ||
-    ctx.params.has("_source");
+  const sourceStored =
+    (index.mappings._source as { enabled?: boolean } | undefined)?.enabled !== false;
+  const wantSource = sourceStored &&
+    (storedParam === undefined || storedParam.includes("_source") || ctx.params.has("_source"));
   if (wantSource) {
     const source = pickSource(ctx, doc);
     if (source !== undefined) body._source = source;

@@ -2,6 +2,7 @@
 
 import { EngineError } from "../_errors.ts";
 import type { EngineState, Reply, RequestContext } from "./context.ts";
+import { errorBody } from "./error_body.ts";
 import { buildRouter } from "./routes.ts";
 
 const ROUTER = buildRouter();
@@ -26,7 +27,7 @@ function respond(state: EngineState, reply: Reply, head: boolean): Response {
 }
 
 function errorReply(e: unknown): Reply {
-  if (e instanceof EngineError) return { status: e.status, body: e.toBody() };
+  if (e instanceof EngineError) return { status: e.status, body: errorBody(e) };
   const message = e instanceof Error ? e.message : String(e);
   const error = new EngineError(500, "exception", message || "internal error");
   return { status: 500, body: error.toBody() };

@@ -1,6 +1,7 @@
 // GET|POST /_mget and /{index}/_mget.
 
 import { EngineError } from "../_errors.ts";
+import { errorBody } from "./error_body.ts";
 import { listParam } from "../_state/source_filter.ts";
 import { bodyObject, boolParam, ok, type Reply, type RequestContext } from "./context.ts";
 import { docBody, findDoc } from "./documents.ts";
@@ -87,7 +88,7 @@ export function mgetHandler(ctx: RequestContext): Reply {
       return docBody(sub, index, doc, stored);
     } catch (e) {
       if (!(e instanceof EngineError)) throw e;
-      return { _index: indexName, _id: id, error: e.toBody().error };
+      return { _index: indexName, _id: id, error: errorBody(e).error };
     }
   });
   return ok({ docs });

@@ -1,6 +1,7 @@
 // Search glue: _search, _count, scroll, point in time (ES and OpenSearch forms) and _msearch.
 
 import { EngineError } from "../_errors.ts";
+import { errorBody } from "./error_body.ts";
 import {
   clearScrollApi,
   closePitApi,
@@ -159,7 +160,7 @@ export function msearchHandler(ctx: RequestContext): Reply {
       responses.push({ ...searchApi(ctx.state.search, targets, body, params), status: 200 });
     } catch (e) {
       if (!(e instanceof EngineError)) throw e;
-      responses.push(e.toBody());
+      responses.push(errorBody(e));
     }
   }
   return ok({ took: Date.now() - started, responses });

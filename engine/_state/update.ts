@@ -140,6 +140,18 @@ export function updateDocument(
     result: "noop",
     doc: current,
   });
+  if ((index.mappings._source as { enabled?: boolean } | undefined)?.enabled === false) {
+    throw new EngineError(
+      400,
+      "document_source_missing_exception",
+      `[${index.name}][${id}]: document source missing`,
+      {
+        index_uuid: index.uuid,
+        shard: "0",
+        index: index.name,
+      },
+    );
+  }
   const source = structuredClone(current.source);
   if (body.doc !== undefined) {
     if (!isObject(body.doc)) {
