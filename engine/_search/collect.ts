@@ -69,6 +69,7 @@ export function collect(
       fields: fieldMapOf(target.mappings),
       now,
       index: target.index,
+      maxRegexLength: target.maxRegexLength,
     };
     readers.push(
       sort.map((k) => sortReader(k, target.snapshot, ctx.fields, target.index, t * SHARD_DOC_SPAN)),

@@ -15,6 +15,8 @@ export interface ExecContext {
   readonly now: number;
   /** Index name (for `_index` queries and errors). */
   readonly index: string;
+  /** `index.max_regex_length`. */
+  readonly maxRegexLength?: number;
 }
 
 /** Runs `fn` on each segment and concatenates the local results into global ordinals. */

@@ -1,6 +1,7 @@
 // Flattens an index's mappings into one entry per searchable field path.
 
 import { type Analyzer, analyzerFor, keywordAnalyzer } from "./analysis.ts";
+import { precisionOf } from "./number_precision.ts";
 import type { FieldMapping, Mappings } from "./types.ts";
 
 /** How a field is indexed. */
@@ -24,6 +25,8 @@ export interface FieldInfo {
   readonly integer: boolean;
   /** `date_nanos`: values are epoch nanoseconds. */
   readonly nanos: boolean;
+  /** Rounding to the stored precision (float, half_float, scaled_float), or null. */
+  readonly round: ((n: number) => number) | null;
   /** Multi-fields fed from the same source value. */
   readonly subFields: FieldInfo[];
 }
@@ -69,6 +72,7 @@ function makeInfo(path: string, m: FieldMapping): FieldInfo {
     format: m.format,
     integer: INTEGER_TYPES.has(type),
     nanos: type === "date_nanos",
+    round: precisionOf(type, m.scaling_factor),
     subFields,
   };
 }

@@ -58,6 +58,10 @@ export type QueryNode =
     readonly tieBreaker: number;
     readonly boost: number;
     readonly lenient: boolean;
+    readonly analyzer?: string;
+    readonly fuzziness?: string;
+    readonly prefixLength?: number;
+    readonly transpositions?: boolean;
   }
   | {
     readonly kind: "bool";

@@ -208,6 +208,11 @@ const PARSERS: Record<string, Parser> = {
     if (!known.includes(type)) {
       throw parsingError(`failed to parse [multi_match] query type [${type}]. unknown type.`);
     }
+    if (type === "bool_prefix") {
+      for (const k of ["slop", "cutoff_frequency"]) {
+        if (o[k] !== undefined) throw parsingError(`[${k}] not allowed for type [bool_prefix]`);
+      }
+    }
     return {
       kind: "multi_match",
       fields: boostedFields(o.fields),
@@ -220,6 +225,8 @@ const PARSERS: Record<string, Parser> = {
       ),
       boost: boostOf(o),
       lenient: o.lenient === true,
+      analyzer: o.analyzer as string | undefined,
+      ...fuzzyParams(o),
     };
   },
   bool: (b, n) => {

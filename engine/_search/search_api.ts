@@ -40,8 +40,25 @@ function shardFailure(err: unknown, targets: SearchTarget[]): never {
   );
 }
 
-function checkWindow(req: SearchRequest, targets: SearchTarget[]): void {
+function checkLimits(req: SearchRequest, targets: SearchTarget[]): void {
   const limit = Math.min(...targets.map((t) => t.maxResultWindow));
+  if (req.rescoreWindow > limit) {
+    throw illegalArgument(
+      `Rescore window [${req.rescoreWindow}] is too large. It must be less than [${limit}]. This prevents allocating massive heaps for storing the results to be rescored. This limit can be set by changing the [index.max_result_window] index level setting.`,
+    );
+  }
+  const maxDv = Math.min(...targets.map((t) => t.maxDocvalueFields ?? 100));
+  if (req.docvalueFields.length > maxDv) {
+    throw illegalArgument(
+      `Trying to retrieve too many docvalue_fields. Must be less than or equal to: [${maxDv}] but was [${req.docvalueFields.length}]. This limit can be set by changing the [index.max_docvalue_fields_search] index level setting.`,
+    );
+  }
+  const maxSf = Math.min(...targets.map((t) => t.maxScriptFields ?? 32));
+  if (req.scriptFieldCount > maxSf) {
+    throw illegalArgument(
+      `Trying to retrieve too many script_fields. Must be less than or equal to: [${maxSf}] but was [${req.scriptFieldCount}]. This limit can be set by changing the [index.max_script_fields] index level setting.`,
+    );
+  }
   if (req.scroll !== null) {
     if (req.size > limit) {
       throw illegalArgument(
@@ -97,7 +114,7 @@ export function searchApi(
   let collected: Collected;
   let aggregations: Record<string, unknown> | undefined;
   try {
-    checkWindow(req, targets);
+    checkLimits(req, targets);
     collected = collect(targets, req, sort, ctx.now(), req.scroll !== null);
     if (req.aggs) aggregations = runAggregations(req.aggs, collected.aggInputs);
   } catch (err) {

@@ -1,6 +1,6 @@
 // Reads a search request (body and URL parameters) into one validated, typed object.
 
-import { illegalArgument, parsingError } from "../_errors.ts";
+import { EngineError, illegalArgument, parsingError } from "../_errors.ts";
 import type { QueryNode } from "./query_nodes.ts";
 import { type FieldRequest, parseFieldRequests } from "./fetch_fields.ts";
 import { parseQuery } from "./query_parser.ts";
@@ -49,6 +49,10 @@ export interface SearchRequest {
   readonly docvalueFields: FieldRequest[];
   /** `fields` (values from `_source`). */
   readonly fields: FieldRequest[];
+  /** Largest rescore `window_size` (0 without rescore). */
+  readonly rescoreWindow: number;
+  /** Number of `script_fields`. */
+  readonly scriptFieldCount: number;
 }
 
 const BODY_KEYS = new Set([
@@ -123,6 +127,20 @@ function trackTotal(v: unknown): number | boolean {
   return n === -1 ? true : n;
 }
 
+function validation(reason: string): EngineError {
+  return new EngineError(
+    400,
+    "action_request_validation_exception",
+    `Validation Failed: 1: ${reason};`,
+  );
+}
+
+function rescoreWindow(v: unknown): number {
+  if (v === undefined || v === null) return 0;
+  const list = Array.isArray(v) ? v : [v];
+  return Math.max(0, ...list.map((r) => Number((r as Record<string, unknown>)?.window_size ?? 10)));
+}
+
 /** Parses and validates a search request like Elasticsearch's RestSearchAction does. */
 export function parseSearchRequest(
   body: Record<string, unknown> | undefined,
@@ -186,6 +204,10 @@ export function parseSearchRequest(
   if (pit && scroll !== null) {
     throw illegalArgument(`using [point in time] is not allowed in a scroll context`);
   }
+  if (scroll !== null && size === 0) throw validation(`[size] cannot be [0] in a scroll context`);
+  if (scroll !== null && bool(params.get("request_cache"))) {
+    throw validation(`[request_cache] cannot be used in a scroll context`);
+  }
   const aggs = (b.aggs ?? b.aggregations ?? null) as Record<string, unknown> | null;
   const stored = params.get("stored_fields") ?? b.stored_fields;
   const storedList = stored === undefined || stored === null
@@ -221,5 +243,9 @@ export function parseSearchRequest(
     minScore: b.min_score === undefined ? null : Number(b.min_score),
     docvalueFields: parseFieldRequests(b.docvalue_fields, params.get("docvalue_fields")),
     fields: parseFieldRequests(b.fields, null),
+    rescoreWindow: rescoreWindow(b.rescore),
+    scriptFieldCount: typeof b.script_fields === "object" && b.script_fields !== null
+      ? Object.keys(b.script_fields).length
+      : 0,
   };
 }

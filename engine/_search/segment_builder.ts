@@ -81,7 +81,7 @@ class FieldBuilder {
     if (typeof v !== "number" && typeof v !== "string") return NaN;
     if (v === "") return NaN;
     const n = Number(v);
-    return this.info.integer ? Math.trunc(n) : n;
+    return this.info.integer ? Math.trunc(n) : this.info.round ? this.info.round(n) : n;
   }
 
   /** Adds one token occurrence; a doc's positions for a term arrive in order. */

@@ -113,6 +113,13 @@ export function sortReader(
         return nums[end - 1];
       case "sum":
       case "avg": {
+        if (info.integer) {
+          // Java long arithmetic: the sum wraps around on overflow; avg rounds.
+          let big = 0n;
+          for (let i = start; i < end; i++) big += BigInt(nums[i]);
+          const wrapped = Number(BigInt.asIntN(64, big));
+          return mode === "sum" ? wrapped : Math.round(wrapped / (end - start));
+        }
         let s = 0;
         for (let i = start; i < end; i++) s += nums[i];
         return mode === "sum" ? s : s / (end - start);

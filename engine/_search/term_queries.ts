@@ -1,5 +1,6 @@
 // Term-level queries: term, terms, range, prefix, wildcard, regexp, exists, ids.
 
+import { illegalArgument } from "../_errors.ts";
 import { dateValueAt } from "./dates.ts";
 import { constantHits, type Hits, NO_HITS, union } from "./doc_set.ts";
 import {
@@ -26,11 +27,14 @@ export function numericValue(
     n = dateValueAt(value, ctx.now, false, info.format, info.nanos);
   } else if (info.kind === "boolean") {
     n = value === true || value === "true" ? 1 : value === false || value === "false" ? 0 : NaN;
-  } else {n = typeof value === "number"
+  } else {
+    n = typeof value === "number"
       ? value
       : typeof value === "string" && value.trim() !== ""
       ? Number(value)
-      : NaN;}
+      : NaN;
+    if (info.round && typeof value !== "boolean") n = info.round(n);
+  }
   if (Number.isNaN(n) && !lenient) {
     if (info.kind === "date") {
       throw queryShardError(
@@ -317,6 +321,12 @@ export function runWildcard(q: QueryOf<"wildcard">, ctx: ExecContext, scoring: b
 
 /** `regexp` query on terms (constant score). */
 export function runRegexp(q: QueryOf<"regexp">, ctx: ExecContext, scoring: boolean): Hits {
+  const max = ctx.maxRegexLength ?? 1000;
+  if (q.value.length > max) {
+    throw illegalArgument(
+      `The length of regex [${q.value.length}] used in the Regexp Query request has exceeded the allowed maximum of [${max}]. This maximum can be set by changing the [index.max_regex_length] index level setting.`,
+    );
+  }
   let re: RegExp;
   try {
     re = new RegExp(`^(?:${q.value})$`, q.caseInsensitive ? "i" : "");

@@ -54,4 +54,10 @@ export interface SearchTarget {
   mappings: Mappings;
   /** `index.max_result_window`. */
   maxResultWindow: number;
+  /** `index.max_docvalue_fields_search` (default 100). */
+  maxDocvalueFields?: number;
+  /** `index.max_script_fields` (default 32). */
+  maxScriptFields?: number;
+  /** `index.max_regex_length` (default 1000). */
+  maxRegexLength?: number;
 }
