@@ -116,6 +116,8 @@ export class DataSource {
   #serverInfo: Promise<ServerInfo> | undefined;
 
   /**
+   * Creates a data source; no request is made until a command runs.
+   *
    * @param config A connection string (`jdbc:dbvisitor:elastic://h1:9200;h2:9200?user=..`,
    * `http(s)://[user:pass@]host:port`) or options.
    * @param overrides Options that add to or override what the string says (e.g. `fetch`).
@@ -178,7 +180,11 @@ export class DataSource {
     return this.#transport;
   }
 
-  /** @returns A new connection over the shared transport (no request is made). */
+  /**
+   * Returns a new connection over the shared transport (no request is made).
+   *
+   * @returns A new connection over the shared transport (no request is made).
+   */
   getConnection(): Promise<Connection> {
     return Promise.resolve(
       new Connection(this.#transport, {
@@ -196,12 +202,20 @@ export class DataSource {
     return this.#serverInfo;
   }
 
-  /** @returns `DataSource(<nodes>)`, without credentials. */
+  /**
+   * Returns `DataSource(<nodes>)`, without credentials.
+   *
+   * @returns `DataSource(<nodes>)`, without credentials.
+   */
   toString(): string {
     return `DataSource(${this.nodes.join(", ")})`;
   }
 
-  /** @returns The settings without credentials or header values. */
+  /**
+   * Returns the settings without credentials or header values.
+   *
+   * @returns The settings without credentials or header values.
+   */
   toJSON(): Record<string, unknown> {
     return {
       ...withoutUndefined(this.#options),

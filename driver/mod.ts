@@ -21,9 +21,17 @@
 export * from "./errors.ts";
 export type { BoundCommand, HintValue, Method } from "./_command.ts";
 export { parseScript } from "./command_tokenizer.ts";
-export type { ParsedCommand, ParsedScript } from "./command_tokenizer.ts";
+export type {
+  ParsedCommand,
+  ParsedHint,
+  ParsedScript,
+  Slot,
+  SlotKind,
+} from "./command_tokenizer.ts";
 export { bindScript } from "./command_binder.ts";
-export { encodeJson, encodePathSegment } from "./value_encoder.ts";
+export { applyHints } from "./hints.ts";
+export { CommandCache } from "./command_cache.ts";
+export { encodeJson, encodePathSegment, encodeQueryValue } from "./value_encoder.ts";
 export { type Auth, DataSource, type DataSourceOptions } from "./data_source.ts";
 export {
   Connection,

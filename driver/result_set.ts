@@ -121,6 +121,8 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
   #closed = false;
 
   /**
+   * Creates a result set from columns, rows and metadata.
+   *
    * @param columns The column labels, in order.
    * @param rows The rows, each an array with one cell per column.
    * @param meta Total hits, took, aggregations, the raw response, scroll and PIT ids.
@@ -151,12 +153,20 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
     return this.#rows.length;
   }
 
-  /** @returns The column labels, in order. */
+  /**
+   * Returns the column labels, in order.
+   *
+   * @returns The column labels, in order.
+   */
   getColumns(): string[] {
     return [...this.#columns];
   }
 
-  /** @returns The 1-based number of the current row, 0 before the first. */
+  /**
+   * Returns the 1-based number of the current row, 0 before the first.
+   *
+   * @returns The 1-based number of the current row, 0 before the first.
+   */
   getRowNumber(): number {
     return Math.min(this.#cursor + 1, this.#rows.length + 1);
   }
@@ -173,6 +183,8 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
   }
 
   /**
+   * Reads a cell of the current row as stored.
+   *
    * @param column A label or a 1-based index.
    * @returns The cell as stored: string, number, boolean or null (JSON columns as text).
    */
@@ -181,6 +193,8 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
   }
 
   /**
+   * Reads a cell of the current row as text.
+   *
    * @param column A label or a 1-based index.
    * @returns The cell as text (numbers and booleans converted, objects as JSON), or null.
    */
@@ -191,6 +205,8 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
   }
 
   /**
+   * Reads a cell of the current row as a number.
+   *
    * @param column A label or a 1-based index.
    * @returns The cell as a number, or null; text is converted, anything else is an error.
    */
@@ -211,6 +227,8 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
   }
 
   /**
+   * Reads a cell of the current row as a boolean.
+   *
    * @param column A label or a 1-based index.
    * @returns The cell as a boolean (`"true"`/`"false"` and 1/0 converted), or null.
    */
@@ -247,18 +265,30 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
     return cell ?? null;
   }
 
-  /** @returns True when the last getter read a null cell. */
+  /**
+   * Returns true when the last getter read a null cell.
+   *
+   * @returns True when the last getter read a null cell.
+   */
   wasNull(): boolean {
     return this.#wasNull;
   }
 
-  /** @returns The current row as a plain object keyed by column label. */
+  /**
+   * Returns the current row as a plain object keyed by column label.
+   *
+   * @returns The current row as a plain object keyed by column label.
+   */
   currentRow(): Record<string, unknown> {
     this.#current();
     return this.#object(this.#rows[this.#cursor]);
   }
 
-  /** @returns Every row as a plain object keyed by column label (the cursor does not move). */
+  /**
+   * Returns every row as a plain object keyed by column label (the cursor does not move).
+   *
+   * @returns Every row as a plain object keyed by column label (the cursor does not move).
+   */
   toArray(): Record<string, unknown>[] {
     return this.#rows.map((row) => this.#object(row));
   }
@@ -273,7 +303,11 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
     this.#closed = true;
   }
 
-  /** @returns True after `close()`. */
+  /**
+   * Returns true after `close()`.
+   *
+   * @returns True after `close()`.
+   */
   isClosed(): boolean {
     return this.#closed;
   }

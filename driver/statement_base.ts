@@ -67,7 +67,11 @@ export abstract class StatementBase {
   #timeoutMs: number | undefined;
   #closed = false;
 
-  /** @param connection The connection to run on. */
+  /**
+   * Creates a statement on a connection.
+   *
+   * @param connection The connection to run on.
+   */
   constructor(connection: Connection) {
     this.connection = connection;
     this.#executor = executorOf(connection);
@@ -96,13 +100,21 @@ export abstract class StatementBase {
     return this.#results[0] instanceof ResultSet;
   }
 
-  /** @returns The current result when it is a result set, else null. */
+  /**
+   * Returns the current result when it is a result set, else null.
+   *
+   * @returns The current result when it is a result set, else null.
+   */
   getResultSet(): ResultSet | null {
     const result = this.#results[this.#current];
     return result instanceof ResultSet ? result : null;
   }
 
-  /** @returns The current result when it is an update count, else -1. */
+  /**
+   * Returns the current result when it is an update count, else -1.
+   *
+   * @returns The current result when it is an update count, else -1.
+   */
   getUpdateCount(): number {
     const result = this.#results[this.#current];
     return typeof result === "number" ? result : -1;
@@ -119,12 +131,20 @@ export abstract class StatementBase {
     return this.#results[this.#current] instanceof ResultSet;
   }
 
-  /** @returns The `_id`s written by the last execution, one row each, column `_ID`. */
+  /**
+   * Returns the `_id`s written by the last execution, one row each, column `_ID`.
+   *
+   * @returns The `_id`s written by the last execution, one row each, column `_ID`.
+   */
   getGeneratedKeys(): ResultSet {
     return new ResultSet(["_ID"], this.#keys.map((id) => [id]));
   }
 
-  /** @param max The most rows a result set keeps (0: no limit); extra rows are dropped. */
+  /**
+   * Sets the most rows a result set keeps.
+   *
+   * @param max The most rows a result set keeps (0: no limit); extra rows are dropped.
+   */
   setMaxRows(max: number): void {
     if (!Number.isInteger(max) || max < 0) {
       throw new TypeError(`setMaxRows(${max}): give a whole number, 0 for no limit`);
@@ -132,12 +152,20 @@ export abstract class StatementBase {
     this.#maxRows = max;
   }
 
-  /** @returns The row limit (0: none). */
+  /**
+   * Returns the row limit (0: none).
+   *
+   * @returns The row limit (0: none).
+   */
   getMaxRows(): number {
     return this.#maxRows;
   }
 
-  /** @param ms Timeout of each request of this statement in milliseconds (0: the default). */
+  /**
+   * Sets the timeout of each request of this statement.
+   *
+   * @param ms Timeout of each request of this statement in milliseconds (0: the default).
+   */
   setQueryTimeout(ms: number): void {
     if (!Number.isFinite(ms) || ms < 0) {
       throw new TypeError(`setQueryTimeout(${ms}): give milliseconds, 0 for the default`);
@@ -145,7 +173,11 @@ export abstract class StatementBase {
     this.#timeoutMs = ms === 0 ? undefined : ms;
   }
 
-  /** @returns The timeout in milliseconds, 0 when the data source's applies. */
+  /**
+   * Returns the timeout in milliseconds, 0 when the data source's applies.
+   *
+   * @returns The timeout in milliseconds, 0 when the data source's applies.
+   */
   getQueryTimeout(): number {
     return this.#timeoutMs ?? 0;
   }
@@ -156,7 +188,11 @@ export abstract class StatementBase {
     this.#results = [];
   }
 
-  /** @returns True after `close()` or after the connection closed. */
+  /**
+   * Returns true after `close()` or after the connection closed.
+   *
+   * @returns True after `close()` or after the connection closed.
+   */
   isClosed(): boolean {
     return this.#closed || this.connection.isClosed();
   }

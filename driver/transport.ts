@@ -107,9 +107,13 @@ export interface TransportRequest {
  * ```
  */
 export interface TransportResponse {
+  /** The HTTP status. */
   status: number;
+  /** The body as text. */
   body: string;
+  /** The response headers. */
   headers: Headers;
+  /** The node that answered. */
   node: string;
 }
 
@@ -148,7 +152,11 @@ export class Transport {
   readonly #compression: boolean;
   #next = 0;
 
-  /** @param options The nodes, fetch, timeouts, retries, auth and headers. */
+  /**
+   * Creates a transport.
+   *
+   * @param options The nodes, fetch, timeouts, retries, auth and headers.
+   */
   constructor(options: TransportOptions) {
     if (options.nodes.length === 0) {
       throw new TypeError("Transport needs at least one node URL, e.g. http://localhost:9200");
