@@ -4,7 +4,15 @@
 
 import type { EntityClass } from "./entity.ts";
 import type { JdbcTemplate } from "./jdbc_template.ts";
-import type { Args, Command, QueryList, RowMap, RowMapper } from "./types.ts";
+import type {
+  Command,
+  QueryList,
+  ResultSetExtractor,
+  RowCallback,
+  RowMap,
+  RowMapper,
+} from "./types.ts";
+import type { RowHandler } from "./_result_reading.ts";
 import { bindTagged, type BoundTemplate } from "./named_binding.ts";
 
 const joined = new WeakMap<TemplateStringsArray, string>();
@@ -106,12 +114,16 @@ export class TemplateCommand {
   }
 
   /**
-   * Rows through a RowMapper.
-   * @param mapper The RowMapper.
-   * @returns The mapped rows.
+   * Rows through a RowMapper (a function or `{ rowMapper }`), a `{ extractor }` or a
+   * `{ rowCallback }`, as {@linkcode JdbcTemplate.query}.
+   * @param handler How to read the rows.
+   * @returns The mapped rows, the extractor's result, or the row count.
    */
-  query<T>(mapper: RowMapper<T>): Promise<T[]> {
-    return this.#jdbc.query(this.#cmd(), undefined as Args | undefined, mapper);
+  query<T>(handler: RowMapper<T> | { rowMapper: RowMapper<T> }): Promise<T[]>;
+  query<T>(handler: { extractor: ResultSetExtractor<T> }): Promise<T>;
+  query(handler: { rowCallback: RowCallback }): Promise<number>;
+  query<T>(handler: RowHandler<T>): Promise<T[] | T | number> {
+    return this.#jdbc.query(this.#cmd(), undefined, handler as { rowMapper: RowMapper<T> });
   }
 
   /** Runs several commands. @returns One result per command. */

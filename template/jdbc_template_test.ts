@@ -228,3 +228,13 @@ Deno.test("mapping rows without _DOC to an entity says which columns there are",
       /no _DOC column \(columns: COUNT\)/.test(e.message),
   );
 });
+
+Deno.test("tagged commands take every row-handler shape", async () => {
+  const { jdbc } = fakeJdbc(() => hits(["a", {}], ["b", {}]));
+  const size = 2;
+  const cmd = jdbc.command`POST /u/_search {"size": ${size}}`;
+  assert.deepEqual(await cmd.query((rs) => rs.getString("_ID")), ["a", "b"]);
+  assert.equal(await cmd.query({ extractor: (rs) => rs.rowCount }), 2);
+  assert.equal(await cmd.query({ rowCallback: () => {} }), 2);
+  assert.deepEqual(cmd.bound.args, [2]);
+});
