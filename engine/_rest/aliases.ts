@@ -154,6 +154,9 @@ export function updateAliasesHandler(ctx: RequestContext): Reply {
     const spec = (action[kind] ?? {}) as Record<string, unknown>;
     const indexExpr = [...asList(spec.index), ...asList(spec.indices)].join(",");
     const aliases = [...asList(spec.alias), ...asList(spec.aliases)];
+    if (Array.isArray(spec.aliases) && spec.aliases.length === 0) {
+      throw new EngineError(400, "illegal_argument_exception", "[aliases] can't be empty");
+    }
     if (!indexExpr) {
       throw new EngineError(
         400,

@@ -34,11 +34,16 @@ function readLimits(ctx: RequestContext, body: Record<string, unknown>): Limits 
       throw illegalArgument(`[max_docs] parameter cannot be negative, found [${v}]`);
     }
   }
-  const given = [size, maxParam, maxBody].filter((v) => v !== undefined) as number[];
+  const given = [maxBody, size, maxParam].filter((v) => v !== undefined) as number[];
   if (given.length > 1 && given[0] !== given[1]) {
     throw illegalArgument(`[max_docs] set to two different values [${given[0]}] and [${given[1]}]`);
   }
   const slices = ctx.params.get("slices");
+  if (slices !== null && slices !== "auto" && !(/^\d+$/.test(slices) && Number(slices) > 0)) {
+    throw illegalArgument(
+      `[slices] must be a positive integer or the string "auto", but was [${slices}]`,
+    );
+  }
   if (given.length > 0 && slices !== null && slices !== "auto" && given[0] < Number(slices)) {
     throw illegalArgument("[max_docs] should be >= [slices]");
   }
@@ -69,18 +74,18 @@ function readBody(ctx: RequestContext, updating: boolean): Record<string, unknow
     );
   }
   const b = body ?? {};
-  if (!updating && b.query === undefined) {
-    throw new EngineError(
-      400,
-      "action_request_validation_exception",
-      "Validation Failed: 1: query is missing;",
-    );
-  }
   if (b.stored_fields !== undefined) {
     throw new EngineError(
       400,
       "action_request_validation_exception",
       "Validation Failed: 1: stored_fields is not supported in this context;",
+    );
+  }
+  if (!updating && b.query === undefined) {
+    throw new EngineError(
+      400,
+      "action_request_validation_exception",
+      "Validation Failed: 1: query is missing;",
     );
   }
   return b;
