@@ -58,6 +58,7 @@ interface Plan {
 }
 
 const CACHE_LIMIT = 1000;
+const EMPTY: readonly unknown[] = Object.freeze([]);
 const cache = new Map<string, Plan>();
 const taggedCache = new Map<string, Plan>();
 
@@ -285,7 +286,7 @@ function bindPlan(
   tagged: boolean,
 ): BoundTemplate {
   const namedGiven = tagged || args === undefined || args === null || isNamedSource(args);
-  const positional = tagged ? [] : Array.isArray(args) ? args : [];
+  const positional: readonly unknown[] = !tagged && Array.isArray(args) ? args : EMPTY;
   const named = tagged || namedGiven ? args : undefined;
   if (plan.positionalCount !== positional.length) {
     throw new BindError(
