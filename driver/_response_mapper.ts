@@ -221,17 +221,3 @@ function bulkCount(json: Json, command?: string): Outcome {
     .map((i) => i.id).filter((id): id is string => id !== undefined);
   return count(ok.length, keys);
 }
-
-/**
- * The per-item counts of a bulk response, for `executeBatch`: 1 for a write, 0 for a noop update
- * or a delete of a missing document.
- */
-export function bulkItemCounts(text: string): number[] {
-  const json = parse(text);
-  const entries = isObject(json) && Array.isArray(json.items) ? json.items : [];
-  return entries.map((entry) => {
-    const detail = isObject(entry) ? Object.values(entry)[0] : undefined;
-    if (!isObject(detail)) return 0;
-    return detail.result === "noop" || detail.result === "not_found" ? 0 : 1;
-  });
-}

@@ -6,12 +6,11 @@
  * @module
  */
 
-import { IllegalStateError, ResponseError } from "./errors.ts";
+import { IllegalStateError } from "./errors.ts";
 import type { BoundCommand } from "./_command.ts";
-import { toBulkEntry } from "./_batch.ts";
-import { classify } from "./_endpoint.ts";
+import { runBatch } from "./_bulk_batch.ts";
 import { type CallOptions, type Executor, executorOf } from "./_executor.ts";
-import { bulkItemCounts, mapResponse, type Outcome } from "./_response_mapper.ts";
+import type { Outcome } from "./_response_mapper.ts";
 import { ResultSet } from "./result_set.ts";
 import type { Connection } from "./connection.ts";
 
@@ -238,14 +237,8 @@ export abstract class StatementBase {
     this.#keys = [];
     this.#current = 0;
     if (commands.length === 0) return [];
-    const entries = commands.map((c, i) => toBulkEntry(c, i + 1));
-    const body = entries.flatMap((e) => e.lines).join("\n") + "\n";
-    const refresh = entries.find((e) => e.refresh !== undefined)?.refresh;
-    const response = await this.#executor.bulk(body, refresh, this.#call(options));
-    const [outcome] = mapResponse(classify("POST", "/_bulk"), response.status, response.body);
-    if (outcome?.kind !== "count") throw ResponseError.fromBody(response.status, response.body);
-    this.#keys = outcome.keys;
-    const counts = bulkItemCounts(response.body);
+    const { counts, keys } = await runBatch(this.#executor, commands, this.#call(options));
+    this.#keys = keys;
     this.#results = counts;
     return counts;
   }

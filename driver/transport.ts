@@ -174,6 +174,11 @@ export class Transport {
     this.#headers = headers;
   }
 
+  /** How many times a failed request is retried. */
+  get maxRetries(): number {
+    return this.#maxRetries;
+  }
+
   /** The node URLs (never with credentials). */
   get nodes(): readonly string[] {
     return this.#nodes;
@@ -203,7 +208,7 @@ export class Transport {
     const tried: string[] = [];
     let lastError: unknown;
     for (let attempt = 1; attempt <= attempts; attempt++) {
-      if (attempt > 1) await this.#backoff(attempt - 1, req);
+      if (attempt > 1) await this.backoff(attempt - 1, req);
       const node = this.#nodes[this.#next++ % this.#nodes.length];
       tried.push(node);
       const outcome = await this.#once(node, method, headers, body, req);
@@ -251,7 +256,26 @@ export class Transport {
     }
   }
 
-  #backoff(retry: number, req: TransportRequest): Promise<void> {
+  /**
+   * Waits the backoff before a retry: a random time up to `retryBaseDelayMs × 2^(retry-1)`
+   * (full jitter, at most 10 s). Used by the transport and by `executeBatch` for items the
+   * server rejected with 429.
+   *
+   * @param retry The retry number, from 1.
+   * @param req The request being retried (its signal ends the wait with `TimeoutError`).
+   * @returns A promise that resolves after the wait.
+   *
+   * @example
+   * ```ts
+   * import { Transport } from "@searchvisitor/searchvisitor/driver";
+   * import assert from "node:assert/strict";
+   *
+   * const transport = new Transport({ nodes: ["http://es:9200"], retryBaseDelayMs: 1 });
+   * await transport.backoff(1, { method: "POST", path: "/_bulk" });
+   * assert.equal(transport.maxRetries, 3);
+   * ```
+   */
+  backoff(retry: number, req: TransportRequest): Promise<void> {
     const ceiling = Math.min(MAX_DELAY_MS, this.#baseDelay * 2 ** (retry - 1));
     const ms = Math.random() * ceiling;
     return new Promise((resolve, reject) => {
