@@ -3,6 +3,7 @@
 import { EngineError } from "../_errors.ts";
 import type { EngineState, Reply, RequestContext } from "./context.ts";
 import { errorBody } from "./error_body.ts";
+import { checkMediaTypes } from "./media_type.ts";
 import { buildRouter } from "./routes.ts";
 
 const ROUTER = buildRouter();
@@ -81,6 +82,8 @@ export async function handle(state: EngineState, request: Request): Promise<Resp
         headers: { allow: match.allowed.join(",") },
       }, head);
     }
+    const refused = checkMediaTypes(state, request.headers);
+    if (refused) return respond(state, refused, head);
     const ctx: RequestContext = {
       state,
       method,

@@ -1,0 +1,60 @@
+// Compatibility media types (`application/vnd.elasticsearch+json; compatible-with=N`), checked like the real servers.
+
+import { EngineError } from "../_errors.ts";
+import type { EngineState, Reply } from "./context.ts";
+
+const VENDOR =
+  /^application\/vnd\.(elasticsearch|opensearch)\+(json|x-ndjson)\s*;\s*compatible-with\s*=\s*(\d+)/i;
+
+/**
+ * Checks the `Accept` and `Content-Type` headers. Elasticsearch accepts `compatible-with` its own major
+ * or the previous one; OpenSearch refuses Elasticsearch vendor types with 406. Returns a reply to send
+ * instead of handling the request, or undefined when the headers are acceptable.
+ */
+export function checkMediaTypes(state: EngineState, headers: Headers): Reply | undefined {
+  const contentType = headers.get("content-type") ?? "";
+  const accept = headers.get("accept") ?? "";
+  const ct = VENDOR.exec(contentType.trim());
+  const ac = accept.split(",").map((a) => VENDOR.exec(a.trim())).find((m) => m !== null);
+  if (state.flavour === "opensearch") {
+    if (ct && ct[1].toLowerCase() === "elasticsearch") {
+      return {
+        status: 406,
+        body: { error: `Content-Type header [${contentType}] is not supported`, status: 406 },
+      };
+    }
+    return undefined;
+  }
+  const major = Number(state.version.split(".")[0]);
+  const allowed = [major, major - 1];
+  const problems: string[] = [];
+  if (ac && !allowed.includes(Number(ac[3]))) {
+    problems.push(
+      `Accept version must be either version ${major} or ${major - 1}, but found ${
+        ac[3]
+      }. Accept=${accept}`,
+    );
+  } else if (ct && !allowed.includes(Number(ct[3]))) {
+    problems.push(
+      `Content-Type version must be either version ${major} or ${major - 1}, but found ${
+        ct[3]
+      }. Content-Type=${contentType}`,
+    );
+  } else if (ac && ct && ac[3] !== ct[3]) {
+    problems.push(
+      `A compatible version is required on both Content-Type and Accept headers if either one has requested a compatible version and the compatible versions must match. Accept=${accept}, Content-Type=${contentType}`,
+    );
+  }
+  if (problems.length === 0) return undefined;
+  const error = new EngineError(
+    400,
+    "media_type_header_exception",
+    "Invalid media-type value on headers [Accept, Content-Type]",
+    {},
+    new EngineError(400, "status_exception", problems[0]),
+  );
+  return {
+    status: 400,
+    body: { error: { root_cause: [error.toCause()], ...error.toCause() }, status: 400 },
+  };
+}
