@@ -91,9 +91,25 @@ export function loadMiniSearch(docs: StoredDoc[]): MiniSearch {
   return ms;
 }
 
-if (import.meta.main) {
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
+}
+
+/** Prints load rate, heap per doc and p50/p99 latencies (`deno run -A bench/engine_bench.ts --report`). */
+function report(): void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const used = () => {
+    gc?.();
+    const m = Deno.memoryUsage();
+    return m.heapUsed + m.external;
+  };
+  const start = used();
   const docs = generate();
+  const before = used();
+  const t0 = performance.now();
   const shard = load(docs);
+  const loadMs = performance.now() - t0;
+  const after = used();
   const mini = loadMiniSearch(docs);
   const ctx = new SearchContexts();
   const target: SearchTarget = {
@@ -103,30 +119,78 @@ if (import.meta.main) {
     maxResultWindow: 10000,
   };
   const params = new URLSearchParams();
-  const small = docs.slice(0, 10_000);
-
-  Deno.bench(
-    { name: "load 10k docs (Shard.refresh)", group: "load", baseline: false, n: 5 },
-    () => {
-      load(small);
-    },
+  const time = (fn: () => void, n = 300): [number, number] => {
+    for (let i = 0; i < 20; i++) fn();
+    const samples: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const s = performance.now();
+      fn();
+      samples.push(performance.now() - s);
+    }
+    samples.sort((a, b) => a - b);
+    return [percentile(samples, 0.5), percentile(samples, 0.99)];
+  };
+  console.log(
+    `load: ${DOCS} docs in ${loadMs.toFixed(0)} ms = ${(DOCS / loadMs * 1000).toFixed(0)} docs/s`,
   );
+  console.log(
+    `heap: ${((after - before) / DOCS).toFixed(0)} bytes/doc for the index, ${
+      ((after - start) / DOCS).toFixed(0)
+    } bytes/doc with the sources (heap + external, after gc)`,
+  );
+  const matchText = `${VOCAB[40]} ${VOCAB[300]}`;
+  const [mp50, mp99] = time(() => mini.search(matchText).slice(0, 10));
+  console.log(`minisearch match: p50 ${mp50.toFixed(2)} ms, p99 ${mp99.toFixed(2)} ms`);
+  for (const [name, body] of Object.entries(QUERIES)) {
+    const [p50, p99] = time(() => searchApi(ctx, [target], body, params));
+    console.log(`engine ${name}: p50 ${p50.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms`);
+  }
+}
+
+if (Deno.args.includes("--report")) {
+  report();
+} else {
+  registerBenches();
+}
+
+function registerBenches(): void {
+  // Built on first use so that importing this module costs nothing.
+  let state: { docs: StoredDoc[]; target: SearchTarget; mini: MiniSearch } | undefined;
+  const setup = () => {
+    if (!state) {
+      const docs = generate();
+      const shard = load(docs);
+      const target = {
+        index: "bench",
+        snapshot: shard.snapshot(),
+        mappings,
+        maxResultWindow: 10000,
+      };
+      state = { docs, target, mini: loadMiniSearch(docs) };
+    }
+    return state;
+  };
+  const ctx = new SearchContexts();
+  const params = new URLSearchParams();
+  const matchText = `${VOCAB[40]} ${VOCAB[300]}`;
+  Deno.bench({ name: "load 10k docs (Shard.refresh)", group: "load", n: 5 }, () => {
+    load(setup().docs.slice(0, 10_000));
+  });
   Deno.bench(
     { name: "load 10k docs (MiniSearch.addAll)", group: "load", baseline: true, n: 5 },
     () => {
-      loadMiniSearch(small);
+      loadMiniSearch(setup().docs.slice(0, 10_000));
     },
   );
-  const matchText = `${VOCAB[40]} ${VOCAB[300]}`;
   Deno.bench({ name: "match: MiniSearch search", group: "match", baseline: true }, () => {
-    mini.search(matchText).slice(0, 10);
+    setup().mini.search(matchText).slice(0, 10);
   });
   Deno.bench({ name: "match: engine searchApi", group: "match" }, () => {
-    searchApi(ctx, [target], QUERIES.match, params);
+    searchApi(ctx, [setup().target], QUERIES.match, params);
   });
   for (const name of ["term", "range", "bool"]) {
     Deno.bench({ name: `${name}: engine searchApi`, group: "queries" }, () => {
-      searchApi(ctx, [target], QUERIES[name], params);
+      searchApi(ctx, [setup().target], QUERIES[name], params);
     });
   }
 }
