@@ -25,3 +25,11 @@ Deno.test("library rooms use web standards only, adapters and tests excepted", (
   assert.equal(checkFile("driver/a_test.ts", 'import assert from "node:assert/strict";').length, 0);
   assert.equal(checkFile("driver/a.ts", "// Deno.serve in a comment").length, 0);
 });
+
+Deno.test("imports inside doc comments are examples, not dependencies", () => {
+  const text =
+    '/**\n * ```ts\n * import assert from "node:assert/strict";\n * ```\n */\nexport const x = 1;';
+  assert.deepEqual(checkFile("driver/a.ts", text), []);
+  const after = '/** doc */\nimport http from "node:http";';
+  assert.equal(checkFile("driver/a.ts", after)[0].line, 2);
+});
