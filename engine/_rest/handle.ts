@@ -3,6 +3,7 @@
 import { EngineError } from "../_errors.ts";
 import type { EngineState, Reply, RequestContext } from "./context.ts";
 import { errorBody } from "./error_body.ts";
+import { filterPath } from "./filter_path.ts";
 import { checkMediaTypes } from "./media_type.ts";
 import { buildRouter } from "./routes.ts";
 
@@ -11,12 +12,22 @@ const ROUTER = buildRouter();
 /** Largest accepted request body (Elasticsearch's `http.max_content_length` default). */
 export const MAX_BODY_BYTES = 100 * 1024 * 1024;
 
-function respond(state: EngineState, reply: Reply, head: boolean): Response {
+function respond(
+  state: EngineState,
+  reply: Reply,
+  head: boolean,
+  params?: URLSearchParams,
+): Response {
   const headers = new Headers(reply.headers);
   if (state.flavour === "elasticsearch") headers.set("x-elastic-product", "Elasticsearch");
   let payload: string | null = null;
   if (reply.text !== undefined) payload = reply.text;
-  else if (reply.body !== undefined) payload = JSON.stringify(reply.body);
+  else if (reply.body !== undefined) {
+    const filter = params?.get("filter_path");
+    const body = filter ? filterPath(reply.body, filter) : reply.body;
+    const pretty = params?.has("pretty") && params.get("pretty") !== "false";
+    payload = pretty ? JSON.stringify(body, null, 2) + "\n" : JSON.stringify(body);
+  }
   if (!headers.has("content-type")) headers.set("content-type", "application/json; charset=UTF-8");
   if (head || payload === null) {
     if (payload !== null) {
@@ -93,7 +104,7 @@ export async function handle(state: EngineState, request: Request): Promise<Resp
       bodyText: await readBody(request),
     };
     const reply = await match.handler(ctx);
-    return respond(state, reply, head);
+    return respond(state, reply, head, url.searchParams);
   } catch (e) {
     return respond(state, errorReply(e), head);
   }
