@@ -186,6 +186,45 @@ export class Connection {
   }
 
   /**
+   * Returns true: every request is its own unit; there are no transactions.
+   *
+   * @returns Always true.
+   */
+  getAutoCommit(): boolean {
+    return true;
+  }
+
+  /**
+   * Accepts `true`; `false` (transactions) is an UnsupportedFeatureError.
+   *
+   * @param autoCommit Must be true.
+   *
+   * @example
+   * ```ts
+   * import { DataSource, UnsupportedFeatureError } from "@searchvisitor/searchvisitor/driver";
+   * import assert from "node:assert/strict";
+   *
+   * const conn = await new DataSource("http://es:9200").getConnection();
+   * conn.setAutoCommit(true);
+   * assert.throws(() => conn.setAutoCommit(false), UnsupportedFeatureError);
+   * assert.throws(() => conn.commit(), UnsupportedFeatureError);
+   * ```
+   */
+  setAutoCommit(autoCommit: boolean): void {
+    if (!autoCommit) throw noTransactions("setAutoCommit(false)");
+  }
+
+  /** Transactions do not exist on a search engine: always an UnsupportedFeatureError. */
+  commit(): never {
+    throw noTransactions("commit");
+  }
+
+  /** Transactions do not exist on a search engine: always an UnsupportedFeatureError. */
+  rollback(): never {
+    throw noTransactions("rollback");
+  }
+
+  /**
    * Returns true after `close()`.
    *
    * @returns True after `close()`.
@@ -204,4 +243,11 @@ export class Connection {
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }
+}
+
+function noTransactions(what: string): UnsupportedFeatureError {
+  return new UnsupportedFeatureError(
+    `${what}: Elasticsearch and OpenSearch have no transactions; every write stands on its own ` +
+      "(use if_seq_no/if_primary_term for optimistic concurrency)",
+  );
 }

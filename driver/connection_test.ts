@@ -61,3 +61,13 @@ Deno.test("close and await using: a closed connection is an IllegalStateError", 
   assert.throws(() => kept.prepareCall(), IllegalStateError);
   await assert.rejects(kept.serverInfo(), IllegalStateError);
 });
+
+Deno.test("auto-commit only: no transactions", async () => {
+  const conn = await new DataSource({ nodes: ["http://h:9200"], fetch: new FakeEs().fetch })
+    .getConnection();
+  assert.equal(conn.getAutoCommit(), true);
+  conn.setAutoCommit(true);
+  assert.throws(() => conn.setAutoCommit(false), /no transactions/);
+  assert.throws(() => conn.commit(), UnsupportedFeatureError);
+  assert.throws(() => conn.rollback(), UnsupportedFeatureError);
+});
