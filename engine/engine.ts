@@ -17,6 +17,22 @@ export interface EngineOptions {
   now?: () => number;
 }
 
+const INIT_KEYS = [
+  "method",
+  "headers",
+  "body",
+  "signal",
+  "redirect",
+  "credentials",
+  "mode",
+  "cache",
+];
+
+/** True for a fetch `RequestInit`; false for the second argument servers pass (`Deno.serve`, `Bun.serve`). */
+function isRequestInit(init: unknown): init is RequestInit {
+  return init !== null && typeof init === "object" && INIT_KEYS.some((k) => k in init);
+}
+
 /**
  * An in-memory, Elasticsearch-compatible engine. Its {@link Engine.fetch} answers REST requests
  * without any network, so it can be passed as a client's `fetch`; {@link serve} exposes it over HTTP.
@@ -79,7 +95,7 @@ export class Engine {
   readonly fetch = (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
     let request: Request;
     try {
-      request = input instanceof Request && init === undefined ? input : new Request(input, init);
+      request = input instanceof Request && !isRequestInit(init) ? input : new Request(input, init);
     } catch (e) {
       return Promise.reject(e); // like fetch: bad arguments reject, they do not throw
     }

@@ -233,3 +233,15 @@ Deno.test("aliases resolve for reads, writes and searches", async () => {
   assert.equal((await call(engine, "GET", "/_alias/al")).status, 404);
   engine.close();
 });
+
+Deno.test("fetch can be handed to a server directly: a second, non-RequestInit argument is ignored", async () => {
+  const engine = new Engine();
+  const request = new Request("http://e/_cluster/health");
+  const res = await engine.fetch(request, { remoteAddr: {} } as unknown as RequestInit);
+  assert.equal(res.status, 200);
+  await res.body?.cancel();
+  const viaInit = await engine.fetch(request, { method: "HEAD" });
+  assert.equal(viaInit.status, 405);
+  await viaInit.body?.cancel();
+  engine.close();
+});

@@ -17,7 +17,11 @@ export function listen(
   options: { port: number; hostname: string },
 ): Promise<{ port: number; close(): Promise<void> }> {
   const bun = (globalThis as unknown as { Bun: BunGlobal }).Bun;
-  const server = bun.serve({ port: options.port, hostname: options.hostname, fetch: handler });
+  const server = bun.serve({
+    port: options.port,
+    hostname: options.hostname,
+    fetch: (request) => handler(request),
+  });
   return Promise.resolve({
     port: server.port,
     close: async () => {
