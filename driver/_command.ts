@@ -14,9 +14,13 @@ export type HintValue = string | number | boolean | null;
  * a body into POST).
  */
 export interface BoundCommand {
+  /** The method as written, upper-cased. */
   readonly method: Method;
+  /** The path with its query string, starting with `/`, values percent-encoded. */
   readonly path: string;
+  /** The JSON body, or NDJSON lines ending with a newline; `undefined` without a body. */
   readonly body: string | undefined;
+  /** Whether the body is NDJSON (`_bulk`, `_msearch`). */
   readonly ndjson: boolean;
   /** Hints given before the command, names lower-cased, values bound. */
   readonly hints: Readonly<Record<string, HintValue>>;

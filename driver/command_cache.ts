@@ -31,6 +31,8 @@ export class CommandCache<V> {
   #recent: string | undefined;
 
   /**
+   * Creates an empty cache.
+   *
    * @param maxEntries The most entries kept (at least 1).
    */
   constructor(maxEntries = 1000) {

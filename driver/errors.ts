@@ -88,6 +88,8 @@ export class DataAccessError extends Error {
   declare readonly command?: string;
 
   /**
+   * Creates the error.
+   *
    * @param code The stable code.
    * @param message What happened and what to do.
    * @param options The cause and the command.
@@ -138,6 +140,8 @@ export class CommandSyntaxError extends SyntaxError {
   declare readonly command?: string;
 
   /**
+   * Creates the error.
+   *
    * @param problem What is wrong and what to do, without the position.
    * @param text The whole command text.
    * @param at Where the problem is.
@@ -208,6 +212,8 @@ export class BindError extends TypeError {
   declare readonly command?: string;
 
   /**
+   * Creates the error.
+   *
    * @param message What is wrong with which argument, and what to do.
    * @param options The argument's index or name, the command, the cause.
    */
@@ -268,6 +274,8 @@ export class ResponseError extends DataAccessError {
   readonly body: unknown;
 
   /**
+   * Creates the error.
+   *
    * @param status The HTTP status.
    * @param body The parsed JSON body, or the raw text.
    * @param options The command and the cause.
@@ -360,6 +368,8 @@ function describeErrorBody(status: number, body: unknown): {
  */
 export class ConnectionError extends DataAccessError {
   /**
+   * Creates the error.
+   *
    * @param message What failed, where, after how many attempts.
    * @param options The command and the cause.
    */
@@ -381,6 +391,8 @@ export class ConnectionError extends DataAccessError {
  */
 export class TimeoutError extends DataAccessError {
   /**
+   * Creates the error.
+   *
    * @param message What timed out, after how long.
    * @param options The command and the cause.
    */
@@ -402,6 +414,8 @@ export class TimeoutError extends DataAccessError {
  */
 export class UnsupportedFeatureError extends DataAccessError {
   /**
+   * Creates the error.
+   *
    * @param feature The feature that is not supported, and what to use instead.
    * @param options The command and the cause.
    */
@@ -451,6 +465,8 @@ export class BulkError extends DataAccessError {
   readonly successCount: number;
 
   /**
+   * Creates the error.
+   *
    * @param items Every item of the response.
    * @param options The command and the cause.
    */
@@ -493,6 +509,8 @@ export class IncorrectResultSizeError extends DataAccessError {
   readonly actual: number;
 
   /**
+   * Creates the error.
+   *
    * @param expected The expected row count.
    * @param actual The row count that came.
    * @param options The command and the cause.
@@ -522,6 +540,8 @@ export class IncorrectResultSizeError extends DataAccessError {
  */
 export class IllegalStateError extends DataAccessError {
   /**
+   * Creates the error.
+   *
    * @param message What state forbids the call, and what to do.
    * @param options The command and the cause.
    */
