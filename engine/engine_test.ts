@@ -245,3 +245,25 @@ Deno.test("fetch can be handed to a server directly: a second, non-RequestInit a
   await viaInit.body?.cancel();
   engine.close();
 });
+
+Deno.test("a filtered alias filters searches and counts through it", async () => {
+  const engine = new Engine();
+  await call(engine, "PUT", "/f", { aliases: { reds: { filter: { term: { color: "red" } } } } });
+  await call(
+    engine,
+    "POST",
+    "/f/_bulk?refresh=true",
+    [
+      { index: { _id: "1" } },
+      { color: "red" },
+      { index: { _id: "2" } },
+      { color: "blue" },
+    ].map((l) => JSON.stringify(l)).join("\n") + "\n",
+  );
+  assert.equal((await call(engine, "POST", "/reds/_count")).body.count, 1);
+  assert.equal((await call(engine, "POST", "/f/_count")).body.count, 2);
+  const hits =
+    (await call(engine, "POST", "/reds/_search", { query: { match_all: {} } })).body.hits;
+  assert.deepEqual(hits.hits.map((h: Json) => h._id), ["1"]);
+  engine.close();
+});

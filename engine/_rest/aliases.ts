@@ -218,5 +218,9 @@ export function updateAliasesHandler(ctx: RequestContext): Reply {
     }
   }
   for (const step of plan) step();
-  return ok({ acknowledged: true });
+  return ok(
+    ctx.state.flavour === "elasticsearch"
+      ? { acknowledged: true, errors: false }
+      : { acknowledged: true },
+  );
 }

@@ -13,7 +13,7 @@ import {
   type Reply,
   type RequestContext,
 } from "./context.ts";
-import { searchTargets } from "./search.ts";
+import { searchTargets, withAliasFilter } from "./search.ts";
 
 interface Limits {
   maxDocs: number;
@@ -133,7 +133,8 @@ async function runByQuery(ctx: RequestContext, updating: boolean): Promise<Reply
   const limits = readLimits(ctx, body);
   const script = updating && body.script !== undefined ? readScript(body.script) : undefined;
   const targets = searchTargets(ctx, ctx.p.index);
-  const matches = findMatches(targets, body.query ?? { match_all: {} });
+  const query = withAliasFilter(ctx, ctx.p.index, body)?.query ?? { match_all: {} };
+  const matches = findMatches(targets, query);
   const counts = { total: 0, deleted: 0, updated: 0, noops: 0, version_conflicts: 0 };
   const failures: unknown[] = [];
   const touched = new Set<IndexState>();

@@ -35,6 +35,29 @@ export function searchTargets(
   return indices.map((i) => i.searchTarget());
 }
 
+/**
+ * Applies an alias `filter` when the expression is exactly one filtered alias (every index under it
+ * carrying the same filter): the query becomes `bool {must: query, filter: aliasFilter}`.
+ */
+export function withAliasFilter(
+  ctx: RequestContext,
+  expression: string | undefined,
+  body: Record<string, unknown> | undefined,
+): Record<string, unknown> | undefined {
+  const cluster = ctx.state.cluster;
+  if (
+    !expression || /[,*]/.test(expression) || cluster.indices.has(expression) || ctx.params.has("q")
+  ) {
+    return body;
+  }
+  const filters = cluster.aliasIndices(expression).map((i) => i.aliases.get(expression)?.filter);
+  if (filters.length === 0 || filters.some((f) => f === undefined)) return body;
+  const first = JSON.stringify(filters[0]);
+  if (!filters.every((f) => JSON.stringify(f) === first)) return body;
+  const query = body?.query ?? { match_all: {} };
+  return { ...body, query: { bool: { must: [query], filter: [filters[0]] } } };
+}
+
 /** GET|POST /_search, /{index}/_search. */
 export function searchHandler(ctx: RequestContext): Reply {
   const body = bodyObject(ctx);
@@ -47,13 +70,15 @@ export function searchHandler(ctx: RequestContext): Reply {
     );
   }
   const targets = usesPit ? [] : searchTargets(ctx, ctx.p.index);
-  return ok(searchApi(ctx.state.search, targets, body, ctx.params));
+  const filtered = usesPit ? body : withAliasFilter(ctx, ctx.p.index, body);
+  return ok(searchApi(ctx.state.search, targets, filtered, ctx.params));
 }
 
 /** GET|POST /_count, /{index}/_count. */
 export function countHandler(ctx: RequestContext): Reply {
   const body = bodyObject(ctx);
-  return ok(countApi(searchTargets(ctx, ctx.p.index), body, ctx.params));
+  const targets = searchTargets(ctx, ctx.p.index);
+  return ok(countApi(targets, withAliasFilter(ctx, ctx.p.index, body), ctx.params));
 }
 
 /** GET|POST /_search/scroll[/{scroll_id}]. */
