@@ -18,3 +18,4 @@
  * @module
  */
 export * from "./driver/mod.ts";
+export * from "./template/mod.ts";
