@@ -44,8 +44,19 @@ export function perSegment(ctx: ExecContext, fn: (view: SegmentView) => Hits): H
   return { docs, scores };
 }
 
-/** Sorted, de-duplicated doc ordinals from an unsorted list. */
-export function sortedUnique(docs: ArrayLike<number>): Int32Array {
+/**
+ * Sorted, de-duplicated doc ordinals from an unsorted list. With `maxDoc` and a list covering a good
+ * part of it, a bitmap scan replaces the sort.
+ */
+export function sortedUnique(docs: ArrayLike<number>, maxDoc = 0): Int32Array {
+  if (maxDoc > 0 && docs.length * 16 > maxDoc) {
+    const seen = new Uint8Array(maxDoc);
+    for (let i = 0; i < docs.length; i++) seen[docs[i]] = 1;
+    const out = new Int32Array(Math.min(docs.length, maxDoc));
+    let k = 0;
+    for (let d = 0; d < maxDoc; d++) if (seen[d]) out[k++] = d;
+    return out.subarray(0, k);
+  }
   const a = Int32Array.from(docs).sort();
   let k = 0;
   for (let i = 0; i < a.length; i++) if (i === 0 || a[i] !== a[k - 1]) a[k++] = a[i];
@@ -64,7 +75,9 @@ export function unionDocs(lists: Int32Array[], score: number, scoring: boolean):
     all.set(l, at);
     at += l.length;
   }
-  return constantHits(sortedUnique(all), score, scoring);
+  let max = 0;
+  for (const l of lists) if (l.length && l[l.length - 1] >= max) max = l[l.length - 1] + 1;
+  return constantHits(sortedUnique(all, max), score, scoring);
 }
 
 /** A 400 `query_shard_exception` for this index, as Elasticsearch raises when a query cannot be built. */

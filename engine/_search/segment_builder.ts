@@ -3,20 +3,14 @@
 import { parseDateAt } from "./dates.ts";
 import type { FieldInfo, FieldMap } from "./field_map.ts";
 import { encodeNorm } from "./norms.ts";
-import { compareStrings, type FieldIndex, type Posting, Segment } from "./segment.ts";
+import { compareStrings, type FieldIndex, Segment } from "./segment.ts";
+import { TokenStream } from "./token_stream.ts";
 import type { StoredDoc } from "./types.ts";
 
 const POSITION_GAP = 100; // between array elements, like position_increment_gap
 
-interface PostingBuilder {
-  docs: number[];
-  freqs: number[];
-  posStart: number[];
-  positions: number[];
-}
-
 class FieldBuilder {
-  readonly terms = new Map<string, PostingBuilder>();
+  readonly stream: TokenStream = new TokenStream();
   readonly present: number[] = [];
   readonly norms: number[] | null;
   readonly dvStart: number[] = [0];
@@ -42,7 +36,7 @@ class FieldBuilder {
         if (typeof v === "object") continue;
         any = true;
         const tokens = this.info.analyzer(String(v));
-        for (const t of tokens) this.#postPosition(t.term, doc, base + t.position);
+        for (const t of tokens) this.stream.add(t.term, doc, base + t.position);
         length += tokens.length;
         if (tokens.length) base += tokens[tokens.length - 1].position + 1 + POSITION_GAP;
       }
@@ -52,7 +46,7 @@ class FieldBuilder {
       const terms = new Set<string>();
       for (const v of values) if (v !== null && typeof v !== "object") terms.add(String(v));
       const sorted = [...terms].sort(compareStrings);
-      for (const term of sorted) this.#post(term, doc, null);
+      for (const term of sorted) this.stream.add(term, doc, 0);
       this.strValues.push(...sorted);
       any = sorted.length > 0;
     } else {
@@ -63,7 +57,7 @@ class FieldBuilder {
       }
       nums.sort((a, b) => a - b);
       if (kind === "boolean") {
-        for (const n of new Set(nums)) this.#post(n ? "true" : "false", doc, null);
+        for (const n of new Set(nums)) this.stream.add(n ? "true" : "false", doc, 0);
       }
       this.numValues.push(...nums);
       any = nums.length > 0;
@@ -84,46 +78,11 @@ class FieldBuilder {
     return this.info.integer ? Math.trunc(n) : this.info.round ? this.info.round(n) : n;
   }
 
-  /** Adds one token occurrence; a doc's positions for a term arrive in order. */
-  #postPosition(term: string, doc: number, position: number): void {
-    let p = this.terms.get(term);
-    if (!p) this.terms.set(term, p = { docs: [], freqs: [], posStart: [0], positions: [] });
-    let k = p.docs.length - 1;
-    if (k < 0 || p.docs[k] !== doc) {
-      p.docs.push(doc);
-      p.freqs.push(0);
-      p.posStart.push(p.positions.length);
-      k++;
-    }
-    p.positions.push(position);
-    p.freqs[k]++;
-    p.posStart[k + 1]++;
-  }
-
-  #post(term: string, doc: number, positions: number[] | null): void {
-    let p = this.terms.get(term);
-    if (!p) this.terms.set(term, p = { docs: [], freqs: [], posStart: [0], positions: [] });
-    p.docs.push(doc);
-    if (positions) {
-      p.freqs.push(positions.length);
-      for (const pos of positions) p.positions.push(pos);
-      p.posStart.push(p.positions.length);
-    }
-  }
-
   build(maxDoc: number): FieldIndex {
     while (this.dvStart.length <= maxDoc) this.dvStart.push(this.dvStart[this.dvStart.length - 1]);
     if (this.norms) { while (this.norms.length < maxDoc) this.norms.push(0); }
-    const terms = new Map<string, Posting>();
     const text = this.info.kind === "text";
-    for (const [term, p] of this.terms) {
-      terms.set(term, {
-        docs: Int32Array.from(p.docs),
-        freqs: text ? Int32Array.from(p.freqs) : null,
-        posStart: text ? Int32Array.from(p.posStart) : null,
-        positions: text ? Int32Array.from(p.positions) : null,
-      });
-    }
+    const terms = this.stream.build(text);
     const numeric = this.info.kind !== "text" && this.info.kind !== "keyword";
     let pointValues: Float64Array | null = null;
     let pointDocs: Int32Array | null = null;

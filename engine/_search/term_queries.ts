@@ -79,7 +79,7 @@ function pointRange(f: FieldIndex, lo: number, hi: number): Int32Array {
   }
   let end = a;
   while (end < values.length && values[end] <= hi) end++;
-  return sortedUnique(f.pointDocs!.subarray(a, end));
+  return sortedUnique(f.pointDocs!.subarray(a, end), f.dvStart.length - 1);
 }
 
 /** BM25-scored docs of one exact term. */
