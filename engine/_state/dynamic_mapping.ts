@@ -84,6 +84,13 @@ function visitObject(
 ): void {
   for (const [rawKey, value] of Object.entries(source)) {
     if (rawKey === "") throw parseFailure(walk, "field name cannot be an empty string");
+    if (!rawKey.includes(".")) {
+      const mapping = props?.[rawKey];
+      if (mapping) {
+        visitValue(walk, mapping, dynamic, value, prefix.length ? [...prefix, rawKey] : [rawKey]);
+      } else addNew(walk, dynamic, prefix, [rawKey], value);
+      continue;
+    }
     const keys = rawKey.split(".");
     let node = props;
     let dyn = dynamic;
