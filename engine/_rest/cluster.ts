@@ -1,4 +1,4 @@
-// Handlers of GET /, _cluster/health, _cluster/settings and _cat/indices|health.
+// Handlers of GET /, _cluster/health and _cluster/settings.
 
 import { parseKeepAlive } from "../_search/search_api.ts";
 import type { IndexState } from "../_state/index_state.ts";
@@ -42,7 +42,8 @@ export function infoHandler(ctx: RequestContext): Reply {
   });
 }
 
-function statusOf(index: IndexState): "green" | "yellow" | "red" {
+/** Health of one index on a single node: replicas cannot be assigned, so they make it yellow. */
+export function statusOf(index: IndexState): "green" | "yellow" | "red" {
   return index.replicas > 0 ? "yellow" : "green";
 }
 
@@ -171,81 +172,4 @@ export function clusterSettingsHandler(ctx: RequestContext): Reply {
   const shown = (flat: Record<string, unknown>): Record<string, unknown> =>
     view(Object.fromEntries(Object.entries(flat).filter(([, v]) => v !== null)));
   return ok({ acknowledged: true, persistent: shown(persistent), transient: shown(transient) });
-}
-
-function table(ctx: RequestContext, rows: Array<Record<string, string>>, columns: string[]): Reply {
-  if (ctx.params.get("format") === "json") return ok(rows);
-  const widths = columns.map((c) =>
-    Math.max(boolParam(ctx, "v") ? c.length : 0, ...rows.map((r) => (r[c] ?? "").length))
-  );
-  const lines = rows.map((r) =>
-    columns.map((c, i) => (r[c] ?? "").padEnd(widths[i])).join(" ").trimEnd()
-  );
-  if (boolParam(ctx, "v")) {
-    lines.unshift(columns.map((c, i) => c.padEnd(widths[i])).join(" ").trimEnd());
-  }
-  return {
-    status: 200,
-    text: lines.map((l) => l + "\n").join(""),
-    headers: { "content-type": "text/plain; charset=UTF-8" },
-  };
-}
-
-/** GET /_cat/indices[/{index}]. */
-export function catIndicesHandler(ctx: RequestContext): Reply {
-  const indices = targets(ctx, { expandClosed: true, includeClosed: true });
-  const rows = indices.map((i) => ({
-    health: i.closed ? "" : statusOf(i),
-    status: i.closed ? "close" : "open",
-    index: i.name,
-    uuid: i.uuid,
-    pri: i.settings["index.number_of_shards"] ?? "1",
-    rep: String(i.replicas),
-    "docs.count": i.closed ? "" : String(i.searchableCount),
-    "docs.deleted": i.closed ? "" : "0",
-    "store.size": i.closed ? "" : `${i.searchableCount}b`,
-    "pri.store.size": i.closed ? "" : `${i.searchableCount}b`,
-    "dataset.size": i.closed ? "" : `${i.searchableCount}b`,
-  }));
-  const columns = [
-    "health",
-    "status",
-    "index",
-    "uuid",
-    "pri",
-    "rep",
-    "docs.count",
-    "docs.deleted",
-    "store.size",
-    "pri.store.size",
-    "dataset.size",
-  ];
-  const h = ctx.params.get("h");
-  return table(ctx, rows, h ? h.split(",") : columns);
-}
-
-/** GET /_cat/health. */
-export function catHealthHandler(ctx: RequestContext): Reply {
-  const health = healthHandler({ ...ctx, p: {}, params: new URLSearchParams() }).body as Record<
-    string,
-    unknown
-  >;
-  const now = ctx.state.now();
-  const row = {
-    epoch: String(Math.floor(now / 1000)),
-    timestamp: new Date(now).toISOString().slice(11, 19),
-    cluster: "searchvisitor",
-    status: String(health.status),
-    "node.total": "1",
-    "node.data": "1",
-    shards: String(health.active_shards),
-    pri: String(health.active_primary_shards),
-    relo: "0",
-    init: "0",
-    unassign: String(health.unassigned_shards),
-    pending_tasks: "0",
-    max_task_wait_time: "-",
-    active_shards_percent: `${Number(health.active_shards_percent_as_number).toFixed(1)}%`,
-  };
-  return table(ctx, [row], Object.keys(row));
 }

@@ -9,13 +9,8 @@ import {
 } from "./aliases.ts";
 import { bulkHandler } from "./bulk.ts";
 import { byQueryHandler, getTaskHandler } from "./by_query.ts";
-import {
-  catHealthHandler,
-  catIndicesHandler,
-  clusterSettingsHandler,
-  healthHandler,
-  infoHandler,
-} from "./cluster.ts";
+import { catHealthHandler, catIndicesHandler } from "./cat.ts";
+import { clusterSettingsHandler, healthHandler, infoHandler } from "./cluster.ts";
 import type { Reply, RequestContext } from "./context.ts";
 import {
   deleteHandler,

@@ -1,0 +1,152 @@
+// The _cat APIs: _cat/indices and _cat/health, as text tables (`v`, `h`, `s`) or `format=json`.
+
+import type { IndexState } from "../_state/index_state.ts";
+import { boolParam, ok, type Reply, type RequestContext } from "./context.ts";
+import { healthHandler, statusOf } from "./cluster.ts";
+import { targets } from "./indices.ts";
+
+type Row = Record<string, string>;
+
+const RIGHT_ALIGNED = new Set([
+  "pri",
+  "rep",
+  "docs.count",
+  "docs.deleted",
+  "store.size",
+  "pri.store.size",
+  "dataset.size",
+  "epoch",
+  "node.total",
+  "node.data",
+  "shards",
+  "relo",
+  "init",
+  "unassign",
+  "pending_tasks",
+  "active_shards_percent",
+]);
+
+function sortRows(rows: Row[], spec: string | null): Row[] {
+  if (!spec) return rows;
+  const keys = spec.split(",").map((k) => {
+    const [column, order] = k.split(":");
+    return { column, desc: order === "desc" };
+  });
+  const numeric = (v: string): number => (/^-?\d+(\.\d+)?$/.test(v) ? Number(v) : NaN);
+  return [...rows].sort((a, b) => {
+    for (const { column, desc } of keys) {
+      const x = a[column] ?? "";
+      const y = b[column] ?? "";
+      const nx = numeric(x);
+      const ny = numeric(y);
+      const c = !Number.isNaN(nx) && !Number.isNaN(ny) ? nx - ny : x < y ? -1 : x > y ? 1 : 0;
+      if (c !== 0) return desc ? -c : c;
+    }
+    return 0;
+  });
+}
+
+/** Renders rows like Elasticsearch's cat APIs. */
+export function catTable(ctx: RequestContext, allRows: Row[], defaults: string[]): Reply {
+  const h = ctx.params.get("h");
+  const columns = h ? h.split(",").map((c) => c.trim()) : defaults;
+  const rows = sortRows(allRows, ctx.params.get("s"));
+  if (ctx.params.get("format") === "json") {
+    return ok(rows.map((r) => Object.fromEntries(columns.map((c) => [c, r[c] ?? null]))));
+  }
+  const verbose = boolParam(ctx, "v");
+  const widths = columns.map((c) =>
+    Math.max(verbose ? c.length : 0, ...rows.map((r) => (r[c] ?? "").length))
+  );
+  const line = (cells: string[], header: boolean): string =>
+    cells.map((cell, i) =>
+      !header && RIGHT_ALIGNED.has(columns[i]) ? cell.padStart(widths[i]) : cell.padEnd(widths[i])
+    ).join(" ").trimEnd();
+  const lines = rows.map((r) => line(columns.map((c) => r[c] ?? ""), false));
+  if (verbose) lines.unshift(line(columns, true));
+  return {
+    status: 200,
+    text: lines.map((l) => l + "\n").join(""),
+    headers: { "content-type": "text/plain; charset=UTF-8" },
+  };
+}
+
+/** Human-readable size like Elasticsearch: `512b`, `4.5kb`, `1.2mb`. */
+export function formatBytes(bytes: number): string {
+  const units = ["b", "kb", "mb", "gb", "tb"];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return unit === 0 ? `${value}b` : `${Number(value.toFixed(1))}${units[unit]}`;
+}
+
+const INDEX_COLUMNS = [
+  "health",
+  "status",
+  "index",
+  "uuid",
+  "pri",
+  "rep",
+  "docs.count",
+  "docs.deleted",
+  "store.size",
+  "pri.store.size",
+  "dataset.size",
+];
+
+function storeSize(index: IndexState): number {
+  let bytes = 0;
+  for (const doc of index.visible.values()) bytes += JSON.stringify(doc.source).length + 64;
+  return bytes;
+}
+
+/** GET /_cat/indices[/{index}]. */
+export function catIndicesHandler(ctx: RequestContext): Reply {
+  const indices = targets(ctx, { expandClosed: true, includeClosed: true });
+  const rows = indices.map((i) => {
+    const size = i.closed ? "" : formatBytes(storeSize(i));
+    return {
+      health: i.closed ? "" : statusOf(i),
+      status: i.closed ? "close" : "open",
+      index: i.name,
+      uuid: i.uuid,
+      pri: String(i.shardCount),
+      rep: String(i.replicas),
+      "docs.count": i.closed ? "" : String(i.searchableCount),
+      "docs.deleted": i.closed ? "" : "0",
+      "store.size": size,
+      "pri.store.size": size,
+      "dataset.size": size,
+    };
+  });
+  return catTable(ctx, rows, INDEX_COLUMNS);
+}
+
+/** GET /_cat/health. */
+export function catHealthHandler(ctx: RequestContext): Reply {
+  const health = healthHandler({ ...ctx, p: {}, params: new URLSearchParams() }).body as Record<
+    string,
+    unknown
+  >;
+  const now = ctx.state.now();
+  const row = {
+    epoch: String(Math.floor(now / 1000)),
+    timestamp: new Date(now).toISOString().slice(11, 19),
+    cluster: "searchvisitor",
+    status: String(health.status),
+    "node.total": "1",
+    "node.data": "1",
+    shards: String(health.active_shards),
+    pri: String(health.active_primary_shards),
+    relo: "0",
+    init: "0",
+    unassign: String(health.unassigned_shards),
+    pending_tasks: "0",
+    max_task_wait_time: "-",
+    active_shards_percent: `${Number(health.active_shards_percent_as_number).toFixed(1)}%`,
+  };
+  return catTable(ctx, [row], Object.keys(row));
+}
