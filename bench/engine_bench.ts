@@ -147,8 +147,61 @@ function report(): void {
   }
 }
 
+/** Loads the docs into a full Engine through `_bulk` and times `_search` over its fetch. */
+async function reportEngine(): Promise<void> {
+  // Imported here so the core benches run even while the REST layer is being changed.
+  const { Engine } = await import("../engine/mod.ts");
+  const docs = generate();
+  const engine = new Engine();
+  const call = async (method: string, path: string, body?: string, type = "application/json") => {
+    const res = await engine.fetch(`http://engine${path}`, {
+      method,
+      body,
+      headers: { "content-type": type },
+    });
+    const text = await res.text();
+    if (res.status >= 300) {
+      throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
+    }
+    return text;
+  };
+  await call("PUT", "/bench", JSON.stringify({ mappings }));
+  const t0 = performance.now();
+  for (let i = 0; i < docs.length; i += 5000) {
+    const lines: string[] = [];
+    for (const d of docs.slice(i, i + 5000)) {
+      lines.push(JSON.stringify({ index: { _id: d.id } }), JSON.stringify(d.source));
+    }
+    await call("POST", "/bench/_bulk", lines.join("\n") + "\n", "application/x-ndjson");
+  }
+  await call("POST", "/bench/_refresh");
+  const loadMs = performance.now() - t0;
+  console.log(
+    `engine _bulk + refresh: ${DOCS} docs in ${loadMs.toFixed(0)} ms = ${
+      (DOCS / loadMs * 1000).toFixed(0)
+    } docs/s`,
+  );
+  for (const [name, body] of Object.entries(QUERIES)) {
+    const text = JSON.stringify(body);
+    const samples: number[] = [];
+    for (let i = 0; i < 320; i++) {
+      const s = performance.now();
+      await call("POST", "/bench/_search", text);
+      if (i >= 20) samples.push(performance.now() - s);
+    }
+    samples.sort((a, b) => a - b);
+    console.log(
+      `engine.fetch ${name}: p50 ${percentile(samples, 0.5).toFixed(2)} ms, p99 ${
+        percentile(samples, 0.99).toFixed(2)
+      } ms`,
+    );
+  }
+  engine.close();
+}
+
 if (Deno.args.includes("--report")) {
   report();
+  if (Deno.args.includes("--engine")) await reportEngine();
 } else {
   registerBenches();
 }
