@@ -16,6 +16,26 @@ async function exists(url: URL): Promise<boolean> {
   }
 }
 
+/** One file of the runner's `--json` report. */
+interface ReportFile {
+  path: string;
+  sections: Array<{ name: string; status: "pass" | "fail" | "skip" }>;
+}
+
+/** Pass / fail / skip counts per API folder (`bulk`, `indices.create`, ...), from the `--json` report. */
+export function perApi(
+  files: ReportFile[],
+): Map<string, { pass: number; fail: number; skip: number }> {
+  const out = new Map<string, { pass: number; fail: number; skip: number }>();
+  for (const file of files) {
+    const api = file.path.split("/")[0];
+    const counts = out.get(api) ?? { pass: 0, fail: 0, skip: 0 };
+    for (const section of file.sections) counts[section.status]++;
+    out.set(api, counts);
+  }
+  return out;
+}
+
 /** Parses the runner's last line: `N passed, M failed, K skipped`. */
 export function parseSummary(
   text: string,
@@ -34,6 +54,7 @@ if (import.meta.main) {
   const engine = new Engine({ flavour });
   const server = await serve(engine, { port: 0 });
   const dir = new URL("opensearch", SHARED).pathname;
+  const report = await Deno.makeTempFile({ suffix: ".json" });
   const command = new Deno.Command("node", {
     args: [
       new URL("run.mjs", SHARED).pathname,
@@ -42,6 +63,8 @@ if (import.meta.main) {
       "--url",
       server.url,
       "--quiet",
+      "--json",
+      report,
       ...extra,
     ],
     stdout: "piped",
@@ -53,6 +76,21 @@ if (import.meta.main) {
   await Deno.stdout.write(output.stdout);
   await server.close();
   engine.close();
+  try {
+    const json = JSON.parse(await Deno.readTextFile(report)) as { files: ReportFile[] };
+    console.log("\nper API (pass / fail / skip):");
+    for (const [api, c] of [...perApi(json.files)].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      console.log(
+        `  ${api.padEnd(26)} ${String(c.pass).padStart(3)} / ${String(c.fail).padStart(3)} / ${
+          String(c.skip).padStart(3)
+        }`,
+      );
+    }
+  } catch {
+    // no JSON report (runner stopped early): the summary line below still tells the result
+  } finally {
+    await Deno.remove(report).catch(() => {});
+  }
   const summary = parseSummary(text);
   if (!summary) {
     console.error("conformance: no summary line from the runner");
