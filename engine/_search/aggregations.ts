@@ -2,6 +2,13 @@
 // value_count, cardinality, stats, filter and missing.
 
 import { illegalArgument, parsingError } from "../_errors.ts";
+import {
+  type BucketDocs,
+  dateHistogramAgg,
+  histogramAgg,
+  rangeAgg,
+  type ValueSource,
+} from "./bucket_aggs.ts";
 import { formatDateAt } from "./dates.ts";
 import type { ExecContext } from "./exec_context.ts";
 import type { FieldInfo } from "./field_map.ts";
@@ -171,6 +178,28 @@ const sum = (vs: number[]) => vs.reduce((a, b) => a + b, 0);
 const min = (vs: number[]) => vs.reduce((a, b) => (b < a ? b : a), Infinity);
 const max = (vs: number[]) => vs.reduce((a, b) => (b > a ? b : a), -Infinity);
 
+function numericSource(inputs: AggInput[], body: Json, name: string, type: string): ValueSource {
+  const field = fieldOf(body, name, type);
+  const nanos = type === "date_histogram" &&
+    inputs.some((i) => i.ctx.fields.byPath.get(field)?.nanos);
+  return (fn) =>
+    eachValue(
+      inputs,
+      field,
+      (v, doc, input) =>
+        fn(nanos ? Math.floor(Number(v) / 1e6) : Number(v), doc, inputs.indexOf(input)),
+    );
+}
+
+function subRunner(inputs: AggInput[], sub: Json | undefined): ((docs: BucketDocs) => Json) | null {
+  if (!sub) return null;
+  return (docs) =>
+    runAggregations(
+      sub,
+      inputs.map((i, k) => ({ ctx: i.ctx, docs: Int32Array.from(docs.get(k) ?? []) })),
+    );
+}
+
 const AGGS: Record<string, AggFn> = {
   terms: termsAgg,
   min: metric((vs) => (vs.length ? min(vs) : null)),
@@ -201,6 +230,16 @@ const AGGS: Record<string, AggFn> = {
   },
   filter: (body, inputs, sub) => filterAgg(body, inputs, sub),
   missing: missingAgg,
+  histogram: (body, inputs, sub, name) =>
+    histogramAgg(body, numericSource(inputs, body, name, "histogram"), subRunner(inputs, sub)),
+  date_histogram: (body, inputs, sub, name) =>
+    dateHistogramAgg(
+      body,
+      numericSource(inputs, body, name, "date_histogram"),
+      subRunner(inputs, sub),
+    ),
+  range: (body, inputs, sub, name) =>
+    rangeAgg(body, numericSource(inputs, body, name, "range"), subRunner(inputs, sub)),
 };
 
 /** Runs an `aggs` object and returns the `aggregations` response object. */

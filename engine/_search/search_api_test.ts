@@ -364,3 +364,48 @@ Deno.test("docvalue_fields and fields return per-hit values", () => {
   const plain = search(undefined, "docvalue_fields=n&sort=n&size=1");
   assert.deepEqual((hitsOf(plain).hits[0] as unknown as { fields: unknown }).fields, { n: [1] });
 });
+
+Deno.test("bucket aggregations: histogram, date_histogram and range", () => {
+  const idx = new TestIndex("h", { properties: { n: { type: "long" }, at: { type: "date" } } }).put(
+    {
+      a: { n: 1, at: "2024-01-05" },
+      b: { n: 7, at: "2024-01-20" },
+      c: { n: 12, at: "2024-03-02" },
+    },
+  );
+  const res = search(
+    {
+      size: 0,
+      aggs: {
+        h: { histogram: { field: "n", interval: 5 } },
+        d: {
+          date_histogram: { field: "at", calendar_interval: "month" },
+          aggs: { top: { max: { field: "n" } } },
+        },
+        r: {
+          range: { field: "n", ranges: [{ to: 5 }, { from: 5, to: 10 }, { from: 10, key: "big" }] },
+        },
+      },
+    },
+    "",
+    idx,
+  );
+  const aggs = res.aggregations as Record<string, { buckets: Record<string, unknown>[] }>;
+  assert.deepEqual(aggs.h.buckets, [{ key: 0, doc_count: 1 }, { key: 5, doc_count: 1 }, {
+    key: 10,
+    doc_count: 1,
+  }]);
+  assert.deepEqual(
+    aggs.d.buckets.map((b) => [b.key_as_string, b.doc_count, (b.top as { value: number }).value]),
+    [
+      ["2024-01-01T00:00:00.000Z", 2, 7],
+      ["2024-02-01T00:00:00.000Z", 0, null],
+      ["2024-03-01T00:00:00.000Z", 1, 12],
+    ],
+  );
+  assert.deepEqual(aggs.r.buckets, [
+    { key: "*-5.0", to: 5, doc_count: 1 },
+    { key: "5.0-10.0", from: 5, to: 10, doc_count: 1 },
+    { key: "big", from: 10, doc_count: 1 },
+  ]);
+});
