@@ -19,6 +19,9 @@ export interface SortKey {
   readonly mode?: string;
 }
 
+const LONG_MAX = 2 ** 63; // Long.MAX_VALUE as the nearest double
+const LONG_MIN = -(2 ** 63);
+
 /** A sort value as reported in `hits.hits[].sort`. */
 export type SortValue = number | string | null;
 
@@ -98,14 +101,23 @@ export function sortReader(
     );
   }
   const mode = k.mode ?? (k.order === 1 ? "min" : "max");
+  // Whole-number and date fields report a missing value as Long.MAX/MIN_VALUE (or the given
+  // `missing`), as Elasticsearch does, so search_after round-trips; other kinds report null.
+  let missing: SortValue = null;
+  if (info.integer || info.kind === "date") {
+    const last = (k.missing === "_last") === (k.order === 1);
+    missing = k.missing === "_last" || k.missing === "_first"
+      ? (last ? LONG_MAX : LONG_MIN)
+      : Number(k.missing);
+  }
   return (global) => {
     const v = snapshot.viewOf(global);
     const f = v.segment.fields.get(info.path);
-    if (!f) return null;
+    if (!f) return missing;
     const local = global - v.base;
     const start = f.dvStart[local];
     const end = f.dvStart[local + 1];
-    if (start === end) return null;
+    if (start === end) return missing;
     if (f.strValues) return mode === "max" ? f.strValues[end - 1] : f.strValues[start];
     const nums = f.numValues!;
     switch (mode) {
