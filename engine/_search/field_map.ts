@@ -27,6 +27,8 @@ export interface FieldInfo {
   readonly nanos: boolean;
   /** Rounding to the stored precision (float, half_float, scaled_float), or null. */
   readonly round: ((n: number) => number) | null;
+  /** Keyword values longer than this are not indexed (`ignore_above`). */
+  readonly ignoreAbove: number;
   /** Multi-fields fed from the same source value. */
   readonly subFields: FieldInfo[];
 }
@@ -73,6 +75,7 @@ function makeInfo(path: string, m: FieldMapping): FieldInfo {
     integer: INTEGER_TYPES.has(type),
     nanos: type === "date_nanos",
     round: precisionOf(type, m.scaling_factor),
+    ignoreAbove: typeof m.ignore_above === "number" ? m.ignore_above : Infinity,
     subFields,
   };
 }

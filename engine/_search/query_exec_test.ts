@@ -289,3 +289,17 @@ Deno.test("date_nanos keeps sub-millisecond precision for sort, range and search
   }, new URLSearchParams());
   assert.deepEqual((ranged.hits as { hits: { _id: string }[] }).hits.map((h) => h._id), ["b"]);
 });
+
+Deno.test("keyword ignore_above leaves long values unindexed", () => {
+  const idx = new TestIndex("i", { properties: { k: { type: "keyword", ignore_above: 5 } } }).put({
+    a: { k: "short" },
+    b: { k: "much too long" },
+  });
+  const res = searchApi(
+    new SearchContexts(),
+    [idx.target()],
+    { query: { exists: { field: "k" } } },
+    new URLSearchParams(),
+  );
+  assert.deepEqual((res.hits as { hits: { _id: string }[] }).hits.map((h) => h._id), ["a"]);
+});

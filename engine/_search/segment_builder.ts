@@ -44,7 +44,11 @@ class FieldBuilder {
       this.norms!.push(encodeNorm(length));
     } else if (kind === "keyword") {
       const terms = new Set<string>();
-      for (const v of values) if (v !== null && typeof v !== "object") terms.add(String(v));
+      for (const v of values) {
+        if (v === null || typeof v === "object") continue;
+        const s = String(v);
+        if (s.length <= this.info.ignoreAbove) terms.add(s);
+      }
       const sorted = [...terms].sort(compareStrings);
       for (const term of sorted) this.stream.add(term, doc, 0);
       this.strValues.push(...sorted);
