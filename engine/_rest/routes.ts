@@ -28,6 +28,7 @@ import {
   refreshHandler,
 } from "./indices.ts";
 import { mgetHandler } from "./mget.ts";
+import { api } from "./params.ts";
 import { Router } from "./router.ts";
 import {
   clearScrollHandler,
@@ -59,82 +60,97 @@ function aliasesOnly(ctx: RequestContext): Reply {
   return { status: 200, body: out };
 }
 
-/** Builds the engine's router. */
+/** Builds the engine's router: each route names the API whose query parameters it accepts. */
 export function buildRouter(): Router<Handler> {
   const r = new Router<Handler>();
-  r.add(["GET", "HEAD"], "/", infoHandler);
+  const add = (
+    methods: string | string[],
+    pattern: string,
+    name: string,
+    handler: Handler,
+  ): void => {
+    r.add(methods, pattern, api(name, handler));
+  };
+  add(["GET", "HEAD"], "/", "info", infoHandler);
   // documents
-  r.add(PP, "/{index}/_doc/{id}", (c) => indexHandler(c));
-  r.add("POST", "/{index}/_doc", (c) => indexHandler(c));
-  r.add(PP, "/{index}/_create/{id}", (c) => indexHandler(c, true));
-  r.add(["GET", "HEAD"], "/{index}/_doc/{id}", getHandler);
-  r.add("DELETE", "/{index}/_doc/{id}", deleteHandler);
-  r.add(["GET", "HEAD"], "/{index}/_source/{id}", getSourceHandler);
-  r.add("POST", "/{index}/_update/{id}", updateHandler);
-  r.add(GP, "/_mget", mgetHandler);
-  r.add(GP, "/{index}/_mget", mgetHandler);
-  r.add(PP, "/_bulk", bulkHandler);
-  r.add(PP, "/{index}/_bulk", bulkHandler);
+  add(PP, "/{index}/_doc/{id}", "index", (c) => indexHandler(c));
+  add("POST", "/{index}/_doc", "index", (c) => indexHandler(c));
+  add(PP, "/{index}/_create/{id}", "create", (c) => indexHandler(c, true));
+  add(["GET", "HEAD"], "/{index}/_doc/{id}", "get", getHandler);
+  add("DELETE", "/{index}/_doc/{id}", "delete", deleteHandler);
+  add(["GET", "HEAD"], "/{index}/_source/{id}", "get_source", getSourceHandler);
+  add("POST", "/{index}/_update/{id}", "update", updateHandler);
+  add(GP, "/_mget", "mget", mgetHandler);
+  add(GP, "/{index}/_mget", "mget", mgetHandler);
+  add(PP, "/_bulk", "bulk", bulkHandler);
+  add(PP, "/{index}/_bulk", "bulk", bulkHandler);
   // search
-  r.add(GP, "/_search", searchHandler);
-  r.add(GP, "/{index}/_search", searchHandler);
-  r.add(GP, "/_count", countHandler);
-  r.add(GP, "/{index}/_count", countHandler);
-  r.add(GP, "/_msearch", msearchHandler);
-  r.add(GP, "/{index}/_msearch", msearchHandler);
-  r.add(GP, "/_search/scroll", scrollHandler);
-  r.add(GP, "/_search/scroll/{scroll_id}", scrollHandler);
-  r.add("DELETE", "/_search/scroll", clearScrollHandler);
-  r.add("DELETE", "/_search/scroll/{scroll_id}", clearScrollHandler);
-  r.add("POST", "/{index}/_pit", (c) => openPitHandler(c, "elasticsearch"));
-  r.add("DELETE", "/_pit", (c) => closePitHandler(c, "elasticsearch"));
-  r.add("POST", "/{index}/_search/point_in_time", (c) => openPitHandler(c, "opensearch"));
-  r.add("DELETE", "/_search/point_in_time", (c) => closePitHandler(c, "opensearch"));
-  r.add("DELETE", "/_search/point_in_time/_all", (c) => closePitHandler(c, "opensearch"));
-  r.add("POST", "/{index}/_delete_by_query", (c) => byQueryHandler(c, false));
-  r.add("POST", "/{index}/_update_by_query", (c) => byQueryHandler(c, true));
-  r.add("GET", "/_tasks/{task_id}", getTaskHandler);
+  add(GP, "/_search", "search", searchHandler);
+  add(GP, "/{index}/_search", "search", searchHandler);
+  add(GP, "/_count", "count", countHandler);
+  add(GP, "/{index}/_count", "count", countHandler);
+  add(GP, "/_msearch", "msearch", msearchHandler);
+  add(GP, "/{index}/_msearch", "msearch", msearchHandler);
+  add(GP, "/_search/scroll", "scroll", scrollHandler);
+  add(GP, "/_search/scroll/{scroll_id}", "scroll", scrollHandler);
+  add("DELETE", "/_search/scroll", "clear_scroll", clearScrollHandler);
+  add("DELETE", "/_search/scroll/{scroll_id}", "clear_scroll", clearScrollHandler);
+  add("POST", "/{index}/_pit", "open_pit", (c) => openPitHandler(c, "elasticsearch"));
+  add("DELETE", "/_pit", "close_pit", (c) => closePitHandler(c, "elasticsearch"));
+  add("POST", "/{index}/_search/point_in_time", "open_pit", (c) => openPitHandler(c, "opensearch"));
+  add("DELETE", "/_search/point_in_time", "close_pit", (c) => closePitHandler(c, "opensearch"));
+  add(
+    "DELETE",
+    "/_search/point_in_time/_all",
+    "close_pit",
+    (c) => closePitHandler(c, "opensearch"),
+  );
+  add("POST", "/{index}/_delete_by_query", "by_query", (c) => byQueryHandler(c, false));
+  add("POST", "/{index}/_update_by_query", "by_query", (c) => byQueryHandler(c, true));
+  add("GET", "/_tasks/{task_id}", "tasks", getTaskHandler);
   // indices
-  r.add("PUT", "/{index}", createIndexHandler);
-  r.add("DELETE", "/{index}", deleteIndexHandler);
-  r.add("HEAD", "/{index}", existsIndexHandler);
-  r.add("GET", "/{index}", getIndexHandler);
-  r.add(GP, "/_refresh", refreshHandler);
-  r.add(GP, "/{index}/_refresh", refreshHandler);
-  r.add("POST", "/{index}/_open", (c) => openCloseHandler(c, false));
-  r.add("POST", "/{index}/_close", (c) => openCloseHandler(c, true));
-  r.add("GET", "/_mapping", getMappingHandler);
-  r.add("GET", "/{index}/_mapping", getMappingHandler);
-  r.add(PP, "/{index}/_mapping", putMappingHandler);
-  r.add(PP, "/_mapping", putMappingHandler);
-  r.add("GET", "/_settings", getSettingsHandler);
-  r.add("GET", "/{index}/_settings", getSettingsHandler);
-  r.add("GET", "/_settings/{name}", getSettingsHandler);
-  r.add("GET", "/{index}/_settings/{name}", getSettingsHandler);
-  r.add("PUT", "/_settings", putSettingsHandler);
-  r.add("PUT", "/{index}/_settings", putSettingsHandler);
+  add("PUT", "/{index}", "indices_create", createIndexHandler);
+  add("DELETE", "/{index}", "indices_delete", deleteIndexHandler);
+  add("HEAD", "/{index}", "indices_get", existsIndexHandler);
+  add("GET", "/{index}", "indices_get", getIndexHandler);
+  add(GP, "/_refresh", "refresh", refreshHandler);
+  add(GP, "/{index}/_refresh", "refresh", refreshHandler);
+  add("POST", "/{index}/_open", "open_close", (c) => openCloseHandler(c, false));
+  add("POST", "/{index}/_close", "open_close", (c) => openCloseHandler(c, true));
+  add("GET", "/_mapping", "mapping", getMappingHandler);
+  add("GET", "/{index}/_mapping", "mapping", getMappingHandler);
+  add(PP, "/{index}/_mapping", "mapping", putMappingHandler);
+  add(PP, "/{index}/_mappings", "mapping", putMappingHandler);
+  add(PP, "/_mapping", "mapping", putMappingHandler);
+  add("GET", "/_settings", "settings", getSettingsHandler);
+  add("GET", "/{index}/_settings", "settings", getSettingsHandler);
+  add("GET", "/_settings/{name}", "settings", getSettingsHandler);
+  add("GET", "/{index}/_settings/{name}", "settings", getSettingsHandler);
+  add("PUT", "/_settings", "settings", putSettingsHandler);
+  add("PUT", "/{index}/_settings", "settings", putSettingsHandler);
   // aliases
-  r.add(PP, "/{index}/_alias/{name}", putAliasHandler);
-  r.add(PP, "/{index}/_aliases/{name}", putAliasHandler);
-  r.add(PP, "/{index}/_alias", putAliasHandler);
-  r.add(PP, "/{index}/_aliases", putAliasHandler);
-  r.add(PP, "/_alias/{name}", putAliasHandler);
-  r.add(PP, "/_alias", putAliasHandler);
-  r.add("DELETE", "/{index}/_alias/{name}", deleteAliasHandler);
-  r.add("DELETE", "/{index}/_aliases/{name}", deleteAliasHandler);
-  r.add(["GET", "HEAD"], "/_alias", getAliasHandler);
-  r.add(["GET", "HEAD"], "/_alias/{name}", getAliasHandler);
-  r.add(["GET", "HEAD"], "/{index}/_alias", getAliasHandler);
-  r.add(["GET", "HEAD"], "/{index}/_alias/{name}", getAliasHandler);
-  r.add("GET", "/_aliases", aliasesOnly);
-  r.add("GET", "/{index}/_aliases", aliasesOnly);
-  r.add("POST", "/_aliases", updateAliasesHandler);
+  add(PP, "/{index}/_alias/{name}", "aliases", putAliasHandler);
+  add(PP, "/{index}/_aliases/{name}", "aliases", putAliasHandler);
+  add(PP, "/{index}/_alias", "aliases", putAliasHandler);
+  add(PP, "/{index}/_aliases", "aliases", putAliasHandler);
+  add(PP, "/_alias/{name}", "aliases", putAliasHandler);
+  add(PP, "/_aliases/{name}", "aliases", putAliasHandler);
+  add("PUT", "/_alias", "aliases", putAliasHandler);
+  add("DELETE", "/{index}/_alias/{name}", "aliases", deleteAliasHandler);
+  add("DELETE", "/{index}/_aliases/{name}", "aliases", deleteAliasHandler);
+  add(["GET", "HEAD"], "/_alias", "aliases", getAliasHandler);
+  add(["GET", "HEAD"], "/_alias/{name}", "aliases", getAliasHandler);
+  add(["GET", "HEAD"], "/{index}/_alias", "aliases", getAliasHandler);
+  add(["GET", "HEAD"], "/{index}/_alias/{name}", "aliases", getAliasHandler);
+  add("GET", "/_aliases", "aliases", aliasesOnly);
+  add("GET", "/{index}/_aliases", "aliases", aliasesOnly);
+  add("POST", "/_aliases", "aliases", updateAliasesHandler);
   // cluster
-  r.add("GET", "/_cluster/health", healthHandler);
-  r.add("GET", "/_cluster/health/{index}", healthHandler);
-  r.add(["GET", "PUT"], "/_cluster/settings", clusterSettingsHandler);
-  r.add("GET", "/_cat/indices", catIndicesHandler);
-  r.add("GET", "/_cat/indices/{index}", catIndicesHandler);
-  r.add("GET", "/_cat/health", catHealthHandler);
+  add("GET", "/_cluster/health", "cluster_health", healthHandler);
+  add("GET", "/_cluster/health/{index}", "cluster_health", healthHandler);
+  add(["GET", "PUT"], "/_cluster/settings", "cluster_settings", clusterSettingsHandler);
+  add("GET", "/_cat/indices", "cat", catIndicesHandler);
+  add("GET", "/_cat/indices/{index}", "cat", catIndicesHandler);
+  add("GET", "/_cat/health", "cat", catHealthHandler);
   return r;
 }

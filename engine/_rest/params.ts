@@ -1,0 +1,231 @@
+// Query parameters each API accepts; anything else is refused like Elasticsearch does
+// ("request [/x] contains unrecognized parameter: [y] -> did you mean [z]?").
+
+import { EngineError } from "../_errors.ts";
+import type { Reply, RequestContext } from "./context.ts";
+
+const COMMON = ["pretty", "human", "error_trace", "source", "source_content_type", "filter_path"];
+const TIMEOUTS = ["timeout", "master_timeout", "cluster_manager_timeout"];
+const EXPAND = ["ignore_unavailable", "allow_no_indices", "expand_wildcards", "ignore_throttled"];
+const SOURCE = [
+  "_source",
+  "_source_includes",
+  "_source_excludes",
+  "_source_include",
+  "_source_exclude",
+];
+const WRITE = [
+  "wait_for_active_shards",
+  "refresh",
+  "routing",
+  "timeout",
+  "pipeline",
+  "require_alias",
+];
+const WRITE_ES = ["require_data_stream", "list_executed_pipelines", "include_source_on_error"];
+const CAS = ["if_seq_no", "if_primary_term", "version", "version_type"];
+const GET = [
+  "stored_fields",
+  "preference",
+  "realtime",
+  "refresh",
+  "routing",
+  ...SOURCE,
+  "version",
+  "version_type",
+];
+const QUERY_STRING = ["q", "analyzer", "analyze_wildcard", "default_operator", "df", "lenient"];
+const SEARCH = [
+  ...EXPAND,
+  ...QUERY_STRING,
+  ...SOURCE,
+  "ccs_minimize_roundtrips",
+  "explain",
+  "stored_fields",
+  "docvalue_fields",
+  "from",
+  "preference",
+  "routing",
+  "scroll",
+  "search_type",
+  "size",
+  "sort",
+  "terminate_after",
+  "stats",
+  "suggest_field",
+  "suggest_mode",
+  "suggest_size",
+  "suggest_text",
+  "timeout",
+  "track_scores",
+  "track_total_hits",
+  "allow_partial_search_results",
+  "typed_keys",
+  "version",
+  "seq_no_primary_term",
+  "request_cache",
+  "batched_reduce_size",
+  "max_concurrent_shard_requests",
+  "pre_filter_shard_size",
+  "rest_total_hits_as_int",
+  "min_compatible_shard_node",
+  "include_named_queries_score",
+  "force_synthetic_source",
+  "phase_took",
+  "cancel_after_time_interval",
+  "search_pipeline",
+  "include_unloaded_segments",
+  "verbose_pipeline",
+];
+const BY_QUERY = [
+  ...SEARCH,
+  "conflicts",
+  "search_timeout",
+  "max_docs",
+  "refresh",
+  "wait_for_active_shards",
+  "scroll_size",
+  "wait_for_completion",
+  "requests_per_second",
+  "slices",
+  "pipeline",
+  "version_type",
+];
+const CAT = [
+  "format",
+  "h",
+  "help",
+  "v",
+  "s",
+  "bytes",
+  "time",
+  "local",
+  "pri",
+  "health",
+  "ts",
+  ...TIMEOUTS,
+  ...EXPAND,
+];
+
+/** Accepted parameters per API family. */
+export const API_PARAMS: Record<string, readonly string[]> = {
+  info: [],
+  index: [...WRITE, ...WRITE_ES, ...CAS, "op_type"],
+  create: [...WRITE, ...WRITE_ES, "version", "version_type", "op_type"],
+  get: GET,
+  get_source: GET,
+  delete: ["wait_for_active_shards", "refresh", "routing", "timeout", ...CAS],
+  update: [
+    ...WRITE,
+    ...SOURCE,
+    "lang",
+    "retry_on_conflict",
+    "if_seq_no",
+    "if_primary_term",
+    "include_source_on_error",
+  ],
+  mget: ["stored_fields", "preference", "realtime", "refresh", "routing", ...SOURCE],
+  bulk: [...WRITE, ...WRITE_ES, ...SOURCE, "type"],
+  search: SEARCH,
+  count: [...EXPAND, ...QUERY_STRING, "min_score", "preference", "routing", "terminate_after"],
+  msearch: [
+    ...EXPAND,
+    "search_type",
+    "max_concurrent_searches",
+    "typed_keys",
+    "pre_filter_shard_size",
+    "max_concurrent_shard_requests",
+    "rest_total_hits_as_int",
+    "ccs_minimize_roundtrips",
+    "routing",
+    "include_named_queries_score",
+  ],
+  scroll: ["scroll", "scroll_id", "rest_total_hits_as_int"],
+  clear_scroll: ["scroll_id"],
+  open_pit: [
+    ...EXPAND,
+    "keep_alive",
+    "preference",
+    "routing",
+    "allow_partial_search_results",
+    "allow_partial_pit_creation",
+    "max_concurrent_shard_requests",
+  ],
+  close_pit: [],
+  by_query: BY_QUERY,
+  tasks: ["wait_for_completion", "timeout"],
+  indices_create: ["wait_for_active_shards", ...TIMEOUTS],
+  indices_delete: [...TIMEOUTS, ...EXPAND],
+  indices_get: [...EXPAND, ...TIMEOUTS, "local", "flat_settings", "include_defaults", "features"],
+  refresh: EXPAND,
+  open_close: [...TIMEOUTS, ...EXPAND, "wait_for_active_shards"],
+  mapping: [...TIMEOUTS, ...EXPAND, "local", "write_index_only", "include_defaults"],
+  settings: [
+    ...TIMEOUTS,
+    ...EXPAND,
+    "local",
+    "flat_settings",
+    "include_defaults",
+    "preserve_existing",
+    "reopen",
+  ],
+  aliases: [...TIMEOUTS, ...EXPAND, "local"],
+  cluster_health: [
+    ...TIMEOUTS,
+    "expand_wildcards",
+    "level",
+    "local",
+    "wait_for_active_shards",
+    "wait_for_nodes",
+    "wait_for_events",
+    "wait_for_no_relocating_shards",
+    "wait_for_no_initializing_shards",
+    "wait_for_status",
+  ],
+  cluster_settings: [...TIMEOUTS, "flat_settings", "include_defaults"],
+  cat: CAT,
+};
+
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const current = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = current;
+    }
+  }
+  return row[b.length];
+}
+
+/** Throws 400 for query parameters the API does not know. */
+export function checkParams(ctx: RequestContext, api: string): void {
+  const allowed = new Set([...COMMON, ...(API_PARAMS[api] ?? [])]);
+  const unknown = [...new Set(ctx.params.keys())].filter((k) => !allowed.has(k));
+  if (unknown.length === 0) return;
+  const described = unknown.map((name) => {
+    const guess = [...allowed].find((a) => distance(a, name) <= 2 && a.length > 2);
+    return guess ? `[${name}] -> did you mean [${guess}]?` : `[${name}]`;
+  });
+  const path = ctx.path;
+  throw new EngineError(
+    400,
+    "illegal_argument_exception",
+    `request [${path}] contains unrecognized parameter${unknown.length > 1 ? "s" : ""}: ${
+      described.join(", ")
+    }`,
+  );
+}
+
+/** Wraps a handler so that it first checks its query parameters. */
+export function api<C extends RequestContext>(
+  name: string,
+  handler: (ctx: C) => Reply | Promise<Reply>,
+): (ctx: C) => Reply | Promise<Reply> {
+  return (ctx) => {
+    checkParams(ctx, name);
+    return handler(ctx);
+  };
+}
