@@ -24,11 +24,14 @@ export function looksLikeDate(text: string): boolean {
 export function dynamicMappingFor(
   value: unknown,
   dateDetection: boolean,
+  numericDetection = false,
 ): FieldMapping | undefined {
   if (value === null || value === undefined) return undefined;
   if (Array.isArray(value)) {
     const first = value.find((v) => v !== null && v !== undefined);
-    return first === undefined ? undefined : dynamicMappingFor(first, dateDetection);
+    return first === undefined
+      ? undefined
+      : dynamicMappingFor(first, dateDetection, numericDetection);
   }
   switch (typeof value) {
     case "boolean":
@@ -37,11 +40,15 @@ export function dynamicMappingFor(
       return Number.isInteger(value) ? { type: "long" } : { type: "float" };
     case "string":
       if (dateDetection && looksLikeDate(value)) return { type: "date" };
+      if (numericDetection && /^-?\d+$/.test(value.trim())) return { type: "long" };
+      if (numericDetection && value.trim() !== "" && Number.isFinite(Number(value))) {
+        return { type: "float" };
+      }
       return { type: "text", fields: { keyword: { type: "keyword", ignore_above: 256 } } };
     case "object": {
       const properties: Record<string, FieldMapping> = {};
       for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
-        const mapped = dynamicMappingFor(child, dateDetection);
+        const mapped = dynamicMappingFor(child, dateDetection, numericDetection);
         if (mapped) addAtPath(properties, key.split("."), mapped);
       }
       return { properties };
@@ -68,6 +75,7 @@ interface Walk {
   id: string;
   errorType: ParseErrorType;
   dateDetection: boolean;
+  numericDetection: boolean;
   additions: Array<{ path: string[]; mapping: FieldMapping }>;
 }
 
@@ -186,7 +194,7 @@ function addNew(
       }] within [${parent}] is not allowed`,
     );
   }
-  const mapping = dynamicMappingFor(value, walk.dateDetection);
+  const mapping = dynamicMappingFor(value, walk.dateDetection, walk.numericDetection);
   if (mapping) walk.additions.push({ path: [...prefix, ...keys], mapping });
 }
 
@@ -199,11 +207,13 @@ export function mapDocument(
   source: Record<string, unknown>,
   id: string,
   errorType: ParseErrorType,
+  fieldLimit = 1000,
 ): Mappings {
   const walk: Walk = {
     id,
     errorType,
     dateDetection: mappings.date_detection !== false,
+    numericDetection: mappings.numeric_detection === true,
     additions: [],
   };
   visitObject(walk, mappings.properties, mappings.dynamic, source, []);
@@ -211,7 +221,27 @@ export function mapDocument(
   const next = structuredClone(mappings);
   next.properties ??= {};
   for (const { path, mapping } of walk.additions) mergeAddition(next.properties, path, mapping);
+  const total = countFields(next.properties);
+  if (total > fieldLimit) {
+    const added = total - countFields(mappings.properties ?? {});
+    throw new EngineError(
+      400,
+      "illegal_argument_exception",
+      `Limit of total fields [${fieldLimit}] has been exceeded while adding new fields [${added}]`,
+    );
+  }
   return next;
+}
+
+/** Number of field and object mappers (multi-fields included), as `index.mapping.total_fields.limit` counts. */
+export function countFields(props: Record<string, FieldMapping>): number {
+  let n = 0;
+  for (const field of Object.values(props)) {
+    n += 1;
+    if (field.properties) n += countFields(field.properties);
+    if (field.fields) n += countFields(field.fields);
+  }
+  return n;
 }
 
 function mergeAddition(

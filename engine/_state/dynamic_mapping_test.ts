@@ -58,3 +58,20 @@ Deno.test("values that do not fit the mapped type fail with the flavour's except
     /dynamic introduction of \[z\] within \[_doc\] is not allowed/,
   );
 });
+
+Deno.test("numeric detection and the total fields limit", () => {
+  const numeric = mapDocument(
+    { numeric_detection: true },
+    { a: "12", b: "1.5", c: "x" },
+    "1",
+    "document_parsing_exception",
+  );
+  assert.equal(numeric.properties?.a.type, "long");
+  assert.equal(numeric.properties?.b.type, "float");
+  assert.equal(numeric.properties?.c.type, "text");
+  const wide = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`f${i}`, 1]));
+  assert.throws(
+    () => mapDocument({}, wide, "1", "document_parsing_exception", 5),
+    /Limit of total fields \[5\] has been exceeded while adding new fields \[6\]/,
+  );
+});

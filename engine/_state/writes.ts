@@ -138,7 +138,8 @@ export function indexDocument(
     );
   }
   const version = nextVersion(index, id, opts);
-  index.mappings = mapDocument(index.mappings, source, id, errorType);
+  const limit = Number(index.settings["index.mapping.total_fields.limit"] ?? 1000);
+  index.mappings = mapDocument(index.mappings, source, id, errorType, limit);
   const doc: StoredDoc = { id, source, version, seqNo: index.takeSeqNo(), primaryTerm: 1 };
   if (opts.routing !== undefined) doc.routing = opts.routing;
   index.put(id, doc, undefined, opts.routing);
