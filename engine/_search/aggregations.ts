@@ -122,10 +122,38 @@ function termsAgg(body: Json, inputs: AggInput[], sub: Json | undefined, name: s
   const order = (body.order ?? { _count: "desc" }) as Json | Json[];
   const orders = (Array.isArray(order) ? order : [order]).flatMap((o) => Object.entries(o));
   const entries = [...counts].filter(([, c]) => c >= minDocCount);
+  const subOf = new Map<number | string, Json>();
+  const subResult = (k: number | string): Json => {
+    let r = subOf.get(k);
+    if (!r) {
+      const per = buckets.get(k)!;
+      r = runAggregations(
+        sub!,
+        inputs.map((i) => ({ ctx: i.ctx, docs: Int32Array.from(per.get(i) ?? []) })),
+      );
+      subOf.set(k, r);
+    }
+    return r;
+  };
+  // Ordering by a sub-aggregation (`{"avg_price": "desc"}` or `{"stats.max": "asc"}`) reads its value.
+  const metricOf = (k: number | string, path: string): number => {
+    const [aggName, prop = "value"] = path.split(/[.>]/);
+    if (!sub || !(aggName in sub)) {
+      throw illegalArgument(
+        `Invalid aggregation order path [${path}]. Unknown aggregation [${aggName}]`,
+      );
+    }
+    const v = (subResult(k)[aggName] as Json | undefined)?.[prop];
+    return typeof v === "number" ? v : -Infinity;
+  };
   entries.sort((a, b) => {
     for (const [k, dir] of orders) {
       const sign = String(dir).toLowerCase() === "asc" ? 1 : -1;
-      const c = k === "_key" || k === "_term" ? compareKeys(a[0], b[0]) : a[1] - b[1];
+      const c = k === "_key" || k === "_term"
+        ? compareKeys(a[0], b[0])
+        : k === "_count"
+        ? a[1] - b[1]
+        : metricOf(a[0], k) - metricOf(b[0], k);
       if (c) return c * sign;
     }
     return b[1] - a[1] || compareKeys(a[0], b[0]);
@@ -136,18 +164,11 @@ function termsAgg(body: Json, inputs: AggInput[], sub: Json | undefined, name: s
   return {
     doc_count_error_upper_bound: 0,
     sum_other_doc_count: other,
-    buckets: top.map(([k, c]) => {
-      const bucket: Json = { ...keyOf(info, k), doc_count: c };
-      if (sub) {
-        const per = buckets.get(k)!;
-        const subInputs = inputs.map((i) => ({
-          ctx: i.ctx,
-          docs: Int32Array.from(per.get(i) ?? []),
-        }));
-        Object.assign(bucket, runAggregations(sub, subInputs));
-      }
-      return bucket;
-    }),
+    buckets: top.map(([k, c]) => ({
+      ...keyOf(info, k),
+      doc_count: c,
+      ...(sub ? subResult(k) : {}),
+    })),
   };
 }
 

@@ -32,6 +32,8 @@ function children(node: QueryNode): readonly QueryNode[] {
       return [node.filter];
     case "dis_max":
       return node.queries;
+    case "boosting":
+      return [node.positive, node.negative];
     default:
       return [];
   }

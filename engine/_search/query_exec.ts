@@ -95,7 +95,22 @@ function expandField<
   };
 }
 
+function runBoosting(q: QueryOf<"boosting">, ctx: ExecContext, scoring: boolean): Hits {
+  const positive = execute(q.positive, ctx, scoring);
+  if (!scoring || !positive.scores) return positive;
+  const negative = execute(q.negative, ctx, false);
+  const scores = positive.scores.slice();
+  let j = 0;
+  for (let i = 0; i < positive.docs.length; i++) {
+    const d = positive.docs[i];
+    while (j < negative.docs.length && negative.docs[j] < d) j++;
+    if (j < negative.docs.length && negative.docs[j] === d) scores[i] *= q.negativeBoost;
+  }
+  return boostHits({ docs: positive.docs, scores }, q.boost);
+}
+
 const RUNNERS: { [K in QueryNode["kind"]]: Runner<K> } = {
+  boosting: runBoosting,
   match_all: (q, ctx, scoring) => allDocs(ctx, q.boost, scoring),
   match_none: () => NO_HITS,
   term: expandField(runTerm),

@@ -303,3 +303,19 @@ Deno.test("keyword ignore_above leaves long values unindexed", () => {
   );
   assert.deepEqual((res.hits as { hits: { _id: string }[] }).hits.map((h) => h._id), ["a"]);
 });
+
+Deno.test("boosting demotes negative matches; nested runs its inner query", () => {
+  assert.deepEqual(
+    ids({
+      boosting: {
+        positive: { match: { title: "fox" } },
+        negative: { term: { tag: "sport" } },
+        negative_boost: 0.01,
+      },
+    }).at(-1),
+    "3",
+  );
+  assert.deepEqual(ids({ nested: { path: "author", query: { term: { "author.name": "ann" } } } }), [
+    "1",
+  ]);
+});

@@ -111,6 +111,13 @@ export type QueryNode =
     readonly queries: readonly QueryNode[];
     readonly tieBreaker: number;
     readonly boost: number;
+  }
+  | {
+    readonly kind: "boosting";
+    readonly positive: QueryNode;
+    readonly negative: QueryNode;
+    readonly negativeBoost: number;
+    readonly boost: number;
   };
 
 /** A query node of one kind. */

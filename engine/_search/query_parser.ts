@@ -364,6 +364,35 @@ const PARSERS: Record<string, Parser> = {
     if (o.filter === undefined) throw parsingError(`[constant_score] requires a 'filter' element`);
     return { kind: "constant_score", filter: parseQuery(o.filter), boost: boostOf(o) };
   },
+  boosting: (b, n) => {
+    const o = expectObject(b, n);
+    checkKeys(o, n, ["positive", "negative", "negative_boost"]);
+    if (o.positive === undefined) {
+      throw parsingError(`[boosting] query requires 'positive' query to be set'`);
+    }
+    if (o.negative === undefined) {
+      throw parsingError(`[boosting] query requires 'negative' query to be set'`);
+    }
+    return {
+      kind: "boosting",
+      positive: parseQuery(o.positive),
+      negative: parseQuery(o.negative),
+      negativeBoost: Number(o.negative_boost ?? 0),
+      boost: boostOf(o),
+    };
+  },
+  nested: (b, n) => {
+    // Nested fields are indexed flat (like objects), so the inner query runs on the flattened paths.
+    const o = expectObject(b, n);
+    checkKeys(o, n, ["path", "query", "score_mode", "ignore_unmapped", "inner_hits"]);
+    if (typeof o.path !== "string") throw parsingError(`[nested] requires 'path' field`);
+    if (o.query === undefined) throw parsingError(`[nested] requires 'query' field`);
+    const inner = parseQuery(o.query);
+    const boost = boostOf(o);
+    return boost === 1
+      ? inner
+      : { kind: "bool", must: [inner], should: [], mustNot: [], filter: [], boost };
+  },
   dis_max: (b, n) => {
     const o = expectObject(b, n);
     checkKeys(o, n, ["queries", "tie_breaker"]);

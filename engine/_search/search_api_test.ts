@@ -421,3 +421,25 @@ Deno.test("missing long values sort as Long.MAX/MIN_VALUE and round-trip through
   const custom = search({ sort: [{ n: { order: "asc", missing: 6 } }], size: 6 });
   assert.deepEqual(idsOf(custom), ["1", "2", "3", "4", "5", "6"]);
 });
+
+Deno.test("terms aggregation ordered by a sub-aggregation metric", () => {
+  const res = search({
+    size: 0,
+    aggs: {
+      tags: {
+        terms: { field: "tag", order: { top: "asc" } },
+        aggs: { top: { max: { field: "n" } } },
+      },
+    },
+  });
+  const buckets =
+    (res.aggregations as { tags: { buckets: { key: string; top: { value: number } }[] } }).tags
+      .buckets;
+  assert.deepEqual(buckets.map((b) => [b.key, b.top.value]), [["t0", 27], ["t1", 28], ["t2", 29]]);
+  throwsEngine(
+    () => search({ size: 0, aggs: { t: { terms: { field: "tag", order: { nope: "asc" } } } } }),
+    400,
+    "search_phase_execution_exception",
+    /Unknown aggregation \[nope\]/,
+  );
+});
