@@ -29,6 +29,8 @@ export interface FieldInfo {
   readonly round: ((n: number) => number) | null;
   /** Keyword values longer than this are not indexed (`ignore_above`). */
   readonly ignoreAbove: number;
+  /** Keyword normalizer (`lowercase`), identity otherwise. */
+  readonly normalize: (s: string) => string;
   /** Multi-fields fed from the same source value. */
   readonly subFields: FieldInfo[];
 }
@@ -76,6 +78,7 @@ function makeInfo(path: string, m: FieldMapping): FieldInfo {
     nanos: type === "date_nanos",
     round: precisionOf(type, m.scaling_factor),
     ignoreAbove: typeof m.ignore_above === "number" ? m.ignore_above : Infinity,
+    normalize: m.normalizer === "lowercase" ? (s) => s.toLowerCase() : (s) => s,
     subFields,
   };
 }

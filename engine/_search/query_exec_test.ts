@@ -319,3 +319,17 @@ Deno.test("boosting demotes negative matches; nested runs its inner query", () =
     "1",
   ]);
 });
+
+Deno.test("keyword lowercase normalizer applies at index and query time", () => {
+  const idx = new TestIndex("i", {
+    properties: { k: { type: "keyword", normalizer: "lowercase" } },
+  }).put({ a: { k: "New York" } });
+  for (
+    const query of [{ term: { k: "NEW york" } }, { prefix: { k: "NEW" } }, {
+      wildcard: { k: "new*RK" },
+    }, { match: { k: "new YORK" } }]
+  ) {
+    const res = searchApi(new SearchContexts(), [idx.target()], { query }, new URLSearchParams());
+    assert.equal((res.hits as { hits: unknown[] }).hits.length, 1, JSON.stringify(query));
+  }
+});

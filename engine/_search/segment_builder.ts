@@ -47,7 +47,7 @@ class FieldBuilder {
       for (const v of values) {
         if (v === null || typeof v === "object") continue;
         const s = String(v);
-        if (s.length <= this.info.ignoreAbove) terms.add(s);
+        if (s.length <= this.info.ignoreAbove) terms.add(this.info.normalize(s));
       }
       const sorted = [...terms].sort(compareStrings);
       for (const term of sorted) this.stream.add(term, doc, 0);

@@ -64,7 +64,7 @@ function termText(info: FieldInfo, value: unknown): string {
       ? "false"
       : String(value);
   }
-  return String(value);
+  return info.normalize(String(value));
 }
 
 /** Docs whose numeric doc values fall in [lo, hi] within one segment. */
@@ -271,7 +271,8 @@ function nextDown(n: number, integer: boolean): number {
 }
 
 /** `prefix` query (constant score). */
-export function runPrefix(q: QueryOf<"prefix">, ctx: ExecContext, scoring: boolean): Hits {
+export function runPrefix(query: QueryOf<"prefix">, ctx: ExecContext, scoring: boolean): Hits {
+  const q = { ...query, value: normalized(ctx, query.field, query.value) };
   if (q.field === "_id") return idsByPattern(ctx, (id) => id.startsWith(q.value), q.boost, scoring);
   if (q.caseInsensitive) {
     const want = q.value.toLowerCase();
@@ -305,8 +306,15 @@ function idsByPattern(
   });
 }
 
+/** A keyword pattern through the field's normalizer. */
+function normalized(ctx: ExecContext, field: string, value: string): string {
+  const info = ctx.fields.byPath.get(field);
+  return info?.kind === "keyword" ? info.normalize(value) : value;
+}
+
 /** `wildcard` query on terms (constant score). */
-export function runWildcard(q: QueryOf<"wildcard">, ctx: ExecContext, scoring: boolean): Hits {
+export function runWildcard(query: QueryOf<"wildcard">, ctx: ExecContext, scoring: boolean): Hits {
+  const q = { ...query, value: normalized(ctx, query.field, query.value) };
   const re = wildcardRegExp(q.value, q.caseInsensitive ? "i" : "");
   if (q.field === "_id") return idsByPattern(ctx, (id) => re.test(id), q.boost, scoring);
   const literal = q.caseInsensitive ? "" : /^[^*?]*/.exec(q.value)![0];
