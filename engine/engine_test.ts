@@ -267,3 +267,17 @@ Deno.test("a filtered alias filters searches and counts through it", async () =>
   assert.deepEqual(hits.hits.map((h: Json) => h._id), ["1"]);
   engine.close();
 });
+
+Deno.test("index deletion by wildcard needs action.destructive_requires_name=false on Elasticsearch 8", async () => {
+  const engine = new Engine();
+  await call(engine, "PUT", "/w1");
+  const refused = await call(engine, "DELETE", "/w*");
+  assert.equal(refused.status, 400);
+  assert.equal(refused.body.error.reason, "Wildcard expressions or all indices are not allowed");
+  await call(engine, "PUT", "/_cluster/settings", {
+    transient: { action: { destructive_requires_name: false } },
+  });
+  assert.equal((await call(engine, "DELETE", "/w*")).status, 200);
+  assert.equal((await call(engine, "HEAD", "/w1")).status, 404);
+  engine.close();
+});

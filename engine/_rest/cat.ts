@@ -1,6 +1,7 @@
 // The _cat APIs: _cat/indices and _cat/health, as text tables (`v`, `h`, `s`) or `format=json`.
 
 import type { IndexState } from "../_state/index_state.ts";
+import { refreshDue } from "../_state/refresh.ts";
 import { boolParam, ok, type Reply, type RequestContext } from "./context.ts";
 import { healthHandler, statusOf } from "./cluster.ts";
 import { targets } from "./indices.ts";
@@ -106,6 +107,7 @@ function storeSize(index: IndexState): number {
 /** GET /_cat/indices[/{index}]. */
 export function catIndicesHandler(ctx: RequestContext): Reply {
   const indices = targets(ctx, { expandClosed: true, includeClosed: true });
+  refreshDue(indices, ctx.state.now());
   const rows = indices.map((i) => {
     const size = i.closed ? "" : formatBytes(storeSize(i));
     return {

@@ -68,6 +68,7 @@ export function findDoc(
   const routing = ctx.params.get("routing") || undefined;
   checkRouting(index, id, routing);
   if (boolParam(ctx, "refresh")) index.refresh(ctx.state.now());
+  else if (!realtime) index.refreshIfDue(ctx.state.now());
   const doc = (realtime ? index.docs : index.visible).get(id);
   if (!doc || !sameShard(index, id, doc.routing, routing)) return undefined;
   const wanted = ctx.params.get("version");

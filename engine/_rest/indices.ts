@@ -55,9 +55,23 @@ export function createIndexHandler(ctx: RequestContext): Reply {
   return ok({ acknowledged: true, shards_acknowledged: true, index: index.name });
 }
 
+/** `action.destructive_requires_name`: true by default in Elasticsearch 8, false in OpenSearch. */
+function requiresName(ctx: RequestContext): boolean {
+  const key = "action.destructive_requires_name";
+  const value = ctx.state.transientSettings[key] ?? ctx.state.persistentSettings[key];
+  return value === undefined ? ctx.state.flavour === "elasticsearch" : String(value) === "true";
+}
+
 /** DELETE /{index}. */
 export function deleteIndexHandler(ctx: RequestContext): Reply {
   const cluster = ctx.state.cluster;
+  if (requiresName(ctx) && ctx.p.index.split(",").some((p) => p === "_all" || p.includes("*"))) {
+    throw new EngineError(
+      400,
+      "illegal_argument_exception",
+      "Wildcard expressions or all indices are not allowed",
+    );
+  }
   for (const part of ctx.p.index.split(",")) {
     if (
       !part.includes("*") && part !== "_all" && !cluster.indices.has(part) &&
@@ -79,7 +93,7 @@ export function deleteIndexHandler(ctx: RequestContext): Reply {
 export function existsIndexHandler(ctx: RequestContext): Reply {
   try {
     const found = targets(ctx, { includeClosed: true, expandClosed: true });
-    return { status: found.length > 0 || ctx.p.index.includes("*") ? 200 : 404 };
+    return { status: found.length > 0 ? 200 : 404 };
   } catch {
     return { status: 404 };
   }
