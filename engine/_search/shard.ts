@@ -54,7 +54,10 @@ export class Shard {
     }
     this.#docCount += added.length;
     this.#segments = this.#segments.filter((s) => s.deletedCount < s.segment.maxDoc);
-    if (this.#segments.length > MAX_SEGMENTS) this.#merge(mappings);
+    const mostlyDeleted = this.#segments.some((s) =>
+      s.deletedCount * 2 > s.segment.maxDoc && s.segment.maxDoc > 1000
+    );
+    if (this.#segments.length > MAX_SEGMENTS || mostlyDeleted) this.#merge(mappings);
     this.#snapshot = null;
   }
 
@@ -70,10 +73,12 @@ export class Shard {
     this.#docCount--;
   }
 
-  /** Merges the smaller segments into one, dropping deleted documents. */
+  /** Merges the smaller (and mostly deleted) segments into one, dropping deleted documents. */
   #merge(mappings: Mappings): void {
     const bySize = [...this.#segments].sort((a, b) => a.segment.maxDoc - b.segment.maxDoc);
-    const victims = new Set(bySize.slice(0, this.#segments.length - MAX_SEGMENTS / 2));
+    const victims = new Set(bySize.slice(0, Math.max(0, this.#segments.length - MAX_SEGMENTS / 2)));
+    // Segments that are mostly deleted are rewritten too, so dead documents do not pile up.
+    for (const s of this.#segments) if (s.deletedCount * 2 > s.segment.maxDoc) victims.add(s);
     const docs: StoredDoc[] = [];
     for (const s of this.#segments) {
       if (!victims.has(s)) continue;

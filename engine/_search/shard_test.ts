@@ -68,3 +68,16 @@ Deno.test("field data: postings with positions, norms, doc values and points", (
   assert.deepEqual([...n.pointValues!], [3, 5]);
   assert.deepEqual([...seg.fields.get("k")!.present], [0]);
 });
+
+Deno.test("a large, mostly deleted segment is rewritten", () => {
+  const shard = new Shard();
+  shard.refresh(
+    Array.from({ length: 2000 }, (_, i) => ({ id: String(i), doc: doc(String(i), { n: i }) })),
+    mappings,
+  );
+  shard.refresh(Array.from({ length: 1200 }, (_, i) => ({ id: String(i), doc: null })), mappings);
+  const snap = shard.snapshot();
+  assert.equal(snap.views.length, 1);
+  assert.equal(snap.maxDoc, 800);
+  assert.equal(snap.views[0].deleted, null);
+});
