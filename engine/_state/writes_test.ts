@@ -1,0 +1,70 @@
+import assert from "node:assert/strict";
+import { IndexState } from "./index_state.ts";
+import { deleteDocument, indexDocument, validateWriteOptions } from "./writes.ts";
+
+const E = "document_parsing_exception" as const;
+
+function fresh(): IndexState {
+  return new IndexState("v", {}, {}, 0);
+}
+
+Deno.test("versions continue after a delete (tombstones) and seq_no counts per index", () => {
+  const index = fresh();
+  assert.equal(indexDocument(index, "1", { a: 1 }, {}, E).version, 1);
+  assert.equal(indexDocument(index, "2", { a: 1 }, {}, E).seqNo, 1);
+  assert.equal(deleteDocument(index, "1", {}).version, 2);
+  const again = indexDocument(index, "1", { a: 2 }, {}, E);
+  assert.deepEqual([again.version, again.seqNo, again.result], [3, 3, "created"]);
+  const missing = deleteDocument(index, "9", {});
+  assert.deepEqual([missing.result, missing.version], ["not_found", 1]);
+});
+
+Deno.test("external versions must grow (external) or not shrink (external_gte)", () => {
+  const index = fresh();
+  assert.equal(
+    indexDocument(index, "1", {}, { version: 5, versionType: "external" }, E).version,
+    5,
+  );
+  assert.throws(
+    () => indexDocument(index, "1", {}, { version: 5, versionType: "external" }, E),
+    /current version \[5\] is higher or equal to the one provided \[5\]/,
+  );
+  assert.equal(
+    indexDocument(index, "1", {}, { version: 5, versionType: "external_gte" }, E).version,
+    5,
+  );
+  assert.throws(
+    () => indexDocument(index, "1", {}, { version: 4, versionType: "external_gte" }, E),
+    /current version \[5\] is higher than the one provided \[4\]/,
+  );
+});
+
+Deno.test("if_seq_no / if_primary_term and option validation", () => {
+  const index = fresh();
+  indexDocument(index, "1", {}, {}, E);
+  assert.equal(indexDocument(index, "1", {}, { ifSeqNo: 0, ifPrimaryTerm: 1 }, E).seqNo, 1);
+  assert.throws(
+    () => indexDocument(index, "1", {}, { ifSeqNo: 0, ifPrimaryTerm: 1 }, E),
+    (e: Error & { status?: number }) => e.status === 409,
+  );
+  assert.throws(
+    () => indexDocument(index, "2", {}, { ifSeqNo: 0, ifPrimaryTerm: 1 }, E),
+    /but no document was found/,
+  );
+  assert.throws(() => validateWriteOptions({ version: 1 }), /internal versioning can not be used/);
+  assert.throws(
+    () => validateWriteOptions({ versionType: "bogus" }),
+    /No version type match \[bogus\]/,
+  );
+});
+
+Deno.test("writes are visible to GET at once and to search after refresh", () => {
+  const index = fresh();
+  indexDocument(index, "1", {}, {}, E);
+  assert.equal(index.docs.size, 1);
+  assert.equal(index.visible.size, 0);
+  assert.ok(index.hasPending);
+  index.refresh(1);
+  assert.equal(index.visible.size, 1);
+  assert.equal(index.searchableCount, 1);
+});
