@@ -46,11 +46,19 @@ export function nestSettings(flat: FlatSettings): Record<string, unknown> {
   return out;
 }
 
-function checkInt(key: string, value: string, min: number): void {
+function checkInt(key: string, value: string, min: number, max = Number.MAX_SAFE_INTEGER): void {
   const n = Number(value);
-  if (!/^-?\d+$/.test(value) || n < min) {
+  if (!/^-?\d+$/.test(value)) {
+    throw illegalArgument(`Failed to parse value [${value}] for setting [${key}]`);
+  }
+  if (n < min) {
     throw illegalArgument(
       `Failed to parse value [${value}] for setting [${key}] must be >= ${min}`,
+    );
+  }
+  if (n > max) {
+    throw illegalArgument(
+      `Failed to parse value [${value}] for setting [${key}] must be <= ${max}`,
     );
   }
 }
@@ -58,7 +66,7 @@ function checkInt(key: string, value: string, min: number): void {
 /** Validates the settings we understand; throws like Elasticsearch for bad values. */
 export function validateSettings(flat: FlatSettings): void {
   for (const [key, value] of Object.entries(flat)) {
-    if (key === "index.number_of_shards") checkInt(key, value, 1);
+    if (key === "index.number_of_shards") checkInt(key, value, 1, 1024);
     if (key === "index.number_of_replicas") checkInt(key, value, 0);
     if (key === "index.max_result_window") checkInt(key, value, 1);
     if (key === "index.refresh_interval") parseInterval(value, key);
