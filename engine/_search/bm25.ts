@@ -4,12 +4,14 @@ import { NORM_TABLE } from "./norms.ts";
 import type { Posting } from "./segment.ts";
 import type { ShardSnapshot } from "./shard_snapshot.ts";
 
-const K1 = 1.2;
-const B = 0.75;
+// Lucene computes in 32-bit floats; rounding each step the same way gives the same scores.
+const f = Math.fround;
+const K1 = f(1.2);
+const B = f(0.75);
 
-/** Inverse document frequency: ln(1 + (N - n + 0.5) / (n + 0.5)). */
+/** Inverse document frequency as a float: ln(1 + (N - n + 0.5) / (n + 0.5)). */
 export function idf(docCount: number, docFreq: number): number {
-  return Math.log(1 + (docCount - docFreq + 0.5) / (docFreq + 0.5));
+  return f(Math.log(1 + (docCount - docFreq + 0.5) / (docFreq + 0.5)));
 }
 
 /** Scores term (or phrase) frequencies for one field, with norms looked up per doc. */
@@ -19,14 +21,16 @@ export class TermScorer {
 
   /** `idfSum` is the idf of the term (or the sum over a phrase's terms); `boost` multiplies. */
   constructor(snapshot: ShardSnapshot, field: string, idfSum: number, boost: number) {
-    this.#weight = boost * idfSum;
-    const avg = snapshot.fieldStats(field).avgLength;
-    this.#normCache = NORM_TABLE.map((len) => K1 * (1 - B + B * len / avg));
+    this.#weight = f(f(boost) * f(idfSum));
+    const avg = f(snapshot.fieldStats(field).avgLength);
+    // 1 / (k1 * ((1 - b) + b * length / avgdl)), per encoded length.
+    this.#normCache = NORM_TABLE.map((len) => f(1 / f(K1 * f(f(1 - B) + f(f(B * f(len)) / avg)))));
   }
 
   /** Score of one doc given its frequency and encoded norm (1 when the field has no norms). */
   score(freq: number, norm: number): number {
-    return this.#weight * freq / (freq + this.#normCache[norm]);
+    const w = this.#weight;
+    return f(w - f(w / f(1 + f(f(freq) * this.#normCache[norm]))));
   }
 
   /** Scores every doc of a posting list (local ordinals). */

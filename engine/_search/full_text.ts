@@ -156,7 +156,9 @@ export function runPhrase(q: QueryOf<"match_phrase">, ctx: ExecContext, scoring:
   if (terms.length === 1) return termHits(ctx, q.field, terms[0], q.boost, scoring);
   const stats = ctx.snapshot.fieldStats(q.field);
   let idfSum = 0;
-  for (const t of terms) idfSum += idf(stats.docCount, ctx.snapshot.docFreq(q.field, t));
+  for (const t of terms) {
+    idfSum = Math.fround(idfSum + idf(stats.docCount, ctx.snapshot.docFreq(q.field, t)));
+  }
   const scorer = new TermScorer(ctx.snapshot, q.field, idfSum, q.boost);
   return perSegment(ctx, (v) => {
     const f = v.segment.fields.get(q.field);

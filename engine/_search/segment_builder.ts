@@ -105,7 +105,11 @@ class FieldBuilder {
       terms,
       norms: this.norms ? Uint8Array.from(this.norms) : null,
       present: Int32Array.from(this.present),
-      sumTotalTermFreq: text ? this.sumTotalTermFreq : this.present.length,
+      sumTotalTermFreq: text
+        ? this.sumTotalTermFreq
+        : this.info.kind === "keyword"
+        ? this.strValues.length
+        : this.present.length,
       dvStart: Int32Array.from(this.dvStart),
       numValues: numeric ? Float64Array.from(this.numValues) : null,
       strValues: this.info.kind === "keyword" ? this.strValues : null,
