@@ -5,7 +5,21 @@ import { Cluster } from "./_state/cluster.ts";
 import type { EngineState } from "./_rest/context.ts";
 import { handle } from "./_rest/handle.ts";
 
-/** Options of {@link Engine}. */
+/**
+ * Options of {@link Engine}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Engine, type EngineOptions } from "@searchvisitor/searchvisitor/engine";
+ *
+ * const options: EngineOptions = { flavour: "opensearch", refreshIntervalMs: -1 };
+ * const engine = new Engine(options);
+ * const info = await (await engine.fetch("http://engine/")).json();
+ * assert.equal(info.version.distribution, "opensearch");
+ * engine.close();
+ * ```
+ */
 export interface EngineOptions {
   /** Default `index.refresh_interval` in milliseconds (1000 like Elasticsearch; -1 disables). */
   refreshIntervalMs?: number;

@@ -2,7 +2,22 @@
 
 import type { Engine } from "./engine.ts";
 
-/** Options of {@link serve}. */
+/**
+ * Options of {@link serve}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Engine, serve, type ServeOptions } from "@searchvisitor/searchvisitor/engine";
+ *
+ * const options: ServeOptions = { port: 0, hostname: "127.0.0.1" };
+ * const engine = new Engine();
+ * const server = await serve(engine, options);
+ * assert.ok(server.port > 0);
+ * await server.close();
+ * engine.close();
+ * ```
+ */
 export interface ServeOptions {
   /** Port to listen on; 0 (the default) picks a free port. */
   port?: number;
@@ -10,7 +25,21 @@ export interface ServeOptions {
   hostname?: string;
 }
 
-/** A running HTTP server for an engine. */
+/**
+ * A running HTTP server for an engine.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Engine, type EngineServer, serve } from "@searchvisitor/searchvisitor/engine";
+ *
+ * const engine = new Engine();
+ * const server: EngineServer = await serve(engine);
+ * assert.equal(server.url, `http://127.0.0.1:${server.port}`);
+ * await server.close();
+ * engine.close();
+ * ```
+ */
 export interface EngineServer {
   /** Base URL, e.g. `http://127.0.0.1:9200`. */
   url: string;
