@@ -65,7 +65,8 @@ export function docValueFields(
   return out;
 }
 
-function sourceValues(source: unknown, parts: string[], out: unknown[]): void {
+/** Leaf values at a dotted path of a source (arrays flattened, dotted keys understood). */
+export function sourceValues(source: unknown, parts: string[], out: unknown[]): void {
   if (source === undefined || source === null) return;
   if (Array.isArray(source)) {
     for (const s of source) sourceValues(s, parts, out);

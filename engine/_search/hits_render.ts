@@ -2,6 +2,9 @@
 
 import type { Candidate } from "./collect.ts";
 import { docValueFields, type FieldRequest, sourceFields } from "./fetch_fields.ts";
+import { type FieldMap, fieldMapOf } from "./field_map.ts";
+import { highlightHit, type HighlightRequest, queryTerms } from "./highlight.ts";
+import type { QueryNode } from "./query_nodes.ts";
 import { applySourceFilter, type SourceFilter } from "./source_filter.ts";
 import type { SearchTarget } from "./types.ts";
 
@@ -23,6 +26,18 @@ export interface HitOptions {
   readonly docvalueFields: readonly FieldRequest[];
   /** `fields`. */
   readonly fields: readonly FieldRequest[];
+  /** `highlight` with the query whose terms to mark. */
+  readonly highlight?: { readonly request: HighlightRequest; readonly query: QueryNode };
+}
+
+const termsCache = new WeakMap<QueryNode, Map<FieldMap, ReturnType<typeof queryTerms>>>();
+
+function termsFor(query: QueryNode, fields: FieldMap): ReturnType<typeof queryTerms> {
+  let perMap = termsCache.get(query);
+  if (!perMap) termsCache.set(query, perMap = new Map());
+  let terms = perMap.get(fields);
+  if (!terms) perMap.set(fields, terms = queryTerms(query, fields));
+  return terms;
 }
 
 /** A score as Elasticsearch prints it: a 32-bit float in its shortest decimal form. */
@@ -62,6 +77,16 @@ export function renderHit(
       ...docValueFields(target, c.doc, o.docvalueFields),
     };
     if (Object.keys(fields).length) hit.fields = fields;
+  }
+  if (o.highlight) {
+    const fields = fieldMapOf(target.mappings);
+    const marked = highlightHit(
+      doc.source,
+      fields,
+      o.highlight.request,
+      termsFor(o.highlight.query, fields),
+    );
+    if (marked) hit.highlight = marked;
   }
   if (o.sort && c.sort) hit.sort = c.sort;
   return hit;

@@ -129,6 +129,7 @@ export function searchApi(
     storedFieldsNone: req.storedFieldsNone,
     docvalueFields: req.docvalueFields,
     fields: req.fields,
+    highlight: req.highlight ? { request: req.highlight, query: req.query } : undefined,
   };
   const total = renderTotal(collected.total, req.trackTotalHits, req.restTotalHitsAsInt);
   const from = req.scroll !== null ? 0 : req.from;

@@ -443,3 +443,47 @@ Deno.test("terms aggregation ordered by a sub-aggregation metric", () => {
     /Unknown aggregation \[nope\]/,
   );
 });
+
+Deno.test("highlight marks query terms in source text", () => {
+  const idx = new TestIndex("hl", {
+    properties: { body: { type: "text" }, tag: { type: "keyword" } },
+  }).put({
+    a: { body: "The quick brown fox jumps over the lazy dog", tag: "fox" },
+    b: { body: "word ".repeat(40) + "fox " + "word ".repeat(40), tag: "x" },
+  });
+  const res = search(
+    {
+      query: { bool: { should: [{ match: { body: "Fox lazy" } }, { term: { tag: "fox" } }] } },
+      highlight: { fields: { body: {}, tag: {} } },
+    },
+    "",
+    idx,
+  );
+  const hits = hitsOf(res).hits as unknown as {
+    _id: string;
+    highlight: Record<string, string[]>;
+  }[];
+  const a = hits.find((h) => h._id === "a")!;
+  assert.deepEqual(a.highlight, {
+    body: ["The quick brown <em>fox</em> jumps over the <em>lazy</em> dog"],
+    tag: ["<em>fox</em>"],
+  });
+  const b = hits.find((h) => h._id === "b")!;
+  assert.equal(b.highlight.body.length, 1);
+  assert.ok(b.highlight.body[0].includes("<em>fox</em>") && b.highlight.body[0].length < 130);
+  const custom = search(
+    {
+      query: { match: { body: "dog" } },
+      highlight: {
+        pre_tags: ["["],
+        post_tags: ["]"],
+        fields: [{ "b*": { number_of_fragments: 0 } }],
+      },
+    },
+    "",
+    idx,
+  );
+  assert.deepEqual((hitsOf(custom).hits[0] as unknown as { highlight: unknown }).highlight, {
+    body: ["The quick brown fox jumps over the lazy [dog]"],
+  });
+});

@@ -3,6 +3,7 @@
 import { EngineError, illegalArgument, parsingError } from "../_errors.ts";
 import type { QueryNode } from "./query_nodes.ts";
 import { type FieldRequest, parseFieldRequests } from "./fetch_fields.ts";
+import { type HighlightRequest, parseHighlight } from "./highlight.ts";
 import { parseQuery } from "./query_parser.ts";
 import { boostedFields } from "./query_parser.ts";
 import { parseLuceneSyntax } from "./query_string.ts";
@@ -53,6 +54,8 @@ export interface SearchRequest {
   readonly rescoreWindow: number;
   /** Number of `script_fields`. */
   readonly scriptFieldCount: number;
+  /** `highlight`, if requested. */
+  readonly highlight: HighlightRequest | null;
 }
 
 const BODY_KEYS = new Set([
@@ -244,6 +247,7 @@ export function parseSearchRequest(
     docvalueFields: parseFieldRequests(b.docvalue_fields, params.get("docvalue_fields")),
     fields: parseFieldRequests(b.fields, null),
     rescoreWindow: rescoreWindow(b.rescore),
+    highlight: parseHighlight(b.highlight),
     scriptFieldCount: typeof b.script_fields === "object" && b.script_fields !== null
       ? Object.keys(b.script_fields).length
       : 0,

@@ -85,6 +85,12 @@ export function sortReader(
   if (k.field === "_score") return (_d, score) => float32(score);
   if (k.field === "_doc") return (d) => d;
   if (k.field === "_shard_doc") return (d) => shardDocBase + d;
+  if (k.field === "_id") {
+    throw illegalArgument(
+      "Fielddata access on the _id field is disallowed, you can re-enable it by updating the dynamic cluster setting: indices.id_field_data.enabled",
+    );
+  }
+  if (k.field === "_index") return () => index;
   const info = fields.byPath.get(k.field);
   if (!info) {
     if (k.unmappedType) return () => null;
