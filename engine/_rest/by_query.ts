@@ -14,13 +14,16 @@ import {
   type RequestContext,
 } from "./context.ts";
 import { searchTargets, withAliasFilter } from "./search.ts";
+import { runAsTask } from "./tasks.ts";
 
-interface Limits {
+/** How many documents a by-query run may touch and whether conflicts abort it. */
+export interface Limits {
   maxDocs: number;
   proceed: boolean;
 }
 
-function readLimits(ctx: RequestContext, body: Record<string, unknown>): Limits {
+/** Reads `conflicts`, `max_docs`/`size`, `slices`, `scroll_size` and `requests_per_second` like ES. */
+export function readLimits(ctx: RequestContext, body: Record<string, unknown>): Limits {
   const conflicts = ctx.params.get("conflicts") ?? (body.conflicts as string | undefined) ??
     "abort";
   if (conflicts !== "proceed" && conflicts !== "abort") {
@@ -92,39 +95,11 @@ function readBody(ctx: RequestContext, updating: boolean): Record<string, unknow
 }
 
 /** POST /{index}/_delete_by_query and /{index}/_update_by_query (`wait_for_completion=false` → a task). */
-export async function byQueryHandler(ctx: RequestContext, updating: boolean): Promise<Reply> {
-  if (ctx.params.get("wait_for_completion") !== "false") return await runByQuery(ctx, updating);
-  const reply = await runByQuery(ctx, updating);
-  const id = `searchvisitor:${ctx.state.tasks.size + 1}`;
-  const started = ctx.state.now();
-  ctx.state.tasks.set(id, {
-    completed: true,
-    task: {
-      node: "searchvisitor",
-      id: ctx.state.tasks.size + 1,
-      type: "transport",
-      action: updating ? "indices:data/write/update/byquery" : "indices:data/write/delete/byquery",
-      start_time_in_millis: started,
-      running_time_in_nanos: 0,
-      cancellable: true,
-      status: reply.body,
-    },
-    response: reply.body,
-  });
-  return { status: 200, body: { task: id } };
-}
-
-/** GET /_tasks/{task_id}. */
-export function getTaskHandler(ctx: RequestContext): Reply {
-  const task = ctx.state.tasks.get(ctx.p.task_id);
-  if (!task) {
-    throw new EngineError(
-      404,
-      "resource_not_found_exception",
-      `task [${ctx.p.task_id}] isn't running and hasn't stored its results`,
-    );
-  }
-  return { status: 200, body: task };
+export function byQueryHandler(ctx: RequestContext, updating: boolean): Promise<Reply> {
+  const action = updating
+    ? "indices:data/write/update/byquery"
+    : "indices:data/write/delete/byquery";
+  return runAsTask(ctx, action, () => runByQuery(ctx, updating));
 }
 
 async function runByQuery(ctx: RequestContext, updating: boolean): Promise<Reply> {

@@ -8,7 +8,9 @@ import {
   updateAliasesHandler,
 } from "./aliases.ts";
 import { bulkHandler } from "./bulk.ts";
-import { byQueryHandler, getTaskHandler } from "./by_query.ts";
+import { byQueryHandler } from "./by_query.ts";
+import { getTaskHandler } from "./tasks.ts";
+import { reindexHandler } from "./reindex.ts";
 import { catHealthHandler, catIndicesHandler } from "./cat.ts";
 import { clusterSettingsHandler, healthHandler, infoHandler } from "./cluster.ts";
 import type { Reply, RequestContext } from "./context.ts";
@@ -107,6 +109,7 @@ export function buildRouter(): Router<Handler> {
   );
   add("POST", "/{index}/_delete_by_query", "by_query", (c) => byQueryHandler(c, false));
   add("POST", "/{index}/_update_by_query", "by_query", (c) => byQueryHandler(c, true));
+  add("POST", "/_reindex", "reindex", reindexHandler);
   add("GET", "/_tasks/{task_id}", "tasks", getTaskHandler);
   // indices
   add("PUT", "/{index}", "indices_create", createIndexHandler);

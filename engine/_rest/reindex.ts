@@ -1,0 +1,125 @@
+// POST /_reindex: copies the (refreshed) documents matching a query from source indices into dest.
+
+import { EngineError, illegalArgument } from "../_errors.ts";
+import { findMatches } from "../_search/search_api.ts";
+import type { IndexState } from "../_state/index_state.ts";
+import { applyRefresh } from "../_state/refresh.ts";
+import { readScript, runScript } from "../_state/script.ts";
+import { deleteDocument, indexDocument, type WriteOptions } from "../_state/writes.ts";
+import { parseErrorType, type Reply, type RequestContext, requireBody } from "./context.ts";
+import { readLimits } from "./by_query.ts";
+import { searchTargets } from "./search.ts";
+import { runAsTask } from "./tasks.ts";
+
+type Json = Record<string, unknown>;
+
+function listOf(value: unknown): string {
+  return Array.isArray(value) ? value.join(",") : String(value ?? "");
+}
+
+async function reindex(ctx: RequestContext): Promise<Reply> {
+  const started = Date.now();
+  const body = requireBody(ctx);
+  const source = (body.source ?? {}) as Json;
+  const dest = (body.dest ?? {}) as Json;
+  const problems: string[] = [];
+  if (!source.index) problems.push("use _all if you really want to copy from all existing indexes");
+  if (!dest.index) problems.push("index must be specified");
+  if (problems.length > 0) {
+    throw new EngineError(
+      400,
+      "action_request_validation_exception",
+      `Validation Failed: ${problems.map((p, i) => `${i + 1}: ${p};`).join("")}`,
+    );
+  }
+  const limits = readLimits(ctx, {
+    max_docs: body.max_docs ?? source.size,
+    conflicts: body.conflicts,
+  });
+  const opType = dest.op_type === "create" ? "create" : "index";
+  const versionType = dest.version_type === undefined ? "internal" : String(dest.version_type);
+  const script = body.script === undefined ? undefined : readScript(body.script);
+  const targets = searchTargets(ctx, listOf(source.index));
+  const destName = String(dest.index);
+  if (targets.some((t) => t.index === destName)) {
+    throw new EngineError(
+      400,
+      "action_request_validation_exception",
+      `Validation Failed: 1: reindex cannot write into an index its reading from [${destName}];`,
+    );
+  }
+  const matches = findMatches(targets, source.query ?? { match_all: {} });
+  const counts = { total: 0, created: 0, updated: 0, deleted: 0, noops: 0, version_conflicts: 0 };
+  const failures: unknown[] = [];
+  const touched = new Set<IndexState>();
+  for (const { doc } of matches) {
+    if (counts.total - counts.version_conflicts >= limits.maxDocs) break;
+    counts.total++;
+    const ctxVars: Json = {
+      _source: structuredClone(doc.source),
+      op: "index",
+      _id: doc.id,
+      _index: destName,
+    };
+    if (script) runScript(script, ctxVars);
+    if (ctxVars.op === "noop" || ctxVars.op === "none") {
+      counts.noops++;
+      continue;
+    }
+    const target = ctx.state.cluster.writeIndex(String(ctxVars._index ?? destName));
+    touched.add(target);
+    const id = String(ctxVars._id ?? doc.id);
+    if (ctxVars.op === "delete") {
+      if (deleteDocument(target, id, {}).result === "deleted") counts.deleted++;
+      continue;
+    }
+    if (ctxVars.op !== "index") {
+      throw illegalArgument(
+        `Operation type [${ctxVars.op}] not allowed, only [noop, index, delete] are allowed`,
+      );
+    }
+    const opts: WriteOptions = { opType, routing: doc.routing };
+    if (versionType !== "internal") {
+      opts.versionType = versionType;
+      opts.version = doc.version;
+    }
+    try {
+      const r = indexDocument(target, id, ctxVars._source as Json, opts, parseErrorType(ctx.state));
+      if (r.result === "created") counts.created++;
+      else counts.updated++;
+    } catch (e) {
+      if (!(e instanceof EngineError) || e.status !== 409) throw e;
+      counts.version_conflicts++;
+      if (!limits.proceed) {
+        failures.push({ index: target.name, id, cause: e.toCause(), status: 409 });
+        break;
+      }
+    }
+  }
+  const refresh = ctx.params.get("refresh");
+  await applyRefresh(refresh === "wait_for" ? "true" : refresh, touched, ctx.state);
+  return {
+    status: 200,
+    body: {
+      took: Date.now() - started,
+      timed_out: false,
+      total: counts.total,
+      updated: counts.updated,
+      created: counts.created,
+      deleted: counts.deleted,
+      batches: counts.total === 0 ? 0 : Math.ceil(counts.total / 1000),
+      version_conflicts: counts.version_conflicts,
+      noops: counts.noops,
+      retries: { bulk: 0, search: 0 },
+      throttled_millis: 0,
+      requests_per_second: -1,
+      throttled_until_millis: 0,
+      failures,
+    },
+  };
+}
+
+/** POST /_reindex. */
+export function reindexHandler(ctx: RequestContext): Promise<Reply> {
+  return runAsTask(ctx, "indices:data/write/reindex", () => reindex(ctx));
+}
