@@ -281,3 +281,21 @@ Deno.test("index deletion by wildcard needs action.destructive_requires_name=fal
   assert.equal((await call(engine, "HEAD", "/w1")).status, 404);
   engine.close();
 });
+
+Deno.test("OpenSearch points in time: create, list, search, delete all", async () => {
+  const engine = new Engine({ flavour: "opensearch" });
+  await call(engine, "PUT", "/p/_doc/1?refresh=true", { n: 1 });
+  const created = await call(engine, "POST", "/p/_search/point_in_time?keep_alive=1m");
+  assert.equal(typeof created.body.pit_id, "string");
+  const listed = await call(engine, "GET", "/_search/point_in_time/_all");
+  assert.deepEqual(listed.body.pits.map((p: Json) => p.pit_id), [created.body.pit_id]);
+  const search = await call(engine, "POST", "/_search", {
+    pit: { id: created.body.pit_id },
+    sort: [{ n: "asc" }],
+  });
+  assert.equal(search.body.hits.hits[0]._id, "1");
+  const closed = await call(engine, "DELETE", "/_search/point_in_time/_all");
+  assert.equal(closed.status, 200);
+  assert.deepEqual((await call(engine, "GET", "/_search/point_in_time/_all")).body.pits, []);
+  engine.close();
+});

@@ -36,6 +36,7 @@ import {
   clearScrollHandler,
   closePitHandler,
   countHandler,
+  listPitsHandler,
   msearchHandler,
   openPitHandler,
   scrollHandler,
@@ -107,6 +108,7 @@ export function buildRouter(): Router<Handler> {
     "close_pit",
     (c) => closePitHandler(c, "opensearch"),
   );
+  add("GET", "/_search/point_in_time/_all", "close_pit", listPitsHandler);
   add("POST", "/{index}/_delete_by_query", "by_query", (c) => byQueryHandler(c, false));
   add("POST", "/{index}/_update_by_query", "by_query", (c) => byQueryHandler(c, true));
   add("POST", "/_reindex", "reindex", reindexHandler);

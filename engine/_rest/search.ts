@@ -145,6 +145,16 @@ export function closePitHandler(
   return { status: notFound ? 404 : 200, body: result };
 }
 
+/** GET /_search/point_in_time/_all (OpenSearch): the open points in time. */
+export function listPitsHandler(ctx: RequestContext): Reply {
+  const pits = ctx.state.search.pits().map(([id, pit]) => ({
+    pit_id: id,
+    creation_time: pit.createdAt,
+    keep_alive: pit.keepAlive,
+  }));
+  return ok({ pits });
+}
+
 /** GET|POST /_msearch, /{index}/_msearch. */
 export function msearchHandler(ctx: RequestContext): Reply {
   const started = Date.now();
