@@ -74,6 +74,17 @@ export function validateUpdateBody(body: Json): void {
       );
     }
   }
+  for (const key of ["doc", "upsert"]) {
+    if (body[key] !== undefined && !isObject(body[key])) {
+      throw new EngineError(
+        400,
+        "x_content_parse_exception",
+        `[1:2] [UpdateRequest] failed to parse field [${key}]`,
+        {},
+        new EngineError(400, "parse_exception", `[${key}] must be an object`),
+      );
+    }
+  }
   const errors: string[] = [];
   if (body.script !== undefined && body.doc !== undefined) {
     errors.push("can't provide both script and doc");

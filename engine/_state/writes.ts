@@ -129,6 +129,9 @@ export function indexDocument(
   errorType: ParseErrorType,
 ): WriteResult {
   validateWriteOptions(opts);
+  if (source === null || typeof source !== "object" || Array.isArray(source)) {
+    throw new EngineError(400, errorType, "failed to parse, document is empty");
+  }
   const current = index.docs.get(id);
   if (opts.opType === "create" && current) {
     throw versionConflict(
