@@ -48,15 +48,19 @@ function eachValue(
     const info = fieldInfo(input, field);
     if (!info) continue;
     seen ??= info;
-    const snap = input.ctx.snapshot;
+    // Docs are ascending, so walk the segments in step instead of looking each doc up.
+    const views = input.ctx.snapshot.views;
+    let vi = 0;
     for (const d of input.docs) {
-      const v = snap.viewOf(d);
+      while (vi + 1 < views.length && views[vi + 1].base <= d) vi++;
+      const v = views[vi];
       const f = v.segment.fields.get(field);
       if (!f) continue;
       const local = d - v.base;
-      for (let i = f.dvStart[local]; i < f.dvStart[local + 1]; i++) {
-        fn(f.strValues ? f.strValues[i] : f.numValues![i], d, input);
-      }
+      const end = f.dvStart[local + 1];
+      const strs = f.strValues;
+      const nums = f.numValues;
+      for (let i = f.dvStart[local]; i < end; i++) fn(strs ? strs[i] : nums![i], d, input);
     }
   }
   return seen;
@@ -69,11 +73,36 @@ function fieldOf(body: Json, name: string, type: string): string {
   return body.field;
 }
 
-function metric(reduce: (values: number[]) => number | null): AggFn {
+function metric(kind: "min" | "max" | "avg" | "sum"): AggFn {
   return (body, inputs, _sub, name) => {
-    const values: number[] = [];
-    const info = eachValue(inputs, fieldOf(body, name, "metric"), (v) => values.push(Number(v)));
-    const value = reduce(values);
+    const field = fieldOf(body, name, kind);
+    for (const input of inputs) {
+      if (fieldInfo(input, field)?.kind === "keyword") {
+        throw illegalArgument(
+          `Field [${field}] of type [keyword] is not supported for aggregation [${kind}]`,
+        );
+      }
+    }
+    let n = 0;
+    let total = 0;
+    let lo = Infinity;
+    let hi = -Infinity;
+    const info = eachValue(inputs, field, (v) => {
+      const x = v as number;
+      n++;
+      total += x;
+      if (x < lo) lo = x;
+      if (x > hi) hi = x;
+    });
+    const value = kind === "sum"
+      ? total
+      : n === 0
+      ? null
+      : kind === "avg"
+      ? total / n
+      : kind === "min"
+      ? lo
+      : hi;
     const out: Json = { value };
     if (info?.kind === "date" && value !== null) {
       out.value_as_string = formatDateAt(value, info.nanos);
@@ -93,32 +122,81 @@ function compareKeys(a: number | string, b: number | string): number {
   return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
 }
 
+/** Adds term counts (and, for sub-aggregations, the docs) of a keyword field for one input. */
+function countFromPostings(
+  input: AggInput,
+  field: string,
+  counts: Map<number | string, number>,
+  buckets: Map<number | string, Map<AggInput, number[]>> | null,
+): void {
+  const views = input.ctx.snapshot.views;
+  let at = 0;
+  for (const v of views) {
+    const f = v.segment.fields.get(field);
+    const end = v.base + v.segment.maxDoc;
+    const marks = new Uint8Array(v.segment.maxDoc);
+    let any = false;
+    for (; at < input.docs.length && input.docs[at] < end; at++) {
+      marks[input.docs[at] - v.base] = 1;
+      any = true;
+    }
+    if (!f || !any) continue;
+    for (const [term, p] of f.terms) {
+      let c = 0;
+      let list: number[] | null = null;
+      for (const d of p.docs) {
+        if (!marks[d]) continue;
+        c++;
+        if (buckets) (list ??= []).push(d + v.base);
+      }
+      if (c === 0) continue;
+      counts.set(term, (counts.get(term) ?? 0) + c);
+      if (buckets && list) {
+        let per = buckets.get(term);
+        if (!per) buckets.set(term, per = new Map());
+        const prev = per.get(input);
+        per.set(input, prev ? prev.concat(list) : list);
+      }
+    }
+  }
+}
+
 function termsAgg(body: Json, inputs: AggInput[], sub: Json | undefined, name: string): Json {
   const field = fieldOf(body, name, "terms");
   const size = Number(body.size ?? 10);
   const minDocCount = Number(body.min_doc_count ?? 1);
   const buckets = new Map<number | string, Map<AggInput, number[]>>();
   const counts = new Map<number | string, number>();
-  let lastDoc = -1;
-  let lastInput: AggInput | null = null;
-  const seenInDoc = new Set<number | string>();
-  const info = eachValue(inputs, field, (v, doc, input) => {
-    if (doc !== lastDoc || input !== lastInput) {
-      seenInDoc.clear();
+  let info: FieldInfo | undefined;
+  const keywordOnly = inputs.every((input) => {
+    const f = fieldInfo(input, field);
+    info ??= f;
+    return !f || f.kind === "keyword";
+  });
+  if (keywordOnly) {
+    // Keyword terms are unique per doc: count each term's postings among the matching docs.
+    for (const input of inputs) countFromPostings(input, field, counts, sub ? buckets : null);
+  } else {
+    let lastDoc = -1;
+    let lastInput: AggInput | null = null;
+    let lastValue: number | string | undefined;
+    const seen = eachValue(inputs, field, (v, doc, input) => {
+      // A doc's values arrive sorted, so a repeated value is adjacent: count each doc once per key.
+      if (doc === lastDoc && input === lastInput && v === lastValue) return;
       lastDoc = doc;
       lastInput = input;
-    }
-    if (seenInDoc.has(v)) return;
-    seenInDoc.add(v);
-    counts.set(v, (counts.get(v) ?? 0) + 1);
-    if (sub) {
-      let per = buckets.get(v);
-      if (!per) buckets.set(v, per = new Map());
-      let list = per.get(input);
-      if (!list) per.set(input, list = []);
-      list.push(doc);
-    }
-  });
+      lastValue = v;
+      counts.set(v, (counts.get(v) ?? 0) + 1);
+      if (sub) {
+        let per = buckets.get(v);
+        if (!per) buckets.set(v, per = new Map());
+        let list = per.get(input);
+        if (!list) per.set(input, list = []);
+        list.push(doc);
+      }
+    });
+    info = seen;
+  }
   const order = (body.order ?? { _count: "desc" }) as Json | Json[];
   const orders = (Array.isArray(order) ? order : [order]).flatMap((o) => Object.entries(o));
   const entries = [...counts].filter(([, c]) => c >= minDocCount);
@@ -223,10 +301,10 @@ function subRunner(inputs: AggInput[], sub: Json | undefined): ((docs: BucketDoc
 
 const AGGS: Record<string, AggFn> = {
   terms: termsAgg,
-  min: metric((vs) => (vs.length ? min(vs) : null)),
-  max: metric((vs) => (vs.length ? max(vs) : null)),
-  avg: metric((vs) => (vs.length ? sum(vs) / vs.length : null)),
-  sum: metric(sum),
+  min: metric("min"),
+  max: metric("max"),
+  avg: metric("avg"),
+  sum: metric("sum"),
   value_count: (body, inputs, _s, name) => {
     let n = 0;
     eachValue(inputs, fieldOf(body, name, "value_count"), () => n++);

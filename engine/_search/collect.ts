@@ -2,7 +2,7 @@
 
 import { illegalArgument } from "../_errors.ts";
 import type { AggInput } from "./aggregations.ts";
-import { intersect } from "./doc_set.ts";
+import { type Hits, intersect } from "./doc_set.ts";
 import type { ExecContext } from "./exec_context.ts";
 import { fieldMapOf } from "./field_map.ts";
 import { matchLive } from "./query_exec.ts";
@@ -59,10 +59,9 @@ export function collect(
   const scoring = sort.length === 0 || sort.some((k) => k.field === "_score") || req.trackScores ||
     req.minScore !== null;
   const aggInputs: AggInput[] = [];
-  const ts: number[] = [];
-  const docs: number[] = [];
-  const scores: number[] = [];
+  const parts: Array<{ t: number; hits: Hits }> = [];
   const readers: ValueReader[][] = [];
+  let n = 0;
   targets.forEach((target, t) => {
     const ctx: ExecContext = {
       snapshot: target.snapshot,
@@ -84,26 +83,40 @@ export function collect(
     }
     aggInputs.push({ ctx, docs: hits.docs });
     if (req.postFilter) hits = intersect(hits, matchLive(req.postFilter, ctx, false));
-    for (let i = 0; i < hits.docs.length; i++) {
-      ts.push(t);
-      docs.push(hits.docs[i]);
-      scores.push(hits.scores ? hits.scores[i] : 0);
-    }
+    parts.push({ t, hits });
+    n += hits.docs.length;
   });
-  const n = docs.length;
+  // Candidates as parallel typed arrays; sort values as one column per key.
+  const ts = new Int32Array(n);
+  const docs = new Int32Array(n);
+  const scores = new Float64Array(n);
+  let at = 0;
+  for (const { t, hits } of parts) {
+    ts.fill(t, at, at + hits.docs.length);
+    docs.set(hits.docs, at);
+    if (hits.scores) scores.set(hits.scores, at);
+    at += hits.docs.length;
+  }
   const byScore = sort.length === 0;
-  const values: SortValue[][] | null = byScore
-    ? null
-    : docs.map((d, i) => readers[ts[i]].map((r) => r(d, scores[i])));
+  const cols: SortValue[][] = sort.map((_, k) => {
+    const col = new Array<SortValue>(n);
+    for (let i = 0; i < n; i++) col[i] = readers[ts[i]][k](docs[i], scores[i]);
+    return col;
+  });
   const compare = (a: number, b: number): number => {
-    if (values) {
+    if (!byScore) {
       for (let k = 0; k < sort.length; k++) {
-        const c = compareValues(values[a][k], values[b][k], sort[k]);
+        const x = cols[k][a];
+        const y = cols[k][b];
+        const c = typeof x === "number" && typeof y === "number"
+          ? (x - y) * sort[k].order
+          : compareValues(x, y, sort[k]);
         if (c) return c;
       }
     } else if (scores[a] !== scores[b]) return scores[b] - scores[a];
     return ts[a] - ts[b] || docs[a] - docs[b];
   };
+  const rowOf = (i: number): SortValue[] => cols.map((c) => c[i]);
   let indices: number[] | null = null;
   if (req.searchAfter) {
     const keys = byScore ? [{ field: "_score", order: -1, missing: "_last" } as SortKey] : sort;
@@ -115,7 +128,7 @@ export function collect(
     const after = req.searchAfter.map((v, k) => afterValue(v, keys[k], targets));
     indices = [];
     for (let i = 0; i < n; i++) {
-      const own = values ? values[i] : [scores[i]];
+      const own = byScore ? [scores[i]] : rowOf(i);
       let c = 0;
       for (let k = 0; k < keys.length && c === 0; k++) c = compareValues(own[k], after[k], keys[k]);
       if (c > 0) indices.push(i);
@@ -130,7 +143,7 @@ export function collect(
     t: ts[i],
     doc: docs[i],
     score: scores[i],
-    sort: values ? values[i] : null,
+    sort: byScore ? null : rowOf(i),
   }));
   const report = scoring && (sortsByScore(sort) || req.trackScores);
   let maxScore: number | null = null;

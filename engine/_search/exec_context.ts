@@ -99,3 +99,16 @@ export function liveOnly(snapshot: ShardSnapshot, hits: Hits): Hits {
   }
   return { docs: Int32Array.from(docs), scores: hits.scores ? Float64Array.from(scores) : null };
 }
+
+const ordinalsCache = new WeakMap<ShardSnapshot, Int32Array>();
+
+/** Every doc ordinal of a snapshot, 0..maxDoc-1 (computed once per snapshot; never mutate it). */
+export function allOrdinals(snapshot: ShardSnapshot): Int32Array {
+  let docs = ordinalsCache.get(snapshot);
+  if (!docs) {
+    docs = new Int32Array(snapshot.maxDoc);
+    for (let i = 0; i < docs.length; i++) docs[i] = i;
+    ordinalsCache.set(snapshot, docs);
+  }
+  return docs;
+}

@@ -11,7 +11,7 @@ import {
   NO_HITS,
   union,
 } from "./doc_set.ts";
-import { type ExecContext, perSegment, unionDocs } from "./exec_context.ts";
+import { allOrdinals, type ExecContext, perSegment, unionDocs } from "./exec_context.ts";
 import type { QueryNode, QueryOf } from "./query_nodes.ts";
 import { fuzzyHits, maxEdits } from "./fuzzy.ts";
 import { termHits, valueHits } from "./term_queries.ts";
@@ -72,9 +72,7 @@ export function runMatch(q: QueryOf<"match">, ctx: ExecContext, scoring: boolean
   const analyzer = q.analyzer ? analyzerFor(q.analyzer) : info.searchAnalyzer;
   const terms = analyzer(String(q.query)).map((t) => t.term);
   if (terms.length === 0) {
-    return q.zeroTermsAll
-      ? constantHits(Int32Array.from({ length: ctx.snapshot.maxDoc }, (_, i) => i), 1, scoring)
-      : NO_HITS;
+    return q.zeroTermsAll ? constantHits(allOrdinals(ctx.snapshot), 1, scoring) : NO_HITS;
   }
   const parts = terms.map((t, i) =>
     q.prefixLast && i === terms.length - 1

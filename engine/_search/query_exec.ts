@@ -10,7 +10,7 @@ import {
   subtract,
   union,
 } from "./doc_set.ts";
-import { type ExecContext, liveOnly } from "./exec_context.ts";
+import { allOrdinals, type ExecContext, liveOnly } from "./exec_context.ts";
 import { resolveMsm, runMatch, runMultiMatch, runPhrase } from "./full_text.ts";
 import type { QueryNode, QueryOf } from "./query_nodes.ts";
 import {
@@ -32,7 +32,7 @@ type Runner<K extends QueryNode["kind"]> = (
 
 function allDocs(ctx: ExecContext, score: number, scoring: boolean): Hits {
   return constantHits(
-    Int32Array.from({ length: ctx.snapshot.maxDoc }, (_, i) => i),
+    allOrdinals(ctx.snapshot),
     score,
     scoring,
   );

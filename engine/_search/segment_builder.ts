@@ -91,7 +91,8 @@ class FieldBuilder {
     let pointValues: Float64Array | null = null;
     let pointDocs: Int32Array | null = null;
     if (numeric) {
-      const order = Int32Array.from({ length: this.numValues.length }, (_, i) => i);
+      const order = new Int32Array(this.numValues.length);
+      for (let i = 0; i < order.length; i++) order[i] = i;
       order.sort((a, b) => this.numValues[a] - this.numValues[b]);
       pointValues = Float64Array.from(order, (i) => this.numValues[i]);
       const docOf = new Int32Array(this.numValues.length);

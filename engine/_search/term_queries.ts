@@ -4,6 +4,7 @@ import { illegalArgument } from "../_errors.ts";
 import { dateValueAt } from "./dates.ts";
 import { constantHits, type Hits, NO_HITS, union } from "./doc_set.ts";
 import {
+  allOrdinals,
   type ExecContext,
   perSegment,
   queryShardError,
@@ -145,7 +146,7 @@ function metaField(
   if (field === "_index") {
     if (!values.some((v) => String(v) === ctx.index)) return NO_HITS;
     return constantHits(
-      Int32Array.from({ length: ctx.snapshot.maxDoc }, (_, i) => i),
+      allOrdinals(ctx.snapshot),
       boost,
       scoring,
     );
@@ -353,7 +354,7 @@ export function runExists(q: QueryOf<"exists">, ctx: ExecContext, scoring: boole
     : [...ctx.fields.byPath.keys()].filter((p) => p.startsWith(q.field + "."));
   if (q.field === "_id" || q.field === "_index") {
     return constantHits(
-      Int32Array.from({ length: ctx.snapshot.maxDoc }, (_, i) => i),
+      allOrdinals(ctx.snapshot),
       q.boost,
       scoring,
     );
