@@ -66,6 +66,13 @@ export function putAliasHandler(ctx: RequestContext): Reply {
     }
   }
   const meta = readAliasMeta(body);
+  if (body.alias !== undefined && typeof body.alias !== "string") {
+    throw new EngineError(
+      400,
+      "x_content_parse_exception",
+      "[1:10] [alias] failed to parse field [alias]",
+    );
+  }
   const name = (body.alias as string | undefined) ?? ctx.p.name;
   const indexExpr = body.index ?? body.indices ?? ctx.p.index;
   if (!name || !indexExpr) {

@@ -92,7 +92,18 @@ export function parseBulk(text: string): Action[] {
     if (meta === null || typeof meta !== "object" || Array.isArray(meta)) {
       throw malformed(lineNo, "expected START_OBJECT but found [VALUE_STRING]");
     }
-    for (const key of Object.keys(meta)) {
+    for (const [key, value] of Object.entries(meta)) {
+      if (
+        key !== "_source" && key !== "dynamic_templates" && value !== null &&
+        typeof value === "object"
+      ) {
+        throw malformed(
+          lineNo,
+          `expected a simple value for field [${key}] but found [START_${
+            Array.isArray(value) ? "ARRAY" : "OBJECT"
+          }]`,
+        );
+      }
       if (!META_KEYS.has(key)) {
         throw new EngineError(
           400,

@@ -37,7 +37,14 @@ export function mgetHandler(ctx: RequestContext): Reply {
     "version_type",
   ]);
   for (const spec of specs) {
-    for (const key of Object.keys(spec ?? {})) {
+    if (spec === null || typeof spec !== "object" || Array.isArray(spec)) {
+      throw new EngineError(
+        400,
+        "parsing_exception",
+        "docs array element should include an object",
+      );
+    }
+    for (const key of Object.keys(spec)) {
       if (!allowed.has(key)) {
         throw new EngineError(
           400,
