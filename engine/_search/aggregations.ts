@@ -261,6 +261,22 @@ function filterAgg(body: Json, inputs: AggInput[], sub: Json | undefined): Json 
   return { doc_count: count, ...(sub ? runAggregations(sub, narrowed) : {}) };
 }
 
+function filtersAgg(body: Json, inputs: AggInput[], sub: Json | undefined): Json {
+  const defs = body.filters;
+  if (typeof defs !== "object" || defs === null) {
+    throw parsingError(`[filters] requires a [filters] object or array`);
+  }
+  const bucket = (query: unknown): Json => filterAgg(query as Json, inputs, sub);
+  if (Array.isArray(defs)) return { buckets: defs.map(bucket) };
+  const buckets: Json = {};
+  for (const [key, query] of Object.entries(defs)) buckets[key] = bucket(query);
+  if (body.other_bucket === true || body.other_bucket_key !== undefined) {
+    const others = { bool: { must_not: Object.values(defs) } };
+    buckets[String(body.other_bucket_key ?? "_other_")] = bucket(others);
+  }
+  return { buckets };
+}
+
 function missingAgg(body: Json, inputs: AggInput[], sub: Json | undefined, name: string): Json {
   const field = fieldOf(body, name, "missing");
   const narrowed = inputs.map((i) => {
@@ -328,6 +344,7 @@ const AGGS: Record<string, AggFn> = {
     };
   },
   filter: (body, inputs, sub) => filterAgg(body, inputs, sub),
+  filters: (body, inputs, sub) => filtersAgg(body, inputs, sub),
   missing: missingAgg,
   histogram: (body, inputs, sub, name) =>
     histogramAgg(body, numericSource(inputs, body, name, "histogram"), subRunner(inputs, sub)),

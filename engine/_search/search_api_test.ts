@@ -487,3 +487,25 @@ Deno.test("highlight marks query terms in source text", () => {
     body: ["The quick brown fox jumps over the lazy [dog]"],
   });
 });
+
+Deno.test("filters aggregation with named, anonymous and other buckets", () => {
+  const res = search({
+    size: 0,
+    aggs: {
+      named: {
+        filters: {
+          filters: { low: { range: { n: { lt: 5 } } }, t1: { term: { tag: "t1" } } },
+          other_bucket_key: "rest",
+        },
+      },
+      list: { filters: { filters: [{ term: { tag: "t0" } }] } },
+    },
+  });
+  const aggs = res.aggregations as Record<string, { buckets: unknown }>;
+  assert.deepEqual(aggs.named.buckets, {
+    low: { doc_count: 4 },
+    t1: { doc_count: 10 },
+    rest: { doc_count: 18 },
+  });
+  assert.deepEqual(aggs.list.buckets, [{ doc_count: 10 }]);
+});
