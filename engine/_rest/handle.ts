@@ -63,8 +63,15 @@ async function readBody(request: Request): Promise<string> {
   return new TextDecoder().decode(bytes);
 }
 
-/** Answers one request against the engine state; never throws. */
+/** Answers one request against the engine state; never throws. Echoes `X-Opaque-Id` like ES. */
 export async function handle(state: EngineState, request: Request): Promise<Response> {
+  const response = await answer(state, request);
+  const opaqueId = request.headers.get("x-opaque-id");
+  if (opaqueId !== null) response.headers.set("x-opaque-id", opaqueId);
+  return response;
+}
+
+async function answer(state: EngineState, request: Request): Promise<Response> {
   const head = request.method === "HEAD";
   try {
     const url = new URL(request.url);

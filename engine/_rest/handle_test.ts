@@ -37,3 +37,11 @@ Deno.test("HEAD answers carry no body", async () => {
   assert.equal(await res.text(), "");
   engine.close();
 });
+
+Deno.test("X-Opaque-Id is echoed", async () => {
+  const engine = new Engine();
+  const res = await engine.fetch("http://e/", { headers: { "x-opaque-id": "trace-1" } });
+  assert.equal(res.headers.get("x-opaque-id"), "trace-1");
+  await res.body?.cancel();
+  engine.close();
+});
