@@ -14,12 +14,15 @@ import type { ExecContext } from "./exec_context.ts";
 import type { FieldInfo } from "./field_map.ts";
 import { matchLive } from "./query_exec.ts";
 import { parseQuery } from "./query_parser.ts";
-import { intersect } from "./doc_set.ts";
+import { type Hits, intersect } from "./doc_set.ts";
+import { topHitsAgg } from "./top_hits_agg.ts";
 
 /** The docs one target contributes to an aggregation. */
 export interface AggInput {
   /** Execution context of the target. */
   readonly ctx: ExecContext;
+  /** The top-level matches with their scores (for `top_hits`). */
+  readonly scored?: Hits;
   /** Matching docs (global ordinals, ascending). */
   readonly docs: Int32Array;
 }
@@ -207,7 +210,11 @@ function termsAgg(body: Json, inputs: AggInput[], sub: Json | undefined, name: s
       const per = buckets.get(k)!;
       r = runAggregations(
         sub!,
-        inputs.map((i) => ({ ctx: i.ctx, docs: Int32Array.from(per.get(i) ?? []) })),
+        inputs.map((i) => ({
+          ctx: i.ctx,
+          docs: Int32Array.from(per.get(i) ?? []),
+          scored: i.scored,
+        })),
       );
       subOf.set(k, r);
     }
@@ -254,6 +261,7 @@ function filterAgg(body: Json, inputs: AggInput[], sub: Json | undefined): Json 
   const q = parseQuery(body);
   const narrowed = inputs.map((i) => ({
     ctx: i.ctx,
+    scored: i.scored,
     docs: intersect({ docs: i.docs, scores: null }, matchLive(q, i.ctx, false)).docs,
   }));
   let count = 0;
@@ -282,7 +290,7 @@ function missingAgg(body: Json, inputs: AggInput[], sub: Json | undefined, name:
   const narrowed = inputs.map((i) => {
     const has = new Set<number>();
     eachValue([i], field, (_v, d) => has.add(d));
-    return { ctx: i.ctx, docs: i.docs.filter((d) => !has.has(d)) };
+    return { ctx: i.ctx, docs: i.docs.filter((d) => !has.has(d)), scored: i.scored };
   });
   let count = 0;
   for (const n of narrowed) count += n.docs.length;
@@ -311,7 +319,11 @@ function subRunner(inputs: AggInput[], sub: Json | undefined): ((docs: BucketDoc
   return (docs) =>
     runAggregations(
       sub,
-      inputs.map((i, k) => ({ ctx: i.ctx, docs: Int32Array.from(docs.get(k) ?? []) })),
+      inputs.map((i, k) => ({
+        ctx: i.ctx,
+        docs: Int32Array.from(docs.get(k) ?? []),
+        scored: i.scored,
+      })),
     );
 }
 
@@ -345,6 +357,7 @@ const AGGS: Record<string, AggFn> = {
   },
   filter: (body, inputs, sub) => filterAgg(body, inputs, sub),
   filters: (body, inputs, sub) => filtersAgg(body, inputs, sub),
+  top_hits: (body, inputs) => topHitsAgg(body, inputs),
   missing: missingAgg,
   histogram: (body, inputs, sub, name) =>
     histogramAgg(body, numericSource(inputs, body, name, "histogram"), subRunner(inputs, sub)),

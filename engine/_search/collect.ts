@@ -81,7 +81,7 @@ export function collect(
         scores: Float64Array.from(keep, (i) => hits.scores![i]),
       };
     }
-    aggInputs.push({ ctx, docs: hits.docs });
+    aggInputs.push({ ctx, docs: hits.docs, scored: hits });
     if (req.postFilter) hits = intersect(hits, matchLive(req.postFilter, ctx, false));
     parts.push({ t, hits });
     n += hits.docs.length;

@@ -509,3 +509,31 @@ Deno.test("filters aggregation with named, anonymous and other buckets", () => {
   });
   assert.deepEqual(aggs.list.buckets, [{ doc_count: 10 }]);
 });
+
+Deno.test("top_hits under terms returns the best docs per bucket", () => {
+  const res = search({
+    query: { match: { name: "doc" } },
+    size: 0,
+    aggs: {
+      tags: {
+        terms: { field: "tag", size: 1 },
+        aggs: { best: { top_hits: { size: 2, sort: [{ n: "desc" }], _source: ["n"] } } },
+      },
+    },
+  });
+  const bucket =
+    (res.aggregations as { tags: { buckets: { best: { hits: HitsSection } }[] } }).tags.buckets[0];
+  assert.deepEqual(bucket.best.hits.total, { value: 10, relation: "eq" });
+  assert.deepEqual(bucket.best.hits.hits.map((h) => [h._id, h._source, h.sort]), [[
+    "27",
+    { n: 27 },
+    [27],
+  ], ["24", { n: 24 }, [24]]]);
+  const scored = search({
+    query: { match: { name: "doc" } },
+    size: 0,
+    aggs: { best: { top_hits: { size: 1 } } },
+  });
+  const top = (scored.aggregations as { best: { hits: HitsSection } }).best.hits;
+  assert.ok((top.max_score ?? 0) > 0 && top.hits[0]._score === top.max_score);
+});
