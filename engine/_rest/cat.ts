@@ -1,6 +1,7 @@
-// The _cat APIs: _cat/indices and _cat/health, as text tables (`v`, `h`, `s`) or `format=json`.
+// The _cat APIs: indices, health, count, aliases and shards, as text tables (`v`, `h`, `s`) or `format=json`.
 
 import type { IndexState } from "../_state/index_state.ts";
+import { matchPattern } from "../_state/names.ts";
 import { refreshDue } from "../_state/refresh.ts";
 import { boolParam, ok, type Reply, type RequestContext } from "./context.ts";
 import { healthHandler, statusOf } from "./cluster.ts";
@@ -9,6 +10,10 @@ import { targets } from "./indices.ts";
 type Row = Record<string, string>;
 
 const RIGHT_ALIGNED = new Set([
+  "shard",
+  "docs",
+  "store",
+  "count",
   "pri",
   "rep",
   "docs.count",
@@ -151,4 +156,81 @@ export function catHealthHandler(ctx: RequestContext): Reply {
     active_shards_percent: `${Number(health.active_shards_percent_as_number).toFixed(1)}%`,
   };
   return catTable(ctx, [row], Object.keys(row));
+}
+
+/** GET /_cat/count[/{index}]: searchable documents. */
+export function catCountHandler(ctx: RequestContext): Reply {
+  const indices = targets(ctx);
+  refreshDue(indices, ctx.state.now());
+  const now = ctx.state.now();
+  const count = indices.reduce((sum, i) => sum + i.searchableCount, 0);
+  const row = {
+    epoch: String(Math.floor(now / 1000)),
+    timestamp: new Date(now).toISOString().slice(11, 19),
+    count: String(count),
+  };
+  return catTable(ctx, [row], Object.keys(row));
+}
+
+/** GET /_cat/aliases[/{name}]. */
+export function catAliasesHandler(ctx: RequestContext): Reply {
+  const names = ctx.p.name?.split(",");
+  const rows: Row[] = [];
+  for (const index of ctx.state.cluster.indices.values()) {
+    for (const [alias, meta] of index.aliases) {
+      if (names && !names.some((n) => matchPattern(n, alias))) continue;
+      rows.push({
+        alias,
+        index: index.name,
+        filter: meta.filter ? "*" : "-",
+        "routing.index": meta.index_routing ?? "-",
+        "routing.search": meta.search_routing ?? "-",
+        is_write_index: meta.is_write_index === undefined ? "-" : String(meta.is_write_index),
+      });
+    }
+  }
+  return catTable(ctx, rows, [
+    "alias",
+    "index",
+    "filter",
+    "routing.index",
+    "routing.search",
+    "is_write_index",
+  ]);
+}
+
+/** GET /_cat/shards[/{index}]: one started primary per shard, replicas unassigned (a single node). */
+export function catShardsHandler(ctx: RequestContext): Reply {
+  const indices = targets(ctx);
+  refreshDue(indices, ctx.state.now());
+  const rows: Row[] = [];
+  for (const index of indices) {
+    const size = formatBytes(storeSize(index));
+    for (let shard = 0; shard < index.shardCount; shard++) {
+      const docs = index.shardCount === 1 ? String(index.searchableCount) : "";
+      rows.push({
+        index: index.name,
+        shard: String(shard),
+        prirep: "p",
+        state: "STARTED",
+        docs,
+        store: size,
+        ip: "127.0.0.1",
+        node: "searchvisitor",
+      });
+      for (let r = 0; r < index.replicas; r++) {
+        rows.push({
+          index: index.name,
+          shard: String(shard),
+          prirep: "r",
+          state: "UNASSIGNED",
+          docs: "",
+          store: "",
+          ip: "",
+          node: "",
+        });
+      }
+    }
+  }
+  return catTable(ctx, rows, ["index", "shard", "prirep", "state", "docs", "store", "ip", "node"]);
 }

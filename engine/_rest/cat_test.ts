@@ -26,3 +26,27 @@ Deno.test("_cat/indices: text with header, column choice, sorting and JSON", asy
   assert.deepEqual(json, [{ index: "b", pri: "1" }, { index: "a", pri: "1" }]);
   engine.close();
 });
+
+Deno.test("_cat/count, _cat/aliases and _cat/shards", async () => {
+  const engine = new Engine();
+  const put = await engine.fetch("http://e/c/_doc/1?refresh=true", {
+    method: "PUT",
+    headers: { "content-type": "application/json" },
+    body: '{"x":1}',
+  });
+  await put.body?.cancel();
+  const alias = await engine.fetch("http://e/c/_alias/cc", { method: "PUT" });
+  await alias.body?.cancel();
+  const count = await (await engine.fetch("http://e/_cat/count/c?format=json&h=count")).json();
+  assert.deepEqual(count, [{ count: "1" }]);
+  const aliases = await (await engine.fetch("http://e/_cat/aliases?format=json&h=alias,index"))
+    .json();
+  assert.deepEqual(aliases, [{ alias: "cc", index: "c" }]);
+  const shards = await (await engine.fetch("http://e/_cat/shards?format=json&h=prirep,state"))
+    .json();
+  assert.deepEqual(shards, [{ prirep: "p", state: "STARTED" }, {
+    prirep: "r",
+    state: "UNASSIGNED",
+  }]);
+  engine.close();
+});

@@ -11,7 +11,13 @@ import { bulkHandler } from "./bulk.ts";
 import { byQueryHandler } from "./by_query.ts";
 import { getTaskHandler } from "./tasks.ts";
 import { reindexHandler } from "./reindex.ts";
-import { catHealthHandler, catIndicesHandler } from "./cat.ts";
+import {
+  catAliasesHandler,
+  catCountHandler,
+  catHealthHandler,
+  catIndicesHandler,
+  catShardsHandler,
+} from "./cat.ts";
 import { clusterSettingsHandler, healthHandler, infoHandler } from "./cluster.ts";
 import type { Reply, RequestContext } from "./context.ts";
 import {
@@ -157,5 +163,11 @@ export function buildRouter(): Router<Handler> {
   add("GET", "/_cat/indices", "cat", catIndicesHandler);
   add("GET", "/_cat/indices/{index}", "cat", catIndicesHandler);
   add("GET", "/_cat/health", "cat", catHealthHandler);
+  add("GET", "/_cat/count", "cat", catCountHandler);
+  add("GET", "/_cat/count/{index}", "cat", catCountHandler);
+  add("GET", "/_cat/aliases", "cat", catAliasesHandler);
+  add("GET", "/_cat/aliases/{name}", "cat", catAliasesHandler);
+  add("GET", "/_cat/shards", "cat", catShardsHandler);
+  add("GET", "/_cat/shards/{index}", "cat", catShardsHandler);
   return r;
 }
