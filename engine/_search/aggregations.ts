@@ -108,7 +108,7 @@ function metric(kind: "min" | "max" | "avg" | "sum"): AggFn {
       : hi;
     const out: Json = { value };
     if (info?.kind === "date" && value !== null) {
-      out.value_as_string = formatDateAt(value, info.nanos);
+      out.value_as_string = formatDateAt(value, info.nanos, info.format);
     }
     return out;
   };
@@ -116,7 +116,9 @@ function metric(kind: "min" | "max" | "avg" | "sum"): AggFn {
 
 function keyOf(info: FieldInfo | undefined, v: number | string): Json {
   if (info?.kind === "boolean") return { key: v, key_as_string: v ? "true" : "false" };
-  if (info?.kind === "date") return { key: v, key_as_string: formatDateAt(Number(v), info.nanos) };
+  if (info?.kind === "date") {
+    return { key: v, key_as_string: formatDateAt(Number(v), info.nanos, info.format) };
+  }
   return { key: v };
 }
 

@@ -146,7 +146,8 @@ export function dateHistogramAgg(body: Json, source: ValueSource, sub: SubRunner
     next = (ms) => ms + size;
   }
   // Values arrive in millis (date_nanos are scaled down by the source).
-  const { buckets } = group(source, floor);
+  const { info, buckets } = group(source, floor);
+  const format = typeof body.format === "string" ? body.format : info?.format;
   const present = [...buckets.keys()].sort((a, b) => a - b);
   const minDocCount = Number(body.min_doc_count ?? 0);
   const keys: number[] = [];
@@ -158,7 +159,7 @@ export function dateHistogramAgg(body: Json, source: ValueSource, sub: SubRunner
       keys,
       buckets,
       minDocCount,
-      (k) => ({ key_as_string: formatDateAt(k, false), key: k }),
+      (k) => ({ key_as_string: formatDateAt(k, false, format), key: k }),
       sub,
     ),
   };

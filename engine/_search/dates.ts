@@ -1,5 +1,7 @@
 // Date values: parse stored dates to epoch millis and evaluate date math in range queries.
 
+import { formatWithPattern, parseWithPattern } from "./date_format.ts";
+
 const UNIT_MS: Record<string, number> = {
   s: 1000,
   m: 60_000,
@@ -13,6 +15,13 @@ const UNIT_MS: Record<string, number> = {
 export function parseDate(value: unknown, format?: string): number {
   if (typeof value === "number") return Number.isFinite(value) ? Math.trunc(value) : NaN;
   if (typeof value !== "string" || value === "") return NaN;
+  if (format) {
+    // Custom patterns among the `||` alternatives are tried first; built-in names fall through.
+    for (const alt of format.split("||")) {
+      const ms = parseWithPattern(value, alt.trim());
+      if (!Number.isNaN(ms)) return ms;
+    }
+  }
   if (/^-?\d+$/.test(value) && (format?.includes("epoch_millis") || !/^\d{4}$/.test(value))) {
     if (format?.includes("epoch_second")) return Number(value) * 1000;
     return Number(value);
@@ -112,10 +121,12 @@ export function parseDateAt(value: unknown, format: string | undefined, nanos: b
   return ms * 1e6 + extra;
 }
 
-/** Formats a stored date value (millis or nanos) as ISO text. */
-export function formatDateAt(value: number, nanos: boolean): string {
+/** Formats a stored date value (millis or nanos) with the field's format, ISO text by default. */
+export function formatDateAt(value: number, nanos: boolean, format?: string): string {
+  const ms = nanos ? Math.floor(value / 1e6) : value;
+  const custom = formatWithPattern(ms, format);
+  if (custom !== null) return custom;
   if (!nanos) return formatDate(value);
-  const ms = Math.floor(value / 1e6);
   const rest = String(Math.round(value - ms * 1e6)).padStart(6, "0");
   return formatDate(ms).replace(/Z$/, rest.replace(/0+$/, "") + "Z");
 }

@@ -24,3 +24,20 @@ Deno.test("evalDateMath handles now, offsets and rounding", () => {
 Deno.test("formatDate prints ISO UTC", () => {
   assert.equal(formatDate(0), "1970-01-01T00:00:00.000Z");
 });
+
+Deno.test("parseDate honours custom patterns from the mapping or query", () => {
+  assert.equal(parseDate("21/10/2019", "dd/MM/yyyy"), Date.UTC(2019, 9, 21));
+  assert.equal(
+    parseDate("2019-10-21 08:30:04.828", "yyyy-MM-dd HH:mm:ss.SSS"),
+    Date.UTC(2019, 9, 21, 8, 30, 4, 828),
+  );
+  assert.equal(
+    parseDate("10/21/2019 08:30", "MM/dd/yyyy HH:mm||epoch_millis"),
+    Date.UTC(2019, 9, 21, 8, 30),
+  );
+  assert.equal(parseDate("1571646604828", "MM/dd/yyyy||epoch_millis"), 1571646604828);
+  assert.equal(
+    parseDate("2019-10-21T08:30:00+02:00", "yyyy-MM-dd'T'HH:mm:ssXXX"),
+    Date.UTC(2019, 9, 21, 6, 30),
+  );
+});

@@ -54,7 +54,7 @@ export function docValueFields(
         if (f.strValues) values.push(f.strValues[i]);
         else {
           const n = f.numValues![i];
-          if (info.kind === "date") values.push(formatDateAt(n, info.nanos));
+          if (info.kind === "date") values.push(formatDateAt(n, info.nanos, info.format));
           else if (info.kind === "boolean") values.push(n === 1);
           else values.push(formatNumber(n, r.format));
         }

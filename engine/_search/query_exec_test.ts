@@ -333,3 +333,7 @@ Deno.test("keyword lowercase normalizer applies at index and query time", () => 
     assert.equal((res.hits as { hits: unknown[] }).hits.length, 1, JSON.stringify(query));
   }
 });
+
+Deno.test("query_string *:* matches every document", () => {
+  assert.equal(ids({ query_string: { query: "*:*" } }).length, 5);
+});

@@ -90,6 +90,7 @@ class QsParser {
       if (this.#tokens[this.#i++] !== ")") throw parsingError(`Failed to parse query: missing [)]`);
       return inner;
     }
+    if (t === "*:*") return { kind: "match_all", boost: 1 };
     const colon = findFieldColon(t);
     if (colon > 0) {
       const field = unescape(t.slice(0, colon));

@@ -537,3 +537,34 @@ Deno.test("top_hits under terms returns the best docs per bucket", () => {
   const top = (scored.aggregations as { best: { hits: HitsSection } }).best.hits;
   assert.ok((top.max_score ?? 0) > 0 && top.hits[0]._score === top.max_score);
 });
+
+Deno.test("date formats from the mapping shape key_as_string and docvalue_fields", () => {
+  const idx = new TestIndex("f", {
+    properties: { at: { type: "date", format: "dd/MM/yyyy||epoch_millis" } },
+  }).put({
+    a: { at: "05/01/2024" },
+    b: { at: "20/03/2024" },
+  });
+  const res = search(
+    {
+      query: { range: { at: { gte: "01/02/2024" } } },
+      docvalue_fields: ["at"],
+      aggs: {
+        m: { date_histogram: { field: "at", calendar_interval: "month" } },
+        last: { max: { field: "at" } },
+      },
+    },
+    "",
+    idx,
+  );
+  assert.deepEqual(idsOf(res), ["b"]);
+  assert.deepEqual((hitsOf(res).hits[0] as unknown as { fields: unknown }).fields, {
+    at: ["20/03/2024"],
+  });
+  const aggs = res.aggregations as {
+    m: { buckets: { key_as_string: string }[] };
+    last: { value_as_string: string };
+  };
+  assert.deepEqual(aggs.m.buckets.map((b) => b.key_as_string), ["01/03/2024"]);
+  assert.equal(aggs.last.value_as_string, "20/03/2024");
+});

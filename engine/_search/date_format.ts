@@ -1,0 +1,112 @@
+// Custom Java-style date patterns (`dd/MM/yyyy HH:mm:ss.SSS`) from mappings and range queries.
+
+const TOKENS: Record<string, string> = {
+  yyyy: "(?<y>\\d{4})",
+  uuuu: "(?<y>\\d{4})",
+  yy: "(?<yy>\\d{2})",
+  MM: "(?<M>\\d{2})",
+  M: "(?<M>\\d{1,2})",
+  dd: "(?<d>\\d{2})",
+  d: "(?<d>\\d{1,2})",
+  HH: "(?<H>\\d{2})",
+  H: "(?<H>\\d{1,2})",
+  mm: "(?<m>\\d{2})",
+  ss: "(?<s>\\d{2})",
+  SSSSSSSSS: "(?<S>\\d{9})",
+  SSSSSS: "(?<S>\\d{6})",
+  SSS: "(?<S>\\d{3})",
+  XXX: "(?<z>Z|[+-]\\d{2}:\\d{2})",
+  Z: "(?<z>Z|[+-]\\d{4})",
+};
+const TOKEN_RE = /yyyy|uuuu|yy|MM|M|dd|d|HH|H|mm|ss|SSSSSSSSS|SSSSSS|SSS|XXX|Z|'[^']*'|./g;
+const cache = new Map<string, RegExp | null>();
+
+function compile(pattern: string): RegExp | null {
+  if (cache.has(pattern)) return cache.get(pattern)!;
+  let re: RegExp | null = null;
+  if (/[yu]/.test(pattern)) {
+    const body = pattern.replace(TOKEN_RE, (t) => {
+      if (TOKENS[t]) return TOKENS[t];
+      if (t.startsWith("'")) return t.slice(1, -1).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      return t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    });
+    re = new RegExp(`^${body}$`);
+  }
+  if (cache.size > 200) cache.clear();
+  cache.set(pattern, re);
+  return re;
+}
+
+/** Parses `text` with a custom pattern to epoch millis (UTC unless an offset is given); NaN if it does not fit. */
+export function parseWithPattern(text: string, pattern: string): number {
+  const re = compile(pattern);
+  const m = re?.exec(text);
+  if (!m?.groups) return NaN;
+  const g = m.groups;
+  const year = g.y !== undefined
+    ? Number(g.y)
+    : 2000 + Number(g.yy ?? 70) - (g.yy !== undefined ? 0 : 30);
+  const frac = g.S ? Number(g.S.slice(0, 3).padEnd(3, "0")) : 0;
+  let ms = Date.UTC(
+    year,
+    Number(g.M ?? 1) - 1,
+    Number(g.d ?? 1),
+    Number(g.H ?? 0),
+    Number(g.m ?? 0),
+    Number(g.s ?? 0),
+    frac,
+  );
+  if (g.z && g.z !== "Z") {
+    const sign = g.z[0] === "-" ? -1 : 1;
+    const digits = g.z.slice(1).replace(":", "");
+    ms -= sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2))) * 60_000;
+  }
+  return ms;
+}
+
+const pad = (n: number, w = 2) => String(n).padStart(w, "0");
+
+/** Formats epoch millis with the first alternative of a mapping format; null for built-in names. */
+export function formatWithPattern(ms: number, format: string | undefined): string | null {
+  const first = format?.split("||")[0].trim();
+  if (!first) return null;
+  if (first === "epoch_millis") return String(ms);
+  if (first === "epoch_second") return String(Math.floor(ms / 1000));
+  if (!compile(first)) return null;
+  const d = new Date(ms);
+  return first.replace(TOKEN_RE, (t) => {
+    switch (t) {
+      case "yyyy":
+      case "uuuu":
+        return pad(d.getUTCFullYear(), 4);
+      case "yy":
+        return pad(d.getUTCFullYear() % 100);
+      case "MM":
+        return pad(d.getUTCMonth() + 1);
+      case "M":
+        return String(d.getUTCMonth() + 1);
+      case "dd":
+        return pad(d.getUTCDate());
+      case "d":
+        return String(d.getUTCDate());
+      case "HH":
+        return pad(d.getUTCHours());
+      case "H":
+        return String(d.getUTCHours());
+      case "mm":
+        return pad(d.getUTCMinutes());
+      case "ss":
+        return pad(d.getUTCSeconds());
+      case "SSS":
+        return pad(d.getUTCMilliseconds(), 3);
+      case "SSSSSS":
+      case "SSSSSSSSS":
+        return pad(d.getUTCMilliseconds(), 3).padEnd(t.length, "0");
+      case "XXX":
+      case "Z":
+        return t === "XXX" ? "Z" : "+0000";
+      default:
+        return t.startsWith("'") ? t.slice(1, -1) : t;
+    }
+  });
+}
