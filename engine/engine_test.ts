@@ -299,3 +299,21 @@ Deno.test("OpenSearch points in time: create, list, search, delete all", async (
   assert.deepEqual((await call(engine, "GET", "/_search/point_in_time/_all")).body.pits, []);
   engine.close();
 });
+
+Deno.test("action.auto_create_index=false stops writes from creating indices", async () => {
+  const engine = new Engine();
+  await call(engine, "PUT", "/_cluster/settings", {
+    persistent: { "action.auto_create_index": "false" },
+  });
+  const res = await call(engine, "PUT", "/nope/_doc/1", { a: 1 });
+  assert.equal(res.status, 404);
+  assert.equal(
+    res.body.error.reason,
+    "no such index [nope] and [action.auto_create_index] is [false]",
+  );
+  await call(engine, "PUT", "/_cluster/settings", {
+    persistent: { "action.auto_create_index": null },
+  });
+  assert.equal((await call(engine, "PUT", "/nope/_doc/1", { a: 1 })).status, 201);
+  engine.close();
+});

@@ -164,6 +164,9 @@ export function clusterSettingsHandler(ctx: RequestContext): Reply {
   if (typeof maxKeepAlive === "string") parseKeepAlive(maxKeepAlive, "search.max_keep_alive");
   applySettings(state.persistentSettings, persistent);
   applySettings(state.transientSettings, transient);
+  const autoCreate = state.transientSettings["action.auto_create_index"] ??
+    state.persistentSettings["action.auto_create_index"];
+  state.cluster.autoCreateIndex = autoCreate === undefined || String(autoCreate) !== "false";
   const effective = state.transientSettings["search.max_keep_alive"] ??
     state.persistentSettings["search.max_keep_alive"];
   state.search.maxKeepAlive = typeof effective === "string"

@@ -31,6 +31,8 @@ export class Cluster {
   readonly now: () => number;
   /** `index.refresh_interval` given to new indices that set none, in ms (1000 = Elasticsearch default). */
   defaultRefreshIntervalMs = 1000;
+  /** `action.auto_create_index`: document writes create missing indices. */
+  autoCreateIndex = true;
 
   constructor(now: () => number) {
     this.now = now;
@@ -180,6 +182,12 @@ export class Cluster {
       }
       writer.ensureOpen();
       return writer;
+    }
+    if (!this.autoCreateIndex) {
+      throw indexNotFound(
+        name,
+        `no such index [${name}] and [action.auto_create_index] is [false]`,
+      );
     }
     return this.create(name, {}, {});
   }
