@@ -82,6 +82,8 @@ export const QUERIES: Record<string, Record<string, unknown>> = {
       },
     },
   },
+  sort: { query: { range: { price: { gte: 100 } } }, sort: [{ price: "asc" }] },
+  aggs: { size: 0, aggs: { c: { terms: { field: "category" } }, p: { avg: { field: "price" } } } },
 };
 
 /** MiniSearch over the same titles. */
@@ -241,7 +243,7 @@ function registerBenches(): void {
   Deno.bench({ name: "match: engine searchApi", group: "match" }, () => {
     searchApi(ctx, [setup().target], QUERIES.match, params);
   });
-  for (const name of ["term", "range", "bool"]) {
+  for (const name of ["term", "range", "bool", "sort", "aggs"]) {
     Deno.bench({ name: `${name}: engine searchApi`, group: "queries" }, () => {
       searchApi(ctx, [setup().target], QUERIES[name], params);
     });

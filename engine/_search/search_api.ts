@@ -106,6 +106,9 @@ export function searchApi(
       sort = [...base, { field: "_shard_doc", order: 1, missing: "_last" }];
     }
   }
+  if (!req.pit && sort.some((k) => k.field === "_shard_doc")) {
+    throw illegalArgument("[_shard_doc] sort field cannot be used without [point in time]");
+  }
   let keepAlive = 0;
   if (req.scroll !== null) {
     keepAlive = parseKeepAlive(req.scroll, "scroll");

@@ -42,6 +42,18 @@ class FieldBuilder {
       }
       this.sumTotalTermFreq += length;
       this.norms!.push(encodeNorm(length));
+    } else if (kind === "keyword" && values.length === 1) {
+      // The common single-value case, without a Set or a sort.
+      const v = values[0];
+      if (v !== null && typeof v !== "object") {
+        const s = String(v);
+        if (s.length <= this.info.ignoreAbove) {
+          const term = this.info.normalize(s);
+          this.stream.add(term, doc, 0);
+          this.strValues.push(term);
+          any = true;
+        }
+      }
     } else if (kind === "keyword") {
       const terms = new Set<string>();
       for (const v of values) {
@@ -53,6 +65,12 @@ class FieldBuilder {
       for (const term of sorted) this.stream.add(term, doc, 0);
       this.strValues.push(...sorted);
       any = sorted.length > 0;
+    } else if (kind !== "boolean" && values.length === 1) {
+      const n = this.#toNumber(values[0]);
+      if (!Number.isNaN(n)) {
+        this.numValues.push(n);
+        any = true;
+      }
     } else {
       const nums: number[] = [];
       for (const v of values) {
