@@ -4,7 +4,7 @@ import { EngineError } from "../_errors.ts";
 import type { EngineState, Reply, RequestContext } from "./context.ts";
 import { errorBody } from "./error_body.ts";
 import { filterPath } from "./filter_path.ts";
-import { checkMediaTypes } from "./media_type.ts";
+import { checkBodyContentType, checkMediaTypes } from "./media_type.ts";
 import { buildRouter } from "./routes.ts";
 
 const ROUTER = buildRouter();
@@ -102,13 +102,16 @@ async function answer(state: EngineState, request: Request): Promise<Response> {
     }
     const refused = checkMediaTypes(state, request.headers);
     if (refused) return respond(state, refused, head);
+    const bodyText = await readBody(request);
+    const badType = checkBodyContentType(request.headers, bodyText.length > 0);
+    if (badType) return respond(state, badType, head);
     const ctx: RequestContext = {
       state,
       method,
       path,
       params: url.searchParams,
       p: match.params,
-      bodyText: await readBody(request),
+      bodyText,
     };
     const reply = await match.handler(ctx);
     return respond(state, reply, head, url.searchParams);

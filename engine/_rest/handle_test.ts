@@ -19,7 +19,11 @@ Deno.test("bad input never takes the engine down", async () => {
   await (await engine.fetch("http://e/x", { method: "PUT" })).body?.cancel();
   const bodies = ["{", "[]", "null", '{"query":{"nope":{}}}', '{"size":"x"}', '{"from":100000}'];
   for (const body of bodies) {
-    const res = await engine.fetch("http://e/x/_search", { method: "POST", body });
+    const res = await engine.fetch("http://e/x/_search", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    });
     assert.ok(res.status >= 400 && res.status < 500, `${body} → ${res.status}`);
     const json = await res.json();
     assert.equal(typeof json.error, "object");
@@ -43,5 +47,28 @@ Deno.test("X-Opaque-Id is echoed", async () => {
   const res = await engine.fetch("http://e/", { headers: { "x-opaque-id": "trace-1" } });
   assert.equal(res.headers.get("x-opaque-id"), "trace-1");
   await res.body?.cancel();
+  engine.close();
+});
+
+Deno.test("bodies need a JSON Content-Type, as on Elasticsearch (406 otherwise)", async () => {
+  const engine = new Engine();
+  const plain = await engine.fetch("http://e/x/_doc/1", { method: "PUT", body: "{}" });
+  assert.equal(plain.status, 406);
+  assert.deepEqual(await plain.json(), {
+    error: "Content-Type header [text/plain;charset=UTF-8] is not supported",
+    status: 406,
+  });
+  const missing = await engine.fetch("http://e/x/_doc/1", {
+    method: "PUT",
+    body: new Uint8Array([123, 125]),
+  });
+  assert.deepEqual(await missing.json(), { error: "Content-Type header is missing", status: 406 });
+  const ndjson = await engine.fetch("http://e/_bulk", {
+    method: "POST",
+    headers: { "content-type": "application/x-ndjson" },
+    body: '{"index":{"_index":"x","_id":"1"}}\n{}\n',
+  });
+  assert.equal(ndjson.status, 200);
+  await ndjson.body?.cancel();
   engine.close();
 });

@@ -58,3 +58,24 @@ export function checkMediaTypes(state: EngineState, headers: Headers): Reply | u
     body: { error: { root_cause: [error.toCause()], ...error.toCause() }, status: 400 },
   };
 }
+
+const BODY_TYPES =
+  /^application\/(json|x-ndjson|vnd\.(elasticsearch|opensearch)\+(json|x-ndjson))$/i;
+
+/**
+ * A request with a body needs a JSON (or NDJSON) `Content-Type`, as on Elasticsearch and OpenSearch:
+ * missing or other types (`text/plain`, form encoding) get 406.
+ */
+export function checkBodyContentType(headers: Headers, hasBody: boolean): Reply | undefined {
+  if (!hasBody) return undefined;
+  const header = headers.get("content-type");
+  if (header === null) {
+    return { status: 406, body: { error: "Content-Type header is missing", status: 406 } };
+  }
+  const base = header.split(";")[0].trim();
+  if (BODY_TYPES.test(base)) return undefined;
+  return {
+    status: 406,
+    body: { error: `Content-Type header [${header}] is not supported`, status: 406 },
+  };
+}
