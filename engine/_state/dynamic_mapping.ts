@@ -4,6 +4,21 @@ import { EngineError } from "../_errors.ts";
 import type { FieldMapping, Mappings } from "../_search/types.ts";
 import { checkValue, previewValue } from "./field_values.ts";
 
+const METADATA_FIELDS = new Set([
+  "_id",
+  "_index",
+  "_routing",
+  "_source",
+  "_seq_no",
+  "_version",
+  "_primary_term",
+  "_field_names",
+  "_ignored",
+  "_doc_count",
+  "_tier",
+  "_nested_path",
+]);
+
 /** How document parse failures are named: ES 8 `document_parsing_exception`, OpenSearch `mapper_parsing_exception`. */
 export type ParseErrorType = "document_parsing_exception" | "mapper_parsing_exception";
 
@@ -216,6 +231,15 @@ export function mapDocument(
     numericDetection: mappings.numeric_detection === true,
     additions: [],
   };
+  for (const key of Object.keys(source)) {
+    if (METADATA_FIELDS.has(key)) {
+      throw new EngineError(
+        400,
+        errorType,
+        `[1:2] Field [${key}] is a metadata field and cannot be added inside a document. Use the index API request parameters.`,
+      );
+    }
+  }
   visitObject(walk, mappings.properties, mappings.dynamic, source, []);
   if (walk.additions.length === 0) return mappings;
   const next = structuredClone(mappings);

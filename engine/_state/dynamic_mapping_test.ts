@@ -75,3 +75,10 @@ Deno.test("numeric detection and the total fields limit", () => {
     /Limit of total fields \[5\] has been exceeded while adding new fields \[6\]/,
   );
 });
+
+Deno.test("metadata fields cannot be indexed inside a document", () => {
+  assert.throws(
+    () => mapDocument({}, { _id: "1" }, "1", "document_parsing_exception"),
+    /Field \[_id\] is a metadata field and cannot be added inside a document/,
+  );
+});
