@@ -337,3 +337,8 @@ Deno.test("keyword lowercase normalizer applies at index and query time", () => 
 Deno.test("query_string *:* matches every document", () => {
   assert.equal(ids({ query_string: { query: "*:*" } }).length, 5);
 });
+
+Deno.test("prefix and wildcard on text fields are lower-cased like the analyzer", () => {
+  assert.deepEqual(sorted(ids({ prefix: { title: "QUI" } })), ["1", "3"]);
+  assert.deepEqual(sorted(ids({ wildcard: { title: "L?ZY" } })), ["2"]);
+});

@@ -310,7 +310,12 @@ function idsByPattern(
 /** A keyword pattern through the field's normalizer. */
 function normalized(ctx: ExecContext, field: string, value: string): string {
   const info = ctx.fields.byPath.get(field);
-  return info?.kind === "keyword" ? info.normalize(value) : value;
+  if (info?.kind === "keyword") return info.normalize(value);
+  // Text fields normalise patterns the way their analyzer does (lower-casing for standard).
+  if (info?.kind === "text" && info.searchAnalyzer("A")[0]?.term === "a") {
+    return value.toLowerCase();
+  }
+  return value;
 }
 
 /** `wildcard` query on terms (constant score). */
