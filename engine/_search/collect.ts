@@ -29,6 +29,8 @@ export interface Candidate {
   readonly score: number;
   /** Sort values when sorting by keys. */
   readonly sort: SortValue[] | null;
+  /** The collapse key, when collapsing. */
+  readonly collapse?: SortValue;
 }
 
 /** The result of collection. */
@@ -137,13 +139,40 @@ export function collect(
   const pool = indices ?? null;
   const count = pool ? pool.length : n;
   const cmpPool = pool ? (a: number, b: number) => compare(pool[a], pool[b]) : compare;
-  const window = all ? count : Math.min(count, req.from + req.size);
-  const picked = topK(count, window, cmpPool).map((i) => (pool ? pool[i] : i));
-  const ordered = picked.map((i) => ({
+  const window = all || req.collapse ? count : Math.min(count, req.from + req.size);
+  let picked = topK(count, window, cmpPool).map((i) => (pool ? pool[i] : i));
+  let keys: SortValue[] | null = null;
+  if (req.collapse) {
+    // Field collapsing: the best hit per value of the field, in order.
+    const field = req.collapse;
+    const readerOf = targets.map((tg) =>
+      sortReader(
+        { field, order: 1, missing: "_last" },
+        tg.snapshot,
+        fieldMapOf(tg.mappings),
+        tg.index,
+        0,
+      )
+    );
+    const seen = new Set<SortValue>();
+    const kept: number[] = [];
+    keys = [];
+    for (const i of picked) {
+      const key = readerOf[ts[i]](docs[i], scores[i]);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      kept.push(i);
+      keys.push(key);
+      if (!all && kept.length >= req.from + req.size) break;
+    }
+    picked = kept;
+  }
+  const ordered = picked.map((i, j) => ({
     t: ts[i],
     doc: docs[i],
     score: scores[i],
     sort: byScore ? null : rowOf(i),
+    ...(keys ? { collapse: keys[j] } : {}),
   }));
   const report = scoring && (sortsByScore(sort) || req.trackScores);
   let maxScore: number | null = null;

@@ -26,6 +26,8 @@ export interface HitOptions {
   readonly docvalueFields: readonly FieldRequest[];
   /** `fields`. */
   readonly fields: readonly FieldRequest[];
+  /** The collapse field, reported under `fields`. */
+  readonly collapseField?: string;
   /** `highlight` with the query whose terms to mark. */
   readonly highlight?: { readonly request: HighlightRequest; readonly query: QueryNode };
 }
@@ -77,6 +79,12 @@ export function renderHit(
       ...docValueFields(target, c.doc, o.docvalueFields),
     };
     if (Object.keys(fields).length) hit.fields = fields;
+  }
+  if (c.collapse !== undefined && o.collapseField) {
+    hit.fields = {
+      ...(hit.fields as Record<string, unknown> | undefined),
+      [o.collapseField]: [c.collapse],
+    };
   }
   if (o.highlight) {
     const fields = fieldMapOf(target.mappings);

@@ -133,6 +133,7 @@ export function searchApi(
     docvalueFields: req.docvalueFields,
     fields: req.fields,
     highlight: req.highlight ? { request: req.highlight, query: req.query } : undefined,
+    collapseField: req.collapse ?? undefined,
   };
   const total = renderTotal(collected.total, req.trackTotalHits, req.restTotalHitsAsInt);
   const from = req.scroll !== null ? 0 : req.from;

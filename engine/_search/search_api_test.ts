@@ -568,3 +568,13 @@ Deno.test("date formats from the mapping shape key_as_string and docvalue_fields
   assert.deepEqual(aggs.m.buckets.map((b) => b.key_as_string), ["01/03/2024"]);
   assert.equal(aggs.last.value_as_string, "20/03/2024");
 });
+
+Deno.test("collapse keeps the best hit per field value", () => {
+  const res = search({ sort: [{ n: "desc" }], collapse: { field: "tag" } });
+  const hits = hitsOf(res).hits as unknown as { _id: string; fields: Record<string, unknown[]> }[];
+  assert.deepEqual(hits.map((h) => [h._id, h.fields.tag[0]]), [["29", "t2"], ["28", "t1"], [
+    "27",
+    "t0",
+  ]]);
+  assert.deepEqual(hitsOf(res).total, { value: 30, relation: "eq" });
+});

@@ -56,6 +56,8 @@ export interface SearchRequest {
   readonly scriptFieldCount: number;
   /** `highlight`, if requested. */
   readonly highlight: HighlightRequest | null;
+  /** `collapse.field`, if collapsing. */
+  readonly collapse: string | null;
 }
 
 const BODY_KEYS = new Set([
@@ -128,6 +130,13 @@ function trackTotal(v: unknown): number | boolean {
     );
   }
   return n === -1 ? true : n;
+}
+
+function collapseField(v: unknown): string | null {
+  if (v === undefined || v === null) return null;
+  const field = (v as Record<string, unknown>).field;
+  if (typeof field !== "string") throw parsingError(`[collapse] requires a [field]`);
+  return field;
 }
 
 function validation(reason: string): EngineError {
@@ -248,6 +257,7 @@ export function parseSearchRequest(
     fields: parseFieldRequests(b.fields, null),
     rescoreWindow: rescoreWindow(b.rescore),
     highlight: parseHighlight(b.highlight),
+    collapse: collapseField(b.collapse),
     scriptFieldCount: typeof b.script_fields === "object" && b.script_fields !== null
       ? Object.keys(b.script_fields).length
       : 0,
