@@ -171,6 +171,7 @@ export const API_PARAMS: Record<string, readonly string[]> = {
   refresh: EXPAND,
   open_close: [...TIMEOUTS, ...EXPAND, "wait_for_active_shards"],
   mapping: [...TIMEOUTS, ...EXPAND, "local", "write_index_only", "include_defaults"],
+
   settings: [
     ...TIMEOUTS,
     ...EXPAND,
@@ -195,6 +196,7 @@ export const API_PARAMS: Record<string, readonly string[]> = {
   ],
   cluster_settings: [...TIMEOUTS, "flat_settings", "include_defaults"],
   cat: CAT,
+  field_caps: [...EXPAND, "fields", "include_unmapped", "filters", "types", "include_empty_fields"],
 };
 
 function distance(a: string, b: string): number {

@@ -35,6 +35,7 @@ import {
   openCloseHandler,
   refreshHandler,
 } from "./indices.ts";
+import { fieldCapsHandler, fieldMappingHandler } from "./fields.ts";
 import { mgetHandler } from "./mget.ts";
 import { api } from "./params.ts";
 import { Router } from "./router.ts";
@@ -133,6 +134,10 @@ export function buildRouter(): Router<Handler> {
   add(PP, "/{index}/_mapping", "mapping", putMappingHandler);
   add(PP, "/{index}/_mappings", "mapping", putMappingHandler);
   add(PP, "/_mapping", "mapping", putMappingHandler);
+  add("GET", "/_mapping/field/{fields}", "mapping", fieldMappingHandler);
+  add("GET", "/{index}/_mapping/field/{fields}", "mapping", fieldMappingHandler);
+  add(GP, "/_field_caps", "field_caps", fieldCapsHandler);
+  add(GP, "/{index}/_field_caps", "field_caps", fieldCapsHandler);
   add("GET", "/_settings", "settings", getSettingsHandler);
   add("GET", "/{index}/_settings", "settings", getSettingsHandler);
   add("GET", "/_settings/{name}", "settings", getSettingsHandler);

@@ -1,0 +1,124 @@
+// Field-level views of mappings: GET _mapping/field/{fields} and _field_caps.
+
+import type { FieldMapping } from "../_search/types.ts";
+import type { IndexState } from "../_state/index_state.ts";
+import { matchPattern } from "../_state/names.ts";
+import { listParam } from "../_state/source_filter.ts";
+import { bodyObject, ok, type Reply, type RequestContext } from "./context.ts";
+import { targets } from "./indices.ts";
+
+/** Every field of a mapping with its full dotted path: objects, leaves and multi-fields. */
+export function listFields(
+  props: Record<string, FieldMapping> | undefined,
+  prefix = "",
+): Array<[string, FieldMapping]> {
+  const out: Array<[string, FieldMapping]> = [];
+  for (const [name, field] of Object.entries(props ?? {})) {
+    const path = prefix ? `${prefix}.${name}` : name;
+    out.push([path, field]);
+    if (field.properties) out.push(...listFields(field.properties, path));
+    if (field.fields) out.push(...listFields(field.fields, path));
+  }
+  return out;
+}
+
+function leafMapping(field: FieldMapping): FieldMapping {
+  const { properties: _p, fields: _f, ...rest } = field;
+  return field.properties && field.type === undefined ? { type: "object", ...rest } : rest;
+}
+
+/** GET /_mapping/field/{fields}, GET /{index}/_mapping/field/{fields}. */
+export function fieldMappingHandler(ctx: RequestContext): Reply {
+  const patterns = listParam(ctx.p.fields ?? "*");
+  const out: Record<string, unknown> = {};
+  for (const index of targets(ctx)) {
+    const mappings: Record<string, unknown> = {};
+    for (const [path, field] of listFields(index.mappings.properties)) {
+      if (!patterns.some((p) => matchPattern(p, path))) continue;
+      const short = path.split(".").pop()!;
+      mappings[path] = { full_name: path, mapping: { [short]: leafMapping(field) } };
+    }
+    out[index.name] = { mappings };
+  }
+  return ok(out);
+}
+
+const AGGREGATABLE = new Set([
+  "keyword",
+  "long",
+  "integer",
+  "short",
+  "byte",
+  "double",
+  "float",
+  "half_float",
+  "scaled_float",
+  "unsigned_long",
+  "date",
+  "date_nanos",
+  "boolean",
+  "ip",
+  "version",
+  "constant_keyword",
+  "wildcard",
+]);
+
+const METADATA: Record<string, { type: string; searchable: boolean; aggregatable: boolean }> = {
+  _id: { type: "_id", searchable: true, aggregatable: false },
+  _index: { type: "_index", searchable: true, aggregatable: true },
+  _routing: { type: "_routing", searchable: true, aggregatable: false },
+  _source: { type: "_source", searchable: false, aggregatable: false },
+  _seq_no: { type: "_seq_no", searchable: true, aggregatable: true },
+  _version: { type: "_version", searchable: false, aggregatable: true },
+  _ignored: { type: "_ignored", searchable: true, aggregatable: true },
+};
+
+/** GET|POST /_field_caps, /{index}/_field_caps (`fields` parameter or body). */
+export function fieldCapsHandler(ctx: RequestContext): Reply {
+  const body = bodyObject(ctx) ?? {};
+  const requested = ctx.params.get("fields") ??
+    (Array.isArray(body.fields) ? body.fields.join(",") : body.fields);
+  const patterns = listParam(typeof requested === "string" ? requested : null);
+  const indices: IndexState[] = targets(ctx);
+  const byField = new Map<
+    string,
+    Map<string, { caps: Record<string, unknown>; indices: string[] }>
+  >();
+  const add = (name: string, caps: Record<string, unknown>, index: string): void => {
+    const types = byField.get(name) ?? new Map();
+    const type = String(caps.type);
+    const entry = types.get(type) ?? { caps, indices: [] };
+    entry.indices.push(index);
+    types.set(type, entry);
+    byField.set(name, types);
+  };
+  for (const index of indices) {
+    for (const [name, caps] of Object.entries(METADATA)) {
+      if (patterns.some((p) => matchPattern(p, name))) {
+        add(name, { ...caps, metadata_field: true }, index.name);
+      }
+    }
+    for (const [path, field] of listFields(index.mappings.properties)) {
+      if (!patterns.some((p) => matchPattern(p, path))) continue;
+      const type = field.type ?? "object";
+      const leaf = type !== "object" && type !== "nested";
+      add(path, {
+        type,
+        metadata_field: false,
+        searchable: leaf,
+        aggregatable: AGGREGATABLE.has(type),
+      }, index.name);
+    }
+  }
+  const fields: Record<string, unknown> = {};
+  for (const [name, types] of [...byField].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const entry: Record<string, unknown> = {};
+    for (const [type, { caps, indices: holders }] of types) {
+      entry[type] = holders.length === indices.length && types.size === 1
+        ? caps
+        : { ...caps, indices: holders };
+    }
+    fields[name] = entry;
+  }
+  return ok({ indices: indices.map((i) => i.name), fields });
+}
