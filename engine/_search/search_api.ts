@@ -230,7 +230,10 @@ export function openPitApi(
   return { pit_id: id, _shards: shards(targets.length), creation_time: now };
 }
 
-/** Closes points in time (ES `{succeeded, num_freed}`, OpenSearch `{pits:[{pit_id, successful}]}`). */
+/**
+ * Closes points in time (ES `{succeeded, num_freed}`, OpenSearch `{pits:[{pit_id, successful}]}`).
+ * Elasticsearch answers 404 when `num_freed` is 0 for explicit ids; the REST layer sets the status.
+ */
 export function closePitApi(
   ctx: SearchContexts,
   ids: string[] | "_all",
@@ -238,13 +241,6 @@ export function closePitApi(
 ): Record<string, unknown> {
   const closed = ctx.closePits(ids);
   if (flavour === "elasticsearch") {
-    if (ids !== "_all" && closed.length === 0 && ids.length > 0) {
-      throw new EngineError(
-        404,
-        "search_context_missing_exception",
-        `No search context found for id [${ids[0]}]`,
-      );
-    }
     return { succeeded: true, num_freed: closed.length };
   }
   const list = ids === "_all" ? closed : ids;
