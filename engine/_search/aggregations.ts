@@ -357,6 +357,44 @@ const AGGS: Record<string, AggFn> = {
       sum: sum(vs),
     };
   },
+  extended_stats: (body, inputs, _s, name) => {
+    const vs: number[] = [];
+    eachValue(inputs, fieldOf(body, name, "extended_stats"), (v) => vs.push(Number(v)));
+    const n = vs.length;
+    const total = sum(vs);
+    const squares = vs.reduce((a, v) => a + v * v, 0);
+    const avg = n ? total / n : null;
+    const variance = n ? Math.max(0, squares / n - avg! * avg!) : null;
+    const sampleVariance = n > 1 ? variance! * n / (n - 1) : null;
+    const sigma = Number(body.sigma ?? 2);
+    const std = variance === null ? null : Math.sqrt(variance);
+    const stdSample = sampleVariance === null ? null : Math.sqrt(sampleVariance);
+    const bounds = (s: number | null) =>
+      avg === null || s === null
+        ? { upper: null, lower: null }
+        : { upper: avg + sigma * s, lower: avg - sigma * s };
+    return {
+      count: n,
+      min: n ? min(vs) : null,
+      max: n ? max(vs) : null,
+      avg,
+      sum: total,
+      sum_of_squares: n ? squares : null,
+      variance,
+      variance_population: variance,
+      variance_sampling: sampleVariance,
+      std_deviation: std,
+      std_deviation_population: std,
+      std_deviation_sampling: stdSample,
+      std_deviation_bounds: {
+        ...bounds(std),
+        upper_population: bounds(std).upper,
+        lower_population: bounds(std).lower,
+        upper_sampling: bounds(stdSample).upper,
+        lower_sampling: bounds(stdSample).lower,
+      },
+    };
+  },
   filter: (body, inputs, sub) => filterAgg(body, inputs, sub),
   filters: (body, inputs, sub) => filtersAgg(body, inputs, sub),
   top_hits: (body, inputs) => topHitsAgg(body, inputs),

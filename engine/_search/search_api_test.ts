@@ -578,3 +578,19 @@ Deno.test("collapse keeps the best hit per field value", () => {
   ]]);
   assert.deepEqual(hitsOf(res).total, { value: 30, relation: "eq" });
 });
+
+Deno.test("extended_stats computes variance and deviation", () => {
+  const idx = new TestIndex("e", { properties: { n: { type: "long" } } }).put({
+    a: { n: 2 },
+    b: { n: 4 },
+    c: { n: 6 },
+  });
+  const res = search({ size: 0, aggs: { s: { extended_stats: { field: "n" } } } }, "", idx);
+  const s = (res.aggregations as { s: Record<string, unknown> }).s;
+  assert.equal(s.count, 3);
+  assert.equal(s.avg, 4);
+  assert.equal(s.sum_of_squares, 56);
+  assert.ok(Math.abs((s.variance as number) - 8 / 3) < 1e-12);
+  assert.equal(s.variance_sampling, 4);
+  assert.equal(s.std_deviation_sampling, 2);
+});
