@@ -317,3 +317,19 @@ Deno.test("action.auto_create_index=false stops writes from creating indices", a
   assert.equal((await call(engine, "PUT", "/nope/_doc/1", { a: 1 })).status, 201);
   engine.close();
 });
+
+Deno.test("each flavour only has its own point-in-time API", async () => {
+  const es = new Engine();
+  await call(es, "PUT", "/p");
+  const osRoute = await call(es, "POST", "/p/_search/point_in_time?keep_alive=1m");
+  assert.deepEqual(osRoute.body, {
+    error: "no handler found for uri [/p/_search/point_in_time?keep_alive=1m] and method [POST]",
+    status: 400,
+  });
+  assert.equal((await call(es, "POST", "/p/_pit?keep_alive=1m")).status, 200);
+  es.close();
+  const os = new Engine({ flavour: "opensearch" });
+  await call(os, "PUT", "/p");
+  assert.equal((await call(os, "POST", "/p/_pit?keep_alive=1m")).status, 400);
+  os.close();
+});

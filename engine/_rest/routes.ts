@@ -70,6 +70,18 @@ function aliasesOnly(ctx: RequestContext): Reply {
   return { status: 200, body: out };
 }
 
+/** A route only one product has: the other answers like an unknown URL. */
+function only(flavour: "elasticsearch" | "opensearch", handler: Handler): Handler {
+  return (ctx) => {
+    if (ctx.state.flavour === flavour) return handler(ctx);
+    const uri = ctx.path + (ctx.params.size > 0 ? `?${ctx.params}` : "");
+    return {
+      status: 400,
+      body: { error: `no handler found for uri [${uri}] and method [${ctx.method}]`, status: 400 },
+    };
+  };
+}
+
 /** Builds the engine's router: each route names the API whose query parameters it accepts. */
 export function buildRouter(): Router<Handler> {
   const r = new Router<Handler>();
@@ -105,17 +117,37 @@ export function buildRouter(): Router<Handler> {
   add(GP, "/_search/scroll/{scroll_id}", "scroll", scrollHandler);
   add("DELETE", "/_search/scroll", "clear_scroll", clearScrollHandler);
   add("DELETE", "/_search/scroll/{scroll_id}", "clear_scroll", clearScrollHandler);
-  add("POST", "/{index}/_pit", "open_pit", (c) => openPitHandler(c, "elasticsearch"));
-  add("DELETE", "/_pit", "close_pit", (c) => closePitHandler(c, "elasticsearch"));
-  add("POST", "/{index}/_search/point_in_time", "open_pit", (c) => openPitHandler(c, "opensearch"));
-  add("DELETE", "/_search/point_in_time", "close_pit", (c) => closePitHandler(c, "opensearch"));
+  add(
+    "POST",
+    "/{index}/_pit",
+    "open_pit",
+    only("elasticsearch", (c) => openPitHandler(c, "elasticsearch")),
+  );
+  add(
+    "DELETE",
+    "/_pit",
+    "close_pit",
+    only("elasticsearch", (c) => closePitHandler(c, "elasticsearch")),
+  );
+  add(
+    "POST",
+    "/{index}/_search/point_in_time",
+    "open_pit",
+    only("opensearch", (c) => openPitHandler(c, "opensearch")),
+  );
+  add(
+    "DELETE",
+    "/_search/point_in_time",
+    "close_pit",
+    only("opensearch", (c) => closePitHandler(c, "opensearch")),
+  );
   add(
     "DELETE",
     "/_search/point_in_time/_all",
     "close_pit",
-    (c) => closePitHandler(c, "opensearch"),
+    only("opensearch", (c) => closePitHandler(c, "opensearch")),
   );
-  add("GET", "/_search/point_in_time/_all", "close_pit", listPitsHandler);
+  add("GET", "/_search/point_in_time/_all", "close_pit", only("opensearch", listPitsHandler));
   add("POST", "/{index}/_delete_by_query", "by_query", (c) => byQueryHandler(c, false));
   add("POST", "/{index}/_update_by_query", "by_query", (c) => byQueryHandler(c, true));
   add("POST", "/_reindex", "reindex", reindexHandler);
