@@ -364,8 +364,9 @@ const AGGS: Record<string, AggFn> = {
     const total = sum(vs);
     const squares = vs.reduce((a, v) => a + v * v, 0);
     const avg = n ? total / n : null;
-    const variance = n ? Math.max(0, squares / n - avg! * avg!) : null;
-    const sampleVariance = n > 1 ? variance! * n / (n - 1) : null;
+    const deviations = n ? Math.max(0, squares - total * total / n) : 0;
+    const variance = n ? deviations / n : null;
+    const sampleVariance = n > 1 ? deviations / (n - 1) : null;
     const sigma = Number(body.sigma ?? 2);
     const std = variance === null ? null : Math.sqrt(variance);
     const stdSample = sampleVariance === null ? null : Math.sqrt(sampleVariance);
