@@ -1,6 +1,16 @@
 /**
  * An embedded, in-memory, Elasticsearch-compatible engine for tests, demos and examples:
- * {@link Engine} answers REST requests through its `fetch`, {@link serve} exposes it over HTTP.
+ * {@link Engine} answers REST requests through its `fetch`, {@link serve} exposes it over HTTP
+ * (Deno, Bun or Node, chosen at run time). It behaves like an Elasticsearch 8 single node (or
+ * OpenSearch 2 with `flavour: "opensearch"`): near-real-time search with a 1 s refresh interval,
+ * `_version` / `_seq_no` / `_primary_term`, dynamic mapping, and Elasticsearch's error bodies.
+ *
+ * APIs: `GET /`; documents (`_doc`, `_create`, `_update` with simple Painless scripts, `_source`,
+ * `_mget`, `_bulk`); search (`_search`, `_count`, `_msearch`, scroll, point in time), `_delete_by_query`,
+ * `_update_by_query`, `_reindex`, `_tasks`; indices (create, delete, exists, get, `_mapping`,
+ * `_settings`, aliases, `_refresh`, `_open`/`_close`, `_field_caps`); `_cluster/health`,
+ * `_cluster/settings`, `_cat/indices|health|count|aliases|shards`. Unknown URLs, methods, parameters
+ * and content types are refused with the status and body Elasticsearch uses.
  *
  * @example
  * ```ts
