@@ -594,3 +594,15 @@ Deno.test("extended_stats computes variance and deviation", () => {
   assert.equal(s.variance_sampling, 4);
   assert.equal(s.std_deviation_sampling, 2);
 });
+
+Deno.test("indices_boost multiplies the scores of one index", () => {
+  const a = new TestIndex("a", mappings).put({ "1": { name: "apple" } });
+  const b = new TestIndex("b", mappings).put({ "1": { name: "apple" } });
+  const res = searchApi(new SearchContexts(), [a.target(), b.target()], {
+    query: { match: { name: "apple" } },
+    indices_boost: [{ b: 2 }],
+  }, new URLSearchParams());
+  const hits = hitsOf(res).hits as unknown as { _index: string; _score: number }[];
+  assert.equal(hits[0]._index, "b");
+  assert.ok(Math.abs(hits[0]._score - hits[1]._score * 2) < 1e-6);
+});

@@ -58,6 +58,8 @@ export interface SearchRequest {
   readonly highlight: HighlightRequest | null;
   /** `collapse.field`, if collapsing. */
   readonly collapse: string | null;
+  /** `indices_boost`: score multipliers by index name or pattern. */
+  readonly indicesBoost: Array<[string, number]>;
 }
 
 const BODY_KEYS = new Set([
@@ -258,6 +260,12 @@ export function parseSearchRequest(
     rescoreWindow: rescoreWindow(b.rescore),
     highlight: parseHighlight(b.highlight),
     collapse: collapseField(b.collapse),
+    indicesBoost: (Array.isArray(b.indices_boost) ? b.indices_boost : [b.indices_boost ?? {}])
+      .flatMap((o) =>
+        Object.entries(o as Record<string, unknown>).map(([k, v]) =>
+          [k, Number(v)] as [string, number]
+        )
+      ),
     scriptFieldCount: typeof b.script_fields === "object" && b.script_fields !== null
       ? Object.keys(b.script_fields).length
       : 0,
