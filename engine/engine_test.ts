@@ -333,3 +333,15 @@ Deno.test("each flavour only has its own point-in-time API", async () => {
   assert.equal((await call(os, "POST", "/p/_pit?keep_alive=1m")).status, 400);
   os.close();
 });
+
+Deno.test("docvalue_fields and script_fields are bounded by the index settings", async () => {
+  const engine = new Engine();
+  await call(engine, "PUT", "/l", { settings: { "index.max_docvalue_fields_search": 1 } });
+  const res = await call(engine, "POST", "/l/_search", { docvalue_fields: ["a", "b"] });
+  assert.equal(res.status, 400);
+  assert.match(
+    res.body.error.reason,
+    /Trying to retrieve too many docvalue_fields\. Must be less than or equal to: \[1\] but was \[2\]/,
+  );
+  engine.close();
+});
