@@ -118,6 +118,12 @@ const ROOT_KEYS = new Set([
   "_data_stream_timestamp",
 ]);
 
+/** A single unknown root key holding `properties`: a pre-7.0 mapping type such as `{"_doc": {...}}`. */
+function looksLikeTypeName(key: string, value: unknown): boolean {
+  return !ROOT_KEYS.has(key) && value !== null && typeof value === "object" &&
+    (value as Mappings).properties !== undefined;
+}
+
 /**
  * Validates a mappings body (`{properties: {...}, dynamic: ...}`), throwing `mapper_parsing_exception`
  * (or `illegal_argument_exception` for a type name, worded for index creation or put mapping).
@@ -133,9 +139,7 @@ export function validateMappings(
   const m = mappings as Mappings;
   const keys = Object.keys(m);
   if (
-    keys.length === 1 && keys[0] === "_doc" ||
-    keys.length === 1 && !ROOT_KEYS.has(keys[0]) && !keys[0].startsWith("_") &&
-      typeof m[keys[0]] === "object" && (m[keys[0]] as Mappings)?.properties !== undefined
+    keys.length === 1 && (keys[0] === "_doc" || looksLikeTypeName(keys[0], m[keys[0]]))
   ) {
     throw new EngineError(
       400,
