@@ -9,7 +9,7 @@ import {
   rangeAgg,
   type ValueSource,
 } from "./bucket_aggs.ts";
-import { formatDateAt } from "./dates.ts";
+import { dateValueAt, formatDateAt } from "./dates.ts";
 import type { ExecContext } from "./exec_context.ts";
 import type { FieldInfo } from "./field_map.ts";
 import { matchLive } from "./query_exec.ts";
@@ -410,6 +410,19 @@ const AGGS: Record<string, AggFn> = {
     ),
   range: (body, inputs, sub, name) =>
     rangeAgg(body, numericSource(inputs, body, name, "range"), subRunner(inputs, sub)),
+  date_range: (body, inputs, sub, name) => {
+    const field = fieldOf(body, name, "date_range");
+    const info = inputs.map((i) => i.ctx.fields.byPath.get(field)).find((f) => f);
+    const format = typeof body.format === "string" ? body.format : info?.format;
+    const now = inputs[0]?.ctx.now ?? Date.now();
+    return rangeAgg(
+      body,
+      numericSource(inputs, body, name, "date_histogram"),
+      subRunner(inputs, sub),
+      (v) => dateValueAt(v, now, false, format, false),
+      (n) => formatDateAt(n, false, format),
+    );
+  },
 };
 
 /** Runs an `aggs` object and returns the `aggregations` response object. */

@@ -171,12 +171,18 @@ function rangeKey(from?: number, to?: number): string {
 }
 
 /** `range` buckets: `[from, to)` per range, keyed `from-to` unless a `key` is given. */
-export function rangeAgg(body: Json, source: ValueSource, sub: SubRunner | null): Json {
+export function rangeAgg(
+  body: Json,
+  source: ValueSource,
+  sub: SubRunner | null,
+  toNumber: (v: unknown) => number = Number,
+  format?: (n: number) => string,
+): Json {
   const ranges = body.ranges;
   if (!Array.isArray(ranges)) throw parsingError(`[ranges] must be an array`);
   const defs = ranges.map((r: Json) => ({
-    from: r.from === undefined || r.from === null ? undefined : Number(r.from),
-    to: r.to === undefined || r.to === null ? undefined : Number(r.to),
+    from: r.from === undefined || r.from === null ? undefined : toNumber(r.from),
+    to: r.to === undefined || r.to === null ? undefined : toNumber(r.to),
     key: r.key as string | undefined,
   }));
   const per = defs.map(() => new Map<number, number[]>());
@@ -189,9 +195,18 @@ export function rangeAgg(body: Json, source: ValueSource, sub: SubRunner | null)
     });
   });
   const buckets = defs.map((d, i) => {
-    const b: Json = { key: d.key ?? rangeKey(d.from, d.to) };
-    if (d.from !== undefined) b.from = d.from;
-    if (d.to !== undefined) b.to = d.to;
+    const text = (n?: number) => (n === undefined ? "*" : format!(n));
+    const b: Json = {
+      key: d.key ?? (format ? `${text(d.from)}-${text(d.to)}` : rangeKey(d.from, d.to)),
+    };
+    if (d.from !== undefined) {
+      b.from = d.from;
+      if (format) b.from_as_string = format(d.from);
+    }
+    if (d.to !== undefined) {
+      b.to = d.to;
+      if (format) b.to_as_string = format(d.to);
+    }
     b.doc_count = count(per[i]);
     return sub ? { ...b, ...sub(per[i]) } : b;
   });

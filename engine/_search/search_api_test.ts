@@ -606,3 +606,28 @@ Deno.test("indices_boost multiplies the scores of one index", () => {
   assert.equal(hits[0]._index, "b");
   assert.ok(Math.abs(hits[0]._score - hits[1]._score * 2) < 1e-6);
 });
+
+Deno.test("date_range aggregation with date math and formatted keys", () => {
+  const idx = new TestIndex("dr", { properties: { at: { type: "date" } } }).put({
+    a: { at: "2020-06-01" },
+    b: { at: "2023-06-01" },
+  });
+  const res = search(
+    {
+      size: 0,
+      aggs: {
+        r: {
+          date_range: { field: "at", ranges: [{ to: "2021-01-01" }, { from: "2021-01-01||+1y" }] },
+        },
+      },
+    },
+    "",
+    idx,
+  );
+  const buckets = (res.aggregations as { r: { buckets: Record<string, unknown>[] } }).r.buckets;
+  assert.deepEqual(buckets.map((b) => [b.key, b.doc_count]), [
+    ["*-2021-01-01T00:00:00.000Z", 1],
+    ["2022-01-01T00:00:00.000Z-*", 1],
+  ]);
+  assert.equal(buckets[1].from_as_string, "2022-01-01T00:00:00.000Z");
+});
