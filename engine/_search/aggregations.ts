@@ -127,6 +127,20 @@ function compareKeys(a: number | string, b: number | string): number {
   return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
 }
 
+/** A terms `include`/`exclude` test: an array of values or a whole-key regular expression. */
+function keyFilter(spec: unknown): ((k: number | string) => boolean) | null {
+  if (spec === undefined || spec === null) return null;
+  if (Array.isArray(spec)) {
+    const set = new Set(spec.map(String));
+    return (k) => set.has(String(k));
+  }
+  if (typeof spec === "string") {
+    const re = new RegExp(`^(?:${spec})$`);
+    return (k) => re.test(String(k));
+  }
+  return null;
+}
+
 /** Adds term counts (and, for sub-aggregations, the docs) of a keyword field for one input. */
 function countFromPostings(
   input: AggInput,
@@ -204,7 +218,11 @@ function termsAgg(body: Json, inputs: AggInput[], sub: Json | undefined, name: s
   }
   const order = (body.order ?? { _count: "desc" }) as Json | Json[];
   const orders = (Array.isArray(order) ? order : [order]).flatMap((o) => Object.entries(o));
-  const entries = [...counts].filter(([, c]) => c >= minDocCount);
+  const include = keyFilter(body.include);
+  const exclude = keyFilter(body.exclude);
+  const entries = [...counts].filter(([k, c]) =>
+    c >= minDocCount && (!include || include(k)) && !(exclude && exclude(k))
+  );
   const subOf = new Map<number | string, Json>();
   const subResult = (k: number | string): Json => {
     let r = subOf.get(k);

@@ -631,3 +631,16 @@ Deno.test("date_range aggregation with date math and formatted keys", () => {
   ]);
   assert.equal(buckets[1].from_as_string, "2022-01-01T00:00:00.000Z");
 });
+
+Deno.test("terms aggregation include and exclude", () => {
+  const res = search({
+    size: 0,
+    aggs: {
+      a: { terms: { field: "tag", include: "t[12]" } },
+      b: { terms: { field: "tag", exclude: ["t0", "t2"] } },
+    },
+  });
+  const aggs = res.aggregations as Record<string, { buckets: { key: string }[] }>;
+  assert.deepEqual(aggs.a.buckets.map((b) => b.key), ["t1", "t2"]);
+  assert.deepEqual(aggs.b.buckets.map((b) => b.key), ["t1"]);
+});
