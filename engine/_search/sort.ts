@@ -3,7 +3,8 @@
 import { EngineError, illegalArgument, parsingError } from "../_errors.ts";
 import type { FieldMap } from "./field_map.ts";
 import { float32 } from "./hits_render.ts";
-import type { ShardSnapshot } from "./shard_snapshot.ts";
+import type { FieldIndex } from "./segment.ts";
+import type { SegmentView, ShardSnapshot } from "./shard_snapshot.ts";
 
 /** One sort key. */
 export interface SortKey {
@@ -116,9 +117,14 @@ export function sortReader(
       ? (last ? LONG_MAX : LONG_MIN)
       : Number(k.missing);
   }
+  // Callers mostly read ascending ordinals: remember the last segment instead of searching each time.
+  let v: SegmentView | undefined;
+  let f: FieldIndex | undefined;
   return (global) => {
-    const v = snapshot.viewOf(global);
-    const f = v.segment.fields.get(info.path);
+    if (!v || global < v.base || global >= v.base + v.segment.maxDoc) {
+      v = snapshot.viewOf(global);
+      f = v.segment.fields.get(info.path);
+    }
     if (!f) return missing;
     const local = global - v.base;
     const start = f.dvStart[local];
