@@ -89,6 +89,9 @@ export function queryTerms(
       case "boosting":
         walk(n.positive);
         break;
+      case "function_score":
+        walk(n.query);
+        break;
     }
   };
   walk(root);

@@ -34,6 +34,8 @@ function children(node: QueryNode): readonly QueryNode[] {
       return node.queries;
     case "boosting":
       return [node.positive, node.negative];
+    case "function_score":
+      return [node.query];
     default:
       return [];
   }

@@ -12,6 +12,7 @@ import {
 } from "./doc_set.ts";
 import { allOrdinals, type ExecContext, liveOnly } from "./exec_context.ts";
 import { resolveMsm, runMatch, runMultiMatch, runPhrase } from "./full_text.ts";
+import { applyFunctions } from "./function_score.ts";
 import type { QueryNode, QueryOf } from "./query_nodes.ts";
 import {
   runExists,
@@ -109,7 +110,17 @@ function runBoosting(q: QueryOf<"boosting">, ctx: ExecContext, scoring: boolean)
   return boostHits({ docs: positive.docs, scores }, q.boost);
 }
 
+function runFunctionScore(q: QueryOf<"function_score">, ctx: ExecContext, scoring: boolean): Hits {
+  const hits = execute(q.query, ctx, true);
+  const filters = q.functions.map((
+    fn,
+  ) => (fn.filter ? new Set(execute(fn.filter, ctx, false).docs) : null));
+  const scored = applyFunctions(hits, ctx, q.functions, filters, q);
+  return scoring ? scored : { docs: scored.docs, scores: null };
+}
+
 const RUNNERS: { [K in QueryNode["kind"]]: Runner<K> } = {
+  function_score: runFunctionScore,
   boosting: runBoosting,
   match_all: (q, ctx, scoring) => allDocs(ctx, q.boost, scoring),
   match_none: () => NO_HITS,

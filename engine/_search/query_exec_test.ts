@@ -342,3 +342,33 @@ Deno.test("prefix and wildcard on text fields are lower-cased like the analyzer"
   assert.deepEqual(sorted(ids({ prefix: { title: "QUI" } })), ["1", "3"]);
   assert.deepEqual(sorted(ids({ wildcard: { title: "L?ZY" } })), ["2"]);
 });
+
+Deno.test("function_score with field_value_factor, weights and modes", () => {
+  const byPrice = ids({
+    function_score: {
+      query: { match_all: {} },
+      field_value_factor: { field: "price", missing: 0 },
+    },
+  });
+  assert.deepEqual(byPrice.slice(0, 4), ["2", "4", "1", "3"]);
+  const res = searchApi(new SearchContexts(), [books().target()], {
+    query: {
+      function_score: {
+        query: { term: { tag: "animal" } },
+        functions: [{ filter: { term: { on_sale: true } }, weight: 10 }, { weight: 2 }],
+        score_mode: "sum",
+        boost_mode: "replace",
+      },
+    },
+  }, new URLSearchParams());
+  const hits = (res.hits as { hits: { _id: string; _score: number }[] }).hits;
+  assert.deepEqual(hits.map((h) => [h._id, h._score]), [["1", 12], ["2", 2]]);
+  assert.deepEqual(
+    ids({ function_score: { query: { match_all: {} }, weight: 2, min_score: 3 } }),
+    [],
+  );
+  assert.throws(
+    () => ids({ function_score: { script_score: {} } }),
+    /does not support \[script_score\]/,
+  );
+});

@@ -1,5 +1,7 @@
 // The frozen, kind-tagged query tree that the parser builds and the executor runs.
 
+import type { ScoreFunction } from "./function_score.ts";
+
 /** A field with a query-time boost, as in `title^2`. */
 export interface BoostedField {
   /** Field path or wildcard pattern. */
@@ -110,6 +112,16 @@ export type QueryNode =
     readonly kind: "dis_max";
     readonly queries: readonly QueryNode[];
     readonly tieBreaker: number;
+    readonly boost: number;
+  }
+  | {
+    readonly kind: "function_score";
+    readonly query: QueryNode;
+    readonly functions: readonly ScoreFunction[];
+    readonly scoreMode: string;
+    readonly boostMode: string;
+    readonly maxBoost: number;
+    readonly minScore?: number;
     readonly boost: number;
   }
   | {

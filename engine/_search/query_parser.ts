@@ -2,6 +2,7 @@
 
 import { parsingError } from "../_errors.ts";
 import type { BoostedField, QueryNode } from "./query_nodes.ts";
+import { parseFunction } from "./function_score.ts";
 import { registerName } from "./named_queries.ts";
 import { parseQueryString, parseSimpleQueryString } from "./query_string.ts";
 
@@ -363,6 +364,39 @@ const PARSERS: Record<string, Parser> = {
     checkKeys(o, n, ["filter"]);
     if (o.filter === undefined) throw parsingError(`[constant_score] requires a 'filter' element`);
     return { kind: "constant_score", filter: parseQuery(o.filter), boost: boostOf(o) };
+  },
+  function_score: (b, n) => {
+    const o = expectObject(b, n);
+    checkKeys(o, n, [
+      "query",
+      "filter",
+      "functions",
+      "score_mode",
+      "boost_mode",
+      "max_boost",
+      "min_score",
+      "weight",
+      "field_value_factor",
+      "random_score",
+    ]);
+    const functions = Array.isArray(o.functions)
+      ? o.functions.map((f) => parseFunction(f as Json, parseQuery))
+      : [];
+    const inline: Json = {};
+    for (const k of ["weight", "field_value_factor", "random_score"]) {
+      if (o[k] !== undefined) inline[k] = o[k];
+    }
+    if (Object.keys(inline).length) functions.push(parseFunction(inline, parseQuery));
+    return {
+      kind: "function_score",
+      query: o.query === undefined ? { kind: "match_all", boost: 1 } : parseQuery(o.query),
+      functions,
+      scoreMode: String(o.score_mode ?? "multiply"),
+      boostMode: String(o.boost_mode ?? "multiply"),
+      maxBoost: Number(o.max_boost ?? Number.MAX_VALUE),
+      minScore: o.min_score === undefined ? undefined : Number(o.min_score),
+      boost: boostOf(o),
+    };
   },
   boosting: (b, n) => {
     const o = expectObject(b, n);
