@@ -127,6 +127,18 @@ function compareKeys(a: number | string, b: number | string): number {
   return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
 }
 
+/** A percentile of sorted values, interpolating between unit-weight centroids as a t-digest does. */
+function percentile(sorted: number[], p: number): number | null {
+  const n = sorted.length;
+  if (n === 0) return null;
+  const target = (p / 100) * n;
+  if (target <= 0.5) return sorted[0];
+  if (target >= n - 0.5) return sorted[n - 1];
+  const i = Math.floor(target - 0.5);
+  const frac = target - 0.5 - i;
+  return sorted[i] + frac * (sorted[i + 1] - sorted[i]);
+}
+
 /** A terms `include`/`exclude` test: an array of values or a whole-key regular expression. */
 function keyFilter(spec: unknown): ((k: number | string) => boolean) | null {
   if (spec === undefined || spec === null) return null;
@@ -413,6 +425,21 @@ const AGGS: Record<string, AggFn> = {
         lower_sampling: bounds(stdSample).lower,
       },
     };
+  },
+  percentiles: (body, inputs, _s, name) => {
+    const vs: number[] = [];
+    eachValue(inputs, fieldOf(body, name, "percentiles"), (v) => vs.push(Number(v)));
+    vs.sort((a, b) => a - b);
+    const percents = Array.isArray(body.percents)
+      ? body.percents.map(Number)
+      : [1, 5, 25, 50, 75, 95, 99];
+    const entries = percents.map((p) =>
+      [Number.isInteger(p) ? `${p}.0` : String(p), percentile(vs, p)] as const
+    );
+    if (body.keyed === false) {
+      return { values: entries.map(([key, value]) => ({ key: Number(key), value })) };
+    }
+    return { values: Object.fromEntries(entries) };
   },
   filter: (body, inputs, sub) => filterAgg(body, inputs, sub),
   filters: (body, inputs, sub) => filtersAgg(body, inputs, sub),

@@ -644,3 +644,20 @@ Deno.test("terms aggregation include and exclude", () => {
   assert.deepEqual(aggs.a.buckets.map((b) => b.key), ["t1", "t2"]);
   assert.deepEqual(aggs.b.buckets.map((b) => b.key), ["t1"]);
 });
+
+Deno.test("percentiles aggregation interpolates between values", () => {
+  const idx = new TestIndex("p", { properties: { n: { type: "long" } } }).put({
+    a: { n: 1 },
+    b: { n: 2 },
+    c: { n: 3 },
+    d: { n: 4 },
+  });
+  const res = search(
+    { size: 0, aggs: { p: { percentiles: { field: "n", percents: [1, 50, 99] } } } },
+    "",
+    idx,
+  );
+  assert.deepEqual((res.aggregations as { p: unknown }).p, {
+    values: { "1.0": 1, "50.0": 2.5, "99.0": 4 },
+  });
+});
