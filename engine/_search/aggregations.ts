@@ -10,109 +10,22 @@ import {
   type ValueSource,
 } from "./bucket_aggs.ts";
 import { dateValueAt, formatDateAt } from "./dates.ts";
-import type { ExecContext } from "./exec_context.ts";
+import {
+  type AggFn,
+  type AggInput,
+  eachValue,
+  fieldInfo,
+  fieldOf,
+  type Json,
+} from "./agg_values.ts";
 import type { FieldInfo } from "./field_map.ts";
 import { matchLive } from "./query_exec.ts";
 import { parseQuery } from "./query_parser.ts";
-import { type Hits, intersect } from "./doc_set.ts";
+import { intersect } from "./doc_set.ts";
+import { METRIC_AGGS } from "./metric_aggs.ts";
 import { topHitsAgg } from "./top_hits_agg.ts";
 
-/** The docs one target contributes to an aggregation. */
-export interface AggInput {
-  /** Execution context of the target. */
-  readonly ctx: ExecContext;
-  /** The top-level matches with their scores (for `top_hits`). */
-  readonly scored?: Hits;
-  /** Matching docs (global ordinals, ascending). */
-  readonly docs: Int32Array;
-}
-
-type Json = Record<string, unknown>;
-type AggFn = (body: Json, inputs: AggInput[], sub: Json | undefined, name: string) => Json;
-
-function fieldInfo(input: AggInput, field: string): FieldInfo | undefined {
-  const info = input.ctx.fields.byPath.get(field);
-  if (info?.kind === "text") {
-    throw illegalArgument(
-      `Fielddata is disabled on [${field}] in [${input.ctx.index}]. Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true on [${field}] in order to load field data by uninverting the inverted index. Note that this can use significant memory.`,
-    );
-  }
-  return info;
-}
-
-/** Calls `fn` with each value of `field` in each doc. */
-function eachValue(
-  inputs: AggInput[],
-  field: string,
-  fn: (v: number | string, doc: number, input: AggInput) => void,
-): FieldInfo | undefined {
-  let seen: FieldInfo | undefined;
-  for (const input of inputs) {
-    const info = fieldInfo(input, field);
-    if (!info) continue;
-    seen ??= info;
-    // Docs are ascending, so walk the segments in step instead of looking each doc up.
-    const views = input.ctx.snapshot.views;
-    let vi = 0;
-    for (const d of input.docs) {
-      while (vi + 1 < views.length && views[vi + 1].base <= d) vi++;
-      const v = views[vi];
-      const f = v.segment.fields.get(field);
-      if (!f) continue;
-      const local = d - v.base;
-      const end = f.dvStart[local + 1];
-      const strs = f.strValues;
-      const nums = f.numValues;
-      for (let i = f.dvStart[local]; i < end; i++) fn(strs ? strs[i] : nums![i], d, input);
-    }
-  }
-  return seen;
-}
-
-function fieldOf(body: Json, name: string, type: string): string {
-  if (typeof body.field !== "string") {
-    throw parsingError(`[${type}] aggregation [${name}] requires a [field]`);
-  }
-  return body.field;
-}
-
-function metric(kind: "min" | "max" | "avg" | "sum"): AggFn {
-  return (body, inputs, _sub, name) => {
-    const field = fieldOf(body, name, kind);
-    for (const input of inputs) {
-      if (fieldInfo(input, field)?.kind === "keyword") {
-        throw illegalArgument(
-          `Field [${field}] of type [keyword] is not supported for aggregation [${kind}]`,
-        );
-      }
-    }
-    let n = 0;
-    let total = 0;
-    let lo = Infinity;
-    let hi = -Infinity;
-    const info = eachValue(inputs, field, (v) => {
-      const x = v as number;
-      n++;
-      total += x;
-      if (x < lo) lo = x;
-      if (x > hi) hi = x;
-    });
-    const value = kind === "sum"
-      ? total
-      : n === 0
-      ? null
-      : kind === "avg"
-      ? total / n
-      : kind === "min"
-      ? lo
-      : hi;
-    const out: Json = { value };
-    if (info?.kind === "date" && value !== null) {
-      out.value_as_string = formatDateAt(value, info.nanos, info.format);
-    }
-    return out;
-  };
-}
+export type { AggInput };
 
 function keyOf(info: FieldInfo | undefined, v: number | string): Json {
   if (info?.kind === "boolean") return { key: v, key_as_string: v ? "true" : "false" };
@@ -125,18 +38,6 @@ function keyOf(info: FieldInfo | undefined, v: number | string): Json {
 function compareKeys(a: number | string, b: number | string): number {
   if (typeof a === "number" && typeof b === "number") return a - b;
   return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
-}
-
-/** A percentile of sorted values, interpolating between unit-weight centroids as a t-digest does. */
-function percentile(sorted: number[], p: number): number | null {
-  const n = sorted.length;
-  if (n === 0) return null;
-  const target = (p / 100) * n;
-  if (target <= 0.5) return sorted[0];
-  if (target >= n - 0.5) return sorted[n - 1];
-  const i = Math.floor(target - 0.5);
-  const frac = target - 0.5 - i;
-  return sorted[i] + frac * (sorted[i + 1] - sorted[i]);
 }
 
 /** A terms `include`/`exclude` test: an array of values or a whole-key regular expression. */
@@ -329,10 +230,6 @@ function missingAgg(body: Json, inputs: AggInput[], sub: Json | undefined, name:
   return { doc_count: count, ...(sub ? runAggregations(sub, narrowed) : {}) };
 }
 
-const sum = (vs: number[]) => vs.reduce((a, b) => a + b, 0);
-const min = (vs: number[]) => vs.reduce((a, b) => (b < a ? b : a), Infinity);
-const max = (vs: number[]) => vs.reduce((a, b) => (b > a ? b : a), -Infinity);
-
 function numericSource(inputs: AggInput[], body: Json, name: string, type: string): ValueSource {
   const field = fieldOf(body, name, type);
   const nanos = type === "date_histogram" &&
@@ -361,86 +258,7 @@ function subRunner(inputs: AggInput[], sub: Json | undefined): ((docs: BucketDoc
 
 const AGGS: Record<string, AggFn> = {
   terms: termsAgg,
-  min: metric("min"),
-  max: metric("max"),
-  avg: metric("avg"),
-  sum: metric("sum"),
-  value_count: (body, inputs, _s, name) => {
-    let n = 0;
-    eachValue(inputs, fieldOf(body, name, "value_count"), () => n++);
-    return { value: n };
-  },
-  cardinality: (body, inputs, _s, name) => {
-    const set = new Set<number | string>();
-    eachValue(inputs, fieldOf(body, name, "cardinality"), (v) => set.add(v));
-    return { value: set.size };
-  },
-  stats: (body, inputs, _s, name) => {
-    const vs: number[] = [];
-    eachValue(inputs, fieldOf(body, name, "stats"), (v) => vs.push(Number(v)));
-    const n = vs.length;
-    return {
-      count: n,
-      min: n ? min(vs) : null,
-      max: n ? max(vs) : null,
-      avg: n ? sum(vs) / n : null,
-      sum: sum(vs),
-    };
-  },
-  extended_stats: (body, inputs, _s, name) => {
-    const vs: number[] = [];
-    eachValue(inputs, fieldOf(body, name, "extended_stats"), (v) => vs.push(Number(v)));
-    const n = vs.length;
-    const total = sum(vs);
-    const squares = vs.reduce((a, v) => a + v * v, 0);
-    const avg = n ? total / n : null;
-    const deviations = n ? Math.max(0, squares - total * total / n) : 0;
-    const variance = n ? deviations / n : null;
-    const sampleVariance = n > 1 ? deviations / (n - 1) : null;
-    const sigma = Number(body.sigma ?? 2);
-    const std = variance === null ? null : Math.sqrt(variance);
-    const stdSample = sampleVariance === null ? null : Math.sqrt(sampleVariance);
-    const bounds = (s: number | null) =>
-      avg === null || s === null
-        ? { upper: null, lower: null }
-        : { upper: avg + sigma * s, lower: avg - sigma * s };
-    return {
-      count: n,
-      min: n ? min(vs) : null,
-      max: n ? max(vs) : null,
-      avg,
-      sum: total,
-      sum_of_squares: n ? squares : null,
-      variance,
-      variance_population: variance,
-      variance_sampling: sampleVariance,
-      std_deviation: std,
-      std_deviation_population: std,
-      std_deviation_sampling: stdSample,
-      std_deviation_bounds: {
-        ...bounds(std),
-        upper_population: bounds(std).upper,
-        lower_population: bounds(std).lower,
-        upper_sampling: bounds(stdSample).upper,
-        lower_sampling: bounds(stdSample).lower,
-      },
-    };
-  },
-  percentiles: (body, inputs, _s, name) => {
-    const vs: number[] = [];
-    eachValue(inputs, fieldOf(body, name, "percentiles"), (v) => vs.push(Number(v)));
-    vs.sort((a, b) => a - b);
-    const percents = Array.isArray(body.percents)
-      ? body.percents.map(Number)
-      : [1, 5, 25, 50, 75, 95, 99];
-    const entries = percents.map((p) =>
-      [Number.isInteger(p) ? `${p}.0` : String(p), percentile(vs, p)] as const
-    );
-    if (body.keyed === false) {
-      return { values: entries.map(([key, value]) => ({ key: Number(key), value })) };
-    }
-    return { values: Object.fromEntries(entries) };
-  },
+  ...METRIC_AGGS,
   filter: (body, inputs, sub) => filterAgg(body, inputs, sub),
   filters: (body, inputs, sub) => filtersAgg(body, inputs, sub),
   top_hits: (body, inputs) => topHitsAgg(body, inputs),

@@ -1,6 +1,6 @@
 // The `top_hits` aggregation: the best documents of a bucket, rendered like search hits.
 
-import type { AggInput } from "./aggregations.ts";
+import type { AggInput } from "./agg_values.ts";
 import type { Hits } from "./doc_set.ts";
 import { type HitOptions, renderHits } from "./hits_render.ts";
 import { compareValues, parseSort, sortReader, type SortValue } from "./sort.ts";
