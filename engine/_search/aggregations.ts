@@ -1,5 +1,5 @@
-// Aggregations over the matching docs: terms (with sub-aggregations), min, max, avg, sum,
-// value_count, cardinality, stats, filter and missing.
+// Aggregations over the matching docs: the table from type name to implementation, terms (with
+// sub-aggregations and ordering), filter(s), missing, and the wiring of the bucket and metric kinds.
 
 import { illegalArgument, parsingError } from "../_errors.ts";
 import {
