@@ -113,8 +113,9 @@ export function sortReader(
   let missing: SortValue = null;
   if (info.integer || info.kind === "date") {
     const last = (k.missing === "_last") === (k.order === 1);
+    const [max, min] = info.type === "unsigned_long" ? [2 ** 64, 0] : [LONG_MAX, LONG_MIN];
     missing = k.missing === "_last" || k.missing === "_first"
-      ? (last ? LONG_MAX : LONG_MIN)
+      ? (last ? max : min)
       : Number(k.missing);
   }
   // Callers mostly read ascending ordinals: remember the last segment instead of searching each time.
