@@ -77,7 +77,6 @@ export class PreparedStatement extends StatementBase {
   readonly #script: ParsedScript;
   #args: unknown[] = [];
   #set: boolean[] = [];
-  #batch: BoundCommand[] = [];
 
   /**
    * Creates a prepared statement; the text is parsed now.
@@ -165,24 +164,7 @@ export class PreparedStatement extends StatementBase {
   /** Binds the current arguments and adds the command to the batch. */
   addBatch(): void {
     this.ensureOpen();
-    this.#batch.push(...this.#bind());
-  }
-
-  /** Drops the batch. */
-  clearBatch(): void {
-    this.#batch = [];
-  }
-
-  /**
-   * Runs the batch as one `_bulk` request and clears it.
-   *
-   * @param options The caller's signal.
-   * @returns One count per batched command.
-   */
-  executeBatch(options?: ExecuteOptions): Promise<number[]> {
-    const batch = this.#batch;
-    this.#batch = [];
-    return this.batchCommands(batch, options);
+    this.addToBatch(this.#bind());
   }
 
   #withBound<T>(run: (commands: BoundCommand[]) => Promise<T>): Promise<T> {

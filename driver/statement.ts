@@ -37,8 +37,6 @@ import type { ResultSet } from "./result_set.ts";
  * ```
  */
 export class Statement extends StatementBase {
-  #batch: BoundCommand[] = [];
-
   /**
    * Runs a text of one or more commands, in order. The first failing command stops the text
    * and its error is thrown (the commands before it have run; their writes are done).
@@ -104,24 +102,7 @@ export class Statement extends StatementBase {
         { command: text },
       );
     }
-    this.#batch.push(commands[0]);
-  }
-
-  /** Drops the commands added with `addBatch`. */
-  clearBatch(): void {
-    this.#batch = [];
-  }
-
-  /**
-   * Runs the batch as one `_bulk` request and clears it.
-   *
-   * @param options The caller's signal.
-   * @returns One count per command: 1 written, 0 for a noop update or a missing document.
-   */
-  executeBatch(options?: ExecuteOptions): Promise<number[]> {
-    const batch = this.#batch;
-    this.#batch = [];
-    return this.batchCommands(batch, options);
+    this.addToBatch([commands[0]]);
   }
 }
 

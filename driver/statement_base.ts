@@ -62,6 +62,7 @@ export abstract class StatementBase {
   #results: StatementResult[] = [];
   #current = 0;
   #keys: string[] = [];
+  #batch: BoundCommand[] = [];
   #maxRows = 0;
   #timeoutMs: number | undefined;
   #closed = false;
@@ -225,6 +226,28 @@ export abstract class StatementBase {
       );
     }
     return first ?? 0;
+  }
+
+  /** Adds bound single-document writes to the batch that `executeBatch` sends. */
+  protected addToBatch(commands: readonly BoundCommand[]): void {
+    this.#batch.push(...commands);
+  }
+
+  /** Drops the commands added with `addBatch`. */
+  clearBatch(): void {
+    this.#batch = [];
+  }
+
+  /**
+   * Runs the batch as one `_bulk` request and clears it.
+   *
+   * @param options The caller's signal.
+   * @returns One count per command: 1 written, 0 for a noop update or a missing document.
+   */
+  executeBatch(options?: ExecuteOptions): Promise<number[]> {
+    const batch = this.#batch;
+    this.#batch = [];
+    return this.batchCommands(batch, options);
   }
 
   /** Runs single-document writes as one `_bulk` request; returns one count per command. */
