@@ -1,0 +1,198 @@
+/**
+ * Errors the server answered with: {@linkcode ResponseError} for an error status and
+ * {@linkcode BulkError} for a `_bulk` request with failed items.
+ *
+ * @module
+ */
+
+import { DataAccessError, type ErrorOptions } from "./_error_base.ts";
+
+/** The parts of an Elasticsearch error body, as the server sent them. */
+export interface ServerErrorCause {
+  /** The exception type, e.g. `index_not_found_exception`. */
+  type?: string;
+  /** The human-readable reason. */
+  reason?: string;
+  /** Any other fields the server sent. */
+  [key: string]: unknown;
+}
+
+/**
+ * The server answered with an error status. The message is built from Elasticsearch's `type`,
+ * `reason`, `caused_by` and `root_cause`; a body that is not JSON (an HTML page from a proxy) is
+ * kept as text in `body`.
+ *
+ * @example
+ * ```ts
+ * import { ResponseError } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const body = JSON.stringify({
+ *   error: { root_cause: [], type: "index_not_found_exception", reason: "no such index [x]" },
+ *   status: 404,
+ * });
+ * const error = ResponseError.fromBody(404, body, { command: "GET /x/_search" });
+ * assert.equal(error.status, 404);
+ * assert.equal(error.type, "index_not_found_exception");
+ * assert.match(error.message, /no such index \[x\]/);
+ * ```
+ */
+export class ResponseError extends DataAccessError {
+  /** The HTTP status. */
+  readonly status: number;
+  /** Elasticsearch's exception type, when the body had one. */
+  readonly type?: string;
+  /** Elasticsearch's reason, when the body had one. */
+  readonly reason?: string;
+  /** `error.root_cause` of the body. */
+  readonly rootCause: ServerErrorCause[];
+  /** `error.caused_by` of the body. */
+  readonly causedBy?: ServerErrorCause;
+  /** The parsed body when it was JSON, else the raw text. */
+  readonly body: unknown;
+
+  /**
+   * Creates the error.
+   *
+   * @param status The HTTP status.
+   * @param body The parsed JSON body, or the raw text.
+   * @param options The command and the cause.
+   */
+  constructor(status: number, body: unknown, options: ErrorOptions = {}) {
+    const parts = describeErrorBody(status, body);
+    super("RESPONSE", parts.message, options);
+    this.status = status;
+    this.body = body;
+    this.rootCause = parts.rootCause;
+    if (parts.type !== undefined) this.type = parts.type;
+    if (parts.reason !== undefined) this.reason = parts.reason;
+    if (parts.causedBy !== undefined) this.causedBy = parts.causedBy;
+  }
+
+  /**
+   * Builds the error from the raw response text: JSON when it parses, else kept as text.
+   *
+   * @param status The HTTP status.
+   * @param text The raw response body.
+   * @param options The command and the cause.
+   * @returns The error.
+   */
+  static fromBody(status: number, text: string, options: ErrorOptions = {}): ResponseError {
+    let body: unknown = text;
+    try {
+      if (text.length > 0) body = JSON.parse(text);
+    } catch {
+      body = text;
+    }
+    return new ResponseError(status, body, options);
+  }
+}
+
+function asCause(value: unknown): ServerErrorCause | undefined {
+  return value !== null && typeof value === "object" ? value as ServerErrorCause : undefined;
+}
+
+function describeErrorBody(status: number, body: unknown): {
+  message: string;
+  type?: string;
+  reason?: string;
+  rootCause: ServerErrorCause[];
+  causedBy?: ServerErrorCause;
+} {
+  if (typeof body === "string") {
+    const text = body.length > 500 ? body.slice(0, 500) + "…" : body;
+    return { message: `HTTP ${status}: ${text || "(empty body)"}`, rootCause: [] };
+  }
+  const root = asCause(body);
+  const error = root?.error;
+  if (typeof error === "string") {
+    return { message: `HTTP ${status}: ${error}`, reason: error, rootCause: [] };
+  }
+  const cause = asCause(error);
+  if (!cause) {
+    return { message: `HTTP ${status}: ${JSON.stringify(body)?.slice(0, 500)}`, rootCause: [] };
+  }
+  const rootCause = Array.isArray(cause.root_cause)
+    ? cause.root_cause.map(asCause).filter((c): c is ServerErrorCause => c !== undefined)
+    : [];
+  const causedBy = asCause(cause.caused_by);
+  let message = `HTTP ${status} ${cause.type ?? "error"}`;
+  if (cause.reason) message += `: ${cause.reason}`;
+  if (causedBy) message += `; caused by ${causedBy.type}: ${causedBy.reason ?? ""}`;
+  for (const rc of rootCause) {
+    if (rc.type === cause.type && rc.reason === cause.reason) continue;
+    message += `; root cause ${rc.type}: ${rc.reason ?? ""}`;
+  }
+  return {
+    message,
+    type: cause.type,
+    reason: cause.reason,
+    rootCause,
+    causedBy,
+  };
+}
+
+/** One item of a `_bulk` response, as the server sent it, with its position. */
+export interface BulkItem {
+  /** 0-based position in the request. */
+  index: number;
+  /** The action: `index`, `create`, `update` or `delete`. */
+  action: string;
+  /** The item's HTTP status. */
+  status: number;
+  /** The document id, when known. */
+  id?: string;
+  /** The item's error, when it failed. */
+  error?: ServerErrorCause;
+}
+
+/**
+ * Some items of a `_bulk` request failed. Every item is kept (`items`), the failed ones also in
+ * `failed`; `successCount` says how many were written.
+ *
+ * @example
+ * ```ts
+ * import { BulkError } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const error = new BulkError([
+ *   { index: 0, action: "index", status: 201, id: "1" },
+ *   { index: 1, action: "update", status: 404, id: "2", error: { type: "document_missing_exception", reason: "[2]: document missing" } },
+ * ]);
+ * assert.equal(error.successCount, 1);
+ * assert.equal(error.failed.length, 1);
+ * assert.match(error.message, /document_missing_exception/);
+ * ```
+ */
+export class BulkError extends DataAccessError {
+  /** Every item, in request order. */
+  readonly items: BulkItem[];
+  /** The failed items. */
+  readonly failed: BulkItem[];
+  /** How many items succeeded. */
+  readonly successCount: number;
+
+  /**
+   * Creates the error.
+   *
+   * @param items Every item of the response.
+   * @param options The command and the cause.
+   */
+  constructor(items: BulkItem[], options: ErrorOptions = {}) {
+    const failed = items.filter((item) => item.error !== undefined || item.status >= 300);
+    const first = failed[0];
+    const firstText = first
+      ? `; first: item ${first.index} (${first.action} ${first.id ?? ""}) ${first.status} ${
+        first.error?.type ?? ""
+      }: ${first.error?.reason ?? ""}`
+      : "";
+    super(
+      "BULK",
+      `${failed.length} of ${items.length} bulk items failed${firstText}`,
+      options,
+    );
+    this.items = items;
+    this.failed = failed;
+    this.successCount = items.length - failed.length;
+  }
+}
