@@ -1,7 +1,10 @@
-// A plain script (no Deno APIs) that runs the driver on Bun (or Node, or Deno) through an injected
-// fetch: `npx -y bun run tests/bun_smoke.ts` prints "bun smoke ok".
+// A plain script (no Deno APIs) that runs the library on Bun (or Deno): first the driver through a
+// recording fake fetch, then JdbcTemplate with an entity class (TC39 decorators) against the
+// embedded engine in-process. `npx -y bun run tests/bun_smoke.ts` prints "bun smoke ok".
 import assert from "node:assert/strict";
 import { DataSource, RETURN_GENERATED_KEYS } from "../driver/mod.ts";
+import { Column, JdbcTemplate, Table } from "../template/mod.ts";
+import { Engine } from "../engine/mod.ts";
 
 const seen: string[] = [];
 const fetch = (url: string, init: RequestInit): Promise<Response> => {
@@ -44,4 +47,40 @@ assert.deepEqual(seen, [
   "POST http://es:9200/users/_search",
 ]);
 await conn.close();
+
+@Table("people")
+class Person {
+  @Column({ primary: true })
+  id = "";
+  @Column("full_name")
+  name = "";
+  @Column()
+  age = 0;
+}
+
+const engine = new Engine();
+const jdbc = new JdbcTemplate(
+  new DataSource({ nodes: ["http://engine.local"], fetch: engine.fetch, indexRefresh: true }),
+);
+await jdbc.execute('PUT /people {"mappings": {"properties": {"full_name": {"type": "keyword"}}}}');
+for (const [id, name, age] of [["1", "Ada", 36], ["2", "Alan", 41]] as const) {
+  assert.equal(
+    await jdbc.executeUpdate('PUT /people/_doc/#{id} {"full_name": #{name}, "age": #{age}}', {
+      id,
+      name,
+      age,
+    }),
+    1,
+  );
+}
+const people = await jdbc.queryForList(
+  'POST /people/_search {"query": {"range": {"age": {"gt": ?}}}}',
+  [40],
+  Person,
+);
+assert.equal(people.length, 1);
+assert.ok(people[0] instanceof Person);
+assert.deepEqual({ ...people[0] }, { id: "2", name: "Alan", age: 41 });
+assert.equal(await jdbc.queryForNumber("GET /people/_count"), 2);
+engine.close();
 console.log("bun smoke ok");
