@@ -1,0 +1,30 @@
+// End-to-end benchmarks over loopback (DESIGN §9), each group with raw fetch as its baseline:
+//   deno bench -A bench/e2e_bench.ts
+// The embedded engine is served on a free 127.0.0.1 port with 1,000 documents; every variant
+// sends the same `term` search (10 hits) and builds `{_ID, _DOC}` rows. Target: JdbcTemplate at
+// ≥ 95% of raw fetch, one at a time and 16 at a time, ahead of @elastic/elasticsearch.
+// For a plain requests/s table with fixed iteration counts: deno run -A bench/e2e_report.ts
+
+import { CONCURRENCY, sixteen, startFixture } from "./e2e_report.ts";
+
+const fixture = await startFixture();
+globalThis.addEventListener("unload", () => {
+  // Best effort: the process is ending; close() stops the server and the clients' sockets.
+  void fixture.close();
+});
+
+for (const [i, v] of fixture.variants.entries()) {
+  Deno.bench(v.name, { group: "e2e one at a time", baseline: i === 0 }, async () => {
+    await v.one();
+  });
+}
+
+for (const [i, v] of fixture.variants.entries()) {
+  Deno.bench(
+    `${v.name} ×${CONCURRENCY}`,
+    { group: `e2e ${CONCURRENCY} at a time`, baseline: i === 0 },
+    async () => {
+      await sixteen(v.one);
+    },
+  );
+}
