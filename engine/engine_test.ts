@@ -339,8 +339,9 @@ Deno.test("docvalue_fields and script_fields are bounded by the index settings",
   await call(engine, "PUT", "/l", { settings: { "index.max_docvalue_fields_search": 1 } });
   const res = await call(engine, "POST", "/l/_search", { docvalue_fields: ["a", "b"] });
   assert.equal(res.status, 400);
+  // A shard-level failure, as in Elasticsearch: "all shards failed" with the cause as root_cause.
   assert.match(
-    res.body.error.reason,
+    res.body.error.root_cause[0].reason,
     /Trying to retrieve too many docvalue_fields\. Must be less than or equal to: \[1\] but was \[2\]/,
   );
   engine.close();

@@ -58,39 +58,6 @@ export function withAliasFilter(
   return { ...body, query: { bool: { must: [query], filter: [filters[0]] } } };
 }
 
-const FETCH_LIMITS = [
-  { key: "docvalue_fields", setting: "index.max_docvalue_fields_search", fallback: 100 },
-  { key: "script_fields", setting: "index.max_script_fields", fallback: 32 },
-] as const;
-
-/** Refuses more `docvalue_fields` / `script_fields` than the target indices allow, like ES. */
-export function checkFetchLimits(
-  ctx: RequestContext,
-  targets: SearchTarget[],
-  body: Record<string, unknown> | undefined,
-): void {
-  for (const { key, setting, fallback } of FETCH_LIMITS) {
-    const value = body?.[key];
-    const count = Array.isArray(value)
-      ? value.length
-      : value !== null && typeof value === "object"
-      ? Object.keys(value).length
-      : 0;
-    if (count === 0) continue;
-    for (const target of targets) {
-      const raw = ctx.state.cluster.indices.get(target.index)?.settings[setting];
-      const limit = raw === undefined ? fallback : Number(raw);
-      if (count > limit) {
-        throw new EngineError(
-          400,
-          "illegal_argument_exception",
-          `Trying to retrieve too many ${key}. Must be less than or equal to: [${limit}] but was [${count}]. This limit can be set by changing the [${setting}] index level setting.`,
-        );
-      }
-    }
-  }
-}
-
 /** GET|POST /_search, /{index}/_search. */
 export function searchHandler(ctx: RequestContext): Reply {
   const body = bodyObject(ctx);
@@ -103,7 +70,6 @@ export function searchHandler(ctx: RequestContext): Reply {
     );
   }
   const targets = usesPit ? [] : searchTargets(ctx, ctx.p.index);
-  checkFetchLimits(ctx, targets, body);
   const filtered = usesPit ? body : withAliasFilter(ctx, ctx.p.index, body);
   return ok(searchApi(ctx.state.search, targets, filtered, ctx.params));
 }
@@ -146,7 +112,8 @@ export function clearScrollHandler(ctx: RequestContext): Reply {
     ...idList(ctx.params.get("scroll_id")),
   ];
   const result = clearScrollApi(ctx.state.search, ids.includes("_all") ? "_all" : ids);
-  return { status: result.succeeded === false ? 404 : 200, body: result };
+  // Elasticsearch's ClearScrollResponse: 404 when nothing was freed (unknown or expired ids).
+  return { status: result.num_freed === 0 ? 404 : 200, body: result };
 }
 
 /** POST /{index}/_pit (Elasticsearch) and POST /{index}/_search/point_in_time (OpenSearch). */
@@ -226,7 +193,6 @@ export function msearchHandler(ctx: RequestContext): Reply {
         ? header.index.join(",")
         : String(header.index);
       const targets = body.pit !== undefined ? [] : searchTargets(ctx, index, params);
-      checkFetchLimits(ctx, targets, body);
       responses.push({ ...searchApi(ctx.state.search, targets, body, params), status: 200 });
     } catch (e) {
       if (!(e instanceof EngineError)) throw e;

@@ -1,5 +1,5 @@
 // A small parser for `query_string` / `q=` syntax: terms, field:value, "phrases", AND/OR/NOT, +/-,
-// parentheses, ranges ([a TO b], >5), wildcards and _exists_.
+// parentheses, ranges ([a TO b], >5), wildcards, /regular expressions/ and _exists_.
 
 import { parsingError } from "../_errors.ts";
 import type { BoostedField, QueryNode } from "./query_nodes.ts";
@@ -13,7 +13,12 @@ interface Options {
 
 type Occur = "must" | "should" | "must_not";
 
-const TOKEN_RE = /\s*(\(|\)|\+|-(?=\S)|!|&&|\|\||"(?:\\.|[^"\\])*"|(?:\\.|[^\s()"])+)/gy;
+/** A `/regex/` term, optionally `field:`-prefixed and `^boost`-suffixed (Lucene's REGEXPTERM). */
+const REGEX_TERM = String.raw`(?:(?:\\.|[^\s()"/:\\])+:)?\/(?:\\\/|[^/])*\/(?:\^\d+(?:\.\d+)?)?`;
+const TOKEN_RE = new RegExp(
+  String.raw`\s*(\(|\)|\+|-(?=\S)|!|&&|\|\||"(?:\\.|[^"\\])*"|${REGEX_TERM}|(?:\\.|[^\s()"])+)`,
+  "gy",
+);
 
 function tokenize(text: string): string[] {
   const out: string[] = [];
@@ -91,7 +96,7 @@ class QsParser {
       return inner;
     }
     if (t === "*:*") return { kind: "match_all", boost: 1 };
-    const colon = findFieldColon(t);
+    const colon = t.startsWith("/") ? -1 : findFieldColon(t);
     if (colon > 0) {
       const field = unescape(t.slice(0, colon));
       let rest = t.slice(colon + 1);
@@ -133,10 +138,12 @@ class QsParser {
     let text = raw;
     let boost = 1;
     const caret = /\^(\d+(?:\.\d+)?)$/.exec(text);
-    if (caret && !text.startsWith('"')) {
-      boost = Number(caret[1]);
-      text = text.slice(0, caret.index);
-    } else if (caret && text.endsWith(caret[0]) && text.slice(0, caret.index).endsWith('"')) {
+    if (caret && (text.startsWith('"') || text.startsWith("/"))) {
+      if (text.slice(0, caret.index).endsWith(text[0])) {
+        boost = Number(caret[1]);
+        text = text.slice(0, caret.index);
+      }
+    } else if (caret) {
       boost = Number(caret[1]);
       text = text.slice(0, caret.index);
     }
@@ -163,6 +170,16 @@ class QsParser {
         boost: 1,
         lenient: true,
       };
+    }
+    if (text.length >= 2 && text.startsWith("/") && text.endsWith("/")) {
+      const value = text.slice(1, -1);
+      return perField((f) => ({
+        kind: "regexp",
+        field: f.field,
+        value,
+        boost: f.boost,
+        caseInsensitive: false,
+      }));
     }
     const cmp = /^(>=|<=|>|<)(.+)$/.exec(text);
     if (cmp) {

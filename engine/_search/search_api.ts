@@ -161,7 +161,7 @@ export function searchApi(
     req.query,
     page,
     collected.aggInputs.map((i) => i.ctx),
-    params.get("include_named_queries_score") === "true",
+    req.includeNamedQueriesScore,
   );
   (out.hits as { hits: Record<string, unknown>[] }).hits.forEach((h, i) => {
     if (matched[i] !== undefined) h.matched_queries = matched[i];

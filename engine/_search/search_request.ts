@@ -58,6 +58,8 @@ export interface SearchRequest {
   readonly highlight: HighlightRequest | null;
   /** `collapse.field`, if collapsing. */
   readonly collapse: string | null;
+  /** `?include_named_queries_score`: `matched_queries` as `{name: score}` instead of names. */
+  readonly includeNamedQueriesScore: boolean;
   /** `indices_boost`: score multipliers by index name or pattern. */
   readonly indicesBoost: Array<[string, number]>;
 }
@@ -119,6 +121,13 @@ function int(v: unknown, name: string): number {
 
 function bool(v: string | null): boolean {
   return v === "" || v === "true";
+}
+
+/** A boolean URL parameter read like `RestRequest.paramAsBoolean`: `?x` and `x=true` are true. */
+function strictBool(v: string | null): boolean {
+  if (v === null || v === "false") return false;
+  if (v === "" || v === "true") return true;
+  throw illegalArgument(`Failed to parse value [${v}] as only [true] or [false] are allowed.`);
 }
 
 function trackTotal(v: unknown): number | boolean {
@@ -260,6 +269,7 @@ export function parseSearchRequest(
     rescoreWindow: rescoreWindow(b.rescore),
     highlight: parseHighlight(b.highlight),
     collapse: collapseField(b.collapse),
+    includeNamedQueriesScore: strictBool(params.get("include_named_queries_score")),
     indicesBoost: (Array.isArray(b.indices_boost) ? b.indices_boost : [b.indices_boost ?? {}])
       .flatMap((o) =>
         Object.entries(o as Record<string, unknown>).map(([k, v]) =>

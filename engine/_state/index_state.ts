@@ -173,7 +173,16 @@ export class IndexState {
       snapshot: this.shard.snapshot(),
       mappings: this.mappings,
       maxResultWindow: this.maxResultWindow,
+      maxDocvalueFields: this.#intSetting("index.max_docvalue_fields_search", 100),
+      maxScriptFields: this.#intSetting("index.max_script_fields", 32),
+      maxRegexLength: this.#intSetting("index.max_regex_length", 1000),
     };
+  }
+
+  /** An integer index setting, or `fallback` when unset. */
+  #intSetting(key: string, fallback: number): number {
+    const raw = this.settings[key];
+    return raw === undefined || raw === null ? fallback : Number(raw);
   }
 
   /** Throws 400 `index_closed_exception` when the index is closed. */

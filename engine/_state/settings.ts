@@ -69,6 +69,9 @@ export function validateSettings(flat: FlatSettings): void {
     if (key === "index.number_of_shards") checkInt(key, value, 1, 1024);
     if (key === "index.number_of_replicas") checkInt(key, value, 0);
     if (key === "index.max_result_window") checkInt(key, value, 1);
+    if (key === "index.max_docvalue_fields_search") checkInt(key, value, 0);
+    if (key === "index.max_script_fields") checkInt(key, value, 0);
+    if (key === "index.max_regex_length") checkInt(key, value, 1);
     if (key === "index.refresh_interval") parseInterval(value, key);
   }
 }

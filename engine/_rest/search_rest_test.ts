@@ -1,0 +1,144 @@
+import assert from "node:assert/strict";
+import { Engine } from "../engine.ts";
+import { parseQueryString } from "../_search/query_string.ts";
+
+async function call(
+  engine: Engine,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: Record<string, unknown> }> {
+  const res = await engine.fetch(`http://e${path}`, {
+    method,
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, json: text ? JSON.parse(text) : {} };
+}
+
+function reason(json: Record<string, unknown>): string {
+  return String((json.error as { root_cause: { reason: string }[] }).root_cause[0].reason);
+}
+
+type Hit = { _id: string; matched_queries?: unknown };
+
+function hits(json: Record<string, unknown>): Hit[] {
+  return (json.hits as { hits: Hit[] }).hits;
+}
+
+Deno.test("?include_named_queries_score without a value returns scores; bad values are refused", async () => {
+  const engine = new Engine();
+  await call(engine, "PUT", "/t/_doc/1?refresh=true", { foo: "bar" });
+  const body = {
+    query: {
+      bool: { should: [{ match: { foo: { query: "bar", _name: "q" } } }] },
+    },
+  };
+  const plain = await call(engine, "POST", "/t/_search", body);
+  assert.deepEqual(hits(plain.json)[0].matched_queries, ["q"]);
+  // RestRequest.paramAsBoolean: a bare `?flag` is true.
+  const bare = await call(engine, "POST", "/t/_search?include_named_queries_score", body);
+  assert.equal(bare.status, 200);
+  const scored = hits(bare.json)[0].matched_queries as Record<string, number>;
+  assert.equal(typeof scored.q, "number");
+  assert.ok(scored.q > 0);
+  const off = await call(engine, "POST", "/t/_search?include_named_queries_score=false", body);
+  assert.deepEqual(hits(off.json)[0].matched_queries, ["q"]);
+  const bad = await call(engine, "POST", "/t/_search?include_named_queries_score=yes", body);
+  assert.equal(bad.status, 400);
+  assert.match(reason(bad.json), /Failed to parse value \[yes\] as only \[true\] or \[false\]/);
+  engine.close();
+});
+
+Deno.test("index.max_regex_length / max_docvalue_fields_search / max_script_fields apply", async () => {
+  const engine = new Engine();
+  await call(engine, "PUT", "/t", {
+    settings: {
+      "index.max_regex_length": 5,
+      "index.max_docvalue_fields_search": 1,
+      "index.max_script_fields": 1,
+    },
+  });
+  await call(engine, "PUT", "/t/_doc/1?refresh=true", { foo: "bar" });
+  const ok = await call(engine, "POST", "/t/_search", { query: { regexp: { foo: "b.r" } } });
+  assert.equal(ok.status, 200);
+  assert.equal(hits(ok.json).length, 1);
+  const long = await call(engine, "POST", "/t/_search", { query: { regexp: { foo: "b.....r" } } });
+  assert.equal(long.status, 400);
+  assert.match(
+    reason(long.json),
+    /The length of regex \[7\] used in the Regexp Query request has exceeded the allowed maximum of \[5\]/,
+  );
+  const dv = await call(engine, "POST", "/t/_search", { docvalue_fields: ["a", "b"] });
+  assert.equal(dv.status, 400);
+  assert.match(reason(dv.json), /too many docvalue_fields\. Must be less than or equal to: \[1\]/);
+  const sf = await call(engine, "POST", "/t/_search", {
+    script_fields: { a: { script: "1" }, b: { script: "1" } },
+  });
+  assert.equal(sf.status, 400);
+  assert.match(reason(sf.json), /too many script_fields\. Must be less than or equal to: \[1\]/);
+  // Defaults: 1000 characters of regex.
+  await call(engine, "PUT", "/d/_doc/1?refresh=true", { foo: "bar" });
+  const big = await call(engine, "POST", "/d/_search", {
+    query: { regexp: { foo: "a".repeat(1001) } },
+  });
+  assert.equal(big.status, 400);
+  assert.match(reason(big.json), /allowed maximum of \[1000\]/);
+  const bad = await call(engine, "PUT", "/x", { settings: { "index.max_regex_length": "z" } });
+  assert.equal(bad.status, 400);
+  engine.close();
+});
+
+Deno.test("query_string /regex/ terms are regexp queries, limited by index.max_regex_length", async () => {
+  assert.deepEqual(parseQueryString({ query: "foo:/b.r/" }), {
+    kind: "regexp",
+    field: "foo",
+    value: "b.r",
+    boost: 1,
+    caseInsensitive: false,
+  });
+  const spaced = parseQueryString({ query: "/a (b) c\\/d/^2", default_field: "f" });
+  assert.equal(spaced.kind, "bool");
+  assert.deepEqual((spaced as { must: readonly unknown[] }).must[0], {
+    kind: "regexp",
+    field: "f",
+    value: "a (b) c\\/d",
+    boost: 1,
+    caseInsensitive: false,
+  });
+  const engine = new Engine();
+  await call(engine, "PUT", "/t", { settings: { "index.max_regex_length": 5 } });
+  await call(engine, "PUT", "/t/_doc/1?refresh=true", { foo: "bar" });
+  const found = await call(engine, "POST", "/t/_search", {
+    query: { query_string: { query: "/b.r/" } },
+  });
+  assert.equal(found.status, 200);
+  assert.deepEqual(hits(found.json).map((h) => h._id), ["1"]);
+  const long = await call(engine, "POST", "/t/_search", {
+    query: { query_string: { query: "/(b|c)ar.*/" } },
+  });
+  assert.equal(long.status, 400);
+  assert.match(JSON.stringify(long.json), /The length of regex \[9\]/);
+  engine.close();
+});
+
+Deno.test("DELETE /_search/scroll answers 404 when nothing was freed", async () => {
+  const engine = new Engine();
+  await call(engine, "PUT", "/t/_doc/1?refresh=true", { foo: "bar" });
+  const unknown = await call(engine, "DELETE", "/_search/scroll", { scroll_id: ["nope"] });
+  assert.equal(unknown.status, 404);
+  assert.deepEqual(unknown.json, { succeeded: true, num_freed: 0 });
+  const none = await call(engine, "DELETE", "/_search/scroll/_all");
+  assert.equal(none.status, 404);
+  assert.deepEqual(none.json, { succeeded: true, num_freed: 0 });
+  const page = await call(engine, "POST", "/t/_search?scroll=1m", { size: 1 });
+  const id = page.json._scroll_id as string;
+  const freed = await call(engine, "DELETE", "/_search/scroll", { scroll_id: id });
+  assert.equal(freed.status, 200);
+  assert.deepEqual(freed.json, { succeeded: true, num_freed: 1 });
+  const again = await call(engine, "DELETE", `/_search/scroll/${encodeURIComponent(id)}`);
+  assert.equal(again.status, 404);
+  assert.deepEqual(again.json, { succeeded: true, num_freed: 0 });
+  engine.close();
+});
