@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { Engine } from "../engine.ts";
-import { parseQueryString } from "../_search/query_string.ts";
+import { parseQueryString, parseSimpleQueryString } from "../_search/query_string.ts";
 
 async function call(
   engine: Engine,
@@ -107,6 +107,8 @@ Deno.test("query_string /regex/ terms are regexp queries, limited by index.max_r
     boost: 1,
     caseInsensitive: false,
   });
+  // simple_query_string has no regex syntax: `/b.r/` is text.
+  assert.equal(parseSimpleQueryString({ query: "/b.r/" }).kind, "multi_match");
   const engine = new Engine();
   await call(engine, "PUT", "/t", { settings: { "index.max_regex_length": 5 } });
   await call(engine, "PUT", "/t/_doc/1?refresh=true", { foo: "bar" });

@@ -9,22 +9,25 @@ interface Options {
   defaultAnd: boolean;
   boost: number;
   lenient: boolean;
+  /** `simple_query_string` has no `/regex/` syntax. */
+  noRegex?: boolean;
 }
 
 type Occur = "must" | "should" | "must_not";
 
 /** A `/regex/` term, optionally `field:`-prefixed and `^boost`-suffixed (Lucene's REGEXPTERM). */
 const REGEX_TERM = String.raw`(?:(?:\\.|[^\s()"/:\\])+:)?\/(?:\\\/|[^/])*\/(?:\^\d+(?:\.\d+)?)?`;
-const TOKEN_RE = new RegExp(
-  String.raw`\s*(\(|\)|\+|-(?=\S)|!|&&|\|\||"(?:\\.|[^"\\])*"|${REGEX_TERM}|(?:\\.|[^\s()"])+)`,
-  "gy",
-);
+const OPERATORS = String.raw`\(|\)|\+|-(?=\S)|!|&&|\|\||"(?:\\.|[^"\\])*"`;
+const TERM = String.raw`(?:\\.|[^\s()"])+`;
+const TOKEN_RE = new RegExp(String.raw`\s*(${OPERATORS}|${REGEX_TERM}|${TERM})`, "gy");
+const SIMPLE_TOKEN_RE = new RegExp(String.raw`\s*(${OPERATORS}|${TERM})`, "gy");
 
-function tokenize(text: string): string[] {
+function tokenize(text: string, regex: boolean): string[] {
+  const re = regex ? TOKEN_RE : SIMPLE_TOKEN_RE;
   const out: string[] = [];
-  TOKEN_RE.lastIndex = 0;
+  re.lastIndex = 0;
   let m: RegExpExecArray | null;
-  while ((m = TOKEN_RE.exec(text)) !== null) out.push(m[1]);
+  while ((m = re.exec(text)) !== null) out.push(m[1]);
   return out;
 }
 
@@ -32,7 +35,7 @@ class QsParser {
   #tokens: string[];
   #i = 0;
   constructor(text: string, readonly opts: Options) {
-    this.#tokens = tokenize(text);
+    this.#tokens = tokenize(text, !opts.noRegex);
   }
 
   parse(): QueryNode {
@@ -96,7 +99,7 @@ class QsParser {
       return inner;
     }
     if (t === "*:*") return { kind: "match_all", boost: 1 };
-    const colon = t.startsWith("/") ? -1 : findFieldColon(t);
+    const colon = t.startsWith("/") && !this.opts.noRegex ? -1 : findFieldColon(t);
     if (colon > 0) {
       const field = unescape(t.slice(0, colon));
       let rest = t.slice(colon + 1);
@@ -138,7 +141,8 @@ class QsParser {
     let text = raw;
     let boost = 1;
     const caret = /\^(\d+(?:\.\d+)?)$/.exec(text);
-    if (caret && (text.startsWith('"') || text.startsWith("/"))) {
+    const regex = !this.opts.noRegex && text.startsWith("/");
+    if (caret && (text.startsWith('"') || regex)) {
       if (text.slice(0, caret.index).endsWith(text[0])) {
         boost = Number(caret[1]);
         text = text.slice(0, caret.index);
@@ -171,7 +175,7 @@ class QsParser {
         lenient: true,
       };
     }
-    if (text.length >= 2 && text.startsWith("/") && text.endsWith("/")) {
+    if (!this.opts.noRegex && text.length >= 2 && text.startsWith("/") && text.endsWith("/")) {
       const value = text.slice(1, -1);
       return perField((f) => ({
         kind: "regexp",
@@ -271,6 +275,7 @@ export function parseSimpleQueryString(o: Record<string, unknown>): QueryNode {
       defaultAnd: String(o.default_operator ?? "or").toLowerCase() === "and",
       boost: Number(o.boost ?? 1),
       lenient: true,
+      noRegex: true,
     });
   } catch {
     return {
