@@ -6,6 +6,7 @@ import { matchPattern } from "../_state/names.ts";
 import { listParam } from "../_state/source_filter.ts";
 import { bodyObject, ok, type Reply, type RequestContext } from "./context.ts";
 import { targets } from "./indices.ts";
+import { NUMBER_TYPES } from "../_search/field_map.ts";
 
 /** Every field of a mapping with its full dotted path: objects, leaves and multi-fields. */
 export function listFields(
@@ -45,15 +46,7 @@ export function fieldMappingHandler(ctx: RequestContext): Reply {
 
 const AGGREGATABLE = new Set([
   "keyword",
-  "long",
-  "integer",
-  "short",
-  "byte",
-  "double",
-  "float",
-  "half_float",
-  "scaled_float",
-  "unsigned_long",
+  ...NUMBER_TYPES,
   "date",
   "date_nanos",
   "boolean",

@@ -35,7 +35,8 @@ export interface FieldInfo {
   readonly subFields: FieldInfo[];
 }
 
-const NUMBER_TYPES = new Set([
+/** The numeric field types of Elasticsearch's mappings. */
+export const NUMBER_TYPES: ReadonlySet<string> = new Set([
   "long",
   "integer",
   "short",

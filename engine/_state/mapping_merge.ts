@@ -2,19 +2,12 @@
 
 import { EngineError, illegalArgument } from "../_errors.ts";
 import type { FieldMapping, Mappings } from "../_search/types.ts";
+import { NUMBER_TYPES } from "../_search/field_map.ts";
 
 const KNOWN_TYPES = new Set([
   "text",
   "keyword",
-  "long",
-  "integer",
-  "short",
-  "byte",
-  "double",
-  "float",
-  "half_float",
-  "scaled_float",
-  "unsigned_long",
+  ...NUMBER_TYPES,
   "boolean",
   "date",
   "date_nanos",
