@@ -6,7 +6,13 @@
 // This file also exports the fixture the bench file uses.
 
 import { Client } from "npm:@elastic/elasticsearch@8";
-import { type Connection, DataSource, type PreparedStatement } from "../driver/mod.ts";
+import {
+  type Connection,
+  DataSource,
+  type FetchFunction,
+  type PreparedStatement,
+  Transport,
+} from "../driver/mod.ts";
 import { JdbcTemplate } from "../template/mod.ts";
 import { Engine, serve } from "../engine/mod.ts";
 
@@ -212,8 +218,116 @@ async function report(): Promise<void> {
     table("one at a time", seq, fixture.variants.map((v) => v.name));
     console.log("");
     table(`${CONCURRENCY} at a time (Promise.all)`, con, fixture.variants.map((v) => v.name));
+    if (Deno.env.get("E2E_STAGES") !== "0") await stages(fixture.url);
   } finally {
     await fixture.close();
+  }
+}
+
+/**
+ * Where the client's time goes: the same search built up layer by layer, each row adding one
+ * layer of the driver, over loopback and then with `fetch` faked (client CPU alone).
+ */
+async function stages(url: string): Promise<void> {
+  const body = `{"query":{"term":{"tag":${JSON.stringify(TAG)}}}}`;
+  const text = await (await fetch(`${url}/${INDEX}/_search`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body,
+  })).text();
+  const fake: FetchFunction = () =>
+    Promise.resolve(new Response(text, { headers: { "content-type": "application/json" } }));
+  for (
+    const [title, fetchFn, n] of [["over loopback", undefined, 300], [
+      "fetch faked (client CPU only)",
+      fake,
+      3_000,
+    ]] as const
+  ) {
+    const doFetch: FetchFunction = fetchFn ?? ((u, init) => fetch(u, init));
+    const headers = { "content-type": "application/json", accept: "application/json" };
+    const search = () => doFetch(`${url}/${INDEX}/_search`, { method: "POST", headers, body });
+    const transport = new Transport({ nodes: [url], fetch: fetchFn });
+    const ds = new DataSource({ nodes: [url], fetch: fetchFn });
+    const conn = await ds.getConnection();
+    const jdbc = new JdbcTemplate(ds);
+    const POS = `POST /${INDEX}/_search {"query": {"term": {"tag": ?}}}`;
+    const ladder: { name: string; one: Variant }[] = [
+      {
+        name: "fetch + res.json() + rows",
+        one: async () => toRows((await (await search()).json()).hits.hits),
+      },
+      {
+        name: "fetch + res.text() + JSON.parse + rows",
+        one: async () => toRows(JSON.parse(await (await search()).text()).hits.hits),
+      },
+      {
+        name: "same, fetch given an AbortSignal.timeout",
+        one: async () => {
+          const signal = AbortSignal.timeout(30_000);
+          const res = await doFetch(`${url}/${INDEX}/_search`, {
+            method: "POST",
+            headers,
+            body,
+            signal,
+          });
+          return toRows(JSON.parse(await res.text()).hits.hits);
+        },
+      },
+      {
+        name: "Transport.request + JSON.parse + rows",
+        one: async () => {
+          const res = await transport.request({ method: "POST", path: `/${INDEX}/_search`, body });
+          return toRows(JSON.parse(res.body).hits.hits);
+        },
+      },
+      {
+        name: "Statement.execute, rows by next()/getString",
+        one: async () => {
+          const stmt = conn.createStatement();
+          await stmt.execute(POS, [TAG]);
+          const rs = stmt.getResultSet()!;
+          const rows: Row[] = [];
+          while (rs.next()) rows.push({ _ID: rs.getString("_ID")!, _DOC: rs.getString("_DOC")! });
+          return rows;
+        },
+      },
+      {
+        name: "Statement.execute, rows by rs.toArray()",
+        one: async () => {
+          const stmt = conn.createStatement();
+          await stmt.execute(POS, [TAG]);
+          return stmt.getResultSet()!.toArray();
+        },
+      },
+      {
+        name: "JdbcTemplate.queryForList",
+        one: () =>
+          jdbc.queryForList(`POST /${INDEX}/_search {"query": {"term": {"tag": #{tag}}}}`, {
+            tag: TAG,
+          }),
+      },
+    ];
+    const times = new Map<string, number[]>();
+    for (const v of ladder) await timeSequential(v.one, n / 2);
+    for (let pass = 0; pass < 8; pass++) {
+      for (let k = 0; k < ladder.length; k++) {
+        const v = ladder[(k + pass) % ladder.length];
+        const rate = await timeSequential(v.one, n);
+        (times.get(v.name) ?? times.set(v.name, []).get(v.name)!).push(1e6 / rate);
+      }
+    }
+    await conn.close();
+    const base = median(times.get(ladder[0].name)!);
+    const width = Math.max(...ladder.map((v) => v.name.length));
+    console.log("");
+    console.log(`Where the time goes, ${title}: µs per search, median of 8 passes × ${n}`);
+    console.log(`${"".padEnd(width)}  ${"µs/req".padStart(9)}  ${"vs first".padStart(9)}`);
+    for (const v of ladder) {
+      const us = median(times.get(v.name)!);
+      const delta = `${us >= base ? "+" : ""}${(us - base).toFixed(1)}`;
+      console.log(`${v.name.padEnd(width)}  ${us.toFixed(1).padStart(9)}  ${delta.padStart(9)}`);
+    }
   }
 }
 
