@@ -316,12 +316,18 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
     const out: Record<string, unknown> = {};
     const columns = this.#columns;
     for (let i = 0; i < columns.length; i++) {
-      Object.defineProperty(out, columns[i], {
-        value: cellValue(row[i] ?? null),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+      const column = columns[i];
+      const value = cellValue(row[i] ?? null);
+      // Column names can come from the server (any JSON key): a `__proto__` column must become an
+      // own property, not the object's prototype. Plain assignment elsewhere is the fast path.
+      if (column === "__proto__") {
+        Object.defineProperty(out, column, {
+          value,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      } else out[column] = value;
     }
     return out;
   }
