@@ -31,6 +31,8 @@ export interface ParsedUrl {
   nodes: string[];
   auth?: Auth;
   timeoutMs?: number;
+  requestTimeoutMs?: number;
+  maxResponseBytes?: number;
   maxRetries?: number;
   retryBaseDelayMs?: number;
   indexRefresh?: boolean;
@@ -167,6 +169,10 @@ function fromProps(props: Map<string, string>, url: string): Omit<ParsedUrl, "no
   else if (bearer) out.auth = { bearer };
   const timeout = props.get("timeoutms") ?? props.get("sockettimeout");
   if (timeout !== undefined) out.timeoutMs = positiveInt(timeout, "timeoutMs", url);
+  const total = props.get("requesttimeoutms");
+  if (total !== undefined) out.requestTimeoutMs = positiveInt(total, "requestTimeoutMs", url);
+  const cap = props.get("maxresponsebytes");
+  if (cap !== undefined) out.maxResponseBytes = positiveInt(cap, "maxResponseBytes", url);
   const retries = props.get("maxretries");
   if (retries !== undefined) out.maxRetries = positiveInt(retries, "maxRetries", url, true);
   const delay = props.get("retrybasedelayms");

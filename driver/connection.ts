@@ -9,6 +9,7 @@ import { Executor, registerExecutor } from "./_executor.ts";
 import { Statement } from "./statement.ts";
 import { NO_GENERATED_KEYS, PreparedStatement } from "./prepared_statement.ts";
 import type { Transport } from "./transport.ts";
+import { parseJsonBody } from "./_json_body.ts";
 
 /**
  * What `GET /` says about the server.
@@ -82,12 +83,12 @@ export async function readServerInfo(
   signal?: AbortSignal,
 ): Promise<ServerInfo> {
   const response = await transport.request({ method: "GET", path: "/", signal, command: "GET /" });
-  let body: unknown;
-  try {
-    body = JSON.parse(response.body);
-  } catch {
-    body = undefined;
-  }
+  const body = parseJsonBody(
+    response.status,
+    response.body,
+    response.headers.get("content-type") ?? "",
+    "GET /",
+  );
   const version = (body as { version?: { number?: unknown; distribution?: unknown } } | undefined)
     ?.version;
   if (typeof version?.number !== "string") {

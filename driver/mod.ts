@@ -28,10 +28,11 @@ export type {
   Slot,
   SlotKind,
 } from "./command_tokenizer.ts";
-export { bindScript } from "./command_binder.ts";
+export { bindScript, type BindScriptOptions } from "./command_binder.ts";
 export { applyHints } from "./hints.ts";
 export { CommandCache } from "./command_cache.ts";
-export { encodeJson, encodePathSegment, encodeQueryValue } from "./value_encoder.ts";
+export { encodeJson, encodeQueryValue } from "./value_encoder.ts";
+export { encodePathSegment, IndexPattern, type PathValueOptions } from "./path_segment.ts";
 export { type Auth, DataSource, type DataSourceOptions } from "./data_source.ts";
 export {
   Connection,
