@@ -3,7 +3,7 @@
 // Texts are scanned once and cached (bounded); a text without rules and splices binds by
 // filling an array.
 
-import { BindError } from "../driver/mod.ts";
+import { BindError, InvalidArgumentError } from "../driver/mod.ts";
 import { type ArgPath, MISSING, resolvePath } from "./_path.ts";
 import { evaluate, truthy } from "./_expr.ts";
 import { md5Hex } from "./_md5.ts";
@@ -215,6 +215,14 @@ class Renderer {
       : typeof v === "string" || typeof v === "number"
       ? String(v)
       : "";
+    if (text === "." || text === "..") {
+      throw new InvalidArgumentError(
+        `Cannot splice \${${path.source}} = ${
+          JSON.stringify(text)
+        }: . and .. would climb out of their path segment and address another resource`,
+        { name: path.source, command: this.command },
+      );
+    }
     if (!SAFE_IDENTIFIER.test(text)) {
       throw new BindError(
         `Cannot splice \${${path.source}} = ${
