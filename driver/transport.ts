@@ -130,8 +130,11 @@ export class Transport {
     );
     this.#compression = options.compression ?? false;
     const headers: Record<string, string> = { accept: "application/json" };
-    for (const [k, v] of Object.entries(options.headers ?? {})) headers[k.toLowerCase()] = v;
     const secrets: string[] = [];
+    for (const [k, v] of Object.entries(options.headers ?? {})) {
+      headers[k.toLowerCase()] = v;
+      if (/authorization|api[-_]?key|token|secret|cookie/i.test(k)) secrets.push(...secretsOf(v));
+    }
     if (options.authorization !== undefined) {
       headers.authorization = options.authorization;
       secrets.push(...secretsOf(options.authorization));
