@@ -3,7 +3,8 @@
 // A file in a room may import its own room's files freely, and another room only through its
 // mod.ts, and only when the direction allows it. Library rooms use web standards only: no
 // `Deno.`, `Bun.`, `node:` or `npm:` outside runtime adapters (`*_deno.ts`, `*_bun.ts`, `*_node.ts`)
-// and tests. Benchmarks (bench/) may reach past a door: they guard internals.
+// and tests. Benchmarks (bench/) and test support (tests/support/) may reach past a door: they
+// guard and build on internals.
 //
 // Usage: deno run -A tools/check_layers.ts [root]   (exit 1 and one line per violation)
 
@@ -41,6 +42,10 @@ function resolve(from: string, spec: string): string {
   return parts.join("/");
 }
 
+function reachesInside(path: string): boolean {
+  return path.startsWith("bench/") || path.startsWith("tests/support/");
+}
+
 function isTest(path: string): boolean {
   return path.endsWith("_test.ts");
 }
@@ -70,8 +75,9 @@ export function checkFile(path: string, text: string): Violation[] {
       const target = resolve(path, spec);
       const targetRoom = roomOf(target);
       if (targetRoom === undefined || targetRoom === room) continue;
-      // Benchmarks guard internals, so they alone may reach past a door.
-      if (target !== `${targetRoom}/mod.ts` && !path.startsWith("bench/")) {
+      // Benchmarks guard internals and test support builds fixtures from them, so they alone may
+      // reach past a door.
+      if (target !== `${targetRoom}/mod.ts` && !reachesInside(path)) {
         violations.push({
           file: path,
           line,

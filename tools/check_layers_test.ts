@@ -33,3 +33,10 @@ Deno.test("imports inside doc comments are examples, not dependencies", () => {
   const after = '/** doc */\nimport http from "node:http";';
   assert.equal(checkFile("driver/a.ts", after)[0].line, 2);
 });
+
+Deno.test("benchmarks and test support may reach inside a room; other tests may not", () => {
+  const spec = 'import { Shard } from "../../engine/_index/shard.ts";';
+  assert.equal(checkFile("tests/support/test_index.ts", spec).length, 0);
+  assert.equal(checkFile("bench/x/engine_bench.ts", spec).length, 0);
+  assert.equal(checkFile("tests/x/engine_e2e_test.ts", spec).length, 1);
+});

@@ -10,7 +10,7 @@ import {
   scrollApi,
   searchApi,
 } from "../_search/search_api.ts";
-import type { SearchTarget } from "../_search/types.ts";
+import type { SearchTarget } from "../_index/types.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { refreshDue } from "../_state/refresh.ts";
 import {

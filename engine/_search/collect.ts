@@ -1,11 +1,11 @@
 // Runs the query on every target and orders the matches: by score, by sort keys, after search_after.
 
 import { illegalArgument } from "../_errors.ts";
-import type { AggInput } from "./aggregations.ts";
-import { type Hits, intersect } from "./doc_set.ts";
-import type { ExecContext } from "./exec_context.ts";
-import { fieldMapOf, wildcardRegExp } from "./field_map.ts";
-import { matchLive } from "./query_exec.ts";
+import type { AggInput } from "../_aggs/aggregations.ts";
+import { type Hits, intersect } from "../_query/doc_set.ts";
+import type { ExecContext } from "../_query/exec_context.ts";
+import { fieldMapOf, wildcardRegExp } from "../_index/field_map.ts";
+import { matchLive } from "../_query/query_exec.ts";
 import type { SearchRequest } from "./search_request.ts";
 import {
   compareValues,
@@ -16,8 +16,8 @@ import {
   type ValueReader,
 } from "./sort.ts";
 import { topK } from "./top_k.ts";
-import type { SearchTarget } from "./types.ts";
-import { parseDateAt } from "./dates.ts";
+import type { SearchTarget } from "../_index/types.ts";
+import { parseDateAt } from "../_index/dates.ts";
 
 /** One ordered hit: target index, global doc ordinal, score and sort values. */
 export interface Candidate {

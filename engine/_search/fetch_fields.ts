@@ -1,8 +1,8 @@
 // `docvalue_fields` and the `fields` option: per-hit field values under `fields`.
 
-import { formatDateAt } from "./dates.ts";
-import { fieldMapOf } from "./field_map.ts";
-import type { SearchTarget } from "./types.ts";
+import { formatDateAt } from "../_index/dates.ts";
+import { fieldMapOf } from "../_index/field_map.ts";
+import type { SearchTarget } from "../_index/types.ts";
 
 /** One requested field with an optional format. */
 export interface FieldRequest {

@@ -1,10 +1,10 @@
 // A plain highlighter: wraps the query's terms found in `_source` text in `<em>` tags.
 
 import { parsingError } from "../_errors.ts";
-import type { FieldMap } from "./field_map.ts";
+import type { FieldMap } from "../_index/field_map.ts";
 import { sourceValues } from "./fetch_fields.ts";
-import type { QueryNode } from "./query_nodes.ts";
-import { wildcardRegExp } from "./field_map.ts";
+import type { QueryNode } from "../_query/query_nodes.ts";
+import { wildcardRegExp } from "../_index/field_map.ts";
 
 /** A parsed `highlight` request. */
 export interface HighlightRequest {

@@ -2,11 +2,11 @@
 
 import type { Candidate } from "./collect.ts";
 import { docValueFields, type FieldRequest, sourceFields } from "./fetch_fields.ts";
-import { type FieldMap, fieldMapOf } from "./field_map.ts";
+import { type FieldMap, fieldMapOf } from "../_index/field_map.ts";
 import { highlightHit, type HighlightRequest, queryTerms } from "./highlight.ts";
-import type { QueryNode } from "./query_nodes.ts";
+import type { QueryNode } from "../_query/query_nodes.ts";
 import { applySourceFilter, type SourceFilter } from "./source_filter.ts";
-import type { SearchTarget } from "./types.ts";
+import type { SearchTarget } from "../_index/types.ts";
 
 /** How hits are rendered. */
 export interface HitOptions {

@@ -3,7 +3,7 @@
 import { EngineError, illegalArgument } from "../_errors.ts";
 import type { Candidate } from "./collect.ts";
 import type { HitOptions } from "./hits_render.ts";
-import type { SearchTarget } from "./types.ts";
+import type { SearchTarget } from "../_index/types.ts";
 
 /** The state of an open scroll: the full ordered result and how far it was read. */
 export interface ScrollState {

@@ -1,10 +1,10 @@
 // Sort specs: parsing (`sort` body and `sort=f:asc` param), per-doc sort values and comparison.
 
 import { EngineError, illegalArgument, parsingError } from "../_errors.ts";
-import type { FieldMap } from "./field_map.ts";
+import type { FieldMap } from "../_index/field_map.ts";
 import { float32 } from "./hits_render.ts";
-import type { FieldIndex } from "./segment.ts";
-import type { SegmentView, ShardSnapshot } from "./shard_snapshot.ts";
+import type { FieldIndex } from "../_index/segment.ts";
+import type { SegmentView, ShardSnapshot } from "../_index/shard_snapshot.ts";
 
 /** One sort key. */
 export interface SortKey {

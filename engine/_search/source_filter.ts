@@ -1,7 +1,7 @@
 // `_source` filtering: true/false, include and exclude patterns with `*` wildcards.
 
 import { parsingError } from "../_errors.ts";
-import { wildcardRegExp } from "./field_map.ts";
+import { wildcardRegExp } from "../_index/field_map.ts";
 
 /** What to return of `_source`: nothing, everything, or a filtered copy. */
 export interface SourceFilter {
