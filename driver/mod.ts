@@ -40,7 +40,11 @@ export {
   type ServerInfo,
 } from "./jdbc/connection.ts";
 export { Statement } from "./jdbc/statement.ts";
-export { type ExecuteOptions, StatementBase } from "./jdbc/statement_base.ts";
+export {
+  type ExecuteOptions,
+  StatementBase,
+  type StatementConnection,
+} from "./jdbc/statement_base.ts";
 export {
   NO_GENERATED_KEYS,
   PreparedStatement,

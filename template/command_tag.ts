@@ -3,7 +3,6 @@
 // scanned once per call site.
 
 import type { EntityClass } from "./entity.ts";
-import type { JdbcTemplate } from "./jdbc_template.ts";
 import type {
   Command,
   QueryList,
@@ -14,6 +13,44 @@ import type {
 } from "./types.ts";
 import type { RowHandler } from "./_result_reading.ts";
 import { bindTagged, type BoundTemplate } from "./named_binding.ts";
+
+/**
+ * What a {@linkcode TemplateCommand} runs through: the query methods of `JdbcTemplate`, its one
+ * implementation. Naming them here keeps the command and the template from importing each other.
+ *
+ * @example
+ * ```ts
+ * import { JdbcTemplate, type TemplateRunner } from "@searchvisitor/searchvisitor/template";
+ * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const fetch = () => Promise.resolve(Response.json({ count: 2 }));
+ * const runner: TemplateRunner = new JdbcTemplate(new DataSource({ nodes: ["http://es.local"], fetch }));
+ * assert.equal(await runner.queryForNumber("GET /users/_count"), 2);
+ * ```
+ */
+export interface TemplateRunner {
+  /** Runs a command; true when the first result is rows. */
+  execute(command: Command): Promise<boolean>;
+  /** Runs a write; the update count. */
+  executeUpdate(command: Command): Promise<number>;
+  /** All rows as maps. */
+  queryForList(command: Command): Promise<QueryList<RowMap>>;
+  /** All rows as entities of `type`. */
+  queryForList<T>(command: Command, args: undefined, type: EntityClass<T>): Promise<QueryList<T>>;
+  /** At most one row's only value. */
+  queryForObject(command: Command): Promise<unknown>;
+  /** At most one row as an entity of `type`. */
+  queryForObject<T>(command: Command, args: undefined, type: EntityClass<T>): Promise<T | null>;
+  /** At most one row as a map. */
+  queryForMap(command: Command): Promise<RowMap | null>;
+  /** One number. */
+  queryForNumber(command: Command): Promise<number | null>;
+  /** Rows through a row mapper (also an extractor or a row callback, as `JdbcTemplate.query`). */
+  query<T>(command: Command, args: undefined, handler: { rowMapper: RowMapper<T> }): Promise<T[]>;
+  /** Runs several commands; one result per command. */
+  multipleExecute(command: Command): Promise<(number | QueryList<RowMap>)[]>;
+}
 
 const joined = new WeakMap<TemplateStringsArray, string>();
 
@@ -45,7 +82,7 @@ function textOf(strings: TemplateStringsArray): string {
 export class TemplateCommand {
   /** The driver text and arguments. */
   readonly bound: BoundTemplate;
-  readonly #jdbc: JdbcTemplate;
+  readonly #jdbc: TemplateRunner;
 
   /**
    * @param jdbc The template that runs it.
@@ -54,7 +91,7 @@ export class TemplateCommand {
    * @param macros Macros for `@{macro, name}`.
    */
   constructor(
-    jdbc: JdbcTemplate,
+    jdbc: TemplateRunner,
     strings: TemplateStringsArray,
     values: readonly unknown[],
     macros?: ReadonlyMap<string, string>,

@@ -8,6 +8,7 @@ import { DataAccessError, UnsupportedFeatureError } from "../errors.ts";
 import { Executor, registerExecutor } from "../wire/_executor.ts";
 import { Statement } from "./statement.ts";
 import { NO_GENERATED_KEYS, PreparedStatement } from "./prepared_statement.ts";
+import type { StatementConnection } from "./statement_base.ts";
 import type { Transport } from "../wire/transport.ts";
 
 /**
@@ -122,7 +123,7 @@ export async function readServerInfo(
  * }
  * ```
  */
-export class Connection {
+export class Connection implements StatementConnection {
   readonly #executor: Executor;
   readonly #serverInfo: () => Promise<ServerInfo>;
 

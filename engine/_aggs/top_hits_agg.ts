@@ -2,10 +2,10 @@
 
 import type { AggInput } from "./agg_values.ts";
 import type { Hits } from "../_query/doc_set.ts";
-import { type HitOptions, renderHits } from "../_search/hits_render.ts";
-import { compareValues, parseSort, sortReader, type SortValue } from "../_search/sort.ts";
-import { parseSourceFilter } from "../_search/source_filter.ts";
-import { topK } from "../_search/top_k.ts";
+import { type HitOptions, renderHits } from "../_hits/hits_render.ts";
+import { compareValues, parseSort, sortReader, type SortValue } from "../_hits/sort.ts";
+import { parseSourceFilter } from "../_hits/source_filter.ts";
+import { topK } from "../_hits/top_k.ts";
 
 function scoreOf(scored: Hits | undefined, doc: number): number {
   if (!scored?.scores) return 0;

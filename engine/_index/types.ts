@@ -1,8 +1,4 @@
-// The data shapes shared between the REST layer and the search core.
-
-import type { ShardSnapshot } from "./shard_snapshot.ts";
-
-export type { ShardSnapshot };
+// The data shapes of stored documents and mappings, shared by the whole engine.
 
 /** One stored document as the REST layer keeps it. */
 export interface StoredDoc {
@@ -42,22 +38,4 @@ export interface FieldMapping {
   /** Date format. */
   format?: string;
   [k: string]: unknown;
-}
-
-/** One index to search: its name, a frozen view of its documents and its mappings. */
-export interface SearchTarget {
-  /** The concrete index name reported as `_index`. */
-  index: string;
-  /** The searchable state. */
-  snapshot: ShardSnapshot;
-  /** The index mappings. */
-  mappings: Mappings;
-  /** `index.max_result_window`. */
-  maxResultWindow: number;
-  /** `index.max_docvalue_fields_search` (default 100). */
-  maxDocvalueFields?: number;
-  /** `index.max_script_fields` (default 32). */
-  maxScriptFields?: number;
-  /** `index.max_regex_length` (default 1000). */
-  maxRegexLength?: number;
 }

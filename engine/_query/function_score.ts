@@ -4,19 +4,7 @@
 import { parsingError } from "../_errors.ts";
 import type { Hits } from "./doc_set.ts";
 import type { ExecContext } from "./exec_context.ts";
-import type { QueryNode } from "./query_nodes.ts";
-
-/** One scoring function. */
-export interface ScoreFunction {
-  /** Only docs matching this filter get the function. */
-  readonly filter?: QueryNode;
-  /** Constant multiplier. */
-  readonly weight?: number;
-  /** `field_value_factor`. */
-  readonly fieldValueFactor?: { field: string; factor: number; modifier: string; missing?: number };
-  /** `random_score` seed. */
-  readonly randomSeed?: number;
-}
+import type { QueryNode, ScoreFunction } from "./query_nodes.ts";
 
 /** Parses one function object (`parseQuery` is passed in to parse filters). */
 export function parseFunction(

@@ -1,9 +1,8 @@
 // Named queries (`_name`): which named clauses matched each returned hit (`matched_queries`).
 
-import type { Candidate } from "../_search/collect.ts";
 import type { Hits } from "./doc_set.ts";
 import type { ExecContext } from "./exec_context.ts";
-import { float32 } from "../_search/hits_render.ts";
+import { float32 } from "./score.ts";
 import type { QueryNode } from "./query_nodes.ts";
 import { execute } from "./query_exec.ts";
 
@@ -66,10 +65,18 @@ function scoreOf(hits: Hits, doc: number): number | undefined {
   return undefined;
 }
 
+/** A hit of the page: the index of its target and its global doc ordinal there. */
+export interface PageHit {
+  /** Index into the targets (and the contexts). */
+  readonly t: number;
+  /** Global doc ordinal in that target's snapshot. */
+  readonly doc: number;
+}
+
 /** `matched_queries` per page hit: names, or `{name: score}` when `withScores`. */
 export function matchedQueries(
   root: QueryNode,
-  page: Candidate[],
+  page: readonly PageHit[],
   contexts: ExecContext[],
   withScores: boolean,
 ): Array<string[] | Record<string, number> | undefined> {

@@ -1,7 +1,5 @@
 // The frozen, kind-tagged query tree that the parser builds and the executor runs.
 
-import type { ScoreFunction } from "./function_score.ts";
-
 /** A field with a query-time boost, as in `title^2`. */
 export interface BoostedField {
   /** Field path or wildcard pattern. */
@@ -134,3 +132,15 @@ export type QueryNode =
 
 /** A query node of one kind. */
 export type QueryOf<K extends QueryNode["kind"]> = Extract<QueryNode, { kind: K }>;
+
+/** One scoring function of a `function_score` query. */
+export interface ScoreFunction {
+  /** Only docs matching this filter get the function. */
+  readonly filter?: QueryNode;
+  /** Constant multiplier. */
+  readonly weight?: number;
+  /** `field_value_factor`. */
+  readonly fieldValueFactor?: { field: string; factor: number; modifier: string; missing?: number };
+  /** `random_score` seed. */
+  readonly randomSeed?: number;
+}

@@ -5,7 +5,7 @@ import type { IndexState } from "../_state/index_state.ts";
 import { matchPattern } from "../_state/names.ts";
 import { listParam } from "../_state/source_filter.ts";
 import { bodyObject, ok, type Reply, type RequestContext } from "./context.ts";
-import { targets } from "./indices.ts";
+import { targets } from "./targets.ts";
 import { NUMBER_TYPES } from "../_index/field_map.ts";
 
 /** Every field of a mapping with its full dotted path: objects, leaves and multi-fields. */

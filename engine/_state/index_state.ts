@@ -2,7 +2,8 @@
 
 import { EngineError } from "../_errors.ts";
 import { Shard } from "../_index/shard.ts";
-import type { Mappings, SearchTarget, StoredDoc } from "../_index/types.ts";
+import type { Mappings, StoredDoc } from "../_index/types.ts";
+import type { SearchTarget } from "../_index/search_target.ts";
 import { type FlatSettings, parseInterval } from "./settings.ts";
 
 /** What an alias carries besides its name. */

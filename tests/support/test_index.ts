@@ -1,7 +1,8 @@
 // Test support: builds a searchable target from plain sources without the REST layer.
 
 import { Shard } from "../../engine/_index/shard.ts";
-import type { Mappings, SearchTarget, StoredDoc } from "../../engine/_index/types.ts";
+import type { Mappings, StoredDoc } from "../../engine/_index/types.ts";
+import type { SearchTarget } from "../../engine/_index/search_target.ts";
 
 /** A shard plus mappings that tests can index into and search. */
 export class TestIndex {

@@ -1,12 +1,27 @@
 // Renders ordered candidates as Elasticsearch hit objects and the `hits` section.
 
-import type { Candidate } from "./collect.ts";
 import { docValueFields, type FieldRequest, sourceFields } from "./fetch_fields.ts";
 import { type FieldMap, fieldMapOf } from "../_index/field_map.ts";
 import { highlightHit, type HighlightRequest, queryTerms } from "./highlight.ts";
 import type { QueryNode } from "../_query/query_nodes.ts";
 import { applySourceFilter, type SourceFilter } from "./source_filter.ts";
-import type { SearchTarget } from "../_index/types.ts";
+import { float32 } from "../_query/score.ts";
+import type { SearchTarget } from "../_index/search_target.ts";
+import type { SortValue } from "./sort.ts";
+
+/** One ordered hit: target index, global doc ordinal, score and sort values. */
+export interface Candidate {
+  /** Index into the targets array. */
+  readonly t: number;
+  /** Global doc ordinal in that target's snapshot. */
+  readonly doc: number;
+  /** Score (0 when not scored). */
+  readonly score: number;
+  /** Sort values when sorting by keys. */
+  readonly sort: SortValue[] | null;
+  /** The collapse key, when collapsing. */
+  readonly collapse?: SortValue;
+}
 
 /** How hits are rendered. */
 export interface HitOptions {
@@ -40,17 +55,6 @@ function termsFor(query: QueryNode, fields: FieldMap): ReturnType<typeof queryTe
   let terms = perMap.get(fields);
   if (!terms) perMap.set(fields, terms = queryTerms(query, fields));
   return terms;
-}
-
-/** A score as Elasticsearch prints it: a 32-bit float in its shortest decimal form. */
-export function float32(n: number): number {
-  const f = Math.fround(n);
-  if (!Number.isFinite(f)) return f;
-  for (let p = 1; p <= 9; p++) {
-    const s = Number(f.toPrecision(p));
-    if (Math.fround(s) === f) return s;
-  }
-  return f;
 }
 
 /** One hit object. */

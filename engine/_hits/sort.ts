@@ -2,7 +2,7 @@
 
 import { EngineError, illegalArgument, parsingError } from "../_errors.ts";
 import type { FieldMap } from "../_index/field_map.ts";
-import { float32 } from "./hits_render.ts";
+import { float32 } from "../_query/score.ts";
 import type { FieldIndex } from "../_index/segment.ts";
 import type { SegmentView, ShardSnapshot } from "../_index/shard_snapshot.ts";
 

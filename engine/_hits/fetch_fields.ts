@@ -2,7 +2,7 @@
 
 import { formatDateAt } from "../_index/dates.ts";
 import { fieldMapOf } from "../_index/field_map.ts";
-import type { SearchTarget } from "../_index/types.ts";
+import type { SearchTarget } from "../_index/search_target.ts";
 
 /** One requested field with an optional format. */
 export interface FieldRequest {
