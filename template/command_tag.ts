@@ -85,6 +85,8 @@ export class TemplateCommand {
   readonly #jdbc: TemplateRunner;
 
   /**
+   * Binds a tagged template's values; `jdbc.command` is the usual way to make one.
+   *
    * @param jdbc The template that runs it.
    * @param strings The literal parts.
    * @param values The values.
@@ -120,6 +122,7 @@ export class TemplateCommand {
    * @returns The rows.
    */
   queryForList(): Promise<QueryList<RowMap>>;
+  /** All rows as entities of `type`. */
   queryForList<T>(type: EntityClass<T>): Promise<QueryList<T>>;
   queryForList<T>(type?: EntityClass<T>): Promise<QueryList<RowMap> | QueryList<T>> {
     return type
@@ -133,6 +136,7 @@ export class TemplateCommand {
    * @returns The object, or null.
    */
   queryForObject(): Promise<unknown>;
+  /** At most one row as an entity of `type`, or null. */
   queryForObject<T>(type: EntityClass<T>): Promise<T | null>;
   queryForObject<T>(type?: EntityClass<T>): Promise<unknown> {
     return type
@@ -157,7 +161,9 @@ export class TemplateCommand {
    * @returns The mapped rows, the extractor's result, or the row count.
    */
   query<T>(handler: RowMapper<T> | { rowMapper: RowMapper<T> }): Promise<T[]>;
+  /** The result of a ResultSetExtractor given the whole result set. */
   query<T>(handler: { extractor: ResultSetExtractor<T> }): Promise<T>;
+  /** Calls a RowCallback for each row; returns the row count. */
   query(handler: { rowCallback: RowCallback }): Promise<number>;
   query<T>(handler: RowHandler<T>): Promise<T[] | T | number> {
     return this.#jdbc.query(this.#cmd(), undefined, handler as { rowMapper: RowMapper<T> });

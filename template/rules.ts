@@ -1,4 +1,4 @@
-// The `@{rule, …}` calls of template text (DESIGN §6): parsing into data-only rule nodes.
+// The `@{rule, …}` calls of template text: parsing into data-only rule nodes.
 // Rendering lives in named_binding.ts. Names are case-insensitive.
 //
 //   @{and, fragment}         keep the fragment when every placeholder in it has a value

@@ -76,7 +76,8 @@ export class Statement extends StatementBase {
    * @param text The command text.
    * @param args The positional arguments.
    * @param options The caller's signal.
-   * @returns The real number of documents written (see DESIGN §3).
+   * @returns The real number of documents written: the server's count for by-query and bulk
+   *   writes, 0 for a noop update, never a guessed 1.
    */
   async executeUpdate(
     text: string,

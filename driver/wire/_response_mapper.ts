@@ -1,4 +1,4 @@
-// Turns a response into results (DESIGN §3): result sets for reads, real update counts for
+// Turns a response into results (the "read" stage, ARCHITECTURE.md): result sets for reads, real update counts for
 // writes, a BulkError for a bulk request with failed items.
 
 import { BulkError, type BulkItem, ResponseError, type ServerErrorCause } from "../errors.ts";

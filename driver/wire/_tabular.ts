@@ -1,5 +1,5 @@
-// The tabular result shapes of the reference (dbvisitor.md §5.1): `_cat/*`, `_mapping`,
-// `_settings`, `_aliases`, and the generic "one row per object" shape.
+// The tabular result shapes: `_cat/*`, `_mapping`, `_settings`, `_aliases` (one row per index,
+// field or alias, as dbVisitor reads them), and the generic "one row per object" shape.
 
 import { JsonCell } from "../jdbc/_json_cell.ts";
 
