@@ -224,7 +224,16 @@ function wholeValue(value: unknown, index: number): string {
       { index },
     );
   }
-  return encodeJson(value, index);
+  const json = encodeJson(value, index);
+  const first = json.charCodeAt(0);
+  if (first !== 123 && first !== 91) { // { [
+    throw new BindError(
+      `Cannot bind argument ${index}: a whole body must be a JSON object or array, but this ` +
+        `value is written as ${json.length > 40 ? json.slice(0, 40) + "…" : json}`,
+      { index },
+    );
+  }
+  return json;
 }
 
 function jsonText(text: string, index: number): string {
