@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import {
   type Connection,
+  ConnectionError,
   DataSource,
   InvalidResponseError,
   OutcomeUnknownError,
@@ -194,4 +195,25 @@ Deno.test("a node that stalls is marked dead; the other node serves every reques
     assert.equal(proxy.count, 1, "after its first stall the proxy node is skipped");
     assert.equal(await count(), 6);
   }, { timeoutMs: 200, nodes: (proxyUrl, engineUrl) => [proxyUrl, engineUrl] });
+});
+
+Deno.test("a refused port: connect-phase failures are retried even for POST /f/_doc, and the error names the node and the code", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  const ds = new DataSource({
+    nodes: [`http://elastic:Pw-Sentinel@127.0.0.1:${port}`],
+    maxRetries: 2,
+    retryBaseDelayMs: 1,
+  });
+  const conn = await ds.getConnection();
+  const error = await conn.createStatement().executeUpdate('POST /f/_doc {"n": 1}').catch((e) => e);
+  assert.ok(error instanceof ConnectionError, String(error));
+  assert.match(
+    error.message,
+    new RegExp(`Could not reach http://127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\)`),
+  );
+  assert.match(error.message, /after 3 attempt/);
+  assert.doesNotMatch(error.message + error.stack + JSON.stringify(error), /Pw-Sentinel/);
+  await conn.close();
 });
