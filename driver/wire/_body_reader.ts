@@ -1,5 +1,6 @@
 // Reads a response body as text, counting bytes while it streams: past the limit reading stops
-// (an endless body is cut off, never buffered whole); an abort of the signal stops it too.
+// (an endless body is cut off, never buffered whole); an abort of the signal stops it too. A
+// body with a declared, unencoded length within the limit is read directly.
 
 /** Thrown inside the reader when the body passes the limit. */
 export class TooLarge {
@@ -14,11 +15,18 @@ export class TooLarge {
  */
 export async function readBody(res: Response, limit: number, signal: AbortSignal): Promise<string> {
   const declared = res.headers.get("content-length");
-  const body = res.body;
-  if (declared !== null && Number(declared) > limit) {
-    await body?.cancel().catch(() => {});
-    throw new TooLarge(limit);
+  if (declared !== null) {
+    const length = Number(declared);
+    if (length > limit) {
+      await res.body?.cancel().catch(() => {});
+      throw new TooLarge(limit);
+    }
+    // A declared length bounds the body (fetch delivers no more than it) unless the body is
+    // decoded on the way (content-encoding): then it is counted while it streams. Touching
+    // `res.body` costs a stream, so the common case reads the text directly.
+    if (length >= 0 && res.headers.get("content-encoding") === null) return await res.text();
   }
+  const body = res.body;
   if (body === null) return "";
   const reader = body.getReader();
   const onAbort = () => reader.cancel(signal.reason).catch(() => {});

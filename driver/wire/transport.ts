@@ -88,6 +88,8 @@ export class Transport {
   readonly #nodes: readonly string[];
   readonly #pool: NodePool;
   readonly #fetch: FetchFunction;
+  /** An injected fetch may ignore the signal: its promise is raced against it. */
+  readonly #injected: boolean;
   readonly #timeoutMs: number;
   readonly #requestTimeoutMs: number | undefined;
   readonly #maxRetries: number;
@@ -110,6 +112,7 @@ export class Transport {
     this.#nodes = options.nodes.map((n) => n.replace(/\/+$/, ""));
     const f = options.fetch;
     this.#fetch = f ?? ((url, init) => globalThis.fetch(url, init));
+    this.#injected = f !== undefined;
     this.#timeoutMs = check("timeoutMs", options.timeoutMs, 30_000, 1);
     this.#requestTimeoutMs = options.requestTimeoutMs === undefined
       ? undefined
@@ -186,7 +189,10 @@ export class Transport {
     const attemptMs = req.timeoutMs ?? this.#timeoutMs;
     const totalMs = this.#requestTimeoutMs ?? attemptMs * 3;
     const deadline = Date.now() + totalMs;
-    const idempotent = req.idempotent === true || isIdempotent(req.method, req.path);
+    // Worked out on the first failure only: the common path never needs it.
+    let known: boolean | undefined;
+    const idempotent = () =>
+      known ??= req.idempotent === true || isIdempotent(req.method, req.path);
     const attempts = this.#maxRetries + 1;
     const tried: string[] = [];
     let last: { error: unknown; node: string } | undefined;
@@ -201,7 +207,7 @@ export class Transport {
         if (req.signal?.aborted) throw timeoutError(req, attemptMs, req.signal.reason);
         this.#pool.markDead(node);
         last = { error: outcome.error, node };
-        if (!outcome.connect && !idempotent) {
+        if (!outcome.connect && !idempotent()) {
           throw this.#unknown(
             req,
             node,
@@ -226,7 +232,7 @@ export class Transport {
         if (req.signal?.aborted) throw timeoutError(req, attemptMs, req.signal.reason);
         this.#pool.markDead(node);
         last = { error, node };
-        if (!idempotent) {
+        if (!idempotent()) {
           throw this.#unknown(
             req,
             node,
@@ -244,14 +250,14 @@ export class Transport {
       }
       const error = ResponseError.fromBody(status, this.#scrub(text), { command: req.command });
       const retryable = status === 429 ||
-        (GATEWAY_STATUSES.has(status) && (idempotent || !fromServer(error)));
+        (GATEWAY_STATUSES.has(status) && (idempotent() || !fromServer(error)));
       if (!retryable || attempt >= attempts) {
-        if (GATEWAY_STATUSES.has(status) && !idempotent && !fromServer(error)) {
+        if (GATEWAY_STATUSES.has(status) && !idempotent() && !fromServer(error)) {
           throw this.#unknown(req, node, `a gateway answered ${status}`, error, status);
         }
         throw error;
       }
-      if (GATEWAY_STATUSES.has(status) && !idempotent) {
+      if (GATEWAY_STATUSES.has(status) && !idempotent()) {
         throw this.#unknown(req, node, `a gateway answered ${status}`, error, status);
       }
       const after = status === 429
@@ -288,10 +294,8 @@ export class Transport {
     try {
       // Called without `this`: a browser's fetch throws "Illegal invocation" on a foreign `this`.
       const fetchFn = this.#fetch;
-      const res = await raceSignal(
-        fetchFn(node + req.path, { method, headers, body, signal }),
-        signal,
-      );
+      const pending = fetchFn(node + req.path, { method, headers, body, signal });
+      const res = await (this.#injected ? raceSignal(pending, signal) : pending);
       return { kind: "response", res };
     } catch (error) {
       const timedOut = signal.aborted && !req.signal?.aborted;
