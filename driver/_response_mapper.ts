@@ -4,6 +4,7 @@
 import { BulkError, type BulkItem, ResponseError, type ServerErrorCause } from "./errors.ts";
 import type { Endpoint } from "./_endpoint.ts";
 import { JsonCell } from "./_json_cell.ts";
+import { parseExactJson } from "./_exact_json.ts";
 import type { ResultSetMeta, TotalHits } from "./result_set.ts";
 import {
   aliasesTable,
@@ -28,7 +29,7 @@ function isObject(value: unknown): value is Json {
 function parse(text: string): unknown {
   if (text === "") return null;
   try {
-    return JSON.parse(text);
+    return parseExactJson(text);
   } catch {
     return text;
   }

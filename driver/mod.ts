@@ -40,6 +40,7 @@ export {
   type ServerInfo,
 } from "./connection.ts";
 export { Statement } from "./statement.ts";
+export { HitStream, type StreamOptions, type StreamServerInfo } from "./hit_stream.ts";
 export { type ExecuteOptions, StatementBase } from "./statement_base.ts";
 export {
   NO_GENERATED_KEYS,

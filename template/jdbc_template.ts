@@ -10,6 +10,7 @@ import {
   IncorrectResultSizeError,
   type ResultSet,
   type Statement,
+  type StreamOptions,
 } from "../driver/mod.ts";
 import type { EntityClass } from "./entity.ts";
 import type {
@@ -25,6 +26,7 @@ import { readAllResults, readRows, singleValue, verb, withMeta } from "./_result
 import { bindTemplate, type BoundTemplate, needsTemplate } from "./named_binding.ts";
 import { mapResultSet, prepareValue } from "./row_mapping.ts";
 import { TemplateCommand } from "./command_tag.ts";
+import { type Lease, streamRows } from "./streaming.ts";
 
 function isDataSource(source: DataSource | Connection): source is DataSource {
   return typeof (source as DataSource).getConnection === "function";
@@ -250,6 +252,67 @@ export class JdbcTemplate {
       args,
       (rs, b) => withMeta<RowMap | T>(type ? mapResultSet(rs, type, b.text) : rs.toArray(), rs),
     );
+  }
+
+  /**
+   * Streams every hit of a search, page by page, as row maps or (with `type`) entities: a point
+   * in time with `search_after` where the server has one, else a scroll. Memory holds two pages
+   * at most; the point in time or scroll is closed when the hits run out, on an error and when
+   * the loop stops early (`break`, `return`, a throw). The body's `size` is the page size.
+   *
+   * @param command Template text or a bound command: one `GET|POST /index/_search`.
+   * @param args Positional or named arguments.
+   * @param typeOrOptions An entity class, or the options.
+   * @param options `pageSize`, `keepAlive` (default `"1m"`), `mode` (`"auto"`, `"pit"`,
+   *   `"scroll"`) and `signal`.
+   * @returns An async generator of rows or entities.
+   *
+   * @example
+   * ```ts
+   * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+   * import { Engine } from "@searchvisitor/searchvisitor/engine";
+   * import { JdbcTemplate } from "@searchvisitor/searchvisitor/template";
+   * import assert from "node:assert/strict";
+   *
+   * const engine = new Engine();
+   * const jdbc = new JdbcTemplate(new DataSource({ nodes: ["http://engine"], fetch: engine.fetch }));
+   * for (const [id, name] of [["1", "Oslo"], ["2", "Bergen"], ["3", "Tromsø"]]) {
+   *   await jdbc.executeUpdate("PUT /cities/_doc/#{id}?refresh=true #{doc}", { id, doc: { name } });
+   * }
+   * class City { name = ""; }
+   * const names: string[] = [];
+   * for await (const city of jdbc.stream('POST /cities/_search {"size": 2}', {}, City)) names.push(city.name);
+   * assert.deepEqual(names.sort(), ["Bergen", "Oslo", "Tromsø"]);
+   * engine.close();
+   * ```
+   */
+  stream(
+    command: Command,
+    args?: Args,
+    options?: StreamOptions,
+  ): AsyncGenerator<RowMap, void, undefined>;
+  stream<T>(
+    command: Command,
+    args: Args | undefined,
+    type: EntityClass<T>,
+    options?: StreamOptions,
+  ): AsyncGenerator<T, void, undefined>;
+  stream<T>(
+    command: Command,
+    args?: Args,
+    typeOrOptions?: EntityClass<T> | StreamOptions,
+    options: StreamOptions = {},
+  ): AsyncGenerator<RowMap | T, void, undefined> {
+    const bound = this.bind(command, args);
+    const type = typeof typeOrOptions === "function" ? typeOrOptions : undefined;
+    const opts = typeof typeOrOptions === "object" ? typeOrOptions : options;
+    const source = this.#source;
+    const lease = async (): Promise<Lease> => {
+      if (!isDataSource(source)) return { conn: source, release: () => Promise.resolve() };
+      const conn = await source.getConnection();
+      return { conn, release: () => conn.close() };
+    };
+    return streamRows(lease, bound, type, opts);
   }
 
   /**
