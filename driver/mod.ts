@@ -47,6 +47,9 @@ export {
   PreparedStatement,
   RETURN_GENERATED_KEYS,
 } from "./prepared_statement.ts";
+export { type HitMeta, readHitMeta } from "./hit_meta.ts";
+export type { Aggregate, Aggregations, Bucket } from "./aggregations.ts";
+export { ColumnTypeError } from "./cell_types.ts";
 export { type ColumnRef, ResultSet, type ResultSetMeta, type TotalHits } from "./result_set.ts";
 export {
   type FetchFunction,

@@ -16,13 +16,21 @@ import type { EntityClass } from "./entity.ts";
 import type {
   Args,
   Command,
+  Hit,
   QueryList,
   ResultSetExtractor,
   RowCallback,
   RowMap,
   RowMapper,
 } from "./types.ts";
-import { readAllResults, readRows, singleValue, verb, withMeta } from "./_result_reading.ts";
+import {
+  readAllResults,
+  readHits,
+  readRows,
+  singleValue,
+  verb,
+  withMeta,
+} from "./_result_reading.ts";
 import { bindTemplate, type BoundTemplate, needsTemplate } from "./named_binding.ts";
 import { mapResultSet, prepareValue } from "./row_mapping.ts";
 import { TemplateCommand } from "./command_tag.ts";
@@ -117,6 +125,14 @@ export class JdbcTemplate {
     }
     return bindTemplate(command, args, { macros: this.#macros });
   }
+
+  /** A connection for the length of a stream. */
+  readonly #lease = async (): Promise<Lease> => {
+    const source = this.#source;
+    if (!isDataSource(source)) return { conn: source, release: () => Promise.resolve() };
+    const conn = await source.getConnection();
+    return { conn, release: () => conn.close() };
+  };
 
   /**
    * Runs `work` with a statement for one bound command; the statement (and the connection, when
@@ -306,13 +322,118 @@ export class JdbcTemplate {
     const bound = this.bind(command, args);
     const type = typeof typeOrOptions === "function" ? typeOrOptions : undefined;
     const opts = typeof typeOrOptions === "object" ? typeOrOptions : options;
-    const source = this.#source;
-    const lease = async (): Promise<Lease> => {
-      if (!isDataSource(source)) return { conn: source, release: () => Promise.resolve() };
-      const conn = await source.getConnection();
-      return { conn, release: () => conn.close() };
-    };
-    return streamRows(lease, bound, type, opts);
+    return streamRows(this.#lease, bound, type, opts) as AsyncGenerator<
+      RowMap | T,
+      void,
+      undefined
+    >;
+  }
+
+  /**
+   * Like {@linkcode JdbcTemplate.stream}, each row or entity inside a {@linkcode Hit} with its
+   * metadata (score, sort values, highlight, named queries, inner hits, index, version…).
+   *
+   * @param command Template text or a bound command: one `GET|POST /index/_search`.
+   * @param args Positional or named arguments.
+   * @param typeOrOptions An entity class, or the options.
+   * @param options `pageSize`, `keepAlive`, `mode` and `signal`.
+   * @returns An async generator of hits.
+   *
+   * @example
+   * ```ts
+   * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+   * import { Engine } from "@searchvisitor/searchvisitor/engine";
+   * import { JdbcTemplate } from "@searchvisitor/searchvisitor/template";
+   * import assert from "node:assert/strict";
+   *
+   * const engine = new Engine();
+   * const jdbc = new JdbcTemplate(new DataSource({ nodes: ["http://engine"], fetch: engine.fetch }));
+   * await jdbc.executeUpdate('PUT /t/_doc/1?refresh=true {"n": 5}');
+   * class T { n = 0; }
+   * for await (const hit of jdbc.streamHits('POST /t/_search {"sort": [{"n": "desc"}]}', [], T)) {
+   *   assert.equal(hit.doc.n, 5);
+   *   assert.equal(hit.index, "t");
+   *   assert.equal(hit.sort?.[0], 5);
+   * }
+   * engine.close();
+   * ```
+   */
+  streamHits(
+    command: Command,
+    args?: Args,
+    options?: StreamOptions,
+  ): AsyncGenerator<Hit<RowMap>, void, undefined>;
+  streamHits<T>(
+    command: Command,
+    args: Args | undefined,
+    type: EntityClass<T>,
+    options?: StreamOptions,
+  ): AsyncGenerator<Hit<T>, void, undefined>;
+  streamHits<T>(
+    command: Command,
+    args?: Args,
+    typeOrOptions?: EntityClass<T> | StreamOptions,
+    options: StreamOptions = {},
+  ): AsyncGenerator<Hit<RowMap | T>, void, undefined> {
+    const bound = this.bind(command, args);
+    const type = typeof typeOrOptions === "function" ? typeOrOptions : undefined;
+    const opts = typeof typeOrOptions === "object" ? typeOrOptions : options;
+    return streamRows(this.#lease, bound, type, opts, true) as AsyncGenerator<
+      Hit<RowMap | T>,
+      void,
+      undefined
+    >;
+  }
+
+  /**
+   * Reads all rows as {@linkcode Hit}s: each row map (or, with `type`, entity) as `doc` beside
+   * its score, sort values, highlight, named queries, inner hits, index, version, sequence
+   * number and primary term. The list carries `total`, `took`, `aggregations` and `raw`.
+   *
+   * @param command Template text or a bound command.
+   * @param args Positional or named arguments.
+   * @param type An entity class.
+   * @returns The hits.
+   *
+   * @example
+   * ```ts
+   * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+   * import { Engine } from "@searchvisitor/searchvisitor/engine";
+   * import { JdbcTemplate } from "@searchvisitor/searchvisitor/template";
+   * import assert from "node:assert/strict";
+   *
+   * const engine = new Engine();
+   * const jdbc = new JdbcTemplate(new DataSource({ nodes: ["http://engine"], fetch: engine.fetch }));
+   * await jdbc.executeUpdate('PUT /docs/_doc/1?refresh=true {"title": "exact integers"}');
+   * class Doc { title = ""; }
+   * const hits = await jdbc.queryForHits(
+   *   'POST /docs/_search {"query": {"match": {"title": "integers"}}, "highlight": {"fields": {"title": {}}}}',
+   *   {},
+   *   Doc,
+   * );
+   * assert.equal(hits[0].doc.title, "exact integers");
+   * assert.deepEqual(hits[0].highlight, { title: ["exact <em>integers</em>"] });
+   * assert.ok(hits[0].score! > 0);
+   * engine.close();
+   * ```
+   */
+  queryForHits(command: Command, args?: Args): Promise<QueryList<Hit<RowMap>>>;
+  queryForHits<T>(
+    command: Command,
+    args: Args | undefined,
+    type: EntityClass<T>,
+  ): Promise<QueryList<Hit<T>>>;
+  queryForHits<T>(
+    command: Command,
+    args?: Args,
+    type?: EntityClass<T>,
+  ): Promise<QueryList<Hit<RowMap | T>>> {
+    return this.#rows(
+      "queryForHits",
+      command,
+      args,
+      (rs, b) => withMeta(readHits(rs, type, b.text), rs),
+    );
   }
 
   /**

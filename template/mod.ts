@@ -37,6 +37,7 @@ export { JdbcTemplate } from "./jdbc_template.ts";
 export type {
   Args,
   Command,
+  Hit,
   QueryList,
   ResultSetExtractor,
   RowCallback,

@@ -5,7 +5,8 @@ import type { Connection, StreamOptions } from "../driver/mod.ts";
 import type { EntityClass } from "./entity.ts";
 import type { BoundTemplate } from "./named_binding.ts";
 import { mapResultSet } from "./row_mapping.ts";
-import type { RowMap } from "./types.ts";
+import { readHits } from "./_result_reading.ts";
+import type { Hit, RowMap } from "./types.ts";
 
 /** A connection for the length of a stream, and how to give it back. */
 export interface Lease {
@@ -21,19 +22,22 @@ export interface Lease {
  * @param bound The bound search command.
  * @param type An entity class, or undefined for row maps.
  * @param options Page size, keep-alive, mode and signal.
- * @returns An async generator of rows or entities.
+ * @param hits True to yield each row or entity inside a `Hit` with its metadata.
+ * @returns An async generator of rows, entities or hits.
  */
 export async function* streamRows<T>(
   lease: () => Promise<Lease>,
   bound: BoundTemplate,
   type: EntityClass<T> | undefined,
   options: StreamOptions,
-): AsyncGenerator<T | RowMap, void, undefined> {
+  hits = false,
+): AsyncGenerator<T | RowMap | Hit<T | RowMap>, void, undefined> {
   const { conn, release } = await lease();
   try {
     const stream = conn.stream(bound.text, bound.args, options);
     for await (const rs of stream.pages()) {
-      if (type === undefined) yield* rs;
+      if (hits) yield* readHits(rs, type, bound.text);
+      else if (type === undefined) yield* rs;
       else yield* mapResultSet(rs, type, bound.text);
     }
   } finally {
