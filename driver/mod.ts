@@ -40,6 +40,15 @@ export {
   type ServerInfo,
 } from "./connection.ts";
 export { Statement } from "./statement.ts";
+export {
+  type BulkFailure,
+  type BulkOperation,
+  type BulkResult,
+  type BulkSource,
+  type BulkStats,
+  BulkWriter,
+  type BulkWriterOptions,
+} from "./bulk_writer.ts";
 export { HitStream, type StreamOptions, type StreamServerInfo } from "./hit_stream.ts";
 export { type ExecuteOptions, StatementBase } from "./statement_base.ts";
 export {

@@ -3,6 +3,8 @@
 // numbers or whatever a RowMapper makes of them.
 
 import {
+  BulkWriter,
+  type BulkWriterOptions,
   type Connection,
   DataAccessError,
   type DataSource,
@@ -35,6 +37,7 @@ import { bindTemplate, type BoundTemplate, needsTemplate } from "./named_binding
 import { mapResultSet, prepareValue } from "./row_mapping.ts";
 import { TemplateCommand } from "./command_tag.ts";
 import { type Lease, streamRows } from "./streaming.ts";
+import { entityOperation } from "./bulk_operation.ts";
 
 function isDataSource(source: DataSource | Connection): source is DataSource {
   return typeof (source as DataSource).getConnection === "function";
@@ -327,6 +330,44 @@ export class JdbcTemplate {
       void,
       undefined
     >;
+  }
+
+  /**
+   * A {@linkcode BulkWriter} on this template's connection: entities are indexed into their
+   * class's index under their key, other objects into the `index` option (give `operation` to
+   * send updates, deletes or creates). Batches by `flushDocs`, `flushBytes` and
+   * `flushIntervalMs`; at most `concurrency` requests in flight; per-item 429s retried.
+   *
+   * @param options Batching, concurrency, retries, callbacks and the default index.
+   * @returns The writer: `await writer.write(items)`, or `add` each item and `close()`.
+   *
+   * @example
+   * ```ts
+   * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+   * import { Engine } from "@searchvisitor/searchvisitor/engine";
+   * import { defineEntity, JdbcTemplate } from "@searchvisitor/searchvisitor/template";
+   * import assert from "node:assert/strict";
+   *
+   * class City { id = ""; name = ""; }
+   * defineEntity(City, { index: "cities", key: "id" });
+   * const engine = new Engine();
+   * const jdbc = new JdbcTemplate(new DataSource({ nodes: ["http://engine"], fetch: engine.fetch }));
+   * async function* cities() {
+   *   for (const name of ["Oslo", "Bergen", "Tromsø"]) yield Object.assign(new City(), { id: name, name });
+   * }
+   * const result = await jdbc.bulkWriter<City>({ refresh: "true" }).write(cities());
+   * assert.equal(result.successful, 3);
+   * assert.equal(await jdbc.queryForNumber("POST /cities/_count"), 3);
+   * engine.close();
+   * ```
+   */
+  bulkWriter<T = unknown>(options: BulkWriterOptions<T> = {}): BulkWriter<T> {
+    let lease: Promise<Lease> | undefined;
+    const connection = async () => (await (lease ??= this.#lease())).conn;
+    return new BulkWriter<T>(connection, {
+      ...options,
+      operation: options.operation ?? entityOperation,
+    });
   }
 
   /**

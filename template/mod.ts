@@ -45,6 +45,7 @@ export type {
   RowMapper,
 } from "./types.ts";
 export { TemplateCommand } from "./command_tag.ts";
+export { entityOperation } from "./bulk_operation.ts";
 export { type BindOptions, bindTemplate, type BoundTemplate } from "./named_binding.ts";
 export {
   Column,
