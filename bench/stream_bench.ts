@@ -128,7 +128,9 @@ class City {
 
 const driverPages = (mode: "pit" | "scroll"): Run => async (index, sample) => {
   let n = 0;
-  for await (const rs of conn.stream(`POST /${index}/_search`, [], { pageSize: PAGE, mode }).pages()) {
+  for await (
+    const rs of conn.stream(`POST /${index}/_search`, [], { pageSize: PAGE, mode }).pages()
+  ) {
     while (rs.next()) {
       if (rs.getString("_ID") !== null && (rs.getJson("_DOC") as { n: number }).n >= 0) n++;
       sample();
@@ -139,7 +141,9 @@ const driverPages = (mode: "pit" | "scroll"): Run => async (index, sample) => {
 
 const templateEntities = (mode: "pit" | "scroll"): Run => async (index, sample) => {
   let n = 0;
-  for await (const city of jdbc.stream(`POST /${index}/_search`, [], City, { pageSize: PAGE, mode })) {
+  for await (
+    const city of jdbc.stream(`POST /${index}/_search`, [], City, { pageSize: PAGE, mode })
+  ) {
     if (city.n >= 0) n++;
     sample();
   }

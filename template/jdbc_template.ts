@@ -1,4 +1,4 @@
-// JdbcTemplate (DESIGN §4): one call = one connection (from a DataSource, closed afterwards) or
+// JdbcTemplate: one call = one connection (from a DataSource, closed afterwards) or
 // the given connection; template text is bound by named_binding.ts, rows become maps, entities,
 // numbers or whatever a RowMapper makes of them.
 
@@ -68,6 +68,8 @@ export class JdbcTemplate {
   readonly #macros = new Map<string, string>();
 
   /**
+   * Creates a template over a data source or one connection.
+   *
    * @param source A DataSource (a connection per call, closed afterwards) or one Connection.
    */
   constructor(source: DataSource | Connection) {
@@ -255,6 +257,7 @@ export class JdbcTemplate {
    * ```
    */
   queryForList(command: Command, args?: Args): Promise<QueryList<RowMap>>;
+  /** All rows as entities of `type` (see the first overload). */
   queryForList<T>(
     command: Command,
     args: Args | undefined,
@@ -310,6 +313,7 @@ export class JdbcTemplate {
     args?: Args,
     options?: StreamOptions,
   ): AsyncGenerator<RowMap, void, undefined>;
+  /** Every hit as an entity of `type` (see the first overload). */
   stream<T>(
     command: Command,
     args: Args | undefined,
@@ -404,6 +408,7 @@ export class JdbcTemplate {
     args?: Args,
     options?: StreamOptions,
   ): AsyncGenerator<Hit<RowMap>, void, undefined>;
+  /** Every hit with an entity of `type` as `doc` (see the first overload). */
   streamHits<T>(
     command: Command,
     args: Args | undefined,
@@ -459,6 +464,7 @@ export class JdbcTemplate {
    * ```
    */
   queryForHits(command: Command, args?: Args): Promise<QueryList<Hit<RowMap>>>;
+  /** All hits with an entity of `type` as `doc` (see the first overload). */
   queryForHits<T>(
     command: Command,
     args: Args | undefined,
@@ -532,6 +538,7 @@ export class JdbcTemplate {
    * ```
    */
   queryForObject(command: Command, args?: Args): Promise<unknown>;
+  /** At most one row as an entity of `type`, or null (see the first overload). */
   queryForObject<T>(
     command: Command,
     args: Args | undefined,
@@ -642,11 +649,13 @@ export class JdbcTemplate {
     args: Args | undefined,
     handler: RowMapper<T> | { rowMapper: RowMapper<T> },
   ): Promise<T[]>;
+  /** The result of a ResultSetExtractor given the whole result set (see the first overload). */
   query<T>(
     command: Command,
     args: Args | undefined,
     handler: { extractor: ResultSetExtractor<T> },
   ): Promise<T>;
+  /** Calls a RowCallback for each row; returns the row count (see the first overload). */
   query(
     command: Command,
     args: Args | undefined,

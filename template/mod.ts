@@ -44,7 +44,7 @@ export type {
   RowMap,
   RowMapper,
 } from "./types.ts";
-export { TemplateCommand } from "./command_tag.ts";
+export { TemplateCommand, type TemplateRunner } from "./command_tag.ts";
 export { entityOperation } from "./bulk_operation.ts";
 export { type BindOptions, bindTemplate, type BoundTemplate } from "./named_binding.ts";
 export {
