@@ -175,45 +175,58 @@ export function compileCount(
   return { text: `POST /{${i}}/_count {"query":${e.query(where)}}`, args: e.args };
 }
 
-/** `POST /{index}/_update_by_query?refresh=true` setting the top-level fields of `data`. */
+/** `?refresh=true` when writes must be visible to reads before they resolve. */
+function refreshed(refresh: boolean): string {
+  return refresh ? "?refresh=true" : "";
+}
+
+/** `POST /{index}/_update_by_query` setting the top-level fields of `data`. */
 export function compileUpdateByQuery(
   index: string,
   where: ConditionNode | null,
   data: Record<string, unknown>,
   exact: ExactResolver = AS_WRITTEN,
+  refresh = true,
 ): BoundTemplate {
   const e = new Emitter(exact);
   const i = e.arg(index);
   const query = e.query(where);
   return {
-    text: `POST /{${i}}/_update_by_query?refresh=true {"query":${query},"script":{"source":` +
+    text:
+      `POST /{${i}}/_update_by_query${refreshed(refresh)} {"query":${query},"script":{"source":` +
       `"ctx._source.putAll(params.data)","lang":"painless","params":{"data":${e.arg(data)}}}}`,
     args: e.args,
   };
 }
 
-/** `POST /{index}/_delete_by_query?refresh=true`. */
+/** `POST /{index}/_delete_by_query`. */
 export function compileDeleteByQuery(
   index: string,
   where: ConditionNode | null,
   exact: ExactResolver = AS_WRITTEN,
+  refresh = true,
 ): BoundTemplate {
   const e = new Emitter(exact);
   const i = e.arg(index);
   return {
-    text: `POST /{${i}}/_delete_by_query?refresh=true {"query":${e.query(where)}}`,
+    text: `POST /{${i}}/_delete_by_query${refreshed(refresh)} {"query":${e.query(where)}}`,
     args: e.args,
   };
 }
 
 /** `POST /{index}/_update/{id} {"doc": …}` — a partial update of one document by its `_id`. */
-export function compileUpdateById(index: string, id: string, doc: object): BoundTemplate {
-  return { text: `POST /{?}/_update/{?} {"doc":?}`, args: [index, id, doc] };
+export function compileUpdateById(
+  index: string,
+  id: string,
+  doc: object,
+  refresh = true,
+): BoundTemplate {
+  return { text: `POST /{?}/_update/{?}${refreshed(refresh)} {"doc":?}`, args: [index, id, doc] };
 }
 
 /** `DELETE /{index}/_doc/{id}`. */
-export function compileDeleteById(index: string, id: string): BoundTemplate {
-  return { text: `DELETE /{?}/_doc/{?}`, args: [index, id] };
+export function compileDeleteById(index: string, id: string, refresh = true): BoundTemplate {
+  return { text: `DELETE /{?}/_doc/{?}${refreshed(refresh)}`, args: [index, id] };
 }
 
 /** `POST /{index}/_refresh`: makes acknowledged writes visible to by-query operations. */
@@ -234,15 +247,20 @@ export interface InsertDoc {
  * `POST /{index}/_doc` (generated `_id`). Several: one `POST /{index}/_bulk` (`create` items, or
  * `index` items for generated `_id`s).
  */
-export function compileInsert(index: string, docs: readonly InsertDoc[]): BoundTemplate {
+export function compileInsert(
+  index: string,
+  docs: readonly InsertDoc[],
+  refresh = true,
+): BoundTemplate {
+  const r = refreshed(refresh);
   if (docs.length === 1) {
     const d = docs[0]!;
     return d.id === undefined
-      ? { text: "POST /{?}/_doc ?", args: [index, d.source] }
-      : { text: "PUT /{?}/_create/{?} ?", args: [index, d.id, d.source] };
+      ? { text: `POST /{?}/_doc${r} ?`, args: [index, d.source] }
+      : { text: `PUT /{?}/_create/{?}${r} ?`, args: [index, d.id, d.source] };
   }
   const args: unknown[] = [index];
-  let text = "POST /{?}/_bulk\n";
+  let text = `POST /{?}/_bulk${r}\n`;
   for (const d of docs) {
     args.push(d.id === undefined ? { index: {} } : { create: { _id: d.id } }, d.source);
     text += "?\n?\n";

@@ -14,7 +14,8 @@ import { columnOf, type Target } from "./target.ts";
 
 /**
  * A field name of `T` for builder methods: a property name checked by the compiler, or a dotted
- * path under one (`"address.city"`). For a bare index name (`T` = a record) any string.
+ * path under one (`"address.city"`), or `"_id"`. For a bare index name (`T` = a record) any
+ * string.
  *
  * @example
  * ```ts
@@ -27,7 +28,7 @@ import { columnOf, type Target } from "./target.ts";
  * ```
  */
 export type FieldPath<T> = string extends keyof T ? string
-  : Extract<keyof T, string> | `${Extract<keyof T, string>}.${string}`;
+  : Extract<keyof T, string> | `${Extract<keyof T, string>}.${string}` | "_id";
 
 function checkValue(method: string, field: string, value: unknown, nullOk: boolean): void {
   const at = `${method}(${JSON.stringify(field)})`;
@@ -57,6 +58,11 @@ function checkValue(method: string, field: string, value: unknown, nullOk: boole
       Array.isArray(value) ? "array" : typeof value
     } is not a condition value; pass a string, number, boolean, bigint, Date or null (use in() for lists)`,
   );
+}
+
+/** Dates become their ISO-8601 text, so a node never holds a mutable object. */
+function frozenValue(value: ConditionValue): ConditionValue {
+  return value instanceof Date ? value.toISOString() : value;
 }
 
 function checkText(method: string, field: string, text: unknown): string {
@@ -135,6 +141,7 @@ export abstract class Conditions<T> {
   ): this {
     checkValue(op, field, value, op === "eq" || op === "ne");
     const column = columnOf(this.target, field, op);
+    value = frozenValue(value);
     if (value === null) {
       return this.#add(node({ kind: "exists", field: column, negated: op === "eq" }));
     }
@@ -173,7 +180,7 @@ export abstract class Conditions<T> {
     values.forEach((v) => checkValue(method, field, v, false));
     const column = columnOf(this.target, field, method);
     return this.#add(
-      node({ kind: "in", field: column, values: Object.freeze([...values]), negated }),
+      node({ kind: "in", field: column, values: Object.freeze(values.map(frozenValue)), negated }),
     );
   }
   /** `field` equals one of `values` exactly (`terms`); an empty list matches nothing. */
@@ -193,8 +200,8 @@ export abstract class Conditions<T> {
       node({
         kind: "between",
         field: column,
-        low: low as ConditionValue,
-        high: high as ConditionValue,
+        low: frozenValue(low as ConditionValue),
+        high: frozenValue(high as ConditionValue),
         negated,
       }),
     );
@@ -242,7 +249,7 @@ export abstract class Conditions<T> {
       const starts = t.startsWith("%");
       const ends = t.length > (starts ? 1 : 0) && t.endsWith("%");
       t = t.slice(starts ? 1 : 0, ends ? -1 : undefined);
-      m = starts === ends ? "contains" : ends ? "prefix" : "suffix";
+      m = starts === ends || t === "" ? "contains" : ends ? "prefix" : "suffix";
     } else m = mode;
     const column = columnOf(this.target, field, method);
     return this.#add(node({ kind: "like", field: column, mode: m, text: t, negated }));

@@ -27,7 +27,7 @@ import { guardEmptyWhere, keyOf, runById, runByQuery } from "./_by_query.ts";
  *   text: 'POST /{?}/_delete_by_query?refresh=true {"query":{"bool":{"filter":[{"range":{"age":{"lt":?}}}]}}}',
  *   args: ["users", 18],
  * });
- * assert.deepEqual(lambda.delete("users").eq("_id", "7").toCommand(), { text: "DELETE /{?}/_doc/{?}", args: ["users", "7"] });
+ * assert.deepEqual(lambda.delete("users").eq("_id", "7").toCommand(), { text: "DELETE /{?}/_doc/{?}?refresh=true", args: ["users", "7"] });
  * await assert.rejects(lambda.delete("users").doDelete(), IllegalStateError);
  * ```
  */
@@ -63,8 +63,13 @@ export class DeleteBuilder<T> extends Conditions<T> {
   /** The command `doDelete()` sends, without any I/O. */
   toCommand(options?: ToCommandOptions): BoundTemplate {
     const id = keyOf(this.target, this.where);
-    if (id !== undefined) return compileDeleteById(this.target.index, id);
-    return compileDeleteByQuery(this.target.index, this.where, resolverOf(options));
+    if (id !== undefined) return compileDeleteById(this.target.index, id, this.#runtime.refresh);
+    return compileDeleteByQuery(
+      this.target.index,
+      this.where,
+      resolverOf(options),
+      this.#runtime.refresh,
+    );
   }
 
   /** Deletes the matching documents; resolves to how many were deleted. */
@@ -73,13 +78,16 @@ export class DeleteBuilder<T> extends Conditions<T> {
     guardEmptyWhere(this.target, where, this.#allowEmpty, "doDelete");
     const id = keyOf(this.target, where);
     if (id !== undefined) {
-      return await runById(this.#runtime, compileDeleteById(this.target.index, id));
+      return await runById(
+        this.#runtime,
+        compileDeleteById(this.target.index, id, this.#runtime.refresh),
+      );
     }
     return await runByQuery(
       this.#runtime,
       this.target,
       where,
-      (r) => compileDeleteByQuery(this.target.index, where, r),
+      (r) => compileDeleteByQuery(this.target.index, where, r, this.#runtime.refresh),
     );
   }
 }

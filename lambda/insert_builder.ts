@@ -34,7 +34,7 @@ function idText(value: unknown, where: string): string | undefined {
  * const lambda = new LambdaTemplate(new DataSource("http://127.0.0.1:9200"));
  * const insert = lambda.insert("users").applyMap([{ _id: "1", name: "ann" }, { name: "bob" }]);
  * assert.deepEqual(insert.toCommand(), {
- *   text: "POST /{?}/_bulk\n?\n?\n?\n?\n",
+ *   text: "POST /{?}/_bulk?refresh=true\n?\n?\n?\n?\n",
  *   args: ["users", { create: { _id: "1" } }, { name: "ann" }, { index: {} }, { name: "bob" }],
  * });
  * ```
@@ -102,7 +102,7 @@ export class InsertBuilder<T> {
 
   /** The command this insert sends, without any I/O. */
   toCommand(): BoundTemplate {
-    return compileInsert(this.#target.index, this.#docs);
+    return compileInsert(this.#target.index, this.#docs, this.#runtime.refresh);
   }
 
   async #run(): Promise<{ count: number; keys: string[] }> {

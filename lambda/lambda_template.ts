@@ -43,8 +43,10 @@ export type Doc = Record<string, unknown>;
  */
 export interface LambdaOptions {
   /**
-   * Refresh the index before `_update_by_query`/`_delete_by_query`, so their counts cover every
-   * acknowledged write (default true). Turn off on busy indices when a later count is fine.
+   * Default true: every write resolves only once reads can see it (`refresh=true` on inserts,
+   * updates and deletes), and `_update_by_query`/`_delete_by_query` refresh the index first so
+   * their counts cover every acknowledged write. Turn off for bulk loads or busy indices, where
+   * near-real-time visibility is fine.
    */
   readonly refresh?: boolean;
   /**

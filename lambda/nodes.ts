@@ -4,7 +4,8 @@
 
 /**
  * A value a condition compares with: strings, numbers, booleans, bigints (sent as exact JSON
- * integers), `Date`s (sent as ISO-8601 text) or null.
+ * integers), `Date`s (kept and sent as ISO-8601 text, so a tree never holds a mutable object) or
+ * null.
  *
  * @example
  * ```ts

@@ -148,8 +148,16 @@ export class UpdateBuilder<T> extends Conditions<T> {
   /** The command `doUpdate()` sends, without any I/O. */
   toCommand(options?: ToCommandOptions): BoundTemplate {
     const id = keyOf(this.target, this.where);
-    if (id !== undefined) return compileUpdateById(this.target.index, id, this.#values);
-    return compileUpdateByQuery(this.target.index, this.where, this.#values, resolverOf(options));
+    if (id !== undefined) {
+      return compileUpdateById(this.target.index, id, this.#values, this.#runtime.refresh);
+    }
+    return compileUpdateByQuery(
+      this.target.index,
+      this.where,
+      this.#values,
+      resolverOf(options),
+      this.#runtime.refresh,
+    );
   }
 
   /** Updates the matching documents; resolves to how many changed. */
@@ -163,13 +171,16 @@ export class UpdateBuilder<T> extends Conditions<T> {
     guardEmptyWhere(this.target, where, this.#allowEmpty, "doUpdate");
     const id = keyOf(this.target, where);
     if (id !== undefined) {
-      return await runById(this.#runtime, compileUpdateById(this.target.index, id, this.#values));
+      return await runById(
+        this.#runtime,
+        compileUpdateById(this.target.index, id, this.#values, this.#runtime.refresh),
+      );
     }
     return await runByQuery(
       this.#runtime,
       this.target,
       where,
-      (r) => compileUpdateByQuery(this.target.index, where, this.#values, r),
+      (r) => compileUpdateByQuery(this.target.index, where, this.#values, r, this.#runtime.refresh),
     );
   }
 }
