@@ -118,8 +118,12 @@ export class QueryBuilder<T> extends Conditions<T> {
     return new QueryBuilder<T>(this.#runtime, this.target, clauses, this.#state) as this;
   }
 
-  /** Return only these fields of each document (`_source` filtering); replaces earlier calls. */
+  /**
+   * Return only these fields of each document (`_source` filtering); replaces earlier calls, and
+   * `select()` with no field returns whole documents again.
+   */
   select(...fields: FieldPath<T>[]): this {
+    if (fields.length === 0) return this.#with({ select: undefined });
     return this.#with({
       select: Object.freeze(fields.map((f) => columnOf(this.target, f, "select"))),
     });
@@ -156,7 +160,7 @@ export class QueryBuilder<T> extends Conditions<T> {
     return {
       index: this.target.index,
       where: this.where,
-      ...(this.#state.select ? { source: this.#state.select } : {}),
+      ...(this.#state.select !== undefined ? { source: this.#state.select } : {}),
       sort: this.#state.sort,
       ...(page && size === undefined ? { from: page.from } : {}),
       size: size ?? page?.size ?? MAX_UNPAGED,
