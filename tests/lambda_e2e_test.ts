@@ -392,3 +392,16 @@ Deno.test("LambdaTemplate over a Connection or a JdbcTemplate", async () => {
   assert.equal(viaJdbc.jdbc, jdbc);
   assert.equal(await viaJdbc.query(Person).queryForCount(), 5);
 });
+
+Deno.test("field names that look like placeholders, markers or quotes stay field names", async () => {
+  const { lambda } = await setup();
+  await lambda.insert("lx_odd").applyMap([
+    { _id: "1", "we?ird": "x", 'q"uote': "y", "{?}": "z", "#{a}": "w" },
+    { _id: "2" },
+  ]).executeSumResult();
+  const idsOf = async (q: ReturnType<typeof lambda.query>) =>
+    (await q.queryForMapList()).map((r) => r._id);
+  assert.deepEqual(await idsOf(lambda.query("lx_odd").eq("we?ird", "x")), ["1"]);
+  assert.deepEqual(await idsOf(lambda.query("lx_odd").eq('q"uote', "y")), ["1"]);
+  assert.deepEqual(await idsOf(lambda.query("lx_odd").eq("{?}", "z").isNotNull("#{a}")), ["1"]);
+});
