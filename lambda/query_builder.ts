@@ -1,7 +1,12 @@
 // The query builder: conditions plus projection, order and paging; compiled to `_search` or
 // `_count` and read as entities, maps, a count or a page.
 
-import { IllegalStateError, IncorrectResultSizeError, type ResultSet } from "../driver/mod.ts";
+import {
+  IllegalStateError,
+  IncorrectResultSizeError,
+  type ResultSet,
+  type StreamOptions,
+} from "../driver/mod.ts";
 import {
   type BoundTemplate,
   mapResultSet,
@@ -21,7 +26,7 @@ import { exactField, type FieldTypes } from "./field_types.ts";
 import { type Clauses, NO_CLAUSES } from "./nodes.ts";
 import type { Runtime } from "./_runtime.ts";
 import { columnOf, type Target } from "./target.ts";
-import { readHits } from "./_hits.ts";
+import { docOfRow, readHits } from "./_hits.ts";
 
 /** The most hits one un-paged request returns (Elasticsearch's default `max_result_window`). */
 export const MAX_UNPAGED = 10_000;
@@ -255,6 +260,51 @@ export class QueryBuilder<T> extends Conditions<T> {
     return (await this.#runtime.jdbc.queryForNumber(
       compileCount(this.target.index, this.where, resolver),
     )) ?? 0;
+  }
+
+  /**
+   * Every matching document, in order, fetched page by page (`pageSize` hits a request, default
+   * the page size set by `usePage`/`initPage`, else 1000) over a point in time with `search_after`
+   * (a scroll where the server has no point in time). The point in time is always closed: when the
+   * hits run out, on an error, and when the loop stops early (`break`, `return`, a throw). Paging's
+   * `from` does not apply; conditions, `select` and `orderBy` do. Nothing is sent until iteration
+   * starts. One implementation with `JdbcTemplate.stream`, which this runs on.
+   *
+   * @param options `pageSize`, `keepAlive` (default `"1m"`), `mode` and `signal`.
+   * @returns An async generator of entities (or documents with `_id` for an index name).
+   * @example
+   * ```ts
+   * import { LambdaTemplate } from "@searchvisitor/searchvisitor/lambda";
+   * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+   * import { Engine } from "@searchvisitor/searchvisitor/engine";
+   * import assert from "node:assert/strict";
+   *
+   * const engine = new Engine();
+   * const lambda = new LambdaTemplate(new DataSource({ nodes: ["http://engine"], fetch: engine.fetch }));
+   * await lambda.insert("nums").applyMap([1, 2, 3, 4, 5].map((n) => ({ _id: `n${n}`, n }))).executeSumResult();
+   * const seen: unknown[] = [];
+   * for await (const doc of lambda.query("nums").ge("n", 2).orderBy("n").stream({ pageSize: 2 })) {
+   *   seen.push(doc.n);
+   *   if (doc.n === 4) break; // the point in time is closed here too
+   * }
+   * assert.deepEqual(seen, [2, 3, 4]);
+   * engine.close();
+   * ```
+   */
+  async *stream(options: StreamOptions = {}): AsyncGenerator<T, void, undefined> {
+    const pageSize = options.pageSize ?? this.#state.page?.size ?? 1000;
+    const spec = this.#spec(pageSize);
+    const resolver = await this.#runtime.resolver(spec.index, spec.where, spec.sort);
+    const bound = compileSearch(spec, resolver);
+    const opts = { ...options, pageSize };
+    const type = this.target.type;
+    if (type !== undefined) {
+      yield* this.#runtime.jdbc.stream(bound, undefined, type, opts) as AsyncGenerator<T>;
+      return;
+    }
+    for await (const row of this.#runtime.jdbc.stream(bound, undefined, opts)) {
+      yield docOfRow(row) as T;
+    }
   }
 
   /**

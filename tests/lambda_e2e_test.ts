@@ -405,3 +405,46 @@ Deno.test("field names that look like placeholders, markers or quotes stay field
   assert.deepEqual(await idsOf(lambda.query("lx_odd").eq('q"uote', "y")), ["1"]);
   assert.deepEqual(await idsOf(lambda.query("lx_odd").eq("{?}", "z").isNotNull("#{a}")), ["1"]);
 });
+
+/** Points in time opened and not closed, from the requests sent. */
+function openPits(sent: readonly Sent[]): number {
+  const opened = sent.filter((s) => s.method === "POST" && /\/_pit\b/.test(s.path)).length;
+  const closed = sent.filter((s) => s.method === "DELETE" && s.path.startsWith("/_pit")).length;
+  assert.ok(opened > 0, "a point in time was used");
+  return opened - closed;
+}
+
+Deno.test("stream(): every match once, in order, page by page; the point in time is always closed", async () => {
+  const { lambda, sent } = await setup();
+  const many = Array.from(
+    { length: 1234 },
+    (_, i) =>
+      person({ id: `s${i}`, name: `n${i}`, age: i % 100, city: i % 3 === 0 ? "Oslo" : "Bergen" }),
+  );
+  await lambda.insert(Person).applyEntity(many).executeSumResult();
+  sent.length = 0;
+  const q = lambda.query(Person).eq("city", "Oslo").orderBy("age").orderBy("id", "desc");
+  const ages: number[] = [];
+  const seen = new Set<string>();
+  for await (const p of q.stream({ pageSize: 100 })) {
+    assert.ok(p instanceof Person);
+    ages.push(p.age);
+    seen.add(p.id);
+  }
+  const expected = many.filter((p) => p.city === "Oslo");
+  assert.equal(seen.size, expected.length);
+  assert.deepEqual(ages, expected.map((p) => p.age).sort((a, b) => a - b));
+  assert.ok(sent.filter((s) => s.path.includes("_search")).length >= 5, "fetched in pages");
+  assert.equal(openPits(sent), 0);
+  // Early break: closed too. Maps for a bare index name, with _id.
+  for await (const doc of lambda.query("lx_people").select("name").stream({ pageSize: 10 })) {
+    assert.deepEqual(Object.keys(doc), ["_id", "name"]);
+    break;
+  }
+  assert.equal(openPits(sent), 0);
+  // A failing consumer: closed too.
+  await assert.rejects(async () => {
+    for await (const _ of q.stream({ pageSize: 10 })) throw new Error("consumer failed");
+  }, /consumer failed/);
+  assert.equal(openPits(sent), 0);
+});
