@@ -4,7 +4,10 @@
  *
  * Builders are immutable and build frozen, data-only condition trees (`builder.where`); one
  * compiler turns a tree into a command, which `toCommand()` shows without any I/O. Values are
- * always bound as arguments, so no value can change a command's structure.
+ * always bound as arguments, so no value can change a command's structure. Queries read lists,
+ * single objects, maps, counts (`_count` with the query only), pages, or `stream()` every match over
+ * a point in time; inserts of several documents are one `_bulk`; updates and deletes return real
+ * counts and refuse to run without a condition unless `allowEmptyWhere()` is called.
  *
  * | Call | Query DSL |
  * |---|---|
