@@ -11,6 +11,7 @@ import {
   toTree,
 } from "./nodes.ts";
 import { columnOf, type Target } from "./target.ts";
+import { checkText, checkValue, frozenValue } from "./_condition_values.ts";
 
 /**
  * A field name of `T` for builder methods: a property name checked by the compiler, or a dotted
@@ -29,48 +30,6 @@ import { columnOf, type Target } from "./target.ts";
  */
 export type FieldPath<T> = string extends keyof T ? string
   : Extract<keyof T, string> | `${Extract<keyof T, string>}.${string}` | "_id";
-
-function checkValue(method: string, field: string, value: unknown, nullOk: boolean): void {
-  const at = `${method}(${JSON.stringify(field)})`;
-  if (value === undefined) {
-    throw new TypeError(`${at}: the value is undefined; pass null for "no value"`);
-  }
-  if (value === null) {
-    if (!nullOk) throw new TypeError(`${at}: null has no order; use isNull/isNotNull`);
-    return;
-  }
-  switch (typeof value) {
-    case "string":
-    case "boolean":
-    case "bigint":
-      return;
-    case "number":
-      if (Number.isFinite(value)) return;
-      throw new TypeError(`${at}: ${value} is not a finite number`);
-    case "object":
-      if (value instanceof Date) {
-        if (!Number.isNaN(value.getTime())) return;
-        throw new TypeError(`${at}: the Date is invalid`);
-      }
-  }
-  throw new TypeError(
-    `${at}: a ${
-      Array.isArray(value) ? "array" : typeof value
-    } is not a condition value; pass a string, number, boolean, bigint, Date or null (use in() for lists)`,
-  );
-}
-
-/** Dates become their ISO-8601 text, so a node never holds a mutable object. */
-function frozenValue(value: ConditionValue): ConditionValue {
-  return value instanceof Date ? value.toISOString() : value;
-}
-
-function checkText(method: string, field: string, text: unknown): string {
-  if (typeof text !== "string") {
-    throw new TypeError(`${method}(${JSON.stringify(field)}): the text must be a string`);
-  }
-  return text;
-}
 
 /**
  * The condition methods, shared by query, update and delete builders and by groups. Conditions

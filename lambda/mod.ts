@@ -37,11 +37,11 @@
  * @module
  */
 export { type Doc, type LambdaOptions, LambdaTemplate } from "./lambda_template.ts";
-export { MAX_UNPAGED, QueryBuilder, type ToCommandOptions } from "./query_builder.ts";
+export { MAX_UNPAGED, QueryBuilder } from "./query_builder.ts";
 export { InsertBuilder } from "./insert_builder.ts";
 export { UpdateBuilder } from "./update_builder.ts";
 export { DeleteBuilder } from "./delete_builder.ts";
 export { ConditionGroup, Conditions, type FieldPath } from "./conditions.ts";
 export type { ConditionNode, ConditionValue } from "./nodes.ts";
 export { escapeWildcard } from "./compiler.ts";
-export type { FieldType, FieldTypes } from "./field_types.ts";
+export type { FieldType, FieldTypes, ToCommandOptions } from "./field_types.ts";

@@ -14,15 +14,9 @@ import {
   PageResult,
   type QueryList,
 } from "../template/mod.ts";
-import {
-  AS_WRITTEN,
-  compileCount,
-  compileSearch,
-  type ExactResolver,
-  type SortKey,
-} from "./compiler.ts";
+import { compileCount, compileSearch, type SortKey } from "./compiler.ts";
 import { Conditions, type FieldPath } from "./conditions.ts";
-import { exactField, type FieldTypes } from "./field_types.ts";
+import { resolverOf, type ToCommandOptions } from "./field_types.ts";
 import { type Clauses, NO_CLAUSES } from "./nodes.ts";
 import type { Runtime } from "./_runtime.ts";
 import { columnOf, type Target } from "./target.ts";
@@ -38,34 +32,6 @@ interface QueryState {
 }
 
 const NO_STATE: QueryState = Object.freeze({ sort: Object.freeze([]) });
-
-/**
- * Options of `toCommand()`.
- *
- * @example
- * ```ts
- * import { LambdaTemplate, type ToCommandOptions } from "@searchvisitor/searchvisitor/lambda";
- * import { DataSource } from "@searchvisitor/searchvisitor/driver";
- * import assert from "node:assert/strict";
- *
- * const options: ToCommandOptions = { mapping: new Map([["name", { type: "text", keyword: "name.raw" }]]) };
- * const lambda = new LambdaTemplate(new DataSource("http://127.0.0.1:9200"));
- * assert.match(lambda.query("users").eq("name", "Ann").toCommand(options).text, /"name\.raw"/);
- * ```
- */
-export interface ToCommandOptions {
-  /**
-   * Field types (from `lambda.fieldTypes(index)`): exact conditions on a text field then use its
-   * keyword sub-field, as they do when the command runs. Without it, fields are used as written.
-   */
-  readonly mapping?: FieldTypes;
-}
-
-/** The resolver of `toCommand()`: the given mapping, or fields as written. */
-export function resolverOf(options: ToCommandOptions | undefined): ExactResolver {
-  const types = options?.mapping;
-  return types === undefined ? AS_WRITTEN : (f, m) => exactField(types, f, m);
-}
 
 /**
  * A query on an index: conditions, `select`, `orderBy`, paging, then `queryForList`,
