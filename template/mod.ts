@@ -59,3 +59,4 @@ export {
   Table,
 } from "./entity.ts";
 export { documentMapper, mapResultSet, RowMappingError, toDocument } from "./row_mapping.ts";
+export { parseSeqNoVersion } from "./_hit_meta.ts";
