@@ -10,6 +10,7 @@ import type { CompiledStatement } from "./_statement_runner.ts";
 import type { MapperFile } from "./_xml_seam.ts";
 import { MapperError, type StatementSite } from "./errors.ts";
 import type { StatementDef, StatementKind } from "./statement_options.ts";
+import type { WriteOptions } from "./_entity_writes.ts";
 
 type Entry =
   | { readonly owner: MapperClass; readonly compiled: CompiledStatement }
@@ -25,8 +26,8 @@ export interface CompiledMapper {
 
 /** The statement registry of one Configuration. */
 export class StatementRegistry {
-  readonly types = new Map<string, EntityClass | "map">();
-  readonly macros = new Map<string, string>();
+  readonly types: Map<string, EntityClass | "map"> = new Map();
+  readonly macros: Map<string, string> = new Map();
   readonly #files = new Map<string, MapperFile>();
   readonly #entries = new Map<string, Entry>();
   readonly #compiled = new Map<string, CompiledStatement>();
@@ -190,4 +191,29 @@ export class StatementRegistry {
   ids(): string[] {
     return [...this.#entries.keys()];
   }
+}
+
+/** What a Configuration hands to the sessions it opens. */
+export interface SessionSetup {
+  readonly registry: StatementRegistry;
+  readonly writes: WriteOptions;
+}
+
+let pending: SessionSetup | undefined;
+
+/** Runs `open` (a Session constructor call) with `setup` visible to it. */
+export function openWith<S>(setup: SessionSetup, open: () => S): S {
+  pending = setup;
+  try {
+    return open();
+  } finally {
+    pending = undefined;
+  }
+}
+
+/** The setup of the session being opened; a fresh, empty one outside `openWith`. */
+export function takeSetup(): SessionSetup {
+  const setup = pending ?? { registry: new StatementRegistry(), writes: {} };
+  pending = undefined;
+  return setup;
 }

@@ -4,7 +4,7 @@
 import type { Connection, DataSource } from "../driver/mod.ts";
 import type { EntityClass } from "../template/mod.ts";
 import type { MapperClass } from "./_mapper_def.ts";
-import { StatementRegistry } from "./_registry.ts";
+import { openWith, StatementRegistry } from "./_registry.ts";
 import type { MapperFile } from "./_xml_seam.ts";
 import type { WriteOptions } from "./_entity_writes.ts";
 import { Session } from "./session.ts";
@@ -209,6 +209,7 @@ export class Configuration {
    * ```
    */
   newSession(source: DataSource | Connection): Session {
-    return new Session(this.#registry, source, this.#writes);
+    const setup = { registry: this.#registry, writes: this.#writes };
+    return openWith(setup, () => new Session(source));
   }
 }

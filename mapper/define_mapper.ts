@@ -8,8 +8,6 @@ import { MapperError } from "./errors.ts";
 import type { InsertOptions, Returns, StatementKind } from "./statement_options.ts";
 import { statementText } from "./statement_options.ts";
 
-type Text = string | readonly string[];
-
 /**
  * One method of `defineMapper`: exactly one of `query`, `insert`, `update`, `delete`,
  * `execute` (or `call`, refused when the mapper is created) holding the template text, plus the
@@ -26,12 +24,12 @@ type Text = string | readonly string[];
  */
 export type MethodDefinition =
   & (
-    | { query: Text }
-    | { insert: Text }
-    | { update: Text }
-    | { delete: Text }
-    | { execute: Text }
-    | { call: Text }
+    | { query: string | readonly string[] }
+    | { insert: string | readonly string[] }
+    | { update: string | readonly string[] }
+    | { delete: string | readonly string[] }
+    | { execute: string | readonly string[] }
+    | { call: string | readonly string[] }
   )
   & InsertOptions;
 
@@ -114,7 +112,7 @@ export function defineMapper<C extends MapperClass>(type: C, definition: MapperD
       );
     }
     const kind = kinds[0]!;
-    const text = (spec as unknown as Record<string, Text>)[kind]!;
+    const text = (spec as unknown as Record<string, string | readonly string[]>)[kind]!;
     const { returns, entity, params, useGeneratedKeys, keyProperty } = spec;
     const options: InsertOptions = { returns, entity, params, useGeneratedKeys, keyProperty };
     for (const key of Object.keys(options) as (keyof InsertOptions)[]) {

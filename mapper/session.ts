@@ -4,7 +4,7 @@
 import type { Connection, DataSource } from "../driver/mod.ts";
 import { type EntityClass, JdbcTemplate, type Page, type PageResult } from "../template/mod.ts";
 import { attachRuntime, forwarder, type MapperClass, type MapperRuntime } from "./_mapper_def.ts";
-import type { StatementRegistry } from "./_registry.ts";
+import { type StatementRegistry, takeSetup } from "./_registry.ts";
 import {
   collectArgs,
   type CompiledStatement,
@@ -38,13 +38,13 @@ export class Session {
   readonly #writes: WriteOptions;
 
   /**
-   * Use `config.newSession(source)`.
+   * Prefer `config.newSession(source)`; `new Session(source)` gives a session of an empty
+   * configuration.
    *
-   * @param registry The configuration's statements.
    * @param source A DataSource or one Connection.
-   * @param writes How BaseMapper writes refresh.
    */
-  constructor(registry: StatementRegistry, source: DataSource | Connection, writes: WriteOptions) {
+  constructor(source: DataSource | Connection) {
+    const { registry, writes } = takeSetup();
     this.#registry = registry;
     const jdbc = new JdbcTemplate(source);
     for (const [name, text] of registry.macros) jdbc.addMacro(name, text);
