@@ -62,6 +62,14 @@ export function collectArgs(
 ): { named: Record<string, unknown>; page?: Page } {
   let page = values.find(isPage);
   if (st.params) {
+    if (values.length > st.params.length) {
+      throw new MapperError(
+        `got ${values.length} arguments, but params names ${st.params.length} (${
+          st.params.join(", ")
+        }); name every parameter in params`,
+        st.site,
+      );
+    }
     const named: Record<string, unknown> = {};
     st.params.forEach((name, i) => (named[name] = values[i]));
     return { named, page };

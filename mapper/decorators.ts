@@ -156,7 +156,7 @@ function statement(
  * (`#{name}`), or positional parameters named by `params`. A `Page` argument (or a `Page`
  * property of the argument object) pages the search in the same request.
  *
- * @param text Template text; an array is joined with spaces.
+ * @param text Template text; an array is joined line by line.
  * @param options `returns` (default `"list"`), `entity`, `params`.
  * @returns The method decorator.
  *
@@ -188,7 +188,7 @@ export function Query(
  * Declares an insert. With `useGeneratedKeys`, the `_id`s the server generated are written to
  * `keyProperty` in the arguments.
  *
- * @param text Template text; an array is joined with spaces.
+ * @param text Template text; an array is joined line by line.
  * @param options `returns` (default `"number"`), `params`, `useGeneratedKeys`, `keyProperty`.
  * @returns The method decorator.
  *
@@ -215,7 +215,7 @@ export function Insert(
 /**
  * Declares an update; resolves to the real update count unless `returns` says otherwise.
  *
- * @param text Template text; an array is joined with spaces.
+ * @param text Template text; an array is joined line by line.
  * @param options `returns` (default `"number"`), `params`.
  * @returns The method decorator.
  *
@@ -242,7 +242,7 @@ export function Update(
 /**
  * Declares a delete; resolves to the real number of deleted documents by default.
  *
- * @param text Template text; an array is joined with spaces.
+ * @param text Template text; an array is joined line by line.
  * @param options `returns` (default `"number"`), `params`.
  * @returns The method decorator.
  *
@@ -270,7 +270,7 @@ export function Delete(
  * Declares any command text (several commands allowed); resolves to one result per command by
  * default.
  *
- * @param text Template text; an array is joined with spaces.
+ * @param text Template text; an array is joined line by line.
  * @param options `returns` (default `"results"`), `params`.
  * @returns The method decorator.
  *

@@ -123,9 +123,12 @@ export interface StatementDef {
   readonly options: Readonly<InsertOptions>;
 }
 
-/** Joins the parts of a statement text the way multi-line annotation values are joined. */
+/**
+ * Joins the parts of a statement text: one line each, so a part may be a whole command and a
+ * body may continue over several parts.
+ */
 export function statementText(text: string | readonly string[]): string {
-  return typeof text === "string" ? text : text.join(" ");
+  return typeof text === "string" ? text : text.join("\n");
 }
 
 /** The default result shape of a kind. */
