@@ -2,12 +2,7 @@
 // key with many ids, one _bulk for many entities, real counts, and optimistic concurrency.
 import assert from "node:assert/strict";
 import { BulkError, ResponseError } from "../driver/mod.ts";
-import {
-  BaseMapper,
-  MapperError,
-  OptimisticLockError,
-  SimpleMapper,
-} from "../mapper/mod.ts";
+import { BaseMapper, MapperError, OptimisticLockError, SimpleMapper } from "../mapper/mod.ts";
 import { Column, defineEntity, Table } from "../template/mod.ts";
 import { mapperFixture } from "./support/mapper_fixture.ts";
 
@@ -62,7 +57,10 @@ Deno.test("reads by key are real time: visible before any refresh", async () => 
 
 Deno.test("insert many → one _bulk; empty keys are generated and written back; duplicates fail", async () => {
   const { mapper, sent } = await accounts();
-  const list = Array.from({ length: 40 }, (_, i) => account(i % 4 === 0 ? "" : `k${i}`, `o${i}`, i));
+  const list = Array.from(
+    { length: 40 },
+    (_, i) => account(i % 4 === 0 ? "" : `k${i}`, `o${i}`, i),
+  );
   assert.equal(await mapper.insert(list), 40);
   assert.equal(sent.length, 1);
   assert.match(sent[0]!.path, /^\/_bulk/);
@@ -99,9 +97,12 @@ Deno.test("selectByIds: many ids in one _mget, in the order asked, missing skipp
   assert.equal(await mapper.deleteByIds(doomed), 5);
   assert.equal(sent.length, 1);
   assert.equal(await mapper.countAll(), 55);
-  assert.deepEqual(await mapper.selectByIds(["id1", "id5", "id6"]).then((l) => l.map((a) => a.id)), [
-    "id6",
-  ]);
+  assert.deepEqual(
+    await mapper.selectByIds(["id1", "id5", "id6"]).then((l) => l.map((a) => a.id)),
+    [
+      "id6",
+    ],
+  );
 });
 
 Deno.test("update writes non-null fields; replace writes all; upsert inserts or replaces; delete by entity", async () => {
@@ -201,7 +202,10 @@ Deno.test("BaseMapper needs an entity with an index and a key", async () => {
   const f = await mapperFixture();
   @SimpleMapper()
   class NoEntity extends BaseMapper<Account> {}
-  await assert.rejects(f.session.createMapper(NoEntity).countAll(), /declare it with @SimpleMapper\(\{ entity/);
+  await assert.rejects(
+    f.session.createMapper(NoEntity).countAll(),
+    /declare it with @SimpleMapper\(\{ entity/,
+  );
   class Loose {
     id = "";
   }
