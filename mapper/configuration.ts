@@ -64,6 +64,8 @@ export class Configuration {
   readonly #writes: WriteOptions;
 
   /**
+   * Creates an empty configuration.
+   *
    * @param options Refresh policy of BaseMapper writes, result types, macros.
    */
   constructor(options: ConfigurationOptions = {}) {
