@@ -11,7 +11,6 @@ import {
   BaseMapper,
   bound,
   Call,
-  Configuration,
   defineMapper,
   Delete,
   Execute,
