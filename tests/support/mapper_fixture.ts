@@ -7,6 +7,7 @@ import { Configuration, type ConfigurationOptions, type Session } from "../../ma
 /** One recorded request. */
 export interface Sent {
   method: string;
+  /** The path and query as sent (percent-encoded). */
   path: string;
   body: string;
 }
@@ -32,7 +33,7 @@ export async function mapperFixture(
     const url = new URL(input instanceof Request ? input.url : String(input));
     sent.push({
       method: init?.method ?? "GET",
-      path: decodeURIComponent(url.pathname) + url.search,
+      path: url.pathname + url.search,
       body: typeof init?.body === "string" ? init.body : "",
     });
     return await engine.fetch(input, init);
