@@ -90,12 +90,13 @@ export function addToSearch(
   site: StatementSite,
 ): BoundTemplate {
   const paging = additions.page !== undefined;
-  const want: [string, string][] = [];
+  // from/size are bound (`?`), so every page of a statement shares one cached command text.
+  const want: [string, string, number?][] = [];
   if (paging) {
     const page = additions.page!;
     if (page.getPageSize() > 0) {
-      want.push(["from", String(page.getFirstRecordPosition())]);
-      want.push(["size", String(page.getPageSize())]);
+      want.push(["from", "?", page.getFirstRecordPosition()]);
+      want.push(["size", "?", page.getPageSize()]);
     }
     want.push(["track_total_hits", "true"]);
   }
@@ -130,7 +131,8 @@ export function addToSearch(
     throw new MapperError("cannot page a search whose body is not a JSON object", site);
   }
   const additionsText: string[] = [];
-  for (const [key, value] of want) {
+  const additionArgs: unknown[] = [];
+  for (const [key, value, arg] of want) {
     const present = members.find((m) => m.key === key);
     if (present === undefined && members.some((m) => m.key === undefined) && paging) {
       throw new MapperError(
@@ -138,8 +140,10 @@ export function addToSearch(
         site,
       );
     }
-    if (present === undefined) additionsText.push(`"${key}":${value}`);
-    else if (paging && key !== "seq_no_primary_term" && key !== "version") {
+    if (present === undefined) {
+      additionsText.push(`"${key}":${value}`);
+      if (arg !== undefined) additionArgs.push(arg);
+    } else if (paging && key !== "seq_no_primary_term" && key !== "version") {
       if (key === "track_total_hits" && present.value.trim() === "true") continue;
       throw new MapperError(
         `the statement text fixes "${key}" (${present.value.trim()}), which the Page sets; remove it from the text or drop the Page argument`,
@@ -156,13 +160,15 @@ export function addToSearch(
   const text = `${bound.text.slice(0, start)}${head[1]} ${head[2]} ${newBody}${
     bound.text.slice(end)
   }`;
-  return { text, args: bound.args };
+  const args = [...bound.args];
+  args.splice(bodySlot, 0, ...additionArgs);
+  return { text, args };
 }
 
 function addToBodyArgument(
   bound: BoundTemplate,
   index: number,
-  want: [string, string][],
+  want: [string, string, number?][],
   paging: boolean,
   site: StatementSite,
 ): BoundTemplate {
@@ -172,8 +178,8 @@ function addToBodyArgument(
     throw new MapperError("cannot page a search whose body argument is not an object", site);
   }
   const merged: Record<string, unknown> = { ...value as Record<string, unknown> };
-  for (const [key, text] of want) {
-    if (!(key in merged)) merged[key] = JSON.parse(text);
+  for (const [key, text, arg] of want) {
+    if (!(key in merged)) merged[key] = arg ?? JSON.parse(text);
     else if (paging && key !== "seq_no_primary_term" && key !== "version") {
       if (key === "track_total_hits" && merged[key] === true) continue;
       throw new MapperError(

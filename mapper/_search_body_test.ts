@@ -14,19 +14,20 @@ Deno.test("a page adds from, size and track_total_hits first; placeholders and a
   const out = addToSearch(bound, page(2, 10), site);
   assert.equal(
     out.text,
-    'POST /u/_search {"from":20,"size":10,"track_total_hits":true,"query":{"term":{"name":?}},"sort":["age"]}',
+    'POST /u/_search {"from":?,"size":?,"track_total_hits":true,"query":{"term":{"name":?}},"sort":["age"]}',
   );
-  assert.deepEqual(out.args, ["a"]);
+  assert.deepEqual(out.args, [20, 10, "a"]);
+  assert.equal(addToSearch(bound, page(3, 10), site).text, out.text, "one text for every page");
 });
 
 Deno.test("no body, an empty body, hints and text around the command", () => {
   assert.equal(
     addToSearch({ text: "GET /u/_search", args: [] }, page(0, 5), site).text,
-    'GET /u/_search {"from":0,"size":5,"track_total_hits":true}',
+    'GET /u/_search {"from":?,"size":?,"track_total_hits":true}',
   );
-  assert.equal(
-    addToSearch({ text: "POST /u-{?}/_search\n{ }", args: ["x"] }, page(1, 3), site).text,
-    'POST /u-{?}/_search {"from":3,"size":3,"track_total_hits":true}',
+  assert.deepEqual(
+    addToSearch({ text: "POST /u-{?}/_search\n{ }", args: ["x"] }, page(1, 3), site),
+    { text: 'POST /u-{?}/_search {"from":?,"size":?,"track_total_hits":true}', args: ["x", 3, 3] },
   );
   assert.equal(
     addToSearch({ text: "  POST /u/_search {}", args: [] }, { page: new PageObject(0, 0) }, site)
@@ -76,7 +77,11 @@ Deno.test("paging is refused when the text fixes from/size/track_total_hits or p
     page(0, 2),
     site,
   );
-  assert.match(kept.text, /^POST \/u\/_search \{"from":0,"size":2,"track_total_hits":true,"query"/);
+  assert.match(
+    kept.text,
+    /^POST \/u\/_search \{"from":\?,"size":\?,"track_total_hits":true,"query"/,
+  );
+  assert.deepEqual(kept.args, [0, 2]);
 });
 
 Deno.test("version members are added to searches and skipped elsewhere", () => {
