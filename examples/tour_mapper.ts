@@ -60,7 +60,7 @@ export async function tourMapper(tour: {
   section: (title: string, command: string, args?: unknown) => void;
 }): Promise<void> {
   const { ds, section } = tour;
-  const session = new Configuration({ refresh: true }).newSession(ds);
+  const session = new Configuration().newSession(ds);
   const cities = session.createMapper(CityMapper);
 
   const page = new PageObject(0, 4);

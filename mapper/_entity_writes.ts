@@ -14,12 +14,12 @@ import { MapperError, OptimisticLockError } from "./errors.ts";
 
 /** How BaseMapper writes refresh the index. */
 export interface WriteOptions {
-  /** `true`: visible to search when the call returns; `"wait_for"`: wait for the next refresh. */
-  readonly refresh?: boolean | "wait_for";
+  /** `true` (the default): visible to search when the call returns. */
+  readonly refresh?: boolean;
 }
 
 function refreshQuery(w: WriteOptions): string {
-  return w.refresh === true ? "refresh=true" : w.refresh === "wait_for" ? "refresh=wait_for" : "";
+  return w.refresh === false ? "" : "refresh=true";
 }
 
 function query(parts: readonly string[]): string {

@@ -18,17 +18,17 @@ import { Session } from "./session.ts";
  * import assert from "node:assert/strict";
  *
  * class User { id = ""; }
- * const options: ConfigurationOptions = { refresh: true, types: { User }, macros: { all: '{"match_all": {}}' } };
+ * const options: ConfigurationOptions = { refresh: false, types: { User }, macros: { all: '{"match_all": {}}' } };
  * assert.ok(new Configuration(options).hasType("User"));
  * ```
  */
 export interface ConfigurationOptions {
   /**
-   * How BaseMapper writes refresh: `true` makes them visible to search when the call returns,
-   * `"wait_for"` waits for the next refresh; default: not at all (near-real-time, like
-   * Elasticsearch). Reads by key are real-time either way.
+   * Whether BaseMapper writes (and `session.lambda()`) refresh the index so they are visible to
+   * search when the call returns: `true` by default, like LambdaTemplate; `false` leaves them
+   * near-real-time (cheaper for bulk loads). Reads by key are real-time either way.
    */
-  refresh?: boolean | "wait_for";
+  refresh?: boolean;
   /** Result types mapper files name in `resultType` / `<resultMap type>`. */
   types?: Record<string, EntityClass>;
   /** Macros for `@{macro, name}`. */
@@ -51,7 +51,7 @@ export interface ConfigurationOptions {
  *   @Query("POST /notes/_count", { returns: "number" })
  *   count(): Promise<number> { return bound(); }
  * }
- * const config = new Configuration({ refresh: true }).addMapper(NoteMapper);
+ * const config = new Configuration().addMapper(NoteMapper);
  * assert.ok(config.hasStatement("notes.count"));
  * const engine = new Engine();
  * const session = config.newSession(new DataSource({ nodes: ["http://engine"], fetch: engine.fetch }));

@@ -34,7 +34,7 @@
  * }
  *
  * const engine = new Engine();
- * const session = new Configuration({ refresh: true })
+ * const session = new Configuration()
  *   .newSession(new DataSource({ nodes: ["http://engine"], fetch: engine.fetch }));
  * await session.jdbc().execute('PUT /users {"mappings": {"properties": {"name": {"type": "keyword"}}}}');
  * const users = session.createMapper(UserMapper);

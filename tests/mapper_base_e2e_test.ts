@@ -29,7 +29,7 @@ function account(id: string, owner: string, balance: number): Account {
 }
 
 async function accounts(refresh = true) {
-  const f = await mapperFixture(refresh ? { refresh: true } : {}, [MAPPING]);
+  const f = await mapperFixture({ refresh }, [MAPPING]);
   return { ...f, mapper: f.session.createMapper(AccountMapper) };
 }
 
@@ -186,7 +186,7 @@ Deno.test("external versions: replace sends version_type=external; an older vers
     rev = 0;
   }
   defineEntity(Doc, { index: "docs", key: "id", fields: { rev: { version: "external" } } });
-  const f = await mapperFixture({ refresh: true });
+  const f = await mapperFixture();
   const docs = f.session.createBaseMapper(Doc);
   assert.equal(await docs.replace(Object.assign(new Doc(), { id: "d", text: "v5", rev: 5 })), 1);
   assert.equal((await docs.selectById("d"))?.rev, 5);

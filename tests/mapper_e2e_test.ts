@@ -133,7 +133,7 @@ function person(id: string, name: string, age: number): Person {
 }
 
 async function withPeople() {
-  const f = await mapperFixture({ refresh: true }, [MAPPING]);
+  const f = await mapperFixture({}, [MAPPING]);
   const mapper = f.session.createMapper(PersonMapper);
   await mapper.insert(FIVE.map(([id, name, age]) => person(id, name, age)));
   f.sent.length = 0;
@@ -314,7 +314,7 @@ Deno.test("createMapper: @Call is refused at creation; unmarked classes and stra
 });
 
 Deno.test("defineMapper gives the same mapper without decorators; statements run by id", async () => {
-  const f = await mapperFixture({ refresh: true }, [MAPPING]);
+  const f = await mapperFixture({}, [MAPPING]);
   class PeopleJs extends BaseMapper<Person> {
     declare named: (args: { name: string }) => Promise<Person | null>;
     declare all: (page?: PageObject) => Promise<Person[]>;
