@@ -125,7 +125,9 @@ function resultMapRows(map: ResultMapDef, type: EntityClass | "map"): (rs: Resul
       const doc = (rs.getJson("_DOC") ?? {}) as Record<string, unknown>;
       const target = (type === "map" ? {} : new type()) as Record<string, unknown>;
       for (const [key, value] of Object.entries(doc)) {
-        if (!mapped.has(key) && key !== "__proto__") target[key] = value;
+        // Auto-mapping: other fields by name — every field for a map, own fields for a class.
+        if (mapped.has(key) || key === "__proto__") continue;
+        if (type === "map" || Object.hasOwn(target, key)) target[key] = value;
       }
       for (const { column, property, id } of map.columns) {
         const value = id && (column === "_id" || !(column in doc))

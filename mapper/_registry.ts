@@ -107,11 +107,12 @@ export class StatementRegistry {
         compileAnnotation(statement as StatementDef & { kind: StatementKind }, site, def.entity),
       );
     }
+    const annotated = new Set(methods.keys());
     if (def.mark.kind === "ref") this.#addFileMethods(type, def, methods);
-    for (const compiled of methods.values()) {
+    for (const [method, compiled] of methods) {
+      if (!annotated.has(method)) continue; // a mapper-file statement, registered with its file
       const known = this.#entries.get(compiled.id);
       if (known && "owner" in known && known.owner === type) continue;
-      if (known && "file" in known && known.file.namespace === namespace) continue;
       this.#claim(compiled.id, { owner: type, compiled });
     }
     const mapper: CompiledMapper = {
