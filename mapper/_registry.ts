@@ -180,7 +180,7 @@ export class StatementRegistry {
     const compiled = "compiled" in entry ? entry.compiled : compileFileStatement(
       entry.file,
       entry.file.statements.get(entry.id)!,
-      { mapper: entry.file.namespace, statementId: id },
+      { mapper: entry.file.file ?? entry.file.namespace, statementId: id },
       (name) => this.types.get(name),
       {},
     );
