@@ -3,7 +3,12 @@
 // JSON value, JSON key, inside a JSON string, whole body) of every statement annotation, and
 // each statement touches exactly the one document it names.
 import assert from "node:assert/strict";
-import { BindError, ResponseError } from "../driver/mod.ts";
+import {
+  BindError,
+  CommandSyntaxError,
+  InvalidArgumentError,
+  ResponseError,
+} from "../driver/mod.ts";
 import {
   bound,
   Delete,
@@ -39,7 +44,7 @@ interface Args {
 @SimpleMapper({ namespace: "vault" })
 class VaultMapper {
   @Insert(
-    'PUT /vault/_doc/#{id}?routing=#{r}&refresh=true {"name": #{name}, #{key}: #{name}, "note": "said: #{name}"}',
+    'PUT /vault/_doc/#{id}?routing=#{r}&refresh=true {"name": #{name}, #{key}: #{name}, "note": "said: \\#{name}"}',
   )
   put(_args: Args): Promise<number> {
     return bound();
@@ -55,7 +60,7 @@ class VaultMapper {
     return bound();
   }
   @Query('POST /vault/_count {"query": {"term": {"note": "said: #{name}"}}}', { returns: "number" })
-  countNote(_args: { name: string }): Promise<number> { // the literal text, whatever the value
+  quoted(_args: { name: string }): Promise<number> {
     return bound();
   }
   @Query("POST /#{index}/_search", { returns: "list" })
@@ -63,7 +68,7 @@ class VaultMapper {
     return bound();
   }
   @Update(
-    'POST /vault/_update/#{id}?routing=#{r}&refresh=true {"doc": {"extra": #{name}, #{key}: "u: #{name}"}}',
+    'POST /vault/_update/#{id}?routing=#{r}&refresh=true {"doc": {"extra": #{name}, #{key}: "u: \\#{name}"}}',
   )
   patch(_args: Args): Promise<number> {
     return bound();
@@ -106,12 +111,21 @@ Deno.test("injection: every position of every annotation binds the value as data
     assert.ok(row, `get #${i}`);
     assert.equal(row._ID, args.id);
     const doc = JSON.parse(row._DOC as string);
-    // A placeholder inside a JSON string is text: the value never enters it.
+    // An escaped marker inside a JSON string is text: the value never enters it.
     assert.deepEqual(doc, { name: value, [args.key]: value, note: "said: #{name}" }, `doc #${i}`);
 
     const found = await vault.find({ name: value, field: "name" });
     assert.deepEqual(found.map((r) => r._ID), [args.id], `search #${i}`);
-    assert.equal(await vault.countNote({ name: value }), 1, `string position #${i}`);
+    const before = sent.length;
+    await assert.rejects(vault.quoted({ name: value }), (e: unknown) => {
+      assert.ok(e instanceof CommandSyntaxError, String(e));
+      assert.match(
+        e.message,
+        /^VaultMapper\.quoted \[statement vault\.quoted\]: a #\{…\} inside a JSON string/,
+      );
+      return true;
+    }, `a placeholder inside a JSON string is refused #${i}`);
+    assert.equal(sent.length, before, "nothing sent");
 
     assert.equal(await vault.patch(args), 1, `update #${i}`);
     const patched = JSON.parse((await vault.get({ id: args.id, r: args.r }))!._DOC as string);
@@ -142,12 +156,20 @@ Deno.test("injection: a value in the index position is encoded as one segment, a
     'PUT /vault/_doc/1?refresh=true {"name": "one"}',
   ]);
   const vault = session.createMapper(VaultMapper);
-  for (const value of ["vault/_doc/1", "vault,other", "vault/../vault", "vault?q=one"]) {
+  for (
+    const value of ["vault/_doc/1", "vault,other", "vault/../vault", "vault?q=one", "_all", "*"]
+  ) {
     sent.length = 0;
     const outcome = await vault.searchIndex({ index: value }).then(
       (rows) => rows,
       (e: unknown) => e,
     );
+    if (outcome instanceof InvalidArgumentError) {
+      // refused before sending: the value would widen the target
+      assert.match(outcome.message, /^VaultMapper\.searchIndex \[statement vault\.searchIndex\]: /);
+      assert.equal(sent.length, 0);
+      continue;
+    }
     if (Array.isArray(outcome)) {
       assert.equal(outcome.length, 0, `${value} must not reach the vault's documents`);
     } else {
