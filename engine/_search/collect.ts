@@ -4,7 +4,8 @@ import { illegalArgument } from "../_errors.ts";
 import type { AggInput } from "./aggregations.ts";
 import { type Hits, intersect } from "./doc_set.ts";
 import type { ExecContext } from "./exec_context.ts";
-import { fieldMapOf, wildcardRegExp } from "./field_map.ts";
+import { globMatcher } from "./automaton.ts";
+import { fieldMapOf } from "./field_map.ts";
 import { matchLive } from "./query_exec.ts";
 import type { SearchRequest } from "./search_request.ts";
 import {
@@ -85,7 +86,7 @@ export function collect(
     }
     aggInputs.push({ ctx, docs: hits.docs, scored: hits });
     if (req.postFilter) hits = intersect(hits, matchLive(req.postFilter, ctx, false));
-    const boost = req.indicesBoost.find(([pattern]) => wildcardRegExp(pattern).test(target.index))
+    const boost = req.indicesBoost.find(([pattern]) => globMatcher(pattern)(target.index))
       ?.[1];
     if (boost !== undefined && hits.scores) {
       hits = {

@@ -4,7 +4,7 @@ import { parsingError } from "../_errors.ts";
 import type { FieldMap } from "./field_map.ts";
 import { sourceValues } from "./fetch_fields.ts";
 import type { QueryNode } from "./query_nodes.ts";
-import { wildcardRegExp } from "./field_map.ts";
+import { globMatcher } from "./automaton.ts";
 
 /** A parsed `highlight` request. */
 export interface HighlightRequest {
@@ -155,7 +155,7 @@ export function highlightHit(
       const wanted = new Set<string>();
       for (const t of terms) {
         if (
-          t.pattern === path || (t.pattern.includes("*") && wildcardRegExp(t.pattern).test(path))
+          t.pattern === path || (t.pattern.includes("*") && globMatcher(t.pattern)(path))
         ) {
           for (const term of t.terms) wanted.add(term);
         }

@@ -1,7 +1,7 @@
 // `_source` filtering: true/false, include and exclude patterns with `*` wildcards.
 
 import { parsingError } from "../_errors.ts";
-import { wildcardRegExp } from "./field_map.ts";
+import { globMatcher } from "./automaton.ts";
 
 /** What to return of `_source`: nothing, everything, or a filtered copy. */
 export interface SourceFilter {
@@ -53,15 +53,8 @@ export function parseSourceFilter(body: unknown, params: URLSearchParams): Sourc
   throw parsingError(`Expected one of [true, false, string, array, object] for [_source]`);
 }
 
-const compiled = new Map<string, RegExp>();
-function re(pattern: string): RegExp {
-  let r = compiled.get(pattern);
-  if (!r) {
-    r = wildcardRegExp(pattern);
-    if (compiled.size > 1000) compiled.clear();
-    compiled.set(pattern, r);
-  }
-  return r;
+function re(pattern: string): { test(path: string): boolean } {
+  return { test: globMatcher(pattern) };
 }
 
 /** True when `path` or one of its parents matches a pattern. */
