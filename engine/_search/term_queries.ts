@@ -12,7 +12,7 @@ import {
   unionDocs,
 } from "./exec_context.ts";
 import { type Automaton, wildcardAutomaton, wildcardPrefix } from "./automaton.ts";
-import { type FieldInfo } from "./field_map.ts";
+import type { FieldInfo } from "./field_map.ts";
 import { compileRegexp } from "./regexp_syntax.ts";
 import type { QueryOf } from "./query_nodes.ts";
 import { termScorer } from "./bm25.ts";
