@@ -1,6 +1,7 @@
 // Aggregations over the matching docs: the table from type name to implementation, terms (with
 // sub-aggregations and ordering), filter(s), missing, and the wiring of the bucket and metric kinds.
 
+import { setOwn } from "../_own.ts";
 import { illegalArgument, parsingError } from "../_errors.ts";
 import {
   type BucketDocs,
@@ -210,7 +211,7 @@ function filtersAgg(body: Json, inputs: AggInput[], sub: Json | undefined): Json
   const bucket = (query: unknown): Json => filterAgg(query as Json, inputs, sub);
   if (Array.isArray(defs)) return { buckets: defs.map(bucket) };
   const buckets: Json = {};
-  for (const [key, query] of Object.entries(defs)) buckets[key] = bucket(query);
+  for (const [key, query] of Object.entries(defs)) setOwn(buckets, key, bucket(query));
   if (body.other_bucket === true || body.other_bucket_key !== undefined) {
     const others = { bool: { must_not: Object.values(defs) } };
     buckets[String(body.other_bucket_key ?? "_other_")] = bucket(others);
@@ -317,7 +318,7 @@ export function runAggregations(aggs: Json, inputs: AggInput[]): Json {
     const fn = AGGS[type];
     if (!fn) throw parsingError(`Unknown aggregation type [${type}]`);
     const result = fn(body ?? {}, inputs, sub, name);
-    out[name] = meta === undefined ? result : { meta, ...result };
+    setOwn(out, name, meta === undefined ? result : { meta, ...result });
   }
   return out;
 }

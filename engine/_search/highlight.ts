@@ -1,5 +1,6 @@
 // A plain highlighter: wraps the query's terms found in `_source` text in `<em>` tags.
 
+import { setOwn } from "../_own.ts";
 import { parsingError } from "../_errors.ts";
 import type { FieldMap } from "./field_map.ts";
 import { sourceValues } from "./fetch_fields.ts";
@@ -168,7 +169,7 @@ export function highlightHit(
         highlightText(String(v), wanted, req.pre, req.post, f.fragmentSize, f.fragments)
       );
       if (fragments.length) {
-        out[path] = f.fragments > 0 ? fragments.slice(0, f.fragments) : fragments;
+        setOwn(out, path, f.fragments > 0 ? fragments.slice(0, f.fragments) : fragments);
       }
     }
   }

@@ -1,5 +1,6 @@
 // Named queries (`_name`): which named clauses matched each returned hit (`matched_queries`).
 
+import { setOwn } from "../_own.ts";
 import type { Candidate } from "./collect.ts";
 import type { Hits } from "./doc_set.ts";
 import type { ExecContext } from "./exec_context.ts";
@@ -86,7 +87,7 @@ export function matchedQueries(
       const s = scoreOf(hits, c.doc);
       if (s === undefined) return;
       list.push(name);
-      scored[name] = float32(s);
+      setOwn(scored, name, float32(s));
     });
     if (list.length === 0) return undefined;
     return withScores ? scored : list;

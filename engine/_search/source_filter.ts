@@ -1,5 +1,6 @@
 // `_source` filtering: true/false, include and exclude patterns with `*` wildcards.
 
+import { setOwn } from "../_own.ts";
 import { parsingError } from "../_errors.ts";
 import { globMatcher } from "./automaton.ts";
 
@@ -106,7 +107,7 @@ function filterObject(
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(source)) {
     const kept = filterValue(v, prefix ? `${prefix}.${k}` : k, f);
-    if (kept !== undefined) out[k] = kept;
+    if (kept !== undefined) setOwn(out, k, kept);
   }
   return out;
 }

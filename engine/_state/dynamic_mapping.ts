@@ -1,5 +1,6 @@
 // Dynamic mapping: the fields Elasticsearch adds to a mapping when a document brings new ones.
 
+import { own, ownOrSet, setOwn } from "../_own.ts";
 import { EngineError } from "../_errors.ts";
 import type { FieldMapping, Mappings } from "../_search/types.ts";
 import { checkValue, previewValue } from "./field_values.ts";
@@ -78,10 +79,10 @@ function addAtPath(
   mapping: FieldMapping,
 ): void {
   if (path.length === 1) {
-    props[path[0]] = mapping;
+    setOwn(props, path[0], mapping);
     return;
   }
-  const head = (props[path[0]] ??= { properties: {} });
+  const head = ownOrSet(props, path[0], (): FieldMapping => ({ properties: {} }));
   head.properties ??= {};
   addAtPath(head.properties, path.slice(1), mapping);
 }
@@ -108,7 +109,7 @@ function visitObject(
   for (const [rawKey, value] of Object.entries(source)) {
     if (rawKey === "") throw parseFailure(walk, "field name cannot be an empty string");
     if (!rawKey.includes(".")) {
-      const mapping = props?.[rawKey];
+      const mapping = own(props, rawKey);
       if (mapping) {
         visitValue(walk, mapping, dynamic, value, prefix.length ? [...prefix, rawKey] : [rawKey]);
       } else addNew(walk, dynamic, prefix, [rawKey], value);
@@ -120,7 +121,7 @@ function visitObject(
     let path = prefix;
     let missingAt = -1;
     for (let i = 0; i < keys.length - 1; i++) {
-      const child = node?.[keys[i]];
+      const child = own(node, keys[i]);
       path = [...path, keys[i]];
       if (!child) {
         missingAt = i;
@@ -135,7 +136,7 @@ function visitObject(
     }
     const last = keys[keys.length - 1];
     const fullPath = [...path, last];
-    const mapping = node?.[last];
+    const mapping = own(node, last);
     if (!mapping) {
       addNew(walk, dyn, prefix, keys, value);
       continue;
@@ -275,15 +276,15 @@ function mergeAddition(
 ): void {
   const [head, ...rest] = path;
   if (rest.length === 0) {
-    const existing = props[head];
+    const existing = own(props, head);
     if (existing?.properties && mapping.properties) {
       for (const [k, v] of Object.entries(mapping.properties)) {
         mergeAddition(existing.properties, [k], v);
       }
-    } else if (!existing) props[head] = mapping;
+    } else if (!existing) setOwn(props, head, mapping);
     return;
   }
-  const node = (props[head] ??= { properties: {} });
+  const node = ownOrSet(props, head, (): FieldMapping => ({ properties: {} }));
   node.properties ??= {};
   mergeAddition(node.properties, rest, mapping);
 }
