@@ -7,6 +7,7 @@ const FOREIGN = new Set([
   "illegal_state_exception",
   "number_format_exception",
   "too_complex_to_determinize_exception",
+  "too_many_nested_clauses",
 ]);
 
 /** An error with Elasticsearch's status, exception `type` and `reason`. */

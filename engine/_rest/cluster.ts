@@ -1,5 +1,6 @@
 // Handlers of GET /, _cluster/health and _cluster/settings.
 
+import { MAX_BUCKETS, MAX_CLAUSE_COUNT, MAX_OPEN_SCROLL_CONTEXT } from "../_search/limits.ts";
 import { parseKeepAlive } from "../_search/search_api.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { nestSettings } from "../_state/settings.ts";
@@ -172,6 +173,16 @@ export function clusterSettingsHandler(ctx: RequestContext): Reply {
   state.search.maxKeepAlive = typeof effective === "string"
     ? parseKeepAlive(effective, "search.max_keep_alive")
     : 86_400_000;
+  const limit = (key: string, fallback: number): number => {
+    const v = Number(state.transientSettings[key] ?? state.persistentSettings[key] ?? fallback);
+    return Number.isInteger(v) && v >= 0 ? v : fallback;
+  };
+  state.search.maxBuckets = limit("search.max_buckets", MAX_BUCKETS);
+  state.search.maxClauseCount = limit("indices.query.bool.max_clause_count", MAX_CLAUSE_COUNT);
+  state.search.maxOpenScrollContext = limit(
+    "search.max_open_scroll_context",
+    MAX_OPEN_SCROLL_CONTEXT,
+  );
   const shown = (flat: Record<string, unknown>): Record<string, unknown> =>
     view(Object.fromEntries(Object.entries(flat).filter(([, v]) => v !== null)));
   return ok({ acknowledged: true, persistent: shown(persistent), transient: shown(transient) });

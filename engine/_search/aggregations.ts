@@ -1,6 +1,7 @@
 // Aggregations over the matching docs: the table from type name to implementation, terms (with
 // sub-aggregations and ordering), filter(s), missing, and the wiring of the bucket and metric kinds.
 
+import { consumeBuckets } from "./limits.ts";
 import { setOwn } from "../_own.ts";
 import { illegalArgument, parsingError } from "../_errors.ts";
 import {
@@ -178,6 +179,7 @@ function termsAgg(body: Json, inputs: AggInput[], sub: Json | undefined, name: s
     return b[1] - a[1] || compareKeys(a[0], b[0]);
   });
   const top = entries.slice(0, size);
+  consumeBuckets(top.length);
   let other = 0;
   for (const [, c] of entries.slice(size)) other += c;
   return {
@@ -209,9 +211,15 @@ function filtersAgg(body: Json, inputs: AggInput[], sub: Json | undefined): Json
     throw parsingError(`[filters] requires a [filters] object or array`);
   }
   const bucket = (query: unknown): Json => filterAgg(query as Json, inputs, sub);
-  if (Array.isArray(defs)) return { buckets: defs.map(bucket) };
+  if (Array.isArray(defs)) {
+    consumeBuckets(defs.length);
+    return { buckets: defs.map(bucket) };
+  }
   const buckets: Json = {};
-  for (const [key, query] of Object.entries(defs)) setOwn(buckets, key, bucket(query));
+  for (const [key, query] of Object.entries(defs)) {
+    consumeBuckets(1);
+    setOwn(buckets, key, bucket(query));
+  }
   if (body.other_bucket === true || body.other_bucket_key !== undefined) {
     const others = { bool: { must_not: Object.values(defs) } };
     buckets[String(body.other_bucket_key ?? "_other_")] = bucket(others);

@@ -72,6 +72,7 @@ export function collect(
       now,
       index: target.index,
       maxRegexLength: target.maxRegexLength,
+      maxTermsCount: target.maxTermsCount,
     };
     readers.push(
       sort.map((k) => sortReader(k, target.snapshot, ctx.fields, target.index, t * SHARD_DOC_SPAN)),

@@ -17,6 +17,8 @@ export interface ExecContext {
   readonly index: string;
   /** `index.max_regex_length`. */
   readonly maxRegexLength?: number;
+  /** `index.max_terms_count`. */
+  readonly maxTermsCount?: number;
 }
 
 /** Runs `fn` on each segment and concatenates the local results into global ordinals. */

@@ -1,5 +1,6 @@
 // Term-level queries: term, terms, range, prefix, wildcard, regexp, exists, ids.
 
+import { checkTermsCount, MAX_TERMS_COUNT } from "./limits.ts";
 import { EngineError, illegalArgument } from "../_errors.ts";
 import { dateValueAt } from "./dates.ts";
 import { constantHits, type Hits, NO_HITS, union } from "./doc_set.ts";
@@ -204,6 +205,7 @@ export function runTerm(q: QueryOf<"term">, ctx: ExecContext, scoring: boolean):
 
 /** `terms` query (constant score). */
 export function runTerms(q: QueryOf<"terms">, ctx: ExecContext, scoring: boolean): Hits {
+  checkTermsCount(q.values.length, ctx.maxTermsCount ?? MAX_TERMS_COUNT);
   const meta = metaField(ctx, q.field, q.values, q.boost, scoring);
   if (meta) return meta;
   const info = ctx.fields.byPath.get(q.field);

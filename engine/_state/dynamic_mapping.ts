@@ -1,5 +1,11 @@
 // Dynamic mapping: the fields Elasticsearch adds to a mapping when a document brings new ones.
 
+import {
+  checkMappingLimits,
+  type MappingLimits,
+  mappingLimits,
+  nestedObjectsReason,
+} from "./mapping_limits.ts";
 import { own, ownOrSet, setOwn } from "../_own.ts";
 import { EngineError } from "../_errors.ts";
 import type { FieldMapping, Mappings } from "../_search/types.ts";
@@ -93,6 +99,9 @@ interface Walk {
   dateDetection: boolean;
   numericDetection: boolean;
   additions: Array<{ path: string[]; mapping: FieldMapping }>;
+  /** Nested objects seen so far, and how many are allowed. */
+  nested: number;
+  nestedLimit: number;
 }
 
 function parseFailure(walk: Walk, reason: string): EngineError {
@@ -171,6 +180,9 @@ function visitValue(
         }] as object, but found a concrete value`,
       );
     }
+    if (mapping.type === "nested" && ++walk.nested > walk.nestedLimit) {
+      throw parseFailure(walk, nestedObjectsReason(walk.nestedLimit));
+    }
     const childDynamic = mapping.dynamic ?? dynamic;
     visitObject(walk, mapping.properties, childDynamic, value as Record<string, unknown>, path);
     return;
@@ -224,6 +236,7 @@ export function mapDocument(
   id: string,
   errorType: ParseErrorType,
   fieldLimit = 1000,
+  limits: MappingLimits = mappingLimits({}),
 ): Mappings {
   const walk: Walk = {
     id,
@@ -231,6 +244,8 @@ export function mapDocument(
     dateDetection: mappings.date_detection !== false,
     numericDetection: mappings.numeric_detection === true,
     additions: [],
+    nested: 0,
+    nestedLimit: limits.nestedObjects,
   };
   for (const key of Object.keys(source)) {
     if (METADATA_FIELDS.has(key)) {
@@ -246,6 +261,12 @@ export function mapDocument(
   const next = structuredClone(mappings);
   next.properties ??= {};
   for (const { path, mapping } of walk.additions) mergeAddition(next.properties, path, mapping);
+  try {
+    checkMappingLimits(next.properties, limits);
+  } catch (e) {
+    if (!(e instanceof EngineError)) throw e;
+    throw new EngineError(400, errorType, `[1:2] failed to parse: ${e.message}`, {}, e);
+  }
   const total = countFields(next.properties);
   if (total > fieldLimit) {
     const added = total - countFields(mappings.properties ?? {});
