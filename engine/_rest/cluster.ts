@@ -11,6 +11,7 @@ import { targets } from "./indices.ts";
 export function infoHandler(ctx: RequestContext): Reply {
   if (ctx.method === "HEAD") return { status: 200 };
   const os = ctx.state.flavour === "opensearch";
+  const major = Number(ctx.state.version.split(".")[0]);
   const version: Record<string, unknown> = os
     ? {
       distribution: "opensearch",
@@ -19,9 +20,9 @@ export function infoHandler(ctx: RequestContext): Reply {
       build_hash: "searchvisitor",
       build_date: "2025-01-01T00:00:00.000Z",
       build_snapshot: false,
-      lucene_version: "9.12.1",
-      minimum_wire_compatibility_version: "7.10.0",
-      minimum_index_compatibility_version: "7.0.0",
+      lucene_version: major >= 3 ? "10.2.1" : "9.12.1",
+      minimum_wire_compatibility_version: major >= 3 ? "2.19.0" : "7.10.0",
+      minimum_index_compatibility_version: major >= 3 ? "2.0.0" : "7.0.0",
     }
     : {
       number: ctx.state.version,
@@ -30,9 +31,9 @@ export function infoHandler(ctx: RequestContext): Reply {
       build_hash: "searchvisitor",
       build_date: "2025-01-01T00:00:00.000Z",
       build_snapshot: false,
-      lucene_version: "9.11.1",
-      minimum_wire_compatibility_version: "7.17.0",
-      minimum_index_compatibility_version: "7.0.0",
+      lucene_version: major >= 9 ? "10.2.2" : "9.11.1",
+      minimum_wire_compatibility_version: major >= 9 ? "8.19.0" : "7.17.0",
+      minimum_index_compatibility_version: major >= 9 ? "8.0.0" : "7.0.0",
     };
   return ok({
     name: "searchvisitor",

@@ -20,6 +20,10 @@ export interface EngineState {
   /** Finished background tasks (`wait_for_completion=false`), by task id. */
   tasks: Map<string, Record<string, unknown>>;
   transientSettings: Record<string, unknown>;
+  /** `http.max_content_length` in bytes (100 MB when absent). */
+  maxContentLength?: number;
+  /** Reports internal errors, one line each. */
+  log?: (line: string) => void;
 }
 
 /** A handler's answer: status, JSON body (or text, or nothing) and extra headers. */
