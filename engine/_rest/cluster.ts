@@ -1,11 +1,11 @@
 // Handlers of GET /, _cluster/health and _cluster/settings.
 
-import { MAX_BUCKETS, MAX_CLAUSE_COUNT, MAX_OPEN_SCROLL_CONTEXT } from "../_search/limits.ts";
+import { MAX_BUCKETS, MAX_CLAUSE_COUNT, MAX_OPEN_SCROLL_CONTEXT } from "../_index/limits.ts";
 import { parseKeepAlive } from "../_search/search_api.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { nestSettings } from "../_state/settings.ts";
 import { bodyObject, boolParam, ok, type Reply, type RequestContext } from "./context.ts";
-import { targets } from "./indices.ts";
+import { targets } from "./targets.ts";
 
 /** GET / (and HEAD /). */
 export function infoHandler(ctx: RequestContext): Reply {

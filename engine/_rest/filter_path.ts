@@ -1,6 +1,6 @@
 // The `filter_path` response filter: dotted paths with `*` (one key) and `**` (any depth), `-` excludes.
 
-import { setOwn } from "../_own.ts";
+import { setOwn } from "../_index/own.ts";
 import { matchPattern } from "../_state/names.ts";
 
 type Pattern = string[];

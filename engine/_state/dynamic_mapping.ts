@@ -6,9 +6,9 @@ import {
   mappingLimits,
   nestedObjectsReason,
 } from "./mapping_limits.ts";
-import { own, ownOrSet, setOwn } from "../_own.ts";
+import { own, ownOrSet, setOwn } from "../_index/own.ts";
 import { EngineError } from "../_errors.ts";
-import type { FieldMapping, Mappings } from "../_search/types.ts";
+import type { FieldMapping, Mappings } from "../_index/types.ts";
 import { checkValue, previewValue } from "./field_values.ts";
 
 const METADATA_FIELDS = new Set([

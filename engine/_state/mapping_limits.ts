@@ -2,7 +2,7 @@
 // and `index.mapping.nested_objects.limit` (total fields are counted by dynamic mapping).
 
 import { illegalArgument } from "../_errors.ts";
-import type { FieldMapping } from "../_search/types.ts";
+import type { FieldMapping } from "../_index/types.ts";
 
 /** The limits that apply to one index, read from its settings. */
 export interface MappingLimits {

@@ -1,9 +1,9 @@
 // Explicit mappings: validation and merging (PUT _mapping, index creation), with Elasticsearch's conflicts.
 
-import { own, ownOrSet, setOwn } from "../_own.ts";
+import { own, ownOrSet, setOwn } from "../_index/own.ts";
 import { EngineError, illegalArgument } from "../_errors.ts";
-import type { FieldMapping, Mappings } from "../_search/types.ts";
-import { NUMBER_TYPES } from "../_search/field_map.ts";
+import type { FieldMapping, Mappings } from "../_index/types.ts";
+import { NUMBER_TYPES } from "../_index/field_map.ts";
 
 const KNOWN_TYPES = new Set([
   "text",

@@ -1,6 +1,6 @@
 // `_source` filtering of GET responses: includes / excludes with `*` wildcards over dotted paths.
 
-import { setOwn } from "../_own.ts";
+import { setOwn } from "../_index/own.ts";
 import { matchPattern } from "./names.ts";
 
 type Json = Record<string, unknown>;

@@ -1,6 +1,6 @@
 // The `_update` API: partial documents (deep merge, noop detection), upserts and scripts.
 
-import { own, setOwn } from "../_own.ts";
+import { own, setOwn } from "../_index/own.ts";
 import { EngineError } from "../_errors.ts";
 import type { ParseErrorType } from "./dynamic_mapping.ts";
 import type { IndexState } from "./index_state.ts";

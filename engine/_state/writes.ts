@@ -2,7 +2,7 @@
 
 import { mappingLimits } from "./mapping_limits.ts";
 import { EngineError } from "../_errors.ts";
-import type { StoredDoc } from "../_search/types.ts";
+import type { StoredDoc } from "../_index/types.ts";
 import type { ParseErrorType } from "./dynamic_mapping.ts";
 import { mapDocument } from "./dynamic_mapping.ts";
 import type { IndexState } from "./index_state.ts";
