@@ -60,7 +60,11 @@ function isRequestInit(init: unknown): init is RequestInit {
 }
 
 /** Answers a request whose real method may differ from `request.method` (a GET with a body). */
-export type RawHandler = (request: Request, method?: string) => Promise<Response>;
+export type RawHandler = (
+  request: Request,
+  method?: string,
+  maxContentLength?: number,
+) => Promise<Response>;
 
 const RAW = new WeakMap<Engine, RawHandler>();
 
@@ -98,6 +102,16 @@ export function rawHandler(engine: Engine): RawHandler {
 export class Engine {
   readonly #state: EngineState;
 
+  /** Which product the engine imitates. */
+  get flavour(): "elasticsearch" | "opensearch" {
+    return this.#state.flavour;
+  }
+
+  /** The version the engine reports. */
+  get version(): string {
+    return this.#state.version;
+  }
+
   /** Creates an empty engine. */
   constructor(options: EngineOptions = {}) {
     const now = options.now ?? Date.now;
@@ -123,7 +137,7 @@ export class Engine {
       transientSettings: {},
     };
     const state = this.#state;
-    RAW.set(this, (request, method) => handle(state, request, method));
+    RAW.set(this, (request, method, max) => handle(state, request, method, max));
   }
 
   /**

@@ -139,14 +139,21 @@ export async function handle(
   state: EngineState,
   request: Request,
   method: string = request.method,
+  maxContentLength?: number,
 ): Promise<Response> {
-  const response = await answer(state, request, method.toUpperCase());
+  const limit = maxContentLength ?? state.maxContentLength ?? MAX_BODY_BYTES;
+  const response = await answer(state, request, method.toUpperCase(), limit);
   const opaqueId = request.headers.get("x-opaque-id");
   if (opaqueId !== null) response.headers.set("x-opaque-id", opaqueId);
   return response;
 }
 
-async function answer(state: EngineState, request: Request, method: string): Promise<Response> {
+async function answer(
+  state: EngineState,
+  request: Request,
+  method: string,
+  limit: number,
+): Promise<Response> {
   const head = method === "HEAD";
   const compat = requestedCompat(state, request.headers);
   try {
@@ -189,7 +196,7 @@ async function answer(state: EngineState, request: Request, method: string): Pro
     }
     const refused = checkMediaTypes(state, request.headers);
     if (refused) return respond(state, refused, head);
-    const bodyText = await readBody(request, state.maxContentLength ?? MAX_BODY_BYTES);
+    const bodyText = await readBody(request, limit);
     const badType = checkBodyContentType(request.headers, bodyText.length > 0);
     if (badType) return respond(state, badType, head, undefined, compat);
     const ctx: RequestContext = {
