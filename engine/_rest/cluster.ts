@@ -1,5 +1,6 @@
 // Handlers of GET /, _cluster/health and _cluster/settings.
 
+import { setOwn } from "../_index/own.ts";
 import { MAX_BUCKETS, MAX_CLAUSE_COUNT, MAX_OPEN_SCROLL_CONTEXT } from "../_index/limits.ts";
 import { parseKeepAlive } from "../_search/search_api.ts";
 import type { IndexState } from "../_state/index_state.ts";
@@ -136,7 +137,7 @@ function flatten(
     const path = prefix ? `${prefix}.${key}` : key;
     if (value !== null && typeof value === "object" && !Array.isArray(value)) {
       flatten(value, path, out);
-    } else out[path] = value;
+    } else setOwn(out, path, value);
   }
   return out;
 }
@@ -144,7 +145,7 @@ function flatten(
 function applySettings(target: Record<string, unknown>, changes: Record<string, unknown>): void {
   for (const [key, value] of Object.entries(changes)) {
     if (value === null) delete target[key];
-    else target[key] = typeof value === "string" ? value : String(value);
+    else setOwn(target, key, typeof value === "string" ? value : String(value));
   }
 }
 
