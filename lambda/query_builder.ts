@@ -111,7 +111,8 @@ export class QueryBuilder<T> extends Conditions<T> {
 
   /**
    * Read the page `page` describes (`from` = first record position, `size` = page size; a size of
-   * 0 means no paging). After a read, the page's `totalCount` is set from the exact hit total.
+   * 0 means no paging), as it is now: move the page (`nextPage()`) and call `usePage` again for the
+   * next one. After a read, the page's `totalCount` is set from the exact hit total.
    */
   usePage(page: Page): this {
     const size = page.getPageSize();
