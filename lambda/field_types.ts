@@ -33,6 +33,13 @@ function walk(properties: Record<string, unknown>, prefix: string, out: Map<stri
       const sub = subs.find(([n]) => n === "keyword") ?? subs[0];
       if (sub) keyword = `${path}.${sub[0]}`;
     }
+    // Multi-fields are fields too (`name.keyword` named directly is exact as it is).
+    for (const [sub, subDef] of Object.entries(isObject(def.fields) ? def.fields : {})) {
+      const subPath = `${path}.${sub}`;
+      if (isObject(subDef) && typeof subDef.type === "string" && !out.has(subPath)) {
+        out.set(subPath, Object.freeze({ type: subDef.type }));
+      }
+    }
     const previous = out.get(path);
     // Several indices (a pattern): a field that is text anywhere needs its exact form everywhere.
     if (previous && previous.type === "text" && def.type !== "text") continue;
