@@ -41,7 +41,7 @@ export { MAX_UNPAGED, QueryBuilder } from "./query_builder.ts";
 export { InsertBuilder } from "./insert_builder.ts";
 export { UpdateBuilder } from "./update_builder.ts";
 export { DeleteBuilder } from "./delete_builder.ts";
-export { ConditionGroup, Conditions, type FieldPath } from "./conditions.ts";
+export { ConditionGroup, Conditions, type FieldPath, type ValueOf } from "./conditions.ts";
 export type { ConditionNode, ConditionValue } from "./nodes.ts";
 export { escapeWildcard } from "./compiler.ts";
 export type { FieldType, FieldTypes, ToCommandOptions } from "./field_types.ts";
