@@ -17,14 +17,7 @@
  * @module
  */
 
-import {
-  ConnectionError,
-  OutcomeUnknownError,
-  redact,
-  ResponseError,
-  ResponseTooLargeError,
-  TimeoutError,
-} from "../errors.ts";
+import { ConnectionError, redact, ResponseError, ResponseTooLargeError } from "../errors.ts";
 import { NodePool } from "./_node_pool.ts";
 import { readBody, TooLarge } from "./_body_reader.ts";
 import { backoffDelay, isConnectPhase, isIdempotent, retryAfterMs } from "./retry_policy.ts";
@@ -32,10 +25,12 @@ import {
   check,
   codeOf,
   combine,
+  deadlineError,
   describe,
   fromServer,
   gzip,
   isAbort,
+  outcomeUnknown,
   raceSignal,
   secretsOf,
   sleep,
@@ -200,7 +195,9 @@ export class Transport {
       const node = this.#pool.pick();
       tried.push(node);
       const left = deadline - Date.now();
-      if (left <= 0) throw this.#deadlineError(req, attemptMs, totalMs, attempt - 1, last?.error);
+      if (left <= 0) {
+        throw deadlineError(req, attemptMs, totalMs, attempt - 1, this.#pool, last?.error);
+      }
       const signal = combine(req.signal, Math.min(attemptMs, left));
       const outcome = await this.#once(node, method, headers, body, req, signal);
       if (outcome.kind === "failed") {
@@ -208,7 +205,7 @@ export class Transport {
         this.#pool.markDead(node);
         last = { error: outcome.error, node };
         if (!outcome.connect && !idempotent()) {
-          throw this.#unknown(
+          throw outcomeUnknown(
             req,
             node,
             outcome.timedOut
@@ -233,7 +230,7 @@ export class Transport {
         this.#pool.markDead(node);
         last = { error, node };
         if (!idempotent()) {
-          throw this.#unknown(
+          throw outcomeUnknown(
             req,
             node,
             `the server answered ${status} but the body broke off`,
@@ -249,17 +246,12 @@ export class Transport {
         return { status, body: text, headers: res.headers, node };
       }
       const error = ResponseError.fromBody(status, this.#scrub(text), { command: req.command });
-      const retryable = status === 429 ||
-        (GATEWAY_STATUSES.has(status) && (idempotent() || !fromServer(error)));
-      if (!retryable || attempt >= attempts) {
-        if (GATEWAY_STATUSES.has(status) && !idempotent() && !fromServer(error)) {
-          throw this.#unknown(req, node, `a gateway answered ${status}`, error, status);
-        }
-        throw error;
+      const gateway = GATEWAY_STATUSES.has(status);
+      // A gateway's own page (not Elasticsearch's error JSON) says nothing about the write.
+      if (gateway && !fromServer(error) && !idempotent()) {
+        throw outcomeUnknown(req, node, `a gateway answered ${status}`, error, status);
       }
-      if (GATEWAY_STATUSES.has(status) && !idempotent()) {
-        throw this.#unknown(req, node, `a gateway answered ${status}`, error, status);
-      }
+      if (!(status === 429 || (gateway && idempotent())) || attempt >= attempts) throw error;
       const after = status === 429
         ? retryAfterMs(res.headers.get("retry-after"), Date.now())
         : undefined;
@@ -270,7 +262,7 @@ export class Transport {
     const lastError = last?.error;
     if (lastError instanceof ResponseError) throw lastError;
     if (Date.now() >= deadline || isAbort(lastError)) {
-      throw this.#deadlineError(req, attemptMs, totalMs, attempts, lastError);
+      throw deadlineError(req, attemptMs, totalMs, attempts, this.#pool, lastError);
     }
     const where = [...new Set(tried)].map(redact).join(", ");
     throw new ConnectionError(
@@ -309,37 +301,6 @@ export class Transport {
       Math.max(0, deadline - Date.now()),
     );
     return sleep(ms, req);
-  }
-
-  #unknown(
-    req: TransportRequest,
-    node: string,
-    what: string,
-    cause: unknown,
-    status?: number,
-  ): OutcomeUnknownError {
-    return new OutcomeUnknownError(
-      `${req.method} ${redact(req.path)} on ${redact(node)}: ${what} after the request was ` +
-        "sent, so whether the server applied it is unknown; it was not re-sent because it is " +
-        "not idempotent. Read the data before writing again, or mark the call idempotent",
-      { sent: true, status, node, cause, command: req.command },
-    );
-  }
-
-  #deadlineError(
-    req: TransportRequest,
-    attemptMs: number,
-    totalMs: number,
-    attempts: number,
-    cause: unknown,
-  ): TimeoutError {
-    return new TimeoutError(
-      `${req.method} ${redact(req.path)} timed out after ${attemptMs} ms per attempt ` +
-        `(${attempts} attempt(s) within requestTimeoutMs ${totalMs} ms; dead nodes: ${
-          this.#pool.deadNodes().map(redact).join(", ") || "none"
-        }); raise timeoutMs or narrow the request`,
-      { cause, command: req.command },
-    );
   }
 
   #scrub(text: string): string {
