@@ -81,6 +81,7 @@ export class Executor {
       ndjson: true,
       signal: options.signal,
       timeoutMs: options.timeoutMs,
+      idempotent: options.idempotent,
       command: `POST ${path} (batch)`,
     });
   }
