@@ -245,7 +245,9 @@ export class Transport {
       if ((status >= 200 && status < 300) || (status === 404 && req.allowNotFound)) {
         return { status, body: text, headers: res.headers, node };
       }
-      const error = ResponseError.fromBody(status, this.#scrub(text), { command: req.command });
+      const error = ResponseError.fromBody(status, this.redactSecrets(text), {
+        command: req.command,
+      });
       const gateway = GATEWAY_STATUSES.has(status);
       // A gateway's own page (not Elasticsearch's error JSON) says nothing about the write.
       if (gateway && !fromServer(error) && !idempotent()) {
@@ -303,7 +305,23 @@ export class Transport {
     return sleep(ms, req);
   }
 
-  #scrub(text: string): string {
+  /**
+   * Replaces this transport's credentials (the authorization header, its token, the decoded
+   * password) in a text with `***`: for error excerpts of bodies that echo request headers.
+   *
+   * @param text Any text, e.g. a response body.
+   * @returns The text without this transport's secrets.
+   *
+   * @example
+   * ```ts
+   * import { Transport } from "@searchvisitor/searchvisitor/driver";
+   * import assert from "node:assert/strict";
+   *
+   * const t = new Transport({ nodes: ["http://es:9200"], authorization: "Bearer s3cr3t-token" });
+   * assert.equal(t.redactSecrets("echo: Bearer s3cr3t-token"), "echo: ***");
+   * ```
+   */
+  redactSecrets(text: string): string {
     let out = text;
     for (const secret of this.#secrets) out = out.replaceAll(secret, "***");
     return out;
