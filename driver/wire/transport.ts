@@ -221,7 +221,7 @@ export class Transport {
       const status = res.status;
       let text: string;
       try {
-        text = await readBody(res, this.#maxBytes, signal);
+        text = await readBody(res, this.#maxBytes, signal, !this.#injected);
       } catch (error) {
         if (error instanceof TooLarge) {
           throw new ResponseTooLargeError(error.limit, { command: req.command });
