@@ -267,13 +267,19 @@ export class Transport {
       throw deadlineError(req, attemptMs, totalMs, attempts, this.#pool, lastError);
     }
     const where = [...new Set(tried)].map(redact).join(", ");
+    const code = codeOf(lastError);
     throw new ConnectionError(
-      `Could not reach ${redact(last?.node ?? where)} (${codeOf(lastError)}) for ${req.method} ${
+      `Could not reach ${redact(last?.node ?? where)} (${code}) for ${req.method} ${
         redact(req.path)
       } after ${attempts} attempt(s) on ${where}: ${
         describe(lastError)
       }; check that the cluster is running and the URL is right`,
-      { cause: lastError, command: req.command },
+      {
+        cause: lastError,
+        command: req.command,
+        node: last?.node,
+        causeCode: code === "no error code" ? undefined : code,
+      },
     );
   }
 
