@@ -260,7 +260,7 @@ export class QueryBuilder<T> extends Conditions<T> {
    */
   async *stream(options: StreamOptions = {}): AsyncGenerator<T, void, undefined> {
     const pageSize = options.pageSize ?? this.#state.page?.size ?? 1000;
-    const spec = this.#spec(pageSize);
+    const spec = { ...this.#spec(pageSize), trackTotal: false }; // no total needed: pages only
     const resolver = await this.#runtime.resolver(spec.index, spec.where, spec.sort);
     const bound = compileSearch(spec, resolver);
     const opts = { ...options, pageSize };
