@@ -1,5 +1,6 @@
 // The `filter_path` response filter: dotted paths with `*` (one key) and `**` (any depth), `-` excludes.
 
+import { RawJson } from "../_index/raw_source.ts";
 import { matchPattern } from "../_state/names.ts";
 
 type Pattern = string[];
@@ -24,6 +25,7 @@ function step(patterns: Pattern[], key: string): { whole: boolean; next: Pattern
 }
 
 function include(value: unknown, patterns: Pattern[]): unknown {
+  if (value instanceof RawJson) value = JSON.parse(value.text);
   if (Array.isArray(value)) {
     const items = value.map((v) => include(v, patterns)).filter((v) => v !== undefined);
     return items.length > 0 ? items : undefined;
@@ -42,6 +44,7 @@ function include(value: unknown, patterns: Pattern[]): unknown {
 }
 
 function exclude(value: unknown, patterns: Pattern[]): unknown {
+  if (value instanceof RawJson) value = JSON.parse(value.text);
   if (Array.isArray(value)) return value.map((v) => exclude(v, patterns));
   if (value === null || typeof value !== "object") return value;
   const out: Record<string, unknown> = {};
