@@ -3,6 +3,7 @@
 // numbers or whatever a RowMapper makes of them.
 
 import {
+  BindError,
   BulkWriter,
   type BulkWriterOptions,
   type Connection,
@@ -10,6 +11,7 @@ import {
   type DataSource,
   IllegalStateError,
   IncorrectResultSizeError,
+  InvalidArgumentError,
   type ResultSet,
   type Statement,
   type StreamOptions,
@@ -33,11 +35,26 @@ import {
   verb,
   withMeta,
 } from "./_result_reading.ts";
-import { bindTemplate, type BoundTemplate, needsTemplate } from "./named_binding.ts";
+import { argumentLabel, bindTemplate, type BoundTemplate, needsTemplate } from "./named_binding.ts";
 import { mapResultSet, prepareValue } from "./row_mapping.ts";
 import { TemplateCommand } from "./command_tag.ts";
 import { type Lease, streamRows } from "./streaming.ts";
 import { entityOperation } from "./bulk_operation.ts";
+
+/** A driver BindError about argument N, told in the caller's terms (`#{name}`, `${}` value). */
+function renamed(error: BindError, bound: BoundTemplate): BindError {
+  const index = error.index;
+  const label = index === undefined ? undefined : argumentLabel(bound, index);
+  if (label === undefined || typeof label === "number" && label === index) return error;
+  const who = typeof label === "number" ? `argument ${label}` : `argument "${label}"`;
+  const Kind = error instanceof InvalidArgumentError ? InvalidArgumentError : BindError;
+  return new Kind(error.message.replace(`argument ${index}`, who), {
+    index: typeof label === "number" ? label : undefined,
+    name: typeof label === "string" ? label : undefined,
+    command: error.command,
+    cause: error,
+  });
+}
 
 function isDataSource(source: DataSource | Connection): source is DataSource {
   return typeof (source as DataSource).getConnection === "function";
@@ -155,6 +172,8 @@ export class JdbcTemplate {
       const stmt = conn.createStatement();
       try {
         return await work(stmt, bound);
+      } catch (error) {
+        throw error instanceof BindError ? renamed(error, bound) : error;
       } finally {
         stmt.close();
       }

@@ -9,7 +9,7 @@
 
 import { DataAccessError } from "../errors.ts";
 import { executorOf } from "../wire/_executor.ts";
-import { parseExactJson } from "../wire/_exact_json.ts";
+import { parseJsonBody } from "../wire/_json_body.ts";
 import { type BulkOperation, encodeOperation, type Entry, readItems } from "./_bulk_lines.ts";
 
 export type { BulkOperation } from "./_bulk_lines.ts";
@@ -333,7 +333,8 @@ export class BulkWriter<T = unknown> {
       this.#stats.requests++;
       this.#stats.bytes += batch.reduce((n, e) => n + e.bytes, 0);
       const response = await exec.bulk(body, this.#o.refresh, { signal: this.#o.signal });
-      const items = readItems(parseExactJson(response.body));
+      const contentType = response.headers.get("content-type") ?? "";
+      const items = readItems(parseJsonBody(response.status, response.body, contentType));
       const again: Entry[] = [];
       batch.forEach((entry, i) => {
         const result = items[i] ?? {

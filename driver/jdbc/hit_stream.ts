@@ -15,6 +15,7 @@ import { parseScript } from "../command/command_tokenizer.ts";
 import { classify } from "../wire/_endpoint.ts";
 import { type Executor, executorOf } from "../wire/_executor.ts";
 import { mapResponse } from "../wire/_response_mapper.ts";
+import { parseJsonBody } from "../wire/_json_body.ts";
 import { ResultSet } from "./result_set.ts";
 import { encodeJson } from "../command/value_encoder.ts";
 import { parseSearchPlan, type SearchPlan } from "./_stream_plan.ts";
@@ -193,7 +194,12 @@ export class HitStream implements AsyncIterable<Record<string, unknown>> {
     let id: string;
     try {
       const opened = await this.#send(exec, "POST", openPath, undefined);
-      const json = JSON.parse(opened.body) as { id?: unknown; pit_id?: unknown };
+      const json = parseJsonBody(
+        opened.status,
+        opened.body,
+        opened.headers.get("content-type") ?? "",
+        openPath,
+      ) as { id?: unknown; pit_id?: unknown };
       const value = json.pit_id ?? json.id;
       if (typeof value !== "string") throw new IllegalStateError("no point-in-time id");
       id = value;
@@ -312,6 +318,7 @@ export class HitStream implements AsyncIterable<Record<string, unknown>> {
       response.status,
       response.body,
       this.#command.text,
+      response.headers.get("content-type") ?? "",
     )[0];
     if (outcome?.kind !== "rows") throw new IllegalStateError("a search page gave no rows");
     const rs = new ResultSet(outcome.table.columns, outcome.table.rows, outcome.meta);

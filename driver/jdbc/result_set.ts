@@ -7,6 +7,7 @@
 
 import { IllegalStateError } from "../errors.ts";
 import { cellValue, JsonCell } from "./_json_cell.ts";
+import { parseExactJson } from "../wire/_exact_json.ts";
 import { ColumnTypeError, toBoolean, toDate, toDouble, toInt, toLong } from "./cell_types.ts";
 import { type HitMeta, readHitMeta } from "./hit_meta.ts";
 import type { Aggregations } from "./aggregations.ts";
@@ -324,7 +325,7 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
     if (cell instanceof JsonCell) return cell.value;
     if (typeof cell === "string") {
       try {
-        return JSON.parse(cell);
+        return parseExactJson(cell);
       } catch (cause) {
         throw new TypeError(`Column ${this.#name(column)} does not hold JSON text`, { cause });
       }
