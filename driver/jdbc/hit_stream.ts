@@ -64,6 +64,8 @@ type Page = { rs: ResultSet; hits: unknown[] };
  *
  * The body's `query`, `sort`, `_source`, `aggregations`… are kept; `size` is the page size;
  * `from`, `search_after`, `pit` and a `scroll` parameter are the stream's to set and are refused.
+ * Without a `sort`, hits come in index order (`_shard_doc`, or `_doc` for a scroll), the cheapest.
+ * Point-in-time pages do not count hits (`total` is null) unless the body sets `track_total_hits`.
  *
  * @example Every hit, whatever the page size
  * ```ts
@@ -89,6 +91,7 @@ export class HitStream implements AsyncIterable<Record<string, unknown>> {
   readonly #options: StreamOptions;
   readonly #serverInfo: () => Promise<StreamServerInfo>;
   #mode: "pit" | "scroll" | undefined;
+  #flavour: "elasticsearch" | "opensearch" | undefined;
 
   /**
    * Binds the command now (a syntax or argument error is thrown here); sends nothing.
@@ -178,8 +181,6 @@ export class HitStream implements AsyncIterable<Record<string, unknown>> {
     return pit ? "auto-pit" : "scroll";
   }
 
-  #flavour: "elasticsearch" | "opensearch" | undefined;
-
   /** Pages over a point in time; returns false when an automatic choice must fall back to scroll. */
   async *#pitPages(
     exec: Executor,
@@ -217,6 +218,7 @@ export class HitStream implements AsyncIterable<Record<string, unknown>> {
         `"pit":${encodeJson({ id, keep_alive: ka }, 0)}`,
         `"sort":${encodeJson(fullSort, 0)}`,
       ];
+      if (!plan.tracksTotal) parts.push(`"track_total_hits":false`); // counting is wasted work here
       if (after !== undefined) parts.push(`"search_after":${encodeJson(after, 0)}`);
       const body = `{${plan.bodyPrefix}${parts.join(",")}}`;
       return this.#page(exec, "POST", `/_search${plan.searchQuery}`, body, local.signal);
