@@ -249,18 +249,23 @@ export class BulkWriter<T = unknown> {
     const batch = this.#buffer;
     this.#buffer = [];
     this.#bufferBytes = 0;
-    await this.#acquire();
-    if (this.#error !== undefined) {
-      this.#release();
-      throw this.#error;
-    }
-    const sending: Promise<void> = this.#send(batch)
-      .catch((error) => void (this.#error ??= error))
-      .finally(() => {
-        this.#inFlight.delete(sending);
+    // The job is tracked from now, while it still waits for a slot, so close() waits for it.
+    let started!: () => void;
+    const slot = new Promise<void>((resolve) => started = resolve);
+    const job: Promise<void> = (async () => {
+      await this.#acquire();
+      started();
+      try {
+        if (this.#error === undefined) await this.#send(batch);
+      } catch (error) {
+        this.#error ??= error;
+      } finally {
         this.#release();
-      });
-    this.#inFlight.add(sending);
+      }
+    })().finally(() => this.#inFlight.delete(job));
+    this.#inFlight.add(job);
+    await slot;
+    if (this.#error !== undefined) throw this.#error;
   }
 
   /**
