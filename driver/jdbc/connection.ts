@@ -10,8 +10,8 @@ import { Statement } from "./statement.ts";
 import { NO_GENERATED_KEYS, PreparedStatement } from "./prepared_statement.ts";
 import type { StatementConnection } from "./statement_base.ts";
 import type { Transport } from "../wire/transport.ts";
-import { HitStream, type StreamOptions } from "./hit_stream.ts";
 import { parseJsonBody } from "../wire/_json_body.ts";
+import { HitStream, type StreamOptions } from "./hit_stream.ts";
 
 /**
  * What `GET /` says about the server.

@@ -3,8 +3,8 @@
 
 import { BulkError, type BulkItem, ResponseError, type ServerErrorCause } from "../errors.ts";
 import type { Endpoint } from "./_endpoint.ts";
-import { JsonCell } from "../jdbc/_json_cell.ts";
 import { parseJsonBody } from "./_json_body.ts";
+import { JsonCell } from "../jdbc/_json_cell.ts";
 import type { ResultSetMeta, TotalHits } from "../jdbc/result_set.ts";
 import {
   aliasesTable,
