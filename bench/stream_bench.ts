@@ -4,6 +4,7 @@
 // The engine runs in its own process (so the heap measured is the client's), loaded with
 // STREAM_DOCS documents (default 1,000,000) and a second index of a tenth of that; each run logs
 // docs/s and the peak heap growth over the run. Flat memory: the peak is the same for both sizes.
+// STREAM_ONLY=<regexp> keeps the variants whose "name (index)" matches (e.g. "scroll|stream_small").
 
 import { DataSource } from "../driver/mod.ts";
 import { JdbcTemplate } from "../template/mod.ts";
@@ -169,8 +170,10 @@ const variants: [string, Run][] = [
   ["JdbcTemplate.stream entities, scroll", templateEntities("scroll")],
 ];
 
+const only = new RegExp(Deno.env.get("STREAM_ONLY") ?? "");
 for (const index of ["stream_small", "stream_big"]) {
   for (const [i, [name, run]] of variants.entries()) {
+    if (!only.test(`${name} (${index})`)) continue;
     Deno.bench(
       `${name} (${index})`,
       { group: `${index} ${i < 3 ? "pit" : "scroll"}`, baseline: i % 3 === 0, n: 1, warmup: 0 },
