@@ -60,3 +60,22 @@ Deno.test("select() with no field returns whole documents again", () => {
   const q = lambda.query("u").select("a").select();
   assert.doesNotMatch(q.toCommand().text, /_source/);
 });
+
+Deno.test("an entity with a version field asks for hit versions, and its rows carry them", async () => {
+  const { defineEntity } = await import("../template/mod.ts");
+  class Doc {
+    id = "";
+    a = 0;
+    rev = "";
+  }
+  defineEntity(Doc, { index: "u", key: "id", version: "rev" });
+  class Ext {
+    id = "";
+    v = 0;
+  }
+  defineEntity(Ext, { index: "u", key: "id", fields: { v: { version: "external" } } });
+  const { lambda } = fakeSearch(1, 1);
+  assert.match(lambda.query(Doc).toCommand().text, /"seq_no_primary_term":true/);
+  assert.match(lambda.query(Ext).toCommand().text, /"version":true/);
+  assert.doesNotMatch(lambda.query("u").toCommand().text, /seq_no|"version"/);
+});
