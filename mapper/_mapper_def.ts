@@ -7,6 +7,7 @@ import type { MapperFile } from "./_xml_seam.ts";
 import type { Returns, StatementDef } from "./statement_options.ts";
 import type { Executor } from "./_statement_runner.ts";
 import type { WriteOptions } from "./_entity_writes.ts";
+import type { LambdaTemplate } from "../lambda/mod.ts";
 import { MapperError } from "./errors.ts";
 
 (Symbol as { metadata?: symbol }).metadata ??= Symbol.for("Symbol.metadata");
@@ -88,6 +89,8 @@ export interface MapperRuntime {
   readonly entity?: EntityClass;
   /** How BaseMapper writes refresh. */
   readonly writes: WriteOptions;
+  /** The session's LambdaTemplate (BaseMapper's builders and sample queries). */
+  readonly lambda: LambdaTemplate;
 }
 
 const runtimes = new WeakMap<object, MapperRuntime>();

@@ -6,7 +6,6 @@ import {
   type DataSource,
   IncorrectResultSizeError,
   type ResultSet,
-  RETURN_GENERATED_KEYS,
 } from "../driver/mod.ts";
 import {
   type BoundTemplate,
@@ -203,23 +202,9 @@ async function writeWithKeys(
   named: Record<string, unknown>,
   st: CompiledStatement,
 ): Promise<number> {
-  const source = exec.source;
-  const fromPool = typeof (source as DataSource).getConnection === "function";
-  const conn = fromPool ? await (source as DataSource).getConnection() : source as Connection;
-  try {
-    const stmt = conn.prepareStatement(bound.text, RETURN_GENERATED_KEYS);
-    try {
-      stmt.setArgs(bound.args);
-      const count = await stmt.executeUpdate();
-      const keys = stmt.getGeneratedKeys().toArray().map((row) => row._ID);
-      if (st.keyProperty) assignKeys(named, st.keyProperty.split("."), keys, st);
-      return count;
-    } finally {
-      stmt.close();
-    }
-  } finally {
-    if (fromPool) await conn.close();
-  }
+  const { count, keys } = await exec.jdbc.executeUpdateWithKeys(bound);
+  if (st.keyProperty) assignKeys(named, st.keyProperty.split("."), keys, st);
+  return count;
 }
 
 /** Writes generated keys along a property path; an array on the way takes one key per element. */
