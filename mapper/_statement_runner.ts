@@ -11,6 +11,7 @@ import {
   type BoundTemplate,
   type EntityClass,
   getEntityMeta,
+  isEntityClass,
   type JdbcTemplate,
   mapResultSet,
   type Page,
@@ -204,6 +205,13 @@ async function writeWithKeys(
 ): Promise<number> {
   const { count, keys } = await exec.jdbc.executeUpdateWithKeys(bound);
   if (st.keyProperty) assignKeys(named, st.keyProperty.split("."), keys, st);
+  else {
+    // The argument object is itself an entity: its key field takes the generated key.
+    const type = named.constructor as EntityClass;
+    const key = isEntityClass(type) ? getEntityMeta(type).key : undefined;
+    const empty = key !== undefined && (named[key] === undefined || named[key] === "");
+    if (empty && keys[0] !== undefined) named[key] = keys[0];
+  }
   return count;
 }
 

@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import {
   BindError,
+  CommandSyntaxError,
   IncorrectResultSizeError,
   ResponseError,
   UnsupportedFeatureError,
@@ -97,6 +98,12 @@ class PersonMapper extends BaseMapper<Person> {
   saveNew(_args: { p: Omit<Person, "id"> & { id?: string } }): Promise<number> {
     return bound();
   }
+  @Insert('POST /people/_doc?refresh=true {"full_name": #{name}, "age": #{age}}', {
+    useGeneratedKeys: true,
+  })
+  saveEntity(_person: Person): Promise<number> {
+    return bound();
+  }
   @Update(
     'POST /people/_update_by_query?refresh=true {"query": {"term": {"full_name": #{name}}}, "script": {"source": "ctx._source.age = params.age", "params": {"age": #{age}}}}',
   )
@@ -175,15 +182,19 @@ Deno.test("writes: insert returns 1, generated keys go to keyProperty, update/de
   assert.equal(typeof fresh.id, "string");
   assert.ok(fresh.id!.length > 0);
   assert.equal((await mapper.selectById(fresh.id!))?.name, "hal");
+  const ivy = person("", "ivy", 7);
+  assert.equal(await mapper.saveEntity(ivy), 1);
+  assert.ok(ivy.id !== "", "an entity argument takes its generated key without keyProperty");
+  assert.equal((await mapper.selectById(ivy.id))?.name, "ivy");
   assert.equal(await mapper.setAge({ name: "gus", age: 52 }), 1);
   assert.equal(await mapper.setAge({ name: "nobody", age: 1 }), 0);
   assert.equal((await mapper.byName({ name: "gus" }))?.age, 52);
   assert.equal(await mapper.removeOlder({ min: 50 }), true);
   assert.equal(await mapper.removeOlder({ min: 50 }), false);
-  assert.equal(await mapper.count(), 5);
+  assert.equal(await mapper.count(), 6);
   const results = await mapper.refreshAndCount();
   assert.equal(results.length, 2);
-  assert.deepEqual(results[1], [{ COUNT: 5 }]);
+  assert.deepEqual(results[1], [{ COUNT: 6 }]);
   assert.equal(await mapper.createIndex({ index: "other" }), undefined);
   assert.equal(await mapper.indexExists({ index: "other" }), true);
 });
@@ -308,6 +319,13 @@ Deno.test("createMapper: @Call is refused at creation; unmarked classes and stra
   const stray = new PersonMapper();
   await assert.rejects(stray.count(), /not created by a session/);
   await assert.rejects(stray.selectById("1"), /not created by a session/);
+  class Broken {}
+  defineMapper(Broken, { methods: { q: { query: 'POST /x/_search {"query": {"term": #{a' } } });
+  assert.throws(() => f.session.createMapper(Broken), (e: unknown) => {
+    assert.ok(e instanceof CommandSyntaxError, String(e));
+    assert.match(e.message, /^Broken\.q: /);
+    return true;
+  }, "a malformed text fails when the mapper is created");
   class Bad {}
   defineMapper(Bad, { methods: { x: { query: "POST /x/_search", returns: "many" as "list" } } });
   assert.throws(() => f.session.createMapper(Bad), /Bad\.x: returns "many"/);
