@@ -74,15 +74,11 @@ const HANDLERS: Record<string, Handler> = {
     const all = ["prefix", "suffix", "prefixOverrides", "suffixOverrides"];
     b.attributes(el, all, []);
     const [prefix, suffix, po, so] = all.map((n) => b.attribute(el, n, p));
+    const [prefixes, suffixes] = [splitOverrides(po), splitOverrides(so)];
+    // JSON-aware: asking to strip commas means the body is a member list, cleaned like <where>'s.
+    const commas = prefixes.includes(",") || suffixes.includes(",");
     return one(
-      new TrimNode(
-        b.node(el, p, c),
-        prefix ?? "",
-        suffix ?? "",
-        splitOverrides(po),
-        splitOverrides(so),
-        false,
-      ),
+      new TrimNode(b.node(el, p, c), prefix ?? "", suffix ?? "", prefixes, suffixes, commas),
     );
   },
   where: (b, el, p, c) => {
@@ -133,7 +129,7 @@ export class StatementBuilder {
 
   /** Throws a {@linkcode MapperDefinitionError} at a node. */
   fail(problem: string, at: { line: number; column: number }): never {
-    throw new MapperDefinitionError(problem, this.position(at), this.statementId);
+    throw new MapperDefinitionError(problem, this.position(at), this.statementId || undefined);
   }
 
   /** A position in this file. */

@@ -231,6 +231,7 @@ export function parseNodes(src: string): TestNode {
         }
         if (peek()?.t === "(") {
           if (!CALLABLE.has(key)) {
+            k--;
             fail(`only .size(), .length() and .isEmpty() can be called, not .${key}()`);
           }
           k++;

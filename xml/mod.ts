@@ -32,7 +32,7 @@
  * |---|---|
  * | `<if test>` | its content when the test is true |
  * | `<choose>` `<when test>` `<otherwise>` | the first true `when`, else `otherwise`, else nothing |
- * | `<trim prefix suffix prefixOverrides suffixOverrides>` | `prefix content suffix` with every override (`\|`-separated, any case) stripped from both ends of the content, repeatedly; nothing when the content is blank |
+ * | `<trim prefix suffix prefixOverrides suffixOverrides>` | `prefix content suffix` with every override (`\|`-separated, any case) stripped from both ends of the content, repeatedly; when `,` is an override, commas left dangling inside are dropped too (as in `<where>`); nothing when the content is blank |
  * | `<where>`, `<set>` | the content as a list of JSON members or elements: members that did not render take their commas with them (a comma at the start or end, after `[`/`{`/`,`, or before `]`/`}` is dropped); nothing when blank |
  * | `<foreach collection item index open separator close>` | the content once per element of an array, Set, Map or object (`index` is the position or key), `separator` between elements that rendered; `open`/`close` always (so an empty array renders `[]`). `#{item}` becomes a generated argument `#{__frch_item_0}`: values are bound, never spliced. A missing or null collection is an error (guard with `<if>`) |
  * | `<bind name value>` | evaluates `value` and adds it as a variable and argument (inside a loop, per element, under a generated name) |
