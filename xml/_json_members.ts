@@ -11,11 +11,12 @@ function skipOpaque(text: string, i: number): number {
       const end = text.indexOf('"""', i + 3);
       return end < 0 ? text.length : end + 3;
     }
-    let j = i + 1;
-    while (j < text.length) {
-      const d = text.charCodeAt(j);
-      if (d === 0x22) return j + 1;
-      j += d === 0x5c ? 2 : 1;
+    let j = text.indexOf('"', i + 1);
+    while (j >= 0) {
+      let slashes = 0;
+      while (text.charCodeAt(j - 1 - slashes) === 0x5c) slashes++;
+      if (slashes % 2 === 0) return j + 1;
+      j = text.indexOf('"', j + 1);
     }
     return text.length;
   }
@@ -52,47 +53,75 @@ function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
 }
 
+const START = 0;
+const OPEN = 1;
+const COMMA = 2;
+const VALUE = 3;
+
 /**
  * Removes the commas left behind by members that did not render: a comma at the start, after
- * `[`, `{` or another comma, at the end, or before `]`/`}`. White space is kept.
+ * `[`, `{` or another comma, at the end, or before `]`/`}`. White space is kept. One pass; strings,
+ * comments and placeholders are jumped over.
  */
 export function dropDanglingCommas(text: string): string {
   if (!text.includes(",")) return text;
-  const out: string[] = [];
-  let last = 0x5b; // '[' stands for "start": a comma here is dangling
-  let pending = -1; // index in `out` of the last comma written, removed if it turns out dangling
-  let from = 0;
-  let i = 0;
-  while (i < text.length) {
+  let drop: number[] | undefined;
+  let last = START;
+  let lastComma = -1;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
-    const end = skipOpaque(text, i);
-    if (end >= 0) {
-      if (c === 0x22 || text.charCodeAt(i + 1) === 0x7b) last = 0x22;
-      i = end;
-      continue;
-    }
+    if (c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d) continue;
     if (c === 0x2c) {
-      out.push(text.slice(from, i));
-      from = i + 1;
-      if (last !== 0x5b && last !== 0x7b && last !== 0x2c) {
-        out.push(",");
-        pending = out.length - 1;
-        last = 0x2c;
-      }
+      if (last === VALUE) {
+        last = COMMA;
+        lastComma = i;
+      } else (drop ??= []).push(i);
     } else if (c === 0x5d || c === 0x7d) {
-      if (last === 0x2c) out[pending] = "";
-      last = c;
-    } else if (!isSpace(c)) last = c;
-    i++;
+      if (last === COMMA) (drop ??= []).push(lastComma);
+      last = VALUE;
+    } else if (c === 0x5b || c === 0x7b) last = OPEN;
+    else if (c === 0x22 || c === 0x23 || c === 0x24 || c === 0x40 || c === 0x2f) {
+      const end = skipOpaque(text, i);
+      if (end < 0) last = VALUE;
+      else {
+        if (c === 0x22 || text.charCodeAt(i + 1) === 0x7b) last = VALUE; // not a comment
+        i = end - 1;
+      }
+    } else last = VALUE;
   }
-  out.push(text.slice(from));
-  if (last === 0x2c) out[pending] = "";
-  return out.join("");
+  if (last === COMMA) (drop ??= []).push(lastComma);
+  if (drop === undefined) return text;
+  drop.sort((a, b) => a - b);
+  let out = "";
+  let from = 0;
+  for (const at of drop) {
+    out += text.slice(from, at);
+    from = at + 1;
+  }
+  return out + text.slice(from);
+}
+
+/** An override to strip, matched case-insensitively when it has letters. */
+export interface Override {
+  /** The override as written. */
+  readonly text: string;
+  /** Lower-cased, when the override has letters (else undefined: compared as is). */
+  readonly lower: string | undefined;
 }
 
 /** Splits a `|`-separated override list (`AND |OR `, `,`). */
-export function splitOverrides(list: string | undefined): string[] {
-  return list === undefined ? [] : list.split("|").filter((s) => s.length > 0);
+export function splitOverrides(list: string | undefined): Override[] {
+  if (list === undefined) return [];
+  return list.split("|").filter((s) => s.length > 0).map((text) => ({
+    text,
+    lower: /[a-zA-Z]/.test(text) ? text.toLowerCase() : undefined,
+  }));
+}
+
+function matchesAt(body: string, at: number, o: Override): boolean {
+  if (o.lower === undefined) return body.startsWith(o.text, at);
+  return body.slice(at, at + o.lower.length).toLowerCase() === o.lower;
 }
 
 /**
@@ -101,40 +130,33 @@ export function splitOverrides(list: string | undefined): string[] {
  */
 export function stripOverrides(
   body: string,
-  prefixes: readonly string[],
-  suffixes: readonly string[],
+  prefixes: readonly Override[],
+  suffixes: readonly Override[],
 ): string {
   let start = 0;
   let end = body.length;
-  const skip = () => {
-    while (start < end && isSpace(body.charCodeAt(start))) start++;
-    while (end > start && isSpace(body.charCodeAt(end - 1))) end--;
-  };
-  skip();
+  while (start < end && isSpace(body.charCodeAt(start))) start++;
+  while (end > start && isSpace(body.charCodeAt(end - 1))) end--;
   for (let again = prefixes.length > 0; again;) {
     again = false;
     for (const p of prefixes) {
-      if (
-        end - start >= p.length &&
-        body.slice(start, start + p.length).toLowerCase() === p.toLowerCase()
-      ) {
-        start += p.length;
-        skip();
+      if (end - start >= p.text.length && matchesAt(body, start, p)) {
+        start += p.text.length;
+        while (start < end && isSpace(body.charCodeAt(start))) start++;
         again = true;
       }
     }
   }
   for (let again = suffixes.length > 0; again;) {
     again = false;
-    for (const s of suffixes) {
-      if (
-        end - start >= s.length && body.slice(end - s.length, end).toLowerCase() === s.toLowerCase()
-      ) {
-        end -= s.length;
-        skip();
+    for (const o of suffixes) {
+      const at = end - o.text.length;
+      if (at >= start && matchesAt(body, at, o)) {
+        end = at;
+        while (end > start && isSpace(body.charCodeAt(end - 1))) end--;
         again = true;
       }
     }
   }
-  return body.slice(start, end);
+  return start === 0 && end === body.length ? body : body.slice(start, end);
 }

@@ -1,72 +1,78 @@
 // The state of one render: the output pieces, the caller's arguments, the variables that tags add
-// (`<bind>`, `<foreach>` items) and the generated names that placeholders are renamed to.
+// (`<bind>`, `<foreach>` items) and the generated names placeholders are renamed to. Variables
+// live on a small stack (innermost last), so entering and leaving a loop allocates nothing.
 
 import { member, type VariableLookup } from "./test_expression.ts";
 
+/** A variable a tag made visible: its value and, in a loop, the generated argument name. */
+export interface Binding {
+  /** The name tests and placeholders use. */
+  readonly name: string;
+  /** The current value. */
+  value: unknown;
+  /** The generated argument name placeholders are renamed to, when renamed. */
+  renamed: string | undefined;
+}
+
+const NO_TEXT: string[] = [];
+
 /** One render's state; a node appends text to `out`. */
 export class RenderContext {
-  /** The rendered pieces, in order. */
-  out: string[] = [];
+  /** The rendered pieces, in order (empty while only deciding). */
+  out: string[] = NO_TEXT;
   /** The caller's arguments. */
   readonly args: Readonly<Record<string, unknown>>;
-  /** Arguments added by the render (bind values, foreach items under generated names). */
-  extra: Record<string, unknown> | undefined;
-  /** Variables visible to expressions that shadow the arguments (foreach items, binds). */
-  vars: Map<string, unknown> | undefined;
-  /** Placeholder names to rewrite in text (`item` → `__frch_item_0`). */
-  renames: Map<string, string> | undefined;
+  /** Names of the arguments the render added (bind values, foreach items), in order. */
+  readonly addedNames: string[] = [];
+  /** Values of the added arguments, parallel to `addedNames`. */
+  readonly addedValues: unknown[] = [];
+  /** Variables visible to expressions and placeholders, innermost last. */
+  readonly scope: Binding[] = [];
   /** How many foreach loops enclose the node being rendered. */
   loopDepth = 0;
-  #counter = 0;
+  /** The choices a `decide` walk made (tests taken, branches, loop steps), in walk order. */
+  readonly decisions: number[] = [];
+  /** Generated names made so far (each one is unique in the render). */
+  generated = 0;
+  /** Reads a variable: the innermost binding first, then the caller's argument. */
+  readonly lookup: VariableLookup;
 
-  constructor(args: Readonly<Record<string, unknown>>) {
+  constructor(args: Readonly<Record<string, unknown>>, writing = false) {
     this.args = args;
+    if (writing) this.out = [];
+    const scope = this.scope;
+    this.lookup = (name) => {
+      for (let i = scope.length - 1; i >= 0; i--) {
+        const b = scope[i] as Binding;
+        if (b.name === name) return b.value;
+      }
+      return member(args, name);
+    };
   }
 
-  /** Reads a variable: a tag's variable first, then the caller's argument (own properties). */
-  readonly lookup: VariableLookup = (name) =>
-    this.vars?.has(name) ? this.vars.get(name) : member(this.args, name);
-
-  /** A name no other variable of this render has: `__frch_item_3`. */
-  generatedName(prefix: string, name: string): string {
-    return `${prefix}${name}_${this.#counter++}`;
+  /** The generated name placeholders use for `name`, or `undefined` when it is not renamed. */
+  renamed(name: string): string | undefined {
+    const scope = this.scope;
+    for (let i = scope.length - 1; i >= 0; i--) {
+      const b = scope[i] as Binding;
+      if (b.name === name) return b.renamed;
+    }
+    return undefined;
   }
 
   /** Adds an argument for the template layer to bind. */
   addArgument(name: string, value: unknown): void {
-    (this.extra ??= {})[name] = value;
+    this.addedNames.push(name);
+    this.addedValues.push(value);
   }
 
-  /** Makes `name` visible to expressions and, when `renamed`, to placeholders as `renamed`. */
-  define(name: string, value: unknown, renamed?: string): void {
-    (this.vars ??= new Map()).set(name, value);
-    if (renamed !== undefined) (this.renames ??= new Map()).set(name, renamed);
-    else this.renames?.delete(name);
-  }
-
-  /** Runs `fn` in a scope: variables defined inside it are forgotten afterwards. */
-  scoped(fn: () => void): void {
-    const vars = this.vars;
-    const renames = this.renames;
-    this.vars = new Map(vars ?? []);
-    this.renames = new Map(renames ?? []);
-    try {
-      fn();
-    } finally {
-      this.vars = vars;
-      this.renames = renames;
-    }
-  }
-
-  /** Renders `fn` into a fresh buffer and returns the text. */
-  capture(fn: () => void): string {
-    const out = this.out;
-    this.out = [];
-    try {
-      fn();
-      return this.out.join("");
-    } finally {
-      this.out = out;
-    }
+  /** The caller's arguments plus the added ones (the caller's object itself when none). */
+  arguments(): Record<string, unknown> {
+    const names = this.addedNames;
+    if (names.length === 0) return this.args as Record<string, unknown>;
+    const all: Record<string, unknown> = { ...this.args };
+    const values = this.addedValues;
+    for (let i = 0; i < names.length; i++) all[names[i] as string] = values[i];
+    return all;
   }
 }

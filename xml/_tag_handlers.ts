@@ -40,6 +40,7 @@ const NAME = /^[A-Za-z_$][\w$]*$/;
 const RESERVED = new Set(["__proto__", "constructor", "prototype"]);
 
 const one = (node: SqlNode): Piece[] => [node];
+const COMMA = splitOverrides(",");
 
 const HANDLERS: Record<string, Handler> = {
   if: (b, el, p, c) => {
@@ -76,18 +77,18 @@ const HANDLERS: Record<string, Handler> = {
     const [prefix, suffix, po, so] = all.map((n) => b.attribute(el, n, p));
     const [prefixes, suffixes] = [splitOverrides(po), splitOverrides(so)];
     // JSON-aware: asking to strip commas means the body is a member list, cleaned like <where>'s.
-    const commas = prefixes.includes(",") || suffixes.includes(",");
+    const commas = [...prefixes, ...suffixes].some((o) => o.text === ",");
     return one(
       new TrimNode(b.node(el, p, c), prefix ?? "", suffix ?? "", prefixes, suffixes, commas),
     );
   },
   where: (b, el, p, c) => {
     b.attributes(el, [], []);
-    return one(new TrimNode(b.node(el, p, c), "", "", [","], [","], true));
+    return one(new TrimNode(b.node(el, p, c), "", "", COMMA, COMMA, true));
   },
   set: (b, el, p, c) => {
     b.attributes(el, [], []);
-    return one(new TrimNode(b.node(el, p, c), "", "", [","], [","], true));
+    return one(new TrimNode(b.node(el, p, c), "", "", COMMA, COMMA, true));
   },
   foreach: (b, el, p, c) => {
     b.attributes(el, ["collection", "item", "index", "open", "close", "separator"], ["collection"]);

@@ -3,8 +3,8 @@ import { textNode } from "./_tag_handlers.ts";
 import { RenderContext } from "./_render_context.ts";
 
 const rendered = (text: string, renames: Record<string, string>): string => {
-  const ctx = new RenderContext({});
-  for (const [name, to] of Object.entries(renames)) ctx.define(name, 0, to);
+  const ctx = new RenderContext({}, true);
+  for (const [name, to] of Object.entries(renames)) ctx.scope.push({ name, value: 0, renamed: to });
   textNode(text).apply(ctx);
   return ctx.out.join("");
 };

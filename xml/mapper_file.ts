@@ -50,14 +50,52 @@ class Statement implements MapperStatement {
     else this.#text = (pieces as string[]).join("").trim();
   }
 
+  // A dynamic statement's text depends only on its choices (tests taken, branches, loop lengths),
+  // never on the values, which stay arguments. So a render first walks the choices (`decide`,
+  // which also collects the arguments), then takes the text made for the same choices before, or
+  // renders it once. Bounded per statement.
+  readonly #texts = new Map<
+    number,
+    { readonly decisions: readonly number[]; readonly text: string }
+  >();
+
   render(args: Record<string, unknown>): RenderedStatement {
     const given = args ?? EMPTY_ARGS;
     if (this.#text !== undefined) return { text: this.#text, args: given };
+    const root = this.#root as SqlNode;
     const ctx = new RenderContext(given);
-    (this.#root as SqlNode).apply(ctx);
-    const text = ctx.out.join("").trim();
-    return { text, args: ctx.extra === undefined ? given : { ...given, ...ctx.extra } };
+    root.decide(ctx);
+    const decisions = ctx.decisions;
+    const key = hash(decisions);
+    const known = this.#texts.get(key);
+    let text: string;
+    if (known !== undefined && same(known.decisions, decisions)) text = known.text;
+    else {
+      const full = new RenderContext(given, true);
+      root.apply(full);
+      text = full.out.join("").trim();
+      if (text.length <= MAX_CACHED_TEXT) {
+        if (this.#texts.size >= MAX_CACHED_TEXTS) this.#texts.clear();
+        this.#texts.set(key, { decisions, text });
+      }
+    }
+    return { text, args: ctx.arguments() };
   }
+}
+
+const MAX_CACHED_TEXTS = 256;
+const MAX_CACHED_TEXT = 64 * 1024;
+
+function hash(values: readonly number[]): number {
+  let h = 0x811c9dc5 ^ values.length;
+  for (let i = 0; i < values.length; i++) h = Math.imul(h ^ (values[i] as number), 0x01000193);
+  return h;
+}
+
+function same(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /**
