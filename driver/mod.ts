@@ -19,38 +19,68 @@
  */
 
 export * from "./errors.ts";
-export type { BoundCommand, HintValue, Method } from "./_command.ts";
-export { parseScript } from "./command_tokenizer.ts";
+export type { BoundCommand, HintValue, Method } from "./command/_command.ts";
+export { parseScript } from "./command/command_tokenizer.ts";
 export type {
   ParsedCommand,
   ParsedHint,
   ParsedScript,
   Slot,
   SlotKind,
-} from "./command_tokenizer.ts";
-export { bindScript } from "./command_binder.ts";
-export { applyHints } from "./hints.ts";
-export { CommandCache } from "./command_cache.ts";
-export { encodeJson, encodePathSegment, encodeQueryValue } from "./value_encoder.ts";
-export { type Auth, DataSource, type DataSourceOptions } from "./data_source.ts";
+} from "./command/command_tokenizer.ts";
+export { bindScript, type BindScriptOptions } from "./command/command_binder.ts";
+export { applyHints } from "./command/hints.ts";
+export { CommandCache } from "./command/command_cache.ts";
+export { encodeJson, encodeQueryValue } from "./command/value_encoder.ts";
+export { encodePathSegment, IndexPattern, type PathValueOptions } from "./command/path_segment.ts";
+export { type Auth, DataSource, type DataSourceOptions } from "./jdbc/data_source.ts";
 export {
   Connection,
   type ConnectionOptions,
   readServerInfo,
   type ServerInfo,
-} from "./connection.ts";
-export { Statement } from "./statement.ts";
-export { type ExecuteOptions, StatementBase } from "./statement_base.ts";
+} from "./jdbc/connection.ts";
+export { Statement } from "./jdbc/statement.ts";
+export {
+  type BulkFailure,
+  type BulkOperation,
+  type BulkResult,
+  type BulkSource,
+  type BulkStats,
+  BulkWriter,
+  type BulkWriterOptions,
+} from "./jdbc/bulk_writer.ts";
+export { HitStream, type StreamOptions, type StreamServerInfo } from "./jdbc/hit_stream.ts";
+export {
+  type ExecuteOptions,
+  StatementBase,
+  type StatementConnection,
+} from "./jdbc/statement_base.ts";
 export {
   NO_GENERATED_KEYS,
   PreparedStatement,
   RETURN_GENERATED_KEYS,
-} from "./prepared_statement.ts";
-export { type ColumnRef, ResultSet, type ResultSetMeta, type TotalHits } from "./result_set.ts";
+} from "./jdbc/prepared_statement.ts";
+export { type HitMeta, readHitMeta } from "./jdbc/hit_meta.ts";
+export type { Aggregate, Aggregations, Bucket } from "./jdbc/aggregations.ts";
+export { ColumnTypeError } from "./jdbc/cell_types.ts";
+export {
+  type ColumnRef,
+  ResultSet,
+  type ResultSetMeta,
+  type TotalHits,
+} from "./jdbc/result_set.ts";
 export {
   type FetchFunction,
   Transport,
   type TransportOptions,
   type TransportRequest,
   type TransportResponse,
-} from "./transport.ts";
+} from "./wire/transport.ts";
+export {
+  backoffDelay,
+  isConnectPhase,
+  isIdempotent,
+  networkErrorCode,
+  retryAfterMs,
+} from "./wire/retry_policy.ts";

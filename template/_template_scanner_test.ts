@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { scan, type Segment } from "./_template_scanner.ts";
+import { scan } from "./_template_scanner.ts";
+import type { Segment } from "./_template_syntax.ts";
 import { removeEmptyMembers } from "./_json_cleanup.ts";
 import { evaluate, parseExpr, truthy } from "./_expr.ts";
 import { bindTemplate } from "./named_binding.ts";
@@ -31,7 +32,7 @@ Deno.test("hints keep their placeholders", () => {
 
 Deno.test("triple-quoted strings, ${} inside strings, path on the method line only", () => {
   assert.equal(
-    kinds(scan('POST /a/_doc\n{"s": """x " #{no} ?""", "f": "${field}"}')),
+    kinds(scan('POST /a/_doc\n{"s": """x " \\#{no} ?""", "f": "${field}"}')),
     'POST /a/_doc\n{"s": """x " #{no} ?""", "f": "[$ field]"}',
   );
   assert.equal(kinds(scan("get /#{i}/_doc/#{d}")), "get /[{?} i]/_doc/[{?} d]");

@@ -37,13 +37,15 @@ export { JdbcTemplate } from "./jdbc_template.ts";
 export type {
   Args,
   Command,
+  Hit,
   QueryList,
   ResultSetExtractor,
   RowCallback,
   RowMap,
   RowMapper,
 } from "./types.ts";
-export { TemplateCommand } from "./command_tag.ts";
+export { TemplateCommand, type TemplateRunner } from "./command_tag.ts";
+export { entityOperation } from "./bulk_operation.ts";
 export { type BindOptions, bindTemplate, type BoundTemplate } from "./named_binding.ts";
 export {
   Column,

@@ -1,0 +1,134 @@
+// Scans the request target `path[?query]` after the method: normalises the leading `/`, finds
+// `{?}` placeholders, percent-encodes literal non-ASCII text and reports the last path segment.
+// Internal.
+
+import {
+  CR,
+  fail,
+  HASH,
+  LBRACE,
+  LBRACKET,
+  LF,
+  QUESTION,
+  SEMI,
+  SLASH,
+  SPACE,
+  TAB,
+} from "./_lexer.ts";
+
+/** A `{?}` in the target: in a path segment or a query-string value. */
+export interface TargetSlot {
+  kind: "path" | "query";
+  offset: number;
+  /** A path slot where an index (or alias) name goes: the first segment, `_cat/<api>/{?}`,
+   * the segment after `_alias`/`_aliases`. */
+  indexName: boolean;
+}
+
+function isIndexSegment(segNo: number, done: readonly string[]): boolean {
+  if (segNo === 0) return true;
+  if (segNo === 2 && done[0] === "_cat") return true;
+  const before = done[segNo - 1];
+  return before === "_alias" || before === "_aliases";
+}
+
+/** The scanned target: `chunks.length === slots.length + 1`. */
+export interface ScannedTarget {
+  chunks: string[];
+  slots: TargetSlot[];
+  /** The last path segment when it is fixed text, else `""`. */
+  endpoint: string;
+  /** Offset just after the target. */
+  end: number;
+}
+
+function endsTarget(c: number): boolean {
+  return c === SPACE || c === TAB || c === LF || c === CR || c === SEMI || Number.isNaN(c);
+}
+
+/**
+ * Scans the target at `start`. A `/*` inside the path is path text (`POST /*\/_refresh`): a
+ * comment only starts after whitespace.
+ */
+export function scanTarget(text: string, start: number): ScannedTarget {
+  const chunks: string[] = [];
+  const slots: TargetSlot[] = [];
+  let out = text.charCodeAt(start) === SLASH ? "" : "/";
+  let seg = start;
+  let inQuery = false;
+  let inValue = false;
+  let segStart = start;
+  let segHasSlot = false;
+  let endpoint = "";
+  let segNo = text.charCodeAt(start) === SLASH ? -1 : 0;
+  const done: string[] = [];
+  let i = start;
+  for (;;) {
+    const c = text.charCodeAt(i);
+    if (endsTarget(c) || ((c === LBRACE || c === LBRACKET) && !text.startsWith("{?}", i))) {
+      break;
+    }
+    if (c === LBRACE) {
+      if (inQuery && !inValue) {
+        fail(text, i, "a {?} in a query string binds a value: write name={?}");
+      }
+      if (i > seg) out += text.slice(seg, i);
+      chunks.push(out);
+      out = "";
+      slots.push({
+        kind: inQuery ? "query" : "path",
+        offset: i,
+        indexName: !inQuery && isIndexSegment(segNo, done),
+      });
+      segHasSlot = true;
+      i += 3;
+      seg = i;
+      continue;
+    }
+    if (c === HASH) {
+      fail(
+        text,
+        i,
+        "# in the request target; put a space before a comment, or bind the value with {?}",
+      );
+    }
+    if (c >= 0x80) {
+      if (i > seg) out += text.slice(seg, i);
+      let j = i + 1;
+      while (j < text.length && text.charCodeAt(j) >= 0x80) j++;
+      try {
+        out += encodeURIComponent(text.slice(i, j));
+      } catch {
+        fail(text, i, "the path contains a broken character (a lone surrogate)");
+      }
+      i = j;
+      seg = j;
+      continue;
+    }
+    if (!inQuery) {
+      if (c === SLASH) {
+        if (segNo >= 0) done.push(text.slice(segStart, i));
+        segNo++;
+        segStart = i + 1;
+        segHasSlot = false;
+      } else if (c === QUESTION) {
+        if (endsTarget(text.charCodeAt(i + 1))) {
+          fail(
+            text,
+            i,
+            "a ? after the path starts a query string; use {?} for a value in a path " +
+              "(for example /idx/_doc/{?})",
+          );
+        }
+        endpoint = segHasSlot ? "" : text.slice(segStart, i);
+        inQuery = true;
+      }
+    } else if (c === 61) inValue = true; // =
+    else if (c === 38) inValue = false; // &
+    i++;
+  }
+  if (!inQuery) endpoint = segHasSlot ? "" : text.slice(segStart, i);
+  if (i > seg) out += text.slice(seg, i);
+  chunks.push(out);
+  return { chunks, slots, endpoint, end: i };
+}

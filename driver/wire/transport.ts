@@ -1,0 +1,373 @@
+/**
+ * The HTTP transport: the only place that calls `fetch`. It picks live nodes round-robin, marks
+ * a node that refuses, hangs or drops connections dead and asks it again after a backoff, applies
+ * a timeout per attempt and per request and the caller's `AbortSignal`, caps the response size
+ * while reading it, and turns error statuses into {@linkcode ResponseError}.
+ *
+ * Retries (the policy is written out in `retry_policy.ts` and the README):
+ * - 429 and connect-phase failures (refused, DNS, TLS: nothing was sent) are retried for every
+ *   request, honouring `Retry-After`;
+ * - after a request may have reached the server (a reset or dropped connection after sending,
+ *   an attempt timeout, 502/503/504) it is re-sent only when idempotent (GET, HEAD, DELETE,
+ *   read-only POSTs, PUT of a document with an explicit id, settings/mapping PUTs, or marked
+ *   `idempotent` by the caller); otherwise the call fails with `OutcomeUnknownError`, which
+ *   says whether the request was sent;
+ * - waits are exponential with full jitter, within `maxRetries` and the request's deadline.
+ *
+ * @module
+ */
+
+import {
+  ConnectionError,
+  OutcomeUnknownError,
+  redact,
+  ResponseError,
+  ResponseTooLargeError,
+  TimeoutError,
+} from "../errors.ts";
+import { NodePool } from "./_node_pool.ts";
+import { readBody, TooLarge } from "./_body_reader.ts";
+import { backoffDelay, isConnectPhase, isIdempotent, retryAfterMs } from "./retry_policy.ts";
+import {
+  check,
+  codeOf,
+  combine,
+  describe,
+  fromServer,
+  gzip,
+  isAbort,
+  raceSignal,
+  secretsOf,
+  sleep,
+  timeoutError,
+} from "./_transport_util.ts";
+import type {
+  FetchFunction,
+  TransportOptions,
+  TransportRequest,
+  TransportResponse,
+} from "./transport_types.ts";
+
+export type {
+  FetchFunction,
+  TransportOptions,
+  TransportRequest,
+  TransportResponse,
+} from "./transport_types.ts";
+
+const GATEWAY_STATUSES = new Set([502, 503, 504]);
+const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
+type Attempt =
+  | { kind: "response"; res: Response }
+  | { kind: "failed"; error: unknown; connect: boolean; timedOut: boolean };
+
+/**
+ * Sends requests to Elasticsearch or OpenSearch nodes over `fetch`.
+ *
+ * @example Send a request through an injected fetch
+ * ```ts
+ * import { Transport } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const seen: string[] = [];
+ * const transport = new Transport({
+ *   nodes: ["http://a:9200", "http://b:9200"],
+ *   fetch: (url, init) => {
+ *     seen.push(`${init.method} ${url}`);
+ *     return Promise.resolve(Response.json({ count: 3 }));
+ *   },
+ * });
+ * const res = await transport.request({ method: "GET", path: "/idx/_count", body: "{}" });
+ * assert.equal(res.status, 200);
+ * assert.deepEqual(JSON.parse(res.body), { count: 3 });
+ * assert.deepEqual(seen, ["POST http://a:9200/idx/_count"]);
+ * ```
+ */
+export class Transport {
+  readonly #nodes: readonly string[];
+  readonly #pool: NodePool;
+  readonly #fetch: FetchFunction;
+  /** An injected fetch may ignore the signal: its promise is raced against it. */
+  readonly #injected: boolean;
+  readonly #timeoutMs: number;
+  readonly #requestTimeoutMs: number | undefined;
+  readonly #maxRetries: number;
+  readonly #baseDelay: number;
+  readonly #maxDelay: number;
+  readonly #maxBytes: number;
+  readonly #headers: Readonly<Record<string, string>>;
+  readonly #secrets: readonly string[];
+  readonly #compression: boolean;
+
+  /**
+   * Creates a transport.
+   *
+   * @param options The nodes, fetch, timeouts, retries, auth and headers.
+   */
+  constructor(options: TransportOptions) {
+    if (options.nodes.length === 0) {
+      throw new TypeError("Transport needs at least one node URL, e.g. http://localhost:9200");
+    }
+    this.#nodes = options.nodes.map((n) => n.replace(/\/+$/, ""));
+    const f = options.fetch;
+    this.#fetch = f ?? ((url, init) => globalThis.fetch(url, init));
+    this.#injected = f !== undefined;
+    this.#timeoutMs = check("timeoutMs", options.timeoutMs, 30_000, 1);
+    this.#requestTimeoutMs = options.requestTimeoutMs === undefined
+      ? undefined
+      : check("requestTimeoutMs", options.requestTimeoutMs, 0, 1);
+    this.#maxRetries = check("maxRetries", options.maxRetries, 3, 0);
+    this.#baseDelay = check("retryBaseDelayMs", options.retryBaseDelayMs, 100, 0);
+    this.#maxDelay = check("maxRetryDelayMs", options.maxRetryDelayMs, 10_000, 0);
+    this.#maxBytes = check(
+      "maxResponseBytes",
+      options.maxResponseBytes,
+      DEFAULT_MAX_RESPONSE_BYTES,
+      1,
+    );
+    this.#pool = new NodePool(
+      this.#nodes,
+      check("deadNodeBaseMs", options.deadNodeBaseMs, 1_000, 0),
+      check("deadNodeMaxMs", options.deadNodeMaxMs, 60_000, 0),
+    );
+    this.#compression = options.compression ?? false;
+    const headers: Record<string, string> = { accept: "application/json" };
+    const secrets: string[] = [];
+    for (const [k, v] of Object.entries(options.headers ?? {})) {
+      headers[k.toLowerCase()] = v;
+      if (/authorization|api[-_]?key|token|secret|cookie/i.test(k)) secrets.push(...secretsOf(v));
+    }
+    if (options.authorization !== undefined) {
+      headers.authorization = options.authorization;
+      secrets.push(...secretsOf(options.authorization));
+    }
+    this.#headers = headers;
+    this.#secrets = secrets;
+  }
+
+  /** How many times a failed request is retried. */
+  get maxRetries(): number {
+    return this.#maxRetries;
+  }
+
+  /** The node URLs (never with credentials). */
+  get nodes(): readonly string[] {
+    return this.#nodes;
+  }
+
+  /** The nodes now marked dead (they are asked again after a backoff). */
+  get deadNodes(): readonly string[] {
+    return this.#pool.deadNodes();
+  }
+
+  /**
+   * Sends one request, retrying where it is safe (see the module documentation).
+   *
+   * @param req The request.
+   * @returns The response of the node that answered.
+   * @throws {ResponseError} For an error status (after the retries it allows).
+   * @throws {ConnectionError} When no node could be reached; nothing was applied.
+   * @throws {OutcomeUnknownError} When a request that is not idempotent failed after it may
+   * have reached the server.
+   * @throws {TimeoutError} When the request's deadline passed or the caller's signal aborted.
+   * @throws {ResponseTooLargeError} When the body passed `maxResponseBytes`.
+   */
+  async request(req: TransportRequest): Promise<TransportResponse> {
+    const hasBody = req.body !== undefined && req.body !== "";
+    const method = hasBody && (req.method === "GET" || req.method === "HEAD") ? "POST" : req.method;
+    const headers: Record<string, string> = { ...this.#headers };
+    let body: BodyInit | undefined;
+    if (hasBody) {
+      headers["content-type"] = req.ndjson ? "application/x-ndjson" : "application/json";
+      body = req.body;
+      if (this.#compression) {
+        body = await gzip(req.body as string);
+        headers["content-encoding"] = "gzip";
+      }
+    }
+    const attemptMs = req.timeoutMs ?? this.#timeoutMs;
+    const totalMs = this.#requestTimeoutMs ?? attemptMs * 3;
+    const deadline = Date.now() + totalMs;
+    // Worked out on the first failure only: the common path never needs it.
+    let known: boolean | undefined;
+    const idempotent = () =>
+      known ??= req.idempotent === true || isIdempotent(req.method, req.path);
+    const attempts = this.#maxRetries + 1;
+    const tried: string[] = [];
+    let last: { error: unknown; node: string } | undefined;
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      const node = this.#pool.pick();
+      tried.push(node);
+      const left = deadline - Date.now();
+      if (left <= 0) throw this.#deadlineError(req, attemptMs, totalMs, attempt - 1, last?.error);
+      const signal = combine(req.signal, Math.min(attemptMs, left));
+      const outcome = await this.#once(node, method, headers, body, req, signal);
+      if (outcome.kind === "failed") {
+        if (req.signal?.aborted) throw timeoutError(req, attemptMs, req.signal.reason);
+        this.#pool.markDead(node);
+        last = { error: outcome.error, node };
+        if (!outcome.connect && !idempotent()) {
+          throw this.#unknown(
+            req,
+            node,
+            outcome.timedOut
+              ? `no answer within ${attemptMs} ms`
+              : `the connection failed (${codeOf(outcome.error)})`,
+            outcome.error,
+          );
+        }
+        if (attempt < attempts) await this.#wait(req, attempt, undefined, deadline);
+        continue;
+      }
+      const res = outcome.res;
+      const status = res.status;
+      let text: string;
+      try {
+        text = await readBody(res, this.#maxBytes, signal);
+      } catch (error) {
+        if (error instanceof TooLarge) {
+          throw new ResponseTooLargeError(error.limit, { command: req.command });
+        }
+        if (req.signal?.aborted) throw timeoutError(req, attemptMs, req.signal.reason);
+        this.#pool.markDead(node);
+        last = { error, node };
+        if (!idempotent()) {
+          throw this.#unknown(
+            req,
+            node,
+            `the server answered ${status} but the body broke off`,
+            error,
+            status,
+          );
+        }
+        if (attempt < attempts) await this.#wait(req, attempt, undefined, deadline);
+        continue;
+      }
+      this.#pool.markAlive(node);
+      if ((status >= 200 && status < 300) || (status === 404 && req.allowNotFound)) {
+        return { status, body: text, headers: res.headers, node };
+      }
+      const error = ResponseError.fromBody(status, this.#scrub(text), { command: req.command });
+      const retryable = status === 429 ||
+        (GATEWAY_STATUSES.has(status) && (idempotent() || !fromServer(error)));
+      if (!retryable || attempt >= attempts) {
+        if (GATEWAY_STATUSES.has(status) && !idempotent() && !fromServer(error)) {
+          throw this.#unknown(req, node, `a gateway answered ${status}`, error, status);
+        }
+        throw error;
+      }
+      if (GATEWAY_STATUSES.has(status) && !idempotent()) {
+        throw this.#unknown(req, node, `a gateway answered ${status}`, error, status);
+      }
+      const after = status === 429
+        ? retryAfterMs(res.headers.get("retry-after"), Date.now())
+        : undefined;
+      if (after !== undefined && Date.now() + after > deadline) throw error;
+      last = { error, node };
+      await this.#wait(req, attempt, after, deadline);
+    }
+    const lastError = last?.error;
+    if (lastError instanceof ResponseError) throw lastError;
+    if (Date.now() >= deadline || isAbort(lastError)) {
+      throw this.#deadlineError(req, attemptMs, totalMs, attempts, lastError);
+    }
+    const where = [...new Set(tried)].map(redact).join(", ");
+    throw new ConnectionError(
+      `Could not reach ${redact(last?.node ?? where)} (${codeOf(lastError)}) for ${req.method} ${
+        redact(req.path)
+      } after ${attempts} attempt(s) on ${where}: ${
+        describe(lastError)
+      }; check that the cluster is running and the URL is right`,
+      { cause: lastError, command: req.command },
+    );
+  }
+
+  async #once(
+    node: string,
+    method: string,
+    headers: Record<string, string>,
+    body: BodyInit | undefined,
+    req: TransportRequest,
+    signal: AbortSignal,
+  ): Promise<Attempt> {
+    try {
+      // Called without `this`: a browser's fetch throws "Illegal invocation" on a foreign `this`.
+      const fetchFn = this.#fetch;
+      const pending = fetchFn(node + req.path, { method, headers, body, signal });
+      const res = await (this.#injected ? raceSignal(pending, signal) : pending);
+      return { kind: "response", res };
+    } catch (error) {
+      const timedOut = signal.aborted && !req.signal?.aborted;
+      return { kind: "failed", error, connect: !timedOut && isConnectPhase(error), timedOut };
+    }
+  }
+
+  #wait(req: TransportRequest, retry: number, after: number | undefined, deadline: number) {
+    const ms = Math.min(
+      after ?? backoffDelay(retry, this.#baseDelay, this.#maxDelay),
+      Math.max(0, deadline - Date.now()),
+    );
+    return sleep(ms, req);
+  }
+
+  #unknown(
+    req: TransportRequest,
+    node: string,
+    what: string,
+    cause: unknown,
+    status?: number,
+  ): OutcomeUnknownError {
+    return new OutcomeUnknownError(
+      `${req.method} ${redact(req.path)} on ${redact(node)}: ${what} after the request was ` +
+        "sent, so whether the server applied it is unknown; it was not re-sent because it is " +
+        "not idempotent. Read the data before writing again, or mark the call idempotent",
+      { sent: true, status, node, cause, command: req.command },
+    );
+  }
+
+  #deadlineError(
+    req: TransportRequest,
+    attemptMs: number,
+    totalMs: number,
+    attempts: number,
+    cause: unknown,
+  ): TimeoutError {
+    return new TimeoutError(
+      `${req.method} ${redact(req.path)} timed out after ${attemptMs} ms per attempt ` +
+        `(${attempts} attempt(s) within requestTimeoutMs ${totalMs} ms; dead nodes: ${
+          this.#pool.deadNodes().map(redact).join(", ") || "none"
+        }); raise timeoutMs or narrow the request`,
+      { cause, command: req.command },
+    );
+  }
+
+  #scrub(text: string): string {
+    let out = text;
+    for (const secret of this.#secrets) out = out.replaceAll(secret, "***");
+    return out;
+  }
+
+  /**
+   * Waits the backoff before a retry: a random time up to `retryBaseDelayMs × 2^(retry-1)`
+   * (full jitter, at most `maxRetryDelayMs`). Used by the transport and by `executeBatch` for
+   * items the server rejected with 429.
+   *
+   * @param retry The retry number, from 1.
+   * @param req The request being retried (its signal ends the wait with `TimeoutError`).
+   * @returns A promise that resolves after the wait.
+   *
+   * @example
+   * ```ts
+   * import { Transport } from "@searchvisitor/searchvisitor/driver";
+   * import assert from "node:assert/strict";
+   *
+   * const transport = new Transport({ nodes: ["http://es:9200"], retryBaseDelayMs: 1 });
+   * await transport.backoff(1, { method: "POST", path: "/_bulk" });
+   * assert.equal(transport.maxRetries, 3);
+   * ```
+   */
+  backoff(retry: number, req: TransportRequest): Promise<void> {
+    return sleep(backoffDelay(retry, this.#baseDelay, this.#maxDelay), req);
+  }
+}
