@@ -7,6 +7,7 @@ import { Engine, serve } from "../engine/mod.ts";
 import { Column, JdbcTemplate, type RowMap, Table } from "../template/mod.ts";
 import { formatTable } from "./_demo_table.ts";
 import { loadCities } from "./_demo_data.ts";
+import { tourLambda } from "./tour_lambda.ts";
 import { tourXml } from "./tour_xml.ts";
 
 @Table("cities")
@@ -158,6 +159,7 @@ try {
   console.log(`  COUNT(country = NO) = ${await jdbc.queryForNumber(count, { cc: "NO" })}`);
   console.log(`  COUNT(all) = ${await jdbc.queryForNumber("POST /cities/_count")}`);
 
+  await tourLambda({ ds, jdbc, section });
   await tourXml({ ds, jdbc, section });
 
   console.log(`\ndone in ${((performance.now() - started) / 1000).toFixed(1)} s`);

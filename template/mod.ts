@@ -61,3 +61,4 @@ export {
   Table,
 } from "./entity.ts";
 export { documentMapper, mapResultSet, RowMappingError, toDocument } from "./row_mapping.ts";
+export { type Page, type PageInfo, PageObject, PageResult } from "./page.ts";
