@@ -6,6 +6,7 @@
 //
 //   deno task fuzz:xml [count=1000000] [seed=1]
 
+import { prng } from "../tests/support/prng.ts";
 import { BindError } from "../driver/mod.ts";
 import { parseMapperFile, parseTestExpression, XmlSyntaxError } from "../xml/mod.ts";
 
@@ -23,17 +24,6 @@ export interface FuzzReport {
   findings: { input: string; error: string }[];
   /** Milliseconds taken. */
   ms: number;
-}
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const HOSTILE = [
@@ -256,7 +246,7 @@ function args(g: Gen): Record<string, unknown> {
  * rest mutated) from `seed`.
  */
 export function fuzz(count: number, seed = 1): FuzzReport {
-  const g = new Gen(rng(seed));
+  const g = new Gen(prng(seed));
   const report: FuzzReport = {
     inputs: 0,
     accepted: 0,

@@ -3,7 +3,7 @@
 
 import type { ResultMapDef } from "./types.ts";
 import type { StatementBuilder } from "./_tag_handlers.ts";
-import type { XmlDocument, XmlElement } from "./xml_reader.ts";
+import type { XmlDocument, XmlElement } from "./xml_document.ts";
 
 /** The document types a mapper file may declare (public id → system id); never fetched. */
 export const MAPPER_DOCTYPES: ReadonlyMap<string, string> = new Map([

@@ -9,19 +9,18 @@ import {
   ForEachNode,
   IfNode,
   MixedNode,
-  type Placeholder,
   type SqlNode,
-  TextNode,
   TrimNode,
 } from "./_nodes.ts";
 import { splitOverrides } from "./_json_members.ts";
+import { textNode } from "./_placeholders.ts";
 import { parseTestExpression, type TestExpression } from "./test_expression.ts";
 import {
   attributePosition,
   type XmlAttribute,
   type XmlDocument,
   type XmlElement,
-} from "./xml_reader.ts";
+} from "./xml_document.ts";
 
 /** Built text or a dynamic node; adjacent texts are merged into one {@linkcode TextNode}. */
 export type Piece = string | SqlNode;
@@ -297,28 +296,4 @@ export function toNode(pieces: readonly Piece[]): SqlNode {
   }
   flush();
   return nodes.length === 1 ? nodes[0] as SqlNode : new MixedNode(nodes);
-}
-
-const TEXT_TOKEN = /"(?:[^"\\]|\\.)*"?|\\[#$@]\{|([#$])\{(\s*)([A-Za-z_$][\w$]*)([^}]*\}?)/g;
-const SPLICE = /\$\{(\s*)([A-Za-z_$][\w$]*)([^}]*\}?)/g;
-
-/** A text node with its `#{…}`/`${…}` placeholders split out (`#{` inside JSON strings is text). */
-export function textNode(text: string): TextNode {
-  const parts: (string | Placeholder)[] = [];
-  let from = 0;
-  const add = (at: number, length: number, before: string, head: string, after: string) => {
-    if (at > from) parts.push(text.slice(from, at));
-    parts.push({ before, head, after });
-    from = at + length;
-  };
-  for (const m of text.matchAll(TEXT_TOKEN)) {
-    if (m[0].startsWith('"')) {
-      // Inside a JSON string the template layer still splices `${…}`; `#{…}` there is text.
-      for (const s of m[0].matchAll(SPLICE)) {
-        add(m.index + s.index, s[0].length, "${" + s[1], s[2] as string, s[3] ?? "");
-      }
-    } else if (m[3] !== undefined) add(m.index, m[0].length, `${m[1]}{${m[2]}`, m[3], m[4] ?? "");
-  }
-  if (from < text.length) parts.push(text.slice(from));
-  return new TextNode(text, parts);
 }

@@ -5,7 +5,8 @@
 import { RenderContext } from "./_render_context.ts";
 import { type Piece, StatementBuilder, toNode } from "./_tag_handlers.ts";
 import type { SqlNode } from "./_nodes.ts";
-import { readXml, type XmlElement, type XmlReader } from "./xml_reader.ts";
+import { readXml } from "./xml_reader.ts";
+import type { XmlElement, XmlReader } from "./xml_document.ts";
 import { checkDoctype, readResultMap, STATEMENT_ATTRIBUTES } from "./_mapper_parts.ts";
 import type {
   MapperFile,

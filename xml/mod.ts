@@ -109,9 +109,9 @@ export {
   type XmlPosition,
   XmlSyntaxError,
 } from "./errors.ts";
+export { readXml } from "./xml_reader.ts";
 export {
   attributePosition,
-  readXml,
   type XmlAttribute,
   type XmlDoctype,
   type XmlDocument,
@@ -120,7 +120,7 @@ export {
   type XmlReader,
   type XmlReadOptions,
   type XmlText,
-} from "./xml_reader.ts";
+} from "./xml_document.ts";
 export {
   parseTestExpression,
   TestExpression,

@@ -3,19 +3,9 @@
 // <foreach>), rendered with random arguments. Whatever fires, the body must parse as JSON once the
 // placeholders are replaced by their bound values, and a text reused for the same choices must
 // equal a fresh render.
+import { prng } from "../tests/support/prng.ts";
 import assert from "node:assert/strict";
 import { parseMapperFile } from "./mapper_file.ts";
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const FLAGS = 4;
 const LISTS = 3;
@@ -107,7 +97,7 @@ function substitute(text: string, args: Record<string, unknown>): string {
 }
 
 Deno.test("generated combinations of tags always render well-formed JSON", () => {
-  const r = rng(20240601);
+  const r = prng(20240601);
   let renders = 0;
   const tags = new Map<string, number>();
   for (let s = 0; s < 300; s++) {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { attributePosition, readXml, type XmlElement, type XmlNode } from "./xml_reader.ts";
+import { readXml } from "./xml_reader.ts";
+import { attributePosition, type XmlElement, type XmlNode } from "./xml_document.ts";
 import { XmlEntityError, XmlSyntaxError } from "./errors.ts";
 
 const texts = (el: XmlElement): string[] =>

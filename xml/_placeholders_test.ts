@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { textNode } from "./_tag_handlers.ts";
+import { textNode } from "./_placeholders.ts";
 import { RenderContext } from "./_render_context.ts";
 
 const rendered = (text: string, renames: Record<string, string>): string => {
