@@ -3,7 +3,7 @@
 
 import { CommandSyntaxError, type ResultSet } from "../driver/mod.ts";
 import { bindTemplate, type EntityClass } from "../template/mod.ts";
-import type { MapperFile, MapperStatement, ResultMapDef } from "./_xml_seam.ts";
+import type { MapperFile, MapperStatement, ResultMapDef } from "../xml/mod.ts";
 import type { CompiledStatement } from "./_statement_runner.ts";
 import { inStatement, MapperError, type StatementSite } from "./errors.ts";
 import {

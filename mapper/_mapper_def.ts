@@ -3,7 +3,7 @@
 // mapper instance to the session that runs its statements.
 
 import type { EntityClass } from "../template/mod.ts";
-import type { MapperFile } from "./_xml_seam.ts";
+import type { MapperFile } from "../xml/mod.ts";
 import type { Returns, StatementDef } from "./statement_options.ts";
 import type { Executor } from "./_statement_runner.ts";
 import type { WriteOptions } from "./_entity_writes.ts";

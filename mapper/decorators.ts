@@ -4,7 +4,7 @@
 
 import type { EntityClass } from "../template/mod.ts";
 import { defOfMetadata, forwarder, type MapperClass } from "./_mapper_def.ts";
-import type { MapperFile } from "./_xml_seam.ts";
+import type { MapperFile } from "../xml/mod.ts";
 import { MapperError } from "./errors.ts";
 import {
   type InsertOptions,

@@ -74,6 +74,6 @@ export type {
 } from "./statement_options.ts";
 export { MapperError, OptimisticLockError, type StatementSite } from "./errors.ts";
 export type { MapperClass } from "./_mapper_def.ts";
-export type { MapperFile, MapperStatement, RenderedStatement, ResultMapDef } from "./_xml_seam.ts";
+export type { MapperFile, MapperStatement, RenderedStatement, ResultMapDef } from "../xml/mod.ts";
 export type { EntityClass } from "../template/mod.ts";
 export { type Page, type PageInfo, PageObject, PageResult } from "../template/mod.ts";
