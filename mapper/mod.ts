@@ -12,6 +12,11 @@
  *   of the same response.
  * - The result shape is declared with `returns` (`list`, `one`, `page`, `value`, `number`,
  *   `boolean`, `results`, `void`); rows become entities through entity metadata.
+ * - Mapper files (read by the xml room) register with `config.addMapper(file)` or
+ *   `await config.loadMapper(url)`; their statements run by id (`session.queryStatement("ns.id")`)
+ *   or as the methods of a `@RefMapper` class.
+ * - `BaseMapper<T>` gives reads and writes by key (real-time, with optimistic concurrency when the
+ *   entity has a version field), reads by sample, and LambdaTemplate builders.
  * - Errors name the mapper class, the method and the statement id.
  *
  * @example
