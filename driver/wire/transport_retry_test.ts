@@ -207,6 +207,20 @@ Deno.test("maxResponseBytes cuts off an endless body while streaming, and a decl
   assert.ok(error instanceof ResponseTooLargeError, String(error));
   assert.equal(error.limit, 10_000);
   assert.ok(pulls < 20, `reading stopped near the limit (${pulls} chunks)`);
+  const lying = () =>
+    Promise.resolve(
+      new Response(
+        new ReadableStream<Uint8Array>({
+          pull: (c) => c.enqueue(new Uint8Array(1024)),
+        }),
+        { headers: { "content-length": "10" } },
+      ),
+    );
+  await assert.rejects(
+    make(lying, { maxResponseBytes: 10_000 }).request({ method: "GET", path: "/" }),
+    ResponseTooLargeError,
+    "an injected fetch's declared length is not trusted",
+  );
   const declared = () =>
     Promise.resolve(new Response("{}", { headers: { "content-length": "999999" } }));
   await assert.rejects(
