@@ -37,7 +37,7 @@ const defined = new WeakMap<object, MapperDef>();
 
 function copy(parent: MapperDef | undefined): MapperDef {
   return {
-    mark: undefined,
+    mark: parent?.mark, // a subclass of a mapper is a mapper; its namespace is its own name
     namespace: undefined,
     entity: parent?.entity,
     returns: new Map(parent?.returns),
@@ -67,14 +67,35 @@ export function defForDefine(type: MapperClass): MapperDef {
   return def;
 }
 
-/** What is declared about a class (defineMapper first, then decorators), or undefined. */
-export function mapperDefOf(type: MapperClass): MapperDef | undefined {
+function ownDefOf(type: MapperClass): MapperDef | undefined {
   const own = defined.get(type);
   if (own) return own;
+  if (!Object.hasOwn(type, Symbol.metadata)) return undefined;
   const metadata = (type as { [Symbol.metadata]?: Record<symbol, MapperDef | undefined> | null })[
     Symbol.metadata
   ];
   return metadata?.[KEY];
+}
+
+/**
+ * What is declared about a class (defineMapper first, then decorators), merged over what its
+ * parent classes declare (not every runtime chains decorator metadata to the parent's), or
+ * undefined.
+ */
+export function mapperDefOf(type: MapperClass): MapperDef | undefined {
+  const own = ownDefOf(type);
+  const parentType: unknown = Object.getPrototypeOf(type);
+  const parent = typeof parentType === "function" && parentType !== Function.prototype
+    ? mapperDefOf(parentType as MapperClass)
+    : undefined;
+  if (!parent) return own;
+  return {
+    mark: own?.mark ?? parent.mark,
+    namespace: own?.namespace, // each class has its own statement ids
+    entity: own?.entity ?? parent.entity,
+    returns: new Map([...parent.returns, ...own?.returns ?? []]),
+    statements: new Map([...parent.statements, ...own?.statements ?? []]),
+  };
 }
 
 /** Runs the statements of one mapper instance; BaseMapper methods read the rest. */

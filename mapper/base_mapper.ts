@@ -218,6 +218,9 @@ export class BaseMapper<T extends object> {
    * Updates the non-null fields of an entity, by key. With a version field, only when the
    * document is unchanged since it was read.
    *
+   * The version field keeps the value it was read with, so a second conditional write of the
+   * same object fails: read the document again before writing it again.
+   *
    * @param entity The entity (its key is required).
    * @returns 1, or 0 when no document has the key.
    * @throws {OptimisticLockError} When the version does not match.

@@ -373,3 +373,19 @@ Deno.test("defineMapper gives the same mapper without decorators; statements run
     /exactly one of/,
   );
 });
+
+Deno.test("a subclass of a mapper is a mapper: it inherits statements and adds its own", async () => {
+  const f = await mapperFixture({}, [MAPPING]);
+  class MorePeople extends PersonMapper {
+    @Query('POST /people/_search {"query": {"term": {"age": #{age}}}}', { returns: "one" })
+    aged(_args: { age: number }): Promise<Person | null> {
+      return bound();
+    }
+  }
+  const more = f.session.createMapper(MorePeople);
+  await more.insert([person("1", "ann", 31), person("2", "bob", 25)]);
+  assert.equal((await more.aged({ age: 25 }))?.name, "bob");
+  assert.equal((await more.byName({ name: "ann" }))?.id, "1");
+  assert.ok(f.config.hasStatement("MorePeople.aged"));
+  assert.ok(f.config.hasStatement("MorePeople.byName"));
+});
