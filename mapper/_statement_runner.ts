@@ -178,8 +178,15 @@ function shape(st: CompiledStatement, rs: ResultSet, bound: BoundTemplate, page?
       }
       return rs.rowCount > 0;
     }
-    default:
-      return rowsOf(st, rs, bound.text);
+    default: {
+      // Like JdbcTemplate's lists: total, took and aggregations ride along, not enumerable.
+      const rows = rowsOf(st, rs, bound.text);
+      return Object.defineProperties(rows, {
+        total: { value: rs.total, enumerable: false },
+        took: { value: rs.took, enumerable: false },
+        aggregations: { value: rs.aggregations, enumerable: false },
+      });
+    }
   }
 }
 
