@@ -62,14 +62,16 @@ export {
   Delete,
   Execute,
   Insert,
-  type MapperDecorator,
-  type MapperOptions,
   Query,
-  RefMapper,
-  SimpleMapper,
   type StatementDecorator,
   Update,
-} from "./decorators.ts";
+} from "./statement_decorators.ts";
+export {
+  type MapperDecorator,
+  type MapperOptions,
+  RefMapper,
+  SimpleMapper,
+} from "./mapper_decorators.ts";
 export { defineMapper, type MapperDefinition, type MethodDefinition } from "./define_mapper.ts";
 export type {
   InsertOptions,
