@@ -134,6 +134,7 @@ export class QueryBuilder<T> extends Conditions<T> {
       where: this.where,
       ...(this.#state.select !== undefined ? { source: this.#state.select } : {}),
       sort: this.#state.sort,
+      ...(this.target.version ? { versions: this.target.version } : {}),
       ...(page && size === undefined ? { from: page.from } : {}),
       size: size ?? page?.size ?? MAX_UNPAGED,
     };

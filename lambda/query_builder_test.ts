@@ -88,3 +88,22 @@ Deno.test("a field the cached mapping does not know is looked up again (at most 
   await lambda.query("u").eq("b", "x").eq("a", "y").queryForList();
   assert.equal(mappingReads, 2, "known fields do not read it again");
 });
+
+Deno.test("an entity with a version field asks for hit versions, and its rows carry them", async () => {
+  const { defineEntity } = await import("../template/mod.ts");
+  class Doc {
+    id = "";
+    a = 0;
+    rev = "";
+  }
+  defineEntity(Doc, { index: "u", key: "id", version: "rev" });
+  class Ext {
+    id = "";
+    v = 0;
+  }
+  defineEntity(Ext, { index: "u", key: "id", fields: { v: { version: "external" } } });
+  const { lambda } = fakeSearch(1, 1);
+  assert.match(lambda.query(Doc).toCommand().text, /"seq_no_primary_term":true/);
+  assert.match(lambda.query(Ext).toCommand().text, /"version":true/);
+  assert.doesNotMatch(lambda.query("u").toCommand().text, /seq_no|"version"/);
+});
