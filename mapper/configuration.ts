@@ -3,6 +3,7 @@
 
 import type { Connection, DataSource } from "../driver/mod.ts";
 import type { EntityClass } from "../template/mod.ts";
+import { loadMapperFile, type LoadMapperOptions } from "../xml/mod.ts";
 import type { MapperClass } from "./_mapper_def.ts";
 import { openWith, StatementRegistry } from "./_registry.ts";
 import type { MapperFile } from "./_xml_seam.ts";
@@ -158,6 +159,28 @@ export class Configuration {
     if (typeof source === "function") this.#registry.compileMapper(source);
     else this.#registry.addFile(source);
     return this;
+  }
+
+  /**
+   * Loads a mapper file by URL (the runtime's `fetch`, or `options.loader`) and registers it like
+   * {@linkcode Configuration.addMapper}; `@RefMapper` can then name it by namespace or by URL.
+   *
+   * @param source The file's URL (a relative string needs `options.base`).
+   * @param options The fetch or loader, the base URL, the size limit.
+   * @returns This configuration, once the file is registered.
+   *
+   * @example
+   * ```ts
+   * import { Configuration } from "@searchvisitor/searchvisitor/mapper";
+   * import assert from "node:assert/strict";
+   *
+   * const text = '<mapper namespace="notes"><select id="all">POST /notes/_search</select></mapper>';
+   * const config = await new Configuration().loadMapper("mem:/notes.xml", { loader: () => Promise.resolve(text) });
+   * assert.deepEqual(config.statementIds(), ["notes.all"]);
+   * ```
+   */
+  async loadMapper(source: string | URL, options: LoadMapperOptions = {}): Promise<this> {
+    return this.addMapper(await loadMapperFile(source, options));
   }
 
   /**

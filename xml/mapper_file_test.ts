@@ -331,5 +331,6 @@ Deno.test("mapper file: the namespace prefix of resultMap and include is optiona
   <sql id="f">GET /x</sql>
 </mapper>`);
   assert.equal(file.statements.get("s")?.render({}).text, "GET /x");
+  assert.equal(file.statements.get("s")?.resultMap, "m");
   assert.equal(file.statements.get("t")?.resultMap, "other.ns.m");
 });
