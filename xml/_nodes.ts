@@ -230,7 +230,7 @@ export class ForEachNode implements SqlNode {
         if (item) this.#bind(ctx, item, this.#itemPrefix, value);
         if (index) this.#bind(ctx, index, this.#indexPrefix, key);
         body();
-        scope.length = inner;
+        if (scope.length !== inner) scope.length = inner;
       }
     } finally {
       ctx.loopDepth--;

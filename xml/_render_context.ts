@@ -70,7 +70,7 @@ export class RenderContext {
   arguments(): Record<string, unknown> {
     const names = this.addedNames;
     if (names.length === 0) return this.args as Record<string, unknown>;
-    const all: Record<string, unknown> = { ...this.args };
+    const all: Record<string, unknown> = Object.assign({}, this.args);
     const values = this.addedValues;
     for (let i = 0; i < names.length; i++) all[names[i] as string] = values[i];
     return all;
