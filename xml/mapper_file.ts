@@ -220,9 +220,16 @@ export function parseMapperFile(text: string, options: ParseMapperOptions = {}):
       b.fail(`useGeneratedKeys="${keys}" must be true or false`, el);
     }
     const keyProperty = attr("keyProperty");
+    const pieces = b.pieces(el, undefined, []);
+    if (pieces.every((p) => typeof p === "string" && p.trim() === "")) {
+      b.fail(
+        `<${kind} id="${id}"> has no command text; write one, e.g. POST /index/_search {…}`,
+        el,
+      );
+    }
     statements.set(
       id,
-      new Statement(id, kind, el.line, b.pieces(el, undefined, []), {
+      new Statement(id, kind, el.line, pieces, {
         ...(resultType !== undefined ? { resultType } : {}),
         ...(resultMap !== undefined ? { resultMap } : {}),
         ...(keys !== undefined ? { useGeneratedKeys: keys === "true" } : {}),

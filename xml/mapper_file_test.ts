@@ -177,6 +177,7 @@ const INVALID: [string, RegExp, number][] = [
     1,
   ],
   [`<mapper namespace="n"><cache/></mapper>`, /<cache> is not supported/, 1],
+  [`<mapper namespace="n">\n<select id="e">  \n </select></mapper>`, /has no command text/, 2],
   [`<mapper namespace="n">loose text</mapper>`, /text directly in <mapper>/, 1],
   [
     `<mapper namespace="n"><select id="a"><when test="x">y</when></select></mapper>`,
