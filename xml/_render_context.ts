@@ -15,6 +15,9 @@ export interface Binding {
 }
 
 const NO_TEXT: string[] = [];
+const GENERATED = new Map<string, string[]>();
+const MAX_PREFIXES = 256;
+const MAX_KEPT_NAMES = 1024;
 
 /** One render's state; a node appends text to `out`. */
 export class RenderContext {
@@ -58,6 +61,20 @@ export class RenderContext {
       if (b.name === name) return b.renamed;
     }
     return undefined;
+  }
+
+  /**
+   * The generated name `prefix` + the next number. Names are kept (up to a bound) so every render
+   * uses the same string objects, which makes building the arguments object much cheaper.
+   */
+  generate(prefix: string): string {
+    const n = this.generated++;
+    let names = GENERATED.get(prefix);
+    if (names === undefined) {
+      if (GENERATED.size >= MAX_PREFIXES) GENERATED.clear();
+      GENERATED.set(prefix, names = []);
+    }
+    return names[n] ?? (n < MAX_KEPT_NAMES ? (names[n] = prefix + n) : prefix + n);
   }
 
   /** Adds an argument for the template layer to bind. */
