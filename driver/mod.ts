@@ -54,3 +54,8 @@ export {
   type TransportRequest,
   type TransportResponse,
 } from "./transport.ts";
+export type {
+  RequestEventBase,
+  TransportEvent,
+  TransportEventListener,
+} from "./transport_events.ts";

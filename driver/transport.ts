@@ -9,6 +9,7 @@
 
 import { ConnectionError, redact, ResponseError, TimeoutError } from "./errors.ts";
 import type { Method } from "./_command.ts";
+import { AttemptEvents, secretsOf, type TransportEventListener } from "./transport_events.ts";
 
 /** The signature of `fetch` the transport calls: `fetchFn(url, init)`.
  *
@@ -57,6 +58,8 @@ export interface TransportOptions {
   headers?: Readonly<Record<string, string>>;
   /** Gzip request bodies (`content-encoding: gzip`). */
   compression?: boolean;
+  /** Receives request, retry and node events (never headers, bodies or credentials). */
+  onEvent?: TransportEventListener;
 }
 
 /** One request for the transport.
@@ -150,7 +153,11 @@ export class Transport {
   readonly #baseDelay: number;
   readonly #headers: Readonly<Record<string, string>>;
   readonly #compression: boolean;
+  readonly #onEvent: TransportEventListener | undefined;
+  readonly #dead = new Set<string>();
+  readonly #secrets: readonly string[];
   #next = 0;
+  #requestIds = 0;
 
   /**
    * Creates a transport.
@@ -168,10 +175,12 @@ export class Transport {
     this.#maxRetries = check("maxRetries", options.maxRetries, 3, 0);
     this.#baseDelay = check("retryBaseDelayMs", options.retryBaseDelayMs, 100, 0);
     this.#compression = options.compression ?? false;
+    this.#onEvent = options.onEvent;
     const headers: Record<string, string> = { accept: "application/json" };
     for (const [k, v] of Object.entries(options.headers ?? {})) headers[k.toLowerCase()] = v;
     if (options.authorization !== undefined) headers.authorization = options.authorization;
     this.#headers = headers;
+    this.#secrets = this.#onEvent ? secretsOf(headers) : [];
   }
 
   /** How many times a failed request is retried. */
@@ -207,13 +216,36 @@ export class Transport {
     const attempts = retryable ? this.#maxRetries + 1 : 1;
     const tried: string[] = [];
     let lastError: unknown;
+    const events = this.#onEvent &&
+      new AttemptEvents(
+        this.#onEvent,
+        this.#dead,
+        ++this.#requestIds,
+        method,
+        req.path,
+        body,
+        this.#secrets,
+      );
     for (let attempt = 1; attempt <= attempts; attempt++) {
-      if (attempt > 1) await this.backoff(attempt - 1, req);
+      if (attempt > 1) {
+        events?.retry();
+        await this.backoff(attempt - 1, req);
+      }
       const node = this.#nodes[this.#next++ % this.#nodes.length];
       tried.push(node);
-      const outcome = await this.#once(node, method, headers, body, req);
+      events?.start(node, attempt);
+      let outcome: Response | { error: unknown };
+      let text: string;
+      try {
+        outcome = await this.#once(node, method, headers, body, req);
+        text = outcome instanceof Response ? await readText(outcome, req, this.#timeoutMs) : "";
+      } catch (error) {
+        events?.end(undefined, "", error);
+        throw error;
+      }
+      if (outcome instanceof Response) events?.end(outcome.status, text, undefined);
+      else events?.end(undefined, "", outcome.error);
       if (outcome instanceof Response) {
-        const text = await readText(outcome, req, this.#timeoutMs);
         const status = outcome.status;
         if (status >= 200 && status < 300) {
           return { status, body: text, headers: outcome.headers, node };
