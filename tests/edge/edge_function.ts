@@ -33,7 +33,10 @@ export default {
       'POST /people/_search {"query": {"match": {"name": #{q}}}}',
       { q },
     );
-    return Response.json({ total: rows.total?.value ?? 0, hits: rows.map((r) => JSON.parse(String(r._DOC))) });
+    return Response.json({
+      total: rows.total?.value ?? 0,
+      hits: rows.map((r) => JSON.parse(String(r._DOC))),
+    });
   },
   close(): void {
     engine.close();
