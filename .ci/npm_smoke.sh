@@ -36,6 +36,12 @@ node smoke.mjs
 echo "== npm smoke on bun"
 npx -y bun smoke.mjs
 
+echo "== the README's edge path: esm/ copied next to a module, run with no permission"
+mkdir "$work/edge"
+cp -r node_modules/@searchvisitor/searchvisitor/esm "$work/edge/searchvisitor"
+cp "$root/tests/npm/edge.mjs" "$work/edge/"
+(cd "$work/edge" && "${DENO[@]}" run --no-prompt edge.mjs)
+
 echo "== the searchvisitor bin on Node and Bun (commands piped in, the embedded engine)"
 script='PUT /p/_doc/1?refresh=true {"n": 1}
 GET /p/_count'
