@@ -39,7 +39,8 @@ npx -y bun smoke.mjs
 echo "== the README's edge path: esm/ copied next to a module, run with no permission"
 mkdir "$work/edge"
 cp -r node_modules/@searchvisitor/searchvisitor/esm "$work/edge/searchvisitor"
-cp "$root/tests/npm/edge.mjs" "$work/edge/"
+sed -E 's#"@searchvisitor/searchvisitor/([a-z]+)"#"./searchvisitor/\1/mod.js"#' "$root/tests/npm/edge.mjs" >"$work/edge/edge.mjs"
+grep -q '"./searchvisitor/driver/mod.js"' "$work/edge/edge.mjs"
 (cd "$work/edge" && "${DENO[@]}" run --no-prompt edge.mjs)
 
 echo "== the searchvisitor bin on Node and Bun (commands piped in, the embedded engine)"

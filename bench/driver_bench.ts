@@ -1,8 +1,8 @@
 // Benchmarks of the command language hot path, each group with a baseline in the same run.
 // Run: deno bench -A bench/driver_bench.ts
 
-import { parseScript } from "../driver/command_tokenizer.ts";
-import { bindScript } from "../driver/command_binder.ts";
+import { parseScript } from "../driver/command/command_tokenizer.ts";
+import { bindScript } from "../driver/command/command_binder.ts";
 
 // (a) parsing: cold (a unique text every iteration) vs cached
 const SEARCH = `POST /users/_search

@@ -1,4 +1,4 @@
-// End-to-end benchmarks over loopback (DESIGN §9), each group with raw fetch as its baseline:
+// End-to-end benchmarks over loopback, each group with raw fetch as its baseline:
 //   deno bench -A bench/e2e_bench.ts
 // The embedded engine is served on a free 127.0.0.1 port with 1,000 documents; every variant
 // sends the same `term` search (10 hits) and builds `{_ID, _DOC}` rows. Target: JdbcTemplate at

@@ -1,4 +1,4 @@
-// End-to-end throughput over loopback (DESIGN §9): the same `term` search (~10 hits) sent by a
+// End-to-end throughput over loopback: the same `term` search (~10 hits) sent by a
 // hand-written fetch (the baseline), JdbcTemplate.queryForList, a driver PreparedStatement and the
 // official @elastic/elasticsearch client, one at a time and 16 at a time.
 //   deno run -A bench/e2e_report.ts          a plain table of requests/s and the ratio to fetch

@@ -4,9 +4,10 @@
 //   deno bench -A bench/engine_bench.ts
 
 import MiniSearch from "npm:minisearch@7";
-import { Shard } from "../engine/_search/shard.ts";
+import { Shard } from "../engine/_index/shard.ts";
 import { searchApi, SearchContexts } from "../engine/_search/search_api.ts";
-import type { Mappings, SearchTarget, StoredDoc } from "../engine/_search/types.ts";
+import type { Mappings, StoredDoc } from "../engine/_index/types.ts";
+import type { SearchTarget } from "../engine/_index/search_target.ts";
 
 const DOCS = 100_000;
 const VOCAB = Array.from({ length: 2000 }, (_, i) => "w" + i.toString(36) + "x");

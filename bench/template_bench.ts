@@ -1,4 +1,4 @@
-// Template-layer benchmarks, each against a baseline in the same run (DESIGN §9):
+// Template-layer benchmarks, each against a baseline in the same run:
 //   deno bench -A bench/template_bench.ts
 // 1. mapping 10,000 hits to entities vs JSON.parse of the same response alone (target ≤ 1.3×);
 // 2. named binding of a cached statement vs positional binding of the same command.

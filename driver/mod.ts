@@ -19,43 +19,52 @@
  */
 
 export * from "./errors.ts";
-export type { BoundCommand, HintValue, Method } from "./_command.ts";
-export { parseScript } from "./command_tokenizer.ts";
+export type { BoundCommand, HintValue, Method } from "./command/_command.ts";
+export { parseScript } from "./command/command_tokenizer.ts";
 export type {
   ParsedCommand,
   ParsedHint,
   ParsedScript,
   Slot,
   SlotKind,
-} from "./command_tokenizer.ts";
-export { bindScript } from "./command_binder.ts";
-export { applyHints } from "./hints.ts";
-export { CommandCache } from "./command_cache.ts";
-export { encodeJson, encodePathSegment, encodeQueryValue } from "./value_encoder.ts";
-export { type Auth, DataSource, type DataSourceOptions } from "./data_source.ts";
+} from "./command/command_tokenizer.ts";
+export { bindScript } from "./command/command_binder.ts";
+export { applyHints } from "./command/hints.ts";
+export { CommandCache } from "./command/command_cache.ts";
+export { encodeJson, encodePathSegment, encodeQueryValue } from "./command/value_encoder.ts";
+export { type Auth, DataSource, type DataSourceOptions } from "./jdbc/data_source.ts";
 export {
   Connection,
   type ConnectionOptions,
   readServerInfo,
   type ServerInfo,
-} from "./connection.ts";
-export { Statement } from "./statement.ts";
-export { type ExecuteOptions, StatementBase } from "./statement_base.ts";
+} from "./jdbc/connection.ts";
+export { Statement } from "./jdbc/statement.ts";
+export {
+  type ExecuteOptions,
+  StatementBase,
+  type StatementConnection,
+} from "./jdbc/statement_base.ts";
 export {
   NO_GENERATED_KEYS,
   PreparedStatement,
   RETURN_GENERATED_KEYS,
-} from "./prepared_statement.ts";
-export { type ColumnRef, ResultSet, type ResultSetMeta, type TotalHits } from "./result_set.ts";
+} from "./jdbc/prepared_statement.ts";
+export {
+  type ColumnRef,
+  ResultSet,
+  type ResultSetMeta,
+  type TotalHits,
+} from "./jdbc/result_set.ts";
 export {
   type FetchFunction,
   Transport,
   type TransportOptions,
   type TransportRequest,
   type TransportResponse,
-} from "./transport.ts";
+} from "./wire/transport.ts";
 export type {
   RequestEventBase,
   TransportEvent,
   TransportEventListener,
-} from "./transport_events.ts";
+} from "./wire/transport_events.ts";

@@ -4,75 +4,18 @@
 // begins, skips JSON strings (with backslash escapes and Kibana's `"""…"""`) and comments, so
 // `{"a":#{v}}`, `{"a":[1,2]}` and `?a=1&b=2` all work. A text is scanned once; plans are cached.
 
-import { CommandSyntaxError } from "../driver/mod.ts";
 import { type ArgPath, parsePath } from "./_path.ts";
-import { parseRule, type RuleCall } from "./rules.ts";
-
-/** The driver placeholder a slot becomes: `?` in JSON, `{?}` in a path or query string. */
-export type Marker = "?" | "{?}";
-
-/** Where a fragment is: in a path (`{?}` slots) or in a JSON body (`?` slots). */
-export type Mode = "path" | "body";
-
-/** One piece of a scanned template. */
-export type Segment =
-  | { readonly kind: "text"; readonly text: string }
-  | { readonly kind: "positional"; readonly marker: Marker }
-  | { readonly kind: "named"; readonly marker: Marker; readonly path: ArgPath }
-  | { readonly kind: "splice"; readonly path: ArgPath }
-  | { readonly kind: "rule"; readonly rule: RuleCall };
-
-/** Options of a scan. */
-export interface ScanOptions {
-  /** Tagged-template mode: a `#{n}` inside a JSON string is an error, not text. */
-  readonly tagged?: boolean;
-}
+import { parseRule } from "./rules.ts";
+import {
+  findClose,
+  type Marker,
+  type Mode,
+  type ScanOptions,
+  type Segment,
+  syntaxError,
+} from "./_template_syntax.ts";
 
 const METHODS = new Set(["GET", "POST", "PUT", "DELETE", "HEAD"]);
-
-/** 1-based line and column of an offset. */
-export function positionOf(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { line, column: offset - lineStart + 1 };
-}
-
-/** Throws a {@linkcode CommandSyntaxError} at `offset` of `text`. */
-export function syntaxError(text: string, offset: number, problem: string): never {
-  throw new CommandSyntaxError(problem, text, positionOf(text, offset));
-}
-
-/** Finds the `}` closing a `{` at `open`, skipping nested brackets and quoted strings. */
-export function findClose(text: string, open: number, end: number): number {
-  let depth = 0;
-  for (let i = open; i < end; i++) {
-    const c = text[i];
-    if (c === '"' || c === "'") {
-      i = skipQuoted(text, i, end, c);
-    } else if (c === "{" || c === "[") {
-      depth++;
-    } else if (c === "}" || c === "]") {
-      depth--;
-      if (depth === 0) return c === "}" ? i : -1;
-    }
-  }
-  return -1;
-}
-
-function skipQuoted(text: string, at: number, end: number, quote: string): number {
-  for (let i = at + 1; i < end; i++) {
-    const c = text[i];
-    if (c === "\\") i++;
-    else if (c === quote) return i;
-  }
-  return end - 1;
-}
 
 /** Scans a whole command text (or a fragment of it) into segments. */
 export function scan(
@@ -125,7 +68,7 @@ export function scan(
     }
     const close = findClose(text, i + 1, end);
     if (close < 0) syntaxError(text, i, "unterminated rule @{…}: add the closing }");
-    const rule = parseRule(text, i, close, inPath ? "path" : "body", options);
+    const rule = parseRule(text, i, close, inPath ? "path" : "body", options, scanFragment);
     out.push({ kind: "rule", rule });
     return close + 1;
   };
@@ -257,4 +200,15 @@ export function scan(
 
 function isLetter(c: string): boolean {
   return (c >= "A" && c <= "Z") || (c >= "a" && c <= "z");
+}
+
+/** Scans a fragment inside a rule call: the scanner as the rule parser is handed it. */
+function scanFragment(
+  text: string,
+  from: number,
+  to: number,
+  mode: Mode,
+  options: ScanOptions,
+): Segment[] {
+  return scan(text, from, to, mode, true, options);
 }

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { scan, type Segment } from "./_template_scanner.ts";
+import { scan } from "./_template_scanner.ts";
+import type { Segment } from "./_template_syntax.ts";
 import { removeEmptyMembers } from "./_json_cleanup.ts";
 import { evaluate, parseExpr, truthy } from "./_expr.ts";
 import { bindTemplate } from "./named_binding.ts";

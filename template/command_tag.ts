@@ -3,7 +3,6 @@
 // scanned once per call site.
 
 import type { EntityClass } from "./entity.ts";
-import type { JdbcTemplate } from "./jdbc_template.ts";
 import type {
   Command,
   QueryList,
@@ -14,6 +13,44 @@ import type {
 } from "./types.ts";
 import type { RowHandler } from "./_result_reading.ts";
 import { bindTagged, type BoundTemplate } from "./named_binding.ts";
+
+/**
+ * What a {@linkcode TemplateCommand} runs through: the query methods of `JdbcTemplate`, its one
+ * implementation. Naming them here keeps the command and the template from importing each other.
+ *
+ * @example
+ * ```ts
+ * import { JdbcTemplate, type TemplateRunner } from "@searchvisitor/searchvisitor/template";
+ * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const fetch = () => Promise.resolve(Response.json({ count: 2 }));
+ * const runner: TemplateRunner = new JdbcTemplate(new DataSource({ nodes: ["http://es.local"], fetch }));
+ * assert.equal(await runner.queryForNumber("GET /users/_count"), 2);
+ * ```
+ */
+export interface TemplateRunner {
+  /** Runs a command; true when the first result is rows. */
+  execute(command: Command): Promise<boolean>;
+  /** Runs a write; the update count. */
+  executeUpdate(command: Command): Promise<number>;
+  /** All rows as maps. */
+  queryForList(command: Command): Promise<QueryList<RowMap>>;
+  /** All rows as entities of `type`. */
+  queryForList<T>(command: Command, args: undefined, type: EntityClass<T>): Promise<QueryList<T>>;
+  /** At most one row's only value. */
+  queryForObject(command: Command): Promise<unknown>;
+  /** At most one row as an entity of `type`. */
+  queryForObject<T>(command: Command, args: undefined, type: EntityClass<T>): Promise<T | null>;
+  /** At most one row as a map. */
+  queryForMap(command: Command): Promise<RowMap | null>;
+  /** One number. */
+  queryForNumber(command: Command): Promise<number | null>;
+  /** Rows through a row mapper (also an extractor or a row callback, as `JdbcTemplate.query`). */
+  query<T>(command: Command, args: undefined, handler: { rowMapper: RowMapper<T> }): Promise<T[]>;
+  /** Runs several commands; one result per command. */
+  multipleExecute(command: Command): Promise<(number | QueryList<RowMap>)[]>;
+}
 
 const joined = new WeakMap<TemplateStringsArray, string>();
 
@@ -45,16 +82,18 @@ function textOf(strings: TemplateStringsArray): string {
 export class TemplateCommand {
   /** The driver text and arguments. */
   readonly bound: BoundTemplate;
-  readonly #jdbc: JdbcTemplate;
+  readonly #jdbc: TemplateRunner;
 
   /**
+   * Binds a tagged template's values; `jdbc.command` is the usual way to make one.
+   *
    * @param jdbc The template that runs it.
    * @param strings The literal parts.
    * @param values The values.
    * @param macros Macros for `@{macro, name}`.
    */
   constructor(
-    jdbc: JdbcTemplate,
+    jdbc: TemplateRunner,
     strings: TemplateStringsArray,
     values: readonly unknown[],
     macros?: ReadonlyMap<string, string>,
@@ -83,6 +122,7 @@ export class TemplateCommand {
    * @returns The rows.
    */
   queryForList(): Promise<QueryList<RowMap>>;
+  /** All rows as entities of `type`. */
   queryForList<T>(type: EntityClass<T>): Promise<QueryList<T>>;
   queryForList<T>(type?: EntityClass<T>): Promise<QueryList<RowMap> | QueryList<T>> {
     return type
@@ -96,6 +136,7 @@ export class TemplateCommand {
    * @returns The object, or null.
    */
   queryForObject(): Promise<unknown>;
+  /** At most one row as an entity of `type`, or null. */
   queryForObject<T>(type: EntityClass<T>): Promise<T | null>;
   queryForObject<T>(type?: EntityClass<T>): Promise<unknown> {
     return type
@@ -120,7 +161,9 @@ export class TemplateCommand {
    * @returns The mapped rows, the extractor's result, or the row count.
    */
   query<T>(handler: RowMapper<T> | { rowMapper: RowMapper<T> }): Promise<T[]>;
+  /** The result of a ResultSetExtractor given the whole result set. */
   query<T>(handler: { extractor: ResultSetExtractor<T> }): Promise<T>;
+  /** Calls a RowCallback for each row; returns the row count. */
   query(handler: { rowCallback: RowCallback }): Promise<number>;
   query<T>(handler: RowHandler<T>): Promise<T[] | T | number> {
     return this.#jdbc.query(this.#cmd(), undefined, handler as { rowMapper: RowMapper<T> });

@@ -1,4 +1,4 @@
-// Entity metadata (DESIGN §4): the index, the class fields ↔ document fields, the key, declared
+// Entity metadata: the index, the class fields ↔ document fields, the key, declared
 // types. Written by the TC39 standard decorators `@Table`/`@Column` or by `defineEntity`; read by
 // the template, lambda and mapper layers through `getEntityMeta`.
 

@@ -1,4 +1,4 @@
-// JdbcTemplate (DESIGN §4): one call = one connection (from a DataSource, closed afterwards) or
+// JdbcTemplate: one call = one connection (from a DataSource, closed afterwards) or
 // the given connection; template text is bound by named_binding.ts, rows become maps, entities,
 // numbers or whatever a RowMapper makes of them.
 
@@ -55,6 +55,8 @@ export class JdbcTemplate {
   readonly #macros = new Map<string, string>();
 
   /**
+   * Creates a template over a data source or one connection.
+   *
    * @param source A DataSource (a connection per call, closed afterwards) or one Connection.
    */
   constructor(source: DataSource | Connection) {
@@ -234,6 +236,7 @@ export class JdbcTemplate {
    * ```
    */
   queryForList(command: Command, args?: Args): Promise<QueryList<RowMap>>;
+  /** All rows as entities of `type` (see the first overload). */
   queryForList<T>(
     command: Command,
     args: Args | undefined,
@@ -307,6 +310,7 @@ export class JdbcTemplate {
    * ```
    */
   queryForObject(command: Command, args?: Args): Promise<unknown>;
+  /** At most one row as an entity of `type`, or null (see the first overload). */
   queryForObject<T>(
     command: Command,
     args: Args | undefined,
@@ -417,11 +421,13 @@ export class JdbcTemplate {
     args: Args | undefined,
     handler: RowMapper<T> | { rowMapper: RowMapper<T> },
   ): Promise<T[]>;
+  /** The result of a ResultSetExtractor given the whole result set (see the first overload). */
   query<T>(
     command: Command,
     args: Args | undefined,
     handler: { extractor: ResultSetExtractor<T> },
   ): Promise<T>;
+  /** Calls a RowCallback for each row; returns the row count (see the first overload). */
   query(
     command: Command,
     args: Args | undefined,

@@ -43,7 +43,7 @@ export type {
   RowMap,
   RowMapper,
 } from "./types.ts";
-export { TemplateCommand } from "./command_tag.ts";
+export { TemplateCommand, type TemplateRunner } from "./command_tag.ts";
 export { type BindOptions, bindTemplate, type BoundTemplate } from "./named_binding.ts";
 export {
   Column,

@@ -8,7 +8,8 @@ import { type ArgPath, MISSING, resolvePath } from "./_path.ts";
 import { evaluate, truthy } from "./_expr.ts";
 import { md5Hex } from "./_md5.ts";
 import { removeEmptyMembers } from "./_json_cleanup.ts";
-import { scan, type ScanOptions, type Segment } from "./_template_scanner.ts";
+import { scan } from "./_template_scanner.ts";
+import type { ScanOptions, Segment } from "./_template_syntax.ts";
 import { prepareValue } from "./row_mapping.ts";
 
 /**

@@ -30,6 +30,8 @@ export class RowMappingError extends DataAccessError {
   readonly row: number;
 
   /**
+   * Creates the error for one row that could not be mapped.
+   *
    * @param row The 0-based row number.
    * @param cause What went wrong.
    * @param command The command whose rows were mapped.

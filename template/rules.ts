@@ -1,4 +1,4 @@
-// The `@{rule, …}` calls of template text (DESIGN §6): parsing into data-only rule nodes.
+// The `@{rule, …}` calls of template text: parsing into data-only rule nodes.
 // Rendering lives in named_binding.ts. Names are case-insensitive.
 //
 //   @{and, fragment}         keep the fragment when every placeholder in it has a value
@@ -10,24 +10,28 @@
 
 import type { ArgPath } from "./_path.ts";
 import { parsePath } from "./_path.ts";
-import { type Expr, parseExpr } from "./_expr.ts";
+import { parseExpr } from "./_expr.ts";
 import {
   findClose,
   type Marker,
   type Mode,
-  scan,
+  type RuleCall,
   type ScanOptions,
   type Segment,
   syntaxError,
-} from "./_template_scanner.ts";
+} from "./_template_syntax.ts";
 
-/** A parsed rule call. */
-export type RuleCall =
-  | { readonly kind: "and"; readonly body: readonly Segment[] }
-  | { readonly kind: "if"; readonly test: Expr; readonly body: readonly Segment[] }
-  | { readonly kind: "in" | "md5"; readonly path: ArgPath; readonly marker: Marker }
-  | { readonly kind: "uuid32" | "uuid36"; readonly marker: Marker }
-  | { readonly kind: "macro"; readonly name: string; readonly mode: Mode };
+/**
+ * Scans a fragment of a rule call (the body of `@{and, …}` and `@{if, …}`) into segments. The
+ * scanner hands itself in, so that rules and scanner stay apart without importing each other.
+ */
+export type FragmentScanner = (
+  text: string,
+  from: number,
+  to: number,
+  mode: Mode,
+  options: ScanOptions,
+) => Segment[];
 
 /** How many parts after the name each rule takes; `fragment` rules take the rest as the last. */
 const ARITY: Record<string, { parts: number; fragment: boolean; usage: string }> = {
@@ -77,7 +81,8 @@ function argPath(text: string, [from, to]: [number, number], usage: string): Arg
 }
 
 /**
- * Parses the rule call `@{…}` whose `@` is at `at` and whose closing brace is at `close`.
+ * Parses the rule call `@{…}` whose `@` is at `at` and whose closing brace is at `close`;
+ * fragments are scanned with `scan`.
  */
 export function parseRule(
   text: string,
@@ -85,6 +90,7 @@ export function parseRule(
   close: number,
   mode: Mode,
   options: ScanOptions,
+  scan: FragmentScanner,
 ): RuleCall {
   const head = /^\s*([A-Za-z][\w]*)\s*/.exec(text.slice(at + 2, close));
   if (!head) syntaxError(text, at, "a rule needs a name, like @{and, …}");
@@ -117,13 +123,13 @@ export function parseRule(
   }
   switch (name) {
     case "and":
-      return { kind: "and", body: scan(text, parts[0][0], parts[0][1], mode, true, options) };
+      return { kind: "and", body: scan(text, parts[0][0], parts[0][1], mode, options) };
     case "if": {
       const [from, to] = parts[0];
       const src = text.slice(from, to);
       const test = parseExpr(src);
       if ("error" in test) syntaxError(text, from + test.at, `${test.error} in ${arity.usage}`);
-      return { kind: "if", test, body: scan(text, parts[1][0], parts[1][1], mode, true, options) };
+      return { kind: "if", test, body: scan(text, parts[1][0], parts[1][1], mode, options) };
     }
     case "in":
     case "md5":

@@ -1,11 +1,14 @@
-// Checks the dependency direction of DESIGN §1 and the "one door per room" rule:
+// Checks the dependency direction between rooms (ARCHITECTURE.md, "Dependency rules") and the "one door per room" rule:
 //   driver ← template ← lambda; template ← mapper → xml → driver; engine stands alone; cli may use all.
 // A file in a room may import its own room's files freely, and another room only through its
 // mod.ts, and only when the direction allows it. Library rooms use web standards only: no
 // `Deno.`, `Bun.`, `node:` or `npm:` outside runtime adapters (`*_deno.ts`, `*_bun.ts`, `*_node.ts`)
-// and tests. Benchmarks (bench/) may reach past a door: they guard internals.
+// and tests. Benchmarks (bench/) and test support (tests/support/) may reach past a door: they
+// guard and build on internals.
 //
 // Usage: deno run -A tools/check_layers.ts [root]   (exit 1 and one line per violation)
+
+import { importsOf, resolveImport, typeScriptFiles, withoutComments } from "./_imports.ts";
 
 const ALLOWED: Record<string, readonly string[]> = {
   driver: [],
@@ -17,8 +20,12 @@ const ALLOWED: Record<string, readonly string[]> = {
   cli: ["driver", "template", "lambda", "mapper", "xml", "engine"],
 };
 const LIBRARY_ROOMS = ["driver", "template", "lambda", "xml", "mapper", "engine"];
-const IMPORT =
-  /(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|import\s+["']([^"']+)["']/g;
+/**
+ * The engine's stages, lowest first: a stage folder imports only stages below it (and the
+ * room's root `_errors.ts`), so a request flows REST → state → search → aggregations → hits →
+ * query → index and never back.
+ */
+const ENGINE_STAGES = ["_index", "_query", "_hits", "_aggs", "_search", "_state", "_rest"];
 
 /** One broken rule: the file, the line and what is wrong. */
 export interface Violation {
@@ -32,13 +39,22 @@ function roomOf(path: string): string | undefined {
   return first in ALLOWED ? first : undefined;
 }
 
-function resolve(from: string, spec: string): string {
-  const parts = from.split("/").slice(0, -1);
-  for (const piece of spec.split("/")) {
-    if (piece === "..") parts.pop();
-    else if (piece !== ".") parts.push(piece);
+function stageProblem(path: string, target: string): string | undefined {
+  const from = ENGINE_STAGES.indexOf(path.split("/")[1] ?? "");
+  if (from < 0) return undefined;
+  const stage = target.split("/")[1] ?? "";
+  const to = ENGINE_STAGES.indexOf(stage);
+  if (to < 0) {
+    return target === "engine/_errors.ts" ? undefined : `an engine stage must not import ${target}`;
   }
-  return parts.join("/");
+  if (to > from) {
+    return `engine stage ${ENGINE_STAGES[from]} must not depend on ${stage} (above it)`;
+  }
+  return undefined;
+}
+
+function reachesInside(path: string): boolean {
+  return path.startsWith("bench/") || path.startsWith("tests/support/");
 }
 
 function isTest(path: string): boolean {
@@ -60,18 +76,19 @@ function isAdapter(path: string): boolean {
 export function checkFile(path: string, text: string): Violation[] {
   const violations: Violation[] = [];
   const room = roomOf(path);
-  // Comments (doc examples among them) are blanked out, keeping line breaks so lines still count.
-  const code = text.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, (c) => c.replace(/[^\n]/g, " "));
-  const lineOf = (index: number) => code.slice(0, index).split("\n").length;
-  for (const match of code.matchAll(IMPORT)) {
-    const spec = match[1] ?? match[2] ?? match[3];
-    const line = lineOf(match.index ?? 0);
+  const code = withoutComments(text);
+  for (const { spec, line } of importsOf(text)) {
     if (spec.startsWith(".")) {
-      const target = resolve(path, spec);
+      const target = resolveImport(path, spec);
       const targetRoom = roomOf(target);
+      if (targetRoom === "engine" && room === "engine" && !isTest(path)) {
+        const problem = stageProblem(path, target);
+        if (problem) violations.push({ file: path, line, problem });
+      }
       if (targetRoom === undefined || targetRoom === room) continue;
-      // Benchmarks guard internals, so they alone may reach past a door.
-      if (target !== `${targetRoom}/mod.ts` && !path.startsWith("bench/")) {
+      // Benchmarks guard internals and test support builds fixtures from them, so they alone may
+      // reach past a door.
+      if (target !== `${targetRoom}/mod.ts` && !reachesInside(path)) {
         violations.push({
           file: path,
           line,
@@ -109,19 +126,10 @@ export function checkFile(path: string, text: string): Violation[] {
   return violations;
 }
 
-async function* walk(dir: string, prefix = ""): AsyncGenerator<string> {
-  for await (const entry of Deno.readDir(dir)) {
-    if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
-    const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (entry.isDirectory) yield* walk(`${dir}/${entry.name}`, rel);
-    else if (entry.name.endsWith(".ts")) yield rel;
-  }
-}
-
 if (import.meta.main) {
   const root = Deno.args[0] ?? ".";
   const all: Violation[] = [];
-  for await (const file of walk(root)) {
+  for await (const file of typeScriptFiles(root)) {
     if (file.startsWith("tools/")) continue;
     all.push(...checkFile(file, await Deno.readTextFile(`${root}/${file}`)));
   }

@@ -33,3 +33,28 @@ Deno.test("imports inside doc comments are examples, not dependencies", () => {
   const after = '/** doc */\nimport http from "node:http";';
   assert.equal(checkFile("driver/a.ts", after)[0].line, 2);
 });
+
+Deno.test("benchmarks and test support may reach inside a room; other tests may not", () => {
+  const spec = 'import { Shard } from "' + "../../engine/_index/shard.ts" + '";';
+  assert.equal(checkFile("tests/support/test_index.ts", spec).length, 0);
+  assert.equal(checkFile("bench/x/engine_bench.ts", spec).length, 0);
+  assert.equal(checkFile("tests/x/engine_e2e_test.ts", spec).length, 1);
+});
+
+Deno.test("an engine stage imports only the stages below it", () => {
+  const down = 'import { x } from "../_index/field_map.ts";';
+  assert.deepEqual(checkFile("engine/_query/term_queries.ts", down), []);
+  const up = checkFile(
+    "engine/_query/named_queries.ts",
+    'import { x } from "../_search/collect.ts";',
+  );
+  assert.equal(up.length, 1);
+  assert.match(up[0]!.problem, /_query must not depend on _search/);
+  const root = checkFile("engine/_index/shard.ts", 'import { Engine } from "../engine.ts";');
+  assert.match(root[0]!.problem, /must not import engine\/engine.ts/);
+  assert.deepEqual(checkFile("engine/_index/shard.ts", 'import { e } from "../_errors.ts";'), []);
+  assert.deepEqual(
+    checkFile("engine/_rest/a_test.ts", 'import { Engine } from "../engine.ts";'),
+    [],
+  );
+});

@@ -5,7 +5,7 @@ import type { AliasMeta, IndexState } from "../_state/index_state.ts";
 import { indexNotFound } from "../_state/cluster.ts";
 import { matchPattern } from "../_state/names.ts";
 import { bodyObject, ok, type Reply, type RequestContext, requireBody } from "./context.ts";
-import { targets } from "./indices.ts";
+import { targets } from "./targets.ts";
 
 /** Reads alias options (`filter`, `routing`, `index_routing`, `search_routing`, `is_write_index`, `is_hidden`). */
 export function readAliasMeta(raw: unknown): AliasMeta {

@@ -5,7 +5,7 @@ import { matchPattern } from "../_state/names.ts";
 import { refreshDue } from "../_state/refresh.ts";
 import { boolParam, ok, type Reply, type RequestContext } from "./context.ts";
 import { healthHandler, statusOf } from "./cluster.ts";
-import { targets } from "./indices.ts";
+import { targets } from "./targets.ts";
 
 type Row = Record<string, string>;
 

@@ -4,7 +4,7 @@ import { parseKeepAlive } from "../_search/search_api.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { nestSettings } from "../_state/settings.ts";
 import { bodyObject, boolParam, ok, type Reply, type RequestContext } from "./context.ts";
-import { targets } from "./indices.ts";
+import { targets } from "./targets.ts";
 
 /** GET / (and HEAD /). */
 export function infoHandler(ctx: RequestContext): Reply {

@@ -1,7 +1,7 @@
 // Handlers of the single-document APIs: index, create, get, exists, _source, delete, update.
 
 import { EngineError } from "../_errors.ts";
-import type { StoredDoc } from "../_search/types.ts";
+import type { StoredDoc } from "../_index/types.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { applyRefresh } from "../_state/refresh.ts";
 import { filterSource, listParam, sourceSpec } from "../_state/source_filter.ts";

@@ -1,12 +1,12 @@
 // Field-level views of mappings: GET _mapping/field/{fields} and _field_caps.
 
-import type { FieldMapping } from "../_search/types.ts";
+import type { FieldMapping } from "../_index/types.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { matchPattern } from "../_state/names.ts";
 import { listParam } from "../_state/source_filter.ts";
 import { bodyObject, ok, type Reply, type RequestContext } from "./context.ts";
-import { targets } from "./indices.ts";
-import { NUMBER_TYPES } from "../_search/field_map.ts";
+import { targets } from "./targets.ts";
+import { NUMBER_TYPES } from "../_index/field_map.ts";
 
 /** Every field of a mapping with its full dotted path: objects, leaves and multi-fields. */
 export function listFields(

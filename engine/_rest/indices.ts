@@ -2,32 +2,12 @@
 
 import { EngineError } from "../_errors.ts";
 import type { IndexState } from "../_state/index_state.ts";
-import type { ResolveOptions } from "../_state/cluster.ts";
 import { validateMappings } from "../_state/mapping_merge.ts";
 import { flattenSettings } from "../_state/settings.ts";
 import { bodyObject, boolParam, ok, type Reply, type RequestContext } from "./context.ts";
+import { targets } from "./targets.ts";
 import { aliasView, readAliasMeta } from "./aliases.ts";
 import { settingsView } from "./settings.ts";
-
-/** ignore_unavailable / allow_no_indices / expand_wildcards from the query string. */
-export function resolveOptions(ctx: RequestContext, defaults: ResolveOptions = {}): ResolveOptions {
-  const expand = ctx.params.get("expand_wildcards");
-  const opts: ResolveOptions = { ...defaults };
-  if (ctx.params.has("ignore_unavailable")) {
-    opts.ignoreUnavailable = boolParam(ctx, "ignore_unavailable");
-  }
-  if (ctx.params.has("allow_no_indices")) opts.allowNoIndices = boolParam(ctx, "allow_no_indices");
-  if (expand !== null) {
-    opts.expandClosed = expand.includes("closed") || expand.includes("all");
-    opts.expandOpen = expand.includes("open") || expand.includes("all");
-  }
-  return opts;
-}
-
-/** Resolves the `{index}` path parameter (or all indices). */
-export function targets(ctx: RequestContext, defaults: ResolveOptions = {}): IndexState[] {
-  return ctx.state.cluster.resolve(ctx.p.index, resolveOptions(ctx, defaults));
-}
 
 /** PUT /{index}. */
 export function createIndexHandler(ctx: RequestContext): Reply {

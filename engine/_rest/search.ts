@@ -10,7 +10,7 @@ import {
   scrollApi,
   searchApi,
 } from "../_search/search_api.ts";
-import type { SearchTarget } from "../_search/types.ts";
+import type { SearchTarget } from "../_index/search_target.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { refreshDue } from "../_state/refresh.ts";
 import {
@@ -21,7 +21,7 @@ import {
   type Reply,
   type RequestContext,
 } from "./context.ts";
-import { resolveOptions } from "./indices.ts";
+import { resolveOptions } from "./targets.ts";
 
 /** Resolves search targets and applies any due scheduled refresh. */
 export function searchTargets(

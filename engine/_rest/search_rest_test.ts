@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { Engine } from "../engine.ts";
-import { parseQueryString, parseSimpleQueryString } from "../_search/query_string.ts";
+import { parseQueryString, parseSimpleQueryString } from "../_query/query_string.ts";
 
 async function call(
   engine: Engine,

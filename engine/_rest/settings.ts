@@ -12,7 +12,7 @@ import {
   validateSettings,
 } from "../_state/settings.ts";
 import { boolParam, ok, type Reply, type RequestContext, requireBody } from "./context.ts";
-import { targets } from "./indices.ts";
+import { targets } from "./targets.ts";
 
 /** An index's settings, nested (or flat with `flat_settings`). */
 export function settingsView(

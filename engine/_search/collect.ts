@@ -1,11 +1,11 @@
 // Runs the query on every target and orders the matches: by score, by sort keys, after search_after.
 
 import { illegalArgument } from "../_errors.ts";
-import type { AggInput } from "./aggregations.ts";
-import { type Hits, intersect } from "./doc_set.ts";
-import type { ExecContext } from "./exec_context.ts";
-import { fieldMapOf, wildcardRegExp } from "./field_map.ts";
-import { matchLive } from "./query_exec.ts";
+import type { AggInput } from "../_aggs/agg_values.ts";
+import { type Hits, intersect } from "../_query/doc_set.ts";
+import type { ExecContext } from "../_query/exec_context.ts";
+import { fieldMapOf, wildcardRegExp } from "../_index/field_map.ts";
+import { matchLive } from "../_query/query_exec.ts";
 import type { SearchRequest } from "./search_request.ts";
 import {
   compareValues,
@@ -14,24 +14,11 @@ import {
   sortsByScore,
   type SortValue,
   type ValueReader,
-} from "./sort.ts";
-import { topK } from "./top_k.ts";
-import type { SearchTarget } from "./types.ts";
-import { parseDateAt } from "./dates.ts";
-
-/** One ordered hit: target index, global doc ordinal, score and sort values. */
-export interface Candidate {
-  /** Index into the targets array. */
-  readonly t: number;
-  /** Global doc ordinal in that target's snapshot. */
-  readonly doc: number;
-  /** Score (0 when not scored). */
-  readonly score: number;
-  /** Sort values when sorting by keys. */
-  readonly sort: SortValue[] | null;
-  /** The collapse key, when collapsing. */
-  readonly collapse?: SortValue;
-}
+} from "../_hits/sort.ts";
+import { topK } from "../_hits/top_k.ts";
+import type { Candidate } from "../_hits/hits_render.ts";
+import type { SearchTarget } from "../_index/search_target.ts";
+import { parseDateAt } from "../_index/dates.ts";
 
 /** The result of collection. */
 export interface Collected {

@@ -2,7 +2,7 @@
 // a brute-force scan of the live sources answers.
 import assert from "node:assert/strict";
 import { countApi, findMatches, searchApi, SearchContexts } from "./search_api.ts";
-import { TestIndex } from "./test_index.ts";
+import { TestIndex } from "../../tests/support/test_index.ts";
 
 function rng(seed: number): () => number {
   return () => {

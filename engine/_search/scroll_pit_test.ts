@@ -9,7 +9,7 @@ import {
   searchApi,
   SearchContexts,
 } from "./search_api.ts";
-import { TestIndex } from "./test_index.ts";
+import { TestIndex } from "../../tests/support/test_index.ts";
 
 type Hits = { total: number | { value: number }; hits: { _id: string; sort?: unknown[] }[] };
 

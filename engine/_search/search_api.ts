@@ -1,18 +1,19 @@
 // The search core's entry points for the REST layer: search, scroll, PIT, count, by-query matching.
 
 import { EngineError, illegalArgument, parsingError } from "../_errors.ts";
-import { runAggregations } from "./aggregations.ts";
+import { runAggregations } from "../_aggs/aggregations.ts";
 import { collect, type Collected } from "./collect.ts";
-import { fieldMapOf } from "./field_map.ts";
-import { type HitOptions, renderHits, renderTotal } from "./hits_render.ts";
+import { fieldMapOf } from "../_index/field_map.ts";
+import { type HitOptions, renderHits, renderTotal } from "../_hits/hits_render.ts";
 import { parseKeepAlive } from "./keep_alive.ts";
-import { matchLive } from "./query_exec.ts";
-import { matchedQueries } from "./named_queries.ts";
-import { parseQuery } from "./query_parser.ts";
+import { matchLive } from "../_query/query_exec.ts";
+import { matchedQueries } from "../_query/named_queries.ts";
+import { parseQuery } from "../_query/query_parser.ts";
 import { SearchContexts } from "./search_contexts.ts";
 import { parseSearchRequest, type SearchRequest } from "./search_request.ts";
-import type { SortKey } from "./sort.ts";
-import type { SearchTarget, StoredDoc } from "./types.ts";
+import type { SortKey } from "../_hits/sort.ts";
+import type { StoredDoc } from "../_index/types.ts";
+import type { SearchTarget } from "../_index/search_target.ts";
 
 export { parseKeepAlive, SearchContexts };
 

@@ -1,9 +1,9 @@
 // Scroll and point-in-time contexts with keep-alive expiry.
 
 import { EngineError, illegalArgument } from "../_errors.ts";
-import type { Candidate } from "./collect.ts";
-import type { HitOptions } from "./hits_render.ts";
-import type { SearchTarget } from "./types.ts";
+import type { Candidate } from "../_hits/hits_render.ts";
+import type { HitOptions } from "../_hits/hits_render.ts";
+import type { SearchTarget } from "../_index/search_target.ts";
 
 /** The state of an open scroll: the full ordered result and how far it was read. */
 export interface ScrollState {

@@ -1,14 +1,14 @@
 // Reads a search request (body and URL parameters) into one validated, typed object.
 
 import { EngineError, illegalArgument, parsingError } from "../_errors.ts";
-import type { QueryNode } from "./query_nodes.ts";
-import { type FieldRequest, parseFieldRequests } from "./fetch_fields.ts";
-import { type HighlightRequest, parseHighlight } from "./highlight.ts";
-import { parseQuery } from "./query_parser.ts";
-import { boostedFields } from "./query_parser.ts";
-import { parseLuceneSyntax } from "./query_string.ts";
-import { parseSort, type SortKey } from "./sort.ts";
-import { parseSourceFilter, type SourceFilter } from "./source_filter.ts";
+import type { QueryNode } from "../_query/query_nodes.ts";
+import { type FieldRequest, parseFieldRequests } from "../_hits/fetch_fields.ts";
+import { type HighlightRequest, parseHighlight } from "../_hits/highlight.ts";
+import { parseQuery } from "../_query/query_parser.ts";
+import { boostedFields } from "../_query/query_parser.ts";
+import { parseLuceneSyntax } from "../_query/query_string.ts";
+import { parseSort, type SortKey } from "../_hits/sort.ts";
+import { parseSourceFilter, type SourceFilter } from "../_hits/source_filter.ts";
 
 /** A parsed search request. */
 export interface SearchRequest {

@@ -1,7 +1,7 @@
 // The cluster: every index by name, index-expression resolution (lists, wildcards, aliases, _all).
 
 import { EngineError } from "../_errors.ts";
-import type { Mappings } from "../_search/types.ts";
+import type { Mappings } from "../_index/types.ts";
 import { type AliasMeta, IndexState } from "./index_state.ts";
 import { isPattern, matchPattern, validateAliasName, validateIndexName } from "./names.ts";
 import { type FlatSettings, validateSettings } from "./settings.ts";

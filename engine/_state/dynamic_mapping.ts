@@ -1,7 +1,7 @@
 // Dynamic mapping: the fields Elasticsearch adds to a mapping when a document brings new ones.
 
 import { EngineError } from "../_errors.ts";
-import type { FieldMapping, Mappings } from "../_search/types.ts";
+import type { FieldMapping, Mappings } from "../_index/types.ts";
 import { checkValue, previewValue } from "./field_values.ts";
 
 const METADATA_FIELDS = new Set([

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { dynamicMappingFor, looksLikeDate, mapDocument } from "./dynamic_mapping.ts";
-import type { Mappings } from "../_search/types.ts";
+import type { Mappings } from "../_index/types.ts";
 
 Deno.test("date detection accepts Elasticsearch's default formats only", () => {
   for (

@@ -1,8 +1,9 @@
 // One index: settings, mappings, aliases, live documents (real-time) and the searchable shard (refreshed).
 
 import { EngineError } from "../_errors.ts";
-import { Shard } from "../_search/shard.ts";
-import type { Mappings, SearchTarget, StoredDoc } from "../_search/types.ts";
+import { Shard } from "../_index/shard.ts";
+import type { Mappings, StoredDoc } from "../_index/types.ts";
+import type { SearchTarget } from "../_index/search_target.ts";
 import { type FlatSettings, parseInterval } from "./settings.ts";
 
 /** What an alias carries besides its name. */

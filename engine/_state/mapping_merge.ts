@@ -1,8 +1,8 @@
 // Explicit mappings: validation and merging (PUT _mapping, index creation), with Elasticsearch's conflicts.
 
 import { EngineError, illegalArgument } from "../_errors.ts";
-import type { FieldMapping, Mappings } from "../_search/types.ts";
-import { NUMBER_TYPES } from "../_search/field_map.ts";
+import type { FieldMapping, Mappings } from "../_index/types.ts";
+import { NUMBER_TYPES } from "../_index/field_map.ts";
 
 const KNOWN_TYPES = new Set([
   "text",

@@ -1,7 +1,7 @@
 // Document writes with Elasticsearch's versioning: index, create, delete, and the shared conflict checks.
 
 import { EngineError } from "../_errors.ts";
-import type { StoredDoc } from "../_search/types.ts";
+import type { StoredDoc } from "../_index/types.ts";
 import type { ParseErrorType } from "./dynamic_mapping.ts";
 import { mapDocument } from "./dynamic_mapping.ts";
 import type { IndexState } from "./index_state.ts";

@@ -2,9 +2,10 @@
 // copied next to this file as ./searchvisitor/, imported by relative paths, and run with
 // `deno run --no-prompt` (no file system, environment or network permission).
 import assert from "node:assert/strict";
-import { DataSource, ResponseError } from "./searchvisitor/driver/mod.js";
-import { JdbcTemplate } from "./searchvisitor/template/mod.js";
-import { Engine } from "./searchvisitor/engine/mod.js";
+// The smoke script rewrites these to ./searchvisitor/<room>/mod.js when it copies this file.
+import { DataSource, ResponseError } from "@searchvisitor/searchvisitor/driver";
+import { JdbcTemplate } from "@searchvisitor/searchvisitor/template";
+import { Engine } from "@searchvisitor/searchvisitor/engine";
 
 for (const name of ["read", "env", "net"]) {
   assert.notEqual((await Deno.permissions.query({ name })).state, "granted", name);

@@ -1,0 +1,221 @@
+/**
+ * Binds positional arguments to a parsed command text: each placeholder's argument is encoded
+ * for where it sits and concatenated with the fixed chunks; then the hints are applied.
+ *
+ * @module
+ */
+
+import type { BoundCommand, HintValue } from "./_command.ts";
+import type { ParsedCommand, ParsedScript, Slot } from "./command_tokenizer.ts";
+import { BindError } from "../errors.ts";
+import { applyHints } from "./hints.ts";
+import { INTEGER_HINTS } from "./_hint_scan.ts";
+import { encodeJson, encodePathSegment, encodeQueryValue } from "./value_encoder.ts";
+
+const NO_HINTS: Readonly<Record<string, HintValue>> = Object.freeze({});
+
+/**
+ * Binds `args` (consumed left to right across hints, path, query and body, and across commands)
+ * to a parsed script and returns one ready-to-send command per parsed command.
+ *
+ * Body values are encoded by {@linkcode encodeJson}; a `?` key needs a string; a whole-body `?`
+ * takes an object or array (encoded as JSON) or a string of JSON text (sent as it is, after a
+ * check); a whole NDJSON line `?` takes an object (one line), an array (one line per element) or
+ * a string of NDJSON text. Path values go through {@linkcode encodePathSegment} and query values
+ * through {@linkcode encodeQueryValue}.
+ *
+ * @param script A script from {@linkcode parseScript}.
+ * @param args One argument per placeholder.
+ * @returns The bound commands, in order.
+ * @throws {BindError} On a count mismatch (naming both counts) or an argument that cannot be
+ * encoded (naming its 1-based index and where its placeholder is).
+ *
+ * @example
+ * ```ts
+ * import { bindScript, parseScript } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const script = parseScript('PUT /users/_doc/{?}?refresh={?} {"name": ?, "tags": ?}');
+ * const [command] = bindScript(script, ["a/1", true, 'Al "the pal"', ["x"]]);
+ * assert.equal(command.path, "/users/_doc/a%2F1?refresh=true");
+ * assert.equal(command.body, '{"name":"Al \\"the pal\\"","tags":["x"]}');
+ * assert.throws(
+ *   () => bindScript(script, ["1"]),
+ *   /the command has 4 placeholders but 1 argument was given/,
+ * );
+ * ```
+ */
+export function bindScript(script: ParsedScript, args: readonly unknown[]): BoundCommand[] {
+  if (args.length !== script.placeholderCount) {
+    const p = script.placeholderCount;
+    const a = args.length;
+    throw new BindError(
+      `the command has ${p} placeholder${p === 1 ? "" : "s"} but ${a} argument${
+        a === 1 ? " was" : "s were"
+      } given`,
+      { command: script.text },
+    );
+  }
+  const commands = script.commands;
+  const out: BoundCommand[] = [];
+  let first = 0;
+  for (let k = 0; k < commands.length; k++) {
+    const command = commands[k];
+    out.push(bindCommand(command, args, first));
+    first += command.placeholderCount;
+  }
+  return out;
+}
+
+function bindCommand(
+  command: ParsedCommand,
+  args: readonly unknown[],
+  first: number,
+): BoundCommand {
+  const slots = command.slots;
+  let a = first;
+  let s = 0;
+  try {
+    let hints = NO_HINTS;
+    if (command.hints.length > 0) {
+      const record: Record<string, HintValue> = {};
+      for (const hint of command.hints) {
+        record[hint.name] = hint.placeholder
+          ? (s++, hintValue(hint.name, args[a], ++a))
+          : hint.value;
+      }
+      hints = record;
+    }
+    const target = command.target;
+    let path = target[0];
+    for (let k = 1; k < target.length; k++) {
+      const value = args[a++];
+      path +=
+        (slots[s++].kind === "path" ? encodePathSegment(value, a) : encodeQueryValue(value, a)) +
+        target[k];
+    }
+    let body: string | undefined;
+    const chunks = command.body;
+    if (chunks !== undefined) {
+      body = chunks[0];
+      for (let k = 1; k < chunks.length; k++) {
+        const value = args[a++];
+        const kind = slots[s++].kind;
+        // Inline fast paths for the common JSON values; everything else goes to the encoders.
+        body += (kind !== "value"
+          ? encodeSpecial(kind, value, a)
+          : typeof value === "string"
+          ? JSON.stringify(value)
+          : typeof value === "number" && value - value === 0
+          ? "" + value
+          : encodeJson(value, a)) + chunks[k];
+      }
+    }
+    const bound: BoundCommand = {
+      method: command.method,
+      path,
+      body,
+      ndjson: command.ndjson,
+      hints,
+      text: command.text,
+      line: command.line,
+    };
+    return hints === NO_HINTS ? bound : applyHints(bound);
+  } catch (error) {
+    if (!(error instanceof BindError)) throw error;
+    const slot: Slot | undefined = error.index === undefined ? undefined : slots[s - 1];
+    const where = slot
+      ? ` (${slot.kind} placeholder at line ${slot.line}, column ${slot.column})`
+      : "";
+    throw new BindError(error.message + where, {
+      index: error.index,
+      name: error.argumentName,
+      command: command.text,
+      cause: error,
+    });
+  }
+}
+
+function hintValue(name: string, value: unknown, index: number): HintValue {
+  if (INTEGER_HINTS.has(name)) {
+    const n = typeof value === "bigint" ? Number(value) : value;
+    if (typeof n === "number" && Number.isSafeInteger(n) && n >= 0) return n;
+    throw new BindError(
+      `Cannot bind argument ${index}: hint ${name} needs a non-negative integer, got ${
+        typeof value === "string" ? JSON.stringify(value) : String(value)
+      }`,
+      { index },
+    );
+  }
+  if (
+    value === null || typeof value === "string" || typeof value === "boolean" ||
+    (typeof value === "number" && Number.isFinite(value))
+  ) return value;
+  if (typeof value === "bigint" && Number.isSafeInteger(Number(value))) return Number(value);
+  throw new BindError(
+    `Cannot bind argument ${index}: a hint value must be a string, finite number, boolean or null`,
+    { index },
+  );
+}
+
+function encodeSpecial(kind: string, value: unknown, index: number): string {
+  if (kind === "key") {
+    if (typeof value === "string") return JSON.stringify(value);
+    throw new BindError(
+      `Cannot bind argument ${index}: an object key must be a string, got ${
+        value === null ? "null" : typeof value
+      }`,
+      { index },
+    );
+  }
+  if (typeof value === "string") {
+    return kind === "line" ? ndjsonText(value, index) : jsonText(value, index);
+  }
+  if (kind === "line" && Array.isArray(value)) {
+    if (value.length === 0) {
+      throw new BindError(`Cannot bind argument ${index}: an empty array has no NDJSON lines`, {
+        index,
+      });
+    }
+    return value.map((item) => wholeValue(item, index)).join("\n");
+  }
+  return wholeValue(value, index);
+}
+
+function wholeValue(value: unknown, index: number): string {
+  if (value === null || typeof value !== "object") {
+    throw new BindError(
+      `Cannot bind argument ${index}: a whole body must be an object, an array or a string of ` +
+        `JSON text, got ${value === null ? "null" : typeof value}`,
+      { index },
+    );
+  }
+  return encodeJson(value, index);
+}
+
+function jsonText(text: string, index: number): string {
+  const trimmed = text.trim();
+  let ok = false;
+  try {
+    const parsed = JSON.parse(trimmed);
+    ok = parsed !== null && typeof parsed === "object";
+  } catch {
+    ok = false;
+  }
+  if (!ok) {
+    throw new BindError(
+      `Cannot bind argument ${index}: a string bound as a whole body must be the JSON text of an ` +
+        `object or array`,
+      { index },
+    );
+  }
+  return trimmed;
+}
+
+function ndjsonText(text: string, index: number): string {
+  const lines = text.split(/\r?\n/).filter((line) => line.trim() !== "");
+  if (lines.length === 0) {
+    throw new BindError(`Cannot bind argument ${index}: the NDJSON text has no lines`, { index });
+  }
+  return lines.map((line) => jsonText(line, index)).join("\n");
+}

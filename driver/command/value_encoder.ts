@@ -1,0 +1,271 @@
+/**
+ * Turns bound argument values into text for the three places a placeholder can sit: a JSON
+ * body, a path segment and a query-string value. Every failure is a {@linkcode BindError} naming
+ * the 1-based argument index.
+ *
+ * @module
+ */
+
+import { BindError } from "../errors.ts";
+
+/**
+ * Encodes a value as compact JSON text for a body placeholder.
+ *
+ * - strings are JSON-escaped; `null` is `null`; finite numbers and booleans as usual;
+ * - `bigint` is an exact JSON number; `Date` an ISO-8601 string; `Uint8Array` a base64 string;
+ * - arrays, plain objects, class instances (own enumerable properties), `Map` (string keys) and
+ *   `Set` become JSON; objects with `toJSON` go through it;
+ * - `undefined` properties of objects and maps are left out (as `JSON.stringify` does);
+ * - `undefined` elsewhere, `NaN`, `±Infinity`, functions, symbols, invalid dates, other typed
+ *   arrays and circular objects throw a {@linkcode BindError}.
+ *
+ * @param value The argument.
+ * @param argIndex The 1-based argument index (for error messages).
+ * @returns JSON text.
+ * @throws {BindError} When the value has no JSON form.
+ *
+ * @example
+ * ```ts
+ * import { encodeJson } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(encodeJson('"}, "x": {', 1), '"\\"}, \\"x\\": {"');
+ * assert.equal(encodeJson(12345678901234567890n, 1), "12345678901234567890");
+ * assert.equal(encodeJson(new Date(Date.UTC(2024, 0, 2)), 1), '"2024-01-02T00:00:00.000Z"');
+ * assert.equal(encodeJson(new Map([["a", new Set([1, 2])]]), 1), '{"a":[1,2]}');
+ * assert.equal(encodeJson(new Uint8Array([104, 105]), 1), '"aGk="');
+ * assert.throws(() => encodeJson(undefined, 3), /argument 3: value is undefined; pass null/);
+ * ```
+ */
+export function encodeJson(value: unknown, argIndex: number): string {
+  switch (typeof value) {
+    case "string":
+      return JSON.stringify(value);
+    case "number":
+      if (value - value === 0) return "" + value;
+      return fail(argIndex, "", `${value} is not valid JSON; pass null or a finite number`);
+    case "boolean":
+      return value ? "true" : "false";
+    case "bigint":
+      return value.toString();
+    case "object":
+      if (value === null) return "null";
+      return new JsonWriter(argIndex).object(value, "", "");
+    default:
+      return fail(argIndex, "", describeBad(value));
+  }
+}
+
+function describeBad(value: unknown): string {
+  if (value === undefined) return "value is undefined; pass null for a JSON null";
+  return `a ${typeof value} has no JSON form; pass a plain value`;
+}
+
+function fail(argIndex: number, at: string, problem: string): never {
+  const where = at ? ` (at ${at})` : "";
+  throw new BindError(`Cannot bind argument ${argIndex}${where}: ${problem}`, { index: argIndex });
+}
+
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+function member(at: string, key: string): string {
+  return IDENTIFIER.test(key) ? `${at}.${key}` : `${at}[${JSON.stringify(key)}]`;
+}
+
+class JsonWriter {
+  readonly argIndex: number;
+  readonly stack: object[] = [];
+
+  constructor(argIndex: number) {
+    this.argIndex = argIndex;
+  }
+
+  /** Encodes any value; `undefined` only when `optional` (then the caller omits it). */
+  value(value: unknown, at: string, key: string): string {
+    switch (typeof value) {
+      case "string":
+        return JSON.stringify(value);
+      case "number":
+        if (value - value === 0) return "" + value;
+        return fail(this.argIndex, at, `${value} is not valid JSON; pass null or a finite number`);
+      case "boolean":
+        return value ? "true" : "false";
+      case "bigint":
+        return value.toString();
+      case "object":
+        return value === null ? "null" : this.object(value, at, key);
+      default:
+        return fail(this.argIndex, at, describeBad(value));
+    }
+  }
+
+  object(value: object, at: string, key: string): string {
+    if (value instanceof Date) {
+      if (Number.isNaN(value.getTime())) {
+        fail(this.argIndex, at, "the Date is invalid; pass a valid Date or null");
+      }
+      return `"${value.toISOString()}"`;
+    }
+    if (typeof (value as { toJSON?: unknown }).toJSON === "function") {
+      return this.value((value as { toJSON(key: string): unknown }).toJSON(key), at, key);
+    }
+    if (value instanceof Uint8Array) return `"${base64(value)}"`;
+    if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) {
+      fail(
+        this.argIndex,
+        at,
+        "only Uint8Array is encoded (as base64); convert other binary data with Array.from",
+      );
+    }
+    if (value instanceof String || value instanceof Number || value instanceof Boolean) {
+      return this.value(value.valueOf(), at, key);
+    }
+    if (this.stack.includes(value)) {
+      fail(this.argIndex, at, "the object is circular (it contains itself); pass a tree of values");
+    }
+    this.stack.push(value);
+    let out: string;
+    if (Array.isArray(value)) out = this.array(value, at);
+    else if (value instanceof Set) out = this.array([...value], at);
+    else if (value instanceof Map) out = this.map(value, at);
+    else out = this.record(value as Record<string, unknown>, at);
+    this.stack.pop();
+    return out;
+  }
+
+  array(value: readonly unknown[], at: string): string {
+    let out = "[";
+    for (let k = 0; k < value.length; k++) {
+      if (k > 0) out += ",";
+      out += this.value(value[k], `${at}[${k}]`, String(k));
+    }
+    return out + "]";
+  }
+
+  record(value: Record<string, unknown>, at: string): string {
+    let out = "{";
+    for (const key of Object.keys(value)) {
+      const v = value[key];
+      if (v === undefined) continue;
+      if (out.length > 1) out += ",";
+      out += JSON.stringify(key) + ":" + this.value(v, member(at, key), key);
+    }
+    return out + "}";
+  }
+
+  map(value: Map<unknown, unknown>, at: string): string {
+    let out = "{";
+    for (const [key, v] of value) {
+      if (typeof key !== "string") {
+        fail(this.argIndex, at, `a Map key must be a string, got ${typeof key}`);
+      }
+      if (v === undefined) continue;
+      if (out.length > 1) out += ",";
+      out += JSON.stringify(key) + ":" + this.value(v, member(at, key), key);
+    }
+    return out + "}";
+  }
+}
+
+function base64(bytes: Uint8Array): string {
+  let binary = "";
+  for (let k = 0; k < bytes.length; k += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(k, k + 0x8000));
+  }
+  return btoa(binary);
+}
+
+function scalarText(value: unknown, argIndex: number, where: string): string {
+  switch (typeof value) {
+    case "string":
+      return value;
+    case "number":
+      if (value - value === 0) return "" + value;
+      return fail(argIndex, "", `${value} cannot be used in a ${where}; pass a finite number`);
+    case "bigint":
+    case "boolean":
+      return String(value);
+    case "object":
+      if (value instanceof Date) {
+        if (Number.isNaN(value.getTime())) fail(argIndex, "", "the Date is invalid");
+        return value.toISOString();
+      }
+      if (value === null) {
+        return fail(argIndex, "", `null cannot be used in a ${where}; pass a string or number`);
+      }
+      return fail(argIndex, "", `an object cannot be used in a ${where}; pass a string or number`);
+    default:
+      return fail(argIndex, "", describeBad(value));
+  }
+}
+
+function percent(text: string, argIndex: number): string {
+  try {
+    return encodeURIComponent(text);
+  } catch {
+    return fail(argIndex, "", "the string contains a lone surrogate (broken Unicode)");
+  }
+}
+
+function listOrScalar(value: unknown, argIndex: number, where: string): string {
+  if (!Array.isArray(value)) return percent(scalarText(value, argIndex, where), argIndex);
+  if (value.length === 0) fail(argIndex, "", `an empty array cannot be used in a ${where}`);
+  return value.map((v) => percent(scalarText(v, argIndex, where), argIndex)).join(",");
+}
+
+/**
+ * Encodes a value for a `{?}` in a path segment: the value stays inside its segment, whatever it
+ * contains (`/ ? # % & = +`, spaces and non-ASCII are percent-encoded, and `.` / `..` become
+ * `%2E` / `%2E%2E`). Strings, finite numbers, bigints, booleans and dates are accepted; an array
+ * becomes a comma-separated list (`/a,b/_search`).
+ *
+ * @param value The argument.
+ * @param argIndex The 1-based argument index (for error messages).
+ * @returns The percent-encoded text.
+ * @throws {BindError} For an empty string, null, undefined, objects and non-finite numbers.
+ *
+ * @example
+ * ```ts
+ * import { encodePathSegment } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(encodePathSegment("../_all", 1), "..%2F_all");
+ * assert.equal(encodePathSegment("..", 1), "%2E%2E");
+ * assert.equal(encodePathSegment(["logs-1", "logs-2"], 1), "logs-1,logs-2");
+ * assert.throws(() => encodePathSegment("", 2), /argument 2: an empty string/);
+ * ```
+ */
+export function encodePathSegment(value: unknown, argIndex: number): string {
+  if (typeof value === "string") {
+    if (value === "") {
+      fail(argIndex, "", "an empty string cannot be a path segment; pass a non-empty value");
+    }
+    if (value === ".") return "%2E";
+    if (value === "..") return "%2E%2E";
+  }
+  return listOrScalar(value, argIndex, "path segment");
+}
+
+/**
+ * Encodes a value for a `{?}` query-string value (`?q={?}`): percent-encoded so that `&`, `=`,
+ * `#`, `+` and spaces stay inside the value. Accepts what {@linkcode encodePathSegment} accepts
+ * and the empty string.
+ *
+ * @param value The argument.
+ * @param argIndex The 1-based argument index (for error messages).
+ * @returns The percent-encoded text.
+ * @throws {BindError} For null, undefined, objects and non-finite numbers.
+ *
+ * @example
+ * ```ts
+ * import { encodeQueryValue } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(encodeQueryValue("a&b=c d", 1), "a%26b%3Dc%20d");
+ * assert.equal(encodeQueryValue(true, 1), "true");
+ * assert.throws(() => encodeQueryValue(null, 4), /argument 4: null/);
+ * ```
+ */
+export function encodeQueryValue(value: unknown, argIndex: number): string {
+  return listOrScalar(value, argIndex, "query-string value");
+}

@@ -1,0 +1,378 @@
+/**
+ * The rows a command produced, read JDBC-style with a forward-only cursor, or all at once as
+ * plain objects, with the metadata dbVisitor threw away (`total`, `took`, `aggregations`, `raw`).
+ *
+ * @module
+ */
+
+import { IllegalStateError } from "../errors.ts";
+import { cellValue, JsonCell } from "./_json_cell.ts";
+
+/**
+ * `hits.total` of a search, normalised (a bare number from ES 6 becomes `relation: "eq"`).
+ *
+ * @example
+ * ```ts
+ * import { ResultSet, type TotalHits } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const total: TotalHits = { value: 10000, relation: "gte" };
+ * assert.equal(new ResultSet([], [], { total }).total?.relation, "gte");
+ * ```
+ */
+export interface TotalHits {
+  /** The number of hits counted. */
+  value: number;
+  /** `"eq"` when exact, `"gte"` when counting stopped at the threshold. */
+  relation: "eq" | "gte";
+}
+
+/**
+ * The metadata a result set carries beside its rows.
+ *
+ * @example
+ * ```ts
+ * import { ResultSet, type ResultSetMeta } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const meta: ResultSetMeta = { took: 3, scrollId: "c2Nyb2xs", aggregations: { n: { value: 1 } } };
+ * const rs = new ResultSet(["_ID"], [], meta);
+ * assert.equal(rs.took, 3);
+ * assert.equal(rs.scrollId, "c2Nyb2xs");
+ * ```
+ */
+export interface ResultSetMeta {
+  /** `hits.total`, or null when the response had none. */
+  total?: TotalHits | null;
+  /** `took` in milliseconds, or null. */
+  took?: number | null;
+  /** `aggregations` of a search, as sent. */
+  aggregations?: unknown;
+  /** The parsed response (for `_msearch`, the sub-response). */
+  raw?: unknown;
+  /** `_scroll_id`, when the search opened a scroll. */
+  scrollId?: string;
+  /** `pit_id` (or the `id` of an opened point in time). */
+  pitId?: string;
+  /** Deprecation warnings the server sent in `Warning` headers. */
+  warnings?: readonly string[];
+}
+
+/**
+ * A column given by its label (exact, then case-insensitive) or its 1-based index.
+ *
+ * @example
+ * ```ts
+ * import { type ColumnRef, ResultSet } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const rs = new ResultSet(["COUNT"], [[5]]);
+ * rs.next();
+ * const refs: ColumnRef[] = ["COUNT", "count", 1];
+ * assert.deepEqual(refs.map((c) => rs.getNumber(c)), [5, 5, 5]);
+ * ```
+ */
+export type ColumnRef = string | number;
+
+/**
+ * A buffered, forward-only result set. `next()` moves the cursor; the getters read the current
+ * row. Iteration and `toArray()` give every row as a plain object keyed by column label and do
+ * not move the cursor.
+ *
+ * @example Read rows with the cursor and as objects
+ * ```ts
+ * import { ResultSet } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const rs = new ResultSet(["_ID", "_DOC"], [["1", '{"name":"alice"}'], ["2", null]], {
+ *   total: { value: 2, relation: "eq" },
+ * });
+ * assert.equal(rs.next(), true);
+ * assert.equal(rs.getString("_ID"), "1");
+ * assert.equal(rs.getString(2), '{"name":"alice"}');
+ * assert.equal(rs.next(), true);
+ * assert.equal(rs.getString("_DOC"), null);
+ * assert.equal(rs.wasNull(), true);
+ * assert.equal(rs.next(), false);
+ * assert.deepEqual(rs.toArray()[0], { _ID: "1", _DOC: '{"name":"alice"}' });
+ * assert.equal(rs.total?.value, 2);
+ * ```
+ */
+export class ResultSet implements Iterable<Record<string, unknown>> {
+  /** `hits.total`, or null. */
+  readonly total: TotalHits | null;
+  /** `took` in milliseconds, or null. */
+  readonly took: number | null;
+  /** `aggregations` of a search (undefined when there were none). */
+  readonly aggregations: unknown;
+  /** The parsed response. */
+  readonly raw: unknown;
+  /** `_scroll_id`, when present. */
+  readonly scrollId?: string;
+  /** The point-in-time id, when present. */
+  readonly pitId?: string;
+  /** Deprecation warnings of the response (empty when there were none). */
+  readonly warnings: readonly string[];
+  readonly #columns: readonly string[];
+  readonly #rows: readonly (readonly unknown[])[];
+  readonly #byLabel = new Map<string, number>();
+  #cursor = -1;
+  #wasNull = false;
+  #closed = false;
+
+  /**
+   * Creates a result set from columns, rows and metadata.
+   *
+   * @param columns The column labels, in order.
+   * @param rows The rows, each an array with one cell per column.
+   * @param meta Total hits, took, aggregations, the raw response, scroll and PIT ids.
+   */
+  constructor(
+    columns: readonly string[],
+    rows: readonly (readonly unknown[])[],
+    meta: ResultSetMeta = {},
+  ) {
+    this.#columns = [...columns];
+    this.#rows = rows;
+    columns.forEach((c, i) => {
+      if (!this.#byLabel.has(c)) this.#byLabel.set(c, i);
+      const lower = c.toLowerCase();
+      if (!this.#byLabel.has(lower)) this.#byLabel.set(lower, i);
+    });
+    this.total = meta.total ?? null;
+    this.took = meta.took ?? null;
+    this.aggregations = meta.aggregations;
+    this.raw = meta.raw;
+    if (meta.scrollId !== undefined) this.scrollId = meta.scrollId;
+    if (meta.pitId !== undefined) this.pitId = meta.pitId;
+    this.warnings = meta.warnings ?? [];
+  }
+
+  /** How many rows the result set holds. */
+  get rowCount(): number {
+    return this.#rows.length;
+  }
+
+  /**
+   * Returns the column labels, in order.
+   *
+   * @returns The column labels, in order.
+   */
+  getColumns(): string[] {
+    return [...this.#columns];
+  }
+
+  /**
+   * Returns the 1-based number of the current row, 0 before the first.
+   *
+   * @returns The 1-based number of the current row, 0 before the first.
+   */
+  getRowNumber(): number {
+    return Math.min(this.#cursor + 1, this.#rows.length + 1);
+  }
+
+  /**
+   * Moves the cursor to the next row.
+   *
+   * @returns True when there is a row, false after the last.
+   */
+  next(): boolean {
+    this.#open();
+    if (this.#cursor < this.#rows.length) this.#cursor++;
+    return this.#cursor < this.#rows.length;
+  }
+
+  /**
+   * Reads a cell of the current row as stored.
+   *
+   * @param column A label or a 1-based index.
+   * @returns The cell as stored: string, number, boolean or null (JSON columns as text).
+   */
+  getObject(column: ColumnRef): unknown {
+    return cellValue(this.#cell(column));
+  }
+
+  /**
+   * Reads a cell of the current row as text.
+   *
+   * @param column A label or a 1-based index.
+   * @returns The cell as text (numbers and booleans converted, objects as JSON), or null.
+   */
+  getString(column: ColumnRef): string | null {
+    const value = this.getObject(column);
+    if (value === null || value === undefined) return null;
+    return typeof value === "object" ? JSON.stringify(value) : String(value);
+  }
+
+  /**
+   * Reads a cell of the current row as a number.
+   *
+   * @param column A label or a 1-based index.
+   * @returns The cell as a number, or null; text is converted, anything else is an error.
+   */
+  getNumber(column: ColumnRef): number | null {
+    const value = this.getObject(column);
+    if (value === null || value === undefined) return null;
+    if (typeof value === "number") return value;
+    if (typeof value === "boolean") return value ? 1 : 0;
+    const n = typeof value === "string" && value.trim() !== "" ? Number(value) : NaN;
+    if (Number.isNaN(n)) {
+      throw new TypeError(
+        `Column ${this.#name(column)} of row ${this.#cursor + 1} is ${
+          JSON.stringify(value).slice(0, 60)
+        }, not a number; read it with getString`,
+      );
+    }
+    return n;
+  }
+
+  /**
+   * Reads a cell of the current row as a boolean.
+   *
+   * @param column A label or a 1-based index.
+   * @returns The cell as a boolean (`"true"`/`"false"` and 1/0 converted), or null.
+   */
+  getBoolean(column: ColumnRef): boolean | null {
+    const value = this.getObject(column);
+    if (value === null || value === undefined) return null;
+    if (typeof value === "boolean") return value;
+    if (value === "true" || value === 1 || value === "1") return true;
+    if (value === "false" || value === 0 || value === "0") return false;
+    throw new TypeError(
+      `Column ${this.#name(column)} of row ${this.#cursor + 1} is ${
+        JSON.stringify(value).slice(0, 60)
+      }, not a boolean; read it with getString`,
+    );
+  }
+
+  /**
+   * Reads a JSON column (such as `_DOC`) as a parsed value, without parsing it again when the
+   * driver still holds the parsed form. Do not modify the value: it is shared with `raw`.
+   *
+   * @param column A label or a 1-based index.
+   * @returns The parsed JSON, or null.
+   */
+  getJson(column: ColumnRef): unknown {
+    const cell = this.#cell(column);
+    if (cell instanceof JsonCell) return cell.value;
+    if (typeof cell === "string") {
+      try {
+        return JSON.parse(cell);
+      } catch (cause) {
+        throw new TypeError(`Column ${this.#name(column)} does not hold JSON text`, { cause });
+      }
+    }
+    return cell ?? null;
+  }
+
+  /**
+   * Returns true when the last getter read a null cell.
+   *
+   * @returns True when the last getter read a null cell.
+   */
+  wasNull(): boolean {
+    return this.#wasNull;
+  }
+
+  /**
+   * Returns the current row as a plain object keyed by column label.
+   *
+   * @returns The current row as a plain object keyed by column label.
+   */
+  currentRow(): Record<string, unknown> {
+    this.#current();
+    return this.#object(this.#rows[this.#cursor]);
+  }
+
+  /**
+   * Returns every row as a plain object keyed by column label (the cursor does not move).
+   *
+   * @returns Every row as a plain object keyed by column label (the cursor does not move).
+   */
+  toArray(): Record<string, unknown>[] {
+    return this.#rows.map((row) => this.#object(row));
+  }
+
+  /** Iterates over every row as a plain object (the cursor does not move). */
+  *[Symbol.iterator](): Iterator<Record<string, unknown>> {
+    for (const row of this.#rows) yield this.#object(row);
+  }
+
+  /** Closes the result set; reading it afterwards is an error. */
+  close(): void {
+    this.#closed = true;
+  }
+
+  /**
+   * Returns true after `close()`.
+   *
+   * @returns True after `close()`.
+   */
+  isClosed(): boolean {
+    return this.#closed;
+  }
+
+  #object(row: readonly unknown[]): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    const columns = this.#columns;
+    for (let i = 0; i < columns.length; i++) {
+      const column = columns[i];
+      const value = cellValue(row[i] ?? null);
+      // Column names can come from the server (any JSON key): a `__proto__` column must become an
+      // own property, not the object's prototype. Plain assignment elsewhere is the fast path.
+      if (column === "__proto__") {
+        Object.defineProperty(out, column, {
+          value,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      } else out[column] = value;
+    }
+    return out;
+  }
+
+  #open(): void {
+    if (this.#closed) throw new IllegalStateError("The result set is closed");
+  }
+
+  #current(): void {
+    this.#open();
+    if (this.#cursor < 0) {
+      throw new IllegalStateError("No current row: call next() before reading the result set");
+    }
+    if (this.#cursor >= this.#rows.length) {
+      throw new IllegalStateError("No current row: next() already returned false");
+    }
+  }
+
+  #cell(column: ColumnRef): unknown {
+    this.#current();
+    const index = this.#indexOf(column);
+    const cell = this.#rows[this.#cursor][index] ?? null;
+    this.#wasNull = cell === null;
+    return cell;
+  }
+
+  #indexOf(column: ColumnRef): number {
+    if (typeof column === "number") {
+      if (Number.isInteger(column) && column >= 1 && column <= this.#columns.length) {
+        return column - 1;
+      }
+      throw new IllegalStateError(
+        `No column ${column}: indexes are 1-based and there are ${this.#columns.length} column(s)`,
+      );
+    }
+    const index = this.#byLabel.get(column) ?? this.#byLabel.get(column.toLowerCase());
+    if (index === undefined) {
+      throw new IllegalStateError(
+        `No column "${column}"; the columns are ${this.#columns.join(", ") || "(none)"}`,
+      );
+    }
+    return index;
+  }
+
+  #name(column: ColumnRef): string {
+    return typeof column === "number" ? `${column} (${this.#columns[column - 1]})` : `"${column}"`;
+  }
+}

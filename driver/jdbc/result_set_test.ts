@@ -1,0 +1,70 @@
+import assert from "node:assert/strict";
+import { ResultSet } from "./result_set.ts";
+import { IllegalStateError } from "../errors.ts";
+import { JsonCell } from "./_json_cell.ts";
+
+function sample(): ResultSet {
+  return new ResultSet(["_ID", "n", "flag", "doc"], [
+    ["1", 12, true, new JsonCell({ a: [1] })],
+    ["2", "3.5", "false", null],
+  ], { took: 5, scrollId: "s1" });
+}
+
+Deno.test("cursor, getters by label (case-insensitive fallback) and 1-based index", () => {
+  const rs = sample();
+  assert.throws(() => rs.getString(1), /call next\(\)/);
+  assert.ok(rs.next());
+  assert.equal(rs.getRowNumber(), 1);
+  assert.equal(rs.getString("_ID"), "1");
+  assert.equal(rs.getString("_id"), "1");
+  assert.equal(rs.getNumber(2), 12);
+  assert.equal(rs.getString("n"), "12");
+  assert.equal(rs.getBoolean("flag"), true);
+  assert.equal(rs.getObject("doc"), '{"a":[1]}');
+  assert.deepEqual(rs.getJson("doc"), { a: [1] });
+  assert.equal(rs.wasNull(), false);
+  assert.ok(rs.next());
+  assert.equal(rs.getNumber("n"), 3.5);
+  assert.equal(rs.getBoolean("flag"), false);
+  assert.equal(rs.getJson("doc"), null);
+  assert.equal(rs.wasNull(), true);
+  assert.equal(rs.getObject("doc"), null);
+  assert.equal(rs.next(), false);
+  assert.equal(rs.next(), false);
+  assert.throws(() => rs.getString(1), /already returned false/);
+  assert.equal(rs.took, 5);
+  assert.equal(rs.scrollId, "s1");
+  assert.equal(rs.total, null);
+});
+
+Deno.test("bad columns and bad conversions say what to do", () => {
+  const rs = sample();
+  rs.next();
+  assert.throws(
+    () => rs.getString("nope"),
+    (e: unknown) => e instanceof IllegalStateError && /_ID, n, flag, doc/.test(e.message),
+  );
+  assert.throws(() => rs.getString(0), /1-based/);
+  assert.throws(() => rs.getString(5), /4 column/);
+  assert.throws(() => rs.getNumber("_ID") && rs.getNumber("doc"), /not a number/);
+  assert.throws(() => rs.getBoolean("n"), /not a boolean/);
+  const bad = new ResultSet(["x"], [["{bad"]]);
+  bad.next();
+  assert.throws(() => bad.getJson("x"), /does not hold JSON text/);
+});
+
+Deno.test("iteration and toArray give plain objects without moving the cursor", () => {
+  const rs = sample();
+  const all = [...rs];
+  assert.equal(all.length, 2);
+  assert.deepEqual(all[1], { _ID: "2", n: "3.5", flag: "false", doc: null });
+  assert.deepEqual(rs.toArray(), all);
+  assert.equal(rs.rowCount, 2);
+  assert.ok(rs.next());
+  assert.deepEqual(rs.currentRow(), { _ID: "1", n: 12, flag: true, doc: '{"a":[1]}' });
+  const odd = new ResultSet(["__proto__"], [["x"]]);
+  assert.equal(Object.keys(odd.toArray()[0]).length, 1);
+  rs.close();
+  assert.equal(rs.isClosed(), true);
+  assert.throws(() => rs.next(), IllegalStateError);
+});

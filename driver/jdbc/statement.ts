@@ -1,0 +1,130 @@
+/**
+ * Statements run command text on a connection and hold its results: one result per command
+ * (one per sub-search for `_msearch`), read with `getResultSet()`, `getUpdateCount()` and
+ * `getMoreResults()`, plus the generated keys of the writes.
+ *
+ * @module
+ */
+
+import { CommandSyntaxError, IllegalStateError } from "../errors.ts";
+import type { BoundCommand } from "../command/_command.ts";
+import { type ParsedScript, parseScript } from "../command/command_tokenizer.ts";
+import { bindScript } from "../command/command_binder.ts";
+import { type ExecuteOptions, StatementBase } from "./statement_base.ts";
+import type { ResultSet } from "./result_set.ts";
+
+/**
+ * Runs command text with positional arguments (`?` in JSON, `{?}` in paths and query values).
+ *
+ * @example Search and read rows
+ * ```ts
+ * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const fetch = () =>
+ *   Promise.resolve(Response.json({
+ *     took: 2,
+ *     hits: { total: { value: 1, relation: "eq" }, hits: [{ _id: "1", _source: { name: "alice" } }] },
+ *   }));
+ * const conn = await new DataSource({ nodes: ["http://es:9200"], fetch }).getConnection();
+ * const stmt = conn.createStatement();
+ * const rs = await stmt.executeQuery('POST /users/_search {"query": {"term": {"name": ?}}}', ["alice"]);
+ * assert.ok(rs.next());
+ * assert.equal(rs.getString("_ID"), "1");
+ * assert.equal(rs.getString("_DOC"), '{"name":"alice"}');
+ * assert.equal(rs.total?.value, 1);
+ * await conn.close();
+ * ```
+ */
+export class Statement extends StatementBase {
+  /**
+   * Runs a text of one or more commands, in order. The first failing command stops the text
+   * and its error is thrown (the commands before it have run; their writes are done).
+   *
+   * @param text The command text.
+   * @param args The positional arguments, consumed left to right across all commands.
+   * @param options The caller's signal.
+   * @returns True when the first result is a result set.
+   */
+  async execute(
+    text: string,
+    args: readonly unknown[] = [],
+    options?: ExecuteOptions,
+  ): Promise<boolean> {
+    return await this.executeCommands(bind(text, args), options);
+  }
+
+  /**
+   * Runs a text whose first result is rows.
+   *
+   * @param text The command text.
+   * @param args The positional arguments.
+   * @param options The caller's signal.
+   * @returns The first result set.
+   */
+  async executeQuery(
+    text: string,
+    args: readonly unknown[] = [],
+    options?: ExecuteOptions,
+  ): Promise<ResultSet> {
+    return await this.queryCommands(bind(text, args), options);
+  }
+
+  /**
+   * Runs a text whose first result is an update count.
+   *
+   * @param text The command text.
+   * @param args The positional arguments.
+   * @param options The caller's signal.
+   * @returns The real number of documents written: the server's count for by-query and bulk
+   *   writes, 0 for a noop update, never a guessed 1.
+   */
+  async executeUpdate(
+    text: string,
+    args: readonly unknown[] = [],
+    options?: ExecuteOptions,
+  ): Promise<number> {
+    return await this.updateCommands(bind(text, args), options);
+  }
+
+  /**
+   * Adds a single-document write to the batch (bound now, so a bad argument fails here).
+   *
+   * @param text One `PUT|POST /idx/_doc[/id]`, `/idx/_create/id`, `POST /idx/_update/id` or
+   * `DELETE /idx/_doc/id` command.
+   * @param args Its positional arguments.
+   */
+  addBatch(text: string, args: readonly unknown[] = []): void {
+    this.ensureOpen();
+    const commands = bind(text, args);
+    if (commands.length !== 1) {
+      throw new IllegalStateError(
+        `addBatch takes exactly one command, got ${commands.length}; call addBatch once per command`,
+        { command: text },
+      );
+    }
+    this.addToBatch([commands[0]]);
+  }
+}
+
+function bind(text: string, args: readonly unknown[]): BoundCommand[] {
+  return bindScript(parseNonEmpty(text), args);
+}
+
+/**
+ * Parses command text and refuses a text without any command (empty, or only comments).
+ *
+ * @param text The command text.
+ * @returns The parsed script.
+ */
+export function parseNonEmpty(text: string): ParsedScript {
+  const script = parseScript(text);
+  if (script.commands.length === 0) {
+    throw new CommandSyntaxError(
+      "The text has no command; write METHOD path [body], e.g. GET /idx/_search",
+      text,
+      { line: 1, column: 1 },
+    );
+  }
+  return script;
+}

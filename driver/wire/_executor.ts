@@ -1,0 +1,109 @@
+// Runs bound commands through the transport and maps the responses. One executor per
+// connection; statements find it through `executorOf(connection)`.
+
+import { IllegalStateError } from "../errors.ts";
+import type { BoundCommand } from "../command/_command.ts";
+import { allowsNotFound, appendQuery, classify, rewritePath } from "./_endpoint.ts";
+import { mapResponse, type Outcome } from "./_response_mapper.ts";
+import type { Transport, TransportResponse } from "./transport.ts";
+
+/** Per-call options: the caller's signal and a timeout that overrides the data source's. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+/** Sends commands for one connection. */
+export class Executor {
+  readonly transport: Transport;
+  readonly indexRefresh: boolean;
+  closed = false;
+
+  constructor(transport: Transport, indexRefresh: boolean) {
+    this.transport = transport;
+    this.indexRefresh = indexRefresh;
+  }
+
+  /** Throws when the connection is closed. */
+  ensureOpen(): void {
+    if (this.closed) {
+      throw new IllegalStateError("The connection is closed; get a new one from the DataSource");
+    }
+  }
+
+  /** Sends one command and maps its response. */
+  async run(command: BoundCommand, options: CallOptions = {}): Promise<Outcome[]> {
+    this.ensureOpen();
+    const endpoint = classify(command.method, command.path);
+    const path = rewritePath(endpoint, command.path, this.indexRefresh, command.text);
+    const response = await this.transport.request({
+      method: command.method,
+      path,
+      body: command.body,
+      ndjson: command.ndjson,
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+      allowNotFound: allowsNotFound(endpoint.kind),
+      command: command.text,
+    });
+    const outcomes = mapResponse(endpoint, response.status, response.body, command.text);
+    const warnings = readWarnings(response.headers);
+    if (warnings.length > 0) {
+      for (const outcome of outcomes) {
+        if (outcome.kind === "rows") outcome.meta.warnings = warnings;
+      }
+    }
+    return outcomes;
+  }
+
+  /** Sends a `_bulk` body (for `executeBatch`). */
+  bulk(
+    body: string,
+    refresh: string | undefined,
+    options: CallOptions,
+  ): Promise<TransportResponse> {
+    this.ensureOpen();
+    let path = "/_bulk";
+    if (refresh !== undefined) path = appendQuery(path, "refresh", refresh);
+    else if (this.indexRefresh) path = appendQuery(path, "refresh", "true");
+    return this.transport.request({
+      method: "POST",
+      path,
+      body,
+      ndjson: true,
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+      command: `POST ${path} (batch)`,
+    });
+  }
+}
+
+const executors = new WeakMap<object, Executor>();
+
+/** Registers the executor of a connection. */
+export function registerExecutor(connection: object, executor: Executor): void {
+  executors.set(connection, executor);
+}
+
+/** The executor of a connection. */
+export function executorOf(connection: object): Executor {
+  const executor = executors.get(connection);
+  if (!executor) throw new IllegalStateError("This object is not a searchvisitor Connection");
+  return executor;
+}
+
+/**
+ * The messages of the `Warning` headers (`299 Elasticsearch-8.15.0 "message"`): deprecations.
+ *
+ * @param headers The response headers.
+ * @returns The messages, in order.
+ */
+export function readWarnings(headers: Headers): string[] {
+  const value = headers.get("warning");
+  if (!value) return [];
+  const messages: string[] = [];
+  for (const m of value.matchAll(/\d{3} \S+ "((?:[^"\\]|\\.)*)"/g)) {
+    messages.push(m[1].replace(/\\(.)/g, "$1"));
+  }
+  return messages.length > 0 ? messages : [value];
+}

@@ -1,0 +1,223 @@
+// Turns a response into results (the "read" stage, ARCHITECTURE.md): result sets for reads, real update counts for
+// writes, a BulkError for a bulk request with failed items.
+
+import { BulkError, type BulkItem, ResponseError, type ServerErrorCause } from "../errors.ts";
+import type { Endpoint } from "./_endpoint.ts";
+import { JsonCell } from "../jdbc/_json_cell.ts";
+import type { ResultSetMeta, TotalHits } from "../jdbc/result_set.ts";
+import {
+  aliasesTable,
+  catTable,
+  genericTable,
+  mappingTable,
+  settingsTable,
+  type Table,
+} from "./_tabular.ts";
+
+/** One result of a command: rows, or an update count with the ids it wrote. */
+export type Outcome =
+  | { kind: "rows"; table: Table; meta: ResultSetMeta }
+  | { kind: "count"; count: number; keys: string[] };
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+function parse(text: string): unknown {
+  if (text === "") return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Maps one response to its results.
+ *
+ * @param endpoint The classified endpoint.
+ * @param status The HTTP status (2xx, or 404 where the endpoint allows it).
+ * @param text The body text.
+ * @param command The command text, kept on errors.
+ * @returns One outcome, or one per sub-search for `_msearch`.
+ */
+export function mapResponse(
+  endpoint: Endpoint,
+  status: number,
+  text: string,
+  command?: string,
+): Outcome[] {
+  const body = parse(text);
+  const json: Json = isObject(body) ? body : {};
+  const notFound = status === 404;
+  const fail = () => ResponseError.fromBody(status, text, { command });
+  switch (endpoint.kind) {
+    case "head":
+      return [rows({ columns: ["STATUS"], rows: [[status]] }, body)];
+    case "search":
+      return [searchRows(json, body)];
+    case "msearch":
+      return msearch(json, command);
+    case "mget": {
+      const docs = Array.isArray(json.docs) ? json.docs.filter(isObject) : [];
+      return [
+        rows(docTable(docs.map((d) => [d._id, d.found === false ? undefined : d._source])), body),
+      ];
+    }
+    case "count":
+      return [rows({ columns: ["COUNT"], rows: [[numberOr(json.count, 0)]] }, body)];
+    case "doc_get": {
+      if (notFound && json.found !== false) throw fail();
+      const docs: [unknown, unknown][] = json.found === false ? [] : [[json._id, json._source]];
+      return [rows(docTable(docs), body)];
+    }
+    case "source_get": {
+      if (notFound) {
+        const type = isObject(json.error) ? json.error.type : undefined;
+        if (text !== "" && type !== "resource_not_found_exception") throw fail();
+        return [rows(docTable([]), body)];
+      }
+      return [rows(docTable([[decodeSegment(endpoint.segments[2]), body]]), body)];
+    }
+    case "cat":
+      return [rows(catTable(endpoint.segments[1] ?? "", body), body)];
+    case "mapping":
+      return [rows(mappingTable(body), body)];
+    case "settings":
+      return [rows(settingsTable(body), body)];
+    case "aliases":
+      return [rows(aliasesTable(body), body)];
+    case "read":
+      return [rows(genericTable(body), body, pitOf(endpoint, json))];
+    case "bulk":
+      return [bulkCount(json, command)];
+    case "update_by_query":
+      return [count(numberOr(json.updated, 0))];
+    case "delete_by_query":
+      return [count(numberOr(json.deleted, 0))];
+    case "reindex":
+      return typeof json.total === "number"
+        ? [count(json.total)]
+        : [rows(genericTable(body), body)];
+    case "update":
+      return [count(json.result === "noop" ? 0 : 1, keyOf(json))];
+    case "doc_delete":
+      if (notFound && json.result !== "not_found") throw fail();
+      return [count(json.result === "deleted" ? 1 : 0)];
+    case "doc_write":
+    case "write":
+      return [count(1, keyOf(json))];
+  }
+}
+
+function rows(table: Table, raw: unknown, extra: ResultSetMeta = {}): Outcome {
+  return { kind: "rows", table, meta: { raw, ...extra } };
+}
+
+function count(n: number, keys: string[] = []): Outcome {
+  return { kind: "count", count: n, keys };
+}
+
+function numberOr(value: unknown, fallback: number): number {
+  return typeof value === "number" ? value : fallback;
+}
+
+function keyOf(json: Json): string[] {
+  return typeof json._id === "string" ? [json._id] : [];
+}
+
+function decodeSegment(segment: string | undefined): string | null {
+  if (segment === undefined) return null;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+function pitOf(endpoint: Endpoint, json: Json): ResultSetMeta {
+  if (typeof json.pit_id === "string") return { pitId: json.pit_id };
+  if (endpoint.segments.at(-1) === "_pit" && typeof json.id === "string") return { pitId: json.id };
+  return {};
+}
+
+/** `_ID`, `_DOC`: the id as text ("" when absent) and the source as a JSON cell (or null). */
+function docTable(docs: readonly [unknown, unknown][]): Table {
+  return { columns: ["_ID", "_DOC"], rows: docs.map(([id, source]) => docRow(id, source)) };
+}
+
+function docRow(id: unknown, source: unknown): unknown[] {
+  return [
+    id === undefined || id === null ? "" : String(id),
+    source !== null && typeof source === "object" ? new JsonCell(source) : null,
+  ];
+}
+
+function totalOf(hits: Json): TotalHits | null {
+  const total = hits.total;
+  if (typeof total === "number") return { value: total, relation: "eq" };
+  if (isObject(total) && typeof total.value === "number") {
+    return { value: total.value, relation: total.relation === "gte" ? "gte" : "eq" };
+  }
+  return null;
+}
+
+function searchRows(json: Json, raw: unknown): Outcome {
+  const hits = isObject(json.hits) ? json.hits : {};
+  const list: unknown[] = Array.isArray(hits.hits) ? hits.hits : [];
+  const rows: unknown[][] = [];
+  for (let i = 0; i < list.length; i++) {
+    const hit = list[i];
+    if (isObject(hit)) rows.push(docRow(hit._id, hit._source));
+  }
+  const meta: ResultSetMeta = {
+    raw,
+    total: totalOf(hits),
+    took: typeof json.took === "number" ? json.took : null,
+    aggregations: json.aggregations,
+  };
+  if (typeof json._scroll_id === "string") meta.scrollId = json._scroll_id;
+  if (typeof json.pit_id === "string") meta.pitId = json.pit_id;
+  return { kind: "rows", table: { columns: ["_ID", "_DOC"], rows }, meta };
+}
+
+function msearch(json: Json, command?: string): Outcome[] {
+  const responses = Array.isArray(json.responses) ? json.responses : [];
+  return responses.map((sub, i) => {
+    const part = isObject(sub) ? sub : {};
+    if (part.error !== undefined) {
+      const status = numberOr(part.status, 500);
+      const error = new ResponseError(status, { error: part.error, status }, { command });
+      error.message = `_msearch sub-search ${i + 1} failed: ${error.message}`;
+      throw error;
+    }
+    return searchRows(part, sub);
+  });
+}
+
+function bulkCount(json: Json, command?: string): Outcome {
+  const entries = Array.isArray(json.items) ? json.items : [];
+  const items: BulkItem[] = entries.map((entry, index) => {
+    const [action, detail] = isObject(entry) ? Object.entries(entry)[0] ?? ["", {}] : ["", {}];
+    const d: Json = isObject(detail) ? detail : {};
+    const item: BulkItem = { index, action, status: numberOr(d.status, 0) };
+    if (typeof d._id === "string") item.id = d._id;
+    if (d.error !== undefined) {
+      item.error = isObject(d.error)
+        ? d.error as ServerErrorCause
+        : { type: "error", reason: String(d.error) };
+    }
+    return item;
+  });
+  if (json.errors === true) {
+    const error = new BulkError(items, { command });
+    error.message += `; the ${error.successCount} successful item(s) were written`;
+    throw error;
+  }
+  const ok = items.filter((i) => i.error === undefined && i.status < 300);
+  const keys = ok.filter((i) => i.action === "index" || i.action === "create")
+    .map((i) => i.id).filter((id): id is string => id !== undefined);
+  return count(ok.length, keys);
+}

@@ -1,0 +1,121 @@
+import assert from "node:assert/strict";
+import { mapResponse, type Outcome } from "./_response_mapper.ts";
+import { classify } from "./_endpoint.ts";
+import { ResponseError } from "../errors.ts";
+import { ResultSet } from "../jdbc/result_set.ts";
+import type { Method } from "../command/_command.ts";
+
+function map(method: Method, path: string, body: unknown, status = 200): Outcome[] {
+  const text = typeof body === "string" ? body : JSON.stringify(body);
+  return mapResponse(classify(method, path), status, text, `${method} ${path}`);
+}
+
+function only(outcomes: Outcome[]): ResultSet {
+  const [first] = outcomes;
+  assert.equal(first.kind, "rows");
+  if (first.kind !== "rows") throw new Error();
+  return new ResultSet(first.table.columns, first.table.rows, first.meta);
+}
+
+Deno.test("hits.total: ES 6 number, gte, absent; scroll and PIT ids", () => {
+  const es6 = only(map("POST", "/i/_search", { hits: { total: 5, hits: [] } }));
+  assert.deepEqual(es6.total, { value: 5, relation: "eq" });
+  const gte = only(map("POST", "/i/_search?scroll=1m", {
+    _scroll_id: "abc",
+    hits: { total: { value: 10000, relation: "gte" }, hits: [{ _id: "1", _source: false }] },
+  }));
+  assert.deepEqual(gte.total, { value: 10000, relation: "gte" });
+  assert.equal(gte.scrollId, "abc");
+  assert.deepEqual(gte.toArray(), [{ _ID: "1", _DOC: null }]);
+  const pit = only(map("POST", "/_search", { pit_id: "p2", hits: { hits: [] } }));
+  assert.equal(pit.total, null);
+  assert.equal(pit.pitId, "p2");
+  assert.equal(only(map("POST", "/i/_pit?keep_alive=1m", { id: "p1" })).pitId, "p1");
+  assert.equal(only(map("POST", "/i/_search/point_in_time", { pit_id: "o1" })).pitId, "o1");
+});
+
+Deno.test("_source of a missing document is zero rows; a missing index is an error", () => {
+  const missing = {
+    error: { type: "resource_not_found_exception", reason: "Document not found [i]/[1]" },
+    status: 404,
+  };
+  assert.equal(only(map("GET", "/i/_source/1", missing, 404)).rowCount, 0);
+  assert.throws(
+    () =>
+      map(
+        "GET",
+        "/i/_source/1",
+        { error: { type: "index_not_found_exception" }, status: 404 },
+        404,
+      ),
+    ResponseError,
+  );
+});
+
+Deno.test("_reindex without total (a task) gives a row; counts default to 0", () => {
+  const task = only(map("POST", "/_reindex?wait_for_completion=false", { task: "n:1" }));
+  assert.deepEqual(task.toArray(), [{ task: "n:1" }]);
+  assert.deepEqual(map("POST", "/i/_update_by_query", {}), [{ kind: "count", count: 0, keys: [] }]);
+  assert.deepEqual(map("POST", "/i/_count", {})[0].kind, "rows");
+  assert.deepEqual(map("PUT", "/i/_doc/7", { _id: "7", result: "updated" }), [
+    { kind: "count", count: 1, keys: ["7"] },
+  ]);
+  assert.deepEqual(map("DELETE", "/i", { acknowledged: true }), [{
+    kind: "count",
+    count: 1,
+    keys: [],
+  }]);
+  assert.deepEqual(map("DELETE", "/_pit", ""), [{ kind: "count", count: 1, keys: [] }]);
+});
+
+Deno.test("non-JSON 2xx text on a read is one row `value`", () => {
+  assert.deepEqual(only(map("GET", "/_nodes/hot_threads", "::: node-1")).toArray(), [
+    { value: "::: node-1" },
+  ]);
+});
+
+Deno.test("_cat/health has the reference columns; ES 6 mappings sit under the type", () => {
+  const health = only(map("GET", "/_cat/health?format=json", [{
+    epoch: "1",
+    timestamp: "10:00:00",
+    cluster: "c",
+    status: "green",
+    "node.total": "1",
+    "node.data": "1",
+    shards: "2",
+    pri: "2",
+    relo: "0",
+    init: "0",
+    unassign: "0",
+    pending_tasks: "0",
+    max_task_wait_time: "-",
+    active_shards_percent: "100.0%",
+  }]));
+  assert.deepEqual(health.getColumns().slice(0, 12), [
+    "CLUSTER",
+    "STATUS",
+    "NODE.TOTAL",
+    "NODE.DATA",
+    "SHARDS",
+    "PRI",
+    "RELO",
+    "INIT",
+    "UNASSIGN",
+    "PENDING_TASKS",
+    "MAX_TASK_WAIT_TIME",
+    "ACTIVE_SHARDS_PERCENT",
+  ]);
+  assert.deepEqual(health.getColumns().slice(12), ["EPOCH", "TIMESTAMP"]);
+  assert.equal(health.toArray()[0].STATUS, "green");
+  const es6 = only(map("GET", "/old/_mapping", {
+    old: { mappings: { doc: { properties: { tags: { type: "nested", properties: {} } } } } },
+  }));
+  assert.deepEqual(es6.toArray(), [{
+    NAME: "old",
+    MAPPING: "tags",
+    FIELD: null,
+    TYPE: "nested",
+    NESTED: true,
+    OPTION: '{"type":"nested","properties":{}}',
+  }]);
+});

@@ -1,0 +1,69 @@
+// Shared pieces of the aggregations: the per-target input and reading a field's doc values.
+
+import { illegalArgument, parsingError } from "../_errors.ts";
+import type { Hits } from "../_query/doc_set.ts";
+import type { ExecContext } from "../_query/exec_context.ts";
+import type { FieldInfo } from "../_index/field_map.ts";
+
+/** The docs one target contributes to an aggregation. */
+export interface AggInput {
+  /** Execution context of the target. */
+  readonly ctx: ExecContext;
+  /** The top-level matches with their scores (for `top_hits`). */
+  readonly scored?: Hits;
+  /** Matching docs (global ordinals, ascending). */
+  readonly docs: Int32Array;
+}
+
+/** A JSON object. */
+export type Json = Record<string, unknown>;
+/** One aggregation type: body, inputs, sub-aggregations, name → result. */
+export type AggFn = (body: Json, inputs: AggInput[], sub: Json | undefined, name: string) => Json;
+
+/** The field of an input, refusing text fields like Elasticsearch (fielddata disabled). */
+export function fieldInfo(input: AggInput, field: string): FieldInfo | undefined {
+  const info = input.ctx.fields.byPath.get(field);
+  if (info?.kind === "text") {
+    throw illegalArgument(
+      `Fielddata is disabled on [${field}] in [${input.ctx.index}]. Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true on [${field}] in order to load field data by uninverting the inverted index. Note that this can use significant memory.`,
+    );
+  }
+  return info;
+}
+
+/** Calls `fn` with each value of `field` in each doc. */
+export function eachValue(
+  inputs: AggInput[],
+  field: string,
+  fn: (v: number | string, doc: number, input: AggInput) => void,
+): FieldInfo | undefined {
+  let seen: FieldInfo | undefined;
+  for (const input of inputs) {
+    const info = fieldInfo(input, field);
+    if (!info) continue;
+    seen ??= info;
+    // Docs are ascending, so walk the segments in step instead of looking each doc up.
+    const views = input.ctx.snapshot.views;
+    let vi = 0;
+    for (const d of input.docs) {
+      while (vi + 1 < views.length && views[vi + 1].base <= d) vi++;
+      const v = views[vi];
+      const f = v.segment.fields.get(field);
+      if (!f) continue;
+      const local = d - v.base;
+      const end = f.dvStart[local + 1];
+      const strs = f.strValues;
+      const nums = f.numValues;
+      for (let i = f.dvStart[local]; i < end; i++) fn(strs ? strs[i] : nums![i], d, input);
+    }
+  }
+  return seen;
+}
+
+/** The required `field` of an aggregation body. */
+export function fieldOf(body: Json, name: string, type: string): string {
+  if (typeof body.field !== "string") {
+    throw parsingError(`[${type}] aggregation [${name}] requires a [field]`);
+  }
+  return body.field;
+}

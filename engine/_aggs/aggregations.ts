@@ -1,0 +1,323 @@
+// Aggregations over the matching docs: the table from type name to implementation, terms (with
+// sub-aggregations and ordering), filter(s), missing, and the wiring of the bucket and metric kinds.
+
+import { illegalArgument, parsingError } from "../_errors.ts";
+import {
+  type BucketDocs,
+  dateHistogramAgg,
+  histogramAgg,
+  rangeAgg,
+  type ValueSource,
+} from "./bucket_aggs.ts";
+import { dateValueAt, formatDateAt } from "../_index/dates.ts";
+import {
+  type AggFn,
+  type AggInput,
+  eachValue,
+  fieldInfo,
+  fieldOf,
+  type Json,
+} from "./agg_values.ts";
+import type { FieldInfo } from "../_index/field_map.ts";
+import { matchLive } from "../_query/query_exec.ts";
+import { parseQuery } from "../_query/query_parser.ts";
+import { intersect } from "../_query/doc_set.ts";
+import { METRIC_AGGS } from "./metric_aggs.ts";
+import { topHitsAgg } from "./top_hits_agg.ts";
+
+export type { AggInput };
+
+function keyOf(info: FieldInfo | undefined, v: number | string): Json {
+  if (info?.kind === "boolean") return { key: v, key_as_string: v ? "true" : "false" };
+  if (info?.kind === "date") {
+    return { key: v, key_as_string: formatDateAt(Number(v), info.nanos, info.format) };
+  }
+  return { key: v };
+}
+
+function compareKeys(a: number | string, b: number | string): number {
+  if (typeof a === "number" && typeof b === "number") return a - b;
+  return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
+}
+
+/** A terms `include`/`exclude` test: an array of values or a whole-key regular expression. */
+function keyFilter(spec: unknown): ((k: number | string) => boolean) | null {
+  if (spec === undefined || spec === null) return null;
+  if (Array.isArray(spec)) {
+    const set = new Set(spec.map(String));
+    return (k) => set.has(String(k));
+  }
+  if (typeof spec === "string") {
+    const re = new RegExp(`^(?:${spec})$`);
+    return (k) => re.test(String(k));
+  }
+  return null;
+}
+
+/** Adds term counts (and, for sub-aggregations, the docs) of a keyword field for one input. */
+function countFromPostings(
+  input: AggInput,
+  field: string,
+  counts: Map<number | string, number>,
+  buckets: Map<number | string, Map<AggInput, number[]>> | null,
+): void {
+  const views = input.ctx.snapshot.views;
+  let at = 0;
+  for (const v of views) {
+    const f = v.segment.fields.get(field);
+    const end = v.base + v.segment.maxDoc;
+    const marks = new Uint8Array(v.segment.maxDoc);
+    let any = false;
+    for (; at < input.docs.length && input.docs[at] < end; at++) {
+      marks[input.docs[at] - v.base] = 1;
+      any = true;
+    }
+    if (!f || !any) continue;
+    for (const [term, p] of f.terms) {
+      let c = 0;
+      let list: number[] | null = null;
+      for (const d of p.docs) {
+        if (!marks[d]) continue;
+        c++;
+        if (buckets) (list ??= []).push(d + v.base);
+      }
+      if (c === 0) continue;
+      counts.set(term, (counts.get(term) ?? 0) + c);
+      if (buckets && list) {
+        let per = buckets.get(term);
+        if (!per) buckets.set(term, per = new Map());
+        const prev = per.get(input);
+        per.set(input, prev ? prev.concat(list) : list);
+      }
+    }
+  }
+}
+
+function termsAgg(body: Json, inputs: AggInput[], sub: Json | undefined, name: string): Json {
+  const field = fieldOf(body, name, "terms");
+  const size = Number(body.size ?? 10);
+  const minDocCount = Number(body.min_doc_count ?? 1);
+  const buckets = new Map<number | string, Map<AggInput, number[]>>();
+  const counts = new Map<number | string, number>();
+  let info: FieldInfo | undefined;
+  const keywordOnly = inputs.every((input) => {
+    const f = fieldInfo(input, field);
+    info ??= f;
+    return !f || f.kind === "keyword";
+  });
+  if (keywordOnly) {
+    // Keyword terms are unique per doc: count each term's postings among the matching docs.
+    for (const input of inputs) countFromPostings(input, field, counts, sub ? buckets : null);
+  } else {
+    let lastDoc = -1;
+    let lastInput: AggInput | null = null;
+    let lastValue: number | string | undefined;
+    const seen = eachValue(inputs, field, (v, doc, input) => {
+      // A doc's values arrive sorted, so a repeated value is adjacent: count each doc once per key.
+      if (doc === lastDoc && input === lastInput && v === lastValue) return;
+      lastDoc = doc;
+      lastInput = input;
+      lastValue = v;
+      counts.set(v, (counts.get(v) ?? 0) + 1);
+      if (sub) {
+        let per = buckets.get(v);
+        if (!per) buckets.set(v, per = new Map());
+        let list = per.get(input);
+        if (!list) per.set(input, list = []);
+        list.push(doc);
+      }
+    });
+    info = seen;
+  }
+  const order = (body.order ?? { _count: "desc" }) as Json | Json[];
+  const orders = (Array.isArray(order) ? order : [order]).flatMap((o) => Object.entries(o));
+  const include = keyFilter(body.include);
+  const exclude = keyFilter(body.exclude);
+  const entries = [...counts].filter(([k, c]) =>
+    c >= minDocCount && (!include || include(k)) && !(exclude && exclude(k))
+  );
+  const subOf = new Map<number | string, Json>();
+  const subResult = (k: number | string): Json => {
+    let r = subOf.get(k);
+    if (!r) {
+      const per = buckets.get(k)!;
+      r = runAggregations(
+        sub!,
+        inputs.map((i) => ({
+          ctx: i.ctx,
+          docs: Int32Array.from(per.get(i) ?? []),
+          scored: i.scored,
+        })),
+      );
+      subOf.set(k, r);
+    }
+    return r;
+  };
+  // Ordering by a sub-aggregation (`{"avg_price": "desc"}` or `{"stats.max": "asc"}`) reads its value.
+  const metricOf = (k: number | string, path: string): number => {
+    const [aggName, prop = "value"] = path.split(/[.>]/);
+    if (!sub || !(aggName in sub)) {
+      throw illegalArgument(
+        `Invalid aggregation order path [${path}]. Unknown aggregation [${aggName}]`,
+      );
+    }
+    const v = (subResult(k)[aggName] as Json | undefined)?.[prop];
+    return typeof v === "number" ? v : -Infinity;
+  };
+  entries.sort((a, b) => {
+    for (const [k, dir] of orders) {
+      const sign = String(dir).toLowerCase() === "asc" ? 1 : -1;
+      const c = k === "_key" || k === "_term"
+        ? compareKeys(a[0], b[0])
+        : k === "_count"
+        ? a[1] - b[1]
+        : metricOf(a[0], k) - metricOf(b[0], k);
+      if (c) return c * sign;
+    }
+    return b[1] - a[1] || compareKeys(a[0], b[0]);
+  });
+  const top = entries.slice(0, size);
+  let other = 0;
+  for (const [, c] of entries.slice(size)) other += c;
+  return {
+    doc_count_error_upper_bound: 0,
+    sum_other_doc_count: other,
+    buckets: top.map(([k, c]) => ({
+      ...keyOf(info, k),
+      doc_count: c,
+      ...(sub ? subResult(k) : {}),
+    })),
+  };
+}
+
+function filterAgg(body: Json, inputs: AggInput[], sub: Json | undefined): Json {
+  const q = parseQuery(body);
+  const narrowed = inputs.map((i) => ({
+    ctx: i.ctx,
+    scored: i.scored,
+    docs: intersect({ docs: i.docs, scores: null }, matchLive(q, i.ctx, false)).docs,
+  }));
+  let count = 0;
+  for (const n of narrowed) count += n.docs.length;
+  return { doc_count: count, ...(sub ? runAggregations(sub, narrowed) : {}) };
+}
+
+function filtersAgg(body: Json, inputs: AggInput[], sub: Json | undefined): Json {
+  const defs = body.filters;
+  if (typeof defs !== "object" || defs === null) {
+    throw parsingError(`[filters] requires a [filters] object or array`);
+  }
+  const bucket = (query: unknown): Json => filterAgg(query as Json, inputs, sub);
+  if (Array.isArray(defs)) return { buckets: defs.map(bucket) };
+  const buckets: Json = {};
+  for (const [key, query] of Object.entries(defs)) buckets[key] = bucket(query);
+  if (body.other_bucket === true || body.other_bucket_key !== undefined) {
+    const others = { bool: { must_not: Object.values(defs) } };
+    buckets[String(body.other_bucket_key ?? "_other_")] = bucket(others);
+  }
+  return { buckets };
+}
+
+function missingAgg(body: Json, inputs: AggInput[], sub: Json | undefined, name: string): Json {
+  const field = fieldOf(body, name, "missing");
+  const narrowed = inputs.map((i) => {
+    const has = new Set<number>();
+    eachValue([i], field, (_v, d) => has.add(d));
+    return { ctx: i.ctx, docs: i.docs.filter((d) => !has.has(d)), scored: i.scored };
+  });
+  let count = 0;
+  for (const n of narrowed) count += n.docs.length;
+  return { doc_count: count, ...(sub ? runAggregations(sub, narrowed) : {}) };
+}
+
+function numericSource(inputs: AggInput[], body: Json, name: string, type: string): ValueSource {
+  const field = fieldOf(body, name, type);
+  const nanos = type === "date_histogram" &&
+    inputs.some((i) => i.ctx.fields.byPath.get(field)?.nanos);
+  return (fn) =>
+    eachValue(
+      inputs,
+      field,
+      (v, doc, input) =>
+        fn(nanos ? Math.floor(Number(v) / 1e6) : Number(v), doc, inputs.indexOf(input)),
+    );
+}
+
+function subRunner(inputs: AggInput[], sub: Json | undefined): ((docs: BucketDocs) => Json) | null {
+  if (!sub) return null;
+  return (docs) =>
+    runAggregations(
+      sub,
+      inputs.map((i, k) => ({
+        ctx: i.ctx,
+        docs: Int32Array.from(docs.get(k) ?? []),
+        scored: i.scored,
+      })),
+    );
+}
+
+const AGGS: Record<string, AggFn> = {
+  terms: termsAgg,
+  ...METRIC_AGGS,
+  filter: (body, inputs, sub) => filterAgg(body, inputs, sub),
+  filters: (body, inputs, sub) => filtersAgg(body, inputs, sub),
+  top_hits: (body, inputs) => topHitsAgg(body, inputs),
+  missing: missingAgg,
+  histogram: (body, inputs, sub, name) =>
+    histogramAgg(body, numericSource(inputs, body, name, "histogram"), subRunner(inputs, sub)),
+  date_histogram: (body, inputs, sub, name) =>
+    dateHistogramAgg(
+      body,
+      numericSource(inputs, body, name, "date_histogram"),
+      subRunner(inputs, sub),
+    ),
+  range: (body, inputs, sub, name) =>
+    rangeAgg(body, numericSource(inputs, body, name, "range"), subRunner(inputs, sub)),
+  date_range: (body, inputs, sub, name) => {
+    const field = fieldOf(body, name, "date_range");
+    const info = inputs.map((i) => i.ctx.fields.byPath.get(field)).find((f) => f);
+    const format = typeof body.format === "string" ? body.format : info?.format;
+    const now = inputs[0]?.ctx.now ?? Date.now();
+    return rangeAgg(
+      body,
+      numericSource(inputs, body, name, "date_histogram"),
+      subRunner(inputs, sub),
+      (v) => dateValueAt(v, now, false, format, false),
+      (n) => formatDateAt(n, false, format),
+    );
+  },
+};
+
+/** Runs an `aggs` object and returns the `aggregations` response object. */
+export function runAggregations(aggs: Json, inputs: AggInput[]): Json {
+  const out: Json = {};
+  for (const [name, def] of Object.entries(aggs)) {
+    if (typeof def !== "object" || def === null) {
+      throw parsingError(
+        `Expected [START_OBJECT] under [${name}], but got a [VALUE_STRING] in [${name}]`,
+      );
+    }
+    let type: string | undefined;
+    let body: Json | undefined;
+    let sub: Json | undefined;
+    let meta: unknown;
+    for (const [k, v] of Object.entries(def as Json)) {
+      if (k === "aggs" || k === "aggregations") sub = v as Json;
+      else if (k === "meta") meta = v;
+      else if (type !== undefined) {
+        throw parsingError(
+          `Found two aggregation type definitions in [${name}]: [${type}] and [${k}]`,
+        );
+      } else {
+        type = k;
+        body = v as Json;
+      }
+    }
+    if (!type) throw parsingError(`Missing definition for aggregation [${name}]`);
+    const fn = AGGS[type];
+    if (!fn) throw parsingError(`Unknown aggregation type [${type}]`);
+    const result = fn(body ?? {}, inputs, sub, name);
+    out[name] = meta === undefined ? result : { meta, ...result };
+  }
+  return out;
+}

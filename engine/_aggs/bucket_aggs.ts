@@ -1,0 +1,218 @@
+// Bucket aggregations keyed by value ranges: histogram, date_histogram and range.
+
+import { parsingError } from "../_errors.ts";
+import { formatDateAt } from "../_index/dates.ts";
+import type { FieldInfo } from "../_index/field_map.ts";
+
+type Json = Record<string, unknown>;
+
+/** Docs of one target (by index in the inputs) that fell into a bucket. */
+export type BucketDocs = Map<number, number[]>;
+
+/** Feeds every (value, doc, input index) of the aggregated field. */
+export type ValueSource = (
+  fn: (v: number, doc: number, input: number) => void,
+) => FieldInfo | undefined;
+
+/** Renders the sub-aggregations of a bucket's docs. */
+export type SubRunner = (docs: BucketDocs) => Json;
+
+const CALENDAR: Record<string, string> = {
+  minute: "m",
+  "1m": "m",
+  hour: "h",
+  "1h": "h",
+  day: "d",
+  "1d": "d",
+  week: "w",
+  "1w": "w",
+  month: "M",
+  "1M": "M",
+  quarter: "q",
+  "1q": "q",
+  year: "y",
+  "1y": "y",
+};
+const FIXED_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+function calendarFloor(ms: number, unit: string): number {
+  const d = new Date(ms);
+  const y = d.getUTCFullYear();
+  switch (unit) {
+    case "y":
+      return Date.UTC(y, 0, 1);
+    case "q":
+      return Date.UTC(y, Math.floor(d.getUTCMonth() / 3) * 3, 1);
+    case "M":
+      return Date.UTC(y, d.getUTCMonth(), 1);
+    case "w":
+      return Date.UTC(y, d.getUTCMonth(), d.getUTCDate() - ((d.getUTCDay() + 6) % 7));
+    default:
+      return Math.floor(ms / FIXED_MS[unit]) * FIXED_MS[unit];
+  }
+}
+
+function calendarNext(ms: number, unit: string): number {
+  const d = new Date(ms);
+  if (unit === "y") return Date.UTC(d.getUTCFullYear() + 1, 0, 1);
+  if (unit === "q") return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 3, 1);
+  if (unit === "M") return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+  if (unit === "w") return ms + 7 * 86_400_000;
+  return ms + FIXED_MS[unit];
+}
+
+/** Groups docs by key, counting each doc once per key. */
+function group(
+  source: ValueSource,
+  keyOf: (v: number) => number,
+): { info?: FieldInfo; buckets: Map<number, BucketDocs> } {
+  const buckets = new Map<number, BucketDocs>();
+  const info = source((v, doc, input) => {
+    const key = keyOf(v);
+    let per = buckets.get(key);
+    if (!per) buckets.set(key, per = new Map());
+    let list = per.get(input);
+    if (!list) per.set(input, list = []);
+    if (list[list.length - 1] !== doc) list.push(doc);
+  });
+  return { info, buckets };
+}
+
+function count(docs: BucketDocs | undefined): number {
+  let n = 0;
+  for (const l of docs?.values() ?? []) n += l.length;
+  return n;
+}
+
+function keyed(
+  keys: number[],
+  buckets: Map<number, BucketDocs>,
+  minDocCount: number,
+  render: (k: number) => Json,
+  sub: SubRunner | null,
+): Json[] {
+  const out: Json[] = [];
+  for (const k of keys) {
+    const docs = buckets.get(k);
+    const n = count(docs);
+    if (n < minDocCount) continue;
+    out.push({ ...render(k), doc_count: n, ...(sub ? sub(docs ?? new Map()) : {}) });
+  }
+  return out;
+}
+
+/** `histogram` on a numeric field (empty buckets between the extremes with min_doc_count 0). */
+export function histogramAgg(body: Json, source: ValueSource, sub: SubRunner | null): Json {
+  const interval = Number(body.interval);
+  if (!(interval > 0)) {
+    throw parsingError(`[interval] must be >0 for histogram aggregation [histogram]`);
+  }
+  const offset = Number(body.offset ?? 0);
+  const { buckets } = group(source, (v) => Math.floor((v - offset) / interval) * interval + offset);
+  const present = [...buckets.keys()].sort((a, b) => a - b);
+  const minDocCount = Number(body.min_doc_count ?? 0);
+  const keys: number[] = [];
+  if (minDocCount === 0 && present.length) {
+    for (let k = present[0]; k <= present[present.length - 1]; k += interval) keys.push(k);
+  } else keys.push(...present);
+  return { buckets: keyed(keys, buckets, minDocCount, (k) => ({ key: k }), sub) };
+}
+
+/** `date_histogram` with `calendar_interval` or `fixed_interval`. */
+export function dateHistogramAgg(body: Json, source: ValueSource, sub: SubRunner | null): Json {
+  const spec = String(body.calendar_interval ?? body.fixed_interval ?? body.interval ?? "");
+  let floor: (ms: number) => number;
+  let next: (ms: number) => number;
+  if (
+    body.calendar_interval !== undefined || (body.fixed_interval === undefined && CALENDAR[spec])
+  ) {
+    const unit = CALENDAR[spec];
+    if (!unit) {
+      throw parsingError(
+        `The supplied interval [${spec}] could not be parsed as a calendar interval.`,
+      );
+    }
+    floor = (ms) => calendarFloor(ms, unit);
+    next = (ms) => calendarNext(ms, unit);
+  } else {
+    const m = /^(\d+)(ms|s|m|h|d)$/.exec(spec);
+    if (!m) {
+      throw parsingError(
+        `failed to parse setting [date_histogram.fixedInterval] with value [${spec}] as a time value: unit is missing or unrecognized`,
+      );
+    }
+    const size = Number(m[1]) * FIXED_MS[m[2]];
+    floor = (ms) => Math.floor(ms / size) * size;
+    next = (ms) => ms + size;
+  }
+  // Values arrive in millis (date_nanos are scaled down by the source).
+  const { info, buckets } = group(source, floor);
+  const format = typeof body.format === "string" ? body.format : info?.format;
+  const present = [...buckets.keys()].sort((a, b) => a - b);
+  const minDocCount = Number(body.min_doc_count ?? 0);
+  const keys: number[] = [];
+  if (minDocCount === 0 && present.length) {
+    for (let k = present[0]; k <= present[present.length - 1]; k = next(k)) keys.push(k);
+  } else keys.push(...present);
+  return {
+    buckets: keyed(
+      keys,
+      buckets,
+      minDocCount,
+      (k) => ({ key_as_string: formatDateAt(k, false, format), key: k }),
+      sub,
+    ),
+  };
+}
+
+function rangeKey(from?: number, to?: number): string {
+  const f = (n?: number) => (n === undefined ? "*" : Number.isInteger(n) ? `${n}.0` : String(n));
+  return `${f(from)}-${f(to)}`;
+}
+
+/** `range` buckets: `[from, to)` per range, keyed `from-to` unless a `key` is given. */
+export function rangeAgg(
+  body: Json,
+  source: ValueSource,
+  sub: SubRunner | null,
+  toNumber: (v: unknown) => number = Number,
+  format?: (n: number) => string,
+): Json {
+  const ranges = body.ranges;
+  if (!Array.isArray(ranges)) throw parsingError(`[ranges] must be an array`);
+  const defs = ranges.map((r: Json) => ({
+    from: r.from === undefined || r.from === null ? undefined : toNumber(r.from),
+    to: r.to === undefined || r.to === null ? undefined : toNumber(r.to),
+    key: r.key as string | undefined,
+  }));
+  const per = defs.map(() => new Map<number, number[]>());
+  source((v, doc, input) => {
+    defs.forEach((d, i) => {
+      if ((d.from !== undefined && v < d.from) || (d.to !== undefined && v >= d.to)) return;
+      let list = per[i].get(input);
+      if (!list) per[i].set(input, list = []);
+      if (list[list.length - 1] !== doc) list.push(doc);
+    });
+  });
+  const buckets = defs.map((d, i) => {
+    const text = (n?: number) => (n === undefined ? "*" : format!(n));
+    const b: Json = {
+      key: d.key ?? (format ? `${text(d.from)}-${text(d.to)}` : rangeKey(d.from, d.to)),
+    };
+    if (d.from !== undefined) {
+      b.from = d.from;
+      if (format) b.from_as_string = format(d.from);
+    }
+    if (d.to !== undefined) {
+      b.to = d.to;
+      if (format) b.to_as_string = format(d.to);
+    }
+    b.doc_count = count(per[i]);
+    return sub ? { ...b, ...sub(per[i]) } : b;
+  });
+  return {
+    buckets: body.keyed === true
+      ? Object.fromEntries(buckets.map((b) => [b.key as string, b]))
+      : buckets,
+  };
+}

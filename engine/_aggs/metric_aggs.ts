@@ -1,0 +1,143 @@
+// Metric aggregations: min, max, avg, sum, value_count, cardinality, stats, extended_stats, percentiles.
+
+import { illegalArgument } from "../_errors.ts";
+import { type AggFn, eachValue, fieldInfo, fieldOf, type Json } from "./agg_values.ts";
+import { formatDateAt } from "../_index/dates.ts";
+
+function metric(kind: "min" | "max" | "avg" | "sum"): AggFn {
+  return (body, inputs, _sub, name) => {
+    const field = fieldOf(body, name, kind);
+    for (const input of inputs) {
+      if (fieldInfo(input, field)?.kind === "keyword") {
+        throw illegalArgument(
+          `Field [${field}] of type [keyword] is not supported for aggregation [${kind}]`,
+        );
+      }
+    }
+    let n = 0;
+    let total = 0;
+    let lo = Infinity;
+    let hi = -Infinity;
+    const info = eachValue(inputs, field, (v) => {
+      const x = v as number;
+      n++;
+      total += x;
+      if (x < lo) lo = x;
+      if (x > hi) hi = x;
+    });
+    const value = kind === "sum"
+      ? total
+      : n === 0
+      ? null
+      : kind === "avg"
+      ? total / n
+      : kind === "min"
+      ? lo
+      : hi;
+    const out: Json = { value };
+    if (info?.kind === "date" && value !== null) {
+      out.value_as_string = formatDateAt(value, info.nanos, info.format);
+    }
+    return out;
+  };
+}
+
+/** A percentile of sorted values, interpolating between unit-weight centroids as a t-digest does. */
+function percentile(sorted: number[], p: number): number | null {
+  const n = sorted.length;
+  if (n === 0) return null;
+  const target = (p / 100) * n;
+  if (target <= 0.5) return sorted[0];
+  if (target >= n - 0.5) return sorted[n - 1];
+  const i = Math.floor(target - 0.5);
+  const frac = target - 0.5 - i;
+  return sorted[i] + frac * (sorted[i + 1] - sorted[i]);
+}
+
+const sum = (vs: number[]) => vs.reduce((a, b) => a + b, 0);
+const min = (vs: number[]) => vs.reduce((a, b) => (b < a ? b : a), Infinity);
+const max = (vs: number[]) => vs.reduce((a, b) => (b > a ? b : a), -Infinity);
+
+/** Metric aggregations by type name. */
+export const METRIC_AGGS: Record<string, AggFn> = {
+  min: metric("min"),
+  max: metric("max"),
+  avg: metric("avg"),
+  sum: metric("sum"),
+  value_count: (body, inputs, _s, name) => {
+    let n = 0;
+    eachValue(inputs, fieldOf(body, name, "value_count"), () => n++);
+    return { value: n };
+  },
+  cardinality: (body, inputs, _s, name) => {
+    const set = new Set<number | string>();
+    eachValue(inputs, fieldOf(body, name, "cardinality"), (v) => set.add(v));
+    return { value: set.size };
+  },
+  stats: (body, inputs, _s, name) => {
+    const vs: number[] = [];
+    eachValue(inputs, fieldOf(body, name, "stats"), (v) => vs.push(Number(v)));
+    const n = vs.length;
+    return {
+      count: n,
+      min: n ? min(vs) : null,
+      max: n ? max(vs) : null,
+      avg: n ? sum(vs) / n : null,
+      sum: sum(vs),
+    };
+  },
+  extended_stats: (body, inputs, _s, name) => {
+    const vs: number[] = [];
+    eachValue(inputs, fieldOf(body, name, "extended_stats"), (v) => vs.push(Number(v)));
+    const n = vs.length;
+    const total = sum(vs);
+    const squares = vs.reduce((a, v) => a + v * v, 0);
+    const avg = n ? total / n : null;
+    const deviations = n ? Math.max(0, squares - total * total / n) : 0;
+    const variance = n ? deviations / n : null;
+    const sampleVariance = n > 1 ? deviations / (n - 1) : null;
+    const sigma = Number(body.sigma ?? 2);
+    const std = variance === null ? null : Math.sqrt(variance);
+    const stdSample = sampleVariance === null ? null : Math.sqrt(sampleVariance);
+    const bounds = (s: number | null) =>
+      avg === null || s === null
+        ? { upper: null, lower: null }
+        : { upper: avg + sigma * s, lower: avg - sigma * s };
+    return {
+      count: n,
+      min: n ? min(vs) : null,
+      max: n ? max(vs) : null,
+      avg,
+      sum: total,
+      sum_of_squares: n ? squares : null,
+      variance,
+      variance_population: variance,
+      variance_sampling: sampleVariance,
+      std_deviation: std,
+      std_deviation_population: std,
+      std_deviation_sampling: stdSample,
+      std_deviation_bounds: {
+        ...bounds(std),
+        upper_population: bounds(std).upper,
+        lower_population: bounds(std).lower,
+        upper_sampling: bounds(stdSample).upper,
+        lower_sampling: bounds(stdSample).lower,
+      },
+    };
+  },
+  percentiles: (body, inputs, _s, name) => {
+    const vs: number[] = [];
+    eachValue(inputs, fieldOf(body, name, "percentiles"), (v) => vs.push(Number(v)));
+    vs.sort((a, b) => a - b);
+    const percents = Array.isArray(body.percents)
+      ? body.percents.map(Number)
+      : [1, 5, 25, 50, 75, 95, 99];
+    const entries = percents.map((p) =>
+      [Number.isInteger(p) ? `${p}.0` : String(p), percentile(vs, p)] as const
+    );
+    if (body.keyed === false) {
+      return { values: entries.map(([key, value]) => ({ key: Number(key), value })) };
+    }
+    return { values: Object.fromEntries(entries) };
+  },
+};

@@ -1,0 +1,77 @@
+// The `top_hits` aggregation: the best documents of a bucket, rendered like search hits.
+
+import type { AggInput } from "./agg_values.ts";
+import type { Hits } from "../_query/doc_set.ts";
+import { type HitOptions, renderHits } from "../_hits/hits_render.ts";
+import { compareValues, parseSort, sortReader, type SortValue } from "../_hits/sort.ts";
+import { parseSourceFilter } from "../_hits/source_filter.ts";
+import { topK } from "../_hits/top_k.ts";
+
+function scoreOf(scored: Hits | undefined, doc: number): number {
+  if (!scored?.scores) return 0;
+  let lo = 0;
+  let hi = scored.docs.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const d = scored.docs[mid];
+    if (d === doc) return scored.scores[mid];
+    if (d < doc) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return 0;
+}
+
+/** Renders `{hits: {total, max_score, hits}}` for the bucket's docs. */
+export function topHitsAgg(
+  body: Record<string, unknown>,
+  inputs: AggInput[],
+): Record<string, unknown> {
+  const size = Number(body.size ?? 3);
+  const from = Number(body.from ?? 0);
+  const sort = parseSort(body.sort, null);
+  const cands: Array<{ t: number; doc: number; score: number; sort: SortValue[] | null }> = [];
+  inputs.forEach((input, t) => {
+    const readers = sort.map((k) =>
+      sortReader(k, input.ctx.snapshot, input.ctx.fields, input.ctx.index, t * 2 ** 32)
+    );
+    for (const doc of input.docs) {
+      const score = scoreOf(input.scored, doc);
+      cands.push({ t, doc, score, sort: sort.length ? readers.map((r) => r(doc, score)) : null });
+    }
+  });
+  const compare = (a: number, b: number): number => {
+    const x = cands[a];
+    const y = cands[b];
+    if (x.sort && y.sort) {
+      for (let k = 0; k < sort.length; k++) {
+        const c = compareValues(x.sort[k], y.sort[k], sort[k]);
+        if (c) return c;
+      }
+    } else if (x.score !== y.score) return y.score - x.score;
+    return x.t - y.t || x.doc - y.doc;
+  };
+  const page = topK(cands.length, from + size, compare).slice(from).map((i) => cands[i]);
+  const targets = inputs.map((i) => ({
+    index: i.ctx.index,
+    snapshot: i.ctx.snapshot,
+    mappings: {},
+    maxResultWindow: 10000,
+  }));
+  const options: HitOptions = {
+    source: parseSourceFilter(body._source, new URLSearchParams()),
+    scores: sort.length === 0 || body.track_scores === true,
+    sort: sort.length > 0,
+    version: body.version === true,
+    seqNoPrimaryTerm: body.seq_no_primary_term === true,
+    storedFieldsNone: false,
+    docvalueFields: [],
+    fields: [],
+  };
+  let maxScore: number | null = null;
+  if (options.scores) {
+    for (const c of cands) if (maxScore === null || c.score > maxScore) maxScore = c.score;
+  }
+  return {
+    hits: renderHits(page, targets, { value: cands.length, relation: "eq" }, maxScore, options),
+  };
+}

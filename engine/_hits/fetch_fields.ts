@@ -1,0 +1,109 @@
+// `docvalue_fields` and the `fields` option: per-hit field values under `fields`.
+
+import { formatDateAt } from "../_index/dates.ts";
+import { fieldMapOf } from "../_index/field_map.ts";
+import type { SearchTarget } from "../_index/search_target.ts";
+
+/** One requested field with an optional format. */
+export interface FieldRequest {
+  /** Field name or wildcard pattern. */
+  readonly field: string;
+  /** Format (`#.0` style for numbers, anything else ignored). */
+  readonly format?: string;
+}
+
+/** Reads `docvalue_fields` / `fields` entries (strings or `{field, format}`) and a comma list param. */
+export function parseFieldRequests(body: unknown, param: string | null): FieldRequest[] {
+  const list = param !== null
+    ? param.split(",").filter((s) => s)
+    : Array.isArray(body)
+    ? body
+    : body === undefined
+    ? []
+    : [body];
+  return list.map((e) => {
+    if (typeof e === "string") return { field: e };
+    const o = e as Record<string, unknown>;
+    return { field: String(o.field), format: typeof o.format === "string" ? o.format : undefined };
+  });
+}
+
+function formatNumber(v: number, format: string | undefined): number | string {
+  if (!format || !/^[#0,]*(\.[#0]+)?$/.test(format)) return v;
+  const decimals = format.includes(".") ? format.split(".")[1].length : 0;
+  return v.toFixed(decimals);
+}
+
+/** Doc-value based `fields` of one hit (sorted values per doc, dates as ISO strings). */
+export function docValueFields(
+  target: SearchTarget,
+  global: number,
+  requests: readonly FieldRequest[],
+): Record<string, unknown[]> {
+  const out: Record<string, unknown[]> = {};
+  const fields = fieldMapOf(target.mappings);
+  const view = target.snapshot.viewOf(global);
+  const local = global - view.base;
+  for (const r of requests) {
+    for (const path of fields.expand(r.field)) {
+      const info = fields.byPath.get(path)!;
+      const f = view.segment.fields.get(path);
+      if (!f || info.kind === "text") continue;
+      const values: unknown[] = [];
+      for (let i = f.dvStart[local]; i < f.dvStart[local + 1]; i++) {
+        if (f.strValues) values.push(f.strValues[i]);
+        else {
+          const n = f.numValues![i];
+          if (info.kind === "date") values.push(formatDateAt(n, info.nanos, info.format));
+          else if (info.kind === "boolean") values.push(n === 1);
+          else values.push(formatNumber(n, r.format));
+        }
+      }
+      if (values.length) out[path] = values;
+    }
+  }
+  return out;
+}
+
+/** Leaf values at a dotted path of a source (arrays flattened, dotted keys understood). */
+export function sourceValues(source: unknown, parts: string[], out: unknown[]): void {
+  if (source === undefined || source === null) return;
+  if (Array.isArray(source)) {
+    for (const s of source) sourceValues(s, parts, out);
+    return;
+  }
+  if (parts.length === 0) {
+    if (typeof source !== "object") out.push(source);
+    return;
+  }
+  if (typeof source !== "object") return;
+  const o = source as Record<string, unknown>;
+  // Keys may themselves contain dots (`{"a.b": 1}`).
+  for (let i = parts.length; i > 0; i--) {
+    const key = parts.slice(0, i).join(".");
+    if (key in o) sourceValues(o[key], parts.slice(i), out);
+  }
+}
+
+/** The `fields` option: values of mapped fields taken from `_source`, always as arrays. */
+export function sourceFields(
+  target: SearchTarget,
+  source: Record<string, unknown>,
+  requests: readonly FieldRequest[],
+): Record<string, unknown[]> {
+  const out: Record<string, unknown[]> = {};
+  const fields = fieldMapOf(target.mappings);
+  for (const r of requests) {
+    for (const path of fields.expand(r.field)) {
+      const info = fields.byPath.get(path)!;
+      const root = fields.roots.has(path) ? path : path.slice(0, path.lastIndexOf("."));
+      const values: unknown[] = [];
+      sourceValues(source, root.split("."), values);
+      const converted = values.map((v) =>
+        info.kind === "keyword" || info.kind === "text" ? String(v) : v
+      );
+      if (converted.length) out[path] = converted;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,128 @@
+// Renders ordered candidates as Elasticsearch hit objects and the `hits` section.
+
+import { docValueFields, type FieldRequest, sourceFields } from "./fetch_fields.ts";
+import { type FieldMap, fieldMapOf } from "../_index/field_map.ts";
+import { highlightHit, type HighlightRequest, queryTerms } from "./highlight.ts";
+import type { QueryNode } from "../_query/query_nodes.ts";
+import { applySourceFilter, type SourceFilter } from "./source_filter.ts";
+import { float32 } from "../_query/score.ts";
+import type { SearchTarget } from "../_index/search_target.ts";
+import type { SortValue } from "./sort.ts";
+
+/** One ordered hit: target index, global doc ordinal, score and sort values. */
+export interface Candidate {
+  /** Index into the targets array. */
+  readonly t: number;
+  /** Global doc ordinal in that target's snapshot. */
+  readonly doc: number;
+  /** Score (0 when not scored). */
+  readonly score: number;
+  /** Sort values when sorting by keys. */
+  readonly sort: SortValue[] | null;
+  /** The collapse key, when collapsing. */
+  readonly collapse?: SortValue;
+}
+
+/** How hits are rendered. */
+export interface HitOptions {
+  /** `_source` filter. */
+  readonly source: SourceFilter;
+  /** Show `_score` values (else null). */
+  readonly scores: boolean;
+  /** Show `sort` arrays. */
+  readonly sort: boolean;
+  /** Show `_version`. */
+  readonly version: boolean;
+  /** Show `_seq_no` and `_primary_term`. */
+  readonly seqNoPrimaryTerm: boolean;
+  /** Hide `_id` and `_source` (`stored_fields: _none_`). */
+  readonly storedFieldsNone: boolean;
+  /** `docvalue_fields`. */
+  readonly docvalueFields: readonly FieldRequest[];
+  /** `fields`. */
+  readonly fields: readonly FieldRequest[];
+  /** The collapse field, reported under `fields`. */
+  readonly collapseField?: string;
+  /** `highlight` with the query whose terms to mark. */
+  readonly highlight?: { readonly request: HighlightRequest; readonly query: QueryNode };
+}
+
+const termsCache = new WeakMap<QueryNode, Map<FieldMap, ReturnType<typeof queryTerms>>>();
+
+function termsFor(query: QueryNode, fields: FieldMap): ReturnType<typeof queryTerms> {
+  let perMap = termsCache.get(query);
+  if (!perMap) termsCache.set(query, perMap = new Map());
+  let terms = perMap.get(fields);
+  if (!terms) perMap.set(fields, terms = queryTerms(query, fields));
+  return terms;
+}
+
+/** One hit object. */
+export function renderHit(
+  c: Candidate,
+  target: SearchTarget,
+  o: HitOptions,
+): Record<string, unknown> {
+  const doc = target.snapshot.doc(c.doc);
+  const hit: Record<string, unknown> = { _index: target.index };
+  if (!o.storedFieldsNone) hit._id = doc.id;
+  if (o.version) hit._version = doc.version;
+  if (o.seqNoPrimaryTerm) {
+    hit._seq_no = doc.seqNo;
+    hit._primary_term = doc.primaryTerm;
+  }
+  hit._score = o.scores ? float32(c.score) : null;
+  if (doc.routing !== undefined) hit._routing = doc.routing;
+  if (!o.storedFieldsNone) {
+    const source = applySourceFilter(doc.source, o.source);
+    if (source !== undefined) hit._source = source;
+  }
+  if (o.docvalueFields.length || o.fields.length) {
+    const fields = {
+      ...sourceFields(target, doc.source, o.fields),
+      ...docValueFields(target, c.doc, o.docvalueFields),
+    };
+    if (Object.keys(fields).length) hit.fields = fields;
+  }
+  if (c.collapse !== undefined && o.collapseField) {
+    hit.fields = {
+      ...(hit.fields as Record<string, unknown> | undefined),
+      [o.collapseField]: [c.collapse],
+    };
+  }
+  if (o.highlight) {
+    const fields = fieldMapOf(target.mappings);
+    const marked = highlightHit(
+      doc.source,
+      fields,
+      o.highlight.request,
+      termsFor(o.highlight.query, fields),
+    );
+    if (marked) hit.highlight = marked;
+  }
+  if (o.sort && c.sort) hit.sort = c.sort;
+  return hit;
+}
+
+/** The `hits.total` value, or undefined when not tracked. */
+export function renderTotal(total: number, track: number | boolean, asInt: boolean): unknown {
+  if (track === false) return asInt ? -1 : undefined;
+  if (asInt) return total;
+  if (track === true || total <= track) return { value: total, relation: "eq" };
+  return { value: track, relation: "gte" };
+}
+
+/** The `hits` section for a page of candidates. */
+export function renderHits(
+  page: Candidate[],
+  targets: SearchTarget[],
+  total: unknown,
+  maxScore: number | null,
+  o: HitOptions,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (total !== undefined) out.total = total;
+  out.max_score = maxScore === null ? null : float32(maxScore);
+  out.hits = page.map((c) => renderHit(c, targets[c.t], o));
+  return out;
+}

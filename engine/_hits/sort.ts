@@ -1,0 +1,180 @@
+// Sort specs: parsing (`sort` body and `sort=f:asc` param), per-doc sort values and comparison.
+
+import { EngineError, illegalArgument, parsingError } from "../_errors.ts";
+import type { FieldMap } from "../_index/field_map.ts";
+import { float32 } from "../_query/score.ts";
+import type { FieldIndex } from "../_index/segment.ts";
+import type { SegmentView, ShardSnapshot } from "../_index/shard_snapshot.ts";
+
+/** One sort key. */
+export interface SortKey {
+  /** Field path, `_score`, `_doc` or `_shard_doc`. */
+  readonly field: string;
+  /** 1 ascending, -1 descending. */
+  readonly order: 1 | -1;
+  /** `_last`, `_first` or a substitute value. */
+  readonly missing: unknown;
+  /** Type to assume when the field is unmapped. */
+  readonly unmappedType?: string;
+  /** Multi-value mode: min, max, sum, avg, median. */
+  readonly mode?: string;
+}
+
+const LONG_MAX = 2 ** 63; // Long.MAX_VALUE as the nearest double
+const LONG_MIN = -(2 ** 63);
+
+/** A sort value as reported in `hits.hits[].sort`. */
+export type SortValue = number | string | null;
+
+function key(field: string, opts: Record<string, unknown>): SortKey {
+  const isScore = field === "_score";
+  const orderText = String(opts.order ?? (isScore ? "desc" : "asc")).toLowerCase();
+  if (orderText !== "asc" && orderText !== "desc") {
+    throw parsingError(`[sort] unknown order [${opts.order}]`);
+  }
+  return {
+    field,
+    order: orderText === "asc" ? 1 : -1,
+    missing: opts.missing ?? "_last",
+    unmappedType: opts.unmapped_type as string | undefined,
+    mode: opts.mode as string | undefined,
+  };
+}
+
+/** Parses the body `sort` (string, object or array) or the `sort` URL parameter. */
+export function parseSort(body: unknown, param: string | null): SortKey[] {
+  if (param) {
+    return param.split(",").filter((s) => s).map((s) => {
+      const [field, order] = s.split(":");
+      return key(field, order ? { order } : {});
+    });
+  }
+  if (body === undefined || body === null) return [];
+  const list = Array.isArray(body) ? body : [body];
+  return list.map((item) => {
+    if (typeof item === "string") return key(item, {});
+    if (typeof item !== "object" || item === null) {
+      throw parsingError(`[sort] malformed sort element`);
+    }
+    const entries = Object.entries(item as Record<string, unknown>);
+    if (entries.length !== 1) {
+      throw parsingError(`[sort] malformed sort element, expected a single field`);
+    }
+    const [field, v] = entries[0];
+    if (typeof v === "string") return key(field, { order: v });
+    if (typeof v === "object" && v !== null) return key(field, v as Record<string, unknown>);
+    throw parsingError(`[sort] malformed sort element for [${field}]`);
+  });
+}
+
+/** True when hits are ordered by relevance first (no sort, or `_score` descending first). */
+export function sortsByScore(keys: readonly SortKey[]): boolean {
+  return keys.length === 0 || (keys[0].field === "_score" && keys[0].order === -1);
+}
+
+/** Reads the sort value of a doc for one key in one target. */
+export type ValueReader = (global: number, score: number) => SortValue;
+
+/** Builds a reader of sort values for `key` in one target; throws like ES for unmapped or text fields. */
+export function sortReader(
+  k: SortKey,
+  snapshot: ShardSnapshot,
+  fields: FieldMap,
+  index: string,
+  shardDocBase: number,
+): ValueReader {
+  if (k.field === "_score") return (_d, score) => float32(score);
+  if (k.field === "_doc") return (d) => d;
+  if (k.field === "_shard_doc") return (d) => shardDocBase + d;
+  if (k.field === "_id") {
+    throw illegalArgument(
+      "Fielddata access on the _id field is disallowed, you can re-enable it by updating the dynamic cluster setting: indices.id_field_data.enabled",
+    );
+  }
+  if (k.field === "_index") return () => index;
+  const info = fields.byPath.get(k.field);
+  if (!info) {
+    if (k.unmappedType) return () => null;
+    throw new EngineError(
+      400,
+      "query_shard_exception",
+      `No mapping found for [${k.field}] in order to sort on`,
+      { index },
+    );
+  }
+  if (info.kind === "text") {
+    throw illegalArgument(
+      `Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true on [${k.field}] in order to load field data by uninverting the inverted index. Note that this can use significant memory.`,
+    );
+  }
+  const mode = k.mode ?? (k.order === 1 ? "min" : "max");
+  // Whole-number and date fields report a missing value as Long.MAX/MIN_VALUE (or the given
+  // `missing`), as Elasticsearch does, so search_after round-trips; other kinds report null.
+  let missing: SortValue = null;
+  if (info.integer || info.kind === "date") {
+    const last = (k.missing === "_last") === (k.order === 1);
+    const [max, min] = info.type === "unsigned_long" ? [2 ** 64, 0] : [LONG_MAX, LONG_MIN];
+    missing = k.missing === "_last" || k.missing === "_first"
+      ? (last ? max : min)
+      : Number(k.missing);
+  }
+  // Callers mostly read ascending ordinals: remember the last segment instead of searching each time.
+  let v: SegmentView | undefined;
+  let f: FieldIndex | undefined;
+  return (global) => {
+    if (!v || global < v.base || global >= v.base + v.segment.maxDoc) {
+      v = snapshot.viewOf(global);
+      f = v.segment.fields.get(info.path);
+    }
+    if (!f) return missing;
+    const local = global - v.base;
+    const start = f.dvStart[local];
+    const end = f.dvStart[local + 1];
+    if (start === end) return missing;
+    if (f.strValues) return mode === "max" ? f.strValues[end - 1] : f.strValues[start];
+    const nums = f.numValues!;
+    switch (mode) {
+      case "max":
+        return nums[end - 1];
+      case "sum":
+      case "avg": {
+        if (info.integer) {
+          // Java long arithmetic: the sum wraps around on overflow; avg rounds.
+          let big = 0n;
+          for (let i = start; i < end; i++) big += BigInt(nums[i]);
+          const wrapped = Number(BigInt.asIntN(64, big));
+          return mode === "sum" ? wrapped : Math.round(wrapped / (end - start));
+        }
+        let s = 0;
+        for (let i = start; i < end; i++) s += nums[i];
+        return mode === "sum" ? s : s / (end - start);
+      }
+      case "median": {
+        const n = end - start;
+        const mid = start + (n >> 1);
+        return n % 2 ? nums[mid] : (nums[mid - 1] + nums[mid]) / 2;
+      }
+      default:
+        return nums[start];
+    }
+  };
+}
+
+/** Compares two sort values under a key, placing missing values per `missing`. */
+export function compareValues(a: SortValue, b: SortValue, k: SortKey): number {
+  if (a === null || b === null) {
+    if (a === b) return 0;
+    const missingFirst = k.missing === "_first";
+    if (k.missing !== "_last" && !missingFirst) {
+      return compareValues(a ?? (k.missing as SortValue), b ?? (k.missing as SortValue), {
+        ...k,
+        missing: "_last",
+      });
+    }
+    return (a === null) === missingFirst ? -1 : 1;
+  }
+  if (typeof a === "number" && typeof b === "number") return (a - b) * k.order;
+  const x = String(a);
+  const y = String(b);
+  return (x < y ? -1 : x > y ? 1 : 0) * k.order;
+}

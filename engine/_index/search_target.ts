@@ -1,0 +1,22 @@
+// One index as a search sees it: a frozen view of its documents, its mappings and its limits.
+
+import type { ShardSnapshot } from "./shard_snapshot.ts";
+import type { Mappings } from "./types.ts";
+
+/** One index to search: its name, a frozen view of its documents and its mappings. */
+export interface SearchTarget {
+  /** The concrete index name reported as `_index`. */
+  index: string;
+  /** The searchable state. */
+  snapshot: ShardSnapshot;
+  /** The index mappings. */
+  mappings: Mappings;
+  /** `index.max_result_window`. */
+  maxResultWindow: number;
+  /** `index.max_docvalue_fields_search` (default 100). */
+  maxDocvalueFields?: number;
+  /** `index.max_script_fields` (default 32). */
+  maxScriptFields?: number;
+  /** `index.max_regex_length` (default 1000). */
+  maxRegexLength?: number;
+}

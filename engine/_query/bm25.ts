@@ -1,0 +1,56 @@
+// BM25 scoring as Lucene's BM25Similarity does it (k1 = 1.2, b = 0.75, lengths from norms).
+
+import { NORM_TABLE } from "../_index/norms.ts";
+import type { Posting } from "../_index/segment.ts";
+import type { ShardSnapshot } from "../_index/shard_snapshot.ts";
+
+// Lucene computes in 32-bit floats; rounding each step the same way gives the same scores.
+const f = Math.fround;
+const K1 = f(1.2);
+const B = f(0.75);
+
+/** Inverse document frequency as a float: ln(1 + (N - n + 0.5) / (n + 0.5)). */
+export function idf(docCount: number, docFreq: number): number {
+  return f(Math.log(1 + (docCount - docFreq + 0.5) / (docFreq + 0.5)));
+}
+
+/** Scores term (or phrase) frequencies for one field, with norms looked up per doc. */
+export class TermScorer {
+  readonly #weight: number;
+  readonly #normCache: Float64Array;
+
+  /** `idfSum` is the idf of the term (or the sum over a phrase's terms); `boost` multiplies. */
+  constructor(snapshot: ShardSnapshot, field: string, idfSum: number, boost: number) {
+    this.#weight = f(f(boost) * f(idfSum));
+    const avg = f(snapshot.fieldStats(field).avgLength);
+    // 1 / (k1 * ((1 - b) + b * length / avgdl)), per encoded length.
+    this.#normCache = NORM_TABLE.map((len) => f(1 / f(K1 * f(f(1 - B) + f(f(B * f(len)) / avg)))));
+  }
+
+  /** Score of one doc given its frequency and encoded norm (1 when the field has no norms). */
+  score(freq: number, norm: number): number {
+    const w = this.#weight;
+    return f(w - f(w / f(1 + f(f(freq) * this.#normCache[norm]))));
+  }
+
+  /** Scores every doc of a posting list (local ordinals). */
+  scorePosting(p: Posting, norms: Uint8Array | null): Float64Array {
+    const out = new Float64Array(p.docs.length);
+    const freqs = p.freqs;
+    for (let i = 0; i < out.length; i++) {
+      out[i] = this.score(freqs ? freqs[i] : 1, norms ? norms[p.docs[i]] : 1);
+    }
+    return out;
+  }
+}
+
+/** A scorer for one term in a field of a snapshot. */
+export function termScorer(
+  snapshot: ShardSnapshot,
+  field: string,
+  term: string,
+  boost: number,
+): TermScorer {
+  const stats = snapshot.fieldStats(field);
+  return new TermScorer(snapshot, field, idf(stats.docCount, snapshot.docFreq(field, term)), boost);
+}

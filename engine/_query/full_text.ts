@@ -1,0 +1,241 @@
+// Full-text queries: match (incl. bool_prefix), match_phrase and multi_match.
+
+import { analyzerFor } from "../_index/analysis.ts";
+import { idf, TermScorer } from "./bm25.ts";
+import {
+  atLeast,
+  boostHits,
+  constantHits,
+  type Hits,
+  intersect,
+  NO_HITS,
+  union,
+} from "./doc_set.ts";
+import { allOrdinals, type ExecContext, perSegment, unionDocs } from "./exec_context.ts";
+import type { QueryNode, QueryOf } from "./query_nodes.ts";
+import { fuzzyHits, maxEdits } from "./fuzzy.ts";
+import { termHits, valueHits } from "./term_queries.ts";
+
+/** Resolves a `minimum_should_match` spec against the number of optional clauses. */
+export function resolveMsm(spec: string | undefined, optional: number, fallback: number): number {
+  if (spec === undefined) return fallback;
+  const m = /^\s*(-?\d+)(%?)\s*$/.exec(spec);
+  if (!m) return fallback;
+  const n = Number(m[1]);
+  let result: number;
+  if (m[2]) {
+    result = n < 0 ? optional - Math.floor(optional * -n / 100) : Math.floor(optional * n / 100);
+  } else result = n < 0 ? optional + n : n;
+  return Math.max(0, Math.min(result, optional));
+}
+
+function prefixHits(
+  ctx: ExecContext,
+  field: string,
+  prefix: string,
+  boost: number,
+  scoring: boolean,
+): Hits {
+  return perSegment(ctx, (v) => {
+    const f = v.segment.fields.get(field);
+    if (!f) return NO_HITS;
+    const lists: Int32Array[] = [];
+    const ts = v.segment.sortedTerms(field);
+    for (const t of ts) if (t.startsWith(prefix)) lists.push(f.terms.get(t)!.docs);
+    return unionDocs(lists, boost, scoring);
+  });
+}
+
+/** `match` query on one concrete field. */
+export function runMatch(q: QueryOf<"match">, ctx: ExecContext, scoring: boolean): Hits {
+  const info = ctx.fields.byPath.get(q.field);
+  if (!info) return NO_HITS;
+  if (info.kind !== "text") {
+    if (q.prefixLast && info.kind === "keyword") {
+      return prefixHits(ctx, q.field, String(q.query), q.boost, scoring);
+    }
+    if (q.fuzziness !== undefined && info.kind === "keyword") {
+      const t = String(q.query);
+      return fuzzyHits(
+        ctx,
+        q.field,
+        t,
+        maxEdits(q.fuzziness, t),
+        q.prefixLength ?? 0,
+        q.transpositions ?? true,
+        q.boost,
+        scoring,
+      );
+    }
+    return valueHits(ctx, info, q.query, q.boost, scoring, q.lenient ?? false);
+  }
+  const analyzer = q.analyzer ? analyzerFor(q.analyzer) : info.searchAnalyzer;
+  const terms = analyzer(String(q.query)).map((t) => t.term);
+  if (terms.length === 0) {
+    return q.zeroTermsAll ? constantHits(allOrdinals(ctx.snapshot), 1, scoring) : NO_HITS;
+  }
+  const parts = terms.map((t, i) =>
+    q.prefixLast && i === terms.length - 1
+      ? prefixHits(ctx, q.field, t, q.boost, scoring)
+      : q.fuzziness !== undefined
+      ? fuzzyHits(
+        ctx,
+        q.field,
+        t,
+        maxEdits(q.fuzziness, t),
+        q.prefixLength ?? 0,
+        q.transpositions ?? true,
+        q.boost,
+        scoring,
+      )
+      : termHits(ctx, q.field, t, q.boost, scoring)
+  );
+  if (parts.length === 1) return parts[0];
+  if (q.operator === "and") return parts.reduce(intersect);
+  const min = resolveMsm(q.minimumShouldMatch, parts.length, 1);
+  return atLeast(union(parts, ctx.snapshot.maxDoc), min);
+}
+
+/** Frequency of the phrase in one doc, given each term's positions (exact or within `slop`). */
+function phraseFreq(positions: Int32Array[], slop: number): number {
+  let freq = 0;
+  const first = positions[0];
+  for (const start of first) {
+    let ok = true;
+    let dist = 0;
+    for (let k = 1; k < positions.length && ok; k++) {
+      const want = start + k;
+      let best = Infinity;
+      for (const p of positions[k]) {
+        const d = Math.abs(p - want);
+        if (d < best) best = d;
+      }
+      dist += best;
+      ok = dist <= slop;
+    }
+    if (ok) freq += slop === 0 ? 1 : 1 / (1 + dist);
+  }
+  return freq;
+}
+
+/** `match_phrase` query on one concrete field: positions must line up. */
+export function runPhrase(q: QueryOf<"match_phrase">, ctx: ExecContext, scoring: boolean): Hits {
+  const info = ctx.fields.byPath.get(q.field);
+  if (!info) return NO_HITS;
+  if (info.kind !== "text") return valueHits(ctx, info, q.query, q.boost, scoring, false);
+  const terms = info.searchAnalyzer(String(q.query)).map((t) => t.term);
+  if (terms.length === 0) return NO_HITS;
+  if (q.prefixLast) {
+    const last = terms.pop()!;
+    const parts: QueryNode[] = [{
+      kind: "match",
+      field: q.field,
+      query: last,
+      operator: "or",
+      boost: q.boost,
+      zeroTermsAll: false,
+      prefixLast: true,
+    }];
+    if (terms.length) {
+      parts.unshift({
+        kind: "match_phrase",
+        field: q.field,
+        query: terms.join(" "),
+        slop: q.slop,
+        boost: q.boost,
+      });
+    }
+    return parts.map((p) =>
+      p.kind === "match"
+        ? runMatch(p, ctx, scoring)
+        : runPhrase(p as QueryOf<"match_phrase">, ctx, scoring)
+    ).reduce(intersect);
+  }
+  if (terms.length === 1) return termHits(ctx, q.field, terms[0], q.boost, scoring);
+  const stats = ctx.snapshot.fieldStats(q.field);
+  let idfSum = 0;
+  for (const t of terms) {
+    idfSum = Math.fround(idfSum + idf(stats.docCount, ctx.snapshot.docFreq(q.field, t)));
+  }
+  const scorer = new TermScorer(ctx.snapshot, q.field, idfSum, q.boost);
+  return perSegment(ctx, (v) => {
+    const f = v.segment.fields.get(q.field);
+    const postings = terms.map((t) => f?.terms.get(t));
+    if (!f || postings.some((p) => !p)) return NO_HITS;
+    let cand = constantHits(postings[0]!.docs, 0, false);
+    for (let i = 1; i < postings.length; i++) {
+      cand = intersect(cand, constantHits(postings[i]!.docs, 0, false));
+    }
+    const docs: number[] = [];
+    const scores: number[] = [];
+    const cursors = new Int32Array(postings.length);
+    for (const doc of cand.docs) {
+      const pos = postings.map((p, k) => {
+        while (p!.docs[cursors[k]] < doc) cursors[k]++;
+        const i = cursors[k];
+        return p!.positions!.subarray(p!.posStart![i], p!.posStart![i + 1]);
+      });
+      const freq = phraseFreq(pos, q.slop);
+      if (freq > 0) {
+        docs.push(doc);
+        if (scoring) scores.push(scorer.score(freq, f.norms ? f.norms[doc] : 1));
+      }
+    }
+    return { docs: Int32Array.from(docs), scores: scoring ? Float64Array.from(scores) : null };
+  });
+}
+
+/** `multi_match`: one match per (expanded) field, combined as dis_max or summed. */
+export function runMultiMatch(q: QueryOf<"multi_match">, ctx: ExecContext, scoring: boolean): Hits {
+  const fields: { field: string; boost: number }[] = [];
+  for (const f of q.fields) {
+    for (const path of ctx.fields.expand(f.field)) {
+      const info = ctx.fields.byPath.get(path)!;
+      // `*` expansion only searches fields that can take the text, as Elasticsearch's lenient default field does.
+      if (f.field.includes("*") && info.kind !== "text" && info.kind !== "keyword") continue;
+      fields.push({ field: path, boost: f.boost });
+    }
+  }
+  const parts = fields.map(({ field, boost }) => {
+    const lenient = q.lenient;
+    if (q.type === "phrase" || q.type === "phrase_prefix") {
+      return runPhrase(
+        {
+          kind: "match_phrase",
+          field,
+          query: q.query,
+          slop: 0,
+          boost,
+          prefixLast: q.type === "phrase_prefix",
+        },
+        ctx,
+        scoring,
+      );
+    }
+    return runMatch(
+      {
+        kind: "match",
+        field,
+        query: q.query,
+        operator: q.operator,
+        minimumShouldMatch: q.minimumShouldMatch,
+        boost,
+        zeroTermsAll: false,
+        lenient,
+        prefixLast: q.type === "bool_prefix",
+        analyzer: q.analyzer,
+        fuzziness: q.fuzziness,
+        prefixLength: q.prefixLength,
+        transpositions: q.transpositions,
+      },
+      ctx,
+      scoring,
+    );
+  });
+  if (parts.length === 0) return NO_HITS;
+  const sum = q.type === "most_fields" || q.type === "bool_prefix";
+  const merged = parts.length === 1
+    ? parts[0]
+    : union(parts, ctx.snapshot.maxDoc, !sum, q.tieBreaker);
+  return boostHits(merged, q.boost);
+}

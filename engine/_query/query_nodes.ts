@@ -1,0 +1,146 @@
+// The frozen, kind-tagged query tree that the parser builds and the executor runs.
+
+/** A field with a query-time boost, as in `title^2`. */
+export interface BoostedField {
+  /** Field path or wildcard pattern. */
+  readonly field: string;
+  /** Boost for this field. */
+  readonly boost: number;
+}
+
+/** Any parsed query. */
+export type QueryNode =
+  | { readonly kind: "match_all"; readonly boost: number }
+  | { readonly kind: "match_none" }
+  | {
+    readonly kind: "term";
+    readonly field: string;
+    readonly value: unknown;
+    readonly boost: number;
+    readonly caseInsensitive: boolean;
+  }
+  | {
+    readonly kind: "terms";
+    readonly field: string;
+    readonly values: readonly unknown[];
+    readonly boost: number;
+  }
+  | {
+    readonly kind: "match";
+    readonly field: string;
+    readonly query: unknown;
+    readonly operator: "or" | "and";
+    readonly minimumShouldMatch?: string;
+    readonly analyzer?: string;
+    readonly boost: number;
+    readonly zeroTermsAll: boolean;
+    readonly prefixLast?: boolean;
+    readonly lenient?: boolean;
+    readonly fuzziness?: string;
+    readonly prefixLength?: number;
+    readonly transpositions?: boolean;
+  }
+  | {
+    readonly kind: "match_phrase";
+    readonly field: string;
+    readonly query: unknown;
+    readonly slop: number;
+    readonly boost: number;
+    readonly prefixLast?: boolean;
+  }
+  | {
+    readonly kind: "multi_match";
+    readonly fields: readonly BoostedField[];
+    readonly query: unknown;
+    readonly type: string;
+    readonly operator: "or" | "and";
+    readonly minimumShouldMatch?: string;
+    readonly tieBreaker: number;
+    readonly boost: number;
+    readonly lenient: boolean;
+    readonly analyzer?: string;
+    readonly fuzziness?: string;
+    readonly prefixLength?: number;
+    readonly transpositions?: boolean;
+  }
+  | {
+    readonly kind: "bool";
+    readonly must: readonly QueryNode[];
+    readonly should: readonly QueryNode[];
+    readonly mustNot: readonly QueryNode[];
+    readonly filter: readonly QueryNode[];
+    readonly minimumShouldMatch?: string;
+    readonly boost: number;
+  }
+  | {
+    readonly kind: "range";
+    readonly field: string;
+    readonly gt?: unknown;
+    readonly gte?: unknown;
+    readonly lt?: unknown;
+    readonly lte?: unknown;
+    readonly format?: string;
+    readonly boost: number;
+  }
+  | {
+    readonly kind: "prefix";
+    readonly field: string;
+    readonly value: string;
+    readonly boost: number;
+    readonly caseInsensitive: boolean;
+  }
+  | {
+    readonly kind: "wildcard";
+    readonly field: string;
+    readonly value: string;
+    readonly boost: number;
+    readonly caseInsensitive: boolean;
+  }
+  | {
+    readonly kind: "regexp";
+    readonly field: string;
+    readonly value: string;
+    readonly boost: number;
+    readonly caseInsensitive: boolean;
+  }
+  | { readonly kind: "exists"; readonly field: string; readonly boost: number }
+  | { readonly kind: "ids"; readonly values: readonly string[]; readonly boost: number }
+  | { readonly kind: "constant_score"; readonly filter: QueryNode; readonly boost: number }
+  | {
+    readonly kind: "dis_max";
+    readonly queries: readonly QueryNode[];
+    readonly tieBreaker: number;
+    readonly boost: number;
+  }
+  | {
+    readonly kind: "function_score";
+    readonly query: QueryNode;
+    readonly functions: readonly ScoreFunction[];
+    readonly scoreMode: string;
+    readonly boostMode: string;
+    readonly maxBoost: number;
+    readonly minScore?: number;
+    readonly boost: number;
+  }
+  | {
+    readonly kind: "boosting";
+    readonly positive: QueryNode;
+    readonly negative: QueryNode;
+    readonly negativeBoost: number;
+    readonly boost: number;
+  };
+
+/** A query node of one kind. */
+export type QueryOf<K extends QueryNode["kind"]> = Extract<QueryNode, { kind: K }>;
+
+/** One scoring function of a `function_score` query. */
+export interface ScoreFunction {
+  /** Only docs matching this filter get the function. */
+  readonly filter?: QueryNode;
+  /** Constant multiplier. */
+  readonly weight?: number;
+  /** `field_value_factor`. */
+  readonly fieldValueFactor?: { field: string; factor: number; modifier: string; missing?: number };
+  /** `random_score` seed. */
+  readonly randomSeed?: number;
+}

@@ -1,0 +1,78 @@
+// The shapes of a scanned template (segments and rule calls) and the small text helpers that
+// the scanner and the rule parser share: positions, positioned syntax errors, bracket matching.
+
+import { CommandSyntaxError } from "../driver/mod.ts";
+import type { ArgPath } from "./_path.ts";
+import type { Expr } from "./_expr.ts";
+
+/** The driver placeholder a slot becomes: `?` in JSON, `{?}` in a path or query string. */
+export type Marker = "?" | "{?}";
+
+/** Where a fragment is: in a path (`{?}` slots) or in a JSON body (`?` slots). */
+export type Mode = "path" | "body";
+
+/** One piece of a scanned template. */
+export type Segment =
+  | { readonly kind: "text"; readonly text: string }
+  | { readonly kind: "positional"; readonly marker: Marker }
+  | { readonly kind: "named"; readonly marker: Marker; readonly path: ArgPath }
+  | { readonly kind: "splice"; readonly path: ArgPath }
+  | { readonly kind: "rule"; readonly rule: RuleCall };
+
+/** Options of a scan. */
+export interface ScanOptions {
+  /** Tagged-template mode: a `#{n}` inside a JSON string is an error, not text. */
+  readonly tagged?: boolean;
+}
+
+/** A parsed rule call. */
+export type RuleCall =
+  | { readonly kind: "and"; readonly body: readonly Segment[] }
+  | { readonly kind: "if"; readonly test: Expr; readonly body: readonly Segment[] }
+  | { readonly kind: "in" | "md5"; readonly path: ArgPath; readonly marker: Marker }
+  | { readonly kind: "uuid32" | "uuid36"; readonly marker: Marker }
+  | { readonly kind: "macro"; readonly name: string; readonly mode: Mode };
+
+/** 1-based line and column of an offset. */
+export function positionOf(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: offset - lineStart + 1 };
+}
+
+/** Throws a {@linkcode CommandSyntaxError} at `offset` of `text`. */
+export function syntaxError(text: string, offset: number, problem: string): never {
+  throw new CommandSyntaxError(problem, text, positionOf(text, offset));
+}
+
+/** Finds the `}` closing a `{` at `open`, skipping nested brackets and quoted strings. */
+export function findClose(text: string, open: number, end: number): number {
+  let depth = 0;
+  for (let i = open; i < end; i++) {
+    const c = text[i];
+    if (c === '"' || c === "'") {
+      i = skipQuoted(text, i, end, c);
+    } else if (c === "{" || c === "[") {
+      depth++;
+    } else if (c === "}" || c === "]") {
+      depth--;
+      if (depth === 0) return c === "}" ? i : -1;
+    }
+  }
+  return -1;
+}
+
+function skipQuoted(text: string, at: number, end: number, quote: string): number {
+  for (let i = at + 1; i < end; i++) {
+    const c = text[i];
+    if (c === "\\") i++;
+    else if (c === quote) return i;
+  }
+  return end - 1;
+}
