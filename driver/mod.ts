@@ -28,10 +28,11 @@ export type {
   Slot,
   SlotKind,
 } from "./command/command_tokenizer.ts";
-export { bindScript } from "./command/command_binder.ts";
+export { bindScript, type BindScriptOptions } from "./command/command_binder.ts";
 export { applyHints } from "./command/hints.ts";
 export { CommandCache } from "./command/command_cache.ts";
-export { encodeJson, encodePathSegment, encodeQueryValue } from "./command/value_encoder.ts";
+export { encodeJson, encodeQueryValue } from "./command/value_encoder.ts";
+export { encodePathSegment, IndexPattern, type PathValueOptions } from "./command/path_segment.ts";
 export { type Auth, DataSource, type DataSourceOptions } from "./jdbc/data_source.ts";
 export {
   Connection,
@@ -68,3 +69,10 @@ export type {
   TransportEvent,
   TransportEventListener,
 } from "./wire/transport_events.ts";
+export {
+  backoffDelay,
+  isConnectPhase,
+  isIdempotent,
+  networkErrorCode,
+  retryAfterMs,
+} from "./wire/retry_policy.ts";

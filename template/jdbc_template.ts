@@ -3,11 +3,13 @@
 // numbers or whatever a RowMapper makes of them.
 
 import {
+  BindError,
   type Connection,
   DataAccessError,
   type DataSource,
   IllegalStateError,
   IncorrectResultSizeError,
+  InvalidArgumentError,
   type ResultSet,
   type Statement,
 } from "../driver/mod.ts";
@@ -22,9 +24,24 @@ import type {
   RowMapper,
 } from "./types.ts";
 import { readAllResults, readRows, singleValue, verb, withMeta } from "./_result_reading.ts";
-import { bindTemplate, type BoundTemplate, needsTemplate } from "./named_binding.ts";
+import { argumentLabel, bindTemplate, type BoundTemplate, needsTemplate } from "./named_binding.ts";
 import { mapResultSet, prepareValue } from "./row_mapping.ts";
 import { TemplateCommand } from "./command_tag.ts";
+
+/** A driver BindError about argument N, told in the caller's terms (`#{name}`, `${}` value). */
+function renamed(error: BindError, bound: BoundTemplate): BindError {
+  const index = error.index;
+  const label = index === undefined ? undefined : argumentLabel(bound, index);
+  if (label === undefined || typeof label === "number" && label === index) return error;
+  const who = typeof label === "number" ? `argument ${label}` : `argument "${label}"`;
+  const Kind = error instanceof InvalidArgumentError ? InvalidArgumentError : BindError;
+  return new Kind(error.message.replace(`argument ${index}`, who), {
+    index: typeof label === "number" ? label : undefined,
+    name: typeof label === "string" ? label : undefined,
+    command: error.command,
+    cause: error,
+  });
+}
 
 function isDataSource(source: DataSource | Connection): source is DataSource {
   return typeof (source as DataSource).getConnection === "function";
@@ -134,6 +151,8 @@ export class JdbcTemplate {
       const stmt = conn.createStatement();
       try {
         return await work(stmt, bound);
+      } catch (error) {
+        throw error instanceof BindError ? renamed(error, bound) : error;
       } finally {
         stmt.close();
       }

@@ -65,7 +65,7 @@ Deno.test("cli: exit codes say what failed, and the script stops at the first fa
   );
   const down = await run(["--url", "http://127.0.0.1:9", "-"], "GET /\n");
   assert.equal(down.code, 3);
-  assert.match(down.err, /No node answered GET \//);
+  assert.match(down.err, /Could not reach http:\/\/127\.0\.0\.1:9 .* GET \//);
   const usage = await run(["--engine", "--url", "http://h"]);
   assert.equal(usage.code, 64);
   assert.match(usage.err, /give either --url or --engine/);

@@ -10,6 +10,7 @@ import { Statement } from "./statement.ts";
 import { NO_GENERATED_KEYS, PreparedStatement } from "./prepared_statement.ts";
 import type { StatementConnection } from "./statement_base.ts";
 import type { Transport } from "../wire/transport.ts";
+import { parseJsonBody } from "../wire/_json_body.ts";
 
 /**
  * What `GET /` says about the server.
@@ -83,12 +84,12 @@ export async function readServerInfo(
   signal?: AbortSignal,
 ): Promise<ServerInfo> {
   const response = await transport.request({ method: "GET", path: "/", signal, command: "GET /" });
-  let body: unknown;
-  try {
-    body = JSON.parse(response.body);
-  } catch {
-    body = undefined;
-  }
+  const body = parseJsonBody(
+    response.status,
+    response.body,
+    response.headers.get("content-type") ?? "",
+    "GET /",
+  );
   const version = (body as { version?: { number?: unknown; distribution?: unknown } } | undefined)
     ?.version;
   if (typeof version?.number !== "string") {

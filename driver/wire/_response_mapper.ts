@@ -4,6 +4,7 @@
 import { BulkError, type BulkItem, ResponseError, type ServerErrorCause } from "../errors.ts";
 import type { Endpoint } from "./_endpoint.ts";
 import { JsonCell } from "../jdbc/_json_cell.ts";
+import { parseJsonBody } from "./_json_body.ts";
 import type { ResultSetMeta, TotalHits } from "../jdbc/result_set.ts";
 import {
   aliasesTable,
@@ -25,15 +26,6 @@ function isObject(value: unknown): value is Json {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-function parse(text: string): unknown {
-  if (text === "") return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
 /**
  * Maps one response to its results.
  *
@@ -41,15 +33,22 @@ function parse(text: string): unknown {
  * @param status The HTTP status (2xx, or 404 where the endpoint allows it).
  * @param text The body text.
  * @param command The command text, kept on errors.
+ * @param contentType The response's content type ("" when absent).
  * @returns One outcome, or one per sub-search for `_msearch`.
+ * @throws {InvalidResponseError} When a body that must be JSON is empty, HTML or broken.
  */
 export function mapResponse(
   endpoint: Endpoint,
   status: number,
   text: string,
   command?: string,
+  contentType = "",
 ): Outcome[] {
-  const body = parse(text);
+  const body = endpoint.kind === "head"
+    ? null
+    : endpoint.kind === "read" && /^text\/plain/i.test(contentType)
+    ? text // `_nodes/hot_threads` and other text answers: one `value` row
+    : parseJsonBody(status, text, contentType, command);
   const json: Json = isObject(body) ? body : {};
   const notFound = status === 404;
   const fail = () => ResponseError.fromBody(status, text, { command });

@@ -136,35 +136,6 @@ export function errorText(error: unknown, secrets: readonly string[] = []): stri
   return redact(text).slice(0, 300);
 }
 
-/**
- * The secrets in request headers: every value but `accept`, and the parts of `Basic` and
- * `ApiKey` credentials (the password, the key), which an error message could carry.
- *
- * @param headers The headers the transport sends with every request.
- * @returns The strings an event must never contain (longest first).
- */
-export function secretsOf(headers: Readonly<Record<string, string>>): string[] {
-  const out = new Set<string>();
-  for (const [name, value] of Object.entries(headers)) {
-    if (name === "accept" || value.length < 3) continue;
-    out.add(value);
-    const [scheme, token] = value.split(" ");
-    if (token === undefined) continue;
-    out.add(token);
-    if (/^(basic|apikey)$/i.test(scheme!)) {
-      try {
-        const decoded = atob(token);
-        out.add(decoded);
-        const colon = decoded.indexOf(":");
-        if (colon >= 0 && decoded.length - colon > 3) out.add(decoded.slice(colon + 1));
-      } catch {
-        // not base64: the token itself is covered
-      }
-    }
-  }
-  return [...out].sort((a, b) => b.length - a.length);
-}
-
 /** Calls a listener, ignoring what it throws: an observer never breaks a request. */
 export function emitTo(listener: TransportEventListener | undefined, event: TransportEvent): void {
   if (listener === undefined) return;
@@ -198,7 +169,6 @@ export function byteLength(body: string | Uint8Array | undefined): number {
  */
 export class AttemptEvents {
   readonly #listener: TransportEventListener;
-  readonly #dead: Set<string>;
   readonly #requestId: number;
   readonly #method: string;
   readonly #path: string;
@@ -212,16 +182,14 @@ export class AttemptEvents {
    * Starts observing one request.
    *
    * @param listener The listener.
-   * @param dead The transport's set of nodes seen failing (shared by its requests).
    * @param requestId The request's number.
    * @param method The method sent.
    * @param path The path and query.
    * @param body The body sent (after compression).
-   * @param secrets Strings to scrub from error texts (see {@linkcode secretsOf}).
+   * @param secrets Strings to scrub from error texts (the credentials the transport sends).
    */
   constructor(
     listener: TransportEventListener,
-    dead: Set<string>,
     requestId: number,
     method: string,
     path: string,
@@ -229,7 +197,6 @@ export class AttemptEvents {
     secrets: readonly string[],
   ) {
     this.#listener = listener;
-    this.#dead = dead;
     this.#requestId = requestId;
     this.#method = method;
     this.#path = path;
@@ -255,10 +222,11 @@ export class AttemptEvents {
     });
   }
 
-  /** The attempt ended with a status (and its body text) or with an error and no status. */
+  /** The attempt ended: with a status (and its body text), or with an error (then maybe no status). */
   end(status: number | undefined, text: string, error: unknown): void {
     const base = this.#base;
     if (base === undefined) return;
+    const failure = error === undefined ? undefined : errorText(error, this.#secrets);
     emitTo(this.#listener, {
       type: "request-end",
       ...base,
@@ -266,15 +234,19 @@ export class AttemptEvents {
       durationMs: performance.now() - this.#started,
       requestBytes: this.#requestBytes,
       responseBytes: byteLength(text),
-      ...(status === undefined ? { error: errorText(error, this.#secrets) } : {}),
+      ...(failure !== undefined ? { error: failure } : {}),
     });
-    this.#lastReason = status === undefined ? errorText(error, this.#secrets) : `status ${status}`;
-    if (status !== undefined && this.#dead.delete(base.node)) {
-      emitTo(this.#listener, { type: "node-alive", node: base.node });
-    } else if (status === undefined && !this.#dead.has(base.node) && !isAbort(error)) {
-      this.#dead.add(base.node);
-      emitTo(this.#listener, { type: "node-dead", node: base.node, reason: this.#lastReason });
-    }
+    this.#lastReason = failure ?? `status ${status}`;
+  }
+
+  /** The transport marked `node` dead after `error`. */
+  nodeDead(node: string, error: unknown): void {
+    emitTo(this.#listener, { type: "node-dead", node, reason: errorText(error, this.#secrets) });
+  }
+
+  /** The transport marked `node` alive again. */
+  nodeAlive(node: string): void {
+    emitTo(this.#listener, { type: "node-alive", node });
   }
 
   /** The last attempt will be followed by another. */
@@ -283,9 +255,4 @@ export class AttemptEvents {
       emitTo(this.#listener, { type: "retry", ...this.#base, reason: this.#lastReason });
     }
   }
-}
-
-function isAbort(error: unknown): boolean {
-  return error instanceof Error &&
-    (error.name === "AbortError" || error.name === "TimeoutError");
 }

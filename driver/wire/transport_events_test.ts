@@ -15,6 +15,7 @@ Deno.test("events: attempts, retries, a node dead then alive, with status, bytes
     nodes: ["http://a:9200", "http://b:9200"],
     fetch: () => answers.shift()!(),
     retryBaseDelayMs: 0,
+    deadNodeBaseMs: 0, // a dead node is due back at once: the third attempt goes to it again
     onEvent: (e) => events.push(e),
   });
   await transport.request({ method: "PUT", path: "/idx/_doc/1", body: '{"n":"é"}' });
@@ -58,7 +59,7 @@ Deno.test("events: nothing secret — credentials, API keys, bearer tokens, secr
     const events: TransportEvent[] = [];
     const ds = new DataSource("http://elastic:s3cret-pw@es:9200", {
       ...(auth ? { auth } : {}),
-      headers: { "x-custom": "h3ader-val" },
+      headers: { "x-api-key": "h3ader-val" },
       maxRetries: 1,
       retryBaseDelayMs: 0,
       // A hostile fetch that puts every secret it was handed into its error message.
@@ -94,7 +95,7 @@ Deno.test("events: a throwing listener never breaks a request; no listener costs
   assert.equal(res.status, 200);
 });
 
-Deno.test("events: a timeout ends the attempt with an error and does not mark the node dead", async () => {
+Deno.test("events: a node that never answers ends the attempt with a timeout error and is marked dead", async () => {
   const events: TransportEvent[] = [];
   const transport = new Transport({
     nodes: ["http://a:9200"],
@@ -107,7 +108,7 @@ Deno.test("events: a timeout ends the attempt with an error and does not mark th
     onEvent: (e) => events.push(e),
   });
   await assert.rejects(transport.request({ method: "GET", path: "/" }));
-  assert.deepEqual(events.map((e) => e.type), ["request-start", "request-end"]);
+  assert.deepEqual(events.map((e) => e.type), ["request-start", "request-end", "node-dead"]);
   const end = events[1]!;
   assert.ok(
     end.type === "request-end" && end.status === undefined && /Timeout/.test(end.error ?? ""),
