@@ -42,6 +42,16 @@ export {
 } from "./jdbc/connection.ts";
 export { Statement } from "./jdbc/statement.ts";
 export {
+  type BulkFailure,
+  type BulkOperation,
+  type BulkResult,
+  type BulkSource,
+  type BulkStats,
+  BulkWriter,
+  type BulkWriterOptions,
+} from "./jdbc/bulk_writer.ts";
+export { HitStream, type StreamOptions, type StreamServerInfo } from "./jdbc/hit_stream.ts";
+export {
   type ExecuteOptions,
   StatementBase,
   type StatementConnection,
@@ -51,6 +61,9 @@ export {
   PreparedStatement,
   RETURN_GENERATED_KEYS,
 } from "./jdbc/prepared_statement.ts";
+export { type HitMeta, readHitMeta } from "./jdbc/hit_meta.ts";
+export type { Aggregate, Aggregations, Bucket } from "./jdbc/aggregations.ts";
+export { ColumnTypeError } from "./jdbc/cell_types.ts";
 export {
   type ColumnRef,
   ResultSet,

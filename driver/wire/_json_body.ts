@@ -2,6 +2,7 @@
 // scalar is an InvalidResponseError (status, content type, redacted excerpt), never rows.
 
 import { InvalidResponseError } from "../errors.ts";
+import { parseExactJson } from "./_exact_json.ts";
 
 /**
  * Parses a JSON response body, refusing anything that is not a JSON object or array.
@@ -23,7 +24,7 @@ export function parseJsonBody(
   if (/html/i.test(contentType)) throw bad("an HTML page came where JSON is due");
   let body: unknown;
   try {
-    body = JSON.parse(text);
+    body = parseExactJson(text);
   } catch (cause) {
     throw text.trim() === ""
       ? bad("the body is empty where a JSON body is due")

@@ -3,8 +3,8 @@
 
 import { BulkError, type BulkItem, ResponseError, type ServerErrorCause } from "../errors.ts";
 import type { Endpoint } from "./_endpoint.ts";
-import { JsonCell } from "../jdbc/_json_cell.ts";
 import { parseJsonBody } from "./_json_body.ts";
+import { JsonCell } from "../jdbc/_json_cell.ts";
 import type { ResultSetMeta, TotalHits } from "../jdbc/result_set.ts";
 import {
   aliasesTable,
@@ -61,16 +61,15 @@ export function mapResponse(
       return msearch(json, command);
     case "mget": {
       const docs = Array.isArray(json.docs) ? json.docs.filter(isObject) : [];
-      return [
-        rows(docTable(docs.map((d) => [d._id, d.found === false ? undefined : d._source])), body),
-      ];
+      const table = docTable(docs.map((d) => [d._id, d.found === false ? undefined : d._source]));
+      return [rows(table, body, { hits: docs })];
     }
     case "count":
       return [rows({ columns: ["COUNT"], rows: [[numberOr(json.count, 0)]] }, body)];
     case "doc_get": {
       if (notFound && json.found !== false) throw fail();
       const docs: [unknown, unknown][] = json.found === false ? [] : [[json._id, json._source]];
-      return [rows(docTable(docs), body)];
+      return [rows(docTable(docs), body, { hits: json.found === false ? [] : [json] })];
     }
     case "source_get": {
       if (notFound) {
@@ -167,12 +166,17 @@ function searchRows(json: Json, raw: unknown): Outcome {
   const hits = isObject(json.hits) ? json.hits : {};
   const list: unknown[] = Array.isArray(hits.hits) ? hits.hits : [];
   const rows: unknown[][] = [];
+  const kept: Json[] = [];
   for (let i = 0; i < list.length; i++) {
     const hit = list[i];
-    if (isObject(hit)) rows.push(docRow(hit._id, hit._source));
+    if (isObject(hit)) {
+      rows.push(docRow(hit._id, hit._source));
+      kept.push(hit);
+    }
   }
   const meta: ResultSetMeta = {
     raw,
+    hits: kept,
     total: totalOf(hits),
     took: typeof json.took === "number" ? json.took : null,
     aggregations: json.aggregations,

@@ -11,7 +11,7 @@ import {
   sortedUnique,
   unionDocs,
 } from "./exec_context.ts";
-import { type FieldInfo, wildcardRegExp } from "../_index/field_map.ts";
+import type { FieldInfo } from "../_index/field_map.ts";
 import type { QueryOf } from "./query_nodes.ts";
 import { termScorer } from "./bm25.ts";
 import type { FieldIndex } from "../_index/segment.ts";
@@ -318,12 +318,35 @@ function normalized(ctx: ExecContext, field: string, value: string): string {
   return value;
 }
 
+/**
+ * A Lucene wildcard pattern: `*` any run, `?` one character, `\` makes the next character
+ * literal. Also returns the literal text before the first wildcard (to seek in sorted terms).
+ */
+export function luceneWildcard(pattern: string, flags = ""): { re: RegExp; literal: string } {
+  let body = "";
+  let literal = "";
+  let open = true;
+  for (let i = 0; i < pattern.length; i++) {
+    let c = pattern[i]!;
+    if (c === "*" || c === "?") {
+      body += c === "*" ? ".*" : ".";
+      open = false;
+      continue;
+    }
+    if (c === "\\" && i + 1 < pattern.length) c = pattern[++i]!;
+    body += c.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+    if (open) literal += c;
+  }
+  return { re: new RegExp(`^${body}$`, "s" + flags), literal };
+}
+
 /** `wildcard` query on terms (constant score). */
 export function runWildcard(query: QueryOf<"wildcard">, ctx: ExecContext, scoring: boolean): Hits {
   const q = { ...query, value: normalized(ctx, query.field, query.value) };
-  const re = wildcardRegExp(q.value, q.caseInsensitive ? "i" : "");
+  const parsed = luceneWildcard(q.value, q.caseInsensitive ? "i" : "");
+  const re = parsed.re;
   if (q.field === "_id") return idsByPattern(ctx, (id) => re.test(id), q.boost, scoring);
-  const literal = q.caseInsensitive ? "" : /^[^*?]*/.exec(q.value)![0];
+  const literal = q.caseInsensitive ? "" : parsed.literal;
   return scanTerms(ctx, q.field, q.boost, scoring, (ts) => {
     const out: string[] = [];
     for (let i = lowerBound(ts, literal); i < ts.length && ts[i].startsWith(literal); i++) {
