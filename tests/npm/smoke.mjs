@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import * as root from "@searchvisitor/searchvisitor";
 import * as driver from "@searchvisitor/searchvisitor/driver";
 import { defineEntity, JdbcTemplate } from "@searchvisitor/searchvisitor/template";
+import { LambdaTemplate } from "@searchvisitor/searchvisitor/lambda";
 import { Engine, serve } from "@searchvisitor/searchvisitor/engine";
 
 const runtime = typeof globalThis.Bun !== "undefined"
@@ -52,6 +53,9 @@ try {
   assert.ok(people[0] instanceof Person);
   assert.equal(people[0].age, 85);
   assert.equal(await jdbc.queryForNumber("GET /people/_count"), 3);
+  const old = await new LambdaTemplate(ds).query(Person).gt("age", 40).orderBy("age", "desc")
+    .queryForList();
+  assert.deepEqual(old.map((p) => p.name), ["Grace", "Alan"]);
 
   // Errors keep their identity across subpaths.
   const missing = await conn.createStatement().executeQuery("GET /nowhere/_search").catch((e) => e);
