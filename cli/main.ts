@@ -65,6 +65,8 @@ function openPrompt(): LineReader {
   // Lines typed (or pasted) while a command runs wait here for the next read.
   const queued: (string | null)[] = [];
   let waiting: ((line: string | null) => void) | undefined;
+  let interrupt: (() => void) | undefined;
+  let cooked = false;
   let closed = false;
   const answer = (value: string | null) => {
     const resolve = waiting;
@@ -75,7 +77,8 @@ function openPrompt(): LineReader {
   rl.on("line", (line) => answer(line));
   rl.on("SIGINT", () => {
     process.stdout.write("^C\n");
-    answer(INTERRUPT);
+    if (interrupt) interrupt();
+    else answer(INTERRUPT);
   });
   rl.on("close", () => {
     closed = true;
@@ -93,6 +96,17 @@ function openPrompt(): LineReader {
         rl.setPrompt(prompt);
         rl.prompt();
       });
+    },
+    onInterrupt(handler, long) {
+      // During a long load the terminal leaves raw mode, so Ctrl-C is a real SIGINT: it arrives
+      // even while the runtime is too busy to read stdin (Deno reads it only between prompts).
+      // Short commands keep raw mode, so lines typed ahead are kept whole for the next prompts.
+      if (interrupt) process.off("SIGINT", interrupt);
+      if (cooked && process.stdin.isTTY) process.stdin.setRawMode(true);
+      interrupt = handler;
+      cooked = handler !== undefined && long === true;
+      if (cooked && process.stdin.isTTY) process.stdin.setRawMode(false);
+      if (handler) process.on("SIGINT", handler);
     },
     close() {
       if (file) {

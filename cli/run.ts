@@ -24,6 +24,14 @@ export interface LineReader {
    * @returns The line, {@linkcode INTERRUPT} for Ctrl-C, or null at end of input (Ctrl-D).
    */
   read(prompt: string): Promise<string | null>;
+  /**
+   * Routes Ctrl-C to `handler` while a command runs (instead of to `read`); undefined restores.
+   *
+   * @param handler Called on Ctrl-C.
+   * @param long True for a long, busy operation (a bulk load): Ctrl-C must reach it even when
+   * the runtime has no time to read the terminal.
+   */
+  onInterrupt?(handler: (() => void) | undefined, long?: boolean): void;
   /** Stops reading (and saves the history). */
   close(): void;
 }
@@ -172,8 +180,15 @@ async function interactive(
       }
       const chunk = buffer.push(line);
       if (chunk === null) continue;
-      // A failed command was reported; the prompt goes on.
-      if ((await session.runChunk(chunk)) === "exit") break;
+      // Ctrl-C while it runs aborts it; a failed command was reported and the prompt goes on.
+      const controller = new AbortController();
+      const long = chunk.kind === "directive" && chunk.name === "load";
+      reader.onInterrupt?.(() => controller.abort(new Error("interrupted (Ctrl-C)")), long);
+      try {
+        if ((await session.runChunk(chunk, controller.signal)) === "exit") break;
+      } finally {
+        reader.onInterrupt?.(undefined);
+      }
     }
   } finally {
     reader.close();

@@ -126,14 +126,17 @@ export class Session {
    * Runs one chunk from the prompt: a command text or a directive.
    *
    * @param chunk What the command buffer completed.
+   * @param signal Aborts the running command or load (Ctrl-C).
    * @returns The exit code, or `"exit"` for `.exit`.
    */
-  async runChunk(chunk: Chunk): Promise<number | "exit"> {
+  async runChunk(chunk: Chunk, signal?: AbortSignal): Promise<number | "exit"> {
     if (chunk.kind === "directive") {
-      return chunk.name === "exit" || chunk.name === "quit" ? "exit" : await this.directive(chunk);
+      return chunk.name === "exit" || chunk.name === "quit"
+        ? "exit"
+        : await this.directive(chunk, signal);
     }
     try {
-      return await this.#run(bindScript(parseScript(chunk.text), []));
+      return await this.#run(bindScript(parseScript(chunk.text), []), undefined, undefined, signal);
     } catch (error) {
       this.#io.err(describeError(error) + "\n");
       return exitCodeOf(error);
@@ -144,9 +147,10 @@ export class Session {
     commands: readonly BoundCommand[],
     source?: string,
     line?: number,
+    signal?: AbortSignal,
   ): Promise<number> {
     try {
-      await this.runCommands(commands);
+      await this.runCommands(commands, signal);
       return EXIT.ok;
     } catch (error) {
       this.#io.err(describeError(error, source && line ? `${source}:${line}` : source) + "\n");
@@ -158,13 +162,14 @@ export class Session {
    * Runs bound commands and prints their results (and the time, with `.timing on`).
    *
    * @param commands The commands.
+   * @param signal Aborts the command that is running (the later ones do not run).
    */
-  async runCommands(commands: readonly BoundCommand[]): Promise<void> {
+  async runCommands(commands: readonly BoundCommand[], signal?: AbortSignal): Promise<void> {
     await using conn = await this.#ds.getConnection();
     const stmt = conn.createStatement();
     for (const command of commands) {
       const started = this.#now();
-      await stmt.executeCommands([command]);
+      await stmt.executeCommands([command], { signal });
       const elapsed = this.#now() - started;
       const text = renderResults(stmt, this.format, this.#io.width?.());
       if (text !== "") this.#io.out(text + "\n");
@@ -176,9 +181,10 @@ export class Session {
    * Applies a directive.
    *
    * @param chunk The directive.
+   * @param signal Aborts a `.load`.
    * @returns The exit code.
    */
-  async directive(chunk: Chunk): Promise<number> {
+  async directive(chunk: Chunk, signal?: AbortSignal): Promise<number> {
     if (chunk.kind !== "directive") return EXIT.ok;
     const [arg, index] = chunk.args;
     switch (chunk.name) {
@@ -208,7 +214,7 @@ export class Session {
           this.#io.err("error: .load needs a file: .load FILE [INDEX]\n");
           return EXIT.input;
         }
-        return await this.load(arg, index);
+        return await this.load(arg, index, signal);
       default:
         this.#io.err(`error: unknown directive .${chunk.name}; .help lists them\n`);
         return EXIT.input;

@@ -212,3 +212,40 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "cli: Ctrl-C during a .load stops it between requests; what was sent stays, the prompt goes on",
+  ignore: !hasScript,
+  fn: async () => {
+    const dir = await Deno.makeTempDir();
+    const file = `${dir}/big.ndjson`;
+    const line = (i: number) => JSON.stringify({ i, text: "some words" });
+    await Deno.writeTextFile(file, Array.from({ length: 300_000 }, (_, i) => line(i)).join("\n"));
+    const term = new Terminal(`${Deno.execPath()} run -A ${MAIN} --engine`);
+    try {
+      await term.waitFor(/sv> $/);
+      await term.type(`.load ${file} big\r`);
+      await term.waitFor(/\d+% [\d,]+ docs +[\d,]+ docs\/s/); // the bar is drawn: the load runs
+      await term.type("\x03");
+      await term.waitFor(/error: interrupted \(Ctrl-C\)/);
+      await term.waitFor(/sv> $/);
+      let mark = term.screen.length;
+      await term.type("POST /big/_refresh\r");
+      await term.waitFor(/sv> $/, mark);
+      mark = term.screen.length;
+      await term.type("GET /big/_count\r");
+      const count = await term.waitFor(/\|\s+\d+ \|\r?\n\(1 row\)/, mark);
+      const loaded = Number(count.match(/(\d+)/)![1]);
+      assert.ok(loaded > 0 && loaded < 300_000, `loaded ${loaded}`);
+      assert.equal(loaded % 2000, 0, "whole requests only: a request is never cut in half");
+      await term.type("\x04");
+      assert.equal(await term.close(), 0);
+    } catch (error) {
+      await term.close();
+      throw error;
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
