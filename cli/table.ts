@@ -90,8 +90,29 @@ function fit(natural: readonly number[], width: number, min: number): number[] {
 }
 
 /**
+ * One record per block, `column | value` lines, for tables too wide for the terminal even with
+ * every column squeezed (psql's expanded display).
+ */
+function expanded(columns: readonly string[], rows: readonly string[][], width: number): string {
+  const label = Math.max(...columns.map(length));
+  const room = Math.max(10, width - label - 3);
+  const out: string[] = [];
+  rows.forEach((row, r) => {
+    const title = `-[ RECORD ${r + 1} ]`;
+    out.push(title + "-".repeat(Math.max(0, Math.min(width, label + 3 + room) - title.length)));
+    columns.forEach((c, i) => {
+      fold(row[i]!, room).forEach((piece, k) => {
+        out.push(`${(k === 0 ? c : "").padEnd(label)} | ${piece}`);
+      });
+    });
+  });
+  return out.join("\n");
+}
+
+/**
  * Formats rows as an aligned table that fits `options.width`: a header, a rule, and each row,
- * long cells folded onto continuation lines.
+ * long cells (and headers) folded onto continuation lines. When even the narrowest columns
+ * cannot fit, each row is shown as a record of `column | value` lines instead.
  *
  * @param columns The column labels, in order.
  * @param rows The rows, one cell per column.
@@ -127,18 +148,23 @@ export function formatTable(
     rows.every((r) => r[i] === null || r[i] === undefined || typeof r[i] === "number")
   );
   const limit = options.width && options.width > 0 ? options.width : Infinity;
-  const widths = fit(natural, limit, options.minColumnWidth ?? 8);
+  const min = options.minColumnWidth ?? 8;
+  const narrowest = natural.reduce((sum, w) => sum + Math.min(w, min), 3 * columns.length + 1);
+  if (narrowest > limit) return expanded(columns, texts, limit);
+  const widths = fit(natural, limit, min);
   const pad = (text: string, i: number) => {
     const gap = " ".repeat(Math.max(0, widths[i]! - length(text)));
     return numeric[i] ? gap + text : text + gap;
   };
   const line = (cells: readonly string[]) => `| ${cells.map(pad).join(" | ")} |`;
-  const out = [line(columns.map((c, i) => fold(c, widths[i]!)[0]!))];
-  out.push(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
-  for (const row of texts) {
-    const pieces = row.map((text, i) => fold(text, widths[i]!));
+  const block = (cells: readonly string[]) => {
+    const pieces = cells.map((text, i) => fold(text, widths[i]!));
     const height = Math.max(...pieces.map((p) => p.length));
     for (let k = 0; k < height; k++) out.push(line(pieces.map((p) => p[k] ?? "")));
-  }
+  };
+  const out: string[] = [];
+  block(columns);
+  out.push(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
+  for (const row of texts) block(row);
   return out.join("\n");
 }
