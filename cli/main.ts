@@ -94,7 +94,7 @@ function openPrompt(): LineReader {
       return new Promise((resolve) => {
         waiting = resolve;
         rl.setPrompt(prompt);
-        rl.prompt();
+        rl.prompt(true); // keep the cursor after what was typed ahead
       });
     },
     onInterrupt(handler, long) {
