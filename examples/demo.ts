@@ -8,6 +8,7 @@ import { Column, JdbcTemplate, type RowMap, Table } from "../template/mod.ts";
 import { formatTable } from "./_demo_table.ts";
 import { loadCities } from "./_demo_data.ts";
 import { tourLambda } from "./tour_lambda.ts";
+import { tourMapper } from "./tour_mapper.ts";
 
 @Table("cities")
 class City {
@@ -159,6 +160,7 @@ try {
   console.log(`  COUNT(all) = ${await jdbc.queryForNumber("POST /cities/_count")}`);
 
   await tourLambda({ ds, jdbc, section });
+  await tourMapper({ ds, jdbc, section });
 
   console.log(`\ndone in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 } finally {

@@ -17,14 +17,7 @@
  * @module
  */
 
-import {
-  ConnectionError,
-  OutcomeUnknownError,
-  redact,
-  ResponseError,
-  ResponseTooLargeError,
-  TimeoutError,
-} from "../errors.ts";
+import { ConnectionError, redact, ResponseError, ResponseTooLargeError } from "../errors.ts";
 import { NodePool } from "./_node_pool.ts";
 import { readBody, TooLarge } from "./_body_reader.ts";
 import { backoffDelay, isConnectPhase, isIdempotent, retryAfterMs } from "./retry_policy.ts";
@@ -32,10 +25,12 @@ import {
   check,
   codeOf,
   combine,
+  deadlineError,
   describe,
   fromServer,
   gzip,
   isAbort,
+  outcomeUnknown,
   raceSignal,
   secretsOf,
   sleep,
@@ -206,7 +201,9 @@ export class Transport {
       const node = this.#pool.pick();
       tried.push(node);
       const left = deadline - Date.now();
-      if (left <= 0) throw this.#deadlineError(req, attemptMs, totalMs, attempt - 1, last?.error);
+      if (left <= 0) {
+        throw deadlineError(req, attemptMs, totalMs, attempt - 1, this.#pool, last?.error);
+      }
       const signal = combine(req.signal, Math.min(attemptMs, left));
       events?.start(node, attempt);
       const outcome = await this.#once(node, method, headers, body, req, signal);
@@ -216,7 +213,7 @@ export class Transport {
         if (this.#pool.markDead(node)) events?.nodeDead(node, outcome.error);
         last = { error: outcome.error, node };
         if (!outcome.connect && !idempotent()) {
-          throw this.#unknown(
+          throw outcomeUnknown(
             req,
             node,
             outcome.timedOut
@@ -232,7 +229,7 @@ export class Transport {
       const status = res.status;
       let text: string;
       try {
-        text = await readBody(res, this.#maxBytes, signal);
+        text = await readBody(res, this.#maxBytes, signal, !this.#injected);
       } catch (error) {
         events?.end(status, "", error);
         if (error instanceof TooLarge) {
@@ -242,7 +239,7 @@ export class Transport {
         if (this.#pool.markDead(node)) events?.nodeDead(node, error);
         last = { error, node };
         if (!idempotent()) {
-          throw this.#unknown(
+          throw outcomeUnknown(
             req,
             node,
             `the server answered ${status} but the body broke off`,
@@ -258,18 +255,15 @@ export class Transport {
       if ((status >= 200 && status < 300) || (status === 404 && req.allowNotFound)) {
         return { status, body: text, headers: res.headers, node };
       }
-      const error = ResponseError.fromBody(status, this.#scrub(text), { command: req.command });
-      const retryable = status === 429 ||
-        (GATEWAY_STATUSES.has(status) && (idempotent() || !fromServer(error)));
-      if (!retryable || attempt >= attempts) {
-        if (GATEWAY_STATUSES.has(status) && !idempotent() && !fromServer(error)) {
-          throw this.#unknown(req, node, `a gateway answered ${status}`, error, status);
-        }
-        throw error;
+      const error = ResponseError.fromBody(status, this.redactSecrets(text), {
+        command: req.command,
+      });
+      const gateway = GATEWAY_STATUSES.has(status);
+      // A gateway's own page (not Elasticsearch's error JSON) says nothing about the write.
+      if (gateway && !fromServer(error) && !idempotent()) {
+        throw outcomeUnknown(req, node, `a gateway answered ${status}`, error, status);
       }
-      if (GATEWAY_STATUSES.has(status) && !idempotent()) {
-        throw this.#unknown(req, node, `a gateway answered ${status}`, error, status);
-      }
+      if (!(status === 429 || (gateway && idempotent())) || attempt >= attempts) throw error;
       const after = status === 429
         ? retryAfterMs(res.headers.get("retry-after"), Date.now())
         : undefined;
@@ -280,16 +274,22 @@ export class Transport {
     const lastError = last?.error;
     if (lastError instanceof ResponseError) throw lastError;
     if (Date.now() >= deadline || isAbort(lastError)) {
-      throw this.#deadlineError(req, attemptMs, totalMs, attempts, lastError);
+      throw deadlineError(req, attemptMs, totalMs, attempts, this.#pool, lastError);
     }
     const where = [...new Set(tried)].map(redact).join(", ");
+    const code = codeOf(lastError);
     throw new ConnectionError(
-      `Could not reach ${redact(last?.node ?? where)} (${codeOf(lastError)}) for ${req.method} ${
+      `Could not reach ${redact(last?.node ?? where)} (${code}) for ${req.method} ${
         redact(req.path)
       } after ${attempts} attempt(s) on ${where}: ${
         describe(lastError)
       }; check that the cluster is running and the URL is right`,
-      { cause: lastError, command: req.command },
+      {
+        cause: lastError,
+        command: req.command,
+        node: last?.node,
+        causeCode: code === "no error code" ? undefined : code,
+      },
     );
   }
 
@@ -328,38 +328,23 @@ export class Transport {
     return sleep(ms, req);
   }
 
-  #unknown(
-    req: TransportRequest,
-    node: string,
-    what: string,
-    cause: unknown,
-    status?: number,
-  ): OutcomeUnknownError {
-    return new OutcomeUnknownError(
-      `${req.method} ${redact(req.path)} on ${redact(node)}: ${what} after the request was ` +
-        "sent, so whether the server applied it is unknown; it was not re-sent because it is " +
-        "not idempotent. Read the data before writing again, or mark the call idempotent",
-      { sent: true, status, node, cause, command: req.command },
-    );
-  }
-
-  #deadlineError(
-    req: TransportRequest,
-    attemptMs: number,
-    totalMs: number,
-    attempts: number,
-    cause: unknown,
-  ): TimeoutError {
-    return new TimeoutError(
-      `${req.method} ${redact(req.path)} timed out after ${attemptMs} ms per attempt ` +
-        `(${attempts} attempt(s) within requestTimeoutMs ${totalMs} ms; dead nodes: ${
-          this.#pool.deadNodes().map(redact).join(", ") || "none"
-        }); raise timeoutMs or narrow the request`,
-      { cause, command: req.command },
-    );
-  }
-
-  #scrub(text: string): string {
+  /**
+   * Replaces this transport's credentials (the authorization header, its token, the decoded
+   * password) in a text with `***`: for error excerpts of bodies that echo request headers.
+   *
+   * @param text Any text, e.g. a response body.
+   * @returns The text without this transport's secrets.
+   *
+   * @example
+   * ```ts
+   * import { Transport } from "@searchvisitor/searchvisitor/driver";
+   * import assert from "node:assert/strict";
+   *
+   * const t = new Transport({ nodes: ["http://es:9200"], authorization: "Bearer s3cr3t-token" });
+   * assert.equal(t.redactSecrets("echo: Bearer s3cr3t-token"), "echo: ***");
+   * ```
+   */
+  redactSecrets(text: string): string {
     let out = text;
     for (const secret of this.#secrets) out = out.replaceAll(secret, "***");
     return out;

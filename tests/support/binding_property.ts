@@ -1,7 +1,7 @@
 // The binding property: a random value (every JSON type, nasty strings with quotes, backslashes,
 // `/ . % # ? & = * ,`, control characters, lone surrogates, very long ones, and non-JSON values)
 // bound in every placeholder position — path segment, index name, query value, JSON value, key,
-// array element, whole body, NDJSON line, through the driver, the template's `#{}` and the tagged
+// array element, whole body, NDJSON line, hint, through the driver, the template's `#{}` and the tagged
 // template's `${}` — either fails with a BindError, or leaves the command's structure exactly as
 // written, with a path value always exactly one segment that decodes back to the value.
 // Shared by tests/binding_property_test.ts (100 000 cases) and tools/fuzz.ts (a million).
@@ -232,6 +232,17 @@ export const POSITIONS: Record<string, Check> = {
     const lines = c.body!.slice(0, -1).split("\n");
     assert.deepEqual(JSON.parse(lines[0]!), { index: { _index: "i" } });
     for (const line of lines) assert.equal(typeof JSON.parse(line), "object");
+  },
+  hint: (value) => {
+    const c = bindOne(
+      '/*+ overwrite_find_limit=? */ POST /i/_search {"query": {"match_all": {}}}',
+      value,
+    );
+    const body = JSON.parse(c.body!);
+    assert.deepEqual(Object.keys(body).sort(), ["query", "size"]);
+    assert.deepEqual(body.query, { match_all: {} });
+    assert.ok(Number.isSafeInteger(body.size) && body.size >= 0);
+    assert.equal(c.path, "/i/_search");
   },
   templatePath: pathCheck(tpl("DELETE /idx/_doc/#{v}")),
   templateQuery: queryCheck(tpl("GET /idx/_search?q=#{v}&size=1")),
