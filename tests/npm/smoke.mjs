@@ -8,6 +8,7 @@ import * as root from "@searchvisitor/searchvisitor";
 import * as driver from "@searchvisitor/searchvisitor/driver";
 import { defineEntity, JdbcTemplate } from "@searchvisitor/searchvisitor/template";
 import { LambdaTemplate } from "@searchvisitor/searchvisitor/lambda";
+import { Configuration } from "@searchvisitor/searchvisitor/mapper";
 import { Engine, serve } from "@searchvisitor/searchvisitor/engine";
 
 const runtime = typeof globalThis.Bun !== "undefined"
@@ -56,6 +57,8 @@ try {
   const old = await new LambdaTemplate(ds).query(Person).gt("age", 40).orderBy("age", "desc")
     .queryForList();
   assert.deepEqual(old.map((p) => p.name), ["Grace", "Alan"]);
+  const session = new Configuration().newSession(ds);
+  assert.equal(await session.jdbc().queryForNumber("GET /people/_count"), 3);
 
   // Errors keep their identity across subpaths.
   const missing = await conn.createStatement().executeQuery("GET /nowhere/_search").catch((e) => e);

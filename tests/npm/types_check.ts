@@ -3,6 +3,8 @@
 // Never run (the server it starts is never closed): it only has to compile.
 import { DataSource, ResponseError, type TransportEvent } from "@searchvisitor/searchvisitor";
 import { JdbcTemplate } from "@searchvisitor/searchvisitor/template";
+import { Configuration } from "@searchvisitor/searchvisitor/mapper";
+import { LambdaTemplate } from "@searchvisitor/searchvisitor/lambda";
 import { Engine, serve } from "@searchvisitor/searchvisitor/engine";
 import { formatTable, runCli } from "@searchvisitor/searchvisitor/cli";
 import { otelListener } from "@searchvisitor/searchvisitor/contrib/otel";
@@ -20,3 +22,4 @@ void otelListener;
 void n;
 void t;
 void status;
+void [new Configuration(), LambdaTemplate];
