@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The npm package as a user gets it: build, `npm pack`, install the tarball into an empty project,
-# and run tests/npm/smoke.mjs on Node and on Bun. Usage: .ci/npm_smoke.sh [deno command...]
+# and run tests/npm/smoke.mjs on Node (the machine's, and 22 from npm) and on Bun.
+# Usage: .ci/npm_smoke.sh [deno command...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -33,6 +34,8 @@ npx -y -p typescript@5.8.3 tsc -p .
 
 echo "== npm smoke on $(node --version)"
 node smoke.mjs
+echo "== npm smoke on Node 22 (from npm)"
+npx -y node@22 smoke.mjs
 echo "== npm smoke on bun"
 npx -y bun smoke.mjs
 
