@@ -107,5 +107,18 @@ const page = await mapper.byAge(new PageObject(0, 1));
 assert.deepEqual(page.data.map((p) => p.name), ["Ada"]);
 assert.equal(page.totalCount, 2);
 assert.deepEqual((await mapper.selectByIds(["2", "1"])).map((p) => p.id), ["2", "1"]);
+
+// At scale: a BulkWriter fed by a ReadableStream, every hit streamed, an integer beyond 2^53.
+const loaded = await jdbc.bulkWriter({ index: "many", flushDocs: 100, refresh: "true" })
+  .write(ReadableStream.from(Array.from({ length: 500 }, (_, n) => ({ n }))));
+assert.equal(loaded.successful, 500);
+let streamed = 0;
+for await (const _ of jdbc.stream('POST /many/_search {"size": 64}')) streamed++;
+assert.equal(streamed, 500);
+await jdbc.executeUpdate('PUT /many/_doc/big?refresh=true {"id": 9007199254740993}');
+class Big {
+  id = 0n;
+}
+assert.equal((await jdbc.queryForObject("GET /many/_doc/big", [], Big))?.id, 9007199254740993n);
 engine.close();
 console.log("bun smoke ok");
