@@ -157,6 +157,13 @@ export function updateAliasesHandler(ctx: RequestContext): Reply {
   const cluster = ctx.state.cluster;
   const plan: Array<() => void> = [];
   for (const action of actions as Array<Record<string, unknown>>) {
+    if (action === null || typeof action !== "object" || Array.isArray(action)) {
+      throw new EngineError(
+        400,
+        "x_content_parse_exception",
+        "[aliases] failed to parse field [actions]: each action must be an object",
+      );
+    }
     const [kind] = Object.keys(action);
     const spec = (action[kind] ?? {}) as Record<string, unknown>;
     const indexExpr = [...asList(spec.index), ...asList(spec.indices)].join(",");

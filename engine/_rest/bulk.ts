@@ -155,7 +155,10 @@ function run(
   touched: Set<IndexState>,
 ): Record<string, unknown> {
   const { meta, op } = action;
-  const indexName = (meta._index as string | undefined) ?? ctx.p.index;
+  const rawIndex = meta._index;
+  const indexName = rawIndex === undefined || rawIndex === null
+    ? (rawIndex === null ? undefined : ctx.p.index)
+    : String(rawIndex);
   const id = meta._id === undefined || meta._id === null ? undefined : String(meta._id);
   const base = { _index: indexName, _id: id ?? null };
   try {

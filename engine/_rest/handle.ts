@@ -55,6 +55,16 @@ let incidents = 0;
  */
 function errorReply(state: EngineState, e: unknown, request: Request, method: string): Reply {
   if (e instanceof EngineError) return { status: e.status, body: errorBody(e) };
+  if (e instanceof TypeError && /Cannot convert object to primitive value/.test(e.message)) {
+    // Only request JSON can hold an object whose `toString` key is data, not a method: an
+    // object or array where the API wanted a value.
+    const error = new EngineError(
+      400,
+      "x_content_parse_exception",
+      "an object or array was found where a value was expected",
+    );
+    return { status: 400, body: errorBody(error) };
+  }
   const incident = ++incidents;
   const what = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
   const where = (() => {
