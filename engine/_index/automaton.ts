@@ -2,7 +2,7 @@
 // become expression trees matched by derivatives, a lazily built DFA whose states are memoised
 // and counted, so no input can make matching backtrack and no pattern can grow memory unbounded.
 
-import { EngineError } from "../_errors.ts";
+import { type EngineError, esError } from "../_errors.ts";
 
 /** Lucene's `max_determinized_states` default. */
 export const MAX_DETERMINIZED_STATES = 10000;
@@ -20,8 +20,7 @@ type Shape = Node extends infer N ? N extends Node ? Omit<N, "id"> : never : nev
 
 /** 400 raised when a pattern needs more automaton states than allowed. */
 export function tooComplex(states: number, max: number, transitions = states): EngineError {
-  return new EngineError(
-    400,
+  return esError(
     "too_complex_to_determinize_exception",
     `Determinizing automaton with ${states} states and ${transitions} transitions would require more than ${max} effort.`,
   );

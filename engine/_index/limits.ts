@@ -2,7 +2,7 @@
 // `search.max_buckets`, `indices.query.bool.max_clause_count`, `index.max_terms_count` and
 // `search.max_open_scroll_context`.
 
-import { EngineError, illegalArgument } from "../_errors.ts";
+import { esError, illegalArgument } from "../_errors.ts";
 
 /** Default `search.max_buckets`. */
 export const MAX_BUCKETS = 65536;
@@ -31,8 +31,7 @@ export function consumeBuckets(n: number): void {
   if (!budget) return;
   budget.used += n;
   if (budget.used > budget.max) {
-    throw new EngineError(
-      400,
+    throw esError(
       "too_many_buckets_exception",
       `Trying to create too many buckets. Must be less than or equal to: [${budget.max}] but this number of buckets was exceeded. This limit can be set by changing the [search.max_buckets] cluster level setting.`,
       { max_buckets: budget.max },
@@ -68,13 +67,11 @@ export function countClauses(node: unknown, limit: number): number {
 export function checkClauseCount(query: unknown, limit: number): void {
   if (!query) return;
   if (countClauses(query, limit) <= limit) return;
-  throw new EngineError(
-    400,
+  throw esError(
     "illegal_argument_exception",
     "Query rewrite failed: too many clauses",
     {},
-    new EngineError(
-      400,
+    esError(
       "too_many_nested_clauses",
       `Query contains too many nested clauses; maxClauseCount is set to ${limit}`,
     ),
@@ -92,8 +89,7 @@ export function checkTermsCount(count: number, limit: number): void {
 /** Throws Elasticsearch's 429 when one more scroll would pass `search.max_open_scroll_context`. */
 export function checkOpenScrolls(open: number, limit: number): void {
   if (open < limit) return;
-  throw new EngineError(
-    429,
+  throw esError(
     "too_many_scroll_contexts_exception",
     `Trying to create too many scroll contexts. Must be less than or equal to: [${limit}]. This limit can be set by changing the [search.max_open_scroll_context] setting.`,
   );

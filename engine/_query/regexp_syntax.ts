@@ -1,7 +1,7 @@
 // Lucene's regular expression syntax (the `regexp` query and `/…/` in `query_string`), parsed
 // into the linear-time automaton. Always anchored; optional operators follow the `flags`.
 
-import { EngineError } from "../_errors.ts";
+import { type EngineError, illegalArgument } from "../_errors.ts";
 import { Automaton, Builder, MAX_DETERMINIZED_STATES } from "../_index/automaton.ts";
 
 /** Optional operators, as Lucene's RegExp flags. */
@@ -23,7 +23,7 @@ export function parseRegexpFlags(flags: unknown): number {
   for (const name of String(flags).split("|")) {
     const bit = REGEXP_FLAGS[name.trim().toUpperCase()];
     if (bit === undefined) {
-      throw new EngineError(400, "illegal_argument_exception", `Unknown regexp flag [${name}]`);
+      throw illegalArgument(`Unknown regexp flag [${name}]`);
     }
     out |= bit;
   }
@@ -42,7 +42,7 @@ const SHORTHAND: Record<string, [number[], boolean]> = {
 };
 
 function invalid(message: string): EngineError {
-  return new EngineError(400, "illegal_argument_exception", message);
+  return illegalArgument(message);
 }
 
 class Parser {

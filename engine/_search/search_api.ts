@@ -1,7 +1,7 @@
 // The search core's entry points for the REST layer: search, scroll, PIT, count, by-query matching.
 
 import { checkClauseCount, withBucketBudget } from "../_index/limits.ts";
-import { EngineError, illegalArgument, parsingError } from "../_errors.ts";
+import { EngineError, illegalArgument, parsingError, validationFailed } from "../_errors.ts";
 import { runAggregations } from "../_aggs/aggregations.ts";
 import { collect, type Collected } from "./collect.ts";
 import { fieldMapOf } from "../_index/field_map.ts";
@@ -89,10 +89,8 @@ export function searchApi(
   let pitId: string | undefined;
   if (req.pit) {
     if (targets.length) {
-      throw new EngineError(
-        400,
-        "action_request_validation_exception",
-        "Validation Failed: 1: [indices] cannot be used with point in time. Do not specify any index with point in time.;",
+      throw validationFailed(
+        "[indices] cannot be used with point in time. Do not specify any index with point in time.",
       );
     }
     const pit = ctx.pit(req.pit.id);

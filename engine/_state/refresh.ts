@@ -1,6 +1,6 @@
 // The `refresh` parameter of writes and the lazy scheduled refresh (no background timers).
 
-import { EngineError } from "../_errors.ts";
+import { illegalArgument } from "../_errors.ts";
 import type { IndexState } from "./index_state.ts";
 
 /** Timers and waiters the engine must clear on close. */
@@ -62,9 +62,5 @@ export async function applyRefresh(
     await Promise.all(unique.filter((i) => i.hasPending).map((i) => waitForRefresh(i, scheduler)));
     return false;
   }
-  throw new EngineError(
-    400,
-    "illegal_argument_exception",
-    `Unknown value for refresh: [${value}].`,
-  );
+  throw illegalArgument(`Unknown value for refresh: [${value}].`);
 }
