@@ -44,7 +44,28 @@ export function bucketsLeft(): number {
   return budget ? budget.max - budget.used : Infinity;
 }
 
-/** Number of query clauses in a parsed query: every query node, nested ones included. */
+interface ClauseShape {
+  kind: string;
+  query?: unknown;
+  fuzziness?: unknown;
+  fields?: readonly unknown[];
+}
+
+/**
+ * Clauses one query node becomes, as Lucene counts them after rewriting: a full-text query makes a
+ * clause per word (per field for `multi_match`), and a fuzzy one up to 50 expansions per word.
+ */
+function clausesOf(node: ClauseShape): number {
+  if (node.kind !== "match" && node.kind !== "multi_match" || typeof node.query !== "string") {
+    return 1;
+  }
+  const words = node.query.split(/\s+/).filter((w) => w !== "").length;
+  const fuzzy = node.fuzziness !== undefined && node.fuzziness !== "0" ? 50 : 1;
+  const fields = node.kind === "multi_match" ? Math.max(1, node.fields?.length ?? 1) : 1;
+  return Math.max(1, words * fuzzy * fields);
+}
+
+/** Number of query clauses in a parsed query, nested ones included, as Lucene counts them. */
 export function countClauses(node: unknown, limit: number): number {
   let n = 0;
   const stack: unknown[] = [node];
@@ -55,7 +76,7 @@ export function countClauses(node: unknown, limit: number): number {
       continue;
     }
     if (v === null || typeof v !== "object") continue;
-    if (typeof (v as { kind?: unknown }).kind === "string") n++;
+    if (typeof (v as { kind?: unknown }).kind === "string") n += clausesOf(v as ClauseShape);
     for (const child of Object.values(v)) {
       if (child !== null && typeof child === "object") stack.push(child);
     }
