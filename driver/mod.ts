@@ -28,10 +28,11 @@ export type {
   Slot,
   SlotKind,
 } from "./command/command_tokenizer.ts";
-export { bindScript } from "./command/command_binder.ts";
+export { bindScript, type BindScriptOptions } from "./command/command_binder.ts";
 export { applyHints } from "./command/hints.ts";
 export { CommandCache } from "./command/command_cache.ts";
-export { encodeJson, encodePathSegment, encodeQueryValue } from "./command/value_encoder.ts";
+export { encodeJson, encodeQueryValue } from "./command/value_encoder.ts";
+export { encodePathSegment, IndexPattern, type PathValueOptions } from "./command/path_segment.ts";
 export { type Auth, DataSource, type DataSourceOptions } from "./jdbc/data_source.ts";
 export {
   Connection,
@@ -40,6 +41,16 @@ export {
   type ServerInfo,
 } from "./jdbc/connection.ts";
 export { Statement } from "./jdbc/statement.ts";
+export {
+  type BulkFailure,
+  type BulkOperation,
+  type BulkResult,
+  type BulkSource,
+  type BulkStats,
+  BulkWriter,
+  type BulkWriterOptions,
+} from "./jdbc/bulk_writer.ts";
+export { HitStream, type StreamOptions, type StreamServerInfo } from "./jdbc/hit_stream.ts";
 export {
   type ExecuteOptions,
   StatementBase,
@@ -50,6 +61,9 @@ export {
   PreparedStatement,
   RETURN_GENERATED_KEYS,
 } from "./jdbc/prepared_statement.ts";
+export { type HitMeta, readHitMeta } from "./jdbc/hit_meta.ts";
+export type { Aggregate, Aggregations, Bucket } from "./jdbc/aggregations.ts";
+export { ColumnTypeError } from "./jdbc/cell_types.ts";
 export {
   type ColumnRef,
   ResultSet,
@@ -63,3 +77,10 @@ export {
   type TransportRequest,
   type TransportResponse,
 } from "./wire/transport.ts";
+export {
+  backoffDelay,
+  isConnectPhase,
+  isIdempotent,
+  networkErrorCode,
+  retryAfterMs,
+} from "./wire/retry_policy.ts";

@@ -2,6 +2,7 @@
 // 429 (es_rejected_execution_exception) are sent again, alone, after a backoff, up to maxRetries
 // times; any other failure ends in a BulkError that lists every item.
 
+import { parseJsonBody } from "./_json_body.ts";
 import { BulkError, type BulkItem, ResponseError, type ServerErrorCause } from "../errors.ts";
 import type { BoundCommand } from "../command/_command.ts";
 import { type BulkEntry, toBulkEntry } from "./_batch.ts";
@@ -22,16 +23,18 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-function parseItems(status: number, text: string, expected: number): ItemAnswer[] {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
+function parseItems(
+  status: number,
+  text: string,
+  contentType: string,
+  expected: number,
+  redactSecrets: (text: string) => string,
+): ItemAnswer[] {
+  const command = `POST /_bulk (batch of ${expected})`;
+  const body: unknown = parseJsonBody(status, text, contentType, command, redactSecrets);
   const items = isObject(body) && Array.isArray(body.items) ? body.items : undefined;
   if (!items || items.length !== expected) {
-    throw new ResponseError(status, body ?? text, {
+    throw new ResponseError(status, body, {
       command: `POST /_bulk (batch of ${expected}): the response does not list ${expected} item(s)`,
     });
   }
@@ -85,7 +88,13 @@ export async function runBatch(
     }
     const body = pending.flatMap((i) => entries[i].lines).join("\n") + "\n";
     const response = await executor.bulk(body, refresh, call);
-    const items = parseItems(response.status, response.body, pending.length);
+    const items = parseItems(
+      response.status,
+      response.body,
+      response.headers.get("content-type") ?? "",
+      pending.length,
+      (t) => executor.transport.redactSecrets(t),
+    );
     const retry: number[] = [];
     items.forEach((answer, k) => {
       const rejected = answer.detail.status === 429;

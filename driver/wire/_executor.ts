@@ -11,6 +11,7 @@ import type { Transport, TransportResponse } from "./transport.ts";
 export interface CallOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
+  idempotent?: boolean;
 }
 
 /** Sends commands for one connection. */
@@ -43,10 +44,18 @@ export class Executor {
       ndjson: command.ndjson,
       signal: options.signal,
       timeoutMs: options.timeoutMs,
+      idempotent: options.idempotent,
       allowNotFound: allowsNotFound(endpoint.kind),
       command: command.text,
     });
-    const outcomes = mapResponse(endpoint, response.status, response.body, command.text);
+    const outcomes = mapResponse(
+      endpoint,
+      response.status,
+      response.body,
+      command.text,
+      response.headers.get("content-type") ?? "",
+      (text) => this.transport.redactSecrets(text),
+    );
     const warnings = readWarnings(response.headers);
     if (warnings.length > 0) {
       for (const outcome of outcomes) {
@@ -73,6 +82,7 @@ export class Executor {
       ndjson: true,
       signal: options.signal,
       timeoutMs: options.timeoutMs,
+      idempotent: options.idempotent,
       command: `POST ${path} (batch)`,
     });
   }

@@ -3,6 +3,7 @@
 
 import { BulkError, type BulkItem, ResponseError, type ServerErrorCause } from "../errors.ts";
 import type { Endpoint } from "./_endpoint.ts";
+import { parseJsonBody } from "./_json_body.ts";
 import { JsonCell } from "../jdbc/_json_cell.ts";
 import type { ResultSetMeta, TotalHits } from "../jdbc/result_set.ts";
 import {
@@ -25,15 +26,6 @@ function isObject(value: unknown): value is Json {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-function parse(text: string): unknown {
-  if (text === "") return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
 /**
  * Maps one response to its results.
  *
@@ -41,15 +33,24 @@ function parse(text: string): unknown {
  * @param status The HTTP status (2xx, or 404 where the endpoint allows it).
  * @param text The body text.
  * @param command The command text, kept on errors.
+ * @param contentType The response's content type ("" when absent).
+ * @param redactSecrets Removes the transport's credentials from error excerpts.
  * @returns One outcome, or one per sub-search for `_msearch`.
+ * @throws {InvalidResponseError} When a body that must be JSON is empty, HTML or broken.
  */
 export function mapResponse(
   endpoint: Endpoint,
   status: number,
   text: string,
   command?: string,
+  contentType = "",
+  redactSecrets?: (text: string) => string,
 ): Outcome[] {
-  const body = parse(text);
+  const body = endpoint.kind === "head"
+    ? null
+    : endpoint.kind === "read" && /^text\/plain/i.test(contentType)
+    ? text // `_nodes/hot_threads` and other text answers: one `value` row
+    : parseJsonBody(status, text, contentType, command, redactSecrets);
   const json: Json = isObject(body) ? body : {};
   const notFound = status === 404;
   const fail = () => ResponseError.fromBody(status, text, { command });
@@ -62,16 +63,15 @@ export function mapResponse(
       return msearch(json, command);
     case "mget": {
       const docs = Array.isArray(json.docs) ? json.docs.filter(isObject) : [];
-      return [
-        rows(docTable(docs.map((d) => [d._id, d.found === false ? undefined : d._source])), body),
-      ];
+      const table = docTable(docs.map((d) => [d._id, d.found === false ? undefined : d._source]));
+      return [rows(table, body, { hits: docs })];
     }
     case "count":
       return [rows({ columns: ["COUNT"], rows: [[numberOr(json.count, 0)]] }, body)];
     case "doc_get": {
       if (notFound && json.found !== false) throw fail();
       const docs: [unknown, unknown][] = json.found === false ? [] : [[json._id, json._source]];
-      return [rows(docTable(docs), body)];
+      return [rows(docTable(docs), body, { hits: json.found === false ? [] : [json] })];
     }
     case "source_get": {
       if (notFound) {
@@ -168,12 +168,17 @@ function searchRows(json: Json, raw: unknown): Outcome {
   const hits = isObject(json.hits) ? json.hits : {};
   const list: unknown[] = Array.isArray(hits.hits) ? hits.hits : [];
   const rows: unknown[][] = [];
+  const kept: Json[] = [];
   for (let i = 0; i < list.length; i++) {
     const hit = list[i];
-    if (isObject(hit)) rows.push(docRow(hit._id, hit._source));
+    if (isObject(hit)) {
+      rows.push(docRow(hit._id, hit._source));
+      kept.push(hit);
+    }
   }
   const meta: ResultSetMeta = {
     raw,
+    hits: kept,
     total: totalOf(hits),
     took: typeof json.took === "number" ? json.took : null,
     aggregations: json.aggregations,
