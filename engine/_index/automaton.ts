@@ -7,6 +7,37 @@ import { type EngineError, esError } from "../_errors.ts";
 /** Lucene's `max_determinized_states` default. */
 export const MAX_DETERMINIZED_STATES = 10000;
 
+/**
+ * States one search may determinize over all its patterns together (ten patterns at Lucene's
+ * per-pattern default), so a request listing thousands of costly patterns is refused instead of
+ * stalling the engine.
+ */
+export const MAX_REQUEST_STATES = 100_000;
+
+let effort: { max: number; used: number } | null = null;
+
+/** Runs `fn` with a budget of `max` determinized states shared by every pattern it compiles. */
+export function withPatternBudget<T>(max: number, fn: () => T): T {
+  const outer = effort;
+  effort = { max, used: 0 };
+  try {
+    return fn();
+  } finally {
+    effort = outer;
+  }
+}
+
+function spend(states: number): void {
+  if (!effort) return;
+  effort.used += states;
+  if (effort.used > effort.max) {
+    throw esError(
+      "too_complex_to_determinize_exception",
+      `Determinizing the automata of this request would require more than ${effort.max} effort in total.`,
+    );
+  }
+}
+
 type Node =
   | { id: number; kind: "none" | "eps" }
   | { id: number; kind: "set"; ranges: number[]; neg: boolean }
@@ -226,9 +257,11 @@ export class Automaton {
         if (seen.has(to.id)) continue;
         seen.add(to.id);
         if (seen.size > this.#maxStates) throw tooComplex(seen.size, this.#maxStates, transitions);
+        if (seen.size % 256 === 0) spend(256);
         queue.push(to);
       }
     }
+    spend(seen.size % 256);
     return this;
   }
 

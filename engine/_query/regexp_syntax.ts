@@ -224,8 +224,32 @@ export interface RegexpOptions {
   maxDeterminizedStates?: number;
 }
 
-/** Compiles a Lucene regular expression; a syntax error is a 400 `illegal_argument_exception`. */
+const compiled = new Map<string, Automaton>();
+
+/**
+ * Compiles a Lucene regular expression; a syntax error is a 400 `illegal_argument_exception`.
+ * Recent patterns are kept compiled (a few dozen), so repeating one costs nothing.
+ */
 export function compileRegexp(pattern: string, options: RegexpOptions = {}): Automaton {
+  const key = JSON.stringify([
+    pattern,
+    options.flags ?? null,
+    options.caseInsensitive ?? false,
+    options.maxDeterminizedStates ?? null,
+  ]);
+  const hit = compiled.get(key);
+  if (hit) {
+    compiled.delete(key);
+    compiled.set(key, hit);
+    return hit;
+  }
+  const automaton = build(pattern, options);
+  if (compiled.size >= 32) compiled.delete(compiled.keys().next().value!);
+  compiled.set(key, automaton);
+  return automaton;
+}
+
+function build(pattern: string, options: RegexpOptions): Automaton {
   const b = new Builder();
   const node = new Parser(pattern, b, options.flags ?? REGEXP_FLAGS.ALL!).parse();
   const max = options.maxDeterminizedStates ?? MAX_DETERMINIZED_STATES;

@@ -1,5 +1,6 @@
 // The search core's entry points for the REST layer: search, scroll, PIT, count, by-query matching.
 
+import { MAX_REQUEST_STATES, withPatternBudget } from "../_index/automaton.ts";
 import { checkClauseCount, withBucketBudget } from "../_index/limits.ts";
 import { EngineError, illegalArgument, parsingError, validationFailed } from "../_errors.ts";
 import { runAggregations } from "../_aggs/aggregations.ts";
@@ -78,6 +79,15 @@ function checkLimits(req: SearchRequest, targets: SearchTarget[]): void {
 
 /** Runs a search and returns the full Elasticsearch response body. */
 export function searchApi(
+  ctx: SearchContexts,
+  targets: SearchTarget[],
+  body: Record<string, unknown> | undefined,
+  params: URLSearchParams,
+): Record<string, unknown> {
+  return withPatternBudget(MAX_REQUEST_STATES, () => search(ctx, targets, body, params));
+}
+
+function search(
   ctx: SearchContexts,
   targets: SearchTarget[],
   body: Record<string, unknown> | undefined,
@@ -253,6 +263,14 @@ export function closePitApi(
 
 /** Counts matching docs: `{count, _shards}`; the body may only hold `query`. */
 export function countApi(
+  targets: SearchTarget[],
+  body: Record<string, unknown> | undefined,
+  params: URLSearchParams,
+): Record<string, unknown> {
+  return withPatternBudget(MAX_REQUEST_STATES, () => count(targets, body, params));
+}
+
+function count(
   targets: SearchTarget[],
   body: Record<string, unknown> | undefined,
   params: URLSearchParams,
