@@ -22,6 +22,7 @@ if (import.meta.main) {
     seed,
     budgetMs,
     corpusDir,
+    finding: (s) => console.log(`finding: ${s.kind}: ${s.request}\n  -> ${s.answer ?? ""}`),
     progress: (done, r) =>
       console.log(
         `${done} requests, ${r.serverErrors} 5xx, ${r.hangs} hangs, ${r.crashes} crashes, peak heap ${
@@ -29,7 +30,6 @@ if (import.meta.main) {
         } MiB, ${(done / (r.millis / 1000)).toFixed(0)} req/s`,
       ),
   });
-  for (const s of report.samples) console.log(`${s.kind}: ${s.request}\n  -> ${s.answer ?? ""}`);
   console.log(JSON.stringify({ ...report, samples: report.samples.length }));
   console.log(
     `fuzz: ${report.requests} requests (seed ${seed}, ${report.corpusBodies} corpus bodies): ${report.serverErrors} 5xx, ${report.hangs} hangs, ${report.crashes} crashes, peak heap ${

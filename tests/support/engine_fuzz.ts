@@ -39,6 +39,8 @@ export interface FuzzOptions {
   epoch?: number;
   /** Progress callback, every 10,000 requests. */
   progress?: (done: number, report: FuzzReport) => void;
+  /** Called with each finding as it happens. */
+  finding?: (sample: FuzzReport["samples"][number]) => void;
 }
 
 /** A small, seedable PRNG (mulberry32). */
@@ -601,9 +603,9 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     if (answer === "hang" || answer === "crash") {
       if (answer === "hang") report.hangs++;
       else report.crashes++;
-      if (report.samples.length < 50) {
-        report.samples.push({ kind: answer, request: describe(request) });
-      }
+      const sample = { kind: answer, request: describe(request) };
+      options.finding?.(sample);
+      if (report.samples.length < 50) report.samples.push(sample);
       restart();
       await seedEngine();
       continue;
@@ -613,14 +615,14 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     report.peakHeapBytes = Math.max(report.peakHeapBytes, answer.heap);
     if (answer.status >= 500 || answer.status < 0) {
       report.serverErrors++;
-      if (report.samples.length < 50) {
-        report.samples.push({
-          kind: answer.status < 0 ? "rejected" : "5xx",
-          status: answer.status,
-          request: describe(request),
-          answer: `${answer.head} ${answer.log?.join(" | ") ?? ""}`,
-        });
-      }
+      const sample = {
+        kind: answer.status < 0 ? "rejected" : "5xx",
+        status: answer.status,
+        request: describe(request),
+        answer: `${answer.head} ${answer.log?.join(" | ") ?? ""}`,
+      };
+      options.finding?.(sample);
+      if (report.samples.length < 50) report.samples.push(sample);
     }
     if (options.progress && report.requests % 10_000 === 0) {
       report.millis = performance.now() - started;
