@@ -20,7 +20,7 @@ export function explainHandler(ctx: RequestContext): Reply {
     );
   }
   const target = targets[0]!;
-  const query = body.query ?? (ctx.params.has("q") ? undefined : undefined);
+  const query = body.query;
   if (query === undefined && !ctx.params.has("q")) {
     throw validationFailed("query is missing");
   }
