@@ -32,7 +32,7 @@ if (import.meta.main) {
   });
   console.log(JSON.stringify({ ...report, samples: report.samples.length }));
   console.log(
-    `fuzz: ${report.requests} requests (seed ${seed}, ${report.corpusBodies} corpus bodies): ${report.serverErrors} 5xx, ${report.hangs} hangs, ${report.crashes} crashes, peak heap ${
+    `fuzz: ${report.requests} requests (seed ${seed}, ${report.corpusBodies} corpus bodies): ${report.serverErrors} 5xx, ${report.hangs} hangs (${report.waits} requests waiting on a live engine), ${report.crashes} crashes, peak heap ${
       (report.peakHeapBytes / 2 ** 20).toFixed(1)
     } MiB, ${(report.millis / 1000).toFixed(1)} s`,
   );
