@@ -44,7 +44,7 @@ export function withSample<T, B extends Conditions<T>>(
         { mapper: target.mapper, method },
       );
     }
-    b = b.eq(field as never, value);
+    b = b.eq(field as never, value as never);
   }
   return b;
 }
