@@ -10,13 +10,18 @@ type Row = Record<string, unknown>;
 
 @SimpleMapper()
 class Items {
-  @Query('POST /items/_search {"query": {"range": {"n": {"gte": #{min}}}}, "sort": [{"n": "asc"}]}', {
-    returns: "page",
-  })
+  @Query(
+    'POST /items/_search {"query": {"range": {"n": {"gte": #{min}}}}, "sort": [{"n": "asc"}]}',
+    {
+      returns: "page",
+    },
+  )
   page(_args: { min: number }, _page: PageObject): Promise<PageResult<Row>> {
     return bound();
   }
-  @Query('POST /items/_search {"query": {"range": {"n": {"gte": #{min}}}}, "sort": [{"n": "asc"}], "size": 100}')
+  @Query(
+    'POST /items/_search {"query": {"range": {"n": {"gte": #{min}}}}, "sort": [{"n": "asc"}], "size": 100}',
+  )
   all(_args: { min: number }): Promise<Row[]> {
     return bound();
   }
