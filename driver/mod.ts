@@ -74,6 +74,11 @@ export {
   type TransportRequest,
   type TransportResponse,
 } from "./wire/transport.ts";
+export type {
+  RequestEventBase,
+  TransportEvent,
+  TransportEventListener,
+} from "./wire/transport_events.ts";
 export {
   backoffDelay,
   isConnectPhase,

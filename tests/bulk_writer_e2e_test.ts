@@ -235,7 +235,7 @@ Deno.test("JdbcTemplate.bulkWriter: entities by their metadata, operations for u
 
 Deno.test("bulk writer: close waits for a batch the timer started while every slot was busy", async () => {
   const r = await rig();
-  let open: (() => void)[] = [];
+  const open: (() => void)[] = [];
   r.gate = () => new Promise<void>((resolve) => open.push(resolve));
   const writer = new BulkWriter(r.conn, {
     index: "w",

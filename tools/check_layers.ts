@@ -18,8 +18,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   mapper: ["lambda", "template", "xml", "driver"],
   engine: [],
   cli: ["driver", "template", "lambda", "mapper", "xml", "engine"],
+  contrib: ["driver", "template", "lambda", "mapper", "xml"],
 };
-const LIBRARY_ROOMS = ["driver", "template", "lambda", "xml", "mapper", "engine"];
+const LIBRARY_ROOMS = ["driver", "template", "lambda", "xml", "mapper", "engine", "contrib"];
 /**
  * The engine's stages, lowest first: a stage folder imports only stages below it (and the
  * room's root `_errors.ts`), so a request flows REST → state → search → aggregations → hits →

@@ -230,7 +230,7 @@ export class ForEachNode implements SqlNode {
         if (item) this.#bind(ctx, item, this.#itemPrefix, value);
         if (index) this.#bind(ctx, index, this.#indexPrefix, key);
         body();
-        scope.length = inner;
+        if (scope.length !== inner) scope.length = inner;
       }
     } finally {
       ctx.loopDepth--;
@@ -239,7 +239,7 @@ export class ForEachNode implements SqlNode {
   }
 
   #bind(ctx: RenderContext, binding: Binding, prefix: string, value: unknown): void {
-    const generated = prefix + ctx.generated++;
+    const generated = ctx.generate(prefix);
     ctx.addArgument(generated, value);
     binding.value = value;
     binding.renamed = generated;
@@ -270,10 +270,13 @@ export class ForEachNode implements SqlNode {
 
 /** `<bind name value>`: evaluates the value and makes it a variable and an argument. */
 export class BindNode implements SqlNode {
-  constructor(readonly name: string, readonly value: TestExpression) {}
+  readonly #prefix: string;
+  constructor(readonly name: string, readonly value: TestExpression) {
+    this.#prefix = `__bind_${name}_`;
+  }
   apply(ctx: RenderContext): void {
     const value = this.value.value(ctx.lookup);
-    const renamed = ctx.loopDepth === 0 ? undefined : `__bind_${this.name}_${ctx.generated++}`;
+    const renamed = ctx.loopDepth === 0 ? undefined : ctx.generate(this.#prefix);
     ctx.addArgument(renamed ?? this.name, value);
     ctx.scope.push({ name: this.name, value, renamed });
   }

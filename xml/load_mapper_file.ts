@@ -60,12 +60,9 @@ export async function loadMapperFile(
           name,
         );
       }
-      const length = Number(response.headers.get("content-length") ?? 0);
-      if (length > max * 4) {
-        await response.body?.cancel();
+      text = await readCapped(response, max, () => {
         throw new MapperLoadError(`the mapper file ${name} is larger than ${max} characters`, name);
-      }
-      text = await response.text();
+      });
     }
   } catch (e) {
     if (e instanceof MapperLoadError) throw e;
@@ -96,5 +93,28 @@ function toUrl(source: string | URL, base: string | URL | undefined): URL {
       redact(source),
       e,
     );
+  }
+}
+
+// Reads a body as text, stopping (and cancelling the stream) once it passes `max` characters, so
+// a server cannot make the reader hold more than that.
+async function readCapped(response: Response, max: number, tooLarge: () => never): Promise<string> {
+  if (Number(response.headers.get("content-length") ?? 0) > max * 4) {
+    await response.body?.cancel();
+    tooLarge();
+  }
+  if (!response.body) return "";
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  const parts: string[] = [];
+  let length = 0;
+  while (true) {
+    const { done, value } = await reader.read();
+    if (done) return parts.join("");
+    length += value.length;
+    if (length > max) {
+      await reader.cancel();
+      tooLarge();
+    }
+    parts.push(value);
   }
 }

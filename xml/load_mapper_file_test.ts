@@ -56,6 +56,21 @@ Deno.test("loadMapperFile: failures are MapperLoadErrors with the cause; credent
     loadMapperFile("relative.xml"),
     (e: unknown) => e instanceof MapperLoadError && /import\.meta\.url/.test(e.message),
   );
+  let pulled = 0;
+  const endless = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      pulled++;
+      controller.enqueue(new TextEncoder().encode("<a>".repeat(1000)));
+    },
+  });
+  await assert.rejects(
+    loadMapperFile("https://example.com/endless.xml", {
+      fetch: () => Promise.resolve(new Response(endless)),
+      maxLength: 100_000,
+    }),
+    (e: unknown) => e instanceof MapperLoadError && /larger than 100000/.test(e.message),
+  );
+  assert.ok(pulled < 100, `stopped reading after ${pulled} chunks`);
   await assert.rejects(
     loadMapperFile("mem:/big.xml", {
       loader: () => Promise.resolve("x".repeat(101)),

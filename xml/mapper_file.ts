@@ -201,11 +201,16 @@ export function parseMapperFile(text: string, options: ParseMapperOptions = {}):
     b.attributes(el, STATEMENT_ATTRIBUTES[kind] ?? [], ["id"]);
     const attr = (name: string) => b.attribute(el, name, undefined);
     const resultType = attr("resultType");
-    const resultMap = attr("resultMap");
+    // `namespace.id` of this file is kept as the plain id, the key of `resultMaps`.
+    const written = attr("resultMap");
+    const own = written?.startsWith(namespace + ".")
+      ? written.slice(namespace.length + 1)
+      : written;
+    const resultMap = own !== undefined && resultMaps.has(own) ? own : written;
     if (resultType !== undefined && resultMap !== undefined) {
       b.fail("resultType and resultMap are alternatives; give one", el);
     }
-    if (resultMap !== undefined && !resultMaps.has(resultMap.replace(namespace + ".", ""))) {
+    if (resultMap !== undefined && !resultMaps.has(resultMap)) {
       if (!resultMap.includes(".") || resultMap.startsWith(namespace + ".")) {
         b.fail(`resultMap="${resultMap}" names no <resultMap> of this file`, el);
       }
@@ -215,9 +220,16 @@ export function parseMapperFile(text: string, options: ParseMapperOptions = {}):
       b.fail(`useGeneratedKeys="${keys}" must be true or false`, el);
     }
     const keyProperty = attr("keyProperty");
+    const pieces = b.pieces(el, undefined, []);
+    if (pieces.every((p) => typeof p === "string" && p.trim() === "")) {
+      b.fail(
+        `<${kind} id="${id}"> has no command text; write one, e.g. POST /index/_search {…}`,
+        el,
+      );
+    }
     statements.set(
       id,
-      new Statement(id, kind, el.line, b.pieces(el, undefined, []), {
+      new Statement(id, kind, el.line, pieces, {
         ...(resultType !== undefined ? { resultType } : {}),
         ...(resultMap !== undefined ? { resultMap } : {}),
         ...(keys !== undefined ? { useGeneratedKeys: keys === "true" } : {}),

@@ -177,6 +177,7 @@ const INVALID: [string, RegExp, number][] = [
     1,
   ],
   [`<mapper namespace="n"><cache/></mapper>`, /<cache> is not supported/, 1],
+  [`<mapper namespace="n">\n<select id="e">  \n </select></mapper>`, /has no command text/, 2],
   [`<mapper namespace="n">loose text</mapper>`, /text directly in <mapper>/, 1],
   [
     `<mapper namespace="n"><select id="a"><when test="x">y</when></select></mapper>`,
@@ -331,5 +332,30 @@ Deno.test("mapper file: the namespace prefix of resultMap and include is optiona
   <sql id="f">GET /x</sql>
 </mapper>`);
   assert.equal(file.statements.get("s")?.render({}).text, "GET /x");
+  assert.equal(file.statements.get("s")?.resultMap, "m");
   assert.equal(file.statements.get("t")?.resultMap, "other.ns.m");
+});
+
+Deno.test("mapper file: <property> values reach tests and refids inside the fragment", () => {
+  const file = parseMapperFile(`<mapper namespace="n">
+  <sql id="optional"><if test="\${field} != null">"\${field}": #{\${field}},</if></sql>
+  <sql id="pick"><include refid="\${which}"/></sql>
+  <sql id="a">A</sql>
+  <select id="s">{<where>
+    <include refid="optional"><property name="field" value="name"/></include>
+    <include refid="optional"><property name="field" value="age"/></include>
+  </where>} <include refid="pick"><property name="which" value="a"/></include></select>
+</mapper>`);
+  const s = file.statements.get("s")!;
+  assert.equal(s.render({ age: 3 }).text, '{"age": #{age}} A');
+  assert.equal(
+    s.render({ name: "x", age: 3 }).text.replace(/\s+/g, " "),
+    '{"name": #{name}, "age": #{age}} A',
+  );
+  assert.throws(
+    () =>
+      parseMapperFile(`<mapper namespace="n"><sql id="p"><include refid="\${w}"/></sql>
+<select id="s"><include refid="p"><property name="w" value="zz"/></include></select></mapper>`),
+    /no <sql id="zz">/,
+  );
 });

@@ -69,7 +69,7 @@
  * | `.size()` `.length()` `.isEmpty()` | the size of a string, array, Map, Set or object (own keys); on null/missing they give a missing value |
  * | `and or not`, a test's result | `true`/`false`; `null`/missing count as false; any other value is a `BindError` that says to compare it (`name != null`) — no truthiness surprises |
  *
- * No `eval`, no `Function`, no user code runs. A syntax error is a `TestExpressionError` whose
+ * No `eval`, no `Function`, no method of the arguments is called. A syntax error is a `TestExpressionError` whose
  * `offset` is the position inside the expression and whose `line`/`column` point into the file.
  *
  * @example A mapper file rendered for two argument sets

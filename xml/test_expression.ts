@@ -20,9 +20,9 @@ export interface TestExpressionOptions {
 type Eval = (lookup: VariableLookup) => unknown;
 
 /**
- * A parsed, compiled test expression. Evaluating it never runs user code: names and properties
- * are read as own data properties only, and the only calls are `.size()`, `.length()` and
- * `.isEmpty()`.
+ * A parsed, compiled test expression. Evaluating it calls no method of the arguments: names and
+ * properties are read as own properties only (inherited methods and class getters are out of
+ * reach), and the only calls are `.size()`, `.length()` and `.isEmpty()`, built in.
  *
  * @example
  * ```ts

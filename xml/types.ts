@@ -33,7 +33,8 @@ export interface MapperStatement {
   readonly kind: StatementKind;
   /** `resultType` of a `<select>`. */
   readonly resultType?: string;
-  /** `resultMap` of a `<select>` (an id of this file, or `namespace.id`). */
+  /** `resultMap` of a `<select>`: the id of a `<resultMap>` of this file (its own namespace prefix
+   * dropped), or another file's `namespace.id`. */
   readonly resultMap?: string;
   /** `useGeneratedKeys` of an `<insert>`. */
   readonly useGeneratedKeys?: boolean;
