@@ -26,6 +26,13 @@ import { parseQuery } from "../_query/query_parser.ts";
 import { intersect } from "../_query/doc_set.ts";
 import { METRIC_AGGS } from "./metric_aggs.ts";
 import { topHitsAgg } from "./top_hits_agg.ts";
+import {
+  applyParentPipelines,
+  isParentPipeline,
+  isSiblingPipeline,
+  siblingPipeline,
+  validatePipelines,
+} from "./pipeline_aggs.ts";
 
 export type { AggInput };
 
@@ -297,9 +304,26 @@ const AGGS: Record<string, AggFn> = {
   },
 };
 
-/** Runs an `aggs` object and returns the `aggregations` response object. */
+let depth = 0;
+
+/**
+ * Runs an `aggs` object and returns the `aggregations` response object. Pipelines run after the
+ * aggregations they read: siblings once their level is done, parent pipelines on the buckets of
+ * the aggregation that declares them.
+ */
 export function runAggregations(aggs: Json, inputs: AggInput[]): Json {
+  if (depth === 0) validatePipelines(aggs, null);
+  depth++;
+  try {
+    return runLevel(aggs, inputs);
+  } finally {
+    depth--;
+  }
+}
+
+function runLevel(aggs: Json, inputs: AggInput[]): Json {
   const out: Json = {};
+  const siblings: [string, string, Json, unknown][] = [];
   for (const [name, def] of Object.entries(aggs)) {
     if (typeof def !== "object" || def === null) {
       throw parsingError(
@@ -323,9 +347,20 @@ export function runAggregations(aggs: Json, inputs: AggInput[]): Json {
       }
     }
     if (!type) throw parsingError(`Missing definition for aggregation [${name}]`);
+    if (isParentPipeline(type)) continue;
+    if (isSiblingPipeline(type)) {
+      siblings.push([name, type, body ?? {}, meta]);
+      setOwn(out, name, null);
+      continue;
+    }
     const fn = Object.hasOwn(AGGS, type) ? AGGS[type] : undefined;
     if (!fn) throw parsingError(`Unknown aggregation type [${type}]`);
-    const result = fn(body ?? {}, inputs, sub, name);
+    let result = fn(body ?? {}, inputs, sub, name);
+    if (sub) result = applyParentPipelines(result, sub);
+    setOwn(out, name, meta === undefined ? result : { meta, ...result });
+  }
+  for (const [name, type, body, meta] of siblings) {
+    const result = siblingPipeline(type, name, body, out);
     setOwn(out, name, meta === undefined ? result : { meta, ...result });
   }
   return out;

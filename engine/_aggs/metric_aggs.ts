@@ -58,6 +58,54 @@ const sum = (vs: number[]) => vs.reduce((a, b) => a + b, 0);
 const min = (vs: number[]) => vs.reduce((a, b) => (b < a ? b : a), Infinity);
 const max = (vs: number[]) => vs.reduce((a, b) => (b > a ? b : a), -Infinity);
 
+/** Reads `sigma`, refusing a negative one as Elasticsearch does. */
+export function sigmaOf(raw: unknown): number {
+  const sigma = raw === undefined || raw === null ? 2 : Number(raw);
+  if (!(sigma >= 0)) {
+    throw illegalArgument("[sigma] must be greater than or equal to 0. Found [" + sigma + "]");
+  }
+  return sigma;
+}
+
+/** `extended_stats` of a list of values (also `extended_stats_bucket`). */
+export function extendedStats(vs: number[], rawSigma: unknown): Json {
+  const sigma = sigmaOf(rawSigma);
+  const n = vs.length;
+  const total = sum(vs);
+  const squares = vs.reduce((a, v) => a + v * v, 0);
+  const avg = n ? total / n : null;
+  const deviations = n ? Math.max(0, squares - total * total / n) : 0;
+  const variance = n ? deviations / n : null;
+  const sampleVariance = n > 1 ? deviations / (n - 1) : null;
+  const std = variance === null ? null : Math.sqrt(variance);
+  const stdSample = sampleVariance === null ? null : Math.sqrt(sampleVariance);
+  const bounds = (s: number | null) =>
+    avg === null || s === null
+      ? { upper: null, lower: null }
+      : { upper: avg + sigma * s, lower: avg - sigma * s };
+  return {
+    count: n,
+    min: n ? min(vs) : null,
+    max: n ? max(vs) : null,
+    avg,
+    sum: total,
+    sum_of_squares: n ? squares : null,
+    variance,
+    variance_population: variance,
+    variance_sampling: sampleVariance,
+    std_deviation: std,
+    std_deviation_population: std,
+    std_deviation_sampling: stdSample,
+    std_deviation_bounds: {
+      ...bounds(std),
+      upper_population: bounds(std).upper,
+      lower_population: bounds(std).lower,
+      upper_sampling: bounds(stdSample).upper,
+      lower_sampling: bounds(stdSample).lower,
+    },
+  };
+}
+
 /** Metric aggregations by type name. */
 export const METRIC_AGGS: Record<string, AggFn> = {
   min: metric("min"),
@@ -89,41 +137,7 @@ export const METRIC_AGGS: Record<string, AggFn> = {
   extended_stats: (body, inputs, _s, name) => {
     const vs: number[] = [];
     eachValue(inputs, fieldOf(body, name, "extended_stats"), (v) => vs.push(Number(v)));
-    const n = vs.length;
-    const total = sum(vs);
-    const squares = vs.reduce((a, v) => a + v * v, 0);
-    const avg = n ? total / n : null;
-    const deviations = n ? Math.max(0, squares - total * total / n) : 0;
-    const variance = n ? deviations / n : null;
-    const sampleVariance = n > 1 ? deviations / (n - 1) : null;
-    const sigma = Number(body.sigma ?? 2);
-    const std = variance === null ? null : Math.sqrt(variance);
-    const stdSample = sampleVariance === null ? null : Math.sqrt(sampleVariance);
-    const bounds = (s: number | null) =>
-      avg === null || s === null
-        ? { upper: null, lower: null }
-        : { upper: avg + sigma * s, lower: avg - sigma * s };
-    return {
-      count: n,
-      min: n ? min(vs) : null,
-      max: n ? max(vs) : null,
-      avg,
-      sum: total,
-      sum_of_squares: n ? squares : null,
-      variance,
-      variance_population: variance,
-      variance_sampling: sampleVariance,
-      std_deviation: std,
-      std_deviation_population: std,
-      std_deviation_sampling: stdSample,
-      std_deviation_bounds: {
-        ...bounds(std),
-        upper_population: bounds(std).upper,
-        lower_population: bounds(std).lower,
-        upper_sampling: bounds(stdSample).upper,
-        lower_sampling: bounds(stdSample).lower,
-      },
-    };
+    return extendedStats(vs, body.sigma);
   },
   percentiles: (body, inputs, _s, name) => {
     const vs: number[] = [];

@@ -4,6 +4,7 @@ import { MAX_REQUEST_STATES, withPatternBudget } from "../_index/automaton.ts";
 import { checkClauseCount, withBucketBudget } from "../_index/limits.ts";
 import { EngineError, illegalArgument, parsingError, validationFailed } from "../_errors.ts";
 import { runAggregations } from "../_aggs/aggregations.ts";
+import { withScripts } from "../_aggs/pipeline_aggs.ts";
 import { collect, type Collected } from "./collect.ts";
 import { fieldMapOf } from "../_index/field_map.ts";
 import { type HitOptions, renderHits, renderTotal } from "../_hits/hits_render.ts";
@@ -27,7 +28,8 @@ function shards(n: number): Record<string, number> {
 function shardFailure(err: unknown, targets: SearchTarget[]): never {
   if (
     !(err instanceof EngineError) || err.type === "parsing_exception" ||
-    err.type === "search_context_missing_exception"
+    err.type === "search_context_missing_exception" ||
+    err.type === "action_request_validation_exception"
   ) throw err;
   const index = (err.extra.index as string | undefined) ?? targets[0]?.index;
   throw new EngineError(
@@ -133,7 +135,12 @@ function search(
     collected = collect(targets, req, sort, ctx.now(), req.scroll !== null);
     const aggs = req.aggs;
     const inputs = collected.aggInputs;
-    if (aggs) aggregations = withBucketBudget(ctx.maxBuckets, () => runAggregations(aggs, inputs));
+    if (aggs) {
+      aggregations = withScripts(
+        ctx.scripts,
+        () => withBucketBudget(ctx.maxBuckets, () => runAggregations(aggs, inputs)),
+      );
+    }
   } catch (err) {
     shardFailure(err, targets);
   }
