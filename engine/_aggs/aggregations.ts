@@ -26,6 +26,8 @@ import { parseQuery } from "../_query/query_parser.ts";
 import { intersect } from "../_query/doc_set.ts";
 import { METRIC_AGGS } from "./metric_aggs.ts";
 import { topHitsAgg } from "./top_hits_agg.ts";
+import { scopeAggs } from "./scope_aggs.ts";
+import { ipRangeAgg } from "./ip_range_agg.ts";
 import {
   applyParentPipelines,
   isParentPipeline,
@@ -272,6 +274,8 @@ function subRunner(inputs: AggInput[], sub: Json | undefined): ((docs: BucketDoc
     );
 }
 
+let depth = 0;
+
 const AGGS: Record<string, AggFn> = {
   terms: termsAgg,
   ...METRIC_AGGS,
@@ -279,6 +283,8 @@ const AGGS: Record<string, AggFn> = {
   filters: (body, inputs, sub) => filtersAgg(body, inputs, sub),
   top_hits: (body, inputs) => topHitsAgg(body, inputs),
   missing: missingAgg,
+  ...scopeAggs((sub, inputs) => runAggregations(sub, inputs), () => depth === 1),
+  ip_range: (body, inputs, sub, name) => ipRangeAgg(body, inputs, subRunner(inputs, sub), name),
   histogram: (body, inputs, sub, name) =>
     histogramAgg(body, numericSource(inputs, body, name, "histogram"), subRunner(inputs, sub)),
   date_histogram: (body, inputs, sub, name) =>
@@ -303,8 +309,6 @@ const AGGS: Record<string, AggFn> = {
     );
   },
 };
-
-let depth = 0;
 
 /**
  * Runs an `aggs` object and returns the `aggregations` response object. Pipelines run after the

@@ -74,7 +74,8 @@ const SIBLINGS: Record<string, Sibling> = {
       sum,
     };
   },
-  extended_stats_bucket: (vs, body) => extendedStats(vs.map((v) => v.value), body.sigma),
+  extended_stats_bucket: (vs, body) =>
+    extendedStats(vs.map((v) => v.value), body.sigma, "extended_stats_bucket"),
   percentiles_bucket: (vs, body) => {
     const sorted = vs.map((v) => v.value).sort((a, b) => a - b);
     const percents = Array.isArray(body.percents)

@@ -29,7 +29,8 @@ function shardFailure(err: unknown, targets: SearchTarget[]): never {
   if (
     !(err instanceof EngineError) || err.type === "parsing_exception" ||
     err.type === "search_context_missing_exception" ||
-    err.type === "action_request_validation_exception"
+    err.type === "action_request_validation_exception" ||
+    err.type === "x_content_parse_exception"
   ) throw err;
   const index = (err.extra.index as string | undefined) ?? targets[0]?.index;
   throw new EngineError(
