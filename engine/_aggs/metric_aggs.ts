@@ -4,7 +4,6 @@ import { esError, illegalArgument } from "../_errors.ts";
 import {
   type AggFn,
   type AggInput,
-  eachValue,
   eachValueOrMissing,
   fieldInfo,
   fieldOf,
