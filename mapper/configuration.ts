@@ -3,10 +3,9 @@
 
 import type { Connection, DataSource } from "../driver/mod.ts";
 import type { EntityClass } from "../template/mod.ts";
-import { loadMapperFile, type LoadMapperOptions } from "../xml/mod.ts";
 import type { MapperClass } from "./_mapper_def.ts";
 import { openWith, StatementRegistry } from "./_registry.ts";
-import type { MapperFile } from "./_xml_seam.ts";
+import { loadMapperFile, type LoadMapperOptions, type MapperFile } from "../xml/mod.ts";
 import type { WriteOptions } from "./_entity_writes.ts";
 import { Session } from "./session.ts";
 
@@ -162,25 +161,30 @@ export class Configuration {
   }
 
   /**
-   * Loads a mapper file by URL (the runtime's `fetch`, or `options.loader`) and registers it like
-   * {@linkcode Configuration.addMapper}; `@RefMapper` can then name it by namespace or by URL.
+   * Loads a mapper file from a URL (or through `options.loader`) and registers its statements.
    *
-   * @param source The file's URL (a relative string needs `options.base`).
-   * @param options The fetch or loader, the base URL, the size limit.
-   * @returns This configuration, once the file is registered.
+   * @param source The file's URL (relative ones resolve against `options.base`).
+   * @param options `fetch`, `loader`, `base` and `maxLength`, as `loadMapperFile` takes them.
+   * @returns The parsed file.
+   * @throws {MapperLoadError} When the file cannot be read; XML and definition errors name the
+   *   file, line and column.
    *
    * @example
    * ```ts
    * import { Configuration } from "@searchvisitor/searchvisitor/mapper";
    * import assert from "node:assert/strict";
    *
-   * const text = '<mapper namespace="notes"><select id="all">POST /notes/_search</select></mapper>';
-   * const config = await new Configuration().loadMapper("mem:/notes.xml", { loader: () => Promise.resolve(text) });
-   * assert.deepEqual(config.statementIds(), ["notes.all"]);
+   * const xml = '<mapper namespace="users"><select id="all">POST /users/_search</select></mapper>';
+   * const config = new Configuration();
+   * const file = await config.loadMapper("mem:/users.xml", { loader: () => Promise.resolve(xml) });
+   * assert.equal(file.namespace, "users");
+   * assert.ok(config.hasStatement("users.all"));
    * ```
    */
-  async loadMapper(source: string | URL, options: LoadMapperOptions = {}): Promise<this> {
-    return this.addMapper(await loadMapperFile(source, options));
+  async loadMapper(source: string | URL, options?: LoadMapperOptions): Promise<MapperFile> {
+    const file = await loadMapperFile(source, options);
+    this.addMapper(file);
+    return file;
   }
 
   /**

@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { DataSource, RETURN_GENERATED_KEYS } from "../driver/mod.ts";
 import { Column, JdbcTemplate, Table } from "../template/mod.ts";
 import { Engine } from "../engine/mod.ts";
+import { LambdaTemplate } from "../lambda/mod.ts";
 import {
   BaseMapper,
   bound,
@@ -108,6 +109,13 @@ const page = await mapper.byAge(new PageObject(0, 1));
 assert.deepEqual(page.data.map((p) => p.name), ["Ada"]);
 assert.equal(page.totalCount, 2);
 assert.deepEqual((await mapper.selectByIds(["2", "1"])).map((p) => p.id), ["2", "1"]);
+// LambdaTemplate: a real OR, an exact eq, and a stream over a point in time.
+const lambda = new LambdaTemplate(jdbc);
+const either = lambda.query(Person).eq("name", "Ada").or().gt("age", 40).orderBy("age");
+assert.deepEqual((await either.queryForList()).map((p) => p.id), ["1", "2"]);
+let streamed = 0;
+for await (const p of lambda.query(Person).stream({ pageSize: 1 })) streamed += p.age > 0 ? 1 : 0;
+assert.equal(streamed, 2);
 
 // Mapper files: a dynamic statement read by the xml room, run by id through a session.
 const file = parseMapperFile(`<mapper namespace="people">
