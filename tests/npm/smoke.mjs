@@ -10,6 +10,7 @@ import { defineEntity, JdbcTemplate } from "@searchvisitor/searchvisitor/templat
 import { LambdaTemplate } from "@searchvisitor/searchvisitor/lambda";
 import { Configuration } from "@searchvisitor/searchvisitor/mapper";
 import { Engine, serve } from "@searchvisitor/searchvisitor/engine";
+import { parseMapperFile, XmlEntityError } from "@searchvisitor/searchvisitor/xml";
 
 const runtime = typeof globalThis.Bun !== "undefined"
   ? `bun ${globalThis.Bun.version}`
@@ -59,6 +60,21 @@ try {
   assert.deepEqual(old.map((p) => p.name), ["Grace", "Alan"]);
   const session = new Configuration().newSession(ds);
   assert.equal(await session.jdbc().queryForNumber("GET /people/_count"), 3);
+
+  // Mapper files: a dynamic statement run by id; a hostile entity refused with its typed error.
+  const file = parseMapperFile(`<mapper namespace="people">
+    <select id="older">POST /people/_search {"query": {"bool": {"filter": [<where>
+      <if test="min != null">{"range": {"age": {"gt": #{min}}}},</if>
+      <if test="names != null">{"terms": {"name.keyword": <foreach collection="names" item="n" open="[" separator="," close="]">#{n}</foreach>}},</if>
+    </where>]}}, "sort": [{"age": "asc"}]}</select>
+  </mapper>`);
+  const xmlSession = new Configuration().addMapper(file).newSession(ds);
+  const older = await xmlSession.queryStatement("people.older", {
+    min: 40,
+    names: ["Alan", "Ada"],
+  });
+  assert.deepEqual(older.map((row) => row._ID), ["2"]);
+  assert.throws(() => parseMapperFile('<mapper namespace="x">&xxe;</mapper>'), XmlEntityError);
 
   // Errors keep their identity across subpaths.
   const missing = await conn.createStatement().executeQuery("GET /nowhere/_search").catch((e) => e);
