@@ -9,6 +9,7 @@ import * as driver from "@searchvisitor/searchvisitor/driver";
 import { defineEntity, JdbcTemplate } from "@searchvisitor/searchvisitor/template";
 import { LambdaTemplate } from "@searchvisitor/searchvisitor/lambda";
 import { Configuration } from "@searchvisitor/searchvisitor/mapper";
+import { parseMapperFile } from "@searchvisitor/searchvisitor/xml";
 import { Engine, serve } from "@searchvisitor/searchvisitor/engine";
 
 const runtime = typeof globalThis.Bun !== "undefined"
@@ -57,8 +58,15 @@ try {
   const old = await new LambdaTemplate(ds).query(Person).gt("age", 40).orderBy("age", "desc")
     .queryForList();
   assert.deepEqual(old.map((p) => p.name), ["Grace", "Alan"]);
-  const session = new Configuration().newSession(ds);
+  const file = parseMapperFile(
+    `<mapper namespace="people"><select id="older">POST /people/_search
+    {"query": {"range": {"age": {"gt": #{age}}}}}</select></mapper>`,
+    { file: "people.xml" },
+  );
+  const session = new Configuration().addMapper(file).newSession(ds);
   assert.equal(await session.jdbc().queryForNumber("GET /people/_count"), 3);
+  const rows = await session.queryStatement("people.older", { age: 80 });
+  assert.equal(rows.length, 1);
 
   // Errors keep their identity across subpaths.
   const missing = await conn.createStatement().executeQuery("GET /nowhere/_search").catch((e) => e);
