@@ -6,6 +6,7 @@ import { EngineError, illegalArgument, parsingError, validationFailed } from "..
 import { runAggregations } from "../_aggs/aggregations.ts";
 import { withScripts } from "../_aggs/pipeline_aggs.ts";
 import { collect, type Collected } from "./collect.ts";
+import { searchProfile } from "./profile.ts";
 import { fieldMapOf } from "../_index/field_map.ts";
 import { type HitOptions, renderHits, renderTotal } from "../_hits/hits_render.ts";
 import { parseKeepAlive } from "./keep_alive.ts";
@@ -128,12 +129,15 @@ function search(
     ctx.checkKeepAlive(keepAlive, req.scroll);
   }
   let collected: Collected;
+  let queryNanos = 0;
   let aggregations: Record<string, unknown> | undefined;
   try {
     checkLimits(req, targets);
     checkClauseCount(req.query, ctx.maxClauseCount);
     if (req.scroll !== null) ctx.checkScrollRoom();
+    const queryStart = performance.now();
     collected = collect(targets, req, sort, ctx.now(), req.scroll !== null);
+    queryNanos = (performance.now() - queryStart) * 1e6;
     const aggs = req.aggs;
     const inputs = collected.aggInputs;
     if (aggs) {
@@ -189,6 +193,14 @@ function search(
     if (matched[i] !== undefined) h.matched_queries = matched[i];
   });
   if (aggregations) out.aggregations = aggregations;
+  if (req.profile) {
+    out.profile = searchProfile(
+      req.query,
+      targets.map((t) => t.index),
+      queryNanos,
+      Object.keys(req.aggs ?? {}),
+    );
+  }
   return out;
 }
 
