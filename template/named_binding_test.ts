@@ -144,6 +144,7 @@ Deno.test("@{if} tests: the driver's language, no coercion, only true/false deci
   assert.equal(keep("missing == null", {}), true);
   assert.equal(keep("list.isEmpty()", { list: [] }), true);
   assert.equal(keep("'b' in tags", { tags: ["a", "b"] }), true);
+  assert.equal(keep("s in [1, 2] && t == 'a,}'", { s: 2, t: "a,}" }), true);
   assert.equal(keep("'1' == 1", {}), false);
   assert.equal(keep("missing", {}), false);
   for (
