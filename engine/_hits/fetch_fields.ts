@@ -5,6 +5,7 @@ import { setOwn } from "../_index/own.ts";
 import { formatDateAt } from "../_index/dates.ts";
 import { fieldMapOf } from "../_index/field_map.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
+import { numAt } from "../_index/segment.ts";
 
 /** One requested field with an optional format. */
 export interface FieldRequest {
@@ -63,7 +64,10 @@ export function docValueFields(
           const n = f.numValues![i];
           if (info.kind === "date") values.push(formatDateAt(n, info.nanos, info.format));
           else if (info.kind === "boolean") values.push(n === 1);
-          else values.push(formatNumber(n, r.format));
+          else {
+            const exact = f.exact ? numAt(f, i) : n;
+            values.push(typeof exact === "bigint" && !r.format ? exact : formatNumber(n, r.format));
+          }
         }
       }
       if (values.length) setOwn(out, path, values);

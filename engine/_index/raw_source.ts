@@ -10,6 +10,11 @@ export function keepSourceText(source: object, text: string): void {
   texts.set(source, text.trim());
 }
 
+/** The text a parsed source came from, when it was kept. */
+export function sourceText(source: object): string | undefined {
+  return texts.get(source);
+}
+
 /** A piece of JSON text that a reply carries as it is. */
 export class RawJson {
   /** The JSON text. */
@@ -36,13 +41,29 @@ export function sourceOut(source: unknown): unknown {
 let collected: string[] | null = null;
 let nonce = "";
 
-/** `JSON.stringify` of a reply, with every RawJson's text put back verbatim. */
+/**
+ * `JSON.stringify` of a reply, with every RawJson's text put back verbatim and every bigint
+ * written as a number with its exact digits.
+ */
 export function stringifyReply(body: unknown, indent?: number): string {
   const outer = collected;
   collected = [];
   nonce = `\u0001raw${Math.random().toString(36).slice(2)}:`;
   try {
-    const text = JSON.stringify(body, null, indent);
+    let text: string;
+    try {
+      text = JSON.stringify(body, null, indent);
+    } catch (e) {
+      if (!(e instanceof TypeError)) throw e;
+      // A bigint somewhere (an exact whole number beyond 2^53): write its digits as a number.
+      collected = [];
+      const parts = collected;
+      text = JSON.stringify(body, (_key, value) => {
+        if (typeof value !== "bigint") return value;
+        parts.push(String(value));
+        return `${nonce}${parts.length - 1}`;
+      }, indent);
+    }
     if (collected.length === 0) return text;
     const parts = collected;
     const token = new RegExp(`"\\\\u0001raw${nonce.slice(4, -1)}:(\\d+)"`, "g");
