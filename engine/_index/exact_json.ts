@@ -8,6 +8,22 @@ const TOKENS = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
 const INTEGER = /^-?\d+$/;
 
 /**
+ * Replaces each integer literal outside the safe range (±2^53 − 1) in JSON text, outside
+ * strings, by what `replace` returns for it; the text is returned as it is when it has none.
+ *
+ * @param text JSON text.
+ * @param replace The new text of a literal.
+ * @returns The text.
+ */
+export function replaceUnsafeIntegers(text: string, replace: (literal: string) => string): string {
+  if (!LONG_DIGITS.test(text)) return text;
+  return text.replace(TOKENS, (token) => {
+    if (token.length < 16 || token.charCodeAt(0) === 34 || !INTEGER.test(token)) return token;
+    return Number.isSafeInteger(Number(token)) ? token : replace(token);
+  });
+}
+
+/**
  * Parses valid JSON text like `JSON.parse`, except that an integer literal outside the safe range
  * (±2^53 − 1) becomes a `bigint` with its exact digits.
  *
@@ -19,9 +35,7 @@ export function parseExactJson(text: string): unknown {
   const tag = `\u0001long${Math.random().toString(36).slice(2)}:`;
   const quoted = `"\\u0001${tag.slice(1)}`;
   let marked = false;
-  const withTags = text.replace(TOKENS, (token) => {
-    if (token.length < 16 || token.charCodeAt(0) === 34 || !INTEGER.test(token)) return token;
-    if (Number.isSafeInteger(Number(token))) return token;
+  const withTags = replaceUnsafeIntegers(text, (token) => {
     marked = true;
     return `${quoted}${token}"`;
   });

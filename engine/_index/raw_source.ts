@@ -3,6 +3,8 @@
 // GET, `_source`, `_mget`), so key order, spacing and integers beyond 2^53 survive. A source
 // that was filtered or changed (update, script) is written from its object as before.
 
+import { replaceUnsafeIntegers } from "./exact_json.ts";
+
 const texts = new WeakMap<object, string>();
 
 /** Remembers the text a parsed source came from. */
@@ -64,6 +66,9 @@ export function stringifyReply(body: unknown, indent?: number): string {
         return `${nonce}${parts.length - 1}`;
       }, indent);
     }
+    // A number beyond 2^53 here is a double (exact whole numbers are bigints, written below), so
+    // it is written as one, like Elasticsearch's `9.223372036854776E18`, not as false digits.
+    text = replaceUnsafeIntegers(text, (literal) => Number(literal).toExponential());
     if (collected.length === 0) return text;
     const parts = collected;
     const token = new RegExp(`"\\\\u0001raw${nonce.slice(4, -1)}:(\\d+)"`, "g");
