@@ -6,6 +6,8 @@ import { formatDateAt } from "../_index/dates.ts";
 import { fieldMapOf } from "../_index/field_map.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
 import { numAt } from "../_index/segment.ts";
+import { sourceText } from "../_index/raw_source.ts";
+import { parseExactJson } from "../_index/exact_json.ts";
 
 /** One requested field with an optional format. */
 export interface FieldRequest {
@@ -108,8 +110,13 @@ export function sourceFields(
     for (const path of fields.expand(r.field)) {
       const info = fields.byPath.get(path)!;
       const root = fields.roots.has(path) ? path : path.slice(0, path.lastIndexOf("."));
-      const values: unknown[] = [];
+      let values: unknown[] = [];
       sourceValues(source, root.split("."), values);
+      if (info.integer && values.some((v) => typeof v === "number" && !Number.isSafeInteger(v))) {
+        // A whole number beyond 2^53 was rounded when the source was parsed: read its digits.
+        const text = sourceText(source);
+        if (text !== undefined) sourceValues(parseExactJson(text), root.split("."), values = []);
+      }
       const converted = values.map((v) =>
         info.kind === "keyword" || info.kind === "text" ? String(v) : v
       );

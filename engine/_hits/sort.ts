@@ -127,7 +127,7 @@ export function sortReader(
   // Callers mostly read ascending ordinals: remember the last segment instead of searching each time.
   let v: SegmentView | undefined;
   let f: FieldIndex | undefined;
-  return (global) => {
+  const read: ValueReader = (global) => {
     if (!v || global < v.base || global >= v.base + v.segment.maxDoc) {
       v = snapshot.viewOf(global);
       f = v.segment.fields.get(info.path);
@@ -166,6 +166,15 @@ export function sortReader(
         return numAt(f, start);
     }
   };
+  // Epoch nanoseconds pass 2^53: report them as whole numbers (Elasticsearch writes a long),
+  // with the shortest digits that read back as the double kept (ordered as the doubles are).
+  return info.nanos ? (global, score) => wholeNumber(read(global, score)) : read;
+}
+
+function wholeNumber(v: SortValue): SortValue {
+  if (typeof v !== "number" || Number.isSafeInteger(v) || !Number.isFinite(v)) return v;
+  const digits = String(v);
+  return /^-?\d+$/.test(digits) ? BigInt(digits) : v;
 }
 
 /** Compares two sort values under a key, placing missing values per `missing`. */

@@ -111,6 +111,12 @@ Deno.test("replies write exact values exactly and doubles as doubles", async () 
   // min/max/sum report doubles, as Elasticsearch does (`9.223372036854776E18`).
   assert.equal(aggs.aggregations.max.value, "9.223372036854776e+18");
   assert.equal(aggs.aggregations.distinct.value, "8"); // 2^53 and 2^53 + 1 are two values
+  const fields = await call(
+    "POST",
+    "/ids/_search?filter_path=hits.hits.fields",
+    '{"query": {"ids": {"values": ["c"]}}, "fields": ["n"], "_source": false}',
+  );
+  assert.equal(fields, '{"hits":{"hits":[{"fields":{"n":[9007199254740993]}}]}}');
   const src = await call(
     "POST",
     "/ids/_search?filter_path=hits.hits._source.n",
