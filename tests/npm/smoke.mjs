@@ -15,6 +15,7 @@ import {
   PageObject,
 } from "@searchvisitor/searchvisitor/mapper";
 import { Engine, serve } from "@searchvisitor/searchvisitor/engine";
+import { parseMapperFile, XmlEntityError } from "@searchvisitor/searchvisitor/xml";
 
 const runtime = typeof globalThis.Bun !== "undefined"
   ? `bun ${globalThis.Bun.version}`
@@ -77,6 +78,21 @@ try {
   assert.deepEqual([firstPage.data.map((p) => p.name), firstPage.totalCount], [["Ada", "Alan"], 3]);
   assert.deepEqual((await mapper.selectByIds(["3", "1"])).map((p) => p.name), ["Grace", "Ada"]);
 
+  // Mapper files: a dynamic statement run by id; a hostile entity refused with its typed error.
+  const file = parseMapperFile(`<mapper namespace="people">
+    <select id="older">POST /people/_search {"query": {"bool": {"filter": [<where>
+      <if test="min != null">{"range": {"age": {"gt": #{min}}}},</if>
+      <if test="names != null">{"terms": {"name.keyword": <foreach collection="names" item="n" open="[" separator="," close="]">#{n}</foreach>}},</if>
+    </where>]}}, "sort": [{"age": "asc"}]}</select>
+  </mapper>`);
+  const xmlSession = new Configuration().addMapper(file).newSession(ds);
+  const older = await xmlSession.queryStatement("people.older", {
+    min: 40,
+    names: ["Alan", "Ada"],
+  });
+  assert.deepEqual(older.map((row) => row._ID), ["2"]);
+  assert.throws(() => parseMapperFile('<mapper namespace="x">&xxe;</mapper>'), XmlEntityError);
+
   // Errors keep their identity across subpaths.
   const missing = await conn.createStatement().executeQuery("GET /nowhere/_search").catch((e) => e);
   assert.ok(missing instanceof driver.ResponseError, String(missing));
@@ -89,6 +105,27 @@ try {
   assert.ok(syntax instanceof SyntaxError);
   assert.match(syntax.excerpt, /\^/);
   assert.equal(driver.DataSource, root.DataSource);
+
+  // Every name exported by more than one subpath is the same object in each (one module per
+  // source file, never a copy per entry point).
+  const pkg = JSON.parse(
+    await import("node:fs").then((fs) =>
+      fs.readFileSync(new URL(import.meta.resolve("@searchvisitor/searchvisitor/package.json")))
+    ),
+  );
+  const seen = new Map();
+  let shared = 0;
+  for (const subpath of Object.keys(pkg.exports)) {
+    if (subpath === "./package.json" || subpath === "./cli/main") continue; // main runs the console
+    const mod = await import(`@searchvisitor/searchvisitor${subpath.slice(1)}`);
+    for (const [name, value] of Object.entries(mod)) {
+      if (seen.has(name)) {
+        assert.equal(value, seen.get(name).value, `${name}: ${subpath} vs ${seen.get(name).from}`);
+        shared++;
+      } else seen.set(name, { value, from: subpath });
+    }
+  }
+  assert.ok(shared > 20, `only ${shared} shared names`);
   await conn.close();
   console.log(`npm smoke ok on ${runtime}: ${server.url}`);
 } finally {
