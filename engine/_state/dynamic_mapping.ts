@@ -10,6 +10,7 @@ import { own, ownOrSet, setOwn } from "../_index/own.ts";
 import { EngineError } from "../_errors.ts";
 import type { FieldMapping, Mappings } from "../_index/types.ts";
 import { checkValue, previewValue } from "./field_values.ts";
+import { isVectorType, readVectorSpec, vectorProblem } from "../_index/vectors.ts";
 
 const METADATA_FIELDS = new Set([
   "_id",
@@ -108,6 +109,21 @@ function parseFailure(walk: Walk, reason: string): EngineError {
   return new EngineError(400, walk.errorType, reason);
 }
 
+/** A vector field takes one array of `dims` numbers (see `vectorProblem`). */
+function checkVector(walk: Walk, mapping: FieldMapping, value: unknown, path: string[]): void {
+  if (value === null || value === undefined) return;
+  const field = path.join(".");
+  const problem = vectorProblem(readVectorSpec(field, mapping), field, value);
+  if (problem === undefined) return;
+  throw new EngineError(
+    400,
+    walk.errorType,
+    `[1:2] failed to parse: ${problem} (document with id '${walk.id}')`,
+    {},
+    new EngineError(400, "illegal_argument_exception", problem),
+  );
+}
+
 function visitObject(
   walk: Walk,
   props: Record<string, FieldMapping> | undefined,
@@ -161,6 +177,7 @@ function visitValue(
   value: unknown,
   path: string[],
 ): void {
+  if (isVectorType(mapping.type)) return checkVector(walk, mapping, value, path);
   if (Array.isArray(value)) {
     for (const item of value) visitValue(walk, mapping, dynamic, item, path);
     return;

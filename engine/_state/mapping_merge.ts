@@ -4,6 +4,7 @@ import { own, ownOrSet, setOwn } from "../_index/own.ts";
 import { EngineError, illegalArgument } from "../_errors.ts";
 import type { FieldMapping, Mappings } from "../_index/types.ts";
 import { NUMBER_TYPES } from "../_index/field_map.ts";
+import { isVectorType, readVectorSpec } from "../_index/vectors.ts";
 
 const KNOWN_TYPES = new Set([
   "text",
@@ -89,6 +90,7 @@ function validateProperties(props: unknown, prefix: string): void {
     if (field.type !== undefined && !KNOWN_TYPES.has(String(field.type))) {
       throw mapperParsing(`No handler for type [${field.type}] declared on field [${name}]`);
     }
+    if (isVectorType(field.type)) readVectorSpec(path, field);
     if (field.properties !== undefined) validateProperties(field.properties, path);
     if (field.fields !== undefined) validateProperties(field.fields, path);
   }
