@@ -3,9 +3,9 @@
 // `hamming`) Elasticsearch gives score scripts.
 
 import { illegalArgument, parsingError } from "../_errors.ts";
-import { MAX_SCRIPT_BYTES, readScript, runExpression } from "../_state/script.ts";
-import { scriptError } from "../_state/script_parser.ts";
-import { ScriptHost } from "../_state/script_host.ts";
+import { MAX_SCRIPT_BYTES, readScript, runExpression } from "./script.ts";
+import { scriptError } from "./script_parser.ts";
+import { ScriptHost } from "./script_host.ts";
 import type { SegmentView } from "../_index/shard_snapshot.ts";
 import type { VectorColumn } from "../_index/vectors.ts";
 import type { Hits } from "./doc_set.ts";

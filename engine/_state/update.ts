@@ -4,7 +4,7 @@ import { own, setOwn } from "../_index/own.ts";
 import { EngineError } from "../_errors.ts";
 import type { ParseErrorType } from "./dynamic_mapping.ts";
 import type { IndexState } from "./index_state.ts";
-import { readScript, runScript } from "./script.ts";
+import { readScript, runScript } from "../_query/script.ts";
 import {
   deleteDocument,
   indexDocument,
