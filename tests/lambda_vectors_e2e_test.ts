@@ -124,7 +124,7 @@ Deno.test("lambda vectorBy*: thresholds combine with every other condition", asy
     .vectorByCosine("emb", q, 0.6).eq("cat", "green")
     .or((g) => g.vectorByIP("ip", q, 1.2).not((n) => n.lt("n", 60)))
     .queryForMapList();
-  const want = VECTORS.map((v, i) => i).filter((i) => {
+  const want = VECTORS.map((_, i) => i).filter((i) => {
     const v = VECTORS[i]!;
     return (1 - cosine(q, v) <= 0.6 && i % 3 === 1) || (dot(q, v) >= 1.2 && i >= 60);
   }).map(String);
