@@ -5,7 +5,18 @@
 
 import type { BoundTemplate } from "../template/mod.ts";
 
-/** A vector metric: L2 distance, cosine, inner product, Hamming distance. */
+/**
+ * A vector metric: L2 distance, cosine, inner product, Hamming distance.
+ *
+ * @example
+ * ```ts
+ * import type { VectorMetric } from "@searchvisitor/searchvisitor/lambda";
+ * import assert from "node:assert/strict";
+ *
+ * const metrics: VectorMetric[] = ["l2", "cosine", "ip", "hamming"];
+ * assert.equal(metrics.length, 4);
+ * ```
+ */
 export type VectorMetric = "l2" | "cosine" | "ip" | "hamming";
 
 /**
@@ -34,7 +45,21 @@ export interface VectorOrder {
   readonly vector: readonly number[];
 }
 
-/** `k` and `num_candidates` of a kNN search. */
+/**
+ * `k` and `num_candidates` of a kNN search (`QueryBuilder.knnOptions`).
+ *
+ * @example
+ * ```ts
+ * import { LambdaTemplate, type KnnOptions } from "@searchvisitor/searchvisitor/lambda";
+ * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const options: KnnOptions = { k: 5, numCandidates: 50 };
+ * const lambda = new LambdaTemplate(new DataSource("http://127.0.0.1:9200"));
+ * const q = lambda.query("docs").orderByCosine("emb", [0.6, 0.8]).knnOptions(options);
+ * assert.deepEqual(q.toCommand().args, ["docs", [0.6, 0.8], 5, 50, 5]);
+ * ```
+ */
 export interface KnnOptions {
   /** How many nearest documents (default: from + size of the page, or 10). */
   readonly k?: number;
