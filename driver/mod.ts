@@ -64,12 +64,9 @@ export {
 export { type HitMeta, readHitMeta } from "./jdbc/hit_meta.ts";
 export type { Aggregate, Aggregations, Bucket } from "./jdbc/aggregations.ts";
 export { ColumnTypeError } from "./jdbc/cell_types.ts";
-export {
-  type ColumnRef,
-  ResultSet,
-  type ResultSetMeta,
-  type TotalHits,
-} from "./jdbc/result_set.ts";
+export { CellReader, type ColumnRef } from "./jdbc/cell_reader.ts";
+export { HitReader } from "./jdbc/hit_reader.ts";
+export { ResultSet, type ResultSetMeta, type TotalHits } from "./jdbc/result_set.ts";
 export {
   type FetchFunction,
   Transport,
@@ -77,6 +74,11 @@ export {
   type TransportRequest,
   type TransportResponse,
 } from "./wire/transport.ts";
+export type {
+  RequestEventBase,
+  TransportEvent,
+  TransportEventListener,
+} from "./wire/transport_events.ts";
 export {
   backoffDelay,
   isConnectPhase,

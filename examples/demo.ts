@@ -10,6 +10,7 @@ import { loadCities } from "./_demo_data.ts";
 import { tourLambda } from "./tour_lambda.ts";
 import { tourMapper } from "./tour_mapper.ts";
 import { tourVectors } from "./tour_vectors.ts";
+import { tourXml } from "./tour_xml.ts";
 
 @Table("cities")
 class City {
@@ -163,6 +164,7 @@ try {
   await tourLambda({ ds, jdbc, section });
   await tourMapper({ ds, jdbc, section });
   await tourVectors({ ds, jdbc, section });
+  await tourXml({ ds, jdbc, section });
 
   console.log(`\ndone in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 } finally {

@@ -183,6 +183,10 @@ export interface VectorPage {
   readonly from?: number;
   /** Hits to return. */
   readonly size: number;
+  /** Ask for each hit's version: `_seq_no` or `_version`. */
+  readonly versions?: "seq_no" | "external";
+  /** Count every match exactly; default true. */
+  readonly trackTotal?: boolean;
 }
 
 /** The compiler's emitting side, handed in (so this file does not import the compiler). */
@@ -236,8 +240,11 @@ export function compileVectorSearch(
   if (page.sort.length > 0) {
     body += `,"sort":[{"_score":{"order":"desc"}},${page.sort.map(e.sortKey).join(",")}]`;
   }
+  if (page.versions === "seq_no") body += `,"seq_no_primary_term":true`;
+  else if (page.versions === "external") body += `,"version":true`;
   if (page.from !== undefined && page.from > 0) body += `,"from":${e.arg(page.from)}`;
-  body += `,"size":${e.arg(page.size)},"track_total_hits":true}`;
+  body += `,"size":${e.arg(page.size)}`;
+  body += page.trackTotal === false ? "}" : `,"track_total_hits":true}`;
   return { text: `POST /{${e.index}}/_search ${body}`, args: e.args };
 }
 

@@ -236,3 +236,28 @@ Deno.test("JdbcTemplate.stream: entities over HTTP, named arguments, one connect
     await server.close();
   }
 });
+
+Deno.test("stream: an error on a later scroll page clears the scroll and reaches the caller", async () => {
+  const { engine, ds, sent, failNth } = await setup(90);
+  const conn = await ds.getConnection();
+  failNth(2, 500); // the first page, then the first /_search/scroll fails
+  let rows = 0;
+  let scrollId: string | undefined;
+  await assert.rejects(async () => {
+    for await (
+      const rs of conn.stream("POST /hits/_search", [], { pageSize: 40, mode: "scroll" }).pages()
+    ) {
+      scrollId = rs.scrollId;
+      rows += rs.rowCount;
+    }
+  }, (e: unknown) => e instanceof ResponseError && e.status === 500);
+  assert.equal(rows, 40);
+  assert.equal(sent.at(-1), "DELETE /_search/scroll");
+  const again = await engine.fetch("http://engine/_search/scroll", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ scroll_id: scrollId }),
+  });
+  assert.equal(again.status, 404);
+  engine.close();
+});

@@ -42,6 +42,7 @@ import type {
   TransportRequest,
   TransportResponse,
 } from "./transport_types.ts";
+import { AttemptEvents, type TransportEventListener } from "./transport_events.ts";
 
 export type {
   FetchFunction,
@@ -94,6 +95,8 @@ export class Transport {
   readonly #headers: Readonly<Record<string, string>>;
   readonly #secrets: readonly string[];
   readonly #compression: boolean;
+  readonly #onEvent: TransportEventListener | undefined;
+  #requestIds = 0;
 
   /**
    * Creates a transport.
@@ -138,6 +141,7 @@ export class Transport {
       secrets.push(...secretsOf(options.authorization));
     }
     this.#headers = headers;
+    this.#onEvent = options.onEvent;
     this.#secrets = secrets;
   }
 
@@ -191,6 +195,8 @@ export class Transport {
     const attempts = this.#maxRetries + 1;
     const tried: string[] = [];
     let last: { error: unknown; node: string } | undefined;
+    const events = this.#onEvent &&
+      new AttemptEvents(this.#onEvent, ++this.#requestIds, method, req.path, body, this.#secrets);
     for (let attempt = 1; attempt <= attempts; attempt++) {
       const node = this.#pool.pick();
       tried.push(node);
@@ -199,10 +205,12 @@ export class Transport {
         throw deadlineError(req, attemptMs, totalMs, attempt - 1, this.#pool, last?.error);
       }
       const signal = combine(req.signal, Math.min(attemptMs, left));
+      events?.start(node, attempt);
       const outcome = await this.#once(node, method, headers, body, req, signal);
       if (outcome.kind === "failed") {
+        events?.end(undefined, "", outcome.error);
         if (req.signal?.aborted) throw timeoutError(req, attemptMs, req.signal.reason);
-        this.#pool.markDead(node);
+        if (this.#pool.markDead(node)) events?.nodeDead(node, outcome.error);
         last = { error: outcome.error, node };
         if (!outcome.connect && !idempotent()) {
           throw outcomeUnknown(
@@ -214,7 +222,7 @@ export class Transport {
             outcome.error,
           );
         }
-        if (attempt < attempts) await this.#wait(req, attempt, undefined, deadline);
+        if (attempt < attempts) await this.#wait(req, attempt, undefined, deadline, events);
         continue;
       }
       const res = outcome.res;
@@ -223,11 +231,12 @@ export class Transport {
       try {
         text = await readBody(res, this.#maxBytes, signal, !this.#injected);
       } catch (error) {
+        events?.end(status, "", error);
         if (error instanceof TooLarge) {
           throw new ResponseTooLargeError(error.limit, { command: req.command });
         }
         if (req.signal?.aborted) throw timeoutError(req, attemptMs, req.signal.reason);
-        this.#pool.markDead(node);
+        if (this.#pool.markDead(node)) events?.nodeDead(node, error);
         last = { error, node };
         if (!idempotent()) {
           throw outcomeUnknown(
@@ -238,10 +247,11 @@ export class Transport {
             status,
           );
         }
-        if (attempt < attempts) await this.#wait(req, attempt, undefined, deadline);
+        if (attempt < attempts) await this.#wait(req, attempt, undefined, deadline, events);
         continue;
       }
-      this.#pool.markAlive(node);
+      events?.end(status, text, undefined);
+      if (this.#pool.markAlive(node)) events?.nodeAlive(node);
       if ((status >= 200 && status < 300) || (status === 404 && req.allowNotFound)) {
         return { status, body: text, headers: res.headers, node };
       }
@@ -259,7 +269,7 @@ export class Transport {
         : undefined;
       if (after !== undefined && Date.now() + after > deadline) throw error;
       last = { error, node };
-      await this.#wait(req, attempt, after, deadline);
+      await this.#wait(req, attempt, after, deadline, events);
     }
     const lastError = last?.error;
     if (lastError instanceof ResponseError) throw lastError;
@@ -303,7 +313,14 @@ export class Transport {
     }
   }
 
-  #wait(req: TransportRequest, retry: number, after: number | undefined, deadline: number) {
+  #wait(
+    req: TransportRequest,
+    retry: number,
+    after: number | undefined,
+    deadline: number,
+    events: AttemptEvents | undefined,
+  ) {
+    events?.retry();
     const ms = Math.min(
       after ?? backoffDelay(retry, this.#baseDelay, this.#maxDelay),
       Math.max(0, deadline - Date.now()),

@@ -1,5 +1,6 @@
 // POST /_bulk and /{index}/_bulk: NDJSON actions executed in order, one item result each.
 
+import { keepSourceText } from "../_index/raw_source.ts";
 import { EngineError } from "../_errors.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { applyRefresh } from "../_state/refresh.ts";
@@ -190,6 +191,7 @@ function run(
       if (source === null || typeof source !== "object" || Array.isArray(source)) {
         throw new EngineError(400, errorType, "failed to parse, document is empty");
       }
+      keepSourceText(source, action.sourceText!);
       const r = indexDocument(index, docId, source as Record<string, unknown>, opts, errorType);
       return itemResult(r, r.result === "created" ? 201 : 200);
     }

@@ -1,5 +1,6 @@
 // Handlers of the single-document APIs: index, create, get, exists, _source, delete, update.
 
+import { keepSourceText, sourceOut } from "../_index/raw_source.ts";
 import { own, setOwn } from "../_index/own.ts";
 import { EngineError } from "../_errors.ts";
 import type { StoredDoc } from "../_index/types.ts";
@@ -37,6 +38,7 @@ export async function indexHandler(ctx: RequestContext, create = false): Promise
       "Validation Failed: 1: source is missing;2: content type is missing;",
     );
   }
+  keepSourceText(source, ctx.bodyText);
   const index = ctx.state.cluster.writeIndex(ctx.p.index, boolParam(ctx, "require_alias"));
   checkRouting(index, id, opts.routing);
   const result = indexDocument(index, id, source, opts, parseErrorType(ctx.state));
@@ -56,7 +58,8 @@ export function pickSource(
     listParam(ctx.params.get("_source_excludes") ?? ctx.params.get("_source_exclude")),
   );
   if (spec === false) return undefined;
-  return filterSource(doc.source, spec.includes, spec.excludes);
+  const source = filterSource(doc.source, spec.includes, spec.excludes);
+  return (source === doc.source ? sourceOut(source) : source) as Record<string, unknown>;
 }
 
 /** Looks a document up (real-time unless `realtime=false`), honouring routing. */

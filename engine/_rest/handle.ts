@@ -6,6 +6,7 @@ import { errorBody } from "./error_body.ts";
 import { filterPath } from "./filter_path.ts";
 import { checkBodyContentType, checkMediaTypes, requestedCompat } from "./media_type.ts";
 import { buildRouter } from "./routes.ts";
+import { stringifyReply } from "../_index/raw_source.ts";
 
 const ROUTER = buildRouter();
 
@@ -27,7 +28,7 @@ function respond(
     const filter = params?.get("filter_path");
     const body = filter ? filterPath(reply.body, filter) : reply.body;
     const pretty = params?.has("pretty") && params.get("pretty") !== "false";
-    payload = pretty ? JSON.stringify(body, null, 2) + "\n" : JSON.stringify(body);
+    payload = pretty ? stringifyReply(body, 2) + "\n" : stringifyReply(body);
   }
   if (!headers.has("content-type")) {
     headers.set(

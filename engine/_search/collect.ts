@@ -128,10 +128,18 @@ export function collect(
     }
     const after = req.searchAfter.map((v, k) => afterValue(v, keys[k], targets));
     indices = [];
+    // Compared column by column, without building a row per document: this runs on every
+    // match of every page of a point-in-time or search_after walk.
+    const columns = byScore ? [Array.from(scores)] : cols;
     for (let i = 0; i < n; i++) {
-      const own = byScore ? [scores[i]] : rowOf(i);
       let c = 0;
-      for (let k = 0; k < keys.length && c === 0; k++) c = compareValues(own[k], after[k], keys[k]);
+      for (let k = 0; k < keys.length && c === 0; k++) {
+        const x = columns[k][i];
+        const y = after[k];
+        c = typeof x === "number" && typeof y === "number"
+          ? (x - y) * keys[k].order
+          : compareValues(x, y, keys[k]);
+      }
       if (c > 0) indices.push(i);
     }
   }

@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { BindError, bindScript, type BoundCommand, parseScript } from "../../driver/mod.ts";
 import { DataSource } from "../../driver/mod.ts";
 import { bindTemplate, JdbcTemplate } from "../../template/mod.ts";
+import { prng } from "./prng.ts";
 
 const jdbc = new JdbcTemplate(
   new DataSource({
@@ -17,17 +18,7 @@ const jdbc = new JdbcTemplate(
   }),
 );
 
-/** A small seeded PRNG (mulberry32), so a failing case can be replayed from its seed. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { prng };
 
 const NASTY = [
   '"',
