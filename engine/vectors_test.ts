@@ -318,3 +318,31 @@ Deno.test("knn sees updates and deletes across segments", async () => {
   assert.deepEqual(res.body.hits.hits.map((h: Json) => h._id), ["3", "1"]);
   engine.close();
 });
+
+Deno.test("dense_vector without dims: the first vector sets them; dims and similarity are fixed", async () => {
+  const engine = new Engine();
+  await call(engine, "PUT", "/d", { mappings: { properties: { v: { type: "dense_vector" } } } });
+  let bulk = "";
+  for (const [id, v] of [["1", [1, 2, 3]], ["2", [3, 2, 1]], ["3", [1, 2]]] as const) {
+    bulk += `{"index":{"_id":"${id}"}}\n${JSON.stringify({ v })}\n`;
+  }
+  const res = await call(engine, "POST", "/d/_bulk?refresh=true", bulk);
+  assert.deepEqual(res.body.items.map((i: Json) => i.index.status), [201, 201, 400]);
+  const mapping = await call(engine, "GET", "/d/_mapping");
+  assert.equal(mapping.body.d.mappings.properties.v.dims, 3);
+  const conflict = async (v: Json) =>
+    (await call(engine, "PUT", "/d/_mapping", { properties: { v } })).body.error?.reason;
+  assert.match(
+    await conflict({ type: "dense_vector", dims: 4 }),
+    /Cannot update parameter \[dims\] from \[3\] to \[4\]/,
+  );
+  assert.match(
+    await conflict({ type: "dense_vector", dims: 3, similarity: "l2_norm" }),
+    /Cannot update parameter \[similarity\] from \[cosine\] to \[l2_norm\]/,
+  );
+  const knn = await call(engine, "POST", "/d/_search", {
+    knn: { field: "v", query_vector: [3, 2, 1], k: 1, num_candidates: 2 },
+  });
+  assert.deepEqual(knn.body.hits.hits.map((h: Json) => h._id), ["2"]);
+  engine.close();
+});

@@ -87,13 +87,9 @@ export function readVectorSpec(name: string, m: Record<string, unknown>): Vector
       `Failed to parse mapping: Unknown value [${similarity}] for field [similarity] - accepted values are [l2_norm, dot_product, cosine, max_inner_product]`,
     );
   }
-  if (dims === undefined) {
-    throw mapperParsing(
-      `Failed to parse mapping: Missing required parameter [dims] for field [${name}]`,
-    );
-  }
   return {
-    dims: dims as number,
+    // Without dims, the first document's vector sets them (0 until then).
+    dims: (dims as number | undefined) ?? 0,
     similarity: similarity as Similarity,
     indexed,
     elementType,
@@ -115,7 +111,10 @@ export function vectorProblem(spec: VectorSpec, field: string, value: unknown): 
   if (!Array.isArray(value)) {
     return `The [${spec.type}] field [${field}] must be an array of numbers, got [${typeof value}]`;
   }
-  if (value.length !== spec.dims) {
+  if (spec.dims === 0 && (value.length < 1 || value.length > MAX_DIMS)) {
+    return `The number of dimensions should be in the range [1, ${MAX_DIMS}] but was [${value.length}]`;
+  }
+  if (spec.dims !== 0 && value.length !== spec.dims) {
     return value.length > spec.dims
       ? `The [${spec.type}] field [${field}] has more dimensions than defined in the mapping [${spec.dims}]`
       : `The [${spec.type}] field [${field}] has a different number of dimensions [${value.length}] than defined in the mapping [${spec.dims}]`;
@@ -150,6 +149,28 @@ export function vectorProblem(spec: VectorSpec, field: string, value: unknown): 
     }`;
   }
   return undefined;
+}
+
+/**
+ * Refuses a mapping update that changes what stored vectors mean (`dims` once set, `similarity`,
+ * `element_type`), as Elasticsearch's "Cannot update parameter" conflict.
+ */
+export function checkVectorUpdate(
+  path: string,
+  existing: Record<string, unknown>,
+  incoming: Record<string, unknown>,
+): void {
+  const defaults: Record<string, unknown> = { similarity: "cosine", element_type: "float" };
+  for (const key of ["dims", "dimension", "similarity", "element_type"]) {
+    const before = existing[key] ?? defaults[key];
+    const after = incoming[key] ?? defaults[key];
+    if (before === undefined || before === after) continue;
+    throw new EngineError(
+      400,
+      "illegal_argument_exception",
+      `Mapper for [${path}] conflicts with existing mapper:\n\tCannot update parameter [${key}] from [${before}] to [${after}]`,
+    );
+  }
 }
 
 /** One segment's vectors of one field: `dims` floats per doc, and each doc's magnitude. */

@@ -181,7 +181,7 @@ export function checkQueryVector(
   spec: VectorSpec,
   vector: readonly number[],
 ): Float32Array {
-  if (vector.length !== spec.dims) {
+  if (spec.dims !== 0 && vector.length !== spec.dims) {
     throw queryShardError(
       ctx,
       `The query vector has a different number of dimensions [${vector.length}] than the document vectors [${spec.dims}].`,

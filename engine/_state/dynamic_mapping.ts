@@ -113,8 +113,15 @@ function parseFailure(walk: Walk, reason: string): EngineError {
 function checkVector(walk: Walk, mapping: FieldMapping, value: unknown, path: string[]): void {
   if (value === null || value === undefined) return;
   const field = path.join(".");
-  const problem = vectorProblem(readVectorSpec(field, mapping), field, value);
-  if (problem === undefined) return;
+  const spec = readVectorSpec(field, mapping);
+  const problem = vectorProblem(spec, field, value);
+  if (problem === undefined) {
+    // The first vector of a field mapped without dims sets them.
+    if (spec.dims === 0 && Array.isArray(value)) {
+      walk.additions.push({ path, mapping: { ...mapping, dims: value.length } });
+    }
+    return;
+  }
   throw new EngineError(
     400,
     walk.errorType,
@@ -320,6 +327,9 @@ function mergeAddition(
         mergeAddition(existing.properties, [k], v);
       }
     } else if (!existing) setOwn(props, head, mapping);
+    else if (isVectorType(existing.type) && existing.dims === undefined) {
+      existing.dims = mapping.dims;
+    }
     return;
   }
   const node = ownOrSet(props, head, (): FieldMapping => ({ properties: {} }));

@@ -4,7 +4,7 @@ import { own, ownOrSet, setOwn } from "../_index/own.ts";
 import { EngineError, illegalArgument } from "../_errors.ts";
 import type { FieldMapping, Mappings } from "../_index/types.ts";
 import { NUMBER_TYPES } from "../_index/field_map.ts";
-import { isVectorType, readVectorSpec } from "../_index/vectors.ts";
+import { checkVectorUpdate, isVectorType, readVectorSpec } from "../_index/vectors.ts";
 
 const KNOWN_TYPES = new Set([
   "text",
@@ -193,6 +193,7 @@ function mergeProps(
         `mapper [${path}] cannot be changed from type [${existing.type}] to [${field.type}]`,
       );
     }
+    if (isVectorType(existing.type)) checkVectorUpdate(path, existing, field);
     for (const [key, value] of Object.entries(field)) {
       if (key === "properties" || key === "fields") continue;
       existing[key] = structuredClone(value);
