@@ -36,6 +36,7 @@ function make(fetch: TransportOptions["fetch"], more: Partial<TransportOptions> 
     fetch,
     retryBaseDelayMs: 1,
     timeoutMs: 40,
+    requestTimeoutMs: 10_000, // attempts time out; the request's deadline is not what is tested
     deadNodeBaseMs: 0,
     ...more,
   });

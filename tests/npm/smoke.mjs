@@ -8,7 +8,12 @@ import * as root from "@searchvisitor/searchvisitor";
 import * as driver from "@searchvisitor/searchvisitor/driver";
 import { defineEntity, JdbcTemplate } from "@searchvisitor/searchvisitor/template";
 import { LambdaTemplate } from "@searchvisitor/searchvisitor/lambda";
-import { Configuration } from "@searchvisitor/searchvisitor/mapper";
+import {
+  BaseMapper,
+  Configuration,
+  defineMapper,
+  PageObject,
+} from "@searchvisitor/searchvisitor/mapper";
 import { Engine, serve } from "@searchvisitor/searchvisitor/engine";
 
 const runtime = typeof globalThis.Bun !== "undefined"
@@ -59,6 +64,18 @@ try {
   assert.deepEqual(old.map((p) => p.name), ["Grace", "Alan"]);
   const session = new Configuration().newSession(ds);
   assert.equal(await session.jdbc().queryForNumber("GET /people/_count"), 3);
+  // Mapper without decorators (plain JavaScript): a paged statement and BaseMapper reads.
+  class PersonMapper extends BaseMapper {}
+  defineMapper(PersonMapper, {
+    entity: Person,
+    methods: {
+      byAge: { query: 'POST /people/_search {"sort": [{"age": "asc"}]}', returns: "page" },
+    },
+  });
+  const mapper = session.createMapper(PersonMapper);
+  const firstPage = await mapper.byAge(new PageObject(0, 2));
+  assert.deepEqual([firstPage.data.map((p) => p.name), firstPage.totalCount], [["Ada", "Alan"], 3]);
+  assert.deepEqual((await mapper.selectByIds(["3", "1"])).map((p) => p.name), ["Grace", "Ada"]);
 
   // Errors keep their identity across subpaths.
   const missing = await conn.createStatement().executeQuery("GET /nowhere/_search").catch((e) => e);
