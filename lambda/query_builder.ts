@@ -26,7 +26,6 @@ import {
   checkVector,
   type KnnOptions,
   knnRanksBy,
-  type VectorDialect,
   type VectorMetric,
   type VectorOrder,
   type VectorSearch,
