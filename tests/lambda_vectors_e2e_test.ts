@@ -135,3 +135,19 @@ Deno.test("lambda vectorBy*: thresholds combine with every other condition", asy
   assert.deepEqual(ids(ordered), exact((v) => -l2(q, v), 50, within));
   engine.close();
 });
+
+Deno.test("lambda vectorBy* in update and delete by query", async () => {
+  const { engine, lambda } = await setup("elasticsearch", "auto");
+  const q = Q[2]!;
+  const far = VECTORS.filter((v) => l2(q, v) > 2).length;
+  assert.ok(far > 0 && far < N);
+  assert.equal(
+    await lambda.update("lv").not((g) => g.vectorByL2("emb", q, 2)).updateTo("cat", "far")
+      .doUpdate(),
+    far,
+  );
+  assert.equal(await lambda.query("lv").eq("cat", "far").queryForCount(), far);
+  assert.equal(await lambda.delete("lv").eq("cat", "far").doDelete(), far);
+  assert.equal(await lambda.query("lv").queryForCount(), N - far);
+  engine.close();
+});
