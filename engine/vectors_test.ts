@@ -346,3 +346,29 @@ Deno.test("dense_vector without dims: the first vector sets them; dims and simil
   assert.deepEqual(knn.body.hits.hits.map((h: Json) => h._id), ["2"]);
   engine.close();
 });
+
+Deno.test("dynamic mapping: a long float array becomes a dense_vector (Elasticsearch only)", async () => {
+  const v = Array.from({ length: 128 }, (_, i) => (i % 7) / 10 + 0.05);
+  const es = new Engine();
+  await call(es, "PUT", "/auto/_doc/1?refresh=true", { v, short: [0.5, 1.5] });
+  const mapping = (await call(es, "GET", "/auto/_mapping")).body.auto.mappings.properties;
+  assert.deepEqual(mapping.v, {
+    type: "dense_vector",
+    dims: 128,
+    index: true,
+    similarity: "cosine",
+  });
+  assert.equal(mapping.short.type, "float");
+  const knn = await call(es, "POST", "/auto/_search", {
+    knn: { field: "v", query_vector: v, k: 1, num_candidates: 1 },
+  });
+  assert.equal(knn.body.hits.hits[0]._score, 1);
+  es.close();
+  const os = new Engine({ flavour: "opensearch" });
+  await call(os, "PUT", "/auto/_doc/1", { v });
+  assert.equal(
+    (await call(os, "GET", "/auto/_mapping")).body.auto.mappings.properties.v.type,
+    "float",
+  );
+  os.close();
+});

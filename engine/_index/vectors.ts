@@ -173,6 +173,24 @@ export function checkVectorUpdate(
   }
 }
 
+/** Shortest float array Elasticsearch maps dynamically as a `dense_vector`. */
+export const MIN_DYNAMIC_DIMS = 128;
+
+/**
+ * The dynamic mapping of a new field holding `value`, when Elasticsearch would make it a
+ * `dense_vector`: an array of 128 to 4096 numbers starting with a float, not all zero.
+ */
+export function dynamicVectorMapping(value: unknown): Record<string, unknown> | undefined {
+  if (!Array.isArray(value) || value.length < MIN_DYNAMIC_DIMS || value.length > MAX_DIMS) {
+    return undefined;
+  }
+  const first = value[0];
+  if (typeof first !== "number" || Number.isInteger(first)) return undefined;
+  if (!value.every((x) => typeof x === "number" && Number.isFinite(x))) return undefined;
+  if (value.every((x) => x === 0)) return undefined;
+  return { type: "dense_vector", dims: value.length, index: true, similarity: "cosine" };
+}
+
 /** One segment's vectors of one field: `dims` floats per doc, and each doc's magnitude. */
 export interface VectorColumn {
   /** The field's mapping. */

@@ -10,7 +10,12 @@ import { own, ownOrSet, setOwn } from "../_index/own.ts";
 import { EngineError, esError, illegalArgument } from "../_errors.ts";
 import type { FieldMapping, Mappings } from "../_index/types.ts";
 import { checkValue, previewValue } from "./field_values.ts";
-import { isVectorType, readVectorSpec, vectorProblem } from "../_index/vectors.ts";
+import {
+  dynamicVectorMapping,
+  isVectorType,
+  readVectorSpec,
+  vectorProblem,
+} from "../_index/vectors.ts";
 
 const METADATA_FIELDS = new Set([
   "_id",
@@ -244,7 +249,10 @@ function addNew(
       }] within [${parent}] is not allowed`,
     );
   }
-  const mapping = dynamicMappingFor(value, walk.dateDetection, walk.numericDetection);
+  // Elasticsearch (not OpenSearch) maps a long array of floats as a dense_vector.
+  const mapping =
+    (walk.errorType === "document_parsing_exception" ? dynamicVectorMapping(value) : undefined) ??
+      dynamicMappingFor(value, walk.dateDetection, walk.numericDetection);
   if (mapping) walk.additions.push({ path: [...prefix, ...keys], mapping });
 }
 
