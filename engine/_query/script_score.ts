@@ -5,6 +5,7 @@
 import { illegalArgument, parsingError } from "../_errors.ts";
 import { MAX_SCRIPT_BYTES, readScript, runExpression } from "./script.ts";
 import { scriptError } from "./script_parser.ts";
+import { dotAt, squaredL2At } from "../_index/vectors.ts";
 import { type Cursor, DocAccess, MathHost, MISSING_VECTOR, VectorValues } from "./script_doc.ts";
 import type { Hits } from "./doc_set.ts";
 import type { ExecContext } from "./exec_context.ts";
@@ -98,21 +99,30 @@ function environment(s: ScoreScript, at: Cursor, doc: DocAccess) {
     for (let i = 0; i < query.length; i++) sum += f(query[i]!, data[base + i]!);
     return sum;
   };
-  const dot = each("dotProduct", (a, b) => a * b);
+  // The hot ones as plain loops (no call per element).
+  const dot = (q: unknown, t: unknown, fn = "dotProduct") => {
+    const [query, values] = pair(fn, q, t);
+    return dotAt(query, values.col!.data, at.local * query.length);
+  };
+  const magnitudes = new Map<Float32Array, number>();
   return {
     doc,
     params: s.params,
     Math: new MathHost(),
     _score: 0,
-    dotProduct: dot,
+    dotProduct: (q: unknown, t: unknown) => dot(q, t),
     cosineSimilarity: (q: unknown, t: unknown) => {
       const [query, values] = pair("cosineSimilarity", q, t);
-      let qm = 0;
-      for (let i = 0; i < query.length; i++) qm += query[i]! * query[i]!;
-      return dot(q, t) / (Math.sqrt(qm) * values.col!.magnitude[at.local]!);
+      let qm = magnitudes.get(query);
+      if (qm === undefined) magnitudes.set(query, qm = Math.sqrt(dotAt(query, query, 0)));
+      return dotAt(query, values.col!.data, at.local * query.length) /
+        (qm * values.col!.magnitude[at.local]!);
     },
     l1norm: each("l1norm", (a, b) => Math.abs(a - b)),
-    l2norm: (q: unknown, t: unknown) => Math.sqrt(each("l2norm", (a, b) => (a - b) ** 2)(q, t)),
+    l2norm: (q: unknown, t: unknown) => {
+      const [query, values] = pair("l2norm", q, t);
+      return Math.sqrt(squaredL2At(query, values.col!.data, at.local * query.length));
+    },
     hamming: each("hamming", (a, b) => popcount((a ^ b) & 0xff)),
   };
 }
