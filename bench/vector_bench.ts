@@ -202,29 +202,39 @@ function report(): void {
     maxResultWindow: 10000,
   };
   const ctx = new SearchContexts();
-  const time = (fn: (q: Float32Array) => unknown, n = 40): [number, number] => {
-    for (let i = 0; i < 5; i++) fn(query());
-    const samples: number[] = [];
-    for (let i = 0; i < n; i++) {
+  // Baseline and engine run alternately on the same query, so a busy machine slows both alike;
+  // the ratio is the median of the per-pair ratios.
+  const paired = (fn: (q: Float32Array) => unknown, n: number) => {
+    const base: number[] = [];
+    const engine: number[] = [];
+    const ratios: number[] = [];
+    for (let i = 0; i < n + 3; i++) {
       const q = query();
-      const s = performance.now();
+      let s = performance.now();
+      bruteForce(data, norms, q);
+      const b = performance.now() - s;
+      s = performance.now();
       fn(q);
-      samples.push(performance.now() - s);
+      const e = performance.now() - s;
+      if (i < 3) continue; // warm-up
+      base.push(b);
+      engine.push(e);
+      ratios.push(e / b);
     }
-    samples.sort((a, b) => a - b);
-    return [percentile(samples, 0.5), percentile(samples, 0.99)];
+    for (const list of [base, engine, ratios]) list.sort((x, y) => x - y);
+    return { base, engine, ratio: percentile(ratios, 0.5) };
   };
-  const [b50, b99] = time((q) => bruteForce(data, norms, q));
-  console.log(`brute force: p50 ${b50.toFixed(1)} ms, p99 ${b99.toFixed(1)} ms`);
   for (const kind of ["section", "query", "script"] as const) {
-    const [p50, p99] = time(
+    const r = paired(
       (q) => searchApi(ctx, [target], body(kind, q), params),
-      kind === "script" ? 5 : 40,
+      kind === "script" ? 8 : 40,
     );
     console.log(
-      `engine ${kind}: p50 ${p50.toFixed(1)} ms (${(p50 / b50).toFixed(2)}× brute force), p99 ${
-        p99.toFixed(1)
-      } ms`,
+      `engine ${kind}: p50 ${percentile(r.engine, 0.5).toFixed(1)} ms, p99 ${
+        percentile(r.engine, 0.99).toFixed(1)
+      } ms; brute force p50 ${percentile(r.base, 0.5).toFixed(1)} ms; median ratio ${
+        r.ratio.toFixed(2)
+      }× brute force`,
     );
   }
   // Same answers as the baseline: recall@10 of the exact search over every query.
