@@ -372,3 +372,51 @@ Deno.test("dynamic mapping: a long float array becomes a dense_vector (Elasticse
   );
   os.close();
 });
+
+Deno.test("OpenSearch's knn_score script and Painless names (l2Squared, l1Norm)", async () => {
+  const engine = new Engine({ flavour: "opensearch" });
+  await call(engine, "PUT", "/os", {
+    settings: { index: { knn: true } },
+    mappings: { properties: { v: { type: "knn_vector", dimension: 2 } } },
+  });
+  await call(
+    engine,
+    "POST",
+    "/os/_bulk?refresh=true",
+    [
+      '{"index":{"_id":"a"}}',
+      '{"v":[1,0]}',
+      '{"index":{"_id":"b"}}',
+      '{"v":[0,2]}',
+      "",
+    ].join("\n"),
+  );
+  const score = async (script: Json) => {
+    const res = await call(engine, "POST", "/os/_search", {
+      query: { script_score: { query: { match_all: {} }, script } },
+    });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    return Object.fromEntries(res.body.hits.hits.map((h: Json) => [h._id, h._score]));
+  };
+  const knn = (space: string) => ({
+    source: "knn_score",
+    lang: "knn",
+    params: { field: "v", query_value: [1, 0], space_type: space },
+  });
+  assert.deepEqual(await score(knn("l2")), { a: 1, b: f32(1 / 6) });
+  assert.deepEqual(await score(knn("cosinesimil")), { a: 2, b: 1 });
+  assert.deepEqual(await score(knn("innerproduct")), { a: 2, b: 1 });
+  assert.deepEqual(await score(knn("l1")), { a: 1, b: f32(1 / 4) });
+  assert.deepEqual(
+    await score({
+      source: "1 / (1 + l2Squared(params.q, doc[params.f])) + l1Norm(params.q, doc[params.f])",
+      params: { q: [1, 0], f: "v" },
+    }),
+    { a: 1, b: f32(1 / 6 + 3) },
+  );
+  const bad = await call(engine, "POST", "/os/_search", {
+    query: { script_score: { query: { match_all: {} }, script: { ...knn("manhattan") } } },
+  });
+  assert.equal(bad.status, 400);
+  engine.close();
+});

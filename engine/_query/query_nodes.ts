@@ -159,6 +159,8 @@ export interface ScoreScript {
   readonly source: string;
   /** `params`. */
   readonly params: Readonly<Record<string, unknown>>;
+  /** `knn` for OpenSearch's `knn_score` exact-search script; Painless otherwise. */
+  readonly lang?: "knn";
 }
 
 /** A query node of one kind. */

@@ -13,7 +13,27 @@ import type { QueryNode, QueryOf, ScoreScript } from "./query_nodes.ts";
 
 type Json = Record<string, unknown>;
 
+/** OpenSearch's `knn_score` spaces. */
+const KNN_SPACES = new Set(["l2", "l1", "linf", "cosinesimil", "innerproduct", "hammingbit"]);
+
+/** OpenSearch's `{"source": "knn_score", "lang": "knn", "params": {field, query_value, space_type}}`. */
+function knnScoreScript(o: Record<string, unknown>): ScoreScript {
+  if (o.source !== "knn_score") {
+    throw illegalArgument(`Unknown script name [${o.source}] for lang [knn]; use [knn_score]`);
+  }
+  const params = (o.params ?? {}) as Record<string, unknown>;
+  if (typeof params.field !== "string") throw illegalArgument(`Missing parameter [field]`);
+  if (!Array.isArray(params.query_value)) throw illegalArgument(`Missing parameter [query_value]`);
+  if (!KNN_SPACES.has(String(params.space_type))) {
+    throw illegalArgument(`Invalid space type [${params.space_type}] for the knn_score script`);
+  }
+  return Object.freeze({ source: "knn_score", params: Object.freeze({ ...params }), lang: "knn" });
+}
+
 function script(raw: unknown): ScoreScript {
+  if (raw !== null && typeof raw === "object" && (raw as Record<string, unknown>).lang === "knn") {
+    return knnScoreScript(raw as Record<string, unknown>);
+  }
   const s = readScript(raw);
   const size = new TextEncoder().encode(s.source).length;
   if (size > MAX_SCRIPT_BYTES) {
@@ -124,6 +144,12 @@ function environment(s: ScoreScript, at: Cursor, doc: DocAccess) {
       return Math.sqrt(squaredL2At(query, values.col!.data, at.local * query.length));
     },
     hamming: each("hamming", (a, b) => popcount((a ^ b) & 0xff)),
+    // OpenSearch's names (vectors as doc[field]).
+    l2Squared: (q: unknown, t: unknown) => {
+      const [query, values] = pair("l2Squared", q, t);
+      return squaredL2At(query, values.col!.data, at.local * query.length);
+    },
+    l1Norm: each("l1Norm", (a, b) => Math.abs(a - b)),
   };
 }
 
@@ -131,6 +157,32 @@ function popcount(x: number): number {
   let n = 0;
   for (let v = x; v; v &= v - 1) n++;
   return n;
+}
+
+/** OpenSearch's `knn_score`: the score of the doc's vector in the given space (0 without one). */
+function knnScore(vars: ReturnType<typeof environment>, s: ScoreScript): number {
+  const { field, query_value: q, space_type: space } = s.params;
+  const values = vars.doc.member(s.source, String(field));
+  if (values instanceof VectorValues && !values.has()) return 0;
+  switch (space) {
+    case "l2":
+      return 1 / (1 + vars.l2Squared(q, field));
+    case "l1":
+      return 1 / (1 + vars.l1norm(q, field));
+    case "linf": {
+      const v = (values as VectorValues).vector(s.source);
+      const query = q as number[];
+      return 1 / (1 + Math.max(...v.map((x, i) => Math.abs(x - (query[i] ?? 0)))));
+    }
+    case "cosinesimil":
+      return 1 + vars.cosineSimilarity(q, field);
+    case "innerproduct": {
+      const dot = vars.dotProduct(q, field);
+      return dot >= 0 ? dot + 1 : 1 / (1 - dot);
+    }
+    default:
+      return 1 / (1 + vars.hamming(q, field));
+  }
 }
 
 /** Runs `s` over `hits`' docs; `use` gets each doc's index in `hits` and the script's value. */
@@ -152,7 +204,7 @@ function runOver(
     }
     at.local = d - at.view.base;
     vars._score = hits.scores?.[i] ?? 0;
-    use(i, runExpression(script, vars));
+    use(i, s.lang === "knn" ? knnScore(vars, s) : runExpression(script, vars));
   }
 }
 
