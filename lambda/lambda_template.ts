@@ -59,7 +59,7 @@ export interface LambdaOptions {
    * How orders by vector similarity are sent. `"auto"` (default) asks the server once (`GET /`):
    * Elasticsearch 8+ gets the `knn` section, OpenSearch its `knn` query, older versions an exact
    * `script_score`. A field whose mapped similarity ranks differently from the order's metric
-   * always gets the exact `script_score`.
+   * always gets the exact `script_score` (OpenSearch's `knn_score` script there).
    */
   readonly vectorDialect?: VectorDialect;
 }

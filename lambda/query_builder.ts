@@ -207,6 +207,7 @@ export class QueryBuilder<T> extends Conditions<T> {
       order,
       k,
       dialect: order.metric === "hamming" ? "script" : dialect,
+      ...(plan?.dialect === "opensearch" ? { openSearch: true } : {}),
       ...(this.#state.knn?.numCandidates !== undefined
         ? { numCandidates: Math.max(this.#state.knn.numCandidates, k) }
         : {}),

@@ -171,7 +171,17 @@ export interface VectorSearch {
   readonly numCandidates?: number;
   /** How the order is sent. */
   readonly dialect: Exclude<VectorDialect, "auto">;
+  /** The server is OpenSearch: an exact order uses its `knn_score` script. */
+  readonly openSearch?: boolean;
 }
+
+/** OpenSearch's `knn_score` space of each metric. */
+export const KNN_SCORE_SPACES: Readonly<Record<VectorMetric, string>> = {
+  l2: "l2",
+  cosine: "cosinesimil",
+  ip: "innerproduct",
+  hamming: "hammingbit",
+};
 
 /** The parts of a search a vector search keeps: projection, tie-break keys, paging. */
 export interface VectorPage {
@@ -230,11 +240,15 @@ export function compileVectorSearch(
     const inner = where === null
       ? `{"bool":{"filter":[${exists}]}}`
       : `{"bool":{"must":[${where}],"filter":[${exists}]}}`;
-    body = `{"query":{"script_score":{"query":${inner},"script":{"source":${
-      q(SCORE_SCRIPTS[order.metric])
-    },"lang":"painless","params":{"vector":${e.arg(order.vector)},"field":${
-      e.arg(order.field)
-    }}}}}`;
+    body = v.openSearch
+      ? `{"query":{"script_score":{"query":${inner},"script":{"source":"knn_score","lang":"knn",` +
+        `"params":{"field":${e.arg(order.field)},"query_value":${e.arg(order.vector)},` +
+        `"space_type":${e.arg(KNN_SCORE_SPACES[order.metric])}}}}}`
+      : `{"query":{"script_score":{"query":${inner},"script":{"source":${
+        q(SCORE_SCRIPTS[order.metric])
+      },"lang":"painless","params":{"vector":${e.arg(order.vector)},"field":${
+        e.arg(order.field)
+      }}}}}`;
   }
   if (page.source !== undefined) body += `,"_source":[${page.source.map((f) => q(f)).join(",")}]`;
   if (page.sort.length > 0) {

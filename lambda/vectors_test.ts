@@ -125,3 +125,21 @@ Deno.test("vector arguments are checked where they are given", () => {
     [0.5, 0.25],
   );
 });
+
+Deno.test("OpenSearch: an exact order (space mismatch, Hamming) uses its knn_score script", () => {
+  const mapping = new Map([["emb", { type: "knn_vector", similarity: "l2" }]]);
+  const cmd = lambda.query("vec").eq("cat", "a").orderByCosine("emb", [1, 0])
+    .toCommand({ mapping, vectorDialect: "opensearch" });
+  assert.deepEqual(cmd, {
+    text: 'POST /{?}/_search {"query":{"script_score":{"query":{"bool":{"must":[' +
+      '{"bool":{"filter":[{"term":{"cat":?}}]}}],"filter":[{"exists":{"field":"emb"}}]}},' +
+      '"script":{"source":"knn_score","lang":"knn","params":{"field":?,"query_value":?,' +
+      '"space_type":?}}}},"size":?,"track_total_hits":true}',
+    args: ["vec", "a", "emb", [1, 0], "cosinesimil", 10],
+  });
+  const ip = lambda.query("vec").orderByIP("emb", [1, 0]).toCommand({
+    mapping,
+    vectorDialect: "opensearch",
+  });
+  assert.deepEqual(ip.args, ["vec", "emb", [1, 0], "innerproduct", 10]);
+});
