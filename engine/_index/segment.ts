@@ -3,6 +3,7 @@
 import type { FieldKind } from "./field_map.ts";
 import type { Exact } from "./exact_long.ts";
 import type { StoredDoc } from "./types.ts";
+import type { VectorColumn } from "./vectors.ts";
 
 /** The documents containing one term, ascending by doc ordinal. */
 export interface Posting {
@@ -60,12 +61,20 @@ export class Segment {
   readonly ids: Map<string, number>;
   /** Field path → index data. */
   readonly fields: Map<string, FieldIndex>;
+  /** Field path → vectors (dense_vector fields). */
+  readonly vectors: Map<string, VectorColumn>;
   #sortedTerms = new Map<string, string[]>();
 
-  constructor(docs: StoredDoc[], ids: Map<string, number>, fields: Map<string, FieldIndex>) {
+  constructor(
+    docs: StoredDoc[],
+    ids: Map<string, number>,
+    fields: Map<string, FieldIndex>,
+    vectors: Map<string, VectorColumn> = new Map(),
+  ) {
     this.docs = docs;
     this.ids = ids;
     this.fields = fields;
+    this.vectors = vectors;
   }
 
   /** Number of documents (live or deleted) in this segment. */

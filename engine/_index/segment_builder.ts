@@ -9,6 +9,7 @@ import { encodeNorm } from "./norms.ts";
 import { compareStrings, type FieldIndex, Segment } from "./segment.ts";
 import { TokenStream } from "./token_stream.ts";
 import type { StoredDoc } from "./types.ts";
+import { buildVectorColumn, type VectorColumn } from "./vectors.ts";
 
 const POSITION_GAP = 100; // between array elements, like position_increment_gap
 
@@ -113,6 +114,13 @@ class FieldBuilder {
     return this.info.round ? this.info.round(n) : n;
   }
 
+  /** A field index that only records which docs have a value. */
+  static presence(info: FieldInfo, maxDoc: number, docs: number[]): FieldIndex {
+    const b = new FieldBuilder(info);
+    const index = b.build(maxDoc);
+    return { ...index, present: Int32Array.from(docs), sumTotalTermFreq: docs.length };
+  }
+
   build(maxDoc: number): FieldIndex {
     while (this.dvStart.length <= maxDoc) this.dvStart.push(this.dvStart[this.dvStart.length - 1]);
     if (this.norms) { while (this.norms.length < maxDoc) this.norms.push(0); }
@@ -167,14 +175,26 @@ class FieldBuilder {
   }
 }
 
-function collect(value: unknown, path: string, out: Map<string, unknown[]>): void {
+function collect(
+  value: unknown,
+  path: string,
+  out: Map<string, unknown[]>,
+  vectors?: Map<string, unknown>,
+): void {
   if (value === null || value === undefined) return;
+  if (vectors?.has(path)) {
+    // A vector field: the whole array is one value, kept apart from the flattened ones.
+    vectors.set(path, value);
+    return;
+  }
   if (Array.isArray(value)) {
-    for (const v of value) collect(v, path, out);
+    for (const v of value) collect(v, path, out, vectors);
     return;
   }
   if (typeof value === "object") {
-    for (const [k, v] of Object.entries(value)) collect(v, path ? `${path}.${k}` : k, out);
+    for (const [k, v] of Object.entries(value)) {
+      collect(v, path ? `${path}.${k}` : k, out, vectors);
+    }
     // Also offer the whole object, e.g. for fields mapped as keyword that receive objects.
     return;
   }
@@ -188,16 +208,26 @@ export function buildSegment(docs: StoredDoc[], fields: FieldMap): Segment {
   const builders = new Map<string, FieldBuilder>();
   const ids = new Map<string, number>();
   const values = new Map<string, unknown[]>();
+  const vectorFields = [...fields.roots.values()].filter((f) => f.vector !== undefined);
+  const vectorValues = vectorFields.length ? new Map<string, unknown>() : undefined;
+  const vectorEntries = new Map<string, Array<[number, number[]]>>();
+  for (const f of vectorFields) vectorEntries.set(f.path, []);
   for (let d = 0; d < docs.length; d++) {
     ids.set(docs[d].id, d);
     values.clear();
-    collect(docs[d].source, "", values);
+    if (vectorValues) { for (const f of vectorFields) vectorValues.set(f.path, undefined); }
+    collect(docs[d].source, "", values, vectorValues);
     if (hasUnsafeInteger(values)) {
       // A whole number beyond 2^53 was rounded when the source was parsed: read its digits again.
       const text = sourceText(docs[d].source);
       if (text !== undefined) {
         values.clear();
-        collect(parseExactJson(text), "", values);
+        collect(parseExactJson(text), "", values, vectorValues);
+      }
+    }
+    if (vectorValues) {
+      for (const [path, v] of vectorValues) {
+        if (Array.isArray(v)) vectorEntries.get(path)!.push([d, v as number[]]);
       }
     }
     for (const [path, vals] of values) {
@@ -208,7 +238,15 @@ export function buildSegment(docs: StoredDoc[], fields: FieldMap): Segment {
   }
   const built = new Map<string, FieldIndex>();
   for (const [path, b] of builders) built.set(path, b.build(docs.length));
-  return new Segment(docs, ids, built);
+  const vectors = new Map<string, VectorColumn>();
+  for (const f of vectorFields) {
+    const entries = vectorEntries.get(f.path)!;
+    vectors.set(f.path, buildVectorColumn(f.vector!, docs.length, entries));
+    // Presence only (for `exists`): no terms, no doc values.
+    const present = FieldBuilder.presence(f, docs.length, entries.map(([d]) => d));
+    built.set(f.path, present);
+  }
+  return new Segment(docs, ids, built, vectors);
 }
 
 function hasUnsafeInteger(values: Map<string, unknown[]>): boolean {

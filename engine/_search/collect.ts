@@ -7,6 +7,7 @@ import type { ExecContext } from "../_query/exec_context.ts";
 import { globMatcher } from "../_index/automaton.ts";
 import { fieldMapOf } from "../_index/field_map.ts";
 import { matchLive } from "../_query/query_exec.ts";
+import { knnSection } from "../_query/knn_section.ts";
 import type { SearchRequest } from "./search_request.ts";
 import {
   compareValues,
@@ -53,6 +54,7 @@ export function collect(
   const parts: Array<{ t: number; hits: Hits }> = [];
   const readers: ValueReader[][] = [];
   let n = 0;
+  const withKnn = knnSection(targets, req.knn, now);
   targets.forEach((target, t) => {
     const ctx: ExecContext = {
       snapshot: target.snapshot,
@@ -65,7 +67,7 @@ export function collect(
     readers.push(
       sort.map((k) => sortReader(k, target.snapshot, ctx.fields, target.index, t * SHARD_DOC_SPAN)),
     );
-    let hits = matchLive(req.query, ctx, scoring);
+    let hits = withKnn(t, matchLive(req.query, ctx, scoring));
     if (req.minScore !== null && hits.scores) {
       const keep = [...hits.docs.keys()].filter((i) => hits.scores![i] >= req.minScore!);
       hits = {
