@@ -130,5 +130,18 @@ const named = await xmlSession.queryStatement<Record<string, unknown>>("people.n
   names: ["Ada"],
 });
 assert.deepEqual(named.map((r) => r._ID), ["1"]);
+
+// At scale: a BulkWriter fed by a ReadableStream, every hit streamed, an integer beyond 2^53.
+const loaded = await jdbc.bulkWriter({ index: "many", flushDocs: 100, refresh: "true" })
+  .write(ReadableStream.from(Array.from({ length: 500 }, (_, n) => ({ n }))));
+assert.equal(loaded.successful, 500);
+let rows = 0;
+for await (const _ of jdbc.stream('POST /many/_search {"size": 64}')) rows++;
+assert.equal(rows, 500);
+await jdbc.executeUpdate('PUT /many/_doc/big?refresh=true {"id": 9007199254740993}');
+class Big {
+  id = 0n;
+}
+assert.equal((await jdbc.queryForObject("GET /many/_doc/big", [], Big))?.id, 9007199254740993n);
 engine.close();
 console.log("bun smoke ok");

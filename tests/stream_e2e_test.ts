@@ -261,3 +261,28 @@ Deno.test("stream: an error on a later scroll page clears the scroll and reaches
   assert.equal(again.status, 404);
   engine.close();
 });
+
+Deno.test("stream: a point in time reads the index as it was when the stream began", async () => {
+  const { engine, ds } = await setup(300);
+  const conn = await ds.getConnection();
+  const stmt = conn.createStatement();
+  const ids: string[] = [];
+  let changed = false;
+  for await (
+    const row of conn.stream('POST /hits/_search {"sort": [{"n": "asc"}]}', [], { pageSize: 50 })
+  ) {
+    ids.push(row._ID as string);
+    if (!changed) {
+      changed = true; // mid-stream: delete documents not yet read and add new ones
+      await stmt.executeUpdate(
+        'POST /hits/_delete_by_query?refresh=true {"query": {"range": {"n": {"gte": 200}}}}',
+      );
+      await stmt.executeUpdate(
+        'POST /hits/_bulk?refresh=true\n{"index":{"_id":"new"}}\n{"n":-1}\n',
+      );
+    }
+  }
+  assert.equal(ids.length, 300);
+  assert.deepEqual(ids, Array.from({ length: 300 }, (_, i) => String(i)));
+  engine.close();
+});

@@ -28,10 +28,11 @@ export interface PackageJson {
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 /** The cli entry that becomes the `searchvisitor` bin (only when it exists). */
 const BIN_SOURCE = "cli/main.ts";
-/** Runtime adapters that only Deno can load; the npm package serves with node:http instead. */
-const DENO_ONLY: Readonly<Record<string, string>> = {
-  "engine/serve_deno.ts": "engine/serve_node.ts",
-};
+/**
+ * Runtime adapters that only Deno can load, and their stand-ins in the npm package. None today:
+ * the engine serves with node:http on every runtime.
+ */
+const DENO_ONLY: Readonly<Record<string, string>> = {};
 
 /**
  * Reads the subpath exports of a deno.json.

@@ -209,3 +209,12 @@ Deno.test("tags nested in every combination render well-formed JSON", () => {
     assert.doesNotThrow(() => JSON.parse(json), `${JSON.stringify(args)} → ${r.text}`);
   }
 });
+
+Deno.test("<foreach>: long collections get unique generated names past the kept ones", () => {
+  const items = Array.from({ length: 1500 }, (_, i) => i);
+  const r = render(`<foreach collection="c" item="v" separator=",">#{v}</foreach>`, { c: items });
+  const names = [...r.text.matchAll(/#\{(__frch_v_\d+)\}/g)].map((m) => m[1]!);
+  assert.equal(new Set(names).size, 1500);
+  assert.equal(names.at(-1), "__frch_v_1499");
+  assert.deepEqual(names.map((n) => r.args[n]), items);
+});

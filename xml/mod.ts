@@ -37,7 +37,10 @@
  * | `<foreach collection item index open separator close>` | the content once per element of an array, Set, Map or object (`index` is the position or key), `separator` between elements that rendered; `open`/`close` always (so an empty array renders `[]`). `#{item}` becomes a generated argument `#{__frch_item_0}`: values are bound, never spliced. A missing or null collection is an error (guard with `<if>`) |
  * | `<bind name value>` | evaluates `value` and adds it as a variable and argument (inside a loop, per element, under a generated name) |
  *
- * Static statements (no dynamic tags after includes) are rendered once, at load.
+ * Static statements (no dynamic tags after includes) are rendered once, at load. A dynamic
+ * statement's text depends only on its choices (tests taken, branches, loop lengths), never on
+ * the values, so each render walks the choices and reuses the text made for the same choices
+ * before (a bounded number per statement).
  * The names `__frch_…` and `__bind_…` are reserved for generated arguments.
  *
  * ## The test language

@@ -97,14 +97,23 @@ export function collect(
     at += hits.docs.length;
   }
   const byScore = sort.length === 0;
-  const cols: SortValue[][] = sort.map((_, k) => {
+  // A key repeated with the same settings cannot change the order: its column is read once and
+  // compared once, however many times the request lists it.
+  const columnOf = new Map<string, SortValue[]>();
+  const distinct: number[] = [];
+  const cols: SortValue[][] = sort.map((key, k) => {
+    const signature = JSON.stringify(key);
+    const known = columnOf.get(signature);
+    if (known) return known;
     const col = new Array<SortValue>(n);
     for (let i = 0; i < n; i++) col[i] = readers[ts[i]][k](docs[i], scores[i]);
+    columnOf.set(signature, col);
+    distinct.push(k);
     return col;
   });
   const compare = (a: number, b: number): number => {
     if (!byScore) {
-      for (let k = 0; k < sort.length; k++) {
+      for (const k of distinct) {
         const x = cols[k][a];
         const y = cols[k][b];
         const c = typeof x === "number" && typeof y === "number"

@@ -8,8 +8,14 @@ import * as root from "@searchvisitor/searchvisitor";
 import * as driver from "@searchvisitor/searchvisitor/driver";
 import { defineEntity, JdbcTemplate } from "@searchvisitor/searchvisitor/template";
 import { LambdaTemplate } from "@searchvisitor/searchvisitor/lambda";
-import { Configuration } from "@searchvisitor/searchvisitor/mapper";
+import {
+  BaseMapper,
+  Configuration,
+  defineMapper,
+  PageObject,
+} from "@searchvisitor/searchvisitor/mapper";
 import { Engine, serve } from "@searchvisitor/searchvisitor/engine";
+import { parseMapperFile, XmlEntityError } from "@searchvisitor/searchvisitor/xml";
 
 const runtime = typeof globalThis.Bun !== "undefined"
   ? `bun ${globalThis.Bun.version}`
@@ -59,6 +65,33 @@ try {
   assert.deepEqual(old.map((p) => p.name), ["Grace", "Alan"]);
   const session = new Configuration().newSession(ds);
   assert.equal(await session.jdbc().queryForNumber("GET /people/_count"), 3);
+  // Mapper without decorators (plain JavaScript): a paged statement and BaseMapper reads.
+  class PersonMapper extends BaseMapper {}
+  defineMapper(PersonMapper, {
+    entity: Person,
+    methods: {
+      byAge: { query: 'POST /people/_search {"sort": [{"age": "asc"}]}', returns: "page" },
+    },
+  });
+  const mapper = session.createMapper(PersonMapper);
+  const firstPage = await mapper.byAge(new PageObject(0, 2));
+  assert.deepEqual([firstPage.data.map((p) => p.name), firstPage.totalCount], [["Ada", "Alan"], 3]);
+  assert.deepEqual((await mapper.selectByIds(["3", "1"])).map((p) => p.name), ["Grace", "Ada"]);
+
+  // Mapper files: a dynamic statement run by id; a hostile entity refused with its typed error.
+  const file = parseMapperFile(`<mapper namespace="people">
+    <select id="older">POST /people/_search {"query": {"bool": {"filter": [<where>
+      <if test="min != null">{"range": {"age": {"gt": #{min}}}},</if>
+      <if test="names != null">{"terms": {"name.keyword": <foreach collection="names" item="n" open="[" separator="," close="]">#{n}</foreach>}},</if>
+    </where>]}}, "sort": [{"age": "asc"}]}</select>
+  </mapper>`);
+  const xmlSession = new Configuration().addMapper(file).newSession(ds);
+  const older = await xmlSession.queryStatement("people.older", {
+    min: 40,
+    names: ["Alan", "Ada"],
+  });
+  assert.deepEqual(older.map((row) => row._ID), ["2"]);
+  assert.throws(() => parseMapperFile('<mapper namespace="x">&xxe;</mapper>'), XmlEntityError);
 
   // Errors keep their identity across subpaths.
   const missing = await conn.createStatement().executeQuery("GET /nowhere/_search").catch((e) => e);
