@@ -8,7 +8,7 @@
 //   deno task build:npm
 //   mkdir -p /tmp/es && (cd /tmp/es && npm i --no-save @elastic/elasticsearch@8)
 //   ES_CLIENT=/tmp/es/node_modules/@elastic/elasticsearch/index.js node bench/node_e2e_report.mjs
-//   ES_CLIENT=... npx -y bun bench/node_e2e_report.mjs
+//   npx -y bun bench/node_e2e_report.mjs   (the official client's undici connection fails on Bun 1.4)
 //
 // PKG (default dist/npm) names the built package; without ES_CLIENT the official client is left
 // out. N_SEQ, N_ROUNDS and N_PASSES set the sizes.
