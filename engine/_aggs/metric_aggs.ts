@@ -4,6 +4,7 @@ import { esError, illegalArgument } from "../_errors.ts";
 import {
   type AggFn,
   type AggInput,
+  eachValue,
   eachValueOrMissing,
   fieldInfo,
   fieldOf,
@@ -180,8 +181,11 @@ export const METRIC_AGGS: Record<string, AggFn> = {
         `[precisionThreshold] must be greater than or equal to 0. Found [${threshold}] in [${name}]`,
       );
     }
-    const set = new Set<number | string>();
-    eachValueOrMissing(inputs, body, fieldOf(body, name, "cardinality"), (v) => set.add(v));
+    const set = new Set<number | string | bigint>();
+    const field = fieldOf(body, name, "cardinality");
+    // Exact values (longs beyond 2^53 stay distinct) unless a `missing` stands in for some.
+    if (body.missing === undefined) eachValue(inputs, field, (v) => set.add(v), true);
+    else eachValueOrMissing(inputs, body, field, (v) => set.add(v));
     return { value: set.size };
   },
   stats: (body, inputs, _s, name) => {

@@ -3,6 +3,8 @@
 import { parsingError } from "../_errors.ts";
 import type { BoostedField, QueryNode } from "./query_nodes.ts";
 import { parseFunction } from "./function_score.ts";
+import { parseKnnQuery } from "./knn.ts";
+import { parseScriptQuery, parseScriptScore } from "./script_score.ts";
 import { registerName } from "./named_queries.ts";
 import { parseQueryString, parseSimpleQueryString } from "./query_string.ts";
 import { parseRegexpFlags } from "./regexp_syntax.ts";
@@ -479,6 +481,9 @@ const PARSERS: Record<string, Parser> = {
       boost: boostOf(o),
     };
   },
+  knn: (b) => parseKnnQuery(b, parseQuery),
+  script_score: (b, n) => parseScriptScore(expectObject(b, n), parseQuery),
+  script: (b, n) => parseScriptQuery(expectObject(b, n)),
   query_string: (b, n) => parseQueryString(expectObject(b, n)),
   simple_query_string: (b, n) => parseSimpleQueryString(expectObject(b, n)),
 };

@@ -4,7 +4,6 @@ import { MAX_REQUEST_STATES, withPatternBudget } from "../_index/automaton.ts";
 import { checkClauseCount, withBucketBudget } from "../_index/limits.ts";
 import { EngineError, illegalArgument, parsingError, validationFailed } from "../_errors.ts";
 import { runAggregations } from "../_aggs/aggregations.ts";
-import { withScripts } from "../_aggs/pipeline_aggs.ts";
 import { collect, type Collected } from "./collect.ts";
 import { searchProfile } from "./profile.ts";
 import { fieldMapOf } from "../_index/field_map.ts";
@@ -141,10 +140,7 @@ function search(
     const aggs = req.aggs;
     const inputs = collected.aggInputs;
     if (aggs) {
-      aggregations = withScripts(
-        ctx.scripts,
-        () => withBucketBudget(ctx.maxBuckets, () => runAggregations(aggs, inputs)),
-      );
+      aggregations = withBucketBudget(ctx.maxBuckets, () => runAggregations(aggs, inputs));
     }
   } catch (err) {
     shardFailure(err, targets);

@@ -1,7 +1,8 @@
 // Reads a search request (body and URL parameters) into one validated, typed object.
 
 import { type EngineError, illegalArgument, parsingError, validationFailed } from "../_errors.ts";
-import type { QueryNode } from "../_query/query_nodes.ts";
+import type { QueryNode, QueryOf } from "../_query/query_nodes.ts";
+import { parseKnnSection } from "../_query/knn.ts";
 import { type FieldRequest, parseFieldRequests } from "../_hits/fetch_fields.ts";
 import { type HighlightRequest, parseHighlight } from "../_hits/highlight.ts";
 import { parseQuery } from "../_query/query_parser.ts";
@@ -64,6 +65,8 @@ export interface SearchRequest {
   readonly indicesBoost: Array<[string, number]>;
   /** `profile: true`: report a per-shard profile of the query. */
   readonly profile: boolean;
+  /** The `knn` section: each entry's global top k joins the query's hits, scores summed. */
+  readonly knn: readonly QueryOf<"knn">[];
 }
 
 const BODY_KEYS = new Set([
@@ -99,6 +102,7 @@ const BODY_KEYS = new Set([
   "ext",
   "runtime_mappings",
   "slice",
+  "knn",
 ]);
 
 function tokenName(v: unknown): string {
@@ -171,8 +175,9 @@ export function parseSearchRequest(
   for (const [k, v] of Object.entries(b)) {
     if (!BODY_KEYS.has(k)) throw parsingError(`Unknown key for a ${tokenName(v)} in [${k}].`);
   }
+  // With a knn section and no query, only the nearest neighbours match.
   let query: QueryNode = b.query === undefined
-    ? { kind: "match_all", boost: 1 }
+    ? b.knn === undefined ? { kind: "match_all", boost: 1 } : { kind: "match_none" }
     : parseQuery(b.query);
   const q = params.get("q");
   if (q !== null) {
@@ -287,6 +292,7 @@ export function parseSearchRequest(
         )
       ),
     profile: b.profile === true,
+    knn: parseKnnSection(b.knn, size, parseQuery),
     scriptFieldCount: typeof b.script_fields === "object" && b.script_fields !== null
       ? Object.keys(b.script_fields).length
       : 0,
