@@ -7,6 +7,7 @@ import { runAggregations } from "../_aggs/aggregations.ts";
 import { collect, type Collected } from "./collect.ts";
 import { searchProfile } from "./profile.ts";
 import { fieldMapOf } from "../_index/field_map.ts";
+import { formatDateAt } from "../_index/dates.ts";
 import { type HitOptions, renderHits, renderTotal } from "../_hits/hits_render.ts";
 import { parseKeepAlive } from "./keep_alive.ts";
 import { matchLive } from "../_query/query_exec.ts";
@@ -188,6 +189,7 @@ function search(
   (out.hits as { hits: Record<string, unknown>[] }).hits.forEach((h, i) => {
     if (matched[i] !== undefined) h.matched_queries = matched[i];
   });
+  formatSortValues(out.hits as { hits: Record<string, unknown>[] }, sort, targets);
   if (aggregations) out.aggregations = aggregations;
   if (req.profile) {
     out.profile = searchProfile(
@@ -198,6 +200,24 @@ function search(
     );
   }
   return out;
+}
+
+/** Writes date sort values in the sort key's `format` (`{"d": {"format": "yyyy-MM-dd"}}`). */
+function formatSortValues(
+  hits: { hits: Record<string, unknown>[] },
+  sort: SortKey[],
+  targets: SearchTarget[],
+): void {
+  sort.forEach((k, j) => {
+    if (k.format === undefined) return;
+    const info = targets.map((t) => fieldMapOf(t.mappings).byPath.get(k.field)).find((f) => f);
+    if (info?.kind !== "date") return;
+    for (const h of hits.hits) {
+      const values = h.sort as unknown[] | undefined;
+      const v = values?.[j];
+      if (typeof v === "number") values![j] = formatDateAt(v, info.nanos, k.format);
+    }
+  });
 }
 
 /** Returns the next page of a scroll; 404 `search_context_missing_exception` when unknown or expired. */
