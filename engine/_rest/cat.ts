@@ -6,6 +6,7 @@ import { refreshDue } from "../_state/refresh.ts";
 import { boolParam, ok, type Reply, type RequestContext } from "./context.ts";
 import { healthHandler, statusOf } from "./cluster.ts";
 import { targets } from "./targets.ts";
+import { catHelp, resolveColumn } from "./cat_columns.ts";
 
 type Row = Record<string, string>;
 
@@ -54,9 +55,21 @@ function sortRows(rows: Row[], spec: string | null): Row[] {
 
 /** Renders rows like Elasticsearch's cat APIs. */
 export function catTable(ctx: RequestContext, allRows: Row[], defaults: string[]): Reply {
+  const known = [...new Set([...defaults, ...Object.keys(allRows[0] ?? {})])];
+  if (ctx.params.has("help")) {
+    return {
+      status: 200,
+      text: catHelp(known),
+      headers: { "content-type": "text/plain; charset=UTF-8" },
+    };
+  }
   const h = ctx.params.get("h");
-  const columns = h ? h.split(",").map((c) => c.trim()) : defaults;
-  const rows = sortRows(allRows, ctx.params.get("s"));
+  const columns = h ? h.split(",").map((c) => resolveColumn(c.trim(), known)) : defaults;
+  const sortSpec = ctx.params.get("s")?.split(",").map((k) => {
+    const [c, order] = k.split(":");
+    return order === undefined ? resolveColumn(c!, known) : `${resolveColumn(c!, known)}:${order}`;
+  }).join(",") ?? null;
+  const rows = sortRows(allRows, sortSpec);
   if (ctx.params.get("format") === "json") {
     return ok(rows.map((r) => Object.fromEntries(columns.map((c) => [c, r[c] ?? null]))));
   }
