@@ -33,6 +33,14 @@ export { applyHints } from "./command/hints.ts";
 export { CommandCache } from "./command/command_cache.ts";
 export { encodeJson, encodeQueryValue } from "./command/value_encoder.ts";
 export { encodePathSegment, IndexPattern, type PathValueOptions } from "./command/path_segment.ts";
+// For the layers that render optional parts (template rules, mapper files): one test-expression
+// language and one clean-up of the commas that vanished members leave.
+export {
+  TestExpression,
+  type TestParseOptions,
+  type VariableLookup,
+} from "./expression/test_expression.ts";
+export { dropDanglingCommas } from "./command/dangling_commas.ts";
 export { type Auth, DataSource, type DataSourceOptions } from "./jdbc/data_source.ts";
 export {
   Connection,

@@ -4,6 +4,7 @@ import { illegalArgument, parsingError } from "../_errors.ts";
 import type { Hits } from "../_query/doc_set.ts";
 import type { ExecContext } from "../_query/exec_context.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
+import { numAt } from "../_index/segment.ts";
 
 /** The docs one target contributes to an aggregation. */
 export interface AggInput {
@@ -31,12 +32,30 @@ export function fieldInfo(input: AggInput, field: string): FieldInfo | undefined
   return info;
 }
 
-/** Calls `fn` with each value of `field` in each doc. */
+/**
+ * Calls `fn` with each value of `field` in each doc: numbers as doubles, or with `exact`, whole
+ * numbers beyond 2^53 as bigints (for keys and distinct counts).
+ */
 export function eachValue(
   inputs: AggInput[],
   field: string,
   fn: (v: number | string, doc: number, input: AggInput) => void,
+): FieldInfo | undefined;
+export function eachValue(
+  inputs: AggInput[],
+  field: string,
+  fn: (v: number | string | bigint, doc: number, input: AggInput) => void,
+  exact: true,
+): FieldInfo | undefined;
+export function eachValue(
+  inputs: AggInput[],
+  field: string,
+  fn:
+    | ((v: number | string, doc: number, input: AggInput) => void)
+    | ((v: number | string | bigint, doc: number, input: AggInput) => void),
+  exact = false,
 ): FieldInfo | undefined {
+  const call = fn as (v: number | string | bigint, doc: number, input: AggInput) => void;
   let seen: FieldInfo | undefined;
   for (const input of inputs) {
     const info = fieldInfo(input, field);
@@ -54,7 +73,11 @@ export function eachValue(
       const end = f.dvStart[local + 1];
       const strs = f.strValues;
       const nums = f.numValues;
-      for (let i = f.dvStart[local]; i < end; i++) fn(strs ? strs[i] : nums![i], d, input);
+      if (exact && f.exact) {
+        for (let i = f.dvStart[local]; i < end; i++) call(numAt(f, i), d, input);
+        continue;
+      }
+      for (let i = f.dvStart[local]; i < end; i++) call(strs ? strs[i] : nums![i], d, input);
     }
   }
   return seen;

@@ -27,9 +27,12 @@ import { intersect } from "../_query/doc_set.ts";
 import { METRIC_AGGS } from "./metric_aggs.ts";
 import { topHitsAgg } from "./top_hits_agg.ts";
 
+/** A terms bucket key: a bigint for a whole number beyond 2^53. */
+type Key = number | string | bigint;
+
 export type { AggInput };
 
-function keyOf(info: FieldInfo | undefined, v: number | string): Json {
+function keyOf(info: FieldInfo | undefined, v: Key): Json {
   if (info?.kind === "boolean") return { key: v, key_as_string: v ? "true" : "false" };
   if (info?.kind === "date") {
     return { key: v, key_as_string: formatDateAt(Number(v), info.nanos, info.format) };
@@ -37,13 +40,14 @@ function keyOf(info: FieldInfo | undefined, v: number | string): Json {
   return { key: v };
 }
 
-function compareKeys(a: number | string, b: number | string): number {
+function compareKeys(a: Key, b: Key): number {
   if (typeof a === "number" && typeof b === "number") return a - b;
+  if (typeof a !== "string" && typeof b !== "string") return a < b ? -1 : a > b ? 1 : 0;
   return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
 }
 
 /** A terms `include`/`exclude` test: an array of values or a whole-key regular expression. */
-function keyFilter(spec: unknown): ((k: number | string) => boolean) | null {
+function keyFilter(spec: unknown): ((k: Key) => boolean) | null {
   if (spec === undefined || spec === null) return null;
   if (Array.isArray(spec)) {
     const set = new Set(spec.map(String));
@@ -60,8 +64,8 @@ function keyFilter(spec: unknown): ((k: number | string) => boolean) | null {
 function countFromPostings(
   input: AggInput,
   field: string,
-  counts: Map<number | string, number>,
-  buckets: Map<number | string, Map<AggInput, number[]>> | null,
+  counts: Map<Key, number>,
+  buckets: Map<Key, Map<AggInput, number[]>> | null,
 ): void {
   const views = input.ctx.snapshot.views;
   let at = 0;
@@ -99,8 +103,8 @@ function termsAgg(body: Json, inputs: AggInput[], sub: Json | undefined, name: s
   const field = fieldOf(body, name, "terms");
   const size = Number(body.size ?? 10);
   const minDocCount = Number(body.min_doc_count ?? 1);
-  const buckets = new Map<number | string, Map<AggInput, number[]>>();
-  const counts = new Map<number | string, number>();
+  const buckets = new Map<Key, Map<AggInput, number[]>>();
+  const counts = new Map<Key, number>();
   let info: FieldInfo | undefined;
   const keywordOnly = inputs.every((input) => {
     const f = fieldInfo(input, field);
@@ -113,7 +117,7 @@ function termsAgg(body: Json, inputs: AggInput[], sub: Json | undefined, name: s
   } else {
     let lastDoc = -1;
     let lastInput: AggInput | null = null;
-    let lastValue: number | string | undefined;
+    let lastValue: Key | undefined;
     const seen = eachValue(inputs, field, (v, doc, input) => {
       // A doc's values arrive sorted, so a repeated value is adjacent: count each doc once per key.
       if (doc === lastDoc && input === lastInput && v === lastValue) return;
@@ -128,7 +132,7 @@ function termsAgg(body: Json, inputs: AggInput[], sub: Json | undefined, name: s
         if (!list) per.set(input, list = []);
         list.push(doc);
       }
-    });
+    }, true);
     info = seen;
   }
   const order = (body.order ?? { _count: "desc" }) as Json | Json[];
@@ -138,8 +142,8 @@ function termsAgg(body: Json, inputs: AggInput[], sub: Json | undefined, name: s
   const entries = [...counts].filter(([k, c]) =>
     c >= minDocCount && (!include || include(k)) && !(exclude && exclude(k))
   );
-  const subOf = new Map<number | string, Json>();
-  const subResult = (k: number | string): Json => {
+  const subOf = new Map<Key, Json>();
+  const subResult = (k: Key): Json => {
     let r = subOf.get(k);
     if (!r) {
       const per = buckets.get(k)!;
@@ -156,7 +160,7 @@ function termsAgg(body: Json, inputs: AggInput[], sub: Json | undefined, name: s
     return r;
   };
   // Ordering by a sub-aggregation (`{"avg_price": "desc"}` or `{"stats.max": "asc"}`) reads its value.
-  const metricOf = (k: number | string, path: string): number => {
+  const metricOf = (k: Key, path: string): number => {
     const [aggName, prop = "value"] = path.split(/[.>]/);
     if (!sub || !(aggName in sub)) {
       throw illegalArgument(

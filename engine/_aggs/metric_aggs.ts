@@ -70,8 +70,8 @@ export const METRIC_AGGS: Record<string, AggFn> = {
     return { value: n };
   },
   cardinality: (body, inputs, _s, name) => {
-    const set = new Set<number | string>();
-    eachValue(inputs, fieldOf(body, name, "cardinality"), (v) => set.add(v));
+    const set = new Set<number | string | bigint>();
+    eachValue(inputs, fieldOf(body, name, "cardinality"), (v) => set.add(v), true);
     return { value: set.size };
   },
   stats: (body, inputs, _s, name) => {

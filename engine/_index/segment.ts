@@ -1,6 +1,7 @@
 // An immutable segment: the inverted index and doc values of a batch of documents.
 
 import type { FieldKind } from "./field_map.ts";
+import type { Exact } from "./exact_long.ts";
 import type { StoredDoc } from "./types.ts";
 import type { VectorColumn } from "./vectors.ts";
 
@@ -38,6 +39,18 @@ export interface FieldIndex {
   readonly pointValues: Float64Array | null;
   /** Doc ordinal of each entry of `pointValues`. */
   readonly pointDocs: Int32Array | null;
+  /**
+   * Whole-number fields only, null when every value is a safe integer: the exact value of each
+   * entry of `numValues` beyond ±2^53 − 1, by position (`numValues` holds its nearest double).
+   */
+  readonly exact?: ReadonlyMap<number, bigint> | null;
+  /** The same for `pointValues` (sorted by double, then exactly), by position. */
+  readonly pointExact?: ReadonlyMap<number, bigint> | null;
+}
+
+/** The value at position `i` of a field's doc values, exact for whole numbers beyond 2^53. */
+export function numAt(f: FieldIndex, i: number): Exact {
+  return (f.exact && f.exact.get(i)) ?? f.numValues![i]!;
 }
 
 /** An immutable batch of indexed documents. */

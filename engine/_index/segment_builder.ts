@@ -1,6 +1,9 @@
 // Builds an immutable Segment from documents: tokens, postings, norms, doc values and points.
 
 import { parseDateAt } from "./dates.ts";
+import { compareExact, type Exact, exactInteger } from "./exact_long.ts";
+import { parseExactJson } from "./exact_json.ts";
+import { sourceText } from "./raw_source.ts";
 import type { FieldInfo, FieldMap } from "./field_map.ts";
 import { encodeNorm } from "./norms.ts";
 import { compareStrings, type FieldIndex, Segment } from "./segment.ts";
@@ -17,6 +20,8 @@ class FieldBuilder {
   readonly dvStart: number[] = [0];
   readonly numValues: number[] = [];
   readonly strValues: string[] = [];
+  /** Exact values beyond the safe range by position in `numValues` (whole numbers only). */
+  exact: Map<number, bigint> | null = null;
   sumTotalTermFreq = 0;
   lastDoc = -1;
 
@@ -69,36 +74,44 @@ class FieldBuilder {
     } else if (kind !== "boolean" && values.length === 1) {
       const n = this.#toNumber(values[0]);
       if (!Number.isNaN(n)) {
-        this.numValues.push(n);
+        this.#push(n);
         any = true;
       }
     } else {
-      const nums: number[] = [];
+      const nums: Exact[] = [];
+      let big = false;
       for (const v of values) {
         const n = this.#toNumber(v);
+        if (typeof n === "bigint") big = true;
         if (!Number.isNaN(n)) nums.push(n);
       }
-      nums.sort((a, b) => a - b);
+      nums.sort(big ? compareExact : (a, b) => (a as number) - (b as number));
       if (kind === "boolean") {
         for (const n of new Set(nums)) this.stream.add(n ? "true" : "false", doc, 0);
       }
-      this.numValues.push(...nums);
+      for (const n of nums) this.#push(n);
       any = nums.length > 0;
     }
     this.dvStart.push(kind === "keyword" ? this.strValues.length : this.numValues.length);
     if (any) this.present.push(doc);
   }
 
-  #toNumber(v: unknown): number {
+  #push(n: Exact): void {
+    if (typeof n === "bigint") (this.exact ??= new Map()).set(this.numValues.length, n);
+    this.numValues.push(Number(n));
+  }
+
+  #toNumber(v: unknown): Exact {
     const kind = this.info.kind;
     if (kind === "date") return parseDateAt(v, this.info.format, this.info.nanos);
     if (kind === "boolean") {
       return v === true || v === "true" ? 1 : v === false || v === "false" ? 0 : NaN;
     }
-    if (typeof v !== "number" && typeof v !== "string") return NaN;
+    if (this.info.integer) return exactInteger(v);
+    if (typeof v !== "number" && typeof v !== "string" && typeof v !== "bigint") return NaN;
     if (v === "") return NaN;
     const n = Number(v);
-    return this.info.integer ? Math.trunc(n) : this.info.round ? this.info.round(n) : n;
+    return this.info.round ? this.info.round(n) : n;
   }
 
   /** A field index that only records which docs have a value. */
@@ -116,11 +129,25 @@ class FieldBuilder {
     const numeric = this.info.kind !== "text" && this.info.kind !== "keyword";
     let pointValues: Float64Array | null = null;
     let pointDocs: Int32Array | null = null;
+    let pointExact: Map<number, bigint> | null = null;
     if (numeric) {
       const order = new Int32Array(this.numValues.length);
       for (let i = 0; i < order.length; i++) order[i] = i;
-      order.sort((a, b) => this.numValues[a] - this.numValues[b]);
-      pointValues = Float64Array.from(order, (i) => this.numValues[i]);
+      const exact = this.exact;
+      const nums = this.numValues;
+      order.sort(
+        exact
+          ? (a, b) => nums[a]! - nums[b]! || compareExact(exact.get(a) ?? 0, exact.get(b) ?? 0)
+          : (a, b) => nums[a]! - nums[b]!,
+      );
+      pointValues = Float64Array.from(order, (i) => nums[i]!);
+      if (exact) {
+        pointExact = new Map();
+        for (let p = 0; p < order.length; p++) {
+          const e = exact.get(order[p]!);
+          if (e !== undefined) pointExact.set(p, e);
+        }
+      }
       const docOf = new Int32Array(this.numValues.length);
       for (let d = 0; d < maxDoc; d++) {
         for (let i = this.dvStart[d]; i < this.dvStart[d + 1]; i++) docOf[i] = d;
@@ -142,6 +169,8 @@ class FieldBuilder {
       strValues: this.info.kind === "keyword" ? this.strValues : null,
       pointValues,
       pointDocs,
+      exact: this.exact,
+      pointExact,
     };
   }
 }
@@ -193,6 +222,14 @@ export function buildSegment(docs: StoredDoc[], fields: FieldMap): Segment {
         if (Array.isArray(v)) vectorEntries.get(path)!.push([d, v as number[]]);
       }
     }
+    if (hasUnsafeInteger(values)) {
+      // A whole number beyond 2^53 was rounded when the source was parsed: read its digits again.
+      const text = sourceText(docs[d].source);
+      if (text !== undefined) {
+        values.clear();
+        collect(parseExactJson(text), "", values, vectorValues && new Map(vectorValues));
+      }
+    }
     for (const [path, vals] of values) {
       const info = fields.roots.get(path);
       if (!info) continue;
@@ -210,6 +247,17 @@ export function buildSegment(docs: StoredDoc[], fields: FieldMap): Segment {
     built.set(f.path, present);
   }
   return new Segment(docs, ids, built, vectors);
+}
+
+function hasUnsafeInteger(values: Map<string, unknown[]>): boolean {
+  for (const list of values.values()) {
+    for (const v of list) {
+      if (typeof v === "number" && (v >= 2 ** 53 || v <= -(2 ** 53)) && Number.isFinite(v)) {
+        return true;
+      }
+    }
+  }
+  return false;
 }
 
 function addAll(

@@ -66,7 +66,8 @@ export function readLimits(ctx: RequestContext, body: Record<string, unknown>): 
 }
 
 function readBody(ctx: RequestContext, updating: boolean): Record<string, unknown> {
-  const body = bodyObject(ctx);
+  // An update's script params stay doubles; the query itself is exact either way for deletes.
+  const body = bodyObject(ctx, updating ? "request" : "query");
   if (!body && !updating) {
     throw validationFailed("query is missing");
   }

@@ -60,7 +60,7 @@ export function withAliasFilter(
 
 /** GET|POST /_search, /{index}/_search. */
 export function searchHandler(ctx: RequestContext): Reply {
-  const body = bodyObject(ctx);
+  const body = bodyObject(ctx, "query");
   const usesPit = body !== undefined && body.pit !== undefined;
   if (usesPit && ctx.p.index !== undefined) {
     throw validationFailed(
@@ -74,7 +74,7 @@ export function searchHandler(ctx: RequestContext): Reply {
 
 /** GET|POST /_count, /{index}/_count. */
 export function countHandler(ctx: RequestContext): Reply {
-  const body = bodyObject(ctx);
+  const body = bodyObject(ctx, "query");
   const targets = searchTargets(ctx, ctx.p.index);
   return ok(countApi(targets, withAliasFilter(ctx, ctx.p.index, body), ctx.params));
 }
@@ -158,7 +158,7 @@ export function msearchHandler(ctx: RequestContext): Reply {
     const header = parseJson(lines[i]) as Record<string, unknown>;
     const body = lines[i + 1] === undefined
       ? {}
-      : parseJson(lines[i + 1]) as Record<string, unknown>;
+      : parseJson(lines[i + 1], "query") as Record<string, unknown>;
     try {
       const params = new URLSearchParams(ctx.params);
       for (

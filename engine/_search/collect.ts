@@ -21,6 +21,7 @@ import { topK } from "../_hits/top_k.ts";
 import type { Candidate } from "../_hits/hits_render.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
 import { parseDateAt } from "../_index/dates.ts";
+import { exactInteger } from "../_index/exact_long.ts";
 
 /** The result of collection. */
 export interface Collected {
@@ -104,7 +105,7 @@ export function collect(
   const columnOf = new Map<string, SortValue[]>();
   const distinct: number[] = [];
   const cols: SortValue[][] = sort.map((key, k) => {
-    const signature = JSON.stringify(key);
+    const signature = JSON.stringify(key, (_k, v) => typeof v === "bigint" ? `${v}n` : v);
     const known = columnOf.get(signature);
     if (known) return known;
     const col = new Array<SortValue>(n);
@@ -212,6 +213,7 @@ function afterValue(v: unknown, key: SortKey, targets: SearchTarget[]): SortValu
         : Number(v);
     }
     if (info.kind === "number" || info.kind === "boolean") {
+      if (info.integer && (typeof v === "bigint" || typeof v === "string")) return exactInteger(v);
       return v === true ? 1 : v === false ? 0 : Number(v);
     }
     return String(v);
