@@ -1,6 +1,7 @@
 // Shared pieces of the aggregations: the per-target input and reading a field's doc values.
 
-import { illegalArgument, parsingError } from "../_errors.ts";
+import { esError, illegalArgument, parsingError } from "../_errors.ts";
+import { dateValueAt } from "../_index/dates.ts";
 import type { Hits } from "../_query/doc_set.ts";
 import type { ExecContext } from "../_query/exec_context.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
@@ -89,4 +90,46 @@ export function fieldOf(body: Json, name: string, type: string): string {
     throw parsingError(`[${type}] aggregation [${name}] requires a [field]`);
   }
   return body.field;
+}
+
+/**
+ * Like {@link eachValue}, and a doc without a value counts as `missing` when the body gives one
+ * (converted to the field's type: a date string becomes its epoch millis).
+ */
+export function eachValueOrMissing(
+  inputs: AggInput[],
+  body: Json,
+  field: string,
+  fn: (v: number | string, doc: number, input: AggInput) => void,
+): FieldInfo | undefined {
+  const missing = body.missing;
+  if (missing === undefined || missing === null) return eachValue(inputs, field, fn);
+  let seen: FieldInfo | undefined;
+  for (const input of inputs) {
+    const has = new Set<number>();
+    const info = eachValue([input], field, (v, d, i) => {
+      has.add(d);
+      fn(v, d, i);
+    });
+    seen ??= info;
+    const value = missingValue(missing, info, input.ctx.now);
+    for (const d of input.docs) if (!has.has(d)) fn(value, d, input);
+  }
+  return seen;
+}
+
+function missingValue(missing: unknown, info: FieldInfo | undefined, now: number): number | string {
+  if (info?.kind === "date") return dateValueAt(missing, now, false, info.format, info.nanos);
+  if (info?.kind === "keyword") return String(missing);
+  if (info?.kind === "boolean") return missing === true || missing === "true" ? 1 : 0;
+  const n = Number(missing);
+  if (Number.isNaN(n)) {
+    if (info) throw numberFormat(missing);
+    return String(missing);
+  }
+  return n;
+}
+
+function numberFormat(v: unknown): Error {
+  return esError("number_format_exception", `For input string: "${String(v)}"`);
 }

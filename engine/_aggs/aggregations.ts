@@ -26,6 +26,15 @@ import { parseQuery } from "../_query/query_parser.ts";
 import { intersect } from "../_query/doc_set.ts";
 import { METRIC_AGGS } from "./metric_aggs.ts";
 import { topHitsAgg } from "./top_hits_agg.ts";
+import { scopeAggs } from "./scope_aggs.ts";
+import { ipRangeAgg } from "./ip_range_agg.ts";
+import {
+  applyParentPipelines,
+  isParentPipeline,
+  isSiblingPipeline,
+  siblingPipeline,
+  validatePipelines,
+} from "./pipeline_aggs.ts";
 
 /** A terms bucket key: a bigint for a whole number beyond 2^53. */
 type Key = number | string | bigint;
@@ -269,6 +278,8 @@ function subRunner(inputs: AggInput[], sub: Json | undefined): ((docs: BucketDoc
     );
 }
 
+let depth = 0;
+
 const AGGS: Record<string, AggFn> = {
   terms: termsAgg,
   ...METRIC_AGGS,
@@ -276,6 +287,8 @@ const AGGS: Record<string, AggFn> = {
   filters: (body, inputs, sub) => filtersAgg(body, inputs, sub),
   top_hits: (body, inputs) => topHitsAgg(body, inputs),
   missing: missingAgg,
+  ...scopeAggs((sub, inputs) => runAggregations(sub, inputs), () => depth === 1),
+  ip_range: (body, inputs, sub, name) => ipRangeAgg(body, inputs, subRunner(inputs, sub), name),
   histogram: (body, inputs, sub, name) =>
     histogramAgg(body, numericSource(inputs, body, name, "histogram"), subRunner(inputs, sub)),
   date_histogram: (body, inputs, sub, name) =>
@@ -301,9 +314,24 @@ const AGGS: Record<string, AggFn> = {
   },
 };
 
-/** Runs an `aggs` object and returns the `aggregations` response object. */
+/**
+ * Runs an `aggs` object and returns the `aggregations` response object. Pipelines run after the
+ * aggregations they read: siblings once their level is done, parent pipelines on the buckets of
+ * the aggregation that declares them.
+ */
 export function runAggregations(aggs: Json, inputs: AggInput[]): Json {
+  if (depth === 0) validatePipelines(aggs, null);
+  depth++;
+  try {
+    return runLevel(aggs, inputs);
+  } finally {
+    depth--;
+  }
+}
+
+function runLevel(aggs: Json, inputs: AggInput[]): Json {
   const out: Json = {};
+  const siblings: [string, string, Json, unknown][] = [];
   for (const [name, def] of Object.entries(aggs)) {
     if (typeof def !== "object" || def === null) {
       throw parsingError(
@@ -327,9 +355,20 @@ export function runAggregations(aggs: Json, inputs: AggInput[]): Json {
       }
     }
     if (!type) throw parsingError(`Missing definition for aggregation [${name}]`);
+    if (isParentPipeline(type)) continue;
+    if (isSiblingPipeline(type)) {
+      siblings.push([name, type, body ?? {}, meta]);
+      setOwn(out, name, null);
+      continue;
+    }
     const fn = Object.hasOwn(AGGS, type) ? AGGS[type] : undefined;
     if (!fn) throw parsingError(`Unknown aggregation type [${type}]`);
-    const result = fn(body ?? {}, inputs, sub, name);
+    let result = fn(body ?? {}, inputs, sub, name);
+    if (sub) result = applyParentPipelines(result, sub);
+    setOwn(out, name, meta === undefined ? result : { meta, ...result });
+  }
+  for (const [name, type, body, meta] of siblings) {
+    const result = siblingPipeline(type, name, body, out);
     setOwn(out, name, meta === undefined ? result : { meta, ...result });
   }
   return out;

@@ -217,17 +217,17 @@ export function buildSegment(docs: StoredDoc[], fields: FieldMap): Segment {
     values.clear();
     if (vectorValues) { for (const f of vectorFields) vectorValues.set(f.path, undefined); }
     collect(docs[d].source, "", values, vectorValues);
-    if (vectorValues) {
-      for (const [path, v] of vectorValues) {
-        if (Array.isArray(v)) vectorEntries.get(path)!.push([d, v as number[]]);
-      }
-    }
     if (hasUnsafeInteger(values)) {
       // A whole number beyond 2^53 was rounded when the source was parsed: read its digits again.
       const text = sourceText(docs[d].source);
       if (text !== undefined) {
         values.clear();
-        collect(parseExactJson(text), "", values, vectorValues && new Map(vectorValues));
+        collect(parseExactJson(text), "", values, vectorValues);
+      }
+    }
+    if (vectorValues) {
+      for (const [path, v] of vectorValues) {
+        if (Array.isArray(v)) vectorEntries.get(path)!.push([d, v as number[]]);
       }
     }
     for (const [path, vals] of values) {

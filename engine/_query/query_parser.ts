@@ -233,6 +233,36 @@ const PARSERS: Record<string, Parser> = {
       ...fuzzyParams(o),
     };
   },
+  combined_fields: (b, n) => {
+    // One query over several text fields as if they were one field: cross-field term matching
+    // (scored per term across the fields, not Lucene's BM25F field blending).
+    const o = expectObject(b, n);
+    checkKeys(o, n, [
+      "query",
+      "fields",
+      "operator",
+      "minimum_should_match",
+      "auto_generate_synonyms_phrase_query",
+      "zero_terms_query",
+    ]);
+    if (o.query === undefined) throw parsingError(`[combined_fields] requires 'query' field`);
+    if (!Array.isArray(o.fields) || o.fields.length === 0) {
+      throw parsingError(`[combined_fields] requires 'fields' field`);
+    }
+    return {
+      kind: "multi_match",
+      fields: boostedFields(o.fields),
+      query: o.query,
+      type: "cross_fields",
+      operator: operatorOf(o.operator, n),
+      minimumShouldMatch: msm(o.minimum_should_match),
+      tieBreaker: 0,
+      boost: boostOf(o),
+      lenient: false,
+      analyzer: undefined,
+      ...fuzzyParams({}),
+    };
+  },
   bool: (b, n) => {
     const o = expectObject(b, n);
     checkKeys(o, n, [

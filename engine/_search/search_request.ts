@@ -65,6 +65,8 @@ export interface SearchRequest {
   readonly indicesBoost: Array<[string, number]>;
   /** The `knn` section: each entry's global top k joins the query's hits, scores summed. */
   readonly knn: readonly QueryOf<"knn">[];
+  /** `profile: true`: report a per-shard profile of the query. */
+  readonly profile: boolean;
 }
 
 const BODY_KEYS = new Set([
@@ -187,6 +189,17 @@ export function parseSearchRequest(
       lenient: bool(params.get("lenient")) || df === null,
     });
   }
+  const searchType = params.get("search_type");
+  if (
+    searchType !== null && searchType !== "query_then_fetch" &&
+    searchType !== "dfs_query_then_fetch"
+  ) {
+    throw illegalArgument(`No search type for [${searchType}]`);
+  }
+  const terminateAfter = params.get("terminate_after") ?? b.terminate_after;
+  if (terminateAfter !== undefined && int(terminateAfter, "terminate_after") < 0) {
+    throw illegalArgument("terminateAfter must be > 0");
+  }
   const from = int(params.get("from") ?? b.from ?? 0, "from");
   const size = int(params.get("size") ?? b.size ?? 10, "size");
   if (from < 0) throw illegalArgument(`[from] parameter cannot be negative, found [${from}]`);
@@ -242,7 +255,8 @@ export function parseSearchRequest(
   const storedFieldsNone = storedList.includes("_none_");
   let source = parseSourceFilter(b._source, params);
   if (
-    storedList.length && !storedList.includes("_source") && b._source === undefined &&
+    stored !== undefined && stored !== null && !storedList.includes("_source") &&
+    b._source === undefined &&
     !params.has("_source")
   ) {
     source = { fetch: false, includes: [], excludes: [] };
@@ -278,6 +292,7 @@ export function parseSearchRequest(
         )
       ),
     knn: parseKnnSection(b.knn, size, parseQuery),
+    profile: b.profile === true,
     scriptFieldCount: typeof b.script_fields === "object" && b.script_fields !== null
       ? Object.keys(b.script_fields).length
       : 0,
