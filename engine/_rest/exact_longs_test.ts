@@ -125,3 +125,41 @@ Deno.test("replies write exact values exactly and doubles as doubles", async () 
   assert.equal(src, '{"hits":{"hits":[{"_source":{"n":9007199254740993}}]}}');
   engine.close();
 });
+
+Deno.test("a literal beyond 2^53 anywhere in a search body is a value or a 400, never a crash", async () => {
+  const { engine, call } = await setup();
+  const big = "9223372036854775807";
+  const bodies = [
+    `{"query": {"match": {"n": ${big}}}}`,
+    `{"query": {"term": {"d": ${big}}}}`,
+    `{"query": {"range": {"d": {"gt": ${big}}}}}`,
+    `{"query": {"multi_match": {"query": ${big}, "fields": ["n", "k"]}}}`,
+    `{"query": {"function_score": {"weight": ${big}}}}`,
+    `{"query": {"constant_score": {"filter": {"match_all": {}}, "boost": ${big}}}}`,
+    `{"aggs": {"h": {"histogram": {"field": "n", "interval": ${big}}}}}`,
+    `{"aggs": {"r": {"range": {"field": "n", "ranges": [{"from": ${big}}]}}}}`,
+    `{"aggs": {"t": {"terms": {"field": "n", "missing": ${big}, "include": [${big}]}}}}`,
+    `{"aggs": {"m": {"max": {"field": "n", "missing": ${big}}}}}`,
+    `{"sort": [{"d": {"missing": ${big}}}], "search_after": [${big}]}`,
+    `{"sort": [{"n": {"missing": ${big}}}], "collapse": {"field": "n"}}`,
+    `{"size": ${big}}`,
+    `{"track_total_hits": ${big}, "min_score": ${big}}`,
+  ];
+  for (const body of bodies) {
+    const res = await engine.fetch(
+      new Request("http://engine/ids/_search", {
+        method: "POST",
+        body,
+        headers: { "content-type": "application/json" },
+      }),
+    );
+    assert.ok(res.status === 200 || res.status === 400, `${res.status} for ${body}`);
+    await res.text();
+  }
+  // A boost is a float: a big literal is accepted as one.
+  assert.match(
+    await call("POST", "/ids/_search", `{"query": {"match_all": {"boost": ${big}}}}`),
+    /"max_score":9\.22/,
+  );
+  engine.close();
+});
