@@ -183,9 +183,9 @@ export const METRIC_AGGS: Record<string, AggFn> = {
     }
     const set = new Set<number | string | bigint>();
     const field = fieldOf(body, name, "cardinality");
-    // Exact values (longs beyond 2^53 stay distinct) unless a `missing` stands in for some.
-    if (body.missing === undefined) eachValue(inputs, field, (v) => set.add(v), true);
-    else eachValueOrMissing(inputs, body, field, (v) => set.add(v));
+    if (body.missing === undefined || body.missing === null) {
+      eachValue(inputs, field, (v: number | string | bigint) => set.add(v), true); // exact longs
+    } else eachValueOrMissing(inputs, body, field, (v) => set.add(v));
     return { value: set.size };
   },
   stats: (body, inputs, _s, name) => {

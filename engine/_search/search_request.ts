@@ -63,10 +63,10 @@ export interface SearchRequest {
   readonly includeNamedQueriesScore: boolean;
   /** `indices_boost`: score multipliers by index name or pattern. */
   readonly indicesBoost: Array<[string, number]>;
-  /** `profile: true`: report a per-shard profile of the query. */
-  readonly profile: boolean;
   /** The `knn` section: each entry's global top k joins the query's hits, scores summed. */
   readonly knn: readonly QueryOf<"knn">[];
+  /** `profile: true`: report a per-shard profile of the query. */
+  readonly profile: boolean;
 }
 
 const BODY_KEYS = new Set([
@@ -291,8 +291,8 @@ export function parseSearchRequest(
           [k, Number(v)] as [string, number]
         )
       ),
-    profile: b.profile === true,
     knn: parseKnnSection(b.knn, size, parseQuery),
+    profile: b.profile === true,
     scriptFieldCount: typeof b.script_fields === "object" && b.script_fields !== null
       ? Object.keys(b.script_fields).length
       : 0,
