@@ -116,7 +116,8 @@ const INDEX_COLUMNS = [
   "dataset.size",
 ];
 
-function storeSize(index: IndexState): number {
+/** Estimated store size of an index: its visible sources plus a per-doc overhead. */
+export function storeSize(index: IndexState): number {
   let bytes = 0;
   for (const doc of index.visible.values()) bytes += JSON.stringify(doc.source).length + 64;
   return bytes;
