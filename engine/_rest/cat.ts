@@ -1,5 +1,6 @@
 // The _cat APIs: indices, health, count, aliases and shards, as text tables (`v`, `h`, `s`) or `format=json`.
 
+import { illegalArgument } from "../_errors.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { matchPattern } from "../_state/names.ts";
 import { refreshDue } from "../_state/refresh.ts";
@@ -90,8 +91,29 @@ export function catTable(ctx: RequestContext, allRows: Row[], defaults: string[]
   };
 }
 
-/** Human-readable size like Elasticsearch: `512b`, `4.5kb`, `1.2mb`. */
-export function formatBytes(bytes: number): string {
+const BYTE_UNITS: Record<string, number> = {
+  b: 1,
+  kb: 1024,
+  mb: 1024 ** 2,
+  gb: 1024 ** 3,
+  tb: 1024 ** 4,
+  pb: 1024 ** 5,
+};
+
+/**
+ * A size as `_cat` writes it: in the `bytes` unit when one is given (a whole number, rounded
+ * down as Elasticsearch does), else human-readable (`512b`, `4.5kb`, `1.2mb`).
+ */
+export function formatBytes(bytes: number, inUnit?: string | null): string {
+  if (inUnit !== undefined && inUnit !== null) {
+    const size = BYTE_UNITS[inUnit];
+    if (size === undefined) {
+      throw illegalArgument(
+        `failed to parse [bytes] with value [${inUnit}]: expected one of [b, kb, mb, gb, tb, pb]`,
+      );
+    }
+    return String(Math.floor(bytes / size));
+  }
   const units = ["b", "kb", "mb", "gb", "tb"];
   let value = bytes;
   let unit = 0;
@@ -128,7 +150,7 @@ export function catIndicesHandler(ctx: RequestContext): Reply {
   const indices = targets(ctx, { expandClosed: true, includeClosed: true });
   refreshDue(indices, ctx.state.now());
   const rows = indices.map((i) => {
-    const size = i.closed ? "" : formatBytes(storeSize(i));
+    const size = i.closed ? "" : formatBytes(storeSize(i), ctx.params.get("bytes"));
     return {
       health: i.closed ? "" : statusOf(i),
       status: i.closed ? "close" : "open",
@@ -219,7 +241,7 @@ export function catShardsHandler(ctx: RequestContext): Reply {
   refreshDue(indices, ctx.state.now());
   const rows: Row[] = [];
   for (const index of indices) {
-    const size = formatBytes(storeSize(index));
+    const size = formatBytes(storeSize(index), ctx.params.get("bytes"));
     for (let shard = 0; shard < index.shardCount; shard++) {
       const docs = index.shardCount === 1 ? String(index.searchableCount) : "";
       rows.push({

@@ -6,6 +6,10 @@ Deno.test("formatBytes writes sizes like Elasticsearch", () => {
   assert.equal(formatBytes(512), "512b");
   assert.equal(formatBytes(4608), "4.5kb");
   assert.equal(formatBytes(3 * 1024 * 1024), "3mb");
+  assert.equal(formatBytes(4608, "b"), "4608");
+  assert.equal(formatBytes(4608, "kb"), "4");
+  assert.equal(formatBytes(4608, "mb"), "0");
+  assert.throws(() => formatBytes(1, "kib"), /failed to parse \[bytes\]/);
 });
 
 Deno.test("_cat/indices: text with header, column choice, sorting and JSON", async () => {
@@ -67,6 +71,11 @@ Deno.test("_cat: short column aliases in h and s, and ?help", async () => {
   assert.equal(text, "index docs.count\na              2\nb              1\n");
   const json = await (await engine.fetch("http://e/_cat/health?format=json&h=st,nt")).json();
   assert.deepEqual(Object.keys(json[0]), ["status", "node.total"]);
+  const sized = await (await engine.fetch("http://e/_cat/indices?h=i,ss&bytes=b&s=i")).text();
+  assert.match(sized, /^a +\d+\nb +\d+\n$/);
+  const badUnit = await engine.fetch("http://e/_cat/indices?bytes=x");
+  assert.equal(badUnit.status, 400);
+  await badUnit.body?.cancel();
   const help = await (await engine.fetch("http://e/_cat/indices?help")).text();
   const lines = help.trimEnd().split("\n");
   assert.match(lines[0]!, /^health +\| h +\| current health status$/);
