@@ -180,3 +180,22 @@ Deno.test("sort: values in the sort's date format; missing sentinels per numeric
     assert.deepEqual(after.hits.hits.map((h: Json) => h._id), ["2"]);
   });
 });
+
+Deno.test("terminate_after: each shard stops after n docs in index order; terminated_early", async () => {
+  await withServer(async (call) => {
+    const res = await call("POST", "/books/_search?terminate_after=2", {
+      sort: [{ year: "desc" }],
+      aggs: { n: { value_count: { field: "year" } } },
+    });
+    assert.equal(res.terminated_early, true);
+    assert.equal(res.hits.total.value, 2);
+    // The first two docs indexed (2001 and 2003), not the two latest years.
+    assert.deepEqual(res.hits.hits.map((h: Json) => h._source.year), [2003, 2001]);
+    assert.equal(res.aggregations.n.value, 2);
+    const roomy = await call("POST", "/books/_search", { terminate_after: 10 });
+    assert.equal(roomy.terminated_early, false);
+    assert.equal(roomy.hits.total.value, 3);
+    const plain = await call("POST", "/books/_search", {});
+    assert.equal(plain.terminated_early, undefined);
+  });
+});

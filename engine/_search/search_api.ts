@@ -131,13 +131,25 @@ function search(
   }
   let collected: Collected;
   let queryNanos = 0;
+  let terminatedEarly: boolean | undefined;
   let aggregations: Record<string, unknown> | undefined;
   try {
     checkLimits(req, targets);
     checkClauseCount(req.query, ctx.maxClauseCount);
     if (req.scroll !== null) ctx.checkScrollRoom();
     const queryStart = performance.now();
-    collected = collect(targets, req, sort, ctx.now(), req.scroll !== null);
+    collected = collect(
+      targets,
+      req,
+      sort,
+      ctx.now(),
+      req.scroll !== null || req.terminateAfter > 0,
+    );
+    if (req.terminateAfter > 0) {
+      const cut = terminateEarly(collected, req.terminateAfter);
+      collected = cut.collected;
+      terminatedEarly = cut.terminated;
+    }
     queryNanos = (performance.now() - queryStart) * 1e6;
     const aggs = req.aggs;
     const inputs = collected.aggInputs;
@@ -179,6 +191,7 @@ function search(
   if (pitId) out.pit_id = pitId;
   out.took = Math.round(performance.now() - started);
   out.timed_out = false;
+  if (terminatedEarly !== undefined) out.terminated_early = terminatedEarly;
   out._shards = shards(targets.length);
   out.hits = renderHits(page, targets, total, req.size === 0 ? null : collected.maxScore, render);
   const matched = matchedQueries(
@@ -201,6 +214,36 @@ function search(
     );
   }
   return out;
+}
+
+/**
+ * `terminate_after`: each target (a shard) stops collecting after its first `n` matching docs in
+ * index order; the hits, total and aggregations cover only those.
+ */
+function terminateEarly(c: Collected, n: number): { collected: Collected; terminated: boolean } {
+  const kept = new Map<number, Set<number>>();
+  const byTarget = new Map<number, number[]>();
+  for (const h of c.ordered) {
+    let list = byTarget.get(h.t);
+    if (!list) byTarget.set(h.t, list = []);
+    list.push(h.doc);
+  }
+  let terminated = false;
+  for (const [t, docs] of byTarget) {
+    docs.sort((a, b) => a - b);
+    if (docs.length > n) terminated = true;
+    kept.set(t, new Set(docs.slice(0, n)));
+  }
+  const ordered = c.ordered.filter((h) => kept.get(h.t)!.has(h.doc));
+  return {
+    collected: {
+      ...c,
+      total: ordered.length,
+      ordered,
+      aggInputs: c.aggInputs.map((i) => ({ ...i, docs: i.docs.subarray(0, n) })),
+    },
+    terminated,
+  };
 }
 
 /** Writes date sort values in the sort key's `format` (`{"d": {"format": "yyyy-MM-dd"}}`). */
