@@ -18,20 +18,8 @@
  * @module
  */
 
+// The driver a user works with: data source, connection, statements, result sets, errors.
 export * from "./errors.ts";
-export type { BoundCommand, HintValue, Method } from "./command/_command.ts";
-export { parseScript } from "./command/command_tokenizer.ts";
-export type {
-  ParsedCommand,
-  ParsedHint,
-  ParsedScript,
-  Slot,
-  SlotKind,
-} from "./command/command_tokenizer.ts";
-export { bindScript } from "./command/command_binder.ts";
-export { applyHints } from "./command/hints.ts";
-export { CommandCache } from "./command/command_cache.ts";
-export { encodeJson, encodePathSegment, encodeQueryValue } from "./command/value_encoder.ts";
 export { type Auth, DataSource, type DataSourceOptions } from "./jdbc/data_source.ts";
 export {
   Connection,
@@ -63,3 +51,18 @@ export {
   type TransportRequest,
   type TransportResponse,
 } from "./wire/transport.ts";
+
+// The command language, for layers that parse and bind commands themselves and run them with
+// `StatementBase.executeCommands` (the template, mapper and console do): parse once, cache by
+// text, bind per call. Value encoding and hints happen inside `bindScript`.
+export type { BoundCommand, HintValue, Method } from "./command/_command.ts";
+export { parseScript } from "./command/command_tokenizer.ts";
+export type {
+  ParsedCommand,
+  ParsedHint,
+  ParsedScript,
+  Slot,
+  SlotKind,
+} from "./command/command_tokenizer.ts";
+export { bindScript } from "./command/command_binder.ts";
+export { CommandCache } from "./command/command_cache.ts";

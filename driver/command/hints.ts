@@ -24,7 +24,7 @@ import { BindError } from "../errors.ts";
  *
  * @example Page a search and count it
  * ```ts
- * import { applyHints } from "@searchvisitor/searchvisitor/driver";
+ * import { applyHints } from "./hints.ts";
  * import assert from "node:assert/strict";
  *
  * const base = { method: "POST", ndjson: false, text: "", line: 1 } as const;

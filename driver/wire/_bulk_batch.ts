@@ -6,6 +6,7 @@ import { BulkError, type BulkItem, ResponseError, type ServerErrorCause } from "
 import type { BoundCommand } from "../command/_command.ts";
 import { type BulkEntry, toBulkEntry } from "./_batch.ts";
 import type { CallOptions, Executor } from "./_executor.ts";
+import { isJsonObject } from "./_json.ts";
 
 /** One count per command (1 written, 0 for a noop update or a missing document) and the ids. */
 export interface BatchResult {
@@ -18,10 +19,6 @@ interface ItemAnswer {
   detail: Record<string, unknown>;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
 function parseItems(status: number, text: string, expected: number): ItemAnswer[] {
   let body: unknown;
   try {
@@ -29,15 +26,15 @@ function parseItems(status: number, text: string, expected: number): ItemAnswer[
   } catch {
     body = undefined;
   }
-  const items = isObject(body) && Array.isArray(body.items) ? body.items : undefined;
+  const items = isJsonObject(body) && Array.isArray(body.items) ? body.items : undefined;
   if (!items || items.length !== expected) {
     throw new ResponseError(status, body ?? text, {
       command: `POST /_bulk (batch of ${expected}): the response does not list ${expected} item(s)`,
     });
   }
   return items.map((item) => {
-    const [action, detail] = isObject(item) ? Object.entries(item)[0] ?? ["", {}] : ["", {}];
-    return { action, detail: isObject(detail) ? detail : {} };
+    const [action, detail] = isJsonObject(item) ? Object.entries(item)[0] ?? ["", {}] : ["", {}];
+    return { action, detail: isJsonObject(detail) ? detail : {} };
   });
 }
 
@@ -50,7 +47,7 @@ function toBulkItem(answer: ItemAnswer, index: number): BulkItem {
   };
   if (typeof d._id === "string") item.id = d._id;
   if (d.error !== undefined) {
-    item.error = isObject(d.error)
+    item.error = isJsonObject(d.error)
       ? d.error as ServerErrorCause
       : { type: "error", reason: String(d.error) };
   }

@@ -1,7 +1,6 @@
 // Handlers of index management: create, delete, exists, get, refresh, open and close.
 
 import { EngineError } from "../_errors.ts";
-import type { IndexState } from "../_state/index_state.ts";
 import { validateMappings } from "../_state/mapping_merge.ts";
 import { flattenSettings } from "../_state/settings.ts";
 import { bodyObject, boolParam, ok, type Reply, type RequestContext } from "./context.ts";
