@@ -30,7 +30,7 @@ function tokenize(src: string): Token[] | number {
     else if (m[2] !== undefined) tokens.push({ value: m[2], at: start });
     else if (m[3] !== undefined) tokens.push({ value: m[3], at: start });
     else if (m[4] !== undefined) tokens.push({ value: Number(m[4]), at: start });
-    else if (m[5] in WORDS) tokens.push({ op: WORDS[m[5]], at: start });
+    else if (m[5]! in WORDS) tokens.push({ op: WORDS[m[5]!], at: start });
     else if (m[5] === "true" || m[5] === "false") {
       tokens.push({ value: m[5] === "true", at: start });
     } else if (m[5] === "null") tokens.push({ value: null, at: start });

@@ -12,7 +12,7 @@ export function removeEmptyMembers(text: string): string {
     if (to > from) out.push(text.slice(from, to));
   };
   while (i < text.length) {
-    const c = text[i];
+    const c = text[i]!;
     if (c === '"') {
       const triple = text.startsWith('"""', i);
       let j = i + (triple ? 3 : 1);

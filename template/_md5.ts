@@ -77,8 +77,8 @@ export function md5Hex(text: string): string {
   const bytes = new TextEncoder().encode(text);
   const words = ((bytes.length + 8) >>> 6) + 1;
   const m = new Uint32Array(words * 16);
-  for (let i = 0; i < bytes.length; i++) m[i >> 2] |= bytes[i] << ((i % 4) * 8);
-  m[bytes.length >> 2] |= 0x80 << ((bytes.length % 4) * 8);
+  for (let i = 0; i < bytes.length; i++) m[i >> 2]! |= bytes[i]! << ((i % 4) * 8);
+  m[bytes.length >> 2]! |= 0x80 << ((bytes.length % 4) * 8);
   const bits = bytes.length * 8;
   m[words * 16 - 2] = bits >>> 0;
   m[words * 16 - 1] = Math.floor(bits / 2 ** 32);
@@ -92,11 +92,11 @@ export function md5Hex(text: string): string {
       else if (i < 32) [f, g] = [(d & b) | (~d & c), (5 * i + 1) % 16];
       else if (i < 48) [f, g] = [b ^ c ^ d, (3 * i + 5) % 16];
       else [f, g] = [c ^ (b | ~d), (7 * i) % 16];
-      const sum = (a + f + K[i] + m[block + g]) >>> 0;
+      const sum = (a + f + K[i]! + m[block + g]!) >>> 0;
       a = d;
       d = c;
       c = b;
-      b = (b + ((sum << S[i]) | (sum >>> (32 - S[i])))) >>> 0;
+      b = (b + ((sum << S[i]!) | (sum >>> (32 - S[i]!)))) >>> 0;
     }
     a0 = (a0 + a) >>> 0;
     b0 = (b0 + b) >>> 0;

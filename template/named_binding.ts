@@ -302,7 +302,7 @@ function bindPlan(
     const out = new Array<unknown>(slots.length);
     let k = 0;
     for (let i = 0; i < slots.length; i++) {
-      const path = slots[i];
+      const path = slots[i]!;
       let v: unknown;
       if (path === null) v = positional[k++];
       else {

@@ -128,11 +128,11 @@ export function documentMapper<T>(
     if (doc !== null && typeof doc === "object") {
       if (copyAll) Object.assign(entity, doc);
       for (let i = 0; i < n; i++) {
-        let v = doc[columns[i]];
+        let v = doc[columns[i]!];
         if (v === undefined && nested[i] !== undefined) v = readNested(doc, nested[i]!);
         if (v === undefined) continue;
         const c = convert[i];
-        entity[fields[i]] = c === undefined || v === null ? v : c(v);
+        entity[fields[i]!] = c === undefined || v === null ? v : c(v);
       }
     }
     if (key !== undefined && id !== undefined && id !== null) entity[key] = id;

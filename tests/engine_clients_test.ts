@@ -35,7 +35,7 @@ Deno.test({
         index: "people",
         query: { term: { name: "bob" } },
       });
-      assert.equal(found.hits.hits[0]._source?.name, "bob");
+      assert.equal(found.hits.hits[0]!._source?.name, "bob");
       const updated = await client.update({
         index: "people",
         id: "1",

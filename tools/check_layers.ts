@@ -35,7 +35,7 @@ export interface Violation {
 }
 
 function roomOf(path: string): string | undefined {
-  const first = path.split("/")[0];
+  const first = path.split("/")[0]!;
   return first in ALLOWED ? first : undefined;
 }
 
@@ -95,7 +95,7 @@ export function checkFile(path: string, text: string): Violation[] {
           problem: `reaches past ${targetRoom}/mod.ts: ${spec}`,
         });
       }
-      if (room !== undefined && !ALLOWED[room].includes(targetRoom) && !isTest(path)) {
+      if (room !== undefined && !ALLOWED[room]!.includes(targetRoom) && !isTest(path)) {
         violations.push({ file: path, line, problem: `${room} must not depend on ${targetRoom}` });
       }
       if (path === "mod.ts" && targetRoom === "engine") {

@@ -60,7 +60,7 @@ export function bindScript(script: ParsedScript, args: readonly unknown[]): Boun
   const out: BoundCommand[] = [];
   let first = 0;
   for (let k = 0; k < commands.length; k++) {
-    const command = commands[k];
+    const command = commands[k]!;
     out.push(bindCommand(command, args, first));
     first += command.placeholderCount;
   }
@@ -87,11 +87,11 @@ function bindCommand(
       hints = record;
     }
     const target = command.target;
-    let path = target[0];
+    let path = target[0]!;
     for (let k = 1; k < target.length; k++) {
       const value = args[a++];
       path +=
-        (slots[s++].kind === "path" ? encodePathSegment(value, a) : encodeQueryValue(value, a)) +
+        (slots[s++]!.kind === "path" ? encodePathSegment(value, a) : encodeQueryValue(value, a)) +
         target[k];
     }
     let body: string | undefined;
@@ -100,7 +100,7 @@ function bindCommand(
       body = chunks[0];
       for (let k = 1; k < chunks.length; k++) {
         const value = args[a++];
-        const kind = slots[s++].kind;
+        const kind = slots[s++]!.kind;
         // Inline fast paths for the common JSON values; everything else goes to the encoders.
         body += (kind !== "value"
           ? encodeSpecial(kind, value, a)

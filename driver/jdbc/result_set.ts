@@ -281,7 +281,7 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
    */
   currentRow(): Record<string, unknown> {
     this.#current();
-    return this.#object(this.#rows[this.#cursor]);
+    return this.#object(this.#rows[this.#cursor]!);
   }
 
   /**
@@ -316,7 +316,7 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
     const out: Record<string, unknown> = {};
     const columns = this.#columns;
     for (let i = 0; i < columns.length; i++) {
-      const column = columns[i];
+      const column = columns[i]!;
       const value = cellValue(row[i] ?? null);
       // Column names can come from the server (any JSON key): a `__proto__` column must become an
       // own property, not the object's prototype. Plain assignment elsewhere is the fast path.
@@ -349,7 +349,7 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
   #cell(column: ColumnRef): unknown {
     this.#current();
     const index = this.#indexOf(column);
-    const cell = this.#rows[this.#cursor][index] ?? null;
+    const cell = this.#rows[this.#cursor]![index] ?? null;
     this.#wasNull = cell === null;
     return cell;
   }

@@ -80,14 +80,14 @@ export async function runBatch(
     if (attempt > 0) {
       await executor.transport.backoff(attempt, { method: "POST", path: "/_bulk", ...call });
     }
-    const body = pending.flatMap((i) => entries[i].lines).join("\n") + "\n";
+    const body = pending.flatMap((i) => entries[i]!.lines).join("\n") + "\n";
     const response = await executor.bulk(body, refresh, call);
     const items = parseItems(response.status, response.body, pending.length);
     const retry: number[] = [];
     items.forEach((answer, k) => {
       const rejected = answer.detail.status === 429;
-      if (rejected && attempt < executor.transport.maxRetries) retry.push(pending[k]);
-      else answers[pending[k]] = answer;
+      if (rejected && attempt < executor.transport.maxRetries) retry.push(pending[k]!);
+      else answers[pending[k]!] = answer;
     });
     if (retry.length === 0) break;
     pending = retry;

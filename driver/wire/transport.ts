@@ -209,7 +209,7 @@ export class Transport {
     let lastError: unknown;
     for (let attempt = 1; attempt <= attempts; attempt++) {
       if (attempt > 1) await this.backoff(attempt - 1, req);
-      const node = this.#nodes[this.#next++ % this.#nodes.length];
+      const node = this.#nodes[this.#next++ % this.#nodes.length]!;
       tried.push(node);
       const outcome = await this.#once(node, method, headers, body, req);
       if (outcome instanceof Response) {

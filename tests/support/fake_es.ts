@@ -102,7 +102,7 @@ export class FakeEs {
     if (last === "_mapping" && m === "GET") return json(MAPPING);
     if (last === "_settings" && m === "GET") return json(SETTINGS);
     if (last === "_aliases" && m === "GET") return json(ALIASES);
-    if (s.length === 1 && m === "GET") return json({ [s[0]]: { aliases: {}, ...MAPPING.idx } });
+    if (s.length === 1 && m === "GET") return json({ [s[0]!]: { aliases: {}, ...MAPPING.idx } });
     if (s.length === 1 || (last.startsWith("_") && last !== "_doc")) {
       return json({ acknowledged: true });
     }
@@ -121,16 +121,16 @@ export class FakeEs {
     });
     if (api === "_doc" && m === "GET") {
       if (id === "missing") return json({ _index: index, _id: id, found: false }, 404);
-      return json({ ...meta(id, ""), result: undefined, found: true, _source: { name: "alice" } });
+      return json({ ...meta(id!, ""), result: undefined, found: true, _source: { name: "alice" } });
     }
     if (api === "_source" && m === "GET") return json({ name: "alice" });
     if (api === "_doc" && m === "DELETE") {
       return json(
-        meta(id, id === "missing" ? "not_found" : "deleted", 2),
+        meta(id!, id === "missing" ? "not_found" : "deleted", 2),
         id === "missing" ? 404 : 200,
       );
     }
-    if (api === "_update") return json(meta(id, id === "same" ? "noop" : "updated", 2));
+    if (api === "_update") return json(meta(id!, id === "same" ? "noop" : "updated", 2));
     if (id === "dup") return json(CONFLICT, 409);
     return json(meta(id ?? `gen-${++this.#generated}`, "created"), 201);
   }
@@ -177,8 +177,8 @@ function bulkResponse(body: string): Record<string, unknown> {
   const items: Record<string, unknown>[] = [];
   let errors = false;
   for (let i = 0; i < lines.length; i++) {
-    const action = JSON.parse(lines[i]) as Record<string, Record<string, unknown>>;
-    const [name, meta] = Object.entries(action)[0];
+    const action = JSON.parse(lines[i]!) as Record<string, Record<string, unknown>>;
+    const [name, meta] = Object.entries(action)[0]!;
     if (name !== "delete") i++;
     const id = String(meta._id ?? `bulk-${i}`);
     if (id === "bad") {
