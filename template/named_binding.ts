@@ -3,7 +3,7 @@
 // Texts are scanned once and cached (bounded); a text without rules and splices binds by
 // filling an array.
 
-import { BindError } from "../driver/mod.ts";
+import { BindError, CommandCache } from "../driver/mod.ts";
 import { type ArgPath, MISSING, resolvePath } from "./_path.ts";
 import { evaluate, truthy } from "./_expr.ts";
 import { md5Hex } from "./_md5.ts";
@@ -58,10 +58,10 @@ interface Plan {
   readonly hasNamed: boolean;
 }
 
-const CACHE_LIMIT = 1000;
 const EMPTY: readonly unknown[] = Object.freeze([]);
-const cache = new Map<string, Plan>();
-const taggedCache = new Map<string, Plan>();
+// Plans by text, bounded and least-recently-used first out: the driver's cache of parsed commands.
+const cache = new CommandCache<Plan>(1000);
+const taggedCache = new CommandCache<Plan>(1000);
 
 function compile(text: string, options: ScanOptions = {}): Plan {
   const segments = scan(text, 0, text.length, "body", false, options);
@@ -106,7 +106,6 @@ function planOf(text: string, tagged: boolean): Plan {
   let plan = store.get(text);
   if (plan === undefined) {
     plan = compile(text, { tagged });
-    if (store.size >= CACHE_LIMIT) store.delete(store.keys().next().value!);
     store.set(text, plan);
   }
   return plan;

@@ -2,11 +2,12 @@
 // 429 (es_rejected_execution_exception) are sent again, alone, after a backoff, up to maxRetries
 // times; any other failure ends in a BulkError that lists every item.
 
-import { BulkError, type BulkItem, ResponseError, type ServerErrorCause } from "../errors.ts";
+import { BulkError, type BulkItem, ResponseError } from "../errors.ts";
 import type { BoundCommand } from "../command/_command.ts";
 import { type BulkEntry, toBulkEntry } from "./_batch.ts";
 import type { CallOptions, Executor } from "./_executor.ts";
 import { isJsonObject } from "./_json.ts";
+import { type BulkAnswer, generatedKeys, readBulkAnswer, toBulkItem } from "./_bulk_items.ts";
 
 /** One count per command (1 written, 0 for a noop update or a missing document) and the ids. */
 export interface BatchResult {
@@ -14,12 +15,7 @@ export interface BatchResult {
   keys: string[];
 }
 
-interface ItemAnswer {
-  action: string;
-  detail: Record<string, unknown>;
-}
-
-function parseItems(status: number, text: string, expected: number): ItemAnswer[] {
+function parseItems(status: number, text: string, expected: number): BulkAnswer[] {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -32,26 +28,7 @@ function parseItems(status: number, text: string, expected: number): ItemAnswer[
       command: `POST /_bulk (batch of ${expected}): the response does not list ${expected} item(s)`,
     });
   }
-  return items.map((item) => {
-    const [action, detail] = isJsonObject(item) ? Object.entries(item)[0] ?? ["", {}] : ["", {}];
-    return { action, detail: isJsonObject(detail) ? detail : {} };
-  });
-}
-
-function toBulkItem(answer: ItemAnswer, index: number): BulkItem {
-  const d = answer.detail;
-  const item: BulkItem = {
-    index,
-    action: answer.action,
-    status: typeof d.status === "number" ? d.status : 0,
-  };
-  if (typeof d._id === "string") item.id = d._id;
-  if (d.error !== undefined) {
-    item.error = isJsonObject(d.error)
-      ? d.error as ServerErrorCause
-      : { type: "error", reason: String(d.error) };
-  }
-  return item;
+  return items.map(readBulkAnswer);
 }
 
 function failed(item: BulkItem): boolean {
@@ -74,7 +51,7 @@ export async function runBatch(
 ): Promise<BatchResult> {
   const entries: BulkEntry[] = commands.map((c, i) => toBulkEntry(c, i + 1));
   const refresh = entries.find((e) => e.refresh !== undefined)?.refresh;
-  const answers: ItemAnswer[] = new Array(entries.length);
+  const answers: BulkAnswer[] = new Array(entries.length);
   let pending = entries.map((_, i) => i);
   for (let attempt = 0;; attempt++) {
     if (attempt > 0) {
@@ -101,7 +78,5 @@ export async function runBatch(
   const counts = answers.map((a) =>
     a.detail.result === "noop" || a.detail.result === "not_found" ? 0 : 1
   );
-  const keys = items.filter((i) => i.action === "index" || i.action === "create")
-    .map((i) => i.id).filter((id): id is string => id !== undefined);
-  return { counts, keys };
+  return { counts, keys: generatedKeys(items) };
 }

@@ -1,7 +1,7 @@
 // Turns a response into results (the "read" stage, ARCHITECTURE.md): result sets for reads, real update counts for
 // writes, a BulkError for a bulk request with failed items.
 
-import { BulkError, type BulkItem, ResponseError, type ServerErrorCause } from "../errors.ts";
+import { BulkError, ResponseError } from "../errors.ts";
 import type { Endpoint } from "./_endpoint.ts";
 import { JsonCell } from "../jdbc/_json_cell.ts";
 import type { ResultSetMeta, TotalHits } from "../jdbc/result_set.ts";
@@ -14,6 +14,7 @@ import {
   type Table,
 } from "./_tabular.ts";
 import { isJsonObject, type JsonObject } from "./_json.ts";
+import { generatedKeys, readBulkAnswer, toBulkItem } from "./_bulk_items.ts";
 
 /** One result of a command: rows, or an update count with the ids it wrote. */
 export type Outcome =
@@ -194,25 +195,12 @@ function msearch(json: JsonObject, command?: string): Outcome[] {
 
 function bulkCount(json: JsonObject, command?: string): Outcome {
   const entries = Array.isArray(json.items) ? json.items : [];
-  const items: BulkItem[] = entries.map((entry, index) => {
-    const [action, detail] = isJsonObject(entry) ? Object.entries(entry)[0] ?? ["", {}] : ["", {}];
-    const d: JsonObject = isJsonObject(detail) ? detail : {};
-    const item: BulkItem = { index, action, status: numberOr(d.status, 0) };
-    if (typeof d._id === "string") item.id = d._id;
-    if (d.error !== undefined) {
-      item.error = isJsonObject(d.error)
-        ? d.error as ServerErrorCause
-        : { type: "error", reason: String(d.error) };
-    }
-    return item;
-  });
+  const items = entries.map((entry, index) => toBulkItem(readBulkAnswer(entry), index));
   if (json.errors === true) {
     const error = new BulkError(items, { command });
     error.message += `; the ${error.successCount} successful item(s) were written`;
     throw error;
   }
   const ok = items.filter((i) => i.error === undefined && i.status < 300);
-  const keys = ok.filter((i) => i.action === "index" || i.action === "create")
-    .map((i) => i.id).filter((id): id is string => id !== undefined);
-  return count(ok.length, keys);
+  return count(ok.length, generatedKeys(ok));
 }
