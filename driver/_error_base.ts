@@ -5,9 +5,13 @@
 export type ErrorCode =
   | "COMMAND_SYNTAX"
   | "BIND"
+  | "INVALID_ARGUMENT"
   | "RESPONSE"
   | "CONNECTION"
   | "TIMEOUT"
+  | "OUTCOME_UNKNOWN"
+  | "INVALID_RESPONSE"
+  | "RESPONSE_TOO_LARGE"
   | "UNSUPPORTED_FEATURE"
   | "BULK"
   | "INCORRECT_RESULT_SIZE"
@@ -22,8 +26,9 @@ export interface ErrorOptions {
   command?: string;
 }
 
-const CREDENTIALS_IN_URL = /(\b[a-z][a-z0-9+.-]*:\/\/)[^/@\s;?#]*@/gi;
-const SECRET_PARAMS = /([?&;](?:password|pass|pwd|apikey|api_key|token|bearer)=)[^&;\s#]*/gi;
+// User info runs to the last `@` of the token: a password may hold `#`, `?`, `/` or `@`.
+const CREDENTIALS_IN_URL = /(\b[a-z][a-z0-9+.-]*:\/\/)\S*@/gi;
+const SECRET_PARAMS = /([?&;](?:password|pass|pwd|apikey|api_key|token|bearer)=)[^&;\s]*/gi;
 
 /**
  * Removes credentials from a URL or a piece of text: user info in URLs (`http://u:p@h`) and

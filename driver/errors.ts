@@ -13,10 +13,17 @@
 import { DataAccessError, type ErrorOptions } from "./_error_base.ts";
 
 export { DataAccessError, type ErrorCode, type ErrorOptions, redact } from "./_error_base.ts";
-export { BindError, CommandSyntaxError, makeExcerpt, type SourcePosition } from "./input_errors.ts";
+export {
+  BindError,
+  CommandSyntaxError,
+  InvalidArgumentError,
+  makeExcerpt,
+  type SourcePosition,
+} from "./input_errors.ts";
 export {
   BulkError,
   type BulkItem,
+  InvalidResponseError,
   ResponseError,
   type ServerErrorCause,
 } from "./response_errors.ts";
@@ -65,6 +72,85 @@ export class TimeoutError extends DataAccessError {
    */
   constructor(message: string, options: ErrorOptions = {}) {
     super("TIMEOUT", message, options);
+  }
+}
+
+/**
+ * A request that is not safe to send twice failed after it may have reached the server (a reset
+ * or dropped connection after sending, an attempt timeout, a 502/503/504): whether the server
+ * applied it is unknown, so it was not re-sent. `sent` says whether the request left the client
+ * (true: it may have been applied — read before writing again); `status` is the gateway status
+ * when there was one.
+ *
+ * @example
+ * ```ts
+ * import { DataAccessError, OutcomeUnknownError } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const error = new OutcomeUnknownError("POST /users/_doc: 502 after sending", { sent: true, status: 502 });
+ * assert.ok(error instanceof DataAccessError);
+ * assert.equal(error.code, "OUTCOME_UNKNOWN");
+ * assert.equal(error.sent, true);
+ * assert.equal(error.status, 502);
+ * ```
+ */
+export class OutcomeUnknownError extends DataAccessError {
+  /** True when the request left the client (it may have been applied). */
+  readonly sent: boolean;
+  /** The HTTP status of the failure, when a gateway answered. */
+  readonly status?: number;
+  /** The node that was asked (never with credentials). */
+  readonly node?: string;
+
+  /**
+   * Creates the error.
+   *
+   * @param message What failed, where, and what to do.
+   * @param options Whether it was sent, the status, the node, the command and the cause.
+   */
+  constructor(
+    message: string,
+    options: ErrorOptions & { sent: boolean; status?: number; node?: string },
+  ) {
+    super("OUTCOME_UNKNOWN", message, options);
+    this.sent = options.sent;
+    if (options.status !== undefined) this.status = options.status;
+    if (options.node !== undefined) this.node = options.node;
+  }
+}
+
+/**
+ * The response body grew past `maxResponseBytes`; reading stopped there (the body is never
+ * buffered whole).
+ *
+ * @example
+ * ```ts
+ * import { ResponseTooLargeError } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const error = new ResponseTooLargeError(1024, { command: "GET /big/_search" });
+ * assert.equal(error.code, "RESPONSE_TOO_LARGE");
+ * assert.equal(error.limit, 1024);
+ * ```
+ */
+export class ResponseTooLargeError extends DataAccessError {
+  /** The limit in bytes. */
+  readonly limit: number;
+
+  /**
+   * Creates the error.
+   *
+   * @param limit The limit in bytes.
+   * @param options The command and the cause.
+   */
+  constructor(limit: number, options: ErrorOptions = {}) {
+    super(
+      "RESPONSE_TOO_LARGE",
+      `The response is larger than maxResponseBytes (${limit} bytes); narrow the request ` +
+        "(size, _source filtering, paging) or raise maxResponseBytes",
+      options,
+    );
+    this.limit = limit;
   }
 }
 

@@ -134,3 +134,40 @@ export class BindError extends TypeError {
     hide(this, "command", options.command === undefined ? undefined : redact(options.command));
   }
 }
+
+/**
+ * A bound value would address another resource than the command names: a path value that is
+ * `.`, `..`, empty or their percent-encoded forms (URL normalisation would climb out of its
+ * segment), or a value bound as an index name that widens the target (`*`, `?`, `,`, `:`, `<`,
+ * `_all` or another leading `_`, a leading `-` or `+`) without the caller opting in. It names the
+ * argument (1-based index or name) and says why.
+ *
+ * @example
+ * ```ts
+ * import { BindError, InvalidArgumentError } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const error = new InvalidArgumentError("Cannot bind argument 1: .. would climb out of its path segment", { index: 1 });
+ * assert.ok(error instanceof BindError);
+ * assert.equal(error.code, "INVALID_ARGUMENT");
+ * assert.equal(error.index, 1);
+ * ```
+ */
+export class InvalidArgumentError extends BindError {
+  /** Always `"INVALID_ARGUMENT"`. */
+  override readonly code: ErrorCode = "INVALID_ARGUMENT";
+
+  /**
+   * Creates the error.
+   *
+   * @param message Which argument, what is wrong with it and what to do.
+   * @param options The argument's index or name, the command, the cause.
+   */
+  constructor(
+    message: string,
+    options: ErrorOptions & { index?: number; name?: string } = {},
+  ) {
+    super(message, options);
+    this.name = "InvalidArgumentError";
+  }
+}

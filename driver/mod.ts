@@ -18,7 +18,8 @@
  * @module
  */
 
-// The driver a user works with: data source, connection, statements, result sets, errors.
+// The driver a user works with: data source, connection, statements, result sets, streaming,
+// the bulk writer, the transport and the errors.
 export * from "./errors.ts";
 export { type Auth, DataSource, type DataSourceOptions } from "./jdbc/data_source.ts";
 export {
@@ -44,6 +45,20 @@ export {
   type ResultSetMeta,
   type TotalHits,
 } from "./jdbc/result_set.ts";
+export { type HitMeta, readHitMeta } from "./jdbc/hit_meta.ts";
+export type { Aggregate, Aggregations, Bucket } from "./jdbc/aggregations.ts";
+export { ColumnTypeError } from "./jdbc/cell_types.ts";
+export { HitStream, type StreamOptions, type StreamServerInfo } from "./jdbc/hit_stream.ts";
+export {
+  type BulkFailure,
+  type BulkOperation,
+  type BulkResult,
+  type BulkSource,
+  type BulkStats,
+  BulkWriter,
+  type BulkWriterOptions,
+} from "./jdbc/bulk_writer.ts";
+export { IndexPattern } from "./command/path_segment.ts";
 export {
   type FetchFunction,
   Transport,
@@ -64,5 +79,5 @@ export type {
   Slot,
   SlotKind,
 } from "./command/command_tokenizer.ts";
-export { bindScript } from "./command/command_binder.ts";
+export { bindScript, type BindScriptOptions } from "./command/command_binder.ts";
 export { CommandCache } from "./command/command_cache.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { DataAccessError, type ErrorOptions } from "./_error_base.ts";
+import { DataAccessError, type ErrorCode, type ErrorOptions, redact } from "./_error_base.ts";
 
 /** The parts of an Elasticsearch error body, as the server sent them. */
 export interface ServerErrorCause {
@@ -130,6 +130,59 @@ function describeErrorBody(status: number, body: unknown): {
     rootCause,
     causedBy,
   };
+}
+
+/**
+ * A success status came with a body that is not the JSON it should be: truncated JSON, an HTML
+ * page from a proxy, an empty body where one is due. It carries the status, the content type and
+ * a short excerpt of the body (credentials removed) — never rows or counts.
+ *
+ * @example
+ * ```ts
+ * import { InvalidResponseError, ResponseError } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const error = new InvalidResponseError(200, "text/html", "<html>login</html>", "the body is not JSON");
+ * assert.ok(error instanceof ResponseError);
+ * assert.equal(error.code, "INVALID_RESPONSE");
+ * assert.equal(error.contentType, "text/html");
+ * assert.match(error.message, /HTTP 200 \(text\/html\)/);
+ * ```
+ */
+export class InvalidResponseError extends ResponseError {
+  /** Always `"INVALID_RESPONSE"`. */
+  override readonly code: ErrorCode = "INVALID_RESPONSE";
+  /** The `content-type` the server sent ("" when none). */
+  readonly contentType: string;
+  /** The first characters of the body, redacted. */
+  readonly excerpt: string;
+
+  /**
+   * Creates the error.
+   *
+   * @param status The HTTP status.
+   * @param contentType The content type.
+   * @param text The body text (only an excerpt is kept).
+   * @param problem What is wrong with it.
+   * @param options The command and the cause.
+   */
+  constructor(
+    status: number,
+    contentType: string,
+    text: string,
+    problem: string,
+    options: ErrorOptions = {},
+  ) {
+    const excerpt = redact(text.length > 120 ? text.slice(0, 120) + "…" : text)
+      .replace(/\s+/g, " ");
+    super(status, excerpt, options);
+    this.message = redact(
+      `HTTP ${status} (${contentType || "no content type"}): ${problem}; the body starts ` +
+        `${JSON.stringify(excerpt)}. A proxy or a broken node answered; check the URL and the path`,
+    );
+    this.contentType = contentType;
+    this.excerpt = excerpt;
+  }
 }
 
 /** One item of a `_bulk` response, as the server sent it, with its position. */

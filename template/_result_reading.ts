@@ -8,17 +8,62 @@ import {
   type Statement,
 } from "../driver/mod.ts";
 import type { BoundTemplate } from "./named_binding.ts";
-import { RowMappingError } from "./row_mapping.ts";
-import type { QueryList, ResultSetExtractor, RowCallback, RowMap, RowMapper } from "./types.ts";
+import type { EntityClass } from "./entity.ts";
+import { documentMapper, RowMappingError } from "./row_mapping.ts";
+import type {
+  Hit,
+  QueryList,
+  ResultSetExtractor,
+  RowCallback,
+  RowMap,
+  RowMapper,
+} from "./types.ts";
 
-/** Attaches `total`, `took` and `aggregations` to an array, not enumerable. */
+/** Attaches `total`, `took`, `aggregations` and `raw` to an array, not enumerable. */
 export function withMeta<T>(rows: T[], rs: ResultSet): QueryList<T> {
   Object.defineProperties(rows, {
     total: { value: rs.total, enumerable: false },
     took: { value: rs.took, enumerable: false },
     aggregations: { value: rs.aggregations, enumerable: false },
+    raw: { value: rs.raw, enumerable: false },
   });
   return rows as QueryList<T>;
+}
+
+/**
+ * Reads the rows of a result set (from the cursor on) as hits: the row map or the entity as
+ * `doc`, with the hit's metadata beside it.
+ */
+export function readHits<T>(
+  rs: ResultSet,
+  type: EntityClass<T> | undefined,
+  text: string,
+): Hit<T | RowMap>[] {
+  const map = type === undefined ? undefined : documentMapper(type);
+  const columns = rs.getColumns();
+  const hasId = columns.includes("_ID");
+  const hasDoc = columns.includes("_DOC");
+  if (map !== undefined && !hasDoc) {
+    throw new DataAccessError(
+      "MAPPING",
+      `Cannot map rows to ${type!.name}: the result has no _DOC column (columns: ${
+        columns.join(", ")
+      }); use queryForHits without a type`,
+      { command: text },
+    );
+  }
+  const out: Hit<T | RowMap>[] = [];
+  for (let row = 0; rs.next(); row++) {
+    try {
+      const doc = map === undefined
+        ? rs.currentRow()
+        : map(hasId ? rs.getObject("_ID") : null, rs.getJson("_DOC") as object | null);
+      out.push({ ...rs.getHit(), doc });
+    } catch (error) {
+      throw new RowMappingError(row, error, text);
+    }
+  }
+  return out;
 }
 
 /** The method word of a command text, for messages. */

@@ -143,7 +143,7 @@ export function scan(
   flush(end);
   return out;
 
-  // A JSON string at `at`: `${…}` is spliced, `#{…}` and `?` are text.
+  // A JSON string at `at`: `${…}` is spliced, `?` is text, `#{…}` is refused (`\#{` is text).
   function string(at: number): number {
     const triple = text.startsWith('"""', at);
     let j = at + (triple ? 3 : 1);
@@ -152,6 +152,12 @@ export function scan(
       if (triple ? text.startsWith('"""', j) : ch === '"') return j + (triple ? 3 : 1);
       if (ch === "\\" && text[j + 1] === "$" && text[j + 2] === "{") {
         flush(j); // `\${` in a string is a literal `${`
+        lit = j + 1;
+        j += 3;
+        continue;
+      }
+      if (ch === "\\" && text[j + 1] === "#" && text[j + 2] === "{") {
+        flush(j); // `\#{` in a string is the literal text `#{`
         lit = j + 1;
         j += 3;
         continue;
@@ -166,11 +172,15 @@ export function scan(
         lit = j;
         continue;
       }
-      if (options.tagged && ch === "#" && text[j + 1] === "{") {
+      if (ch === "#" && text[j + 1] === "{") {
         syntaxError(
           text,
           j,
-          "a ${} value inside a JSON string is not bound; remove the quotes around it (values are JSON-encoded)",
+          options.tagged
+            ? "a ${} value inside a JSON string is not bound; remove the quotes around it (values are JSON-encoded)"
+            : "a #{…} inside a JSON string would be sent as literal text and match nothing; remove " +
+              'the quotes ("#{q}" → #{q}: values are JSON-encoded, strings get their quotes); to ' +
+              "send the text #{ itself, write \\#{",
         );
       }
       j++;

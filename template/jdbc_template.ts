@@ -3,28 +3,58 @@
 // numbers or whatever a RowMapper makes of them.
 
 import {
+  BindError,
+  BulkWriter,
+  type BulkWriterOptions,
   type Connection,
   DataAccessError,
   type DataSource,
   IllegalStateError,
   IncorrectResultSizeError,
+  InvalidArgumentError,
   type ResultSet,
   type Statement,
+  type StreamOptions,
 } from "../driver/mod.ts";
 import type { EntityClass } from "./entity.ts";
 import type {
   Args,
   Command,
+  Hit,
   QueryList,
   ResultSetExtractor,
   RowCallback,
   RowMap,
   RowMapper,
 } from "./types.ts";
-import { readAllResults, readRows, singleValue, verb, withMeta } from "./_result_reading.ts";
-import { bindTemplate, type BoundTemplate, needsTemplate } from "./named_binding.ts";
+import {
+  readAllResults,
+  readHits,
+  readRows,
+  singleValue,
+  verb,
+  withMeta,
+} from "./_result_reading.ts";
+import { argumentLabel, bindTemplate, type BoundTemplate, needsTemplate } from "./named_binding.ts";
 import { mapResultSet, prepareValue } from "./row_mapping.ts";
 import { TemplateCommand } from "./command_tag.ts";
+import { type Lease, streamRows } from "./streaming.ts";
+import { entityOperation } from "./bulk_operation.ts";
+
+/** A driver BindError about argument N, told in the caller's terms (`#{name}`, `${}` value). */
+function renamed(error: BindError, bound: BoundTemplate): BindError {
+  const index = error.index;
+  const label = index === undefined ? undefined : argumentLabel(bound, index);
+  if (label === undefined || typeof label === "number" && label === index) return error;
+  const who = typeof label === "number" ? `argument ${label}` : `argument "${label}"`;
+  const Kind = error instanceof InvalidArgumentError ? InvalidArgumentError : BindError;
+  return new Kind(error.message.replace(`argument ${index}`, who), {
+    index: typeof label === "number" ? label : undefined,
+    name: typeof label === "string" ? label : undefined,
+    command: error.command,
+    cause: error,
+  });
+}
 
 function isDataSource(source: DataSource | Connection): source is DataSource {
   return typeof (source as DataSource).getConnection === "function";
@@ -118,6 +148,14 @@ export class JdbcTemplate {
     return bindTemplate(command, args, { macros: this.#macros });
   }
 
+  /** A connection for the length of a stream. */
+  readonly #lease = async (): Promise<Lease> => {
+    const source = this.#source;
+    if (!isDataSource(source)) return { conn: source, release: () => Promise.resolve() };
+    const conn = await source.getConnection();
+    return { conn, release: () => conn.close() };
+  };
+
   /**
    * Runs `work` with a statement for one bound command; the statement (and the connection, when
    * it came from a DataSource) is closed afterwards.
@@ -134,6 +172,8 @@ export class JdbcTemplate {
       const stmt = conn.createStatement();
       try {
         return await work(stmt, bound);
+      } catch (error) {
+        throw error instanceof BindError ? renamed(error, bound) : error;
       } finally {
         stmt.close();
       }
@@ -252,6 +292,213 @@ export class JdbcTemplate {
       command,
       args,
       (rs, b) => withMeta<RowMap | T>(type ? mapResultSet(rs, type, b.text) : rs.toArray(), rs),
+    );
+  }
+
+  /**
+   * Streams every hit of a search, page by page, as row maps or (with `type`) entities: a point
+   * in time with `search_after` where the server has one, else a scroll. Memory holds two pages
+   * at most; the point in time or scroll is closed when the hits run out, on an error and when
+   * the loop stops early (`break`, `return`, a throw). The body's `size` is the page size.
+   *
+   * @param command Template text or a bound command: one `GET|POST /index/_search`.
+   * @param args Positional or named arguments.
+   * @param typeOrOptions An entity class, or the options.
+   * @param options `pageSize`, `keepAlive` (default `"1m"`), `mode` (`"auto"`, `"pit"`,
+   *   `"scroll"`) and `signal`.
+   * @returns An async generator of rows or entities.
+   *
+   * @example
+   * ```ts
+   * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+   * import { Engine } from "@searchvisitor/searchvisitor/engine";
+   * import { JdbcTemplate } from "@searchvisitor/searchvisitor/template";
+   * import assert from "node:assert/strict";
+   *
+   * const engine = new Engine();
+   * const jdbc = new JdbcTemplate(new DataSource({ nodes: ["http://engine"], fetch: engine.fetch }));
+   * for (const [id, name] of [["1", "Oslo"], ["2", "Bergen"], ["3", "Tromsø"]]) {
+   *   await jdbc.executeUpdate("PUT /cities/_doc/#{id}?refresh=true #{doc}", { id, doc: { name } });
+   * }
+   * class City { name = ""; }
+   * const names: string[] = [];
+   * for await (const city of jdbc.stream('POST /cities/_search {"size": 2}', {}, City)) names.push(city.name);
+   * assert.deepEqual(names.sort(), ["Bergen", "Oslo", "Tromsø"]);
+   * engine.close();
+   * ```
+   */
+  stream(
+    command: Command,
+    args?: Args,
+    options?: StreamOptions,
+  ): AsyncGenerator<RowMap, void, undefined>;
+  /** Every hit as an entity of `type` (see the first overload). */
+  stream<T>(
+    command: Command,
+    args: Args | undefined,
+    type: EntityClass<T>,
+    options?: StreamOptions,
+  ): AsyncGenerator<T, void, undefined>;
+  stream<T>(
+    command: Command,
+    args?: Args,
+    typeOrOptions?: EntityClass<T> | StreamOptions,
+    options: StreamOptions = {},
+  ): AsyncGenerator<RowMap | T, void, undefined> {
+    const bound = this.bind(command, args);
+    const type = typeof typeOrOptions === "function" ? typeOrOptions : undefined;
+    const opts = typeof typeOrOptions === "object" ? typeOrOptions : options;
+    return streamRows(this.#lease, bound, type, opts) as AsyncGenerator<
+      RowMap | T,
+      void,
+      undefined
+    >;
+  }
+
+  /**
+   * A {@linkcode BulkWriter} on this template's connection: entities are indexed into their
+   * class's index under their key, other objects into the `index` option (give `operation` to
+   * send updates, deletes or creates). Batches by `flushDocs`, `flushBytes` and
+   * `flushIntervalMs`; at most `concurrency` requests in flight; per-item 429s retried.
+   *
+   * @param options Batching, concurrency, retries, callbacks and the default index.
+   * @returns The writer: `await writer.write(items)`, or `add` each item and `close()`.
+   *
+   * @example
+   * ```ts
+   * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+   * import { Engine } from "@searchvisitor/searchvisitor/engine";
+   * import { defineEntity, JdbcTemplate } from "@searchvisitor/searchvisitor/template";
+   * import assert from "node:assert/strict";
+   *
+   * class City { id = ""; name = ""; }
+   * defineEntity(City, { index: "cities", key: "id" });
+   * const engine = new Engine();
+   * const jdbc = new JdbcTemplate(new DataSource({ nodes: ["http://engine"], fetch: engine.fetch }));
+   * async function* cities() {
+   *   for (const name of ["Oslo", "Bergen", "Tromsø"]) yield Object.assign(new City(), { id: name, name });
+   * }
+   * const result = await jdbc.bulkWriter<City>({ refresh: "true" }).write(cities());
+   * assert.equal(result.successful, 3);
+   * assert.equal(await jdbc.queryForNumber("POST /cities/_count"), 3);
+   * engine.close();
+   * ```
+   */
+  bulkWriter<T = unknown>(options: BulkWriterOptions<T> = {}): BulkWriter<T> {
+    let lease: Promise<Lease> | undefined;
+    const connection = async () => (await (lease ??= this.#lease())).conn;
+    return new BulkWriter<T>(connection, {
+      ...options,
+      operation: options.operation ?? entityOperation,
+    });
+  }
+
+  /**
+   * Like {@linkcode JdbcTemplate.stream}, each row or entity inside a {@linkcode Hit} with its
+   * metadata (score, sort values, highlight, named queries, inner hits, index, version…).
+   *
+   * @param command Template text or a bound command: one `GET|POST /index/_search`.
+   * @param args Positional or named arguments.
+   * @param typeOrOptions An entity class, or the options.
+   * @param options `pageSize`, `keepAlive`, `mode` and `signal`.
+   * @returns An async generator of hits.
+   *
+   * @example
+   * ```ts
+   * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+   * import { Engine } from "@searchvisitor/searchvisitor/engine";
+   * import { JdbcTemplate } from "@searchvisitor/searchvisitor/template";
+   * import assert from "node:assert/strict";
+   *
+   * const engine = new Engine();
+   * const jdbc = new JdbcTemplate(new DataSource({ nodes: ["http://engine"], fetch: engine.fetch }));
+   * await jdbc.executeUpdate('PUT /t/_doc/1?refresh=true {"n": 5}');
+   * class T { n = 0; }
+   * for await (const hit of jdbc.streamHits('POST /t/_search {"sort": [{"n": "desc"}]}', [], T)) {
+   *   assert.equal(hit.doc.n, 5);
+   *   assert.equal(hit.index, "t");
+   *   assert.equal(hit.sort?.[0], 5);
+   * }
+   * engine.close();
+   * ```
+   */
+  streamHits(
+    command: Command,
+    args?: Args,
+    options?: StreamOptions,
+  ): AsyncGenerator<Hit<RowMap>, void, undefined>;
+  /** Every hit with an entity of `type` as `doc` (see the first overload). */
+  streamHits<T>(
+    command: Command,
+    args: Args | undefined,
+    type: EntityClass<T>,
+    options?: StreamOptions,
+  ): AsyncGenerator<Hit<T>, void, undefined>;
+  streamHits<T>(
+    command: Command,
+    args?: Args,
+    typeOrOptions?: EntityClass<T> | StreamOptions,
+    options: StreamOptions = {},
+  ): AsyncGenerator<Hit<RowMap | T>, void, undefined> {
+    const bound = this.bind(command, args);
+    const type = typeof typeOrOptions === "function" ? typeOrOptions : undefined;
+    const opts = typeof typeOrOptions === "object" ? typeOrOptions : options;
+    return streamRows(this.#lease, bound, type, opts, true) as AsyncGenerator<
+      Hit<RowMap | T>,
+      void,
+      undefined
+    >;
+  }
+
+  /**
+   * Reads all rows as {@linkcode Hit}s: each row map (or, with `type`, entity) as `doc` beside
+   * its score, sort values, highlight, named queries, inner hits, index, version, sequence
+   * number and primary term. The list carries `total`, `took`, `aggregations` and `raw`.
+   *
+   * @param command Template text or a bound command.
+   * @param args Positional or named arguments.
+   * @param type An entity class.
+   * @returns The hits.
+   *
+   * @example
+   * ```ts
+   * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+   * import { Engine } from "@searchvisitor/searchvisitor/engine";
+   * import { JdbcTemplate } from "@searchvisitor/searchvisitor/template";
+   * import assert from "node:assert/strict";
+   *
+   * const engine = new Engine();
+   * const jdbc = new JdbcTemplate(new DataSource({ nodes: ["http://engine"], fetch: engine.fetch }));
+   * await jdbc.executeUpdate('PUT /docs/_doc/1?refresh=true {"title": "exact integers"}');
+   * class Doc { title = ""; }
+   * const hits = await jdbc.queryForHits(
+   *   'POST /docs/_search {"query": {"match": {"title": "integers"}}, "highlight": {"fields": {"title": {}}}}',
+   *   {},
+   *   Doc,
+   * );
+   * assert.equal(hits[0].doc.title, "exact integers");
+   * assert.deepEqual(hits[0].highlight, { title: ["exact <em>integers</em>"] });
+   * assert.ok(hits[0].score! > 0);
+   * engine.close();
+   * ```
+   */
+  queryForHits(command: Command, args?: Args): Promise<QueryList<Hit<RowMap>>>;
+  /** All hits with an entity of `type` as `doc` (see the first overload). */
+  queryForHits<T>(
+    command: Command,
+    args: Args | undefined,
+    type: EntityClass<T>,
+  ): Promise<QueryList<Hit<T>>>;
+  queryForHits<T>(
+    command: Command,
+    args?: Args,
+    type?: EntityClass<T>,
+  ): Promise<QueryList<Hit<RowMap | T>>> {
+    return this.#rows(
+      "queryForHits",
+      command,
+      args,
+      (rs, b) => withMeta(readHits(rs, type, b.text), rs),
     );
   }
 

@@ -37,6 +37,7 @@ export { JdbcTemplate } from "./jdbc_template.ts";
 export type {
   Args,
   Command,
+  Hit,
   QueryList,
   ResultSetExtractor,
   RowCallback,
@@ -44,6 +45,7 @@ export type {
   RowMapper,
 } from "./types.ts";
 export { TemplateCommand, type TemplateRunner } from "./command_tag.ts";
+export { entityOperation } from "./bulk_operation.ts";
 export { type BindOptions, bindTemplate, type BoundTemplate } from "./named_binding.ts";
 export {
   Column,

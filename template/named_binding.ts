@@ -3,7 +3,7 @@
 // Texts are scanned once and cached (bounded); a text without rules and splices binds by
 // filling an array.
 
-import { BindError, CommandCache } from "../driver/mod.ts";
+import { BindError, CommandCache, InvalidArgumentError } from "../driver/mod.ts";
 import { type ArgPath, MISSING, resolvePath } from "./_path.ts";
 import { evaluate, truthy } from "./_expr.ts";
 import { md5Hex } from "./_md5.ts";
@@ -118,9 +118,26 @@ export function needsTemplate(text: string): boolean {
 
 const SAFE_IDENTIFIER = /^[A-Za-z0-9_.\-*,]+$/;
 
+/** What each driver argument of a bound template was: a name, or a 1-based positional index. */
+const labelsOf = new WeakMap<BoundTemplate, readonly (string | number)[]>();
+
+/**
+ * Names the argument behind a driver argument index of a bound template: `"user.id"` for
+ * `#{user.id}`, `"${} value 2"` for the second value of a tagged template, the caller's 1-based
+ * index for a positional `?`. Undefined when the command was not bound by the template.
+ */
+export function argumentLabel(bound: BoundTemplate, index: number): string | number | undefined {
+  return labelsOf.get(bound)?.[index - 1];
+}
+
+function label(source: string, tagged: boolean): string {
+  return tagged && /^\d+$/.test(source) ? `\${} value ${Number(source) + 1}` : source;
+}
+
 class Renderer {
   parts: string[] = [];
   args: unknown[] = [];
+  labels: (string | number)[] = [];
   position = 0;
   vanished = false;
   missing = false;
@@ -131,6 +148,7 @@ class Renderer {
     readonly named: unknown,
     readonly macros: ReadonlyMap<string, string> | undefined,
     readonly namedGiven: boolean,
+    readonly tagged = false,
   ) {}
 
   value(path: ArgPath, what: string): unknown {
@@ -159,9 +177,10 @@ class Renderer {
     return v;
   }
 
-  slot(marker: string, value: unknown) {
+  slot(marker: string, value: unknown, name: string | number) {
     this.parts.push(marker);
     this.args.push(prepareValue(value));
+    this.labels.push(typeof name === "string" ? label(name, this.tagged) : name);
   }
 
   render(segments: readonly Segment[]): void {
@@ -173,11 +192,11 @@ class Renderer {
         case "positional": {
           const v = this.positional[this.position++];
           if (this.lenient > 0 && (v === null || v === undefined)) this.missing = true;
-          this.slot(s.marker, v);
+          this.slot(s.marker, v, this.position);
           break;
         }
         case "named":
-          this.slot(s.marker, this.value(s.path, "named argument"));
+          this.slot(s.marker, this.value(s.path, "named argument"), s.path.source);
           break;
         case "splice":
           this.parts.push(this.identifier(s.path));
@@ -196,6 +215,14 @@ class Renderer {
       : typeof v === "string" || typeof v === "number"
       ? String(v)
       : "";
+    if (text === "." || text === "..") {
+      throw new InvalidArgumentError(
+        `Cannot splice \${${path.source}} = ${
+          JSON.stringify(text)
+        }: . and .. would climb out of their path segment and address another resource`,
+        { name: path.source, command: this.command },
+      );
+    }
     if (!SAFE_IDENTIFIER.test(text)) {
       throw new BindError(
         `Cannot splice \${${path.source}} = ${
@@ -244,19 +271,21 @@ class Renderer {
             { name: rule.path.source, command: this.command },
           );
         }
-        this.slot(rule.marker, list);
+        this.slot(rule.marker, list, rule.path.source);
         return;
       }
       case "md5": {
         const v = this.value(rule.path, "@{md5} value");
-        if (v !== undefined) this.slot(rule.marker, v === null ? null : md5Hex(String(v)));
+        if (v !== undefined) {
+          this.slot(rule.marker, v === null ? null : md5Hex(String(v)), rule.path.source);
+        }
         return;
       }
       case "uuid32":
-        this.slot(rule.marker, crypto.randomUUID().replaceAll("-", ""));
+        this.slot(rule.marker, crypto.randomUUID().replaceAll("-", ""), "@{uuid32}");
         return;
       case "uuid36":
-        this.slot(rule.marker, crypto.randomUUID());
+        this.slot(rule.marker, crypto.randomUUID(), "@{uuid36}");
         return;
       case "macro": {
         const text = this.macros?.get(rule.name);
@@ -299,12 +328,16 @@ function bindPlan(
   if (plan.fixedText !== undefined) {
     const slots = plan.slots!;
     const out = new Array<unknown>(slots.length);
+    const labels = new Array<string | number>(slots.length);
     let k = 0;
     for (let i = 0; i < slots.length; i++) {
       const path = slots[i]!;
       let v: unknown;
-      if (path === null) v = positional[k++];
-      else {
+      if (path === null) {
+        v = positional[k++];
+        labels[i] = k;
+      } else {
+        labels[i] = label(path.source, tagged);
         v = namedGiven ? resolvePath(named, path) : MISSING;
         if (v === MISSING || v === undefined) {
           v = new Renderer(text, positional, named, macros, namedGiven).value(
@@ -315,12 +348,16 @@ function bindPlan(
       }
       out[i] = v !== null && typeof v === "object" ? prepareValue(v) : v;
     }
-    return { text: plan.fixedText, args: out };
+    const bound = { text: plan.fixedText, args: out };
+    labelsOf.set(bound, labels);
+    return bound;
   }
-  const r = new Renderer(text, positional, named, macros, namedGiven);
+  const r = new Renderer(text, positional, named, macros, namedGiven, tagged);
   r.render(plan.segments);
   const rendered = r.parts.join("");
-  return { text: r.vanished ? removeEmptyMembers(rendered) : rendered, args: r.args };
+  const bound = { text: r.vanished ? removeEmptyMembers(rendered) : rendered, args: r.args };
+  labelsOf.set(bound, r.labels);
+  return bound;
 }
 
 /**

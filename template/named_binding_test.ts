@@ -12,13 +12,27 @@ Deno.test("named values in JSON value, key, path segment and query value", () =>
   assert.deepEqual(b.args, ["../_all", "x y", "key", "b", 3]);
 });
 
-Deno.test("compact JSON, arrays, escapes and #{} inside strings are handled (dbVisitor defects)", () => {
+Deno.test("compact JSON, arrays, escapes and \\#{} inside strings are handled (dbVisitor defects)", () => {
   const b = bindTemplate(
-    'POST /i/_search {"a":#{v},"b":[1,2],"c":"q\\"#{not}?","d":"#{text}"}',
+    'POST /i/_search {"a":#{v},"b":[1,2],"c":"q\\"\\#{not}?","d":"\\#{text}"}',
     { v: 1 },
   );
   assert.equal(b.text, 'POST /i/_search {"a":?,"b":[1,2],"c":"q\\"#{not}?","d":"#{text}"}');
   assert.deepEqual(b.args, [1]);
+});
+
+Deno.test('"#{q}" inside JSON quotes is refused with a caret under it and the fix', () => {
+  const text = 'POST /i/_search\n{"query": {"term": {"name": "#{q}"}}}';
+  const error = assert.throws(() => bindTemplate(text, { q: "alice" }), (e: unknown) => {
+    assert.ok(e instanceof CommandSyntaxError);
+    assert.equal(e.line, 2);
+    assert.equal(e.column, 30);
+    assert.match(e.message, /remove the quotes/);
+    assert.match(e.message, /write \\#\{/);
+    assert.match(e.excerpt, /\n {29}\^$/);
+    return true;
+  });
+  assert.equal(error, undefined);
 });
 
 Deno.test("query strings with several & parameters and positional ? stay intact", () => {

@@ -1,6 +1,6 @@
 // The shapes JdbcTemplate and its callers share: arguments, commands, rows, row handlers, lists.
 
-import type { ResultSet } from "../driver/mod.ts";
+import type { Aggregations, HitMeta, ResultSet } from "../driver/mod.ts";
 import type { BoundTemplate } from "./named_binding.ts";
 
 /**
@@ -104,8 +104,8 @@ export type ResultSetExtractor<T> = (rs: ResultSet) => T | Promise<T>;
 export type RowCallback = (rs: ResultSet, rowNum: number) => void;
 
 /**
- * A real array that also carries the search's `total`, `took` and `aggregations` as
- * non-enumerable properties (they do not show in `JSON.stringify` or spreads).
+ * A real array that also carries the search's `total`, `took`, typed `aggregations` and the
+ * `raw` response as non-enumerable properties (they do not show in `JSON.stringify` or spreads).
  *
  * @example
  * ```ts
@@ -126,6 +126,30 @@ export type QueryList<T> = T[] & {
   readonly total: { value: number; relation: "eq" | "gte" } | null;
   /** `took` in milliseconds, or null. */
   readonly took: number | null;
-  /** The `aggregations` of a search, or undefined. */
-  readonly aggregations: unknown;
+  /** The `aggregations` of a search by name, or undefined. */
+  readonly aggregations: Aggregations | undefined;
+  /** The parsed response, as sent (integers beyond 2^53 as bigint). */
+  readonly raw: unknown;
+};
+
+/**
+ * One hit with its metadata: the row map or entity as `doc`, beside the hit's `score`, `sort`
+ * values, `highlight`, `matchedQueries`, `innerHits`, `index`, `version`, `seqNo` and
+ * `primaryTerm` (what `JdbcTemplate.queryForHits` and `streamHits` give).
+ *
+ * @example
+ * ```ts
+ * import type { Hit } from "@searchvisitor/searchvisitor/template";
+ * import { readHitMeta } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * class User { name = ""; }
+ * const hit: Hit<User> = { ...readHitMeta({ _id: "1", _score: 2 }), doc: Object.assign(new User(), { name: "a" }) };
+ * assert.equal(hit.doc.name, "a");
+ * assert.equal(hit.score, 2);
+ * ```
+ */
+export type Hit<T> = HitMeta & {
+  /** The row map (`_ID`, `_DOC`) or the mapped entity. */
+  readonly doc: T;
 };

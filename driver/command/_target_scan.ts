@@ -20,6 +20,16 @@ import {
 export interface TargetSlot {
   kind: "path" | "query";
   offset: number;
+  /** A path slot where an index (or alias) name goes: the first segment, `_cat/<api>/{?}`,
+   * the segment after `_alias`/`_aliases`. */
+  indexName: boolean;
+}
+
+function isIndexSegment(segNo: number, done: readonly string[]): boolean {
+  if (segNo === 0) return true;
+  if (segNo === 2 && done[0] === "_cat") return true;
+  const before = done[segNo - 1];
+  return before === "_alias" || before === "_aliases";
 }
 
 /** The scanned target: `chunks.length === slots.length + 1`. */
@@ -50,6 +60,8 @@ export function scanTarget(text: string, start: number): ScannedTarget {
   let segStart = start;
   let segHasSlot = false;
   let endpoint = "";
+  let segNo = text.charCodeAt(start) === SLASH ? -1 : 0;
+  const done: string[] = [];
   let i = start;
   for (;;) {
     const c = text.charCodeAt(i);
@@ -63,7 +75,11 @@ export function scanTarget(text: string, start: number): ScannedTarget {
       if (i > seg) out += text.slice(seg, i);
       chunks.push(out);
       out = "";
-      slots.push({ kind: inQuery ? "query" : "path", offset: i });
+      slots.push({
+        kind: inQuery ? "query" : "path",
+        offset: i,
+        indexName: !inQuery && isIndexSegment(segNo, done),
+      });
       segHasSlot = true;
       i += 3;
       seg = i;
@@ -91,6 +107,8 @@ export function scanTarget(text: string, start: number): ScannedTarget {
     }
     if (!inQuery) {
       if (c === SLASH) {
+        if (segNo >= 0) done.push(text.slice(segStart, i));
+        segNo++;
         segStart = i + 1;
         segHasSlot = false;
       } else if (c === QUESTION) {

@@ -7,12 +7,35 @@
 
 import type { BoundCommand, HintValue } from "./_command.ts";
 import type { ParsedCommand, ParsedScript, Slot } from "./command_tokenizer.ts";
-import { BindError } from "../errors.ts";
+import { BindError, InvalidArgumentError } from "../errors.ts";
 import { applyHints } from "./hints.ts";
 import { INTEGER_HINTS } from "./_hint_scan.ts";
-import { encodeJson, encodePathSegment, encodeQueryValue } from "./value_encoder.ts";
+import { encodeJson, encodeQueryValue } from "./value_encoder.ts";
+import { encodePathSegment, type PathValueOptions } from "./path_segment.ts";
 
 const NO_HINTS: Readonly<Record<string, HintValue>> = Object.freeze({});
+const INDEX: PathValueOptions = Object.freeze({ indexName: true });
+const INDEX_PATTERNS: PathValueOptions = Object.freeze({
+  indexName: true,
+  allowIndexPatterns: true,
+});
+
+/**
+ * Options of {@linkcode bindScript}.
+ *
+ * @example
+ * ```ts
+ * import { type BindScriptOptions, bindScript, parseScript } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const options: BindScriptOptions = { allowIndexPatterns: true };
+ * assert.equal(bindScript(parseScript("DELETE /{?}"), ["old-*"], options)[0].path, "/old-*");
+ * ```
+ */
+export interface BindScriptOptions {
+  /** Let values bound as index names widen the target (`*`, `,`, `_all`, a leading `-`). */
+  readonly allowIndexPatterns?: boolean;
+}
 
 /**
  * Binds `args` (consumed left to right across hints, path, query and body, and across commands)
@@ -21,11 +44,13 @@ const NO_HINTS: Readonly<Record<string, HintValue>> = Object.freeze({});
  * Body values are encoded by {@linkcode encodeJson}; a `?` key needs a string; a whole-body `?`
  * takes an object or array (encoded as JSON) or a string of JSON text (sent as it is, after a
  * check); a whole NDJSON line `?` takes an object (one line), an array (one line per element) or
- * a string of NDJSON text. Path values go through {@linkcode encodePathSegment} and query values
- * through {@linkcode encodeQueryValue}.
+ * a string of NDJSON text. Path values go through {@linkcode encodePathSegment} (never `.`,
+ * `..` or empty; never a pattern in an index name unless `allowIndexPatterns` or an
+ * `IndexPattern` value) and query values through {@linkcode encodeQueryValue}.
  *
  * @param script A script from {@linkcode parseScript}.
  * @param args One argument per placeholder.
+ * @param options Whether index names may be patterns.
  * @returns The bound commands, in order.
  * @throws {BindError} On a count mismatch (naming both counts) or an argument that cannot be
  * encoded (naming its 1-based index and where its placeholder is).
@@ -45,7 +70,11 @@ const NO_HINTS: Readonly<Record<string, HintValue>> = Object.freeze({});
  * );
  * ```
  */
-export function bindScript(script: ParsedScript, args: readonly unknown[]): BoundCommand[] {
+export function bindScript(
+  script: ParsedScript,
+  args: readonly unknown[],
+  options?: BindScriptOptions,
+): BoundCommand[] {
   if (args.length !== script.placeholderCount) {
     const p = script.placeholderCount;
     const a = args.length;
@@ -61,7 +90,7 @@ export function bindScript(script: ParsedScript, args: readonly unknown[]): Boun
   let first = 0;
   for (let k = 0; k < commands.length; k++) {
     const command = commands[k]!;
-    out.push(bindCommand(command, args, first));
+    out.push(bindCommand(command, args, first, options?.allowIndexPatterns === true));
     first += command.placeholderCount;
   }
   return out;
@@ -71,6 +100,7 @@ function bindCommand(
   command: ParsedCommand,
   args: readonly unknown[],
   first: number,
+  patterns: boolean,
 ): BoundCommand {
   const slots = command.slots;
   let a = first;
@@ -90,9 +120,12 @@ function bindCommand(
     let path = target[0]!;
     for (let k = 1; k < target.length; k++) {
       const value = args[a++];
-      path +=
-        (slots[s++]!.kind === "path" ? encodePathSegment(value, a) : encodeQueryValue(value, a)) +
-        target[k];
+      const slot = slots[s++]!;
+      path += (slot.kind !== "path" ? encodeQueryValue(value, a) : encodePathSegment(
+        value,
+        a,
+        slot.indexName ? (patterns ? INDEX_PATTERNS : INDEX) : undefined,
+      )) + target[k];
     }
     let body: string | undefined;
     const chunks = command.body;
@@ -127,7 +160,8 @@ function bindCommand(
     const where = slot
       ? ` (${slot.kind} placeholder at line ${slot.line}, column ${slot.column})`
       : "";
-    throw new BindError(error.message + where, {
+    const Kind = error instanceof InvalidArgumentError ? InvalidArgumentError : BindError;
+    throw new Kind(error.message + where, {
       index: error.index,
       name: error.argumentName,
       command: command.text,
@@ -190,7 +224,16 @@ function wholeValue(value: unknown, index: number): string {
       { index },
     );
   }
-  return encodeJson(value, index);
+  const json = encodeJson(value, index);
+  const first = json.charCodeAt(0);
+  if (first !== 123 && first !== 91) { // { [
+    throw new BindError(
+      `Cannot bind argument ${index}: a whole body must be a JSON object or array, but this ` +
+        `value is written as ${json.length > 40 ? json.slice(0, 40) + "…" : json}`,
+      { index },
+    );
+  }
+  return json;
 }
 
 function jsonText(text: string, index: number): string {

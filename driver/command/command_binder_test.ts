@@ -173,3 +173,14 @@ Deno.test("hint placeholders of a later command come after the earlier command's
   assert.equal(out[1]!.body, '{"from":5,"query":{"term":{"n":10}}}');
   assert.deepEqual(out[1]!.hints, { overwrite_find_skip: 5 });
 });
+
+Deno.test("a whole body or NDJSON line must encode to an object or array (a Date, bytes or a scalar toJSON are refused)", () => {
+  for (const text of ["POST /i/_search ?", 'POST /_bulk\n{"index": {"_index": "i"}}\n?\n']) {
+    for (const value of [new Date(0), new Uint8Array([1]), { toJSON: () => 5 }]) {
+      assert.throws(
+        () => bindScript(parseScript(text), [value]),
+        /argument 1: a whole body must be a JSON object or array/,
+      );
+    }
+  }
+});

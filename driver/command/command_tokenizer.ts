@@ -73,6 +73,9 @@ export interface Slot {
   readonly line: number;
   /** 1-based column in the whole text. */
   readonly column: number;
+  /** Present (true) on a path slot where an index or alias name goes: such a value may not
+   * widen the target (`*`, `,`, `_all`, a leading `-`) unless the caller opts in. */
+  readonly indexName?: true;
 }
 
 /**
@@ -273,7 +276,9 @@ function tokenize(text: string): ParsedScript {
     }
     const hintSlotCount = slots.length;
     const position = cursor.at(start);
-    for (const s of target.slots) slots.push(slot(s.kind, cursor.at(s.offset)));
+    for (const s of target.slots) {
+      slots.push(slot(s.kind, cursor.at(s.offset), s.indexName));
+    }
     if (body) { for (const s of body.slots) slots.push(slot(s.kind, cursor.at(s.offset))); }
     commands.push(Object.freeze({
       method: method as Method,
@@ -302,8 +307,12 @@ function tokenize(text: string): ParsedScript {
   return Object.freeze({ text, commands: Object.freeze(commands), placeholderCount: total });
 }
 
-function slot(kind: SlotKind, at: { line: number; column: number }): Slot {
-  return Object.freeze({ kind, line: at.line, column: at.column });
+function slot(kind: SlotKind, at: { line: number; column: number }, indexName = false): Slot {
+  return Object.freeze(
+    indexName
+      ? { kind, line: at.line, column: at.column, indexName: true as const }
+      : { kind, line: at.line, column: at.column },
+  );
 }
 
 /** After a complete body only `;`, the end, or a new command on a new line may follow. */

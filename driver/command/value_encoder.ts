@@ -61,7 +61,8 @@ function describeBad(value: unknown): string {
   return `a ${typeof value} has no JSON form; pass a plain value`;
 }
 
-function fail(argIndex: number, at: string, problem: string): never {
+/** Throws a BindError naming the argument. */
+export function fail(argIndex: number, at: string, problem: string): never {
   const where = at ? ` (at ${at})` : "";
   throw new BindError(`Cannot bind argument ${argIndex}${where}: ${problem}`, { index: argIndex });
 }
@@ -175,7 +176,8 @@ function base64(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
-function scalarText(value: unknown, argIndex: number, where: string): string {
+/** The text of a scalar path or query value (before percent-encoding). */
+export function scalarText(value: unknown, argIndex: number, where: string): string {
   switch (typeof value) {
     case "string":
       return value;
@@ -199,7 +201,8 @@ function scalarText(value: unknown, argIndex: number, where: string): string {
   }
 }
 
-function percent(text: string, argIndex: number): string {
+/** Percent-encodes text for a URL component; a lone surrogate is a BindError. */
+export function percent(text: string, argIndex: number): string {
   try {
     return encodeURIComponent(text);
   } catch {
@@ -214,42 +217,9 @@ function listOrScalar(value: unknown, argIndex: number, where: string): string {
 }
 
 /**
- * Encodes a value for a `{?}` in a path segment: the value stays inside its segment, whatever it
- * contains (`/ ? # % & = +`, spaces and non-ASCII are percent-encoded, and `.` / `..` become
- * `%2E` / `%2E%2E`). Strings, finite numbers, bigints, booleans and dates are accepted; an array
- * becomes a comma-separated list (`/a,b/_search`).
- *
- * @param value The argument.
- * @param argIndex The 1-based argument index (for error messages).
- * @returns The percent-encoded text.
- * @throws {BindError} For an empty string, null, undefined, objects and non-finite numbers.
- *
- * @example
- * ```ts
- * import { encodePathSegment } from "./value_encoder.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(encodePathSegment("../_all", 1), "..%2F_all");
- * assert.equal(encodePathSegment("..", 1), "%2E%2E");
- * assert.equal(encodePathSegment(["logs-1", "logs-2"], 1), "logs-1,logs-2");
- * assert.throws(() => encodePathSegment("", 2), /argument 2: an empty string/);
- * ```
- */
-export function encodePathSegment(value: unknown, argIndex: number): string {
-  if (typeof value === "string") {
-    if (value === "") {
-      fail(argIndex, "", "an empty string cannot be a path segment; pass a non-empty value");
-    }
-    if (value === ".") return "%2E";
-    if (value === "..") return "%2E%2E";
-  }
-  return listOrScalar(value, argIndex, "path segment");
-}
-
-/**
  * Encodes a value for a `{?}` query-string value (`?q={?}`): percent-encoded so that `&`, `=`,
- * `#`, `+` and spaces stay inside the value. Accepts what {@linkcode encodePathSegment} accepts
- * and the empty string.
+ * `#`, `+` and spaces stay inside the value. Accepts strings (also empty), finite numbers, bigints, booleans
+ * and dates; an array becomes a comma-separated list.
  *
  * @param value The argument.
  * @param argIndex The 1-based argument index (for error messages).

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
-import { encodeJson, encodePathSegment, encodeQueryValue } from "./value_encoder.ts";
-import { BindError } from "../errors.ts";
+import { encodeJson, encodeQueryValue } from "./value_encoder.ts";
+import { encodePathSegment } from "./path_segment.ts";
+import { BindError, InvalidArgumentError } from "../errors.ts";
 
 function bindError(fn: () => unknown, index: number, message: RegExp): void {
   assert.throws(fn, (error: unknown) => {
@@ -78,8 +79,8 @@ Deno.test("encodePathSegment: hostile values stay one segment", () => {
   assert.equal(encodePathSegment("#frag", 1), "%23frag");
   assert.equal(encodePathSegment("a%b&c=d+e f", 1), "a%25b%26c%3Dd%2Be%20f");
   assert.equal(encodePathSegment("ü", 1), "%C3%BC");
-  assert.equal(encodePathSegment(".", 1), "%2E");
-  assert.equal(encodePathSegment("..", 1), "%2E%2E");
+  assert.throws(() => encodePathSegment(".", 1), InvalidArgumentError);
+  assert.throws(() => encodePathSegment("..", 1), InvalidArgumentError);
   assert.equal(encodePathSegment("...", 1), "...");
   assert.equal(encodePathSegment(42, 1), "42");
   assert.equal(encodePathSegment(9007199254740993n, 1), "9007199254740993");

@@ -1,5 +1,8 @@
 // A cell holding parsed JSON whose text form (`_DOC`, nested values) is made only when read, so
-// mapping hits to objects never pays for a JSON.stringify it does not use.
+// mapping hits to objects never pays for a JSON.stringify it does not use. Integers beyond 2^53
+// are bigints in the parsed value and keep their digits in the text.
+
+import { encodeJson } from "../command/value_encoder.ts";
 
 /** A parsed JSON value shown as compact JSON text. */
 export class JsonCell {
@@ -12,11 +15,21 @@ export class JsonCell {
 
   /** The compact JSON text of the value (made once). */
   get text(): string {
-    return this.#text ??= JSON.stringify(this.value);
+    return this.#text ??= jsonText(this.value);
   }
 }
 
 /** The value a row object or `getObject` shows for a cell. */
 export function cellValue(cell: unknown): unknown {
   return cell instanceof JsonCell ? cell.text : cell;
+}
+
+/** Compact JSON text of a parsed value; a `bigint` is written with its exact digits. */
+export function jsonText(value: unknown): string {
+  try {
+    return JSON.stringify(value);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    return encodeJson(value, 0); // only a bigint makes JSON.stringify throw on parsed JSON
+  }
 }

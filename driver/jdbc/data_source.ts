@@ -40,12 +40,20 @@ export interface DataSourceOptions {
   auth?: Auth;
   /** The `fetch` to call (inject a fake, the embedded engine, or a runtime-specific client). */
   fetch?: FetchFunction;
-  /** Per-request timeout in milliseconds (default 30 000). */
+  /** Timeout of one attempt in milliseconds (default 30 000). */
   timeoutMs?: number;
-  /** Retries after the first attempt (default 3). */
+  /** Timeout of a whole request, retries included (default 3 × `timeoutMs`). */
+  requestTimeoutMs?: number;
+  /** Retries after the first attempt (default 3); see the transport for what is retried. */
   maxRetries?: number;
   /** Base delay of the retry backoff in milliseconds (default 100). */
   retryBaseDelayMs?: number;
+  /** Largest wait between attempts in milliseconds (default 10 000). */
+  maxRetryDelayMs?: number;
+  /** Largest response body read, in bytes (default 64 MiB). */
+  maxResponseBytes?: number;
+  /** First wait before a dead node is asked again (default 1 000 ms, doubling). */
+  deadNodeBaseMs?: number;
   /** Extra headers for every request. */
   headers?: Readonly<Record<string, string>>;
   /** Gzip request bodies. */
@@ -148,8 +156,12 @@ export class DataSource {
     this.#options = {
       nodes,
       timeoutMs: options.timeoutMs,
+      requestTimeoutMs: options.requestTimeoutMs,
       maxRetries: options.maxRetries,
       retryBaseDelayMs: options.retryBaseDelayMs,
+      maxRetryDelayMs: options.maxRetryDelayMs,
+      maxResponseBytes: options.maxResponseBytes,
+      deadNodeBaseMs: options.deadNodeBaseMs,
       compression: options.compression ?? false,
       indexRefresh: options.indexRefresh ?? false,
     };
@@ -157,8 +169,12 @@ export class DataSource {
       nodes,
       fetch: options.fetch,
       timeoutMs: options.timeoutMs,
+      requestTimeoutMs: options.requestTimeoutMs,
       maxRetries: options.maxRetries,
       retryBaseDelayMs: options.retryBaseDelayMs,
+      maxRetryDelayMs: options.maxRetryDelayMs,
+      maxResponseBytes: options.maxResponseBytes,
+      deadNodeBaseMs: options.deadNodeBaseMs,
       headers: options.headers,
       compression: options.compression,
       authorization: authorization(auth),

@@ -141,7 +141,7 @@ export class PreparedStatement extends StatementBase {
    * @returns True when the first result is a result set.
    */
   execute(options?: ExecuteOptions): Promise<boolean> {
-    return this.#withBound((commands) => this.executeCommands(commands, options));
+    return this.#withBound((commands) => this.executeCommands(commands, options), options);
   }
 
   /**
@@ -151,7 +151,7 @@ export class PreparedStatement extends StatementBase {
    * @returns The first result set.
    */
   executeQuery(options?: ExecuteOptions): Promise<ResultSet> {
-    return this.#withBound((commands) => this.queryCommands(commands, options));
+    return this.#withBound((commands) => this.queryCommands(commands, options), options);
   }
 
   /**
@@ -161,7 +161,7 @@ export class PreparedStatement extends StatementBase {
    * @returns The first update count.
    */
   executeUpdate(options?: ExecuteOptions): Promise<number> {
-    return this.#withBound((commands) => this.updateCommands(commands, options));
+    return this.#withBound((commands) => this.updateCommands(commands, options), options);
   }
 
   /** Binds the current arguments and adds the command to the batch. */
@@ -170,15 +170,18 @@ export class PreparedStatement extends StatementBase {
     this.addToBatch(this.#bind());
   }
 
-  #withBound<T>(run: (commands: BoundCommand[]) => Promise<T>): Promise<T> {
+  #withBound<T>(
+    run: (commands: BoundCommand[]) => Promise<T>,
+    options?: ExecuteOptions,
+  ): Promise<T> {
     try {
-      return run(this.#bind());
+      return run(this.#bind(options));
     } catch (error) {
       return Promise.reject(error);
     }
   }
 
-  #bind(): BoundCommand[] {
+  #bind(options?: ExecuteOptions): BoundCommand[] {
     const count = this.#script.placeholderCount;
     for (let i = 0; i < count; i++) {
       if (!this.#set[i]) {
@@ -188,6 +191,6 @@ export class PreparedStatement extends StatementBase {
         );
       }
     }
-    return bindScript(this.#script, this.#args);
+    return bindScript(this.#script, this.#args, options);
   }
 }

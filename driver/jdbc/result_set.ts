@@ -7,6 +7,9 @@
 
 import { IllegalStateError } from "../errors.ts";
 import { cellValue, JsonCell } from "./_json_cell.ts";
+import { ColumnTypeError, toBoolean, toDate, toDouble, toInt, toLong } from "./cell_types.ts";
+import { type HitMeta, readHitMeta } from "./hit_meta.ts";
+import type { Aggregations } from "./aggregations.ts";
 
 /**
  * `hits.total` of a search, normalised (a bare number from ES 6 becomes `relation: "eq"`).
@@ -56,6 +59,8 @@ export interface ResultSetMeta {
   pitId?: string;
   /** Deprecation warnings the server sent in `Warning` headers. */
   warnings?: readonly string[];
+  /** The raw hit (or fetched document) behind each row, in row order, for the hit getters. */
+  hits?: readonly unknown[];
 }
 
 /**
@@ -103,8 +108,8 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
   readonly total: TotalHits | null;
   /** `took` in milliseconds, or null. */
   readonly took: number | null;
-  /** `aggregations` of a search (undefined when there were none). */
-  readonly aggregations: unknown;
+  /** `aggregations` of a search, by name (undefined when there were none). */
+  readonly aggregations: Aggregations | undefined;
   /** The parsed response. */
   readonly raw: unknown;
   /** `_scroll_id`, when present. */
@@ -116,6 +121,7 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
   readonly #columns: readonly string[];
   readonly #rows: readonly (readonly unknown[])[];
   readonly #byLabel = new Map<string, number>();
+  readonly #hits: readonly unknown[] | undefined;
   #cursor = -1;
   #wasNull = false;
   #closed = false;
@@ -141,11 +147,12 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
     });
     this.total = meta.total ?? null;
     this.took = meta.took ?? null;
-    this.aggregations = meta.aggregations;
+    this.aggregations = meta.aggregations as Aggregations | undefined;
     this.raw = meta.raw;
     if (meta.scrollId !== undefined) this.scrollId = meta.scrollId;
     if (meta.pitId !== undefined) this.pitId = meta.pitId;
     this.warnings = meta.warnings ?? [];
+    this.#hits = meta.hits;
   }
 
   /** How many rows the result set holds. */
@@ -211,19 +218,7 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
    * @returns The cell as a number, or null; text is converted, anything else is an error.
    */
   getNumber(column: ColumnRef): number | null {
-    const value = this.getObject(column);
-    if (value === null || value === undefined) return null;
-    if (typeof value === "number") return value;
-    if (typeof value === "boolean") return value ? 1 : 0;
-    const n = typeof value === "string" && value.trim() !== "" ? Number(value) : NaN;
-    if (Number.isNaN(n)) {
-      throw new TypeError(
-        `Column ${this.#name(column)} of row ${this.#cursor + 1} is ${
-          JSON.stringify(value).slice(0, 60)
-        }, not a number; read it with getString`,
-      );
-    }
-    return n;
+    return this.#typed(column, "number", toDouble);
   }
 
   /**
@@ -231,18 +226,90 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
    *
    * @param column A label or a 1-based index.
    * @returns The cell as a boolean (`"true"`/`"false"` and 1/0 converted), or null.
+   * @throws {ColumnTypeError} When the cell holds anything else.
    */
   getBoolean(column: ColumnRef): boolean | null {
-    const value = this.getObject(column);
-    if (value === null || value === undefined) return null;
-    if (typeof value === "boolean") return value;
-    if (value === "true" || value === 1 || value === "1") return true;
-    if (value === "false" || value === 0 || value === "0") return false;
-    throw new TypeError(
-      `Column ${this.#name(column)} of row ${this.#cursor + 1} is ${
-        JSON.stringify(value).slice(0, 60)
-      }, not a boolean; read it with getString`,
-    );
+    return this.#typed(column, "boolean", toBoolean);
+  }
+
+  /**
+   * Reads a cell of the current row as a 32-bit integer (JDBC `getInt`).
+   *
+   * @param column A label or a 1-based index.
+   * @returns The integer, or null.
+   * @throws {ColumnTypeError} For text that is no integer, a fraction, or a value beyond 32 bits.
+   *
+   * @example
+   * ```ts
+   * import { ColumnTypeError, ResultSet } from "@searchvisitor/searchvisitor/driver";
+   * import assert from "node:assert/strict";
+   *
+   * const rs = new ResultSet(["a", "b", "c"], [[42, "7", 1.5]]);
+   * rs.next();
+   * assert.equal(rs.getInt("a"), 42);
+   * assert.equal(rs.getInt("b"), 7);
+   * assert.throws(() => rs.getInt("c"), ColumnTypeError);
+   * ```
+   */
+  getInt(column: ColumnRef): number | null {
+    return this.#typed(column, "int", toInt);
+  }
+
+  /**
+   * Reads a cell of the current row as an exact 64-bit integer (JDBC `getLong`), a `bigint`:
+   * integers beyond 2^53 in a response are kept exact, so ids and counters read back digit for
+   * digit.
+   *
+   * @param column A label or a 1-based index.
+   * @returns The integer as a bigint, or null.
+   * @throws {ColumnTypeError} For a fraction or text that is no integer.
+   *
+   * @example
+   * ```ts
+   * import { ResultSet } from "@searchvisitor/searchvisitor/driver";
+   * import assert from "node:assert/strict";
+   *
+   * const rs = new ResultSet(["id", "n"], [[9007199254740993n, "18446744073709551615"]]);
+   * rs.next();
+   * assert.equal(rs.getLong("id"), 9007199254740993n);
+   * assert.equal(rs.getLong("n"), 18446744073709551615n);
+   * ```
+   */
+  getLong(column: ColumnRef): bigint | null {
+    return this.#typed(column, "long", toLong);
+  }
+
+  /**
+   * Reads a cell of the current row as a double (bigints and numeric text converted).
+   *
+   * @param column A label or a 1-based index.
+   * @returns The number, or null.
+   * @throws {ColumnTypeError} For text that is no number, or an object.
+   */
+  getDouble(column: ColumnRef): number | null {
+    return this.#typed(column, "double", toDouble);
+  }
+
+  /**
+   * Reads a cell of the current row as a date: ISO-8601 text or epoch milliseconds.
+   *
+   * @param column A label or a 1-based index.
+   * @returns The date, or null.
+   * @throws {ColumnTypeError} For anything that is not a valid date.
+   *
+   * @example
+   * ```ts
+   * import { ResultSet } from "@searchvisitor/searchvisitor/driver";
+   * import assert from "node:assert/strict";
+   *
+   * const rs = new ResultSet(["at", "ms"], [["2024-05-01T10:00:00Z", 0]]);
+   * rs.next();
+   * assert.equal(rs.getDate("at")?.toISOString(), "2024-05-01T10:00:00.000Z");
+   * assert.equal(rs.getDate("ms")?.getTime(), 0);
+   * ```
+   */
+  getDate(column: ColumnRef): Date | null {
+    return this.#typed(column, "date", toDate);
   }
 
   /**
@@ -263,6 +330,149 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
       }
     }
     return cell ?? null;
+  }
+
+  /**
+   * Returns the metadata of the current hit: score, sort values, highlight, named queries, inner
+   * hits, index, version, sequence number and primary term (null where the response had none,
+   * and for rows that are not hits).
+   *
+   * @returns The current hit's metadata.
+   *
+   * @example
+   * ```ts
+   * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+   * import { Engine } from "@searchvisitor/searchvisitor/engine";
+   * import assert from "node:assert/strict";
+   *
+   * const engine = new Engine();
+   * await using conn = await new DataSource({ nodes: ["http://engine"], fetch: engine.fetch }).getConnection();
+   * const stmt = conn.createStatement();
+   * await stmt.executeUpdate('PUT /notes/_doc/1?refresh=true {"text": "quick brown fox"}');
+   * const rs = await stmt.executeQuery(`POST /notes/_search {
+   *   "query": {"match": {"text": {"query": "fox", "_name": "fox"}}},
+   *   "highlight": {"fields": {"text": {}}}, "seq_no_primary_term": true, "version": true}`);
+   * rs.next();
+   * const hit = rs.getHit();
+   * assert.equal(hit.index, "notes");
+   * assert.ok(hit.score! > 0);
+   * assert.deepEqual(hit.matchedQueries, ["fox"]);
+   * assert.deepEqual(hit.highlight, { text: ["quick brown <em>fox</em>"] });
+   * assert.deepEqual([hit.version, hit.seqNo, hit.primaryTerm], [1, 0, 1]);
+   * engine.close();
+   * ```
+   */
+  getHit(): HitMeta {
+    this.#current();
+    return readHitMeta(this.#hits?.[this.#cursor]);
+  }
+
+  /**
+   * Returns the current hit's `_score`, or null (sorted without scores, or not a hit).
+   *
+   * @returns The score, or null.
+   */
+  getScore(): number | null {
+    return this.getHit().score;
+  }
+
+  /**
+   * Returns the current hit's sort values (what `search_after` takes), or null.
+   *
+   * @returns The sort values, or null.
+   */
+  getSortValues(): readonly unknown[] | null {
+    return this.getHit().sort;
+  }
+
+  /**
+   * Returns the highlighted fragments of one field of the current hit, or of all fields.
+   *
+   * @param field A field name; omit it for every field.
+   * @returns The fragments (empty when none), or every field's fragments (null when none).
+   */
+  getHighlight(field: string): readonly string[];
+  /** Every field's highlighted fragments of the current hit, or null (see the first overload). */
+  getHighlight(): Readonly<Record<string, readonly string[]>> | null;
+  getHighlight(
+    field?: string,
+  ): readonly string[] | Readonly<Record<string, readonly string[]>> | null {
+    const highlight = this.getHit().highlight;
+    return field === undefined ? highlight : highlight?.[field] ?? [];
+  }
+
+  /**
+   * Returns the names of the named queries the current hit matched.
+   *
+   * @returns The names (empty when none).
+   */
+  getMatchedQueries(): readonly string[] {
+    return this.getHit().matchedQueries;
+  }
+
+  /**
+   * Returns the concrete index of the current hit, or null.
+   *
+   * @returns The index name, or null.
+   */
+  getIndex(): string | null {
+    return this.getHit().index;
+  }
+
+  /**
+   * Returns the current hit's `_version`, or null (searches need `"version": true`).
+   *
+   * @returns The version, or null.
+   */
+  getVersion(): number | null {
+    return this.getHit().version;
+  }
+
+  /**
+   * Returns the current hit's `_seq_no`, or null (searches need `"seq_no_primary_term": true`).
+   *
+   * @returns The sequence number, or null.
+   */
+  getSeqNo(): number | null {
+    return this.getHit().seqNo;
+  }
+
+  /**
+   * Returns the current hit's `_primary_term`, or null.
+   *
+   * @returns The primary term, or null.
+   */
+  getPrimaryTerm(): number | null {
+    return this.getHit().primaryTerm;
+  }
+
+  /**
+   * Returns the inner hits of the current hit under `name` as their own result set (`_ID`,
+   * `_DOC`, with the hit getters and `total`); empty when there are none.
+   *
+   * @param name The inner hits' name (`inner_hits.name`, or the nested path / child type).
+   * @returns The inner hits.
+   */
+  getInnerHits(name: string): ResultSet {
+    const inner = this.getHit().innerHits?.[name] as
+      | { hits?: { total?: unknown; hits?: unknown[] } }
+      | undefined;
+    const hits = Array.isArray(inner?.hits?.hits) ? inner.hits.hits : [];
+    const rows = hits.map((h) => {
+      const hit = (h ?? {}) as { _id?: unknown; _source?: unknown };
+      const source = hit._source;
+      return [
+        hit._id === undefined || hit._id === null ? "" : String(hit._id),
+        source !== null && typeof source === "object" ? new JsonCell(source) : null,
+      ];
+    });
+    const t = inner?.hits?.total as { value?: unknown; relation?: unknown } | number | undefined;
+    const total: TotalHits | null = typeof t === "number"
+      ? { value: t, relation: "eq" }
+      : typeof t?.value === "number"
+      ? { value: t.value, relation: t.relation === "gte" ? "gte" : "eq" }
+      : null;
+    return new ResultSet(["_ID", "_DOC"], rows, { total, raw: inner, hits });
   }
 
   /**
@@ -328,6 +538,17 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
           configurable: true,
         });
       } else out[column] = value;
+    }
+    return out;
+  }
+
+  #typed<T>(column: ColumnRef, expected: string, convert: (v: unknown) => T | string): T | null {
+    const value = this.getObject(column);
+    if (value === null || value === undefined) return null;
+    const out = convert(value);
+    if (typeof out === "string") {
+      const label = typeof column === "number" ? this.#columns[column - 1] ?? "" : column;
+      throw new ColumnTypeError(label, this.#cursor + 1, expected, value, out);
     }
     return out;
   }

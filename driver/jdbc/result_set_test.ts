@@ -68,3 +68,38 @@ Deno.test("iteration and toArray give plain objects without moving the cursor", 
   assert.equal(rs.isClosed(), true);
   assert.throws(() => rs.next(), IllegalStateError);
 });
+
+Deno.test("getInnerHits: the named inner hits of the current hit as a result set with their metadata", () => {
+  const hit = {
+    _id: "1",
+    _source: {},
+    inner_hits: {
+      good: {
+        hits: {
+          total: { value: 2, relation: "eq" },
+          hits: [
+            {
+              _id: "1",
+              _nested: { field: "reviews", offset: 0 },
+              _score: 2,
+              _source: { stars: 5 },
+            },
+            { _id: "1", _score: 1, _source: { stars: 4 } },
+          ],
+        },
+      },
+    },
+  };
+  const rs = new ResultSet(["_ID", "_DOC"], [["1", "{}"]], { hits: [hit] });
+  rs.next();
+  const inner = rs.getInnerHits("good");
+  assert.deepEqual(inner.total, { value: 2, relation: "eq" });
+  assert.ok(inner.next());
+  assert.equal(inner.getString("_DOC"), '{"stars":5}');
+  assert.equal(inner.getScore(), 2);
+  assert.ok(inner.next());
+  assert.equal(inner.getScore(), 1);
+  assert.equal(inner.next(), false);
+  assert.equal(rs.getInnerHits("bad").rowCount, 0);
+  assert.deepEqual(Object.keys(rs.getHit().innerHits ?? {}), ["good"]);
+});

@@ -51,7 +51,7 @@ export class Statement extends StatementBase {
     args: readonly unknown[] = [],
     options?: ExecuteOptions,
   ): Promise<boolean> {
-    return await this.executeCommands(bind(text, args), options);
+    return await this.executeCommands(bind(text, args, options), options);
   }
 
   /**
@@ -67,7 +67,7 @@ export class Statement extends StatementBase {
     args: readonly unknown[] = [],
     options?: ExecuteOptions,
   ): Promise<ResultSet> {
-    return await this.queryCommands(bind(text, args), options);
+    return await this.queryCommands(bind(text, args, options), options);
   }
 
   /**
@@ -84,7 +84,7 @@ export class Statement extends StatementBase {
     args: readonly unknown[] = [],
     options?: ExecuteOptions,
   ): Promise<number> {
-    return await this.updateCommands(bind(text, args), options);
+    return await this.updateCommands(bind(text, args, options), options);
   }
 
   /**
@@ -107,8 +107,12 @@ export class Statement extends StatementBase {
   }
 }
 
-function bind(text: string, args: readonly unknown[]): BoundCommand[] {
-  return bindScript(parseNonEmpty(text), args);
+function bind(
+  text: string,
+  args: readonly unknown[],
+  options?: ExecuteOptions,
+): BoundCommand[] {
+  return bindScript(parseNonEmpty(text), args, options);
 }
 
 /**

@@ -33,6 +33,12 @@ import { ResultSet } from "./result_set.ts";
 export interface ExecuteOptions {
   /** Aborts the request; the call rejects with `TimeoutError` whose `cause` is the reason. */
   signal?: AbortSignal;
+  /** Let values bound as index names be patterns (`*`, `,`, `_all`, a leading `-`). */
+  allowIndexPatterns?: boolean;
+  /** The caller vouches that sending the request twice does no harm (for example a script
+   * update that sets a value): the transport may then re-send it after a failure where it may
+   * have reached the server. */
+  idempotent?: boolean;
 }
 
 type StatementResult = ResultSet | number;
@@ -304,7 +310,7 @@ export abstract class StatementBase {
   }
 
   #call(options: ExecuteOptions): CallOptions {
-    return { signal: options.signal, timeoutMs: this.#timeoutMs };
+    return { signal: options.signal, timeoutMs: this.#timeoutMs, idempotent: options.idempotent };
   }
 
   #toResult(outcome: Outcome): StatementResult {

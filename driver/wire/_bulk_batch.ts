@@ -2,6 +2,7 @@
 // 429 (es_rejected_execution_exception) are sent again, alone, after a backoff, up to maxRetries
 // times; any other failure ends in a BulkError that lists every item.
 
+import { parseJsonBody } from "./_json_body.ts";
 import { BulkError, type BulkItem, ResponseError } from "../errors.ts";
 import type { BoundCommand } from "../command/_command.ts";
 import { type BulkEntry, toBulkEntry } from "./_batch.ts";
@@ -15,16 +16,17 @@ export interface BatchResult {
   keys: string[];
 }
 
-function parseItems(status: number, text: string, expected: number): BulkAnswer[] {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
+function parseItems(
+  status: number,
+  text: string,
+  contentType: string,
+  expected: number,
+): BulkAnswer[] {
+  const command = `POST /_bulk (batch of ${expected})`;
+  const body: unknown = parseJsonBody(status, text, contentType, command);
   const items = isJsonObject(body) && Array.isArray(body.items) ? body.items : undefined;
   if (!items || items.length !== expected) {
-    throw new ResponseError(status, body ?? text, {
+    throw new ResponseError(status, body, {
       command: `POST /_bulk (batch of ${expected}): the response does not list ${expected} item(s)`,
     });
   }
@@ -59,7 +61,12 @@ export async function runBatch(
     }
     const body = pending.flatMap((i) => entries[i]!.lines).join("\n") + "\n";
     const response = await executor.bulk(body, refresh, call);
-    const items = parseItems(response.status, response.body, pending.length);
+    const items = parseItems(
+      response.status,
+      response.body,
+      response.headers.get("content-type") ?? "",
+      pending.length,
+    );
     const retry: number[] = [];
     items.forEach((answer, k) => {
       const rejected = answer.detail.status === 429;

@@ -106,6 +106,11 @@ function kindOf(method: Method, s: readonly string[]): EndpointKind {
   const last = s.at(-1) ?? "";
   if (method === "HEAD") return "head";
   if (s[0] === "_cat") return "cat";
+  // A document address first: its id is a bound value and may read like an API (`_search`).
+  if (s.length === 3 && DOC_SEGMENTS.has(s[1]!)) {
+    const doc = documentKind(method, s[1]!);
+    if (doc !== undefined) return doc;
+  }
   if (s.includes("_msearch")) return "msearch";
   if (s.includes("_search")) {
     if (s.includes("point_in_time")) return method === "DELETE" ? "write" : "read";
@@ -136,6 +141,17 @@ function kindOf(method: Method, s: readonly string[]): EndpointKind {
     if (s.length === 3 && (s[1] === "_doc" || s[1] === "_create")) return "doc_write";
   }
   return "write";
+}
+
+const DOC_SEGMENTS = new Set(["_doc", "_source", "_update", "_create"]);
+
+function documentKind(method: Method, api: string): EndpointKind | undefined {
+  if (method === "GET") {
+    return api === "_doc" ? "doc_get" : api === "_source" ? "source_get" : undefined;
+  }
+  if (api === "_update") return method === "POST" ? "update" : undefined;
+  if (method === "DELETE") return api === "_doc" ? "doc_delete" : undefined;
+  return api === "_doc" || api === "_create" ? "doc_write" : undefined;
 }
 
 /** True when a 404 is an answer rather than a failure for this kind. */

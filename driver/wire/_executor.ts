@@ -11,6 +11,7 @@ import type { Transport, TransportResponse } from "./transport.ts";
 export interface CallOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
+  idempotent?: boolean;
 }
 
 /** Sends commands for one connection. */
@@ -43,10 +44,17 @@ export class Executor {
       ndjson: command.ndjson,
       signal: options.signal,
       timeoutMs: options.timeoutMs,
+      idempotent: options.idempotent,
       allowNotFound: allowsNotFound(endpoint.kind),
       command: command.text,
     });
-    const outcomes = mapResponse(endpoint, response.status, response.body, command.text);
+    const outcomes = mapResponse(
+      endpoint,
+      response.status,
+      response.body,
+      command.text,
+      response.headers.get("content-type") ?? "",
+    );
     const warnings = readWarnings(response.headers);
     if (warnings.length > 0) {
       for (const outcome of outcomes) {

@@ -3,6 +3,9 @@
 
 import { BulkError, ResponseError } from "../errors.ts";
 import type { Endpoint } from "./_endpoint.ts";
+import { parseJsonBody } from "./_json_body.ts";
+import { isJsonObject, type JsonObject } from "./_json.ts";
+import { generatedKeys, readBulkAnswer, toBulkItem } from "./_bulk_items.ts";
 import { JsonCell } from "../jdbc/_json_cell.ts";
 import type { ResultSetMeta, TotalHits } from "../jdbc/result_set.ts";
 import {
@@ -13,22 +16,11 @@ import {
   settingsTable,
   type Table,
 } from "./_tabular.ts";
-import { isJsonObject, type JsonObject } from "./_json.ts";
-import { generatedKeys, readBulkAnswer, toBulkItem } from "./_bulk_items.ts";
 
 /** One result of a command: rows, or an update count with the ids it wrote. */
 export type Outcome =
   | { kind: "rows"; table: Table; meta: ResultSetMeta }
   | { kind: "count"; count: number; keys: string[] };
-
-function parse(text: string): unknown {
-  if (text === "") return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
 
 /**
  * Maps one response to its results.
@@ -37,15 +29,22 @@ function parse(text: string): unknown {
  * @param status The HTTP status (2xx, or 404 where the endpoint allows it).
  * @param text The body text.
  * @param command The command text, kept on errors.
+ * @param contentType The response's content type ("" when absent).
  * @returns One outcome, or one per sub-search for `_msearch`.
+ * @throws {InvalidResponseError} When a body that must be JSON is empty, HTML or broken.
  */
 export function mapResponse(
   endpoint: Endpoint,
   status: number,
   text: string,
   command?: string,
+  contentType = "",
 ): Outcome[] {
-  const body = parse(text);
+  const body = endpoint.kind === "head"
+    ? null
+    : endpoint.kind === "read" && /^text\/plain/i.test(contentType)
+    ? text // `_nodes/hot_threads` and other text answers: one `value` row
+    : parseJsonBody(status, text, contentType, command);
   const json: JsonObject = isJsonObject(body) ? body : {};
   const notFound = status === 404;
   const fail = () => ResponseError.fromBody(status, text, { command });
@@ -58,16 +57,15 @@ export function mapResponse(
       return msearch(json, command);
     case "mget": {
       const docs = Array.isArray(json.docs) ? json.docs.filter(isJsonObject) : [];
-      return [
-        rows(docTable(docs.map((d) => [d._id, d.found === false ? undefined : d._source])), body),
-      ];
+      const table = docTable(docs.map((d) => [d._id, d.found === false ? undefined : d._source]));
+      return [rows(table, body, { hits: docs })];
     }
     case "count":
       return [rows({ columns: ["COUNT"], rows: [[numberOr(json.count, 0)]] }, body)];
     case "doc_get": {
       if (notFound && json.found !== false) throw fail();
       const docs: [unknown, unknown][] = json.found === false ? [] : [[json._id, json._source]];
-      return [rows(docTable(docs), body)];
+      return [rows(docTable(docs), body, { hits: json.found === false ? [] : [json] })];
     }
     case "source_get": {
       if (notFound) {
@@ -164,12 +162,17 @@ function searchRows(json: JsonObject, raw: unknown): Outcome {
   const hits = isJsonObject(json.hits) ? json.hits : {};
   const list: unknown[] = Array.isArray(hits.hits) ? hits.hits : [];
   const rows: unknown[][] = [];
+  const kept: JsonObject[] = [];
   for (let i = 0; i < list.length; i++) {
     const hit = list[i];
-    if (isJsonObject(hit)) rows.push(docRow(hit._id, hit._source));
+    if (isJsonObject(hit)) {
+      rows.push(docRow(hit._id, hit._source));
+      kept.push(hit);
+    }
   }
   const meta: ResultSetMeta = {
     raw,
+    hits: kept,
     total: totalOf(hits),
     took: typeof json.took === "number" ? json.took : null,
     aggregations: json.aggregations,

@@ -1,13 +1,19 @@
 import assert from "node:assert/strict";
 import { mapResponse, type Outcome } from "./_response_mapper.ts";
 import { classify } from "./_endpoint.ts";
-import { ResponseError } from "../errors.ts";
+import { InvalidResponseError, ResponseError } from "../errors.ts";
 import { ResultSet } from "../jdbc/result_set.ts";
 import type { Method } from "../command/_command.ts";
 
-function map(method: Method, path: string, body: unknown, status = 200): Outcome[] {
+function map(
+  method: Method,
+  path: string,
+  body: unknown,
+  status = 200,
+  contentType = "application/json",
+): Outcome[] {
   const text = typeof body === "string" ? body : JSON.stringify(body);
-  return mapResponse(classify(method, path), status, text, `${method} ${path}`);
+  return mapResponse(classify(method, path), status, text, `${method} ${path}`, contentType);
 }
 
 function only(outcomes: Outcome[]): ResultSet {
@@ -65,13 +71,18 @@ Deno.test("_reindex without total (a task) gives a row; counts default to 0", ()
     count: 1,
     keys: [],
   }]);
-  assert.deepEqual(map("DELETE", "/_pit", ""), [{ kind: "count", count: 1, keys: [] }]);
+  assert.deepEqual(map("DELETE", "/_pit", { succeeded: true, num_freed: 1 }), [
+    { kind: "count", count: 1, keys: [] },
+  ]);
 });
 
 Deno.test("non-JSON 2xx text on a read is one row `value`", () => {
-  assert.deepEqual(only(map("GET", "/_nodes/hot_threads", "::: node-1")).toArray(), [
-    { value: "::: node-1" },
-  ]);
+  assert.deepEqual(
+    only(map("GET", "/_nodes/hot_threads", "::: node-1", 200, "text/plain")).toArray(),
+    [
+      { value: "::: node-1" },
+    ],
+  );
 });
 
 Deno.test("_cat/health has the reference columns; ES 6 mappings sit under the type", () => {
@@ -118,4 +129,43 @@ Deno.test("_cat/health has the reference columns; ES 6 mappings sit under the ty
     NESTED: true,
     OPTION: '{"type":"nested","properties":{}}',
   }]);
+});
+
+Deno.test("2xx garbage (truncated JSON, HTML, empty, bare value) is InvalidResponseError, never rows", () => {
+  const cases: [Method, string, string, string, RegExp][] = [
+    [
+      "POST",
+      "/i/_search",
+      '{"hits":{"total":{"value":3},"hits":[{"_id":"1"',
+      "application/json",
+      /not valid JSON/,
+    ],
+    ["POST", "/i/_search", "<html><body>Login</body></html>", "text/html", /HTML page/],
+    ["POST", "/i/_count", "", "application/json", /empty where a JSON body is due/],
+    ["PUT", "/i/_doc/1", "", "", /empty/],
+    ["POST", "/i/_doc", "<html>ok</html>", "text/html; charset=utf-8", /HTML/],
+    ["POST", "/_bulk", "true", "application/json", /bare JSON value/],
+    ["GET", "/i/_doc/1", "{", "application/json", /not valid JSON/],
+  ];
+  for (const [method, path, body, type, why] of cases) {
+    assert.throws(() => map(method, path, body, 200, type), (e: unknown) => {
+      assert.ok(e instanceof InvalidResponseError, `${method} ${path}: ${e}`);
+      assert.equal(e.status, 200);
+      assert.equal(e.contentType, type);
+      assert.ok(e.excerpt.length <= 121);
+      assert.match(e.message, why);
+      assert.match(
+        e.message,
+        new RegExp(`HTTP 200 \\(${type === "" ? "no content type" : type.split(";")[0]}`),
+      );
+      return true;
+    });
+  }
+  const long = '<a href="http://admin:hunter2@proxy/">' + "x".repeat(5000);
+  assert.throws(() => map("POST", "/i/_search", long, 200, "text/html"), (e: unknown) => {
+    assert.ok(e instanceof InvalidResponseError);
+    assert.ok(e.message.length < 400, "a short excerpt, not the whole page");
+    assert.doesNotMatch(e.message + e.excerpt + JSON.stringify(e), /hunter2/);
+    return true;
+  });
 });

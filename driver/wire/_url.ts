@@ -4,6 +4,27 @@
 import { redact } from "../errors.ts";
 
 /**
+ * Removes credentials from a connection string or node URL, however malformed: everything
+ * before the last `@` of the authority (user info with `#`, spaces, `?` or brackets in the
+ * password) and the whole value of a secret property (up to the next `&` or `;`).
+ */
+function redactUrl(text: string): string {
+  let out = text;
+  const at = out.lastIndexOf("@");
+  if (at >= 0) {
+    const scheme = out.indexOf("://");
+    const from = scheme >= 0 && scheme < at ? scheme + 3 : 0;
+    out = out.slice(0, from) + "***" + out.slice(at);
+  }
+  return redact(
+    out.replace(
+      /([?&;](?:user|username|password|pass|pwd|apikey|api_key|token|bearer)=)[^&;]*/gi,
+      "$1***",
+    ),
+  );
+}
+
+/**
  * Credentials, in one of three forms: basic, API key (encoded, or id + key), bearer token.
  *
  * @example
@@ -31,6 +52,8 @@ export interface ParsedUrl {
   nodes: string[];
   auth?: Auth;
   timeoutMs?: number;
+  requestTimeoutMs?: number;
+  maxResponseBytes?: number;
   maxRetries?: number;
   retryBaseDelayMs?: number;
   indexRefresh?: boolean;
@@ -51,7 +74,7 @@ export function parseConnectionUrl(url: string): ParsedUrl {
   if (trimmed.toLowerCase().startsWith(JDBC_PREFIX)) return parseJdbc(trimmed);
   if (/^https?:\/\//i.test(trimmed)) return parseHttp(trimmed);
   throw new TypeError(
-    `Unsupported connection string "${redact(trimmed)}": use ` +
+    `Unsupported connection string "${redactUrl(trimmed)}": use ` +
       `jdbc:dbvisitor:elastic://host:9200[;host2:9200][?user=..&password=..] or http(s)://host:9200`,
   );
 }
@@ -64,7 +87,7 @@ function parseJdbc(url: string): ParsedUrl {
   const scheme = props.get("https") === "true" ? "https" : "http";
   const hosts = hostPart.split(";").map((h) => h.trim()).filter((h) => h !== "");
   if (hosts.length === 0) {
-    throw new TypeError(`No host in "${redact(url)}": write jdbc:dbvisitor:elastic://host:9200`);
+    throw new TypeError(`No host in "${redactUrl(url)}": write jdbc:dbvisitor:elastic://host:9200`);
   }
   const nodes = hosts.map((h) => `${scheme}://${hostWithPort(h, url)}`);
   return { nodes, ...fromProps(props, url) };
@@ -74,8 +97,8 @@ function hostWithPort(host: string, url: string): string {
   const m = /^(\[[0-9a-fA-F:.]+\]|[^:[\]]+)(?::(\d+))?$/.exec(host);
   if (!m) {
     throw new TypeError(
-      `Bad host "${redact(host)}" in "${
-        redact(url)
+      `Bad host "${redactUrl(host)}" in "${
+        redactUrl(url)
       }": write host or host:port ([::1]:9200 for IPv6)`,
     );
   }
@@ -86,8 +109,9 @@ function parseHttp(url: string): ParsedUrl {
   let parsed: URL;
   try {
     parsed = new URL(url);
-  } catch (cause) {
-    throw new TypeError(`Bad URL "${redact(url)}": write http(s)://host:9200`, { cause });
+  } catch {
+    // The parser's own message quotes the raw URL (password included): keep no cause.
+    throw new TypeError(`Bad URL "${redactUrl(url)}": write http(s)://host:9200`);
   }
   const props = readProps(parsed.search.slice(1));
   const result: ParsedUrl = { nodes: [nodeOf(parsed, url)], ...fromProps(props, url) };
@@ -112,11 +136,12 @@ export function parseNode(url: string): { node: string; auth?: Auth } {
   let parsed: URL;
   try {
     parsed = new URL(withScheme);
-  } catch (cause) {
-    throw new TypeError(`Bad node URL "${redact(url)}": write http(s)://host:9200`, { cause });
+  } catch {
+    // The parser's own message quotes the raw URL (password included): keep no cause.
+    throw new TypeError(`Bad node URL "${redactUrl(url)}": write http(s)://host:9200`);
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    throw new TypeError(`Bad node URL "${redact(url)}": only http and https are supported`);
+    throw new TypeError(`Bad node URL "${redactUrl(url)}": only http and https are supported`);
   }
   const node = nodeOf(parsed, withScheme);
   if (parsed.username === "") return { node };
@@ -167,6 +192,10 @@ function fromProps(props: Map<string, string>, url: string): Omit<ParsedUrl, "no
   else if (bearer) out.auth = { bearer };
   const timeout = props.get("timeoutms") ?? props.get("sockettimeout");
   if (timeout !== undefined) out.timeoutMs = positiveInt(timeout, "timeoutMs", url);
+  const total = props.get("requesttimeoutms");
+  if (total !== undefined) out.requestTimeoutMs = positiveInt(total, "requestTimeoutMs", url);
+  const cap = props.get("maxresponsebytes");
+  if (cap !== undefined) out.maxResponseBytes = positiveInt(cap, "maxResponseBytes", url);
   const retries = props.get("maxretries");
   if (retries !== undefined) out.maxRetries = positiveInt(retries, "maxRetries", url, true);
   const delay = props.get("retrybasedelayms");
@@ -182,7 +211,7 @@ function positiveInt(text: string, name: string, url: string, zeroOk = false): n
   const n = Number(text);
   if (!Number.isInteger(n) || n < 0 || (n === 0 && !zeroOk)) {
     throw new TypeError(
-      `Bad ${name}=${text} in "${redact(url)}": write a whole number${zeroOk ? "" : " above 0"}`,
+      `Bad ${name}=${text} in "${redactUrl(url)}": write a whole number${zeroOk ? "" : " above 0"}`,
     );
   }
   return n;
@@ -192,7 +221,7 @@ function bool(text: string, name: string, url: string): boolean {
   const lower = text.toLowerCase();
   if (lower === "true" || lower === "") return true;
   if (lower === "false") return false;
-  throw new TypeError(`Bad ${name}=${text} in "${redact(url)}": write true or false`);
+  throw new TypeError(`Bad ${name}=${text} in "${redactUrl(url)}": write true or false`);
 }
 
 /**

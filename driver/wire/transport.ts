@@ -1,124 +1,66 @@
 /**
- * The HTTP transport: the only place that calls `fetch`. It picks nodes round-robin, retries
- * connection failures and 429/502/503/504 with exponential backoff and full jitter, applies the
- * per-request timeout and the caller's `AbortSignal`, and turns error statuses into
- * {@linkcode ResponseError}.
+ * The HTTP transport: the only place that calls `fetch`. It picks live nodes round-robin, marks
+ * a node that refuses, hangs or drops connections dead and asks it again after a backoff, applies
+ * a timeout per attempt and per request and the caller's `AbortSignal`, caps the response size
+ * while reading it, and turns error statuses into {@linkcode ResponseError}.
+ *
+ * Retries (the policy is written out in `retry_policy.ts` and the README):
+ * - 429 and connect-phase failures (refused, DNS, TLS: nothing was sent) are retried for every
+ *   request, honouring `Retry-After`;
+ * - after a request may have reached the server (a reset or dropped connection after sending,
+ *   an attempt timeout, 502/503/504) it is re-sent only when idempotent (GET, HEAD, DELETE,
+ *   read-only POSTs, PUT of a document with an explicit id, settings/mapping PUTs, or marked
+ *   `idempotent` by the caller); otherwise the call fails with `OutcomeUnknownError`, which
+ *   says whether the request was sent;
+ * - waits are exponential with full jitter, within `maxRetries` and the request's deadline.
  *
  * @module
  */
 
-import { ConnectionError, redact, ResponseError, TimeoutError } from "../errors.ts";
-import type { Method } from "../command/_command.ts";
+import {
+  ConnectionError,
+  OutcomeUnknownError,
+  redact,
+  ResponseError,
+  ResponseTooLargeError,
+  TimeoutError,
+} from "../errors.ts";
+import { NodePool } from "./_node_pool.ts";
+import { readBody, TooLarge } from "./_body_reader.ts";
+import { backoffDelay, isConnectPhase, isIdempotent, retryAfterMs } from "./retry_policy.ts";
+import {
+  check,
+  codeOf,
+  combine,
+  describe,
+  fromServer,
+  gzip,
+  isAbort,
+  raceSignal,
+  secretsOf,
+  sleep,
+  timeoutError,
+} from "./_transport_util.ts";
+import type {
+  FetchFunction,
+  TransportOptions,
+  TransportRequest,
+  TransportResponse,
+} from "./transport_types.ts";
 
-/** The signature of `fetch` the transport calls: `fetchFn(url, init)`.
- *
- * @example
- * ```ts
- * import { type FetchFunction, Transport, type TransportResponse } from "@searchvisitor/searchvisitor/driver";
- * import assert from "node:assert/strict";
- *
- * const fetch: FetchFunction = () => Promise.resolve(new Response(null, { status: 404 }));
- * const transport = new Transport({ nodes: ["http://es:9200"], fetch, maxRetries: 0 });
- * const res: TransportResponse = await transport.request({ method: "HEAD", path: "/idx", allowNotFound: true });
- * assert.equal(res.status, 404);
- * assert.equal(res.node, "http://es:9200");
- * ```
- */
-export type FetchFunction = (url: string, init: RequestInit) => Promise<Response>;
+export type {
+  FetchFunction,
+  TransportOptions,
+  TransportRequest,
+  TransportResponse,
+} from "./transport_types.ts";
 
-/** How a {@linkcode Transport} talks to the cluster.
- *
- * @example
- * ```ts
- * import { type FetchFunction, Transport, type TransportResponse } from "@searchvisitor/searchvisitor/driver";
- * import assert from "node:assert/strict";
- *
- * const fetch: FetchFunction = () => Promise.resolve(new Response(null, { status: 404 }));
- * const transport = new Transport({ nodes: ["http://es:9200"], fetch, maxRetries: 0 });
- * const res: TransportResponse = await transport.request({ method: "HEAD", path: "/idx", allowNotFound: true });
- * assert.equal(res.status, 404);
- * assert.equal(res.node, "http://es:9200");
- * ```
- */
-export interface TransportOptions {
-  /** Base URLs of the nodes, without credentials, e.g. `http://h1:9200`. */
-  nodes: readonly string[];
-  /** The `fetch` to call; `globalThis.fetch` when absent. */
-  fetch?: FetchFunction;
-  /** Per-request timeout in milliseconds (default 30 000). */
-  timeoutMs?: number;
-  /** Retries after the first attempt (default 3). */
-  maxRetries?: number;
-  /** Base delay of the exponential backoff in milliseconds (default 100). */
-  retryBaseDelayMs?: number;
-  /** Value of the `authorization` header, when there is one. */
-  authorization?: string;
-  /** Extra headers sent with every request. */
-  headers?: Readonly<Record<string, string>>;
-  /** Gzip request bodies (`content-encoding: gzip`). */
-  compression?: boolean;
-}
+const GATEWAY_STATUSES = new Set([502, 503, 504]);
+const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
-/** One request for the transport.
- *
- * @example
- * ```ts
- * import { type FetchFunction, Transport, type TransportResponse } from "@searchvisitor/searchvisitor/driver";
- * import assert from "node:assert/strict";
- *
- * const fetch: FetchFunction = () => Promise.resolve(new Response(null, { status: 404 }));
- * const transport = new Transport({ nodes: ["http://es:9200"], fetch, maxRetries: 0 });
- * const res: TransportResponse = await transport.request({ method: "HEAD", path: "/idx", allowNotFound: true });
- * assert.equal(res.status, 404);
- * assert.equal(res.node, "http://es:9200");
- * ```
- */
-export interface TransportRequest {
-  /** The method as written; GET/HEAD with a body are sent as POST. */
-  method: Method;
-  /** The path with its query string, starting with `/`. */
-  path: string;
-  /** JSON or NDJSON text. */
-  body?: string;
-  /** True when `body` is NDJSON (`_bulk`, `_msearch`). */
-  ndjson?: boolean;
-  /** The caller's signal. */
-  signal?: AbortSignal;
-  /** Overrides the transport's timeout for this request. */
-  timeoutMs?: number;
-  /** Return a 404 response instead of throwing (HEAD, document get/delete). */
-  allowNotFound?: boolean;
-  /** The command text, kept (redacted) on errors. */
-  command?: string;
-}
-
-/** What came back: the status, the body as text, the headers and the node that answered.
- *
- * @example
- * ```ts
- * import { type FetchFunction, Transport, type TransportResponse } from "@searchvisitor/searchvisitor/driver";
- * import assert from "node:assert/strict";
- *
- * const fetch: FetchFunction = () => Promise.resolve(new Response(null, { status: 404 }));
- * const transport = new Transport({ nodes: ["http://es:9200"], fetch, maxRetries: 0 });
- * const res: TransportResponse = await transport.request({ method: "HEAD", path: "/idx", allowNotFound: true });
- * assert.equal(res.status, 404);
- * assert.equal(res.node, "http://es:9200");
- * ```
- */
-export interface TransportResponse {
-  /** The HTTP status. */
-  status: number;
-  /** The body as text. */
-  body: string;
-  /** The response headers. */
-  headers: Headers;
-  /** The node that answered. */
-  node: string;
-}
-
-const RETRY_STATUSES = new Set([429, 502, 503, 504]);
-const MAX_DELAY_MS = 10_000;
+type Attempt =
+  | { kind: "response"; res: Response }
+  | { kind: "failed"; error: unknown; connect: boolean; timedOut: boolean };
 
 /**
  * Sends requests to Elasticsearch or OpenSearch nodes over `fetch`.
@@ -144,13 +86,19 @@ const MAX_DELAY_MS = 10_000;
  */
 export class Transport {
   readonly #nodes: readonly string[];
+  readonly #pool: NodePool;
   readonly #fetch: FetchFunction;
+  /** An injected fetch may ignore the signal: its promise is raced against it. */
+  readonly #injected: boolean;
   readonly #timeoutMs: number;
+  readonly #requestTimeoutMs: number | undefined;
   readonly #maxRetries: number;
   readonly #baseDelay: number;
+  readonly #maxDelay: number;
+  readonly #maxBytes: number;
   readonly #headers: Readonly<Record<string, string>>;
+  readonly #secrets: readonly string[];
   readonly #compression: boolean;
-  #next = 0;
 
   /**
    * Creates a transport.
@@ -164,14 +112,38 @@ export class Transport {
     this.#nodes = options.nodes.map((n) => n.replace(/\/+$/, ""));
     const f = options.fetch;
     this.#fetch = f ?? ((url, init) => globalThis.fetch(url, init));
+    this.#injected = f !== undefined;
     this.#timeoutMs = check("timeoutMs", options.timeoutMs, 30_000, 1);
+    this.#requestTimeoutMs = options.requestTimeoutMs === undefined
+      ? undefined
+      : check("requestTimeoutMs", options.requestTimeoutMs, 0, 1);
     this.#maxRetries = check("maxRetries", options.maxRetries, 3, 0);
     this.#baseDelay = check("retryBaseDelayMs", options.retryBaseDelayMs, 100, 0);
+    this.#maxDelay = check("maxRetryDelayMs", options.maxRetryDelayMs, 10_000, 0);
+    this.#maxBytes = check(
+      "maxResponseBytes",
+      options.maxResponseBytes,
+      DEFAULT_MAX_RESPONSE_BYTES,
+      1,
+    );
+    this.#pool = new NodePool(
+      this.#nodes,
+      check("deadNodeBaseMs", options.deadNodeBaseMs, 1_000, 0),
+      check("deadNodeMaxMs", options.deadNodeMaxMs, 60_000, 0),
+    );
     this.#compression = options.compression ?? false;
     const headers: Record<string, string> = { accept: "application/json" };
-    for (const [k, v] of Object.entries(options.headers ?? {})) headers[k.toLowerCase()] = v;
-    if (options.authorization !== undefined) headers.authorization = options.authorization;
+    const secrets: string[] = [];
+    for (const [k, v] of Object.entries(options.headers ?? {})) {
+      headers[k.toLowerCase()] = v;
+      if (/authorization|api[-_]?key|token|secret|cookie/i.test(k)) secrets.push(...secretsOf(v));
+    }
+    if (options.authorization !== undefined) {
+      headers.authorization = options.authorization;
+      secrets.push(...secretsOf(options.authorization));
+    }
     this.#headers = headers;
+    this.#secrets = secrets;
   }
 
   /** How many times a failed request is retried. */
@@ -184,11 +156,22 @@ export class Transport {
     return this.#nodes;
   }
 
+  /** The nodes now marked dead (they are asked again after a backoff). */
+  get deadNodes(): readonly string[] {
+    return this.#pool.deadNodes();
+  }
+
   /**
-   * Sends one request, retrying where it is safe.
+   * Sends one request, retrying where it is safe (see the module documentation).
    *
    * @param req The request.
    * @returns The response of the node that answered.
+   * @throws {ResponseError} For an error status (after the retries it allows).
+   * @throws {ConnectionError} When no node could be reached; nothing was applied.
+   * @throws {OutcomeUnknownError} When a request that is not idempotent failed after it may
+   * have reached the server.
+   * @throws {TimeoutError} When the request's deadline passed or the caller's signal aborted.
+   * @throws {ResponseTooLargeError} When the body passed `maxResponseBytes`.
    */
   async request(req: TransportRequest): Promise<TransportResponse> {
     const hasBody = req.body !== undefined && req.body !== "";
@@ -203,34 +186,97 @@ export class Transport {
         headers["content-encoding"] = "gzip";
       }
     }
-    const retryable = !(method === "POST" && createsId(req.path));
-    const attempts = retryable ? this.#maxRetries + 1 : 1;
+    const attemptMs = req.timeoutMs ?? this.#timeoutMs;
+    const totalMs = this.#requestTimeoutMs ?? attemptMs * 3;
+    const deadline = Date.now() + totalMs;
+    // Worked out on the first failure only: the common path never needs it.
+    let known: boolean | undefined;
+    const idempotent = () =>
+      known ??= req.idempotent === true || isIdempotent(req.method, req.path);
+    const attempts = this.#maxRetries + 1;
     const tried: string[] = [];
-    let lastError: unknown;
+    let last: { error: unknown; node: string } | undefined;
     for (let attempt = 1; attempt <= attempts; attempt++) {
-      if (attempt > 1) await this.backoff(attempt - 1, req);
-      const node = this.#nodes[this.#next++ % this.#nodes.length]!;
+      const node = this.#pool.pick();
       tried.push(node);
-      const outcome = await this.#once(node, method, headers, body, req);
-      if (outcome instanceof Response) {
-        const text = await readText(outcome, req, this.#timeoutMs);
-        const status = outcome.status;
-        if (status >= 200 && status < 300) {
-          return { status, body: text, headers: outcome.headers, node };
+      const left = deadline - Date.now();
+      if (left <= 0) throw this.#deadlineError(req, attemptMs, totalMs, attempt - 1, last?.error);
+      const signal = combine(req.signal, Math.min(attemptMs, left));
+      const outcome = await this.#once(node, method, headers, body, req, signal);
+      if (outcome.kind === "failed") {
+        if (req.signal?.aborted) throw timeoutError(req, attemptMs, req.signal.reason);
+        this.#pool.markDead(node);
+        last = { error: outcome.error, node };
+        if (!outcome.connect && !idempotent()) {
+          throw this.#unknown(
+            req,
+            node,
+            outcome.timedOut
+              ? `no answer within ${attemptMs} ms`
+              : `the connection failed (${codeOf(outcome.error)})`,
+            outcome.error,
+          );
         }
-        if (status === 404 && req.allowNotFound) {
-          return { status, body: text, headers: outcome.headers, node };
-        }
-        if (RETRY_STATUSES.has(status) && attempt < attempts) continue;
-        throw ResponseError.fromBody(status, text, { command: req.command });
+        if (attempt < attempts) await this.#wait(req, attempt, undefined, deadline);
+        continue;
       }
-      lastError = outcome.error;
+      const res = outcome.res;
+      const status = res.status;
+      let text: string;
+      try {
+        text = await readBody(res, this.#maxBytes, signal);
+      } catch (error) {
+        if (error instanceof TooLarge) {
+          throw new ResponseTooLargeError(error.limit, { command: req.command });
+        }
+        if (req.signal?.aborted) throw timeoutError(req, attemptMs, req.signal.reason);
+        this.#pool.markDead(node);
+        last = { error, node };
+        if (!idempotent()) {
+          throw this.#unknown(
+            req,
+            node,
+            `the server answered ${status} but the body broke off`,
+            error,
+            status,
+          );
+        }
+        if (attempt < attempts) await this.#wait(req, attempt, undefined, deadline);
+        continue;
+      }
+      this.#pool.markAlive(node);
+      if ((status >= 200 && status < 300) || (status === 404 && req.allowNotFound)) {
+        return { status, body: text, headers: res.headers, node };
+      }
+      const error = ResponseError.fromBody(status, this.#scrub(text), { command: req.command });
+      const retryable = status === 429 ||
+        (GATEWAY_STATUSES.has(status) && (idempotent() || !fromServer(error)));
+      if (!retryable || attempt >= attempts) {
+        if (GATEWAY_STATUSES.has(status) && !idempotent() && !fromServer(error)) {
+          throw this.#unknown(req, node, `a gateway answered ${status}`, error, status);
+        }
+        throw error;
+      }
+      if (GATEWAY_STATUSES.has(status) && !idempotent()) {
+        throw this.#unknown(req, node, `a gateway answered ${status}`, error, status);
+      }
+      const after = status === 429
+        ? retryAfterMs(res.headers.get("retry-after"), Date.now())
+        : undefined;
+      if (after !== undefined && Date.now() + after > deadline) throw error;
+      last = { error, node };
+      await this.#wait(req, attempt, after, deadline);
+    }
+    const lastError = last?.error;
+    if (lastError instanceof ResponseError) throw lastError;
+    if (Date.now() >= deadline || isAbort(lastError)) {
+      throw this.#deadlineError(req, attemptMs, totalMs, attempts, lastError);
     }
     const where = [...new Set(tried)].map(redact).join(", ");
     throw new ConnectionError(
-      `No node answered ${req.method} ${
+      `Could not reach ${redact(last?.node ?? where)} (${codeOf(lastError)}) for ${req.method} ${
         redact(req.path)
-      } after ${attempts} attempt(s) (${where}): ${
+      } after ${attempts} attempt(s) on ${where}: ${
         describe(lastError)
       }; check that the cluster is running and the URL is right`,
       { cause: lastError, command: req.command },
@@ -243,23 +289,69 @@ export class Transport {
     headers: Record<string, string>,
     body: BodyInit | undefined,
     req: TransportRequest,
-  ): Promise<Response | { error: unknown }> {
-    const timeoutMs = req.timeoutMs ?? this.#timeoutMs;
-    const signal = combine(req.signal, timeoutMs);
+    signal: AbortSignal,
+  ): Promise<Attempt> {
     try {
       // Called without `this`: a browser's fetch throws "Illegal invocation" on a foreign `this`.
       const fetchFn = this.#fetch;
-      return await fetchFn(node + req.path, { method, headers, body, signal });
+      const pending = fetchFn(node + req.path, { method, headers, body, signal });
+      const res = await (this.#injected ? raceSignal(pending, signal) : pending);
+      return { kind: "response", res };
     } catch (error) {
-      if (signal.aborted) throw timeoutError(req, timeoutMs, signal.reason ?? error);
-      return { error };
+      const timedOut = signal.aborted && !req.signal?.aborted;
+      return { kind: "failed", error, connect: !timedOut && isConnectPhase(error), timedOut };
     }
+  }
+
+  #wait(req: TransportRequest, retry: number, after: number | undefined, deadline: number) {
+    const ms = Math.min(
+      after ?? backoffDelay(retry, this.#baseDelay, this.#maxDelay),
+      Math.max(0, deadline - Date.now()),
+    );
+    return sleep(ms, req);
+  }
+
+  #unknown(
+    req: TransportRequest,
+    node: string,
+    what: string,
+    cause: unknown,
+    status?: number,
+  ): OutcomeUnknownError {
+    return new OutcomeUnknownError(
+      `${req.method} ${redact(req.path)} on ${redact(node)}: ${what} after the request was ` +
+        "sent, so whether the server applied it is unknown; it was not re-sent because it is " +
+        "not idempotent. Read the data before writing again, or mark the call idempotent",
+      { sent: true, status, node, cause, command: req.command },
+    );
+  }
+
+  #deadlineError(
+    req: TransportRequest,
+    attemptMs: number,
+    totalMs: number,
+    attempts: number,
+    cause: unknown,
+  ): TimeoutError {
+    return new TimeoutError(
+      `${req.method} ${redact(req.path)} timed out after ${attemptMs} ms per attempt ` +
+        `(${attempts} attempt(s) within requestTimeoutMs ${totalMs} ms; dead nodes: ${
+          this.#pool.deadNodes().map(redact).join(", ") || "none"
+        }); raise timeoutMs or narrow the request`,
+      { cause, command: req.command },
+    );
+  }
+
+  #scrub(text: string): string {
+    let out = text;
+    for (const secret of this.#secrets) out = out.replaceAll(secret, "***");
+    return out;
   }
 
   /**
    * Waits the backoff before a retry: a random time up to `retryBaseDelayMs × 2^(retry-1)`
-   * (full jitter, at most 10 s). Used by the transport and by `executeBatch` for items the
-   * server rejected with 429.
+   * (full jitter, at most `maxRetryDelayMs`). Used by the transport and by `executeBatch` for
+   * items the server rejected with 429.
    *
    * @param retry The retry number, from 1.
    * @param req The request being retried (its signal ends the wait with `TimeoutError`).
@@ -276,73 +368,6 @@ export class Transport {
    * ```
    */
   backoff(retry: number, req: TransportRequest): Promise<void> {
-    const ceiling = Math.min(MAX_DELAY_MS, this.#baseDelay * 2 ** (retry - 1));
-    const ms = Math.random() * ceiling;
-    return new Promise((resolve, reject) => {
-      const signal = req.signal;
-      if (signal?.aborted) return reject(timeoutError(req, 0, signal.reason));
-      const onAbort = () => {
-        clearTimeout(timer);
-        reject(timeoutError(req, 0, signal?.reason));
-      };
-      const timer = setTimeout(() => {
-        signal?.removeEventListener("abort", onAbort);
-        resolve();
-      }, ms);
-      signal?.addEventListener("abort", onAbort, { once: true });
-    });
+    return sleep(backoffDelay(retry, this.#baseDelay, this.#maxDelay), req);
   }
-}
-
-function check(name: string, value: number | undefined, fallback: number, min: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < min) {
-    throw new TypeError(`${name} must be a whole number of at least ${min}, got ${value}`);
-  }
-  return value;
-}
-
-function combine(signal: AbortSignal | undefined, timeoutMs: number): AbortSignal {
-  const timeout = AbortSignal.timeout(timeoutMs);
-  return signal ? AbortSignal.any([signal, timeout]) : timeout;
-}
-
-async function readText(res: Response, req: TransportRequest, timeoutMs: number): Promise<string> {
-  try {
-    return await res.text();
-  } catch (error) {
-    if (req.signal?.aborted || isAbort(error)) throw timeoutError(req, timeoutMs, error);
-    throw new ConnectionError(`The response to ${req.method} ${redact(req.path)} broke off`, {
-      cause: error,
-      command: req.command,
-    });
-  }
-}
-
-function isAbort(error: unknown): boolean {
-  return error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError");
-}
-
-function timeoutError(req: TransportRequest, timeoutMs: number, cause: unknown): TimeoutError {
-  const what = `${req.method} ${redact(req.path)}`;
-  const message = req.signal?.aborted
-    ? `${what} was aborted by the caller's signal`
-    : `${what} timed out after ${timeoutMs} ms; raise timeoutMs or narrow the request`;
-  return new TimeoutError(message, { cause, command: req.command });
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-}
-
-/** `POST /idx/_doc` without an id: the server makes up an id, so a retry could write twice. */
-function createsId(path: string): boolean {
-  const q = path.indexOf("?");
-  const segments = (q < 0 ? path : path.slice(0, q)).split("/").filter((s) => s !== "");
-  return segments.length === 2 && segments[1] === "_doc";
-}
-
-async function gzip(text: string): Promise<Uint8Array<ArrayBuffer>> {
-  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("gzip"));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { Transport, type TransportOptions } from "./transport.ts";
-import { ConnectionError, ResponseError, TimeoutError } from "../errors.ts";
+import { ConnectionError, OutcomeUnknownError, ResponseError, TimeoutError } from "../errors.ts";
 import { FakeEs } from "../../tests/support/fake_es.ts";
 
 function transport(fake: FakeEs, options: Partial<TransportOptions> = {}): Transport {
@@ -92,21 +92,22 @@ Deno.test("connection refused on every node → ConnectionError after maxRetries
   assert.ok(error.cause instanceof TypeError);
 });
 
-Deno.test("POST /idx/_doc (server-made id) is never retried", async () => {
+Deno.test("POST /idx/_doc (server-made id) is never re-sent after a 503 page or a reset", async () => {
   const fake = new FakeEs().on(() => new Response("busy", { status: 503 }));
-  await assert.rejects(
-    transport(fake).request({ method: "POST", path: "/idx/_doc?routing=a", body: "{}" }),
-    ResponseError,
-  );
+  const error = await transport(fake)
+    .request({ method: "POST", path: "/idx/_doc?routing=a", body: "{}" }).catch((e) => e);
+  assert.ok(error instanceof OutcomeUnknownError, String(error));
+  assert.equal(error.sent, true);
+  assert.equal(error.status, 503);
   assert.equal(fake.requests.length, 1);
   let calls = 0;
-  const refused = new Transport({
+  const reset = new Transport({
     nodes: ["http://a:9200"],
-    fetch: () => (calls++, Promise.reject(new TypeError("refused"))),
+    fetch: () => (calls++, Promise.reject(new TypeError("connection reset by peer"))),
   });
   await assert.rejects(
-    refused.request({ method: "POST", path: "/idx/_doc", body: "{}" }),
-    ConnectionError,
+    reset.request({ method: "POST", path: "/idx/_doc", body: "{}" }),
+    OutcomeUnknownError,
   );
   assert.equal(calls, 1);
 });

@@ -1,0 +1,53 @@
+// Reads a response body as text, counting bytes while it streams: past the limit reading stops
+// (an endless body is cut off, never buffered whole); an abort of the signal stops it too. A
+// body with a declared, unencoded length within the limit is read directly.
+
+/** Thrown inside the reader when the body passes the limit. */
+export class TooLarge {
+  constructor(readonly limit: number) {}
+}
+
+/**
+ * Reads `res`'s body as UTF-8 text, at most `limit` bytes.
+ *
+ * @throws {TooLarge} Past the limit.
+ * @throws The signal's reason when it aborts while reading.
+ */
+export async function readBody(res: Response, limit: number, signal: AbortSignal): Promise<string> {
+  const declared = res.headers.get("content-length");
+  if (declared !== null) {
+    const length = Number(declared);
+    if (length > limit) {
+      await res.body?.cancel().catch(() => {});
+      throw new TooLarge(limit);
+    }
+    // A declared length bounds the body (fetch delivers no more than it) unless the body is
+    // decoded on the way (content-encoding): then it is counted while it streams. Touching
+    // `res.body` costs a stream, so the common case reads the text directly.
+    if (length >= 0 && res.headers.get("content-encoding") === null) return await res.text();
+  }
+  const body = res.body;
+  if (body === null) return "";
+  const reader = body.getReader();
+  const onAbort = () => reader.cancel(signal.reason).catch(() => {});
+  signal.addEventListener("abort", onAbort, { once: true });
+  const decoder = new TextDecoder();
+  let text = "";
+  let total = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (signal.aborted) throw signal.reason;
+      if (done) break;
+      total += value.byteLength;
+      if (total > limit) {
+        await reader.cancel().catch(() => {});
+        throw new TooLarge(limit);
+      }
+      text += decoder.decode(value, { stream: true });
+    }
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
+  return text + decoder.decode();
+}

@@ -1,0 +1,37 @@
+// Reads a response body that must be JSON: an empty body, an HTML page, truncated JSON or a bare
+// scalar is an InvalidResponseError (status, content type, redacted excerpt), never rows.
+
+import { InvalidResponseError } from "../errors.ts";
+import { parseExactJson } from "./_exact_json.ts";
+
+/**
+ * Parses a JSON response body, refusing anything that is not a JSON object or array.
+ *
+ * @param status The HTTP status.
+ * @param text The body text.
+ * @param contentType The `content-type` header ("" when absent).
+ * @param command The command, kept on the error.
+ * @returns The parsed object or array.
+ */
+export function parseJsonBody(
+  status: number,
+  text: string,
+  contentType: string,
+  command?: string,
+): object {
+  const bad = (problem: string, cause?: unknown) =>
+    new InvalidResponseError(status, contentType, text, problem, { command, cause });
+  if (/html/i.test(contentType)) throw bad("an HTML page came where JSON is due");
+  let body: unknown;
+  try {
+    body = parseExactJson(text);
+  } catch (cause) {
+    throw text.trim() === ""
+      ? bad("the body is empty where a JSON body is due")
+      : bad("the body is not valid JSON (truncated, or not JSON at all)", cause);
+  }
+  if (body === null || typeof body !== "object") {
+    throw bad("the body is a bare JSON value, not an object or array");
+  }
+  return body;
+}

@@ -1,0 +1,110 @@
+// Small helpers of the transport: waits, signals, timeouts, error codes, secrets, gzip.
+
+import { redact, type ResponseError, TimeoutError } from "../errors.ts";
+import { networkErrorCode } from "./retry_policy.ts";
+import type { TransportRequest } from "./transport_types.ts";
+
+export function sleep(ms: number, req: TransportRequest): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const signal = req.signal;
+    if (signal?.aborted) return reject(timeoutError(req, 0, signal.reason));
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(timeoutError(req, 0, signal?.reason));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** A ResponseError whose body is Elasticsearch's own error JSON (the node answered itself). */
+export function fromServer(error: ResponseError): boolean {
+  return typeof error.type === "string" || typeof error.reason === "string";
+}
+
+/** The parts of an authorization header that must never appear in an error. */
+export function secretsOf(authorization: string): string[] {
+  const space = authorization.indexOf(" ");
+  const token = space < 0 ? authorization : authorization.slice(space + 1);
+  const out = [authorization, token];
+  try {
+    const decoded = atob(token);
+    const colon = decoded.indexOf(":");
+    out.push(decoded);
+    if (colon >= 0 && decoded.length - colon > 3) out.push(decoded.slice(colon + 1));
+  } catch {
+    // not base64: the token itself is the secret
+  }
+  return out.filter((s) => s.length >= 4).sort((a, b) => b.length - a.length);
+}
+
+export function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+export function check(
+  name: string,
+  value: number | undefined,
+  fallback: number,
+  min: number,
+): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < min) {
+    throw new TypeError(`${name} must be a whole number of at least ${min}, got ${value}`);
+  }
+  return value;
+}
+
+export function combine(signal: AbortSignal | undefined, timeoutMs: number): AbortSignal {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  return signal ? AbortSignal.any([signal, timeout]) : timeout;
+}
+
+export function timeoutError(
+  req: TransportRequest,
+  timeoutMs: number,
+  cause: unknown,
+): TimeoutError {
+  const what = `${req.method} ${redact(req.path)}`;
+  const message = req.signal?.aborted
+    ? `${what} was aborted by the caller's signal`
+    : `${what} timed out after ${timeoutMs} ms; raise timeoutMs or narrow the request`;
+  return new TimeoutError(message, { cause, command: req.command });
+}
+
+export function isAbort(error: unknown): boolean {
+  return error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
+}
+
+export function codeOf(error: unknown): string {
+  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
+    return "ETIMEDOUT";
+  }
+  return networkErrorCode(error) ?? "no error code";
+}
+
+export function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+export async function gzip(text: string): Promise<Uint8Array<ArrayBuffer>> {
+  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("gzip"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}

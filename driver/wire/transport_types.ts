@@ -1,0 +1,122 @@
+// The types of the transport's surface: the fetch it calls, its options, a request and a response.
+
+import type { Method } from "../command/_command.ts";
+
+/** The signature of `fetch` the transport calls: `fetchFn(url, init)`.
+ *
+ * @example
+ * ```ts
+ * import { type FetchFunction, Transport, type TransportResponse } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const fetch: FetchFunction = () => Promise.resolve(new Response(null, { status: 404 }));
+ * const transport = new Transport({ nodes: ["http://es:9200"], fetch, maxRetries: 0 });
+ * const res: TransportResponse = await transport.request({ method: "HEAD", path: "/idx", allowNotFound: true });
+ * assert.equal(res.status, 404);
+ * assert.equal(res.node, "http://es:9200");
+ * ```
+ */
+export type FetchFunction = (url: string, init: RequestInit) => Promise<Response>;
+
+/** How a {@linkcode Transport} talks to the cluster.
+ *
+ * @example
+ * ```ts
+ * import { type FetchFunction, Transport, type TransportResponse } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const fetch: FetchFunction = () => Promise.resolve(new Response(null, { status: 404 }));
+ * const transport = new Transport({ nodes: ["http://es:9200"], fetch, maxRetries: 0 });
+ * const res: TransportResponse = await transport.request({ method: "HEAD", path: "/idx", allowNotFound: true });
+ * assert.equal(res.status, 404);
+ * assert.equal(res.node, "http://es:9200");
+ * ```
+ */
+export interface TransportOptions {
+  /** Base URLs of the nodes, without credentials, e.g. `http://h1:9200`. */
+  nodes: readonly string[];
+  /** The `fetch` to call; `globalThis.fetch` when absent. */
+  fetch?: FetchFunction;
+  /** Timeout of one attempt in milliseconds, from sending to the last byte (default 30 000). */
+  timeoutMs?: number;
+  /** Timeout of a whole request, retries and waits included (default 3 × `timeoutMs`). */
+  requestTimeoutMs?: number;
+  /** Retries after the first attempt (default 3). */
+  maxRetries?: number;
+  /** Base delay of the exponential backoff in milliseconds (default 100). */
+  retryBaseDelayMs?: number;
+  /** Largest wait between attempts in milliseconds (default 10 000). */
+  maxRetryDelayMs?: number;
+  /** Largest response body read, in bytes (default 64 MiB); past it `ResponseTooLargeError`. */
+  maxResponseBytes?: number;
+  /** First wait before a dead node is asked again, doubling per failure (default 1 000 ms). */
+  deadNodeBaseMs?: number;
+  /** Longest wait before a dead node is asked again (default 60 000 ms). */
+  deadNodeMaxMs?: number;
+  /** Value of the `authorization` header, when there is one. */
+  authorization?: string;
+  /** Extra headers sent with every request. */
+  headers?: Readonly<Record<string, string>>;
+  /** Gzip request bodies (`content-encoding: gzip`). */
+  compression?: boolean;
+}
+
+/** One request for the transport.
+ *
+ * @example
+ * ```ts
+ * import { type FetchFunction, Transport, type TransportResponse } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const fetch: FetchFunction = () => Promise.resolve(new Response(null, { status: 404 }));
+ * const transport = new Transport({ nodes: ["http://es:9200"], fetch, maxRetries: 0 });
+ * const res: TransportResponse = await transport.request({ method: "HEAD", path: "/idx", allowNotFound: true });
+ * assert.equal(res.status, 404);
+ * assert.equal(res.node, "http://es:9200");
+ * ```
+ */
+export interface TransportRequest {
+  /** The method as written; GET/HEAD with a body are sent as POST. */
+  method: Method;
+  /** The path with its query string, starting with `/`. */
+  path: string;
+  /** JSON or NDJSON text. */
+  body?: string;
+  /** True when `body` is NDJSON (`_bulk`, `_msearch`). */
+  ndjson?: boolean;
+  /** The caller's signal. */
+  signal?: AbortSignal;
+  /** Overrides the transport's attempt timeout for this request. */
+  timeoutMs?: number;
+  /** The caller vouches that sending this request twice does no harm. */
+  idempotent?: boolean;
+  /** Return a 404 response instead of throwing (HEAD, document get/delete). */
+  allowNotFound?: boolean;
+  /** The command text, kept (redacted) on errors. */
+  command?: string;
+}
+
+/** What came back: the status, the body as text, the headers and the node that answered.
+ *
+ * @example
+ * ```ts
+ * import { type FetchFunction, Transport, type TransportResponse } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const fetch: FetchFunction = () => Promise.resolve(new Response(null, { status: 404 }));
+ * const transport = new Transport({ nodes: ["http://es:9200"], fetch, maxRetries: 0 });
+ * const res: TransportResponse = await transport.request({ method: "HEAD", path: "/idx", allowNotFound: true });
+ * assert.equal(res.status, 404);
+ * assert.equal(res.node, "http://es:9200");
+ * ```
+ */
+export interface TransportResponse {
+  /** The HTTP status. */
+  status: number;
+  /** The body as text. */
+  body: string;
+  /** The response headers. */
+  headers: Headers;
+  /** The node that answered. */
+  node: string;
+}
