@@ -5,10 +5,18 @@ import type { Statement } from "./statement.ts";
 import type { ResultSet } from "./result_set.ts";
 import { BulkError, IllegalStateError, ResponseError, UnsupportedFeatureError } from "../errors.ts";
 
+/** The edge cases these tests rely on, by id: the fake answers them as Elasticsearch would. */
+const EDGE_CASES = {
+  missing: ["missing"],
+  noop: ["same"],
+  conflict: ["dup"],
+  failingBulkItems: ["bad"],
+};
+
 async function setup(
   options: Partial<DataSourceOptions> = {},
 ): Promise<{ fake: FakeEs; stmt: Statement }> {
-  const fake = new FakeEs();
+  const fake = new FakeEs(EDGE_CASES);
   const ds = new DataSource({
     nodes: ["http://es:9200"],
     fetch: fake.fetch,

@@ -154,7 +154,7 @@ Deno.test("HTML 502 → ResponseError keeping the text (after retries)", async (
 });
 
 Deno.test("409 → ResponseError with version_conflict_engine_exception; 404 passes only when allowed", async () => {
-  const fake = new FakeEs();
+  const fake = new FakeEs({ conflict: ["dup"], missing: ["missing"] });
   const t = transport(fake);
   const error = await t.request({
     method: "PUT",
