@@ -65,6 +65,7 @@ export {
   type TransportOptions,
   type TransportRequest,
   type TransportResponse,
+  type TransportTuning,
 } from "./wire/transport.ts";
 
 // The command language, for layers that parse and bind commands themselves and run them with

@@ -133,3 +133,33 @@ Deno.test("a cloudId gives the node", async () => {
   await (await ds.getConnection()).serverInfo();
   assert.equal(fake.requests[0]!.url, "https://es9.eu.cloud.es.io:443/");
 });
+
+Deno.test("every transport tuning option is kept and shown by toJSON, unset ones are left out", () => {
+  const ds = new DataSource({
+    nodes: ["http://es:9200"],
+    timeoutMs: 1_000,
+    requestTimeoutMs: 5_000,
+    maxRetries: 1,
+    retryBaseDelayMs: 5,
+    maxRetryDelayMs: 50,
+    maxResponseBytes: 1024,
+    deadNodeBaseMs: 10,
+    deadNodeMaxMs: 100,
+  });
+  assert.deepEqual(ds.toJSON(), {
+    nodes: ["http://es:9200"],
+    timeoutMs: 1_000,
+    requestTimeoutMs: 5_000,
+    maxRetries: 1,
+    retryBaseDelayMs: 5,
+    maxRetryDelayMs: 50,
+    maxResponseBytes: 1024,
+    deadNodeBaseMs: 10,
+    deadNodeMaxMs: 100,
+    compression: false,
+    indexRefresh: false,
+    auth: undefined,
+    headers: undefined,
+  });
+  assert.equal("timeoutMs" in new DataSource({ nodes: ["http://es:9200"] }).toJSON(), false);
+});
