@@ -16,7 +16,8 @@ export type ErrorCode =
   | "BULK"
   | "INCORRECT_RESULT_SIZE"
   | "ILLEGAL_STATE"
-  | "MAPPING";
+  | "MAPPING"
+  | "OPTIMISTIC_LOCK";
 
 /** Options shared by every error constructor. */
 export interface ErrorOptions {

@@ -1,6 +1,15 @@
 // Elasticsearch-shaped errors raised anywhere inside the engine and turned into error bodies by
 // the REST layer. Internal to engine/.
 
+/** Exception types that are not Elasticsearch's own (Java's and Lucene's). */
+const FOREIGN = new Set([
+  "illegal_argument_exception",
+  "illegal_state_exception",
+  "number_format_exception",
+  "too_complex_to_determinize_exception",
+  "too_many_nested_clauses",
+]);
+
 /** An error with Elasticsearch's status, exception `type` and `reason`. */
 export class EngineError extends Error {
   /** HTTP status to answer with. */
@@ -36,8 +45,10 @@ export class EngineError extends Error {
 
   /** The full error body `{"error":{"root_cause":[...],"type","reason",...},"status"}`. */
   toBody(): Record<string, unknown> {
+    // Elasticsearch reports the deepest of its own exceptions; plain Java and Lucene ones beneath
+    // it (`illegal_argument_exception`, ...) stay its `caused_by`.
     let root = this.causedBy ?? this;
-    while (root.causedBy) root = root.causedBy;
+    while (root.causedBy && !FOREIGN.has(root.causedBy.type)) root = root.causedBy;
     const rootCause = { type: root.type, reason: root.message, ...root.extra };
     return { error: { root_cause: [rootCause], ...this.toCause() }, status: this.status };
   }

@@ -25,11 +25,23 @@ export interface EngineOptions {
   refreshIntervalMs?: number;
   /** Which product to imitate in `GET /`, headers and error names. */
   flavour?: "elasticsearch" | "opensearch";
-  /** Version number reported by `GET /`. */
+  /**
+   * Version reported by `GET /` and used for `compatible-with` media types: 9.x by default
+   * (Elasticsearch), 3.x for OpenSearch; pass e.g. `"8.15.0"` to behave as Elasticsearch 8.
+   */
   version?: string;
+  /** `http.max_content_length` in bytes, checked before and after decompression (100 MB). */
+  maxContentLength?: number;
+  /** Where internal errors are reported (one line each); `console.error` by default. */
+  log?: (line: string) => void;
   /** Clock in epoch milliseconds, for tests. */
   now?: () => number;
 }
+
+/** The Elasticsearch version the engine reports unless told otherwise. */
+export const ELASTICSEARCH_VERSION = "9.1.0";
+/** The OpenSearch version the engine reports in the OpenSearch flavour. */
+export const OPENSEARCH_VERSION = "3.3.0";
 
 const INIT_KEYS = [
   "method",
@@ -45,6 +57,20 @@ const INIT_KEYS = [
 /** True for a fetch `RequestInit`; false for the second argument servers pass (`Deno.serve`, `Bun.serve`). */
 function isRequestInit(init: unknown): init is RequestInit {
   return init !== null && typeof init === "object" && INIT_KEYS.some((k) => k in init);
+}
+
+/** Answers a request whose real method may differ from `request.method` (a GET with a body). */
+export type RawHandler = (
+  request: Request,
+  method?: string,
+  maxContentLength?: number,
+) => Promise<Response>;
+
+const RAW = new WeakMap<Engine, RawHandler>();
+
+/** The handler of an engine for HTTP adapters, which carry GET and HEAD bodies as POST requests. */
+export function rawHandler(engine: Engine): RawHandler {
+  return RAW.get(engine)!;
 }
 
 /**
@@ -76,6 +102,16 @@ function isRequestInit(init: unknown): init is RequestInit {
 export class Engine {
   readonly #state: EngineState;
 
+  /** Which product the engine imitates. */
+  get flavour(): "elasticsearch" | "opensearch" {
+    return this.#state.flavour;
+  }
+
+  /** The version the engine reports. */
+  get version(): string {
+    return this.#state.version;
+  }
+
   /** Creates an empty engine. */
   constructor(options: EngineOptions = {}) {
     const now = options.now ?? Date.now;
@@ -87,7 +123,10 @@ export class Engine {
     this.#state = {
       cluster,
       flavour,
-      version: options.version ?? (flavour === "opensearch" ? "2.19.0" : "8.15.0"),
+      version: options.version ??
+        (flavour === "opensearch" ? OPENSEARCH_VERSION : ELASTICSEARCH_VERSION),
+      maxContentLength: options.maxContentLength,
+      log: options.log ?? ((line) => console.error(line)),
       now,
       search: new SearchContexts(now),
       timers: new Set(),
@@ -97,6 +136,8 @@ export class Engine {
       tasks: new Map(),
       transientSettings: {},
     };
+    const state = this.#state;
+    RAW.set(this, (request, method, max) => handle(state, request, method, max));
   }
 
   /**
@@ -108,12 +149,24 @@ export class Engine {
    */
   readonly fetch = (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
     let request: Request;
+    let method: string | undefined;
     try {
-      request = input instanceof Request && !isRequestInit(init) ? input : new Request(input, init);
+      if (input instanceof Request && !isRequestInit(init)) request = input;
+      else {
+        // Elasticsearch reads bodies on GET (search, count, scroll, ...): a web Request cannot
+        // hold one, so it travels as POST with the real method beside it.
+        const wanted = (init?.method ?? (input instanceof Request ? input.method : "GET"))
+          .toUpperCase();
+        const bodied = init?.body !== undefined && init.body !== null;
+        if (bodied && (wanted === "GET" || wanted === "HEAD")) {
+          request = new Request(input, { ...init, method: "POST" });
+          method = wanted;
+        } else request = new Request(input, init);
+      }
     } catch (e) {
       return Promise.reject(e); // like fetch: bad arguments reject, they do not throw
     }
-    return handle(this.#state, request);
+    return handle(this.#state, request, method);
   };
 
   /** Stops pending `refresh=wait_for` timers and releases their waiters. */

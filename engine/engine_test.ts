@@ -17,13 +17,13 @@ async function call(
   return { status: res.status, body: text ? JSON.parse(text) : {}, headers: res.headers };
 }
 
-Deno.test("GET / answers like Elasticsearch 8, with the product header", async () => {
+Deno.test("GET / answers like Elasticsearch 9, with the product header", async () => {
   const engine = new Engine();
   const res = await call(engine, "GET", "/");
   assert.equal(res.status, 200);
   assert.equal(res.headers.get("x-elastic-product"), "Elasticsearch");
   assert.equal(res.headers.get("content-type"), "application/json; charset=UTF-8");
-  assert.equal(res.body.version.number, "8.15.0");
+  assert.equal(res.body.version.number, "9.1.0");
   assert.equal(res.body.tagline, "You Know, for Search");
   engine.close();
 });
@@ -32,7 +32,7 @@ Deno.test("the opensearch flavour reports its distribution and sends no product 
   const engine = new Engine({ flavour: "opensearch" });
   const res = await call(engine, "GET", "/");
   assert.equal(res.body.version.distribution, "opensearch");
-  assert.equal(res.body.version.number, "2.19.0");
+  assert.equal(res.body.version.number, "3.3.0");
   assert.equal(res.headers.get("x-elastic-product"), null);
   engine.close();
 });

@@ -27,4 +27,4 @@
  */
 
 export { Engine, type EngineOptions } from "./engine.ts";
-export { type EngineServer, serve, type ServeOptions } from "./serve.ts";
+export { type EngineServer, serve, type ServeAuth, type ServeOptions } from "./serve.ts";

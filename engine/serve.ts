@@ -1,6 +1,16 @@
-// serve(): exposes an Engine over HTTP with the current runtime's server (Deno, Bun or Node).
+// serve(): exposes an Engine over HTTP (node:http in Deno, Bun and Node), guarded.
 
-import type { Engine } from "./engine.ts";
+import { type Engine, rawHandler } from "./engine.ts";
+import { MAX_BODY_BYTES } from "./_rest/handle.ts";
+import {
+  corsHeaders,
+  guard,
+  type GuardOptions,
+  isLoopback,
+  type ServeAuth,
+} from "./serve_guard.ts";
+
+export type { ServeAuth };
 
 /**
  * Options of {@link serve}.
@@ -21,8 +31,19 @@ import type { Engine } from "./engine.ts";
 export interface ServeOptions {
   /** Port to listen on; 0 (the default) picks a free port. */
   port?: number;
-  /** Interface to bind; `127.0.0.1` by default. */
+  /**
+   * Interface to bind; `127.0.0.1` by default. Any other than loopback requires `auth`: the
+   * engine is for tests and development, and anyone who reaches the port could use it.
+   */
   hostname?: string;
+  /** Credentials every request must carry (basic or API key); none by default on loopback. */
+  auth?: ServeAuth;
+  /** Origins whose browser requests are allowed (`"*"` for any); none by default. */
+  cors?: readonly string[];
+  /** Extra names the `Host` header may carry on a loopback server (DNS-rebinding guard). */
+  allowedHosts?: readonly string[];
+  /** `http.max_content_length` in bytes: 100 MB by default. */
+  maxContentLength?: number;
 }
 
 /**
@@ -49,37 +70,21 @@ export interface EngineServer {
   close(): Promise<void>;
 }
 
-/** What each runtime adapter provides. */
+/** What a runtime adapter provides. */
 export interface Adapter {
   listen(
-    handler: (request: Request) => Promise<Response>,
-    options: { port: number; hostname: string },
+    handler: (request: Request, method: string) => Promise<Response>,
+    options: { port: number; hostname: string; maxBodyBytes: number },
   ): Promise<{ port: number; close(): Promise<void> }>;
 }
 
-function runtime(): "deno" | "bun" | "node" {
-  const g = globalThis as Record<string, unknown>;
-  if (g["Deno"] !== undefined) return "deno";
-  if (g["Bun"] !== undefined) return "bun";
-  return "node";
-}
-
-async function loadAdapter(): Promise<Adapter> {
-  switch (runtime()) {
-    case "deno":
-      return await import("./serve_deno.ts");
-    case "bun":
-      return await import("./serve_bun.ts");
-    default:
-      return await import("./serve_node.ts");
-  }
-}
-
 /**
- * Serves an engine over HTTP on loopback, using `Deno.serve`, `Bun.serve` or `node:http`.
+ * Serves an engine over HTTP (`node:http`, which Deno, Bun and Node provide; it keeps bodies sent
+ * with GET). Loopback by default; checks the `Host` header against DNS rebinding, refuses
+ * cross-origin browser requests unless `cors` allows them, and requires `auth` when given.
  *
  * @param engine The engine whose `fetch` answers the requests.
- * @param options Port (0 = free port) and hostname.
+ * @param options Port (0 = free port), hostname, credentials, CORS origins, body limit.
  * @returns The URL, the bound port and `close()`.
  *
  * @example
@@ -98,8 +103,34 @@ async function loadAdapter(): Promise<Adapter> {
  */
 export async function serve(engine: Engine, options: ServeOptions = {}): Promise<EngineServer> {
   const hostname = options.hostname ?? "127.0.0.1";
-  const adapter = await loadAdapter();
-  const server = await adapter.listen(engine.fetch, { port: options.port ?? 0, hostname });
+  const auth = options.auth;
+  const hasCredentials = auth !== undefined &&
+    ((auth.username !== undefined && auth.password !== undefined) ||
+      (auth.apiKeys ?? []).length > 0);
+  if (!isLoopback(hostname) && !hasCredentials) {
+    throw new Error(
+      `serve: ${hostname} is not a loopback address; pass auth (a username and password, or API keys) to listen there`,
+    );
+  }
+  const maxBodyBytes = options.maxContentLength ?? MAX_BODY_BYTES;
+  const raw = rawHandler(engine);
+  const adapter: Adapter = await import("./serve_node.ts");
+  const guardOptions: GuardOptions = {
+    hostname,
+    port: options.port ?? 0,
+    auth: hasCredentials ? auth : undefined,
+    cors: options.cors,
+    allowedHosts: options.allowedHosts,
+    elastic: engine.flavour === "elasticsearch",
+  };
+  const server = await adapter.listen(async (request, method) => {
+    const refused = guard(request, method, guardOptions);
+    if (refused) return refused;
+    const response = await raw(request, method, maxBodyBytes);
+    for (const [k, v] of corsHeaders(request, guardOptions)) response.headers.set(k, v);
+    return response;
+  }, { port: options.port ?? 0, hostname, maxBodyBytes });
+  guardOptions.port = server.port;
   const host = hostname.includes(":") ? `[${hostname}]` : hostname;
   return { url: `http://${host}:${server.port}`, port: server.port, close: server.close };
 }

@@ -1,50 +1,99 @@
-// HTTP adapter for Node: node:http, converting to and from web Request / Response.
+// HTTP adapter over node:http, which Deno, Bun and Node all provide. It is the one server that
+// hands over bodies sent with GET (Elasticsearch reads them on `_search`, `_count`, scroll, ...);
+// `Deno.serve` and `Bun.serve` drop them.
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+/** Answers a request whose real method travels beside it (GET and HEAD bodies come as POST). */
+type Handler = (request: Request, method: string) => Promise<Response>;
 
-function toRequest(req: IncomingMessage, hostname: string, port: number): Promise<Request> {
+/**
+ * Collects a request body up to `limit + 1` bytes: anything longer is cut there (the rest is
+ * drained, never kept), so the engine refuses it with 413 without the server holding it.
+ */
+function toRequest(
+  req: IncomingMessage,
+  hostname: string,
+  port: number,
+  limit: number,
+): Promise<{ request: Request; method: string }> {
   return new Promise((resolve, reject) => {
     const chunks: Uint8Array[] = [];
-    req.on("data", (chunk: Uint8Array) => chunks.push(chunk));
+    let size = 0;
+    req.on("data", (chunk: Uint8Array) => {
+      if (size > limit) return;
+      const room = limit + 1 - size;
+      const kept = chunk.byteLength > room ? chunk.subarray(0, room) : chunk;
+      chunks.push(kept);
+      size += kept.byteLength;
+    });
     req.on("error", reject);
     req.on("end", () => {
       const headers = new Headers();
       for (const [key, value] of Object.entries(req.headers)) {
         if (value === undefined) continue;
-        headers.set(key, Array.isArray(value) ? value.join(", ") : value);
+        try {
+          headers.set(key, Array.isArray(value) ? value.join(", ") : value);
+        } catch {
+          // a header value that web Headers refuse is dropped, like an unknown header
+        }
       }
-      const method = req.method ?? "GET";
-      const hasBody = method !== "GET" && method !== "HEAD" && chunks.length > 0;
+      if (size > limit) headers.delete("content-length");
+      const method = (req.method ?? "GET").toUpperCase();
+      const hasBody = size > 0;
+      // A web Request cannot carry a body on GET or HEAD: it travels as POST, method beside it.
+      const carrier = hasBody && (method === "GET" || method === "HEAD") ? "POST" : method;
       const body = hasBody ? new Blob(chunks as BlobPart[]) : undefined;
-      resolve(
-        new Request(`http://${hostname}:${port}${req.url ?? "/"}`, { method, headers, body }),
-      );
+      const host = hostname.includes(":") ? `[${hostname}]` : hostname;
+      try {
+        const request = new Request(`http://${host}:${port}${req.url ?? "/"}`, {
+          method: carrier,
+          headers,
+          body,
+        });
+        resolve({ request, method });
+      } catch (e) {
+        reject(e);
+      }
     });
   });
 }
 
 async function send(res: ServerResponse, response: Response): Promise<void> {
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, key) => (headers[key] = value));
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, key) => {
+    if (key === "www-authenticate") {
+      headers[key] = response.headers.get(key)!.split(/,\s*(?=ApiKey|Basic|Bearer)/);
+    } else headers[key] = value;
+  });
   res.writeHead(response.status, headers);
   res.end(response.body ? new Uint8Array(await response.arrayBuffer()) : undefined);
 }
 
+const BAD_REQUEST = JSON.stringify({
+  error: {
+    root_cause: [{ type: "illegal_argument_exception", reason: "malformed HTTP request" }],
+    type: "illegal_argument_exception",
+    reason: "malformed HTTP request",
+  },
+  status: 400,
+});
+
 /** Listens with `node:http`. */
 export function listen(
-  handler: (request: Request) => Promise<Response>,
-  options: { port: number; hostname: string },
+  handler: Handler,
+  options: { port: number; hostname: string; maxBodyBytes: number },
 ): Promise<{ port: number; close(): Promise<void> }> {
   return new Promise((resolve, reject) => {
     let port = options.port;
     const server = createServer((req, res) => {
-      toRequest(req, options.hostname, port)
-        .then(handler)
+      toRequest(req, options.hostname, port, options.maxBodyBytes)
+        .then(({ request, method }) => handler(request, method))
         .then((response) => send(res, response))
         .catch(() => {
-          res.writeHead(500, { "content-type": "application/json" });
-          res.end(JSON.stringify({ error: "internal error", status: 500 }));
+          if (res.headersSent) return void res.destroy();
+          res.writeHead(400, { "content-type": "application/json; charset=UTF-8" });
+          res.end(BAD_REQUEST);
         });
     });
     server.on("error", reject);

@@ -7,6 +7,8 @@ import { Engine, serve } from "../engine/mod.ts";
 import { Column, JdbcTemplate, type RowMap, Table } from "../template/mod.ts";
 import { formatTable } from "./_demo_table.ts";
 import { loadCities } from "./_demo_data.ts";
+import { tourLambda } from "./tour_lambda.ts";
+import { tourMapper } from "./tour_mapper.ts";
 
 @Table("cities")
 class City {
@@ -156,6 +158,9 @@ try {
   console.log(`  deleted = ${await jdbc.executeUpdate(deleteByQuery, { cc: "NO" })}`);
   console.log(`  COUNT(country = NO) = ${await jdbc.queryForNumber(count, { cc: "NO" })}`);
   console.log(`  COUNT(all) = ${await jdbc.queryForNumber("POST /cities/_count")}`);
+
+  await tourLambda({ ds, jdbc, section });
+  await tourMapper({ ds, jdbc, section });
 
   console.log(`\ndone in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 } finally {

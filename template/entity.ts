@@ -45,6 +45,13 @@ export interface ColumnOptions {
   insert?: boolean;
   /** Include the field in updates (default true). */
   update?: boolean;
+  /**
+   * This field holds the document's version for optimistic concurrency: `true` for the sequence
+   * number and primary term (one opaque text, `"seqNo:primaryTerm"`), `"external"` for an
+   * external version number. Reads fill it from the hit's metadata; it is never stored in the
+   * document.
+   */
+  version?: boolean | "external";
 }
 
 /**
@@ -74,6 +81,8 @@ export interface FieldMeta {
   readonly insert: boolean;
   /** Included in updates. */
   readonly update: boolean;
+  /** Set on the version field: `"seq_no"` (sequence number and primary term) or `"external"`. */
+  readonly version?: "seq_no" | "external";
 }
 
 /**
@@ -97,6 +106,8 @@ export interface EntityMeta {
   readonly fields: readonly FieldMeta[];
   /** The class field that holds the document `_id`, when there is one. */
   readonly key?: string;
+  /** The class field that holds the document's version, when there is one. */
+  readonly version?: string;
 }
 
 /**
@@ -221,6 +232,8 @@ export interface EntityDefinition {
   fields?: Record<string, string | ColumnOptions>;
   /** The class field that holds the document `_id`. */
   key?: string;
+  /** The class field that holds the sequence number and primary term (optimistic concurrency). */
+  version?: string;
 }
 
 /**
@@ -252,6 +265,8 @@ export function defineEntity<C extends EntityClass>(type: C, definition: EntityD
   let key = definition.key;
   for (const [field, options] of columns) if (options.primary) key ??= field;
   if (key !== undefined && !columns.has(key)) columns.set(key, { primary: true });
+  const version = definition.version;
+  if (version !== undefined) columns.set(version, { ...columns.get(version), version: true });
   defined.set(type, { index: definition.index, columns, key });
   cache.delete(type);
   return type;
@@ -281,7 +296,9 @@ export function getEntityMeta(type: EntityClass): EntityMeta {
   ];
   const raw = defined.get(type) ?? metadata?.[RAW];
   const fields: FieldMeta[] = [];
+  let version: string | undefined;
   for (const [field, options] of raw?.columns ?? []) {
+    if (options.version) version = field;
     fields.push(Object.freeze({
       field,
       column: options.name ?? field,
@@ -289,12 +306,16 @@ export function getEntityMeta(type: EntityClass): EntityMeta {
       ...(options.type ? { type: options.type } : {}),
       insert: options.insert ?? true,
       update: options.update ?? true,
+      ...(options.version
+        ? { version: options.version === "external" ? "external" : "seq_no" }
+        : {}),
     }));
   }
   const meta: EntityMeta = Object.freeze({
     ...(raw?.index !== undefined ? { index: raw.index } : {}),
     fields: Object.freeze(fields),
     ...(raw?.key !== undefined ? { key: raw.key } : {}),
+    ...(version !== undefined ? { version } : {}),
   });
   cache.set(type, meta);
   return meta;

@@ -99,3 +99,55 @@ Deno.test("a row whose _DOC is not JSON gives RowMappingError with the row numbe
     (e: unknown) => e instanceof RowMappingError && e.row === 1 && e.cause instanceof Error,
   );
 });
+
+Deno.test("a version field is filled from hit metadata and never written to the document", () => {
+  @Table("versioned")
+  class Doc {
+    @Column({ primary: true })
+    id = "";
+    @Column()
+    title = "";
+    @Column({ version: true })
+    version = "";
+  }
+  class Ext {
+    id = "";
+    v = 0;
+  }
+  defineEntity(Ext, { index: "ext", key: "id", fields: { v: { version: "external" } } });
+  const meta = getEntityMeta(Doc);
+  assert.equal(meta.version, "version");
+  assert.equal(meta.fields.find((f) => f.field === "version")?.version, "seq_no");
+  assert.equal(getEntityMeta(Ext).fields.find((f) => f.field === "v")?.version, "external");
+  class ByDefinition {
+    id = "";
+    rev = "";
+  }
+  defineEntity(ByDefinition, { index: "d", key: "id", version: "rev" });
+  assert.equal(getEntityMeta(ByDefinition).version, "rev");
+
+  const doc = Object.assign(new Doc(), { id: "1", title: "t", version: "3:1" });
+  assert.deepEqual(toDocument(doc), { id: "1", title: "t" });
+  const raw = {
+    hits: {
+      hits: [
+        { _id: "1", _seq_no: 4, _primary_term: 2, _source: { title: "a", version: "x" } },
+        { _id: "2", _source: { title: "b" } },
+      ],
+    },
+  };
+  const rs = new ResultSet(["_ID", "_DOC"], [["1", '{"title":"a","version":"x"}'], [
+    "2",
+    '{"title":"b"}',
+  ]], { raw });
+  const docs = mapResultSet(rs, Doc);
+  assert.deepEqual(docs.map((d) => [d.id, d.title, d.version]), [["1", "a", "4:2"], [
+    "2",
+    "b",
+    "",
+  ]]);
+  const get = new ResultSet(["_ID", "_DOC"], [["9", "{}"]], {
+    raw: { _id: "9", found: true, _version: 7, _source: {} },
+  });
+  assert.equal(mapResultSet(get, Ext)[0]?.v, 7);
+});

@@ -248,6 +248,36 @@ export class JdbcTemplate {
   }
 
   /**
+   * Runs a write and returns its update count and the `_id`s it wrote (generated or given), in
+   * request order — the keys of a `POST /idx/_doc` or of every item of a `_bulk`.
+   *
+   * @param command Template text or a bound command.
+   * @param args Positional or named arguments; entity instances become documents.
+   * @returns The update count and the written `_id`s.
+   *
+   * @example
+   * ```ts
+   * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+   * import { JdbcTemplate } from "@searchvisitor/searchvisitor/template";
+   * import assert from "node:assert/strict";
+   *
+   * const fetch = () => Promise.resolve(Response.json({ _id: "xGen1", result: "created" }, { status: 201 }));
+   * const jdbc = new JdbcTemplate(new DataSource({ nodes: ["http://es.local"], fetch }));
+   * const written = await jdbc.executeUpdateWithKeys("POST /users/_doc #{doc}", { doc: { name: "alice" } });
+   * assert.deepEqual(written, { count: 1, keys: ["xGen1"] });
+   * ```
+   */
+  executeUpdateWithKeys(command: Command, args?: Args): Promise<{ count: number; keys: string[] }> {
+    return this.#run(command, args, async (stmt, b) => {
+      const count = await stmt.executeUpdate(b.text, b.args);
+      const keys: string[] = [];
+      const rs = stmt.getGeneratedKeys();
+      while (rs.next()) keys.push(rs.getString("_ID")!);
+      return { count, keys };
+    });
+  }
+
+  /**
    * Reads all rows, as maps keyed by column (`_ID`, `_DOC`, …) or, with `type`, as entities.
    * The array carries `total`, `took` and `aggregations` as non-enumerable properties.
    *

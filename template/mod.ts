@@ -61,3 +61,5 @@ export {
   Table,
 } from "./entity.ts";
 export { documentMapper, mapResultSet, RowMappingError, toDocument } from "./row_mapping.ts";
+export { parseSeqNoVersion } from "./_hit_meta.ts";
+export { type Page, type PageInfo, PageObject, PageResult } from "./page.ts";

@@ -2,6 +2,7 @@
 // applies a rename plan computed once per class.
 
 import { DataAccessError, type ResultSet } from "../driver/mod.ts";
+import { rowMetadata, versionOf } from "./_hit_meta.ts";
 import {
   type ColumnType,
   type EntityClass,
@@ -60,6 +61,7 @@ interface Plan {
   readonly key?: string;
   readonly copyAll: boolean;
   readonly all: readonly FieldMeta[];
+  readonly version?: FieldMeta;
 }
 
 const plans = new WeakMap<object, Plan>();
@@ -79,7 +81,8 @@ function planOf(type: EntityClass): Plan {
       all.push({ field, column: field, primary: false, insert: true, update: true });
     }
   }
-  const mapped = all.filter((f) => f.field !== meta.key);
+  const version = all.find((f) => f.version !== undefined);
+  const mapped = all.filter((f) => f.field !== meta.key && f !== version);
   const plan: Plan = {
     columns: mapped.map((f) => f.column),
     fields: mapped.map((f) => f.field),
@@ -87,7 +90,8 @@ function planOf(type: EntityClass): Plan {
     nested: mapped.map((f) => (f.column.includes(".") ? f.column.split(".") : undefined)),
     key: meta.key,
     copyAll: !isEntityClass(type),
-    all,
+    all: version ? all.filter((f) => f !== version) : all,
+    version,
   };
   plans.set(type, plan);
   return plan;
@@ -183,14 +187,22 @@ export function mapResultSet<T>(rs: ResultSet, type: EntityClass<T>, command?: s
       { command },
     );
   }
+  const version = planOf(type).version;
+  const hits = version ? rowMetadata(rs.raw) : [];
   const out: T[] = [];
   let row = 0;
   while (rs.next()) {
+    let entity: T;
     try {
-      out.push(map(idAt === 0 ? null : rs.getObject(idAt), rs.getJson(docAt) as object | null));
+      entity = map(idAt === 0 ? null : rs.getObject(idAt), rs.getJson(docAt) as object | null);
     } catch (error) {
       throw new RowMappingError(row, error, command);
     }
+    if (version) {
+      const value = versionOf(hits[rs.getRowNumber() - 1], version.version);
+      if (value !== undefined) (entity as Record<string, unknown>)[version.field] = value;
+    }
+    out.push(entity);
     row++;
   }
   return out;

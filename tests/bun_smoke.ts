@@ -5,6 +5,15 @@ import assert from "node:assert/strict";
 import { DataSource, RETURN_GENERATED_KEYS } from "../driver/mod.ts";
 import { Column, JdbcTemplate, Table } from "../template/mod.ts";
 import { Engine } from "../engine/mod.ts";
+import {
+  BaseMapper,
+  bound,
+  Configuration,
+  PageObject,
+  type PageResult,
+  Query,
+  SimpleMapper,
+} from "../mapper/mod.ts";
 
 const seen: string[] = [];
 const fetch = (url: string, init: RequestInit): Promise<Response> => {
@@ -82,5 +91,21 @@ assert.equal(people.length, 1);
 assert.ok(people[0] instanceof Person);
 assert.deepEqual({ ...people[0] }, { id: "2", name: "Alan", age: 41 });
 assert.equal(await jdbc.queryForNumber("GET /people/_count"), 2);
+
+// Mappers: a decorated @SimpleMapper with a paged @Query and BaseMapper methods.
+@SimpleMapper({ entity: Person })
+class PersonMapper extends BaseMapper<Person> {
+  @Query('POST /people/_search {"sort": [{"age": "asc"}]}', { returns: "page" })
+  byAge(_page: PageObject): Promise<PageResult<Person>> {
+    return bound();
+  }
+}
+const mapper = new Configuration()
+  .newSession(new DataSource({ nodes: ["http://engine.local"], fetch: engine.fetch }))
+  .createMapper(PersonMapper);
+const page = await mapper.byAge(new PageObject(0, 1));
+assert.deepEqual(page.data.map((p) => p.name), ["Ada"]);
+assert.equal(page.totalCount, 2);
+assert.deepEqual((await mapper.selectByIds(["2", "1"])).map((p) => p.id), ["2", "1"]);
 engine.close();
 console.log("bun smoke ok");

@@ -148,6 +148,7 @@ Deno.test("a hanging node is marked dead, the other node serves meanwhile, then 
     nodes: ["http://a:9200", "http://b:9200"],
     fetch,
     timeoutMs: 30,
+    requestTimeoutMs: 10_000, // only the attempt times out here, however busy the machine is
     retryBaseDelayMs: 1,
     deadNodeBaseMs: 10,
   });

@@ -1,6 +1,8 @@
 // Aggregations over the matching docs: the table from type name to implementation, terms (with
 // sub-aggregations and ordering), filter(s), missing, and the wiring of the bucket and metric kinds.
 
+import { consumeBuckets } from "../_index/limits.ts";
+import { setOwn } from "../_index/own.ts";
 import { illegalArgument, parsingError } from "../_errors.ts";
 import {
   type BucketDocs,
@@ -177,6 +179,7 @@ function termsAgg(body: Json, inputs: AggInput[], sub: Json | undefined, name: s
     return b[1] - a[1] || compareKeys(a[0], b[0]);
   });
   const top = entries.slice(0, size);
+  consumeBuckets(top.length);
   let other = 0;
   for (const [, c] of entries.slice(size)) other += c;
   return {
@@ -208,9 +211,15 @@ function filtersAgg(body: Json, inputs: AggInput[], sub: Json | undefined): Json
     throw parsingError(`[filters] requires a [filters] object or array`);
   }
   const bucket = (query: unknown): Json => filterAgg(query as Json, inputs, sub);
-  if (Array.isArray(defs)) return { buckets: defs.map(bucket) };
+  if (Array.isArray(defs)) {
+    consumeBuckets(defs.length);
+    return { buckets: defs.map(bucket) };
+  }
   const buckets: Json = {};
-  for (const [key, query] of Object.entries(defs)) buckets[key] = bucket(query);
+  for (const [key, query] of Object.entries(defs)) {
+    consumeBuckets(1);
+    setOwn(buckets, key, bucket(query));
+  }
   if (body.other_bucket === true || body.other_bucket_key !== undefined) {
     const others = { bool: { must_not: Object.values(defs) } };
     buckets[String(body.other_bucket_key ?? "_other_")] = bucket(others);
@@ -317,7 +326,7 @@ export function runAggregations(aggs: Json, inputs: AggInput[]): Json {
     const fn = AGGS[type];
     if (!fn) throw parsingError(`Unknown aggregation type [${type}]`);
     const result = fn(body ?? {}, inputs, sub, name);
-    out[name] = meta === undefined ? result : { meta, ...result };
+    setOwn(out, name, meta === undefined ? result : { meta, ...result });
   }
   return out;
 }

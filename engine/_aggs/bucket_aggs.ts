@@ -1,6 +1,7 @@
 // Bucket aggregations keyed by value ranges: histogram, date_histogram and range.
 
-import { parsingError } from "../_errors.ts";
+import { illegalArgument, parsingError } from "../_errors.ts";
+import { bucketsLeft, consumeBuckets } from "../_index/limits.ts";
 import { formatDateAt } from "../_index/dates.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
 
@@ -96,6 +97,7 @@ function keyed(
     const docs = buckets.get(k);
     const n = count(docs);
     if (n < minDocCount) continue;
+    consumeBuckets(1);
     out.push({ ...render(k), doc_count: n, ...(sub ? sub(docs ?? new Map()) : {}) });
   }
   return out;
@@ -108,14 +110,22 @@ export function histogramAgg(body: Json, source: ValueSource, sub: SubRunner | n
     throw parsingError(`[interval] must be >0 for histogram aggregation [histogram]`);
   }
   const offset = Number(body.offset ?? 0);
-  const { buckets } = group(source, (v) => Math.floor((v - offset) / interval) * interval + offset);
+  // Buckets are numbered (value - offset) / interval, so filling the gaps never accumulates
+  // rounding and the number of buckets is known before any is made.
+  const { buckets } = group(source, (v) => Math.floor((v - offset) / interval));
   const present = [...buckets.keys()].sort((a, b) => a - b);
   const minDocCount = Number(body.min_doc_count ?? 0);
-  const keys: number[] = [];
+  const slots: number[] = [];
   if (minDocCount === 0 && present.length) {
-    for (let k = present[0]; k <= present[present.length - 1]; k += interval) keys.push(k);
-  } else keys.push(...present);
-  return { buckets: keyed(keys, buckets, minDocCount, (k) => ({ key: k }), sub) };
+    const first = present[0]!;
+    const last = present[present.length - 1]!;
+    const count = last - first + 1;
+    if (count > bucketsLeft()) consumeBuckets(count);
+    for (let i = first; i <= last; i++) slots.push(i);
+  } else slots.push(...present);
+  return {
+    buckets: keyed(slots, buckets, minDocCount, (i) => ({ key: i * interval + offset }), sub),
+  };
 }
 
 /** `date_histogram` with `calendar_interval` or `fixed_interval`. */
@@ -141,7 +151,10 @@ export function dateHistogramAgg(body: Json, source: ValueSource, sub: SubRunner
         `failed to parse setting [date_histogram.fixedInterval] with value [${spec}] as a time value: unit is missing or unrecognized`,
       );
     }
-    const size = Number(m[1]) * FIXED_MS[m[2]];
+    const size = Number(m[1]) * FIXED_MS[m[2]!]!;
+    if (!(size > 0)) {
+      throw illegalArgument("Zero or negative time interval not supported");
+    }
     floor = (ms) => Math.floor(ms / size) * size;
     next = (ms) => ms + size;
   }
@@ -152,7 +165,11 @@ export function dateHistogramAgg(body: Json, source: ValueSource, sub: SubRunner
   const minDocCount = Number(body.min_doc_count ?? 0);
   const keys: number[] = [];
   if (minDocCount === 0 && present.length) {
-    for (let k = present[0]; k <= present[present.length - 1]; k = next(k)) keys.push(k);
+    const last = present[present.length - 1]!;
+    for (let k = present[0]!; k <= last; k = next(k)) {
+      keys.push(k);
+      if (keys.length > bucketsLeft()) consumeBuckets(keys.length);
+    }
   } else keys.push(...present);
   return {
     buckets: keyed(
@@ -208,6 +225,7 @@ export function rangeAgg(
       if (format) b.to_as_string = format(d.to);
     }
     b.doc_count = count(per[i]);
+    consumeBuckets(1);
     return sub ? { ...b, ...sub(per[i]) } : b;
   });
   return {

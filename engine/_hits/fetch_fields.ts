@@ -1,5 +1,6 @@
 // `docvalue_fields` and the `fields` option: per-hit field values under `fields`.
 
+import { setOwn } from "../_index/own.ts";
 import { formatDateAt } from "../_index/dates.ts";
 import { fieldMapOf } from "../_index/field_map.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
@@ -59,7 +60,7 @@ export function docValueFields(
           else values.push(formatNumber(n, r.format));
         }
       }
-      if (values.length) out[path] = values;
+      if (values.length) setOwn(out, path, values);
     }
   }
   return out;
@@ -81,7 +82,7 @@ export function sourceValues(source: unknown, parts: string[], out: unknown[]): 
   // Keys may themselves contain dots (`{"a.b": 1}`).
   for (let i = parts.length; i > 0; i--) {
     const key = parts.slice(0, i).join(".");
-    if (key in o) sourceValues(o[key], parts.slice(i), out);
+    if (Object.hasOwn(o, key)) sourceValues(o[key], parts.slice(i), out);
   }
 }
 
@@ -102,7 +103,7 @@ export function sourceFields(
       const converted = values.map((v) =>
         info.kind === "keyword" || info.kind === "text" ? String(v) : v
       );
-      if (converted.length) out[path] = converted;
+      if (converted.length) setOwn(out, path, converted);
     }
   }
   return out;

@@ -1,10 +1,11 @@
 // A plain highlighter: wraps the query's terms found in `_source` text in `<em>` tags.
 
+import { setOwn } from "../_index/own.ts";
 import { parsingError } from "../_errors.ts";
 import type { FieldMap } from "../_index/field_map.ts";
 import { sourceValues } from "./fetch_fields.ts";
 import type { QueryNode } from "../_query/query_nodes.ts";
-import { wildcardRegExp } from "../_index/field_map.ts";
+import { globMatcher } from "../_index/automaton.ts";
 
 /** A parsed `highlight` request. */
 export interface HighlightRequest {
@@ -155,7 +156,7 @@ export function highlightHit(
       const wanted = new Set<string>();
       for (const t of terms) {
         if (
-          t.pattern === path || (t.pattern.includes("*") && wildcardRegExp(t.pattern).test(path))
+          t.pattern === path || (t.pattern.includes("*") && globMatcher(t.pattern)(path))
         ) {
           for (const term of t.terms) wanted.add(term);
         }
@@ -168,7 +169,7 @@ export function highlightHit(
         highlightText(String(v), wanted, req.pre, req.post, f.fragmentSize, f.fragments)
       );
       if (fragments.length) {
-        out[path] = f.fragments > 0 ? fragments.slice(0, f.fragments) : fragments;
+        setOwn(out, path, f.fragments > 0 ? fragments.slice(0, f.fragments) : fragments);
       }
     }
   }

@@ -1,7 +1,8 @@
 // `_source` filtering: true/false, include and exclude patterns with `*` wildcards.
 
+import { setOwn } from "../_index/own.ts";
 import { parsingError } from "../_errors.ts";
-import { wildcardRegExp } from "../_index/field_map.ts";
+import { globMatcher } from "../_index/automaton.ts";
 
 /** What to return of `_source`: nothing, everything, or a filtered copy. */
 export interface SourceFilter {
@@ -53,15 +54,8 @@ export function parseSourceFilter(body: unknown, params: URLSearchParams): Sourc
   throw parsingError(`Expected one of [true, false, string, array, object] for [_source]`);
 }
 
-const compiled = new Map<string, RegExp>();
-function re(pattern: string): RegExp {
-  let r = compiled.get(pattern);
-  if (!r) {
-    r = wildcardRegExp(pattern);
-    if (compiled.size > 1000) compiled.clear();
-    compiled.set(pattern, r);
-  }
-  return r;
+function re(pattern: string): { test(path: string): boolean } {
+  return { test: globMatcher(pattern) };
 }
 
 /** True when `path` or one of its parents matches a pattern. */
@@ -113,7 +107,7 @@ function filterObject(
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(source)) {
     const kept = filterValue(v, prefix ? `${prefix}.${k}` : k, f);
-    if (kept !== undefined) out[k] = kept;
+    if (kept !== undefined) setOwn(out, k, kept);
   }
   return out;
 }

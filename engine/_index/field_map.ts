@@ -1,6 +1,7 @@
 // Flattens an index's mappings into one entry per searchable field path.
 
 import { type Analyzer, analyzerFor, keywordAnalyzer } from "./analysis.ts";
+import { globMatcher } from "./automaton.ts";
 import { precisionOf } from "./number_precision.ts";
 import type { FieldMapping, Mappings } from "./types.ts";
 
@@ -120,8 +121,8 @@ export class FieldMap {
   /** Field paths matching a pattern with `*` wildcards. */
   expand(pattern: string): string[] {
     if (!pattern.includes("*")) return this.byPath.has(pattern) ? [pattern] : [];
-    const re = wildcardRegExp(pattern);
-    return [...this.byPath.keys()].filter((p) => re.test(p));
+    const matches = globMatcher(pattern);
+    return [...this.byPath.keys()].filter(matches);
   }
 }
 
@@ -137,13 +138,4 @@ export function fieldMapOf(mappings: Mappings | undefined): FieldMap {
     fieldMapCache.set(key, map);
   }
   return map;
-}
-
-/** A RegExp for a `*`/`?` wildcard pattern matched against the whole string. */
-export function wildcardRegExp(pattern: string, flags = ""): RegExp {
-  const body = pattern.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(
-    /\?/g,
-    ".",
-  );
-  return new RegExp(`^${body}$`, "s" + flags);
 }

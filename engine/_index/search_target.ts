@@ -19,4 +19,6 @@ export interface SearchTarget {
   maxScriptFields?: number;
   /** `index.max_regex_length` (default 1000). */
   maxRegexLength?: number;
+  /** `index.max_terms_count` (default 65536). */
+  maxTermsCount?: number;
 }

@@ -17,6 +17,8 @@ export interface ExecContext {
   readonly index: string;
   /** `index.max_regex_length`. */
   readonly maxRegexLength?: number;
+  /** `index.max_terms_count`. */
+  readonly maxTermsCount?: number;
 }
 
 /** Runs `fn` on each segment and concatenates the local results into global ordinals. */
@@ -81,8 +83,12 @@ export function unionDocs(lists: Int32Array[], score: number, scoring: boolean):
 }
 
 /** A 400 `query_shard_exception` for this index, as Elasticsearch raises when a query cannot be built. */
-export function queryShardError(ctx: ExecContext, reason: string): EngineError {
-  return new EngineError(400, "query_shard_exception", reason, { index: ctx.index });
+export function queryShardError(
+  ctx: ExecContext,
+  reason: string,
+  cause?: EngineError,
+): EngineError {
+  return new EngineError(400, "query_shard_exception", reason, { index: ctx.index }, cause);
 }
 
 /** Drops deleted docs. */

@@ -1,5 +1,6 @@
 // Named queries (`_name`): which named clauses matched each returned hit (`matched_queries`).
 
+import { setOwn } from "../_index/own.ts";
 import type { Hits } from "./doc_set.ts";
 import type { ExecContext } from "./exec_context.ts";
 import { float32 } from "./score.ts";
@@ -93,7 +94,7 @@ export function matchedQueries(
       const s = scoreOf(hits, c.doc);
       if (s === undefined) return;
       list.push(name);
-      scored[name] = float32(s);
+      setOwn(scored, name, float32(s));
     });
     if (list.length === 0) return undefined;
     return withScores ? scored : list;

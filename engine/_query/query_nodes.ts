@@ -102,6 +102,10 @@ export type QueryNode =
     readonly value: string;
     readonly boost: number;
     readonly caseInsensitive: boolean;
+    /** Lucene's optional-operator flags (ALL when absent). */
+    readonly flags?: number;
+    /** Bound on automaton states (Lucene's default 10000 when absent). */
+    readonly maxDeterminizedStates?: number;
   }
   | { readonly kind: "exists"; readonly field: string; readonly boost: number }
   | { readonly kind: "ids"; readonly values: readonly string[]; readonly boost: number }

@@ -5,6 +5,7 @@ import type { BoostedField, QueryNode } from "./query_nodes.ts";
 import { parseFunction } from "./function_score.ts";
 import { registerName } from "./named_queries.ts";
 import { parseQueryString, parseSimpleQueryString } from "./query_string.ts";
+import { parseRegexpFlags } from "./regexp_syntax.ts";
 
 type Json = Record<string, unknown>;
 type Parser = (body: unknown, name: string) => QueryNode;
@@ -313,12 +314,15 @@ const PARSERS: Record<string, Parser> = {
       "rewrite",
       "case_insensitive",
     ]);
+    const maxStates = params.max_determinized_states;
     return {
       kind: "regexp",
       field,
       value: String(params.value),
       boost: boostOf(params),
       caseInsensitive: params.case_insensitive === true,
+      flags: parseRegexpFlags(params.flags),
+      ...(typeof maxStates === "number" ? { maxDeterminizedStates: maxStates } : {}),
     };
   },
   fuzzy: (b, n) => {

@@ -1,6 +1,7 @@
 // Term-level queries: term, terms, range, prefix, wildcard, regexp, exists, ids.
 
-import { illegalArgument } from "../_errors.ts";
+import { checkTermsCount, MAX_TERMS_COUNT } from "../_index/limits.ts";
+import { EngineError, illegalArgument } from "../_errors.ts";
 import { dateValueAt } from "../_index/dates.ts";
 import { constantHits, type Hits, NO_HITS, union } from "./doc_set.ts";
 import {
@@ -11,7 +12,9 @@ import {
   sortedUnique,
   unionDocs,
 } from "./exec_context.ts";
-import { type FieldInfo, wildcardRegExp } from "../_index/field_map.ts";
+import { type Automaton, wildcardAutomaton, wildcardPrefix } from "../_index/automaton.ts";
+import type { FieldInfo } from "../_index/field_map.ts";
+import { compileRegexp } from "./regexp_syntax.ts";
 import type { QueryOf } from "./query_nodes.ts";
 import { termScorer } from "./bm25.ts";
 import type { FieldIndex } from "../_index/segment.ts";
@@ -202,6 +205,7 @@ export function runTerm(q: QueryOf<"term">, ctx: ExecContext, scoring: boolean):
 
 /** `terms` query (constant score). */
 export function runTerms(q: QueryOf<"terms">, ctx: ExecContext, scoring: boolean): Hits {
+  checkTermsCount(q.values.length, ctx.maxTermsCount ?? MAX_TERMS_COUNT);
   const meta = metaField(ctx, q.field, q.values, q.boost, scoring);
   if (meta) return meta;
   const info = ctx.fields.byPath.get(q.field);
@@ -321,9 +325,9 @@ function normalized(ctx: ExecContext, field: string, value: string): string {
 /** `wildcard` query on terms (constant score). */
 export function runWildcard(query: QueryOf<"wildcard">, ctx: ExecContext, scoring: boolean): Hits {
   const q = { ...query, value: normalized(ctx, query.field, query.value) };
-  const re = wildcardRegExp(q.value, q.caseInsensitive ? "i" : "");
+  const re = wildcardAutomaton(q.value, q.caseInsensitive);
   if (q.field === "_id") return idsByPattern(ctx, (id) => re.test(id), q.boost, scoring);
-  const literal = q.caseInsensitive ? "" : /^[^*?]*/.exec(q.value)![0];
+  const literal = q.caseInsensitive ? "" : wildcardPrefix(q.value);
   return scanTerms(ctx, q.field, q.boost, scoring, (ts) => {
     const out: string[] = [];
     for (let i = lowerBound(ts, literal); i < ts.length && ts[i].startsWith(literal); i++) {
@@ -341,13 +345,27 @@ export function runRegexp(q: QueryOf<"regexp">, ctx: ExecContext, scoring: boole
       `The length of regex [${q.value.length}] used in the Regexp Query request has exceeded the allowed maximum of [${max}]. This maximum can be set by changing the [index.max_regex_length] index level setting.`,
     );
   }
-  let re: RegExp;
+  let re: Automaton;
   try {
-    re = new RegExp(`^(?:${q.value})$`, q.caseInsensitive ? "i" : "");
-  } catch {
-    throw queryShardError(ctx, `failed to create query: invalid regular expression [${q.value}]`);
+    re = compileRegexp(q.value, {
+      flags: q.flags,
+      caseInsensitive: q.caseInsensitive,
+      maxDeterminizedStates: q.maxDeterminizedStates,
+    });
+  } catch (e) {
+    if (!(e instanceof EngineError)) throw e;
+    throw queryShardError(ctx, `failed to create query: ${e.message}`, e);
   }
-  return scanTerms(ctx, q.field, q.boost, scoring, (ts) => ts.filter((t) => re.test(t)));
+  const test = (t: string): boolean => {
+    try {
+      return re.test(t);
+    } catch (e) {
+      if (!(e instanceof EngineError)) throw e;
+      throw queryShardError(ctx, `failed to create query: ${e.message}`, e);
+    }
+  };
+  if (q.field === "_id") return idsByPattern(ctx, test, q.boost, scoring);
+  return scanTerms(ctx, q.field, q.boost, scoring, (ts) => ts.filter(test));
 }
 
 /** `exists` query: docs with a value in the field or, for objects, in any sub-field. */

@@ -17,6 +17,7 @@ import {
   parseJson,
   type Reply,
   type RequestContext,
+  tooDeep,
 } from "./context.ts";
 import { checkId, checkRouting, generateId, writeOptions } from "./write_params.ts";
 
@@ -72,6 +73,7 @@ export function parseBulk(text: string): Action[] {
     const lineNo = i + 1;
     let parsed: unknown;
     try {
+      if (tooDeep(raw)) throw new Error("too deep");
       parsed = JSON.parse(raw);
     } catch {
       throw malformed(lineNo, "expected START_OBJECT or END_OBJECT but found [VALUE_STRING]");

@@ -1,5 +1,7 @@
 // Handlers of GET /, _cluster/health and _cluster/settings.
 
+import { setOwn } from "../_index/own.ts";
+import { MAX_BUCKETS, MAX_CLAUSE_COUNT, MAX_OPEN_SCROLL_CONTEXT } from "../_index/limits.ts";
 import { parseKeepAlive } from "../_search/search_api.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { nestSettings } from "../_state/settings.ts";
@@ -10,6 +12,7 @@ import { targets } from "./targets.ts";
 export function infoHandler(ctx: RequestContext): Reply {
   if (ctx.method === "HEAD") return { status: 200 };
   const os = ctx.state.flavour === "opensearch";
+  const major = Number(ctx.state.version.split(".")[0]);
   const version: Record<string, unknown> = os
     ? {
       distribution: "opensearch",
@@ -18,9 +21,9 @@ export function infoHandler(ctx: RequestContext): Reply {
       build_hash: "searchvisitor",
       build_date: "2025-01-01T00:00:00.000Z",
       build_snapshot: false,
-      lucene_version: "9.12.1",
-      minimum_wire_compatibility_version: "7.10.0",
-      minimum_index_compatibility_version: "7.0.0",
+      lucene_version: major >= 3 ? "10.2.1" : "9.12.1",
+      minimum_wire_compatibility_version: major >= 3 ? "2.19.0" : "7.10.0",
+      minimum_index_compatibility_version: major >= 3 ? "2.0.0" : "7.0.0",
     }
     : {
       number: ctx.state.version,
@@ -29,9 +32,9 @@ export function infoHandler(ctx: RequestContext): Reply {
       build_hash: "searchvisitor",
       build_date: "2025-01-01T00:00:00.000Z",
       build_snapshot: false,
-      lucene_version: "9.11.1",
-      minimum_wire_compatibility_version: "7.17.0",
-      minimum_index_compatibility_version: "7.0.0",
+      lucene_version: major >= 9 ? "10.2.2" : "9.11.1",
+      minimum_wire_compatibility_version: major >= 9 ? "8.19.0" : "7.17.0",
+      minimum_index_compatibility_version: major >= 9 ? "8.0.0" : "7.0.0",
     };
   return ok({
     name: "searchvisitor",
@@ -134,7 +137,7 @@ function flatten(
     const path = prefix ? `${prefix}.${key}` : key;
     if (value !== null && typeof value === "object" && !Array.isArray(value)) {
       flatten(value, path, out);
-    } else out[path] = value;
+    } else setOwn(out, path, value);
   }
   return out;
 }
@@ -142,7 +145,7 @@ function flatten(
 function applySettings(target: Record<string, unknown>, changes: Record<string, unknown>): void {
   for (const [key, value] of Object.entries(changes)) {
     if (value === null) delete target[key];
-    else target[key] = typeof value === "string" ? value : String(value);
+    else setOwn(target, key, typeof value === "string" ? value : String(value));
   }
 }
 
@@ -172,6 +175,16 @@ export function clusterSettingsHandler(ctx: RequestContext): Reply {
   state.search.maxKeepAlive = typeof effective === "string"
     ? parseKeepAlive(effective, "search.max_keep_alive")
     : 86_400_000;
+  const limit = (key: string, fallback: number): number => {
+    const v = Number(state.transientSettings[key] ?? state.persistentSettings[key] ?? fallback);
+    return Number.isInteger(v) && v >= 0 ? v : fallback;
+  };
+  state.search.maxBuckets = limit("search.max_buckets", MAX_BUCKETS);
+  state.search.maxClauseCount = limit("indices.query.bool.max_clause_count", MAX_CLAUSE_COUNT);
+  state.search.maxOpenScrollContext = limit(
+    "search.max_open_scroll_context",
+    MAX_OPEN_SCROLL_CONTEXT,
+  );
   const shown = (flat: Record<string, unknown>): Record<string, unknown> =>
     view(Object.fromEntries(Object.entries(flat).filter(([, v]) => v !== null)));
   return ok({ acknowledged: true, persistent: shown(persistent), transient: shown(transient) });

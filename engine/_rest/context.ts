@@ -20,6 +20,10 @@ export interface EngineState {
   /** Finished background tasks (`wait_for_completion=false`), by task id. */
   tasks: Map<string, Record<string, unknown>>;
   transientSettings: Record<string, unknown>;
+  /** `http.max_content_length` in bytes (100 MB when absent). */
+  maxContentLength?: number;
+  /** Reports internal errors, one line each. */
+  log?: (line: string) => void;
 }
 
 /** A handler's answer: status, JSON body (or text, or nothing) and extra headers. */
@@ -65,12 +69,58 @@ export function describeJsonError(message: string, text: string): string {
   return `${where} Unexpected character ('${ch}' (code ${ch.charCodeAt(0)}))${detail}`;
 }
 
-/** Parses JSON text, throwing Elasticsearch's 400 for malformed input. */
+/** Deepest nesting a JSON body may have (Jackson's `maxNestingDepth`, which Elasticsearch keeps). */
+export const MAX_JSON_DEPTH = 1000;
+
+/**
+ * Where `text` first nests deeper than {@link MAX_JSON_DEPTH} (`[line:column]` and the depth), or
+ * undefined. One linear scan that skips string contents; it runs before any recursive code sees
+ * the value.
+ */
+export function tooDeep(text: string): { where: string; depth: number } | undefined {
+  let depth = 0;
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 92) i++;
+        else if (d === 34) break;
+      }
+    } else if (c === 123 || c === 91) {
+      if (++depth > MAX_JSON_DEPTH) return { where: `[${line}:${i - lineStart + 1}]`, depth };
+    } else if (c === 125 || c === 93) depth--;
+    else if (c === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return undefined;
+}
+
+/** Parses JSON text, throwing Elasticsearch's 400 for malformed or too deeply nested input. */
 export function parseJson(
   text: string,
   kind: "request" | "document" = "request",
   documentError: ParseErrorType = "document_parsing_exception",
 ): unknown {
+  const deep = tooDeep(text);
+  if (deep) {
+    const reason =
+      `${deep.where} Document nesting depth (${deep.depth}) exceeds the maximum allowed (${MAX_JSON_DEPTH}, from \`StreamReadConstraints.getMaxNestingDepth()\`)`;
+    if (kind === "document") {
+      throw new EngineError(
+        400,
+        documentError,
+        `${deep.where} failed to parse`,
+        {},
+        new EngineError(400, "stream_constraints_exception", reason),
+      );
+    }
+    throw new EngineError(400, "x_content_parse_exception", reason);
+  }
   try {
     return JSON.parse(text);
   } catch (e) {

@@ -1,5 +1,6 @@
 // Handlers of the single-document APIs: index, create, get, exists, _source, delete, update.
 
+import { own, setOwn } from "../_index/own.ts";
 import { EngineError } from "../_errors.ts";
 import type { StoredDoc } from "../_index/types.ts";
 import type { IndexState } from "../_state/index_state.ts";
@@ -94,14 +95,16 @@ export function storedFields(
     let mapping: Record<string, unknown> | undefined = { properties: index.mappings.properties };
     let value: unknown = doc.source;
     for (const part of name.split(".")) {
-      mapping = (mapping?.properties as Record<string, Record<string, unknown>> | undefined)
-        ?.[part];
+      mapping = own(
+        mapping?.properties as Record<string, Record<string, unknown>> | undefined,
+        part,
+      );
       value = value !== null && typeof value === "object"
-        ? (value as Record<string, unknown>)[part]
+        ? own(value as Record<string, unknown>, part)
         : undefined;
     }
     if (mapping?.store === true && value !== undefined && value !== null) {
-      fields[name] = Array.isArray(value) ? value : [value];
+      setOwn(fields, name, Array.isArray(value) ? value : [value]);
     }
   }
   return fields;

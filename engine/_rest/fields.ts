@@ -1,5 +1,6 @@
 // Field-level views of mappings: GET _mapping/field/{fields} and _field_caps.
 
+import { setOwn } from "../_index/own.ts";
 import type { FieldMapping } from "../_index/types.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { matchPattern } from "../_state/names.ts";
@@ -37,7 +38,7 @@ export function fieldMappingHandler(ctx: RequestContext): Reply {
     for (const [path, field] of listFields(index.mappings.properties)) {
       if (!patterns.some((p) => matchPattern(p, path))) continue;
       const short = path.split(".").pop()!;
-      mappings[path] = { full_name: path, mapping: { [short]: leafMapping(field) } };
+      setOwn(mappings, path, { full_name: path, mapping: { [short]: leafMapping(field) } });
     }
     out[index.name] = { mappings };
   }
@@ -111,7 +112,7 @@ export function fieldCapsHandler(ctx: RequestContext): Reply {
         ? caps
         : { ...caps, indices: holders };
     }
-    fields[name] = entry;
+    setOwn(fields, name, entry);
   }
   return ok({ indices: indices.map((i) => i.name), fields });
 }

@@ -1,5 +1,6 @@
 // The `filter_path` response filter: dotted paths with `*` (one key) and `**` (any depth), `-` excludes.
 
+import { setOwn } from "../_index/own.ts";
 import { matchPattern } from "../_state/names.ts";
 
 type Pattern = string[];
@@ -32,10 +33,10 @@ function include(value: unknown, patterns: Pattern[]): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
     const { whole, next } = step(patterns, key);
-    if (whole) out[key] = child;
+    if (whole) setOwn(out, key, child);
     else if (next.length > 0) {
       const kept = include(child, next);
-      if (kept !== undefined) out[key] = kept;
+      if (kept !== undefined) setOwn(out, key, kept);
     }
   }
   return Object.keys(out).length > 0 ? out : undefined;
@@ -48,7 +49,7 @@ function exclude(value: unknown, patterns: Pattern[]): unknown {
   for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
     const { whole, next } = step(patterns, key);
     if (whole) continue;
-    out[key] = next.length > 0 ? exclude(child, next) : child;
+    setOwn(out, key, next.length > 0 ? exclude(child, next) : child);
   }
   return out;
 }

@@ -4,7 +4,7 @@ import { EngineError } from "../_errors.ts";
 import type { EngineState, Reply, RequestContext } from "./context.ts";
 import { errorBody } from "./error_body.ts";
 import { filterPath } from "./filter_path.ts";
-import { checkBodyContentType, checkMediaTypes } from "./media_type.ts";
+import { checkBodyContentType, checkMediaTypes, requestedCompat } from "./media_type.ts";
 import { buildRouter } from "./routes.ts";
 
 const ROUTER = buildRouter();
@@ -17,6 +17,7 @@ function respond(
   reply: Reply,
   head: boolean,
   params?: URLSearchParams,
+  compat?: number,
 ): Response {
   const headers = new Headers(reply.headers);
   if (state.flavour === "elasticsearch") headers.set("x-elastic-product", "Elasticsearch");
@@ -28,7 +29,14 @@ function respond(
     const pretty = params?.has("pretty") && params.get("pretty") !== "false";
     payload = pretty ? JSON.stringify(body, null, 2) + "\n" : JSON.stringify(body);
   }
-  if (!headers.has("content-type")) headers.set("content-type", "application/json; charset=UTF-8");
+  if (!headers.has("content-type")) {
+    headers.set(
+      "content-type",
+      compat !== undefined && reply.text === undefined
+        ? `application/vnd.elasticsearch+json;compatible-with=${compat}`
+        : "application/json; charset=UTF-8",
+    );
+  }
   if (head || payload === null) {
     if (payload !== null) {
       headers.set("content-length", String(new TextEncoder().encode(payload).length));
@@ -38,73 +46,159 @@ function respond(
   return new Response(payload, { status: reply.status, headers });
 }
 
-function errorReply(e: unknown): Reply {
+let incidents = 0;
+
+/**
+ * The reply for an error: Elasticsearch's body for an {@link EngineError}; anything else is an
+ * engine fault, answered with a 500 whose reason names only an incident number, while the log
+ * gets the details (never the client: no message or stack in the body).
+ */
+function errorReply(state: EngineState, e: unknown, request: Request, method: string): Reply {
   if (e instanceof EngineError) return { status: e.status, body: errorBody(e) };
-  const message = e instanceof Error ? e.message : String(e);
-  const error = new EngineError(500, "exception", message || "internal error");
+  const incident = ++incidents;
+  const what = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  const where = (() => {
+    try {
+      return new URL(request.url).pathname;
+    } catch {
+      return "?";
+    }
+  })();
+  try {
+    state.log?.(`engine: internal error #${incident} on ${method} ${where}: ${what}`);
+  } catch {
+    // a failing logger must not turn one fault into two
+  }
+  const error = new EngineError(
+    500,
+    "exception",
+    `internal error #${incident}; see the engine log`,
+  );
   return { status: 500, body: error.toBody() };
 }
 
-async function readBody(request: Request): Promise<string> {
+function tooLong(limit: number): EngineError {
+  return new EngineError(
+    413,
+    "content_too_long",
+    `request body is too large; the limit is [${limit}] bytes (http.max_content_length)`,
+  );
+}
+
+/** Reads a stream to its end, refusing it as soon as it passes `limit` bytes. */
+async function readAtMost(stream: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLong(limit);
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
+/**
+ * The request body as text, at most `limit` bytes both as sent (declared, chunked or not) and
+ * after `gzip`/`deflate` decompression, so a small compressed bomb never inflates in memory.
+ */
+async function readBody(request: Request, limit: number): Promise<string> {
   const declared = Number(request.headers.get("content-length") ?? 0);
-  if (declared > MAX_BODY_BYTES) {
-    throw new EngineError(413, "content_too_long", "request body too large");
-  }
+  if (declared > limit) throw tooLong(limit);
   if (!request.body) return "";
-  const buffer = await request.arrayBuffer();
-  if (buffer.byteLength > MAX_BODY_BYTES) {
-    throw new EngineError(413, "content_too_long", "request body too large");
-  }
-  let bytes = new Uint8Array(buffer);
-  if (request.headers.get("content-encoding") === "gzip") {
-    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-    bytes = new Uint8Array(await new Response(stream).arrayBuffer());
-  }
+  const encoding = (request.headers.get("content-encoding") ?? "").trim().toLowerCase();
+  let bytes: Uint8Array;
+  if (encoding === "gzip" || encoding === "deflate") {
+    const raw = await readAtMost(request.body, limit);
+    try {
+      const inflated = new Blob([raw as BlobPart]).stream().pipeThrough(
+        new DecompressionStream(encoding),
+      );
+      bytes = await readAtMost(inflated, limit);
+    } catch (e) {
+      if (e instanceof EngineError) throw e;
+      throw new EngineError(400, "parse_exception", `failed to decompress the ${encoding} body`);
+    }
+  } else bytes = await readAtMost(request.body, limit);
   return new TextDecoder().decode(bytes);
 }
 
 /** Answers one request against the engine state; never throws. Echoes `X-Opaque-Id` like ES. */
-export async function handle(state: EngineState, request: Request): Promise<Response> {
-  const response = await answer(state, request);
+export async function handle(
+  state: EngineState,
+  request: Request,
+  method: string = request.method,
+  maxContentLength?: number,
+): Promise<Response> {
+  const limit = maxContentLength ?? state.maxContentLength ?? MAX_BODY_BYTES;
+  const response = await answer(state, request, method.toUpperCase(), limit);
   const opaqueId = request.headers.get("x-opaque-id");
   if (opaqueId !== null) response.headers.set("x-opaque-id", opaqueId);
   return response;
 }
 
-async function answer(state: EngineState, request: Request): Promise<Response> {
-  const head = request.method === "HEAD";
+async function answer(
+  state: EngineState,
+  request: Request,
+  method: string,
+  limit: number,
+): Promise<Response> {
+  const head = method === "HEAD";
+  const compat = requestedCompat(state, request.headers);
   try {
     const url = new URL(request.url);
-    const method = request.method.toUpperCase();
     const path = url.pathname.replace(/\/+$/, "") || "/";
     const match = ROUTER.match(method, path);
     if (match.kind === "not_found") {
-      return respond(state, {
-        status: 400,
-        body: {
-          error: `no handler found for uri [${url.pathname}${url.search}] and method [${method}]`,
+      return respond(
+        state,
+        {
           status: 400,
+          body: {
+            error: `no handler found for uri [${url.pathname}${url.search}] and method [${method}]`,
+            status: 400,
+          },
         },
-      }, head);
+        head,
+        undefined,
+        compat,
+      );
     }
     if (match.kind === "method_not_allowed") {
-      return respond(state, {
-        status: 405,
-        body: {
-          error:
-            `Incorrect HTTP method for uri [${url.pathname}${url.search}] and method [${method}], allowed: [${
-              match.allowed.join(", ")
-            }]`,
+      return respond(
+        state,
+        {
           status: 405,
+          body: {
+            error:
+              `Incorrect HTTP method for uri [${url.pathname}${url.search}] and method [${method}], allowed: [${
+                match.allowed.join(", ")
+              }]`,
+            status: 405,
+          },
+          headers: { allow: match.allowed.join(",") },
         },
-        headers: { allow: match.allowed.join(",") },
-      }, head);
+        head,
+        undefined,
+        compat,
+      );
     }
     const refused = checkMediaTypes(state, request.headers);
     if (refused) return respond(state, refused, head);
-    const bodyText = await readBody(request);
+    const bodyText = await readBody(request, limit);
     const badType = checkBodyContentType(request.headers, bodyText.length > 0);
-    if (badType) return respond(state, badType, head);
+    if (badType) return respond(state, badType, head, undefined, compat);
     const ctx: RequestContext = {
       state,
       method,
@@ -114,8 +208,8 @@ async function answer(state: EngineState, request: Request): Promise<Response> {
       bodyText,
     };
     const reply = await match.handler(ctx);
-    return respond(state, reply, head, url.searchParams);
+    return respond(state, reply, head, url.searchParams, compat);
   } catch (e) {
-    return respond(state, errorReply(e), head);
+    return respond(state, errorReply(state, e, request, method), head, undefined, compat);
   }
 }

@@ -1,5 +1,6 @@
 // Handlers of index management: create, delete, exists, get, refresh, open and close.
 
+import { checkMappingLimits, mappingLimits } from "../_state/mapping_limits.ts";
 import { EngineError } from "../_errors.ts";
 import { validateMappings } from "../_state/mapping_merge.ts";
 import { flattenSettings } from "../_state/settings.ts";
@@ -20,11 +21,9 @@ export function createIndexHandler(ctx: RequestContext): Reply {
   const aliases = Object.entries((body.aliases ?? {}) as Record<string, unknown>).map(
     ([name, meta]) => [name, readAliasMeta(meta)] as const,
   );
-  const index = ctx.state.cluster.create(
-    ctx.p.index,
-    flattenSettings(body.settings ?? {}),
-    structuredClone(mappings),
-  );
+  const settings = flattenSettings(body.settings ?? {});
+  checkMappingLimits(mappings.properties, mappingLimits(settings));
+  const index = ctx.state.cluster.create(ctx.p.index, settings, structuredClone(mappings));
   try {
     for (const [name, meta] of aliases) ctx.state.cluster.putAlias(index, name, meta);
   } catch (e) {

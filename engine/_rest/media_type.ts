@@ -7,6 +7,30 @@ const VENDOR =
   /^application\/vnd\.(elasticsearch|opensearch)\+(json|x-ndjson)\s*;\s*compatible-with\s*=\s*(\d+)/i;
 
 /**
+ * The `compatible-with` versions an Elasticsearch of `major` answers: its own and the older ones
+ * down to 7 (the clients of Elasticsearch 7, 8 and 9 all work against the default engine).
+ */
+export function compatibleMajors(major: number): number[] {
+  const out = [major, major - 1];
+  for (let m = major - 2; m >= 7; m--) out.push(m);
+  return out;
+}
+
+/**
+ * The `compatible-with` version a request asked for in `Accept` (else `Content-Type`), when it
+ * is one this engine answers; the response then carries the same vendor media type.
+ */
+export function requestedCompat(state: EngineState, headers: Headers): number | undefined {
+  if (state.flavour !== "elasticsearch") return undefined;
+  const accept = (headers.get("accept") ?? "").split(",").map((a) => VENDOR.exec(a.trim()));
+  const m = accept.find((x) => x !== null) ??
+    VENDOR.exec((headers.get("content-type") ?? "").trim());
+  if (!m) return undefined;
+  const v = Number(m[3]);
+  return compatibleMajors(Number(state.version.split(".")[0])).includes(v) ? v : undefined;
+}
+
+/**
  * Checks the `Accept` and `Content-Type` headers. Elasticsearch accepts `compatible-with` its own major
  * or the previous one; OpenSearch refuses Elasticsearch vendor types with 406. Returns a reply to send
  * instead of handling the request, or undefined when the headers are acceptable.
@@ -26,7 +50,7 @@ export function checkMediaTypes(state: EngineState, headers: Headers): Reply | u
     return undefined;
   }
   const major = Number(state.version.split(".")[0]);
-  const allowed = [major, major - 1];
+  const allowed = compatibleMajors(major);
   const problems: string[] = [];
   if (ac && !allowed.includes(Number(ac[3]))) {
     problems.push(

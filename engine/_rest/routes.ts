@@ -9,13 +9,15 @@ import {
 } from "./aliases.ts";
 import { bulkHandler } from "./bulk.ts";
 import { byQueryHandler } from "./by_query.ts";
-import { getTaskHandler } from "./tasks.ts";
+import { getTaskHandler, listTasksHandler, rethrottleHandler } from "./tasks.ts";
+import { explainHandler, validateQueryHandler } from "./explain.ts";
 import { reindexHandler } from "./reindex.ts";
 import {
   catAliasesHandler,
   catCountHandler,
   catHealthHandler,
   catIndicesHandler,
+  catNodesHandler,
   catShardsHandler,
 } from "./cat.ts";
 import { clusterSettingsHandler, healthHandler, infoHandler } from "./cluster.ts";
@@ -37,7 +39,7 @@ import {
 } from "./indices.ts";
 import { fieldCapsHandler, fieldMappingHandler } from "./fields.ts";
 import { mgetHandler } from "./mget.ts";
-import { api } from "./params.ts";
+import { api, API_PARAMS } from "./params.ts";
 import { Router } from "./router.ts";
 import {
   clearScrollHandler,
@@ -59,7 +61,6 @@ import {
 /** A REST handler. */
 export type Handler = (ctx: RequestContext) => Reply | Promise<Reply>;
 
-const GP = ["GET", "POST"];
 const PP = ["PUT", "POST"];
 
 function aliasesOnly(ctx: RequestContext): Reply {
@@ -82,129 +83,155 @@ function only(flavour: "elasticsearch" | "opensearch", handler: Handler): Handle
   };
 }
 
-/** Builds the engine's router: each route names the API whose query parameters it accepts. */
-export function buildRouter(): Router<Handler> {
-  const r = new Router<Handler>();
-  const add = (
-    methods: string | string[],
-    pattern: string,
-    name: string,
-    handler: Handler,
-  ): void => {
-    r.add(methods, pattern, api(name, handler));
+/** One REST endpoint family: its API name (which names its query parameters), methods and paths. */
+export interface RouteSpec {
+  /** API name, as in Elasticsearch's REST specification where there is one. */
+  readonly api: string;
+  /** HTTP methods. */
+  readonly methods: readonly string[];
+  /** Path patterns; `{name}` is a path part, `{name?}` an optional one (both forms are routed). */
+  readonly path: string;
+  /** Query parameters the API accepts (besides the common `pretty`, `filter_path`, ...). */
+  readonly params: readonly string[];
+  /** The handler. */
+  readonly handler: Handler;
+}
+
+const GET = ["GET"];
+const GH = ["GET", "HEAD"];
+const GPD = ["GET", "POST"];
+
+function route(
+  api: string,
+  methods: readonly string[] | string,
+  path: string,
+  handler: Handler,
+): RouteSpec {
+  return {
+    api,
+    methods: typeof methods === "string" ? [methods] : methods,
+    path,
+    params: API_PARAMS[api] ?? [],
+    handler,
   };
-  add(["GET", "HEAD"], "/", "info", infoHandler);
+}
+
+/** Every route the engine answers, in one table: the router, parameter checks and tools read it. */
+export const ROUTES: readonly RouteSpec[] = [
+  route("info", GH, "/", infoHandler),
   // documents
-  add(PP, "/{index}/_doc/{id}", "index", (c) => indexHandler(c));
-  add("POST", "/{index}/_doc", "index", (c) => indexHandler(c));
-  add(PP, "/{index}/_create/{id}", "create", (c) => indexHandler(c, true));
-  add(["GET", "HEAD"], "/{index}/_doc/{id}", "get", getHandler);
-  add("DELETE", "/{index}/_doc/{id}", "delete", deleteHandler);
-  add(["GET", "HEAD"], "/{index}/_source/{id}", "get_source", getSourceHandler);
-  add("POST", "/{index}/_update/{id}", "update", updateHandler);
-  add(GP, "/_mget", "mget", mgetHandler);
-  add(GP, "/{index}/_mget", "mget", mgetHandler);
-  add(PP, "/_bulk", "bulk", bulkHandler);
-  add(PP, "/{index}/_bulk", "bulk", bulkHandler);
+  route("index", PP, "/{index}/_doc/{id}", (c) => indexHandler(c)),
+  route("index", "POST", "/{index}/_doc", (c) => indexHandler(c)),
+  route("create", PP, "/{index}/_create/{id}", (c) => indexHandler(c, true)),
+  route("get", GH, "/{index}/_doc/{id}", getHandler),
+  route("delete", "DELETE", "/{index}/_doc/{id}", deleteHandler),
+  route("get_source", GH, "/{index}/_source/{id}", getSourceHandler),
+  route("update", "POST", "/{index}/_update/{id}", updateHandler),
+  route("mget", GPD, "/{index?}/_mget", mgetHandler),
+  route("bulk", PP, "/{index?}/_bulk", bulkHandler),
   // search
-  add(GP, "/_search", "search", searchHandler);
-  add(GP, "/{index}/_search", "search", searchHandler);
-  add(GP, "/_count", "count", countHandler);
-  add(GP, "/{index}/_count", "count", countHandler);
-  add(GP, "/_msearch", "msearch", msearchHandler);
-  add(GP, "/{index}/_msearch", "msearch", msearchHandler);
-  add(GP, "/_search/scroll", "scroll", scrollHandler);
-  add(GP, "/_search/scroll/{scroll_id}", "scroll", scrollHandler);
-  add("DELETE", "/_search/scroll", "clear_scroll", clearScrollHandler);
-  add("DELETE", "/_search/scroll/{scroll_id}", "clear_scroll", clearScrollHandler);
-  add(
+  route("search", GPD, "/{index?}/_search", searchHandler),
+  route("count", GPD, "/{index?}/_count", countHandler),
+  route("msearch", GPD, "/{index?}/_msearch", msearchHandler),
+  route("scroll", GPD, "/_search/scroll/{scroll_id?}", scrollHandler),
+  route("clear_scroll", "DELETE", "/_search/scroll/{scroll_id?}", clearScrollHandler),
+  route("explain", GPD, "/{index}/_explain/{id}", explainHandler),
+  route("validate_query", GPD, "/{index?}/_validate/query", validateQueryHandler),
+  route(
+    "open_pit",
     "POST",
     "/{index}/_pit",
-    "open_pit",
     only("elasticsearch", (c) => openPitHandler(c, "elasticsearch")),
-  );
-  add(
+  ),
+  route(
+    "close_pit",
     "DELETE",
     "/_pit",
-    "close_pit",
     only("elasticsearch", (c) => closePitHandler(c, "elasticsearch")),
-  );
-  add(
+  ),
+  route(
+    "open_pit",
     "POST",
     "/{index}/_search/point_in_time",
-    "open_pit",
     only("opensearch", (c) => openPitHandler(c, "opensearch")),
-  );
-  add(
+  ),
+  route(
+    "close_pit",
     "DELETE",
     "/_search/point_in_time",
-    "close_pit",
     only("opensearch", (c) => closePitHandler(c, "opensearch")),
-  );
-  add(
+  ),
+  route(
+    "close_pit",
     "DELETE",
     "/_search/point_in_time/_all",
-    "close_pit",
     only("opensearch", (c) => closePitHandler(c, "opensearch")),
-  );
-  add("GET", "/_search/point_in_time/_all", "close_pit", only("opensearch", listPitsHandler));
-  add("POST", "/{index}/_delete_by_query", "by_query", (c) => byQueryHandler(c, false));
-  add("POST", "/{index}/_update_by_query", "by_query", (c) => byQueryHandler(c, true));
-  add("POST", "/_reindex", "reindex", reindexHandler);
-  add("GET", "/_tasks/{task_id}", "tasks", getTaskHandler);
+  ),
+  route("close_pit", GET, "/_search/point_in_time/_all", only("opensearch", listPitsHandler)),
+  route("by_query", "POST", "/{index}/_delete_by_query", (c) => byQueryHandler(c, false)),
+  route("by_query", "POST", "/{index}/_update_by_query", (c) => byQueryHandler(c, true)),
+  route("reindex", "POST", "/_reindex", reindexHandler),
+  route("rethrottle", "POST", "/_delete_by_query/{task_id}/_rethrottle", rethrottleHandler),
+  route("rethrottle", "POST", "/_update_by_query/{task_id}/_rethrottle", rethrottleHandler),
+  route("rethrottle", "POST", "/_reindex/{task_id}/_rethrottle", rethrottleHandler),
+  route("tasks", GET, "/_tasks/{task_id}", getTaskHandler),
+  route("tasks_list", GET, "/_tasks", listTasksHandler),
   // indices
-  add("PUT", "/{index}", "indices_create", createIndexHandler);
-  add("DELETE", "/{index}", "indices_delete", deleteIndexHandler);
-  add("HEAD", "/{index}", "indices_get", existsIndexHandler);
-  add("GET", "/{index}", "indices_get", getIndexHandler);
-  add(GP, "/_refresh", "refresh", refreshHandler);
-  add(GP, "/{index}/_refresh", "refresh", refreshHandler);
-  add("POST", "/{index}/_open", "open_close", (c) => openCloseHandler(c, false));
-  add("POST", "/{index}/_close", "open_close", (c) => openCloseHandler(c, true));
-  add("GET", "/_mapping", "mapping", getMappingHandler);
-  add("GET", "/{index}/_mapping", "mapping", getMappingHandler);
-  add(PP, "/{index}/_mapping", "mapping", putMappingHandler);
-  add(PP, "/{index}/_mappings", "mapping", putMappingHandler);
-  add(PP, "/_mapping", "mapping", putMappingHandler);
-  add("GET", "/_mapping/field/{fields}", "mapping", fieldMappingHandler);
-  add("GET", "/{index}/_mapping/field/{fields}", "mapping", fieldMappingHandler);
-  add(GP, "/_field_caps", "field_caps", fieldCapsHandler);
-  add(GP, "/{index}/_field_caps", "field_caps", fieldCapsHandler);
-  add("GET", "/_settings", "settings", getSettingsHandler);
-  add("GET", "/{index}/_settings", "settings", getSettingsHandler);
-  add("GET", "/_settings/{name}", "settings", getSettingsHandler);
-  add("GET", "/{index}/_settings/{name}", "settings", getSettingsHandler);
-  add("PUT", "/_settings", "settings", putSettingsHandler);
-  add("PUT", "/{index}/_settings", "settings", putSettingsHandler);
+  route("indices_create", "PUT", "/{index}", createIndexHandler),
+  route("indices_delete", "DELETE", "/{index}", deleteIndexHandler),
+  route("indices_get", "HEAD", "/{index}", existsIndexHandler),
+  route("indices_get", GET, "/{index}", getIndexHandler),
+  route("refresh", GPD, "/{index?}/_refresh", refreshHandler),
+  route("open_close", "POST", "/{index}/_open", (c) => openCloseHandler(c, false)),
+  route("open_close", "POST", "/{index}/_close", (c) => openCloseHandler(c, true)),
+  route("mapping", GET, "/{index?}/_mapping", getMappingHandler),
+  route("mapping", PP, "/{index}/_mapping", putMappingHandler),
+  route("mapping", PP, "/{index}/_mappings", putMappingHandler),
+  route("mapping", PP, "/_mapping", putMappingHandler),
+  route("mapping", GET, "/{index?}/_mapping/field/{fields}", fieldMappingHandler),
+  route("field_caps", GPD, "/{index?}/_field_caps", fieldCapsHandler),
+  route("settings", GET, "/{index?}/_settings/{name?}", getSettingsHandler),
+  route("settings", "PUT", "/{index?}/_settings", putSettingsHandler),
   // aliases
-  add(PP, "/{index}/_alias/{name}", "aliases", putAliasHandler);
-  add(PP, "/{index}/_aliases/{name}", "aliases", putAliasHandler);
-  add(PP, "/{index}/_alias", "aliases", putAliasHandler);
-  add(PP, "/{index}/_aliases", "aliases", putAliasHandler);
-  add(PP, "/_alias/{name}", "aliases", putAliasHandler);
-  add(PP, "/_aliases/{name}", "aliases", putAliasHandler);
-  add("PUT", "/_alias", "aliases", putAliasHandler);
-  add("DELETE", "/{index}/_alias/{name}", "aliases", deleteAliasHandler);
-  add("DELETE", "/{index}/_aliases/{name}", "aliases", deleteAliasHandler);
-  add(["GET", "HEAD"], "/_alias", "aliases", getAliasHandler);
-  add(["GET", "HEAD"], "/_alias/{name}", "aliases", getAliasHandler);
-  add(["GET", "HEAD"], "/{index}/_alias", "aliases", getAliasHandler);
-  add(["GET", "HEAD"], "/{index}/_alias/{name}", "aliases", getAliasHandler);
-  add("GET", "/_aliases", "aliases", aliasesOnly);
-  add("GET", "/{index}/_aliases", "aliases", aliasesOnly);
-  add("POST", "/_aliases", "aliases", updateAliasesHandler);
+  route("aliases", PP, "/{index}/_alias/{name?}", putAliasHandler),
+  route("aliases", PP, "/{index}/_aliases/{name?}", putAliasHandler),
+  route("aliases", PP, "/_alias/{name}", putAliasHandler),
+  route("aliases", PP, "/_aliases/{name}", putAliasHandler),
+  route("aliases", "PUT", "/_alias", putAliasHandler),
+  route("aliases", "DELETE", "/{index}/_alias/{name}", deleteAliasHandler),
+  route("aliases", "DELETE", "/{index}/_aliases/{name}", deleteAliasHandler),
+  route("aliases", GH, "/{index?}/_alias/{name?}", getAliasHandler),
+  route("aliases", GET, "/{index?}/_aliases", aliasesOnly),
+  route("aliases", "POST", "/_aliases", updateAliasesHandler),
   // cluster
-  add("GET", "/_cluster/health", "cluster_health", healthHandler);
-  add("GET", "/_cluster/health/{index}", "cluster_health", healthHandler);
-  add(["GET", "PUT"], "/_cluster/settings", "cluster_settings", clusterSettingsHandler);
-  add("GET", "/_cat/indices", "cat", catIndicesHandler);
-  add("GET", "/_cat/indices/{index}", "cat", catIndicesHandler);
-  add("GET", "/_cat/health", "cat", catHealthHandler);
-  add("GET", "/_cat/count", "cat", catCountHandler);
-  add("GET", "/_cat/count/{index}", "cat", catCountHandler);
-  add("GET", "/_cat/aliases", "cat", catAliasesHandler);
-  add("GET", "/_cat/aliases/{name}", "cat", catAliasesHandler);
-  add("GET", "/_cat/shards", "cat", catShardsHandler);
-  add("GET", "/_cat/shards/{index}", "cat", catShardsHandler);
+  route("cluster_health", GET, "/_cluster/health/{index?}", healthHandler),
+  route("cluster_settings", ["GET", "PUT"], "/_cluster/settings", clusterSettingsHandler),
+  route("cat", GET, "/_cat/indices/{index?}", catIndicesHandler),
+  route("cat", GET, "/_cat/health", catHealthHandler),
+  route("cat", GET, "/_cat/count/{index?}", catCountHandler),
+  route("cat", GET, "/_cat/aliases/{name?}", catAliasesHandler),
+  route("cat", GET, "/_cat/shards/{index?}", catShardsHandler),
+  route("cat", GET, "/_cat/nodes", catNodesHandler),
+];
+
+/** The concrete paths of a pattern: each optional part `{x?}` present and absent. */
+export function expandPath(pattern: string): string[] {
+  let out = [""];
+  for (const segment of pattern.split("/").filter((s) => s !== "")) {
+    const optional = /^\{(\w+)\?\}$/.exec(segment);
+    out = optional
+      ? out.flatMap((p) => [p, `${p}/{${optional[1]}}`])
+      : out.map((p) => `${p}/${segment}`);
+  }
+  return out.map((p) => p || "/");
+}
+
+/** Builds the engine's router from {@link ROUTES}; each handler first checks its parameters. */
+export function buildRouter(): Router<Handler> {
+  const r = new Router<Handler>();
+  for (const spec of ROUTES) {
+    const checked = api(spec.api, spec.handler);
+    for (const path of expandPath(spec.path)) r.add([...spec.methods], path, checked);
+  }
   return r;
 }

@@ -3,6 +3,10 @@
 import { EngineError } from "../_errors.ts";
 import type { Reply, RequestContext } from "./context.ts";
 
+/** How many finished task results are kept. */
+const MAX_STORED_TASKS = 1000;
+let taskCounter = 0;
+
 /** Runs `work`; with `wait_for_completion=false` answers `{task}` and keeps the result for GET _tasks. */
 export async function runAsTask(
   ctx: RequestContext,
@@ -12,8 +16,12 @@ export async function runAsTask(
   if (ctx.params.get("wait_for_completion") !== "false") return await work();
   const started = ctx.state.now();
   const reply = await work();
-  const n = ctx.state.tasks.size + 1;
+  const n = ++taskCounter;
   const id = `searchvisitor:${n}`;
+  // Finished tasks are kept for GET _tasks, the oldest dropped past a bound.
+  if (ctx.state.tasks.size >= MAX_STORED_TASKS) {
+    ctx.state.tasks.delete(ctx.state.tasks.keys().next().value!);
+  }
   ctx.state.tasks.set(id, {
     completed: true,
     task: {
@@ -42,4 +50,54 @@ export function getTaskHandler(ctx: RequestContext): Reply {
     );
   }
   return { status: 200, body: task };
+}
+
+/** GET /_tasks: no task is ever running (work finishes before its request is answered). */
+export function listTasksHandler(ctx: RequestContext): Reply {
+  const groupBy = ctx.params.get("group_by") ?? "nodes";
+  if (!["nodes", "parents", "none"].includes(groupBy)) {
+    throw new EngineError(
+      400,
+      "illegal_argument_exception",
+      `No enum constant org.elasticsearch.rest.action.admin.cluster.RestListTasksAction.GroupBy.${groupBy.toUpperCase()}`,
+    );
+  }
+  if (groupBy === "none") return { status: 200, body: { tasks: [] } };
+  if (groupBy === "parents") return { status: 200, body: { tasks: {} } };
+  return { status: 200, body: { nodes: {} } };
+}
+
+/**
+ * POST /_delete_by_query/{task_id}/_rethrottle (and the `_update_by_query`, `_reindex` forms).
+ * Tasks run to completion before their request returns, so a known task has nothing left to
+ * throttle; an unknown one is Elasticsearch's 404.
+ */
+export function rethrottleHandler(ctx: RequestContext): Reply {
+  const rps = ctx.params.get("requests_per_second");
+  if (rps === null) {
+    throw new EngineError(
+      400,
+      "action_request_validation_exception",
+      "Validation Failed: 1: requests_per_second must be set;",
+    );
+  }
+  if (!/^(-1|\d+(\.\d+)?)$/.test(rps) || Number(rps) === 0) {
+    throw new EngineError(
+      400,
+      "illegal_argument_exception",
+      `[requests_per_second] must be a float greater than 0. Use -1 to disable throttling.`,
+    );
+  }
+  const id = ctx.p.task_id ?? "";
+  if (!/^[^:]+:\d+$/.test(id)) {
+    throw new EngineError(
+      400,
+      "illegal_argument_exception",
+      `malformed task id ${id}`,
+    );
+  }
+  if (!ctx.state.tasks.has(id)) {
+    throw new EngineError(404, "resource_not_found_exception", `task [${id}] is missing`);
+  }
+  return { status: 200, body: { nodes: {} } };
 }

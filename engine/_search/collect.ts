@@ -4,7 +4,8 @@ import { illegalArgument } from "../_errors.ts";
 import type { AggInput } from "../_aggs/agg_values.ts";
 import { type Hits, intersect } from "../_query/doc_set.ts";
 import type { ExecContext } from "../_query/exec_context.ts";
-import { fieldMapOf, wildcardRegExp } from "../_index/field_map.ts";
+import { globMatcher } from "../_index/automaton.ts";
+import { fieldMapOf } from "../_index/field_map.ts";
 import { matchLive } from "../_query/query_exec.ts";
 import type { SearchRequest } from "./search_request.ts";
 import {
@@ -58,6 +59,7 @@ export function collect(
       now,
       index: target.index,
       maxRegexLength: target.maxRegexLength,
+      maxTermsCount: target.maxTermsCount,
     };
     readers.push(
       sort.map((k) => sortReader(k, target.snapshot, ctx.fields, target.index, t * SHARD_DOC_SPAN)),
@@ -72,7 +74,7 @@ export function collect(
     }
     aggInputs.push({ ctx, docs: hits.docs, scored: hits });
     if (req.postFilter) hits = intersect(hits, matchLive(req.postFilter, ctx, false));
-    const boost = req.indicesBoost.find(([pattern]) => wildcardRegExp(pattern).test(target.index))
+    const boost = req.indicesBoost.find(([pattern]) => globMatcher(pattern)(target.index))
       ?.[1];
     if (boost !== undefined && hits.scores) {
       hits = {

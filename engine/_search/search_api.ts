@@ -1,5 +1,6 @@
 // The search core's entry points for the REST layer: search, scroll, PIT, count, by-query matching.
 
+import { checkClauseCount, withBucketBudget } from "../_index/limits.ts";
 import { EngineError, illegalArgument, parsingError } from "../_errors.ts";
 import { runAggregations } from "../_aggs/aggregations.ts";
 import { collect, type Collected } from "./collect.ts";
@@ -119,8 +120,12 @@ export function searchApi(
   let aggregations: Record<string, unknown> | undefined;
   try {
     checkLimits(req, targets);
+    checkClauseCount(req.query, ctx.maxClauseCount);
+    if (req.scroll !== null) ctx.checkScrollRoom();
     collected = collect(targets, req, sort, ctx.now(), req.scroll !== null);
-    if (req.aggs) aggregations = runAggregations(req.aggs, collected.aggInputs);
+    const aggs = req.aggs;
+    const inputs = collected.aggInputs;
+    if (aggs) aggregations = withBucketBudget(ctx.maxBuckets, () => runAggregations(aggs, inputs));
   } catch (err) {
     shardFailure(err, targets);
   }

@@ -4,6 +4,12 @@ import { EngineError, illegalArgument } from "../_errors.ts";
 import type { Candidate } from "../_hits/hits_render.ts";
 import type { HitOptions } from "../_hits/hits_render.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
+import {
+  checkOpenScrolls,
+  MAX_BUCKETS,
+  MAX_CLAUSE_COUNT,
+  MAX_OPEN_SCROLL_CONTEXT,
+} from "../_index/limits.ts";
 
 /** The state of an open scroll: the full ordered result and how far it was read. */
 export interface ScrollState {
@@ -55,6 +61,12 @@ export class SearchContexts {
   readonly now: () => number;
   /** `search.max_keep_alive` in ms (default 24h). */
   maxKeepAlive = 86_400_000;
+  /** `search.max_buckets`. */
+  maxBuckets: number = MAX_BUCKETS;
+  /** `indices.query.bool.max_clause_count`. */
+  maxClauseCount: number = MAX_CLAUSE_COUNT;
+  /** `search.max_open_scroll_context`. */
+  maxOpenScrollContext: number = MAX_OPEN_SCROLL_CONTEXT;
   readonly #scrolls = new Map<string, ScrollState>();
   readonly #pits = new Map<string, PitState>();
 
@@ -77,6 +89,12 @@ export class SearchContexts {
     const now = this.now();
     for (const [id, s] of this.#scrolls) if (s.expiresAt <= now) this.#scrolls.delete(id);
     for (const [id, p] of this.#pits) if (p.expiresAt <= now) this.#pits.delete(id);
+  }
+
+  /** Throws Elasticsearch's 429 when no further scroll may be opened. */
+  checkScrollRoom(): void {
+    this.#purge();
+    checkOpenScrolls(this.#scrolls.size, this.maxOpenScrollContext);
   }
 
   /** Registers a scroll and returns its id. */

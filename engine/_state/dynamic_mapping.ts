@@ -1,5 +1,12 @@
 // Dynamic mapping: the fields Elasticsearch adds to a mapping when a document brings new ones.
 
+import {
+  checkMappingLimits,
+  type MappingLimits,
+  mappingLimits,
+  nestedObjectsReason,
+} from "./mapping_limits.ts";
+import { own, ownOrSet, setOwn } from "../_index/own.ts";
 import { EngineError } from "../_errors.ts";
 import type { FieldMapping, Mappings } from "../_index/types.ts";
 import { checkValue, previewValue } from "./field_values.ts";
@@ -78,10 +85,10 @@ function addAtPath(
   mapping: FieldMapping,
 ): void {
   if (path.length === 1) {
-    props[path[0]] = mapping;
+    setOwn(props, path[0], mapping);
     return;
   }
-  const head = (props[path[0]] ??= { properties: {} });
+  const head = ownOrSet(props, path[0], (): FieldMapping => ({ properties: {} }));
   head.properties ??= {};
   addAtPath(head.properties, path.slice(1), mapping);
 }
@@ -92,6 +99,9 @@ interface Walk {
   dateDetection: boolean;
   numericDetection: boolean;
   additions: Array<{ path: string[]; mapping: FieldMapping }>;
+  /** Nested objects seen so far, and how many are allowed. */
+  nested: number;
+  nestedLimit: number;
 }
 
 function parseFailure(walk: Walk, reason: string): EngineError {
@@ -108,7 +118,7 @@ function visitObject(
   for (const [rawKey, value] of Object.entries(source)) {
     if (rawKey === "") throw parseFailure(walk, "field name cannot be an empty string");
     if (!rawKey.includes(".")) {
-      const mapping = props?.[rawKey];
+      const mapping = own(props, rawKey);
       if (mapping) {
         visitValue(walk, mapping, dynamic, value, prefix.length ? [...prefix, rawKey] : [rawKey]);
       } else addNew(walk, dynamic, prefix, [rawKey], value);
@@ -120,7 +130,7 @@ function visitObject(
     let path = prefix;
     let missingAt = -1;
     for (let i = 0; i < keys.length - 1; i++) {
-      const child = node?.[keys[i]];
+      const child = own(node, keys[i]);
       path = [...path, keys[i]];
       if (!child) {
         missingAt = i;
@@ -135,7 +145,7 @@ function visitObject(
     }
     const last = keys[keys.length - 1];
     const fullPath = [...path, last];
-    const mapping = node?.[last];
+    const mapping = own(node, last);
     if (!mapping) {
       addNew(walk, dyn, prefix, keys, value);
       continue;
@@ -169,6 +179,9 @@ function visitValue(
           path[path.length - 1]
         }] as object, but found a concrete value`,
       );
+    }
+    if (mapping.type === "nested" && ++walk.nested > walk.nestedLimit) {
+      throw parseFailure(walk, nestedObjectsReason(walk.nestedLimit));
     }
     const childDynamic = mapping.dynamic ?? dynamic;
     visitObject(walk, mapping.properties, childDynamic, value as Record<string, unknown>, path);
@@ -223,6 +236,7 @@ export function mapDocument(
   id: string,
   errorType: ParseErrorType,
   fieldLimit = 1000,
+  limits: MappingLimits = mappingLimits({}),
 ): Mappings {
   const walk: Walk = {
     id,
@@ -230,6 +244,8 @@ export function mapDocument(
     dateDetection: mappings.date_detection !== false,
     numericDetection: mappings.numeric_detection === true,
     additions: [],
+    nested: 0,
+    nestedLimit: limits.nestedObjects,
   };
   for (const key of Object.keys(source)) {
     if (METADATA_FIELDS.has(key)) {
@@ -245,6 +261,12 @@ export function mapDocument(
   const next = structuredClone(mappings);
   next.properties ??= {};
   for (const { path, mapping } of walk.additions) mergeAddition(next.properties, path, mapping);
+  try {
+    checkMappingLimits(next.properties, limits);
+  } catch (e) {
+    if (!(e instanceof EngineError)) throw e;
+    throw new EngineError(400, errorType, `[1:2] failed to parse: ${e.message}`, {}, e);
+  }
   const total = countFields(next.properties);
   if (total > fieldLimit) {
     const added = total - countFields(mappings.properties ?? {});
@@ -275,15 +297,15 @@ function mergeAddition(
 ): void {
   const [head, ...rest] = path;
   if (rest.length === 0) {
-    const existing = props[head];
+    const existing = own(props, head);
     if (existing?.properties && mapping.properties) {
       for (const [k, v] of Object.entries(mapping.properties)) {
         mergeAddition(existing.properties, [k], v);
       }
-    } else if (!existing) props[head] = mapping;
+    } else if (!existing) setOwn(props, head, mapping);
     return;
   }
-  const node = (props[head] ??= { properties: {} });
+  const node = ownOrSet(props, head, (): FieldMapping => ({ properties: {} }));
   node.properties ??= {};
   mergeAddition(node.properties, rest, mapping);
 }

@@ -177,6 +177,7 @@ export class IndexState {
       maxDocvalueFields: this.#intSetting("index.max_docvalue_fields_search", 100),
       maxScriptFields: this.#intSetting("index.max_script_fields", 32),
       maxRegexLength: this.#intSetting("index.max_regex_length", 1000),
+      maxTermsCount: this.#intSetting("index.max_terms_count", 65536),
     };
   }
 

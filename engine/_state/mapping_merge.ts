@@ -1,5 +1,6 @@
 // Explicit mappings: validation and merging (PUT _mapping, index creation), with Elasticsearch's conflicts.
 
+import { own, ownOrSet, setOwn } from "../_index/own.ts";
 import { EngineError, illegalArgument } from "../_errors.ts";
 import type { FieldMapping, Mappings } from "../_index/types.ts";
 import { NUMBER_TYPES } from "../_index/field_map.ts";
@@ -52,9 +53,9 @@ function expandDots(props: Record<string, FieldMapping>): void {
     const [head, ...rest] = name.split(".");
     const field = props[name];
     delete props[name];
-    const parent = (props[head] ??= {});
+    const parent = ownOrSet(props, head, (): FieldMapping => ({}));
     parent.properties ??= {};
-    parent.properties[rest.join(".")] = field;
+    setOwn(parent.properties, rest.join("."), field);
     expandDots(parent.properties);
   }
 }
@@ -173,9 +174,9 @@ function mergeProps(
 ): void {
   for (const [name, field] of Object.entries(incoming)) {
     const path = prefix ? `${prefix}.${name}` : name;
-    const existing = target[name];
+    const existing = own(target, name);
     if (!existing) {
-      target[name] = structuredClone(field);
+      setOwn(target, name, structuredClone(field));
       continue;
     }
     if (isObjectField(existing) !== isObjectField(field)) {

@@ -43,15 +43,70 @@ export function readScript(raw: unknown): Script {
   return { source, params: params as Record<string, unknown> };
 }
 
-const FORBIDDEN = new Set(["__proto__", "constructor", "prototype"]);
+/** Largest inline script, in UTF-8 bytes (Elasticsearch's `script.max_size_in_bytes`). */
+export const MAX_SCRIPT_BYTES = 65535;
 
 type Vars = Record<string, unknown>;
 
-function keyOf(source: string, key: unknown): string | number {
-  if (typeof key === "number") return key;
-  const text = String(key);
-  if (FORBIDDEN.has(text)) throw scriptError(source, `illegal member [${text}]`);
-  return text;
+function keyOf(_source: string, key: unknown): string | number {
+  return typeof key === "number" ? key : String(key);
+}
+
+/**
+ * Stores `value` under `key` as an own data property: field names such as `__proto__` or
+ * `constructor` are data, never the object's prototype. Lists take in-range indexes only.
+ */
+function store(
+  source: string,
+  holder: Vars | unknown[],
+  key: string | number,
+  value: unknown,
+): void {
+  if (Array.isArray(holder)) {
+    const i = Number(key);
+    if (!Number.isInteger(i) || i < 0 || i >= holder.length) {
+      throw scriptError(source, `Index ${key} out of bounds for length ${holder.length}`, true);
+    }
+    holder[i] = value;
+    return;
+  }
+  Object.defineProperty(holder, key, {
+    value,
+    writable: true,
+    enumerable: true,
+    configurable: true,
+  });
+}
+
+/**
+ * Refuses a value that contains itself (as Elasticsearch's XContent writer does) or nests deeper
+ * than a JSON body may, so no stored document can become unreadable.
+ */
+export function checkStorable(value: unknown, maxDepth = 1000): void {
+  const path = new Set<object>();
+  const walk = (v: unknown, depth: number): void => {
+    if (v === null || typeof v !== "object") return;
+    if (path.has(v)) {
+      throw new EngineError(
+        400,
+        "illegal_argument_exception",
+        Array.isArray(v)
+          ? "Iterable object is self-referencing itself"
+          : "Object has already been built and is self-referencing itself",
+      );
+    }
+    if (depth > maxDepth) {
+      throw new EngineError(
+        400,
+        "illegal_argument_exception",
+        `Document nesting depth (${depth}) exceeds the maximum allowed (${maxDepth})`,
+      );
+    }
+    path.add(v);
+    for (const child of Array.isArray(v) ? v : Object.values(v)) walk(child, depth + 1);
+    path.delete(v);
+  };
+  walk(value, 1);
 }
 
 function read(source: string, obj: unknown, key: string | number): unknown {
@@ -109,11 +164,11 @@ function call(source: string, obj: unknown, method: string, args: unknown[]): un
       case "put": {
         const key = keyOf(source, args[0]);
         const old = Object.hasOwn(map, key) ? map[key] : null;
-        map[key] = args[1];
+        store(source, map, key, args[1]);
         return old;
       }
       case "putAll":
-        for (const [k, v] of Object.entries((args[0] ?? {}) as Vars)) map[keyOf(source, k)] = v;
+        for (const [k, v] of Object.entries((args[0] ?? {}) as Vars)) store(source, map, k, v);
         return null;
       case "remove": {
         const key = keyOf(source, args[0]);
@@ -227,7 +282,7 @@ function evaluate(source: string, node: ScriptNode, vars: Vars): unknown {
       if (node.k === "step") value = Number(old) + (node.op === "++" ? 1 : -1);
       else if (node.op === "=") value = evaluate(source, node.value, vars);
       else value = arith(source, node.op[0], old, evaluate(source, node.value, vars));
-      h[key] = value;
+      store(source, h, key, value);
       return value;
     }
     case "if":
@@ -240,7 +295,18 @@ function evaluate(source: string, node: ScriptNode, vars: Vars): unknown {
 
 /** Runs `script` with `ctx` (mutated in place: `ctx._source`, `ctx.op`). */
 export function runScript(script: Script, ctx: Vars): void {
+  const size = new TextEncoder().encode(script.source).length;
+  if (size > MAX_SCRIPT_BYTES) {
+    throw new EngineError(
+      400,
+      "illegal_argument_exception",
+      `exceeded max allowed inline script size in bytes [${MAX_SCRIPT_BYTES}] with size [${size}] for script [${
+        script.source.slice(0, 64)
+      }]`,
+    );
+  }
   const program = parseScript(script.source);
   const vars: Vars = { ctx, params: script.params };
   for (const statement of program) evaluate(script.source, statement, vars);
+  checkStorable(ctx);
 }

@@ -54,3 +54,25 @@ Deno.test("readScript: string and object forms, unsupported languages", () => {
   });
   assert.throws(() => readScript({ source: "x", lang: "groovy" }), /script_lang not supported/);
 });
+
+Deno.test("script: a value that contains itself is refused, the document stays readable", () => {
+  const status = (e: { status?: number; type?: string }) =>
+    e.status === 400 && e.type === "illegal_argument_exception";
+  assert.throws(() => run("ctx._source.l = []; ctx._source.l.add(ctx._source.l)", {}), status);
+  assert.throws(() => run("ctx._source.x = ctx._source", {}), status);
+  assert.throws(() => run("ctx._source.m = [:]; ctx._source.m.put('me', ctx._source)", {}), status);
+  const shared = run("ctx._source.a = [1]; ctx._source.b = ctx._source.a", {});
+  assert.deepEqual(shared._source, { a: [1], b: [1] }, "a shared value is not a cycle");
+});
+
+Deno.test("script: size is bounded and list writes stay in range", () => {
+  const big = "ctx._source.a = 1;".repeat(4000);
+  assert.throws(() => run(big, {}), /exceeded max allowed inline script size in bytes \[65535\]/);
+  const outOfBounds = (e: { toCause(): unknown }) =>
+    /out of bounds/.test(JSON.stringify(e.toCause()));
+  assert.throws(
+    () => run("ctx._source.l = [1]; ctx._source.l.length = 1000000000", {}),
+    outOfBounds,
+  );
+  assert.throws(() => run("ctx._source.l = [1]; ctx._source.l[5] = 2", {}), outOfBounds);
+});

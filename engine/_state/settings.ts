@@ -72,6 +72,11 @@ export function validateSettings(flat: FlatSettings): void {
     if (key === "index.max_docvalue_fields_search") checkInt(key, value, 0);
     if (key === "index.max_script_fields") checkInt(key, value, 0);
     if (key === "index.max_regex_length") checkInt(key, value, 1);
+    if (key === "index.max_terms_count") checkInt(key, value, 1);
+    if (key === "index.mapping.total_fields.limit") checkInt(key, value, 0);
+    if (key === "index.mapping.depth.limit") checkInt(key, value, 1);
+    if (key === "index.mapping.nested_objects.limit") checkInt(key, value, 0);
+    if (key === "index.mapping.nested_fields.limit") checkInt(key, value, 0);
     if (key === "index.refresh_interval") parseInterval(value, key);
   }
 }

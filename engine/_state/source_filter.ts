@@ -1,5 +1,6 @@
 // `_source` filtering of GET responses: includes / excludes with `*` wildcards over dotted paths.
 
+import { setOwn } from "../_index/own.ts";
 import { matchPattern } from "./names.ts";
 
 type Json = Record<string, unknown>;
@@ -24,16 +25,16 @@ function filterObject(source: Json, includes: string[], excludes: string[], pref
     if (value !== null && typeof value === "object" && !Array.isArray(value)) {
       if (included || couldMatchBelow(includes, path)) {
         const inner = filterObject(value as Json, included ? [] : includes, excludes, path);
-        if (included || Object.keys(inner).length > 0) out[key] = inner;
+        if (included || Object.keys(inner).length > 0) setOwn(out, key, inner);
       }
     } else if (Array.isArray(value) && !included && couldMatchBelow(includes, path)) {
       const items = value
         .filter((v) => v !== null && typeof v === "object" && !Array.isArray(v))
         .map((v) => filterObject(v as Json, includes, excludes, path))
         .filter((v) => Object.keys(v).length > 0);
-      if (items.length > 0) out[key] = items;
+      if (items.length > 0) setOwn(out, key, items);
     } else if (included) {
-      out[key] = value;
+      setOwn(out, key, value);
     }
   }
   return out;

@@ -1,5 +1,6 @@
 // The `_update` API: partial documents (deep merge, noop detection), upserts and scripts.
 
+import { own, setOwn } from "../_index/own.ts";
 import { EngineError } from "../_errors.ts";
 import type { ParseErrorType } from "./dynamic_mapping.ts";
 import type { IndexState } from "./index_state.ts";
@@ -22,11 +23,11 @@ function isObject(v: unknown): v is Json {
 export function deepMerge(target: Json, patch: Json): boolean {
   let changed = false;
   for (const [key, value] of Object.entries(patch)) {
-    const old = target[key];
+    const old = own(target, key);
     if (isObject(old) && isObject(value)) {
       if (deepMerge(old, value)) changed = true;
-    } else if (JSON.stringify(old) !== JSON.stringify(value) || !(key in target)) {
-      target[key] = structuredClone(value);
+    } else if (JSON.stringify(old) !== JSON.stringify(value) || !Object.hasOwn(target, key)) {
+      setOwn(target, key, structuredClone(value));
       changed = true;
     }
   }

@@ -1,5 +1,6 @@
 // Document writes with Elasticsearch's versioning: index, create, delete, and the shared conflict checks.
 
+import { mappingLimits } from "./mapping_limits.ts";
 import { EngineError } from "../_errors.ts";
 import type { StoredDoc } from "../_index/types.ts";
 import type { ParseErrorType } from "./dynamic_mapping.ts";
@@ -142,7 +143,8 @@ export function indexDocument(
   }
   const version = nextVersion(index, id, opts);
   const limit = Number(index.settings["index.mapping.total_fields.limit"] ?? 1000);
-  index.mappings = mapDocument(index.mappings, source, id, errorType, limit);
+  const limits = mappingLimits(index.settings);
+  index.mappings = mapDocument(index.mappings, source, id, errorType, limit, limits);
   const doc: StoredDoc = { id, source, version, seqNo: index.takeSeqNo(), primaryTerm: 1 };
   if (opts.routing !== undefined) doc.routing = opts.routing;
   index.put(id, doc, undefined, opts.routing);

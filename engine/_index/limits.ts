@@ -1,0 +1,100 @@
+// Elasticsearch's request-level search limits and the errors it gives when they are exceeded:
+// `search.max_buckets`, `indices.query.bool.max_clause_count`, `index.max_terms_count` and
+// `search.max_open_scroll_context`.
+
+import { EngineError, illegalArgument } from "../_errors.ts";
+
+/** Default `search.max_buckets`. */
+export const MAX_BUCKETS = 65536;
+/** Default `indices.query.bool.max_clause_count` (the lowest value Elasticsearch derives from the heap). */
+export const MAX_CLAUSE_COUNT = 4096;
+/** Default `index.max_terms_count`. */
+export const MAX_TERMS_COUNT = 65536;
+/** Default `search.max_open_scroll_context`. */
+export const MAX_OPEN_SCROLL_CONTEXT = 500;
+
+let budget: { max: number; used: number } | null = null;
+
+/** Runs `fn` with a bucket budget of `max`: every bucket an aggregation makes is counted. */
+export function withBucketBudget<T>(max: number, fn: () => T): T {
+  const outer = budget;
+  budget = { max, used: 0 };
+  try {
+    return fn();
+  } finally {
+    budget = outer;
+  }
+}
+
+/** Counts `n` new buckets; throws Elasticsearch's 400 `too_many_buckets_exception` past the limit. */
+export function consumeBuckets(n: number): void {
+  if (!budget) return;
+  budget.used += n;
+  if (budget.used > budget.max) {
+    throw new EngineError(
+      400,
+      "too_many_buckets_exception",
+      `Trying to create too many buckets. Must be less than or equal to: [${budget.max}] but this number of buckets was exceeded. This limit can be set by changing the [search.max_buckets] cluster level setting.`,
+      { max_buckets: budget.max },
+    );
+  }
+}
+
+/** Buckets still allowed in the current budget (Infinity outside one). */
+export function bucketsLeft(): number {
+  return budget ? budget.max - budget.used : Infinity;
+}
+
+/** Number of query clauses in a parsed query: every query node, nested ones included. */
+export function countClauses(node: unknown, limit: number): number {
+  let n = 0;
+  const stack: unknown[] = [node];
+  while (stack.length > 0 && n <= limit) {
+    const v = stack.pop();
+    if (Array.isArray(v)) {
+      for (const item of v) if (item !== null && typeof item === "object") stack.push(item);
+      continue;
+    }
+    if (v === null || typeof v !== "object") continue;
+    if (typeof (v as { kind?: unknown }).kind === "string") n++;
+    for (const child of Object.values(v)) {
+      if (child !== null && typeof child === "object") stack.push(child);
+    }
+  }
+  return n;
+}
+
+/** Throws Elasticsearch's 400 when a query has more clauses than `limit`. */
+export function checkClauseCount(query: unknown, limit: number): void {
+  if (!query) return;
+  if (countClauses(query, limit) <= limit) return;
+  throw new EngineError(
+    400,
+    "illegal_argument_exception",
+    "Query rewrite failed: too many clauses",
+    {},
+    new EngineError(
+      400,
+      "too_many_nested_clauses",
+      `Query contains too many nested clauses; maxClauseCount is set to ${limit}`,
+    ),
+  );
+}
+
+/** Throws Elasticsearch's 400 for a `terms` query with more values than `index.max_terms_count`. */
+export function checkTermsCount(count: number, limit: number): void {
+  if (count <= limit) return;
+  throw illegalArgument(
+    `The number of terms [${count}] used in the Terms Query request has exceeded the allowed maximum of [${limit}]. This maximum can be set by changing the [index.max_terms_count] index level setting.`,
+  );
+}
+
+/** Throws Elasticsearch's 429 when one more scroll would pass `search.max_open_scroll_context`. */
+export function checkOpenScrolls(open: number, limit: number): void {
+  if (open < limit) return;
+  throw new EngineError(
+    429,
+    "too_many_scroll_contexts_exception",
+    `Trying to create too many scroll contexts. Must be less than or equal to: [${limit}]. This limit can be set by changing the [search.max_open_scroll_context] setting.`,
+  );
+}

@@ -1,0 +1,100 @@
+// `_explain` (does one document match, and with which score) and `_validate/query`.
+
+import { EngineError } from "../_errors.ts";
+import { countApi, searchApi } from "../_search/search_api.ts";
+import { bodyObject, boolParam, ok, type Reply, type RequestContext } from "./context.ts";
+import { searchTargets, withAliasFilter } from "./search.ts";
+
+/** GET|POST /{index}/_explain/{id}. */
+export function explainHandler(ctx: RequestContext): Reply {
+  const body = bodyObject(ctx) ?? {};
+  for (const key of Object.keys(body)) {
+    if (key !== "query") {
+      throw new EngineError(400, "parsing_exception", `request does not support [${key}]`);
+    }
+  }
+  const targets = searchTargets(ctx, ctx.p.index);
+  if (targets.length !== 1) {
+    throw new EngineError(
+      400,
+      "illegal_argument_exception",
+      "explain requires a single index, or an alias pointing to exactly one index",
+    );
+  }
+  const target = targets[0]!;
+  const query = body.query ?? (ctx.params.has("q") ? undefined : undefined);
+  if (query === undefined && !ctx.params.has("q")) {
+    throw new EngineError(
+      400,
+      "action_request_validation_exception",
+      "Validation Failed: 1: query is missing;",
+    );
+  }
+  const params = new URLSearchParams();
+  for (const k of ["q", "df", "analyzer", "analyze_wildcard", "default_operator", "lenient"]) {
+    const v = ctx.params.get(k);
+    if (v !== null) params.set(k, v);
+  }
+  const id = ctx.p.id!;
+  const filtered = withAliasFilter(ctx, ctx.p.index, {
+    query: {
+      bool: {
+        ...(query === undefined ? {} : { must: [query] }),
+        filter: [{ ids: { values: [id] } }],
+      },
+    },
+    size: 1,
+    track_total_hits: true,
+  });
+  const found = searchApi(ctx.state.search, [target], filtered, params) as {
+    hits: { hits: Array<{ _score: number | null }> };
+  };
+  const exists = target.snapshot.views.some((v) => v.segment.ids.has(id));
+  const hit = found.hits.hits[0];
+  const head = { _index: target.index, _id: id, matched: hit !== undefined };
+  if (!hit) {
+    return {
+      status: exists ? 200 : 404,
+      body: exists
+        ? { ...head, explanation: { value: 0, description: "no matching term", details: [] } }
+        : head,
+    };
+  }
+  const score = hit._score ?? 1;
+  return ok({
+    ...head,
+    explanation: { value: score, description: "sum of:", details: [] },
+  });
+}
+
+/** GET|POST /_validate/query and /{index}/_validate/query. */
+export function validateQueryHandler(ctx: RequestContext): Reply {
+  const body = bodyObject(ctx);
+  const explain = boolParam(ctx, "explain");
+  const targets = searchTargets(ctx, ctx.p.index);
+  const shards = { total: 1, successful: 1, failed: 0 };
+  try {
+    countApi(targets, body, ctx.params);
+  } catch (e) {
+    if (!(e instanceof EngineError) || e.status >= 500) throw e;
+    const root = e.causedBy ?? e;
+    return ok({
+      _shards: shards,
+      valid: false,
+      ...(explain ? { error: `${root.type}: ${root.message}` } : {}),
+    });
+  }
+  return ok({
+    _shards: shards,
+    valid: true,
+    ...(explain
+      ? {
+        explanations: targets.map((t) => ({
+          index: t.index,
+          valid: true,
+          explanation: JSON.stringify(body?.query ?? { match_all: {} }),
+        })),
+      }
+      : {}),
+  });
+}

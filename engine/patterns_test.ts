@@ -1,0 +1,85 @@
+// Patterns from users (regexp, wildcard, query_string) over REST: escapes honoured, linear time,
+// Elasticsearch's 400s for patterns that are too long or too complex.
+
+import assert from "node:assert/strict";
+import { Engine } from "./engine.ts";
+
+// deno-lint-ignore no-explicit-any
+type Json = Record<string, any>;
+
+async function call(engine: Engine, method: string, path: string, body?: unknown): Promise<Json> {
+  const init: RequestInit = { method, headers: { "content-type": "application/json" } };
+  if (body !== undefined) init.body = JSON.stringify(body);
+  const res = await engine.fetch(`http://engine${path}`, init);
+  return { status: res.status, ...(await res.json()) };
+}
+
+async function seeded(): Promise<Engine> {
+  const engine = new Engine();
+  await call(engine, "PUT", "/p", { mappings: { properties: { k: { type: "keyword" } } } });
+  const docs = { 1: "a*b", 2: "axb", 3: "a?c", 4: "abc", 5: "a".repeat(5000) };
+  for (const [id, k] of Object.entries(docs)) await call(engine, "PUT", `/p/_doc/${id}`, { k });
+  await call(engine, "POST", "/p/_refresh");
+  return engine;
+}
+
+const ids = (r: Json): string[] => r.hits.hits.map((h: Json) => h._id).sort();
+
+Deno.test("wildcard: a backslash makes the next character literal, also in the prefix", async () => {
+  const engine = await seeded();
+  const escaped = await call(engine, "POST", "/p/_search", {
+    query: { wildcard: { k: { value: "a\\*b" } } },
+  });
+  assert.deepEqual(ids(escaped), ["1"]);
+  const q = await call(engine, "POST", "/p/_search", {
+    query: { wildcard: { k: "a\\?*" } },
+  });
+  assert.deepEqual(ids(q), ["3"]);
+  const plain = await call(engine, "POST", "/p/_search", { query: { wildcard: { k: "a?b" } } });
+  assert.deepEqual(ids(plain), ["1", "2"]);
+  const qs = await call(engine, "POST", "/p/_search", {
+    query: { query_string: { query: "k:a\\*b" } },
+  });
+  assert.deepEqual(ids(qs), ["1"]);
+  engine.close();
+});
+
+Deno.test("regexp: catastrophic patterns answer at once, and Lucene syntax applies", async () => {
+  const engine = await seeded();
+  for (const value of ["(a+)+b", "(a|aa)*c", "(a*)*b", "(.*a){20}x"]) {
+    const r = await call(engine, "POST", "/p/_search", { query: { regexp: { k: { value } } } });
+    assert.equal(r.status, 200, value);
+    assert.deepEqual(ids(r), [], value);
+  }
+  const r = await call(engine, "POST", "/p/_search", {
+    query: { regexp: { k: { value: "a.+&.+c", flags: "INTERSECTION" } } },
+  });
+  assert.deepEqual(ids(r), ["3", "4"]);
+  const qs = await call(engine, "POST", "/p/_search", {
+    query: { query_string: { query: "k:/a[*x]b/" } },
+  });
+  assert.deepEqual(ids(qs), ["1", "2"]);
+  engine.close();
+});
+
+Deno.test("regexp: bad, too long and too complex patterns are Elasticsearch's 400s", async () => {
+  const engine = await seeded();
+  const bad = await call(engine, "POST", "/p/_search", { query: { regexp: { k: "(ab" } } });
+  assert.equal(bad.status, 400);
+  assert.equal(bad.error.root_cause[0].type, "query_shard_exception");
+  const long = await call(engine, "POST", "/p/_search", {
+    query: { regexp: { k: "a".repeat(1001) } },
+  });
+  assert.equal(long.status, 400);
+  assert.match(JSON.stringify(long.error), /index.max_regex_length/);
+  const complex = await call(engine, "POST", "/p/_search", {
+    query: { regexp: { k: { value: "(.*a.{30})", max_determinized_states: 100 } } },
+  });
+  assert.equal(complex.status, 400);
+  assert.match(JSON.stringify(complex.error), /too_complex_to_determinize_exception/);
+  const flags = await call(engine, "POST", "/p/_search", {
+    query: { regexp: { k: { value: "a", flags: "NOPE" } } },
+  });
+  assert.equal(flags.status, 400);
+  engine.close();
+});

@@ -1,0 +1,44 @@
+// What builders need from their LambdaTemplate to run: the JdbcTemplate, the refresh policy and
+// the exact-field resolver for an index (from its cached mapping).
+
+import type { JdbcTemplate } from "../template/mod.ts";
+import type { ExactResolver, SortKey } from "./compiler.ts";
+import type { ConditionNode } from "./nodes.ts";
+
+/** The running side of a LambdaTemplate, as builders see it. */
+export interface Runtime {
+  /** Runs the compiled commands. */
+  readonly jdbc: JdbcTemplate;
+  /** Whether by-query writes refresh the index first (so their count covers every write). */
+  readonly refresh: boolean;
+  /** The exact-field resolver for a command on `index` with these conditions and sort keys. */
+  resolver(
+    index: string,
+    where: ConditionNode | null,
+    sort: readonly SortKey[],
+  ): Promise<ExactResolver>;
+}
+
+/** The fields of a tree whose conditions need an exact form. */
+export function exactFields(
+  where: ConditionNode | null,
+  out: Set<string> = new Set(),
+): Set<string> {
+  if (where === null) return out;
+  switch (where.kind) {
+    case "and":
+    case "or":
+      for (const item of where.items) exactFields(item, out);
+      break;
+    case "not":
+      exactFields(where.item, out);
+      break;
+    case "compare":
+    case "in":
+    case "between":
+    case "like":
+      out.add(where.field);
+      break;
+  }
+  return out;
+}

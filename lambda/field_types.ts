@@ -1,0 +1,76 @@
+// The index mapping as the compiler needs it: which fields are `text`, and the keyword sub-field
+// that gives a text field its exact form. Read from `GET /{index}/_mapping`.
+
+import { DataAccessError } from "../driver/mod.ts";
+
+/** One mapped field: its type, and for a text field the path of a keyword sub-field. */
+export interface FieldType {
+  /** The mapping type (`text`, `keyword`, `long`, `date`, …). */
+  readonly type: string;
+  /** For a text field: the path of its keyword sub-field, when it has one. */
+  readonly keyword?: string;
+}
+
+/** Field path → type, as read from an index mapping. */
+export type FieldTypes = ReadonlyMap<string, FieldType>;
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+function walk(properties: Record<string, unknown>, prefix: string, out: Map<string, FieldType>) {
+  for (const [name, def] of Object.entries(properties)) {
+    if (!isObject(def)) continue;
+    const path = prefix + name;
+    if (isObject(def.properties)) walk(def.properties, path + ".", out);
+    if (typeof def.type !== "string") continue;
+    let keyword: string | undefined;
+    if (def.type === "text" && isObject(def.fields)) {
+      const subs = Object.entries(def.fields).filter(([, s]) =>
+        isObject(s) && s.type === "keyword"
+      );
+      const sub = subs.find(([n]) => n === "keyword") ?? subs[0];
+      if (sub) keyword = `${path}.${sub[0]}`;
+    }
+    const previous = out.get(path);
+    // Several indices (a pattern): a field that is text anywhere needs its exact form everywhere.
+    if (previous && previous.type === "text" && def.type !== "text") continue;
+    out.set(path, Object.freeze({ type: def.type, ...(keyword ? { keyword } : {}) }));
+  }
+}
+
+/**
+ * Field types from a `_mapping` response (`{index: {mappings: {properties}}}`, every index of a
+ * pattern merged; ES 6 typed mappings too).
+ */
+export function readFieldTypes(response: unknown): FieldTypes {
+  const out = new Map<string, FieldType>();
+  for (const entry of Object.values(isObject(response) ? response : {})) {
+    const mappings = isObject(entry) ? entry.mappings : undefined;
+    if (!isObject(mappings)) continue;
+    if (isObject(mappings.properties)) walk(mappings.properties, "", out);
+    else {
+      for (const typed of Object.values(mappings)) {
+        if (isObject(typed) && isObject(typed.properties)) walk(typed.properties, "", out);
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * The field an exact condition (`term`, `terms`, `range`, `prefix`, `wildcard`, sort) must use:
+ * the field itself, or the keyword sub-field of a text field. A text field without one is an
+ * error that says what to do.
+ */
+export function exactField(types: FieldTypes, field: string, method: string): string {
+  const t = types.get(field);
+  if (t === undefined || t.type !== "text") return field;
+  if (t.keyword !== undefined) return t.keyword;
+  throw new DataAccessError(
+    "MAPPING",
+    `${method}(${
+      JSON.stringify(field)
+    }): the field is "text" with no keyword sub-field, so it has no exact form; add one to the mapping ("fields": {"keyword": {"type": "keyword"}}) or use match()/matchPhrase() for full-text search`,
+  );
+}

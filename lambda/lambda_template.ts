@@ -1,0 +1,218 @@
+// LambdaTemplate: the entry point. Opens typed builders for an entity class or a bare index name,
+// and holds what they share when they run: the JdbcTemplate, the refresh policy and the cached
+// field types of each index.
+
+import type { Connection, DataSource } from "../driver/mod.ts";
+import { type EntityClass, JdbcTemplate } from "../template/mod.ts";
+import { AS_WRITTEN, type ExactResolver, type SortKey } from "./compiler.ts";
+import { exactField, type FieldTypes, readFieldTypes } from "./field_types.ts";
+import type { ConditionNode } from "./nodes.ts";
+import { DeleteBuilder } from "./delete_builder.ts";
+import { InsertBuilder } from "./insert_builder.ts";
+import { QueryBuilder } from "./query_builder.ts";
+import { UpdateBuilder } from "./update_builder.ts";
+import { exactFields, type Runtime } from "./_runtime.ts";
+import { targetOf } from "./target.ts";
+
+/**
+ * A document of a bare index: its fields (plus `_id` when read).
+ *
+ * @example
+ * ```ts
+ * import type { Doc } from "@searchvisitor/searchvisitor/lambda";
+ * import assert from "node:assert/strict";
+ *
+ * const doc: Doc = { _id: "1", name: "ann" };
+ * assert.equal(doc.name, "ann");
+ * ```
+ */
+export type Doc = Record<string, unknown>;
+
+/**
+ * Options of a {@linkcode LambdaTemplate}.
+ *
+ * @example
+ * ```ts
+ * import { LambdaTemplate, type LambdaOptions } from "@searchvisitor/searchvisitor/lambda";
+ * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const options: LambdaOptions = { refresh: false, fieldTypes: "as-written" };
+ * assert.ok(new LambdaTemplate(new DataSource("http://127.0.0.1:9200"), options));
+ * ```
+ */
+export interface LambdaOptions {
+  /**
+   * Default true: every write resolves only once reads can see it (`refresh=true` on inserts,
+   * updates and deletes), and `_update_by_query`/`_delete_by_query` refresh the index first so
+   * their counts cover every acknowledged write. Turn off for bulk loads or busy indices, where
+   * near-real-time visibility is fine.
+   */
+  readonly refresh?: boolean;
+  /**
+   * `"mapping"` (default): read each index's mapping once (cached) so exact conditions on a text
+   * field use its keyword sub-field. `"as-written"`: never read mappings; fields are used as named.
+   */
+  readonly fieldTypes?: "mapping" | "as-written";
+}
+
+/** How long a cached mapping is trusted for fields it does not know yet (they may be new). */
+const UNKNOWN_FIELD_RECHECK_MS = 1000;
+
+interface CachedTypes {
+  readonly types: Promise<FieldTypes>;
+  readonly at: number;
+}
+
+function isJdbcTemplate(source: unknown): source is JdbcTemplate {
+  return source instanceof JdbcTemplate;
+}
+
+/**
+ * The LambdaTemplate: typed, fluent insert/query/update/delete compiled to Query DSL.
+ *
+ * `query`, `insert`, `update` and `delete` take an entity class (`@Table`/`@Column` or
+ * `defineEntity`; field names are checked by the compiler) or a bare index name (documents as
+ * maps — what dbVisitor calls the "freedom" forms). Builders are immutable; `toCommand()` shows the
+ * command without any I/O. Values are always bound as arguments, never spliced into the text.
+ *
+ * `eq`, `ne`, `in`, `notIn`, ranges, `like` and `orderBy` are exact: on a `text` field they use its
+ * keyword sub-field, found in the index mapping (read once per index and cached); a text field
+ * without one is an error that says what to do.
+ *
+ * @example
+ * ```ts
+ * import { LambdaTemplate } from "@searchvisitor/searchvisitor/lambda";
+ * import { defineEntity } from "@searchvisitor/searchvisitor/template";
+ * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+ * import { Engine } from "@searchvisitor/searchvisitor/engine";
+ * import assert from "node:assert/strict";
+ *
+ * class User { id = ""; name = ""; age = 0; }
+ * defineEntity(User, { index: "users", key: "id" });
+ * const engine = new Engine();
+ * const lambda = new LambdaTemplate(new DataSource({ nodes: ["http://es.local"], fetch: engine.fetch, indexRefresh: true }));
+ *
+ * await lambda.insert(User).applyEntity([
+ *   Object.assign(new User(), { id: "1", name: "ann", age: 31 }),
+ *   Object.assign(new User(), { id: "2", name: "bob", age: 17 }),
+ * ]).executeSumResult();
+ * const adults = await lambda.query(User).ge("age", 18).queryForList();
+ * assert.deepEqual(adults.map((u) => u.name), ["ann"]);
+ * assert.equal(await lambda.update(User).eq("id", "2").updateTo("age", 18).doUpdate(), 1);
+ * assert.equal(await lambda.query(User).ge("age", 18).queryForCount(), 2);
+ * assert.equal(await lambda.delete(User).lt("age", 20).doDelete(), 1);
+ * ```
+ */
+export class LambdaTemplate {
+  /** The JdbcTemplate every command runs through. */
+  readonly jdbc: JdbcTemplate;
+  readonly #refresh: boolean;
+  readonly #readMappings: boolean;
+  readonly #types = new Map<string, CachedTypes>();
+  readonly #runtime: Runtime;
+
+  /**
+   * A LambdaTemplate over a data source, a connection or an existing JdbcTemplate.
+   *
+   * @param source A DataSource (a connection per command), a Connection, or a JdbcTemplate.
+   * @param options Refresh and mapping policy.
+   */
+  constructor(source: DataSource | Connection | JdbcTemplate, options: LambdaOptions = {}) {
+    this.jdbc = isJdbcTemplate(source) ? source : new JdbcTemplate(source);
+    this.#refresh = options.refresh ?? true;
+    this.#readMappings = (options.fieldTypes ?? "mapping") === "mapping";
+    this.#runtime = {
+      jdbc: this.jdbc,
+      refresh: this.#refresh,
+      resolver: (index, where, sort) => this.#resolver(index, where, sort),
+    };
+  }
+
+  /** A query on the entity class's index; rows are entities. */
+  query<T>(type: EntityClass<T>): QueryBuilder<T>;
+  /** A query on an index (name or pattern); rows are documents with `_id`. */
+  query(index: string): QueryBuilder<Doc>;
+  query<T>(source: EntityClass<T> | string): QueryBuilder<T | Doc> {
+    return new QueryBuilder<T | Doc>(this.#runtime, targetOf(source));
+  }
+
+  /** Inserts entities of the class (`applyEntity`) or document maps (`applyMap`). */
+  insert<T>(type: EntityClass<T>): InsertBuilder<T>;
+  /** Inserts document maps into an index (`applyMap`). */
+  insert(index: string): InsertBuilder<Doc>;
+  insert<T>(source: EntityClass<T> | string): InsertBuilder<T | Doc> {
+    return new InsertBuilder<T | Doc>(this.#runtime, targetOf(source));
+  }
+
+  /** Updates documents of the entity class's index. */
+  update<T>(type: EntityClass<T>): UpdateBuilder<T>;
+  /** Updates documents of an index. */
+  update(index: string): UpdateBuilder<Doc>;
+  update<T>(source: EntityClass<T> | string): UpdateBuilder<T | Doc> {
+    return new UpdateBuilder<T | Doc>(this.#runtime, targetOf(source));
+  }
+
+  /** Deletes documents of the entity class's index. */
+  delete<T>(type: EntityClass<T>): DeleteBuilder<T>;
+  /** Deletes documents of an index. */
+  delete(index: string): DeleteBuilder<Doc>;
+  delete<T>(source: EntityClass<T> | string): DeleteBuilder<T | Doc> {
+    return new DeleteBuilder<T | Doc>(this.#runtime, targetOf(source));
+  }
+
+  /**
+   * The field types of an index (or pattern) as read from its mapping; read once and cached.
+   * Pass them to `toCommand({ mapping })` to see exactly what a command will send.
+   *
+   * @param index The index name or pattern.
+   * @returns Field path → type (and keyword sub-field for text).
+   */
+  fieldTypes(index: string): Promise<FieldTypes> {
+    return this.#cached(index, false).types;
+  }
+
+  /**
+   * Forgets the cached mapping of one index, or of all; the next command reads it again.
+   *
+   * @param index The index name or pattern; all when omitted.
+   */
+  clearFieldTypes(index?: string): void {
+    if (index === undefined) this.#types.clear();
+    else this.#types.delete(index);
+  }
+
+  #cached(index: string, fresh: boolean): CachedTypes {
+    const hit = this.#types.get(index);
+    if (hit !== undefined && !fresh) return hit;
+    const types = this.jdbc.query({ text: "GET /{?}/_mapping", args: [index] }, undefined, {
+      extractor: (rs) => readFieldTypes(rs.raw),
+    });
+    const entry = { types, at: Date.now() };
+    this.#types.set(index, entry);
+    types.catch(() => {
+      if (this.#types.get(index) === entry) this.#types.delete(index);
+    });
+    return entry;
+  }
+
+  async #resolver(
+    index: string,
+    where: ConditionNode | null,
+    sort: readonly SortKey[],
+  ): Promise<ExactResolver> {
+    if (!this.#readMappings) return AS_WRITTEN;
+    const fields = exactFields(where);
+    for (const s of sort) fields.add(s.field);
+    fields.delete("_id");
+    if (fields.size === 0) return AS_WRITTEN;
+    let entry = this.#cached(index, false);
+    let types = await entry.types;
+    const unknown = [...fields].some((f) => !types.has(f));
+    if (unknown && Date.now() - entry.at > UNKNOWN_FIELD_RECHECK_MS) {
+      entry = this.#cached(index, true);
+      types = await entry.types;
+    }
+    return (field, method) => exactField(types, field, method);
+  }
+}

@@ -1,0 +1,275 @@
+// The query builder: conditions plus projection, order and paging; compiled to `_search` or
+// `_count` and read as entities, maps, a count or a page.
+
+import { IllegalStateError, IncorrectResultSizeError, type ResultSet } from "../driver/mod.ts";
+import {
+  type BoundTemplate,
+  mapResultSet,
+  type Page,
+  PageResult,
+  type QueryList,
+} from "../template/mod.ts";
+import {
+  AS_WRITTEN,
+  compileCount,
+  compileSearch,
+  type ExactResolver,
+  type SortKey,
+} from "./compiler.ts";
+import { Conditions, type FieldPath } from "./conditions.ts";
+import { exactField, type FieldTypes } from "./field_types.ts";
+import { type Clauses, NO_CLAUSES } from "./nodes.ts";
+import type { Runtime } from "./_runtime.ts";
+import { columnOf, type Target } from "./target.ts";
+import { readHits } from "./_hits.ts";
+
+/** The most hits one un-paged request returns (Elasticsearch's default `max_result_window`). */
+export const MAX_UNPAGED = 10_000;
+
+interface QueryState {
+  readonly select?: readonly string[];
+  readonly sort: readonly SortKey[];
+  readonly page?: { readonly from: number; readonly size: number; readonly page?: Page };
+}
+
+const NO_STATE: QueryState = Object.freeze({ sort: Object.freeze([]) });
+
+/**
+ * Options of `toCommand()`.
+ *
+ * @example
+ * ```ts
+ * import { LambdaTemplate, type ToCommandOptions } from "@searchvisitor/searchvisitor/lambda";
+ * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const options: ToCommandOptions = { mapping: new Map([["name", { type: "text", keyword: "name.raw" }]]) };
+ * const lambda = new LambdaTemplate(new DataSource("http://127.0.0.1:9200"));
+ * assert.match(lambda.query("users").eq("name", "Ann").toCommand(options).text, /"name\.raw"/);
+ * ```
+ */
+export interface ToCommandOptions {
+  /**
+   * Field types (from `lambda.fieldTypes(index)`): exact conditions on a text field then use its
+   * keyword sub-field, as they do when the command runs. Without it, fields are used as written.
+   */
+  readonly mapping?: FieldTypes;
+}
+
+/** The resolver of `toCommand()`: the given mapping, or fields as written. */
+export function resolverOf(options: ToCommandOptions | undefined): ExactResolver {
+  const types = options?.mapping;
+  return types === undefined ? AS_WRITTEN : (f, m) => exactField(types, f, m);
+}
+
+/**
+ * A query on an index: conditions, `select`, `orderBy`, paging, then `queryForList`,
+ * `queryForObject`, `queryForMap`, `queryForMapList`, `queryForCount`, `queryForPage` or
+ * `stream`. Immutable: each call returns a new builder, so a base query can be reused.
+ *
+ * Without paging a query asks for up to {@linkcode MAX_UNPAGED} hits and fails, rather than
+ * silently returning part of the answer, when more documents match; page with `usePage` /
+ * `initPage` or iterate with `stream()`.
+ *
+ * @example
+ * ```ts
+ * import { LambdaTemplate } from "@searchvisitor/searchvisitor/lambda";
+ * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const lambda = new LambdaTemplate(new DataSource("http://127.0.0.1:9200"));
+ * const q = lambda.query("users").like("name", "ali%").orderBy("age", "desc").initPage(10, 2);
+ * assert.deepEqual(q.toCommand(), {
+ *   text: 'POST /{?}/_search {"query":{"bool":{"filter":[{"prefix":{"name":{"value":?}}}]}},"sort":[{"age":{"order":"desc"}}],"from":?,"size":?,"track_total_hits":true}',
+ *   args: ["users", "ali", 20, 10],
+ * });
+ * ```
+ */
+export class QueryBuilder<T> extends Conditions<T> {
+  readonly #runtime: Runtime;
+  readonly #state: QueryState;
+
+  /**
+   * Builders come from `LambdaTemplate.query`.
+   *
+   * @ignore
+   */
+  constructor(runtime: Runtime, target: Target, clauses: Clauses = NO_CLAUSES, state = NO_STATE) {
+    super(target, clauses);
+    this.#runtime = runtime;
+    this.#state = state;
+  }
+
+  #with(state: Partial<QueryState>): this {
+    return new QueryBuilder<T>(
+      this.#runtime,
+      this.target,
+      this.clauses,
+      Object.freeze({ ...this.#state, ...state }),
+    ) as this;
+  }
+
+  /**
+   * A copy with another where-state.
+   *
+   * @ignore
+   */
+  protected override withClauses(clauses: Clauses): this {
+    return new QueryBuilder<T>(this.#runtime, this.target, clauses, this.#state) as this;
+  }
+
+  /**
+   * Return only these fields of each document (`_source` filtering); replaces earlier calls, and
+   * `select()` with no field returns whole documents again.
+   */
+  select(...fields: FieldPath<T>[]): this {
+    if (fields.length === 0) return this.#with({ select: undefined });
+    return this.#with({
+      select: Object.freeze(fields.map((f) => columnOf(this.target, f, "select"))),
+    });
+  }
+
+  /** Sort by `field`, ascending unless `"desc"`; later calls add further keys. */
+  orderBy(field: FieldPath<T>, order: "asc" | "desc" = "asc"): this {
+    if (order !== "asc" && order !== "desc") {
+      throw new TypeError(`orderBy(${JSON.stringify(field)}): the order must be "asc" or "desc"`);
+    }
+    const key: SortKey = Object.freeze({ field: columnOf(this.target, field, "orderBy"), order });
+    return this.#with({ sort: Object.freeze([...this.#state.sort, key]) });
+  }
+
+  /**
+   * Read the page `page` describes (`from` = first record position, `size` = page size; a size of
+   * 0 means no paging). After a read, the page's `totalCount` is set from the exact hit total.
+   */
+  usePage(page: Page): this {
+    const size = page.getPageSize();
+    if (size <= 0) return this.#with({ page: undefined });
+    return this.#with({
+      page: Object.freeze({ from: page.getFirstRecordPosition(), size, page }),
+    });
+  }
+
+  /** Read page `pageNumber` (zero-based unless `offset` says otherwise) of `pageSize` hits. */
+  initPage(pageSize: number, pageNumber: number, offset = 0): this {
+    return this.usePage(PageResult.of(pageNumber, pageSize, offset));
+  }
+
+  #spec(size?: number) {
+    const page = this.#state.page;
+    return {
+      index: this.target.index,
+      where: this.where,
+      ...(this.#state.select !== undefined ? { source: this.#state.select } : {}),
+      sort: this.#state.sort,
+      ...(page && size === undefined ? { from: page.from } : {}),
+      size: size ?? page?.size ?? MAX_UNPAGED,
+    };
+  }
+
+  /**
+   * The `_search` command this query sends: text and arguments, without any I/O. The same builder
+   * gives the same command every time.
+   */
+  toCommand(options?: ToCommandOptions): BoundTemplate {
+    return compileSearch(this.#spec(), resolverOf(options));
+  }
+
+  /** The `_count` command of `queryForCount()`: the query only (no paging, order or projection). */
+  toCountCommand(options?: ToCommandOptions): BoundTemplate {
+    return compileCount(this.target.index, this.where, resolverOf(options));
+  }
+
+  async #search<R>(size: number | undefined, read: (rs: ResultSet, text: string) => R) {
+    const spec = this.#spec(size);
+    const resolver = await this.#runtime.resolver(spec.index, spec.where, spec.sort);
+    const bound = compileSearch(spec, resolver);
+    return await this.#runtime.jdbc.query(bound, undefined, {
+      extractor: (rs) => ({
+        rows: read(rs, bound.text),
+        total: rs.total,
+        took: rs.took,
+        text: bound.text,
+      }),
+    });
+  }
+
+  #rows(rs: ResultSet, text: string): T[] {
+    const type = this.target.type;
+    return type ? mapResultSet(rs, type, text) as T[] : readHits(rs) as T[];
+  }
+
+  #checkComplete(count: number, total: number | undefined, text: string): void {
+    if (this.#state.page === undefined && total !== undefined && total > count) {
+      throw new IllegalStateError(
+        `The query matched ${total} documents, more than the ${MAX_UNPAGED} one request returns; page with usePage()/initPage() or iterate with stream()`,
+        { command: text },
+      );
+    }
+  }
+
+  /**
+   * Every matching document: entities for an entity class, documents (with `_id`) for an index
+   * name. The array carries `total` and `took` as non-enumerable properties.
+   */
+  async queryForList(): Promise<QueryList<T>> {
+    const r = await this.#search(undefined, (rs, text) => this.#rows(rs, text));
+    this.#checkComplete(r.rows.length, r.total?.value, r.text);
+    this.#state.page?.page?.setTotalCount(r.total?.value ?? r.rows.length);
+    return Object.defineProperties(r.rows, {
+      total: { value: r.total, enumerable: false },
+      took: { value: r.took, enumerable: false },
+      aggregations: { value: undefined, enumerable: false },
+    }) as QueryList<T>;
+  }
+
+  /** Every matching document as a plain map: the document fields plus `_id`. */
+  async queryForMapList(): Promise<Record<string, unknown>[]> {
+    const r = await this.#search(undefined, (rs) => readHits(rs));
+    this.#checkComplete(r.rows.length, r.total?.value, r.text);
+    this.#state.page?.page?.setTotalCount(r.total?.value ?? r.rows.length);
+    return r.rows;
+  }
+
+  /** The one matching document, or null; more than one is an `IncorrectResultSizeError`. */
+  async queryForObject(): Promise<T | null> {
+    const r = await this.#search(2, (rs, text) => this.#rows(rs, text));
+    if (r.rows.length > 1) {
+      throw new IncorrectResultSizeError(1, r.total?.value ?? r.rows.length, { command: r.text });
+    }
+    return r.rows[0] ?? null;
+  }
+
+  /** The one matching document as a map (fields plus `_id`), or null; more than one is an error. */
+  async queryForMap(): Promise<Record<string, unknown> | null> {
+    const r = await this.#search(2, (rs) => readHits(rs));
+    if (r.rows.length > 1) {
+      throw new IncorrectResultSizeError(1, r.total?.value ?? r.rows.length, { command: r.text });
+    }
+    return r.rows[0] ?? null;
+  }
+
+  /** How many documents match: `_count` with the query only, whatever paging or order is set. */
+  async queryForCount(): Promise<number> {
+    const resolver = await this.#runtime.resolver(this.target.index, this.where, []);
+    return (await this.#runtime.jdbc.queryForNumber(
+      compileCount(this.target.index, this.where, resolver),
+    )) ?? 0;
+  }
+
+  /**
+   * One page and the total, from one request: a `PageResult` with the rows in `data` and
+   * `totalCount` set (the page set by `usePage`/`initPage`, or everything when none is set).
+   */
+  async queryForPage(): Promise<PageResult<T>> {
+    const r = await this.#search(undefined, (rs, text) => this.#rows(rs, text));
+    this.#checkComplete(r.rows.length, r.total?.value, r.text);
+    const page = this.#state.page;
+    const result = page?.page
+      ? PageResult.of(page.page, r.rows)
+      : PageResult.of(PageResult.of(0, page?.size ?? 0), r.rows);
+    result.setTotalCount(r.total?.value ?? r.rows.length);
+    page?.page?.setTotalCount(result.getTotalCount());
+    return result;
+  }
+}

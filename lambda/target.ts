@@ -1,0 +1,72 @@
+// What a builder works on: an index and, for an entity class, the class field → document field
+// names and the key (the document `_id`).
+
+import { type EntityClass, getEntityMeta } from "../template/mod.ts";
+
+/** The index, entity class and field names a builder works on. */
+export interface Target {
+  /** The index name (or pattern, for reads). */
+  readonly index: string;
+  /** The entity class; undefined for a bare index name. */
+  readonly type?: EntityClass;
+  /** The class field holding the `_id`, and its document field name. */
+  readonly key?: { readonly field: string; readonly column: string };
+  /** Class field → document field (only the renamed ones). */
+  readonly columns: ReadonlyMap<string, string>;
+}
+
+const targets = new WeakMap<EntityClass, Target>();
+
+/** The target of an entity class (cached), or of a bare index name. */
+export function targetOf(source: EntityClass | string): Target {
+  if (typeof source === "string") {
+    if (source === "" || /[\s"\\/]/.test(source)) {
+      throw new TypeError(
+        `Invalid index name ${
+          JSON.stringify(source)
+        }: pass an index name or pattern without spaces, quotes, slashes or backslashes`,
+      );
+    }
+    return Object.freeze({ index: source, columns: new Map() });
+  }
+  if (typeof source !== "function") {
+    throw new TypeError("Pass an entity class or an index name");
+  }
+  const hit = targets.get(source);
+  if (hit) return hit;
+  const meta = getEntityMeta(source);
+  if (meta.index === undefined) {
+    throw new TypeError(
+      `${source.name} has no index: declare one with @Table("name") or defineEntity(${source.name}, { index: "name" })`,
+    );
+  }
+  const columns = new Map<string, string>();
+  for (const f of meta.fields) if (f.column !== f.field) columns.set(f.field, f.column);
+  const keyField = meta.fields.find((f) => f.primary);
+  const target: Target = Object.freeze({
+    index: meta.index,
+    type: source,
+    columns,
+    ...(keyField ? { key: Object.freeze({ field: keyField.field, column: keyField.column }) } : {}),
+  });
+  targets.set(source, target);
+  return target;
+}
+
+/**
+ * The document field path of a builder field: the first segment of a dotted path is a class field
+ * (renamed through the entity metadata), the rest is taken as written.
+ */
+export function columnOf(target: Target, field: string, method: string): string {
+  if (typeof field !== "string" || field === "" || field.startsWith(".") || field.endsWith(".")) {
+    throw new TypeError(
+      `${method}(${JSON.stringify(field)}): a field name must be a non-empty name or dotted path`,
+    );
+  }
+  if (target.columns.size === 0) return field;
+  const dot = field.indexOf(".");
+  const head = dot < 0 ? field : field.slice(0, dot);
+  const column = target.columns.get(head);
+  if (column === undefined) return field;
+  return dot < 0 ? column : column + field.slice(dot);
+}

@@ -1,0 +1,194 @@
+// Adds members to the body of a bound `_search` command: `from`/`size`/`track_total_hits` for a
+// Page, `seq_no_primary_term`/`version` for entities with a version field. Members the text
+// already fixes are refused (for paging) or kept (for metadata). Works on the bound text, so
+// placeholders stay placeholders and argument order does not change.
+
+import { type ParsedCommand, parseScript } from "../driver/mod.ts";
+import type { BoundTemplate, Page } from "../template/mod.ts";
+import { MapperError, type StatementSite } from "./errors.ts";
+
+/** What to add to a search body. */
+export interface SearchAdditions {
+  /** Page the search: `from`, `size` (when the page size is above 0) and `track_total_hits`. */
+  page?: Page;
+  /** Ask for `_seq_no`/`_primary_term` on every hit. */
+  seqNoPrimaryTerm?: boolean;
+  /** Ask for `_version` on every hit. */
+  version?: boolean;
+}
+
+interface TopMember {
+  key: string | undefined;
+  value: string;
+}
+
+/** Top-level members of a compact JSON object text with `?` placeholders. */
+function topMembers(body: string): TopMember[] | undefined {
+  if (!body.startsWith("{")) return undefined;
+  const members: TopMember[] = [];
+  let depth = 0;
+  let key: string | undefined;
+  let keySeen = false;
+  let valueStart = -1;
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (j < body.length && body[j] !== '"') j += body[j] === "\\" ? 2 : 1;
+      if (depth === 1 && !keySeen) {
+        key = JSON.parse(body.slice(i, j + 1)) as string;
+        keySeen = true;
+      }
+      i = j;
+    } else if (c === "?" && depth === 1 && !keySeen) {
+      key = undefined;
+      keySeen = true;
+    } else if (c === ":" && depth === 1 && valueStart < 0) {
+      valueStart = i + 1;
+    } else if (c === "{" || c === "[") {
+      depth++;
+    } else if ((c === "," && depth === 1) || ((c === "}" || c === "]") && --depth === 0)) {
+      if (keySeen) members.push({ key, value: body.slice(valueStart, i) });
+      key = undefined;
+      keySeen = false;
+      valueStart = -1;
+    }
+  }
+  return members;
+}
+
+function offsetOf(text: string, line: number, column: number): number {
+  let offset = 0;
+  for (let l = 1; l < line; l++) offset = text.indexOf("\n", offset) + 1;
+  return offset + column - 1;
+}
+
+function onlySearch(text: string, site: StatementSite, why: string): ParsedCommand {
+  const commands = parseScript(text).commands;
+  const command = commands[0];
+  if (commands.length !== 1 || !command || command.endpoint !== "_search" || command.ndjson) {
+    const what = command ? `${command.method} ${command.target.join("?")}` : "no command";
+    throw new MapperError(
+      `${why} needs exactly one _search command, but the statement has ${
+        commands.length > 1 ? `${commands.length} commands` : what
+      }; split it or drop the ${why === "paging" ? "Page argument" : "version field"}`,
+      site,
+    );
+  }
+  return command;
+}
+
+/**
+ * Adds the members to the one `_search` command of a bound statement.
+ *
+ * @throws {MapperError} When paging and the text has several commands, is not a `_search`, or
+ *   already fixes `from`, `size` or `track_total_hits`.
+ */
+export function addToSearch(
+  bound: BoundTemplate,
+  additions: SearchAdditions,
+  site: StatementSite,
+): BoundTemplate {
+  const paging = additions.page !== undefined;
+  // from/size are bound (`?`), so every page of a statement shares one cached command text.
+  const want: [string, string, number?][] = [];
+  if (paging) {
+    const page = additions.page!;
+    if (page.getPageSize() > 0) {
+      want.push(["from", "?", page.getFirstRecordPosition()]);
+      want.push(["size", "?", page.getPageSize()]);
+    }
+    want.push(["track_total_hits", "true"]);
+  }
+  if (additions.seqNoPrimaryTerm) want.push(["seq_no_primary_term", "true"]);
+  if (additions.version) want.push(["version", "true"]);
+  if (want.length === 0) return bound;
+  let command: ParsedCommand;
+  try {
+    command = onlySearch(bound.text, site, paging ? "paging" : "reading versions");
+  } catch (error) {
+    if (paging) throw error;
+    return bound; // versions are a courtesy: other commands are run as written
+  }
+  if (paging) {
+    const fixed = command.hints.find((h) => h.name.startsWith("overwrite_find_"));
+    if (fixed) {
+      throw new MapperError(
+        `the statement pages itself with the hint ${fixed.name}; remove it or drop the Page argument`,
+        site,
+      );
+    }
+  }
+  const body = command.body;
+  const bodySlot = command.hintSlotCount + command.targetSlotCount;
+  if (body && body.length === 2 && body[0] === "" && command.slots[bodySlot]?.kind === "body") {
+    return addToBodyArgument(bound, bodySlot, want, paging, site);
+  }
+  const compact = body === undefined ? "{}" : body.join("?");
+  const members = topMembers(compact);
+  if (!members) {
+    if (!paging) return bound;
+    throw new MapperError("cannot page a search whose body is not a JSON object", site);
+  }
+  const additionsText: string[] = [];
+  const additionArgs: unknown[] = [];
+  for (const [key, value, arg] of want) {
+    const present = members.find((m) => m.key === key);
+    if (present === undefined && members.some((m) => m.key === undefined) && paging) {
+      throw new MapperError(
+        "cannot page a search whose body has a placeholder as a top-level member name",
+        site,
+      );
+    }
+    if (present === undefined) {
+      additionsText.push(`"${key}":${value}`);
+      if (arg !== undefined) additionArgs.push(arg);
+    } else if (paging && key !== "seq_no_primary_term" && key !== "version") {
+      if (key === "track_total_hits" && present.value.trim() === "true") continue;
+      throw new MapperError(
+        `the statement text fixes "${key}" (${present.value.trim()}), which the Page sets; remove it from the text or drop the Page argument`,
+        site,
+      );
+    }
+  }
+  if (additionsText.length === 0) return bound;
+  const rest = compact.slice(1).trimStart();
+  const newBody = `{${additionsText.join(",")}${rest.startsWith("}") ? "" : ","}${rest}`;
+  const start = offsetOf(bound.text, command.line, command.column);
+  const end = start + command.text.length;
+  const head = /^(\S+)\s+(\S+)/.exec(command.text)!;
+  const text = `${bound.text.slice(0, start)}${head[1]} ${head[2]} ${newBody}${
+    bound.text.slice(end)
+  }`;
+  const args = [...bound.args];
+  args.splice(bodySlot, 0, ...additionArgs);
+  return { text, args };
+}
+
+function addToBodyArgument(
+  bound: BoundTemplate,
+  index: number,
+  want: [string, string, number?][],
+  paging: boolean,
+  site: StatementSite,
+): BoundTemplate {
+  const value = bound.args[index];
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    if (!paging) return bound;
+    throw new MapperError("cannot page a search whose body argument is not an object", site);
+  }
+  const merged: Record<string, unknown> = { ...value as Record<string, unknown> };
+  for (const [key, text, arg] of want) {
+    if (!(key in merged)) merged[key] = arg ?? JSON.parse(text);
+    else if (paging && key !== "seq_no_primary_term" && key !== "version") {
+      if (key === "track_total_hits" && merged[key] === true) continue;
+      throw new MapperError(
+        `the body argument fixes "${key}", which the Page sets; remove it or drop the Page argument`,
+        site,
+      );
+    }
+  }
+  const args = [...bound.args];
+  args[index] = merged;
+  return { text: bound.text, args };
+}

@@ -1,0 +1,207 @@
+// BaseMapper<T>: the ready-made methods of every mapper of an entity: writes and reads by key
+// (real-time), reads by sample, counts and pages. Extend it in a mapper class, or get one from
+// session.createBaseMapper(Entity).
+
+import { mapResultSet } from "../template/mod.ts";
+import { runtimeOf } from "./_mapper_def.ts";
+import { type EntityTarget, targetOf } from "./_entity_target.ts";
+import {
+  deleteEntity,
+  deleteIds,
+  insertEntities,
+  replaceEntity,
+  updateEntity,
+  type WriteOptions,
+} from "./_entity_writes.ts";
+import type { Executor } from "./_statement_runner.ts";
+import { inStatement } from "./errors.ts";
+
+interface Context<T> {
+  exec: Executor;
+  target: EntityTarget<T>;
+  writes: WriteOptions;
+}
+
+/**
+ * The methods every entity mapper has. Writes by key are single-document requests (several
+ * entities → one `_bulk`); `selectById`/`selectByIds` are real-time (they see documents before
+ * any refresh); counts are real. When the entity has a version field, reads fill it and
+ * `update`/`replace`/`delete` only succeed if the document is unchanged since
+ * (else {@linkcode OptimisticLockError}).
+ *
+ * @typeParam T The entity type.
+ *
+ * @example
+ * ```ts
+ * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+ * import { BaseMapper, Configuration, SimpleMapper } from "@searchvisitor/searchvisitor/mapper";
+ * import { Column, Table } from "@searchvisitor/searchvisitor/template";
+ * import { Engine } from "@searchvisitor/searchvisitor/engine";
+ * import assert from "node:assert/strict";
+ *
+ * @Table("books")
+ * class Book { @Column({ primary: true }) id = ""; @Column() title = ""; }
+ * @SimpleMapper({ entity: Book })
+ * class BookMapper extends BaseMapper<Book> {}
+ *
+ * const engine = new Engine();
+ * const session = new Configuration().newSession(new DataSource({ nodes: ["http://engine"], fetch: engine.fetch }));
+ * const books = session.createMapper(BookMapper);
+ * assert.equal(await books.insert(Object.assign(new Book(), { id: "1", title: "Dune" })), 1);
+ * assert.equal((await books.selectById("1"))?.title, "Dune");
+ * assert.equal(await books.deleteById("1"), 1);
+ * assert.equal(await books.selectById("1"), null);
+ * ```
+ */
+export class BaseMapper<T extends object> {
+  #context(method: string): Context<T> {
+    const runtime = runtimeOf(this, method);
+    return {
+      exec: runtime.executor,
+      target: targetOf(runtime.entity, runtime.mapper) as EntityTarget<T>,
+      writes: runtime.writes,
+    };
+  }
+
+  async #run<R>(method: string, work: (c: Context<T>) => Promise<R>): Promise<R> {
+    const context = this.#context(method);
+    try {
+      return await work(context);
+    } catch (error) {
+      throw inStatement(error, { mapper: context.target.mapper, method });
+    }
+  }
+
+  /**
+   * Inserts one entity, or several in one `_bulk` request. An entity whose key is empty gets
+   * the generated `_id` written back; a key that exists already fails (it is a create).
+   *
+   * @param entities One entity or an array.
+   * @returns How many were written.
+   */
+  insert(entities: T | readonly T[]): Promise<number> {
+    const list = Array.isArray(entities) ? entities as readonly T[] : [entities as T];
+    return this.#run("insert", (c) => insertEntities(c.exec, c.target, c.writes, list));
+  }
+
+  /**
+   * Reads a document by key with a real-time GET.
+   *
+   * @param id The key.
+   * @returns The entity, or null.
+   */
+  selectById(id: string | number): Promise<T | null> {
+    return this.#run("selectById", async (c) => {
+      const rows = await c.exec.jdbc.queryForList(
+        "GET /{?}/_doc/{?}",
+        [c.target.index, String(id)],
+        c.target.type,
+      );
+      return rows[0] ?? null;
+    });
+  }
+
+  /**
+   * Reads documents by key with one `_mget`: in the order asked, missing ones skipped.
+   *
+   * @param ids The keys.
+   * @returns The entities found.
+   */
+  selectByIds(ids: readonly (string | number)[]): Promise<T[]> {
+    return this.#run("selectByIds", async (c) => {
+      if (ids.length === 0) return [];
+      return await c.exec.jdbc.query(
+        "POST /{?}/_mget ?",
+        [c.target.index, { ids: ids.map(String) }],
+        {
+          extractor: (rs) => {
+            const raw = rs.raw as { docs?: { found?: boolean }[] } | null;
+            const found = (raw?.docs ?? []).map((d) => d?.found !== false);
+            return mapResultSet(rs, c.target.type).filter((_, i) => found[i]);
+          },
+        },
+      );
+    });
+  }
+
+  /**
+   * Updates the non-null fields of an entity, by key. With a version field, only when the
+   * document is unchanged since it was read.
+   *
+   * @param entity The entity (its key is required).
+   * @returns 1, or 0 when no document has the key.
+   * @throws {OptimisticLockError} When the version does not match.
+   */
+  update(entity: T): Promise<number> {
+    return this.#run("update", (c) => updateEntity(c.exec, c.target, c.writes, entity));
+  }
+
+  /**
+   * Writes the whole entity under its key (all fields, nulls included), replacing the document.
+   * With a version field, only when the document is unchanged since it was read.
+   *
+   * @param entity The entity (its key is required).
+   * @returns 1.
+   * @throws {OptimisticLockError} When the version does not match.
+   */
+  replace(entity: T): Promise<number> {
+    return this.#run("replace", (c) => replaceEntity(c.exec, c.target, c.writes, entity));
+  }
+
+  /**
+   * Inserts an entity without a key (generating one), else writes it under its key, creating
+   * or replacing the document (checked against its version when it has one).
+   *
+   * @param entity The entity.
+   * @returns 1.
+   */
+  upsert(entity: T): Promise<number> {
+    return this.#run("upsert", (c) => {
+      const key = (entity as Record<string, unknown>)[c.target.key];
+      return key === undefined || key === null || key === ""
+        ? insertEntities(c.exec, c.target, c.writes, [entity])
+        : replaceEntity(c.exec, c.target, c.writes, entity, "upsert");
+    });
+  }
+
+  /**
+   * Deletes the document of an entity, by key (checked against its version when it has one).
+   *
+   * @param entity The entity.
+   * @returns 1, or 0 when it did not exist.
+   */
+  delete(entity: T): Promise<number> {
+    return this.#run("delete", (c) => deleteEntity(c.exec, c.target, c.writes, entity));
+  }
+
+  /**
+   * Deletes a document by key.
+   *
+   * @param id The key.
+   * @returns 1, or 0 when it did not exist.
+   */
+  deleteById(id: string | number): Promise<number> {
+    return this.#run("deleteById", (c) => deleteIds(c.exec, c.target, c.writes, [id]));
+  }
+
+  /**
+   * Deletes documents by key, in one `_bulk` request.
+   *
+   * @param ids The keys.
+   * @returns How many existed and were deleted.
+   */
+  deleteByIds(ids: readonly (string | number)[]): Promise<number> {
+    return this.#run("deleteByIds", (c) => deleteIds(c.exec, c.target, c.writes, ids));
+  }
+
+  /**
+   * Counts every document of the index.
+   *
+   * @returns The count.
+   */
+  countAll(): Promise<number> {
+    return this.#run("countAll", async (c) => {
+      return (await c.exec.jdbc.queryForNumber("POST /{?}/_count", [c.target.index])) ?? 0;
+    });
+  }
+}

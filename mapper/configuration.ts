@@ -1,0 +1,217 @@
+// Configuration: the registry of statements (annotation mappers and mapper files), result types
+// and macros; it opens sessions over a DataSource or a Connection.
+
+import type { Connection, DataSource } from "../driver/mod.ts";
+import type { EntityClass } from "../template/mod.ts";
+import type { MapperClass } from "./_mapper_def.ts";
+import { openWith, StatementRegistry } from "./_registry.ts";
+import type { MapperFile } from "./_xml_seam.ts";
+import type { WriteOptions } from "./_entity_writes.ts";
+import { Session } from "./session.ts";
+
+/**
+ * Options of a {@linkcode Configuration}.
+ *
+ * @example
+ * ```ts
+ * import { Configuration, type ConfigurationOptions } from "@searchvisitor/searchvisitor/mapper";
+ * import assert from "node:assert/strict";
+ *
+ * class User { id = ""; }
+ * const options: ConfigurationOptions = { refresh: false, types: { User }, macros: { all: '{"match_all": {}}' } };
+ * assert.ok(new Configuration(options).hasType("User"));
+ * ```
+ */
+export interface ConfigurationOptions {
+  /**
+   * Whether BaseMapper writes (and `session.lambda()`) refresh the index so they are visible to
+   * search when the call returns: `true` by default, like LambdaTemplate; `false` leaves them
+   * near-real-time (cheaper for bulk loads). Reads by key are real-time either way.
+   */
+  refresh?: boolean;
+  /** Result types mapper files name in `resultType` / `<resultMap type>`. */
+  types?: Record<string, EntityClass>;
+  /** Macros for `@{macro, name}`. */
+  macros?: Record<string, string>;
+}
+
+/**
+ * The mapper configuration: statements by id, result types, macros; `newSession(source)` gives a
+ * {@linkcode Session} that creates mappers and runs statements.
+ *
+ * @example
+ * ```ts
+ * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+ * import { bound, Configuration, Query, SimpleMapper } from "@searchvisitor/searchvisitor/mapper";
+ * import { Engine } from "@searchvisitor/searchvisitor/engine";
+ * import assert from "node:assert/strict";
+ *
+ * @SimpleMapper({ namespace: "notes" })
+ * class NoteMapper {
+ *   @Query("POST /notes/_count", { returns: "number" })
+ *   count(): Promise<number> { return bound(); }
+ * }
+ * const config = new Configuration().addMapper(NoteMapper);
+ * assert.ok(config.hasStatement("notes.count"));
+ * const engine = new Engine();
+ * const session = config.newSession(new DataSource({ nodes: ["http://engine"], fetch: engine.fetch }));
+ * await session.jdbc().execute("PUT /notes");
+ * assert.equal(await session.createMapper(NoteMapper).count(), 0);
+ * ```
+ */
+export class Configuration {
+  readonly #registry = new StatementRegistry();
+  readonly #writes: WriteOptions;
+
+  /**
+   * Creates an empty configuration.
+   *
+   * @param options Refresh policy of BaseMapper writes, result types, macros.
+   */
+  constructor(options: ConfigurationOptions = {}) {
+    this.#writes = options.refresh === undefined ? {} : { refresh: options.refresh };
+    for (const [name, type] of Object.entries(options.types ?? {})) this.registerType(name, type);
+    for (const [name, text] of Object.entries(options.macros ?? {})) this.addMacro(name, text);
+  }
+
+  /**
+   * Registers a result type by the name mapper files use (`resultType="User"`).
+   *
+   * @param name The name.
+   * @param type The entity class.
+   * @returns This configuration.
+   *
+   * @example
+   * ```ts
+   * import { Configuration } from "@searchvisitor/searchvisitor/mapper";
+   * import assert from "node:assert/strict";
+   *
+   * class User { id = ""; }
+   * assert.ok(new Configuration().registerType("com.example.User", User).hasType("com.example.User"));
+   * ```
+   */
+  registerType(name: string, type: EntityClass): this {
+    this.#registry.types.set(name, type);
+    return this;
+  }
+
+  /**
+   * Whether a result type name is registered.
+   *
+   * @param name The name.
+   * @returns True when registered.
+   *
+   * @example
+   * ```ts
+   * import { Configuration } from "@searchvisitor/searchvisitor/mapper";
+   * import assert from "node:assert/strict";
+   *
+   * assert.equal(new Configuration().hasType("User"), false);
+   * ```
+   */
+  hasType(name: string): boolean {
+    return this.#registry.types.has(name);
+  }
+
+  /**
+   * Adds a macro for `@{macro, name}` (sessions opened afterwards see it).
+   *
+   * @param name The macro name.
+   * @param text Template text.
+   * @returns This configuration.
+   *
+   * @example
+   * ```ts
+   * import { Configuration } from "@searchvisitor/searchvisitor/mapper";
+   * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+   * import assert from "node:assert/strict";
+   *
+   * const config = new Configuration().addMacro("adults", '{"range": {"age": {"gte": 18}}}');
+   * const jdbc = config.newSession(new DataSource("http://127.0.0.1:9200")).jdbc();
+   * assert.match(jdbc.bind('POST /u/_count {"query": @{macro, adults}}', {}).text, /"gte": ?18/);
+   * ```
+   */
+  addMacro(name: string, text: string): this {
+    this.#registry.macros.set(name, text);
+    return this;
+  }
+
+  /**
+   * Registers statements: a mapper file's (under its namespace) or an annotation mapper class's
+   * (under its namespace, default the class name), so `session.executeStatement("ns.id")` finds
+   * them. Conflicting ids are refused.
+   *
+   * @param source A parsed mapper file, or a mapper class.
+   * @returns This configuration.
+   *
+   * @example
+   * ```ts
+   * import { Configuration, defineMapper } from "@searchvisitor/searchvisitor/mapper";
+   * import assert from "node:assert/strict";
+   *
+   * class Users {}
+   * defineMapper(Users, { namespace: "users", methods: { all: { query: "POST /users/_search" } } });
+   * assert.deepEqual(new Configuration().addMapper(Users).statementIds(), ["users.all"]);
+   * ```
+   */
+  addMapper(source: MapperFile | MapperClass): this {
+    if (typeof source === "function") this.#registry.compileMapper(source);
+    else this.#registry.addFile(source);
+    return this;
+  }
+
+  /**
+   * Whether a statement id is registered.
+   *
+   * @param id The statement id (`namespace.id`).
+   * @returns True when registered.
+   *
+   * @example
+   * ```ts
+   * import { Configuration } from "@searchvisitor/searchvisitor/mapper";
+   * import assert from "node:assert/strict";
+   *
+   * assert.equal(new Configuration().hasStatement("users.byName"), false);
+   * ```
+   */
+  hasStatement(id: string): boolean {
+    return this.#registry.ids().includes(id);
+  }
+
+  /**
+   * Every registered statement id.
+   *
+   * @returns The ids, in registration order.
+   *
+   * @example
+   * ```ts
+   * import { Configuration } from "@searchvisitor/searchvisitor/mapper";
+   * import assert from "node:assert/strict";
+   *
+   * assert.deepEqual(new Configuration().statementIds(), []);
+   * ```
+   */
+  statementIds(): string[] {
+    return this.#registry.ids();
+  }
+
+  /**
+   * Opens a session over a DataSource (a connection per call) or one Connection.
+   *
+   * @param source The data source or connection.
+   * @returns The session.
+   *
+   * @example
+   * ```ts
+   * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+   * import { Configuration, Session } from "@searchvisitor/searchvisitor/mapper";
+   * import assert from "node:assert/strict";
+   *
+   * assert.ok(new Configuration().newSession(new DataSource("http://127.0.0.1:9200")) instanceof Session);
+   * ```
+   */
+  newSession(source: DataSource | Connection): Session {
+    const setup = { registry: this.#registry, writes: this.#writes };
+    return openWith(setup, () => new Session(source));
+  }
+}

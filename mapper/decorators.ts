@@ -1,0 +1,340 @@
+// TC39 standard decorators for mapper classes: @SimpleMapper / @RefMapper mark the class,
+// @Query @Insert @Update @Delete @Execute (and @Call, refused) declare statements. A decorated
+// method's body is replaced by a forwarder to the session that created the instance.
+
+import type { EntityClass } from "../template/mod.ts";
+import { defOfMetadata, forwarder, type MapperClass } from "./_mapper_def.ts";
+import type { MapperFile } from "./_xml_seam.ts";
+import { MapperError } from "./errors.ts";
+import {
+  type InsertOptions,
+  type Returns,
+  type StatementKind,
+  type StatementOptions,
+  statementText,
+} from "./statement_options.ts";
+
+/**
+ * A method decorator that declares a statement.
+ *
+ * @example
+ * ```ts
+ * import { Query, type StatementDecorator } from "@searchvisitor/searchvisitor/mapper";
+ * import assert from "node:assert/strict";
+ *
+ * const all: StatementDecorator = Query('POST /users/_search {"query": {"match_all": {}}}');
+ * assert.equal(typeof all, "function");
+ * ```
+ */
+export type StatementDecorator = <F extends (this: never, ...args: never[]) => unknown>(
+  value: F,
+  context: ClassMethodDecoratorContext,
+) => F;
+
+/**
+ * A class decorator that marks a mapper class.
+ *
+ * @example
+ * ```ts
+ * import { type MapperDecorator, SimpleMapper } from "@searchvisitor/searchvisitor/mapper";
+ * import assert from "node:assert/strict";
+ *
+ * const mark: MapperDecorator = SimpleMapper();
+ * assert.equal(typeof mark, "function");
+ * ```
+ */
+export type MapperDecorator = (target: MapperClass, context: ClassDecoratorContext) => void;
+
+/**
+ * Options of `@SimpleMapper` and `@RefMapper`.
+ *
+ * @example
+ * ```ts
+ * import type { MapperOptions } from "@searchvisitor/searchvisitor/mapper";
+ * import assert from "node:assert/strict";
+ *
+ * class User { id = ""; }
+ * const options: MapperOptions = { entity: User, namespace: "users" };
+ * assert.equal(options.namespace, "users");
+ * ```
+ */
+export interface MapperOptions {
+  /** The entity of `BaseMapper` methods and the default row type of queries. */
+  entity?: EntityClass;
+  /** The statement id prefix (default: the class name). */
+  namespace?: string;
+}
+
+/**
+ * Marks a class as an annotation mapper; `session.createMapper` accepts only marked classes.
+ *
+ * @param options The entity (for `BaseMapper` methods and query rows) and the namespace.
+ * @returns The class decorator.
+ *
+ * @example
+ * ```ts
+ * import { bound, Query, SimpleMapper } from "@searchvisitor/searchvisitor/mapper";
+ * import assert from "node:assert/strict";
+ *
+ * @SimpleMapper({ namespace: "cities" })
+ * class CityMapper {
+ *   @Query('POST /cities/_search {"query": {"term": {"country": #{country}}}}')
+ *   byCountry(_args: { country: string }): Promise<Record<string, unknown>[]> { return bound(); }
+ * }
+ * assert.equal(typeof CityMapper.prototype.byCountry, "function");
+ * ```
+ */
+export function SimpleMapper(options: MapperOptions = {}): MapperDecorator {
+  return (_target, context) => {
+    const def = defOfMetadata(context.metadata);
+    def.mark = { kind: "simple" };
+    if (options.namespace !== undefined) def.namespace = options.namespace;
+    if (options.entity !== undefined) def.entity = options.entity;
+  };
+}
+
+/**
+ * Marks a class as a mapper whose statements come from a mapper file (and may add annotated
+ * ones). `source` is a `MapperFile`, the namespace of a file registered with
+ * `config.addMapper`/`config.loadMapper`, or the name or URL that file was loaded from. Each
+ * statement becomes a method named by its id (declare them: `declare byAge: (…) => Promise<…>`);
+ * `<select>` methods return lists unless `returns` says otherwise.
+ *
+ * @param source The mapper file, its namespace, or its file name / URL.
+ * @param options Entity, namespace and result shapes by method name.
+ * @returns The class decorator.
+ *
+ * @example
+ * ```ts
+ * import { RefMapper } from "@searchvisitor/searchvisitor/mapper";
+ * import assert from "node:assert/strict";
+ *
+ * @RefMapper("users", { returns: { byId: "one" } })
+ * class UserXmlMapper {
+ *   declare byId: (args: { id: string }) => Promise<Record<string, unknown> | null>;
+ * }
+ * assert.equal(typeof UserXmlMapper, "function");
+ * ```
+ */
+export function RefMapper(
+  source: string | MapperFile,
+  options: MapperOptions & { returns?: Record<string, Returns> } = {},
+): MapperDecorator {
+  return (_target, context) => {
+    const def = defOfMetadata(context.metadata);
+    def.mark = { kind: "ref", source };
+    if (options.namespace !== undefined) def.namespace = options.namespace;
+    if (options.entity !== undefined) def.entity = options.entity;
+    for (const [method, shape] of Object.entries(options.returns ?? {})) {
+      def.returns.set(method, shape);
+    }
+  };
+}
+
+function statement(
+  kind: StatementKind | "call",
+  text: string | readonly string[],
+  options: InsertOptions,
+): StatementDecorator {
+  const joined = statementText(text);
+  return (_value, context) => {
+    if (context.static || context.private || typeof context.name !== "string") {
+      throw new MapperError(
+        "statement decorators go on public instance methods with a string name",
+        { method: String(context.name) },
+      );
+    }
+    const def = defOfMetadata(context.metadata);
+    def.statements.set(context.name, Object.freeze({ kind, text: joined, options }));
+    // deno-lint-ignore no-explicit-any
+    return forwarder(context.name) as any;
+  };
+}
+
+/**
+ * Declares a read. Named arguments are the properties of the method's argument object
+ * (`#{name}`), or positional parameters named by `params`. A `Page` argument (or a `Page`
+ * property of the argument object) pages the search in the same request.
+ *
+ * @param text Template text; an array is joined line by line.
+ * @param options `returns` (default `"list"`), `entity`, `params`.
+ * @returns The method decorator.
+ *
+ * @example
+ * ```ts
+ * import { bound, Query, SimpleMapper } from "@searchvisitor/searchvisitor/mapper";
+ * import type { PageResult } from "@searchvisitor/searchvisitor/template";
+ * import assert from "node:assert/strict";
+ *
+ * class User { id = ""; name = ""; }
+ * @SimpleMapper({ entity: User })
+ * class UserMapper {
+ *   @Query('POST /users/_search {"query": {"term": {"name": #{name}}}}', { returns: "one" })
+ *   byName(_args: { name: string }): Promise<User | null> { return bound(); }
+ *   @Query(['POST /users/_search', '{"query": {"range": {"age": {"gte": #{min}}}}}'], { returns: "page", params: ["min", "page"] })
+ *   olderThan(_min: number, _page: unknown): Promise<PageResult<User>> { return bound(); }
+ * }
+ * assert.equal(UserMapper.name, "UserMapper");
+ * ```
+ */
+export function Query(
+  text: string | readonly string[],
+  options: StatementOptions = {},
+): StatementDecorator {
+  return statement("query", text, options);
+}
+
+/**
+ * Declares an insert. With `useGeneratedKeys`, the `_id`s the server generated are written to
+ * `keyProperty` in the arguments.
+ *
+ * @param text Template text; an array is joined line by line.
+ * @param options `returns` (default `"number"`), `params`, `useGeneratedKeys`, `keyProperty`.
+ * @returns The method decorator.
+ *
+ * @example
+ * ```ts
+ * import { bound, Insert, SimpleMapper } from "@searchvisitor/searchvisitor/mapper";
+ * import assert from "node:assert/strict";
+ *
+ * @SimpleMapper()
+ * class LogMapper {
+ *   @Insert("POST /logs/_doc #{entry}", { useGeneratedKeys: true, keyProperty: "entry.id" })
+ *   add(_args: { entry: { id?: string; text: string } }): Promise<number> { return bound(); }
+ * }
+ * assert.equal(typeof LogMapper.prototype.add, "function");
+ * ```
+ */
+export function Insert(
+  text: string | readonly string[],
+  options: InsertOptions = {},
+): StatementDecorator {
+  return statement("insert", text, options);
+}
+
+/**
+ * Declares an update; resolves to the real update count unless `returns` says otherwise.
+ *
+ * @param text Template text; an array is joined line by line.
+ * @param options `returns` (default `"number"`), `params`.
+ * @returns The method decorator.
+ *
+ * @example
+ * ```ts
+ * import { bound, SimpleMapper, Update } from "@searchvisitor/searchvisitor/mapper";
+ * import assert from "node:assert/strict";
+ *
+ * @SimpleMapper()
+ * class UserMapper {
+ *   @Update('POST /users/_update/#{id} {"doc": {"name": #{name}}}', { params: ["id", "name"] })
+ *   rename(_id: string, _name: string): Promise<number> { return bound(); }
+ * }
+ * assert.equal(typeof UserMapper.prototype.rename, "function");
+ * ```
+ */
+export function Update(
+  text: string | readonly string[],
+  options: StatementOptions = {},
+): StatementDecorator {
+  return statement("update", text, options);
+}
+
+/**
+ * Declares a delete; resolves to the real number of deleted documents by default.
+ *
+ * @param text Template text; an array is joined line by line.
+ * @param options `returns` (default `"number"`), `params`.
+ * @returns The method decorator.
+ *
+ * @example
+ * ```ts
+ * import { bound, Delete, SimpleMapper } from "@searchvisitor/searchvisitor/mapper";
+ * import assert from "node:assert/strict";
+ *
+ * @SimpleMapper()
+ * class UserMapper {
+ *   @Delete('POST /users/_delete_by_query?refresh=true {"query": {"term": {"name": #{name}}}}', { returns: "boolean" })
+ *   removeNamed(_args: { name: string }): Promise<boolean> { return bound(); }
+ * }
+ * assert.equal(typeof UserMapper.prototype.removeNamed, "function");
+ * ```
+ */
+export function Delete(
+  text: string | readonly string[],
+  options: StatementOptions = {},
+): StatementDecorator {
+  return statement("delete", text, options);
+}
+
+/**
+ * Declares any command text (several commands allowed); resolves to one result per command by
+ * default.
+ *
+ * @param text Template text; an array is joined line by line.
+ * @param options `returns` (default `"results"`), `params`.
+ * @returns The method decorator.
+ *
+ * @example
+ * ```ts
+ * import { bound, Execute, SimpleMapper } from "@searchvisitor/searchvisitor/mapper";
+ * import assert from "node:assert/strict";
+ *
+ * @SimpleMapper()
+ * class AdminMapper {
+ *   @Execute("PUT /${index}", { returns: "void" })
+ *   createIndex(_args: { index: string }): Promise<void> { return bound(); }
+ * }
+ * assert.equal(typeof AdminMapper.prototype.createIndex, "function");
+ * ```
+ */
+export function Execute(
+  text: string | readonly string[],
+  options: StatementOptions = {},
+): StatementDecorator {
+  return statement("execute", text, options);
+}
+
+/**
+ * A stored-procedure call. Search engines have none, so `session.createMapper` refuses a mapper
+ * that declares one with `UnsupportedFeatureError` (when the mapper is created, not when the
+ * method is first called).
+ *
+ * @param text The call text.
+ * @returns The method decorator.
+ *
+ * @example
+ * ```ts
+ * import { bound, Call, SimpleMapper } from "@searchvisitor/searchvisitor/mapper";
+ * import assert from "node:assert/strict";
+ *
+ * @SimpleMapper()
+ * class LegacyMapper {
+ *   @Call("{call refresh_all()}")
+ *   refreshAll(): Promise<void> { return bound(); }
+ * }
+ * assert.equal(typeof LegacyMapper, "function"); // session.createMapper(LegacyMapper) throws
+ * ```
+ */
+export function Call(text: string | readonly string[]): StatementDecorator {
+  return statement("call", text, {});
+}
+
+/**
+ * The body of a declared method: never runs, because the statement decorator replaces it. It
+ * throws when a method has no statement decorator.
+ *
+ * @returns Never.
+ *
+ * @example
+ * ```ts
+ * import { bound, MapperError } from "@searchvisitor/searchvisitor/mapper";
+ * import assert from "node:assert/strict";
+ *
+ * assert.throws(() => bound(), MapperError);
+ * ```
+ */
+export function bound(): never {
+  throw new MapperError(
+    "this method has no statement: add @Query, @Insert, @Update, @Delete or @Execute, or declare it with defineMapper()",
+  );
+}

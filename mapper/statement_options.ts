@@ -1,0 +1,139 @@
+// What a statement declaration says: its kind, its text, the shape of its result and how the
+// method's parameters are named. Shared by the decorators, defineMapper and mapper files.
+
+import type { EntityClass } from "../template/mod.ts";
+
+/**
+ * The kind of a statement: a read (`query`), a write (`insert`, `update`, `delete`), or any
+ * command text (`execute`).
+ *
+ * @example
+ * ```ts
+ * import type { StatementKind } from "@searchvisitor/searchvisitor/mapper";
+ * import assert from "node:assert/strict";
+ *
+ * const kind: StatementKind = "query";
+ * assert.equal(kind, "query");
+ * ```
+ */
+export type StatementKind = "query" | "insert" | "update" | "delete" | "execute";
+
+/**
+ * What a mapper method resolves to. TypeScript's return types are gone at run time, so the shape
+ * is declared:
+ *
+ * | `returns` | resolves to |
+ * |---|---|
+ * | `"list"` (default of `@Query`) | every row: entities when an entity is known, else row maps |
+ * | `"one"` | the only row, `null` for none, a `MapperError` for more than one |
+ * | `"page"` | a `PageResult` (rows + `totalCount` from `hits.total` of the same response) |
+ * | `"value"` | the only column of the only row (e.g. `COUNT`), or null |
+ * | `"number"` (default of writes) | the update count of a write, or `"value"` as a number for a read |
+ * | `"boolean"` | a write changed something / a read found a row (`HEAD`: a 2xx status) |
+ * | `"results"` (default of `@Execute`) | one result per command: update counts and row-map lists |
+ * | `"void"` | `undefined` |
+ *
+ * @example
+ * ```ts
+ * import type { Returns } from "@searchvisitor/searchvisitor/mapper";
+ * import assert from "node:assert/strict";
+ *
+ * const shape: Returns = "page";
+ * assert.equal(shape, "page");
+ * ```
+ */
+export type Returns =
+  | "list"
+  | "one"
+  | "page"
+  | "value"
+  | "number"
+  | "boolean"
+  | "results"
+  | "void";
+
+/** Every `Returns` value, for checks. */
+export const RETURNS: readonly Returns[] = [
+  "list",
+  "one",
+  "page",
+  "value",
+  "number",
+  "boolean",
+  "results",
+  "void",
+];
+
+/**
+ * Options of a statement declaration (`@Query(text, options)`, `defineMapper` methods).
+ *
+ * @example
+ * ```ts
+ * import type { StatementOptions } from "@searchvisitor/searchvisitor/mapper";
+ * import assert from "node:assert/strict";
+ *
+ * const options: StatementOptions = { returns: "one", params: ["name"] };
+ * assert.deepEqual(options.params, ["name"]);
+ * ```
+ */
+export interface StatementOptions {
+  /** The shape of the result (see {@linkcode Returns}); default by kind. */
+  returns?: Returns;
+  /**
+   * Map rows to this entity class (the key field takes `_ID`); `"map"` keeps row maps. Default:
+   * the mapper's entity, else row maps.
+   */
+  entity?: EntityClass | "map";
+  /**
+   * Names for positional parameters: `find(name, age)` with `params: ["name", "age"]` binds
+   * `#{name}` and `#{age}`. Without it, the first argument is the object of named arguments.
+   */
+  params?: readonly string[];
+}
+
+/**
+ * Options of an insert statement: generated keys go back into the argument.
+ *
+ * @example
+ * ```ts
+ * import type { InsertOptions } from "@searchvisitor/searchvisitor/mapper";
+ * import assert from "node:assert/strict";
+ *
+ * const options: InsertOptions = { useGeneratedKeys: true, keyProperty: "user.id" };
+ * assert.equal(options.keyProperty, "user.id");
+ * ```
+ */
+export interface InsertOptions extends StatementOptions {
+  /** Read the `_id`s the server generated. */
+  useGeneratedKeys?: boolean;
+  /**
+   * Where the generated `_id` goes: a path into the named arguments (`"id"`, `"user.id"`); when
+   * the path crosses an array, each element takes the next key.
+   */
+  keyProperty?: string;
+}
+
+/** One normalised statement declaration. */
+export interface StatementDef {
+  /** The kind. */
+  readonly kind: StatementKind | "call";
+  /** The template text (array parts joined with a space). */
+  readonly text: string;
+  /** The options. */
+  readonly options: Readonly<InsertOptions>;
+}
+
+/**
+ * Joins the parts of a statement text: one line each, so a part may be a whole command and a
+ * body may continue over several parts.
+ */
+export function statementText(text: string | readonly string[]): string {
+  return typeof text === "string" ? text : text.join("\n");
+}
+
+/** The default result shape of a kind. */
+export function defaultReturns(kind: StatementKind): Returns {
+  if (kind === "query") return "list";
+  if (kind === "execute") return "results";
+  return "number";
+}

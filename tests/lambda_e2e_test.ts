@@ -1,0 +1,407 @@
+// LambdaTemplate end to end on the embedded engine (in-process `engine.fetch`): every operator,
+// combinations, and one test per dbVisitor defect it fixes (or/and ignored, group arguments lost,
+// like broken, isNull argument shift, double build, eq as match, no empty-where guard, batch
+// inserts failing, count with sort/_source).
+import assert from "node:assert/strict";
+import {
+  BulkError,
+  DataSource,
+  IllegalStateError,
+  IncorrectResultSizeError,
+} from "../driver/mod.ts";
+import { Engine } from "../engine/mod.ts";
+import { Column, JdbcTemplate, PageObject, Table } from "../template/mod.ts";
+import { LambdaTemplate } from "../lambda/mod.ts";
+
+@Table("lx_people")
+class Person {
+  @Column({ primary: true })
+  id = "";
+  @Column()
+  name = "";
+  @Column()
+  bio: string | null = null;
+  @Column()
+  city: string | null = null;
+  @Column({ type: "number" })
+  age = 0;
+  @Column({ type: "date" })
+  born: Date | null = null;
+  @Column({ type: "bigint" })
+  score: bigint | null = null;
+  @Column()
+  email: string | null = null;
+}
+
+const person = (p: Partial<Person>) => Object.assign(new Person(), p);
+
+const PEOPLE = [
+  person({
+    id: "1",
+    name: "Ann Lee",
+    city: "Oslo",
+    age: 31,
+    born: new Date("1993-02-01T00:00:00Z"),
+    score: 10n,
+    email: "ann@x.no",
+    bio: "likes fjords",
+  }),
+  person({
+    id: "2",
+    name: "ann",
+    city: "Bergen",
+    age: 17,
+    born: new Date("2007-05-05T00:00:00Z"),
+    score: 20n,
+    email: null,
+    bio: "young",
+  }),
+  person({
+    id: "3",
+    name: "Bob*Star",
+    city: "Oslo",
+    age: 45,
+    born: new Date("1979-12-31T23:00:00Z"),
+    score: 30n,
+    bio: "a star",
+  }),
+  person({ id: "4", name: "Bob?Q", city: null, age: 60, born: null, score: null }),
+  person({ id: "5", name: "back\\slash", city: "Tromsø", age: 17, score: 50n, email: "b@x.no" }),
+];
+
+interface Sent {
+  method: string;
+  path: string;
+  body: string;
+}
+
+async function setup(indexRefresh = true) {
+  const engine = new Engine();
+  const sent: Sent[] = [];
+  const fetch = (input: string | URL | Request, init?: RequestInit) => {
+    const url = new URL(String(input));
+    sent.push({
+      method: init?.method ?? "GET",
+      path: url.pathname + url.search,
+      body: String(init?.body ?? ""),
+    });
+    return engine.fetch(input, init);
+  };
+  const ds = new DataSource({ nodes: ["http://es.local"], fetch, indexRefresh });
+  const jdbc = new JdbcTemplate(ds);
+  await jdbc.execute(`PUT /lx_people {"mappings": {"properties": {
+    "id": {"type": "keyword"},
+    "name": {"type": "text", "fields": {"keyword": {"type": "keyword"}}},
+    "bio": {"type": "text"}, "city": {"type": "keyword"}, "email": {"type": "keyword"},
+    "age": {"type": "integer"}, "born": {"type": "date"}, "score": {"type": "long"}}}}`);
+  const lambda = new LambdaTemplate(ds);
+  sent.length = 0;
+  return { lambda, jdbc, ds, sent, engine };
+}
+
+async function seeded() {
+  const ctx = await setup();
+  assert.equal(await ctx.lambda.insert(Person).applyEntity(PEOPLE).executeSumResult(), 5);
+  ctx.sent.length = 0;
+  return ctx;
+}
+
+const ids = (rows: readonly { id: string }[]) => rows.map((r) => r.id).sort();
+
+Deno.test("every operator, end to end", async () => {
+  const { lambda } = await seeded();
+  const q = () => lambda.query(Person);
+  const cases: [string, Promise<Person[]>, string[]][] = [
+    ["eq", q().eq("city", "Oslo").queryForList(), ["1", "3"]],
+    ["ne (missing matches)", q().ne("city", "Oslo").queryForList(), ["2", "4", "5"]],
+    ["gt", q().gt("age", 45).queryForList(), ["4"]],
+    ["ge", q().ge("age", 45).queryForList(), ["3", "4"]],
+    ["lt", q().lt("age", 18).queryForList(), ["2", "5"]],
+    ["le", q().le("age", 31).queryForList(), ["1", "2", "5"]],
+    ["in", q().in("city", ["Bergen", "Tromsø"]).queryForList(), ["2", "5"]],
+    ["notIn", q().notIn("city", ["Oslo"]).queryForList(), ["2", "4", "5"]],
+    ["in []", q().in("city", []).queryForList(), []],
+    ["between", q().between("age", 17, 31).queryForList(), ["1", "2", "5"]],
+    ["notBetween", q().notBetween("age", 17, 31).queryForList(), ["3", "4"]],
+    ["isNull (missing or null)", q().isNull("email").queryForList(), ["2", "3", "4"]],
+    ["isNotNull", q().isNotNull("email").queryForList(), ["1", "5"]],
+    ["like prefix", q().like("name", "Bob%").queryForList(), ["3", "4"]],
+    ["like contains", q().like("name", "%b%").queryForList(), ["3", "4", "5"]],
+    ["like suffix", q().like("name", "%Lee").queryForList(), ["1"]],
+    ["likeRight", q().likeRight("name", "an").queryForList(), ["2"]],
+    ["likeLeft", q().likeLeft("name", "Q").queryForList(), ["4"]],
+    ["notLike", q().notLike("name", "Bob%").queryForList(), ["1", "2", "5"]],
+    ["notLikeRight", q().notLikeRight("name", "a").queryForList(), ["1", "3", "4", "5"]],
+    ["notLikeLeft", q().notLikeLeft("name", "Lee").queryForList(), ["2", "3", "4", "5"]],
+    ["match", q().match("bio", "star").queryForList(), ["3"]],
+    ["matchPhrase", q().matchPhrase("bio", "likes fjords").queryForList(), ["1"]],
+  ];
+  for (const [name, rows, expected] of cases) assert.deepEqual(ids(await rows), expected, name);
+});
+
+Deno.test("defect 15: or() between conditions is real OR (selectByIds-style lookups)", async () => {
+  const { lambda } = await seeded();
+  const rows = await lambda.query(Person).eq("id", "1").or().eq("id", "4").or().eq("id", "9")
+    .queryForList();
+  assert.deepEqual(ids(rows), ["1", "4"]);
+  // AND binds tighter: city=Oslo OR (age<18 AND city=Bergen)
+  const mixed = await lambda.query(Person).eq("city", "Oslo").or().lt("age", 18).eq(
+    "city",
+    "Bergen",
+  )
+    .queryForList();
+  assert.deepEqual(ids(mixed), ["1", "2", "3"]);
+});
+
+Deno.test("defect 16: groups keep their arguments; not() negates; nesting to any depth", async () => {
+  const { lambda } = await seeded();
+  const q = lambda.query(Person)
+    .and((g) => g.eq("city", "Oslo").or().eq("city", "Bergen"))
+    .not((g) => g.lt("age", 18));
+  assert.deepEqual(ids(await q.queryForList()), ["1", "3"]);
+  const deep = lambda.query(Person).or((g) =>
+    g.not((n) => n.or((o) => o.and((a) => a.ge("age", 18).isNotNull("city"))))
+  );
+  // NOT (age >= 18 AND city present) → 2 (17), 4 (no city), 5 (17)
+  assert.deepEqual(ids(await deep.queryForList()), ["2", "4", "5"]);
+});
+
+Deno.test("defect 17: like values are escaped — *, ? and \\ match themselves — and later arguments stay in place", async () => {
+  const { lambda } = await seeded();
+  assert.deepEqual(ids(await lambda.query(Person).like("name", "%b*S%").queryForList()), ["3"]);
+  assert.deepEqual(ids(await lambda.query(Person).like("name", "%b?Q").queryForList()), ["4"]);
+  assert.deepEqual(ids(await lambda.query(Person).like("name", "%k\\s%").queryForList()), ["5"]);
+  assert.deepEqual(ids(await lambda.query(Person).like("name", "%?%").queryForList()), ["4"]);
+  const after = await lambda.query(Person).like("name", "%*%").eq("city", "Oslo").gt("age", 40)
+    .queryForList();
+  assert.deepEqual(ids(after), ["3"]);
+});
+
+Deno.test("defect 18: isNull/isNotNull add no argument; conditions after them bind correctly", async () => {
+  const { lambda } = await seeded();
+  const q = lambda.query(Person).isNull("email").isNotNull("city").eq("city", "Oslo");
+  const cmd = q.toCommand();
+  assert.equal(cmd.args.length, (cmd.text.match(/\?/g) ?? []).length);
+  assert.deepEqual(ids(await q.queryForList()), ["3"]);
+  // explicit null and a missing field are both "null"
+  assert.deepEqual(ids(await lambda.query(Person).eq("email", null).queryForList()), [
+    "2",
+    "3",
+    "4",
+  ]);
+});
+
+Deno.test("defect 19: one builder run several ways gives the same answers", async () => {
+  const { lambda } = await seeded();
+  const q = lambda.query(Person).eq("city", "Oslo").orderBy("age");
+  assert.equal(await q.queryForCount(), 2);
+  assert.deepEqual((await q.queryForList()).map((p) => p.id), ["1", "3"]);
+  assert.equal(await q.queryForCount(), 2);
+  assert.deepEqual((await q.queryForList()).map((p) => p.id), ["1", "3"]);
+});
+
+Deno.test("defect 21: eq is exact (text → .keyword, mapping read once) and orderBy is ascending", async () => {
+  const { lambda, sent } = await seeded();
+  assert.deepEqual(ids(await lambda.query(Person).eq("name", "Ann Lee").queryForList()), ["1"]);
+  assert.deepEqual(ids(await lambda.query(Person).eq("name", "ann").queryForList()), ["2"]);
+  assert.deepEqual(ids(await lambda.query(Person).match("name", "ann").queryForList()), ["1", "2"]);
+  const sorted = await lambda.query(Person).isNotNull("city").orderBy("name").queryForList();
+  assert.deepEqual(sorted.map((p) => p.name), ["Ann Lee", "Bob*Star", "ann", "back\\slash"]);
+  const desc = await lambda.query(Person).orderBy("age", "desc").orderBy("name").queryForList();
+  assert.deepEqual(desc.map((p) => p.id), ["4", "3", "1", "2", "5"]);
+  assert.equal(sent.filter((s) => s.path.endsWith("/_mapping")).length, 1, "mapping read once");
+  const search = sent.find((s) => s.path.includes("_search"))!;
+  assert.match(search.body, /"term":\{"name\.keyword":"Ann Lee"\}/);
+});
+
+Deno.test("an exact condition on a text field without a keyword sub-field is a clear error, before searching", async () => {
+  const { lambda, sent } = await seeded();
+  await assert.rejects(
+    lambda.query(Person).eq("bio", "young").queryForList(),
+    /eq\("bio"\): the field is "text" with no keyword sub-field.*use match\(\)/,
+  );
+  assert.equal(sent.filter((s) => s.path.includes("_search")).length, 0);
+});
+
+Deno.test("defect 22: update and delete refuse to run without a condition unless allowEmptyWhere()", async () => {
+  const { lambda, sent } = await seeded();
+  await assert.rejects(
+    lambda.delete(Person).doDelete(),
+    (e: unknown) =>
+      e instanceof IllegalStateError &&
+      /every document of "lx_people".*allowEmptyWhere\(\)/.test(e.message),
+  );
+  await assert.rejects(lambda.update(Person).updateTo("city", "X").doUpdate(), IllegalStateError);
+  await assert.rejects(lambda.update(Person).eq("id", "1").doUpdate(), /nothing to set/);
+  assert.equal(sent.length, 0, "nothing was sent");
+  assert.equal(await lambda.update(Person).allowEmptyWhere().updateTo("city", "X").doUpdate(), 5);
+  assert.equal(await lambda.query(Person).eq("city", "X").queryForCount(), 5);
+  assert.equal(await lambda.delete(Person).allowEmptyWhere().doDelete(), 5);
+  assert.equal(await lambda.query(Person).queryForCount(), 0);
+});
+
+Deno.test("defect 23: several entities are one _bulk request; failures are reported per item", async () => {
+  const { lambda, sent } = await setup();
+  const fresh = [
+    person({ id: "a", name: "A" }),
+    person({ name: "gen" }),
+    person({ id: "b", name: "B" }),
+  ];
+  const keys = await lambda.insert(Person).applyEntity(fresh).executeGetKeys();
+  assert.equal(sent.filter((s) => s.path.includes("_bulk")).length, 1);
+  assert.equal(sent.length, 1);
+  assert.equal(keys.length, 3);
+  assert.deepEqual([keys[0], keys[2]], ["a", "b"]);
+  assert.equal(fresh[1]!.id, keys[1], "the generated _id is written back into the entity");
+  assert.equal((await lambda.query(Person).eq("_id", keys[1]!).queryForObject())?.name, "gen");
+  // "a" exists: create refuses it, the other item is still written, and the error lists both.
+  const again = lambda.insert(Person).applyEntity([
+    person({ id: "a", name: "A2" }),
+    person({ id: "c" }),
+  ]);
+  await assert.rejects(again.executeSumResult(), (e: unknown) => {
+    assert.ok(e instanceof BulkError);
+    assert.equal(e.successCount, 1);
+    assert.deepEqual(e.failed.map((i) => [i.index, i.id, i.status]), [[0, "a", 409]]);
+    return true;
+  });
+  assert.equal((await lambda.query(Person).eq("id", "a").queryForObject())?.name, "A");
+  assert.equal(await lambda.query(Person).queryForCount(), 4);
+});
+
+Deno.test("defect 24: queryForCount sends only the query, whatever select/order/page is set", async () => {
+  const { lambda, sent } = await seeded();
+  const q = lambda.query(Person).ge("age", 17).select("name").orderBy("age").initPage(2, 1);
+  assert.equal(await q.queryForCount(), 5);
+  const count = sent.find((s) => s.path.endsWith("/_count"))!;
+  assert.deepEqual(Object.keys(JSON.parse(count.body)), ["query"]);
+});
+
+Deno.test("select, paging with totals, queryForPage, queryForObject/Map/MapList", async () => {
+  const { lambda } = await seeded();
+  const page = new PageObject(0, 2);
+  const q = lambda.query(Person).select("name", "age").orderBy("age").orderBy("name");
+  const pages: string[][] = [];
+  for (let i = 0; i < 3; i++, page.nextPage()) {
+    pages.push((await q.usePage(page).queryForList()).map((p) => p.name));
+  }
+  assert.deepEqual(pages, [["ann", "back\\slash"], ["Ann Lee", "Bob*Star"], ["Bob?Q"]]);
+  assert.equal(page.getTotalCount(), 5);
+  assert.equal(page.getTotalPage(), 3);
+  const projected = (await q.initPage(1, 0).queryForList())[0]!;
+  assert.equal(projected.city, null, "fields not selected keep their defaults");
+  const result = await q.initPage(2, 2, 1).queryForPage();
+  assert.deepEqual([result.data.map((p) => p.name), result.totalCount, result.currentPage], [
+    ["Ann Lee", "Bob*Star"],
+    5,
+    2,
+  ]);
+  assert.equal(await lambda.query(Person).eq("id", "nope").queryForObject(), null);
+  await assert.rejects(
+    lambda.query(Person).eq("city", "Oslo").queryForObject(),
+    (e: unknown) => e instanceof IncorrectResultSizeError && e.actual === 2,
+  );
+  const one = await lambda.query(Person).eq("id", "3").queryForObject();
+  assert.ok(one instanceof Person);
+  assert.ok(one.born instanceof Date && one.born.toISOString() === "1979-12-31T23:00:00.000Z");
+  assert.deepEqual(await lambda.query("lx_people").eq("id", "4").select("name").queryForMap(), {
+    _id: "4",
+    name: "Bob?Q",
+  });
+  const maps = await lambda.query("lx_people").in("_id", ["1", "2"]).select("city").orderBy("id")
+    .queryForMapList();
+  assert.deepEqual(maps, [{ _id: "1", city: "Oslo" }, { _id: "2", city: "Bergen" }]);
+});
+
+Deno.test("dates and bigints bind as Elasticsearch expects", async () => {
+  const { lambda, sent } = await seeded();
+  const born = await lambda.query(Person).between(
+    "born",
+    new Date("1979-01-01"),
+    new Date("1994-01-01"),
+  )
+    .queryForList();
+  assert.deepEqual(ids(born), ["1", "3"]);
+  assert.deepEqual(
+    ids(await lambda.query(Person).gt("born", new Date("2000-01-01")).queryForList()),
+    ["2"],
+  );
+  assert.deepEqual(ids(await lambda.query(Person).ge("score", 30n).queryForList()), ["3", "5"]);
+  assert.deepEqual(ids(await lambda.query(Person).in("score", [10n, 50n]).queryForList()), [
+    "1",
+    "5",
+  ]);
+  const huge = 2n ** 63n - 1n;
+  await lambda.query(Person).eq("score", huge).queryForList();
+  assert.match(
+    sent.at(-1)!.body,
+    /"term":\{"score":9223372036854775807\}/,
+    "exact digits, no rounding",
+  );
+  assert.match(sent.find((s) => s.body.includes("born"))!.body, /"gte":"1979-01-01T00:00:00.000Z"/);
+});
+
+Deno.test("update and delete: by key a plain _update/DELETE, else by query with true counts", async () => {
+  const { lambda, sent } = await setup(false); // writes outside lambda: not refreshed
+  await new LambdaTemplate(lambda.jdbc, { refresh: false }).insert(Person).applyEntity(PEOPLE)
+    .executeSumResult();
+  sent.length = 0;
+  assert.equal(
+    await lambda.update(Person).eq("city", "Oslo").updateTo("email", "oslo@x.no").doUpdate(),
+    2,
+  );
+  assert.deepEqual(sent.map((s) => `${s.method} ${s.path.replace(/\?.*/, "")}`), [
+    "GET /lx_people/_mapping",
+    "POST /lx_people/_refresh",
+    "POST /lx_people/_update_by_query",
+  ]);
+  assert.equal(await lambda.query(Person).eq("email", "oslo@x.no").queryForCount(), 2);
+  sent.length = 0;
+  assert.equal(await lambda.update(Person).eq("id", "2").updateTo("age", 18).doUpdate(), 1);
+  assert.deepEqual(sent.map((s) => `${s.method} ${s.path}`), [
+    "POST /lx_people/_update/2?refresh=true",
+  ]);
+  assert.equal(await lambda.update(Person).eq("id", "nope").updateTo("age", 1).doUpdate(), 0);
+  assert.equal(await lambda.delete(Person).eq("id", "nope").doDelete(), 0);
+  assert.equal(await lambda.delete(Person).eq("id", "2").doDelete(), 1);
+  assert.equal(await lambda.delete(Person).lt("age", 40).or().isNull("city").doDelete(), 3);
+  assert.deepEqual(ids(await lambda.query(Person).queryForList()), ["3"]);
+  const sample = person({ id: "3", name: "Robert", age: 46 });
+  assert.equal(await lambda.update(Person).eq("id", "3").updateToSample(sample).doUpdate(), 1);
+  const bob = await lambda.query(Person).eq("id", "3").queryForObject();
+  assert.deepEqual([bob?.name, bob?.age, bob?.city], ["Robert", 46, null]);
+});
+
+Deno.test("bare index names: maps in, maps out, _id as the key", async () => {
+  const { lambda } = await setup();
+  const keys = await lambda.insert("lx_docs").applyMap([{ _id: "k1", n: 1, tag: "x" }, { n: 2 }])
+    .executeGetKeys();
+  assert.equal(keys[0], "k1");
+  const rows = await lambda.query("lx_docs").orderBy("n").queryForList();
+  assert.deepEqual(rows.map((r) => [r._id, r.n]), [["k1", 1], [keys[1], 2]]);
+  assert.equal(await lambda.update("lx_docs").eq("_id", "k1").updateTo("n", 5).doUpdate(), 1);
+  assert.equal(await lambda.query("lx_docs").ge("n", 2).queryForCount(), 2);
+  assert.equal(await lambda.delete("lx_docs").eq("tag", "x").doDelete(), 1);
+});
+
+Deno.test("LambdaTemplate over a Connection or a JdbcTemplate", async () => {
+  const { ds, jdbc } = await seeded();
+  await using conn = await ds.getConnection();
+  assert.equal(await new LambdaTemplate(conn).query(Person).eq("city", "Oslo").queryForCount(), 2);
+  const viaJdbc = new LambdaTemplate(jdbc);
+  assert.equal(viaJdbc.jdbc, jdbc);
+  assert.equal(await viaJdbc.query(Person).queryForCount(), 5);
+});
+
+Deno.test("field names that look like placeholders, markers or quotes stay field names", async () => {
+  const { lambda } = await setup();
+  await lambda.insert("lx_odd").applyMap([
+    { _id: "1", "we?ird": "x", 'q"uote': "y", "{?}": "z", "#{a}": "w" },
+    { _id: "2" },
+  ]).executeSumResult();
+  const idsOf = async (q: ReturnType<typeof lambda.query>) =>
+    (await q.queryForMapList()).map((r) => r._id);
+  assert.deepEqual(await idsOf(lambda.query("lx_odd").eq("we?ird", "x")), ["1"]);
+  assert.deepEqual(await idsOf(lambda.query("lx_odd").eq('q"uote', "y")), ["1"]);
+  assert.deepEqual(await idsOf(lambda.query("lx_odd").eq("{?}", "z").isNotNull("#{a}")), ["1"]);
+});
