@@ -2,7 +2,7 @@
 // applies a rename plan computed once per class.
 
 import { DataAccessError, type ResultSet } from "../driver/mod.ts";
-import { rowMetadata, versionOf } from "./_hit_meta.ts";
+import { versionOf } from "./_hit_meta.ts";
 import {
   type ColumnType,
   type EntityClass,
@@ -188,7 +188,6 @@ export function mapResultSet<T>(rs: ResultSet, type: EntityClass<T>, command?: s
     );
   }
   const version = planOf(type).version;
-  const hits = version ? rowMetadata(rs.raw) : [];
   const out: T[] = [];
   let row = 0;
   while (rs.next()) {
@@ -199,7 +198,7 @@ export function mapResultSet<T>(rs: ResultSet, type: EntityClass<T>, command?: s
       throw new RowMappingError(row, error, command);
     }
     if (version) {
-      const value = versionOf(hits[rs.getRowNumber() - 1], version.version);
+      const value = versionOf(rs.getHit(), version.version);
       if (value !== undefined) (entity as Record<string, unknown>)[version.field] = value;
     }
     out.push(entity);

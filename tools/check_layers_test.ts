@@ -54,6 +54,10 @@ Deno.test("an engine stage imports only the stages below it", () => {
   assert.match(root[0]!.problem, /must not import engine\/engine.ts/);
   assert.deepEqual(checkFile("engine/_index/shard.ts", 'import { e } from "../_errors.ts";'), []);
   assert.deepEqual(
+    checkFile("engine/_query/a.ts", 'import { isJsonObject } from "../_json.ts";'),
+    [],
+  );
+  assert.deepEqual(
     checkFile("engine/_rest/a_test.ts", 'import { Engine } from "../engine.ts";'),
     [],
   );

@@ -8,7 +8,7 @@
 import { IllegalStateError } from "../errors.ts";
 import { cellValue, JsonCell } from "./_json_cell.ts";
 import { ColumnTypeError, toBoolean, toDate, toDouble, toInt, toLong } from "./cell_types.ts";
-import { type HitMeta, readHitMeta } from "./hit_meta.ts";
+import { type HitMeta, hitsOf, readHitMeta } from "./hit_meta.ts";
 import type { Aggregations } from "./aggregations.ts";
 
 /**
@@ -121,7 +121,7 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
   readonly #columns: readonly string[];
   readonly #rows: readonly (readonly unknown[])[];
   readonly #byLabel = new Map<string, number>();
-  readonly #hits: readonly unknown[] | undefined;
+  #hits: readonly unknown[] | undefined;
   #cursor = -1;
   #wasNull = false;
   #closed = false;
@@ -364,7 +364,9 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
    */
   getHit(): HitMeta {
     this.#current();
-    return readHitMeta(this.#hits?.[this.#cursor]);
+    // A result set built by hand with only `raw` finds its hits there, once.
+    this.#hits ??= hitsOf(this.raw);
+    return readHitMeta(this.#hits[this.#cursor]);
   }
 
   /**

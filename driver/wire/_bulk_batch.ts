@@ -7,7 +7,7 @@ import { BulkError, type BulkItem, ResponseError } from "../errors.ts";
 import type { BoundCommand } from "../command/_command.ts";
 import { type BulkEntry, toBulkEntry } from "./_batch.ts";
 import type { CallOptions, Executor } from "./_executor.ts";
-import { isJsonObject } from "./_json.ts";
+import { isJsonObject } from "../_json.ts";
 import { type BulkAnswer, generatedKeys, readBulkAnswer, toBulkItem } from "./_bulk_items.ts";
 
 /** One count per command (1 written, 0 for a noop update or a missing document) and the ids. */

@@ -2,7 +2,7 @@
 // (its update count) and executeBatch (its per-item retries and counts).
 
 import type { BulkItem, ServerErrorCause } from "../errors.ts";
-import { isJsonObject, type JsonObject } from "./_json.ts";
+import { isJsonObject, type JsonObject } from "../_json.ts";
 
 /** One item as the server wrote it: `{"<action>": {…detail}}`. */
 export interface BulkAnswer {

@@ -4,7 +4,7 @@
 import { BulkError, ResponseError } from "../errors.ts";
 import type { Endpoint } from "./_endpoint.ts";
 import { parseJsonBody } from "./_json_body.ts";
-import { isJsonObject, type JsonObject } from "./_json.ts";
+import { isJsonObject, type JsonObject } from "../_json.ts";
 import { generatedKeys, readBulkAnswer, toBulkItem } from "./_bulk_items.ts";
 import { JsonCell } from "../jdbc/_json_cell.ts";
 import type { ResultSetMeta, TotalHits } from "../jdbc/result_set.ts";

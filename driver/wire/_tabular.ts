@@ -2,7 +2,7 @@
 // field or alias, as dbVisitor reads them), and the generic "one row per object" shape.
 
 import { JsonCell } from "../jdbc/_json_cell.ts";
-import { isJsonObject } from "./_json.ts";
+import { isJsonObject } from "../_json.ts";
 
 /** Columns and rows, before they become a ResultSet. */
 export interface Table {

@@ -4,6 +4,7 @@ import { illegalArgument, parsingError } from "../_errors.ts";
 import type { Hits } from "../_query/doc_set.ts";
 import type { ExecContext } from "../_query/exec_context.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
+import { type JsonObject } from "../_json.ts";
 
 /** The docs one target contributes to an aggregation. */
 export interface AggInput {
@@ -16,9 +17,13 @@ export interface AggInput {
 }
 
 /** A JSON object. */
-export type Json = Record<string, unknown>;
 /** One aggregation type: body, inputs, sub-aggregations, name → result. */
-export type AggFn = (body: Json, inputs: AggInput[], sub: Json | undefined, name: string) => Json;
+export type AggFn = (
+  body: JsonObject,
+  inputs: AggInput[],
+  sub: JsonObject | undefined,
+  name: string,
+) => JsonObject;
 
 /** The field of an input, refusing text fields like Elasticsearch (fielddata disabled). */
 export function fieldInfo(input: AggInput, field: string): FieldInfo | undefined {
@@ -61,7 +66,7 @@ export function eachValue(
 }
 
 /** The required `field` of an aggregation body. */
-export function fieldOf(body: Json, name: string, type: string): string {
+export function fieldOf(body: JsonObject, name: string, type: string): string {
   if (typeof body.field !== "string") {
     throw parsingError(`[${type}] aggregation [${name}] requires a [field]`);
   }

@@ -12,24 +12,18 @@ import {
   type ValueSource,
 } from "./bucket_aggs.ts";
 import { dateValueAt, formatDateAt } from "../_index/dates.ts";
-import {
-  type AggFn,
-  type AggInput,
-  eachValue,
-  fieldInfo,
-  fieldOf,
-  type Json,
-} from "./agg_values.ts";
+import { type AggFn, type AggInput, eachValue, fieldInfo, fieldOf } from "./agg_values.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
 import { matchLive } from "../_query/query_exec.ts";
 import { parseQuery } from "../_query/query_parser.ts";
 import { intersect } from "../_query/doc_set.ts";
 import { METRIC_AGGS } from "./metric_aggs.ts";
 import { topHitsAgg } from "./top_hits_agg.ts";
+import type { JsonObject } from "../_json.ts";
 
 export type { AggInput };
 
-function keyOf(info: FieldInfo | undefined, v: number | string): Json {
+function keyOf(info: FieldInfo | undefined, v: number | string): JsonObject {
   if (info?.kind === "boolean") return { key: v, key_as_string: v ? "true" : "false" };
   if (info?.kind === "date") {
     return { key: v, key_as_string: formatDateAt(Number(v), info.nanos, info.format) };
@@ -95,7 +89,12 @@ function countFromPostings(
   }
 }
 
-function termsAgg(body: Json, inputs: AggInput[], sub: Json | undefined, name: string): Json {
+function termsAgg(
+  body: JsonObject,
+  inputs: AggInput[],
+  sub: JsonObject | undefined,
+  name: string,
+): JsonObject {
   const field = fieldOf(body, name, "terms");
   const size = Number(body.size ?? 10);
   const minDocCount = Number(body.min_doc_count ?? 1);
@@ -131,15 +130,15 @@ function termsAgg(body: Json, inputs: AggInput[], sub: Json | undefined, name: s
     });
     info = seen;
   }
-  const order = (body.order ?? { _count: "desc" }) as Json | Json[];
+  const order = (body.order ?? { _count: "desc" }) as JsonObject | JsonObject[];
   const orders = (Array.isArray(order) ? order : [order]).flatMap((o) => Object.entries(o));
   const include = keyFilter(body.include);
   const exclude = keyFilter(body.exclude);
   const entries = [...counts].filter(([k, c]) =>
     c >= minDocCount && (!include || include(k)) && !(exclude && exclude(k))
   );
-  const subOf = new Map<number | string, Json>();
-  const subResult = (k: number | string): Json => {
+  const subOf = new Map<number | string, JsonObject>();
+  const subResult = (k: number | string): JsonObject => {
     let r = subOf.get(k);
     if (!r) {
       const per = buckets.get(k)!;
@@ -163,7 +162,7 @@ function termsAgg(body: Json, inputs: AggInput[], sub: Json | undefined, name: s
         `Invalid aggregation order path [${path}]. Unknown aggregation [${aggName}]`,
       );
     }
-    const v = (subResult(k)[aggName] as Json | undefined)?.[prop];
+    const v = (subResult(k)[aggName] as JsonObject | undefined)?.[prop];
     return typeof v === "number" ? v : -Infinity;
   };
   entries.sort((a, b) => {
@@ -193,7 +192,7 @@ function termsAgg(body: Json, inputs: AggInput[], sub: Json | undefined, name: s
   };
 }
 
-function filterAgg(body: Json, inputs: AggInput[], sub: Json | undefined): Json {
+function filterAgg(body: JsonObject, inputs: AggInput[], sub: JsonObject | undefined): JsonObject {
   const q = parseQuery(body);
   const narrowed = inputs.map((i) => ({
     ctx: i.ctx,
@@ -205,17 +204,17 @@ function filterAgg(body: Json, inputs: AggInput[], sub: Json | undefined): Json 
   return { doc_count: count, ...(sub ? runAggregations(sub, narrowed) : {}) };
 }
 
-function filtersAgg(body: Json, inputs: AggInput[], sub: Json | undefined): Json {
+function filtersAgg(body: JsonObject, inputs: AggInput[], sub: JsonObject | undefined): JsonObject {
   const defs = body.filters;
   if (typeof defs !== "object" || defs === null) {
     throw parsingError(`[filters] requires a [filters] object or array`);
   }
-  const bucket = (query: unknown): Json => filterAgg(query as Json, inputs, sub);
+  const bucket = (query: unknown): JsonObject => filterAgg(query as JsonObject, inputs, sub);
   if (Array.isArray(defs)) {
     consumeBuckets(defs.length);
     return { buckets: defs.map(bucket) };
   }
-  const buckets: Json = {};
+  const buckets: JsonObject = {};
   for (const [key, query] of Object.entries(defs)) {
     consumeBuckets(1);
     setOwn(buckets, key, bucket(query));
@@ -227,7 +226,12 @@ function filtersAgg(body: Json, inputs: AggInput[], sub: Json | undefined): Json
   return { buckets };
 }
 
-function missingAgg(body: Json, inputs: AggInput[], sub: Json | undefined, name: string): Json {
+function missingAgg(
+  body: JsonObject,
+  inputs: AggInput[],
+  sub: JsonObject | undefined,
+  name: string,
+): JsonObject {
   const field = fieldOf(body, name, "missing");
   const narrowed = inputs.map((i) => {
     const has = new Set<number>();
@@ -239,7 +243,12 @@ function missingAgg(body: Json, inputs: AggInput[], sub: Json | undefined, name:
   return { doc_count: count, ...(sub ? runAggregations(sub, narrowed) : {}) };
 }
 
-function numericSource(inputs: AggInput[], body: Json, name: string, type: string): ValueSource {
+function numericSource(
+  inputs: AggInput[],
+  body: JsonObject,
+  name: string,
+  type: string,
+): ValueSource {
   const field = fieldOf(body, name, type);
   const nanos = type === "date_histogram" &&
     inputs.some((i) => i.ctx.fields.byPath.get(field)?.nanos);
@@ -252,7 +261,10 @@ function numericSource(inputs: AggInput[], body: Json, name: string, type: strin
     );
 }
 
-function subRunner(inputs: AggInput[], sub: Json | undefined): ((docs: BucketDocs) => Json) | null {
+function subRunner(
+  inputs: AggInput[],
+  sub: JsonObject | undefined,
+): ((docs: BucketDocs) => JsonObject) | null {
   if (!sub) return null;
   return (docs) =>
     runAggregations(
@@ -298,8 +310,8 @@ const AGGS: Record<string, AggFn> = {
 };
 
 /** Runs an `aggs` object and returns the `aggregations` response object. */
-export function runAggregations(aggs: Json, inputs: AggInput[]): Json {
-  const out: Json = {};
+export function runAggregations(aggs: JsonObject, inputs: AggInput[]): JsonObject {
+  const out: JsonObject = {};
   for (const [name, def] of Object.entries(aggs)) {
     if (typeof def !== "object" || def === null) {
       throw parsingError(
@@ -307,11 +319,11 @@ export function runAggregations(aggs: Json, inputs: AggInput[]): Json {
       );
     }
     let type: string | undefined;
-    let body: Json | undefined;
-    let sub: Json | undefined;
+    let body: JsonObject | undefined;
+    let sub: JsonObject | undefined;
     let meta: unknown;
-    for (const [k, v] of Object.entries(def as Json)) {
-      if (k === "aggs" || k === "aggregations") sub = v as Json;
+    for (const [k, v] of Object.entries(def as JsonObject)) {
+      if (k === "aggs" || k === "aggregations") sub = v as JsonObject;
       else if (k === "meta") meta = v;
       else if (type !== undefined) {
         throw parsingError(
@@ -319,7 +331,7 @@ export function runAggregations(aggs: Json, inputs: AggInput[]): Json {
         );
       } else {
         type = k;
-        body = v as Json;
+        body = v as JsonObject;
       }
     }
     if (!type) throw parsingError(`Missing definition for aggregation [${name}]`);

@@ -4,8 +4,7 @@ import { illegalArgument, parsingError } from "../_errors.ts";
 import { bucketsLeft, consumeBuckets } from "../_index/limits.ts";
 import { formatDateAt } from "../_index/dates.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
-
-type Json = Record<string, unknown>;
+import { type JsonObject } from "../_json.ts";
 
 /** Docs of one target (by index in the inputs) that fell into a bucket. */
 export type BucketDocs = Map<number, number[]>;
@@ -16,7 +15,7 @@ export type ValueSource = (
 ) => FieldInfo | undefined;
 
 /** Renders the sub-aggregations of a bucket's docs. */
-export type SubRunner = (docs: BucketDocs) => Json;
+export type SubRunner = (docs: BucketDocs) => JsonObject;
 
 const CALENDAR: Record<string, string> = {
   minute: "m",
@@ -89,10 +88,10 @@ function keyed(
   keys: number[],
   buckets: Map<number, BucketDocs>,
   minDocCount: number,
-  render: (k: number) => Json,
+  render: (k: number) => JsonObject,
   sub: SubRunner | null,
-): Json[] {
-  const out: Json[] = [];
+): JsonObject[] {
+  const out: JsonObject[] = [];
   for (const k of keys) {
     const docs = buckets.get(k);
     const n = count(docs);
@@ -104,7 +103,11 @@ function keyed(
 }
 
 /** `histogram` on a numeric field (empty buckets between the extremes with min_doc_count 0). */
-export function histogramAgg(body: Json, source: ValueSource, sub: SubRunner | null): Json {
+export function histogramAgg(
+  body: JsonObject,
+  source: ValueSource,
+  sub: SubRunner | null,
+): JsonObject {
   const interval = Number(body.interval);
   if (!(interval > 0)) {
     throw parsingError(`[interval] must be >0 for histogram aggregation [histogram]`);
@@ -129,7 +132,11 @@ export function histogramAgg(body: Json, source: ValueSource, sub: SubRunner | n
 }
 
 /** `date_histogram` with `calendar_interval` or `fixed_interval`. */
-export function dateHistogramAgg(body: Json, source: ValueSource, sub: SubRunner | null): Json {
+export function dateHistogramAgg(
+  body: JsonObject,
+  source: ValueSource,
+  sub: SubRunner | null,
+): JsonObject {
   const spec = String(body.calendar_interval ?? body.fixed_interval ?? body.interval ?? "");
   let floor: (ms: number) => number;
   let next: (ms: number) => number;
@@ -189,15 +196,15 @@ function rangeKey(from?: number, to?: number): string {
 
 /** `range` buckets: `[from, to)` per range, keyed `from-to` unless a `key` is given. */
 export function rangeAgg(
-  body: Json,
+  body: JsonObject,
   source: ValueSource,
   sub: SubRunner | null,
   toNumber: (v: unknown) => number = Number,
   format?: (n: number) => string,
-): Json {
+): JsonObject {
   const ranges = body.ranges;
   if (!Array.isArray(ranges)) throw parsingError(`[ranges] must be an array`);
-  const defs = ranges.map((r: Json) => ({
+  const defs = ranges.map((r: JsonObject) => ({
     from: r.from === undefined || r.from === null ? undefined : toNumber(r.from),
     to: r.to === undefined || r.to === null ? undefined : toNumber(r.to),
     key: r.key as string | undefined,
@@ -213,7 +220,7 @@ export function rangeAgg(
   });
   const buckets = defs.map((d, i) => {
     const text = (n?: number) => (n === undefined ? "*" : format!(n));
-    const b: Json = {
+    const b: JsonObject = {
       key: d.key ?? (format ? `${text(d.from)}-${text(d.to)}` : rangeKey(d.from, d.to)),
     };
     if (d.from !== undefined) {

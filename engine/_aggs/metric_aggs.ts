@@ -1,8 +1,9 @@
 // Metric aggregations: min, max, avg, sum, value_count, cardinality, stats, extended_stats, percentiles.
 
 import { illegalArgument } from "../_errors.ts";
-import { type AggFn, eachValue, fieldInfo, fieldOf, type Json } from "./agg_values.ts";
+import { type AggFn, eachValue, fieldInfo, fieldOf } from "./agg_values.ts";
 import { formatDateAt } from "../_index/dates.ts";
+import type { JsonObject } from "../_json.ts";
 
 function metric(kind: "min" | "max" | "avg" | "sum"): AggFn {
   return (body, inputs, _sub, name) => {
@@ -34,7 +35,7 @@ function metric(kind: "min" | "max" | "avg" | "sum"): AggFn {
       : kind === "min"
       ? lo
       : hi;
-    const out: Json = { value };
+    const out: JsonObject = { value };
     if (info?.kind === "date" && value !== null) {
       out.value_as_string = formatDateAt(value, info.nanos, info.format);
     }

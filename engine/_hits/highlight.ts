@@ -6,6 +6,7 @@ import type { FieldMap } from "../_index/field_map.ts";
 import { sourceValues } from "./fetch_fields.ts";
 import type { QueryNode } from "../_query/query_nodes.ts";
 import { globMatcher } from "../_index/automaton.ts";
+import { type JsonObject } from "../_json.ts";
 
 /** A parsed `highlight` request. */
 export interface HighlightRequest {
@@ -17,20 +18,18 @@ export interface HighlightRequest {
   readonly post: string;
 }
 
-type Json = Record<string, unknown>;
-
 /** Reads the `highlight` section of a search body. */
 export function parseHighlight(body: unknown): HighlightRequest | null {
   if (body === undefined || body === null) return null;
   if (typeof body !== "object") throw parsingError(`[highlight] must be an object`);
-  const o = body as Json;
+  const o = body as JsonObject;
   const size = Number(o.fragment_size ?? 100);
   const count = Number(o.number_of_fragments ?? 5);
   const list = Array.isArray(o.fields)
-    ? (o.fields as Json[]).flatMap((f) => Object.entries(f))
-    : Object.entries((o.fields ?? {}) as Json);
+    ? (o.fields as JsonObject[]).flatMap((f) => Object.entries(f))
+    : Object.entries((o.fields ?? {}) as JsonObject);
   const fields = list.map(([pattern, opts]) => {
-    const p = (opts ?? {}) as Json;
+    const p = (opts ?? {}) as JsonObject;
     return {
       pattern,
       fragmentSize: Number(p.fragment_size ?? size),

@@ -6,29 +6,25 @@ import { parseFunction } from "./function_score.ts";
 import { registerName } from "./named_queries.ts";
 import { parseQueryString, parseSimpleQueryString } from "./query_string.ts";
 import { parseRegexpFlags } from "./regexp_syntax.ts";
+import { isJsonObject, type JsonObject } from "../_json.ts";
 
-type Json = Record<string, unknown>;
 type Parser = (body: unknown, name: string) => QueryNode;
 
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-function expectObject(v: unknown, name: string): Json {
-  if (!isObject(v)) {
+function expectObject(v: unknown, name: string): JsonObject {
+  if (!isJsonObject(v)) {
     throw parsingError(`[${name}] query malformed, no start_object after query name`);
   }
   return v;
 }
 
-function boostOf(o: Json): number {
+function boostOf(o: JsonObject): number {
   const b = o.boost ?? 1;
   const n = typeof b === "string" ? Number(b) : b;
   if (typeof n !== "number" || Number.isNaN(n)) throw parsingError(`[boost] must be a number`);
   return n;
 }
 
-function checkKeys(o: Json, name: string, allowed: readonly string[]): void {
+function checkKeys(o: JsonObject, name: string, allowed: readonly string[]): void {
   for (const k of Object.keys(o)) {
     if (k !== "boost" && k !== "_name" && !allowed.includes(k)) {
       throw parsingError(`[${name}] query does not support [${k}]`);
@@ -41,7 +37,7 @@ function singleField(
   body: unknown,
   name: string,
   valueKey: string,
-): { field: string; params: Json } {
+): { field: string; params: JsonObject } {
   const o = expectObject(body, name);
   const fields = Object.keys(o).filter((k) => k !== "boost" && k !== "_name");
   if (fields.length !== 1) {
@@ -52,7 +48,7 @@ function singleField(
   }
   const field = fields[0];
   const raw = o[field];
-  const params: Json = isObject(raw) ? { ...raw } : { [valueKey]: raw };
+  const params: JsonObject = isJsonObject(raw) ? { ...raw } : { [valueKey]: raw };
   if (o.boost !== undefined && params.boost === undefined) params.boost = o.boost;
   return { field, params };
 }
@@ -86,7 +82,7 @@ export function boostedFields(v: unknown): BoostedField[] {
 }
 
 function fuzzyParams(
-  p: Json,
+  p: JsonObject,
 ): { fuzziness?: string; prefixLength?: number; transpositions?: boolean } {
   if (p.fuzziness === undefined) return {};
   return {
@@ -119,7 +115,7 @@ const PARSERS: Record<string, Parser> = {
   term: (b, n) => {
     const { field, params } = singleField(b, n, "value");
     checkKeys(params, n, TERM_KEYS);
-    if (params.value === undefined || params.value === null || isObject(params.value)) {
+    if (params.value === undefined || params.value === null || isJsonObject(params.value)) {
       throw parsingError(`[term] query malformed, no value specified`);
     }
     return {
@@ -266,7 +262,7 @@ const PARSERS: Record<string, Parser> = {
       "time_zone",
       "relation",
     ]);
-    const p: Json = { gt: params.gt, gte: params.gte, lt: params.lt, lte: params.lte };
+    const p: JsonObject = { gt: params.gt, gte: params.gte, lt: params.lt, lte: params.lte };
     if (params.from !== undefined && params.from !== null) {
       p[params.include_lower === false ? "gt" : "gte"] = params.from;
     }
@@ -384,9 +380,9 @@ const PARSERS: Record<string, Parser> = {
       "random_score",
     ]);
     const functions = Array.isArray(o.functions)
-      ? o.functions.map((f) => parseFunction(f as Json, parseQuery))
+      ? o.functions.map((f) => parseFunction(f as JsonObject, parseQuery))
       : [];
-    const inline: Json = {};
+    const inline: JsonObject = {};
     for (const k of ["weight", "field_value_factor", "random_score"]) {
       if (o[k] !== undefined) inline[k] = o[k];
     }
@@ -447,7 +443,7 @@ const PARSERS: Record<string, Parser> = {
 
 /** Parses one Query DSL clause. Unknown query names → 400 `parsing_exception "unknown query [x]"`. */
 export function parseQuery(json: unknown): QueryNode {
-  if (!isObject(json)) throw parsingError(`query malformed, must start with start_object`);
+  if (!isJsonObject(json)) throw parsingError(`query malformed, must start with start_object`);
   const keys = Object.keys(json);
   if (keys.length === 0) return { kind: "match_all", boost: 1 };
   if (keys.length > 1) {

@@ -2,8 +2,7 @@
 
 import { setOwn } from "../_index/own.ts";
 import { matchPattern } from "./names.ts";
-
-type Json = Record<string, unknown>;
+import { type JsonObject } from "../_json.ts";
 
 function matchesAny(patterns: string[], path: string): boolean {
   return patterns.some((p) => matchPattern(p, path) || path.startsWith(p + "."));
@@ -16,21 +15,26 @@ function couldMatchBelow(patterns: string[], path: string): boolean {
   );
 }
 
-function filterObject(source: Json, includes: string[], excludes: string[], prefix: string): Json {
-  const out: Json = {};
+function filterObject(
+  source: JsonObject,
+  includes: string[],
+  excludes: string[],
+  prefix: string,
+): JsonObject {
+  const out: JsonObject = {};
   for (const [key, value] of Object.entries(source)) {
     const path = prefix ? `${prefix}.${key}` : key;
     if (excludes.length > 0 && excludes.some((p) => matchPattern(p, path))) continue;
     const included = includes.length === 0 || matchesAny(includes, path);
     if (value !== null && typeof value === "object" && !Array.isArray(value)) {
       if (included || couldMatchBelow(includes, path)) {
-        const inner = filterObject(value as Json, included ? [] : includes, excludes, path);
+        const inner = filterObject(value as JsonObject, included ? [] : includes, excludes, path);
         if (included || Object.keys(inner).length > 0) setOwn(out, key, inner);
       }
     } else if (Array.isArray(value) && !included && couldMatchBelow(includes, path)) {
       const items = value
         .filter((v) => v !== null && typeof v === "object" && !Array.isArray(v))
-        .map((v) => filterObject(v as Json, includes, excludes, path))
+        .map((v) => filterObject(v as JsonObject, includes, excludes, path))
         .filter((v) => Object.keys(v).length > 0);
       if (items.length > 0) setOwn(out, key, items);
     } else if (included) {
@@ -41,7 +45,11 @@ function filterObject(source: Json, includes: string[], excludes: string[], pref
 }
 
 /** Applies include / exclude patterns to a `_source` object. */
-export function filterSource(source: Json, includes: string[], excludes: string[]): Json {
+export function filterSource(
+  source: JsonObject,
+  includes: string[],
+  excludes: string[],
+): JsonObject {
   if (includes.length === 0 && excludes.length === 0) return source;
   return filterObject(source, includes, excludes, "");
 }
@@ -70,7 +78,7 @@ export function sourceSpec(
   }
   if (Array.isArray(source)) inc = [...inc, ...source.map(String)];
   if (source !== null && typeof source === "object" && !Array.isArray(source)) {
-    const s = source as Json;
+    const s = source as JsonObject;
     const i = s.includes ?? s.include;
     const e = s.excludes ?? s.exclude;
     if (i !== undefined) inc = [...inc, ...(Array.isArray(i) ? i.map(String) : [String(i)])];

@@ -1,4 +1,4 @@
-// The one JSON-object shape and guard of the driver's response reading.
+// The one JSON-object shape and guard of the driver (response reading, hit metadata).
 
 /** A parsed JSON object. */
 export type JsonObject = Record<string, unknown>;
