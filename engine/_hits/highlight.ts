@@ -5,7 +5,7 @@ import { parsingError } from "../_errors.ts";
 import type { FieldMap } from "../_index/field_map.ts";
 import { sourceValues } from "./fetch_fields.ts";
 import type { QueryNode } from "../_query/query_nodes.ts";
-import { globMatcher } from "../_index/automaton.ts";
+import { nameMatcher } from "../_index/name_pattern.ts";
 import { type JsonObject } from "../_json.ts";
 
 /** A parsed `highlight` request. */
@@ -155,7 +155,7 @@ export function highlightHit(
       const wanted = new Set<string>();
       for (const t of terms) {
         if (
-          t.pattern === path || (t.pattern.includes("*") && globMatcher(t.pattern)(path))
+          t.pattern === path || (t.pattern.includes("*") && nameMatcher(t.pattern)(path))
         ) {
           for (const term of t.terms) wanted.add(term);
         }

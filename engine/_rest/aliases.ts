@@ -3,7 +3,7 @@
 import { EngineError } from "../_errors.ts";
 import type { AliasMeta, IndexState } from "../_state/index_state.ts";
 import { indexNotFound } from "../_state/cluster.ts";
-import { matchPattern } from "../_state/names.ts";
+import { matchPattern } from "../_index/name_pattern.ts";
 import { bodyObject, ok, type Reply, type RequestContext, requireBody } from "./context.ts";
 import { targets } from "./targets.ts";
 

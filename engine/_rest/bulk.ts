@@ -3,7 +3,8 @@
 import { EngineError } from "../_errors.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { applyRefresh } from "../_state/refresh.ts";
-import { filterSource, listParam, sourceSpec } from "../_state/source_filter.ts";
+import { applySourceFilter, documentSourceFilter } from "../_hits/source_filter.ts";
+import { nameList } from "../_index/name_pattern.ts";
 import { updateDocument } from "../_state/update.ts";
 import {
   deleteDocument,
@@ -212,18 +213,18 @@ function run(
     checkRouting(index, id, opts.routing);
     const r = updateDocument(index, id, action.source!, opts, errorType);
     const item = itemResult(r, r.result === "created" ? 201 : 200);
-    const includes = listParam(ctx.params.get("_source_includes"));
-    const excludes = listParam(ctx.params.get("_source_excludes"));
+    const includes = nameList(ctx.params.get("_source_includes"));
+    const excludes = nameList(ctx.params.get("_source_excludes"));
     const wanted = action.source!._source ?? meta._source ?? ctx.params.get("_source") ??
       (includes.length + excludes.length > 0 ? true : undefined);
     if (wanted !== undefined && r.doc) {
-      const spec = sourceSpec(wanted, includes, excludes);
-      if (spec !== false) {
+      const filter = documentSourceFilter(wanted, includes, excludes);
+      if (filter.fetch) {
         item.get = {
           _seq_no: r.seqNo,
           _primary_term: 1,
           found: true,
-          _source: filterSource(r.doc.source, spec.includes, spec.excludes),
+          _source: applySourceFilter(r.doc.source, filter),
         };
       }
     }

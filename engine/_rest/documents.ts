@@ -5,7 +5,8 @@ import { EngineError } from "../_errors.ts";
 import type { StoredDoc } from "../_index/types.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { applyRefresh } from "../_state/refresh.ts";
-import { filterSource, listParam, sourceSpec } from "../_state/source_filter.ts";
+import { applySourceFilter, documentSourceFilter } from "../_hits/source_filter.ts";
+import { nameList } from "../_index/name_pattern.ts";
 import { updateDocument } from "../_state/update.ts";
 import { deleteDocument, indexDocument, versionConflict, writeResponse } from "../_state/writes.ts";
 import {
@@ -50,13 +51,12 @@ export function pickSource(
   ctx: RequestContext,
   doc: StoredDoc,
 ): Record<string, unknown> | undefined {
-  const spec = sourceSpec(
+  const filter = documentSourceFilter(
     ctx.params.get("_source") ?? undefined,
-    listParam(ctx.params.get("_source_includes") ?? ctx.params.get("_source_include")),
-    listParam(ctx.params.get("_source_excludes") ?? ctx.params.get("_source_exclude")),
+    nameList(ctx.params.get("_source_includes") ?? ctx.params.get("_source_include")),
+    nameList(ctx.params.get("_source_excludes") ?? ctx.params.get("_source_exclude")),
   );
-  if (spec === false) return undefined;
-  return filterSource(doc.source, spec.includes, spec.excludes);
+  return applySourceFilter(doc.source, filter);
 }
 
 /** Looks a document up (real-time unless `realtime=false`), honouring routing. */
@@ -148,7 +148,7 @@ export function getHandler(ctx: RequestContext): Reply {
   if (ctx.method === "HEAD") return { status: doc ? 200 : 404 };
   if (!doc) return { status: 404, body: { _index: index.name, _id: ctx.p.id, found: false } };
   const stored = ctx.params.has("stored_fields")
-    ? listParam(ctx.params.get("stored_fields"))
+    ? nameList(ctx.params.get("stored_fields"))
     : undefined;
   return ok(docBody(ctx, index, doc, stored));
 }
@@ -227,16 +227,16 @@ export async function updateHandler(ctx: RequestContext): Promise<Reply> {
     : await applyRefresh(ctx.params.get("refresh"), [index], ctx.state, shard);
   const response = writeResponse(result, forced);
   const sourceWanted = body._source ?? ctx.params.get("_source") ?? undefined;
-  const includes = listParam(ctx.params.get("_source_includes"));
-  const excludes = listParam(ctx.params.get("_source_excludes"));
+  const includes = nameList(ctx.params.get("_source_includes"));
+  const excludes = nameList(ctx.params.get("_source_excludes"));
   if ((sourceWanted !== undefined || includes.length > 0 || excludes.length > 0) && result.doc) {
-    const spec = sourceSpec(sourceWanted ?? true, includes, excludes);
-    if (spec !== false) {
+    const filter = documentSourceFilter(sourceWanted ?? true, includes, excludes);
+    if (filter.fetch) {
       response.get = {
         _seq_no: result.seqNo,
         _primary_term: result.primaryTerm,
         found: true,
-        _source: filterSource(result.doc.source, spec.includes, spec.excludes),
+        _source: applySourceFilter(result.doc.source, filter),
       };
     }
   }

@@ -1,7 +1,7 @@
 // The `filter_path` response filter: dotted paths with `*` (one key) and `**` (any depth), `-` excludes.
 
 import { setOwn } from "../_index/own.ts";
-import { matchPattern } from "../_state/names.ts";
+import { matchPattern } from "../_index/name_pattern.ts";
 
 type Pattern = string[];
 

@@ -4,7 +4,7 @@ import { illegalArgument } from "../_errors.ts";
 import type { AggInput } from "../_aggs/agg_values.ts";
 import { type Hits, intersect } from "../_query/doc_set.ts";
 import type { ExecContext } from "../_query/exec_context.ts";
-import { globMatcher } from "../_index/automaton.ts";
+import { nameMatcher } from "../_index/name_pattern.ts";
 import { fieldMapOf } from "../_index/field_map.ts";
 import { matchLive } from "../_query/query_exec.ts";
 import type { SearchRequest } from "./search_request.ts";
@@ -74,7 +74,7 @@ export function collect(
     }
     aggInputs.push({ ctx, docs: hits.docs, scored: hits });
     if (req.postFilter) hits = intersect(hits, matchLive(req.postFilter, ctx, false));
-    const boost = req.indicesBoost.find(([pattern]) => globMatcher(pattern)(target.index))
+    const boost = req.indicesBoost.find(([pattern]) => nameMatcher(pattern)(target.index))
       ?.[1];
     if (boost !== undefined && hits.scores) {
       hits = {

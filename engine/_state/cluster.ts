@@ -3,7 +3,8 @@
 import { EngineError } from "../_errors.ts";
 import type { Mappings } from "../_index/types.ts";
 import { type AliasMeta, IndexState } from "./index_state.ts";
-import { isPattern, matchPattern, validateAliasName, validateIndexName } from "./names.ts";
+import { validateAliasName, validateIndexName } from "./names.ts";
+import { isPattern, matchPattern } from "../_index/name_pattern.ts";
 import { type FlatSettings, validateSettings } from "./settings.ts";
 
 /** Options of index-expression resolution, as the `ignore_unavailable` family of parameters. */
