@@ -170,7 +170,7 @@ function readNested(doc: Record<string, unknown>, keys: readonly string[]): unkn
  *
  * class City { name = ""; }
  * const rs = new ResultSet(["_ID", "_DOC"], [["1", '{"name":"Oslo"}']]);
- * assert.equal(mapResultSet(rs, City)[0].name, "Oslo");
+ * assert.equal(mapResultSet(rs, City)[0]!.name, "Oslo");
  * ```
  */
 export function mapResultSet<T>(rs: ResultSet, type: EntityClass<T>, command?: string): T[] {

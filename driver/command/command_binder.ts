@@ -29,7 +29,7 @@ const INDEX_PATTERNS: PathValueOptions = Object.freeze({
  * import assert from "node:assert/strict";
  *
  * const options: BindScriptOptions = { allowIndexPatterns: true };
- * assert.equal(bindScript(parseScript("DELETE /{?}"), ["old-*"], options)[0].path, "/old-*");
+ * assert.equal(bindScript(parseScript("DELETE /{?}"), ["old-*"], options)[0]!.path, "/old-*");
  * ```
  */
 export interface BindScriptOptions {
@@ -61,7 +61,7 @@ export interface BindScriptOptions {
  * import assert from "node:assert/strict";
  *
  * const script = parseScript('PUT /users/_doc/{?}?refresh={?} {"name": ?, "tags": ?}');
- * const [command] = bindScript(script, ["a/1", true, 'Al "the pal"', ["x"]]);
+ * const command = bindScript(script, ["a/1", true, 'Al "the pal"', ["x"]])[0]!;
  * assert.equal(command.path, "/users/_doc/a%2F1?refresh=true");
  * assert.equal(command.body, '{"name":"Al \\"the pal\\"","tags":["x"]}');
  * assert.throws(

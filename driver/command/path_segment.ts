@@ -23,8 +23,8 @@ import { fail, percent, scalarText } from "./value_encoder.ts";
  *
  * const script = parseScript("POST /{?}/_search");
  * assert.throws(() => bindScript(script, ["logs-*"]), InvalidArgumentError);
- * assert.equal(bindScript(script, [new IndexPattern("logs-*")])[0].path, "/logs-*\/_search");
- * assert.equal(bindScript(script, ["logs-*"], { allowIndexPatterns: true })[0].path, "/logs-*\/_search");
+ * assert.equal(bindScript(script, [new IndexPattern("logs-*")])[0]!.path, "/logs-*\/_search");
+ * assert.equal(bindScript(script, ["logs-*"], { allowIndexPatterns: true })[0]!.path, "/logs-*\/_search");
  * ```
  */
 export class IndexPattern {

@@ -152,8 +152,8 @@ const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * const writer = new BulkWriter(conn, { index: "nums", flushDocs: 100 });
  * const result = await writer.write(docs);
  * assert.deepEqual([result.total, result.successful, result.failed, result.requests], [250, 249, 1, 3]);
- * assert.deepEqual(result.failures[0].item, { n: "seven" });
- * assert.equal(result.failures[0].error.type, "document_parsing_exception");
+ * assert.deepEqual(result.failures[0]!.item, { n: "seven" });
+ * assert.equal(result.failures[0]!.error.type, "document_parsing_exception");
  * engine.close();
  * ```
  */

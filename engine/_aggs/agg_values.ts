@@ -51,15 +51,15 @@ export function eachValue(
     const views = input.ctx.snapshot.views;
     let vi = 0;
     for (const d of input.docs) {
-      while (vi + 1 < views.length && views[vi + 1].base <= d) vi++;
-      const v = views[vi];
+      while (vi + 1 < views.length && views[vi + 1]!.base <= d) vi++;
+      const v = views[vi]!;
       const f = v.segment.fields.get(field);
       if (!f) continue;
       const local = d - v.base;
-      const end = f.dvStart[local + 1];
+      const end = f.dvStart[local + 1]!;
       const strs = f.strValues;
       const nums = f.numValues;
-      for (let i = f.dvStart[local]; i < end; i++) fn(strs ? strs[i] : nums![i], d, input);
+      for (let i = f.dvStart[local]!; i < end; i++) fn(strs ? strs[i]! : nums![i]!, d, input);
     }
   }
   return seen;

@@ -64,8 +64,8 @@ function countFromPostings(
     const end = v.base + v.segment.maxDoc;
     const marks = new Uint8Array(v.segment.maxDoc);
     let any = false;
-    for (; at < input.docs.length && input.docs[at] < end; at++) {
-      marks[input.docs[at] - v.base] = 1;
+    for (; at < input.docs.length && input.docs[at]! < end; at++) {
+      marks[input.docs[at]! - v.base] = 1;
       any = true;
     }
     if (!f || !any) continue;
@@ -157,12 +157,12 @@ function termsAgg(
   // Ordering by a sub-aggregation (`{"avg_price": "desc"}` or `{"stats.max": "asc"}`) reads its value.
   const metricOf = (k: number | string, path: string): number => {
     const [aggName, prop = "value"] = path.split(/[.>]/);
-    if (!sub || !(aggName in sub)) {
+    if (!sub || !(aggName! in sub)) {
       throw illegalArgument(
         `Invalid aggregation order path [${path}]. Unknown aggregation [${aggName}]`,
       );
     }
-    const v = (subResult(k)[aggName] as JsonObject | undefined)?.[prop];
+    const v = (subResult(k)[aggName!] as JsonObject | undefined)?.[prop];
     return typeof v === "number" ? v : -Infinity;
   };
   entries.sort((a, b) => {

@@ -48,7 +48,7 @@ function calendarFloor(ms: number, unit: string): number {
     case "w":
       return Date.UTC(y, d.getUTCMonth(), d.getUTCDate() - ((d.getUTCDay() + 6) % 7));
     default:
-      return Math.floor(ms / FIXED_MS[unit]) * FIXED_MS[unit];
+      return Math.floor(ms / FIXED_MS[unit]!) * FIXED_MS[unit]!;
   }
 }
 
@@ -58,7 +58,7 @@ function calendarNext(ms: number, unit: string): number {
   if (unit === "q") return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 3, 1);
   if (unit === "M") return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
   if (unit === "w") return ms + 7 * 86_400_000;
-  return ms + FIXED_MS[unit];
+  return ms + FIXED_MS[unit]!;
 }
 
 /** Groups docs by key, counting each doc once per key. */
@@ -213,8 +213,8 @@ export function rangeAgg(
   source((v, doc, input) => {
     defs.forEach((d, i) => {
       if ((d.from !== undefined && v < d.from) || (d.to !== undefined && v >= d.to)) return;
-      let list = per[i].get(input);
-      if (!list) per[i].set(input, list = []);
+      let list = per[i]!.get(input);
+      if (!list) per[i]!.set(input, list = []);
       if (list[list.length - 1] !== doc) list.push(doc);
     });
   });
@@ -233,7 +233,7 @@ export function rangeAgg(
     }
     b.doc_count = count(per[i]);
     consumeBuckets(1);
-    return sub ? { ...b, ...sub(per[i]) } : b;
+    return sub ? { ...b, ...sub(per[i]!) } : b;
   });
   return {
     buckets: body.keyed === true

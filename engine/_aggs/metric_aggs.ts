@@ -48,11 +48,11 @@ function percentile(sorted: number[], p: number): number | null {
   const n = sorted.length;
   if (n === 0) return null;
   const target = (p / 100) * n;
-  if (target <= 0.5) return sorted[0];
-  if (target >= n - 0.5) return sorted[n - 1];
+  if (target <= 0.5) return sorted[0]!;
+  if (target >= n - 0.5) return sorted[n - 1]!;
   const i = Math.floor(target - 0.5);
   const frac = target - 0.5 - i;
-  return sorted[i] + frac * (sorted[i + 1] - sorted[i]);
+  return sorted[i]! + frac * (sorted[i + 1]! - sorted[i]!);
 }
 
 const sum = (vs: number[]) => vs.reduce((a, b) => a + b, 0);

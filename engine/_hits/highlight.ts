@@ -132,9 +132,9 @@ function highlightText(
   for (const [a] of hits) {
     if (a < end || fragments.length >= count) continue;
     let start = Math.max(0, a - Math.floor(size / 4));
-    while (start > 0 && /\S/.test(text[start - 1])) start--;
+    while (start > 0 && /\S/.test(text[start - 1]!)) start--;
     end = Math.min(text.length, start + size);
-    while (end < text.length && /\S/.test(text[end])) end++;
+    while (end < text.length && /\S/.test(text[end]!)) end++;
     fragments.push(mark(start, end).trim());
   }
   return fragments;

@@ -75,7 +75,7 @@ function matchesSelfOrParent(path: string, patterns: readonly string[]): boolean
 /** True when `path` could still lead to an included leaf (a pattern starts with `path.`). */
 function couldInclude(path: string, patterns: readonly string[]): boolean {
   return patterns.some((p) =>
-    p.startsWith(path + ".") || p.startsWith("*") || re(p.split(".")[0]).test(path.split(".")[0])
+    p.startsWith(path + ".") || p.startsWith("*") || re(p.split(".")[0]!).test(path.split(".")[0]!)
   );
 }
 

@@ -25,7 +25,7 @@ class FieldBuilder {
 
   /** Indexes all values of one doc for this field. */
   add(doc: number, values: unknown[]): void {
-    while (this.dvStart.length <= doc) this.dvStart.push(this.dvStart[this.dvStart.length - 1]);
+    while (this.dvStart.length <= doc) this.dvStart.push(this.dvStart[this.dvStart.length - 1]!);
     if (this.norms) { while (this.norms.length < doc) this.norms.push(0); }
     const kind = this.info.kind;
     let any = false;
@@ -38,7 +38,7 @@ class FieldBuilder {
         const tokens = this.info.analyzer(String(v));
         for (const t of tokens) this.stream.add(t.term, doc, base + t.position);
         length += tokens.length;
-        if (tokens.length) base += tokens[tokens.length - 1].position + 1 + POSITION_GAP;
+        if (tokens.length) base += tokens[tokens.length - 1]!.position + 1 + POSITION_GAP;
       }
       this.sumTotalTermFreq += length;
       this.norms!.push(encodeNorm(length));
@@ -101,7 +101,7 @@ class FieldBuilder {
   }
 
   build(maxDoc: number): FieldIndex {
-    while (this.dvStart.length <= maxDoc) this.dvStart.push(this.dvStart[this.dvStart.length - 1]);
+    while (this.dvStart.length <= maxDoc) this.dvStart.push(this.dvStart[this.dvStart.length - 1]!);
     if (this.norms) { while (this.norms.length < maxDoc) this.norms.push(0); }
     const text = this.info.kind === "text";
     const terms = this.stream.build(text);
@@ -111,13 +111,13 @@ class FieldBuilder {
     if (numeric) {
       const order = new Int32Array(this.numValues.length);
       for (let i = 0; i < order.length; i++) order[i] = i;
-      order.sort((a, b) => this.numValues[a] - this.numValues[b]);
-      pointValues = Float64Array.from(order, (i) => this.numValues[i]);
+      order.sort((a, b) => this.numValues[a]! - this.numValues[b]!);
+      pointValues = Float64Array.from(order, (i) => this.numValues[i]!);
       const docOf = new Int32Array(this.numValues.length);
       for (let d = 0; d < maxDoc; d++) {
-        for (let i = this.dvStart[d]; i < this.dvStart[d + 1]; i++) docOf[i] = d;
+        for (let i = this.dvStart[d]!; i < this.dvStart[d + 1]!; i++) docOf[i] = d;
       }
-      pointDocs = Int32Array.from(order, (i) => docOf[i]);
+      pointDocs = Int32Array.from(order, (i) => docOf[i]!);
     }
     return {
       kind: this.info.kind,
@@ -160,9 +160,9 @@ export function buildSegment(docs: StoredDoc[], fields: FieldMap): Segment {
   const ids = new Map<string, number>();
   const values = new Map<string, unknown[]>();
   for (let d = 0; d < docs.length; d++) {
-    ids.set(docs[d].id, d);
+    ids.set(docs[d]!.id, d);
     values.clear();
-    collect(docs[d].source, "", values);
+    collect(docs[d]!.source, "", values);
     for (const [path, vals] of values) {
       const info = fields.roots.get(path);
       if (!info) continue;

@@ -90,7 +90,7 @@ export function runMatch(q: QueryOf<"match">, ctx: ExecContext, scoring: boolean
       )
       : termHits(ctx, q.field, t, q.boost, scoring)
   );
-  if (parts.length === 1) return parts[0];
+  if (parts.length === 1) return parts[0]!;
   if (q.operator === "and") return parts.reduce(intersect);
   const min = resolveMsm(q.minimumShouldMatch, parts.length, 1);
   return atLeast(union(parts, ctx.snapshot.maxDoc), min);
@@ -99,14 +99,14 @@ export function runMatch(q: QueryOf<"match">, ctx: ExecContext, scoring: boolean
 /** Frequency of the phrase in one doc, given each term's positions (exact or within `slop`). */
 function phraseFreq(positions: Int32Array[], slop: number): number {
   let freq = 0;
-  const first = positions[0];
+  const first = positions[0]!;
   for (const start of first) {
     let ok = true;
     let dist = 0;
     for (let k = 1; k < positions.length && ok; k++) {
       const want = start + k;
       let best = Infinity;
-      for (const p of positions[k]) {
+      for (const p of positions[k]!) {
         const d = Math.abs(p - want);
         if (d < best) best = d;
       }
@@ -151,7 +151,7 @@ export function runPhrase(q: QueryOf<"match_phrase">, ctx: ExecContext, scoring:
         : runPhrase(p as QueryOf<"match_phrase">, ctx, scoring)
     ).reduce(intersect);
   }
-  if (terms.length === 1) return termHits(ctx, q.field, terms[0], q.boost, scoring);
+  if (terms.length === 1) return termHits(ctx, q.field, terms[0]!, q.boost, scoring);
   const stats = ctx.snapshot.fieldStats(q.field);
   let idfSum = 0;
   for (const t of terms) {
@@ -171,14 +171,14 @@ export function runPhrase(q: QueryOf<"match_phrase">, ctx: ExecContext, scoring:
     const cursors = new Int32Array(postings.length);
     for (const doc of cand.docs) {
       const pos = postings.map((p, k) => {
-        while (p!.docs[cursors[k]] < doc) cursors[k]++;
-        const i = cursors[k];
+        while (p!.docs[cursors[k]!]! < doc) cursors[k]!++;
+        const i = cursors[k]!;
         return p!.positions!.subarray(p!.posStart![i], p!.posStart![i + 1]);
       });
       const freq = phraseFreq(pos, q.slop);
       if (freq > 0) {
         docs.push(doc);
-        if (scoring) scores.push(scorer.score(freq, f.norms ? f.norms[doc] : 1));
+        if (scoring) scores.push(scorer.score(freq, f.norms ? f.norms[doc]! : 1));
       }
     }
     return { docs: Int32Array.from(docs), scores: scoring ? Float64Array.from(scores) : null };
@@ -237,5 +237,5 @@ export function runMultiMatch(q: QueryOf<"multi_match">, ctx: ExecContext, scori
   const merged = parts.length === 1
     ? parts[0]
     : union(parts, ctx.snapshot.maxDoc, !sum, q.tieBreaker);
-  return boostHits(merged, q.boost);
+  return boostHits(merged!, q.boost);
 }

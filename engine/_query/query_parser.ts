@@ -46,7 +46,7 @@ function singleField(
       `[${name}] query doesn't support multiple fields, found [${fields[0]}] and [${fields[1]}]`,
     );
   }
-  const field = fields[0];
+  const field = fields[0]!;
   const raw = o[field];
   const params: JsonObject = isJsonObject(raw) ? { ...raw } : { [valueKey]: raw };
   if (o.boost !== undefined && params.boost === undefined) params.boost = o.boost;
@@ -130,9 +130,9 @@ const PARSERS: Record<string, Parser> = {
     const o = expectObject(b, n);
     const fields = Object.keys(o).filter((k) => k !== "boost" && k !== "_name");
     if (fields.length !== 1) throw parsingError(`[terms] query does not support multiple fields`);
-    const values = o[fields[0]];
+    const values = o[fields[0]!];
     if (!Array.isArray(values)) throw parsingError(`[terms] query does not support [${fields[0]}]`);
-    return { kind: "terms", field: fields[0], values, boost: boostOf(o) };
+    return { kind: "terms", field: fields[0]!, values, boost: boostOf(o) };
   },
   match: (b, n) => {
     const { field, params } = singleField(b, n, "query");
@@ -451,7 +451,7 @@ export function parseQuery(json: unknown): QueryNode {
       `[${keys[0]}] malformed query, expected [END_OBJECT] but found [FIELD_NAME]`,
     );
   }
-  const name = keys[0];
+  const name = keys[0]!;
   const parser = PARSERS[name];
   if (!parser) throw parsingError(`unknown query [${name}]`);
   const node = Object.freeze(parser(json[name], name));

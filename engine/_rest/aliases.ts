@@ -158,7 +158,7 @@ export function updateAliasesHandler(ctx: RequestContext): Reply {
   const plan: Array<() => void> = [];
   for (const action of actions as Array<Record<string, unknown>>) {
     const [kind] = Object.keys(action);
-    const spec = (action[kind] ?? {}) as Record<string, unknown>;
+    const spec = (action[kind!] ?? {}) as Record<string, unknown>;
     const indexExpr = [...asList(spec.index), ...asList(spec.indices)].join(",");
     const aliases = [...asList(spec.alias), ...asList(spec.aliases)];
     if (Array.isArray(spec.aliases) && spec.aliases.length === 0) {

@@ -69,7 +69,7 @@ export function parseBulk(text: string): Action[] {
   const lines = text.split("\n");
   const actions: Action[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i].trim();
+    const raw = lines[i]!.trim();
     if (raw === "") continue;
     const lineNo = i + 1;
     let parsed: unknown;
@@ -84,13 +84,13 @@ export function parseBulk(text: string): Action[] {
     }
     const keys = Object.keys(parsed);
     if (keys.length === 0) throw malformed(lineNo, "expected FIELD_NAME but found [END_OBJECT]");
-    if (keys.length !== 1 || !ACTIONS.has(keys[0])) {
+    if (keys.length !== 1 || !ACTIONS.has(keys[0]!)) {
       throw malformed(
         lineNo,
         `expected field [create], [delete], [index] or [update] but found [${keys[0]}]`,
       );
     }
-    const op = keys[0];
+    const op = keys[0]!;
     const meta = (parsed as Record<string, unknown>)[op];
     if (meta === null || typeof meta !== "object" || Array.isArray(meta)) {
       throw malformed(lineNo, "expected START_OBJECT but found [VALUE_STRING]");
@@ -118,7 +118,7 @@ export function parseBulk(text: string): Action[] {
     const action: Action = { op, meta: meta as Record<string, unknown> };
     if (op !== "delete") {
       i++;
-      while (i < lines.length && lines[i].trim() === "" && i < lines.length - 1) i++;
+      while (i < lines.length && lines[i]!.trim() === "" && i < lines.length - 1) i++;
       const sourceLine = lines[i]?.trim();
       if (!sourceLine) {
         throw new EngineError(
@@ -255,7 +255,7 @@ export async function bulkHandler(ctx: RequestContext): Promise<Reply> {
   const forced = await applyRefresh(ctx.params.get("refresh"), touched, ctx.state);
   if (forced) { for (const r of results) if (!r.error) r.forced_refresh = true; }
   const items = results.map((r, i) => {
-    const { op, meta } = actions[i];
+    const { op, meta } = actions[i]!;
     return { [op === "index" && meta.op_type === "create" ? "create" : op]: r };
   });
   const errors = results.some((r) => r.error !== undefined);

@@ -41,8 +41,8 @@ function sortRows(rows: Row[], spec: string | null): Row[] {
   const numeric = (v: string): number => (/^-?\d+(\.\d+)?$/.test(v) ? Number(v) : NaN);
   return [...rows].sort((a, b) => {
     for (const { column, desc } of keys) {
-      const x = a[column] ?? "";
-      const y = b[column] ?? "";
+      const x = a[column!] ?? "";
+      const y = b[column!] ?? "";
       const nx = numeric(x);
       const ny = numeric(y);
       const c = !Number.isNaN(nx) && !Number.isNaN(ny) ? nx - ny : x < y ? -1 : x > y ? 1 : 0;
@@ -66,7 +66,9 @@ export function catTable(ctx: RequestContext, allRows: Row[], defaults: string[]
   );
   const line = (cells: string[], header: boolean): string =>
     cells.map((cell, i) =>
-      !header && RIGHT_ALIGNED.has(columns[i]) ? cell.padStart(widths[i]) : cell.padEnd(widths[i])
+      !header && RIGHT_ALIGNED.has(columns[i]!)
+        ? cell.padStart(widths[i]!)
+        : cell.padEnd(widths[i]!)
     ).join(" ").trimEnd();
   const lines = rows.map((r) => line(columns.map((c) => r[c] ?? ""), false));
   if (verbose) lines.unshift(line(columns, true));

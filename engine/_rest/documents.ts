@@ -38,7 +38,7 @@ export async function indexHandler(ctx: RequestContext, create = false): Promise
       "Validation Failed: 1: source is missing;2: content type is missing;",
     );
   }
-  const index = ctx.state.cluster.writeIndex(ctx.p.index, boolParam(ctx, "require_alias"));
+  const index = ctx.state.cluster.writeIndex(ctx.p.index!, boolParam(ctx, "require_alias"));
   checkRouting(index, id, opts.routing);
   const result = indexDocument(index, id, source, opts, parseErrorType(ctx.state));
   const shard = index.shardOf(opts.routing ?? id);
@@ -143,8 +143,8 @@ export function docBody(
 
 /** GET /{index}/_doc/{id} (and HEAD for exists). */
 export function getHandler(ctx: RequestContext): Reply {
-  const index = ctx.state.cluster.readIndex(ctx.p.index);
-  const doc = findDoc(ctx, index, ctx.p.id, boolParam(ctx, "realtime", true));
+  const index = ctx.state.cluster.readIndex(ctx.p.index!);
+  const doc = findDoc(ctx, index, ctx.p.id!, boolParam(ctx, "realtime", true));
   if (ctx.method === "HEAD") return { status: doc ? 200 : 404 };
   if (!doc) return { status: 404, body: { _index: index.name, _id: ctx.p.id, found: false } };
   const stored = ctx.params.has("stored_fields")
@@ -155,8 +155,8 @@ export function getHandler(ctx: RequestContext): Reply {
 
 /** GET /{index}/_source/{id} (and HEAD). */
 export function getSourceHandler(ctx: RequestContext): Reply {
-  const index = ctx.state.cluster.readIndex(ctx.p.index);
-  const doc = findDoc(ctx, index, ctx.p.id, boolParam(ctx, "realtime", true));
+  const index = ctx.state.cluster.readIndex(ctx.p.index!);
+  const doc = findDoc(ctx, index, ctx.p.id!, boolParam(ctx, "realtime", true));
   const enabled = (index.mappings._source as { enabled?: boolean } | undefined)?.enabled !== false;
   if (ctx.method === "HEAD") return { status: doc && enabled ? 200 : 404 };
   if (!doc) {
@@ -179,13 +179,13 @@ export function getSourceHandler(ctx: RequestContext): Reply {
 /** DELETE /{index}/_doc/{id}. */
 export async function deleteHandler(ctx: RequestContext): Promise<Reply> {
   const opts = writeOptions(param(ctx));
-  const index = ctx.state.cluster.readIndex(ctx.p.index);
-  checkRouting(index, ctx.p.id, opts.routing);
-  const current = index.docs.get(ctx.p.id);
-  if (current && !sameShard(index, ctx.p.id, current.routing, opts.routing)) {
+  const index = ctx.state.cluster.readIndex(ctx.p.index!);
+  checkRouting(index, ctx.p.id!, opts.routing);
+  const current = index.docs.get(ctx.p.id!);
+  if (current && !sameShard(index, ctx.p.id!, current.routing, opts.routing)) {
     const result = {
       index,
-      id: ctx.p.id,
+      id: ctx.p.id!,
       version: 1,
       seqNo: index.takeSeqNo(),
       primaryTerm: 1,
@@ -193,8 +193,8 @@ export async function deleteHandler(ctx: RequestContext): Promise<Reply> {
     };
     return { status: 404, body: writeResponse(result, false) };
   }
-  const result = deleteDocument(index, ctx.p.id, opts);
-  const shard = index.shardOf(opts.routing ?? current?.routing ?? ctx.p.id);
+  const result = deleteDocument(index, ctx.p.id!, opts);
+  const shard = index.shardOf(opts.routing ?? current?.routing ?? ctx.p.id!);
   const forced = await applyRefresh(ctx.params.get("refresh"), [index], ctx.state, shard);
   return { status: result.result === "not_found" ? 404 : 200, body: writeResponse(result, forced) };
 }
@@ -210,18 +210,18 @@ export async function updateHandler(ctx: RequestContext): Promise<Reply> {
       "Validation Failed: 1: script or doc is missing;",
     );
   }
-  const index = ctx.state.cluster.writeIndex(ctx.p.index, boolParam(ctx, "require_alias"));
-  checkRouting(index, ctx.p.id, opts.routing);
-  const current = index.docs.get(ctx.p.id);
-  if (current && !sameShard(index, ctx.p.id, current.routing, opts.routing)) {
+  const index = ctx.state.cluster.writeIndex(ctx.p.index!, boolParam(ctx, "require_alias"));
+  checkRouting(index, ctx.p.id!, opts.routing);
+  const current = index.docs.get(ctx.p.id!);
+  if (current && !sameShard(index, ctx.p.id!, current.routing, opts.routing)) {
     throw new EngineError(404, "document_missing_exception", `[${ctx.p.id}]: document missing`, {
       index_uuid: index.uuid,
       shard: "0",
       index: index.name,
     });
   }
-  const result = updateDocument(index, ctx.p.id, body, opts, parseErrorType(ctx.state));
-  const shard = index.shardOf(opts.routing ?? current?.routing ?? ctx.p.id);
+  const result = updateDocument(index, ctx.p.id!, body, opts, parseErrorType(ctx.state));
+  const shard = index.shardOf(opts.routing ?? current?.routing ?? ctx.p.id!);
   const forced = result.result === "noop"
     ? false
     : await applyRefresh(ctx.params.get("refresh"), [index], ctx.state, shard);

@@ -11,13 +11,13 @@ function step(patterns: Pattern[], key: string): { whole: boolean; next: Pattern
   for (const p of patterns) {
     if (p[0] === "**") {
       next.push(p);
-      if (p.length > 1 && matchPattern(p[1], key)) {
+      if (p.length > 1 && matchPattern(p[1]!, key)) {
         if (p.length === 2) whole = true;
         else next.push(p.slice(2));
       }
       continue;
     }
-    if (!matchPattern(p[0], key)) continue;
+    if (!matchPattern(p[0]!, key)) continue;
     if (p.length === 1) whole = true;
     else next.push(p.slice(1));
   }

@@ -66,10 +66,10 @@ export function collect(
     );
     let hits = matchLive(req.query, ctx, scoring);
     if (req.minScore !== null && hits.scores) {
-      const keep = [...hits.docs.keys()].filter((i) => hits.scores![i] >= req.minScore!);
+      const keep = [...hits.docs.keys()].filter((i) => hits.scores![i]! >= req.minScore!);
       hits = {
-        docs: Int32Array.from(keep, (i) => hits.docs[i]),
-        scores: Float64Array.from(keep, (i) => hits.scores![i]),
+        docs: Int32Array.from(keep, (i) => hits.docs[i]!),
+        scores: Float64Array.from(keep, (i) => hits.scores![i]!),
       };
     }
     aggInputs.push({ ctx, docs: hits.docs, scored: hits });
@@ -99,23 +99,23 @@ export function collect(
   const byScore = sort.length === 0;
   const cols: SortValue[][] = sort.map((_, k) => {
     const col = new Array<SortValue>(n);
-    for (let i = 0; i < n; i++) col[i] = readers[ts[i]][k](docs[i], scores[i]);
+    for (let i = 0; i < n; i++) col[i] = readers[ts[i]!]![k]!(docs[i]!, scores[i]!);
     return col;
   });
   const compare = (a: number, b: number): number => {
     if (!byScore) {
       for (let k = 0; k < sort.length; k++) {
-        const x = cols[k][a];
-        const y = cols[k][b];
+        const x = cols[k]![a]!;
+        const y = cols[k]![b]!;
         const c = typeof x === "number" && typeof y === "number"
-          ? (x - y) * sort[k].order
-          : compareValues(x, y, sort[k]);
+          ? (x - y) * sort[k]!.order
+          : compareValues(x, y, sort[k]!);
         if (c) return c;
       }
-    } else if (scores[a] !== scores[b]) return scores[b] - scores[a];
-    return ts[a] - ts[b] || docs[a] - docs[b];
+    } else if (scores[a] !== scores[b]) return scores[b]! - scores[a]!;
+    return ts[a]! - ts[b]! || docs[a]! - docs[b]!;
   };
-  const rowOf = (i: number): SortValue[] => cols.map((c) => c[i]);
+  const rowOf = (i: number): SortValue[] => cols.map((c) => c[i]!);
   let indices: number[] | null = null;
   if (req.searchAfter) {
     const keys = byScore ? [{ field: "_score", order: -1, missing: "_last" } as SortKey] : sort;
@@ -124,20 +124,22 @@ export function collect(
         `search_after has ${req.searchAfter.length} value(s) but sort has ${keys.length}.`,
       );
     }
-    const after = req.searchAfter.map((v, k) => afterValue(v, keys[k], targets));
+    const after = req.searchAfter.map((v, k) => afterValue(v, keys[k]!, targets));
     indices = [];
     for (let i = 0; i < n; i++) {
       const own = byScore ? [scores[i]] : rowOf(i);
       let c = 0;
-      for (let k = 0; k < keys.length && c === 0; k++) c = compareValues(own[k], after[k], keys[k]);
+      for (let k = 0; k < keys.length && c === 0; k++) {
+        c = compareValues(own[k]!, after[k]!, keys[k]!);
+      }
       if (c > 0) indices.push(i);
     }
   }
   const pool = indices ?? null;
   const count = pool ? pool.length : n;
-  const cmpPool = pool ? (a: number, b: number) => compare(pool[a], pool[b]) : compare;
+  const cmpPool = pool ? (a: number, b: number) => compare(pool[a]!, pool[b]!) : compare;
   const window = all || req.collapse ? count : Math.min(count, req.from + req.size);
-  let picked = topK(count, window, cmpPool).map((i) => (pool ? pool[i] : i));
+  let picked = topK(count, window, cmpPool).map((i) => (pool ? pool[i]! : i));
   let keys: SortValue[] | null = null;
   if (req.collapse) {
     // Field collapsing: the best hit per value of the field, in order.
@@ -155,7 +157,7 @@ export function collect(
     const kept: number[] = [];
     keys = [];
     for (const i of picked) {
-      const key = readerOf[ts[i]](docs[i], scores[i]);
+      const key = readerOf[ts[i]!]!(docs[i]!, scores[i]!);
       if (seen.has(key)) continue;
       seen.add(key);
       kept.push(i);
@@ -165,9 +167,9 @@ export function collect(
     picked = kept;
   }
   const ordered = picked.map((i, j) => ({
-    t: ts[i],
-    doc: docs[i],
-    score: scores[i],
+    t: ts[i]!,
+    doc: docs[i]!,
+    score: scores[i]!,
     sort: byScore ? null : rowOf(i),
     ...(keys ? { collapse: keys[j] } : {}),
   }));

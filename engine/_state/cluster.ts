@@ -168,9 +168,9 @@ export class Cluster {
       direct.ensureOpen();
       return direct;
     }
-    if (viaAlias.length === 1 && viaAlias[0].aliases.get(name)?.is_write_index !== false) {
-      viaAlias[0].ensureOpen();
-      return viaAlias[0];
+    if (viaAlias.length === 1 && viaAlias[0]!.aliases.get(name)?.is_write_index !== false) {
+      viaAlias[0]!.ensureOpen();
+      return viaAlias[0]!;
     }
     if (viaAlias.length > 0) {
       const writer = viaAlias.find((i) => i.aliases.get(name)?.is_write_index === true);
@@ -202,8 +202,8 @@ export class Cluster {
     }
     const viaAlias = this.aliasIndices(name);
     if (viaAlias.length === 1) {
-      viaAlias[0].ensureOpen();
-      return viaAlias[0];
+      viaAlias[0]!.ensureOpen();
+      return viaAlias[0]!;
     }
     if (viaAlias.length > 1) {
       throw new EngineError(

@@ -39,7 +39,7 @@ function tokenize(source: string): string[] {
     const at = TOKEN.lastIndex;
     const m = TOKEN.exec(source);
     if (!m) throw scriptError(source, `unexpected character [${source.slice(at).trim()[0]}]`);
-    tokens.push(m[1] ?? m[2] ?? m[3] ?? m[4]);
+    tokens.push(m[1] ?? m[2] ?? m[3] ?? m[4]!);
   }
   return tokens;
 }
@@ -132,7 +132,7 @@ class Parser {
   private expr(level: number): ScriptNode {
     if (level >= BINARY.length) return this.unary();
     let left = this.expr(level + 1);
-    while (BINARY[level].includes(this.peek() ?? "")) {
+    while (BINARY[level]!.includes(this.peek() ?? "")) {
       const op = this.next();
       left = { k: "bin", op, l: left, r: this.expr(level + 1) };
     }
