@@ -1,5 +1,5 @@
 // Reading the `items` of a `_bulk` response, once for every caller: a statement's `_bulk` command
-// (its update count) and executeBatch (its per-item retries and counts).
+// (its update count), executeBatch (its per-item retries and counts) and the BulkWriter.
 
 import type { BulkItem, ServerErrorCause } from "../errors.ts";
 import { isJsonObject, type JsonObject } from "../_json.ts";
@@ -44,6 +44,17 @@ export function toBulkItem(answer: BulkAnswer, index: number): BulkItem {
       : { type: "error", reason: String(d.error) };
   }
   return item;
+}
+
+/**
+ * Every item of a `_bulk` response body, in request order (none when it has no `items`).
+ *
+ * @param body The parsed response body.
+ * @returns The items, each with its 0-based position.
+ */
+export function bulkItemsOf(body: unknown): BulkItem[] {
+  const entries = isJsonObject(body) && Array.isArray(body.items) ? body.items : [];
+  return entries.map((entry, index) => toBulkItem(readBulkAnswer(entry), index));
 }
 
 /**

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { generatedKeys, readBulkAnswer, toBulkItem } from "./_bulk_items.ts";
+import { bulkItemsOf, generatedKeys, readBulkAnswer, toBulkItem } from "./_bulk_items.ts";
 
 Deno.test("a bulk item is read into its action, status, id and error", () => {
   const created = readBulkAnswer({ create: { _id: "a1", status: 201, result: "created" } });
@@ -31,4 +31,26 @@ Deno.test("generated keys come from index and create items only", () => {
     { index: 3, action: "create", status: 201 },
   ];
   assert.deepEqual(generatedKeys(items), ["a", "c"]);
+});
+
+Deno.test("every item of a _bulk body is read in order; a body without items has none", () => {
+  const body = {
+    errors: true,
+    items: [
+      { index: { _id: "a", status: 201 } },
+      { update: { _id: "b", status: 429, error: { type: "es_rejected_execution_exception" } } },
+    ],
+  };
+  assert.deepEqual(bulkItemsOf(body), [
+    { index: 0, action: "index", status: 201, id: "a" },
+    {
+      index: 1,
+      action: "update",
+      status: 429,
+      id: "b",
+      error: { type: "es_rejected_execution_exception" },
+    },
+  ]);
+  assert.deepEqual(bulkItemsOf({ took: 1 }), []);
+  assert.deepEqual(bulkItemsOf("<html>"), []);
 });

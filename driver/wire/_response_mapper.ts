@@ -5,7 +5,7 @@ import { BulkError, ResponseError } from "../errors.ts";
 import type { Endpoint } from "./_endpoint.ts";
 import { parseJsonBody } from "./_json_body.ts";
 import { isJsonObject, type JsonObject } from "../_json.ts";
-import { generatedKeys, readBulkAnswer, toBulkItem } from "./_bulk_items.ts";
+import { bulkItemsOf, generatedKeys } from "./_bulk_items.ts";
 import { JsonCell } from "../jdbc/_json_cell.ts";
 import type { ResultSetMeta, TotalHits } from "../jdbc/result_set.ts";
 import {
@@ -197,8 +197,7 @@ function msearch(json: JsonObject, command?: string): Outcome[] {
 }
 
 function bulkCount(json: JsonObject, command?: string): Outcome {
-  const entries = Array.isArray(json.items) ? json.items : [];
-  const items = entries.map((entry, index) => toBulkItem(readBulkAnswer(entry), index));
+  const items = bulkItemsOf(json);
   if (json.errors === true) {
     const error = new BulkError(items, { command });
     error.message += `; the ${error.successCount} successful item(s) were written`;
