@@ -135,8 +135,7 @@ Deno.test("a cloudId gives the node", async () => {
 });
 
 Deno.test("every transport tuning option is kept and shown by toJSON, unset ones are left out", () => {
-  const ds = new DataSource({
-    nodes: ["http://es:9200"],
+  const tuning = {
     timeoutMs: 1_000,
     requestTimeoutMs: 5_000,
     maxRetries: 1,
@@ -145,17 +144,11 @@ Deno.test("every transport tuning option is kept and shown by toJSON, unset ones
     maxResponseBytes: 1024,
     deadNodeBaseMs: 10,
     deadNodeMaxMs: 100,
-  });
+  };
+  const ds = new DataSource({ nodes: ["http://es:9200"], ...tuning });
   assert.deepEqual(ds.toJSON(), {
     nodes: ["http://es:9200"],
-    timeoutMs: 1_000,
-    requestTimeoutMs: 5_000,
-    maxRetries: 1,
-    retryBaseDelayMs: 5,
-    maxRetryDelayMs: 50,
-    maxResponseBytes: 1024,
-    deadNodeBaseMs: 10,
-    deadNodeMaxMs: 100,
+    ...tuning,
     compression: false,
     indexRefresh: false,
     auth: undefined,

@@ -46,6 +46,26 @@ function prefixHits(
   });
 }
 
+/** One term of a fuzzy `match`: the indexed terms within the query's edit distance of `term`. */
+function fuzzyTerm(
+  ctx: ExecContext,
+  q: QueryOf<"match">,
+  fuzziness: string,
+  term: string,
+  scoring: boolean,
+): Hits {
+  return fuzzyHits(
+    ctx,
+    q.field,
+    term,
+    maxEdits(fuzziness, term),
+    q.prefixLength ?? 0,
+    q.transpositions ?? true,
+    q.boost,
+    scoring,
+  );
+}
+
 /** `match` query on one concrete field. */
 export function runMatch(q: QueryOf<"match">, ctx: ExecContext, scoring: boolean): Hits {
   const info = ctx.fields.byPath.get(q.field);
@@ -55,17 +75,7 @@ export function runMatch(q: QueryOf<"match">, ctx: ExecContext, scoring: boolean
       return prefixHits(ctx, q.field, String(q.query), q.boost, scoring);
     }
     if (q.fuzziness !== undefined && info.kind === "keyword") {
-      const t = String(q.query);
-      return fuzzyHits(
-        ctx,
-        q.field,
-        t,
-        maxEdits(q.fuzziness, t),
-        q.prefixLength ?? 0,
-        q.transpositions ?? true,
-        q.boost,
-        scoring,
-      );
+      return fuzzyTerm(ctx, q, q.fuzziness, String(q.query), scoring);
     }
     return valueHits(ctx, info, q.query, q.boost, scoring, q.lenient ?? false);
   }
@@ -78,16 +88,7 @@ export function runMatch(q: QueryOf<"match">, ctx: ExecContext, scoring: boolean
     q.prefixLast && i === terms.length - 1
       ? prefixHits(ctx, q.field, t, q.boost, scoring)
       : q.fuzziness !== undefined
-      ? fuzzyHits(
-        ctx,
-        q.field,
-        t,
-        maxEdits(q.fuzziness, t),
-        q.prefixLength ?? 0,
-        q.transpositions ?? true,
-        q.boost,
-        scoring,
-      )
+      ? fuzzyTerm(ctx, q, q.fuzziness, t, scoring)
       : termHits(ctx, q.field, t, q.boost, scoring)
   );
   if (parts.length === 1) return parts[0]!;

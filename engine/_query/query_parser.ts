@@ -1,7 +1,7 @@
 // Parses Query DSL JSON into frozen QueryNode trees, with Elasticsearch's parse errors.
 
 import { parsingError } from "../_errors.ts";
-import type { BoostedField, QueryNode } from "./query_nodes.ts";
+import type { BoostedField, QueryNode, QueryOf } from "./query_nodes.ts";
 import { parseFunction } from "./function_score.ts";
 import { registerName } from "./named_queries.ts";
 import { parseQueryString, parseSimpleQueryString } from "./query_string.ts";
@@ -81,6 +81,42 @@ export function boostedFields(v: unknown): BoostedField[] {
   });
 }
 
+/** The `match` node of `match` and `match_bool_prefix`; `variant` holds what differs. */
+function matchNode(
+  field: string,
+  params: JsonObject,
+  n: string,
+  variant: { zeroTermsAll: boolean; lenient?: boolean; prefixLast?: boolean },
+): QueryOf<"match"> {
+  return {
+    kind: "match",
+    field,
+    query: params.query,
+    operator: operatorOf(params.operator, n),
+    minimumShouldMatch: msm(params.minimum_should_match),
+    analyzer: params.analyzer as string | undefined,
+    boost: boostOf(params),
+    ...variant,
+    ...fuzzyParams(params),
+  };
+}
+
+/** The `match_phrase` node of `match_phrase` and `match_phrase_prefix`. */
+function phraseNode(
+  field: string,
+  params: JsonObject,
+  variant: { prefixLast?: boolean },
+): QueryOf<"match_phrase"> {
+  return {
+    kind: "match_phrase",
+    field,
+    query: params.query,
+    slop: Number(params.slop ?? 0),
+    boost: boostOf(params),
+    ...variant,
+  };
+}
+
 function fuzzyParams(
   p: JsonObject,
 ): { fuzziness?: string; prefixLength?: number; transpositions?: boolean } {
@@ -138,57 +174,25 @@ const PARSERS: Record<string, Parser> = {
     const { field, params } = singleField(b, n, "query");
     checkKeys(params, n, MATCH_KEYS);
     if (params.query === undefined) throw parsingError(`No text specified for text query`);
-    return {
-      kind: "match",
-      field,
-      query: params.query,
-      operator: operatorOf(params.operator, n),
-      minimumShouldMatch: msm(params.minimum_should_match),
-      analyzer: params.analyzer as string | undefined,
-      boost: boostOf(params),
+    return matchNode(field, params, n, {
       zeroTermsAll: String(params.zero_terms_query ?? "none").toLowerCase() === "all",
       lenient: params.lenient === true,
-      ...fuzzyParams(params),
-    };
+    });
   },
   match_phrase: (b, n) => {
     const { field, params } = singleField(b, n, "query");
     checkKeys(params, n, ["query", "slop", "analyzer", "zero_terms_query"]);
-    return {
-      kind: "match_phrase",
-      field,
-      query: params.query,
-      slop: Number(params.slop ?? 0),
-      boost: boostOf(params),
-    };
+    return phraseNode(field, params, {});
   },
   match_phrase_prefix: (b, n) => {
     const { field, params } = singleField(b, n, "query");
     checkKeys(params, n, ["query", "slop", "analyzer", "max_expansions", "zero_terms_query"]);
-    return {
-      kind: "match_phrase",
-      field,
-      query: params.query,
-      slop: Number(params.slop ?? 0),
-      boost: boostOf(params),
-      prefixLast: true,
-    };
+    return phraseNode(field, params, { prefixLast: true });
   },
   match_bool_prefix: (b, n) => {
     const { field, params } = singleField(b, n, "query");
     checkKeys(params, n, MATCH_KEYS);
-    return {
-      kind: "match",
-      field,
-      query: params.query,
-      operator: operatorOf(params.operator, n),
-      minimumShouldMatch: msm(params.minimum_should_match),
-      analyzer: params.analyzer as string | undefined,
-      boost: boostOf(params),
-      zeroTermsAll: false,
-      prefixLast: true,
-      ...fuzzyParams(params),
-    };
+    return matchNode(field, params, n, { zeroTermsAll: false, prefixLast: true });
   },
   multi_match: (b, n) => {
     const o = expectObject(b, n);
