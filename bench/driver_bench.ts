@@ -96,3 +96,16 @@ Deno.bench("parseScript of the _bulk command (validates, compacts)", { group: "b
   const script = parseScript(BULK);
   if (script.commands[0]!.body![0]!.length !== BULK_BODY.length) throw new Error("bad body");
 });
+
+// (d) path values: the one-segment and index-name checks vs bare encodeURIComponent
+Deno.bench("hand-written path: encodeURIComponent of index and id", {
+  group: "bind path",
+  baseline: true,
+}, () => {
+  sink = `/${encodeURIComponent("users")}/_doc/${encodeURIComponent("a/b 1")}`;
+});
+Deno.bench("bindScript(parseScript(...)) DELETE /{?}/_doc/{?} (checked)", {
+  group: "bind path",
+}, () => {
+  sink = bindScript(parseScript("DELETE /{?}/_doc/{?}"), ["users", "a/b 1"]);
+});

@@ -4,6 +4,7 @@
 // The engine runs in its own process (so the heap measured is the client's), loaded with
 // STREAM_DOCS documents (default 1,000,000) and a second index of a tenth of that; each run logs
 // docs/s and the peak heap growth over the run. Flat memory: the peak is the same for both sizes.
+// STREAM_ONLY=<regexp> keeps the variants whose "name (index)" matches (e.g. "scroll|stream_small").
 
 import { DataSource } from "../driver/mod.ts";
 import { JdbcTemplate } from "../template/mod.ts";
@@ -37,14 +38,22 @@ await load("stream_small", Math.round(DOCS / 10));
 const gc = (globalThis as { gc?: () => void }).gc;
 type Run = (index: string, sample: () => void) => Promise<number>;
 
-/** Runs once, sampling the heap every 1,000 hits; logs docs/s and peak heap growth. */
+/**
+ * Runs once, sampling the heap every 1,000 hits (peak, garbage included) and, with
+ * --expose-gc, the live heap after a collection every 50,000 hits; logs docs/s and both.
+ */
 async function measure(name: string, index: string, run: Run): Promise<void> {
   gc?.();
   const base = Deno.memoryUsage().heapUsed;
   let peak = base;
+  let live = base;
   let ticks = 0;
   const sample = () => {
     if (++ticks % 1000 !== 0) return;
+    if (gc && ticks % 50_000 === 0) {
+      gc();
+      live = Math.max(live, Deno.memoryUsage().heapUsed);
+    }
     const used = Deno.memoryUsage().heapUsed;
     if (used > peak) peak = used;
   };
@@ -54,7 +63,9 @@ async function measure(name: string, index: string, run: Run): Promise<void> {
   console.log(
     `${name.padEnd(34)} ${index.padEnd(12)} ${n.toLocaleString("en").padStart(9)} hits  ` +
       `${Math.round(n / ms * 1000).toLocaleString("en").padStart(9)} docs/s  ` +
-      `peak heap +${((peak - base) / 1e6).toFixed(1)} MB`,
+      `peak heap +${((peak - base) / 1e6).toFixed(1)} MB, live +${
+        ((live - base) / 1e6).toFixed(1)
+      } MB`,
   );
 }
 
@@ -149,8 +160,10 @@ const variants: [string, Run][] = [
   ["JdbcTemplate.stream entities, scroll", templateEntities("scroll")],
 ];
 
+const only = new RegExp(Deno.env.get("STREAM_ONLY") ?? "");
 for (const index of ["stream_small", "stream_big"]) {
   for (const [i, [name, run]] of variants.entries()) {
+    if (!only.test(`${name} (${index})`)) continue;
     Deno.bench(
       `${name} (${index})`,
       { group: `${index} ${i < 3 ? "pit" : "scroll"}`, baseline: i % 3 === 0, n: 1, warmup: 0 },

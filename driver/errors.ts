@@ -10,7 +10,7 @@
  * @module
  */
 
-import { DataAccessError, type ErrorOptions } from "./_error_base.ts";
+import { DataAccessError, type ErrorOptions, redact } from "./_error_base.ts";
 
 export { DataAccessError, type ErrorCode, type ErrorOptions, redact } from "./_error_base.ts";
 export {
@@ -29,26 +29,42 @@ export {
 } from "./response_errors.ts";
 
 /**
- * No node could be reached (after the configured retries). `cause` holds the last network error.
+ * No node could be reached (after the configured retries). `cause` holds the last network error;
+ * `node` is the node that failed last (never with credentials) and `causeCode` the network code
+ * read from the cause chain (`ECONNREFUSED`, `ENOTFOUND`, `TLS`, …), both also in the message.
  *
  * @example
  * ```ts
  * import { ConnectionError } from "@searchvisitor/searchvisitor/driver";
  * import assert from "node:assert/strict";
  *
- * const error = new ConnectionError("no node answered after 3 attempts: http://127.0.0.1:9");
+ * const error = new ConnectionError("Could not reach http://127.0.0.1:9 (ECONNREFUSED)", {
+ *   node: "http://127.0.0.1:9",
+ *   causeCode: "ECONNREFUSED",
+ * });
  * assert.equal(error.code, "CONNECTION");
+ * assert.equal(error.causeCode, "ECONNREFUSED");
  * ```
  */
 export class ConnectionError extends DataAccessError {
+  /** The node that failed last, when known. */
+  readonly node?: string;
+  /** The network error code of the cause, when one could be read. */
+  readonly causeCode?: string;
+
   /**
    * Creates the error.
    *
    * @param message What failed, where, after how many attempts.
-   * @param options The command and the cause.
+   * @param options The command, the cause, the node and the cause's code.
    */
-  constructor(message: string, options: ErrorOptions = {}) {
+  constructor(
+    message: string,
+    options: ErrorOptions & { node?: string; causeCode?: string } = {},
+  ) {
     super("CONNECTION", message, options);
+    if (options.node !== undefined) this.node = redact(options.node);
+    if (options.causeCode !== undefined) this.causeCode = options.causeCode;
   }
 }
 

@@ -19,7 +19,7 @@
  */
 
 // The driver a user works with: data source, connection, statements, result sets, streaming,
-// the bulk writer, the transport and the errors.
+// the bulk writer, the transport and its events, and the errors.
 export * from "./errors.ts";
 export { type Auth, DataSource, type DataSourceOptions } from "./jdbc/data_source.ts";
 export {
@@ -39,15 +39,12 @@ export {
   PreparedStatement,
   RETURN_GENERATED_KEYS,
 } from "./jdbc/prepared_statement.ts";
-export {
-  type ColumnRef,
-  ResultSet,
-  type ResultSetMeta,
-  type TotalHits,
-} from "./jdbc/result_set.ts";
 export { type HitMeta, readHitMeta } from "./jdbc/hit_meta.ts";
 export type { Aggregate, Aggregations, Bucket } from "./jdbc/aggregations.ts";
 export { ColumnTypeError } from "./jdbc/cell_types.ts";
+export { CellReader, type ColumnRef } from "./jdbc/cell_reader.ts";
+export { HitReader } from "./jdbc/hit_reader.ts";
+export { ResultSet, type ResultSetMeta, type TotalHits } from "./jdbc/result_set.ts";
 export { HitStream, type StreamOptions, type StreamServerInfo } from "./jdbc/hit_stream.ts";
 export {
   type BulkFailure,
@@ -67,6 +64,11 @@ export {
   type TransportResponse,
   type TransportTuning,
 } from "./wire/transport.ts";
+export type {
+  RequestEventBase,
+  TransportEvent,
+  TransportEventListener,
+} from "./wire/transport_events.ts";
 
 // The command language, for layers that parse and bind commands themselves and run them with
 // `StatementBase.executeCommands` (the template, mapper and console do): parse once, cache by

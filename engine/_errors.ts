@@ -54,12 +54,82 @@ export class EngineError extends Error {
   }
 }
 
+/**
+ * Every exception type the engine answers with, and its HTTP status: one table, so a type always
+ * comes with the status Elasticsearch gives it.
+ */
+export const ERROR_TYPES = {
+  action_request_validation_exception: 400,
+  aliases_not_found_exception: 404,
+  content_too_long: 413,
+  document_missing_exception: 404,
+  document_parsing_exception: 400,
+  document_source_missing_exception: 400,
+  exception: 500,
+  illegal_argument_exception: 400,
+  index_closed_exception: 400,
+  index_not_found_exception: 404,
+  invalid_alias_name_exception: 400,
+  invalid_index_name_exception: 400,
+  json_parse_exception: 400,
+  mapper_parsing_exception: 400,
+  media_type_header_exception: 400,
+  number_format_exception: 400,
+  parse_exception: 400,
+  parsing_exception: 400,
+  query_shard_exception: 400,
+  resource_already_exists_exception: 400,
+  resource_not_found_exception: 404,
+  routing_missing_exception: 400,
+  script_exception: 400,
+  search_context_missing_exception: 404,
+  security_exception: 401,
+  status_exception: 400,
+  stream_constraints_exception: 400,
+  strict_dynamic_mapping_exception: 400,
+  too_complex_to_determinize_exception: 400,
+  too_many_buckets_exception: 400,
+  too_many_nested_clauses: 400,
+  too_many_scroll_contexts_exception: 429,
+  version_conflict_engine_exception: 409,
+  x_content_parse_exception: 400,
+} as const;
+
+/** An exception type of {@link ERROR_TYPES}. */
+export type ErrorType = keyof typeof ERROR_TYPES;
+
+/** An error of `type` with the status the table gives it. */
+export function esError(
+  type: ErrorType,
+  reason: string,
+  extra: Record<string, unknown> = {},
+  causedBy?: EngineError,
+): EngineError {
+  return new EngineError(ERROR_TYPES[type], type, reason, extra, causedBy);
+}
+
 /** 400 `parsing_exception`, as Elasticsearch raises for malformed query DSL. */
 export function parsingError(reason: string, extra: Record<string, unknown> = {}): EngineError {
-  return new EngineError(400, "parsing_exception", reason, extra);
+  return esError("parsing_exception", reason, extra);
 }
 
 /** 400 `illegal_argument_exception`. */
-export function illegalArgument(reason: string): EngineError {
-  return new EngineError(400, "illegal_argument_exception", reason);
+export function illegalArgument(reason: string, causedBy?: EngineError): EngineError {
+  return esError("illegal_argument_exception", reason, {}, causedBy);
+}
+
+/** 400 `action_request_validation_exception`: `Validation Failed: 1: a;2: b;`. */
+export function validationFailed(...problems: string[]): EngineError {
+  const listed = problems.map((m, i) => `${i + 1}: ${m};`).join("");
+  return esError("action_request_validation_exception", `Validation Failed: ${listed}`);
+}
+
+/** 400 `x_content_parse_exception`, for request bodies the parser refuses. */
+export function xContentParseError(reason: string): EngineError {
+  return esError("x_content_parse_exception", reason);
+}
+
+/** 404 `resource_not_found_exception`. */
+export function resourceNotFound(reason: string): EngineError {
+  return esError("resource_not_found_exception", reason);
 }

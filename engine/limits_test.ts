@@ -137,3 +137,31 @@ Deno.test("mapping limits: depth, nested fields, nested objects", async () => {
   assert.ok(depthPut.status === 400, JSON.stringify(depthPut));
   engine.close();
 });
+
+Deno.test("clause count: full-text words and fuzzy expansions count like Lucene's rewrite", async () => {
+  const engine = await numbers(3);
+  await call(engine, "PUT", "/n/_doc/t?refresh=true", { t: "lorem ipsum" });
+  const fuzzy = await call(engine, "POST", "/n/_search", {
+    query: { match: { t: { query: "lorem ".repeat(2000), fuzziness: "AUTO" } } },
+  });
+  assert.equal(fuzzy.status, 400);
+  assert.match(JSON.stringify(fuzzy.error), /too_many_nested_clauses/);
+  const plain = await call(engine, "POST", "/n/_search", {
+    query: { match: { t: "lorem ".repeat(2000) } },
+  });
+  assert.equal(plain.status, 200);
+  assert.equal(plain.hits.total.value, 1);
+  engine.close();
+});
+
+Deno.test("sort: a key repeated many times is read once and still reported per key", async () => {
+  const engine = await numbers(50);
+  const sort = [...Array.from({ length: 3000 }, () => ({ n: "desc" })), { k: "asc" }];
+  const r = await call(engine, "POST", "/n/_search", { size: 2, sort });
+  assert.equal(r.status, 200);
+  assert.deepEqual(r.hits.hits.map((h: Json) => h._id), ["49", "48"]);
+  assert.equal(r.hits.hits[0].sort.length, 3001);
+  assert.equal(r.hits.hits[0].sort[2999], 49);
+  assert.equal(r.hits.hits[0].sort[3000], "k49");
+  engine.close();
+});

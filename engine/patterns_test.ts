@@ -83,3 +83,18 @@ Deno.test("regexp: bad, too long and too complex patterns are Elasticsearch's 40
   assert.equal(flags.status, 400);
   engine.close();
 });
+
+Deno.test("regexp: a request's patterns share one determinization budget", async () => {
+  const engine = await seeded();
+  const costly = Array.from({ length: 16 }, (_, i) => ({
+    regexp: { k: `[ab]*a[ab]{12}x${i}` },
+  }));
+  const r = await call(engine, "POST", "/p/_search", { query: { bool: { should: costly } } });
+  assert.equal(r.status, 400);
+  assert.match(JSON.stringify(r.error), /too_complex_to_determinize_exception/);
+  const again = await call(engine, "POST", "/p/_search", {
+    query: { bool: { should: costly.slice(0, 2) } },
+  });
+  assert.equal(again.status, 200, "a few are fine");
+  engine.close();
+});

@@ -74,6 +74,16 @@ export async function tourLambda({ jdbc, section }: TourContext): Promise<void> 
   show("like 'San %' (prefix), not(group), select (projection)", like);
   console.log(table(await like.queryForList(), ["id", "name", "countryCode", "lat"]));
 
+  // stream(): every match, page by page over a point in time (closed when the loop ends).
+  const swedish = lambda.query(City).eq("countryCode", "SE").orderBy("lat", "desc");
+  show("stream() every Swedish city (pages of 1,000 over a point in time)", swedish);
+  let count = 0;
+  let northernmost = "";
+  for await (const city of swedish.stream({ pageSize: 1000 })) {
+    if (count++ === 0) northernmost = city.name;
+  }
+  console.log(`  streamed ${count} cities; the first (northernmost) is ${northernmost}`);
+
   // Writes: several entities are one _bulk; counts are real; no condition is refused.
   const made = [
     Object.assign(new City(), {

@@ -1,5 +1,5 @@
 // The mapper tour of the demo: an annotated mapper over the demo's `cities` index — a search
-// paged in one request per page, reads by key (one GET, one _mget), a write with optimistic
+// paged in one request per page, a page by sample, reads by key (one GET, one _mget), a write with optimistic
 // concurrency and the lost race it refuses, an insert with a generated key.
 import type { DataSource } from "../driver/mod.ts";
 import {
@@ -77,6 +77,16 @@ export async function tourMapper(tour: {
     page.nextPage();
   }
   console.log(`  countIn({ cc: "IS" }) = ${await cities.countIn({ cc: "IS" })}`);
+
+  section(
+    "BaseMapper.pageBySample: set fields become exact conditions (through LambdaTemplate)",
+    'pageBySample({ countryCode: "LU" }, new PageObject(0, 3), { lat: "desc" })',
+  );
+  const north = await cities.pageBySample({ countryCode: "LU" }, new PageObject(0, 3), {
+    lat: "desc",
+  });
+  console.log(`  the northernmost 3 of ${north.totalCount}`);
+  console.log(table(north.data));
 
   const first = (await cities.byCountry({ cc: "LU" }, new PageObject(0, 3))).data;
   const ids = [first[2]?.id ?? "x", "no-such-id", first[0]?.id ?? "y"];

@@ -3,26 +3,33 @@
 
 import type { ResultSet } from "../driver/mod.ts";
 
+/** `{ _id, ...document }`; a `"__proto__"` field stays a field instead of changing the prototype. */
+function docMap(id: unknown, doc: unknown): Record<string, unknown> {
+  const row: Record<string, unknown> = { _id: id };
+  if (doc !== null && typeof doc === "object") {
+    for (const [k, v] of Object.entries(doc)) {
+      if (k === "__proto__") {
+        Object.defineProperty(row, k, {
+          value: v,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      } else row[k] = v;
+    }
+  }
+  return row;
+}
+
 /** Reads every remaining row of a search result set as `{ _id, ...document }`. */
 export function readHits(rs: ResultSet): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
-  while (rs.next()) {
-    const doc = rs.getJson("_DOC");
-    const row: Record<string, unknown> = { _id: rs.getString("_ID") };
-    if (doc !== null && typeof doc === "object") {
-      for (const [k, v] of Object.entries(doc)) {
-        // A "__proto__" field stays a field instead of changing the row's prototype.
-        if (k === "__proto__") {
-          Object.defineProperty(row, k, {
-            value: v,
-            enumerable: true,
-            writable: true,
-            configurable: true,
-          });
-        } else row[k] = v;
-      }
-    }
-    out.push(row);
-  }
+  while (rs.next()) out.push(docMap(rs.getString("_ID"), rs.getJson("_DOC")));
   return out;
+}
+
+/** A streamed row (`_ID`, `_DOC` as JSON text) as `{ _id, ...document }`. */
+export function docOfRow(row: Record<string, unknown>): Record<string, unknown> {
+  const doc = row._DOC;
+  return docMap(row._ID ?? null, typeof doc === "string" ? JSON.parse(doc) : doc);
 }

@@ -36,6 +36,10 @@ export interface SearchSpec {
   readonly from?: number;
   /** The number of hits. */
   readonly size: number;
+  /** Count every match exactly (`track_total_hits`); default true. */
+  readonly trackTotal?: boolean;
+  /** Ask for each hit's version (an entity with a version field): `_seq_no` or `_version`. */
+  readonly versions?: "seq_no" | "external";
 }
 
 const q = JSON.stringify;
@@ -159,8 +163,11 @@ export function compileSearch(spec: SearchSpec, exact: ExactResolver = AS_WRITTE
       spec.sort.map((s) => `{${q(exact(s.field, "orderBy"))}:{"order":"${s.order}"}}`).join(",")
     }]`;
   }
+  if (spec.versions === "seq_no") body += `,"seq_no_primary_term":true`;
+  else if (spec.versions === "external") body += `,"version":true`;
   if (spec.from !== undefined && spec.from > 0) body += `,"from":${e.arg(spec.from)}`;
-  body += `,"size":${e.arg(spec.size)},"track_total_hits":true}`;
+  body += `,"size":${e.arg(spec.size)}`;
+  body += spec.trackTotal === false ? "}" : `,"track_total_hits":true}`;
   return { text: `POST /{${index}}/_search ${body}`, args: e.args };
 }
 

@@ -11,6 +11,7 @@ import {
   toTree,
 } from "./nodes.ts";
 import { columnOf, type Target } from "./target.ts";
+import { checkText, checkValue, frozenValue } from "./_condition_values.ts";
 
 /**
  * A field name of `T` for builder methods: a property name checked by the compiler, or a dotted
@@ -30,47 +31,30 @@ import { columnOf, type Target } from "./target.ts";
 export type FieldPath<T> = string extends keyof T ? string
   : Extract<keyof T, string> | `${Extract<keyof T, string>}.${string}` | "_id";
 
-function checkValue(method: string, field: string, value: unknown, nullOk: boolean): void {
-  const at = `${method}(${JSON.stringify(field)})`;
-  if (value === undefined) {
-    throw new TypeError(`${at}: the value is undefined; pass null for "no value"`);
-  }
-  if (value === null) {
-    if (!nullOk) throw new TypeError(`${at}: null has no order; use isNull/isNotNull`);
-    return;
-  }
-  switch (typeof value) {
-    case "string":
-    case "boolean":
-    case "bigint":
-      return;
-    case "number":
-      if (Number.isFinite(value)) return;
-      throw new TypeError(`${at}: ${value} is not a finite number`);
-    case "object":
-      if (value instanceof Date) {
-        if (!Number.isNaN(value.getTime())) return;
-        throw new TypeError(`${at}: the Date is invalid`);
-      }
-  }
-  throw new TypeError(
-    `${at}: a ${
-      Array.isArray(value) ? "array" : typeof value
-    } is not a condition value; pass a string, number, boolean, bigint, Date or null (use in() for lists)`,
-  );
-}
-
-/** Dates become their ISO-8601 text, so a node never holds a mutable object. */
-function frozenValue(value: ConditionValue): ConditionValue {
-  return value instanceof Date ? value.toISOString() : value;
-}
-
-function checkText(method: string, field: string, text: unknown): string {
-  if (typeof text !== "string") {
-    throw new TypeError(`${method}(${JSON.stringify(field)}): the text must be a string`);
-  }
-  return text;
-}
+/**
+ * The values a condition on field `K` of `T` takes: the field's declared type when it is a
+ * condition value (a `Date` field also takes ISO-8601 text, a number field also a bigint and the
+ * other way round), else any {@linkcode ConditionValue}. Not null: `eq`/`ne` add it themselves.
+ *
+ * @example
+ * ```ts
+ * import type { ValueOf } from "@searchvisitor/searchvisitor/lambda";
+ * import assert from "node:assert/strict";
+ *
+ * class User { name = ""; age = 0; born: Date | null = null; }
+ * const age: ValueOf<User, "age"> = 30n;
+ * const born: ValueOf<User, "born"> = "1990-01-01";
+ * const city: ValueOf<User, "address.city"> = "Oslo";
+ * assert.deepEqual([age, born, city], [30n, "1990-01-01", "Oslo"]);
+ * ```
+ */
+export type ValueOf<T, K> = K extends keyof T
+  ? [NonNullable<T[K]>] extends [Exclude<ConditionValue, null>]
+    ? NonNullable<T[K]> extends Date ? Date | string
+    : NonNullable<T[K]> extends number | bigint ? number | bigint
+    : NonNullable<T[K]>
+  : Exclude<ConditionValue, null>
+  : Exclude<ConditionValue, null>;
 
 /**
  * The condition methods, shared by query, update and delete builders and by groups. Conditions
@@ -149,27 +133,27 @@ export abstract class Conditions<T> {
   }
 
   /** `field` equals `value` exactly (`term`); `eq(field, null)` is `isNull(field)`. */
-  eq(field: FieldPath<T>, value: ConditionValue): this {
+  eq<K extends FieldPath<T>>(field: K, value: ValueOf<T, K> | null): this {
     return this.#compare("eq", field, value);
   }
   /** `field` is not `value` (missing fields match too); `ne(field, null)` is `isNotNull(field)`. */
-  ne(field: FieldPath<T>, value: ConditionValue): this {
+  ne<K extends FieldPath<T>>(field: K, value: ValueOf<T, K> | null): this {
     return this.#compare("ne", field, value);
   }
   /** `field` > `value`. */
-  gt(field: FieldPath<T>, value: Exclude<ConditionValue, null>): this {
+  gt<K extends FieldPath<T>>(field: K, value: ValueOf<T, K>): this {
     return this.#compare("gt", field, value);
   }
   /** `field` ≥ `value`. */
-  ge(field: FieldPath<T>, value: Exclude<ConditionValue, null>): this {
+  ge<K extends FieldPath<T>>(field: K, value: ValueOf<T, K>): this {
     return this.#compare("ge", field, value);
   }
   /** `field` < `value`. */
-  lt(field: FieldPath<T>, value: Exclude<ConditionValue, null>): this {
+  lt<K extends FieldPath<T>>(field: K, value: ValueOf<T, K>): this {
     return this.#compare("lt", field, value);
   }
   /** `field` ≤ `value`. */
-  le(field: FieldPath<T>, value: Exclude<ConditionValue, null>): this {
+  le<K extends FieldPath<T>>(field: K, value: ValueOf<T, K>): this {
     return this.#compare("le", field, value);
   }
 
@@ -184,11 +168,11 @@ export abstract class Conditions<T> {
     );
   }
   /** `field` equals one of `values` exactly (`terms`); an empty list matches nothing. */
-  in(field: FieldPath<T>, values: readonly Exclude<ConditionValue, null>[]): this {
+  in<K extends FieldPath<T>>(field: K, values: readonly ValueOf<T, K>[]): this {
     return this.#in("in", field, values, false);
   }
   /** `field` equals none of `values` (missing fields match too); an empty list matches all. */
-  notIn(field: FieldPath<T>, values: readonly Exclude<ConditionValue, null>[]): this {
+  notIn<K extends FieldPath<T>>(field: K, values: readonly ValueOf<T, K>[]): this {
     return this.#in("notIn", field, values, true);
   }
 
@@ -207,19 +191,11 @@ export abstract class Conditions<T> {
     );
   }
   /** `low` ≤ `field` ≤ `high`. */
-  between(
-    field: FieldPath<T>,
-    low: Exclude<ConditionValue, null>,
-    high: Exclude<ConditionValue, null>,
-  ): this {
+  between<K extends FieldPath<T>>(field: K, low: ValueOf<T, K>, high: ValueOf<T, K>): this {
     return this.#between("between", field, low, high, false);
   }
   /** Not `low` ≤ `field` ≤ `high` (missing fields match too). */
-  notBetween(
-    field: FieldPath<T>,
-    low: Exclude<ConditionValue, null>,
-    high: Exclude<ConditionValue, null>,
-  ): this {
+  notBetween<K extends FieldPath<T>>(field: K, low: ValueOf<T, K>, high: ValueOf<T, K>): this {
     return this.#between("notBetween", field, low, high, true);
   }
 

@@ -80,6 +80,11 @@ Deno.test("entity fields are checked names, renamed to document fields; dotted p
   assert.match(q.toCommand().text, /"_source":\["full_name","address"\],"sort":\[\{"full_name"/);
   // @ts-expect-error: not a field of Person
   lambda.query(Person).eq("nope", 1);
+  // @ts-expect-error: name is a string field
+  lambda.query(Person).eq("name", 1);
+  // @ts-expect-error: created is a Date field
+  lambda.query(Person).gt("created", true);
+  lambda.query(Person).gt("created", "2020-01-01").eq("created", null).eq("address.city", "x");
 });
 
 Deno.test("like: % anchors only at either end; everything else is literal", () => {

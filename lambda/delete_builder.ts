@@ -4,7 +4,7 @@ import type { BoundTemplate } from "../template/mod.ts";
 import { compileDeleteById, compileDeleteByQuery } from "./compiler.ts";
 import { Conditions } from "./conditions.ts";
 import { type Clauses, NO_CLAUSES } from "./nodes.ts";
-import { resolverOf, type ToCommandOptions } from "./query_builder.ts";
+import { resolverOf, type ToCommandOptions } from "./field_types.ts";
 import type { Runtime } from "./_runtime.ts";
 import type { Target } from "./target.ts";
 import { guardEmptyWhere, keyOf, runById, runByQuery } from "./_by_query.ts";

@@ -2,6 +2,7 @@
 // that gives a text field its exact form. Read from `GET /{index}/_mapping`.
 
 import { DataAccessError } from "../driver/mod.ts";
+import { AS_WRITTEN, type ExactResolver } from "./compiler.ts";
 
 /** One mapped field: its type, and for a text field the path of a keyword sub-field. */
 export interface FieldType {
@@ -31,6 +32,13 @@ function walk(properties: Record<string, unknown>, prefix: string, out: Map<stri
       );
       const sub = subs.find(([n]) => n === "keyword") ?? subs[0];
       if (sub) keyword = `${path}.${sub[0]}`;
+    }
+    // Multi-fields are fields too (`name.keyword` named directly is exact as it is).
+    for (const [sub, subDef] of Object.entries(isObject(def.fields) ? def.fields : {})) {
+      const subPath = `${path}.${sub}`;
+      if (isObject(subDef) && typeof subDef.type === "string" && !out.has(subPath)) {
+        out.set(subPath, Object.freeze({ type: subDef.type }));
+      }
     }
     const previous = out.get(path);
     // Several indices (a pattern): a field that is text anywhere needs its exact form everywhere.
@@ -73,4 +81,32 @@ export function exactField(types: FieldTypes, field: string, method: string): st
       JSON.stringify(field)
     }): the field is "text" with no keyword sub-field, so it has no exact form; add one to the mapping ("fields": {"keyword": {"type": "keyword"}}) or use match()/matchPhrase() for full-text search`,
   );
+}
+
+/**
+ * Options of `toCommand()`.
+ *
+ * @example
+ * ```ts
+ * import { LambdaTemplate, type ToCommandOptions } from "@searchvisitor/searchvisitor/lambda";
+ * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const options: ToCommandOptions = { mapping: new Map([["name", { type: "text", keyword: "name.raw" }]]) };
+ * const lambda = new LambdaTemplate(new DataSource("http://127.0.0.1:9200"));
+ * assert.match(lambda.query("users").eq("name", "Ann").toCommand(options).text, /"name\.raw"/);
+ * ```
+ */
+export interface ToCommandOptions {
+  /**
+   * Field types (from `lambda.fieldTypes(index)`): exact conditions on a text field then use its
+   * keyword sub-field, as they do when the command runs. Without it, fields are used as written.
+   */
+  readonly mapping?: FieldTypes;
+}
+
+/** The resolver of `toCommand()`: the given mapping, or fields as written. */
+export function resolverOf(options: ToCommandOptions | undefined): ExactResolver {
+  const types = options?.mapping;
+  return types === undefined ? AS_WRITTEN : (f, m) => exactField(types, f, m);
 }

@@ -22,7 +22,11 @@ Deno.test("readFieldTypes: nested objects, keyword sub-fields, patterns merged, 
   });
   assert.deepEqual(Object.fromEntries(types), {
     name: { type: "text", keyword: "name.keyword" },
+    "name.raw": { type: "keyword" },
+    "name.keyword": { type: "keyword" },
     title: { type: "text", keyword: "title.exact" },
+    "title.en": { type: "text" },
+    "title.exact": { type: "keyword" },
     "address.city": { type: "text" },
     "address.zip": { type: "keyword" },
     tags: { type: "nested" },
@@ -45,6 +49,11 @@ Deno.test("exactField: keyword sub-field for text, the field otherwise, a MAPPIN
     },
   });
   assert.equal(exactField(types, "t", "eq"), "t.keyword");
+  assert.equal(
+    exactField(types, "t.keyword", "eq"),
+    "t.keyword",
+    "a keyword sub-field named directly",
+  );
   assert.equal(exactField(types, "unknown", "eq"), "unknown");
   assert.throws(
     () => exactField(types, "bio", "in"),

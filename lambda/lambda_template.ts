@@ -204,11 +204,13 @@ export class LambdaTemplate {
     if (!this.#readMappings) return AS_WRITTEN;
     const fields = exactFields(where);
     for (const s of sort) fields.add(s.field);
-    fields.delete("_id");
+    for (const meta of ["_id", "_index", "_routing"]) fields.delete(meta);
     if (fields.size === 0) return AS_WRITTEN;
     let entry = this.#cached(index, false);
     let types = await entry.types;
-    const unknown = [...fields].some((f) => !types.has(f));
+    // A field the cached mapping does not know may be new (dynamic mapping): read it again, at
+    // most once a second. Metadata fields (`_index`, `_routing`, …) are never in a mapping.
+    const unknown = [...fields].some((f) => !f.startsWith("_") && !types.has(f));
     if (unknown && Date.now() - entry.at > UNKNOWN_FIELD_RECHECK_MS) {
       entry = this.#cached(index, true);
       types = await entry.types;

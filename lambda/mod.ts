@@ -4,7 +4,10 @@
  *
  * Builders are immutable and build frozen, data-only condition trees (`builder.where`); one
  * compiler turns a tree into a command, which `toCommand()` shows without any I/O. Values are
- * always bound as arguments, so no value can change a command's structure.
+ * always bound as arguments, so no value can change a command's structure. Queries read lists,
+ * single objects, maps, counts (`_count` with the query only), pages, or `stream()` every match over
+ * a point in time; inserts of several documents are one `_bulk`; updates and deletes return real
+ * counts and refuse to run without a condition unless `allowEmptyWhere()` is called.
  *
  * | Call | Query DSL |
  * |---|---|
@@ -34,11 +37,11 @@
  * @module
  */
 export { type Doc, type LambdaOptions, LambdaTemplate } from "./lambda_template.ts";
-export { MAX_UNPAGED, QueryBuilder, type ToCommandOptions } from "./query_builder.ts";
+export { MAX_UNPAGED, QueryBuilder } from "./query_builder.ts";
 export { InsertBuilder } from "./insert_builder.ts";
 export { UpdateBuilder } from "./update_builder.ts";
 export { DeleteBuilder } from "./delete_builder.ts";
-export { ConditionGroup, Conditions, type FieldPath } from "./conditions.ts";
+export { ConditionGroup, Conditions, type FieldPath, type ValueOf } from "./conditions.ts";
 export type { ConditionNode, ConditionValue } from "./nodes.ts";
 export { escapeWildcard } from "./compiler.ts";
-export type { FieldType, FieldTypes } from "./field_types.ts";
+export type { FieldType, FieldTypes, ToCommandOptions } from "./field_types.ts";

@@ -95,7 +95,9 @@ export const NO_CLAUSES: Clauses = Object.freeze([Object.freeze([])]);
 /** `clauses` with `item` added to the last conjunction. */
 export function addItem(clauses: Clauses, item: ConditionNode): Clauses {
   const last = clauses[clauses.length - 1] ?? [];
-  return Object.freeze([...clauses.slice(0, -1), Object.freeze([...last, item])]);
+  const conjunction = Object.freeze([...last, item]);
+  if (clauses.length <= 1) return Object.freeze([conjunction]);
+  return Object.freeze([...clauses.slice(0, -1), conjunction]);
 }
 
 /** `clauses` with a new, empty conjunction (after `or()`); a repeated `or()` changes nothing. */

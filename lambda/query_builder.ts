@@ -1,7 +1,12 @@
 // The query builder: conditions plus projection, order and paging; compiled to `_search` or
 // `_count` and read as entities, maps, a count or a page.
 
-import { IllegalStateError, IncorrectResultSizeError, type ResultSet } from "../driver/mod.ts";
+import {
+  IllegalStateError,
+  IncorrectResultSizeError,
+  type ResultSet,
+  type StreamOptions,
+} from "../driver/mod.ts";
 import {
   type BoundTemplate,
   mapResultSet,
@@ -9,19 +14,13 @@ import {
   PageResult,
   type QueryList,
 } from "../template/mod.ts";
-import {
-  AS_WRITTEN,
-  compileCount,
-  compileSearch,
-  type ExactResolver,
-  type SortKey,
-} from "./compiler.ts";
+import { compileCount, compileSearch, type SortKey } from "./compiler.ts";
 import { Conditions, type FieldPath } from "./conditions.ts";
-import { exactField, type FieldTypes } from "./field_types.ts";
+import { resolverOf, type ToCommandOptions } from "./field_types.ts";
 import { type Clauses, NO_CLAUSES } from "./nodes.ts";
 import type { Runtime } from "./_runtime.ts";
 import { columnOf, type Target } from "./target.ts";
-import { readHits } from "./_hits.ts";
+import { docOfRow, readHits } from "./_hits.ts";
 
 /** The most hits one un-paged request returns (Elasticsearch's default `max_result_window`). */
 export const MAX_UNPAGED = 10_000;
@@ -33,34 +32,6 @@ interface QueryState {
 }
 
 const NO_STATE: QueryState = Object.freeze({ sort: Object.freeze([]) });
-
-/**
- * Options of `toCommand()`.
- *
- * @example
- * ```ts
- * import { LambdaTemplate, type ToCommandOptions } from "@searchvisitor/searchvisitor/lambda";
- * import { DataSource } from "@searchvisitor/searchvisitor/driver";
- * import assert from "node:assert/strict";
- *
- * const options: ToCommandOptions = { mapping: new Map([["name", { type: "text", keyword: "name.raw" }]]) };
- * const lambda = new LambdaTemplate(new DataSource("http://127.0.0.1:9200"));
- * assert.match(lambda.query("users").eq("name", "Ann").toCommand(options).text, /"name\.raw"/);
- * ```
- */
-export interface ToCommandOptions {
-  /**
-   * Field types (from `lambda.fieldTypes(index)`): exact conditions on a text field then use its
-   * keyword sub-field, as they do when the command runs. Without it, fields are used as written.
-   */
-  readonly mapping?: FieldTypes;
-}
-
-/** The resolver of `toCommand()`: the given mapping, or fields as written. */
-export function resolverOf(options: ToCommandOptions | undefined): ExactResolver {
-  const types = options?.mapping;
-  return types === undefined ? AS_WRITTEN : (f, m) => exactField(types, f, m);
-}
 
 /**
  * A query on an index: conditions, `select`, `orderBy`, paging, then `queryForList`,
@@ -140,7 +111,8 @@ export class QueryBuilder<T> extends Conditions<T> {
 
   /**
    * Read the page `page` describes (`from` = first record position, `size` = page size; a size of
-   * 0 means no paging). After a read, the page's `totalCount` is set from the exact hit total.
+   * 0 means no paging), as it is now: move the page (`nextPage()`) and call `usePage` again for the
+   * next one. After a read, the page's `totalCount` is set from the exact hit total.
    */
   usePage(page: Page): this {
     const size = page.getPageSize();
@@ -162,6 +134,7 @@ export class QueryBuilder<T> extends Conditions<T> {
       where: this.where,
       ...(this.#state.select !== undefined ? { source: this.#state.select } : {}),
       sort: this.#state.sort,
+      ...(this.target.version ? { versions: this.target.version } : {}),
       ...(page && size === undefined ? { from: page.from } : {}),
       size: size ?? page?.size ?? MAX_UNPAGED,
     };
@@ -255,6 +228,51 @@ export class QueryBuilder<T> extends Conditions<T> {
     return (await this.#runtime.jdbc.queryForNumber(
       compileCount(this.target.index, this.where, resolver),
     )) ?? 0;
+  }
+
+  /**
+   * Every matching document, in order, fetched page by page (`pageSize` hits a request, default
+   * the page size set by `usePage`/`initPage`, else 1000) over a point in time with `search_after`
+   * (a scroll where the server has no point in time). The point in time is always closed: when the
+   * hits run out, on an error, and when the loop stops early (`break`, `return`, a throw). Paging's
+   * `from` does not apply; conditions, `select` and `orderBy` do. Nothing is sent until iteration
+   * starts. One implementation with `JdbcTemplate.stream`, which this runs on.
+   *
+   * @param options `pageSize`, `keepAlive` (default `"1m"`), `mode` and `signal`.
+   * @returns An async generator of entities (or documents with `_id` for an index name).
+   * @example
+   * ```ts
+   * import { LambdaTemplate } from "@searchvisitor/searchvisitor/lambda";
+   * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+   * import { Engine } from "@searchvisitor/searchvisitor/engine";
+   * import assert from "node:assert/strict";
+   *
+   * const engine = new Engine();
+   * const lambda = new LambdaTemplate(new DataSource({ nodes: ["http://engine"], fetch: engine.fetch }));
+   * await lambda.insert("nums").applyMap([1, 2, 3, 4, 5].map((n) => ({ _id: `n${n}`, n }))).executeSumResult();
+   * const seen: unknown[] = [];
+   * for await (const doc of lambda.query("nums").ge("n", 2).orderBy("n").stream({ pageSize: 2 })) {
+   *   seen.push(doc.n);
+   *   if (doc.n === 4) break; // the point in time is closed here too
+   * }
+   * assert.deepEqual(seen, [2, 3, 4]);
+   * engine.close();
+   * ```
+   */
+  async *stream(options: StreamOptions = {}): AsyncGenerator<T, void, undefined> {
+    const pageSize = options.pageSize ?? this.#state.page?.size ?? 1000;
+    const spec = { ...this.#spec(pageSize), trackTotal: false }; // no total needed: pages only
+    const resolver = await this.#runtime.resolver(spec.index, spec.where, spec.sort);
+    const bound = compileSearch(spec, resolver);
+    const opts = { ...options, pageSize };
+    const type = this.target.type;
+    if (type !== undefined) {
+      yield* this.#runtime.jdbc.stream(bound, undefined, type, opts) as AsyncGenerator<T>;
+      return;
+    }
+    for await (const row of this.#runtime.jdbc.stream(bound, undefined, opts)) {
+      yield docOfRow(row) as T;
+    }
   }
 
   /**

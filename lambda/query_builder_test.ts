@@ -60,3 +60,50 @@ Deno.test("select() with no field returns whole documents again", () => {
   const q = lambda.query("u").select("a").select();
   assert.doesNotMatch(q.toCommand().text, /_source/);
 });
+
+Deno.test("a field the cached mapping does not know is looked up again (at most once a second)", async () => {
+  let properties: Record<string, unknown> = { a: { type: "keyword" } };
+  const bodies: string[] = [];
+  let mappingReads = 0;
+  const fetch = (input: string | URL | Request, init?: RequestInit) => {
+    if (new URL(String(input)).pathname.endsWith("/_mapping")) {
+      mappingReads++;
+      return Promise.resolve(Response.json({ u: { mappings: { properties } } }));
+    }
+    bodies.push(String(init?.body));
+    return Promise.resolve(
+      Response.json({ hits: { total: { value: 0, relation: "eq" }, hits: [] } }),
+    );
+  };
+  const lambda = new LambdaTemplate(new DataSource({ nodes: ["http://es.local"], fetch }));
+  await lambda.query("u").eq("b", "x").queryForList();
+  // Dynamic mapping adds "b" as text with a keyword sub-field.
+  properties = { ...properties, b: { type: "text", fields: { keyword: { type: "keyword" } } } };
+  await lambda.query("u").eq("b", "x").queryForList();
+  assert.equal(mappingReads, 1, "within a second the cache is trusted");
+  await new Promise((r) => setTimeout(r, 1100));
+  await lambda.query("u").eq("b", "x").queryForList();
+  assert.equal(mappingReads, 2);
+  assert.match(bodies.at(-1)!, /"term":\{"b\.keyword":"x"\}/);
+  await lambda.query("u").eq("b", "x").eq("a", "y").queryForList();
+  assert.equal(mappingReads, 2, "known fields do not read it again");
+});
+
+Deno.test("an entity with a version field asks for hit versions, and its rows carry them", async () => {
+  const { defineEntity } = await import("../template/mod.ts");
+  class Doc {
+    id = "";
+    a = 0;
+    rev = "";
+  }
+  defineEntity(Doc, { index: "u", key: "id", version: "rev" });
+  class Ext {
+    id = "";
+    v = 0;
+  }
+  defineEntity(Ext, { index: "u", key: "id", fields: { v: { version: "external" } } });
+  const { lambda } = fakeSearch(1, 1);
+  assert.match(lambda.query(Doc).toCommand().text, /"seq_no_primary_term":true/);
+  assert.match(lambda.query(Ext).toCommand().text, /"version":true/);
+  assert.doesNotMatch(lambda.query("u").toCommand().text, /seq_no|"version"/);
+});

@@ -13,6 +13,8 @@ export interface Target {
   readonly key?: { readonly field: string; readonly column: string };
   /** Class field → document field (only the renamed ones). */
   readonly columns: ReadonlyMap<string, string>;
+  /** The kind of the entity's version field, when it has one: reads ask for hit versions. */
+  readonly version?: "seq_no" | "external";
 }
 
 const targets = new WeakMap<EntityClass, Target>();
@@ -43,11 +45,13 @@ export function targetOf(source: EntityClass | string): Target {
   const columns = new Map<string, string>();
   for (const f of meta.fields) if (f.column !== f.field) columns.set(f.field, f.column);
   const keyField = meta.fields.find((f) => f.primary);
+  const version = meta.fields.find((f) => f.version !== undefined)?.version;
   const target: Target = Object.freeze({
     index: meta.index,
     type: source,
     columns,
     ...(keyField ? { key: Object.freeze({ field: keyField.field, column: keyField.column }) } : {}),
+    ...(version ? { version } : {}),
   });
   targets.set(source, target);
   return target;

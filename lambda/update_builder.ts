@@ -4,7 +4,7 @@ import { type BoundTemplate, getEntityMeta } from "../template/mod.ts";
 import { compileUpdateById, compileUpdateByQuery } from "./compiler.ts";
 import { Conditions, type FieldPath } from "./conditions.ts";
 import { type Clauses, NO_CLAUSES } from "./nodes.ts";
-import { resolverOf, type ToCommandOptions } from "./query_builder.ts";
+import { resolverOf, type ToCommandOptions } from "./field_types.ts";
 import type { Runtime } from "./_runtime.ts";
 import { columnOf, type Target } from "./target.ts";
 import { guardEmptyWhere, keyOf, runById, runByQuery } from "./_by_query.ts";

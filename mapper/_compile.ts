@@ -1,11 +1,11 @@
 // Turns a declaration (an annotation or a mapper-file statement) into a CompiledStatement:
 // defaults resolved, result types looked up, options checked once.
 
-import type { ResultSet } from "../driver/mod.ts";
-import type { EntityClass } from "../template/mod.ts";
-import type { MapperFile, MapperStatement, ResultMapDef } from "./_xml_seam.ts";
+import { CommandSyntaxError, type ResultSet } from "../driver/mod.ts";
+import { bindTemplate, type EntityClass } from "../template/mod.ts";
+import type { MapperFile, MapperStatement, ResultMapDef } from "../xml/mod.ts";
 import type { CompiledStatement } from "./_statement_runner.ts";
-import { MapperError, type StatementSite } from "./errors.ts";
+import { inStatement, MapperError, type StatementSite } from "./errors.ts";
 import {
   defaultReturns,
   RETURNS,
@@ -43,6 +43,7 @@ export function compileAnnotation(
     throw new MapperError("keyProperty needs useGeneratedKeys: true", site);
   }
   const text = def.text;
+  checkSyntax(text, site);
   return Object.freeze({
     id: site.statementId,
     site,
@@ -54,6 +55,18 @@ export function compileAnnotation(
     ...(options.keyProperty ? { keyProperty: options.keyProperty } : {}),
     render: (args: Record<string, unknown>) => ({ text, args }),
   });
+}
+
+/**
+ * Scans a statement text once, so a malformed text fails when the mapper is created rather than
+ * on first use (binding errors need the real arguments and wait for the call).
+ */
+function checkSyntax(text: string, site: StatementSite): void {
+  try {
+    bindTemplate(text, {});
+  } catch (error) {
+    if (error instanceof CommandSyntaxError) throw inStatement(error, site);
+  }
 }
 
 const KIND: Record<MapperStatement["kind"], StatementKind> = {

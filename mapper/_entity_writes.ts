@@ -1,15 +1,11 @@
-// BaseMapper's writes by key: real-time single-document requests (several entities → one _bulk
-// through the driver's batch), conditional on the version field when the entity has one.
+// BaseMapper's writes by key: real-time single-document requests (several ids → one _bulk through
+// the driver's batch), conditional on the version field when the entity has one. Inserts go
+// through LambdaTemplate's insert builder.
 
-import {
-  type Connection,
-  type DataSource,
-  ResponseError,
-  RETURN_GENERATED_KEYS,
-} from "../driver/mod.ts";
+import { type Connection, type DataSource, ResponseError } from "../driver/mod.ts";
 import { parseSeqNoVersion, toDocument } from "../template/mod.ts";
 import type { Executor } from "./_statement_runner.ts";
-import { type EntityTarget, keyOf, requireKey } from "./_entity_target.ts";
+import { type EntityTarget, requireKey } from "./_entity_target.ts";
 import { MapperError, OptimisticLockError } from "./errors.ts";
 
 /** How BaseMapper writes refresh the index. */
@@ -36,61 +32,6 @@ async function withConnection<R>(exec: Executor, work: (conn: Connection) => Pro
   } finally {
     if (pooled) await conn.close();
   }
-}
-
-function insertDoc(target: EntityTarget<unknown>, entity: object): Record<string, unknown> {
-  const doc = { ...toDocument(entity, "insert") };
-  if (keyOf(target, entity) === undefined) delete doc[target.keyColumn];
-  return doc;
-}
-
-/** Inserts one entity or many (one `_bulk`); empty keys are generated and written back. */
-export async function insertEntities(
-  exec: Executor,
-  target: EntityTarget<object>,
-  w: WriteOptions,
-  entities: readonly object[],
-): Promise<number> {
-  if (entities.length === 0) return 0;
-  const q = refreshQuery(w);
-  const command = (entity: object): [string, unknown[]] => {
-    const key = keyOf(target, entity);
-    return key === undefined
-      ? [`POST /{?}/_doc${query([q])} ?`, [target.index, insertDoc(target, entity)]]
-      : [`PUT /{?}/_create/{?}${query([q])} ?`, [target.index, key, insertDoc(target, entity)]];
-  };
-  return await withConnection(exec, async (conn) => {
-    if (entities.length === 1) {
-      const [text, args] = command(entities[0]!);
-      const stmt = conn.prepareStatement(text, RETURN_GENERATED_KEYS);
-      try {
-        stmt.setArgs(args);
-        const count = await stmt.executeUpdate();
-        writeKeys(target, entities, stmt.getGeneratedKeys().toArray().map((r) => r._ID));
-        return count;
-      } finally {
-        stmt.close();
-      }
-    }
-    const stmt = conn.createStatement();
-    try {
-      for (const entity of entities) stmt.addBatch(...command(entity));
-      const counts = await stmt.executeBatch();
-      writeKeys(target, entities, stmt.getGeneratedKeys().toArray().map((r) => r._ID));
-      return counts.reduce((a, b) => a + b, 0);
-    } finally {
-      stmt.close();
-    }
-  });
-}
-
-function writeKeys(target: EntityTarget<object>, entities: readonly object[], keys: unknown[]) {
-  entities.forEach((entity, i) => {
-    const key = keys[i];
-    if (keyOf(target, entity) === undefined && typeof key === "string") {
-      (entity as Record<string, unknown>)[target.key] = key;
-    }
-  });
 }
 
 /** The conditional-write query parameters of an entity's version, and its arguments. */

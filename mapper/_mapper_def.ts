@@ -3,10 +3,11 @@
 // mapper instance to the session that runs its statements.
 
 import type { EntityClass } from "../template/mod.ts";
-import type { MapperFile } from "./_xml_seam.ts";
+import type { MapperFile } from "../xml/mod.ts";
 import type { Returns, StatementDef } from "./statement_options.ts";
 import type { Executor } from "./_statement_runner.ts";
 import type { WriteOptions } from "./_entity_writes.ts";
+import type { LambdaTemplate } from "../lambda/mod.ts";
 import { MapperError } from "./errors.ts";
 
 (Symbol as { metadata?: symbol }).metadata ??= Symbol.for("Symbol.metadata");
@@ -36,7 +37,7 @@ const defined = new WeakMap<object, MapperDef>();
 
 function copy(parent: MapperDef | undefined): MapperDef {
   return {
-    mark: undefined,
+    mark: parent?.mark, // a subclass of a mapper is a mapper; its namespace is its own name
     namespace: undefined,
     entity: parent?.entity,
     returns: new Map(parent?.returns),
@@ -66,14 +67,35 @@ export function defForDefine(type: MapperClass): MapperDef {
   return def;
 }
 
-/** What is declared about a class (defineMapper first, then decorators), or undefined. */
-export function mapperDefOf(type: MapperClass): MapperDef | undefined {
+function ownDefOf(type: MapperClass): MapperDef | undefined {
   const own = defined.get(type);
   if (own) return own;
+  if (!Object.hasOwn(type, Symbol.metadata)) return undefined;
   const metadata = (type as { [Symbol.metadata]?: Record<symbol, MapperDef | undefined> | null })[
     Symbol.metadata
   ];
   return metadata?.[KEY];
+}
+
+/**
+ * What is declared about a class (defineMapper first, then decorators), merged over what its
+ * parent classes declare (not every runtime chains decorator metadata to the parent's), or
+ * undefined.
+ */
+export function mapperDefOf(type: MapperClass): MapperDef | undefined {
+  const own = ownDefOf(type);
+  const parentType: unknown = Object.getPrototypeOf(type);
+  const parent = typeof parentType === "function" && parentType !== Function.prototype
+    ? mapperDefOf(parentType as MapperClass)
+    : undefined;
+  if (!parent) return own;
+  return {
+    mark: own?.mark ?? parent.mark,
+    namespace: own?.namespace, // each class has its own statement ids
+    entity: own?.entity ?? parent.entity,
+    returns: new Map([...parent.returns, ...own?.returns ?? []]),
+    statements: new Map([...parent.statements, ...own?.statements ?? []]),
+  };
 }
 
 /** Runs the statements of one mapper instance; BaseMapper methods read the rest. */
@@ -88,6 +110,8 @@ export interface MapperRuntime {
   readonly entity?: EntityClass;
   /** How BaseMapper writes refresh. */
   readonly writes: WriteOptions;
+  /** The session's LambdaTemplate (BaseMapper's builders and sample queries). */
+  readonly lambda: LambdaTemplate;
 }
 
 const runtimes = new WeakMap<object, MapperRuntime>();

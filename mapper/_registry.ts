@@ -7,7 +7,7 @@ import type { EntityClass } from "../template/mod.ts";
 import { compileAnnotation, compileFileStatement } from "./_compile.ts";
 import { type MapperClass, type MapperDef, mapperDefOf } from "./_mapper_def.ts";
 import type { CompiledStatement } from "./_statement_runner.ts";
-import type { MapperFile } from "./_xml_seam.ts";
+import type { MapperFile } from "../xml/mod.ts";
 import { MapperError, type StatementSite } from "./errors.ts";
 import type { StatementDef, StatementKind } from "./statement_options.ts";
 import type { WriteOptions } from "./_entity_writes.ts";

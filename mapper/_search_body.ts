@@ -17,6 +17,17 @@ export interface SearchAdditions {
   version?: boolean;
 }
 
+/** The most hits one request returns by default (Elasticsearch's `max_result_window`). */
+const UNPAGED_SIZE = 10_000;
+
+/** A member to add, and what to do when the text already has it. */
+interface Wanted {
+  readonly key: string;
+  readonly text: string;
+  readonly arg?: number;
+  readonly fixed: "refuse" | "keep";
+}
+
 interface TopMember {
   key: string | undefined;
   value: string;
@@ -91,17 +102,22 @@ export function addToSearch(
 ): BoundTemplate {
   const paging = additions.page !== undefined;
   // from/size are bound (`?`), so every page of a statement shares one cached command text.
-  const want: [string, string, number?][] = [];
+  const want: Wanted[] = [];
   if (paging) {
     const page = additions.page!;
     if (page.getPageSize() > 0) {
-      want.push(["from", "?", page.getFirstRecordPosition()]);
-      want.push(["size", "?", page.getPageSize()]);
+      want.push({ key: "from", text: "?", arg: page.getFirstRecordPosition(), fixed: "refuse" });
+      want.push({ key: "size", text: "?", arg: page.getPageSize(), fixed: "refuse" });
+    } else {
+      // Paging off: every hit (up to one request's window) unless the text sets its own size.
+      want.push({ key: "size", text: "?", arg: UNPAGED_SIZE, fixed: "keep" });
     }
-    want.push(["track_total_hits", "true"]);
+    want.push({ key: "track_total_hits", text: "true", fixed: "refuse" });
   }
-  if (additions.seqNoPrimaryTerm) want.push(["seq_no_primary_term", "true"]);
-  if (additions.version) want.push(["version", "true"]);
+  if (additions.seqNoPrimaryTerm) {
+    want.push({ key: "seq_no_primary_term", text: "true", fixed: "keep" });
+  }
+  if (additions.version) want.push({ key: "version", text: "true", fixed: "keep" });
   if (want.length === 0) return bound;
   let command: ParsedCommand;
   try {
@@ -132,7 +148,7 @@ export function addToSearch(
   }
   const additionsText: string[] = [];
   const additionArgs: unknown[] = [];
-  for (const [key, value, arg] of want) {
+  for (const { key, text: value, arg, fixed } of want) {
     const present = members.find((m) => m.key === key);
     if (present === undefined && members.some((m) => m.key === undefined) && paging) {
       throw new MapperError(
@@ -143,7 +159,7 @@ export function addToSearch(
     if (present === undefined) {
       additionsText.push(`"${key}":${value}`);
       if (arg !== undefined) additionArgs.push(arg);
-    } else if (paging && key !== "seq_no_primary_term" && key !== "version") {
+    } else if (fixed === "refuse") {
       if (key === "track_total_hits" && present.value.trim() === "true") continue;
       throw new MapperError(
         `the statement text fixes "${key}" (${present.value.trim()}), which the Page sets; remove it from the text or drop the Page argument`,
@@ -168,7 +184,7 @@ export function addToSearch(
 function addToBodyArgument(
   bound: BoundTemplate,
   index: number,
-  want: [string, string, number?][],
+  want: readonly Wanted[],
   paging: boolean,
   site: StatementSite,
 ): BoundTemplate {
@@ -178,9 +194,9 @@ function addToBodyArgument(
     throw new MapperError("cannot page a search whose body argument is not an object", site);
   }
   const merged: Record<string, unknown> = { ...value as Record<string, unknown> };
-  for (const [key, text, arg] of want) {
+  for (const { key, text, arg, fixed } of want) {
     if (!(key in merged)) merged[key] = arg ?? JSON.parse(text);
-    else if (paging && key !== "seq_no_primary_term" && key !== "version") {
+    else if (fixed === "refuse") {
       if (key === "track_total_hits" && merged[key] === true) continue;
       throw new MapperError(
         `the body argument fixes "${key}", which the Page sets; remove it or drop the Page argument`,

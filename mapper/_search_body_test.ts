@@ -29,11 +29,16 @@ Deno.test("no body, an empty body, hints and text around the command", () => {
     addToSearch({ text: "POST /u-{?}/_search\n{ }", args: ["x"] }, page(1, 3), site),
     { text: 'POST /u-{?}/_search {"from":?,"size":?,"track_total_hits":true}', args: ["x", 3, 3] },
   );
-  assert.equal(
-    addToSearch({ text: "  POST /u/_search {}", args: [] }, { page: new PageObject(0, 0) }, site)
-      .text,
-    '  POST /u/_search {"track_total_hits":true}',
-    "page size 0: paging off, total still tracked",
+  const off = { page: new PageObject(0, 0) };
+  assert.deepEqual(
+    addToSearch({ text: "  POST /u/_search {}", args: [] }, off, site),
+    { text: '  POST /u/_search {"size":?,"track_total_hits":true}', args: [10_000] },
+    "page size 0: paging off — every hit up to one request's window, total still tracked",
+  );
+  assert.deepEqual(
+    addToSearch({ text: 'POST /u/_search {"size": 3}', args: [] }, off, site),
+    { text: 'POST /u/_search {"track_total_hits":true,"size":3}', args: [] },
+    "paging off keeps the text's own size",
   );
 });
 

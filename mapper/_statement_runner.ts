@@ -6,12 +6,12 @@ import {
   type DataSource,
   IncorrectResultSizeError,
   type ResultSet,
-  RETURN_GENERATED_KEYS,
 } from "../driver/mod.ts";
 import {
   type BoundTemplate,
   type EntityClass,
   getEntityMeta,
+  isEntityClass,
   type JdbcTemplate,
   mapResultSet,
   type Page,
@@ -178,8 +178,15 @@ function shape(st: CompiledStatement, rs: ResultSet, bound: BoundTemplate, page?
       }
       return rs.rowCount > 0;
     }
-    default:
-      return rowsOf(st, rs, bound.text);
+    default: {
+      // Like JdbcTemplate's lists: total, took and aggregations ride along, not enumerable.
+      const rows = rowsOf(st, rs, bound.text);
+      return Object.defineProperties(rows, {
+        total: { value: rs.total, enumerable: false },
+        took: { value: rs.took, enumerable: false },
+        aggregations: { value: rs.aggregations, enumerable: false },
+      });
+    }
   }
 }
 
@@ -203,23 +210,16 @@ async function writeWithKeys(
   named: Record<string, unknown>,
   st: CompiledStatement,
 ): Promise<number> {
-  const source = exec.source;
-  const fromPool = typeof (source as DataSource).getConnection === "function";
-  const conn = fromPool ? await (source as DataSource).getConnection() : source as Connection;
-  try {
-    const stmt = conn.prepareStatement(bound.text, RETURN_GENERATED_KEYS);
-    try {
-      stmt.setArgs(bound.args);
-      const count = await stmt.executeUpdate();
-      const keys = stmt.getGeneratedKeys().toArray().map((row) => row._ID);
-      if (st.keyProperty) assignKeys(named, st.keyProperty.split("."), keys, st);
-      return count;
-    } finally {
-      stmt.close();
-    }
-  } finally {
-    if (fromPool) await conn.close();
+  const { count, keys } = await exec.jdbc.executeUpdateWithKeys(bound);
+  if (st.keyProperty) assignKeys(named, st.keyProperty.split("."), keys, st);
+  else {
+    // The argument object is itself an entity: its key field takes the generated key.
+    const type = named.constructor as EntityClass;
+    const key = isEntityClass(type) ? getEntityMeta(type).key : undefined;
+    const empty = key !== undefined && (named[key] === undefined || named[key] === "");
+    if (empty && keys[0] !== undefined) named[key] = keys[0];
   }
+  return count;
 }
 
 /** Writes generated keys along a property path; an array on the way takes one key per element. */

@@ -2,13 +2,20 @@
 // (real-time), reads by sample, counts and pages. Extend it in a mapper class, or get one from
 // session.createBaseMapper(Entity).
 
-import { mapResultSet } from "../template/mod.ts";
+import { mapResultSet, type Page, type PageResult } from "../template/mod.ts";
+import type {
+  DeleteBuilder,
+  InsertBuilder,
+  LambdaTemplate,
+  QueryBuilder,
+  UpdateBuilder,
+} from "../lambda/mod.ts";
+import { withSample } from "./_samples.ts";
 import { runtimeOf } from "./_mapper_def.ts";
 import { type EntityTarget, targetOf } from "./_entity_target.ts";
 import {
   deleteEntity,
   deleteIds,
-  insertEntities,
   replaceEntity,
   updateEntity,
   type WriteOptions,
@@ -20,6 +27,7 @@ interface Context<T> {
   exec: Executor;
   target: EntityTarget<T>;
   writes: WriteOptions;
+  lambda: LambdaTemplate;
 }
 
 /**
@@ -60,6 +68,7 @@ export class BaseMapper<T extends object> {
       exec: runtime.executor,
       target: targetOf(runtime.entity, runtime.mapper) as EntityTarget<T>,
       writes: runtime.writes,
+      lambda: runtime.lambda,
     };
   }
 
@@ -73,15 +82,96 @@ export class BaseMapper<T extends object> {
   }
 
   /**
-   * Inserts one entity, or several in one `_bulk` request. An entity whose key is empty gets
-   * the generated `_id` written back; a key that exists already fails (it is a create).
+   * Inserts one entity, or several in one `_bulk` request (through LambdaTemplate). An entity
+   * whose key is empty gets the generated `_id` written back; a key that exists already fails
+   * (it is a create). Without arguments: a lambda insert builder for the entity.
    *
    * @param entities One entity or an array.
    * @returns How many were written.
    */
-  insert(entities: T | readonly T[]): Promise<number> {
-    const list = Array.isArray(entities) ? entities as readonly T[] : [entities as T];
-    return this.#run("insert", (c) => insertEntities(c.exec, c.target, c.writes, list));
+  insert(entities: T | readonly T[]): Promise<number>;
+  /**
+   * Opens a lambda insert builder for the entity.
+   *
+   * @returns The builder.
+   */
+  insert(): InsertBuilder<T>;
+  insert(...args: [] | [T | readonly T[]]): Promise<number> | InsertBuilder<T> {
+    if (args.length === 0) return this.#builders("insert").insert(this.#type("insert"));
+    const list = Array.isArray(args[0]) ? args[0] as readonly T[] : [args[0] as T];
+    return this.#run(
+      "insert",
+      (c) => c.lambda.insert(c.target.type).applyEntity(list).executeSumResult(),
+    );
+  }
+
+  #builders(method: string): LambdaTemplate {
+    return runtimeOf(this, method).lambda;
+  }
+
+  #type(method: string) {
+    return this.#context(method).target.type;
+  }
+
+  /**
+   * Opens a lambda query builder for the entity.
+   *
+   * @returns The builder.
+   */
+  query(): QueryBuilder<T> {
+    return this.#builders("query").query(this.#type("query"));
+  }
+
+  /**
+   * Reads the documents matching a sample: each set field must be equal (exact match; `null`
+   * in a plain object means "missing"). Fields of an entity instance still at their initial
+   * value are ignored; pass a plain object to match such a value.
+   *
+   * @param sample An entity or a plain object of fields.
+   * @returns The entities.
+   */
+  listBySample(sample: Partial<T>): Promise<T[]> {
+    return this.#run("listBySample", async (c) => {
+      const q = withSample(c.lambda.query(c.target.type), c.target, sample, "listBySample");
+      return [...await q.queryForList()];
+    });
+  }
+
+  /**
+   * Counts the documents matching a sample (one `_count`).
+   *
+   * @param sample An entity or a plain object of fields.
+   * @returns The count.
+   */
+  countBySample(sample: Partial<T>): Promise<number> {
+    return this.#run("countBySample", (c) => {
+      const q = withSample(c.lambda.query(c.target.type), c.target, sample, "countBySample");
+      return q.queryForCount();
+    });
+  }
+
+  /**
+   * Reads one page of the documents matching a sample, with the total from the same response.
+   *
+   * @param sample An entity or a plain object of fields.
+   * @param page The page (its `totalCount` is set too).
+   * @param order Sort fields and directions, in order.
+   * @returns The page of entities.
+   */
+  pageBySample(
+    sample: Partial<T>,
+    page: Page,
+    order: Partial<Record<keyof T & string, "asc" | "desc">> = {},
+  ): Promise<PageResult<T>> {
+    return this.#run("pageBySample", async (c) => {
+      let q = withSample(c.lambda.query(c.target.type), c.target, sample, "pageBySample");
+      for (const [field, direction] of Object.entries(order)) {
+        q = q.orderBy(field as never, direction as "asc" | "desc");
+      }
+      const result = await q.usePage(page).queryForPage();
+      page.setTotalCount(result.getTotalCount());
+      return result;
+    });
   }
 
   /**
@@ -128,12 +218,23 @@ export class BaseMapper<T extends object> {
    * Updates the non-null fields of an entity, by key. With a version field, only when the
    * document is unchanged since it was read.
    *
+   * The version field keeps the value it was read with, so a second conditional write of the
+   * same object fails: read the document again before writing it again.
+   *
    * @param entity The entity (its key is required).
    * @returns 1, or 0 when no document has the key.
    * @throws {OptimisticLockError} When the version does not match.
    */
-  update(entity: T): Promise<number> {
-    return this.#run("update", (c) => updateEntity(c.exec, c.target, c.writes, entity));
+  update(entity: T): Promise<number>;
+  /**
+   * Opens a lambda update builder for the entity.
+   *
+   * @returns The builder.
+   */
+  update(): UpdateBuilder<T>;
+  update(...args: [] | [T]): Promise<number> | UpdateBuilder<T> {
+    if (args.length === 0) return this.#builders("update").update(this.#type("update"));
+    return this.#run("update", (c) => updateEntity(c.exec, c.target, c.writes, args[0]));
   }
 
   /**
@@ -159,7 +260,7 @@ export class BaseMapper<T extends object> {
     return this.#run("upsert", (c) => {
       const key = (entity as Record<string, unknown>)[c.target.key];
       return key === undefined || key === null || key === ""
-        ? insertEntities(c.exec, c.target, c.writes, [entity])
+        ? c.lambda.insert(c.target.type).applyEntity(entity).executeSumResult()
         : replaceEntity(c.exec, c.target, c.writes, entity, "upsert");
     });
   }
@@ -170,8 +271,16 @@ export class BaseMapper<T extends object> {
    * @param entity The entity.
    * @returns 1, or 0 when it did not exist.
    */
-  delete(entity: T): Promise<number> {
-    return this.#run("delete", (c) => deleteEntity(c.exec, c.target, c.writes, entity));
+  delete(entity: T): Promise<number>;
+  /**
+   * Opens a lambda delete builder for the entity.
+   *
+   * @returns The builder.
+   */
+  delete(): DeleteBuilder<T>;
+  delete(...args: [] | [T]): Promise<number> | DeleteBuilder<T> {
+    if (args.length === 0) return this.#builders("delete").delete(this.#type("delete"));
+    return this.#run("delete", (c) => deleteEntity(c.exec, c.target, c.writes, args[0]));
   }
 
   /**

@@ -5,7 +5,7 @@ import type { Connection, DataSource } from "../driver/mod.ts";
 import type { EntityClass } from "../template/mod.ts";
 import type { MapperClass } from "./_mapper_def.ts";
 import { openWith, StatementRegistry } from "./_registry.ts";
-import type { MapperFile } from "./_xml_seam.ts";
+import { loadMapperFile, type LoadMapperOptions, type MapperFile } from "../xml/mod.ts";
 import type { WriteOptions } from "./_entity_writes.ts";
 import { Session } from "./session.ts";
 
@@ -158,6 +158,33 @@ export class Configuration {
     if (typeof source === "function") this.#registry.compileMapper(source);
     else this.#registry.addFile(source);
     return this;
+  }
+
+  /**
+   * Loads a mapper file from a URL (or through `options.loader`) and registers its statements.
+   *
+   * @param source The file's URL (relative ones resolve against `options.base`).
+   * @param options `fetch`, `loader`, `base` and `maxLength`, as `loadMapperFile` takes them.
+   * @returns The parsed file.
+   * @throws {MapperLoadError} When the file cannot be read; XML and definition errors name the
+   *   file, line and column.
+   *
+   * @example
+   * ```ts
+   * import { Configuration } from "@searchvisitor/searchvisitor/mapper";
+   * import assert from "node:assert/strict";
+   *
+   * const xml = '<mapper namespace="users"><select id="all">POST /users/_search</select></mapper>';
+   * const config = new Configuration();
+   * const file = await config.loadMapper("mem:/users.xml", { loader: () => Promise.resolve(xml) });
+   * assert.equal(file.namespace, "users");
+   * assert.ok(config.hasStatement("users.all"));
+   * ```
+   */
+  async loadMapper(source: string | URL, options?: LoadMapperOptions): Promise<MapperFile> {
+    const file = await loadMapperFile(source, options);
+    this.addMapper(file);
+    return file;
   }
 
   /**

@@ -3,7 +3,7 @@
 
 import type { EntityClass } from "../template/mod.ts";
 import { defForDefine, forwarder, type MapperClass } from "./_mapper_def.ts";
-import type { MapperFile } from "./_xml_seam.ts";
+import type { MapperFile } from "../xml/mod.ts";
 import { MapperError } from "./errors.ts";
 import type { InsertOptions, Returns, StatementKind } from "./statement_options.ts";
 import { statementText } from "./statement_options.ts";

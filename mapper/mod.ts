@@ -12,6 +12,11 @@
  *   of the same response.
  * - The result shape is declared with `returns` (`list`, `one`, `page`, `value`, `number`,
  *   `boolean`, `results`, `void`); rows become entities through entity metadata.
+ * - Mapper files (read by the xml room) register with `config.addMapper(file)` or
+ *   `await config.loadMapper(url)`; their statements run by id (`session.queryStatement("ns.id")`)
+ *   or as the methods of a `@RefMapper` class.
+ * - `BaseMapper<T>` gives reads and writes by key (real-time, with optimistic concurrency when the
+ *   entity has a version field), reads by sample, and LambdaTemplate builders.
  * - Errors name the mapper class, the method and the statement id.
  *
  * @example
@@ -57,14 +62,16 @@ export {
   Delete,
   Execute,
   Insert,
-  type MapperDecorator,
-  type MapperOptions,
   Query,
-  RefMapper,
-  SimpleMapper,
   type StatementDecorator,
   Update,
-} from "./decorators.ts";
+} from "./statement_decorators.ts";
+export {
+  type MapperDecorator,
+  type MapperOptions,
+  RefMapper,
+  SimpleMapper,
+} from "./mapper_decorators.ts";
 export { defineMapper, type MapperDefinition, type MethodDefinition } from "./define_mapper.ts";
 export type {
   InsertOptions,
@@ -74,6 +81,6 @@ export type {
 } from "./statement_options.ts";
 export { MapperError, OptimisticLockError, type StatementSite } from "./errors.ts";
 export type { MapperClass } from "./_mapper_def.ts";
-export type { MapperFile, MapperStatement, RenderedStatement, ResultMapDef } from "./_xml_seam.ts";
+export type { MapperFile, MapperStatement, RenderedStatement, ResultMapDef } from "../xml/mod.ts";
 export type { EntityClass } from "../template/mod.ts";
 export { type Page, type PageInfo, PageObject, PageResult } from "../template/mod.ts";

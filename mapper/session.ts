@@ -3,6 +3,7 @@
 
 import type { Connection, DataSource } from "../driver/mod.ts";
 import { type EntityClass, JdbcTemplate, type Page, type PageResult } from "../template/mod.ts";
+import { LambdaTemplate } from "../lambda/mod.ts";
 import { attachRuntime, forwarder, type MapperClass, type MapperRuntime } from "./_mapper_def.ts";
 import { type StatementRegistry, takeSetup } from "./_registry.ts";
 import {
@@ -36,6 +37,7 @@ export class Session {
   readonly #registry: StatementRegistry;
   readonly #executor: Executor;
   readonly #writes: WriteOptions;
+  readonly #lambda: LambdaTemplate;
 
   /**
    * Prefer `config.newSession(source)`; `new Session(source)` gives a session of an empty
@@ -50,6 +52,7 @@ export class Session {
     for (const [name, text] of registry.macros) jdbc.addMacro(name, text);
     this.#executor = { jdbc, source };
     this.#writes = writes;
+    this.#lambda = new LambdaTemplate(jdbc, { refresh: writes.refresh !== false });
   }
 
   /**
@@ -69,6 +72,28 @@ export class Session {
    */
   jdbc(): JdbcTemplate {
     return this.#executor.jdbc;
+  }
+
+  /**
+   * The LambdaTemplate of this session (sharing its JdbcTemplate; writes refresh as configured).
+   *
+   * @returns The template.
+   *
+   * @example
+   * ```ts
+   * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+   * import { Configuration } from "@searchvisitor/searchvisitor/mapper";
+   * import { Engine } from "@searchvisitor/searchvisitor/engine";
+   * import assert from "node:assert/strict";
+   *
+   * const engine = new Engine();
+   * const session = new Configuration().newSession(new DataSource({ nodes: ["http://engine"], fetch: engine.fetch }));
+   * await session.lambda().insert("notes").applyMap({ _id: "1", text: "hi" }).executeSumResult();
+   * assert.equal(await session.lambda().query("notes").eq("_id", "1").queryForCount(), 1);
+   * ```
+   */
+  lambda(): LambdaTemplate {
+    return this.#lambda;
   }
 
   /**
@@ -113,6 +138,7 @@ export class Session {
       mapper: compiled.name,
       executor,
       writes: this.#writes,
+      lambda: this.#lambda,
       ...(compiled.entity ? { entity: compiled.entity } : {}),
       invoke(method, args) {
         const st = compiled.methods.get(method);
@@ -166,6 +192,7 @@ export class Session {
       mapper: `BaseMapper<${entity.name}>`,
       executor: this.#executor,
       writes: this.#writes,
+      lambda: this.#lambda,
       entity,
       invoke: (method) => {
         throw new MapperError("has no statement", { mapper: entity.name, method });

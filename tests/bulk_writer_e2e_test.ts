@@ -232,3 +232,29 @@ Deno.test("JdbcTemplate.bulkWriter: entities by their metadata, operations for u
   assert.deepEqual({ ...doc }, { id: "i1", n: -1 });
   engine.close();
 });
+
+Deno.test("bulk writer: close waits for a batch the timer started while every slot was busy", async () => {
+  const r = await rig();
+  const open: (() => void)[] = [];
+  r.gate = () => new Promise<void>((resolve) => open.push(resolve));
+  const writer = new BulkWriter(r.conn, {
+    index: "w",
+    flushDocs: 2,
+    flushIntervalMs: 10,
+    concurrency: 1,
+  });
+  await writer.add({ n: 1 });
+  await writer.add({ n: 2 }); // batch 1 takes the only slot and is held
+  await writer.add({ n: 3 }); // the timer's batch will wait for the slot
+  await new Promise((resolve) => setTimeout(resolve, 40));
+  const closing = writer.close();
+  for (let i = 0; i < 20 && r.bodies.length < 2; i++) {
+    open.splice(0).forEach((f) => f());
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  open.splice(0).forEach((f) => f());
+  const result = await closing;
+  assert.deepEqual([result.successful, result.requests], [3, 2]);
+  assert.equal(await count(r.conn), 3);
+  r.engine.close();
+});

@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { DataSource, RETURN_GENERATED_KEYS } from "../driver/mod.ts";
 import { Column, JdbcTemplate, Table } from "../template/mod.ts";
 import { Engine } from "../engine/mod.ts";
+import { LambdaTemplate } from "../lambda/mod.ts";
 import {
   BaseMapper,
   bound,
@@ -14,6 +15,7 @@ import {
   Query,
   SimpleMapper,
 } from "../mapper/mod.ts";
+import { parseMapperFile } from "../xml/mod.ts";
 
 const seen: string[] = [];
 const fetch = (url: string, init: RequestInit): Promise<Response> => {
@@ -107,5 +109,39 @@ const page = await mapper.byAge(new PageObject(0, 1));
 assert.deepEqual(page.data.map((p) => p.name), ["Ada"]);
 assert.equal(page.totalCount, 2);
 assert.deepEqual((await mapper.selectByIds(["2", "1"])).map((p) => p.id), ["2", "1"]);
+// LambdaTemplate: a real OR, an exact eq, and a stream over a point in time.
+const lambda = new LambdaTemplate(jdbc);
+const either = lambda.query(Person).eq("name", "Ada").or().gt("age", 40).orderBy("age");
+assert.deepEqual((await either.queryForList()).map((p) => p.id), ["1", "2"]);
+let streamed = 0;
+for await (const p of lambda.query(Person).stream({ pageSize: 1 })) streamed += p.age > 0 ? 1 : 0;
+assert.equal(streamed, 2);
+
+// Mapper files: a dynamic statement read by the xml room, run by id through a session.
+const file = parseMapperFile(`<mapper namespace="people">
+  <select id="named">POST /people/_search {"query": {"bool": {"filter": [<where>
+    <if test="names != null">{"terms": {"full_name": <foreach collection="names" item="n" open="[" separator="," close="]">#{n}</foreach>}},</if>
+  </where>]}}}</select>
+</mapper>`);
+const xmlSession = new Configuration().addMapper(file).newSession(
+  new DataSource({ nodes: ["http://engine.local"], fetch: engine.fetch }),
+);
+const named = await xmlSession.queryStatement<Record<string, unknown>>("people.named", {
+  names: ["Ada"],
+});
+assert.deepEqual(named.map((r) => r._ID), ["1"]);
+
+// At scale: a BulkWriter fed by a ReadableStream, every hit streamed, an integer beyond 2^53.
+const loaded = await jdbc.bulkWriter({ index: "many", flushDocs: 100, refresh: "true" })
+  .write(ReadableStream.from(Array.from({ length: 500 }, (_, n) => ({ n }))));
+assert.equal(loaded.successful, 500);
+let rows = 0;
+for await (const _ of jdbc.stream('POST /many/_search {"size": 64}')) rows++;
+assert.equal(rows, 500);
+await jdbc.executeUpdate('PUT /many/_doc/big?refresh=true {"id": 9007199254740993}');
+class Big {
+  id = 0n;
+}
+assert.equal((await jdbc.queryForObject("GET /many/_doc/big", [], Big))?.id, 9007199254740993n);
 engine.close();
 console.log("bun smoke ok");

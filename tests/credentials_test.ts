@@ -102,7 +102,14 @@ Deno.test("every object built from credentials, and every runtime error, hides t
           }),
         );
       }
-      // A proxy that echoes the request headers in its error page.
+      // A proxy that echoes the request headers in its pages (a login page answers 200).
+      if (url.includes("/html200") || url.endsWith(":9200/")) {
+        return Promise.resolve(
+          new Response(`<html>hello ${sentAuth}</html>`, {
+            headers: { "content-type": "text/html" },
+          }),
+        );
+      }
       return Promise.resolve(new Response(`<html>denied: ${sentAuth}</html>`, { status: 401 }));
     };
     const ds = typeof config === "string"
@@ -119,6 +126,11 @@ Deno.test("every object built from credentials, and every runtime error, hides t
     assert.ok(denied instanceof Error);
     assert.ok(sentAuth !== "", `${what}: the credentials were sent`);
     assertClean(`${what}: 401 error`, denied);
+    const html200 = await stmt.executeQuery("GET /html200/_search").catch((e) => e);
+    assert.equal(html200?.code, "INVALID_RESPONSE", `${what}: ${html200}`);
+    assertClean(`${what}: HTML 200 echoing the headers`, html200);
+    const info200 = await conn.serverInfo().catch((e) => e);
+    assertClean(`${what}: server info from an HTML 200`, info200);
     const refused = await stmt.executeQuery("GET /refused").catch((e) => e);
     assert.match(String(refused), /ECONNREFUSED/);
     assertClean(`${what}: connection error`, refused);

@@ -214,6 +214,8 @@ Deno.test("a refused port: connect-phase failures are retried even for POST /f/_
     new RegExp(`Could not reach http://127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\)`),
   );
   assert.match(error.message, /after 3 attempt/);
+  assert.equal(error.causeCode, "ECONNREFUSED");
+  assert.equal(error.node, `http://127.0.0.1:${port}`);
   assert.doesNotMatch(error.message + error.stack + JSON.stringify(error), /Pw-Sentinel/);
   await conn.close();
 });

@@ -127,3 +127,31 @@ Deno.test("exact integers: a long beyond 2^53 in a response stays exact in _DOC,
   const rows = await jdbc.queryForList("POST /ids/_search");
   assert.equal(rows[0]!._DOC, '{"id":9007199254740993,"n":1}');
 });
+
+Deno.test("exact integers end to end: the engine keeps _source byte for byte; the driver reads it exactly", async () => {
+  const engine = new Engine();
+  const jdbc = new JdbcTemplate(new DataSource({ nodes: ["http://engine"], fetch: engine.fetch }));
+  const source = '{"id": 9007199254740993, "counter": 18446744073709551615, "ratio": 1.0}';
+  await jdbc.executeUpdate(`PUT /ids/_doc/1?refresh=true ${source}`);
+  await jdbc.executeUpdate(
+    'POST /ids/_bulk?refresh=true\n{"index": {"_id": "2"}}\n{"id": -9223372036854775808}\n',
+  );
+  const raw = await engine.fetch("http://engine/ids/_source/1");
+  // The driver sends bodies compact; the engine gives back exactly what it was sent.
+  assert.equal(
+    await raw.text(),
+    '{"id":9007199254740993,"counter":18446744073709551615,"ratio":1.0}',
+  );
+  const rows = await jdbc.queryForList("POST /ids/_search");
+  const byId = new Map(rows.map((r) => [r._ID, r._DOC]));
+  assert.equal(byId.get("1"), '{"id":9007199254740993,"counter":18446744073709551615,"ratio":1}');
+  assert.equal(byId.get("2"), '{"id":-9223372036854775808}');
+  class Big {
+    id = 0n;
+    counter = 0n;
+  }
+  const one = await jdbc.queryForObject("GET /ids/_doc/1", [], Big);
+  assert.equal(one!.id, 9007199254740993n);
+  assert.equal(one!.counter, 18446744073709551615n);
+  engine.close();
+});

@@ -9,7 +9,7 @@ import {
   IllegalStateError,
   IncorrectResultSizeError,
 } from "../driver/mod.ts";
-import { Engine } from "../engine/mod.ts";
+import { Engine, type EngineOptions } from "../engine/mod.ts";
 import { Column, JdbcTemplate, PageObject, Table } from "../template/mod.ts";
 import { LambdaTemplate } from "../lambda/mod.ts";
 
@@ -75,8 +75,8 @@ interface Sent {
   body: string;
 }
 
-async function setup(indexRefresh = true) {
-  const engine = new Engine();
+async function setup(indexRefresh = true, options: EngineOptions = {}) {
+  const engine = new Engine(options);
   const sent: Sent[] = [];
   const fetch = (input: string | URL | Request, init?: RequestInit) => {
     const url = new URL(String(input));
@@ -404,4 +404,66 @@ Deno.test("field names that look like placeholders, markers or quotes stay field
   assert.deepEqual(await idsOf(lambda.query("lx_odd").eq("we?ird", "x")), ["1"]);
   assert.deepEqual(await idsOf(lambda.query("lx_odd").eq('q"uote', "y")), ["1"]);
   assert.deepEqual(await idsOf(lambda.query("lx_odd").eq("{?}", "z").isNotNull("#{a}")), ["1"]);
+});
+
+/** Points in time opened and not closed, from the requests sent. */
+function openPits(sent: readonly Sent[]): number {
+  const opened = sent.filter((s) => s.method === "POST" && /\/_pit\b/.test(s.path)).length;
+  const closed = sent.filter((s) => s.method === "DELETE" && s.path.startsWith("/_pit")).length;
+  assert.ok(opened > 0, "a point in time was used");
+  return opened - closed;
+}
+
+Deno.test("stream(): every match once, in order, page by page; the point in time is always closed", async () => {
+  const { lambda, sent } = await setup();
+  const many = Array.from(
+    { length: 1234 },
+    (_, i) =>
+      person({ id: `s${i}`, name: `n${i}`, age: i % 100, city: i % 3 === 0 ? "Oslo" : "Bergen" }),
+  );
+  await lambda.insert(Person).applyEntity(many).executeSumResult();
+  sent.length = 0;
+  const q = lambda.query(Person).eq("city", "Oslo").orderBy("age").orderBy("id", "desc");
+  const ages: number[] = [];
+  const seen = new Set<string>();
+  for await (const p of q.stream({ pageSize: 100 })) {
+    assert.ok(p instanceof Person);
+    ages.push(p.age);
+    seen.add(p.id);
+  }
+  const expected = many.filter((p) => p.city === "Oslo");
+  assert.equal(seen.size, expected.length);
+  assert.deepEqual(ages, expected.map((p) => p.age).sort((a, b) => a - b));
+  const pages = sent.filter((s) => s.path.includes("_search"));
+  assert.ok(pages.length >= 5, "fetched in pages");
+  assert.ok(
+    pages.every((p) => !/"track_total_hits":\s*true/.test(p.body)),
+    "no total counted per page",
+  );
+  assert.equal(openPits(sent), 0);
+  // Early break: closed too. Maps for a bare index name, with _id.
+  for await (const doc of lambda.query("lx_people").select("name").stream({ pageSize: 10 })) {
+    assert.deepEqual(Object.keys(doc), ["_id", "name"]);
+    break;
+  }
+  assert.equal(openPits(sent), 0);
+  // A failing consumer: closed too.
+  await assert.rejects(async () => {
+    for await (const _ of q.stream({ pageSize: 10 })) throw new Error("consumer failed");
+  }, /consumer failed/);
+  assert.equal(openPits(sent), 0);
+});
+
+Deno.test("OpenSearch flavour: conditions, counts and stream() (its point in time) work the same", async () => {
+  const { lambda, sent } = await setup(true, { flavour: "opensearch" });
+  await lambda.insert(Person).applyEntity(PEOPLE).executeSumResult();
+  const q = lambda.query(Person).eq("city", "Oslo").or().isNull("city").orderBy("age");
+  assert.deepEqual((await q.queryForList()).map((p) => p.id), ["1", "3", "4"]);
+  assert.equal(await q.queryForCount(), 3);
+  const streamed: string[] = [];
+  for await (const p of q.stream({ pageSize: 2 })) streamed.push(p.id);
+  assert.deepEqual(streamed, ["1", "3", "4"]);
+  assert.ok(sent.some((s) => s.method === "POST" && s.path.includes("/_search/point_in_time")));
+  assert.equal(sent.at(-1)?.method, "DELETE", "the point in time is closed");
+  assert.equal(await lambda.delete(Person).like("name", "%b%").doDelete(), 3);
 });

@@ -2,7 +2,13 @@
 // key with many ids, one _bulk for many entities, real counts, and optimistic concurrency.
 import assert from "node:assert/strict";
 import { BulkError, ResponseError } from "../driver/mod.ts";
-import { BaseMapper, MapperError, OptimisticLockError, SimpleMapper } from "../mapper/mod.ts";
+import {
+  BaseMapper,
+  MapperError,
+  OptimisticLockError,
+  PageObject,
+  SimpleMapper,
+} from "../mapper/mod.ts";
 import { Column, defineEntity, Table } from "../template/mod.ts";
 import { mapperFixture } from "./support/mapper_fixture.ts";
 
@@ -63,7 +69,7 @@ Deno.test("insert many → one _bulk; empty keys are generated and written back;
   );
   assert.equal(await mapper.insert(list), 40);
   assert.equal(sent.length, 1);
-  assert.match(sent[0]!.path, /^\/_bulk/);
+  assert.match(sent[0]!.path, /^\/accounts\/_bulk/);
   assert.ok(list.every((a) => a.id !== ""), "generated keys written back");
   assert.equal(await mapper.countAll(), 40);
   const generated = list[8]!;
@@ -212,4 +218,82 @@ Deno.test("BaseMapper needs an entity with an index and a key", async () => {
   await assert.rejects(f.session.createBaseMapper(Loose).countAll(), /Loose has no index/);
   defineEntity(Loose, { index: "loose" });
   await assert.rejects(f.session.createBaseMapper(Loose).selectById("1"), /Loose has no key field/);
+});
+
+Deno.test("by sample: the reference's five documents in pages of 2, 2, 1; real counts; versions filled", async () => {
+  const { mapper, sent } = await accounts();
+  const five: [string, string, number][] = [
+    ["s1", "eve", 10],
+    ["s2", "bob", 10],
+    ["s3", "cy", 20],
+    ["s4", "ann", 10],
+    ["s5", "dee", 30],
+  ];
+  assert.equal(await mapper.insert(five.map(([id, o, b]) => account(id, o, b))), 5);
+
+  const tens = await mapper.listBySample({ balance: 10 });
+  assert.deepEqual(tens.map((a) => a.id).sort(), ["s1", "s2", "s4"]);
+  assert.ok(tens.every((a) => a instanceof Account && /^\d+:\d+$/.test(a.version)));
+  const byInstance = await mapper.listBySample(Object.assign(new Account(), { owner: "cy" }));
+  assert.deepEqual(
+    byInstance.map((a) => a.id),
+    ["s3"],
+    "fields at their initial value are ignored",
+  );
+  assert.equal(await mapper.countBySample({ balance: 10 }), 3);
+  assert.equal(await mapper.countBySample({ balance: 10, owner: "bob" }), 1);
+  assert.equal(await mapper.countBySample({}), 5);
+  assert.equal(await mapper.countBySample({ owner: null }), 0);
+
+  const page = new PageObject(0, 2);
+  const sizes: number[] = [];
+  const names: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    sent.length = 0;
+    const result = await mapper.pageBySample({}, page, { owner: "asc" });
+    assert.equal(sent.filter((s) => s.path.includes("_search")).length, 1, "one search per page");
+    assert.equal(result.totalCount, 5);
+    assert.equal(result.getTotalPage(), 3);
+    sizes.push(result.data.length);
+    names.push(...result.data.map((a) => a.owner!));
+    page.nextPage();
+  }
+  assert.deepEqual(sizes, [2, 2, 1]);
+  assert.deepEqual(names, ["ann", "bob", "cy", "dee", "eve"]);
+  assert.equal(page.totalCount, 5);
+  const initPage = await mapper.pageBySample({ balance: 10 }, new PageObject(0, 2));
+  assert.deepEqual([
+    initPage.totalCount,
+    initPage.pageSize,
+    initPage.currentPage,
+    initPage.totalPage,
+  ], [
+    3,
+    2,
+    0,
+    2,
+  ]);
+
+  await assert.rejects(
+    mapper.listBySample({ owner: ["a"] as unknown as string }),
+    /AccountMapper\.listBySample: sample field "owner" holds an array/,
+  );
+});
+
+Deno.test("query()/update()/delete()/insert() open lambda builders for the entity", async () => {
+  const { mapper } = await accounts();
+  assert.equal(
+    await mapper.insert().applyEntity([account("b1", "ann", 1), account("b2", "bob", 2)])
+      .executeSumResult(),
+    2,
+  );
+  const bob = await mapper.query().eq("owner", "bob").queryForObject();
+  assert.ok(bob instanceof Account);
+  assert.equal(bob.id, "b2");
+  assert.match(bob.version, /^\d+:\d+$/);
+  assert.equal(await mapper.update().eq("owner", "bob").updateTo("balance", 5).doUpdate(), 1);
+  assert.equal((await mapper.selectById("b2"))?.balance, 5);
+  assert.equal(await mapper.delete().eq("owner", "ann").doDelete(), 1);
+  assert.equal(await mapper.countAll(), 1);
+  assert.equal(await mapper.update(account("b2", "bob", 6)), 1, "the write overloads still work");
 });

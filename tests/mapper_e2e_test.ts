@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import {
   BindError,
+  CommandSyntaxError,
   IncorrectResultSizeError,
   ResponseError,
   UnsupportedFeatureError,
@@ -22,7 +23,7 @@ import {
   SimpleMapper,
   Update,
 } from "../mapper/mod.ts";
-import { Column, Table } from "../template/mod.ts";
+import { Column, type QueryList, Table } from "../template/mod.ts";
 import { mapperFixture } from "./support/mapper_fixture.ts";
 
 @Table("people")
@@ -97,6 +98,12 @@ class PersonMapper extends BaseMapper<Person> {
   saveNew(_args: { p: Omit<Person, "id"> & { id?: string } }): Promise<number> {
     return bound();
   }
+  @Insert('POST /people/_doc?refresh=true {"full_name": #{name}, "age": #{age}}', {
+    useGeneratedKeys: true,
+  })
+  saveEntity(_person: Person): Promise<number> {
+    return bound();
+  }
   @Update(
     'POST /people/_update_by_query?refresh=true {"query": {"term": {"full_name": #{name}}}, "script": {"source": "ctx._source.age = params.age", "params": {"age": #{age}}}}',
   )
@@ -142,7 +149,9 @@ async function withPeople() {
 
 Deno.test("result shapes: list, one (0 → null, >1 → error naming the site), number, value, boolean, map rows", async () => {
   const { mapper, session } = await withPeople();
-  const older = await mapper.olderThan({ min: 31 });
+  const older = await mapper.olderThan({ min: 31 }) as QueryList<Person>;
+  assert.deepEqual(older.total, { value: 3, relation: "eq" }, "hits.total rides along");
+  assert.equal(JSON.stringify(Object.keys(older)), '["0","1","2"]');
   assert.ok(older.every((p) => p instanceof Person));
   assert.deepEqual(older.map((p) => [p.id, p.name]), [["1", "ann"], ["5", "eve"], ["3", "cy"]]);
   assert.equal((await mapper.byName({ name: "bob" }))?.age, 25);
@@ -175,15 +184,19 @@ Deno.test("writes: insert returns 1, generated keys go to keyProperty, update/de
   assert.equal(typeof fresh.id, "string");
   assert.ok(fresh.id!.length > 0);
   assert.equal((await mapper.selectById(fresh.id!))?.name, "hal");
+  const ivy = person("", "ivy", 7);
+  assert.equal(await mapper.saveEntity(ivy), 1);
+  assert.ok(ivy.id !== "", "an entity argument takes its generated key without keyProperty");
+  assert.equal((await mapper.selectById(ivy.id))?.name, "ivy");
   assert.equal(await mapper.setAge({ name: "gus", age: 52 }), 1);
   assert.equal(await mapper.setAge({ name: "nobody", age: 1 }), 0);
   assert.equal((await mapper.byName({ name: "gus" }))?.age, 52);
   assert.equal(await mapper.removeOlder({ min: 50 }), true);
   assert.equal(await mapper.removeOlder({ min: 50 }), false);
-  assert.equal(await mapper.count(), 5);
+  assert.equal(await mapper.count(), 6);
   const results = await mapper.refreshAndCount();
   assert.equal(results.length, 2);
-  assert.deepEqual(results[1], [{ COUNT: 5 }]);
+  assert.deepEqual(results[1], [{ COUNT: 6 }]);
   assert.equal(await mapper.createIndex({ index: "other" }), undefined);
   assert.equal(await mapper.indexExists({ index: "other" }), true);
 });
@@ -308,6 +321,13 @@ Deno.test("createMapper: @Call is refused at creation; unmarked classes and stra
   const stray = new PersonMapper();
   await assert.rejects(stray.count(), /not created by a session/);
   await assert.rejects(stray.selectById("1"), /not created by a session/);
+  class Broken {}
+  defineMapper(Broken, { methods: { q: { query: 'POST /x/_search {"query": {"term": #{a' } } });
+  assert.throws(() => f.session.createMapper(Broken), (e: unknown) => {
+    assert.ok(e instanceof CommandSyntaxError, String(e));
+    assert.match(e.message, /^Broken\.q: /);
+    return true;
+  }, "a malformed text fails when the mapper is created");
   class Bad {}
   defineMapper(Bad, { methods: { x: { query: "POST /x/_search", returns: "many" as "list" } } });
   assert.throws(() => f.session.createMapper(Bad), /Bad\.x: returns "many"/);
@@ -354,4 +374,20 @@ Deno.test("defineMapper gives the same mapper without decorators; statements run
     () => defineMapper(class Two {}, { methods: { x: { query: "a", update: "b" } as never } }),
     /exactly one of/,
   );
+});
+
+Deno.test("a subclass of a mapper is a mapper: it inherits statements and adds its own", async () => {
+  const f = await mapperFixture({}, [MAPPING]);
+  class MorePeople extends PersonMapper {
+    @Query('POST /people/_search {"query": {"term": {"age": #{age}}}}', { returns: "one" })
+    aged(_args: { age: number }): Promise<Person | null> {
+      return bound();
+    }
+  }
+  const more = f.session.createMapper(MorePeople);
+  await more.insert([person("1", "ann", 31), person("2", "bob", 25)]);
+  assert.equal((await more.aged({ age: 25 }))?.name, "bob");
+  assert.equal((await more.byName({ name: "ann" }))?.id, "1");
+  assert.ok(f.config.hasStatement("MorePeople.aged"));
+  assert.ok(f.config.hasStatement("MorePeople.byName"));
 });

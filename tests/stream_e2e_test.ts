@@ -236,3 +236,53 @@ Deno.test("JdbcTemplate.stream: entities over HTTP, named arguments, one connect
     await server.close();
   }
 });
+
+Deno.test("stream: an error on a later scroll page clears the scroll and reaches the caller", async () => {
+  const { engine, ds, sent, failNth } = await setup(90);
+  const conn = await ds.getConnection();
+  failNth(2, 500); // the first page, then the first /_search/scroll fails
+  let rows = 0;
+  let scrollId: string | undefined;
+  await assert.rejects(async () => {
+    for await (
+      const rs of conn.stream("POST /hits/_search", [], { pageSize: 40, mode: "scroll" }).pages()
+    ) {
+      scrollId = rs.scrollId;
+      rows += rs.rowCount;
+    }
+  }, (e: unknown) => e instanceof ResponseError && e.status === 500);
+  assert.equal(rows, 40);
+  assert.equal(sent.at(-1), "DELETE /_search/scroll");
+  const again = await engine.fetch("http://engine/_search/scroll", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ scroll_id: scrollId }),
+  });
+  assert.equal(again.status, 404);
+  engine.close();
+});
+
+Deno.test("stream: a point in time reads the index as it was when the stream began", async () => {
+  const { engine, ds } = await setup(300);
+  const conn = await ds.getConnection();
+  const stmt = conn.createStatement();
+  const ids: string[] = [];
+  let changed = false;
+  for await (
+    const row of conn.stream('POST /hits/_search {"sort": [{"n": "asc"}]}', [], { pageSize: 50 })
+  ) {
+    ids.push(row._ID as string);
+    if (!changed) {
+      changed = true; // mid-stream: delete documents not yet read and add new ones
+      await stmt.executeUpdate(
+        'POST /hits/_delete_by_query?refresh=true {"query": {"range": {"n": {"gte": 200}}}}',
+      );
+      await stmt.executeUpdate(
+        'POST /hits/_bulk?refresh=true\n{"index":{"_id":"new"}}\n{"n":-1}\n',
+      );
+    }
+  }
+  assert.equal(ids.length, 300);
+  assert.deepEqual(ids, Array.from({ length: 300 }, (_, i) => String(i)));
+  engine.close();
+});

@@ -148,7 +148,7 @@ function one(text: string, argIndex: number, options: PathValueOptions, pattern:
     );
   }
   if (options.indexName && !pattern && !options.allowIndexPatterns) {
-    const why = widens(text);
+    const why = SUSPECT.test(text) ? widens(text) : undefined;
     if (why !== undefined) {
       refuse(
         argIndex,
@@ -163,7 +163,8 @@ function one(text: string, argIndex: number, options: PathValueOptions, pattern:
 
 /** `.`, `..` and their percent-encoded forms (decoded once or twice), which URLs normalise away. */
 function climbs(text: string): boolean {
-  if (text.length > 12) return false;
+  const c = text.charCodeAt(0);
+  if (text.length > 12 || (c !== 46 && c !== 37)) return false; // starts with . or %
   let t = text;
   for (let round = 0; round < 3; round++) {
     if (t === "." || t === "..") return true;
@@ -178,6 +179,8 @@ function climbs(text: string): boolean {
 }
 
 const WIDENING = /[*?,:<>|]/;
+/** Anything `widens` could object to; most names fail this test and skip the detail. */
+const SUSPECT = /^[-+_]|[*?,:<>|%]/;
 
 function widens(text: string): string | undefined {
   const c = text.charCodeAt(0);

@@ -24,6 +24,8 @@ export interface SearchPlan {
   readonly sort: unknown[] | undefined;
   /** The body's other members as JSON text ending with `,` (or ""), `size` first. */
   readonly bodyPrefix: string;
+  /** Whether the body sets `track_total_hits` (otherwise point-in-time pages do not count). */
+  readonly tracksTotal: boolean;
 }
 
 const TARGET_PARAMS = new Set([
@@ -107,5 +109,6 @@ export function parseSearchPlan(
     keepAlive,
     sort,
     bodyPrefix: rest.join(",") + ",",
+    tracksTotal: "track_total_hits" in body,
   };
 }

@@ -9,7 +9,7 @@
 
 import { DataAccessError } from "../errors.ts";
 import { executorOf } from "../wire/_executor.ts";
-import { parseExactJson } from "../wire/_exact_json.ts";
+import { parseJsonBody } from "../wire/_json_body.ts";
 import { type BulkOperation, encodeOperation, type Entry } from "./_bulk_lines.ts";
 import { bulkItemsOf } from "../wire/_bulk_items.ts";
 
@@ -250,18 +250,23 @@ export class BulkWriter<T = unknown> {
     const batch = this.#buffer;
     this.#buffer = [];
     this.#bufferBytes = 0;
-    await this.#acquire();
-    if (this.#error !== undefined) {
-      this.#release();
-      throw this.#error;
-    }
-    const sending: Promise<void> = this.#send(batch)
-      .catch((error) => void (this.#error ??= error))
-      .finally(() => {
-        this.#inFlight.delete(sending);
+    // The job is tracked from now, while it still waits for a slot, so close() waits for it.
+    let started!: () => void;
+    const slot = new Promise<void>((resolve) => started = resolve);
+    const job: Promise<void> = (async () => {
+      await this.#acquire();
+      started();
+      try {
+        if (this.#error === undefined) await this.#send(batch);
+      } catch (error) {
+        this.#error ??= error;
+      } finally {
         this.#release();
-      });
-    this.#inFlight.add(sending);
+      }
+    })().finally(() => this.#inFlight.delete(job));
+    this.#inFlight.add(job);
+    await slot;
+    if (this.#error !== undefined) throw this.#error;
   }
 
   /**
@@ -334,7 +339,8 @@ export class BulkWriter<T = unknown> {
       this.#stats.requests++;
       this.#stats.bytes += batch.reduce((n, e) => n + e.bytes, 0);
       const response = await exec.bulk(body, this.#o.refresh, { signal: this.#o.signal });
-      const items = bulkItemsOf(parseExactJson(response.body));
+      const contentType = response.headers.get("content-type") ?? "";
+      const items = bulkItemsOf(parseJsonBody(response.status, response.body, contentType));
       const again: Entry[] = [];
       batch.forEach((entry, i) => {
         const result = items[i];

@@ -90,6 +90,7 @@ export async function readServerInfo(
     response.body,
     response.headers.get("content-type") ?? "",
     "GET /",
+    (text) => transport.redactSecrets(text),
   );
   const version = (body as { version?: { number?: unknown; distribution?: unknown } } | undefined)
     ?.version;

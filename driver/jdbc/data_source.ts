@@ -9,6 +9,7 @@ import { type Auth, parseCloudId, parseConnectionUrl, parseNode } from "../wire/
 import { Connection, readServerInfo, type ServerInfo } from "./connection.ts";
 import { type FetchFunction, Transport } from "../wire/transport.ts";
 import { type TransportTuning, tuningOf } from "../wire/transport_types.ts";
+import type { TransportEventListener } from "../wire/transport_events.ts";
 
 export type { Auth } from "../wire/_url.ts";
 
@@ -47,6 +48,8 @@ export interface DataSourceOptions extends TransportTuning {
   compression?: boolean;
   /** Add `refresh=true` to document writes. */
   indexRefresh?: boolean;
+  /** Receives request, retry and node events (see `TransportEvent`); nothing secret is in them. */
+  onEvent?: TransportEventListener;
 }
 
 function base64(text: string): string {
@@ -103,9 +106,11 @@ function authKind(auth: Auth | undefined): string | undefined {
  */
 export class DataSource {
   readonly #auth: Auth | undefined;
-  readonly #options: Omit<DataSourceOptions, "auth" | "fetch" | "headers" | "cloudId"> & {
-    nodes: readonly string[];
-  };
+  readonly #options:
+    & Omit<DataSourceOptions, "auth" | "fetch" | "headers" | "cloudId" | "onEvent">
+    & {
+      nodes: readonly string[];
+    };
   readonly #headerNames: string[];
   readonly #transport: Transport;
   #serverInfo: Promise<ServerInfo> | undefined;
@@ -154,6 +159,7 @@ export class DataSource {
       headers: options.headers,
       compression: options.compression,
       authorization: authorization(auth),
+      onEvent: options.onEvent,
     });
   }
 

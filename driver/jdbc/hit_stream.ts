@@ -15,6 +15,7 @@ import { parseScript } from "../command/command_tokenizer.ts";
 import { classify } from "../wire/_endpoint.ts";
 import { type Executor, executorOf } from "../wire/_executor.ts";
 import { mapResponse } from "../wire/_response_mapper.ts";
+import { parseJsonBody } from "../wire/_json_body.ts";
 import { ResultSet } from "./result_set.ts";
 import { encodeJson } from "../command/value_encoder.ts";
 import { parseSearchPlan, type SearchPlan } from "./_stream_plan.ts";
@@ -63,6 +64,8 @@ type Page = { rs: ResultSet; hits: unknown[] };
  *
  * The body's `query`, `sort`, `_source`, `aggregations`… are kept; `size` is the page size;
  * `from`, `search_after`, `pit` and a `scroll` parameter are the stream's to set and are refused.
+ * Without a `sort`, hits come in index order (`_shard_doc`, or `_doc` for a scroll), the cheapest.
+ * Point-in-time pages do not count hits (`total` is null) unless the body sets `track_total_hits`.
  *
  * @example Every hit, whatever the page size
  * ```ts
@@ -88,6 +91,7 @@ export class HitStream implements AsyncIterable<Record<string, unknown>> {
   readonly #options: StreamOptions;
   readonly #serverInfo: () => Promise<StreamServerInfo>;
   #mode: "pit" | "scroll" | undefined;
+  #flavour: "elasticsearch" | "opensearch" | undefined;
 
   /**
    * Binds the command now (a syntax or argument error is thrown here); sends nothing.
@@ -177,8 +181,6 @@ export class HitStream implements AsyncIterable<Record<string, unknown>> {
     return pit ? "auto-pit" : "scroll";
   }
 
-  #flavour: "elasticsearch" | "opensearch" | undefined;
-
   /** Pages over a point in time; returns false when an automatic choice must fall back to scroll. */
   async *#pitPages(
     exec: Executor,
@@ -193,7 +195,12 @@ export class HitStream implements AsyncIterable<Record<string, unknown>> {
     let id: string;
     try {
       const opened = await this.#send(exec, "POST", openPath, undefined);
-      const json = JSON.parse(opened.body) as { id?: unknown; pit_id?: unknown };
+      const json = parseJsonBody(
+        opened.status,
+        opened.body,
+        opened.headers.get("content-type") ?? "",
+        openPath,
+      ) as { id?: unknown; pit_id?: unknown };
       const value = json.pit_id ?? json.id;
       if (typeof value !== "string") throw new IllegalStateError("no point-in-time id");
       id = value;
@@ -211,6 +218,7 @@ export class HitStream implements AsyncIterable<Record<string, unknown>> {
         `"pit":${encodeJson({ id, keep_alive: ka }, 0)}`,
         `"sort":${encodeJson(fullSort, 0)}`,
       ];
+      if (!plan.tracksTotal) parts.push(`"track_total_hits":false`); // counting is wasted work here
       if (after !== undefined) parts.push(`"search_after":${encodeJson(after, 0)}`);
       const body = `{${plan.bodyPrefix}${parts.join(",")}}`;
       return this.#page(exec, "POST", `/_search${plan.searchQuery}`, body, local.signal);
@@ -312,6 +320,7 @@ export class HitStream implements AsyncIterable<Record<string, unknown>> {
       response.status,
       response.body,
       this.#command.text,
+      response.headers.get("content-type") ?? "",
     )[0];
     if (outcome?.kind !== "rows") throw new IllegalStateError("a search page gave no rows");
     const rs = new ResultSet(outcome.table.columns, outcome.table.rows, outcome.meta);

@@ -7,7 +7,9 @@
 
 import { IllegalStateError } from "../errors.ts";
 import { cellValue, JsonCell } from "./_json_cell.ts";
-import { ColumnTypeError, toBoolean, toDate, toDouble, toInt, toLong } from "./cell_types.ts";
+import { parseExactJson } from "../wire/_exact_json.ts";
+import type { ColumnRef } from "./cell_reader.ts";
+import { HitReader } from "./hit_reader.ts";
 import { type HitMeta, hitsOf, readHitMeta } from "./hit_meta.ts";
 import type { Aggregations } from "./aggregations.ts";
 
@@ -64,22 +66,6 @@ export interface ResultSetMeta {
 }
 
 /**
- * A column given by its label (exact, then case-insensitive) or its 1-based index.
- *
- * @example
- * ```ts
- * import { type ColumnRef, ResultSet } from "@searchvisitor/searchvisitor/driver";
- * import assert from "node:assert/strict";
- *
- * const rs = new ResultSet(["COUNT"], [[5]]);
- * rs.next();
- * const refs: ColumnRef[] = ["COUNT", "count", 1];
- * assert.deepEqual(refs.map((c) => rs.getNumber(c)), [5, 5, 5]);
- * ```
- */
-export type ColumnRef = string | number;
-
-/**
  * A buffered, forward-only result set. `next()` moves the cursor; the getters read the current
  * row. Iteration and `toArray()` give every row as a plain object keyed by column label and do
  * not move the cursor.
@@ -103,7 +89,7 @@ export type ColumnRef = string | number;
  * assert.equal(rs.total?.value, 2);
  * ```
  */
-export class ResultSet implements Iterable<Record<string, unknown>> {
+export class ResultSet extends HitReader implements Iterable<Record<string, unknown>> {
   /** `hits.total`, or null. */
   readonly total: TotalHits | null;
   /** `took` in milliseconds, or null. */
@@ -138,6 +124,7 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
     rows: readonly (readonly unknown[])[],
     meta: ResultSetMeta = {},
   ) {
+    super();
     this.#columns = [...columns];
     this.#rows = rows;
     columns.forEach((c, i) => {
@@ -165,7 +152,7 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
    *
    * @returns The column labels, in order.
    */
-  getColumns(): string[] {
+  override getColumns(): string[] {
     return [...this.#columns];
   }
 
@@ -174,7 +161,7 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
    *
    * @returns The 1-based number of the current row, 0 before the first.
    */
-  getRowNumber(): number {
+  override getRowNumber(): number {
     return Math.min(this.#cursor + 1, this.#rows.length + 1);
   }
 
@@ -195,121 +182,8 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
    * @param column A label or a 1-based index.
    * @returns The cell as stored: string, number, boolean or null (JSON columns as text).
    */
-  getObject(column: ColumnRef): unknown {
+  override getObject(column: ColumnRef): unknown {
     return cellValue(this.#cell(column));
-  }
-
-  /**
-   * Reads a cell of the current row as text.
-   *
-   * @param column A label or a 1-based index.
-   * @returns The cell as text (numbers and booleans converted, objects as JSON), or null.
-   */
-  getString(column: ColumnRef): string | null {
-    const value = this.getObject(column);
-    if (value === null || value === undefined) return null;
-    return typeof value === "object" ? JSON.stringify(value) : String(value);
-  }
-
-  /**
-   * Reads a cell of the current row as a number.
-   *
-   * @param column A label or a 1-based index.
-   * @returns The cell as a number, or null; text is converted, anything else is an error.
-   */
-  getNumber(column: ColumnRef): number | null {
-    return this.#typed(column, "number", toDouble);
-  }
-
-  /**
-   * Reads a cell of the current row as a boolean.
-   *
-   * @param column A label or a 1-based index.
-   * @returns The cell as a boolean (`"true"`/`"false"` and 1/0 converted), or null.
-   * @throws {ColumnTypeError} When the cell holds anything else.
-   */
-  getBoolean(column: ColumnRef): boolean | null {
-    return this.#typed(column, "boolean", toBoolean);
-  }
-
-  /**
-   * Reads a cell of the current row as a 32-bit integer (JDBC `getInt`).
-   *
-   * @param column A label or a 1-based index.
-   * @returns The integer, or null.
-   * @throws {ColumnTypeError} For text that is no integer, a fraction, or a value beyond 32 bits.
-   *
-   * @example
-   * ```ts
-   * import { ColumnTypeError, ResultSet } from "@searchvisitor/searchvisitor/driver";
-   * import assert from "node:assert/strict";
-   *
-   * const rs = new ResultSet(["a", "b", "c"], [[42, "7", 1.5]]);
-   * rs.next();
-   * assert.equal(rs.getInt("a"), 42);
-   * assert.equal(rs.getInt("b"), 7);
-   * assert.throws(() => rs.getInt("c"), ColumnTypeError);
-   * ```
-   */
-  getInt(column: ColumnRef): number | null {
-    return this.#typed(column, "int", toInt);
-  }
-
-  /**
-   * Reads a cell of the current row as an exact 64-bit integer (JDBC `getLong`), a `bigint`:
-   * integers beyond 2^53 in a response are kept exact, so ids and counters read back digit for
-   * digit.
-   *
-   * @param column A label or a 1-based index.
-   * @returns The integer as a bigint, or null.
-   * @throws {ColumnTypeError} For a fraction or text that is no integer.
-   *
-   * @example
-   * ```ts
-   * import { ResultSet } from "@searchvisitor/searchvisitor/driver";
-   * import assert from "node:assert/strict";
-   *
-   * const rs = new ResultSet(["id", "n"], [[9007199254740993n, "18446744073709551615"]]);
-   * rs.next();
-   * assert.equal(rs.getLong("id"), 9007199254740993n);
-   * assert.equal(rs.getLong("n"), 18446744073709551615n);
-   * ```
-   */
-  getLong(column: ColumnRef): bigint | null {
-    return this.#typed(column, "long", toLong);
-  }
-
-  /**
-   * Reads a cell of the current row as a double (bigints and numeric text converted).
-   *
-   * @param column A label or a 1-based index.
-   * @returns The number, or null.
-   * @throws {ColumnTypeError} For text that is no number, or an object.
-   */
-  getDouble(column: ColumnRef): number | null {
-    return this.#typed(column, "double", toDouble);
-  }
-
-  /**
-   * Reads a cell of the current row as a date: ISO-8601 text or epoch milliseconds.
-   *
-   * @param column A label or a 1-based index.
-   * @returns The date, or null.
-   * @throws {ColumnTypeError} For anything that is not a valid date.
-   *
-   * @example
-   * ```ts
-   * import { ResultSet } from "@searchvisitor/searchvisitor/driver";
-   * import assert from "node:assert/strict";
-   *
-   * const rs = new ResultSet(["at", "ms"], [["2024-05-01T10:00:00Z", 0]]);
-   * rs.next();
-   * assert.equal(rs.getDate("at")?.toISOString(), "2024-05-01T10:00:00.000Z");
-   * assert.equal(rs.getDate("ms")?.getTime(), 0);
-   * ```
-   */
-  getDate(column: ColumnRef): Date | null {
-    return this.#typed(column, "date", toDate);
   }
 
   /**
@@ -324,7 +198,7 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
     if (cell instanceof JsonCell) return cell.value;
     if (typeof cell === "string") {
       try {
-        return JSON.parse(cell);
+        return parseExactJson(cell);
       } catch (cause) {
         throw new TypeError(`Column ${this.#name(column)} does not hold JSON text`, { cause });
       }
@@ -362,90 +236,11 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
    * engine.close();
    * ```
    */
-  getHit(): HitMeta {
+  override getHit(): HitMeta {
     this.#current();
     // A result set built by hand with only `raw` finds its hits there, once.
     this.#hits ??= hitsOf(this.raw);
     return readHitMeta(this.#hits[this.#cursor]);
-  }
-
-  /**
-   * Returns the current hit's `_score`, or null (sorted without scores, or not a hit).
-   *
-   * @returns The score, or null.
-   */
-  getScore(): number | null {
-    return this.getHit().score;
-  }
-
-  /**
-   * Returns the current hit's sort values (what `search_after` takes), or null.
-   *
-   * @returns The sort values, or null.
-   */
-  getSortValues(): readonly unknown[] | null {
-    return this.getHit().sort;
-  }
-
-  /**
-   * Returns the highlighted fragments of one field of the current hit, or of all fields.
-   *
-   * @param field A field name; omit it for every field.
-   * @returns The fragments (empty when none), or every field's fragments (null when none).
-   */
-  getHighlight(field: string): readonly string[];
-  /** Every field's highlighted fragments of the current hit, or null (see the first overload). */
-  getHighlight(): Readonly<Record<string, readonly string[]>> | null;
-  getHighlight(
-    field?: string,
-  ): readonly string[] | Readonly<Record<string, readonly string[]>> | null {
-    const highlight = this.getHit().highlight;
-    return field === undefined ? highlight : highlight?.[field] ?? [];
-  }
-
-  /**
-   * Returns the names of the named queries the current hit matched.
-   *
-   * @returns The names (empty when none).
-   */
-  getMatchedQueries(): readonly string[] {
-    return this.getHit().matchedQueries;
-  }
-
-  /**
-   * Returns the concrete index of the current hit, or null.
-   *
-   * @returns The index name, or null.
-   */
-  getIndex(): string | null {
-    return this.getHit().index;
-  }
-
-  /**
-   * Returns the current hit's `_version`, or null (searches need `"version": true`).
-   *
-   * @returns The version, or null.
-   */
-  getVersion(): number | null {
-    return this.getHit().version;
-  }
-
-  /**
-   * Returns the current hit's `_seq_no`, or null (searches need `"seq_no_primary_term": true`).
-   *
-   * @returns The sequence number, or null.
-   */
-  getSeqNo(): number | null {
-    return this.getHit().seqNo;
-  }
-
-  /**
-   * Returns the current hit's `_primary_term`, or null.
-   *
-   * @returns The primary term, or null.
-   */
-  getPrimaryTerm(): number | null {
-    return this.getHit().primaryTerm;
   }
 
   /**
@@ -540,17 +335,6 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
           configurable: true,
         });
       } else out[column] = value;
-    }
-    return out;
-  }
-
-  #typed<T>(column: ColumnRef, expected: string, convert: (v: unknown) => T | string): T | null {
-    const value = this.getObject(column);
-    if (value === null || value === undefined) return null;
-    const out = convert(value);
-    if (typeof out === "string") {
-      const label = typeof column === "number" ? this.#columns[column - 1] ?? "" : column;
-      throw new ColumnTypeError(label, this.#cursor + 1, expected, value, out);
     }
     return out;
   }

@@ -1,6 +1,6 @@
 // Reads a response body as text, counting bytes while it streams: past the limit reading stops
 // (an endless body is cut off, never buffered whole); an abort of the signal stops it too. A
-// body with a declared, unencoded length within the limit is read directly.
+// network body with a declared, unencoded length within the limit is read directly.
 
 /** Thrown inside the reader when the body passes the limit. */
 export class TooLarge {
@@ -13,7 +13,12 @@ export class TooLarge {
  * @throws {TooLarge} Past the limit.
  * @throws The signal's reason when it aborts while reading.
  */
-export async function readBody(res: Response, limit: number, signal: AbortSignal): Promise<string> {
+export async function readBody(
+  res: Response,
+  limit: number,
+  signal: AbortSignal,
+  trustLength: boolean,
+): Promise<string> {
   const declared = res.headers.get("content-length");
   if (declared !== null) {
     const length = Number(declared);
@@ -21,10 +26,11 @@ export async function readBody(res: Response, limit: number, signal: AbortSignal
       await res.body?.cancel().catch(() => {});
       throw new TooLarge(limit);
     }
-    // A declared length bounds the body (fetch delivers no more than it) unless the body is
-    // decoded on the way (content-encoding): then it is counted while it streams. Touching
-    // `res.body` costs a stream, so the common case reads the text directly.
-    if (length >= 0 && res.headers.get("content-encoding") === null) return await res.text();
+    // A network fetch delivers no more than the declared length, unless the body is decoded
+    // on the way (content-encoding): then it is counted while it streams, as is any body from
+    // an injected fetch (which may declare anything). Touching `res.body` costs a stream, so
+    // the common case reads the text directly.
+    if (trustLength && res.headers.get("content-encoding") === null) return await res.text();
   }
   const body = res.body;
   if (body === null) return "";

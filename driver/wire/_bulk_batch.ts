@@ -21,9 +21,10 @@ function parseItems(
   text: string,
   contentType: string,
   expected: number,
+  redactSecrets: (text: string) => string,
 ): BulkAnswer[] {
   const command = `POST /_bulk (batch of ${expected})`;
-  const body: unknown = parseJsonBody(status, text, contentType, command);
+  const body: unknown = parseJsonBody(status, text, contentType, command, redactSecrets);
   const items = isJsonObject(body) && Array.isArray(body.items) ? body.items : undefined;
   if (!items || items.length !== expected) {
     throw new ResponseError(status, body, {
@@ -66,6 +67,7 @@ export async function runBatch(
       response.body,
       response.headers.get("content-type") ?? "",
       pending.length,
+      (t) => executor.transport.redactSecrets(t),
     );
     const retry: number[] = [];
     items.forEach((answer, k) => {

@@ -54,6 +54,7 @@ export class Executor {
       response.body,
       command.text,
       response.headers.get("content-type") ?? "",
+      (text) => this.transport.redactSecrets(text),
     );
     const warnings = readWarnings(response.headers);
     if (warnings.length > 0) {
@@ -81,6 +82,7 @@ export class Executor {
       ndjson: true,
       signal: options.signal,
       timeoutMs: options.timeoutMs,
+      idempotent: options.idempotent,
       command: `POST ${path} (batch)`,
     });
   }

@@ -11,6 +11,7 @@ import { parseExactJson } from "./_exact_json.ts";
  * @param text The body text.
  * @param contentType The `content-type` header ("" when absent).
  * @param command The command, kept on the error.
+ * @param redactSecrets Removes the transport's credentials from the excerpt.
  * @returns The parsed object or array.
  */
 export function parseJsonBody(
@@ -18,9 +19,10 @@ export function parseJsonBody(
   text: string,
   contentType: string,
   command?: string,
+  redactSecrets: (text: string) => string = (t) => t,
 ): object {
   const bad = (problem: string, cause?: unknown) =>
-    new InvalidResponseError(status, contentType, text, problem, { command, cause });
+    new InvalidResponseError(status, contentType, redactSecrets(text), problem, { command, cause });
   if (/html/i.test(contentType)) throw bad("an HTML page came where JSON is due");
   let body: unknown;
   try {

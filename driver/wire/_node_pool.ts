@@ -38,24 +38,27 @@ export class NodePool {
     return best!.url;
   }
 
-  /** Marks a node dead after a failure; it is asked again after the backoff. */
-  markDead(url: string): void {
+  /** Marks a node dead after a failure; it is asked again after the backoff. True when it was alive. */
+  markDead(url: string): boolean {
     const node = this.#nodes.find((x) => x.url === url);
-    if (node === undefined) return;
-    if (node.failures === 0) this.#dead++;
+    if (node === undefined) return false;
+    const wasAlive = node.failures === 0;
+    if (wasAlive) this.#dead++;
     node.failures++;
     const ceiling = Math.min(this.#maxMs, this.#baseMs * 2 ** (node.failures - 1));
     node.deadUntil = Date.now() + ceiling * (0.5 + Math.random() / 2);
+    return wasAlive;
   }
 
-  /** Marks a node alive after it answered. */
-  markAlive(url: string): void {
-    if (this.#dead === 0) return;
+  /** Marks a node alive after it answered. True when it was dead. */
+  markAlive(url: string): boolean {
+    if (this.#dead === 0) return false;
     const node = this.#nodes.find((x) => x.url === url);
-    if (node === undefined || node.failures === 0) return;
+    if (node === undefined || node.failures === 0) return false;
     node.failures = 0;
     node.deadUntil = 0;
     this.#dead--;
+    return true;
   }
 
   /** The nodes now marked dead. */

@@ -30,6 +30,7 @@ export type Outcome =
  * @param text The body text.
  * @param command The command text, kept on errors.
  * @param contentType The response's content type ("" when absent).
+ * @param redactSecrets Removes the transport's credentials from error excerpts.
  * @returns One outcome, or one per sub-search for `_msearch`.
  * @throws {InvalidResponseError} When a body that must be JSON is empty, HTML or broken.
  */
@@ -39,12 +40,13 @@ export function mapResponse(
   text: string,
   command?: string,
   contentType = "",
+  redactSecrets?: (text: string) => string,
 ): Outcome[] {
   const body = endpoint.kind === "head"
     ? null
     : endpoint.kind === "read" && /^text\/plain/i.test(contentType)
     ? text // `_nodes/hot_threads` and other text answers: one `value` row
-    : parseJsonBody(status, text, contentType, command);
+    : parseJsonBody(status, text, contentType, command, redactSecrets);
   const json: JsonObject = isJsonObject(body) ? body : {};
   const notFound = status === 404;
   const fail = () => ResponseError.fromBody(status, text, { command });

@@ -1,6 +1,7 @@
 // Small helpers of the transport: waits, signals, timeouts, error codes, secrets, gzip.
 
-import { redact, type ResponseError, TimeoutError } from "../errors.ts";
+import { OutcomeUnknownError, redact, type ResponseError, TimeoutError } from "../errors.ts";
+import type { NodePool } from "./_node_pool.ts";
 import { networkErrorCode } from "./retry_policy.ts";
 import type { TransportRequest } from "./transport_types.ts";
 
@@ -107,4 +108,38 @@ export function describe(error: unknown): string {
 export async function gzip(text: string): Promise<Uint8Array<ArrayBuffer>> {
   const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("gzip"));
   return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+/** A request that is not idempotent failed after it may have reached the server. */
+export function outcomeUnknown(
+  req: TransportRequest,
+  node: string,
+  what: string,
+  cause: unknown,
+  status?: number,
+): OutcomeUnknownError {
+  return new OutcomeUnknownError(
+    `${req.method} ${redact(req.path)} on ${redact(node)}: ${what} after the request was ` +
+      "sent, so whether the server applied it is unknown; it was not re-sent because it is " +
+      "not idempotent. Read the data before writing again, or mark the call idempotent",
+    { sent: true, status, node, cause, command: req.command },
+  );
+}
+
+/** The request's deadline passed (or every attempt timed out). */
+export function deadlineError(
+  req: TransportRequest,
+  attemptMs: number,
+  totalMs: number,
+  attempts: number,
+  pool: NodePool,
+  cause: unknown,
+): TimeoutError {
+  return new TimeoutError(
+    `${req.method} ${redact(req.path)} timed out after ${attemptMs} ms per attempt ` +
+      `(${attempts} attempt(s) within requestTimeoutMs ${totalMs} ms; dead nodes: ${
+        pool.deadNodes().map(redact).join(", ") || "none"
+      }); raise timeoutMs or narrow the request`,
+    { cause, command: req.command },
+  );
 }

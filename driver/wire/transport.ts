@@ -17,14 +17,7 @@
  * @module
  */
 
-import {
-  ConnectionError,
-  OutcomeUnknownError,
-  redact,
-  ResponseError,
-  ResponseTooLargeError,
-  TimeoutError,
-} from "../errors.ts";
+import { ConnectionError, redact, ResponseError, ResponseTooLargeError } from "../errors.ts";
 import { NodePool } from "./_node_pool.ts";
 import { readBody, TooLarge } from "./_body_reader.ts";
 import { backoffDelay, isConnectPhase, isIdempotent, retryAfterMs } from "./retry_policy.ts";
@@ -32,10 +25,12 @@ import {
   check,
   codeOf,
   combine,
+  deadlineError,
   describe,
   fromServer,
   gzip,
   isAbort,
+  outcomeUnknown,
   raceSignal,
   secretsOf,
   sleep,
@@ -47,6 +42,7 @@ import type {
   TransportRequest,
   TransportResponse,
 } from "./transport_types.ts";
+import { AttemptEvents, type TransportEventListener } from "./transport_events.ts";
 
 export type {
   FetchFunction,
@@ -100,6 +96,8 @@ export class Transport {
   readonly #headers: Readonly<Record<string, string>>;
   readonly #secrets: readonly string[];
   readonly #compression: boolean;
+  readonly #onEvent: TransportEventListener | undefined;
+  #requestIds = 0;
 
   /**
    * Creates a transport.
@@ -144,6 +142,7 @@ export class Transport {
       secrets.push(...secretsOf(options.authorization));
     }
     this.#headers = headers;
+    this.#onEvent = options.onEvent;
     this.#secrets = secrets;
   }
 
@@ -197,19 +196,25 @@ export class Transport {
     const attempts = this.#maxRetries + 1;
     const tried: string[] = [];
     let last: { error: unknown; node: string } | undefined;
+    const events = this.#onEvent &&
+      new AttemptEvents(this.#onEvent, ++this.#requestIds, method, req.path, body, this.#secrets);
     for (let attempt = 1; attempt <= attempts; attempt++) {
       const node = this.#pool.pick();
       tried.push(node);
       const left = deadline - Date.now();
-      if (left <= 0) throw this.#deadlineError(req, attemptMs, totalMs, attempt - 1, last?.error);
+      if (left <= 0) {
+        throw deadlineError(req, attemptMs, totalMs, attempt - 1, this.#pool, last?.error);
+      }
       const signal = combine(req.signal, Math.min(attemptMs, left));
+      events?.start(node, attempt);
       const outcome = await this.#once(node, method, headers, body, req, signal);
       if (outcome.kind === "failed") {
+        events?.end(undefined, "", outcome.error);
         if (req.signal?.aborted) throw timeoutError(req, attemptMs, req.signal.reason);
-        this.#pool.markDead(node);
+        if (this.#pool.markDead(node)) events?.nodeDead(node, outcome.error);
         last = { error: outcome.error, node };
         if (!outcome.connect && !idempotent()) {
-          throw this.#unknown(
+          throw outcomeUnknown(
             req,
             node,
             outcome.timedOut
@@ -218,23 +223,24 @@ export class Transport {
             outcome.error,
           );
         }
-        if (attempt < attempts) await this.#wait(req, attempt, undefined, deadline);
+        if (attempt < attempts) await this.#wait(req, attempt, undefined, deadline, events);
         continue;
       }
       const res = outcome.res;
       const status = res.status;
       let text: string;
       try {
-        text = await readBody(res, this.#maxBytes, signal);
+        text = await readBody(res, this.#maxBytes, signal, !this.#injected);
       } catch (error) {
+        events?.end(status, "", error);
         if (error instanceof TooLarge) {
           throw new ResponseTooLargeError(error.limit, { command: req.command });
         }
         if (req.signal?.aborted) throw timeoutError(req, attemptMs, req.signal.reason);
-        this.#pool.markDead(node);
+        if (this.#pool.markDead(node)) events?.nodeDead(node, error);
         last = { error, node };
         if (!idempotent()) {
-          throw this.#unknown(
+          throw outcomeUnknown(
             req,
             node,
             `the server answered ${status} but the body broke off`,
@@ -242,45 +248,49 @@ export class Transport {
             status,
           );
         }
-        if (attempt < attempts) await this.#wait(req, attempt, undefined, deadline);
+        if (attempt < attempts) await this.#wait(req, attempt, undefined, deadline, events);
         continue;
       }
-      this.#pool.markAlive(node);
+      events?.end(status, text, undefined);
+      if (this.#pool.markAlive(node)) events?.nodeAlive(node);
       if ((status >= 200 && status < 300) || (status === 404 && req.allowNotFound)) {
         return { status, body: text, headers: res.headers, node };
       }
-      const error = ResponseError.fromBody(status, this.#scrub(text), { command: req.command });
-      const retryable = status === 429 ||
-        (GATEWAY_STATUSES.has(status) && (idempotent() || !fromServer(error)));
-      if (!retryable || attempt >= attempts) {
-        if (GATEWAY_STATUSES.has(status) && !idempotent() && !fromServer(error)) {
-          throw this.#unknown(req, node, `a gateway answered ${status}`, error, status);
-        }
-        throw error;
+      const error = ResponseError.fromBody(status, this.redactSecrets(text), {
+        command: req.command,
+      });
+      const gateway = GATEWAY_STATUSES.has(status);
+      // A gateway's own page (not Elasticsearch's error JSON) says nothing about the write.
+      if (gateway && !fromServer(error) && !idempotent()) {
+        throw outcomeUnknown(req, node, `a gateway answered ${status}`, error, status);
       }
-      if (GATEWAY_STATUSES.has(status) && !idempotent()) {
-        throw this.#unknown(req, node, `a gateway answered ${status}`, error, status);
-      }
+      if (!(status === 429 || (gateway && idempotent())) || attempt >= attempts) throw error;
       const after = status === 429
         ? retryAfterMs(res.headers.get("retry-after"), Date.now())
         : undefined;
       if (after !== undefined && Date.now() + after > deadline) throw error;
       last = { error, node };
-      await this.#wait(req, attempt, after, deadline);
+      await this.#wait(req, attempt, after, deadline, events);
     }
     const lastError = last?.error;
     if (lastError instanceof ResponseError) throw lastError;
     if (Date.now() >= deadline || isAbort(lastError)) {
-      throw this.#deadlineError(req, attemptMs, totalMs, attempts, lastError);
+      throw deadlineError(req, attemptMs, totalMs, attempts, this.#pool, lastError);
     }
     const where = [...new Set(tried)].map(redact).join(", ");
+    const code = codeOf(lastError);
     throw new ConnectionError(
-      `Could not reach ${redact(last?.node ?? where)} (${codeOf(lastError)}) for ${req.method} ${
+      `Could not reach ${redact(last?.node ?? where)} (${code}) for ${req.method} ${
         redact(req.path)
       } after ${attempts} attempt(s) on ${where}: ${
         describe(lastError)
       }; check that the cluster is running and the URL is right`,
-      { cause: lastError, command: req.command },
+      {
+        cause: lastError,
+        command: req.command,
+        node: last?.node,
+        causeCode: code === "no error code" ? undefined : code,
+      },
     );
   }
 
@@ -304,7 +314,14 @@ export class Transport {
     }
   }
 
-  #wait(req: TransportRequest, retry: number, after: number | undefined, deadline: number) {
+  #wait(
+    req: TransportRequest,
+    retry: number,
+    after: number | undefined,
+    deadline: number,
+    events: AttemptEvents | undefined,
+  ) {
+    events?.retry();
     const ms = Math.min(
       after ?? backoffDelay(retry, this.#baseDelay, this.#maxDelay),
       Math.max(0, deadline - Date.now()),
@@ -312,38 +329,23 @@ export class Transport {
     return sleep(ms, req);
   }
 
-  #unknown(
-    req: TransportRequest,
-    node: string,
-    what: string,
-    cause: unknown,
-    status?: number,
-  ): OutcomeUnknownError {
-    return new OutcomeUnknownError(
-      `${req.method} ${redact(req.path)} on ${redact(node)}: ${what} after the request was ` +
-        "sent, so whether the server applied it is unknown; it was not re-sent because it is " +
-        "not idempotent. Read the data before writing again, or mark the call idempotent",
-      { sent: true, status, node, cause, command: req.command },
-    );
-  }
-
-  #deadlineError(
-    req: TransportRequest,
-    attemptMs: number,
-    totalMs: number,
-    attempts: number,
-    cause: unknown,
-  ): TimeoutError {
-    return new TimeoutError(
-      `${req.method} ${redact(req.path)} timed out after ${attemptMs} ms per attempt ` +
-        `(${attempts} attempt(s) within requestTimeoutMs ${totalMs} ms; dead nodes: ${
-          this.#pool.deadNodes().map(redact).join(", ") || "none"
-        }); raise timeoutMs or narrow the request`,
-      { cause, command: req.command },
-    );
-  }
-
-  #scrub(text: string): string {
+  /**
+   * Replaces this transport's credentials (the authorization header, its token, the decoded
+   * password) in a text with `***`: for error excerpts of bodies that echo request headers.
+   *
+   * @param text Any text, e.g. a response body.
+   * @returns The text without this transport's secrets.
+   *
+   * @example
+   * ```ts
+   * import { Transport } from "@searchvisitor/searchvisitor/driver";
+   * import assert from "node:assert/strict";
+   *
+   * const t = new Transport({ nodes: ["http://es:9200"], authorization: "Bearer s3cr3t-token" });
+   * assert.equal(t.redactSecrets("echo: Bearer s3cr3t-token"), "echo: ***");
+   * ```
+   */
+  redactSecrets(text: string): string {
     let out = text;
     for (const secret of this.#secrets) out = out.replaceAll(secret, "***");
     return out;

@@ -1,6 +1,7 @@
 // The types of the transport's surface: the fetch it calls, its options, a request and a response.
 
 import type { Method } from "../command/_command.ts";
+import type { TransportEventListener } from "./transport_events.ts";
 
 /** The signature of `fetch` the transport calls: `fetchFn(url, init)`.
  *
@@ -102,6 +103,8 @@ export interface TransportOptions extends TransportTuning {
   headers?: Readonly<Record<string, string>>;
   /** Gzip request bodies (`content-encoding: gzip`). */
   compression?: boolean;
+  /** Receives request, retry and node events (never headers, bodies or credentials). */
+  onEvent?: TransportEventListener;
 }
 
 /** One request for the transport.

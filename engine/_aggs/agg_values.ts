@@ -4,7 +4,7 @@ import { illegalArgument, parsingError } from "../_errors.ts";
 import type { Hits } from "../_query/doc_set.ts";
 import type { ExecContext } from "../_query/exec_context.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
-import { type JsonObject } from "../_json.ts";
+import type { JsonObject } from "../_json.ts";
 
 /** The docs one target contributes to an aggregation. */
 export interface AggInput {

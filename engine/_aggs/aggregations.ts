@@ -335,7 +335,7 @@ export function runAggregations(aggs: JsonObject, inputs: AggInput[]): JsonObjec
       }
     }
     if (!type) throw parsingError(`Missing definition for aggregation [${name}]`);
-    const fn = AGGS[type];
+    const fn = Object.hasOwn(AGGS, type) ? AGGS[type] : undefined;
     if (!fn) throw parsingError(`Unknown aggregation type [${type}]`);
     const result = fn(body ?? {}, inputs, sub, name);
     setOwn(out, name, meta === undefined ? result : { meta, ...result });

@@ -4,7 +4,7 @@ import { illegalArgument, parsingError } from "../_errors.ts";
 import { bucketsLeft, consumeBuckets } from "../_index/limits.ts";
 import { formatDateAt } from "../_index/dates.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
-import { type JsonObject } from "../_json.ts";
+import type { JsonObject } from "../_json.ts";
 
 /** Docs of one target (by index in the inputs) that fell into a bucket. */
 export type BucketDocs = Map<number, number[]>;

@@ -1,5 +1,6 @@
 // `docvalue_fields` and the `fields` option: per-hit field values under `fields`.
 
+import { parsingError } from "../_errors.ts";
 import { setOwn } from "../_index/own.ts";
 import { formatDateAt } from "../_index/dates.ts";
 import { fieldMapOf } from "../_index/field_map.ts";
@@ -24,6 +25,11 @@ export function parseFieldRequests(body: unknown, param: string | null): FieldRe
     : [body];
   return list.map((e) => {
     if (typeof e === "string") return { field: e };
+    if (e === null || typeof e !== "object" || Array.isArray(e)) {
+      throw parsingError(
+        `[fields] expected a string or an object, but found [${JSON.stringify(e)}]`,
+      );
+    }
     const o = e as Record<string, unknown>;
     return { field: String(o.field), format: typeof o.format === "string" ? o.format : undefined };
   });

@@ -6,7 +6,7 @@ import type { FieldMap } from "../_index/field_map.ts";
 import { sourceValues } from "./fetch_fields.ts";
 import type { QueryNode } from "../_query/query_nodes.ts";
 import { nameMatcher } from "../_index/name_pattern.ts";
-import { type JsonObject } from "../_json.ts";
+import type { JsonObject } from "../_json.ts";
 
 /** A parsed `highlight` request. */
 export interface HighlightRequest {

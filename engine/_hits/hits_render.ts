@@ -1,5 +1,6 @@
 // Renders ordered candidates as Elasticsearch hit objects and the `hits` section.
 
+import { sourceOut } from "../_index/raw_source.ts";
 import { docValueFields, type FieldRequest, sourceFields } from "./fetch_fields.ts";
 import { type FieldMap, fieldMapOf } from "../_index/field_map.ts";
 import { highlightHit, type HighlightRequest, queryTerms } from "./highlight.ts";
@@ -75,7 +76,7 @@ export function renderHit(
   if (doc.routing !== undefined) hit._routing = doc.routing;
   if (!o.storedFieldsNone) {
     const source = applySourceFilter(doc.source, o.source);
-    if (source !== undefined) hit._source = source;
+    if (source !== undefined) hit._source = source === doc.source ? sourceOut(source) : source;
   }
   if (o.docvalueFields.length || o.fields.length) {
     const fields = {

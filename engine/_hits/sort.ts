@@ -1,6 +1,6 @@
 // Sort specs: parsing (`sort` body and `sort=f:asc` param), per-doc sort values and comparison.
 
-import { EngineError, illegalArgument, parsingError } from "../_errors.ts";
+import { esError, illegalArgument, parsingError } from "../_errors.ts";
 import type { FieldMap } from "../_index/field_map.ts";
 import { float32 } from "../_query/score.ts";
 import type { FieldIndex } from "../_index/segment.ts";
@@ -95,8 +95,7 @@ export function sortReader(
   const info = fields.byPath.get(k.field);
   if (!info) {
     if (k.unmappedType) return () => null;
-    throw new EngineError(
-      400,
+    throw esError(
       "query_shard_exception",
       `No mapping found for [${k.field}] in order to sort on`,
       { index },

@@ -2,7 +2,7 @@
 // `search.max_buckets`, `indices.query.bool.max_clause_count`, `index.max_terms_count` and
 // `search.max_open_scroll_context`.
 
-import { EngineError, illegalArgument } from "../_errors.ts";
+import { esError, illegalArgument } from "../_errors.ts";
 
 /** Default `search.max_buckets`. */
 export const MAX_BUCKETS = 65536;
@@ -31,8 +31,7 @@ export function consumeBuckets(n: number): void {
   if (!budget) return;
   budget.used += n;
   if (budget.used > budget.max) {
-    throw new EngineError(
-      400,
+    throw esError(
       "too_many_buckets_exception",
       `Trying to create too many buckets. Must be less than or equal to: [${budget.max}] but this number of buckets was exceeded. This limit can be set by changing the [search.max_buckets] cluster level setting.`,
       { max_buckets: budget.max },
@@ -45,7 +44,28 @@ export function bucketsLeft(): number {
   return budget ? budget.max - budget.used : Infinity;
 }
 
-/** Number of query clauses in a parsed query: every query node, nested ones included. */
+interface ClauseShape {
+  kind: string;
+  query?: unknown;
+  fuzziness?: unknown;
+  fields?: readonly unknown[];
+}
+
+/**
+ * Clauses one query node becomes, as Lucene counts them after rewriting: a full-text query makes a
+ * clause per word (per field for `multi_match`), and a fuzzy one up to 50 expansions per word.
+ */
+function clausesOf(node: ClauseShape): number {
+  if (node.kind !== "match" && node.kind !== "multi_match" || typeof node.query !== "string") {
+    return 1;
+  }
+  const words = node.query.split(/\s+/).filter((w) => w !== "").length;
+  const fuzzy = node.fuzziness !== undefined && node.fuzziness !== "0" ? 50 : 1;
+  const fields = node.kind === "multi_match" ? Math.max(1, node.fields?.length ?? 1) : 1;
+  return Math.max(1, words * fuzzy * fields);
+}
+
+/** Number of query clauses in a parsed query, nested ones included, as Lucene counts them. */
 export function countClauses(node: unknown, limit: number): number {
   let n = 0;
   const stack: unknown[] = [node];
@@ -56,7 +76,7 @@ export function countClauses(node: unknown, limit: number): number {
       continue;
     }
     if (v === null || typeof v !== "object") continue;
-    if (typeof (v as { kind?: unknown }).kind === "string") n++;
+    if (typeof (v as { kind?: unknown }).kind === "string") n += clausesOf(v as ClauseShape);
     for (const child of Object.values(v)) {
       if (child !== null && typeof child === "object") stack.push(child);
     }
@@ -68,13 +88,11 @@ export function countClauses(node: unknown, limit: number): number {
 export function checkClauseCount(query: unknown, limit: number): void {
   if (!query) return;
   if (countClauses(query, limit) <= limit) return;
-  throw new EngineError(
-    400,
+  throw esError(
     "illegal_argument_exception",
     "Query rewrite failed: too many clauses",
     {},
-    new EngineError(
-      400,
+    esError(
       "too_many_nested_clauses",
       `Query contains too many nested clauses; maxClauseCount is set to ${limit}`,
     ),
@@ -92,8 +110,7 @@ export function checkTermsCount(count: number, limit: number): void {
 /** Throws Elasticsearch's 429 when one more scroll would pass `search.max_open_scroll_context`. */
 export function checkOpenScrolls(open: number, limit: number): void {
   if (open < limit) return;
-  throw new EngineError(
-    429,
+  throw esError(
     "too_many_scroll_contexts_exception",
     `Trying to create too many scroll contexts. Must be less than or equal to: [${limit}]. This limit can be set by changing the [search.max_open_scroll_context] setting.`,
   );

@@ -1,6 +1,6 @@
 // What query execution needs: the snapshot, the field map, the clock, and per-segment helpers.
 
-import { EngineError } from "../_errors.ts";
+import { type EngineError, esError } from "../_errors.ts";
 import { constantHits, type Hits, NO_HITS } from "./doc_set.ts";
 import type { FieldMap } from "../_index/field_map.ts";
 import type { SegmentView, ShardSnapshot } from "../_index/shard_snapshot.ts";
@@ -88,7 +88,7 @@ export function queryShardError(
   reason: string,
   cause?: EngineError,
 ): EngineError {
-  return new EngineError(400, "query_shard_exception", reason, { index: ctx.index }, cause);
+  return esError("query_shard_exception", reason, { index: ctx.index }, cause);
 }
 
 /** Drops deleted docs. */

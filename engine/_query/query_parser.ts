@@ -456,7 +456,7 @@ export function parseQuery(json: unknown): QueryNode {
     );
   }
   const name = keys[0]!;
-  const parser = PARSERS[name];
+  const parser = Object.hasOwn(PARSERS, name) ? PARSERS[name] : undefined;
   if (!parser) throw parsingError(`unknown query [${name}]`);
   const node = Object.freeze(parser(json[name], name));
   registerName(node, json[name]);

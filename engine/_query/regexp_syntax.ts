@@ -1,7 +1,7 @@
 // Lucene's regular expression syntax (the `regexp` query and `/…/` in `query_string`), parsed
 // into the linear-time automaton. Always anchored; optional operators follow the `flags`.
 
-import { EngineError } from "../_errors.ts";
+import { type EngineError, illegalArgument } from "../_errors.ts";
 import { Automaton, Builder, MAX_DETERMINIZED_STATES } from "../_index/automaton.ts";
 
 /** Optional operators, as Lucene's RegExp flags. */
@@ -23,7 +23,7 @@ export function parseRegexpFlags(flags: unknown): number {
   for (const name of String(flags).split("|")) {
     const bit = REGEXP_FLAGS[name.trim().toUpperCase()];
     if (bit === undefined) {
-      throw new EngineError(400, "illegal_argument_exception", `Unknown regexp flag [${name}]`);
+      throw illegalArgument(`Unknown regexp flag [${name}]`);
     }
     out |= bit;
   }
@@ -42,7 +42,7 @@ const SHORTHAND: Record<string, [number[], boolean]> = {
 };
 
 function invalid(message: string): EngineError {
-  return new EngineError(400, "illegal_argument_exception", message);
+  return illegalArgument(message);
 }
 
 class Parser {
@@ -224,8 +224,32 @@ export interface RegexpOptions {
   maxDeterminizedStates?: number;
 }
 
-/** Compiles a Lucene regular expression; a syntax error is a 400 `illegal_argument_exception`. */
+const compiled = new Map<string, Automaton>();
+
+/**
+ * Compiles a Lucene regular expression; a syntax error is a 400 `illegal_argument_exception`.
+ * Recent patterns are kept compiled (a few dozen), so repeating one costs nothing.
+ */
 export function compileRegexp(pattern: string, options: RegexpOptions = {}): Automaton {
+  const key = JSON.stringify([
+    pattern,
+    options.flags ?? null,
+    options.caseInsensitive ?? false,
+    options.maxDeterminizedStates ?? null,
+  ]);
+  const hit = compiled.get(key);
+  if (hit) {
+    compiled.delete(key);
+    compiled.set(key, hit);
+    return hit;
+  }
+  const automaton = build(pattern, options);
+  if (compiled.size >= 32) compiled.delete(compiled.keys().next().value!);
+  compiled.set(key, automaton);
+  return automaton;
+}
+
+function build(pattern: string, options: RegexpOptions): Automaton {
   const b = new Builder();
   const node = new Parser(pattern, b, options.flags ?? REGEXP_FLAGS.ALL!).parse();
   const max = options.maxDeterminizedStates ?? MAX_DETERMINIZED_STATES;

@@ -1,6 +1,12 @@
 // Handlers of the alias APIs: put, delete, get, exists and POST /_aliases actions.
 
-import { EngineError } from "../_errors.ts";
+import {
+  type EngineError,
+  esError,
+  illegalArgument,
+  validationFailed,
+  xContentParseError,
+} from "../_errors.ts";
 import type { AliasMeta, IndexState } from "../_state/index_state.ts";
 import { indexNotFound } from "../_state/cluster.ts";
 import { matchPattern } from "../_index/name_pattern.ts";
@@ -58,29 +64,17 @@ export function putAliasHandler(ctx: RequestContext): Reply {
   const body = bodyObject(ctx) ?? {};
   for (const key of Object.keys(body)) {
     if (!ALIAS_BODY_KEYS.has(key)) {
-      throw new EngineError(
-        400,
-        "x_content_parse_exception",
-        `[1:2] [alias] unknown field [${key}]`,
-      );
+      throw xContentParseError(`[1:2] [alias] unknown field [${key}]`);
     }
   }
   const meta = readAliasMeta(body);
   if (body.alias !== undefined && typeof body.alias !== "string") {
-    throw new EngineError(
-      400,
-      "x_content_parse_exception",
-      "[1:10] [alias] failed to parse field [alias]",
-    );
+    throw xContentParseError("[1:10] [alias] failed to parse field [alias]");
   }
   const name = (body.alias as string | undefined) ?? ctx.p.name;
   const indexExpr = body.index ?? body.indices ?? ctx.p.index;
   if (!name || !indexExpr) {
-    throw new EngineError(
-      400,
-      "action_request_validation_exception",
-      `Validation Failed: 1: ${!name ? "[alias] is missing" : "[index] is missing"};`,
-    );
+    throw validationFailed(`${!name ? "[alias] is missing" : "[index] is missing"}`);
   }
   const expression = Array.isArray(indexExpr) ? indexExpr.join(",") : String(indexExpr);
   const found = ctx.state.cluster.resolve(expression, { includeClosed: true });
@@ -102,15 +96,10 @@ export function deleteAliasHandler(ctx: RequestContext): Reply {
     }
   }
   if (removed === 0) {
-    throw new EngineError(
-      404,
-      "aliases_not_found_exception",
-      `aliases [${names.join(",")}] missing`,
-      {
-        "resource.type": "aliases",
-        "resource.id": names.join(","),
-      },
-    );
+    throw esError("aliases_not_found_exception", `aliases [${names.join(",")}] missing`, {
+      "resource.type": "aliases",
+      "resource.id": names.join(","),
+    });
   }
   return ok({ acknowledged: true });
 }
@@ -148,37 +137,30 @@ export function updateAliasesHandler(ctx: RequestContext): Reply {
   const body = requireBody(ctx);
   const actions = body.actions;
   if (!Array.isArray(actions)) {
-    throw new EngineError(
-      400,
-      "action_request_validation_exception",
-      "Validation Failed: 1: no actions specified;",
-    );
+    throw validationFailed("no actions specified");
   }
   const cluster = ctx.state.cluster;
   const plan: Array<() => void> = [];
   for (const action of actions as Array<Record<string, unknown>>) {
+    if (action === null || typeof action !== "object" || Array.isArray(action)) {
+      throw xContentParseError(
+        "[aliases] failed to parse field [actions]: each action must be an object",
+      );
+    }
     const [kind] = Object.keys(action);
     const spec = (action[kind!] ?? {}) as Record<string, unknown>;
     const indexExpr = [...asList(spec.index), ...asList(spec.indices)].join(",");
     const aliases = [...asList(spec.alias), ...asList(spec.aliases)];
     if (Array.isArray(spec.aliases) && spec.aliases.length === 0) {
-      throw new EngineError(400, "illegal_argument_exception", "[aliases] can't be empty");
+      throw illegalArgument("[aliases] can't be empty");
     }
     if (!indexExpr) {
-      throw new EngineError(
-        400,
-        "action_request_validation_exception",
-        "Validation Failed: 1: One of [index] or [indices] is required;",
-      );
+      throw validationFailed("One of [index] or [indices] is required");
     }
     const indices = cluster.resolve(indexExpr, { includeClosed: true });
     if (kind === "add") {
       if (aliases.length === 0) {
-        throw new EngineError(
-          400,
-          "action_request_validation_exception",
-          "Validation Failed: 1: One of [alias] or [aliases] is required;",
-        );
+        throw validationFailed("One of [alias] or [aliases] is required");
       }
       const meta = readAliasMeta(spec);
       for (const index of indices) {
@@ -186,15 +168,10 @@ export function updateAliasesHandler(ctx: RequestContext): Reply {
       }
     } else if (kind === "remove") {
       const missing = (names: string[]): EngineError =>
-        new EngineError(
-          404,
-          "aliases_not_found_exception",
-          `aliases [${names.join(",")}] missing`,
-          {
-            "resource.type": "aliases",
-            "resource.id": names.join(","),
-          },
-        );
+        esError("aliases_not_found_exception", `aliases [${names.join(",")}] missing`, {
+          "resource.type": "aliases",
+          "resource.id": names.join(","),
+        });
       const holdersOf = (a: string): IndexState[] =>
         indices.filter((i) => [...i.aliases.keys()].some((k) => matchPattern(a, k)));
       const absent = aliases.filter((a) => holdersOf(a).length === 0);
@@ -217,11 +194,7 @@ export function updateAliasesHandler(ctx: RequestContext): Reply {
     } else if (kind === "remove_index") {
       for (const index of indices) plan.push(() => cluster.indices.delete(index.name));
     } else {
-      throw new EngineError(
-        400,
-        "x_content_parse_exception",
-        `[1:2] [alias_action] unknown field [${kind}]`,
-      );
+      throw xContentParseError(`[1:2] [alias_action] unknown field [${kind}]`);
     }
   }
   for (const step of plan) step();

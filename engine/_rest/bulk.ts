@@ -1,6 +1,13 @@
 // POST /_bulk and /{index}/_bulk: NDJSON actions executed in order, one item result each.
 
-import { EngineError } from "../_errors.ts";
+import { keepSourceText } from "../_index/raw_source.ts";
+import {
+  EngineError,
+  esError,
+  illegalArgument,
+  validationFailed,
+  xContentParseError,
+} from "../_errors.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { applyRefresh } from "../_state/refresh.ts";
 import { applySourceFilter, documentSourceFilter } from "../_hits/source_filter.ts";
@@ -50,21 +57,13 @@ interface Action {
 }
 
 function malformed(line: number, detail: string): EngineError {
-  return new EngineError(
-    400,
-    "illegal_argument_exception",
-    `Malformed action/metadata line [${line}], ${detail}`,
-  );
+  return illegalArgument(`Malformed action/metadata line [${line}], ${detail}`);
 }
 
 /** Splits a bulk body into actions, validating structure like Elasticsearch. */
 export function parseBulk(text: string): Action[] {
   if (text.trim() !== "" && !text.endsWith("\n")) {
-    throw new EngineError(
-      400,
-      "illegal_argument_exception",
-      "The bulk request must be terminated by a newline [\\n]",
-    );
+    throw illegalArgument("The bulk request must be terminated by a newline [\\n]");
   }
   const lines = text.split("\n");
   const actions: Action[] = [];
@@ -108,9 +107,7 @@ export function parseBulk(text: string): Action[] {
         );
       }
       if (!META_KEYS.has(key)) {
-        throw new EngineError(
-          400,
-          "illegal_argument_exception",
+        throw illegalArgument(
           `Action/metadata line [${lineNo}] contains an unknown parameter [${key}]`,
         );
       }
@@ -121,20 +118,12 @@ export function parseBulk(text: string): Action[] {
       while (i < lines.length && lines[i]!.trim() === "" && i < lines.length - 1) i++;
       const sourceLine = lines[i]?.trim();
       if (!sourceLine) {
-        throw new EngineError(
-          400,
-          "action_request_validation_exception",
-          `Validation Failed: 1: source is missing;`,
-        );
+        throw validationFailed(`source is missing`);
       }
       if (op === "update") {
         const source = parseJson(sourceLine);
         if (source === null || typeof source !== "object" || Array.isArray(source)) {
-          throw new EngineError(
-            400,
-            "x_content_parse_exception",
-            "[1:1] update request must be an object",
-          );
+          throw xContentParseError("[1:1] update request must be an object");
         }
         action.source = source as Record<string, unknown>;
       } else {
@@ -156,23 +145,18 @@ function run(
   touched: Set<IndexState>,
 ): Record<string, unknown> {
   const { meta, op } = action;
-  const indexName = (meta._index as string | undefined) ?? ctx.p.index;
+  const rawIndex = meta._index;
+  const indexName = rawIndex === undefined || rawIndex === null
+    ? (rawIndex === null ? undefined : ctx.p.index)
+    : String(rawIndex);
   const id = meta._id === undefined || meta._id === null ? undefined : String(meta._id);
   const base = { _index: indexName, _id: id ?? null };
   try {
     if (id === "") {
-      throw new EngineError(
-        400,
-        "illegal_argument_exception",
-        "if _id is specified it must not be empty",
-      );
+      throw illegalArgument("if _id is specified it must not be empty");
     }
     if (!indexName) {
-      throw new EngineError(
-        400,
-        "action_request_validation_exception",
-        "Validation Failed: 1: index is missing;",
-      );
+      throw validationFailed("index is missing");
     }
     const opts = writeOptions((name) =>
       meta[name] ?? (name === "routing" ? ctx.params.get("routing") ?? undefined : undefined)
@@ -189,17 +173,14 @@ function run(
       checkRouting(index, docId, opts.routing);
       const source = parseJson(action.sourceText!, "document", errorType);
       if (source === null || typeof source !== "object" || Array.isArray(source)) {
-        throw new EngineError(400, errorType, "failed to parse, document is empty");
+        throw esError(errorType, "failed to parse, document is empty");
       }
+      keepSourceText(source, action.sourceText!);
       const r = indexDocument(index, docId, source as Record<string, unknown>, opts, errorType);
       return itemResult(r, r.result === "created" ? 201 : 200);
     }
     if (id === undefined) {
-      throw new EngineError(
-        400,
-        "action_request_validation_exception",
-        "Validation Failed: 1: id is missing;",
-      );
+      throw validationFailed("id is missing");
     }
     if (op === "delete") {
       const index = ctx.state.cluster.writeIndex(indexName, requireAlias);
@@ -244,11 +225,7 @@ export async function bulkHandler(ctx: RequestContext): Promise<Reply> {
   const started = Date.now();
   const actions = parseBulk(ctx.bodyText);
   if (actions.length === 0) {
-    throw new EngineError(
-      400,
-      "action_request_validation_exception",
-      "Validation Failed: 1: no requests added;",
-    );
+    throw validationFailed("no requests added");
   }
   const touched = new Set<IndexState>();
   const results = actions.map((action) => run(ctx, action, touched));

@@ -1,6 +1,6 @@
 // _delete_by_query and _update_by_query: search the refreshed view, then write with seq_no checks.
 
-import { EngineError, illegalArgument } from "../_errors.ts";
+import { esError, illegalArgument, validationFailed } from "../_errors.ts";
 import { findMatches } from "../_search/search_api.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { applyRefresh } from "../_state/refresh.ts";
@@ -53,10 +53,8 @@ export function readLimits(ctx: RequestContext, body: Record<string, unknown>): 
   intParam(ctx, "scroll_size");
   const rps = ctx.params.get("requests_per_second");
   if (rps !== null && rps !== "-1" && !(Number(rps) > 0)) {
-    throw new EngineError(
-      400,
-      "action_request_validation_exception",
-      "Validation Failed: 1: [requests_per_second] must be a float greater than 0. Use -1 to disable throttling.;",
+    throw validationFailed(
+      "[requests_per_second] must be a float greater than 0. Use -1 to disable throttling.",
     );
   }
   if (rps !== null && !/^-?[\d.]+$/.test(rps)) {
@@ -70,26 +68,14 @@ export function readLimits(ctx: RequestContext, body: Record<string, unknown>): 
 function readBody(ctx: RequestContext, updating: boolean): Record<string, unknown> {
   const body = bodyObject(ctx);
   if (!body && !updating) {
-    throw new EngineError(
-      400,
-      "action_request_validation_exception",
-      "Validation Failed: 1: query is missing;",
-    );
+    throw validationFailed("query is missing");
   }
   const b = body ?? {};
   if (b.stored_fields !== undefined) {
-    throw new EngineError(
-      400,
-      "action_request_validation_exception",
-      "Validation Failed: 1: stored_fields is not supported in this context;",
-    );
+    throw validationFailed("stored_fields is not supported in this context");
   }
   if (!updating && b.query === undefined) {
-    throw new EngineError(
-      400,
-      "action_request_validation_exception",
-      "Validation Failed: 1: query is missing;",
-    );
+    throw validationFailed("query is missing");
   }
   return b;
 }
@@ -120,8 +106,7 @@ async function runByQuery(ctx: RequestContext, updating: boolean): Promise<Reply
     const live = index.docs.get(doc.id);
     if (!live || live.seqNo !== doc.seqNo) {
       counts.version_conflicts++;
-      const cause = new EngineError(
-        409,
+      const cause = esError(
         "version_conflict_engine_exception",
         live
           ? `[${doc.id}]: version conflict, required seqNo [${doc.seqNo}], primary term [${doc.primaryTerm}]. current document has seqNo [${live.seqNo}] and primary term [${live.primaryTerm}]`

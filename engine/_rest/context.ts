@@ -1,6 +1,6 @@
 // What every handler receives: the engine state and the parsed request.
 
-import { EngineError } from "../_errors.ts";
+import { esError, illegalArgument, parsingError, xContentParseError } from "../_errors.ts";
 import type { SearchContexts } from "../_search/search_api.ts";
 import type { Cluster } from "../_state/cluster.ts";
 import type { ParseErrorType } from "../_state/dynamic_mapping.ts";
@@ -111,15 +111,14 @@ export function parseJson(
     const reason =
       `${deep.where} Document nesting depth (${deep.depth}) exceeds the maximum allowed (${MAX_JSON_DEPTH}, from \`StreamReadConstraints.getMaxNestingDepth()\`)`;
     if (kind === "document") {
-      throw new EngineError(
-        400,
+      throw esError(
         documentError,
         `${deep.where} failed to parse`,
         {},
-        new EngineError(400, "stream_constraints_exception", reason),
+        esError("stream_constraints_exception", reason),
       );
     }
-    throw new EngineError(400, "x_content_parse_exception", reason);
+    throw xContentParseError(reason);
   }
   try {
     return JSON.parse(text);
@@ -127,10 +126,10 @@ export function parseJson(
     const reason = describeJsonError(e instanceof Error ? e.message : String(e), text);
     if (kind === "document") {
       const where = reason.slice(0, reason.indexOf("]") + 1);
-      const cause = new EngineError(400, "json_parse_exception", reason.slice(where.length + 1));
-      throw new EngineError(400, documentError, `${where} failed to parse`, {}, cause);
+      const cause = esError("json_parse_exception", reason.slice(where.length + 1));
+      throw esError(documentError, `${where} failed to parse`, {}, cause);
     }
-    throw new EngineError(400, "x_content_parse_exception", reason);
+    throw xContentParseError(reason);
   }
 }
 
@@ -145,9 +144,9 @@ export function bodyObject(
   const value = parseJson(text, kind, parseErrorType(ctx.state));
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     if (kind === "document") {
-      throw new EngineError(400, parseErrorType(ctx.state), "failed to parse, document is empty");
+      throw esError(parseErrorType(ctx.state), "failed to parse, document is empty");
     }
-    throw new EngineError(400, "parsing_exception", "request body or source parameter is required");
+    throw parsingError("request body or source parameter is required");
   }
   return value as Record<string, unknown>;
 }
@@ -155,7 +154,7 @@ export function bodyObject(
 /** Requires a JSON object body. */
 export function requireBody(ctx: RequestContext): Record<string, unknown> {
   const body = bodyObject(ctx);
-  if (!body) throw new EngineError(400, "parse_exception", "request body is required");
+  if (!body) throw esError("parse_exception", "request body is required");
   return body;
 }
 
@@ -165,11 +164,7 @@ export function boolParam(ctx: RequestContext, name: string, fallback = false): 
   if (v === null) return fallback;
   if (v === "" || v === "true") return true;
   if (v === "false") return false;
-  throw new EngineError(
-    400,
-    "illegal_argument_exception",
-    `Failed to parse value [${v}] as only [true] or [false] are allowed.`,
-  );
+  throw illegalArgument(`Failed to parse value [${v}] as only [true] or [false] are allowed.`);
 }
 
 /** Integer query parameter. */
@@ -178,11 +173,7 @@ export function intParam(ctx: RequestContext, name: string): number | undefined 
   if (v === null || v === "") return undefined;
   const n = Number(v);
   if (!Number.isInteger(n)) {
-    throw new EngineError(
-      400,
-      "illegal_argument_exception",
-      `Failed to parse int parameter [${name}] with value [${v}]`,
-    );
+    throw illegalArgument(`Failed to parse int parameter [${name}] with value [${v}]`);
   }
   return n;
 }

@@ -1,7 +1,8 @@
 // Handlers of the single-document APIs: index, create, get, exists, _source, delete, update.
 
+import { keepSourceText, sourceOut } from "../_index/raw_source.ts";
 import { own, setOwn } from "../_index/own.ts";
-import { EngineError } from "../_errors.ts";
+import { esError, resourceNotFound, validationFailed } from "../_errors.ts";
 import type { StoredDoc } from "../_index/types.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { applyRefresh } from "../_state/refresh.ts";
@@ -32,12 +33,12 @@ export async function indexHandler(ctx: RequestContext, create = false): Promise
   checkId(id);
   const source = bodyObject(ctx, "document");
   if (!source) {
-    throw new EngineError(
-      400,
+    throw esError(
       "action_request_validation_exception",
       "Validation Failed: 1: source is missing;2: content type is missing;",
     );
   }
+  keepSourceText(source, ctx.bodyText);
   const index = ctx.state.cluster.writeIndex(ctx.p.index!, boolParam(ctx, "require_alias"));
   checkRouting(index, id, opts.routing);
   const result = indexDocument(index, id, source, opts, parseErrorType(ctx.state));
@@ -56,7 +57,9 @@ export function pickSource(
     nameList(ctx.params.get("_source_includes") ?? ctx.params.get("_source_include")),
     nameList(ctx.params.get("_source_excludes") ?? ctx.params.get("_source_exclude")),
   );
-  return applySourceFilter(doc.source, filter);
+  const source = applySourceFilter(doc.source, filter);
+  if (source === undefined) return undefined;
+  return (source === doc.source ? sourceOut(source) : source) as Record<string, unknown>;
 }
 
 /** Looks a document up (real-time unless `realtime=false`), honouring routing. */
@@ -160,18 +163,10 @@ export function getSourceHandler(ctx: RequestContext): Reply {
   const enabled = (index.mappings._source as { enabled?: boolean } | undefined)?.enabled !== false;
   if (ctx.method === "HEAD") return { status: doc && enabled ? 200 : 404 };
   if (!doc) {
-    throw new EngineError(
-      404,
-      "resource_not_found_exception",
-      `Document not found [${index.name}]/[${ctx.p.id}]`,
-    );
+    throw resourceNotFound(`Document not found [${index.name}]/[${ctx.p.id}]`);
   }
   if (!enabled) {
-    throw new EngineError(
-      404,
-      "resource_not_found_exception",
-      `Source not available [${index.name}]/[${ctx.p.id}]`,
-    );
+    throw resourceNotFound(`Source not available [${index.name}]/[${ctx.p.id}]`);
   }
   return ok(pickSource(ctx, doc) ?? {});
 }
@@ -204,17 +199,13 @@ export async function updateHandler(ctx: RequestContext): Promise<Reply> {
   const opts = writeOptions(param(ctx));
   const body = bodyObject(ctx);
   if (!body) {
-    throw new EngineError(
-      400,
-      "action_request_validation_exception",
-      "Validation Failed: 1: script or doc is missing;",
-    );
+    throw validationFailed("script or doc is missing");
   }
   const index = ctx.state.cluster.writeIndex(ctx.p.index!, boolParam(ctx, "require_alias"));
   checkRouting(index, ctx.p.id!, opts.routing);
   const current = index.docs.get(ctx.p.id!);
   if (current && !sameShard(index, ctx.p.id!, current.routing, opts.routing)) {
-    throw new EngineError(404, "document_missing_exception", `[${ctx.p.id}]: document missing`, {
+    throw esError("document_missing_exception", `[${ctx.p.id}]: document missing`, {
       index_uuid: index.uuid,
       shard: "0",
       index: index.name,

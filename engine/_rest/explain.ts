@@ -1,6 +1,6 @@
 // `_explain` (does one document match, and with which score) and `_validate/query`.
 
-import { EngineError } from "../_errors.ts";
+import { EngineError, illegalArgument, parsingError, validationFailed } from "../_errors.ts";
 import { countApi, searchApi } from "../_search/search_api.ts";
 import { bodyObject, boolParam, ok, type Reply, type RequestContext } from "./context.ts";
 import { searchTargets, withAliasFilter } from "./search.ts";
@@ -10,25 +10,19 @@ export function explainHandler(ctx: RequestContext): Reply {
   const body = bodyObject(ctx) ?? {};
   for (const key of Object.keys(body)) {
     if (key !== "query") {
-      throw new EngineError(400, "parsing_exception", `request does not support [${key}]`);
+      throw parsingError(`request does not support [${key}]`);
     }
   }
   const targets = searchTargets(ctx, ctx.p.index);
   if (targets.length !== 1) {
-    throw new EngineError(
-      400,
-      "illegal_argument_exception",
+    throw illegalArgument(
       "explain requires a single index, or an alias pointing to exactly one index",
     );
   }
   const target = targets[0]!;
-  const query = body.query ?? (ctx.params.has("q") ? undefined : undefined);
+  const query = body.query;
   if (query === undefined && !ctx.params.has("q")) {
-    throw new EngineError(
-      400,
-      "action_request_validation_exception",
-      "Validation Failed: 1: query is missing;",
-    );
+    throw validationFailed("query is missing");
   }
   const params = new URLSearchParams();
   for (const k of ["q", "df", "analyzer", "analyze_wildcard", "default_operator", "lenient"]) {

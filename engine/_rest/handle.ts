@@ -1,11 +1,12 @@
 // The request pipeline: URL → route → handler → Response, with Elasticsearch's error bodies.
 
-import { EngineError } from "../_errors.ts";
+import { EngineError, esError, xContentParseError } from "../_errors.ts";
 import type { EngineState, Reply, RequestContext } from "./context.ts";
 import { errorBody } from "./error_body.ts";
 import { filterPath } from "./filter_path.ts";
 import { checkBodyContentType, checkMediaTypes, requestedCompat } from "./media_type.ts";
 import { buildRouter } from "./routes.ts";
+import { stringifyReply } from "../_index/raw_source.ts";
 
 const ROUTER = buildRouter();
 
@@ -27,7 +28,7 @@ function respond(
     const filter = params?.get("filter_path");
     const body = filter ? filterPath(reply.body, filter) : reply.body;
     const pretty = params?.has("pretty") && params.get("pretty") !== "false";
-    payload = pretty ? JSON.stringify(body, null, 2) + "\n" : JSON.stringify(body);
+    payload = pretty ? stringifyReply(body, 2) + "\n" : stringifyReply(body);
   }
   if (!headers.has("content-type")) {
     headers.set(
@@ -55,6 +56,12 @@ let incidents = 0;
  */
 function errorReply(state: EngineState, e: unknown, request: Request, method: string): Reply {
   if (e instanceof EngineError) return { status: e.status, body: errorBody(e) };
+  if (e instanceof TypeError && /Cannot convert object to primitive value/.test(e.message)) {
+    // Only request JSON can hold an object whose `toString` key is data, not a method: an
+    // object or array where the API wanted a value.
+    const error = xContentParseError("an object or array was found where a value was expected");
+    return { status: 400, body: errorBody(error) };
+  }
   const incident = ++incidents;
   const what = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
   const where = (() => {
@@ -69,17 +76,12 @@ function errorReply(state: EngineState, e: unknown, request: Request, method: st
   } catch {
     // a failing logger must not turn one fault into two
   }
-  const error = new EngineError(
-    500,
-    "exception",
-    `internal error #${incident}; see the engine log`,
-  );
+  const error = esError("exception", `internal error #${incident}; see the engine log`);
   return { status: 500, body: error.toBody() };
 }
 
 function tooLong(limit: number): EngineError {
-  return new EngineError(
-    413,
+  return esError(
     "content_too_long",
     `request body is too large; the limit is [${limit}] bytes (http.max_content_length)`,
   );
@@ -128,7 +130,7 @@ async function readBody(request: Request, limit: number): Promise<string> {
       bytes = await readAtMost(inflated, limit);
     } catch (e) {
       if (e instanceof EngineError) throw e;
-      throw new EngineError(400, "parse_exception", `failed to decompress the ${encoding} body`);
+      throw esError("parse_exception", `failed to decompress the ${encoding} body`);
     }
   } else bytes = await readAtMost(request.body, limit);
   return new TextDecoder().decode(bytes);

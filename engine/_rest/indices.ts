@@ -1,7 +1,7 @@
 // Handlers of index management: create, delete, exists, get, refresh, open and close.
 
 import { checkMappingLimits, mappingLimits } from "../_state/mapping_limits.ts";
-import { EngineError } from "../_errors.ts";
+import { esError, illegalArgument } from "../_errors.ts";
 import { validateMappings } from "../_state/mapping_merge.ts";
 import { flattenSettings } from "../_state/settings.ts";
 import { bodyObject, boolParam, ok, type Reply, type RequestContext } from "./context.ts";
@@ -14,7 +14,7 @@ export function createIndexHandler(ctx: RequestContext): Reply {
   const body = bodyObject(ctx) ?? {};
   for (const key of Object.keys(body)) {
     if (!["settings", "mappings", "aliases"].includes(key)) {
-      throw new EngineError(400, "parse_exception", `unknown key [${key}] for create index`);
+      throw esError("parse_exception", `unknown key [${key}] for create index`);
     }
   }
   const mappings = validateMappings(body.mappings);
@@ -44,20 +44,14 @@ function requiresName(ctx: RequestContext): boolean {
 export function deleteIndexHandler(ctx: RequestContext): Reply {
   const cluster = ctx.state.cluster;
   if (requiresName(ctx) && ctx.p.index!.split(",").some((p) => p === "_all" || p.includes("*"))) {
-    throw new EngineError(
-      400,
-      "illegal_argument_exception",
-      "Wildcard expressions or all indices are not allowed",
-    );
+    throw illegalArgument("Wildcard expressions or all indices are not allowed");
   }
   for (const part of ctx.p.index!.split(",")) {
     if (
       !part.includes("*") && part !== "_all" && !cluster.indices.has(part) &&
       cluster.aliasIndices(part).length > 0
     ) {
-      throw new EngineError(
-        400,
-        "illegal_argument_exception",
+      throw illegalArgument(
         `The provided expression [${part}] matches an alias, specify the corresponding concrete indices instead.`,
       );
     }

@@ -1,6 +1,6 @@
 // Compatibility media types (`application/vnd.elasticsearch+json; compatible-with=N`), checked like the real servers.
 
-import { EngineError } from "../_errors.ts";
+import { esError } from "../_errors.ts";
 import type { EngineState, Reply } from "./context.ts";
 
 const VENDOR =
@@ -70,12 +70,11 @@ export function checkMediaTypes(state: EngineState, headers: Headers): Reply | u
     );
   }
   if (problems.length === 0) return undefined;
-  const error = new EngineError(
-    400,
+  const error = esError(
     "media_type_header_exception",
     "Invalid media-type value on headers [Accept, Content-Type]",
     {},
-    new EngineError(400, "status_exception", problems[0]!),
+    esError("status_exception", problems[0]!),
   );
   return {
     status: 400,

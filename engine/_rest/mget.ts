@@ -1,32 +1,20 @@
 // GET|POST /_mget and /{index}/_mget.
 
-import { EngineError } from "../_errors.ts";
+import { EngineError, parsingError, validationFailed } from "../_errors.ts";
 import { errorBody } from "./error_body.ts";
 import { bodyObject, boolParam, ok, type Reply, type RequestContext } from "./context.ts";
 import { docBody, findDoc } from "./documents.ts";
 import { nameList } from "../_index/name_pattern.ts";
 
-function validation(messages: string[]): EngineError {
-  return new EngineError(
-    400,
-    "action_request_validation_exception",
-    `Validation Failed: ${messages.map((m, i) => `${i + 1}: ${m};`).join("")}`,
-  );
-}
-
 /** Multi-get by `docs` or `ids`. */
 export function mgetHandler(ctx: RequestContext): Reply {
   const body = bodyObject(ctx);
-  if (!body) throw validation(["no documents to get"]);
+  if (!body) throw validationFailed("no documents to get");
   let specs: Array<Record<string, unknown>>;
   if (Array.isArray(body.docs)) specs = body.docs as Array<Record<string, unknown>>;
   else if (Array.isArray(body.ids)) specs = (body.ids as unknown[]).map((id) => ({ _id: id }));
-  else {throw new EngineError(
-      400,
-      "action_request_validation_exception",
-      "Validation Failed: 1: no documents to get;",
-    );}
-  if (specs.length === 0) throw validation(["no documents to get"]);
+  else throw validationFailed("no documents to get");
+  if (specs.length === 0) throw validationFailed("no documents to get");
   const allowed = new Set([
     "_index",
     "_id",
@@ -38,19 +26,11 @@ export function mgetHandler(ctx: RequestContext): Reply {
   ]);
   for (const spec of specs) {
     if (spec === null || typeof spec !== "object" || Array.isArray(spec)) {
-      throw new EngineError(
-        400,
-        "parsing_exception",
-        "docs array element should include an object",
-      );
+      throw parsingError("docs array element should include an object");
     }
     for (const key of Object.keys(spec)) {
       if (!allowed.has(key)) {
-        throw new EngineError(
-          400,
-          "parsing_exception",
-          `Unknown key for a VALUE_STRING in [${key}].`,
-        );
+        throw parsingError(`Unknown key for a VALUE_STRING in [${key}].`);
       }
     }
   }
@@ -59,7 +39,7 @@ export function mgetHandler(ctx: RequestContext): Reply {
     if ((s._index ?? ctx.p.index) === undefined) problems.push(`index is missing for doc ${i}`);
     if (s._id === undefined || s._id === null) problems.push(`id is missing for doc ${i}`);
   });
-  if (problems.length > 0) throw validation(problems);
+  if (problems.length > 0) throw validationFailed(...problems);
   const realtime = boolParam(ctx, "realtime", true);
   const docs = specs.map((spec) => {
     const indexName = String(spec._index ?? ctx.p.index);

@@ -1,7 +1,7 @@
 // Query parameters each API accepts; anything else is refused like Elasticsearch does
 // ("request [/x] contains unrecognized parameter: [y] -> did you mean [z]?").
 
-import { EngineError } from "../_errors.ts";
+import { illegalArgument } from "../_errors.ts";
 import type { Reply, RequestContext } from "./context.ts";
 
 const COMMON = ["pretty", "human", "error_trace", "source", "source_content_type", "filter_path"];
@@ -245,9 +245,7 @@ export function checkParams(ctx: RequestContext, api: string): void {
     return guess ? `[${name}] -> did you mean [${guess}]?` : `[${name}]`;
   });
   const path = ctx.path;
-  throw new EngineError(
-    400,
-    "illegal_argument_exception",
+  throw illegalArgument(
     `request [${path}] contains unrecognized parameter${unknown.length > 1 ? "s" : ""}: ${
       described.join(", ")
     }`,

@@ -1,6 +1,6 @@
 // POST /_reindex: copies the (refreshed) documents matching a query from source indices into dest.
 
-import { EngineError, illegalArgument } from "../_errors.ts";
+import { EngineError, illegalArgument, validationFailed } from "../_errors.ts";
 import { findMatches } from "../_search/search_api.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { applyRefresh } from "../_state/refresh.ts";
@@ -10,7 +10,7 @@ import { parseErrorType, type Reply, type RequestContext, requireBody } from "./
 import { readLimits } from "./by_query.ts";
 import { searchTargets } from "./search.ts";
 import { runAsTask } from "./tasks.ts";
-import { type JsonObject } from "../_json.ts";
+import type { JsonObject } from "../_json.ts";
 
 function listOf(value: unknown): string {
   return Array.isArray(value) ? value.join(",") : String(value ?? "");
@@ -25,11 +25,7 @@ async function reindex(ctx: RequestContext): Promise<Reply> {
   if (!source.index) problems.push("use _all if you really want to copy from all existing indexes");
   if (!dest.index) problems.push("index must be specified");
   if (problems.length > 0) {
-    throw new EngineError(
-      400,
-      "action_request_validation_exception",
-      `Validation Failed: ${problems.map((p, i) => `${i + 1}: ${p};`).join("")}`,
-    );
+    throw validationFailed(...problems);
   }
   const limits = readLimits(ctx, {
     max_docs: body.max_docs ?? source.size,
@@ -41,11 +37,7 @@ async function reindex(ctx: RequestContext): Promise<Reply> {
   const targets = searchTargets(ctx, listOf(source.index));
   const destName = String(dest.index);
   if (targets.some((t) => t.index === destName)) {
-    throw new EngineError(
-      400,
-      "action_request_validation_exception",
-      `Validation Failed: 1: reindex cannot write into an index its reading from [${destName}];`,
-    );
+    throw validationFailed(`reindex cannot write into an index its reading from [${destName}]`);
   }
   const matches = findMatches(targets, source.query ?? { match_all: {} });
   const counts = { total: 0, created: 0, updated: 0, deleted: 0, noops: 0, version_conflicts: 0 };

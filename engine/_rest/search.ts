@@ -1,6 +1,6 @@
 // Search glue: _search, _count, scroll, point in time (ES and OpenSearch forms) and _msearch.
 
-import { EngineError } from "../_errors.ts";
+import { EngineError, validationFailed } from "../_errors.ts";
 import { errorBody } from "./error_body.ts";
 import {
   clearScrollApi,
@@ -63,10 +63,8 @@ export function searchHandler(ctx: RequestContext): Reply {
   const body = bodyObject(ctx);
   const usesPit = body !== undefined && body.pit !== undefined;
   if (usesPit && ctx.p.index !== undefined) {
-    throw new EngineError(
-      400,
-      "action_request_validation_exception",
-      "Validation Failed: 1: [indices] cannot be used with point in time. Do not specify any index with point in time.;",
+    throw validationFailed(
+      "[indices] cannot be used with point in time. Do not specify any index with point in time.",
     );
   }
   const targets = usesPit ? [] : searchTargets(ctx, ctx.p.index);
@@ -87,11 +85,7 @@ export function scrollHandler(ctx: RequestContext): Reply {
   const id = (body.scroll_id as string | undefined) ?? ctx.p.scroll_id ??
     ctx.params.get("scroll_id") ?? undefined;
   if (!id) {
-    throw new EngineError(
-      400,
-      "action_request_validation_exception",
-      "Validation Failed: 1: scrollId is missing;",
-    );
+    throw validationFailed("scrollId is missing");
   }
   const keepAlive = (body.scroll as string | undefined) ?? ctx.params.get("scroll") ?? undefined;
   return ok(scrollApi(ctx.state.search, id, keepAlive, boolParam(ctx, "rest_total_hits_as_int")));
@@ -123,11 +117,7 @@ export function openPitHandler(
 ): Reply {
   const keepAlive = ctx.params.get("keep_alive");
   if (!keepAlive) {
-    throw new EngineError(
-      400,
-      "action_request_validation_exception",
-      "Validation Failed: 1: [keep_alive] is not specified;",
-    );
+    throw validationFailed("[keep_alive] is not specified");
   }
   return ok(openPitApi(ctx.state.search, searchTargets(ctx, ctx.p.index), keepAlive, flavour));
 }
@@ -161,11 +151,7 @@ export function msearchHandler(ctx: RequestContext): Reply {
   const started = Date.now();
   const lines = ctx.bodyText.split("\n").filter((l) => l.trim() !== "");
   if (lines.length === 0) {
-    throw new EngineError(
-      400,
-      "action_request_validation_exception",
-      "Validation Failed: 1: no requests added;",
-    );
+    throw validationFailed("no requests added");
   }
   const responses: unknown[] = [];
   for (let i = 0; i < lines.length; i += 2) {

@@ -1,7 +1,7 @@
 // Handlers of GET/PUT _settings and GET/PUT _mapping.
 
 import { checkMappingLimits, mappingLimits } from "../_state/mapping_limits.ts";
-import { EngineError } from "../_errors.ts";
+import { esError } from "../_errors.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { mergeMappings, validateMappings } from "../_state/mapping_merge.ts";
 import { matchPattern } from "../_index/name_pattern.ts";
@@ -74,11 +74,7 @@ export function putMappingHandler(ctx: RequestContext): Reply {
   const incoming = validateMappings(body, "put");
   const found = targets(ctx);
   if (found.length === 0) {
-    throw new EngineError(
-      404,
-      "index_not_found_exception",
-      `no such index [${ctx.p.index ?? "_all"}]`,
-    );
+    throw esError("index_not_found_exception", `no such index [${ctx.p.index ?? "_all"}]`);
   }
   const merged = found.map((index) => [index, mergeMappings(index.mappings, incoming)] as const);
   for (const [index, mappings] of merged) {

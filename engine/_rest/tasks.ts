@@ -1,6 +1,6 @@
 // Background tasks: `wait_for_completion=false` runs the work, stores its result and returns a task id.
 
-import { EngineError } from "../_errors.ts";
+import { illegalArgument, resourceNotFound, validationFailed } from "../_errors.ts";
 import type { Reply, RequestContext } from "./context.ts";
 
 /** How many finished task results are kept. */
@@ -43,11 +43,7 @@ export async function runAsTask(
 export function getTaskHandler(ctx: RequestContext): Reply {
   const task = ctx.state.tasks.get(ctx.p.task_id!);
   if (!task) {
-    throw new EngineError(
-      404,
-      "resource_not_found_exception",
-      `task [${ctx.p.task_id}] isn't running and hasn't stored its results`,
-    );
+    throw resourceNotFound(`task [${ctx.p.task_id}] isn't running and hasn't stored its results`);
   }
   return { status: 200, body: task };
 }
@@ -56,9 +52,7 @@ export function getTaskHandler(ctx: RequestContext): Reply {
 export function listTasksHandler(ctx: RequestContext): Reply {
   const groupBy = ctx.params.get("group_by") ?? "nodes";
   if (!["nodes", "parents", "none"].includes(groupBy)) {
-    throw new EngineError(
-      400,
-      "illegal_argument_exception",
+    throw illegalArgument(
       `No enum constant org.elasticsearch.rest.action.admin.cluster.RestListTasksAction.GroupBy.${groupBy.toUpperCase()}`,
     );
   }
@@ -75,29 +69,19 @@ export function listTasksHandler(ctx: RequestContext): Reply {
 export function rethrottleHandler(ctx: RequestContext): Reply {
   const rps = ctx.params.get("requests_per_second");
   if (rps === null) {
-    throw new EngineError(
-      400,
-      "action_request_validation_exception",
-      "Validation Failed: 1: requests_per_second must be set;",
-    );
+    throw validationFailed("requests_per_second must be set");
   }
   if (!/^(-1|\d+(\.\d+)?)$/.test(rps) || Number(rps) === 0) {
-    throw new EngineError(
-      400,
-      "illegal_argument_exception",
+    throw illegalArgument(
       `[requests_per_second] must be a float greater than 0. Use -1 to disable throttling.`,
     );
   }
   const id = ctx.p.task_id ?? "";
   if (!/^[^:]+:\d+$/.test(id)) {
-    throw new EngineError(
-      400,
-      "illegal_argument_exception",
-      `malformed task id ${id}`,
-    );
+    throw illegalArgument(`malformed task id ${id}`);
   }
   if (!ctx.state.tasks.has(id)) {
-    throw new EngineError(404, "resource_not_found_exception", `task [${id}] is missing`);
+    throw resourceNotFound(`task [${id}] is missing`);
   }
   return { status: 200, body: { nodes: {} } };
 }

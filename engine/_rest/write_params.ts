@@ -1,6 +1,6 @@
 // Reading the write parameters shared by index, create, update, delete and bulk items.
 
-import { EngineError } from "../_errors.ts";
+import { esError, illegalArgument, validationFailed } from "../_errors.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import type { WriteOptions } from "../_state/writes.ts";
 
@@ -8,11 +8,7 @@ function num(name: string, value: unknown): number | undefined {
   if (value === undefined || value === null || value === "") return undefined;
   const n = Number(value);
   if (!Number.isInteger(n)) {
-    throw new EngineError(
-      400,
-      "illegal_argument_exception",
-      `Failed to parse long parameter [${name}] with value [${value}]`,
-    );
+    throw illegalArgument(`Failed to parse long parameter [${name}] with value [${value}]`);
   }
   return n;
 }
@@ -23,11 +19,7 @@ export function writeOptions(get: (name: string) => unknown): WriteOptions {
   const opType = get("op_type");
   if (opType !== undefined && opType !== null) {
     if (opType !== "index" && opType !== "create") {
-      throw new EngineError(
-        400,
-        "illegal_argument_exception",
-        `opType must be 'create' or 'index', found: [${opType}]`,
-      );
+      throw illegalArgument(`opType must be 'create' or 'index', found: [${opType}]`);
     }
     opts.opType = opType;
   }
@@ -45,15 +37,10 @@ export function writeOptions(get: (name: string) => unknown): WriteOptions {
 export function checkRouting(index: IndexState, id: string, routing: string | undefined): void {
   const meta = index.mappings._routing as { required?: boolean } | undefined;
   if (meta?.required === true && routing === undefined) {
-    throw new EngineError(
-      400,
-      "routing_missing_exception",
-      `routing is required for [${index.name}]/[${id}]`,
-      {
-        index_uuid: "_na_",
-        index: index.name,
-      },
-    );
+    throw esError("routing_missing_exception", `routing is required for [${index.name}]/[${id}]`, {
+      index_uuid: "_na_",
+      index: index.name,
+    });
   }
 }
 
@@ -80,12 +67,10 @@ export function generateId(): string {
 /** Validates a document id. */
 export function checkId(id: string): void {
   if (new TextEncoder().encode(id).length > 512) {
-    throw new EngineError(
-      400,
-      "action_request_validation_exception",
-      `Validation Failed: 1: id [${id}] is too long, must be no longer than 512 bytes but was: ${
+    throw validationFailed(
+      `id [${id}] is too long, must be no longer than 512 bytes but was: ${
         new TextEncoder().encode(id).length
-      };`,
+      }`,
     );
   }
 }

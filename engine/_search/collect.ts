@@ -97,14 +97,23 @@ export function collect(
     at += hits.docs.length;
   }
   const byScore = sort.length === 0;
-  const cols: SortValue[][] = sort.map((_, k) => {
+  // A key repeated with the same settings cannot change the order: its column is read once and
+  // compared once, however many times the request lists it.
+  const columnOf = new Map<string, SortValue[]>();
+  const distinct: number[] = [];
+  const cols: SortValue[][] = sort.map((key, k) => {
+    const signature = JSON.stringify(key);
+    const known = columnOf.get(signature);
+    if (known) return known;
     const col = new Array<SortValue>(n);
     for (let i = 0; i < n; i++) col[i] = readers[ts[i]!]![k]!(docs[i]!, scores[i]!);
+    columnOf.set(signature, col);
+    distinct.push(k);
     return col;
   });
   const compare = (a: number, b: number): number => {
     if (!byScore) {
-      for (let k = 0; k < sort.length; k++) {
+      for (const k of distinct) {
         const x = cols[k]![a]!;
         const y = cols[k]![b]!;
         const c = typeof x === "number" && typeof y === "number"
@@ -126,11 +135,17 @@ export function collect(
     }
     const after = req.searchAfter.map((v, k) => afterValue(v, keys[k]!, targets));
     indices = [];
+    // Compared column by column, without building a row per document: this runs on every
+    // match of every page of a point-in-time or search_after walk.
+    const columns = byScore ? [Array.from(scores)] : cols;
     for (let i = 0; i < n; i++) {
-      const own = byScore ? [scores[i]] : rowOf(i);
       let c = 0;
       for (let k = 0; k < keys.length && c === 0; k++) {
-        c = compareValues(own[k]!, after[k]!, keys[k]!);
+        const x = columns[k]![i]!;
+        const y = after[k]!;
+        c = typeof x === "number" && typeof y === "number"
+          ? (x - y) * keys[k]!.order
+          : compareValues(x, y, keys[k]!);
       }
       if (c > 0) indices.push(i);
     }

@@ -1,6 +1,6 @@
 // Time values such as `1m` or `30s`, as used by `scroll` and `keep_alive`.
 
-import { EngineError } from "../_errors.ts";
+import { esError } from "../_errors.ts";
 
 const UNITS: Record<string, number> = {
   nanos: 1e-6,
@@ -16,16 +16,14 @@ const UNITS: Record<string, number> = {
 export function parseKeepAlive(text: string, setting = "keep_alive"): number {
   const m = /^\s*(-?\d+(?:\.\d+)?)\s*(nanos|micros|ms|s|m|h|d)\s*$/.exec(String(text));
   if (!m) {
-    throw new EngineError(
-      400,
+    throw esError(
       "parse_exception",
       `failed to parse setting [${setting}] with value [${text}] as a time value: unit is missing or unrecognized`,
     );
   }
   const ms = Number(m[1]) * UNITS[m[2]!]!;
   if (ms < 0 && ms !== -1) {
-    throw new EngineError(
-      400,
+    throw esError(
       "parse_exception",
       `failed to parse setting [${setting}] with value [${text}] as a time value: negative durations are not supported`,
     );

@@ -1,7 +1,8 @@
 // The search core's entry points for the REST layer: search, scroll, PIT, count, by-query matching.
 
+import { MAX_REQUEST_STATES, withPatternBudget } from "../_index/automaton.ts";
 import { checkClauseCount, withBucketBudget } from "../_index/limits.ts";
-import { EngineError, illegalArgument, parsingError } from "../_errors.ts";
+import { EngineError, illegalArgument, parsingError, validationFailed } from "../_errors.ts";
 import { runAggregations } from "../_aggs/aggregations.ts";
 import { collect, type Collected } from "./collect.ts";
 import { fieldMapOf } from "../_index/field_map.ts";
@@ -83,16 +84,23 @@ export function searchApi(
   body: Record<string, unknown> | undefined,
   params: URLSearchParams,
 ): Record<string, unknown> {
+  return withPatternBudget(MAX_REQUEST_STATES, () => search(ctx, targets, body, params));
+}
+
+function search(
+  ctx: SearchContexts,
+  targets: SearchTarget[],
+  body: Record<string, unknown> | undefined,
+  params: URLSearchParams,
+): Record<string, unknown> {
   const started = performance.now();
   const req = parseSearchRequest(body, params);
   let sort: SortKey[] = req.sort;
   let pitId: string | undefined;
   if (req.pit) {
     if (targets.length) {
-      throw new EngineError(
-        400,
-        "action_request_validation_exception",
-        "Validation Failed: 1: [indices] cannot be used with point in time. Do not specify any index with point in time.;",
+      throw validationFailed(
+        "[indices] cannot be used with point in time. Do not specify any index with point in time.",
       );
     }
     const pit = ctx.pit(req.pit.id);
@@ -255,6 +263,14 @@ export function closePitApi(
 
 /** Counts matching docs: `{count, _shards}`; the body may only hold `query`. */
 export function countApi(
+  targets: SearchTarget[],
+  body: Record<string, unknown> | undefined,
+  params: URLSearchParams,
+): Record<string, unknown> {
+  return withPatternBudget(MAX_REQUEST_STATES, () => count(targets, body, params));
+}
+
+function count(
   targets: SearchTarget[],
   body: Record<string, unknown> | undefined,
   params: URLSearchParams,

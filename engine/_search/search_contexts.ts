@@ -1,6 +1,6 @@
 // Scroll and point-in-time contexts with keep-alive expiry.
 
-import { EngineError, illegalArgument } from "../_errors.ts";
+import { type EngineError, esError, illegalArgument } from "../_errors.ts";
 import type { Candidate } from "../_hits/hits_render.ts";
 import type { HitOptions } from "../_hits/hits_render.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
@@ -157,11 +157,7 @@ export class SearchContexts {
 }
 
 function missing(id: string): EngineError {
-  return new EngineError(
-    404,
-    "search_context_missing_exception",
-    `No search context found for id [${id}]`,
-  );
+  return esError("search_context_missing_exception", `No search context found for id [${id}]`);
 }
 
 function formatMs(ms: number): string {

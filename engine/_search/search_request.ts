@@ -1,6 +1,6 @@
 // Reads a search request (body and URL parameters) into one validated, typed object.
 
-import { EngineError, illegalArgument, parsingError } from "../_errors.ts";
+import { type EngineError, illegalArgument, parsingError, validationFailed } from "../_errors.ts";
 import type { QueryNode } from "../_query/query_nodes.ts";
 import { type FieldRequest, parseFieldRequests } from "../_hits/fetch_fields.ts";
 import { type HighlightRequest, parseHighlight } from "../_hits/highlight.ts";
@@ -151,11 +151,7 @@ function collapseField(v: unknown): string | null {
 }
 
 function validation(reason: string): EngineError {
-  return new EngineError(
-    400,
-    "action_request_validation_exception",
-    `Validation Failed: 1: ${reason};`,
-  );
+  return validationFailed(`${reason}`);
 }
 
 function rescoreWindow(v: unknown): number {

@@ -1,6 +1,6 @@
 // The cluster: every index by name, index-expression resolution (lists, wildcards, aliases, _all).
 
-import { EngineError } from "../_errors.ts";
+import { type EngineError, esError, illegalArgument } from "../_errors.ts";
 import type { Mappings } from "../_index/types.ts";
 import { type AliasMeta, IndexState } from "./index_state.ts";
 import { validateAliasName, validateIndexName } from "./names.ts";
@@ -18,7 +18,7 @@ export interface ResolveOptions {
 
 /** 404 `index_not_found_exception` for `name`. */
 export function indexNotFound(name: string, reason = `no such index [${name}]`): EngineError {
-  return new EngineError(404, "index_not_found_exception", reason, {
+  return esError("index_not_found_exception", reason, {
     "resource.type": "index_or_alias",
     "resource.id": name,
     index_uuid: "_na_",
@@ -44,16 +44,14 @@ export class Cluster {
     validateIndexName(name);
     const existing = this.indices.get(name);
     if (existing) {
-      throw new EngineError(
-        400,
+      throw esError(
         "resource_already_exists_exception",
         `index [${name}/${existing.uuid}] already exists`,
         { index_uuid: existing.uuid, index: name },
       );
     }
     if (this.aliasIndices(name).length > 0) {
-      throw new EngineError(
-        400,
+      throw esError(
         "invalid_index_name_exception",
         `Invalid index name [${name}], already exists as alias`,
         {
@@ -175,9 +173,7 @@ export class Cluster {
     if (viaAlias.length > 0) {
       const writer = viaAlias.find((i) => i.aliases.get(name)?.is_write_index === true);
       if (!writer) {
-        throw new EngineError(
-          400,
-          "illegal_argument_exception",
+        throw illegalArgument(
           `no write index is defined for alias [${name}]. The write index may be explicitly disabled using is_write_index=false or the alias points to multiple indices without one being designated as a write index`,
         );
       }
@@ -206,9 +202,7 @@ export class Cluster {
       return viaAlias[0]!;
     }
     if (viaAlias.length > 1) {
-      throw new EngineError(
-        400,
-        "illegal_argument_exception",
+      throw illegalArgument(
         `alias [${name}] has more than one index associated with it [${
           viaAlias.map((i) => i.name).join(", ")
         }], can't execute a single index op`,
@@ -220,8 +214,7 @@ export class Cluster {
   /** Adds or replaces an alias on an index. */
   putAlias(index: IndexState, alias: string, meta: AliasMeta): void {
     if (this.indices.has(alias)) {
-      throw new EngineError(
-        400,
+      throw esError(
         "invalid_alias_name_exception",
         `Invalid alias name [${alias}]: an index or data stream exists with the same name as the alias`,
         {

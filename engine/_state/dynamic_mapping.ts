@@ -7,7 +7,7 @@ import {
   nestedObjectsReason,
 } from "./mapping_limits.ts";
 import { own, ownOrSet, setOwn } from "../_index/own.ts";
-import { EngineError } from "../_errors.ts";
+import { EngineError, esError, illegalArgument } from "../_errors.ts";
 import type { FieldMapping, Mappings } from "../_index/types.ts";
 import { checkValue, previewValue } from "./field_values.ts";
 
@@ -105,7 +105,7 @@ interface Walk {
 }
 
 function parseFailure(walk: Walk, reason: string): EngineError {
-  return new EngineError(400, walk.errorType, reason);
+  return esError(walk.errorType, reason);
 }
 
 function visitObject(
@@ -189,8 +189,7 @@ function visitValue(
   }
   const problem = checkValue(mapping.type ?? "object", value);
   if (problem) {
-    throw new EngineError(
-      400,
+    throw esError(
       walk.errorType,
       `failed to parse field [${
         path.join(".")
@@ -214,8 +213,7 @@ function addNew(
   if (mode === "false" || mode === "runtime") return;
   if (mode === "strict" || mode === "strict_allow_templates") {
     const parent = prefix.length ? prefix.join(".") : "_doc";
-    throw new EngineError(
-      400,
+    throw esError(
       "strict_dynamic_mapping_exception",
       `[1:2] mapping set to strict, dynamic introduction of [${
         keys[0]
@@ -249,8 +247,7 @@ export function mapDocument(
   };
   for (const key of Object.keys(source)) {
     if (METADATA_FIELDS.has(key)) {
-      throw new EngineError(
-        400,
+      throw esError(
         errorType,
         `[1:2] Field [${key}] is a metadata field and cannot be added inside a document. Use the index API request parameters.`,
       );
@@ -265,14 +262,12 @@ export function mapDocument(
     checkMappingLimits(next.properties, limits);
   } catch (e) {
     if (!(e instanceof EngineError)) throw e;
-    throw new EngineError(400, errorType, `[1:2] failed to parse: ${e.message}`, {}, e);
+    throw esError(errorType, `[1:2] failed to parse: ${e.message}`, {}, e);
   }
   const total = countFields(next.properties);
   if (total > fieldLimit) {
     const added = total - countFields(mappings.properties ?? {});
-    throw new EngineError(
-      400,
-      "illegal_argument_exception",
+    throw illegalArgument(
       `Limit of total fields [${fieldLimit}] has been exceeded while adding new fields [${added}]`,
     );
   }

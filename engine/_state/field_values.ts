@@ -1,6 +1,6 @@
 // Whether a JSON value can be indexed into a field of a given mapped type.
 
-import { EngineError } from "../_errors.ts";
+import { type EngineError, esError, illegalArgument } from "../_errors.ts";
 
 const INTEGER_TYPES = new Set(["long", "integer", "short", "byte", "unsigned_long"]);
 const FLOAT_TYPES = new Set(["double", "float", "half_float", "scaled_float"]);
@@ -16,20 +16,16 @@ function numberProblem(value: unknown, integer: boolean): EngineError | undefine
   if (typeof value === "string") {
     const trimmed = value.trim();
     if (trimmed !== "" && Number.isFinite(Number(trimmed))) return undefined;
-    return new EngineError(400, "number_format_exception", `For input string: "${value}"`);
+    return esError("number_format_exception", `For input string: "${value}"`);
   }
   if (typeof value === "boolean") {
-    return new EngineError(
-      400,
-      "illegal_argument_exception",
+    return illegalArgument(
       `Current token (VALUE_${
         String(value).toUpperCase()
       }) not numeric, can not use numeric value accessors`,
     );
   }
-  return new EngineError(
-    400,
-    "illegal_argument_exception",
+  return illegalArgument(
     integer ? "Cannot parse object as number" : "Cannot parse object as number",
   );
 }
@@ -42,9 +38,7 @@ export function checkValue(type: string, value: unknown): EngineError | undefine
     if (typeof value === "boolean" || value === "true" || value === "false" || value === "") {
       return undefined;
     }
-    return new EngineError(
-      400,
-      "illegal_argument_exception",
+    return illegalArgument(
       `Failed to parse value [${previewValue(value)}] as only [true] or [false] are allowed.`,
     );
   }
@@ -55,16 +49,14 @@ export function checkValue(type: string, value: unknown): EngineError | undefine
       !Number.isNaN(Date.parse(value.replace(/^(\d{4})\/(\d{2})\/(\d{2})/, "$1-$2-$3")))
     ) return undefined;
     if (typeof value === "string" && /^\d+$/.test(value)) return undefined;
-    return new EngineError(
-      400,
-      "illegal_argument_exception",
+    return illegalArgument(
       `failed to parse date field [${
         previewValue(value)
       }] with format [strict_date_optional_time||epoch_millis]`,
     );
   }
   if ((type === "keyword" || type === "text") && typeof value === "object" && value !== null) {
-    return new EngineError(400, "illegal_argument_exception", `Can't get text on a START_OBJECT`);
+    return illegalArgument(`Can't get text on a START_OBJECT`);
   }
   return undefined;
 }

@@ -1,6 +1,6 @@
 // One index: settings, mappings, aliases, live documents (real-time) and the searchable shard (refreshed).
 
-import { EngineError } from "../_errors.ts";
+import { esError } from "../_errors.ts";
 import { Shard } from "../_index/shard.ts";
 import type { Mappings, StoredDoc } from "../_index/types.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
@@ -190,7 +190,7 @@ export class IndexState {
   /** Throws 400 `index_closed_exception` when the index is closed. */
   ensureOpen(): void {
     if (this.closed) {
-      throw new EngineError(400, "index_closed_exception", "closed", {
+      throw esError("index_closed_exception", "closed", {
         index_uuid: this.uuid,
         index: this.name,
       });

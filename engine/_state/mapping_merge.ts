@@ -1,7 +1,7 @@
 // Explicit mappings: validation and merging (PUT _mapping, index creation), with Elasticsearch's conflicts.
 
 import { own, ownOrSet, setOwn } from "../_index/own.ts";
-import { EngineError, illegalArgument } from "../_errors.ts";
+import { type EngineError, esError, illegalArgument } from "../_errors.ts";
 import type { FieldMapping, Mappings } from "../_index/types.ts";
 import { NUMBER_TYPES } from "../_index/field_map.ts";
 
@@ -43,7 +43,7 @@ const KNOWN_TYPES = new Set([
 ]);
 
 function mapperParsing(reason: string): EngineError {
-  return new EngineError(400, "mapper_parsing_exception", reason);
+  return esError("mapper_parsing_exception", reason);
 }
 
 /** Expands dotted field names (`a.b: {...}`) into object mappings, in place. */
@@ -72,12 +72,11 @@ function validateProperties(props: unknown, prefix: string): void {
   for (const [name, raw] of Object.entries(props as Record<string, unknown>)) {
     const path = prefix ? `${prefix}.${name}` : name;
     if (name.trim() === "") {
-      throw new EngineError(
-        400,
+      throw esError(
         "mapper_parsing_exception",
         "Failed to parse mapping: field name cannot be an empty string",
         {},
-        new EngineError(400, "illegal_argument_exception", "field name cannot be an empty string"),
+        illegalArgument("field name cannot be an empty string"),
       );
     }
     if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
@@ -135,9 +134,7 @@ export function validateMappings(
   if (
     keys.length === 1 && (keys[0] === "_doc" || looksLikeTypeName(keys[0]!, m[keys[0]!]))
   ) {
-    throw new EngineError(
-      400,
-      "illegal_argument_exception",
+    throw illegalArgument(
       context === "put"
         ? "Types cannot be provided in put mapping requests"
         : `The mapping definition cannot be nested under a type [${

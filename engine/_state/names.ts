@@ -1,21 +1,16 @@
 // Index and alias name rules, as Elasticsearch checks them on index creation.
 
-import { EngineError } from "../_errors.ts";
+import { esError } from "../_errors.ts";
 
 const FORBIDDEN = ["\\", "/", "*", "?", '"', "<", ">", "|", " ", ",", "#", ":"];
 
 /** Throws 400 `invalid_index_name_exception` when `name` is not a valid index name. */
 export function validateIndexName(name: string): void {
   const fail = (why: string): never => {
-    throw new EngineError(
-      400,
-      "invalid_index_name_exception",
-      `Invalid index name [${name}], ${why}`,
-      {
-        index_uuid: "_na_",
-        index: name,
-      },
-    );
+    throw esError("invalid_index_name_exception", `Invalid index name [${name}], ${why}`, {
+      index_uuid: "_na_",
+      index: name,
+    });
   };
   if (name.length === 0) fail("must not be empty");
   if (name !== name.toLowerCase()) fail("must be lowercase");
@@ -31,15 +26,10 @@ export function validateIndexName(name: string): void {
 /** Throws 400 `invalid_alias_name_exception` when `name` is not a valid alias name. */
 export function validateAliasName(name: string): void {
   const fail = (why: string): never => {
-    throw new EngineError(
-      400,
-      "invalid_alias_name_exception",
-      `Invalid alias name [${name}]: ${why}`,
-      {
-        index_uuid: "_na_",
-        index: name,
-      },
-    );
+    throw esError("invalid_alias_name_exception", `Invalid alias name [${name}]: ${why}`, {
+      index_uuid: "_na_",
+      index: name,
+    });
   };
   if (name.length === 0) fail("must not be empty");
   if (FORBIDDEN.some((c) => name.includes(c))) {

@@ -1,6 +1,6 @@
 // The `refresh` parameter of writes and the lazy scheduled refresh (no background timers).
 
-import { EngineError } from "../_errors.ts";
+import { illegalArgument } from "../_errors.ts";
 import type { IndexState } from "./index_state.ts";
 
 /** Timers and waiters the engine must clear on close. */
@@ -10,6 +10,9 @@ export interface RefreshScheduler {
   waiters: Set<() => void>;
 }
 
+/** Elasticsearch's default `index.max_refresh_listeners`. */
+export const MAX_REFRESH_LISTENERS = 1000;
+
 /** Refreshes each index whose scheduled refresh is due (called before searches). */
 export function refreshDue(indices: Iterable<IndexState>, now: number): void {
   for (const index of indices) if (!index.closed) index.refreshIfDue(now);
@@ -17,6 +20,12 @@ export function refreshDue(indices: Iterable<IndexState>, now: number): void {
 
 /** Resolves after the next refresh of `index`: the scheduled one, or any explicit one before it. */
 export function waitForRefresh(index: IndexState, scheduler: RefreshScheduler): Promise<void> {
+  // Like `index.max_refresh_listeners`: past the bound a refresh happens now instead of another
+  // waiter being parked (with refresh disabled they would otherwise pile up forever).
+  if (scheduler.waiters.size >= MAX_REFRESH_LISTENERS) {
+    index.refresh(scheduler.now());
+    return Promise.resolve();
+  }
   return new Promise((resolve) => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const done = (): void => {
@@ -62,9 +71,5 @@ export async function applyRefresh(
     await Promise.all(unique.filter((i) => i.hasPending).map((i) => waitForRefresh(i, scheduler)));
     return false;
   }
-  throw new EngineError(
-    400,
-    "illegal_argument_exception",
-    `Unknown value for refresh: [${value}].`,
-  );
+  throw illegalArgument(`Unknown value for refresh: [${value}].`);
 }

@@ -1,6 +1,6 @@
 // Runs update scripts (the small Painless subset of script_parser.ts) against a `ctx`.
 
-import { EngineError } from "../_errors.ts";
+import { illegalArgument, parsingError, resourceNotFound } from "../_errors.ts";
 import { parseScript, scriptError, type ScriptNode } from "./script_parser.ts";
 
 /** `{source, params, lang}` after normalizing the shorthand string form. */
@@ -13,29 +13,19 @@ export interface Script {
 export function readScript(raw: unknown): Script {
   if (typeof raw === "string") return { source: raw, params: {} };
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
-    throw new EngineError(
-      400,
-      "parsing_exception",
-      "Unexpected token in script: expected an object or a string",
-    );
+    throw parsingError("Unexpected token in script: expected an object or a string");
   }
   const obj = raw as Record<string, unknown>;
   const lang = obj.lang ?? "painless";
   if (lang !== "painless") {
-    throw new EngineError(400, "illegal_argument_exception", `script_lang not supported [${lang}]`);
+    throw illegalArgument(`script_lang not supported [${lang}]`);
   }
   if (obj.id !== undefined) {
-    throw new EngineError(
-      404,
-      "resource_not_found_exception",
-      `unable to find script [${obj.id}] in cluster state`,
-    );
+    throw resourceNotFound(`unable to find script [${obj.id}] in cluster state`);
   }
   const source = obj.source ?? obj.inline;
   if (typeof source !== "string") {
-    throw new EngineError(
-      400,
-      "parsing_exception",
+    throw parsingError(
       "must specify either [source] for an inline script or [id] for a stored script",
     );
   }
@@ -87,18 +77,14 @@ export function checkStorable(value: unknown, maxDepth = 1000): void {
   const walk = (v: unknown, depth: number): void => {
     if (v === null || typeof v !== "object") return;
     if (path.has(v)) {
-      throw new EngineError(
-        400,
-        "illegal_argument_exception",
+      throw illegalArgument(
         Array.isArray(v)
           ? "Iterable object is self-referencing itself"
           : "Object has already been built and is self-referencing itself",
       );
     }
     if (depth > maxDepth) {
-      throw new EngineError(
-        400,
-        "illegal_argument_exception",
+      throw illegalArgument(
         `Document nesting depth (${depth}) exceeds the maximum allowed (${maxDepth})`,
       );
     }
@@ -297,9 +283,7 @@ function evaluate(source: string, node: ScriptNode, vars: Vars): unknown {
 export function runScript(script: Script, ctx: Vars): void {
   const size = new TextEncoder().encode(script.source).length;
   if (size > MAX_SCRIPT_BYTES) {
-    throw new EngineError(
-      400,
-      "illegal_argument_exception",
+    throw illegalArgument(
       `exceeded max allowed inline script size in bytes [${MAX_SCRIPT_BYTES}] with size [${size}] for script [${
         script.source.slice(0, 64)
       }]`,

@@ -1,6 +1,6 @@
 // Parser for the small, safe subset of Painless used in update scripts (no eval, no Function).
 
-import { EngineError } from "../_errors.ts";
+import { type EngineError, esError, illegalArgument } from "../_errors.ts";
 
 /** A node of a parsed script. */
 export type ScriptNode =
@@ -19,13 +19,11 @@ export type ScriptNode =
 
 /** 400 `script_exception` with a `compile error` as Elasticsearch reports Painless parse failures. */
 export function scriptError(source: string, reason: string, runtime = false): EngineError {
-  return new EngineError(
-    400,
-    "script_exception",
-    runtime ? "runtime error" : "compile error",
-    { script_stack: [source], script: source, lang: "painless" },
-    new EngineError(400, "illegal_argument_exception", reason),
-  );
+  return esError("script_exception", runtime ? "runtime error" : "compile error", {
+    script_stack: [source],
+    script: source,
+    lang: "painless",
+  }, illegalArgument(reason));
 }
 
 const TOKEN =

@@ -1,6 +1,6 @@
 // Index settings: kept flat (`index.number_of_shards` → "1"), shown flat or nested like Elasticsearch.
 
-import { EngineError, illegalArgument } from "../_errors.ts";
+import { illegalArgument } from "../_errors.ts";
 
 /** Flat settings map, values as strings (Elasticsearch returns setting values as strings). */
 export type FlatSettings = Record<string, string>;
@@ -107,9 +107,7 @@ export function parseInterval(text: string, setting = "index.refresh_interval"):
   if (text === "-1") return -1;
   const m = /^(\d+(?:\.\d+)?)(nanos|micros|ms|s|m|h|d)$/.exec(text.trim());
   if (!m) {
-    throw new EngineError(
-      400,
-      "illegal_argument_exception",
+    throw illegalArgument(
       `failed to parse setting [${setting}] with value [${text}] as a time value: unit is missing or unrecognized`,
     );
   }

@@ -1,7 +1,13 @@
 // The `_update` API: partial documents (deep merge, noop detection), upserts and scripts.
 
 import { own, setOwn } from "../_index/own.ts";
-import { EngineError } from "../_errors.ts";
+import {
+  esError,
+  illegalArgument,
+  parsingError,
+  validationFailed,
+  xContentParseError,
+} from "../_errors.ts";
 import type { ParseErrorType } from "./dynamic_mapping.ts";
 import type { IndexState } from "./index_state.ts";
 import { readScript, runScript } from "./script.ts";
@@ -27,14 +33,6 @@ export function deepMerge(target: JsonObject, patch: JsonObject): boolean {
     }
   }
   return changed;
-}
-
-function validationFailed(messages: string[]): EngineError {
-  return new EngineError(
-    400,
-    "action_request_validation_exception",
-    `Validation Failed: ${messages.map((m, i) => `${i + 1}: ${m};`).join("")}`,
-  );
 }
 
 const UPDATE_FIELDS = [
@@ -63,21 +61,18 @@ export function validateUpdateBody(body: JsonObject): void {
   for (const key of Object.keys(body)) {
     if (!UPDATE_FIELDS.includes(key)) {
       const guess = UPDATE_FIELDS.find((f) => similar(f, key));
-      throw new EngineError(
-        400,
-        "x_content_parse_exception",
+      throw xContentParseError(
         `[1:2] [UpdateRequest] unknown field [${key}]${guess ? ` did you mean [${guess}]?` : ""}`,
       );
     }
   }
   for (const key of ["doc", "upsert"]) {
     if (body[key] !== undefined && !isJsonObject(body[key])) {
-      throw new EngineError(
-        400,
+      throw esError(
         "x_content_parse_exception",
         `[1:2] [UpdateRequest] failed to parse field [${key}]`,
         {},
-        new EngineError(400, "parse_exception", `[${key}] must be an object`),
+        esError("parse_exception", `[${key}] must be an object`),
       );
     }
   }
@@ -89,7 +84,7 @@ export function validateUpdateBody(body: JsonObject): void {
   if (body.doc_as_upsert === true && body.doc === undefined) {
     errors.push("doc must be specified if doc_as_upsert is enabled");
   }
-  if (errors.length > 0) throw validationFailed(errors);
+  if (errors.length > 0) throw validationFailed(...errors);
 }
 
 /** Applies an `_update` body to document `id`. */
@@ -122,7 +117,7 @@ export function updateDocument(
       }
       return indexDocument(index, id, source, { routing: opts.routing }, errorType);
     }
-    throw new EngineError(404, "document_missing_exception", `[${id}]: document missing`, {
+    throw esError("document_missing_exception", `[${id}]: document missing`, {
       index_uuid: index.uuid,
       shard: "0",
       index: index.name,
@@ -148,8 +143,7 @@ export function updateDocument(
     doc: current,
   });
   if ((index.mappings._source as { enabled?: boolean } | undefined)?.enabled === false) {
-    throw new EngineError(
-      400,
+    throw esError(
       "document_source_missing_exception",
       `[${index.name}][${id}]: document source missing`,
       {
@@ -162,7 +156,7 @@ export function updateDocument(
   const source = structuredClone(current.source);
   if (body.doc !== undefined) {
     if (!isJsonObject(body.doc)) {
-      throw new EngineError(400, "parsing_exception", "[doc] must be an object");
+      throw parsingError("[doc] must be an object");
     }
     const changed = deepMerge(source, body.doc);
     if (!changed && body.detect_noop !== false) return noop();
@@ -189,14 +183,12 @@ export function updateDocument(
   if (ctx.op === "none" || ctx.op === "noop") return noop();
   if (ctx.op === "delete") return deleteDocument(index, id, write);
   if (ctx.op !== "index") {
-    throw new EngineError(
-      400,
-      "illegal_argument_exception",
+    throw illegalArgument(
       `Operation type [${ctx.op}] not allowed, only [noop, index, delete] are allowed`,
     );
   }
   if (!isJsonObject(ctx._source)) {
-    throw new EngineError(400, "illegal_argument_exception", "ctx._source must be a map");
+    throw illegalArgument("ctx._source must be a map");
   }
   return indexDocument(index, id, ctx._source, {
     ...write,

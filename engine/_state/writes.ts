@@ -1,7 +1,7 @@
 // Document writes with Elasticsearch's versioning: index, create, delete, and the shared conflict checks.
 
 import { mappingLimits } from "./mapping_limits.ts";
-import { EngineError } from "../_errors.ts";
+import { type EngineError, esError, illegalArgument, validationFailed } from "../_errors.ts";
 import type { StoredDoc } from "../_index/types.ts";
 import type { ParseErrorType } from "./dynamic_mapping.ts";
 import { mapDocument } from "./dynamic_mapping.ts";
@@ -30,16 +30,11 @@ export interface WriteResult {
 
 /** 409 `version_conflict_engine_exception` with Elasticsearch's reason. */
 export function versionConflict(index: IndexState, id: string, detail: string): EngineError {
-  return new EngineError(
-    409,
-    "version_conflict_engine_exception",
-    `[${id}]: version conflict, ${detail}`,
-    {
-      index_uuid: index.uuid,
-      shard: "0",
-      index: index.name,
-    },
-  );
+  return esError("version_conflict_engine_exception", `[${id}]: version conflict, ${detail}`, {
+    index_uuid: index.uuid,
+    shard: "0",
+    index: index.name,
+  });
 }
 
 /** Rejects option combinations Elasticsearch rejects before executing. */
@@ -47,7 +42,7 @@ export function validateWriteOptions(opts: WriteOptions, isDelete = false): void
   const errors: string[] = [];
   const type = opts.versionType ?? "internal";
   if (!["internal", "external", "external_gte", "force"].includes(type)) {
-    throw new EngineError(400, "illegal_argument_exception", `No version type match [${type}]`);
+    throw illegalArgument(`No version type match [${type}]`);
   }
   if (type === "internal" && opts.version !== undefined) {
     errors.push(
@@ -67,11 +62,7 @@ export function validateWriteOptions(opts: WriteOptions, isDelete = false): void
     errors.push("compare and write operations can not use versioning");
   }
   if (errors.length > 0) {
-    throw new EngineError(
-      400,
-      "action_request_validation_exception",
-      `Validation Failed: ${errors.map((e, i) => `${i + 1}: ${e};`).join("")}`,
-    );
+    throw validationFailed(...errors);
   }
 }
 
@@ -131,7 +122,7 @@ export function indexDocument(
 ): WriteResult {
   validateWriteOptions(opts);
   if (source === null || typeof source !== "object" || Array.isArray(source)) {
-    throw new EngineError(400, errorType, "failed to parse, document is empty");
+    throw esError(errorType, "failed to parse, document is empty");
   }
   const current = index.docs.get(id);
   if (opts.opType === "create" && current) {

@@ -68,3 +68,18 @@ Deno.test("writes are visible to GET at once and to search after refresh", () =>
   assert.equal(index.visible.size, 1);
   assert.equal(index.searchableCount, 1);
 });
+
+Deno.test("refresh=wait_for: past max_refresh_listeners a refresh happens at once", async () => {
+  const { waitForRefresh, MAX_REFRESH_LISTENERS } = await import("./refresh.ts");
+  let refreshed = 0;
+  const index = {
+    refreshIntervalMs: -1,
+    lastRefresh: 0,
+    onNextRefresh: () => {},
+    refresh: () => void refreshed++,
+  } as unknown as Parameters<typeof waitForRefresh>[0];
+  const waiters = new Set<() => void>();
+  for (let i = 0; i < MAX_REFRESH_LISTENERS; i++) waiters.add(() => {});
+  await waitForRefresh(index, { now: () => 0, timers: new Set(), waiters });
+  assert.equal(refreshed, 1);
+});

@@ -1,7 +1,7 @@
 // The binding property: a random value (every JSON type, nasty strings with quotes, backslashes,
 // `/ . % # ? & = * ,`, control characters, lone surrogates, very long ones, and non-JSON values)
 // bound in every placeholder position — path segment, index name, query value, JSON value, key,
-// array element, whole body, NDJSON line, through the driver, the template's `#{}` and the tagged
+// array element, whole body, NDJSON line, hint, through the driver, the template's `#{}` and the tagged
 // template's `${}` — either fails with a BindError, or leaves the command's structure exactly as
 // written, with a path value always exactly one segment that decodes back to the value.
 // Shared by tests/binding_property_test.ts (100 000 cases) and tools/fuzz.ts (a million).
@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { BindError, bindScript, type BoundCommand, parseScript } from "../../driver/mod.ts";
 import { DataSource } from "../../driver/mod.ts";
 import { bindTemplate, JdbcTemplate } from "../../template/mod.ts";
+import { prng } from "./prng.ts";
 
 const jdbc = new JdbcTemplate(
   new DataSource({
@@ -17,17 +18,7 @@ const jdbc = new JdbcTemplate(
   }),
 );
 
-/** A small seeded PRNG (mulberry32), so a failing case can be replayed from its seed. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { prng };
 
 const NASTY = [
   '"',
@@ -232,6 +223,17 @@ export const POSITIONS: Record<string, Check> = {
     const lines = c.body!.slice(0, -1).split("\n");
     assert.deepEqual(JSON.parse(lines[0]!), { index: { _index: "i" } });
     for (const line of lines) assert.equal(typeof JSON.parse(line), "object");
+  },
+  hint: (value) => {
+    const c = bindOne(
+      '/*+ overwrite_find_limit=? */ POST /i/_search {"query": {"match_all": {}}}',
+      value,
+    );
+    const body = JSON.parse(c.body!);
+    assert.deepEqual(Object.keys(body).sort(), ["query", "size"]);
+    assert.deepEqual(body.query, { match_all: {} });
+    assert.ok(Number.isSafeInteger(body.size) && body.size >= 0);
+    assert.equal(c.path, "/i/_search");
   },
   templatePath: pathCheck(tpl("DELETE /idx/_doc/#{v}")),
   templateQuery: queryCheck(tpl("GET /idx/_search?q=#{v}&size=1")),

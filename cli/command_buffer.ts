@@ -1,0 +1,138 @@
+/**
+ * Gathers the lines a person types at the prompt into whole commands: a command ends at the end
+ * of a line where its JSON body has closed (a body opens on the method line and may span lines);
+ * `_bulk` and `_msearch` take NDJSON lines up to an empty line; a line starting with `.` is a
+ * console directive.
+ *
+ * @module
+ */
+
+/** What a line completed: a command text, or a console directive such as `.format json`. */
+export type Chunk =
+  | { readonly kind: "command"; readonly text: string }
+  | { readonly kind: "directive"; readonly name: string; readonly args: readonly string[] };
+
+/**
+ * Splits a directive line (`.format table`) into its name and arguments.
+ *
+ * @param line The line, starting with `.`.
+ * @returns The directive chunk.
+ *
+ * @example
+ * ```ts
+ * import { parseDirective } from "@searchvisitor/searchvisitor/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(parseDirective(" .format  json "), { kind: "directive", name: "format", args: ["json"] });
+ * ```
+ */
+export function parseDirective(line: string): Chunk {
+  const [name = "", ...args] = line.trim().slice(1).split(/\s+/);
+  return { kind: "directive", name: name.toLowerCase(), args };
+}
+
+/** True when the command's path ends in `_bulk` or `_msearch` (an NDJSON body). */
+function isNdjson(firstLine: string): boolean {
+  const path = firstLine.trim().split(/\s+/)[1] ?? "";
+  const last = path.split("?")[0]!.split("/").filter((s) => s !== "").pop() ?? "";
+  return last === "_bulk" || last === "_msearch";
+}
+
+/**
+ * Counts open `{`/`[` in JSON text, skipping strings; negative when more close than open.
+ *
+ * @param text JSON text (or part of it).
+ * @param state The depth and string state carried over from the previous line.
+ * @returns The new state.
+ */
+function scan(text: string, state: { depth: number; inString: boolean }): void {
+  let escaped = false;
+  for (const c of text) {
+    if (state.inString) {
+      if (escaped) escaped = false;
+      else if (c === "\\") escaped = true;
+      else if (c === '"') state.inString = false;
+    } else if (c === '"') state.inString = true;
+    else if (c === "{" || c === "[") state.depth++;
+    else if (c === "}" || c === "]") state.depth--;
+  }
+}
+
+/**
+ * Collects prompt lines into commands.
+ *
+ * @example A body over three lines, then a directive
+ * ```ts
+ * import { CommandBuffer } from "@searchvisitor/searchvisitor/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const buffer = new CommandBuffer();
+ * assert.equal(buffer.push('POST /users/_search {'), null);
+ * assert.equal(buffer.pending, true);
+ * assert.equal(buffer.push('  "query": {"match_all": {}}'), null);
+ * assert.deepEqual(buffer.push("}"), {
+ *   kind: "command",
+ *   text: 'POST /users/_search {\n  "query": {"match_all": {}}\n}',
+ * });
+ * assert.deepEqual(buffer.push("GET /users/_doc/{?}"), { kind: "command", text: "GET /users/_doc/{?}" });
+ * assert.deepEqual(buffer.push(".timing on"), { kind: "directive", name: "timing", args: ["on"] });
+ * ```
+ */
+export class CommandBuffer {
+  #lines: string[] = [];
+  #state = { depth: 0, inString: false };
+  #ndjson = false;
+
+  /** True while a command is incomplete (the prompt shows a continuation mark). */
+  get pending(): boolean {
+    return this.#lines.length > 0;
+  }
+
+  /** Drops the incomplete command. */
+  reset(): void {
+    this.#lines = [];
+    this.#state = { depth: 0, inString: false };
+    this.#ndjson = false;
+  }
+
+  /**
+   * Adds one typed line.
+   *
+   * @param line The line, without its newline.
+   * @returns The command or directive the line completed, or null when more lines are needed.
+   */
+  push(line: string): Chunk | null {
+    if (!this.pending) {
+      const trimmed = line.trim();
+      if (trimmed === "" || trimmed.startsWith("#") || trimmed.startsWith("//")) return null;
+      if (trimmed.startsWith(".")) return parseDirective(trimmed);
+      this.#lines.push(line);
+      this.#ndjson = isNdjson(line);
+      // The method and path come first; `{?}` in a path is not a body.
+      const body = line.trim().split(/\s+/).slice(2).join(" ");
+      scan(body, this.#state);
+      if (this.#ndjson && this.#state.depth <= 0 && body === "") return null;
+      return this.#ndjson ? null : this.#completeIfClosed();
+    }
+    if (this.#ndjson) {
+      if (line.trim() !== "") {
+        this.#lines.push(line);
+        return null;
+      }
+      return this.#take();
+    }
+    this.#lines.push(line);
+    scan(line, this.#state);
+    return this.#completeIfClosed();
+  }
+
+  #completeIfClosed(): Chunk | null {
+    return this.#state.depth <= 0 && !this.#state.inString ? this.#take() : null;
+  }
+
+  #take(): Chunk {
+    const text = this.#lines.join("\n") + (this.#ndjson ? "\n" : "");
+    this.reset();
+    return { kind: "command", text };
+  }
+}

@@ -1,0 +1,107 @@
+// TC39 standard class decorators that mark a mapper class: @SimpleMapper (annotations only) and
+// @RefMapper (a mapper file's statements as methods, plus annotations).
+
+import type { EntityClass } from "../template/mod.ts";
+import type { MapperFile } from "../xml/mod.ts";
+import { defOfMetadata, type MapperClass } from "./_mapper_def.ts";
+import type { Returns } from "./statement_options.ts";
+
+/**
+ * A class decorator that marks a mapper class.
+ *
+ * @example
+ * ```ts
+ * import { type MapperDecorator, SimpleMapper } from "@searchvisitor/searchvisitor/mapper";
+ * import assert from "node:assert/strict";
+ *
+ * const mark: MapperDecorator = SimpleMapper();
+ * assert.equal(typeof mark, "function");
+ * ```
+ */
+export type MapperDecorator = (target: MapperClass, context: ClassDecoratorContext) => void;
+
+/**
+ * Options of `@SimpleMapper` and `@RefMapper`.
+ *
+ * @example
+ * ```ts
+ * import type { MapperOptions } from "@searchvisitor/searchvisitor/mapper";
+ * import assert from "node:assert/strict";
+ *
+ * class User { id = ""; }
+ * const options: MapperOptions = { entity: User, namespace: "users" };
+ * assert.equal(options.namespace, "users");
+ * ```
+ */
+export interface MapperOptions {
+  /** The entity of `BaseMapper` methods and the default row type of queries. */
+  entity?: EntityClass;
+  /** The statement id prefix (default: the class name). */
+  namespace?: string;
+}
+
+/**
+ * Marks a class as an annotation mapper; `session.createMapper` accepts only marked classes.
+ *
+ * @param options The entity (for `BaseMapper` methods and query rows) and the namespace.
+ * @returns The class decorator.
+ *
+ * @example
+ * ```ts
+ * import { bound, Query, SimpleMapper } from "@searchvisitor/searchvisitor/mapper";
+ * import assert from "node:assert/strict";
+ *
+ * @SimpleMapper({ namespace: "cities" })
+ * class CityMapper {
+ *   @Query('POST /cities/_search {"query": {"term": {"country": #{country}}}}')
+ *   byCountry(_args: { country: string }): Promise<Record<string, unknown>[]> { return bound(); }
+ * }
+ * assert.equal(typeof CityMapper.prototype.byCountry, "function");
+ * ```
+ */
+export function SimpleMapper(options: MapperOptions = {}): MapperDecorator {
+  return (_target, context) => {
+    const def = defOfMetadata(context.metadata);
+    def.mark = { kind: "simple" };
+    if (options.namespace !== undefined) def.namespace = options.namespace;
+    if (options.entity !== undefined) def.entity = options.entity;
+  };
+}
+
+/**
+ * Marks a class as a mapper whose statements come from a mapper file (and may add annotated
+ * ones). `source` is a `MapperFile`, the namespace of a file registered with
+ * `config.addMapper`/`config.loadMapper`, or the name or URL that file was loaded from. Each
+ * statement becomes a method named by its id (declare them: `declare byAge: (…) => Promise<…>`);
+ * `<select>` methods return lists unless `returns` says otherwise.
+ *
+ * @param source The mapper file, its namespace, or its file name / URL.
+ * @param options Entity, namespace and result shapes by method name.
+ * @returns The class decorator.
+ *
+ * @example
+ * ```ts
+ * import { RefMapper } from "@searchvisitor/searchvisitor/mapper";
+ * import assert from "node:assert/strict";
+ *
+ * @RefMapper("users", { returns: { byId: "one" } })
+ * class UserXmlMapper {
+ *   declare byId: (args: { id: string }) => Promise<Record<string, unknown> | null>;
+ * }
+ * assert.equal(typeof UserXmlMapper, "function");
+ * ```
+ */
+export function RefMapper(
+  source: string | MapperFile,
+  options: MapperOptions & { returns?: Record<string, Returns> } = {},
+): MapperDecorator {
+  return (_target, context) => {
+    const def = defOfMetadata(context.metadata);
+    def.mark = { kind: "ref", source };
+    if (options.namespace !== undefined) def.namespace = options.namespace;
+    if (options.entity !== undefined) def.entity = options.entity;
+    for (const [method, shape] of Object.entries(options.returns ?? {})) {
+      def.returns.set(method, shape);
+    }
+  };
+}

@@ -1,0 +1,332 @@
+// The lexer and recursive-descent parser of the test-expression language (grammar in mod.ts).
+// Produces frozen, `kind`-tagged nodes; evaluation lives in test_expression.ts. Bounded: the
+// expression's length and its nesting depth are limited, so no input can exhaust the stack.
+
+/** A parsed expression node; `at`/`end` are offsets of its text in the expression. */
+export type TestNode =
+  | { readonly kind: "literal"; readonly value: unknown; readonly at: number; readonly end: number }
+  | { readonly kind: "name"; readonly name: string; readonly at: number; readonly end: number }
+  | {
+    readonly kind: "member";
+    readonly object: TestNode;
+    readonly key: string | TestNode;
+    readonly at: number;
+    readonly end: number;
+  }
+  | {
+    readonly kind: "call";
+    readonly object: TestNode;
+    readonly method: "size" | "length" | "isEmpty";
+    readonly at: number;
+    readonly end: number;
+  }
+  | {
+    readonly kind: "list";
+    readonly items: readonly TestNode[];
+    readonly at: number;
+    readonly end: number;
+  }
+  | { readonly kind: "not"; readonly operand: TestNode; readonly at: number; readonly end: number }
+  | {
+    readonly kind: "binary";
+    readonly op: BinaryOp;
+    readonly left: TestNode;
+    readonly right: TestNode;
+    readonly at: number;
+    readonly end: number;
+  };
+
+/** The binary operators after word forms are folded (`and` → `&&`, `not in` → `!in`). */
+export type BinaryOp = "&&" | "||" | "==" | "!=" | "<" | "<=" | ">" | ">=" | "in" | "!in" | "+";
+
+/** A parse problem at an offset of the expression. */
+export class ParseProblem {
+  /** What is wrong and what to do. */
+  readonly problem: string;
+  /** 0-based offset in the expression. */
+  readonly offset: number;
+  constructor(problem: string, offset: number) {
+    this.problem = problem;
+    this.offset = offset;
+  }
+}
+
+/** The longest expression accepted. */
+export const MAX_EXPRESSION_LENGTH = 10_000;
+/**
+ * The deepest nesting accepted: parentheses, brackets, `not`, and each link of a member chain or of
+ * an operator chain count one level.
+ */
+export const MAX_EXPRESSION_DEPTH = 100;
+
+type Token = {
+  readonly t: string;
+  readonly v?: unknown;
+  readonly at: number;
+  readonly end: number;
+};
+
+const UNREACHABLE = new Set(["__proto__", "constructor", "prototype"]);
+const CALLABLE = new Set(["size", "length", "isEmpty"]);
+const KEYWORDS: Record<string, Token["t"]> = { and: "&&", or: "||", not: "not", in: "in" };
+const OPERATOR = /==|!=|<=|>=|&&|\|\||[<>!()[\].,+]/y;
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?(?![\w$])/y;
+const IDENT = /[A-Za-z_$][\w$]*/y;
+const ESCAPES: Record<string, string> = {
+  "\\": "\\",
+  "'": "'",
+  '"': '"',
+  n: "\n",
+  t: "\t",
+  r: "\r",
+  b: "\b",
+  f: "\f",
+  "/": "/",
+};
+
+function lex(src: string): Token[] {
+  const tokens: Token[] = [];
+  let i = 0;
+  while (i < src.length) {
+    const c = src[i] as string;
+    if (c === " " || c === "\t" || c === "\n" || c === "\r") {
+      i++;
+      continue;
+    }
+    if (c === "'" || c === '"') {
+      const parts: string[] = [];
+      let j = i + 1;
+      let from = j;
+      for (; j < src.length && src[j] !== c; j++) {
+        if (src[j] !== "\\") continue;
+        parts.push(src.slice(from, j));
+        const e = src[j + 1] ?? "";
+        const u = e === "u" ? /^[0-9a-fA-F]{4}$/.exec(src.slice(j + 2, j + 6)) : null;
+        if (u) {
+          parts.push(String.fromCharCode(parseInt(u[0], 16)));
+          j += 5;
+        } else if (Object.hasOwn(ESCAPES, e)) {
+          parts.push(ESCAPES[e] as string);
+          j++;
+        } else throw new ParseProblem("unknown escape in the string; use \\\\ for a backslash", j);
+        from = j + 1;
+      }
+      if (j >= src.length) throw new ParseProblem(`the string is not closed with ${c}`, i);
+      parts.push(src.slice(from, j));
+      tokens.push({ t: "value", v: parts.join(""), at: i, end: j + 1 });
+      i = j + 1;
+      continue;
+    }
+    NUMBER.lastIndex = i;
+    const num = NUMBER.exec(src);
+    if (num) {
+      tokens.push({ t: "value", v: Number(num[0]), at: i, end: i + num[0].length });
+      i += num[0].length;
+      continue;
+    }
+    IDENT.lastIndex = i;
+    const id = IDENT.exec(src);
+    if (id) {
+      const word = id[0];
+      const end = i + word.length;
+      if (Object.hasOwn(KEYWORDS, word)) tokens.push({ t: KEYWORDS[word] as string, at: i, end });
+      else if (word === "true" || word === "false") {
+        tokens.push({ t: "value", v: word === "true", at: i, end });
+      } else if (word === "null") tokens.push({ t: "value", v: null, at: i, end });
+      else tokens.push({ t: "name", v: word, at: i, end });
+      i = end;
+      continue;
+    }
+    OPERATOR.lastIndex = i;
+    const op = OPERATOR.exec(src);
+    if (op) {
+      tokens.push({ t: op[0], at: i, end: i + op[0].length });
+      i += op[0].length;
+      continue;
+    }
+    const hint = c === "=" ? "; use == to compare" : c === "&" || c === "|" ? `; use ${c}${c}` : "";
+    throw new ParseProblem(`unexpected character "${c}"${hint}`, i);
+  }
+  return tokens;
+}
+
+/** Parses an expression into a node tree, or throws a {@linkcode ParseProblem}. */
+export function parseNodes(src: string): TestNode {
+  if (src.length > MAX_EXPRESSION_LENGTH) {
+    throw new ParseProblem(`the expression is longer than ${MAX_EXPRESSION_LENGTH} characters`, 0);
+  }
+  const tokens = lex(src);
+  let k = 0;
+  let depth = 0;
+  const peek = (): Token | undefined => tokens[k];
+  const fail = (problem: string): never => {
+    throw new ParseProblem(problem, tokens[k]?.at ?? src.length);
+  };
+  const enter = (): void => {
+    if (++depth > MAX_EXPRESSION_DEPTH) {
+      fail(`the expression nests deeper than ${MAX_EXPRESSION_DEPTH} levels`);
+    }
+  };
+  const expect = (t: string, problem: string): Token => {
+    const token = peek();
+    if (token?.t !== t) fail(problem);
+    k++;
+    return token as Token;
+  };
+
+  const primary = (): TestNode => {
+    const token = peek();
+    if (!token) return fail("the expression ends early: add a name or a value");
+    k++;
+    if (token.t === "value") {
+      return { kind: "literal", value: token.v, at: token.at, end: token.end };
+    }
+    if (token.t === "name") {
+      const name = token.v as string;
+      if (UNREACHABLE.has(name)) {
+        k--;
+        fail(`"${name}" is not reachable in a test`);
+      }
+      return { kind: "name", name, at: token.at, end: token.end };
+    }
+    if (token.t === "(") {
+      enter();
+      const inner = or();
+      expect(")", "expected ) to close the (");
+      depth--;
+      return inner;
+    }
+    if (token.t === "[") {
+      enter();
+      const items: TestNode[] = [];
+      if (peek()?.t !== "]") {
+        items.push(or());
+        while (peek()?.t === ",") {
+          k++;
+          items.push(or());
+        }
+      }
+      const close = expect("]", "expected , or ] in the list");
+      depth--;
+      return { kind: "list", items, at: token.at, end: close.end };
+    }
+    k--;
+    return fail(
+      `unexpected "${token.t === "!in" ? "not in" : token.t}"; expected a name or a value`,
+    );
+  };
+
+  const postfix = (): TestNode => {
+    let node = primary();
+    const start = depth;
+    while (peek()?.t === "." || peek()?.t === "[") {
+      enter();
+      if (peek()?.t === ".") {
+        k++;
+        const name = expect("name", "expected a property name after .");
+        const key = name.v as string;
+        if (UNREACHABLE.has(key)) {
+          k--;
+          fail(`"${key}" is not reachable in a test`);
+        }
+        if (peek()?.t === "(") {
+          if (!CALLABLE.has(key)) {
+            k--;
+            fail(`only .size(), .length() and .isEmpty() can be called, not .${key}()`);
+          }
+          k++;
+          const close = expect(")", `.${key}() takes no arguments`);
+          node = { kind: "call", object: node, method: key as "size", at: node.at, end: close.end };
+        } else node = { kind: "member", object: node, key, at: node.at, end: name.end };
+      } else {
+        k++;
+        const key = or();
+        const close = expect("]", "expected ] after the index");
+        node = { kind: "member", object: node, key, at: node.at, end: close.end };
+      }
+    }
+    depth = start;
+    return node;
+  };
+
+  const sum = (): TestNode => {
+    let left = postfix();
+    const start = depth;
+    while (peek()?.t === "+") {
+      k++;
+      enter();
+      const right = postfix();
+      left = { kind: "binary", op: "+", left, right, at: left.at, end: right.end };
+    }
+    depth = start;
+    return left;
+  };
+
+  const comparison = (): TestNode => {
+    const left = sum();
+    let t = peek()?.t;
+    if (t === "not" && tokens[k + 1]?.t === "in") {
+      k++;
+      t = "!in";
+    }
+    if (
+      t === "==" || t === "!=" || t === "<" || t === "<=" || t === ">" || t === ">=" ||
+      t === "in" || t === "!in"
+    ) {
+      k++;
+      const right = sum();
+      return { kind: "binary", op: t, left, right, at: left.at, end: right.end };
+    }
+    return left;
+  };
+
+  const unary = (): TestNode => {
+    const token = peek();
+    if (token?.t === "!" || token?.t === "not") {
+      k++;
+      enter();
+      const operand = unary();
+      depth--;
+      return { kind: "not", operand, at: token.at, end: operand.end };
+    }
+    return comparison();
+  };
+
+  const and = (): TestNode => {
+    let left = unary();
+    const start = depth;
+    while (peek()?.t === "&&") {
+      k++;
+      enter();
+      const right = unary();
+      left = { kind: "binary", op: "&&", left, right, at: left.at, end: right.end };
+    }
+    depth = start;
+    return left;
+  };
+
+  const or = (): TestNode => {
+    let left = and();
+    const start = depth;
+    while (peek()?.t === "||") {
+      k++;
+      enter();
+      const right = and();
+      left = { kind: "binary", op: "||", left, right, at: left.at, end: right.end };
+    }
+    depth = start;
+    return left;
+  };
+
+  if (tokens.length === 0) throw new ParseProblem("the expression is empty", 0);
+  const node = or();
+  if (k < tokens.length) {
+    const t = peek()?.t;
+    fail(
+      t === "name" || t === "value"
+        ? "two values in a row; join them with and / or or an operator"
+        : `unexpected "${t}"`,
+    );
+  }
+  return node;
+}
