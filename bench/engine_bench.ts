@@ -2,6 +2,7 @@
 // range and bool queries; MiniSearch indexing and searching the same titles is the baseline.
 //
 //   deno bench -A bench/engine_bench.ts
+//   deno run -A bench/engine_bench.ts --scale   (engine_scale.ts: _bulk over HTTP, up to 1M docs)
 
 import MiniSearch from "npm:minisearch@7";
 import { Shard } from "../engine/_index/shard.ts";
@@ -202,7 +203,10 @@ async function reportEngine(): Promise<void> {
   engine.close();
 }
 
-if (Deno.args.includes("--report")) {
+if (Deno.args.includes("--scale")) {
+  const { scaleReport } = await import("./engine_scale.ts");
+  await scaleReport();
+} else if (Deno.args.includes("--report")) {
   report();
   if (Deno.args.includes("--engine")) await reportEngine();
 } else {

@@ -3,11 +3,11 @@
  * engine; rows print as aligned tables that fit the terminal, and large NDJSON files stream into
  * `_bulk` requests behind a progress bar. The program is `cli/main.ts` (`deno task cli`, the npm
  * package's `searchvisitor` bin); this module holds its runtime-free parts, so a host of its own
- * (a web terminal, a test) can drive {@linkcode runCli} or a {@linkcode Session}.
+ * (a web terminal, a test) can drive {@linkcode runCli} or a {@linkcode ConsoleSession}.
  *
  * @example A session over the embedded engine
  * ```ts
- * import { Session } from "@searchvisitor/searchvisitor/cli";
+ * import { ConsoleSession } from "@searchvisitor/searchvisitor/cli";
  * import { DataSource } from "@searchvisitor/searchvisitor/driver";
  * import { Engine } from "@searchvisitor/searchvisitor/engine";
  * import assert from "node:assert/strict";
@@ -15,7 +15,7 @@
  * const engine = new Engine();
  * let out = "";
  * const ds = new DataSource({ nodes: ["http://engine"], fetch: engine.fetch, indexRefresh: true });
- * const session = new Session(ds, { out: (t) => (out += t), err: (t) => (out += t), width: () => 40 });
+ * const session = new ConsoleSession(ds, { out: (t) => (out += t), err: (t) => (out += t), width: () => 40 });
  * await session.runScript('PUT /people/_doc/1 {"name": "Ada"}\nGET /people/_search\n');
  * assert.match(out, /\| 1   \| \{"name":"Ada"\} \|/);
  * assert.match(out, /\(1 row, total 1, took \d+ ms\)/);
@@ -47,5 +47,5 @@ export {
   renderResults,
   renderResultSet,
 } from "./output.ts";
-export { HELP, Session, type SessionIO } from "./session.ts";
+export { type ConsoleIO, ConsoleSession, HELP } from "./console_session.ts";
 export { type CliHost, INTERRUPT, type LineReader, runCli } from "./run.ts";

@@ -10,7 +10,7 @@ import { Engine } from "../engine/mod.ts";
 import { parseArgs, USAGE, UsageError } from "./args.ts";
 import { CommandBuffer } from "./command_buffer.ts";
 import { describeError, EXIT, exitCodeOf } from "./output.ts";
-import { Session, type SessionIO } from "./session.ts";
+import { type ConsoleIO, ConsoleSession } from "./console_session.ts";
 
 /** What {@linkcode LineReader.read} returns when the person pressed Ctrl-C. */
 export const INTERRUPT = "\u0003";
@@ -37,7 +37,7 @@ export interface LineReader {
 }
 
 /** Everything the console needs from its runtime. */
-export interface CliHost extends SessionIO {
+export interface CliHost extends ConsoleIO {
   /** The arguments after the program name. */
   args: readonly string[];
   /** Reads an environment variable. */
@@ -114,7 +114,7 @@ export async function runCli(host: CliHost): Promise<number> {
         common,
       );
     }
-    const session = new Session(ds, host);
+    const session = new ConsoleSession(ds, host);
     session.format = options.format;
     session.timing = options.timing;
     if (options.load !== undefined) {
@@ -152,7 +152,7 @@ export async function runCli(host: CliHost): Promise<number> {
 }
 
 async function interactive(
-  session: Session,
+  session: ConsoleSession,
   ds: DataSource,
   host: CliHost,
   embedded: boolean,

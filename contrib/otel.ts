@@ -3,8 +3,8 @@
  * `@opentelemetry/api`, or anything with the same `startSpan`) and give the returned listener to
  * the data source. Each attempt of each request becomes one client span with the
  * database-client conventions: `db.system` (`elasticsearch` or `opensearch`), `db.operation`
- * (`search`, `bulk`, `doc`, …), `server.address`, `server.port`, `http.request.method`,
- * `url.full` (redacted), `http.response.status_code`, body sizes, `http.request.resend_count` on
+ * (the endpoint as Elasticsearch's clients name it: `search`, `index`, `bulk`, `cat.indices`, …), `server.address`, `server.port`, `http.request.method`,
+ * `url.full` (redacted), `db.elasticsearch.path_parts.index`, `http.response.status_code`, body sizes, `http.request.resend_count` on
  * retries, and `error.type` with an error status on failure. Nothing secret is in them: the
  * events they are built from never hold a header, a body or a credential.
  *
@@ -27,7 +27,7 @@
  * const ds = new DataSource({ nodes: ["http://localhost:9200"], fetch: engine.fetch, onEvent: otelListener(tracer) });
  * await using conn = await ds.getConnection();
  * await conn.createStatement().executeQuery("GET /_cat/indices");
- * assert.deepEqual(names, ["cat elasticsearch"]);
+ * assert.deepEqual(names, ["cat.indices elasticsearch"]);
  * engine.close();
  * ```
  *
@@ -83,7 +83,8 @@ export function otelListener(
     try {
       if (event.type === "request-start") {
         const url = new URL(event.node);
-        const operation = event.operation.replace(/^_/, "");
+        const operation = event.operation;
+        const index = new URL(event.url).pathname.split("/")[1];
         const span = tracer.startSpan(operation, {
           kind: SPAN_KIND_CLIENT,
           attributes: {
@@ -94,6 +95,9 @@ export function otelListener(
             "server.port": Number(url.port || (url.protocol === "https:" ? 443 : 80)),
             "http.request.method": event.method,
             "url.full": event.url,
+            ...(index && !index.startsWith("_")
+              ? { "db.elasticsearch.path_parts.index": decodeURIComponent(index) }
+              : {}),
             "http.request.body.size": event.requestBytes,
             ...(event.attempt > 1 ? { "http.request.resend_count": event.attempt - 1 } : {}),
           },

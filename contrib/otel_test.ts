@@ -48,7 +48,7 @@ Deno.test("otel: one client span per request with the db-client attributes, over
   await stmt.executeQuery('POST /people/_search {"query": {"match_all": {}}}');
   await assert.rejects(stmt.executeQuery("GET /missing/_search"), ResponseError);
   engine.close();
-  assert.deepEqual(spans.map((s) => s.name), ["doc", "search", "search"]);
+  assert.deepEqual(spans.map((s) => s.name), ["index", "search", "search"]);
   const search = spans[1]!;
   assert.equal(search.kind, 2);
   assert.equal(search.ended, true);
@@ -63,6 +63,7 @@ Deno.test("otel: one client span per request with the db-client attributes, over
       "server.port": 9201,
       "http.request.method": "POST",
       "url.full": "http://search.local:9201/people/_search",
+      "db.elasticsearch.path_parts.index": "people",
       "http.request.body.size": '{"query":{"match_all":{}}}'.length,
       "http.response.status_code": 200,
       "http.response.body.size": undefined,

@@ -84,3 +84,12 @@ export type {
 } from "./command/command_tokenizer.ts";
 export { bindScript, type BindScriptOptions } from "./command/command_binder.ts";
 export { CommandCache } from "./command/command_cache.ts";
+
+// For the layers that render optional parts (template rules, mapper files): one test-expression
+// language and one clean-up of the commas that vanished members leave.
+export {
+  TestExpression,
+  type TestParseOptions,
+  type VariableLookup,
+} from "./expression/test_expression.ts";
+export { dropDanglingCommas } from "./command/dangling_commas.ts";

@@ -60,6 +60,7 @@ export class EngineError extends Error {
  */
 export const ERROR_TYPES = {
   action_request_validation_exception: 400,
+  aggregation_execution_exception: 500,
   aliases_not_found_exception: 404,
   content_too_long: 413,
   document_missing_exception: 404,

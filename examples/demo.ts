@@ -9,6 +9,7 @@ import { formatTable } from "./_demo_table.ts";
 import { loadCities } from "./_demo_data.ts";
 import { tourLambda } from "./tour_lambda.ts";
 import { tourMapper } from "./tour_mapper.ts";
+import { tourVectors } from "./tour_vectors.ts";
 import { tourXml } from "./tour_xml.ts";
 
 @Table("cities")
@@ -162,6 +163,7 @@ try {
 
   await tourLambda({ ds, jdbc, section });
   await tourMapper({ ds, jdbc, section });
+  await tourVectors({ ds, jdbc, section });
   await tourXml({ ds, jdbc, section });
 
   console.log(`\ndone in ${((performance.now() - started) / 1000).toFixed(1)} s`);

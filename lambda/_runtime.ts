@@ -4,6 +4,7 @@
 import type { JdbcTemplate } from "../template/mod.ts";
 import type { ExactResolver, SortKey } from "./compiler.ts";
 import type { ConditionNode } from "./nodes.ts";
+import type { VectorDialect } from "./vectors.ts";
 
 /** The running side of a LambdaTemplate, as builders see it. */
 export interface Runtime {
@@ -17,6 +18,11 @@ export interface Runtime {
     where: ConditionNode | null,
     sort: readonly SortKey[],
   ): Promise<ExactResolver>;
+  /** How an order by vector similarity on `field` of `index` is sent, and the field's similarity. */
+  vectorPlan(
+    index: string,
+    field: string,
+  ): Promise<{ dialect: Exclude<VectorDialect, "auto">; similarity?: string }>;
 }
 
 /** The fields of a tree whose conditions need an exact form. */

@@ -4,6 +4,7 @@
 
 import type { BoundTemplate } from "../template/mod.ts";
 import type { ConditionNode } from "./nodes.ts";
+import { compileVectorSearch, filterClause, type VectorSearch } from "./vectors.ts";
 
 /**
  * Gives the field an exact condition (`term`, `terms`, `range`, `prefix`, `wildcard`, sort) must
@@ -36,6 +37,8 @@ export interface SearchSpec {
   readonly from?: number;
   /** The number of hits. */
   readonly size: number;
+  /** An order by vector similarity (the primary key), with its k and dialect. */
+  readonly vector?: VectorSearch;
   /** Count every match exactly (`track_total_hits`); default true. */
   readonly trackTotal?: boolean;
   /** Ask for each hit's version (an entity with a version field): `_seq_no` or `_version`. */
@@ -95,6 +98,8 @@ class Emitter {
           }}}}`;
         return n.negated ? mustNot(one) : one;
       }
+      case "vector":
+        return filterClause((v) => this.arg(v), n.metric, n.field, n.vector, n.threshold);
       case "match":
         return `{"${n.phrase ? "match_phrase" : "match"}":{${q(n.field)}:${this.arg(n.text)}}}`;
       case "not":
@@ -156,6 +161,15 @@ export function escapeWildcard(text: string): string {
 export function compileSearch(spec: SearchSpec, exact: ExactResolver = AS_WRITTEN): BoundTemplate {
   const e = new Emitter(exact);
   const index = e.arg(spec.index);
+  if (spec.vector !== undefined) {
+    return compileVectorSearch(spec, spec.vector, {
+      index,
+      arg: (v) => e.arg(v),
+      where: () => spec.where === null ? null : e.query(spec.where),
+      sortKey: (s) => `{${q(exact(s.field, "orderBy"))}:{"order":"${s.order}"}}`,
+      args: e.args,
+    });
+  }
   let body = `{"query":${e.query(spec.where)}`;
   if (spec.source !== undefined) body += `,"_source":[${spec.source.map((f) => q(f)).join(",")}]`;
   if (spec.sort.length > 0) {

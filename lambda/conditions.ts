@@ -11,6 +11,7 @@ import {
   toTree,
 } from "./nodes.ts";
 import { columnOf, type Target } from "./target.ts";
+import { checkThreshold, checkVector } from "./vectors.ts";
 import { checkText, checkValue, frozenValue } from "./_condition_values.ts";
 
 /**
@@ -257,6 +258,40 @@ export abstract class Conditions<T> {
   /** `field` does not end with `text`. */
   notLikeLeft(field: FieldPath<T>, text: string): this {
     return this.#like("notLikeLeft", field, text, "suffix", true);
+  }
+
+  #vector(
+    method: string,
+    metric: "l2" | "cosine" | "ip",
+    field: string,
+    vector: ArrayLike<number>,
+    threshold: number,
+  ): this {
+    return this.#add(node({
+      kind: "vector",
+      metric,
+      field: columnOf(this.target, field, method),
+      vector: checkVector(method, field, vector),
+      threshold: checkThreshold(method, field, threshold),
+    }));
+  }
+
+  /**
+   * The document's vector lies within L2 distance `threshold` of `vector` (inclusive). An exact
+   * `script` filter; vector, field name and threshold are bound `params`.
+   */
+  vectorByL2(field: FieldPath<T>, vector: ArrayLike<number>, threshold: number): this {
+    return this.#vector("vectorByL2", "l2", field, vector, threshold);
+  }
+
+  /** The document's vector is within cosine distance (1 − cosine) `threshold` of `vector`. */
+  vectorByCosine(field: FieldPath<T>, vector: ArrayLike<number>, threshold: number): this {
+    return this.#vector("vectorByCosine", "cosine", field, vector, threshold);
+  }
+
+  /** The inner product of the document's vector with `vector` is at least `threshold`. */
+  vectorByIP(field: FieldPath<T>, vector: ArrayLike<number>, threshold: number): this {
+    return this.#vector("vectorByIP", "ip", field, vector, threshold);
   }
 
   /** Full-text `match` of `text` on an analysed field (scores the hits). */

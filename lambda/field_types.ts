@@ -10,6 +10,8 @@ export interface FieldType {
   readonly type: string;
   /** For a text field: the path of its keyword sub-field, when it has one. */
   readonly keyword?: string;
+  /** For a vector field: its similarity (`cosine`, `l2_norm`, OpenSearch's `l2`, ...). */
+  readonly similarity?: string;
 }
 
 /** Field path → type, as read from an index mapping. */
@@ -43,8 +45,24 @@ function walk(properties: Record<string, unknown>, prefix: string, out: Map<stri
     const previous = out.get(path);
     // Several indices (a pattern): a field that is text anywhere needs its exact form everywhere.
     if (previous && previous.type === "text" && def.type !== "text") continue;
-    out.set(path, Object.freeze({ type: def.type, ...(keyword ? { keyword } : {}) }));
+    const similarity = vectorSimilarity(def);
+    out.set(
+      path,
+      Object.freeze({
+        type: def.type,
+        ...(keyword ? { keyword } : {}),
+        ...(similarity ? { similarity } : {}),
+      }),
+    );
   }
+}
+
+/** The similarity of a `dense_vector` (default cosine) or `knn_vector` (default l2) mapping. */
+function vectorSimilarity(def: Record<string, unknown>): string | undefined {
+  if (def.type === "dense_vector") return String(def.similarity ?? "cosine");
+  if (def.type !== "knn_vector") return undefined;
+  const method = isObject(def.method) ? def.method : {};
+  return String(method.space_type ?? def.space_type ?? "l2");
 }
 
 /**
@@ -103,6 +121,11 @@ export interface ToCommandOptions {
    * keyword sub-field, as they do when the command runs. Without it, fields are used as written.
    */
   readonly mapping?: FieldTypes;
+  /**
+   * How an order by vector similarity is shown (default `"knn"`, Elasticsearch 8+). When it
+   * runs, the dialect comes from the LambdaTemplate (by default from the server's version).
+   */
+  readonly vectorDialect?: "knn" | "opensearch" | "script";
 }
 
 /** The resolver of `toCommand()`: the given mapping, or fields as written. */

@@ -13,6 +13,7 @@ import { QueryBuilder } from "./query_builder.ts";
 import { UpdateBuilder } from "./update_builder.ts";
 import { exactFields, type Runtime } from "./_runtime.ts";
 import { targetOf } from "./target.ts";
+import type { VectorDialect } from "./vectors.ts";
 
 /**
  * A document of a bare index: its fields (plus `_id` when read).
@@ -54,6 +55,13 @@ export interface LambdaOptions {
    * field use its keyword sub-field. `"as-written"`: never read mappings; fields are used as named.
    */
   readonly fieldTypes?: "mapping" | "as-written";
+  /**
+   * How orders by vector similarity are sent. `"auto"` (default) asks the server once (`GET /`):
+   * Elasticsearch 8+ gets the `knn` section, OpenSearch its `knn` query, older versions an exact
+   * `script_score`. A field whose mapped similarity ranks differently from the order's metric
+   * always gets the exact `script_score` (OpenSearch's `knn_score` script there).
+   */
+  readonly vectorDialect?: VectorDialect;
 }
 
 /** How long a cached mapping is trusted for fields it does not know yet (they may be new). */
@@ -111,6 +119,8 @@ export class LambdaTemplate {
   readonly #readMappings: boolean;
   readonly #types = new Map<string, CachedTypes>();
   readonly #runtime: Runtime;
+  readonly #vectorDialect: VectorDialect;
+  #serverDialect: Promise<Exclude<VectorDialect, "auto">> | undefined;
 
   /**
    * A LambdaTemplate over a data source, a connection or an existing JdbcTemplate.
@@ -122,10 +132,12 @@ export class LambdaTemplate {
     this.jdbc = isJdbcTemplate(source) ? source : new JdbcTemplate(source);
     this.#refresh = options.refresh ?? true;
     this.#readMappings = (options.fieldTypes ?? "mapping") === "mapping";
+    this.#vectorDialect = options.vectorDialect ?? "auto";
     this.#runtime = {
       jdbc: this.jdbc,
       refresh: this.#refresh,
       resolver: (index, where, sort) => this.#resolver(index, where, sort),
+      vectorPlan: (index, field) => this.#vectorPlan(index, field),
     };
   }
 
@@ -194,6 +206,35 @@ export class LambdaTemplate {
       if (this.#types.get(index) === entry) this.#types.delete(index);
     });
     return entry;
+  }
+
+  async #vectorPlan(
+    index: string,
+    field: string,
+  ): Promise<{ dialect: Exclude<VectorDialect, "auto">; similarity?: string }> {
+    const dialect = this.#vectorDialect === "auto"
+      ? await (this.#serverDialect ??= this.#askDialect())
+      : this.#vectorDialect;
+    if (!this.#readMappings || dialect === "script") return { dialect };
+    const similarity = (await this.#cached(index, false).types).get(field)?.similarity;
+    return similarity === undefined ? { dialect } : { dialect, similarity };
+  }
+
+  /** The dialect of the server's version: `GET /` once (a failure is asked again next time). */
+  #askDialect(): Promise<Exclude<VectorDialect, "auto">> {
+    const asked = this.jdbc.query({ text: "GET /", args: [] }, undefined, {
+      extractor: (rs) => {
+        const version = (rs.raw as { version?: { number?: unknown; distribution?: unknown } })
+          ?.version;
+        if (version?.distribution === "opensearch") return "opensearch" as const;
+        const major = Number(String(version?.number ?? "0").split(".")[0]);
+        return major >= 8 ? "knn" as const : "script" as const;
+      },
+    });
+    asked.catch(() => {
+      this.#serverDialect = undefined;
+    });
+    return asked;
   }
 
   async #resolver(

@@ -19,6 +19,8 @@
  * | `like(f, "%ab")`, `like(f, "ab")`, `likeLeft` | `wildcard` with `*`, `?`, `\` escaped |
  * | `match`, `matchPhrase` | `match`, `match_phrase` |
  * | `or()`, `or(g)`, `and(g)`, `not(g)` | `bool.should` (minimum 1), `bool.filter`/`must`, `bool.must_not` |
+ * | `vectorByL2/Cosine/IP(f, v, t)` | `script` filter; vector, field and threshold bound as `params` |
+ * | `orderByL2/Cosine/IP/Hamming(f, v)` | `knn` section (ES 8+), OpenSearch `knn` query, or `script_score` |
  *
  * @example
  * ```ts
@@ -45,3 +47,4 @@ export { ConditionGroup, Conditions, type FieldPath, type ValueOf } from "./cond
 export type { ConditionNode, ConditionValue } from "./nodes.ts";
 export { escapeWildcard } from "./compiler.ts";
 export type { FieldType, FieldTypes, ToCommandOptions } from "./field_types.ts";
+export type { KnnOptions, VectorDialect, VectorMetric } from "./vectors.ts";

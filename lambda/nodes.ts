@@ -74,6 +74,13 @@ export type ConditionNode =
     readonly text: string;
     readonly phrase: boolean;
   }
+  | {
+    readonly kind: "vector";
+    readonly metric: "l2" | "cosine" | "ip";
+    readonly field: string;
+    readonly vector: readonly number[];
+    readonly threshold: number;
+  }
   | { readonly kind: "and"; readonly items: readonly ConditionNode[] }
   | { readonly kind: "or"; readonly items: readonly ConditionNode[] }
   | { readonly kind: "not"; readonly item: ConditionNode };

@@ -21,6 +21,15 @@ import { type Clauses, NO_CLAUSES } from "./nodes.ts";
 import type { Runtime } from "./_runtime.ts";
 import { columnOf, type Target } from "./target.ts";
 import { docOfRow, readHits } from "./_hits.ts";
+import {
+  checkKnnOptions,
+  checkVector,
+  type KnnOptions,
+  knnRanksBy,
+  type VectorMetric,
+  type VectorOrder,
+  type VectorSearch,
+} from "./vectors.ts";
 
 /** The most hits one un-paged request returns (Elasticsearch's default `max_result_window`). */
 export const MAX_UNPAGED = 10_000;
@@ -29,6 +38,8 @@ interface QueryState {
   readonly select?: readonly string[];
   readonly sort: readonly SortKey[];
   readonly page?: { readonly from: number; readonly size: number; readonly page?: Page };
+  readonly vector?: VectorOrder;
+  readonly knn?: KnnOptions;
 }
 
 const NO_STATE: QueryState = Object.freeze({ sort: Object.freeze([]) });
@@ -109,6 +120,51 @@ export class QueryBuilder<T> extends Conditions<T> {
     return this.#with({ sort: Object.freeze([...this.#state.sort, key]) });
   }
 
+  #vectorOrder(method: string, metric: VectorMetric, field: string, vector: ArrayLike<number>) {
+    if (this.#state.vector !== undefined) {
+      throw new TypeError(
+        `${method}(${JSON.stringify(field)}): the query is already ordered by vector similarity`,
+      );
+    }
+    const order: VectorOrder = Object.freeze({
+      metric,
+      field: columnOf(this.target, field, method),
+      vector: checkVector(method, field, vector),
+    });
+    return this.#with({ vector: order });
+  }
+
+  /**
+   * Nearest first by L2 distance to `vector`: the k nearest documents matching the conditions
+   * (see {@linkcode knnOptions}). Similarity is the primary order; `orderBy` keys break ties.
+   */
+  orderByL2(field: FieldPath<T>, vector: ArrayLike<number>): this {
+    return this.#vectorOrder("orderByL2", "l2", field, vector);
+  }
+
+  /** Nearest first by cosine similarity to `vector` (the k nearest; see `orderByL2`). */
+  orderByCosine(field: FieldPath<T>, vector: ArrayLike<number>): this {
+    return this.#vectorOrder("orderByCosine", "cosine", field, vector);
+  }
+
+  /** Largest inner product with `vector` first (the k nearest; see `orderByL2`). */
+  orderByIP(field: FieldPath<T>, vector: ArrayLike<number>): this {
+    return this.#vectorOrder("orderByIP", "ip", field, vector);
+  }
+
+  /** Smallest Hamming distance to `vector` first (byte vectors; always an exact `script_score`). */
+  orderByHamming(field: FieldPath<T>, vector: ArrayLike<number>): this {
+    return this.#vectorOrder("orderByHamming", "hamming", field, vector);
+  }
+
+  /**
+   * `k` (how many nearest documents; default from + size of the page, or 10) and
+   * `numCandidates` (per shard; default 1.5 × k) of a vector order.
+   */
+  knnOptions(options: KnnOptions): this {
+    return this.#with({ knn: checkKnnOptions(options) });
+  }
+
   /**
    * Read the page `page` describes (`from` = first record position, `size` = page size; a size of
    * 0 means no paging), as it is now: move the page (`nextPage()`) and call `usePage` again for the
@@ -127,9 +183,9 @@ export class QueryBuilder<T> extends Conditions<T> {
     return this.usePage(PageResult.of(pageNumber, pageSize, offset));
   }
 
-  #spec(size?: number) {
+  #spec(size?: number, plan?: { dialect: VectorSearch["dialect"]; similarity?: string }) {
     const page = this.#state.page;
-    return {
+    const spec = {
       index: this.target.index,
       where: this.where,
       ...(this.#state.select !== undefined ? { source: this.#state.select } : {}),
@@ -138,6 +194,25 @@ export class QueryBuilder<T> extends Conditions<T> {
       ...(page && size === undefined ? { from: page.from } : {}),
       size: size ?? page?.size ?? MAX_UNPAGED,
     };
+    const order = this.#state.vector;
+    if (order === undefined) return spec;
+    // The k nearest: the page's end, or 10; an explicit k wins.
+    const from = page && size === undefined ? page.from : 0;
+    const k = this.#state.knn?.k ?? (page ? from + page.size : size ?? 10);
+    const similarity = plan?.similarity;
+    const dialect = plan === undefined || knnRanksBy(order.metric, similarity)
+      ? plan?.dialect ?? "knn"
+      : "script";
+    const vector: VectorSearch = {
+      order,
+      k,
+      dialect: order.metric === "hamming" ? "script" : dialect,
+      ...(plan?.dialect === "opensearch" ? { openSearch: true } : {}),
+      ...(this.#state.knn?.numCandidates !== undefined
+        ? { numCandidates: Math.max(this.#state.knn.numCandidates, k) }
+        : {}),
+    };
+    return { ...spec, size: Math.max(0, Math.min(spec.size, k - from)), vector };
   }
 
   /**
@@ -145,7 +220,14 @@ export class QueryBuilder<T> extends Conditions<T> {
    * gives the same command every time.
    */
   toCommand(options?: ToCommandOptions): BoundTemplate {
-    return compileSearch(this.#spec(), resolverOf(options));
+    const order = this.#state.vector;
+    const plan = order === undefined ? undefined : {
+      dialect: options?.vectorDialect ?? "knn",
+      ...(options?.mapping?.get(order.field)?.similarity !== undefined
+        ? { similarity: options.mapping.get(order.field)!.similarity }
+        : {}),
+    };
+    return compileSearch(this.#spec(undefined, plan), resolverOf(options));
   }
 
   /** The `_count` command of `queryForCount()`: the query only (no paging, order or projection). */
@@ -154,7 +236,11 @@ export class QueryBuilder<T> extends Conditions<T> {
   }
 
   async #search<R>(size: number | undefined, read: (rs: ResultSet, text: string) => R) {
-    const spec = this.#spec(size);
+    const order = this.#state.vector;
+    const plan = order === undefined
+      ? undefined
+      : await this.#runtime.vectorPlan(this.target.index, order.field);
+    const spec = this.#spec(size, plan);
     const resolver = await this.#runtime.resolver(spec.index, spec.where, spec.sort);
     const bound = compileSearch(spec, resolver);
     return await this.#runtime.jdbc.query(bound, undefined, {
@@ -173,7 +259,11 @@ export class QueryBuilder<T> extends Conditions<T> {
   }
 
   #checkComplete(count: number, total: number | undefined, text: string): void {
-    if (this.#state.page === undefined && total !== undefined && total > count) {
+    // A vector order asks for the k nearest: fewer than the matches is the answer, not a cut.
+    if (
+      this.#state.page === undefined && this.#state.vector === undefined && total !== undefined &&
+      total > count
+    ) {
       throw new IllegalStateError(
         `The query matched ${total} documents, more than the ${MAX_UNPAGED} one request returns; page with usePage()/initPage() or iterate with stream()`,
         { command: text },
@@ -260,6 +350,11 @@ export class QueryBuilder<T> extends Conditions<T> {
    * ```
    */
   async *stream(options: StreamOptions = {}): AsyncGenerator<T, void, undefined> {
+    if (this.#state.vector !== undefined) {
+      throw new TypeError(
+        "stream() reads every match; a vector order reads the k nearest: use queryForList()",
+      );
+    }
     const pageSize = options.pageSize ?? this.#state.page?.size ?? 1000;
     const spec = { ...this.#spec(pageSize), trackTotal: false }; // no total needed: pages only
     const resolver = await this.#runtime.resolver(spec.index, spec.where, spec.sort);

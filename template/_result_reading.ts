@@ -19,14 +19,21 @@ import type {
   RowMapper,
 } from "./types.ts";
 
+/** One descriptor reused for every property (a fresh object per property costs more). */
+const HIDDEN: PropertyDescriptor = { value: undefined, enumerable: false };
+
 /** Attaches `total`, `took`, `aggregations` and `raw` to an array, not enumerable. */
 export function withMeta<T>(rows: T[], rs: ResultSet): QueryList<T> {
-  Object.defineProperties(rows, {
-    total: { value: rs.total, enumerable: false },
-    took: { value: rs.took, enumerable: false },
-    aggregations: { value: rs.aggregations, enumerable: false },
-    raw: { value: rs.raw, enumerable: false },
-  });
+  const d = HIDDEN;
+  d.value = rs.total;
+  Object.defineProperty(rows, "total", d);
+  d.value = rs.took;
+  Object.defineProperty(rows, "took", d);
+  d.value = rs.aggregations;
+  Object.defineProperty(rows, "aggregations", d);
+  d.value = rs.raw;
+  Object.defineProperty(rows, "raw", d);
+  d.value = undefined;
   return rows as QueryList<T>;
 }
 

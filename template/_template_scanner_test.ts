@@ -1,8 +1,6 @@
 import assert from "node:assert/strict";
 import { scan } from "./_template_scanner.ts";
 import type { Segment } from "./_template_syntax.ts";
-import { removeEmptyMembers } from "./_json_cleanup.ts";
-import { evaluate, parseExpr, truthy } from "./_expr.ts";
 import { bindTemplate } from "./named_binding.ts";
 
 const kinds = (segments: Segment[]) =>
@@ -50,28 +48,6 @@ Deno.test("a word that is not a method keeps the body state", () => {
     kinds(scan('PUT /a/_doc/1 {"x": true}\nDELETE /#{i}')),
     'PUT /a/_doc/1 {"x": true}\nDELETE /[{?} i]',
   );
-});
-
-Deno.test("removeEmptyMembers drops dangling commas outside strings only", () => {
-  assert.equal(removeEmptyMembers("[ , 1, , 2, ]"), "[  1,  2 ]");
-  assert.equal(removeEmptyMembers('{"a": ",", , }'), '{"a": ","  }');
-  assert.equal(removeEmptyMembers("GET /a,b/_search {, }"), "GET /a,b/_search { }");
-});
-
-Deno.test("test expressions: comparisons, logic, literals, no coercion", () => {
-  const t = (src: string, args: unknown) => {
-    const e = parseExpr(src);
-    if ("error" in e) throw new Error(e.error);
-    return evaluate(e, args);
-  };
-  assert.equal(t("a == 'x' and b > 2", { a: "x", b: 3 }), true);
-  assert.equal(t("a != null && !(b <= 2)", { a: 0, b: 3 }), true);
-  assert.equal(t("b > '2'", { b: 3 }), false);
-  assert.equal(truthy(t("list", { list: [] })), false);
-  assert.equal(t(":p.q[0] == 1", { p: { q: [1] } }), true);
-  assert.equal(t("missing == null", {}), true);
-  assert.ok("error" in parseExpr("a ==="));
-  assert.ok("error" in parseExpr("a.constructor"));
 });
 
 Deno.test("\\${ is a literal ${, inside and outside JSON strings", () => {

@@ -3,11 +3,15 @@
 // Texts are scanned once and cached (bounded); a text without rules and splices binds by
 // filling an array.
 
-import { BindError, CommandCache, InvalidArgumentError } from "../driver/mod.ts";
+import {
+  BindError,
+  CommandCache,
+  dropDanglingCommas,
+  InvalidArgumentError,
+  TestExpression,
+} from "../driver/mod.ts";
 import { type ArgPath, MISSING, resolvePath } from "./_path.ts";
-import { evaluate, truthy } from "./_expr.ts";
 import { md5Hex } from "./_md5.ts";
-import { removeEmptyMembers } from "./_json_cleanup.ts";
 import { scan } from "./_template_scanner.ts";
 import type { ScanOptions, Segment } from "./_template_syntax.ts";
 import { prepareValue } from "./row_mapping.ts";
@@ -142,6 +146,8 @@ class Renderer {
   vanished = false;
   missing = false;
   lenient = 0;
+  // `@{if}` tests read the named arguments as the test language reads any member.
+  readonly lookup = (name: string): unknown => TestExpression.member(this.named, name);
   constructor(
     readonly command: string,
     readonly positional: readonly unknown[],
@@ -238,7 +244,7 @@ class Renderer {
     switch (rule.kind) {
       case "and":
       case "if": {
-        if (rule.kind === "if" && !truthy(evaluate(rule.test, this.named))) {
+        if (rule.kind === "if" && !rule.test.test(this.lookup)) {
           this.position += countPositional(rule.body);
           this.vanished = true;
           return;
@@ -355,7 +361,7 @@ function bindPlan(
   const r = new Renderer(text, positional, named, macros, namedGiven, tagged);
   r.render(plan.segments);
   const rendered = r.parts.join("");
-  const bound = { text: r.vanished ? removeEmptyMembers(rendered) : rendered, args: r.args };
+  const bound = { text: r.vanished ? dropDanglingCommas(rendered) : rendered, args: r.args };
   labelsOf.set(bound, r.labels);
   return bound;
 }

@@ -135,6 +135,41 @@ Deno.test("@{if} with comparisons and paths", () => {
   assert.equal(bindTemplate("GET /a@{if, !flag, _x}/b", { flag: true }).text, "GET /a/b");
 });
 
+Deno.test("@{if} tests: the driver's language, no coercion, only true/false decide", () => {
+  const keep = (test: string, args: Record<string, unknown>) =>
+    bindTemplate(`GET /a@{if, ${test}, _x}/b`, args).text === "GET /a_x/b";
+  assert.equal(keep("a == 'x' and b > 2", { a: "x", b: 3 }), true);
+  assert.equal(keep("a != null && !(b <= 2)", { a: 0, b: 3 }), true);
+  assert.equal(keep(":p.q[0] == 1", { p: { q: [1] } }), true);
+  assert.equal(keep("missing == null", {}), true);
+  assert.equal(keep("list.isEmpty()", { list: [] }), true);
+  assert.equal(keep("'b' in tags", { tags: ["a", "b"] }), true);
+  assert.equal(keep("s in [1, 2] && t == 'a,}'", { s: 2, t: "a,}" }), true);
+  assert.equal(keep("'1' == 1", {}), false);
+  assert.equal(keep("missing", {}), false);
+  for (
+    const [test, message] of [
+      ["b > '2'", /cannot order a number \(b\) and a string \('2'\)/],
+      ["list", /list is an array, not true\/false; compare it/],
+    ] as const
+  ) {
+    assert.throws(
+      () => bindTemplate(`GET /a\n  @{if, ${test}, _x}/b`, { b: 3, list: [] }),
+      (e: unknown) =>
+        e instanceof BindError && message.test(e.message) &&
+        /@\{if\} at line 2, column 9/.test(e.message),
+      test,
+    );
+  }
+  for (const [test, column] of [["a ===", 19], ["a.constructor", 17]] as const) {
+    assert.throws(
+      () => bindTemplate(`GET /a {@{if, ${test}, x}}`, {}),
+      (e: unknown) => e instanceof CommandSyntaxError && e.line === 1 && e.column === column,
+      test,
+    );
+  }
+});
+
 Deno.test("@{in}, @{md5}, @{uuid32}, @{uuid36}, @{macro}", () => {
   const b = bindTemplate(
     'POST /a/_doc/@{uuid32} {"ids": @{in, :ids}, "h": @{md5, #{pw}}, "u": @{uuid36}, @{macro, m}}',

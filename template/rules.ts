@@ -2,7 +2,8 @@
 // Rendering lives in named_binding.ts. Names are case-insensitive.
 //
 //   @{and, fragment}         keep the fragment when every placeholder in it has a value
-//   @{if, test, fragment}    keep the fragment when the test is true
+//   @{if, test, fragment}    keep the fragment when the test is true (the driver's
+//                            TestExpression language: no coercion, own properties only)
 //   @{in, :list}             one slot bound to a JSON array of the list's values
 //   @{uuid32} / @{uuid36}    one slot bound to a fresh UUID (without / with dashes)
 //   @{md5, :value}           one slot bound to the MD5 hex digest of the value
@@ -10,11 +11,12 @@
 
 import type { ArgPath } from "./_path.ts";
 import { parsePath } from "./_path.ts";
-import { parseExpr } from "./_expr.ts";
+import { TestExpression } from "../driver/mod.ts";
 import {
   findClose,
   type Marker,
   type Mode,
+  positionOf,
   type RuleCall,
   type ScanOptions,
   type Segment,
@@ -126,9 +128,12 @@ export function parseRule(
       return { kind: "and", body: scan(text, parts[0]![0], parts[0]![1], mode, options) };
     case "if": {
       const [from, to] = parts[0]!;
-      const src = text.slice(from, to);
-      const test = parseExpr(src);
-      if ("error" in test) syntaxError(text, from + test.at, `${test.error} in ${arity.usage}`);
+      const at = positionOf(text, from);
+      const test = new TestExpression(text.slice(from, to), {
+        where: `@{if} at line ${at.line}, column ${at.column}`,
+        syntaxError: (problem, offset) =>
+          syntaxError(text, from + offset, `${problem} in ${arity.usage}`),
+      });
       return { kind: "if", test, body: scan(text, parts[1]![0], parts[1]![1], mode, options) };
     }
     case "in":

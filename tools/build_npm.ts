@@ -4,7 +4,8 @@
 // is picked up without touching this file). The TypeScript compiler (an npm build-time tool, never
 // a dependency of the package) emits one ES module per source file, with `.d.ts` types and source
 // maps: a class re-exported by several subpaths stays ONE class, so `instanceof` holds everywhere.
-// The output is checked: no `Deno.` code path, no import outside the package but `node:` built-ins.
+// The output is checked: no `Deno.` code path (the engine serves with node:http, which Deno, Node
+// and Bun share), no import outside the package but `node:` built-ins.
 
 import ts from "npm:typescript@5.8.3";
 import { dirname, join, relative, resolve } from "node:path";
@@ -28,12 +29,6 @@ export interface PackageJson {
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 /** The cli entry that becomes the `searchvisitor` bin (only when it exists). */
 const BIN_SOURCE = "cli/main.ts";
-/**
- * Runtime adapters that only Deno can load, and their stand-ins in the npm package. None today:
- * the engine serves with node:http on every runtime.
- */
-const DENO_ONLY: Readonly<Record<string, string>> = {};
-
 /**
  * Reads the subpath exports of a deno.json.
  *
@@ -87,27 +82,6 @@ export function packageJson(
   };
 }
 
-/** A compiler host that answers Deno-only adapters with their node:http twin. */
-function host(options: ts.CompilerOptions): ts.CompilerHost {
-  const base = ts.createCompilerHost(options);
-  const swaps = new Map(
-    Object.entries(DENO_ONLY).map(([from, to]) => [join(ROOT, from), join(ROOT, to)]),
-  );
-  return {
-    ...base,
-    getSourceFile(fileName, language, onError, shouldCreate) {
-      const swapped = swaps.get(resolve(fileName));
-      if (swapped === undefined) {
-        return base.getSourceFile(fileName, language, onError, shouldCreate);
-      }
-      // Same module text as the Node adapter, under the Deno adapter's name: under Deno (npm:
-      // specifier) the package serves through Deno's node:http, so no `Deno.*` path ships.
-      const text = Deno.readTextFileSync(swapped);
-      return ts.createSourceFile(fileName, text, language);
-    },
-  };
-}
-
 /**
  * Emits JavaScript, declarations and source maps for every file the entries reach.
  *
@@ -135,7 +109,7 @@ function emit(sources: readonly string[], esmDir: string): string[] {
     outDir: esmDir,
     newLine: ts.NewLineKind.LineFeed,
   };
-  const program = ts.createProgram(sources.map((s) => join(ROOT, s)), options, host(options));
+  const program = ts.createProgram(sources.map((s) => join(ROOT, s)), options);
   const written: string[] = [];
   const result = program.emit(undefined, (file, text) => {
     // Declarations keep `.ts` specifiers; consumers resolve the emitted `.js` next to them.

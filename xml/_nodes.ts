@@ -1,10 +1,9 @@
 // One tiny node class per tag (MyBatis' shape). Nodes are built once when a file is read and are
 // immutable; `apply` appends the node's text for one render to the context.
 
-import { BindError } from "../driver/mod.ts";
+import { BindError, dropDanglingCommas, TestExpression } from "../driver/mod.ts";
 import type { Binding, RenderContext } from "./_render_context.ts";
-import { dropDanglingCommas, type Override, stripOverrides } from "./_json_members.ts";
-import { kindOf, type TestExpression } from "./test_expression.ts";
+import { type Override, stripOverrides } from "./_overrides.ts";
 
 /**
  * A node of a statement's tree. `apply` renders it; `decide` walks the same choices without
@@ -258,7 +257,7 @@ export class ForEachNode implements SqlNode {
     }
     throw new BindError(
       `<foreach collection="${this.collection.source}"> (${this.where}): the collection is ${
-        kindOf(value)
+        TestExpression.kindOf(value)
       }; ` +
         (value === null || value === undefined
           ? `pass an array (empty for none) or guard the loop with <if test="${this.collection.source} != null">`

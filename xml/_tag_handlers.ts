@@ -2,6 +2,7 @@
 // include expansion with `<property>` substitution, and placeholder splitting of text. Runs once
 // per file; includes are expanded here so rendering never looks anything up.
 
+import type { TestExpression } from "../driver/mod.ts";
 import { MapperDefinitionError, type XmlPosition } from "./errors.ts";
 import {
   BindNode,
@@ -12,9 +13,9 @@ import {
   type SqlNode,
   TrimNode,
 } from "./_nodes.ts";
-import { splitOverrides } from "./_json_members.ts";
+import { splitOverrides } from "./_overrides.ts";
 import { textNode } from "./_placeholders.ts";
-import { parseTestExpression, type TestExpression } from "./test_expression.ts";
+import { parseTestExpression } from "./test_expression.ts";
 import {
   attributePosition,
   type XmlAttribute,

@@ -45,32 +45,15 @@
  *
  * ## The test language
  *
- * `test="…"`, `collection="…"` and `<bind value="…">` use this grammar (whitespace between
- * tokens is free; keywords are lower case):
- *
- * ```text
- * expression := or
- * or         := and { ("or" | "||") and }
- * and        := unary { ("and" | "&&") unary }
- * unary      := ("not" | "!") unary | comparison
- * comparison := sum [ ("==" | "!=" | "<" | "<=" | ">" | ">=" | "in" | "not in") sum ]
- * sum        := postfix { "+" postfix }
- * postfix    := primary { "." name | "." ("size" | "length" | "isEmpty") "()" | "[" expression "]" }
- * primary    := name | string | number | "true" | "false" | "null" | "(" expression ")"
- *             | "[" [ expression { "," expression } ] "]"
- * string     := '…' | "…"        (escapes \\ \' \" \n \t \r \b \f \/ \uXXXX)
- * number     := -?digits[.digits][e±digits]
- * ```
- *
- * | Rule | Meaning |
- * |---|---|
- * | names and `.name`, `[index]` | own data properties only (`Object.hasOwn`), Map entries by key, a string's `length` and indices; `__proto__`, `constructor`, `prototype` and inherited members (methods, class getters) are unreachable; a missing step gives a missing value, not an error |
- * | `== !=` | no coercion: equal only with the same type (`"1" == 1` is false, `0 == ""` is false, `true == 1` is false); numbers and bigints by value; dates by time; missing equals `null` |
- * | `< <= > >=` | numbers with numbers, strings with strings, dates with dates; `null`/missing on either side is false; other pairs are a `BindError` |
- * | `in`, `not in` | membership in an array, Set or list literal (by `==`), a Map's keys or an object's own keys; a null container is false |
- * | `+` | two strings joined or two numbers added; anything else is a `BindError` |
- * | `.size()` `.length()` `.isEmpty()` | the size of a string, array, Map, Set or object (own keys); on null/missing they give a missing value |
- * | `and or not`, a test's result | `true`/`false`; `null`/missing count as false; any other value is a `BindError` that says to compare it (`name != null`) — no truthiness surprises |
+ * `test="…"`, `collection="…"` and `<bind value="…">` use the project's one test-expression
+ * language, the same as the template's `@{if}` rule; its grammar and rules are documented on
+ * `TestExpression` (exported here and from `@searchvisitor/searchvisitor/driver`). In short:
+ * names and `.name`/`[index]` read own data properties only (inherited methods and getters,
+ * `__proto__`, `constructor`, `prototype` are out of reach); `== != < <= > >=` never coerce
+ * (`"1" == 1` is false; ordering mismatched types is a `BindError`); `in` / `not in`, `+`,
+ * `.size()` / `.length()` / `.isEmpty()`, list literals `[…]`; `and or not` (`&& || !`) take
+ * `true`/`false`, with `null`/missing as false and any other value a `BindError` that says to
+ * compare it (`name != null`).
  *
  * No `eval`, no `Function`, no method of the arguments is called. A syntax error is a `TestExpressionError` whose
  * `offset` is the position inside the expression and whose `line`/`column` point into the file.
@@ -124,12 +107,8 @@ export {
   type XmlReadOptions,
   type XmlText,
 } from "./xml_document.ts";
-export {
-  parseTestExpression,
-  TestExpression,
-  type TestExpressionOptions,
-  type VariableLookup,
-} from "./test_expression.ts";
+export { parseTestExpression, type TestExpressionOptions } from "./test_expression.ts";
+export { TestExpression, type VariableLookup } from "../driver/mod.ts";
 export type {
   MapperFile,
   MapperStatement,

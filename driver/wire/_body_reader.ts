@@ -37,8 +37,7 @@ export async function readBody(
   const reader = body.getReader();
   const onAbort = () => reader.cancel(signal.reason).catch(() => {});
   signal.addEventListener("abort", onAbort, { once: true });
-  const decoder = new TextDecoder();
-  let text = "";
+  const chunks: Uint8Array[] = [];
   let total = 0;
   try {
     for (;;) {
@@ -50,10 +49,18 @@ export async function readBody(
         await reader.cancel().catch(() => {});
         throw new TooLarge(limit);
       }
-      text += decoder.decode(value, { stream: true });
+      chunks.push(value);
     }
   } finally {
     signal.removeEventListener("abort", onAbort);
   }
-  return text + decoder.decode();
+  // Decoded once at the end (within the limit): cheaper than a streaming decode per chunk.
+  if (chunks.length === 1) return new TextDecoder().decode(chunks[0]);
+  const all = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.byteLength;
+  }
+  return new TextDecoder().decode(all);
 }

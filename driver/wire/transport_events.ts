@@ -20,7 +20,8 @@ export interface RequestEventBase {
   readonly node: string;
   /** The attempt, from 1. */
   readonly attempt: number;
-  /** The last path segment that names an API (`_search`, `_bulk`, `_doc`), or the method. */
+  /** The endpoint, named as Elasticsearch's clients name it: `search`, `index`, `get`, `bulk`,
+   * `indices.create`, `cat.indices`, … */
   readonly operation: string;
 }
 
@@ -44,7 +45,7 @@ export interface RequestEventBase {
  * assert.ok(end.type === "request-end");
  * assert.equal(end.status, 200);
  * assert.equal(end.url, "http://es:9200/people/_count");
- * assert.equal(end.operation, "_count");
+ * assert.equal(end.operation, "count");
  * assert.doesNotMatch(JSON.stringify(events), /s3cret/);
  * ```
  */
@@ -105,22 +106,55 @@ export type TransportEvent =
  */
 export type TransportEventListener = (event: TransportEvent) => void;
 
+const BY_ENDPOINT: Readonly<Record<string, string>> = {
+  _search: "search",
+  _msearch: "msearch",
+  _count: "count",
+  _bulk: "bulk",
+  _mget: "mget",
+  _update: "update",
+  _create: "create",
+  _source: "get_source",
+  _delete_by_query: "delete_by_query",
+  _update_by_query: "update_by_query",
+  _reindex: "reindex",
+  _refresh: "indices.refresh",
+  _settings: "indices.settings",
+  _aliases: "indices.update_aliases",
+  _pit: "open_point_in_time",
+  _field_caps: "field_caps",
+};
+
 /**
- * Names the operation of a path: its last segment starting with `_` (`_search`, `_bulk`,
- * `_doc`), else the method for index-level calls (`PUT /idx` → `PUT`).
+ * Names a request the way Elasticsearch's clients name their endpoints (`search`, `index`,
+ * `get`, `bulk`, `indices.create`, `cat.indices`, …): the `operation` of an event.
  *
- * @param method The HTTP method.
- * @param path The path, with or without a query string.
- * @returns The operation name.
+ * @param method The HTTP method sent.
+ * @param path The path (a query string is ignored).
+ * @returns The endpoint name.
  */
 export function operationOf(method: string, path: string): string {
-  const q = path.indexOf("?");
-  const segments = (q < 0 ? path : path.slice(0, q)).split("/");
-  for (let i = segments.length - 1; i >= 0; i--) {
-    const s = segments[i]!;
-    if (s.startsWith("_")) return s;
+  const segments = path.split("?")[0]!.split("/").filter((s) => s !== "");
+  if (segments.length === 0) return method === "HEAD" ? "ping" : "info";
+  const first = segments[0]!;
+  if (first === "_cat" || first === "_cluster" || first === "_nodes" || first === "_tasks") {
+    return `${first.slice(1)}${segments[1] ? `.${segments[1].replace(/^_/, "")}` : ""}`;
   }
-  return method;
+  const endpoint = [...segments].reverse().find((s) => s.startsWith("_") && s in BY_ENDPOINT) ??
+    segments.find((s) => s.startsWith("_"));
+  if (endpoint === "_doc") {
+    return { GET: "get", HEAD: "exists", DELETE: "delete" }[method] ?? "index";
+  }
+  if (endpoint === "_mapping") {
+    return method === "GET" ? "indices.get_mapping" : "indices.put_mapping";
+  }
+  if (endpoint === "_alias") return method === "GET" ? "indices.get_alias" : "indices.put_alias";
+  if (endpoint !== undefined) return BY_ENDPOINT[endpoint] ?? endpoint.slice(1);
+  if (segments.length === 1) {
+    return { PUT: "indices.create", DELETE: "indices.delete", HEAD: "indices.exists" }[method] ??
+      "indices.get";
+  }
+  return method.toLowerCase();
 }
 
 /**

@@ -42,7 +42,7 @@ Deno.test("events: attempts, retries, a node dead then alive, with status, bytes
   assert.ok(last.type === "request-end");
   assert.equal(last.requestBytes, 10);
   assert.equal(last.responseBytes, 11);
-  assert.equal(last.operation, "_doc");
+  assert.equal(last.operation, "index");
   assert.equal(last.method, "PUT");
   assert.ok(last.durationMs >= 0);
   assert.equal(
@@ -115,11 +115,35 @@ Deno.test("events: a node that never answers ends the attempt with a timeout err
   );
 });
 
-Deno.test("operationOf and byteLength", () => {
-  assert.equal(operationOf("POST", "/idx/_search?size=1"), "_search");
-  assert.equal(operationOf("PUT", "/idx/_doc/1"), "_doc");
-  assert.equal(operationOf("PUT", "/idx"), "PUT");
-  assert.equal(operationOf("GET", "/_cat/indices"), "_cat");
+Deno.test("operationOf: endpoint names as Elasticsearch's clients give them", () => {
+  const cases: [string, string, string][] = [
+    ["GET", "/", "info"],
+    ["HEAD", "/", "ping"],
+    ["PUT", "/people/_doc/1", "index"],
+    ["GET", "/people/_doc/1", "get"],
+    ["DELETE", "/people/_doc/1?refresh=true", "delete"],
+    ["HEAD", "/people/_doc/1", "exists"],
+    ["POST", "/people/_doc", "index"],
+    ["POST", "/people/_update/1", "update"],
+    ["POST", "/people/_search?size=1", "search"],
+    ["POST", "/_bulk", "bulk"],
+    ["POST", "/people/_bulk", "bulk"],
+    ["GET", "/people/_source/1", "get_source"],
+    ["POST", "/people/_delete_by_query", "delete_by_query"],
+    ["GET", "/people/_mapping", "indices.get_mapping"],
+    ["PUT", "/people/_mapping", "indices.put_mapping"],
+    ["PUT", "/people", "indices.create"],
+    ["DELETE", "/people", "indices.delete"],
+    ["HEAD", "/people", "indices.exists"],
+    ["GET", "/_cat/indices", "cat.indices"],
+    ["GET", "/_cluster/health", "cluster.health"],
+    ["POST", "/_search/scroll", "search"],
+    ["POST", "/people/_pit?keep_alive=1m", "open_point_in_time"],
+  ];
+  for (const [method, path, name] of cases) assert.equal(operationOf(method, path), name, path);
+});
+
+Deno.test("byteLength", () => {
   assert.equal(byteLength("aé€😀"), 1 + 2 + 3 + 4);
   assert.equal(byteLength(new Uint8Array(7)), 7);
   assert.equal(byteLength(undefined), 0);

@@ -1,9 +1,11 @@
 // Shared pieces of the aggregations: the per-target input and reading a field's doc values.
 
-import { illegalArgument, parsingError } from "../_errors.ts";
+import { esError, illegalArgument, parsingError } from "../_errors.ts";
+import { dateValueAt } from "../_index/dates.ts";
 import type { Hits } from "../_query/doc_set.ts";
 import type { ExecContext } from "../_query/exec_context.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
+import { numAt } from "../_index/segment.ts";
 import type { JsonObject } from "../_json.ts";
 
 /** The docs one target contributes to an aggregation. */
@@ -36,12 +38,30 @@ export function fieldInfo(input: AggInput, field: string): FieldInfo | undefined
   return info;
 }
 
-/** Calls `fn` with each value of `field` in each doc. */
+/**
+ * Calls `fn` with each value of `field` in each doc: numbers as doubles, or with `exact`, whole
+ * numbers beyond 2^53 as bigints (for keys and distinct counts).
+ */
 export function eachValue(
   inputs: AggInput[],
   field: string,
   fn: (v: number | string, doc: number, input: AggInput) => void,
+): FieldInfo | undefined;
+export function eachValue(
+  inputs: AggInput[],
+  field: string,
+  fn: (v: number | string | bigint, doc: number, input: AggInput) => void,
+  exact: true,
+): FieldInfo | undefined;
+export function eachValue(
+  inputs: AggInput[],
+  field: string,
+  fn:
+    | ((v: number | string, doc: number, input: AggInput) => void)
+    | ((v: number | string | bigint, doc: number, input: AggInput) => void),
+  exact = false,
 ): FieldInfo | undefined {
+  const call = fn as (v: number | string | bigint, doc: number, input: AggInput) => void;
   let seen: FieldInfo | undefined;
   for (const input of inputs) {
     const info = fieldInfo(input, field);
@@ -59,7 +79,11 @@ export function eachValue(
       const end = f.dvStart[local + 1]!;
       const strs = f.strValues;
       const nums = f.numValues;
-      for (let i = f.dvStart[local]!; i < end; i++) fn(strs ? strs[i]! : nums![i]!, d, input);
+      if (exact && f.exact) {
+        for (let i = f.dvStart[local]!; i < end; i++) call(numAt(f, i), d, input);
+        continue;
+      }
+      for (let i = f.dvStart[local]!; i < end; i++) call(strs ? strs[i]! : nums![i]!, d, input);
     }
   }
   return seen;
@@ -71,4 +95,46 @@ export function fieldOf(body: JsonObject, name: string, type: string): string {
     throw parsingError(`[${type}] aggregation [${name}] requires a [field]`);
   }
   return body.field;
+}
+
+/**
+ * Like {@link eachValue}, and a doc without a value counts as `missing` when the body gives one
+ * (converted to the field's type: a date string becomes its epoch millis).
+ */
+export function eachValueOrMissing(
+  inputs: AggInput[],
+  body: JsonObject,
+  field: string,
+  fn: (v: number | string, doc: number, input: AggInput) => void,
+): FieldInfo | undefined {
+  const missing = body.missing;
+  if (missing === undefined || missing === null) return eachValue(inputs, field, fn);
+  let seen: FieldInfo | undefined;
+  for (const input of inputs) {
+    const has = new Set<number>();
+    const info = eachValue([input], field, (v, d, i) => {
+      has.add(d);
+      fn(v, d, i);
+    });
+    seen ??= info;
+    const value = missingValue(missing, info, input.ctx.now);
+    for (const d of input.docs) if (!has.has(d)) fn(value, d, input);
+  }
+  return seen;
+}
+
+function missingValue(missing: unknown, info: FieldInfo | undefined, now: number): number | string {
+  if (info?.kind === "date") return dateValueAt(missing, now, false, info.format, info.nanos);
+  if (info?.kind === "keyword") return String(missing);
+  if (info?.kind === "boolean") return missing === true || missing === "true" ? 1 : 0;
+  const n = Number(missing);
+  if (Number.isNaN(n)) {
+    if (info) throw numberFormat(missing);
+    return String(missing);
+  }
+  return n;
+}
+
+function numberFormat(v: unknown): Error {
+  return esError("number_format_exception", `For input string: "${String(v)}"`);
 }

@@ -19,11 +19,23 @@ import { parseQuery } from "../_query/query_parser.ts";
 import { intersect } from "../_query/doc_set.ts";
 import { METRIC_AGGS } from "./metric_aggs.ts";
 import { topHitsAgg } from "./top_hits_agg.ts";
+import { scopeAggs } from "./scope_aggs.ts";
+import { ipRangeAgg } from "./ip_range_agg.ts";
+import {
+  applyParentPipelines,
+  isParentPipeline,
+  isSiblingPipeline,
+  siblingPipeline,
+  validatePipelines,
+} from "./pipeline_aggs.ts";
 import type { JsonObject } from "../_json.ts";
+
+/** A terms bucket key: a bigint for a whole number beyond 2^53. */
+type Key = number | string | bigint;
 
 export type { AggInput };
 
-function keyOf(info: FieldInfo | undefined, v: number | string): JsonObject {
+function keyOf(info: FieldInfo | undefined, v: Key): JsonObject {
   if (info?.kind === "boolean") return { key: v, key_as_string: v ? "true" : "false" };
   if (info?.kind === "date") {
     return { key: v, key_as_string: formatDateAt(Number(v), info.nanos, info.format) };
@@ -31,13 +43,14 @@ function keyOf(info: FieldInfo | undefined, v: number | string): JsonObject {
   return { key: v };
 }
 
-function compareKeys(a: number | string, b: number | string): number {
+function compareKeys(a: Key, b: Key): number {
   if (typeof a === "number" && typeof b === "number") return a - b;
+  if (typeof a !== "string" && typeof b !== "string") return a < b ? -1 : a > b ? 1 : 0;
   return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
 }
 
 /** A terms `include`/`exclude` test: an array of values or a whole-key regular expression. */
-function keyFilter(spec: unknown): ((k: number | string) => boolean) | null {
+function keyFilter(spec: unknown): ((k: Key) => boolean) | null {
   if (spec === undefined || spec === null) return null;
   if (Array.isArray(spec)) {
     const set = new Set(spec.map(String));
@@ -54,8 +67,8 @@ function keyFilter(spec: unknown): ((k: number | string) => boolean) | null {
 function countFromPostings(
   input: AggInput,
   field: string,
-  counts: Map<number | string, number>,
-  buckets: Map<number | string, Map<AggInput, number[]>> | null,
+  counts: Map<Key, number>,
+  buckets: Map<Key, Map<AggInput, number[]>> | null,
 ): void {
   const views = input.ctx.snapshot.views;
   let at = 0;
@@ -98,8 +111,8 @@ function termsAgg(
   const field = fieldOf(body, name, "terms");
   const size = Number(body.size ?? 10);
   const minDocCount = Number(body.min_doc_count ?? 1);
-  const buckets = new Map<number | string, Map<AggInput, number[]>>();
-  const counts = new Map<number | string, number>();
+  const buckets = new Map<Key, Map<AggInput, number[]>>();
+  const counts = new Map<Key, number>();
   let info: FieldInfo | undefined;
   const keywordOnly = inputs.every((input) => {
     const f = fieldInfo(input, field);
@@ -112,7 +125,7 @@ function termsAgg(
   } else {
     let lastDoc = -1;
     let lastInput: AggInput | null = null;
-    let lastValue: number | string | undefined;
+    let lastValue: Key | undefined;
     const seen = eachValue(inputs, field, (v, doc, input) => {
       // A doc's values arrive sorted, so a repeated value is adjacent: count each doc once per key.
       if (doc === lastDoc && input === lastInput && v === lastValue) return;
@@ -127,7 +140,7 @@ function termsAgg(
         if (!list) per.set(input, list = []);
         list.push(doc);
       }
-    });
+    }, true);
     info = seen;
   }
   const order = (body.order ?? { _count: "desc" }) as JsonObject | JsonObject[];
@@ -137,8 +150,8 @@ function termsAgg(
   const entries = [...counts].filter(([k, c]) =>
     c >= minDocCount && (!include || include(k)) && !(exclude && exclude(k))
   );
-  const subOf = new Map<number | string, JsonObject>();
-  const subResult = (k: number | string): JsonObject => {
+  const subOf = new Map<Key, JsonObject>();
+  const subResult = (k: Key): JsonObject => {
     let r = subOf.get(k);
     if (!r) {
       const per = buckets.get(k)!;
@@ -155,7 +168,7 @@ function termsAgg(
     return r;
   };
   // Ordering by a sub-aggregation (`{"avg_price": "desc"}` or `{"stats.max": "asc"}`) reads its value.
-  const metricOf = (k: number | string, path: string): number => {
+  const metricOf = (k: Key, path: string): number => {
     const [aggName, prop = "value"] = path.split(/[.>]/);
     if (!sub || !(aggName! in sub)) {
       throw illegalArgument(
@@ -277,6 +290,8 @@ function subRunner(
     );
 }
 
+let depth = 0;
+
 const AGGS: Record<string, AggFn> = {
   terms: termsAgg,
   ...METRIC_AGGS,
@@ -284,6 +299,8 @@ const AGGS: Record<string, AggFn> = {
   filters: (body, inputs, sub) => filtersAgg(body, inputs, sub),
   top_hits: (body, inputs) => topHitsAgg(body, inputs),
   missing: missingAgg,
+  ...scopeAggs((sub, inputs) => runAggregations(sub, inputs), () => depth === 1),
+  ip_range: (body, inputs, sub, name) => ipRangeAgg(body, inputs, subRunner(inputs, sub), name),
   histogram: (body, inputs, sub, name) =>
     histogramAgg(body, numericSource(inputs, body, name, "histogram"), subRunner(inputs, sub)),
   date_histogram: (body, inputs, sub, name) =>
@@ -309,9 +326,24 @@ const AGGS: Record<string, AggFn> = {
   },
 };
 
-/** Runs an `aggs` object and returns the `aggregations` response object. */
+/**
+ * Runs an `aggs` object and returns the `aggregations` response object. Pipelines run after the
+ * aggregations they read: siblings once their level is done, parent pipelines on the buckets of
+ * the aggregation that declares them.
+ */
 export function runAggregations(aggs: JsonObject, inputs: AggInput[]): JsonObject {
+  if (depth === 0) validatePipelines(aggs, null);
+  depth++;
+  try {
+    return runLevel(aggs, inputs);
+  } finally {
+    depth--;
+  }
+}
+
+function runLevel(aggs: JsonObject, inputs: AggInput[]): JsonObject {
   const out: JsonObject = {};
+  const siblings: [string, string, JsonObject, unknown][] = [];
   for (const [name, def] of Object.entries(aggs)) {
     if (typeof def !== "object" || def === null) {
       throw parsingError(
@@ -335,9 +367,20 @@ export function runAggregations(aggs: JsonObject, inputs: AggInput[]): JsonObjec
       }
     }
     if (!type) throw parsingError(`Missing definition for aggregation [${name}]`);
+    if (isParentPipeline(type)) continue;
+    if (isSiblingPipeline(type)) {
+      siblings.push([name, type, body ?? {}, meta]);
+      setOwn(out, name, null);
+      continue;
+    }
     const fn = Object.hasOwn(AGGS, type) ? AGGS[type] : undefined;
     if (!fn) throw parsingError(`Unknown aggregation type [${type}]`);
-    const result = fn(body ?? {}, inputs, sub, name);
+    let result = fn(body ?? {}, inputs, sub, name);
+    if (sub) result = applyParentPipelines(result, sub);
+    setOwn(out, name, meta === undefined ? result : { meta, ...result });
+  }
+  for (const [name, type, body, meta] of siblings) {
+    const result = siblingPipeline(type, name, body, out);
     setOwn(out, name, meta === undefined ? result : { meta, ...result });
   }
   return out;

@@ -3,6 +3,7 @@
 import { illegalArgument, parsingError } from "../_errors.ts";
 import { bucketsLeft, consumeBuckets } from "../_index/limits.ts";
 import { formatDateAt } from "../_index/dates.ts";
+import { setOwn } from "../_index/own.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
 import type { JsonObject } from "../_json.ts";
 
@@ -102,6 +103,20 @@ function keyed(
   return out;
 }
 
+/**
+ * The `buckets` of a histogram: an array, or with `keyed: true` an object in the same order keyed
+ * by `key_as_string` (dates) or the key written as a double (`"10.0"`).
+ */
+function byKey(body: JsonObject, list: JsonObject[]): JsonObject {
+  if (body.keyed !== true) return { buckets: list };
+  const out: JsonObject = {};
+  for (const b of list) {
+    const k = b.key_as_string ?? (Number.isInteger(b.key) ? `${b.key}.0` : String(b.key));
+    setOwn(out, String(k), b);
+  }
+  return { buckets: out };
+}
+
 /** `histogram` on a numeric field (empty buckets between the extremes with min_doc_count 0). */
 export function histogramAgg(
   body: JsonObject,
@@ -126,9 +141,10 @@ export function histogramAgg(
     if (count > bucketsLeft()) consumeBuckets(count);
     for (let i = first; i <= last; i++) slots.push(i);
   } else slots.push(...present);
-  return {
-    buckets: keyed(slots, buckets, minDocCount, (i) => ({ key: i * interval + offset }), sub),
-  };
+  return byKey(
+    body,
+    keyed(slots, buckets, minDocCount, (i) => ({ key: i * interval + offset }), sub),
+  );
 }
 
 /** `date_histogram` with `calendar_interval` or `fixed_interval`. */
@@ -178,15 +194,16 @@ export function dateHistogramAgg(
       if (keys.length > bucketsLeft()) consumeBuckets(keys.length);
     }
   } else keys.push(...present);
-  return {
-    buckets: keyed(
+  return byKey(
+    body,
+    keyed(
       keys,
       buckets,
       minDocCount,
       (k) => ({ key_as_string: formatDateAt(k, false, format), key: k }),
       sub,
     ),
-  };
+  );
 }
 
 function rangeKey(from?: number, to?: number): string {

@@ -1,7 +1,14 @@
 // Metric aggregations: min, max, avg, sum, value_count, cardinality, stats, extended_stats, percentiles.
 
-import { illegalArgument } from "../_errors.ts";
-import { type AggFn, eachValue, fieldInfo, fieldOf } from "./agg_values.ts";
+import { esError, illegalArgument } from "../_errors.ts";
+import {
+  type AggFn,
+  type AggInput,
+  eachValue,
+  eachValueOrMissing,
+  fieldInfo,
+  fieldOf,
+} from "./agg_values.ts";
 import { formatDateAt } from "../_index/dates.ts";
 import type { JsonObject } from "../_json.ts";
 
@@ -19,7 +26,7 @@ function metric(kind: "min" | "max" | "avg" | "sum"): AggFn {
     let total = 0;
     let lo = Infinity;
     let hi = -Infinity;
-    const info = eachValue(inputs, field, (v) => {
+    const info = eachValueOrMissing(inputs, body, field, (v) => {
       const x = v as number;
       n++;
       total += x;
@@ -59,25 +66,131 @@ const sum = (vs: number[]) => vs.reduce((a, b) => a + b, 0);
 const min = (vs: number[]) => vs.reduce((a, b) => (b < a ? b : a), Infinity);
 const max = (vs: number[]) => vs.reduce((a, b) => (b > a ? b : a), -Infinity);
 
+/** A field of an aggregation body the parser refuses, as Elasticsearch wraps it. */
+function badField(type: string, field: string, reason: string): Error {
+  return esError(
+    "x_content_parse_exception",
+    `[${type}] failed to parse field [${field}]`,
+    {},
+    illegalArgument(reason),
+  );
+}
+
+/** `weighted_avg`: Σ(value·weight) / Σweight over docs having both (or their `missing`). */
+function weightedAvg(body: JsonObject, inputs: AggInput[], name: string): JsonObject {
+  const side = (k: "value" | "weight"): JsonObject => {
+    const v = body[k];
+    if (v === null || typeof v !== "object" || typeof (v as JsonObject).field !== "string") {
+      throw illegalArgument(
+        `[${k}] must be specified with a [field] for [weighted_avg] aggregation [${name}]`,
+      );
+    }
+    return v as JsonObject;
+  };
+  const value = side("value");
+  const weight = side("weight");
+  let num = 0;
+  let den = 0;
+  for (const input of inputs) {
+    const weights = new Map<number, number>();
+    eachValueOrMissing([input], weight, String(weight.field), (w, d) => {
+      if (weights.has(d)) {
+        throw illegalArgument(
+          "Encountered more than one weight for a single document. Use a script to combine multiple weights-per-doc into a single value.",
+        );
+      }
+      weights.set(d, Number(w));
+    });
+    eachValueOrMissing([input], value, String(value.field), (v, d) => {
+      const w = weights.get(d);
+      if (w === undefined) return;
+      num += Number(v) * w;
+      den += w;
+    });
+  }
+  return { value: den === 0 ? null : num / den };
+}
+
+/** Reads `sigma`, refusing a negative one as Elasticsearch does. */
+export function sigmaOf(raw: unknown, type: string): number {
+  const sigma = raw === undefined || raw === null ? 2 : Number(raw);
+  if (!(sigma >= 0)) {
+    const shown = Number.isInteger(sigma) ? `${sigma}.0` : String(raw);
+    throw badField(type, "sigma", `[sigma] must be greater than or equal to 0. Found [${shown}]`);
+  }
+  return sigma;
+}
+
+/** `extended_stats` of a list of values (also `extended_stats_bucket`). */
+export function extendedStats(vs: number[], rawSigma: unknown, type: string): JsonObject {
+  const sigma = sigmaOf(rawSigma, type);
+  const n = vs.length;
+  const total = sum(vs);
+  const squares = vs.reduce((a, v) => a + v * v, 0);
+  const avg = n ? total / n : null;
+  const deviations = n ? Math.max(0, squares - total * total / n) : 0;
+  const variance = n ? deviations / n : null;
+  const sampleVariance = n > 1 ? deviations / (n - 1) : null;
+  const std = variance === null ? null : Math.sqrt(variance);
+  const stdSample = sampleVariance === null ? null : Math.sqrt(sampleVariance);
+  const bounds = (s: number | null) =>
+    avg === null || s === null
+      ? { upper: null, lower: null }
+      : { upper: avg + sigma * s, lower: avg - sigma * s };
+  return {
+    count: n,
+    min: n ? min(vs) : null,
+    max: n ? max(vs) : null,
+    avg,
+    sum: total,
+    sum_of_squares: n ? squares : null,
+    variance,
+    variance_population: variance,
+    variance_sampling: sampleVariance,
+    std_deviation: std,
+    std_deviation_population: std,
+    std_deviation_sampling: stdSample,
+    std_deviation_bounds: {
+      ...bounds(std),
+      upper_population: bounds(std).upper,
+      lower_population: bounds(std).lower,
+      upper_sampling: bounds(stdSample).upper,
+      lower_sampling: bounds(stdSample).lower,
+    },
+  };
+}
+
 /** Metric aggregations by type name. */
 export const METRIC_AGGS: Record<string, AggFn> = {
   min: metric("min"),
   max: metric("max"),
   avg: metric("avg"),
   sum: metric("sum"),
+  weighted_avg: (body, inputs, _s, name) => weightedAvg(body, inputs, name),
   value_count: (body, inputs, _s, name) => {
     let n = 0;
-    eachValue(inputs, fieldOf(body, name, "value_count"), () => n++);
+    eachValueOrMissing(inputs, body, fieldOf(body, name, "value_count"), () => n++);
     return { value: n };
   },
   cardinality: (body, inputs, _s, name) => {
-    const set = new Set<number | string>();
-    eachValue(inputs, fieldOf(body, name, "cardinality"), (v) => set.add(v));
+    const threshold = body.precision_threshold;
+    if (threshold !== undefined && !(Number(threshold) >= 0)) {
+      throw badField(
+        "cardinality",
+        "precision_threshold",
+        `[precisionThreshold] must be greater than or equal to 0. Found [${threshold}] in [${name}]`,
+      );
+    }
+    const set = new Set<number | string | bigint>();
+    const field = fieldOf(body, name, "cardinality");
+    if (body.missing === undefined || body.missing === null) {
+      eachValue(inputs, field, (v: number | string | bigint) => set.add(v), true); // exact longs
+    } else eachValueOrMissing(inputs, body, field, (v) => set.add(v));
     return { value: set.size };
   },
   stats: (body, inputs, _s, name) => {
     const vs: number[] = [];
-    eachValue(inputs, fieldOf(body, name, "stats"), (v) => vs.push(Number(v)));
+    eachValueOrMissing(inputs, body, fieldOf(body, name, "stats"), (v) => vs.push(Number(v)));
     const n = vs.length;
     return {
       count: n,
@@ -89,46 +202,17 @@ export const METRIC_AGGS: Record<string, AggFn> = {
   },
   extended_stats: (body, inputs, _s, name) => {
     const vs: number[] = [];
-    eachValue(inputs, fieldOf(body, name, "extended_stats"), (v) => vs.push(Number(v)));
-    const n = vs.length;
-    const total = sum(vs);
-    const squares = vs.reduce((a, v) => a + v * v, 0);
-    const avg = n ? total / n : null;
-    const deviations = n ? Math.max(0, squares - total * total / n) : 0;
-    const variance = n ? deviations / n : null;
-    const sampleVariance = n > 1 ? deviations / (n - 1) : null;
-    const sigma = Number(body.sigma ?? 2);
-    const std = variance === null ? null : Math.sqrt(variance);
-    const stdSample = sampleVariance === null ? null : Math.sqrt(sampleVariance);
-    const bounds = (s: number | null) =>
-      avg === null || s === null
-        ? { upper: null, lower: null }
-        : { upper: avg + sigma * s, lower: avg - sigma * s };
-    return {
-      count: n,
-      min: n ? min(vs) : null,
-      max: n ? max(vs) : null,
-      avg,
-      sum: total,
-      sum_of_squares: n ? squares : null,
-      variance,
-      variance_population: variance,
-      variance_sampling: sampleVariance,
-      std_deviation: std,
-      std_deviation_population: std,
-      std_deviation_sampling: stdSample,
-      std_deviation_bounds: {
-        ...bounds(std),
-        upper_population: bounds(std).upper,
-        lower_population: bounds(std).lower,
-        upper_sampling: bounds(stdSample).upper,
-        lower_sampling: bounds(stdSample).lower,
-      },
-    };
+    eachValueOrMissing(
+      inputs,
+      body,
+      fieldOf(body, name, "extended_stats"),
+      (v) => vs.push(Number(v)),
+    );
+    return extendedStats(vs, body.sigma, "extended_stats");
   },
   percentiles: (body, inputs, _s, name) => {
     const vs: number[] = [];
-    eachValue(inputs, fieldOf(body, name, "percentiles"), (v) => vs.push(Number(v)));
+    eachValueOrMissing(inputs, body, fieldOf(body, name, "percentiles"), (v) => vs.push(Number(v)));
     vs.sort((a, b) => a - b);
     const percents = Array.isArray(body.percents)
       ? body.percents.map(Number)

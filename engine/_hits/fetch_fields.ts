@@ -5,6 +5,9 @@ import { setOwn } from "../_index/own.ts";
 import { formatDateAt } from "../_index/dates.ts";
 import { fieldMapOf } from "../_index/field_map.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
+import { numAt } from "../_index/segment.ts";
+import { sourceText } from "../_index/raw_source.ts";
+import { parseExactJson } from "../_index/exact_json.ts";
 
 /** One requested field with an optional format. */
 export interface FieldRequest {
@@ -63,7 +66,10 @@ export function docValueFields(
           const n = f.numValues![i]!;
           if (info.kind === "date") values.push(formatDateAt(n, info.nanos, info.format));
           else if (info.kind === "boolean") values.push(n === 1);
-          else values.push(formatNumber(n, r.format));
+          else {
+            const exact = f.exact ? numAt(f, i) : n;
+            values.push(typeof exact === "bigint" && !r.format ? exact : formatNumber(n, r.format));
+          }
         }
       }
       if (values.length) setOwn(out, path, values);
@@ -104,8 +110,13 @@ export function sourceFields(
     for (const path of fields.expand(r.field)) {
       const info = fields.byPath.get(path)!;
       const root = fields.roots.has(path) ? path : path.slice(0, path.lastIndexOf("."));
-      const values: unknown[] = [];
+      let values: unknown[] = [];
       sourceValues(source, root.split("."), values);
+      if (info.integer && values.some((v) => typeof v === "number" && !Number.isSafeInteger(v))) {
+        // A whole number beyond 2^53 was rounded when the source was parsed: read its digits.
+        const text = sourceText(source);
+        if (text !== undefined) sourceValues(parseExactJson(text), root.split("."), values = []);
+      }
       const converted = values.map((v) =>
         info.kind === "keyword" || info.kind === "text" ? String(v) : v
       );

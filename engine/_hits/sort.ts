@@ -3,7 +3,8 @@
 import { esError, illegalArgument, parsingError } from "../_errors.ts";
 import type { FieldMap } from "../_index/field_map.ts";
 import { float32 } from "../_query/score.ts";
-import type { FieldIndex } from "../_index/segment.ts";
+import { type FieldIndex, numAt } from "../_index/segment.ts";
+import { exactInteger } from "../_index/exact_long.ts";
 import type { SegmentView, ShardSnapshot } from "../_index/shard_snapshot.ts";
 
 /** One sort key. */
@@ -20,11 +21,15 @@ export interface SortKey {
   readonly mode?: string;
 }
 
-const LONG_MAX = 2 ** 63; // Long.MAX_VALUE as the nearest double
-const LONG_MIN = -(2 ** 63);
+const LONG_MAX = 2n ** 63n - 1n; // Long.MAX_VALUE
+const LONG_MIN = -(2n ** 63n);
+const ULONG_MAX = 2n ** 64n - 1n;
 
-/** A sort value as reported in `hits.hits[].sort`. */
-export type SortValue = number | string | null;
+/**
+ * A sort value as reported in `hits.hits[].sort`: a bigint for a whole number beyond 2^53
+ * (written with its exact digits).
+ */
+export type SortValue = number | bigint | string | null;
 
 function key(field: string, opts: Record<string, unknown>): SortKey {
   const isScore = field === "_score";
@@ -112,15 +117,17 @@ export function sortReader(
   let missing: SortValue = null;
   if (info.integer || info.kind === "date") {
     const last = (k.missing === "_last") === (k.order === 1);
-    const [max, min] = info.type === "unsigned_long" ? [2 ** 64, 0] : [LONG_MAX, LONG_MIN];
+    const [max, min] = info.type === "unsigned_long" ? [ULONG_MAX, 0] : [LONG_MAX, LONG_MIN];
     missing = k.missing === "_last" || k.missing === "_first"
       ? (last ? max : min)
+      : info.integer
+      ? exactInteger(k.missing)
       : Number(k.missing);
   }
   // Callers mostly read ascending ordinals: remember the last segment instead of searching each time.
   let v: SegmentView | undefined;
   let f: FieldIndex | undefined;
-  return (global) => {
+  const read: ValueReader = (global) => {
     if (!v || global < v.base || global >= v.base + v.segment.maxDoc) {
       v = snapshot.viewOf(global);
       f = v.segment.fields.get(info.path);
@@ -134,15 +141,17 @@ export function sortReader(
     const nums = f.numValues!;
     switch (mode) {
       case "max":
-        return nums[end - 1]!;
+        return numAt(f, end - 1);
       case "sum":
       case "avg": {
         if (info.integer) {
           // Java long arithmetic: the sum wraps around on overflow; avg rounds.
           let big = 0n;
-          for (let i = start; i < end; i++) big += BigInt(nums[i]!);
-          const wrapped = Number(BigInt.asIntN(64, big));
-          return mode === "sum" ? wrapped : Math.round(wrapped / (end - start));
+          for (let i = start; i < end; i++) big += BigInt(numAt(f, i));
+          const wrapped = exactInteger(BigInt.asIntN(64, big));
+          return mode === "sum"
+            ? wrapped
+            : exactInteger(Math.round(Number(wrapped) / (end - start)));
         }
         let s = 0;
         for (let i = start; i < end; i++) s += nums[i]!;
@@ -154,9 +163,18 @@ export function sortReader(
         return n % 2 ? nums[mid]! : (nums[mid - 1]! + nums[mid]!) / 2;
       }
       default:
-        return nums[start]!;
+        return numAt(f, start);
     }
   };
+  // Epoch nanoseconds pass 2^53: report them as whole numbers (Elasticsearch writes a long),
+  // with the shortest digits that read back as the double kept (ordered as the doubles are).
+  return info.nanos ? (global, score) => wholeNumber(read(global, score)) : read;
+}
+
+function wholeNumber(v: SortValue): SortValue {
+  if (typeof v !== "number" || Number.isSafeInteger(v) || !Number.isFinite(v)) return v;
+  const digits = String(v);
+  return /^-?\d+$/.test(digits) ? BigInt(digits) : v;
 }
 
 /** Compares two sort values under a key, placing missing values per `missing`. */
@@ -173,6 +191,7 @@ export function compareValues(a: SortValue, b: SortValue, k: SortKey): number {
     return (a === null) === missingFirst ? -1 : 1;
   }
   if (typeof a === "number" && typeof b === "number") return (a - b) * k.order;
+  if (typeof a !== "string" && typeof b !== "string") return (a < b ? -1 : a > b ? 1 : 0) * k.order;
   const x = String(a);
   const y = String(b);
   return (x < y ? -1 : x > y ? 1 : 0) * k.order;

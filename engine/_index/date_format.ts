@@ -18,7 +18,25 @@ const TOKENS: Record<string, string> = {
   XXX: "(?<z>Z|[+-]\\d{2}:\\d{2})",
   Z: "(?<z>Z|[+-]\\d{4})",
 };
-const TOKEN_RE = /yyyy|uuuu|yy|MM|M|dd|d|HH|H|mm|ss|SSSSSSSSS|SSSSSS|SSS|XXX|Z|'[^']*'|./g;
+const TOKEN_RE =
+  /yyyy|uuuu|yy|MMMM|MMM|MM|M|dd|d|HH|H|mm|ss|SSSSSSSSS|SSSSSS|SSS|XXX|Z|EEEE|EEE|E|e|'[^']*'|./g;
+const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
+/** Built-in format names (`strict_date_optional_time`, `date`, ...), which are not patterns. */
+const BUILT_IN = /_|^(?:date|time|year|week|hour|minute|second)s?$/;
 const cache = new Map<string, RegExp | null>();
 
 function compile(pattern: string): RegExp | null {
@@ -72,7 +90,7 @@ export function formatWithPattern(ms: number, format: string | undefined): strin
   if (!first) return null;
   if (first === "epoch_millis") return String(ms);
   if (first === "epoch_second") return String(Math.floor(ms / 1000));
-  if (!compile(first)) return null;
+  if (BUILT_IN.test(first)) return null;
   const d = new Date(ms);
   return first.replace(TOKEN_RE, (t) => {
     switch (t) {
@@ -85,6 +103,18 @@ export function formatWithPattern(ms: number, format: string | undefined): strin
         return pad(d.getUTCMonth() + 1);
       case "M":
         return String(d.getUTCMonth() + 1);
+      case "MMM":
+        return MONTHS[d.getUTCMonth()]!.slice(0, 3);
+      case "MMMM":
+        return MONTHS[d.getUTCMonth()]!;
+      case "e":
+        // Day of week in the root locale's week: Monday is 1, Sunday 7.
+        return String(((d.getUTCDay() + 6) % 7) + 1);
+      case "E":
+      case "EEE":
+        return DAYS[d.getUTCDay()]!.slice(0, 3);
+      case "EEEE":
+        return DAYS[d.getUTCDay()]!;
       case "dd":
         return pad(d.getUTCDate());
       case "d":

@@ -4,6 +4,7 @@ import { type Analyzer, analyzerFor, keywordAnalyzer } from "./analysis.ts";
 import { nameMatcher } from "./name_pattern.ts";
 import { precisionOf } from "./number_precision.ts";
 import type { FieldMapping, Mappings } from "./types.ts";
+import { isVectorType, readVectorSpec, type VectorSpec } from "./vectors.ts";
 
 /** How a field is indexed. */
 export type FieldKind = "text" | "keyword" | "number" | "date" | "boolean";
@@ -34,6 +35,8 @@ export interface FieldInfo {
   readonly normalize: (s: string) => string;
   /** Multi-fields fed from the same source value. */
   readonly subFields: FieldInfo[];
+  /** A vector field's mapping (`dense_vector`, `knn_vector`). */
+  readonly vector?: VectorSpec;
 }
 
 /** The numeric field types of Elasticsearch's mappings. */
@@ -82,6 +85,7 @@ function makeInfo(path: string, m: FieldMapping): FieldInfo {
     ignoreAbove: typeof m.ignore_above === "number" ? m.ignore_above : Infinity,
     normalize: m.normalizer === "lowercase" ? (s) => s.toLowerCase() : (s) => s,
     subFields,
+    ...(isVectorType(type) ? { vector: readVectorSpec(path, m) } : {}),
   };
 }
 

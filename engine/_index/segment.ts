@@ -1,7 +1,9 @@
 // An immutable segment: the inverted index and doc values of a batch of documents.
 
 import type { FieldKind } from "./field_map.ts";
+import type { Exact } from "./exact_long.ts";
 import type { StoredDoc } from "./types.ts";
+import type { VectorColumn } from "./vectors.ts";
 
 /** The documents containing one term, ascending by doc ordinal. */
 export interface Posting {
@@ -37,6 +39,18 @@ export interface FieldIndex {
   readonly pointValues: Float64Array | null;
   /** Doc ordinal of each entry of `pointValues`. */
   readonly pointDocs: Int32Array | null;
+  /**
+   * Whole-number fields only, null when every value is a safe integer: the exact value of each
+   * entry of `numValues` beyond ±2^53 − 1, by position (`numValues` holds its nearest double).
+   */
+  readonly exact?: ReadonlyMap<number, bigint> | null;
+  /** The same for `pointValues` (sorted by double, then exactly), by position. */
+  readonly pointExact?: ReadonlyMap<number, bigint> | null;
+}
+
+/** The value at position `i` of a field's doc values, exact for whole numbers beyond 2^53. */
+export function numAt(f: FieldIndex, i: number): Exact {
+  return (f.exact && f.exact.get(i)) ?? f.numValues![i]!;
 }
 
 /** An immutable batch of indexed documents. */
@@ -47,12 +61,20 @@ export class Segment {
   readonly ids: Map<string, number>;
   /** Field path → index data. */
   readonly fields: Map<string, FieldIndex>;
+  /** Field path → vectors (dense_vector fields). */
+  readonly vectors: Map<string, VectorColumn>;
   #sortedTerms = new Map<string, string[]>();
 
-  constructor(docs: StoredDoc[], ids: Map<string, number>, fields: Map<string, FieldIndex>) {
+  constructor(
+    docs: StoredDoc[],
+    ids: Map<string, number>,
+    fields: Map<string, FieldIndex>,
+    vectors: Map<string, VectorColumn> = new Map(),
+  ) {
     this.docs = docs;
     this.ids = ids;
     this.fields = fields;
+    this.vectors = vectors;
   }
 
   /** Number of documents (live or deleted) in this segment. */

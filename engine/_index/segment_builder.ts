@@ -1,11 +1,15 @@
 // Builds an immutable Segment from documents: tokens, postings, norms, doc values and points.
 
 import { parseDateAt } from "./dates.ts";
+import { compareExact, type Exact, exactInteger } from "./exact_long.ts";
+import { parseExactJson } from "./exact_json.ts";
+import { sourceText } from "./raw_source.ts";
 import type { FieldInfo, FieldMap } from "./field_map.ts";
 import { encodeNorm } from "./norms.ts";
 import { compareStrings, type FieldIndex, Segment } from "./segment.ts";
 import { TokenStream } from "./token_stream.ts";
 import type { StoredDoc } from "./types.ts";
+import { buildVectorColumn, type VectorColumn } from "./vectors.ts";
 
 const POSITION_GAP = 100; // between array elements, like position_increment_gap
 
@@ -16,6 +20,8 @@ class FieldBuilder {
   readonly dvStart: number[] = [0];
   readonly numValues: number[] = [];
   readonly strValues: string[] = [];
+  /** Exact values beyond the safe range by position in `numValues` (whole numbers only). */
+  exact: Map<number, bigint> | null = null;
   sumTotalTermFreq = 0;
   lastDoc = -1;
 
@@ -68,36 +74,51 @@ class FieldBuilder {
     } else if (kind !== "boolean" && values.length === 1) {
       const n = this.#toNumber(values[0]);
       if (!Number.isNaN(n)) {
-        this.numValues.push(n);
+        this.#push(n);
         any = true;
       }
     } else {
-      const nums: number[] = [];
+      const nums: Exact[] = [];
+      let big = false;
       for (const v of values) {
         const n = this.#toNumber(v);
+        if (typeof n === "bigint") big = true;
         if (!Number.isNaN(n)) nums.push(n);
       }
-      nums.sort((a, b) => a - b);
+      nums.sort(big ? compareExact : (a, b) => (a as number) - (b as number));
       if (kind === "boolean") {
         for (const n of new Set(nums)) this.stream.add(n ? "true" : "false", doc, 0);
       }
-      this.numValues.push(...nums);
+      for (const n of nums) this.#push(n);
       any = nums.length > 0;
     }
     this.dvStart.push(kind === "keyword" ? this.strValues.length : this.numValues.length);
     if (any) this.present.push(doc);
   }
 
-  #toNumber(v: unknown): number {
+  #push(n: Exact): void {
+    if (typeof n === "bigint") (this.exact ??= new Map()).set(this.numValues.length, n);
+    this.numValues.push(Number(n));
+  }
+
+  #toNumber(v: unknown): Exact {
     const kind = this.info.kind;
     if (kind === "date") return parseDateAt(v, this.info.format, this.info.nanos);
     if (kind === "boolean") {
       return v === true || v === "true" ? 1 : v === false || v === "false" ? 0 : NaN;
     }
-    if (typeof v !== "number" && typeof v !== "string") return NaN;
+    if (this.info.integer) return exactInteger(v);
+    if (typeof v !== "number" && typeof v !== "string" && typeof v !== "bigint") return NaN;
     if (v === "") return NaN;
     const n = Number(v);
-    return this.info.integer ? Math.trunc(n) : this.info.round ? this.info.round(n) : n;
+    return this.info.round ? this.info.round(n) : n;
+  }
+
+  /** A field index that only records which docs have a value. */
+  static presence(info: FieldInfo, maxDoc: number, docs: number[]): FieldIndex {
+    const b = new FieldBuilder(info);
+    const index = b.build(maxDoc);
+    return { ...index, present: Int32Array.from(docs), sumTotalTermFreq: docs.length };
   }
 
   build(maxDoc: number): FieldIndex {
@@ -108,11 +129,25 @@ class FieldBuilder {
     const numeric = this.info.kind !== "text" && this.info.kind !== "keyword";
     let pointValues: Float64Array | null = null;
     let pointDocs: Int32Array | null = null;
+    let pointExact: Map<number, bigint> | null = null;
     if (numeric) {
       const order = new Int32Array(this.numValues.length);
       for (let i = 0; i < order.length; i++) order[i] = i;
-      order.sort((a, b) => this.numValues[a]! - this.numValues[b]!);
-      pointValues = Float64Array.from(order, (i) => this.numValues[i]!);
+      const exact = this.exact;
+      const nums = this.numValues;
+      order.sort(
+        exact
+          ? (a, b) => nums[a]! - nums[b]! || compareExact(exact.get(a) ?? 0, exact.get(b) ?? 0)
+          : (a, b) => nums[a]! - nums[b]!,
+      );
+      pointValues = Float64Array.from(order, (i) => nums[i]!);
+      if (exact) {
+        pointExact = new Map();
+        for (let p = 0; p < order.length; p++) {
+          const e = exact.get(order[p]!);
+          if (e !== undefined) pointExact.set(p, e);
+        }
+      }
       const docOf = new Int32Array(this.numValues.length);
       for (let d = 0; d < maxDoc; d++) {
         for (let i = this.dvStart[d]!; i < this.dvStart[d + 1]!; i++) docOf[i] = d;
@@ -134,18 +169,32 @@ class FieldBuilder {
       strValues: this.info.kind === "keyword" ? this.strValues : null,
       pointValues,
       pointDocs,
+      exact: this.exact,
+      pointExact,
     };
   }
 }
 
-function collect(value: unknown, path: string, out: Map<string, unknown[]>): void {
+function collect(
+  value: unknown,
+  path: string,
+  out: Map<string, unknown[]>,
+  vectors?: Map<string, unknown>,
+): void {
   if (value === null || value === undefined) return;
+  if (vectors?.has(path)) {
+    // A vector field: the whole array is one value, kept apart from the flattened ones.
+    vectors.set(path, value);
+    return;
+  }
   if (Array.isArray(value)) {
-    for (const v of value) collect(v, path, out);
+    for (const v of value) collect(v, path, out, vectors);
     return;
   }
   if (typeof value === "object") {
-    for (const [k, v] of Object.entries(value)) collect(v, path ? `${path}.${k}` : k, out);
+    for (const [k, v] of Object.entries(value)) {
+      collect(v, path ? `${path}.${k}` : k, out, vectors);
+    }
     // Also offer the whole object, e.g. for fields mapped as keyword that receive objects.
     return;
   }
@@ -159,10 +208,28 @@ export function buildSegment(docs: StoredDoc[], fields: FieldMap): Segment {
   const builders = new Map<string, FieldBuilder>();
   const ids = new Map<string, number>();
   const values = new Map<string, unknown[]>();
+  const vectorFields = [...fields.roots.values()].filter((f) => f.vector !== undefined);
+  const vectorValues = vectorFields.length ? new Map<string, unknown>() : undefined;
+  const vectorEntries = new Map<string, Array<[number, number[]]>>();
+  for (const f of vectorFields) vectorEntries.set(f.path, []);
   for (let d = 0; d < docs.length; d++) {
     ids.set(docs[d]!.id, d);
     values.clear();
-    collect(docs[d]!.source, "", values);
+    if (vectorValues) { for (const f of vectorFields) vectorValues.set(f.path, undefined); }
+    collect(docs[d]!.source, "", values, vectorValues);
+    if (hasUnsafeInteger(values)) {
+      // A whole number beyond 2^53 was rounded when the source was parsed: read its digits again.
+      const text = sourceText(docs[d]!.source);
+      if (text !== undefined) {
+        values.clear();
+        collect(parseExactJson(text), "", values, vectorValues);
+      }
+    }
+    if (vectorValues) {
+      for (const [path, v] of vectorValues) {
+        if (Array.isArray(v)) vectorEntries.get(path)!.push([d, v as number[]]);
+      }
+    }
     for (const [path, vals] of values) {
       const info = fields.roots.get(path);
       if (!info) continue;
@@ -171,7 +238,26 @@ export function buildSegment(docs: StoredDoc[], fields: FieldMap): Segment {
   }
   const built = new Map<string, FieldIndex>();
   for (const [path, b] of builders) built.set(path, b.build(docs.length));
-  return new Segment(docs, ids, built);
+  const vectors = new Map<string, VectorColumn>();
+  for (const f of vectorFields) {
+    const entries = vectorEntries.get(f.path)!;
+    vectors.set(f.path, buildVectorColumn(f.vector!, docs.length, entries));
+    // Presence only (for `exists`): no terms, no doc values.
+    const present = FieldBuilder.presence(f, docs.length, entries.map(([d]) => d));
+    built.set(f.path, present);
+  }
+  return new Segment(docs, ids, built, vectors);
+}
+
+function hasUnsafeInteger(values: Map<string, unknown[]>): boolean {
+  for (const list of values.values()) {
+    for (const v of list) {
+      if (typeof v === "number" && (v >= 2 ** 53 || v <= -(2 ** 53)) && Number.isFinite(v)) {
+        return true;
+      }
+    }
+  }
+  return false;
 }
 
 function addAll(

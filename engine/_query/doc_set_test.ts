@@ -34,3 +34,47 @@ Deno.test("union as dis_max takes the best score plus tie breaker", () => {
 Deno.test("constantHits without scoring has null scores", () => {
   assert.equal(constantHits(Int32Array.from([1]), 1, false).scores, null);
 });
+
+Deno.test("union: the sparse merge and the dense path give the same docs, counts and scores", () => {
+  let seed = 11;
+  const rand = (n: number) => {
+    seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
+    return seed % n;
+  };
+  for (let round = 0; round < 300; round++) {
+    const lists = Array.from({ length: 1 + rand(6) }, () => {
+      const docs = [...new Set(Array.from({ length: rand(40) }, () => rand(200)))].sort((a, b) =>
+        a - b
+      );
+      const scored = rand(4) !== 0;
+      return h(docs, scored ? docs.map(() => rand(1000) / 7) : undefined);
+    });
+    const disMax = rand(3) === 0;
+    const tie = rand(2) / 3;
+    // The meaning, written plainly: every doc of any list, its count, the scores in list order.
+    const all = [...new Set(lists.flatMap((l) => [...l.docs]))].sort((a, b) => a - b);
+    const want = all.map((doc) => {
+      let count = 0;
+      let sum = 0;
+      let best = 0;
+      for (const l of lists) {
+        const i = l.docs.indexOf(doc);
+        if (i < 0) continue;
+        count++;
+        if (l.scores) {
+          sum += l.scores[i]!;
+          best = Math.max(best, l.scores[i]!);
+        }
+      }
+      return { doc, count, score: disMax ? best + tie * (sum - best) : sum };
+    });
+    const scoring = lists.some((l) => l.docs.length > 0 && l.scores !== null);
+    // maxDoc 250: the dense path for all but the smallest inputs; 10^6: the merge.
+    for (const maxDoc of [250, 1_000_000]) {
+      const got = union(lists, maxDoc, disMax, tie);
+      assert.deepEqual([...got.docs], want.map((w) => w.doc));
+      assert.deepEqual([...got.counts], want.map((w) => w.count));
+      if (scoring) assert.deepEqual([...got.scores!], want.map((w) => w.score));
+    }
+  }
+});

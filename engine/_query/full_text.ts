@@ -197,6 +197,7 @@ export function runMultiMatch(q: QueryOf<"multi_match">, ctx: ExecContext, scori
       fields.push({ field: path, boost: f.boost });
     }
   }
+  if (q.type === "cross_fields") return crossFields(q, fields, ctx, scoring);
   const parts = fields.map(({ field, boost }) => {
     const lenient = q.lenient;
     if (q.type === "phrase" || q.type === "phrase_prefix") {
@@ -239,4 +240,37 @@ export function runMultiMatch(q: QueryOf<"multi_match">, ctx: ExecContext, scori
     ? parts[0]
     : union(parts, ctx.snapshot.maxDoc, !sum, q.tieBreaker);
   return boostHits(merged!, q.boost);
+}
+
+/**
+ * `cross_fields` (and `combined_fields`): term-centric. Each query term may match in any of the
+ * text fields (the best field scores it, plus `tie_breaker` × the others); the operator and
+ * `minimum_should_match` then count terms, not fields.
+ */
+function crossFields(
+  q: QueryOf<"multi_match">,
+  fields: { field: string; boost: number }[],
+  ctx: ExecContext,
+  scoring: boolean,
+): Hits {
+  const text = fields.filter((f) => ctx.fields.byPath.get(f.field)?.kind === "text");
+  const first = text[0] && ctx.fields.byPath.get(text[0].field);
+  if (!first) return NO_HITS;
+  const analyzer = q.analyzer ? analyzerFor(q.analyzer) : first.searchAnalyzer;
+  const terms = [...new Set(analyzer(String(q.query)).map((t) => t.term))];
+  if (terms.length === 0) return NO_HITS;
+  const parts: Hits[] = terms.map((t) => {
+    const perField = text.map((f) => termHits(ctx, f.field, t, f.boost, scoring));
+    return perField.length === 1
+      ? perField[0]!
+      : union(perField, ctx.snapshot.maxDoc, true, q.tieBreaker);
+  });
+  let merged: Hits;
+  if (parts.length === 1) merged = parts[0]!;
+  else if (q.operator === "and") merged = parts.reduce(intersect);
+  else {
+    const min = resolveMsm(q.minimumShouldMatch, parts.length, 1);
+    merged = atLeast(union(parts, ctx.snapshot.maxDoc), min);
+  }
+  return boostHits(merged, q.boost);
 }

@@ -35,6 +35,7 @@ function children(node: QueryNode): readonly QueryNode[] {
     case "boosting":
       return [node.positive, node.negative];
     case "function_score":
+    case "script_score":
       return [node.query];
     default:
       return [];

@@ -13,6 +13,8 @@ import {
 import { allOrdinals, type ExecContext, liveOnly } from "./exec_context.ts";
 import { resolveMsm, runMatch, runMultiMatch, runPhrase } from "./full_text.ts";
 import { applyFunctions } from "./function_score.ts";
+import { knnTopK } from "./knn.ts";
+import { runScriptQuery, runScriptScore } from "./script_score.ts";
 import type { QueryNode, QueryOf } from "./query_nodes.ts";
 import {
   runExists,
@@ -120,6 +122,12 @@ function runFunctionScore(q: QueryOf<"function_score">, ctx: ExecContext, scorin
 }
 
 const RUNNERS: { [K in QueryNode["kind"]]: Runner<K> } = {
+  knn: (q, ctx, scoring) => {
+    const hits = knnTopK(q, ctx, q.filter ? execute(q.filter, ctx, false) : null);
+    return scoring ? hits : { docs: hits.docs, scores: null };
+  },
+  script_score: (q, ctx, scoring) => runScriptScore(q, ctx, execute(q.query, ctx, true), scoring),
+  script: (q, ctx, scoring) => runScriptQuery(q, ctx, allDocs(ctx, q.boost, scoring)),
   function_score: runFunctionScore,
   boosting: runBoosting,
   match_all: (q, ctx, scoring) => allDocs(ctx, q.boost, scoring),

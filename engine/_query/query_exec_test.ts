@@ -275,9 +275,9 @@ Deno.test("date_nanos keeps sub-millisecond precision for sort, range and search
     { sort: [{ ts: "desc" }], size: 1 },
     new URLSearchParams(),
   );
-  const hit = (res.hits as { hits: { _id: string; sort: number[] }[] }).hits[0]!;
+  const hit = (res.hits as { hits: { _id: string; sort: bigint[] }[] }).hits[0]!;
   assert.equal(hit._id, "b");
-  assert.equal(hit.sort[0], 1571646604828733000);
+  assert.equal(hit.sort[0], 1571646604828733000n); // a long, as Elasticsearch writes it
   const next = searchApi(ctx, [idx.target()], {
     sort: [{ ts: "desc" }],
     size: 1,

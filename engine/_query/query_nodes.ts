@@ -127,12 +127,41 @@ export type QueryNode =
     readonly boost: number;
   }
   | {
+    readonly kind: "knn";
+    readonly field: string;
+    readonly vector: readonly number[];
+    readonly k: number;
+    readonly numCandidates: number;
+    readonly filter: QueryNode | null;
+    /** Raw-similarity threshold (a distance bound for `l2_norm`). */
+    readonly similarity?: number;
+    readonly boost: number;
+  }
+  | {
+    readonly kind: "script_score";
+    readonly query: QueryNode;
+    readonly script: ScoreScript;
+    readonly minScore?: number;
+    readonly boost: number;
+  }
+  | { readonly kind: "script"; readonly script: ScoreScript; readonly boost: number }
+  | {
     readonly kind: "boosting";
     readonly positive: QueryNode;
     readonly negative: QueryNode;
     readonly negativeBoost: number;
     readonly boost: number;
   };
+
+/** An inline script of a `script_score` or `script` query. */
+export interface ScoreScript {
+  /** Painless source. */
+  readonly source: string;
+  /** `params`. */
+  readonly params: Readonly<Record<string, unknown>>;
+  /** `knn` for OpenSearch's `knn_score` exact-search script; Painless otherwise. */
+  readonly lang?: "knn";
+}
 
 /** A query node of one kind. */
 export type QueryOf<K extends QueryNode["kind"]> = Extract<QueryNode, { kind: K }>;

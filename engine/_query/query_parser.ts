@@ -3,6 +3,8 @@
 import { parsingError } from "../_errors.ts";
 import type { BoostedField, QueryNode, QueryOf } from "./query_nodes.ts";
 import { parseFunction } from "./function_score.ts";
+import { parseKnnQuery } from "./knn.ts";
+import { parseScriptQuery, parseScriptScore } from "./script_score.ts";
 import { registerName } from "./named_queries.ts";
 import { parseQueryString, parseSimpleQueryString } from "./query_string.ts";
 import { parseRegexpFlags } from "./regexp_syntax.ts";
@@ -231,6 +233,36 @@ const PARSERS: Record<string, Parser> = {
       ...fuzzyParams(o),
     };
   },
+  combined_fields: (b, n) => {
+    // One query over several text fields as if they were one field: cross-field term matching
+    // (scored per term across the fields, not Lucene's BM25F field blending).
+    const o = expectObject(b, n);
+    checkKeys(o, n, [
+      "query",
+      "fields",
+      "operator",
+      "minimum_should_match",
+      "auto_generate_synonyms_phrase_query",
+      "zero_terms_query",
+    ]);
+    if (o.query === undefined) throw parsingError(`[combined_fields] requires 'query' field`);
+    if (!Array.isArray(o.fields) || o.fields.length === 0) {
+      throw parsingError(`[combined_fields] requires 'fields' field`);
+    }
+    return {
+      kind: "multi_match",
+      fields: boostedFields(o.fields),
+      query: o.query,
+      type: "cross_fields",
+      operator: operatorOf(o.operator, n),
+      minimumShouldMatch: msm(o.minimum_should_match),
+      tieBreaker: 0,
+      boost: boostOf(o),
+      lenient: false,
+      analyzer: undefined,
+      ...fuzzyParams({}),
+    };
+  },
   bool: (b, n) => {
     const o = expectObject(b, n);
     checkKeys(o, n, [
@@ -441,6 +473,9 @@ const PARSERS: Record<string, Parser> = {
       boost: boostOf(o),
     };
   },
+  knn: (b) => parseKnnQuery(b, parseQuery),
+  script_score: (b, n) => parseScriptScore(expectObject(b, n), parseQuery),
+  script: (b, n) => parseScriptQuery(expectObject(b, n)),
   query_string: (b, n) => parseQueryString(expectObject(b, n)),
   simple_query_string: (b, n) => parseSimpleQueryString(expectObject(b, n)),
 };

@@ -18,22 +18,28 @@ import { compileRegexp } from "./regexp_syntax.ts";
 import type { QueryOf } from "./query_nodes.ts";
 import { termScorer } from "./bm25.ts";
 import type { FieldIndex } from "../_index/segment.ts";
+import { type Exact, exactInteger, toDouble } from "../_index/exact_long.ts";
 
-/** Converts a query value to the number stored for a numeric/date/boolean field; NaN if impossible. */
+/**
+ * Converts a query value to the number stored for a numeric/date/boolean field (a bigint for a
+ * whole number beyond 2^53, kept exact); NaN if impossible.
+ */
 export function numericValue(
   info: FieldInfo,
   value: unknown,
   ctx: ExecContext,
   lenient: boolean,
-): number {
-  let n: number;
+): Exact {
+  let n: Exact;
   if (info.kind === "date") {
     n = dateValueAt(value, ctx.now, false, info.format, info.nanos);
   } else if (info.kind === "boolean") {
     n = value === true || value === "true" ? 1 : value === false || value === "false" ? 0 : NaN;
+  } else if (info.integer && isWhole(value)) {
+    n = exactInteger(value);
   } else {
-    n = typeof value === "number"
-      ? value
+    n = typeof value === "number" || typeof value === "bigint"
+      ? Number(value)
       : typeof value === "string" && value.trim() !== ""
       ? Number(value)
       : NaN;
@@ -71,18 +77,33 @@ function termText(info: FieldInfo, value: unknown): string {
   return info.normalize(String(value));
 }
 
+function isWhole(value: unknown): boolean {
+  return typeof value === "bigint" || Number.isInteger(value) ||
+    (typeof value === "string" && /^\s*[+-]?\d+\s*$/.test(value));
+}
+
 /** Docs whose numeric doc values fall in [lo, hi] within one segment. */
-function pointRange(f: FieldIndex, lo: number, hi: number): Int32Array {
+function pointRange(f: FieldIndex, lo: Exact, hi: Exact): Int32Array {
   const values = f.pointValues!;
+  // Doubles round monotonically, so the candidates are those whose double lies within the
+  // bounds' doubles; only the ones equal to a bound's double can be beyond it exactly.
+  const loD = toDouble(lo);
+  const hiD = toDouble(hi);
   let a = 0;
   let b = values.length;
   while (a < b) {
     const m = (a + b) >> 1;
-    if (values[m]! < lo) a = m + 1;
+    if (values[m]! < loD) a = m + 1;
     else b = m;
   }
   let end = a;
-  while (end < values.length && values[end]! <= hi) end++;
+  while (end < values.length && values[end]! <= hiD) end++;
+  const exact = f.pointExact;
+  if (exact) {
+    const at = (p: number): Exact => exact.get(p) ?? values[p]!;
+    while (a < end && values[a] === loD && at(a) < lo) a++;
+    while (end > a && values[end - 1] === hiD && at(end - 1) > hi) end--;
+  }
   return sortedUnique(f.pointDocs!.subarray(a, end), f.dvStart.length - 1);
 }
 
@@ -114,7 +135,7 @@ export function valueHits(
 ): Hits {
   if (info.kind === "number" || info.kind === "date") {
     const n = numericValue(info, value, ctx, lenient);
-    if (Number.isNaN(n)) return NO_HITS;
+    if (typeof n === "number" && Number.isNaN(n)) return NO_HITS;
     return perSegment(ctx, (v) => {
       const f = v.segment.fields.get(info.path);
       return f ? constantHits(pointRange(f, n, n), boost, scoring) : NO_HITS;
@@ -220,7 +241,7 @@ export function runRange(q: QueryOf<"range">, ctx: ExecContext, scoring: boolean
   const info = ctx.fields.byPath.get(q.field);
   if (!info) return NO_HITS;
   if (info.kind === "number" || info.kind === "date") {
-    const conv = (v: unknown, roundUp: boolean): number => {
+    const conv = (v: unknown, roundUp: boolean): Exact => {
       if (info.kind === "date") {
         const n = dateValueAt(v, ctx.now, roundUp, q.format ?? info.format, info.nanos);
         if (Number.isNaN(n)) {
@@ -235,8 +256,8 @@ export function runRange(q: QueryOf<"range">, ctx: ExecContext, scoring: boolean
       }
       return numericValue(info, v, ctx, false);
     };
-    let lo = -Infinity;
-    let hi = Infinity;
+    let lo: Exact = -Infinity;
+    let hi: Exact = Infinity;
     if (q.gte !== undefined) lo = conv(q.gte, false);
     if (q.gt !== undefined) {
       lo = nextUp(conv(q.gt, true), info.kind === "date" ? !info.nanos : info.integer);
@@ -265,13 +286,27 @@ export function runRange(q: QueryOf<"range">, ctx: ExecContext, scoring: boolean
   });
 }
 
-function nextUp(n: number, integer: boolean): number {
-  if (integer) return Math.floor(n) + 1;
+function nextUp(v: Exact, integer: boolean): Exact {
+  if (typeof v === "bigint") return v + 1n;
+  const n = v;
+  if (integer) {
+    const m = Math.floor(n) + 1;
+    return Number.isSafeInteger(m) || !Number.isFinite(m)
+      ? m
+      : exactInteger(BigInt(Math.floor(n)) + 1n);
+  }
   return n + Math.max(Number.EPSILON * Math.abs(n), Number.MIN_VALUE);
 }
 
-function nextDown(n: number, integer: boolean): number {
-  if (integer) return Math.ceil(n) - 1;
+function nextDown(v: Exact, integer: boolean): Exact {
+  if (typeof v === "bigint") return v - 1n;
+  const n = v;
+  if (integer) {
+    const m = Math.ceil(n) - 1;
+    return Number.isSafeInteger(m) || !Number.isFinite(m)
+      ? m
+      : exactInteger(BigInt(Math.ceil(n)) - 1n);
+  }
   return n - Math.max(Number.EPSILON * Math.abs(n), Number.MIN_VALUE);
 }
 

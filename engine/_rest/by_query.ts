@@ -4,7 +4,7 @@ import { esError, illegalArgument, validationFailed } from "../_errors.ts";
 import { findMatches } from "../_search/search_api.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { applyRefresh } from "../_state/refresh.ts";
-import { readScript, runScript } from "../_state/script.ts";
+import { readScript, runScript } from "../_query/script.ts";
 import { deleteDocument, indexDocument } from "../_state/writes.ts";
 import {
   bodyObject,
@@ -66,7 +66,8 @@ export function readLimits(ctx: RequestContext, body: Record<string, unknown>): 
 }
 
 function readBody(ctx: RequestContext, updating: boolean): Record<string, unknown> {
-  const body = bodyObject(ctx);
+  // An update's script params stay doubles; the query itself is exact either way for deletes.
+  const body = bodyObject(ctx, updating ? "request" : "query");
   if (!body && !updating) {
     throw validationFailed("query is missing");
   }

@@ -5,6 +5,7 @@ import type { SearchContexts } from "../_search/search_api.ts";
 import type { Cluster } from "../_state/cluster.ts";
 import type { ParseErrorType } from "../_state/dynamic_mapping.ts";
 import type { PathParams } from "./router.ts";
+import { parseExactJson } from "../_index/exact_json.ts";
 
 /** Engine-wide state shared by all requests. */
 export interface EngineState {
@@ -100,10 +101,17 @@ export function tooDeep(text: string): { where: string; depth: number } | undefi
   return undefined;
 }
 
+/**
+ * How a body is read: `request` and `document` parse numbers as doubles (documents keep their
+ * text for exact replies); `query` (search bodies) keeps integers beyond 2^53 exact as bigints,
+ * so a `long` named in a query, a sort or `search_after` reaches the engine unrounded.
+ */
+export type BodyKind = "request" | "document" | "query";
+
 /** Parses JSON text, throwing Elasticsearch's 400 for malformed or too deeply nested input. */
 export function parseJson(
   text: string,
-  kind: "request" | "document" = "request",
+  kind: BodyKind = "request",
   documentError: ParseErrorType = "document_parsing_exception",
 ): unknown {
   const deep = tooDeep(text);
@@ -121,7 +129,7 @@ export function parseJson(
     throw xContentParseError(reason);
   }
   try {
-    return JSON.parse(text);
+    return kind === "query" ? parseExactJson(text) : JSON.parse(text);
   } catch (e) {
     const reason = describeJsonError(e instanceof Error ? e.message : String(e), text);
     if (kind === "document") {
@@ -136,7 +144,7 @@ export function parseJson(
 /** The JSON body as an object, or undefined when empty; anything else than an object is a 400. */
 export function bodyObject(
   ctx: RequestContext,
-  kind: "request" | "document" = "request",
+  kind: BodyKind = "request",
 ): Record<string, unknown> | undefined {
   const source = ctx.params.get("source");
   const text = ctx.bodyText.trim() === "" && source ? source : ctx.bodyText;

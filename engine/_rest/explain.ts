@@ -7,7 +7,7 @@ import { searchTargets, withAliasFilter } from "./search.ts";
 
 /** GET|POST /{index}/_explain/{id}. */
 export function explainHandler(ctx: RequestContext): Reply {
-  const body = bodyObject(ctx) ?? {};
+  const body = bodyObject(ctx, "query") ?? {};
   for (const key of Object.keys(body)) {
     if (key !== "query") {
       throw parsingError(`request does not support [${key}]`);

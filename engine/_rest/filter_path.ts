@@ -1,6 +1,7 @@
 // The `filter_path` response filter: dotted paths with `*` (one key) and `**` (any depth), `-` excludes.
 
 import { RawJson } from "../_index/raw_source.ts";
+import { parseExactJson } from "../_index/exact_json.ts";
 import { setOwn } from "../_index/own.ts";
 import { matchPattern } from "../_index/name_pattern.ts";
 
@@ -26,7 +27,7 @@ function step(patterns: Pattern[], key: string): { whole: boolean; next: Pattern
 }
 
 function include(value: unknown, patterns: Pattern[]): unknown {
-  if (value instanceof RawJson) value = JSON.parse(value.text);
+  if (value instanceof RawJson) value = parseExactJson(value.text);
   if (Array.isArray(value)) {
     const items = value.map((v) => include(v, patterns)).filter((v) => v !== undefined);
     return items.length > 0 ? items : undefined;
@@ -45,7 +46,7 @@ function include(value: unknown, patterns: Pattern[]): unknown {
 }
 
 function exclude(value: unknown, patterns: Pattern[]): unknown {
-  if (value instanceof RawJson) value = JSON.parse(value.text);
+  if (value instanceof RawJson) value = parseExactJson(value.text);
   if (Array.isArray(value)) return value.map((v) => exclude(v, patterns));
   if (value === null || typeof value !== "object") return value;
   const out: Record<string, unknown> = {};

@@ -4,7 +4,7 @@ import { EngineError, illegalArgument, validationFailed } from "../_errors.ts";
 import { findMatches } from "../_search/search_api.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { applyRefresh } from "../_state/refresh.ts";
-import { readScript, runScript } from "../_state/script.ts";
+import { readScript, runScript } from "../_query/script.ts";
 import { deleteDocument, indexDocument, type WriteOptions } from "../_state/writes.ts";
 import { parseErrorType, type Reply, type RequestContext, requireBody } from "./context.ts";
 import { readLimits } from "./by_query.ts";

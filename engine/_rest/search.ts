@@ -10,6 +10,7 @@ import {
   scrollApi,
   searchApi,
 } from "../_search/search_api.ts";
+import { parseSearchRequest } from "../_search/search_request.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { refreshDue } from "../_state/refresh.ts";
@@ -22,6 +23,7 @@ import {
   type RequestContext,
 } from "./context.ts";
 import { resolveOptions } from "./targets.ts";
+import { resolveTermsLookups } from "./terms_lookup.ts";
 
 /** Resolves search targets and applies any due scheduled refresh. */
 export function searchTargets(
@@ -60,13 +62,17 @@ export function withAliasFilter(
 
 /** GET|POST /_search, /{index}/_search. */
 export function searchHandler(ctx: RequestContext): Reply {
-  const body = bodyObject(ctx);
+  const raw = bodyObject(ctx, "query");
+  const body = raw && resolveTermsLookups(raw, ctx.state.cluster);
   const usesPit = body !== undefined && body.pit !== undefined;
   if (usesPit && ctx.p.index !== undefined) {
     throw validationFailed(
       "[indices] cannot be used with point in time. Do not specify any index with point in time.",
     );
   }
+  // Elasticsearch reads the whole request before it resolves the indices: a bad parameter or
+  // body is reported even when the index does not exist.
+  parseSearchRequest(body, ctx.params);
   const targets = usesPit ? [] : searchTargets(ctx, ctx.p.index);
   const filtered = usesPit ? body : withAliasFilter(ctx, ctx.p.index, body);
   return ok(searchApi(ctx.state.search, targets, filtered, ctx.params));
@@ -74,7 +80,8 @@ export function searchHandler(ctx: RequestContext): Reply {
 
 /** GET|POST /_count, /{index}/_count. */
 export function countHandler(ctx: RequestContext): Reply {
-  const body = bodyObject(ctx);
+  const raw = bodyObject(ctx, "query");
+  const body = raw && resolveTermsLookups(raw, ctx.state.cluster);
   const targets = searchTargets(ctx, ctx.p.index);
   return ok(countApi(targets, withAliasFilter(ctx, ctx.p.index, body), ctx.params));
 }
@@ -158,7 +165,7 @@ export function msearchHandler(ctx: RequestContext): Reply {
     const header = parseJson(lines[i]!) as Record<string, unknown>;
     const body = lines[i + 1] === undefined
       ? {}
-      : parseJson(lines[i + 1]!) as Record<string, unknown>;
+      : parseJson(lines[i + 1]!, "query") as Record<string, unknown>;
     try {
       const params = new URLSearchParams(ctx.params);
       for (

@@ -7,6 +7,7 @@ import type { ExecContext } from "../_query/exec_context.ts";
 import { nameMatcher } from "../_index/name_pattern.ts";
 import { fieldMapOf } from "../_index/field_map.ts";
 import { matchLive } from "../_query/query_exec.ts";
+import { knnSection } from "../_query/knn_section.ts";
 import type { SearchRequest } from "./search_request.ts";
 import {
   compareValues,
@@ -20,6 +21,7 @@ import { topK } from "../_hits/top_k.ts";
 import type { Candidate } from "../_hits/hits_render.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
 import { parseDateAt } from "../_index/dates.ts";
+import { exactInteger } from "../_index/exact_long.ts";
 
 /** The result of collection. */
 export interface Collected {
@@ -52,6 +54,7 @@ export function collect(
   const parts: Array<{ t: number; hits: Hits }> = [];
   const readers: ValueReader[][] = [];
   let n = 0;
+  const withKnn = knnSection(targets, req.knn, now);
   targets.forEach((target, t) => {
     const ctx: ExecContext = {
       snapshot: target.snapshot,
@@ -64,7 +67,7 @@ export function collect(
     readers.push(
       sort.map((k) => sortReader(k, target.snapshot, ctx.fields, target.index, t * SHARD_DOC_SPAN)),
     );
-    let hits = matchLive(req.query, ctx, scoring);
+    let hits = withKnn(t, matchLive(req.query, ctx, scoring));
     if (req.minScore !== null && hits.scores) {
       const keep = [...hits.docs.keys()].filter((i) => hits.scores![i]! >= req.minScore!);
       hits = {
@@ -102,7 +105,7 @@ export function collect(
   const columnOf = new Map<string, SortValue[]>();
   const distinct: number[] = [];
   const cols: SortValue[][] = sort.map((key, k) => {
-    const signature = JSON.stringify(key);
+    const signature = JSON.stringify(key, (_k, v) => typeof v === "bigint" ? `${v}n` : v);
     const known = columnOf.get(signature);
     if (known) return known;
     const col = new Array<SortValue>(n);
@@ -210,6 +213,7 @@ function afterValue(v: unknown, key: SortKey, targets: SearchTarget[]): SortValu
         : Number(v);
     }
     if (info.kind === "number" || info.kind === "boolean") {
+      if (info.integer && (typeof v === "bigint" || typeof v === "string")) return exactInteger(v);
       return v === true ? 1 : v === false ? 0 : Number(v);
     }
     return String(v);

@@ -4,7 +4,9 @@ import { MAX_REQUEST_STATES, withPatternBudget } from "../_index/automaton.ts";
 import { checkClauseCount, withBucketBudget } from "../_index/limits.ts";
 import { EngineError, illegalArgument, parsingError, validationFailed } from "../_errors.ts";
 import { runAggregations } from "../_aggs/aggregations.ts";
+import { withScripts } from "../_aggs/pipeline_aggs.ts";
 import { collect, type Collected } from "./collect.ts";
+import { searchProfile } from "./profile.ts";
 import { fieldMapOf } from "../_index/field_map.ts";
 import { type HitOptions, renderHits, renderTotal } from "../_hits/hits_render.ts";
 import { parseKeepAlive } from "./keep_alive.ts";
@@ -27,7 +29,9 @@ function shards(n: number): Record<string, number> {
 function shardFailure(err: unknown, targets: SearchTarget[]): never {
   if (
     !(err instanceof EngineError) || err.type === "parsing_exception" ||
-    err.type === "search_context_missing_exception"
+    err.type === "search_context_missing_exception" ||
+    err.type === "action_request_validation_exception" ||
+    err.type === "x_content_parse_exception"
   ) throw err;
   const index = (err.extra.index as string | undefined) ?? targets[0]?.index;
   throw new EngineError(
@@ -125,15 +129,23 @@ function search(
     ctx.checkKeepAlive(keepAlive, req.scroll);
   }
   let collected: Collected;
+  let queryNanos = 0;
   let aggregations: Record<string, unknown> | undefined;
   try {
     checkLimits(req, targets);
     checkClauseCount(req.query, ctx.maxClauseCount);
     if (req.scroll !== null) ctx.checkScrollRoom();
+    const queryStart = performance.now();
     collected = collect(targets, req, sort, ctx.now(), req.scroll !== null);
+    queryNanos = (performance.now() - queryStart) * 1e6;
     const aggs = req.aggs;
     const inputs = collected.aggInputs;
-    if (aggs) aggregations = withBucketBudget(ctx.maxBuckets, () => runAggregations(aggs, inputs));
+    if (aggs) {
+      aggregations = withScripts(
+        ctx.scripts,
+        () => withBucketBudget(ctx.maxBuckets, () => runAggregations(aggs, inputs)),
+      );
+    }
   } catch (err) {
     shardFailure(err, targets);
   }
@@ -181,6 +193,14 @@ function search(
     if (matched[i] !== undefined) h.matched_queries = matched[i];
   });
   if (aggregations) out.aggregations = aggregations;
+  if (req.profile) {
+    out.profile = searchProfile(
+      req.query,
+      targets.map((t) => t.index),
+      queryNanos,
+      Object.keys(req.aggs ?? {}),
+    );
+  }
   return out;
 }
 

@@ -413,7 +413,7 @@ Deno.test("bucket aggregations: histogram, date_histogram and range", () => {
 Deno.test("missing long values sort as Long.MAX/MIN_VALUE and round-trip through search_after", () => {
   const res = search({ sort: [{ n: "asc" }], size: 30 });
   const last = hitsOf(res).hits[29]!;
-  assert.equal(last.sort![0], 9223372036854775807);
+  assert.equal(last.sort![0], 9223372036854775807n);
   const after = search({
     sort: [{ n: "asc" }],
     size: 30,
@@ -421,7 +421,7 @@ Deno.test("missing long values sort as Long.MAX/MIN_VALUE and round-trip through
   });
   assert.deepEqual(idsOf(after), []);
   const first = search({ sort: [{ n: { order: "asc", missing: "_first" } }], size: 1 });
-  assert.deepEqual(hitsOf(first).hits[0]!.sort, [-9223372036854775808]);
+  assert.deepEqual(hitsOf(first).hits[0]!.sort, [-9223372036854775808n]);
   const custom = search({ sort: [{ n: { order: "asc", missing: 6 } }], size: 6 });
   assert.deepEqual(idsOf(custom), ["1", "2", "3", "4", "5", "6"]);
 });

@@ -1,7 +1,8 @@
 // Reads a search request (body and URL parameters) into one validated, typed object.
 
 import { type EngineError, illegalArgument, parsingError, validationFailed } from "../_errors.ts";
-import type { QueryNode } from "../_query/query_nodes.ts";
+import type { QueryNode, QueryOf } from "../_query/query_nodes.ts";
+import { parseKnnSection } from "../_query/knn.ts";
 import { type FieldRequest, parseFieldRequests } from "../_hits/fetch_fields.ts";
 import { type HighlightRequest, parseHighlight } from "../_hits/highlight.ts";
 import { parseQuery } from "../_query/query_parser.ts";
@@ -62,6 +63,10 @@ export interface SearchRequest {
   readonly includeNamedQueriesScore: boolean;
   /** `indices_boost`: score multipliers by index name or pattern. */
   readonly indicesBoost: Array<[string, number]>;
+  /** The `knn` section: each entry's global top k joins the query's hits, scores summed. */
+  readonly knn: readonly QueryOf<"knn">[];
+  /** `profile: true`: report a per-shard profile of the query. */
+  readonly profile: boolean;
 }
 
 const BODY_KEYS = new Set([
@@ -97,6 +102,7 @@ const BODY_KEYS = new Set([
   "ext",
   "runtime_mappings",
   "slice",
+  "knn",
 ]);
 
 function tokenName(v: unknown): string {
@@ -169,8 +175,9 @@ export function parseSearchRequest(
   for (const [k, v] of Object.entries(b)) {
     if (!BODY_KEYS.has(k)) throw parsingError(`Unknown key for a ${tokenName(v)} in [${k}].`);
   }
+  // With a knn section and no query, only the nearest neighbours match.
   let query: QueryNode = b.query === undefined
-    ? { kind: "match_all", boost: 1 }
+    ? b.knn === undefined ? { kind: "match_all", boost: 1 } : { kind: "match_none" }
     : parseQuery(b.query);
   const q = params.get("q");
   if (q !== null) {
@@ -181,6 +188,17 @@ export function parseSearchRequest(
       boost: 1,
       lenient: bool(params.get("lenient")) || df === null,
     });
+  }
+  const searchType = params.get("search_type");
+  if (
+    searchType !== null && searchType !== "query_then_fetch" &&
+    searchType !== "dfs_query_then_fetch"
+  ) {
+    throw illegalArgument(`No search type for [${searchType}]`);
+  }
+  const terminateAfter = params.get("terminate_after") ?? b.terminate_after;
+  if (terminateAfter !== undefined && int(terminateAfter, "terminate_after") < 0) {
+    throw illegalArgument("terminateAfter must be > 0");
   }
   const from = int(params.get("from") ?? b.from ?? 0, "from");
   const size = int(params.get("size") ?? b.size ?? 10, "size");
@@ -237,7 +255,8 @@ export function parseSearchRequest(
   const storedFieldsNone = storedList.includes("_none_");
   let source = parseSourceFilter(b._source, params);
   if (
-    storedList.length && !storedList.includes("_source") && b._source === undefined &&
+    stored !== undefined && stored !== null && !storedList.includes("_source") &&
+    b._source === undefined &&
     !params.has("_source")
   ) {
     source = { fetch: false, includes: [], excludes: [] };
@@ -272,6 +291,8 @@ export function parseSearchRequest(
           [k, Number(v)] as [string, number]
         )
       ),
+    knn: parseKnnSection(b.knn, size, parseQuery),
+    profile: b.profile === true,
     scriptFieldCount: typeof b.script_fields === "object" && b.script_fields !== null
       ? Object.keys(b.script_fields).length
       : 0,

@@ -62,6 +62,7 @@ export class Cluster {
     }
     validateSettings(settings);
     const index = new IndexState(name, settings, mappings, this.now());
+    index.clock = this.now;
     if (
       this.defaultRefreshIntervalMs !== 1000 && settings["index.refresh_interval"] === undefined
     ) {

@@ -10,6 +10,12 @@ import { own, ownOrSet, setOwn } from "../_index/own.ts";
 import { EngineError, esError, illegalArgument } from "../_errors.ts";
 import type { FieldMapping, Mappings } from "../_index/types.ts";
 import { checkValue, previewValue } from "./field_values.ts";
+import {
+  dynamicVectorMapping,
+  isVectorType,
+  readVectorSpec,
+  vectorProblem,
+} from "../_index/vectors.ts";
 
 const METADATA_FIELDS = new Set([
   "_id",
@@ -108,6 +114,28 @@ function parseFailure(walk: Walk, reason: string): EngineError {
   return esError(walk.errorType, reason);
 }
 
+/** A vector field takes one array of `dims` numbers (see `vectorProblem`). */
+function checkVector(walk: Walk, mapping: FieldMapping, value: unknown, path: string[]): void {
+  if (value === null || value === undefined) return;
+  const field = path.join(".");
+  const spec = readVectorSpec(field, mapping);
+  const problem = vectorProblem(spec, field, value);
+  if (problem === undefined) {
+    // The first vector of a field mapped without dims sets them.
+    if (spec.dims === 0 && Array.isArray(value)) {
+      walk.additions.push({ path, mapping: { ...mapping, dims: value.length } });
+    }
+    return;
+  }
+  throw new EngineError(
+    400,
+    walk.errorType,
+    `[1:2] failed to parse: ${problem} (document with id '${walk.id}')`,
+    {},
+    new EngineError(400, "illegal_argument_exception", problem),
+  );
+}
+
 function visitObject(
   walk: Walk,
   props: Record<string, FieldMapping> | undefined,
@@ -161,6 +189,7 @@ function visitValue(
   value: unknown,
   path: string[],
 ): void {
+  if (isVectorType(mapping.type)) return checkVector(walk, mapping, value, path);
   if (Array.isArray(value)) {
     for (const item of value) visitValue(walk, mapping, dynamic, item, path);
     return;
@@ -220,7 +249,10 @@ function addNew(
       }] within [${parent}] is not allowed`,
     );
   }
-  const mapping = dynamicMappingFor(value, walk.dateDetection, walk.numericDetection);
+  // Elasticsearch (not OpenSearch) maps a long array of floats as a dense_vector.
+  const mapping =
+    (walk.errorType === "document_parsing_exception" ? dynamicVectorMapping(value) : undefined) ??
+      dynamicMappingFor(value, walk.dateDetection, walk.numericDetection);
   if (mapping) walk.additions.push({ path: [...prefix, ...keys], mapping });
 }
 
@@ -298,6 +330,9 @@ function mergeAddition(
         mergeAddition(existing.properties, [k], v);
       }
     } else if (!existing) setOwn(props, head!, mapping);
+    else if (isVectorType(existing.type) && existing.dims === undefined) {
+      existing.dims = mapping.dims;
+    }
     return;
   }
   const node = ownOrSet(props, head!, (): FieldMapping => ({ properties: {} }));

@@ -21,6 +21,9 @@ interface Tombstone {
   seqNo: number;
 }
 
+/** How many pending writes pass between checks for a due scheduled refresh (a power of two). */
+const REFRESH_CHECK = 4096;
+
 /** State of one index. */
 export class IndexState {
   readonly name: string;
@@ -37,6 +40,12 @@ export class IndexState {
   /** Refresh interval used when the settings give none. */
   defaultRefreshMs = 1000;
   lastRefresh: number;
+  /**
+   * The cluster's clock. With it, writes run the scheduled refresh when it is due (checked every
+   * REFRESH_CHECK pending writes), so a long load is indexed in segments as it arrives instead
+   * of all at once before the first search.
+   */
+  clock: (() => number) | undefined;
   private pending: Map<string, StoredDoc | null> = new Map();
   private pendingRouting: Map<string, string> = new Map();
   private shard: Shard = new Shard();
@@ -98,6 +107,9 @@ export class IndexState {
       if (tombstone) this.tombstones.set(id, tombstone);
     }
     this.pending.set(id, doc);
+    if (this.clock !== undefined && (this.pending.size & (REFRESH_CHECK - 1)) === 0) {
+      this.refreshIfDue(this.clock());
+    }
   }
 
   /** Number of primary shards (documents are spread over them by routing). */

@@ -4,6 +4,7 @@ import { own, ownOrSet, setOwn } from "../_index/own.ts";
 import { type EngineError, esError, illegalArgument } from "../_errors.ts";
 import type { FieldMapping, Mappings } from "../_index/types.ts";
 import { NUMBER_TYPES } from "../_index/field_map.ts";
+import { checkVectorUpdate, isVectorType, readVectorSpec } from "../_index/vectors.ts";
 
 const KNOWN_TYPES = new Set([
   "text",
@@ -88,6 +89,7 @@ function validateProperties(props: unknown, prefix: string): void {
     if (field.type !== undefined && !KNOWN_TYPES.has(String(field.type))) {
       throw mapperParsing(`No handler for type [${field.type}] declared on field [${name}]`);
     }
+    if (isVectorType(field.type)) readVectorSpec(path, field);
     if (field.properties !== undefined) validateProperties(field.properties, path);
     if (field.fields !== undefined) validateProperties(field.fields, path);
   }
@@ -188,6 +190,7 @@ function mergeProps(
         `mapper [${path}] cannot be changed from type [${existing.type}] to [${field.type}]`,
       );
     }
+    if (isVectorType(existing.type)) checkVectorUpdate(path, existing, field);
     for (const [key, value] of Object.entries(field)) {
       if (key === "properties" || key === "fields") continue;
       existing[key] = structuredClone(value);

@@ -10,7 +10,7 @@ import {
 } from "../_errors.ts";
 import type { ParseErrorType } from "./dynamic_mapping.ts";
 import type { IndexState } from "./index_state.ts";
-import { readScript, runScript } from "./script.ts";
+import { readScript, runScript } from "../_query/script.ts";
 import {
   deleteDocument,
   indexDocument,

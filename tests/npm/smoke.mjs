@@ -105,6 +105,27 @@ try {
   assert.ok(syntax instanceof SyntaxError);
   assert.match(syntax.excerpt, /\^/);
   assert.equal(driver.DataSource, root.DataSource);
+
+  // Every name exported by more than one subpath is the same object in each (one module per
+  // source file, never a copy per entry point).
+  const pkg = JSON.parse(
+    await import("node:fs").then((fs) =>
+      fs.readFileSync(new URL(import.meta.resolve("@searchvisitor/searchvisitor/package.json")))
+    ),
+  );
+  const seen = new Map();
+  let shared = 0;
+  for (const subpath of Object.keys(pkg.exports)) {
+    if (subpath === "./package.json" || subpath === "./cli/main") continue; // main runs the console
+    const mod = await import(`@searchvisitor/searchvisitor${subpath.slice(1)}`);
+    for (const [name, value] of Object.entries(mod)) {
+      if (seen.has(name)) {
+        assert.equal(value, seen.get(name).value, `${name}: ${subpath} vs ${seen.get(name).from}`);
+        shared++;
+      } else seen.set(name, { value, from: subpath });
+    }
+  }
+  assert.ok(shared > 20, `only ${shared} shared names`);
   await conn.close();
   console.log(`npm smoke ok on ${runtime}: ${server.url}`);
 } finally {

@@ -1,6 +1,7 @@
-// JSON-aware trimming for `<trim>`, `<where>` and `<set>`: skips strings (also Kibana's """…"""),
-// comments and `#{…}`/`${…}`/`@{…}` placeholders, so a comma or override inside them is never
-// touched.
+// The commas that optional members leave behind when they do not render: the template's
+// `@{and}`/`@{if}` rules and the mapper files' `<where>`, `<set>` and `<trim>` clean their text
+// with this one pass. JSON-aware: strings (also Kibana's """…"""), comments and `#{…}`/`${…}`/
+// `@{…}` placeholders are jumped over, so a comma inside them is never touched.
 
 /** The end (exclusive) of the string, comment or placeholder starting at `i`, or -1. */
 function skipOpaque(text: string, i: number): number {
@@ -49,10 +50,6 @@ function skipBraces(text: string, from: number): number {
   return text.length;
 }
 
-function isSpace(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
-}
-
 const START = 0;
 const OPEN = 1;
 const COMMA = 2;
@@ -61,7 +58,19 @@ const VALUE = 3;
 /**
  * Removes the commas left behind by members that did not render: a comma at the start, after
  * `[`, `{` or another comma, at the end, or before `]`/`}`. White space is kept. One pass; strings,
- * comments and placeholders are jumped over.
+ * comments and placeholders are jumped over. A text without a dangling comma comes back as is.
+ *
+ * @param text Command text (or a fragment of it) after optional members vanished.
+ * @returns The text without dangling commas.
+ *
+ * @example
+ * ```ts
+ * import { dropDanglingCommas } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(dropDanglingCommas('{"a": 1, , "b": ",", }'), '{"a": 1,  "b": "," }');
+ * assert.equal(dropDanglingCommas("[, 1, ]"), "[ 1 ]");
+ * ```
  */
 export function dropDanglingCommas(text: string): string {
   if (!text.includes(",")) return text;
@@ -100,63 +109,4 @@ export function dropDanglingCommas(text: string): string {
     from = at + 1;
   }
   return out + text.slice(from);
-}
-
-/** An override to strip, matched case-insensitively when it has letters. */
-export interface Override {
-  /** The override as written. */
-  readonly text: string;
-  /** Lower-cased, when the override has letters (else undefined: compared as is). */
-  readonly lower: string | undefined;
-}
-
-/** Splits a `|`-separated override list (`AND |OR `, `,`). */
-export function splitOverrides(list: string | undefined): Override[] {
-  if (list === undefined) return [];
-  return list.split("|").filter((s) => s.length > 0).map((text) => ({
-    text,
-    lower: /[a-zA-Z]/.test(text) ? text.toLowerCase() : undefined,
-  }));
-}
-
-function matchesAt(body: string, at: number, o: Override): boolean {
-  if (o.lower === undefined) return body.startsWith(o.text, at);
-  return body.slice(at, at + o.lower.length).toLowerCase() === o.lower;
-}
-
-/**
- * Strips every leading override (then every trailing one) of the white-space-trimmed body,
- * repeatedly and case-insensitively, so `, ,` after vanished members leaves nothing behind.
- */
-export function stripOverrides(
-  body: string,
-  prefixes: readonly Override[],
-  suffixes: readonly Override[],
-): string {
-  let start = 0;
-  let end = body.length;
-  while (start < end && isSpace(body.charCodeAt(start))) start++;
-  while (end > start && isSpace(body.charCodeAt(end - 1))) end--;
-  for (let again = prefixes.length > 0; again;) {
-    again = false;
-    for (const p of prefixes) {
-      if (end - start >= p.text.length && matchesAt(body, start, p)) {
-        start += p.text.length;
-        while (start < end && isSpace(body.charCodeAt(start))) start++;
-        again = true;
-      }
-    }
-  }
-  for (let again = suffixes.length > 0; again;) {
-    again = false;
-    for (const o of suffixes) {
-      const at = end - o.text.length;
-      if (at >= start && matchesAt(body, at, o)) {
-        end = at;
-        while (end > start && isSpace(body.charCodeAt(end - 1))) end--;
-        again = true;
-      }
-    }
-  }
-  return start === 0 && end === body.length ? body : body.slice(start, end);
 }

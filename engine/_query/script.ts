@@ -2,6 +2,7 @@
 
 import { illegalArgument, parsingError, resourceNotFound } from "../_errors.ts";
 import { parseScript, scriptError, type ScriptNode } from "./script_parser.ts";
+import { ScriptHost, ScriptReturn } from "./script_host.ts";
 
 /** `{source, params, lang}` after normalizing the shorthand string form. */
 export interface Script {
@@ -96,6 +97,7 @@ export function checkStorable(value: unknown, maxDepth = 1000): void {
 }
 
 function read(source: string, obj: unknown, key: string | number): unknown {
+  if (obj instanceof ScriptHost) return obj.member(source, key);
   if (obj === null || obj === undefined) {
     throw scriptError(source, `cannot access [${key}] of a null value`, true);
   }
@@ -109,6 +111,7 @@ function read(source: string, obj: unknown, key: string | number): unknown {
 }
 
 function call(source: string, obj: unknown, method: string, args: unknown[]): unknown {
+  if (obj instanceof ScriptHost) return obj.invoke(source, method, args);
   if (Array.isArray(obj)) {
     switch (method) {
       case "add":
@@ -276,7 +279,37 @@ function evaluate(source: string, node: ScriptNode, vars: Vars): unknown {
         evaluate(source, s, vars);
       }
       return null;
+    case "fn": {
+      const fn = Object.hasOwn(vars, node.name) ? vars[node.name] : undefined;
+      if (typeof fn !== "function") {
+        throw scriptError(
+          source,
+          `Unknown call [${node.name}] with [${node.args.length}] arguments.`,
+        );
+      }
+      return fn(...node.args.map((a) => evaluate(source, a, vars)));
+    }
+    case "cond":
+      return evaluate(source, evaluate(source, node.test, vars) ? node.then : node.else, vars);
+    case "ret":
+      throw new ScriptReturn(evaluate(source, node.e, vars));
   }
+}
+
+/**
+ * Runs a script that computes a value (score and filter scripts): the value of its `return` or of
+ * its last statement. `vars` holds the names it may use, functions included (`cosineSimilarity`).
+ */
+export function runExpression(script: Script, vars: Vars): unknown {
+  const program = parseScript(script.source);
+  let value: unknown = null;
+  try {
+    for (const statement of program) value = evaluate(script.source, statement, vars);
+  } catch (e) {
+    if (e instanceof ScriptReturn) return e.value;
+    throw e;
+  }
+  return value;
 }
 
 /** Runs `script` with `ctx` (mutated in place: `ctx._source`, `ctx.op`). */
@@ -291,6 +324,24 @@ export function runScript(script: Script, ctx: Vars): void {
   }
   const program = parseScript(script.source);
   const vars: Vars = { ctx, params: script.params };
-  for (const statement of program) evaluate(script.source, statement, vars);
+  try {
+    for (const statement of program) evaluate(script.source, statement, vars);
+  } catch (e) {
+    if (!(e instanceof ScriptReturn)) throw e;
+  }
   checkStorable(ctx);
+}
+
+/**
+ * Evaluates `script` as an expression over `params` (the script's own params first, then
+ * `vars`) and returns the value of its last statement; a leading `return` is accepted, as
+ * Painless writes it. Used by the `bucket_script` and `bucket_selector` aggregations.
+ */
+export function evalScript(script: Script, vars: Vars): unknown {
+  const source = script.source.replace(/^\s*return\s+/, "");
+  const program = parseScript(source);
+  const scope: Vars = { params: { ...script.params, ...vars } };
+  let last: unknown = null;
+  for (const statement of program) last = evaluate(source, statement, scope);
+  return last;
 }

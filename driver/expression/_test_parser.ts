@@ -1,4 +1,5 @@
-// The lexer and recursive-descent parser of the test-expression language (grammar in mod.ts).
+// The lexer and recursive-descent parser of the test-expression language (grammar on
+// TestExpression in test_expression.ts).
 // Produces frozen, `kind`-tagged nodes; evaluation lives in test_expression.ts. Bounded: the
 // expression's length and its nesting depth are limited, so no input can exhaust the stack.
 
@@ -124,8 +125,16 @@ function lex(src: string): Token[] {
       i += num[0].length;
       continue;
     }
-    IDENT.lastIndex = i;
+    // `:name` is the argument form of the template's rules: the same name.
+    const colon = c === ":" ? 1 : 0;
+    IDENT.lastIndex = i + colon;
     const id = IDENT.exec(src);
+    if (id && colon === 1) {
+      const end = i + 1 + id[0].length;
+      tokens.push({ t: "name", v: id[0], at: i, end });
+      i = end;
+      continue;
+    }
     if (id) {
       const word = id[0];
       const end = i + word.length;

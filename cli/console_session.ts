@@ -13,7 +13,7 @@ import { describeError, EXIT, exitCodeOf, type Format, FORMATS, renderResults } 
 import { formatProgress, grouped } from "./progress.ts";
 
 /** What a session reads and writes through; the runtime adapter provides it. */
-export interface SessionIO {
+export interface ConsoleIO {
   /** Writes to stdout (the text has its newlines). */
   out(text: string): void;
   /** Writes to stderr. */
@@ -45,7 +45,7 @@ JSON closes. _bulk and _msearch take NDJSON lines up to an empty line.
  *
  * @example Run a script against the embedded engine
  * ```ts
- * import { Session } from "@searchvisitor/searchvisitor/cli";
+ * import { ConsoleSession } from "@searchvisitor/searchvisitor/cli";
  * import { DataSource } from "@searchvisitor/searchvisitor/driver";
  * import { Engine } from "@searchvisitor/searchvisitor/engine";
  * import assert from "node:assert/strict";
@@ -53,20 +53,20 @@ JSON closes. _bulk and _msearch take NDJSON lines up to an empty line.
  * const engine = new Engine();
  * const ds = new DataSource({ nodes: ["http://engine"], fetch: engine.fetch, indexRefresh: true });
  * let out = "";
- * const session = new Session(ds, { out: (t) => (out += t), err: (t) => (out += t) });
+ * const session = new ConsoleSession(ds, { out: (t) => (out += t), err: (t) => (out += t) });
  * const status = await session.runScript('PUT /p/_doc/1 {"n": 1}\n.format ndjson\nGET /p/_search\n');
  * assert.equal(status, 0);
  * assert.equal(out, 'OK, 1 affected\n{"_ID":"1","_DOC":"{\\"n\\":1}"}\n');
  * engine.close();
  * ```
  */
-export class Session {
+export class ConsoleSession {
   /** How rows are printed. */
   format: Format = "table";
   /** Whether each command's client-side time is printed. */
   timing = false;
   readonly #ds: DataSource;
-  readonly #io: SessionIO;
+  readonly #io: ConsoleIO;
   readonly #now: () => number;
 
   /**
@@ -75,7 +75,7 @@ export class Session {
    * @param ds The data source commands run on.
    * @param io Where output goes, and how files are read.
    */
-  constructor(ds: DataSource, io: SessionIO) {
+  constructor(ds: DataSource, io: ConsoleIO) {
     this.#ds = ds;
     this.#io = io;
     this.#now = io.now ?? (() => performance.now());

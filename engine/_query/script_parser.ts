@@ -15,7 +15,13 @@ export type ScriptNode =
   | { k: "neg"; e: ScriptNode }
   | { k: "assign"; op: string; target: ScriptNode; value: ScriptNode }
   | { k: "step"; op: "++" | "--"; target: ScriptNode }
-  | { k: "if"; cond: ScriptNode; then: ScriptNode[]; else: ScriptNode[] };
+  | { k: "if"; cond: ScriptNode; then: ScriptNode[]; else: ScriptNode[] }
+  | { k: "fn"; name: string; args: ScriptNode[] }
+  | { k: "cond"; test: ScriptNode; then: ScriptNode; else: ScriptNode }
+  | { k: "ret"; e: ScriptNode };
+
+/** Painless type names a local declaration may start with (`double d = ...`). */
+const DECLARATION_TYPES = new Set(["def", "var", "double", "float", "int", "long", "boolean"]);
 
 /** 400 `script_exception` with a `compile error` as Elasticsearch reports Painless parse failures. */
 export function scriptError(source: string, reason: string, runtime = false): EngineError {
@@ -90,6 +96,18 @@ class Parser {
   }
 
   private statement(): ScriptNode {
+    if (this.peek() === "return") {
+      this.at++;
+      return { k: "ret", e: this.expr(0) };
+    }
+    const declared = this.tokens[this.at + 1];
+    if (
+      DECLARATION_TYPES.has(this.peek() ?? "") && declared !== undefined &&
+      /^[A-Za-z_]\w*$/.test(declared) && this.tokens[this.at + 2] === "="
+    ) {
+      this.at += 3;
+      return { k: "assign", op: "=", target: { k: "var", name: declared }, value: this.expr(0) };
+    }
     if (this.peek() === "if") {
       this.at++;
       this.expect("(");
@@ -128,9 +146,19 @@ class Parser {
   }
 
   private expr(level: number): ScriptNode {
-    if (level >= BINARY.length) return this.unary();
+    if (level === 0) {
+      const test = this.expr(1);
+      if (this.peek() !== "?") return test;
+      this.at++;
+      const then = this.expr(0);
+      this.expect(":");
+      return { k: "cond", test, then, else: this.expr(0) };
+    }
+    // Level 0 is the conditional; binary operators bind from level 1 (`||`) inwards.
+    const ops = BINARY[level - 1];
+    if (ops === undefined) return this.unary();
     let left = this.expr(level + 1);
-    while (BINARY[level]!.includes(this.peek() ?? "")) {
+    while (ops.includes(this.peek() ?? "")) {
       const op = this.next();
       left = { k: "bin", op, l: left, r: this.expr(level + 1) };
     }
@@ -196,6 +224,17 @@ class Parser {
       return inner;
     }
     if (t === "[") return this.collection();
+    if (/^[A-Za-z_]/.test(t) && this.peek() === "(") {
+      this.at++;
+      const args: ScriptNode[] = [];
+      while (this.peek() !== ")") {
+        args.push(this.expr(0));
+        if (this.peek() === ",") this.at++;
+        else if (this.peek() !== ")") this.expect(")");
+      }
+      this.at++;
+      return { k: "fn", name: t, args };
+    }
     if (/^[A-Za-z_]/.test(t)) return { k: "var", name: t };
     throw scriptError(this.source, `invalid sequence of tokens near ['${t}'].`);
   }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { dropDanglingCommas, splitOverrides, stripOverrides } from "./_json_members.ts";
+import { dropDanglingCommas } from "./dangling_commas.ts";
 
 Deno.test("dropDanglingCommas: leading, trailing, doubled and before-close commas go; white space stays", () => {
   const cases: [string, string][] = [
@@ -30,12 +30,9 @@ Deno.test("dropDanglingCommas: strings, comments and placeholders are opaque", (
   for (const [input, expected] of cases) assert.equal(dropDanglingCommas(input), expected, input);
 });
 
-Deno.test("stripOverrides: every override at both ends, repeatedly, any case", () => {
-  const comma = splitOverrides(",");
-  assert.equal(stripOverrides("  , , a, b ,  ,", comma, comma), "a, b");
-  assert.equal(stripOverrides("AND or a = 1", splitOverrides("and |or "), []), "a = 1");
-  assert.equal(stripOverrides("a,", [], []), "a,");
-  assert.equal(stripOverrides(" , ", comma, comma), "");
-  assert.deepEqual(splitOverrides("AND |OR |").map((o) => o.text), ["AND ", "OR "]);
-  assert.deepEqual(splitOverrides(undefined), []);
+Deno.test("dropDanglingCommas: the template's vanished members (path commas and strings stay)", () => {
+  assert.equal(dropDanglingCommas("[ , 1, , 2, ]"), "[  1,  2 ]");
+  assert.equal(dropDanglingCommas('{"a": ",", , }'), '{"a": ","  }');
+  assert.equal(dropDanglingCommas("GET /a,b/_search {, }"), "GET /a,b/_search { }");
+  assert.equal(dropDanglingCommas('PUT /a/_doc/{?} {"x": ?, }\n'), 'PUT /a/_doc/{?} {"x": ? }\n');
 });

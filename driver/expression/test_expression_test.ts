@@ -1,0 +1,236 @@
+import assert from "node:assert/strict";
+import { BindError, CommandSyntaxError } from "../errors.ts";
+import { TestExpression, type TestParseOptions } from "./test_expression.ts";
+
+const parseTestExpression = (source: string, options?: TestParseOptions) =>
+  new TestExpression(source, options);
+
+class Person {
+  name = "ann";
+  get secret(): string {
+    return "from the prototype";
+  }
+  greet(): string {
+    return "hi";
+  }
+}
+
+const ARGS = {
+  name: "ann",
+  empty: "",
+  zero: 0,
+  one: 1,
+  big: 10n,
+  yes: true,
+  no: false,
+  nothing: null,
+  tags: ["a", "b"],
+  none: [],
+  set: new Set([1, 2]),
+  map: new Map<string, unknown>([["k", 5], ["size", 7]]),
+  page: { size: 20, from: 0 },
+  nested: { a: { b: [{ c: "deep" }] } },
+  date: new Date("2024-01-02T00:00:00Z"),
+  later: new Date("2024-06-01T00:00:00Z"),
+  person: new Person(),
+  json: JSON.parse('{"__proto__": {"polluted": true}, "constructor": 1}'),
+};
+
+// The grammar table: expression → value (as a test when boolean, else via value()).
+const TABLE: [string, unknown][] = [
+  // literals
+  ["true", true],
+  ["false", false],
+  ["null", null],
+  ["12", 12],
+  ["-3.5e2", -350],
+  ["'a\\'b'", "a'b"],
+  ['"tab\\there"', "tab\there"],
+  ["'\\u0041'", "A"],
+  ["[1, 'x', null]", [1, "x", null]],
+  ["[]", []],
+  // paths
+  ["name", "ann"],
+  ["nested.a.b[0].c", "deep"],
+  ["nested['a']['b'][0]['c']", "deep"],
+  ["tags[1]", "b"],
+  ["tags[5]", undefined],
+  ["missing.deeper.still", undefined],
+  ["page.size", 20],
+  ["map.k", 5],
+  ["map.size", 7],
+  ["person.name", "ann"],
+  ["person.secret", undefined],
+  ["person.greet", undefined],
+  ["name.toString", undefined],
+  ["tags.map", undefined],
+  ["json.polluted", undefined],
+  // sizes
+  ["tags.size()", 2],
+  ["tags.length", 2],
+  ["tags.length()", 2],
+  ["name.length", 3],
+  ["set.size()", 2],
+  ["map.size()", 2],
+  ["page.size()", 2],
+  ["none.isEmpty()", true],
+  ["empty.isEmpty()", true],
+  ["missing.size()", undefined],
+  // equality without coercion
+  ["'1' == 1", false],
+  ["1 == 1", true],
+  ["one == 1", true],
+  ["zero == ''", false],
+  ["yes == 1", false],
+  ["big == 10", true],
+  ["nothing == null", true],
+  ["missing == null", true],
+  ["missing != null", false],
+  ["name != null", true],
+  ["name == 'ann'", true],
+  ['name == "ann"', true],
+  ["date == date", true],
+  ["tags == tags", true],
+  ["[1] == [1]", false],
+  // ordering
+  ["one < 2", true],
+  ["one <= 1", true],
+  ["one > 1", false],
+  ["one >= 1", true],
+  ["big > 9", true],
+  ["'abc' < 'abd'", true],
+  ["date < later", true],
+  ["missing > 1", false],
+  ["nothing < 1", false],
+  // logic, both spellings, precedence
+  ["yes and no", false],
+  ["yes && no", false],
+  ["yes or no", true],
+  ["yes || no", true],
+  ["not no", true],
+  ["!no", true],
+  ["!!yes", true],
+  ["not missing", true],
+  ["no or yes and no", false],
+  ["(no or yes) and yes", true],
+  ["not (one == 1)", false],
+  ["missing or yes", true],
+  ["name != null and name.length > 2", true],
+  // in
+  ["'a' in tags", true],
+  ["'z' in tags", false],
+  ["'z' not in tags", true],
+  ["1 in set", true],
+  ["'k' in map", true],
+  ["'size' in page", true],
+  ["'constructor' in page", false],
+  ["one in [1, 2]", true],
+  ["'1' in [1, 2]", false],
+  ["1 in nothing", false],
+  // +
+  ["'*' + name + '*'", "*ann*"],
+  ["one + 2", 3],
+  ["big + big", 20n],
+];
+
+Deno.test("test language: the grammar table", () => {
+  for (const [source, expected] of TABLE) {
+    const e = parseTestExpression(source);
+    assert.deepEqual(e.value(ARGS), expected, source);
+    if (typeof expected === "boolean") assert.equal(e.test(ARGS), expected, source);
+  }
+});
+
+Deno.test("test language: null and missing are false as tests, other values are refused", () => {
+  assert.equal(parseTestExpression("nothing").test(ARGS), false);
+  assert.equal(parseTestExpression("missing").test(ARGS), false);
+  for (
+    const source of ["name", "one", "zero", "tags", "empty", "page", "yes and name", "not one"]
+  ) {
+    assert.throws(
+      () => parseTestExpression(source).test(ARGS),
+      (e: unknown) => e instanceof BindError && /not true\/false; compare it/.test(e.message),
+      source,
+    );
+  }
+});
+
+Deno.test("test language: mismatched types are errors that name the operands, never coerced", () => {
+  const cases: [string, RegExp][] = [
+    ["name < 1", /cannot order a string \(name\) and a number \(1\)/],
+    ["yes > no", /cannot order a boolean/],
+    ["name + one", /cannot add a string \(name\) and a number \(one\)/],
+    ["one + big", /cannot add a number/],
+    ["'a' in name", /name must be an array, Set, Map or object/],
+    ["one.size() > 0", /\.size\(\) needs a string, array/],
+    ["tags[yes]", /an index must be a string or a number/],
+  ];
+  for (const [source, message] of cases) {
+    assert.throws(
+      () => parseTestExpression(source, { where: "users.xml, line 3, column 9" }).value(ARGS),
+      (e: unknown) =>
+        e instanceof BindError && message.test(e.message) &&
+        /users\.xml, line 3, column 9/.test(e.message),
+      source,
+    );
+  }
+});
+
+Deno.test("test language: values never reach the message (they may be secrets)", () => {
+  assert.throws(
+    () => parseTestExpression("password < 3").test({ password: "hunter2" }),
+    (e: unknown) => e instanceof BindError && !e.message.includes("hunter2"),
+  );
+});
+
+Deno.test("test language: syntax errors are CommandSyntaxErrors inside the expression, or the caller's", () => {
+  assert.throws(
+    () => parseTestExpression("a ==\n  == b"),
+    (e: unknown) =>
+      e instanceof CommandSyntaxError && e.line === 2 && e.column === 3 &&
+      /unexpected "==".* in the test/.test(e.message),
+  );
+  const seen: [string, number][] = [];
+  assert.throws(
+    () =>
+      parseTestExpression("a & b", {
+        syntaxError: (problem, offset) => {
+          seen.push([problem, offset]);
+          throw new RangeError("mine");
+        },
+      }),
+    (e: unknown) => e instanceof RangeError && e.message === "mine",
+  );
+  assert.deepEqual(seen, [['unexpected character "&"; use &&', 2]]);
+});
+
+Deno.test("test language: :name is the same name (the argument form of @{} rules)", () => {
+  assert.equal(parseTestExpression(":p.q[0] == 1").test({ p: { q: [1] } }), true);
+  assert.equal(parseTestExpression(":name + :name").value(ARGS), "annann");
+  assert.equal(parseTestExpression("not :no and :yes").test(ARGS), true);
+  assert.throws(() => parseTestExpression(":__proto__"), /not reachable/);
+  assert.throws(() => parseTestExpression(": name"), /unexpected character ":"/);
+});
+
+Deno.test("test language: length and depth are bounded, without exhausting the stack", () => {
+  const cases = [
+    "(".repeat(5000) + "a" + ")".repeat(5000),
+    "!".repeat(5000) + "a",
+    "a" + ".b".repeat(5000),
+    Array(3000).fill("a").join(" and "),
+    "x".repeat(20_000),
+  ];
+  for (const source of cases) {
+    assert.throws(
+      () => parseTestExpression(source),
+      (e: unknown) => e instanceof CommandSyntaxError && /deeper than|longer than/.test(e.message),
+    );
+  }
+  assert.equal(parseTestExpression("(".repeat(50) + "yes" + ")".repeat(50)).test(ARGS), true);
+});
+
+Deno.test("test language: a lookup function is the variable source", () => {
+  const e = parseTestExpression("item.id in ids");
+  const vars = new Map<string, unknown>([["item", { id: 2 }], ["ids", [1, 2]]]);
+  assert.equal(e.test((name) => vars.get(name)), true);
+});

@@ -1,0 +1,137 @@
+// `buckets_path` syntax of the pipeline aggregations: `agg>agg.metric`, `agg['key']>metric`,
+// `_count`, `_key`, `agg._bucket_count`, and reading a path's value out of rendered results.
+
+import { illegalArgument, validationFailed } from "../_errors.ts";
+import type { JsonObject } from "../_json.ts";
+
+/** One `>`-separated element: an aggregation name, an optional bucket key and metric. */
+export interface PathElement {
+  readonly name: string;
+  readonly key?: string;
+  readonly metric?: string;
+}
+
+/**
+ * Parses a `buckets_path` string (`sales_per_month>sales`, `stats.avg`, `types['hat']>_count`,
+ * `the_percentiles[99.9]`), refusing empty elements as Elasticsearch does.
+ */
+export function parseBucketsPath(path: string): PathElement[] {
+  if (path === "") throw invalidPath(path);
+  const out: PathElement[] = [];
+  // Keys in brackets may hold `>` and `.`, so elements are read one at a time, not split.
+  const element = /([^.[\]>]+)(?:\[(?:'([^']*)'|"([^"]*)"|([^\]]*))\])?(?:\.([^>]+))?(>|$)/y;
+  while (element.lastIndex < path.length) {
+    const m = element.exec(path);
+    if (!m || (m[6] === ">" && element.lastIndex === path.length)) throw invalidPath(path);
+    const key = m[2] ?? m[3] ?? m[4];
+    const el: PathElement = { name: m[1]!, ...(key !== undefined ? { key } : {}) };
+    out.push(m[5] !== undefined ? { ...el, metric: m[5] } : el);
+  }
+  return out;
+}
+
+function invalidPath(path: string): Error {
+  return validationFailed(`Invalid path [${path}]`);
+}
+
+/** The buckets of a multi-bucket result (array or keyed object), or null for other results. */
+export function bucketsOf(result: unknown): JsonObject[] | null {
+  const b = (result as JsonObject | null)?.buckets;
+  if (Array.isArray(b)) return b as JsonObject[];
+  if (b !== null && typeof b === "object") return Object.values(b) as JsonObject[];
+  return null;
+}
+
+/** The string form of a bucket's key (`key_as_string` when there is one), as `keys` report it. */
+export function keyText(bucket: JsonObject): string {
+  return String(bucket.key_as_string ?? bucket.key);
+}
+
+/**
+ * Reads the value of `path` inside one bucket (or the top level of a response's aggregations):
+ * a number, `null` for a missing metric value, and an error for a path that names nothing.
+ */
+export function resolvePath(container: JsonObject, path: PathElement[], text: string): unknown {
+  let at: JsonObject = container;
+  for (let i = 0; i < path.length; i++) {
+    const el = path[i]!;
+    const last = i === path.length - 1;
+    if (el.name === "_count" && last) return at.doc_count;
+    if (el.name === "_key" && last) return at.key;
+    if (!Object.hasOwn(at, el.name)) {
+      throw illegalArgument(`No aggregation found for path [${text}]`);
+    }
+    let agg = at[el.name] as JsonObject;
+    if (el.key !== undefined) {
+      const buckets = bucketsOf(agg);
+      if (buckets) {
+        const hit = buckets.find((b) => keyText(b) === el.key || String(b.key) === el.key);
+        if (!hit) throw illegalArgument(`No bucket with key [${el.key}] found for path [${text}]`);
+        agg = hit;
+      } else return metricOf({ ...agg }, el.key, text);
+    }
+    if (el.metric !== undefined) {
+      if (el.metric === "_bucket_count") return bucketsOf(agg)?.length ?? 0;
+      return metricOf(agg, el.metric, text);
+    }
+    if (last) {
+      if (el.key !== undefined) return agg.doc_count;
+      if (Object.hasOwn(agg, "value")) return agg.value;
+      if (bucketsOf(agg)) {
+        throw illegalArgument(
+          `buckets_path must reference either a number value or a single value numeric metric aggregation, got: [${el.name}] at aggregation [${text}]`,
+        );
+      }
+      if (Object.hasOwn(agg, "doc_count")) return agg.doc_count;
+      throw illegalArgument(
+        `buckets_path must reference either a number value or a single value numeric metric aggregation, but [${el.name}] contains multiple values. Please specify which to use.`,
+      );
+    }
+    at = agg;
+  }
+  return at.doc_count;
+}
+
+function metricOf(agg: JsonObject, metric: string, text: string): unknown {
+  if (Object.hasOwn(agg, metric)) return agg[metric];
+  const values = agg.values as JsonObject | undefined;
+  if (values && typeof values === "object") {
+    if (!Array.isArray(values)) {
+      const n = Number(metric);
+      for (const [k, v] of Object.entries(values)) if (k === metric || Number(k) === n) return v;
+    }
+  }
+  throw illegalArgument(`No metric [${metric}] found for path [${text}]`);
+}
+
+/** How a pipeline treats a bucket whose value is missing (`gap_policy`). */
+export type GapPolicy = "skip" | "insert_zeros" | "keep_values";
+
+/** Reads `gap_policy`, refusing unknown names. */
+export function gapPolicyOf(raw: unknown): GapPolicy {
+  const v = raw ?? "skip";
+  if (v === "skip" || v === "insert_zeros" || v === "keep_values") return v;
+  throw illegalArgument(`No gap policy found for name [${String(v)}]`);
+}
+
+/**
+ * The numeric value of `path` in `bucket` under a gap policy: `_count` is always the doc count;
+ * a missing value or an empty bucket is skipped (NaN) or becomes 0.
+ */
+export function bucketValue(
+  bucket: JsonObject,
+  path: PathElement[],
+  text: string,
+  gap: GapPolicy,
+): number {
+  const raw = resolvePath(bucket, path, text);
+  const value = typeof raw === "number" ? raw : raw === null || raw === undefined ? NaN : NaN;
+  if (path.length === 1 && path[0]!.name === "_count") return value;
+  const empty = bucket.doc_count === 0;
+  if (!Number.isFinite(value) || empty) {
+    if (gap === "insert_zeros") return 0;
+    if (gap === "keep_values" && Number.isFinite(value)) return value;
+    return NaN;
+  }
+  return value;
+}

@@ -1,0 +1,101 @@
+import assert from "node:assert/strict";
+import { Engine } from "../engine.ts";
+
+// deno-lint-ignore no-explicit-any
+type Json = Record<string, any>;
+
+async function call(engine: Engine, method: string, path: string, body?: unknown): Promise<Json> {
+  const init: RequestInit = { method, headers: { "content-type": "application/json" } };
+  if (body !== undefined) init.body = JSON.stringify(body);
+  const res = await engine.fetch(`http://engine${path}`, init);
+  return { ...(await res.json()), code: res.status };
+}
+
+async function grades(): Promise<Engine> {
+  const engine = new Engine();
+  await call(engine, "PUT", "/g", {
+    mappings: {
+      properties: { grade: { type: "long" }, weight: { type: "long" }, d: { type: "date" } },
+    },
+  });
+  await call(engine, "PUT", "/g/_doc/1", { grade: 2, weight: 3, d: "2024-01-01" });
+  await call(engine, "PUT", "/g/_doc/2", { grade: 4, weight: 1 });
+  await call(engine, "PUT", "/g/_doc/3?refresh=true", { weight: 2 });
+  return engine;
+}
+
+Deno.test("metric aggregations honour `missing` (numbers and dates)", async () => {
+  const engine = await grades();
+  const res = await call(engine, "POST", "/g/_search", {
+    size: 0,
+    aggs: {
+      avg: { avg: { field: "grade", missing: 9 } },
+      plain: { avg: { field: "grade" } },
+      sum: { sum: { field: "grade", missing: 1 } },
+      min: { min: { field: "d", missing: "2020-01-01" } },
+      count: { value_count: { field: "grade", missing: 0 } },
+      stats: { stats: { field: "grade", missing: 0 } },
+      card: { cardinality: { field: "grade", missing: 4 } },
+    },
+  });
+  const a = res.aggregations;
+  assert.equal(a.avg.value, 5);
+  assert.equal(a.plain.value, 3);
+  assert.equal(a.sum.value, 7);
+  assert.equal(a.min.value_as_string, "2020-01-01T00:00:00.000Z");
+  assert.equal(a.count.value, 3);
+  assert.deepEqual(a.stats, { count: 3, min: 0, max: 4, avg: 2, sum: 6 });
+  assert.equal(a.card.value, 2);
+  engine.close();
+});
+
+Deno.test("weighted_avg: weights, missing, one weight per doc", async () => {
+  const engine = await grades();
+  const res = await call(engine, "POST", "/g/_search", {
+    size: 0,
+    aggs: {
+      w: { weighted_avg: { value: { field: "grade" }, weight: { field: "weight" } } },
+      m: { weighted_avg: { value: { field: "grade", missing: 10 }, weight: { field: "weight" } } },
+    },
+  });
+  assert.equal(res.aggregations.w.value, (2 * 3 + 4 * 1) / 4);
+  assert.equal(res.aggregations.m.value, (2 * 3 + 4 * 1 + 10 * 2) / 6);
+  await call(engine, "PUT", "/g/_doc/4?refresh=true", { grade: 1, weight: [1, 2] });
+  const many = await call(engine, "POST", "/g/_search", {
+    aggs: { w: { weighted_avg: { value: { field: "grade" }, weight: { field: "weight" } } } },
+  });
+  assert.equal(many.code, 400);
+  assert.match(JSON.stringify(many.error), /more than one weight/);
+  const noWeight = await call(engine, "POST", "/g/_search", {
+    aggs: { w: { weighted_avg: { value: { field: "grade" } } } },
+  });
+  assert.equal(noWeight.code, 400);
+  engine.close();
+});
+
+Deno.test("sigma and precision_threshold are validated as Elasticsearch parses them", async () => {
+  const engine = await grades();
+  const sigma = await call(engine, "POST", "/g/_search", {
+    aggs: { e: { extended_stats: { field: "grade", sigma: -1 } } },
+  });
+  assert.equal(sigma.code, 400);
+  assert.equal(sigma.error.type, "x_content_parse_exception");
+  assert.equal(
+    sigma.error.caused_by.reason,
+    "[sigma] must be greater than or equal to 0. Found [-1.0]",
+  );
+  const ok = await call(engine, "POST", "/g/_search", {
+    size: 0,
+    aggs: { e: { extended_stats: { field: "grade", sigma: 1 } } },
+  });
+  assert.equal(ok.aggregations.e.std_deviation_bounds.upper, 3 + 1);
+  const p = await call(engine, "POST", "/g/_search", {
+    aggs: { c: { cardinality: { field: "grade", precision_threshold: -1 } } },
+  });
+  assert.equal(p.error.type, "x_content_parse_exception");
+  assert.match(
+    p.error.caused_by.reason,
+    /\[precisionThreshold\] must be greater than or equal to 0/,
+  );
+  engine.close();
+});

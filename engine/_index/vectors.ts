@@ -1,0 +1,296 @@
+// Dense vectors: the `dense_vector` (and OpenSearch `knn_vector`) mapping, index-time validation,
+// column storage in typed arrays, and the similarity → score formulas of Elasticsearch.
+
+import { EngineError } from "../_errors.ts";
+
+/** A vector similarity as the mapping names it. */
+export type Similarity = "l2_norm" | "cosine" | "dot_product" | "max_inner_product";
+
+/** What a vector field's mapping says. */
+export interface VectorSpec {
+  /** Number of dimensions. */
+  readonly dims: number;
+  /** Similarity used by `knn` (and reported scores). */
+  readonly similarity: Similarity;
+  /** Whether the field is searchable by `knn` (`index`). */
+  readonly indexed: boolean;
+  /** `float` or `byte` elements. */
+  readonly elementType: "float" | "byte";
+  /** The mapping type (`dense_vector` or `knn_vector`), for messages. */
+  readonly type: string;
+}
+
+/** Largest `dims` Elasticsearch accepts. */
+export const MAX_DIMS = 4096;
+
+const SIMILARITIES = new Set(["l2_norm", "cosine", "dot_product", "max_inner_product"]);
+const OPENSEARCH_SPACES: Record<string, Similarity> = {
+  l2: "l2_norm",
+  cosinesimil: "cosine",
+  innerproduct: "max_inner_product",
+};
+
+function mapperParsing(reason: string): EngineError {
+  return new EngineError(400, "mapper_parsing_exception", reason);
+}
+
+/** Whether a mapping type stores dense vectors. */
+export function isVectorType(type: unknown): boolean {
+  return type === "dense_vector" || type === "knn_vector";
+}
+
+/**
+ * Validates a vector field's mapping and reads it, throwing `mapper_parsing_exception` with
+ * Elasticsearch's wording for bad `dims`, `similarity`, `element_type` or `index`.
+ */
+export function readVectorSpec(name: string, m: Record<string, unknown>): VectorSpec {
+  const type = String(m.type);
+  if (type === "knn_vector") {
+    const dims = m.dimension;
+    if (typeof dims !== "number" || !Number.isInteger(dims) || dims < 1 || dims > 16000) {
+      throw mapperParsing(`Dimension value must be a positive integer for vector: ${name}`);
+    }
+    const method = (m.method ?? {}) as Record<string, unknown>;
+    const space = String(method.space_type ?? m.space_type ?? "l2");
+    const similarity = OPENSEARCH_SPACES[space];
+    if (!similarity) {
+      throw mapperParsing(`Unable to find space: ${space} for vector field [${name}]`);
+    }
+    return { dims, similarity, indexed: true, elementType: "float", type };
+  }
+  const dims = m.dims;
+  const indexed = m.index === undefined ? true : m.index === true || m.index === "true";
+  if (dims !== undefined) {
+    if (typeof dims !== "number" || !Number.isInteger(dims)) {
+      throw mapperParsing(`Failed to parse mapping: [dims] must be an integer for field [${name}]`);
+    }
+    if (dims < 1 || dims > MAX_DIMS) {
+      throw mapperParsing(
+        `Failed to parse mapping: The number of dimensions should be in the range [1, ${MAX_DIMS}] but was [${dims}]`,
+      );
+    }
+  }
+  const elementType = String(m.element_type ?? "float");
+  if (elementType !== "float" && elementType !== "byte") {
+    throw mapperParsing(
+      `Failed to parse mapping: invalid element_type [${elementType}]; available types are [float, byte]`,
+    );
+  }
+  if (m.similarity !== undefined && !indexed) {
+    throw mapperParsing(
+      `Failed to parse mapping: Field [similarity] can only be specified for a field of type [dense_vector] when it is indexed [index: true]`,
+    );
+  }
+  const similarity = String(m.similarity ?? "cosine");
+  if (!SIMILARITIES.has(similarity)) {
+    throw mapperParsing(
+      `Failed to parse mapping: Unknown value [${similarity}] for field [similarity] - accepted values are [l2_norm, dot_product, cosine, max_inner_product]`,
+    );
+  }
+  return {
+    // Without dims, the first document's vector sets them (0 until then).
+    dims: (dims as number | undefined) ?? 0,
+    similarity: similarity as Similarity,
+    indexed,
+    elementType,
+    type,
+  };
+}
+
+function preview(v: readonly unknown[]): string {
+  const shown = v.slice(0, 10).map((x) => typeof x === "number" ? x.toFixed(1) : String(x));
+  return `[${shown.join(", ")}${v.length > 10 ? ", ..." : ""}]`;
+}
+
+/**
+ * Why `value` cannot be indexed into a vector field (the reason text), or undefined when it can:
+ * a flat array of `dims` finite numbers, integers in [-128, 127] for bytes, non-zero under cosine,
+ * unit length under dot_product.
+ */
+export function vectorProblem(spec: VectorSpec, field: string, value: unknown): string | undefined {
+  if (!Array.isArray(value)) {
+    return `The [${spec.type}] field [${field}] must be an array of numbers, got [${typeof value}]`;
+  }
+  if (spec.dims === 0 && (value.length < 1 || value.length > MAX_DIMS)) {
+    return `The number of dimensions should be in the range [1, ${MAX_DIMS}] but was [${value.length}]`;
+  }
+  if (spec.dims !== 0 && value.length !== spec.dims) {
+    return value.length > spec.dims
+      ? `The [${spec.type}] field [${field}] has more dimensions than defined in the mapping [${spec.dims}]`
+      : `The [${spec.type}] field [${field}] has a different number of dimensions [${value.length}] than defined in the mapping [${spec.dims}]`;
+  }
+  let square = 0;
+  for (let i = 0; i < value.length; i++) {
+    const x = value[i];
+    if (typeof x !== "number") {
+      return `The [${spec.type}] field [${field}] must hold numbers, found [${
+        JSON.stringify(x)
+      }] at dim [${i}]`;
+    }
+    if (!Number.isFinite(x)) return `[float] values must be finite, found [${x}] at dim [${i}]`;
+    if (spec.elementType === "byte" && (!Number.isInteger(x) || x < -128 || x > 127)) {
+      return `element_type [byte] vectors only support integers between [-128, 127] but found [${x}] at dim [${i}]; Preview of invalid vector: ${
+        preview(value)
+      }`;
+    }
+    square += x * x;
+  }
+  if (spec.similarity === "cosine" && square === 0) {
+    return `The [cosine] similarity does not support vectors with zero magnitude. Preview of invalid vector: ${
+      preview(value)
+    }`;
+  }
+  if (
+    spec.similarity === "dot_product" && spec.elementType === "float" &&
+    Math.abs(square - 1) > 1e-4
+  ) {
+    return `The [dot_product] similarity can only be used with unit-length vectors. Preview of invalid vector: ${
+      preview(value)
+    }`;
+  }
+  return undefined;
+}
+
+/**
+ * Refuses a mapping update that changes what stored vectors mean (`dims` once set, `similarity`,
+ * `element_type`), as Elasticsearch's "Cannot update parameter" conflict.
+ */
+export function checkVectorUpdate(
+  path: string,
+  existing: Record<string, unknown>,
+  incoming: Record<string, unknown>,
+): void {
+  const defaults: Record<string, unknown> = { similarity: "cosine", element_type: "float" };
+  for (const key of ["dims", "dimension", "similarity", "element_type"]) {
+    const before = existing[key] ?? defaults[key];
+    const after = incoming[key] ?? defaults[key];
+    if (before === undefined || before === after) continue;
+    throw new EngineError(
+      400,
+      "illegal_argument_exception",
+      `Mapper for [${path}] conflicts with existing mapper:\n\tCannot update parameter [${key}] from [${before}] to [${after}]`,
+    );
+  }
+}
+
+/** Shortest float array Elasticsearch maps dynamically as a `dense_vector`. */
+export const MIN_DYNAMIC_DIMS = 128;
+
+/**
+ * The dynamic mapping of a new field holding `value`, when Elasticsearch would make it a
+ * `dense_vector`: an array of 128 to 4096 numbers starting with a float, not all zero.
+ */
+export function dynamicVectorMapping(value: unknown): Record<string, unknown> | undefined {
+  if (!Array.isArray(value) || value.length < MIN_DYNAMIC_DIMS || value.length > MAX_DIMS) {
+    return undefined;
+  }
+  const first = value[0];
+  if (typeof first !== "number" || Number.isInteger(first)) return undefined;
+  if (!value.every((x) => typeof x === "number" && Number.isFinite(x))) return undefined;
+  if (value.every((x) => x === 0)) return undefined;
+  return { type: "dense_vector", dims: value.length, index: true, similarity: "cosine" };
+}
+
+/** One segment's vectors of one field: `dims` floats per doc, and each doc's magnitude. */
+export interface VectorColumn {
+  /** The field's mapping. */
+  readonly spec: VectorSpec;
+  /** Elements, doc after doc (`maxDoc × dims`; zeros where a doc has no vector). */
+  readonly data: Float32Array;
+  /** 1 where the doc has a vector. */
+  readonly has: Uint8Array;
+  /** Euclidean length per doc. */
+  readonly magnitude: Float32Array;
+  /** Number of docs having a vector. */
+  readonly count: number;
+}
+
+/** Builds a column from `(doc, vector)` pairs of a segment of `maxDoc` docs. */
+export function buildVectorColumn(
+  spec: VectorSpec,
+  maxDoc: number,
+  entries: ReadonlyArray<readonly [number, readonly number[]]>,
+): VectorColumn {
+  const dims = spec.dims;
+  const data = new Float32Array(maxDoc * dims);
+  const has = new Uint8Array(maxDoc);
+  const magnitude = new Float32Array(maxDoc);
+  for (const [doc, vector] of entries) {
+    const at = doc * dims;
+    let square = 0;
+    for (let i = 0; i < dims; i++) {
+      const x = Math.fround(vector[i] ?? 0);
+      data[at + i] = x;
+      square += x * x;
+    }
+    has[doc] = 1;
+    magnitude[doc] = Math.sqrt(square);
+  }
+  return { spec, data, has, magnitude, count: entries.length };
+}
+
+/** Dot product of `q` with the vector at `data[at .. at+q.length)`. */
+export function dotAt(q: Float32Array, data: Float32Array, at: number): number {
+  let s = 0;
+  const n = q.length;
+  let i = 0;
+  for (; i + 3 < n; i += 4) {
+    s += q[i]! * data[at + i]! + q[i + 1]! * data[at + i + 1]! + q[i + 2]! * data[at + i + 2]! +
+      q[i + 3]! * data[at + i + 3]!;
+  }
+  for (; i < n; i++) s += q[i]! * data[at + i]!;
+  return s;
+}
+
+/** Squared Euclidean distance of `q` to the vector at `data[at ..]`. */
+export function squaredL2At(q: Float32Array, data: Float32Array, at: number): number {
+  let s = 0;
+  const n = q.length;
+  for (let i = 0; i < n; i++) {
+    const d = q[i]! - data[at + i]!;
+    s += d * d;
+  }
+  return s;
+}
+
+/**
+ * The raw similarity of a doc's vector to the query (what `knn.similarity` thresholds compare):
+ * the L2 distance for `l2_norm`, the cosine for `cosine`, the dot product otherwise.
+ */
+export function rawSimilarity(
+  col: VectorColumn,
+  q: Float32Array,
+  qMagnitude: number,
+  doc: number,
+): number {
+  const at = doc * col.spec.dims;
+  switch (col.spec.similarity) {
+    case "l2_norm":
+      return Math.sqrt(squaredL2At(q, col.data, at));
+    case "cosine":
+      return dotAt(q, col.data, at) / (qMagnitude * col.magnitude[doc]!);
+    default:
+      return dotAt(q, col.data, at);
+  }
+}
+
+/** Turns a raw similarity into the `_score` Elasticsearch reports for it. */
+export function scoreOf(spec: VectorSpec, raw: number): number {
+  switch (spec.similarity) {
+    case "l2_norm":
+      return 1 / (1 + raw * raw);
+    case "cosine":
+      return Math.max((1 + raw) / 2, 0);
+    case "dot_product":
+      return spec.elementType === "byte"
+        ? 0.5 + raw / (32768 * spec.dims)
+        : Math.max((1 + raw) / 2, 0);
+    case "max_inner_product":
+      return raw < 0 ? 1 / (1 - raw) : raw + 1;
+  }
+}
+
+/** Whether `raw` passes a `similarity` threshold (a distance bound for `l2_norm`). */
+export function passesThreshold(spec: VectorSpec, raw: number, threshold: number): boolean {
+  return spec.similarity === "l2_norm" ? raw <= threshold : raw >= threshold;
+}

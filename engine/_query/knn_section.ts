@@ -1,0 +1,41 @@
+// The top-level `knn` search section: each entry's global top k (across every target) joins the
+// query's hits, and a doc found by several sources gets the sum of their scores, as in
+// Elasticsearch.
+
+import { fieldMapOf } from "../_index/field_map.ts";
+import type { SearchTarget } from "../_index/search_target.ts";
+import { type Hits, union } from "./doc_set.ts";
+import type { ExecContext } from "./exec_context.ts";
+import { globalTopK, knnTopK } from "./knn.ts";
+import type { QueryOf } from "./query_nodes.ts";
+import { matchLive } from "./query_exec.ts";
+
+/**
+ * Runs the knn entries over all targets and returns how to combine one target's query hits
+ * with its share of the nearest neighbours (the identity when there is no knn section).
+ */
+export function knnSection(
+  targets: readonly SearchTarget[],
+  entries: readonly QueryOf<"knn">[],
+  now: number,
+): (target: number, hits: Hits) => Hits {
+  if (entries.length === 0) return (_, hits) => hits;
+  const contexts: ExecContext[] = targets.map((target) => ({
+    snapshot: target.snapshot,
+    fields: fieldMapOf(target.mappings),
+    now,
+    index: target.index,
+    maxRegexLength: target.maxRegexLength,
+    maxTermsCount: target.maxTermsCount,
+  }));
+  const found = entries.map((q) =>
+    globalTopK(
+      contexts.map((ctx) => knnTopK(q, ctx, q.filter ? matchLive(q.filter, ctx, false) : null)),
+      q.k,
+    )
+  );
+  return (t, hits) => {
+    const lists = [hits, ...found.map((perTarget) => perTarget[t]!)];
+    return union(lists, contexts[t]!.snapshot.maxDoc);
+  };
+}

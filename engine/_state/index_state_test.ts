@@ -1,0 +1,43 @@
+import assert from "node:assert/strict";
+import { Cluster } from "./cluster.ts";
+import type { StoredDoc } from "../_index/types.ts";
+
+const doc = (i: number): StoredDoc => ({
+  id: String(i),
+  source: { n: i },
+  version: 1,
+  seqNo: i,
+  primaryTerm: 1,
+});
+
+function load(settings: Record<string, string>, clockMs: { now: number }, docs: number) {
+  const c = new Cluster(() => clockMs.now);
+  const index = c.create("big", settings, {});
+  for (let i = 0; i < docs; i++) index.put(String(i), doc(i));
+  return index;
+}
+
+Deno.test("a long load runs the scheduled refresh itself once it is due", () => {
+  const clock = { now: 0 };
+  const index = load({}, clock, 5_000);
+  // Not due yet (no time passed): everything waits for a refresh.
+  assert.equal(index.hasPending, true);
+  assert.equal(index.visible.size, 0);
+  clock.now = 1_500;
+  for (let i = 5_000; i < 8_192; i++) index.put(String(i), doc(i));
+  // The 8,192nd pending write found the refresh due and ran it: all of them are searchable.
+  assert.equal(index.hasPending, false);
+  assert.equal(index.visible.size, 8_192);
+  assert.equal(index.lastRefresh, 1_500);
+});
+
+Deno.test("no refresh from writes when the interval is -1 or not yet passed", () => {
+  const clock = { now: 0 };
+  const off = load({ "index.refresh_interval": "-1" }, clock, 10);
+  clock.now = 60_000;
+  for (let i = 10; i < 8_192; i++) off.put(String(i), doc(i));
+  assert.equal(off.visible.size, 0);
+  const young = load({ "index.refresh_interval": "30s" }, { now: 0 }, 8_192);
+  assert.equal(young.visible.size, 0);
+  assert.equal(young.hasPending, true);
+});

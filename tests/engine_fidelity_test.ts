@@ -1,0 +1,146 @@
+// Elasticsearch behaviours users and tooling reach for, against the engine over real HTTP:
+// request validation order, profile, terms lookup, combined_fields, stored_fields [] and a
+// pipeline aggregation.
+import assert from "node:assert/strict";
+import { Engine, serve } from "../engine/mod.ts";
+
+// deno-lint-ignore no-explicit-any
+type Json = Record<string, any>;
+
+async function withServer(fn: (call: Call) => Promise<void>): Promise<void> {
+  const engine = new Engine();
+  const server = await serve(engine, { port: 0 });
+  const call: Call = async (method, path, body) => {
+    const res = await fetch(`${server.url}${path}`, {
+      method,
+      headers: { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { ...(await res.json()), code: res.status };
+  };
+  try {
+    await call("PUT", "/books", {
+      mappings: {
+        properties: {
+          title: { type: "text" },
+          blurb: { type: "text" },
+          tag: { type: "keyword" },
+          year: { type: "long" },
+        },
+      },
+    });
+    await call("PUT", "/books/_doc/1", {
+      title: "quick fox",
+      blurb: "a brown dog",
+      tag: "a",
+      year: 2001,
+    });
+    await call("PUT", "/books/_doc/2", { title: "lazy dog", blurb: "quick", tag: "b", year: 2003 });
+    await call("PUT", "/books/_doc/3", { title: "other", blurb: "none", tag: "c", year: 2004 });
+    await call("PUT", "/lists/_doc/mine?refresh=true", { wanted: { tags: ["a", "c"] } });
+    await call("POST", "/books/_refresh");
+    await fn(call);
+  } finally {
+    await server.close();
+    engine.close();
+  }
+}
+
+type Call = (method: string, path: string, body?: unknown) => Promise<Json>;
+
+Deno.test("search validation: parameters are checked before the index is looked up", async () => {
+  await withServer(async (call) => {
+    const type = await call("POST", "/missing/_search?search_type=nope");
+    assert.equal(type.code, 400);
+    assert.equal(type.error.type, "illegal_argument_exception");
+    assert.equal(type.error.reason, "No search type for [nope]");
+    const total = await call("POST", "/missing/_search?rest_total_hits_as_int=true", {
+      track_total_hits: 100,
+    });
+    assert.equal(total.code, 400);
+    assert.match(total.error.reason, /rest_total_hits_as_int.*got 100/);
+    const after = await call("POST", "/missing/_search?terminate_after=-1");
+    assert.equal(after.error.reason, "terminateAfter must be > 0");
+    const body = await call("POST", "/missing/_search", { query: { nope: {} } });
+    assert.equal(body.error.type, "parsing_exception");
+    const ok = await call("POST", "/missing/_search?search_type=dfs_query_then_fetch");
+    assert.equal(ok.error.type, "index_not_found_exception");
+  });
+});
+
+Deno.test("profile: true gives a per-shard query profile with Lucene types", async () => {
+  await withServer(async (call) => {
+    const res = await call("POST", "/books/_search", {
+      profile: true,
+      query: {
+        bool: { must: [{ term: { tag: "a" } }], filter: [{ range: { year: { gte: 2000 } } }] },
+      },
+    });
+    const shard = res.profile.shards[0];
+    assert.equal(shard.index, "books");
+    assert.match(shard.id, /^\[.+\]\[books\]\[0\]$/);
+    const q = shard.searches[0].query[0];
+    assert.equal(q.type, "BooleanQuery");
+    assert.deepEqual(q.children.map((c: Json) => c.type), ["TermQuery", "IndexOrDocValuesQuery"]);
+    assert.ok(q.time_in_nanos >= 1 && typeof q.breakdown.match === "number");
+    assert.equal(shard.searches[0].collector[0].reason, "search_query_phase");
+    const plain = await call("POST", "/books/_search", {});
+    assert.equal(plain.profile, undefined);
+  });
+});
+
+Deno.test("terms lookup: values read from another document; a missing one matches nothing", async () => {
+  await withServer(async (call) => {
+    const ids = async (terms: unknown) => {
+      const res = await call("POST", "/books/_search", { query: { terms: { tag: terms } } });
+      return res.hits.hits.map((h: Json) => h._id).sort();
+    };
+    assert.deepEqual(await ids({ index: "lists", id: "mine", path: "wanted.tags" }), ["1", "3"]);
+    assert.deepEqual(await ids({ index: "lists", id: "gone", path: "wanted.tags" }), []);
+    const noIndex = await call("POST", "/books/_search", {
+      query: { terms: { tag: { index: "nope", id: "x", path: "p" } } },
+    });
+    assert.equal(noIndex.error.type, "index_not_found_exception");
+    const noId = await call("POST", "/books/_search", {
+      query: { terms: { tag: { index: "lists", path: "p" } } },
+    });
+    assert.equal(noId.code, 400);
+    const count = await call("POST", "/books/_count", {
+      query: { terms: { tag: { index: "lists", id: "mine", path: "wanted.tags" } } },
+    });
+    assert.equal(count.count, 2);
+  });
+});
+
+Deno.test("combined_fields: one query over several fields, highlighted in each", async () => {
+  await withServer(async (call) => {
+    const res = await call("POST", "/books/_search", {
+      query: {
+        combined_fields: { query: "quick dog", fields: ["title", "blurb"], operator: "and" },
+      },
+      highlight: { fields: { title: {}, blurb: {} } },
+    });
+    const hits = res.hits.hits;
+    assert.deepEqual(hits.map((h: Json) => h._id).sort(), ["1", "2"]);
+    const one = hits.find((h: Json) => h._id === "1");
+    assert.deepEqual(one.highlight, {
+      title: ["<em>quick</em> fox"],
+      blurb: ["a brown <em>dog</em>"],
+    });
+    const bad = await call("POST", "/books/_search", {
+      query: { combined_fields: { query: "x", fields: ["title"], type: "phrase" } },
+    });
+    assert.equal(bad.error.type, "parsing_exception");
+  });
+});
+
+Deno.test("stored_fields: [] keeps _id and drops _source", async () => {
+  await withServer(async (call) => {
+    const res = await call("POST", "/books/_search", {
+      stored_fields: [],
+      query: { ids: { values: ["1"] } },
+    });
+    assert.equal(res.hits.hits[0]._id, "1");
+    assert.equal(res.hits.hits[0]._source, undefined);
+  });
+});

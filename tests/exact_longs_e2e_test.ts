@@ -1,0 +1,168 @@
+// Exact `long` and `unsigned_long` values beyond 2^53 end to end: the driver binds and reads
+// bigints, the embedded engine queries, sorts and aggregates them exactly.
+import assert from "node:assert/strict";
+import { DataSource } from "../driver/mod.ts";
+import { Engine } from "../engine/mod.ts";
+import { JdbcTemplate } from "../template/mod.ts";
+
+const TWO_53 = 2n ** 53n;
+const LONG_MAX = 2n ** 63n - 1n;
+const VALUES: [string, bigint | null][] = [
+  ["a", TWO_53 - 1n],
+  ["b", TWO_53],
+  ["c", TWO_53 + 1n],
+  ["d", TWO_53 + 2n],
+  ["e", LONG_MAX - 1n],
+  ["f", LONG_MAX],
+  ["g", -LONG_MAX - 1n],
+  ["h", -TWO_53 - 1n],
+  ["i", 42n],
+  ["j", null], // no value: sorts last as Long.MAX_VALUE
+];
+
+async function setup() {
+  const engine = new Engine();
+  const ds = new DataSource({ nodes: ["http://engine"], fetch: engine.fetch });
+  const jdbc = new JdbcTemplate(ds);
+  await jdbc.execute(
+    'PUT /ids {"mappings": {"properties": {"id": {"type": "long"}, "tag": {"type": "keyword"}, "u": {"type": "unsigned_long"}}}}',
+  );
+  // The literals are written with their exact digits (a bigint interpolates as its digits).
+  let bulk = "POST /ids/_bulk?refresh=true\n";
+  for (const [tag, id] of VALUES) {
+    bulk += `{"index": {"_id": "${tag}"}}\n`;
+    bulk += id === null ? `{"tag": "${tag}"}\n` : `{"tag": "${tag}", "id": ${id}}\n`;
+  }
+  await jdbc.executeUpdate(bulk);
+  return { engine, ds, jdbc };
+}
+
+const tagsOf = (rows: { _ID?: unknown }[]) => rows.map((r) => String(r._ID)).sort();
+
+Deno.test("term, terms and range with bound bigints select exactly the right documents", async () => {
+  const { engine, jdbc } = await setup();
+  for (const [tag, id] of VALUES) {
+    if (id === null) continue;
+    const rows = await jdbc.queryForList('POST /ids/_search {"query": {"term": {"id": ?}}}', [id]);
+    assert.deepEqual(tagsOf(rows), [tag], `term ${id}`);
+  }
+  const terms = await jdbc.queryForList('POST /ids/_search {"query": {"terms": {"id": ?}}}', [
+    [TWO_53 + 1n, LONG_MAX - 1n, 7n],
+  ]);
+  assert.deepEqual(tagsOf(terms), ["c", "e"]);
+  const range = (gt: bigint, lt: bigint) =>
+    jdbc.queryForList('POST /ids/_search {"query": {"range": {"id": {"gt": ?, "lt": ?}}}}', [
+      gt,
+      lt,
+    ]);
+  assert.deepEqual(tagsOf(await range(TWO_53, LONG_MAX)), ["c", "d", "e"]);
+  assert.deepEqual(tagsOf(await range(TWO_53 - 1n, TWO_53 + 2n)), ["b", "c"]);
+  assert.deepEqual(tagsOf(await range(-LONG_MAX - 1n, 0n)), ["h"]);
+  engine.close();
+});
+
+Deno.test("sorting orders exactly, sort values are exact, search_after round-trips page by page", async () => {
+  const { engine, ds } = await setup();
+  const ascending = [...VALUES].sort(([, x], [, y]) =>
+    x === null ? 1 : y === null ? -1 : x < y ? -1 : x > y ? 1 : 0
+  );
+  await using conn = await ds.getConnection();
+  for (const order of ["asc", "desc"] as const) {
+    // A missing value sorts last either way (as Long.MAX_VALUE or Long.MIN_VALUE); ties by tag.
+    const expected = order === "asc"
+      ? ascending
+      : [...ascending.slice(0, -1).reverse(), ascending.at(-1)!];
+    const seen: [string, unknown][] = [];
+    let after: unknown[] | null = null;
+    for (let page = 0; page < 10 && seen.length < VALUES.length; page++) {
+      const sort = `[{"id": "${order}"}, {"tag": "asc"}]`;
+      const stmt = conn.prepareStatement(
+        after === null
+          ? `POST /ids/_search {"size": 3, "sort": ${sort}}`
+          : `POST /ids/_search {"size": 3, "sort": ${sort}, "search_after": ?}`,
+      );
+      if (after !== null) stmt.setObject(1, after);
+      const rs = await stmt.executeQuery();
+      let rows = 0;
+      while (rs.next()) {
+        rows++;
+        after = rs.getSortValues() as unknown[];
+        seen.push([rs.getString("_ID")!, after[0]]);
+      }
+      if (rows === 0) break;
+    }
+    assert.deepEqual(
+      seen,
+      expected.map((
+        [tag, id],
+      ) => [tag, id === null ? (order === "asc" ? LONG_MAX : -LONG_MAX - 1n) : normal(id)]),
+      order,
+    );
+  }
+  // The hit stream (point in time + search_after) walks the same order.
+  const streamed: string[] = [];
+  for await (
+    const row of conn.stream('POST /ids/_search {"sort": [{"id": "asc"}]}', [], { pageSize: 4 })
+  ) {
+    streamed.push(String(row._ID));
+  }
+  assert.deepEqual(streamed.slice(0, -2), ascending.slice(0, -2).map(([tag]) => tag));
+  assert.deepEqual(streamed.slice(-2).sort(), ["f", "j"]); // Long.MAX_VALUE ties with a missing value
+  engine.close();
+});
+
+/** A value as the driver reads it: a number while safe, else a bigint. */
+function normal(v: bigint): number | bigint {
+  return v >= -(TWO_53 - 1n) && v <= TWO_53 - 1n ? Number(v) : v;
+}
+
+Deno.test("terms aggregation keys are exact; min and max are doubles, as Elasticsearch writes them", async () => {
+  const { engine, ds } = await setup();
+  await using conn = await ds.getConnection();
+  const rs = await conn.createStatement().executeQuery(
+    'POST /ids/_search {"size": 0, "aggs": {"ids": {"terms": {"field": "id", "size": 20, "order": {"_key": "asc"}}}, "top": {"max": {"field": "id"}}, "low": {"min": {"field": "id"}}, "n": {"cardinality": {"field": "id"}}}}',
+  );
+  const aggs = rs.aggregations!;
+  const keys = (aggs.ids!.buckets as { key: unknown; doc_count: number }[]).map((b) => b.key);
+  const sorted = VALUES.flatMap(([, id]) => (id === null ? [] : [id])).sort((x, y) =>
+    x < y ? -1 : x > y ? 1 : 0
+  );
+  assert.deepEqual(keys, sorted.map(normal));
+  assert.equal(aggs.top!.value, Number(LONG_MAX));
+  assert.equal(typeof aggs.top!.value, "number");
+  assert.equal(aggs.low!.value, -(2 ** 63));
+  assert.equal(aggs.n!.value, 9);
+  engine.close();
+});
+
+Deno.test("unsigned_long: term, range, sort and terms keys up to 2^64 − 1", async () => {
+  const { engine, jdbc, ds } = await setup();
+  const max = 2n ** 64n - 1n;
+  await jdbc.executeUpdate(
+    `POST /ids/_bulk?refresh=true\n{"index": {"_id": "u1"}}\n{"u": ${max}}\n` +
+      `{"index": {"_id": "u2"}}\n{"u": ${max - 1n}}\n{"index": {"_id": "u3"}}\n{"u": ${
+        2n ** 63n
+      }}\n`,
+  );
+  const rows = await jdbc.queryForList('POST /ids/_search {"query": {"term": {"u": ?}}}', [
+    max - 1n,
+  ]);
+  assert.deepEqual(tagsOf(rows), ["u2"]);
+  const above = await jdbc.queryForList(
+    'POST /ids/_search {"query": {"range": {"u": {"gte": ?}}}}',
+    [
+      2n ** 63n,
+    ],
+  );
+  assert.deepEqual(tagsOf(above), ["u1", "u2", "u3"]);
+  await using conn = await ds.getConnection();
+  const rs = await conn.createStatement().executeQuery(
+    'POST /ids/_search {"query": {"exists": {"field": "u"}}, "sort": [{"u": "desc"}], "aggs": {"u": {"terms": {"field": "u"}}}}',
+  );
+  const sorts: unknown[] = [];
+  while (rs.next()) sorts.push(rs.getSortValues()![0]);
+  assert.deepEqual(sorts, [max, max - 1n, 2n ** 63n]);
+  const keys = (rs.aggregations!.u!.buckets as { key: unknown }[]).map((b) => b.key).sort();
+  assert.deepEqual(keys, [max, max - 1n, 2n ** 63n].sort());
+  engine.close();
+});
