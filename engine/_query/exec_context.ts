@@ -2,7 +2,8 @@
 
 import { type EngineError, esError } from "../_errors.ts";
 import { constantHits, type Hits, NO_HITS } from "./doc_set.ts";
-import type { FieldMap } from "../_index/field_map.ts";
+import { type FieldMap, fieldMapOf } from "../_index/field_map.ts";
+import type { SearchTarget } from "../_index/search_target.ts";
 import type { SegmentView, ShardSnapshot } from "../_index/shard_snapshot.ts";
 
 /** Everything a query needs to run against one target. */
@@ -19,6 +20,18 @@ export interface ExecContext {
   readonly maxRegexLength?: number;
   /** `index.max_terms_count`. */
   readonly maxTermsCount?: number;
+}
+
+/** The context of one target of a search, at the clock reading `now`. */
+export function execContextOf(target: SearchTarget, now: number): ExecContext {
+  return {
+    snapshot: target.snapshot,
+    fields: fieldMapOf(target.mappings),
+    now,
+    index: target.index,
+    maxRegexLength: target.maxRegexLength,
+    maxTermsCount: target.maxTermsCount,
+  };
 }
 
 /** Runs `fn` on each segment and concatenates the local results into global ordinals. */

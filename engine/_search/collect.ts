@@ -3,7 +3,7 @@
 import { illegalArgument } from "../_errors.ts";
 import type { AggInput } from "../_aggs/agg_values.ts";
 import { type Hits, intersect } from "../_query/doc_set.ts";
-import type { ExecContext } from "../_query/exec_context.ts";
+import { execContextOf } from "../_query/exec_context.ts";
 import { nameMatcher } from "../_index/name_pattern.ts";
 import { fieldMapOf } from "../_index/field_map.ts";
 import { matchLive } from "../_query/query_exec.ts";
@@ -56,14 +56,7 @@ export function collect(
   let n = 0;
   const withKnn = knnSection(targets, req.knn, now);
   targets.forEach((target, t) => {
-    const ctx: ExecContext = {
-      snapshot: target.snapshot,
-      fields: fieldMapOf(target.mappings),
-      now,
-      index: target.index,
-      maxRegexLength: target.maxRegexLength,
-      maxTermsCount: target.maxTermsCount,
-    };
+    const ctx = execContextOf(target, now);
     readers.push(
       sort.map((k) => sortReader(k, target.snapshot, ctx.fields, target.index, t * SHARD_DOC_SPAN)),
     );
