@@ -114,7 +114,7 @@ export class JdbcTemplate {
    * const jdbc = new JdbcTemplate(new DataSource({ nodes: ["http://es.local"], fetch }))
    *   .addMacro("adults", '{"range": {"age": {"gte": 18}}}');
    * assert.equal(await jdbc.queryForNumber('POST /users/_count {"query": @{macro, adults}}', {}), 4);
-   * assert.equal(JSON.parse(sent[0]).query.range.age.gte, 18);
+   * assert.equal(JSON.parse(sent[0]!).query.range.age.gte, 18);
    * ```
    */
   addMacro(name: string, text: string): this {
@@ -506,9 +506,9 @@ export class JdbcTemplate {
    *   {},
    *   Doc,
    * );
-   * assert.equal(hits[0].doc.title, "exact integers");
-   * assert.deepEqual(hits[0].highlight, { title: ["exact <em>integers</em>"] });
-   * assert.ok(hits[0].score! > 0);
+   * assert.equal(hits[0]!.doc.title, "exact integers");
+   * assert.deepEqual(hits[0]!.highlight, { title: ["exact <em>integers</em>"] });
+   * assert.ok(hits[0]!.score! > 0);
    * engine.close();
    * ```
    */

@@ -5,6 +5,7 @@
 
 import {
   BindError,
+  CommandCache,
   dropDanglingCommas,
   InvalidArgumentError,
   TestExpression,
@@ -61,10 +62,10 @@ interface Plan {
   readonly hasNamed: boolean;
 }
 
-const CACHE_LIMIT = 1000;
 const EMPTY: readonly unknown[] = Object.freeze([]);
-const cache = new Map<string, Plan>();
-const taggedCache = new Map<string, Plan>();
+// Plans by text, bounded and least-recently-used first out: the driver's cache of parsed commands.
+const cache = new CommandCache<Plan>(1000);
+const taggedCache = new CommandCache<Plan>(1000);
 
 function compile(text: string, options: ScanOptions = {}): Plan {
   const segments = scan(text, 0, text.length, "body", false, options);
@@ -109,7 +110,6 @@ function planOf(text: string, tagged: boolean): Plan {
   let plan = store.get(text);
   if (plan === undefined) {
     plan = compile(text, { tagged });
-    if (store.size >= CACHE_LIMIT) store.delete(store.keys().next().value!);
     store.set(text, plan);
   }
   return plan;
@@ -337,7 +337,7 @@ function bindPlan(
     const labels = new Array<string | number>(slots.length);
     let k = 0;
     for (let i = 0; i < slots.length; i++) {
-      const path = slots[i];
+      const path = slots[i]!;
       let v: unknown;
       if (path === null) {
         v = positional[k++];

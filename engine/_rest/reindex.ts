@@ -10,8 +10,7 @@ import { parseErrorType, type Reply, type RequestContext, requireBody } from "./
 import { readLimits } from "./by_query.ts";
 import { searchTargets } from "./search.ts";
 import { runAsTask } from "./tasks.ts";
-
-type Json = Record<string, unknown>;
+import type { JsonObject } from "../_json.ts";
 
 function listOf(value: unknown): string {
   return Array.isArray(value) ? value.join(",") : String(value ?? "");
@@ -20,8 +19,8 @@ function listOf(value: unknown): string {
 async function reindex(ctx: RequestContext): Promise<Reply> {
   const started = Date.now();
   const body = requireBody(ctx);
-  const source = (body.source ?? {}) as Json;
-  const dest = (body.dest ?? {}) as Json;
+  const source = (body.source ?? {}) as JsonObject;
+  const dest = (body.dest ?? {}) as JsonObject;
   const problems: string[] = [];
   if (!source.index) problems.push("use _all if you really want to copy from all existing indexes");
   if (!dest.index) problems.push("index must be specified");
@@ -47,7 +46,7 @@ async function reindex(ctx: RequestContext): Promise<Reply> {
   for (const { doc } of matches) {
     if (counts.total - counts.version_conflicts >= limits.maxDocs) break;
     counts.total++;
-    const ctxVars: Json = {
+    const ctxVars: JsonObject = {
       _source: structuredClone(doc.source),
       op: "index",
       _id: doc.id,
@@ -76,7 +75,13 @@ async function reindex(ctx: RequestContext): Promise<Reply> {
       opts.version = doc.version;
     }
     try {
-      const r = indexDocument(target, id, ctxVars._source as Json, opts, parseErrorType(ctx.state));
+      const r = indexDocument(
+        target,
+        id,
+        ctxVars._source as JsonObject,
+        opts,
+        parseErrorType(ctx.state),
+      );
       if (r.result === "created") counts.created++;
       else counts.updated++;
     } catch (e) {
