@@ -4,13 +4,21 @@
 
 import type { BoundTemplate } from "../template/mod.ts";
 import type { ConditionNode } from "./nodes.ts";
-import { compileVectorSearch, filterClause, type VectorSearch } from "./vectors.ts";
+import {
+  compileVectorSearch,
+  filterClause,
+  openSearchFilter,
+  type VectorSearch,
+} from "./vectors.ts";
 
 /**
  * Gives the field an exact condition (`term`, `terms`, `range`, `prefix`, `wildcard`, sort) must
  * use: the field itself, or its keyword sub-field. `method` names the builder call, for errors.
+ * `openSearch` marks a command for OpenSearch (its own form of vector thresholds).
  */
-export type ExactResolver = (field: string, method: string) => string;
+export type ExactResolver = ((field: string, method: string) => string) & {
+  readonly openSearch?: boolean;
+};
 
 /** Every field as written (what `toCommand()` shows without a mapping). */
 export const AS_WRITTEN: ExactResolver = (field) => field;
@@ -99,7 +107,13 @@ class Emitter {
         return n.negated ? mustNot(one) : one;
       }
       case "vector":
-        return filterClause((v) => this.arg(v), n.metric, n.field, n.vector, n.threshold);
+        return (this.exact.openSearch ? openSearchFilter : filterClause)(
+          (v) => this.arg(v),
+          n.metric,
+          n.field,
+          n.vector,
+          n.threshold,
+        );
       case "match":
         return `{"${n.phrase ? "match_phrase" : "match"}":{${q(n.field)}:${this.arg(n.text)}}}`;
       case "not":

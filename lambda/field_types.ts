@@ -131,5 +131,10 @@ export interface ToCommandOptions {
 /** The resolver of `toCommand()`: the given mapping, or fields as written. */
 export function resolverOf(options: ToCommandOptions | undefined): ExactResolver {
   const types = options?.mapping;
-  return types === undefined ? AS_WRITTEN : (f, m) => exactField(types, f, m);
+  const resolver: ExactResolver = types === undefined
+    ? AS_WRITTEN
+    : (f, m) => exactField(types, f, m);
+  return options?.vectorDialect === "opensearch"
+    ? Object.assign((f: string, m: string) => resolver(f, m), { openSearch: true })
+    : resolver;
 }

@@ -13,7 +13,7 @@ import { QueryBuilder } from "./query_builder.ts";
 import { UpdateBuilder } from "./update_builder.ts";
 import { exactFields, type Runtime } from "./_runtime.ts";
 import { targetOf } from "./target.ts";
-import type { VectorDialect } from "./vectors.ts";
+import { hasVectorCondition, type VectorDialect } from "./vectors.ts";
 
 /**
  * A document of a bare index: its fields (plus `_id` when read).
@@ -238,6 +238,21 @@ export class LambdaTemplate {
   }
 
   async #resolver(
+    index: string,
+    where: ConditionNode | null,
+    sort: readonly SortKey[],
+  ): Promise<ExactResolver> {
+    const exact = await this.#exactResolver(index, where, sort);
+    if (!hasVectorCondition(where)) return exact;
+    // Vector thresholds take OpenSearch's own form there.
+    const dialect = this.#vectorDialect === "auto"
+      ? await (this.#serverDialect ??= this.#askDialect())
+      : this.#vectorDialect;
+    if (dialect !== "opensearch") return exact;
+    return Object.assign((f: string, m: string) => exact(f, m), { openSearch: true });
+  }
+
+  async #exactResolver(
     index: string,
     where: ConditionNode | null,
     sort: readonly SortKey[],

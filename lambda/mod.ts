@@ -19,7 +19,7 @@
  * | `like(f, "%ab")`, `like(f, "ab")`, `likeLeft` | `wildcard` with `*`, `?`, `\` escaped |
  * | `match`, `matchPhrase` | `match`, `match_phrase` |
  * | `or()`, `or(g)`, `and(g)`, `not(g)` | `bool.should` (minimum 1), `bool.filter`/`must`, `bool.must_not` |
- * | `vectorByL2/Cosine/IP(f, v, t)` | `script` filter; vector, field and threshold bound as `params` |
+ * | `vectorByL2/Cosine/IP(f, v, t)` | `script` filter (OpenSearch: `knn_score`, `min_score`); every value bound |
  * | `orderByL2/Cosine/IP/Hamming(f, v)` | `knn` section (ES 8+), OpenSearch `knn` query, or `script_score` |
  *
  * @example

@@ -4,6 +4,7 @@
 // as arguments.
 
 import type { BoundTemplate } from "../template/mod.ts";
+import type { ConditionNode } from "./nodes.ts";
 
 /**
  * A vector metric: L2 distance, cosine, inner product, Hamming distance.
@@ -159,6 +160,49 @@ export function filterClause(
 ): string {
   return `{"script":{"script":{"source":${q(FILTER_SCRIPTS[metric])},"lang":"painless",` +
     `"params":{"vector":${arg(vector)},"field":${arg(field)},"threshold":${arg(threshold)}}}}}`;
+}
+
+/**
+ * A `vectorBy*` threshold for OpenSearch, whose Painless lacks Elasticsearch's vector functions:
+ * its `knn_score` script in a `script_score` whose `min_score` is the threshold's score (bound).
+ */
+export function openSearchFilter(
+  arg: Arg,
+  metric: Exclude<VectorMetric, "hamming">,
+  field: string,
+  vector: readonly number[],
+  threshold: number,
+): string {
+  // knn_score scores: l2 1/(1+d²), cosinesimil 1+cos, innerproduct dot+1 or 1/(1-dot).
+  const minScore = metric === "l2"
+    ? 1 / (1 + threshold * threshold)
+    : metric === "cosine"
+    ? 2 - threshold
+    : threshold >= 0
+    ? threshold + 1
+    : 1 / (1 - threshold);
+  return `{"script_score":{"query":{"exists":{"field":${
+    q(field)
+  }}},"script":{"source":"knn_score",` +
+    `"lang":"knn","params":{"field":${arg(field)},"query_value":${arg(vector)},"space_type":${
+      arg(KNN_SCORE_SPACES[metric])
+    }}},"min_score":${arg(minScore)}}}`;
+}
+
+/** Whether a condition tree holds a vector threshold. */
+export function hasVectorCondition(where: ConditionNode | null): boolean {
+  if (where === null) return false;
+  switch (where.kind) {
+    case "vector":
+      return true;
+    case "and":
+    case "or":
+      return where.items.some(hasVectorCondition);
+    case "not":
+      return hasVectorCondition(where.item);
+    default:
+      return false;
+  }
 }
 
 /** What a vector search compiles with: the order, its k, and the dialect chosen for it. */

@@ -143,3 +143,15 @@ Deno.test("OpenSearch: an exact order (space mismatch, Hamming) uses its knn_sco
   });
   assert.deepEqual(ip.args, ["vec", "emb", [1, 0], "innerproduct", 10]);
 });
+
+Deno.test("vectorBy* for OpenSearch: knn_score in script_score, the threshold's score bound", () => {
+  const cmd = lambda.query("vec").vectorByL2("emb", [1, 2], 3).toCommand({
+    vectorDialect: "opensearch",
+  });
+  assert.deepEqual(cmd, {
+    text: 'POST /{?}/_search {"query":{"bool":{"filter":[{"script_score":{"query":{"exists":' +
+      '{"field":"emb"}},"script":{"source":"knn_score","lang":"knn","params":{"field":?,' +
+      '"query_value":?,"space_type":?}},"min_score":?}}]}},"size":?,"track_total_hits":true}',
+    args: ["vec", "emb", [1, 2], "l2", 0.1, 10000],
+  });
+});

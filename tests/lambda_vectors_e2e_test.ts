@@ -151,3 +151,21 @@ Deno.test("lambda vectorBy* in update and delete by query", async () => {
   assert.equal(await lambda.query("lv").queryForCount(), N - far);
   engine.close();
 });
+
+Deno.test("lambda vectorBy* on OpenSearch: knn_score with a bound min_score, same answers", async () => {
+  const { engine, lambda } = await setup("opensearch", "auto");
+  const q = Q[1]!;
+  const q1 = lambda.query("lv").vectorByL2("emb", q, 1.5);
+  assert.equal(await q1.queryForCount(), VECTORS.filter((v) => l2(q, v) <= 1.5).length);
+  const mixed = await lambda.query("lv")
+    .vectorByCosine("emb", q, 0.6).eq("cat", "green")
+    .or((g) => g.vectorByIP("ip", q, 1.2).not((n) => n.lt("n", 60)))
+    .queryForMapList();
+  const want = VECTORS.map((_, i) => i).filter((i) => {
+    const v = VECTORS[i]!;
+    return (1 - cosine(q, v) <= 0.6 && i % 3 === 1) || (dot(q, v) >= 1.2 && i >= 60);
+  }).map(String);
+  assert.deepEqual(ids(mixed).sort(), want.sort());
+  assert.ok(want.length > 0);
+  engine.close();
+});

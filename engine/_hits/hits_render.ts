@@ -76,7 +76,7 @@ export function renderHit(
   if (doc.routing !== undefined) hit._routing = doc.routing;
   if (!o.storedFieldsNone) {
     const source = applySourceFilter(doc.source, o.source);
-    if (source !== undefined) hit._source = source === doc.source ? sourceOut(source) : source;
+    if (source !== undefined) hit._source = sourceOut(source);
   }
   if (o.docvalueFields.length || o.fields.length) {
     const fields = {

@@ -34,10 +34,41 @@ export class RawJson {
   }
 }
 
-/** The source to put in a reply: its original text when it has one, else the object. */
+/**
+ * Marks a part of a reply whose numbers are doubles (metric values): written with
+ * `stringifyReply`, a number beyond 2^53 in it comes out as a double, as Elasticsearch writes
+ * `9.223372036854776E18`, so an exact reader does not take it for an exact integer. Bigints in
+ * it (exact keys) keep their digits. The object is returned, unchanged for other readers.
+ */
+export function writtenAsDoubles<T extends object>(value: T): T {
+  Object.defineProperty(value, "toJSON", {
+    value: () => new RawJson(stringifyReply({ ...value }, undefined, true)).toJSON(),
+    enumerable: false,
+    configurable: true,
+  });
+  return value;
+}
+
+/**
+ * The source to put in a reply: its original text when it has one, else the object (written
+ * ahead as text when it holds an integer beyond 2^53, so that it stays an integer inside a part
+ * of the reply that is written as doubles).
+ */
 export function sourceOut(source: unknown): unknown {
-  const text = source !== null && typeof source === "object" ? texts.get(source) : undefined;
-  return text === undefined ? source : new RawJson(text);
+  if (source === null || typeof source !== "object") return source;
+  const text = texts.get(source);
+  if (text !== undefined) return new RawJson(text);
+  return hasUnsafeInteger(source) ? new RawJson(JSON.stringify(source)) : source;
+}
+
+function hasUnsafeInteger(value: unknown): boolean {
+  if (typeof value === "number") return !Number.isSafeInteger(value) && Number.isInteger(value);
+  if (value === null || typeof value !== "object") return false;
+  if (Array.isArray(value)) return value.some(hasUnsafeInteger);
+  for (const key in value) {
+    if (hasUnsafeInteger((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
 }
 
 let collected: string[] | null = null;
@@ -45,10 +76,12 @@ let nonce = "";
 
 /**
  * `JSON.stringify` of a reply, with every RawJson's text put back verbatim and every bigint
- * written as a number with its exact digits.
+ * written as a number with its exact digits. With `doubles`, every other number beyond 2^53 is
+ * written as the double it is (`9.223372036854776e+18`), not as digits that look exact.
  */
-export function stringifyReply(body: unknown, indent?: number): string {
+export function stringifyReply(body: unknown, indent?: number, doubles = false): string {
   const outer = collected;
+  const outerNonce = nonce; // a part written as doubles is a reply within the reply
   collected = [];
   nonce = `\u0001raw${Math.random().toString(36).slice(2)}:`;
   try {
@@ -66,14 +99,13 @@ export function stringifyReply(body: unknown, indent?: number): string {
         return `${nonce}${parts.length - 1}`;
       }, indent);
     }
-    // A number beyond 2^53 here is a double (exact whole numbers are bigints, written below), so
-    // it is written as one, like Elasticsearch's `9.223372036854776E18`, not as false digits.
-    text = replaceUnsafeIntegers(text, (literal) => Number(literal).toExponential());
+    if (doubles) text = replaceUnsafeIntegers(text, (literal) => Number(literal).toExponential());
     if (collected.length === 0) return text;
     const parts = collected;
     const token = new RegExp(`"\\\\u0001raw${nonce.slice(4, -1)}:(\\d+)"`, "g");
     return text.replace(token, (_, i: string) => parts[Number(i)]!);
   } finally {
     collected = outer;
+    nonce = outerNonce;
   }
 }

@@ -40,17 +40,17 @@ export interface FieldIndex {
   /** Doc ordinal of each entry of `pointValues`. */
   readonly pointDocs: Int32Array | null;
   /**
-   * Whole-number fields only, null when every value is a safe integer: the exact value of each
-   * entry of `numValues` beyond ±2^53 − 1, by position (`numValues` holds its nearest double).
+   * Whole-number fields only, null when every value is a safe integer: beside each entry of
+   * `numValues`, its exact value when beyond ±2^53 − 1 (`numValues` holds its nearest double).
    */
-  readonly exact?: ReadonlyMap<number, bigint> | null;
-  /** The same for `pointValues` (sorted by double, then exactly), by position. */
-  readonly pointExact?: ReadonlyMap<number, bigint> | null;
+  readonly exact?: readonly (bigint | undefined)[] | null;
+  /** The same beside `pointValues` (sorted by double, then exactly). */
+  readonly pointExact?: readonly (bigint | undefined)[] | null;
 }
 
 /** The value at position `i` of a field's doc values, exact for whole numbers beyond 2^53. */
 export function numAt(f: FieldIndex, i: number): Exact {
-  return (f.exact && f.exact.get(i)) ?? f.numValues![i]!;
+  return (f.exact && f.exact[i]) ?? f.numValues![i]!;
 }
 
 /** An immutable batch of indexed documents. */

@@ -21,7 +21,7 @@ class FieldBuilder {
   readonly numValues: number[] = [];
   readonly strValues: string[] = [];
   /** Exact values beyond the safe range by position in `numValues` (whole numbers only). */
-  exact: Map<number, bigint> | null = null;
+  exact: (bigint | undefined)[] | null = null;
   sumTotalTermFreq = 0;
   lastDoc = -1;
 
@@ -97,7 +97,10 @@ class FieldBuilder {
   }
 
   #push(n: Exact): void {
-    if (typeof n === "bigint") (this.exact ??= new Map()).set(this.numValues.length, n);
+    if (typeof n === "bigint") {
+      this.exact ??= new Array<bigint | undefined>(this.numValues.length).fill(undefined);
+      this.exact.push(n);
+    } else if (this.exact) this.exact.push(undefined);
     this.numValues.push(Number(n));
   }
 
@@ -129,7 +132,7 @@ class FieldBuilder {
     const numeric = this.info.kind !== "text" && this.info.kind !== "keyword";
     let pointValues: Float64Array | null = null;
     let pointDocs: Int32Array | null = null;
-    let pointExact: Map<number, bigint> | null = null;
+    let pointExact: (bigint | undefined)[] | null = null;
     if (numeric) {
       const order = new Int32Array(this.numValues.length);
       for (let i = 0; i < order.length; i++) order[i] = i;
@@ -137,17 +140,11 @@ class FieldBuilder {
       const nums = this.numValues;
       order.sort(
         exact
-          ? (a, b) => nums[a]! - nums[b]! || compareExact(exact.get(a) ?? 0, exact.get(b) ?? 0)
+          ? (a, b) => nums[a]! - nums[b]! || compareExact(exact[a] ?? 0, exact[b] ?? 0)
           : (a, b) => nums[a]! - nums[b]!,
       );
       pointValues = Float64Array.from(order, (i) => nums[i]!);
-      if (exact) {
-        pointExact = new Map();
-        for (let p = 0; p < order.length; p++) {
-          const e = exact.get(order[p]!);
-          if (e !== undefined) pointExact.set(p, e);
-        }
-      }
+      if (exact) pointExact = Array.from(order, (i) => exact[i]);
       const docOf = new Int32Array(this.numValues.length);
       for (let d = 0; d < maxDoc; d++) {
         for (let i = this.dvStart[d]; i < this.dvStart[d + 1]; i++) docOf[i] = d;

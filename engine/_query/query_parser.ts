@@ -25,7 +25,7 @@ function expectObject(v: unknown, name: string): Json {
 
 function boostOf(o: Json): number {
   const b = o.boost ?? 1;
-  const n = typeof b === "string" ? Number(b) : b;
+  const n = typeof b === "string" || typeof b === "bigint" ? Number(b) : b;
   if (typeof n !== "number" || Number.isNaN(n)) throw parsingError(`[boost] must be a number`);
   return n;
 }

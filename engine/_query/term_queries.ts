@@ -100,7 +100,7 @@ function pointRange(f: FieldIndex, lo: Exact, hi: Exact): Int32Array {
   while (end < values.length && values[end]! <= hiD) end++;
   const exact = f.pointExact;
   if (exact) {
-    const at = (p: number): Exact => exact.get(p) ?? values[p]!;
+    const at = (p: number): Exact => exact[p] ?? values[p]!;
     while (a < end && values[a] === loD && at(a) < lo) a++;
     while (end > a && values[end - 1] === hiD && at(end - 1) > hi) end--;
   }

@@ -117,11 +117,73 @@ Deno.test("replies write exact values exactly and doubles as doubles", async () 
     '{"query": {"ids": {"values": ["c"]}}, "fields": ["n"], "_source": false}',
   );
   assert.equal(fields, '{"hits":{"hits":[{"fields":{"n":[9007199254740993]}}]}}');
+  // Metric values are written as doubles even beside exact keys and verbatim sources.
+  const nested = await call(
+    "POST",
+    "/ids/_search?size=0",
+    '{"query": {"ids": {"values": ["c"]}}, "aggs": {"t": {"terms": {"field": "n"}, "aggs": {"top": {"top_hits": {"_source": ["n"]}}, "m": {"max": {"field": "n"}}}}}}',
+  );
+  assert.match(nested, /"key":9007199254740993,/);
+  // A filtered source is rebuilt from its object (doubles), but its integers stay integers.
+  assert.match(nested, /"_source":\{"n":9007199254740992\}/);
+  assert.match(nested, /"m":\{"value":9\.007199254740992e\+15\}/);
+  // A changed source is written from its object: an integer stays an integer, never a double.
+  await call("POST", "/ids/_update/d?refresh=true", '{"doc": {"extra": 1}}');
+  assert.match(
+    await call("GET", "/ids/_doc/d"),
+    /"_source":\{"n":9007199254740994,"k":9007199254740994,"d":9007199254740994,"extra":1\}/,
+  );
+  assert.match(
+    await call(
+      "POST",
+      "/ids/_search?size=0",
+      '{"aggs": {"m": {"top_hits": {"sort": [{"n": "desc"}], "size": 1, "_source": ["n"]}}}, "query": {"ids": {"values": ["d"]}}}',
+    ),
+    /"_source":\{"n":9007199254740994\}/,
+  );
   const src = await call(
     "POST",
     "/ids/_search?filter_path=hits.hits._source.n",
     '{"query": {"ids": {"values": ["c"]}}}',
   );
   assert.equal(src, '{"hits":{"hits":[{"_source":{"n":9007199254740993}}]}}');
+  engine.close();
+});
+
+Deno.test("a literal beyond 2^53 anywhere in a search body is a value or a 400, never a crash", async () => {
+  const { engine, call } = await setup();
+  const big = "9223372036854775807";
+  const bodies = [
+    `{"query": {"match": {"n": ${big}}}}`,
+    `{"query": {"term": {"d": ${big}}}}`,
+    `{"query": {"range": {"d": {"gt": ${big}}}}}`,
+    `{"query": {"multi_match": {"query": ${big}, "fields": ["n", "k"]}}}`,
+    `{"query": {"function_score": {"weight": ${big}}}}`,
+    `{"query": {"constant_score": {"filter": {"match_all": {}}, "boost": ${big}}}}`,
+    `{"aggs": {"h": {"histogram": {"field": "n", "interval": ${big}}}}}`,
+    `{"aggs": {"r": {"range": {"field": "n", "ranges": [{"from": ${big}}]}}}}`,
+    `{"aggs": {"t": {"terms": {"field": "n", "missing": ${big}, "include": [${big}]}}}}`,
+    `{"aggs": {"m": {"max": {"field": "n", "missing": ${big}}}}}`,
+    `{"sort": [{"d": {"missing": ${big}}}], "search_after": [${big}]}`,
+    `{"sort": [{"n": {"missing": ${big}}}], "collapse": {"field": "n"}}`,
+    `{"size": ${big}}`,
+    `{"track_total_hits": ${big}, "min_score": ${big}}`,
+  ];
+  for (const body of bodies) {
+    const res = await engine.fetch(
+      new Request("http://engine/ids/_search", {
+        method: "POST",
+        body,
+        headers: { "content-type": "application/json" },
+      }),
+    );
+    assert.ok(res.status === 200 || res.status === 400, `${res.status} for ${body}`);
+    await res.text();
+  }
+  // A boost is a float: a big literal is accepted as one.
+  assert.match(
+    await call("POST", "/ids/_search", `{"query": {"match_all": {"boost": ${big}}}}`),
+    /"max_score":9\.?22/,
+  );
   engine.close();
 });

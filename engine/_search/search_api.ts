@@ -18,6 +18,7 @@ import { parseSearchRequest, type SearchRequest } from "./search_request.ts";
 import type { SortKey } from "../_hits/sort.ts";
 import type { StoredDoc } from "../_index/types.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
+import { writtenAsDoubles } from "../_index/raw_source.ts";
 
 export { parseKeepAlive, SearchContexts };
 
@@ -192,7 +193,7 @@ function search(
   (out.hits as { hits: Record<string, unknown>[] }).hits.forEach((h, i) => {
     if (matched[i] !== undefined) h.matched_queries = matched[i];
   });
-  if (aggregations) out.aggregations = aggregations;
+  if (aggregations) out.aggregations = writtenAsDoubles(aggregations);
   if (req.profile) {
     out.profile = searchProfile(
       req.query,
