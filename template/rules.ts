@@ -1,5 +1,5 @@
 // The `@{rule, …}` calls of template text: parsing into data-only rule nodes.
-// Rendering lives in named_binding.ts. Names are case-insensitive.
+// Rendering lives in _template_renderer.ts. Names are case-insensitive.
 //
 //   @{and, fragment}         keep the fragment when every placeholder in it has a value
 //   @{if, test, fragment}    keep the fragment when the test is true (the driver's
