@@ -6,19 +6,10 @@
 
 import { Client } from "npm:@elastic/elasticsearch@8";
 import { BulkWriter, DataSource } from "../driver/mod.ts";
+import { startEngineProcess } from "./_engine_process.ts";
 
 const DOCS = Number(Deno.env.get("BULK_DOCS") ?? 100_000);
-const root = new URL("..", import.meta.url);
-const child = new Deno.Command(Deno.execPath(), {
-  args: ["run", "-A", new URL("engine/main.ts", root).pathname, "--port", "0"],
-  stdout: "piped",
-  stderr: "inherit",
-}).spawn();
-const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-let banner = "";
-while (!banner.includes("\n")) banner += (await reader.read()).value ?? "";
-const url = /listening on (\S+)/.exec(banner)![1]!;
-globalThis.addEventListener("unload", () => child.kill());
+const url = await startEngineProcess();
 
 async function* documents(): AsyncGenerator<Record<string, unknown>> {
   for (let i = 0; i < DOCS; i++) {

@@ -94,7 +94,7 @@ Deno.bench(`JSON.parse of each line (${lines.length} lines, ${BULK_BODY.length} 
 });
 Deno.bench("parseScript of the _bulk command (validates, compacts)", { group: "bulk 1 MB" }, () => {
   const script = parseScript(BULK);
-  if (script.commands[0].body![0].length !== BULK_BODY.length) throw new Error("bad body");
+  if (script.commands[0]!.body![0]!.length !== BULK_BODY.length) throw new Error("bad body");
 });
 
 // (d) path values: the one-segment and index-name checks vs bare encodeURIComponent

@@ -69,7 +69,7 @@ export async function startFixture(): Promise<Fixture> {
   );
   let nextStatement = 0;
   const prepared: Variant = async () => {
-    const stmt = pool[nextStatement++ % CONCURRENCY];
+    const stmt = pool[nextStatement++ % CONCURRENCY]!;
     stmt.setObject(1, TAG);
     const rs = await stmt.executeQuery();
     const rows: Row[] = [];
@@ -175,7 +175,7 @@ async function timeConcurrent(one: Variant, rounds: number): Promise<number> {
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 /**
@@ -200,11 +200,11 @@ async function report(): Promise<void> {
     for (let pass = 0; pass < PASSES; pass++) {
       // Each pass starts with a different variant, so no variant always runs first or last.
       for (let k = 0; k < count; k++) {
-        const v = fixture.variants[(k + pass) % count];
+        const v = fixture.variants[(k + pass) % count]!;
         push(seq, v.name, await timeSequential(v.one, Math.ceil(SEQUENTIAL / PASSES)));
       }
       for (let k = 0; k < count; k++) {
-        const v = fixture.variants[(k + pass) % count];
+        const v = fixture.variants[(k + pass) % count]!;
         push(con, v.name, await timeConcurrent(v.one, Math.ceil(ROUNDS / PASSES)));
       }
     }
@@ -312,13 +312,13 @@ async function stages(url: string): Promise<void> {
     for (const v of ladder) await timeSequential(v.one, n / 2);
     for (let pass = 0; pass < 8; pass++) {
       for (let k = 0; k < ladder.length; k++) {
-        const v = ladder[(k + pass) % ladder.length];
+        const v = ladder[(k + pass) % ladder.length]!;
         const rate = await timeSequential(v.one, n);
         (times.get(v.name) ?? times.set(v.name, []).get(v.name)!).push(1e6 / rate);
       }
     }
     await conn.close();
-    const base = median(times.get(ladder[0].name)!);
+    const base = median(times.get(ladder[0]!.name)!);
     const width = Math.max(...ladder.map((v) => v.name.length));
     console.log("");
     console.log(`Where the time goes, ${title}: µs per search, median of 8 passes × ${n}`);
@@ -332,7 +332,7 @@ async function stages(url: string): Promise<void> {
 }
 
 function table(title: string, results: Map<string, number[]>, names: string[]): void {
-  const base = median(results.get(names[0])!);
+  const base = median(results.get(names[0]!)!);
   const width = Math.max(...names.map((n) => n.length), title.length);
   const head = ["req/s", "µs/req", "vs fetch", "spread"];
   console.log(`${title.padEnd(width)}  ${head.map((h) => h.padStart(9)).join("  ")}`);

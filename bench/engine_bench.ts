@@ -29,7 +29,7 @@ function rng(seed: number): () => number {
 function zipf(r: () => number): string {
   return VOCAB[
     Math.min(VOCAB.length - 1, Math.floor(Math.exp(r() * Math.log(VOCAB.length + 1)) - 1))
-  ];
+  ]!;
 }
 
 export const mappings: Mappings = {
@@ -96,7 +96,7 @@ export function loadMiniSearch(docs: StoredDoc[]): MiniSearch {
 }
 
 function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 }
 
 /** Prints load rate, heap per doc and p50/p99 latencies (`deno run -A bench/engine_bench.ts --report`). */

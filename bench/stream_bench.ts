@@ -8,21 +8,11 @@
 
 import { DataSource } from "../driver/mod.ts";
 import { JdbcTemplate } from "../template/mod.ts";
+import { startEngineProcess } from "./_engine_process.ts";
 
 const DOCS = Number(Deno.env.get("STREAM_DOCS") ?? 1_000_000);
 const PAGE = 10_000;
-const root = new URL("..", import.meta.url);
-
-const child = new Deno.Command(Deno.execPath(), {
-  args: ["run", "-A", new URL("engine/main.ts", root).pathname, "--port", "0"],
-  stdout: "piped",
-  stderr: "inherit",
-}).spawn();
-const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-let banner = "";
-while (!banner.includes("\n")) banner += (await reader.read()).value ?? "";
-const url = /listening on (\S+)/.exec(banner)![1]!;
-globalThis.addEventListener("unload", () => child.kill());
+const url = await startEngineProcess();
 
 async function load(index: string, count: number): Promise<void> {
   await fetch(`${url}/${index}`, { method: "DELETE" }).then((r) => r.body?.cancel());

@@ -18,29 +18,9 @@
  * @module
  */
 
+// The driver a user works with: data source, connection, statements, result sets, streaming,
+// the bulk writer, the transport and its events, and the errors.
 export * from "./errors.ts";
-export type { BoundCommand, HintValue, Method } from "./command/_command.ts";
-export { parseScript } from "./command/command_tokenizer.ts";
-export type {
-  ParsedCommand,
-  ParsedHint,
-  ParsedScript,
-  Slot,
-  SlotKind,
-} from "./command/command_tokenizer.ts";
-export { bindScript, type BindScriptOptions } from "./command/command_binder.ts";
-export { applyHints } from "./command/hints.ts";
-export { CommandCache } from "./command/command_cache.ts";
-export { encodeJson, encodeQueryValue } from "./command/value_encoder.ts";
-export { encodePathSegment, IndexPattern, type PathValueOptions } from "./command/path_segment.ts";
-// For the layers that render optional parts (template rules, mapper files): one test-expression
-// language and one clean-up of the commas that vanished members leave.
-export {
-  TestExpression,
-  type TestParseOptions,
-  type VariableLookup,
-} from "./expression/test_expression.ts";
-export { dropDanglingCommas } from "./command/dangling_commas.ts";
 export { type Auth, DataSource, type DataSourceOptions } from "./jdbc/data_source.ts";
 export {
   Connection,
@@ -49,16 +29,6 @@ export {
   type ServerInfo,
 } from "./jdbc/connection.ts";
 export { Statement } from "./jdbc/statement.ts";
-export {
-  type BulkFailure,
-  type BulkOperation,
-  type BulkResult,
-  type BulkSource,
-  type BulkStats,
-  BulkWriter,
-  type BulkWriterOptions,
-} from "./jdbc/bulk_writer.ts";
-export { HitStream, type StreamOptions, type StreamServerInfo } from "./jdbc/hit_stream.ts";
 export {
   type ExecuteOptions,
   StatementBase,
@@ -75,22 +45,51 @@ export { ColumnTypeError } from "./jdbc/cell_types.ts";
 export { CellReader, type ColumnRef } from "./jdbc/cell_reader.ts";
 export { HitReader } from "./jdbc/hit_reader.ts";
 export { ResultSet, type ResultSetMeta, type TotalHits } from "./jdbc/result_set.ts";
+export { HitStream, type StreamOptions, type StreamServerInfo } from "./jdbc/hit_stream.ts";
+export {
+  type BulkFailure,
+  type BulkOperation,
+  type BulkResult,
+  type BulkSource,
+  type BulkStats,
+  BulkWriter,
+  type BulkWriterOptions,
+} from "./jdbc/bulk_writer.ts";
+export { IndexPattern } from "./command/path_segment.ts";
 export {
   type FetchFunction,
   Transport,
   type TransportOptions,
   type TransportRequest,
   type TransportResponse,
+  type TransportTuning,
 } from "./wire/transport.ts";
 export type {
   RequestEventBase,
   TransportEvent,
   TransportEventListener,
 } from "./wire/transport_events.ts";
+
+// The command language, for layers that parse and bind commands themselves and run them with
+// `StatementBase.executeCommands` (the template, mapper and console do): parse once, cache by
+// text, bind per call. Value encoding and hints happen inside `bindScript`.
+export type { BoundCommand, HintValue, Method } from "./command/_command.ts";
+export { parseScript } from "./command/command_tokenizer.ts";
+export type {
+  ParsedCommand,
+  ParsedHint,
+  ParsedScript,
+  Slot,
+  SlotKind,
+} from "./command/command_tokenizer.ts";
+export { bindScript, type BindScriptOptions } from "./command/command_binder.ts";
+export { CommandCache } from "./command/command_cache.ts";
+
+// For the layers that render optional parts (template rules, mapper files): one test-expression
+// language and one clean-up of the commas that vanished members leave.
 export {
-  backoffDelay,
-  isConnectPhase,
-  isIdempotent,
-  networkErrorCode,
-  retryAfterMs,
-} from "./wire/retry_policy.ts";
+  TestExpression,
+  type TestParseOptions,
+  type VariableLookup,
+} from "./expression/test_expression.ts";
+export { dropDanglingCommas } from "./command/dangling_commas.ts";

@@ -16,13 +16,13 @@ export function formatTable(
     return text.length > maxWidth ? text.slice(0, maxWidth - 1) + "…" : text;
   };
   const cells = rows.map((r) => columns.map((c) => cell(r[c])));
-  const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i].length)));
+  const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i]!.length)));
   const numeric = columns.map((_, i) =>
-    cells.every((row) => row[i] === "" || /^-?[\d.]+$/.test(row[i]))
+    cells.every((row) => row[i] === "" || /^-?[\d.]+$/.test(row[i]!))
   );
   const line = (values: string[]) =>
     "  | " +
-    values.map((v, i) => (numeric[i] ? v.padStart(widths[i]) : v.padEnd(widths[i]))).join(" | ") +
+    values.map((v, i) => (numeric[i] ? v.padStart(widths[i]!) : v.padEnd(widths[i]!))).join(" | ") +
     " |";
   const rule = "  |" + widths.map((w) => "-".repeat(w + 2)).join("|") + "|";
   return [line([...columns]), rule, ...cells.map(line)].join("\n");

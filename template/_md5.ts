@@ -1,72 +1,9 @@
 // MD5 (RFC 1321) of the UTF-8 bytes of a string, as 32 lower-case hex digits. WebCrypto has no
 // MD5; `@{md5, :v}` needs it synchronously.
 
-const S = [
-  7,
-  12,
-  17,
-  22,
-  7,
-  12,
-  17,
-  22,
-  7,
-  12,
-  17,
-  22,
-  7,
-  12,
-  17,
-  22,
-  5,
-  9,
-  14,
-  20,
-  5,
-  9,
-  14,
-  20,
-  5,
-  9,
-  14,
-  20,
-  5,
-  9,
-  14,
-  20,
-  4,
-  11,
-  16,
-  23,
-  4,
-  11,
-  16,
-  23,
-  4,
-  11,
-  16,
-  23,
-  4,
-  11,
-  16,
-  23,
-  6,
-  10,
-  15,
-  21,
-  6,
-  10,
-  15,
-  21,
-  6,
-  10,
-  15,
-  21,
-  6,
-  10,
-  15,
-  21,
-];
+// Per-round shift amounts: each round repeats its four shifts four times.
+const S: readonly number[] = [[7, 12, 17, 22], [5, 9, 14, 20], [4, 11, 16, 23], [6, 10, 15, 21]]
+  .flatMap((shifts) => [...shifts, ...shifts, ...shifts, ...shifts]);
 const K = Array.from(
   { length: 64 },
   (_, i) => Math.floor(Math.abs(Math.sin(i + 1)) * 2 ** 32) >>> 0,
@@ -77,8 +14,8 @@ export function md5Hex(text: string): string {
   const bytes = new TextEncoder().encode(text);
   const words = ((bytes.length + 8) >>> 6) + 1;
   const m = new Uint32Array(words * 16);
-  for (let i = 0; i < bytes.length; i++) m[i >> 2] |= bytes[i] << ((i % 4) * 8);
-  m[bytes.length >> 2] |= 0x80 << ((bytes.length % 4) * 8);
+  for (let i = 0; i < bytes.length; i++) m[i >> 2]! |= bytes[i]! << ((i % 4) * 8);
+  m[bytes.length >> 2]! |= 0x80 << ((bytes.length % 4) * 8);
   const bits = bytes.length * 8;
   m[words * 16 - 2] = bits >>> 0;
   m[words * 16 - 1] = Math.floor(bits / 2 ** 32);
@@ -92,11 +29,11 @@ export function md5Hex(text: string): string {
       else if (i < 32) [f, g] = [(d & b) | (~d & c), (5 * i + 1) % 16];
       else if (i < 48) [f, g] = [b ^ c ^ d, (3 * i + 5) % 16];
       else [f, g] = [c ^ (b | ~d), (7 * i) % 16];
-      const sum = (a + f + K[i] + m[block + g]) >>> 0;
+      const sum = (a + f + K[i]! + m[block + g]!) >>> 0;
       a = d;
       d = c;
       c = b;
-      b = (b + ((sum << S[i]) | (sum >>> (32 - S[i])))) >>> 0;
+      b = (b + ((sum << S[i]!) | (sum >>> (32 - S[i]!)))) >>> 0;
     }
     a0 = (a0 + a) >>> 0;
     b0 = (b0 + b) >>> 0;

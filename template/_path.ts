@@ -18,7 +18,7 @@ export function parsePath(text: string): ArgPath | undefined {
   if (!PATH.test(source)) return undefined;
   const keys: string[] = [];
   const re = /([A-Za-z_$0-9][\w$]*)|\[(\d+)\]|\["([^"\\]*)"\]|\['([^'\\]*)'\]/g;
-  for (const m of source.matchAll(re)) keys.push(m[1] ?? m[2] ?? m[3] ?? m[4]);
+  for (const m of source.matchAll(re)) keys.push(m[1] ?? m[2] ?? m[3] ?? m[4]!);
   if (keys.some((k) => FORBIDDEN.has(k))) return undefined;
   return { source, keys };
 }
@@ -36,7 +36,7 @@ export function resolvePath(source: unknown, path: ArgPath): unknown {
   if (
     keys.length === 1 && source !== null && typeof source === "object" && !(source instanceof Map)
   ) {
-    const key = keys[0];
+    const key = keys[0]!;
     return key in source ? (source as Record<string, unknown>)[key] : MISSING;
   }
   let value: unknown = source;

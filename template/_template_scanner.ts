@@ -78,7 +78,7 @@ export function scan(
   };
 
   while (i < end) {
-    const c = text[i];
+    const c = text[i]!;
     if (inPath) {
       if (c === " " || c === "\t" || c === "\n" || c === "\r") {
         if (fragment) {
@@ -130,8 +130,8 @@ export function scan(
       i = comment(i);
     } else if (depth === 0 && !fragment && isLetter(c)) {
       let j = i;
-      while (j < end && isLetter(text[j])) j++;
-      if (METHODS.has(text.slice(i, j).toUpperCase()) && (j === end || /\s/.test(text[j]))) {
+      while (j < end && isLetter(text[j]!)) j++;
+      if (METHODS.has(text.slice(i, j).toUpperCase()) && (j === end || /\s/.test(text[j]!))) {
         while (j < end && (text[j] === " " || text[j] === "\t")) j++;
         inPath = true;
       }

@@ -31,7 +31,7 @@ export type ColumnType = "string" | "number" | "boolean" | "date" | "bigint" | "
  *
  * const options: ColumnOptions = { name: "user_name", update: false };
  * class User { @Column(options) name = ""; }
- * assert.equal(getEntityMeta(User).fields[0].update, false);
+ * assert.equal(getEntityMeta(User).fields[0]!.update, false);
  * ```
  */
 export interface ColumnOptions {
@@ -64,7 +64,7 @@ export interface ColumnOptions {
  *
  * class User { name = ""; }
  * defineEntity(User, { fields: { name: "user_name" } });
- * const field: FieldMeta = getEntityMeta(User).fields[0];
+ * const field: FieldMeta = getEntityMeta(User).fields[0]!;
  * assert.deepEqual([field.field, field.column, field.primary], ["name", "user_name", false]);
  * ```
  */
@@ -222,7 +222,7 @@ export function Column(
  *
  * const definition: EntityDefinition = { index: "cities", key: "id", fields: { code: { name: "country", type: "string" } } };
  * class City { id = ""; code = ""; }
- * assert.equal(getEntityMeta(defineEntity(City, definition)).fields[0].column, "country");
+ * assert.equal(getEntityMeta(defineEntity(City, definition)).fields[0]!.column, "country");
  * ```
  */
 export interface EntityDefinition {

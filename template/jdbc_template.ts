@@ -1,64 +1,18 @@
-// JdbcTemplate: one call = one connection (from a DataSource, closed afterwards) or
-// the given connection; template text is bound by named_binding.ts, rows become maps, entities,
-// numbers or whatever a RowMapper makes of them.
+// JdbcTemplate: one call = one connection (from a DataSource, closed afterwards) or the given
+// connection; template text is bound by named_binding.ts, rows become maps, entities, numbers or
+// whatever a RowMapper makes of them. The class is built in three layers, one file each:
+// jdbc_accessor.ts (source, macros, binding, running one command), jdbc_queries.ts (the reads)
+// and this file: the writes, streaming every hit, the bulk writer and the tagged-template form.
 
-import {
-  BindError,
-  BulkWriter,
-  type BulkWriterOptions,
-  type Connection,
-  DataAccessError,
-  type DataSource,
-  IllegalStateError,
-  IncorrectResultSizeError,
-  InvalidArgumentError,
-  type ResultSet,
-  type Statement,
-  type StreamOptions,
-} from "../driver/mod.ts";
+import { BulkWriter, type BulkWriterOptions, type StreamOptions } from "../driver/mod.ts";
 import type { EntityClass } from "./entity.ts";
-import type {
-  Args,
-  Command,
-  Hit,
-  QueryList,
-  ResultSetExtractor,
-  RowCallback,
-  RowMap,
-  RowMapper,
-} from "./types.ts";
-import {
-  readAllResults,
-  readHits,
-  readRows,
-  singleValue,
-  verb,
-  withMeta,
-} from "./_result_reading.ts";
-import { argumentLabel, bindTemplate, type BoundTemplate, needsTemplate } from "./named_binding.ts";
-import { mapResultSet, prepareValue } from "./row_mapping.ts";
+import type { Args, Command, Hit, QueryList, RowMap } from "./types.ts";
+import { readAllResults } from "./_result_reading.ts";
 import { TemplateCommand } from "./command_tag.ts";
 import { type Lease, streamRows } from "./streaming.ts";
 import { entityOperation } from "./bulk_operation.ts";
-
-/** A driver BindError about argument N, told in the caller's terms (`#{name}`, `${}` value). */
-function renamed(error: BindError, bound: BoundTemplate): BindError {
-  const index = error.index;
-  const label = index === undefined ? undefined : argumentLabel(bound, index);
-  if (label === undefined || typeof label === "number" && label === index) return error;
-  const who = typeof label === "number" ? `argument ${label}` : `argument "${label}"`;
-  const Kind = error instanceof InvalidArgumentError ? InvalidArgumentError : BindError;
-  return new Kind(error.message.replace(`argument ${index}`, who), {
-    index: typeof label === "number" ? label : undefined,
-    name: typeof label === "string" ? label : undefined,
-    command: error.command,
-    cause: error,
-  });
-}
-
-function isDataSource(source: DataSource | Connection): source is DataSource {
-  return typeof (source as DataSource).getConnection === "function";
-}
+import { leaseConnection, macrosOf, runBound } from "./jdbc_accessor.ts";
+import { JdbcQueries } from "./jdbc_queries.ts";
 
 /**
  * The JdbcTemplate of searchvisitor: run commands, read rows as maps, entities or numbers.
@@ -80,128 +34,9 @@ function isDataSource(source: DataSource | Connection): source is DataSource {
  * assert.equal(rows.total?.value, 1);
  * ```
  */
-export class JdbcTemplate {
-  readonly #source: DataSource | Connection;
-  readonly #macros = new Map<string, string>();
-
-  /**
-   * Creates a template over a data source or one connection.
-   *
-   * @param source A DataSource (a connection per call, closed afterwards) or one Connection.
-   */
-  constructor(source: DataSource | Connection) {
-    this.#source = source;
-  }
-
-  /**
-   * Registers a macro for `@{macro, name}`.
-   *
-   * @param name The macro name.
-   * @param text Template text (it may use placeholders and rules).
-   * @returns This template.
-   *
-   * @example
-   * ```ts
-   * import { DataSource } from "@searchvisitor/searchvisitor/driver";
-   * import { JdbcTemplate } from "@searchvisitor/searchvisitor/template";
-   * import assert from "node:assert/strict";
-   *
-   * const sent: string[] = [];
-   * const fetch = (_url: string, init: RequestInit) => {
-   *   sent.push(String(init.body));
-   *   return Promise.resolve(Response.json({ count: 4 }));
-   * };
-   * const jdbc = new JdbcTemplate(new DataSource({ nodes: ["http://es.local"], fetch }))
-   *   .addMacro("adults", '{"range": {"age": {"gte": 18}}}');
-   * assert.equal(await jdbc.queryForNumber('POST /users/_count {"query": @{macro, adults}}', {}), 4);
-   * assert.equal(JSON.parse(sent[0]).query.range.age.gte, 18);
-   * ```
-   */
-  addMacro(name: string, text: string): this {
-    this.#macros.set(name, text);
-    return this;
-  }
-
-  /**
-   * Binds a command without running it: the driver text and arguments it would send.
-   *
-   * @param command Template text.
-   * @param args Positional or named arguments.
-   * @returns The bound command.
-   *
-   * @example
-   * ```ts
-   * import { DataSource } from "@searchvisitor/searchvisitor/driver";
-   * import { JdbcTemplate } from "@searchvisitor/searchvisitor/template";
-   * import assert from "node:assert/strict";
-   *
-   * const jdbc = new JdbcTemplate(new DataSource("http://127.0.0.1:9200"));
-   * assert.deepEqual(jdbc.bind("GET /users/_doc/#{id}", { id: "7" }), { text: "GET /users/_doc/{?}", args: ["7"] });
-   * ```
-   */
-  bind(command: Command, args?: Args): BoundTemplate {
-    if (typeof command !== "string") return command;
-    if ((args === undefined || Array.isArray(args)) && !needsTemplate(command)) {
-      const list = (args ?? []) as readonly unknown[];
-      return { text: command, args: list.map(prepareValue) };
-    }
-    return bindTemplate(command, args, { macros: this.#macros });
-  }
-
-  /** A connection for the length of a stream. */
-  readonly #lease = async (): Promise<Lease> => {
-    const source = this.#source;
-    if (!isDataSource(source)) return { conn: source, release: () => Promise.resolve() };
-    const conn = await source.getConnection();
-    return { conn, release: () => conn.close() };
-  };
-
-  /**
-   * Runs `work` with a statement for one bound command; the statement (and the connection, when
-   * it came from a DataSource) is closed afterwards.
-   */
-  async #run<T>(
-    command: Command,
-    args: Args | undefined,
-    work: (stmt: Statement, bound: BoundTemplate) => Promise<T>,
-  ): Promise<T> {
-    const bound = this.bind(command, args);
-    const source = this.#source;
-    const conn = isDataSource(source) ? await source.getConnection() : source;
-    try {
-      const stmt = conn.createStatement();
-      try {
-        return await work(stmt, bound);
-      } catch (error) {
-        throw error instanceof BindError ? renamed(error, bound) : error;
-      } finally {
-        stmt.close();
-      }
-    } finally {
-      if (conn !== source) await conn.close();
-    }
-  }
-
-  async #rows<T>(
-    what: string,
-    command: Command,
-    args: Args | undefined,
-    read: (rs: ResultSet, bound: BoundTemplate) => T | Promise<T>,
-  ): Promise<T> {
-    return await this.#run(command, args, async (stmt, bound) => {
-      const isRows = await stmt.execute(bound.text, bound.args);
-      const rs = stmt.getResultSet();
-      if (!isRows || rs === null) {
-        throw new IllegalStateError(
-          `${what} expects rows, but ${
-            verb(bound.text)
-          } returned an update count (${stmt.getUpdateCount()}); use executeUpdate for writes: ${bound.text}`,
-          { command: bound.text },
-        );
-      }
-      return await read(rs, bound);
-    });
-  }
+export class JdbcTemplate extends JdbcQueries {
+  /** A connection for the length of a stream or a bulk writer. */
+  readonly #lease = (): Promise<Lease> => leaseConnection(this);
 
   /**
    * Runs a command (or several); true when the first result is rows.
@@ -222,7 +57,7 @@ export class JdbcTemplate {
    * ```
    */
   execute(command: Command, args?: Args): Promise<boolean> {
-    return this.#run(command, args, (stmt, b) => stmt.execute(b.text, b.args));
+    return runBound(this, command, args, (stmt, b) => stmt.execute(b.text, b.args));
   }
 
   /**
@@ -244,7 +79,7 @@ export class JdbcTemplate {
    * ```
    */
   executeUpdate(command: Command, args?: Args): Promise<number> {
-    return this.#run(command, args, (stmt, b) => stmt.executeUpdate(b.text, b.args));
+    return runBound(this, command, args, (stmt, b) => stmt.executeUpdate(b.text, b.args));
   }
 
   /**
@@ -268,7 +103,7 @@ export class JdbcTemplate {
    * ```
    */
   executeUpdateWithKeys(command: Command, args?: Args): Promise<{ count: number; keys: string[] }> {
-    return this.#run(command, args, async (stmt, b) => {
+    return runBound(this, command, args, async (stmt, b) => {
       const count = await stmt.executeUpdate(b.text, b.args);
       const keys: string[] = [];
       const rs = stmt.getGeneratedKeys();
@@ -278,51 +113,29 @@ export class JdbcTemplate {
   }
 
   /**
-   * Reads all rows, as maps keyed by column (`_ID`, `_DOC`, …) or, with `type`, as entities.
-   * The array carries `total`, `took` and `aggregations` as non-enumerable properties.
+   * Runs a text of several commands; one result per command: the update count, or the rows as
+   * maps.
    *
    * @param command Template text or a bound command.
-   * @param args Positional or named arguments.
-   * @param type An entity class: rows are mapped through its metadata.
-   * @returns The rows.
+   * @param args Positional or named arguments (shared by all commands, left to right).
+   * @returns One result per command.
    *
    * @example
    * ```ts
    * import { DataSource } from "@searchvisitor/searchvisitor/driver";
-   * import { defineEntity, JdbcTemplate } from "@searchvisitor/searchvisitor/template";
+   * import { JdbcTemplate } from "@searchvisitor/searchvisitor/template";
    * import assert from "node:assert/strict";
    *
-   * class User { id = ""; name = ""; }
-   * defineEntity(User, { index: "users", key: "id", fields: { name: "user_name" } });
-   * const fetch = () => Promise.resolve(Response.json({
-   *   took: 2,
-   *   hits: { total: { value: 1, relation: "eq" }, hits: [{ _id: "9", _source: { user_name: "bob" } }] },
-   * }));
+   * const fetch = (url: string) => Promise.resolve(
+   *   url.includes("_count") ? Response.json({ count: 1 }) : Response.json({ _id: "1", result: "created" }, { status: 201 }),
+   * );
    * const jdbc = new JdbcTemplate(new DataSource({ nodes: ["http://es.local"], fetch }));
-   * const users = await jdbc.queryForList('POST /users/_search {"query": {"match_all": {}}}', [], User);
-   * assert.ok(users[0] instanceof User);
-   * assert.deepEqual({ ...users[0] }, { id: "9", name: "bob" });
-   * assert.equal(users.took, 2);
+   * const results = await jdbc.multipleExecute('PUT /u/_doc/#{id} {"n": 1}\nPOST /u/_count', { id: "1" });
+   * assert.deepEqual(results, [1, [{ COUNT: 1 }]]);
    * ```
    */
-  queryForList(command: Command, args?: Args): Promise<QueryList<RowMap>>;
-  /** All rows as entities of `type` (see the first overload). */
-  queryForList<T>(
-    command: Command,
-    args: Args | undefined,
-    type: EntityClass<T>,
-  ): Promise<QueryList<T>>;
-  queryForList<T>(
-    command: Command,
-    args?: Args,
-    type?: EntityClass<T>,
-  ): Promise<QueryList<RowMap | T>> {
-    return this.#rows(
-      "queryForList",
-      command,
-      args,
-      (rs, b) => withMeta<RowMap | T>(type ? mapResultSet(rs, type, b.text) : rs.toArray(), rs),
-    );
+  multipleExecute(command: Command, args?: Args): Promise<(number | QueryList<RowMap>)[]> {
+    return runBound(this, command, args, (stmt, b) => readAllResults(stmt, b));
   }
 
   /**
@@ -386,44 +199,6 @@ export class JdbcTemplate {
   }
 
   /**
-   * A {@linkcode BulkWriter} on this template's connection: entities are indexed into their
-   * class's index under their key, other objects into the `index` option (give `operation` to
-   * send updates, deletes or creates). Batches by `flushDocs`, `flushBytes` and
-   * `flushIntervalMs`; at most `concurrency` requests in flight; per-item 429s retried.
-   *
-   * @param options Batching, concurrency, retries, callbacks and the default index.
-   * @returns The writer: `await writer.write(items)`, or `add` each item and `close()`.
-   *
-   * @example
-   * ```ts
-   * import { DataSource } from "@searchvisitor/searchvisitor/driver";
-   * import { Engine } from "@searchvisitor/searchvisitor/engine";
-   * import { defineEntity, JdbcTemplate } from "@searchvisitor/searchvisitor/template";
-   * import assert from "node:assert/strict";
-   *
-   * class City { id = ""; name = ""; }
-   * defineEntity(City, { index: "cities", key: "id" });
-   * const engine = new Engine();
-   * const jdbc = new JdbcTemplate(new DataSource({ nodes: ["http://engine"], fetch: engine.fetch }));
-   * async function* cities() {
-   *   for (const name of ["Oslo", "Bergen", "Tromsø"]) yield Object.assign(new City(), { id: name, name });
-   * }
-   * const result = await jdbc.bulkWriter<City>({ refresh: "true" }).write(cities());
-   * assert.equal(result.successful, 3);
-   * assert.equal(await jdbc.queryForNumber("POST /cities/_count"), 3);
-   * engine.close();
-   * ```
-   */
-  bulkWriter<T = unknown>(options: BulkWriterOptions<T> = {}): BulkWriter<T> {
-    let lease: Promise<Lease> | undefined;
-    const connection = async () => (await (lease ??= this.#lease())).conn;
-    return new BulkWriter<T>(connection, {
-      ...options,
-      operation: options.operation ?? entityOperation,
-    });
-  }
-
-  /**
    * Like {@linkcode JdbcTemplate.stream}, each row or entity inside a {@linkcode Hit} with its
    * metadata (score, sort values, highlight, named queries, inner hits, index, version…).
    *
@@ -481,271 +256,41 @@ export class JdbcTemplate {
   }
 
   /**
-   * Reads all rows as {@linkcode Hit}s: each row map (or, with `type`, entity) as `doc` beside
-   * its score, sort values, highlight, named queries, inner hits, index, version, sequence
-   * number and primary term. The list carries `total`, `took`, `aggregations` and `raw`.
+   * A {@linkcode BulkWriter} on this template's connection: entities are indexed into their
+   * class's index under their key, other objects into the `index` option (give `operation` to
+   * send updates, deletes or creates). Batches by `flushDocs`, `flushBytes` and
+   * `flushIntervalMs`; at most `concurrency` requests in flight; per-item 429s retried.
    *
-   * @param command Template text or a bound command.
-   * @param args Positional or named arguments.
-   * @param type An entity class.
-   * @returns The hits.
+   * @param options Batching, concurrency, retries, callbacks and the default index.
+   * @returns The writer: `await writer.write(items)`, or `add` each item and `close()`.
    *
    * @example
    * ```ts
    * import { DataSource } from "@searchvisitor/searchvisitor/driver";
    * import { Engine } from "@searchvisitor/searchvisitor/engine";
-   * import { JdbcTemplate } from "@searchvisitor/searchvisitor/template";
+   * import { defineEntity, JdbcTemplate } from "@searchvisitor/searchvisitor/template";
    * import assert from "node:assert/strict";
    *
+   * class City { id = ""; name = ""; }
+   * defineEntity(City, { index: "cities", key: "id" });
    * const engine = new Engine();
    * const jdbc = new JdbcTemplate(new DataSource({ nodes: ["http://engine"], fetch: engine.fetch }));
-   * await jdbc.executeUpdate('PUT /docs/_doc/1?refresh=true {"title": "exact integers"}');
-   * class Doc { title = ""; }
-   * const hits = await jdbc.queryForHits(
-   *   'POST /docs/_search {"query": {"match": {"title": "integers"}}, "highlight": {"fields": {"title": {}}}}',
-   *   {},
-   *   Doc,
-   * );
-   * assert.equal(hits[0].doc.title, "exact integers");
-   * assert.deepEqual(hits[0].highlight, { title: ["exact <em>integers</em>"] });
-   * assert.ok(hits[0].score! > 0);
+   * async function* cities() {
+   *   for (const name of ["Oslo", "Bergen", "Tromsø"]) yield Object.assign(new City(), { id: name, name });
+   * }
+   * const result = await jdbc.bulkWriter<City>({ refresh: "true" }).write(cities());
+   * assert.equal(result.successful, 3);
+   * assert.equal(await jdbc.queryForNumber("POST /cities/_count"), 3);
    * engine.close();
    * ```
    */
-  queryForHits(command: Command, args?: Args): Promise<QueryList<Hit<RowMap>>>;
-  /** All hits with an entity of `type` as `doc` (see the first overload). */
-  queryForHits<T>(
-    command: Command,
-    args: Args | undefined,
-    type: EntityClass<T>,
-  ): Promise<QueryList<Hit<T>>>;
-  queryForHits<T>(
-    command: Command,
-    args?: Args,
-    type?: EntityClass<T>,
-  ): Promise<QueryList<Hit<RowMap | T>>> {
-    return this.#rows(
-      "queryForHits",
-      command,
-      args,
-      (rs, b) => withMeta(readHits(rs, type, b.text), rs),
-    );
-  }
-
-  /**
-   * Reads at most one row as a map: null for no row, an error for more than one.
-   *
-   * @param command Template text or a bound command.
-   * @param args Positional or named arguments.
-   * @returns The row, or null.
-   *
-   * @example
-   * ```ts
-   * import { DataSource } from "@searchvisitor/searchvisitor/driver";
-   * import { JdbcTemplate } from "@searchvisitor/searchvisitor/template";
-   * import assert from "node:assert/strict";
-   *
-   * const fetch = () => Promise.resolve(Response.json({ count: 3 }));
-   * const jdbc = new JdbcTemplate(new DataSource({ nodes: ["http://es.local"], fetch }));
-   * assert.deepEqual(await jdbc.queryForMap("POST /users/_count"), { COUNT: 3 });
-   * ```
-   */
-  queryForMap(command: Command, args?: Args): Promise<RowMap | null> {
-    return this.#rows("queryForMap", command, args, (rs, b) => {
-      const rows = rs.toArray();
-      if (rows.length > 1) throw new IncorrectResultSizeError(1, rows.length, { command: b.text });
-      return rows[0] ?? null;
+  bulkWriter<T = unknown>(options: BulkWriterOptions<T> = {}): BulkWriter<T> {
+    let lease: Promise<Lease> | undefined;
+    const connection = async () => (await (lease ??= this.#lease())).conn;
+    return new BulkWriter<T>(connection, {
+      ...options,
+      operation: options.operation ?? entityOperation,
     });
-  }
-
-  /**
-   * Reads at most one row: with `type`, as an entity; without, the value of its only column (or
-   * the whole row when it has several). No row gives null; more than one is an error.
-   *
-   * @param command Template text or a bound command.
-   * @param args Positional or named arguments.
-   * @param type An entity class.
-   * @returns The object, or null.
-   *
-   * @example
-   * ```ts
-   * import { DataSource, IncorrectResultSizeError } from "@searchvisitor/searchvisitor/driver";
-   * import { JdbcTemplate } from "@searchvisitor/searchvisitor/template";
-   * import assert from "node:assert/strict";
-   *
-   * const hit = (id: string) => ({ _id: id, _source: { name: id } });
-   * const fetch = (_u: string, init: RequestInit) => Promise.resolve(Response.json({
-   *   hits: { total: { value: 2, relation: "eq" }, hits: String(init.body).includes("all") ? [hit("a"), hit("b")] : [] },
-   * }));
-   * const jdbc = new JdbcTemplate(new DataSource({ nodes: ["http://es.local"], fetch }));
-   * class User { name = ""; }
-   * assert.equal(await jdbc.queryForObject('POST /u/_search {"query": {"term": {"name": "x"}}}', [], User), null);
-   * await assert.rejects(
-   *   jdbc.queryForObject('POST /u/_search {"query": {"match_all": {}}}', [], User),
-   *   (e: unknown) => e instanceof IncorrectResultSizeError && e.actual === 2,
-   * );
-   * ```
-   */
-  queryForObject(command: Command, args?: Args): Promise<unknown>;
-  /** At most one row as an entity of `type`, or null (see the first overload). */
-  queryForObject<T>(
-    command: Command,
-    args: Args | undefined,
-    type: EntityClass<T>,
-  ): Promise<T | null>;
-  queryForObject<T>(command: Command, args?: Args, type?: EntityClass<T>): Promise<unknown> {
-    return this.#rows("queryForObject", command, args, (rs, b) => {
-      if (rs.rowCount > 1) throw new IncorrectResultSizeError(1, rs.rowCount, { command: b.text });
-      if (type) return mapResultSet(rs, type, b.text)[0] ?? null;
-      if (!rs.next()) return null;
-      const columns = rs.getColumns();
-      if (columns.length === 1) return rs.getObject(1);
-      return Object.fromEntries(columns.map((c) => [c, rs.getObject(c)]));
-    });
-  }
-
-  /**
-   * Reads one number: the `COUNT` column, or the only column of the only row. No row gives null.
-   *
-   * @param command Template text or a bound command.
-   * @param args Positional or named arguments.
-   * @returns The number, or null.
-   *
-   * @example
-   * ```ts
-   * import { DataSource } from "@searchvisitor/searchvisitor/driver";
-   * import { JdbcTemplate } from "@searchvisitor/searchvisitor/template";
-   * import assert from "node:assert/strict";
-   *
-   * const fetch = () => Promise.resolve(Response.json({ count: 42 }));
-   * const jdbc = new JdbcTemplate(new DataSource({ nodes: ["http://es.local"], fetch }));
-   * assert.equal(await jdbc.queryForNumber("POST /users/_count"), 42);
-   * assert.equal(await jdbc.queryForLong("POST /users/_count"), 42n);
-   * ```
-   */
-  queryForNumber(command: Command, args?: Args): Promise<number | null> {
-    return this.#rows("queryForNumber", command, args, (rs, b) => {
-      const value = singleValue(rs, b.text);
-      return value === null ? null : Number(value);
-    });
-  }
-
-  /**
-   * Like {@linkcode JdbcTemplate.queryForNumber}, as an exact `bigint` (integers only).
-   *
-   * @param command Template text or a bound command.
-   * @param args Positional or named arguments.
-   * @returns The integer, or null.
-   *
-   * @example
-   * ```ts
-   * import { DataSource } from "@searchvisitor/searchvisitor/driver";
-   * import { JdbcTemplate } from "@searchvisitor/searchvisitor/template";
-   * import assert from "node:assert/strict";
-   *
-   * const fetch = () => Promise.resolve(Response.json({ count: 7 }));
-   * const jdbc = new JdbcTemplate(new DataSource({ nodes: ["http://es.local"], fetch }));
-   * assert.equal(await jdbc.queryForLong("POST /users/_count"), 7n);
-   * ```
-   */
-  queryForLong(command: Command, args?: Args): Promise<bigint | null> {
-    return this.#rows("queryForLong", command, args, (rs, b) => {
-      const value = singleValue(rs, b.text);
-      if (value === null) return null;
-      if (typeof value === "number" && !Number.isInteger(value)) {
-        throw new DataAccessError(
-          "MAPPING",
-          `queryForLong got ${value}, which is not an integer: ${b.text}`,
-          {
-            command: b.text,
-          },
-        );
-      }
-      return BigInt(value);
-    });
-  }
-
-  /**
-   * Reads rows with a RowMapper (a function, or `{ rowMapper }`), a ResultSetExtractor
-   * (`{ extractor }`) or a row callback (`{ rowCallback }`, resolving to the row count).
-   * A RowMapper that throws gives a {@linkcode RowMappingError} with the row number and cause.
-   *
-   * @param command Template text or a bound command.
-   * @param args Positional or named arguments.
-   * @param handler How to read the rows.
-   * @returns The mapped rows, the extractor's result, or the row count.
-   *
-   * @example
-   * ```ts
-   * import { DataSource } from "@searchvisitor/searchvisitor/driver";
-   * import { JdbcTemplate } from "@searchvisitor/searchvisitor/template";
-   * import assert from "node:assert/strict";
-   *
-   * const fetch = () => Promise.resolve(Response.json({
-   *   hits: { total: { value: 2, relation: "eq" }, hits: [{ _id: "a", _source: {} }, { _id: "b", _source: {} }] },
-   * }));
-   * const jdbc = new JdbcTemplate(new DataSource({ nodes: ["http://es.local"], fetch }));
-   * const cmd = 'POST /u/_search {"query": {"match_all": {}}}';
-   * assert.deepEqual(await jdbc.query(cmd, [], (rs, n) => `${n}:${rs.getString("_ID")}`), ["0:a", "1:b"]);
-   * assert.equal(await jdbc.query(cmd, [], { extractor: (rs) => rs.rowCount }), 2);
-   * const seen: string[] = [];
-   * assert.equal(await jdbc.query(cmd, [], { rowCallback: (rs) => void seen.push(rs.getString("_ID")!) }), 2);
-   * assert.deepEqual(seen, ["a", "b"]);
-   * ```
-   */
-  query<T>(
-    command: Command,
-    args: Args | undefined,
-    handler: RowMapper<T> | { rowMapper: RowMapper<T> },
-  ): Promise<T[]>;
-  /** The result of a ResultSetExtractor given the whole result set (see the first overload). */
-  query<T>(
-    command: Command,
-    args: Args | undefined,
-    handler: { extractor: ResultSetExtractor<T> },
-  ): Promise<T>;
-  /** Calls a RowCallback for each row; returns the row count (see the first overload). */
-  query(
-    command: Command,
-    args: Args | undefined,
-    handler: { rowCallback: RowCallback },
-  ): Promise<number>;
-  query<T>(
-    command: Command,
-    args: Args | undefined,
-    handler:
-      | RowMapper<T>
-      | { rowMapper: RowMapper<T> }
-      | { extractor: ResultSetExtractor<T> }
-      | { rowCallback: RowCallback },
-  ): Promise<T[] | T | number> {
-    return this.#rows("query", command, args, (rs, b) => readRows(rs, handler, b.text));
-  }
-
-  /**
-   * Runs a text of several commands; one result per command: the update count, or the rows as
-   * maps.
-   *
-   * @param command Template text or a bound command.
-   * @param args Positional or named arguments (shared by all commands, left to right).
-   * @returns One result per command.
-   *
-   * @example
-   * ```ts
-   * import { DataSource } from "@searchvisitor/searchvisitor/driver";
-   * import { JdbcTemplate } from "@searchvisitor/searchvisitor/template";
-   * import assert from "node:assert/strict";
-   *
-   * const fetch = (url: string) => Promise.resolve(
-   *   url.includes("_count") ? Response.json({ count: 1 }) : Response.json({ _id: "1", result: "created" }, { status: 201 }),
-   * );
-   * const jdbc = new JdbcTemplate(new DataSource({ nodes: ["http://es.local"], fetch }));
-   * const results = await jdbc.multipleExecute('PUT /u/_doc/#{id} {"n": 1}\nPOST /u/_count', { id: "1" });
-   * assert.deepEqual(results, [1, [{ COUNT: 1 }]]);
-   * ```
-   */
-  multipleExecute(command: Command, args?: Args): Promise<(number | QueryList<RowMap>)[]> {
-    return this.#run(command, args, (stmt, b) => readAllResults(stmt, b));
   }
 
   /**
@@ -768,6 +313,6 @@ export class JdbcTemplate {
    * ```
    */
   command(strings: TemplateStringsArray, ...values: unknown[]): TemplateCommand {
-    return new TemplateCommand(this, strings, values, this.#macros);
+    return new TemplateCommand(this, strings, values, macrosOf(this));
   }
 }

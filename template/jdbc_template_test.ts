@@ -43,8 +43,8 @@ Deno.test("named arguments travel encoded by the driver", async () => {
     'POST /${idx}/_search?routing=#{r}&preference=_local {"query":{"term":{"name":#{name}}}}',
     { idx: "users", r: "x/y", name: 'quote " here' },
   );
-  assert.equal(pathOf(sent[0].url), "/users/_search?routing=x%2Fy&preference=_local");
-  assert.deepEqual(JSON.parse(sent[0].body!), { query: { term: { name: 'quote " here' } } });
+  assert.equal(pathOf(sent[0]!.url), "/users/_search?routing=x%2Fy&preference=_local");
+  assert.deepEqual(JSON.parse(sent[0]!.body!), { query: { term: { name: 'quote " here' } } });
   assert.deepEqual(rows, [{ _ID: "1", _DOC: '{"name":"a"}' }]);
   assert.deepEqual(Object.keys(rows), ["0"]);
   assert.equal(rows.total?.value, 1);
@@ -63,9 +63,9 @@ Deno.test("entity instances bound as values become documents", async () => {
   const { jdbc, sent } = fakeJdbc(() => ({ _id: "7", result: "created" }));
   const u = Object.assign(new User(), { id: "7", name: "zoe" });
   assert.equal(await jdbc.executeUpdate("PUT /users/_doc/#{u.id} #{u}", { u }), 1);
-  assert.deepEqual(JSON.parse(sent[0].body!), { id: "7", user_name: "zoe" });
+  assert.deepEqual(JSON.parse(sent[0]!.body!), { id: "7", user_name: "zoe" });
   await jdbc.executeUpdate("PUT /users/_doc/{?} ?", ["7", u]);
-  assert.deepEqual(JSON.parse(sent[1].body!), { id: "7", user_name: "zoe" });
+  assert.deepEqual(JSON.parse(sent[1]!.body!), { id: "7", user_name: "zoe" });
 });
 
 Deno.test("queryForObject: 0 rows null, 2 rows IncorrectResultSizeError with both numbers", async () => {
@@ -180,8 +180,8 @@ Deno.test("tagged template binds values like ? and {?}", async () => {
     .command`POST /u/_search?routing=${id} {"query": {"term": {"name": ${name}}}}`
     .queryForList();
   assert.equal(rows.length, 1);
-  assert.equal(pathOf(sent[0].url), "/u/_search?routing=x%20y");
-  assert.deepEqual(JSON.parse(sent[0].body!), { query: { term: { name: "n" } } });
+  assert.equal(pathOf(sent[0]!.url), "/u/_search?routing=x%20y");
+  assert.deepEqual(JSON.parse(sent[0]!.body!), { query: { term: { name: "n" } } });
 });
 
 Deno.test("over a DataSource: one connection per call, closed after success and after failure", async () => {

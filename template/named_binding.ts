@@ -1,18 +1,12 @@
 // Named binding: template text with `#{…}`, `${…}`, `@{…}` and positional `?`/`{?}` becomes
 // driver text with only `?`/`{?}` plus the argument array, so the driver does all the encoding.
-// Texts are scanned once and cached (bounded); a text without rules and splices binds by
-// filling an array.
+// Texts are scanned once and cached (bounded, _template_plan.ts); a text without rules and
+// splices binds by filling an array here, the others are rendered by _template_renderer.ts.
 
-import {
-  BindError,
-  dropDanglingCommas,
-  InvalidArgumentError,
-  TestExpression,
-} from "../driver/mod.ts";
-import { type ArgPath, MISSING, resolvePath } from "./_path.ts";
-import { md5Hex } from "./_md5.ts";
-import { scan } from "./_template_scanner.ts";
-import type { ScanOptions, Segment } from "./_template_syntax.ts";
+import { BindError, dropDanglingCommas } from "../driver/mod.ts";
+import { MISSING, resolvePath } from "./_path.ts";
+import { type Plan, planOf } from "./_template_plan.ts";
+import { label, Renderer } from "./_template_renderer.ts";
 import { prepareValue } from "./row_mapping.ts";
 
 /**
@@ -51,76 +45,12 @@ export interface BindOptions {
   macros?: ReadonlyMap<string, string>;
 }
 
-interface Plan {
-  readonly segments: readonly Segment[];
-  /** Driver text when the plan has no splices and no rules. */
-  readonly fixedText?: string;
-  /** For fixed plans: `null` = next positional argument, else the named path. */
-  readonly slots?: readonly (ArgPath | null)[];
-  readonly positionalCount: number;
-  readonly hasNamed: boolean;
-}
-
-const CACHE_LIMIT = 1000;
 const EMPTY: readonly unknown[] = Object.freeze([]);
-const cache = new Map<string, Plan>();
-const taggedCache = new Map<string, Plan>();
-
-function compile(text: string, options: ScanOptions = {}): Plan {
-  const segments = scan(text, 0, text.length, "body", false, options);
-  let fixed = true;
-  let positionalCount = 0;
-  let hasNamed = false;
-  const parts: string[] = [];
-  const slots: (ArgPath | null)[] = [];
-  for (const s of segments) {
-    if (s.kind === "text") parts.push(s.text);
-    else if (s.kind === "positional") {
-      parts.push(s.marker);
-      slots.push(null);
-      positionalCount++;
-    } else if (s.kind === "named") {
-      parts.push(s.marker);
-      slots.push(s.path);
-      hasNamed = true;
-    } else {
-      fixed = false;
-      hasNamed = true;
-    }
-  }
-  return fixed
-    ? { segments, fixedText: parts.join(""), slots, positionalCount, hasNamed }
-    : { segments, positionalCount: countPositional(segments), hasNamed };
-}
-
-function countPositional(segments: readonly Segment[]): number {
-  let n = 0;
-  for (const s of segments) {
-    if (s.kind === "positional") n++;
-    else if (s.kind === "rule" && (s.rule.kind === "and" || s.rule.kind === "if")) {
-      n += countPositional(s.rule.body);
-    }
-  }
-  return n;
-}
-
-function planOf(text: string, tagged: boolean): Plan {
-  const store = tagged ? taggedCache : cache;
-  let plan = store.get(text);
-  if (plan === undefined) {
-    plan = compile(text, { tagged });
-    if (store.size >= CACHE_LIMIT) store.delete(store.keys().next().value!);
-    store.set(text, plan);
-  }
-  return plan;
-}
 
 /** Whether a text needs the template layer at all (named slots, splices, rules, escapes). */
 export function needsTemplate(text: string): boolean {
   return text.includes("#{") || text.includes("${") || text.includes("@{");
 }
-
-const SAFE_IDENTIFIER = /^[A-Za-z0-9_.\-*,]+$/;
 
 /** What each driver argument of a bound template was: a name, or a 1-based positional index. */
 const labelsOf = new WeakMap<BoundTemplate, readonly (string | number)[]>();
@@ -134,179 +64,18 @@ export function argumentLabel(bound: BoundTemplate, index: number): string | num
   return labelsOf.get(bound)?.[index - 1];
 }
 
-function label(source: string, tagged: boolean): string {
-  return tagged && /^\d+$/.test(source) ? `\${} value ${Number(source) + 1}` : source;
-}
-
-class Renderer {
-  parts: string[] = [];
-  args: unknown[] = [];
-  labels: (string | number)[] = [];
-  position = 0;
-  vanished = false;
-  missing = false;
-  lenient = 0;
-  // `@{if}` tests read the named arguments as the test language reads any member.
-  readonly lookup = (name: string): unknown => TestExpression.member(this.named, name);
-  constructor(
-    readonly command: string,
-    readonly positional: readonly unknown[],
-    readonly named: unknown,
-    readonly macros: ReadonlyMap<string, string> | undefined,
-    readonly namedGiven: boolean,
-    readonly tagged = false,
-  ) {}
-
-  value(path: ArgPath, what: string): unknown {
-    if (!this.namedGiven) {
-      throw new BindError(
-        `Cannot bind ${what} "${path.source}": named arguments need an object like { ${
-          path.keys[0]
-        }: … }, but an array was given (write \\\${ for a literal \${)`,
-        { name: path.source, command: this.command },
-      );
-    }
-    const v = resolvePath(this.named, path);
-    if (v === MISSING || v === undefined) {
-      if (this.lenient > 0) {
-        this.missing = true;
-        return undefined;
-      }
-      throw new BindError(
-        `Cannot bind ${what} "${path.source}": ${
-          v === MISSING ? "there is no such argument" : "value is undefined"
-        }; pass it (null for a JSON null) in: ${this.command}`,
-        { name: path.source, command: this.command },
-      );
-    }
-    if (v === null && this.lenient > 0) this.missing = true;
-    return v;
-  }
-
-  slot(marker: string, value: unknown, name: string | number) {
-    this.parts.push(marker);
-    this.args.push(prepareValue(value));
-    this.labels.push(typeof name === "string" ? label(name, this.tagged) : name);
-  }
-
-  render(segments: readonly Segment[]): void {
-    for (const s of segments) {
-      switch (s.kind) {
-        case "text":
-          this.parts.push(s.text);
-          break;
-        case "positional": {
-          const v = this.positional[this.position++];
-          if (this.lenient > 0 && (v === null || v === undefined)) this.missing = true;
-          this.slot(s.marker, v, this.position);
-          break;
-        }
-        case "named":
-          this.slot(s.marker, this.value(s.path, "named argument"), s.path.source);
-          break;
-        case "splice":
-          this.parts.push(this.identifier(s.path));
-          break;
-        case "rule":
-          this.rule(s.rule);
-      }
-    }
-  }
-
-  identifier(path: ArgPath): string {
-    const v = this.value(path, "identifier");
-    if (v === undefined || v === null) return "";
-    const text = Array.isArray(v)
-      ? v.join(",")
-      : typeof v === "string" || typeof v === "number"
-      ? String(v)
-      : "";
-    if (text === "." || text === "..") {
-      throw new InvalidArgumentError(
-        `Cannot splice \${${path.source}} = ${
-          JSON.stringify(text)
-        }: . and .. would climb out of their path segment and address another resource`,
-        { name: path.source, command: this.command },
-      );
-    }
-    if (!SAFE_IDENTIFIER.test(text)) {
-      throw new BindError(
-        `Cannot splice \${${path.source}} = ${
-          JSON.stringify(v)
-        }: an identifier (index or field name) may only contain letters, digits and _ . - * , ; bind values with #{${path.source}} instead`,
-        { name: path.source, command: this.command },
-      );
-    }
-    return text;
-  }
-
-  rule(rule: Extract<Segment, { kind: "rule" }>["rule"]): void {
-    switch (rule.kind) {
-      case "and":
-      case "if": {
-        if (rule.kind === "if" && !rule.test.test(this.lookup)) {
-          this.position += countPositional(rule.body);
-          this.vanished = true;
-          return;
-        }
-        const mark = { parts: this.parts.length, args: this.args.length, missing: this.missing };
-        if (rule.kind === "and") {
-          this.lenient++;
-          this.missing = false;
-        }
-        this.render(rule.body);
-        if (rule.kind === "and") {
-          this.lenient--;
-          const drop = this.missing;
-          this.missing = mark.missing;
-          if (drop) {
-            this.parts.length = mark.parts;
-            this.args.length = mark.args;
-            this.vanished = true;
-          }
-        }
-        return;
-      }
-      case "in": {
-        const v = this.value(rule.path, "@{in} list");
-        if (v === undefined) return;
-        const list = v instanceof Set ? [...v] : v;
-        if (!Array.isArray(list)) {
-          throw new BindError(
-            `Cannot bind @{in, :${rule.path.source}}: expected an array or a Set, got ${typeof v}`,
-            { name: rule.path.source, command: this.command },
-          );
-        }
-        this.slot(rule.marker, list, rule.path.source);
-        return;
-      }
-      case "md5": {
-        const v = this.value(rule.path, "@{md5} value");
-        if (v !== undefined) {
-          this.slot(rule.marker, v === null ? null : md5Hex(String(v)), rule.path.source);
-        }
-        return;
-      }
-      case "uuid32":
-        this.slot(rule.marker, crypto.randomUUID().replaceAll("-", ""), "@{uuid32}");
-        return;
-      case "uuid36":
-        this.slot(rule.marker, crypto.randomUUID(), "@{uuid36}");
-        return;
-      case "macro": {
-        const text = this.macros?.get(rule.name);
-        if (text === undefined) {
-          throw new BindError(
-            `Unknown macro "${rule.name}": register it with jdbc.addMacro("${rule.name}", text)`,
-            { name: rule.name, command: this.command },
-          );
-        }
-        const before = this.parts.length;
-        this.render(scan(text, 0, text.length, rule.mode, true));
-        if (this.parts.slice(before).join("").trim() === "") this.vanished = true;
-      }
-    }
-  }
+/**
+ * Names the argument behind a driver argument index of template text bound with `args`: the
+ * text is bound again with its labels (only an error needs them, so binding never keeps them).
+ */
+export function argumentLabelOf(
+  text: string,
+  args: unknown,
+  index: number,
+  macros?: ReadonlyMap<string, string>,
+): string | number | undefined {
+  const bound = bindPlan(planOf(text, false), text, args, macros, false, true);
+  return labelsOf.get(bound)?.[index - 1];
 }
 
 function isNamedSource(args: unknown): boolean {
@@ -319,6 +88,7 @@ function bindPlan(
   args: unknown,
   macros: ReadonlyMap<string, string> | undefined,
   tagged: boolean,
+  withLabels: boolean,
 ): BoundTemplate {
   const namedGiven = tagged || args === undefined || args === null || isNamedSource(args);
   const positional: readonly unknown[] = !tagged && Array.isArray(args) ? args : EMPTY;
@@ -334,16 +104,16 @@ function bindPlan(
   if (plan.fixedText !== undefined) {
     const slots = plan.slots!;
     const out = new Array<unknown>(slots.length);
-    const labels = new Array<string | number>(slots.length);
+    const labels = withLabels ? new Array<string | number>(slots.length) : undefined;
     let k = 0;
     for (let i = 0; i < slots.length; i++) {
-      const path = slots[i];
+      const path = slots[i]!;
       let v: unknown;
       if (path === null) {
         v = positional[k++];
-        labels[i] = k;
+        if (labels) labels[i] = k;
       } else {
-        labels[i] = label(path.source, tagged);
+        if (labels) labels[i] = label(path.source, tagged);
         v = namedGiven ? resolvePath(named, path) : MISSING;
         if (v === MISSING || v === undefined) {
           v = new Renderer(text, positional, named, macros, namedGiven).value(
@@ -355,14 +125,14 @@ function bindPlan(
       out[i] = v !== null && typeof v === "object" ? prepareValue(v) : v;
     }
     const bound = { text: plan.fixedText, args: out };
-    labelsOf.set(bound, labels);
+    if (labels) labelsOf.set(bound, labels);
     return bound;
   }
   const r = new Renderer(text, positional, named, macros, namedGiven, tagged);
   r.render(plan.segments);
   const rendered = r.parts.join("");
   const bound = { text: r.vanished ? dropDanglingCommas(rendered) : rendered, args: r.args };
-  labelsOf.set(bound, r.labels);
+  if (withLabels) labelsOf.set(bound, r.labels);
   return bound;
 }
 
@@ -395,7 +165,7 @@ export function bindTemplate(
   args?: unknown,
   options: BindOptions = {},
 ): BoundTemplate {
-  return bindPlan(planOf(text, false), text, args, options.macros, false);
+  return bindPlan(planOf(text, false), text, args, options.macros, false, false);
 }
 
 /** Binds tagged-template text whose values are `#{0}`, `#{1}`, … of `values`. */
@@ -404,5 +174,6 @@ export function bindTagged(
   values: readonly unknown[],
   macros?: ReadonlyMap<string, string>,
 ): BoundTemplate {
-  return bindPlan(planOf(text, true), text, values, macros, true);
+  // A tagged command is bound once per command object: it keeps its labels for its errors.
+  return bindPlan(planOf(text, true), text, values, macros, true, true);
 }

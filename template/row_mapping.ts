@@ -2,7 +2,7 @@
 // applies a rename plan computed once per class.
 
 import { DataAccessError, type ResultSet } from "../driver/mod.ts";
-import { rowMetadata, versionOf } from "./_hit_meta.ts";
+import { versionOf } from "./_hit_meta.ts";
 import {
   type ColumnType,
   type EntityClass,
@@ -132,11 +132,11 @@ export function documentMapper<T>(
     if (doc !== null && typeof doc === "object") {
       if (copyAll) Object.assign(entity, doc);
       for (let i = 0; i < n; i++) {
-        let v = doc[columns[i]];
+        let v = doc[columns[i]!];
         if (v === undefined && nested[i] !== undefined) v = readNested(doc, nested[i]!);
         if (v === undefined) continue;
         const c = convert[i];
-        entity[fields[i]] = c === undefined || v === null ? v : c(v);
+        entity[fields[i]!] = c === undefined || v === null ? v : c(v);
       }
     }
     if (key !== undefined && id !== undefined && id !== null) entity[key] = id;
@@ -170,7 +170,7 @@ function readNested(doc: Record<string, unknown>, keys: readonly string[]): unkn
  *
  * class City { name = ""; }
  * const rs = new ResultSet(["_ID", "_DOC"], [["1", '{"name":"Oslo"}']]);
- * assert.equal(mapResultSet(rs, City)[0].name, "Oslo");
+ * assert.equal(mapResultSet(rs, City)[0]!.name, "Oslo");
  * ```
  */
 export function mapResultSet<T>(rs: ResultSet, type: EntityClass<T>, command?: string): T[] {
@@ -188,7 +188,6 @@ export function mapResultSet<T>(rs: ResultSet, type: EntityClass<T>, command?: s
     );
   }
   const version = planOf(type).version;
-  const hits = version ? rowMetadata(rs.raw) : [];
   const out: T[] = [];
   let row = 0;
   while (rs.next()) {
@@ -199,7 +198,7 @@ export function mapResultSet<T>(rs: ResultSet, type: EntityClass<T>, command?: s
       throw new RowMappingError(row, error, command);
     }
     if (version) {
-      const value = versionOf(hits[rs.getRowNumber() - 1], version.version);
+      const value = versionOf(rs.getHit(), version.version);
       if (value !== undefined) (entity as Record<string, unknown>)[version.field] = value;
     }
     out.push(entity);

@@ -1,5 +1,5 @@
 // The `@{rule, …}` calls of template text: parsing into data-only rule nodes.
-// Rendering lives in named_binding.ts. Names are case-insensitive.
+// Rendering lives in _template_renderer.ts. Names are case-insensitive.
 //
 //   @{and, fragment}         keep the fragment when every placeholder in it has a value
 //   @{if, test, fragment}    keep the fragment when the test is true (the driver's
@@ -96,7 +96,7 @@ export function parseRule(
 ): RuleCall {
   const head = /^\s*([A-Za-z][\w]*)\s*/.exec(text.slice(at + 2, close));
   if (!head) syntaxError(text, at, "a rule needs a name, like @{and, …}");
-  const name = head[1].toLowerCase();
+  const name = head[1]!.toLowerCase();
   const arity = ARITY[name];
   if (!arity) {
     syntaxError(text, at, `unknown rule "${head[1]}"; known rules: ${RULE_NAMES.join(", ")}`);
@@ -120,29 +120,29 @@ export function parseRule(
   }
   const marker: Marker = mode === "path" ? "{?}" : "?";
   for (const part of parts) {
-    while (part[0] < part[1] && /\s/.test(text[part[0]])) part[0]++;
-    while (part[1] > part[0] && /\s/.test(text[part[1] - 1])) part[1]--;
+    while (part[0] < part[1] && /\s/.test(text[part[0]]!)) part[0]++;
+    while (part[1] > part[0] && /\s/.test(text[part[1] - 1]!)) part[1]--;
   }
   switch (name) {
     case "and":
-      return { kind: "and", body: scan(text, parts[0][0], parts[0][1], mode, options) };
+      return { kind: "and", body: scan(text, parts[0]![0], parts[0]![1], mode, options) };
     case "if": {
-      const [from, to] = parts[0];
+      const [from, to] = parts[0]!;
       const at = positionOf(text, from);
       const test = new TestExpression(text.slice(from, to), {
         where: `@{if} at line ${at.line}, column ${at.column}`,
         syntaxError: (problem, offset) =>
           syntaxError(text, from + offset, `${problem} in ${arity.usage}`),
       });
-      return { kind: "if", test, body: scan(text, parts[1][0], parts[1][1], mode, options) };
+      return { kind: "if", test, body: scan(text, parts[1]![0], parts[1]![1], mode, options) };
     }
     case "in":
     case "md5":
-      return { kind: name, path: argPath(text, parts[0], arity.usage), marker };
+      return { kind: name, path: argPath(text, parts[0]!, arity.usage), marker };
     case "uuid32":
     case "uuid36":
       return { kind: name, marker };
     default:
-      return { kind: "macro", name: text.slice(parts[0][0], parts[0][1]).trim(), mode };
+      return { kind: "macro", name: text.slice(parts[0]![0], parts[0]![1]).trim(), mode };
   }
 }

@@ -109,7 +109,7 @@ Deno.test("engine: _msearch, multi-command text, executeBatch and a failing bulk
       ),
       true,
     );
-    assert.equal(stmt.getResultSet()?.toArray()[0].COUNT, 2);
+    assert.equal(stmt.getResultSet()?.toArray()[0]?.COUNT, 2);
     assert.equal(stmt.getMoreResults(), true);
     assert.equal(stmt.getResultSet()?.rowCount, 2);
     assert.equal(stmt.getMoreResults(), true);
@@ -120,7 +120,7 @@ Deno.test("engine: _msearch, multi-command text, executeBatch and a failing bulk
     const error = await stmt.executeUpdate(bad).catch((e) => e);
     assert.ok(error instanceof BulkError, String(error));
     assert.equal(error.successCount, 1);
-    assert.equal(error.failed[0].error?.type, "document_missing_exception");
+    assert.equal(error.failed[0]!.error?.type, "document_missing_exception");
   });
 });
 

@@ -36,7 +36,7 @@ Deno.test({
         index: "people",
         query: { term: { name: "bob" } },
       });
-      assert.equal(found.hits.hits[0]._source?.name, "bob");
+      assert.equal(found.hits.hits[0]!._source?.name, "bob");
       const updated = await client.update({
         index: "people",
         id: "1",
@@ -91,7 +91,7 @@ Deno.test({
         index: "people",
         body: { query: { term: { name: "alice" } } },
       });
-      assert.equal(found.body.hits.hits[0]._id, "1");
+      assert.equal(found.body.hits.hits[0]!._id, "1");
       const updated = await client.update({
         index: "people",
         id: "1",

@@ -174,7 +174,7 @@ Deno.test("entities, RowMapper, extractor, callback, tagged template, rules, mul
     assert.equal(results.length, 3);
     assert.equal(results[0], 1);
     assert.deepEqual(results[1], [{ COUNT: 3 }]);
-    assert.equal((results[2] as Record<string, unknown>[])[0]._ID, "c");
+    assert.equal((results[2] as Record<string, unknown>[])[0]!._ID, "c");
     assert.equal(await jdbc.execute("HEAD /e2e_users"), true);
   });
 });
@@ -198,6 +198,6 @@ Deno.test("a JdbcTemplate over one connection, macros, hints and generated ids",
     );
     assert.deepEqual(page.map((u) => u.name), ["ada"]);
     assert.equal(page.total?.value, 2);
-    assert.match(page[0].id, /.+/);
+    assert.match(page[0]!.id, /.+/);
   });
 });

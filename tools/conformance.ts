@@ -44,7 +44,7 @@ export function perApi(
 ): Map<string, { pass: number; fail: number; skip: number }> {
   const out = new Map<string, { pass: number; fail: number; skip: number }>();
   for (const file of files) {
-    const api = file.path.split("/")[0];
+    const api = file.path.split("/")[0]!;
     const counts = out.get(api) ?? { pass: 0, fail: 0, skip: 0 };
     for (const section of file.sections) counts[section.status]++;
     out.set(api, counts);

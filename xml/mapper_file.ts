@@ -144,7 +144,7 @@ export function parseMapperFile(text: string, options: ParseMapperOptions = {}):
   if (!namespace) base.fail('<mapper> needs a namespace="…" attribute', root);
   for (const a of root.attributes) {
     if (
-      !STATEMENT_ATTRIBUTES.mapper.includes(a.name) && !a.name.startsWith("xmlns") &&
+      !STATEMENT_ATTRIBUTES.mapper!.includes(a.name) && !a.name.startsWith("xmlns") &&
       !a.name.includes(":")
     ) {
       base.fail(`unknown attribute "${a.name}" on <mapper>`, a);

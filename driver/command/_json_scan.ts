@@ -181,19 +181,7 @@ class BodyScanner {
       this.i++;
       this.ws();
       this.value();
-      this.ws();
-      const c = text.charCodeAt(this.i);
-      if (c === COMMA) {
-        this.i++;
-        this.ws();
-        if (text.charCodeAt(this.i) === RBRACE) {
-          fail(text, this.i, "trailing comma before }; remove the comma");
-        }
-      } else if (c === RBRACE) {
-        this.i++;
-        this.depth--;
-        return;
-      } else this.unexpected(", or } in the object");
+      if (this.closes(RBRACE, "}", "object")) return;
     }
   }
 
@@ -211,20 +199,30 @@ class BodyScanner {
     }
     for (;;) {
       this.value();
-      this.ws();
-      const c = text.charCodeAt(this.i);
-      if (c === COMMA) {
-        this.i++;
-        this.ws();
-        if (text.charCodeAt(this.i) === RBRACKET) {
-          fail(text, this.i, "trailing comma before ]; remove the comma");
-        }
-      } else if (c === RBRACKET) {
-        this.i++;
-        this.depth--;
-        return;
-      } else this.unexpected(", or ] in the array");
+      if (this.closes(RBRACKET, "]", "array")) return;
     }
+  }
+
+  /**
+   * After a member or an element: consumes `,` (refusing a trailing comma before `close`) and
+   * returns false, or consumes the closing bracket, leaves the level and returns true.
+   */
+  closes(close: number, closeText: string, where: string): boolean {
+    const text = this.text;
+    this.ws();
+    const c = text.charCodeAt(this.i);
+    if (c === COMMA) {
+      this.i++;
+      this.ws();
+      if (text.charCodeAt(this.i) === close) {
+        fail(text, this.i, `trailing comma before ${closeText}; remove the comma`);
+      }
+      return false;
+    }
+    if (c !== close) this.unexpected(`, or ${closeText} in the ${where}`);
+    this.i++;
+    this.depth--;
+    return true;
   }
 
   string(): void {

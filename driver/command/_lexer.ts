@@ -112,14 +112,6 @@ export function fail(text: string, offset: number, problem: string): never {
   throw new CommandSyntaxError(problem, text, positionOf(text, offset));
 }
 
-/** Describes the text at `i` for an error message. */
-export function describeAt(text: string, i: number): string {
-  if (i >= text.length) return "the end of the text";
-  const word = wordAt(text, i);
-  if (word) return `"${word}"`;
-  return JSON.stringify(text[i]);
-}
-
 /**
  * Skips whitespace and comments (`#` and `//` to the end of the line, `/* … *\/`) from `i`.
  * With `stopAtHint`, a `/*+` is not skipped (it starts a hint). Returns the next offset;

@@ -29,7 +29,7 @@ const INDEX_PATTERNS: PathValueOptions = Object.freeze({
  * import assert from "node:assert/strict";
  *
  * const options: BindScriptOptions = { allowIndexPatterns: true };
- * assert.equal(bindScript(parseScript("DELETE /{?}"), ["old-*"], options)[0].path, "/old-*");
+ * assert.equal(bindScript(parseScript("DELETE /{?}"), ["old-*"], options)[0]!.path, "/old-*");
  * ```
  */
 export interface BindScriptOptions {
@@ -61,7 +61,7 @@ export interface BindScriptOptions {
  * import assert from "node:assert/strict";
  *
  * const script = parseScript('PUT /users/_doc/{?}?refresh={?} {"name": ?, "tags": ?}');
- * const [command] = bindScript(script, ["a/1", true, 'Al "the pal"', ["x"]]);
+ * const command = bindScript(script, ["a/1", true, 'Al "the pal"', ["x"]])[0]!;
  * assert.equal(command.path, "/users/_doc/a%2F1?refresh=true");
  * assert.equal(command.body, '{"name":"Al \\"the pal\\"","tags":["x"]}');
  * assert.throws(
@@ -89,7 +89,7 @@ export function bindScript(
   const out: BoundCommand[] = [];
   let first = 0;
   for (let k = 0; k < commands.length; k++) {
-    const command = commands[k];
+    const command = commands[k]!;
     out.push(bindCommand(command, args, first, options?.allowIndexPatterns === true));
     first += command.placeholderCount;
   }
@@ -117,10 +117,10 @@ function bindCommand(
       hints = record;
     }
     const target = command.target;
-    let path = target[0];
+    let path = target[0]!;
     for (let k = 1; k < target.length; k++) {
       const value = args[a++];
-      const slot = slots[s++];
+      const slot = slots[s++]!;
       path += (slot.kind !== "path" ? encodeQueryValue(value, a) : encodePathSegment(
         value,
         a,
@@ -133,7 +133,7 @@ function bindCommand(
       body = chunks[0];
       for (let k = 1; k < chunks.length; k++) {
         const value = args[a++];
-        const kind = slots[s++].kind;
+        const kind = slots[s++]!.kind;
         // Inline fast paths for the common JSON values; everything else goes to the encoders.
         body += (kind !== "value"
           ? encodeSpecial(kind, value, a)

@@ -22,17 +22,17 @@ Deno.test("binds body values, keys and path/query values in order", () => {
     'POST /logs-{?}/_search?routing={?} {"query": {"term": {?: ?}}, "size": ?}',
     ["2024.01", "r 1", "user", "alice", 5],
   );
-  assert.equal(c.method, "POST");
-  assert.equal(c.path, "/logs-2024.01/_search?routing=r%201");
-  assert.equal(c.body, '{"query":{"term":{"user":"alice"}},"size":5}');
-  assert.equal(c.ndjson, false);
-  assert.deepEqual(c.hints, {});
-  assert.equal(c.line, 1);
+  assert.equal(c!.method, "POST");
+  assert.equal(c!.path, "/logs-2024.01/_search?routing=r%201");
+  assert.equal(c!.body, '{"query":{"term":{"user":"alice"}},"size":5}');
+  assert.equal(c!.ndjson, false);
+  assert.deepEqual(c!.hints, {});
+  assert.equal(c!.line, 1);
 });
 
 Deno.test("an injected string stays one JSON string", () => {
   const [c] = bind('PUT /i/_doc/1 {"name": ?, "k": 1}', ['"}, "x": {']);
-  assert.deepEqual(JSON.parse(c.body!), { name: '"}, "x": {', k: 1 });
+  assert.deepEqual(JSON.parse(c!.body!), { name: '"}, "x": {', k: 1 });
 });
 
 Deno.test("path arguments stay one segment", () => {
@@ -43,9 +43,9 @@ Deno.test("path arguments stay one segment", () => {
     ]]
   ) {
     const [c] = bind("GET /i/_doc/{?}", [id]);
-    assert.equal(c.path, `/i/_doc/${encoded}`);
-    assert.equal(decodeURIComponent(c.path.split("/")[3]), id);
-    assert.equal(c.path.split("/").length, 4);
+    assert.equal(c!.path, `/i/_doc/${encoded}`);
+    assert.equal(decodeURIComponent(c!.path.split("/")[3]!), id);
+    assert.equal(c!.path.split("/").length, 4);
   }
 });
 
@@ -54,11 +54,11 @@ Deno.test("arguments are consumed across hints, path, query, body and commands",
     '/*+ overwrite_find_limit=? */ GET /{?}/_search?q={?} {"query": ?}\nDELETE /i/_doc/{?}',
     [3, "idx", "x", { match_all: {} }, "7"],
   );
-  assert.equal(out[0].path, "/idx/_search?q=x");
-  assert.equal(out[0].body, '{"size":3,"query":{"match_all":{}}}');
-  assert.deepEqual(out[0].hints, { overwrite_find_limit: 3 });
-  assert.equal(out[1].path, "/i/_doc/7");
-  assert.equal(out[1].line, 2);
+  assert.equal(out[0]!.path, "/idx/_search?q=x");
+  assert.equal(out[0]!.body, '{"size":3,"query":{"match_all":{}}}');
+  assert.deepEqual(out[0]!.hints, { overwrite_find_limit: 3 });
+  assert.equal(out[1]!.path, "/i/_doc/7");
+  assert.equal(out[1]!.line, 2);
 });
 
 Deno.test("count mismatch names both numbers", () => {
@@ -105,8 +105,8 @@ Deno.test("bad arguments name the index and the placeholder position", () => {
 });
 
 Deno.test("whole-body placeholder: object, array or JSON text", () => {
-  assert.equal(bind("PUT /i/_doc/1 ?", [{ a: [1] }])[0].body, '{"a":[1]}');
-  assert.equal(bind("PUT /i/_doc/1 ?", [' {"a": 1} '])[0].body, '{"a": 1}');
+  assert.equal(bind("PUT /i/_doc/1 ?", [{ a: [1] }])[0]!.body, '{"a":[1]}');
+  assert.equal(bind("PUT /i/_doc/1 ?", [' {"a": 1} '])[0]!.body, '{"a": 1}');
   bindError("PUT /i/_doc/1 ?", ["{oops"], 1, /JSON text of an object or array/);
   bindError("PUT /i/_doc/1 ?", [5], 1, /whole body must be an object/);
   bindError("PUT /i/_doc/1 ?", [null], 1, /got null/);
@@ -116,20 +116,20 @@ Deno.test("NDJSON line placeholders: object, array of lines, NDJSON text", () =>
   const text = 'POST /_bulk\n{"index": {"_index": "i"}}\n?\n?';
   const [c] = bind(text, [{ a: 1 }, [{ delete: { _id: "1" } }, { index: {} }, { b: 2 }]]);
   assert.equal(
-    c.body,
+    c!.body,
     '{"index":{"_index":"i"}}\n{"a":1}\n{"delete":{"_id":"1"}}\n{"index":{}}\n{"b":2}\n',
   );
-  assert.equal(c.ndjson, true);
+  assert.equal(c!.ndjson, true);
   const [d] = bind("POST /_bulk ?", ['{"index":{}}\n{"a":1}\n']);
-  assert.equal(d.body, '{"index":{}}\n{"a":1}\n');
+  assert.equal(d!.body, '{"index":{}}\n{"a":1}\n');
   bindError("POST /_bulk ?", [[]], 1, /no NDJSON lines/);
 });
 
 Deno.test("hints: limit/skip set size/from on _search, creating a body", () => {
   const [a] = bind("/*+ overwrite_find_limit=10, overwrite_find_skip=? */ GET /i/_search", [20]);
-  assert.equal(a.body, '{"size":10,"from":20}');
+  assert.equal(a!.body, '{"size":10,"from":20}');
   const [b] = bind('/*+ overwrite_find_limit=1 */ GET /i/_search {"size": 100, "query": {}}');
-  assert.deepEqual(JSON.parse(b.body!), { size: 1, query: {} });
+  assert.deepEqual(JSON.parse(b!.body!), { size: 1, query: {} });
 });
 
 Deno.test("hints: as_count rewrites to _count and keeps only query", () => {
@@ -137,9 +137,9 @@ Deno.test("hints: as_count rewrites to _count and keeps only query", () => {
     '/*+ overwrite_find_as_count */ POST /i/_search?routing=r {"query": {"term": {"a": ?}}, "sort": ["a"], "size": 5, "_source": false}',
     [1],
   );
-  assert.equal(c.path, "/i/_count?routing=r");
-  assert.equal(c.body, '{"query":{"term":{"a":1}}}');
-  assert.deepEqual(c.hints, { overwrite_find_as_count: true });
+  assert.equal(c!.path, "/i/_count?routing=r");
+  assert.equal(c!.body, '{"query":{"term":{"a":1}}}');
+  assert.deepEqual(c!.hints, { overwrite_find_as_count: true });
 });
 
 Deno.test("hints: _msearch gets size/from on every search line; unknown hints are kept", () => {
@@ -147,20 +147,20 @@ Deno.test("hints: _msearch gets size/from on every search line; unknown hints ar
     '/*+ overwrite_find_limit=2, Route=x */ GET /_msearch\n{"index": "a"}\n{"query": {}}\n{}\n{"size": 9}',
   );
   assert.equal(
-    c.body,
+    c!.body,
     '{"index":"a"}\n{"size":2,"query":{}}\n{}\n{"size":2}\n',
   );
-  assert.deepEqual(c.hints, { overwrite_find_limit: 2, route: "x" });
+  assert.deepEqual(c!.hints, { overwrite_find_limit: 2, route: "x" });
   const [d] = bind('/*+ trace, overwrite_find_limit=3 */ POST /i/_doc {"a": 1}');
-  assert.equal(d.body, '{"a":1}');
+  assert.equal(d!.body, '{"a":1}');
 });
 
 Deno.test("a value with newlines cannot add NDJSON lines", () => {
   const [c] = bind('POST /_bulk\n{"index": {}}\n{"msg": ?}', ['x"}\n{"delete": {"_id": "1"}}\n']);
-  const lines = c.body!.split("\n");
+  const lines = c!.body!.split("\n");
   assert.equal(lines.length, 3);
   assert.equal(lines[2], "");
-  assert.equal(JSON.parse(lines[1]).msg, 'x"}\n{"delete": {"_id": "1"}}\n');
+  assert.equal(JSON.parse(lines[1]!).msg, 'x"}\n{"delete": {"_id": "1"}}\n');
 });
 
 Deno.test("hint placeholders of a later command come after the earlier command's arguments", () => {
@@ -168,10 +168,10 @@ Deno.test("hint placeholders of a later command come after the earlier command's
     'PUT /a/_doc/{?} {"n": ?}\n/*+ overwrite_find_skip=? */ POST /a/_search {"query": {"term": {"n": ?}}}',
     ["1", 10, 5, 10],
   );
-  assert.equal(out[0].path, "/a/_doc/1");
-  assert.equal(out[0].body, '{"n":10}');
-  assert.equal(out[1].body, '{"from":5,"query":{"term":{"n":10}}}');
-  assert.deepEqual(out[1].hints, { overwrite_find_skip: 5 });
+  assert.equal(out[0]!.path, "/a/_doc/1");
+  assert.equal(out[0]!.body, '{"n":10}');
+  assert.equal(out[1]!.body, '{"from":5,"query":{"term":{"n":10}}}');
+  assert.deepEqual(out[1]!.hints, { overwrite_find_skip: 5 });
 });
 
 Deno.test("a whole body or NDJSON line must encode to an object or array (a Date, bytes or a scalar toJSON are refused)", () => {

@@ -47,7 +47,7 @@ import { scanTarget } from "./_target_scan.ts";
  * import { parseScript, type SlotKind } from "@searchvisitor/searchvisitor/driver";
  * import assert from "node:assert/strict";
  *
- * const kinds: SlotKind[] = parseScript("GET /{?}/_search?q={?} {?: ?}").commands[0].slots
+ * const kinds: SlotKind[] = parseScript("GET /{?}/_search?q={?} {?: ?}").commands[0]!.slots
  *   .map((slot) => slot.kind);
  * assert.deepEqual(kinds, ["path", "query", "key", "value"]);
  * ```
@@ -62,7 +62,7 @@ export type SlotKind = "hint" | "path" | "query" | "value" | "key" | "body" | "l
  * import { parseScript } from "@searchvisitor/searchvisitor/driver";
  * import assert from "node:assert/strict";
  *
- * const [slot] = parseScript("POST /i/_doc\n{\"a\": ?}").commands[0].slots;
+ * const [slot] = parseScript("POST /i/_doc\n{\"a\": ?}").commands[0]!.slots;
  * assert.deepEqual(slot, { kind: "value", line: 2, column: 7 });
  * ```
  */
@@ -86,7 +86,7 @@ export interface Slot {
  * import { parseScript } from "@searchvisitor/searchvisitor/driver";
  * import assert from "node:assert/strict";
  *
- * const [hint] = parseScript("/*+ Overwrite_Find_Limit=5 *\/ GET /i/_search").commands[0].hints;
+ * const [hint] = parseScript("/*+ Overwrite_Find_Limit=5 *\/ GET /i/_search").commands[0]!.hints;
  * assert.deepEqual(hint, { name: "overwrite_find_limit", value: 5, placeholder: false });
  * ```
  */
@@ -108,7 +108,7 @@ export interface ParsedHint {
  * import { parseScript } from "@searchvisitor/searchvisitor/driver";
  * import assert from "node:assert/strict";
  *
- * const [command] = parseScript('post logs-{?}/_search {"query": {"term": {"user": ?}}}').commands;
+ * const command = parseScript('post logs-{?}/_search {"query": {"term": {"user": ?}}}').commands[0]!;
  * assert.equal(command.method, "POST");
  * assert.deepEqual(command.target, ["/logs-", "/_search"]);
  * assert.deepEqual(command.body, ['{"query":{"term":{"user":', "}}}"]);
@@ -191,7 +191,7 @@ const cache = new CommandCache<ParsedScript>(1000);
  *   "query": { "term": { "name": ? } } // exact
  * }`);
  * assert.equal(script.placeholderCount, 1);
- * assert.deepEqual(script.commands[0].body, ['{"query":{"term":{"name":', "}}}"]);
+ * assert.deepEqual(script.commands[0]!.body, ['{"query":{"term":{"name":', "}}}"]);
  * assert.throws(() => parseScript("GET /idx/_doc/?"), /use \{\?\} for a value in a path/);
  * ```
  */

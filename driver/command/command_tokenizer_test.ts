@@ -35,17 +35,17 @@ Deno.test("unknown method names the method and the accepted ones", () => {
 
 Deno.test("query strings are kept; {?} is a query value", () => {
   const [c] = parseScript("GET /i/_search?size=1&q={?}&pretty").commands;
-  assert.deepEqual(c.target, ["/i/_search?size=1&q=", "&pretty"]);
-  assert.equal(c.endpoint, "_search");
-  assert.deepEqual(c.slots.map((s) => s.kind), ["query"]);
+  assert.deepEqual(c!.target, ["/i/_search?size=1&q=", "&pretty"]);
+  assert.equal(c!.endpoint, "_search");
+  assert.deepEqual(c!.slots.map((s) => s.kind), ["query"]);
   syntaxError("GET /i/_search?{?}=1", 1, 16, /write name=\{\?\}/);
 });
 
 Deno.test("{?} in a whole or partial path segment", () => {
   const [c] = parseScript("GET /logs-{?}/_doc/{?}").commands;
-  assert.deepEqual(c.target, ["/logs-", "/_doc/", ""]);
-  assert.equal(c.endpoint, "");
-  assert.equal(c.placeholderCount, 2);
+  assert.deepEqual(c!.target, ["/logs-", "/_doc/", ""]);
+  assert.equal(c!.endpoint, "");
+  assert.equal(c!.placeholderCount, 2);
 });
 
 Deno.test("GET /idx/_doc/? is an error at the ? saying to use {?}", () => {
@@ -62,37 +62,37 @@ Deno.test("a multi-line body is validated and emitted compact, comments stripped
   },
   "size": -1.5e+3, "ok": [true, false, null]
 }`).commands;
-  const body = c.body?.join("");
+  const body = c!.body?.join("");
   assert.equal(
     body,
     '{"query":{"match":{"t":"a ? b // not a comment /* nor this */ # nor this"}},' +
       '"size":-1.5e+3,"ok":[true,false,null]}',
   );
-  assert.equal(c.placeholderCount, 0);
+  assert.equal(c!.placeholderCount, 0);
   assert.ok(JSON.parse(body!));
 });
 
 Deno.test("escapes are kept exactly once", () => {
   const [c] = parseScript('PUT /i/_doc/1 {"a": "x\\"y\\\\z\\n\\u00e9\\/"}').commands;
-  const body = c.body!.join("");
+  const body = c!.body!.join("");
   assert.equal(body, '{"a":"x\\"y\\\\z\\n\\u00e9\\/"}');
   assert.equal(JSON.parse(body).a, 'x"y\\z\né/');
 });
 
 Deno.test("triple-quoted strings become escaped JSON strings", () => {
   const [c] = parseScript('POST /i/_doc\n{"script": """\n  if (x == "a\\b") {\n  }"""}').commands;
-  const body = c.body!.join("");
+  const body = c!.body!.join("");
   assert.equal(JSON.parse(body).script, '\n  if (x == "a\\b") {\n  }');
   syntaxError('POST /i/_doc {"s": """abc}', 1, 20, /unterminated """ string/);
 });
 
 Deno.test("placeholders as value, key and whole body; ? inside a string is text", () => {
   const [c] = parseScript('POST /i/_doc {?: ?, "b": [?, "?"], "c": {"d": ?}}').commands;
-  assert.deepEqual(c.slots.map((s) => s.kind), ["key", "value", "value", "value"]);
-  assert.deepEqual(c.body, ["{", ":", ',"b":[', ',"?"],"c":{"d":', "}}"]);
+  assert.deepEqual(c!.slots.map((s) => s.kind), ["key", "value", "value", "value"]);
+  assert.deepEqual(c!.body, ["{", ":", ',"b":[', ',"?"],"c":{"d":', "}}"]);
   const [whole] = parseScript("POST /i/_doc\n  ?").commands;
-  assert.deepEqual(whole.body, ["", ""]);
-  assert.deepEqual(whole.slots, [{ kind: "body", line: 2, column: 3 }]);
+  assert.deepEqual(whole!.body, ["", ""]);
+  assert.deepEqual(whole!.slots, [{ kind: "body", line: 2, column: 3 }]);
 });
 
 Deno.test("NDJSON bodies for _bulk and _msearch: one compact line per value, ending with \\n", () => {
@@ -104,16 +104,16 @@ Deno.test("NDJSON bodies for _bulk and _msearch: one compact line per value, end
 {"delete": {"_id": "2"}}
 ?
 GET /x`).commands;
-  assert.equal(bulk.ndjson, true);
-  assert.deepEqual(bulk.body, [
+  assert.equal(bulk!.ndjson, true);
+  assert.deepEqual(bulk!.body, [
     '{"index":{"_index":"i"}}\n{"a":1,"b":[1,2]}\n{"delete":{"_id":"2"}}\n',
     "\n",
   ]);
-  assert.deepEqual(bulk.slots.map((s) => s.kind), ["line"]);
+  assert.deepEqual(bulk!.slots.map((s) => s.kind), ["line"]);
   const [msearch] = parseScript('GET i/_msearch\n{}\n{"query": {"match_all": {}}}').commands;
-  assert.equal(msearch.ndjson, true);
-  assert.equal(msearch.body!.join(""), '{}\n{"query":{"match_all":{}}}\n');
-  assert.equal(parseScript("POST /i/_search {}").commands[0].ndjson, false);
+  assert.equal(msearch!.ndjson, true);
+  assert.equal(msearch!.body!.join(""), '{}\n{"query":{"match_all":{}}}\n');
+  assert.equal(parseScript("POST /i/_search {}").commands[0]!.ndjson, false);
 });
 
 Deno.test("several commands: newlines, ; and commands after bodies", () => {
@@ -133,7 +133,7 @@ Deno.test("several commands: newlines, ; and commands after bodies", () => {
 Deno.test("/* inside a path is path text; /*+ at command start is a hint", () => {
   const script = parseScript("POST /*/_refresh\n/*+ trace */ POST /*,-x/_open /* comment */");
   assert.deepEqual(script.commands.map((c) => c.target[0]), ["/*/_refresh", "/*,-x/_open"]);
-  assert.deepEqual(script.commands[1].hints, [{ name: "trace", value: true, placeholder: false }]);
+  assert.deepEqual(script.commands[1]!.hints, [{ name: "trace", value: true, placeholder: false }]);
 });
 
 Deno.test("hints: several blocks, , or ; separators, value kinds, lower-cased names", () => {
@@ -142,7 +142,7 @@ Deno.test("hints: several blocks, , or ; separators, value kinds, lower-cased na
       '/*+ overwrite_find_skip = ?, flag, s=\'a b\', d="x\\"y", n=null, f=false, x=-1.5 */\n' +
       "GET /i/_search",
   ).commands;
-  assert.deepEqual(c.hints.map((h) => [h.name, h.value, h.placeholder]), [
+  assert.deepEqual(c!.hints.map((h) => [h.name, h.value, h.placeholder]), [
     ["overwrite_find_limit", 10, false],
     ["route", "r1", false],
     ["overwrite_find_skip", null, true],
@@ -153,8 +153,8 @@ Deno.test("hints: several blocks, , or ; separators, value kinds, lower-cased na
     ["f", false, false],
     ["x", -1.5, false],
   ]);
-  assert.deepEqual(c.slots, [{ kind: "hint", line: 2, column: 5 }]);
-  assert.equal(c.hintSlotCount, 1);
+  assert.deepEqual(c!.slots, [{ kind: "hint", line: 2, column: 5 }]);
+  assert.equal(c!.hintSlotCount, 1);
 });
 
 Deno.test("hint errors: value of another type names the hint; bad limit; no command", () => {
@@ -201,7 +201,7 @@ Deno.test("a missing path, a body without command and # in a path are errors", (
 });
 
 Deno.test("literal non-ASCII path text is percent-encoded", () => {
-  assert.deepEqual(parseScript("GET /café/_doc/ü").commands[0].target, [
+  assert.deepEqual(parseScript("GET /café/_doc/ü").commands[0]!.target, [
     "/caf%C3%A9/_doc/%C3%BC",
   ]);
 });
@@ -222,7 +222,7 @@ Deno.test("large bodies are scanned without caching and stay intact", () => {
   const line = JSON.stringify({ message: "x".repeat(100), n: 1 });
   const lines = Array.from({ length: 2000 }, () => '{"index":{}}\n' + line).join("\n");
   const script = parseScript("POST /_bulk\n" + lines);
-  assert.equal(script.commands[0].body!.join(""), lines + "\n");
+  assert.equal(script.commands[0]!.body!.join(""), lines + "\n");
   assert.notEqual(parseScript("POST /_bulk\n" + lines), script);
 });
 
@@ -258,7 +258,7 @@ Deno.test("property: any JSON.stringify output (with any spacing) round-trips th
   for (let k = 0; k < 500; k++) {
     const value = next() < 0.5 ? { v: randomJson(next, 0) } : [randomJson(next, 0)];
     const text = JSON.stringify(value, null, next() < 0.5 ? 0 : Math.floor(next() * 4));
-    const body = parseScript("POST /i/_doc\n" + text).commands[0].body!.join("");
+    const body = parseScript("POST /i/_doc\n" + text).commands[0]!.body!.join("");
     assert.deepEqual(JSON.parse(body), value, text);
     assert.equal(body, JSON.stringify(JSON.parse(text)), text);
   }
@@ -304,6 +304,6 @@ Deno.test("property: a mutated body is accepted exactly when JSON.parse accepts 
 
 Deno.test("CRLF line endings and a byte-order mark are accepted", () => {
   const script = parseScript('\ufeffPOST /_bulk\r\n{"index":{}}\r\n{"a": 1}\r\nGET /i\r\n');
-  assert.equal(script.commands[0].body!.join(""), '{"index":{}}\n{"a":1}\n');
+  assert.equal(script.commands[0]!.body!.join(""), '{"index":{}}\n{"a":1}\n');
   assert.deepEqual(script.commands.map((c) => [c.method, c.line]), [["POST", 1], ["GET", 4]]);
 });

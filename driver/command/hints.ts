@@ -24,7 +24,7 @@ import { BindError } from "../errors.ts";
  *
  * @example Page a search and count it
  * ```ts
- * import { applyHints } from "@searchvisitor/searchvisitor/driver";
+ * import { applyHints } from "./hints.ts";
  * import assert from "node:assert/strict";
  *
  * const base = { method: "POST", ndjson: false, text: "", line: 1 } as const;
@@ -72,7 +72,7 @@ export function applyHints(command: BoundCommand): BoundCommand {
   if (endpoint === "_msearch" && command.ndjson && command.body !== undefined) {
     const lines = command.body.split("\n");
     for (let k = 1; k < lines.length; k += 2) {
-      if (lines[k] !== "") lines[k] = rewrite(lines[k], set, undefined);
+      if (lines[k] !== "") lines[k] = rewrite(lines[k]!, set, undefined);
     }
     return { ...command, body: lines.join("\n") };
   }

@@ -23,8 +23,8 @@ import { fail, percent, scalarText } from "./value_encoder.ts";
  *
  * const script = parseScript("POST /{?}/_search");
  * assert.throws(() => bindScript(script, ["logs-*"]), InvalidArgumentError);
- * assert.equal(bindScript(script, [new IndexPattern("logs-*")])[0].path, "/logs-*\/_search");
- * assert.equal(bindScript(script, ["logs-*"], { allowIndexPatterns: true })[0].path, "/logs-*\/_search");
+ * assert.equal(bindScript(script, [new IndexPattern("logs-*")])[0]!.path, "/logs-*\/_search");
+ * assert.equal(bindScript(script, ["logs-*"], { allowIndexPatterns: true })[0]!.path, "/logs-*\/_search");
  * ```
  */
 export class IndexPattern {
@@ -68,7 +68,7 @@ export class IndexPattern {
  *
  * @example
  * ```ts
- * import { encodePathSegment, type PathValueOptions } from "@searchvisitor/searchvisitor/driver";
+ * import { encodePathSegment, type PathValueOptions } from "./path_segment.ts";
  * import assert from "node:assert/strict";
  *
  * const options: PathValueOptions = { indexName: true, allowIndexPatterns: true };
@@ -102,7 +102,7 @@ const NO_OPTIONS: PathValueOptions = {};
  *
  * @example
  * ```ts
- * import { encodePathSegment } from "@searchvisitor/searchvisitor/driver";
+ * import { encodePathSegment } from "./path_segment.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(encodePathSegment("../_all", 1), "..%2F_all");

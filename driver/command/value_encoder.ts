@@ -26,7 +26,7 @@ import { BindError } from "../errors.ts";
  *
  * @example
  * ```ts
- * import { encodeJson } from "@searchvisitor/searchvisitor/driver";
+ * import { encodeJson } from "./value_encoder.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(encodeJson('"}, "x": {', 1), '"\\"}, \\"x\\": {"');
@@ -228,7 +228,7 @@ function listOrScalar(value: unknown, argIndex: number, where: string): string {
  *
  * @example
  * ```ts
- * import { encodeQueryValue } from "@searchvisitor/searchvisitor/driver";
+ * import { encodeQueryValue } from "./value_encoder.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(encodeQueryValue("a&b=c d", 1), "a%26b%3Dc%20d");

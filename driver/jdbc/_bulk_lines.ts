@@ -1,5 +1,5 @@
-// Encoding one bulk operation as its NDJSON lines (action line plus document line) and reading
-// the items of a `_bulk` response. Internal to bulk_writer.ts.
+// Encoding one bulk operation as its NDJSON lines (action line plus document line). Internal to
+// bulk_writer.ts; the response's items are read by wire/_bulk_items.ts.
 
 import { BindError } from "../errors.ts";
 import { jsonText } from "./_json_cell.ts";
@@ -127,33 +127,4 @@ export function encodeOperation(
     }
   }
   return { text, bytes: utf8Length(text), op, item, attempts: 0 };
-}
-
-/** One item of a bulk response. */
-export interface ItemResult {
-  readonly status: number;
-  readonly id?: string;
-  readonly error?: { type: string; reason: string };
-}
-
-/** The items of a `_bulk` response body, in request order. */
-export function readItems(body: unknown): ItemResult[] {
-  const items = (body as { items?: unknown } | null)?.items;
-  if (!Array.isArray(items)) return [];
-  return items.map((entry) => {
-    const detail = entry && typeof entry === "object" ? Object.values(entry)[0] : undefined;
-    const d = (detail ?? {}) as { status?: unknown; _id?: unknown; error?: unknown };
-    const status = typeof d.status === "number" ? d.status : 0;
-    const e = d.error as { type?: unknown; reason?: unknown } | string | undefined;
-    const error = e === undefined
-      ? undefined
-      : typeof e === "string"
-      ? { type: "error", reason: e }
-      : { type: String(e.type ?? "error"), reason: String(e.reason ?? "") };
-    return {
-      status,
-      ...(typeof d._id === "string" ? { id: d._id } : {}),
-      ...(error ? { error } : {}),
-    };
-  });
 }

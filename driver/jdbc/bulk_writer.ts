@@ -10,7 +10,8 @@
 import { DataAccessError } from "../errors.ts";
 import { executorOf } from "../wire/_executor.ts";
 import { parseJsonBody } from "../wire/_json_body.ts";
-import { type BulkOperation, encodeOperation, type Entry, readItems } from "./_bulk_lines.ts";
+import { type BulkOperation, encodeOperation, type Entry } from "./_bulk_lines.ts";
+import { bulkItemsOf } from "../wire/_bulk_items.ts";
 
 export type { BulkOperation } from "./_bulk_lines.ts";
 
@@ -152,8 +153,8 @@ const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * const writer = new BulkWriter(conn, { index: "nums", flushDocs: 100 });
  * const result = await writer.write(docs);
  * assert.deepEqual([result.total, result.successful, result.failed, result.requests], [250, 249, 1, 3]);
- * assert.deepEqual(result.failures[0].item, { n: "seven" });
- * assert.equal(result.failures[0].error.type, "document_parsing_exception");
+ * assert.deepEqual(result.failures[0]!.item, { n: "seven" });
+ * assert.equal(result.failures[0]!.error.type, "document_parsing_exception");
  * engine.close();
  * ```
  */
@@ -339,19 +340,28 @@ export class BulkWriter<T = unknown> {
       this.#stats.bytes += batch.reduce((n, e) => n + e.bytes, 0);
       const response = await exec.bulk(body, this.#o.refresh, { signal: this.#o.signal });
       const contentType = response.headers.get("content-type") ?? "";
-      const items = readItems(parseJsonBody(response.status, response.body, contentType));
+      const items = bulkItemsOf(parseJsonBody(response.status, response.body, contentType));
       const again: Entry[] = [];
       batch.forEach((entry, i) => {
-        const result = items[i] ?? {
-          status: 0,
-          error: { type: "missing_item", reason: "the response has no item for this operation" },
-        };
-        if (result.status >= 200 && result.status < 300) this.#stats.successful++;
+        const result = items[i];
+        if (result === undefined) {
+          this.#fail(entry, 0, {
+            type: "missing_item",
+            reason: "the response has no item for this operation",
+          });
+        } else if (result.status >= 200 && result.status < 300) this.#stats.successful++;
         else if (result.status === 429 && entry.attempts < this.#o.retries) {
           entry.attempts++;
           this.#stats.retried++;
           again.push(entry);
-        } else this.#fail(entry, result.status, result.error);
+        } else {
+          const e = result.error;
+          this.#fail(
+            entry,
+            result.status,
+            e && { type: String(e.type ?? "error"), reason: String(e.reason ?? "") },
+          );
+        }
       });
       batch = again;
       this.#o.onProgress?.(this.stats);

@@ -37,7 +37,7 @@ Deno.test("a connection from a transport works without a data source", async () 
   });
   assert.equal((await conn.serverInfo()).version, "8.15.0");
   assert.equal(await conn.createStatement().executeUpdate('POST /i/_update/1 {"doc": {}}'), 1);
-  assert.equal(fake.requests[1].path, "/i/_update/1?refresh=true");
+  assert.equal(fake.requests[1]!.path, "/i/_update/1?refresh=true");
 });
 
 Deno.test("prepareCall is unsupported; prepareStatement parses now", async () => {

@@ -8,6 +8,7 @@
 import { type Auth, parseCloudId, parseConnectionUrl, parseNode } from "../wire/_url.ts";
 import { Connection, readServerInfo, type ServerInfo } from "./connection.ts";
 import { type FetchFunction, Transport } from "../wire/transport.ts";
+import { type TransportTuning, tuningOf } from "../wire/transport_types.ts";
 import type { TransportEventListener } from "../wire/transport_events.ts";
 
 export type { Auth } from "../wire/_url.ts";
@@ -32,7 +33,7 @@ export type { Auth } from "../wire/_url.ts";
  * assert.doesNotMatch(JSON.stringify(ds), /changeme/);
  * ```
  */
-export interface DataSourceOptions {
+export interface DataSourceOptions extends TransportTuning {
   /** Node URLs, e.g. `["http://h1:9200", "https://user:pass@h2:9200"]`. */
   nodes?: readonly string[];
   /** An Elastic Cloud id, instead of (or besides) `nodes`. */
@@ -41,20 +42,6 @@ export interface DataSourceOptions {
   auth?: Auth;
   /** The `fetch` to call (inject a fake, the embedded engine, or a runtime-specific client). */
   fetch?: FetchFunction;
-  /** Timeout of one attempt in milliseconds (default 30 000). */
-  timeoutMs?: number;
-  /** Timeout of a whole request, retries included (default 3 × `timeoutMs`). */
-  requestTimeoutMs?: number;
-  /** Retries after the first attempt (default 3); see the transport for what is retried. */
-  maxRetries?: number;
-  /** Base delay of the retry backoff in milliseconds (default 100). */
-  retryBaseDelayMs?: number;
-  /** Largest wait between attempts in milliseconds (default 10 000). */
-  maxRetryDelayMs?: number;
-  /** Largest response body read, in bytes (default 64 MiB). */
-  maxResponseBytes?: number;
-  /** First wait before a dead node is asked again (default 1 000 ms, doubling). */
-  deadNodeBaseMs?: number;
   /** Extra headers for every request. */
   headers?: Readonly<Record<string, string>>;
   /** Gzip request bodies. */
@@ -158,28 +145,17 @@ export class DataSource {
     });
     this.#auth = auth;
     this.#headerNames = Object.keys(options.headers ?? {});
+    const tuning = tuningOf(options);
     this.#options = {
       nodes,
-      timeoutMs: options.timeoutMs,
-      requestTimeoutMs: options.requestTimeoutMs,
-      maxRetries: options.maxRetries,
-      retryBaseDelayMs: options.retryBaseDelayMs,
-      maxRetryDelayMs: options.maxRetryDelayMs,
-      maxResponseBytes: options.maxResponseBytes,
-      deadNodeBaseMs: options.deadNodeBaseMs,
+      ...tuning,
       compression: options.compression ?? false,
       indexRefresh: options.indexRefresh ?? false,
     };
     this.#transport = new Transport({
       nodes,
       fetch: options.fetch,
-      timeoutMs: options.timeoutMs,
-      requestTimeoutMs: options.requestTimeoutMs,
-      maxRetries: options.maxRetries,
-      retryBaseDelayMs: options.retryBaseDelayMs,
-      maxRetryDelayMs: options.maxRetryDelayMs,
-      maxResponseBytes: options.maxResponseBytes,
-      deadNodeBaseMs: options.deadNodeBaseMs,
+      ...tuning,
       headers: options.headers,
       compression: options.compression,
       authorization: authorization(auth),

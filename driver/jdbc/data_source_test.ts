@@ -21,7 +21,7 @@ Deno.test("credentials from the URL are sent as Basic auth and never shown", asy
   assert.equal(JSON.parse(JSON.stringify(ds)).auth, "basic");
   const conn = await ds.getConnection();
   await conn.createStatement().execute("GET /");
-  assert.equal(fake.requests[0].headers.get("authorization"), `Basic ${btoa("u:s3cret")}`);
+  assert.equal(fake.requests[0]!.headers.get("authorization"), `Basic ${btoa("u:s3cret")}`);
 });
 
 Deno.test("credentials in an http URL or node list, apiKey and bearer options", async () => {
@@ -30,8 +30,8 @@ Deno.test("credentials in an http URL or node list, apiKey and bearer options", 
   assertHidden(ds);
   assert.deepEqual(ds.nodes, ["http://es:9201"]);
   await (await ds.getConnection()).createStatement().execute("GET /");
-  assert.equal(fake.requests[0].headers.get("authorization"), `Basic ${btoa("u:hunter2")}`);
-  assert.equal(fake.requests[0].url, "http://es:9201/");
+  assert.equal(fake.requests[0]!.headers.get("authorization"), `Basic ${btoa("u:hunter2")}`);
+  assert.equal(fake.requests[0]!.url, "http://es:9201/");
 
   const api = new DataSource({
     nodes: ["http://es:9200"],
@@ -40,7 +40,7 @@ Deno.test("credentials in an http URL or node list, apiKey and bearer options", 
   });
   assertHidden(api);
   await (await api.getConnection()).createStatement().execute("GET /");
-  assert.equal(fake.requests[1].headers.get("authorization"), "ApiKey key-abc");
+  assert.equal(fake.requests[1]!.headers.get("authorization"), "ApiKey key-abc");
 
   const bearer = new DataSource({
     nodes: ["http://es:9200"],
@@ -50,8 +50,8 @@ Deno.test("credentials in an http URL or node list, apiKey and bearer options", 
   });
   assertHidden(bearer);
   await (await bearer.getConnection()).createStatement().execute("GET /");
-  assert.equal(fake.requests[2].headers.get("authorization"), "Bearer tok-xyz");
-  assert.equal(fake.requests[2].headers.get("x-trace"), "1");
+  assert.equal(fake.requests[2]!.headers.get("authorization"), "Bearer tok-xyz");
+  assert.equal(fake.requests[2]!.headers.get("x-trace"), "1");
   assert.throws(() => new DataSource({ nodes: ["http://h"], auth: { bearer: "" } }), TypeError);
   assert.throws(() => new DataSource({ nodes: [] }), TypeError);
 });
@@ -92,9 +92,9 @@ Deno.test("options from the URL: timeoutMs, maxRetries, indexRefresh, compressio
     indexRefresh: true,
   });
   await (await ds.getConnection()).createStatement().executeUpdate('PUT /i/_doc/1 {"a": 1}');
-  assert.equal(fake.requests[0].path, "/i/_doc/1?refresh=true");
-  assert.equal(fake.requests[0].headers.get("content-encoding"), "gzip");
-  assert.equal(fake.requests[0].body, '{"a":1}');
+  assert.equal(fake.requests[0]!.path, "/i/_doc/1?refresh=true");
+  assert.equal(fake.requests[0]!.headers.get("content-encoding"), "gzip");
+  assert.equal(fake.requests[0]!.body, '{"a":1}');
 });
 
 Deno.test("serverInfo is read once per data source and retried after a failure", async () => {
@@ -131,5 +131,28 @@ Deno.test("a cloudId gives the node", async () => {
   });
   assert.deepEqual(ds.nodes, ["https://es9.eu.cloud.es.io:443"]);
   await (await ds.getConnection()).serverInfo();
-  assert.equal(fake.requests[0].url, "https://es9.eu.cloud.es.io:443/");
+  assert.equal(fake.requests[0]!.url, "https://es9.eu.cloud.es.io:443/");
+});
+
+Deno.test("every transport tuning option is kept and shown by toJSON, unset ones are left out", () => {
+  const tuning = {
+    timeoutMs: 1_000,
+    requestTimeoutMs: 5_000,
+    maxRetries: 1,
+    retryBaseDelayMs: 5,
+    maxRetryDelayMs: 50,
+    maxResponseBytes: 1024,
+    deadNodeBaseMs: 10,
+    deadNodeMaxMs: 100,
+  };
+  const ds = new DataSource({ nodes: ["http://es:9200"], ...tuning });
+  assert.deepEqual(ds.toJSON(), {
+    nodes: ["http://es:9200"],
+    ...tuning,
+    compression: false,
+    indexRefresh: false,
+    auth: undefined,
+    headers: undefined,
+  });
+  assert.equal("timeoutMs" in new DataSource({ nodes: ["http://es:9200"] }).toJSON(), false);
 });

@@ -5,6 +5,8 @@
  * @module
  */
 
+import { isJsonObject, type JsonObject } from "../_json.ts";
+
 /**
  * What a hit carries beside its source. Fields the response did not have are null (or empty).
  *
@@ -48,13 +50,26 @@ export interface HitMeta {
   readonly fields: Readonly<Record<string, readonly unknown[]>> | null;
 }
 
-type Json = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Json =>
-  v !== null && typeof v === "object" && !Array.isArray(v);
 const num = (v: unknown): number | null =>
   typeof v === "number" ? v : typeof v === "bigint" ? Number(v) : null;
 const str = (v: unknown): string | null => (typeof v === "string" ? v : null);
+
+/**
+ * The raw hits of a response, one per row: the hits of a search, the docs of an `_mget`, or the
+ * document of a single GET (none when it was not found).
+ *
+ * @param raw A parsed response body.
+ * @returns Its hit objects, in row order.
+ */
+export function hitsOf(raw: unknown): readonly unknown[] {
+  if (!isJsonObject(raw)) return [];
+  if (isJsonObject(raw.hits) && Array.isArray(raw.hits.hits)) {
+    return raw.hits.hits.filter(isJsonObject);
+  }
+  if (Array.isArray(raw.docs)) return raw.docs.filter(isJsonObject);
+  if (raw._id !== undefined) return raw.found === false ? [] : [raw];
+  return [];
+}
 
 /**
  * Reads the metadata of a raw hit (an element of `hits.hits`, an `_mget` doc or a `GET` answer).
@@ -73,25 +88,25 @@ const str = (v: unknown): string | null => (typeof v === "string" ? v : null);
  * ```
  */
 export function readHitMeta(hit: unknown): HitMeta {
-  const h: Json = isObject(hit) ? hit : {};
+  const h: JsonObject = isJsonObject(hit) ? hit : {};
   const matched = h.matched_queries;
   return {
     index: str(h._index),
     id: h._id === undefined || h._id === null ? null : String(h._id),
     score: num(h._score),
     sort: Array.isArray(h.sort) ? h.sort : null,
-    highlight: isObject(h.highlight) ? h.highlight as Record<string, string[]> : null,
+    highlight: isJsonObject(h.highlight) ? h.highlight as Record<string, string[]> : null,
     matchedQueries: Array.isArray(matched)
       ? matched.map(String)
-      : isObject(matched)
+      : isJsonObject(matched)
       ? Object.keys(matched)
       : [],
-    matchedQueryScores: isObject(matched) ? matched as Record<string, number> : null,
-    innerHits: isObject(h.inner_hits) ? h.inner_hits : null,
+    matchedQueryScores: isJsonObject(matched) ? matched as Record<string, number> : null,
+    innerHits: isJsonObject(h.inner_hits) ? h.inner_hits : null,
     version: num(h._version),
     seqNo: num(h._seq_no),
     primaryTerm: num(h._primary_term),
     routing: str(h._routing),
-    fields: isObject(h.fields) ? h.fields as Record<string, unknown[]> : null,
+    fields: isJsonObject(h.fields) ? h.fields as Record<string, unknown[]> : null,
   };
 }

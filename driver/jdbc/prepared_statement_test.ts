@@ -25,15 +25,15 @@ Deno.test("setObject is 1-based; execute binds the current arguments", async () 
   stmt.setObject(2, 'al"ice');
   stmt.setObject(3, 30);
   assert.equal(await stmt.executeUpdate(), 1);
-  assert.equal(fake.requests[0].path, "/users/_doc/a%2Fb");
-  assert.deepEqual(JSON.parse(fake.requests[0].body ?? ""), { name: 'al"ice', age: 30 });
+  assert.equal(fake.requests[0]!.path, "/users/_doc/a%2Fb");
+  assert.deepEqual(JSON.parse(fake.requests[0]!.body ?? ""), { name: 'al"ice', age: 30 });
   const keys = stmt.getGeneratedKeys();
   assert.ok(keys.next());
   assert.equal(keys.getString(1), "a/b");
   stmt.setArgs(["2", "bob", 40]);
   assert.equal(await stmt.execute(), false);
   assert.equal(stmt.getUpdateCount(), 1);
-  assert.equal(fake.requests[1].path, "/users/_doc/2");
+  assert.equal(fake.requests[1]!.path, "/users/_doc/2");
 });
 
 Deno.test("unset, out-of-range and cleared parameters are BindErrors", async () => {
@@ -64,8 +64,8 @@ Deno.test("addBatch / executeBatch send one _bulk", async () => {
   }
   assert.deepEqual(await stmt.executeBatch(), [1, 1, 1]);
   assert.equal(fake.requests.length, 1);
-  assert.equal(fake.requests[0].path, "/_bulk");
-  assert.equal((fake.requests[0].body ?? "").split("\n").length, 7);
+  assert.equal(fake.requests[0]!.path, "/_bulk");
+  assert.equal((fake.requests[0]!.body ?? "").split("\n").length, 7);
   stmt.setArgs(["4", "d"]);
   stmt.addBatch();
   stmt.clearBatch();

@@ -10,7 +10,7 @@ import { cellValue, JsonCell } from "./_json_cell.ts";
 import { parseExactJson } from "../wire/_exact_json.ts";
 import type { ColumnRef } from "./cell_reader.ts";
 import { HitReader } from "./hit_reader.ts";
-import { type HitMeta, readHitMeta } from "./hit_meta.ts";
+import { type HitMeta, hitsOf, readHitMeta } from "./hit_meta.ts";
 import type { Aggregations } from "./aggregations.ts";
 
 /**
@@ -107,7 +107,7 @@ export class ResultSet extends HitReader implements Iterable<Record<string, unkn
   readonly #columns: readonly string[];
   readonly #rows: readonly (readonly unknown[])[];
   readonly #byLabel = new Map<string, number>();
-  readonly #hits: readonly unknown[] | undefined;
+  #hits: readonly unknown[] | undefined;
   #cursor = -1;
   #wasNull = false;
   #closed = false;
@@ -238,7 +238,9 @@ export class ResultSet extends HitReader implements Iterable<Record<string, unkn
    */
   override getHit(): HitMeta {
     this.#current();
-    return readHitMeta(this.#hits?.[this.#cursor]);
+    // A result set built by hand with only `raw` finds its hits there, once.
+    this.#hits ??= hitsOf(this.raw);
+    return readHitMeta(this.#hits[this.#cursor]);
   }
 
   /**
@@ -286,7 +288,7 @@ export class ResultSet extends HitReader implements Iterable<Record<string, unkn
    */
   currentRow(): Record<string, unknown> {
     this.#current();
-    return this.#object(this.#rows[this.#cursor]);
+    return this.#object(this.#rows[this.#cursor]!);
   }
 
   /**
@@ -321,7 +323,7 @@ export class ResultSet extends HitReader implements Iterable<Record<string, unkn
     const out: Record<string, unknown> = {};
     const columns = this.#columns;
     for (let i = 0; i < columns.length; i++) {
-      const column = columns[i];
+      const column = columns[i]!;
       const value = cellValue(row[i] ?? null);
       // Column names can come from the server (any JSON key): a `__proto__` column must become an
       // own property, not the object's prototype. Plain assignment elsewhere is the fast path.
@@ -354,7 +356,7 @@ export class ResultSet extends HitReader implements Iterable<Record<string, unkn
   #cell(column: ColumnRef): unknown {
     this.#current();
     const index = this.#indexOf(column);
-    const cell = this.#rows[this.#cursor][index] ?? null;
+    const cell = this.#rows[this.#cursor]![index] ?? null;
     this.#wasNull = cell === null;
     return cell;
   }

@@ -63,7 +63,7 @@ Deno.test("iteration and toArray give plain objects without moving the cursor", 
   assert.ok(rs.next());
   assert.deepEqual(rs.currentRow(), { _ID: "1", n: 12, flag: true, doc: '{"a":[1]}' });
   const odd = new ResultSet(["__proto__"], [["x"]]);
-  assert.equal(Object.keys(odd.toArray()[0]).length, 1);
+  assert.equal(Object.keys(odd.toArray()[0]!).length, 1);
   rs.close();
   assert.equal(rs.isClosed(), true);
   assert.throws(() => rs.next(), IllegalStateError);

@@ -103,7 +103,7 @@ export class Statement extends StatementBase {
         { command: text },
       );
     }
-    this.addToBatch([commands[0]]);
+    this.addToBatch([commands[0]!]);
   }
 }
 

@@ -85,7 +85,7 @@ export interface StatementConnection {
  * assert.ok(stmt instanceof StatementBase);
  * const commands = bindScript(parseScript("GET /{?}/_count"), ["users"]);
  * assert.equal(await stmt.executeCommands(commands), true);
- * assert.equal(stmt.getResultSet()?.toArray()[0].COUNT, 3);
+ * assert.equal(stmt.getResultSet()?.toArray()[0]?.COUNT, 3);
  * ```
  */
 export abstract class StatementBase {

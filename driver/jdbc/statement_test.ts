@@ -5,10 +5,18 @@ import type { Statement } from "./statement.ts";
 import type { ResultSet } from "./result_set.ts";
 import { BulkError, IllegalStateError, ResponseError, UnsupportedFeatureError } from "../errors.ts";
 
+/** The edge cases these tests rely on, by id: the fake answers them as Elasticsearch would. */
+const EDGE_CASES = {
+  missing: ["missing"],
+  noop: ["same"],
+  conflict: ["dup"],
+  failingBulkItems: ["bad"],
+};
+
 async function setup(
   options: Partial<DataSourceOptions> = {},
 ): Promise<{ fake: FakeEs; stmt: Statement }> {
-  const fake = new FakeEs();
+  const fake = new FakeEs(EDGE_CASES);
   const ds = new DataSource({
     nodes: ["http://es:9200"],
     fetch: fake.fetch,
@@ -39,8 +47,10 @@ Deno.test("_search: _ID and _DOC rows with total, took, aggregations and raw", a
   assert.equal((rs.raw as { timed_out: boolean }).timed_out, false);
   assert.ok(rs.next());
   assert.deepEqual(rs.getJson("_DOC"), { name: "alice", age: 30 });
-  assert.equal(fake.requests[0].method, "POST");
-  assert.deepEqual(JSON.parse(fake.requests[0].body ?? ""), { query: { term: { name: "alice" } } });
+  assert.equal(fake.requests[0]!.method, "POST");
+  assert.deepEqual(JSON.parse(fake.requests[0]!.body ?? ""), {
+    query: { term: { name: "alice" } },
+  });
 });
 
 Deno.test("_count, HEAD (404 is a row), _mget, GET doc found / missing, _source", async () => {
@@ -70,7 +80,7 @@ Deno.test("_msearch gives one result set per sub-search", async () => {
     'GET /_msearch\n{"index": "a"}\n{"query": {"match_all": {}}}\n{"index": "b"}\n{}\n',
   );
   assert.equal(first, true);
-  assert.equal(fake.requests[0].headers.get("content-type"), "application/x-ndjson");
+  assert.equal(fake.requests[0]!.headers.get("content-type"), "application/x-ndjson");
   assert.equal(stmt.getResultSet()?.rowCount, 2);
   assert.equal(stmt.getMoreResults(), true);
   assert.equal(stmt.getResultSet()?.total?.value, 2);
@@ -100,7 +110,7 @@ Deno.test("_msearch sub-search error is a ResponseError naming the sub-search", 
 Deno.test("_cat, _mapping, _settings, _aliases: the reference's tabular columns", async () => {
   const { fake, stmt } = await setup();
   const cat = await stmt.executeQuery("GET /_cat/indices");
-  assert.equal(fake.requests[0].path, "/_cat/indices?format=json");
+  assert.equal(fake.requests[0]!.path, "/_cat/indices?format=json");
   assert.deepEqual(cat.getColumns(), [
     "INDEX",
     "HEALTH",
@@ -220,7 +230,7 @@ Deno.test("_bulk with a failed item → BulkError listing every item", async () 
   assert.ok(error instanceof BulkError);
   assert.equal(error.items.length, 2);
   assert.equal(error.successCount, 1);
-  assert.equal(error.failed[0].error?.type, "document_missing_exception");
+  assert.equal(error.failed[0]!.error?.type, "document_missing_exception");
   assert.match(error.message, /1 successful item\(s\) were written/);
 });
 
@@ -313,7 +323,7 @@ Deno.test("executeBatch runs one _bulk request", async () => {
   const counts = await stmt.executeBatch();
   assert.deepEqual(counts, [1, 1, 1, 0, 0]);
   assert.equal(fake.requests.length, 1);
-  const req = fake.requests[0];
+  const req = fake.requests[0]!;
   assert.equal(req.path, "/_bulk?refresh=true");
   assert.equal(req.headers.get("content-type"), "application/x-ndjson");
   const lines = (req.body ?? "").split("\n");

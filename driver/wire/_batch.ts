@@ -42,7 +42,7 @@ export function toBulkEntry(command: BoundCommand, position: number): BulkEntry 
     refuse("it is not a single-document write");
   }
   const [index, api, id] = endpoint.segments;
-  const meta: Record<string, unknown> = { _index: decode(index) };
+  const meta: Record<string, unknown> = { _index: decode(index!) };
   if (id !== undefined) meta._id = decode(id);
   let action = kind === "update" ? "update" : kind === "doc_delete" ? "delete" : "index";
   if (api === "_create") action = "create";

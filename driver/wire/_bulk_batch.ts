@@ -3,24 +3,17 @@
 // times; any other failure ends in a BulkError that lists every item.
 
 import { parseJsonBody } from "./_json_body.ts";
-import { BulkError, type BulkItem, ResponseError, type ServerErrorCause } from "../errors.ts";
+import { BulkError, type BulkItem, ResponseError } from "../errors.ts";
 import type { BoundCommand } from "../command/_command.ts";
 import { type BulkEntry, toBulkEntry } from "./_batch.ts";
 import type { CallOptions, Executor } from "./_executor.ts";
+import { isJsonObject } from "../_json.ts";
+import { type BulkAnswer, generatedKeys, readBulkAnswer, toBulkItem } from "./_bulk_items.ts";
 
 /** One count per command (1 written, 0 for a noop update or a missing document) and the ids. */
 export interface BatchResult {
   counts: number[];
   keys: string[];
-}
-
-interface ItemAnswer {
-  action: string;
-  detail: Record<string, unknown>;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 function parseItems(
@@ -29,35 +22,16 @@ function parseItems(
   contentType: string,
   expected: number,
   redactSecrets: (text: string) => string,
-): ItemAnswer[] {
+): BulkAnswer[] {
   const command = `POST /_bulk (batch of ${expected})`;
   const body: unknown = parseJsonBody(status, text, contentType, command, redactSecrets);
-  const items = isObject(body) && Array.isArray(body.items) ? body.items : undefined;
+  const items = isJsonObject(body) && Array.isArray(body.items) ? body.items : undefined;
   if (!items || items.length !== expected) {
     throw new ResponseError(status, body, {
       command: `POST /_bulk (batch of ${expected}): the response does not list ${expected} item(s)`,
     });
   }
-  return items.map((item) => {
-    const [action, detail] = isObject(item) ? Object.entries(item)[0] ?? ["", {}] : ["", {}];
-    return { action, detail: isObject(detail) ? detail : {} };
-  });
-}
-
-function toBulkItem(answer: ItemAnswer, index: number): BulkItem {
-  const d = answer.detail;
-  const item: BulkItem = {
-    index,
-    action: answer.action,
-    status: typeof d.status === "number" ? d.status : 0,
-  };
-  if (typeof d._id === "string") item.id = d._id;
-  if (d.error !== undefined) {
-    item.error = isObject(d.error)
-      ? d.error as ServerErrorCause
-      : { type: "error", reason: String(d.error) };
-  }
-  return item;
+  return items.map(readBulkAnswer);
 }
 
 function failed(item: BulkItem): boolean {
@@ -80,13 +54,13 @@ export async function runBatch(
 ): Promise<BatchResult> {
   const entries: BulkEntry[] = commands.map((c, i) => toBulkEntry(c, i + 1));
   const refresh = entries.find((e) => e.refresh !== undefined)?.refresh;
-  const answers: ItemAnswer[] = new Array(entries.length);
+  const answers: BulkAnswer[] = new Array(entries.length);
   let pending = entries.map((_, i) => i);
   for (let attempt = 0;; attempt++) {
     if (attempt > 0) {
       await executor.transport.backoff(attempt, { method: "POST", path: "/_bulk", ...call });
     }
-    const body = pending.flatMap((i) => entries[i].lines).join("\n") + "\n";
+    const body = pending.flatMap((i) => entries[i]!.lines).join("\n") + "\n";
     const response = await executor.bulk(body, refresh, call);
     const items = parseItems(
       response.status,
@@ -98,8 +72,8 @@ export async function runBatch(
     const retry: number[] = [];
     items.forEach((answer, k) => {
       const rejected = answer.detail.status === 429;
-      if (rejected && attempt < executor.transport.maxRetries) retry.push(pending[k]);
-      else answers[pending[k]] = answer;
+      if (rejected && attempt < executor.transport.maxRetries) retry.push(pending[k]!);
+      else answers[pending[k]!] = answer;
     });
     if (retry.length === 0) break;
     pending = retry;
@@ -113,7 +87,5 @@ export async function runBatch(
   const counts = answers.map((a) =>
     a.detail.result === "noop" || a.detail.result === "not_found" ? 0 : 1
   );
-  const keys = items.filter((i) => i.action === "index" || i.action === "create")
-    .map((i) => i.id).filter((id): id is string => id !== undefined);
-  return { counts, keys };
+  return { counts, keys: generatedKeys(items) };
 }

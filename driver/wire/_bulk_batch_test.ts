@@ -42,8 +42,8 @@ Deno.test("items rejected with 429 are sent again, alone", async () => {
   const fake = rejectingFake(2);
   assert.deepEqual(await batchOf(fake, ["1", "2", "3"]), [1, 1, 1]);
   assert.equal(fake.requests.length, 3);
-  assert.equal((fake.requests[1].body ?? "").split("\n").filter((l) => l !== "").length, 2);
-  assert.match(fake.requests[1].body ?? "", /"_id":"2"/);
+  assert.equal((fake.requests[1]!.body ?? "").split("\n").filter((l) => l !== "").length, 2);
+  assert.match(fake.requests[1]!.body ?? "", /"_id":"2"/);
 });
 
 Deno.test("429 after maxRetries is a BulkError listing every item", async () => {
@@ -52,7 +52,7 @@ Deno.test("429 after maxRetries is a BulkError listing every item", async () => 
   assert.ok(error instanceof BulkError);
   assert.equal(fake.requests.length, 2);
   assert.deepEqual(error.items.map((i) => i.status), [201, 429, 201]);
-  assert.equal(error.failed[0].error?.type, "es_rejected_execution_exception");
+  assert.equal(error.failed[0]!.error?.type, "es_rejected_execution_exception");
 });
 
 Deno.test("a bulk response without one item per command is a ResponseError", async () => {

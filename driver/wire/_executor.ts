@@ -113,7 +113,7 @@ export function readWarnings(headers: Headers): string[] {
   if (!value) return [];
   const messages: string[] = [];
   for (const m of value.matchAll(/\d{3} \S+ "((?:[^"\\]|\\.)*)"/g)) {
-    messages.push(m[1].replace(/\\(.)/g, "$1"));
+    messages.push(m[1]!.replace(/\\(.)/g, "$1"));
   }
   return messages.length > 0 ? messages : [value];
 }

@@ -1,9 +1,11 @@
 // Turns a response into results (the "read" stage, ARCHITECTURE.md): result sets for reads, real update counts for
 // writes, a BulkError for a bulk request with failed items.
 
-import { BulkError, type BulkItem, ResponseError, type ServerErrorCause } from "../errors.ts";
+import { BulkError, ResponseError } from "../errors.ts";
 import type { Endpoint } from "./_endpoint.ts";
 import { parseJsonBody } from "./_json_body.ts";
+import { isJsonObject, type JsonObject } from "../_json.ts";
+import { bulkItemsOf, generatedKeys } from "./_bulk_items.ts";
 import { JsonCell } from "../jdbc/_json_cell.ts";
 import type { ResultSetMeta, TotalHits } from "../jdbc/result_set.ts";
 import {
@@ -19,12 +21,6 @@ import {
 export type Outcome =
   | { kind: "rows"; table: Table; meta: ResultSetMeta }
   | { kind: "count"; count: number; keys: string[] };
-
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
 
 /**
  * Maps one response to its results.
@@ -51,7 +47,7 @@ export function mapResponse(
     : endpoint.kind === "read" && /^text\/plain/i.test(contentType)
     ? text // `_nodes/hot_threads` and other text answers: one `value` row
     : parseJsonBody(status, text, contentType, command, redactSecrets);
-  const json: Json = isObject(body) ? body : {};
+  const json: JsonObject = isJsonObject(body) ? body : {};
   const notFound = status === 404;
   const fail = () => ResponseError.fromBody(status, text, { command });
   switch (endpoint.kind) {
@@ -62,7 +58,7 @@ export function mapResponse(
     case "msearch":
       return msearch(json, command);
     case "mget": {
-      const docs = Array.isArray(json.docs) ? json.docs.filter(isObject) : [];
+      const docs = Array.isArray(json.docs) ? json.docs.filter(isJsonObject) : [];
       const table = docTable(docs.map((d) => [d._id, d.found === false ? undefined : d._source]));
       return [rows(table, body, { hits: docs })];
     }
@@ -75,7 +71,7 @@ export function mapResponse(
     }
     case "source_get": {
       if (notFound) {
-        const type = isObject(json.error) ? json.error.type : undefined;
+        const type = isJsonObject(json.error) ? json.error.type : undefined;
         if (text !== "" && type !== "resource_not_found_exception") throw fail();
         return [rows(docTable([]), body)];
       }
@@ -124,7 +120,7 @@ function numberOr(value: unknown, fallback: number): number {
   return typeof value === "number" ? value : fallback;
 }
 
-function keyOf(json: Json): string[] {
+function keyOf(json: JsonObject): string[] {
   return typeof json._id === "string" ? [json._id] : [];
 }
 
@@ -137,7 +133,7 @@ function decodeSegment(segment: string | undefined): string | null {
   }
 }
 
-function pitOf(endpoint: Endpoint, json: Json): ResultSetMeta {
+function pitOf(endpoint: Endpoint, json: JsonObject): ResultSetMeta {
   if (typeof json.pit_id === "string") return { pitId: json.pit_id };
   if (endpoint.segments.at(-1) === "_pit" && typeof json.id === "string") return { pitId: json.id };
   return {};
@@ -155,23 +151,23 @@ function docRow(id: unknown, source: unknown): unknown[] {
   ];
 }
 
-function totalOf(hits: Json): TotalHits | null {
+function totalOf(hits: JsonObject): TotalHits | null {
   const total = hits.total;
   if (typeof total === "number") return { value: total, relation: "eq" };
-  if (isObject(total) && typeof total.value === "number") {
+  if (isJsonObject(total) && typeof total.value === "number") {
     return { value: total.value, relation: total.relation === "gte" ? "gte" : "eq" };
   }
   return null;
 }
 
-function searchRows(json: Json, raw: unknown): Outcome {
-  const hits = isObject(json.hits) ? json.hits : {};
+function searchRows(json: JsonObject, raw: unknown): Outcome {
+  const hits = isJsonObject(json.hits) ? json.hits : {};
   const list: unknown[] = Array.isArray(hits.hits) ? hits.hits : [];
   const rows: unknown[][] = [];
-  const kept: Json[] = [];
+  const kept: JsonObject[] = [];
   for (let i = 0; i < list.length; i++) {
     const hit = list[i];
-    if (isObject(hit)) {
+    if (isJsonObject(hit)) {
       rows.push(docRow(hit._id, hit._source));
       kept.push(hit);
     }
@@ -188,10 +184,10 @@ function searchRows(json: Json, raw: unknown): Outcome {
   return { kind: "rows", table: { columns: ["_ID", "_DOC"], rows }, meta };
 }
 
-function msearch(json: Json, command?: string): Outcome[] {
+function msearch(json: JsonObject, command?: string): Outcome[] {
   const responses = Array.isArray(json.responses) ? json.responses : [];
   return responses.map((sub, i) => {
-    const part = isObject(sub) ? sub : {};
+    const part = isJsonObject(sub) ? sub : {};
     if (part.error !== undefined) {
       const status = numberOr(part.status, 500);
       const error = new ResponseError(status, { error: part.error, status }, { command });
@@ -202,27 +198,13 @@ function msearch(json: Json, command?: string): Outcome[] {
   });
 }
 
-function bulkCount(json: Json, command?: string): Outcome {
-  const entries = Array.isArray(json.items) ? json.items : [];
-  const items: BulkItem[] = entries.map((entry, index) => {
-    const [action, detail] = isObject(entry) ? Object.entries(entry)[0] ?? ["", {}] : ["", {}];
-    const d: Json = isObject(detail) ? detail : {};
-    const item: BulkItem = { index, action, status: numberOr(d.status, 0) };
-    if (typeof d._id === "string") item.id = d._id;
-    if (d.error !== undefined) {
-      item.error = isObject(d.error)
-        ? d.error as ServerErrorCause
-        : { type: "error", reason: String(d.error) };
-    }
-    return item;
-  });
+function bulkCount(json: JsonObject, command?: string): Outcome {
+  const items = bulkItemsOf(json);
   if (json.errors === true) {
     const error = new BulkError(items, { command });
     error.message += `; the ${error.successCount} successful item(s) were written`;
     throw error;
   }
   const ok = items.filter((i) => i.error === undefined && i.status < 300);
-  const keys = ok.filter((i) => i.action === "index" || i.action === "create")
-    .map((i) => i.id).filter((id): id is string => id !== undefined);
-  return count(ok.length, keys);
+  return count(ok.length, generatedKeys(ok));
 }

@@ -18,9 +18,9 @@ function map(
 
 function only(outcomes: Outcome[]): ResultSet {
   const [first] = outcomes;
-  assert.equal(first.kind, "rows");
-  if (first.kind !== "rows") throw new Error();
-  return new ResultSet(first.table.columns, first.table.rows, first.meta);
+  assert.equal(first!.kind, "rows");
+  if (first!.kind !== "rows") throw new Error();
+  return new ResultSet(first!.table.columns, first!.table.rows, first!.meta);
 }
 
 Deno.test("hits.total: ES 6 number, gte, absent; scroll and PIT ids", () => {
@@ -62,7 +62,7 @@ Deno.test("_reindex without total (a task) gives a row; counts default to 0", ()
   const task = only(map("POST", "/_reindex?wait_for_completion=false", { task: "n:1" }));
   assert.deepEqual(task.toArray(), [{ task: "n:1" }]);
   assert.deepEqual(map("POST", "/i/_update_by_query", {}), [{ kind: "count", count: 0, keys: [] }]);
-  assert.deepEqual(map("POST", "/i/_count", {})[0].kind, "rows");
+  assert.deepEqual(map("POST", "/i/_count", {})[0]!.kind, "rows");
   assert.deepEqual(map("PUT", "/i/_doc/7", { _id: "7", result: "updated" }), [
     { kind: "count", count: 1, keys: ["7"] },
   ]);
@@ -117,7 +117,7 @@ Deno.test("_cat/health has the reference columns; ES 6 mappings sit under the ty
     "ACTIVE_SHARDS_PERCENT",
   ]);
   assert.deepEqual(health.getColumns().slice(12), ["EPOCH", "TIMESTAMP"]);
-  assert.equal(health.toArray()[0].STATUS, "green");
+  assert.equal(health.toArray()[0]!.STATUS, "green");
   const es6 = only(map("GET", "/old/_mapping", {
     old: { mappings: { doc: { properties: { tags: { type: "nested", properties: {} } } } } },
   }));

@@ -2,6 +2,7 @@
 // field or alias, as dbVisitor reads them), and the generic "one row per object" shape.
 
 import { JsonCell } from "../jdbc/_json_cell.ts";
+import { isJsonObject } from "../_json.ts";
 
 /** Columns and rows, before they become a ResultSet. */
 export interface Table {
@@ -51,10 +52,6 @@ const CAT_COLUMNS: Record<string, readonly string[]> = {
   ],
 };
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
 /** A scalar stays as it is; an object or array becomes a JSON cell. */
 export function cell(value: unknown): unknown {
   if (value === undefined) return null;
@@ -66,7 +63,7 @@ export function cell(value: unknown): unknown {
  * other key upper-cased; other `_cat` endpoints give their keys upper-cased.
  */
 export function catTable(name: string, body: unknown): Table {
-  const items = Array.isArray(body) ? body.filter(isObject) : isObject(body) ? [body] : [];
+  const items = Array.isArray(body) ? body.filter(isJsonObject) : isJsonObject(body) ? [body] : [];
   const columns = [...(CAT_COLUMNS[name] ?? [])];
   const seen = new Set(columns);
   for (const item of items) {
@@ -89,15 +86,16 @@ export function catTable(name: string, body: unknown): Table {
 export function mappingTable(body: unknown): Table {
   const columns = ["NAME", "MAPPING", "FIELD", "TYPE", "NESTED", "OPTION"];
   const rows: unknown[][] = [];
-  for (const [index, entry] of Object.entries(isObject(body) ? body : {})) {
-    for (const properties of propertySets(isObject(entry) ? entry.mappings : undefined)) {
+  for (const [index, entry] of Object.entries(isJsonObject(body) ? body : {})) {
+    for (const properties of propertySets(isJsonObject(entry) ? entry.mappings : undefined)) {
       for (const [name, def] of Object.entries(properties)) {
-        if (!isObject(def)) continue;
-        const nested = isObject(def.properties) || def.type === "nested" || def.type === "object";
-        const type = def.type ?? (isObject(def.properties) ? "object" : null);
+        if (!isJsonObject(def)) continue;
+        const nested = isJsonObject(def.properties) || def.type === "nested" ||
+          def.type === "object";
+        const type = def.type ?? (isJsonObject(def.properties) ? "object" : null);
         rows.push([index, name, null, type, nested, new JsonCell(def)]);
-        for (const [field, sub] of Object.entries(isObject(def.fields) ? def.fields : {})) {
-          if (!isObject(sub)) continue;
+        for (const [field, sub] of Object.entries(isJsonObject(def.fields) ? def.fields : {})) {
+          if (!isJsonObject(sub)) continue;
           rows.push([index, name, field, sub.type ?? null, false, new JsonCell(sub)]);
         }
       }
@@ -107,18 +105,18 @@ export function mappingTable(body: unknown): Table {
 }
 
 function propertySets(mappings: unknown): Record<string, unknown>[] {
-  if (!isObject(mappings)) return [];
-  if (isObject(mappings.properties)) return [mappings.properties];
+  if (!isJsonObject(mappings)) return [];
+  if (isJsonObject(mappings.properties)) return [mappings.properties];
   // ES 6: properties sit under the type name.
-  return Object.values(mappings).filter(isObject).map((t) => t.properties).filter(isObject);
+  return Object.values(mappings).filter(isJsonObject).map((t) => t.properties).filter(isJsonObject);
 }
 
 /** `_settings`: NAME, SETTING (flattened dotted key), VALUE (text). */
 export function settingsTable(body: unknown): Table {
   const rows: unknown[][] = [];
-  for (const [index, entry] of Object.entries(isObject(body) ? body : {})) {
-    const settings = isObject(entry) ? entry.settings : undefined;
-    if (!isObject(settings)) continue;
+  for (const [index, entry] of Object.entries(isJsonObject(body) ? body : {})) {
+    const settings = isJsonObject(entry) ? entry.settings : undefined;
+    if (!isJsonObject(settings)) continue;
     flatten(settings, "", (key, value) => rows.push([index, key, value]));
   }
   return { columns: ["NAME", "SETTING", "VALUE"], rows };
@@ -131,7 +129,7 @@ function flatten(
 ): void {
   for (const [key, inner] of Object.entries(value)) {
     const path = prefix + key;
-    if (isObject(inner)) flatten(inner, path + ".", emit);
+    if (isJsonObject(inner)) flatten(inner, path + ".", emit);
     else if (inner === null || inner === undefined) emit(path, null);
     else emit(path, typeof inner === "string" ? inner : JSON.stringify(inner));
   }
@@ -140,9 +138,9 @@ function flatten(
 /** `_aliases`: per index a row (NAME, null, false), then per alias (alias, index, true). */
 export function aliasesTable(body: unknown): Table {
   const rows: unknown[][] = [];
-  for (const [index, entry] of Object.entries(isObject(body) ? body : {})) {
+  for (const [index, entry] of Object.entries(isJsonObject(body) ? body : {})) {
     rows.push([index, null, false]);
-    const aliases = isObject(entry) && isObject(entry.aliases) ? entry.aliases : {};
+    const aliases = isJsonObject(entry) && isJsonObject(entry.aliases) ? entry.aliases : {};
     for (const alias of Object.keys(aliases)) rows.push([alias, index, true]);
   }
   return { columns: ["NAME", "SOURCE", "ALIASES"], rows };
@@ -166,7 +164,7 @@ export function genericTable(body: unknown): Table {
   };
   const cells = items.map((item) => {
     const row = new Map<number, unknown>();
-    if (isObject(item)) {
+    if (isJsonObject(item)) {
       for (const [key, value] of Object.entries(item)) row.set(add(key), cell(value));
     } else {
       row.set(add("value"), cell(item));

@@ -82,7 +82,7 @@ export function parseConnectionUrl(url: string): ParsedUrl {
 function parseJdbc(url: string): ParsedUrl {
   const rest = url.slice(JDBC_PREFIX.length);
   const q = rest.indexOf("?");
-  const hostPart = (q < 0 ? rest : rest.slice(0, q)).split("/")[0];
+  const hostPart = (q < 0 ? rest : rest.slice(0, q)).split("/")[0]!;
   const props = readProps(q < 0 ? "" : rest.slice(q + 1));
   const scheme = props.get("https") === "true" ? "https" : "http";
   const hosts = hostPart.split(";").map((h) => h.trim()).filter((h) => h !== "");
@@ -156,7 +156,7 @@ export function parseNode(url: string): { node: string; auth?: Auth } {
 
 function nodeOf(parsed: URL, raw: string): string {
   // `new URL` drops a port equal to the scheme's default (80/443): put it back; no port means 9200.
-  const authority = raw.replace(/^[a-z][a-z0-9+.-]*:\/\//i, "").split(/[/?#]/)[0];
+  const authority = raw.replace(/^[a-z][a-z0-9+.-]*:\/\//i, "").split(/[/?#]/)[0]!;
   const hostPart = authority.slice(authority.lastIndexOf("@") + 1);
   const explicit = /:(\d+)$/.exec(hostPart);
   const port = parsed.port !== "" ? "" : `:${explicit ? explicit[1] : DEFAULT_PORT}`;

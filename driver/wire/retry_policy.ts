@@ -28,7 +28,7 @@
  *
  * @example
  * ```ts
- * import { isIdempotent } from "@searchvisitor/searchvisitor/driver";
+ * import { isIdempotent } from "./retry_policy.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(isIdempotent("PUT", "/users/_doc/1"), true);
@@ -121,7 +121,7 @@ const OS_ERRORS: Record<string, string> = {
  *
  * @example
  * ```ts
- * import { networkErrorCode } from "@searchvisitor/searchvisitor/driver";
+ * import { networkErrorCode } from "./retry_policy.ts";
  * import assert from "node:assert/strict";
  *
  * const nodeStyle = new TypeError("fetch failed", { cause: Object.assign(new Error("connect"), { code: "ECONNREFUSED" }) });
@@ -158,7 +158,7 @@ export function networkErrorCode(error: unknown): string | undefined {
  *
  * @example
  * ```ts
- * import { isConnectPhase } from "@searchvisitor/searchvisitor/driver";
+ * import { isConnectPhase } from "./retry_policy.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(isConnectPhase(new TypeError("tcp connect error: Connection refused (os error 111)")), true);
@@ -187,7 +187,7 @@ export function isConnectPhase(error: unknown): boolean {
  *
  * @example
  * ```ts
- * import { retryAfterMs } from "@searchvisitor/searchvisitor/driver";
+ * import { retryAfterMs } from "./retry_policy.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(retryAfterMs("2", 0), 2000);
@@ -214,7 +214,7 @@ export function retryAfterMs(value: string | null, now: number): number | undefi
  *
  * @example
  * ```ts
- * import { backoffDelay } from "@searchvisitor/searchvisitor/driver";
+ * import { backoffDelay } from "./retry_policy.ts";
  * import assert from "node:assert/strict";
  *
  * const d = backoffDelay(3, 100, 10_000);

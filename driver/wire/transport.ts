@@ -49,6 +49,7 @@ export type {
   TransportOptions,
   TransportRequest,
   TransportResponse,
+  TransportTuning,
 } from "./transport_types.ts";
 
 const GATEWAY_STATUSES = new Set([502, 503, 504]);

@@ -41,7 +41,7 @@ export interface RequestEventBase {
  * await using conn = await ds.getConnection();
  * await conn.createStatement().executeQuery("GET /people/_count");
  * assert.deepEqual(events.map((e) => e.type), ["request-start", "request-end"]);
- * const end = events[1];
+ * const end = events[1]!;
  * assert.ok(end.type === "request-end");
  * assert.equal(end.status, 200);
  * assert.equal(end.url, "http://es:9200/people/_count");

@@ -83,7 +83,7 @@ Deno.test("after a reset, 502, 504 or stall: idempotent requests are re-sent, ot
       assert.equal(f.calls(), 2, `${fault} ${req.method} ${req.path} was retried once`);
     }
     const marked = faulty(fault);
-    await make(marked.fetch).request({ ...NOT_IDEMPOTENT[1], idempotent: true });
+    await make(marked.fetch).request({ ...NOT_IDEMPOTENT[1]!, idempotent: true });
     assert.equal(marked.calls(), 2, "a caller-marked request is retried");
   }
 });
@@ -96,7 +96,7 @@ Deno.test("429 and connect-phase failures are retried for every request; Retry-A
         ? new Response("{}", { status: 429, headers: { "retry-after": "0" } })
         : Response.json({ _id: "a", result: "created" }, { status: 201 }),
     );
-  assert.equal((await make(busyOnce).request(NOT_IDEMPOTENT[0])).status, 201);
+  assert.equal((await make(busyOnce).request(NOT_IDEMPOTENT[0]!)).status, 201);
   assert.equal(calls, 2);
 
   calls = 0;
@@ -108,14 +108,14 @@ Deno.test("429 and connect-phase failures are retried for every request; Retry-A
         }),
       )
       : Promise.resolve(Response.json({ _id: "a", result: "created" }, { status: 201 }));
-  assert.equal((await make(refusedOnce).request(NOT_IDEMPOTENT[0])).status, 201);
+  assert.equal((await make(refusedOnce).request(NOT_IDEMPOTENT[0]!)).status, 201);
   assert.equal(calls, 2);
 
   calls = 0;
   const later =
     () => (calls++,
       Promise.resolve(new Response("{}", { status: 429, headers: { "retry-after": "3600" } })));
-  const error = await make(later).request(NOT_IDEMPOTENT[0]).catch((e) => e);
+  const error = await make(later).request(NOT_IDEMPOTENT[0]!).catch((e) => e);
   assert.ok(error instanceof ResponseError && error.status === 429);
   assert.equal(calls, 1, "a Retry-After past the request's deadline ends the retries");
 });
@@ -248,7 +248,7 @@ Deno.test("a body that stalls after the status: a write is OutcomeUnknownError w
         { status: 201 },
       ),
     );
-  const error = await make(stalled).request(NOT_IDEMPOTENT[0]).catch((e) => e);
+  const error = await make(stalled).request(NOT_IDEMPOTENT[0]!).catch((e) => e);
   assert.ok(error instanceof OutcomeUnknownError, String(error));
   assert.equal(error.status, 201);
 });

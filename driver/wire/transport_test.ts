@@ -28,11 +28,11 @@ Deno.test("round-robin over nodes, default headers, GET with a body sent as POST
     "GET http://b:9200/",
     "POST http://a:9200/_bulk",
   ]);
-  assert.equal(fake.requests[0].headers.get("content-type"), "application/json");
-  assert.equal(fake.requests[0].headers.get("accept"), "application/json");
-  assert.equal(fake.requests[1].headers.get("content-type"), null);
-  assert.equal(fake.requests[2].headers.get("content-type"), "application/x-ndjson");
-  assert.equal(fake.requests[0].body, '{"size":1}');
+  assert.equal(fake.requests[0]!.headers.get("content-type"), "application/json");
+  assert.equal(fake.requests[0]!.headers.get("accept"), "application/json");
+  assert.equal(fake.requests[1]!.headers.get("content-type"), null);
+  assert.equal(fake.requests[2]!.headers.get("content-type"), "application/x-ndjson");
+  assert.equal(fake.requests[0]!.body, '{"size":1}');
 });
 
 Deno.test("auth, extra headers and gzip compression", async () => {
@@ -43,7 +43,7 @@ Deno.test("auth, extra headers and gzip compression", async () => {
     compression: true,
   });
   await t.request({ method: "PUT", path: "/idx/_doc/1", body: '{"a":"ü"}' });
-  const req = fake.requests[0];
+  const req = fake.requests[0]!;
   assert.equal(req.headers.get("authorization"), "ApiKey abc");
   assert.equal(req.headers.get("x-opaque-id"), "job-1");
   assert.equal(req.headers.get("content-encoding"), "gzip");
@@ -154,7 +154,7 @@ Deno.test("HTML 502 → ResponseError keeping the text (after retries)", async (
 });
 
 Deno.test("409 → ResponseError with version_conflict_engine_exception; 404 passes only when allowed", async () => {
-  const fake = new FakeEs();
+  const fake = new FakeEs({ conflict: ["dup"], missing: ["missing"] });
   const t = transport(fake);
   const error = await t.request({
     method: "PUT",

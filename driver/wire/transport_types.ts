@@ -19,25 +19,21 @@ import type { TransportEventListener } from "./transport_events.ts";
  */
 export type FetchFunction = (url: string, init: RequestInit) => Promise<Response>;
 
-/** How a {@linkcode Transport} talks to the cluster.
+/**
+ * How the transport times, retries and limits requests: the knobs a {@linkcode Transport} and a
+ * `DataSource` share (the data source hands them to its transport).
  *
  * @example
  * ```ts
- * import { type FetchFunction, Transport, type TransportResponse } from "@searchvisitor/searchvisitor/driver";
+ * import { DataSource, type TransportTuning } from "@searchvisitor/searchvisitor/driver";
  * import assert from "node:assert/strict";
  *
- * const fetch: FetchFunction = () => Promise.resolve(new Response(null, { status: 404 }));
- * const transport = new Transport({ nodes: ["http://es:9200"], fetch, maxRetries: 0 });
- * const res: TransportResponse = await transport.request({ method: "HEAD", path: "/idx", allowNotFound: true });
- * assert.equal(res.status, 404);
- * assert.equal(res.node, "http://es:9200");
+ * const tuning: TransportTuning = { timeoutMs: 2_000, maxRetries: 1 };
+ * const ds = new DataSource({ nodes: ["http://es:9200"], ...tuning });
+ * assert.equal(ds.toJSON().timeoutMs, 2_000);
  * ```
  */
-export interface TransportOptions {
-  /** Base URLs of the nodes, without credentials, e.g. `http://h1:9200`. */
-  nodes: readonly string[];
-  /** The `fetch` to call; `globalThis.fetch` when absent. */
-  fetch?: FetchFunction;
+export interface TransportTuning {
   /** Timeout of one attempt in milliseconds, from sending to the last byte (default 30 000). */
   timeoutMs?: number;
   /** Timeout of a whole request, retries and waits included (default 3 × `timeoutMs`). */
@@ -54,6 +50,53 @@ export interface TransportOptions {
   deadNodeBaseMs?: number;
   /** Longest wait before a dead node is asked again (default 60 000 ms). */
   deadNodeMaxMs?: number;
+}
+
+/** The names of {@linkcode TransportTuning}'s fields, in order. */
+const TUNING_KEYS = [
+  "timeoutMs",
+  "requestTimeoutMs",
+  "maxRetries",
+  "retryBaseDelayMs",
+  "maxRetryDelayMs",
+  "maxResponseBytes",
+  "deadNodeBaseMs",
+  "deadNodeMaxMs",
+] as const satisfies readonly (keyof TransportTuning)[];
+
+/**
+ * Copies the tuning fields that are set out of a larger options object.
+ *
+ * @param options Any options holding tuning fields.
+ * @returns Only the tuning fields that are not undefined.
+ */
+export function tuningOf(options: TransportTuning): TransportTuning {
+  const out: TransportTuning = {};
+  for (const key of TUNING_KEYS) {
+    if (options[key] !== undefined) out[key] = options[key];
+  }
+  return out;
+}
+
+/** How a {@linkcode Transport} talks to the cluster.
+ *
+ * @example
+ * ```ts
+ * import { type FetchFunction, Transport, type TransportResponse } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const fetch: FetchFunction = () => Promise.resolve(new Response(null, { status: 404 }));
+ * const transport = new Transport({ nodes: ["http://es:9200"], fetch, maxRetries: 0 });
+ * const res: TransportResponse = await transport.request({ method: "HEAD", path: "/idx", allowNotFound: true });
+ * assert.equal(res.status, 404);
+ * assert.equal(res.node, "http://es:9200");
+ * ```
+ */
+export interface TransportOptions extends TransportTuning {
+  /** Base URLs of the nodes, without credentials, e.g. `http://h1:9200`. */
+  nodes: readonly string[];
+  /** The `fetch` to call; `globalThis.fetch` when absent. */
+  fetch?: FetchFunction;
   /** Value of the `authorization` header, when there is one. */
   authorization?: string;
   /** Extra headers sent with every request. */

@@ -6,6 +6,7 @@ import type { Hits } from "../_query/doc_set.ts";
 import type { ExecContext } from "../_query/exec_context.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
 import { numAt } from "../_index/segment.ts";
+import type { JsonObject } from "../_json.ts";
 
 /** The docs one target contributes to an aggregation. */
 export interface AggInput {
@@ -18,9 +19,13 @@ export interface AggInput {
 }
 
 /** A JSON object. */
-export type Json = Record<string, unknown>;
 /** One aggregation type: body, inputs, sub-aggregations, name → result. */
-export type AggFn = (body: Json, inputs: AggInput[], sub: Json | undefined, name: string) => Json;
+export type AggFn = (
+  body: JsonObject,
+  inputs: AggInput[],
+  sub: JsonObject | undefined,
+  name: string,
+) => JsonObject;
 
 /** The field of an input, refusing text fields like Elasticsearch (fielddata disabled). */
 export function fieldInfo(input: AggInput, field: string): FieldInfo | undefined {
@@ -66,26 +71,26 @@ export function eachValue(
     const views = input.ctx.snapshot.views;
     let vi = 0;
     for (const d of input.docs) {
-      while (vi + 1 < views.length && views[vi + 1].base <= d) vi++;
-      const v = views[vi];
+      while (vi + 1 < views.length && views[vi + 1]!.base <= d) vi++;
+      const v = views[vi]!;
       const f = v.segment.fields.get(field);
       if (!f) continue;
       const local = d - v.base;
-      const end = f.dvStart[local + 1];
+      const end = f.dvStart[local + 1]!;
       const strs = f.strValues;
       const nums = f.numValues;
       if (exact && f.exact) {
-        for (let i = f.dvStart[local]; i < end; i++) call(numAt(f, i), d, input);
+        for (let i = f.dvStart[local]!; i < end; i++) call(numAt(f, i), d, input);
         continue;
       }
-      for (let i = f.dvStart[local]; i < end; i++) call(strs ? strs[i] : nums![i], d, input);
+      for (let i = f.dvStart[local]!; i < end; i++) call(strs ? strs[i]! : nums![i]!, d, input);
     }
   }
   return seen;
 }
 
 /** The required `field` of an aggregation body. */
-export function fieldOf(body: Json, name: string, type: string): string {
+export function fieldOf(body: JsonObject, name: string, type: string): string {
   if (typeof body.field !== "string") {
     throw parsingError(`[${type}] aggregation [${name}] requires a [field]`);
   }
@@ -98,7 +103,7 @@ export function fieldOf(body: Json, name: string, type: string): string {
  */
 export function eachValueOrMissing(
   inputs: AggInput[],
-  body: Json,
+  body: JsonObject,
   field: string,
   fn: (v: number | string, doc: number, input: AggInput) => void,
 ): FieldInfo | undefined {

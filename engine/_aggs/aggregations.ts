@@ -12,14 +12,7 @@ import {
   type ValueSource,
 } from "./bucket_aggs.ts";
 import { dateValueAt, formatDateAt } from "../_index/dates.ts";
-import {
-  type AggFn,
-  type AggInput,
-  eachValue,
-  fieldInfo,
-  fieldOf,
-  type Json,
-} from "./agg_values.ts";
+import { type AggFn, type AggInput, eachValue, fieldInfo, fieldOf } from "./agg_values.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
 import { matchLive } from "../_query/query_exec.ts";
 import { parseQuery } from "../_query/query_parser.ts";
@@ -35,13 +28,14 @@ import {
   siblingPipeline,
   validatePipelines,
 } from "./pipeline_aggs.ts";
+import type { JsonObject } from "../_json.ts";
 
 /** A terms bucket key: a bigint for a whole number beyond 2^53. */
 type Key = number | string | bigint;
 
 export type { AggInput };
 
-function keyOf(info: FieldInfo | undefined, v: Key): Json {
+function keyOf(info: FieldInfo | undefined, v: Key): JsonObject {
   if (info?.kind === "boolean") return { key: v, key_as_string: v ? "true" : "false" };
   if (info?.kind === "date") {
     return { key: v, key_as_string: formatDateAt(Number(v), info.nanos, info.format) };
@@ -83,8 +77,8 @@ function countFromPostings(
     const end = v.base + v.segment.maxDoc;
     const marks = new Uint8Array(v.segment.maxDoc);
     let any = false;
-    for (; at < input.docs.length && input.docs[at] < end; at++) {
-      marks[input.docs[at] - v.base] = 1;
+    for (; at < input.docs.length && input.docs[at]! < end; at++) {
+      marks[input.docs[at]! - v.base] = 1;
       any = true;
     }
     if (!f || !any) continue;
@@ -108,7 +102,12 @@ function countFromPostings(
   }
 }
 
-function termsAgg(body: Json, inputs: AggInput[], sub: Json | undefined, name: string): Json {
+function termsAgg(
+  body: JsonObject,
+  inputs: AggInput[],
+  sub: JsonObject | undefined,
+  name: string,
+): JsonObject {
   const field = fieldOf(body, name, "terms");
   const size = Number(body.size ?? 10);
   const minDocCount = Number(body.min_doc_count ?? 1);
@@ -144,15 +143,15 @@ function termsAgg(body: Json, inputs: AggInput[], sub: Json | undefined, name: s
     }, true);
     info = seen;
   }
-  const order = (body.order ?? { _count: "desc" }) as Json | Json[];
+  const order = (body.order ?? { _count: "desc" }) as JsonObject | JsonObject[];
   const orders = (Array.isArray(order) ? order : [order]).flatMap((o) => Object.entries(o));
   const include = keyFilter(body.include);
   const exclude = keyFilter(body.exclude);
   const entries = [...counts].filter(([k, c]) =>
     c >= minDocCount && (!include || include(k)) && !(exclude && exclude(k))
   );
-  const subOf = new Map<Key, Json>();
-  const subResult = (k: Key): Json => {
+  const subOf = new Map<Key, JsonObject>();
+  const subResult = (k: Key): JsonObject => {
     let r = subOf.get(k);
     if (!r) {
       const per = buckets.get(k)!;
@@ -171,12 +170,12 @@ function termsAgg(body: Json, inputs: AggInput[], sub: Json | undefined, name: s
   // Ordering by a sub-aggregation (`{"avg_price": "desc"}` or `{"stats.max": "asc"}`) reads its value.
   const metricOf = (k: Key, path: string): number => {
     const [aggName, prop = "value"] = path.split(/[.>]/);
-    if (!sub || !(aggName in sub)) {
+    if (!sub || !(aggName! in sub)) {
       throw illegalArgument(
         `Invalid aggregation order path [${path}]. Unknown aggregation [${aggName}]`,
       );
     }
-    const v = (subResult(k)[aggName] as Json | undefined)?.[prop];
+    const v = (subResult(k)[aggName!] as JsonObject | undefined)?.[prop];
     return typeof v === "number" ? v : -Infinity;
   };
   entries.sort((a, b) => {
@@ -206,7 +205,7 @@ function termsAgg(body: Json, inputs: AggInput[], sub: Json | undefined, name: s
   };
 }
 
-function filterAgg(body: Json, inputs: AggInput[], sub: Json | undefined): Json {
+function filterAgg(body: JsonObject, inputs: AggInput[], sub: JsonObject | undefined): JsonObject {
   const q = parseQuery(body);
   const narrowed = inputs.map((i) => ({
     ctx: i.ctx,
@@ -218,17 +217,17 @@ function filterAgg(body: Json, inputs: AggInput[], sub: Json | undefined): Json 
   return { doc_count: count, ...(sub ? runAggregations(sub, narrowed) : {}) };
 }
 
-function filtersAgg(body: Json, inputs: AggInput[], sub: Json | undefined): Json {
+function filtersAgg(body: JsonObject, inputs: AggInput[], sub: JsonObject | undefined): JsonObject {
   const defs = body.filters;
   if (typeof defs !== "object" || defs === null) {
     throw parsingError(`[filters] requires a [filters] object or array`);
   }
-  const bucket = (query: unknown): Json => filterAgg(query as Json, inputs, sub);
+  const bucket = (query: unknown): JsonObject => filterAgg(query as JsonObject, inputs, sub);
   if (Array.isArray(defs)) {
     consumeBuckets(defs.length);
     return { buckets: defs.map(bucket) };
   }
-  const buckets: Json = {};
+  const buckets: JsonObject = {};
   for (const [key, query] of Object.entries(defs)) {
     consumeBuckets(1);
     setOwn(buckets, key, bucket(query));
@@ -240,7 +239,12 @@ function filtersAgg(body: Json, inputs: AggInput[], sub: Json | undefined): Json
   return { buckets };
 }
 
-function missingAgg(body: Json, inputs: AggInput[], sub: Json | undefined, name: string): Json {
+function missingAgg(
+  body: JsonObject,
+  inputs: AggInput[],
+  sub: JsonObject | undefined,
+  name: string,
+): JsonObject {
   const field = fieldOf(body, name, "missing");
   const narrowed = inputs.map((i) => {
     const has = new Set<number>();
@@ -252,7 +256,12 @@ function missingAgg(body: Json, inputs: AggInput[], sub: Json | undefined, name:
   return { doc_count: count, ...(sub ? runAggregations(sub, narrowed) : {}) };
 }
 
-function numericSource(inputs: AggInput[], body: Json, name: string, type: string): ValueSource {
+function numericSource(
+  inputs: AggInput[],
+  body: JsonObject,
+  name: string,
+  type: string,
+): ValueSource {
   const field = fieldOf(body, name, type);
   const nanos = type === "date_histogram" &&
     inputs.some((i) => i.ctx.fields.byPath.get(field)?.nanos);
@@ -265,7 +274,10 @@ function numericSource(inputs: AggInput[], body: Json, name: string, type: strin
     );
 }
 
-function subRunner(inputs: AggInput[], sub: Json | undefined): ((docs: BucketDocs) => Json) | null {
+function subRunner(
+  inputs: AggInput[],
+  sub: JsonObject | undefined,
+): ((docs: BucketDocs) => JsonObject) | null {
   if (!sub) return null;
   return (docs) =>
     runAggregations(
@@ -319,7 +331,7 @@ const AGGS: Record<string, AggFn> = {
  * aggregations they read: siblings once their level is done, parent pipelines on the buckets of
  * the aggregation that declares them.
  */
-export function runAggregations(aggs: Json, inputs: AggInput[]): Json {
+export function runAggregations(aggs: JsonObject, inputs: AggInput[]): JsonObject {
   if (depth === 0) validatePipelines(aggs, null);
   depth++;
   try {
@@ -329,9 +341,9 @@ export function runAggregations(aggs: Json, inputs: AggInput[]): Json {
   }
 }
 
-function runLevel(aggs: Json, inputs: AggInput[]): Json {
-  const out: Json = {};
-  const siblings: [string, string, Json, unknown][] = [];
+function runLevel(aggs: JsonObject, inputs: AggInput[]): JsonObject {
+  const out: JsonObject = {};
+  const siblings: [string, string, JsonObject, unknown][] = [];
   for (const [name, def] of Object.entries(aggs)) {
     if (typeof def !== "object" || def === null) {
       throw parsingError(
@@ -339,11 +351,11 @@ function runLevel(aggs: Json, inputs: AggInput[]): Json {
       );
     }
     let type: string | undefined;
-    let body: Json | undefined;
-    let sub: Json | undefined;
+    let body: JsonObject | undefined;
+    let sub: JsonObject | undefined;
     let meta: unknown;
-    for (const [k, v] of Object.entries(def as Json)) {
-      if (k === "aggs" || k === "aggregations") sub = v as Json;
+    for (const [k, v] of Object.entries(def as JsonObject)) {
+      if (k === "aggs" || k === "aggregations") sub = v as JsonObject;
       else if (k === "meta") meta = v;
       else if (type !== undefined) {
         throw parsingError(
@@ -351,7 +363,7 @@ function runLevel(aggs: Json, inputs: AggInput[]): Json {
         );
       } else {
         type = k;
-        body = v as Json;
+        body = v as JsonObject;
       }
     }
     if (!type) throw parsingError(`Missing definition for aggregation [${name}]`);

@@ -5,8 +5,7 @@ import { bucketsLeft, consumeBuckets } from "../_index/limits.ts";
 import { formatDateAt } from "../_index/dates.ts";
 import { setOwn } from "../_index/own.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
-
-type Json = Record<string, unknown>;
+import type { JsonObject } from "../_json.ts";
 
 /** Docs of one target (by index in the inputs) that fell into a bucket. */
 export type BucketDocs = Map<number, number[]>;
@@ -17,7 +16,7 @@ export type ValueSource = (
 ) => FieldInfo | undefined;
 
 /** Renders the sub-aggregations of a bucket's docs. */
-export type SubRunner = (docs: BucketDocs) => Json;
+export type SubRunner = (docs: BucketDocs) => JsonObject;
 
 const CALENDAR: Record<string, string> = {
   minute: "m",
@@ -50,7 +49,7 @@ function calendarFloor(ms: number, unit: string): number {
     case "w":
       return Date.UTC(y, d.getUTCMonth(), d.getUTCDate() - ((d.getUTCDay() + 6) % 7));
     default:
-      return Math.floor(ms / FIXED_MS[unit]) * FIXED_MS[unit];
+      return Math.floor(ms / FIXED_MS[unit]!) * FIXED_MS[unit]!;
   }
 }
 
@@ -60,7 +59,7 @@ function calendarNext(ms: number, unit: string): number {
   if (unit === "q") return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 3, 1);
   if (unit === "M") return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
   if (unit === "w") return ms + 7 * 86_400_000;
-  return ms + FIXED_MS[unit];
+  return ms + FIXED_MS[unit]!;
 }
 
 /** Groups docs by key, counting each doc once per key. */
@@ -90,10 +89,10 @@ function keyed(
   keys: number[],
   buckets: Map<number, BucketDocs>,
   minDocCount: number,
-  render: (k: number) => Json,
+  render: (k: number) => JsonObject,
   sub: SubRunner | null,
-): Json[] {
-  const out: Json[] = [];
+): JsonObject[] {
+  const out: JsonObject[] = [];
   for (const k of keys) {
     const docs = buckets.get(k);
     const n = count(docs);
@@ -108,9 +107,9 @@ function keyed(
  * The `buckets` of a histogram: an array, or with `keyed: true` an object in the same order keyed
  * by `key_as_string` (dates) or the key written as a double (`"10.0"`).
  */
-function byKey(body: Json, list: Json[]): Json {
+function byKey(body: JsonObject, list: JsonObject[]): JsonObject {
   if (body.keyed !== true) return { buckets: list };
-  const out: Json = {};
+  const out: JsonObject = {};
   for (const b of list) {
     const k = b.key_as_string ?? (Number.isInteger(b.key) ? `${b.key}.0` : String(b.key));
     setOwn(out, String(k), b);
@@ -119,7 +118,11 @@ function byKey(body: Json, list: Json[]): Json {
 }
 
 /** `histogram` on a numeric field (empty buckets between the extremes with min_doc_count 0). */
-export function histogramAgg(body: Json, source: ValueSource, sub: SubRunner | null): Json {
+export function histogramAgg(
+  body: JsonObject,
+  source: ValueSource,
+  sub: SubRunner | null,
+): JsonObject {
   const interval = Number(body.interval);
   if (!(interval > 0)) {
     throw parsingError(`[interval] must be >0 for histogram aggregation [histogram]`);
@@ -145,7 +148,11 @@ export function histogramAgg(body: Json, source: ValueSource, sub: SubRunner | n
 }
 
 /** `date_histogram` with `calendar_interval` or `fixed_interval`. */
-export function dateHistogramAgg(body: Json, source: ValueSource, sub: SubRunner | null): Json {
+export function dateHistogramAgg(
+  body: JsonObject,
+  source: ValueSource,
+  sub: SubRunner | null,
+): JsonObject {
   const spec = String(body.calendar_interval ?? body.fixed_interval ?? body.interval ?? "");
   let floor: (ms: number) => number;
   let next: (ms: number) => number;
@@ -206,15 +213,15 @@ function rangeKey(from?: number, to?: number): string {
 
 /** `range` buckets: `[from, to)` per range, keyed `from-to` unless a `key` is given. */
 export function rangeAgg(
-  body: Json,
+  body: JsonObject,
   source: ValueSource,
   sub: SubRunner | null,
   toNumber: (v: unknown) => number = Number,
   format?: (n: number) => string,
-): Json {
+): JsonObject {
   const ranges = body.ranges;
   if (!Array.isArray(ranges)) throw parsingError(`[ranges] must be an array`);
-  const defs = ranges.map((r: Json) => ({
+  const defs = ranges.map((r: JsonObject) => ({
     from: r.from === undefined || r.from === null ? undefined : toNumber(r.from),
     to: r.to === undefined || r.to === null ? undefined : toNumber(r.to),
     key: r.key as string | undefined,
@@ -223,14 +230,14 @@ export function rangeAgg(
   source((v, doc, input) => {
     defs.forEach((d, i) => {
       if ((d.from !== undefined && v < d.from) || (d.to !== undefined && v >= d.to)) return;
-      let list = per[i].get(input);
-      if (!list) per[i].set(input, list = []);
+      let list = per[i]!.get(input);
+      if (!list) per[i]!.set(input, list = []);
       if (list[list.length - 1] !== doc) list.push(doc);
     });
   });
   const buckets = defs.map((d, i) => {
     const text = (n?: number) => (n === undefined ? "*" : format!(n));
-    const b: Json = {
+    const b: JsonObject = {
       key: d.key ?? (format ? `${text(d.from)}-${text(d.to)}` : rangeKey(d.from, d.to)),
     };
     if (d.from !== undefined) {
@@ -243,7 +250,7 @@ export function rangeAgg(
     }
     b.doc_count = count(per[i]);
     consumeBuckets(1);
-    return sub ? { ...b, ...sub(per[i]) } : b;
+    return sub ? { ...b, ...sub(per[i]!) } : b;
   });
   return {
     buckets: body.keyed === true

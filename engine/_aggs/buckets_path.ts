@@ -2,8 +2,7 @@
 // `_count`, `_key`, `agg._bucket_count`, and reading a path's value out of rendered results.
 
 import { illegalArgument, validationFailed } from "../_errors.ts";
-
-type Json = Record<string, unknown>;
+import type { JsonObject } from "../_json.ts";
 
 /** One `>`-separated element: an aggregation name, an optional bucket key and metric. */
 export interface PathElement {
@@ -36,15 +35,15 @@ function invalidPath(path: string): Error {
 }
 
 /** The buckets of a multi-bucket result (array or keyed object), or null for other results. */
-export function bucketsOf(result: unknown): Json[] | null {
-  const b = (result as Json | null)?.buckets;
-  if (Array.isArray(b)) return b as Json[];
-  if (b !== null && typeof b === "object") return Object.values(b) as Json[];
+export function bucketsOf(result: unknown): JsonObject[] | null {
+  const b = (result as JsonObject | null)?.buckets;
+  if (Array.isArray(b)) return b as JsonObject[];
+  if (b !== null && typeof b === "object") return Object.values(b) as JsonObject[];
   return null;
 }
 
 /** The string form of a bucket's key (`key_as_string` when there is one), as `keys` report it. */
-export function keyText(bucket: Json): string {
+export function keyText(bucket: JsonObject): string {
   return String(bucket.key_as_string ?? bucket.key);
 }
 
@@ -52,8 +51,8 @@ export function keyText(bucket: Json): string {
  * Reads the value of `path` inside one bucket (or the top level of a response's aggregations):
  * a number, `null` for a missing metric value, and an error for a path that names nothing.
  */
-export function resolvePath(container: Json, path: PathElement[], text: string): unknown {
-  let at: Json = container;
+export function resolvePath(container: JsonObject, path: PathElement[], text: string): unknown {
+  let at: JsonObject = container;
   for (let i = 0; i < path.length; i++) {
     const el = path[i]!;
     const last = i === path.length - 1;
@@ -62,7 +61,7 @@ export function resolvePath(container: Json, path: PathElement[], text: string):
     if (!Object.hasOwn(at, el.name)) {
       throw illegalArgument(`No aggregation found for path [${text}]`);
     }
-    let agg = at[el.name] as Json;
+    let agg = at[el.name] as JsonObject;
     if (el.key !== undefined) {
       const buckets = bucketsOf(agg);
       if (buckets) {
@@ -93,9 +92,9 @@ export function resolvePath(container: Json, path: PathElement[], text: string):
   return at.doc_count;
 }
 
-function metricOf(agg: Json, metric: string, text: string): unknown {
+function metricOf(agg: JsonObject, metric: string, text: string): unknown {
   if (Object.hasOwn(agg, metric)) return agg[metric];
-  const values = agg.values as Json | undefined;
+  const values = agg.values as JsonObject | undefined;
   if (values && typeof values === "object") {
     if (!Array.isArray(values)) {
       const n = Number(metric);
@@ -120,7 +119,7 @@ export function gapPolicyOf(raw: unknown): GapPolicy {
  * a missing value or an empty bucket is skipped (NaN) or becomes 0.
  */
 export function bucketValue(
-  bucket: Json,
+  bucket: JsonObject,
   path: PathElement[],
   text: string,
   gap: GapPolicy,

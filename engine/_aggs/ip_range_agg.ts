@@ -4,7 +4,8 @@
 import { illegalArgument, parsingError } from "../_errors.ts";
 import { consumeBuckets } from "../_index/limits.ts";
 import { setOwn } from "../_index/own.ts";
-import { type AggInput, eachValue, fieldOf, type Json } from "./agg_values.ts";
+import { type AggInput, eachValue, fieldOf } from "./agg_values.ts";
+import type { JsonObject } from "../_json.ts";
 
 const V4_PREFIX = 0xffffn << 32n;
 
@@ -67,7 +68,7 @@ interface IpRange {
   to?: bigint;
 }
 
-function rangeOf(r: Json): IpRange {
+function rangeOf(r: JsonObject): IpRange {
   if (r.mask !== undefined) {
     const m = /^(.+)\/(\d{1,3})$/.exec(String(r.mask));
     if (!m) throw illegalArgument(`Expected [ip/prefix] but was [${r.mask}]`);
@@ -92,14 +93,14 @@ function rangeOf(r: Json): IpRange {
 
 /** The `ip_range` aggregation. */
 export function ipRangeAgg(
-  body: Json,
+  body: JsonObject,
   inputs: AggInput[],
-  sub: ((docs: Map<number, number[]>) => Json) | null,
+  sub: ((docs: Map<number, number[]>) => JsonObject) | null,
   name: string,
-): Json {
+): JsonObject {
   const field = fieldOf(body, name, "ip_range");
   if (!Array.isArray(body.ranges)) throw parsingError(`[ranges] must be an array`);
-  const ranges = (body.ranges as Json[]).map(rangeOf);
+  const ranges = (body.ranges as JsonObject[]).map(rangeOf);
   const per = ranges.map(() => new Map<number, number[]>());
   eachValue(inputs, field, (v, doc, input) => {
     const ip = ipToBigInt(String(v));
@@ -116,14 +117,14 @@ export function ipRangeAgg(
     consumeBuckets(1);
     let n = 0;
     for (const l of per[i]!.values()) n += l.length;
-    const b: Json = { key: r.key };
+    const b: JsonObject = { key: r.key };
     if (r.from !== undefined) b.from = bigIntToIp(r.from);
     if (r.to !== undefined) b.to = bigIntToIp(r.to);
     b.doc_count = n;
     return sub ? { ...b, ...sub(per[i]!) } : b;
   });
   if (body.keyed !== true) return { buckets };
-  const keyed: Json = {};
+  const keyed: JsonObject = {};
   for (const b of buckets) setOwn(keyed, String(b.key), b);
   return { buckets: keyed };
 }

@@ -8,9 +8,9 @@ import {
   eachValueOrMissing,
   fieldInfo,
   fieldOf,
-  type Json,
 } from "./agg_values.ts";
 import { formatDateAt } from "../_index/dates.ts";
+import type { JsonObject } from "../_json.ts";
 
 function metric(kind: "min" | "max" | "avg" | "sum"): AggFn {
   return (body, inputs, _sub, name) => {
@@ -42,7 +42,7 @@ function metric(kind: "min" | "max" | "avg" | "sum"): AggFn {
       : kind === "min"
       ? lo
       : hi;
-    const out: Json = { value };
+    const out: JsonObject = { value };
     if (info?.kind === "date" && value !== null) {
       out.value_as_string = formatDateAt(value, info.nanos, info.format);
     }
@@ -55,11 +55,11 @@ function percentile(sorted: number[], p: number): number | null {
   const n = sorted.length;
   if (n === 0) return null;
   const target = (p / 100) * n;
-  if (target <= 0.5) return sorted[0];
-  if (target >= n - 0.5) return sorted[n - 1];
+  if (target <= 0.5) return sorted[0]!;
+  if (target >= n - 0.5) return sorted[n - 1]!;
   const i = Math.floor(target - 0.5);
   const frac = target - 0.5 - i;
-  return sorted[i] + frac * (sorted[i + 1] - sorted[i]);
+  return sorted[i]! + frac * (sorted[i + 1]! - sorted[i]!);
 }
 
 const sum = (vs: number[]) => vs.reduce((a, b) => a + b, 0);
@@ -77,15 +77,15 @@ function badField(type: string, field: string, reason: string): Error {
 }
 
 /** `weighted_avg`: Σ(value·weight) / Σweight over docs having both (or their `missing`). */
-function weightedAvg(body: Json, inputs: AggInput[], name: string): Json {
-  const side = (k: "value" | "weight"): Json => {
+function weightedAvg(body: JsonObject, inputs: AggInput[], name: string): JsonObject {
+  const side = (k: "value" | "weight"): JsonObject => {
     const v = body[k];
-    if (v === null || typeof v !== "object" || typeof (v as Json).field !== "string") {
+    if (v === null || typeof v !== "object" || typeof (v as JsonObject).field !== "string") {
       throw illegalArgument(
         `[${k}] must be specified with a [field] for [weighted_avg] aggregation [${name}]`,
       );
     }
-    return v as Json;
+    return v as JsonObject;
   };
   const value = side("value");
   const weight = side("weight");
@@ -122,7 +122,7 @@ export function sigmaOf(raw: unknown, type: string): number {
 }
 
 /** `extended_stats` of a list of values (also `extended_stats_bucket`). */
-export function extendedStats(vs: number[], rawSigma: unknown, type: string): Json {
+export function extendedStats(vs: number[], rawSigma: unknown, type: string): JsonObject {
   const sigma = sigmaOf(rawSigma, type);
   const n = vs.length;
   const total = sum(vs);

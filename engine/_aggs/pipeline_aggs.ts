@@ -14,10 +14,9 @@ import {
 } from "./buckets_path.ts";
 import { extendedStats } from "./metric_aggs.ts";
 import { readScript, runExpression } from "../_query/script.ts";
+import type { JsonObject } from "../_json.ts";
 
-type Json = Record<string, unknown>;
-
-type Sibling = (values: { key: string; value: number }[], body: Json) => Json;
+type Sibling = (values: { key: string; value: number }[], body: JsonObject) => JsonObject;
 
 const nullable = (n: number): number | null => (Number.isFinite(n) ? n : null);
 
@@ -108,7 +107,7 @@ export function isParentPipeline(type: string): boolean {
   return PARENTS.has(type);
 }
 
-function singlePath(type: string, name: string, body: Json): string {
+function singlePath(type: string, name: string, body: JsonObject): string {
   const p = body.buckets_path;
   if (p === undefined) {
     throw parsingError(`Missing required field [buckets_path] for ${type} aggregation [${name}]`);
@@ -124,13 +123,13 @@ function singlePath(type: string, name: string, body: Json): string {
  * Checks where the pipelines of an `aggs` tree sit, before anything runs: a parent pipeline
  * needs a multi-bucket parent (a histogram for `derivative` and `cumulative_sum`).
  */
-export function validatePipelines(aggs: Json, parent: string | null): void {
+export function validatePipelines(aggs: JsonObject, parent: string | null): void {
   for (const [name, def] of Object.entries(aggs)) {
     if (def === null || typeof def !== "object") continue;
-    let sub: Json | undefined;
+    let sub: JsonObject | undefined;
     let type: string | undefined;
-    for (const [k, v] of Object.entries(def as Json)) {
-      if (k === "aggs" || k === "aggregations") sub = v as Json;
+    for (const [k, v] of Object.entries(def as JsonObject)) {
+      if (k === "aggs" || k === "aggregations") sub = v as JsonObject;
       else if (k !== "meta") type = k;
     }
     if (type && PARENTS.has(type)) {
@@ -163,20 +162,25 @@ export function validatePipelines(aggs: Json, parent: string | null): void {
 }
 
 /** Computes a sibling pipeline from the results already rendered at its level. */
-export function siblingPipeline(type: string, name: string, body: Json, results: Json): Json {
+export function siblingPipeline(
+  type: string,
+  name: string,
+  body: JsonObject,
+  results: JsonObject,
+): JsonObject {
   const text = singlePath(type, name, body);
   const path = parseBucketsPath(text);
   const gap = gapPolicyOf(body.gap_policy);
   // Walk down through single-bucket aggregations to the first multi-bucket one.
-  let at: Json = results;
+  let at: JsonObject = results;
   let i = 0;
-  let buckets: Json[] | null = null;
+  let buckets: JsonObject[] | null = null;
   for (; i < path.length; i++) {
     const el = path[i]!;
     if (!Object.hasOwn(at, el.name)) {
       throw illegalArgument(`No aggregation found for path [${text}]`);
     }
-    const agg = at[el.name] as Json;
+    const agg = at[el.name] as JsonObject;
     buckets = el.key === undefined ? bucketsOf(agg) : null;
     if (buckets) break;
     at = agg;
@@ -200,11 +204,11 @@ export function siblingPipeline(type: string, name: string, body: Json, results:
 }
 
 /** Applies the parent pipelines declared in `sub` to the buckets of `result`, in order. */
-export function applyParentPipelines(result: Json, sub: Json): Json {
+export function applyParentPipelines(result: JsonObject, sub: JsonObject): JsonObject {
   for (const [name, def] of Object.entries(sub)) {
-    const entry = Object.entries(def as Json).find(([k]) => PARENTS.has(k));
+    const entry = Object.entries(def as JsonObject).find(([k]) => PARENTS.has(k));
     if (!entry) continue;
-    const [type, body] = entry as [string, Json];
+    const [type, body] = entry as [string, JsonObject];
     const buckets = bucketsOf(result);
     if (!buckets) continue;
     const kept = PARENT_FNS[type]!(buckets, body ?? {}, name, type);
@@ -212,9 +216,9 @@ export function applyParentPipelines(result: Json, sub: Json): Json {
       const raw = result.buckets;
       if (Array.isArray(raw)) result = { ...result, buckets: kept };
       else {
-        const keyed: Json = {};
-        for (const [k, b] of Object.entries(raw as Json)) {
-          if (kept.includes(b as Json)) keyed[k] = b;
+        const keyed: JsonObject = {};
+        for (const [k, b] of Object.entries(raw as JsonObject)) {
+          if (kept.includes(b as JsonObject)) keyed[k] = b;
         }
         result = { ...result, buckets: keyed };
       }
@@ -223,9 +227,18 @@ export function applyParentPipelines(result: Json, sub: Json): Json {
   return result;
 }
 
-type ParentFn = (buckets: Json[], body: Json, name: string, type: string) => Json[];
+type ParentFn = (
+  buckets: JsonObject[],
+  body: JsonObject,
+  name: string,
+  type: string,
+) => JsonObject[];
 
-function scriptVars(type: string, name: string, body: Json): [string, PathElement[], string][] {
+function scriptVars(
+  type: string,
+  name: string,
+  body: JsonObject,
+): [string, PathElement[], string][] {
   const p = body.buckets_path;
   if (p === undefined) {
     throw parsingError(`Missing required field [buckets_path] for ${type} aggregation [${name}]`);
@@ -234,11 +247,11 @@ function scriptVars(type: string, name: string, body: Json): [string, PathElemen
     ? [["_value0", p]]
     : Array.isArray(p)
     ? p.map((v, i) => [`_value${i}`, v])
-    : Object.entries(p as Json);
+    : Object.entries(p as JsonObject);
   return named.map(([k, v]) => [k, parseBucketsPath(String(v)), String(v)]);
 }
 
-function runScript(type: string, name: string, body: Json, params: Json): unknown {
+function runScript(type: string, name: string, body: JsonObject, params: JsonObject): unknown {
   if (body.script === undefined) {
     throw parsingError(`Missing required field [script] for ${type} aggregation [${name}]`);
   }
@@ -292,7 +305,7 @@ const PARENT_FNS: Record<string, ParentFn> = {
       const key = Number(b.key);
       if (last) {
         const value = v - last.value;
-        const out: Json = { value };
+        const out: JsonObject = { value };
         if (unit !== null) out.normalized_value = value / ((key - last.key) / unit);
         setOwn(b, name, out);
       }
@@ -304,7 +317,7 @@ const PARENT_FNS: Record<string, ParentFn> = {
     const vars = scriptVars(type, name, body);
     const gap = gapPolicyOf(body.gap_policy);
     for (const b of buckets) {
-      const params: Json = {};
+      const params: JsonObject = {};
       let skip = false;
       for (const [k, path, text] of vars) {
         const v = bucketValue(b, path, text, gap);
@@ -327,7 +340,7 @@ const PARENT_FNS: Record<string, ParentFn> = {
     const vars = scriptVars(type, name, body);
     const gap = gapPolicyOf(body.gap_policy);
     return buckets.filter((b) => {
-      const params: Json = {};
+      const params: JsonObject = {};
       for (const [k, path, text] of vars) params[k] = bucketValue(b, path, text, gap);
       const keep = runScript(type, name, body, params);
       if (typeof keep !== "boolean") {
@@ -339,7 +352,7 @@ const PARENT_FNS: Record<string, ParentFn> = {
   bucket_sort: (buckets, body, name) => bucketSort(buckets, body, name),
 };
 
-function bucketSort(buckets: Json[], body: Json, name: string): Json[] {
+function bucketSort(buckets: JsonObject[], body: JsonObject, name: string): JsonObject[] {
   const from = Number(body.from ?? 0);
   if (!(Number.isInteger(from) && from >= 0)) {
     throw illegalArgument(`[from] must be a non-negative integer: [${body.from}]`);
@@ -349,8 +362,10 @@ function bucketSort(buckets: Json[], body: Json, name: string): Json[] {
   const gap = gapPolicyOf(body.gap_policy);
   const specs = body.sort === undefined ? [] : Array.isArray(body.sort) ? body.sort : [body.sort];
   const keys = specs.map((s: unknown) => {
-    const [field, o] = typeof s === "string" ? [s, {}] : Object.entries(s as Json)[0] ?? ["", {}];
-    const order = typeof o === "string" ? o : (o as Json)?.order ?? "asc";
+    const [field, o] = typeof s === "string"
+      ? [s, {}]
+      : Object.entries(s as JsonObject)[0] ?? ["", {}];
+    const order = typeof o === "string" ? o : (o as JsonObject)?.order ?? "asc";
     if (order !== "asc" && order !== "desc") {
       throw illegalArgument(`Unknown SortOrder [${order}] for aggregation [${name}]`);
     }

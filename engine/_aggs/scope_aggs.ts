@@ -5,10 +5,11 @@
 
 import { esError, illegalArgument, parsingError } from "../_errors.ts";
 import { matchLive } from "../_query/query_exec.ts";
-import type { AggFn, AggInput, Json } from "./agg_values.ts";
+import type { AggFn, AggInput } from "./agg_values.ts";
+import type { JsonObject } from "../_json.ts";
 
 /** Runs sub-aggregations (handed in, so this file does not import the table that lists it). */
-export type SubAggs = (sub: Json, inputs: AggInput[]) => Json;
+export type SubAggs = (sub: JsonObject, inputs: AggInput[]) => JsonObject;
 
 let nestedDepth = 0;
 
@@ -21,7 +22,7 @@ export function objectsAt(source: unknown, path: string): number {
       if (o === null || typeof o !== "object" || Array.isArray(o) || !Object.hasOwn(o, part)) {
         continue;
       }
-      const v = (o as Json)[part];
+      const v = (o as JsonObject)[part];
       if (Array.isArray(v)) next.push(...v.filter((x) => x !== null && typeof x === "object"));
       else if (v !== null && typeof v === "object") next.push(v);
     }
@@ -30,7 +31,12 @@ export function objectsAt(source: unknown, path: string): number {
   return level.length;
 }
 
-function withCount(run: SubAggs, sub: Json | undefined, inputs: AggInput[], count: number): Json {
+function withCount(
+  run: SubAggs,
+  sub: JsonObject | undefined,
+  inputs: AggInput[],
+  count: number,
+): JsonObject {
   return { doc_count: count, ...(sub ? run(sub, inputs) : {}) };
 }
 

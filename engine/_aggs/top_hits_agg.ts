@@ -13,8 +13,8 @@ function scoreOf(scored: Hits | undefined, doc: number): number {
   let hi = scored.docs.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    const d = scored.docs[mid];
-    if (d === doc) return scored.scores[mid];
+    const d = scored.docs[mid]!;
+    if (d === doc) return scored.scores[mid]!;
     if (d < doc) lo = mid + 1;
     else hi = mid - 1;
   }
@@ -40,17 +40,17 @@ export function topHitsAgg(
     }
   });
   const compare = (a: number, b: number): number => {
-    const x = cands[a];
-    const y = cands[b];
+    const x = cands[a]!;
+    const y = cands[b]!;
     if (x.sort && y.sort) {
       for (let k = 0; k < sort.length; k++) {
-        const c = compareValues(x.sort[k], y.sort[k], sort[k]);
+        const c = compareValues(x.sort[k]!, y.sort[k]!, sort[k]!);
         if (c) return c;
       }
     } else if (x.score !== y.score) return y.score - x.score;
     return x.t - y.t || x.doc - y.doc;
   };
-  const page = topK(cands.length, from + size, compare).slice(from).map((i) => cands[i]);
+  const page = topK(cands.length, from + size, compare).slice(from).map((i) => cands[i]!);
   const targets = inputs.map((i) => ({
     index: i.ctx.index,
     snapshot: i.ctx.snapshot,

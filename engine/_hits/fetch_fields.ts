@@ -40,7 +40,7 @@ export function parseFieldRequests(body: unknown, param: string | null): FieldRe
 
 function formatNumber(v: number, format: string | undefined): number | string {
   if (!format || !/^[#0,]*(\.[#0]+)?$/.test(format)) return v;
-  const decimals = format.includes(".") ? format.split(".")[1].length : 0;
+  const decimals = format.includes(".") ? format.split(".")[1]!.length : 0;
   return v.toFixed(decimals);
 }
 
@@ -60,10 +60,10 @@ export function docValueFields(
       const f = view.segment.fields.get(path);
       if (!f || info.kind === "text") continue;
       const values: unknown[] = [];
-      for (let i = f.dvStart[local]; i < f.dvStart[local + 1]; i++) {
+      for (let i = f.dvStart[local]!; i < f.dvStart[local + 1]!; i++) {
         if (f.strValues) values.push(f.strValues[i]);
         else {
-          const n = f.numValues![i];
+          const n = f.numValues![i]!;
           if (info.kind === "date") values.push(formatDateAt(n, info.nanos, info.format));
           else if (info.kind === "boolean") values.push(n === 1);
           else {

@@ -5,7 +5,8 @@ import { parsingError } from "../_errors.ts";
 import type { FieldMap } from "../_index/field_map.ts";
 import { sourceValues } from "./fetch_fields.ts";
 import type { QueryNode } from "../_query/query_nodes.ts";
-import { globMatcher } from "../_index/automaton.ts";
+import { nameMatcher } from "../_index/name_pattern.ts";
+import type { JsonObject } from "../_json.ts";
 
 /** A parsed `highlight` request. */
 export interface HighlightRequest {
@@ -17,20 +18,18 @@ export interface HighlightRequest {
   readonly post: string;
 }
 
-type Json = Record<string, unknown>;
-
 /** Reads the `highlight` section of a search body. */
 export function parseHighlight(body: unknown): HighlightRequest | null {
   if (body === undefined || body === null) return null;
   if (typeof body !== "object") throw parsingError(`[highlight] must be an object`);
-  const o = body as Json;
+  const o = body as JsonObject;
   const size = Number(o.fragment_size ?? 100);
   const count = Number(o.number_of_fragments ?? 5);
   const list = Array.isArray(o.fields)
-    ? (o.fields as Json[]).flatMap((f) => Object.entries(f))
-    : Object.entries((o.fields ?? {}) as Json);
+    ? (o.fields as JsonObject[]).flatMap((f) => Object.entries(f))
+    : Object.entries((o.fields ?? {}) as JsonObject);
   const fields = list.map(([pattern, opts]) => {
-    const p = (opts ?? {}) as Json;
+    const p = (opts ?? {}) as JsonObject;
     return {
       pattern,
       fragmentSize: Number(p.fragment_size ?? size),
@@ -133,9 +132,9 @@ function highlightText(
   for (const [a] of hits) {
     if (a < end || fragments.length >= count) continue;
     let start = Math.max(0, a - Math.floor(size / 4));
-    while (start > 0 && /\S/.test(text[start - 1])) start--;
+    while (start > 0 && /\S/.test(text[start - 1]!)) start--;
     end = Math.min(text.length, start + size);
-    while (end < text.length && /\S/.test(text[end])) end++;
+    while (end < text.length && /\S/.test(text[end]!)) end++;
     fragments.push(mark(start, end).trim());
   }
   return fragments;
@@ -156,7 +155,7 @@ export function highlightHit(
       const wanted = new Set<string>();
       for (const t of terms) {
         if (
-          t.pattern === path || (t.pattern.includes("*") && globMatcher(t.pattern)(path))
+          t.pattern === path || (t.pattern.includes("*") && nameMatcher(t.pattern)(path))
         ) {
           for (const term of t.terms) wanted.add(term);
         }

@@ -129,6 +129,6 @@ export function renderHits(
   const out: Record<string, unknown> = {};
   if (total !== undefined) out.total = total;
   out.max_score = maxScore === null ? null : float32(maxScore);
-  out.hits = page.map((c) => renderHit(c, targets[c.t], o));
+  out.hits = page.map((c) => renderHit(c, targets[c.t]!, o));
   return out;
 }

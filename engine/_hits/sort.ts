@@ -57,7 +57,7 @@ export function parseSort(body: unknown, param: string | null): SortKey[] {
   if (param) {
     return param.split(",").filter((s) => s).map((s) => {
       const [field, order] = s.split(":");
-      return key(field, order ? { order } : {});
+      return key(field!, order ? { order } : {});
     });
   }
   if (body === undefined || body === null) return [];
@@ -71,7 +71,7 @@ export function parseSort(body: unknown, param: string | null): SortKey[] {
     if (entries.length !== 1) {
       throw parsingError(`[sort] malformed sort element, expected a single field`);
     }
-    const [field, v] = entries[0];
+    const [field, v] = entries[0]!;
     if (typeof v === "string") return key(field, { order: v });
     if (typeof v === "object" && v !== null) return key(field, v as Record<string, unknown>);
     throw parsingError(`[sort] malformed sort element for [${field}]`);
@@ -80,7 +80,7 @@ export function parseSort(body: unknown, param: string | null): SortKey[] {
 
 /** True when hits are ordered by relevance first (no sort, or `_score` descending first). */
 export function sortsByScore(keys: readonly SortKey[]): boolean {
-  return keys.length === 0 || (keys[0].field === "_score" && keys[0].order === -1);
+  return keys.length === 0 || (keys[0]!.field === "_score" && keys[0]!.order === -1);
 }
 
 /** Reads the sort value of a doc for one key in one target. */
@@ -151,10 +151,10 @@ export function sortReader(
     }
     if (!f) return missing;
     const local = global - v.base;
-    const start = f.dvStart[local];
-    const end = f.dvStart[local + 1];
+    const start = f.dvStart[local]!;
+    const end = f.dvStart[local + 1]!;
     if (start === end) return missing;
-    if (f.strValues) return mode === "max" ? f.strValues[end - 1] : f.strValues[start];
+    if (f.strValues) return mode === "max" ? f.strValues[end - 1]! : f.strValues[start]!;
     const nums = f.numValues!;
     switch (mode) {
       case "max":
@@ -171,13 +171,13 @@ export function sortReader(
             : exactInteger(Math.round(Number(wrapped) / (end - start)));
         }
         let s = 0;
-        for (let i = start; i < end; i++) s += nums[i];
+        for (let i = start; i < end; i++) s += nums[i]!;
         return mode === "sum" ? s : s / (end - start);
       }
       case "median": {
         const n = end - start;
         const mid = start + (n >> 1);
-        return n % 2 ? nums[mid] : (nums[mid - 1] + nums[mid]) / 2;
+        return n % 2 ? nums[mid]! : (nums[mid - 1]! + nums[mid]!) / 2;
       }
       default:
         return numAt(f, start);

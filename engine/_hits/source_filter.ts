@@ -2,7 +2,8 @@
 
 import { setOwn } from "../_index/own.ts";
 import { parsingError } from "../_errors.ts";
-import { globMatcher } from "../_index/automaton.ts";
+import { nameList, nameMatcher } from "../_index/name_pattern.ts";
+import { isJsonObject } from "../_json.ts";
 
 /** What to return of `_source`: nothing, everything, or a filtered copy. */
 export interface SourceFilter {
@@ -20,7 +21,7 @@ export const FETCH_ALL: SourceFilter = { fetch: true, includes: [], excludes: []
 function list(v: unknown): string[] {
   if (v === undefined || v === null) return [];
   if (Array.isArray(v)) return v.map(String);
-  return String(v).split(",").filter((s) => s !== "");
+  return nameList(String(v));
 }
 
 /** Builds the filter from the body's `_source` and the URL's `_source`, `_source_includes`, `_source_excludes`. */
@@ -55,7 +56,7 @@ export function parseSourceFilter(body: unknown, params: URLSearchParams): Sourc
 }
 
 function re(pattern: string): { test(path: string): boolean } {
-  return { test: globMatcher(pattern) };
+  return { test: nameMatcher(pattern) };
 }
 
 /** True when `path` or one of its parents matches a pattern. */
@@ -74,7 +75,7 @@ function matchesSelfOrParent(path: string, patterns: readonly string[]): boolean
 /** True when `path` could still lead to an included leaf (a pattern starts with `path.`). */
 function couldInclude(path: string, patterns: readonly string[]): boolean {
   return patterns.some((p) =>
-    p.startsWith(path + ".") || p.startsWith("*") || re(p.split(".")[0]).test(path.split(".")[0])
+    p.startsWith(path + ".") || p.startsWith("*") || re(p.split(".")[0]!).test(path.split(".")[0]!)
   );
 }
 
@@ -110,6 +111,30 @@ function filterObject(
     if (kept !== undefined) setOwn(out, k, kept);
   }
   return out;
+}
+
+/**
+ * The filter of the document APIs (a GET, the `get` of an update, a bulk update): `_source` as a
+ * flag, a comma list, a list or an `{includes, excludes}` object, joined with the
+ * `_source_includes` and `_source_excludes` lists.
+ */
+export function documentSourceFilter(
+  source: unknown,
+  includes: readonly string[],
+  excludes: readonly string[],
+): SourceFilter {
+  if (source === false || source === "false") return { fetch: false, includes: [], excludes: [] };
+  const inc = [...includes];
+  const exc = [...excludes];
+  if (typeof source === "string" && source !== "true") inc.push(...nameList(source));
+  if (Array.isArray(source)) inc.push(...source.map(String));
+  if (isJsonObject(source)) {
+    const i = source.includes ?? source.include;
+    const e = source.excludes ?? source.exclude;
+    if (i !== undefined) inc.push(...(Array.isArray(i) ? i.map(String) : [String(i)]));
+    if (e !== undefined) exc.push(...(Array.isArray(e) ? e.map(String) : [String(e)]));
+  }
+  return { fetch: true, includes: inc, excludes: exc };
 }
 
 /** Applies a filter; returns undefined when `_source` is not fetched. */

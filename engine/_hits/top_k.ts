@@ -15,10 +15,10 @@ export function topK(n: number, k: number, compare: (a: number, b: number) => nu
       const l = 2 * i + 1;
       const r = l + 1;
       let m = i;
-      if (l < heap.length && worse(heap[l], heap[m])) m = l;
-      if (r < heap.length && worse(heap[r], heap[m])) m = r;
+      if (l < heap.length && worse(heap[l]!, heap[m]!)) m = l;
+      if (r < heap.length && worse(heap[r]!, heap[m]!)) m = r;
       if (m === i) return;
-      [heap[i], heap[m]] = [heap[m], heap[i]];
+      [heap[i], heap[m]] = [heap[m]!, heap[i]!];
       i = m;
     }
   };
@@ -28,11 +28,11 @@ export function topK(n: number, k: number, compare: (a: number, b: number) => nu
       let c = heap.length - 1;
       while (c > 0) {
         const p = (c - 1) >> 1;
-        if (!worse(heap[c], heap[p])) break;
-        [heap[c], heap[p]] = [heap[p], heap[c]];
+        if (!worse(heap[c]!, heap[p]!)) break;
+        [heap[c], heap[p]] = [heap[p]!, heap[c]!];
         c = p;
       }
-    } else if (compare(i, heap[0]) < 0) {
+    } else if (compare(i, heap[0]!) < 0) {
       heap[0] = i;
       down(0);
     }

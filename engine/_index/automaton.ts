@@ -246,20 +246,3 @@ export function wildcardPrefix(pattern: string): string {
   }
   return out;
 }
-
-const globs = new Map<string, Automaton>();
-
-/**
- * A cached matcher for a `*`/`?` wildcard pattern over names (fields, indices, source paths), where
- * `\` is an ordinary character.
- */
-export function globMatcher(pattern: string): (name: string) => boolean {
-  let a = globs.get(pattern);
-  if (!a) {
-    a = wildcardAutomaton(pattern, false, false);
-    if (globs.size >= 512) globs.delete(globs.keys().next().value!);
-    globs.set(pattern, a);
-  }
-  const automaton = a;
-  return (name) => automaton.test(name);
-}

@@ -86,7 +86,7 @@ const pad = (n: number, w = 2) => String(n).padStart(w, "0");
 
 /** Formats epoch millis with the first alternative of a mapping format; null for built-in names. */
 export function formatWithPattern(ms: number, format: string | undefined): string | null {
-  const first = format?.split("||")[0].trim();
+  const first = format?.split("||")[0]?.trim();
   if (!first) return null;
   if (first === "epoch_millis") return String(ms);
   if (first === "epoch_second") return String(Math.floor(ms / 1000));

@@ -48,7 +48,7 @@ function roundDown(ms: number, unit: string): number {
       return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() - day);
     }
     default: {
-      const size = UNIT_MS[unit];
+      const size = UNIT_MS[unit]!;
       return Math.floor(ms / size) * size;
     }
   }
@@ -58,7 +58,7 @@ function addUnits(ms: number, amount: number, unit: string): number {
   const d = new Date(ms);
   if (unit === "y") return d.setUTCFullYear(d.getUTCFullYear() + amount);
   if (unit === "M") return d.setUTCMonth(d.getUTCMonth() + amount);
-  return ms + amount * UNIT_MS[unit];
+  return ms + amount * UNIT_MS[unit]!;
 }
 
 /**
@@ -95,7 +95,7 @@ export function evalDateMath(
       const amount = (num === "" ? 1 : Number(num)) * (m[1][0] === "-" ? -1 : 1);
       ms = addUnits(ms, amount, unit);
     } else {
-      const unit = m[2].slice(1);
+      const unit = m[2]!.slice(1);
       ms = roundDown(ms, unit);
       if (roundUp) ms = addUnits(ms, 1, unit) - 1;
     }
@@ -116,7 +116,7 @@ export function parseDateAt(value: unknown, format: string | undefined, nanos: b
   let extra = 0;
   if (typeof value === "string") {
     const frac = /[.,](\d{4,9})(?=\D*$)/.exec(value);
-    if (frac) extra = Number(frac[1].slice(3).padEnd(6, "0"));
+    if (frac) extra = Number(frac[1]!.slice(3).padEnd(6, "0"));
   }
   return ms * 1e6 + extra;
 }

@@ -1,7 +1,7 @@
 // Flattens an index's mappings into one entry per searchable field path.
 
 import { type Analyzer, analyzerFor, keywordAnalyzer } from "./analysis.ts";
-import { globMatcher } from "./automaton.ts";
+import { nameMatcher } from "./name_pattern.ts";
 import { precisionOf } from "./number_precision.ts";
 import type { FieldMapping, Mappings } from "./types.ts";
 import { isVectorType, readVectorSpec, type VectorSpec } from "./vectors.ts";
@@ -125,7 +125,7 @@ export class FieldMap {
   /** Field paths matching a pattern with `*` wildcards. */
   expand(pattern: string): string[] {
     if (!pattern.includes("*")) return this.byPath.has(pattern) ? [pattern] : [];
-    const matches = globMatcher(pattern);
+    const matches = nameMatcher(pattern);
     return [...this.byPath.keys()].filter(matches);
   }
 }

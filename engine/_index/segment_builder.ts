@@ -31,7 +31,7 @@ class FieldBuilder {
 
   /** Indexes all values of one doc for this field. */
   add(doc: number, values: unknown[]): void {
-    while (this.dvStart.length <= doc) this.dvStart.push(this.dvStart[this.dvStart.length - 1]);
+    while (this.dvStart.length <= doc) this.dvStart.push(this.dvStart[this.dvStart.length - 1]!);
     if (this.norms) { while (this.norms.length < doc) this.norms.push(0); }
     const kind = this.info.kind;
     let any = false;
@@ -44,7 +44,7 @@ class FieldBuilder {
         const tokens = this.info.analyzer(String(v));
         for (const t of tokens) this.stream.add(t.term, doc, base + t.position);
         length += tokens.length;
-        if (tokens.length) base += tokens[tokens.length - 1].position + 1 + POSITION_GAP;
+        if (tokens.length) base += tokens[tokens.length - 1]!.position + 1 + POSITION_GAP;
       }
       this.sumTotalTermFreq += length;
       this.norms!.push(encodeNorm(length));
@@ -125,7 +125,7 @@ class FieldBuilder {
   }
 
   build(maxDoc: number): FieldIndex {
-    while (this.dvStart.length <= maxDoc) this.dvStart.push(this.dvStart[this.dvStart.length - 1]);
+    while (this.dvStart.length <= maxDoc) this.dvStart.push(this.dvStart[this.dvStart.length - 1]!);
     if (this.norms) { while (this.norms.length < maxDoc) this.norms.push(0); }
     const text = this.info.kind === "text";
     const terms = this.stream.build(text);
@@ -147,9 +147,9 @@ class FieldBuilder {
       if (exact) pointExact = Array.from(order, (i) => exact[i]);
       const docOf = new Int32Array(this.numValues.length);
       for (let d = 0; d < maxDoc; d++) {
-        for (let i = this.dvStart[d]; i < this.dvStart[d + 1]; i++) docOf[i] = d;
+        for (let i = this.dvStart[d]!; i < this.dvStart[d + 1]!; i++) docOf[i] = d;
       }
-      pointDocs = Int32Array.from(order, (i) => docOf[i]);
+      pointDocs = Int32Array.from(order, (i) => docOf[i]!);
     }
     return {
       kind: this.info.kind,
@@ -210,13 +210,13 @@ export function buildSegment(docs: StoredDoc[], fields: FieldMap): Segment {
   const vectorEntries = new Map<string, Array<[number, number[]]>>();
   for (const f of vectorFields) vectorEntries.set(f.path, []);
   for (let d = 0; d < docs.length; d++) {
-    ids.set(docs[d].id, d);
+    ids.set(docs[d]!.id, d);
     values.clear();
     if (vectorValues) { for (const f of vectorFields) vectorValues.set(f.path, undefined); }
-    collect(docs[d].source, "", values, vectorValues);
+    collect(docs[d]!.source, "", values, vectorValues);
     if (hasUnsafeInteger(values)) {
       // A whole number beyond 2^53 was rounded when the source was parsed: read its digits again.
-      const text = sourceText(docs[d].source);
+      const text = sourceText(docs[d]!.source);
       if (text !== undefined) {
         values.clear();
         collect(parseExactJson(text), "", values, vectorValues);

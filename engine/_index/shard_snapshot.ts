@@ -41,7 +41,7 @@ export class ShardSnapshot {
   /** The stored document at a global ordinal. */
   doc(global: number): StoredDoc {
     const v = this.viewOf(global);
-    return v.segment.docs[global - v.base];
+    return v.segment.docs[global - v.base]!;
   }
 
   /** The segment view holding a global ordinal. */
@@ -51,10 +51,10 @@ export class ShardSnapshot {
     let hi = views.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (views[mid].base <= global) lo = mid;
+      if (views[mid]!.base <= global) lo = mid;
       else hi = mid - 1;
     }
-    return views[lo];
+    return views[lo]!;
   }
 
   /** Field statistics (deleted docs count until merged away, as in Lucene). */

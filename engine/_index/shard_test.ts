@@ -25,7 +25,7 @@ Deno.test("refresh adds, replaces and deletes; snapshots stay frozen", () => {
   shard.refresh([{ id: "a", doc: null }, { id: "b", doc: doc("b", { k: "z" }) }], mappings);
   assert.equal(shard.docCount, 1);
   assert.equal(before.docCount, 2);
-  assert.equal(before.views[0].deleted, null, "old snapshot does not see the deletion");
+  assert.equal(before.views[0]!.deleted, null, "old snapshot does not see the deletion");
   const after = shard.snapshot();
   assert.equal(after.views.length, 1, "a fully deleted segment is dropped");
   assert.equal(after.doc(0).source.k, "z");
@@ -53,7 +53,7 @@ Deno.test("field data: postings with positions, norms, doc values and points", (
     { id: "1", doc: doc("1", { t: ["hello world", "hello"], k: ["b", "a"], n: [5, 3] }) },
     { id: "2", doc: doc("2", { t: "world" }) },
   ], mappings);
-  const seg = shard.snapshot().views[0].segment;
+  const seg = shard.snapshot().views[0]!.segment;
   const t = seg.fields.get("t")!;
   const hello = t.terms.get("hello")!;
   assert.deepEqual([...hello.docs], [0]);
@@ -79,5 +79,5 @@ Deno.test("a large, mostly deleted segment is rewritten", () => {
   const snap = shard.snapshot();
   assert.equal(snap.views.length, 1);
   assert.equal(snap.maxDoc, 800);
-  assert.equal(snap.views[0].deleted, null);
+  assert.equal(snap.views[0]!.deleted, null);
 });

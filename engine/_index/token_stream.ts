@@ -44,13 +44,13 @@ export class TokenStream {
     const n = this.#length;
     const termCount = this.#terms.length;
     const start = new Int32Array(termCount + 1);
-    for (let i = 0; i < n; i++) start[this.#termIds[i] + 1]++;
-    for (let t = 0; t < termCount; t++) start[t + 1] += start[t];
+    for (let i = 0; i < n; i++) start[this.#termIds[i]! + 1]!++;
+    for (let t = 0; t < termCount; t++) start[t + 1]! += start[t]!;
     const cursor = start.slice(0, termCount);
     const order = new Int32Array(n);
-    for (let i = 0; i < n; i++) order[cursor[this.#termIds[i]]++] = i;
+    for (let i = 0; i < n; i++) order[cursor[this.#termIds[i]!]!++] = i;
     // One shared buffer per array kind; each posting is a view into it.
-    const allPositions = withPositions ? Int32Array.from(order, (i) => this.#positions[i]) : null;
+    const allPositions = withPositions ? Int32Array.from(order, (i) => this.#positions[i]!) : null;
     const allDocs = new Int32Array(n);
     const allFreqs = withPositions ? new Int32Array(n) : null;
     const allPosStart = withPositions ? new Int32Array(n + termCount) : null;
@@ -58,26 +58,26 @@ export class TokenStream {
     let docAt = 0;
     let posStartAt = 0;
     for (let t = 0; t < termCount; t++) {
-      const from = start[t];
-      const to = start[t + 1];
+      const from = start[t]!;
+      const to = start[t + 1]!;
       const docBase = docAt;
       const psBase = posStartAt;
       let last = -1;
       for (let j = from; j < to; j++) {
-        const d = this.#docs[order[j]];
+        const d = this.#docs[order[j]!]!;
         if (d !== last) {
           allDocs[docAt] = d;
           if (allFreqs) {
             allFreqs[docAt] = 0;
-            allPosStart![posStartAt++] = j - from;
+            allPosStart![posStartAt++] = j! - from;
           }
           docAt++;
           last = d;
         }
-        if (allFreqs) allFreqs[docAt - 1]++;
+        if (allFreqs) allFreqs[docAt - 1]!++;
       }
       if (allPosStart) allPosStart[posStartAt++] = to - from;
-      out.set(this.#terms[t], {
+      out.set(this.#terms[t]!, {
         docs: allDocs.subarray(docBase, docAt),
         freqs: allFreqs ? allFreqs.subarray(docBase, docAt) : null,
         posStart: allPosStart ? allPosStart.subarray(psBase, posStartAt) : null,

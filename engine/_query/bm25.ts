@@ -30,7 +30,7 @@ export class TermScorer {
   /** Score of one doc given its frequency and encoded norm (1 when the field has no norms). */
   score(freq: number, norm: number): number {
     const w = this.#weight;
-    return f(w - f(w / f(1 + f(f(freq) * this.#normCache[norm]))));
+    return f(w - f(w / f(1 + f(f(freq) * this.#normCache[norm]!))));
   }
 
   /** Scores every doc of a posting list (local ordinals). */
@@ -38,7 +38,7 @@ export class TermScorer {
     const out = new Float64Array(p.docs.length);
     const freqs = p.freqs;
     for (let i = 0; i < out.length; i++) {
-      out[i] = this.score(freqs ? freqs[i] : 1, norms ? norms[p.docs[i]] : 1);
+      out[i] = this.score(freqs ? freqs[i]! : 1, norms ? norms[p.docs[i]!]! : 1);
     }
     return out;
   }

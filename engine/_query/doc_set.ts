@@ -28,8 +28,8 @@ export function intersect(a: Hits, b: Hits): Hits {
   const ad = a.docs;
   const bd = b.docs;
   while (i < ad.length && j < bd.length) {
-    const x = ad[i];
-    const y = bd[j];
+    const x = ad[i]!;
+    const y = bd[j]!;
     if (x < y) i++;
     else if (x > y) j++;
     else {
@@ -51,11 +51,11 @@ export function subtract(a: Hits, b: Hits): Hits {
   let j = 0;
   let k = 0;
   for (let i = 0; i < a.docs.length; i++) {
-    const x = a.docs[i];
-    while (j < b.docs.length && b.docs[j] < x) j++;
+    const x = a.docs[i]!;
+    while (j < b.docs.length && b.docs[j]! < x) j++;
     if (j < b.docs.length && b.docs[j] === x) continue;
     docs[k] = x;
-    if (scores) scores[k] = a.scores![i];
+    if (scores) scores[k] = a.scores![i]!;
     k++;
   }
   return { docs: docs.subarray(0, k), scores: scores ? scores.subarray(0, k) : null };
@@ -82,7 +82,7 @@ export function union(
   let total = 0;
   for (const l of live) total += l.docs.length;
   if (live.length === 1 && !disMax) {
-    return { ...live[0], counts: new Uint16Array(live[0].docs.length).fill(1) };
+    return { ...live[0]!, counts: new Uint16Array(live[0]!.docs.length).fill(1) };
   }
   if (total * 8 < maxDoc && live.length <= MERGE_LISTS) {
     return mergeUnion(live, total, scoring, disMax, tieBreaker);
@@ -94,12 +94,12 @@ export function union(
     const d = l.docs;
     const s = l.scores;
     for (let i = 0; i < d.length; i++) {
-      const doc = d[i];
-      count[doc]++;
+      const doc = d[i]!;
+      count[doc]!++;
       if (s) {
-        const v = s[i];
-        acc[doc] += v;
-        if (best && v > best[doc]) best[doc] = v;
+        const v = s[i]!;
+        acc[doc]! += v;
+        if (best && v > best[doc]!) best[doc] = v;
       }
     }
   }
@@ -111,7 +111,7 @@ export function union(
     let n = 0;
     for (const l of live) for (const doc of l.docs) seen[n++] = doc;
     seen.sort();
-    for (let i = 0; i < n; i++) if (i === 0 || seen[i] !== seen[i - 1]) out[k++] = seen[i];
+    for (let i = 0; i < n; i++) if (i === 0 || seen[i] !== seen[i - 1]) out[k++] = seen[i]!;
   } else {
     for (let doc = 0; doc < maxDoc; doc++) if (count[doc]) out[k++] = doc;
   }
@@ -119,9 +119,9 @@ export function union(
   const counts = new Uint16Array(k);
   const scores = scoring ? new Float64Array(k) : null;
   for (let i = 0; i < k; i++) {
-    const doc = docs[i];
-    counts[i] = count[doc];
-    if (scores) scores[i] = best ? best[doc] + tieBreaker * (acc[doc] - best[doc]) : acc[doc];
+    const doc = docs[i]!;
+    counts[i] = count[doc]!;
+    if (scores) scores[i] = best ? best[doc]! + tieBreaker * (acc[doc]! - best[doc]!) : acc[doc]!;
   }
   return { docs, scores, counts };
 }
@@ -188,9 +188,9 @@ export function atLeast(hits: CountedHits, min: number): Hits {
   const docs: number[] = [];
   const scores: number[] = [];
   for (let i = 0; i < hits.docs.length; i++) {
-    if (hits.counts[i] >= min) {
-      docs.push(hits.docs[i]);
-      if (hits.scores) scores.push(hits.scores[i]);
+    if (hits.counts[i]! >= min) {
+      docs.push(hits.docs[i]!);
+      if (hits.scores) scores.push(hits.scores[i]!);
     }
   }
   return { docs: Int32Array.from(docs), scores: hits.scores ? Float64Array.from(scores) : null };

@@ -2,7 +2,8 @@
 
 import { type EngineError, esError } from "../_errors.ts";
 import { constantHits, type Hits, NO_HITS } from "./doc_set.ts";
-import type { FieldMap } from "../_index/field_map.ts";
+import { type FieldMap, fieldMapOf } from "../_index/field_map.ts";
+import type { SearchTarget } from "../_index/search_target.ts";
 import type { SegmentView, ShardSnapshot } from "../_index/shard_snapshot.ts";
 
 /** Everything a query needs to run against one target. */
@@ -21,6 +22,18 @@ export interface ExecContext {
   readonly maxTermsCount?: number;
 }
 
+/** The context of one target of a search, at the clock reading `now`. */
+export function execContextOf(target: SearchTarget, now: number): ExecContext {
+  return {
+    snapshot: target.snapshot,
+    fields: fieldMapOf(target.mappings),
+    now,
+    index: target.index,
+    maxRegexLength: target.maxRegexLength,
+    maxTermsCount: target.maxTermsCount,
+  };
+}
+
 /** Runs `fn` on each segment and concatenates the local results into global ordinals. */
 export function perSegment(ctx: ExecContext, fn: (view: SegmentView) => Hits): Hits {
   const parts: Hits[] = [];
@@ -34,7 +47,7 @@ export function perSegment(ctx: ExecContext, fn: (view: SegmentView) => Hits): H
     scoring ||= h.scores !== null;
   }
   if (parts.length === 0) return NO_HITS;
-  if (parts.length === 1) return parts[0];
+  if (parts.length === 1) return parts[0]!;
   const docs = new Int32Array(total);
   const scores = scoring ? new Float64Array(total) : null;
   let at = 0;
@@ -53,7 +66,7 @@ export function perSegment(ctx: ExecContext, fn: (view: SegmentView) => Hits): H
 export function sortedUnique(docs: ArrayLike<number>, maxDoc = 0): Int32Array {
   if (maxDoc > 0 && docs.length * 16 > maxDoc) {
     const seen = new Uint8Array(maxDoc);
-    for (let i = 0; i < docs.length; i++) seen[docs[i]] = 1;
+    for (let i = 0; i < docs.length; i++) seen[docs[i]!] = 1;
     const out = new Int32Array(Math.min(docs.length, maxDoc));
     let k = 0;
     for (let d = 0; d < maxDoc; d++) if (seen[d]) out[k++] = d;
@@ -61,14 +74,14 @@ export function sortedUnique(docs: ArrayLike<number>, maxDoc = 0): Int32Array {
   }
   const a = Int32Array.from(docs).sort();
   let k = 0;
-  for (let i = 0; i < a.length; i++) if (i === 0 || a[i] !== a[k - 1]) a[k++] = a[i];
+  for (let i = 0; i < a.length; i++) if (i === 0 || a[i] !== a[k - 1]) a[k++] = a[i]!;
   return a.subarray(0, k);
 }
 
 /** Union of several postings' docs inside one segment, with a constant score. */
 export function unionDocs(lists: Int32Array[], score: number, scoring: boolean): Hits {
   if (lists.length === 0) return NO_HITS;
-  if (lists.length === 1) return constantHits(lists[0], score, scoring);
+  if (lists.length === 1) return constantHits(lists[0]!, score, scoring);
   let n = 0;
   for (const l of lists) n += l.length;
   const all = new Int32Array(n);
@@ -78,7 +91,7 @@ export function unionDocs(lists: Int32Array[], score: number, scoring: boolean):
     at += l.length;
   }
   let max = 0;
-  for (const l of lists) if (l.length && l[l.length - 1] >= max) max = l[l.length - 1] + 1;
+  for (const l of lists) if (l.length && l[l.length - 1]! >= max) max = l[l.length - 1]! + 1;
   return constantHits(sortedUnique(all, max), score, scoring);
 }
 
@@ -97,11 +110,11 @@ export function liveOnly(snapshot: ShardSnapshot, hits: Hits): Hits {
   const docs: number[] = [];
   const scores: number[] = [];
   for (let i = 0; i < hits.docs.length; i++) {
-    const d = hits.docs[i];
+    const d = hits.docs[i]!;
     const v = snapshot.viewOf(d);
     if (v.deleted?.[d - v.base]) continue;
     docs.push(d);
-    if (hits.scores) scores.push(hits.scores[i]);
+    if (hits.scores) scores.push(hits.scores[i]!);
   }
   return { docs: Int32Array.from(docs), scores: hits.scores ? Float64Array.from(scores) : null };
 }

@@ -46,6 +46,26 @@ function prefixHits(
   });
 }
 
+/** One term of a fuzzy `match`: the indexed terms within the query's edit distance of `term`. */
+function fuzzyTerm(
+  ctx: ExecContext,
+  q: QueryOf<"match">,
+  fuzziness: string,
+  term: string,
+  scoring: boolean,
+): Hits {
+  return fuzzyHits(
+    ctx,
+    q.field,
+    term,
+    maxEdits(fuzziness, term),
+    q.prefixLength ?? 0,
+    q.transpositions ?? true,
+    q.boost,
+    scoring,
+  );
+}
+
 /** `match` query on one concrete field. */
 export function runMatch(q: QueryOf<"match">, ctx: ExecContext, scoring: boolean): Hits {
   const info = ctx.fields.byPath.get(q.field);
@@ -55,17 +75,7 @@ export function runMatch(q: QueryOf<"match">, ctx: ExecContext, scoring: boolean
       return prefixHits(ctx, q.field, String(q.query), q.boost, scoring);
     }
     if (q.fuzziness !== undefined && info.kind === "keyword") {
-      const t = String(q.query);
-      return fuzzyHits(
-        ctx,
-        q.field,
-        t,
-        maxEdits(q.fuzziness, t),
-        q.prefixLength ?? 0,
-        q.transpositions ?? true,
-        q.boost,
-        scoring,
-      );
+      return fuzzyTerm(ctx, q, q.fuzziness, String(q.query), scoring);
     }
     return valueHits(ctx, info, q.query, q.boost, scoring, q.lenient ?? false);
   }
@@ -78,19 +88,10 @@ export function runMatch(q: QueryOf<"match">, ctx: ExecContext, scoring: boolean
     q.prefixLast && i === terms.length - 1
       ? prefixHits(ctx, q.field, t, q.boost, scoring)
       : q.fuzziness !== undefined
-      ? fuzzyHits(
-        ctx,
-        q.field,
-        t,
-        maxEdits(q.fuzziness, t),
-        q.prefixLength ?? 0,
-        q.transpositions ?? true,
-        q.boost,
-        scoring,
-      )
+      ? fuzzyTerm(ctx, q, q.fuzziness, t, scoring)
       : termHits(ctx, q.field, t, q.boost, scoring)
   );
-  if (parts.length === 1) return parts[0];
+  if (parts.length === 1) return parts[0]!;
   if (q.operator === "and") return parts.reduce(intersect);
   const min = resolveMsm(q.minimumShouldMatch, parts.length, 1);
   return atLeast(union(parts, ctx.snapshot.maxDoc), min);
@@ -99,14 +100,14 @@ export function runMatch(q: QueryOf<"match">, ctx: ExecContext, scoring: boolean
 /** Frequency of the phrase in one doc, given each term's positions (exact or within `slop`). */
 function phraseFreq(positions: Int32Array[], slop: number): number {
   let freq = 0;
-  const first = positions[0];
+  const first = positions[0]!;
   for (const start of first) {
     let ok = true;
     let dist = 0;
     for (let k = 1; k < positions.length && ok; k++) {
       const want = start + k;
       let best = Infinity;
-      for (const p of positions[k]) {
+      for (const p of positions[k]!) {
         const d = Math.abs(p - want);
         if (d < best) best = d;
       }
@@ -151,7 +152,7 @@ export function runPhrase(q: QueryOf<"match_phrase">, ctx: ExecContext, scoring:
         : runPhrase(p as QueryOf<"match_phrase">, ctx, scoring)
     ).reduce(intersect);
   }
-  if (terms.length === 1) return termHits(ctx, q.field, terms[0], q.boost, scoring);
+  if (terms.length === 1) return termHits(ctx, q.field, terms[0]!, q.boost, scoring);
   const stats = ctx.snapshot.fieldStats(q.field);
   let idfSum = 0;
   for (const t of terms) {
@@ -171,14 +172,14 @@ export function runPhrase(q: QueryOf<"match_phrase">, ctx: ExecContext, scoring:
     const cursors = new Int32Array(postings.length);
     for (const doc of cand.docs) {
       const pos = postings.map((p, k) => {
-        while (p!.docs[cursors[k]] < doc) cursors[k]++;
-        const i = cursors[k];
+        while (p!.docs[cursors[k]!]! < doc) cursors[k]!++;
+        const i = cursors[k]!;
         return p!.positions!.subarray(p!.posStart![i], p!.posStart![i + 1]);
       });
       const freq = phraseFreq(pos, q.slop);
       if (freq > 0) {
         docs.push(doc);
-        if (scoring) scores.push(scorer.score(freq, f.norms ? f.norms[doc] : 1));
+        if (scoring) scores.push(scorer.score(freq, f.norms ? f.norms[doc]! : 1));
       }
     }
     return { docs: Int32Array.from(docs), scores: scoring ? Float64Array.from(scores) : null };
@@ -238,7 +239,7 @@ export function runMultiMatch(q: QueryOf<"multi_match">, ctx: ExecContext, scori
   const merged = parts.length === 1
     ? parts[0]
     : union(parts, ctx.snapshot.maxDoc, !sum, q.tieBreaker);
-  return boostHits(merged, q.boost);
+  return boostHits(merged!, q.boost);
 }
 
 /**

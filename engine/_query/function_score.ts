@@ -62,8 +62,8 @@ function evaluate(fn: ScoreFunction, ctx: ExecContext, doc: number): number {
     const field = view.segment.fields.get(f.field);
     const local = doc - view.base;
     let x: number | undefined;
-    if (field?.numValues && field.dvStart[local] < field.dvStart[local + 1]) {
-      x = field.numValues[field.dvStart[local]];
+    if (field?.numValues && field.dvStart[local]! < field.dvStart[local + 1]!) {
+      x = field.numValues[field.dvStart[local]!];
     }
     x ??= f.missing;
     if (x === undefined) {
@@ -84,7 +84,7 @@ function combine(values: number[], mode: string): number {
     case "avg":
       return values.reduce((a, b) => a + b, 0) / values.length;
     case "first":
-      return values[0];
+      return values[0]!;
     case "max":
       return Math.max(...values);
     case "min":
@@ -122,13 +122,13 @@ export function applyFunctions(
   const docs: number[] = [];
   const scores: number[] = [];
   for (let i = 0; i < hits.docs.length; i++) {
-    const doc = hits.docs[i];
+    const doc = hits.docs[i]!;
     const values: number[] = [];
     functions.forEach((fn, k) => {
       if (!filters[k] || filters[k]!.has(doc)) values.push(evaluate(fn, ctx, doc));
     });
     const fnScore = values.length ? Math.min(combine(values, o.scoreMode), o.maxBoost) : 1;
-    const score = apply(hits.scores ? hits.scores[i] : 1, fnScore, o.boostMode) * o.boost;
+    const score = apply(hits.scores ? hits.scores[i]! : 1, fnScore, o.boostMode) * o.boost;
     if (o.minScore !== undefined && score < o.minScore) continue;
     docs.push(doc);
     scores.push(score);

@@ -25,9 +25,9 @@ export function editDistance(a: string, b: string, max: number, transpositions: 
     let rowMin = i;
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
+      let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
       if (transpositions && i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        v = Math.min(v, prev2[j - 2] + 1);
+        v = Math.min(v, prev2[j - 2]! + 1);
       }
       cur.push(v);
       if (v < rowMin) rowMin = v;
@@ -36,7 +36,7 @@ export function editDistance(a: string, b: string, max: number, transpositions: 
     prev2 = prev;
     prev = cur;
   }
-  return prev[b.length];
+  return prev[b.length]!;
 }
 
 /** Docs containing any term within `edits` of `term` (sharing `prefixLength` chars); best expansion scores. */

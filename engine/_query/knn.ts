@@ -13,13 +13,12 @@ import type { Hits } from "./doc_set.ts";
 import { type ExecContext, queryShardError } from "./exec_context.ts";
 import type { QueryNode, QueryOf } from "./query_nodes.ts";
 import { TopHeap } from "./knn_top.ts";
+import type { JsonObject } from "../_json.ts";
 
 export { globalTopK } from "./knn_top.ts";
 
 /** Most candidates Elasticsearch lets a kNN search consider per shard. */
 export const MAX_CANDIDATES = 10_000;
-
-type Json = Record<string, unknown>;
 
 const SECTION_KEYS = new Set([
   "field",
@@ -71,7 +70,7 @@ export function parseKnn(
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
     throw parsingError(`[knn] must be an object or an array of objects`);
   }
-  const o = raw as Json;
+  const o = raw as JsonObject;
   for (const k of Object.keys(o)) {
     if (!SECTION_KEYS.has(k)) throw parsingError(`[knn] unknown field [${k}]`);
   }
@@ -127,7 +126,7 @@ export function parseKnnQuery(
   raw: unknown,
   parseQuery: (q: unknown) => QueryNode,
 ): QueryOf<"knn"> {
-  const o = (raw ?? {}) as Json;
+  const o = (raw ?? {}) as JsonObject;
   if (typeof o !== "object" || Array.isArray(o)) {
     throw parsingError(`[knn] query malformed, no start_object after query name`);
   }
@@ -138,7 +137,7 @@ export function parseKnnQuery(
   const fields = Object.keys(o);
   if (fields.length !== 1) throw parsingError(`[knn] query must name exactly one field`);
   const field = fields[0]!;
-  const p = (o[field] ?? {}) as Json;
+  const p = (o[field] ?? {}) as JsonObject;
   for (const key of Object.keys(p)) {
     if (!["vector", "k", "filter", "boost", "_name"].includes(key)) {
       throw parsingError(`[knn] unknown field [${key}]`);

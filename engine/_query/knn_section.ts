@@ -2,10 +2,9 @@
 // query's hits, and a doc found by several sources gets the sum of their scores, as in
 // Elasticsearch.
 
-import { fieldMapOf } from "../_index/field_map.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
 import { type Hits, union } from "./doc_set.ts";
-import type { ExecContext } from "./exec_context.ts";
+import { type ExecContext, execContextOf } from "./exec_context.ts";
 import { globalTopK, knnTopK } from "./knn.ts";
 import type { QueryOf } from "./query_nodes.ts";
 import { matchLive } from "./query_exec.ts";
@@ -20,14 +19,7 @@ export function knnSection(
   now: number,
 ): (target: number, hits: Hits) => Hits {
   if (entries.length === 0) return (_, hits) => hits;
-  const contexts: ExecContext[] = targets.map((target) => ({
-    snapshot: target.snapshot,
-    fields: fieldMapOf(target.mappings),
-    now,
-    index: target.index,
-    maxRegexLength: target.maxRegexLength,
-    maxTermsCount: target.maxTermsCount,
-  }));
+  const contexts: ExecContext[] = targets.map((target) => execContextOf(target, now));
   const found = entries.map((q) =>
     globalTopK(
       contexts.map((ctx) => knnTopK(q, ctx, q.filter ? matchLive(q.filter, ctx, false) : null)),

@@ -59,7 +59,7 @@ function scoreOf(hits: Hits, doc: number): number | undefined {
   let hi = hits.docs.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    const d = hits.docs[mid];
+    const d = hits.docs[mid]!;
     if (d === doc) return hits.scores ? hits.scores[mid] : 0;
     if (d < doc) lo = mid + 1;
     else hi = mid - 1;
@@ -91,7 +91,7 @@ export function matchedQueries(
     named.forEach(([name, node], i) => {
       const key = `${c.t}:${i}`;
       let hits = cache.get(key);
-      if (!hits) cache.set(key, hits = execute(node, contexts[c.t], withScores));
+      if (!hits) cache.set(key, hits = execute(node, contexts[c.t]!, withScores));
       const s = scoreOf(hits, c.doc);
       if (s === undefined) return;
       list.push(name);

@@ -48,9 +48,9 @@ function addOptional(base: Hits, optional: Hits): Hits {
   const scores = base.scores.slice();
   let j = 0;
   for (let i = 0; i < base.docs.length; i++) {
-    const d = base.docs[i];
-    while (j < optional.docs.length && optional.docs[j] < d) j++;
-    if (j < optional.docs.length && optional.docs[j] === d) scores[i] += optional.scores[j];
+    const d = base.docs[i]!;
+    while (j < optional.docs.length && optional.docs[j]! < d) j++;
+    if (j < optional.docs.length && optional.docs[j] === d) scores[i]! += optional.scores[j]!;
   }
   return { docs: base.docs, scores };
 }
@@ -106,9 +106,9 @@ function runBoosting(q: QueryOf<"boosting">, ctx: ExecContext, scoring: boolean)
   const scores = positive.scores.slice();
   let j = 0;
   for (let i = 0; i < positive.docs.length; i++) {
-    const d = positive.docs[i];
-    while (j < negative.docs.length && negative.docs[j] < d) j++;
-    if (j < negative.docs.length && negative.docs[j] === d) scores[i] *= q.negativeBoost;
+    const d = positive.docs[i]!;
+    while (j < negative.docs.length && negative.docs[j]! < d) j++;
+    if (j < negative.docs.length && negative.docs[j] === d) scores[i]! *= q.negativeBoost;
   }
   return boostHits({ docs: positive.docs, scores }, q.boost);
 }

@@ -275,7 +275,7 @@ Deno.test("date_nanos keeps sub-millisecond precision for sort, range and search
     { sort: [{ ts: "desc" }], size: 1 },
     new URLSearchParams(),
   );
-  const hit = (res.hits as { hits: { _id: string; sort: bigint[] }[] }).hits[0];
+  const hit = (res.hits as { hits: { _id: string; sort: bigint[] }[] }).hits[0]!;
   assert.equal(hit._id, "b");
   assert.equal(hit.sort[0], 1571646604828733000n); // a long, as Elasticsearch writes it
   const next = searchApi(ctx, [idx.target()], {
@@ -283,7 +283,7 @@ Deno.test("date_nanos keeps sub-millisecond precision for sort, range and search
     size: 1,
     search_after: ["2019-10-21 08:30:04.828733"],
   }, new URLSearchParams());
-  assert.equal((next.hits as { hits: { _id: string }[] }).hits[0]._id, "a");
+  assert.equal((next.hits as { hits: { _id: string }[] }).hits[0]!._id, "a");
   const ranged = searchApi(ctx, [idx.target()], {
     query: { range: { ts: { gt: "2019-10-21 00:30:04.828740" } } },
   }, new URLSearchParams());

@@ -1,7 +1,7 @@
 // Parses Query DSL JSON into frozen QueryNode trees, with Elasticsearch's parse errors.
 
 import { parsingError } from "../_errors.ts";
-import type { BoostedField, QueryNode } from "./query_nodes.ts";
+import type { BoostedField, QueryNode, QueryOf } from "./query_nodes.ts";
 import { parseFunction } from "./function_score.ts";
 import { parseKnnQuery } from "./knn.ts";
 import { parseScriptQuery, parseScriptScore } from "./script_score.ts";
@@ -9,29 +9,25 @@ import { registerName } from "./named_queries.ts";
 import { parseQueryString, parseSimpleQueryString } from "./query_string.ts";
 import { parseRegexpFlags } from "./regexp_syntax.ts";
 import { parseSpan, SPAN_QUERIES } from "./span_parser.ts";
+import { isJsonObject, type JsonObject } from "../_json.ts";
 
-type Json = Record<string, unknown>;
 type Parser = (body: unknown, name: string) => QueryNode;
 
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-function expectObject(v: unknown, name: string): Json {
-  if (!isObject(v)) {
+function expectObject(v: unknown, name: string): JsonObject {
+  if (!isJsonObject(v)) {
     throw parsingError(`[${name}] query malformed, no start_object after query name`);
   }
   return v;
 }
 
-function boostOf(o: Json): number {
+function boostOf(o: JsonObject): number {
   const b = o.boost ?? 1;
   const n = typeof b === "string" || typeof b === "bigint" ? Number(b) : b;
   if (typeof n !== "number" || Number.isNaN(n)) throw parsingError(`[boost] must be a number`);
   return n;
 }
 
-function checkKeys(o: Json, name: string, allowed: readonly string[]): void {
+function checkKeys(o: JsonObject, name: string, allowed: readonly string[]): void {
   for (const k of Object.keys(o)) {
     if (k !== "boost" && k !== "_name" && !allowed.includes(k)) {
       throw parsingError(`[${name}] query does not support [${k}]`);
@@ -44,7 +40,7 @@ function singleField(
   body: unknown,
   name: string,
   valueKey: string,
-): { field: string; params: Json } {
+): { field: string; params: JsonObject } {
   const o = expectObject(body, name);
   const fields = Object.keys(o).filter((k) => k !== "boost" && k !== "_name");
   if (fields.length !== 1) {
@@ -53,9 +49,9 @@ function singleField(
       `[${name}] query doesn't support multiple fields, found [${fields[0]}] and [${fields[1]}]`,
     );
   }
-  const field = fields[0];
+  const field = fields[0]!;
   const raw = o[field];
-  const params: Json = isObject(raw) ? { ...raw } : { [valueKey]: raw };
+  const params: JsonObject = isJsonObject(raw) ? { ...raw } : { [valueKey]: raw };
   if (o.boost !== undefined && params.boost === undefined) params.boost = o.boost;
   return { field, params };
 }
@@ -88,8 +84,44 @@ export function boostedFields(v: unknown): BoostedField[] {
   });
 }
 
+/** The `match` node of `match` and `match_bool_prefix`; `variant` holds what differs. */
+function matchNode(
+  field: string,
+  params: JsonObject,
+  n: string,
+  variant: { zeroTermsAll: boolean; lenient?: boolean; prefixLast?: boolean },
+): QueryOf<"match"> {
+  return {
+    kind: "match",
+    field,
+    query: params.query,
+    operator: operatorOf(params.operator, n),
+    minimumShouldMatch: msm(params.minimum_should_match),
+    analyzer: params.analyzer as string | undefined,
+    boost: boostOf(params),
+    ...variant,
+    ...fuzzyParams(params),
+  };
+}
+
+/** The `match_phrase` node of `match_phrase` and `match_phrase_prefix`. */
+function phraseNode(
+  field: string,
+  params: JsonObject,
+  variant: { prefixLast?: boolean },
+): QueryOf<"match_phrase"> {
+  return {
+    kind: "match_phrase",
+    field,
+    query: params.query,
+    slop: Number(params.slop ?? 0),
+    boost: boostOf(params),
+    ...variant,
+  };
+}
+
 function fuzzyParams(
-  p: Json,
+  p: JsonObject,
 ): { fuzziness?: string; prefixLength?: number; transpositions?: boolean } {
   if (p.fuzziness === undefined) return {};
   return {
@@ -129,7 +161,7 @@ const PARSERS: Record<string, Parser> = {
   term: (b, n) => {
     const { field, params } = singleField(b, n, "value");
     checkKeys(params, n, TERM_KEYS);
-    if (params.value === undefined || params.value === null || isObject(params.value)) {
+    if (params.value === undefined || params.value === null || isJsonObject(params.value)) {
       throw parsingError(`[term] query malformed, no value specified`);
     }
     return {
@@ -144,65 +176,33 @@ const PARSERS: Record<string, Parser> = {
     const o = expectObject(b, n);
     const fields = Object.keys(o).filter((k) => k !== "boost" && k !== "_name");
     if (fields.length !== 1) throw parsingError(`[terms] query does not support multiple fields`);
-    const values = o[fields[0]];
+    const values = o[fields[0]!];
     if (!Array.isArray(values)) throw parsingError(`[terms] query does not support [${fields[0]}]`);
-    return { kind: "terms", field: fields[0], values, boost: boostOf(o) };
+    return { kind: "terms", field: fields[0]!, values, boost: boostOf(o) };
   },
   match: (b, n) => {
     const { field, params } = singleField(b, n, "query");
     checkKeys(params, n, MATCH_KEYS);
     if (params.query === undefined) throw parsingError(`No text specified for text query`);
-    return {
-      kind: "match",
-      field,
-      query: params.query,
-      operator: operatorOf(params.operator, n),
-      minimumShouldMatch: msm(params.minimum_should_match),
-      analyzer: params.analyzer as string | undefined,
-      boost: boostOf(params),
+    return matchNode(field, params, n, {
       zeroTermsAll: String(params.zero_terms_query ?? "none").toLowerCase() === "all",
       lenient: params.lenient === true,
-      ...fuzzyParams(params),
-    };
+    });
   },
   match_phrase: (b, n) => {
     const { field, params } = singleField(b, n, "query");
     checkKeys(params, n, ["query", "slop", "analyzer", "zero_terms_query"]);
-    return {
-      kind: "match_phrase",
-      field,
-      query: params.query,
-      slop: Number(params.slop ?? 0),
-      boost: boostOf(params),
-    };
+    return phraseNode(field, params, {});
   },
   match_phrase_prefix: (b, n) => {
     const { field, params } = singleField(b, n, "query");
     checkKeys(params, n, ["query", "slop", "analyzer", "max_expansions", "zero_terms_query"]);
-    return {
-      kind: "match_phrase",
-      field,
-      query: params.query,
-      slop: Number(params.slop ?? 0),
-      boost: boostOf(params),
-      prefixLast: true,
-    };
+    return phraseNode(field, params, { prefixLast: true });
   },
   match_bool_prefix: (b, n) => {
     const { field, params } = singleField(b, n, "query");
     checkKeys(params, n, MATCH_KEYS);
-    return {
-      kind: "match",
-      field,
-      query: params.query,
-      operator: operatorOf(params.operator, n),
-      minimumShouldMatch: msm(params.minimum_should_match),
-      analyzer: params.analyzer as string | undefined,
-      boost: boostOf(params),
-      zeroTermsAll: false,
-      prefixLast: true,
-      ...fuzzyParams(params),
-    };
+    return matchNode(field, params, n, { zeroTermsAll: false, prefixLast: true });
   },
   multi_match: (b, n) => {
     const o = expectObject(b, n);
@@ -306,7 +306,7 @@ const PARSERS: Record<string, Parser> = {
       "time_zone",
       "relation",
     ]);
-    const p: Json = { gt: params.gt, gte: params.gte, lt: params.lt, lte: params.lte };
+    const p: JsonObject = { gt: params.gt, gte: params.gte, lt: params.lt, lte: params.lte };
     if (params.from !== undefined && params.from !== null) {
       p[params.include_lower === false ? "gt" : "gte"] = params.from;
     }
@@ -424,9 +424,9 @@ const PARSERS: Record<string, Parser> = {
       "random_score",
     ]);
     const functions = Array.isArray(o.functions)
-      ? o.functions.map((f) => parseFunction(f as Json, parseQuery))
+      ? o.functions.map((f) => parseFunction(f as JsonObject, parseQuery))
       : [];
-    const inline: Json = {};
+    const inline: JsonObject = {};
     for (const k of ["weight", "field_value_factor", "random_score"]) {
       if (o[k] !== undefined) inline[k] = o[k];
     }
@@ -490,7 +490,7 @@ const PARSERS: Record<string, Parser> = {
 
 /** Parses one Query DSL clause. Unknown query names → 400 `parsing_exception "unknown query [x]"`. */
 export function parseQuery(json: unknown): QueryNode {
-  if (!isObject(json)) throw parsingError(`query malformed, must start with start_object`);
+  if (!isJsonObject(json)) throw parsingError(`query malformed, must start with start_object`);
   const keys = Object.keys(json);
   if (keys.length === 0) return { kind: "match_all", boost: 1 };
   if (keys.length > 1) {
@@ -498,7 +498,7 @@ export function parseQuery(json: unknown): QueryNode {
       `[${keys[0]}] malformed query, expected [END_OBJECT] but found [FIELD_NAME]`,
     );
   }
-  const name = keys[0];
+  const name = keys[0]!;
   const parser = Object.hasOwn(PARSERS, name) ? PARSERS[name] : undefined;
   if (!parser) throw parsingError(`unknown query [${name}]`);
   const node = Object.freeze(parser(json[name], name));

@@ -27,7 +27,7 @@ function tokenize(text: string, regex: boolean): string[] {
   const out: string[] = [];
   re.lastIndex = 0;
   let m: RegExpExecArray | null;
-  while ((m = re.exec(text)) !== null) out.push(m[1]);
+  while ((m = re.exec(text)) !== null) out.push(m[1]!);
   return out;
 }
 
@@ -53,8 +53,8 @@ class QsParser {
       const t = this.#tokens[this.#i];
       if (t === "AND" || t === "&&") {
         pendingAnd = true;
-        if (items.length && items[items.length - 1].occur === "should") {
-          items[items.length - 1].occur = "must";
+        if (items.length && items[items.length - 1]!.occur === "should") {
+          items[items.length - 1]!.occur = "must";
         }
         this.#i++;
         continue;
@@ -78,7 +78,7 @@ class QsParser {
       items.push({ occur, node: this.#clause() });
       pendingAnd = false;
     }
-    if (items.length === 1 && items[0].occur !== "must_not") return items[0].node;
+    if (items.length === 1 && items[0]!.occur !== "must_not") return items[0]!.node;
     if (items.length === 0) return { kind: "match_none" };
     return {
       kind: "bool",
@@ -103,7 +103,7 @@ class QsParser {
     if (colon > 0) {
       const field = unescape(t.slice(0, colon));
       let rest = t.slice(colon + 1);
-      if (rest === "" && this.#tokens[this.#i] !== undefined) rest = this.#tokens[this.#i++];
+      if (rest === "" && this.#tokens[this.#i] !== undefined) rest = this.#tokens[this.#i++]!;
       if (rest === "(") {
         const saved = this.opts.fields;
         this.opts.fields = [{ field, boost: 1 }];
@@ -121,13 +121,13 @@ class QsParser {
 
   #range(field: string, first: string): QueryNode {
     const parts = [first];
-    while (!/[\]}]$/.test(parts[parts.length - 1]) && this.#i < this.#tokens.length) {
-      parts.push(this.#tokens[this.#i++]);
+    while (!/[\]}]$/.test(parts[parts.length - 1]!) && this.#i < this.#tokens.length) {
+      parts.push(this.#tokens[this.#i++]!);
     }
     const m = /^([[{])\s*(\S+)\s+TO\s+(\S+?)\s*([\]}])$/.exec(parts.join(" "));
     if (!m) throw parsingError(`Failed to parse query [${parts.join(" ")}]`);
-    const lower = m[2] === "*" ? undefined : unescape(m[2]);
-    const upper = m[3] === "*" ? undefined : unescape(m[3]);
+    const lower = m[2] === "*" ? undefined : unescape(m[2]!);
+    const upper = m[3] === "*" ? undefined : unescape(m[3]!);
     return {
       kind: "range",
       field,
@@ -143,7 +143,7 @@ class QsParser {
     const caret = /\^(\d+(?:\.\d+)?)$/.exec(text);
     const regex = !this.opts.noRegex && text.startsWith("/");
     if (caret && (text.startsWith('"') || regex)) {
-      if (text.slice(0, caret.index).endsWith(text[0])) {
+      if (text.slice(0, caret.index).endsWith(text[0]!)) {
         boost = Number(caret[1]);
         text = text.slice(0, caret.index);
       }
@@ -160,7 +160,7 @@ class QsParser {
   #valueNode(text: string, fields: readonly BoostedField[]): QueryNode {
     const perField = (make: (f: BoostedField) => QueryNode): QueryNode =>
       fields.length === 1
-        ? make(fields[0])
+        ? make(fields[0]!)
         : { kind: "dis_max", queries: fields.map(make), tieBreaker: 0, boost: 1 };
     if (text.startsWith('"')) {
       const phrase = unescape(text.slice(1, -1));
@@ -191,7 +191,7 @@ class QsParser {
       return perField((f) => ({
         kind: "range",
         field: f.field,
-        [key]: unescape(cmp[2]),
+        [key]: unescape(cmp[2]!),
         boost: f.boost,
       }));
     }

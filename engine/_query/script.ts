@@ -270,7 +270,7 @@ function evaluate(source: string, node: ScriptNode, vars: Vars): unknown {
       let value: unknown;
       if (node.k === "step") value = Number(old) + (node.op === "++" ? 1 : -1);
       else if (node.op === "=") value = evaluate(source, node.value, vars);
-      else value = arith(source, node.op[0], old, evaluate(source, node.value, vars));
+      else value = arith(source, node.op[0]!, old, evaluate(source, node.value, vars));
       store(source, h, key, value);
       return value;
     }

@@ -43,7 +43,7 @@ function tokenize(source: string): string[] {
     const at = TOKEN.lastIndex;
     const m = TOKEN.exec(source);
     if (!m) throw scriptError(source, `unexpected character [${source.slice(at).trim()[0]}]`);
-    tokens.push(m[1] ?? m[2] ?? m[3] ?? m[4]);
+    tokens.push(m[1] ?? m[2] ?? m[3] ?? m[4]!);
   }
   return tokens;
 }

@@ -10,8 +10,7 @@ import { type Cursor, DocAccess, MathHost, MISSING_VECTOR, VectorValues } from "
 import type { Hits } from "./doc_set.ts";
 import type { ExecContext } from "./exec_context.ts";
 import type { QueryNode, QueryOf, ScoreScript } from "./query_nodes.ts";
-
-type Json = Record<string, unknown>;
+import type { JsonObject } from "../_json.ts";
 
 /** OpenSearch's `knn_score` spaces. */
 const KNN_SPACES = new Set(["l2", "l1", "linf", "cosinesimil", "innerproduct", "hammingbit"]);
@@ -46,7 +45,7 @@ function script(raw: unknown): ScoreScript {
 
 /** `{"script_score": {query, script, min_score, boost}}`. */
 export function parseScriptScore(
-  o: Json,
+  o: JsonObject,
   parseQuery: (q: unknown) => QueryNode,
 ): QueryOf<"script_score"> {
   for (const k of Object.keys(o)) {
@@ -66,7 +65,7 @@ export function parseScriptScore(
 }
 
 /** `{"script": {"script": {...}}}`: a filter that keeps docs for which the script is true. */
-export function parseScriptQuery(o: Json): QueryOf<"script"> {
+export function parseScriptQuery(o: JsonObject): QueryOf<"script"> {
   for (const k of Object.keys(o)) {
     if (!["script", "boost", "_name"].includes(k)) {
       throw parsingError(`[script] query does not support [${k}]`);

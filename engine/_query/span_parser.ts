@@ -6,8 +6,7 @@ import { wildcardAutomaton } from "../_index/automaton.ts";
 import { editDistance, maxEdits } from "./fuzzy.ts";
 import { compileRegexp } from "./regexp_syntax.ts";
 import { fieldOf, type SpanNode } from "./span_nodes.ts";
-
-type Json = Record<string, unknown>;
+import type { JsonObject } from "../_json.ts";
 
 /** Span query names the parser accepts. */
 export const SPAN_QUERIES: readonly string[] = [
@@ -21,11 +20,11 @@ export const SPAN_QUERIES: readonly string[] = [
   "span_within",
 ];
 
-function object(v: unknown, name: string): Json {
+function object(v: unknown, name: string): JsonObject {
   if (v === null || typeof v !== "object" || Array.isArray(v)) {
     throw parsingError(`[${name}] query malformed, no start_object after query name`);
   }
-  return v as Json;
+  return v as JsonObject;
 }
 
 function clauseOf(v: unknown, owner: string, what: string): SpanNode {
@@ -42,12 +41,12 @@ function sameField(clauses: readonly SpanNode[]): void {
   if (f.size > 1) throw illegalArgument("Clauses must have same field.");
 }
 
-function multiTest(match: Json): { field: string; test: (t: string) => boolean } {
+function multiTest(match: JsonObject): { field: string; test: (t: string) => boolean } {
   const [type, body] = Object.entries(match)[0] ?? [];
   const o = object(body, String(type));
   const [field, spec] = Object.entries(o)[0] ?? [];
   if (!field) throw parsingError(`[${type}] query requires a field`);
-  const value = spec !== null && typeof spec === "object" ? (spec as Json).value : spec;
+  const value = spec !== null && typeof spec === "object" ? (spec as JsonObject).value : spec;
   const text = String(value);
   switch (type) {
     case "prefix":
@@ -61,7 +60,7 @@ function multiTest(match: Json): { field: string; test: (t: string) => boolean }
       return { field, test: (t) => a.test(t) };
     }
     case "fuzzy": {
-      const max = maxEdits(String((spec as Json)?.fuzziness ?? "AUTO"), text);
+      const max = maxEdits(String((spec as JsonObject)?.fuzziness ?? "AUTO"), text);
       return { field, test: (t) => editDistance(t, text, max, true) <= max };
     }
     default:
@@ -80,7 +79,7 @@ export function parseSpan(name: string, raw: unknown): SpanNode {
         [];
       if (!field) throw parsingError("[span_term] query requires a field");
       const value = spec !== null && typeof spec === "object"
-        ? (spec as Json).value ?? (spec as Json).term
+        ? (spec as JsonObject).value ?? (spec as JsonObject).term
         : spec;
       return { kind: "term", field, term: String(value) };
     }

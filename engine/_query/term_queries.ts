@@ -199,7 +199,7 @@ function lowerBound(terms: string[], key: string): number {
   let b = terms.length;
   while (a < b) {
     const m = (a + b) >> 1;
-    if (terms[m] < key) a = m + 1;
+    if (terms[m]! < key) a = m + 1;
     else b = m;
   }
   return a;
@@ -278,7 +278,7 @@ export function runRange(q: QueryOf<"range">, ctx: ExecContext, scoring: boolean
     if (gt !== undefined && ts[a] === gt) a++;
     const out: string[] = [];
     for (let i = a; i < ts.length; i++) {
-      const t = ts[i];
+      const t = ts[i]!;
       if ((lt !== undefined && t >= lt) || (lte !== undefined && t > lte)) break;
       out.push(t);
     }
@@ -326,8 +326,8 @@ export function runPrefix(query: QueryOf<"prefix">, ctx: ExecContext, scoring: b
   }
   return scanTerms(ctx, q.field, q.boost, scoring, (ts) => {
     const out: string[] = [];
-    for (let i = lowerBound(ts, q.value); i < ts.length && ts[i].startsWith(q.value); i++) {
-      out.push(ts[i]);
+    for (let i = lowerBound(ts, q.value); i < ts.length && ts[i]!.startsWith(q.value); i++) {
+      out.push(ts[i]!);
     }
     return out;
   });
@@ -365,8 +365,8 @@ export function runWildcard(query: QueryOf<"wildcard">, ctx: ExecContext, scorin
   const literal = q.caseInsensitive ? "" : wildcardPrefix(q.value);
   return scanTerms(ctx, q.field, q.boost, scoring, (ts) => {
     const out: string[] = [];
-    for (let i = lowerBound(ts, literal); i < ts.length && ts[i].startsWith(literal); i++) {
-      if (re.test(ts[i])) out.push(ts[i]);
+    for (let i = lowerBound(ts, literal); i < ts.length && ts[i]!.startsWith(literal); i++) {
+      if (re.test(ts[i]!)) out.push(ts[i]!);
     }
     return out;
   });

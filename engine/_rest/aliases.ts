@@ -9,7 +9,7 @@ import {
 } from "../_errors.ts";
 import type { AliasMeta, IndexState } from "../_state/index_state.ts";
 import { indexNotFound } from "../_state/cluster.ts";
-import { matchPattern } from "../_state/names.ts";
+import { matchPattern } from "../_index/name_pattern.ts";
 import { bodyObject, ok, type Reply, type RequestContext, requireBody } from "./context.ts";
 import { targets } from "./targets.ts";
 
@@ -148,7 +148,7 @@ export function updateAliasesHandler(ctx: RequestContext): Reply {
       );
     }
     const [kind] = Object.keys(action);
-    const spec = (action[kind] ?? {}) as Record<string, unknown>;
+    const spec = (action[kind!] ?? {}) as Record<string, unknown>;
     const indexExpr = [...asList(spec.index), ...asList(spec.indices)].join(",");
     const aliases = [...asList(spec.alias), ...asList(spec.aliases)];
     if (Array.isArray(spec.aliases) && spec.aliases.length === 0) {

@@ -10,7 +10,8 @@ import {
 } from "../_errors.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { applyRefresh } from "../_state/refresh.ts";
-import { filterSource, listParam, sourceSpec } from "../_state/source_filter.ts";
+import { applySourceFilter, documentSourceFilter } from "../_hits/source_filter.ts";
+import { nameList } from "../_index/name_pattern.ts";
 import { updateDocument } from "../_state/update.ts";
 import {
   deleteDocument,
@@ -67,7 +68,7 @@ export function parseBulk(text: string): Action[] {
   const lines = text.split("\n");
   const actions: Action[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i].trim();
+    const raw = lines[i]!.trim();
     if (raw === "") continue;
     const lineNo = i + 1;
     let parsed: unknown;
@@ -82,13 +83,13 @@ export function parseBulk(text: string): Action[] {
     }
     const keys = Object.keys(parsed);
     if (keys.length === 0) throw malformed(lineNo, "expected FIELD_NAME but found [END_OBJECT]");
-    if (keys.length !== 1 || !ACTIONS.has(keys[0])) {
+    if (keys.length !== 1 || !ACTIONS.has(keys[0]!)) {
       throw malformed(
         lineNo,
         `expected field [create], [delete], [index] or [update] but found [${keys[0]}]`,
       );
     }
-    const op = keys[0];
+    const op = keys[0]!;
     const meta = (parsed as Record<string, unknown>)[op];
     if (meta === null || typeof meta !== "object" || Array.isArray(meta)) {
       throw malformed(lineNo, "expected START_OBJECT but found [VALUE_STRING]");
@@ -114,7 +115,7 @@ export function parseBulk(text: string): Action[] {
     const action: Action = { op, meta: meta as Record<string, unknown> };
     if (op !== "delete") {
       i++;
-      while (i < lines.length && lines[i].trim() === "" && i < lines.length - 1) i++;
+      while (i < lines.length && lines[i]!.trim() === "" && i < lines.length - 1) i++;
       const sourceLine = lines[i]?.trim();
       if (!sourceLine) {
         throw validationFailed(`source is missing`);
@@ -193,18 +194,18 @@ function run(
     checkRouting(index, id, opts.routing);
     const r = updateDocument(index, id, action.source!, opts, errorType);
     const item = itemResult(r, r.result === "created" ? 201 : 200);
-    const includes = listParam(ctx.params.get("_source_includes"));
-    const excludes = listParam(ctx.params.get("_source_excludes"));
+    const includes = nameList(ctx.params.get("_source_includes"));
+    const excludes = nameList(ctx.params.get("_source_excludes"));
     const wanted = action.source!._source ?? meta._source ?? ctx.params.get("_source") ??
       (includes.length + excludes.length > 0 ? true : undefined);
     if (wanted !== undefined && r.doc) {
-      const spec = sourceSpec(wanted, includes, excludes);
-      if (spec !== false) {
+      const filter = documentSourceFilter(wanted, includes, excludes);
+      if (filter.fetch) {
         item.get = {
           _seq_no: r.seqNo,
           _primary_term: 1,
           found: true,
-          _source: filterSource(r.doc.source, spec.includes, spec.excludes),
+          _source: applySourceFilter(r.doc.source, filter),
         };
       }
     }
@@ -231,7 +232,7 @@ export async function bulkHandler(ctx: RequestContext): Promise<Reply> {
   const forced = await applyRefresh(ctx.params.get("refresh"), touched, ctx.state);
   if (forced) { for (const r of results) if (!r.error) r.forced_refresh = true; }
   const items = results.map((r, i) => {
-    const { op, meta } = actions[i];
+    const { op, meta } = actions[i]!;
     return { [op === "index" && meta.op_type === "create" ? "create" : op]: r };
   });
   const errors = results.some((r) => r.error !== undefined);

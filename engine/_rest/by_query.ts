@@ -48,7 +48,7 @@ export function readLimits(ctx: RequestContext, body: Record<string, unknown>): 
       `[slices] must be a positive integer or the string "auto", but was [${slices}]`,
     );
   }
-  if (given.length > 0 && slices !== null && slices !== "auto" && given[0] < Number(slices)) {
+  if (given.length > 0 && slices !== null && slices !== "auto" && given[0]! < Number(slices)) {
     throw illegalArgument("[max_docs] should be >= [slices]");
   }
   intParam(ctx, "scroll_size");

@@ -2,7 +2,7 @@
 
 import { illegalArgument } from "../_errors.ts";
 import type { IndexState } from "../_state/index_state.ts";
-import { matchPattern } from "../_state/names.ts";
+import { matchPattern } from "../_index/name_pattern.ts";
 import { refreshDue } from "../_state/refresh.ts";
 import { boolParam, ok, type Reply, type RequestContext } from "./context.ts";
 import { healthHandler, statusOf } from "./cluster.ts";
@@ -43,8 +43,8 @@ function sortRows(rows: Row[], spec: string | null): Row[] {
   const numeric = (v: string): number => (/^-?\d+(\.\d+)?$/.test(v) ? Number(v) : NaN);
   return [...rows].sort((a, b) => {
     for (const { column, desc } of keys) {
-      const x = a[column] ?? "";
-      const y = b[column] ?? "";
+      const x = a[column!] ?? "";
+      const y = b[column!] ?? "";
       const nx = numeric(x);
       const ny = numeric(y);
       const c = !Number.isNaN(nx) && !Number.isNaN(ny) ? nx - ny : x < y ? -1 : x > y ? 1 : 0;
@@ -80,7 +80,9 @@ export function catTable(ctx: RequestContext, allRows: Row[], defaults: string[]
   );
   const line = (cells: string[], header: boolean): string =>
     cells.map((cell, i) =>
-      !header && RIGHT_ALIGNED.has(columns[i]) ? cell.padStart(widths[i]) : cell.padEnd(widths[i])
+      !header && RIGHT_ALIGNED.has(columns[i]!)
+        ? cell.padStart(widths[i]!)
+        : cell.padEnd(widths[i]!)
     ).join(" ").trimEnd();
   const lines = rows.map((r) => line(columns.map((c) => r[c] ?? ""), false));
   if (verbose) lines.unshift(line(columns, true));

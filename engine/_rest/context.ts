@@ -60,11 +60,11 @@ export function describeJsonError(message: string, text: string): string {
   const m = /position (\d+)/.exec(message);
   const token = /Unexpected token '(.)'/.exec(message);
   let pos = m ? Number(m[1]) : text.length;
-  if (!m && token) pos = Math.max(0, text.indexOf(token[1]));
+  if (!m && token) pos = Math.max(0, text.indexOf(token[1]!));
   const before = text.slice(0, pos).split("\n");
-  const where = `[${before.length}:${before[before.length - 1].length + 1}]`;
+  const where = `[${before.length}:${before[before.length - 1]!.length + 1}]`;
   if (pos >= text.length) return `${where} Unexpected end-of-input`;
-  const ch = text[pos];
+  const ch = text[pos]!;
   const expected = /^(Expected [^.]*?) in JSON/.exec(message)?.[1];
   const detail = expected ? `: ${expected.charAt(0).toLowerCase()}${expected.slice(1)}` : "";
   return `${where} Unexpected character ('${ch}' (code ${ch.charCodeAt(0)}))${detail}`;

@@ -6,7 +6,8 @@ import { esError, resourceNotFound, validationFailed } from "../_errors.ts";
 import type { StoredDoc } from "../_index/types.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { applyRefresh } from "../_state/refresh.ts";
-import { filterSource, listParam, sourceSpec } from "../_state/source_filter.ts";
+import { applySourceFilter, documentSourceFilter } from "../_hits/source_filter.ts";
+import { nameList } from "../_index/name_pattern.ts";
 import { updateDocument } from "../_state/update.ts";
 import { deleteDocument, indexDocument, versionConflict, writeResponse } from "../_state/writes.ts";
 import {
@@ -38,7 +39,7 @@ export async function indexHandler(ctx: RequestContext, create = false): Promise
     );
   }
   keepSourceText(source, ctx.bodyText);
-  const index = ctx.state.cluster.writeIndex(ctx.p.index, boolParam(ctx, "require_alias"));
+  const index = ctx.state.cluster.writeIndex(ctx.p.index!, boolParam(ctx, "require_alias"));
   checkRouting(index, id, opts.routing);
   const result = indexDocument(index, id, source, opts, parseErrorType(ctx.state));
   const shard = index.shardOf(opts.routing ?? id);
@@ -51,13 +52,13 @@ export function pickSource(
   ctx: RequestContext,
   doc: StoredDoc,
 ): Record<string, unknown> | undefined {
-  const spec = sourceSpec(
+  const filter = documentSourceFilter(
     ctx.params.get("_source") ?? undefined,
-    listParam(ctx.params.get("_source_includes") ?? ctx.params.get("_source_include")),
-    listParam(ctx.params.get("_source_excludes") ?? ctx.params.get("_source_exclude")),
+    nameList(ctx.params.get("_source_includes") ?? ctx.params.get("_source_include")),
+    nameList(ctx.params.get("_source_excludes") ?? ctx.params.get("_source_exclude")),
   );
-  if (spec === false) return undefined;
-  const source = filterSource(doc.source, spec.includes, spec.excludes);
+  const source = applySourceFilter(doc.source, filter);
+  if (source === undefined) return undefined;
   return (source === doc.source ? sourceOut(source) : source) as Record<string, unknown>;
 }
 
@@ -145,20 +146,20 @@ export function docBody(
 
 /** GET /{index}/_doc/{id} (and HEAD for exists). */
 export function getHandler(ctx: RequestContext): Reply {
-  const index = ctx.state.cluster.readIndex(ctx.p.index);
-  const doc = findDoc(ctx, index, ctx.p.id, boolParam(ctx, "realtime", true));
+  const index = ctx.state.cluster.readIndex(ctx.p.index!);
+  const doc = findDoc(ctx, index, ctx.p.id!, boolParam(ctx, "realtime", true));
   if (ctx.method === "HEAD") return { status: doc ? 200 : 404 };
   if (!doc) return { status: 404, body: { _index: index.name, _id: ctx.p.id, found: false } };
   const stored = ctx.params.has("stored_fields")
-    ? listParam(ctx.params.get("stored_fields"))
+    ? nameList(ctx.params.get("stored_fields"))
     : undefined;
   return ok(docBody(ctx, index, doc, stored));
 }
 
 /** GET /{index}/_source/{id} (and HEAD). */
 export function getSourceHandler(ctx: RequestContext): Reply {
-  const index = ctx.state.cluster.readIndex(ctx.p.index);
-  const doc = findDoc(ctx, index, ctx.p.id, boolParam(ctx, "realtime", true));
+  const index = ctx.state.cluster.readIndex(ctx.p.index!);
+  const doc = findDoc(ctx, index, ctx.p.id!, boolParam(ctx, "realtime", true));
   const enabled = (index.mappings._source as { enabled?: boolean } | undefined)?.enabled !== false;
   if (ctx.method === "HEAD") return { status: doc && enabled ? 200 : 404 };
   if (!doc) {
@@ -173,13 +174,13 @@ export function getSourceHandler(ctx: RequestContext): Reply {
 /** DELETE /{index}/_doc/{id}. */
 export async function deleteHandler(ctx: RequestContext): Promise<Reply> {
   const opts = writeOptions(param(ctx));
-  const index = ctx.state.cluster.readIndex(ctx.p.index);
-  checkRouting(index, ctx.p.id, opts.routing);
-  const current = index.docs.get(ctx.p.id);
-  if (current && !sameShard(index, ctx.p.id, current.routing, opts.routing)) {
+  const index = ctx.state.cluster.readIndex(ctx.p.index!);
+  checkRouting(index, ctx.p.id!, opts.routing);
+  const current = index.docs.get(ctx.p.id!);
+  if (current && !sameShard(index, ctx.p.id!, current.routing, opts.routing)) {
     const result = {
       index,
-      id: ctx.p.id,
+      id: ctx.p.id!,
       version: 1,
       seqNo: index.takeSeqNo(),
       primaryTerm: 1,
@@ -187,8 +188,8 @@ export async function deleteHandler(ctx: RequestContext): Promise<Reply> {
     };
     return { status: 404, body: writeResponse(result, false) };
   }
-  const result = deleteDocument(index, ctx.p.id, opts);
-  const shard = index.shardOf(opts.routing ?? current?.routing ?? ctx.p.id);
+  const result = deleteDocument(index, ctx.p.id!, opts);
+  const shard = index.shardOf(opts.routing ?? current?.routing ?? ctx.p.id!);
   const forced = await applyRefresh(ctx.params.get("refresh"), [index], ctx.state, shard);
   return { status: result.result === "not_found" ? 404 : 200, body: writeResponse(result, forced) };
 }
@@ -200,33 +201,33 @@ export async function updateHandler(ctx: RequestContext): Promise<Reply> {
   if (!body) {
     throw validationFailed("script or doc is missing");
   }
-  const index = ctx.state.cluster.writeIndex(ctx.p.index, boolParam(ctx, "require_alias"));
-  checkRouting(index, ctx.p.id, opts.routing);
-  const current = index.docs.get(ctx.p.id);
-  if (current && !sameShard(index, ctx.p.id, current.routing, opts.routing)) {
+  const index = ctx.state.cluster.writeIndex(ctx.p.index!, boolParam(ctx, "require_alias"));
+  checkRouting(index, ctx.p.id!, opts.routing);
+  const current = index.docs.get(ctx.p.id!);
+  if (current && !sameShard(index, ctx.p.id!, current.routing, opts.routing)) {
     throw esError("document_missing_exception", `[${ctx.p.id}]: document missing`, {
       index_uuid: index.uuid,
       shard: "0",
       index: index.name,
     });
   }
-  const result = updateDocument(index, ctx.p.id, body, opts, parseErrorType(ctx.state));
-  const shard = index.shardOf(opts.routing ?? current?.routing ?? ctx.p.id);
+  const result = updateDocument(index, ctx.p.id!, body, opts, parseErrorType(ctx.state));
+  const shard = index.shardOf(opts.routing ?? current?.routing ?? ctx.p.id!);
   const forced = result.result === "noop"
     ? false
     : await applyRefresh(ctx.params.get("refresh"), [index], ctx.state, shard);
   const response = writeResponse(result, forced);
   const sourceWanted = body._source ?? ctx.params.get("_source") ?? undefined;
-  const includes = listParam(ctx.params.get("_source_includes"));
-  const excludes = listParam(ctx.params.get("_source_excludes"));
+  const includes = nameList(ctx.params.get("_source_includes"));
+  const excludes = nameList(ctx.params.get("_source_excludes"));
   if ((sourceWanted !== undefined || includes.length > 0 || excludes.length > 0) && result.doc) {
-    const spec = sourceSpec(sourceWanted ?? true, includes, excludes);
-    if (spec !== false) {
+    const filter = documentSourceFilter(sourceWanted ?? true, includes, excludes);
+    if (filter.fetch) {
       response.get = {
         _seq_no: result.seqNo,
         _primary_term: result.primaryTerm,
         found: true,
-        _source: filterSource(result.doc.source, spec.includes, spec.excludes),
+        _source: applySourceFilter(result.doc.source, filter),
       };
     }
   }

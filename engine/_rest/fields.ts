@@ -3,8 +3,7 @@
 import { setOwn } from "../_index/own.ts";
 import type { FieldMapping } from "../_index/types.ts";
 import type { IndexState } from "../_state/index_state.ts";
-import { matchPattern } from "../_state/names.ts";
-import { listParam } from "../_state/source_filter.ts";
+import { matchPattern, nameList } from "../_index/name_pattern.ts";
 import { bodyObject, ok, type Reply, type RequestContext } from "./context.ts";
 import { targets } from "./targets.ts";
 import { NUMBER_TYPES } from "../_index/field_map.ts";
@@ -31,7 +30,7 @@ function leafMapping(field: FieldMapping): FieldMapping {
 
 /** GET /_mapping/field/{fields}, GET /{index}/_mapping/field/{fields}. */
 export function fieldMappingHandler(ctx: RequestContext): Reply {
-  const patterns = listParam(ctx.p.fields ?? "*");
+  const patterns = nameList(ctx.p.fields ?? "*");
   const out: Record<string, unknown> = {};
   for (const index of targets(ctx)) {
     const mappings: Record<string, unknown> = {};
@@ -72,7 +71,7 @@ export function fieldCapsHandler(ctx: RequestContext): Reply {
   const body = bodyObject(ctx) ?? {};
   const requested = ctx.params.get("fields") ??
     (Array.isArray(body.fields) ? body.fields.join(",") : body.fields);
-  const patterns = listParam(typeof requested === "string" ? requested : null);
+  const patterns = nameList(typeof requested === "string" ? requested : null);
   const indices: IndexState[] = targets(ctx);
   const byField = new Map<
     string,

@@ -3,7 +3,7 @@
 import { RawJson } from "../_index/raw_source.ts";
 import { parseExactJson } from "../_index/exact_json.ts";
 import { setOwn } from "../_index/own.ts";
-import { matchPattern } from "../_state/names.ts";
+import { matchPattern } from "../_index/name_pattern.ts";
 
 type Pattern = string[];
 
@@ -13,13 +13,13 @@ function step(patterns: Pattern[], key: string): { whole: boolean; next: Pattern
   for (const p of patterns) {
     if (p[0] === "**") {
       next.push(p);
-      if (p.length > 1 && matchPattern(p[1], key)) {
+      if (p.length > 1 && matchPattern(p[1]!, key)) {
         if (p.length === 2) whole = true;
         else next.push(p.slice(2));
       }
       continue;
     }
-    if (!matchPattern(p[0], key)) continue;
+    if (!matchPattern(p[0]!, key)) continue;
     if (p.length === 1) whole = true;
     else next.push(p.slice(1));
   }

@@ -23,7 +23,7 @@ export function createIndexHandler(ctx: RequestContext): Reply {
   );
   const settings = flattenSettings(body.settings ?? {});
   checkMappingLimits(mappings.properties, mappingLimits(settings));
-  const index = ctx.state.cluster.create(ctx.p.index, settings, structuredClone(mappings));
+  const index = ctx.state.cluster.create(ctx.p.index!, settings, structuredClone(mappings));
   try {
     for (const [name, meta] of aliases) ctx.state.cluster.putAlias(index, name, meta);
   } catch (e) {
@@ -43,10 +43,10 @@ function requiresName(ctx: RequestContext): boolean {
 /** DELETE /{index}. */
 export function deleteIndexHandler(ctx: RequestContext): Reply {
   const cluster = ctx.state.cluster;
-  if (requiresName(ctx) && ctx.p.index.split(",").some((p) => p === "_all" || p.includes("*"))) {
+  if (requiresName(ctx) && ctx.p.index!.split(",").some((p) => p === "_all" || p.includes("*"))) {
     throw illegalArgument("Wildcard expressions or all indices are not allowed");
   }
-  for (const part of ctx.p.index.split(",")) {
+  for (const part of ctx.p.index!.split(",")) {
     if (
       !part.includes("*") && part !== "_all" && !cluster.indices.has(part) &&
       cluster.aliasIndices(part).length > 0

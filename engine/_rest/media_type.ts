@@ -41,7 +41,7 @@ export function checkMediaTypes(state: EngineState, headers: Headers): Reply | u
   const ct = VENDOR.exec(contentType.trim());
   const ac = accept.split(",").map((a) => VENDOR.exec(a.trim())).find((m) => m !== null);
   if (state.flavour === "opensearch") {
-    if (ct && ct[1].toLowerCase() === "elasticsearch") {
+    if (ct && ct[1]!.toLowerCase() === "elasticsearch") {
       return {
         status: 406,
         body: { error: `Content-Type header [${contentType}] is not supported`, status: 406 },
@@ -74,7 +74,7 @@ export function checkMediaTypes(state: EngineState, headers: Headers): Reply | u
     "media_type_header_exception",
     "Invalid media-type value on headers [Accept, Content-Type]",
     {},
-    esError("status_exception", problems[0]),
+    esError("status_exception", problems[0]!),
   );
   return {
     status: 400,
@@ -95,7 +95,7 @@ export function checkBodyContentType(headers: Headers, hasBody: boolean): Reply 
   if (header === null) {
     return { status: 406, body: { error: "Content-Type header is missing", status: 406 } };
   }
-  const base = header.split(";")[0].trim();
+  const base = header.split(";")[0]!.trim();
   if (BODY_TYPES.test(base)) return undefined;
   return {
     status: 406,

@@ -2,9 +2,9 @@
 
 import { EngineError, parsingError, validationFailed } from "../_errors.ts";
 import { errorBody } from "./error_body.ts";
-import { listParam } from "../_state/source_filter.ts";
 import { bodyObject, boolParam, ok, type Reply, type RequestContext } from "./context.ts";
 import { docBody, findDoc } from "./documents.ts";
+import { nameList } from "../_index/name_pattern.ts";
 
 /** Multi-get by `docs` or `ids`. */
 export function mgetHandler(ctx: RequestContext): Reply {
@@ -71,7 +71,7 @@ export function mgetHandler(ctx: RequestContext): Reply {
         ? undefined
         : Array.isArray(storedRaw)
         ? storedRaw.map(String)
-        : listParam(String(storedRaw));
+        : nameList(String(storedRaw));
       return docBody(sub, index, doc, stored);
     } catch (e) {
       if (!(e instanceof EngineError)) throw e;

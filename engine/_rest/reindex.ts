@@ -11,8 +11,7 @@ import { parseErrorType, type Reply, type RequestContext, requireBody } from "./
 import { readLimits } from "./by_query.ts";
 import { searchTargets } from "./search.ts";
 import { runAsTask } from "./tasks.ts";
-
-type Json = Record<string, unknown>;
+import type { JsonObject } from "../_json.ts";
 
 const BODY_FIELDS = ["source", "dest", "script", "size", "max_docs", "conflicts"];
 const SOURCE_FIELDS = [
@@ -29,7 +28,7 @@ const SOURCE_FIELDS = [
 const DEST_FIELDS = ["index", "op_type", "version_type", "routing", "pipeline", "type"];
 
 /** Refuses a field the reindex request parser does not know, as Elasticsearch's parser does. */
-function checkFields(obj: Json, allowed: readonly string[], where: string): void {
+function checkFields(obj: JsonObject, allowed: readonly string[], where: string): void {
   for (const k of Object.keys(obj)) {
     if (!allowed.includes(k)) throw xContentParseError(`[${where}] unknown field [${k}]`);
   }
@@ -43,8 +42,8 @@ async function reindex(ctx: RequestContext): Promise<Reply> {
   const started = Date.now();
   const body = requireBody(ctx);
   checkFields(body, BODY_FIELDS, "reindex");
-  const source = (body.source ?? {}) as Json;
-  const dest = (body.dest ?? {}) as Json;
+  const source = (body.source ?? {}) as JsonObject;
+  const dest = (body.dest ?? {}) as JsonObject;
   checkFields(source, SOURCE_FIELDS, "source");
   checkFields(dest, DEST_FIELDS, "dest");
   if (source.remote !== undefined) {
@@ -86,7 +85,7 @@ async function reindex(ctx: RequestContext): Promise<Reply> {
   for (const { doc } of matches) {
     if (counts.total - counts.version_conflicts >= limits.maxDocs) break;
     counts.total++;
-    const ctxVars: Json = {
+    const ctxVars: JsonObject = {
       _source: structuredClone(applySourceFilter(doc.source, sourceFilter) ?? {}),
       op: "index",
       _id: doc.id,
@@ -115,7 +114,13 @@ async function reindex(ctx: RequestContext): Promise<Reply> {
       opts.version = doc.version;
     }
     try {
-      const r = indexDocument(target, id, ctxVars._source as Json, opts, parseErrorType(ctx.state));
+      const r = indexDocument(
+        target,
+        id,
+        ctxVars._source as JsonObject,
+        opts,
+        parseErrorType(ctx.state),
+      );
       if (r.result === "created") counts.created++;
       else counts.updated++;
     } catch (e) {

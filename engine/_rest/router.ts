@@ -40,8 +40,8 @@ export class Router<H> {
     if (route.segments.length !== parts.length) return undefined;
     const params: PathParams = {};
     for (let i = 0; i < parts.length; i++) {
-      const seg = route.segments[i];
-      if (seg.startsWith("{")) params[seg.slice(1, -1)] = parts[i];
+      const seg = route.segments[i]!;
+      if (seg.startsWith("{")) params[seg.slice(1, -1)] = parts[i]!;
       else if (seg !== parts[i]) return undefined;
     }
     return params;

@@ -162,10 +162,10 @@ export function msearchHandler(ctx: RequestContext): Reply {
   }
   const responses: unknown[] = [];
   for (let i = 0; i < lines.length; i += 2) {
-    const header = parseJson(lines[i]) as Record<string, unknown>;
+    const header = parseJson(lines[i]!) as Record<string, unknown>;
     const body = lines[i + 1] === undefined
       ? {}
-      : parseJson(lines[i + 1], "query") as Record<string, unknown>;
+      : parseJson(lines[i + 1]!, "query") as Record<string, unknown>;
     try {
       const params = new URLSearchParams(ctx.params);
       for (

@@ -18,7 +18,7 @@ async function call(
 }
 
 function reason(json: Record<string, unknown>): string {
-  return String((json.error as { root_cause: { reason: string }[] }).root_cause[0].reason);
+  return String((json.error as { root_cause: { reason: string }[] }).root_cause[0]!.reason);
 }
 
 type Hit = { _id: string; matched_queries?: unknown };
@@ -36,15 +36,15 @@ Deno.test("?include_named_queries_score without a value returns scores; bad valu
     },
   };
   const plain = await call(engine, "POST", "/t/_search", body);
-  assert.deepEqual(hits(plain.json)[0].matched_queries, ["q"]);
+  assert.deepEqual(hits(plain.json)[0]!.matched_queries, ["q"]);
   // RestRequest.paramAsBoolean: a bare `?flag` is true.
   const bare = await call(engine, "POST", "/t/_search?include_named_queries_score", body);
   assert.equal(bare.status, 200);
-  const scored = hits(bare.json)[0].matched_queries as Record<string, number>;
+  const scored = hits(bare.json)[0]!.matched_queries as Record<string, number>;
   assert.equal(typeof scored.q, "number");
-  assert.ok(scored.q > 0);
+  assert.ok(scored.q! > 0);
   const off = await call(engine, "POST", "/t/_search?include_named_queries_score=false", body);
-  assert.deepEqual(hits(off.json)[0].matched_queries, ["q"]);
+  assert.deepEqual(hits(off.json)[0]!.matched_queries, ["q"]);
   const bad = await call(engine, "POST", "/t/_search?include_named_queries_score=yes", body);
   assert.equal(bad.status, 400);
   assert.match(reason(bad.json), /Failed to parse value \[yes\] as only \[true\] or \[false\]/);

@@ -4,7 +4,7 @@ import { checkMappingLimits, mappingLimits } from "../_state/mapping_limits.ts";
 import { esError } from "../_errors.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { mergeMappings, validateMappings } from "../_state/mapping_merge.ts";
-import { matchPattern } from "../_state/names.ts";
+import { matchPattern } from "../_index/name_pattern.ts";
 import {
   checkUpdatable,
   type FlatSettings,

@@ -9,8 +9,7 @@ import { storeSize } from "./cat.ts";
 import { statusOf } from "./cluster.ts";
 import { ok, type Reply, type RequestContext } from "./context.ts";
 import { targets } from "./targets.ts";
-
-type Json = Record<string, unknown>;
+import type { JsonObject } from "../_json.ts";
 
 const METRICS = ["docs", "store", "indexing", "search"] as const;
 /** Metrics Elasticsearch knows that the engine answers empty. */
@@ -50,7 +49,7 @@ function metricsOf(ctx: RequestContext): string[] {
   return names.filter((n) => (METRICS as readonly string[]).includes(n));
 }
 
-function section(index: IndexState | null, metric: string): Json {
+function section(index: IndexState | null, metric: string): JsonObject {
   const bytes = index ? storeSize(index) : 0;
   switch (metric) {
     case "docs":
@@ -90,11 +89,11 @@ function section(index: IndexState | null, metric: string): Json {
 }
 
 /** Sums the metrics over indices; on one node replicas stay unassigned, so total = primaries. */
-function block(indices: IndexState[], metrics: string[]): Json {
-  const out: Json = {};
+function block(indices: IndexState[], metrics: string[]): JsonObject {
+  const out: JsonObject = {};
   for (const m of metrics) {
     const parts = indices.length ? indices.map((i) => section(i, m)) : [section(null, m)];
-    const sum: Json = {};
+    const sum: JsonObject = {};
     for (const p of parts) {
       for (const [k, v] of Object.entries(p)) {
         sum[k] = typeof v === "number" ? ((sum[k] as number | undefined) ?? 0) + v : v;
@@ -111,7 +110,7 @@ export function indicesStatsHandler(ctx: RequestContext): Reply {
   const indices = targets(ctx).filter((i) => !i.closed);
   refreshDue(indices, ctx.state.now());
   const shards = indices.reduce((n, i) => n + i.shardCount, 0);
-  const perIndex: Json = {};
+  const perIndex: JsonObject = {};
   for (const i of indices) {
     perIndex[i.name] = {
       uuid: i.uuid,

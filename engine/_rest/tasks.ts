@@ -41,7 +41,7 @@ export async function runAsTask(
 
 /** GET /_tasks/{task_id}. */
 export function getTaskHandler(ctx: RequestContext): Reply {
-  const task = ctx.state.tasks.get(ctx.p.task_id);
+  const task = ctx.state.tasks.get(ctx.p.task_id!);
   if (!task) {
     throw resourceNotFound(`task [${ctx.p.task_id}] isn't running and hasn't stored its results`);
   }

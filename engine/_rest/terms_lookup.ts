@@ -4,12 +4,11 @@
 
 import { parsingError } from "../_errors.ts";
 import type { Cluster } from "../_state/cluster.ts";
-
-type Json = Record<string, unknown>;
+import type { JsonObject } from "../_json.ts";
 
 const LOOKUP_KEYS = new Set(["index", "id", "path", "routing", "type", "store"]);
 
-function isLookup(v: unknown): v is Json {
+function isLookup(v: unknown): v is JsonObject {
   if (v === null || typeof v !== "object" || Array.isArray(v)) return false;
   const keys = Object.keys(v);
   return keys.includes("path") && keys.every((k) => LOOKUP_KEYS.has(k));
@@ -27,7 +26,7 @@ export function valuesAt(source: unknown, path: string): unknown[] {
         continue;
       }
       if (!Object.hasOwn(o, part)) continue;
-      const v = (o as Json)[part];
+      const v = (o as JsonObject)[part];
       if (Array.isArray(v)) next.push(...v);
       else next.push(v);
     }
@@ -36,7 +35,7 @@ export function valuesAt(source: unknown, path: string): unknown[] {
   return level.filter((v) => v !== null && typeof v !== "object");
 }
 
-function lookup(spec: Json, cluster: Cluster): unknown[] {
+function lookup(spec: JsonObject, cluster: Cluster): unknown[] {
   if (typeof spec.id !== "string" && typeof spec.id !== "number") {
     throw parsingError("[terms] query lookup element requires specifying the id.");
   }
@@ -57,12 +56,12 @@ export function resolveTermsLookups<T>(body: T, cluster: Cluster): T {
     if (v === null || typeof v !== "object" || depth > 1000) return v;
     if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
     let changed = false;
-    const out: Json = {};
-    for (const [k, x] of Object.entries(v as Json)) {
+    const out: JsonObject = {};
+    for (const [k, x] of Object.entries(v as JsonObject)) {
       let next = walk(x, depth + 1);
       if (k === "terms" && next !== null && typeof next === "object" && !Array.isArray(next)) {
-        const terms: Json = {};
-        for (const [f, spec] of Object.entries(next as Json)) {
+        const terms: JsonObject = {};
+        for (const [f, spec] of Object.entries(next as JsonObject)) {
           Object.defineProperty(terms, f, {
             value: isLookup(spec) ? lookup(spec, cluster) : spec,
             enumerable: true,

@@ -3,8 +3,8 @@
 import { illegalArgument } from "../_errors.ts";
 import type { AggInput } from "../_aggs/agg_values.ts";
 import { type Hits, intersect } from "../_query/doc_set.ts";
-import type { ExecContext } from "../_query/exec_context.ts";
-import { globMatcher } from "../_index/automaton.ts";
+import { execContextOf } from "../_query/exec_context.ts";
+import { nameMatcher } from "../_index/name_pattern.ts";
 import { fieldMapOf } from "../_index/field_map.ts";
 import { matchLive } from "../_query/query_exec.ts";
 import { knnSection } from "../_query/knn_section.ts";
@@ -56,28 +56,21 @@ export function collect(
   let n = 0;
   const withKnn = knnSection(targets, req.knn, now);
   targets.forEach((target, t) => {
-    const ctx: ExecContext = {
-      snapshot: target.snapshot,
-      fields: fieldMapOf(target.mappings),
-      now,
-      index: target.index,
-      maxRegexLength: target.maxRegexLength,
-      maxTermsCount: target.maxTermsCount,
-    };
+    const ctx = execContextOf(target, now);
     readers.push(
       sort.map((k) => sortReader(k, target.snapshot, ctx.fields, target.index, t * SHARD_DOC_SPAN)),
     );
     let hits = withKnn(t, matchLive(req.query, ctx, scoring));
     if (req.minScore !== null && hits.scores) {
-      const keep = [...hits.docs.keys()].filter((i) => hits.scores![i] >= req.minScore!);
+      const keep = [...hits.docs.keys()].filter((i) => hits.scores![i]! >= req.minScore!);
       hits = {
-        docs: Int32Array.from(keep, (i) => hits.docs[i]),
-        scores: Float64Array.from(keep, (i) => hits.scores![i]),
+        docs: Int32Array.from(keep, (i) => hits.docs[i]!),
+        scores: Float64Array.from(keep, (i) => hits.scores![i]!),
       };
     }
     aggInputs.push({ ctx, docs: hits.docs, scored: hits });
     if (req.postFilter) hits = intersect(hits, matchLive(req.postFilter, ctx, false));
-    const boost = req.indicesBoost.find(([pattern]) => globMatcher(pattern)(target.index))
+    const boost = req.indicesBoost.find(([pattern]) => nameMatcher(pattern)(target.index))
       ?.[1];
     if (boost !== undefined && hits.scores) {
       hits = {
@@ -109,7 +102,7 @@ export function collect(
     const known = columnOf.get(signature);
     if (known) return known;
     const col = new Array<SortValue>(n);
-    for (let i = 0; i < n; i++) col[i] = readers[ts[i]][k](docs[i], scores[i]);
+    for (let i = 0; i < n; i++) col[i] = readers[ts[i]!]![k]!(docs[i]!, scores[i]!);
     columnOf.set(signature, col);
     distinct.push(k);
     return col;
@@ -117,17 +110,17 @@ export function collect(
   const compare = (a: number, b: number): number => {
     if (!byScore) {
       for (const k of distinct) {
-        const x = cols[k][a];
-        const y = cols[k][b];
+        const x = cols[k]![a]!;
+        const y = cols[k]![b]!;
         const c = typeof x === "number" && typeof y === "number"
-          ? (x - y) * sort[k].order
-          : compareValues(x, y, sort[k]);
+          ? (x - y) * sort[k]!.order
+          : compareValues(x, y, sort[k]!);
         if (c) return c;
       }
-    } else if (scores[a] !== scores[b]) return scores[b] - scores[a];
-    return ts[a] - ts[b] || docs[a] - docs[b];
+    } else if (scores[a] !== scores[b]) return scores[b]! - scores[a]!;
+    return ts[a]! - ts[b]! || docs[a]! - docs[b]!;
   };
-  const rowOf = (i: number): SortValue[] => cols.map((c) => c[i]);
+  const rowOf = (i: number): SortValue[] => cols.map((c) => c[i]!);
   let indices: number[] | null = null;
   if (req.searchAfter) {
     const keys = byScore ? [{ field: "_score", order: -1, missing: "_last" } as SortKey] : sort;
@@ -136,7 +129,7 @@ export function collect(
         `search_after has ${req.searchAfter.length} value(s) but sort has ${keys.length}.`,
       );
     }
-    const after = req.searchAfter.map((v, k) => afterValue(v, keys[k], targets));
+    const after = req.searchAfter.map((v, k) => afterValue(v, keys[k]!, targets));
     indices = [];
     // Compared column by column, without building a row per document: this runs on every
     // match of every page of a point-in-time or search_after walk.
@@ -144,20 +137,20 @@ export function collect(
     for (let i = 0; i < n; i++) {
       let c = 0;
       for (let k = 0; k < keys.length && c === 0; k++) {
-        const x = columns[k][i];
-        const y = after[k];
+        const x = columns[k]![i]!;
+        const y = after[k]!;
         c = typeof x === "number" && typeof y === "number"
-          ? (x - y) * keys[k].order
-          : compareValues(x, y, keys[k]);
+          ? (x - y) * keys[k]!.order
+          : compareValues(x, y, keys[k]!);
       }
       if (c > 0) indices.push(i);
     }
   }
   const pool = indices ?? null;
   const count = pool ? pool.length : n;
-  const cmpPool = pool ? (a: number, b: number) => compare(pool[a], pool[b]) : compare;
+  const cmpPool = pool ? (a: number, b: number) => compare(pool[a]!, pool[b]!) : compare;
   const window = all || req.collapse ? count : Math.min(count, req.from + req.size);
-  let picked = topK(count, window, cmpPool).map((i) => (pool ? pool[i] : i));
+  let picked = topK(count, window, cmpPool).map((i) => (pool ? pool[i]! : i));
   let keys: SortValue[] | null = null;
   if (req.collapse) {
     // Field collapsing: the best hit per value of the field, in order.
@@ -175,7 +168,7 @@ export function collect(
     const kept: number[] = [];
     keys = [];
     for (const i of picked) {
-      const key = readerOf[ts[i]](docs[i], scores[i]);
+      const key = readerOf[ts[i]!]!(docs[i]!, scores[i]!);
       if (seen.has(key)) continue;
       seen.add(key);
       kept.push(i);
@@ -185,9 +178,9 @@ export function collect(
     picked = kept;
   }
   const ordered = picked.map((i, j) => ({
-    t: ts[i],
-    doc: docs[i],
-    score: scores[i],
+    t: ts[i]!,
+    doc: docs[i]!,
+    score: scores[i]!,
     sort: byScore ? null : rowOf(i),
     ...(keys ? { collapse: keys[j] } : {}),
   }));

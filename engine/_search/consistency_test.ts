@@ -33,7 +33,7 @@ Deno.test("queries agree with a scan of live sources across segments, updates an
             { length: 1 + Math.floor(r() * 4) },
             () => WORDS[Math.floor(r() * WORDS.length)],
           ).join(" "),
-          k: WORDS[Math.floor(r() * WORDS.length)],
+          k: WORDS[Math.floor(r() * WORDS.length)]!,
           n: Math.floor(r() * 100),
         };
         batch[id] = src;

@@ -21,7 +21,7 @@ export function parseKeepAlive(text: string, setting = "keep_alive"): number {
       `failed to parse setting [${setting}] with value [${text}] as a time value: unit is missing or unrecognized`,
     );
   }
-  const ms = Number(m[1]) * UNITS[m[2]];
+  const ms = Number(m[1]) * UNITS[m[2]!]!;
   if (ms < 0 && ms !== -1) {
     throw esError(
       "parse_exception",

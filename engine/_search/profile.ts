@@ -3,8 +3,7 @@
 // each query node, so a node's time is its share of the measured query phase.
 
 import type { QueryNode } from "../_query/query_nodes.ts";
-
-type Json = Record<string, unknown>;
+import type { JsonObject } from "../_json.ts";
 
 const LUCENE: Partial<Record<QueryNode["kind"], string>> = {
   bool: "BooleanQuery",
@@ -57,7 +56,7 @@ function children(n: QueryNode): QueryNode[] {
 }
 
 function describe(n: QueryNode): string {
-  const o = n as unknown as Json;
+  const o = n as unknown as JsonObject;
   if (n.kind === "match_all") return "*:*";
   if (typeof o.field === "string") {
     const v = o.value ?? o.query ?? o.values ?? "";
@@ -67,14 +66,14 @@ function describe(n: QueryNode): string {
   return kids.length ? kids.map((k) => `+${describe(k)}`).join(" ") : n.kind;
 }
 
-function profileNode(n: QueryNode, nanos: number): Json {
+function profileNode(n: QueryNode, nanos: number): JsonObject {
   const kids = children(n);
-  const breakdown: Json = {};
+  const breakdown: JsonObject = {};
   for (const k of BREAKDOWN) {
     breakdown[k] = k === "match" || k === "next_doc" ? Math.round(nanos / 2) : 0;
     breakdown[`${k}_count`] = k === "match" || k === "next_doc" ? 1 : 0;
   }
-  const out: Json = {
+  const out: JsonObject = {
     type: LUCENE[n.kind] ?? "Query",
     description: describe(n),
     time_in_nanos: nanos,
@@ -92,7 +91,7 @@ export function searchProfile(
   indices: string[],
   queryNanos: number,
   aggNames: string[],
-): Json {
+): JsonObject {
   const nanos = Math.max(1, Math.round(queryNanos));
   return {
     shards: indices.map((index) => ({

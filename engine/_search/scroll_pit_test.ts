@@ -95,12 +95,12 @@ Deno.test("PIT freezes state; search_after pages with the implicit _shard_doc ti
   assert.equal(page1.pit_id, id);
   const hits = (page1.hits as Hits).hits;
   assert.deepEqual(hits.map((h) => h._id), ["42"]);
-  assert.equal(hits[0].sort!.length, 2);
+  assert.equal(hits[0]!.sort!.length, 2);
   const page2 = searchApi(ctx, [], {
     pit: { id },
     sort: [{ foo: "asc" }],
     size: 5,
-    search_after: hits[0].sort,
+    search_after: hits[0]!.sort,
   }, new URLSearchParams());
   assert.deepEqual((page2.hits as Hits).hits.map((h) => h._id), ["43"]);
   assert.deepEqual(closePitApi(ctx, [id], "elasticsearch"), { succeeded: true, num_freed: 1 });

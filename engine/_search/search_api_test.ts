@@ -71,7 +71,7 @@ Deno.test("response has Elasticsearch 8 shape with default size 10", () => {
   assert.deepEqual(hits.total, { value: 30, relation: "eq" });
   assert.equal(hits.max_score, 1);
   assert.equal(hits.hits.length, 10);
-  assert.deepEqual(Object.keys(hits.hits[0]), ["_index", "_id", "_score", "_source"]);
+  assert.deepEqual(Object.keys(hits.hits[0]!), ["_index", "_id", "_score", "_source"]);
 });
 
 Deno.test("from and size page through hits; size 0 returns none", () => {
@@ -87,8 +87,8 @@ Deno.test("sort by field: order, missing, unmapped_type, multiple keys, _score n
   assert.deepEqual(idsOf(asc).slice(0, 3), ["1", "2", "3"]);
   assert.deepEqual(idsOf(asc).slice(-7), ["29", "5", "10", "15", "20", "25", "30"], "missing last");
   assert.equal(hitsOf(asc).max_score, null);
-  assert.equal(hitsOf(asc).hits[0]._score, null);
-  assert.deepEqual(hitsOf(asc).hits[0].sort, [1]);
+  assert.equal(hitsOf(asc).hits[0]!._score, null);
+  assert.deepEqual(hitsOf(asc).hits[0]!.sort, [1]);
   const first = search({ sort: [{ n: { order: "desc", missing: "_first" } }], size: 7 });
   assert.deepEqual(idsOf(first), ["5", "10", "15", "20", "25", "30", "29"]);
   const multi = search({ sort: [{ tag: "desc" }, { "name.keyword": "asc" }], size: 3 });
@@ -99,7 +99,7 @@ Deno.test("sort by field: order, missing, unmapped_type, multiple keys, _score n
   const unmapped = search({ sort: [{ nope: { unmapped_type: "long" } }, "_doc"], size: 2 });
   assert.deepEqual(idsOf(unmapped), ["1", "2"]);
   const tracked = search({ sort: ["n"], track_scores: true, size: 1 });
-  assert.equal(hitsOf(tracked).hits[0]._score, 1);
+  assert.equal(hitsOf(tracked).hits[0]!._score, 1);
   assert.deepEqual(idsOf(search(undefined, "sort=n:desc&size=2")), ["29", "28"]);
 });
 
@@ -169,7 +169,7 @@ Deno.test("track_total_hits: default 10000, exact, threshold, false, as int", ()
 
 Deno.test("search_after continues after the last sort values", () => {
   const page1 = search({ sort: [{ n: "asc" }], size: 3 });
-  const last = hitsOf(page1).hits[2].sort!;
+  const last = hitsOf(page1).hits[2]!.sort!;
   assert.deepEqual(idsOf(search({ sort: [{ n: "asc" }], size: 3, search_after: last })), [
     "4",
     "6",
@@ -196,7 +196,7 @@ Deno.test("_source filtering and version/seq_no options", () => {
   assert.equal(hit._version, 1);
   assert.equal(hit._primary_term, 1);
   assert.equal(typeof hit._seq_no, "number");
-  assert.equal(hitsOf(search({ _source: false, size: 1 })).hits[0]._source, undefined);
+  assert.equal(hitsOf(search({ _source: false, size: 1 })).hits[0]!._source, undefined);
 });
 
 Deno.test("aggregations: terms with sub-aggs and metrics", () => {
@@ -344,12 +344,12 @@ Deno.test("named queries report matched_queries, with scores on request", () => 
   };
   const res = search(body);
   const hits = hitsOf(res).hits as unknown as { _id: string; matched_queries: unknown }[];
-  assert.deepEqual(hits[5].matched_queries, ["any", "seven"]);
-  assert.deepEqual(hits[0].matched_queries, ["any"]);
+  assert.deepEqual(hits[5]!.matched_queries, ["any", "seven"]);
+  assert.deepEqual(hits[0]!.matched_queries, ["any"]);
   const scored = search(body, "include_named_queries_score=true");
   const m = (hitsOf(scored).hits[5] as unknown as { matched_queries: Record<string, number> })
     .matched_queries;
-  assert.ok(m.any > 0 && m.seven === 1);
+  assert.ok(m.any! > 0 && m.seven === 1);
 });
 
 Deno.test("docvalue_fields and fields return per-hit values", () => {
@@ -391,19 +391,19 @@ Deno.test("bucket aggregations: histogram, date_histogram and range", () => {
     idx,
   );
   const aggs = res.aggregations as Record<string, { buckets: Record<string, unknown>[] }>;
-  assert.deepEqual(aggs.h.buckets, [{ key: 0, doc_count: 1 }, { key: 5, doc_count: 1 }, {
+  assert.deepEqual(aggs.h!.buckets, [{ key: 0, doc_count: 1 }, { key: 5, doc_count: 1 }, {
     key: 10,
     doc_count: 1,
   }]);
   assert.deepEqual(
-    aggs.d.buckets.map((b) => [b.key_as_string, b.doc_count, (b.top as { value: number }).value]),
+    aggs.d!.buckets.map((b) => [b.key_as_string, b.doc_count, (b.top as { value: number }).value]),
     [
       ["2024-01-01T00:00:00.000Z", 2, 7],
       ["2024-02-01T00:00:00.000Z", 0, null],
       ["2024-03-01T00:00:00.000Z", 1, 12],
     ],
   );
-  assert.deepEqual(aggs.r.buckets, [
+  assert.deepEqual(aggs.r!.buckets, [
     { key: "*-5.0", to: 5, doc_count: 1 },
     { key: "5.0-10.0", from: 5, to: 10, doc_count: 1 },
     { key: "big", from: 10, doc_count: 1 },
@@ -412,12 +412,16 @@ Deno.test("bucket aggregations: histogram, date_histogram and range", () => {
 
 Deno.test("missing long values sort as Long.MAX/MIN_VALUE and round-trip through search_after", () => {
   const res = search({ sort: [{ n: "asc" }], size: 30 });
-  const last = hitsOf(res).hits[29];
+  const last = hitsOf(res).hits[29]!;
   assert.equal(last.sort![0], 9223372036854775807n);
-  const after = search({ sort: [{ n: "asc" }], size: 30, search_after: hitsOf(res).hits[24].sort });
+  const after = search({
+    sort: [{ n: "asc" }],
+    size: 30,
+    search_after: hitsOf(res).hits[24]!.sort,
+  });
   assert.deepEqual(idsOf(after), []);
   const first = search({ sort: [{ n: { order: "asc", missing: "_first" } }], size: 1 });
-  assert.deepEqual(hitsOf(first).hits[0].sort, [-9223372036854775808n]);
+  assert.deepEqual(hitsOf(first).hits[0]!.sort, [-9223372036854775808n]);
   const custom = search({ sort: [{ n: { order: "asc", missing: 6 } }], size: 6 });
   assert.deepEqual(idsOf(custom), ["1", "2", "3", "4", "5", "6"]);
 });
@@ -469,8 +473,8 @@ Deno.test("highlight marks query terms in source text", () => {
     tag: ["<em>fox</em>"],
   });
   const b = hits.find((h) => h._id === "b")!;
-  assert.equal(b.highlight.body.length, 1);
-  assert.ok(b.highlight.body[0].includes("<em>fox</em>") && b.highlight.body[0].length < 130);
+  assert.equal(b.highlight.body!.length, 1);
+  assert.ok(b.highlight.body![0]!.includes("<em>fox</em>") && b.highlight.body![0]!.length < 130);
   const custom = search(
     {
       query: { match: { body: "dog" } },
@@ -502,12 +506,12 @@ Deno.test("filters aggregation with named, anonymous and other buckets", () => {
     },
   });
   const aggs = res.aggregations as Record<string, { buckets: unknown }>;
-  assert.deepEqual(aggs.named.buckets, {
+  assert.deepEqual(aggs.named!.buckets, {
     low: { doc_count: 4 },
     t1: { doc_count: 10 },
     rest: { doc_count: 18 },
   });
-  assert.deepEqual(aggs.list.buckets, [{ doc_count: 10 }]);
+  assert.deepEqual(aggs.list!.buckets, [{ doc_count: 10 }]);
 });
 
 Deno.test("top_hits under terms returns the best docs per bucket", () => {
@@ -521,8 +525,8 @@ Deno.test("top_hits under terms returns the best docs per bucket", () => {
       },
     },
   });
-  const bucket =
-    (res.aggregations as { tags: { buckets: { best: { hits: HitsSection } }[] } }).tags.buckets[0];
+  const bucket = (res.aggregations as { tags: { buckets: { best: { hits: HitsSection } }[] } }).tags
+    .buckets[0]!;
   assert.deepEqual(bucket.best.hits.total, { value: 10, relation: "eq" });
   assert.deepEqual(bucket.best.hits.hits.map((h) => [h._id, h._source, h.sort]), [[
     "27",
@@ -535,7 +539,7 @@ Deno.test("top_hits under terms returns the best docs per bucket", () => {
     aggs: { best: { top_hits: { size: 1 } } },
   });
   const top = (scored.aggregations as { best: { hits: HitsSection } }).best.hits;
-  assert.ok((top.max_score ?? 0) > 0 && top.hits[0]._score === top.max_score);
+  assert.ok((top.max_score ?? 0) > 0 && top.hits[0]!._score === top.max_score);
 });
 
 Deno.test("date formats from the mapping shape key_as_string and docvalue_fields", () => {
@@ -572,7 +576,7 @@ Deno.test("date formats from the mapping shape key_as_string and docvalue_fields
 Deno.test("collapse keeps the best hit per field value", () => {
   const res = search({ sort: [{ n: "desc" }], collapse: { field: "tag" } });
   const hits = hitsOf(res).hits as unknown as { _id: string; fields: Record<string, unknown[]> }[];
-  assert.deepEqual(hits.map((h) => [h._id, h.fields.tag[0]]), [["29", "t2"], ["28", "t1"], [
+  assert.deepEqual(hits.map((h) => [h._id, h.fields.tag![0]]), [["29", "t2"], ["28", "t1"], [
     "27",
     "t0",
   ]]);
@@ -603,8 +607,8 @@ Deno.test("indices_boost multiplies the scores of one index", () => {
     indices_boost: [{ b: 2 }],
   }, new URLSearchParams());
   const hits = hitsOf(res).hits as unknown as { _index: string; _score: number }[];
-  assert.equal(hits[0]._index, "b");
-  assert.ok(Math.abs(hits[0]._score - hits[1]._score * 2) < 1e-6);
+  assert.equal(hits[0]!._index, "b");
+  assert.ok(Math.abs(hits[0]!._score - hits[1]!._score * 2) < 1e-6);
 });
 
 Deno.test("date_range aggregation with date math and formatted keys", () => {
@@ -629,7 +633,7 @@ Deno.test("date_range aggregation with date math and formatted keys", () => {
     ["*-2021-01-01T00:00:00.000Z", 1],
     ["2022-01-01T00:00:00.000Z-*", 1],
   ]);
-  assert.equal(buckets[1].from_as_string, "2022-01-01T00:00:00.000Z");
+  assert.equal(buckets[1]!.from_as_string, "2022-01-01T00:00:00.000Z");
 });
 
 Deno.test("terms aggregation include and exclude", () => {
@@ -641,8 +645,8 @@ Deno.test("terms aggregation include and exclude", () => {
     },
   });
   const aggs = res.aggregations as Record<string, { buckets: { key: string }[] }>;
-  assert.deepEqual(aggs.a.buckets.map((b) => b.key), ["t1", "t2"]);
-  assert.deepEqual(aggs.b.buckets.map((b) => b.key), ["t1"]);
+  assert.deepEqual(aggs.a!.buckets.map((b) => b.key), ["t1", "t2"]);
+  assert.deepEqual(aggs.b!.buckets.map((b) => b.key), ["t1"]);
 });
 
 Deno.test("percentiles aggregation interpolates between values", () => {

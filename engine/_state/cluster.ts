@@ -3,7 +3,8 @@
 import { type EngineError, esError, illegalArgument } from "../_errors.ts";
 import type { Mappings } from "../_index/types.ts";
 import { type AliasMeta, IndexState } from "./index_state.ts";
-import { isPattern, matchPattern, validateAliasName, validateIndexName } from "./names.ts";
+import { validateAliasName, validateIndexName } from "./names.ts";
+import { isPattern, matchPattern } from "../_index/name_pattern.ts";
 import { type FlatSettings, validateSettings } from "./settings.ts";
 
 /** Options of index-expression resolution, as the `ignore_unavailable` family of parameters. */
@@ -166,9 +167,9 @@ export class Cluster {
       direct.ensureOpen();
       return direct;
     }
-    if (viaAlias.length === 1 && viaAlias[0].aliases.get(name)?.is_write_index !== false) {
-      viaAlias[0].ensureOpen();
-      return viaAlias[0];
+    if (viaAlias.length === 1 && viaAlias[0]!.aliases.get(name)?.is_write_index !== false) {
+      viaAlias[0]!.ensureOpen();
+      return viaAlias[0]!;
     }
     if (viaAlias.length > 0) {
       const writer = viaAlias.find((i) => i.aliases.get(name)?.is_write_index === true);
@@ -198,8 +199,8 @@ export class Cluster {
     }
     const viaAlias = this.aliasIndices(name);
     if (viaAlias.length === 1) {
-      viaAlias[0].ensureOpen();
-      return viaAlias[0];
+      viaAlias[0]!.ensureOpen();
+      return viaAlias[0]!;
     }
     if (viaAlias.length > 1) {
       throw illegalArgument(

@@ -91,10 +91,10 @@ function addAtPath(
   mapping: FieldMapping,
 ): void {
   if (path.length === 1) {
-    setOwn(props, path[0], mapping);
+    setOwn(props, path[0]!, mapping);
     return;
   }
-  const head = ownOrSet(props, path[0], (): FieldMapping => ({ properties: {} }));
+  const head = ownOrSet(props, path[0]!, (): FieldMapping => ({ properties: {} }));
   head.properties ??= {};
   addAtPath(head.properties, path.slice(1), mapping);
 }
@@ -158,8 +158,8 @@ function visitObject(
     let path = prefix;
     let missingAt = -1;
     for (let i = 0; i < keys.length - 1; i++) {
-      const child = own(node, keys[i]);
-      path = [...path, keys[i]];
+      const child = own(node, keys[i]!);
+      path = [...path, keys[i]!];
       if (!child) {
         missingAt = i;
         break;
@@ -171,14 +171,14 @@ function visitObject(
       addNew(walk, dyn, prefix, keys, value);
       continue;
     }
-    const last = keys[keys.length - 1];
+    const last = keys[keys.length - 1]!;
     const fullPath = [...path, last];
     const mapping = own(node, last);
     if (!mapping) {
       addNew(walk, dyn, prefix, keys, value);
       continue;
     }
-    visitValue(walk, mapping, dyn, value, fullPath);
+    visitValue(walk, mapping, dyn, value, fullPath!);
   }
 }
 
@@ -324,18 +324,18 @@ function mergeAddition(
 ): void {
   const [head, ...rest] = path;
   if (rest.length === 0) {
-    const existing = own(props, head);
+    const existing = own(props, head!);
     if (existing?.properties && mapping.properties) {
       for (const [k, v] of Object.entries(mapping.properties)) {
         mergeAddition(existing.properties, [k], v);
       }
-    } else if (!existing) setOwn(props, head, mapping);
+    } else if (!existing) setOwn(props, head!, mapping);
     else if (isVectorType(existing.type) && existing.dims === undefined) {
       existing.dims = mapping.dims;
     }
     return;
   }
-  const node = ownOrSet(props, head, (): FieldMapping => ({ properties: {} }));
+  const node = ownOrSet(props, head!, (): FieldMapping => ({ properties: {} }));
   node.properties ??= {};
   mergeAddition(node.properties, rest, mapping);
 }

@@ -66,9 +66,9 @@ Deno.test("numeric detection and the total fields limit", () => {
     "1",
     "document_parsing_exception",
   );
-  assert.equal(numeric.properties?.a.type, "long");
-  assert.equal(numeric.properties?.b.type, "float");
-  assert.equal(numeric.properties?.c.type, "text");
+  assert.equal(numeric.properties?.a?.type, "long");
+  assert.equal(numeric.properties?.b?.type, "float");
+  assert.equal(numeric.properties?.c?.type, "text");
   const wide = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`f${i}`, 1]));
   assert.throws(
     () => mapDocument({}, wide, "1", "document_parsing_exception", 5),

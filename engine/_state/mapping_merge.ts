@@ -54,7 +54,7 @@ function expandDots(props: Record<string, FieldMapping>): void {
     const [head, ...rest] = name.split(".");
     const field = props[name];
     delete props[name];
-    const parent = ownOrSet(props, head, (): FieldMapping => ({}));
+    const parent = ownOrSet(props, head!, (): FieldMapping => ({}));
     parent.properties ??= {};
     setOwn(parent.properties, rest.join("."), field);
     expandDots(parent.properties);
@@ -134,7 +134,7 @@ export function validateMappings(
   const m = mappings as Mappings;
   const keys = Object.keys(m);
   if (
-    keys.length === 1 && (keys[0] === "_doc" || looksLikeTypeName(keys[0], m[keys[0]]))
+    keys.length === 1 && (keys[0] === "_doc" || looksLikeTypeName(keys[0]!, m[keys[0]!]))
   ) {
     throw illegalArgument(
       context === "put"

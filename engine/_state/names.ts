@@ -23,26 +23,6 @@ export function validateIndexName(name: string): void {
   }
 }
 
-/** True when `text` contains a wildcard. */
-export function isPattern(text: string): boolean {
-  return text.includes("*");
-}
-
-/** Matches `name` against a simple `*` wildcard pattern. */
-export function matchPattern(pattern: string, name: string): boolean {
-  if (!pattern.includes("*")) return pattern === name;
-  const parts = pattern.split("*");
-  if (!name.startsWith(parts[0])) return false;
-  let at = parts[0].length;
-  for (let i = 1; i < parts.length - 1; i++) {
-    const found = name.indexOf(parts[i], at);
-    if (found < 0) return false;
-    at = found + parts[i].length;
-  }
-  const last = parts[parts.length - 1];
-  return name.length - at >= last.length && name.endsWith(last);
-}
-
 /** Throws 400 `invalid_alias_name_exception` when `name` is not a valid alias name. */
 export function validateAliasName(name: string): void {
   const fail = (why: string): never => {

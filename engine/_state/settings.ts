@@ -41,7 +41,7 @@ export function nestSettings(flat: FlatSettings): Record<string, unknown> {
       if (typeof node[part] !== "object" || node[part] === null) node[part] = {};
       node = node[part] as Record<string, unknown>;
     }
-    node[parts[parts.length - 1]] = value;
+    node[parts[parts.length - 1]!] = value;
   }
   return out;
 }
@@ -112,5 +112,5 @@ export function parseInterval(text: string, setting = "index.refresh_interval"):
       `failed to parse setting [${setting}] with value [${text}] as a time value: unit is missing or unrecognized`,
     );
   }
-  return Number(m[1]) * UNITS[m[2]];
+  return Number(m[1]) * UNITS[m[2]!]!;
 }

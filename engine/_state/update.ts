@@ -18,19 +18,14 @@ import {
   type WriteOptions,
   type WriteResult,
 } from "./writes.ts";
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
+import { isJsonObject, type JsonObject } from "../_json.ts";
 
 /** Deep-merges `patch` into `target` (in place); returns whether anything changed. */
-export function deepMerge(target: Json, patch: Json): boolean {
+export function deepMerge(target: JsonObject, patch: JsonObject): boolean {
   let changed = false;
   for (const [key, value] of Object.entries(patch)) {
     const old = own(target, key);
-    if (isObject(old) && isObject(value)) {
+    if (isJsonObject(old) && isJsonObject(value)) {
       if (deepMerge(old, value)) changed = true;
     } else if (JSON.stringify(old) !== JSON.stringify(value) || !Object.hasOwn(target, key)) {
       setOwn(target, key, structuredClone(value));
@@ -62,7 +57,7 @@ function similar(a: string, b: string): boolean {
 }
 
 /** Checks an `_update` body before running it. */
-export function validateUpdateBody(body: Json): void {
+export function validateUpdateBody(body: JsonObject): void {
   for (const key of Object.keys(body)) {
     if (!UPDATE_FIELDS.includes(key)) {
       const guess = UPDATE_FIELDS.find((f) => similar(f, key));
@@ -72,7 +67,7 @@ export function validateUpdateBody(body: Json): void {
     }
   }
   for (const key of ["doc", "upsert"]) {
-    if (body[key] !== undefined && !isObject(body[key])) {
+    if (body[key] !== undefined && !isJsonObject(body[key])) {
       throw esError(
         "x_content_parse_exception",
         `[1:2] [UpdateRequest] failed to parse field [${key}]`,
@@ -96,7 +91,7 @@ export function validateUpdateBody(body: Json): void {
 export function updateDocument(
   index: IndexState,
   id: string,
-  body: Json,
+  body: JsonObject,
   opts: WriteOptions,
   errorType: ParseErrorType,
 ): WriteResult {
@@ -110,15 +105,15 @@ export function updateDocument(
   if (!current) {
     if (body.upsert !== undefined || body.doc_as_upsert === true) {
       let source = structuredClone(
-        (body.doc_as_upsert === true ? body.doc : body.upsert) as Json ?? {},
+        (body.doc_as_upsert === true ? body.doc : body.upsert) as JsonObject ?? {},
       );
       if (body.scripted_upsert === true && body.script !== undefined) {
-        const ctx: Json = { _source: source, op: "create", _index: index.name, _id: id };
+        const ctx: JsonObject = { _source: source, op: "create", _index: index.name, _id: id };
         runScript(readScript(body.script), ctx);
         if (ctx.op === "none" || ctx.op === "noop") {
           return { index, id, version: 1, seqNo: -2, primaryTerm: 0, result: "noop" };
         }
-        source = ctx._source as Json;
+        source = ctx._source as JsonObject;
       }
       return indexDocument(index, id, source, { routing: opts.routing }, errorType);
     }
@@ -160,7 +155,7 @@ export function updateDocument(
   }
   const source = structuredClone(current.source);
   if (body.doc !== undefined) {
-    if (!isObject(body.doc)) {
+    if (!isJsonObject(body.doc)) {
       throw parsingError("[doc] must be an object");
     }
     const changed = deepMerge(source, body.doc);
@@ -173,7 +168,7 @@ export function updateDocument(
       errorType,
     );
   }
-  const ctx: Json = {
+  const ctx: JsonObject = {
     _source: source,
     op: "index",
     _index: index.name,
@@ -192,7 +187,7 @@ export function updateDocument(
       `Operation type [${ctx.op}] not allowed, only [noop, index, delete] are allowed`,
     );
   }
-  if (!isObject(ctx._source)) {
+  if (!isJsonObject(ctx._source)) {
     throw illegalArgument("ctx._source must be a map");
   }
   return indexDocument(index, id, ctx._source, {

@@ -1,7 +1,27 @@
 // An Elasticsearch-shaped fake `fetch` for tests: it records every request and answers with the
-// response shapes of the Elasticsearch documentation. Special ids trigger the edge cases:
-// `missing` (404 get/delete), `same` (noop update), `dup` (409 on create), `bad` (failed bulk item).
+// response shapes of the Elasticsearch documentation. By default every document exists and every
+// write succeeds; a test declares the edge cases it needs with `FakeBehaviours` (which ids are
+// missing, which updates are noops, which creates conflict, which bulk items fail).
 // Used only by tests.
+
+/** The edge cases a test declares: each names the document ids (or index names) it applies to. */
+export interface FakeBehaviours {
+  /** Documents (and, for HEAD, indices) that do not exist: 404 on get, delete and HEAD, `not_found` in bulk. */
+  readonly missing?: readonly string[];
+  /** Documents whose update changes nothing: `result: "noop"`, single or in bulk. */
+  readonly noop?: readonly string[];
+  /** Documents that already exist: `_create` answers 409 version_conflict_engine_exception. */
+  readonly conflict?: readonly string[];
+  /** Bulk items that fail with 404 document_missing_exception (and `errors: true`). */
+  readonly failingBulkItems?: readonly string[];
+}
+
+interface Behaviours {
+  readonly missing: ReadonlySet<string>;
+  readonly noop: ReadonlySet<string>;
+  readonly conflict: ReadonlySet<string>;
+  readonly failingBulkItems: ReadonlySet<string>;
+}
 
 /** One request as the fake saw it. */
 export interface RecordedRequest {
@@ -34,7 +54,18 @@ export class FakeEs {
   /** Every request, in order. */
   readonly requests: RecordedRequest[] = [];
   readonly #responders: Responder[] = [];
+  readonly #behaviours: Behaviours;
   #generated = 0;
+
+  /** Creates a fake; `behaviours` declares the edge cases the test relies on. */
+  constructor(behaviours: FakeBehaviours = {}) {
+    this.#behaviours = {
+      missing: new Set(behaviours.missing),
+      noop: new Set(behaviours.noop),
+      conflict: new Set(behaviours.conflict),
+      failingBulkItems: new Set(behaviours.failingBulkItems),
+    };
+  }
 
   /** Adds a responder tried before the others (the last added first). */
   on(responder: Responder): this {
@@ -79,7 +110,9 @@ export class FakeEs {
         tagline: "You Know, for Search",
       });
     }
-    if (m === "HEAD") return new Response(null, { status: s[0] === "missing" ? 404 : 200 });
+    if (m === "HEAD") {
+      return new Response(null, { status: this.#behaviours.missing.has(s[0]!) ? 404 : 200 });
+    }
     if (s[0] === "_cat") return this.#cat(s[1]);
     if (last === "_search") return json(searchResponse());
     if (last === "_msearch") {
@@ -95,14 +128,14 @@ export class FakeEs {
         ],
       });
     }
-    if (last === "_bulk") return json(bulkResponse(req.body ?? ""));
+    if (last === "_bulk") return json(bulkResponse(req.body ?? "", this.#behaviours));
     if (last === "_update_by_query") return json({ took: 5, total: 3, updated: 3, failures: [] });
     if (last === "_delete_by_query") return json({ took: 5, total: 2, deleted: 2, failures: [] });
     if (last === "_reindex") return json({ took: 9, total: 5, created: 5, updated: 0 });
     if (last === "_mapping" && m === "GET") return json(MAPPING);
     if (last === "_settings" && m === "GET") return json(SETTINGS);
     if (last === "_aliases" && m === "GET") return json(ALIASES);
-    if (s.length === 1 && m === "GET") return json({ [s[0]]: { aliases: {}, ...MAPPING.idx } });
+    if (s.length === 1 && m === "GET") return json({ [s[0]!]: { aliases: {}, ...MAPPING.idx } });
     if (s.length === 1 || (last.startsWith("_") && last !== "_doc")) {
       return json({ acknowledged: true });
     }
@@ -110,6 +143,7 @@ export class FakeEs {
   }
 
   #document(m: string, [index, api, id]: string[]): Response {
+    const b = this.#behaviours;
     const meta = (id: string, result: string, version = 1) => ({
       _index: index,
       _id: id,
@@ -120,18 +154,18 @@ export class FakeEs {
       _primary_term: 1,
     });
     if (api === "_doc" && m === "GET") {
-      if (id === "missing") return json({ _index: index, _id: id, found: false }, 404);
-      return json({ ...meta(id, ""), result: undefined, found: true, _source: { name: "alice" } });
+      if (b.missing.has(id!)) return json({ _index: index, _id: id, found: false }, 404);
+      return json({ ...meta(id!, ""), result: undefined, found: true, _source: { name: "alice" } });
     }
     if (api === "_source" && m === "GET") return json({ name: "alice" });
     if (api === "_doc" && m === "DELETE") {
       return json(
-        meta(id, id === "missing" ? "not_found" : "deleted", 2),
-        id === "missing" ? 404 : 200,
+        meta(id!, b.missing.has(id!) ? "not_found" : "deleted", 2),
+        b.missing.has(id!) ? 404 : 200,
       );
     }
-    if (api === "_update") return json(meta(id, id === "same" ? "noop" : "updated", 2));
-    if (id === "dup") return json(CONFLICT, 409);
+    if (api === "_update") return json(meta(id!, b.noop.has(id!) ? "noop" : "updated", 2));
+    if (id !== undefined && b.conflict.has(id)) return json(conflict(id), 409);
     return json(meta(id ?? `gen-${++this.#generated}`, "created"), 201);
   }
 
@@ -172,16 +206,16 @@ export function searchResponse(): Record<string, unknown> {
   };
 }
 
-function bulkResponse(body: string): Record<string, unknown> {
+function bulkResponse(body: string, b: Behaviours): Record<string, unknown> {
   const lines = body.split("\n").filter((l) => l.trim() !== "");
   const items: Record<string, unknown>[] = [];
   let errors = false;
   for (let i = 0; i < lines.length; i++) {
-    const action = JSON.parse(lines[i]) as Record<string, Record<string, unknown>>;
-    const [name, meta] = Object.entries(action)[0];
+    const action = JSON.parse(lines[i]!) as Record<string, Record<string, unknown>>;
+    const [name, meta] = Object.entries(action)[0]!;
     if (name !== "delete") i++;
     const id = String(meta._id ?? `bulk-${i}`);
-    if (id === "bad") {
+    if (b.failingBulkItems.has(id)) {
       errors = true;
       items.push({
         [name]: {
@@ -197,9 +231,9 @@ function bulkResponse(body: string): Record<string, unknown> {
       });
       continue;
     }
-    const result = name === "delete" ? (id === "missing" ? "not_found" : "deleted") : name ===
+    const result = name === "delete" ? (b.missing.has(id) ? "not_found" : "deleted") : name ===
         "update"
-      ? (id === "same" ? "noop" : "updated")
+      ? (b.noop.has(id) ? "noop" : "updated")
       : "created";
     const status = result === "created" ? 201 : result === "not_found" ? 404 : 200;
     items.push({
@@ -214,23 +248,17 @@ async function gunzip(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
   return await new Response(stream).text();
 }
 
-const CONFLICT = {
-  error: {
-    root_cause: [{
-      type: "version_conflict_engine_exception",
-      reason: "[dup]: version conflict, document already exists (current version [1])",
-      index_uuid: "u1",
-      shard: "0",
-      index: "idx",
-    }],
+/** The 409 body Elasticsearch answers a `_create` of an existing document with. */
+function conflict(id: string): Record<string, unknown> {
+  const cause = {
     type: "version_conflict_engine_exception",
-    reason: "[dup]: version conflict, document already exists (current version [1])",
+    reason: `[${id}]: version conflict, document already exists (current version [1])`,
     index_uuid: "u1",
     shard: "0",
     index: "idx",
-  },
-  status: 409,
-};
+  };
+  return { error: { root_cause: [cause], ...cause }, status: 409 };
+}
 
 const MAPPING = {
   idx: {
