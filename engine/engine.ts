@@ -2,7 +2,6 @@
 
 import { SearchContexts } from "./_search/search_api.ts";
 import { Cluster } from "./_state/cluster.ts";
-import { evalScript, readScript } from "./_query/script.ts";
 import type { EngineState } from "./_rest/context.ts";
 import { handle } from "./_rest/handle.ts";
 
@@ -129,10 +128,7 @@ export class Engine {
       maxContentLength: options.maxContentLength,
       log: options.log ?? ((line) => console.error(line)),
       now,
-      search: Object.assign(new SearchContexts(now), {
-        scripts: (script: unknown, params: Record<string, unknown>) =>
-          evalScript(readScript(script), params),
-      }),
+      search: new SearchContexts(now),
       timers: new Set(),
       waiters: new Set(),
       clusterUuid: crypto.randomUUID().replace(/-/g, "").slice(0, 22),

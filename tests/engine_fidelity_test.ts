@@ -144,3 +144,58 @@ Deno.test("stored_fields: [] keeps _id and drops _source", async () => {
     assert.equal(res.hits.hits[0]._source, undefined);
   });
 });
+
+Deno.test("sort: values in the sort's date format; missing sentinels per numeric type", async () => {
+  await withServer(async (call) => {
+    await call("PUT", "/m", {
+      mappings: {
+        properties: {
+          d: { type: "date" },
+          i: { type: "integer" },
+          l: { type: "long" },
+          f: { type: "double" },
+        },
+      },
+    });
+    await call("PUT", "/m/_doc/1", { d: "2024-03-01T00:00:00Z", i: 1, l: 1, f: 1.5 });
+    await call("PUT", "/m/_doc/2?refresh=true", {});
+    const sorted = async (sort: unknown) =>
+      (await call("POST", "/m/_search", { sort })).hits.hits.map((h: Json) => h.sort[0]);
+    assert.deepEqual(await sorted([{ d: { order: "asc", format: "yyyy-MM-dd" } }]), [
+      "2024-03-01",
+      9223372036854775807,
+    ]);
+    assert.deepEqual(await sorted([{ i: "asc" }]), [1, 2147483647]);
+    assert.deepEqual(await sorted([{ i: "desc" }]), [1, -2147483648]);
+    assert.deepEqual(await sorted([{ f: "asc" }]), [1.5, "Infinity"]);
+    assert.deepEqual(await sorted([{ f: { order: "asc", missing: "_first" } }]), [
+      "-Infinity",
+      1.5,
+    ]);
+    // A formatted value reads back as search_after.
+    const after = await call("POST", "/m/_search", {
+      sort: [{ d: { order: "asc", format: "yyyy-MM-dd" } }],
+      search_after: ["2024-03-01"],
+    });
+    assert.deepEqual(after.hits.hits.map((h: Json) => h._id), ["2"]);
+  });
+});
+
+Deno.test("terminate_after: each shard stops after n docs in index order; terminated_early", async () => {
+  await withServer(async (call) => {
+    const res = await call("POST", "/books/_search?terminate_after=2", {
+      sort: [{ year: "desc" }],
+      aggs: { n: { value_count: { field: "year" } } },
+    });
+    assert.equal(res.terminated_early, true);
+    assert.equal(res.hits.total.value, 2);
+    // The first two docs indexed (2001 and 2003), not the two latest years.
+    assert.deepEqual(res.hits.hits.map((h: Json) => h._source.year), [2003, 2001]);
+    assert.equal(res.aggregations.n.value, 2);
+    const roomy = await call("POST", "/books/_search", { terminate_after: 10 });
+    assert.equal(roomy.terminated_early, false);
+    assert.equal(roomy.hits.total.value, 3);
+    const plain = await call("POST", "/books/_search", {});
+    assert.equal(plain.terminated_early, undefined);
+  });
+});

@@ -1,16 +1,9 @@
 import assert from "node:assert/strict";
 import { Engine } from "../engine.ts";
+import { call, type Reply } from "../../tests/support/engine_call.ts";
 import { bigIntToIp, ipToBigInt } from "./ip_range_agg.ts";
 
-// deno-lint-ignore no-explicit-any
-type Json = Record<string, any>;
-
-async function call(engine: Engine, method: string, path: string, body?: unknown): Promise<Json> {
-  const init: RequestInit = { method, headers: { "content-type": "application/json" } };
-  if (body !== undefined) init.body = JSON.stringify(body);
-  const res = await engine.fetch(`http://engine${path}`, init);
-  return { ...(await res.json()), code: res.status };
-}
+type Json = Reply;
 
 Deno.test("ipToBigInt/bigIntToIp: IPv4 mapped, IPv6 compressed, bad text refused", () => {
   for (const ip of ["10.0.0.5", "0.0.0.0", "255.255.255.255", "::1", "2001:db8::ff00:42:8329"]) {

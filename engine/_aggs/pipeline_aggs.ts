@@ -13,23 +13,8 @@ import {
   type PathElement,
 } from "./buckets_path.ts";
 import { extendedStats } from "./metric_aggs.ts";
+import { readScript, runExpression } from "../_query/script.ts";
 import type { JsonObject } from "../_json.ts";
-
-/** Evaluates a `script` value with `params` (handed in by the layer that owns scripts). */
-export type ScriptEval = (script: unknown, params: JsonObject) => unknown;
-
-let scripts: ScriptEval | null = null;
-
-/** Runs `fn` with `evalScript` available to `bucket_script` and `bucket_selector`. */
-export function withScripts<T>(evalScript: ScriptEval | undefined, fn: () => T): T {
-  const outer = scripts;
-  scripts = evalScript ?? null;
-  try {
-    return fn();
-  } finally {
-    scripts = outer;
-  }
-}
 
 type Sibling = (values: { key: string; value: number }[], body: JsonObject) => JsonObject;
 
@@ -270,8 +255,8 @@ function runScript(type: string, name: string, body: JsonObject, params: JsonObj
   if (body.script === undefined) {
     throw parsingError(`Missing required field [script] for ${type} aggregation [${name}]`);
   }
-  if (!scripts) throw illegalArgument(`scripts are not available for aggregation [${name}]`);
-  return scripts(body.script, params);
+  const script = readScript(body.script);
+  return runExpression(script, { params: { ...script.params, ...params } });
 }
 
 const UNIT_MS: Record<string, number> = {

@@ -3,16 +3,9 @@
 
 import assert from "node:assert/strict";
 import { Engine } from "../engine.ts";
+import { call, type Reply } from "../../tests/support/engine_call.ts";
 
-// deno-lint-ignore no-explicit-any
-type Json = Record<string, any>;
-
-async function call(engine: Engine, method: string, path: string, body?: unknown): Promise<Json> {
-  const init: RequestInit = { method, headers: { "content-type": "application/json" } };
-  if (body !== undefined) init.body = JSON.stringify(body);
-  const res = await engine.fetch(`http://engine${path}`, init);
-  return { ...(await res.json()), code: res.status };
-}
+type Json = Reply;
 
 /** Sales on four months; March has none. */
 async function sales(): Promise<Engine> {

@@ -101,7 +101,12 @@ export function renderHit(
     );
     if (marked) hit.highlight = marked;
   }
-  if (o.sort && c.sort) hit.sort = c.sort;
+  // Infinite sort values (a missing float or double) are written as Jackson writes them.
+  if (o.sort && c.sort) {
+    hit.sort = c.sort.map((v) =>
+      typeof v === "number" && !Number.isFinite(v) ? (v > 0 ? "Infinity" : "-Infinity") : v
+    );
+  }
   return hit;
 }
 

@@ -19,11 +19,16 @@ export interface SortKey {
   readonly unmappedType?: string;
   /** Multi-value mode: min, max, sum, avg, median. */
   readonly mode?: string;
+  /** Date format the sort values are written in (and `search_after` read with). */
+  readonly format?: string;
 }
 
 const LONG_MAX = 2n ** 63n - 1n; // Long.MAX_VALUE
 const LONG_MIN = -(2n ** 63n);
 const ULONG_MAX = 2n ** 64n - 1n;
+const INT_MAX = 2147483647; // Integer.MAX_VALUE
+const INT_MIN = -2147483648;
+const INT_TYPES = new Set(["integer", "short", "byte"]);
 
 /**
  * A sort value as reported in `hits.hits[].sort`: a bigint for a whole number beyond 2^53
@@ -43,6 +48,7 @@ function key(field: string, opts: Record<string, unknown>): SortKey {
     missing: opts.missing ?? "_last",
     unmappedType: opts.unmapped_type as string | undefined,
     mode: opts.mode as string | undefined,
+    ...(typeof opts.format === "string" ? { format: opts.format } : {}),
   };
 }
 
@@ -114,10 +120,21 @@ export function sortReader(
   const mode = k.mode ?? (k.order === 1 ? "min" : "max");
   // Whole-number and date fields report a missing value as Long.MAX/MIN_VALUE (or the given
   // `missing`), as Elasticsearch does, so search_after round-trips; other kinds report null.
+  // Per type, as Lucene's sort fields do: int for integer/short/byte, float and double infinities.
   let missing: SortValue = null;
+  if (info.kind === "number" && !info.integer) {
+    const last = (k.missing === "_last") === (k.order === 1);
+    missing = k.missing === "_last" || k.missing === "_first"
+      ? (last ? Infinity : -Infinity)
+      : Number(k.missing);
+  }
   if (info.integer || info.kind === "date") {
     const last = (k.missing === "_last") === (k.order === 1);
-    const [max, min] = info.type === "unsigned_long" ? [ULONG_MAX, 0] : [LONG_MAX, LONG_MIN];
+    const [max, min] = info.type === "unsigned_long"
+      ? [ULONG_MAX, 0]
+      : INT_TYPES.has(info.type)
+      ? [INT_MAX, INT_MIN]
+      : [LONG_MAX, LONG_MIN];
     missing = k.missing === "_last" || k.missing === "_first"
       ? (last ? max : min)
       : info.integer

@@ -13,6 +13,7 @@ import {
 import { allOrdinals, type ExecContext, liveOnly } from "./exec_context.ts";
 import { resolveMsm, runMatch, runMultiMatch, runPhrase } from "./full_text.ts";
 import { applyFunctions } from "./function_score.ts";
+import { runSpan } from "./span_queries.ts";
 import { knnTopK } from "./knn.ts";
 import { runScriptQuery, runScriptScore } from "./script_score.ts";
 import type { QueryNode, QueryOf } from "./query_nodes.ts";
@@ -132,6 +133,7 @@ const RUNNERS: { [K in QueryNode["kind"]]: Runner<K> } = {
   boosting: runBoosting,
   match_all: (q, ctx, scoring) => allDocs(ctx, q.boost, scoring),
   match_none: () => NO_HITS,
+  span: (q, ctx, scoring) => runSpan(q.span, q.boost, ctx, scoring),
   term: expandField(runTerm),
   terms: runTerms,
   match: expandField(runMatch),

@@ -1,5 +1,7 @@
 // The frozen, kind-tagged query tree that the parser builds and the executor runs.
 
+import type { SpanNode } from "./span_nodes.ts";
+
 /** A field with a query-time boost, as in `title^2`. */
 export interface BoostedField {
   /** Field path or wildcard pattern. */
@@ -11,6 +13,7 @@ export interface BoostedField {
 /** Any parsed query. */
 export type QueryNode =
   | { readonly kind: "match_all"; readonly boost: number }
+  | { readonly kind: "span"; readonly span: SpanNode; readonly boost: number }
   | { readonly kind: "match_none" }
   | {
     readonly kind: "term";

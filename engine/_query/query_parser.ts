@@ -8,6 +8,7 @@ import { parseScriptQuery, parseScriptScore } from "./script_score.ts";
 import { registerName } from "./named_queries.ts";
 import { parseQueryString, parseSimpleQueryString } from "./query_string.ts";
 import { parseRegexpFlags } from "./regexp_syntax.ts";
+import { parseSpan, SPAN_QUERIES } from "./span_parser.ts";
 import { isJsonObject, type JsonObject } from "../_json.ts";
 
 type Parser = (body: unknown, name: string) => QueryNode;
@@ -147,7 +148,14 @@ const MATCH_KEYS = [
   "fuzzy_rewrite",
 ];
 
+const spanParser: Parser = (b, n) => ({
+  kind: "span",
+  span: parseSpan(n, b),
+  boost: boostOf(expectObject(b, n)),
+});
+
 const PARSERS: Record<string, Parser> = {
+  ...Object.fromEntries(SPAN_QUERIES.map((name) => [name, spanParser])),
   match_all: (b, n) => ({ kind: "match_all", boost: boostOf(expectObject(b, n)) }),
   match_none: (b, n) => (expectObject(b, n), { kind: "match_none" }),
   term: (b, n) => {

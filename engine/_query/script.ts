@@ -331,17 +331,3 @@ export function runScript(script: Script, ctx: Vars): void {
   }
   checkStorable(ctx);
 }
-
-/**
- * Evaluates `script` as an expression over `params` (the script's own params first, then
- * `vars`) and returns the value of its last statement; a leading `return` is accepted, as
- * Painless writes it. Used by the `bucket_script` and `bucket_selector` aggregations.
- */
-export function evalScript(script: Script, vars: Vars): unknown {
-  const source = script.source.replace(/^\s*return\s+/, "");
-  const program = parseScript(source);
-  const scope: Vars = { params: { ...script.params, ...vars } };
-  let last: unknown = null;
-  for (const statement of program) last = evaluate(source, statement, scope);
-  return last;
-}

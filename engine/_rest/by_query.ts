@@ -13,6 +13,7 @@ import {
   type Reply,
   type RequestContext,
 } from "./context.ts";
+import { parseSearchRequest } from "../_search/search_request.ts";
 import { searchTargets, withAliasFilter } from "./search.ts";
 import { runAsTask } from "./tasks.ts";
 
@@ -78,6 +79,10 @@ function readBody(ctx: RequestContext, updating: boolean): Record<string, unknow
   if (!updating && b.query === undefined) {
     throw validationFailed("query is missing");
   }
+  // The rest of the body is a search source: unknown keys and bad queries are refused as a
+  // search refuses them, before any document is touched.
+  const { max_docs: _m, size: _s, conflicts: _c, script: _sc, ...search } = b;
+  parseSearchRequest(search, new URLSearchParams());
   return b;
 }
 

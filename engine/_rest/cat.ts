@@ -1,11 +1,13 @@
 // The _cat APIs: indices, health, count, aliases and shards, as text tables (`v`, `h`, `s`) or `format=json`.
 
+import { illegalArgument } from "../_errors.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { matchPattern } from "../_index/name_pattern.ts";
 import { refreshDue } from "../_state/refresh.ts";
 import { boolParam, ok, type Reply, type RequestContext } from "./context.ts";
 import { healthHandler, statusOf } from "./cluster.ts";
 import { targets } from "./targets.ts";
+import { catHelp, resolveColumn } from "./cat_columns.ts";
 
 type Row = Record<string, string>;
 
@@ -54,9 +56,21 @@ function sortRows(rows: Row[], spec: string | null): Row[] {
 
 /** Renders rows like Elasticsearch's cat APIs. */
 export function catTable(ctx: RequestContext, allRows: Row[], defaults: string[]): Reply {
+  const known = [...new Set([...defaults, ...Object.keys(allRows[0] ?? {})])];
+  if (ctx.params.has("help")) {
+    return {
+      status: 200,
+      text: catHelp(known),
+      headers: { "content-type": "text/plain; charset=UTF-8" },
+    };
+  }
   const h = ctx.params.get("h");
-  const columns = h ? h.split(",").map((c) => c.trim()) : defaults;
-  const rows = sortRows(allRows, ctx.params.get("s"));
+  const columns = h ? h.split(",").map((c) => resolveColumn(c.trim(), known)) : defaults;
+  const sortSpec = ctx.params.get("s")?.split(",").map((k) => {
+    const [c, order] = k.split(":");
+    return order === undefined ? resolveColumn(c!, known) : `${resolveColumn(c!, known)}:${order}`;
+  }).join(",") ?? null;
+  const rows = sortRows(allRows, sortSpec);
   if (ctx.params.get("format") === "json") {
     return ok(rows.map((r) => Object.fromEntries(columns.map((c) => [c, r[c] ?? null]))));
   }
@@ -79,8 +93,29 @@ export function catTable(ctx: RequestContext, allRows: Row[], defaults: string[]
   };
 }
 
-/** Human-readable size like Elasticsearch: `512b`, `4.5kb`, `1.2mb`. */
-export function formatBytes(bytes: number): string {
+const BYTE_UNITS: Record<string, number> = {
+  b: 1,
+  kb: 1024,
+  mb: 1024 ** 2,
+  gb: 1024 ** 3,
+  tb: 1024 ** 4,
+  pb: 1024 ** 5,
+};
+
+/**
+ * A size as `_cat` writes it: in the `bytes` unit when one is given (a whole number, rounded
+ * down as Elasticsearch does), else human-readable (`512b`, `4.5kb`, `1.2mb`).
+ */
+export function formatBytes(bytes: number, inUnit?: string | null): string {
+  if (inUnit !== undefined && inUnit !== null) {
+    const size = BYTE_UNITS[inUnit];
+    if (size === undefined) {
+      throw illegalArgument(
+        `failed to parse [bytes] with value [${inUnit}]: expected one of [b, kb, mb, gb, tb, pb]`,
+      );
+    }
+    return String(Math.floor(bytes / size));
+  }
   const units = ["b", "kb", "mb", "gb", "tb"];
   let value = bytes;
   let unit = 0;
@@ -105,7 +140,8 @@ const INDEX_COLUMNS = [
   "dataset.size",
 ];
 
-function storeSize(index: IndexState): number {
+/** Estimated store size of an index: its visible sources plus a per-doc overhead. */
+export function storeSize(index: IndexState): number {
   let bytes = 0;
   for (const doc of index.visible.values()) bytes += JSON.stringify(doc.source).length + 64;
   return bytes;
@@ -116,7 +152,7 @@ export function catIndicesHandler(ctx: RequestContext): Reply {
   const indices = targets(ctx, { expandClosed: true, includeClosed: true });
   refreshDue(indices, ctx.state.now());
   const rows = indices.map((i) => {
-    const size = i.closed ? "" : formatBytes(storeSize(i));
+    const size = i.closed ? "" : formatBytes(storeSize(i), ctx.params.get("bytes"));
     return {
       health: i.closed ? "" : statusOf(i),
       status: i.closed ? "close" : "open",
@@ -207,7 +243,7 @@ export function catShardsHandler(ctx: RequestContext): Reply {
   refreshDue(indices, ctx.state.now());
   const rows: Row[] = [];
   for (const index of indices) {
-    const size = formatBytes(storeSize(index));
+    const size = formatBytes(storeSize(index), ctx.params.get("bytes"));
     for (let shard = 0; shard < index.shardCount; shard++) {
       const docs = index.shardCount === 1 ? String(index.searchableCount) : "";
       rows.push({

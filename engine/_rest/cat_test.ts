@@ -6,6 +6,10 @@ Deno.test("formatBytes writes sizes like Elasticsearch", () => {
   assert.equal(formatBytes(512), "512b");
   assert.equal(formatBytes(4608), "4.5kb");
   assert.equal(formatBytes(3 * 1024 * 1024), "3mb");
+  assert.equal(formatBytes(4608, "b"), "4608");
+  assert.equal(formatBytes(4608, "kb"), "4");
+  assert.equal(formatBytes(4608, "mb"), "0");
+  assert.throws(() => formatBytes(1, "kib"), /failed to parse \[bytes\]/);
 });
 
 Deno.test("_cat/indices: text with header, column choice, sorting and JSON", async () => {
@@ -48,5 +52,33 @@ Deno.test("_cat/count, _cat/aliases and _cat/shards", async () => {
     prirep: "r",
     state: "UNASSIGNED",
   }]);
+  engine.close();
+});
+
+Deno.test("_cat: short column aliases in h and s, and ?help", async () => {
+  const engine = new Engine();
+  for (const [name, docs] of [["b", 1], ["a", 2]] as const) {
+    for (let i = 0; i < docs; i++) {
+      const res = await engine.fetch(`http://e/${name}/_doc/${i}?refresh=true`, {
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body: '{"x":1}',
+      });
+      await res.body?.cancel();
+    }
+  }
+  const text = await (await engine.fetch("http://e/_cat/indices?v&h=i,dc&s=dc:desc")).text();
+  assert.equal(text, "index docs.count\na              2\nb              1\n");
+  const json = await (await engine.fetch("http://e/_cat/health?format=json&h=st,nt")).json();
+  assert.deepEqual(Object.keys(json[0]), ["status", "node.total"]);
+  const sized = await (await engine.fetch("http://e/_cat/indices?h=i,ss&bytes=b&s=i")).text();
+  assert.match(sized, /^a +\d+\nb +\d+\n$/);
+  const badUnit = await engine.fetch("http://e/_cat/indices?bytes=x");
+  assert.equal(badUnit.status, 400);
+  await badUnit.body?.cancel();
+  const help = await (await engine.fetch("http://e/_cat/indices?help")).text();
+  const lines = help.trimEnd().split("\n");
+  assert.match(lines[0]!, /^health +\| h +\| current health status$/);
+  assert.ok(lines.some((l) => /^docs\.count +\| dc,docsCount +\| available docs$/.test(l)));
   engine.close();
 });

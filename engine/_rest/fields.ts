@@ -6,6 +6,7 @@ import type { IndexState } from "../_state/index_state.ts";
 import { matchPattern, nameList } from "../_index/name_pattern.ts";
 import { bodyObject, ok, type Reply, type RequestContext } from "./context.ts";
 import { targets } from "./targets.ts";
+import { countApi } from "../_search/search_api.ts";
 import { NUMBER_TYPES } from "../_index/field_map.ts";
 
 /** Every field of a mapping with its full dotted path: objects, leaves and multi-fields. */
@@ -66,22 +67,50 @@ const METADATA: Record<string, { type: string; searchable: boolean; aggregatable
   _ignored: { type: "_ignored", searchable: true, aggregatable: true },
 };
 
+/** Field caps' `meta`: each key with every (distinct, sorted) value the indices give it. */
+function withMeta(
+  caps: Record<string, unknown>,
+  metas: Map<string, Set<string>>,
+): Record<string, unknown> {
+  const { meta: _drop, ...rest } = caps;
+  if (metas.size === 0) return rest;
+  const out: Record<string, string[]> = {};
+  for (const [k, v] of [...metas].sort(([a], [b]) => (a < b ? -1 : 1))) out[k] = [...v].sort();
+  return { ...rest, meta: out };
+}
+
 /** GET|POST /_field_caps, /{index}/_field_caps (`fields` parameter or body). */
 export function fieldCapsHandler(ctx: RequestContext): Reply {
   const body = bodyObject(ctx) ?? {};
   const requested = ctx.params.get("fields") ??
     (Array.isArray(body.fields) ? body.fields.join(",") : body.fields);
   const patterns = nameList(typeof requested === "string" ? requested : null);
-  const indices: IndexState[] = targets(ctx);
+  let indices: IndexState[] = targets(ctx);
+  if (body.index_filter !== undefined) {
+    // Only the indices holding a document that matches the filter.
+    indices = indices.filter((i) =>
+      Number(
+        countApi([i.searchTarget()], { query: body.index_filter }, new URLSearchParams()).count,
+      ) > 0
+    );
+  }
   const byField = new Map<
     string,
-    Map<string, { caps: Record<string, unknown>; indices: string[] }>
+    Map<
+      string,
+      { caps: Record<string, unknown>; indices: string[]; metas: Map<string, Set<string>> }
+    >
   >();
   const add = (name: string, caps: Record<string, unknown>, index: string): void => {
     const types = byField.get(name) ?? new Map();
     const type = String(caps.type);
-    const entry = types.get(type) ?? { caps, indices: [] };
+    const entry = types.get(type) ?? { caps, indices: [], metas: new Map() };
     entry.indices.push(index);
+    for (const [k, v] of Object.entries((caps.meta ?? {}) as Record<string, unknown>)) {
+      const values = entry.metas.get(k) ?? new Set();
+      values.add(String(v));
+      entry.metas.set(k, values);
+    }
     types.set(type, entry);
     byField.set(name, types);
   };
@@ -95,21 +124,38 @@ export function fieldCapsHandler(ctx: RequestContext): Reply {
       if (!patterns.some((p) => matchPattern(p, path))) continue;
       const type = field.type ?? "object";
       const leaf = type !== "object" && type !== "nested";
-      add(path, {
+      const caps: Record<string, unknown> = {
         type,
         metadata_field: false,
         searchable: leaf,
         aggregatable: AGGREGATABLE.has(type),
-      }, index.name);
+      };
+      const meta = (field as { meta?: Record<string, string> }).meta;
+      if (meta && typeof meta === "object") caps.meta = meta;
+      add(path, caps, index.name);
+    }
+  }
+  if (ctx.params.get("include_unmapped") === "true") {
+    // A field some indices lack gets an `unmapped` entry naming them.
+    for (const [name, types] of byField) {
+      const holders = new Set([...types.values()].flatMap((t) => t.indices));
+      const missing = indices.map((i) => i.name).filter((n) => !holders.has(n));
+      if (missing.length === 0) continue;
+      types.set("unmapped", {
+        caps: { type: "unmapped", metadata_field: false, searchable: false, aggregatable: false },
+        indices: missing,
+        metas: new Map(),
+      });
     }
   }
   const fields: Record<string, unknown> = {};
   for (const [name, types] of [...byField].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const entry: Record<string, unknown> = {};
-    for (const [type, { caps, indices: holders }] of types) {
-      entry[type] = holders.length === indices.length && types.size === 1
-        ? caps
-        : { ...caps, indices: holders };
+    for (const [type, { caps, indices: holders, metas }] of types) {
+      // Elasticsearch names the indices only when the field's type differs between them.
+      entry[type] = types.size === 1
+        ? withMeta(caps, metas)
+        : { ...withMeta(caps, metas), indices: holders };
     }
     setOwn(fields, name, entry);
   }

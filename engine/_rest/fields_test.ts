@@ -28,3 +28,42 @@ Deno.test("_mapping/field and _field_caps describe fields, multi-fields included
   assert.equal(caps.fields.n.long.aggregatable, true);
   engine.close();
 });
+
+Deno.test("_field_caps: include_unmapped, meta merged across indices, index_filter", async () => {
+  const engine = new Engine();
+  const put = (path: string, body: unknown) =>
+    engine.fetch(`http://e${path}`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    }).then((r) => r.json());
+  await put("/f1", {
+    mappings: { properties: { a: { type: "keyword", meta: { unit: "ms" } }, b: { type: "long" } } },
+  });
+  await put("/f2", { mappings: { properties: { a: { type: "keyword", meta: { unit: "s" } } } } });
+  await put("/f1/_doc/1?refresh=true", { a: "x", b: 1 });
+  const get = (q: string, body?: unknown) =>
+    engine.fetch(`http://e/f1,f2/_field_caps?${q}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }).then((r) => r.json());
+  const caps = await get("fields=a,b&include_unmapped=true");
+  assert.deepEqual(caps.fields.a.keyword.meta, { unit: ["ms", "s"] });
+  assert.equal(caps.fields.a.keyword.indices, undefined);
+  assert.deepEqual(caps.fields.b.long.indices, ["f1"]);
+  assert.deepEqual(caps.fields.b.unmapped, {
+    type: "unmapped",
+    metadata_field: false,
+    searchable: false,
+    aggregatable: false,
+    indices: ["f2"],
+  });
+  const plain = await get("fields=b");
+  assert.deepEqual(Object.keys(plain.fields.b), ["long"]);
+  assert.equal(plain.fields.b.long.indices, undefined); // unmapped indices are not a difference
+  const filtered = await get("fields=a", { index_filter: { term: { a: "x" } } });
+  assert.deepEqual(filtered.indices, ["f1"]);
+  assert.deepEqual(filtered.fields.a.keyword.meta, { unit: ["ms"] });
+  engine.close();
+});

@@ -218,6 +218,17 @@ export const API_PARAMS: Record<string, readonly string[]> = {
   ],
   cluster_settings: [...TIMEOUTS, "flat_settings", "include_defaults"],
   cat: CAT,
+  indices_stats: [
+    ...EXPAND,
+    "level",
+    "completion_fields",
+    "fielddata_fields",
+    "fields",
+    "groups",
+    "include_segment_file_sizes",
+    "include_unloaded_segments",
+    "forbid_closed_indices",
+  ],
   field_caps: [...EXPAND, "fields", "include_unmapped", "filters", "types", "include_empty_fields"],
 };
 

@@ -1,6 +1,7 @@
 // POST /_reindex: copies the (refreshed) documents matching a query from source indices into dest.
 
-import { EngineError, illegalArgument, validationFailed } from "../_errors.ts";
+import { EngineError, illegalArgument, validationFailed, xContentParseError } from "../_errors.ts";
+import { applySourceFilter, parseSourceFilter } from "../_hits/source_filter.ts";
 import { findMatches } from "../_search/search_api.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { applyRefresh } from "../_state/refresh.ts";
@@ -12,6 +13,27 @@ import { searchTargets } from "./search.ts";
 import { runAsTask } from "./tasks.ts";
 import type { JsonObject } from "../_json.ts";
 
+const BODY_FIELDS = ["source", "dest", "script", "size", "max_docs", "conflicts"];
+const SOURCE_FIELDS = [
+  "index",
+  "query",
+  "size",
+  "_source",
+  "sort",
+  "remote",
+  "slice",
+  "runtime_mappings",
+  "fields",
+];
+const DEST_FIELDS = ["index", "op_type", "version_type", "routing", "pipeline", "type"];
+
+/** Refuses a field the reindex request parser does not know, as Elasticsearch's parser does. */
+function checkFields(obj: JsonObject, allowed: readonly string[], where: string): void {
+  for (const k of Object.keys(obj)) {
+    if (!allowed.includes(k)) throw xContentParseError(`[${where}] unknown field [${k}]`);
+  }
+}
+
 function listOf(value: unknown): string {
   return Array.isArray(value) ? value.join(",") : String(value ?? "");
 }
@@ -19,19 +41,36 @@ function listOf(value: unknown): string {
 async function reindex(ctx: RequestContext): Promise<Reply> {
   const started = Date.now();
   const body = requireBody(ctx);
+  checkFields(body, BODY_FIELDS, "reindex");
   const source = (body.source ?? {}) as JsonObject;
   const dest = (body.dest ?? {}) as JsonObject;
+  checkFields(source, SOURCE_FIELDS, "source");
+  checkFields(dest, DEST_FIELDS, "dest");
+  if (source.remote !== undefined) {
+    throw illegalArgument("reindex from remote is not supported by this engine");
+  }
   const problems: string[] = [];
   if (!source.index) problems.push("use _all if you really want to copy from all existing indexes");
   if (!dest.index) problems.push("index must be specified");
   if (problems.length > 0) {
     throw validationFailed(...problems);
   }
+  if (body.size !== undefined && body.max_docs !== undefined && body.size !== body.max_docs) {
+    throw illegalArgument(
+      `[max_docs] set to two different values [${body.size}] and [${body.max_docs}]`,
+    );
+  }
   const limits = readLimits(ctx, {
-    max_docs: body.max_docs ?? source.size,
+    // `size` at the top is the old name of `max_docs`; `source.size` is the batch size.
+    max_docs: body.max_docs ?? body.size,
     conflicts: body.conflicts,
   });
-  const opType = dest.op_type === "create" ? "create" : "index";
+  const opTypeText = String(dest.op_type ?? "index").toLowerCase();
+  if (opTypeText !== "index" && opTypeText !== "create") {
+    throw illegalArgument(`opType must be 'create' or 'index', found: [${dest.op_type}]`);
+  }
+  const opType = opTypeText as "index" | "create";
+  const sourceFilter = parseSourceFilter(source._source, new URLSearchParams());
   const versionType = dest.version_type === undefined ? "internal" : String(dest.version_type);
   const script = body.script === undefined ? undefined : readScript(body.script);
   const targets = searchTargets(ctx, listOf(source.index));
@@ -47,7 +86,7 @@ async function reindex(ctx: RequestContext): Promise<Reply> {
     if (counts.total - counts.version_conflicts >= limits.maxDocs) break;
     counts.total++;
     const ctxVars: JsonObject = {
-      _source: structuredClone(doc.source),
+      _source: structuredClone(applySourceFilter(doc.source, sourceFilter) ?? {}),
       op: "index",
       _id: doc.id,
       _index: destName,

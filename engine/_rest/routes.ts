@@ -12,6 +12,7 @@ import { byQueryHandler } from "./by_query.ts";
 import { getTaskHandler, listTasksHandler, rethrottleHandler } from "./tasks.ts";
 import { explainHandler, validateQueryHandler } from "./explain.ts";
 import { reindexHandler } from "./reindex.ts";
+import { indicesStatsHandler } from "./stats.ts";
 import {
   catAliasesHandler,
   catCountHandler,
@@ -208,6 +209,7 @@ export const ROUTES: readonly RouteSpec[] = [
   route("cluster_settings", ["GET", "PUT"], "/_cluster/settings", clusterSettingsHandler),
   route("cat", GET, "/_cat/indices/{index?}", catIndicesHandler),
   route("cat", GET, "/_cat/health", catHealthHandler),
+  route("indices_stats", GET, "/{index?}/_stats/{metric?}", indicesStatsHandler),
   route("cat", GET, "/_cat/count/{index?}", catCountHandler),
   route("cat", GET, "/_cat/aliases/{name?}", catAliasesHandler),
   route("cat", GET, "/_cat/shards/{index?}", catShardsHandler),

@@ -12,6 +12,7 @@ import {
   nestSettings,
   validateSettings,
 } from "../_state/settings.ts";
+import { checkKnownSettings, defaultsBeside } from "../_state/setting_registry.ts";
 import { boolParam, ok, type Reply, type RequestContext, requireBody } from "./context.ts";
 import { targets } from "./targets.ts";
 
@@ -35,8 +36,19 @@ export function getSettingsHandler(ctx: RequestContext): Reply {
   const flat = boolParam(ctx, "flat_settings");
   const names = ctx.p.name?.split(",");
   const out: Record<string, unknown> = {};
+  const withDefaults = boolParam(ctx, "include_defaults");
   for (const index of targets(ctx, { includeClosed: true })) {
-    out[index.name] = { settings: settingsView(index, flat, names) };
+    const entry: Record<string, unknown> = { settings: settingsView(index, flat, names) };
+    if (withDefaults) {
+      let defaults = defaultsBeside(index.settings);
+      if (names && names.length > 0 && !names.includes("_all")) {
+        defaults = Object.fromEntries(
+          Object.entries(defaults).filter(([k]) => names.some((n) => matchPattern(n, k))),
+        );
+      }
+      entry.defaults = flat ? defaults : nestSettings(defaults);
+    }
+    out[index.name] = entry;
   }
   return ok(out);
 }
@@ -45,13 +57,17 @@ export function getSettingsHandler(ctx: RequestContext): Reply {
 export function putSettingsHandler(ctx: RequestContext): Reply {
   const body = requireBody(ctx);
   const changes = flattenSettings(body.settings ?? body);
+  checkKnownSettings(changes);
   validateSettings(changes);
+  const preserve = boolParam(ctx, "preserve_existing");
   const found = targets(ctx, { includeClosed: true });
   for (const index of found) {
     if (!index.closed) checkUpdatable(changes, index.name);
   }
   for (const index of found) {
     for (const [key, value] of Object.entries(changes)) {
+      // `preserve_existing` only adds settings the index does not have yet.
+      if (preserve && Object.hasOwn(index.settings, key)) continue;
       if (value === "") delete index.settings[key];
       else index.settings[key] = value;
     }

@@ -202,7 +202,7 @@ function afterValue(v: unknown, key: SortKey, targets: SearchTarget[]): SortValu
     if (!info) continue;
     if (info.kind === "date") {
       return typeof v === "string" && !/^\d+$/.test(v)
-        ? parseDateAt(v, info.format, info.nanos)
+        ? parseDateAt(v, key.format ?? info.format, info.nanos)
         : Number(v);
     }
     if (info.kind === "number" || info.kind === "boolean") {

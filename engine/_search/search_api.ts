@@ -4,10 +4,10 @@ import { MAX_REQUEST_STATES, withPatternBudget } from "../_index/automaton.ts";
 import { checkClauseCount, withBucketBudget } from "../_index/limits.ts";
 import { EngineError, illegalArgument, parsingError, validationFailed } from "../_errors.ts";
 import { runAggregations } from "../_aggs/aggregations.ts";
-import { withScripts } from "../_aggs/pipeline_aggs.ts";
 import { collect, type Collected } from "./collect.ts";
 import { searchProfile } from "./profile.ts";
 import { fieldMapOf } from "../_index/field_map.ts";
+import { formatDateAt } from "../_index/dates.ts";
 import { type HitOptions, renderHits, renderTotal } from "../_hits/hits_render.ts";
 import { parseKeepAlive } from "./keep_alive.ts";
 import { matchLive } from "../_query/query_exec.ts";
@@ -131,21 +131,30 @@ function search(
   }
   let collected: Collected;
   let queryNanos = 0;
+  let terminatedEarly: boolean | undefined;
   let aggregations: Record<string, unknown> | undefined;
   try {
     checkLimits(req, targets);
     checkClauseCount(req.query, ctx.maxClauseCount);
     if (req.scroll !== null) ctx.checkScrollRoom();
     const queryStart = performance.now();
-    collected = collect(targets, req, sort, ctx.now(), req.scroll !== null);
+    collected = collect(
+      targets,
+      req,
+      sort,
+      ctx.now(),
+      req.scroll !== null || req.terminateAfter > 0,
+    );
+    if (req.terminateAfter > 0) {
+      const cut = terminateEarly(collected, req.terminateAfter);
+      collected = cut.collected;
+      terminatedEarly = cut.terminated;
+    }
     queryNanos = (performance.now() - queryStart) * 1e6;
     const aggs = req.aggs;
     const inputs = collected.aggInputs;
     if (aggs) {
-      aggregations = withScripts(
-        ctx.scripts,
-        () => withBucketBudget(ctx.maxBuckets, () => runAggregations(aggs, inputs)),
-      );
+      aggregations = withBucketBudget(ctx.maxBuckets, () => runAggregations(aggs, inputs));
     }
   } catch (err) {
     shardFailure(err, targets);
@@ -182,6 +191,7 @@ function search(
   if (pitId) out.pit_id = pitId;
   out.took = Math.round(performance.now() - started);
   out.timed_out = false;
+  if (terminatedEarly !== undefined) out.terminated_early = terminatedEarly;
   out._shards = shards(targets.length);
   out.hits = renderHits(page, targets, total, req.size === 0 ? null : collected.maxScore, render);
   const matched = matchedQueries(
@@ -193,6 +203,7 @@ function search(
   (out.hits as { hits: Record<string, unknown>[] }).hits.forEach((h, i) => {
     if (matched[i] !== undefined) h.matched_queries = matched[i];
   });
+  formatSortValues(out.hits as { hits: Record<string, unknown>[] }, sort, targets);
   if (aggregations) out.aggregations = writtenAsDoubles(aggregations);
   if (req.profile) {
     out.profile = searchProfile(
@@ -203,6 +214,54 @@ function search(
     );
   }
   return out;
+}
+
+/**
+ * `terminate_after`: each target (a shard) stops collecting after its first `n` matching docs in
+ * index order; the hits, total and aggregations cover only those.
+ */
+function terminateEarly(c: Collected, n: number): { collected: Collected; terminated: boolean } {
+  const kept = new Map<number, Set<number>>();
+  const byTarget = new Map<number, number[]>();
+  for (const h of c.ordered) {
+    let list = byTarget.get(h.t);
+    if (!list) byTarget.set(h.t, list = []);
+    list.push(h.doc);
+  }
+  let terminated = false;
+  for (const [t, docs] of byTarget) {
+    docs.sort((a, b) => a - b);
+    if (docs.length > n) terminated = true;
+    kept.set(t, new Set(docs.slice(0, n)));
+  }
+  const ordered = c.ordered.filter((h) => kept.get(h.t)!.has(h.doc));
+  return {
+    collected: {
+      ...c,
+      total: ordered.length,
+      ordered,
+      aggInputs: c.aggInputs.map((i) => ({ ...i, docs: i.docs.subarray(0, n) })),
+    },
+    terminated,
+  };
+}
+
+/** Writes date sort values in the sort key's `format` (`{"d": {"format": "yyyy-MM-dd"}}`). */
+function formatSortValues(
+  hits: { hits: Record<string, unknown>[] },
+  sort: SortKey[],
+  targets: SearchTarget[],
+): void {
+  sort.forEach((k, j) => {
+    if (k.format === undefined) return;
+    const info = targets.map((t) => fieldMapOf(t.mappings).byPath.get(k.field)).find((f) => f);
+    if (info?.kind !== "date") return;
+    for (const h of hits.hits) {
+      const values = h.sort as unknown[] | undefined;
+      const v = values?.[j];
+      if (typeof v === "number") values![j] = formatDateAt(v, info.nanos, k.format);
+    }
+  });
 }
 
 /** Returns the next page of a scroll; 404 `search_context_missing_exception` when unknown or expired. */

@@ -2,7 +2,6 @@
 
 import { type EngineError, esError, illegalArgument } from "../_errors.ts";
 import type { Candidate } from "../_hits/hits_render.ts";
-import type { ScriptEval } from "../_aggs/pipeline_aggs.ts";
 import type { HitOptions } from "../_hits/hits_render.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
 import {
@@ -68,8 +67,6 @@ export class SearchContexts {
   maxClauseCount: number = MAX_CLAUSE_COUNT;
   /** `search.max_open_scroll_context`. */
   maxOpenScrollContext: number = MAX_OPEN_SCROLL_CONTEXT;
-  /** Evaluates the scripts of `bucket_script`/`bucket_selector` (the engine hands its runner in). */
-  scripts?: ScriptEval;
   readonly #scrolls = new Map<string, ScrollState>();
   readonly #pits = new Map<string, PitState>();
 

@@ -67,6 +67,8 @@ export interface SearchRequest {
   readonly knn: readonly QueryOf<"knn">[];
   /** `profile: true`: report a per-shard profile of the query. */
   readonly profile: boolean;
+  /** `terminate_after`: docs each shard collects at most (0 = no limit). */
+  readonly terminateAfter: number;
 }
 
 const BODY_KEYS = new Set([
@@ -197,9 +199,8 @@ export function parseSearchRequest(
     throw illegalArgument(`No search type for [${searchType}]`);
   }
   const terminateAfter = params.get("terminate_after") ?? b.terminate_after;
-  if (terminateAfter !== undefined && int(terminateAfter, "terminate_after") < 0) {
-    throw illegalArgument("terminateAfter must be > 0");
-  }
+  const terminateAfterN = terminateAfter === undefined ? 0 : int(terminateAfter, "terminate_after");
+  if (terminateAfterN < 0) throw illegalArgument("terminateAfter must be > 0");
   const from = int(params.get("from") ?? b.from ?? 0, "from");
   const size = int(params.get("size") ?? b.size ?? 10, "size");
   if (from < 0) throw illegalArgument(`[from] parameter cannot be negative, found [${from}]`);
@@ -293,6 +294,7 @@ export function parseSearchRequest(
       ),
     knn: parseKnnSection(b.knn, size, parseQuery),
     profile: b.profile === true,
+    terminateAfter: terminateAfterN,
     scriptFieldCount: typeof b.script_fields === "object" && b.script_fields !== null
       ? Object.keys(b.script_fields).length
       : 0,

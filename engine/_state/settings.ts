@@ -66,6 +66,7 @@ function checkInt(key: string, value: string, min: number, max = Number.MAX_SAFE
 /** Validates the settings we understand; throws like Elasticsearch for bad values. */
 export function validateSettings(flat: FlatSettings): void {
   for (const [key, value] of Object.entries(flat)) {
+    if (value === "") continue; // a null resets the setting to its default
     if (key === "index.number_of_shards") checkInt(key, value, 1, 1024);
     if (key === "index.number_of_replicas") checkInt(key, value, 0);
     if (key === "index.max_result_window") checkInt(key, value, 1);
