@@ -137,7 +137,7 @@ export function fieldCapsHandler(ctx: RequestContext): Reply {
   }
   if (ctx.params.get("include_unmapped") === "true") {
     // A field some indices lack gets an `unmapped` entry naming them.
-    for (const [name, types] of byField) {
+    for (const types of byField.values()) {
       const holders = new Set([...types.values()].flatMap((t) => t.indices));
       const missing = indices.map((i) => i.name).filter((n) => !holders.has(n));
       if (missing.length === 0) continue;
