@@ -6,6 +6,8 @@ import type { IndexState } from "../_state/index_state.ts";
 import { applyRefresh } from "../_state/refresh.ts";
 import { readScript, runScript } from "../_query/script.ts";
 import { deleteDocument, indexDocument } from "../_state/writes.ts";
+import { exactBody, exactStored, restoreExact } from "../_state/exact_source.ts";
+import { isJsonObject } from "../_json.ts";
 import {
   bodyObject,
   intParam,
@@ -99,6 +101,8 @@ async function runByQuery(ctx: RequestContext, updating: boolean): Promise<Reply
   const body = readBody(ctx, updating);
   const limits = readLimits(ctx, body);
   const script = updating && body.script !== undefined ? readScript(body.script) : undefined;
+  const exactScript = script ? exactBody(ctx.bodyText)?.script : undefined;
+  const params = isJsonObject(exactScript) ? exactScript.params : undefined;
   const targets = searchTargets(ctx, ctx.p.index);
   const query = withAliasFilter(ctx, ctx.p.index, body)?.query ?? { match_all: {} };
   const matches = findMatches(targets, query);
@@ -159,7 +163,7 @@ async function runByQuery(ctx: RequestContext, updating: boolean): Promise<Reply
       indexDocument(
         index,
         doc.id,
-        ctxVars._source as Record<string, unknown>,
+        restoreExact(ctxVars._source as Record<string, unknown>, exactStored(live.source), params),
         checks,
         parseErrorType(ctx.state),
       );

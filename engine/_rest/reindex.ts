@@ -7,11 +7,12 @@ import type { IndexState } from "../_state/index_state.ts";
 import { applyRefresh } from "../_state/refresh.ts";
 import { readScript, runScript } from "../_query/script.ts";
 import { deleteDocument, indexDocument, type WriteOptions } from "../_state/writes.ts";
+import { exactBody, exactStored, restoreExact } from "../_state/exact_source.ts";
 import { parseErrorType, type Reply, type RequestContext, requireBody } from "./context.ts";
 import { readLimits } from "./by_query.ts";
 import { searchTargets } from "./search.ts";
 import { runAsTask } from "./tasks.ts";
-import type { JsonObject } from "../_json.ts";
+import { isJsonObject, type JsonObject } from "../_json.ts";
 
 const BODY_FIELDS = ["source", "dest", "script", "size", "max_docs", "conflicts"];
 const SOURCE_FIELDS = [
@@ -73,6 +74,8 @@ async function reindex(ctx: RequestContext): Promise<Reply> {
   const sourceFilter = parseSourceFilter(source._source, new URLSearchParams());
   const versionType = dest.version_type === undefined ? "internal" : String(dest.version_type);
   const script = body.script === undefined ? undefined : readScript(body.script);
+  const exactScript = script ? exactBody(ctx.bodyText)?.script : undefined;
+  const params = isJsonObject(exactScript) ? exactScript.params : undefined;
   const targets = searchTargets(ctx, listOf(source.index));
   const destName = String(dest.index);
   if (targets.some((t) => t.index === destName)) {
@@ -117,7 +120,7 @@ async function reindex(ctx: RequestContext): Promise<Reply> {
       const r = indexDocument(
         target,
         id,
-        ctxVars._source as JsonObject,
+        restoreExact(ctxVars._source as JsonObject, exactStored(doc.source), params),
         opts,
         parseErrorType(ctx.state),
       );
