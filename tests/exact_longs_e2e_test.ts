@@ -313,3 +313,23 @@ Deno.test("_bulk update actions keep longs exact", async () => {
   });
   engine.close();
 });
+
+Deno.test("_update_by_query and _reindex select by an exact long in their query", async () => {
+  const { engine, jdbc, read } = await updateSetup();
+  // 2^53 and 2^53 + 1 are the same double: only an exact query tells the two documents apart.
+  await jdbc.executeUpdate(`PUT /upd/_doc/2?refresh=true {"id": ${TWO_53}, "n": 1}`);
+  const updated = await jdbc.executeUpdate(
+    'POST /upd/_update_by_query?refresh=true {"query": {"term": {"id": ?}}, "script": {"source": "ctx._source.n = params.n", "params": {"n": ?}}}',
+    [BIG, 8],
+  );
+  assert.equal(updated, 1);
+  assert.deepEqual((await read("upd", "1")).doc, { id: BIG, n: 8 });
+  assert.deepEqual((await read("upd", "2")).doc, { id: TWO_53, n: 1 });
+  await jdbc.executeUpdate(
+    'POST /_reindex?refresh=true {"source": {"index": "upd", "query": {"term": {"id": ?}}}, "dest": {"index": "copy"}}',
+    [TWO_53],
+  );
+  const copied = await jdbc.queryForList("POST /copy/_search");
+  assert.deepEqual(tagsOf(copied), ["2"]);
+  engine.close();
+});

@@ -10,6 +10,7 @@ import { exactBody, exactStored, restoreExact } from "../_state/exact_source.ts"
 import { isJsonObject } from "../_json.ts";
 import {
   bodyObject,
+  bodyWithExactQuery,
   intParam,
   parseErrorType,
   type Reply,
@@ -69,8 +70,8 @@ export function readLimits(ctx: RequestContext, body: Record<string, unknown>): 
 }
 
 function readBody(ctx: RequestContext, updating: boolean): Record<string, unknown> {
-  // An update's script params stay doubles; the query itself is exact either way for deletes.
-  const body = bodyObject(ctx, updating ? "request" : "query");
+  // An update's script params stay doubles; the query itself is exact either way.
+  const body = updating ? bodyWithExactQuery(ctx, ["query"]) : bodyObject(ctx, "query");
   if (!body && !updating) {
     throw validationFailed("query is missing");
   }

@@ -1,6 +1,12 @@
 // POST /_reindex: copies the (refreshed) documents matching a query from source indices into dest.
 
-import { EngineError, illegalArgument, validationFailed, xContentParseError } from "../_errors.ts";
+import {
+  EngineError,
+  esError,
+  illegalArgument,
+  validationFailed,
+  xContentParseError,
+} from "../_errors.ts";
 import { applySourceFilter, parseSourceFilter } from "../_hits/source_filter.ts";
 import { findMatches } from "../_search/search_api.ts";
 import type { IndexState } from "../_state/index_state.ts";
@@ -8,7 +14,7 @@ import { applyRefresh } from "../_state/refresh.ts";
 import { readScript, runScript } from "../_query/script.ts";
 import { deleteDocument, indexDocument, type WriteOptions } from "../_state/writes.ts";
 import { exactBody, exactStored, restoreExact } from "../_state/exact_source.ts";
-import { parseErrorType, type Reply, type RequestContext, requireBody } from "./context.ts";
+import { bodyWithExactQuery, parseErrorType, type Reply, type RequestContext } from "./context.ts";
 import { readLimits } from "./by_query.ts";
 import { searchTargets } from "./search.ts";
 import { runAsTask } from "./tasks.ts";
@@ -41,7 +47,8 @@ function listOf(value: unknown): string {
 
 async function reindex(ctx: RequestContext): Promise<Reply> {
   const started = Date.now();
-  const body = requireBody(ctx);
+  const body = bodyWithExactQuery(ctx, ["source", "query"]);
+  if (!body) throw esError("parse_exception", "request body is required");
   checkFields(body, BODY_FIELDS, "reindex");
   const source = (body.source ?? {}) as JsonObject;
   const dest = (body.dest ?? {}) as JsonObject;
