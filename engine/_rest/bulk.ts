@@ -1,6 +1,6 @@
 // POST /_bulk and /{index}/_bulk: NDJSON actions executed in order, one item result each.
 
-import { keepSourceText } from "../_index/raw_source.ts";
+import { keepSourceText, sourceOut } from "../_index/raw_source.ts";
 import {
   EngineError,
   esError,
@@ -207,7 +207,7 @@ function run(
           _seq_no: r.seqNo,
           _primary_term: 1,
           found: true,
-          _source: applySourceFilter(r.doc.source, filter),
+          _source: sourceOut(applySourceFilter(r.doc.source, filter)),
         };
       }
     }

@@ -235,7 +235,7 @@ export async function updateHandler(ctx: RequestContext): Promise<Reply> {
         _seq_no: result.seqNo,
         _primary_term: result.primaryTerm,
         found: true,
-        _source: applySourceFilter(result.doc.source, filter),
+        _source: sourceOut(applySourceFilter(result.doc.source, filter)),
       };
     }
   }
