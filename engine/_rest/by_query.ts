@@ -10,6 +10,7 @@ import { exactBody, exactStored, restoreExact } from "../_state/exact_source.ts"
 import { isJsonObject } from "../_json.ts";
 import {
   bodyObject,
+  bodyTextOf,
   bodyWithExactQuery,
   intParam,
   parseErrorType,
@@ -102,7 +103,7 @@ async function runByQuery(ctx: RequestContext, updating: boolean): Promise<Reply
   const body = readBody(ctx, updating);
   const limits = readLimits(ctx, body);
   const script = updating && body.script !== undefined ? readScript(body.script) : undefined;
-  const exactScript = script ? exactBody(ctx.bodyText)?.script : undefined;
+  const exactScript = script ? exactBody(bodyTextOf(ctx))?.script : undefined;
   const params = isJsonObject(exactScript) ? exactScript.params : undefined;
   const targets = searchTargets(ctx, ctx.p.index);
   const query = withAliasFilter(ctx, ctx.p.index, body)?.query ?? { match_all: {} };

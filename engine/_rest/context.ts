@@ -120,7 +120,7 @@ export function bodyWithExactQuery(
   path: readonly string[],
 ): Record<string, unknown> | undefined {
   const body = bodyObject(ctx);
-  if (body === undefined || !/\d{16}/.test(ctx.bodyText)) return body;
+  if (body === undefined || !/\d{16}/.test(bodyTextOf(ctx))) return body;
   let exact: unknown = bodyObject(ctx, "query");
   let plain: unknown = body;
   for (const key of path.slice(0, -1)) {
@@ -167,13 +167,18 @@ export function parseJson(
   }
 }
 
+/** The text of a request's body: the body itself, else the `source` query parameter. */
+export function bodyTextOf(ctx: RequestContext): string {
+  const source = ctx.params.get("source");
+  return ctx.bodyText.trim() === "" && source ? source : ctx.bodyText;
+}
+
 /** The JSON body as an object, or undefined when empty; anything else than an object is a 400. */
 export function bodyObject(
   ctx: RequestContext,
   kind: BodyKind = "request",
 ): Record<string, unknown> | undefined {
-  const source = ctx.params.get("source");
-  const text = ctx.bodyText.trim() === "" && source ? source : ctx.bodyText;
+  const text = bodyTextOf(ctx);
   if (text.trim() === "") return undefined;
   const value = parseJson(text, kind, parseErrorType(ctx.state));
   if (value === null || typeof value !== "object" || Array.isArray(value)) {

@@ -13,6 +13,7 @@ import { exactBody } from "../_state/exact_source.ts";
 import { deleteDocument, indexDocument, versionConflict, writeResponse } from "../_state/writes.ts";
 import {
   bodyObject,
+  bodyTextOf,
   boolParam,
   ok,
   parseErrorType,
@@ -218,7 +219,7 @@ export async function updateHandler(ctx: RequestContext): Promise<Reply> {
     body,
     opts,
     parseErrorType(ctx.state),
-    exactBody(ctx.bodyText),
+    exactBody(bodyTextOf(ctx)),
   );
   const shard = index.shardOf(opts.routing ?? current?.routing ?? ctx.p.id!);
   const forced = result.result === "noop"

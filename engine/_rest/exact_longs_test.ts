@@ -205,5 +205,12 @@ Deno.test("an update's reply carries the updated source exactly (get._source, bu
     '{"update": {"_id": "1"}}\n{"doc": {"n": 3}}\n',
   );
   assert.match(bulk, /"_source":\{"id":9007199254740993,"n":3\}/);
+  // A body given as the `source` query parameter is read exactly too.
+  const body = encodeURIComponent('{"doc": {"w": 18446744073709551615}}');
+  await call("POST", `/u/_update/1?source_content_type=application/json&source=${body}`);
+  assert.match(
+    await call("GET", "/u/_doc/1"),
+    /"_source":\{"id":9007199254740993,"n":3,"w":18446744073709551615\}/,
+  );
   engine.close();
 });

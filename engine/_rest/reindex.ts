@@ -14,7 +14,13 @@ import { applyRefresh } from "../_state/refresh.ts";
 import { readScript, runScript } from "../_query/script.ts";
 import { deleteDocument, indexDocument, type WriteOptions } from "../_state/writes.ts";
 import { exactBody, exactStored, restoreExact } from "../_state/exact_source.ts";
-import { bodyWithExactQuery, parseErrorType, type Reply, type RequestContext } from "./context.ts";
+import {
+  bodyTextOf,
+  bodyWithExactQuery,
+  parseErrorType,
+  type Reply,
+  type RequestContext,
+} from "./context.ts";
 import { readLimits } from "./by_query.ts";
 import { searchTargets } from "./search.ts";
 import { runAsTask } from "./tasks.ts";
@@ -81,7 +87,7 @@ async function reindex(ctx: RequestContext): Promise<Reply> {
   const sourceFilter = parseSourceFilter(source._source, new URLSearchParams());
   const versionType = dest.version_type === undefined ? "internal" : String(dest.version_type);
   const script = body.script === undefined ? undefined : readScript(body.script);
-  const exactScript = script ? exactBody(ctx.bodyText)?.script : undefined;
+  const exactScript = script ? exactBody(bodyTextOf(ctx))?.script : undefined;
   const params = isJsonObject(exactScript) ? exactScript.params : undefined;
   const targets = searchTargets(ctx, listOf(source.index));
   const destName = String(dest.index);
