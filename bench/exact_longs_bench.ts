@@ -1,9 +1,11 @@
 // What exactness beyond 2^53 costs: the same 50,000 `long` values, once within the safe range
 // (the baseline: doubles only) and once shifted past 2^62 (doubles plus the exact bigints),
-// loaded through Shard and queried by range, sorted and aggregated with terms.
+// loaded through Shard and queried by range, sorted and aggregated with terms; and 1,000 partial
+// updates of such documents in one `_bulk`.
 //
 //   deno bench -A bench/exact_longs_bench.ts
 
+import { Engine } from "../engine/mod.ts";
 import { Shard } from "../engine/_index/shard.ts";
 import { keepSourceText } from "../engine/_index/raw_source.ts";
 import { searchApi, SearchContexts } from "../engine/_search/search_api.ts";
@@ -66,3 +68,43 @@ for (const name of ["range", "sort", "terms"] as const) {
     searchApi(ctx, [big], bigBodies[name], params);
   });
 }
+
+// Writes that rebuild a source: 1,000 partial updates in one `_bulk`, on sources whose `n` is
+// within the safe range (the baseline: the plain path) and beyond 2^53 (merged exactly).
+const UPDATES = 1_000;
+async function updateEngine(base: bigint): Promise<{ engine: Engine; body: string }> {
+  const engine = new Engine();
+  let load = "";
+  let body = "";
+  for (let i = 0; i < UPDATES; i++) {
+    load += `{"index":{"_id":"${i}"}}\n{"n":${base + BigInt(i)},"k":0}\n`;
+    body += `{"update":{"_id":"${i}"}}\n{"doc":{"k":1}}\n`;
+  }
+  await engine.fetch(
+    new Request("http://engine/up/_bulk", {
+      method: "POST",
+      headers: { "content-type": "application/x-ndjson" },
+      body: load,
+    }),
+  );
+  return { engine, body };
+}
+const safeUpdates = await updateEngine(SAFE);
+const bigUpdates = await updateEngine(BIG);
+const runUpdates = async ({ engine, body }: { engine: Engine; body: string }) => {
+  const reply = await engine.fetch(
+    new Request("http://engine/up/_bulk", {
+      method: "POST",
+      headers: { "content-type": "application/x-ndjson" },
+      body,
+    }),
+  );
+  if (reply.status !== 200) throw new Error(await reply.text());
+  await reply.body?.cancel();
+};
+Deno.bench("1k partial updates, safe range", { group: "update", baseline: true }, async () => {
+  await runUpdates(safeUpdates);
+});
+Deno.bench("1k partial updates, beyond 2^53", { group: "update" }, async () => {
+  await runUpdates(bigUpdates);
+});

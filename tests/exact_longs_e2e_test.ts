@@ -166,3 +166,170 @@ Deno.test("unsigned_long: term, range, sort and terms keys up to 2^64 − 1", as
   assert.deepEqual(keys, [max, max - 1n, 2n ** 63n].sort());
   engine.close();
 });
+
+// Write paths that rebuild a source (partial update, upsert, scripts, by-query, reindex, bulk
+// update) keep every integer beyond 2^53 exact, whether or not the write touches its field.
+const BIG = TWO_53 + 1n; // 9007199254740993: the nearest double is 2^53
+const HUGE = LONG_MAX - 1n;
+
+async function updateSetup() {
+  const engine = new Engine();
+  const ds = new DataSource({ nodes: ["http://engine"], fetch: engine.fetch });
+  const jdbc = new JdbcTemplate(ds);
+  await jdbc.execute('PUT /upd {"mappings": {"properties": {"id": {"type": "long"}}}}');
+  await jdbc.executeUpdate(`PUT /upd/_doc/1?refresh=true {"id": ${BIG}, "n": 1}`);
+  /** The stored `_source` of a document, read exactly, and whether `id` finds it by term. */
+  const read = async (index: string, id: string) => {
+    await using conn = await ds.getConnection();
+    const rs = await conn.createStatement().executeQuery(
+      `POST /${index}/_search {"query": {"ids": {"values": ["${id}"]}}}`,
+    );
+    assert.ok(rs.next(), `${index}/${id} exists`);
+    const doc = rs.getJson("_DOC") as Record<string, unknown>;
+    const byTerm = await jdbc.queryForList(
+      `POST /${index}/_search {"query": {"term": {"id": ?}}}`,
+      [doc.id as bigint],
+    );
+    return { doc, text: rs.getString("_DOC"), found: tagsOf(byTerm).includes(id) };
+  };
+  return { engine, jdbc, read };
+}
+
+Deno.test("_update with a partial doc keeps untouched and merged longs exact, and sees exact changes", async () => {
+  const { engine, jdbc, read } = await updateSetup();
+  await jdbc.executeUpdate('POST /upd/_update/1?refresh=true {"doc": {"n": 2}}');
+  assert.deepEqual(await read("upd", "1"), {
+    doc: { id: BIG, n: 2 },
+    text: `{"id":${BIG},"n":2}`,
+    found: true,
+  });
+  await jdbc.executeUpdate(`POST /upd/_update/1?refresh=true {"doc": {"o": {"h": ${HUGE}}}}`);
+  assert.deepEqual((await read("upd", "1")).doc, { id: BIG, n: 2, o: { h: HUGE } });
+  // 2^53 and 2^53 + 1 are the same double: the change is still seen, not taken for a noop.
+  const n = await jdbc.executeUpdate(`POST /upd/_update/1?refresh=true {"doc": {"id": ${TWO_53}}}`);
+  assert.equal(n, 1);
+  assert.deepEqual((await read("upd", "1")).doc, { id: TWO_53, n: 2, o: { h: HUGE } });
+  engine.close();
+});
+
+Deno.test("_update with doc_as_upsert creates and merges with exact longs", async () => {
+  const { engine, jdbc, read } = await updateSetup();
+  await jdbc.executeUpdate(
+    `POST /upd/_update/2?refresh=true {"doc": {"id": ${HUGE}, "n": 0}, "doc_as_upsert": true}`,
+  );
+  assert.deepEqual(await read("upd", "2"), {
+    doc: { id: HUGE, n: 0 },
+    text: `{"id":${HUGE},"n":0}`,
+    found: true,
+  });
+  await jdbc.executeUpdate(
+    'POST /upd/_update/1?refresh=true {"doc": {"n": 7}, "doc_as_upsert": true}',
+  );
+  assert.deepEqual((await read("upd", "1")).doc, { id: BIG, n: 7 });
+  engine.close();
+});
+
+Deno.test("_update with upsert creates exactly, then its script keeps the long it does not touch", async () => {
+  const { engine, jdbc, read } = await updateSetup();
+  const command =
+    `POST /upd/_update/3?refresh=true {"script": {"source": "ctx._source.n += 1"}, "upsert": {"id": ${BIG}, "n": 0}}`;
+  await jdbc.executeUpdate(command);
+  assert.deepEqual(await read("upd", "3"), {
+    doc: { id: BIG, n: 0 },
+    text: `{"id":${BIG},"n":0}`,
+    found: true,
+  });
+  await jdbc.executeUpdate(command);
+  assert.deepEqual(await read("upd", "3"), {
+    doc: { id: BIG, n: 1 },
+    text: `{"id":${BIG},"n":1}`,
+    found: true,
+  });
+  engine.close();
+});
+
+Deno.test("_update with a script keeps untouched longs exact and assigns exact params", async () => {
+  const { engine, jdbc, read } = await updateSetup();
+  await jdbc.executeUpdate(
+    'POST /upd/_update/1?refresh=true {"script": {"source": "ctx._source.n += params.k", "params": {"k": 4}}}',
+  );
+  assert.deepEqual((await read("upd", "1")).doc, { id: BIG, n: 5 });
+  await jdbc.executeUpdate(
+    `POST /upd/_update/1?refresh=true {"script": {"source": "ctx._source.big = params.v", "params": {"v": ${HUGE}}}}`,
+  );
+  assert.deepEqual(await read("upd", "1"), {
+    doc: { id: BIG, n: 5, big: HUGE },
+    text: `{"id":${BIG},"n":5,"big":${HUGE}}`,
+    found: true,
+  });
+  engine.close();
+});
+
+Deno.test("_update_by_query with a script keeps untouched longs exact", async () => {
+  const { engine, jdbc, read } = await updateSetup();
+  await jdbc.executeUpdate(
+    'POST /upd/_update_by_query?refresh=true {"script": {"source": "ctx._source.n = 9"}}',
+  );
+  assert.deepEqual(await read("upd", "1"), {
+    doc: { id: BIG, n: 9 },
+    text: `{"id":${BIG},"n":9}`,
+    found: true,
+  });
+  engine.close();
+});
+
+Deno.test("_reindex copies longs exactly, with and without a script", async () => {
+  const { engine, jdbc, read } = await updateSetup();
+  await jdbc.executeUpdate(
+    'POST /_reindex?refresh=true {"source": {"index": "upd"}, "dest": {"index": "copy"}}',
+  );
+  assert.deepEqual(await read("copy", "1"), {
+    doc: { id: BIG, n: 1 },
+    text: `{"id":${BIG},"n":1}`,
+    found: true,
+  });
+  await jdbc.executeUpdate(
+    'POST /_reindex?refresh=true {"source": {"index": "upd"}, "dest": {"index": "copy2"}, "script": {"source": "ctx._source.n = 2"}}',
+  );
+  assert.deepEqual((await read("copy2", "1")).doc, { id: BIG, n: 2 });
+  engine.close();
+});
+
+Deno.test("_bulk update actions keep longs exact", async () => {
+  const { engine, jdbc, read } = await updateSetup();
+  await jdbc.executeUpdate(
+    'POST /upd/_bulk?refresh=true\n{"update": {"_id": "1"}}\n{"doc": {"n": 3}}\n' +
+      `{"update": {"_id": "4"}}\n{"doc": {"id": ${HUGE}}, "doc_as_upsert": true}\n`,
+  );
+  assert.deepEqual(await read("upd", "1"), {
+    doc: { id: BIG, n: 3 },
+    text: `{"id":${BIG},"n":3}`,
+    found: true,
+  });
+  assert.deepEqual(await read("upd", "4"), {
+    doc: { id: HUGE },
+    text: `{"id":${HUGE}}`,
+    found: true,
+  });
+  engine.close();
+});
+
+Deno.test("_update_by_query and _reindex select by an exact long in their query", async () => {
+  const { engine, jdbc, read } = await updateSetup();
+  // 2^53 and 2^53 + 1 are the same double: only an exact query tells the two documents apart.
+  await jdbc.executeUpdate(`PUT /upd/_doc/2?refresh=true {"id": ${TWO_53}, "n": 1}`);
+  const updated = await jdbc.executeUpdate(
+    'POST /upd/_update_by_query?refresh=true {"query": {"term": {"id": ?}}, "script": {"source": "ctx._source.n = params.n", "params": {"n": ?}}}',
+    [BIG, 8],
+  );
+  assert.equal(updated, 1);
+  assert.deepEqual((await read("upd", "1")).doc, { id: BIG, n: 8 });
+  assert.deepEqual((await read("upd", "2")).doc, { id: TWO_53, n: 1 });
+  await jdbc.executeUpdate(
+    'POST /_reindex?refresh=true {"source": {"index": "upd", "query": {"term": {"id": ?}}}, "dest": {"index": "copy"}}',
+    [TWO_53],
+  );
+  const copied = await jdbc.queryForList("POST /copy/_search");
+  assert.deepEqual(tagsOf(copied), ["2"]);
+  engine.close();
+});

@@ -1,6 +1,6 @@
 // POST /_bulk and /{index}/_bulk: NDJSON actions executed in order, one item result each.
 
-import { keepSourceText } from "../_index/raw_source.ts";
+import { keepSourceText, sourceOut } from "../_index/raw_source.ts";
 import {
   EngineError,
   esError,
@@ -13,6 +13,7 @@ import { applyRefresh } from "../_state/refresh.ts";
 import { applySourceFilter, documentSourceFilter } from "../_hits/source_filter.ts";
 import { nameList } from "../_index/name_pattern.ts";
 import { updateDocument } from "../_state/update.ts";
+import { exactBody } from "../_state/exact_source.ts";
 import {
   deleteDocument,
   indexDocument,
@@ -52,7 +53,8 @@ interface Action {
   op: string;
   meta: Record<string, unknown>;
   source?: Record<string, unknown>;
-  /** Index/create sources are parsed when executed, so a bad one fails only its item. */
+  /** The source line: index/create sources are parsed when executed, so a bad one fails only
+   * its item; an update body is read again with exact integers beyond 2^53. */
   sourceText?: string;
 }
 
@@ -126,9 +128,8 @@ export function parseBulk(text: string): Action[] {
           throw xContentParseError("[1:1] update request must be an object");
         }
         action.source = source as Record<string, unknown>;
-      } else {
-        action.sourceText = sourceLine;
       }
+      action.sourceText = sourceLine;
     }
     actions.push(action);
   }
@@ -192,7 +193,8 @@ function run(
     const index = ctx.state.cluster.writeIndex(indexName, requireAlias);
     touched.add(index);
     checkRouting(index, id, opts.routing);
-    const r = updateDocument(index, id, action.source!, opts, errorType);
+    const exact = exactBody(action.sourceText);
+    const r = updateDocument(index, id, action.source!, opts, errorType, exact);
     const item = itemResult(r, r.result === "created" ? 201 : 200);
     const includes = nameList(ctx.params.get("_source_includes"));
     const excludes = nameList(ctx.params.get("_source_excludes"));
@@ -205,7 +207,7 @@ function run(
           _seq_no: r.seqNo,
           _primary_term: 1,
           found: true,
-          _source: applySourceFilter(r.doc.source, filter),
+          _source: sourceOut(applySourceFilter(r.doc.source, filter)),
         };
       }
     }

@@ -6,8 +6,12 @@ import type { IndexState } from "../_state/index_state.ts";
 import { applyRefresh } from "../_state/refresh.ts";
 import { readScript, runScript } from "../_query/script.ts";
 import { deleteDocument, indexDocument } from "../_state/writes.ts";
+import { exactBody, exactStored, restoreExact } from "../_state/exact_source.ts";
+import { isJsonObject } from "../_json.ts";
 import {
   bodyObject,
+  bodyTextOf,
+  bodyWithExactQuery,
   intParam,
   parseErrorType,
   type Reply,
@@ -67,8 +71,8 @@ export function readLimits(ctx: RequestContext, body: Record<string, unknown>): 
 }
 
 function readBody(ctx: RequestContext, updating: boolean): Record<string, unknown> {
-  // An update's script params stay doubles; the query itself is exact either way for deletes.
-  const body = bodyObject(ctx, updating ? "request" : "query");
+  // An update's script params stay doubles; the query itself is exact either way.
+  const body = updating ? bodyWithExactQuery(ctx, ["query"]) : bodyObject(ctx, "query");
   if (!body && !updating) {
     throw validationFailed("query is missing");
   }
@@ -99,6 +103,8 @@ async function runByQuery(ctx: RequestContext, updating: boolean): Promise<Reply
   const body = readBody(ctx, updating);
   const limits = readLimits(ctx, body);
   const script = updating && body.script !== undefined ? readScript(body.script) : undefined;
+  const exactScript = script ? exactBody(bodyTextOf(ctx))?.script : undefined;
+  const params = isJsonObject(exactScript) ? exactScript.params : undefined;
   const targets = searchTargets(ctx, ctx.p.index);
   const query = withAliasFilter(ctx, ctx.p.index, body)?.query ?? { match_all: {} };
   const matches = findMatches(targets, query);
@@ -159,7 +165,7 @@ async function runByQuery(ctx: RequestContext, updating: boolean): Promise<Reply
       indexDocument(
         index,
         doc.id,
-        ctxVars._source as Record<string, unknown>,
+        restoreExact(ctxVars._source as Record<string, unknown>, exactStored(live.source), params),
         checks,
         parseErrorType(ctx.state),
       );

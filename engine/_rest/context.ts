@@ -6,6 +6,8 @@ import type { Cluster } from "../_state/cluster.ts";
 import type { ParseErrorType } from "../_state/dynamic_mapping.ts";
 import type { PathParams } from "./router.ts";
 import { parseExactJson } from "../_index/exact_json.ts";
+import { own, setOwn } from "../_index/own.ts";
+import { isJsonObject } from "../_json.ts";
 
 /** Engine-wide state shared by all requests. */
 export interface EngineState {
@@ -108,6 +110,30 @@ export function tooDeep(text: string): { where: string; depth: number } | undefi
  */
 export type BodyKind = "request" | "document" | "query";
 
+/**
+ * The request body with the query at `path` read again with integers beyond 2^53 exact (as
+ * search bodies are), so a write by query selects the right documents; the rest (script
+ * params, sizes) stays doubles. Texts without a run of 16 digits are parsed once.
+ */
+export function bodyWithExactQuery(
+  ctx: RequestContext,
+  path: readonly string[],
+): Record<string, unknown> | undefined {
+  const body = bodyObject(ctx);
+  if (body === undefined || !/\d{16}/.test(bodyTextOf(ctx))) return body;
+  let exact: unknown = bodyObject(ctx, "query");
+  let plain: unknown = body;
+  for (const key of path.slice(0, -1)) {
+    exact = isJsonObject(exact) ? own(exact, key) : undefined;
+    plain = isJsonObject(plain) ? own(plain, key) : undefined;
+  }
+  const last = path.at(-1)!;
+  if (isJsonObject(exact) && isJsonObject(plain) && own(exact, last) !== undefined) {
+    setOwn(plain, last, own(exact, last));
+  }
+  return body;
+}
+
 /** Parses JSON text, throwing Elasticsearch's 400 for malformed or too deeply nested input. */
 export function parseJson(
   text: string,
@@ -141,13 +167,18 @@ export function parseJson(
   }
 }
 
+/** The text of a request's body: the body itself, else the `source` query parameter. */
+export function bodyTextOf(ctx: RequestContext): string {
+  const source = ctx.params.get("source");
+  return ctx.bodyText.trim() === "" && source ? source : ctx.bodyText;
+}
+
 /** The JSON body as an object, or undefined when empty; anything else than an object is a 400. */
 export function bodyObject(
   ctx: RequestContext,
   kind: BodyKind = "request",
 ): Record<string, unknown> | undefined {
-  const source = ctx.params.get("source");
-  const text = ctx.bodyText.trim() === "" && source ? source : ctx.bodyText;
+  const text = bodyTextOf(ctx);
   if (text.trim() === "") return undefined;
   const value = parseJson(text, kind, parseErrorType(ctx.state));
   if (value === null || typeof value !== "object" || Array.isArray(value)) {

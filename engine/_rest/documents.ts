@@ -9,9 +9,11 @@ import { applyRefresh } from "../_state/refresh.ts";
 import { applySourceFilter, documentSourceFilter } from "../_hits/source_filter.ts";
 import { nameList } from "../_index/name_pattern.ts";
 import { updateDocument } from "../_state/update.ts";
+import { exactBody } from "../_state/exact_source.ts";
 import { deleteDocument, indexDocument, versionConflict, writeResponse } from "../_state/writes.ts";
 import {
   bodyObject,
+  bodyTextOf,
   boolParam,
   ok,
   parseErrorType,
@@ -211,7 +213,14 @@ export async function updateHandler(ctx: RequestContext): Promise<Reply> {
       index: index.name,
     });
   }
-  const result = updateDocument(index, ctx.p.id!, body, opts, parseErrorType(ctx.state));
+  const result = updateDocument(
+    index,
+    ctx.p.id!,
+    body,
+    opts,
+    parseErrorType(ctx.state),
+    exactBody(bodyTextOf(ctx)),
+  );
   const shard = index.shardOf(opts.routing ?? current?.routing ?? ctx.p.id!);
   const forced = result.result === "noop"
     ? false
@@ -227,7 +236,7 @@ export async function updateHandler(ctx: RequestContext): Promise<Reply> {
         _seq_no: result.seqNo,
         _primary_term: result.primaryTerm,
         found: true,
-        _source: applySourceFilter(result.doc.source, filter),
+        _source: sourceOut(applySourceFilter(result.doc.source, filter)),
       };
     }
   }

@@ -187,3 +187,30 @@ Deno.test("a literal beyond 2^53 anywhere in a search body is a value or a 400, 
   );
   engine.close();
 });
+
+Deno.test("an update's reply carries the updated source exactly (get._source, bulk items too)", async () => {
+  const { engine, call } = await setup();
+  await call("PUT", "/u/_doc/1", '{"id": 9007199254740993, "n": 1}');
+  const updated = await call("POST", "/u/_update/1?_source=true", '{"doc": {"n": 2}}');
+  assert.match(updated, /"_source":\{"id":9007199254740993,"n":2\}/);
+  const upserted = await call(
+    "POST",
+    "/u/_update/2?_source=true",
+    '{"scripted_upsert": true, "script": {"source": "ctx._source.v = params.v", "params": {"v": 18446744073709551615}}, "upsert": {"id": 9007199254740993}}',
+  );
+  assert.match(upserted, /"_source":\{"id":9007199254740993,"v":18446744073709551615\}/);
+  const bulk = await call(
+    "POST",
+    "/u/_bulk?_source=true",
+    '{"update": {"_id": "1"}}\n{"doc": {"n": 3}}\n',
+  );
+  assert.match(bulk, /"_source":\{"id":9007199254740993,"n":3\}/);
+  // A body given as the `source` query parameter is read exactly too.
+  const body = encodeURIComponent('{"doc": {"w": 18446744073709551615}}');
+  await call("POST", `/u/_update/1?source_content_type=application/json&source=${body}`);
+  assert.match(
+    await call("GET", "/u/_doc/1"),
+    /"_source":\{"id":9007199254740993,"n":3,"w":18446744073709551615\}/,
+  );
+  engine.close();
+});

@@ -1,17 +1,30 @@
 // POST /_reindex: copies the (refreshed) documents matching a query from source indices into dest.
 
-import { EngineError, illegalArgument, validationFailed, xContentParseError } from "../_errors.ts";
+import {
+  EngineError,
+  esError,
+  illegalArgument,
+  validationFailed,
+  xContentParseError,
+} from "../_errors.ts";
 import { applySourceFilter, parseSourceFilter } from "../_hits/source_filter.ts";
 import { findMatches } from "../_search/search_api.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { applyRefresh } from "../_state/refresh.ts";
 import { readScript, runScript } from "../_query/script.ts";
 import { deleteDocument, indexDocument, type WriteOptions } from "../_state/writes.ts";
-import { parseErrorType, type Reply, type RequestContext, requireBody } from "./context.ts";
+import { exactBody, exactStored, restoreExact } from "../_state/exact_source.ts";
+import {
+  bodyTextOf,
+  bodyWithExactQuery,
+  parseErrorType,
+  type Reply,
+  type RequestContext,
+} from "./context.ts";
 import { readLimits } from "./by_query.ts";
 import { searchTargets } from "./search.ts";
 import { runAsTask } from "./tasks.ts";
-import type { JsonObject } from "../_json.ts";
+import { isJsonObject, type JsonObject } from "../_json.ts";
 
 const BODY_FIELDS = ["source", "dest", "script", "size", "max_docs", "conflicts"];
 const SOURCE_FIELDS = [
@@ -40,7 +53,8 @@ function listOf(value: unknown): string {
 
 async function reindex(ctx: RequestContext): Promise<Reply> {
   const started = Date.now();
-  const body = requireBody(ctx);
+  const body = bodyWithExactQuery(ctx, ["source", "query"]);
+  if (!body) throw esError("parse_exception", "request body is required");
   checkFields(body, BODY_FIELDS, "reindex");
   const source = (body.source ?? {}) as JsonObject;
   const dest = (body.dest ?? {}) as JsonObject;
@@ -73,6 +87,8 @@ async function reindex(ctx: RequestContext): Promise<Reply> {
   const sourceFilter = parseSourceFilter(source._source, new URLSearchParams());
   const versionType = dest.version_type === undefined ? "internal" : String(dest.version_type);
   const script = body.script === undefined ? undefined : readScript(body.script);
+  const exactScript = script ? exactBody(bodyTextOf(ctx))?.script : undefined;
+  const params = isJsonObject(exactScript) ? exactScript.params : undefined;
   const targets = searchTargets(ctx, listOf(source.index));
   const destName = String(dest.index);
   if (targets.some((t) => t.index === destName)) {
@@ -117,7 +133,7 @@ async function reindex(ctx: RequestContext): Promise<Reply> {
       const r = indexDocument(
         target,
         id,
-        ctxVars._source as JsonObject,
+        restoreExact(ctxVars._source as JsonObject, exactStored(doc.source), params),
         opts,
         parseErrorType(ctx.state),
       );

@@ -19,6 +19,11 @@ import {
   type WriteResult,
 } from "./writes.ts";
 import { isJsonObject, type JsonObject } from "../_json.ts";
+import { exactStored, restoreExact, settleExact } from "./exact_source.ts";
+
+// Bigints (exact integers beyond 2^53) compare by their digits, never equal to a string.
+const exactKey = (value: unknown): string | undefined =>
+  JSON.stringify(value, (_k, v) => typeof v === "bigint" ? { "\u0000bigint": String(v) } : v);
 
 /** Deep-merges `patch` into `target` (in place); returns whether anything changed. */
 export function deepMerge(target: JsonObject, patch: JsonObject): boolean {
@@ -27,7 +32,7 @@ export function deepMerge(target: JsonObject, patch: JsonObject): boolean {
     const old = own(target, key);
     if (isJsonObject(old) && isJsonObject(value)) {
       if (deepMerge(old, value)) changed = true;
-    } else if (JSON.stringify(old) !== JSON.stringify(value) || !Object.hasOwn(target, key)) {
+    } else if (exactKey(old) !== exactKey(value) || !Object.hasOwn(target, key)) {
       setOwn(target, key, structuredClone(value));
       changed = true;
     }
@@ -87,14 +92,21 @@ export function validateUpdateBody(body: JsonObject): void {
   if (errors.length > 0) throw validationFailed(...errors);
 }
 
-/** Applies an `_update` body to document `id`. */
+/**
+ * Applies an `_update` body to document `id`. `exact` is the same body parsed with integers
+ * beyond 2^53 as bigints (when its text has any): the stored source and the body's `doc`,
+ * `upsert` and script `params` then keep such integers exact.
+ */
 export function updateDocument(
   index: IndexState,
   id: string,
   body: JsonObject,
   opts: WriteOptions,
   errorType: ParseErrorType,
+  exact?: JsonObject,
 ): WriteResult {
+  const exactScript = own(exact, "script");
+  const params = isJsonObject(exactScript) ? own(exactScript, "params") : undefined;
   validateUpdateBody(body);
   const current = index.docs.get(id);
   const write: WriteOptions = {
@@ -104,17 +116,17 @@ export function updateDocument(
   };
   if (!current) {
     if (body.upsert !== undefined || body.doc_as_upsert === true) {
-      let source = structuredClone(
-        (body.doc_as_upsert === true ? body.doc : body.upsert) as JsonObject ?? {},
-      );
+      const field = body.doc_as_upsert === true ? "doc" : "upsert";
+      const exactDoc = own(exact, field);
+      let source = structuredClone((body[field] ?? {}) as JsonObject);
       if (body.scripted_upsert === true && body.script !== undefined) {
         const ctx: JsonObject = { _source: source, op: "create", _index: index.name, _id: id };
         runScript(readScript(body.script), ctx);
         if (ctx.op === "none" || ctx.op === "noop") {
           return { index, id, version: 1, seqNo: -2, primaryTerm: 0, result: "noop" };
         }
-        source = ctx._source as JsonObject;
-      }
+        source = restoreExact(ctx._source as JsonObject, exactDoc, params);
+      } else if (isJsonObject(exactDoc)) source = settleExact(structuredClone(exactDoc));
       return indexDocument(index, id, source, { routing: opts.routing }, errorType);
     }
     throw esError("document_missing_exception", `[${id}]: document missing`, {
@@ -158,12 +170,16 @@ export function updateDocument(
     if (!isJsonObject(body.doc)) {
       throw parsingError("[doc] must be an object");
     }
-    const changed = deepMerge(source, body.doc);
+    const exactDoc = own(exact, "doc");
+    const before = exactStored(current.source);
+    const exactMerge = before !== undefined || isJsonObject(exactDoc);
+    const merged = exactMerge ? before ?? source : source;
+    const changed = deepMerge(merged, isJsonObject(exactDoc) ? exactDoc : body.doc);
     if (!changed && body.detect_noop !== false) return noop();
     return indexDocument(
       index,
       id,
-      source,
+      exactMerge ? settleExact(merged) : source,
       { ...write, routing: opts.routing ?? current.routing },
       errorType,
     );
@@ -190,7 +206,8 @@ export function updateDocument(
   if (!isJsonObject(ctx._source)) {
     throw illegalArgument("ctx._source must be a map");
   }
-  return indexDocument(index, id, ctx._source, {
+  const after = restoreExact(ctx._source, exactStored(current.source), params);
+  return indexDocument(index, id, after, {
     ...write,
     routing: opts.routing ?? current.routing,
   }, errorType);
