@@ -199,3 +199,32 @@ Deno.test("terminate_after: each shard stops after n docs in index order; termin
     assert.equal(plain.terminated_early, undefined);
   });
 });
+
+Deno.test("index.max_terms_count limits terms queries in _search, _count, lookups and _validate", async () => {
+  await withServer(async (call) => {
+    const terms = { query: { terms: { tag: ["a", "b", "c"] } } };
+    assert.equal((await call("POST", "/books/_count", terms)).count, 3);
+    const put = await call("PUT", "/books/_settings", { index: { max_terms_count: 2 } });
+    assert.equal(put.code, 200);
+    const reason =
+      "The number of terms [3] used in the Terms Query request has exceeded the allowed maximum of [2]. This maximum can be set by changing the [index.max_terms_count] index level setting.";
+    for (const path of ["/books/_search", "/books/_count"]) {
+      const res = await call("POST", path, terms);
+      assert.equal(res.code, 400, path);
+      assert.equal(res.error.type, "search_phase_execution_exception");
+      assert.equal(res.error.root_cause[0].type, "illegal_argument_exception");
+      assert.equal(res.error.root_cause[0].reason, reason);
+    }
+    await call("PUT", "/lists/_doc/three?refresh=true", { wanted: { tags: ["a", "b", "c"] } });
+    const lookup = await call("POST", "/books/_search", {
+      query: { terms: { tag: { index: "lists", id: "three", path: "wanted.tags" } } },
+    });
+    assert.equal(lookup.code, 400);
+    assert.equal(lookup.error.root_cause[0].reason, reason);
+    const validate = await call("POST", "/books/_validate/query?explain=true", terms);
+    assert.equal(validate.valid, false);
+    assert.equal(validate.error, `illegal_argument_exception: ${reason}`);
+    const two = await call("POST", "/books/_count", { query: { terms: { tag: ["a", "b"] } } });
+    assert.equal(two.count, 2);
+  });
+});
