@@ -228,3 +228,21 @@ Deno.test("index.max_terms_count limits terms queries in _search, _count, lookup
     assert.equal(two.count, 2);
   });
 });
+
+Deno.test("index creation: an unparsable mapping fails with 'Failed to parse mapping: …'", async () => {
+  await withServer(async (call) => {
+    const res = await call("PUT", "/broken", { mappings: { properties: { f: { type: "nope" } } } });
+    assert.equal(res.code, 400);
+    const inner = "No handler for type [nope] declared on field [f]";
+    assert.equal(res.error.type, "mapper_parsing_exception");
+    assert.equal(res.error.reason, `Failed to parse mapping: ${inner}`);
+    assert.deepEqual(res.error.caused_by, { type: "mapper_parsing_exception", reason: inner });
+    assert.deepEqual(res.error.root_cause, [{ type: "mapper_parsing_exception", reason: inner }]);
+    const root = await call("PUT", "/broken", { mappings: { odd: 1 } });
+    assert.equal(
+      root.error.reason,
+      "Failed to parse mapping: Root mapping definition has unsupported parameters:  [odd : 1]",
+    );
+    assert.equal((await call("GET", "/broken")).code, 404);
+  });
+});
