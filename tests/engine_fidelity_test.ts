@@ -246,3 +246,37 @@ Deno.test("index creation: an unparsable mapping fails with 'Failed to parse map
     assert.equal((await call("GET", "/broken")).code, 404);
   });
 });
+
+Deno.test("alias APIs honour ignore_unavailable, allow_no_indices and expand_wildcards", async () => {
+  await withServer(async (call) => {
+    await call("PUT", "/shelf", { aliases: { reading: {} } });
+    await call("PUT", "/attic", { aliases: { reading: {} } });
+    await call("POST", "/attic/_close");
+    const missing = await call("GET", "/nowhere/_alias");
+    assert.equal(missing.code, 404);
+    assert.equal(missing.error.type, "index_not_found_exception");
+    const ignored = await call("GET", "/nowhere,shelf/_alias?ignore_unavailable=true");
+    assert.deepEqual(Object.keys(ignored).filter((k) => k !== "code"), ["shelf"]);
+    assert.equal((await call("GET", "/zz*/_alias")).code, 200);
+    assert.equal((await call("GET", "/zz*/_alias?allow_no_indices=false")).code, 404);
+    const keys = async (path: string): Promise<string[]> =>
+      Object.keys(await call("GET", path)).filter((k) => k !== "code").sort();
+    assert.deepEqual(await keys("/*/_alias/reading"), ["attic", "shelf"]);
+    assert.deepEqual(await keys("/*/_alias/reading?expand_wildcards=open"), ["shelf"]);
+    assert.deepEqual(await keys("/*/_alias/reading?expand_wildcards=closed"), ["attic"]);
+    const bad = await call("GET", "/_alias/reading?expand_wildcards=sideways");
+    assert.equal(bad.code, 400);
+    assert.equal(bad.error.reason, "No valid expand wildcard value [sideways]");
+    const flag = await call("GET", "/_alias/reading?ignore_unavailable=maybe");
+    assert.equal(flag.code, 400);
+    assert.equal(flag.error.reason, "Could not convert [ignore_unavailable] to boolean");
+    assert.equal(
+      flag.error.caused_by.reason,
+      "Failed to parse value [maybe] as only [true] or [false] are allowed.",
+    );
+    const gone = await call("DELETE", "/nowhere,shelf/_alias/reading?ignore_unavailable=true");
+    assert.equal(gone.code, 200);
+    assert.deepEqual(await keys("/shelf/_alias"), ["shelf"]);
+    assert.deepEqual((await call("GET", "/shelf/_alias")).shelf.aliases, {});
+  });
+});
