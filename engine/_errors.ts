@@ -10,6 +10,11 @@ const FOREIGN = new Set([
   "too_many_nested_clauses",
 ]);
 
+/** Whether `type` is a Java or Lucene exception rather than one of Elasticsearch's own. */
+export function isForeignType(type: string): boolean {
+  return FOREIGN.has(type);
+}
+
 /** An error with Elasticsearch's status, exception `type` and `reason`. */
 export class EngineError extends Error {
   /** HTTP status to answer with. */

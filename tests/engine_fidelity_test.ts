@@ -199,3 +199,84 @@ Deno.test("terminate_after: each shard stops after n docs in index order; termin
     assert.equal(plain.terminated_early, undefined);
   });
 });
+
+Deno.test("index.max_terms_count limits terms queries in _search, _count, lookups and _validate", async () => {
+  await withServer(async (call) => {
+    const terms = { query: { terms: { tag: ["a", "b", "c"] } } };
+    assert.equal((await call("POST", "/books/_count", terms)).count, 3);
+    const put = await call("PUT", "/books/_settings", { index: { max_terms_count: 2 } });
+    assert.equal(put.code, 200);
+    const reason =
+      "The number of terms [3] used in the Terms Query request has exceeded the allowed maximum of [2]. This maximum can be set by changing the [index.max_terms_count] index level setting.";
+    for (const path of ["/books/_search", "/books/_count"]) {
+      const res = await call("POST", path, terms);
+      assert.equal(res.code, 400, path);
+      assert.equal(res.error.type, "search_phase_execution_exception");
+      assert.equal(res.error.root_cause[0].type, "illegal_argument_exception");
+      assert.equal(res.error.root_cause[0].reason, reason);
+    }
+    await call("PUT", "/lists/_doc/three?refresh=true", { wanted: { tags: ["a", "b", "c"] } });
+    const lookup = await call("POST", "/books/_search", {
+      query: { terms: { tag: { index: "lists", id: "three", path: "wanted.tags" } } },
+    });
+    assert.equal(lookup.code, 400);
+    assert.equal(lookup.error.root_cause[0].reason, reason);
+    const validate = await call("POST", "/books/_validate/query?explain=true", terms);
+    assert.equal(validate.valid, false);
+    assert.equal(validate.error, `illegal_argument_exception: ${reason}`);
+    const two = await call("POST", "/books/_count", { query: { terms: { tag: ["a", "b"] } } });
+    assert.equal(two.count, 2);
+  });
+});
+
+Deno.test("index creation: an unparsable mapping fails with 'Failed to parse mapping: …'", async () => {
+  await withServer(async (call) => {
+    const res = await call("PUT", "/broken", { mappings: { properties: { f: { type: "nope" } } } });
+    assert.equal(res.code, 400);
+    const inner = "No handler for type [nope] declared on field [f]";
+    assert.equal(res.error.type, "mapper_parsing_exception");
+    assert.equal(res.error.reason, `Failed to parse mapping: ${inner}`);
+    assert.deepEqual(res.error.caused_by, { type: "mapper_parsing_exception", reason: inner });
+    assert.deepEqual(res.error.root_cause, [{ type: "mapper_parsing_exception", reason: inner }]);
+    const root = await call("PUT", "/broken", { mappings: { odd: 1 } });
+    assert.equal(
+      root.error.reason,
+      "Failed to parse mapping: Root mapping definition has unsupported parameters:  [odd : 1]",
+    );
+    assert.equal((await call("GET", "/broken")).code, 404);
+  });
+});
+
+Deno.test("alias APIs honour ignore_unavailable, allow_no_indices and expand_wildcards", async () => {
+  await withServer(async (call) => {
+    await call("PUT", "/shelf", { aliases: { reading: {} } });
+    await call("PUT", "/attic", { aliases: { reading: {} } });
+    await call("POST", "/attic/_close");
+    const missing = await call("GET", "/nowhere/_alias");
+    assert.equal(missing.code, 404);
+    assert.equal(missing.error.type, "index_not_found_exception");
+    const ignored = await call("GET", "/nowhere,shelf/_alias?ignore_unavailable=true");
+    assert.deepEqual(Object.keys(ignored).filter((k) => k !== "code"), ["shelf"]);
+    assert.equal((await call("GET", "/zz*/_alias")).code, 200);
+    assert.equal((await call("GET", "/zz*/_alias?allow_no_indices=false")).code, 404);
+    const keys = async (path: string): Promise<string[]> =>
+      Object.keys(await call("GET", path)).filter((k) => k !== "code").sort();
+    assert.deepEqual(await keys("/*/_alias/reading"), ["attic", "shelf"]);
+    assert.deepEqual(await keys("/*/_alias/reading?expand_wildcards=open"), ["shelf"]);
+    assert.deepEqual(await keys("/*/_alias/reading?expand_wildcards=closed"), ["attic"]);
+    const bad = await call("GET", "/_alias/reading?expand_wildcards=sideways");
+    assert.equal(bad.code, 400);
+    assert.equal(bad.error.reason, "No valid expand wildcard value [sideways]");
+    const flag = await call("GET", "/_alias/reading?ignore_unavailable=maybe");
+    assert.equal(flag.code, 400);
+    assert.equal(flag.error.reason, "Could not convert [ignore_unavailable] to boolean");
+    assert.equal(
+      flag.error.caused_by.reason,
+      "Failed to parse value [maybe] as only [true] or [false] are allowed.",
+    );
+    const gone = await call("DELETE", "/nowhere,shelf/_alias/reading?ignore_unavailable=true");
+    assert.equal(gone.code, 200);
+    assert.deepEqual(await keys("/shelf/_alias"), ["shelf"]);
+    assert.deepEqual((await call("GET", "/shelf/_alias")).shelf.aliases, {});
+  });
+});

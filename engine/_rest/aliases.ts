@@ -109,7 +109,8 @@ export function getAliasHandler(ctx: RequestContext): Reply {
   const names = aliasNames(ctx.p.name);
   const out: Record<string, unknown> = {};
   const seen = new Set<string>();
-  for (const index of targets(ctx, { includeClosed: true })) {
+  // Elasticsearch's get-aliases options expand wildcards to open and closed indices alike.
+  for (const index of targets(ctx, { includeClosed: true, expandClosed: true })) {
     const view = aliasView(index, names);
     for (const name of Object.keys(view)) seen.add(name);
     if (names === undefined || Object.keys(view).length > 0) out[index.name] = { aliases: view };

@@ -8,6 +8,7 @@ import { boolParam, ok, type Reply, type RequestContext } from "./context.ts";
 import { healthHandler, statusOf } from "./cluster.ts";
 import { targets } from "./targets.ts";
 import { catHelp, resolveColumn } from "./cat_columns.ts";
+import { formatBytes, formatTime } from "./cat_units.ts";
 
 type Row = Record<string, string>;
 
@@ -65,7 +66,9 @@ export function catTable(ctx: RequestContext, allRows: Row[], defaults: string[]
     };
   }
   const h = ctx.params.get("h");
-  const columns = h ? h.split(",").map((c) => resolveColumn(c.trim(), known)) : defaults;
+  const withTimestamps = boolParam(ctx, "ts", true);
+  const columns = (h ? h.split(",").map((c) => resolveColumn(c.trim(), known)) : defaults)
+    .filter((c) => withTimestamps || (c !== "epoch" && c !== "timestamp"));
   const sortSpec = ctx.params.get("s")?.split(",").map((k) => {
     const [c, order] = k.split(":");
     return order === undefined ? resolveColumn(c!, known) : `${resolveColumn(c!, known)}:${order}`;
@@ -93,39 +96,6 @@ export function catTable(ctx: RequestContext, allRows: Row[], defaults: string[]
   };
 }
 
-const BYTE_UNITS: Record<string, number> = {
-  b: 1,
-  kb: 1024,
-  mb: 1024 ** 2,
-  gb: 1024 ** 3,
-  tb: 1024 ** 4,
-  pb: 1024 ** 5,
-};
-
-/**
- * A size as `_cat` writes it: in the `bytes` unit when one is given (a whole number, rounded
- * down as Elasticsearch does), else human-readable (`512b`, `4.5kb`, `1.2mb`).
- */
-export function formatBytes(bytes: number, inUnit?: string | null): string {
-  if (inUnit !== undefined && inUnit !== null) {
-    const size = BYTE_UNITS[inUnit];
-    if (size === undefined) {
-      throw illegalArgument(
-        `failed to parse [bytes] with value [${inUnit}]: expected one of [b, kb, mb, gb, tb, pb]`,
-      );
-    }
-    return String(Math.floor(bytes / size));
-  }
-  const units = ["b", "kb", "mb", "gb", "tb"];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return unit === 0 ? `${value}b` : `${Number(value.toFixed(1))}${units[unit]}`;
-}
-
 const INDEX_COLUMNS = [
   "health",
   "status",
@@ -147,9 +117,19 @@ export function storeSize(index: IndexState): number {
   return bytes;
 }
 
+/** The `health` filter of `_cat/indices`: green, yellow or red (any case), else a 400. */
+function healthFilter(raw: string | null): string | undefined {
+  if (raw === null) return undefined;
+  const status = raw.toLowerCase();
+  if (status === "green" || status === "yellow" || status === "red") return status;
+  throw illegalArgument(`unknown cluster health status [${raw}]`);
+}
+
 /** GET /_cat/indices[/{index}]. */
 export function catIndicesHandler(ctx: RequestContext): Reply {
-  const indices = targets(ctx, { expandClosed: true, includeClosed: true });
+  const wanted = healthFilter(ctx.params.get("health"));
+  const all = targets(ctx, { expandClosed: true, includeClosed: true });
+  const indices = wanted ? all.filter((i) => !i.closed && statusOf(i) === wanted) : all;
   refreshDue(indices, ctx.state.now());
   const rows = indices.map((i) => {
     const size = i.closed ? "" : formatBytes(storeSize(i), ctx.params.get("bytes"));
@@ -287,5 +267,6 @@ export function catNodesHandler(ctx: RequestContext): Reply {
     master: "*",
     name: "searchvisitor",
   };
-  return catTable(ctx, [row], Object.keys(row));
+  const uptime = formatTime(ctx.state.now() - ctx.state.cluster.startedAt, ctx.params.get("time"));
+  return catTable(ctx, [{ ...row, uptime }], Object.keys(row));
 }

@@ -40,6 +40,7 @@ export const CAT_COLUMNS: Record<string, { aliases: string[]; desc: string }> = 
   ip: { aliases: [], desc: "ip address" },
   node: { aliases: ["n"], desc: "name of node where it lives" },
   name: { aliases: ["n"], desc: "node name" },
+  uptime: { aliases: ["u"], desc: "node uptime" },
 };
 
 /**

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { Engine } from "../engine.ts";
-import { formatBytes } from "./cat.ts";
+import { formatBytes, formatTime } from "./cat_units.ts";
 
 Deno.test("formatBytes writes sizes like Elasticsearch", () => {
   assert.equal(formatBytes(512), "512b");
@@ -80,5 +80,54 @@ Deno.test("_cat: short column aliases in h and s, and ?help", async () => {
   const lines = help.trimEnd().split("\n");
   assert.match(lines[0]!, /^health +\| h +\| current health status$/);
   assert.ok(lines.some((l) => /^docs\.count +\| dc,docsCount +\| available docs$/.test(l)));
+  engine.close();
+});
+
+Deno.test("formatTime writes durations like Elasticsearch", () => {
+  assert.equal(formatTime(0), "0s");
+  assert.equal(formatTime(999), "999ms");
+  assert.equal(formatTime(42_000), "42s");
+  assert.equal(formatTime(5_400_000), "1.5h");
+  assert.equal(formatTime(5_460_000), "1.5h");
+  assert.equal(formatTime(2 * 86_400_000), "2d");
+  assert.equal(formatTime(0.5), "500micros");
+  assert.equal(formatTime(5_400_000, "m"), "90");
+  assert.equal(formatTime(5_400_000, "d"), "0");
+  assert.equal(formatTime(1500, "micros"), "1500000");
+  assert.equal(formatTime(1500, "weeks"), "1.5s");
+});
+
+Deno.test("_cat: time units on uptime, ts=false, health filter on indices", async () => {
+  let clock = 1_000_000;
+  const engine = new Engine({ now: () => clock });
+  const call = async (method: string, path: string, body?: unknown): Promise<Response> =>
+    await engine.fetch(`http://e${path}`, {
+      method,
+      headers: { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  clock += 5_400_000;
+  assert.equal(await (await call("GET", "/_cat/nodes?h=uptime")).text(), "1.5h\n");
+  assert.equal(await (await call("GET", "/_cat/nodes?h=u&time=s")).text(), "5400\n");
+  const health = await (await call("GET", "/_cat/health?format=json&ts=false")).json();
+  assert.equal("epoch" in health[0], false);
+  assert.equal("timestamp" in health[0], false);
+  assert.equal(health[0].cluster, "searchvisitor");
+  const count = await (await call("GET", "/_cat/count?ts=false&h=epoch,count")).text();
+  assert.equal(count, "0\n");
+  const withTs = await (await call("GET", "/_cat/count?h=epoch,count")).text();
+  assert.equal(withTs, `${Math.floor(clock / 1000)} 0\n`);
+  await (await call("PUT", "/g", { settings: { number_of_replicas: 0 } })).body?.cancel();
+  await (await call("PUT", "/y", { settings: { number_of_replicas: 1 } })).body?.cancel();
+  await (await call("PUT", "/shut")).body?.cancel();
+  await (await call("POST", "/shut/_close")).body?.cancel();
+  assert.equal(await (await call("GET", "/_cat/indices?health=yellow&h=index")).text(), "y\n");
+  assert.equal(await (await call("GET", "/_cat/indices?health=GREEN&h=index&s=i")).text(), "g\n");
+  assert.equal(await (await call("GET", "/_cat/indices?health=red&h=index")).text(), "");
+  const bad = await call("GET", "/_cat/indices?health=blue");
+  assert.equal(bad.status, 400);
+  const err = (await bad.json()).error;
+  assert.equal(err.type, "illegal_argument_exception");
+  assert.equal(err.reason, "unknown cluster health status [blue]");
   engine.close();
 });

@@ -1,13 +1,16 @@
 // Elasticsearch-shaped error bodies for EngineErrors.
 
-import type { EngineError } from "../_errors.ts";
+import { type EngineError, isForeignType } from "../_errors.ts";
 
 /** Exceptions Elasticsearch unwraps when it reports `root_cause` (everything else is its own root). */
 const WRAPPERS = new Set(["search_phase_execution_exception", "remote_transport_exception"]);
 
-/** Elasticsearch's error body: `root_cause` is the exception itself unless it only wraps another. */
+/**
+ * Elasticsearch's error body: `root_cause` is the exception itself unless it only wraps another,
+ * or is caused by another of Elasticsearch's own exceptions (the deepest of those is the root).
+ */
 export function errorBody(e: EngineError): Record<string, unknown> {
-  if (WRAPPERS.has(e.type)) return e.toBody();
+  if (WRAPPERS.has(e.type) || (e.causedBy && !isForeignType(e.causedBy.type))) return e.toBody();
   const root = { type: e.type, reason: e.message, ...e.extra };
   return { error: { root_cause: [root], ...e.toCause() }, status: e.status };
 }

@@ -7,6 +7,8 @@ import { filterPath } from "./filter_path.ts";
 import { checkBodyContentType, checkMediaTypes, requestedCompat } from "./media_type.ts";
 import { buildRouter } from "./routes.ts";
 import { stringifyReply } from "../_index/raw_source.ts";
+import { resolveDateMathNames } from "../_state/date_math_names.ts";
+import type { PathParams } from "./router.ts";
 
 const ROUTER = buildRouter();
 
@@ -206,7 +208,7 @@ async function answer(
       method,
       path,
       params: url.searchParams,
-      p: match.params,
+      p: withDateMathIndex(match.params, state.now()),
       bodyText,
     };
     const reply = await match.handler(ctx);
@@ -214,4 +216,12 @@ async function answer(
   } catch (e) {
     return respond(state, errorReply(state, e, request, method), head, undefined, compat);
   }
+}
+
+/** The path parameters with date-math index names (`<logs-{now/d}>`) resolved. */
+function withDateMathIndex(p: PathParams, now: number): PathParams {
+  const index = p.index;
+  return index === undefined || !index.includes("<")
+    ? p
+    : { ...p, index: resolveDateMathNames(index, now) };
 }

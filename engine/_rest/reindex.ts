@@ -17,10 +17,12 @@ import { exactBody, exactStored, restoreExact } from "../_state/exact_source.ts"
 import {
   bodyTextOf,
   bodyWithExactQuery,
+  boolParam,
   parseErrorType,
   type Reply,
   type RequestContext,
 } from "./context.ts";
+import { checkWaitParams } from "./write_params.ts";
 import { readLimits } from "./by_query.ts";
 import { searchTargets } from "./search.ts";
 import { runAsTask } from "./tasks.ts";
@@ -51,6 +53,29 @@ function listOf(value: unknown): string {
   return Array.isArray(value) ? value.join(",") : String(value ?? "");
 }
 
+/**
+ * How `dest.routing` sets each copy's routing: `keep` (the default) copies the source document's,
+ * `discard` drops it, `=value` sets `value`; anything else fails as Elasticsearch does.
+ */
+function destRouting(spec: unknown): (source: string | undefined) => string | undefined {
+  if (spec === undefined || spec === null || spec === "keep") return (source) => source;
+  const text = String(spec);
+  if (text === "discard") return () => undefined;
+  if (text.startsWith("=")) return () => text.slice(1);
+  return () => {
+    throw illegalArgument("Unsupported routing command");
+  };
+}
+
+/**
+ * The checks Elasticsearch makes on the destination before reading anything: `require_alias`
+ * needs an alias, and with `action.auto_create_index: false` the index must exist.
+ */
+function checkDestination(ctx: RequestContext, name: string, requireAlias: boolean): void {
+  const cluster = ctx.state.cluster;
+  if (requireAlias || !cluster.autoCreateIndex) cluster.writeIndex(name, requireAlias);
+}
+
 async function reindex(ctx: RequestContext): Promise<Reply> {
   const started = Date.now();
   const body = bodyWithExactQuery(ctx, ["source", "query"]);
@@ -63,6 +88,7 @@ async function reindex(ctx: RequestContext): Promise<Reply> {
   if (source.remote !== undefined) {
     throw illegalArgument("reindex from remote is not supported by this engine");
   }
+  checkWaitParams(ctx.params);
   const problems: string[] = [];
   if (!source.index) problems.push("use _all if you really want to copy from all existing indexes");
   if (!dest.index) problems.push("index must be specified");
@@ -91,6 +117,9 @@ async function reindex(ctx: RequestContext): Promise<Reply> {
   const params = isJsonObject(exactScript) ? exactScript.params : undefined;
   const targets = searchTargets(ctx, listOf(source.index));
   const destName = String(dest.index);
+  const requireAlias = boolParam(ctx, "require_alias");
+  const routingOf = destRouting(dest.routing);
+  checkDestination(ctx, destName, requireAlias);
   if (targets.some((t) => t.index === destName)) {
     throw validationFailed(`reindex cannot write into an index its reading from [${destName}]`);
   }
@@ -106,13 +135,14 @@ async function reindex(ctx: RequestContext): Promise<Reply> {
       op: "index",
       _id: doc.id,
       _index: destName,
+      _routing: routingOf(doc.routing) ?? null,
     };
     if (script) runScript(script, ctxVars);
     if (ctxVars.op === "noop" || ctxVars.op === "none") {
       counts.noops++;
       continue;
     }
-    const target = ctx.state.cluster.writeIndex(String(ctxVars._index ?? destName));
+    const target = ctx.state.cluster.writeIndex(String(ctxVars._index ?? destName), requireAlias);
     touched.add(target);
     const id = String(ctxVars._id ?? doc.id);
     if (ctxVars.op === "delete") {
@@ -124,7 +154,11 @@ async function reindex(ctx: RequestContext): Promise<Reply> {
         `Operation type [${ctxVars.op}] not allowed, only [noop, index, delete] are allowed`,
       );
     }
-    const opts: WriteOptions = { opType, routing: doc.routing };
+    const routing = ctxVars._routing ?? undefined;
+    const opts: WriteOptions = {
+      opType,
+      routing: routing === undefined ? undefined : String(routing),
+    };
     if (versionType !== "internal") {
       opts.versionType = versionType;
       opts.version = doc.version;

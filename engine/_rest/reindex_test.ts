@@ -112,3 +112,82 @@ Deno.test("by-query bodies are read as a search source: unknown keys and bad que
   assert.equal(ok.body.updated, 1);
   engine.close();
 });
+
+Deno.test("_reindex dest.routing: keep, discard, =value, and unsupported commands", async () => {
+  const engine = new Engine();
+  await call(engine, "PUT", "/src/_doc/1?routing=r1&refresh=true", { a: 1 });
+  const routingIn = async (index: string): Promise<unknown> =>
+    (await call(engine, "GET", `/${index}/_search`)).body.hits.hits[0]._routing;
+  for (
+    const [index, routing, expected] of [
+      ["kept", undefined, "r1"],
+      ["kept2", "keep", "r1"],
+      ["dropped", "discard", undefined],
+      ["set", "=blue", "blue"],
+    ] as const
+  ) {
+    const dest = routing === undefined ? { index } : { index, routing };
+    const res = await call(engine, "POST", "/_reindex?refresh=true", {
+      source: { index: "src" },
+      dest,
+    });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.created, 1);
+    assert.equal(await routingIn(index), expected, index);
+  }
+  const bad = await call(engine, "POST", "/_reindex", {
+    source: { index: "src" },
+    dest: { index: "other", routing: "sideways" },
+  });
+  assert.equal(bad.status, 400);
+  assert.equal(bad.body.error.type, "illegal_argument_exception");
+  assert.equal(bad.body.error.reason, "Unsupported routing command");
+  engine.close();
+});
+
+Deno.test("_reindex: timeout and wait_for_active_shards checked; auto_create_index and require_alias", async () => {
+  const engine = new Engine();
+  await call(engine, "PUT", "/src/_doc/1?refresh=true", { a: 1 });
+  const body = { source: { index: "src" }, dest: { index: "copy" } };
+  const cases: Array<[string, string]> = [
+    [
+      "timeout=abc",
+      "failed to parse setting [timeout] with value [abc] as a time value: unit is missing or unrecognized",
+    ],
+    ["wait_for_active_shards=some", "cannot parse ActiveShardCount[some]"],
+    ["wait_for_active_shards=-3", "shard count cannot be a negative value"],
+  ];
+  for (const [query, reason] of cases) {
+    const res = await call(engine, "POST", `/_reindex?${query}`, body);
+    assert.equal(res.status, 400, query);
+    assert.equal(res.body.error.type, "illegal_argument_exception");
+    assert.equal(res.body.error.reason, reason);
+  }
+  const fine = await call(engine, "POST", "/_reindex?timeout=2m&wait_for_active_shards=all", body);
+  assert.equal(fine.status, 200);
+  assert.equal(fine.body.created, 1);
+  const alias = await call(engine, "POST", "/_reindex?require_alias=true", body);
+  assert.equal(alias.status, 404);
+  assert.equal(
+    alias.body.error.reason,
+    "no such index [copy] and [require_alias] request flag is [true] and [copy] is not an alias",
+  );
+  await call(engine, "PUT", "/_cluster/settings", {
+    persistent: { "action.auto_create_index": false },
+  });
+  // Refused before reading, even when no document matches.
+  const missing = await call(engine, "POST", "/_reindex", {
+    source: { index: "src", query: { match_none: {} } },
+    dest: { index: "absent" },
+  });
+  assert.equal(missing.status, 404);
+  assert.equal(missing.body.error.type, "index_not_found_exception");
+  assert.equal(
+    missing.body.error.reason,
+    "no such index [absent] and [action.auto_create_index] is [false]",
+  );
+  const existing = await call(engine, "POST", "/_reindex?refresh=true", body);
+  assert.equal(existing.status, 200);
+  assert.equal(existing.body.updated, 1);
+  engine.close();
+});

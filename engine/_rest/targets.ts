@@ -3,19 +3,50 @@
 
 import type { IndexState } from "../_state/index_state.ts";
 import type { ResolveOptions } from "../_state/cluster.ts";
-import { boolParam, type RequestContext } from "./context.ts";
+import { illegalArgument } from "../_errors.ts";
+import type { RequestContext } from "./context.ts";
+
+/**
+ * An index option flag as Elasticsearch reads it: blank keeps the default, `true`/`false`, and
+ * anything else is a 400 caused by the boolean parser's complaint.
+ */
+function optionFlag(ctx: RequestContext, name: string): boolean | undefined {
+  const raw = ctx.params.get(name);
+  if (raw === null || raw.trim() === "") return undefined;
+  if (raw === "true" || raw === "false") return raw === "true";
+  throw illegalArgument(
+    `Could not convert [${name}] to boolean`,
+    illegalArgument(`Failed to parse value [${raw}] as only [true] or [false] are allowed.`),
+  );
+}
+
+/** The `expand_wildcards` states (`open`, `closed`, `hidden`, `none`, `all`), checked. */
+function expandStates(raw: string): { open: boolean; closed: boolean } {
+  const states = { open: false, closed: false };
+  for (const state of raw.split(",").filter((s) => s !== "")) {
+    if (state === "open") states.open = true;
+    else if (state === "closed") states.closed = true;
+    else if (state === "all") states.open = states.closed = true;
+    else if (state === "none") states.open = states.closed = false;
+    else if (state !== "hidden") {
+      throw illegalArgument(`No valid expand wildcard value [${state}]`);
+    }
+  }
+  return states;
+}
 
 /** ignore_unavailable / allow_no_indices / expand_wildcards from the query string. */
 export function resolveOptions(ctx: RequestContext, defaults: ResolveOptions = {}): ResolveOptions {
   const expand = ctx.params.get("expand_wildcards");
   const opts: ResolveOptions = { ...defaults };
-  if (ctx.params.has("ignore_unavailable")) {
-    opts.ignoreUnavailable = boolParam(ctx, "ignore_unavailable");
-  }
-  if (ctx.params.has("allow_no_indices")) opts.allowNoIndices = boolParam(ctx, "allow_no_indices");
+  const ignoreUnavailable = optionFlag(ctx, "ignore_unavailable");
+  if (ignoreUnavailable !== undefined) opts.ignoreUnavailable = ignoreUnavailable;
+  const allowNoIndices = optionFlag(ctx, "allow_no_indices");
+  if (allowNoIndices !== undefined) opts.allowNoIndices = allowNoIndices;
   if (expand !== null) {
-    opts.expandClosed = expand.includes("closed") || expand.includes("all");
-    opts.expandOpen = expand.includes("open") || expand.includes("all");
+    const states = expandStates(expand);
+    opts.expandClosed = states.closed;
+    opts.expandOpen = states.open;
   }
   return opts;
 }

@@ -1,6 +1,7 @@
 // Reading the write parameters shared by index, create, update, delete and bulk items.
 
-import { esError, illegalArgument, validationFailed } from "../_errors.ts";
+import { EngineError, esError, illegalArgument, validationFailed } from "../_errors.ts";
+import { parseKeepAlive } from "../_search/keep_alive.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import type { WriteOptions } from "../_state/writes.ts";
 
@@ -73,4 +74,27 @@ export function checkId(id: string): void {
       }`,
     );
   }
+}
+
+/**
+ * Checks the `timeout` and `wait_for_active_shards` parameters of a write the way Elasticsearch's
+ * REST layer parses them (a time value; `all` or a count ≥ 0), answering its 400 for bad ones.
+ * The single-node engine never waits, so valid values change nothing.
+ */
+export function checkWaitParams(params: URLSearchParams): void {
+  const timeout = params.get("timeout");
+  if (timeout !== null && timeout !== "-1" && timeout !== "0") {
+    try {
+      parseKeepAlive(timeout, "timeout");
+    } catch (e) {
+      if (!(e instanceof EngineError)) throw e;
+      throw illegalArgument(e.message);
+    }
+  }
+  const active = params.get("wait_for_active_shards");
+  if (active === null || active === "all") return;
+  if (!/^[+-]?\d+$/.test(active) || Math.abs(Number(active)) > 2 ** 31 - 1) {
+    throw illegalArgument(`cannot parse ActiveShardCount[${active}]`);
+  }
+  if (Number(active) < 0) throw illegalArgument("shard count cannot be a negative value");
 }

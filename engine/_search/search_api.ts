@@ -11,6 +11,7 @@ import { formatDateAt } from "../_index/dates.ts";
 import { type HitOptions, renderHits, renderTotal } from "../_hits/hits_render.ts";
 import { parseKeepAlive } from "./keep_alive.ts";
 import { matchLive } from "../_query/query_exec.ts";
+import { execContextOf } from "../_query/exec_context.ts";
 import { matchedQueries } from "../_query/named_queries.ts";
 import { parseQuery } from "../_query/query_parser.ts";
 import { SearchContexts } from "./search_contexts.ts";
@@ -368,12 +369,7 @@ function count(
   let count = 0;
   try {
     for (const t of targets) {
-      count += matchLive(req.query, {
-        snapshot: t.snapshot,
-        fields: fieldMapOf(t.mappings),
-        now: Date.now(),
-        index: t.index,
-      }, false).docs.length;
+      count += matchLive(req.query, execContextOf(t, Date.now()), false).docs.length;
     }
   } catch (err) {
     shardFailure(err, targets);
@@ -390,12 +386,7 @@ export function findMatches(
   const out: Array<{ index: string; doc: StoredDoc }> = [];
   try {
     for (const t of targets) {
-      const hits = matchLive(node, {
-        snapshot: t.snapshot,
-        fields: fieldMapOf(t.mappings),
-        now: Date.now(),
-        index: t.index,
-      }, false);
+      const hits = matchLive(node, execContextOf(t, Date.now()), false);
       for (const d of hits.docs) out.push({ index: t.index, doc: t.snapshot.doc(d) });
     }
   } catch (err) {

@@ -30,6 +30,8 @@ export function indexNotFound(name: string, reason = `no such index [${name}]`):
 export class Cluster {
   readonly indices: Map<string, IndexState> = new Map();
   readonly now: () => number;
+  /** When the cluster started (for `_cat/nodes` `uptime`). */
+  readonly startedAt: number;
   /** `index.refresh_interval` given to new indices that set none, in ms (1000 = Elasticsearch default). */
   defaultRefreshIntervalMs = 1000;
   /** `action.auto_create_index`: document writes create missing indices. */
@@ -37,6 +39,7 @@ export class Cluster {
 
   constructor(now: () => number) {
     this.now = now;
+    this.startedAt = now();
   }
 
   /** Creates an index after validating its name, settings and mappings. */

@@ -1,0 +1,67 @@
+// How `_cat` tables write sizes (`bytes=`) and durations (`time=`), as Elasticsearch's RestTable does.
+
+import { illegalArgument } from "../_errors.ts";
+
+const BYTE_UNITS: Record<string, number> = {
+  b: 1,
+  kb: 1024,
+  mb: 1024 ** 2,
+  gb: 1024 ** 3,
+  tb: 1024 ** 4,
+  pb: 1024 ** 5,
+};
+
+/**
+ * A size as `_cat` writes it: in the `bytes` unit when one is given (a whole number, rounded
+ * down as Elasticsearch does), else human-readable (`512b`, `4.5kb`, `1.2mb`).
+ */
+export function formatBytes(bytes: number, inUnit?: string | null): string {
+  if (inUnit !== undefined && inUnit !== null) {
+    const size = BYTE_UNITS[inUnit];
+    if (size === undefined) {
+      throw illegalArgument(
+        `failed to parse [bytes] with value [${inUnit}]: expected one of [b, kb, mb, gb, tb, pb]`,
+      );
+    }
+    return String(Math.floor(bytes / size));
+  }
+  const units = ["b", "kb", "mb", "gb", "tb"];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return unit === 0 ? `${value}b` : `${Number(value.toFixed(1))}${units[unit]}`;
+}
+
+const TIME_UNITS: ReadonlyArray<readonly [string, number]> = [
+  ["d", 86_400_000],
+  ["h", 3_600_000],
+  ["m", 60_000],
+  ["s", 1000],
+  ["ms", 1],
+  ["micros", 1e-3],
+  ["nanos", 1e-6],
+];
+
+/**
+ * A duration in milliseconds as `_cat` writes it: a whole number in the `time` unit when it is one
+ * of `d`, `h`, `m`, `s`, `ms`, `micros`, `nanos` (rounded down); otherwise (no unit, or one
+ * Elasticsearch does not know) human-readable in the largest unit that fits, with at most one
+ * decimal (`1.5h`, `42s`, `0s`).
+ *
+ * @example
+ * ```ts
+ * import { formatTime } from "./cat_units.ts";
+ * console.log(formatTime(5_400_000), formatTime(5_400_000, "m")); // 1.5h 90
+ * ```
+ */
+export function formatTime(millis: number, inUnit?: string | null): string {
+  const chosen = TIME_UNITS.find(([name]) => name === inUnit);
+  if (chosen) return String(Math.floor(millis / chosen[1]));
+  if (millis <= 0) return millis === 0 ? "0s" : String(millis);
+  const [name, size] = TIME_UNITS.find(([, size]) => millis >= size) ?? TIME_UNITS[6]!;
+  const value = Math.floor((millis / size) * 10) / 10;
+  return `${value}${name}`;
+}
