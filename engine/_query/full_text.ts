@@ -66,6 +66,22 @@ function fuzzyTerm(
   );
 }
 
+/**
+ * The terms of a `match` that is a plain scored disjunction (a text field, `or`, at most one term
+ * required, no fuzziness or prefix, a positive boost), or null: such a match can be answered
+ * top k first (`max_score.ts`).
+ */
+export function disjunctionTerms(q: QueryNode, ctx: ExecContext): string[] | null {
+  if (q.kind !== "match" || q.field.includes("*") || q.operator !== "or") return null;
+  if (q.prefixLast || q.fuzziness !== undefined || !(q.boost > 0)) return null;
+  const info = ctx.fields.byPath.get(q.field);
+  if (!info || info.kind !== "text") return null;
+  const analyzer = q.analyzer ? analyzerFor(q.analyzer) : info.searchAnalyzer;
+  const terms = analyzer(String(q.query)).map((t) => t.term);
+  if (terms.length === 0 || resolveMsm(q.minimumShouldMatch, terms.length, 1) !== 1) return null;
+  return terms;
+}
+
 /** `match` query on one concrete field. */
 export function runMatch(q: QueryOf<"match">, ctx: ExecContext, scoring: boolean): Hits {
   const info = ctx.fields.byPath.get(q.field);
