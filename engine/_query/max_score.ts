@@ -1,4 +1,4 @@
-// Top k of a scored disjunction of terms (a `match` of several words) without scoring every
+// Top k of a scored disjunction of terms (a `match` of several words, a `bool` of `term` shoulds) without scoring every
 // posting: MaxScore (Turtle and Flood) over the terms' postings, one segment after another.
 //
 // Each term's score in a segment is bounded by its BM25 score at the posting's largest frequency
@@ -29,6 +29,7 @@ export interface TopScored {
 interface Clause {
   readonly docs: Int32Array;
   readonly freqs: Int32Array | null;
+  readonly norms: Uint8Array | null;
   readonly scorer: TermScorer;
   readonly ub: number;
   pos: number;
@@ -61,20 +62,27 @@ function bound(x: number): number {
   return x + Math.abs(x) * 1e-9;
 }
 
+/** One optional term of a disjunction: scored by BM25 in its field, times `boost` (> 0). */
+export interface TermClause {
+  /** Field path (text or keyword). */
+  readonly field: string;
+  /** The indexed term. */
+  readonly term: string;
+  /** Score multiplier, > 0. */
+  readonly boost: number;
+}
+
 /**
- * The best `k` live docs (score descending, then doc ascending) of the disjunction of `terms` in
- * a text `field`, each term scored by BM25 with `boost` (> 0). `track`: count hits exactly up to
- * this many (-1 = not at all).
+ * The best `k` live docs (score descending, then doc ascending) of the disjunction of `terms`,
+ * their scores summed in clause order. `track`: count hits exactly up to this many (-1 = none).
  */
 export function topScoredTerms(
   ctx: ExecContext,
-  field: string,
-  terms: readonly string[],
-  boost: number,
+  terms: readonly TermClause[],
   k: number,
   track: number,
 ): TopScored {
-  const scorers = terms.map((t) => termScorer(ctx.snapshot, field, t, boost));
+  const scorers = terms.map((t) => termScorer(ctx.snapshot, t.field, t.term, t.boost));
   const heap = new WorstFirstHeap(k);
   let count = 0;
   let pruning = count > track;
@@ -82,17 +90,25 @@ export function topScoredTerms(
   const threshold = (): number => k === 0 ? Infinity : heap.full ? heap.worstScore : -Infinity;
   if (pruning) thr = threshold();
   for (const v of ctx.snapshot.views) {
-    const f = v.segment.fields.get(field);
-    if (!f) continue;
-    const norms = f.norms;
     const clauses: Clause[] = [];
     terms.forEach((t, i) => {
-      const p = f.terms.get(t);
-      if (!p || p.docs.length === 0) return;
+      const f = v.segment.fields.get(t.field);
+      const p = f?.terms.get(t.term);
+      if (!f || !p || p.docs.length === 0) return;
+      const norms = f.norms;
       const e = extremesOf(p, norms);
       const scorer = scorers[i]!;
       const ub = scorer.score(e.maxFreq, norms ? e.shortest : 1);
-      clauses.push({ docs: p.docs, freqs: p.freqs, scorer, ub, pos: 0, hit: false, score: 0 });
+      clauses.push({
+        docs: p.docs,
+        freqs: p.freqs,
+        norms,
+        scorer,
+        ub,
+        pos: 0,
+        hit: false,
+        score: 0,
+      });
     });
     const n = clauses.length;
     if (n === 0) continue;
@@ -118,7 +134,7 @@ export function topScoredTerms(
         c.hit = false;
         if (j < nonEssential || c.pos >= c.docs.length || c.docs[c.pos] !== doc) continue;
         c.hit = true;
-        c.score = c.scorer.score(c.freqs ? c.freqs[c.pos]! : 1, norms ? norms[doc]! : 1);
+        c.score = c.scorer.score(c.freqs ? c.freqs[c.pos]! : 1, c.norms ? c.norms[doc]! : 1);
         partial += c.score;
         c.pos++;
       }
@@ -129,7 +145,7 @@ export function topScoredTerms(
         c.pos = seek(c.docs, c.pos, doc);
         if (c.pos < c.docs.length && c.docs[c.pos] === doc) {
           c.hit = true;
-          c.score = c.scorer.score(c.freqs ? c.freqs[c.pos]! : 1, norms ? norms[doc]! : 1);
+          c.score = c.scorer.score(c.freqs ? c.freqs[c.pos]! : 1, c.norms ? c.norms[doc]! : 1);
         }
       }
       let score = 0;

@@ -198,7 +198,7 @@ export function collect(
 }
 
 /**
- * A `match` disjunction sorted by score on one target, whose request needs only the top
+ * A disjunction of terms (`match`, `bool` of `term` shoulds) sorted by score on one target, whose request needs only the top
  * `from + size` and totals up to `track_total_hits`: answered by MaxScore (`max_score.ts`), with
  * the same hits, order and scores as the exhaustive path. Null when anything needs every match
  * (aggregations, post_filter, min_score, collapse, rescore, knn, search_after, scroll, exact totals).
@@ -217,16 +217,9 @@ function topFirst(
   ) return null;
   const ctx = execContextOf(targets[0]!, now);
   const terms = disjunctionTerms(req.query, ctx);
-  if (!terms || req.query.kind !== "match") return null;
+  if (!terms) return null;
   const track = req.trackTotalHits === false ? -1 : req.trackTotalHits;
-  const top = topScoredTerms(
-    ctx,
-    req.query.field,
-    terms,
-    req.query.boost,
-    req.from + req.size,
-    track,
-  );
+  const top = topScoredTerms(ctx, terms, req.from + req.size, track);
   const ordered = Array.from(top.docs, (doc, i) => ({
     t: 0,
     doc,

@@ -1,7 +1,8 @@
-// Property: a `match` answered top k first (MaxScore, `_query/max_score.ts`) returns the same
+// Property: a `match` or a `bool` of `term` shoulds answered top k first (MaxScore, `_query/max_score.ts`) returns the same
 // hits, order, scores, max_score and hits.total as the exhaustive path (forced here by
 // `track_total_hits: true`), over random corpora split into segments, with deletes, from/size
-// windows and requests that must fall back (min_score, post_filter, aggregations, and, msm).
+// windows and requests that must fall back (min_score, post_filter, aggregations, and, msm, other
+// clauses).
 import assert from "node:assert/strict";
 import { searchApi, SearchContexts } from "./search_api.ts";
 import { TestIndex } from "../../tests/support/test_index.ts";
@@ -63,8 +64,14 @@ Deno.test("top-k-first match equals the exhaustive path over random corpora", ()
       if (r() < 0.1) words.push("zz");
       const match: Record<string, unknown> = { query: words.join(" ") };
       if (r() < 0.3) match.boost = [0.5, 2, 3.7][Math.floor(r() * 3)];
+      // A bool of term shoulds over a text and a keyword field, or the match.
+      const should: unknown[] = words.map((w, i) =>
+        i % 3 === 2 ? { term: { k: { value: w, boost: 1.5 } } } : { term: { t: w } }
+      );
+      const bool: Record<string, unknown> = { should };
+      const asBool = r() < 0.35;
       const body: Record<string, unknown> = {
-        query: { match: { t: match } },
+        query: asBool ? { bool } : { match: { t: match } },
         from: Math.floor(r() * 3) * Math.floor(r() * 10),
         size: Math.floor(r() * 16),
       };
@@ -75,8 +82,12 @@ Deno.test("top-k-first match equals the exhaustive path over random corpora", ()
       if (fallback < 0.05) body.min_score = 1;
       else if (fallback < 0.1) body.post_filter = { term: { k: "b2" } };
       else if (fallback < 0.15) body.aggs = { ks: { terms: { field: "k" } } };
-      else if (fallback < 0.2) match.operator = "and";
-      else if (fallback < 0.25) match.minimum_should_match = "2";
+      else if (fallback < 0.2) {
+        match.operator = "and";
+        bool.minimum_should_match = "100%";
+      } else if (fallback < 0.25) match.minimum_should_match = bool.minimum_should_match = "2";
+      else if (fallback < 0.3) should.push({ match_phrase: { t: "a1 b2" } });
+      else if (fallback < 0.35) bool.filter = { term: { k: "c3" } };
       const fast: Reply = searchApi(new SearchContexts(), [target], body, new URLSearchParams());
       const full: Reply = searchApi(
         new SearchContexts(),
