@@ -44,6 +44,8 @@ function batch(from: number, n: number, r: () => number): string {
 const QUERIES: Record<string, unknown> = {
   term: { query: { term: { tag: "t7" } } },
   "match (2 words)": { query: { match: { title: `${WORDS[30]} ${WORDS[400]}` } } },
+  // Common words: beyond 10,000 matches, where top k first can stop scoring (track_total_hits).
+  "match (2 common)": { query: { match: { title: `${WORDS[3]} ${WORDS[40]}` } } },
   "bool + range + sort": {
     query: {
       bool: { filter: [{ term: { tag: "t3" } }, { range: { price: { gte: 100, lt: 300 } } }] },

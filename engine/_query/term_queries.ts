@@ -66,7 +66,8 @@ export function numericValue(
 }
 
 /** The indexed term for a keyword/text/boolean field value. */
-function termText(info: FieldInfo, value: unknown): string {
+/** The indexed form of a term query's value in a field (booleans spelled, keywords normalised). */
+export function termText(info: FieldInfo, value: unknown): string {
   if (info.kind === "boolean") {
     return value === true || value === "true"
       ? "true"

@@ -7,6 +7,8 @@ import { execContextOf } from "../_query/exec_context.ts";
 import { nameMatcher } from "../_index/name_pattern.ts";
 import { fieldMapOf } from "../_index/field_map.ts";
 import { matchLive } from "../_query/query_exec.ts";
+import { disjunctionTerms } from "../_query/full_text.ts";
+import { topScoredTerms } from "../_query/max_score.ts";
 import { knnSection } from "../_query/knn_section.ts";
 import type { SearchRequest } from "./search_request.ts";
 import {
@@ -48,6 +50,8 @@ export function collect(
   now: number,
   all: boolean,
 ): Collected {
+  const fast = topFirst(targets, req, sort, now, all);
+  if (fast) return fast;
   const scoring = sort.length === 0 || sort.some((k) => k.field === "_score") || req.trackScores ||
     req.minScore !== null;
   const aggInputs: AggInput[] = [];
@@ -191,6 +195,44 @@ export function collect(
     for (const s of scores) if (s > maxScore) maxScore = s;
   }
   return { total: n, maxScore, ordered, aggInputs, scoresReported: scoring };
+}
+
+/**
+ * A disjunction of terms (`match`, `bool` of `term` shoulds) sorted by score on one target, whose request needs only the top
+ * `from + size` and totals up to `track_total_hits`: answered by MaxScore (`max_score.ts`), with
+ * the same hits, order and scores as the exhaustive path. Null when anything needs every match
+ * (aggregations, post_filter, min_score, collapse, rescore, knn, search_after, scroll, exact totals).
+ */
+function topFirst(
+  targets: SearchTarget[],
+  req: SearchRequest,
+  sort: SortKey[],
+  now: number,
+  all: boolean,
+): Collected | null {
+  if (
+    all || sort.length > 0 || targets.length !== 1 || req.trackTotalHits === true ||
+    req.collapse || req.searchAfter || req.minScore !== null || req.postFilter || req.aggs ||
+    req.knn.length > 0 || req.indicesBoost.length > 0 || req.rescoreWindow > 0
+  ) return null;
+  const ctx = execContextOf(targets[0]!, now);
+  const terms = disjunctionTerms(req.query, ctx);
+  if (!terms) return null;
+  const track = req.trackTotalHits === false ? -1 : req.trackTotalHits;
+  const top = topScoredTerms(ctx, terms, req.from + req.size, track);
+  const ordered = Array.from(top.docs, (doc, i) => ({
+    t: 0,
+    doc,
+    score: top.scores[i]!,
+    sort: null,
+  }));
+  return {
+    total: top.total,
+    maxScore: ordered.length ? ordered[0]!.score : null,
+    ordered,
+    aggInputs: [{ ctx, docs: top.docs, scored: { docs: top.docs, scores: top.scores } }],
+    scoresReported: true,
+  };
 }
 
 function afterValue(v: unknown, key: SortKey, targets: SearchTarget[]): SortValue {

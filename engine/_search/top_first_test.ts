@@ -1,0 +1,113 @@
+// Property: a `match` or a `bool` of `term` shoulds answered top k first (MaxScore, `_query/max_score.ts`) returns the same
+// hits, order, scores, max_score and hits.total as the exhaustive path (forced here by
+// `track_total_hits: true`), over random corpora split into segments, with deletes, from/size
+// windows and requests that must fall back (min_score, post_filter, aggregations, and, msm, other
+// clauses).
+import assert from "node:assert/strict";
+import { searchApi, SearchContexts } from "./search_api.ts";
+import { TestIndex } from "../../tests/support/test_index.ts";
+
+function rng(seed: number): () => number {
+  return () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
+}
+
+const WORDS = ["a1", "b2", "c3", "d4", "e5", "f6", "g7", "h8", "i9"];
+const mappings = { properties: { t: { type: "text" }, k: { type: "keyword" } } };
+
+// deno-lint-ignore no-explicit-any
+type Reply = Record<string, any>;
+
+function word(r: () => number): string {
+  // Skewed: early words are common, late ones rare, so bounds differ and pruning starts.
+  return WORDS[Math.floor(WORDS.length * r() * r())]!;
+}
+
+function expectedTotal(exact: number, track: unknown): unknown {
+  if (track === false) return undefined;
+  const limit = typeof track === "number" ? track : 10000;
+  return exact <= limit ? { value: exact, relation: "eq" } : { value: limit, relation: "gte" };
+}
+
+Deno.test("top-k-first match equals the exhaustive path over random corpora", () => {
+  let cases = 0;
+  let pruned = 0;
+  for (let seed = 1; seed <= 12; seed++) {
+    const r = rng(seed * 7919);
+    const idx = new TestIndex("p", mappings);
+    const ids: string[] = [];
+    const segments = 1 + Math.floor(r() * 4);
+    for (let s = 0; s < segments; s++) {
+      const batch: Record<string, Record<string, unknown> | null> = {};
+      const size = 50 + Math.floor(r() * 400);
+      for (let i = 0; i < size; i++) {
+        const id = `${s}-${i}`;
+        ids.push(id);
+        const len = 1 + Math.floor(r() * 7);
+        batch[id] = {
+          t: Array.from({ length: len }, () => word(r)).join(" "),
+          k: WORDS[Math.floor(r() * 3)]!,
+        };
+      }
+      // Deletes (and overwrites) of earlier docs, so segments carry deleted docs.
+      for (let i = 0; i < size / 10; i++) {
+        const id = ids[Math.floor(r() * ids.length)]!;
+        batch[id] = r() < 0.7 ? null : { t: word(r), k: "a1" };
+      }
+      idx.put(batch);
+    }
+    const target = idx.target();
+    for (let q = 0; q < 40; q++) {
+      const words = Array.from({ length: 1 + Math.floor(r() * 4) }, () => word(r));
+      if (r() < 0.1) words.push("zz");
+      const match: Record<string, unknown> = { query: words.join(" ") };
+      if (r() < 0.3) match.boost = [0.5, 2, 3.7][Math.floor(r() * 3)];
+      // A bool of term shoulds over a text and a keyword field, or the match.
+      const should: unknown[] = words.map((w, i) =>
+        i % 3 === 2 ? { term: { k: { value: w, boost: 1.5 } } } : { term: { t: w } }
+      );
+      const bool: Record<string, unknown> = { should };
+      const asBool = r() < 0.35;
+      const body: Record<string, unknown> = {
+        query: asBool ? { bool } : { match: { t: match } },
+        from: Math.floor(r() * 3) * Math.floor(r() * 10),
+        size: Math.floor(r() * 16),
+      };
+      const trackRoll = r();
+      if (trackRoll < 0.5) body.track_total_hits = [1, 5, 30, 200][Math.floor(r() * 4)];
+      else if (trackRoll < 0.6) body.track_total_hits = false;
+      const fallback = r();
+      if (fallback < 0.05) body.min_score = 1;
+      else if (fallback < 0.1) body.post_filter = { term: { k: "b2" } };
+      else if (fallback < 0.15) body.aggs = { ks: { terms: { field: "k" } } };
+      else if (fallback < 0.2) {
+        match.operator = "and";
+        bool.minimum_should_match = "100%";
+      } else if (fallback < 0.25) match.minimum_should_match = bool.minimum_should_match = "2";
+      else if (fallback < 0.3) should.push({ match_phrase: { t: "a1 b2" } });
+      else if (fallback < 0.35) bool.filter = { term: { k: "c3" } };
+      const fast: Reply = searchApi(new SearchContexts(), [target], body, new URLSearchParams());
+      const full: Reply = searchApi(
+        new SearchContexts(),
+        [target],
+        { ...body, track_total_hits: true },
+        new URLSearchParams(),
+      );
+      const why = `seed ${seed} query ${q}: ${JSON.stringify(body)}`;
+      const rows = (res: Reply) => res.hits.hits.map((h: Reply) => [h._id, h._score]);
+      assert.deepEqual(rows(fast), rows(full), why);
+      assert.equal(fast.hits.max_score, full.hits.max_score, why);
+      assert.deepEqual(
+        fast.hits.total,
+        expectedTotal(full.hits.total.value, body.track_total_hits),
+      );
+      assert.deepEqual(fast.aggregations, full.aggregations, why);
+      if (fast.hits.total?.relation === "gte") pruned++;
+      cases++;
+    }
+  }
+  assert.equal(cases, 480);
+  assert.ok(pruned > 50, `only ${pruned} cases passed the total threshold`);
+});
