@@ -1,17 +1,10 @@
 // Deterministic vectors and exact rankings in plain JS, the yardstick vector search is checked
 // (and benchmarked) against.
 
-/** A seeded PRNG (mulberry32): the same seed gives the same numbers on every runtime. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from "./prng.ts";
+
+/** The project's seeded PRNG (mulberry32): the same seed gives the same numbers on every runtime. */
+export const seeded: (seed: number) => () => number = prng;
 
 /** `count` vectors of `dims` numbers in [-1, 1), as float32 values (what the engine stores). */
 export function randomVectors(count: number, dims: number, seed: number): number[][] {
