@@ -5,7 +5,7 @@
  */
 
 import { DataAccessError, UnsupportedFeatureError } from "../errors.ts";
-import { Executor, registerExecutor } from "../wire/_executor.ts";
+import { Executor, registerExecutorReader } from "../wire/_executor.ts";
 import { Statement } from "./statement.ts";
 import { NO_GENERATED_KEYS, PreparedStatement } from "./prepared_statement.ts";
 import type { StatementConnection } from "./statement_base.ts";
@@ -130,6 +130,10 @@ export class Connection implements StatementConnection {
   readonly #executor: Executor;
   readonly #serverInfo: () => Promise<ServerInfo>;
 
+  static {
+    registerExecutorReader((c) => #executor in c ? (c as Connection).#executor : undefined);
+  }
+
   /**
    * Creates a connection over a transport.
    *
@@ -138,7 +142,6 @@ export class Connection implements StatementConnection {
    */
   constructor(transport: Transport, options: ConnectionOptions = {}) {
     this.#executor = new Executor(transport, options.indexRefresh ?? false);
-    registerExecutor(this, this.#executor);
     this.#serverInfo = options.serverInfo ?? (() => readServerInfo(transport));
   }
 

@@ -2,6 +2,9 @@
 // (an endless body is cut off, never buffered whole); an abort of the signal stops it too. A
 // network body with a declared, unencoded length within the limit is read directly.
 
+/** One decoder for every body: `decode` without `stream` keeps no state between calls. */
+const UTF8 = new TextDecoder();
+
 /** Thrown inside the reader when the body passes the limit. */
 export class TooLarge {
   constructor(readonly limit: number) {}
@@ -55,12 +58,12 @@ export async function readBody(
     signal.removeEventListener("abort", onAbort);
   }
   // Decoded once at the end (within the limit): cheaper than a streaming decode per chunk.
-  if (chunks.length === 1) return new TextDecoder().decode(chunks[0]);
+  if (chunks.length === 1) return UTF8.decode(chunks[0]);
   const all = new Uint8Array(total);
   let at = 0;
   for (const c of chunks) {
     all.set(c, at);
     at += c.byteLength;
   }
-  return new TextDecoder().decode(all);
+  return UTF8.decode(all);
 }

@@ -2,7 +2,6 @@
 // (every other number stays a `number`). Texts without a run of 16 digits take `JSON.parse` as is;
 // the others use the reviver's source text where the runtime gives it, else a small parser.
 
-const LONG_DIGITS = /\d{16}/;
 const INTEGER = /^-?\d+$/;
 
 type Reviver = (
@@ -42,9 +41,42 @@ const exactReviver = ((_key: string, value: unknown, context?: { source?: string
  * @returns The value.
  */
 export function parseExactJson(text: string): unknown {
-  if (!LONG_DIGITS.test(text)) return JSON.parse(text);
+  if (!hasLongDigits(text)) return JSON.parse(text);
   if (hasSource) return JSON.parse(text, exactReviver);
   return new Parser(text).document();
+}
+
+/**
+ * True when `text` holds a run of 16 or more ASCII digits (what `/\d{16}/` tests), found by
+ * looking at every 16th character only: any such run covers one of the looked-at positions.
+ * On a search response it is several times faster than the regular expression.
+ */
+export function hasLongDigits(text: string): boolean {
+  const n = text.length;
+  let i = 15;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) {
+      i += 16;
+      continue;
+    }
+    let start = i;
+    while (start > 0) {
+      const d = text.charCodeAt(start - 1);
+      if (d < 48 || d > 57) break;
+      start--;
+    }
+    let end = i;
+    while (end + 1 < n) {
+      const d = text.charCodeAt(end + 1);
+      if (d < 48 || d > 57) break;
+      end++;
+    }
+    if (end - start >= 15) return true;
+    // end + 1 is not a digit: a run after it starts at end + 2 or later and covers end + 17.
+    i = end + 17;
+  }
+  return false;
 }
 
 /** True when a parsed value holds a `bigint` anywhere. */

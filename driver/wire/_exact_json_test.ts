@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { parseExactJson, parseWithFallback } from "./_exact_json.ts";
+import { hasLongDigits, parseExactJson, parseWithFallback } from "./_exact_json.ts";
+import { prng } from "../../tests/support/prng.ts";
 
 const TEXT =
   '{"id": 9007199254740993, "neg": -12345678901234567890, "safe": 9007199254740991, "f": 1.5e300, ' +
@@ -36,4 +37,26 @@ Deno.test("malformed JSON is a SyntaxError on both paths", () => {
     assert.throws(() => parseExactJson(text), SyntaxError, text);
     assert.throws(() => parseWithFallback(text), SyntaxError, text);
   }
+});
+
+Deno.test("hasLongDigits answers as /\\d{16}/ does, on every digit-run length and position", () => {
+  const random = prng(18);
+  const alphabet = '0123456789012345678901234567890123456789x"-.e ';
+  let longs = 0;
+  for (let round = 0; round < 20_000; round++) {
+    const length = Math.floor(random() * 70);
+    let text = "";
+    for (let i = 0; i < length; i++) text += alphabet[Math.floor(random() * alphabet.length)];
+    const expected = /\d{16}/.test(text);
+    if (expected) longs++;
+    assert.equal(hasLongDigits(text), expected, JSON.stringify(text));
+  }
+  assert.ok(longs > 100, `only ${longs} texts held a long run`);
+  for (let at = 0; at < 40; at++) {
+    for (const run of [15, 16, 17]) {
+      const text = "a".repeat(at) + "7".repeat(run) + "b".repeat(at % 5);
+      assert.equal(hasLongDigits(text), run >= 16, `${run} digits at ${at}`);
+    }
+  }
+  assert.equal(hasLongDigits("١٢٣٤٥٦٧٨٩٠١٢٣٤٥٦٧"), false); // \d is ASCII only
 });

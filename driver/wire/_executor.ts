@@ -88,16 +88,17 @@ export class Executor {
   }
 }
 
-const executors = new WeakMap<object, Executor>();
+/** Reads a connection's executor (set once by the Connection class; a private field, no map). */
+let readExecutor: (connection: object) => Executor | undefined = () => undefined;
 
-/** Registers the executor of a connection. */
-export function registerExecutor(connection: object, executor: Executor): void {
-  executors.set(connection, executor);
+/** Registers how to read a connection's executor (called once, by the Connection class). */
+export function registerExecutorReader(reader: (connection: object) => Executor | undefined): void {
+  readExecutor = reader;
 }
 
 /** The executor of a connection. */
 export function executorOf(connection: object): Executor {
-  const executor = executors.get(connection);
+  const executor = readExecutor(connection);
   if (!executor) throw new IllegalStateError("This object is not a searchvisitor Connection");
   return executor;
 }
