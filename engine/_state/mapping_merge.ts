@@ -38,6 +38,7 @@ const KNOWN_TYPES = new Set([
   "version",
   "rank_feature",
   "rank_features",
+  "sparse_vector",
   "join",
   "percolator",
   "histogram",
