@@ -72,6 +72,7 @@ function objectsAt(source: Record<string, unknown>, path: string): Record<string
   let value: unknown = source;
   for (const part of path.split(".")) {
     if (value === null || typeof value !== "object" || Array.isArray(value)) return [];
+    if (!Object.hasOwn(value, part)) return [];
     value = (value as Record<string, unknown>)[part];
   }
   const list = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
