@@ -39,9 +39,16 @@ Deno.test("ResultSet hit getters: score, sort, highlight, named queries, version
   assert.deepEqual(rs.getHighlight("name"), ["green <em>apple</em>"]);
   assert.deepEqual(rs.getHighlight("price"), []);
   assert.deepEqual([rs.getVersion(), rs.getSeqNo(), rs.getPrimaryTerm()], [1, 1, 1]);
-  assert.equal(rs.getInnerHits("good").rowCount, 0); // the engine does not render inner_hits
+  const goodB = rs.getInnerHits("good");
+  assert.equal(goodB.rowCount, 1);
+  assert.ok(goodB.next());
+  assert.deepEqual(JSON.parse(goodB.getString("_DOC")!), { stars: 4 });
   assert.ok(rs.next());
   assert.equal(rs.getString("_ID"), "a");
+  const goodA = rs.getInnerHits("good");
+  assert.equal(goodA.rowCount, 1, "only the 5-star review of a is an inner hit");
+  assert.ok(goodA.next());
+  assert.deepEqual(JSON.parse(goodA.getString("_DOC")!), { stars: 5 });
   // GET and _mget rows carry their metadata too.
   const got = await conn.createStatement().executeQuery("GET /shop/_doc/a");
   got.next();

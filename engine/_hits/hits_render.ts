@@ -9,6 +9,7 @@ import { applySourceFilter, type SourceFilter } from "./source_filter.ts";
 import { float32 } from "../_query/score.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
 import type { SortValue } from "./sort.ts";
+import { type NestedInnerHits, renderInnerHits } from "./inner_hits.ts";
 
 /** One ordered hit: target index, global doc ordinal, score and sort values. */
 export interface Candidate {
@@ -46,6 +47,8 @@ export interface HitOptions {
   readonly collapseField?: string;
   /** `highlight` with the query whose terms to mark. */
   readonly highlight?: { readonly request: HighlightRequest; readonly query: QueryNode };
+  /** `inner_hits` of the query's `nested` clauses. */
+  readonly innerHits?: readonly NestedInnerHits[];
 }
 
 const termsCache = new WeakMap<QueryNode, Map<FieldMap, ReturnType<typeof queryTerms>>>();
@@ -100,6 +103,14 @@ export function renderHit(
       termsFor(o.highlight.query, fields),
     );
     if (marked) hit.highlight = marked;
+  }
+  if (o.innerHits?.length) {
+    hit.inner_hits = renderInnerHits(
+      o.innerHits,
+      { index: target.index, id: doc.id, source: doc.source },
+      target.mappings,
+      Date.now(),
+    );
   }
   // Infinite sort values (a missing float or double) are written as Jackson writes them.
   if (o.sort && c.sort) {

@@ -205,14 +205,20 @@ export function buildSegment(docs: StoredDoc[], fields: FieldMap): Segment {
   const builders = new Map<string, FieldBuilder>();
   const ids = new Map<string, number>();
   const values = new Map<string, unknown[]>();
-  const vectorFields = [...fields.roots.values()].filter((f) => f.vector !== undefined);
-  const vectorValues = vectorFields.length ? new Map<string, unknown>() : undefined;
+  // Fields whose whole value is one unit: vectors, and `sparse_vector` token maps (presence only).
+  const wholeFields = [...fields.roots.values()].filter((f) =>
+    f.vector !== undefined || f.type === "sparse_vector"
+  );
+  const vectorFields = wholeFields.filter((f) => f.vector !== undefined);
+  const vectorValues = wholeFields.length ? new Map<string, unknown>() : undefined;
+  const sparseDocs = new Map<string, number[]>();
+  for (const f of wholeFields) if (f.vector === undefined) sparseDocs.set(f.path, []);
   const vectorEntries = new Map<string, Array<[number, number[]]>>();
   for (const f of vectorFields) vectorEntries.set(f.path, []);
   for (let d = 0; d < docs.length; d++) {
     ids.set(docs[d]!.id, d);
     values.clear();
-    if (vectorValues) { for (const f of vectorFields) vectorValues.set(f.path, undefined); }
+    if (vectorValues) { for (const f of wholeFields) vectorValues.set(f.path, undefined); }
     collect(docs[d]!.source, "", values, vectorValues);
     if (hasUnsafeInteger(values)) {
       // A whole number beyond 2^53 was rounded when the source was parsed: read its digits again.
@@ -224,7 +230,10 @@ export function buildSegment(docs: StoredDoc[], fields: FieldMap): Segment {
     }
     if (vectorValues) {
       for (const [path, v] of vectorValues) {
-        if (Array.isArray(v)) vectorEntries.get(path)!.push([d, v as number[]]);
+        const sparse = sparseDocs.get(path);
+        if (sparse) {
+          if (v !== null && typeof v === "object") sparse.push(d);
+        } else if (Array.isArray(v)) vectorEntries.get(path)!.push([d, v as number[]]);
       }
     }
     for (const [path, vals] of values) {
@@ -242,6 +251,10 @@ export function buildSegment(docs: StoredDoc[], fields: FieldMap): Segment {
     // Presence only (for `exists`): no terms, no doc values.
     const present = FieldBuilder.presence(f, docs.length, entries.map(([d]) => d));
     built.set(f.path, present);
+  }
+  for (const f of wholeFields) {
+    const sparse = sparseDocs.get(f.path);
+    if (sparse) built.set(f.path, FieldBuilder.presence(f, docs.length, sparse));
   }
   return new Segment(docs, ids, built, vectors);
 }

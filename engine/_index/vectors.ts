@@ -62,29 +62,29 @@ export function readVectorSpec(name: string, m: Record<string, unknown>): Vector
   const indexed = m.index === undefined ? true : m.index === true || m.index === "true";
   if (dims !== undefined) {
     if (typeof dims !== "number" || !Number.isInteger(dims)) {
-      throw mapperParsing(`Failed to parse mapping: [dims] must be an integer for field [${name}]`);
+      throw mapperParsing(`[dims] must be an integer for field [${name}]`);
     }
     if (dims < 1 || dims > MAX_DIMS) {
       throw mapperParsing(
-        `Failed to parse mapping: The number of dimensions should be in the range [1, ${MAX_DIMS}] but was [${dims}]`,
+        `The number of dimensions should be in the range [1, ${MAX_DIMS}] but was [${dims}]`,
       );
     }
   }
   const elementType = String(m.element_type ?? "float");
   if (elementType !== "float" && elementType !== "byte") {
     throw mapperParsing(
-      `Failed to parse mapping: invalid element_type [${elementType}]; available types are [float, byte]`,
+      `invalid element_type [${elementType}]; available types are [float, byte]`,
     );
   }
   if (m.similarity !== undefined && !indexed) {
     throw mapperParsing(
-      `Failed to parse mapping: Field [similarity] can only be specified for a field of type [dense_vector] when it is indexed [index: true]`,
+      `Field [similarity] can only be specified for a field of type [dense_vector] when it is indexed [index: true]`,
     );
   }
   const similarity = String(m.similarity ?? "cosine");
   if (!SIMILARITIES.has(similarity)) {
     throw mapperParsing(
-      `Failed to parse mapping: Unknown value [${similarity}] for field [similarity] - accepted values are [l2_norm, dot_product, cosine, max_inner_product]`,
+      `Unknown value [${similarity}] for field [similarity] - accepted values are [l2_norm, dot_product, cosine, max_inner_product]`,
     );
   }
   return {

@@ -1,26 +1,13 @@
 // Handlers of index management: create, delete, exists, get, refresh, open and close.
 
 import { checkMappingLimits, mappingLimits } from "../_state/mapping_limits.ts";
-import { EngineError, esError, illegalArgument } from "../_errors.ts";
-import { validateMappings } from "../_state/mapping_merge.ts";
+import { esError, illegalArgument } from "../_errors.ts";
+import { parseMappings } from "../_state/mapping_merge.ts";
 import { flattenSettings } from "../_state/settings.ts";
 import { bodyObject, boolParam, ok, type Reply, type RequestContext } from "./context.ts";
 import { targets } from "./targets.ts";
 import { aliasView, readAliasMeta } from "./aliases.ts";
 import { settingsView } from "./settings.ts";
-
-/**
- * The mappings of a new index; one Elasticsearch cannot parse fails as it does on index creation:
- * `Failed to parse mapping: …`, caused by the parser's own `mapper_parsing_exception`.
- */
-function createMappings(raw: unknown): ReturnType<typeof validateMappings> {
-  try {
-    return validateMappings(raw);
-  } catch (e) {
-    if (!(e instanceof EngineError) || e.type !== "mapper_parsing_exception") throw e;
-    throw esError("mapper_parsing_exception", `Failed to parse mapping: ${e.message}`, {}, e);
-  }
-}
 
 /** PUT /{index}. */
 export function createIndexHandler(ctx: RequestContext): Reply {
@@ -30,7 +17,7 @@ export function createIndexHandler(ctx: RequestContext): Reply {
       throw esError("parse_exception", `unknown key [${key}] for create index`);
     }
   }
-  const mappings = createMappings(body.mappings);
+  const mappings = parseMappings(body.mappings);
   const aliases = Object.entries((body.aliases ?? {}) as Record<string, unknown>).map(
     ([name, meta]) => [name, readAliasMeta(meta)] as const,
   );

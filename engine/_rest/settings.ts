@@ -3,7 +3,7 @@
 import { checkMappingLimits, mappingLimits } from "../_state/mapping_limits.ts";
 import { esError } from "../_errors.ts";
 import type { IndexState } from "../_state/index_state.ts";
-import { mergeMappings, validateMappings } from "../_state/mapping_merge.ts";
+import { mergeMappings, parseMappings } from "../_state/mapping_merge.ts";
 import { matchPattern } from "../_index/name_pattern.ts";
 import {
   checkUpdatable,
@@ -87,7 +87,7 @@ export function getMappingHandler(ctx: RequestContext): Reply {
 /** PUT /{index}/_mapping. */
 export function putMappingHandler(ctx: RequestContext): Reply {
   const body = requireBody(ctx);
-  const incoming = validateMappings(body, "put");
+  const incoming = parseMappings(body, "put");
   const found = targets(ctx);
   if (found.length === 0) {
     throw esError("index_not_found_exception", `no such index [${ctx.p.index ?? "_all"}]`);

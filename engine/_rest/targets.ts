@@ -21,14 +21,15 @@ function optionFlag(ctx: RequestContext, name: string): boolean | undefined {
 }
 
 /** The `expand_wildcards` states (`open`, `closed`, `hidden`, `none`, `all`), checked. */
-function expandStates(raw: string): { open: boolean; closed: boolean } {
-  const states = { open: false, closed: false };
+function expandStates(raw: string): { open: boolean; closed: boolean; hidden: boolean } {
+  const states = { open: false, closed: false, hidden: false };
   for (const state of raw.split(",").filter((s) => s !== "")) {
     if (state === "open") states.open = true;
     else if (state === "closed") states.closed = true;
-    else if (state === "all") states.open = states.closed = true;
-    else if (state === "none") states.open = states.closed = false;
-    else if (state !== "hidden") {
+    else if (state === "all") states.open = states.closed = states.hidden = true;
+    else if (state === "none") states.open = states.closed = states.hidden = false;
+    else if (state === "hidden") states.hidden = true;
+    else {
       throw illegalArgument(`No valid expand wildcard value [${state}]`);
     }
   }
@@ -47,6 +48,7 @@ export function resolveOptions(ctx: RequestContext, defaults: ResolveOptions = {
     const states = expandStates(expand);
     opts.expandClosed = states.closed;
     opts.expandOpen = states.open;
+    opts.expandHidden = states.hidden;
   }
   return opts;
 }

@@ -171,6 +171,7 @@ function search(
     fields: req.fields,
     highlight: req.highlight ? { request: req.highlight, query: req.query } : undefined,
     collapseField: req.collapse ?? undefined,
+    innerHits: req.innerHits,
   };
   const total = renderTotal(collected.total, req.trackTotalHits, req.restTotalHitsAsInt);
   const from = req.scroll !== null ? 0 : req.from;

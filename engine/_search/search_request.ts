@@ -5,6 +5,7 @@ import type { QueryNode, QueryOf } from "../_query/query_nodes.ts";
 import { parseKnnSection } from "../_query/knn.ts";
 import { type FieldRequest, parseFieldRequests } from "../_hits/fetch_fields.ts";
 import { type HighlightRequest, parseHighlight } from "../_hits/highlight.ts";
+import { findNestedInnerHits, type NestedInnerHits } from "../_hits/inner_hits.ts";
 import { parseQuery } from "../_query/query_parser.ts";
 import { boostedFields } from "../_query/query_parser.ts";
 import { parseLuceneSyntax } from "../_query/query_string.ts";
@@ -57,6 +58,8 @@ export interface SearchRequest {
   readonly scriptFieldCount: number;
   /** `highlight`, if requested. */
   readonly highlight: HighlightRequest | null;
+  /** `inner_hits` asked for by `nested` queries. */
+  readonly innerHits: readonly NestedInnerHits[];
   /** `collapse.field`, if collapsing. */
   readonly collapse: string | null;
   /** `?include_named_queries_score`: `matched_queries` as `{name: score}` instead of names. */
@@ -284,6 +287,7 @@ export function parseSearchRequest(
     fields: parseFieldRequests(b.fields, null),
     rescoreWindow: rescoreWindow(b.rescore),
     highlight: parseHighlight(b.highlight),
+    innerHits: findNestedInnerHits(b.query),
     collapse: collapseField(b.collapse),
     includeNamedQueriesScore: strictBool(params.get("include_named_queries_score")),
     indicesBoost: (Array.isArray(b.indices_boost) ? b.indices_boost : [b.indices_boost ?? {}])

@@ -13,6 +13,8 @@ export interface ResolveOptions {
   allowNoIndices?: boolean;
   expandClosed?: boolean;
   expandOpen?: boolean;
+  /** Wildcards also match hidden indices (`index.hidden: true`), as `expand_wildcards=hidden|all`. */
+  expandHidden?: boolean;
   includeClosed?: boolean;
 }
 
@@ -115,9 +117,10 @@ export class Cluster {
         const pattern = part === "_all" ? "*" : part;
         for (const index of this.indices.values()) {
           if (index.closed ? !options.expandClosed : options.expandOpen === false) continue;
+          if (isHidden(index) && !options.expandHidden && !dotted(pattern, index)) continue;
           if (
             matchPattern(pattern, index.name) &&
-            !(pattern.startsWith("*") && index.name.startsWith("."))
+            !(pattern.startsWith("*") && index.name.startsWith(".") && !options.expandHidden)
           ) {
             found.set(index.name, index);
           }
@@ -126,6 +129,7 @@ export class Cluster {
           if (!matchPattern(pattern, alias)) continue;
           for (const index of this.aliasIndices(alias)) {
             if (index.closed ? !options.expandClosed : options.expandOpen === false) continue;
+            if (isHidden(index) && !options.expandHidden && !dotted(pattern, index)) continue;
             found.set(index.name, index);
           }
         }
@@ -237,4 +241,14 @@ export class Cluster {
     }
     index.aliases.set(alias, meta);
   }
+}
+
+/** `index.hidden: true`: left out of wildcard expansion unless hidden indices are asked for. */
+function isHidden(index: IndexState): boolean {
+  return index.settings["index.hidden"] === "true";
+}
+
+/** A pattern starting with a dot still matches hidden dot-named indices, as in Elasticsearch. */
+function dotted(pattern: string, index: IndexState): boolean {
+  return pattern.startsWith(".") && index.name.startsWith(".");
 }

@@ -4,7 +4,7 @@ import { esError } from "../_errors.ts";
 import { Shard } from "../_index/shard.ts";
 import type { Mappings, StoredDoc } from "../_index/types.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
-import { type FlatSettings, parseInterval } from "./settings.ts";
+import { autoExpandReplicas, type FlatSettings, parseInterval } from "./settings.ts";
 
 /** What an alias carries besides its name. */
 export interface AliasMeta {
@@ -80,8 +80,13 @@ export class IndexState {
     return Number(this.settings["index.max_result_window"] ?? 10000);
   }
 
-  /** Number of replicas configured (for `_shards.total` and health). */
+  /**
+   * Number of replicas (for `_shards.total` and health). With `index.auto_expand_replicas` the
+   * count follows the one node: `nodes - 1 = 0`, raised to the range's minimum.
+   */
   get replicas(): number {
+    const auto = autoExpandReplicas(this.settings["index.auto_expand_replicas"] ?? "false");
+    if (auto) return Math.max(auto.min, Math.min(auto.max, 0));
     return Number(this.settings["index.number_of_replicas"] ?? 1);
   }
 

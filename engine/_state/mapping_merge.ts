@@ -1,7 +1,7 @@
 // Explicit mappings: validation and merging (PUT _mapping, index creation), with Elasticsearch's conflicts.
 
 import { own, ownOrSet, setOwn } from "../_index/own.ts";
-import { type EngineError, esError, illegalArgument } from "../_errors.ts";
+import { EngineError, esError, illegalArgument } from "../_errors.ts";
 import type { FieldMapping, Mappings } from "../_index/types.ts";
 import { NUMBER_TYPES } from "../_index/field_map.ts";
 import { checkVectorUpdate, isVectorType, readVectorSpec } from "../_index/vectors.ts";
@@ -38,6 +38,7 @@ const KNOWN_TYPES = new Set([
   "version",
   "rank_feature",
   "rank_features",
+  "sparse_vector",
   "join",
   "percolator",
   "histogram",
@@ -160,6 +161,23 @@ export function validateMappings(
     throw mapperParsing(`Failed to parse mapping: Could not convert [dynamic] to boolean`);
   }
   return m;
+}
+
+const WRAP = "Failed to parse mapping: ";
+
+/**
+ * {@link validateMappings} with Elasticsearch's wrapping of a mapping it cannot parse, the same on
+ * index creation and on put mapping: `mapper_parsing_exception` `Failed to parse mapping: …`,
+ * caused by the parser's own exception. Merge conflicts and type names are not parse errors.
+ */
+export function parseMappings(mappings: unknown, context: "create" | "put" = "create"): Mappings {
+  try {
+    return validateMappings(mappings, context);
+  } catch (e) {
+    if (!(e instanceof EngineError) || e.type !== "mapper_parsing_exception") throw e;
+    if (e.message.startsWith(WRAP)) throw e;
+    throw esError("mapper_parsing_exception", WRAP + e.message, {}, e);
+  }
 }
 
 function isObjectField(f: FieldMapping): boolean {

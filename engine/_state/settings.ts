@@ -1,6 +1,6 @@
 // Index settings: kept flat (`index.number_of_shards` → "1"), shown flat or nested like Elasticsearch.
 
-import { illegalArgument } from "../_errors.ts";
+import { esError, illegalArgument } from "../_errors.ts";
 
 /** Flat settings map, values as strings (Elasticsearch returns setting values as strings). */
 export type FlatSettings = Record<string, string>;
@@ -79,7 +79,36 @@ export function validateSettings(flat: FlatSettings): void {
     if (key === "index.mapping.nested_objects.limit") checkInt(key, value, 0);
     if (key === "index.mapping.nested_fields.limit") checkInt(key, value, 0);
     if (key === "index.refresh_interval") parseInterval(value, key);
+    if (key === "index.auto_expand_replicas") autoExpandReplicas(value);
   }
+}
+
+/**
+ * `index.auto_expand_replicas` (`false`, `min-max`, `min-all`) read as Elasticsearch reads it:
+ * `undefined` when off, else the bounds (`max` is `Infinity` for `all`).
+ */
+export function autoExpandReplicas(value: string): { min: number; max: number } | undefined {
+  if (value === "false" || value === "") return undefined;
+  const dash = value.indexOf("-");
+  const fail = (part?: string): never => {
+    throw illegalArgument(
+      `failed to parse [index.auto_expand_replicas] from value: [${value}] at index ${dash}`,
+      part === undefined
+        ? undefined
+        : esError("number_format_exception", `For input string: "${part}"`),
+    );
+  };
+  if (dash <= 0) return fail();
+  const int = (part: string): number => /^[0-9]+$/.test(part) ? Number(part) : fail(part);
+  const min = int(value.slice(0, dash));
+  const rest = value.slice(dash + 1);
+  const max = rest === "all" ? Infinity : int(rest);
+  if (min > max) {
+    throw illegalArgument(
+      `[index.auto_expand_replicas] minReplicas must be =< maxReplicas but wasn't ${min} > ${max}`,
+    );
+  }
+  return { min, max };
 }
 
 /** Refuses changes to static settings on an open index, as Elasticsearch does. */
