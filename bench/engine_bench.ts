@@ -9,6 +9,7 @@ import { Shard } from "../engine/_index/shard.ts";
 import { searchApi, SearchContexts } from "../engine/_search/search_api.ts";
 import type { Mappings, StoredDoc } from "../engine/_index/types.ts";
 import type { SearchTarget } from "../engine/_index/search_target.ts";
+import { heapInUse, percentile } from "./_measure.ts";
 
 const DOCS = 100_000;
 const VOCAB = Array.from({ length: 2000 }, (_, i) => "w" + i.toString(36) + "x");
@@ -95,18 +96,9 @@ export function loadMiniSearch(docs: StoredDoc[]): MiniSearch {
   return ms;
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
-}
-
 /** Prints load rate, heap per doc and p50/p99 latencies (`deno run -A bench/engine_bench.ts --report`). */
 function report(): void {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  const used = () => {
-    gc?.();
-    const m = Deno.memoryUsage();
-    return m.heapUsed + m.external;
-  };
+  const used = heapInUse;
   const start = used();
   const docs = generate();
   const before = used();

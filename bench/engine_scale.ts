@@ -9,6 +9,7 @@
 //   SCALE_MODE=http|process                              one of the two only
 
 import { Engine, serve } from "../engine/mod.ts";
+import { percentile } from "./_measure.ts";
 
 const WORDS = Array.from({ length: 5000 }, (_, i) => "w" + i.toString(36));
 const BATCH = 5000;
@@ -56,10 +57,6 @@ const QUERIES: Record<string, unknown> = {
 };
 
 type Call = (method: string, path: string, body?: string, ndjson?: boolean) => Promise<string>;
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
-}
 
 async function run(label: string, call: Call, docs: number): Promise<void> {
   const gc = (globalThis as { gc?: () => void }).gc;

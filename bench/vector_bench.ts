@@ -11,6 +11,7 @@ import { searchApi, SearchContexts } from "../engine/_search/search_api.ts";
 import type { Mappings, StoredDoc } from "../engine/_index/types.ts";
 import type { SearchTarget } from "../engine/_index/search_target.ts";
 import { seeded } from "../tests/support/vectors.ts";
+import { heapInUse, percentile } from "./_measure.ts";
 
 const COUNT = 100_000;
 const DIMS = 384;
@@ -165,17 +166,8 @@ if (!Deno.args.includes("--report")) {
   report();
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
-}
-
 function report(): void {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  const used = () => {
-    gc?.();
-    const m = Deno.memoryUsage();
-    return m.heapUsed + m.external;
-  };
+  const used = heapInUse;
   const data = generate();
   const norms = normsOf(data);
   const start = used();
