@@ -55,6 +55,9 @@ export type {
 const GATEWAY_STATUSES = new Set([502, 503, 504]);
 const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
+/** The mark of a fetch that keeps the network contract (see the constructor). */
+const NETWORK_FETCH = Symbol.for("searchvisitor.networkFetch");
+
 type Attempt =
   | { kind: "response"; res: Response }
   | { kind: "failed"; error: unknown; connect: boolean; timedOut: boolean };
@@ -111,7 +114,11 @@ export class Transport {
     this.#nodes = options.nodes.map((n) => n.replace(/\/+$/, ""));
     const f = options.fetch;
     this.#fetch = f ?? ((url, init) => globalThis.fetch(url, init));
-    this.#injected = f !== undefined;
+    // A fetch that declares itself a network fetch (it honours its signal and never delivers
+    // more than a declared content-length, as contrib/fetch_node does) is read like the
+    // runtime's own: no race against the signal, the declared length trusted.
+    this.#injected = f !== undefined &&
+      (f as { [NETWORK_FETCH]?: unknown })[NETWORK_FETCH] !== true;
     this.#timeoutMs = check("timeoutMs", options.timeoutMs, 30_000, 1);
     this.#requestTimeoutMs = options.requestTimeoutMs === undefined
       ? undefined
