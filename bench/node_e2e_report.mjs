@@ -7,6 +7,8 @@
 // The server runs in a child process of the same runtime, so the figures are the client's:
 //   canned   a fixed Elasticsearch-shaped answer (the client's cost dominates)
 //   engine   the embedded engine served by `serve`, 1,000 documents
+// Each table gives the wall time per request and this process's CPU time per request, with
+// ratios against the built-in fetch and the official client measured in the same passes.
 //
 //   deno task build:npm
 //   mkdir -p /tmp/es && (cd /tmp/es && npm i --no-save @elastic/elasticsearch@8)
@@ -113,8 +115,8 @@ async function main() {
   const { JdbcTemplate } = await import(`${pkg}/esm/template/mod.js`);
   const { nodeFetch } = await import(`${pkg}/esm/contrib/fetch_node.js`);
   const official = process.env.ES_CLIENT ? await import(process.env.ES_CLIENT) : undefined;
-  const SEQ = Number(process.env.N_SEQ ?? 2_000);
-  const ROUNDS = Number(process.env.N_ROUNDS ?? 200);
+  const SEQ = Number(process.env.N_SEQ ?? 4_000);
+  const ROUNDS = Number(process.env.N_ROUNDS ?? 600);
   const PASSES = Number(process.env.N_PASSES ?? 8);
   const only = process.env.ONLY ? new RegExp(process.env.ONLY) : undefined;
   const kinds = (process.env.SERVER ?? "both") === "both"
@@ -198,11 +200,19 @@ async function main() {
       }
     }
 
+    const push = (m, k, x) => (m.get(k) ?? m.set(k, []).get(k)).push(x);
     const sixteen = (one) => Promise.all(Array.from({ length: CONCURRENCY }, one));
-    const perRequestUs = async (one, n, concurrent) => {
+    // Wall time per request, and this process's CPU time per request (user + system): under a
+    // loaded machine the second shows the client's own cost more steadily.
+    const cpu = new Map();
+    const perRequestUs = async (one, n, concurrent, name) => {
       const start = performance.now();
+      const used = process.cpuUsage();
       for (let i = 0; i < n; i++) await (concurrent ? sixteen(one) : one());
-      return (performance.now() - start) * 1000 / (n * (concurrent ? CONCURRENCY : 1));
+      const requests = n * (concurrent ? CONCURRENCY : 1);
+      const { user, system } = process.cpuUsage(used);
+      if (name) push(cpu, `${name} ${concurrent}`, (user + system) / requests);
+      return (performance.now() - start) * 1000 / requests;
     };
     for (const v of variants) {
       await perRequestUs(v.one, 300, false);
@@ -210,12 +220,11 @@ async function main() {
     }
     const seq = new Map();
     const con = new Map();
-    const push = (m, k, x) => (m.get(k) ?? m.set(k, []).get(k)).push(x);
     for (let pass = 0; pass < PASSES; pass++) {
       for (let k = 0; k < variants.length; k++) {
         const v = variants[(k + pass) % variants.length];
-        push(seq, v.name, await perRequestUs(v.one, Math.ceil(SEQ / PASSES), false));
-        push(con, v.name, await perRequestUs(v.one, Math.ceil(ROUNDS / PASSES), true));
+        push(seq, v.name, await perRequestUs(v.one, Math.ceil(SEQ / PASSES), false, v.name));
+        push(con, v.name, await perRequestUs(v.one, Math.ceil(ROUNDS / PASSES), true, v.name));
       }
     }
 
@@ -224,20 +233,30 @@ async function main() {
         `loopback; ${SEQ} sequential and ${ROUNDS} × ${CONCURRENCY} concurrent requests per ` +
         `variant, median of ${PASSES} interleaved passes`,
     );
-    for (const [title, m] of [["one at a time", seq], [`${CONCURRENCY} at a time`, con]]) {
+    for (
+      const [title, m, concurrent] of [["one at a time", seq, false], [
+        `${CONCURRENCY} at a time`,
+        con,
+        true,
+      ]]
+    ) {
       const base = m.has(BASELINE) ? median(m.get(BASELINE)) : undefined;
       const ref = m.has(officialName) ? median(m.get(officialName)) : undefined;
+      const refCpu = ref ? median(cpu.get(`${officialName} ${concurrent}`)) : undefined;
       console.log(
-        `\n${title.padEnd(42)} ${"µs/req".padStart(8)} ${base ? "vs fetch".padStart(9) : ""} ${
-          ref ? "vs official".padStart(12) : ""
-        }`,
+        `\n${title.padEnd(42)} ${"µs/req".padStart(7)}${base ? " vs fetch" : ""}${
+          ref ? " vs official" : ""
+        } ${"cpu µs".padStart(7)}${ref ? " cpu vs official" : ""}`,
       );
       for (const v of variants) {
         const us = median(m.get(v.name));
+        const cpuUs = median(cpu.get(`${v.name} ${concurrent}`));
         console.log(
-          `${v.name.padEnd(42)} ${us.toFixed(0).padStart(8)} ` +
-            (base ? `${(base / us).toFixed(2).padStart(8)}×` : "") +
-            (ref ? ` ${(ref / us).toFixed(2).padStart(11)}×` : ""),
+          `${v.name.padEnd(42)} ${us.toFixed(0).padStart(7)}` +
+            (base ? ` ${(base / us).toFixed(2).padStart(7)}×` : "") +
+            (ref ? ` ${(ref / us).toFixed(2).padStart(10)}×` : "") +
+            ` ${cpuUs.toFixed(0).padStart(7)}` +
+            (ref ? ` ${(refCpu / cpuUs).toFixed(2).padStart(14)}×` : ""),
         );
       }
     }
