@@ -21,6 +21,7 @@ import { METRIC_AGGS } from "./metric_aggs.ts";
 import { topHitsAgg } from "./top_hits_agg.ts";
 import { scopeAggs } from "./scope_aggs.ts";
 import { ipRangeAgg } from "./ip_range_agg.ts";
+import { checkCompositePlacement, compositeAgg } from "./composite_agg.ts";
 import {
   applyParentPipelines,
   isParentPipeline,
@@ -300,6 +301,7 @@ const AGGS: Record<string, AggFn> = {
   top_hits: (body, inputs) => topHitsAgg(body, inputs),
   missing: missingAgg,
   ...scopeAggs((sub, inputs) => runAggregations(sub, inputs), () => depth === 1),
+  composite: (body, inputs, sub, name) => compositeAgg(body, inputs, subRunner(inputs, sub), name),
   ip_range: (body, inputs, sub, name) => ipRangeAgg(body, inputs, subRunner(inputs, sub), name),
   histogram: (body, inputs, sub, name) =>
     histogramAgg(body, numericSource(inputs, body, name, "histogram"), subRunner(inputs, sub)),
@@ -332,7 +334,10 @@ const AGGS: Record<string, AggFn> = {
  * the aggregation that declares them.
  */
 export function runAggregations(aggs: JsonObject, inputs: AggInput[]): JsonObject {
-  if (depth === 0) validatePipelines(aggs, null);
+  if (depth === 0) {
+    validatePipelines(aggs, null);
+    checkCompositePlacement(aggs, null);
+  }
   depth++;
   try {
     return runLevel(aggs, inputs);

@@ -147,15 +147,17 @@ export function histogramAgg(
   );
 }
 
-/** `date_histogram` with `calendar_interval` or `fixed_interval`. */
-export function dateHistogramAgg(
-  body: JsonObject,
-  source: ValueSource,
-  sub: SubRunner | null,
-): JsonObject {
+/** How a date histogram rounds: the floor of a value's bucket and the start of the next one. */
+export interface DateRounding {
+  /** The start of the bucket holding `ms`. */
+  floor(ms: number): number;
+  /** The start of the bucket after the one starting at `ms`. */
+  next(ms: number): number;
+}
+
+/** The rounding of a `date_histogram` body (`calendar_interval`, `fixed_interval`, `interval`). */
+export function dateRounding(body: JsonObject): DateRounding {
   const spec = String(body.calendar_interval ?? body.fixed_interval ?? body.interval ?? "");
-  let floor: (ms: number) => number;
-  let next: (ms: number) => number;
   if (
     body.calendar_interval !== undefined || (body.fixed_interval === undefined && CALENDAR[spec])
   ) {
@@ -165,22 +167,28 @@ export function dateHistogramAgg(
         `The supplied interval [${spec}] could not be parsed as a calendar interval.`,
       );
     }
-    floor = (ms) => calendarFloor(ms, unit);
-    next = (ms) => calendarNext(ms, unit);
-  } else {
-    const m = /^(\d+)(ms|s|m|h|d)$/.exec(spec);
-    if (!m) {
-      throw parsingError(
-        `failed to parse setting [date_histogram.fixedInterval] with value [${spec}] as a time value: unit is missing or unrecognized`,
-      );
-    }
-    const size = Number(m[1]) * FIXED_MS[m[2]!]!;
-    if (!(size > 0)) {
-      throw illegalArgument("Zero or negative time interval not supported");
-    }
-    floor = (ms) => Math.floor(ms / size) * size;
-    next = (ms) => ms + size;
+    return { floor: (ms) => calendarFloor(ms, unit), next: (ms) => calendarNext(ms, unit) };
   }
+  const m = /^(\d+)(ms|s|m|h|d)$/.exec(spec);
+  if (!m) {
+    throw parsingError(
+      `failed to parse setting [date_histogram.fixedInterval] with value [${spec}] as a time value: unit is missing or unrecognized`,
+    );
+  }
+  const size = Number(m[1]) * FIXED_MS[m[2]!]!;
+  if (!(size > 0)) {
+    throw illegalArgument("Zero or negative time interval not supported");
+  }
+  return { floor: (ms) => Math.floor(ms / size) * size, next: (ms) => ms + size };
+}
+
+/** `date_histogram` with `calendar_interval` or `fixed_interval`. */
+export function dateHistogramAgg(
+  body: JsonObject,
+  source: ValueSource,
+  sub: SubRunner | null,
+): JsonObject {
+  const { floor, next } = dateRounding(body);
   // Values arrive in millis (date_nanos are scaled down by the source).
   const { info, buckets } = group(source, floor);
   const format = typeof body.format === "string" ? body.format : info?.format;

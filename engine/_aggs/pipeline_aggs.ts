@@ -91,6 +91,7 @@ const HISTOGRAMS = new Set(["histogram", "date_histogram", "auto_date_histogram"
 const MULTI_BUCKET = new Set([
   ...HISTOGRAMS,
   "terms",
+  "composite",
   "range",
   "date_range",
   "ip_range",

@@ -1,0 +1,367 @@
+// `composite`: buckets keyed by the combination of several sources' values (terms, histogram,
+// date_histogram), sorted by that compound key and paged with `after` / `after_key`.
+
+import { esError, illegalArgument, parsingError } from "../_errors.ts";
+import { bucketsLeft, consumeBuckets } from "../_index/limits.ts";
+import { dateValueAt, formatDateAt } from "../_index/dates.ts";
+import type { FieldInfo } from "../_index/field_map.ts";
+import { setOwn } from "../_index/own.ts";
+import { type AggInput, eachValue } from "./agg_values.ts";
+import { type BucketDocs, dateRounding, type SubRunner } from "./bucket_aggs.ts";
+import { ipToBigInt } from "./ip_range_agg.ts";
+import type { JsonObject } from "../_json.ts";
+
+/** One part of a composite key; `null` is the missing bucket. */
+type Part = number | string | bigint | null;
+
+interface Source {
+  readonly name: string;
+  readonly type: string;
+  readonly field: string;
+  readonly body: JsonObject;
+  readonly desc: boolean;
+  readonly missingBucket: boolean;
+  /** Whether the missing bucket sorts before every value (after the direction is applied). */
+  readonly nullFirst: boolean;
+}
+
+const SOURCE_TYPES = new Set(["terms", "histogram", "date_histogram"]);
+const SOURCE_FIELDS: Record<string, Set<string>> = {
+  terms: new Set(["field", "missing_bucket", "missing_order", "order", "format", "value_type"]),
+  histogram: new Set([
+    "field",
+    "missing_bucket",
+    "missing_order",
+    "order",
+    "format",
+    "value_type",
+    "interval",
+  ]),
+  date_histogram: new Set([
+    "field",
+    "missing_bucket",
+    "missing_order",
+    "order",
+    "format",
+    "value_type",
+    "calendar_interval",
+    "fixed_interval",
+    "interval",
+    "offset",
+    "time_zone",
+  ]),
+};
+// Aggregations a composite may sit under: they do not split their docs into several buckets.
+const TRANSPARENT = new Set(["nested", "filter"]);
+
+function factoryName(type: string): string {
+  const camel = type.split("_").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join("");
+  return type === "composite" ? "CompositeAggregationFactory" : `${camel}AggregatorFactory`;
+}
+
+/**
+ * Refuses a `composite` below a multi-bucket (or any non-transparent) aggregation, before
+ * anything runs, as Elasticsearch does when it builds the aggregators.
+ */
+export function checkCompositePlacement(aggs: JsonObject, parent: string | null): void {
+  for (const def of Object.values(aggs)) {
+    if (def === null || typeof def !== "object" || Array.isArray(def)) continue;
+    let type: string | null = null;
+    let sub: unknown;
+    for (const [k, v] of Object.entries(def as JsonObject)) {
+      if (k === "aggs" || k === "aggregations") sub = v;
+      else if (k !== "meta") type = k;
+    }
+    if (type === "composite" && parent !== null) {
+      throw illegalArgument(
+        `[composite] aggregation cannot be used with a parent aggregation of type: [${
+          factoryName(parent)
+        }]`,
+      );
+    }
+    if (sub !== null && typeof sub === "object" && !Array.isArray(sub)) {
+      const next = type !== null && TRANSPARENT.has(type) ? parent : type;
+      checkCompositePlacement(sub as JsonObject, next);
+    }
+  }
+}
+
+function parseSources(body: JsonObject, name: string): Source[] {
+  const list = body.sources;
+  if (list === undefined) throw illegalArgument("Required [sources]");
+  if (list === null || (Array.isArray(list) && list.length === 0)) {
+    throw illegalArgument("Composite [sources] cannot be null or empty");
+  }
+  if (!Array.isArray(list)) {
+    throw parsingError(`[composite] sources must be an array in [${name}]`);
+  }
+  const sources: Source[] = [];
+  const dups: string[] = [];
+  for (const entry of list) {
+    const pairs = entry !== null && typeof entry === "object" && !Array.isArray(entry)
+      ? Object.entries(entry as JsonObject)
+      : [];
+    if (pairs.length !== 1) {
+      throw parsingError(`[composite] each source must be an object with one named source`);
+    }
+    const [srcName, def] = pairs[0]!;
+    const inner = def !== null && typeof def === "object" && !Array.isArray(def)
+      ? Object.entries(def as JsonObject)
+      : [];
+    if (inner.length !== 1) {
+      throw parsingError(`[composite] source [${srcName}] must name exactly one source type`);
+    }
+    const [type, spec] = inner[0]!;
+    if (!SOURCE_TYPES.has(type)) throw parsingError(`invalid source type: ${type}`);
+    const src = spec as JsonObject;
+    for (const k of Object.keys(src)) {
+      if (!SOURCE_FIELDS[type]!.has(k)) {
+        throw parsingError(`[${type}] unknown field [${k}]`);
+      }
+    }
+    if (typeof src.field !== "string") {
+      throw illegalArgument(`Composite values source [${srcName}] requires a [field]`);
+    }
+    const order = String(src.order ?? "asc").toLowerCase();
+    if (order !== "asc" && order !== "desc") {
+      throw illegalArgument(`Unknown SortOrder [${String(src.order)}]`);
+    }
+    const missingBucket = src.missing_bucket === true || src.missing_bucket === "true";
+    const missingOrder = String(src.missing_order ?? "default").toLowerCase();
+    if (!["first", "last", "default"].includes(missingOrder)) {
+      throw illegalArgument(`Unknown MissingOrder [${String(src.missing_order)}]`);
+    }
+    if (!missingBucket && missingOrder !== "default") {
+      throw illegalArgument("missingOrder can only be set if missingBucket is true");
+    }
+    if (type === "histogram" && !(Number(src.interval) > 0)) {
+      throw illegalArgument(
+        `[interval] must be greater than 0 for [histogram] source [${srcName}]`,
+      );
+    }
+    if (type === "date_histogram") dateRounding(src);
+    if (sources.some((s) => s.name === srcName) && !dups.includes(srcName)) dups.push(srcName);
+    const desc = order === "desc";
+    sources.push({
+      name: srcName,
+      type,
+      field: src.field,
+      body: src,
+      desc,
+      missingBucket,
+      nullFirst: missingOrder === "first" || (missingOrder === "default" && !desc),
+    });
+  }
+  if (dups.length) {
+    throw illegalArgument(
+      `Composite source names must be unique, found duplicates: [${dups.join(", ")}]`,
+    );
+  }
+  return sources;
+}
+
+function comparePart(a: Part, b: Part, ip: boolean): number {
+  if (typeof a === "number" || typeof a === "bigint") {
+    if (typeof b === "number" || typeof b === "bigint") return a < b ? -1 : a > b ? 1 : 0;
+    return -1;
+  }
+  if (typeof b === "number" || typeof b === "bigint") return 1;
+  const ia = ip ? ipToBigInt(String(a)) : null;
+  const ib = ia === null ? null : ipToBigInt(String(b));
+  if (ia !== null && ib !== null) return ia < ib ? -1 : ia > ib ? 1 : 0;
+  return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
+}
+
+/** Compares two compound keys source by source, each in its own direction. */
+function compareKeys(sources: Source[], ips: boolean[], a: Part[], b: Part[]): number {
+  for (let i = 0; i < sources.length; i++) {
+    const s = sources[i]!;
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x === null || y === null) {
+      if (x === y) continue;
+      return (x === null) === s.nullFirst ? -1 : 1;
+    }
+    const c = comparePart(x, y, ips[i]!);
+    if (c) return s.desc ? -c : c;
+  }
+  return 0;
+}
+
+/** The function from a field value to the source's key part. */
+function rounder(s: Source): (v: number | string | bigint) => Part {
+  if (s.type === "histogram") {
+    const interval = Number(s.body.interval);
+    return (v) => Math.floor(Number(v) / interval) * interval;
+  }
+  if (s.type === "date_histogram") {
+    const { floor } = dateRounding(s.body);
+    const offset = offsetMs(s.body.offset);
+    return (v) => floor(Number(v) - offset) + offset;
+  }
+  return (v) => v;
+}
+
+function offsetMs(offset: unknown): number {
+  if (offset === undefined || offset === null) return 0;
+  if (typeof offset === "number") return offset;
+  const m = /^([+-]?)(\d+)(ms|s|m|h|d)$/.exec(String(offset));
+  if (!m) {
+    throw parsingError(
+      `failed to parse setting [date_histogram.offset] with value [${
+        String(offset)
+      }] as a time value: unit is missing or unrecognized`,
+    );
+  }
+  const unit: Record<string, number> = { ms: 1, s: 1e3, m: 6e4, h: 3.6e6, d: 8.64e7 };
+  return (m[1] === "-" ? -1 : 1) * Number(m[2]) * unit[m[3]!]!;
+}
+
+/** Whether the source's keys are dates (written as millis, or in `format` when one is given). */
+function isDate(s: Source, info: FieldInfo | undefined): boolean {
+  return s.type === "date_histogram" || info?.kind === "date";
+}
+
+function renderPart(s: Source, info: FieldInfo | undefined, p: Part): unknown {
+  if (p === null) return null;
+  if (info?.kind === "boolean" && s.type === "terms") return p === 1 || p === "true";
+  if (isDate(s, info) && typeof s.body.format === "string") {
+    return formatDateAt(Number(p), false, s.body.format);
+  }
+  return p;
+}
+
+function afterPart(
+  s: Source,
+  info: FieldInfo | undefined,
+  v: unknown,
+  now: number,
+): Part {
+  if (v === null && s.missingBucket) return null;
+  if (v === null || typeof v === "object") {
+    throw illegalArgument(
+      `Invalid value for [after.${s.name}], expected comparable, got [${
+        v === null ? "null" : Array.isArray(v) ? "ArrayList" : "LinkedHashMap"
+      }]`,
+    );
+  }
+  if (isDate(s, info)) {
+    const format = typeof s.body.format === "string" ? s.body.format : info?.format;
+    return typeof v === "number" ? v : dateValueAt(v, now, false, format, false);
+  }
+  if (info?.kind === "boolean") return v === true || v === "true" ? 1 : 0;
+  if (s.type === "histogram" || (info && info.kind !== "keyword")) {
+    const n = typeof v === "number" ? v : Number(v);
+    if (Number.isNaN(n)) {
+      throw esError("number_format_exception", `For input string: "${String(v)}"`);
+    }
+    return n;
+  }
+  return String(v);
+}
+
+/** Every combination of one value per source. */
+function combinations(lists: Part[][]): Part[][] {
+  let out: Part[][] = [[]];
+  for (const l of lists) out = out.flatMap((prefix) => l.map((p) => [...prefix, p]));
+  return out;
+}
+
+/** The `composite` aggregation. */
+export function compositeAgg(
+  body: JsonObject,
+  inputs: AggInput[],
+  sub: SubRunner | null,
+  name: string,
+): JsonObject {
+  const sources = parseSources(body, name);
+  const size = body.size === undefined ? 10 : Number(body.size);
+  if (!Number.isInteger(size) || size <= 0) {
+    throw illegalArgument(
+      `[size] must be greater than 0. Found [${String(body.size)}] in [${name}]`,
+    );
+  }
+  if (size > bucketsLeft()) consumeBuckets(size);
+  const after = body.after;
+  if (
+    after !== undefined && (after === null || typeof after !== "object" || Array.isArray(after))
+  ) {
+    throw parsingError(`[composite] after must be an object`);
+  }
+  if (after && Object.keys(after).length !== sources.length) {
+    throw illegalArgument(
+      `[after] has ${Object.keys(after).length} value(s) but [sources] has ${sources.length}`,
+    );
+  }
+  for (const s of sources) {
+    if (after && !Object.hasOwn(after, s.name)) {
+      throw illegalArgument(`Missing value for [after.${s.name}]`);
+    }
+  }
+  // Per source and input: each doc's distinct key parts (docs ascending).
+  const infos: (FieldInfo | undefined)[] = [];
+  const perSource = sources.map((s) => {
+    const round = rounder(s);
+    const nanos = s.type === "date_histogram" &&
+      inputs.some((i) => i.ctx.fields.byPath.get(s.field)?.nanos);
+    const maps = inputs.map(() => new Map<number, Part[]>());
+    const info = eachValue(inputs, s.field, (v, doc, input) => {
+      const raw = nanos ? Math.floor(Number(v) / 1e6) : v;
+      const part = round(raw);
+      const m = maps[inputs.indexOf(input)]!;
+      const list = m.get(doc);
+      if (!list) m.set(doc, [part]);
+      else if (!list.includes(part)) list.push(part);
+    }, true);
+    infos.push(info);
+    return maps;
+  });
+  const ips = infos.map((info) => info?.type === "ip");
+  const afterKey = after
+    ? sources.map((s, i) =>
+      afterPart(s, infos[i], (after as JsonObject)[s.name], inputs[0]?.ctx.now ?? Date.now())
+    )
+    : null;
+  const buckets = new Map<string, { key: Part[]; docs: BucketDocs; count: number }>();
+  inputs.forEach((input, k) => {
+    for (const doc of input.docs) {
+      const lists: Part[][] = [];
+      for (let i = 0; i < sources.length; i++) {
+        const got = perSource[i]![k]!.get(doc);
+        if (got) lists.push(got);
+        else if (sources[i]!.missingBucket) lists.push([null]);
+        else break;
+      }
+      if (lists.length < sources.length) continue;
+      for (const key of combinations(lists)) {
+        if (afterKey && compareKeys(sources, ips, key, afterKey) <= 0) continue;
+        const id = key.map((p) => p === null ? "n" : `${typeof p}:${String(p)}`).join("\u0000");
+        let b = buckets.get(id);
+        if (!b) buckets.set(id, b = { key, docs: new Map(), count: 0 });
+        let list = b.docs.get(k);
+        if (!list) b.docs.set(k, list = []);
+        list.push(doc);
+        b.count++;
+      }
+    }
+  });
+  const page = [...buckets.values()].sort((a, b) => compareKeys(sources, ips, a.key, b.key))
+    .slice(0, size);
+  consumeBuckets(page.length);
+  const keyObject = (key: Part[]): JsonObject => {
+    const o: JsonObject = {};
+    sources.forEach((s, i) => {
+      setOwn(o, s.name, renderPart(s, infos[i], key[i]!));
+    });
+    return o;
+  };
+  const out: JsonObject = {};
+  const last = page[page.length - 1];
+  if (last) out.after_key = keyObject(last.key);
+  out.buckets = page.map((b) => ({
+    key: keyObject(b.key),
+    doc_count: b.count,
+    ...(sub ? sub(b.docs) : {}),
+  }));
+  return out;
+}
