@@ -1,7 +1,8 @@
 // Shared pieces of the aggregations: the per-target input and reading a field's doc values.
 
 import { esError, illegalArgument, parsingError } from "../_errors.ts";
-import { dateValueAt } from "../_index/dates.ts";
+import { dateValueAt, formatDateAt } from "../_index/dates.ts";
+import { decimalFormat } from "../_index/decimal_format.ts";
 import type { Hits } from "../_query/doc_set.ts";
 import type { ExecContext } from "../_query/exec_context.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
@@ -137,4 +138,19 @@ function missingValue(missing: unknown, info: FieldInfo | undefined, now: number
 
 function numberFormat(v: unknown): Error {
   return esError("number_format_exception", `For input string: "${String(v)}"`);
+}
+
+/**
+ * How an aggregation writes its numbers as text (`key_as_string`, `value_as_string`): the body's
+ * `format` (a date pattern on dates, a `DecimalFormat` pattern otherwise) or a date field's own
+ * format; `null` when the numbers are written as numbers only.
+ */
+export function valueFormat(
+  body: JsonObject,
+  info: FieldInfo | undefined,
+): ((n: number) => string) | null {
+  const format = typeof body.format === "string" ? body.format : undefined;
+  if (info?.kind === "date") return (n) => formatDateAt(n, info.nanos, format ?? info.format);
+  if (format === undefined) return null;
+  return (n) => decimalFormat(n, format);
 }

@@ -12,7 +12,16 @@ import {
   type ValueSource,
 } from "./bucket_aggs.ts";
 import { dateValueAt, formatDateAt } from "../_index/dates.ts";
-import { type AggFn, type AggInput, eachValue, fieldInfo, fieldOf } from "./agg_values.ts";
+import {
+  type AggFn,
+  type AggInput,
+  eachValue,
+  eachValueOrMissing,
+  fieldInfo,
+  fieldOf,
+  valueFormat,
+} from "./agg_values.ts";
+import { decimalFormat } from "../_index/decimal_format.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
 import { matchLive } from "../_query/query_exec.ts";
 import { parseQuery } from "../_query/query_parser.ts";
@@ -36,12 +45,10 @@ type Key = number | string | bigint;
 
 export type { AggInput };
 
-function keyOf(info: FieldInfo | undefined, v: Key): JsonObject {
+function keyOf(info: FieldInfo | undefined, v: Key, body: JsonObject): JsonObject {
   if (info?.kind === "boolean") return { key: v, key_as_string: v ? "true" : "false" };
-  if (info?.kind === "date") {
-    return { key: v, key_as_string: formatDateAt(Number(v), info.nanos, info.format) };
-  }
-  return { key: v };
+  const text = typeof v === "string" ? null : valueFormat(body, info);
+  return text ? { key: v, key_as_string: text(Number(v)) } : { key: v };
 }
 
 function compareKeys(a: Key, b: Key): number {
@@ -199,7 +206,7 @@ function termsAgg(
     doc_count_error_upper_bound: 0,
     sum_other_doc_count: other,
     buckets: top.map(([k, c]) => ({
-      ...keyOf(info, k),
+      ...keyOf(info, k, body),
       doc_count: c,
       ...(sub ? subResult(k) : {}),
     })),
@@ -267,8 +274,9 @@ function numericSource(
   const nanos = type === "date_histogram" &&
     inputs.some((i) => i.ctx.fields.byPath.get(field)?.nanos);
   return (fn) =>
-    eachValue(
+    eachValueOrMissing(
       inputs,
+      body,
       field,
       (v, doc, input) =>
         fn(nanos ? Math.floor(Number(v) / 1e6) : Number(v), doc, inputs.indexOf(input)),
@@ -304,15 +312,35 @@ const AGGS: Record<string, AggFn> = {
   composite: (body, inputs, sub, name) => compositeAgg(body, inputs, subRunner(inputs, sub), name),
   ip_range: (body, inputs, sub, name) => ipRangeAgg(body, inputs, subRunner(inputs, sub), name),
   histogram: (body, inputs, sub, name) =>
-    histogramAgg(body, numericSource(inputs, body, name, "histogram"), subRunner(inputs, sub)),
-  date_histogram: (body, inputs, sub, name) =>
-    dateHistogramAgg(
+    histogramAgg(
+      body,
+      numericSource(inputs, body, name, "histogram"),
+      subRunner(inputs, sub),
+      name,
+    ),
+  date_histogram: (body, inputs, sub, name) => {
+    const field = fieldOf(body, name, "date_histogram");
+    const info = inputs.map((i) => i.ctx.fields.byPath.get(field)).find((f) => f);
+    const format = typeof body.format === "string" ? body.format : info?.format;
+    const now = inputs[0]?.ctx.now ?? Date.now();
+    return dateHistogramAgg(
       body,
       numericSource(inputs, body, name, "date_histogram"),
       subRunner(inputs, sub),
-    ),
-  range: (body, inputs, sub, name) =>
-    rangeAgg(body, numericSource(inputs, body, name, "range"), subRunner(inputs, sub)),
+      name,
+      (v) => dateValueAt(v, now, false, format, false),
+    );
+  },
+  range: (body, inputs, sub, name) => {
+    const format = body.format;
+    return rangeAgg(
+      body,
+      numericSource(inputs, body, name, "range"),
+      subRunner(inputs, sub),
+      Number,
+      typeof format === "string" ? (n) => decimalFormat(n, format) : undefined,
+    );
+  },
   date_range: (body, inputs, sub, name) => {
     const field = fieldOf(body, name, "date_range");
     const info = inputs.map((i) => i.ctx.fields.byPath.get(field)).find((f) => f);

@@ -196,25 +196,9 @@ function rounder(s: Source): (v: number | string | bigint) => Part {
   }
   if (s.type === "date_histogram") {
     const { floor } = dateRounding(s.body);
-    const offset = offsetMs(s.body.offset);
-    return (v) => floor(Number(v) - offset) + offset;
+    return (v) => floor(Number(v));
   }
   return (v) => v;
-}
-
-function offsetMs(offset: unknown): number {
-  if (offset === undefined || offset === null) return 0;
-  if (typeof offset === "number") return offset;
-  const m = /^([+-]?)(\d+)(ms|s|m|h|d)$/.exec(String(offset));
-  if (!m) {
-    throw parsingError(
-      `failed to parse setting [date_histogram.offset] with value [${
-        String(offset)
-      }] as a time value: unit is missing or unrecognized`,
-    );
-  }
-  const unit: Record<string, number> = { ms: 1, s: 1e3, m: 6e4, h: 3.6e6, d: 8.64e7 };
-  return (m[1] === "-" ? -1 : 1) * Number(m[2]) * unit[m[3]!]!;
 }
 
 /** Whether the source's keys are dates (written as millis, or in `format` when one is given). */

@@ -8,6 +8,7 @@ import {
   eachValueOrMissing,
   fieldInfo,
   fieldOf,
+  valueFormat,
 } from "./agg_values.ts";
 import { formatDateAt } from "../_index/dates.ts";
 import type { JsonObject } from "../_json.ts";
@@ -43,9 +44,8 @@ function metric(kind: "min" | "max" | "avg" | "sum"): AggFn {
       ? lo
       : hi;
     const out: JsonObject = { value };
-    if (info?.kind === "date" && value !== null) {
-      out.value_as_string = formatDateAt(value, info.nanos, info.format);
-    }
+    const text = valueFormat(body, info);
+    if (text && value !== null) out.value_as_string = text(value);
     return out;
   };
 }
