@@ -10,7 +10,6 @@ import {
   fieldOf,
   valueFormat,
 } from "./agg_values.ts";
-import { formatDateAt } from "../_index/dates.ts";
 import type { JsonObject } from "../_json.ts";
 
 function metric(kind: "min" | "max" | "avg" | "sum"): AggFn {
