@@ -122,12 +122,20 @@ export function parseDateAt(value: unknown, format: string | undefined, nanos: b
 }
 
 /** Formats a stored date value (millis or nanos) with the field's format, ISO text by default. */
-export function formatDateAt(value: number, nanos: boolean, format?: string): string {
-  const ms = nanos ? Math.floor(value / 1e6) : value;
+export function formatDateAt(value: number | bigint, nanos: boolean, format?: string): string {
+  // Nanos beyond 2^53 arrive as exact bigints: split them before any rounding.
+  const ms = typeof value === "bigint"
+    ? Number(nanos ? value / 1_000_000n - (value % 1_000_000n < 0n ? 1n : 0n) : value)
+    : nanos
+    ? Math.floor(value / 1e6)
+    : value;
   const custom = formatWithPattern(ms, format);
   if (custom !== null) return custom;
-  if (!nanos) return formatDate(value);
-  const rest = String(Math.round(value - ms * 1e6)).padStart(6, "0");
+  if (!nanos) return formatDate(ms);
+  const extra = typeof value === "bigint"
+    ? Number(value - BigInt(ms) * 1_000_000n)
+    : Math.round(value - ms * 1e6);
+  const rest = String(extra).padStart(6, "0");
   return formatDate(ms).replace(/Z$/, rest.replace(/0+$/, "") + "Z");
 }
 
