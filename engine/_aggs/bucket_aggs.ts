@@ -13,6 +13,7 @@ import {
   withinHard,
 } from "./histogram_shape.ts";
 import { valueFormat } from "./agg_values.ts";
+import { keyedRanges } from "./buckets_path.ts";
 
 /** Docs of one target (by index in the inputs) that fell into a bucket. */
 export type BucketDocs = Map<number, number[]>;
@@ -309,9 +310,5 @@ export function rangeAgg(
     consumeBuckets(1);
     return sub ? { ...b, ...sub(per[i]!) } : b;
   });
-  return {
-    buckets: body.keyed === true
-      ? Object.fromEntries(buckets.map((b) => [b.key as string, b]))
-      : buckets,
-  };
+  return { buckets: body.keyed === true ? keyedRanges(buckets) : buckets };
 }

@@ -3,6 +3,7 @@
 
 import { illegalArgument, validationFailed } from "../_errors.ts";
 import type { JsonObject } from "../_json.ts";
+import { setOwn } from "../_index/own.ts";
 
 /** One `>`-separated element: an aggregation name, an optional bucket key and metric. */
 export interface PathElement {
@@ -40,6 +41,21 @@ export function bucketsOf(result: unknown): JsonObject[] | null {
   if (Array.isArray(b)) return b as JsonObject[];
   if (b !== null && typeof b === "object") return Object.values(b) as JsonObject[];
   return null;
+}
+
+/**
+ * The `buckets` object of a keyed range aggregation: Elasticsearch writes each bucket under its
+ * key and leaves `key` out of the bucket. The key stays readable (not enumerable, so it is not
+ * written) for pipelines that report bucket keys.
+ */
+export function keyedRanges(buckets: JsonObject[]): JsonObject {
+  const out: JsonObject = {};
+  for (const b of buckets) {
+    const key = String(b.key);
+    Object.defineProperty(b, "key", { value: key, enumerable: false });
+    setOwn(out, key, b);
+  }
+  return out;
 }
 
 /** The string form of a bucket's key (`key_as_string` when there is one), as `keys` report it. */

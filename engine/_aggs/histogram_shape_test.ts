@@ -117,3 +117,25 @@ Deno.test("format: numeric keys and values written with a DecimalFormat pattern"
   assert.equal(date.value_as_string, "2016");
   engine.close();
 });
+
+Deno.test("keyed ranges: buckets under their key without a key field; pipelines still see keys", async () => {
+  const engine = await numbers();
+  const r = await call(engine, "POST", "/n/_search", {
+    size: 0,
+    aggs: {
+      r: {
+        range: { field: "number", keyed: true, ranges: [{ to: 50 }, { from: 50, key: "big" }] },
+      },
+      top: { max_bucket: { buckets_path: "r>_count" } },
+      h: { histogram: { field: "number", interval: 100, keyed: true } },
+    },
+  });
+  assert.deepEqual(r.aggregations.r.buckets, {
+    "*-50.0": { to: 50, doc_count: 1 },
+    big: { from: 50, doc_count: 3 },
+  });
+  assert.deepEqual(r.aggregations.top, { value: 3, keys: ["big"] });
+  // Histogram buckets keep their key when keyed.
+  assert.deepEqual(r.aggregations.h.buckets["100.0"], { key: 100, doc_count: 2 });
+  engine.close();
+});
