@@ -90,15 +90,19 @@ export function resolvePath(container: JsonObject, path: PathElement[], text: st
       if (el.metric === "_bucket_count") return bucketsOf(agg)?.length ?? 0;
       return metricOf(agg, el.metric, text);
     }
+    if (el.key === undefined && bucketsOf(agg)) {
+      throw illegalArgument(
+        `buckets_path must reference either a number value or a single value numeric metric aggregation, got: [${
+          last ? resultClass(agg) : "Object[]"
+        }] at aggregation [${el.name}]`,
+      );
+    }
     if (last) {
       if (el.key !== undefined) return agg.doc_count;
       if (Object.hasOwn(agg, "value")) return agg.value;
-      if (bucketsOf(agg)) {
-        throw illegalArgument(
-          `buckets_path must reference either a number value or a single value numeric metric aggregation, got: [${el.name}] at aggregation [${text}]`,
-        );
-      }
       if (Object.hasOwn(agg, "doc_count")) return agg.doc_count;
+      const only = singleValue(agg.values);
+      if (only !== undefined) return only;
       throw illegalArgument(
         `buckets_path must reference either a number value or a single value numeric metric aggregation, but [${el.name}] contains multiple values. Please specify which to use.`,
       );
@@ -106,6 +110,31 @@ export function resolvePath(container: JsonObject, path: PathElement[], text: st
     at = agg;
   }
   return at.doc_count;
+}
+
+/** The one value of a multi-value metric that has a single one (`percentiles` of one percent). */
+function singleValue(values: unknown): unknown {
+  if (Array.isArray(values)) {
+    return values.length === 1 ? (values[0] as JsonObject | undefined)?.value : undefined;
+  }
+  if (values === null || typeof values !== "object") return undefined;
+  const entries = Object.entries(values as JsonObject);
+  return entries.length === 1 ? entries[0]![1] : undefined;
+}
+
+/** The class Elasticsearch names a multi-bucket result by in buckets_path errors. */
+function resultClass(agg: JsonObject): string {
+  const first = bucketsOf(agg)?.[0];
+  if (Object.hasOwn(agg, "sum_other_doc_count")) {
+    if (first === undefined) return "UnmappedTerms";
+    if (typeof first.key === "string") return "StringTerms";
+    return Number.isInteger(first.key) ? "LongTerms" : "DoubleTerms";
+  }
+  if (Object.hasOwn(agg, "after_key")) return "InternalComposite";
+  if (first && typeof first.key === "number") {
+    return first.key_as_string === undefined ? "InternalHistogram" : "InternalDateHistogram";
+  }
+  return Array.isArray(agg.buckets) ? "InternalRange" : "InternalFilters";
 }
 
 function metricOf(agg: JsonObject, metric: string, text: string): unknown {
