@@ -1,6 +1,6 @@
 // Shared pieces of the aggregations: the per-target input and reading a field's doc values.
 
-import { esError, illegalArgument, parsingError } from "../_errors.ts";
+import { type EngineError, esError, illegalArgument, parsingError } from "../_errors.ts";
 import { dateValueAt, formatDateAt } from "../_index/dates.ts";
 import { decimalFormat } from "../_index/decimal_format.ts";
 import type { Hits } from "../_query/doc_set.ts";
@@ -153,4 +153,23 @@ export function valueFormat(
   if (info?.kind === "date") return (n) => formatDateAt(n, info.nanos, format ?? info.format);
   if (format === undefined) return null;
   return (n) => decimalFormat(n, format);
+}
+
+/**
+ * A field of an aggregation body the parser refuses, as Elasticsearch wraps it: an
+ * `x_content_parse_exception` "failed to parse field" caused by `cause` (an illegal argument
+ * with `reason` by default).
+ */
+export function badField(
+  type: string,
+  field: string,
+  reason: string,
+  cause?: EngineError,
+): Error {
+  return esError(
+    "x_content_parse_exception",
+    `[${type}] failed to parse field [${field}]`,
+    {},
+    cause ?? illegalArgument(reason),
+  );
 }

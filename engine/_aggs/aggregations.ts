@@ -15,6 +15,7 @@ import { dateValueAt, formatDateAt } from "../_index/dates.ts";
 import {
   type AggFn,
   type AggInput,
+  badField,
   eachValue,
   eachValueOrMissing,
   fieldInfo,
@@ -118,7 +119,14 @@ function termsAgg(
 ): JsonObject {
   const field = fieldOf(body, name, "terms");
   const size = Number(body.size ?? 10);
+  for (const key of ["size", "shard_size"]) {
+    const v = body[key];
+    if (v !== undefined && !(Number(v) > 0)) {
+      throw badField("terms", key, `[${key}] must be greater than 0. Found [${v}] in [${name}]`);
+    }
+  }
   const minDocCount = Number(body.min_doc_count ?? 1);
+  const hasMissing = body.missing !== undefined && body.missing !== null;
   const buckets = new Map<Key, Map<AggInput, number[]>>();
   const counts = new Map<Key, number>();
   let info: FieldInfo | undefined;
@@ -126,7 +134,7 @@ function termsAgg(
     const f = fieldInfo(input, field);
     info ??= f;
     return !f || f.kind === "keyword";
-  });
+  }) && !hasMissing;
   if (keywordOnly) {
     // Keyword terms are unique per doc: count each term's postings among the matching docs.
     for (const input of inputs) countFromPostings(input, field, counts, sub ? buckets : null);
@@ -134,7 +142,9 @@ function termsAgg(
     let lastDoc = -1;
     let lastInput: AggInput | null = null;
     let lastValue: Key | undefined;
-    const seen = eachValue(inputs, field, (v, doc, input) => {
+    const each = (fn: (v: Key, doc: number, input: AggInput) => void) =>
+      hasMissing ? eachValueOrMissing(inputs, body, field, fn) : eachValue(inputs, field, fn, true);
+    const seen = each((v, doc, input) => {
       // A doc's values arrive sorted, so a repeated value is adjacent: count each doc once per key.
       if (doc === lastDoc && input === lastInput && v === lastValue) return;
       lastDoc = doc;
@@ -148,11 +158,17 @@ function termsAgg(
         if (!list) per.set(input, list = []);
         list.push(doc);
       }
-    }, true);
+    });
     info = seen;
   }
   const order = (body.order ?? { _count: "desc" }) as JsonObject | JsonObject[];
   const orders = (Array.isArray(order) ? order : [order]).flatMap((o) => Object.entries(o));
+  for (const [, dir] of orders) {
+    const d = String(dir).toLowerCase();
+    if (d !== "asc" && d !== "desc") {
+      throw badField("terms", "order", "", parsingError(`Unknown order direction [${dir}]`));
+    }
+  }
   const include = keyFilter(body.include);
   const exclude = keyFilter(body.exclude);
   const entries = [...counts].filter(([k, c]) =>
@@ -208,6 +224,7 @@ function termsAgg(
     buckets: top.map(([k, c]) => ({
       ...keyOf(info, k, body),
       doc_count: c,
+      ...(body.show_term_doc_count_error === true ? { doc_count_error_upper_bound: 0 } : {}),
       ...(sub ? subResult(k) : {}),
     })),
   };

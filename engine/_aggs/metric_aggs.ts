@@ -1,9 +1,10 @@
 // Metric aggregations: min, max, avg, sum, value_count, cardinality, stats, extended_stats, percentiles.
 
-import { esError, illegalArgument } from "../_errors.ts";
+import { illegalArgument } from "../_errors.ts";
 import {
   type AggFn,
   type AggInput,
+  badField,
   eachValue,
   eachValueOrMissing,
   fieldInfo,
@@ -64,16 +65,6 @@ function percentile(sorted: number[], p: number): number | null {
 const sum = (vs: number[]) => vs.reduce((a, b) => a + b, 0);
 const min = (vs: number[]) => vs.reduce((a, b) => (b < a ? b : a), Infinity);
 const max = (vs: number[]) => vs.reduce((a, b) => (b > a ? b : a), -Infinity);
-
-/** A field of an aggregation body the parser refuses, as Elasticsearch wraps it. */
-function badField(type: string, field: string, reason: string): Error {
-  return esError(
-    "x_content_parse_exception",
-    `[${type}] failed to parse field [${field}]`,
-    {},
-    illegalArgument(reason),
-  );
-}
 
 /** `weighted_avg`: Σ(value·weight) / Σweight over docs having both (or their `missing`). */
 function weightedAvg(body: JsonObject, inputs: AggInput[], name: string): JsonObject {

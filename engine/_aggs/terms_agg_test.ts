@@ -1,0 +1,61 @@
+import assert from "node:assert/strict";
+import { Engine } from "../engine.ts";
+import { call, type Reply } from "../../tests/support/engine_call.ts";
+
+async function docs(): Promise<Engine> {
+  const engine = new Engine();
+  await call(engine, "PUT", "/t", {
+    mappings: { properties: { str: { type: "keyword" }, num: { type: "long" } } },
+  });
+  const all = [{ str: "abc", num: 1 }, { str: "abc", num: 2 }, { str: "bcd", num: 1 }, {}];
+  for (const [i, d] of all.entries()) await call(engine, "PUT", `/t/_doc/${i}`, d);
+  await call(engine, "POST", "/t/_refresh");
+  return engine;
+}
+
+async function terms(engine: Engine, body: Reply): Promise<Reply> {
+  const r = await call(engine, "POST", "/t/_search", { size: 0, aggs: { a: { terms: body } } });
+  return r.code === 200 ? r.aggregations.a : r;
+}
+
+const pairs = (r: Reply): unknown[] => r.buckets.map((b: Reply) => [b.key, b.doc_count]);
+
+Deno.test("terms: missing puts docs without the field in a bucket of that value", async () => {
+  const engine = await docs();
+  assert.deepEqual(pairs(await terms(engine, { field: "str", missing: "zzz" })), [
+    ["abc", 2],
+    ["bcd", 1],
+    ["zzz", 1],
+  ]);
+  assert.deepEqual(pairs(await terms(engine, { field: "num", missing: 9 })), [
+    [1, 2],
+    [2, 1],
+    [9, 1],
+  ]);
+  engine.close();
+});
+
+Deno.test("terms: show_term_doc_count_error adds the per-bucket error", async () => {
+  const engine = await docs();
+  const r = await terms(engine, { field: "str", show_term_doc_count_error: true });
+  assert.deepEqual(r.buckets[0], { key: "abc", doc_count: 2, doc_count_error_upper_bound: 0 });
+  assert.equal(
+    (await terms(engine, { field: "str" })).buckets[0].doc_count_error_upper_bound,
+    undefined,
+  );
+  engine.close();
+});
+
+Deno.test("terms: size and order direction checked as the parser checks them", async () => {
+  const engine = await docs();
+  const zero = await terms(engine, { field: "str", size: 0 });
+  assert.equal(zero.code, 400);
+  assert.equal(zero.error.type, "x_content_parse_exception");
+  assert.equal(zero.error.reason, "[terms] failed to parse field [size]");
+  assert.equal(zero.error.caused_by.reason, "[size] must be greater than 0. Found [0] in [a]");
+  const dir = await terms(engine, { field: "str", order: { _count: "up" } });
+  assert.equal(dir.code, 400);
+  assert.equal(dir.error.root_cause[0].type, "parsing_exception");
+  assert.equal(dir.error.root_cause[0].reason, "Unknown order direction [up]");
+  engine.close();
+});
