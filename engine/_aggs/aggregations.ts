@@ -32,6 +32,7 @@ import { topHitsAgg } from "./top_hits_agg.ts";
 import { scopeAggs } from "./scope_aggs.ts";
 import { ipRangeAgg } from "./ip_range_agg.ts";
 import { checkCompositePlacement, compositeAgg } from "./composite_agg.ts";
+import { multiTermsAgg } from "./multi_terms_agg.ts";
 import {
   applyParentPipelines,
   isParentPipeline,
@@ -326,6 +327,8 @@ const AGGS: Record<string, AggFn> = {
   top_hits: (body, inputs) => topHitsAgg(body, inputs),
   missing: missingAgg,
   ...scopeAggs((sub, inputs) => runAggregations(sub, inputs), () => depth === 1),
+  multi_terms: (body, inputs, sub, name) =>
+    multiTermsAgg(body, inputs, subRunner(inputs, sub), name),
   composite: (body, inputs, sub, name) => compositeAgg(body, inputs, subRunner(inputs, sub), name),
   ip_range: (body, inputs, sub, name) => ipRangeAgg(body, inputs, subRunner(inputs, sub), name),
   histogram: (body, inputs, sub, name) =>

@@ -6,13 +6,10 @@ import { bucketsLeft, consumeBuckets } from "../_index/limits.ts";
 import { dateValueAt, formatDateAt } from "../_index/dates.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
 import { setOwn } from "../_index/own.ts";
-import { type AggInput, eachValue } from "./agg_values.ts";
+import type { AggInput } from "./agg_values.ts";
+import { combinations, comparePart, docParts, keyId, type Part } from "./compound_keys.ts";
 import { type BucketDocs, dateRounding, type SubRunner } from "./bucket_aggs.ts";
-import { ipToBigInt } from "./ip_range_agg.ts";
 import type { JsonObject } from "../_json.ts";
-
-/** One part of a composite key; `null` is the missing bucket. */
-type Part = number | string | bigint | null;
 
 interface Source {
   readonly name: string;
@@ -160,18 +157,6 @@ function parseSources(body: JsonObject, name: string): Source[] {
   return sources;
 }
 
-function comparePart(a: Part, b: Part, ip: boolean): number {
-  if (typeof a === "number" || typeof a === "bigint") {
-    if (typeof b === "number" || typeof b === "bigint") return a < b ? -1 : a > b ? 1 : 0;
-    return -1;
-  }
-  if (typeof b === "number" || typeof b === "bigint") return 1;
-  const ia = ip ? ipToBigInt(String(a)) : null;
-  const ib = ia === null ? null : ipToBigInt(String(b));
-  if (ia !== null && ib !== null) return ia < ib ? -1 : ia > ib ? 1 : 0;
-  return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
-}
-
 /** Compares two compound keys source by source, each in its own direction. */
 function compareKeys(sources: Source[], ips: boolean[], a: Part[], b: Part[]): number {
   for (let i = 0; i < sources.length; i++) {
@@ -244,13 +229,6 @@ function afterPart(
   return String(v);
 }
 
-/** Every combination of one value per source. */
-function combinations(lists: Part[][]): Part[][] {
-  let out: Part[][] = [[]];
-  for (const l of lists) out = out.flatMap((prefix) => l.map((p) => [...prefix, p]));
-  return out;
-}
-
 /** The `composite` aggregation. */
 export function compositeAgg(
   body: JsonObject,
@@ -288,15 +266,11 @@ export function compositeAgg(
     const round = rounder(s);
     const nanos = s.type === "date_histogram" &&
       inputs.some((i) => i.ctx.fields.byPath.get(s.field)?.nanos);
-    const maps = inputs.map(() => new Map<number, Part[]>());
-    const info = eachValue(inputs, s.field, (v, doc, input) => {
-      const raw = nanos ? Math.floor(Number(v) / 1e6) : v;
-      const part = round(raw);
-      const m = maps[inputs.indexOf(input)]!;
-      const list = m.get(doc);
-      if (!list) m.set(doc, [part]);
-      else if (!list.includes(part)) list.push(part);
-    }, true);
+    const { maps, info } = docParts(
+      inputs,
+      s.field,
+      (v) => round(nanos ? Math.floor(Number(v) / 1e6) : v),
+    );
     infos.push(info);
     return maps;
   });
@@ -319,7 +293,7 @@ export function compositeAgg(
       if (lists.length < sources.length) continue;
       for (const key of combinations(lists)) {
         if (afterKey && compareKeys(sources, ips, key, afterKey) <= 0) continue;
-        const id = key.map((p) => p === null ? "n" : `${typeof p}:${String(p)}`).join("\u0000");
+        const id = keyId(key);
         let b = buckets.get(id);
         if (!b) buckets.set(id, b = { key, docs: new Map(), count: 0 });
         let list = b.docs.get(k);
