@@ -7,6 +7,7 @@ import type { Hits } from "../_query/doc_set.ts";
 import type { ExecContext } from "../_query/exec_context.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
 import { numAt } from "../_index/segment.ts";
+import { compileRegexp } from "../_query/regexp_syntax.ts";
 import type { JsonObject } from "../_json.ts";
 
 /** The docs one target contributes to an aggregation. */
@@ -172,4 +173,21 @@ export function badField(
     {},
     cause ?? illegalArgument(reason),
   );
+}
+
+/**
+ * A terms `include`/`exclude` test: an array of values or a whole-key Lucene regular expression
+ * (run on the engine's bounded automaton, as the `regexp` query is).
+ */
+export function keyFilter(spec: unknown): ((k: number | string | bigint) => boolean) | null {
+  if (spec === undefined || spec === null) return null;
+  if (Array.isArray(spec)) {
+    const set = new Set(spec.map(String));
+    return (k) => set.has(String(k));
+  }
+  if (typeof spec === "string") {
+    const re = compileRegexp(spec);
+    return (k) => re.test(String(k));
+  }
+  return null;
 }

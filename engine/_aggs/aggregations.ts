@@ -20,6 +20,7 @@ import {
   eachValueOrMissing,
   fieldInfo,
   fieldOf,
+  keyFilter,
   valueFormat,
 } from "./agg_values.ts";
 import { decimalFormat } from "../_index/decimal_format.ts";
@@ -33,6 +34,8 @@ import { scopeAggs } from "./scope_aggs.ts";
 import { ipRangeAgg } from "./ip_range_agg.ts";
 import { checkCompositePlacement, compositeAgg } from "./composite_agg.ts";
 import { multiTermsAgg } from "./multi_terms_agg.ts";
+import { rareTermsAgg } from "./rare_terms_agg.ts";
+import { significantTermsAgg } from "./significant_terms_agg.ts";
 import {
   applyParentPipelines,
   isParentPipeline,
@@ -57,20 +60,6 @@ function compareKeys(a: Key, b: Key): number {
   if (typeof a === "number" && typeof b === "number") return a - b;
   if (typeof a !== "string" && typeof b !== "string") return a < b ? -1 : a > b ? 1 : 0;
   return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
-}
-
-/** A terms `include`/`exclude` test: an array of values or a whole-key regular expression. */
-function keyFilter(spec: unknown): ((k: Key) => boolean) | null {
-  if (spec === undefined || spec === null) return null;
-  if (Array.isArray(spec)) {
-    const set = new Set(spec.map(String));
-    return (k) => set.has(String(k));
-  }
-  if (typeof spec === "string") {
-    const re = new RegExp(`^(?:${spec})$`);
-    return (k) => re.test(String(k));
-  }
-  return null;
 }
 
 /** Adds term counts (and, for sub-aggregations, the docs) of a keyword field for one input. */
@@ -327,6 +316,9 @@ const AGGS: Record<string, AggFn> = {
   top_hits: (body, inputs) => topHitsAgg(body, inputs),
   missing: missingAgg,
   ...scopeAggs((sub, inputs) => runAggregations(sub, inputs), () => depth === 1),
+  rare_terms: (body, inputs, sub, name) => rareTermsAgg(body, inputs, subRunner(inputs, sub), name),
+  significant_terms: (body, inputs, sub, name) =>
+    significantTermsAgg(body, inputs, subRunner(inputs, sub), name),
   multi_terms: (body, inputs, sub, name) =>
     multiTermsAgg(body, inputs, subRunner(inputs, sub), name),
   composite: (body, inputs, sub, name) => compositeAgg(body, inputs, subRunner(inputs, sub), name),
