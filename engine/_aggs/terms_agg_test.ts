@@ -59,3 +59,13 @@ Deno.test("terms: size and order direction checked as the parser checks them", a
   assert.equal(dir.error.root_cause[0].reason, "Unknown order direction [up]");
   engine.close();
 });
+
+Deno.test("terms: include and exclude as values or Lucene regular expressions", async () => {
+  const engine = await docs();
+  assert.deepEqual(pairs(await terms(engine, { field: "str", include: "a.*" })), [["abc", 2]]);
+  assert.deepEqual(pairs(await terms(engine, { field: "str", exclude: ["abc"] })), [["bcd", 1]]);
+  // A pattern that backtracks badly in JavaScript runs in bounded time on the automaton.
+  const slow = await terms(engine, { field: "str", include: "(a+)+b" });
+  assert.deepEqual(pairs(slow), []);
+  engine.close();
+});
