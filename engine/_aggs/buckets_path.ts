@@ -1,7 +1,7 @@
 // `buckets_path` syntax of the pipeline aggregations: `agg>agg.metric`, `agg['key']>metric`,
 // `_count`, `_key`, `agg._bucket_count`, and reading a path's value out of rendered results.
 
-import { illegalArgument, validationFailed } from "../_errors.ts";
+import { illegalArgument, parsingError, validationFailed } from "../_errors.ts";
 import type { JsonObject } from "../_json.ts";
 import { setOwn } from "../_index/own.ts";
 
@@ -180,3 +180,24 @@ export function bucketValue(
   }
   return value;
 }
+
+/** The one `buckets_path` of a pipeline that reads a single value (a string or a one-entry array). */
+export function singlePath(type: string, name: string, body: JsonObject): string {
+  const p = body.buckets_path;
+  if (p === undefined) {
+    throw parsingError(`Missing required field [buckets_path] for ${type} aggregation [${name}]`);
+  }
+  if (Array.isArray(p) && p.length === 1 && typeof p[0] === "string") return p[0];
+  if (typeof p !== "string") {
+    throw illegalArgument(`[buckets_path] must be a single path for ${type} aggregation [${name}]`);
+  }
+  return p;
+}
+
+/** A parent pipeline: rewrites (or filters) the buckets of the aggregation that declares it. */
+export type ParentFn = (
+  buckets: JsonObject[],
+  body: JsonObject,
+  name: string,
+  type: string,
+) => JsonObject[];
