@@ -189,5 +189,10 @@ export function keyFilter(spec: unknown): ((k: number | string | bigint) => bool
     const re = compileRegexp(spec);
     return (k) => re.test(String(k));
   }
+  if (typeof spec === "object" && Object.hasOwn(spec, "partition")) {
+    throw illegalArgument(
+      "terms partitions ([include.partition]) are not supported by this engine; page with a composite aggregation instead",
+    );
+  }
   return null;
 }

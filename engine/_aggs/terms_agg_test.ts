@@ -67,5 +67,11 @@ Deno.test("terms: include and exclude as values or Lucene regular expressions", 
   // A pattern that backtracks badly in JavaScript runs in bounded time on the automaton.
   const slow = await terms(engine, { field: "str", include: "(a+)+b" });
   assert.deepEqual(pairs(slow), []);
+  const partition = await terms(engine, {
+    field: "str",
+    include: { partition: 0, num_partitions: 2 },
+  });
+  assert.equal(partition.code, 400);
+  assert.match(partition.error.root_cause[0].reason, /partitions/);
   engine.close();
 });
