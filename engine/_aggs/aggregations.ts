@@ -362,7 +362,8 @@ const AGGS: Record<string, AggFn> = {
       body,
       numericSource(inputs, body, name, "date_histogram"),
       subRunner(inputs, sub),
-      (v) => dateValueAt(v, now, false, format, false),
+      // A number is read in the field's format too (`1000` is 1000 s under `epoch_second`).
+      (v) => dateValueAt(typeof v === "number" ? String(v) : v, now, false, format, false),
       (n) => formatDateAt(n, false, format),
     );
   },

@@ -139,3 +139,29 @@ Deno.test("keyed ranges: buckets under their key without a key field; pipelines 
   assert.deepEqual(r.aggregations.h.buckets["100.0"], { key: 100, doc_count: 2 });
   engine.close();
 });
+
+Deno.test("date_range: numbers in bounds and documents are read in the field's epoch format", async () => {
+  const engine = new Engine();
+  await call(engine, "PUT", "/s", {
+    mappings: { properties: { date: { type: "date", format: "epoch_second" } } },
+  });
+  for (const [i, date] of [1000, 2000, 3000].entries()) {
+    await call(engine, "PUT", `/s/_doc/${i}`, { date });
+  }
+  await call(engine, "POST", "/s/_refresh");
+  const r = await call(engine, "POST", "/s/_search", {
+    size: 0,
+    aggs: {
+      r: { date_range: { field: "date", ranges: [{ from: 1000, to: 3000 }, { from: 3000 }] } },
+    },
+  });
+  assert.deepEqual(r.aggregations.r.buckets[0], {
+    key: "1000-3000",
+    from: 1_000_000,
+    from_as_string: "1000",
+    to: 3_000_000,
+    to_as_string: "3000",
+    doc_count: 2,
+  });
+  engine.close();
+});

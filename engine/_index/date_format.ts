@@ -44,13 +44,18 @@ const cache = new Map<string, RegExp | null>();
 function compile(pattern: string): RegExp | null {
   if (cache.has(pattern)) return cache.get(pattern)!;
   let re: RegExp | null = null;
-  if (/[yu]/.test(pattern)) {
+  if (/[yu]/.test(pattern) && !BUILT_IN.test(pattern)) {
     const body = pattern.replace(TOKEN_RE, (t) => {
       if (TOKENS[t]) return TOKENS[t];
       if (t.startsWith("'")) return t.slice(1, -1).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
       return t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     });
-    re = new RegExp(`^${body}$`);
+    try {
+      re = new RegExp(`^${body}$`);
+    } catch {
+      // A pattern naming a field twice (`yyyy ... y`) cannot be read: it parses nothing.
+      re = null;
+    }
   }
   if (cache.size > 200) cache.clear();
   cache.set(pattern, re);

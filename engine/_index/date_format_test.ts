@@ -9,3 +9,8 @@ Deno.test("date patterns: any count of y but two is the full year, padded to the
   assert.equal(parseWithPattern("01-2026", "MM-yyy"), Date.UTC(2026, 0, 1));
   assert.equal(parseWithPattern("2026/1/5", "y/M/d"), ms);
 });
+
+Deno.test("date patterns: built-in names are not patterns; a field named twice parses nothing", () => {
+  assert.ok(Number.isNaN(parseWithPattern("2020-01-01", "year_month_day")));
+  assert.ok(Number.isNaN(parseWithPattern("2020 2020", "yyyy y")));
+});

@@ -13,7 +13,12 @@ const UNIT_MS: Record<string, number> = {
 
 /** Parses a date value (ISO-like string, `yyyy/MM/dd HH:mm:ss`, or epoch millis) to epoch millis; NaN when invalid. */
 export function parseDate(value: unknown, format?: string): number {
-  if (typeof value === "number") return Number.isFinite(value) ? Math.trunc(value) : NaN;
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) return NaN;
+    // A number is read by the first epoch format of the field (seconds under `epoch_second`).
+    const epoch = format?.split("||").map((f) => f.trim()).find((f) => f.startsWith("epoch_"));
+    return epoch === "epoch_second" ? Math.trunc(value * 1000) : Math.trunc(value);
+  }
   if (typeof value !== "string" || value === "") return NaN;
   if (format) {
     // Custom patterns among the `||` alternatives are tried first; built-in names fall through.
@@ -22,7 +27,10 @@ export function parseDate(value: unknown, format?: string): number {
       if (!Number.isNaN(ms)) return ms;
     }
   }
-  if (/^-?\d+$/.test(value) && (format?.includes("epoch_millis") || !/^\d{4}$/.test(value))) {
+  if (
+    /^-?\d+$/.test(value) &&
+    (format?.includes("epoch_") || !/^\d{4}$/.test(value))
+  ) {
     if (format?.includes("epoch_second")) return Number(value) * 1000;
     return Number(value);
   }
