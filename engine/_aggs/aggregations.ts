@@ -151,6 +151,17 @@ function termsAgg(
     });
     info = seen;
   }
+  if (minDocCount === 0) {
+    // Every term of the field in the targets gets a bucket, empty ones too.
+    const everything = inputs.map((i) => ({
+      ctx: i.ctx,
+      docs: matchLive({ kind: "match_all", boost: 1 }, i.ctx, false).docs,
+    }));
+    const all = eachValue(everything, field, (v) => {
+      if (!counts.has(v)) counts.set(v, 0);
+    }, true);
+    info ??= all;
+  }
   const order = (body.order ?? { _count: "desc" }) as JsonObject | JsonObject[];
   const orders = (Array.isArray(order) ? order : [order]).flatMap((o) => Object.entries(o));
   for (const [, dir] of orders) {
@@ -168,7 +179,7 @@ function termsAgg(
   const subResult = (k: Key): JsonObject => {
     let r = subOf.get(k);
     if (!r) {
-      const per = buckets.get(k)!;
+      const per = buckets.get(k) ?? new Map<AggInput, number[]>();
       r = runAggregations(
         sub!,
         inputs.map((i) => ({

@@ -75,3 +75,22 @@ Deno.test("terms: include and exclude as values or Lucene regular expressions", 
   assert.match(partition.error.root_cause[0].reason, /partitions/);
   engine.close();
 });
+
+Deno.test("terms: min_doc_count 0 lists every term of the field, empty ones with a count of 0", async () => {
+  const engine = await docs();
+  const r = await call(engine, "POST", "/t/_search", {
+    size: 0,
+    query: { term: { str: "bcd" } },
+    aggs: {
+      a: {
+        terms: { field: "str", min_doc_count: 0 },
+        aggs: { n: { value_count: { field: "num" } } },
+      },
+    },
+  });
+  assert.deepEqual(
+    r.aggregations.a.buckets.map((b: Reply) => [b.key, b.doc_count, b.n.value]),
+    [["bcd", 1, 1], ["abc", 0, 0]],
+  );
+  engine.close();
+});
