@@ -7,8 +7,16 @@ import { dateValueAt, formatDateAt } from "../_index/dates.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
 import { setOwn } from "../_index/own.ts";
 import type { AggInput } from "./agg_values.ts";
-import { combinations, comparePart, docParts, keyId, type Part } from "./compound_keys.ts";
-import { type BucketDocs, dateRounding, type SubRunner } from "./bucket_aggs.ts";
+import {
+  addToBucket,
+  combinations,
+  comparePart,
+  docParts,
+  type KeyBucket,
+  keyId,
+  type Part,
+} from "./compound_keys.ts";
+import { dateRounding, type SubRunner } from "./bucket_aggs.ts";
 import type { JsonObject } from "../_json.ts";
 
 interface Source {
@@ -280,7 +288,7 @@ export function compositeAgg(
       afterPart(s, infos[i], (after as JsonObject)[s.name], inputs[0]?.ctx.now ?? Date.now())
     )
     : null;
-  const buckets = new Map<string, { key: Part[]; docs: BucketDocs; count: number }>();
+  const buckets = new Map<string, KeyBucket<Part[]>>();
   inputs.forEach((input, k) => {
     for (const doc of input.docs) {
       const lists: Part[][] = [];
@@ -293,13 +301,7 @@ export function compositeAgg(
       if (lists.length < sources.length) continue;
       for (const key of combinations(lists)) {
         if (afterKey && compareKeys(sources, ips, key, afterKey) <= 0) continue;
-        const id = keyId(key);
-        let b = buckets.get(id);
-        if (!b) buckets.set(id, b = { key, docs: new Map(), count: 0 });
-        let list = b.docs.get(k);
-        if (!list) b.docs.set(k, list = []);
-        list.push(doc);
-        b.count++;
+        addToBucket(buckets, keyId(key), key, k, doc);
       }
     }
   });

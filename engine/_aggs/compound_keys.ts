@@ -4,6 +4,7 @@
 import { type AggInput, eachValue, eachValueOrMissing } from "./agg_values.ts";
 import { ipToBigInt } from "./ip_range_agg.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
+import type { BucketDocs } from "./bucket_aggs.ts";
 import type { JsonObject } from "../_json.ts";
 
 /** One part of a compound key; `null` stands for a missing value. */
@@ -65,4 +66,28 @@ export function comparePart(a: Part, b: Part, ip: boolean): number {
 /** A string that is equal for equal keys (a map key for buckets). */
 export function keyId(key: Part[]): string {
   return key.map((p) => p === null ? "n" : `${typeof p}:${String(p)}`).join("\u0000");
+}
+
+/** A bucket of docs under a key, counted once per doc. */
+export interface KeyBucket<K> {
+  readonly key: K;
+  readonly docs: BucketDocs;
+  count: number;
+}
+
+/** Adds `doc` of input `input` to the bucket `id` (made with `key` when new); returns the bucket. */
+export function addToBucket<K>(
+  buckets: Map<string, KeyBucket<K>>,
+  id: string,
+  key: K,
+  input: number,
+  doc: number,
+): KeyBucket<K> {
+  let b = buckets.get(id);
+  if (!b) buckets.set(id, b = { key, docs: new Map(), count: 0 });
+  let list = b.docs.get(input);
+  if (!list) b.docs.set(input, list = []);
+  list.push(doc);
+  b.count++;
+  return b;
 }

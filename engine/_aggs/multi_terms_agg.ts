@@ -6,14 +6,19 @@ import { consumeBuckets } from "../_index/limits.ts";
 import { formatDateAt } from "../_index/dates.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
 import { type AggInput, badField } from "./agg_values.ts";
-import type { BucketDocs, SubRunner } from "./bucket_aggs.ts";
-import { combinations, comparePart, docParts, keyId, type Part } from "./compound_keys.ts";
+import type { SubRunner } from "./bucket_aggs.ts";
+import {
+  addToBucket,
+  combinations,
+  comparePart,
+  docParts,
+  type KeyBucket,
+  keyId,
+  type Part,
+} from "./compound_keys.ts";
 import type { JsonObject } from "../_json.ts";
 
-interface Bucket {
-  readonly key: Part[];
-  readonly docs: BucketDocs;
-  count: number;
+interface Bucket extends KeyBucket<Part[]> {
   sub?: JsonObject;
 }
 
@@ -94,13 +99,7 @@ export function multiTermsAgg(
       }
       if (lists.length < fields.length) continue;
       for (const key of combinations(lists)) {
-        const id = keyId(key);
-        let b = buckets.get(id);
-        if (!b) buckets.set(id, b = { key, docs: new Map(), count: 0 });
-        let list = b.docs.get(k);
-        if (!list) b.docs.set(k, list = []);
-        list.push(doc);
-        b.count++;
+        addToBucket(buckets, keyId(key), key, k, doc);
       }
     }
   });

@@ -3,8 +3,15 @@
 
 import { consumeBuckets } from "../_index/limits.ts";
 import { type AggInput, badField, fieldOf, keyFilter, valueFormat } from "./agg_values.ts";
-import type { BucketDocs, SubRunner } from "./bucket_aggs.ts";
-import { comparePart, docParts, keyId, type Part } from "./compound_keys.ts";
+import type { SubRunner } from "./bucket_aggs.ts";
+import {
+  addToBucket,
+  comparePart,
+  docParts,
+  type KeyBucket,
+  keyId,
+  type Part,
+} from "./compound_keys.ts";
 import type { JsonObject } from "../_json.ts";
 
 const MAX_MAX_DOC_COUNT = 100;
@@ -42,18 +49,12 @@ export function rareTermsAgg(
   const include = keyFilter(body.include);
   const exclude = keyFilter(body.exclude);
   const { maps, info } = docParts(inputs, field, (v) => v, body);
-  const buckets = new Map<string, { key: Part; docs: BucketDocs; count: number }>();
+  const buckets = new Map<string, KeyBucket<Part>>();
   maps.forEach((m, k) => {
     for (const [doc, parts] of m) {
       for (const key of parts) {
         if (key === null) continue;
-        const id = keyId([key]);
-        let b = buckets.get(id);
-        if (!b) buckets.set(id, b = { key, docs: new Map(), count: 0 });
-        let list = b.docs.get(k);
-        if (!list) b.docs.set(k, list = []);
-        list.push(doc);
-        b.count++;
+        addToBucket(buckets, keyId([key]), key, k, doc);
       }
     }
   });

@@ -7,8 +7,15 @@ import { consumeBuckets } from "../_index/limits.ts";
 import { matchLive } from "../_query/query_exec.ts";
 import { parseQuery } from "../_query/query_parser.ts";
 import { type AggInput, badField, fieldOf, keyFilter, valueFormat } from "./agg_values.ts";
-import type { BucketDocs, SubRunner } from "./bucket_aggs.ts";
-import { comparePart, docParts, keyId, type Part } from "./compound_keys.ts";
+import type { SubRunner } from "./bucket_aggs.ts";
+import {
+  addToBucket,
+  comparePart,
+  docParts,
+  type KeyBucket,
+  keyId,
+  type Part,
+} from "./compound_keys.ts";
 import type { JsonObject } from "../_json.ts";
 
 /** Frequencies a heuristic scores: the term's docs in each set and the sets' sizes. */
@@ -133,30 +140,23 @@ export function significantTermsAgg(
   for (const i of inputs) subsetSize += i.docs.length;
   let supersetSize = 0;
   for (const i of bgInputs) supersetSize += i.docs.length;
-  const terms = new Map<string, { key: Part; docs: BucketDocs; count: number; bg: number }>();
+  const terms = new Map<string, KeyBucket<Part>>();
   fg.maps.forEach((m, k) => {
     for (const [doc, parts] of m) {
-      for (const key of parts) {
-        const id = keyId([key]);
-        let t = terms.get(id);
-        if (!t) terms.set(id, t = { key, docs: new Map(), count: 0, bg: 0 });
-        let list = t.docs.get(k);
-        if (!list) t.docs.set(k, list = []);
-        list.push(doc);
-        t.count++;
-      }
+      for (const key of parts) addToBucket(terms, keyId([key]), key, k, doc);
     }
   });
+  const bgFreq = new Map<string, number>();
   for (const m of bg.maps) {
     for (const parts of m.values()) {
       for (const key of parts) {
-        const t = terms.get(keyId([key]));
-        if (t) t.bg++;
+        const id = keyId([key]);
+        if (terms.has(id)) bgFreq.set(id, (bgFreq.get(id) ?? 0) + 1);
       }
     }
   }
   const ip = fg.info?.type === "ip";
-  const scored = [...terms.values()]
+  const scored = [...terms.entries()].map(([id, t]) => ({ ...t, bg: bgFreq.get(id) ?? 0 }))
     .filter((t) =>
       t.count >= minDocCount && (!include || include(t.key!)) && !(exclude && exclude(t.key!))
     )
