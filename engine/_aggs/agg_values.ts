@@ -196,3 +196,27 @@ export function keyFilter(spec: unknown): ((k: number | string | bigint) => bool
   }
   return null;
 }
+
+/** A positive `size`-like setting of an aggregation body (`fallback` when absent), as parsed. */
+export function positiveSetting(
+  body: JsonObject,
+  type: string,
+  name: string,
+  key: string,
+  fallback: number,
+): number {
+  const v = body[key];
+  if (v === undefined) return fallback;
+  if (!(Number(v) > 0)) {
+    throw badField(type, key, `[${key}] must be greater than 0. Found [${v}] in [${name}]`);
+  }
+  return Number(v);
+}
+
+/** The sign of an `order` direction (`asc` 1, `desc` -1); anything else refused as the parser does. */
+export function orderSign(type: string, dir: unknown): 1 | -1 {
+  const d = String(dir).toLowerCase();
+  if (d === "asc") return 1;
+  if (d === "desc") return -1;
+  throw badField(type, "order", "", parsingError(`Unknown order direction [${dir}]`));
+}

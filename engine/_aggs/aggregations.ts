@@ -15,12 +15,13 @@ import { dateValueAt, formatDateAt } from "../_index/dates.ts";
 import {
   type AggFn,
   type AggInput,
-  badField,
   eachValue,
   eachValueOrMissing,
   fieldInfo,
   fieldOf,
   keyFilter,
+  orderSign,
+  positiveSetting,
   valueFormat,
 } from "./agg_values.ts";
 import { decimalFormat } from "../_index/decimal_format.ts";
@@ -108,13 +109,8 @@ function termsAgg(
   name: string,
 ): JsonObject {
   const field = fieldOf(body, name, "terms");
-  const size = Number(body.size ?? 10);
-  for (const key of ["size", "shard_size"]) {
-    const v = body[key];
-    if (v !== undefined && !(Number(v) > 0)) {
-      throw badField("terms", key, `[${key}] must be greater than 0. Found [${v}] in [${name}]`);
-    }
-  }
+  const size = positiveSetting(body, "terms", name, "size", 10);
+  positiveSetting(body, "terms", name, "shard_size", size);
   const minDocCount = Number(body.min_doc_count ?? 1);
   const hasMissing = body.missing !== undefined && body.missing !== null;
   const buckets = new Map<Key, Map<AggInput, number[]>>();
@@ -164,12 +160,7 @@ function termsAgg(
   }
   const order = (body.order ?? { _count: "desc" }) as JsonObject | JsonObject[];
   const orders = (Array.isArray(order) ? order : [order]).flatMap((o) => Object.entries(o));
-  for (const [, dir] of orders) {
-    const d = String(dir).toLowerCase();
-    if (d !== "asc" && d !== "desc") {
-      throw badField("terms", "order", "", parsingError(`Unknown order direction [${dir}]`));
-    }
-  }
+  for (const [, dir] of orders) orderSign("terms", dir);
   const include = keyFilter(body.include);
   const exclude = keyFilter(body.exclude);
   const entries = [...counts].filter(([k, c]) =>

@@ -4,6 +4,7 @@
 
 import { illegalArgument, parsingError } from "../_errors.ts";
 import type { JsonObject } from "../_json.ts";
+import { orderSign } from "./agg_values.ts";
 
 /** The bounds of a histogram, as numbers (dates as epoch millis). */
 export interface HistogramBounds {
@@ -80,11 +81,10 @@ export function orderHistogram(list: JsonObject[], order: unknown): JsonObject[]
   const parts = (Array.isArray(order) ? order : [order]).flatMap((o) =>
     o !== null && typeof o === "object" ? Object.entries(o as JsonObject) : []
   );
-  const rules = parts.map(([path, dir]) => {
-    const d = String(dir).toLowerCase();
-    if (d !== "asc" && d !== "desc") throw parsingError(`Unknown order direction [${dir}]`);
-    return { path: path === "_term" ? "_key" : path, sign: d === "asc" ? 1 : -1 };
-  });
+  const rules = parts.map(([path, dir]) => ({
+    path: path === "_term" ? "_key" : path,
+    sign: orderSign("histogram", dir),
+  }));
   return [...list].sort((a, b) => {
     for (const r of rules) {
       const c = orderValue(a, r.path) - orderValue(b, r.path);

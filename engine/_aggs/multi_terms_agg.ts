@@ -5,7 +5,7 @@ import { illegalArgument, parsingError } from "../_errors.ts";
 import { consumeBuckets } from "../_index/limits.ts";
 import { formatDateAt } from "../_index/dates.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
-import { type AggInput, badField } from "./agg_values.ts";
+import { type AggInput, orderSign, positiveSetting } from "./agg_values.ts";
 import type { SubRunner } from "./bucket_aggs.ts";
 import {
   addToBucket,
@@ -59,13 +59,9 @@ function readOrder(body: JsonObject): [string, number][] {
   const parts = (Array.isArray(order) ? order : [order]).flatMap((o) =>
     o !== null && typeof o === "object" ? Object.entries(o as JsonObject) : []
   );
-  return parts.map(([path, dir]) => {
-    const d = String(dir).toLowerCase();
-    if (d !== "asc" && d !== "desc") {
-      throw badField("multi_terms", "order", "", parsingError(`Unknown order direction [${dir}]`));
-    }
-    return [path === "_term" ? "_key" : path, d === "asc" ? 1 : -1];
-  });
+  return parts.map((
+    [path, dir],
+  ) => [path === "_term" ? "_key" : path, orderSign("multi_terms", dir)]);
 }
 
 /** The `multi_terms` aggregation. */
@@ -76,14 +72,7 @@ export function multiTermsAgg(
   name: string,
 ): JsonObject {
   const specs = termSpecs(body, name);
-  const size = Number(body.size ?? 10);
-  if (!(size > 0)) {
-    throw badField(
-      "multi_terms",
-      "size",
-      `[size] must be greater than 0. Found [${body.size}] in [${name}]`,
-    );
-  }
+  const size = positiveSetting(body, "multi_terms", name, "size", 10);
   const minDocCount = Number(body.min_doc_count ?? 1);
   const orders = readOrder(body);
   const fields = specs.map((spec) => docParts(inputs, spec.field as string, (v) => v, spec));

@@ -6,7 +6,7 @@ import { illegalArgument, parsingError } from "../_errors.ts";
 import { consumeBuckets } from "../_index/limits.ts";
 import { matchLive } from "../_query/query_exec.ts";
 import { parseQuery } from "../_query/query_parser.ts";
-import { type AggInput, badField, fieldOf, keyFilter, valueFormat } from "./agg_values.ts";
+import { type AggInput, fieldOf, keyFilter, positiveSetting, valueFormat } from "./agg_values.ts";
 import type { SubRunner } from "./bucket_aggs.ts";
 import {
   addToBucket,
@@ -121,14 +121,7 @@ export function significantTermsAgg(
   name: string,
 ): JsonObject {
   const field = fieldOf(body, name, "significant_terms");
-  const size = Number(body.size ?? 10);
-  if (!(size > 0)) {
-    throw badField(
-      "significant_terms",
-      "size",
-      `[size] must be greater than 0. Found [${body.size}] in [${name}]`,
-    );
-  }
+  const size = positiveSetting(body, "significant_terms", name, "size", 10);
   const minDocCount = Number(body.min_doc_count ?? 3);
   const score = heuristicOf(body, name);
   const include = keyFilter(body.include);
