@@ -12,6 +12,7 @@ import {
   valueFormat,
 } from "./agg_values.ts";
 import type { JsonObject } from "../_json.ts";
+import { withValueStrings } from "./value_strings.ts";
 
 function metric(kind: "min" | "max" | "avg" | "sum"): AggFn {
   return (body, inputs, _sub, name) => {
@@ -180,30 +181,44 @@ export const METRIC_AGGS: Record<string, AggFn> = {
   },
   stats: (body, inputs, _s, name) => {
     const vs: number[] = [];
-    eachValueOrMissing(inputs, body, fieldOf(body, name, "stats"), (v) => vs.push(Number(v)));
+    const info = eachValueOrMissing(
+      inputs,
+      body,
+      fieldOf(body, name, "stats"),
+      (v) => vs.push(Number(v)),
+    );
     const n = vs.length;
-    return {
+    return withValueStrings({
       count: n,
       min: n ? min(vs) : null,
       max: n ? max(vs) : null,
       avg: n ? sum(vs) / n : null,
       sum: sum(vs),
-    };
+    }, valueFormat(body, info));
   },
   extended_stats: (body, inputs, _s, name) => {
     const vs: number[] = [];
-    eachValueOrMissing(
+    const info = eachValueOrMissing(
       inputs,
       body,
       fieldOf(body, name, "extended_stats"),
       (v) => vs.push(Number(v)),
     );
-    return extendedStats(vs, body.sigma, "extended_stats");
+    return withValueStrings(
+      extendedStats(vs, body.sigma, "extended_stats"),
+      valueFormat(body, info),
+    );
   },
   percentiles: (body, inputs, _s, name) => {
     const vs: number[] = [];
-    eachValueOrMissing(inputs, body, fieldOf(body, name, "percentiles"), (v) => vs.push(Number(v)));
+    const info = eachValueOrMissing(
+      inputs,
+      body,
+      fieldOf(body, name, "percentiles"),
+      (v) => vs.push(Number(v)),
+    );
     vs.sort((a, b) => a - b);
+    const text = valueFormat(body, info);
     const percents = Array.isArray(body.percents)
       ? body.percents.map(Number)
       : [1, 5, 25, 50, 75, 95, 99];
@@ -211,8 +226,14 @@ export const METRIC_AGGS: Record<string, AggFn> = {
       [Number.isInteger(p) ? `${p}.0` : String(p), percentile(vs, p)] as const
     );
     if (body.keyed === false) {
-      return { values: entries.map(([key, value]) => ({ key: Number(key), value })) };
+      return {
+        values: entries.map(([key, value]) => ({
+          key: Number(key),
+          value,
+          ...(text && value !== null ? { value_as_string: text(value) } : {}),
+        })),
+      };
     }
-    return { values: Object.fromEntries(entries) };
+    return withValueStrings({ values: Object.fromEntries(entries) }, text);
   },
 };

@@ -16,6 +16,8 @@ import {
 } from "./buckets_path.ts";
 import { extendedStats } from "./metric_aggs.ts";
 import { MOVING_FNS } from "./moving_aggs.ts";
+import { withValueStrings } from "./value_strings.ts";
+import { decimalFormat } from "../_index/decimal_format.ts";
 import { readScript, runExpression } from "../_query/script.ts";
 import type { JsonObject } from "../_json.ts";
 
@@ -199,7 +201,13 @@ export function siblingPipeline(
     const v = bucketValue(b, inner, text, gap);
     if (!Number.isNaN(v)) values.push({ key: keyText(b), value: v });
   }
-  return SIBLINGS[type]!(values, body);
+  return withValueStrings(SIBLINGS[type]!(values, body), pipelineFormat(body));
+}
+
+/** A pipeline's `format` (a `DecimalFormat` pattern) as a function, or null without one. */
+function pipelineFormat(body: JsonObject): ((n: number) => string) | null {
+  const format = body.format;
+  return typeof format === "string" ? (n) => decimalFormat(n, format) : null;
 }
 
 /** Applies the parent pipelines declared in `sub` to the buckets of `result`, in order. */
@@ -211,6 +219,15 @@ export function applyParentPipelines(result: JsonObject, sub: JsonObject): JsonO
     const buckets = bucketsOf(result);
     if (!buckets) continue;
     const kept = PARENT_FNS[type]!(buckets, body ?? {}, name, type);
+    const text = pipelineFormat(body ?? {});
+    if (text) {
+      for (const b of kept) {
+        const value = b[name];
+        if (value !== null && typeof value === "object") {
+          setOwn(b, name, withValueStrings(value as JsonObject, text));
+        }
+      }
+    }
     if (kept !== buckets) {
       const raw = result.buckets;
       if (Array.isArray(raw)) result = { ...result, buckets: kept };
