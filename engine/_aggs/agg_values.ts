@@ -91,12 +91,15 @@ export function eachValue(
   return seen;
 }
 
-/** The required `field` of an aggregation body. */
-export function fieldOf(body: JsonObject, name: string, type: string): string {
-  if (typeof body.field !== "string") {
-    throw parsingError(`[${type}] aggregation [${name}] requires a [field]`);
+/** The required `field` of an aggregation body (scripts are refused). */
+export function fieldOf(body: JsonObject, _name: string, type: string): string {
+  if (typeof body.field === "string") return body.field;
+  if (body.script !== undefined) {
+    throw illegalArgument(
+      `[${type}] aggregation scripts are not supported by this engine; use a [field]`,
+    );
   }
-  return body.field;
+  throw illegalArgument("Required one of fields [field, script], but none were specified.");
 }
 
 /**

@@ -57,6 +57,12 @@ Deno.test("terms: size and order direction checked as the parser checks them", a
   assert.equal(dir.code, 400);
   assert.equal(dir.error.root_cause[0].type, "parsing_exception");
   assert.equal(dir.error.root_cause[0].reason, "Unknown order direction [up]");
+  const noField = await terms(engine, { size: 1 });
+  assert.equal(noField.code, 400);
+  assert.equal(
+    noField.error.root_cause[0].reason,
+    "Required one of fields [field, script], but none were specified.",
+  );
   engine.close();
 });
 
