@@ -24,6 +24,7 @@ import {
 } from "./context.ts";
 import { resolveOptions } from "./targets.ts";
 import { resolveTermsLookups } from "./terms_lookup.ts";
+import { resolveIndicesBoost } from "./indices_boost.ts";
 
 /** Resolves search targets and applies any due scheduled refresh. */
 export function searchTargets(
@@ -75,7 +76,8 @@ export function searchHandler(ctx: RequestContext): Reply {
   parseSearchRequest(body, ctx.params);
   const targets = usesPit ? [] : searchTargets(ctx, ctx.p.index);
   const filtered = usesPit ? body : withAliasFilter(ctx, ctx.p.index, body);
-  return ok(searchApi(ctx.state.search, targets, filtered, ctx.params));
+  const boosted = resolveIndicesBoost(filtered, ctx.state.cluster, resolveOptions(ctx));
+  return ok(searchApi(ctx.state.search, targets, boosted, ctx.params));
 }
 
 /** GET|POST /_count, /{index}/_count. */
@@ -186,7 +188,12 @@ export function msearchHandler(ctx: RequestContext): Reply {
         ? header.index.join(",")
         : String(header.index);
       const targets = body.pit !== undefined ? [] : searchTargets(ctx, index, params);
-      responses.push({ ...searchApi(ctx.state.search, targets, body, params), status: 200 });
+      const boosted = resolveIndicesBoost(
+        body,
+        ctx.state.cluster,
+        resolveOptions({ ...ctx, params }),
+      );
+      responses.push({ ...searchApi(ctx.state.search, targets, boosted, params), status: 200 });
     } catch (e) {
       if (!(e instanceof EngineError)) throw e;
       responses.push(errorBody(e));
