@@ -3,7 +3,8 @@
 import { checkMappingLimits, mappingLimits } from "../_state/mapping_limits.ts";
 import { esError, illegalArgument } from "../_errors.ts";
 import { parseMappings } from "../_state/mapping_merge.ts";
-import { flattenSettings } from "../_state/settings.ts";
+import { flattenSettings, nestSettings } from "../_state/settings.ts";
+import { defaultsBeside } from "../_state/setting_registry.ts";
 import { bodyObject, boolParam, ok, type Reply, type RequestContext } from "./context.ts";
 import { targets } from "./targets.ts";
 import { aliasView, readAliasMeta } from "./aliases.ts";
@@ -71,16 +72,44 @@ export function existsIndexHandler(ctx: RequestContext): Reply {
   }
 }
 
-/** GET /{index}. */
+const FEATURES = ["aliases", "mappings", "settings"];
+
+/** The `features` of GET /{index} (all when absent); an unknown one is a 400 as in Elasticsearch. */
+function featuresOf(ctx: RequestContext): Set<string> {
+  const raw = ctx.params.get("features");
+  if (raw === null || raw === "") return new Set(FEATURES);
+  const wanted = new Set<string>();
+  for (const name of raw.split(",").map((n) => n.trim().toLowerCase())) {
+    if (name === "_all") FEATURES.forEach((f) => wanted.add(f));
+    else if (FEATURES.includes(name)) wanted.add(name);
+    else throw illegalArgument(`No endpoint or operation is available at [${name}]`);
+  }
+  return wanted;
+}
+
+/**
+ * GET /{index}: `aliases`, `mappings` and `settings` of each index, each `{}` when `features`
+ * leaves it out; `defaults` with `include_defaults`; `human` adds the readable dates.
+ */
 export function getIndexHandler(ctx: RequestContext): Reply {
   const flat = boolParam(ctx, "flat_settings");
+  const human = boolParam(ctx, "human");
+  const withDefaults = boolParam(ctx, "include_defaults");
+  const features = featuresOf(ctx);
   const out: Record<string, unknown> = {};
   for (const index of targets(ctx, { includeClosed: true })) {
-    out[index.name] = {
-      aliases: aliasView(index),
-      mappings: index.mappings,
-      settings: settingsView(index, flat),
+    const entry: Record<string, unknown> = {
+      aliases: features.has("aliases") ? aliasView(index) : {},
+      mappings: features.has("mappings") ? index.mappings : {},
+      settings: features.has("settings") ? settingsView(index, flat, undefined, human) : {},
     };
+    if (withDefaults && features.has("settings")) {
+      const defaults = defaultsBeside(index.settings);
+      if (Object.keys(defaults).length > 0) {
+        entry.defaults = flat ? defaults : nestSettings(defaults);
+      }
+    }
+    out[index.name] = entry;
   }
   return ok(out);
 }

@@ -149,7 +149,16 @@ export class Cluster {
         for (const i of viaAlias) found.set(i.name, i);
         continue;
       }
-      if (!options.ignoreUnavailable) throw indexNotFound(part);
+      if (options.ignoreUnavailable) continue;
+      // A name starting with `_` is reserved for APIs: Elasticsearch says so rather than 404.
+      if (part.startsWith("_")) {
+        throw esError(
+          "invalid_index_name_exception",
+          `Invalid index name [${part}], must not start with '_'.`,
+          { index_uuid: "_na_", index: part },
+        );
+      }
+      throw indexNotFound(part);
     }
     if (found.size === 0 && options.allowNoIndices === false) {
       throw indexNotFound(sawWildcard ? parts.join(",") : (expression ?? "_all"));
