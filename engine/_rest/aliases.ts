@@ -9,6 +9,7 @@ import {
 } from "../_errors.ts";
 import type { AliasMeta, IndexState } from "../_state/index_state.ts";
 import { indexNotFound } from "../_state/cluster.ts";
+import { changeAliases } from "../_state/alias_changes.ts";
 import { matchPattern } from "../_index/name_pattern.ts";
 import { bodyObject, ok, type Reply, type RequestContext, requireBody } from "./context.ts";
 import { targets } from "./targets.ts";
@@ -79,7 +80,10 @@ export function putAliasHandler(ctx: RequestContext): Reply {
   const expression = Array.isArray(indexExpr) ? indexExpr.join(",") : String(indexExpr);
   const found = ctx.state.cluster.resolve(expression, { includeClosed: true });
   if (found.length === 0) throw indexNotFound(expression);
-  for (const index of found) ctx.state.cluster.putAlias(index, name, meta);
+  const cluster = ctx.state.cluster;
+  changeAliases(cluster, () => {
+    for (const index of found) cluster.putAlias(index, name, meta);
+  });
   return ok({ acknowledged: true });
 }
 
@@ -109,13 +113,15 @@ export function getAliasHandler(ctx: RequestContext): Reply {
   const names = aliasNames(ctx.p.name);
   const out: Record<string, unknown> = {};
   const seen = new Set<string>();
-  // Elasticsearch's get-aliases options expand wildcards to open and closed indices alike.
-  for (const index of targets(ctx, { includeClosed: true, expandClosed: true })) {
+  // Elasticsearch's get-aliases options expand wildcards to open, closed and hidden indices.
+  const defaults = { includeClosed: true, expandClosed: true, expandHidden: true };
+  for (const index of targets(ctx, defaults)) {
     const view = aliasView(index, names);
     for (const name of Object.keys(view)) seen.add(name);
     if (names === undefined || Object.keys(view).length > 0) out[index.name] = { aliases: view };
   }
-  const missing = (names ?? []).filter((n) => n !== "_all" && !n.includes("*") && !seen.has(n));
+  const missing = (names ?? []).filter((n) => n !== "_all" && !n.includes("*") && !seen.has(n))
+    .sort();
   if (ctx.method === "HEAD") {
     return { status: missing.length === 0 && (names === undefined || seen.size > 0) ? 200 : 404 };
   }
@@ -198,7 +204,9 @@ export function updateAliasesHandler(ctx: RequestContext): Reply {
       throw xContentParseError(`[1:2] [alias_action] unknown field [${kind}]`);
     }
   }
-  for (const step of plan) step();
+  changeAliases(cluster, () => {
+    for (const step of plan) step();
+  });
   return ok(
     ctx.state.flavour === "elasticsearch"
       ? { acknowledged: true, errors: false }

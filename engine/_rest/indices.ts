@@ -6,7 +6,8 @@ import { parseMappings } from "../_state/mapping_merge.ts";
 import { flattenSettings, nestSettings } from "../_state/settings.ts";
 import { defaultsBeside } from "../_state/setting_registry.ts";
 import { bodyObject, boolParam, ok, type Reply, type RequestContext } from "./context.ts";
-import { targets } from "./targets.ts";
+import { resolveOptions, targets } from "./targets.ts";
+import { changeAliases } from "../_state/alias_changes.ts";
 import { aliasView, readAliasMeta } from "./aliases.ts";
 import { settingsView } from "./settings.ts";
 
@@ -24,14 +25,14 @@ export function createIndexHandler(ctx: RequestContext): Reply {
   );
   const settings = flattenSettings(body.settings ?? {});
   checkMappingLimits(mappings.properties, mappingLimits(settings));
-  const index = ctx.state.cluster.create(ctx.p.index!, settings, structuredClone(mappings));
-  try {
-    for (const [name, meta] of aliases) ctx.state.cluster.putAlias(index, name, meta);
-  } catch (e) {
-    ctx.state.cluster.indices.delete(index.name);
-    throw e;
-  }
-  return ok({ acknowledged: true, shards_acknowledged: true, index: index.name });
+  const cluster = ctx.state.cluster;
+  let name = "";
+  changeAliases(cluster, () => {
+    const index = cluster.create(ctx.p.index!, settings, structuredClone(mappings));
+    name = index.name;
+    for (const [alias, meta] of aliases) cluster.putAlias(index, alias, meta);
+  });
+  return ok({ acknowledged: true, shards_acknowledged: true, index: name });
 }
 
 /** `action.destructive_requires_name`: true by default in Elasticsearch 8, false in OpenSearch. */
@@ -41,23 +42,27 @@ function requiresName(ctx: RequestContext): boolean {
   return value === undefined ? ctx.state.flavour === "elasticsearch" : String(value) === "true";
 }
 
-/** DELETE /{index}. */
+/**
+ * DELETE /{index}. Aliases are not index names here: a wildcard matches concrete indices only,
+ * and a bare alias name is refused (or skipped with `ignore_unavailable`), as in Elasticsearch.
+ */
 export function deleteIndexHandler(ctx: RequestContext): Reply {
   const cluster = ctx.state.cluster;
   if (requiresName(ctx) && ctx.p.index!.split(",").some((p) => p === "_all" || p.includes("*"))) {
     throw illegalArgument("Wildcard expressions or all indices are not allowed");
   }
+  const options = resolveOptions(ctx, { expandClosed: true, includeClosed: true });
   for (const part of ctx.p.index!.split(",")) {
     if (
-      !part.includes("*") && part !== "_all" && !cluster.indices.has(part) &&
-      cluster.aliasIndices(part).length > 0
+      !options.ignoreUnavailable && !part.includes("*") && part !== "_all" &&
+      !cluster.indices.has(part) && cluster.aliasIndices(part).length > 0
     ) {
       throw illegalArgument(
         `The provided expression [${part}] matches an alias, specify the corresponding concrete indices instead.`,
       );
     }
   }
-  const found = targets(ctx, { expandClosed: true, includeClosed: true });
+  const found = cluster.resolve(ctx.p.index, { ...options, ignoreAliases: true });
   for (const index of found) cluster.indices.delete(index.name);
   return ok({ acknowledged: true });
 }

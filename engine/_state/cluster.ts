@@ -16,6 +16,11 @@ export interface ResolveOptions {
   /** Wildcards also match hidden indices (`index.hidden: true`), as `expand_wildcards=hidden|all`. */
   expandHidden?: boolean;
   includeClosed?: boolean;
+  /**
+   * Aliases are not index names here (index deletion): wildcards match indices only and a bare
+   * alias name is unavailable.
+   */
+  ignoreAliases?: boolean;
 }
 
 /** 404 `index_not_found_exception` for `name`. */
@@ -115,6 +120,7 @@ export class Cluster {
       if (part === "_all" || isPattern(part)) {
         sawWildcard = true;
         const pattern = part === "_all" ? "*" : part;
+        let matched = false;
         for (const index of this.indices.values()) {
           if (index.closed ? !options.expandClosed : options.expandOpen === false) continue;
           if (isHidden(index) && !options.expandHidden && !dotted(pattern, index)) continue;
@@ -123,15 +129,23 @@ export class Cluster {
             !(pattern.startsWith("*") && index.name.startsWith(".") && !options.expandHidden)
           ) {
             found.set(index.name, index);
+            matched = true;
           }
         }
-        for (const alias of this.aliasNames()) {
+        for (const alias of options.ignoreAliases ? [] : this.aliasNames()) {
           if (!matchPattern(pattern, alias)) continue;
+          const dottedAlias = pattern.startsWith(".") && alias.startsWith(".");
+          if (this.aliasHidden(alias) && !options.expandHidden && !dottedAlias) continue;
           for (const index of this.aliasIndices(alias)) {
             if (index.closed ? !options.expandClosed : options.expandOpen === false) continue;
             if (isHidden(index) && !options.expandHidden && !dotted(pattern, index)) continue;
             found.set(index.name, index);
+            matched = true;
           }
+        }
+        // Each wildcard must match something when no indices are not allowed.
+        if (options.allowNoIndices === false && !matched && parts.length > 1) {
+          throw indexNotFound(part);
         }
         continue;
       }
@@ -144,7 +158,7 @@ export class Cluster {
         found.set(index.name, index);
         continue;
       }
-      const viaAlias = this.aliasIndices(part);
+      const viaAlias = options.ignoreAliases ? [] : this.aliasIndices(part);
       if (viaAlias.length > 0) {
         for (const i of viaAlias) found.set(i.name, i);
         continue;
@@ -226,6 +240,11 @@ export class Cluster {
       );
     }
     throw indexNotFound(name);
+  }
+
+  /** True when alias `alias` is hidden (`is_hidden: true`), left out of wildcard expansion. */
+  aliasHidden(alias: string): boolean {
+    return this.aliasIndices(alias).some((i) => i.aliases.get(alias)?.is_hidden === true);
   }
 
   /** Adds or replaces an alias on an index. */
