@@ -6,9 +6,11 @@ import { matchPattern } from "../_index/name_pattern.ts";
 import { refreshDue } from "../_state/refresh.ts";
 import { boolParam, ok, type Reply, type RequestContext } from "./context.ts";
 import { healthHandler, statusOf } from "./cluster.ts";
-import { targets } from "./targets.ts";
+import { resolveOptions, targets } from "./targets.ts";
 import { catHelp, resolveColumn } from "./cat_columns.ts";
 import { formatBytes, formatTime } from "./cat_units.ts";
+import { holdingOf, openContextsByIndex, storeSize } from "./stats_mapped.ts";
+import { INDEX_STATS_COLUMNS, indexStatsCells } from "./cat_index_columns.ts";
 
 type Row = Record<string, string>;
 
@@ -35,6 +37,13 @@ const RIGHT_ALIGNED = new Set([
   "active_shards_percent",
 ]);
 
+/** Numbers sit right in their column, as Elasticsearch's `text-align:right` cells do. */
+function rightAligned(column: string): boolean {
+  return RIGHT_ALIGNED.has(column) ||
+    INDEX_STATS_COLUMNS.includes(column) && !column.startsWith("creation.") &&
+      column !== "search.throttled";
+}
+
 function sortRows(rows: Row[], spec: string | null): Row[] {
   if (!spec) return rows;
   const keys = spec.split(",").map((k) => {
@@ -56,8 +65,13 @@ function sortRows(rows: Row[], spec: string | null): Row[] {
 }
 
 /** Renders rows like Elasticsearch's cat APIs. */
-export function catTable(ctx: RequestContext, allRows: Row[], defaults: string[]): Reply {
-  const known = [...new Set([...defaults, ...Object.keys(allRows[0] ?? {})])];
+export function catTable(
+  ctx: RequestContext,
+  allRows: Row[],
+  defaults: string[],
+  extra: readonly string[] = [],
+): Reply {
+  const known = [...new Set([...defaults, ...extra, ...Object.keys(allRows[0] ?? {})])];
   if (ctx.params.has("help")) {
     return {
       status: 200,
@@ -67,8 +81,12 @@ export function catTable(ctx: RequestContext, allRows: Row[], defaults: string[]
   }
   const h = ctx.params.get("h");
   const withTimestamps = boolParam(ctx, "ts", true);
-  const columns = (h ? h.split(",").map((c) => resolveColumn(c.trim(), known)) : defaults)
+  const chosen = (h ? h.split(",").map((c) => resolveColumn(c.trim(), known)) : defaults)
     .filter((c) => withTimestamps || (c !== "epoch" && c !== "timestamp"));
+  // `?pri` puts each column's primaries-only sibling (`pri.<column>`) right after it.
+  const columns = boolParam(ctx, "pri")
+    ? [...new Set(chosen.flatMap((c) => known.includes(`pri.${c}`) ? [c, `pri.${c}`] : [c]))]
+    : chosen;
   const sortSpec = ctx.params.get("s")?.split(",").map((k) => {
     const [c, order] = k.split(":");
     return order === undefined ? resolveColumn(c!, known) : `${resolveColumn(c!, known)}:${order}`;
@@ -83,9 +101,7 @@ export function catTable(ctx: RequestContext, allRows: Row[], defaults: string[]
   );
   const line = (cells: string[], header: boolean): string =>
     cells.map((cell, i) =>
-      !header && RIGHT_ALIGNED.has(columns[i]!)
-        ? cell.padStart(widths[i]!)
-        : cell.padEnd(widths[i]!)
+      !header && rightAligned(columns[i]!) ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)
     ).join(" ").trimEnd();
   const lines = rows.map((r) => line(columns.map((c) => r[c] ?? ""), false));
   if (verbose) lines.unshift(line(columns, true));
@@ -110,13 +126,6 @@ const INDEX_COLUMNS = [
   "dataset.size",
 ];
 
-/** Estimated store size of an index: its visible sources plus a per-doc overhead. */
-export function storeSize(index: IndexState): number {
-  let bytes = 0;
-  for (const doc of index.visible.values()) bytes += JSON.stringify(doc.source).length + 64;
-  return bytes;
-}
-
 /** The `health` filter of `_cat/indices`: green, yellow or red (any case), else a 400. */
 function healthFilter(raw: string | null): string | undefined {
   if (raw === null) return undefined;
@@ -131,9 +140,12 @@ export function catIndicesHandler(ctx: RequestContext): Reply {
   const all = targets(ctx, { expandClosed: true, includeClosed: true });
   const indices = wanted ? all.filter((i) => !i.closed && statusOf(i) === wanted) : all;
   refreshDue(indices, ctx.state.now());
+  const units = { bytes: ctx.params.get("bytes"), time: ctx.params.get("time") };
+  const contexts = openContextsByIndex(ctx);
   const rows = indices.map((i) => {
     const size = i.closed ? "" : formatBytes(storeSize(i), ctx.params.get("bytes"));
     return {
+      ...indexStatsCells(i, units, contexts),
       health: i.closed ? "" : statusOf(i),
       status: i.closed ? "close" : "open",
       index: i.name,
@@ -141,13 +153,13 @@ export function catIndicesHandler(ctx: RequestContext): Reply {
       pri: String(i.shardCount),
       rep: String(i.replicas),
       "docs.count": i.closed ? "" : String(i.searchableCount),
-      "docs.deleted": i.closed ? "" : "0",
+      "docs.deleted": i.closed ? "" : String(holdingOf(i).deleted),
       "store.size": size,
       "pri.store.size": size,
       "dataset.size": size,
     };
   });
-  return catTable(ctx, rows, INDEX_COLUMNS);
+  return catTable(ctx, rows, INDEX_COLUMNS, INDEX_STATS_COLUMNS);
 }
 
 /** GET /_cat/health. */
@@ -194,9 +206,14 @@ export function catCountHandler(ctx: RequestContext): Reply {
 export function catAliasesHandler(ctx: RequestContext): Reply {
   const names = ctx.p.name?.split(",");
   const rows: Row[] = [];
+  // `expand_wildcards` defaults to `all` here; without `hidden`, hidden indices and aliases go.
+  const states = resolveOptions(ctx, { expandClosed: true, expandHidden: true });
   for (const index of ctx.state.cluster.indices.values()) {
+    if (index.closed ? !states.expandClosed : states.expandOpen === false) continue;
+    if (index.settings["index.hidden"] === "true" && !states.expandHidden) continue;
     for (const [alias, meta] of index.aliases) {
       if (names && !names.some((n) => matchPattern(n, alias))) continue;
+      if (meta.is_hidden === true && !states.expandHidden) continue;
       rows.push({
         alias,
         index: index.name,

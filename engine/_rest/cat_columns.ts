@@ -1,6 +1,8 @@
 // The _cat columns' short aliases and descriptions (for `h=` and `?help`), as Elasticsearch
 // registers them.
 
+import { INDEX_STATS_COLUMN_INFO } from "./cat_index_columns.ts";
+
 /** Aliases and a description per column name. */
 export const CAT_COLUMNS: Record<string, { aliases: string[]; desc: string }> = {
   health: { aliases: ["h"], desc: "current health status" },
@@ -41,6 +43,7 @@ export const CAT_COLUMNS: Record<string, { aliases: string[]; desc: string }> = 
   node: { aliases: ["n"], desc: "name of node where it lives" },
   name: { aliases: ["n"], desc: "node name" },
   uptime: { aliases: ["u"], desc: "node uptime" },
+  ...INDEX_STATS_COLUMN_INFO,
 };
 
 /**

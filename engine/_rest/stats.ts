@@ -5,11 +5,11 @@
 import { illegalArgument, validationFailed } from "../_errors.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { refreshDue } from "../_state/refresh.ts";
-import { storeSize } from "./cat.ts";
 import { statusOf } from "./cluster.ts";
 import { boolParam, ok, type Reply, type RequestContext } from "./context.ts";
 import { unrecognized } from "./params.ts";
-import { type Holding, section, type SectionOptions, STATS_METRICS } from "./stats_sections.ts";
+import { type Holding, holdingOf, openContextsByIndex } from "./stats_mapped.ts";
+import { section, type SectionOptions, STATS_METRICS } from "./stats_sections.ts";
 import { targets } from "./targets.ts";
 
 /** Metrics Elasticsearch accepts that the engine has nothing to report for. */
@@ -41,23 +41,9 @@ function block(metrics: readonly string[], parts: readonly Holding[], o: Section
   return out;
 }
 
-/** The whole index as one part. */
-function wholeIndex(index: IndexState): Holding {
-  const snapshot = index.searchTarget().snapshot;
-  return {
-    index,
-    docs: index.searchableCount,
-    deleted: snapshot.maxDoc - snapshot.docCount,
-    segments: snapshot.views.length,
-    bytes: storeSize(index),
-    shards: index.shardCount,
-    counters: true,
-  };
-}
-
 /** One part per shard: documents by where their routing sends them; counters on shard 0. */
 function shardParts(index: IndexState): Holding[] {
-  const whole = wholeIndex(index);
+  const whole = holdingOf(index);
   if (index.shardCount <= 1) return [{ ...whole, shards: 1 }];
   const parts: Holding[] = Array.from({ length: index.shardCount }, (_, shard) => ({
     index,
@@ -125,15 +111,7 @@ export function indicesStatsHandler(ctx: RequestContext): Reply {
   const indices = forbidClosed ? found.filter((i) => !i.closed) : found;
   const open = indices.filter((i) => !i.closed);
   refreshDue(open, ctx.state.now());
-  const contexts = new Map<string, { scrolls: number; pits: number }>();
-  for (const c of ctx.state.search.openContexts()) {
-    for (const t of c.targets) {
-      const entry = contexts.get(t.index) ?? { scrolls: 0, pits: 0 };
-      if (c.kind === "scroll") entry.scrolls++;
-      else entry.pits++;
-      contexts.set(t.index, entry);
-    }
-  }
+  const contexts = openContextsByIndex(ctx);
   const fields = listParam(ctx, "fields");
   const o: SectionOptions = {
     human: boolParam(ctx, "human"),
@@ -147,7 +125,7 @@ export function indicesStatsHandler(ctx: RequestContext): Reply {
     includeSegmentFileSizes: boolParam(ctx, "include_segment_file_sizes"),
     openContexts: contexts,
   };
-  const wholes = new Map(open.map((i) => [i, wholeIndex(i)]));
+  const wholes = new Map(open.map((i) => [i, holdingOf(i)]));
   const all = [...wholes.values()];
   const primaries = open.reduce((n, i) => n + i.shardCount, 0);
   const copies = open.reduce((n, i) => n + i.shardCount * (1 + i.replicas), 0);

@@ -1,9 +1,49 @@
-// What `_stats` reads from mappings and documents: fields of a type (completion, fielddata,
-// vectors) and how many vector values the searchable documents hold.
+// What `_stats` (and `_cat`) read from an index's mappings and documents: what it holds (documents,
+// segments, bytes), fields of a type (completion, fielddata, vectors) and how many vector values
+// the searchable documents hold.
 
 import type { JsonObject } from "../_json.ts";
 import { matchPattern } from "../_index/name_pattern.ts";
 import type { IndexState } from "../_state/index_state.ts";
+import type { RequestContext } from "./context.ts";
+
+/** What one index (or one shard of it) holds: its live documents and their source bytes. */
+export interface Holding {
+  index: IndexState;
+  /** Searchable documents. */
+  docs: number;
+  /** Deleted documents not merged away yet. */
+  deleted: number;
+  /** Segments. */
+  segments: number;
+  /** Source bytes (the store size the engine reports). */
+  bytes: number;
+  /** Shards this part stands for: all of the index's, or one. */
+  shards: number;
+  /** True when this is the part of the index that carries its operation counters. */
+  counters: boolean;
+}
+
+/** Estimated store size of an index: its visible sources plus a per-doc overhead. */
+export function storeSize(index: IndexState): number {
+  let bytes = 0;
+  for (const doc of index.visible.values()) bytes += JSON.stringify(doc.source).length + 64;
+  return bytes;
+}
+
+/** The whole index as one part: its searchable documents, deleted ones not merged yet, segments. */
+export function holdingOf(index: IndexState): Holding {
+  const snapshot = index.searchTarget().snapshot;
+  return {
+    index,
+    docs: index.searchableCount,
+    deleted: snapshot.maxDoc - snapshot.docCount,
+    segments: snapshot.views.length,
+    bytes: storeSize(index),
+    shards: index.shardCount,
+    counters: true,
+  };
+}
 
 /** Fields of the mappings with one of `types`, as dotted paths (multi-fields included). */
 export function fieldsOfType(mapping: unknown, types: readonly string[], prefix = ""): string[] {
@@ -53,4 +93,20 @@ function valueAt(source: JsonObject, path: string): unknown {
     at = (at as JsonObject)[key];
   }
   return at;
+}
+
+/** The open scrolls and points in time per index name (each holds every shard of its indices). */
+export function openContextsByIndex(
+  ctx: RequestContext,
+): Map<string, { scrolls: number; pits: number }> {
+  const out = new Map<string, { scrolls: number; pits: number }>();
+  for (const c of ctx.state.search.openContexts()) {
+    for (const t of c.targets) {
+      const entry = out.get(t.index) ?? { scrolls: 0, pits: 0 };
+      if (c.kind === "scroll") entry.scrolls++;
+      else entry.pits++;
+      out.set(t.index, entry);
+    }
+  }
+  return out;
 }

@@ -6,7 +6,7 @@ import { matchPattern } from "../_index/name_pattern.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import type { SearchCounters } from "../_state/index_stats.ts";
 import { formatBytes, formatTime } from "./cat_units.ts";
-import { fieldList, vectorValues } from "./stats_mapped.ts";
+import { fieldList, type Holding, vectorValues } from "./stats_mapped.ts";
 
 /** Every metric `_stats` answers, in Elasticsearch's order (what no metric or `_all` selects). */
 export const STATS_METRICS = [
@@ -46,28 +46,11 @@ export interface SectionOptions {
   openContexts: Map<string, { scrolls: number; pits: number }>;
 }
 
-/** What one index (or one shard of it) holds: its live documents and their source bytes. */
-export interface Holding {
-  index: IndexState;
-  /** Searchable documents. */
-  docs: number;
-  /** Deleted documents not merged away yet. */
-  deleted: number;
-  /** Segments. */
-  segments: number;
-  /** Source bytes (the store size the engine reports). */
-  bytes: number;
-  /** Shards this part stands for: all of the index's, or one. */
-  shards: number;
-  /** True when this is the part of the index that carries its operation counters. */
-  counters: boolean;
-}
-
 type Out = Record<string, unknown>;
 
-function bytes(out: Out, human: boolean, name: string, value: number): void {
+function bytes(out: Out, human: boolean, name: string, value: number, raw = `${name}_in_bytes`) {
   if (human) out[name] = formatBytes(value);
-  out[`${name}_in_bytes`] = value;
+  out[raw] = value;
 }
 
 function millis(out: Out, human: boolean, name: string, raw: string, value: number): void {
@@ -266,9 +249,9 @@ export function section(metric: string, parts: readonly Holding[], o: SectionOpt
           "doc_values_memory",
           "index_writer_memory",
           "version_map_memory",
-          "fixed_bit_set",
         ]
       ) bytes(out, h, name, 0);
+      bytes(out, h, "fixed_bit_set", 0, "fixed_bit_set_memory_in_bytes");
       out.max_unsafe_auto_id_timestamp = -1;
       out.file_sizes = o.includeSegmentFileSizes ? fileSizes(parts, h) : {};
       return out;
