@@ -118,3 +118,18 @@ Deno.test("get alias: missing names listed sorted; hidden indices found through 
   assert.deepEqual(Object.keys(all).filter((k) => k !== "code").sort(), [".hid", "test_index"]);
   engine.close();
 });
+
+Deno.test("hidden aliases: a dot pattern reaches a hidden dot alias, and through it a hidden index", async () => {
+  const engine = new Engine();
+  await call(engine, "PUT", "/index1", {
+    settings: { index: { hidden: true } },
+    aliases: { ".alias1": { is_hidden: true }, alias2: {} },
+  });
+  const cat = async (path: string): Promise<string> =>
+    await (await engine.fetch(`http://e/_cat/indices${path}`)).text();
+  assert.equal(await cat("?h=i"), "");
+  assert.equal(await cat("/.*?h=i"), "index1\n");
+  assert.equal(await cat("/i*?h=i"), "");
+  assert.equal(await cat("/alias*?h=i"), "index1\n");
+  engine.close();
+});

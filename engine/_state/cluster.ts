@@ -106,7 +106,9 @@ export class Cluster {
    * of first appearance. Missing concrete names give 404 unless `ignoreUnavailable`.
    */
   resolve(expression: string | undefined, options: ResolveOptions = {}): IndexState[] {
-    const parts = !expression || expression === "_all" || expression === "*"
+    // No expression, `_all` or `*` means every index, as named; aliases add nothing then.
+    const trivial = !expression || expression === "_all" || expression === "*";
+    const parts = trivial
       ? ["*"]
       : expression.split(",").map((p) => p.trim()).filter((p) => p !== "");
     const found = new Map<string, IndexState>();
@@ -132,13 +134,13 @@ export class Cluster {
             matched = true;
           }
         }
-        for (const alias of options.ignoreAliases ? [] : this.aliasNames()) {
+        for (const alias of options.ignoreAliases || trivial ? [] : this.aliasNames()) {
           if (!matchPattern(pattern, alias)) continue;
           const dottedAlias = pattern.startsWith(".") && alias.startsWith(".");
           if (this.aliasHidden(alias) && !options.expandHidden && !dottedAlias) continue;
+          // Through a visible (or asked-for) alias every index counts, hidden or not.
           for (const index of this.aliasIndices(alias)) {
             if (index.closed ? !options.expandClosed : options.expandOpen === false) continue;
-            if (isHidden(index) && !options.expandHidden && !dotted(pattern, index)) continue;
             found.set(index.name, index);
             matched = true;
           }
