@@ -55,6 +55,8 @@ function sortRows(rows: Row[], spec: string | null): Row[] {
     for (const { column, desc } of keys) {
       const x = a[column!] ?? "";
       const y = b[column!] ?? "";
+      // Cells without a value (an unassigned shard's docs) sort last either way.
+      if ((x === "") !== (y === "")) return x === "" ? 1 : -1;
       const nx = numeric(x);
       const ny = numeric(y);
       const c = !Number.isNaN(nx) && !Number.isNaN(ny) ? nx - ny : x < y ? -1 : x > y ? 1 : 0;
@@ -71,7 +73,9 @@ export function catTable(
   defaults: string[],
   extra: readonly string[] = [],
 ): Reply {
-  const known = [...new Set([...defaults, ...extra, ...Object.keys(allRows[0] ?? {})])];
+  // `extra` holding every column gives their order (for `?help`); else defaults come first.
+  const order = defaults.every((d) => extra.includes(d)) ? extra : [...defaults, ...extra];
+  const known = [...new Set([...order, ...Object.keys(allRows[0] ?? {})])];
   if (ctx.params.has("help")) {
     return {
       status: 200,
@@ -232,42 +236,6 @@ export function catAliasesHandler(ctx: RequestContext): Reply {
     "routing.search",
     "is_write_index",
   ]);
-}
-
-/** GET /_cat/shards[/{index}]: one started primary per shard, replicas unassigned (a single node). */
-export function catShardsHandler(ctx: RequestContext): Reply {
-  const indices = targets(ctx);
-  refreshDue(indices, ctx.state.now());
-  const rows: Row[] = [];
-  for (const index of indices) {
-    const size = formatBytes(storeSize(index), ctx.params.get("bytes"));
-    for (let shard = 0; shard < index.shardCount; shard++) {
-      const docs = index.shardCount === 1 ? String(index.searchableCount) : "";
-      rows.push({
-        index: index.name,
-        shard: String(shard),
-        prirep: "p",
-        state: "STARTED",
-        docs,
-        store: size,
-        ip: "127.0.0.1",
-        node: "searchvisitor",
-      });
-      for (let r = 0; r < index.replicas; r++) {
-        rows.push({
-          index: index.name,
-          shard: String(shard),
-          prirep: "r",
-          state: "UNASSIGNED",
-          docs: "",
-          store: "",
-          ip: "",
-          node: "",
-        });
-      }
-    }
-  }
-  return catTable(ctx, rows, ["index", "shard", "prirep", "state", "docs", "store", "ip", "node"]);
 }
 
 /** GET /_cat/nodes: the one node. */

@@ -84,6 +84,12 @@ const STATS_COLUMNS: readonly StatsColumn[] = [
   ["bulk.avg_size_in_bytes", "basi,bulkAvgSizeInBytes", "bulk", "avg_size_in_bytes", N, "average size in bytes of shard bulk"],
 ];
 
+// deno-fmt-ignore
+const VECTOR_COLUMNS: readonly StatsColumn[] = [
+  ["dense_vector.value_count", "dvc,denseVectorCount", "dense_vector", "value_count", N, "number of indexed dense vectors in shard"],
+  ["sparse_vector.value_count", "svc,sparseVectorCount", "sparse_vector", "value_count", N, "number of indexed sparse vectors in shard"],
+];
+
 /** Aliases and descriptions of the columns this file adds (merged into the `_cat` help). */
 export const INDEX_STATS_COLUMN_INFO: Record<string, { aliases: string[]; desc: string }> = {
   "creation.date": { aliases: ["cd"], desc: "index creation date (millisecond value)" },
@@ -94,6 +100,11 @@ export const INDEX_STATS_COLUMN_INFO: Record<string, { aliases: string[]; desc: 
       [name, { aliases: aliases.split(","), desc }],
       [`pri.${name}`, { aliases: [], desc }],
     ]),
+  ),
+  ...Object.fromEntries(
+    VECTOR_COLUMNS.map((
+      [name, aliases, , , , desc],
+    ) => [name, { aliases: aliases.split(","), desc }]),
   ),
 };
 
@@ -114,6 +125,35 @@ const OPTIONS: SectionOptions = {
   openContexts: new Map(),
 };
 
+/** The cells of stats columns `names` (all of the index table's by default) for one part. */
+export function statsCells(
+  part: Holding,
+  units: { bytes: string | null; time: string | null },
+  openContexts: SectionOptions["openContexts"],
+  names?: ReadonlySet<string>,
+): Record<string, string> {
+  const row: Record<string, string> = {};
+  const sections = new Map<string, Record<string, unknown>>();
+  const read = (name: string): Record<string, unknown> => {
+    let found = sections.get(name);
+    if (found === undefined) {
+      found = section(name, [part], { ...OPTIONS, openContexts });
+      sections.set(name, found);
+    }
+    return found;
+  };
+  for (const [name, , metric, key, kind] of [...STATS_COLUMNS, ...VECTOR_COLUMNS]) {
+    if (names ? !names.has(name) : VECTOR_COLUMNS.some(([v]) => v === name)) continue;
+    const value = Number(read(metric)[key] ?? 0);
+    row[name] = kind === "t"
+      ? formatTime(value, units.time)
+      : kind === "b"
+      ? formatBytes(value, units.bytes)
+      : String(value);
+  }
+  return row;
+}
+
 /**
  * The extra cells of one index's row: empty for a closed index (it has no stats), sizes in the
  * `bytes` unit and times in the `time` unit when given.
@@ -129,23 +169,7 @@ export function indexStatsCells(
     "search.throttled": "false",
   };
   if (index.closed) return row;
-  const part: Holding = holdingOf(index);
-  const sections = new Map<string, Record<string, unknown>>();
-  const read = (name: string): Record<string, unknown> => {
-    let found = sections.get(name);
-    if (found === undefined) {
-      found = section(name, [part], { ...OPTIONS, openContexts });
-      sections.set(name, found);
-    }
-    return found;
-  };
-  for (const [name, , metric, key, kind] of STATS_COLUMNS) {
-    const value = Number(read(metric)[key] ?? 0);
-    const cell = kind === "t"
-      ? formatTime(value, units.time)
-      : kind === "b"
-      ? formatBytes(value, units.bytes)
-      : String(value);
+  for (const [name, cell] of Object.entries(statsCells(holdingOf(index), units, openContexts))) {
     row[name] = cell;
     row[`pri.${name}`] = cell;
   }

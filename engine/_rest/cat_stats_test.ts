@@ -69,3 +69,44 @@ Deno.test("_cat/aliases: expand_wildcards (all by default) leaves hidden indices
   assert.equal(await text(engine, "/_cat/aliases/seen?h=alias&expand_wildcards=open"), "");
   engine.close();
 });
+
+Deno.test("_cat/shards: each shard's own documents and stats, hidden indices listed, unassigned replicas last when sorting", async () => {
+  const engine = new Engine();
+  await call(engine, "PUT", "/many", { settings: { number_of_shards: 3, number_of_replicas: 1 } });
+  for (let i = 0; i < 12; i++) await call(engine, "PUT", `/many/_doc/${i}`, { n: i });
+  await call(engine, "POST", "/many/_refresh");
+  await call(engine, "PUT", "/hid", { settings: { number_of_replicas: 0, "index.hidden": true } });
+  await call(engine, "PUT", "/hid/_doc/1?refresh=true", { x: 1 });
+  const rows: Array<Record<string, string>> = await (await engine.fetch(
+    "http://e/_cat/shards?format=json&h=index,shard,prirep,state,docs,iito&s=index,docs:desc",
+  )).json();
+  assert.deepEqual(rows[0], {
+    index: "hid",
+    shard: "0",
+    prirep: "p",
+    state: "STARTED",
+    docs: "1",
+    "indexing.index_total": "1",
+  });
+  const primaries = rows.filter((r) => r.index === "many" && r.prirep === "p");
+  assert.equal(primaries.length, 3);
+  assert.equal(primaries.reduce((n, r) => n + Number(r.docs), 0), 12);
+  const replicas = rows.slice(4);
+  assert.ok(replicas.every((r) => r.prirep === "r" && r.state === "UNASSIGNED" && r.docs === null));
+  const help = await text(engine, "/_cat/shards?help");
+  const names = help.trim().split("\n").map((l) => l.split(" ")[0]);
+  assert.deepEqual(names.slice(0, 10), [
+    "index",
+    "shard",
+    "prirep",
+    "state",
+    "docs",
+    "store",
+    "dataset",
+    "ip",
+    "id",
+    "node",
+  ]);
+  assert.equal(names.at(-1), "sparse_vector.value_count");
+  engine.close();
+});

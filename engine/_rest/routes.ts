@@ -19,8 +19,8 @@ import {
   catHealthHandler,
   catIndicesHandler,
   catNodesHandler,
-  catShardsHandler,
 } from "./cat.ts";
+import { catShardsHandler } from "./cat_shards.ts";
 import { clusterSettingsHandler, healthHandler, infoHandler } from "./cluster.ts";
 import type { Reply, RequestContext } from "./context.ts";
 import {

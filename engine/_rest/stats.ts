@@ -8,7 +8,7 @@ import { refreshDue } from "../_state/refresh.ts";
 import { statusOf } from "./cluster.ts";
 import { boolParam, ok, type Reply, type RequestContext } from "./context.ts";
 import { unrecognized } from "./params.ts";
-import { type Holding, holdingOf, openContextsByIndex } from "./stats_mapped.ts";
+import { type Holding, holdingOf, openContextsByIndex, shardParts } from "./stats_mapped.ts";
 import { section, type SectionOptions, STATS_METRICS } from "./stats_sections.ts";
 import { targets } from "./targets.ts";
 
@@ -39,29 +39,6 @@ function block(metrics: readonly string[], parts: readonly Holding[], o: Section
   const out: Record<string, unknown> = {};
   for (const m of metrics) out[m === "merge" ? "merges" : m] = section(m, parts, o);
   return out;
-}
-
-/** One part per shard: documents by where their routing sends them; counters on shard 0. */
-function shardParts(index: IndexState): Holding[] {
-  const whole = holdingOf(index);
-  if (index.shardCount <= 1) return [{ ...whole, shards: 1 }];
-  const parts: Holding[] = Array.from({ length: index.shardCount }, (_, shard) => ({
-    index,
-    docs: 0,
-    deleted: 0,
-    segments: 0,
-    bytes: 0,
-    shards: 1,
-    counters: shard === 0,
-  }));
-  for (const doc of index.visible.values()) {
-    const part = parts[index.shardOf(doc.routing ?? doc.id)]!;
-    part.docs++;
-    part.bytes += JSON.stringify(doc.source).length + 64;
-  }
-  parts[0]!.deleted = whole.deleted;
-  for (const p of parts) p.segments = p.docs > 0 ? 1 : 0;
-  return parts;
 }
 
 function shardEntry(

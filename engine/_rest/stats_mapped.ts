@@ -45,6 +45,29 @@ export function holdingOf(index: IndexState): Holding {
   };
 }
 
+/** One part per shard: documents by where their routing sends them; counters on shard 0. */
+export function shardParts(index: IndexState): Holding[] {
+  const whole = holdingOf(index);
+  if (index.shardCount <= 1) return [{ ...whole, shards: 1 }];
+  const parts: Holding[] = Array.from({ length: index.shardCount }, (_, shard) => ({
+    index,
+    docs: 0,
+    deleted: 0,
+    segments: 0,
+    bytes: 0,
+    shards: 1,
+    counters: shard === 0,
+  }));
+  for (const doc of index.visible.values()) {
+    const part = parts[index.shardOf(doc.routing ?? doc.id)]!;
+    part.docs++;
+    part.bytes += JSON.stringify(doc.source).length + 64;
+  }
+  parts[0]!.deleted = whole.deleted;
+  for (const p of parts) p.segments = p.docs > 0 ? 1 : 0;
+  return parts;
+}
+
 /** Fields of the mappings with one of `types`, as dotted paths (multi-fields included). */
 export function fieldsOfType(mapping: unknown, types: readonly string[], prefix = ""): string[] {
   const out: string[] = [];
