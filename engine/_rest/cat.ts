@@ -1,7 +1,6 @@
 // The _cat APIs: indices, health, count, aliases and shards, as text tables (`v`, `h`, `s`) or `format=json`.
 
 import { illegalArgument } from "../_errors.ts";
-import type { IndexState } from "../_state/index_state.ts";
 import { matchPattern } from "../_index/name_pattern.ts";
 import { refreshDue } from "../_state/refresh.ts";
 import { boolParam, ok, type Reply, type RequestContext } from "./context.ts";

@@ -39,7 +39,8 @@ import {
   openCloseHandler,
   refreshHandler,
 } from "./indices.ts";
-import { fieldCapsHandler, fieldMappingHandler } from "./fields.ts";
+import { fieldMappingHandler } from "./fields.ts";
+import { fieldCapsHandler } from "./field_caps.ts";
 import { mgetHandler } from "./mget.ts";
 import { api, API_PARAMS } from "./params.ts";
 import { Router } from "./router.ts";
