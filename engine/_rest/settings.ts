@@ -90,9 +90,7 @@ export function putSettingsHandler(ctx: RequestContext): Reply {
   validateSettings(changes);
   const preserve = boolParam(ctx, "preserve_existing");
   const found = targets(ctx, { includeClosed: true });
-  for (const index of found) {
-    if (!index.closed) checkUpdatable(changes, index.name);
-  }
+  checkUpdatable(changes, found.filter((i) => !i.closed).map((i) => `${i.name}/${i.uuid}`));
   for (const index of found) {
     for (const [key, value] of Object.entries(changes)) {
       // `preserve_existing` only adds settings the index does not have yet.

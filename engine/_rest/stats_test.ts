@@ -216,3 +216,31 @@ Deno.test("_stats: human=true writes readable sizes and times before the raw num
   assert.equal(plain.store.size, undefined);
   engine.close();
 });
+
+Deno.test("_stats: completion and fielddata fields listed by pattern; vector values counted", async () => {
+  const engine = new Engine();
+  await call(engine, "PUT", "/v", {
+    mappings: {
+      properties: {
+        bar: { type: "text", fielddata: true, fields: { completion: { type: "completion" } } },
+        vec: { type: "dense_vector", dims: 2 },
+        sv: { type: "sparse_vector" },
+      },
+    },
+  });
+  await call(engine, "PUT", "/v/_doc/1", { bar: "x", vec: [1, 2], sv: { a: 1 } });
+  await call(engine, "PUT", "/v/_doc/2?refresh=true", { bar: "y", vec: [3, 4] });
+  const s = (await call(engine, "GET", "/v/_stats?completion_fields=*&fielddata_fields=b*"))
+    .indices.v.total;
+  assert.deepEqual(Object.keys(s.completion.fields), ["bar.completion"]);
+  assert.deepEqual(Object.keys(s.fielddata.fields), ["bar"]);
+  assert.equal(s.dense_vector.value_count, 2);
+  assert.equal(s.sparse_vector.value_count, 1);
+  const none = (await call(engine, "GET", "/v/_stats")).indices.v.total;
+  assert.equal(none.completion.fields, undefined);
+  const sizes = (await call(engine, "GET", "/v/_stats/segments?include_segment_file_sizes"))
+    .indices.v.total.segments;
+  assert.ok(sizes.count >= 1);
+  assert.equal(sizes.file_sizes.si.description, "Segment Info");
+  engine.close();
+});
