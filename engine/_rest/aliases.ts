@@ -10,6 +10,7 @@ import {
 import type { AliasMeta, IndexState } from "../_state/index_state.ts";
 import { indexNotFound } from "../_state/cluster.ts";
 import { changeAliases } from "../_state/alias_changes.ts";
+import { resolveDateMathName } from "../_state/date_math_names.ts";
 import { matchPattern } from "../_index/name_pattern.ts";
 import { bodyObject, ok, type Reply, type RequestContext, requireBody } from "./context.ts";
 import { targets } from "./targets.ts";
@@ -72,7 +73,9 @@ export function putAliasHandler(ctx: RequestContext): Reply {
   if (body.alias !== undefined && typeof body.alias !== "string") {
     throw xContentParseError("[1:10] [alias] failed to parse field [alias]");
   }
-  const name = (body.alias as string | undefined) ?? ctx.p.name;
+  const given = (body.alias as string | undefined) ?? ctx.p.name;
+  // An added alias's name may be date math (`<logs-{now/d}>`), resolved as the alias is made.
+  const name = given === undefined ? undefined : resolveDateMathName(given, ctx.state.now());
   const indexExpr = body.index ?? body.indices ?? ctx.p.index;
   if (!name || !indexExpr) {
     throw validationFailed(`${!name ? "[alias] is missing" : "[index] is missing"}`);
@@ -170,8 +173,11 @@ export function updateAliasesHandler(ctx: RequestContext): Reply {
         throw validationFailed("One of [alias] or [aliases] is required");
       }
       const meta = readAliasMeta(spec);
+      const now = ctx.state.now();
       for (const index of indices) {
-        for (const a of aliases) plan.push(() => cluster.putAlias(index, a, meta));
+        for (const a of aliases) {
+          plan.push(() => cluster.putAlias(index, resolveDateMathName(a, now), meta));
+        }
       }
     } else if (kind === "remove") {
       const missing = (names: string[]): EngineError =>

@@ -133,3 +133,21 @@ Deno.test("hidden aliases: a dot pattern reaches a hidden dot alias, and through
   assert.equal(await cat("/alias*?h=i"), "index1\n");
   engine.close();
 });
+
+Deno.test("date math in alias names: resolved when an alias is added (path, body, actions, index creation) and when named", async () => {
+  const engine = new Engine({ now: () => Date.UTC(2024, 2, 15, 10) });
+  await call(engine, "PUT", "/logs", { aliases: { "<created-{now/d}>": {} } });
+  await call(engine, "PUT", "/logs/_alias/%3Cday-%7Bnow%2Fd%7D%3E");
+  await call(engine, "POST", "/_aliases", {
+    actions: [{ add: { index: "logs", alias: "<month-{now/M{yyyy.MM}}>" } }],
+  });
+  const got = await call(engine, "GET", "/logs/_alias");
+  assert.deepEqual(Object.keys(got.logs.aliases).sort(), [
+    "created-2024.03.15",
+    "day-2024.03.15",
+    "month-2024.03",
+  ]);
+  const named = await call(engine, "GET", "/_alias/%3Cday-%7Bnow%2Fd%7D%3E");
+  assert.deepEqual(Object.keys(named.logs.aliases), ["day-2024.03.15"]);
+  engine.close();
+});

@@ -8,6 +8,7 @@ import { defaultsBeside } from "../_state/setting_registry.ts";
 import { bodyObject, boolParam, ok, type Reply, type RequestContext } from "./context.ts";
 import { resolveOptions, targets } from "./targets.ts";
 import { changeAliases } from "../_state/alias_changes.ts";
+import { resolveDateMathName } from "../_state/date_math_names.ts";
 import { aliasView, readAliasMeta } from "./aliases.ts";
 import { settingsView } from "./settings.ts";
 
@@ -30,7 +31,9 @@ export function createIndexHandler(ctx: RequestContext): Reply {
   changeAliases(cluster, () => {
     const index = cluster.create(ctx.p.index!, settings, structuredClone(mappings));
     name = index.name;
-    for (const [alias, meta] of aliases) cluster.putAlias(index, alias, meta);
+    for (const [alias, meta] of aliases) {
+      cluster.putAlias(index, resolveDateMathName(alias, ctx.state.now()), meta);
+    }
   });
   return ok({ acknowledged: true, shards_acknowledged: true, index: name });
 }
