@@ -163,7 +163,11 @@ export function openCloseHandler(ctx: RequestContext, close: boolean): Reply {
   const found = targets(ctx, { includeClosed: true, expandClosed: true });
   const indices: Record<string, unknown> = {};
   for (const index of found) {
-    if (close && !index.closed) index.refresh(ctx.state.now());
+    if (close && !index.closed) {
+      // Closing commits: everything is searchable-on-reopen and the translog is empty.
+      index.refresh(ctx.state.now());
+      index.stats.translogOps = 0;
+    }
     index.closed = close;
     indices[index.name] = { closed: true };
   }

@@ -102,10 +102,18 @@ export function indicesStatsHandler(ctx: RequestContext): Reply {
     includeSegmentFileSizes: boolParam(ctx, "include_segment_file_sizes"),
     openContexts: contexts,
   };
-  const wholes = new Map(open.map((i) => [i, holdingOf(i)]));
+  // A closed index keeps its documents; its segments are unloaded (listed with
+  // `include_unloaded_segments`) and closing committed its translog.
+  const unloaded = boolParam(ctx, "include_unloaded_segments");
+  const wholes = new Map(
+    indices.map((i) => {
+      const h = holdingOf(i);
+      return [i, i.closed && !unloaded ? { ...h, segments: 0 } : h];
+    }),
+  );
   const all = [...wholes.values()];
-  const primaries = open.reduce((n, i) => n + i.shardCount, 0);
-  const copies = open.reduce((n, i) => n + i.shardCount * (1 + i.replicas), 0);
+  const primaries = indices.reduce((n, i) => n + i.shardCount, 0);
+  const copies = indices.reduce((n, i) => n + i.shardCount * (1 + i.replicas), 0);
   const out: Record<string, unknown> = {
     _shards: { total: copies, successful: primaries, failed: 0 },
     _all: { primaries: block(metrics, all, o), total: block(metrics, all, o) },
@@ -117,9 +125,9 @@ export function indicesStatsHandler(ctx: RequestContext): Reply {
     const entry: Record<string, unknown> = { uuid: index.uuid };
     if (!index.closed) entry.health = statusOf(index);
     entry.status = index.closed ? "close" : "open";
-    entry.primaries = whole ? block(metrics, [whole], o) : {};
-    entry.total = whole ? block(metrics, [whole], o) : {};
-    if (level === "shards" && whole) {
+    entry.primaries = block(metrics, [whole!], o);
+    entry.total = block(metrics, [whole!], o);
+    if (level === "shards" && !index.closed) {
       const shards: Record<string, unknown> = {};
       shardParts(index).forEach((part, n) => {
         shards[String(n)] = [shardEntry(ctx, index, part, metrics, o)];

@@ -292,11 +292,18 @@ export function section(metric: string, parts: readonly Holding[], o: SectionOpt
 function fileSizes(parts: readonly Holding[], human: boolean): Out {
   const segments = sum(parts, (p) => p.segments);
   if (segments === 0) return {};
-  const si: Out = {};
-  bytes(si, human, "size", segments * 360);
-  si.description = "Segment Info";
-  const fdt: Out = {};
-  bytes(fdt, human, "size", sum(parts, (p) => p.bytes));
-  fdt.description = "Field Data";
-  return { si, fdt };
+  // One segment-info file per segment; the stored fields (the sources) spread over the segments.
+  const file = (description: string, total: number): Out => {
+    const out: Out = { description };
+    bytes(out, human, "size", total);
+    bytes(out, human, "min_size", Math.floor(total / segments));
+    bytes(out, human, "max_size", Math.ceil(total / segments));
+    bytes(out, human, "average_size", Math.round(total / segments));
+    out.count = segments;
+    return out;
+  };
+  return {
+    si: file("Segment Info", segments * 360),
+    fdt: file("Field Data", sum(parts, (p) => p.bytes)),
+  };
 }

@@ -120,7 +120,8 @@ Deno.test("_stats: closed indices are refused by name, or listed as close with f
   );
   assert.equal(both.indices.openindex.status, "open");
   assert.equal(both.indices.closedindex.status, "close");
-  assert.deepEqual(both.indices.closedindex.primaries, {});
+  assert.equal(both.indices.closedindex.primaries.docs.count, 0);
+  assert.equal(both.indices.closedindex.health, undefined);
   engine.close();
 });
 
@@ -242,5 +243,38 @@ Deno.test("_stats: completion and fielddata fields listed by pattern; vector val
     .indices.v.total.segments;
   assert.ok(sizes.count >= 1);
   assert.equal(sizes.file_sizes.si.description, "Segment Info");
+  engine.close();
+});
+
+Deno.test("_stats: a closed index keeps its documents, unloads its segments and has committed its translog", async () => {
+  const engine = new Engine();
+  await call(engine, "PUT", "/test", { settings: { number_of_replicas: 0 } });
+  await call(engine, "PUT", "/test/_doc/1", { foo: "bar" });
+  await call(engine, "PUT", "/test/_doc/2", { foo: "bar" });
+  let t = (await call(engine, "GET", "/test/_stats/translog")).indices.test.primaries.translog;
+  assert.deepEqual([t.operations, t.uncommitted_operations], [2, 2]);
+  await call(engine, "POST", "/test/_flush");
+  const s = (await call(engine, "GET", "/test/_stats/segments")).indices.test.primaries;
+  assert.equal(s.segments.count, 1);
+  await call(engine, "PUT", "/test/_doc/3", { foo: "bar" });
+  await call(engine, "POST", "/test/_close");
+  const q = "expand_wildcards=all&forbid_closed_indices=false";
+  const closed = (await call(engine, "GET", `/_stats/docs,segments,translog?${q}`)).indices.test;
+  assert.equal(closed.status, "close");
+  assert.equal(closed.primaries.docs.count, 3);
+  assert.equal(closed.primaries.segments.count, 0);
+  t = closed.primaries.translog;
+  assert.deepEqual([t.operations, t.uncommitted_operations], [0, 0]);
+  const unloaded = await call(engine, "GET", `/_stats/segments?${q}&include_unloaded_segments`);
+  assert.ok(unloaded.indices.test.primaries.segments.count >= 1);
+  const files = await call(
+    engine,
+    "GET",
+    "/_stats/segments?include_segment_file_sizes=true&" + q + "&include_unloaded_segments",
+  );
+  const si = files.indices.test.primaries.segments.file_sizes.si;
+  assert.ok(
+    si.count > 0 && si.min_size_in_bytes > 0 && si.max_size_in_bytes >= si.min_size_in_bytes,
+  );
   engine.close();
 });
