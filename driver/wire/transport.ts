@@ -55,9 +55,6 @@ export type {
 const GATEWAY_STATUSES = new Set([502, 503, 504]);
 const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
-/** The mark of a fetch that keeps the network contract (see the constructor). */
-const NETWORK_FETCH = Symbol.for("searchvisitor.networkFetch");
-
 type Attempt =
   | { kind: "response"; res: Response }
   | { kind: "failed"; error: unknown; connect: boolean; timedOut: boolean };
@@ -118,7 +115,7 @@ export class Transport {
     // more than a declared content-length, as contrib/fetch_node does) is read like the
     // runtime's own: no race against the signal, the declared length trusted.
     this.#injected = f !== undefined &&
-      (f as { [NETWORK_FETCH]?: unknown })[NETWORK_FETCH] !== true;
+      (f as unknown as Record<symbol, unknown>)[Symbol.for("searchvisitor.networkFetch")] !== true;
     this.#timeoutMs = check("timeoutMs", options.timeoutMs, 30_000, 1);
     this.#requestTimeoutMs = options.requestTimeoutMs === undefined
       ? undefined
