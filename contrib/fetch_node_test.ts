@@ -335,3 +335,22 @@ Deno.test("nodeFetch: a failed TLS handshake is a connect-phase failure, retried
     await srv.stop();
   }
 });
+
+Deno.test("nodeFetch: the driver's deadline ends a body that stalls after its head", async () => {
+  // A declared length the driver trusts (it reads the text at once): the stall must still end.
+  const srv = await rawServer((_req, res) => {
+    res.writeHead(200, { "content-type": "application/json", "content-length": 1000 });
+    res.write('{"hits": ');
+  });
+  const fetch = nodeFetch();
+  try {
+    const ds = new DataSource({ nodes: [srv.url], fetch, timeoutMs: 150, maxRetries: 0 });
+    const started = Date.now();
+    await assert.rejects(new JdbcTemplate(ds).queryForList("POST /p/_search {}"), TimeoutError);
+    assert.ok(Date.now() - started < 2_000);
+    await until(() => srv.closed() === 1);
+  } finally {
+    fetch.close();
+    await srv.stop();
+  }
+});
