@@ -45,7 +45,8 @@
  */
 
 import { Buffer } from "node:buffer";
-import { Http1Agent, Job, type Origin } from "./_http1_pool_node.ts";
+import { Job, type Origin } from "./_http1_conn_node.ts";
+import { Http1Agent } from "./_http1_pool_node.ts";
 
 /** Options of {@linkcode nodeFetch}. */
 export interface NodeFetchOptions {
