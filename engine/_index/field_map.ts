@@ -97,6 +97,8 @@ export class FieldMap {
   readonly roots: Map<string, FieldInfo> = new Map();
   /** Object paths (for `exists` on objects and wildcard expansion). */
   readonly objects: Set<string> = new Set();
+  /** Paths mapped as `nested` (each also in `objects`). */
+  readonly nested: Set<string> = new Set();
 
   constructor(mappings: Mappings | undefined) {
     this.#walk("", mappings?.properties ?? {});
@@ -107,6 +109,7 @@ export class FieldMap {
       const path = prefix + name;
       if (m.properties || m.type === "object" || m.type === "nested") {
         this.objects.add(path);
+        if (m.type === "nested") this.nested.add(path);
         this.#walk(path + ".", m.properties ?? {});
         continue;
       }

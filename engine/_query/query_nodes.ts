@@ -149,12 +149,27 @@ export type QueryNode =
   }
   | { readonly kind: "script"; readonly script: ScoreScript; readonly boost: number }
   | {
+    readonly kind: "nested";
+    /** The nested path (full, from the root). */
+    readonly path: string;
+    /** Run on each object under the path. */
+    readonly query: QueryNode;
+    /** How the matching objects' scores make the document's. */
+    readonly scoreMode: NestedScoreMode;
+    /** Match nothing (instead of failing) when the path is not mapped. */
+    readonly ignoreUnmapped: boolean;
+    readonly boost: number;
+  }
+  | {
     readonly kind: "boosting";
     readonly positive: QueryNode;
     readonly negative: QueryNode;
     readonly negativeBoost: number;
     readonly boost: number;
   };
+
+/** How a `nested` query combines the scores of a document's matching objects. */
+export type NestedScoreMode = "avg" | "max" | "min" | "sum" | "none";
 
 /** An inline script of a `script_score` or `script` query. */
 export interface ScoreScript {
