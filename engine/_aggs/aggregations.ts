@@ -12,6 +12,7 @@ import {
   type ValueSource,
 } from "./bucket_aggs.ts";
 import { dateValueAt, formatDateAt } from "../_index/dates.ts";
+import { parseTimeZone } from "../_index/time_zones.ts";
 import { type AggFn, type AggInput, eachValue, fieldInfo, fieldOf } from "./agg_values.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
 import { matchLive } from "../_query/query_exec.ts";
@@ -316,12 +317,13 @@ const AGGS: Record<string, AggFn> = {
     const info = inputs.map((i) => i.ctx.fields.byPath.get(field)).find((f) => f);
     const format = typeof body.format === "string" ? body.format : info?.format;
     const now = inputs[0]?.ctx.now ?? Date.now();
+    const zone = body.time_zone === undefined ? undefined : parseTimeZone(String(body.time_zone));
     return rangeAgg(
       body,
       numericSource(inputs, body, name, "date_histogram"),
       subRunner(inputs, sub),
-      (v) => dateValueAt(v, now, false, format, false),
-      (n) => formatDateAt(n, false, format),
+      (v) => dateValueAt(v, now, false, format, false, zone),
+      (n) => formatDateAt(n, false, format, zone),
     );
   },
 };

@@ -3,6 +3,8 @@
 import { illegalArgument, parsingError } from "../_errors.ts";
 import { bucketsLeft, consumeBuckets } from "../_index/limits.ts";
 import { formatDateAt } from "../_index/dates.ts";
+import { parseTimeZone } from "../_index/time_zones.ts";
+import { zonedRounding } from "./zoned_rounding.ts";
 import { setOwn } from "../_index/own.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
 import type { JsonObject } from "../_json.ts";
@@ -154,8 +156,10 @@ export function dateHistogramAgg(
   sub: SubRunner | null,
 ): JsonObject {
   const spec = String(body.calendar_interval ?? body.fixed_interval ?? body.interval ?? "");
+  const zone = body.time_zone === undefined ? undefined : parseTimeZone(String(body.time_zone));
   let floor: (ms: number) => number;
   let next: (ms: number) => number;
+  let size: number | null = null;
   if (
     body.calendar_interval !== undefined || (body.fixed_interval === undefined && CALENDAR[spec])
   ) {
@@ -167,6 +171,7 @@ export function dateHistogramAgg(
     }
     floor = (ms) => calendarFloor(ms, unit);
     next = (ms) => calendarNext(ms, unit);
+    size = FIXED_MS[unit] ?? null;
   } else {
     const m = /^(\d+)(ms|s|m|h|d)$/.exec(spec);
     if (!m) {
@@ -174,12 +179,16 @@ export function dateHistogramAgg(
         `failed to parse setting [date_histogram.fixedInterval] with value [${spec}] as a time value: unit is missing or unrecognized`,
       );
     }
-    const size = Number(m[1]) * FIXED_MS[m[2]!]!;
-    if (!(size > 0)) {
+    const fixed = Number(m[1]) * FIXED_MS[m[2]!]!;
+    if (!(fixed > 0)) {
       throw illegalArgument("Zero or negative time interval not supported");
     }
-    floor = (ms) => Math.floor(ms / size) * size;
-    next = (ms) => ms + size;
+    floor = (ms) => Math.floor(ms / fixed) * fixed;
+    next = (ms) => ms + fixed;
+    size = fixed;
+  }
+  if (zone && !(zone.fixed && zone.offsetAt(0) === 0)) {
+    ({ floor, next } = zonedRounding({ floor, next }, size, zone));
   }
   // Values arrive in millis (date_nanos are scaled down by the source).
   const { info, buckets } = group(source, floor);
@@ -200,7 +209,7 @@ export function dateHistogramAgg(
       keys,
       buckets,
       minDocCount,
-      (k) => ({ key_as_string: formatDateAt(k, false, format), key: k }),
+      (k) => ({ key_as_string: formatDateAt(k, false, format, zone), key: k }),
       sub,
     ),
   );

@@ -83,6 +83,8 @@ export type QueryNode =
     readonly lt?: unknown;
     readonly lte?: unknown;
     readonly format?: string;
+    /** `time_zone` of dates without an offset and of date-math rounding. */
+    readonly timeZone?: string;
     readonly boost: number;
   }
   | {

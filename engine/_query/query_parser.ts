@@ -10,6 +10,7 @@ import { parseQueryString, parseSimpleQueryString } from "./query_string.ts";
 import { parseRegexpFlags } from "./regexp_syntax.ts";
 import { parseSpan, SPAN_QUERIES } from "./span_parser.ts";
 import { isJsonObject, type JsonObject } from "../_json.ts";
+import { parseTimeZone } from "../_index/time_zones.ts";
 
 type Parser = (body: unknown, name: string) => QueryNode;
 
@@ -25,6 +26,12 @@ function boostOf(o: JsonObject): number {
   const n = typeof b === "string" || typeof b === "bigint" ? Number(b) : b;
   if (typeof n !== "number" || Number.isNaN(n)) throw parsingError(`[boost] must be a number`);
   return n;
+}
+
+/** A `time_zone` value, checked as Elasticsearch checks it. */
+function timeZoneOf(v: unknown): string {
+  if (typeof v !== "string") throw parsingError(`[range] time_zone must be a string`);
+  return parseTimeZone(v).id;
 }
 
 function checkKeys(o: JsonObject, name: string, allowed: readonly string[]): void {
@@ -321,6 +328,7 @@ const PARSERS: Record<string, Parser> = {
       field,
       ...p,
       format: params.format as string | undefined,
+      ...(params.time_zone === undefined ? {} : { timeZone: timeZoneOf(params.time_zone) }),
       boost: boostOf(params),
     };
   },
