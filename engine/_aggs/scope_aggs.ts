@@ -110,7 +110,7 @@ export function scopeAggs(run: SubAggs, topLevel: () => boolean): Record<string,
         // An unmapped path (or a plain object) has no nested objects: an empty bucket.
         if (!i.ctx.fields.nested.has(frame.path)) continue;
         const scope = nestedScope(i.ctx, frame.path);
-        const ctx = scopeContext(i.ctx, scope);
+        const ctx = scopeContext(i.ctx, scope, frame.path);
         const docs = objectsOf(scope.parent, i.docs);
         frame.links.set(ctx, { outer: i.ctx, parent: scope.parent });
         objects.push({ ctx, docs });

@@ -126,8 +126,8 @@ const scopeCache = new WeakMap<ShardSnapshot, WeakMap<FieldMap, Map<string, Nest
 export function nestedScope(ctx: ExecContext, path: string): NestedScope {
   let byFields = scopeCache.get(ctx.snapshot);
   if (!byFields) scopeCache.set(ctx.snapshot, byFields = new WeakMap());
-  let byPath = byFields.get(ctx.fields);
-  if (!byPath) byFields.set(ctx.fields, byPath = new Map());
+  let byPath = byFields.get(ctx.fields.full);
+  if (!byPath) byFields.set(ctx.fields.full, byPath = new Map());
   let scope = byPath.get(path);
   if (scope) return scope;
   const views: SegmentView[] = [];
@@ -136,7 +136,7 @@ export function nestedScope(ctx: ExecContext, path: string): NestedScope {
   let base = 0;
   let live = 0;
   for (const v of ctx.snapshot.views) {
-    const objects = objectSegment(v.segment, ctx.fields, path);
+    const objects = objectSegment(v.segment, ctx.fields.full, path);
     let deleted: Uint8Array | null = null;
     if (v.deleted) {
       deleted = new Uint8Array(objects.parent.length);
@@ -155,7 +155,7 @@ export function nestedScope(ctx: ExecContext, path: string): NestedScope {
   return scope;
 }
 
-/** The execution context of a scope's objects, beside the context of their parents. */
-export function scopeContext(ctx: ExecContext, scope: NestedScope): ExecContext {
-  return { ...ctx, snapshot: scope.snapshot };
+/** The execution context of the objects of `path`: they see the fields of their own scope. */
+export function scopeContext(ctx: ExecContext, scope: NestedScope, path: string): ExecContext {
+  return { ...ctx, snapshot: scope.snapshot, fields: ctx.fields.scope(path) };
 }

@@ -33,7 +33,7 @@ export function matchObjects(
   execute: Execute,
 ): { hits: Hits; parent: Int32Array; ctx: ExecContext } {
   const scope = nestedScope(ctx, path);
-  const objects = scopeContext(ctx, scope);
+  const objects = scopeContext(ctx, scope, path);
   const hits = liveOnly(scope.snapshot, execute(query, objects, scoring));
   return { hits, parent: scope.parent, ctx: objects };
 }

@@ -70,8 +70,9 @@ const both = {
 Deno.test("nested query: both conditions must hold in one object, not across two", async () => {
   const engine = await people();
   assert.deepEqual(ids(await search(engine, { nested: { path: "user", query: both } })), ["2"]);
-  // The same bool outside a nested query (flat fields) still matches across objects.
-  assert.deepEqual(ids(await search(engine, both)), ["1", "2"]);
+  // Outside a nested query the objects' fields are not seen at all, as in Elasticsearch.
+  assert.deepEqual(ids(await search(engine, both)), []);
+  assert.deepEqual(ids(await search(engine, { exists: { field: "user.first" } })), []);
   // A must_not holds per object too: doc 1 has an object that is not John.
   const notJohn = { bool: { must_not: { term: { "user.first": "John" } } } };
   assert.deepEqual(ids(await search(engine, { nested: { path: "user", query: notJohn } })), ["1"]);
@@ -182,4 +183,44 @@ Deno.test("nested query: full-text scoring per object, deletes and updates seen"
   await call(engine, "DELETE", "/people/_doc/1?refresh=true");
   const john = { nested: { path: "user", query: { term: { "user.first": "John" } } } };
   assert.deepEqual(ids(await search(engine, john)), ["2"]);
+});
+
+Deno.test("nested fields: include_in_root and include_in_parent copy them flat into outer scopes", async () => {
+  const engine = new Engine();
+  await call(engine, "PUT", "/flat", {
+    mappings: {
+      properties: {
+        user: {
+          type: "nested",
+          include_in_root: true,
+          properties: {
+            first: { type: "keyword" },
+            last: { type: "keyword" },
+            pets: {
+              type: "nested",
+              include_in_parent: true,
+              properties: { name: { type: "keyword" } },
+            },
+          },
+        },
+      },
+    },
+  });
+  await call(engine, "PUT", "/flat/_doc/1?refresh=true", {
+    user: [{ first: "John", last: "White", pets: { name: "Rex" } }, {
+      first: "Alice",
+      last: "Smith",
+    }],
+  });
+  const search = (query: unknown) => call(engine, "POST", "/flat/_search", { query });
+  // Copied into the root, the values match flat (across objects), as include_in_root does in ES.
+  const flat = {
+    bool: { must: [{ term: { "user.first": "John" } }, { term: { "user.last": "Smith" } }] },
+  };
+  assert.deepEqual(ids(await search(flat)), ["1"]);
+  assert.deepEqual(ids(await search({ nested: { path: "user", query: flat } })), []);
+  // The pets' names are copied into their user's scope, not to the root.
+  const rex = { term: { "user.pets.name": "Rex" } };
+  assert.deepEqual(ids(await search({ nested: { path: "user", query: rex } })), ["1"]);
+  assert.deepEqual(ids(await search(rex)), []);
 });
