@@ -222,3 +222,39 @@ Deno.test("nested aggregation: inside a terms bucket, and an unmapped path is em
   assert.deepEqual(res.aggregations.none, { doc_count: 0, n: { value: 0 } });
   engine.close();
 });
+
+Deno.test("nested aggregation: top_hits shows the objects with _nested", async () => {
+  const engine = await shop();
+  const res = await call(engine, "POST", "/shop/_search", {
+    size: 0,
+    query: { term: { shop: "north" } },
+    aggs: {
+      items: {
+        nested: { path: "items" },
+        aggs: {
+          dear: {
+            top_hits: { size: 1, sort: [{ "items.price": "desc" }], _source: ["items.sku"] },
+          },
+          reviews: {
+            nested: { path: "items.reviews" },
+            aggs: { best: { top_hits: { size: 1, sort: [{ "items.reviews.stars": "desc" }] } } },
+          },
+        },
+      },
+    },
+  });
+  assert.equal(res.code, 200, JSON.stringify(res));
+  const dear = res.aggregations.items.dear.hits;
+  assert.equal(dear.total.value, 2);
+  assert.deepEqual(dear.hits[0]._nested, { field: "items", offset: 1 });
+  assert.deepEqual(dear.hits[0]._source, { sku: "b" });
+  assert.equal(dear.hits[0]._id, "1");
+  const best = res.aggregations.items.reviews.best.hits.hits[0];
+  assert.deepEqual(best._nested, {
+    field: "items",
+    offset: 0,
+    _nested: { field: "reviews", offset: 0 },
+  });
+  assert.deepEqual(best._source, { stars: 5 });
+  engine.close();
+});

@@ -3,6 +3,7 @@
 import type { AggInput } from "./agg_values.ts";
 import type { Hits } from "../_query/doc_set.ts";
 import { type HitOptions, renderHits } from "../_hits/hits_render.ts";
+import { asNestedHit } from "../_hits/inner_hits.ts";
 import { compareValues, parseSort, sortReader, type SortValue } from "../_hits/sort.ts";
 import { parseSourceFilter } from "../_hits/source_filter.ts";
 import { topK } from "../_hits/top_k.ts";
@@ -71,7 +72,16 @@ export function topHitsAgg(
   if (options.scores) {
     for (const c of cands) if (maxScore === null || c.score > maxScore) maxScore = c.score;
   }
-  return {
-    hits: renderHits(page, targets, { value: cands.length, relation: "eq" }, maxScore, options),
-  };
+  const hits = renderHits(
+    page,
+    targets,
+    { value: cands.length, relation: "eq" },
+    maxScore,
+    options,
+  );
+  // Under a `nested` aggregation the docs are nested objects, shown with `_nested`.
+  hits.hits = page.map((c, i) =>
+    asNestedHit((hits.hits as Record<string, unknown>[])[i]!, targets[c.t]!.snapshot, c.doc)
+  );
+  return { hits };
 }

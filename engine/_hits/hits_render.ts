@@ -10,7 +10,6 @@ import { float32 } from "../_query/score.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
 import type { SortValue } from "./sort.ts";
 import { type InnerHitRenderer, type NestedInnerHits, renderInnerHits } from "./inner_hits.ts";
-import type { NestedStep } from "../_query/nested_objects.ts";
 
 /** One ordered hit: target index, global doc ordinal, score and sort values. */
 export interface Candidate {
@@ -50,8 +49,6 @@ export interface HitOptions {
   readonly highlight?: { readonly request: HighlightRequest; readonly query: QueryNode };
   /** `inner_hits` of the query's `nested` clauses. */
   readonly innerHits?: readonly NestedInnerHits[];
-  /** For an inner hit: where its object sits, from the root document (for its own inner hits). */
-  readonly nestedSteps?: readonly NestedStep[];
 }
 
 const termsCache = new WeakMap<QueryNode, Map<FieldMap, ReturnType<typeof queryTerms>>>();
@@ -112,7 +109,6 @@ export function renderHit(
       o.innerHits,
       target,
       c.doc,
-      o.nestedSteps ?? [],
       Date.now(),
       renderInner,
     );
@@ -127,7 +123,7 @@ export function renderHit(
 }
 
 /** An inner hit rendered as a hit of the nested objects, with the options its spec asks for. */
-const renderInner: InnerHitRenderer = (h, target, spec, steps) =>
+const renderInner: InnerHitRenderer = (h, target, spec) =>
   renderHit({ t: 0, doc: h.doc, score: h.score, sort: h.sort }, target, {
     source: spec.source,
     scores: spec.sort.length === 0 || spec.trackScores ||
@@ -140,7 +136,6 @@ const renderInner: InnerHitRenderer = (h, target, spec, steps) =>
     fields: spec.fields,
     highlight: spec.highlight ? { request: spec.highlight, query: spec.query } : undefined,
     innerHits: spec.children,
-    nestedSteps: steps,
   });
 
 /** The `hits.total` value, or undefined when not tracked. */

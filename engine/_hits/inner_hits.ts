@@ -10,8 +10,7 @@ import type { SearchTarget } from "../_index/search_target.ts";
 import type { ShardSnapshot } from "../_index/shard_snapshot.ts";
 import { type ExecContext, execContextOf } from "../_query/exec_context.ts";
 import type { Hits } from "../_query/doc_set.ts";
-import type { NestedStep } from "../_query/nested_objects.ts";
-import { nestedScope } from "../_query/nested_objects.ts";
+import { nestedIdentity, nestedScope, type NestedStep } from "../_query/nested_objects.ts";
 import { matchObjects } from "../_query/nested_query.ts";
 import { execute } from "../_query/query_exec.ts";
 import type { QueryNode } from "../_query/query_nodes.ts";
@@ -149,12 +148,11 @@ export function checkInnerHits(specs: readonly NestedInnerHits[], maxWindow: num
   }
 }
 
-/** Renders one inner hit like a hit of `target` (the objects); `steps` lead to the object. */
+/** Renders one inner hit like a hit of `target` (the objects). */
 export type InnerHitRenderer = (
   hit: { doc: number; score: number; sort: SortValue[] | null },
   target: SearchTarget,
   spec: NestedInnerHits,
-  steps: readonly NestedStep[],
 ) => Record<string, unknown>;
 
 const matchCache = new WeakMap<NestedInnerHits, WeakMap<ShardSnapshot, Matched>>();
@@ -211,15 +209,11 @@ function unwrap(source: unknown, path: string): unknown {
   return v;
 }
 
-/**
- * The `inner_hits` section of one hit (`doc` in `target`), for each spec; `steps` lead from the
- * root document to `doc` when `doc` is itself a nested object.
- */
+/** The `inner_hits` section of one hit (`doc` in `target`), for each spec. */
 export function renderInnerHits(
   specs: readonly NestedInnerHits[],
   target: SearchTarget,
   doc: number,
-  steps: readonly NestedStep[],
   now: number,
   render: InnerHitRenderer,
 ): Record<string, unknown> {
@@ -251,17 +245,9 @@ export function renderInnerHits(
     }
     const scored = spec.sort.length === 0 || spec.trackScores ||
       spec.sort.some((k) => k.field === "_score");
-    const hits = mine.slice(spec.from, spec.from + spec.size).map((h) => {
-      // The object's steps are relative to `doc`, which sits at `steps` itself.
-      const own = scope.steps[h.doc]!;
-      const full = [...steps, ...own.slice(steps.length)];
-      const { _index, _id, _routing: _, ...rest } = render(h, objects, spec, full);
-      const hit: Record<string, unknown> = { _index, _id, _nested: nestedOf(full) };
-      for (const [k, v] of Object.entries(rest)) {
-        hit[k] = k === "_source" ? unwrap(v, spec.path) : v;
-      }
-      return hit;
-    });
+    const hits = mine.slice(spec.from, spec.from + spec.size).map((h) =>
+      asNestedHit(render(h, objects, spec), scope.snapshot, h.doc)
+    );
     out[spec.name] = {
       hits: {
         total: { value: mine.length, relation: "eq" },
@@ -271,6 +257,25 @@ export function renderInnerHits(
     };
   }
   return out;
+}
+
+/**
+ * A hit rendered from a nested object, as Elasticsearch shows one: `_nested` (where the object
+ * sits) after `_id`, the object alone as `_source`, no `_routing`. Other hits pass unchanged.
+ */
+export function asNestedHit(
+  rendered: Record<string, unknown>,
+  snapshot: ShardSnapshot,
+  doc: number,
+): Record<string, unknown> {
+  const identity = nestedIdentity(snapshot, doc);
+  if (!identity) return rendered;
+  const { _index, _id, _routing: _, ...rest } = rendered;
+  const hit: Record<string, unknown> = { _index, _id, _nested: nestedOf(identity.steps) };
+  for (const [k, v] of Object.entries(rest)) {
+    hit[k] = k === "_source" ? unwrap(v, identity.path) : v;
+  }
+  return hit;
 }
 
 /** `_nested` as Elasticsearch writes it: `{field, offset, _nested: {…}}`, outermost first. */

@@ -152,7 +152,29 @@ export function nestedScope(ctx: ExecContext, path: string): NestedScope {
   }
   scope = { snapshot: new ShardSnapshot(views, live), parent: Int32Array.from(parent), steps };
   byPath.set(path, scope);
+  origins.set(scope.snapshot, { outer: ctx.snapshot, path, scope });
   return scope;
+}
+
+const origins = new WeakMap<
+  ShardSnapshot,
+  { outer: ShardSnapshot; path: string; scope: NestedScope }
+>();
+
+/**
+ * For a doc of a scope's snapshot (a nested object): its nested path and the steps leading to it
+ * from the root document. Null for a snapshot of root documents.
+ */
+export function nestedIdentity(
+  snapshot: ShardSnapshot,
+  doc: number,
+): { path: string; steps: readonly NestedStep[] } | null {
+  const origin = origins.get(snapshot);
+  if (!origin) return null;
+  const own = origin.scope.steps[doc]!;
+  // Own steps start at the parent object, which sits in its array at offset 0 of its own source.
+  const prefix = nestedIdentity(origin.outer, origin.scope.parent[doc]!)?.steps ?? [];
+  return { path: origin.path, steps: [...prefix, ...own.slice(prefix.length)] };
 }
 
 /** The execution context of the objects of `path`: they see the fields of their own scope. */
