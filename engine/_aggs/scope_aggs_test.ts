@@ -258,3 +258,14 @@ Deno.test("nested aggregation: top_hits shows the objects with _nested", async (
   assert.deepEqual(best._source, { stars: 5 });
   engine.close();
 });
+
+Deno.test("top_hits outside a nested aggregation: a nested field sorts as missing", async () => {
+  const engine = await shop();
+  const res = await call(engine, "POST", "/shop/_search", {
+    size: 0,
+    aggs: { all: { top_hits: { size: 3, sort: [{ "items.price": "desc" }] } } },
+  });
+  assert.equal(res.code, 200, JSON.stringify(res));
+  assert.deepEqual(res.aggregations.all.hits.hits.map((h: Json) => h._id), ["1", "2", "3"]);
+  engine.close();
+});

@@ -163,7 +163,7 @@ export function formatDateAt(
 ): string {
   if (zone && !nanos) {
     const offset = zone.offsetAt(value);
-    const custom = formatWithPattern(value + offset, format);
+    const custom = formatWithPattern(value, format, offset);
     if (custom !== null) return custom;
     return formatDate(value + offset).replace(/Z$/, offsetText(offset));
   }

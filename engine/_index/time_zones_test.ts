@@ -84,3 +84,19 @@ Deno.test("dates in a zone: local dates, rounding on the local clock, formatting
     "2024-07-01T10:00:00.000+02:00",
   );
 });
+
+Deno.test("date patterns: offset letters parse and print the zone's offset", async () => {
+  const { formatWithPattern, parseWithPattern } = await import("./date_format.ts");
+  const at = Date.UTC(2021, 7, 11, 22);
+  const nanos = "uuuu-MM-dd'T'HH:mm:ss.SSSSSSSSSZZZZZ";
+  assert.equal(parseWithPattern("2021-08-12T00:00:00.000000000+02:00", nanos), at);
+  assert.equal(formatWithPattern(at, nanos), "2021-08-11T22:00:00.000000000Z");
+  assert.equal(formatWithPattern(at, nanos, -4 * H), "2021-08-11T18:00:00.000000000-04:00");
+  assert.equal(formatWithPattern(at, "HH:mm Z", 5.5 * H), "03:30 +0530");
+  assert.equal(formatWithPattern(at, "HH:mm XXX", 0), "22:00 Z");
+  assert.equal(formatWithPattern(at, "HH:mm xxx", 0), "22:00 +00:00");
+  assert.equal(
+    parseWithPattern("2021-08-12 01:00 +0100", "yyyy-MM-dd HH:mm Z"),
+    Date.UTC(2021, 7, 12),
+  );
+});
