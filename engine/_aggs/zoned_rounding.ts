@@ -28,10 +28,8 @@ const DAY = 86_400_000;
  */
 export function zonedRounding(utc: Rounding, size: number | null, zone: TimeZone): Rounding {
   if (size === null || size >= DAY) {
-    return {
-      floor: (ms) => fromLocal(zone, utc.floor(toLocal(zone, ms))),
-      next: (ms) => fromLocal(zone, utc.next(toLocal(zone, ms))),
-    };
+    const next = (ms: number): number => fromLocal(zone, utc.next(toLocal(zone, ms)));
+    return { floor: remembered((ms) => fromLocal(zone, utc.floor(toLocal(zone, ms))), next), next };
   }
   // Below a day, an instant keeps its own offset unless a change lies between it and its bucket
   // start: the hour repeated when clocks go back stays two buckets.
@@ -45,5 +43,25 @@ export function zonedRounding(utc: Rounding, size: number | null, zone: TimeZone
     const after = candidates.filter((c) => c > ms);
     return after.length ? Math.min(...after) : ms + size;
   };
-  return { floor, next };
+  return { floor: remembered(floor, next), next };
+}
+
+/**
+ * A floor that remembers the bucket found for each quarter hour and reuses it for later values
+ * of that quarter hour when they fall inside it (so it stays exact whatever the offsets).
+ */
+function remembered(
+  floor: (ms: number) => number,
+  next: (ms: number) => number,
+): (ms: number) => number {
+  const seen = new Map<number, { start: number; end: number }>();
+  return (ms) => {
+    const slot = Math.floor(ms / 900_000);
+    const known = seen.get(slot);
+    if (known && ms >= known.start && ms < known.end) return known.start;
+    const start = floor(ms);
+    if (seen.size >= 100_000) seen.clear();
+    seen.set(slot, { start, end: next(start) });
+    return start;
+  };
 }

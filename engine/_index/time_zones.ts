@@ -52,35 +52,43 @@ function regionZone(id: string): TimeZone | null {
   } catch {
     return null;
   }
-  // Offsets change on quarter-hour boundaries at most: cache per quarter hour, bounded.
-  const cache = new Map<number, number>();
+  const exact = (at: number): number => {
+    const p: Record<string, string> = {};
+    for (const part of format.formatToParts(at)) p[part.type] = part.value;
+    const year = p.era === "BC" || p.era === "B" ? 1 - Number(p.year) : Number(p.year);
+    const d = new Date(
+      Date.UTC(2000, Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute)),
+    );
+    d.setUTCFullYear(year);
+    return d.getTime() + Number(p.second) * 1000 - Math.floor(at / 1000) * 1000;
+  };
+  // Offsets rarely change: one reading per day (both ends agree), and per quarter hour (the finest
+  // step a change takes) only on the days a change happens. Both caches are bounded.
+  const days = new Map<number, number | null>();
+  const slots = new Map<number, number>();
   const offsetAt = (utc: number): number => {
-    const slot = Math.floor(utc / 900_000);
-    let offset = cache.get(slot);
+    const day = Math.floor(utc / DAY);
+    let offset = days.get(day);
     if (offset === undefined) {
-      const at = slot * 900_000;
-      const p: Record<string, string> = {};
-      for (const part of format.formatToParts(at)) p[part.type] = part.value;
-      const year = p.era === "BC" || p.era === "B" ? 1 - Number(p.year) : Number(p.year);
-      const local = Date.UTC(
-        2000,
-        Number(p.month) - 1,
-        Number(p.day),
-        Number(p.hour),
-        Number(p.minute),
-        Number(p.second),
-      );
-      const d = new Date(local);
-      d.setUTCFullYear(year);
-      offset = d.getTime() - at;
-      if (cache.size >= 4096) cache.clear();
-      cache.set(slot, offset);
+      const start = exact(day * DAY);
+      offset = start === exact((day + 1) * DAY - 1000) ? start : null;
+      if (days.size >= 65_536) days.clear();
+      days.set(day, offset);
     }
-    return offset;
+    if (offset !== null) return offset;
+    const slot = Math.floor(utc / 900_000);
+    let inSlot = slots.get(slot);
+    if (inSlot === undefined) {
+      inSlot = exact(slot * 900_000);
+      if (slots.size >= 4096) slots.clear();
+      slots.set(slot, inSlot);
+    }
+    return inSlot;
   };
   return { id, fixed: false, offsetAt };
 }
 
+const DAY = 86_400_000;
 const zones = new Map<string, TimeZone>();
 
 /**
