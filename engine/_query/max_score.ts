@@ -145,13 +145,7 @@ export function topScored(
     // One unboosted clause alone scores the root exactly (a sum or dis_max of one adds nothing),
     // so its bound needs no margin: keyword terms, whose docs all score alike, stop at k.
     const exactFirst = program.plain[byUb[0]!.slot] === 1;
-    const repartition = (): void => {
-      while (
-        nonEssential < n &&
-        (nonEssential === 0 && exactFirst ? prefix[1]! : bound(prefix[nonEssential + 1]!)) <= thr
-      ) nonEssential++;
-    };
-    if (!counting) repartition();
+    if (!counting) nonEssential = essentialFrom(nonEssential, prefix, thr, exactFirst);
     const deleted = v.deleted;
     const base = v.base;
     let fpos = filter ? seek(filter, 0, base) : 0;
@@ -206,11 +200,9 @@ export function topScored(
         }
       }
       if (out) continue;
-      heap.offer(program.evaluate(hit, val), base + doc);
-      const next = heap.threshold;
-      if (next !== thr) {
-        thr = next;
-        if (!counting) repartition();
+      if (heap.offer(program.evaluate(hit, val), base + doc) && heap.full) {
+        thr = heap.threshold;
+        if (!counting) nonEssential = essentialFrom(nonEssential, prefix, thr, exactFirst);
       }
     }
   }
@@ -222,6 +214,22 @@ export function topScored(
   }
   const { docs, scores } = heap.drain();
   return { docs, scores, total: count };
+}
+
+/**
+ * First essential clause (by ascending bound) once the heap's weakest score is `thr`: the
+ * clauses before it add up to no more than `thr`.
+ */
+function essentialFrom(
+  from: number,
+  prefix: Float64Array,
+  thr: number,
+  exactFirst: boolean,
+): number {
+  let j = from;
+  const n = prefix.length - 1;
+  while (j < n && (j === 0 && exactFirst ? prefix[1]! : bound(prefix[j + 1]!)) <= thr) j++;
+  return j;
 }
 
 /** Most live docs any one term has: the disjunction matches at least that many. */

@@ -89,10 +89,10 @@ export class WorstFirstHeap {
     d[j] = td;
   }
 
-  /** Adds a hit if it beats the weakest (a later doc loses a tie). */
-  offer(score: number, doc: number): void {
+  /** Adds a hit if it beats the weakest (a later doc loses a tie); true when it entered. */
+  offer(score: number, doc: number): boolean {
     const s = this.#scores;
-    if (this.#k === 0) return;
+    if (this.#k === 0) return false;
     if (s.length < this.#k) {
       s.push(score);
       this.#docs.push(doc);
@@ -103,9 +103,9 @@ export class WorstFirstHeap {
         this.#swap(i, up);
         i = up;
       }
-      return;
+      return true;
     }
-    if (!(score > s[0]!)) return;
+    if (!(score > s[0]!)) return false;
     s[0] = score;
     this.#docs[0] = doc;
     let i = 0;
@@ -119,6 +119,7 @@ export class WorstFirstHeap {
       this.#swap(i, w);
       i = w;
     }
+    return true;
   }
 
   /** The hits, best first (score descending, then doc ascending). */
