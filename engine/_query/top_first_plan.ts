@@ -43,7 +43,7 @@ export interface TopFirstPlan {
 /**
  * The plan of `q`, or null when it is not a plain scored disjunction: a `match` on a text field
  * (`or`, one term required, no fuzziness or prefix), a `term` on a text or keyword field, a
- * `multi_match` of type best_fields (tie_breaker in [0, 1]) or most_fields over text fields,
+ * `multi_match` of type best_fields (tie_breaker in [0, 1]) or most_fields over text and keyword fields,
  * or a `bool` of such shoulds with optional filters (no must or must_not). Boosts must be > 0.
  *
  * @example
@@ -151,6 +151,12 @@ function multiMatchNode(q: QueryOf<"multi_match">, ctx: ExecContext): ScoreNode 
     for (const path of ctx.fields.expand(f.field)) {
       const info = ctx.fields.byPath.get(path)!;
       if (f.field.includes("*") && info.kind !== "text" && info.kind !== "keyword") continue;
+      if (info.kind === "keyword" && f.boost > 0) {
+        // A keyword field takes the whole query text as one term.
+        const term = { field: path, term: termText(info, q.query), boost: f.boost };
+        children.push({ combine: "sum", tieBreaker: 0, boost: 1, children: [term] });
+        continue;
+      }
       const node = fieldNode(path, q.query, q.analyzer, f.boost, q.minimumShouldMatch, ctx);
       if (!node) return null;
       children.push(node);
