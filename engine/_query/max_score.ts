@@ -104,6 +104,10 @@ export function topScored(
   const hit = new Uint8Array(slots);
   const val = new Float64Array(slots);
   const heap = new WorstFirstHeap(k);
+  // One unboosted sum (a `match`, a `bool` of term shoulds): added up here in clause order.
+  const root = program.nodes[0]!;
+  const flat = program.nodes.length === 1 && !root.dis && root.boost === 1;
+  const clauseCount = terms.length;
   const optional = plan.optional && filter !== null;
   let count = 0;
   let counting = !optional && track >= 0;
@@ -200,7 +204,10 @@ export function topScored(
         }
       }
       if (out) continue;
-      if (heap.offer(program.evaluate(hit, val), base + doc) && heap.full) {
+      let score = 0;
+      if (flat) { for (let i = 0; i < clauseCount; i++) if (hit[i]) score += val[i]!; }
+      else score = program.evaluate(hit, val);
+      if (heap.offer(score, base + doc) && heap.full) {
         thr = heap.threshold;
         if (!counting) nonEssential = essentialFrom(nonEssential, prefix, thr, exactFirst);
       }
