@@ -4,6 +4,19 @@
 export function float32(n: number): number {
   const f = Math.fround(n);
   if (!Number.isFinite(f)) return f;
+  // Hits of one page often share scores, and pages repeat: the last few thousand are remembered.
+  const known = shortest.get(f);
+  if (known !== undefined) return known;
+  if (shortest.size >= MAX_REMEMBERED) shortest.clear();
+  const s = shortestDecimal(f);
+  shortest.set(f, s);
+  return s;
+}
+
+const shortest = new Map<number, number>();
+const MAX_REMEMBERED = 4096;
+
+function shortestDecimal(f: number): number {
   const a = Math.abs(f);
   if (a === 0 || a === 2 ** Math.round(Math.log2(a))) return shortestByScan(f);
   // Off powers of two the floats rounding to f lie symmetric around it, so when p digits
