@@ -1,8 +1,8 @@
 // Attempt deadlines without a timer per request. Each attempt gets a plain AbortController; one
 // shared schedule keeps the attempts in flight and a single pending tick at (or before) the
 // earliest deadline. The tick aborts what has expired and sets the next one. A tick is an
-// `AbortSignal.timeout` (the web-standard timer that does not keep a process alive by itself),
-// listened to only while attempts are in flight.
+// `AbortSignal.timeout` (the web-standard timer that does not keep a process alive by itself);
+// it comes at least every few milliseconds while attempts are in flight and stops when none are.
 //
 // Per request that is an AbortController and a Set entry instead of a timer (and, with a
 // caller's signal, one listener instead of `AbortSignal.any`): a finished attempt leaves
@@ -48,6 +48,14 @@ export class Watch {
   }
 }
 
+/**
+ * How often the tick comes while attempts are in flight, at the latest (ms). A process whose
+ * last request has ended keeps running at most this long for a pending tick (a listened
+ * `AbortSignal.timeout` keeps Deno alive); listening and unlistening per request instead costs
+ * several µs of each request in Deno's event loop.
+ */
+const HEARTBEAT_MS = 10;
+
 /** The attempts in flight of one transport and the tick that expires them. */
 export class Deadlines {
   readonly #live = new Set<Watch>();
@@ -69,35 +77,31 @@ export class Deadlines {
    * @returns The watch; call `done()` when the attempt is over.
    */
   watch(ms: number, outer: AbortSignal | undefined): Watch {
-    const deadline = performance.now() + ms;
+    const now = performance.now();
+    const deadline = now + ms;
     const watch = new Watch(this, deadline, outer);
     this.#live.add(watch);
-    const tick = this.#tick;
-    if (tick === undefined || tick.aborted || deadline < this.#next) this.#arm(deadline);
-    else if (this.#live.size === 1) tick.addEventListener("abort", this.#onTick);
+    if (this.#tick === undefined || deadline < this.#next) this.#arm(deadline, now);
     return watch;
   }
 
   /** Stops watching (called by `Watch.done`). */
   forget(watch: Watch): void {
     this.#live.delete(watch);
-    // With nothing in flight the pending tick is left without a listener: Deno then lets the
-    // process end before it fires (a listened `AbortSignal.timeout` keeps Deno alive).
-    if (this.#live.size === 0) this.#tick?.removeEventListener("abort", this.#onTick);
   }
 
-  #arm(at: number): void {
+  #arm(deadline: number, now: number): void {
     this.#tick?.removeEventListener("abort", this.#onTick);
+    const at = Math.min(deadline, now + HEARTBEAT_MS);
     this.#next = at;
     // Rounded up: a tick never comes before the deadline it is for.
-    const tick = AbortSignal.timeout(Math.max(0, Math.ceil(at - performance.now())));
-    tick.addEventListener("abort", this.#onTick);
+    const tick = AbortSignal.timeout(Math.max(0, Math.ceil(at - now)));
+    tick.addEventListener("abort", this.#onTick, { once: true });
     this.#tick = tick;
   }
 
   #expire(): void {
     const now = performance.now();
-    this.#tick?.removeEventListener("abort", this.#onTick);
     this.#tick = undefined;
     this.#next = Infinity;
     let earliest = Infinity;
@@ -107,6 +111,7 @@ export class Deadlines {
         watch.expire();
       } else if (watch.deadline < earliest) earliest = watch.deadline;
     }
-    if (earliest < Infinity) this.#arm(earliest);
+    // Nothing in flight: no tick (an idle transport costs nothing and holds no process open).
+    if (earliest < Infinity) this.#arm(earliest, now);
   }
 }
