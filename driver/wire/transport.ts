@@ -55,10 +55,6 @@ export type {
 const GATEWAY_STATUSES = new Set([502, 503, 504]);
 const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
-type Attempt =
-  | { kind: "response"; res: Response }
-  | { kind: "failed"; error: unknown; connect: boolean; timedOut: boolean };
-
 /**
  * Sends requests to Elasticsearch or OpenSearch nodes over `fetch`.
  *
@@ -219,27 +215,33 @@ export class Transport {
       const watch = this.#deadlines.watch(Math.min(attemptMs, left), req.signal);
       const signal = watch.signal;
       events?.start(node, attempt);
-      const outcome = await this.#once(node, method, headers, body, req, signal);
-      if (outcome.kind === "failed") {
+      let res: Response;
+      try {
+        // Called without `this`: a browser's fetch throws "Illegal invocation" on a foreign `this`.
+        const fetchFn = this.#fetch;
+        const pending = fetchFn(node + req.path, { method, headers, body, signal });
+        res = await (this.#injected ? raceSignal(pending, signal) : pending);
+      } catch (error) {
         watch.done();
-        events?.end(undefined, "", outcome.error);
+        const timedOut = signal.aborted && !req.signal?.aborted;
+        const connect = !timedOut && isConnectPhase(error);
+        events?.end(undefined, "", error);
         if (req.signal?.aborted) throw timeoutError(req, attemptMs, req.signal.reason);
-        if (this.#pool.markDead(node)) events?.nodeDead(node, outcome.error);
-        last = { error: outcome.error, node };
-        if (!outcome.connect && !idempotent()) {
+        if (this.#pool.markDead(node)) events?.nodeDead(node, error);
+        last = { error, node };
+        if (!connect && !idempotent()) {
           throw outcomeUnknown(
             req,
             node,
-            outcome.timedOut
+            timedOut
               ? `no answer within ${attemptMs} ms`
-              : `the connection failed (${codeOf(outcome.error)})`,
-            outcome.error,
+              : `the connection failed (${codeOf(error)})`,
+            error,
           );
         }
         if (attempt < attempts) await this.#wait(req, attempt, undefined, deadline, events);
         continue;
       }
-      const res = outcome.res;
       const status = res.status;
       let text: string;
       try {
@@ -307,26 +309,6 @@ export class Transport {
         causeCode: code === "no error code" ? undefined : code,
       },
     );
-  }
-
-  async #once(
-    node: string,
-    method: string,
-    headers: Readonly<Record<string, string>>,
-    body: BodyInit | undefined,
-    req: TransportRequest,
-    signal: AbortSignal,
-  ): Promise<Attempt> {
-    try {
-      // Called without `this`: a browser's fetch throws "Illegal invocation" on a foreign `this`.
-      const fetchFn = this.#fetch;
-      const pending = fetchFn(node + req.path, { method, headers, body, signal });
-      const res = await (this.#injected ? raceSignal(pending, signal) : pending);
-      return { kind: "response", res };
-    } catch (error) {
-      const timedOut = signal.aborted && !req.signal?.aborted;
-      return { kind: "failed", error, connect: !timedOut && isConnectPhase(error), timedOut };
-    }
   }
 
   #wait(
