@@ -13,7 +13,12 @@ const UNIT_MS: Record<string, number> = {
 
 /** Parses a date value (ISO-like string, `yyyy/MM/dd HH:mm:ss`, or epoch millis) to epoch millis; NaN when invalid. */
 export function parseDate(value: unknown, format?: string): number {
-  if (typeof value === "number") return Number.isFinite(value) ? Math.trunc(value) : NaN;
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) return NaN;
+    // A number is read by the first epoch format of the field (seconds under `epoch_second`).
+    const epoch = format?.split("||").map((f) => f.trim()).find((f) => f.startsWith("epoch_"));
+    return epoch === "epoch_second" ? Math.trunc(value * 1000) : Math.trunc(value);
+  }
   if (typeof value !== "string" || value === "") return NaN;
   if (format) {
     // Custom patterns among the `||` alternatives are tried first; built-in names fall through.
@@ -22,7 +27,10 @@ export function parseDate(value: unknown, format?: string): number {
       if (!Number.isNaN(ms)) return ms;
     }
   }
-  if (/^-?\d+$/.test(value) && (format?.includes("epoch_millis") || !/^\d{4}$/.test(value))) {
+  if (
+    /^-?\d+$/.test(value) &&
+    (format?.includes("epoch_") || !/^\d{4}$/.test(value))
+  ) {
     if (format?.includes("epoch_second")) return Number(value) * 1000;
     return Number(value);
   }
@@ -122,12 +130,20 @@ export function parseDateAt(value: unknown, format: string | undefined, nanos: b
 }
 
 /** Formats a stored date value (millis or nanos) with the field's format, ISO text by default. */
-export function formatDateAt(value: number, nanos: boolean, format?: string): string {
-  const ms = nanos ? Math.floor(value / 1e6) : value;
+export function formatDateAt(value: number | bigint, nanos: boolean, format?: string): string {
+  // Nanos beyond 2^53 arrive as exact bigints: split them before any rounding.
+  const ms = typeof value === "bigint"
+    ? Number(nanos ? value / 1_000_000n - (value % 1_000_000n < 0n ? 1n : 0n) : value)
+    : nanos
+    ? Math.floor(value / 1e6)
+    : value;
   const custom = formatWithPattern(ms, format);
   if (custom !== null) return custom;
-  if (!nanos) return formatDate(value);
-  const rest = String(Math.round(value - ms * 1e6)).padStart(6, "0");
+  if (!nanos) return formatDate(ms);
+  const extra = typeof value === "bigint"
+    ? Number(value - BigInt(ms) * 1_000_000n)
+    : Math.round(value - ms * 1e6);
+  const rest = String(extra).padStart(6, "0");
   return formatDate(ms).replace(/Z$/, rest.replace(/0+$/, "") + "Z");
 }
 
