@@ -12,8 +12,11 @@
  *   `instanceof Response`; gzip, deflate and br bodies are decoded;
  * - the request's `AbortSignal` destroys the socket, before the answer and while its body
  *   streams, and the promise or the stream fails with the signal's reason;
- * - the body arrives as a stream with backpressure (never buffered whole here), so the driver's
- *   `maxResponseBytes` counts it while it arrives and cuts an endless body off;
+ * - the body arrives with backpressure (at most 64 KiB queued before the socket is paused), so
+ *   the driver's `maxResponseBytes` counts a body of unknown length while it arrives and cuts an
+ *   endless one off; a body never runs past its declared `content-length`, so the function
+ *   carries the mark `Symbol.for("searchvisitor.networkFetch")` and the driver reads a declared
+ *   body in one go, as it does with the runtime's own `fetch`;
  * - a failure before the connection stood (refused, DNS, TLS handshake) rejects with a
  *   "tcp connect error" carrying Node's `code` (e.g. `ECONNREFUSED`), which the driver tells
  *   apart from a failure after the request was sent (`ECONNRESET`, `socket hang up`);
