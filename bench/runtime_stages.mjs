@@ -49,6 +49,9 @@ const faked = async () =>
   new Response(canned, {
     headers: { "content-type": "application/json", "content-length": String(canned.length) },
   });
+// Read like the runtime's fetch (declared length trusted, no race against the signal), so the
+// faked ladder costs the same driver path as the built-in fetch over loopback.
+faked[Symbol.for("searchvisitor.networkFetch")] = true;
 
 function ladder(doFetch, injected) {
   const options = { nodes: [url], ...(injected ? { fetch: doFetch } : {}) };
