@@ -13,6 +13,7 @@ import type { Hits } from "../_query/doc_set.ts";
 import { nestedIdentity, nestedScope, type NestedStep } from "../_query/nested_objects.ts";
 import { checkNestedPath, matchObjects } from "../_query/nested_query.ts";
 import { execute } from "../_query/query_exec.ts";
+import { matchedQueries } from "../_query/named_queries.ts";
 import type { QueryNode } from "../_query/query_nodes.ts";
 import { parseQuery } from "../_query/query_parser.ts";
 import { float32 } from "../_query/score.ts";
@@ -238,9 +239,19 @@ export function renderInnerHits(
     }
     const scored = spec.sort.length === 0 || spec.trackScores ||
       spec.sort.some((k) => k.field === "_score");
-    const hits = mine.slice(spec.from, spec.from + spec.size).map((h) =>
-      asNestedHit(render(h, objects, spec), scope.snapshot, h.doc)
+    const page = mine.slice(spec.from, spec.from + spec.size);
+    // Named queries inside the nested query are reported per inner hit (the objects match them).
+    const named = matchedQueries(
+      spec.query,
+      page.map((h) => ({ t: 0, doc: h.doc })),
+      [m.ctx],
+      false,
     );
+    const hits = page.map((h, i) => {
+      const hit = asNestedHit(render(h, objects, spec), scope.snapshot, h.doc);
+      if (named[i] !== undefined) hit.matched_queries = named[i];
+      return hit;
+    });
     out[spec.name] = {
       hits: {
         total: { value: mine.length, relation: "eq" },
