@@ -4,7 +4,7 @@ import { illegalArgument, parsingError } from "../_errors.ts";
 import { bucketsLeft, consumeBuckets } from "../_index/limits.ts";
 import { formatDateAt } from "../_index/dates.ts";
 import { parseTimeZone } from "../_index/time_zones.ts";
-import { zonedRounding } from "./zoned_rounding.ts";
+import { withOffset, zonedRounding } from "./zoned_rounding.ts";
 import { setOwn } from "../_index/own.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
 import type { JsonObject } from "../_json.ts";
@@ -190,6 +190,7 @@ export function dateHistogramAgg(
   if (zone && !(zone.fixed && zone.offsetAt(0) === 0)) {
     ({ floor, next } = zonedRounding({ floor, next }, size, zone));
   }
+  if (body.offset !== undefined) ({ floor, next } = withOffset({ floor, next }, body.offset));
   // Values arrive in millis (date_nanos are scaled down by the source).
   const { info, buckets } = group(source, floor);
   const format = typeof body.format === "string" ? body.format : info?.format;
