@@ -161,18 +161,14 @@ export function formatDateAt(
   format?: string,
   zone?: TimeZone,
 ): string {
-  if (zone && !nanos) {
-    const offset = zone.offsetAt(value);
-    const custom = formatWithPattern(value, format, offset);
-    if (custom !== null) return custom;
-    return formatDate(value + offset).replace(/Z$/, offsetText(offset));
-  }
   const ms = nanos ? Math.floor(value / 1e6) : value;
-  const custom = formatWithPattern(ms, format);
+  const offset = zone ? zone.offsetAt(ms) : 0;
+  const custom = formatWithPattern(ms, format, offset);
   if (custom !== null) return custom;
-  if (!nanos) return formatDate(value);
+  const zoneText = offset === 0 && !zone ? "Z" : offsetText(offset);
+  if (!nanos) return formatDate(ms + offset).replace(/Z$/, zoneText);
   const rest = String(Math.round(value - ms * 1e6)).padStart(6, "0");
-  return formatDate(ms).replace(/Z$/, rest.replace(/0+$/, "") + "Z");
+  return formatDate(ms + offset).replace(/Z$/, rest.replace(/0+$/, "") + zoneText);
 }
 
 /** A query-side date (plain or date math) in the field's resolution (millis or nanos). */
