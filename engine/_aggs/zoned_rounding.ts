@@ -1,7 +1,6 @@
 // Date-histogram rounding in a time zone: buckets start on the zone's local clock, so around a
 // daylight-saving change a day holds 23 or 25 hours and a 12h bucket 11 or 13, as in Elasticsearch.
 
-import { parsingError } from "../_errors.ts";
 import { fromLocal, type TimeZone, toLocal } from "../_index/time_zones.ts";
 
 /** Rounds an instant down to its bucket's start, and steps from a bucket's start to the next. */
@@ -64,44 +63,5 @@ function remembered(
     if (seen.size >= 100_000) seen.clear();
     seen.set(slot, { start, end: next(start) });
     return start;
-  };
-}
-
-const OFFSET_UNITS: Record<string, number> = {
-  ms: 1,
-  s: 1000,
-  m: 60_000,
-  h: 3_600_000,
-  d: 86_400_000,
-};
-
-/**
- * A date histogram's `offset` (`"+6h"`, `"-1d"`, or millis): buckets start that much later (or
- * earlier) than the rounding says, so `+6h` day buckets run from 06:00 to 06:00.
- *
- * @example
- * ```ts
- * import { withOffset } from "./zoned_rounding.ts";
- * const day = (ms: number) => Math.floor(ms / 86_400_000) * 86_400_000;
- * const r = withOffset({ floor: day, next: (ms) => ms + 86_400_000 }, "+6h");
- * console.assert(r.floor(Date.UTC(2024, 0, 2, 3)) === Date.UTC(2024, 0, 1, 6));
- * ```
- */
-export function withOffset(rounding: Rounding, raw: unknown): Rounding {
-  let shift: number;
-  if (typeof raw === "number" && Number.isInteger(raw)) shift = raw;
-  else {
-    const m = /^([+-]?)(\d+)(ms|s|m|h|d)$/.exec(String(raw).trim());
-    if (!m) {
-      throw parsingError(
-        `failed to parse setting [date_histogram.offset] with value [${raw}] as a time value: unit is missing or unrecognized`,
-      );
-    }
-    shift = (m[1] === "-" ? -1 : 1) * Number(m[2]) * OFFSET_UNITS[m[3]!]!;
-  }
-  if (shift === 0) return rounding;
-  return {
-    floor: (ms) => rounding.floor(ms - shift) + shift,
-    next: (ms) => rounding.next(ms - shift) + shift,
   };
 }

@@ -1,5 +1,6 @@
 // `docvalue_fields` and the `fields` option: per-hit field values under `fields`.
 
+import { decimalFormat } from "../_index/decimal_format.ts";
 import { parsingError } from "../_errors.ts";
 import { setOwn } from "../_index/own.ts";
 import { formatDateAt } from "../_index/dates.ts";
@@ -41,9 +42,8 @@ export function parseFieldRequests(body: unknown, param: string | null): FieldRe
 }
 
 function formatNumber(v: number, format: string | undefined): number | string {
-  if (!format || !/^[#0,]*(\.[#0]+)?$/.test(format)) return v;
-  const decimals = format.includes(".") ? format.split(".")[1]!.length : 0;
-  return v.toFixed(decimals);
+  if (!format || !/[#0]/.test(format) || format === "use_field_mapping") return v;
+  return decimalFormat(v, format);
 }
 
 /** Metadata fields with doc values (nested objects report their parent's). */

@@ -3,7 +3,9 @@
 const TOKENS: Record<string, string> = {
   yyyy: "(?<y>\\d{4})",
   uuuu: "(?<y>\\d{4})",
+  yyy: "(?<y>\\d{3,})",
   yy: "(?<yy>\\d{2})",
+  y: "(?<y>\\d{1,})",
   MM: "(?<M>\\d{2})",
   M: "(?<M>\\d{1,2})",
   dd: "(?<d>\\d{2})",
@@ -26,7 +28,7 @@ const TOKENS: Record<string, string> = {
   Z: "(?<z>Z|[+-]\\d{4})",
 };
 const TOKEN_RE =
-  /yyyy|uuuu|yy|MMMM|MMM|MM|M|dd|d|HH|H|mm|ss|SSSSSSSSS|SSSSSS|SSS|XXX|XX|X|xxx|xx|ZZZZZ|ZZZ|ZZ|Z|EEEE|EEE|E|e|'[^']*'|./g;
+  /yyyy|uuuu|yyy|yy|y|MMMM|MMM|MM|M|dd|d|HH|H|mm|ss|SSSSSSSSS|SSSSSS|SSS|XXX|XX|X|xxx|xx|ZZZZZ|ZZZ|ZZ|Z|EEEE|EEE|E|e|'[^']*'|./g;
 const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 const MONTHS = [
   "January",
@@ -49,13 +51,18 @@ const cache = new Map<string, RegExp | null>();
 function compile(pattern: string): RegExp | null {
   if (cache.has(pattern)) return cache.get(pattern)!;
   let re: RegExp | null = null;
-  if (/[yu]/.test(pattern)) {
+  if (/[yu]/.test(pattern) && !BUILT_IN.test(pattern)) {
     const body = pattern.replace(TOKEN_RE, (t) => {
       if (TOKENS[t]) return TOKENS[t];
       if (t.startsWith("'")) return t.slice(1, -1).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
       return t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     });
-    re = new RegExp(`^${body}$`);
+    try {
+      re = new RegExp(`^${body}$`);
+    } catch {
+      // A pattern naming a field twice (`yyyy ... y`) cannot be read: it parses nothing.
+      re = null;
+    }
   }
   if (cache.size > 200) cache.clear();
   cache.set(pattern, re);
@@ -123,6 +130,10 @@ export function formatWithPattern(
         return pad(d.getUTCFullYear(), 4);
       case "yy":
         return pad(d.getUTCFullYear() % 100);
+      case "yyy":
+      case "y":
+        // Java writes the full year for every count but two, padded to the count.
+        return pad(d.getUTCFullYear(), t.length);
       case "MM":
         return pad(d.getUTCMonth() + 1);
       case "M":

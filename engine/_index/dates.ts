@@ -20,7 +20,12 @@ const UNIT_MS: Record<string, number> = {
  * NaN when invalid. Text without an offset is local time in `zone` (UTC when absent).
  */
 export function parseDate(value: unknown, format?: string, zone?: TimeZone): number {
-  if (typeof value === "number") return Number.isFinite(value) ? Math.trunc(value) : NaN;
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) return NaN;
+    // A number is read by the first epoch format of the field (seconds under `epoch_second`).
+    const epoch = format?.split("||").map((f) => f.trim()).find((f) => f.startsWith("epoch_"));
+    return epoch === "epoch_second" ? Math.trunc(value * 1000) : Math.trunc(value);
+  }
   if (typeof value !== "string" || value === "") return NaN;
   if (format) {
     // Custom patterns among the `||` alternatives are tried first; built-in names fall through.
@@ -30,7 +35,10 @@ export function parseDate(value: unknown, format?: string, zone?: TimeZone): num
       return zone && !ZONE_LETTERS.test(alt) ? fromLocal(zone, ms) : ms;
     }
   }
-  if (/^-?\d+$/.test(value) && (format?.includes("epoch_millis") || !/^\d{4}$/.test(value))) {
+  if (
+    /^-?\d+$/.test(value) &&
+    (format?.includes("epoch_") || !/^\d{4}$/.test(value))
+  ) {
     if (format?.includes("epoch_second")) return Number(value) * 1000;
     return Number(value);
   }
@@ -156,18 +164,26 @@ export function parseDateAt(
  * a zone, as its local time (ISO text then ends with the offset).
  */
 export function formatDateAt(
-  value: number,
+  value: number | bigint,
   nanos: boolean,
   format?: string,
   zone?: TimeZone,
 ): string {
-  const ms = nanos ? Math.floor(value / 1e6) : value;
+  // Nanos beyond 2^53 arrive as exact bigints: split them before any rounding.
+  const ms = typeof value === "bigint"
+    ? Number(nanos ? value / 1_000_000n - (value % 1_000_000n < 0n ? 1n : 0n) : value)
+    : nanos
+    ? Math.floor(value / 1e6)
+    : value;
   const offset = zone ? zone.offsetAt(ms) : 0;
   const custom = formatWithPattern(ms, format, offset);
   if (custom !== null) return custom;
   const zoneText = offset === 0 && !zone ? "Z" : offsetText(offset);
   if (!nanos) return formatDate(ms + offset).replace(/Z$/, zoneText);
-  const rest = String(Math.round(value - ms * 1e6)).padStart(6, "0");
+  const extra = typeof value === "bigint"
+    ? Number(value - BigInt(ms) * 1_000_000n)
+    : Math.round(value - ms * 1e6);
+  const rest = String(extra).padStart(6, "0");
   return formatDate(ms + offset).replace(/Z$/, rest.replace(/0+$/, "") + zoneText);
 }
 

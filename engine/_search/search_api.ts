@@ -250,7 +250,13 @@ function terminateEarly(c: Collected, n: number): { collected: Collected; termin
   };
 }
 
-/** Writes date sort values in the sort key's `format` (`{"d": {"format": "yyyy-MM-dd"}}`). */
+/** The sort values a doc without the field gets (Long.MIN_VALUE / Long.MAX_VALUE). */
+const LONG_SENTINELS = new Set<unknown>([-(2n ** 63n), 2n ** 63n - 1n]);
+
+/**
+ * Writes date sort values in the sort key's `format` (`{"d": {"format": "yyyy-MM-dd"}}`); a doc
+ * without the field has no date to write, so its sentinel becomes `null` as in Elasticsearch.
+ */
 function formatSortValues(
   hits: { hits: Record<string, unknown>[] },
   sort: SortKey[],
@@ -263,7 +269,11 @@ function formatSortValues(
     for (const h of hits.hits) {
       const values = h.sort as unknown[] | undefined;
       const v = values?.[j];
-      if (typeof v === "number") values![j] = formatDateAt(v, info.nanos, k.format);
+      if (LONG_SENTINELS.has(v) || (typeof v === "number" && Math.abs(v) >= 2 ** 63)) {
+        values![j] = null;
+      } else if (typeof v === "number" || typeof v === "bigint") {
+        values![j] = formatDateAt(v, info.nanos, k.format);
+      }
     }
   });
 }
