@@ -33,6 +33,7 @@ import { METRIC_AGGS } from "./metric_aggs.ts";
 import { topHitsAgg } from "./top_hits_agg.ts";
 import { scopeAggs } from "./scope_aggs.ts";
 import { ipRangeAgg } from "./ip_range_agg.ts";
+import { orderPathValue } from "./buckets_path.ts";
 import { compositeAgg } from "./composite_agg.ts";
 import { checkCompositePlacement } from "./composite_sources.ts";
 import { multiTermsAgg } from "./multi_terms_agg.ts";
@@ -186,14 +187,13 @@ function termsAgg(
   };
   // Ordering by a sub-aggregation (`{"avg_price": "desc"}` or `{"stats.max": "asc"}`) reads its value.
   const metricOf = (k: Key, path: string): number => {
-    const [aggName, prop = "value"] = path.split(/[.>]/);
-    if (!sub || !(aggName! in sub)) {
+    const first = path.split(/[.>[]/)[0]!;
+    if (!sub || !Object.hasOwn(sub, first)) {
       throw illegalArgument(
-        `Invalid aggregation order path [${path}]. Unknown aggregation [${aggName}]`,
+        `Invalid aggregation order path [${path}]. Unknown aggregation [${first}]`,
       );
     }
-    const v = (subResult(k)[aggName!] as JsonObject | undefined)?.[prop];
-    return typeof v === "number" ? v : -Infinity;
+    return orderPathValue(subResult(k), path);
   };
   entries.sort((a, b) => {
     for (const [k, dir] of orders) {

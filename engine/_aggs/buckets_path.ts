@@ -201,3 +201,19 @@ export type ParentFn = (
   name: string,
   type: string,
 ) => JsonObject[];
+
+/**
+ * The value a bucket is ordered by for an `order` path naming a sub-aggregation (`"avg"`,
+ * `"stats.max"`, `"filter>max"`, `"nested>_count"`): a number, or -Infinity when it has none.
+ */
+export function orderPathValue(bucket: JsonObject, path: string): number {
+  const elements = parseBucketsPath(path);
+  const first = elements[0]!.name;
+  if (first !== "_count" && first !== "_key" && !Object.hasOwn(bucket, first)) {
+    throw illegalArgument(
+      `Invalid aggregation order path [${path}]. Unknown aggregation [${first}]`,
+    );
+  }
+  const v = resolvePath(bucket, elements, path);
+  return typeof v === "number" ? v : -Infinity;
+}

@@ -5,6 +5,7 @@
 import { illegalArgument, parsingError } from "../_errors.ts";
 import type { JsonObject } from "../_json.ts";
 import { orderSign } from "./agg_values.ts";
+import { orderPathValue } from "./buckets_path.ts";
 
 /** The bounds of a histogram, as numbers (dates as epoch millis). */
 export interface HistogramBounds {
@@ -59,17 +60,7 @@ export function withinHard(bounds: HistogramBounds, key: number): boolean {
 function orderValue(bucket: JsonObject, path: string): number {
   if (path === "_key") return Number(bucket.key);
   if (path === "_count") return Number(bucket.doc_count);
-  const [agg = "", prop] = path.split(/[.>]/);
-  if (!Object.hasOwn(bucket, agg)) {
-    throw illegalArgument(`Invalid aggregation order path [${path}]. Unknown aggregation [${agg}]`);
-  }
-  const result = bucket[agg] as JsonObject;
-  const v = prop === undefined
-    ? (result.value ?? result.doc_count)
-    : prop === "_count"
-    ? result.doc_count
-    : result[prop];
-  return typeof v === "number" ? v : -Infinity;
+  return orderPathValue(bucket, path);
 }
 
 /**
