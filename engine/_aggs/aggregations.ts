@@ -37,12 +37,14 @@ import { orderPathValue } from "./buckets_path.ts";
 import { compositeAgg } from "./composite_agg.ts";
 import { checkCompositePlacement } from "./composite_sources.ts";
 import { multiTermsAgg } from "./multi_terms_agg.ts";
+import { checkAggTree, readAggDef } from "./agg_tree.ts";
 import { rareTermsAgg } from "./rare_terms_agg.ts";
 import { significantTermsAgg } from "./significant_terms_agg.ts";
 import {
   applyParentPipelines,
   isParentPipeline,
   isSiblingPipeline,
+  PIPELINE_TYPES,
   siblingPipeline,
   validatePipelines,
 } from "./pipeline_aggs.ts";
@@ -372,6 +374,18 @@ const AGGS: Record<string, AggFn> = {
   },
 };
 
+const KNOWN_TYPES: readonly string[] = [...Object.keys(AGGS), ...PIPELINE_TYPES];
+
+/**
+ * Checks an `aggs` tree as Elasticsearch parses and validates the request, before any index is
+ * resolved: entry shapes, known types (with suggestions), where pipelines sit. (Where a composite
+ * sits is checked when the aggregations run, as the shards check it.)
+ */
+export function checkAggregations(aggs: JsonObject): void {
+  checkAggTree(aggs, KNOWN_TYPES);
+  validatePipelines(aggs, null);
+}
+
 /**
  * Runs an `aggs` object and returns the `aggregations` response object. Pipelines run after the
  * aggregations they read: siblings once their level is done, parent pipelines on the buckets of
@@ -394,37 +408,16 @@ function runLevel(aggs: JsonObject, inputs: AggInput[]): JsonObject {
   const out: JsonObject = {};
   const siblings: [string, string, JsonObject, unknown][] = [];
   for (const [name, def] of Object.entries(aggs)) {
-    if (typeof def !== "object" || def === null) {
-      throw parsingError(
-        `Expected [START_OBJECT] under [${name}], but got a [VALUE_STRING] in [${name}]`,
-      );
-    }
-    let type: string | undefined;
-    let body: JsonObject | undefined;
-    let sub: JsonObject | undefined;
-    let meta: unknown;
-    for (const [k, v] of Object.entries(def as JsonObject)) {
-      if (k === "aggs" || k === "aggregations") sub = v as JsonObject;
-      else if (k === "meta") meta = v;
-      else if (type !== undefined) {
-        throw parsingError(
-          `Found two aggregation type definitions in [${name}]: [${type}] and [${k}]`,
-        );
-      } else {
-        type = k;
-        body = v as JsonObject;
-      }
-    }
-    if (!type) throw parsingError(`Missing definition for aggregation [${name}]`);
+    const { type, body, sub, meta } = readAggDef(name, def);
     if (isParentPipeline(type)) continue;
     if (isSiblingPipeline(type)) {
-      siblings.push([name, type, body ?? {}, meta]);
+      siblings.push([name, type, body, meta]);
       setOwn(out, name, null);
       continue;
     }
     const fn = Object.hasOwn(AGGS, type) ? AGGS[type] : undefined;
     if (!fn) throw parsingError(`Unknown aggregation type [${type}]`);
-    let result = fn(body ?? {}, inputs, sub, name);
+    let result = fn(body, inputs, sub, name);
     if (sub) result = applyParentPipelines(result, sub);
     setOwn(out, name, meta === undefined ? result : { meta, ...result });
   }

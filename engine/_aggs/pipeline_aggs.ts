@@ -110,6 +110,9 @@ const MULTI_BUCKET = new Set([
   "filters",
 ]);
 
+/** Every pipeline aggregation type. */
+export const PIPELINE_TYPES: readonly string[] = [...Object.keys(SIBLINGS), ...PARENTS];
+
 /** Whether `type` is a sibling pipeline aggregation. */
 export function isSiblingPipeline(type: string): boolean {
   return Object.hasOwn(SIBLINGS, type);
