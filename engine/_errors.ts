@@ -73,6 +73,7 @@ export const ERROR_TYPES = {
   document_source_missing_exception: 400,
   exception: 500,
   illegal_argument_exception: 400,
+  illegal_state_exception: 500,
   index_closed_exception: 400,
   index_not_found_exception: 404,
   invalid_alias_name_exception: 400,
