@@ -239,7 +239,13 @@ function filterAgg(body: JsonObject, inputs: AggInput[], sub: JsonObject | undef
 
 function filtersAgg(body: JsonObject, inputs: AggInput[], sub: JsonObject | undefined): JsonObject {
   const defs = body.filters;
-  if (typeof defs !== "object" || defs === null) {
+  if (
+    defs === undefined || defs === null ||
+    (typeof defs === "object" && Object.keys(defs).length === 0)
+  ) {
+    throw illegalArgument("[filters] cannot be empty.");
+  }
+  if (typeof defs !== "object") {
     throw parsingError(`[filters] requires a [filters] object or array`);
   }
   const bucket = (query: unknown): JsonObject => filterAgg(query as JsonObject, inputs, sub);
@@ -419,6 +425,11 @@ function runLevel(aggs: JsonObject, inputs: AggInput[]): JsonObject {
     if (!fn) throw parsingError(`Unknown aggregation type [${type}]`);
     let result = fn(body, inputs, sub, name);
     if (sub) result = applyParentPipelines(result, sub);
+    if (type === "filters" && body.keyed_bucket_in_array === true) {
+      // Named buckets as an array of one-key objects, in bucket order (after any bucket_sort).
+      const named = result.buckets as JsonObject;
+      result = { ...result, buckets: Object.entries(named).map(([k, b]) => ({ [k]: b })) };
+    }
     setOwn(out, name, meta === undefined ? result : { meta, ...result });
   }
   for (const [name, type, body, meta] of siblings) {
