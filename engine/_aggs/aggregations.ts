@@ -37,6 +37,7 @@ import { orderPathValue } from "./buckets_path.ts";
 import { compositeAgg } from "./composite_agg.ts";
 import { checkCompositePlacement } from "./composite_sources.ts";
 import { multiTermsAgg } from "./multi_terms_agg.ts";
+import { percentileRanksAgg } from "./percentile_ranks_agg.ts";
 import { checkAggTree, readAggDef } from "./agg_tree.ts";
 import { rareTermsAgg } from "./rare_terms_agg.ts";
 import { significantTermsAgg } from "./significant_terms_agg.ts";
@@ -330,6 +331,7 @@ const AGGS: Record<string, AggFn> = {
   rare_terms: (body, inputs, sub, name) => rareTermsAgg(body, inputs, subRunner(inputs, sub), name),
   significant_terms: (body, inputs, sub, name) =>
     significantTermsAgg(body, inputs, subRunner(inputs, sub), name),
+  percentile_ranks: (body, inputs, _sub, name) => percentileRanksAgg(body, inputs, name),
   multi_terms: (body, inputs, sub, name) =>
     multiTermsAgg(body, inputs, subRunner(inputs, sub), name),
   composite: (body, inputs, sub, name) => compositeAgg(body, inputs, subRunner(inputs, sub), name),
