@@ -3,7 +3,13 @@
 // spanning half the distance to its neighbours).
 
 import { illegalArgument } from "../_errors.ts";
-import { type AggInput, eachValueOrMissing, fieldOf, valueFormat } from "./agg_values.ts";
+import {
+  type AggInput,
+  eachValueOrMissing,
+  fieldOf,
+  numericOnly,
+  valueFormat,
+} from "./agg_values.ts";
 import { withValueStrings } from "./value_strings.ts";
 import type { JsonObject } from "../_json.ts";
 
@@ -49,15 +55,10 @@ export function percentileRanksAgg(body: JsonObject, inputs: AggInput[], name: s
     }
     return v;
   }).sort((a, b) => a - b);
+  const field = fieldOf(body, name, "percentile_ranks");
+  numericOnly(inputs, field, "percentile_ranks");
   const vs: number[] = [];
-  const info = eachValueOrMissing(inputs, body, fieldOf(body, name, "percentile_ranks"), (v) => {
-    if (typeof v === "string") {
-      throw illegalArgument(
-        `Field [${body.field}] of type [keyword] is not supported for aggregation [percentile_ranks]`,
-      );
-    }
-    vs.push(v);
-  });
+  const info = eachValueOrMissing(inputs, body, field, (v) => vs.push(Number(v)));
   vs.sort((a, b) => a - b);
   const entries = values.map((v) => {
     const rank = rankOf(vs, v);
