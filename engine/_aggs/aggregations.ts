@@ -33,11 +33,12 @@ import { METRIC_AGGS } from "./metric_aggs.ts";
 import { topHitsAgg } from "./top_hits_agg.ts";
 import { scopeAggs } from "./scope_aggs.ts";
 import { ipRangeAgg } from "./ip_range_agg.ts";
-import { orderPathValue } from "./buckets_path.ts";
+import { compareOrderValues, orderPathValue } from "./buckets_path.ts";
 import { compositeAgg } from "./composite_agg.ts";
 import { checkCompositePlacement } from "./composite_sources.ts";
 import { multiTermsAgg } from "./multi_terms_agg.ts";
 import { percentileRanksAgg } from "./percentile_ranks_agg.ts";
+import { topMetricsAgg } from "./top_metrics_agg.ts";
 import { checkAggTree, readAggDef } from "./agg_tree.ts";
 import { rareTermsAgg } from "./rare_terms_agg.ts";
 import { significantTermsAgg } from "./significant_terms_agg.ts";
@@ -189,7 +190,7 @@ function termsAgg(
     return r;
   };
   // Ordering by a sub-aggregation (`{"avg_price": "desc"}` or `{"stats.max": "asc"}`) reads its value.
-  const metricOf = (k: Key, path: string): number => {
+  const metricOf = (k: Key, path: string): number | string => {
     const first = path.split(/[.>[]/)[0]!;
     if (!sub || !Object.hasOwn(sub, first)) {
       throw illegalArgument(
@@ -205,7 +206,7 @@ function termsAgg(
         ? compareKeys(a[0], b[0])
         : k === "_count"
         ? a[1] - b[1]
-        : metricOf(a[0], k) - metricOf(b[0], k);
+        : compareOrderValues(metricOf(a[0], k), metricOf(b[0], k));
       if (c) return c * sign;
     }
     return b[1] - a[1] || compareKeys(a[0], b[0]);
@@ -332,6 +333,7 @@ const AGGS: Record<string, AggFn> = {
   significant_terms: (body, inputs, sub, name) =>
     significantTermsAgg(body, inputs, subRunner(inputs, sub), name),
   percentile_ranks: (body, inputs, _sub, name) => percentileRanksAgg(body, inputs, name),
+  top_metrics: (body, inputs, _sub, name) => topMetricsAgg(body, inputs, name),
   multi_terms: (body, inputs, sub, name) =>
     multiTermsAgg(body, inputs, subRunner(inputs, sub), name),
   composite: (body, inputs, sub, name) => compositeAgg(body, inputs, subRunner(inputs, sub), name),

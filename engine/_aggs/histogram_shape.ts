@@ -5,7 +5,7 @@
 import { illegalArgument, parsingError } from "../_errors.ts";
 import type { JsonObject } from "../_json.ts";
 import { orderSign } from "./agg_values.ts";
-import { orderPathValue } from "./buckets_path.ts";
+import { compareOrderValues, orderPathValue } from "./buckets_path.ts";
 
 /** The bounds of a histogram, as numbers (dates as epoch millis). */
 export interface HistogramBounds {
@@ -57,7 +57,7 @@ export function withinHard(bounds: HistogramBounds, key: number): boolean {
   return !h || ((h.min === undefined || key >= h.min) && (h.max === undefined || key <= h.max));
 }
 
-function orderValue(bucket: JsonObject, path: string): number {
+function orderValue(bucket: JsonObject, path: string): number | string {
   if (path === "_key") return Number(bucket.key);
   if (path === "_count") return Number(bucket.doc_count);
   return orderPathValue(bucket, path);
@@ -78,7 +78,7 @@ export function orderHistogram(list: JsonObject[], order: unknown): JsonObject[]
   }));
   return [...list].sort((a, b) => {
     for (const r of rules) {
-      const c = orderValue(a, r.path) - orderValue(b, r.path);
+      const c = compareOrderValues(orderValue(a, r.path), orderValue(b, r.path));
       if (c) return c * r.sign;
     }
     return Number(a.key) - Number(b.key);
