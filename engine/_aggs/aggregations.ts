@@ -38,6 +38,7 @@ import { compositeAgg } from "./composite_agg.ts";
 import { checkCompositePlacement } from "./composite_sources.ts";
 import { multiTermsAgg } from "./multi_terms_agg.ts";
 import { percentileRanksAgg } from "./percentile_ranks_agg.ts";
+import { autoDateHistogramAgg } from "./auto_date_histogram_agg.ts";
 import { topMetricsAgg } from "./top_metrics_agg.ts";
 import { checkAggTree, readAggDef } from "./agg_tree.ts";
 import { rareTermsAgg } from "./rare_terms_agg.ts";
@@ -333,6 +334,13 @@ const AGGS: Record<string, AggFn> = {
   significant_terms: (body, inputs, sub, name) =>
     significantTermsAgg(body, inputs, subRunner(inputs, sub), name),
   percentile_ranks: (body, inputs, _sub, name) => percentileRanksAgg(body, inputs, name),
+  auto_date_histogram: (body, inputs, sub, name) =>
+    autoDateHistogramAgg(
+      body,
+      numericSource(inputs, body, name, "date_histogram"),
+      subRunner(inputs, sub),
+      name,
+    ),
   top_metrics: (body, inputs, _sub, name) => topMetricsAgg(body, inputs, name),
   multi_terms: (body, inputs, sub, name) =>
     multiTermsAgg(body, inputs, subRunner(inputs, sub), name),
