@@ -25,6 +25,7 @@ import {
   valueFormat,
 } from "./agg_values.ts";
 import { decimalFormat } from "../_index/decimal_format.ts";
+import { parseTimeZone } from "../_index/time_zones.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
 import { matchLive } from "../_query/query_exec.ts";
 import { parseQuery } from "../_query/query_parser.ts";
@@ -381,13 +382,14 @@ const AGGS: Record<string, AggFn> = {
     const info = inputs.map((i) => i.ctx.fields.byPath.get(field)).find((f) => f);
     const format = typeof body.format === "string" ? body.format : info?.format;
     const now = inputs[0]?.ctx.now ?? Date.now();
+    const zone = body.time_zone === undefined ? undefined : parseTimeZone(String(body.time_zone));
     return rangeAgg(
       body,
       numericSource(inputs, body, name, "date_histogram"),
       subRunner(inputs, sub),
       // A number is read in the field's format too (`1000` is 1000 s under `epoch_second`).
-      (v) => dateValueAt(typeof v === "number" ? String(v) : v, now, false, format, false),
-      (n) => formatDateAt(n, false, format),
+      (v) => dateValueAt(typeof v === "number" ? String(v) : v, now, false, format, false, zone),
+      (n) => formatDateAt(n, false, format, zone),
     );
   },
 };

@@ -3,6 +3,8 @@
 import { illegalArgument, parsingError } from "../_errors.ts";
 import { bucketsLeft, consumeBuckets } from "../_index/limits.ts";
 import { formatDateAt } from "../_index/dates.ts";
+import { parseTimeZone, type TimeZone } from "../_index/time_zones.ts";
+import { zonedRounding } from "./zoned_rounding.ts";
 import { setOwn } from "../_index/own.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
 import type { JsonObject } from "../_json.ts";
@@ -195,12 +197,18 @@ export interface DateRounding {
   next(ms: number): number;
 }
 
-/** The rounding of a `date_histogram` body (`calendar_interval`, `fixed_interval`, `interval`). */
+/** The rounding of a `date_histogram` body (`calendar_interval`, `fixed_interval`, `interval`,
+ * `time_zone`, `offset`). */
 export function dateRounding(body: JsonObject): DateRounding {
-  const base = intervalRounding(body);
+  const base = intervalRounding(body, zoneOf(body));
   const off = offsetMs(body.offset);
   if (off === 0) return base;
   return { floor: (ms) => base.floor(ms - off) + off, next: (ms) => base.next(ms - off) + off };
+}
+
+/** The `time_zone` of an aggregation body, if any. */
+function zoneOf(body: JsonObject): TimeZone | undefined {
+  return body.time_zone === undefined ? undefined : parseTimeZone(String(body.time_zone));
 }
 
 /** A date `offset` (`"+6h"`, `"-1d"`, or millis) in milliseconds. */
@@ -218,8 +226,10 @@ function offsetMs(offset: unknown): number {
   return (m[1] === "-" ? -1 : 1) * Number(m[2]) * FIXED_MS[m[3]!]!;
 }
 
-function intervalRounding(body: JsonObject): DateRounding {
+function intervalRounding(body: JsonObject, zone: TimeZone | undefined): DateRounding {
   const spec = String(body.calendar_interval ?? body.fixed_interval ?? body.interval ?? "");
+  let utc: DateRounding;
+  let size: number | null;
   if (
     body.calendar_interval !== undefined || (body.fixed_interval === undefined && CALENDAR[spec])
   ) {
@@ -229,19 +239,24 @@ function intervalRounding(body: JsonObject): DateRounding {
         `The supplied interval [${spec}] could not be parsed as a calendar interval.`,
       );
     }
-    return { floor: (ms) => calendarFloor(ms, unit), next: (ms) => calendarNext(ms, unit) };
+    utc = { floor: (ms) => calendarFloor(ms, unit), next: (ms) => calendarNext(ms, unit) };
+    size = FIXED_MS[unit] ?? null;
+  } else {
+    const m = /^(\d+)(ms|s|m|h|d)$/.exec(spec);
+    if (!m) {
+      throw parsingError(
+        `failed to parse setting [date_histogram.fixedInterval] with value [${spec}] as a time value: unit is missing or unrecognized`,
+      );
+    }
+    const fixed = Number(m[1]) * FIXED_MS[m[2]!]!;
+    if (!(fixed > 0)) {
+      throw illegalArgument("Zero or negative time interval not supported");
+    }
+    utc = { floor: (ms) => Math.floor(ms / fixed) * fixed, next: (ms) => ms + fixed };
+    size = fixed;
   }
-  const m = /^(\d+)(ms|s|m|h|d)$/.exec(spec);
-  if (!m) {
-    throw parsingError(
-      `failed to parse setting [date_histogram.fixedInterval] with value [${spec}] as a time value: unit is missing or unrecognized`,
-    );
-  }
-  const size = Number(m[1]) * FIXED_MS[m[2]!]!;
-  if (!(size > 0)) {
-    throw illegalArgument("Zero or negative time interval not supported");
-  }
-  return { floor: (ms) => Math.floor(ms / size) * size, next: (ms) => ms + size };
+  if (zone && !(zone.fixed && zone.offsetAt(0) === 0)) return zonedRounding(utc, size, zone);
+  return utc;
 }
 
 /** `date_histogram` with `calendar_interval` or `fixed_interval`. */
@@ -253,6 +268,7 @@ export function dateHistogramAgg(
   toNumber: (v: unknown) => number = Number,
 ): JsonObject {
   const { floor, next } = dateRounding(body);
+  const zone = zoneOf(body);
   const bounds = histogramBounds(body, "date_histogram", name, toNumber);
   // Values arrive in millis (date_nanos are scaled down by the source).
   const { info, buckets } = group(source, floor);
@@ -260,7 +276,7 @@ export function dateHistogramAgg(
   const present = [...buckets.keys()].sort((a, b) => a - b);
   const minDocCount = Number(body.min_doc_count ?? 0);
   const keys = slotsOf(present, minDocCount, bounds, (k) => k, floor, next);
-  const render = (k: number) => ({ key_as_string: formatDateAt(k, false, format), key: k });
+  const render = (k: number) => ({ key_as_string: formatDateAt(k, false, format, zone), key: k });
   return byKey(body, orderHistogram(keyed(keys, buckets, minDocCount, render, sub), body.order));
 }
 

@@ -57,6 +57,7 @@ function children(n: QueryNode): QueryNode[] {
     case "dis_max":
       return [...n.queries];
     case "function_score":
+    case "nested":
       return [n.query];
     case "boosting":
       return [n.positive, n.negative];

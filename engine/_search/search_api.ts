@@ -9,6 +9,7 @@ import { searchProfile } from "./profile.ts";
 import { fieldMapOf } from "../_index/field_map.ts";
 import { formatDateAt } from "../_index/dates.ts";
 import { type HitOptions, renderHits, renderTotal } from "../_hits/hits_render.ts";
+import { checkInnerHits } from "../_hits/inner_hits.ts";
 import { parseKeepAlive } from "./keep_alive.ts";
 import { matchLive } from "../_query/query_exec.ts";
 import { execContextOf } from "../_query/exec_context.ts";
@@ -50,6 +51,7 @@ function shardFailure(err: unknown, targets: SearchTarget[]): never {
 }
 
 function checkLimits(req: SearchRequest, targets: SearchTarget[]): void {
+  checkInnerHits(req.innerHits, Math.min(...targets.map((t) => t.maxInnerResultWindow ?? 100)));
   const limit = Math.min(...targets.map((t) => t.maxResultWindow));
   if (req.rescoreWindow > limit) {
     throw illegalArgument(
