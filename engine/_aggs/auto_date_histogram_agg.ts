@@ -6,6 +6,7 @@
 import { illegalArgument } from "../_errors.ts";
 import { consumeBuckets } from "../_index/limits.ts";
 import { formatDateAt } from "../_index/dates.ts";
+import { parseTimeZone } from "../_index/time_zones.ts";
 import { type BucketDocs, dateRounding, type SubRunner, type ValueSource } from "./bucket_aggs.ts";
 import type { JsonObject } from "../_json.ts";
 
@@ -48,6 +49,7 @@ export function autoDateHistogramAgg(
   const values: { v: number; doc: number; input: number }[] = [];
   const info = source((v, doc, input) => values.push({ v, doc, input }));
   const format = typeof body.format === "string" ? body.format : info?.format;
+  const zone = body.time_zone === undefined ? undefined : parseTimeZone(String(body.time_zone));
   let lo = Infinity;
   let hi = -Infinity;
   for (const { v } of values) {
@@ -61,7 +63,9 @@ export function autoDateHistogramAgg(
   let floor = (ms: number) => ms;
   const first = minimum === undefined ? 0 : MINIMUM[String(minimum)]!;
   search: for (const r of ROUNDINGS.slice(first)) {
-    const rounding = dateRounding(r.body);
+    const rounding = dateRounding(
+      body.time_zone === undefined ? r.body : { ...r.body, time_zone: body.time_zone },
+    );
     const keys: number[] = [];
     if (values.length) {
       const limit = target * r.inner[r.inner.length - 1]!;
@@ -94,7 +98,7 @@ export function autoDateHistogramAgg(
     let n = 0;
     for (const l of d.values()) n += l.length;
     return {
-      key_as_string: formatDateAt(key, false, format),
+      key_as_string: formatDateAt(key, false, format, zone),
       key,
       doc_count: n,
       ...(sub ? sub(d) : {}),

@@ -56,3 +56,14 @@ Deno.test("auto_date_histogram: sub-aggregations and sibling pipelines", async (
   assert.equal(bad.code, 400);
   engine.close();
 });
+
+Deno.test("auto_date_histogram: days start on the time_zone's clock", async () => {
+  const engine = await days(["2020-03-01T01:00:00Z", "2020-03-02T01:00:00Z"]);
+  const r = await auto(engine, { buckets: 2, time_zone: "+02:00" });
+  assert.equal(r.h.interval, "1d");
+  assert.deepEqual(rows(r.h), [
+    ["2020-03-01T00:00:00.000+02:00", 1],
+    ["2020-03-02T00:00:00.000+02:00", 1],
+  ]);
+  engine.close();
+});
