@@ -5,6 +5,7 @@ import { esError, illegalArgument, parsingError } from "../_errors.ts";
 import { bucketsLeft, consumeBuckets } from "../_index/limits.ts";
 import { dateValueAt, formatDateAt } from "../_index/dates.ts";
 import { parseTimeZone, type TimeZone } from "../_index/time_zones.ts";
+import { decimalFormat } from "../_index/decimal_format.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
 import { setOwn } from "../_index/own.ts";
 import type { AggInput } from "./agg_values.ts";
@@ -66,6 +67,9 @@ function renderPart(s: Source, info: FieldInfo | undefined, p: Part): unknown {
   if (info?.kind === "boolean" && s.type === "terms") return p === 1 || p === "true";
   if (isDate(s, info) && typeof s.body.format === "string") {
     return formatDateAt(Number(p), false, s.body.format, zoneOf(s));
+  }
+  if (typeof s.body.format === "string" && typeof p !== "string") {
+    return decimalFormat(Number(p), s.body.format);
   }
   return p;
 }

@@ -147,6 +147,13 @@ Deno.test("composite: histogram and date_histogram sources, format and after by 
     composite({ sources: [{ p: { histogram: { field: "price", interval: 5 } } }] }),
   );
   assert.deepEqual(keys(hist), [[{ p: 0 }, 1], [{ p: 5 }, 1], [{ p: 10 }, 1], [{ p: 15 }, 1]]);
+  const priced = await call(
+    engine,
+    "POST",
+    "/shop/_search",
+    composite({ sources: [{ p: { histogram: { field: "price", interval: 5, format: "0.00" } } }] }),
+  );
+  assert.deepEqual(keys(priced)[1], [{ p: "5.00" }, 1]);
   const days = { d: { date_histogram: { field: "sold", calendar_interval: "1d" } } };
   const raw = await call(engine, "POST", "/shop/_search", composite({ sources: [days] }));
   assert.deepEqual(keys(raw), [[{ d: 1614556800000 }, 2], [{ d: 1614729600000 }, 1]]);
