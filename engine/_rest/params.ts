@@ -230,6 +230,17 @@ export const API_PARAMS: Record<string, readonly string[]> = {
     "include_unloaded_segments",
     "forbid_closed_indices",
   ],
+  nodes_stats: [
+    "level",
+    "completion_fields",
+    "fielddata_fields",
+    "fields",
+    "groups",
+    "include_segment_file_sizes",
+    "include_unloaded_segments",
+    "types",
+    "timeout",
+  ],
   field_caps: [...EXPAND, "fields", "include_unmapped", "filters", "types", "include_empty_fields"],
 };
 
