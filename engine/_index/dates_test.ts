@@ -41,3 +41,15 @@ Deno.test("parseDate honours custom patterns from the mapping or query", () => {
     Date.UTC(2019, 9, 21, 6, 30),
   );
 });
+
+Deno.test("parseDate: four digits under an epoch format are seconds or millis, not a year", () => {
+  assert.equal(parseDate("1000", "epoch_second"), 1_000_000);
+  assert.equal(parseDate("1000", "epoch_millis"), 1000);
+  assert.equal(parseDate("1000"), Date.UTC(1000, 0, 1));
+});
+
+Deno.test("parseDate: a number under epoch_second is seconds", () => {
+  assert.equal(parseDate(1000, "epoch_second"), 1_000_000);
+  assert.equal(parseDate(1000, "strict_date_optional_time||epoch_millis"), 1000);
+  assert.equal(parseDate(1.5, "epoch_second"), 1500);
+});

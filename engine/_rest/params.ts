@@ -286,11 +286,20 @@ export function unrecognized(
   }`;
 }
 
+// The allowed parameters per API, built once (every request checks its parameters).
+const ALLOWED = new Map<string, ReadonlySet<string>>();
+
 /** Throws 400 for query parameters the API does not know. */
 export function checkParams(ctx: RequestContext, api: string): void {
-  const allowed = new Set([...COMMON, ...(API_PARAMS[api] ?? [])]);
+  let allowed = ALLOWED.get(api);
+  if (!allowed) {
+    allowed = new Set([...COMMON, ...(API_PARAMS[api] ?? [])]);
+    ALLOWED.set(api, allowed);
+  }
+  let known = true;
+  for (const k of ctx.params.keys()) if (!allowed.has(k)) known = false;
+  if (known) return;
   const unknown = [...new Set(ctx.params.keys())].filter((k) => !allowed.has(k)).sort();
-  if (unknown.length === 0) return;
   throw illegalArgument(unrecognized(ctx.path, unknown, API_PARAMS[api] ?? [], "parameter"));
 }
 

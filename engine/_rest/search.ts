@@ -24,6 +24,7 @@ import {
 } from "./context.ts";
 import { resolveOptions } from "./targets.ts";
 import { resolveTermsLookups } from "./terms_lookup.ts";
+import { resolveIndicesBoost } from "./indices_boost.ts";
 import { countedSearch } from "./search_stats.ts";
 
 /** Resolves search targets and applies any due scheduled refresh. */
@@ -76,12 +77,13 @@ export function searchHandler(ctx: RequestContext): Reply {
   parseSearchRequest(body, ctx.params);
   const targets = usesPit ? [] : searchTargets(ctx, ctx.p.index);
   const filtered = usesPit ? body : withAliasFilter(ctx, ctx.p.index, body);
+  const boosted = resolveIndicesBoost(filtered, ctx.state.cluster, resolveOptions(ctx));
   return ok(
     countedSearch(
       ctx,
       usesPit ? pitTargets(ctx, body) : targets,
       body,
-      () => searchApi(ctx.state.search, targets, filtered, ctx.params),
+      () => searchApi(ctx.state.search, targets, boosted, ctx.params),
     ),
   );
 }
@@ -224,12 +226,17 @@ export function msearchHandler(ctx: RequestContext): Reply {
         ? header.index.join(",")
         : String(header.index);
       const targets = body.pit !== undefined ? [] : searchTargets(ctx, index, params);
+      const boosted = resolveIndicesBoost(
+        body,
+        ctx.state.cluster,
+        resolveOptions({ ...ctx, params }),
+      );
       const counted = body.pit !== undefined ? pitTargets(ctx, body) : targets;
       const response = countedSearch(
         ctx,
         counted,
         body,
-        () => searchApi(ctx.state.search, targets, body, params),
+        () => searchApi(ctx.state.search, targets, boosted, params),
       );
       responses.push({ ...response, status: 200 });
     } catch (e) {

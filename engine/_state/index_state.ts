@@ -197,6 +197,7 @@ export class IndexState {
       snapshot: this.shard.snapshot(),
       mappings: this.mappings,
       maxResultWindow: this.maxResultWindow,
+      maxInnerResultWindow: this.#intSetting("index.max_inner_result_window", 100),
       maxDocvalueFields: this.#intSetting("index.max_docvalue_fields_search", 100),
       maxScriptFields: this.#intSetting("index.max_script_fields", 32),
       maxRegexLength: this.#intSetting("index.max_regex_length", 1000),
