@@ -51,19 +51,24 @@ export class IndexStats {
     return found;
   }
 
-  /** Whether the next index operation should be timed (one in {@link INDEX_TIME_SAMPLE}). */
-  timesNextIndex(): boolean {
-    return this.indexTotal % INDEX_TIME_SAMPLE === 0;
+  /**
+   * How much the next index operation's time should count: every one of the first
+   * {@link INDEX_TIME_EXACT} is timed (weight 1), then one in {@link INDEX_TIME_SAMPLE} stands
+   * for its sample (weight 8); 0 means "do not read the clock".
+   */
+  indexTimeWeight(): number {
+    if (this.indexTotal < INDEX_TIME_EXACT) return 1;
+    return this.indexTotal % INDEX_TIME_SAMPLE === 0 ? INDEX_TIME_SAMPLE : 0;
   }
 
   /**
-   * Counts one index operation; a timed one (see {@link timesNextIndex}) adds its `millis` for
-   * every operation of its sample, so `index_time_in_millis` estimates the sum without a clock
-   * read per write.
+   * Counts one index operation; `millis` is its time already weighted (see
+   * {@link indexTimeWeight}), so `index_time_in_millis` is exact for a small index and an
+   * estimate of the sum, without a clock read per write, for a large one.
    */
-  indexed(millis?: number): void {
+  indexed(millis = 0): void {
     this.indexTotal++;
-    if (millis !== undefined) this.indexMillis += millis * INDEX_TIME_SAMPLE;
+    this.indexMillis += millis;
     this.translogOps++;
   }
 
@@ -100,6 +105,9 @@ export class IndexStats {
  * write adds a few percent to a bulk load, and a sample estimates the sum as well.
  */
 export const INDEX_TIME_SAMPLE = 8;
+
+/** Index operations timed one by one before sampling starts. */
+export const INDEX_TIME_EXACT = 64;
 
 /** How many distinct `stats` group names one index keeps counters for. */
 export const MAX_GROUPS = 1000;

@@ -121,12 +121,12 @@ export function indexDocument(
   errorType: ParseErrorType,
 ): WriteResult {
   validateWriteOptions(opts);
-  // One write in INDEX_TIME_SAMPLE reads the clock (see IndexStats.timesNextIndex).
-  const timed = index.stats.timesNextIndex();
-  const started = timed ? performance.now() : 0;
+  // Past the first writes, one in eight reads the clock (see IndexStats.indexTimeWeight).
+  const weight = index.stats.indexTimeWeight();
+  const started = weight > 0 ? performance.now() : 0;
   try {
     const result = indexValidated(index, id, source, opts, errorType);
-    index.stats.indexed(timed ? performance.now() - started : undefined);
+    index.stats.indexed(weight > 0 ? (performance.now() - started) * weight : 0);
     return result;
   } catch (e) {
     index.stats.indexFailed++;
