@@ -1,6 +1,7 @@
 // Reads a search request (body and URL parameters) into one validated, typed object.
 
 import { type EngineError, illegalArgument, parsingError, validationFailed } from "../_errors.ts";
+import { jsonTokenName } from "../_json.ts";
 import type { QueryNode, QueryOf } from "../_query/query_nodes.ts";
 import { parseKnnSection } from "../_query/knn.ts";
 import { type FieldRequest, parseFieldRequests } from "../_hits/fetch_fields.ts";
@@ -111,15 +112,6 @@ const BODY_KEYS = new Set([
   "knn",
 ]);
 
-function tokenName(v: unknown): string {
-  if (Array.isArray(v)) return "START_ARRAY";
-  if (v === null) return "VALUE_NULL";
-  if (typeof v === "object") return "START_OBJECT";
-  if (typeof v === "number") return "VALUE_NUMBER";
-  if (typeof v === "boolean") return "VALUE_BOOLEAN";
-  return "VALUE_STRING";
-}
-
 function int(v: unknown, name: string): number {
   const n = typeof v === "string" ? Number(v) : v;
   if (typeof n !== "number" || !Number.isInteger(n)) {
@@ -179,7 +171,7 @@ export function parseSearchRequest(
 ): SearchRequest {
   const b = body ?? {};
   for (const [k, v] of Object.entries(b)) {
-    if (!BODY_KEYS.has(k)) throw parsingError(`Unknown key for a ${tokenName(v)} in [${k}].`);
+    if (!BODY_KEYS.has(k)) throw parsingError(`Unknown key for a ${jsonTokenName(v)} in [${k}].`);
   }
   // With a knn section and no query, only the nearest neighbours match.
   let query: QueryNode = b.query === undefined
