@@ -3,7 +3,7 @@
 // range is hundreds of thousands of docs, sorted, for a conjunction of a few thousand).
 
 import { type Exact, toDouble } from "../_index/exact_long.ts";
-import { numAt } from "../_index/segment.ts";
+import { type FieldIndex, numAt } from "../_index/segment.ts";
 import type { ExecContext } from "./exec_context.ts";
 import type { QueryNode } from "./query_nodes.ts";
 import { rangeBounds } from "./term_queries.ts";
@@ -79,19 +79,28 @@ export function docsInRange(ctx: ExecContext, docs: Int32Array, r: NumericRange)
   // Without exact values a field holds doubles, compared with the bounds' doubles as the points are.
   const loD = toDouble(r.lo);
   const hiD = toDouble(r.hi);
-  let vi = 0;
+  let vi = -1;
+  let base = 0;
+  let next = 0; // first ordinal past the current view
+  let f: FieldIndex | undefined;
   for (let i = 0; i < docs.length; i++) {
     const d = docs[i]!;
-    while (vi + 1 < views.length && views[vi + 1]!.base <= d) vi++;
-    const v = views[vi]!;
-    const f = v.segment.fields.get(r.path);
+    if (d >= next) {
+      // Docs ascend: move to the view holding d, reading its field once.
+      do vi++; while (vi + 1 < views.length && views[vi + 1]!.base <= d);
+      const v = views[vi]!;
+      base = v.base;
+      next = vi + 1 < views.length ? views[vi + 1]!.base : 0x7fffffff;
+      f = v.segment.fields.get(r.path);
+    }
     if (!f?.numValues) continue;
-    const local = d - v.base;
+    const values = f.numValues;
+    const local = d - base;
     const end = f.dvStart[local + 1]!;
     for (let j = f.dvStart[local]!; j < end; j++) {
       const inside = f.exact
         ? numAt(f, j) >= r.lo && numAt(f, j) <= r.hi
-        : f.numValues[j]! >= loD && f.numValues[j]! <= hiD;
+        : values[j]! >= loD && values[j]! <= hiD;
       if (inside) {
         out[k++] = d;
         break;
