@@ -7,6 +7,7 @@ import { type FieldRequest, parseFieldRequests } from "../_hits/fetch_fields.ts"
 import { type HighlightRequest, parseHighlight } from "../_hits/highlight.ts";
 import { findNestedInnerHits, type NestedInnerHits } from "../_hits/inner_hits.ts";
 import { parseQuery } from "../_query/query_parser.ts";
+import { checkAggregations } from "../_aggs/aggregations.ts";
 import { boostedFields } from "../_query/query_parser.ts";
 import { parseLuceneSyntax } from "../_query/query_string.ts";
 import { parseSort, type SortKey } from "../_hits/sort.ts";
@@ -250,6 +251,8 @@ export function parseSearchRequest(
     throw validation(`[request_cache] cannot be used in a scroll context`);
   }
   const aggs = (b.aggs ?? b.aggregations ?? null) as Record<string, unknown> | null;
+  // The whole aggregation tree is parsed with the request, before any index is resolved.
+  if (aggs !== null) checkAggregations(aggs);
   const stored = params.get("stored_fields") ?? b.stored_fields;
   const storedList = stored === undefined || stored === null
     ? []
