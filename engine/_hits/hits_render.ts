@@ -77,13 +77,16 @@ export function renderHit(
   }
   hit._score = o.scores ? float32(c.score) : null;
   if (doc.routing !== undefined) hit._routing = doc.routing;
+  // Read once: a kept document parses its source text on each read.
+  let whole: Record<string, unknown> | undefined;
+  const docSource = (): Record<string, unknown> => (whole ??= doc.source);
   if (!o.storedFieldsNone) {
-    const source = applySourceFilter(doc.source, o.source);
+    const source = applySourceFilter(docSource(), o.source);
     if (source !== undefined) hit._source = sourceOut(source);
   }
   if (o.docvalueFields.length || o.fields.length) {
     const fields = {
-      ...sourceFields(target, doc.source, o.fields),
+      ...sourceFields(target, docSource(), o.fields),
       ...docValueFields(target, c.doc, o.docvalueFields),
     };
     if (Object.keys(fields).length) hit.fields = fields;
@@ -97,7 +100,7 @@ export function renderHit(
   if (o.highlight) {
     const fields = fieldMapOf(target.mappings);
     const marked = highlightHit(
-      doc.source,
+      docSource(),
       fields,
       o.highlight.request,
       termsFor(o.highlight.query, fields),
@@ -107,7 +110,7 @@ export function renderHit(
   if (o.innerHits?.length) {
     hit.inner_hits = renderInnerHits(
       o.innerHits,
-      { index: target.index, id: doc.id, source: doc.source },
+      { index: target.index, id: doc.id, source: docSource() },
       target.mappings,
       Date.now(),
     );

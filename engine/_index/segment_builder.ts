@@ -3,6 +3,7 @@
 import { parseDateAt } from "./dates.ts";
 import { compareExact, type Exact, exactInteger } from "./exact_long.ts";
 import { parseExactJson } from "./exact_json.ts";
+import { KeptDoc } from "./kept_doc.ts";
 import { sourceText } from "./raw_source.ts";
 import type { FieldInfo, FieldMap } from "./field_map.ts";
 import { encodeNorm } from "./norms.ts";
@@ -54,9 +55,8 @@ class FieldBuilder {
       if (v !== null && typeof v !== "object") {
         const s = String(v);
         if (s.length <= this.info.ignoreAbove) {
-          const term = this.info.normalize(s);
-          this.stream.add(term, doc, 0);
-          this.strValues.push(term);
+          // The term dictionary's copy of the string: one per distinct value, not one per doc.
+          this.strValues.push(this.stream.add(this.info.normalize(s), doc, 0));
           any = true;
         }
       }
@@ -68,8 +68,7 @@ class FieldBuilder {
         if (s.length <= this.info.ignoreAbove) terms.add(this.info.normalize(s));
       }
       const sorted = [...terms].sort(compareStrings);
-      for (const term of sorted) this.stream.add(term, doc, 0);
-      this.strValues.push(...sorted);
+      for (const term of sorted) this.strValues.push(this.stream.add(term, doc, 0));
       any = sorted.length > 0;
     } else if (kind !== "boolean" && values.length === 1) {
       const n = this.#toNumber(values[0]);
@@ -219,10 +218,13 @@ export function buildSegment(docs: StoredDoc[], fields: FieldMap): Segment {
     ids.set(docs[d]!.id, d);
     values.clear();
     if (vectorValues) { for (const f of wholeFields) vectorValues.set(f.path, undefined); }
-    collect(docs[d]!.source, "", values, vectorValues);
+    const doc = docs[d]!;
+    // A kept document's text is parsed without being remembered: this object dies with the build.
+    const source = doc instanceof KeptDoc ? doc.parse() : doc.source;
+    collect(source, "", values, vectorValues);
     if (hasUnsafeInteger(values)) {
       // A whole number beyond 2^53 was rounded when the source was parsed: read its digits again.
-      const text = sourceText(docs[d]!.source);
+      const text = doc instanceof KeptDoc ? doc.text : sourceText(source);
       if (text !== undefined) {
         values.clear();
         collect(parseExactJson(text), "", values, vectorValues);

@@ -19,14 +19,17 @@ export class TokenStream {
   #positions: Int32Array<ArrayBuffer> = new Int32Array(1024);
   #length = 0;
 
-  /** Records one occurrence; docs must arrive in ascending order, positions ascending within a doc. */
-  add(term: string, doc: number, position: number): void {
+  /**
+   * Records one occurrence; docs must arrive in ascending order, positions ascending within a
+   * doc. Returns the stream's own copy of the term (the first one seen), for sharing.
+   */
+  add(term: string, doc: number, position: number): string {
     let id = this.#ids.get(term);
     if (id === undefined) {
       id = this.#terms.length;
       this.#ids.set(term, id);
       this.#terms.push(term);
-    }
+    } else term = this.#terms[id]!;
     const n = this.#length;
     if (n === this.#docs.length) {
       this.#termIds = grow(this.#termIds, n + 1);
@@ -37,6 +40,7 @@ export class TokenStream {
     this.#docs[n] = doc;
     this.#positions[n] = position;
     this.#length = n + 1;
+    return term;
   }
 
   /** Builds postings: with frequencies and positions when `withPositions`, else doc lists only. */

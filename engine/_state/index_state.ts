@@ -15,6 +15,16 @@ export interface AliasMeta {
   is_hidden?: boolean;
 }
 
+/** The documents search sees, looked up in the shard's segments (no map of their own). */
+export interface VisibleDocs {
+  /** The document with this id as of the last refresh. */
+  get(id: string): StoredDoc | undefined;
+  /** How many there are. */
+  readonly size: number;
+  /** All of them. */
+  values(): IterableIterator<StoredDoc>;
+}
+
 /** The version a deleted document leaves behind, so later writes keep counting. */
 interface Tombstone {
   version: number;
@@ -33,8 +43,6 @@ export class IndexState {
   mappings: Mappings;
   readonly aliases: Map<string, AliasMeta> = new Map();
   readonly docs: Map<string, StoredDoc> = new Map();
-  /** Documents as of the last refresh (what search and `realtime=false` reads see). */
-  readonly visible: Map<string, StoredDoc> = new Map();
   readonly tombstones: Map<string, Tombstone> = new Map();
   closed = false;
   /** Refresh interval used when the settings give none. */
@@ -95,6 +103,18 @@ export class IndexState {
     return { total: 1 + this.replicas, successful: 1, failed: 0 };
   }
 
+  /** Documents as of the last refresh (what search and `realtime=false` reads see). */
+  get visible(): VisibleDocs {
+    const shard = this.shard;
+    return {
+      get: (id) => shard.get(id),
+      get size() {
+        return shard.docCount;
+      },
+      values: () => shard.liveDocs(),
+    };
+  }
+
   /** Takes the next sequence number. */
   takeSeqNo(): number {
     return this.nextSeqNo++;
@@ -144,11 +164,9 @@ export class IndexState {
         if (partial && this.shardOf(this.pendingRouting.get(id) ?? id) !== shard) continue;
         changes.push({ id, doc });
       }
-      for (const { id, doc } of changes) {
+      for (const { id } of changes) {
         this.pending.delete(id);
         this.pendingRouting.delete(id);
-        if (doc) this.visible.set(id, doc);
-        else this.visible.delete(id);
       }
       if (changes.length > 0) this.shard.refresh(changes, this.mappings);
     }

@@ -2,6 +2,8 @@
 
 import { mappingLimits } from "./mapping_limits.ts";
 import { type EngineError, esError, illegalArgument, validationFailed } from "../_errors.ts";
+import { KeptDoc } from "../_index/kept_doc.ts";
+import { sourceText } from "../_index/raw_source.ts";
 import type { StoredDoc } from "../_index/types.ts";
 import type { ParseErrorType } from "./dynamic_mapping.ts";
 import { mapDocument } from "./dynamic_mapping.ts";
@@ -136,7 +138,11 @@ export function indexDocument(
   const limit = Number(index.settings["index.mapping.total_fields.limit"] ?? 1000);
   const limits = mappingLimits(index.settings);
   index.mappings = mapDocument(index.mappings, source, id, errorType, limit, limits);
-  const doc: StoredDoc = { id, source, version, seqNo: index.takeSeqNo(), primaryTerm: 1 };
+  // A source that came with its text is kept as that text once indexed (see KeptDoc).
+  const text = sourceText(source);
+  const doc: StoredDoc = text === undefined
+    ? { id, source, version, seqNo: index.takeSeqNo(), primaryTerm: 1 }
+    : new KeptDoc(id, source, text, version, index.takeSeqNo());
   if (opts.routing !== undefined) doc.routing = opts.routing;
   index.put(id, doc, undefined, opts.routing);
   return {

@@ -1,0 +1,46 @@
+import assert from "node:assert/strict";
+import { KeptDoc } from "./kept_doc.ts";
+import { sourceOut, sourceText, stringifyReply } from "./raw_source.ts";
+import { Shard } from "./shard.ts";
+
+const TEXT = '{ "b":1,  "a":[1, 2], "big": 12345678901234567890 }';
+
+Deno.test("a kept document gives the parsed object until compacted, then fresh parses", () => {
+  const parsed = JSON.parse(TEXT);
+  const doc = new KeptDoc("1", parsed, TEXT, 3, 7);
+  assert.equal(doc.source, parsed);
+  doc.compact();
+  const again = doc.source;
+  assert.notEqual(again, parsed);
+  assert.deepEqual(again, parsed);
+  // Each read is its own object: changing one leaves the stored document as it was.
+  (again as { b: number }).b = 99;
+  assert.equal(doc.source.b, 1);
+  assert.deepEqual([doc.id, doc.version, doc.seqNo, doc.primaryTerm], ["1", 3, 7, 1]);
+});
+
+Deno.test("a compacted document's source is still written back byte for byte", () => {
+  const doc = new KeptDoc("1", JSON.parse(TEXT), TEXT, 1, 0);
+  doc.compact();
+  const source = doc.source;
+  assert.equal(sourceText(source), TEXT);
+  assert.equal(stringifyReply({ _source: sourceOut(source) }), `{"_source":${TEXT}}`);
+  assert.equal(doc.parse().big, 12345678901234567000);
+});
+
+Deno.test("the shard compacts indexed documents and finds the live one by id", () => {
+  const shard = new Shard();
+  const mappings = { properties: { n: { type: "long" } } };
+  const one = new KeptDoc("a", { n: 1 }, '{"n":1}', 1, 0);
+  shard.refresh([{ id: "a", doc: one }, {
+    id: "b",
+    doc: new KeptDoc("b", { n: 2 }, '{"n":2}', 1, 1),
+  }], mappings);
+  assert.equal(shard.get("a"), one);
+  const two = new KeptDoc("a", { n: 3 }, '{"n":3}', 2, 2);
+  shard.refresh([{ id: "a", doc: two }, { id: "b", doc: null }], mappings);
+  assert.equal(shard.get("a"), two);
+  assert.equal(shard.get("b"), undefined);
+  assert.deepEqual([...shard.liveDocs()].map((d) => [d.id, d.source]), [["a", { n: 3 }]]);
+  assert.equal(shard.docCount, 1);
+});
