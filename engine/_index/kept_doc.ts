@@ -1,8 +1,10 @@
 // A stored document that keeps its `_source` as the text it was sent as. The parsed object is
-// only held until the document is indexed into a segment; after that each read parses the text
-// again. A million small documents then cost their text, not their text plus a tree of objects.
+// only held until the document is indexed into a segment; then the text moves into the
+// segment's UTF-8 source store and each read parses it again. A million small documents then
+// cost their text's bytes, not a string plus a tree of objects each.
 
 import { keepSourceText } from "./raw_source.ts";
+import { SourceStore, type StoredText } from "./source_store.ts";
 import type { StoredDoc } from "./types.ts";
 
 /** A document whose source lives as its original JSON text (see the module comment). */
@@ -13,14 +15,13 @@ export class KeptDoc implements StoredDoc {
   version: number;
   /** The `_seq_no`. */
   seqNo: number;
-  /** The `_primary_term`. */
-  primaryTerm: number;
   /** Custom routing, when given at index time. */
   declare routing?: string;
-  #text: string;
+  #data: string | SourceStore;
+  #at = 0;
   #parsed: Record<string, unknown> | null;
 
-  /** `parsed` is `text` parsed; it is kept until {@link KeptDoc.compact}. */
+  /** `parsed` is `text` parsed; it is kept until the document is packed (see {@link packSources}). */
   constructor(
     id: string,
     parsed: Record<string, unknown>,
@@ -31,34 +32,66 @@ export class KeptDoc implements StoredDoc {
     this.id = id;
     this.version = version;
     this.seqNo = seqNo;
-    this.primaryTerm = 1;
-    this.#text = text;
+    this.#data = text;
     this.#parsed = parsed;
   }
 
+  /** The `_primary_term` (one node, never failed over: always 1). */
+  get primaryTerm(): number {
+    return 1;
+  }
+
   /**
-   * The `_source` object: the one parsed at write time until the document is indexed, then a
+   * The `_source` object: the one parsed at write time until the document is packed, then a
    * fresh parse of the text on each read (its text is kept beside it for exact replies).
    */
   get source(): Record<string, unknown> {
     if (this.#parsed) return this.#parsed;
-    const source = JSON.parse(this.#text) as Record<string, unknown>;
-    keepSourceText(source, this.#text);
+    const text = this.text;
+    const source = JSON.parse(text) as Record<string, unknown>;
+    keepSourceText(source, text);
     return source;
   }
 
   /** The JSON text the source was sent as (trimmed). */
   get text(): string {
-    return this.#text;
+    const data = this.#data;
+    return typeof data === "string" ? data : data.text(this.#at);
   }
 
-  /** A fresh parse of the source for indexing, without remembering its text. */
+  /** A parse of the source for indexing, without remembering its text. */
   parse(): Record<string, unknown> {
-    return this.#parsed ?? JSON.parse(this.#text) as Record<string, unknown>;
+    return this.#parsed ?? JSON.parse(this.text) as Record<string, unknown>;
   }
 
-  /** Drops the parsed object once the document is indexed; reads parse the text from then on. */
-  compact(): void {
-    this.#parsed = null;
+  /** The text for packing into a new store: the string, or its bytes in the current store. */
+  get #stored(): StoredText | null {
+    const data = this.#data;
+    if (typeof data !== "string") return { store: data, at: this.#at };
+    // A lone surrogate would not survive UTF-8: such a text stays a string.
+    return data.isWellFormed() ? data : null;
+  }
+
+  /**
+   * Moves the texts of the kept documents among `docs` into one new store and drops their
+   * parsed objects: from then on their sources are read from the store.
+   */
+  static pack(docs: readonly StoredDoc[]): void {
+    const kept: KeptDoc[] = [];
+    const texts: StoredText[] = [];
+    for (const d of docs) {
+      if (!(d instanceof KeptDoc)) continue;
+      d.#parsed = null;
+      const stored = d.#stored;
+      if (stored === null) continue;
+      kept.push(d);
+      texts.push(stored);
+    }
+    if (kept.length === 0) return;
+    const store = SourceStore.of(texts);
+    for (let i = 0; i < kept.length; i++) {
+      kept[i]!.#data = store;
+      kept[i]!.#at = i;
+    }
   }
 }

@@ -7,6 +7,7 @@ import { KeptDoc } from "./kept_doc.ts";
 import { sourceText } from "./raw_source.ts";
 import type { FieldInfo, FieldMap } from "./field_map.ts";
 import { encodeNorm } from "./norms.ts";
+import { ascendingOrder } from "./point_order.ts";
 import { compareStrings, type FieldIndex, Segment } from "./segment.ts";
 import { TokenStream } from "./token_stream.ts";
 import type { StoredDoc } from "./types.ts";
@@ -133,22 +134,25 @@ class FieldBuilder {
     let pointDocs: Int32Array | null = null;
     let pointExact: (bigint | undefined)[] | null = null;
     if (numeric) {
-      const order = new Int32Array(this.numValues.length);
-      for (let i = 0; i < order.length; i++) order[i] = i;
       const exact = this.exact;
       const nums = this.numValues;
-      order.sort(
-        exact
-          ? (a, b) => nums[a]! - nums[b]! || compareExact(exact[a] ?? 0, exact[b] ?? 0)
-          : (a, b) => nums[a]! - nums[b]!,
-      );
-      pointValues = Float64Array.from(order, (i) => nums[i]!);
-      if (exact) pointExact = Array.from(order, (i) => exact[i]);
-      const docOf = new Int32Array(this.numValues.length);
+      let order: Int32Array;
+      if (exact) {
+        order = new Int32Array(nums.length);
+        for (let i = 0; i < order.length; i++) order[i] = i;
+        order.sort((a, b) => nums[a]! - nums[b]! || compareExact(exact[a] ?? 0, exact[b] ?? 0));
+        pointExact = Array.from(order, (i) => exact[i]);
+      } else order = ascendingOrder(nums);
+      const docOf = new Int32Array(nums.length);
       for (let d = 0; d < maxDoc; d++) {
         for (let i = this.dvStart[d]!; i < this.dvStart[d + 1]!; i++) docOf[i] = d;
       }
-      pointDocs = Int32Array.from(order, (i) => docOf[i]!);
+      pointValues = new Float64Array(order.length);
+      pointDocs = new Int32Array(order.length);
+      for (let j = 0; j < order.length; j++) {
+        pointValues[j] = nums[order[j]!]!;
+        pointDocs[j] = docOf[order[j]!]!;
+      }
     }
     return {
       kind: this.info.kind,
@@ -171,10 +175,46 @@ class FieldBuilder {
   }
 }
 
+/** One field path's values within the document being indexed (the list is reused per doc). */
+interface PathValues {
+  readonly values: unknown[];
+  /** The mapped field, resolved once per segment; null when the path is not mapped. */
+  info: FieldInfo | null | undefined;
+}
+
+/** A document's leaf values by field path, in the order paths first appear; reused across docs. */
+class Collected {
+  readonly #byPath = new Map<string, PathValues>();
+  /** Paths holding values for the current document. */
+  readonly used: PathValues[] = [];
+  readonly #paths: string[] = [];
+
+  add(path: string, value: unknown): void {
+    let entry = this.#byPath.get(path);
+    if (!entry) this.#byPath.set(path, entry = { values: [], info: undefined });
+    if (entry.values.length === 0) {
+      this.used.push(entry);
+      this.#paths.push(path);
+    }
+    entry.values.push(value);
+  }
+
+  /** The path of `used[i]`. */
+  path(i: number): string {
+    return this.#paths[i]!;
+  }
+
+  clear(): void {
+    for (const entry of this.used) entry.values.length = 0;
+    this.used.length = 0;
+    this.#paths.length = 0;
+  }
+}
+
 function collect(
   value: unknown,
   path: string,
-  out: Map<string, unknown[]>,
+  out: Collected,
   vectors?: Map<string, unknown>,
 ): void {
   if (value === null || value === undefined) return;
@@ -188,22 +228,20 @@ function collect(
     return;
   }
   if (typeof value === "object") {
-    for (const [k, v] of Object.entries(value)) {
-      collect(v, path ? `${path}.${k}` : k, out, vectors);
+    const object = value as Record<string, unknown>;
+    for (const k of Object.keys(object)) {
+      collect(object[k], path ? `${path}.${k}` : k, out, vectors);
     }
-    // Also offer the whole object, e.g. for fields mapped as keyword that receive objects.
     return;
   }
-  let list = out.get(path);
-  if (!list) out.set(path, list = []);
-  list.push(value);
+  out.add(path, value);
 }
 
 /** Indexes `docs` (ordinals 0..n-1) into a new segment using the field map. */
 export function buildSegment(docs: StoredDoc[], fields: FieldMap): Segment {
   const builders = new Map<string, FieldBuilder>();
   const ids = new Map<string, number>();
-  const values = new Map<string, unknown[]>();
+  const values = new Collected();
   // Fields whose whole value is one unit: vectors, and `sparse_vector` token maps (presence only).
   const wholeFields = [...fields.roots.values()].filter((f) =>
     f.vector !== undefined || f.type === "sparse_vector"
@@ -238,10 +276,11 @@ export function buildSegment(docs: StoredDoc[], fields: FieldMap): Segment {
         } else if (Array.isArray(v)) vectorEntries.get(path)!.push([d, v as number[]]);
       }
     }
-    for (const [path, vals] of values) {
-      const info = fields.roots.get(path);
-      if (!info) continue;
-      addAll(builders, info, d, vals);
+    const used = values.used;
+    for (let i = 0; i < used.length; i++) {
+      const entry = used[i]!;
+      if (entry.info === undefined) entry.info = fields.roots.get(values.path(i)) ?? null;
+      if (entry.info) addAll(builders, entry.info, d, entry.values);
     }
   }
   const built = new Map<string, FieldIndex>();
@@ -261,9 +300,9 @@ export function buildSegment(docs: StoredDoc[], fields: FieldMap): Segment {
   return new Segment(docs, ids, built, vectors);
 }
 
-function hasUnsafeInteger(values: Map<string, unknown[]>): boolean {
-  for (const list of values.values()) {
-    for (const v of list) {
+function hasUnsafeInteger(values: Collected): boolean {
+  for (const entry of values.used) {
+    for (const v of entry.values) {
       if (typeof v === "number" && (v >= 2 ** 53 || v <= -(2 ** 53)) && Number.isFinite(v)) {
         return true;
       }

@@ -47,8 +47,8 @@ export class Shard {
         deletedCount: 0,
       };
       this.#segments.push(live);
-      // Indexed: from now on a kept document's source lives only as its text.
-      for (const d of added) if (d instanceof KeptDoc) d.compact();
+      // Indexed: from now on a kept document's source lives only as text in the segment's store.
+      KeptDoc.pack(added);
     }
     this.#docCount += added.length;
     this.#segments = this.#segments.filter((s) => s.deletedCount < s.segment.maxDoc);
@@ -113,6 +113,7 @@ export class Shard {
       deletedCount: 0,
     };
     this.#segments = [...this.#segments.filter((s) => !victims.has(s)), merged];
+    KeptDoc.pack(docs); // the merged segment's texts in one store; the old stores are let go
   }
 
   /** A cheap immutable view of the searchable state. */

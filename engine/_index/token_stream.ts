@@ -46,15 +46,23 @@ export class TokenStream {
   /** Builds postings: with frequencies and positions when `withPositions`, else doc lists only. */
   build(withPositions: boolean): Map<string, Posting> {
     const n = this.#length;
-    const termCount = this.#terms.length;
+    const terms = this.#terms;
+    const termCount = terms.length;
+    const termIds = this.#termIds;
+    const docs = this.#docs;
     const start = new Int32Array(termCount + 1);
-    for (let i = 0; i < n; i++) start[this.#termIds[i]! + 1]!++;
+    for (let i = 0; i < n; i++) start[termIds[i]! + 1]!++;
     for (let t = 0; t < termCount; t++) start[t + 1]! += start[t]!;
     const cursor = start.slice(0, termCount);
     const order = new Int32Array(n);
-    for (let i = 0; i < n; i++) order[cursor[this.#termIds[i]!]!++] = i;
+    for (let i = 0; i < n; i++) order[cursor[termIds[i]!]!++] = i;
     // One shared buffer per array kind; each posting is a view into it.
-    const allPositions = withPositions ? Int32Array.from(order, (i) => this.#positions[i]!) : null;
+    let allPositions: Int32Array | null = null;
+    if (withPositions) {
+      const positions = this.#positions;
+      allPositions = new Int32Array(n);
+      for (let j = 0; j < n; j++) allPositions[j] = positions[order[j]!]!;
+    }
     const allDocs = new Int32Array(n);
     const allFreqs = withPositions ? new Int32Array(n) : null;
     const allPosStart = withPositions ? new Int32Array(n + termCount) : null;
@@ -68,7 +76,7 @@ export class TokenStream {
       const psBase = posStartAt;
       let last = -1;
       for (let j = from; j < to; j++) {
-        const d = this.#docs[order[j]!]!;
+        const d = docs[order[j]!]!;
         if (d !== last) {
           allDocs[docAt] = d;
           if (allFreqs) {
@@ -81,7 +89,7 @@ export class TokenStream {
         if (allFreqs) allFreqs[docAt - 1]!++;
       }
       if (allPosStart) allPosStart[posStartAt++] = to - from;
-      out.set(this.#terms[t]!, {
+      out.set(terms[t]!, {
         docs: allDocs.subarray(docBase, docAt),
         freqs: allFreqs ? allFreqs.subarray(docBase, docAt) : null,
         posStart: allPosStart ? allPosStart.subarray(psBase, posStartAt) : null,
