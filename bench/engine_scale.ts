@@ -61,7 +61,7 @@ type Call = (method: string, path: string, body?: string, ndjson?: boolean) => P
 async function run(label: string, call: Call, docs: number): Promise<void> {
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
-  const rss0 = Deno.memoryUsage().rss;
+  const m0 = Deno.memoryUsage();
   await call(
     "PUT",
     "/scale",
@@ -96,7 +96,10 @@ async function run(label: string, call: Call, docs: number): Promise<void> {
     throw new Error(`${count.hits.total.value} of ${docs} visible`);
   }
   gc?.();
-  const rss = Deno.memoryUsage().rss - rss0;
+  const m = Deno.memoryUsage();
+  const rss = m.rss - m0.rss;
+  // The engine's own objects and buffers (JS heap + array buffers), apart from allocator slack.
+  const held = m.heapUsed + m.external - m0.heapUsed - m0.external;
   const totalMs = bulkMs + firstSearchMs;
   console.log(
     `\n${label}: ${docs} documents in ${BATCH}-document _bulk batches (Deno ${Deno.version.deno})`,
@@ -109,7 +112,8 @@ async function run(label: string, call: Call, docs: number): Promise<void> {
       } docs/s end to end)`,
   );
   console.log(
-    `  resident memory ${(rss / docs).toFixed(0)} B per document${gc ? " (after gc)" : ""}`,
+    `  resident memory ${(rss / docs).toFixed(0)} B per document${gc ? " (after gc)" : ""}; ` +
+      `JS heap + buffers ${(held / docs).toFixed(0)} B per document`,
   );
   const n = Number(Deno.env.get("SCALE_SEARCHES") ?? 200);
   let termP50 = 0;

@@ -3,6 +3,7 @@
 import { parseDateAt } from "./dates.ts";
 import { compareExact, type Exact, exactInteger } from "./exact_long.ts";
 import { parseExactJson } from "./exact_json.ts";
+import { IdIndex } from "./id_index.ts";
 import { KeptDoc } from "./kept_doc.ts";
 import { sourceText } from "./raw_source.ts";
 import type { FieldInfo, FieldMap } from "./field_map.ts";
@@ -240,7 +241,6 @@ function collect(
 /** Indexes `docs` (ordinals 0..n-1) into a new segment using the field map. */
 export function buildSegment(docs: StoredDoc[], fields: FieldMap): Segment {
   const builders = new Map<string, FieldBuilder>();
-  const ids = new Map<string, number>();
   const values = new Collected();
   // Fields whose whole value is one unit: vectors, and `sparse_vector` token maps (presence only).
   const wholeFields = [...fields.roots.values()].filter((f) =>
@@ -253,7 +253,6 @@ export function buildSegment(docs: StoredDoc[], fields: FieldMap): Segment {
   const vectorEntries = new Map<string, Array<[number, number[]]>>();
   for (const f of vectorFields) vectorEntries.set(f.path, []);
   for (let d = 0; d < docs.length; d++) {
-    ids.set(docs[d]!.id, d);
     values.clear();
     if (vectorValues) { for (const f of wholeFields) vectorValues.set(f.path, undefined); }
     const doc = docs[d]!;
@@ -297,7 +296,7 @@ export function buildSegment(docs: StoredDoc[], fields: FieldMap): Segment {
     const sparse = sparseDocs.get(f.path);
     if (sparse) built.set(f.path, FieldBuilder.presence(f, docs.length, sparse));
   }
-  return new Segment(docs, ids, built, vectors);
+  return new Segment(docs, new IdIndex(docs), built, vectors);
 }
 
 function hasUnsafeInteger(values: Collected): boolean {

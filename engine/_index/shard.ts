@@ -1,6 +1,7 @@
 // The searchable side of one index: segments added at refresh, deletions, occasional merges.
 
 import { fieldMapOf } from "./field_map.ts";
+import { hashId } from "./id_index.ts";
 import { KeptDoc } from "./kept_doc.ts";
 import type { Segment } from "./segment.ts";
 import { buildSegment } from "./segment_builder.ts";
@@ -61,9 +62,10 @@ export class Shard {
 
   /** The live (not deleted) entry of `id`: at most one segment holds one. */
   #find(id: string): { seg: LiveSegment; ord: number } | undefined {
+    const hash = hashId(id);
     for (let i = this.#segments.length - 1; i >= 0; i--) {
       const seg = this.#segments[i]!;
-      const ord = seg.segment.ids.get(id);
+      const ord = seg.segment.ids.get(id, hash);
       if (ord !== undefined && !seg.deleted?.[ord]) return { seg, ord };
     }
     return undefined;

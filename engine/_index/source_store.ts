@@ -5,6 +5,13 @@
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** The UTF-8 length of a well-formed string. */
+function utf8Length(text: string): number {
+  return ASCII.test(text) ? text.length : encoder.encode(text).length;
+}
+
 /** Where a text to store comes from: a string, or a range of bytes of another store. */
 export type StoredText = string | { store: SourceStore; at: number };
 
@@ -29,25 +36,24 @@ export class SourceStore {
    * ```
    */
   static of(texts: readonly StoredText[]): SourceStore {
-    let bytes = new Uint8Array(1024);
+    // Ends first (exact UTF-8 lengths), then one buffer of exactly that size: no growing copies
+    // left behind for the allocator to hold on to.
     const ends = new Int32Array(texts.length);
     let at = 0;
     for (let i = 0; i < texts.length; i++) {
       const t = texts[i]!;
-      const max = typeof t === "string" ? t.length * 3 : t.store.#byteLength(t.at);
-      if (at + max > bytes.length) {
-        const grown = new Uint8Array(Math.max(at + max, bytes.length * 2));
-        grown.set(bytes.subarray(0, at));
-        bytes = grown;
-      }
-      if (typeof t === "string") at += encoder.encodeInto(t, bytes.subarray(at)).written;
-      else {
-        bytes.set(t.store.#slice(t.at), at);
-        at += max;
-      }
+      at += typeof t === "string" ? utf8Length(t) : t.store.#byteLength(t.at);
       ends[i] = at;
     }
-    return new SourceStore(bytes.slice(0, at), ends);
+    const bytes = new Uint8Array(at);
+    at = 0;
+    for (let i = 0; i < texts.length; i++) {
+      const t = texts[i]!;
+      if (typeof t === "string") encoder.encodeInto(t, bytes.subarray(at, ends[i]!));
+      else bytes.set(t.store.#slice(t.at), at);
+      at = ends[i]!;
+    }
+    return new SourceStore(bytes, ends);
   }
 
   /** Number of texts. */

@@ -15,12 +15,16 @@ export interface AliasMeta {
   is_hidden?: boolean;
 }
 
-/** The documents search sees, looked up in the shard's segments (no map of their own). */
-export interface VisibleDocs {
-  /** The document with this id as of the last refresh. */
+/** Documents by id. */
+export interface DocLookup {
+  /** The document with this id, or undefined. */
   get(id: string): StoredDoc | undefined;
   /** How many there are. */
   readonly size: number;
+}
+
+/** The documents search sees, looked up in the shard's segments (no map of their own). */
+export interface VisibleDocs extends DocLookup {
   /** All of them. */
   values(): IterableIterator<StoredDoc>;
 }
@@ -42,7 +46,12 @@ export class IndexState {
   settings: FlatSettings;
   mappings: Mappings;
   readonly aliases: Map<string, AliasMeta> = new Map();
-  readonly docs: Map<string, StoredDoc> = new Map();
+  /**
+   * Live documents (real-time reads): the pending writes over the searchable ones, without a map
+   * of its own per document.
+   */
+  readonly docs: DocLookup;
+  #liveCount = 0;
   readonly tombstones: Map<string, Tombstone> = new Map();
   closed = false;
   /** Refresh interval used when the settings give none. */
@@ -75,6 +84,19 @@ export class IndexState {
       "index.version.created": "8150099",
     };
     this.mappings = mappings;
+    const pending = this.pending;
+    const shard = this.shard;
+    // deno-lint-ignore no-this-alias
+    const self = this;
+    this.docs = {
+      get(id: string): StoredDoc | undefined {
+        const doc = pending.get(id);
+        return doc !== undefined ? doc ?? undefined : shard.get(id);
+      },
+      get size(): number {
+        return self.#liveCount;
+      },
+    };
   }
 
   /** `index.refresh_interval` in ms (-1 = disabled). */
@@ -124,14 +146,11 @@ export class IndexState {
   put(id: string, doc: StoredDoc | null, tombstone?: Tombstone, routing?: string): void {
     if (routing !== undefined) this.pendingRouting.set(id, routing);
     else this.pendingRouting.delete(id);
-    if (doc) {
-      this.docs.set(id, doc);
-      this.tombstones.delete(id);
-    } else {
-      this.docs.delete(id);
-      if (tombstone) this.tombstones.set(id, tombstone);
-    }
+    const existed = this.docs.get(id) !== undefined;
+    if (doc) this.tombstones.delete(id);
+    else if (tombstone) this.tombstones.set(id, tombstone);
     this.pending.set(id, doc);
+    this.#liveCount += (doc ? 1 : 0) - (existed ? 1 : 0);
     if (this.clock !== undefined && (this.pending.size & (REFRESH_CHECK - 1)) === 0) {
       this.refreshIfDue(this.clock());
     }
@@ -194,7 +213,7 @@ export class IndexState {
 
   /** Live document count (real-time). */
   get docCount(): number {
-    return this.docs.size;
+    return this.#liveCount;
   }
 
   /** Searchable document count. */
