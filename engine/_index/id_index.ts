@@ -25,12 +25,18 @@ export function hashId(id: string): number {
  */
 export class IdIndex {
   readonly #docs: readonly HasId[];
-  /** Ordinal + 1 per slot, 0 for an empty slot. */
+  /**
+   * Per slot: 0 when empty, else ordinal + 1 in the low 24 bits and 7 bits of the id's hash
+   * above them, so most slots of other ids are passed without comparing strings.
+   */
   readonly #slots: Int32Array;
   readonly #size: number;
+  /** Whether slots carry hash bits (not for a segment too large for 24-bit ordinals). */
+  readonly #tagged: boolean;
 
   constructor(docs: readonly HasId[]) {
     this.#docs = docs;
+    this.#tagged = docs.length < ORD_MASK;
     let capacity = 16;
     while (capacity < docs.length * 1.5) capacity *= 2;
     const slots = new Int32Array(capacity);
@@ -38,16 +44,18 @@ export class IdIndex {
     let size = 0;
     for (let ord = 0; ord < docs.length; ord++) {
       const id = docs[ord]!.id;
-      let at = hashId(id) & mask;
+      const hash = hashId(id);
+      const entry = this.#tagged ? (tagOf(hash) << ORD_BITS) | (ord + 1) : ord + 1;
+      let at = hash & mask;
       for (;;) {
         const held = slots[at]!;
         if (held === 0) {
-          slots[at] = ord + 1;
+          slots[at] = entry;
           size++;
           break;
         }
-        if (docs[held - 1]!.id === id) {
-          slots[at] = ord + 1;
+        if (docs[this.#ord(held)]!.id === id) {
+          slots[at] = entry;
           break;
         }
         at = (at + 1) & mask;
@@ -55,6 +63,10 @@ export class IdIndex {
     }
     this.#slots = slots;
     this.#size = size;
+  }
+
+  #ord(held: number): number {
+    return (this.#tagged ? held & ORD_MASK : held) - 1;
   }
 
   /** Number of distinct ids. */
@@ -66,10 +78,14 @@ export class IdIndex {
   get(id: string, hash: number = hashId(id)): number | undefined {
     const slots = this.#slots;
     const mask = slots.length - 1;
+    const tagged = this.#tagged;
+    const tag = tagOf(hash);
     for (let at = hash & mask;; at = (at + 1) & mask) {
       const held = slots[at]!;
       if (held === 0) return undefined;
-      if (this.#docs[held - 1]!.id === id) return held - 1;
+      if (tagged && held >>> ORD_BITS !== tag) continue;
+      const ord = (tagged ? held & ORD_MASK : held) - 1;
+      if (this.#docs[ord]!.id === id) return ord;
     }
   }
 
@@ -86,4 +102,12 @@ export class IdIndex {
       if (this.get(id) === ord) yield [id, ord];
     }
   }
+}
+
+const ORD_BITS = 24;
+const ORD_MASK = (1 << ORD_BITS) - 1;
+
+/** 7 high bits of a hash (the slot comes from the low bits). */
+function tagOf(hash: number): number {
+  return hash >>> 25;
 }

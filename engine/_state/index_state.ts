@@ -142,11 +142,19 @@ export class IndexState {
     return this.nextSeqNo++;
   }
 
-  /** Stores (or with `null`, removes) a document; visible to GET at once and to search after refresh. */
-  put(id: string, doc: StoredDoc | null, tombstone?: Tombstone, routing?: string): void {
+  /**
+   * Stores (or with `null`, removes) a document; visible to GET at once and to search after
+   * refresh. `existed`: whether a live document had this id (looked up when not given).
+   */
+  put(
+    id: string,
+    doc: StoredDoc | null,
+    tombstone?: Tombstone,
+    routing?: string,
+    existed: boolean = this.docs.get(id) !== undefined,
+  ): void {
     if (routing !== undefined) this.pendingRouting.set(id, routing);
     else this.pendingRouting.delete(id);
-    const existed = this.docs.get(id) !== undefined;
     if (doc) this.tombstones.delete(id);
     else if (tombstone) this.tombstones.set(id, tombstone);
     this.pending.set(id, doc);

@@ -69,8 +69,12 @@ export function validateWriteOptions(opts: WriteOptions, isDelete = false): void
 }
 
 /** Checks if_seq_no / external versions against the current document; returns the next version. */
-function nextVersion(index: IndexState, id: string, opts: WriteOptions): number {
-  const current = index.docs.get(id);
+function nextVersion(
+  index: IndexState,
+  id: string,
+  opts: WriteOptions,
+  current: StoredDoc | undefined,
+): number {
   const tomb = index.tombstones.get(id);
   if (opts.ifSeqNo !== undefined) {
     if (!current) {
@@ -134,7 +138,7 @@ export function indexDocument(
       `document already exists (current version [${current.version}])`,
     );
   }
-  const version = nextVersion(index, id, opts);
+  const version = nextVersion(index, id, opts, current);
   const limit = Number(index.settings["index.mapping.total_fields.limit"] ?? 1000);
   const limits = mappingLimits(index.settings);
   index.mappings = mapDocument(index.mappings, source, id, errorType, limit, limits);
@@ -144,7 +148,7 @@ export function indexDocument(
     ? { id, source, version, seqNo: index.takeSeqNo(), primaryTerm: 1 }
     : new KeptDoc(id, source, text, version, index.takeSeqNo());
   if (opts.routing !== undefined) doc.routing = opts.routing;
-  index.put(id, doc, undefined, opts.routing);
+  index.put(id, doc, undefined, opts.routing, current !== undefined);
   return {
     index,
     id,
@@ -165,9 +169,9 @@ export function deleteDocument(index: IndexState, id: string, opts: WriteOptions
     const seqNo = index.takeSeqNo();
     return { index, id, version, seqNo, primaryTerm: 1, result: "not_found" };
   }
-  const version = nextVersion(index, id, opts);
+  const version = nextVersion(index, id, opts, current);
   const seqNo = index.takeSeqNo();
-  index.put(id, null, { version, seqNo }, opts.routing ?? current?.routing);
+  index.put(id, null, { version, seqNo }, opts.routing ?? current?.routing, current !== undefined);
   return { index, id, version, seqNo, primaryTerm: 1, result: current ? "deleted" : "not_found" };
 }
 
