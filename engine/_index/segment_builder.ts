@@ -131,30 +131,7 @@ class FieldBuilder {
     const text = this.info.kind === "text";
     const terms = this.stream.build(text);
     const numeric = this.info.kind !== "text" && this.info.kind !== "keyword";
-    let pointValues: Float64Array | null = null;
-    let pointDocs: Int32Array | null = null;
-    let pointExact: (bigint | undefined)[] | null = null;
-    if (numeric) {
-      const exact = this.exact;
-      const nums = this.numValues;
-      let order: Int32Array;
-      if (exact) {
-        order = new Int32Array(nums.length);
-        for (let i = 0; i < order.length; i++) order[i] = i;
-        order.sort((a, b) => nums[a]! - nums[b]! || compareExact(exact[a] ?? 0, exact[b] ?? 0));
-        pointExact = Array.from(order, (i) => exact[i]);
-      } else order = ascendingOrder(nums);
-      const docOf = new Int32Array(nums.length);
-      for (let d = 0; d < maxDoc; d++) {
-        for (let i = this.dvStart[d]!; i < this.dvStart[d + 1]!; i++) docOf[i] = d;
-      }
-      pointValues = new Float64Array(order.length);
-      pointDocs = new Int32Array(order.length);
-      for (let j = 0; j < order.length; j++) {
-        pointValues[j] = nums[order[j]!]!;
-        pointDocs[j] = docOf[order[j]!]!;
-      }
-    }
+    const points = numeric ? pointsOf(this.numValues, this.exact, this.dvStart, maxDoc) : null;
     return {
       kind: this.info.kind,
       terms,
@@ -168,12 +145,40 @@ class FieldBuilder {
       dvStart: Int32Array.from(this.dvStart),
       numValues: numeric ? Float64Array.from(this.numValues) : null,
       strValues: this.info.kind === "keyword" ? this.strValues : null,
-      pointValues,
-      pointDocs,
+      pointValues: points?.values ?? null,
+      pointDocs: points?.docs ?? null,
       exact: this.exact,
-      pointExact,
+      pointExact: points?.exact ?? null,
     };
   }
+}
+
+/** A numeric field's points: its values ascending (then exactly), with the doc of each. */
+export function pointsOf(
+  nums: ArrayLike<number>,
+  exact: readonly (bigint | undefined)[] | null | undefined,
+  dvStart: ArrayLike<number>,
+  maxDoc: number,
+): { values: Float64Array; docs: Int32Array; exact: (bigint | undefined)[] | null } {
+  let order: Int32Array;
+  let pointExact: (bigint | undefined)[] | null = null;
+  if (exact) {
+    order = new Int32Array(nums.length);
+    for (let i = 0; i < order.length; i++) order[i] = i;
+    order.sort((a, b) => nums[a]! - nums[b]! || compareExact(exact[a] ?? 0, exact[b] ?? 0));
+    pointExact = Array.from(order, (i) => exact[i]);
+  } else order = ascendingOrder(nums);
+  const docOf = new Int32Array(nums.length);
+  for (let d = 0; d < maxDoc; d++) {
+    for (let i = dvStart[d]!; i < dvStart[d + 1]!; i++) docOf[i] = d;
+  }
+  const values = new Float64Array(order.length);
+  const docs = new Int32Array(order.length);
+  for (let j = 0; j < order.length; j++) {
+    values[j] = nums[order[j]!]!;
+    docs[j] = docOf[order[j]!]!;
+  }
+  return { values, docs, exact: pointExact };
 }
 
 /** One field path's values within the document being indexed (the list is reused per doc). */

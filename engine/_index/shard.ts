@@ -5,6 +5,7 @@ import { hashId } from "./id_index.ts";
 import { KeptDoc } from "./kept_doc.ts";
 import type { Segment } from "./segment.ts";
 import { buildSegment } from "./segment_builder.ts";
+import { mergeSegments } from "./segment_merge.ts";
 import { type SegmentView, ShardSnapshot } from "./shard_snapshot.ts";
 import type { Mappings, StoredDoc } from "./types.ts";
 
@@ -102,18 +103,20 @@ export class Shard {
     const victims = new Set(bySize.slice(0, Math.max(0, this.#segments.length - MAX_SEGMENTS / 2)));
     // Segments that are mostly deleted are rewritten too, so dead documents do not pile up.
     for (const s of this.#segments) if (s.deletedCount * 2 > s.segment.maxDoc) victims.add(s);
-    const docs: StoredDoc[] = [];
-    for (const s of this.#segments) {
-      if (!victims.has(s)) continue;
-      s.segment.docs.forEach((d, i) => {
-        if (!s.deleted?.[i]) docs.push(d);
-      });
+    const inputs = this.#segments.filter((s) => victims.has(s));
+    // Copied as indexed (no parsing or analysis again); rebuilt only when that cannot be done.
+    let segment = mergeSegments(inputs);
+    if (!segment) {
+      const docs: StoredDoc[] = [];
+      for (const s of inputs) {
+        s.segment.docs.forEach((d, i) => {
+          if (!s.deleted?.[i]) docs.push(d);
+        });
+      }
+      segment = buildSegment(docs, fieldMapOf(mappings));
     }
-    const merged: LiveSegment = {
-      segment: buildSegment(docs, fieldMapOf(mappings)),
-      deleted: null,
-      deletedCount: 0,
-    };
+    const docs = segment.docs;
+    const merged: LiveSegment = { segment, deleted: null, deletedCount: 0 };
     this.#segments = [...this.#segments.filter((s) => !victims.has(s)), merged];
     KeptDoc.pack(docs); // the merged segment's texts in one store; the old stores are let go
   }
