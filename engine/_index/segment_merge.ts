@@ -5,6 +5,7 @@
 import { IdIndex } from "./id_index.ts";
 import { type FieldIndex, type Posting, Segment } from "./segment.ts";
 import { pointsOf } from "./segment_builder.ts";
+import { TextPostingsWriter } from "./text_posting.ts";
 import type { StoredDoc } from "./types.ts";
 
 /** One segment to merge, with its deletions (1 = deleted, per ordinal). */
@@ -162,50 +163,50 @@ function mergeTerms(
       posTotal += posting.positions?.length ?? 0;
     }
   }
-  const allDocs = new Int32Array(docTotal);
-  const allFreqs = withPositions ? new Int32Array(docTotal) : null;
-  const allPosStart = withPositions ? new Int32Array(docTotal + byTerm.size) : null;
-  const allPositions = withPositions ? new Int32Array(posTotal) : null;
   const terms = new Map<string, Posting>();
+  if (withPositions) {
+    const writer = new TextPostingsWriter(docTotal, posTotal);
+    for (const [term, list] of byTerm) {
+      for (const [part, p] of list) {
+        const map = part.map;
+        const docs = p.docs;
+        const freqs = p.freqs;
+        const positions = p.positions!;
+        let kept = 0;
+        let at = 0;
+        for (let k = 0; k < docs.length; k++) {
+          const f = freqs ? freqs[k]! : 1;
+          const m = map[docs[k]!]!;
+          if (m >= 0) {
+            writer.add(m, positions, at, at + f);
+            kept += f;
+          }
+          at += f;
+        }
+        if (part.deletes && kept > 0) keptFreqs.set(part, (keptFreqs.get(part) ?? 0) + kept);
+      }
+      writer.endTerm(term);
+    }
+    for (const [term, posting] of writer.finish()) terms.set(term, posting);
+    return { terms, keptFreqs };
+  }
+  const allDocs = new Int32Array(docTotal);
   let docAt = 0;
-  let psAt = 0;
-  let posAt = 0;
   for (const [term, list] of byTerm) {
     const docBase = docAt;
-    const psBase = psAt;
-    const posBase = posAt;
     for (const [part, p] of list) {
       const map = part.map;
-      const docs = p.docs;
-      let kept = 0;
-      for (let k = 0; k < docs.length; k++) {
-        const m = map[docs[k]!]!;
-        if (m < 0) continue;
-        allDocs[docAt] = m;
-        if (allFreqs) {
-          const positions = p.positions!;
-          const from = p.posStart![k]!;
-          const to = p.posStart![k + 1]!;
-          allFreqs[docAt] = p.freqs![k]!;
-          kept += p.freqs![k]!;
-          allPosStart![psAt++] = posAt - posBase;
-          for (let j = from; j < to; j++) allPositions![posAt++] = positions[j]!;
-        }
-        docAt++;
-      }
-      if (part.deletes && kept > 0) keptFreqs.set(part, (keptFreqs.get(part) ?? 0) + kept);
+      for (const d of p.docs) if (map[d]! >= 0) allDocs[docAt++] = map[d]!;
     }
-    if (docAt === docBase) {
-      psAt = psBase; // every doc of the term was deleted: the term goes
-      continue;
+    // A term whose every doc was deleted goes.
+    if (docAt > docBase) {
+      terms.set(term, {
+        docs: allDocs.subarray(docBase, docAt),
+        freqs: null,
+        posStart: null,
+        positions: null,
+      });
     }
-    if (allPosStart) allPosStart[psAt++] = posAt - posBase;
-    terms.set(term, {
-      docs: allDocs.subarray(docBase, docAt),
-      freqs: allFreqs ? allFreqs.subarray(docBase, docAt) : null,
-      posStart: allPosStart ? allPosStart.subarray(psBase, psAt) : null,
-      positions: allPositions ? allPositions.subarray(posBase, posAt) : null,
-    });
   }
   return { terms, keptFreqs };
 }

@@ -48,7 +48,7 @@ function shape(segment: Segment): unknown {
       ...Object.fromEntries(Object.entries(f).map(([k, v]) => [k, plain(v)])),
       terms: [...f.terms].sort(([a], [b]) => a < b ? -1 : 1).map(([t, p]) => [
         t,
-        Object.fromEntries(Object.entries(p).map(([k, v]) => [k, plain(v)])),
+        [p.docs, p.freqs, p.posStart, p.positions].map(plain),
       ]),
     };
   }
