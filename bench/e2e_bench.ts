@@ -1,9 +1,11 @@
 // End-to-end benchmarks over loopback, each group with raw fetch as its baseline:
 //   deno bench -A bench/e2e_bench.ts
-// The embedded engine is served on a free 127.0.0.1 port with 1,000 documents; every variant
-// sends the same `term` search (10 hits) and builds `{_ID, _DOC}` rows. Target: JdbcTemplate at
-// ≥ 95% of raw fetch, one at a time and 16 at a time, ahead of @elastic/elasticsearch.
-// For a plain requests/s table with fixed iteration counts: deno run -A bench/e2e_report.ts
+// A canned Elasticsearch-shaped server on a free 127.0.0.1 port answers with the embedded
+// engine's real answer (1,000 documents; E2E_SERVER=engine serves the engine itself); every
+// variant sends the same `term` search (10 hits) and builds `{_ID, _DOC}` rows. Target:
+// JdbcTemplate at ≥ 95% of raw fetch, one at a time and 16 at a time, ahead of
+// @elastic/elasticsearch. For paired interleaved rounds with CPU time per request and the
+// layer-by-layer breakdown: deno run -A bench/e2e_report.ts
 
 import { CONCURRENCY, sixteen, startFixture } from "./e2e_report.ts";
 

@@ -3,7 +3,14 @@
 // official @elastic/elasticsearch client, one at a time and 16 at a time.
 //   deno run -A bench/e2e_report.ts          a plain table of requests/s and the ratio to fetch
 //   deno bench -A bench/e2e_bench.ts         the same variants under Deno.bench
-// This file also exports the fixture the bench file uses.
+// The server is canned by default: a loopback HTTP server in this process that answers every
+// search with the embedded engine's real answer, captured once, so the time measured is the
+// clients' (E2E_SERVER=engine serves the engine itself). This file also exports the fixture.
+//
+// Timing on a shared machine: every variant runs in short interleaved rounds, each round right
+// after the baseline's, and a variant's figure is the median over rounds of its ratio to the
+// baseline's round beside it; CPU time (user + system of this process, server included) per
+// request is shown beside wall time, as it does not count time spent waiting for a core.
 
 import { Client } from "npm:@elastic/elasticsearch@8";
 import {
@@ -15,6 +22,8 @@ import {
 } from "../driver/mod.ts";
 import { JdbcTemplate } from "../template/mod.ts";
 import { Engine, serve } from "../engine/mod.ts";
+import process from "node:process";
+import { percentile } from "./_measure.ts";
 
 /** One `{_ID, _DOC}` row, as every variant builds it. */
 export type Row = { _ID: string; _DOC: string };
@@ -29,26 +38,68 @@ export const TAG = "t7";
 /** How many requests run at once in the concurrent variants. */
 export const CONCURRENCY = 16;
 
-/** The engine, its server and one instance of each variant, ready to run. */
+/** The server and one instance of each variant, ready to run. */
 export interface Fixture {
   url: string;
+  /** `canned` (the engine's answer, captured once) or `engine` (the engine itself). */
+  server: "canned" | "engine";
   variants: { name: string; one: Variant }[];
   close(): Promise<void>;
 }
 
-/** Starts the engine on a free loopback port, loads the documents and builds the variants. */
-export async function startFixture(): Promise<Fixture> {
+/** The search every variant sends, as a hand-written body. */
+const SEARCH_BODY = `{"query":{"term":{"tag":${JSON.stringify(TAG)}}}}`;
+
+/**
+ * Starts a server on a free loopback port and builds the variants.
+ *
+ * @param server `canned` (default, or E2E_SERVER): the engine's answer replayed by a bare
+ * `Deno.serve`; `engine`: the engine itself over HTTP.
+ */
+export async function startFixture(
+  server: "canned" | "engine" = Deno.env.get("E2E_SERVER") === "engine" ? "engine" : "canned",
+): Promise<Fixture> {
   const engine = new Engine();
-  const server = await serve(engine, { port: 0 });
-  const url = server.url;
-  await load(url);
+  let url: string;
+  let stop: () => Promise<void>;
+  if (server === "engine") {
+    const served = await serve(engine, { port: 0 });
+    url = served.url;
+    stop = () => served.close();
+    await load((path, init) => fetch(url + path, init));
+  } else {
+    await load((path, init) => engine.fetch(new Request("http://engine" + path, init)));
+    const res = await engine.fetch(
+      new Request(`http://engine/${INDEX}/_search`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: SEARCH_BODY,
+      }),
+    );
+    const canned = await res.text();
+    const headers = {
+      "content-type": "application/json",
+      "x-elastic-product": "Elasticsearch",
+    };
+    const served = Deno.serve(
+      { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+      async (req) => {
+        await req.body?.cancel();
+        return new URL(req.url).pathname === `/${INDEX}/_search`
+          ? new Response(canned, { headers })
+          : Response.json({ error: "only the benchmark's search is canned" }, { status: 404 });
+      },
+    );
+    url = `http://127.0.0.1:${served.addr.port}`;
+    stop = () => served.shutdown();
+  }
 
   const searchUrl = `${url}/${INDEX}/_search`;
   const rawFetch: Variant = async () => {
     const res = await fetch(searchUrl, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json" },
-      body: `{"query":{"term":{"tag":${JSON.stringify(TAG)}}}}`,
+      body: SEARCH_BODY,
     });
     if (!res.ok) throw new Error(`search: HTTP ${res.status} ${await res.text()}`);
     const body = await res.json();
@@ -96,11 +147,12 @@ export async function startFixture(): Promise<Fixture> {
 
   return {
     url,
+    server,
     variants,
     async close() {
       await conn.close();
       await client.close();
-      await server.close();
+      await stop();
       engine.close();
     },
   };
@@ -112,8 +164,9 @@ function toRows(hits: { _id?: string; _source?: unknown }[]): Row[] {
   return rows;
 }
 
-async function load(url: string): Promise<void> {
-  const put = await fetch(`${url}/${INDEX}`, {
+/** Creates the index and loads the documents through `send` (HTTP or the engine's own fetch). */
+async function load(send: (path: string, init: RequestInit) => Promise<Response>): Promise<void> {
+  const put = await send(`/${INDEX}`, {
     method: "PUT",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({
@@ -133,15 +186,13 @@ async function load(url: string): Promise<void> {
     lines.push(JSON.stringify({ index: { _index: INDEX, _id: String(i) } }));
     lines.push(JSON.stringify({ tag: `t${i % TAGS}`, n: i, title: `document number ${i}` }));
   }
-  const bulk = await fetch(`${url}/_bulk?refresh=true`, {
+  const bulk = await send(`/_bulk?refresh=true`, {
     method: "POST",
     headers: { "content-type": "application/x-ndjson" },
     body: lines.join("\n") + "\n",
   });
   const result = await bulk.json();
   if (!bulk.ok || result.errors) throw new Error(`bulk: HTTP ${bulk.status}`);
-  const refresh = await fetch(`${url}/${INDEX}/_refresh`, { method: "POST" });
-  await refresh.body?.cancel();
 }
 
 /** Every variant must return the same ~10 rows, or the comparison means nothing. */
@@ -160,68 +211,130 @@ export function sixteen(one: Variant): Promise<unknown> {
   return Promise.all(all);
 }
 
-async function timeSequential(one: Variant, n: number): Promise<number> {
-  const start = performance.now();
-  for (let i = 0; i < n; i++) await one();
-  return n / ((performance.now() - start) / 1000);
+/** Wall and CPU microseconds per request of one timed batch. */
+interface Sample {
+  wall: number;
+  cpu: number;
 }
 
-async function timeConcurrent(one: Variant, rounds: number): Promise<number> {
+/** Runs `n` requests one after the other, or `n` rounds of CONCURRENCY at once. */
+async function timeBatch(one: Variant, n: number, concurrent: boolean): Promise<Sample> {
+  const cpu0 = process.cpuUsage();
   const start = performance.now();
-  for (let i = 0; i < rounds; i++) await sixteen(one);
-  return (rounds * CONCURRENCY) / ((performance.now() - start) / 1000);
+  if (concurrent) { for (let i = 0; i < n; i++) await sixteen(one); }
+  else for (let i = 0; i < n; i++) await one();
+  const wall = performance.now() - start;
+  const cpu = process.cpuUsage(cpu0);
+  const requests = concurrent ? n * CONCURRENCY : n;
+  return { wall: (wall * 1000) / requests, cpu: (cpu.user + cpu.system) / requests };
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+/** Per variant: its samples and, per round, the baseline's wall time over its own. */
+interface Series {
+  wall: number[];
+  cpu: number[];
+  /** Throughput relative to the baseline (the first variant) in the same round. */
+  ratio: number[];
+  /** CPU per request relative to the baseline's in the same round. */
+  cpuRatio: number[];
 }
 
 /**
- * Runs every variant in interleaved passes (so drift in the machine hits all alike) and prints
- * the median requests/s per variant and its ratio to raw fetch.
+ * Times every variant in `rounds` short rounds. Within a round the variants run in a rotating
+ * order; each is compared with the baseline's batch of the same round, so a busy moment of the
+ * machine weighs on both sides of a ratio.
  */
+async function compare(
+  variants: readonly { name: string; one: Variant }[],
+  n: number,
+  rounds: number,
+  concurrent: boolean,
+): Promise<Map<string, Series>> {
+  const out = new Map<string, Series>();
+  for (const v of variants) out.set(v.name, { wall: [], cpu: [], ratio: [], cpuRatio: [] });
+  for (const v of variants) await timeBatch(v.one, Math.max(1, n >> 1), concurrent); // warm-up
+  for (let round = 0; round < rounds; round++) {
+    const samples = new Map<string, Sample>();
+    for (let k = 0; k < variants.length; k++) {
+      const v = variants[(k + round) % variants.length]!;
+      samples.set(v.name, await timeBatch(v.one, n, concurrent));
+    }
+    const base = samples.get(variants[0]!.name)!;
+    for (const [name, sample] of samples) {
+      const series = out.get(name)!;
+      series.wall.push(sample.wall);
+      series.cpu.push(sample.cpu);
+      series.ratio.push(base.wall / sample.wall);
+      series.cpuRatio.push(sample.cpu / base.cpu);
+    }
+  }
+  return out;
+}
+
+/** The value at fraction `p` of the values (sorted here). */
+function quantile(values: readonly number[], p: number): number {
+  return percentile([...values].sort((a, b) => a - b), p);
+}
+
+function median(values: readonly number[]): number {
+  return quantile(values, 0.5);
+}
+
+/** Prints one comparison: req/s, µs per request (wall, CPU), ratio to the first, its IQR. */
+function table(title: string, results: Map<string, Series>): void {
+  const names = [...results.keys()];
+  const width = Math.max(...names.map((n) => n.length), title.length);
+  const head = ["req/s", "µs/req", "CPU µs", "vs fetch", "IQR"];
+  console.log(`${title.padEnd(width)}  ${head.map((h) => h.padStart(11)).join("  ")}`);
+  console.log(`${"-".repeat(width)}  ${head.map(() => "-".repeat(11)).join("  ")}`);
+  for (const name of names) {
+    const s = results.get(name)!;
+    const wall = median(s.wall);
+    const cells = [
+      (1e6 / wall).toFixed(0),
+      wall.toFixed(1),
+      median(s.cpu).toFixed(1),
+      `${(100 * median(s.ratio)).toFixed(1)}%`,
+      `${(100 * quantile(s.ratio, 0.25)).toFixed(0)}–${
+        (100 * quantile(s.ratio, 0.75)).toFixed(0)
+      }%`,
+    ];
+    console.log(`${name.padEnd(width)}  ${cells.map((c) => c.padStart(11)).join("  ")}`);
+  }
+}
+
+/** Runs the comparison one at a time and CONCURRENCY at a time, then the layer breakdown. */
 async function report(): Promise<void> {
-  const SEQUENTIAL = Number(Deno.env.get("E2E_SEQUENTIAL") ?? 4_000);
-  const ROUNDS = Number(Deno.env.get("E2E_ROUNDS") ?? 400);
-  const PASSES = Number(Deno.env.get("E2E_PASSES") ?? 10);
+  const SEQUENTIAL = Number(Deno.env.get("E2E_SEQUENTIAL") ?? 100);
+  const BATCHES = Number(Deno.env.get("E2E_BATCHES") ?? 8);
+  const ROUNDS = Number(Deno.env.get("E2E_ROUNDS") ?? 40);
   const fixture = await startFixture();
   try {
-    for (const v of fixture.variants) {
-      await timeSequential(v.one, 300);
-      await timeConcurrent(v.one, 30);
-    }
-    const seq = new Map<string, number[]>();
-    const con = new Map<string, number[]>();
-    const count = fixture.variants.length;
-    const push = (m: Map<string, number[]>, name: string, rate: number) =>
-      (m.get(name) ?? m.set(name, []).get(name)!).push(rate);
-    for (let pass = 0; pass < PASSES; pass++) {
-      // Each pass starts with a different variant, so no variant always runs first or last.
-      for (let k = 0; k < count; k++) {
-        const v = fixture.variants[(k + pass) % count]!;
-        push(seq, v.name, await timeSequential(v.one, Math.ceil(SEQUENTIAL / PASSES)));
-      }
-      for (let k = 0; k < count; k++) {
-        const v = fixture.variants[(k + pass) % count]!;
-        push(con, v.name, await timeConcurrent(v.one, Math.ceil(ROUNDS / PASSES)));
-      }
-    }
     console.log(
-      `End to end over loopback (${fixture.url}), POST /${INDEX}/_search term on a keyword ` +
-        `field, ${DOCS / TAGS} hits; ${SEQUENTIAL} sequential and ${ROUNDS} × ${CONCURRENCY} ` +
-        `concurrent requests per variant, median of ${PASSES} interleaved passes, after warm-up.`,
+      `End to end over loopback (${fixture.url}, ${fixture.server} server), POST /${INDEX}/_search` +
+        ` term on a keyword field, ${DOCS / TAGS} hits; ${ROUNDS} interleaved rounds of ` +
+        `${SEQUENTIAL} sequential and ${BATCHES} × ${CONCURRENCY} concurrent requests per ` +
+        "variant; medians, the ratio paired with the baseline's batch in the same round.",
     );
-    console.log(`Deno ${Deno.version.deno}, V8 ${Deno.version.v8}`);
+    console.log(
+      `Deno ${Deno.version.deno}, V8 ${Deno.version.v8}; load average ${loadAverage()} at the start`,
+    );
     console.log("");
-    table("one at a time", seq, fixture.variants.map((v) => v.name));
+    table("one at a time", await compare(fixture.variants, SEQUENTIAL, ROUNDS, false));
     console.log("");
-    table(`${CONCURRENCY} at a time (Promise.all)`, con, fixture.variants.map((v) => v.name));
+    table(
+      `${CONCURRENCY} at a time (Promise.all)`,
+      await compare(fixture.variants, BATCHES, ROUNDS, true),
+    );
     if (Deno.env.get("E2E_STAGES") !== "0") await stages(fixture.url);
+    console.log(`\nload average ${loadAverage()} at the end`);
   } finally {
     await fixture.close();
   }
+}
+
+function loadAverage(): string {
+  return Deno.loadavg().map((l) => l.toFixed(2)).join(" ");
 }
 
 /**
@@ -229,7 +342,7 @@ async function report(): Promise<void> {
  * layer of the driver, over loopback and then with `fetch` faked (client CPU alone).
  */
 async function stages(url: string): Promise<void> {
-  const body = `{"query":{"term":{"tag":${JSON.stringify(TAG)}}}}`;
+  const body = SEARCH_BODY;
   const text = await (await fetch(`${url}/${INDEX}/_search`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -237,13 +350,11 @@ async function stages(url: string): Promise<void> {
   })).text();
   const fake: FetchFunction = () =>
     Promise.resolve(new Response(text, { headers: { "content-type": "application/json" } }));
-  for (
-    const [title, fetchFn, n] of [["over loopback", undefined, 300], [
-      "fetch faked (client CPU only)",
-      fake,
-      3_000,
-    ]] as const
-  ) {
+  const runs = [
+    ["over loopback", undefined, 50],
+    ["fetch faked (client CPU only)", fake, 500],
+  ] as const;
+  for (const [title, fetchFn, n] of runs) {
     const doFetch: FetchFunction = fetchFn ?? ((u, init) => fetch(u, init));
     const headers = { "content-type": "application/json", accept: "application/json" };
     const search = () => doFetch(`${url}/${INDEX}/_search`, { method: "POST", headers, body });
@@ -262,9 +373,9 @@ async function stages(url: string): Promise<void> {
         one: async () => toRows(JSON.parse(await (await search()).text()).hits.hits),
       },
       {
-        name: "same, fetch given an AbortSignal.timeout",
+        name: "same, fetch given an AbortController's signal",
         one: async () => {
-          const signal = AbortSignal.timeout(30_000);
+          const signal = new AbortController().signal;
           const res = await doFetch(`${url}/${INDEX}/_search`, {
             method: "POST",
             headers,
@@ -308,45 +419,24 @@ async function stages(url: string): Promise<void> {
           }),
       },
     ];
-    const times = new Map<string, number[]>();
-    for (const v of ladder) await timeSequential(v.one, n / 2);
-    for (let pass = 0; pass < 8; pass++) {
-      for (let k = 0; k < ladder.length; k++) {
-        const v = ladder[(k + pass) % ladder.length]!;
-        const rate = await timeSequential(v.one, n);
-        (times.get(v.name) ?? times.set(v.name, []).get(v.name)!).push(1e6 / rate);
-      }
-    }
+    const results = await compare(ladder, n, 20, false);
     await conn.close();
-    const base = median(times.get(ladder[0]!.name)!);
     const width = Math.max(...ladder.map((v) => v.name.length));
     console.log("");
-    console.log(`Where the time goes, ${title}: µs per search, median of 8 passes × ${n}`);
-    console.log(`${"".padEnd(width)}  ${"µs/req".padStart(9)}  ${"vs first".padStart(9)}`);
+    console.log(
+      `Where the time goes, ${title}: µs per search, median of 20 interleaved rounds × ${n}`,
+    );
+    const head = ["µs/req", "CPU µs", "CPU × first"];
+    console.log(`${"".padEnd(width)}  ${head.map((h) => h.padStart(11)).join("  ")}`);
     for (const v of ladder) {
-      const us = median(times.get(v.name)!);
-      const delta = `${us >= base ? "+" : ""}${(us - base).toFixed(1)}`;
-      console.log(`${v.name.padEnd(width)}  ${us.toFixed(1).padStart(9)}  ${delta.padStart(9)}`);
+      const s = results.get(v.name)!;
+      const cells = [
+        median(s.wall).toFixed(1),
+        median(s.cpu).toFixed(1),
+        `${median(s.cpuRatio).toFixed(2)}×`,
+      ];
+      console.log(`${v.name.padEnd(width)}  ${cells.map((c) => c.padStart(11)).join("  ")}`);
     }
-  }
-}
-
-function table(title: string, results: Map<string, number[]>, names: string[]): void {
-  const base = median(results.get(names[0]!)!);
-  const width = Math.max(...names.map((n) => n.length), title.length);
-  const head = ["req/s", "µs/req", "vs fetch", "spread"];
-  console.log(`${title.padEnd(width)}  ${head.map((h) => h.padStart(9)).join("  ")}`);
-  console.log(`${"-".repeat(width)}  ${head.map(() => "-".repeat(9)).join("  ")}`);
-  for (const name of names) {
-    const rates = results.get(name)!;
-    const rate = median(rates);
-    const cells = [
-      rate.toFixed(0),
-      (1e6 / rate).toFixed(1),
-      `${(100 * rate / base).toFixed(1)}%`,
-      `±${(50 * (Math.max(...rates) - Math.min(...rates)) / rate).toFixed(0)}%`,
-    ];
-    console.log(`${name.padEnd(width)}  ${cells.map((c) => c.padStart(9)).join("  ")}`);
   }
 }
 

@@ -1,8 +1,11 @@
 // The engine at scale, the way a user loads it: 5,000-document `_bulk` batches of small documents
 // (a 6-word title, a keyword, a double, an integer, a date; one shard), then the time until the
 // documents are searchable, resident memory per document, and search latency and throughput.
-// The baseline of each figure is in the same run: searchable time against the `_bulk` time,
-// query latencies against `term`, 16-in-flight throughput against one at a time.
+// The baseline of each figure is in the same run: searchable time against the `_bulk` time;
+// each scored query answered top k first against the same query with `track_total_hits: true`
+// (every match scored, the path before top k first), the others against `term`; every query one
+// at a time and 16 in flight (p50, p99, searches/s). The load average is printed: the machine
+// may be shared.
 //
 //   deno run -A bench/engine_bench.ts --scale            50,000 documents, over HTTP and in process
 //   SCALE_DOCS=1000000 deno run -A --v8-flags=--expose-gc bench/engine_bench.ts --scale
@@ -42,19 +45,81 @@ function batch(from: number, n: number, r: () => number): string {
   return lines.join("\n") + "\n";
 }
 
-const QUERIES: Record<string, unknown> = {
-  term: { query: { term: { tag: "t7" } } },
-  "match (2 words)": { query: { match: { title: `${WORDS[30]} ${WORDS[400]}` } } },
-  // Common words: beyond 10,000 matches, where top k first can stop scoring (track_total_hits).
-  "match (2 common)": { query: { match: { title: `${WORDS[3]} ${WORDS[40]}` } } },
-  "bool + range + sort": {
-    query: {
-      bool: { filter: [{ term: { tag: "t3" } }, { range: { price: { gte: 100, lt: 300 } } }] },
-    },
-    sort: [{ price: "asc" }],
+const MATCH = { match: { title: `${WORDS[30]} ${WORDS[400]}` } };
+// Common words: beyond 10,000 matches, where top k first can stop scoring (track_total_hits).
+const COMMON = { match: { title: `${WORDS[3]} ${WORDS[40]}` } };
+const MULTI = {
+  multi_match: {
+    query: `${WORDS[30]} ${WORDS[400]}`,
+    fields: ["title", "tag^2"],
+    type: "best_fields",
   },
-  "terms agg": { size: 0, aggs: { t: { terms: { field: "tag" } } } },
 };
+// Every `t3` document matches (minimum_should_match 0 beside a filter); the match orders them.
+const SHOULD_FILTER = {
+  bool: {
+    should: [{ match: { title: `${WORDS[30]} ${WORDS[400]}` } }],
+    filter: [{ term: { tag: "t3" } }],
+  },
+};
+
+/**
+ * The searches, each with its baseline in the same run: a scored query answered top k first
+ * against the same query with `track_total_hits: true` (every match counted and scored, as
+ * before top k first); the others against `term`.
+ */
+const QUERIES: Array<[name: string, body: unknown, baseline: string]> = [
+  [
+    "term, exhaustive",
+    { query: { term: { tag: "t7" } }, track_total_hits: true },
+    "term, exhaustive",
+  ],
+  ["term", { query: { term: { tag: "t7" } } }, "term, exhaustive"],
+  ["match, exhaustive", { query: MATCH, track_total_hits: true }, "match, exhaustive"],
+  ["match (2 words)", { query: MATCH }, "match, exhaustive"],
+  ["common, exhaustive", { query: COMMON, track_total_hits: true }, "common, exhaustive"],
+  ["match (2 common)", { query: COMMON }, "common, exhaustive"],
+  ["multi_match, exhaustive", { query: MULTI, track_total_hits: true }, "multi_match, exhaustive"],
+  ["multi_match best_fields", { query: MULTI }, "multi_match, exhaustive"],
+  ["should+filter, exh.", { query: SHOULD_FILTER, track_total_hits: true }, "should+filter, exh."],
+  ["should + filter", { query: SHOULD_FILTER }, "should+filter, exh."],
+  [
+    "bool + range + sort",
+    {
+      query: {
+        bool: { filter: [{ term: { tag: "t3" } }, { range: { price: { gte: 100, lt: 300 } } }] },
+      },
+      sort: [{ price: "asc" }],
+    },
+    "term, exhaustive",
+  ],
+  ["terms agg", { size: 0, aggs: { t: { terms: { field: "tag" } } } }, "term, exhaustive"],
+];
+
+/** Latencies (sorted) and throughput of `rounds` searches with `inFlight` at a time. */
+async function measure(
+  call: Call,
+  text: string,
+  inFlight: number,
+  rounds: number,
+): Promise<{ lat: number[]; perSecond: number }> {
+  const lat: number[] = [];
+  const t = performance.now();
+  await Promise.all(Array.from({ length: inFlight }, async () => {
+    for (let i = 0; i < Math.ceil(rounds / inFlight); i++) {
+      const q = performance.now();
+      await call("POST", "/scale/_search", text);
+      lat.push(performance.now() - q);
+    }
+  }));
+  const perSecond = lat.length / ((performance.now() - t) / 1000);
+  return { lat: lat.sort((a, b) => a - b), perSecond };
+}
+
+/** The machine's load averages (1, 5, 15 minutes): the machine is shared. */
+function load(): string {
+  return Deno.loadavg().map((l) => l.toFixed(2)).join(" ");
+}
 
 type Call = (method: string, path: string, body?: string, ndjson?: boolean) => Promise<string>;
 
@@ -115,48 +180,31 @@ async function run(label: string, call: Call, docs: number): Promise<void> {
     `  resident memory ${(rss / docs).toFixed(0)} B per document${gc ? " (after gc)" : ""}; ` +
       `JS heap + buffers ${(held / docs).toFixed(0)} B per document`,
   );
-  const n = Number(Deno.env.get("SCALE_SEARCHES") ?? 200);
-  let termP50 = 0;
-  for (const [name, query] of Object.entries(QUERIES)) {
-    const text = JSON.stringify(query);
-    const samples: number[] = [];
-    for (let i = 0; i < n + 10; i++) {
-      const t = performance.now();
-      await call("POST", "/scale/_search", text);
-      if (i >= 10) samples.push(performance.now() - t);
-    }
-    samples.sort((a, b) => a - b);
-    const p50 = percentile(samples, 0.5);
-    if (name === "term") termP50 = p50;
-    console.log(
-      `  ${name.padEnd(20)} p50 ${p50.toFixed(2)} ms (${(p50 / termP50).toFixed(1)}× term), ` +
-        `p99 ${percentile(samples, 0.99).toFixed(2)} ms`,
-    );
-  }
-  const match = JSON.stringify(QUERIES["match (2 words)"]);
-  const one = async (k: number) => {
-    const t = performance.now();
-    for (let i = 0; i < k; i++) await call("POST", "/scale/_search", match);
-    return k / ((performance.now() - t) / 1000);
-  };
-  const sequential = await one(n);
-  const t = performance.now();
-  const lat: number[] = [];
-  await Promise.all(Array.from({ length: 16 }, async () => {
-    for (let i = 0; i < n / 8; i++) {
-      const q = performance.now();
-      await call("POST", "/scale/_search", match);
-      lat.push(performance.now() - q);
-    }
-  }));
-  const concurrent = (16 * n / 8) / ((performance.now() - t) / 1000);
-  lat.sort((a, b) => a - b);
+  const n = Number(Deno.env.get("SCALE_SEARCHES") ?? 400);
+  console.log(`  searches: ${n} per row after 20 warm-up, load average ${load()}`);
   console.log(
-    `  match, 16 in flight: ${concurrent.toFixed(0)} searches/s (${
-      (concurrent / sequential).toFixed(2)
-    }× ` +
-      `one at a time, ${sequential.toFixed(0)}/s); p99 ${percentile(lat, 0.99).toFixed(1)} ms`,
+    `  ${"".padEnd(24)}${"1 in flight: p50 / p99 ms, /s".padEnd(34)}` +
+      `16 in flight: p50 / p99 ms, /s       p50 vs baseline (1 | 16)`,
   );
+  const p50s = new Map<string, [number, number]>();
+  for (const [name, query, baseline] of QUERIES) {
+    const text = JSON.stringify(query);
+    await measure(call, text, 1, 20);
+    const one = await measure(call, text, 1, n);
+    const many = await measure(call, text, 16, n);
+    const row = (m: { lat: number[]; perSecond: number }) =>
+      `${percentile(m.lat, 0.5).toFixed(2)} / ${percentile(m.lat, 0.99).toFixed(2)}, ` +
+      `${m.perSecond.toFixed(0)}/s`;
+    p50s.set(name, [percentile(one.lat, 0.5), percentile(many.lat, 0.5)]);
+    const base = p50s.get(baseline);
+    const ratio = base && baseline !== name
+      ? `${(percentile(one.lat, 0.5) / base[0]).toFixed(2)}× | ${
+        (percentile(many.lat, 0.5) / base[1]).toFixed(2)
+      }× ${baseline}`
+      : "(baseline)";
+    console.log(`  ${name.padEnd(24)}${row(one).padEnd(34)}${row(many).padEnd(37)}${ratio}`);
+  }
+  console.log(`  load average after: ${load()}`);
 }
 
 /** Runs the scale report (see the module comment). */

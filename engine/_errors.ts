@@ -68,11 +68,13 @@ export const ERROR_TYPES = {
   aggregation_execution_exception: 500,
   aliases_not_found_exception: 404,
   content_too_long: 413,
+  date_time_exception: 400,
   document_missing_exception: 404,
   document_parsing_exception: 400,
   document_source_missing_exception: 400,
   exception: 500,
   illegal_argument_exception: 400,
+  illegal_state_exception: 500,
   index_closed_exception: 400,
   index_not_found_exception: 404,
   invalid_alias_name_exception: 400,
@@ -99,6 +101,7 @@ export const ERROR_TYPES = {
   too_many_scroll_contexts_exception: 429,
   version_conflict_engine_exception: 409,
   x_content_parse_exception: 400,
+  zone_rules_exception: 400,
 } as const;
 
 /** An exception type of {@link ERROR_TYPES}. */

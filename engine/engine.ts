@@ -4,6 +4,7 @@ import { SearchContexts } from "./_search/search_api.ts";
 import { Cluster } from "./_state/cluster.ts";
 import type { EngineState } from "./_rest/context.ts";
 import { handle } from "./_rest/handle.ts";
+import { countScrollFreed } from "./_rest/search_stats.ts";
 
 /**
  * Options of {@link Engine}.
@@ -137,6 +138,7 @@ export class Engine {
       transientSettings: {},
     };
     const state = this.#state;
+    state.search.onScrollFreed = (scroll, at) => countScrollFreed(cluster, scroll, at);
     RAW.set(this, (request, method, max) => handle(state, request, method, max));
   }
 

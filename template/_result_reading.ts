@@ -22,15 +22,21 @@ import type {
 /** One descriptor reused for every property (a fresh object per property costs more). */
 const HIDDEN: PropertyDescriptor = { value: undefined, enumerable: false };
 
-/** Attaches `total`, `took`, `aggregations` and `raw` to an array, not enumerable. */
+/**
+ * Attaches `total`, `took`, `aggregations` and `raw` to an array, not enumerable. Each
+ * `defineProperty` is a runtime call (~0.4 µs): `aggregations` is left off when there are none
+ * (reading it gives undefined all the same).
+ */
 export function withMeta<T>(rows: T[], rs: ResultSet): QueryList<T> {
   const d = HIDDEN;
   d.value = rs.total;
   Object.defineProperty(rows, "total", d);
   d.value = rs.took;
   Object.defineProperty(rows, "took", d);
-  d.value = rs.aggregations;
-  Object.defineProperty(rows, "aggregations", d);
+  if (rs.aggregations !== undefined) {
+    d.value = rs.aggregations;
+    Object.defineProperty(rows, "aggregations", d);
+  }
   d.value = rs.raw;
   Object.defineProperty(rows, "raw", d);
   d.value = undefined;

@@ -148,7 +148,8 @@ class Terminal {
 
   /** Waits until `pattern` appears after `from` (a guard against hanging, not a timing check). */
   async waitFor(pattern: RegExp, from = 0): Promise<string> {
-    for (let i = 0; i < 600; i++) {
+    // Two minutes: the machine may be loaded; a hang still fails the test.
+    for (let i = 0; i < 2400; i++) {
       const m = this.screen.slice(from).match(pattern);
       if (m) return m[0];
       await new Promise((r) => setTimeout(r, 50));

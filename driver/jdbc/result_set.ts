@@ -65,6 +65,20 @@ export interface ResultSetMeta {
   hits?: readonly unknown[];
 }
 
+/** Column label (and its lower case) to 0-based index; the first of equal labels wins. */
+function labelsOf(columns: readonly string[]): Map<string, number> {
+  const byLabel = new Map<string, number>();
+  columns.forEach((c, i) => {
+    if (!byLabel.has(c)) byLabel.set(c, i);
+    const lower = c.toLowerCase();
+    if (!byLabel.has(lower)) byLabel.set(lower, i);
+  });
+  return byLabel;
+}
+
+const DOC_COLUMNS: readonly string[] = Object.freeze(["_ID", "_DOC"]);
+const DOC_LABELS: ReadonlyMap<string, number> = labelsOf(DOC_COLUMNS);
+
 /**
  * A buffered, forward-only result set. `next()` moves the cursor; the getters read the current
  * row. Iteration and `toArray()` give every row as a plain object keyed by column label and do
@@ -106,7 +120,9 @@ export class ResultSet extends HitReader implements Iterable<Record<string, unkn
   readonly warnings: readonly string[];
   readonly #columns: readonly string[];
   readonly #rows: readonly (readonly unknown[])[];
-  readonly #byLabel = new Map<string, number>();
+  readonly #byLabel: ReadonlyMap<string, number>;
+  /** The columns are `_ID`, `_DOC` (a search's): rows become objects by a fixed literal. */
+  readonly #docs: boolean;
   #hits: readonly unknown[] | undefined;
   #cursor = -1;
   #wasNull = false;
@@ -125,13 +141,11 @@ export class ResultSet extends HitReader implements Iterable<Record<string, unkn
     meta: ResultSetMeta = {},
   ) {
     super();
-    this.#columns = [...columns];
+    this.#docs = columns.length === 2 && columns[0] === "_ID" && columns[1] === "_DOC";
+    // The `_ID`, `_DOC` shape of every search shares one frozen copy and one label map.
+    this.#columns = this.#docs ? DOC_COLUMNS : [...columns];
+    this.#byLabel = this.#docs ? DOC_LABELS : labelsOf(columns);
     this.#rows = rows;
-    columns.forEach((c, i) => {
-      if (!this.#byLabel.has(c)) this.#byLabel.set(c, i);
-      const lower = c.toLowerCase();
-      if (!this.#byLabel.has(lower)) this.#byLabel.set(lower, i);
-    });
     this.total = meta.total ?? null;
     this.took = meta.took ?? null;
     this.aggregations = meta.aggregations as Aggregations | undefined;
@@ -320,6 +334,7 @@ export class ResultSet extends HitReader implements Iterable<Record<string, unkn
   }
 
   #object(row: readonly unknown[]): Record<string, unknown> {
+    if (this.#docs) return { _ID: cellValue(row[0] ?? null), _DOC: cellValue(row[1] ?? null) };
     const out: Record<string, unknown> = {};
     const columns = this.#columns;
     for (let i = 0; i < columns.length; i++) {

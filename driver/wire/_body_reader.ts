@@ -16,7 +16,7 @@ export class TooLarge {
  * @throws {TooLarge} Past the limit.
  * @throws The signal's reason when it aborts while reading.
  */
-export async function readBody(
+export function readBody(
   res: Response,
   limit: number,
   signal: AbortSignal,
@@ -24,17 +24,22 @@ export async function readBody(
 ): Promise<string> {
   const declared = res.headers.get("content-length");
   if (declared !== null) {
-    const length = Number(declared);
-    if (length > limit) {
-      await res.body?.cancel().catch(() => {});
-      throw new TooLarge(limit);
-    }
+    if (Number(declared) > limit) return refuse(res, limit);
     // A network fetch delivers no more than the declared length, unless the body is decoded
     // on the way (content-encoding): then it is counted while it streams, as is any body from
     // an injected fetch (which may declare anything). Touching `res.body` costs a stream, so
-    // the common case reads the text directly.
-    if (trustLength && res.headers.get("content-encoding") === null) return await res.text();
+    // the common case reads the text directly (no extra promise either).
+    if (trustLength && res.headers.get("content-encoding") === null) return res.text();
   }
+  return readStream(res, limit, signal);
+}
+
+async function refuse(res: Response, limit: number): Promise<never> {
+  await res.body?.cancel().catch(() => {});
+  throw new TooLarge(limit);
+}
+
+async function readStream(res: Response, limit: number, signal: AbortSignal): Promise<string> {
   const body = res.body;
   if (body === null) return "";
   const reader = body.getReader();

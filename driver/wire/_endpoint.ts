@@ -97,10 +97,21 @@ export function appendQuery(path: string, name: string, value: string): string {
  * @returns The classified endpoint.
  */
 export function classify(method: Method, path: string): Endpoint {
-  const { pathname, query } = splitPath(path);
-  const segments = pathname.split("/").filter((s) => s !== "");
-  return { kind: kindOf(method, segments), segments, query };
+  const key = method + " " + path;
+  let endpoint = CLASSIFIED.get(key);
+  if (endpoint === undefined) {
+    const { pathname, query } = splitPath(path);
+    const segments = Object.freeze(pathname.split("/").filter((s) => s !== ""));
+    endpoint = Object.freeze({ kind: kindOf(method, segments), segments, query });
+    // Bounded: paths with bound ids are endless; the same few searches run again and again.
+    if (CLASSIFIED.size >= 256) CLASSIFIED.clear();
+    CLASSIFIED.set(key, endpoint);
+  }
+  return endpoint;
 }
+
+/** Endpoints already worked out, by method and path (frozen: they are shared). */
+const CLASSIFIED = new Map<string, Endpoint>();
 
 function kindOf(method: Method, s: readonly string[]): EndpointKind {
   const last = s.at(-1) ?? "";

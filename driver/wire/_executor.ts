@@ -19,10 +19,13 @@ export class Executor {
   readonly transport: Transport;
   readonly indexRefresh: boolean;
   closed = false;
+  /** Removes the transport's credentials from error excerpts (one function, not one per call). */
+  readonly #redact: (text: string) => string;
 
   constructor(transport: Transport, indexRefresh: boolean) {
     this.transport = transport;
     this.indexRefresh = indexRefresh;
+    this.#redact = (text) => transport.redactSecrets(text);
   }
 
   /** Throws when the connection is closed. */
@@ -54,7 +57,7 @@ export class Executor {
       response.body,
       command.text,
       response.headers.get("content-type") ?? "",
-      (text) => this.transport.redactSecrets(text),
+      this.#redact,
     );
     const warnings = readWarnings(response.headers);
     if (warnings.length > 0) {

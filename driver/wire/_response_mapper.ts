@@ -164,13 +164,14 @@ function searchRows(json: JsonObject, raw: unknown): Outcome {
   const hits = isJsonObject(json.hits) ? json.hits : {};
   const list: unknown[] = Array.isArray(hits.hits) ? hits.hits : [];
   const rows: unknown[][] = [];
-  const kept: JsonObject[] = [];
+  // The hits behind the rows: the list itself, unless it holds something that is not a hit.
+  let kept: unknown[] = list;
   for (let i = 0; i < list.length; i++) {
     const hit = list[i];
     if (isJsonObject(hit)) {
       rows.push(docRow(hit._id, hit._source));
-      kept.push(hit);
-    }
+      if (kept !== list) kept.push(hit);
+    } else if (kept === list) kept = list.slice(0, i);
   }
   const meta: ResultSetMeta = {
     raw,

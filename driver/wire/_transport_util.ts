@@ -73,11 +73,6 @@ export function check(
   return value;
 }
 
-export function combine(signal: AbortSignal | undefined, timeoutMs: number): AbortSignal {
-  const timeout = AbortSignal.timeout(timeoutMs);
-  return signal ? AbortSignal.any([signal, timeout]) : timeout;
-}
-
 export function timeoutError(
   req: TransportRequest,
   timeoutMs: number,

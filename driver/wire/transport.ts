@@ -21,10 +21,10 @@ import { ConnectionError, redact, ResponseError, ResponseTooLargeError } from ".
 import { NodePool } from "./_node_pool.ts";
 import { readBody, TooLarge } from "./_body_reader.ts";
 import { backoffDelay, isConnectPhase, isIdempotent, retryAfterMs } from "./retry_policy.ts";
+import { Deadlines } from "./_deadlines.ts";
 import {
   check,
   codeOf,
-  combine,
   deadlineError,
   describe,
   fromServer,
@@ -54,10 +54,6 @@ export type {
 
 const GATEWAY_STATUSES = new Set([502, 503, 504]);
 const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
-
-type Attempt =
-  | { kind: "response"; res: Response }
-  | { kind: "failed"; error: unknown; connect: boolean; timedOut: boolean };
 
 /**
  * Sends requests to Elasticsearch or OpenSearch nodes over `fetch`.
@@ -94,6 +90,10 @@ export class Transport {
   readonly #maxDelay: number;
   readonly #maxBytes: number;
   readonly #headers: Readonly<Record<string, string>>;
+  /** The headers of a JSON and an NDJSON body, built once (fetch only reads them). */
+  readonly #jsonHeaders: Readonly<Record<string, string>>;
+  readonly #ndjsonHeaders: Readonly<Record<string, string>>;
+  readonly #deadlines = new Deadlines();
   readonly #secrets: readonly string[];
   readonly #compression: boolean;
   readonly #onEvent: TransportEventListener | undefined;
@@ -142,6 +142,8 @@ export class Transport {
       secrets.push(...secretsOf(options.authorization));
     }
     this.#headers = headers;
+    this.#jsonHeaders = { ...headers, "content-type": "application/json" };
+    this.#ndjsonHeaders = { ...headers, "content-type": "application/x-ndjson" };
     this.#onEvent = options.onEvent;
     this.#secrets = secrets;
   }
@@ -176,16 +178,21 @@ export class Transport {
   async request(req: TransportRequest): Promise<TransportResponse> {
     const hasBody = req.body !== undefined && req.body !== "";
     const method = hasBody && (req.method === "GET" || req.method === "HEAD") ? "POST" : req.method;
-    const headers: Record<string, string> = { ...this.#headers };
+    let headers: Readonly<Record<string, string>> = !hasBody
+      ? this.#headers
+      : req.ndjson
+      ? this.#ndjsonHeaders
+      : this.#jsonHeaders;
     let body: BodyInit | undefined;
     if (hasBody) {
-      headers["content-type"] = req.ndjson ? "application/x-ndjson" : "application/json";
       body = req.body;
       if (this.#compression) {
         body = await gzip(req.body as string);
-        headers["content-encoding"] = "gzip";
+        headers = { ...headers, "content-encoding": "gzip" };
       }
     }
+    // An injected fetch gets its own copy: it may change what it was given.
+    if (this.#injected) headers = { ...headers };
     const attemptMs = req.timeoutMs ?? this.#timeoutMs;
     const totalMs = this.#requestTimeoutMs ?? attemptMs * 3;
     const deadline = Date.now() + totalMs;
@@ -205,33 +212,42 @@ export class Transport {
       if (left <= 0) {
         throw deadlineError(req, attemptMs, totalMs, attempt - 1, this.#pool, last?.error);
       }
-      const signal = combine(req.signal, Math.min(attemptMs, left));
+      const watch = this.#deadlines.watch(Math.min(attemptMs, left), req.signal);
+      const signal = watch.signal;
       events?.start(node, attempt);
-      const outcome = await this.#once(node, method, headers, body, req, signal);
-      if (outcome.kind === "failed") {
-        events?.end(undefined, "", outcome.error);
+      let res: Response;
+      try {
+        // Called without `this`: a browser's fetch throws "Illegal invocation" on a foreign `this`.
+        const fetchFn = this.#fetch;
+        const pending = fetchFn(node + req.path, { method, headers, body, signal });
+        res = await (this.#injected ? raceSignal(pending, signal) : pending);
+      } catch (error) {
+        watch.done();
+        const timedOut = signal.aborted && !req.signal?.aborted;
+        const connect = !timedOut && isConnectPhase(error);
+        events?.end(undefined, "", error);
         if (req.signal?.aborted) throw timeoutError(req, attemptMs, req.signal.reason);
-        if (this.#pool.markDead(node)) events?.nodeDead(node, outcome.error);
-        last = { error: outcome.error, node };
-        if (!outcome.connect && !idempotent()) {
+        if (this.#pool.markDead(node)) events?.nodeDead(node, error);
+        last = { error, node };
+        if (!connect && !idempotent()) {
           throw outcomeUnknown(
             req,
             node,
-            outcome.timedOut
+            timedOut
               ? `no answer within ${attemptMs} ms`
-              : `the connection failed (${codeOf(outcome.error)})`,
-            outcome.error,
+              : `the connection failed (${codeOf(error)})`,
+            error,
           );
         }
         if (attempt < attempts) await this.#wait(req, attempt, undefined, deadline, events);
         continue;
       }
-      const res = outcome.res;
       const status = res.status;
       let text: string;
       try {
         text = await readBody(res, this.#maxBytes, signal, !this.#injected);
       } catch (error) {
+        watch.done();
         events?.end(status, "", error);
         if (error instanceof TooLarge) {
           throw new ResponseTooLargeError(error.limit, { command: req.command });
@@ -251,6 +267,7 @@ export class Transport {
         if (attempt < attempts) await this.#wait(req, attempt, undefined, deadline, events);
         continue;
       }
+      watch.done();
       events?.end(status, text, undefined);
       if (this.#pool.markAlive(node)) events?.nodeAlive(node);
       if ((status >= 200 && status < 300) || (status === 404 && req.allowNotFound)) {
@@ -292,26 +309,6 @@ export class Transport {
         causeCode: code === "no error code" ? undefined : code,
       },
     );
-  }
-
-  async #once(
-    node: string,
-    method: string,
-    headers: Record<string, string>,
-    body: BodyInit | undefined,
-    req: TransportRequest,
-    signal: AbortSignal,
-  ): Promise<Attempt> {
-    try {
-      // Called without `this`: a browser's fetch throws "Illegal invocation" on a foreign `this`.
-      const fetchFn = this.#fetch;
-      const pending = fetchFn(node + req.path, { method, headers, body, signal });
-      const res = await (this.#injected ? raceSignal(pending, signal) : pending);
-      return { kind: "response", res };
-    } catch (error) {
-      const timedOut = signal.aborted && !req.signal?.aborted;
-      return { kind: "failed", error, connect: !timedOut && isConnectPhase(error), timedOut };
-    }
   }
 
   #wait(

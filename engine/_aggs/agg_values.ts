@@ -1,11 +1,13 @@
 // Shared pieces of the aggregations: the per-target input and reading a field's doc values.
 
-import { esError, illegalArgument, parsingError } from "../_errors.ts";
-import { dateValueAt } from "../_index/dates.ts";
+import { type EngineError, esError, illegalArgument, parsingError } from "../_errors.ts";
+import { dateValueAt, formatDateAt } from "../_index/dates.ts";
+import { decimalFormat } from "../_index/decimal_format.ts";
 import type { Hits } from "../_query/doc_set.ts";
 import type { ExecContext } from "../_query/exec_context.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
 import { numAt } from "../_index/segment.ts";
+import { compileRegexp } from "../_query/regexp_syntax.ts";
 import type { JsonObject } from "../_json.ts";
 
 /** The docs one target contributes to an aggregation. */
@@ -89,12 +91,15 @@ export function eachValue(
   return seen;
 }
 
-/** The required `field` of an aggregation body. */
-export function fieldOf(body: JsonObject, name: string, type: string): string {
-  if (typeof body.field !== "string") {
-    throw parsingError(`[${type}] aggregation [${name}] requires a [field]`);
+/** The required `field` of an aggregation body (scripts are refused). */
+export function fieldOf(body: JsonObject, _name: string, type: string): string {
+  if (typeof body.field === "string") return body.field;
+  if (body.script !== undefined) {
+    throw illegalArgument(
+      `[${type}] aggregation scripts are not supported by this engine; use a [field]`,
+    );
   }
-  return body.field;
+  throw illegalArgument("Required one of fields [field, script], but none were specified.");
 }
 
 /**
@@ -137,4 +142,84 @@ function missingValue(missing: unknown, info: FieldInfo | undefined, now: number
 
 function numberFormat(v: unknown): Error {
   return esError("number_format_exception", `For input string: "${String(v)}"`);
+}
+
+/**
+ * How an aggregation writes its numbers as text (`key_as_string`, `value_as_string`): the body's
+ * `format` (a date pattern on dates, a `DecimalFormat` pattern otherwise) or a date field's own
+ * format; `null` when the numbers are written as numbers only.
+ */
+export function valueFormat(
+  body: JsonObject,
+  info: FieldInfo | undefined,
+): ((n: number) => string) | null {
+  const format = typeof body.format === "string" ? body.format : undefined;
+  if (info?.kind === "date") return (n) => formatDateAt(n, info.nanos, format ?? info.format);
+  if (format === undefined) return null;
+  return (n) => decimalFormat(n, format);
+}
+
+/**
+ * A field of an aggregation body the parser refuses, as Elasticsearch wraps it: an
+ * `x_content_parse_exception` "failed to parse field" caused by `cause` (an illegal argument
+ * with `reason` by default).
+ */
+export function badField(
+  type: string,
+  field: string,
+  reason: string,
+  cause?: EngineError,
+): Error {
+  return esError(
+    "x_content_parse_exception",
+    `[${type}] failed to parse field [${field}]`,
+    {},
+    cause ?? illegalArgument(reason),
+  );
+}
+
+/**
+ * A terms `include`/`exclude` test: an array of values or a whole-key Lucene regular expression
+ * (run on the engine's bounded automaton, as the `regexp` query is).
+ */
+export function keyFilter(spec: unknown): ((k: number | string | bigint) => boolean) | null {
+  if (spec === undefined || spec === null) return null;
+  if (Array.isArray(spec)) {
+    const set = new Set(spec.map(String));
+    return (k) => set.has(String(k));
+  }
+  if (typeof spec === "string") {
+    const re = compileRegexp(spec);
+    return (k) => re.test(String(k));
+  }
+  if (typeof spec === "object" && Object.hasOwn(spec, "partition")) {
+    throw illegalArgument(
+      "terms partitions ([include.partition]) are not supported by this engine; page with a composite aggregation instead",
+    );
+  }
+  return null;
+}
+
+/** A positive `size`-like setting of an aggregation body (`fallback` when absent), as parsed. */
+export function positiveSetting(
+  body: JsonObject,
+  type: string,
+  name: string,
+  key: string,
+  fallback: number,
+): number {
+  const v = body[key];
+  if (v === undefined) return fallback;
+  if (!(Number(v) > 0)) {
+    throw badField(type, key, `[${key}] must be greater than 0. Found [${v}] in [${name}]`);
+  }
+  return Number(v);
+}
+
+/** The sign of an `order` direction (`asc` 1, `desc` -1); anything else refused as the parser does. */
+export function orderSign(type: string, dir: unknown): 1 | -1 {
+  const d = String(dir).toLowerCase();
+  if (d === "asc") return 1;
+  if (d === "desc") return -1;
+  throw badField(type, "order", "", parsingError(`Unknown order direction [${dir}]`));
 }

@@ -12,7 +12,20 @@ import {
   type ValueSource,
 } from "./bucket_aggs.ts";
 import { dateValueAt, formatDateAt } from "../_index/dates.ts";
-import { type AggFn, type AggInput, eachValue, fieldInfo, fieldOf } from "./agg_values.ts";
+import {
+  type AggFn,
+  type AggInput,
+  eachValue,
+  eachValueOrMissing,
+  fieldInfo,
+  fieldOf,
+  keyFilter,
+  orderSign,
+  positiveSetting,
+  valueFormat,
+} from "./agg_values.ts";
+import { decimalFormat } from "../_index/decimal_format.ts";
+import { parseTimeZone } from "../_index/time_zones.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
 import { matchLive } from "../_query/query_exec.ts";
 import { parseQuery } from "../_query/query_parser.ts";
@@ -21,6 +34,11 @@ import { METRIC_AGGS } from "./metric_aggs.ts";
 import { topHitsAgg } from "./top_hits_agg.ts";
 import { scopeAggs } from "./scope_aggs.ts";
 import { ipRangeAgg } from "./ip_range_agg.ts";
+import { compositeAgg } from "./composite_agg.ts";
+import { checkCompositePlacement } from "./composite_sources.ts";
+import { multiTermsAgg } from "./multi_terms_agg.ts";
+import { rareTermsAgg } from "./rare_terms_agg.ts";
+import { significantTermsAgg } from "./significant_terms_agg.ts";
 import {
   applyParentPipelines,
   isParentPipeline,
@@ -35,32 +53,16 @@ type Key = number | string | bigint;
 
 export type { AggInput };
 
-function keyOf(info: FieldInfo | undefined, v: Key): JsonObject {
+function keyOf(info: FieldInfo | undefined, v: Key, body: JsonObject): JsonObject {
   if (info?.kind === "boolean") return { key: v, key_as_string: v ? "true" : "false" };
-  if (info?.kind === "date") {
-    return { key: v, key_as_string: formatDateAt(Number(v), info.nanos, info.format) };
-  }
-  return { key: v };
+  const text = typeof v === "string" ? null : valueFormat(body, info);
+  return text ? { key: v, key_as_string: text(Number(v)) } : { key: v };
 }
 
 function compareKeys(a: Key, b: Key): number {
   if (typeof a === "number" && typeof b === "number") return a - b;
   if (typeof a !== "string" && typeof b !== "string") return a < b ? -1 : a > b ? 1 : 0;
   return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
-}
-
-/** A terms `include`/`exclude` test: an array of values or a whole-key regular expression. */
-function keyFilter(spec: unknown): ((k: Key) => boolean) | null {
-  if (spec === undefined || spec === null) return null;
-  if (Array.isArray(spec)) {
-    const set = new Set(spec.map(String));
-    return (k) => set.has(String(k));
-  }
-  if (typeof spec === "string") {
-    const re = new RegExp(`^(?:${spec})$`);
-    return (k) => re.test(String(k));
-  }
-  return null;
 }
 
 /** Adds term counts (and, for sub-aggregations, the docs) of a keyword field for one input. */
@@ -109,8 +111,10 @@ function termsAgg(
   name: string,
 ): JsonObject {
   const field = fieldOf(body, name, "terms");
-  const size = Number(body.size ?? 10);
+  const size = positiveSetting(body, "terms", name, "size", 10);
+  positiveSetting(body, "terms", name, "shard_size", size);
   const minDocCount = Number(body.min_doc_count ?? 1);
+  const hasMissing = body.missing !== undefined && body.missing !== null;
   const buckets = new Map<Key, Map<AggInput, number[]>>();
   const counts = new Map<Key, number>();
   let info: FieldInfo | undefined;
@@ -118,7 +122,7 @@ function termsAgg(
     const f = fieldInfo(input, field);
     info ??= f;
     return !f || f.kind === "keyword";
-  });
+  }) && !hasMissing;
   if (keywordOnly) {
     // Keyword terms are unique per doc: count each term's postings among the matching docs.
     for (const input of inputs) countFromPostings(input, field, counts, sub ? buckets : null);
@@ -126,7 +130,9 @@ function termsAgg(
     let lastDoc = -1;
     let lastInput: AggInput | null = null;
     let lastValue: Key | undefined;
-    const seen = eachValue(inputs, field, (v, doc, input) => {
+    const each = (fn: (v: Key, doc: number, input: AggInput) => void) =>
+      hasMissing ? eachValueOrMissing(inputs, body, field, fn) : eachValue(inputs, field, fn, true);
+    const seen = each((v, doc, input) => {
       // A doc's values arrive sorted, so a repeated value is adjacent: count each doc once per key.
       if (doc === lastDoc && input === lastInput && v === lastValue) return;
       lastDoc = doc;
@@ -140,11 +146,23 @@ function termsAgg(
         if (!list) per.set(input, list = []);
         list.push(doc);
       }
-    }, true);
+    });
     info = seen;
+  }
+  if (minDocCount === 0) {
+    // Every term of the field in the targets gets a bucket, empty ones too.
+    const everything = inputs.map((i) => ({
+      ctx: i.ctx,
+      docs: matchLive({ kind: "match_all", boost: 1 }, i.ctx, false).docs,
+    }));
+    const all = eachValue(everything, field, (v) => {
+      if (!counts.has(v)) counts.set(v, 0);
+    }, true);
+    info ??= all;
   }
   const order = (body.order ?? { _count: "desc" }) as JsonObject | JsonObject[];
   const orders = (Array.isArray(order) ? order : [order]).flatMap((o) => Object.entries(o));
+  for (const [, dir] of orders) orderSign("terms", dir);
   const include = keyFilter(body.include);
   const exclude = keyFilter(body.exclude);
   const entries = [...counts].filter(([k, c]) =>
@@ -154,7 +172,7 @@ function termsAgg(
   const subResult = (k: Key): JsonObject => {
     let r = subOf.get(k);
     if (!r) {
-      const per = buckets.get(k)!;
+      const per = buckets.get(k) ?? new Map<AggInput, number[]>();
       r = runAggregations(
         sub!,
         inputs.map((i) => ({
@@ -198,8 +216,9 @@ function termsAgg(
     doc_count_error_upper_bound: 0,
     sum_other_doc_count: other,
     buckets: top.map(([k, c]) => ({
-      ...keyOf(info, k),
+      ...keyOf(info, k, body),
       doc_count: c,
+      ...(body.show_term_doc_count_error === true ? { doc_count_error_upper_bound: 0 } : {}),
       ...(sub ? subResult(k) : {}),
     })),
   };
@@ -266,8 +285,9 @@ function numericSource(
   const nanos = type === "date_histogram" &&
     inputs.some((i) => i.ctx.fields.byPath.get(field)?.nanos);
   return (fn) =>
-    eachValue(
+    eachValueOrMissing(
       inputs,
+      body,
       field,
       (v, doc, input) =>
         fn(nanos ? Math.floor(Number(v) / 1e6) : Number(v), doc, inputs.indexOf(input)),
@@ -300,28 +320,56 @@ const AGGS: Record<string, AggFn> = {
   top_hits: (body, inputs) => topHitsAgg(body, inputs),
   missing: missingAgg,
   ...scopeAggs((sub, inputs) => runAggregations(sub, inputs), () => depth === 1),
+  rare_terms: (body, inputs, sub, name) => rareTermsAgg(body, inputs, subRunner(inputs, sub), name),
+  significant_terms: (body, inputs, sub, name) =>
+    significantTermsAgg(body, inputs, subRunner(inputs, sub), name),
+  multi_terms: (body, inputs, sub, name) =>
+    multiTermsAgg(body, inputs, subRunner(inputs, sub), name),
+  composite: (body, inputs, sub, name) => compositeAgg(body, inputs, subRunner(inputs, sub), name),
   ip_range: (body, inputs, sub, name) => ipRangeAgg(body, inputs, subRunner(inputs, sub), name),
   histogram: (body, inputs, sub, name) =>
-    histogramAgg(body, numericSource(inputs, body, name, "histogram"), subRunner(inputs, sub)),
-  date_histogram: (body, inputs, sub, name) =>
-    dateHistogramAgg(
+    histogramAgg(
+      body,
+      numericSource(inputs, body, name, "histogram"),
+      subRunner(inputs, sub),
+      name,
+    ),
+  date_histogram: (body, inputs, sub, name) => {
+    const field = fieldOf(body, name, "date_histogram");
+    const info = inputs.map((i) => i.ctx.fields.byPath.get(field)).find((f) => f);
+    const format = typeof body.format === "string" ? body.format : info?.format;
+    const now = inputs[0]?.ctx.now ?? Date.now();
+    return dateHistogramAgg(
       body,
       numericSource(inputs, body, name, "date_histogram"),
       subRunner(inputs, sub),
-    ),
-  range: (body, inputs, sub, name) =>
-    rangeAgg(body, numericSource(inputs, body, name, "range"), subRunner(inputs, sub)),
+      name,
+      (v) => dateValueAt(v, now, false, format, false),
+    );
+  },
+  range: (body, inputs, sub, name) => {
+    const format = body.format;
+    return rangeAgg(
+      body,
+      numericSource(inputs, body, name, "range"),
+      subRunner(inputs, sub),
+      Number,
+      typeof format === "string" ? (n) => decimalFormat(n, format) : undefined,
+    );
+  },
   date_range: (body, inputs, sub, name) => {
     const field = fieldOf(body, name, "date_range");
     const info = inputs.map((i) => i.ctx.fields.byPath.get(field)).find((f) => f);
     const format = typeof body.format === "string" ? body.format : info?.format;
     const now = inputs[0]?.ctx.now ?? Date.now();
+    const zone = body.time_zone === undefined ? undefined : parseTimeZone(String(body.time_zone));
     return rangeAgg(
       body,
       numericSource(inputs, body, name, "date_histogram"),
       subRunner(inputs, sub),
-      (v) => dateValueAt(v, now, false, format, false),
-      (n) => formatDateAt(n, false, format),
+      // A number is read in the field's format too (`1000` is 1000 s under `epoch_second`).
+      (v) => dateValueAt(typeof v === "number" ? String(v) : v, now, false, format, false, zone),
+      (n) => formatDateAt(n, false, format, zone),
     );
   },
 };
@@ -332,7 +380,10 @@ const AGGS: Record<string, AggFn> = {
  * the aggregation that declares them.
  */
 export function runAggregations(aggs: JsonObject, inputs: AggInput[]): JsonObject {
-  if (depth === 0) validatePipelines(aggs, null);
+  if (depth === 0) {
+    validatePipelines(aggs, null);
+    checkCompositePlacement(aggs, null);
+  }
   depth++;
   try {
     return runLevel(aggs, inputs);

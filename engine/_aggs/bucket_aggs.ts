@@ -3,9 +3,19 @@
 import { illegalArgument, parsingError } from "../_errors.ts";
 import { bucketsLeft, consumeBuckets } from "../_index/limits.ts";
 import { formatDateAt } from "../_index/dates.ts";
+import { parseTimeZone, type TimeZone } from "../_index/time_zones.ts";
+import { zonedRounding } from "./zoned_rounding.ts";
 import { setOwn } from "../_index/own.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
 import type { JsonObject } from "../_json.ts";
+import {
+  type HistogramBounds,
+  histogramBounds,
+  orderHistogram,
+  withinHard,
+} from "./histogram_shape.ts";
+import { valueFormat } from "./agg_values.ts";
+import { keyedRanges } from "./buckets_path.ts";
 
 /** Docs of one target (by index in the inputs) that fell into a bucket. */
 export type BucketDocs = Map<number, number[]>;
@@ -117,45 +127,109 @@ function byKey(body: JsonObject, list: JsonObject[]): JsonObject {
   return { buckets: out };
 }
 
+/**
+ * Keys of the buckets to render, ascending: the present ones, and with `min_doc_count: 0` every
+ * one between the extremes (widened by `extended_bounds`), all inside `hard_bounds`.
+ */
+function slotsOf(
+  present: number[],
+  minDocCount: number,
+  bounds: HistogramBounds,
+  keyOf: (slot: number) => number,
+  slotOf: (value: number) => number,
+  next: (slot: number) => number,
+): number[] {
+  const inside = present.filter((k) => withinHard(bounds, keyOf(k)));
+  if (minDocCount !== 0) return inside;
+  let first = inside[0];
+  let last = inside[inside.length - 1];
+  const ext = bounds.extended;
+  if (ext?.min !== undefined) {
+    const s = slotOf(ext.min);
+    if (first === undefined || s < first) first = s;
+  }
+  if (ext?.max !== undefined) {
+    const s = slotOf(ext.max);
+    if (last === undefined || s > last) last = s;
+  }
+  if (first === undefined || last === undefined) return inside;
+  const slots: number[] = [];
+  for (let k = first; k <= last; k = next(k)) {
+    if (!withinHard(bounds, keyOf(k))) continue;
+    slots.push(k);
+    if (slots.length > bucketsLeft()) consumeBuckets(slots.length);
+  }
+  return slots;
+}
+
 /** `histogram` on a numeric field (empty buckets between the extremes with min_doc_count 0). */
 export function histogramAgg(
   body: JsonObject,
   source: ValueSource,
   sub: SubRunner | null,
+  name = "histogram",
 ): JsonObject {
   const interval = Number(body.interval);
   if (!(interval > 0)) {
-    throw parsingError(`[interval] must be >0 for histogram aggregation [histogram]`);
+    throw parsingError(`[interval] must be >0 for histogram aggregation [${name}]`);
   }
   const offset = Number(body.offset ?? 0);
+  const bounds = histogramBounds(body, "histogram", name, Number);
   // Buckets are numbered (value - offset) / interval, so filling the gaps never accumulates
   // rounding and the number of buckets is known before any is made.
-  const { buckets } = group(source, (v) => Math.floor((v - offset) / interval));
+  const slotOf = (v: number) => Math.floor((v - offset) / interval);
+  const keyOf = (i: number) => i * interval + offset;
+  const { info, buckets } = group(source, slotOf);
   const present = [...buckets.keys()].sort((a, b) => a - b);
   const minDocCount = Number(body.min_doc_count ?? 0);
-  const slots: number[] = [];
-  if (minDocCount === 0 && present.length) {
-    const first = present[0]!;
-    const last = present[present.length - 1]!;
-    const count = last - first + 1;
-    if (count > bucketsLeft()) consumeBuckets(count);
-    for (let i = first; i <= last; i++) slots.push(i);
-  } else slots.push(...present);
-  return byKey(
-    body,
-    keyed(slots, buckets, minDocCount, (i) => ({ key: i * interval + offset }), sub),
-  );
+  const slots = slotsOf(present, minDocCount, bounds, keyOf, slotOf, (i) => i + 1);
+  const text = valueFormat(body, info);
+  const render = (i: number): JsonObject =>
+    text ? { key: keyOf(i), key_as_string: text(keyOf(i)) } : { key: keyOf(i) };
+  return byKey(body, orderHistogram(keyed(slots, buckets, minDocCount, render, sub), body.order));
 }
 
-/** `date_histogram` with `calendar_interval` or `fixed_interval`. */
-export function dateHistogramAgg(
-  body: JsonObject,
-  source: ValueSource,
-  sub: SubRunner | null,
-): JsonObject {
+/** How a date histogram rounds: the floor of a value's bucket and the start of the next one. */
+export interface DateRounding {
+  /** The start of the bucket holding `ms`. */
+  floor(ms: number): number;
+  /** The start of the bucket after the one starting at `ms`. */
+  next(ms: number): number;
+}
+
+/** The rounding of a `date_histogram` body (`calendar_interval`, `fixed_interval`, `interval`,
+ * `time_zone`, `offset`). */
+export function dateRounding(body: JsonObject): DateRounding {
+  const base = intervalRounding(body, zoneOf(body));
+  const off = offsetMs(body.offset);
+  if (off === 0) return base;
+  return { floor: (ms) => base.floor(ms - off) + off, next: (ms) => base.next(ms - off) + off };
+}
+
+/** The `time_zone` of an aggregation body, if any. */
+function zoneOf(body: JsonObject): TimeZone | undefined {
+  return body.time_zone === undefined ? undefined : parseTimeZone(String(body.time_zone));
+}
+
+/** A date `offset` (`"+6h"`, `"-1d"`, or millis) in milliseconds. */
+function offsetMs(offset: unknown): number {
+  if (offset === undefined || offset === null) return 0;
+  if (typeof offset === "number") return offset;
+  const m = /^([+-]?)(\d+)(ms|s|m|h|d)$/.exec(String(offset));
+  if (!m) {
+    throw parsingError(
+      `failed to parse setting [date_histogram.offset] with value [${
+        String(offset)
+      }] as a time value: unit is missing or unrecognized`,
+    );
+  }
+  return (m[1] === "-" ? -1 : 1) * Number(m[2]) * FIXED_MS[m[3]!]!;
+}
+
+function intervalRounding(body: JsonObject, zone: TimeZone | undefined): DateRounding {
   const spec = String(body.calendar_interval ?? body.fixed_interval ?? body.interval ?? "");
-  let floor: (ms: number) => number;
-  let next: (ms: number) => number;
+  let utc: DateRounding;
+  let size: number | null;
   if (
     body.calendar_interval !== undefined || (body.fixed_interval === undefined && CALENDAR[spec])
   ) {
@@ -165,8 +239,8 @@ export function dateHistogramAgg(
         `The supplied interval [${spec}] could not be parsed as a calendar interval.`,
       );
     }
-    floor = (ms) => calendarFloor(ms, unit);
-    next = (ms) => calendarNext(ms, unit);
+    utc = { floor: (ms) => calendarFloor(ms, unit), next: (ms) => calendarNext(ms, unit) };
+    size = FIXED_MS[unit] ?? null;
   } else {
     const m = /^(\d+)(ms|s|m|h|d)$/.exec(spec);
     if (!m) {
@@ -174,36 +248,36 @@ export function dateHistogramAgg(
         `failed to parse setting [date_histogram.fixedInterval] with value [${spec}] as a time value: unit is missing or unrecognized`,
       );
     }
-    const size = Number(m[1]) * FIXED_MS[m[2]!]!;
-    if (!(size > 0)) {
+    const fixed = Number(m[1]) * FIXED_MS[m[2]!]!;
+    if (!(fixed > 0)) {
       throw illegalArgument("Zero or negative time interval not supported");
     }
-    floor = (ms) => Math.floor(ms / size) * size;
-    next = (ms) => ms + size;
+    utc = { floor: (ms) => Math.floor(ms / fixed) * fixed, next: (ms) => ms + fixed };
+    size = fixed;
   }
+  if (zone && !(zone.fixed && zone.offsetAt(0) === 0)) return zonedRounding(utc, size, zone);
+  return utc;
+}
+
+/** `date_histogram` with `calendar_interval` or `fixed_interval`. */
+export function dateHistogramAgg(
+  body: JsonObject,
+  source: ValueSource,
+  sub: SubRunner | null,
+  name = "date_histogram",
+  toNumber: (v: unknown) => number = Number,
+): JsonObject {
+  const { floor, next } = dateRounding(body);
+  const zone = zoneOf(body);
+  const bounds = histogramBounds(body, "date_histogram", name, toNumber);
   // Values arrive in millis (date_nanos are scaled down by the source).
   const { info, buckets } = group(source, floor);
   const format = typeof body.format === "string" ? body.format : info?.format;
   const present = [...buckets.keys()].sort((a, b) => a - b);
   const minDocCount = Number(body.min_doc_count ?? 0);
-  const keys: number[] = [];
-  if (minDocCount === 0 && present.length) {
-    const last = present[present.length - 1]!;
-    for (let k = present[0]!; k <= last; k = next(k)) {
-      keys.push(k);
-      if (keys.length > bucketsLeft()) consumeBuckets(keys.length);
-    }
-  } else keys.push(...present);
-  return byKey(
-    body,
-    keyed(
-      keys,
-      buckets,
-      minDocCount,
-      (k) => ({ key_as_string: formatDateAt(k, false, format), key: k }),
-      sub,
-    ),
-  );
+  const keys = slotsOf(present, minDocCount, bounds, (k) => k, floor, next);
+  const render = (k: number) => ({ key_as_string: formatDateAt(k, false, format, zone), key: k });
+  return byKey(body, orderHistogram(keyed(keys, buckets, minDocCount, render, sub), body.order));
 }
 
 function rangeKey(from?: number, to?: number): string {
@@ -252,9 +326,5 @@ export function rangeAgg(
     consumeBuckets(1);
     return sub ? { ...b, ...sub(per[i]!) } : b;
   });
-  return {
-    buckets: body.keyed === true
-      ? Object.fromEntries(buckets.map((b) => [b.key as string, b]))
-      : buckets,
-  };
+  return { buckets: body.keyed === true ? keyedRanges(buckets) : buckets };
 }

@@ -1,8 +1,9 @@
 // `buckets_path` syntax of the pipeline aggregations: `agg>agg.metric`, `agg['key']>metric`,
 // `_count`, `_key`, `agg._bucket_count`, and reading a path's value out of rendered results.
 
-import { illegalArgument, validationFailed } from "../_errors.ts";
+import { illegalArgument, parsingError, validationFailed } from "../_errors.ts";
 import type { JsonObject } from "../_json.ts";
+import { setOwn } from "../_index/own.ts";
 
 /** One `>`-separated element: an aggregation name, an optional bucket key and metric. */
 export interface PathElement {
@@ -42,6 +43,21 @@ export function bucketsOf(result: unknown): JsonObject[] | null {
   return null;
 }
 
+/**
+ * The `buckets` object of a keyed range aggregation: Elasticsearch writes each bucket under its
+ * key and leaves `key` out of the bucket. The key stays readable (not enumerable, so it is not
+ * written) for pipelines that report bucket keys.
+ */
+export function keyedRanges(buckets: JsonObject[]): JsonObject {
+  const out: JsonObject = {};
+  for (const b of buckets) {
+    const key = String(b.key);
+    Object.defineProperty(b, "key", { value: key, enumerable: false });
+    setOwn(out, key, b);
+  }
+  return out;
+}
+
 /** The string form of a bucket's key (`key_as_string` when there is one), as `keys` report it. */
 export function keyText(bucket: JsonObject): string {
   return String(bucket.key_as_string ?? bucket.key);
@@ -74,15 +90,19 @@ export function resolvePath(container: JsonObject, path: PathElement[], text: st
       if (el.metric === "_bucket_count") return bucketsOf(agg)?.length ?? 0;
       return metricOf(agg, el.metric, text);
     }
+    if (el.key === undefined && bucketsOf(agg)) {
+      throw illegalArgument(
+        `buckets_path must reference either a number value or a single value numeric metric aggregation, got: [${
+          last ? resultClass(agg) : "Object[]"
+        }] at aggregation [${el.name}]`,
+      );
+    }
     if (last) {
       if (el.key !== undefined) return agg.doc_count;
       if (Object.hasOwn(agg, "value")) return agg.value;
-      if (bucketsOf(agg)) {
-        throw illegalArgument(
-          `buckets_path must reference either a number value or a single value numeric metric aggregation, got: [${el.name}] at aggregation [${text}]`,
-        );
-      }
       if (Object.hasOwn(agg, "doc_count")) return agg.doc_count;
+      const only = singleValue(agg.values);
+      if (only !== undefined) return only;
       throw illegalArgument(
         `buckets_path must reference either a number value or a single value numeric metric aggregation, but [${el.name}] contains multiple values. Please specify which to use.`,
       );
@@ -90,6 +110,31 @@ export function resolvePath(container: JsonObject, path: PathElement[], text: st
     at = agg;
   }
   return at.doc_count;
+}
+
+/** The one value of a multi-value metric that has a single one (`percentiles` of one percent). */
+function singleValue(values: unknown): unknown {
+  if (Array.isArray(values)) {
+    return values.length === 1 ? (values[0] as JsonObject | undefined)?.value : undefined;
+  }
+  if (values === null || typeof values !== "object") return undefined;
+  const entries = Object.entries(values as JsonObject);
+  return entries.length === 1 ? entries[0]![1] : undefined;
+}
+
+/** The class Elasticsearch names a multi-bucket result by in buckets_path errors. */
+function resultClass(agg: JsonObject): string {
+  const first = bucketsOf(agg)?.[0];
+  if (Object.hasOwn(agg, "sum_other_doc_count")) {
+    if (first === undefined) return "UnmappedTerms";
+    if (typeof first.key === "string") return "StringTerms";
+    return Number.isInteger(first.key) ? "LongTerms" : "DoubleTerms";
+  }
+  if (Object.hasOwn(agg, "after_key")) return "InternalComposite";
+  if (first && typeof first.key === "number") {
+    return first.key_as_string === undefined ? "InternalHistogram" : "InternalDateHistogram";
+  }
+  return Array.isArray(agg.buckets) ? "InternalRange" : "InternalFilters";
 }
 
 function metricOf(agg: JsonObject, metric: string, text: string): unknown {
@@ -135,3 +180,24 @@ export function bucketValue(
   }
   return value;
 }
+
+/** The one `buckets_path` of a pipeline that reads a single value (a string or a one-entry array). */
+export function singlePath(type: string, name: string, body: JsonObject): string {
+  const p = body.buckets_path;
+  if (p === undefined) {
+    throw parsingError(`Missing required field [buckets_path] for ${type} aggregation [${name}]`);
+  }
+  if (Array.isArray(p) && p.length === 1 && typeof p[0] === "string") return p[0];
+  if (typeof p !== "string") {
+    throw illegalArgument(`[buckets_path] must be a single path for ${type} aggregation [${name}]`);
+  }
+  return p;
+}
+
+/** A parent pipeline: rewrites (or filters) the buckets of the aggregation that declares it. */
+export type ParentFn = (
+  buckets: JsonObject[],
+  body: JsonObject,
+  name: string,
+  type: string,
+) => JsonObject[];

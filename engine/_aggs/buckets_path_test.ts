@@ -41,3 +41,21 @@ Deno.test("bucketValue: gap policies on an empty bucket; _count is never a gap",
   assert.ok(Number.isNaN(bucketValue(empty, parseBucketsPath("m"), "m", "keep_values")));
   assert.equal(bucketValue(empty, parseBucketsPath("_count"), "_count", "skip"), 0);
 });
+
+Deno.test("resolvePath: a path through or ending at a multi-bucket result is refused by its class", () => {
+  const inner = { sum_other_doc_count: 0, buckets: [{ key: 1, doc_count: 1, m: { value: 1 } }] };
+  const bucket = { key: 1, doc_count: 1, t2: inner };
+  assert.throws(
+    () => resolvePath(bucket, parseBucketsPath("t2>m"), "t>t2>m"),
+    /got: \[Object\[\]\] at aggregation \[t2\]/,
+  );
+  assert.throws(
+    () => resolvePath(bucket, parseBucketsPath("t2"), "t>t2"),
+    /got: \[LongTerms\] at aggregation \[t2\]/,
+  );
+  // A percentiles result with one percent is a single value.
+  const p = { key: 1, doc_count: 1, p: { values: [{ key: 99, value: 4 }] } };
+  assert.equal(resolvePath(p, parseBucketsPath("p"), "t>p"), 4);
+  const two = { key: 1, doc_count: 1, p: { values: { "1.0": 1, "99.0": 4 } } };
+  assert.throws(() => resolvePath(two, parseBucketsPath("p"), "t>p"), /contains multiple values/);
+});

@@ -3,9 +3,9 @@
 
 import { illegalArgument, parsingError } from "../_errors.ts";
 import { consumeBuckets } from "../_index/limits.ts";
-import { setOwn } from "../_index/own.ts";
 import { type AggInput, eachValue, fieldOf } from "./agg_values.ts";
 import type { JsonObject } from "../_json.ts";
+import { keyedRanges } from "./buckets_path.ts";
 
 const V4_PREFIX = 0xffffn << 32n;
 
@@ -123,8 +123,5 @@ export function ipRangeAgg(
     b.doc_count = n;
     return sub ? { ...b, ...sub(per[i]!) } : b;
   });
-  if (body.keyed !== true) return { buckets };
-  const keyed: JsonObject = {};
-  for (const b of buckets) setOwn(keyed, String(b.key), b);
-  return { buckets: keyed };
+  return { buckets: body.keyed === true ? keyedRanges(buckets) : buckets };
 }

@@ -1,16 +1,18 @@
 // Metric aggregations: min, max, avg, sum, value_count, cardinality, stats, extended_stats, percentiles.
 
-import { esError, illegalArgument } from "../_errors.ts";
+import { illegalArgument } from "../_errors.ts";
 import {
   type AggFn,
   type AggInput,
+  badField,
   eachValue,
   eachValueOrMissing,
   fieldInfo,
   fieldOf,
+  valueFormat,
 } from "./agg_values.ts";
-import { formatDateAt } from "../_index/dates.ts";
 import type { JsonObject } from "../_json.ts";
+import { withValueStrings } from "./value_strings.ts";
 
 function metric(kind: "min" | "max" | "avg" | "sum"): AggFn {
   return (body, inputs, _sub, name) => {
@@ -43,9 +45,8 @@ function metric(kind: "min" | "max" | "avg" | "sum"): AggFn {
       ? lo
       : hi;
     const out: JsonObject = { value };
-    if (info?.kind === "date" && value !== null) {
-      out.value_as_string = formatDateAt(value, info.nanos, info.format);
-    }
+    const text = valueFormat(body, info);
+    if (text && value !== null) out.value_as_string = text(value);
     return out;
   };
 }
@@ -65,16 +66,6 @@ function percentile(sorted: number[], p: number): number | null {
 const sum = (vs: number[]) => vs.reduce((a, b) => a + b, 0);
 const min = (vs: number[]) => vs.reduce((a, b) => (b < a ? b : a), Infinity);
 const max = (vs: number[]) => vs.reduce((a, b) => (b > a ? b : a), -Infinity);
-
-/** A field of an aggregation body the parser refuses, as Elasticsearch wraps it. */
-function badField(type: string, field: string, reason: string): Error {
-  return esError(
-    "x_content_parse_exception",
-    `[${type}] failed to parse field [${field}]`,
-    {},
-    illegalArgument(reason),
-  );
-}
 
 /** `weighted_avg`: Σ(value·weight) / Σweight over docs having both (or their `missing`). */
 function weightedAvg(body: JsonObject, inputs: AggInput[], name: string): JsonObject {
@@ -190,30 +181,44 @@ export const METRIC_AGGS: Record<string, AggFn> = {
   },
   stats: (body, inputs, _s, name) => {
     const vs: number[] = [];
-    eachValueOrMissing(inputs, body, fieldOf(body, name, "stats"), (v) => vs.push(Number(v)));
+    const info = eachValueOrMissing(
+      inputs,
+      body,
+      fieldOf(body, name, "stats"),
+      (v) => vs.push(Number(v)),
+    );
     const n = vs.length;
-    return {
+    return withValueStrings({
       count: n,
       min: n ? min(vs) : null,
       max: n ? max(vs) : null,
       avg: n ? sum(vs) / n : null,
       sum: sum(vs),
-    };
+    }, valueFormat(body, info));
   },
   extended_stats: (body, inputs, _s, name) => {
     const vs: number[] = [];
-    eachValueOrMissing(
+    const info = eachValueOrMissing(
       inputs,
       body,
       fieldOf(body, name, "extended_stats"),
       (v) => vs.push(Number(v)),
     );
-    return extendedStats(vs, body.sigma, "extended_stats");
+    return withValueStrings(
+      extendedStats(vs, body.sigma, "extended_stats"),
+      valueFormat(body, info),
+    );
   },
   percentiles: (body, inputs, _s, name) => {
     const vs: number[] = [];
-    eachValueOrMissing(inputs, body, fieldOf(body, name, "percentiles"), (v) => vs.push(Number(v)));
+    const info = eachValueOrMissing(
+      inputs,
+      body,
+      fieldOf(body, name, "percentiles"),
+      (v) => vs.push(Number(v)),
+    );
     vs.sort((a, b) => a - b);
+    const text = valueFormat(body, info);
     const percents = Array.isArray(body.percents)
       ? body.percents.map(Number)
       : [1, 5, 25, 50, 75, 95, 99];
@@ -221,8 +226,14 @@ export const METRIC_AGGS: Record<string, AggFn> = {
       [Number.isInteger(p) ? `${p}.0` : String(p), percentile(vs, p)] as const
     );
     if (body.keyed === false) {
-      return { values: entries.map(([key, value]) => ({ key: Number(key), value })) };
+      return {
+        values: entries.map(([key, value]) => ({
+          key: Number(key),
+          value,
+          ...(text && value !== null ? { value_as_string: text(value) } : {}),
+        })),
+      };
     }
-    return { values: Object.fromEntries(entries) };
+    return withValueStrings({ values: Object.fromEntries(entries) }, text);
   },
 };

@@ -9,10 +9,15 @@ import {
   bucketValue,
   gapPolicyOf,
   keyText,
+  type ParentFn,
   parseBucketsPath,
   type PathElement,
+  singlePath,
 } from "./buckets_path.ts";
 import { extendedStats } from "./metric_aggs.ts";
+import { MOVING_FNS } from "./moving_aggs.ts";
+import { withValueStrings } from "./value_strings.ts";
+import { decimalFormat } from "../_index/decimal_format.ts";
 import { readScript, runExpression } from "../_query/script.ts";
 import type { JsonObject } from "../_json.ts";
 
@@ -86,11 +91,19 @@ const PARENTS = new Set([
   "bucket_script",
   "bucket_selector",
   "bucket_sort",
+  "moving_fn",
+  "serial_diff",
 ]);
 const HISTOGRAMS = new Set(["histogram", "date_histogram", "auto_date_histogram"]);
+// Parent pipelines that read buckets in key order: only under a histogram.
+const HISTOGRAM_PARENTS = new Set(["derivative", "cumulative_sum", "moving_fn", "serial_diff"]);
 const MULTI_BUCKET = new Set([
   ...HISTOGRAMS,
   "terms",
+  "composite",
+  "multi_terms",
+  "rare_terms",
+  "significant_terms",
   "range",
   "date_range",
   "ip_range",
@@ -107,18 +120,6 @@ export function isParentPipeline(type: string): boolean {
   return PARENTS.has(type);
 }
 
-function singlePath(type: string, name: string, body: JsonObject): string {
-  const p = body.buckets_path;
-  if (p === undefined) {
-    throw parsingError(`Missing required field [buckets_path] for ${type} aggregation [${name}]`);
-  }
-  if (Array.isArray(p) && p.length === 1 && typeof p[0] === "string") return p[0];
-  if (typeof p !== "string") {
-    throw illegalArgument(`[buckets_path] must be a single path for ${type} aggregation [${name}]`);
-  }
-  return p;
-}
-
 /**
  * Checks where the pipelines of an `aggs` tree sit, before anything runs: a parent pipeline
  * needs a multi-bucket parent (a histogram for `derivative` and `cumulative_sum`).
@@ -133,7 +134,7 @@ export function validatePipelines(aggs: JsonObject, parent: string | null): void
       else if (k !== "meta") type = k;
     }
     if (type && PARENTS.has(type)) {
-      const histogramOnly = type === "derivative" || type === "cumulative_sum";
+      const histogramOnly = HISTOGRAM_PARENTS.has(type);
       if (parent === null) {
         throw validationFailed(
           histogramOnly
@@ -200,7 +201,13 @@ export function siblingPipeline(
     const v = bucketValue(b, inner, text, gap);
     if (!Number.isNaN(v)) values.push({ key: keyText(b), value: v });
   }
-  return SIBLINGS[type]!(values, body);
+  return withValueStrings(SIBLINGS[type]!(values, body), pipelineFormat(body));
+}
+
+/** A pipeline's `format` (a `DecimalFormat` pattern) as a function, or null without one. */
+function pipelineFormat(body: JsonObject): ((n: number) => string) | null {
+  const format = body.format;
+  return typeof format === "string" ? (n) => decimalFormat(n, format) : null;
 }
 
 /** Applies the parent pipelines declared in `sub` to the buckets of `result`, in order. */
@@ -212,6 +219,15 @@ export function applyParentPipelines(result: JsonObject, sub: JsonObject): JsonO
     const buckets = bucketsOf(result);
     if (!buckets) continue;
     const kept = PARENT_FNS[type]!(buckets, body ?? {}, name, type);
+    const text = pipelineFormat(body ?? {});
+    if (text) {
+      for (const b of kept) {
+        const value = b[name];
+        if (value !== null && typeof value === "object") {
+          setOwn(b, name, withValueStrings(value as JsonObject, text));
+        }
+      }
+    }
     if (kept !== buckets) {
       const raw = result.buckets;
       if (Array.isArray(raw)) result = { ...result, buckets: kept };
@@ -226,13 +242,6 @@ export function applyParentPipelines(result: JsonObject, sub: JsonObject): JsonO
   }
   return result;
 }
-
-type ParentFn = (
-  buckets: JsonObject[],
-  body: JsonObject,
-  name: string,
-  type: string,
-) => JsonObject[];
 
 function scriptVars(
   type: string,
@@ -350,6 +359,7 @@ const PARENT_FNS: Record<string, ParentFn> = {
     });
   },
   bucket_sort: (buckets, body, name) => bucketSort(buckets, body, name),
+  ...MOVING_FNS,
 };
 
 function bucketSort(buckets: JsonObject[], body: JsonObject, name: string): JsonObject[] {

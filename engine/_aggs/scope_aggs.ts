@@ -1,9 +1,10 @@
 // Single-bucket aggregations that change the doc set: `global` (every doc of the targets),
-// `nested` and `reverse_nested`. Nested objects are indexed flat (as objects are), so `nested`
-// counts the objects under its path in the matching docs and runs its sub-aggregations over the
-// docs holding them; `reverse_nested` goes back to those docs.
+// `nested` (the objects under a nested path of the docs in scope, each counted and aggregated on
+// its own) and `reverse_nested` (back from objects to their parents, or to an outer nested path).
 
 import { esError, illegalArgument, parsingError } from "../_errors.ts";
+import type { ExecContext } from "../_query/exec_context.ts";
+import { nestedScope, scopeContext } from "../_query/nested_objects.ts";
 import { matchLive } from "../_query/query_exec.ts";
 import type { AggFn, AggInput } from "./agg_values.ts";
 import type { JsonObject } from "../_json.ts";
@@ -11,24 +12,64 @@ import type { JsonObject } from "../_json.ts";
 /** Runs sub-aggregations (handed in, so this file does not import the table that lists it). */
 export type SubAggs = (sub: JsonObject, inputs: AggInput[]) => JsonObject;
 
-let nestedDepth = 0;
+/** One `nested` aggregation being run: how its objects' contexts lead back to their parents. */
+interface NestedFrame {
+  readonly path: string;
+  readonly links: Map<ExecContext, { outer: ExecContext; parent: Int32Array }>;
+}
 
-/** The objects at a dotted path of a source (arrays flattened), as `nested` counts them. */
-export function objectsAt(source: unknown, path: string): number {
-  let level: unknown[] = [source];
-  for (const part of path.split(".")) {
-    const next: unknown[] = [];
-    for (const o of level) {
-      if (o === null || typeof o !== "object" || Array.isArray(o) || !Object.hasOwn(o, part)) {
-        continue;
-      }
-      const v = (o as JsonObject)[part];
-      if (Array.isArray(v)) next.push(...v.filter((x) => x !== null && typeof x === "object"));
-      else if (v !== null && typeof v === "object") next.push(v);
+const frames: NestedFrame[] = [];
+
+/** The objects whose parents are among `docs` (ascending), ascending; `parentOf` ascends too. */
+function objectsOf(parentOf: Int32Array, docs: Int32Array): Int32Array {
+  const out: number[] = [];
+  let o = 0;
+  for (const d of docs) {
+    // Binary search for the doc's first object, from where the last doc's objects ended.
+    let lo = o;
+    let hi = parentOf.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (parentOf[mid]! < d) lo = mid + 1;
+      else hi = mid;
     }
-    level = next;
+    for (o = lo; o < parentOf.length && parentOf[o] === d; o++) out.push(o);
   }
-  return level.length;
+  return Int32Array.from(out);
+}
+
+/** The distinct parents of `objects` (ascending), ascending. */
+function parentsOf(parentOf: Int32Array, objects: Int32Array): Int32Array {
+  const out: number[] = [];
+  for (const o of objects) {
+    const p = parentOf[o]!;
+    if (out.length === 0 || out[out.length - 1] !== p) out.push(p);
+  }
+  return Int32Array.from(out);
+}
+
+/** Moves inputs up the nested frames: to the root, or to the objects of `path`. */
+function reverse(inputs: AggInput[], path: string | undefined): AggInput[] {
+  const out: AggInput[] = [];
+  for (const input of inputs) {
+    let ctx = input.ctx;
+    let docs = input.docs;
+    let reached = path === undefined;
+    for (let k = frames.length - 1; k >= 0; k--) {
+      const frame = frames[k]!;
+      const link = frame.links.get(ctx);
+      if (!link) break;
+      if (frame.path === path) {
+        reached = true;
+        break;
+      }
+      docs = parentsOf(link.parent, docs);
+      ctx = link.outer;
+    }
+    // A path that is not an outer nested path of this scope aggregates nothing, as when unmapped.
+    out.push({ ctx, docs: reached ? docs : new Int32Array(0) });
+  }
+  return out;
 }
 
 function withCount(
@@ -62,25 +103,28 @@ export function scopeAggs(run: SubAggs, topLevel: () => boolean): Record<string,
       if (typeof body.path !== "string") {
         throw parsingError(`Missing [path] field for nested aggregation [${name}]`);
       }
-      const path = body.path;
+      const frame: NestedFrame = { path: body.path, links: new Map() };
+      const objects: AggInput[] = [];
       let count = 0;
-      const holders = inputs.map((i) => {
-        const docs = i.docs.filter((d) => {
-          const n = objectsAt(i.ctx.snapshot.doc(d).source, path);
-          count += n;
-          return n > 0;
-        });
-        return { ctx: i.ctx, docs, ...(i.scored ? { scored: i.scored } : {}) };
-      });
-      nestedDepth++;
+      for (const i of inputs) {
+        // An unmapped path (or a plain object) has no nested objects: an empty bucket.
+        if (!i.ctx.fields.nested.has(frame.path)) continue;
+        const scope = nestedScope(i.ctx, frame.path);
+        const ctx = scopeContext(i.ctx, scope, frame.path);
+        const docs = objectsOf(scope.parent, i.docs);
+        frame.links.set(ctx, { outer: i.ctx, parent: scope.parent });
+        objects.push({ ctx, docs });
+        count += docs.length;
+      }
+      frames.push(frame);
       try {
-        return withCount(run, sub, holders, count);
+        return withCount(run, sub, objects, count);
       } finally {
-        nestedDepth--;
+        frames.pop();
       }
     },
     reverse_nested: (body, inputs, sub, name) => {
-      if (nestedDepth === 0) {
+      if (frames.length === 0) {
         throw illegalArgument(
           `Reverse nested aggregation [${name}] can only be used inside a [nested] aggregation`,
         );
@@ -88,9 +132,10 @@ export function scopeAggs(run: SubAggs, topLevel: () => boolean): Record<string,
       if (body.path !== undefined && typeof body.path !== "string") {
         throw parsingError(`[reverse_nested] aggregation [${name}]: [path] must be a string`);
       }
+      const parents = reverse(inputs, body.path);
       let n = 0;
-      for (const i of inputs) n += i.docs.length;
-      return withCount(run, sub, inputs, n);
+      for (const i of parents) n += i.docs.length;
+      return withCount(run, sub, parents, n);
     },
   };
 }

@@ -3,7 +3,14 @@
 import type { AggInput } from "./agg_values.ts";
 import type { Hits } from "../_query/doc_set.ts";
 import { type HitOptions, renderHits } from "../_hits/hits_render.ts";
-import { compareValues, parseSort, sortReader, type SortValue } from "../_hits/sort.ts";
+import { asNestedHit } from "../_hits/inner_hits.ts";
+import {
+  compareValues,
+  missingValue,
+  parseSort,
+  sortReader,
+  type SortValue,
+} from "../_hits/sort.ts";
 import { parseSourceFilter } from "../_hits/source_filter.ts";
 import { topK } from "../_hits/top_k.ts";
 
@@ -31,9 +38,16 @@ export function topHitsAgg(
   const sort = parseSort(body.sort, null);
   const cands: Array<{ t: number; doc: number; score: number; sort: SortValue[] | null }> = [];
   inputs.forEach((input, t) => {
-    const readers = sort.map((k) =>
-      sortReader(k, input.ctx.snapshot, input.ctx.fields, input.ctx.index, t * 2 ** 32)
-    );
+    const readers = sort.map((k) => {
+      // A field of nested objects sorted outside its scope: every doc lacks it here (Elasticsearch
+      // refuses this in a search's sort, but not in top_hits).
+      const outside = k.nested ? undefined : input.ctx.fields.full.byPath.get(k.field);
+      if (outside && !input.ctx.fields.byPath.has(k.field)) {
+        const none = missingValue(k, outside);
+        return () => none;
+      }
+      return sortReader(k, input.ctx.snapshot, input.ctx.fields, input.ctx.index, t * 2 ** 32);
+    });
     for (const doc of input.docs) {
       const score = scoreOf(input.scored, doc);
       cands.push({ t, doc, score, sort: sort.length ? readers.map((r) => r(doc, score)) : null });
@@ -71,7 +85,16 @@ export function topHitsAgg(
   if (options.scores) {
     for (const c of cands) if (maxScore === null || c.score > maxScore) maxScore = c.score;
   }
-  return {
-    hits: renderHits(page, targets, { value: cands.length, relation: "eq" }, maxScore, options),
-  };
+  const hits = renderHits(
+    page,
+    targets,
+    { value: cands.length, relation: "eq" },
+    maxScore,
+    options,
+  );
+  // Under a `nested` aggregation the docs are nested objects, shown with `_nested`.
+  hits.hits = page.map((c, i) =>
+    asNestedHit((hits.hits as Record<string, unknown>[])[i]!, targets[c.t]!.snapshot, c.doc)
+  );
+  return { hits };
 }

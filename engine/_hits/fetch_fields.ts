@@ -1,10 +1,12 @@
 // `docvalue_fields` and the `fields` option: per-hit field values under `fields`.
 
+import { decimalFormat } from "../_index/decimal_format.ts";
 import { parsingError } from "../_errors.ts";
 import { setOwn } from "../_index/own.ts";
 import { formatDateAt } from "../_index/dates.ts";
 import { fieldMapOf } from "../_index/field_map.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
+import type { StoredDoc } from "../_index/types.ts";
 import { numAt } from "../_index/segment.ts";
 import { sourceText } from "../_index/raw_source.ts";
 import { parseExactJson } from "../_index/exact_json.ts";
@@ -39,10 +41,16 @@ export function parseFieldRequests(body: unknown, param: string | null): FieldRe
 }
 
 function formatNumber(v: number, format: string | undefined): number | string {
-  if (!format || !/^[#0,]*(\.[#0]+)?$/.test(format)) return v;
-  const decimals = format.includes(".") ? format.split(".")[1]!.length : 0;
-  return v.toFixed(decimals);
+  if (!format || !/[#0]/.test(format) || format === "use_field_mapping") return v;
+  return decimalFormat(v, format);
 }
+
+/** Metadata fields with doc values (nested objects report their parent's). */
+const META_DOC_VALUES: Record<string, ((doc: StoredDoc) => number) | undefined> = {
+  _seq_no: (doc) => doc.seqNo,
+  _primary_term: (doc) => doc.primaryTerm,
+  _version: (doc) => doc.version,
+};
 
 /** Doc-value based `fields` of one hit (sorted values per doc, dates as ISO strings). */
 export function docValueFields(
@@ -55,6 +63,11 @@ export function docValueFields(
   const view = target.snapshot.viewOf(global);
   const local = global - view.base;
   for (const r of requests) {
+    const meta = META_DOC_VALUES[r.field];
+    if (meta) {
+      setOwn(out, r.field, [meta(target.snapshot.doc(global))]);
+      continue;
+    }
     for (const path of fields.expand(r.field)) {
       const info = fields.byPath.get(path)!;
       const f = view.segment.fields.get(path);

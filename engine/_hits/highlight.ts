@@ -90,6 +90,7 @@ export function queryTerms(
         walk(n.positive);
         break;
       case "function_score":
+      case "nested":
         walk(n.query);
         break;
     }

@@ -9,7 +9,7 @@ import { applySourceFilter, type SourceFilter } from "./source_filter.ts";
 import { float32 } from "../_query/score.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
 import type { SortValue } from "./sort.ts";
-import { type NestedInnerHits, renderInnerHits } from "./inner_hits.ts";
+import { type InnerHitRenderer, type NestedInnerHits, renderInnerHits } from "./inner_hits.ts";
 
 /** One ordered hit: target index, global doc ordinal, score and sort values. */
 export interface Candidate {
@@ -110,9 +110,10 @@ export function renderHit(
   if (o.innerHits?.length) {
     hit.inner_hits = renderInnerHits(
       o.innerHits,
-      { index: target.index, id: doc.id, source: docSource() },
-      target.mappings,
+      target,
+      c.doc,
       Date.now(),
+      renderInner,
     );
   }
   // Infinite sort values (a missing float or double) are written as Jackson writes them.
@@ -123,6 +124,22 @@ export function renderHit(
   }
   return hit;
 }
+
+/** An inner hit rendered as a hit of the nested objects, with the options its spec asks for. */
+const renderInner: InnerHitRenderer = (h, target, spec) =>
+  renderHit({ t: 0, doc: h.doc, score: h.score, sort: h.sort }, target, {
+    source: spec.source,
+    scores: spec.sort.length === 0 || spec.trackScores ||
+      spec.sort.some((k) => k.field === "_score"),
+    sort: spec.sort.length > 0,
+    version: spec.version,
+    seqNoPrimaryTerm: spec.seqNoPrimaryTerm,
+    storedFieldsNone: false,
+    docvalueFields: spec.docvalueFields,
+    fields: spec.fields,
+    highlight: spec.highlight ? { request: spec.highlight, query: spec.query } : undefined,
+    innerHits: spec.children,
+  });
 
 /** The `hits.total` value, or undefined when not tracked. */
 export function renderTotal(total: number, track: number | boolean, asInt: boolean): unknown {

@@ -1,16 +1,25 @@
-// `inner_hits` of a `nested` query: the nested objects of each hit that match the nested query.
-// Nested objects are indexed flat, so each object of the hit's array is matched on its own here:
-// the objects become the documents of a small throwaway shard, and the nested query runs on it.
+// `inner_hits` of `nested` queries: for each hit, its objects under the path that match the nested
+// query, scored, sorted and paged on their own, each rendered like a hit (`_source`, `highlight`,
+// `docvalue_fields`, `fields`, `_version`, `_seq_no`) with `_nested` telling where it sits. The
+// objects are the nested query's own (one implementation, in `_query/nested_query.ts`), so inner
+// hits match and score exactly as the query did. A nested query inside another one's query gives
+// inner hits inside each of the outer inner hits when the outer asks for them too.
 
-import { parsingError } from "../_errors.ts";
-import { Shard } from "../_index/shard.ts";
-import { fieldMapOf } from "../_index/field_map.ts";
-import type { Mappings, StoredDoc } from "../_index/types.ts";
+import { esError, illegalArgument, parsingError } from "../_errors.ts";
+import type { SearchTarget } from "../_index/search_target.ts";
+import type { ShardSnapshot } from "../_index/shard_snapshot.ts";
+import { type ExecContext, execContextOf } from "../_query/exec_context.ts";
+import type { Hits } from "../_query/doc_set.ts";
+import { nestedIdentity, nestedScope, type NestedStep } from "../_query/nested_objects.ts";
+import { matchObjects } from "../_query/nested_query.ts";
+import { execute } from "../_query/query_exec.ts";
 import type { QueryNode } from "../_query/query_nodes.ts";
 import { parseQuery } from "../_query/query_parser.ts";
-import { matchLive } from "../_query/query_exec.ts";
 import { float32 } from "../_query/score.ts";
-import { applySourceFilter, parseSourceFilter, type SourceFilter } from "./source_filter.ts";
+import { type FieldRequest, parseFieldRequests } from "./fetch_fields.ts";
+import { type HighlightRequest, parseHighlight } from "./highlight.ts";
+import { compareValues, parseSort, type SortKey, sortReader, type SortValue } from "./sort.ts";
+import { parseSourceFilter, type SourceFilter } from "./source_filter.ts";
 
 /** One `inner_hits` section of a `nested` query. */
 export interface NestedInnerHits {
@@ -20,15 +29,49 @@ export interface NestedInnerHits {
   readonly path: string;
   /** The nested query's own query, run per object. */
   readonly query: QueryNode;
+  /** The nested query's `ignore_unmapped`: an unmapped path gives no section. */
+  readonly ignoreUnmapped: boolean;
   /** First inner hit shown. */
   readonly from: number;
   /** Inner hits shown (3 unless set). */
   readonly size: number;
-  /** `_source` filtering of the objects. */
+  /** `_source` filtering of the objects (full paths, as `comments.stars`). */
   readonly source: SourceFilter;
+  /** `sort` (by score when empty). */
+  readonly sort: readonly SortKey[];
+  /** `track_scores`: scores shown even when sorting by fields. */
+  readonly trackScores: boolean;
+  /** `version`. */
+  readonly version: boolean;
+  /** `seq_no_primary_term`. */
+  readonly seqNoPrimaryTerm: boolean;
+  /** `docvalue_fields`. */
+  readonly docvalueFields: readonly FieldRequest[];
+  /** `fields`. */
+  readonly fields: readonly FieldRequest[];
+  /** `highlight`. */
+  readonly highlight: HighlightRequest | null;
+  /** Inner hits of nested queries inside this one's query, shown per inner hit. */
+  readonly children: readonly NestedInnerHits[];
 }
 
 const NO_PARAMS = new URLSearchParams();
+const KEYS = new Set([
+  "name",
+  "from",
+  "size",
+  "_source",
+  "sort",
+  "track_scores",
+  "version",
+  "seq_no_primary_term",
+  "docvalue_fields",
+  "fields",
+  "highlight",
+  "explain",
+  "stored_fields",
+  "ignore_unmapped",
+]);
 
 function count(raw: unknown, name: string, fallback: number): number {
   if (raw === undefined) return fallback;
@@ -39,7 +82,34 @@ function count(raw: unknown, name: string, fallback: number): number {
   return n;
 }
 
-/** Every `nested` query with `inner_hits` in a raw query body, in document order. */
+function parseSpec(o: Record<string, unknown>, path: string): NestedInnerHits {
+  const ih = o.inner_hits as Record<string, unknown>;
+  for (const key of Object.keys(ih)) {
+    if (!KEYS.has(key)) throw parsingError(`[inner_hits] unknown field [${key}]`);
+  }
+  return {
+    name: typeof ih.name === "string" ? ih.name : path,
+    path,
+    query: parseQuery(o.query),
+    ignoreUnmapped: o.ignore_unmapped === true || o.ignore_unmapped === "true",
+    from: count(ih.from, "from", 0),
+    size: count(ih.size, "size", 3),
+    source: parseSourceFilter(ih._source, NO_PARAMS),
+    sort: parseSort(ih.sort, null),
+    trackScores: ih.track_scores === true,
+    version: ih.version === true,
+    seqNoPrimaryTerm: ih.seq_no_primary_term === true,
+    docvalueFields: parseFieldRequests(ih.docvalue_fields, null),
+    fields: parseFieldRequests(ih.fields, null),
+    highlight: parseHighlight(ih.highlight),
+    children: findNestedInnerHits(o.query),
+  };
+}
+
+/**
+ * Every `nested` query with `inner_hits` in a raw query body, in document order; those inside a
+ * nested query that has `inner_hits` itself become its children.
+ */
 export function findNestedInnerHits(json: unknown, out: NestedInnerHits[] = []): NestedInnerHits[] {
   if (Array.isArray(json)) {
     for (const v of json) findNestedInnerHits(v, out);
@@ -52,93 +122,168 @@ export function findNestedInnerHits(json: unknown, out: NestedInnerHits[] = []):
       key === "nested" && o !== null && typeof o === "object" && typeof o.path === "string" &&
       o.inner_hits !== null && typeof o.inner_hits === "object"
     ) {
-      const ih = o.inner_hits as Record<string, unknown>;
-      out.push({
-        name: typeof ih.name === "string" ? ih.name : o.path,
-        path: o.path,
-        query: parseQuery(o.query),
-        from: count(ih.from, "from", 0),
-        size: count(ih.size, "size", 3),
-        source: parseSourceFilter(ih._source, NO_PARAMS),
-      });
+      out.push(parseSpec(o, o.path));
+      continue;
     }
     findNestedInnerHits(value, out);
   }
   return out;
 }
 
-/** The objects at a dotted path of a source: an array's items (with their offsets) or one object. */
-function objectsAt(source: Record<string, unknown>, path: string): Record<string, unknown>[] {
-  let value: unknown = source;
-  for (const part of path.split(".")) {
-    if (value === null || typeof value !== "object" || Array.isArray(value)) return [];
-    if (!Object.hasOwn(value, part)) return [];
-    value = (value as Record<string, unknown>)[part];
+/** Refuses what Elasticsearch refuses on the shard: a name used twice, a window past the limit. */
+export function checkInnerHits(specs: readonly NestedInnerHits[], maxWindow: number): void {
+  const names = new Set<string>();
+  for (const spec of specs) {
+    if (names.has(spec.name)) {
+      throw illegalArgument(`[inner_hits] already contains an entry for key [${spec.name}]`);
+    }
+    names.add(spec.name);
+    const window = spec.from + spec.size;
+    if (window > maxWindow) {
+      throw illegalArgument(
+        `Inner result window is too large, the inner hit definition's [${spec.name}]'s from + size must be less than or equal to: [${maxWindow}] but was [${window}]. This limit can be set by changing the [index.max_inner_result_window] index level setting.`,
+      );
+    }
+    checkInnerHits(spec.children, maxWindow);
   }
-  const list = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
-  return list.map((v) =>
-    v !== null && typeof v === "object" && !Array.isArray(v) ? v as Record<string, unknown> : {}
-  );
 }
 
-/** Wraps one object back under its path, so the nested query's full field names reach it. */
-function underPath(path: string, object: Record<string, unknown>): Record<string, unknown> {
-  const parts = path.split(".");
-  let out: Record<string, unknown> = object;
-  for (let i = parts.length - 1; i >= 0; i--) out = { [parts[i]!]: out };
+/** Renders one inner hit like a hit of `target` (the objects). */
+export type InnerHitRenderer = (
+  hit: { doc: number; score: number; sort: SortValue[] | null },
+  target: SearchTarget,
+  spec: NestedInnerHits,
+) => Record<string, unknown>;
+
+const matchCache = new WeakMap<NestedInnerHits, WeakMap<ShardSnapshot, Matched>>();
+
+interface Matched {
+  readonly hits: Hits;
+  readonly parent: Int32Array;
+  readonly ctx: ExecContext;
+}
+
+/** The objects matching a spec's query in a target (once per search and snapshot). */
+function matched(spec: NestedInnerHits, target: SearchTarget, now: number): Matched | null {
+  let bySnapshot = matchCache.get(spec);
+  if (!bySnapshot) matchCache.set(spec, bySnapshot = new WeakMap());
+  let m = bySnapshot.get(target.snapshot);
+  if (!m) {
+    const ctx = execContextOf(target, now);
+    if (!ctx.fields.nested.has(spec.path)) {
+      if (spec.ignoreUnmapped) return null;
+      throw esError(
+        "query_shard_exception",
+        `[nested] failed to find nested object under path [${spec.path}]`,
+        { index: target.index },
+      );
+    }
+    m = matchObjects(ctx, spec.path, spec.query, true, execute);
+    bySnapshot.set(target.snapshot, m);
+  }
+  return m;
+}
+
+/** The run of matches (indexes into `hits`) whose parent is `doc`. */
+function matchesOf(m: Matched, doc: number): number[] {
+  const docs = m.hits.docs;
+  let lo = 0;
+  let hi = docs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (m.parent[docs[mid]!]! < doc) lo = mid + 1;
+    else hi = mid;
+  }
+  const out: number[] = [];
+  for (let i = lo; i < docs.length && m.parent[docs[i]!] === doc; i++) out.push(i);
   return out;
 }
 
-/** The `inner_hits` section of one hit, for each `nested` query that asked for it. */
+/** The value at a dotted path of a rendered `_source` (the object itself, unwrapped). */
+function unwrap(source: unknown, path: string): unknown {
+  let v = source;
+  for (const part of path.split(".")) {
+    if (v === null || typeof v !== "object" || !Object.hasOwn(v, part)) return {};
+    v = (v as Record<string, unknown>)[part];
+  }
+  return v;
+}
+
+/** The `inner_hits` section of one hit (`doc` in `target`), for each spec. */
 export function renderInnerHits(
   specs: readonly NestedInnerHits[],
-  hit: { index: string; id: string; source: Record<string, unknown> },
-  mappings: Mappings,
+  target: SearchTarget,
+  doc: number,
   now: number,
+  render: InnerHitRenderer,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const spec of specs) {
-    const objects = objectsAt(hit.source, spec.path);
-    const matched: { offset: number; score: number }[] = [];
-    const docs: StoredDoc[] = objects.map((o, i) => ({
-      id: String(i),
-      source: underPath(spec.path, o),
-      version: 1,
-      seqNo: i,
-      primaryTerm: 1,
+    const m = matched(spec, target, now);
+    if (!m) continue;
+    const scope = nestedScope(execContextOf(target, now), spec.path);
+    const objects: SearchTarget = { ...target, snapshot: scope.snapshot };
+    const mine = matchesOf(m, doc).map((i) => ({
+      doc: m.hits.docs[i]!,
+      score: m.hits.scores?.[i] ?? 1,
+      sort: null as SortValue[] | null,
     }));
-    if (docs.length > 0) {
-      const shard = new Shard();
-      shard.refresh(docs.map((doc) => ({ id: doc.id, doc })), mappings);
-      const ctx = {
-        snapshot: shard.snapshot(),
-        fields: fieldMapOf(mappings),
-        now,
-        index: hit.index,
-      };
-      const found = matchLive(spec.query, ctx, true);
-      found.docs.forEach((d, i) => matched.push({ offset: d, score: found.scores?.[i] ?? 1 }));
+    if (spec.sort.length) {
+      const readers = spec.sort.map((k) =>
+        sortReader(k, scope.snapshot, m.ctx.fields, target.index, 0)
+      );
+      for (const h of mine) h.sort = readers.map((r) => r(h.doc, h.score));
+      mine.sort((a, b) => {
+        for (let k = 0; k < spec.sort.length; k++) {
+          const c = compareValues(a.sort![k]!, b.sort![k]!, spec.sort[k]!);
+          if (c !== 0) return c;
+        }
+        return a.doc - b.doc;
+      });
+    } else {
+      mine.sort((a, b) => b.score - a.score || a.doc - b.doc);
     }
-    matched.sort((a, b) => b.score - a.score || a.offset - b.offset);
-    const page = matched.slice(spec.from, spec.from + spec.size);
+    const scored = spec.sort.length === 0 || spec.trackScores ||
+      spec.sort.some((k) => k.field === "_score");
+    const hits = mine.slice(spec.from, spec.from + spec.size).map((h) =>
+      asNestedHit(render(h, objects, spec), scope.snapshot, h.doc)
+    );
     out[spec.name] = {
       hits: {
-        total: { value: matched.length, relation: "eq" },
-        max_score: matched.length ? float32(Math.max(...matched.map((m) => m.score))) : null,
-        hits: page.map((m) => {
-          const inner: Record<string, unknown> = {
-            _index: hit.index,
-            _id: hit.id,
-            _nested: { field: spec.path, offset: m.offset },
-            _score: float32(m.score),
-          };
-          // Filter paths are full (`comments.stars`); the object is shown on its own.
-          const source = applySourceFilter(docs[m.offset]!.source, spec.source);
-          if (source !== undefined) inner._source = objectsAt(source, spec.path)[0] ?? {};
-          return inner;
-        }),
+        total: { value: mine.length, relation: "eq" },
+        max_score: mine.length && scored ? float32(Math.max(...mine.map((h) => h.score))) : null,
+        hits,
       },
     };
   }
   return out;
+}
+
+/**
+ * A hit rendered from a nested object, as Elasticsearch shows one: `_nested` (where the object
+ * sits) after `_id`, the object alone as `_source`, no `_routing`. Other hits pass unchanged.
+ */
+export function asNestedHit(
+  rendered: Record<string, unknown>,
+  snapshot: ShardSnapshot,
+  doc: number,
+): Record<string, unknown> {
+  const identity = nestedIdentity(snapshot, doc);
+  if (!identity) return rendered;
+  const { _index, _id, _routing: _, ...rest } = rendered;
+  const hit: Record<string, unknown> = { _index, _id, _nested: nestedOf(identity.steps) };
+  for (const [k, v] of Object.entries(rest)) {
+    hit[k] = k === "_source" ? unwrap(v, identity.path) : v;
+  }
+  return hit;
+}
+
+/** `_nested` as Elasticsearch writes it: `{field, offset, _nested: {…}}`, outermost first. */
+function nestedOf(steps: readonly NestedStep[]): Record<string, unknown> {
+  let out: Record<string, unknown> | undefined;
+  for (let i = steps.length - 1; i >= 0; i--) {
+    const s = steps[i]!;
+    out = { field: s.field, offset: s.offset, ...(out ? { _nested: out } : {}) };
+  }
+  return out ?? {};
 }

@@ -72,7 +72,7 @@ Deno.test("inner_hits: conditions hold per object, a single object, name, size a
   const byId = Object.fromEntries(
     same.hits.hits.map((h: Reply) => [h._id, h.inner_hits.good_bob.hits]),
   );
-  assert.equal(byId["1"].total.value, 0, "no single object of doc 1 is bob with 2+ stars");
+  assert.equal(byId["1"], undefined, "no single object of doc 1 is bob with 2+ stars");
   assert.deepEqual(byId["2"].hits[0]._nested, { field: "comments", offset: 0 });
   assert.deepEqual(byId["2"].hits[0]._source, { stars: 4 });
   const paged = await call(
@@ -85,4 +85,165 @@ Deno.test("inner_hits: conditions hold per object, a single object, name, size a
   assert.equal(one.total.value, 3);
   assert.equal(one.hits.length, 1);
   assert.equal(one.hits[0]._nested.offset, 1);
+});
+
+async function forum(): Promise<Engine> {
+  const engine = new Engine();
+  await call(engine, "PUT", "/forum", {
+    mappings: {
+      properties: {
+        title: { type: "text" },
+        comments: {
+          type: "nested",
+          properties: {
+            text: { type: "text" },
+            stars: { type: "integer" },
+            votes: { type: "nested", properties: { voter: { type: "keyword" } } },
+          },
+        },
+      },
+    },
+  });
+  await call(engine, "PUT", "/forum/_doc/1?refresh=true", {
+    title: "first",
+    comments: [
+      { text: "quick brown fox", stars: 3, votes: [{ voter: "kim" }, { voter: "lee" }] },
+      { text: "lazy dog", stars: 5, votes: [] },
+      { text: "quick quick fox", stars: 1, votes: { voter: "kim" } },
+    ],
+  });
+  return engine;
+}
+
+Deno.test("inner_hits: sort, track_scores, _source filtering, highlight, docvalue_fields, version", async () => {
+  const engine = await forum();
+  const res = await call(engine, "POST", "/forum/_search", {
+    query: {
+      nested: {
+        path: "comments",
+        query: { match: { "comments.text": "quick" } },
+        inner_hits: {
+          sort: [{ "comments.stars": "desc" }],
+          _source: { includes: ["comments.text"] },
+          highlight: { fields: { "comments.text": {} } },
+          docvalue_fields: ["comments.stars", "_seq_no"],
+          version: true,
+          seq_no_primary_term: true,
+        },
+      },
+    },
+  });
+  assert.equal(res.code, 200, JSON.stringify(res));
+  const inner = res.hits.hits[0].inner_hits.comments.hits;
+  assert.equal(inner.total.value, 2);
+  assert.equal(inner.max_score, null, "sorted by a field without track_scores: no scores");
+  const [a, b] = inner.hits;
+  assert.deepEqual(Object.keys(a).slice(0, 3), ["_index", "_id", "_nested"]);
+  assert.deepEqual([a._nested, b._nested], [
+    { field: "comments", offset: 0 },
+    { field: "comments", offset: 2 },
+  ]);
+  assert.deepEqual(a._source, { text: "quick brown fox" });
+  assert.deepEqual(a.sort, [3]);
+  assert.equal(a._score, null);
+  assert.deepEqual(a.highlight, { "comments.text": ["<em>quick</em> brown fox"] });
+  assert.deepEqual(a.fields, { "comments.stars": [3], _seq_no: [0] });
+  assert.equal(a._version, 1);
+  assert.equal(a._seq_no, 0);
+  assert.equal(a._primary_term, 1);
+  // By score: the object saying quick twice comes first.
+  const byScore = await call(engine, "POST", "/forum/_search", {
+    query: {
+      nested: { path: "comments", query: { match: { "comments.text": "quick" } }, inner_hits: {} },
+    },
+  });
+  const scored = byScore.hits.hits[0].inner_hits.comments.hits;
+  assert.deepEqual(scored.hits.map((h: Reply) => h._nested.offset), [2, 0]);
+  assert.ok(scored.hits[0]._score > scored.hits[1]._score);
+  assert.equal(scored.max_score, scored.hits[0]._score);
+});
+
+Deno.test("inner_hits: multi-level paths and inner hits inside inner hits", async () => {
+  const engine = await forum();
+  const direct = await call(engine, "POST", "/forum/_search", {
+    query: {
+      nested: {
+        path: "comments.votes",
+        query: { term: { "comments.votes.voter": "kim" } },
+        inner_hits: {},
+      },
+    },
+  });
+  const votes = direct.hits.hits[0].inner_hits["comments.votes"].hits;
+  assert.equal(votes.total.value, 2);
+  assert.deepEqual(votes.hits.map((h: Reply) => [h._nested, h._source]), [
+    [{ field: "comments", offset: 0, _nested: { field: "votes", offset: 0 } }, { voter: "kim" }],
+    [{ field: "comments", offset: 2, _nested: { field: "votes", offset: 0 } }, { voter: "kim" }],
+  ]);
+  const tree = await call(engine, "POST", "/forum/_search", {
+    query: {
+      nested: {
+        path: "comments",
+        inner_hits: { name: "c" },
+        query: {
+          nested: {
+            path: "comments.votes",
+            query: { term: { "comments.votes.voter": "lee" } },
+            inner_hits: { name: "v" },
+          },
+        },
+      },
+    },
+  });
+  const c = tree.hits.hits[0].inner_hits.c.hits;
+  assert.equal(c.total.value, 1);
+  assert.deepEqual(c.hits[0]._nested, { field: "comments", offset: 0 });
+  const v = c.hits[0].inner_hits.v.hits;
+  assert.deepEqual(v.hits.map((h: Reply) => [h._nested, h._source]), [
+    [{ field: "comments", offset: 0, _nested: { field: "votes", offset: 1 } }, { voter: "lee" }],
+  ]);
+  assert.equal(tree.hits.hits[0].inner_hits.v, undefined);
+});
+
+Deno.test("inner_hits: a name used twice and a window past max_inner_result_window are refused", async () => {
+  const engine = await forum();
+  const twice = await call(engine, "POST", "/forum/_search", {
+    query: {
+      bool: {
+        should: [1, 2].map((stars) => ({
+          nested: {
+            path: "comments",
+            query: { term: { "comments.stars": stars } },
+            inner_hits: { name: "same" },
+          },
+        })),
+      },
+    },
+  });
+  assert.equal(twice.code, 400);
+  assert.equal(twice.error.root_cause[0].type, "illegal_argument_exception");
+  assert.equal(
+    twice.error.root_cause[0].reason,
+    "[inner_hits] already contains an entry for key [same]",
+  );
+  const wide = await call(
+    engine,
+    "POST",
+    "/forum/_search",
+    nested({ match_all: {} }, { from: 95, size: 6 }),
+  );
+  assert.equal(wide.code, 400);
+  assert.match(
+    wide.error.root_cause[0].reason,
+    /^Inner result window is too large, the inner hit definition's \[comments\]'s from \+ size must be less than or equal to: \[100\] but was \[101\]/,
+  );
+  await call(engine, "PUT", "/forum/_settings", { index: { max_inner_result_window: 200 } });
+  const allowed = await call(
+    engine,
+    "POST",
+    "/forum/_search",
+    nested({ match_all: {} }, { from: 95, size: 6 }),
+  );
+  assert.equal(allowed.code, 200, JSON.stringify(allowed));
+  assert.equal(allowed.hits.hits[0].inner_hits.comments.hits.total.value, 3);
 });

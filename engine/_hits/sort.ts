@@ -1,7 +1,8 @@
 // Sort specs: parsing (`sort` body and `sort=f:asc` param), per-doc sort values and comparison.
 
 import { esError, illegalArgument, parsingError } from "../_errors.ts";
-import type { FieldMap } from "../_index/field_map.ts";
+import type { FieldInfo, FieldMap } from "../_index/field_map.ts";
+import { type NestedSort, nestedSortReader, parseNestedSort } from "./nested_sort.ts";
 import { float32 } from "../_query/score.ts";
 import { type FieldIndex, numAt } from "../_index/segment.ts";
 import { exactInteger } from "../_index/exact_long.ts";
@@ -21,6 +22,8 @@ export interface SortKey {
   readonly mode?: string;
   /** Date format the sort values are written in (and `search_after` read with). */
   readonly format?: string;
+  /** `nested`: the values come from the objects under this path (matching its filter). */
+  readonly nested?: NestedSort;
 }
 
 const LONG_MAX = 2n ** 63n - 1n; // Long.MAX_VALUE
@@ -49,6 +52,7 @@ function key(field: string, opts: Record<string, unknown>): SortKey {
     unmappedType: opts.unmapped_type as string | undefined,
     mode: opts.mode as string | undefined,
     ...(typeof opts.format === "string" ? { format: opts.format } : {}),
+    ...(opts.nested === undefined ? {} : { nested: parseNestedSort(opts.nested) }),
   };
 }
 
@@ -83,44 +87,13 @@ export function sortsByScore(keys: readonly SortKey[]): boolean {
   return keys.length === 0 || (keys[0]!.field === "_score" && keys[0]!.order === -1);
 }
 
-/** Reads the sort value of a doc for one key in one target. */
-export type ValueReader = (global: number, score: number) => SortValue;
-
-/** Builds a reader of sort values for `key` in one target; throws like ES for unmapped or text fields. */
-export function sortReader(
-  k: SortKey,
-  snapshot: ShardSnapshot,
-  fields: FieldMap,
-  index: string,
-  shardDocBase: number,
-): ValueReader {
-  if (k.field === "_score") return (_d, score) => float32(score);
-  if (k.field === "_doc") return (d) => d;
-  if (k.field === "_shard_doc") return (d) => shardDocBase + d;
-  if (k.field === "_id") {
-    throw illegalArgument(
-      "Fielddata access on the _id field is disallowed, you can re-enable it by updating the dynamic cluster setting: indices.id_field_data.enabled",
-    );
-  }
-  if (k.field === "_index") return () => index;
-  const info = fields.byPath.get(k.field);
-  if (!info) {
-    if (k.unmappedType) return () => null;
-    throw esError(
-      "query_shard_exception",
-      `No mapping found for [${k.field}] in order to sort on`,
-      { index },
-    );
-  }
-  if (info.kind === "text") {
-    throw illegalArgument(
-      `Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true on [${k.field}] in order to load field data by uninverting the inverted index. Note that this can use significant memory.`,
-    );
-  }
-  const mode = k.mode ?? (k.order === 1 ? "min" : "max");
-  // Whole-number and date fields report a missing value as Long.MAX/MIN_VALUE (or the given
-  // `missing`), as Elasticsearch does, so search_after round-trips; other kinds report null.
-  // Per type, as Lucene's sort fields do: int for integer/short/byte, float and double infinities.
+/**
+ * The sort value of a doc without a value. Whole-number and date fields report Long.MAX/MIN_VALUE
+ * (or the given `missing`), as Elasticsearch does, so search_after round-trips; other kinds report
+ * null. Per type, as Lucene's sort fields do: int for integer/short/byte, float and double
+ * infinities.
+ */
+export function missingValue(k: SortKey, info: FieldInfo): SortValue {
   let missing: SortValue = null;
   if (info.kind === "number" && !info.integer) {
     const last = (k.missing === "_last") === (k.order === 1);
@@ -141,6 +114,53 @@ export function sortReader(
       ? exactInteger(k.missing)
       : Number(k.missing);
   }
+  return missing;
+}
+
+/** Reads the sort value of a doc for one key in one target. */
+export type ValueReader = (global: number, score: number) => SortValue;
+
+/** Builds a reader of sort values for `key` in one target; throws like ES for unmapped or text fields. */
+export function sortReader(
+  k: SortKey,
+  snapshot: ShardSnapshot,
+  fields: FieldMap,
+  index: string,
+  shardDocBase: number,
+): ValueReader {
+  if (k.field === "_score") return (_d, score) => float32(score);
+  if (k.field === "_doc") return (d) => d;
+  if (k.field === "_shard_doc") return (d) => shardDocBase + d;
+  if (k.field === "_id") {
+    throw illegalArgument(
+      "Fielddata access on the _id field is disallowed, you can re-enable it by updating the dynamic cluster setting: indices.id_field_data.enabled",
+    );
+  }
+  if (k.field === "_index") return () => index;
+  if (k.nested) return nestedSortReader(k, snapshot, fields, index, sortReader, missingValue);
+  const info = fields.byPath.get(k.field);
+  if (!info && fields.full.byPath.has(k.field)) {
+    throw esError(
+      "query_shard_exception",
+      `it is mandatory to set the [nested] context on the nested sort field: [${k.field}].`,
+      { index },
+    );
+  }
+  if (!info) {
+    if (k.unmappedType) return () => null;
+    throw esError(
+      "query_shard_exception",
+      `No mapping found for [${k.field}] in order to sort on`,
+      { index },
+    );
+  }
+  if (info.kind === "text") {
+    throw illegalArgument(
+      `Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true on [${k.field}] in order to load field data by uninverting the inverted index. Note that this can use significant memory.`,
+    );
+  }
+  const mode = k.mode ?? (k.order === 1 ? "min" : "max");
+  const missing = missingValue(k, info);
   // Callers mostly read ascending ordinals: remember the last segment instead of searching each time.
   let v: SegmentView | undefined;
   let f: FieldIndex | undefined;

@@ -3,7 +3,9 @@
 const TOKENS: Record<string, string> = {
   yyyy: "(?<y>\\d{4})",
   uuuu: "(?<y>\\d{4})",
+  yyy: "(?<y>\\d{3,})",
   yy: "(?<yy>\\d{2})",
+  y: "(?<y>\\d{1,})",
   MM: "(?<M>\\d{2})",
   M: "(?<M>\\d{1,2})",
   dd: "(?<d>\\d{2})",
@@ -16,10 +18,17 @@ const TOKENS: Record<string, string> = {
   SSSSSS: "(?<S>\\d{6})",
   SSS: "(?<S>\\d{3})",
   XXX: "(?<z>Z|[+-]\\d{2}:\\d{2})",
+  XX: "(?<z>Z|[+-]\\d{4})",
+  X: "(?<z>Z|[+-]\\d{2}(?:\\d{2})?)",
+  xxx: "(?<z>[+-]\\d{2}:\\d{2})",
+  xx: "(?<z>[+-]\\d{4})",
+  ZZZZZ: "(?<z>Z|[+-]\\d{2}:\\d{2}(?::\\d{2})?)",
+  ZZZ: "(?<z>Z|[+-]\\d{4})",
+  ZZ: "(?<z>Z|[+-]\\d{4})",
   Z: "(?<z>Z|[+-]\\d{4})",
 };
 const TOKEN_RE =
-  /yyyy|uuuu|yy|MMMM|MMM|MM|M|dd|d|HH|H|mm|ss|SSSSSSSSS|SSSSSS|SSS|XXX|Z|EEEE|EEE|E|e|'[^']*'|./g;
+  /yyyy|uuuu|yyy|yy|y|MMMM|MMM|MM|M|dd|d|HH|H|mm|ss|SSSSSSSSS|SSSSSS|SSS|XXX|XX|X|xxx|xx|ZZZZZ|ZZZ|ZZ|Z|EEEE|EEE|E|e|'[^']*'|./g;
 const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 const MONTHS = [
   "January",
@@ -42,13 +51,18 @@ const cache = new Map<string, RegExp | null>();
 function compile(pattern: string): RegExp | null {
   if (cache.has(pattern)) return cache.get(pattern)!;
   let re: RegExp | null = null;
-  if (/[yu]/.test(pattern)) {
+  if (/[yu]/.test(pattern) && !BUILT_IN.test(pattern)) {
     const body = pattern.replace(TOKEN_RE, (t) => {
       if (TOKENS[t]) return TOKENS[t];
       if (t.startsWith("'")) return t.slice(1, -1).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
       return t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     });
-    re = new RegExp(`^${body}$`);
+    try {
+      re = new RegExp(`^${body}$`);
+    } catch {
+      // A pattern naming a field twice (`yyyy ... y`) cannot be read: it parses nothing.
+      re = null;
+    }
   }
   if (cache.size > 200) cache.clear();
   cache.set(pattern, re);
@@ -76,20 +90,37 @@ export function parseWithPattern(text: string, pattern: string): number {
   );
   if (g.z && g.z !== "Z") {
     const sign = g.z[0] === "-" ? -1 : 1;
-    const digits = g.z.slice(1).replace(":", "");
-    ms -= sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2))) * 60_000;
+    const digits = g.z.slice(1).replace(/:/g, "").padEnd(4, "0");
+    ms -= sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4))) * 60_000 +
+      sign * Number(digits.slice(4) || 0) * 1000;
   }
   return ms;
 }
 
 const pad = (n: number, w = 2) => String(n).padStart(w, "0");
 
-/** Formats epoch millis with the first alternative of a mapping format; null for built-in names. */
-export function formatWithPattern(ms: number, format: string | undefined): string | null {
+/** An offset in Java's spellings: `+HH:MM` (colon) or `+HHMM`, with `Z` for zero when allowed. */
+function offsetOut(offset: number, colon: boolean, zeroAsZ: boolean): string {
+  if (offset === 0 && zeroAsZ) return "Z";
+  const abs = Math.abs(offset) / 60_000;
+  const sign = offset < 0 ? "-" : "+";
+  return `${sign}${pad(Math.floor(abs / 60))}${colon ? ":" : ""}${pad(abs % 60)}`;
+}
+
+/**
+ * Formats epoch millis with the first alternative of a mapping format; null for built-in names.
+ * `offset` (ms east of UTC) gives the local time shown and the offset that zone letters print.
+ */
+export function formatWithPattern(
+  instant: number,
+  format: string | undefined,
+  offset = 0,
+): string | null {
+  const ms = instant + offset;
   const first = format?.split("||")[0]?.trim();
   if (!first) return null;
-  if (first === "epoch_millis") return String(ms);
-  if (first === "epoch_second") return String(Math.floor(ms / 1000));
+  if (first === "epoch_millis") return String(instant);
+  if (first === "epoch_second") return String(Math.floor(instant / 1000));
   if (BUILT_IN.test(first)) return null;
   const d = new Date(ms);
   return first.replace(TOKEN_RE, (t) => {
@@ -99,6 +130,10 @@ export function formatWithPattern(ms: number, format: string | undefined): strin
         return pad(d.getUTCFullYear(), 4);
       case "yy":
         return pad(d.getUTCFullYear() % 100);
+      case "yyy":
+      case "y":
+        // Java writes the full year for every count but two, padded to the count.
+        return pad(d.getUTCFullYear(), t.length);
       case "MM":
         return pad(d.getUTCMonth() + 1);
       case "M":
@@ -133,8 +168,18 @@ export function formatWithPattern(ms: number, format: string | undefined): strin
       case "SSSSSSSSS":
         return pad(d.getUTCMilliseconds(), 3).padEnd(t.length, "0");
       case "XXX":
+      case "ZZZZZ":
+        return offsetOut(offset, true, true);
+      case "XX":
+      case "X":
+        return offsetOut(offset, false, true);
+      case "xxx":
+        return offsetOut(offset, true, false);
+      case "xx":
+      case "ZZZ":
+      case "ZZ":
       case "Z":
-        return t === "XXX" ? "Z" : "+0000";
+        return offsetOut(offset, false, false);
       default:
         return t.startsWith("'") ? t.slice(1, -1) : t;
     }

@@ -1,6 +1,10 @@
 // Date values: parse stored dates to epoch millis and evaluate date math in range queries.
 
 import { formatWithPattern, parseWithPattern } from "./date_format.ts";
+import { fromLocal, offsetText, type TimeZone, toLocal } from "./time_zones.ts";
+
+/** Pattern letters that read a zone or offset from the text itself. */
+const ZONE_LETTERS = /[XxZzOV]/;
 
 const UNIT_MS: Record<string, number> = {
   s: 1000,
@@ -11,9 +15,17 @@ const UNIT_MS: Record<string, number> = {
   w: 604_800_000,
 };
 
-/** Parses a date value (ISO-like string, `yyyy/MM/dd HH:mm:ss`, or epoch millis) to epoch millis; NaN when invalid. */
-export function parseDate(value: unknown, format?: string): number {
-  if (typeof value === "number") return Number.isFinite(value) ? Math.trunc(value) : NaN;
+/**
+ * Parses a date value (ISO-like string, `yyyy/MM/dd HH:mm:ss`, or epoch millis) to epoch millis;
+ * NaN when invalid. Text without an offset is local time in `zone` (UTC when absent).
+ */
+export function parseDate(value: unknown, format?: string, zone?: TimeZone): number {
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) return NaN;
+    // A number is read by the first epoch format of the field (seconds under `epoch_second`).
+    const epoch = format?.split("||").map((f) => f.trim()).find((f) => f.startsWith("epoch_"));
+    return epoch === "epoch_second" ? Math.trunc(value * 1000) : Math.trunc(value);
+  }
   if (typeof value !== "string" || value === "") return NaN;
   if (format === undefined && value.length >= 20) {
     const ms = isoUtc(value);
@@ -23,21 +35,27 @@ export function parseDate(value: unknown, format?: string): number {
     // Custom patterns among the `||` alternatives are tried first; built-in names fall through.
     for (const alt of format.split("||")) {
       const ms = parseWithPattern(value, alt.trim());
-      if (!Number.isNaN(ms)) return ms;
+      if (Number.isNaN(ms)) continue;
+      return zone && !ZONE_LETTERS.test(alt) ? fromLocal(zone, ms) : ms;
     }
   }
-  if (/^-?\d+$/.test(value) && (format?.includes("epoch_millis") || !/^\d{4}$/.test(value))) {
+  if (
+    /^-?\d+$/.test(value) &&
+    (format?.includes("epoch_") || !/^\d{4}$/.test(value))
+  ) {
     if (format?.includes("epoch_second")) return Number(value) * 1000;
     return Number(value);
   }
   let text = value.trim().replace(/^(\d{4})\/(\d{2})\/(\d{2})/, "$1-$2-$3").replace(" ", "T");
   if (/^\d{4}$/.test(text)) text += "-01-01";
   else if (/^\d{4}-\d{2}$/.test(text)) text += "-01";
-  // A date-time without offset is UTC in Elasticsearch.
+  // A date-time without offset is UTC in Elasticsearch, unless a time zone is given.
+  const local = !/(Z|[+-]\d{2}(:?\d{2})?)$/.test(text.slice(10));
   if (/T\d{2}(:\d{2}(:\d{2}(\.\d+)?)?)?$/.test(text)) text += "Z";
   if (/T\d{2}Z$/.test(text)) text = text.replace("Z", ":00Z");
   const ms = Date.parse(text);
-  return Number.isNaN(ms) ? NaN : ms;
+  if (Number.isNaN(ms)) return NaN;
+  return zone && local ? fromLocal(zone, ms) : ms;
 }
 
 const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
@@ -105,17 +123,32 @@ function addUnits(ms: number, amount: number, unit: string): number {
   return ms + amount * UNIT_MS[unit]!;
 }
 
+/** Rounding down in a zone: on the local clock, back to the instant. */
+function roundDownIn(ms: number, unit: string, zone: TimeZone | undefined): number {
+  if (!zone) return roundDown(ms, unit);
+  return fromLocal(zone, roundDown(toLocal(zone, ms), unit));
+}
+
+/** Adding units in a zone: days and longer move the local clock, hours and less the instant. */
+function addUnitsIn(ms: number, amount: number, unit: string, zone: TimeZone | undefined): number {
+  if (!zone || !"yMwd".includes(unit)) return addUnits(ms, amount, unit);
+  return fromLocal(zone, addUnits(toLocal(zone, ms), amount, unit));
+}
+
 /**
  * Evaluates a date-math expression (`now-1d/d`, `2020-01-01||+1M`) to epoch millis.
- * `roundUp` rounds `/unit` to the end of the unit, as `lte` and `gt` bounds do in Elasticsearch.
+ * `roundUp` rounds `/unit` to the end of the unit, as `lte` and `gt` bounds do in Elasticsearch;
+ * with `zone`, rounding and calendar units follow its local clock and dates without an offset are
+ * local times.
  */
 export function evalDateMath(
   value: unknown,
   now: number,
   roundUp: boolean,
   format?: string,
+  zone?: TimeZone,
 ): number {
-  if (typeof value !== "string") return parseDate(value, format);
+  if (typeof value !== "string") return parseDate(value, format, zone);
   let base: number;
   let math: string;
   if (value.startsWith("now")) {
@@ -123,8 +156,8 @@ export function evalDateMath(
     math = value.slice(3);
   } else {
     const sep = value.indexOf("||");
-    if (sep < 0) return parseDate(value, format);
-    base = parseDate(value.slice(0, sep), format);
+    if (sep < 0) return parseDate(value, format, zone);
+    base = parseDate(value.slice(0, sep), format, zone);
     math = value.slice(sep + 2);
   }
   let ms = base;
@@ -137,11 +170,11 @@ export function evalDateMath(
       const unit = m[1].at(-1)!;
       const num = m[1].slice(1, -1);
       const amount = (num === "" ? 1 : Number(num)) * (m[1][0] === "-" ? -1 : 1);
-      ms = addUnits(ms, amount, unit);
+      ms = addUnitsIn(ms, amount, unit, zone);
     } else {
       const unit = m[2]!.slice(1);
-      ms = roundDown(ms, unit);
-      if (roundUp) ms = addUnits(ms, 1, unit) - 1;
+      ms = roundDownIn(ms, unit, zone);
+      if (roundUp) ms = addUnitsIn(ms, 1, unit, zone) - 1;
     }
   }
   if (consumed !== math.length) return NaN;
@@ -154,8 +187,13 @@ export function formatDate(ms: number): string {
 }
 
 /** Parses a date in the field's resolution: epoch millis, or epoch nanos for `date_nanos`. */
-export function parseDateAt(value: unknown, format: string | undefined, nanos: boolean): number {
-  const ms = parseDate(value, format);
+export function parseDateAt(
+  value: unknown,
+  format: string | undefined,
+  nanos: boolean,
+  zone?: TimeZone,
+): number {
+  const ms = parseDate(value, format, zone);
   if (!nanos || Number.isNaN(ms)) return ms;
   let extra = 0;
   if (typeof value === "string") {
@@ -165,13 +203,36 @@ export function parseDateAt(value: unknown, format: string | undefined, nanos: b
   return ms * 1e6 + extra;
 }
 
-/** Formats a stored date value (millis or nanos) with the field's format, ISO text by default. */
-export function formatDateAt(value: number, nanos: boolean, format?: string): string {
-  const ms = nanos ? Math.floor(value / 1e6) : value;
+/**
+ * Formats a stored date value (millis or nanos) with the field's format, ISO text by default; with
+ * a zone, as its local time (ISO text then ends with the offset).
+ */
+export function formatDateAt(
+  value: number | bigint,
+  nanos: boolean,
+  format?: string,
+  zone?: TimeZone,
+): string {
+  if (zone && !nanos) {
+    const millis = Number(value);
+    const offset = zone.offsetAt(millis);
+    const custom = formatWithPattern(millis, format, offset);
+    if (custom !== null) return custom;
+    return formatDate(millis + offset).replace(/Z$/, offsetText(offset));
+  }
+  // Nanos beyond 2^53 arrive as exact bigints: split them before any rounding.
+  const ms = typeof value === "bigint"
+    ? Number(nanos ? value / 1_000_000n - (value % 1_000_000n < 0n ? 1n : 0n) : value)
+    : nanos
+    ? Math.floor(value / 1e6)
+    : value;
   const custom = formatWithPattern(ms, format);
   if (custom !== null) return custom;
-  if (!nanos) return formatDate(value);
-  const rest = String(Math.round(value - ms * 1e6)).padStart(6, "0");
+  if (!nanos) return formatDate(ms);
+  const extra = typeof value === "bigint"
+    ? Number(value - BigInt(ms) * 1_000_000n)
+    : Math.round(value - ms * 1e6);
+  const rest = String(extra).padStart(6, "0");
   return formatDate(ms).replace(/Z$/, rest.replace(/0+$/, "") + "Z");
 }
 
@@ -182,10 +243,11 @@ export function dateValueAt(
   roundUp: boolean,
   format: string | undefined,
   nanos: boolean,
+  zone?: TimeZone,
 ): number {
   const isMath = typeof value === "string" && (value.startsWith("now") || value.includes("||"));
-  if (!isMath) return parseDateAt(value, format, nanos);
-  const ms = evalDateMath(value, now, roundUp, format);
+  if (!isMath) return parseDateAt(value, format, nanos, zone);
+  const ms = evalDateMath(value, now, roundUp, format, zone);
   if (!nanos || Number.isNaN(ms)) return ms;
   return roundUp && /\/[yMwdhHms]$/.test(value as string) ? ms * 1e6 + 999_999 : ms * 1e6;
 }

@@ -61,3 +61,15 @@ Deno.test("full ISO UTC dates read by the fast path agree with the general parse
   ) assert.ok(Object.is(parseDate(text), Date.parse(text)), text);
   assert.equal(parseDate("2024-02-29T23:59:59.999Z"), Date.UTC(2024, 1, 29, 23, 59, 59, 999));
 });
+
+Deno.test("parseDate: four digits under an epoch format are seconds or millis, not a year", () => {
+  assert.equal(parseDate("1000", "epoch_second"), 1_000_000);
+  assert.equal(parseDate("1000", "epoch_millis"), 1000);
+  assert.equal(parseDate("1000"), Date.UTC(1000, 0, 1));
+});
+
+Deno.test("parseDate: a number under epoch_second is seconds", () => {
+  assert.equal(parseDate(1000, "epoch_second"), 1_000_000);
+  assert.equal(parseDate(1000, "strict_date_optional_time||epoch_millis"), 1000);
+  assert.equal(parseDate(1.5, "epoch_second"), 1500);
+});

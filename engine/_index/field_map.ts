@@ -97,9 +97,55 @@ export class FieldMap {
   readonly roots: Map<string, FieldInfo> = new Map();
   /** Object paths (for `exists` on objects and wildcard expansion). */
   readonly objects: Set<string> = new Set();
+  /** Paths mapped as `nested` (each also in `objects`). */
+  readonly nested: Set<string> = new Set();
+  /** The map of every field, whatever the scope; this map itself unless made by `scope`. */
+  full: FieldMap = this;
+  /** Nested paths whose fields are copied into the parent scope or the root (`include_in_*`). */
+  readonly #includes = new Map<string, { parent: boolean; root: boolean }>();
+  readonly #scopes = new Map<string, FieldMap>();
 
   constructor(mappings: Mappings | undefined) {
     this.#walk("", mappings?.properties ?? {});
+  }
+
+  /** The innermost nested path holding `path` ("" for the root). */
+  nestedPathOf(path: string): string {
+    let best = "";
+    for (const n of this.nested) {
+      if (n.length > best.length && path.startsWith(n + ".")) best = n;
+    }
+    return best;
+  }
+
+  /**
+   * The fields a query sees in one nested scope (`""` for the root documents, else a nested
+   * path): those whose innermost nested path is the scope, plus those copied into it by
+   * `include_in_parent` / `include_in_root`. As in Elasticsearch, a query outside a `nested`
+   * query does not see the fields of nested objects.
+   */
+  scope(path: string): FieldMap {
+    const full = this.full;
+    if (full !== this) return full.scope(path);
+    if (this.nested.size === 0) return this;
+    let scoped = this.#scopes.get(path);
+    if (!scoped) {
+      scoped = new FieldMap(undefined);
+      scoped.full = this;
+      for (const o of this.objects) scoped.objects.add(o);
+      for (const n of this.nested) scoped.nested.add(n);
+      const visible = (field: string): boolean => {
+        const own = this.nestedPathOf(field);
+        if (own === path) return true;
+        const flags = this.#includes.get(own);
+        return (flags?.root === true && path === "") ||
+          (flags?.parent === true && this.nestedPathOf(own) === path);
+      };
+      for (const [p, info] of this.roots) if (visible(p)) scoped.roots.set(p, info);
+      for (const [p, info] of this.byPath) if (visible(p)) scoped.byPath.set(p, info);
+      this.#scopes.set(path, scoped);
+    }
+    return scoped;
   }
 
   #walk(prefix: string, props: Record<string, FieldMapping>): void {
@@ -107,6 +153,13 @@ export class FieldMap {
       const path = prefix + name;
       if (m.properties || m.type === "object" || m.type === "nested") {
         this.objects.add(path);
+        if (m.type === "nested") {
+          this.nested.add(path);
+          this.#includes.set(path, {
+            parent: m.include_in_parent === true,
+            root: m.include_in_root === true,
+          });
+        }
         this.#walk(path + ".", m.properties ?? {});
         continue;
       }

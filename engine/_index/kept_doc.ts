@@ -15,6 +15,8 @@ export class KeptDoc implements StoredDoc {
   version: number;
   /** The `_seq_no`. */
   seqNo: number;
+  /** The `_primary_term` (one node, never failed over: always 1). */
+  readonly primaryTerm = 1;
   /** Custom routing, when given at index time. */
   declare routing?: string;
   #data: string | SourceStore;
@@ -34,11 +36,6 @@ export class KeptDoc implements StoredDoc {
     this.seqNo = seqNo;
     this.#data = text;
     this.#parsed = parsed;
-  }
-
-  /** The `_primary_term` (one node, never failed over: always 1). */
-  get primaryTerm(): number {
-    return 1;
   }
 
   /**

@@ -71,6 +71,21 @@ function hasUnsafeInteger(value: unknown): boolean {
   return false;
 }
 
+/** `text` with each `"<mark><i>"` (a placeholder as JSON writes it) replaced by `parts[i]`. */
+function putBack(text: string, mark: string, parts: readonly string[]): string {
+  let out = "";
+  let from = 0;
+  for (;;) {
+    const at = text.indexOf(mark, from);
+    if (at < 0) break;
+    const digits = at + mark.length;
+    const end = text.indexOf('"', digits);
+    out += text.slice(from, at) + parts[Number(text.slice(digits, end))]!;
+    from = end + 1;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
 let collected: string[] | null = null;
 let nonce = "";
 
@@ -101,9 +116,7 @@ export function stringifyReply(body: unknown, indent?: number, doubles = false):
     }
     if (doubles) text = replaceUnsafeIntegers(text, (literal) => Number(literal).toExponential());
     if (collected.length === 0) return text;
-    const parts = collected;
-    const token = new RegExp(`"\\\\u0001raw${nonce.slice(4, -1)}:(\\d+)"`, "g");
-    return text.replace(token, (_, i: string) => parts[Number(i)]!);
+    return putBack(text, `"\\u0001raw${nonce.slice(4)}`, collected);
   } finally {
     collected = outer;
     nonce = outerNonce;

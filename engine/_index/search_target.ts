@@ -13,6 +13,8 @@ export interface SearchTarget {
   mappings: Mappings;
   /** `index.max_result_window`. */
   maxResultWindow: number;
+  /** `index.max_inner_result_window` (default 100). */
+  maxInnerResultWindow?: number;
   /** `index.max_docvalue_fields_search` (default 100). */
   maxDocvalueFields?: number;
   /** `index.max_script_fields` (default 32). */

@@ -14,6 +14,25 @@ export function idf(docCount: number, docFreq: number): number {
   return f(Math.log(1 + (docCount - docFreq + 0.5) / (docFreq + 0.5)));
 }
 
+// Per average length (a field's, stable between refreshes): every scorer of a query and of the
+// next queries shares one table instead of building 256 entries per term.
+const normCaches = new Map<number, Float64Array>();
+const MAX_NORM_CACHES = 64;
+
+/** 1 / (k1 * ((1 - b) + b * length / avgdl)) per encoded length, for one average length. */
+function normCacheOf(avg: number): Float64Array {
+  let cache = normCaches.get(avg);
+  if (!cache) {
+    if (normCaches.size >= MAX_NORM_CACHES) normCaches.clear();
+    cache = new Float64Array(256);
+    for (let i = 0; i < 256; i++) {
+      cache[i] = f(1 / f(K1 * f(f(1 - B) + f(f(B * f(NORM_TABLE[i]!)) / avg))));
+    }
+    normCaches.set(avg, cache);
+  }
+  return cache;
+}
+
 /** Scores term (or phrase) frequencies for one field, with norms looked up per doc. */
 export class TermScorer {
   readonly #weight: number;
@@ -22,9 +41,7 @@ export class TermScorer {
   /** `idfSum` is the idf of the term (or the sum over a phrase's terms); `boost` multiplies. */
   constructor(snapshot: ShardSnapshot, field: string, idfSum: number, boost: number) {
     this.#weight = f(f(boost) * f(idfSum));
-    const avg = f(snapshot.fieldStats(field).avgLength);
-    // 1 / (k1 * ((1 - b) + b * length / avgdl)), per encoded length.
-    this.#normCache = NORM_TABLE.map((len) => f(1 / f(K1 * f(f(1 - B) + f(f(B * f(len)) / avg)))));
+    this.#normCache = normCacheOf(f(snapshot.fieldStats(field).avgLength));
   }
 
   /** Score of one doc given its frequency and encoded norm (1 when the field has no norms). */

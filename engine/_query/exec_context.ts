@@ -26,7 +26,7 @@ export interface ExecContext {
 export function execContextOf(target: SearchTarget, now: number): ExecContext {
   return {
     snapshot: target.snapshot,
-    fields: fieldMapOf(target.mappings),
+    fields: fieldMapOf(target.mappings).scope(""),
     now,
     index: target.index,
     maxRegexLength: target.maxRegexLength,

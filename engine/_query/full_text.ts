@@ -14,8 +14,7 @@ import {
 import { allOrdinals, type ExecContext, perSegment, unionDocs } from "./exec_context.ts";
 import type { QueryNode, QueryOf } from "./query_nodes.ts";
 import { fuzzyHits, maxEdits } from "./fuzzy.ts";
-import { termHits, termText, valueHits } from "./term_queries.ts";
-import type { TermClause } from "./max_score.ts";
+import { termHits, valueHits } from "./term_queries.ts";
 
 /** Resolves a `minimum_should_match` spec against the number of optional clauses. */
 export function resolveMsm(spec: string | undefined, optional: number, fallback: number): number {
@@ -65,37 +64,6 @@ function fuzzyTerm(
     q.boost,
     scoring,
   );
-}
-
-/**
- * The terms of a query that is a plain scored disjunction, or null: a `match` on a text field
- * (`or`, one term required, no fuzziness or prefix, a positive boost), or a `bool` of `term`
- * shoulds only (one required, boost 1). Such a query can be answered top k first (`max_score.ts`).
- */
-export function disjunctionTerms(q: QueryNode, ctx: ExecContext): TermClause[] | null {
-  if (q.kind === "bool") return shouldTerms(q, ctx);
-  if (q.kind !== "match" || q.field.includes("*") || q.operator !== "or") return null;
-  if (q.prefixLast || q.fuzziness !== undefined || !(q.boost > 0)) return null;
-  const info = ctx.fields.byPath.get(q.field);
-  if (!info || info.kind !== "text") return null;
-  const analyzer = q.analyzer ? analyzerFor(q.analyzer) : info.searchAnalyzer;
-  const terms = analyzer(String(q.query)).map((t) => t.term);
-  if (terms.length === 0 || resolveMsm(q.minimumShouldMatch, terms.length, 1) !== 1) return null;
-  return terms.map((term) => ({ field: q.field, term, boost: q.boost }));
-}
-
-function shouldTerms(q: QueryOf<"bool">, ctx: ExecContext): TermClause[] | null {
-  if (q.must.length || q.filter.length || q.mustNot.length || q.boost !== 1) return null;
-  if (!q.should.length || resolveMsm(q.minimumShouldMatch, q.should.length, 1) !== 1) return null;
-  const out: TermClause[] = [];
-  for (const c of q.should) {
-    if (c.kind !== "term" || c.caseInsensitive || !(c.boost > 0)) return null;
-    if (c.field.includes("*") || c.field.startsWith("_")) return null;
-    const info = ctx.fields.byPath.get(c.field);
-    if (!info || (info.kind !== "text" && info.kind !== "keyword")) return null;
-    out.push({ field: info.path, term: termText(info, c.value), boost: c.boost });
-  }
-  return out;
 }
 
 /** `match` query on one concrete field. */

@@ -1,20 +1,27 @@
-// Top k of a scored disjunction of terms (a `match` of several words, a `bool` of `term` shoulds) without scoring every
-// posting: MaxScore (Turtle and Flood) over the terms' postings, one segment after another.
+// Top k of a scored disjunction (`match`, `multi_match` best/most fields, a `bool` of such
+// shoulds, optionally with filters) without scoring every posting: MaxScore (Turtle and Flood)
+// over the terms' postings, one segment after another.
 //
 // Each term's score in a segment is bounded by its BM25 score at the posting's largest frequency
-// and shortest field length (both monotone, and every float rounding on the way is monotone too).
-// Terms are ordered by bound; once the heap of the best k is full, the terms whose bounds add up
-// to no more than its weakest score are "non-essential": a doc matching only those cannot enter,
-// so candidates come from the essential terms alone and the others are probed only for docs that
-// could still compete. Hits are counted exactly until `track` is passed (then pruning starts), so
-// `hits.total` is exact up to the threshold and a lower bound beyond it, as Elasticsearch reports.
-// Scores add up in term order, as `union` adds them: the top k, their order (score, then doc) and
-// their scores are those of the exhaustive path.
+// and shortest field length (both monotone, and every float rounding on the way is monotone too),
+// times the boosts above it; a sum or a dis_max (tie_breaker ≤ 1) of non-negative scores is at
+// most the sum of its parts' bounds. Terms are ordered by bound; once the heap of the best k is
+// full, the terms whose bounds add up to no more than its weakest score are "non-essential": a
+// doc matching only those cannot enter, so candidates come from the essential terms alone and
+// the others are probed only for docs that could still compete. Hits are counted exactly until
+// `track` is passed (then pruning starts; it starts at once when one term alone has more live
+// docs than `track`), so `hits.total` is exact up to the threshold and a lower bound beyond it,
+// as Elasticsearch reports. Scores are combined node by node in clause order, as the exhaustive
+// path's unions combine them: the top k, their order (score, then doc) and their scores are
+// those of the exhaustive path.
 
 import { NORM_TABLE } from "../_index/norms.ts";
 import type { Posting } from "../_index/segment.ts";
+import type { SegmentView } from "../_index/shard_snapshot.ts";
 import { type TermScorer, termScorer } from "./bm25.ts";
 import type { ExecContext } from "./exec_context.ts";
+import { seek, WorstFirstHeap } from "./score_heap.ts";
+import { compilePlan, type TopFirstPlan } from "./top_first_plan.ts";
 
 /** The best hits of a disjunction, best first, and how many live docs matched (capped). */
 export interface TopScored {
@@ -22,19 +29,20 @@ export interface TopScored {
   readonly docs: Int32Array;
   /** Their scores. */
   readonly scores: Float64Array;
-  /** Matching live docs: exact when at most `track`, else `track + 1`. */
+  /** Matching live docs: exact when at most `track`, else `track + 1` (exact with a filter whose docs all match). */
   readonly total: number;
 }
 
 interface Clause {
+  readonly slot: number;
   readonly docs: Int32Array;
   readonly freqs: Int32Array | null;
   readonly norms: Uint8Array | null;
   readonly scorer: TermScorer;
+  readonly mult: number;
   readonly ub: number;
   pos: number;
-  hit: boolean;
-  score: number;
+  at: number;
 }
 
 const extremes = new WeakMap<Posting, { maxFreq: number; shortest: number }>();
@@ -57,38 +65,58 @@ function extremesOf(p: Posting, norms: Uint8Array | null): { maxFreq: number; sh
   return e;
 }
 
+const deletions = new WeakMap<Uint8Array, number>();
+
+/** Deleted docs of a segment view (a snapshot's deletion array never changes once taken). */
+function deletedCount(v: SegmentView): number {
+  const d = v.deleted;
+  if (!d) return 0;
+  let n = deletions.get(d);
+  if (n === undefined) {
+    n = 0;
+    for (let i = 0; i < d.length; i++) n += d[i]!;
+    deletions.set(d, n);
+  }
+  return n;
+}
+
 /** Margin against float rounding when comparing a sum of bounds with a score. */
 function bound(x: number): number {
   return x + Math.abs(x) * 1e-9;
 }
 
-/** One optional term of a disjunction: scored by BM25 in its field, times `boost` (> 0). */
-export interface TermClause {
-  /** Field path (text or keyword). */
-  readonly field: string;
-  /** The indexed term. */
-  readonly term: string;
-  /** Score multiplier, > 0. */
-  readonly boost: number;
-}
-
 /**
- * The best `k` live docs (score descending, then doc ascending) of the disjunction of `terms`,
- * their scores summed in clause order. `track`: count hits exactly up to this many (-1 = none).
+ * The best `k` live docs (score descending, then doc ascending) of `plan`, scored as the
+ * exhaustive path scores them. `filter`: the live docs of the plan's filter clauses (global
+ * ordinals, ascending), or null. `track`: count hits exactly up to this many (-1 = none).
  */
-export function topScoredTerms(
+export function topScored(
   ctx: ExecContext,
-  terms: readonly TermClause[],
+  plan: TopFirstPlan,
+  filter: Int32Array | null,
   k: number,
   track: number,
 ): TopScored {
+  const program = compilePlan(plan.root);
+  const terms = program.clauses;
   const scorers = terms.map((t) => termScorer(ctx.snapshot, t.field, t.term, t.boost));
+  const slots = terms.length + program.nodes.length;
+  const hit = new Uint8Array(slots);
+  const val = new Float64Array(slots);
   const heap = new WorstFirstHeap(k);
+  // One unboosted sum (a `match`, a `bool` of term shoulds): added up here in clause order.
+  const root = program.nodes[0]!;
+  const flat = program.nodes.length === 1 && !root.dis && root.boost === 1;
+  const clauseCount = terms.length;
+  const optional = plan.optional && filter !== null;
   let count = 0;
-  let pruning = count > track;
-  let thr = -Infinity;
-  const threshold = (): number => k === 0 ? Infinity : heap.full ? heap.worstScore : -Infinity;
-  if (pruning) thr = threshold();
+  let counting = !optional && track >= 0;
+  if (counting && !filter && liveLowerBound(ctx, terms) > track) {
+    counting = false;
+    count = track + 1;
+  }
+  if (optional) count = filter!.length;
+  let thr = heap.threshold;
   for (const v of ctx.snapshot.views) {
     const clauses: Clause[] = [];
     terms.forEach((t, i) => {
@@ -98,29 +126,33 @@ export function topScoredTerms(
       const norms = f.norms;
       const e = extremesOf(p, norms);
       const scorer = scorers[i]!;
-      const ub = scorer.score(e.maxFreq, norms ? e.shortest : 1);
+      const mult = program.mults[i]!;
+      const ub = scorer.score(e.maxFreq, norms ? e.shortest : 1) * mult;
       clauses.push({
+        slot: i,
         docs: p.docs,
         freqs: p.freqs,
         norms,
         scorer,
+        mult,
         ub,
         pos: 0,
-        hit: false,
-        score: 0,
+        at: 0,
       });
     });
     const n = clauses.length;
     if (n === 0) continue;
-    const byUb = [...clauses].sort((a, b) => a.ub - b.ub);
+    const byUb = clauses.sort((a, b) => a.ub - b.ub);
     const prefix = new Float64Array(n + 1);
     for (let j = 0; j < n; j++) prefix[j + 1] = prefix[j]! + byUb[j]!.ub;
     let nonEssential = 0;
-    const repartition = (): void => {
-      while (nonEssential < n && bound(prefix[nonEssential + 1]!) <= thr) nonEssential++;
-    };
-    if (pruning) repartition();
+    // One unboosted clause alone scores the root exactly (a sum or dis_max of one adds nothing),
+    // so its bound needs no margin: keyword terms, whose docs all score alike, stop at k.
+    const exactFirst = program.plain[byUb[0]!.slot] === 1;
+    if (!counting) nonEssential = essentialFrom(nonEssential, prefix, thr, exactFirst);
     const deleted = v.deleted;
+    const base = v.base;
+    let fpos = filter ? seek(filter, 0, base) : 0;
     for (;;) {
       let doc = 0x7fffffff;
       for (let j = nonEssential; j < n; j++) {
@@ -128,135 +160,98 @@ export function topScoredTerms(
         if (c.pos < c.docs.length && c.docs[c.pos]! < doc) doc = c.docs[c.pos]!;
       }
       if (doc === 0x7fffffff) break;
-      let partial = 0;
+      let ubSum = 0;
       for (let j = 0; j < n; j++) {
         const c = byUb[j]!;
-        c.hit = false;
+        hit[c.slot] = 0;
         if (j < nonEssential || c.pos >= c.docs.length || c.docs[c.pos] !== doc) continue;
-        c.hit = true;
-        c.score = c.scorer.score(c.freqs ? c.freqs[c.pos]! : 1, c.norms ? c.norms[doc]! : 1);
-        partial += c.score;
-        c.pos++;
+        hit[c.slot] = 1;
+        ubSum += c.ub;
+        c.at = c.pos++;
       }
       if (deleted?.[doc]) continue;
-      if (pruning && bound(partial + prefix[nonEssential]!) <= thr) continue;
-      for (let j = 0; j < nonEssential; j++) {
+      if (filter) {
+        fpos = seek(filter, fpos, base + doc);
+        if (fpos >= filter.length || filter[fpos] !== base + doc) continue;
+      }
+      if (counting) {
+        count++;
+        counting = count <= track;
+      }
+      // Counted; scored only when it could still enter the heap.
+      if (bound(ubSum + prefix[nonEssential]!) <= thr) continue;
+      let partial = 0;
+      for (let j = nonEssential; j < n; j++) {
+        const c = byUb[j]!;
+        if (!hit[c.slot]) continue;
+        const s = c.scorer.score(c.freqs ? c.freqs[c.at]! : 1, c.norms ? c.norms[doc]! : 1);
+        val[c.slot] = s;
+        partial += s * c.mult;
+      }
+      let out = false;
+      for (let j = nonEssential - 1; j >= 0; j--) {
+        if (bound(partial + prefix[j + 1]!) <= thr) {
+          out = true;
+          break;
+        }
         const c = byUb[j]!;
         c.pos = seek(c.docs, c.pos, doc);
         if (c.pos < c.docs.length && c.docs[c.pos] === doc) {
-          c.hit = true;
-          c.score = c.scorer.score(c.freqs ? c.freqs[c.pos]! : 1, c.norms ? c.norms[doc]! : 1);
+          hit[c.slot] = 1;
+          const s = c.scorer.score(c.freqs ? c.freqs[c.pos]! : 1, c.norms ? c.norms[doc]! : 1);
+          val[c.slot] = s;
+          partial += s * c.mult;
         }
       }
+      if (out) continue;
       let score = 0;
-      for (const c of clauses) if (c.hit) score += c.score;
-      if (!pruning) {
-        count++;
-        pruning = count > track;
+      if (flat) { for (let i = 0; i < clauseCount; i++) if (hit[i]) score += val[i]!; }
+      else score = program.evaluate(hit, val);
+      if (heap.offer(score, base + doc) && heap.full) {
+        thr = heap.threshold;
+        if (!counting) nonEssential = essentialFrom(nonEssential, prefix, thr, exactFirst);
       }
-      heap.offer(score, v.base + doc);
-      if (pruning) {
-        const next = threshold();
-        if (next !== thr) {
-          thr = next;
-          repartition();
-        }
-      }
+    }
+  }
+  if (optional) {
+    // Every filter doc matches: those no should clause scores rank last, in doc order, at 0.
+    for (let i = 0; i < filter!.length && !heap.full; i++) {
+      if (!heap.has(filter![i]!)) heap.offer(0, filter![i]!);
     }
   }
   const { docs, scores } = heap.drain();
   return { docs, scores, total: count };
 }
 
-/** First index at or after `from` whose doc is ≥ `target` (galloping, then binary search). */
-function seek(docs: Int32Array, from: number, target: number): number {
-  let lo = from;
-  let step = 1;
-  let hi = from;
-  while (hi < docs.length && docs[hi]! < target) {
-    lo = hi + 1;
-    hi += step;
-    step *= 2;
-  }
-  if (hi > docs.length) hi = docs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (docs[mid]! < target) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+/**
+ * First essential clause (by ascending bound) once the heap's weakest score is `thr`: the
+ * clauses before it add up to no more than `thr`.
+ */
+function essentialFrom(
+  from: number,
+  prefix: Float64Array,
+  thr: number,
+  exactFirst: boolean,
+): number {
+  let j = from;
+  const n = prefix.length - 1;
+  while (j < n && (j === 0 && exactFirst ? prefix[1]! : bound(prefix[j + 1]!)) <= thr) j++;
+  return j;
 }
 
-/** A bounded binary heap of (score, doc) with the weakest hit on top; docs arrive ascending. */
-class WorstFirstHeap {
-  readonly #k: number;
-  readonly #scores: number[] = [];
-  readonly #docs: number[] = [];
-
-  constructor(k: number) {
-    this.#k = k;
-  }
-
-  get full(): boolean {
-    return this.#scores.length >= this.#k;
-  }
-
-  get worstScore(): number {
-    return this.#scores[0]!;
-  }
-
-  #worse(i: number, j: number): boolean {
-    const s = this.#scores;
-    return s[i]! < s[j]! || (s[i] === s[j] && this.#docs[i]! > this.#docs[j]!);
-  }
-
-  #swap(i: number, j: number): void {
-    const s = this.#scores;
-    const d = this.#docs;
-    [s[i], s[j]] = [s[j]!, s[i]!];
-    [d[i], d[j]] = [d[j]!, d[i]!];
-  }
-
-  /** Adds a hit if it beats the weakest (a later doc loses a tie). */
-  offer(score: number, doc: number): void {
-    const s = this.#scores;
-    if (this.#k === 0) return;
-    if (s.length < this.#k) {
-      s.push(score);
-      this.#docs.push(doc);
-      let i = s.length - 1;
-      while (i > 0) {
-        const up = (i - 1) >> 1;
-        if (!this.#worse(i, up)) break;
-        this.#swap(i, up);
-        i = up;
-      }
-      return;
+/** Most live docs any one term has: the disjunction matches at least that many. */
+function liveLowerBound(
+  ctx: ExecContext,
+  terms: readonly { field: string; term: string }[],
+): number {
+  let best = 0;
+  for (const t of terms) {
+    let live = 0;
+    for (const v of ctx.snapshot.views) {
+      const p = v.segment.fields.get(t.field)?.terms.get(t.term);
+      if (p) live += Math.max(0, p.docs.length - deletedCount(v));
     }
-    if (!(score > s[0]!)) return;
-    s[0] = score;
-    this.#docs[0] = doc;
-    let i = 0;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let w = i;
-      if (l < s.length && this.#worse(l, w)) w = l;
-      if (r < s.length && this.#worse(r, w)) w = r;
-      if (w === i) break;
-      this.#swap(i, w);
-      i = w;
-    }
+    if (live > best) best = live;
   }
-
-  /** The hits, best first. */
-  drain(): { docs: Int32Array; scores: Float64Array } {
-    const order = [...this.#scores.keys()].sort((a, b) =>
-      this.#scores[b]! - this.#scores[a]! || this.#docs[a]! - this.#docs[b]!
-    );
-    return {
-      docs: Int32Array.from(order, (i) => this.#docs[i]!),
-      scores: Float64Array.from(order, (i) => this.#scores[i]!),
-    };
-  }
+  return best;
 }

@@ -15,6 +15,7 @@ import { resolveMsm, runMatch, runMultiMatch, runPhrase } from "./full_text.ts";
 import { applyFunctions } from "./function_score.ts";
 import { runSpan } from "./span_queries.ts";
 import { knnTopK } from "./knn.ts";
+import { runNested } from "./nested_query.ts";
 import { runScriptQuery, runScriptScore } from "./script_score.ts";
 import type { QueryNode, QueryOf } from "./query_nodes.ts";
 import {
@@ -131,6 +132,7 @@ const RUNNERS: { [K in QueryNode["kind"]]: Runner<K> } = {
   script: (q, ctx, scoring) => runScriptQuery(q, ctx, allDocs(ctx, q.boost, scoring)),
   function_score: runFunctionScore,
   boosting: runBoosting,
+  nested: (q, ctx, scoring) => runNested(q, ctx, scoring, execute),
   match_all: (q, ctx, scoring) => allDocs(ctx, q.boost, scoring),
   match_none: () => NO_HITS,
   span: (q, ctx, scoring) => runSpan(q.span, q.boost, ctx, scoring),

@@ -304,7 +304,7 @@ Deno.test("keyword ignore_above leaves long values unindexed", () => {
   assert.deepEqual((res.hits as { hits: { _id: string }[] }).hits.map((h) => h._id), ["a"]);
 });
 
-Deno.test("boosting demotes negative matches; nested runs its inner query", () => {
+Deno.test("boosting demotes negative matches; nested refuses a plain object path", () => {
   assert.deepEqual(
     ids({
       boosting: {
@@ -315,9 +315,10 @@ Deno.test("boosting demotes negative matches; nested runs its inner query", () =
     }).at(-1),
     "3",
   );
-  assert.deepEqual(ids({ nested: { path: "author", query: { term: { "author.name": "ann" } } } }), [
-    "1",
-  ]);
+  assert.throws(
+    () => ids({ nested: { path: "author", query: { term: { "author.name": "ann" } } } }),
+    (e: Error & { body?: unknown }) => /not of nested type/.test(JSON.stringify(e.body ?? e)),
+  );
 });
 
 Deno.test("keyword lowercase normalizer applies at index and query time", () => {

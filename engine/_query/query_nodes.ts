@@ -83,6 +83,8 @@ export type QueryNode =
     readonly lt?: unknown;
     readonly lte?: unknown;
     readonly format?: string;
+    /** `time_zone` of dates without an offset and of date-math rounding. */
+    readonly timeZone?: string;
     readonly boost: number;
   }
   | {
@@ -149,12 +151,27 @@ export type QueryNode =
   }
   | { readonly kind: "script"; readonly script: ScoreScript; readonly boost: number }
   | {
+    readonly kind: "nested";
+    /** The nested path (full, from the root). */
+    readonly path: string;
+    /** Run on each object under the path. */
+    readonly query: QueryNode;
+    /** How the matching objects' scores make the document's. */
+    readonly scoreMode: NestedScoreMode;
+    /** Match nothing (instead of failing) when the path is not mapped. */
+    readonly ignoreUnmapped: boolean;
+    readonly boost: number;
+  }
+  | {
     readonly kind: "boosting";
     readonly positive: QueryNode;
     readonly negative: QueryNode;
     readonly negativeBoost: number;
     readonly boost: number;
   };
+
+/** How a `nested` query combines the scores of a document's matching objects. */
+export type NestedScoreMode = "avg" | "max" | "min" | "sum" | "none";
 
 /** An inline script of a `script_score` or `script` query. */
 export interface ScoreScript {

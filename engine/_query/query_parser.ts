@@ -1,7 +1,7 @@
 // Parses Query DSL JSON into frozen QueryNode trees, with Elasticsearch's parse errors.
 
-import { parsingError } from "../_errors.ts";
-import type { BoostedField, QueryNode, QueryOf } from "./query_nodes.ts";
+import { illegalArgument, parsingError } from "../_errors.ts";
+import type { BoostedField, NestedScoreMode, QueryNode, QueryOf } from "./query_nodes.ts";
 import { parseFunction } from "./function_score.ts";
 import { parseKnnQuery } from "./knn.ts";
 import { parseScriptQuery, parseScriptScore } from "./script_score.ts";
@@ -10,6 +10,7 @@ import { parseQueryString, parseSimpleQueryString } from "./query_string.ts";
 import { parseRegexpFlags } from "./regexp_syntax.ts";
 import { parseSpan, SPAN_QUERIES } from "./span_parser.ts";
 import { isJsonObject, type JsonObject } from "../_json.ts";
+import { parseTimeZone } from "../_index/time_zones.ts";
 
 type Parser = (body: unknown, name: string) => QueryNode;
 
@@ -25,6 +26,12 @@ function boostOf(o: JsonObject): number {
   const n = typeof b === "string" || typeof b === "bigint" ? Number(b) : b;
   if (typeof n !== "number" || Number.isNaN(n)) throw parsingError(`[boost] must be a number`);
   return n;
+}
+
+/** A `time_zone` value, checked as Elasticsearch checks it. */
+function timeZoneOf(v: unknown): string {
+  if (typeof v !== "string") throw parsingError(`[range] time_zone must be a string`);
+  return parseTimeZone(v).id;
 }
 
 function checkKeys(o: JsonObject, name: string, allowed: readonly string[]): void {
@@ -153,6 +160,8 @@ const spanParser: Parser = (b, n) => ({
   span: parseSpan(n, b),
   boost: boostOf(expectObject(b, n)),
 });
+
+const SCORE_MODES: readonly NestedScoreMode[] = ["avg", "max", "min", "sum", "none"];
 
 const PARSERS: Record<string, Parser> = {
   ...Object.fromEntries(SPAN_QUERIES.map((name) => [name, spanParser])),
@@ -319,6 +328,7 @@ const PARSERS: Record<string, Parser> = {
       field,
       ...p,
       format: params.format as string | undefined,
+      ...(params.time_zone === undefined ? {} : { timeZone: timeZoneOf(params.time_zone) }),
       boost: boostOf(params),
     };
   },
@@ -460,16 +470,22 @@ const PARSERS: Record<string, Parser> = {
     };
   },
   nested: (b, n) => {
-    // Nested fields are indexed flat (like objects), so the inner query runs on the flattened paths.
     const o = expectObject(b, n);
     checkKeys(o, n, ["path", "query", "score_mode", "ignore_unmapped", "inner_hits"]);
     if (typeof o.path !== "string") throw parsingError(`[nested] requires 'path' field`);
     if (o.query === undefined) throw parsingError(`[nested] requires 'query' field`);
-    const inner = parseQuery(o.query);
-    const boost = boostOf(o);
-    return boost === 1
-      ? inner
-      : { kind: "bool", must: [inner], should: [], mustNot: [], filter: [], boost };
+    const mode = o.score_mode ?? "avg";
+    if (typeof mode !== "string" || !SCORE_MODES.includes(mode as NestedScoreMode)) {
+      throw illegalArgument(`No score mode for child query [${mode}] found`);
+    }
+    return {
+      kind: "nested",
+      path: o.path,
+      query: parseQuery(o.query),
+      scoreMode: mode as NestedScoreMode,
+      ignoreUnmapped: o.ignore_unmapped === true || o.ignore_unmapped === "true",
+      boost: boostOf(o),
+    };
   },
   dis_max: (b, n) => {
     const o = expectObject(b, n);

@@ -3,6 +3,7 @@
 
 import { parsingError } from "../_errors.ts";
 import type { BoostedField, QueryNode } from "./query_nodes.ts";
+import { parseTimeZone } from "../_index/time_zones.ts";
 
 interface Options {
   fields: BoostedField[];
@@ -11,6 +12,8 @@ interface Options {
   lenient: boolean;
   /** `simple_query_string` has no `/regex/` syntax. */
   noRegex?: boolean;
+  /** `time_zone` of the date ranges (`[a TO b]`, `>a`). */
+  timeZone?: string;
 }
 
 type Occur = "must" | "should" | "must_not";
@@ -133,6 +136,7 @@ class QsParser {
       field,
       [m[1] === "[" ? "gte" : "gt"]: lower,
       [m[4] === "]" ? "lte" : "lt"]: upper,
+      ...(this.opts.timeZone ? { timeZone: this.opts.timeZone } : {}),
       boost: 1,
     };
   }
@@ -192,6 +196,7 @@ class QsParser {
         kind: "range",
         field: f.field,
         [key]: unescape(cmp[2]!),
+        ...(this.opts.timeZone ? { timeZone: this.opts.timeZone } : {}),
         boost: f.boost,
       }));
     }
@@ -262,6 +267,7 @@ export function parseQueryString(o: Record<string, unknown>): QueryNode {
     defaultAnd: String(o.default_operator ?? "or").toLowerCase() === "and",
     boost: Number(o.boost ?? 1),
     lenient: o.lenient === true,
+    ...(typeof o.time_zone === "string" ? { timeZone: parseTimeZone(o.time_zone).id } : {}),
   });
 }
 

@@ -3,6 +3,7 @@
 import { checkTermsCount, MAX_TERMS_COUNT } from "../_index/limits.ts";
 import { EngineError, illegalArgument } from "../_errors.ts";
 import { dateValueAt } from "../_index/dates.ts";
+import { parseTimeZone } from "../_index/time_zones.ts";
 import { constantHits, type Hits, NO_HITS, union } from "./doc_set.ts";
 import {
   allOrdinals,
@@ -242,9 +243,10 @@ export function runRange(q: QueryOf<"range">, ctx: ExecContext, scoring: boolean
   const info = ctx.fields.byPath.get(q.field);
   if (!info) return NO_HITS;
   if (info.kind === "number" || info.kind === "date") {
+    const zone = q.timeZone === undefined ? undefined : parseTimeZone(q.timeZone);
     const conv = (v: unknown, roundUp: boolean): Exact => {
       if (info.kind === "date") {
-        const n = dateValueAt(v, ctx.now, roundUp, q.format ?? info.format, info.nanos);
+        const n = dateValueAt(v, ctx.now, roundUp, q.format ?? info.format, info.nanos, zone);
         if (Number.isNaN(n)) {
           throw queryShardError(
             ctx,

@@ -9,6 +9,8 @@ import {
 } from "../_errors.ts";
 import type { AliasMeta, IndexState } from "../_state/index_state.ts";
 import { indexNotFound } from "../_state/cluster.ts";
+import { changeAliases } from "../_state/alias_changes.ts";
+import { resolveDateMathName } from "../_state/date_math_names.ts";
 import { matchPattern } from "../_index/name_pattern.ts";
 import { bodyObject, ok, type Reply, type RequestContext, requireBody } from "./context.ts";
 import { targets } from "./targets.ts";
@@ -71,7 +73,9 @@ export function putAliasHandler(ctx: RequestContext): Reply {
   if (body.alias !== undefined && typeof body.alias !== "string") {
     throw xContentParseError("[1:10] [alias] failed to parse field [alias]");
   }
-  const name = (body.alias as string | undefined) ?? ctx.p.name;
+  const given = (body.alias as string | undefined) ?? ctx.p.name;
+  // An added alias's name may be date math (`<logs-{now/d}>`), resolved as the alias is made.
+  const name = given === undefined ? undefined : resolveDateMathName(given, ctx.state.now());
   const indexExpr = body.index ?? body.indices ?? ctx.p.index;
   if (!name || !indexExpr) {
     throw validationFailed(`${!name ? "[alias] is missing" : "[index] is missing"}`);
@@ -79,7 +83,10 @@ export function putAliasHandler(ctx: RequestContext): Reply {
   const expression = Array.isArray(indexExpr) ? indexExpr.join(",") : String(indexExpr);
   const found = ctx.state.cluster.resolve(expression, { includeClosed: true });
   if (found.length === 0) throw indexNotFound(expression);
-  for (const index of found) ctx.state.cluster.putAlias(index, name, meta);
+  const cluster = ctx.state.cluster;
+  changeAliases(cluster, () => {
+    for (const index of found) cluster.putAlias(index, name, meta);
+  });
   return ok({ acknowledged: true });
 }
 
@@ -109,13 +116,15 @@ export function getAliasHandler(ctx: RequestContext): Reply {
   const names = aliasNames(ctx.p.name);
   const out: Record<string, unknown> = {};
   const seen = new Set<string>();
-  // Elasticsearch's get-aliases options expand wildcards to open and closed indices alike.
-  for (const index of targets(ctx, { includeClosed: true, expandClosed: true })) {
+  // Elasticsearch's get-aliases options expand wildcards to open, closed and hidden indices.
+  const defaults = { includeClosed: true, expandClosed: true, expandHidden: true };
+  for (const index of targets(ctx, defaults)) {
     const view = aliasView(index, names);
     for (const name of Object.keys(view)) seen.add(name);
     if (names === undefined || Object.keys(view).length > 0) out[index.name] = { aliases: view };
   }
-  const missing = (names ?? []).filter((n) => n !== "_all" && !n.includes("*") && !seen.has(n));
+  const missing = (names ?? []).filter((n) => n !== "_all" && !n.includes("*") && !seen.has(n))
+    .sort();
   if (ctx.method === "HEAD") {
     return { status: missing.length === 0 && (names === undefined || seen.size > 0) ? 200 : 404 };
   }
@@ -164,8 +173,11 @@ export function updateAliasesHandler(ctx: RequestContext): Reply {
         throw validationFailed("One of [alias] or [aliases] is required");
       }
       const meta = readAliasMeta(spec);
+      const now = ctx.state.now();
       for (const index of indices) {
-        for (const a of aliases) plan.push(() => cluster.putAlias(index, a, meta));
+        for (const a of aliases) {
+          plan.push(() => cluster.putAlias(index, resolveDateMathName(a, now), meta));
+        }
       }
     } else if (kind === "remove") {
       const missing = (names: string[]): EngineError =>
@@ -198,7 +210,9 @@ export function updateAliasesHandler(ctx: RequestContext): Reply {
       throw xContentParseError(`[1:2] [alias_action] unknown field [${kind}]`);
     }
   }
-  for (const step of plan) step();
+  changeAliases(cluster, () => {
+    for (const step of plan) step();
+  });
   return ok(
     ctx.state.flavour === "elasticsearch"
       ? { acknowledged: true, errors: false }

@@ -222,6 +222,20 @@ function run(
   }
 }
 
+/** Counts one bulk request into the `bulk` stats of each index it wrote to, with its items' bytes. */
+function countBulk(
+  touched: Set<IndexState>,
+  actions: readonly Action[],
+  results: ReadonlyArray<Record<string, unknown>>,
+  millis: number,
+): void {
+  const bytes = new Map<unknown, number>();
+  results.forEach((r, i) => {
+    bytes.set(r._index, (bytes.get(r._index) ?? 0) + (actions[i]!.sourceText?.length ?? 0));
+  });
+  for (const index of touched) index.stats.bulked(millis, bytes.get(index.name) ?? 0);
+}
+
 /** POST /_bulk, POST /{index}/_bulk. */
 export async function bulkHandler(ctx: RequestContext): Promise<Reply> {
   const started = Date.now();
@@ -230,7 +244,9 @@ export async function bulkHandler(ctx: RequestContext): Promise<Reply> {
     throw validationFailed("no requests added");
   }
   const touched = new Set<IndexState>();
+  const timer = performance.now();
   const results = actions.map((action) => run(ctx, action, touched));
+  countBulk(touched, actions, results, performance.now() - timer);
   const forced = await applyRefresh(ctx.params.get("refresh"), touched, ctx.state);
   if (forced) { for (const r of results) if (!r.error) r.forced_refresh = true; }
   const items = results.map((r, i) => {

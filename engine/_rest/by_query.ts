@@ -77,15 +77,24 @@ function readBody(ctx: RequestContext, updating: boolean): Record<string, unknow
     throw validationFailed("query is missing");
   }
   const b = body ?? {};
+  const problems: string[] = [];
+  if (b.from !== undefined && b.from !== -1) problems.push("from is not supported in this context");
   if (b.stored_fields !== undefined) {
-    throw validationFailed("stored_fields is not supported in this context");
+    problems.push("stored_fields is not supported in this context");
   }
-  if (!updating && b.query === undefined) {
-    throw validationFailed("query is missing");
+  if (!updating && b.query === undefined) problems.push("query is missing");
+  const remote = (ctx.p.index ?? "").split(",").filter((i) => /^[^<]*:/.test(i));
+  if (remote.length > 0) {
+    problems.push(
+      `Cross-cluster calls are not supported in this context but remote indices were requested: [${
+        remote.join(", ")
+      }]`,
+    );
   }
+  if (problems.length > 0) throw validationFailed(...problems);
   // The rest of the body is a search source: unknown keys and bad queries are refused as a
   // search refuses them, before any document is touched.
-  const { max_docs: _m, size: _s, conflicts: _c, script: _sc, ...search } = b;
+  const { max_docs: _m, size: _s, conflicts: _c, script: _sc, from: _f, ...search } = b;
   parseSearchRequest(search, new URLSearchParams());
   return b;
 }

@@ -1,14 +1,15 @@
 // The _cat APIs: indices, health, count, aliases and shards, as text tables (`v`, `h`, `s`) or `format=json`.
 
 import { illegalArgument } from "../_errors.ts";
-import type { IndexState } from "../_state/index_state.ts";
 import { matchPattern } from "../_index/name_pattern.ts";
 import { refreshDue } from "../_state/refresh.ts";
 import { boolParam, ok, type Reply, type RequestContext } from "./context.ts";
 import { healthHandler, statusOf } from "./cluster.ts";
-import { targets } from "./targets.ts";
+import { resolveOptions, targets } from "./targets.ts";
 import { catHelp, resolveColumn } from "./cat_columns.ts";
 import { formatBytes, formatTime } from "./cat_units.ts";
+import { holdingOf, openContextsByIndex, storeSize } from "./stats_mapped.ts";
+import { INDEX_STATS_COLUMNS, indexStatsCells } from "./cat_index_columns.ts";
 
 type Row = Record<string, string>;
 
@@ -35,6 +36,13 @@ const RIGHT_ALIGNED = new Set([
   "active_shards_percent",
 ]);
 
+/** Numbers sit right in their column, as Elasticsearch's `text-align:right` cells do. */
+function rightAligned(column: string): boolean {
+  return RIGHT_ALIGNED.has(column) ||
+    INDEX_STATS_COLUMNS.includes(column) && !column.startsWith("creation.") &&
+      column !== "search.throttled";
+}
+
 function sortRows(rows: Row[], spec: string | null): Row[] {
   if (!spec) return rows;
   const keys = spec.split(",").map((k) => {
@@ -46,6 +54,8 @@ function sortRows(rows: Row[], spec: string | null): Row[] {
     for (const { column, desc } of keys) {
       const x = a[column!] ?? "";
       const y = b[column!] ?? "";
+      // Cells without a value (an unassigned shard's docs) sort last either way.
+      if ((x === "") !== (y === "")) return x === "" ? 1 : -1;
       const nx = numeric(x);
       const ny = numeric(y);
       const c = !Number.isNaN(nx) && !Number.isNaN(ny) ? nx - ny : x < y ? -1 : x > y ? 1 : 0;
@@ -56,8 +66,15 @@ function sortRows(rows: Row[], spec: string | null): Row[] {
 }
 
 /** Renders rows like Elasticsearch's cat APIs. */
-export function catTable(ctx: RequestContext, allRows: Row[], defaults: string[]): Reply {
-  const known = [...new Set([...defaults, ...Object.keys(allRows[0] ?? {})])];
+export function catTable(
+  ctx: RequestContext,
+  allRows: Row[],
+  defaults: string[],
+  extra: readonly string[] = [],
+): Reply {
+  // `extra` holding every column gives their order (for `?help`); else defaults come first.
+  const order = defaults.every((d) => extra.includes(d)) ? extra : [...defaults, ...extra];
+  const known = [...new Set([...order, ...Object.keys(allRows[0] ?? {})])];
   if (ctx.params.has("help")) {
     return {
       status: 200,
@@ -67,8 +84,12 @@ export function catTable(ctx: RequestContext, allRows: Row[], defaults: string[]
   }
   const h = ctx.params.get("h");
   const withTimestamps = boolParam(ctx, "ts", true);
-  const columns = (h ? h.split(",").map((c) => resolveColumn(c.trim(), known)) : defaults)
+  const chosen = (h ? h.split(",").map((c) => resolveColumn(c.trim(), known)) : defaults)
     .filter((c) => withTimestamps || (c !== "epoch" && c !== "timestamp"));
+  // `?pri` puts each column's primaries-only sibling (`pri.<column>`) right after it.
+  const columns = boolParam(ctx, "pri")
+    ? [...new Set(chosen.flatMap((c) => known.includes(`pri.${c}`) ? [c, `pri.${c}`] : [c]))]
+    : chosen;
   const sortSpec = ctx.params.get("s")?.split(",").map((k) => {
     const [c, order] = k.split(":");
     return order === undefined ? resolveColumn(c!, known) : `${resolveColumn(c!, known)}:${order}`;
@@ -83,9 +104,7 @@ export function catTable(ctx: RequestContext, allRows: Row[], defaults: string[]
   );
   const line = (cells: string[], header: boolean): string =>
     cells.map((cell, i) =>
-      !header && RIGHT_ALIGNED.has(columns[i]!)
-        ? cell.padStart(widths[i]!)
-        : cell.padEnd(widths[i]!)
+      !header && rightAligned(columns[i]!) ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)
     ).join(" ").trimEnd();
   const lines = rows.map((r) => line(columns.map((c) => r[c] ?? ""), false));
   if (verbose) lines.unshift(line(columns, true));
@@ -110,13 +129,6 @@ const INDEX_COLUMNS = [
   "dataset.size",
 ];
 
-/** Estimated store size of an index: its visible sources plus a per-doc overhead. */
-export function storeSize(index: IndexState): number {
-  let bytes = 0;
-  for (const doc of index.visible.values()) bytes += JSON.stringify(doc.source).length + 64;
-  return bytes;
-}
-
 /** The `health` filter of `_cat/indices`: green, yellow or red (any case), else a 400. */
 function healthFilter(raw: string | null): string | undefined {
   if (raw === null) return undefined;
@@ -131,9 +143,12 @@ export function catIndicesHandler(ctx: RequestContext): Reply {
   const all = targets(ctx, { expandClosed: true, includeClosed: true });
   const indices = wanted ? all.filter((i) => !i.closed && statusOf(i) === wanted) : all;
   refreshDue(indices, ctx.state.now());
+  const units = { bytes: ctx.params.get("bytes"), time: ctx.params.get("time") };
+  const contexts = openContextsByIndex(ctx);
   const rows = indices.map((i) => {
     const size = i.closed ? "" : formatBytes(storeSize(i), ctx.params.get("bytes"));
     return {
+      ...indexStatsCells(i, units, contexts),
       health: i.closed ? "" : statusOf(i),
       status: i.closed ? "close" : "open",
       index: i.name,
@@ -141,13 +156,13 @@ export function catIndicesHandler(ctx: RequestContext): Reply {
       pri: String(i.shardCount),
       rep: String(i.replicas),
       "docs.count": i.closed ? "" : String(i.searchableCount),
-      "docs.deleted": i.closed ? "" : "0",
+      "docs.deleted": i.closed ? "" : String(holdingOf(i).deleted),
       "store.size": size,
       "pri.store.size": size,
       "dataset.size": size,
     };
   });
-  return catTable(ctx, rows, INDEX_COLUMNS);
+  return catTable(ctx, rows, INDEX_COLUMNS, INDEX_STATS_COLUMNS);
 }
 
 /** GET /_cat/health. */
@@ -194,9 +209,14 @@ export function catCountHandler(ctx: RequestContext): Reply {
 export function catAliasesHandler(ctx: RequestContext): Reply {
   const names = ctx.p.name?.split(",");
   const rows: Row[] = [];
+  // `expand_wildcards` defaults to `all` here; without `hidden`, hidden indices and aliases go.
+  const states = resolveOptions(ctx, { expandClosed: true, expandHidden: true });
   for (const index of ctx.state.cluster.indices.values()) {
+    if (index.closed ? !states.expandClosed : states.expandOpen === false) continue;
+    if (index.settings["index.hidden"] === "true" && !states.expandHidden) continue;
     for (const [alias, meta] of index.aliases) {
       if (names && !names.some((n) => matchPattern(n, alias))) continue;
+      if (meta.is_hidden === true && !states.expandHidden) continue;
       rows.push({
         alias,
         index: index.name,
@@ -215,42 +235,6 @@ export function catAliasesHandler(ctx: RequestContext): Reply {
     "routing.search",
     "is_write_index",
   ]);
-}
-
-/** GET /_cat/shards[/{index}]: one started primary per shard, replicas unassigned (a single node). */
-export function catShardsHandler(ctx: RequestContext): Reply {
-  const indices = targets(ctx);
-  refreshDue(indices, ctx.state.now());
-  const rows: Row[] = [];
-  for (const index of indices) {
-    const size = formatBytes(storeSize(index), ctx.params.get("bytes"));
-    for (let shard = 0; shard < index.shardCount; shard++) {
-      const docs = index.shardCount === 1 ? String(index.searchableCount) : "";
-      rows.push({
-        index: index.name,
-        shard: String(shard),
-        prirep: "p",
-        state: "STARTED",
-        docs,
-        store: size,
-        ip: "127.0.0.1",
-        node: "searchvisitor",
-      });
-      for (let r = 0; r < index.replicas; r++) {
-        rows.push({
-          index: index.name,
-          shard: String(shard),
-          prirep: "r",
-          state: "UNASSIGNED",
-          docs: "",
-          store: "",
-          ip: "",
-          node: "",
-        });
-      }
-    }
-  }
-  return catTable(ctx, rows, ["index", "shard", "prirep", "state", "docs", "store", "ip", "node"]);
 }
 
 /** GET /_cat/nodes: the one node. */

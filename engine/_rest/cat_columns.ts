@@ -1,6 +1,8 @@
 // The _cat columns' short aliases and descriptions (for `h=` and `?help`), as Elasticsearch
 // registers them.
 
+import { INDEX_STATS_COLUMN_INFO } from "./cat_index_columns.ts";
+
 /** Aliases and a description per column name. */
 export const CAT_COLUMNS: Record<string, { aliases: string[]; desc: string }> = {
   health: { aliases: ["h"], desc: "current health status" },
@@ -37,10 +39,28 @@ export const CAT_COLUMNS: Record<string, { aliases: string[]; desc: string }> = 
   state: { aliases: ["st"], desc: "shard state" },
   docs: { aliases: ["d", "dc"], desc: "number of docs in shard" },
   store: { aliases: ["sto"], desc: "store size of shard (how much disk it uses)" },
+  dataset: { aliases: [], desc: "total size of dataset" },
   ip: { aliases: [], desc: "ip address" },
+  id: { aliases: [], desc: "unique id of node where it lives" },
+  sync_id: { aliases: [], desc: "sync id" },
+  "unassigned.reason": { aliases: ["ur"], desc: "reason shard became unassigned" },
+  "unassigned.at": { aliases: ["ua"], desc: "time shard became unassigned (UTC)" },
+  "unassigned.for": { aliases: ["uf"], desc: "time has been unassigned" },
+  "unassigned.details": {
+    aliases: ["ud"],
+    desc: "additional details as to why the shard became unassigned",
+  },
+  "recoverysource.type": { aliases: ["rs"], desc: "recovery source type" },
+  "seq_no.max": { aliases: ["sqm", "maxSeqNo"], desc: "max sequence number" },
+  "seq_no.local_checkpoint": { aliases: ["sql", "localCheckpoint"], desc: "local checkpoint" },
+  "seq_no.global_checkpoint": { aliases: ["sqg", "globalCheckpoint"], desc: "global checkpoint" },
+  "path.data": { aliases: ["pd", "dataPath"], desc: "shard data path" },
+  "path.state": { aliases: ["ps", "statsPath"], desc: "shard state path" },
+  "refresh.is_search_idle": { aliases: ["risi", "searchIdle"], desc: "shard search idle status" },
   node: { aliases: ["n"], desc: "name of node where it lives" },
   name: { aliases: ["n"], desc: "node name" },
   uptime: { aliases: ["u"], desc: "node uptime" },
+  ...INDEX_STATS_COLUMN_INFO,
 };
 
 /**

@@ -13,7 +13,8 @@ const BYTE_UNITS: Record<string, number> = {
 
 /**
  * A size as `_cat` writes it: in the `bytes` unit when one is given (a whole number, rounded
- * down as Elasticsearch does), else human-readable (`512b`, `4.5kb`, `1.2mb`).
+ * down as Elasticsearch does), else human-readable with one decimal cut, not rounded (`512b`,
+ * `4.5kb`, `1.2mb`; 1.29 kb is `1.2kb`).
  */
 export function formatBytes(bytes: number, inUnit?: string | null): string {
   if (inUnit !== undefined && inUnit !== null) {
@@ -25,14 +26,15 @@ export function formatBytes(bytes: number, inUnit?: string | null): string {
     }
     return String(Math.floor(bytes / size));
   }
-  const units = ["b", "kb", "mb", "gb", "tb"];
+  const units = ["b", "kb", "mb", "gb", "tb", "pb"];
   let value = bytes;
   let unit = 0;
   while (value >= 1024 && unit < units.length - 1) {
     value /= 1024;
     unit++;
   }
-  return unit === 0 ? `${value}b` : `${Number(value.toFixed(1))}${units[unit]}`;
+  // One decimal, cut rather than rounded, as Elasticsearch's format1Decimals writes it.
+  return unit === 0 ? `${value}b` : `${Math.floor(value * 10) / 10}${units[unit]}`;
 }
 
 const TIME_UNITS: ReadonlyArray<readonly [string, number]> = [

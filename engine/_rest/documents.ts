@@ -65,7 +65,7 @@ export function pickSource(
   return (source === whole ? sourceOut(source) : source) as Record<string, unknown>;
 }
 
-/** Looks a document up (real-time unless `realtime=false`), honouring routing. */
+/** Looks a document up (real-time unless `realtime=false`), honouring routing; counted in `get` stats. */
 export function findDoc(
   ctx: RequestContext,
   index: IndexState,
@@ -76,8 +76,11 @@ export function findDoc(
   checkRouting(index, id, routing);
   if (boolParam(ctx, "refresh")) index.refresh(ctx.state.now());
   else if (!realtime) index.refreshIfDue(ctx.state.now());
-  const doc = (realtime ? index.docs : index.visible).get(id);
-  if (!doc || !sameShard(index, id, doc.routing, routing)) return undefined;
+  const started = performance.now();
+  const stored = (realtime ? index.docs : index.visible).get(id);
+  const doc = stored && sameShard(index, id, stored.routing, routing) ? stored : undefined;
+  index.stats.got(doc !== undefined, performance.now() - started);
+  if (!doc) return undefined;
   const wanted = ctx.params.get("version");
   if (wanted !== null && wanted !== "" && Number(wanted) !== doc.version) {
     throw versionConflict(

@@ -30,13 +30,10 @@ export function explainHandler(ctx: RequestContext): Reply {
     if (v !== null) params.set(k, v);
   }
   const id = ctx.p.id!;
+  // The document is picked by a post filter: a `q` parameter replaces the query, never the id.
   const filtered = withAliasFilter(ctx, ctx.p.index, {
-    query: {
-      bool: {
-        ...(query === undefined ? {} : { must: [query] }),
-        filter: [{ ids: { values: [id] } }],
-      },
-    },
+    ...(query === undefined ? {} : { query }),
+    post_filter: { ids: { values: [id] } },
     size: 1,
     track_total_hits: true,
   });

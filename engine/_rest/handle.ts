@@ -218,10 +218,14 @@ async function answer(
   }
 }
 
-/** The path parameters with date-math index names (`<logs-{now/d}>`) resolved. */
+/** The path parameters with date-math index and alias names (`<logs-{now/d}>`) resolved. */
 function withDateMathIndex(p: PathParams, now: number): PathParams {
-  const index = p.index;
-  return index === undefined || !index.includes("<")
-    ? p
-    : { ...p, index: resolveDateMathNames(index, now) };
+  let out = p;
+  for (const key of ["index", "name"] as const) {
+    const value = p[key];
+    if (value !== undefined && value.includes("<")) {
+      out = { ...out, [key]: resolveDateMathNames(value, now) };
+    }
+  }
+  return out;
 }

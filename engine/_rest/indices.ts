@@ -3,9 +3,12 @@
 import { checkMappingLimits, mappingLimits } from "../_state/mapping_limits.ts";
 import { esError, illegalArgument } from "../_errors.ts";
 import { parseMappings } from "../_state/mapping_merge.ts";
-import { flattenSettings } from "../_state/settings.ts";
+import { flattenSettings, nestSettings } from "../_state/settings.ts";
+import { defaultsBeside } from "../_state/setting_registry.ts";
 import { bodyObject, boolParam, ok, type Reply, type RequestContext } from "./context.ts";
-import { targets } from "./targets.ts";
+import { resolveOptions, targets } from "./targets.ts";
+import { changeAliases } from "../_state/alias_changes.ts";
+import { resolveDateMathName } from "../_state/date_math_names.ts";
 import { aliasView, readAliasMeta } from "./aliases.ts";
 import { settingsView } from "./settings.ts";
 
@@ -23,14 +26,16 @@ export function createIndexHandler(ctx: RequestContext): Reply {
   );
   const settings = flattenSettings(body.settings ?? {});
   checkMappingLimits(mappings.properties, mappingLimits(settings));
-  const index = ctx.state.cluster.create(ctx.p.index!, settings, structuredClone(mappings));
-  try {
-    for (const [name, meta] of aliases) ctx.state.cluster.putAlias(index, name, meta);
-  } catch (e) {
-    ctx.state.cluster.indices.delete(index.name);
-    throw e;
-  }
-  return ok({ acknowledged: true, shards_acknowledged: true, index: index.name });
+  const cluster = ctx.state.cluster;
+  let name = "";
+  changeAliases(cluster, () => {
+    const index = cluster.create(ctx.p.index!, settings, structuredClone(mappings));
+    name = index.name;
+    for (const [alias, meta] of aliases) {
+      cluster.putAlias(index, resolveDateMathName(alias, ctx.state.now()), meta);
+    }
+  });
+  return ok({ acknowledged: true, shards_acknowledged: true, index: name });
 }
 
 /** `action.destructive_requires_name`: true by default in Elasticsearch 8, false in OpenSearch. */
@@ -40,23 +45,27 @@ function requiresName(ctx: RequestContext): boolean {
   return value === undefined ? ctx.state.flavour === "elasticsearch" : String(value) === "true";
 }
 
-/** DELETE /{index}. */
+/**
+ * DELETE /{index}. Aliases are not index names here: a wildcard matches concrete indices only,
+ * and a bare alias name is refused (or skipped with `ignore_unavailable`), as in Elasticsearch.
+ */
 export function deleteIndexHandler(ctx: RequestContext): Reply {
   const cluster = ctx.state.cluster;
   if (requiresName(ctx) && ctx.p.index!.split(",").some((p) => p === "_all" || p.includes("*"))) {
     throw illegalArgument("Wildcard expressions or all indices are not allowed");
   }
+  const options = resolveOptions(ctx, { expandClosed: true, includeClosed: true });
   for (const part of ctx.p.index!.split(",")) {
     if (
-      !part.includes("*") && part !== "_all" && !cluster.indices.has(part) &&
-      cluster.aliasIndices(part).length > 0
+      !options.ignoreUnavailable && !part.includes("*") && part !== "_all" &&
+      !cluster.indices.has(part) && cluster.aliasIndices(part).length > 0
     ) {
       throw illegalArgument(
         `The provided expression [${part}] matches an alias, specify the corresponding concrete indices instead.`,
       );
     }
   }
-  const found = targets(ctx, { expandClosed: true, includeClosed: true });
+  const found = cluster.resolve(ctx.p.index, { ...options, ignoreAliases: true });
   for (const index of found) cluster.indices.delete(index.name);
   return ok({ acknowledged: true });
 }
@@ -71,16 +80,44 @@ export function existsIndexHandler(ctx: RequestContext): Reply {
   }
 }
 
-/** GET /{index}. */
+const FEATURES = ["aliases", "mappings", "settings"];
+
+/** The `features` of GET /{index} (all when absent); an unknown one is a 400 as in Elasticsearch. */
+function featuresOf(ctx: RequestContext): Set<string> {
+  const raw = ctx.params.get("features");
+  if (raw === null || raw === "") return new Set(FEATURES);
+  const wanted = new Set<string>();
+  for (const name of raw.split(",").map((n) => n.trim().toLowerCase())) {
+    if (name === "_all") FEATURES.forEach((f) => wanted.add(f));
+    else if (FEATURES.includes(name)) wanted.add(name);
+    else throw illegalArgument(`No endpoint or operation is available at [${name}]`);
+  }
+  return wanted;
+}
+
+/**
+ * GET /{index}: `aliases`, `mappings` and `settings` of each index, each `{}` when `features`
+ * leaves it out; `defaults` with `include_defaults`; `human` adds the readable dates.
+ */
 export function getIndexHandler(ctx: RequestContext): Reply {
   const flat = boolParam(ctx, "flat_settings");
+  const human = boolParam(ctx, "human");
+  const withDefaults = boolParam(ctx, "include_defaults");
+  const features = featuresOf(ctx);
   const out: Record<string, unknown> = {};
   for (const index of targets(ctx, { includeClosed: true })) {
-    out[index.name] = {
-      aliases: aliasView(index),
-      mappings: index.mappings,
-      settings: settingsView(index, flat),
+    const entry: Record<string, unknown> = {
+      aliases: features.has("aliases") ? aliasView(index) : {},
+      mappings: features.has("mappings") ? index.mappings : {},
+      settings: features.has("settings") ? settingsView(index, flat, undefined, human) : {},
     };
+    if (withDefaults && features.has("settings")) {
+      const defaults = defaultsBeside(index.settings);
+      if (Object.keys(defaults).length > 0) {
+        entry.defaults = flat ? defaults : nestSettings(defaults);
+      }
+    }
+    out[index.name] = entry;
   }
   return ok(out);
 }
@@ -94,7 +131,29 @@ export function refreshHandler(ctx: RequestContext): Reply {
     const shards = Number(index.settings["index.number_of_shards"] ?? 1);
     total += shards * (1 + index.replicas);
     successful += shards;
+    const started = performance.now();
     index.refresh(ctx.state.now());
+    index.stats.externalRefreshTotal++;
+    index.stats.externalRefreshMillis += performance.now() - started;
+  }
+  return ok({ _shards: { total, successful, failed: 0 } });
+}
+
+/**
+ * POST|GET /_flush, /{index}/_flush: writes are already durable in memory, so a flush commits
+ * the translog's operations (counted in `flush` and cleared from `translog` stats).
+ */
+export function flushHandler(ctx: RequestContext): Reply {
+  let total = 0;
+  let successful = 0;
+  for (const index of targets(ctx)) {
+    total += index.shardCount * (1 + index.replicas);
+    successful += index.shardCount;
+    const started = performance.now();
+    index.refresh(ctx.state.now());
+    index.stats.flushTotal++;
+    index.stats.translogOps = 0;
+    index.stats.flushMillis += performance.now() - started;
   }
   return ok({ _shards: { total, successful, failed: 0 } });
 }
@@ -104,7 +163,11 @@ export function openCloseHandler(ctx: RequestContext, close: boolean): Reply {
   const found = targets(ctx, { includeClosed: true, expandClosed: true });
   const indices: Record<string, unknown> = {};
   for (const index of found) {
-    if (close && !index.closed) index.refresh(ctx.state.now());
+    if (close && !index.closed) {
+      // Closing commits: everything is searchable-on-reopen and the translog is empty.
+      index.refresh(ctx.state.now());
+      index.stats.translogOps = 0;
+    }
     index.closed = close;
     indices[index.name] = { closed: true };
   }

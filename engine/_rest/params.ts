@@ -189,6 +189,7 @@ export const API_PARAMS: Record<string, readonly string[]> = {
   indices_delete: [...TIMEOUTS, ...EXPAND],
   indices_get: [...EXPAND, ...TIMEOUTS, "local", "flat_settings", "include_defaults", "features"],
   refresh: EXPAND,
+  flush: [...EXPAND, "force", "wait_if_ongoing"],
   open_close: [...TIMEOUTS, ...EXPAND, "wait_for_active_shards"],
   mapping: [...TIMEOUTS, ...EXPAND, "local", "write_index_only", "include_defaults"],
 
@@ -246,21 +247,49 @@ function distance(a: string, b: string): number {
   return row[b.length]!;
 }
 
+/**
+ * Elasticsearch's wording for names a request may not hold ("request [/p] contains unrecognized
+ * metrics: [a] -> did you mean [b]?, [c]"): each name with the candidates closer than half its
+ * length in edits (Lucene's Levenshtein similarity above 0.5), best first.
+ */
+export function unrecognized(
+  path: string,
+  invalid: readonly string[],
+  candidates: Iterable<string>,
+  detail: string,
+): string {
+  const pool = [...candidates];
+  const described = invalid.map((name) => {
+    const scored = pool
+      .map((c) => ({ c, score: 1 - distance(name, c) / Math.max(name.length, c.length) }))
+      .filter((s) => s.score > 0.5)
+      .sort((a, b) => b.score - a.score || (a.c < b.c ? -1 : a.c > b.c ? 1 : 0))
+      .map((s) => s.c);
+    if (scored.length === 0) return `[${name}]`;
+    return `[${name}] -> did you mean ${
+      scored.length === 1 ? `[${scored[0]}]` : `any of [${scored.join(", ")}]`
+    }?`;
+  });
+  return `request [${path}] contains unrecognized ${detail}${invalid.length > 1 ? "s" : ""}: ${
+    described.join(", ")
+  }`;
+}
+
+// The allowed parameters per API, built once (every request checks its parameters).
+const ALLOWED = new Map<string, ReadonlySet<string>>();
+
 /** Throws 400 for query parameters the API does not know. */
 export function checkParams(ctx: RequestContext, api: string): void {
-  const allowed = new Set([...COMMON, ...(API_PARAMS[api] ?? [])]);
-  const unknown = [...new Set(ctx.params.keys())].filter((k) => !allowed.has(k));
-  if (unknown.length === 0) return;
-  const described = unknown.map((name) => {
-    const guess = [...allowed].find((a) => distance(a, name) <= 2 && a.length > 2);
-    return guess ? `[${name}] -> did you mean [${guess}]?` : `[${name}]`;
-  });
-  const path = ctx.path;
-  throw illegalArgument(
-    `request [${path}] contains unrecognized parameter${unknown.length > 1 ? "s" : ""}: ${
-      described.join(", ")
-    }`,
-  );
+  let allowed = ALLOWED.get(api);
+  if (!allowed) {
+    allowed = new Set([...COMMON, ...(API_PARAMS[api] ?? [])]);
+    ALLOWED.set(api, allowed);
+  }
+  let known = true;
+  for (const k of ctx.params.keys()) if (!allowed.has(k)) known = false;
+  if (known) return;
+  const unknown = [...new Set(ctx.params.keys())].filter((k) => !allowed.has(k)).sort();
+  throw illegalArgument(unrecognized(ctx.path, unknown, API_PARAMS[api] ?? [], "parameter"));
 }
 
 /** Wraps a handler so that it first checks its query parameters. */

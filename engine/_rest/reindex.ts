@@ -26,20 +26,10 @@ import { checkWaitParams } from "./write_params.ts";
 import { readLimits } from "./by_query.ts";
 import { searchTargets } from "./search.ts";
 import { runAsTask } from "./tasks.ts";
+import { parseReindexSource, sourceDisabled, sourceProblems } from "./reindex_source.ts";
 import { isJsonObject, type JsonObject } from "../_json.ts";
 
 const BODY_FIELDS = ["source", "dest", "script", "size", "max_docs", "conflicts"];
-const SOURCE_FIELDS = [
-  "index",
-  "query",
-  "size",
-  "_source",
-  "sort",
-  "remote",
-  "slice",
-  "runtime_mappings",
-  "fields",
-];
 const DEST_FIELDS = ["index", "op_type", "version_type", "routing", "pipeline", "type"];
 
 /** Refuses a field the reindex request parser does not know, as Elasticsearch's parser does. */
@@ -83,18 +73,8 @@ async function reindex(ctx: RequestContext): Promise<Reply> {
   checkFields(body, BODY_FIELDS, "reindex");
   const source = (body.source ?? {}) as JsonObject;
   const dest = (body.dest ?? {}) as JsonObject;
-  checkFields(source, SOURCE_FIELDS, "source");
+  parseReindexSource(source);
   checkFields(dest, DEST_FIELDS, "dest");
-  if (source.remote !== undefined) {
-    throw illegalArgument("reindex from remote is not supported by this engine");
-  }
-  checkWaitParams(ctx.params);
-  const problems: string[] = [];
-  if (!source.index) problems.push("use _all if you really want to copy from all existing indexes");
-  if (!dest.index) problems.push("index must be specified");
-  if (problems.length > 0) {
-    throw validationFailed(...problems);
-  }
   if (body.size !== undefined && body.max_docs !== undefined && body.size !== body.max_docs) {
     throw illegalArgument(
       `[max_docs] set to two different values [${body.size}] and [${body.max_docs}]`,
@@ -105,6 +85,14 @@ async function reindex(ctx: RequestContext): Promise<Reply> {
     max_docs: body.max_docs ?? body.size,
     conflicts: body.conflicts,
   });
+  checkWaitParams(ctx.params);
+  const problems = sourceProblems(source);
+  if (!source.index) problems.push("use _all if you really want to copy from all existing indexes");
+  if (sourceDisabled(source)) problems.push("_source:false is not supported in this context");
+  if (!dest.index) problems.push("index must be specified");
+  if (problems.length > 0) {
+    throw validationFailed(...problems);
+  }
   const opTypeText = String(dest.op_type ?? "index").toLowerCase();
   if (opTypeText !== "index" && opTypeText !== "create") {
     throw illegalArgument(`opType must be 'create' or 'index', found: [${dest.op_type}]`);
@@ -127,8 +115,12 @@ async function reindex(ctx: RequestContext): Promise<Reply> {
   const counts = { total: 0, created: 0, updated: 0, deleted: 0, noops: 0, version_conflicts: 0 };
   const failures: unknown[] = [];
   const touched = new Set<IndexState>();
-  for (const { doc } of matches) {
+  for (const { index: from, doc } of matches) {
     if (counts.total - counts.version_conflicts >= limits.maxDocs) break;
+    const sourceMapping = ctx.state.cluster.indices.get(from)?.mappings._source;
+    if ((sourceMapping as { enabled?: unknown } | undefined)?.enabled === false) {
+      throw illegalArgument(`[${from}][_doc][${doc.id}] didn't store _source`);
+    }
     counts.total++;
     const ctxVars: JsonObject = {
       _source: structuredClone(applySourceFilter(doc.source, sourceFilter) ?? {}),

@@ -38,11 +38,15 @@ export class Router<H> {
 
   private matchSegments(route: Route<H>, parts: string[]): PathParams | undefined {
     if (route.segments.length !== parts.length) return undefined;
+    // Literals first, without building parameters for the many routes that do not match.
+    for (let i = 0; i < parts.length; i++) {
+      const seg = route.segments[i]!;
+      if (seg.charCodeAt(0) !== 123 && seg !== parts[i]) return undefined;
+    }
     const params: PathParams = {};
     for (let i = 0; i < parts.length; i++) {
       const seg = route.segments[i]!;
-      if (seg.startsWith("{")) params[seg.slice(1, -1)] = parts[i]!;
-      else if (seg !== parts[i]) return undefined;
+      if (seg.charCodeAt(0) === 123) params[seg.slice(1, -1)] = parts[i]!;
     }
     return params;
   }

@@ -19,8 +19,8 @@ import {
   catHealthHandler,
   catIndicesHandler,
   catNodesHandler,
-  catShardsHandler,
 } from "./cat.ts";
+import { catShardsHandler } from "./cat_shards.ts";
 import { clusterSettingsHandler, healthHandler, infoHandler } from "./cluster.ts";
 import type { Reply, RequestContext } from "./context.ts";
 import {
@@ -34,11 +34,13 @@ import {
   createIndexHandler,
   deleteIndexHandler,
   existsIndexHandler,
+  flushHandler,
   getIndexHandler,
   openCloseHandler,
   refreshHandler,
 } from "./indices.ts";
-import { fieldCapsHandler, fieldMappingHandler } from "./fields.ts";
+import { fieldMappingHandler } from "./fields.ts";
+import { fieldCapsHandler } from "./field_caps.ts";
 import { mgetHandler } from "./mget.ts";
 import { api, API_PARAMS } from "./params.ts";
 import { Router } from "./router.ts";
@@ -183,6 +185,7 @@ export const ROUTES: readonly RouteSpec[] = [
   route("indices_get", "HEAD", "/{index}", existsIndexHandler),
   route("indices_get", GET, "/{index}", getIndexHandler),
   route("refresh", GPD, "/{index?}/_refresh", refreshHandler),
+  route("flush", GPD, "/{index?}/_flush", flushHandler),
   route("open_close", "POST", "/{index}/_open", (c) => openCloseHandler(c, false)),
   route("open_close", "POST", "/{index}/_close", (c) => openCloseHandler(c, true)),
   route("mapping", GET, "/{index?}/_mapping", getMappingHandler),

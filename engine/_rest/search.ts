@@ -24,6 +24,8 @@ import {
 } from "./context.ts";
 import { resolveOptions } from "./targets.ts";
 import { resolveTermsLookups } from "./terms_lookup.ts";
+import { resolveIndicesBoost } from "./indices_boost.ts";
+import { countedSearch } from "./search_stats.ts";
 
 /** Resolves search targets and applies any due scheduled refresh. */
 export function searchTargets(
@@ -75,7 +77,29 @@ export function searchHandler(ctx: RequestContext): Reply {
   parseSearchRequest(body, ctx.params);
   const targets = usesPit ? [] : searchTargets(ctx, ctx.p.index);
   const filtered = usesPit ? body : withAliasFilter(ctx, ctx.p.index, body);
-  return ok(searchApi(ctx.state.search, targets, filtered, ctx.params));
+  const boosted = resolveIndicesBoost(filtered, ctx.state.cluster, resolveOptions(ctx));
+  return ok(
+    countedSearch(
+      ctx,
+      usesPit ? pitTargets(ctx, body) : targets,
+      body,
+      () => searchApi(ctx.state.search, targets, boosted, ctx.params),
+    ),
+  );
+}
+
+/** The indices a search over a point in time reads (none when the id is unknown). */
+function pitTargets(
+  ctx: RequestContext,
+  body: Record<string, unknown> | undefined,
+): SearchTarget[] {
+  const id = (body?.pit as { id?: unknown } | undefined)?.id;
+  if (typeof id !== "string") return [];
+  try {
+    return ctx.state.search.pit(id).targets;
+  } catch {
+    return [];
+  }
 }
 
 /** GET|POST /_count, /{index}/_count. */
@@ -83,7 +107,14 @@ export function countHandler(ctx: RequestContext): Reply {
   const raw = bodyObject(ctx, "query");
   const body = raw && resolveTermsLookups(raw, ctx.state.cluster);
   const targets = searchTargets(ctx, ctx.p.index);
-  return ok(countApi(targets, withAliasFilter(ctx, ctx.p.index, body), ctx.params));
+  return ok(
+    countedSearch(
+      ctx,
+      targets,
+      body,
+      () => countApi(targets, withAliasFilter(ctx, ctx.p.index, body), ctx.params),
+    ),
+  );
 }
 
 /** GET|POST /_search/scroll[/{scroll_id}]. */
@@ -95,7 +126,16 @@ export function scrollHandler(ctx: RequestContext): Reply {
     throw validationFailed("scrollId is missing");
   }
   const keepAlive = (body.scroll as string | undefined) ?? ctx.params.get("scroll") ?? undefined;
-  return ok(scrollApi(ctx.state.search, id, keepAlive, boolParam(ctx, "rest_total_hits_as_int")));
+  const asInt = boolParam(ctx, "rest_total_hits_as_int");
+  const scroll = ctx.state.search.scroll(id);
+  return ok(
+    countedSearch(
+      ctx,
+      scroll.targets,
+      undefined,
+      () => scrollApi(ctx.state.search, id, keepAlive, asInt),
+    ),
+  );
 }
 
 function idList(value: unknown): string[] {
@@ -186,7 +226,19 @@ export function msearchHandler(ctx: RequestContext): Reply {
         ? header.index.join(",")
         : String(header.index);
       const targets = body.pit !== undefined ? [] : searchTargets(ctx, index, params);
-      responses.push({ ...searchApi(ctx.state.search, targets, body, params), status: 200 });
+      const boosted = resolveIndicesBoost(
+        body,
+        ctx.state.cluster,
+        resolveOptions({ ...ctx, params }),
+      );
+      const counted = body.pit !== undefined ? pitTargets(ctx, body) : targets;
+      const response = countedSearch(
+        ctx,
+        counted,
+        body,
+        () => searchApi(ctx.state.search, targets, boosted, params),
+      );
+      responses.push({ ...response, status: 200 });
     } catch (e) {
       if (!(e instanceof EngineError)) throw e;
       responses.push(errorBody(e));

@@ -16,13 +16,40 @@ import { checkKnownSettings, defaultsBeside } from "../_state/setting_registry.t
 import { boolParam, ok, type Reply, type RequestContext, requireBody } from "./context.ts";
 import { targets } from "./targets.ts";
 
-/** An index's settings, nested (or flat with `flat_settings`). */
+/** Java's `ZonedDateTime.toString` in UTC: seconds and millis only when not zero. */
+function javaInstant(ms: number): string {
+  const iso = new Date(ms).toISOString();
+  if (iso.endsWith(":00.000Z")) return `${iso.slice(0, 16)}Z`;
+  if (iso.endsWith(".000Z")) return `${iso.slice(0, 19)}Z`;
+  return iso;
+}
+
+/**
+ * With `human`: the settings plus `index.creation_date_string` and `index.version.created_string`
+ * (the release a version id such as `8150099` stands for), as Elasticsearch adds them.
+ */
+export function humanSettings(settings: FlatSettings): FlatSettings {
+  const out: FlatSettings = { ...settings };
+  const created = Number(settings["index.creation_date"]);
+  if (Number.isFinite(created)) out["index.creation_date_string"] = javaInstant(created);
+  const version = Number(settings["index.version.created"]);
+  if (Number.isInteger(version) && version > 0) {
+    const major = Math.floor(version / 1_000_000);
+    const minor = Math.floor(version / 10_000) % 100;
+    const revision = Math.floor(version / 100) % 100;
+    out["index.version.created_string"] = `${major}.${minor}.${revision}`;
+  }
+  return out;
+}
+
+/** An index's settings, nested (or flat with `flat_settings`); `human` adds the readable ones. */
 export function settingsView(
   index: IndexState,
   flat: boolean,
   names?: string[],
+  human = false,
 ): Record<string, unknown> {
-  let settings: FlatSettings = index.settings;
+  let settings: FlatSettings = human ? humanSettings(index.settings) : index.settings;
   if (names && names.length > 0 && !names.includes("_all")) {
     settings = Object.fromEntries(
       Object.entries(settings).filter(([k]) => names.some((n) => matchPattern(n, k))),
@@ -38,7 +65,9 @@ export function getSettingsHandler(ctx: RequestContext): Reply {
   const out: Record<string, unknown> = {};
   const withDefaults = boolParam(ctx, "include_defaults");
   for (const index of targets(ctx, { includeClosed: true })) {
-    const entry: Record<string, unknown> = { settings: settingsView(index, flat, names) };
+    const entry: Record<string, unknown> = {
+      settings: settingsView(index, flat, names, boolParam(ctx, "human")),
+    };
     if (withDefaults) {
       let defaults = defaultsBeside(index.settings);
       if (names && names.length > 0 && !names.includes("_all")) {
@@ -61,9 +90,7 @@ export function putSettingsHandler(ctx: RequestContext): Reply {
   validateSettings(changes);
   const preserve = boolParam(ctx, "preserve_existing");
   const found = targets(ctx, { includeClosed: true });
-  for (const index of found) {
-    if (!index.closed) checkUpdatable(changes, index.name);
-  }
+  checkUpdatable(changes, found.filter((i) => !i.closed).map((i) => `${i.name}/${i.uuid}`));
   for (const index of found) {
     for (const [key, value] of Object.entries(changes)) {
       // `preserve_existing` only adds settings the index does not have yet.

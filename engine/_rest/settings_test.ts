@@ -39,3 +39,28 @@ Deno.test("GET _settings?include_defaults: defaults beside the set values, filte
   assert.equal(plain.s.defaults, undefined);
   engine.close();
 });
+
+Deno.test("put settings: static settings refused while any target is open, each index as name/uuid", async () => {
+  const engine = new Engine();
+  const put = async (path: string, body: unknown) =>
+    await (await engine.fetch(`http://e${path}`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    })).json();
+  await put("/a", {});
+  await put("/b", {});
+  const uuids = await (await engine.fetch("http://e/a,b/_settings/index.uuid?flat_settings"))
+    .json();
+  const res = await put("/a,b/_settings", {
+    "index.number_of_shards": 2,
+    "index.codec": "best_compression",
+  });
+  assert.equal(
+    res.error.reason,
+    `Can't update non dynamic settings [[index.number_of_shards, index.codec]] for open indices [[a/${
+      uuids.a.settings["index.uuid"]
+    }], [b/${uuids.b.settings["index.uuid"]}]]`,
+  );
+  engine.close();
+});

@@ -1,128 +1,141 @@
-// GET /_stats, /{index}/_stats[/{metric}]: per-index `primaries`/`total` and `_all`, for the
-// metrics the engine can report (docs, store, indexing, search). Indexing and search counters
-// are not tracked, so they read 0.
+// GET /_stats, /{index}/_stats[/{metric}]: `_shards`, `_all` and each index's `primaries`/`total`
+// (and `shards` with `level=shards`), counted from what the engine really did. On one node the
+// replicas stay unassigned, so `total` equals `primaries` and `_shards.successful` counts primaries.
 
-import { illegalArgument } from "../_errors.ts";
+import { illegalArgument, validationFailed } from "../_errors.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { refreshDue } from "../_state/refresh.ts";
-import { storeSize } from "./cat.ts";
 import { statusOf } from "./cluster.ts";
-import { ok, type Reply, type RequestContext } from "./context.ts";
+import { boolParam, ok, type Reply, type RequestContext } from "./context.ts";
+import { unrecognized } from "./params.ts";
+import { type Holding, holdingOf, openContextsByIndex, shardParts } from "./stats_mapped.ts";
+import { section, type SectionOptions, STATS_METRICS } from "./stats_sections.ts";
 import { targets } from "./targets.ts";
-import type { JsonObject } from "../_json.ts";
 
-const METRICS = ["docs", "store", "indexing", "search"] as const;
-/** Metrics Elasticsearch knows that the engine answers empty. */
-const OTHER_METRICS = new Set([
-  "get",
-  "merge",
-  "refresh",
-  "flush",
-  "warmer",
-  "query_cache",
-  "fielddata",
-  "completion",
-  "segments",
-  "translog",
-  "request_cache",
-  "recovery",
-  "bulk",
-  "shard_stats",
-  "dense_vector",
-  "sparse_vector",
-  "mappings",
-]);
+/** Metrics Elasticsearch accepts that the engine has nothing to report for. */
+const SILENT_METRICS = ["mappings"];
 
 function metricsOf(ctx: RequestContext): string[] {
   const raw = ctx.p.metric;
-  if (raw === undefined || raw === "_all") return [...METRICS];
-  const names = raw.split(",");
-  const unknown = names.filter((n) =>
-    !(METRICS as readonly string[]).includes(n) && !OTHER_METRICS.has(n)
-  );
-  if (unknown.length) {
-    const listed = unknown.length === 1
-      ? `metric: [${unknown[0]}]`
-      : `metrics: [${unknown.join(", ")}]`;
-    throw illegalArgument(`request [${ctx.path}] contains unrecognized ${listed}`);
+  if (raw === undefined) return [...STATS_METRICS];
+  const names = raw.split(",").filter((n) => n !== "");
+  if (names.length === 1 && names[0] === "_all") return [...STATS_METRICS];
+  if (names.includes("_all")) {
+    throw illegalArgument(`request [${ctx.path}] contains _all and individual metrics [${raw}]`);
   }
-  return names.filter((n) => (METRICS as readonly string[]).includes(n));
+  const known = new Set<string>([...STATS_METRICS, ...SILENT_METRICS]);
+  const unknown = [...new Set(names.filter((n) => !known.has(n)))].sort();
+  if (unknown.length > 0) {
+    throw illegalArgument(unrecognized(ctx.path, unknown, [...known, "_all"], "metric"));
+  }
+  return STATS_METRICS.filter((m) => names.includes(m));
 }
 
-function section(index: IndexState | null, metric: string): JsonObject {
-  const bytes = index ? storeSize(index) : 0;
-  switch (metric) {
-    case "docs":
-      return { count: index?.searchableCount ?? 0, deleted: 0, total_size_in_bytes: bytes };
-    case "store":
-      return { size_in_bytes: bytes, total_data_set_size_in_bytes: bytes, reserved_in_bytes: 0 };
-    case "indexing":
-      return {
-        index_total: 0,
-        index_time_in_millis: 0,
-        index_current: 0,
-        index_failed: 0,
-        delete_total: 0,
-        delete_time_in_millis: 0,
-        delete_current: 0,
-        noop_update_total: 0,
-        is_throttled: false,
-        throttle_time_in_millis: 0,
-      };
-    default:
-      return {
-        open_contexts: 0,
-        query_total: 0,
-        query_time_in_millis: 0,
-        query_current: 0,
-        fetch_total: 0,
-        fetch_time_in_millis: 0,
-        fetch_current: 0,
-        scroll_total: 0,
-        scroll_time_in_millis: 0,
-        scroll_current: 0,
-        suggest_total: 0,
-        suggest_time_in_millis: 0,
-        suggest_current: 0,
-      };
-  }
+function listParam(ctx: RequestContext, name: string): string[] {
+  return (ctx.params.get(name) ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
 }
 
-/** Sums the metrics over indices; on one node replicas stay unassigned, so total = primaries. */
-function block(indices: IndexState[], metrics: string[]): JsonObject {
-  const out: JsonObject = {};
-  for (const m of metrics) {
-    const parts = indices.length ? indices.map((i) => section(i, m)) : [section(null, m)];
-    const sum: JsonObject = {};
-    for (const p of parts) {
-      for (const [k, v] of Object.entries(p)) {
-        sum[k] = typeof v === "number" ? ((sum[k] as number | undefined) ?? 0) + v : v;
-      }
-    }
-    out[m] = sum;
-  }
+function block(metrics: readonly string[], parts: readonly Holding[], o: SectionOptions) {
+  const out: Record<string, unknown> = {};
+  for (const m of metrics) out[m === "merge" ? "merges" : m] = section(m, parts, o);
   return out;
+}
+
+function shardEntry(
+  ctx: RequestContext,
+  index: IndexState,
+  part: Holding,
+  metrics: readonly string[],
+  o: SectionOptions,
+): Record<string, unknown> {
+  const seqNo = index.stats.indexTotal + index.stats.deleteTotal - 1;
+  return {
+    routing: {
+      state: "STARTED",
+      primary: true,
+      node: ctx.state.clusterUuid,
+      relocating_node: null,
+    },
+    ...block(metrics, [part], o),
+    commit: {
+      id: `${index.uuid.slice(0, 10)}${part.counters ? "0" : "1"}${index.stats.flushTotal}`,
+      generation: index.stats.flushTotal + 1,
+      user_data: {},
+      num_docs: part.docs,
+    },
+    seq_no: { max_seq_no: seqNo, local_checkpoint: seqNo, global_checkpoint: seqNo },
+    shard_path: {
+      state_path: `/searchvisitor/${index.uuid}`,
+      data_path: `/searchvisitor/${index.uuid}`,
+      is_custom_data_path: false,
+    },
+    search_idle: false,
+    search_idle_time: 0,
+  };
 }
 
 /** GET /_stats, /{index}/_stats, /{index}/_stats/{metric}. */
 export function indicesStatsHandler(ctx: RequestContext): Reply {
   const metrics = metricsOf(ctx);
-  const indices = targets(ctx).filter((i) => !i.closed);
-  refreshDue(indices, ctx.state.now());
-  const shards = indices.reduce((n, i) => n + i.shardCount, 0);
-  const perIndex: JsonObject = {};
-  for (const i of indices) {
-    perIndex[i.name] = {
-      uuid: i.uuid,
-      health: statusOf(i),
-      status: "open",
-      primaries: block([i], metrics),
-      total: block([i], metrics),
-    };
+  const level = ctx.params.get("level") ?? "indices";
+  if (!["cluster", "indices", "shards"].includes(level)) {
+    throw validationFailed(
+      `level parameter must be one of [cluster] or [indices] or [shards] but was [${level}]`,
+    );
   }
-  return ok({
-    _shards: { total: shards, successful: shards, failed: 0 },
-    _all: { primaries: block(indices, metrics), total: block(indices, metrics) },
-    indices: perIndex,
-  });
+  const forbidClosed = boolParam(ctx, "forbid_closed_indices", true);
+  const found = targets(ctx, { includeClosed: !forbidClosed });
+  const indices = forbidClosed ? found.filter((i) => !i.closed) : found;
+  const open = indices.filter((i) => !i.closed);
+  refreshDue(open, ctx.state.now());
+  const contexts = openContextsByIndex(ctx);
+  const fields = listParam(ctx, "fields");
+  const o: SectionOptions = {
+    human: boolParam(ctx, "human"),
+    groups: listParam(ctx, "groups"),
+    completionFields: ctx.params.has("completion_fields")
+      ? listParam(ctx, "completion_fields")
+      : fields,
+    fielddataFields: ctx.params.has("fielddata_fields")
+      ? listParam(ctx, "fielddata_fields")
+      : fields,
+    includeSegmentFileSizes: boolParam(ctx, "include_segment_file_sizes"),
+    openContexts: contexts,
+  };
+  // A closed index keeps its documents; its segments are unloaded (listed with
+  // `include_unloaded_segments`) and closing committed its translog.
+  const unloaded = boolParam(ctx, "include_unloaded_segments");
+  const wholes = new Map(
+    indices.map((i) => {
+      const h = holdingOf(i);
+      return [i, i.closed && !unloaded ? { ...h, segments: 0 } : h];
+    }),
+  );
+  const all = [...wholes.values()];
+  const primaries = indices.reduce((n, i) => n + i.shardCount, 0);
+  const copies = indices.reduce((n, i) => n + i.shardCount * (1 + i.replicas), 0);
+  const out: Record<string, unknown> = {
+    _shards: { total: copies, successful: primaries, failed: 0 },
+    _all: { primaries: block(metrics, all, o), total: block(metrics, all, o) },
+  };
+  if (level === "cluster") return ok(out);
+  const perIndex: Record<string, unknown> = {};
+  for (const index of indices) {
+    const whole = wholes.get(index);
+    const entry: Record<string, unknown> = { uuid: index.uuid };
+    if (!index.closed) entry.health = statusOf(index);
+    entry.status = index.closed ? "close" : "open";
+    entry.primaries = block(metrics, [whole!], o);
+    entry.total = block(metrics, [whole!], o);
+    if (level === "shards" && !index.closed) {
+      const shards: Record<string, unknown> = {};
+      shardParts(index).forEach((part, n) => {
+        shards[String(n)] = [shardEntry(ctx, index, part, metrics, o)];
+      });
+      entry.shards = shards;
+    }
+    perIndex[index.name] = entry;
+  }
+  out.indices = perIndex;
+  return ok(out);
 }

@@ -3,12 +3,12 @@
 import { illegalArgument } from "../_errors.ts";
 import type { AggInput } from "../_aggs/agg_values.ts";
 import { type Hits, intersect } from "../_query/doc_set.ts";
-import { execContextOf } from "../_query/exec_context.ts";
+import { execContextOf, liveOnly } from "../_query/exec_context.ts";
 import { nameMatcher } from "../_index/name_pattern.ts";
 import { fieldMapOf } from "../_index/field_map.ts";
-import { matchLive } from "../_query/query_exec.ts";
-import { disjunctionTerms } from "../_query/full_text.ts";
-import { topScoredTerms } from "../_query/max_score.ts";
+import { execute, matchLive } from "../_query/query_exec.ts";
+import { topScored } from "../_query/max_score.ts";
+import { topFirstPlan } from "../_query/top_first_plan.ts";
 import { knnSection } from "../_query/knn_section.ts";
 import type { SearchRequest } from "./search_request.ts";
 import {
@@ -198,7 +198,8 @@ export function collect(
 }
 
 /**
- * A disjunction of terms (`match`, `bool` of `term` shoulds) sorted by score on one target, whose request needs only the top
+ * A scored disjunction (`match`, `multi_match` best/most fields, `bool` of such shoulds with
+ * filters; see `top_first_plan.ts`) sorted by score on one target, whose request needs only the top
  * `from + size` and totals up to `track_total_hits`: answered by MaxScore (`max_score.ts`), with
  * the same hits, order and scores as the exhaustive path. Null when anything needs every match
  * (aggregations, post_filter, min_score, collapse, rescore, knn, search_after, scroll, exact totals).
@@ -216,10 +217,13 @@ function topFirst(
     req.knn.length > 0 || req.indicesBoost.length > 0 || req.rescoreWindow > 0
   ) return null;
   const ctx = execContextOf(targets[0]!, now);
-  const terms = disjunctionTerms(req.query, ctx);
-  if (!terms) return null;
+  const plan = topFirstPlan(req.query, ctx);
+  if (!plan) return null;
   const track = req.trackTotalHits === false ? -1 : req.trackTotalHits;
-  const top = topScoredTerms(ctx, terms, req.from + req.size, track);
+  const filter = plan.filter.length
+    ? liveOnly(ctx.snapshot, plan.filter.map((c) => execute(c, ctx, false)).reduce(intersect)).docs
+    : null;
+  const top = topScored(ctx, plan, filter, req.from + req.size, track);
   const ordered = Array.from(top.docs, (doc, i) => ({
     t: 0,
     doc,

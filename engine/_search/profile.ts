@@ -26,6 +26,16 @@ const LUCENE: Partial<Record<QueryNode["kind"], string>> = {
   boosting: "BoostingQuery",
 };
 
+/** The Lucene query a node rewrites to: a `match` of one word is a term query. */
+function luceneType(n: QueryNode): string {
+  if (
+    n.kind === "match" && typeof n.query === "string" && /^[\p{L}\p{N}_]+$/u.test(n.query.trim())
+  ) {
+    return "TermQuery";
+  }
+  return LUCENE[n.kind] ?? "Query";
+}
+
 const BREAKDOWN = [
   "set_min_competitive_score",
   "match",
@@ -47,6 +57,7 @@ function children(n: QueryNode): QueryNode[] {
     case "dis_max":
       return [...n.queries];
     case "function_score":
+    case "nested":
       return [n.query];
     case "boosting":
       return [n.positive, n.negative];
@@ -74,7 +85,7 @@ function profileNode(n: QueryNode, nanos: number): JsonObject {
     breakdown[`${k}_count`] = k === "match" || k === "next_doc" ? 1 : 0;
   }
   const out: JsonObject = {
-    type: LUCENE[n.kind] ?? "Query",
+    type: luceneType(n),
     description: describe(n),
     time_in_nanos: nanos,
     breakdown,

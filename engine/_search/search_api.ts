@@ -9,6 +9,7 @@ import { searchProfile } from "./profile.ts";
 import { fieldMapOf } from "../_index/field_map.ts";
 import { formatDateAt } from "../_index/dates.ts";
 import { type HitOptions, renderHits, renderTotal } from "../_hits/hits_render.ts";
+import { checkInnerHits } from "../_hits/inner_hits.ts";
 import { parseKeepAlive } from "./keep_alive.ts";
 import { matchLive } from "../_query/query_exec.ts";
 import { execContextOf } from "../_query/exec_context.ts";
@@ -50,6 +51,7 @@ function shardFailure(err: unknown, targets: SearchTarget[]): never {
 }
 
 function checkLimits(req: SearchRequest, targets: SearchTarget[]): void {
+  checkInnerHits(req.innerHits, Math.min(...targets.map((t) => t.maxInnerResultWindow ?? 100)));
   const limit = Math.min(...targets.map((t) => t.maxResultWindow));
   if (req.rescoreWindow > limit) {
     throw illegalArgument(
@@ -248,7 +250,13 @@ function terminateEarly(c: Collected, n: number): { collected: Collected; termin
   };
 }
 
-/** Writes date sort values in the sort key's `format` (`{"d": {"format": "yyyy-MM-dd"}}`). */
+/** The sort values a doc without the field gets (Long.MIN_VALUE / Long.MAX_VALUE). */
+const LONG_SENTINELS = new Set<unknown>([-(2n ** 63n), 2n ** 63n - 1n]);
+
+/**
+ * Writes date sort values in the sort key's `format` (`{"d": {"format": "yyyy-MM-dd"}}`); a doc
+ * without the field has no date to write, so its sentinel becomes `null` as in Elasticsearch.
+ */
 function formatSortValues(
   hits: { hits: Record<string, unknown>[] },
   sort: SortKey[],
@@ -261,7 +269,11 @@ function formatSortValues(
     for (const h of hits.hits) {
       const values = h.sort as unknown[] | undefined;
       const v = values?.[j];
-      if (typeof v === "number") values![j] = formatDateAt(v, info.nanos, k.format);
+      if (LONG_SENTINELS.has(v) || (typeof v === "number" && Math.abs(v) >= 2 ** 63)) {
+        values![j] = null;
+      } else if (typeof v === "number" || typeof v === "bigint") {
+        values![j] = formatDateAt(v, info.nanos, k.format);
+      }
     }
   });
 }

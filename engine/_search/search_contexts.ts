@@ -31,6 +31,8 @@ export interface ScrollState {
   keepAlive: number;
   /** Expiry time (ms since epoch). */
   expiresAt: number;
+  /** When the scroll was opened (set when it is registered). */
+  openedAt?: number;
 }
 
 /** An open point in time: frozen targets. */
@@ -67,6 +69,8 @@ export class SearchContexts {
   maxClauseCount: number = MAX_CLAUSE_COUNT;
   /** `search.max_open_scroll_context`. */
   maxOpenScrollContext: number = MAX_OPEN_SCROLL_CONTEXT;
+  /** Called with each scroll as it is freed (cleared or expired), for the `scroll` stats. */
+  onScrollFreed: ((scroll: ScrollState, now: number) => void) | undefined;
   readonly #scrolls = new Map<string, ScrollState>();
   readonly #pits = new Map<string, PitState>();
 
@@ -87,7 +91,9 @@ export class SearchContexts {
 
   #purge(): void {
     const now = this.now();
-    for (const [id, s] of this.#scrolls) if (s.expiresAt <= now) this.#scrolls.delete(id);
+    for (const [id, s] of this.#scrolls) {
+      if (s.expiresAt <= now) this.#freeScroll(id, s, now);
+    }
     for (const [id, p] of this.#pits) if (p.expiresAt <= now) this.#pits.delete(id);
   }
 
@@ -101,6 +107,7 @@ export class SearchContexts {
   addScroll(state: ScrollState): string {
     this.#purge();
     const id = newId("scroll");
+    state.openedAt ??= this.now();
     this.#scrolls.set(id, state);
     return id;
   }
@@ -113,17 +120,31 @@ export class SearchContexts {
     return s;
   }
 
+  #freeScroll(id: string, s: ScrollState, now: number): boolean {
+    if (!this.#scrolls.delete(id)) return false;
+    this.onScrollFreed?.(s, now);
+    return true;
+  }
+
   /** Frees scrolls; returns how many were freed. */
   clearScrolls(ids: string[] | "_all"): number {
     this.#purge();
-    if (ids === "_all") {
-      const n = this.#scrolls.size;
-      this.#scrolls.clear();
-      return n;
-    }
+    const now = this.now();
     let n = 0;
-    for (const id of ids) if (this.#scrolls.delete(id)) n++;
+    for (const id of ids === "_all" ? [...this.#scrolls.keys()] : ids) {
+      const s = this.#scrolls.get(id);
+      if (s !== undefined && this.#freeScroll(id, s, now)) n++;
+    }
     return n;
+  }
+
+  /** The live scrolls and points in time, each with the targets it holds open. */
+  openContexts(): Array<{ kind: "scroll" | "pit"; targets: readonly SearchTarget[] }> {
+    this.#purge();
+    return [
+      ...[...this.#scrolls.values()].map((s) => ({ kind: "scroll" as const, targets: s.targets })),
+      ...[...this.#pits.values()].map((p) => ({ kind: "pit" as const, targets: p.targets })),
+    ];
   }
 
   /** Registers a PIT and returns its id. */

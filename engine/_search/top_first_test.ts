@@ -15,7 +15,9 @@ function rng(seed: number): () => number {
 }
 
 const WORDS = ["a1", "b2", "c3", "d4", "e5", "f6", "g7", "h8", "i9"];
-const mappings = { properties: { t: { type: "text" }, k: { type: "keyword" } } };
+const mappings = {
+  properties: { t: { type: "text" }, u: { type: "text" }, k: { type: "keyword" } },
+};
 
 // deno-lint-ignore no-explicit-any
 type Reply = Record<string, any>;
@@ -49,6 +51,7 @@ Deno.test("top-k-first match equals the exhaustive path over random corpora", ()
         batch[id] = {
           t: Array.from({ length: len }, () => word(r)).join(" "),
           k: WORDS[Math.floor(r() * 3)]!,
+          ...(r() < 0.7 ? { u: Array.from({ length: 1 + len % 3 }, () => word(r)).join(" ") } : {}),
         };
       }
       // Deletes (and overwrites) of earlier docs, so segments carry deleted docs.
@@ -68,10 +71,32 @@ Deno.test("top-k-first match equals the exhaustive path over random corpora", ()
       const should: unknown[] = words.map((w, i) =>
         i % 3 === 2 ? { term: { k: { value: w, boost: 1.5 } } } : { term: { t: w } }
       );
+      // Sometimes a should is a match or multi_match itself; sometimes the bool is boosted.
+      if (r() < 0.3) should.push({ match: { u: { query: words.join(" "), boost: 1.5 } } });
+      if (r() < 0.2) {
+        should.push({
+          multi_match: { query: words[0], fields: ["t", "u^2"], type: "most_fields" },
+        });
+      }
       const bool: Record<string, unknown> = { should };
-      const asBool = r() < 0.35;
+      if (r() < 0.2) bool.boost = 2.5;
+      const multi: Record<string, unknown> = {
+        query: words.join(" "),
+        fields: r() < 0.5 ? ["t", "u^3"] : ["t^0.5", "u", "k"].slice(0, 2 + Math.floor(r() * 2)),
+        type: r() < 0.6 ? "best_fields" : "most_fields",
+      };
+      if (r() < 0.5) multi.tie_breaker = [0.3, 1][Math.floor(r() * 2)];
+      if (r() < 0.3) multi.boost = 1.7;
+      const shape = r();
+      const asBool = shape < 0.35;
       const body: Record<string, unknown> = {
-        query: asBool ? { bool } : { match: { t: match } },
+        query: asBool
+          ? { bool }
+          : shape < 0.6
+          ? { multi_match: multi }
+          : shape < 0.7
+          ? { term: { [r() < 0.5 ? "k" : "t"]: words[0] } }
+          : { match: { t: match } },
         from: Math.floor(r() * 3) * Math.floor(r() * 10),
         size: Math.floor(r() * 16),
       };
@@ -88,6 +113,11 @@ Deno.test("top-k-first match equals the exhaustive path over random corpora", ()
       } else if (fallback < 0.25) match.minimum_should_match = bool.minimum_should_match = "2";
       else if (fallback < 0.3) should.push({ match_phrase: { t: "a1 b2" } });
       else if (fallback < 0.35) bool.filter = { term: { k: "c3" } };
+      else if (fallback < 0.5) {
+        // Shoulds with filters: every filter doc matches (msm 0), or one should is required.
+        bool.filter = [{ term: { k: WORDS[Math.floor(r() * 3)] } }, { exists: { field: "t" } }];
+        if (r() < 0.4) bool.minimum_should_match = 1;
+      }
       const fast: Reply = searchApi(new SearchContexts(), [target], body, new URLSearchParams());
       const full: Reply = searchApi(
         new SearchContexts(),
@@ -110,4 +140,36 @@ Deno.test("top-k-first match equals the exhaustive path over random corpora", ()
   }
   assert.equal(cases, 480);
   assert.ok(pruned > 50, `only ${pruned} cases passed the total threshold`);
+});
+
+Deno.test("top-k-first bool shoulds with a filter: unscored filter docs fill the page at 0", () => {
+  const idx = new TestIndex("p", mappings);
+  const docs: Record<string, Record<string, unknown> | null> = {};
+  for (let i = 0; i < 60; i++) {
+    docs[`d${i}`] = { t: i % 7 === 0 ? "i9 a1" : "a1 b2", k: i % 2 ? "a1" : "b2" };
+  }
+  idx.put(docs).put({ d3: null, d14: null });
+  const target = idx.target();
+  for (
+    const should of [[{ term: { t: "i9" } }], [{ match: { t: "zz" } }], [{ match: { t: "b2 i9" } }]]
+  ) {
+    for (const msm of [undefined, 1]) {
+      const bool = { should, filter: { term: { k: "b2" } }, minimum_should_match: msm };
+      for (const [from, size] of [[0, 20], [3, 4], [25, 10]]) {
+        const body = { query: { bool }, from, size };
+        const fast: Reply = searchApi(new SearchContexts(), [target], body, new URLSearchParams());
+        const full: Reply = searchApi(
+          new SearchContexts(),
+          [target],
+          { ...body, track_total_hits: true },
+          new URLSearchParams(),
+        );
+        const rows = (res: Reply) => res.hits.hits.map((h: Reply) => [h._id, h._score]);
+        const why = JSON.stringify(body);
+        assert.deepEqual(rows(fast), rows(full), why);
+        assert.deepEqual(fast.hits.total, full.hits.total, why);
+        assert.equal(fast.hits.max_score, full.hits.max_score, why);
+      }
+    }
+  }
 });

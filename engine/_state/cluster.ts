@@ -16,6 +16,11 @@ export interface ResolveOptions {
   /** Wildcards also match hidden indices (`index.hidden: true`), as `expand_wildcards=hidden|all`. */
   expandHidden?: boolean;
   includeClosed?: boolean;
+  /**
+   * Aliases are not index names here (index deletion): wildcards match indices only and a bare
+   * alias name is unavailable.
+   */
+  ignoreAliases?: boolean;
 }
 
 /** 404 `index_not_found_exception` for `name`. */
@@ -101,7 +106,9 @@ export class Cluster {
    * of first appearance. Missing concrete names give 404 unless `ignoreUnavailable`.
    */
   resolve(expression: string | undefined, options: ResolveOptions = {}): IndexState[] {
-    const parts = !expression || expression === "_all" || expression === "*"
+    // No expression, `_all` or `*` means every index, as named; aliases add nothing then.
+    const trivial = !expression || expression === "_all" || expression === "*";
+    const parts = trivial
       ? ["*"]
       : expression.split(",").map((p) => p.trim()).filter((p) => p !== "");
     const found = new Map<string, IndexState>();
@@ -115,6 +122,7 @@ export class Cluster {
       if (part === "_all" || isPattern(part)) {
         sawWildcard = true;
         const pattern = part === "_all" ? "*" : part;
+        let matched = false;
         for (const index of this.indices.values()) {
           if (index.closed ? !options.expandClosed : options.expandOpen === false) continue;
           if (isHidden(index) && !options.expandHidden && !dotted(pattern, index)) continue;
@@ -123,15 +131,23 @@ export class Cluster {
             !(pattern.startsWith("*") && index.name.startsWith(".") && !options.expandHidden)
           ) {
             found.set(index.name, index);
+            matched = true;
           }
         }
-        for (const alias of this.aliasNames()) {
+        for (const alias of options.ignoreAliases || trivial ? [] : this.aliasNames()) {
           if (!matchPattern(pattern, alias)) continue;
+          const dottedAlias = pattern.startsWith(".") && alias.startsWith(".");
+          if (this.aliasHidden(alias) && !options.expandHidden && !dottedAlias) continue;
+          // Through a visible (or asked-for) alias every index counts, hidden or not.
           for (const index of this.aliasIndices(alias)) {
             if (index.closed ? !options.expandClosed : options.expandOpen === false) continue;
-            if (isHidden(index) && !options.expandHidden && !dotted(pattern, index)) continue;
             found.set(index.name, index);
+            matched = true;
           }
+        }
+        // Each wildcard must match something when no indices are not allowed.
+        if (options.allowNoIndices === false && !matched && parts.length > 1) {
+          throw indexNotFound(part);
         }
         continue;
       }
@@ -144,12 +160,21 @@ export class Cluster {
         found.set(index.name, index);
         continue;
       }
-      const viaAlias = this.aliasIndices(part);
+      const viaAlias = options.ignoreAliases ? [] : this.aliasIndices(part);
       if (viaAlias.length > 0) {
         for (const i of viaAlias) found.set(i.name, i);
         continue;
       }
-      if (!options.ignoreUnavailable) throw indexNotFound(part);
+      if (options.ignoreUnavailable) continue;
+      // A name starting with `_` is reserved for APIs: Elasticsearch says so rather than 404.
+      if (part.startsWith("_")) {
+        throw esError(
+          "invalid_index_name_exception",
+          `Invalid index name [${part}], must not start with '_'.`,
+          { index_uuid: "_na_", index: part },
+        );
+      }
+      throw indexNotFound(part);
     }
     if (found.size === 0 && options.allowNoIndices === false) {
       throw indexNotFound(sawWildcard ? parts.join(",") : (expression ?? "_all"));
@@ -217,6 +242,11 @@ export class Cluster {
       );
     }
     throw indexNotFound(name);
+  }
+
+  /** True when alias `alias` is hidden (`is_hidden: true`), left out of wildcard expansion. */
+  aliasHidden(alias: string): boolean {
+    return this.aliasIndices(alias).some((i) => i.aliases.get(alias)?.is_hidden === true);
   }
 
   /** Adds or replaces an alias on an index. */

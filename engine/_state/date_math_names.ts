@@ -4,6 +4,7 @@
 import { esError } from "../_errors.ts";
 import { evalDateMath } from "../_index/dates.ts";
 import { formatWithPattern } from "../_index/date_format.ts";
+import { parseTimeZone, type TimeZone, toLocal, UTC } from "../_index/time_zones.ts";
 
 const DEFAULT_FORMAT = "uuuu.MM.dd";
 
@@ -11,12 +12,13 @@ function invalid(expression: string, why: string): never {
   throw esError("parse_exception", `invalid dynamic name expression [${expression}]. ${why}`);
 }
 
-/** Minutes east of UTC for `+01:00`, `-0530`, `Z` or `UTC`; undefined for anything else. */
-function offsetMinutes(zone: string): number | undefined {
-  if (zone === "Z" || zone === "UTC") return 0;
-  const m = /^([+-])(\d{2}):?(\d{2})$/.exec(zone);
-  if (!m) return undefined;
-  return (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3]));
+/** The zone of a placeholder, refused (with the reason) as an invalid expression. */
+function zoneOf(zone: string, expression: string): TimeZone {
+  try {
+    return parseTimeZone(zone);
+  } catch (e) {
+    return invalid(expression, e instanceof Error ? e.message : String(e));
+  }
 }
 
 /** One `{math{format|zone}}` placeholder's text at the clock reading `now`. */
@@ -24,26 +26,21 @@ function placeholder(inner: string, now: number, expression: string): string {
   const open = inner.indexOf("{");
   const math = open < 0 ? inner : inner.slice(0, open);
   let format = DEFAULT_FORMAT;
-  let offset = 0;
+  let tz = UTC;
   if (open >= 0) {
     if (!inner.endsWith("}")) invalid(inner, "missing closing `}` for date math format");
     const [fmt, zone] = inner.slice(open + 1, -1).split("|");
     if (!fmt) invalid(inner, "missing date format");
     format = fmt;
-    if (zone !== undefined) {
-      const minutes = offsetMinutes(zone);
-      if (minutes === undefined) {
-        invalid(expression, `unsupported time zone [${zone}]: use an offset such as +01:00`);
-      }
-      offset = minutes * 60_000;
-    }
+    if (zone !== undefined) tz = zoneOf(zone, expression);
   }
   if (!math.startsWith("now")) {
     invalid(expression, `date math must start with [now], got [${math}]`);
   }
-  const at = evalDateMath(math, now + offset, false);
+  const at = evalDateMath(math, now, false, undefined, tz);
   if (Number.isNaN(at)) invalid(expression, `invalid date math [${math}]`);
-  return formatWithPattern(at, format) ?? invalid(expression, `unsupported format [${format}]`);
+  return formatWithPattern(toLocal(tz, at), format) ??
+    invalid(expression, `unsupported format [${format}]`);
 }
 
 /**

@@ -9,6 +9,12 @@ Deno.test("date-math index names resolve like Elasticsearch", () => {
   assert.equal(resolveDateMathName("<logs-{now/d-1d}>", NOW), "logs-2024.03.14");
   assert.equal(resolveDateMathName("<logs-{now/M{yyyy.MM}}>", NOW), "logs-2024.03");
   assert.equal(resolveDateMathName("<logs-{now/d{yyyy.MM.dd|+02:00}}>", NOW), "logs-2024.03.16");
+  assert.equal(resolveDateMathName("<l-{now/d{yyyy.MM.dd|Asia/Tokyo}}>", NOW), "l-2024.03.16");
+  assert.equal(resolveDateMathName("<l-{now/h{HH|America/New_York}}>", NOW), "l-18");
+  assert.throws(
+    () => resolveDateMathName("<l-{now/d{yyyy|Moon/Base}}>", NOW),
+    /invalid dynamic name expression .*Unknown time-zone ID: Moon\/Base/,
+  );
   assert.equal(resolveDateMathName("<a\\{b\\}-{now/y{yyyy}}>", NOW), "a{b}-2024");
   assert.equal(resolveDateMathName("plain", NOW), "plain");
   assert.equal(resolveDateMathNames("x,<y-{now/d}>", NOW), "x,y-2024.03.15");

@@ -1,5 +1,6 @@
 // Dynamic mapping: the fields Elasticsearch adds to a mapping when a document brings new ones.
 
+import { sparseVectorProblem } from "./sparse_vector_values.ts";
 import {
   checkMappingLimits,
   type MappingLimits,
@@ -190,6 +191,13 @@ function visitValue(
   path: string[],
 ): void {
   if (isVectorType(mapping.type)) return checkVector(walk, mapping, value, path);
+  if (mapping.type === "sparse_vector") {
+    const problem = sparseVectorProblem(path.join("."), value);
+    if (problem) {
+      throw esError(walk.errorType, `[1:2] failed to parse: ${problem.message}`, {}, problem);
+    }
+    return;
+  }
   if (Array.isArray(value)) {
     for (const item of value) visitValue(walk, mapping, dynamic, item, path);
     return;

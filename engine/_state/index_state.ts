@@ -4,6 +4,7 @@ import { esError } from "../_errors.ts";
 import { Shard } from "../_index/shard.ts";
 import type { Mappings, StoredDoc } from "../_index/types.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
+import { IndexStats } from "./index_stats.ts";
 import { autoExpandReplicas, type FlatSettings, parseInterval } from "./settings.ts";
 
 /** What an alias carries besides its name. */
@@ -54,6 +55,8 @@ export class IndexState {
   #liveCount = 0;
   readonly tombstones: Map<string, Tombstone> = new Map();
   closed = false;
+  /** Operation counters for `_stats`. */
+  readonly stats: IndexStats = new IndexStats();
   /** Refresh interval used when the settings give none. */
   defaultRefreshMs = 1000;
   lastRefresh: number;
@@ -185,7 +188,9 @@ export class IndexState {
   refresh(now: number, shard?: number): void {
     const partial = shard !== undefined && this.shardCount > 1;
     if (!partial) this.lastRefresh = now;
+    this.stats.refreshTotal++;
     if (this.pending.size > 0) {
+      const started = performance.now();
       const changes: Array<{ id: string; doc: StoredDoc | null }> = [];
       for (const [id, doc] of this.pending) {
         if (partial && this.shardOf(this.pendingRouting.get(id) ?? id) !== shard) continue;
@@ -196,6 +201,7 @@ export class IndexState {
         this.pendingRouting.delete(id);
       }
       if (changes.length > 0) this.shard.refresh(changes, this.mappings);
+      this.stats.refreshMillis += performance.now() - started;
     }
     if (partial) return;
     const listeners = this.listeners;
@@ -236,6 +242,7 @@ export class IndexState {
       snapshot: this.shard.snapshot(),
       mappings: this.mappings,
       maxResultWindow: this.maxResultWindow,
+      maxInnerResultWindow: this.#intSetting("index.max_inner_result_window", 100),
       maxDocvalueFields: this.#intSetting("index.max_docvalue_fields_search", 100),
       maxScriptFields: this.#intSetting("index.max_script_fields", 32),
       maxRegexLength: this.#intSetting("index.max_regex_length", 1000),

@@ -5,7 +5,24 @@ import { esError, illegalArgument } from "../_errors.ts";
 /** Flat settings map, values as strings (Elasticsearch returns setting values as strings). */
 export type FlatSettings = Record<string, string>;
 
-const STATIC = new Set(["index.number_of_shards", "index.routing_partition_size"]);
+/** Index settings Elasticsearch only takes at creation or on a closed index. */
+const STATIC = new Set([
+  "index.number_of_shards",
+  "index.number_of_routing_shards",
+  "index.routing_partition_size",
+  "index.codec",
+  "index.shard.check_on_startup",
+  "index.store.type",
+  "index.soft_deletes.enabled",
+  "index.mode",
+  "index.load_fixed_bitset_filters_eagerly",
+]);
+/** Prefixes of static setting groups (analysis chains, index sorting, similarities). */
+const STATIC_GROUPS = ["index.analysis.", "index.sort.", "index.similarity."];
+
+function isStatic(key: string): boolean {
+  return STATIC.has(key) || STATIC_GROUPS.some((p) => key.startsWith(p));
+}
 
 /** Flattens `{index: {number_of_shards: 1}}` or `{number_of_shards: 1}` into `{"index.number_of_shards": "1"}`. */
 export function flattenSettings(input: unknown, prefix = ""): FlatSettings {
@@ -111,15 +128,18 @@ export function autoExpandReplicas(value: string): { min: number; max: number } 
   return { min, max };
 }
 
-/** Refuses changes to static settings on an open index, as Elasticsearch does. */
-export function checkUpdatable(flat: FlatSettings, indexName: string): void {
-  for (const key of Object.keys(flat)) {
-    if (STATIC.has(key)) {
-      throw illegalArgument(
-        `Can't update non dynamic settings [[${key}]] for open indices [[${indexName}]]`,
-      );
-    }
-  }
+/**
+ * Refuses changes to static settings when any target index is open, as Elasticsearch does: every
+ * static key and every open index (`[name/uuid]`) in one message.
+ */
+export function checkUpdatable(flat: FlatSettings, openIndices: readonly string[]): void {
+  const keys = Object.keys(flat).filter(isStatic);
+  if (keys.length === 0 || openIndices.length === 0) return;
+  throw illegalArgument(
+    `Can't update non dynamic settings [[${keys.join(", ")}]] for open indices [${
+      openIndices.map((i) => `[${i}]`).join(", ")
+    }]`,
+  );
 }
 
 const UNITS: Record<string, number> = {

@@ -145,15 +145,18 @@ export function updateDocument(
       `required seqNo [${opts.ifSeqNo}], primary term [${opts.ifPrimaryTerm}]. current document has seqNo [${current.seqNo}] and primary term [${current.primaryTerm}]`,
     );
   }
-  const noop = (): WriteResult => ({
-    index,
-    id,
-    version: current.version,
-    seqNo: current.seqNo,
-    primaryTerm: current.primaryTerm,
-    result: "noop",
-    doc: current,
-  });
+  const noop = (): WriteResult => {
+    index.stats.noopUpdateTotal++;
+    return {
+      index,
+      id,
+      version: current.version,
+      seqNo: current.seqNo,
+      primaryTerm: current.primaryTerm,
+      result: "noop",
+      doc: current,
+    };
+  };
   if ((index.mappings._source as { enabled?: boolean } | undefined)?.enabled === false) {
     throw esError(
       "document_source_missing_exception",

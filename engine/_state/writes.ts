@@ -118,7 +118,7 @@ function nextVersion(
   return current ? current.version + 1 : (tomb?.version ?? 0) + 1;
 }
 
-/** Indexes (creates or replaces) a document. */
+/** Indexes (creates or replaces) a document; counted in the index's `indexing` stats. */
 export function indexDocument(
   index: IndexState,
   id: string,
@@ -127,6 +127,24 @@ export function indexDocument(
   errorType: ParseErrorType,
 ): WriteResult {
   validateWriteOptions(opts);
+  const started = performance.now();
+  try {
+    const result = indexValidated(index, id, source, opts, errorType);
+    index.stats.indexed(performance.now() - started);
+    return result;
+  } catch (e) {
+    index.stats.indexFailed++;
+    throw e;
+  }
+}
+
+function indexValidated(
+  index: IndexState,
+  id: string,
+  source: Record<string, unknown>,
+  opts: WriteOptions,
+  errorType: ParseErrorType,
+): WriteResult {
   if (source === null || typeof source !== "object" || Array.isArray(source)) {
     throw esError(errorType, "failed to parse, document is empty");
   }
@@ -167,11 +185,14 @@ export function deleteDocument(index: IndexState, id: string, opts: WriteOptions
   if (!current && opts.ifSeqNo === undefined && (opts.versionType ?? "internal") === "internal") {
     const version = (index.tombstones.get(id)?.version ?? 0) + 1;
     const seqNo = index.takeSeqNo();
+    index.stats.deleted(0);
     return { index, id, version, seqNo, primaryTerm: 1, result: "not_found" };
   }
+  const started = performance.now();
   const version = nextVersion(index, id, opts, current);
   const seqNo = index.takeSeqNo();
   index.put(id, null, { version, seqNo }, opts.routing ?? current?.routing, current !== undefined);
+  index.stats.deleted(performance.now() - started);
   return { index, id, version, seqNo, primaryTerm: 1, result: current ? "deleted" : "not_found" };
 }
 

@@ -1,0 +1,117 @@
+// Attempt deadlines without a timer per request. Each attempt gets a plain AbortController; one
+// shared schedule keeps the attempts in flight and a single pending tick at (or before) the
+// earliest deadline. The tick aborts what has expired and sets the next one. A tick is an
+// `AbortSignal.timeout` (the web-standard timer that does not keep a process alive by itself);
+// it comes at least every few milliseconds while attempts are in flight and stops when none are.
+//
+// Per request that is an AbortController and a Set entry instead of a timer (and, with a
+// caller's signal, one listener instead of `AbortSignal.any`): a finished attempt leaves
+// nothing pending, where a 30 s timer per request would pile up by the thousand under load.
+
+/** One watched attempt: its signal aborts at the deadline or when the caller's signal does. */
+export class Watch {
+  readonly #controller = new AbortController();
+  readonly #schedule: Deadlines;
+  readonly #outer: AbortSignal | undefined;
+  readonly deadline: number;
+
+  constructor(schedule: Deadlines, deadline: number, outer: AbortSignal | undefined) {
+    this.#schedule = schedule;
+    this.deadline = deadline;
+    this.#outer = outer;
+    if (outer !== undefined) {
+      if (outer.aborted) this.#controller.abort(outer.reason);
+      else outer.addEventListener("abort", this, { once: true });
+    }
+  }
+
+  /** The attempt's signal: hand it to `fetch` and to the body reader. */
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  /** The caller's signal aborted (an EventListener object: no closure per attempt). */
+  handleEvent(): void {
+    this.#controller.abort(this.#outer?.reason);
+  }
+
+  /** The deadline passed. */
+  expire(): void {
+    this.#outer?.removeEventListener("abort", this);
+    this.#controller.abort(new DOMException("The attempt timed out", "TimeoutError"));
+  }
+
+  /** The attempt is over (answered or failed): stop watching it. */
+  done(): void {
+    this.#outer?.removeEventListener("abort", this);
+    this.#schedule.forget(this);
+  }
+}
+
+/**
+ * How often the tick comes while attempts are in flight, at the latest (ms). A process whose
+ * last request has ended keeps running at most this long for a pending tick (a listened
+ * `AbortSignal.timeout` keeps Deno alive); listening and unlistening per request instead costs
+ * several µs of each request in Deno's event loop.
+ */
+const HEARTBEAT_MS = 10;
+
+/** The attempts in flight of one transport and the tick that expires them. */
+export class Deadlines {
+  readonly #live = new Set<Watch>();
+  /** The pending tick, and when it fires (Infinity: none). */
+  #tick: AbortSignal | undefined;
+  #next = Infinity;
+  readonly #onTick = (): void => this.#expire();
+
+  /** How many attempts are watched (for tests: nothing stays behind). */
+  get size(): number {
+    return this.#live.size;
+  }
+
+  /**
+   * Starts watching an attempt that may take `ms` milliseconds.
+   *
+   * @param ms The attempt's time limit.
+   * @param outer The caller's signal, if any: its abort aborts the attempt with its reason.
+   * @returns The watch; call `done()` when the attempt is over.
+   */
+  watch(ms: number, outer: AbortSignal | undefined): Watch {
+    const now = performance.now();
+    const deadline = now + ms;
+    const watch = new Watch(this, deadline, outer);
+    this.#live.add(watch);
+    if (this.#tick === undefined || deadline < this.#next) this.#arm(deadline, now);
+    return watch;
+  }
+
+  /** Stops watching (called by `Watch.done`). */
+  forget(watch: Watch): void {
+    this.#live.delete(watch);
+  }
+
+  #arm(deadline: number, now: number): void {
+    this.#tick?.removeEventListener("abort", this.#onTick);
+    const at = Math.min(deadline, now + HEARTBEAT_MS);
+    this.#next = at;
+    // Rounded up: a tick never comes before the deadline it is for.
+    const tick = AbortSignal.timeout(Math.max(0, Math.ceil(at - now)));
+    tick.addEventListener("abort", this.#onTick, { once: true });
+    this.#tick = tick;
+  }
+
+  #expire(): void {
+    const now = performance.now();
+    this.#tick = undefined;
+    this.#next = Infinity;
+    let earliest = Infinity;
+    for (const watch of this.#live) {
+      if (watch.deadline <= now) {
+        this.#live.delete(watch);
+        watch.expire();
+      } else if (watch.deadline < earliest) earliest = watch.deadline;
+    }
+    // Nothing in flight: no tick (an idle transport costs nothing and holds no process open).
+    if (earliest < Infinity) this.#arm(earliest, now);
+  }
+}

@@ -1,0 +1,86 @@
+import assert from "node:assert/strict";
+import { Deadlines } from "./_deadlines.ts";
+
+const reasonOf = (signal: AbortSignal) => signal.reason as { name?: string };
+
+const aborted = (signal: AbortSignal) =>
+  new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+
+Deno.test("deadlines: an attempt's signal aborts with a TimeoutError once its time is up", async () => {
+  const schedule = new Deadlines();
+  const started = performance.now();
+  const watch = schedule.watch(30, undefined);
+  assert.equal(watch.signal.aborted, false);
+  await aborted(watch.signal);
+  assert.ok(performance.now() - started >= 29, "not before its deadline");
+  assert.equal(reasonOf(watch.signal).name, "TimeoutError");
+  assert.equal(schedule.size, 0, "an expired attempt is no longer watched");
+});
+
+Deno.test("deadlines: a shorter attempt after a longer one expires first; the longer one later", async () => {
+  const schedule = new Deadlines();
+  const long = schedule.watch(120, undefined);
+  const short = schedule.watch(20, undefined);
+  await aborted(short.signal);
+  assert.equal(long.signal.aborted, false, "the long attempt still runs");
+  assert.equal(schedule.size, 1);
+  await aborted(long.signal);
+  assert.equal(schedule.size, 0);
+});
+
+Deno.test("deadlines: a finished attempt is never aborted and leaves nothing behind", async () => {
+  const schedule = new Deadlines();
+  const early = schedule.watch(10, undefined);
+  early.done();
+  const later = schedule.watch(40, undefined);
+  await aborted(later.signal);
+  assert.equal(early.signal.aborted, false);
+  assert.equal(schedule.size, 0);
+  // Watching again after the schedule went idle arms a new tick.
+  const again = schedule.watch(10, undefined);
+  await aborted(again.signal);
+  assert.equal(reasonOf(again.signal).name, "TimeoutError");
+});
+
+Deno.test("deadlines: the caller's signal aborts the attempt with the caller's reason", () => {
+  const schedule = new Deadlines();
+  const caller = new AbortController();
+  const watch = schedule.watch(60_000, caller.signal);
+  caller.abort(new Error("user left"));
+  assert.equal(watch.signal.aborted, true);
+  assert.equal((watch.signal.reason as Error).message, "user left");
+  watch.done();
+  assert.equal(schedule.size, 0);
+  // Already aborted before the attempt started.
+  const late = schedule.watch(60_000, caller.signal);
+  assert.equal(late.signal.aborted, true);
+  late.done();
+  // After done() the caller's signal no longer reaches the attempt.
+  const other = new AbortController();
+  const finished = schedule.watch(60_000, other.signal);
+  finished.done();
+  other.abort();
+  assert.equal(finished.signal.aborted, false);
+});
+
+Deno.test("deadlines: a finished request leaves nothing that keeps the process running", async () => {
+  // A script that makes one request (attempt timeout one minute) and ends: it must exit at once,
+  // not when the pending tick would fire.
+  const transport = new URL("./transport.ts", import.meta.url).href;
+  const script = `
+    const { Transport } = await import(${JSON.stringify(transport)});
+    const t = new Transport({ nodes: ["http://a:9200"], timeoutMs: 60000,
+      fetch: () => Promise.resolve(Response.json({ ok: true })) });
+    await t.request({ method: "GET", path: "/" });
+    console.log("done");`;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["eval", script],
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const killer = setTimeout(() => child.kill(), 20_000);
+  const out = await child.output();
+  clearTimeout(killer);
+  assert.equal(out.success, true, new TextDecoder().decode(out.stderr));
+  assert.equal(new TextDecoder().decode(out.stdout).trim(), "done");
+});

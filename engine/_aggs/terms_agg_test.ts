@@ -1,0 +1,102 @@
+import assert from "node:assert/strict";
+import { Engine } from "../engine.ts";
+import { call, type Reply } from "../../tests/support/engine_call.ts";
+
+async function docs(): Promise<Engine> {
+  const engine = new Engine();
+  await call(engine, "PUT", "/t", {
+    mappings: { properties: { str: { type: "keyword" }, num: { type: "long" } } },
+  });
+  const all = [{ str: "abc", num: 1 }, { str: "abc", num: 2 }, { str: "bcd", num: 1 }, {}];
+  for (const [i, d] of all.entries()) await call(engine, "PUT", `/t/_doc/${i}`, d);
+  await call(engine, "POST", "/t/_refresh");
+  return engine;
+}
+
+async function terms(engine: Engine, body: Reply): Promise<Reply> {
+  const r = await call(engine, "POST", "/t/_search", { size: 0, aggs: { a: { terms: body } } });
+  return r.code === 200 ? r.aggregations.a : r;
+}
+
+const pairs = (r: Reply): unknown[] => r.buckets.map((b: Reply) => [b.key, b.doc_count]);
+
+Deno.test("terms: missing puts docs without the field in a bucket of that value", async () => {
+  const engine = await docs();
+  assert.deepEqual(pairs(await terms(engine, { field: "str", missing: "zzz" })), [
+    ["abc", 2],
+    ["bcd", 1],
+    ["zzz", 1],
+  ]);
+  assert.deepEqual(pairs(await terms(engine, { field: "num", missing: 9 })), [
+    [1, 2],
+    [2, 1],
+    [9, 1],
+  ]);
+  engine.close();
+});
+
+Deno.test("terms: show_term_doc_count_error adds the per-bucket error", async () => {
+  const engine = await docs();
+  const r = await terms(engine, { field: "str", show_term_doc_count_error: true });
+  assert.deepEqual(r.buckets[0], { key: "abc", doc_count: 2, doc_count_error_upper_bound: 0 });
+  assert.equal(
+    (await terms(engine, { field: "str" })).buckets[0].doc_count_error_upper_bound,
+    undefined,
+  );
+  engine.close();
+});
+
+Deno.test("terms: size and order direction checked as the parser checks them", async () => {
+  const engine = await docs();
+  const zero = await terms(engine, { field: "str", size: 0 });
+  assert.equal(zero.code, 400);
+  assert.equal(zero.error.type, "x_content_parse_exception");
+  assert.equal(zero.error.reason, "[terms] failed to parse field [size]");
+  assert.equal(zero.error.caused_by.reason, "[size] must be greater than 0. Found [0] in [a]");
+  const dir = await terms(engine, { field: "str", order: { _count: "up" } });
+  assert.equal(dir.code, 400);
+  assert.equal(dir.error.root_cause[0].type, "parsing_exception");
+  assert.equal(dir.error.root_cause[0].reason, "Unknown order direction [up]");
+  const noField = await terms(engine, { size: 1 });
+  assert.equal(noField.code, 400);
+  assert.equal(
+    noField.error.root_cause[0].reason,
+    "Required one of fields [field, script], but none were specified.",
+  );
+  engine.close();
+});
+
+Deno.test("terms: include and exclude as values or Lucene regular expressions", async () => {
+  const engine = await docs();
+  assert.deepEqual(pairs(await terms(engine, { field: "str", include: "a.*" })), [["abc", 2]]);
+  assert.deepEqual(pairs(await terms(engine, { field: "str", exclude: ["abc"] })), [["bcd", 1]]);
+  // A pattern that backtracks badly in JavaScript runs in bounded time on the automaton.
+  const slow = await terms(engine, { field: "str", include: "(a+)+b" });
+  assert.deepEqual(pairs(slow), []);
+  const partition = await terms(engine, {
+    field: "str",
+    include: { partition: 0, num_partitions: 2 },
+  });
+  assert.equal(partition.code, 400);
+  assert.match(partition.error.root_cause[0].reason, /partitions/);
+  engine.close();
+});
+
+Deno.test("terms: min_doc_count 0 lists every term of the field, empty ones with a count of 0", async () => {
+  const engine = await docs();
+  const r = await call(engine, "POST", "/t/_search", {
+    size: 0,
+    query: { term: { str: "bcd" } },
+    aggs: {
+      a: {
+        terms: { field: "str", min_doc_count: 0 },
+        aggs: { n: { value_count: { field: "num" } } },
+      },
+    },
+  });
+  assert.deepEqual(
+    r.aggregations.a.buckets.map((b: Reply) => [b.key, b.doc_count, b.n.value]),
+    [["bcd", 1, 1], ["abc", 0, 0]],
+  );
+  engine.close();
+});

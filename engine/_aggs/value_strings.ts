@@ -1,0 +1,73 @@
+// The `*_as_string` companions Elasticsearch writes beside a metric's numbers when the result
+// has a format (a `format` parameter, or a date field): `value_as_string` right after `value`,
+// the stats' strings after their numbers, `<percent>_as_string` after each percentile.
+
+import { setOwn } from "../_index/own.ts";
+import type { JsonObject } from "../_json.ts";
+
+const STATS = ["min", "max", "avg", "sum"];
+const EXTENDED = [
+  "sum_of_squares",
+  "variance",
+  "variance_population",
+  "variance_sampling",
+  "std_deviation",
+  "std_deviation_population",
+  "std_deviation_sampling",
+];
+
+/** The text forms of the finite numbers among `keys` of `o`, named `<key>_as_string` or not. */
+function strings(
+  o: JsonObject,
+  keys: string[],
+  text: (n: number) => string,
+  suffix = "_as_string",
+): JsonObject {
+  const out: JsonObject = {};
+  for (const k of keys) {
+    const v = o[k];
+    if (typeof v === "number" && Number.isFinite(v)) setOwn(out, `${k}${suffix}`, text(v));
+  }
+  return out;
+}
+
+/**
+ * Adds the text forms of a metric result's numbers, in Elasticsearch's order; the result is
+ * returned unchanged when `text` is null.
+ */
+export function withValueStrings(
+  result: JsonObject,
+  text: ((n: number) => string) | null,
+): JsonObject {
+  if (!text) return result;
+  const out: JsonObject = {};
+  const stats = typeof result.count === "number" && Object.hasOwn(result, "min");
+  const extended = stats && Object.hasOwn(result, "sum_of_squares");
+  const counted = result.count !== 0;
+  for (const [k, v] of Object.entries(result)) {
+    if (extended && counted && k === "sum_of_squares") {
+      Object.assign(out, strings(result, STATS, text));
+    }
+    setOwn(out, k, v);
+    if ((k === "value" || k === "normalized_value") && typeof v === "number") {
+      if (Number.isFinite(v)) setOwn(out, `${k}_as_string`, text(v));
+    }
+    if (k === "values" && v !== null && typeof v === "object" && !Array.isArray(v)) {
+      const values: JsonObject = {};
+      for (const [p, n] of Object.entries(v as JsonObject)) {
+        setOwn(values, p, n);
+        if (typeof n === "number" && Number.isFinite(n)) setOwn(values, `${p}_as_string`, text(n));
+      }
+      out.values = values;
+    }
+  }
+  if (stats && !extended && counted) Object.assign(out, strings(result, STATS, text));
+  if (extended && counted) {
+    Object.assign(out, strings(result, EXTENDED, text));
+    const bounds = result.std_deviation_bounds as JsonObject | undefined;
+    if (bounds) {
+      out.std_deviation_bounds_as_string = strings(bounds, Object.keys(bounds), text, "");
+    }
+  }
+  return out;
+}

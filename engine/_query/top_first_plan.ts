@@ -1,0 +1,257 @@
+// Which queries can be answered top k first (`max_score.ts`), and how their scores combine: a tree
+// of BM25 term clauses under sums (`match`, `bool` shoulds, `most_fields`) and dis_max nodes
+// (`best_fields`), each with the boost the exhaustive path multiplies by.
+
+import { analyzerFor } from "../_index/analysis.ts";
+import type { ExecContext } from "./exec_context.ts";
+import { resolveMsm } from "./full_text.ts";
+import type { QueryNode, QueryOf } from "./query_nodes.ts";
+import { termText } from "./term_queries.ts";
+
+/** One optional term: scored by BM25 in its field, its weight times `boost` (> 0). */
+export interface TermClause {
+  /** Field path (text or keyword). */
+  readonly field: string;
+  /** The indexed term. */
+  readonly term: string;
+  /** Score multiplier inside the term's weight, > 0. */
+  readonly boost: number;
+}
+
+/** Scores of children combined: summed, or the best plus `tieBreaker` × the rest; then × `boost`. */
+export interface ScoreNode {
+  /** How the children's scores combine. */
+  readonly combine: "sum" | "dis_max";
+  /** For dis_max: weight of the other matching children, in [0, 1]. */
+  readonly tieBreaker: number;
+  /** Multiplies the combined score, > 0 (1 = untouched). */
+  readonly boost: number;
+  /** Term clauses and nested nodes, in the order the exhaustive path adds them. */
+  readonly children: readonly (ScoreNode | TermClause)[];
+}
+
+/** A query answerable top k first. */
+export interface TopFirstPlan {
+  /** The scored part. */
+  readonly root: ScoreNode;
+  /** Non-scoring clauses every hit must match (a `bool`'s filters). */
+  readonly filter: readonly QueryNode[];
+  /** Every filter doc matches and the scored part only adds to its score (should with msm 0). */
+  readonly optional: boolean;
+}
+
+/**
+ * The plan of `q`, or null when it is not a plain scored disjunction: a `match` on a text field
+ * (`or`, one term required, no fuzziness or prefix), a `term` on a text or keyword field, a
+ * `multi_match` of type best_fields (tie_breaker in [0, 1]) or most_fields over text and keyword fields,
+ * or a `bool` of such shoulds with optional filters (no must or must_not). Boosts must be > 0.
+ *
+ * @example
+ * ```ts
+ * import { topFirstPlan } from "./top_first_plan.ts";
+ * import { execContextOf } from "./exec_context.ts";
+ * import { Shard } from "../_index/shard.ts";
+ * const mappings = { properties: { t: { type: "text" } } };
+ * const ctx = execContextOf({ index: "i", mappings, snapshot: new Shard().snapshot() } as never, 0);
+ * const plan = topFirstPlan({ kind: "match_all", boost: 1 }, ctx);
+ * console.assert(plan === null);
+ * ```
+ */
+export function topFirstPlan(q: QueryNode, ctx: ExecContext): TopFirstPlan | null {
+  if (q.kind === "bool" && q.filter.length > 0) {
+    if (q.must.length || q.mustNot.length || !(q.boost > 0) || !q.should.length) return null;
+    const msm = resolveMsm(q.minimumShouldMatch, q.should.length, 0);
+    if (msm > 1) return null;
+    const children = shouldNodes(q.should, ctx);
+    if (!children) return null;
+    return {
+      root: { combine: "sum", tieBreaker: 0, boost: q.boost, children },
+      filter: q.filter,
+      optional: msm <= 0,
+    };
+  }
+  const node = scoredNode(q, ctx);
+  if (!node) return null;
+  const root = "term" in node
+    ? { combine: "sum" as const, tieBreaker: 0, boost: 1, children: [node] }
+    : node;
+  return { root, filter: [], optional: false };
+}
+
+function shouldNodes(
+  should: readonly QueryNode[],
+  ctx: ExecContext,
+): (ScoreNode | TermClause)[] | null {
+  const out: (ScoreNode | TermClause)[] = [];
+  for (const c of should) {
+    const n = scoredNode(c, ctx);
+    if (!n) return null;
+    out.push(n);
+  }
+  return out;
+}
+
+function scoredNode(q: QueryNode, ctx: ExecContext): ScoreNode | TermClause | null {
+  switch (q.kind) {
+    case "term": {
+      if (q.caseInsensitive || !(q.boost > 0) || q.field.includes("*")) return null;
+      if (q.field.startsWith("_")) return null;
+      const info = ctx.fields.byPath.get(q.field);
+      if (!info || (info.kind !== "text" && info.kind !== "keyword")) return null;
+      return { field: info.path, term: termText(info, q.value), boost: q.boost };
+    }
+    case "match":
+      if (q.field.includes("*") || q.operator !== "or" || q.prefixLast) return null;
+      if (q.fuzziness !== undefined || q.zeroTermsAll) return null;
+      return fieldNode(q.field, q.query, q.analyzer, q.boost, q.minimumShouldMatch, ctx);
+    case "multi_match":
+      return multiMatchNode(q, ctx);
+    case "bool": {
+      if (q.must.length || q.filter.length || q.mustNot.length || !(q.boost > 0)) return null;
+      if (!q.should.length || resolveMsm(q.minimumShouldMatch, q.should.length, 1) !== 1) {
+        return null;
+      }
+      const children = shouldNodes(q.should, ctx);
+      return children && { combine: "sum", tieBreaker: 0, boost: q.boost, children };
+    }
+    default:
+      return null;
+  }
+}
+
+/** A `match` (or) of `query` on one text field: the sum of its terms' scores. */
+function fieldNode(
+  field: string,
+  query: unknown,
+  analyzerName: string | undefined,
+  boost: number,
+  msm: string | undefined,
+  ctx: ExecContext,
+): ScoreNode | null {
+  const info = ctx.fields.byPath.get(field);
+  if (!info || info.kind !== "text" || !(boost > 0)) return null;
+  const analyzer = analyzerName ? analyzerFor(analyzerName) : info.searchAnalyzer;
+  const terms = analyzer(String(query)).map((t) => t.term);
+  if (terms.length > 0 && resolveMsm(msm, terms.length, 1) !== 1) return null;
+  return {
+    combine: "sum",
+    tieBreaker: 0,
+    boost: 1,
+    children: terms.map((term) => ({ field, term, boost })),
+  };
+}
+
+function multiMatchNode(q: QueryOf<"multi_match">, ctx: ExecContext): ScoreNode | null {
+  if (q.type !== "best_fields" && q.type !== "most_fields") return null;
+  if (q.operator !== "or" || q.fuzziness !== undefined || !(q.boost > 0)) return null;
+  const dis = q.type === "best_fields";
+  if (dis && !(q.tieBreaker >= 0 && q.tieBreaker <= 1)) return null;
+  const children: ScoreNode[] = [];
+  for (const f of q.fields) {
+    for (const path of ctx.fields.expand(f.field)) {
+      const info = ctx.fields.byPath.get(path)!;
+      if (f.field.includes("*") && info.kind !== "text" && info.kind !== "keyword") continue;
+      if (info.kind === "keyword" && f.boost > 0) {
+        // A keyword field takes the whole query text as one term.
+        const term = { field: path, term: termText(info, q.query), boost: f.boost };
+        children.push({ combine: "sum", tieBreaker: 0, boost: 1, children: [term] });
+        continue;
+      }
+      const node = fieldNode(path, q.query, q.analyzer, f.boost, q.minimumShouldMatch, ctx);
+      if (!node) return null;
+      children.push(node);
+    }
+  }
+  if (children.length === 0) return null;
+  return {
+    combine: dis ? "dis_max" : "sum",
+    tieBreaker: dis ? q.tieBreaker : 0,
+    boost: q.boost,
+    children,
+  };
+}
+
+/** A plan flattened for scoring: clauses in order, nodes after their children. */
+export interface ScoreProgram {
+  /** The term clauses; clause i's score sits in slot i. */
+  readonly clauses: readonly TermClause[];
+  /** Product of the boosts above each clause (its score's weight in the root's bound). */
+  readonly mults: Float64Array;
+  /** 1 where no boost above the clause is applied: alone, it scores the root exactly. */
+  readonly plain: Uint8Array;
+  /** The nodes, children first; node j's score sits in slot `clauses.length + j`. */
+  readonly nodes: readonly { kids: Int32Array; dis: boolean; tie: number; boost: number }[];
+  /** The root's score from the clause slots (`hit` 1 where the clause matched, `val` its score). */
+  evaluate(hit: Uint8Array, val: Float64Array): number;
+}
+
+/**
+ * Flattens a plan's tree for per-doc scoring.
+ *
+ * @example
+ * ```ts
+ * import { compilePlan } from "./top_first_plan.ts";
+ * const p = compilePlan({ combine: "sum", tieBreaker: 0, boost: 2, children: [
+ *   { field: "t", term: "a", boost: 1 }, { field: "t", term: "b", boost: 1 }] });
+ * console.assert(p.evaluate(Uint8Array.of(1, 1, 0), Float64Array.of(1, 2, 0)) === 6);
+ * ```
+ */
+export function compilePlan(root: ScoreNode): ScoreProgram {
+  const clauses: TermClause[] = [];
+  const mults: number[] = [];
+  const plain: number[] = [];
+  const raw: { kids: (["c" | "n", number])[]; dis: boolean; tie: number; boost: number }[] = [];
+  const walk = (node: ScoreNode, mult: number, unboosted: boolean): number => {
+    const m = mult * node.boost;
+    const bare = unboosted && node.boost === 1;
+    const kids: (["c" | "n", number])[] = [];
+    for (const c of node.children) {
+      if ("term" in c) {
+        kids.push(["c", clauses.length]);
+        clauses.push(c);
+        mults.push(m);
+        plain.push(bare ? 1 : 0);
+      } else kids.push(["n", walk(c, m, bare)]);
+    }
+    raw.push({ kids, dis: node.combine === "dis_max", tie: node.tieBreaker, boost: node.boost });
+    return raw.length - 1;
+  };
+  walk(root, 1, true);
+  const c = clauses.length;
+  const nodes = raw.map((r) => ({
+    kids: Int32Array.from(r.kids, ([kind, i]) => kind === "c" ? i : c + i),
+    dis: r.dis,
+    tie: r.tie,
+    boost: r.boost,
+  }));
+  const evaluate = (hit: Uint8Array, val: Float64Array): number => {
+    let v = 0;
+    for (let j = 0; j < nodes.length; j++) {
+      const node = nodes[j]!;
+      const kids = node.kids;
+      let sum = 0;
+      let best = 0;
+      let any = 0;
+      for (let i = 0; i < kids.length; i++) {
+        const s = kids[i]!;
+        if (!hit[s]) continue;
+        const x = val[s]!;
+        sum += x;
+        if (x > best) best = x;
+        any = 1;
+      }
+      v = node.dis ? best + node.tie * (sum - best) : sum;
+      if (node.boost !== 1) v = v * node.boost;
+      hit[c + j] = any;
+      val[c + j] = v;
+    }
+    return v;
+  };
+  return {
+    clauses,
+    mults: Float64Array.from(mults),
+    plain: Uint8Array.from(plain),
+    nodes,
+    evaluate,
+  };
+}

@@ -1,0 +1,309 @@
+// The sections of an `_stats` answer, in Elasticsearch's order and shapes, summed over indices or
+// shards. With `human`, each size and time gets its readable sibling before the raw number
+// (`"size": "1.2kb"` then `"size_in_bytes"`), as Elasticsearch's humanReadableField writes them.
+
+import { matchPattern } from "../_index/name_pattern.ts";
+import type { IndexState } from "../_state/index_state.ts";
+import type { SearchCounters } from "../_state/index_stats.ts";
+import { formatBytes, formatTime } from "./cat_units.ts";
+import { fieldList, type Holding, vectorValues } from "./stats_mapped.ts";
+
+/** Every metric `_stats` answers, in Elasticsearch's order (what no metric or `_all` selects). */
+export const STATS_METRICS = [
+  "docs",
+  "shard_stats",
+  "store",
+  "indexing",
+  "get",
+  "search",
+  "merge",
+  "refresh",
+  "flush",
+  "warmer",
+  "query_cache",
+  "fielddata",
+  "completion",
+  "segments",
+  "translog",
+  "request_cache",
+  "recovery",
+  "bulk",
+  "dense_vector",
+  "sparse_vector",
+] as const;
+
+/** How a section is written: `human` siblings and the options of some metrics. */
+export interface SectionOptions {
+  human: boolean;
+  /** `groups`: patterns of the search `stats` groups to list. */
+  groups: string[];
+  /** `completion_fields` / `fields`: completion fields to list. */
+  completionFields: string[];
+  /** `fielddata_fields` / `fields`: fielddata fields to list. */
+  fielddataFields: string[];
+  includeSegmentFileSizes: boolean;
+  /** The open scroll and point-in-time contexts per index name. */
+  openContexts: Map<string, { scrolls: number; pits: number }>;
+}
+
+type Out = Record<string, unknown>;
+
+function bytes(out: Out, human: boolean, name: string, value: number, raw = `${name}_in_bytes`) {
+  if (human) out[name] = formatBytes(value);
+  out[raw] = value;
+}
+
+function millis(out: Out, human: boolean, name: string, raw: string, value: number): void {
+  const ms = Math.floor(value);
+  if (human) out[name] = formatTime(ms);
+  out[raw] = ms;
+}
+
+function sum(parts: readonly Holding[], read: (h: Holding) => number): number {
+  let n = 0;
+  for (const p of parts) n += read(p);
+  return n;
+}
+
+function counted(parts: readonly Holding[], read: (h: Holding) => number): number {
+  return sum(parts, (p) => p.counters ? read(p) : 0);
+}
+
+function searchBlock(
+  out: Out,
+  human: boolean,
+  c: (read: (s: SearchCounters) => number) => number,
+  scrollCurrent: number,
+): void {
+  out.query_total = c((s) => s.queryTotal);
+  millis(out, human, "query_time", "query_time_in_millis", c((s) => s.queryMillis));
+  out.query_current = 0;
+  out.query_failure_total = 0;
+  out.fetch_total = c((s) => s.fetchTotal);
+  millis(out, human, "fetch_time", "fetch_time_in_millis", c((s) => s.fetchMillis));
+  out.fetch_current = 0;
+  out.fetch_failure_total = 0;
+  out.scroll_total = c((s) => s.scrollTotal);
+  millis(out, human, "scroll_time", "scroll_time_in_millis", c((s) => s.scrollMillis));
+  out.scroll_current = scrollCurrent;
+  out.suggest_total = 0;
+  millis(out, human, "suggest_time", "suggest_time_in_millis", 0);
+  out.suggest_current = 0;
+}
+
+function search(parts: readonly Holding[], o: SectionOptions): Out {
+  const h = o.human;
+  const open = (p: Holding, kind: "scrolls" | "pits"): number =>
+    (o.openContexts.get(p.index.name)?.[kind] ?? 0) * p.shards;
+  const out: Out = { open_contexts: sum(parts, (p) => open(p, "scrolls") + open(p, "pits")) };
+  const scrolls = sum(parts, (p) => open(p, "scrolls"));
+  searchBlock(out, h, (read) => counted(parts, (p) => read(p.index.stats.search)), scrolls);
+  if (o.groups.length > 0) {
+    const groups: Out = {};
+    const names = new Set<string>();
+    for (const p of parts) for (const g of p.index.stats.groups.keys()) names.add(g);
+    for (const name of [...names].sort()) {
+      if (!o.groups.some((g) => g === "_all" || matchPattern(g, name))) continue;
+      const block: Out = {};
+      const read = (r: (s: SearchCounters) => number): number =>
+        counted(parts, (p) => {
+          const g = p.index.stats.groups.get(name);
+          return g === undefined ? 0 : r(g);
+        });
+      searchBlock(block, h, read, 0);
+      groups[name] = block;
+    }
+    if (Object.keys(groups).length > 0) out.groups = groups;
+  }
+  return out;
+}
+
+/** One section of a stats block; `metric` is one of {@link STATS_METRICS}. */
+export function section(metric: string, parts: readonly Holding[], o: SectionOptions): Out {
+  const h = o.human;
+  const c = (read: (s: IndexState["stats"]) => number): number =>
+    counted(parts, (p) => read(p.index.stats));
+  const out: Out = {};
+  switch (metric) {
+    case "docs":
+      out.count = sum(parts, (p) => p.docs);
+      out.deleted = sum(parts, (p) => p.deleted);
+      bytes(out, h, "total_size", sum(parts, (p) => p.bytes));
+      return out;
+    case "shard_stats":
+      return { total_count: sum(parts, (p) => p.shards) };
+    case "store": {
+      const size = sum(parts, (p) => p.bytes);
+      bytes(out, h, "size", size);
+      bytes(out, h, "total_data_set_size", size);
+      bytes(out, h, "reserved", 0);
+      return out;
+    }
+    case "indexing":
+      out.index_total = c((s) => s.indexTotal);
+      millis(out, h, "index_time", "index_time_in_millis", c((s) => s.indexMillis));
+      out.index_current = 0;
+      out.index_failed = c((s) => s.indexFailed);
+      out.delete_total = c((s) => s.deleteTotal);
+      millis(out, h, "delete_time", "delete_time_in_millis", c((s) => s.deleteMillis));
+      out.delete_current = 0;
+      out.noop_update_total = c((s) => s.noopUpdateTotal);
+      out.is_throttled = false;
+      millis(out, h, "throttle_time", "throttle_time_in_millis", 0);
+      out.write_load = 0;
+      return out;
+    case "get":
+      out.total = c((s) => s.getTotal);
+      millis(out, h, "getTime", "time_in_millis", c((s) => s.getMillis));
+      out.exists_total = c((s) => s.existsTotal);
+      millis(out, h, "exists_time", "exists_time_in_millis", c((s) => s.existsMillis));
+      out.missing_total = c((s) => s.missingTotal);
+      millis(out, h, "missing_time", "missing_time_in_millis", c((s) => s.missingMillis));
+      out.current = 0;
+      return out;
+    case "search":
+      return search(parts, o);
+    case "merge": {
+      out.current = 0;
+      out.current_docs = 0;
+      bytes(out, h, "current_size", 0);
+      out.total = 0;
+      millis(out, h, "total_time", "total_time_in_millis", 0);
+      out.total_docs = 0;
+      bytes(out, h, "total_size", 0);
+      millis(out, h, "total_stopped_time", "total_stopped_time_in_millis", 0);
+      millis(out, h, "total_throttled_time", "total_throttled_time_in_millis", 0);
+      const throttled = sum(parts, (p) => p.shards);
+      bytes(out, h, "total_auto_throttle", 20 * 1024 * 1024 * throttled);
+      return out;
+    }
+    case "refresh":
+      out.total = c((s) => s.refreshTotal);
+      millis(out, h, "total_time", "total_time_in_millis", c((s) => s.refreshMillis));
+      out.external_total = c((s) => s.externalRefreshTotal);
+      millis(
+        out,
+        h,
+        "external_total_time",
+        "external_total_time_in_millis",
+        c((s) => s.externalRefreshMillis),
+      );
+      out.listeners = 0;
+      return out;
+    case "flush":
+      out.total = c((s) => s.flushTotal);
+      out.periodic = 0;
+      millis(out, h, "total_time", "total_time_in_millis", c((s) => s.flushMillis));
+      millis(
+        out,
+        h,
+        "total_time_excluding_waiting_on_lock",
+        "total_time_excluding_waiting_on_lock_in_millis",
+        c((s) => s.flushMillis),
+      );
+      return out;
+    case "warmer":
+      out.current = 0;
+      out.total = c((s) => s.refreshTotal);
+      millis(out, h, "total_time", "total_time_in_millis", 0);
+      return out;
+    case "query_cache":
+      bytes(out, h, "memory_size", 0);
+      return {
+        ...out,
+        total_count: 0,
+        hit_count: 0,
+        miss_count: 0,
+        cache_size: 0,
+        cache_count: 0,
+        evictions: 0,
+      };
+    case "fielddata": {
+      bytes(out, h, "memory_size", 0);
+      out.evictions = 0;
+      out.global_ordinals = { build_time_in_millis: 0 };
+      const fields = fieldList(parts.map((p) => p.index), o.fielddataFields, ["text", "keyword"]);
+      if (fields.length > 0) {
+        out.fields = Object.fromEntries(fields.map((f) => [f, { memory_size_in_bytes: 0 }]));
+      }
+      return out;
+    }
+    case "completion": {
+      bytes(out, h, "size", 0);
+      const fields = fieldList(parts.map((p) => p.index), o.completionFields, ["completion"]);
+      if (fields.length > 0) {
+        out.fields = Object.fromEntries(fields.map((f) => [f, { size_in_bytes: 0 }]));
+      }
+      return out;
+    }
+    case "segments":
+      out.count = sum(parts, (p) => p.segments);
+      bytes(out, h, "memory", 0);
+      for (
+        const name of [
+          "terms_memory",
+          "stored_fields_memory",
+          "term_vectors_memory",
+          "norms_memory",
+          "points_memory",
+          "doc_values_memory",
+          "index_writer_memory",
+          "version_map_memory",
+        ]
+      ) bytes(out, h, name, 0);
+      bytes(out, h, "fixed_bit_set", 0, "fixed_bit_set_memory_in_bytes");
+      out.max_unsafe_auto_id_timestamp = -1;
+      out.file_sizes = o.includeSegmentFileSizes ? fileSizes(parts, h) : {};
+      return out;
+    case "translog": {
+      const ops = c((s) => s.translogOps);
+      out.operations = ops;
+      bytes(out, h, "size", 55 + ops * 64);
+      out.uncommitted_operations = ops;
+      bytes(out, h, "uncommitted_size", 55 + ops * 64);
+      out.earliest_last_modified_age = 0;
+      return out;
+    }
+    case "request_cache":
+      bytes(out, h, "memory_size", 0);
+      return { ...out, evictions: 0, hit_count: 0, miss_count: 0 };
+    case "recovery":
+      out.current_as_source = 0;
+      out.current_as_target = 0;
+      millis(out, h, "throttle_time", "throttle_time_in_millis", 0);
+      return out;
+    case "bulk": {
+      const total = c((s) => s.bulkTotal);
+      const time = c((s) => s.bulkMillis);
+      const size = c((s) => s.bulkBytes);
+      out.total_operations = total;
+      millis(out, h, "total_time", "total_time_in_millis", time);
+      bytes(out, h, "total_size", size);
+      millis(out, h, "avg_time", "avg_time_in_millis", total === 0 ? 0 : time / total);
+      bytes(out, h, "avg_size", total === 0 ? 0 : Math.floor(size / total));
+      return out;
+    }
+    default:
+      return { value_count: sum(parts, (p) => p.counters ? vectorValues(p.index, metric) : 0) };
+  }
+}
+
+/** `include_segment_file_sizes`: segment infos and stored fields (the sources), per extension. */
+function fileSizes(parts: readonly Holding[], human: boolean): Out {
+  const segments = sum(parts, (p) => p.segments);
+  if (segments === 0) return {};
+  // One segment-info file per segment; the stored fields (the sources) spread over the segments.
+  const file = (description: string, total: number): Out => {
+    const out: Out = { description };
+    bytes(out, human, "size", total);
+    bytes(out, human, "min_size", Math.floor(total / segments));
+    bytes(out, human, "max_size", Math.ceil(total / segments));
+    bytes(out, human, "average_size", Math.round(total / segments));
+    out.count = segments;
+    return out;
+  };
+  return {
+    si: file("Segment Info", segments * 360),
+    fdt: file("Field Data", sum(parts, (p) => p.bytes)),
+  };
+}
