@@ -43,7 +43,11 @@ export class KeptDoc implements StoredDoc {
    * fresh parse of the text on each read (its text is kept beside it for exact replies).
    */
   get source(): Record<string, unknown> {
-    if (this.#parsed) return this.#parsed;
+    if (this.#parsed) {
+      // Its text goes beside it for exact replies only when someone reads it.
+      keepSourceText(this.#parsed, this.#data as string);
+      return this.#parsed;
+    }
     const text = this.text;
     const source = JSON.parse(text) as Record<string, unknown>;
     keepSourceText(source, text);

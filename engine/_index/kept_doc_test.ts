@@ -55,3 +55,8 @@ Deno.test("packing keeps every text exactly, multi-byte and across repacking", (
   assert.deepEqual(docs[0]!.source, { a: "é ü 中文 😀" });
   assert.equal(docs[2]!.text.length, 12); // the lone surrogate stayed a string, unchanged
 });
+
+Deno.test("before packing, the parsed source read from a kept document carries its text", () => {
+  const doc = new KeptDoc("1", JSON.parse(TEXT), TEXT, 1, 0);
+  assert.equal(sourceText(doc.source), TEXT);
+});

@@ -118,18 +118,22 @@ function nextVersion(
   return current ? current.version + 1 : (tomb?.version ?? 0) + 1;
 }
 
-/** Indexes (creates or replaces) a document; counted in the index's `indexing` stats. */
+/**
+ * Indexes (creates or replaces) a document; counted in the index's `indexing` stats. `text` is
+ * the JSON text `source` was parsed from, when the caller has it (else its kept text is used).
+ */
 export function indexDocument(
   index: IndexState,
   id: string,
   source: Record<string, unknown>,
   opts: WriteOptions,
   errorType: ParseErrorType,
+  text?: string,
 ): WriteResult {
   validateWriteOptions(opts);
   const started = performance.now();
   try {
-    const result = indexValidated(index, id, source, opts, errorType);
+    const result = indexValidated(index, id, source, opts, errorType, text);
     index.stats.indexed(performance.now() - started);
     return result;
   } catch (e) {
@@ -144,6 +148,7 @@ function indexValidated(
   source: Record<string, unknown>,
   opts: WriteOptions,
   errorType: ParseErrorType,
+  given: string | undefined,
 ): WriteResult {
   if (source === null || typeof source !== "object" || Array.isArray(source)) {
     throw esError(errorType, "failed to parse, document is empty");
@@ -161,7 +166,7 @@ function indexValidated(
   const limits = mappingLimits(index.settings);
   index.mappings = mapDocument(index.mappings, source, id, errorType, limit, limits);
   // A source that came with its text is kept as that text once indexed (see KeptDoc).
-  const text = sourceText(source);
+  const text = given ?? sourceText(source);
   const doc: StoredDoc = text === undefined
     ? { id, source, version, seqNo: index.takeSeqNo(), primaryTerm: 1 }
     : new KeptDoc(id, source, text, version, index.takeSeqNo());
