@@ -10,6 +10,10 @@
 //   deno run -A bench/engine_bench.ts --scale            50,000 documents, over HTTP and in process
 //   SCALE_DOCS=1000000 deno run -A --v8-flags=--expose-gc bench/engine_bench.ts --scale
 //   SCALE_MODE=http|process                              one of the two only
+//
+// Memory is measured from where the process stood before the load: the second mode of a run
+// starts with the first one's heap grown and partly free, so its figures read low; run one mode
+// per process (SCALE_MODE) for memory.
 
 import { Engine, serve } from "../engine/mod.ts";
 import { percentile } from "./_measure.ts";

@@ -60,6 +60,12 @@ export class KeptDoc implements StoredDoc {
     return typeof data === "string" ? data : data.text(this.#at);
   }
 
+  /** The length of its text: UTF-8 bytes once packed, UTF-16 units before. */
+  get textLength(): number {
+    const data = this.#data;
+    return typeof data === "string" ? data.length : data.byteLength(this.#at);
+  }
+
   /** A parse of the source for indexing, without remembering its text. */
   parse(): Record<string, unknown> {
     return this.#parsed ?? JSON.parse(this.text) as Record<string, unknown>;
@@ -95,4 +101,12 @@ export class KeptDoc implements StoredDoc {
       kept[i]!.#at = i;
     }
   }
+}
+
+/**
+ * The size of a document's source for store statistics: its kept text's length, else the length
+ * of the source written as JSON (no parse of a kept document's text).
+ */
+export function sourceSize(doc: StoredDoc): number {
+  return doc instanceof KeptDoc ? doc.textLength : JSON.stringify(doc.source).length;
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { KeptDoc } from "./kept_doc.ts";
+import { KeptDoc, sourceSize } from "./kept_doc.ts";
 import { sourceOut, sourceText, stringifyReply } from "./raw_source.ts";
 import { Shard } from "./shard.ts";
 
@@ -59,4 +59,12 @@ Deno.test("packing keeps every text exactly, multi-byte and across repacking", (
 Deno.test("before packing, the parsed source read from a kept document carries its text", () => {
   const doc = new KeptDoc("1", JSON.parse(TEXT), TEXT, 1, 0);
   assert.equal(sourceText(doc.source), TEXT);
+});
+
+Deno.test("store statistics take a kept document's text length without parsing it", () => {
+  const doc = new KeptDoc("1", { a: "é" }, '{"a": "é"}', 1, 0);
+  assert.equal(sourceSize(doc), 10); // UTF-16 units before packing
+  KeptDoc.pack([doc]);
+  assert.equal(sourceSize(doc), 11); // UTF-8 bytes after
+  assert.equal(sourceSize({ id: "2", source: { a: 1 }, version: 1, seqNo: 1, primaryTerm: 1 }), 7);
 });

@@ -42,7 +42,7 @@ export class SourceStore {
     let at = 0;
     for (let i = 0; i < texts.length; i++) {
       const t = texts[i]!;
-      at += typeof t === "string" ? utf8Length(t) : t.store.#byteLength(t.at);
+      at += typeof t === "string" ? utf8Length(t) : t.store.byteLength(t.at);
       ends[i] = at;
     }
     const bytes = new Uint8Array(at);
@@ -70,7 +70,8 @@ export class SourceStore {
     return this.#bytes.subarray(i === 0 ? 0 : this.#ends[i - 1]!, this.#ends[i]!);
   }
 
-  #byteLength(i: number): number {
+  /** The UTF-8 length of text `i`. */
+  byteLength(i: number): number {
     return this.#ends[i]! - (i === 0 ? 0 : this.#ends[i - 1]!);
   }
 }
