@@ -10,6 +10,10 @@
 //   deno run -A bench/engine_bench.ts --scale            50,000 documents, over HTTP and in process
 //   SCALE_DOCS=1000000 deno run -A --v8-flags=--expose-gc bench/engine_bench.ts --scale
 //   SCALE_MODE=http|process                              one of the two only
+//
+// Memory is measured from where the process stood before the load: the second mode of a run
+// starts with the first one's heap grown and partly free, so its figures read low; run one mode
+// per process (SCALE_MODE) for memory.
 
 import { Engine, serve } from "../engine/mod.ts";
 import { percentile } from "./_measure.ts";
@@ -126,7 +130,7 @@ type Call = (method: string, path: string, body?: string, ndjson?: boolean) => P
 async function run(label: string, call: Call, docs: number): Promise<void> {
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
-  const rss0 = Deno.memoryUsage().rss;
+  const m0 = Deno.memoryUsage();
   await call(
     "PUT",
     "/scale",
@@ -161,7 +165,10 @@ async function run(label: string, call: Call, docs: number): Promise<void> {
     throw new Error(`${count.hits.total.value} of ${docs} visible`);
   }
   gc?.();
-  const rss = Deno.memoryUsage().rss - rss0;
+  const m = Deno.memoryUsage();
+  const rss = m.rss - m0.rss;
+  // The engine's own objects and buffers (JS heap + array buffers), apart from allocator slack.
+  const held = m.heapUsed + m.external - m0.heapUsed - m0.external;
   const totalMs = bulkMs + firstSearchMs;
   console.log(
     `\n${label}: ${docs} documents in ${BATCH}-document _bulk batches (Deno ${Deno.version.deno})`,
@@ -174,7 +181,8 @@ async function run(label: string, call: Call, docs: number): Promise<void> {
       } docs/s end to end)`,
   );
   console.log(
-    `  resident memory ${(rss / docs).toFixed(0)} B per document${gc ? " (after gc)" : ""}`,
+    `  resident memory ${(rss / docs).toFixed(0)} B per document${gc ? " (after gc)" : ""}; ` +
+      `JS heap + buffers ${(held / docs).toFixed(0)} B per document`,
   );
   const n = Number(Deno.env.get("SCALE_SEARCHES") ?? 400);
   console.log(`  searches: ${n} per row after 20 warm-up, load average ${load()}`);

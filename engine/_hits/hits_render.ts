@@ -78,15 +78,18 @@ export function renderHit(
   }
   hit._score = o.scores ? float32(c.score) : null;
   if (doc.routing !== undefined) hit._routing = doc.routing;
+  // Read once: a kept document parses its source text on each read.
+  let whole: Record<string, unknown> | undefined;
+  const docSource = (): Record<string, unknown> => (whole ??= doc.source);
   if (!o.storedFieldsNone) {
-    const source = applySourceFilter(doc.source, o.source);
+    const source = applySourceFilter(docSource(), o.source);
     if (source !== undefined) hit._source = sourceOut(source);
   }
   if (o.docvalueFields.length || o.fields.length) {
     const fields = {
       ...sourceFields(
         target,
-        doc.source,
+        docSource(),
         o.fields,
         nestedIdentity(target.snapshot, c.doc)?.path ?? "",
       ),
@@ -103,7 +106,7 @@ export function renderHit(
   if (o.highlight) {
     const fields = fieldMapOf(target.mappings);
     const marked = highlightHit(
-      doc.source,
+      docSource(),
       fields,
       o.highlight.request,
       termsFor(o.highlight.query, fields),

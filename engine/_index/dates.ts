@@ -27,6 +27,10 @@ export function parseDate(value: unknown, format?: string, zone?: TimeZone): num
     return epoch === "epoch_second" ? Math.trunc(value * 1000) : Math.trunc(value);
   }
   if (typeof value !== "string" || value === "") return NaN;
+  if (format === undefined && value.length >= 20) {
+    const ms = isoUtc(value);
+    if (ms !== undefined) return ms;
+  }
   if (format) {
     // Custom patterns among the `||` alternatives are tried first; built-in names fall through.
     for (const alt of format.split("||")) {
@@ -52,6 +56,46 @@ export function parseDate(value: unknown, format?: string, zone?: TimeZone): num
   const ms = Date.parse(text);
   if (Number.isNaN(ms)) return NaN;
   return zone && local ? fromLocal(zone, ms) : ms;
+}
+
+const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function digits(text: string, from: number, count: number): number {
+  let n = 0;
+  for (let i = from; i < from + count; i++) {
+    const c = text.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return -1;
+    n = n * 10 + c;
+  }
+  return n;
+}
+
+/**
+ * The common shape `yyyy-MM-ddTHH:mm:ss[.SSS]Z` read without regular expressions; undefined for
+ * anything else (or an impossible date), which the general parser then answers.
+ */
+function isoUtc(text: string): number | undefined {
+  const n = text.length;
+  if (n !== 20 && n !== 24) return undefined;
+  if (
+    text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || text.charCodeAt(10) !== 84 ||
+    text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58 || text.charCodeAt(n - 1) !== 90 ||
+    (n === 24 && text.charCodeAt(19) !== 46)
+  ) return undefined;
+  const y = digits(text, 0, 4);
+  const mo = digits(text, 5, 2);
+  const d = digits(text, 8, 2);
+  const h = digits(text, 11, 2);
+  const mi = digits(text, 14, 2);
+  const sec = digits(text, 17, 2);
+  const frac = n === 24 ? digits(text, 20, 3) : 0;
+  if (y < 100 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59) {
+    return undefined;
+  }
+  if (sec < 0 || sec > 59 || frac < 0) return undefined;
+  const leap = mo === 2 && y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  if (d > DAYS[mo - 1]! + (leap ? 1 : 0)) return undefined;
+  return Date.UTC(y, mo - 1, d, h, mi, sec, frac);
 }
 
 function roundDown(ms: number, unit: string): number {

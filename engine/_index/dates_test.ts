@@ -42,6 +42,26 @@ Deno.test("parseDate honours custom patterns from the mapping or query", () => {
   );
 });
 
+Deno.test("full ISO UTC dates read by the fast path agree with the general parser", () => {
+  for (
+    const text of [
+      "2024-02-29T23:59:59.999Z",
+      "2024-12-31T00:00:00Z",
+      "1999-01-01T12:30:45.120Z",
+      "0099-06-01T00:00:00Z",
+      "2000-02-29T00:00:00.000Z",
+      // Impossible dates are left to the general parser, which rolls or rejects them.
+      "2023-02-29T00:00:00Z",
+      "2024-04-31T00:00:00.000Z",
+      "2024-13-01T00:00:00Z",
+      "2024-01-01T24:00:00Z",
+      "2024-01-01T00:60:00Z",
+      "2024-01-0xT00:00:00Z",
+    ]
+  ) assert.ok(Object.is(parseDate(text), Date.parse(text)), text);
+  assert.equal(parseDate("2024-02-29T23:59:59.999Z"), Date.UTC(2024, 1, 29, 23, 59, 59, 999));
+});
+
 Deno.test("parseDate: four digits under an epoch format are seconds or millis, not a year", () => {
   assert.equal(parseDate("1000", "epoch_second"), 1_000_000);
   assert.equal(parseDate("1000", "epoch_millis"), 1000);

@@ -1,6 +1,7 @@
 // An immutable segment: the inverted index and doc values of a batch of documents.
 
 import type { FieldKind } from "./field_map.ts";
+import type { IdIndex } from "./id_index.ts";
 import type { Exact } from "./exact_long.ts";
 import type { StoredDoc } from "./types.ts";
 import type { VectorColumn } from "./vectors.ts";
@@ -58,7 +59,7 @@ export class Segment {
   /** Stored documents by ordinal. */
   readonly docs: StoredDoc[];
   /** `_id` → ordinal. */
-  readonly ids: Map<string, number>;
+  readonly ids: IdIndex;
   /** Field path → index data. */
   readonly fields: Map<string, FieldIndex>;
   /** Field path → vectors (dense_vector fields). */
@@ -67,7 +68,7 @@ export class Segment {
 
   constructor(
     docs: StoredDoc[],
-    ids: Map<string, number>,
+    ids: IdIndex,
     fields: Map<string, FieldIndex>,
     vectors: Map<string, VectorColumn> = new Map(),
   ) {

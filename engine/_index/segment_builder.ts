@@ -3,9 +3,12 @@
 import { parseDateAt } from "./dates.ts";
 import { compareExact, type Exact, exactInteger } from "./exact_long.ts";
 import { parseExactJson } from "./exact_json.ts";
+import { IdIndex } from "./id_index.ts";
+import { KeptDoc } from "./kept_doc.ts";
 import { sourceText } from "./raw_source.ts";
 import type { FieldInfo, FieldMap } from "./field_map.ts";
 import { encodeNorm } from "./norms.ts";
+import { ascendingOrder } from "./point_order.ts";
 import { compareStrings, type FieldIndex, Segment } from "./segment.ts";
 import { TokenStream } from "./token_stream.ts";
 import type { StoredDoc } from "./types.ts";
@@ -54,9 +57,8 @@ class FieldBuilder {
       if (v !== null && typeof v !== "object") {
         const s = String(v);
         if (s.length <= this.info.ignoreAbove) {
-          const term = this.info.normalize(s);
-          this.stream.add(term, doc, 0);
-          this.strValues.push(term);
+          // The term dictionary's copy of the string: one per distinct value, not one per doc.
+          this.strValues.push(this.stream.add(this.info.normalize(s), doc, 0));
           any = true;
         }
       }
@@ -68,8 +70,7 @@ class FieldBuilder {
         if (s.length <= this.info.ignoreAbove) terms.add(this.info.normalize(s));
       }
       const sorted = [...terms].sort(compareStrings);
-      for (const term of sorted) this.stream.add(term, doc, 0);
-      this.strValues.push(...sorted);
+      for (const term of sorted) this.strValues.push(this.stream.add(term, doc, 0));
       any = sorted.length > 0;
     } else if (kind !== "boolean" && values.length === 1) {
       const n = this.#toNumber(values[0]);
@@ -130,27 +131,7 @@ class FieldBuilder {
     const text = this.info.kind === "text";
     const terms = this.stream.build(text);
     const numeric = this.info.kind !== "text" && this.info.kind !== "keyword";
-    let pointValues: Float64Array | null = null;
-    let pointDocs: Int32Array | null = null;
-    let pointExact: (bigint | undefined)[] | null = null;
-    if (numeric) {
-      const order = new Int32Array(this.numValues.length);
-      for (let i = 0; i < order.length; i++) order[i] = i;
-      const exact = this.exact;
-      const nums = this.numValues;
-      order.sort(
-        exact
-          ? (a, b) => nums[a]! - nums[b]! || compareExact(exact[a] ?? 0, exact[b] ?? 0)
-          : (a, b) => nums[a]! - nums[b]!,
-      );
-      pointValues = Float64Array.from(order, (i) => nums[i]!);
-      if (exact) pointExact = Array.from(order, (i) => exact[i]);
-      const docOf = new Int32Array(this.numValues.length);
-      for (let d = 0; d < maxDoc; d++) {
-        for (let i = this.dvStart[d]!; i < this.dvStart[d + 1]!; i++) docOf[i] = d;
-      }
-      pointDocs = Int32Array.from(order, (i) => docOf[i]!);
-    }
+    const points = numeric ? pointsOf(this.numValues, this.exact, this.dvStart, maxDoc) : null;
     return {
       kind: this.info.kind,
       terms,
@@ -164,18 +145,82 @@ class FieldBuilder {
       dvStart: Int32Array.from(this.dvStart),
       numValues: numeric ? Float64Array.from(this.numValues) : null,
       strValues: this.info.kind === "keyword" ? this.strValues : null,
-      pointValues,
-      pointDocs,
+      pointValues: points?.values ?? null,
+      pointDocs: points?.docs ?? null,
       exact: this.exact,
-      pointExact,
+      pointExact: points?.exact ?? null,
     };
+  }
+}
+
+/** A numeric field's points: its values ascending (then exactly), with the doc of each. */
+export function pointsOf(
+  nums: ArrayLike<number>,
+  exact: readonly (bigint | undefined)[] | null | undefined,
+  dvStart: ArrayLike<number>,
+  maxDoc: number,
+): { values: Float64Array; docs: Int32Array; exact: (bigint | undefined)[] | null } {
+  let order: Int32Array;
+  let pointExact: (bigint | undefined)[] | null = null;
+  if (exact) {
+    order = new Int32Array(nums.length);
+    for (let i = 0; i < order.length; i++) order[i] = i;
+    order.sort((a, b) => nums[a]! - nums[b]! || compareExact(exact[a] ?? 0, exact[b] ?? 0));
+    pointExact = Array.from(order, (i) => exact[i]);
+  } else order = ascendingOrder(nums);
+  const docOf = new Int32Array(nums.length);
+  for (let d = 0; d < maxDoc; d++) {
+    for (let i = dvStart[d]!; i < dvStart[d + 1]!; i++) docOf[i] = d;
+  }
+  const values = new Float64Array(order.length);
+  const docs = new Int32Array(order.length);
+  for (let j = 0; j < order.length; j++) {
+    values[j] = nums[order[j]!]!;
+    docs[j] = docOf[order[j]!]!;
+  }
+  return { values, docs, exact: pointExact };
+}
+
+/** One field path's values within the document being indexed (the list is reused per doc). */
+interface PathValues {
+  readonly values: unknown[];
+  /** The mapped field, resolved once per segment; null when the path is not mapped. */
+  info: FieldInfo | null | undefined;
+}
+
+/** A document's leaf values by field path, in the order paths first appear; reused across docs. */
+class Collected {
+  readonly #byPath = new Map<string, PathValues>();
+  /** Paths holding values for the current document. */
+  readonly used: PathValues[] = [];
+  readonly #paths: string[] = [];
+
+  add(path: string, value: unknown): void {
+    let entry = this.#byPath.get(path);
+    if (!entry) this.#byPath.set(path, entry = { values: [], info: undefined });
+    if (entry.values.length === 0) {
+      this.used.push(entry);
+      this.#paths.push(path);
+    }
+    entry.values.push(value);
+  }
+
+  /** The path of `used[i]`. */
+  path(i: number): string {
+    return this.#paths[i]!;
+  }
+
+  clear(): void {
+    for (const entry of this.used) entry.values.length = 0;
+    this.used.length = 0;
+    this.#paths.length = 0;
   }
 }
 
 function collect(
   value: unknown,
   path: string,
-  out: Map<string, unknown[]>,
+  out: Collected,
   vectors?: Map<string, unknown>,
 ): void {
   if (value === null || value === undefined) return;
@@ -189,22 +234,19 @@ function collect(
     return;
   }
   if (typeof value === "object") {
-    for (const [k, v] of Object.entries(value)) {
-      collect(v, path ? `${path}.${k}` : k, out, vectors);
+    const object = value as Record<string, unknown>;
+    for (const k of Object.keys(object)) {
+      collect(object[k], path ? `${path}.${k}` : k, out, vectors);
     }
-    // Also offer the whole object, e.g. for fields mapped as keyword that receive objects.
     return;
   }
-  let list = out.get(path);
-  if (!list) out.set(path, list = []);
-  list.push(value);
+  out.add(path, value);
 }
 
 /** Indexes `docs` (ordinals 0..n-1) into a new segment using the field map. */
 export function buildSegment(docs: StoredDoc[], fields: FieldMap): Segment {
   const builders = new Map<string, FieldBuilder>();
-  const ids = new Map<string, number>();
-  const values = new Map<string, unknown[]>();
+  const values = new Collected();
   // Fields whose whole value is one unit: vectors, and `sparse_vector` token maps (presence only).
   const wholeFields = [...fields.roots.values()].filter((f) =>
     f.vector !== undefined || f.type === "sparse_vector"
@@ -216,13 +258,15 @@ export function buildSegment(docs: StoredDoc[], fields: FieldMap): Segment {
   const vectorEntries = new Map<string, Array<[number, number[]]>>();
   for (const f of vectorFields) vectorEntries.set(f.path, []);
   for (let d = 0; d < docs.length; d++) {
-    ids.set(docs[d]!.id, d);
     values.clear();
     if (vectorValues) { for (const f of wholeFields) vectorValues.set(f.path, undefined); }
-    collect(docs[d]!.source, "", values, vectorValues);
+    const doc = docs[d]!;
+    // A kept document's text is parsed without being remembered: this object dies with the build.
+    const source = doc instanceof KeptDoc ? doc.parse() : doc.source;
+    collect(source, "", values, vectorValues);
     if (hasUnsafeInteger(values)) {
       // A whole number beyond 2^53 was rounded when the source was parsed: read its digits again.
-      const text = sourceText(docs[d]!.source);
+      const text = doc instanceof KeptDoc ? doc.text : sourceText(source);
       if (text !== undefined) {
         values.clear();
         collect(parseExactJson(text), "", values, vectorValues);
@@ -236,10 +280,11 @@ export function buildSegment(docs: StoredDoc[], fields: FieldMap): Segment {
         } else if (Array.isArray(v)) vectorEntries.get(path)!.push([d, v as number[]]);
       }
     }
-    for (const [path, vals] of values) {
-      const info = fields.roots.get(path);
-      if (!info) continue;
-      addAll(builders, info, d, vals);
+    const used = values.used;
+    for (let i = 0; i < used.length; i++) {
+      const entry = used[i]!;
+      if (entry.info === undefined) entry.info = fields.roots.get(values.path(i)) ?? null;
+      if (entry.info) addAll(builders, entry.info, d, entry.values);
     }
   }
   const built = new Map<string, FieldIndex>();
@@ -256,12 +301,12 @@ export function buildSegment(docs: StoredDoc[], fields: FieldMap): Segment {
     const sparse = sparseDocs.get(f.path);
     if (sparse) built.set(f.path, FieldBuilder.presence(f, docs.length, sparse));
   }
-  return new Segment(docs, ids, built, vectors);
+  return new Segment(docs, new IdIndex(docs), built, vectors);
 }
 
-function hasUnsafeInteger(values: Map<string, unknown[]>): boolean {
-  for (const list of values.values()) {
-    for (const v of list) {
+function hasUnsafeInteger(values: Collected): boolean {
+  for (const entry of values.used) {
+    for (const v of entry.values) {
       if (typeof v === "number" && (v >= 2 ** 53 || v <= -(2 ** 53)) && Number.isFinite(v)) {
         return true;
       }

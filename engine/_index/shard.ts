@@ -1,8 +1,11 @@
 // The searchable side of one index: segments added at refresh, deletions, occasional merges.
 
 import { fieldMapOf } from "./field_map.ts";
+import { hashId } from "./id_index.ts";
+import { KeptDoc } from "./kept_doc.ts";
 import type { Segment } from "./segment.ts";
 import { buildSegment } from "./segment_builder.ts";
+import { mergeSegments } from "./segment_merge.ts";
 import { type SegmentView, ShardSnapshot } from "./shard_snapshot.ts";
 import type { Mappings, StoredDoc } from "./types.ts";
 
@@ -19,7 +22,6 @@ interface LiveSegment {
 /** One index's search structures. Writes become visible at `refresh`; `snapshot` freezes a view. */
 export class Shard {
   #segments: LiveSegment[] = [];
-  #where = new Map<string, LiveSegment>();
   #docCount = 0;
   #snapshot: ShardSnapshot | null = null;
 
@@ -36,11 +38,8 @@ export class Shard {
     const copied = new Set<LiveSegment>();
     const added: StoredDoc[] = [];
     for (const [id, doc] of latest) {
-      const old = this.#where.get(id);
-      if (old) {
-        this.#delete(old, id, copied);
-        this.#where.delete(id);
-      }
+      const old = this.#find(id);
+      if (old) this.#delete(old.seg, old.ord, copied);
       if (doc) added.push(doc);
     }
     if (added.length) {
@@ -50,7 +49,8 @@ export class Shard {
         deletedCount: 0,
       };
       this.#segments.push(live);
-      for (const d of added) this.#where.set(d.id, live);
+      // Indexed: from now on a kept document's source lives only as text in the segment's store.
+      KeptDoc.pack(added);
     }
     this.#docCount += added.length;
     this.#segments = this.#segments.filter((s) => s.deletedCount < s.segment.maxDoc);
@@ -61,8 +61,32 @@ export class Shard {
     this.#snapshot = null;
   }
 
-  #delete(seg: LiveSegment, id: string, copied: Set<LiveSegment>): void {
-    const ord = seg.segment.ids.get(id)!;
+  /** The live (not deleted) entry of `id`: at most one segment holds one. */
+  #find(id: string): { seg: LiveSegment; ord: number } | undefined {
+    const hash = hashId(id);
+    for (let i = this.#segments.length - 1; i >= 0; i--) {
+      const seg = this.#segments[i]!;
+      const ord = seg.segment.ids.get(id, hash);
+      if (ord !== undefined && !seg.deleted?.[ord]) return { seg, ord };
+    }
+    return undefined;
+  }
+
+  /** The searchable document with this id, as of the last refresh. */
+  get(id: string): StoredDoc | undefined {
+    const found = this.#find(id);
+    return found && found.seg.segment.docs[found.ord];
+  }
+
+  /** Every searchable document, segment by segment. */
+  *liveDocs(): IterableIterator<StoredDoc> {
+    for (const s of this.#segments) {
+      const docs = s.segment.docs;
+      for (let i = 0; i < docs.length; i++) if (!s.deleted?.[i]) yield docs[i]!;
+    }
+  }
+
+  #delete(seg: LiveSegment, ord: number, copied: Set<LiveSegment>): void {
     if (!copied.has(seg)) {
       // Copy on write: snapshots keep the old deletion set.
       seg.deleted = seg.deleted ? seg.deleted.slice() : new Uint8Array(seg.segment.maxDoc);
@@ -79,20 +103,22 @@ export class Shard {
     const victims = new Set(bySize.slice(0, Math.max(0, this.#segments.length - MAX_SEGMENTS / 2)));
     // Segments that are mostly deleted are rewritten too, so dead documents do not pile up.
     for (const s of this.#segments) if (s.deletedCount * 2 > s.segment.maxDoc) victims.add(s);
-    const docs: StoredDoc[] = [];
-    for (const s of this.#segments) {
-      if (!victims.has(s)) continue;
-      s.segment.docs.forEach((d, i) => {
-        if (!s.deleted?.[i]) docs.push(d);
-      });
+    const inputs = this.#segments.filter((s) => victims.has(s));
+    // Copied as indexed (no parsing or analysis again); rebuilt only when that cannot be done.
+    let segment = mergeSegments(inputs);
+    if (!segment) {
+      const docs: StoredDoc[] = [];
+      for (const s of inputs) {
+        s.segment.docs.forEach((d, i) => {
+          if (!s.deleted?.[i]) docs.push(d);
+        });
+      }
+      segment = buildSegment(docs, fieldMapOf(mappings));
     }
-    const merged: LiveSegment = {
-      segment: buildSegment(docs, fieldMapOf(mappings)),
-      deleted: null,
-      deletedCount: 0,
-    };
+    const docs = segment.docs;
+    const merged: LiveSegment = { segment, deleted: null, deletedCount: 0 };
     this.#segments = [...this.#segments.filter((s) => !victims.has(s)), merged];
-    for (const d of docs) this.#where.set(d.id, merged);
+    KeptDoc.pack(docs); // the merged segment's texts in one store; the old stores are let go
   }
 
   /** A cheap immutable view of the searchable state. */

@@ -2,6 +2,7 @@
 // into per-term postings with one counting sort: far fewer allocations than per-term arrays.
 
 import type { Posting } from "./segment.ts";
+import { TextPostingsWriter } from "./text_posting.ts";
 
 function grow(a: Int32Array<ArrayBuffer>, min: number): Int32Array<ArrayBuffer> {
   if (a.length >= min) return a;
@@ -19,14 +20,17 @@ export class TokenStream {
   #positions: Int32Array<ArrayBuffer> = new Int32Array(1024);
   #length = 0;
 
-  /** Records one occurrence; docs must arrive in ascending order, positions ascending within a doc. */
-  add(term: string, doc: number, position: number): void {
+  /**
+   * Records one occurrence; docs must arrive in ascending order, positions ascending within a
+   * doc. Returns the stream's own copy of the term (the first one seen), for sharing.
+   */
+  add(term: string, doc: number, position: number): string {
     let id = this.#ids.get(term);
     if (id === undefined) {
       id = this.#terms.length;
       this.#ids.set(term, id);
       this.#terms.push(term);
-    }
+    } else term = this.#terms[id]!;
     const n = this.#length;
     if (n === this.#docs.length) {
       this.#termIds = grow(this.#termIds, n + 1);
@@ -37,52 +41,59 @@ export class TokenStream {
     this.#docs[n] = doc;
     this.#positions[n] = position;
     this.#length = n + 1;
+    return term;
   }
 
   /** Builds postings: with frequencies and positions when `withPositions`, else doc lists only. */
   build(withPositions: boolean): Map<string, Posting> {
     const n = this.#length;
-    const termCount = this.#terms.length;
+    const terms = this.#terms;
+    const termCount = terms.length;
+    const termIds = this.#termIds;
+    const docs = this.#docs;
     const start = new Int32Array(termCount + 1);
-    for (let i = 0; i < n; i++) start[this.#termIds[i]! + 1]!++;
+    for (let i = 0; i < n; i++) start[termIds[i]! + 1]!++;
     for (let t = 0; t < termCount; t++) start[t + 1]! += start[t]!;
     const cursor = start.slice(0, termCount);
     const order = new Int32Array(n);
-    for (let i = 0; i < n; i++) order[cursor[this.#termIds[i]!]!++] = i;
-    // One shared buffer per array kind; each posting is a view into it.
-    const allPositions = withPositions ? Int32Array.from(order, (i) => this.#positions[i]!) : null;
-    const allDocs = new Int32Array(n);
-    const allFreqs = withPositions ? new Int32Array(n) : null;
-    const allPosStart = withPositions ? new Int32Array(n + termCount) : null;
-    const out = new Map<string, Posting>();
-    let docAt = 0;
-    let posStartAt = 0;
-    for (let t = 0; t < termCount; t++) {
-      const from = start[t]!;
-      const to = start[t + 1]!;
-      const docBase = docAt;
-      const psBase = posStartAt;
-      let last = -1;
-      for (let j = from; j < to; j++) {
-        const d = this.#docs[order[j]!]!;
-        if (d !== last) {
-          allDocs[docAt] = d;
-          if (allFreqs) {
-            allFreqs[docAt] = 0;
-            allPosStart![posStartAt++] = j! - from;
-          }
-          docAt++;
-          last = d;
+    for (let i = 0; i < n; i++) order[cursor[termIds[i]!]!++] = i;
+    let out: Map<string, Posting>;
+    if (withPositions) {
+      const positions = this.#positions;
+      const ordered = new Int32Array(n);
+      for (let j = 0; j < n; j++) ordered[j] = positions[order[j]!]!;
+      const writer = new TextPostingsWriter(n, n);
+      for (let t = 0; t < termCount; t++) {
+        const to = start[t + 1]!;
+        for (let j = start[t]!; j < to;) {
+          const d = docs[order[j]!]!;
+          let k = j + 1;
+          while (k < to && docs[order[k]!]! === d) k++;
+          writer.add(d, ordered, j, k);
+          j = k;
         }
-        if (allFreqs) allFreqs[docAt - 1]!++;
+        writer.endTerm(terms[t]!);
       }
-      if (allPosStart) allPosStart[posStartAt++] = to - from;
-      out.set(this.#terms[t]!, {
-        docs: allDocs.subarray(docBase, docAt),
-        freqs: allFreqs ? allFreqs.subarray(docBase, docAt) : null,
-        posStart: allPosStart ? allPosStart.subarray(psBase, posStartAt) : null,
-        positions: allPositions ? allPositions.subarray(from, to) : null,
-      });
+      out = writer.finish();
+    } else {
+      out = new Map();
+      // One shared buffer of doc ordinals; each posting is a view into it.
+      const allDocs = new Int32Array(n);
+      let docAt = 0;
+      for (let t = 0; t < termCount; t++) {
+        const docBase = docAt;
+        let last = -1;
+        for (let j = start[t]!; j < start[t + 1]!; j++) {
+          const d = docs[order[j]!]!;
+          if (d !== last) allDocs[docAt++] = last = d;
+        }
+        out.set(terms[t]!, {
+          docs: allDocs.subarray(docBase, docAt),
+          freqs: null,
+          posStart: null,
+          positions: null,
+        });
+      }
     }
     // The occurrence buffers are no longer needed; drop them now rather than with the builder.
     this.#termIds = this.#docs = this.#positions = new Int32Array(0);

@@ -1,6 +1,6 @@
 // POST /_bulk and /{index}/_bulk: NDJSON actions executed in order, one item result each.
 
-import { keepSourceText, sourceOut } from "../_index/raw_source.ts";
+import { sourceOut } from "../_index/raw_source.ts";
 import {
   EngineError,
   esError,
@@ -96,7 +96,8 @@ export function parseBulk(text: string): Action[] {
     if (meta === null || typeof meta !== "object" || Array.isArray(meta)) {
       throw malformed(lineNo, "expected START_OBJECT but found [VALUE_STRING]");
     }
-    for (const [key, value] of Object.entries(meta)) {
+    for (const key of Object.keys(meta)) {
+      const value = (meta as Record<string, unknown>)[key];
       if (
         key !== "_source" && key !== "dynamic_templates" && value !== null &&
         typeof value === "object"
@@ -137,7 +138,9 @@ export function parseBulk(text: string): Action[] {
 }
 
 function itemResult(r: WriteResult, status: number): Record<string, unknown> {
-  return { ...writeResponse(r, false), status };
+  const item = writeResponse(r, false);
+  item.status = status;
+  return item;
 }
 
 function run(
@@ -176,8 +179,15 @@ function run(
       if (source === null || typeof source !== "object" || Array.isArray(source)) {
         throw esError(errorType, "failed to parse, document is empty");
       }
-      keepSourceText(source, action.sourceText!);
-      const r = indexDocument(index, docId, source as Record<string, unknown>, opts, errorType);
+      // The text goes with it (no side table): the stored document keeps it (see KeptDoc).
+      const r = indexDocument(
+        index,
+        docId,
+        source as Record<string, unknown>,
+        opts,
+        errorType,
+        action.sourceText!,
+      );
       return itemResult(r, r.result === "created" ? 201 : 200);
     }
     if (id === undefined) {

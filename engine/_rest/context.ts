@@ -81,6 +81,7 @@ export const MAX_JSON_DEPTH = 1000;
  * the value.
  */
 export function tooDeep(text: string): { where: string; depth: number } | undefined {
+  if (text.length <= MAX_JSON_DEPTH) return undefined; // too short to open that many brackets
   let depth = 0;
   let line = 1;
   let lineStart = 0;

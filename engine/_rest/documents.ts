@@ -59,9 +59,10 @@ export function pickSource(
     nameList(ctx.params.get("_source_includes") ?? ctx.params.get("_source_include")),
     nameList(ctx.params.get("_source_excludes") ?? ctx.params.get("_source_exclude")),
   );
-  const source = applySourceFilter(doc.source, filter);
+  const whole = doc.source;
+  const source = applySourceFilter(whole, filter);
   if (source === undefined) return undefined;
-  return (source === doc.source ? sourceOut(source) : source) as Record<string, unknown>;
+  return (source === whole ? sourceOut(source) : source) as Record<string, unknown>;
 }
 
 /** Looks a document up (real-time unless `realtime=false`), honouring routing; counted in `get` stats. */

@@ -214,3 +214,20 @@ Deno.test("an update's reply carries the updated source exactly (get._source, bu
   );
   engine.close();
 });
+
+Deno.test("a bulk-indexed source is given back byte for byte by GET, before and after refresh", async () => {
+  const engine = new Engine();
+  const text = '{ "b" : 1,"a":[ 1.50, 9007199254740993 ] }';
+  const bulk = await engine.fetch("http://e/kb/_bulk", {
+    method: "POST",
+    headers: { "content-type": "application/x-ndjson" },
+    body: `{"index":{"_id":"1"}}\n${text}\n`,
+  });
+  assert.equal(bulk.status, 200);
+  await bulk.body?.cancel();
+  for (const path of ["/kb/_doc/1", "/kb/_doc/1?refresh=true", "/kb/_doc/1?realtime=false"]) {
+    const got = await (await engine.fetch(`http://e${path}`)).text();
+    assert.ok(got.includes(`"_source":${text}`), `${path}: ${got}`);
+  }
+  engine.close();
+});

@@ -2,6 +2,7 @@
 // segments, bytes), fields of a type (completion, fielddata, vectors) and how many vector values
 // the searchable documents hold.
 
+import { sourceSize } from "../_index/kept_doc.ts";
 import type { JsonObject } from "../_json.ts";
 import { matchPattern } from "../_index/name_pattern.ts";
 import type { IndexState } from "../_state/index_state.ts";
@@ -27,7 +28,7 @@ export interface Holding {
 /** Estimated store size of an index: its visible sources plus a per-doc overhead. */
 export function storeSize(index: IndexState): number {
   let bytes = 0;
-  for (const doc of index.visible.values()) bytes += JSON.stringify(doc.source).length + 64;
+  for (const doc of index.visible.values()) bytes += sourceSize(doc) + 64;
   return bytes;
 }
 
@@ -61,7 +62,7 @@ export function shardParts(index: IndexState): Holding[] {
   for (const doc of index.visible.values()) {
     const part = parts[index.shardOf(doc.routing ?? doc.id)]!;
     part.docs++;
-    part.bytes += JSON.stringify(doc.source).length + 64;
+    part.bytes += sourceSize(doc) + 64;
   }
   parts[0]!.deleted = whole.deleted;
   for (const p of parts) p.segments = p.docs > 0 ? 1 : 0;

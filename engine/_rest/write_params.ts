@@ -67,7 +67,8 @@ export function generateId(): string {
 
 /** Validates a document id. */
 export function checkId(id: string): void {
-  if (new TextEncoder().encode(id).length > 512) {
+  // A UTF-16 unit is at most 3 UTF-8 bytes: short ids need no encoding to be measured.
+  if (id.length * 3 > 512 && new TextEncoder().encode(id).length > 512) {
     throw validationFailed(
       `id [${id}] is too long, must be no longer than 512 bytes but was: ${
         new TextEncoder().encode(id).length

@@ -16,6 +16,20 @@ export interface AliasMeta {
   is_hidden?: boolean;
 }
 
+/** Documents by id. */
+export interface DocLookup {
+  /** The document with this id, or undefined. */
+  get(id: string): StoredDoc | undefined;
+  /** How many there are. */
+  readonly size: number;
+}
+
+/** The documents search sees, looked up in the shard's segments (no map of their own). */
+export interface VisibleDocs extends DocLookup {
+  /** All of them. */
+  values(): IterableIterator<StoredDoc>;
+}
+
 /** The version a deleted document leaves behind, so later writes keep counting. */
 interface Tombstone {
   version: number;
@@ -33,9 +47,12 @@ export class IndexState {
   settings: FlatSettings;
   mappings: Mappings;
   readonly aliases: Map<string, AliasMeta> = new Map();
-  readonly docs: Map<string, StoredDoc> = new Map();
-  /** Documents as of the last refresh (what search and `realtime=false` reads see). */
-  readonly visible: Map<string, StoredDoc> = new Map();
+  /**
+   * Live documents (real-time reads): the pending writes over the searchable ones, without a map
+   * of its own per document.
+   */
+  readonly docs: DocLookup;
+  #liveCount = 0;
   readonly tombstones: Map<string, Tombstone> = new Map();
   closed = false;
   /** Operation counters for `_stats`. */
@@ -70,6 +87,19 @@ export class IndexState {
       "index.version.created": "8150099",
     };
     this.mappings = mappings;
+    const pending = this.pending;
+    const shard = this.shard;
+    // deno-lint-ignore no-this-alias
+    const self = this;
+    this.docs = {
+      get(id: string): StoredDoc | undefined {
+        const doc = pending.get(id);
+        return doc !== undefined ? doc ?? undefined : shard.get(id);
+      },
+      get size(): number {
+        return self.#liveCount;
+      },
+    };
   }
 
   /** `index.refresh_interval` in ms (-1 = disabled). */
@@ -98,23 +128,40 @@ export class IndexState {
     return { total: 1 + this.replicas, successful: 1, failed: 0 };
   }
 
+  /** Documents as of the last refresh (what search and `realtime=false` reads see). */
+  get visible(): VisibleDocs {
+    const shard = this.shard;
+    return {
+      get: (id) => shard.get(id),
+      get size() {
+        return shard.docCount;
+      },
+      values: () => shard.liveDocs(),
+    };
+  }
+
   /** Takes the next sequence number. */
   takeSeqNo(): number {
     return this.nextSeqNo++;
   }
 
-  /** Stores (or with `null`, removes) a document; visible to GET at once and to search after refresh. */
-  put(id: string, doc: StoredDoc | null, tombstone?: Tombstone, routing?: string): void {
+  /**
+   * Stores (or with `null`, removes) a document; visible to GET at once and to search after
+   * refresh. `existed`: whether a live document had this id (looked up when not given).
+   */
+  put(
+    id: string,
+    doc: StoredDoc | null,
+    tombstone?: Tombstone,
+    routing?: string,
+    existed: boolean = this.docs.get(id) !== undefined,
+  ): void {
     if (routing !== undefined) this.pendingRouting.set(id, routing);
     else this.pendingRouting.delete(id);
-    if (doc) {
-      this.docs.set(id, doc);
-      this.tombstones.delete(id);
-    } else {
-      this.docs.delete(id);
-      if (tombstone) this.tombstones.set(id, tombstone);
-    }
+    if (doc) this.tombstones.delete(id);
+    else if (tombstone) this.tombstones.set(id, tombstone);
     this.pending.set(id, doc);
+    this.#liveCount += (doc ? 1 : 0) - (existed ? 1 : 0);
     if (this.clock !== undefined && (this.pending.size & (REFRESH_CHECK - 1)) === 0) {
       this.refreshIfDue(this.clock());
     }
@@ -149,11 +196,9 @@ export class IndexState {
         if (partial && this.shardOf(this.pendingRouting.get(id) ?? id) !== shard) continue;
         changes.push({ id, doc });
       }
-      for (const { id, doc } of changes) {
+      for (const { id } of changes) {
         this.pending.delete(id);
         this.pendingRouting.delete(id);
-        if (doc) this.visible.set(id, doc);
-        else this.visible.delete(id);
       }
       if (changes.length > 0) this.shard.refresh(changes, this.mappings);
       this.stats.refreshMillis += performance.now() - started;
@@ -182,7 +227,7 @@ export class IndexState {
 
   /** Live document count (real-time). */
   get docCount(): number {
-    return this.docs.size;
+    return this.#liveCount;
   }
 
   /** Searchable document count. */

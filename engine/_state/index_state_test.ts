@@ -41,3 +41,28 @@ Deno.test("no refresh from writes when the interval is -1 or not yet passed", ()
   assert.equal(young.visible.size, 0);
   assert.equal(young.hasPending, true);
 });
+
+Deno.test("real-time reads see pending writes over the refreshed segments, and count them", () => {
+  const index = new Cluster(() => 0).create("rt", {}, {});
+  for (let i = 0; i < 3; i++) index.put(String(i), doc(i));
+  assert.equal(index.docCount, 3);
+  index.refresh(1);
+  const replaced = { ...doc(1), source: { n: 10 }, version: 2 };
+  index.put("1", replaced);
+  index.put("2", null, { version: 2, seqNo: 9 });
+  index.put("2", null, { version: 3, seqNo: 10 }); // deleting twice counts once
+  assert.equal(index.docs.get("1"), replaced);
+  assert.equal(index.docs.get("2"), undefined);
+  assert.deepEqual(index.docs.get("0")?.source, { n: 0 });
+  assert.equal(index.docCount, 2);
+  // Search still sees the refreshed state until the next refresh.
+  assert.deepEqual(index.visible.get("1")?.source, { n: 1 });
+  assert.equal(index.visible.size, 3);
+  index.refresh(2);
+  assert.equal(index.visible.get("1"), replaced);
+  assert.equal(index.visible.get("2"), undefined);
+  assert.deepEqual([...index.visible.values()].map((d) => d.id).sort(), ["0", "1"]);
+  assert.equal(index.docCount, 2);
+  index.put("2", doc(2));
+  assert.equal(index.docCount, 3);
+});

@@ -2,6 +2,8 @@
 
 import { mappingLimits } from "./mapping_limits.ts";
 import { type EngineError, esError, illegalArgument, validationFailed } from "../_errors.ts";
+import { KeptDoc } from "../_index/kept_doc.ts";
+import { sourceText } from "../_index/raw_source.ts";
 import type { StoredDoc } from "../_index/types.ts";
 import type { ParseErrorType } from "./dynamic_mapping.ts";
 import { mapDocument } from "./dynamic_mapping.ts";
@@ -67,8 +69,12 @@ export function validateWriteOptions(opts: WriteOptions, isDelete = false): void
 }
 
 /** Checks if_seq_no / external versions against the current document; returns the next version. */
-function nextVersion(index: IndexState, id: string, opts: WriteOptions): number {
-  const current = index.docs.get(id);
+function nextVersion(
+  index: IndexState,
+  id: string,
+  opts: WriteOptions,
+  current: StoredDoc | undefined,
+): number {
   const tomb = index.tombstones.get(id);
   if (opts.ifSeqNo !== undefined) {
     if (!current) {
@@ -112,20 +118,24 @@ function nextVersion(index: IndexState, id: string, opts: WriteOptions): number 
   return current ? current.version + 1 : (tomb?.version ?? 0) + 1;
 }
 
-/** Indexes (creates or replaces) a document; counted in the index's `indexing` stats. */
+/**
+ * Indexes (creates or replaces) a document; counted in the index's `indexing` stats. `text` is
+ * the JSON text `source` was parsed from, when the caller has it (else its kept text is used).
+ */
 export function indexDocument(
   index: IndexState,
   id: string,
   source: Record<string, unknown>,
   opts: WriteOptions,
   errorType: ParseErrorType,
+  text?: string,
 ): WriteResult {
   validateWriteOptions(opts);
   // Past the first writes, one in eight reads the clock (see IndexStats.indexTimeWeight).
   const weight = index.stats.indexTimeWeight();
   const started = weight > 0 ? performance.now() : 0;
   try {
-    const result = indexValidated(index, id, source, opts, errorType);
+    const result = indexValidated(index, id, source, opts, errorType, text);
     index.stats.indexed(weight > 0 ? (performance.now() - started) * weight : 0);
     return result;
   } catch (e) {
@@ -140,6 +150,7 @@ function indexValidated(
   source: Record<string, unknown>,
   opts: WriteOptions,
   errorType: ParseErrorType,
+  given: string | undefined,
 ): WriteResult {
   if (source === null || typeof source !== "object" || Array.isArray(source)) {
     throw esError(errorType, "failed to parse, document is empty");
@@ -152,13 +163,17 @@ function indexValidated(
       `document already exists (current version [${current.version}])`,
     );
   }
-  const version = nextVersion(index, id, opts);
+  const version = nextVersion(index, id, opts, current);
   const limit = Number(index.settings["index.mapping.total_fields.limit"] ?? 1000);
   const limits = mappingLimits(index.settings);
   index.mappings = mapDocument(index.mappings, source, id, errorType, limit, limits);
-  const doc: StoredDoc = { id, source, version, seqNo: index.takeSeqNo(), primaryTerm: 1 };
+  // A source that came with its text is kept as that text once indexed (see KeptDoc).
+  const text = given ?? sourceText(source);
+  const doc: StoredDoc = text === undefined
+    ? { id, source, version, seqNo: index.takeSeqNo(), primaryTerm: 1 }
+    : new KeptDoc(id, source, text, version, index.takeSeqNo());
   if (opts.routing !== undefined) doc.routing = opts.routing;
-  index.put(id, doc, undefined, opts.routing);
+  index.put(id, doc, undefined, opts.routing, current !== undefined);
   return {
     index,
     id,
@@ -181,9 +196,9 @@ export function deleteDocument(index: IndexState, id: string, opts: WriteOptions
     return { index, id, version, seqNo, primaryTerm: 1, result: "not_found" };
   }
   const started = performance.now();
-  const version = nextVersion(index, id, opts);
+  const version = nextVersion(index, id, opts, current);
   const seqNo = index.takeSeqNo();
-  index.put(id, null, { version, seqNo }, opts.routing ?? current?.routing);
+  index.put(id, null, { version, seqNo }, opts.routing ?? current?.routing, current !== undefined);
   index.stats.deleted(performance.now() - started);
   return { index, id, version, seqNo, primaryTerm: 1, result: current ? "deleted" : "not_found" };
 }

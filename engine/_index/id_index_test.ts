@@ -1,0 +1,21 @@
+import assert from "node:assert/strict";
+import { hashId, IdIndex } from "./id_index.ts";
+
+Deno.test("the id table finds every id, misses others, and agrees with a Map", () => {
+  const docs = Array.from({ length: 5000 }, (_, i) => ({ id: i % 7 === 0 ? `k${i}` : String(i) }));
+  docs.push({ id: "42" }, { id: "" }, { id: "é😀" }); // a repeat (last wins), empty, non-ASCII
+  const map = new Map(docs.map((d, i) => [d.id, i]));
+  const ids = new IdIndex(docs);
+  assert.equal(ids.size, map.size);
+  for (const [id, ord] of map) assert.equal(ids.get(id), ord, id);
+  for (const id of ["5000", "k1", "x", "4 2"]) assert.equal(ids.get(id), undefined, id);
+  assert.deepEqual([...ids], [...map].sort((a, b) => a[1] - b[1]));
+  assert.equal(ids.get("k14", hashId("k14")), 14);
+  assert.equal(ids.has("é😀"), true);
+});
+
+Deno.test("an empty segment's table answers nothing", () => {
+  const ids = new IdIndex([]);
+  assert.equal(ids.get("a"), undefined);
+  assert.deepEqual([...ids], []);
+});

@@ -1,0 +1,112 @@
+// A stored document that keeps its `_source` as the text it was sent as. The parsed object is
+// only held until the document is indexed into a segment; then the text moves into the
+// segment's UTF-8 source store and each read parses it again. A million small documents then
+// cost their text's bytes, not a string plus a tree of objects each.
+
+import { keepSourceText } from "./raw_source.ts";
+import { SourceStore, type StoredText } from "./source_store.ts";
+import type { StoredDoc } from "./types.ts";
+
+/** A document whose source lives as its original JSON text (see the module comment). */
+export class KeptDoc implements StoredDoc {
+  /** The `_id`. */
+  readonly id: string;
+  /** The `_version`. */
+  version: number;
+  /** The `_seq_no`. */
+  seqNo: number;
+  /** The `_primary_term` (one node, never failed over: always 1). */
+  readonly primaryTerm = 1;
+  /** Custom routing, when given at index time. */
+  declare routing?: string;
+  #data: string | SourceStore;
+  #at = 0;
+  #parsed: Record<string, unknown> | null;
+
+  /** `parsed` is `text` parsed; it is kept until the document is packed (see {@link packSources}). */
+  constructor(
+    id: string,
+    parsed: Record<string, unknown>,
+    text: string,
+    version: number,
+    seqNo: number,
+  ) {
+    this.id = id;
+    this.version = version;
+    this.seqNo = seqNo;
+    this.#data = text;
+    this.#parsed = parsed;
+  }
+
+  /**
+   * The `_source` object: the one parsed at write time until the document is packed, then a
+   * fresh parse of the text on each read (its text is kept beside it for exact replies).
+   */
+  get source(): Record<string, unknown> {
+    if (this.#parsed) {
+      // Its text goes beside it for exact replies only when someone reads it.
+      keepSourceText(this.#parsed, this.#data as string);
+      return this.#parsed;
+    }
+    const text = this.text;
+    const source = JSON.parse(text) as Record<string, unknown>;
+    keepSourceText(source, text);
+    return source;
+  }
+
+  /** The JSON text the source was sent as (trimmed). */
+  get text(): string {
+    const data = this.#data;
+    return typeof data === "string" ? data : data.text(this.#at);
+  }
+
+  /** The length of its text: UTF-8 bytes once packed, UTF-16 units before. */
+  get textLength(): number {
+    const data = this.#data;
+    return typeof data === "string" ? data.length : data.byteLength(this.#at);
+  }
+
+  /** A parse of the source for indexing, without remembering its text. */
+  parse(): Record<string, unknown> {
+    return this.#parsed ?? JSON.parse(this.text) as Record<string, unknown>;
+  }
+
+  /** The text for packing into a new store: the string, or its bytes in the current store. */
+  get #stored(): StoredText | null {
+    const data = this.#data;
+    if (typeof data !== "string") return { store: data, at: this.#at };
+    // A lone surrogate would not survive UTF-8: such a text stays a string.
+    return data.isWellFormed() ? data : null;
+  }
+
+  /**
+   * Moves the texts of the kept documents among `docs` into one new store and drops their
+   * parsed objects: from then on their sources are read from the store.
+   */
+  static pack(docs: readonly StoredDoc[]): void {
+    const kept: KeptDoc[] = [];
+    const texts: StoredText[] = [];
+    for (const d of docs) {
+      if (!(d instanceof KeptDoc)) continue;
+      d.#parsed = null;
+      const stored = d.#stored;
+      if (stored === null) continue;
+      kept.push(d);
+      texts.push(stored);
+    }
+    if (kept.length === 0) return;
+    const store = SourceStore.of(texts);
+    for (let i = 0; i < kept.length; i++) {
+      kept[i]!.#data = store;
+      kept[i]!.#at = i;
+    }
+  }
+}
+
+/**
+ * The size of a document's source for store statistics: its kept text's length, else the length
+ * of the source written as JSON (no parse of a kept document's text).
+ */
+export function sourceSize(doc: StoredDoc): number {
+  return doc instanceof KeptDoc ? doc.textLength : JSON.stringify(doc.source).length;
+}

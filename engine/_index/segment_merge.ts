@@ -1,0 +1,212 @@
+// Merging segments as Lucene does: the live documents of several segments, in order, become one
+// segment by copying their postings, norms and doc values with new ordinals — nothing is parsed
+// or analysed again. Points are sorted anew. Segments with vectors are rebuilt instead.
+
+import { IdIndex } from "./id_index.ts";
+import { type FieldIndex, type Posting, Segment } from "./segment.ts";
+import { pointsOf } from "./segment_builder.ts";
+import { TextPostingsWriter } from "./text_posting.ts";
+import type { StoredDoc } from "./types.ts";
+
+/** One segment to merge, with its deletions (1 = deleted, per ordinal). */
+export interface MergeInput {
+  /** The segment. */
+  readonly segment: Segment;
+  /** Its deletions, null when none. */
+  readonly deleted: Uint8Array | null;
+}
+
+/** One input's field, with the new ordinal of each old one (-1 = deleted). */
+interface Part {
+  readonly field: FieldIndex | undefined;
+  readonly map: Int32Array;
+  readonly deletes: boolean;
+}
+
+/**
+ * The live documents of `inputs`, in order, as one segment; null when the inputs cannot be
+ * merged by copying (vectors, or a field indexed differently in two of them): rebuild then.
+ */
+export function mergeSegments(inputs: readonly MergeInput[]): Segment | null {
+  if (inputs.some((i) => i.segment.vectors.size > 0)) return null;
+  const docs: StoredDoc[] = [];
+  const maps: Int32Array[] = [];
+  const names = new Set<string>();
+  for (const { segment, deleted } of inputs) {
+    const map = new Int32Array(segment.maxDoc);
+    for (let i = 0; i < map.length; i++) {
+      if (deleted?.[i]) map[i] = -1;
+      else {
+        map[i] = docs.length;
+        docs.push(segment.docs[i]!);
+      }
+    }
+    maps.push(map);
+    for (const name of segment.fields.keys()) names.add(name);
+  }
+  const fields = new Map<string, FieldIndex>();
+  for (const name of names) {
+    const parts: Part[] = inputs.map((input, i) => ({
+      field: input.segment.fields.get(name),
+      map: maps[i]!,
+      deletes: input.deleted !== null,
+    }));
+    const merged = mergeField(parts, docs.length);
+    if (!merged) return null;
+    fields.set(name, merged);
+  }
+  return new Segment(docs, new IdIndex(docs), fields);
+}
+
+function sameShape(a: FieldIndex, b: FieldIndex): boolean {
+  return a.kind === b.kind && (a.norms === null) === (b.norms === null) &&
+    (a.numValues === null) === (b.numValues === null) &&
+    (a.strValues === null) === (b.strValues === null) &&
+    (a.pointValues === null) === (b.pointValues === null);
+}
+
+function mergeField(parts: readonly Part[], maxDoc: number): FieldIndex | null {
+  const first = parts.find((p) => p.field)!.field!;
+  if (parts.some((p) => p.field && !sameShape(p.field, first))) return null;
+  const text = first.kind === "text";
+  const { terms, keptFreqs } = mergeTerms(parts, text);
+  let norms: Uint8Array | null = null;
+  if (first.norms) {
+    norms = new Uint8Array(maxDoc);
+    for (const { field, map } of parts) {
+      if (!field) continue;
+      for (let i = 0; i < map.length; i++) if (map[i]! >= 0) norms[map[i]!] = field.norms![i]!;
+    }
+  }
+  let presentCount = 0;
+  for (const { field } of parts) presentCount += field?.present.length ?? 0;
+  const present = new Int32Array(presentCount);
+  let n = 0;
+  for (const { field, map } of parts) {
+    if (!field) continue;
+    for (const d of field.present) if (map[d]! >= 0) present[n++] = map[d]!;
+  }
+  // Doc values, doc by doc in the new order.
+  const numeric = first.numValues !== null;
+  const keyword = first.strValues !== null;
+  const anyExact = parts.some((p) => p.field?.exact);
+  let valueCount = 0;
+  for (const { field } of parts) valueCount += field ? field.dvStart[field.dvStart.length - 1]! : 0;
+  const dvStart = new Int32Array(maxDoc + 1);
+  const numValues = numeric ? new Float64Array(valueCount) : null;
+  const strValues: string[] | null = keyword ? [] : null;
+  const exact: (bigint | undefined)[] | null = anyExact ? [] : null;
+  let v = 0;
+  for (const { field, map } of parts) {
+    for (let i = 0; i < map.length; i++) {
+      const m = map[i]!;
+      if (m < 0) continue;
+      dvStart[m] = v;
+      if (!field) continue;
+      for (let j = field.dvStart[i]!; j < field.dvStart[i + 1]!; j++) {
+        if (numValues) numValues[v] = field.numValues![j]!;
+        else if (strValues) strValues.push(field.strValues![j]!);
+        if (exact) exact.push(field.exact?.[j]);
+        v++;
+      }
+    }
+  }
+  dvStart[maxDoc] = v;
+  const nums = numValues ? numValues.subarray(0, v) : null;
+  const points = first.pointValues && nums ? pointsOf(nums, exact, dvStart, maxDoc) : null;
+  // The statistics a rebuild would count: tokens (text), values (keyword), else docs with a
+  // value (also for presence-only fields); a part without deletions brings its own.
+  let sumTotalTermFreq = 0;
+  for (const part of parts) {
+    const { field, map, deletes } = part;
+    if (!field) continue;
+    if (!deletes) sumTotalTermFreq += field.sumTotalTermFreq;
+    else if (text && field.terms.size > 0) sumTotalTermFreq += keptFreqs.get(part) ?? 0;
+    else if (keyword && field.sumTotalTermFreq === field.strValues!.length) {
+      for (let i = 0; i < map.length; i++) {
+        if (map[i]! >= 0) sumTotalTermFreq += field.dvStart[i + 1]! - field.dvStart[i]!;
+      }
+    } else for (const d of field.present) if (map[d]! >= 0) sumTotalTermFreq++;
+  }
+  return {
+    kind: first.kind,
+    terms,
+    norms,
+    present: present.subarray(0, n),
+    sumTotalTermFreq,
+    dvStart,
+    numValues: nums ? nums.slice() : null,
+    strValues,
+    pointValues: points?.values ?? null,
+    pointDocs: points?.docs ?? null,
+    exact,
+    pointExact: points?.exact ?? null,
+  };
+}
+
+/** Every term's postings, the parts' in order with new ordinals; terms left without docs go. */
+function mergeTerms(
+  parts: readonly Part[],
+  withPositions: boolean,
+): { terms: Map<string, Posting>; keptFreqs: Map<Part, number> } {
+  const byTerm = new Map<string, Array<[Part, Posting]>>();
+  let docTotal = 0;
+  let posTotal = 0;
+  const keptFreqs = new Map<Part, number>(); // token counts of the live docs, parts with deletions
+  for (const part of parts) {
+    if (!part.field) continue;
+    for (const [term, posting] of part.field.terms) {
+      let list = byTerm.get(term);
+      if (!list) byTerm.set(term, list = []);
+      list.push([part, posting]);
+      docTotal += posting.docs.length;
+      posTotal += posting.positions?.length ?? 0;
+    }
+  }
+  const terms = new Map<string, Posting>();
+  if (withPositions) {
+    const writer = new TextPostingsWriter(docTotal, posTotal);
+    for (const [term, list] of byTerm) {
+      for (const [part, p] of list) {
+        const map = part.map;
+        const docs = p.docs;
+        const freqs = p.freqs;
+        const positions = p.positions!;
+        let kept = 0;
+        let at = 0;
+        for (let k = 0; k < docs.length; k++) {
+          const f = freqs ? freqs[k]! : 1;
+          const m = map[docs[k]!]!;
+          if (m >= 0) {
+            writer.add(m, positions, at, at + f);
+            kept += f;
+          }
+          at += f;
+        }
+        if (part.deletes && kept > 0) keptFreqs.set(part, (keptFreqs.get(part) ?? 0) + kept);
+      }
+      writer.endTerm(term);
+    }
+    for (const [term, posting] of writer.finish()) terms.set(term, posting);
+    return { terms, keptFreqs };
+  }
+  const allDocs = new Int32Array(docTotal);
+  let docAt = 0;
+  for (const [term, list] of byTerm) {
+    const docBase = docAt;
+    for (const [part, p] of list) {
+      const map = part.map;
+      for (const d of p.docs) if (map[d]! >= 0) allDocs[docAt++] = map[d]!;
+    }
+    // A term whose every doc was deleted goes.
+    if (docAt > docBase) {
+      terms.set(term, {
+        docs: allDocs.subarray(docBase, docAt),
+        freqs: null,
+        posStart: null,
+        positions: null,
+      });
+    }
+  }
+  return { terms, keptFreqs };
+}

@@ -1,0 +1,126 @@
+// A text field's posting, stored lean: frequencies only for terms that occur more than once in
+// some document (null means 1 everywhere), and the per-doc offsets into the positions computed
+// from the frequencies the first time a phrase or span query asks for them.
+
+import type { Posting } from "./segment.ts";
+
+/**
+ * The posting of one term of a text field (see the module comment).
+ *
+ * @example
+ * ```ts
+ * import { TextPosting } from "./text_posting.ts";
+ * const p = new TextPosting(Int32Array.of(2, 5), Int32Array.of(1, 2), Int32Array.of(0, 3, 7));
+ * console.assert(String(p.posStart) === "0,1,3");
+ * ```
+ */
+export class TextPosting implements Posting {
+  /** Doc ordinals. */
+  readonly docs: Int32Array;
+  /** Term frequency per doc; null when it is 1 in every doc. */
+  readonly freqs: Int32Array | null;
+  /** Token positions, doc by doc. */
+  readonly positions: Int32Array;
+  #posStart: Int32Array | null = null;
+
+  constructor(docs: Int32Array, freqs: Int32Array | null, positions: Int32Array) {
+    this.docs = docs;
+    this.freqs = freqs;
+    this.positions = positions;
+  }
+
+  /** Offsets into `positions` per doc (length docs + 1), computed once. */
+  get posStart(): Int32Array {
+    if (this.#posStart) return this.#posStart;
+    const n = this.docs.length;
+    const start = new Int32Array(n + 1);
+    const freqs = this.freqs;
+    for (let i = 0; i < n; i++) start[i + 1] = start[i]! + (freqs ? freqs[i]! : 1);
+    return this.#posStart = start;
+  }
+}
+
+/**
+ * Collects text postings into shared buffers: each term's docs, frequencies (kept only when some
+ * exceed 1) and positions, appended term by term; `finish` gives the postings.
+ */
+export class TextPostingsWriter {
+  readonly #docs: Int32Array;
+  readonly #freqs: Int32Array;
+  readonly #positions: Int32Array;
+  #docAt = 0;
+  #freqAt = 0;
+  #posAt = 0;
+  #termDocs = 0;
+  #termPositions = 0;
+  #termNeedsFreqs = false;
+  readonly #terms: string[] = [];
+  /** Per term: doc start, doc end, freq start (-1 = none), position start, position end. */
+  #spans: number[] = [];
+
+  /** Room for `docs` postings entries and `positions` positions in all. */
+  constructor(docs: number, positions: number) {
+    this.#docs = new Int32Array(docs);
+    this.#freqs = new Int32Array(docs);
+    this.#positions = new Int32Array(positions);
+  }
+
+  /** One doc of the current term, with its positions `positions[from..to)`. */
+  add(doc: number, positions: ArrayLike<number>, from: number, to: number): void {
+    this.#docs[this.#docAt + this.#termDocs] = doc;
+    this.#freqs[this.#freqAt + this.#termDocs] = to - from;
+    if (to - from !== 1) this.#termNeedsFreqs = true;
+    this.#termDocs++;
+    const out = this.#positions;
+    let at = this.#posAt + this.#termPositions;
+    for (let j = from; j < to; j++) out[at++] = positions[j]!;
+    this.#termPositions += to - from;
+  }
+
+  /** Ends the current term (dropped when it got no docs). */
+  endTerm(term: string): void {
+    const n = this.#termDocs;
+    if (n > 0) {
+      this.#terms.push(term);
+      this.#spans.push(
+        this.#docAt,
+        this.#docAt + n,
+        this.#termNeedsFreqs ? this.#freqAt : -1,
+        this.#posAt,
+        this.#posAt + this.#termPositions,
+      );
+      this.#docAt += n;
+      if (this.#termNeedsFreqs) this.#freqAt += n;
+      this.#posAt += this.#termPositions;
+    }
+    this.#termDocs = 0;
+    this.#termPositions = 0;
+    this.#termNeedsFreqs = false;
+  }
+
+  /** The postings by term; buffers trimmed to what was used. */
+  finish(): Map<string, TextPosting> {
+    const docs = this.#docs.slice(0, this.#docAt);
+    const positions = this.#positions.slice(0, this.#posAt);
+    const freqs = this.#freqs.slice(0, this.#freqAt);
+    const out = new Map<string, TextPosting>();
+    const spans = this.#spans;
+    for (let t = 0; t < this.#terms.length; t++) {
+      const d0 = spans[t * 5]!;
+      const d1 = spans[t * 5 + 1]!;
+      const f0 = spans[t * 5 + 2]!;
+      const p0 = spans[t * 5 + 3]!;
+      const p1 = spans[t * 5 + 4]!;
+      out.set(
+        this.#terms[t]!,
+        new TextPosting(
+          docs.subarray(d0, d1),
+          f0 < 0 ? null : freqs.subarray(f0, f0 + d1 - d0),
+          positions.subarray(p0, p1),
+        ),
+      );
+    }
+    this.#spans = [];
+    return out;
+  }
+}
