@@ -28,7 +28,15 @@ import {
   type RequestContext,
   tooDeep,
 } from "./context.ts";
-import { checkId, checkRouting, generateId, writeOptions } from "./write_params.ts";
+import {
+  checkId,
+  checkPipeline,
+  checkRouting,
+  checkUpdateRequest,
+  checkWaitParams,
+  generateId,
+  writeOptions,
+} from "./write_params.ts";
 
 const ACTIONS = new Set(["index", "create", "update", "delete"]);
 const META_KEYS = new Set([
@@ -144,6 +152,7 @@ function run(
   ctx: RequestContext,
   action: Action,
   touched: Set<IndexState>,
+  pipeline: string | undefined,
 ): Record<string, unknown> {
   const { meta, op } = action;
   const rawIndex = meta._index;
@@ -168,6 +177,9 @@ function run(
     if (op === "index" || op === "create") {
       const docId = id ?? generateId();
       checkId(docId);
+      if (meta.pipeline !== undefined || pipeline !== undefined) {
+        checkPipeline(meta.pipeline ?? pipeline);
+      }
       if (op === "create" || id === undefined) opts.opType = "create";
       const index = ctx.state.cluster.writeIndex(indexName, requireAlias);
       touched.add(index);
@@ -190,6 +202,7 @@ function run(
       const r = deleteDocument(index, id, opts);
       return itemResult(r, r.result === "not_found" ? 404 : 200);
     }
+    checkUpdateRequest(action.source!, opts, meta.retry_on_conflict);
     const index = ctx.state.cluster.writeIndex(indexName, requireAlias);
     touched.add(index);
     checkRouting(index, id, opts.routing);
@@ -239,13 +252,15 @@ function countBulk(
 /** POST /_bulk, POST /{index}/_bulk. */
 export async function bulkHandler(ctx: RequestContext): Promise<Reply> {
   const started = Date.now();
+  checkWaitParams(ctx.params);
   const actions = parseBulk(ctx.bodyText);
   if (actions.length === 0) {
     throw validationFailed("no requests added");
   }
   const touched = new Set<IndexState>();
   const timer = performance.now();
-  const results = actions.map((action) => run(ctx, action, touched));
+  const pipeline = ctx.params.get("pipeline") ?? undefined;
+  const results = actions.map((action) => run(ctx, action, touched, pipeline));
   countBulk(touched, actions, results, performance.now() - timer);
   const forced = await applyRefresh(ctx.params.get("refresh"), touched, ctx.state);
   if (forced) { for (const r of results) if (!r.error) r.forced_refresh = true; }

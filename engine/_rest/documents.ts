@@ -20,7 +20,16 @@ import {
   type Reply,
   type RequestContext,
 } from "./context.ts";
-import { checkId, checkRouting, generateId, sameShard, writeOptions } from "./write_params.ts";
+import {
+  checkId,
+  checkPipeline,
+  checkRouting,
+  checkUpdateRequest,
+  checkWaitParams,
+  generateId,
+  sameShard,
+  writeOptions,
+} from "./write_params.ts";
 
 function param(ctx: RequestContext): (name: string) => string | undefined {
   return (name) => ctx.params.get(name) ?? undefined;
@@ -33,6 +42,7 @@ export async function indexHandler(ctx: RequestContext, create = false): Promise
   const id = ctx.p.id ?? generateId();
   if (ctx.p.id === undefined) opts.opType ??= "create";
   checkId(id);
+  checkWaitParams(ctx.params);
   const source = bodyObject(ctx, "document");
   if (!source) {
     throw esError(
@@ -41,6 +51,7 @@ export async function indexHandler(ctx: RequestContext, create = false): Promise
     );
   }
   keepSourceText(source, ctx.bodyText);
+  checkPipeline(ctx.params.get("pipeline") ?? undefined);
   const index = ctx.state.cluster.writeIndex(ctx.p.index!, boolParam(ctx, "require_alias"));
   checkRouting(index, id, opts.routing);
   const result = indexDocument(index, id, source, opts, parseErrorType(ctx.state));
@@ -179,6 +190,7 @@ export function getSourceHandler(ctx: RequestContext): Reply {
 /** DELETE /{index}/_doc/{id}. */
 export async function deleteHandler(ctx: RequestContext): Promise<Reply> {
   const opts = writeOptions(param(ctx));
+  checkWaitParams(ctx.params);
   const index = ctx.state.cluster.readIndex(ctx.p.index!);
   checkRouting(index, ctx.p.id!, opts.routing);
   const current = index.docs.get(ctx.p.id!);
@@ -202,10 +214,12 @@ export async function deleteHandler(ctx: RequestContext): Promise<Reply> {
 /** POST /{index}/_update/{id}. */
 export async function updateHandler(ctx: RequestContext): Promise<Reply> {
   const opts = writeOptions(param(ctx));
+  checkWaitParams(ctx.params);
   const body = bodyObject(ctx);
   if (!body) {
     throw validationFailed("script or doc is missing");
   }
+  checkUpdateRequest(body, opts, ctx.params.get("retry_on_conflict") ?? undefined);
   const index = ctx.state.cluster.writeIndex(ctx.p.index!, boolParam(ctx, "require_alias"));
   checkRouting(index, ctx.p.id!, opts.routing);
   const current = index.docs.get(ctx.p.id!);

@@ -3,6 +3,7 @@
 import { EngineError, esError, illegalArgument, validationFailed } from "../_errors.ts";
 import { parseKeepAlive } from "../_search/keep_alive.ts";
 import type { IndexState } from "../_state/index_state.ts";
+import { validateUpdateBody } from "../_state/update.ts";
 import type { WriteOptions } from "../_state/writes.ts";
 
 function num(name: string, value: unknown): number | undefined {
@@ -97,4 +98,60 @@ export function checkWaitParams(params: URLSearchParams): void {
     throw illegalArgument(`cannot parse ActiveShardCount[${active}]`);
   }
   if (Number(active) < 0) throw illegalArgument("shard count cannot be a negative value");
+}
+
+/**
+ * Refuses an ingest pipeline the way Elasticsearch refuses one that does not exist: the engine
+ * has none, so any name but `_none` (which asks for no pipeline) is a 400
+ * `illegal_argument_exception`, and an empty name fails validation.
+ *
+ * @param pipeline The `pipeline` parameter or bulk metadata value; undefined or null for none.
+ */
+export function checkPipeline(pipeline: unknown): void {
+  if (pipeline === undefined || pipeline === null || pipeline === "_none") return;
+  if (pipeline === "") throw validationFailed("pipeline cannot be an empty string");
+  throw illegalArgument(`pipeline with id [${pipeline}] does not exist`);
+}
+
+/**
+ * Checks an update's concurrency parameters as Elasticsearch's update validation does, before the
+ * body's own checks: `if_seq_no` and `if_primary_term` come together, and a compare-and-write
+ * update can be neither retried (`retry_on_conflict`) nor an upsert. Problems are reported in one
+ * 400 `action_request_validation_exception` together with the body's.
+ *
+ * @param body The update body (already known to be an object).
+ * @param opts The write options read from the parameters or bulk metadata.
+ * @param retryOnConflict The `retry_on_conflict` value as given, undefined when absent.
+ */
+export function checkUpdateRequest(
+  body: Record<string, unknown>,
+  opts: WriteOptions,
+  retryOnConflict: unknown,
+): void {
+  let retries = 0;
+  if (retryOnConflict !== undefined && retryOnConflict !== null) {
+    retries = Number(retryOnConflict);
+    if (!Number.isInteger(retries) || String(retryOnConflict).trim() === "") {
+      throw illegalArgument(
+        `Failed to parse int parameter [retry_on_conflict] with value [${retryOnConflict}]`,
+      );
+    }
+  }
+  const problems: string[] = [];
+  if (opts.ifSeqNo !== undefined && opts.ifPrimaryTerm === undefined) {
+    problems.push("ifSeqNo is set, but primary term is [0]");
+  }
+  if (opts.ifSeqNo === undefined && opts.ifPrimaryTerm !== undefined) {
+    problems.push(`ifSeqNo is unassigned, but primary term is [${opts.ifPrimaryTerm}]`);
+  }
+  if (opts.ifSeqNo !== undefined) {
+    if (retries > 0) problems.push("compare and write operations can not be retried");
+    if (body.doc_as_upsert === true) {
+      problems.push("compare and write operations can not be used with upsert");
+    }
+    if (body.upsert !== undefined) {
+      problems.push("upsert requests don't support `if_seq_no` and `if_primary_term`");
+    }
+  }
+  if (problems.length > 0) validateUpdateBody(body, problems);
 }

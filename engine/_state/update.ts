@@ -61,8 +61,11 @@ function similar(a: string, b: string): boolean {
     a.slice(i + 1) === b.slice(i);
 }
 
-/** Checks an `_update` body before running it. */
-export function validateUpdateBody(body: JsonObject): void {
+/**
+ * Checks an `_update` body before running it. `leading` are problems the caller found in the
+ * request's parameters, reported first in one validation failure with the body's.
+ */
+export function validateUpdateBody(body: JsonObject, leading: readonly string[] = []): void {
   for (const key of Object.keys(body)) {
     if (!UPDATE_FIELDS.includes(key)) {
       const guess = UPDATE_FIELDS.find((f) => similar(f, key));
@@ -81,7 +84,7 @@ export function validateUpdateBody(body: JsonObject): void {
       );
     }
   }
-  const errors: string[] = [];
+  const errors: string[] = [...leading];
   if (body.script !== undefined && body.doc !== undefined) {
     errors.push("can't provide both script and doc");
   }

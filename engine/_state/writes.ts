@@ -37,12 +37,25 @@ export function versionConflict(index: IndexState, id: string, detail: string): 
   });
 }
 
-/** Rejects option combinations Elasticsearch rejects before executing. */
+/**
+ * Rejects option combinations Elasticsearch rejects before executing, with its messages in its
+ * order: a create takes no version type, version or sequence number; then the versioning checks.
+ */
 export function validateWriteOptions(opts: WriteOptions, isDelete = false): void {
   const errors: string[] = [];
   const type = opts.versionType ?? "internal";
-  if (!["internal", "external", "external_gte", "force"].includes(type)) {
+  if (!["internal", "external", "external_gte"].includes(type)) {
     throw illegalArgument(`No version type match [${type}]`);
+  }
+  if (opts.opType === "create" && !isDelete) {
+    const problem = type !== "internal"
+      ? "create operations only support internal versioning. use index instead"
+      : opts.version !== undefined
+      ? "create operations do not support explicit versions. use index instead"
+      : opts.ifSeqNo !== undefined || opts.ifPrimaryTerm !== undefined
+      ? "create operations do not support compare and set. use index instead"
+      : undefined;
+    if (problem !== undefined) throw validationFailed(problem);
   }
   if (type === "internal" && opts.version !== undefined) {
     errors.push(
@@ -52,14 +65,14 @@ export function validateWriteOptions(opts: WriteOptions, isDelete = false): void
   if (type !== "internal" && opts.version === undefined && !isDelete) {
     errors.push(`version type [${type}] requires a version`);
   }
-  if (
-    opts.ifSeqNo !== undefined && opts.ifPrimaryTerm === undefined ||
-    opts.ifSeqNo === undefined && opts.ifPrimaryTerm !== undefined
-  ) {
+  if (opts.ifSeqNo !== undefined && (type !== "internal" || opts.version !== undefined)) {
+    errors.push("compare and write operations can not use versioning");
+  }
+  if (opts.ifSeqNo !== undefined && opts.ifPrimaryTerm === undefined) {
     errors.push("ifSeqNo is set, but primary term is [0]");
   }
-  if (opts.ifSeqNo !== undefined && type !== "internal") {
-    errors.push("compare and write operations can not use versioning");
+  if (opts.ifSeqNo === undefined && opts.ifPrimaryTerm !== undefined) {
+    errors.push(`ifSeqNo is unassigned, but primary term is [${opts.ifPrimaryTerm}]`);
   }
   if (errors.length > 0) {
     throw validationFailed(...errors);
@@ -108,7 +121,6 @@ function nextVersion(index: IndexState, id: string, opts: WriteOptions): number 
     }
     return wanted;
   }
-  if (type === "force") return opts.version ?? (known ?? 0) + 1;
   return current ? current.version + 1 : (tomb?.version ?? 0) + 1;
 }
 
