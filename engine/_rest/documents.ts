@@ -27,6 +27,7 @@ import {
   checkUpdateRequest,
   checkWaitParams,
   generateId,
+  readVersion,
   sameShard,
   writeOptions,
 } from "./write_params.ts";
@@ -91,8 +92,8 @@ export function findDoc(
   const doc = stored && sameShard(index, id, stored.routing, routing) ? stored : undefined;
   index.stats.got(doc !== undefined, performance.now() - started);
   if (!doc) return undefined;
-  const wanted = ctx.params.get("version");
-  if (wanted !== null && wanted !== "" && Number(wanted) !== doc.version) {
+  const wanted = readVersion(ctx.params.get("version"), ctx.params.get("version_type"));
+  if (wanted !== undefined && wanted !== doc.version) {
     throw versionConflict(
       index,
       id,
@@ -162,6 +163,7 @@ export function docBody(
 
 /** GET /{index}/_doc/{id} (and HEAD for exists). */
 export function getHandler(ctx: RequestContext): Reply {
+  readVersion(ctx.params.get("version"), ctx.params.get("version_type"));
   const index = ctx.state.cluster.readIndex(ctx.p.index!);
   const doc = findDoc(ctx, index, ctx.p.id!, boolParam(ctx, "realtime", true));
   if (ctx.method === "HEAD") return { status: doc ? 200 : 404 };
@@ -174,6 +176,10 @@ export function getHandler(ctx: RequestContext): Reply {
 
 /** GET /{index}/_source/{id} (and HEAD). */
 export function getSourceHandler(ctx: RequestContext): Reply {
+  readVersion(ctx.params.get("version"), ctx.params.get("version_type"));
+  if (!documentSourceFilter(ctx.params.get("_source") ?? undefined, [], []).fetch) {
+    throw validationFailed("fetching source can not be disabled");
+  }
   const index = ctx.state.cluster.readIndex(ctx.p.index!);
   const doc = findDoc(ctx, index, ctx.p.id!, boolParam(ctx, "realtime", true));
   const enabled = (index.mappings._source as { enabled?: boolean } | undefined)?.enabled !== false;
@@ -182,7 +188,7 @@ export function getSourceHandler(ctx: RequestContext): Reply {
     throw resourceNotFound(`Document not found [${index.name}]/[${ctx.p.id}]`);
   }
   if (!enabled) {
-    throw resourceNotFound(`Source not available [${index.name}]/[${ctx.p.id}]`);
+    throw resourceNotFound(`Source not found [${index.name}]/[${ctx.p.id}]`);
   }
   return ok(pickSource(ctx, doc) ?? {});
 }

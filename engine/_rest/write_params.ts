@@ -26,7 +26,13 @@ export function writeOptions(get: (name: string) => unknown): WriteOptions {
     opts.opType = opType;
   }
   opts.ifSeqNo = num("if_seq_no", get("if_seq_no"));
+  if (opts.ifSeqNo !== undefined && opts.ifSeqNo < 0 && opts.ifSeqNo !== -2) {
+    throw illegalArgument(`sequence numbers must be non negative. got [${opts.ifSeqNo}].`);
+  }
   opts.ifPrimaryTerm = num("if_primary_term", get("if_primary_term"));
+  if (opts.ifPrimaryTerm !== undefined && opts.ifPrimaryTerm < 0) {
+    throw illegalArgument(`primary term must be non negative. got [${opts.ifPrimaryTerm}]`);
+  }
   opts.version = num("version", get("version"));
   const vt = get("version_type");
   if (vt !== undefined && vt !== null) opts.versionType = String(vt);
@@ -154,4 +160,27 @@ export function checkUpdateRequest(
     }
   }
   if (problems.length > 0) validateUpdateBody(body, problems);
+}
+
+/**
+ * The `version` a read (GET, `_source`, an `_mget` item) expects, checked as Elasticsearch checks
+ * it: a long, a known `version_type`, and not negative (`-3`, "any version", is allowed).
+ *
+ * @param version The `version` value as given; undefined or null for none.
+ * @param versionType The `version_type` value as given; undefined or null for `internal`.
+ * @returns The expected version, or undefined when any version will do.
+ */
+export function readVersion(version: unknown, versionType: unknown): number | undefined {
+  const type = versionType === undefined || versionType === null ? "internal" : String(versionType);
+  if (!["internal", "external", "external_gte"].includes(type)) {
+    throw illegalArgument(`No version type match [${type}]`);
+  }
+  const wanted = num("version", version);
+  if (wanted === undefined || wanted === -3) return undefined;
+  if (wanted < 0) {
+    throw validationFailed(
+      `illegal version value [${wanted}] for version type [${type.toUpperCase()}]`,
+    );
+  }
+  return wanted;
 }

@@ -57,7 +57,11 @@ export function validateWriteOptions(opts: WriteOptions, isDelete = false): void
       : undefined;
     if (problem !== undefined) throw validationFailed(problem);
   }
-  if (type === "internal" && opts.version !== undefined) {
+  const v = opts.version;
+  if (v !== undefined && v < 0 && (type !== "internal" || (v !== -3 && v !== -4))) {
+    errors.push(`illegal version value [${v}] for version type [${type.toUpperCase()}]`);
+  }
+  if (type === "internal" && v !== undefined && v !== -3 && v !== -4) {
     errors.push(
       "internal versioning can not be used for optimistic concurrency control. Please use `if_seq_no` and `if_primary_term` instead",
     );
