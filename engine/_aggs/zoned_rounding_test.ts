@@ -114,3 +114,34 @@ Deno.test("date_histogram and date_range: months in New York, fixed offsets, unk
   assert.equal(bad.error.root_cause[0].type, "zone_rules_exception");
   assert.equal(bad.error.root_cause[0].reason, "Unknown time-zone ID: Nowhere/Land");
 });
+
+Deno.test("date_histogram offset: +6h day buckets run from 06:00, in the zone too", async () => {
+  const engine = await events([
+    "2024-07-01T05:00:00Z",
+    "2024-07-01T07:00:00Z",
+    "2024-07-02T05:59:00Z",
+  ]);
+  assert.deepEqual(
+    await histogram(engine, { calendar_interval: "day", offset: "+6h" }),
+    [
+      ["2024-06-30T06:00:00.000Z", Date.UTC(2024, 5, 30, 6), 1],
+      ["2024-07-01T06:00:00.000Z", Date.UTC(2024, 6, 1, 6), 2],
+    ],
+  );
+  assert.deepEqual(
+    (await histogram(engine, {
+      calendar_interval: "day",
+      offset: "+6h",
+      time_zone: "Europe/Paris",
+    }))
+      .map((b) => b[0]),
+    // 05:00Z is 07:00 in Paris: past 06:00 local, so the Paris buckets start a day later.
+    ["2024-07-01T06:00:00.000+02:00", "2024-07-02T06:00:00.000+02:00"],
+  );
+  const res = await call(engine, "POST", "/ev/_search", {
+    size: 0,
+    aggs: { h: { date_histogram: { field: "at", calendar_interval: "day", offset: "6 hours" } } },
+  });
+  assert.equal(res.code, 400);
+  assert.match(res.error.root_cause[0].reason, /failed to parse setting \[date_histogram.offset\]/);
+});

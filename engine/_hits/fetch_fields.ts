@@ -10,6 +10,7 @@ import type { StoredDoc } from "../_index/types.ts";
 import { numAt } from "../_index/segment.ts";
 import { sourceText } from "../_index/raw_source.ts";
 import { parseExactJson } from "../_index/exact_json.ts";
+import { nestedSourceFields } from "./nested_fields.ts";
 
 /** One requested field with an optional format. */
 export interface FieldRequest {
@@ -111,30 +112,54 @@ export function sourceValues(source: unknown, parts: string[], out: unknown[]): 
   }
 }
 
-/** The `fields` option: values of mapped fields taken from `_source`, always as arrays. */
+/**
+ * The `fields` option: values of mapped fields taken from `_source`, always as arrays; fields of
+ * nested objects below `scope` (the hit's own nested path, "" for a root document) come grouped
+ * per object.
+ */
 export function sourceFields(
   target: SearchTarget,
   source: Record<string, unknown>,
   requests: readonly FieldRequest[],
+  scope = "",
 ): Record<string, unknown[]> {
   const out: Record<string, unknown[]> = {};
   const fields = fieldMapOf(target.mappings);
+  /** A field's values in `object`, read at `name` (its path relative to the object). */
+  const read = (object: unknown, path: string, name: string): unknown[] => {
+    const info = fields.byPath.get(path)!;
+    const root = fields.roots.has(path) ? name : name.slice(0, name.lastIndexOf("."));
+    let values: unknown[] = [];
+    sourceValues(object, root.split("."), values);
+    if (
+      object === source && info.integer &&
+      values.some((v) => typeof v === "number" && !Number.isSafeInteger(v))
+    ) {
+      // A whole number beyond 2^53 was rounded when the source was parsed: read its digits.
+      const text = sourceText(source);
+      if (text !== undefined) sourceValues(parseExactJson(text), root.split("."), values = []);
+    }
+    return values.map((v) => info.kind === "keyword" || info.kind === "text" ? String(v) : v);
+  };
+  const nested: string[] = [];
   for (const r of requests) {
     for (const path of fields.expand(r.field)) {
-      const info = fields.byPath.get(path)!;
-      const root = fields.roots.has(path) ? path : path.slice(0, path.lastIndexOf("."));
-      let values: unknown[] = [];
-      sourceValues(source, root.split("."), values);
-      if (info.integer && values.some((v) => typeof v === "number" && !Number.isSafeInteger(v))) {
-        // A whole number beyond 2^53 was rounded when the source was parsed: read its digits.
-        const text = sourceText(source);
-        if (text !== undefined) sourceValues(parseExactJson(text), root.split("."), values = []);
+      // Fields of nested objects come grouped per object, under the nested field.
+      if (fields.nestedPathOf(path) !== scope) {
+        if (!nested.includes(path)) nested.push(path);
+        continue;
       }
-      const converted = values.map((v) =>
-        info.kind === "keyword" || info.kind === "text" ? String(v) : v
-      );
+      const converted = read(source, path, path);
       if (converted.length) setOwn(out, path, converted);
     }
+  }
+  if (nested.length) {
+    // In a nested object's own hit the source is wrapped under its path: group from the object.
+    let object: unknown = source;
+    for (const part of scope ? scope.split(".") : []) {
+      object = (object as Record<string, unknown> | undefined)?.[part];
+    }
+    nestedSourceFields(fields, object, nested, read, out, scope);
   }
   return out;
 }

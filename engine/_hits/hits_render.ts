@@ -7,6 +7,7 @@ import { highlightHit, type HighlightRequest, queryTerms } from "./highlight.ts"
 import type { QueryNode } from "../_query/query_nodes.ts";
 import { applySourceFilter, type SourceFilter } from "./source_filter.ts";
 import { float32 } from "../_query/score.ts";
+import { nestedIdentity } from "../_query/nested_objects.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
 import type { SortValue } from "./sort.ts";
 import { type InnerHitRenderer, type NestedInnerHits, renderInnerHits } from "./inner_hits.ts";
@@ -83,7 +84,12 @@ export function renderHit(
   }
   if (o.docvalueFields.length || o.fields.length) {
     const fields = {
-      ...sourceFields(target, doc.source, o.fields),
+      ...sourceFields(
+        target,
+        doc.source,
+        o.fields,
+        nestedIdentity(target.snapshot, c.doc)?.path ?? "",
+      ),
       ...docValueFields(target, c.doc, o.docvalueFields),
     };
     if (Object.keys(fields).length) hit.fields = fields;

@@ -5,14 +5,15 @@
 // hits match and score exactly as the query did. A nested query inside another one's query gives
 // inner hits inside each of the outer inner hits when the outer asks for them too.
 
-import { esError, illegalArgument, parsingError } from "../_errors.ts";
+import { illegalArgument, parsingError } from "../_errors.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
 import type { ShardSnapshot } from "../_index/shard_snapshot.ts";
 import { type ExecContext, execContextOf } from "../_query/exec_context.ts";
 import type { Hits } from "../_query/doc_set.ts";
 import { nestedIdentity, nestedScope, type NestedStep } from "../_query/nested_objects.ts";
-import { matchObjects } from "../_query/nested_query.ts";
+import { checkNestedPath, matchObjects } from "../_query/nested_query.ts";
 import { execute } from "../_query/query_exec.ts";
+import { matchedQueries } from "../_query/named_queries.ts";
 import type { QueryNode } from "../_query/query_nodes.ts";
 import { parseQuery } from "../_query/query_parser.ts";
 import { float32 } from "../_query/score.ts";
@@ -170,14 +171,7 @@ function matched(spec: NestedInnerHits, target: SearchTarget, now: number): Matc
   let m = bySnapshot.get(target.snapshot);
   if (!m) {
     const ctx = execContextOf(target, now);
-    if (!ctx.fields.nested.has(spec.path)) {
-      if (spec.ignoreUnmapped) return null;
-      throw esError(
-        "query_shard_exception",
-        `[nested] failed to find nested object under path [${spec.path}]`,
-        { index: target.index },
-      );
-    }
+    if (!checkNestedPath(ctx, spec.path, spec.ignoreUnmapped)) return null;
     m = matchObjects(ctx, spec.path, spec.query, true, execute);
     bySnapshot.set(target.snapshot, m);
   }
@@ -245,9 +239,19 @@ export function renderInnerHits(
     }
     const scored = spec.sort.length === 0 || spec.trackScores ||
       spec.sort.some((k) => k.field === "_score");
-    const hits = mine.slice(spec.from, spec.from + spec.size).map((h) =>
-      asNestedHit(render(h, objects, spec), scope.snapshot, h.doc)
+    const page = mine.slice(spec.from, spec.from + spec.size);
+    // Named queries inside the nested query are reported per inner hit (the objects match them).
+    const named = matchedQueries(
+      spec.query,
+      page.map((h) => ({ t: 0, doc: h.doc })),
+      [m.ctx],
+      false,
     );
+    const hits = page.map((h, i) => {
+      const hit = asNestedHit(render(h, objects, spec), scope.snapshot, h.doc);
+      if (named[i] !== undefined) hit.matched_queries = named[i];
+      return hit;
+    });
     out[spec.name] = {
       hits: {
         total: { value: mine.length, relation: "eq" },

@@ -247,3 +247,31 @@ Deno.test("inner_hits: a name used twice and a window past max_inner_result_wind
   assert.equal(allowed.code, 200, JSON.stringify(allowed));
   assert.equal(allowed.hits.hits[0].inner_hits.comments.hits.total.value, 3);
 });
+
+Deno.test("inner_hits: named queries inside the nested query are matched per object", async () => {
+  const engine = await forum();
+  const res = await call(engine, "POST", "/forum/_search", {
+    query: {
+      nested: {
+        path: "comments",
+        query: {
+          bool: {
+            should: [
+              { match: { "comments.text": { query: "fox", _name: "fox" } } },
+              { range: { "comments.stars": { gte: 5, _name: "five" } } },
+            ],
+          },
+        },
+        inner_hits: { sort: [{ "comments.stars": "asc" }] },
+      },
+    },
+  });
+  assert.equal(res.code, 200, JSON.stringify(res));
+  assert.equal(res.hits.hits[0].matched_queries, undefined, "names inside nested stay per object");
+  const inner = res.hits.hits[0].inner_hits.comments.hits.hits;
+  assert.deepEqual(inner.map((h: Reply) => [h._nested.offset, h.matched_queries]), [
+    [2, ["fox"]],
+    [0, ["fox"]],
+    [1, ["five"]],
+  ]);
+});

@@ -169,27 +169,22 @@ export function formatDateAt(
   format?: string,
   zone?: TimeZone,
 ): string {
-  if (zone && !nanos) {
-    const millis = Number(value);
-    const offset = zone.offsetAt(millis);
-    const custom = formatWithPattern(millis, format, offset);
-    if (custom !== null) return custom;
-    return formatDate(millis + offset).replace(/Z$/, offsetText(offset));
-  }
   // Nanos beyond 2^53 arrive as exact bigints: split them before any rounding.
   const ms = typeof value === "bigint"
     ? Number(nanos ? value / 1_000_000n - (value % 1_000_000n < 0n ? 1n : 0n) : value)
     : nanos
     ? Math.floor(value / 1e6)
     : value;
-  const custom = formatWithPattern(ms, format);
+  const offset = zone ? zone.offsetAt(ms) : 0;
+  const custom = formatWithPattern(ms, format, offset);
   if (custom !== null) return custom;
-  if (!nanos) return formatDate(ms);
+  const zoneText = offset === 0 && !zone ? "Z" : offsetText(offset);
+  if (!nanos) return formatDate(ms + offset).replace(/Z$/, zoneText);
   const extra = typeof value === "bigint"
     ? Number(value - BigInt(ms) * 1_000_000n)
     : Math.round(value - ms * 1e6);
   const rest = String(extra).padStart(6, "0");
-  return formatDate(ms).replace(/Z$/, rest.replace(/0+$/, "") + "Z");
+  return formatDate(ms + offset).replace(/Z$/, rest.replace(/0+$/, "") + zoneText);
 }
 
 /** A query-side date (plain or date math) in the field's resolution (millis or nanos). */

@@ -100,3 +100,10 @@ Deno.test("date patterns: offset letters parse and print the zone's offset", asy
     Date.UTC(2021, 7, 12),
   );
 });
+
+Deno.test("dates in a zone: date_nanos values print in the zone with its offset", () => {
+  const ny = parseTimeZone("America/New_York");
+  const nanos = Date.UTC(2024, 6, 1, 12) * 1e6 + 5_000_000;
+  assert.equal(formatDateAt(nanos, true, undefined, ny), "2024-07-01T08:00:00.005-04:00");
+  assert.equal(formatDateAt(nanos, true), "2024-07-01T12:00:00.005Z");
+});
