@@ -111,3 +111,32 @@ Deno.test("writes: negative versions, sequence numbers and primary terms refused
   assert.equal((await call(engine, "GET", "/w/_source/1")).a, 1, "nothing was written");
   engine.close();
 });
+
+Deno.test("_explain: the document under get when _source or stored_fields ask", async () => {
+  const engine = new Engine();
+  await call(engine, "PUT", "/x", {
+    mappings: { properties: { k: { type: "keyword", store: true } } },
+  });
+  await call(engine, "PUT", "/x/_doc/1?refresh=true", { k: "a", n: { m: 1, o: 2 } });
+  const query = { query: { term: { k: "a" } } };
+  const plain = await call(engine, "POST", "/x/_explain/1", query);
+  assert.equal(plain.matched, true);
+  assert.equal(plain.get, undefined);
+  const all = await call(engine, "POST", "/x/_explain/1?_source=true", query);
+  assert.deepEqual(all.get, {
+    _seq_no: 0,
+    _primary_term: 1,
+    found: true,
+    _source: { k: "a", n: { m: 1, o: 2 } },
+  });
+  const some = await call(engine, "POST", "/x/_explain/1?_source_includes=n&_source_excludes=n.o", {
+    query: { term: { k: "b" } },
+  });
+  assert.equal(some.matched, false);
+  assert.deepEqual(some.get._source, { n: { m: 1 } }, "present even when not matched");
+  const stored = await call(engine, "POST", "/x/_explain/1?stored_fields=k", query);
+  assert.deepEqual(stored.get.fields, { k: ["a"] });
+  assert.equal(stored.get._source, undefined);
+  assert.equal((await call(engine, "POST", "/x/_explain/1?_source=false", query)).get, undefined);
+  engine.close();
+});
