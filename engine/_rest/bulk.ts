@@ -29,6 +29,7 @@ import {
   tooDeep,
 } from "./context.ts";
 import {
+  aliasRouting,
   checkId,
   checkPipeline,
   checkRouting,
@@ -171,6 +172,9 @@ function run(
     const opts = writeOptions((name) =>
       meta[name] ?? (name === "routing" ? ctx.params.get("routing") ?? undefined : undefined)
     );
+    if (!ctx.state.cluster.indices.has(indexName)) {
+      opts.routing = aliasRouting(ctx.state.cluster, indexName, opts.routing);
+    }
     const requireAlias = meta.require_alias === true ||
       (meta.require_alias === undefined && boolParam(ctx, "require_alias"));
     const errorType = parseErrorType(ctx.state);

@@ -223,3 +223,47 @@ Deno.test("action.auto_create_index patterns decide which writes create an index
   assert.equal((await call(engine, "PUT", "/other/_doc/1", {})).code, 201, "reset to true");
   engine.close();
 });
+
+Deno.test("alias index routing: imposed on single-document writes and reads, a different one refused", async () => {
+  const engine = new Engine();
+  await call(engine, "PUT", "/r", {
+    settings: { number_of_shards: 3 },
+    mappings: { _routing: { required: true } },
+    aliases: { ra: { routing: "k" }, rb: { index_routing: "w" }, rc: { index_routing: "a,b" } },
+  });
+  assert.equal((await call(engine, "PUT", "/ra/_doc/1", { a: 1 })).code, 201);
+  const got = await call(engine, "GET", "/r/_doc/1?routing=k");
+  assert.equal(got._routing, "k");
+  assert.equal((await call(engine, "GET", "/ra/_doc/1")).found, true);
+  assert.equal((await call(engine, "GET", "/ra/_source/1")).a, 1);
+  assert.deepEqual(failure(await call(engine, "PUT", "/ra/_doc/2?routing=z", { a: 1 })), [
+    400,
+    "illegal_argument_exception",
+    "Alias [ra] has index routing associated with it [k], and was provided with routing value [z], rejecting operation",
+  ]);
+  assert.equal((await call(engine, "PUT", "/ra/_doc/2?routing=k", { a: 2 })).code, 201);
+  assert.match(
+    (await call(engine, "PUT", "/rc/_doc/3", { a: 1 })).error.reason,
+    /provided with routing value \[a,b\] that resolved to several routing values/,
+  );
+  const bulk = await call(
+    engine,
+    "POST",
+    "/_bulk",
+    '{"index":{"_index":"rb","_id":"3"}}\n{"a":3}\n{"update":{"_index":"ra","_id":"1"}}\n{"doc":{"b":1}}\n' +
+      '{"index":{"_index":"rb","_id":"4","routing":"x"}}\n{"a":4}\n',
+  );
+  assert.equal(bulk.items[0].index.status, 201);
+  assert.equal(bulk.items[1].update.result, "updated");
+  assert.equal(bulk.items[2].index.status, 400);
+  assert.equal((await call(engine, "GET", "/r/_doc/3?routing=w"))._routing, "w");
+  const mget = await call(engine, "POST", "/_mget", {
+    docs: [{ _index: "ra", _id: "1" }, { _index: "rb", _id: "3" }],
+  });
+  assert.deepEqual(mget.docs.map((d: Json) => [d._index, d._routing, d.found]), [
+    ["r", "k", true],
+    ["r", "w", true],
+  ]);
+  assert.equal((await call(engine, "DELETE", "/ra/_doc/1")).result, "deleted");
+  engine.close();
+});

@@ -21,6 +21,7 @@ import {
   type RequestContext,
 } from "./context.ts";
 import {
+  aliasRouting,
   checkId,
   checkPipeline,
   checkRouting,
@@ -39,6 +40,7 @@ function param(ctx: RequestContext): (name: string) => string | undefined {
 /** PUT/POST /{index}/_doc[/{id}], PUT/POST /{index}/_create/{id}. */
 export async function indexHandler(ctx: RequestContext, create = false): Promise<Reply> {
   const opts = writeOptions(param(ctx));
+  opts.routing = aliasRouting(ctx.state.cluster, ctx.p.index!, opts.routing);
   if (create) opts.opType = "create";
   const id = ctx.p.id ?? generateId();
   if (ctx.p.id === undefined) opts.opType ??= "create";
@@ -76,14 +78,18 @@ export function pickSource(
   return (source === doc.source ? sourceOut(source) : source) as Record<string, unknown>;
 }
 
-/** Looks a document up (real-time unless `realtime=false`), honouring routing; counted in `get` stats. */
+/**
+ * Looks a document up (real-time unless `realtime=false`), honouring routing (an alias's index
+ * routing when `named`, the index or alias the request gave, is one); counted in `get` stats.
+ */
 export function findDoc(
   ctx: RequestContext,
   index: IndexState,
   id: string,
   realtime: boolean,
+  named: string = ctx.p.index ?? index.name,
 ): StoredDoc | undefined {
-  const routing = ctx.params.get("routing") || undefined;
+  const routing = aliasRouting(ctx.state.cluster, named, ctx.params.get("routing") || undefined);
   checkRouting(index, id, routing);
   if (boolParam(ctx, "refresh")) index.refresh(ctx.state.now());
   else if (!realtime) index.refreshIfDue(ctx.state.now());
@@ -196,6 +202,7 @@ export function getSourceHandler(ctx: RequestContext): Reply {
 /** DELETE /{index}/_doc/{id}. */
 export async function deleteHandler(ctx: RequestContext): Promise<Reply> {
   const opts = writeOptions(param(ctx));
+  opts.routing = aliasRouting(ctx.state.cluster, ctx.p.index!, opts.routing);
   checkWaitParams(ctx.params);
   const index = ctx.state.cluster.readIndex(ctx.p.index!);
   checkRouting(index, ctx.p.id!, opts.routing);
@@ -220,6 +227,7 @@ export async function deleteHandler(ctx: RequestContext): Promise<Reply> {
 /** POST /{index}/_update/{id}. */
 export async function updateHandler(ctx: RequestContext): Promise<Reply> {
   const opts = writeOptions(param(ctx));
+  opts.routing = aliasRouting(ctx.state.cluster, ctx.p.index!, opts.routing);
   checkWaitParams(ctx.params);
   const body = bodyObject(ctx);
   if (!body) {

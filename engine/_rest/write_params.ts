@@ -2,6 +2,7 @@
 
 import { EngineError, esError, illegalArgument, validationFailed } from "../_errors.ts";
 import { parseKeepAlive } from "../_search/keep_alive.ts";
+import type { Cluster } from "../_state/cluster.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { validateUpdateBody } from "../_state/update.ts";
 import type { WriteOptions } from "../_state/writes.ts";
@@ -183,4 +184,39 @@ export function readVersion(version: unknown, versionType: unknown): number | un
     );
   }
   return wanted;
+}
+
+/**
+ * The routing of a single-document request addressed to `name`: an alias with an index routing
+ * imposes it (on reads too), and refuses a different routing given with the request, as
+ * Elasticsearch does; an index, or an alias without one, keeps the request's routing.
+ *
+ * @param cluster The cluster holding the alias.
+ * @param name The index or alias the request names.
+ * @param routing The request's routing, undefined for none.
+ * @returns The routing to use.
+ */
+export function aliasRouting(
+  cluster: Cluster,
+  name: string,
+  routing: string | undefined,
+): string | undefined {
+  if (cluster.indices.has(name)) return routing;
+  const targets = cluster.aliasIndices(name);
+  const writer = targets.length === 1
+    ? targets[0]
+    : targets.find((i) => i.aliases.get(name)?.is_write_index === true);
+  const own = writer?.aliases.get(name)?.index_routing;
+  if (own === undefined || own === null) return routing;
+  if (own.includes(",")) {
+    throw illegalArgument(
+      `index/alias [${name}] provided with routing value [${own}] that resolved to several routing values, rejecting operation`,
+    );
+  }
+  if (routing !== undefined && routing !== own) {
+    throw illegalArgument(
+      `Alias [${name}] has index routing associated with it [${own}], and was provided with routing value [${routing}], rejecting operation`,
+    );
+  }
+  return own;
 }
