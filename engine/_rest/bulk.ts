@@ -132,6 +132,15 @@ export function parseBulk(text: string): Action[] {
         throw validationFailed(`source is missing`);
       }
       if (op === "update") {
+        const { version, version_type: versionType } = meta as Record<string, unknown>;
+        if (
+          (version !== undefined && version !== null) ||
+          (versionType !== undefined && versionType !== null && versionType !== "internal")
+        ) {
+          throw illegalArgument(
+            "Update requests do not support versioning. Please use `if_seq_no` and `if_primary_term` instead",
+          );
+        }
         const source = parseJson(sourceLine);
         if (source === null || typeof source !== "object" || Array.isArray(source)) {
           throw xContentParseError("[1:1] update request must be an object");

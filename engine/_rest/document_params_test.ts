@@ -267,3 +267,24 @@ Deno.test("alias index routing: imposed on single-document writes and reads, a d
   assert.equal((await call(engine, "DELETE", "/ra/_doc/1")).result, "deleted");
   engine.close();
 });
+
+Deno.test("bulk: an update item with a version fails the whole request, as Elasticsearch parses it", async () => {
+  const engine = new Engine();
+  await call(engine, "PUT", "/b/_doc/1", { a: 1 });
+  for (const meta of ['"version":2', '"version_type":"external"']) {
+    const r = await call(
+      engine,
+      "POST",
+      "/_bulk",
+      `{"index":{"_index":"b","_id":"2"}}\n{"a":2}\n{"update":{"_index":"b","_id":"1",${meta}}}\n{"doc":{"a":3}}\n`,
+    );
+    assert.deepEqual(failure(r), [
+      400,
+      "illegal_argument_exception",
+      "Update requests do not support versioning. Please use `if_seq_no` and `if_primary_term` instead",
+    ]);
+  }
+  assert.equal((await call(engine, "GET", "/b/_doc/2")).found, false, "no item ran");
+  assert.equal((await call(engine, "GET", "/b/_source/1")).a, 1);
+  engine.close();
+});
