@@ -1,5 +1,5 @@
 // Write parameters of the document APIs as Elasticsearch checks them: ingest pipelines refused,
-// create without versions, compare-and-write rules, timeouts, auto-creation patterns.
+// create without versions, compare-and-write rules, timeouts, alias routing.
 
 import assert from "node:assert/strict";
 import { Engine } from "../engine.ts";
@@ -183,44 +183,6 @@ Deno.test("timeout and wait_for_active_shards: checked on index, delete, update 
     (await call(engine, "PUT", "/w/_doc/1?timeout=30s&wait_for_active_shards=1", { a: 1 })).code,
     201,
   );
-  engine.close();
-});
-
-Deno.test("action.auto_create_index patterns decide which writes create an index", async () => {
-  const engine = new Engine();
-  const set = await call(engine, "PUT", "/_cluster/settings", {
-    persistent: { "action.auto_create_index": "-logs-old*,+logs-*" },
-  });
-  assert.equal(set.code, 200);
-  assert.equal((await call(engine, "PUT", "/logs-1/_doc/1", { a: 1 })).code, 201);
-  assert.deepEqual(failure(await call(engine, "PUT", "/logs-old-1/_doc/1", { a: 1 })), [
-    404,
-    "index_not_found_exception",
-    "no such index [logs-old-1] and [action.auto_create_index] contains [-logs-old*] which forbids automatic creation of the index",
-  ]);
-  const other = await call(engine, "POST", "/other/_update/1", { doc: {}, doc_as_upsert: true });
-  assert.equal(
-    other.error.reason,
-    "no such index [other] and [action.auto_create_index] ([-logs-old*,+logs-*]) doesn't match",
-  );
-  const bulk = await call(
-    engine,
-    "POST",
-    "/_bulk",
-    '{"index":{"_index":"other","_id":"1"}}\n{}\n{"index":{"_index":"logs-2","_id":"1"}}\n{}\n',
-  );
-  assert.equal(bulk.items[0].index.status, 404);
-  assert.equal(bulk.items[1].index.status, 201);
-  const bad = await call(engine, "PUT", "/_cluster/settings", {
-    transient: { "action.auto_create_index": "+" },
-  });
-  assert.equal(bad.code, 400);
-  assert.match(bad.error.reason, /must contain an index name after \[\+\]/);
-  assert.equal((await call(engine, "PUT", "/other/_doc/1", {})).code, 404, "old rule kept");
-  await call(engine, "PUT", "/_cluster/settings", {
-    persistent: { "action.auto_create_index": null },
-  });
-  assert.equal((await call(engine, "PUT", "/other/_doc/1", {})).code, 201, "reset to true");
   engine.close();
 });
 
