@@ -111,7 +111,11 @@ export class Transport {
     this.#nodes = options.nodes.map((n) => n.replace(/\/+$/, ""));
     const f = options.fetch;
     this.#fetch = f ?? ((url, init) => globalThis.fetch(url, init));
-    this.#injected = f !== undefined;
+    // A fetch that declares itself a network fetch (it honours its signal and never delivers
+    // more than a declared content-length, as contrib/fetch_node does) is read like the
+    // runtime's own: no race against the signal, the declared length trusted.
+    this.#injected = f !== undefined &&
+      (f as unknown as Record<symbol, unknown>)[Symbol.for("searchvisitor.networkFetch")] !== true;
     this.#timeoutMs = check("timeoutMs", options.timeoutMs, 30_000, 1);
     this.#requestTimeoutMs = options.requestTimeoutMs === undefined
       ? undefined
