@@ -28,6 +28,7 @@ import {
   type RequestContext,
   tooDeep,
 } from "./context.ts";
+import { validateBulk } from "./bulk_validation.ts";
 import {
   aliasRouting,
   checkId,
@@ -270,6 +271,7 @@ export async function bulkHandler(ctx: RequestContext): Promise<Reply> {
   if (actions.length === 0) {
     throw validationFailed("no requests added");
   }
+  validateBulk(actions, ctx.p.index);
   const touched = new Set<IndexState>();
   const timer = performance.now();
   const pipeline = ctx.params.get("pipeline") ?? undefined;

@@ -135,6 +135,19 @@ export function checkUpdateRequest(
   opts: WriteOptions,
   retryOnConflict: unknown,
 ): void {
+  const problems = updateParamProblems(body, opts, retryOnConflict);
+  if (problems.length > 0) validateUpdateBody(body, problems);
+}
+
+/**
+ * The problems {@link checkUpdateRequest} reports before the body's own (a bad
+ * `retry_on_conflict` is thrown at once, as a parse error).
+ */
+export function updateParamProblems(
+  body: Record<string, unknown>,
+  opts: WriteOptions,
+  retryOnConflict: unknown,
+): string[] {
   let retries = 0;
   if (retryOnConflict !== undefined && retryOnConflict !== null) {
     retries = Number(retryOnConflict);
@@ -160,7 +173,7 @@ export function checkUpdateRequest(
       problems.push("upsert requests don't support `if_seq_no` and `if_primary_term`");
     }
   }
-  if (problems.length > 0) validateUpdateBody(body, problems);
+  return problems;
 }
 
 /**

@@ -84,14 +84,7 @@ export function validateUpdateBody(body: JsonObject, leading: readonly string[] 
       );
     }
   }
-  const errors: string[] = [...leading];
-  if (body.script !== undefined && body.doc !== undefined) {
-    errors.push("can't provide both script and doc");
-  }
-  if (body.script === undefined && body.doc === undefined) errors.push("script or doc is missing");
-  if (body.doc_as_upsert === true && body.doc === undefined) {
-    errors.push("doc must be specified if doc_as_upsert is enabled");
-  }
+  const errors = [...leading, ...updateBodyProblems(body)];
   if (errors.length > 0) throw validationFailed(...errors);
 }
 
@@ -217,4 +210,17 @@ export function updateDocument(
     ...write,
     routing: opts.routing ?? current.routing,
   }, errorType);
+}
+
+/** The validation problems of an `_update` body (script and doc, `doc_as_upsert`), in Elasticsearch's order. */
+export function updateBodyProblems(body: JsonObject): string[] {
+  const errors: string[] = [];
+  if (body.script !== undefined && body.doc !== undefined) {
+    errors.push("can't provide both script and doc");
+  }
+  if (body.script === undefined && body.doc === undefined) errors.push("script or doc is missing");
+  if (body.doc_as_upsert === true && body.doc === undefined) {
+    errors.push("doc must be specified if doc_as_upsert is enabled");
+  }
+  return errors;
 }

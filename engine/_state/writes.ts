@@ -37,11 +37,18 @@ export function versionConflict(index: IndexState, id: string, detail: string): 
   });
 }
 
-/**
- * Rejects option combinations Elasticsearch rejects before executing, with its messages in its
- * order: a create takes no version type, version or sequence number; then the versioning checks.
- */
+/** Rejects option combinations Elasticsearch rejects before executing (see {@link writeOptionProblems}). */
 export function validateWriteOptions(opts: WriteOptions, isDelete = false): void {
+  const errors = writeOptionProblems(opts, isDelete);
+  if (errors.length > 0) throw validationFailed(...errors);
+}
+
+/**
+ * The option combinations Elasticsearch's write validation refuses, with its messages in its
+ * order: a create takes no version type, version or sequence number; then the versioning checks.
+ * An unknown version type is thrown at once (a parse error, not a validation problem).
+ */
+export function writeOptionProblems(opts: WriteOptions, isDelete = false): string[] {
   const errors: string[] = [];
   const type = opts.versionType ?? "internal";
   if (!["internal", "external", "external_gte"].includes(type)) {
@@ -55,7 +62,7 @@ export function validateWriteOptions(opts: WriteOptions, isDelete = false): void
       : opts.ifSeqNo !== undefined || opts.ifPrimaryTerm !== undefined
       ? "create operations do not support compare and set. use index instead"
       : undefined;
-    if (problem !== undefined) throw validationFailed(problem);
+    if (problem !== undefined) return [problem];
   }
   const v = opts.version;
   if (v !== undefined && v < 0 && (type !== "internal" || (v !== -3 && v !== -4))) {
@@ -78,9 +85,7 @@ export function validateWriteOptions(opts: WriteOptions, isDelete = false): void
   if (opts.ifSeqNo === undefined && opts.ifPrimaryTerm !== undefined) {
     errors.push(`ifSeqNo is unassigned, but primary term is [${opts.ifPrimaryTerm}]`);
   }
-  if (errors.length > 0) {
-    throw validationFailed(...errors);
-  }
+  return errors;
 }
 
 /** Checks if_seq_no / external versions against the current document; returns the next version. */
