@@ -1,10 +1,11 @@
 // `_bulk` validated as Elasticsearch validates a bulk request before running any item: every
 // item's own validation (versions and sequence numbers, ids, update bodies) is gathered into one
-// 400 `action_request_validation_exception` for the whole request. Items that carry none of the
+// 400 `action_request_validation_exception` for the whole request; an update body that does not
+// parse (unknown field) fails the whole request too. Items that carry none of the
 // parameters concerned skip the checks, so plain index items cost one look at their metadata.
 
 import { validationFailed } from "../_errors.ts";
-import { updateBodyProblems } from "../_state/update.ts";
+import { parseUpdateBody, updateBodyProblems } from "../_state/update.ts";
 import { writeOptionProblems } from "../_state/writes.ts";
 import { updateParamProblems, writeOptions } from "./write_params.ts";
 
@@ -37,6 +38,7 @@ function itemProblems(item: BulkItem, defaultIndex: string | undefined): string[
   const id = meta._id;
   const opts = writeOptions((name) => meta[name]);
   if (op === "update") {
+    parseUpdateBody(item.source ?? {});
     if (id === undefined || id === null) problems.push("id is missing");
     problems.push(
       ...updateParamProblems(item.source ?? {}, opts, meta.retry_on_conflict),

@@ -49,3 +49,14 @@ Deno.test("_bulk: a request with an invalid item runs none of its items", async 
   await get.body?.cancel();
   engine.close();
 });
+
+Deno.test("validateBulk: an update body with an unknown field fails the whole request", () => {
+  assert.throws(
+    () =>
+      validateBulk([
+        { op: "index", meta: { _index: "a", _id: "1" } },
+        { op: "update", meta: { _index: "a", _id: "1" }, source: { doc: {}, dac: 1 } },
+      ], undefined),
+    { name: "EngineError", message: /\[UpdateRequest\] unknown field \[dac\]/ },
+  );
+});

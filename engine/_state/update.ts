@@ -66,6 +66,13 @@ function similar(a: string, b: string): boolean {
  * request's parameters, reported first in one validation failure with the body's.
  */
 export function validateUpdateBody(body: JsonObject, leading: readonly string[] = []): void {
+  parseUpdateBody(body);
+  const errors = [...leading, ...updateBodyProblems(body)];
+  if (errors.length > 0) throw validationFailed(...errors);
+}
+
+/** Throws the parse errors Elasticsearch reports for an `_update` body: unknown fields, non-object `doc`/`upsert`. */
+export function parseUpdateBody(body: JsonObject): void {
   for (const key of Object.keys(body)) {
     if (!UPDATE_FIELDS.includes(key)) {
       const guess = UPDATE_FIELDS.find((f) => similar(f, key));
@@ -84,8 +91,6 @@ export function validateUpdateBody(body: JsonObject, leading: readonly string[] 
       );
     }
   }
-  const errors = [...leading, ...updateBodyProblems(body)];
-  if (errors.length > 0) throw validationFailed(...errors);
 }
 
 /**
