@@ -28,7 +28,17 @@ import {
   type RequestContext,
   tooDeep,
 } from "./context.ts";
-import { checkId, checkRouting, generateId, writeOptions } from "./write_params.ts";
+import { validateBulk } from "./bulk_validation.ts";
+import {
+  aliasRouting,
+  checkId,
+  checkPipeline,
+  checkRouting,
+  checkUpdateRequest,
+  checkWaitParams,
+  generateId,
+  writeOptions,
+} from "./write_params.ts";
 
 const ACTIONS = new Set(["index", "create", "update", "delete"]);
 const META_KEYS = new Set([
@@ -124,6 +134,15 @@ export function parseBulk(text: string): Action[] {
         throw validationFailed(`source is missing`);
       }
       if (op === "update") {
+        const { version, version_type: versionType } = meta as Record<string, unknown>;
+        if (
+          (version !== undefined && version !== null) ||
+          (versionType !== undefined && versionType !== null && versionType !== "internal")
+        ) {
+          throw illegalArgument(
+            "Update requests do not support versioning. Please use `if_seq_no` and `if_primary_term` instead",
+          );
+        }
         const source = parseJson(sourceLine);
         if (source === null || typeof source !== "object" || Array.isArray(source)) {
           throw xContentParseError("[1:1] update request must be an object");
@@ -147,6 +166,7 @@ function run(
   ctx: RequestContext,
   action: Action,
   touched: Set<IndexState>,
+  pipeline: string | undefined,
 ): Record<string, unknown> {
   const { meta, op } = action;
   const rawIndex = meta._index;
@@ -165,12 +185,18 @@ function run(
     const opts = writeOptions((name) =>
       meta[name] ?? (name === "routing" ? ctx.params.get("routing") ?? undefined : undefined)
     );
+    if (!ctx.state.cluster.indices.has(indexName)) {
+      opts.routing = aliasRouting(ctx.state.cluster, indexName, opts.routing);
+    }
     const requireAlias = meta.require_alias === true ||
       (meta.require_alias === undefined && boolParam(ctx, "require_alias"));
     const errorType = parseErrorType(ctx.state);
     if (op === "index" || op === "create") {
       const docId = id ?? generateId();
       checkId(docId);
+      if (meta.pipeline !== undefined || pipeline !== undefined) {
+        checkPipeline(meta.pipeline ?? pipeline);
+      }
       if (op === "create" || id === undefined) opts.opType = "create";
       const index = ctx.state.cluster.writeIndex(indexName, requireAlias);
       touched.add(index);
@@ -200,6 +226,7 @@ function run(
       const r = deleteDocument(index, id, opts);
       return itemResult(r, r.result === "not_found" ? 404 : 200);
     }
+    checkUpdateRequest(action.source!, opts, meta.retry_on_conflict);
     const index = ctx.state.cluster.writeIndex(indexName, requireAlias);
     touched.add(index);
     checkRouting(index, id, opts.routing);
@@ -249,13 +276,16 @@ function countBulk(
 /** POST /_bulk, POST /{index}/_bulk. */
 export async function bulkHandler(ctx: RequestContext): Promise<Reply> {
   const started = Date.now();
+  checkWaitParams(ctx.params);
   const actions = parseBulk(ctx.bodyText);
   if (actions.length === 0) {
     throw validationFailed("no requests added");
   }
+  validateBulk(actions, ctx.p.index);
   const touched = new Set<IndexState>();
   const timer = performance.now();
-  const results = actions.map((action) => run(ctx, action, touched));
+  const pipeline = ctx.params.get("pipeline") ?? undefined;
+  const results = actions.map((action) => run(ctx, action, touched, pipeline));
   countBulk(touched, actions, results, performance.now() - timer);
   const forced = await applyRefresh(ctx.params.get("refresh"), touched, ctx.state);
   if (forced) { for (const r of results) if (!r.error) r.forced_refresh = true; }

@@ -5,6 +5,7 @@ import { MAX_BUCKETS, MAX_CLAUSE_COUNT, MAX_OPEN_SCROLL_CONTEXT } from "../_inde
 import { parseKeepAlive } from "../_search/search_api.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { nestSettings } from "../_state/settings.ts";
+import { parseAutoCreate } from "../_state/auto_create.ts";
 import { bodyObject, boolParam, ok, type Reply, type RequestContext } from "./context.ts";
 import { targets } from "./targets.ts";
 
@@ -165,11 +166,14 @@ export function clusterSettingsHandler(ctx: RequestContext): Reply {
   const transient = flatten(body.transient);
   const maxKeepAlive = transient["search.max_keep_alive"] ?? persistent["search.max_keep_alive"];
   if (typeof maxKeepAlive === "string") parseKeepAlive(maxKeepAlive, "search.max_keep_alive");
+  parseAutoCreate(persistent["action.auto_create_index"]);
+  parseAutoCreate(transient["action.auto_create_index"]);
   applySettings(state.persistentSettings, persistent);
   applySettings(state.transientSettings, transient);
-  const autoCreate = state.transientSettings["action.auto_create_index"] ??
-    state.persistentSettings["action.auto_create_index"];
-  state.cluster.autoCreateIndex = autoCreate === undefined || String(autoCreate) !== "false";
+  state.cluster.autoCreateIndex = parseAutoCreate(
+    state.transientSettings["action.auto_create_index"] ??
+      state.persistentSettings["action.auto_create_index"],
+  );
   const effective = state.transientSettings["search.max_keep_alive"] ??
     state.persistentSettings["search.max_keep_alive"];
   state.search.maxKeepAlive = typeof effective === "string"

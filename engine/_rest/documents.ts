@@ -20,7 +20,18 @@ import {
   type Reply,
   type RequestContext,
 } from "./context.ts";
-import { checkId, checkRouting, generateId, sameShard, writeOptions } from "./write_params.ts";
+import {
+  aliasRouting,
+  checkId,
+  checkPipeline,
+  checkRouting,
+  checkUpdateRequest,
+  checkWaitParams,
+  generateId,
+  readVersion,
+  sameShard,
+  writeOptions,
+} from "./write_params.ts";
 
 function param(ctx: RequestContext): (name: string) => string | undefined {
   return (name) => ctx.params.get(name) ?? undefined;
@@ -29,10 +40,12 @@ function param(ctx: RequestContext): (name: string) => string | undefined {
 /** PUT/POST /{index}/_doc[/{id}], PUT/POST /{index}/_create/{id}. */
 export async function indexHandler(ctx: RequestContext, create = false): Promise<Reply> {
   const opts = writeOptions(param(ctx));
+  opts.routing = aliasRouting(ctx.state.cluster, ctx.p.index!, opts.routing);
   if (create) opts.opType = "create";
   const id = ctx.p.id ?? generateId();
   if (ctx.p.id === undefined) opts.opType ??= "create";
   checkId(id);
+  checkWaitParams(ctx.params);
   const source = bodyObject(ctx, "document");
   if (!source) {
     throw esError(
@@ -41,6 +54,7 @@ export async function indexHandler(ctx: RequestContext, create = false): Promise
     );
   }
   keepSourceText(source, ctx.bodyText);
+  checkPipeline(ctx.params.get("pipeline") ?? undefined);
   const index = ctx.state.cluster.writeIndex(ctx.p.index!, boolParam(ctx, "require_alias"));
   checkRouting(index, id, opts.routing);
   const result = indexDocument(index, id, source, opts, parseErrorType(ctx.state));
@@ -65,14 +79,18 @@ export function pickSource(
   return (source === whole ? sourceOut(source) : source) as Record<string, unknown>;
 }
 
-/** Looks a document up (real-time unless `realtime=false`), honouring routing; counted in `get` stats. */
+/**
+ * Looks a document up (real-time unless `realtime=false`), honouring routing (an alias's index
+ * routing when `named`, the index or alias the request gave, is one); counted in `get` stats.
+ */
 export function findDoc(
   ctx: RequestContext,
   index: IndexState,
   id: string,
   realtime: boolean,
+  named: string = ctx.p.index ?? index.name,
 ): StoredDoc | undefined {
-  const routing = ctx.params.get("routing") || undefined;
+  const routing = aliasRouting(ctx.state.cluster, named, ctx.params.get("routing") || undefined);
   checkRouting(index, id, routing);
   if (boolParam(ctx, "refresh")) index.refresh(ctx.state.now());
   else if (!realtime) index.refreshIfDue(ctx.state.now());
@@ -81,8 +99,8 @@ export function findDoc(
   const doc = stored && sameShard(index, id, stored.routing, routing) ? stored : undefined;
   index.stats.got(doc !== undefined, performance.now() - started);
   if (!doc) return undefined;
-  const wanted = ctx.params.get("version");
-  if (wanted !== null && wanted !== "" && Number(wanted) !== doc.version) {
+  const wanted = readVersion(ctx.params.get("version"), ctx.params.get("version_type"));
+  if (wanted !== undefined && wanted !== doc.version) {
     throw versionConflict(
       index,
       id,
@@ -152,6 +170,7 @@ export function docBody(
 
 /** GET /{index}/_doc/{id} (and HEAD for exists). */
 export function getHandler(ctx: RequestContext): Reply {
+  readVersion(ctx.params.get("version"), ctx.params.get("version_type"));
   const index = ctx.state.cluster.readIndex(ctx.p.index!);
   const doc = findDoc(ctx, index, ctx.p.id!, boolParam(ctx, "realtime", true));
   if (ctx.method === "HEAD") return { status: doc ? 200 : 404 };
@@ -164,6 +183,10 @@ export function getHandler(ctx: RequestContext): Reply {
 
 /** GET /{index}/_source/{id} (and HEAD). */
 export function getSourceHandler(ctx: RequestContext): Reply {
+  readVersion(ctx.params.get("version"), ctx.params.get("version_type"));
+  if (!documentSourceFilter(ctx.params.get("_source") ?? undefined, [], []).fetch) {
+    throw validationFailed("fetching source can not be disabled");
+  }
   const index = ctx.state.cluster.readIndex(ctx.p.index!);
   const doc = findDoc(ctx, index, ctx.p.id!, boolParam(ctx, "realtime", true));
   const enabled = (index.mappings._source as { enabled?: boolean } | undefined)?.enabled !== false;
@@ -172,7 +195,7 @@ export function getSourceHandler(ctx: RequestContext): Reply {
     throw resourceNotFound(`Document not found [${index.name}]/[${ctx.p.id}]`);
   }
   if (!enabled) {
-    throw resourceNotFound(`Source not available [${index.name}]/[${ctx.p.id}]`);
+    throw resourceNotFound(`Source not found [${index.name}]/[${ctx.p.id}]`);
   }
   return ok(pickSource(ctx, doc) ?? {});
 }
@@ -180,6 +203,8 @@ export function getSourceHandler(ctx: RequestContext): Reply {
 /** DELETE /{index}/_doc/{id}. */
 export async function deleteHandler(ctx: RequestContext): Promise<Reply> {
   const opts = writeOptions(param(ctx));
+  opts.routing = aliasRouting(ctx.state.cluster, ctx.p.index!, opts.routing);
+  checkWaitParams(ctx.params);
   const index = ctx.state.cluster.readIndex(ctx.p.index!);
   checkRouting(index, ctx.p.id!, opts.routing);
   const current = index.docs.get(ctx.p.id!);
@@ -203,10 +228,13 @@ export async function deleteHandler(ctx: RequestContext): Promise<Reply> {
 /** POST /{index}/_update/{id}. */
 export async function updateHandler(ctx: RequestContext): Promise<Reply> {
   const opts = writeOptions(param(ctx));
+  opts.routing = aliasRouting(ctx.state.cluster, ctx.p.index!, opts.routing);
+  checkWaitParams(ctx.params);
   const body = bodyObject(ctx);
   if (!body) {
     throw validationFailed("script or doc is missing");
   }
+  checkUpdateRequest(body, opts, ctx.params.get("retry_on_conflict") ?? undefined);
   const index = ctx.state.cluster.writeIndex(ctx.p.index!, boolParam(ctx, "require_alias"));
   checkRouting(index, ctx.p.id!, opts.routing);
   const current = index.docs.get(ctx.p.id!);

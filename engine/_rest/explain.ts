@@ -4,6 +4,35 @@ import { EngineError, illegalArgument, parsingError, validationFailed } from "..
 import { countApi, searchApi } from "../_search/search_api.ts";
 import { bodyObject, boolParam, ok, type Reply, type RequestContext } from "./context.ts";
 import { searchTargets, withAliasFilter } from "./search.ts";
+import { docBody } from "./documents.ts";
+import { documentSourceFilter } from "../_hits/source_filter.ts";
+import { nameList } from "../_index/name_pattern.ts";
+
+/**
+ * The `get` section of an explanation: the document as GET embeds it (sequence number, routing,
+ * `found`, `_source`, `fields`), when `stored_fields` or a fetching `_source` parameter asks.
+ */
+function explainGet(ctx: RequestContext, indexName: string, id: string): object | undefined {
+  const stored = ctx.params.get("stored_fields");
+  const wantsSource =
+    ["_source", "_source_includes", "_source_excludes"].some((k) => ctx.params.has(k)) &&
+    documentSourceFilter(ctx.params.get("_source") ?? undefined, [], []).fetch;
+  if (stored === null && !wantsSource) return undefined;
+  const index = ctx.state.cluster.indices.get(indexName);
+  const doc = index?.visible.get(id);
+  if (!index || !doc) return undefined;
+  const { _index: _i, _id: _d, _version: _v, ...embedded } = docBody(
+    ctx,
+    index,
+    doc,
+    stored === null ? undefined : nameList(stored),
+  );
+  return embedded;
+}
+
+function withGet(get: object | undefined): object {
+  return get === undefined ? {} : { get };
+}
 
 /** GET|POST /{index}/_explain/{id}. */
 export function explainHandler(ctx: RequestContext): Reply {
@@ -47,14 +76,20 @@ export function explainHandler(ctx: RequestContext): Reply {
     return {
       status: exists ? 200 : 404,
       body: exists
-        ? { ...head, explanation: { value: 0, description: "no matching term", details: [] } }
+        ? {
+          ...head,
+          explanation: { value: 0, description: "no matching term", details: [] },
+          ...withGet(explainGet(ctx, target.index, id)),
+        }
         : head,
     };
   }
   const score = hit._score ?? 1;
+  const get = explainGet(ctx, target.index, id);
   return ok({
     ...head,
     explanation: { value: score, description: "sum of:", details: [] },
+    ...withGet(get),
   });
 }
 

@@ -1,6 +1,6 @@
 // GET|POST /_mget and /{index}/_mget.
 
-import { EngineError, parsingError, validationFailed } from "../_errors.ts";
+import { EngineError, illegalArgument, parsingError, validationFailed } from "../_errors.ts";
 import { errorBody } from "./error_body.ts";
 import { bodyObject, boolParam, ok, type Reply, type RequestContext } from "./context.ts";
 import { docBody, findDoc } from "./documents.ts";
@@ -12,8 +12,14 @@ export function mgetHandler(ctx: RequestContext): Reply {
   if (!body) throw validationFailed("no documents to get");
   let specs: Array<Record<string, unknown>>;
   if (Array.isArray(body.docs)) specs = body.docs as Array<Record<string, unknown>>;
-  else if (Array.isArray(body.ids)) specs = (body.ids as unknown[]).map((id) => ({ _id: id }));
-  else throw validationFailed("no documents to get");
+  else if (Array.isArray(body.ids)) {
+    specs = (body.ids as unknown[]).map((id) => {
+      if (id === null || typeof id === "object") {
+        throw illegalArgument("ids array element should only contain ids");
+      }
+      return { _id: id };
+    });
+  } else throw validationFailed("no documents to get");
   if (specs.length === 0) throw validationFailed("no documents to get");
   const allowed = new Set([
     "_index",
@@ -26,7 +32,7 @@ export function mgetHandler(ctx: RequestContext): Reply {
   ]);
   for (const spec of specs) {
     if (spec === null || typeof spec !== "object" || Array.isArray(spec)) {
-      throw parsingError("docs array element should include an object");
+      throw illegalArgument("docs array element should include an object");
     }
     for (const key of Object.keys(spec)) {
       if (!allowed.has(key)) {
@@ -47,6 +53,8 @@ export function mgetHandler(ctx: RequestContext): Reply {
     const params = new URLSearchParams(ctx.params);
     const routing = spec.routing ?? spec._routing;
     if (routing !== undefined) params.set("routing", String(routing));
+    if (spec.version !== undefined) params.set("version", String(spec.version));
+    if (spec.version_type !== undefined) params.set("version_type", String(spec.version_type));
     if (spec._source !== undefined) {
       params.delete("_source_includes");
       params.delete("_source_excludes");
@@ -64,7 +72,7 @@ export function mgetHandler(ctx: RequestContext): Reply {
     const sub = { ...ctx, params };
     try {
       const index = ctx.state.cluster.readIndex(indexName);
-      const doc = findDoc(sub, index, id, realtime);
+      const doc = findDoc(sub, index, id, realtime, indexName);
       if (!doc) return { _index: index.name, _id: id, found: false };
       const storedRaw = spec.stored_fields ?? ctx.params.get("stored_fields") ?? undefined;
       const stored = storedRaw === undefined

@@ -129,7 +129,7 @@ export const API_PARAMS: Record<string, readonly string[]> = {
   get_source: GET,
   delete: ["wait_for_active_shards", "refresh", "routing", "timeout", ...CAS],
   update: [
-    ...WRITE,
+    ...WRITE.filter((name) => name !== "pipeline"),
     ...SOURCE,
     "lang",
     "retry_on_conflict",

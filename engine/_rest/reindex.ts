@@ -59,11 +59,11 @@ function destRouting(spec: unknown): (source: string | undefined) => string | un
 
 /**
  * The checks Elasticsearch makes on the destination before reading anything: `require_alias`
- * needs an alias, and with `action.auto_create_index: false` the index must exist.
+ * needs an alias, and unless `action.auto_create_index` is `true` the index must exist or be allowed by it.
  */
 function checkDestination(ctx: RequestContext, name: string, requireAlias: boolean): void {
   const cluster = ctx.state.cluster;
-  if (requireAlias || !cluster.autoCreateIndex) cluster.writeIndex(name, requireAlias);
+  if (requireAlias || cluster.autoCreateIndex !== true) cluster.writeIndex(name, requireAlias);
 }
 
 async function reindex(ctx: RequestContext): Promise<Reply> {

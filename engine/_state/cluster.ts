@@ -6,6 +6,7 @@ import { type AliasMeta, IndexState } from "./index_state.ts";
 import { validateAliasName, validateIndexName } from "./names.ts";
 import { isPattern, matchPattern } from "../_index/name_pattern.ts";
 import { type FlatSettings, validateSettings } from "./settings.ts";
+import { type AutoCreate, autoCreateRefusal } from "./auto_create.ts";
 
 /** Options of index-expression resolution, as the `ignore_unavailable` family of parameters. */
 export interface ResolveOptions {
@@ -41,8 +42,8 @@ export class Cluster {
   readonly startedAt: number;
   /** `index.refresh_interval` given to new indices that set none, in ms (1000 = Elasticsearch default). */
   defaultRefreshIntervalMs = 1000;
-  /** `action.auto_create_index`: document writes create missing indices. */
-  autoCreateIndex = true;
+  /** `action.auto_create_index`: which missing indices document writes may create. */
+  autoCreateIndex: AutoCreate = true;
 
   constructor(now: () => number) {
     this.now = now;
@@ -213,12 +214,8 @@ export class Cluster {
       writer.ensureOpen();
       return writer;
     }
-    if (!this.autoCreateIndex) {
-      throw indexNotFound(
-        name,
-        `no such index [${name}] and [action.auto_create_index] is [false]`,
-      );
-    }
+    const refusal = autoCreateRefusal(this.autoCreateIndex, name);
+    if (refusal !== undefined) throw indexNotFound(name, refusal);
     return this.create(name, {}, {});
   }
 

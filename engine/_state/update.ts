@@ -61,8 +61,18 @@ function similar(a: string, b: string): boolean {
     a.slice(i + 1) === b.slice(i);
 }
 
-/** Checks an `_update` body before running it. */
-export function validateUpdateBody(body: JsonObject): void {
+/**
+ * Checks an `_update` body before running it. `leading` are problems the caller found in the
+ * request's parameters, reported first in one validation failure with the body's.
+ */
+export function validateUpdateBody(body: JsonObject, leading: readonly string[] = []): void {
+  parseUpdateBody(body);
+  const errors = [...leading, ...updateBodyProblems(body)];
+  if (errors.length > 0) throw validationFailed(...errors);
+}
+
+/** Throws the parse errors Elasticsearch reports for an `_update` body: unknown fields, non-object `doc`/`upsert`. */
+export function parseUpdateBody(body: JsonObject): void {
   for (const key of Object.keys(body)) {
     if (!UPDATE_FIELDS.includes(key)) {
       const guess = UPDATE_FIELDS.find((f) => similar(f, key));
@@ -81,15 +91,6 @@ export function validateUpdateBody(body: JsonObject): void {
       );
     }
   }
-  const errors: string[] = [];
-  if (body.script !== undefined && body.doc !== undefined) {
-    errors.push("can't provide both script and doc");
-  }
-  if (body.script === undefined && body.doc === undefined) errors.push("script or doc is missing");
-  if (body.doc_as_upsert === true && body.doc === undefined) {
-    errors.push("doc must be specified if doc_as_upsert is enabled");
-  }
-  if (errors.length > 0) throw validationFailed(...errors);
 }
 
 /**
@@ -214,4 +215,17 @@ export function updateDocument(
     ...write,
     routing: opts.routing ?? current.routing,
   }, errorType);
+}
+
+/** The validation problems of an `_update` body (script and doc, `doc_as_upsert`), in Elasticsearch's order. */
+export function updateBodyProblems(body: JsonObject): string[] {
+  const errors: string[] = [];
+  if (body.script !== undefined && body.doc !== undefined) {
+    errors.push("can't provide both script and doc");
+  }
+  if (body.script === undefined && body.doc === undefined) errors.push("script or doc is missing");
+  if (body.doc_as_upsert === true && body.doc === undefined) {
+    errors.push("doc must be specified if doc_as_upsert is enabled");
+  }
+  return errors;
 }

@@ -39,14 +39,38 @@ export function versionConflict(index: IndexState, id: string, detail: string): 
   });
 }
 
-/** Rejects option combinations Elasticsearch rejects before executing. */
+/** Rejects option combinations Elasticsearch rejects before executing (see {@link writeOptionProblems}). */
 export function validateWriteOptions(opts: WriteOptions, isDelete = false): void {
+  const errors = writeOptionProblems(opts, isDelete);
+  if (errors.length > 0) throw validationFailed(...errors);
+}
+
+/**
+ * The option combinations Elasticsearch's write validation refuses, with its messages in its
+ * order: a create takes no version type, version or sequence number; then the versioning checks.
+ * An unknown version type is thrown at once (a parse error, not a validation problem).
+ */
+export function writeOptionProblems(opts: WriteOptions, isDelete = false): string[] {
   const errors: string[] = [];
   const type = opts.versionType ?? "internal";
-  if (!["internal", "external", "external_gte", "force"].includes(type)) {
+  if (!["internal", "external", "external_gte"].includes(type)) {
     throw illegalArgument(`No version type match [${type}]`);
   }
-  if (type === "internal" && opts.version !== undefined) {
+  if (opts.opType === "create" && !isDelete) {
+    const problem = type !== "internal"
+      ? "create operations only support internal versioning. use index instead"
+      : opts.version !== undefined
+      ? "create operations do not support explicit versions. use index instead"
+      : opts.ifSeqNo !== undefined || opts.ifPrimaryTerm !== undefined
+      ? "create operations do not support compare and set. use index instead"
+      : undefined;
+    if (problem !== undefined) return [problem];
+  }
+  const v = opts.version;
+  if (v !== undefined && v < 0 && (type !== "internal" || (v !== -3 && v !== -4))) {
+    errors.push(`illegal version value [${v}] for version type [${type.toUpperCase()}]`);
+  }
+  if (type === "internal" && v !== undefined && v !== -3 && v !== -4) {
     errors.push(
       "internal versioning can not be used for optimistic concurrency control. Please use `if_seq_no` and `if_primary_term` instead",
     );
@@ -54,18 +78,16 @@ export function validateWriteOptions(opts: WriteOptions, isDelete = false): void
   if (type !== "internal" && opts.version === undefined && !isDelete) {
     errors.push(`version type [${type}] requires a version`);
   }
-  if (
-    opts.ifSeqNo !== undefined && opts.ifPrimaryTerm === undefined ||
-    opts.ifSeqNo === undefined && opts.ifPrimaryTerm !== undefined
-  ) {
-    errors.push("ifSeqNo is set, but primary term is [0]");
-  }
-  if (opts.ifSeqNo !== undefined && type !== "internal") {
+  if (opts.ifSeqNo !== undefined && (type !== "internal" || opts.version !== undefined)) {
     errors.push("compare and write operations can not use versioning");
   }
-  if (errors.length > 0) {
-    throw validationFailed(...errors);
+  if (opts.ifSeqNo !== undefined && opts.ifPrimaryTerm === undefined) {
+    errors.push("ifSeqNo is set, but primary term is [0]");
   }
+  if (opts.ifSeqNo === undefined && opts.ifPrimaryTerm !== undefined) {
+    errors.push(`ifSeqNo is unassigned, but primary term is [${opts.ifPrimaryTerm}]`);
+  }
+  return errors;
 }
 
 /** Checks if_seq_no / external versions against the current document; returns the next version. */
@@ -114,7 +136,6 @@ function nextVersion(
     }
     return wanted;
   }
-  if (type === "force") return opts.version ?? (known ?? 0) + 1;
   return current ? current.version + 1 : (tomb?.version ?? 0) + 1;
 }
 
