@@ -12,7 +12,7 @@ import {
   valueFormat,
 } from "./agg_values.ts";
 import type { JsonObject } from "../_json.ts";
-import { withValueStrings } from "./value_strings.ts";
+import { percentileValues, withValueStrings } from "./value_strings.ts";
 
 function metric(kind: "min" | "max" | "avg" | "sum"): AggFn {
   return (body, inputs, _sub, name) => {
@@ -253,15 +253,6 @@ export const METRIC_AGGS: Record<string, AggFn> = {
     const entries = percents.map((p) =>
       [Number.isInteger(p) ? `${p}.0` : String(p), percentile(vs, p)] as const
     );
-    if (body.keyed === false) {
-      return {
-        values: entries.map(([key, value]) => ({
-          key: Number(key),
-          value,
-          ...(text && value !== null ? { value_as_string: text(value) } : {}),
-        })),
-      };
-    }
-    return withValueStrings({ values: Object.fromEntries(entries) }, text);
+    return percentileValues(entries, body.keyed, text);
   },
 };

@@ -10,7 +10,7 @@ import {
   numericOnly,
   valueFormat,
 } from "./agg_values.ts";
-import { withValueStrings } from "./value_strings.ts";
+import { percentileValues } from "./value_strings.ts";
 import type { JsonObject } from "../_json.ts";
 
 /** The fraction (0..1) of `sorted` at or below `x`, as a t-digest's cdf estimates it. */
@@ -65,14 +65,5 @@ export function percentileRanksAgg(body: JsonObject, inputs: AggInput[], name: s
     return [Number.isInteger(v) ? `${v}.0` : String(v), rank === null ? null : rank * 100] as const;
   });
   const text = valueFormat(body, info);
-  if (body.keyed === false) {
-    return {
-      values: entries.map(([key, value]) => ({
-        key: Number(key),
-        value,
-        ...(text && value !== null ? { value_as_string: text(value) } : {}),
-      })),
-    };
-  }
-  return withValueStrings({ values: Object.fromEntries(entries) }, text);
+  return percentileValues(entries, body.keyed, text);
 }

@@ -71,3 +71,24 @@ export function withValueStrings(
   }
   return out;
 }
+
+/**
+ * The `values` of a percentiles-like result from `[key, value]` entries: an object by key, or with
+ * `keyed: false` a list of `{key, value}`; text forms added when `text` is given.
+ */
+export function percentileValues(
+  entries: readonly (readonly [string, number | null])[],
+  keyed: unknown,
+  text: ((n: number) => string) | null,
+): JsonObject {
+  if (keyed === false) {
+    return {
+      values: entries.map(([key, value]) => ({
+        key: Number(key),
+        value,
+        ...(text && value !== null ? { value_as_string: text(value) } : {}),
+      })),
+    };
+  }
+  return withValueStrings({ values: Object.fromEntries(entries) }, text);
+}
