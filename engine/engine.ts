@@ -140,6 +140,9 @@ export class Engine {
     const state = this.#state;
     state.search.onScrollFreed = (scroll, at) => countScrollFreed(cluster, scroll, at);
     RAW.set(this, (request, method, max) => handle(state, request, method, max));
+    // Tells clients that read the mark (searchvisitor's transport) that every body is finite and
+    // already in memory: read whole, not streamed chunk by chunk.
+    Object.defineProperty(this.fetch, Symbol.for("searchvisitor.inProcessFetch"), { value: true });
   }
 
   /**

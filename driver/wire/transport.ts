@@ -19,7 +19,7 @@
 
 import { ConnectionError, redact, ResponseError, ResponseTooLargeError } from "../errors.ts";
 import { NodePool } from "./_node_pool.ts";
-import { readBody, TooLarge } from "./_body_reader.ts";
+import { readBody, readInProcessBody, TooLarge } from "./_body_reader.ts";
 import { backoffDelay, isConnectPhase, isIdempotent, retryAfterMs } from "./retry_policy.ts";
 import { Deadlines } from "./_deadlines.ts";
 import {
@@ -83,6 +83,8 @@ export class Transport {
   readonly #fetch: FetchFunction;
   /** An injected fetch may ignore the signal: its promise is raced against it. */
   readonly #injected: boolean;
+  /** A fetch marked in-process: its bodies are read whole (see `readInProcessBody`). */
+  readonly #inProcess: boolean;
   readonly #timeoutMs: number;
   readonly #requestTimeoutMs: number | undefined;
   readonly #maxRetries: number;
@@ -111,7 +113,16 @@ export class Transport {
     this.#nodes = options.nodes.map((n) => n.replace(/\/+$/, ""));
     const f = options.fetch;
     this.#fetch = f ?? ((url, init) => globalThis.fetch(url, init));
-    this.#injected = f !== undefined;
+    // A fetch that declares itself a network fetch (it honours its signal and never delivers
+    // more than a declared content-length, as contrib/fetch_node does) is read like the
+    // runtime's own: no race against the signal, the declared length trusted.
+    this.#injected = f !== undefined &&
+      (f as unknown as Record<symbol, unknown>)[Symbol.for("searchvisitor.networkFetch")] !== true;
+    // An in-process fetch (the embedded engine's) answers with bodies already in memory: read
+    // whole, then held to the cap; its promise is still raced against the signal.
+    this.#inProcess = this.#injected &&
+      (f as unknown as Record<symbol, unknown>)[Symbol.for("searchvisitor.inProcessFetch")] ===
+        true;
     this.#timeoutMs = check("timeoutMs", options.timeoutMs, 30_000, 1);
     this.#requestTimeoutMs = options.requestTimeoutMs === undefined
       ? undefined
@@ -245,7 +256,9 @@ export class Transport {
       const status = res.status;
       let text: string;
       try {
-        text = await readBody(res, this.#maxBytes, signal, !this.#injected);
+        text = await (this.#inProcess
+          ? readInProcessBody(res, this.#maxBytes)
+          : readBody(res, this.#maxBytes, signal, !this.#injected));
       } catch (error) {
         watch.done();
         events?.end(status, "", error);
