@@ -31,7 +31,6 @@ import {
   gzip,
   isAbort,
   outcomeUnknown,
-  raceSignal,
   secretsOf,
   sleep,
   timeoutError,
@@ -231,7 +230,7 @@ export class Transport {
         // Called without `this`: a browser's fetch throws "Illegal invocation" on a foreign `this`.
         const fetchFn = this.#fetch;
         const pending = fetchFn(node + req.path, { method, headers, body, signal });
-        res = await (this.#injected ? raceSignal(pending, signal) : pending);
+        res = await (this.#injected ? watch.race(pending) : pending);
       } catch (error) {
         watch.done();
         const timedOut = signal.aborted && !req.signal?.aborted;
