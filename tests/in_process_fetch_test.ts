@@ -40,3 +40,24 @@ Deno.test("over engine.fetch, results arrive whole and the size cap still holds"
     engine.close();
   }
 });
+
+Deno.test("engine.fetch answers a request that carries a signal, as it always has", async () => {
+  const engine = new Engine();
+  try {
+    const controller = new AbortController();
+    const init = { method: "GET", signal: controller.signal };
+    const res = await engine.fetch("http://engine/", init);
+    assert.equal(res.status, 200);
+    assert.equal(typeof (await res.json()).version.number, "string");
+    assert.equal(init.signal, controller.signal, "the caller's init is left as it was");
+    const put = await engine.fetch("http://engine/s/_doc/1?refresh=true", {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: '{"a":1}',
+      signal: controller.signal,
+    });
+    assert.equal(put.status, 201);
+  } finally {
+    engine.close();
+  }
+});
