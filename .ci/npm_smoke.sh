@@ -22,7 +22,7 @@ npm install --silent --no-audit --no-fund "$tarball"
 deps=$(node -e 'const p=require("./node_modules/@searchvisitor/searchvisitor/package.json");
   console.log(Object.keys({...p.dependencies, ...p.peerDependencies}).length)')
 [ "$deps" = 0 ] || { echo "the package has $deps dependencies"; exit 1; }
-cp "$root/tests/npm/smoke.mjs" "$root/tests/npm/types_check.ts" .
+cp "$root/tests/npm/smoke.mjs" "$root/tests/npm/types_check.ts" "$root/tests/npm/fetch_node_check.mjs" .
 
 echo "== the package's types, as a Node TypeScript project sees them (tsc, NodeNext, no skipLibCheck)"
 cat >tsconfig.json <<'JSON'
@@ -38,6 +38,11 @@ echo "== npm smoke on Node 22 (from npm)"
 npx -y node@22 smoke.mjs
 echo "== npm smoke on bun"
 npx -y bun smoke.mjs
+
+echo "== contrib/fetch_node on Node 20, Node 22 and Bun"
+node fetch_node_check.mjs
+npx -y node@22 fetch_node_check.mjs
+npx -y bun fetch_node_check.mjs
 
 echo "== the README's edge path: esm/ copied next to a module, run with no permission"
 mkdir "$work/edge"

@@ -1,171 +1,278 @@
-// End to end on Node (or Bun) through the built npm package: the same `term` search as
-// bench/e2e_report.ts (1,000 documents, ~10 hits, rows built by every variant), sent by Node's
-// built-in fetch (the baseline), by node:http with a keep-alive agent written by hand (the
-// limit), by JdbcTemplate over the built-in fetch, by JdbcTemplate over contrib/fetch_node, and
-// by the official @elastic/elasticsearch client; one at a time and 16 at a time, median of
-// interleaved passes.
+// End to end on Node (or Bun) through the built npm package: the same `term` search (10 hits,
+// `{_ID, _DOC}` rows built by every variant) sent by the runtime's built-in fetch (the baseline),
+// by node:http with a keep-alive agent written by hand (the limit), by contrib/fetch_node alone,
+// by JdbcTemplate over the built-in fetch and over contrib/fetch_node, and by the official
+// @elastic/elasticsearch client; one at a time and 16 at a time, median of interleaved passes.
+//
+// The server runs in a child process of the same runtime, so the figures are the client's:
+//   canned   a fixed Elasticsearch-shaped answer (the client's cost dominates)
+//   engine   the embedded engine served by `serve`, 1,000 documents
+// Each table gives the wall time per request and this process's CPU time per request, with
+// ratios against the built-in fetch and the official client measured in the same passes.
 //
 //   deno task build:npm
 //   mkdir -p /tmp/es && (cd /tmp/es && npm i --no-save @elastic/elasticsearch@8)
 //   ES_CLIENT=/tmp/es/node_modules/@elastic/elasticsearch/index.js node bench/node_e2e_report.mjs
-//   npx -y bun bench/node_e2e_report.mjs   (the official client's undici connection fails on Bun 1.4)
+//   ES_CLIENT=... npx -y node@22 bench/node_e2e_report.mjs
+//   npx -y bun bench/node_e2e_report.mjs
 //
-// PKG (default dist/npm) names the built package; without ES_CLIENT the official client is left
-// out. N_SEQ, N_ROUNDS and N_PASSES set the sizes.
+// SERVER (canned, engine or both; default both), PKG (default dist/npm), ES_CLIENT (without it
+// the official client is left out), N_SEQ, N_ROUNDS, N_PASSES set the run; ONLY (a regular
+// expression over the variant names) keeps some variants, e.g. for `node --cpu-prof`.
 
+import { spawn } from "node:child_process";
 import http from "node:http";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 
 const pkg = process.env.PKG ?? fileURLToPath(new URL("../dist/npm", import.meta.url));
-const { DataSource } = await import(`${pkg}/esm/driver/mod.js`);
-const { JdbcTemplate } = await import(`${pkg}/esm/template/mod.js`);
-const { Engine, serve } = await import(`${pkg}/esm/engine/mod.js`);
-const { nodeFetch } = await import(`${pkg}/esm/contrib/fetch_node.js`);
-const official = process.env.ES_CLIENT ? await import(process.env.ES_CLIENT) : undefined;
-
 const INDEX = "idx";
 const DOCS = 1_000;
 const TAG = "t7";
 const CONCURRENCY = 16;
-const SEQ = Number(process.env.N_SEQ ?? 2_000);
-const ROUNDS = Number(process.env.N_ROUNDS ?? 200);
-const PASSES = Number(process.env.N_PASSES ?? 8);
+const BASELINE = "built-in fetch + res.json() + rows";
 
-const engine = new Engine();
-const server = await serve(engine, { port: 0 });
-const url = server.url;
-await fetch(`${url}/${INDEX}`, {
-  method: "PUT",
-  headers: { "content-type": "application/json" },
-  body: JSON.stringify({
-    mappings: { properties: { tag: { type: "keyword" }, n: { type: "integer" } } },
-  }),
-}).then((r) => r.text());
-const lines = [];
-for (let i = 0; i < DOCS; i++) {
-  lines.push(JSON.stringify({ index: { _index: INDEX, _id: String(i) } }));
-  lines.push(JSON.stringify({ tag: `t${i % 100}`, n: i, title: `document number ${i}` }));
-}
-await fetch(`${url}/_bulk?refresh=true`, {
-  method: "POST",
-  headers: { "content-type": "application/x-ndjson" },
-  body: lines.join("\n") + "\n",
-}).then((r) => r.text());
+if (process.argv[2] === "--serve") await serveChild(process.argv[3]);
+else await main();
 
-const body = `{"query":{"term":{"tag":${JSON.stringify(TAG)}}}}`;
-const headers = { "content-type": "application/json", accept: "application/json" };
-const toRows = (hits) => hits.map((h) => ({ _ID: h._id, _DOC: JSON.stringify(h._source) }));
-const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
-const searchUrl = new URL(`${url}/${INDEX}/_search`);
-const TEMPLATE = `POST /${INDEX}/_search {"query": {"term": {"tag": #{tag}}}}`;
-const nf = nodeFetch();
-const viaFetch = new JdbcTemplate(new DataSource({ nodes: [url] }));
-const viaNode = new JdbcTemplate(new DataSource({ nodes: [url], fetch: nf }));
-const client = official ? new official.Client({ node: url }) : undefined;
-
-const variants = [
-  {
-    name: "built-in fetch + res.json() + rows",
-    one: async () => {
-      const res = await fetch(searchUrl, { method: "POST", headers, body });
-      return toRows((await res.json()).hits.hits);
-    },
-  },
-  {
-    name: "node:http keep-alive by hand + rows",
-    one: () =>
-      new Promise((resolve, reject) => {
-        const req = http.request(searchUrl, { method: "POST", headers, agent }, (res) => {
-          const chunks = [];
-          res.on("data", (c) => chunks.push(c));
-          res.on("end", () => {
-            try {
-              resolve(toRows(JSON.parse(Buffer.concat(chunks).toString()).hits.hits));
-            } catch (e) {
-              reject(e);
-            }
-          });
-          res.on("error", reject);
-        });
-        req.on("error", reject);
-        req.end(body);
-      }),
-  },
-  {
-    name: "JdbcTemplate, built-in fetch",
-    one: () => viaFetch.queryForList(TEMPLATE, { tag: TAG }),
-  },
-  {
-    name: "JdbcTemplate, contrib/fetch_node",
-    one: () => viaNode.queryForList(TEMPLATE, { tag: TAG }),
-  },
-];
-if (client) {
-  variants.push({
-    name: "@elastic/elasticsearch@8 client.search",
-    one: async () =>
-      toRows((await client.search({ index: INDEX, query: { term: { tag: TAG } } })).hits.hits),
-  });
-}
-for (const v of variants) {
-  const rows = await v.one();
-  if (rows.length !== 10 || rows.some((r) => JSON.parse(r._DOC).tag !== TAG)) {
-    throw new Error(`${v.name}: expected 10 rows with tag ${TAG}`);
+/** The child: serves the canned answer or the engine on a free port, prints its URL. */
+async function serveChild(kind) {
+  if (kind === "canned") {
+    const hits = Array.from({ length: 10 }, (_, i) => {
+      const n = 7 + i * 100;
+      return {
+        _index: INDEX,
+        _id: String(n),
+        _score: 4.6051702,
+        _source: { tag: TAG, n, title: `document number ${n}` },
+      };
+    });
+    const answer = Buffer.from(JSON.stringify({
+      took: 1,
+      timed_out: false,
+      _shards: { total: 1, successful: 1, skipped: 0, failed: 0 },
+      hits: { total: { value: 10, relation: "eq" }, max_score: 4.6051702, hits },
+    }));
+    const headers = {
+      "content-type": "application/json",
+      "content-length": answer.length,
+      "x-elastic-product": "Elasticsearch",
+    };
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        res.writeHead(200, headers);
+        res.end(answer);
+      });
+    });
+    server.keepAliveTimeout = 60_000;
+    await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+    console.log(`http://127.0.0.1:${server.address().port}`);
+    return;
   }
+  const { Engine, serve } = await import(`${pkg}/esm/engine/mod.js`);
+  const server = await serve(new Engine(), { port: 0 });
+  const url = server.url;
+  await fetch(`${url}/${INDEX}`, {
+    method: "PUT",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      mappings: { properties: { tag: { type: "keyword" }, n: { type: "integer" } } },
+    }),
+  }).then((r) => r.text());
+  const lines = [];
+  for (let i = 0; i < DOCS; i++) {
+    lines.push(JSON.stringify({ index: { _index: INDEX, _id: String(i) } }));
+    lines.push(JSON.stringify({ tag: `t${i % 100}`, n: i, title: `document number ${i}` }));
+  }
+  await fetch(`${url}/_bulk?refresh=true`, {
+    method: "POST",
+    headers: { "content-type": "application/x-ndjson" },
+    body: lines.join("\n") + "\n",
+  }).then((r) => r.text());
+  console.log(url);
 }
 
-const sixteen = (one) => Promise.all(Array.from({ length: CONCURRENCY }, one));
-async function perRequestUs(one, n, concurrent) {
-  const start = performance.now();
-  for (let i = 0; i < n; i++) await (concurrent ? sixteen(one) : one());
-  return (performance.now() - start) * 1000 / (n * (concurrent ? CONCURRENCY : 1));
+/** Starts a server child and resolves to its URL; the child ends with this process. */
+async function startServer(kind) {
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), "--serve", kind], {
+    stdio: ["ignore", "pipe", "inherit"],
+    env: process.env,
+  });
+  process.on("exit", () => child.kill());
+  let out = "";
+  for await (const chunk of child.stdout) {
+    out += chunk;
+    if (out.includes("\n")) break;
+  }
+  const url = /http:\/\/\S+/.exec(out)?.[0];
+  if (!url) throw new Error(`the ${kind} server did not start: ${out}`);
+  return { url, stop: () => child.kill() };
 }
-const median = (xs) => {
+
+async function main() {
+  const { DataSource } = await import(`${pkg}/esm/driver/mod.js`);
+  const { JdbcTemplate } = await import(`${pkg}/esm/template/mod.js`);
+  const { nodeFetch } = await import(`${pkg}/esm/contrib/fetch_node.js`);
+  // The official client's undici connection fails on Bun (1.4): left out there.
+  const official = process.env.ES_CLIENT && !globalThis.Bun
+    ? await import(process.env.ES_CLIENT)
+    : undefined;
+  const SEQ = Number(process.env.N_SEQ ?? 4_000);
+  const ROUNDS = Number(process.env.N_ROUNDS ?? 600);
+  const PASSES = Number(process.env.N_PASSES ?? 8);
+  const only = process.env.ONLY ? new RegExp(process.env.ONLY) : undefined;
+  const kinds = (process.env.SERVER ?? "both") === "both"
+    ? ["canned", "engine"]
+    : [process.env.SERVER];
+  const runtime = globalThis.Bun
+    ? `Bun ${globalThis.Bun.version}`
+    : `Node ${process.version} (V8 ${process.versions.v8})`;
+
+  for (const kind of kinds) {
+    const server = await startServer(kind);
+    const url = server.url;
+    const body = `{"query":{"term":{"tag":${JSON.stringify(TAG)}}}}`;
+    const headers = { "content-type": "application/json", accept: "application/json" };
+    const toRows = (hits) => hits.map((h) => ({ _ID: h._id, _DOC: JSON.stringify(h._source) }));
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+    const searchUrl = `${url}/${INDEX}/_search`;
+    const TEMPLATE = `POST /${INDEX}/_search {"query": {"term": {"tag": #{tag}}}}`;
+    const nf = nodeFetch();
+    const viaFetch = new JdbcTemplate(new DataSource({ nodes: [url] }));
+    const viaNode = new JdbcTemplate(new DataSource({ nodes: [url], fetch: nf }));
+    const client = official ? new official.Client({ node: url }) : undefined;
+
+    let variants = [
+      {
+        name: BASELINE,
+        one: async () => {
+          const res = await fetch(searchUrl, { method: "POST", headers, body });
+          return toRows((await res.json()).hits.hits);
+        },
+      },
+      {
+        name: "node:http keep-alive by hand + rows",
+        one: () =>
+          new Promise((resolve, reject) => {
+            const req = http.request(searchUrl, { method: "POST", headers, agent }, (res) => {
+              const chunks = [];
+              res.on("data", (c) => chunks.push(c));
+              res.on("end", () => {
+                try {
+                  resolve(toRows(JSON.parse(Buffer.concat(chunks).toString()).hits.hits));
+                } catch (e) {
+                  reject(e);
+                }
+              });
+              res.on("error", reject);
+            });
+            req.on("error", reject);
+            req.end(body);
+          }),
+      },
+      {
+        name: "contrib/fetch_node + res.json() + rows",
+        one: async () => {
+          const res = await nf(searchUrl, { method: "POST", headers, body });
+          return toRows((await res.json()).hits.hits);
+        },
+      },
+      {
+        name: "JdbcTemplate, built-in fetch",
+        one: () => viaFetch.queryForList(TEMPLATE, { tag: TAG }),
+      },
+      {
+        name: "JdbcTemplate, contrib/fetch_node",
+        one: () => viaNode.queryForList(TEMPLATE, { tag: TAG }),
+      },
+    ];
+    if (client) {
+      variants.push({
+        name: "@elastic/elasticsearch@8 client.search",
+        one: async () =>
+          toRows((await client.search({ index: INDEX, query: { term: { tag: TAG } } })).hits.hits),
+      });
+    }
+    const officialName = client ? variants.at(-1).name : undefined;
+    if (only) variants = variants.filter((v) => only.test(v.name));
+    for (const v of variants) {
+      const rows = await v.one();
+      if (rows.length !== 10 || rows.some((r) => JSON.parse(r._DOC).tag !== TAG)) {
+        throw new Error(`${v.name}: expected 10 rows with tag ${TAG}`);
+      }
+    }
+
+    const push = (m, k, x) => (m.get(k) ?? m.set(k, []).get(k)).push(x);
+    const sixteen = (one) => Promise.all(Array.from({ length: CONCURRENCY }, one));
+    // Wall time per request, and this process's CPU time per request (user + system): under a
+    // loaded machine the second shows the client's own cost more steadily.
+    const cpu = new Map();
+    const perRequestUs = async (one, n, concurrent, name) => {
+      const start = performance.now();
+      const used = process.cpuUsage();
+      for (let i = 0; i < n; i++) await (concurrent ? sixteen(one) : one());
+      const requests = n * (concurrent ? CONCURRENCY : 1);
+      const { user, system } = process.cpuUsage(used);
+      if (name) push(cpu, `${name} ${concurrent}`, (user + system) / requests);
+      return (performance.now() - start) * 1000 / requests;
+    };
+    for (const v of variants) {
+      await perRequestUs(v.one, 300, false);
+      await perRequestUs(v.one, 30, true);
+    }
+    const seq = new Map();
+    const con = new Map();
+    for (let pass = 0; pass < PASSES; pass++) {
+      for (let k = 0; k < variants.length; k++) {
+        const v = variants[(k + pass) % variants.length];
+        push(seq, v.name, await perRequestUs(v.one, Math.ceil(SEQ / PASSES), false, v.name));
+        push(con, v.name, await perRequestUs(v.one, Math.ceil(ROUNDS / PASSES), true, v.name));
+      }
+    }
+
+    console.log(
+      `\n${runtime}, ${kind} server (child process): POST /${INDEX}/_search term, 10 hits, ` +
+        `loopback; ${SEQ} sequential and ${ROUNDS} × ${CONCURRENCY} concurrent requests per ` +
+        `variant, median of ${PASSES} interleaved passes`,
+    );
+    for (
+      const [title, m, concurrent] of [["one at a time", seq, false], [
+        `${CONCURRENCY} at a time`,
+        con,
+        true,
+      ]]
+    ) {
+      const base = m.has(BASELINE) ? median(m.get(BASELINE)) : undefined;
+      const ref = m.has(officialName) ? median(m.get(officialName)) : undefined;
+      const refCpu = ref ? median(cpu.get(`${officialName} ${concurrent}`)) : undefined;
+      console.log(
+        `\n${title.padEnd(42)} ${"µs/req".padStart(7)}${base ? " vs fetch" : ""}${
+          ref ? " vs official" : ""
+        } ${"cpu µs".padStart(7)}${ref ? " cpu vs official" : ""}`,
+      );
+      for (const v of variants) {
+        const us = median(m.get(v.name));
+        const cpuUs = median(cpu.get(`${v.name} ${concurrent}`));
+        console.log(
+          `${v.name.padEnd(42)} ${us.toFixed(0).padStart(7)}` +
+            (base ? ` ${(base / us).toFixed(2).padStart(7)}×` : "") +
+            (ref ? ` ${(ref / us).toFixed(2).padStart(10)}×` : "") +
+            ` ${cpuUs.toFixed(0).padStart(7)}` +
+            (ref ? ` ${(refCpu / cpuUs).toFixed(2).padStart(14)}×` : ""),
+        );
+      }
+    }
+
+    nf.close();
+    agent.destroy();
+    await client?.close();
+    server.stop();
+  }
+  process.exit(0);
+}
+
+function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
-for (const v of variants) {
-  await perRequestUs(v.one, 300, false);
-  await perRequestUs(v.one, 30, true);
 }
-const seq = new Map();
-const con = new Map();
-const push = (m, k, x) => (m.get(k) ?? m.set(k, []).get(k)).push(x);
-for (let pass = 0; pass < PASSES; pass++) {
-  for (let k = 0; k < variants.length; k++) {
-    const v = variants[(k + pass) % variants.length];
-    push(seq, v.name, await perRequestUs(v.one, Math.ceil(SEQ / PASSES), false));
-    push(con, v.name, await perRequestUs(v.one, Math.ceil(ROUNDS / PASSES), true));
-  }
-}
-
-const runtime = globalThis.Bun ? `Bun ${globalThis.Bun.version}` : `Node ${process.version}`;
-console.log(
-  `${runtime}: POST /${INDEX}/_search term, 10 hits, loopback; ${SEQ} sequential and ` +
-    `${ROUNDS} × ${CONCURRENCY} concurrent requests per variant, median of ${PASSES} interleaved passes`,
-);
-for (const [title, m] of [["one at a time", seq], [`${CONCURRENCY} at a time`, con]]) {
-  const base = median(m.get(variants[0].name));
-  const ref = client ? median(m.get(variants[4].name)) : undefined;
-  console.log(
-    `\n${title.padEnd(42)} ${"µs/req".padStart(8)} ${"vs fetch".padStart(9)} ${
-      ref ? "vs official".padStart(12) : ""
-    }`,
-  );
-  for (const v of variants) {
-    const us = median(m.get(v.name));
-    console.log(
-      `${v.name.padEnd(42)} ${us.toFixed(0).padStart(8)} ${(base / us).toFixed(2).padStart(8)}×` +
-        (ref ? ` ${(ref / us).toFixed(2).padStart(11)}×` : ""),
-    );
-  }
-}
-
-nf.close();
-agent.destroy();
-await client?.close();
-await server.close();
-engine.close();
-process.exit(0);

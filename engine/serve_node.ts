@@ -66,8 +66,14 @@ async function send(res: ServerResponse, response: Response): Promise<void> {
       headers[key] = response.headers.get(key)!.split(/,\s*(?=ApiKey|Basic|Bearer)/);
     } else headers[key] = value;
   });
+  const body = response.body ? new Uint8Array(await response.arrayBuffer()) : undefined;
+  // A declared length, as Elasticsearch sends it (node:http would otherwise chunk the answer,
+  // since the head is written first): a client can then read the body in one go.
+  if (body !== undefined && headers["content-length"] === undefined) {
+    headers["content-length"] = String(body.byteLength);
+  }
   res.writeHead(response.status, headers);
-  res.end(response.body ? new Uint8Array(await response.arrayBuffer()) : undefined);
+  res.end(body);
 }
 
 const BAD_REQUEST = JSON.stringify({

@@ -14,6 +14,25 @@ Deno.test("serve() listens on loopback with a free port and closes", async () =>
   engine.close();
 });
 
+Deno.test("serve: answers declare their length (not chunked), as Elasticsearch does", async () => {
+  const engine = new Engine();
+  const server = await serve(engine);
+  try {
+    const { request } = await import("node:http");
+    const head = await new Promise<Record<string, unknown>>((resolve, reject) => {
+      request(`${server.url}/_cluster/health`, (res) => {
+        res.resume();
+        resolve(res.headers);
+      }).on("error", reject).end();
+    });
+    assert.equal(head["transfer-encoding"], undefined);
+    assert.match(String(head["content-length"]), /^\d+$/);
+  } finally {
+    await server.close();
+    engine.close();
+  }
+});
+
 Deno.test("the node:http adapter carries methods, bodies, statuses and headers", async () => {
   const engine = new Engine();
   const server = await listenNode(rawHandler(engine), {

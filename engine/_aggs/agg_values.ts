@@ -223,3 +223,14 @@ export function orderSign(type: string, dir: unknown): 1 | -1 {
   if (d === "desc") return -1;
   throw badField(type, "order", "", parsingError(`Unknown order direction [${dir}]`));
 }
+
+/** Refuses a keyword field where a metric needs numbers, as Elasticsearch does. */
+export function numericOnly(inputs: AggInput[], field: string, type: string): void {
+  for (const input of inputs) {
+    if (fieldInfo(input, field)?.kind === "keyword") {
+      throw illegalArgument(
+        `Field [${field}] of type [keyword] is not supported for aggregation [${type}]`,
+      );
+    }
+  }
+}

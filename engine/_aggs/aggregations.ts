@@ -34,15 +34,21 @@ import { METRIC_AGGS } from "./metric_aggs.ts";
 import { topHitsAgg } from "./top_hits_agg.ts";
 import { scopeAggs } from "./scope_aggs.ts";
 import { ipRangeAgg } from "./ip_range_agg.ts";
+import { compareOrderValues, orderPathValue } from "./buckets_path.ts";
 import { compositeAgg } from "./composite_agg.ts";
 import { checkCompositePlacement } from "./composite_sources.ts";
 import { multiTermsAgg } from "./multi_terms_agg.ts";
+import { percentileRanksAgg } from "./percentile_ranks_agg.ts";
+import { autoDateHistogramAgg } from "./auto_date_histogram_agg.ts";
+import { topMetricsAgg } from "./top_metrics_agg.ts";
+import { checkAggTree, readAggDef } from "./agg_tree.ts";
 import { rareTermsAgg } from "./rare_terms_agg.ts";
 import { significantTermsAgg } from "./significant_terms_agg.ts";
 import {
   applyParentPipelines,
   isParentPipeline,
   isSiblingPipeline,
+  PIPELINE_TYPES,
   siblingPipeline,
   validatePipelines,
 } from "./pipeline_aggs.ts";
@@ -186,15 +192,14 @@ function termsAgg(
     return r;
   };
   // Ordering by a sub-aggregation (`{"avg_price": "desc"}` or `{"stats.max": "asc"}`) reads its value.
-  const metricOf = (k: Key, path: string): number => {
-    const [aggName, prop = "value"] = path.split(/[.>]/);
-    if (!sub || !(aggName! in sub)) {
+  const metricOf = (k: Key, path: string): number | string => {
+    const first = path.split(/[.>[]/)[0]!;
+    if (!sub || !Object.hasOwn(sub, first)) {
       throw illegalArgument(
-        `Invalid aggregation order path [${path}]. Unknown aggregation [${aggName}]`,
+        `Invalid aggregation order path [${path}]. Unknown aggregation [${first}]`,
       );
     }
-    const v = (subResult(k)[aggName!] as JsonObject | undefined)?.[prop];
-    return typeof v === "number" ? v : -Infinity;
+    return orderPathValue(subResult(k), path);
   };
   entries.sort((a, b) => {
     for (const [k, dir] of orders) {
@@ -203,7 +208,7 @@ function termsAgg(
         ? compareKeys(a[0], b[0])
         : k === "_count"
         ? a[1] - b[1]
-        : metricOf(a[0], k) - metricOf(b[0], k);
+        : compareOrderValues(metricOf(a[0], k), metricOf(b[0], k));
       if (c) return c * sign;
     }
     return b[1] - a[1] || compareKeys(a[0], b[0]);
@@ -238,7 +243,13 @@ function filterAgg(body: JsonObject, inputs: AggInput[], sub: JsonObject | undef
 
 function filtersAgg(body: JsonObject, inputs: AggInput[], sub: JsonObject | undefined): JsonObject {
   const defs = body.filters;
-  if (typeof defs !== "object" || defs === null) {
+  if (
+    defs === undefined || defs === null ||
+    (typeof defs === "object" && Object.keys(defs).length === 0)
+  ) {
+    throw illegalArgument("[filters] cannot be empty.");
+  }
+  if (typeof defs !== "object") {
     throw parsingError(`[filters] requires a [filters] object or array`);
   }
   const bucket = (query: unknown): JsonObject => filterAgg(query as JsonObject, inputs, sub);
@@ -323,6 +334,15 @@ const AGGS: Record<string, AggFn> = {
   rare_terms: (body, inputs, sub, name) => rareTermsAgg(body, inputs, subRunner(inputs, sub), name),
   significant_terms: (body, inputs, sub, name) =>
     significantTermsAgg(body, inputs, subRunner(inputs, sub), name),
+  percentile_ranks: (body, inputs, _sub, name) => percentileRanksAgg(body, inputs, name),
+  auto_date_histogram: (body, inputs, sub, name) =>
+    autoDateHistogramAgg(
+      body,
+      numericSource(inputs, body, name, "date_histogram"),
+      subRunner(inputs, sub),
+      name,
+    ),
+  top_metrics: (body, inputs, _sub, name) => topMetricsAgg(body, inputs, name),
   multi_terms: (body, inputs, sub, name) =>
     multiTermsAgg(body, inputs, subRunner(inputs, sub), name),
   composite: (body, inputs, sub, name) => compositeAgg(body, inputs, subRunner(inputs, sub), name),
@@ -374,6 +394,18 @@ const AGGS: Record<string, AggFn> = {
   },
 };
 
+const KNOWN_TYPES: readonly string[] = [...Object.keys(AGGS), ...PIPELINE_TYPES];
+
+/**
+ * Checks an `aggs` tree as Elasticsearch parses and validates the request, before any index is
+ * resolved: entry shapes, known types (with suggestions), where pipelines sit. (Where a composite
+ * sits is checked when the aggregations run, as the shards check it.)
+ */
+export function checkAggregations(aggs: JsonObject): void {
+  checkAggTree(aggs, KNOWN_TYPES);
+  validatePipelines(aggs, null);
+}
+
 /**
  * Runs an `aggs` object and returns the `aggregations` response object. Pipelines run after the
  * aggregations they read: siblings once their level is done, parent pipelines on the buckets of
@@ -396,38 +428,22 @@ function runLevel(aggs: JsonObject, inputs: AggInput[]): JsonObject {
   const out: JsonObject = {};
   const siblings: [string, string, JsonObject, unknown][] = [];
   for (const [name, def] of Object.entries(aggs)) {
-    if (typeof def !== "object" || def === null) {
-      throw parsingError(
-        `Expected [START_OBJECT] under [${name}], but got a [VALUE_STRING] in [${name}]`,
-      );
-    }
-    let type: string | undefined;
-    let body: JsonObject | undefined;
-    let sub: JsonObject | undefined;
-    let meta: unknown;
-    for (const [k, v] of Object.entries(def as JsonObject)) {
-      if (k === "aggs" || k === "aggregations") sub = v as JsonObject;
-      else if (k === "meta") meta = v;
-      else if (type !== undefined) {
-        throw parsingError(
-          `Found two aggregation type definitions in [${name}]: [${type}] and [${k}]`,
-        );
-      } else {
-        type = k;
-        body = v as JsonObject;
-      }
-    }
-    if (!type) throw parsingError(`Missing definition for aggregation [${name}]`);
+    const { type, body, sub, meta } = readAggDef(name, def);
     if (isParentPipeline(type)) continue;
     if (isSiblingPipeline(type)) {
-      siblings.push([name, type, body ?? {}, meta]);
+      siblings.push([name, type, body, meta]);
       setOwn(out, name, null);
       continue;
     }
     const fn = Object.hasOwn(AGGS, type) ? AGGS[type] : undefined;
     if (!fn) throw parsingError(`Unknown aggregation type [${type}]`);
-    let result = fn(body ?? {}, inputs, sub, name);
+    let result = fn(body, inputs, sub, name);
     if (sub) result = applyParentPipelines(result, sub);
+    if (type === "filters" && body.keyed_bucket_in_array === true) {
+      // Named buckets as an array of one-key objects, in bucket order (after any bucket_sort).
+      const named = result.buckets as JsonObject;
+      result = { ...result, buckets: Object.entries(named).map(([k, b]) => ({ [k]: b })) };
+    }
     setOwn(out, name, meta === undefined ? result : { meta, ...result });
   }
   for (const [name, type, body, meta] of siblings) {

@@ -101,6 +101,12 @@ export function resolvePath(container: JsonObject, path: PathElement[], text: st
       if (el.key !== undefined) return agg.doc_count;
       if (Object.hasOwn(agg, "value")) return agg.value;
       if (Object.hasOwn(agg, "doc_count")) return agg.doc_count;
+      if (Array.isArray(agg.top)) {
+        const metrics = (agg.top[0] as JsonObject | undefined)?.metrics as JsonObject | undefined;
+        const names = metrics ? Object.keys(metrics) : [];
+        if (names.length === 1) return metrics![names[0]!];
+        if (!metrics) return null;
+      }
       const only = singleValue(agg.values);
       if (only !== undefined) return only;
       throw illegalArgument(
@@ -139,6 +145,13 @@ function resultClass(agg: JsonObject): string {
 
 function metricOf(agg: JsonObject, metric: string, text: string): unknown {
   if (Object.hasOwn(agg, metric)) return agg[metric];
+  if (Array.isArray(agg.top)) {
+    // top_metrics: a metric of the first document.
+    const metrics = (agg.top[0] as JsonObject | undefined)?.metrics as JsonObject | undefined;
+    if (metrics === undefined) return null;
+    if (!Object.hasOwn(metrics, metric)) throw illegalArgument(`unknown metric [${metric}]`);
+    return metrics[metric];
+  }
   const values = agg.values as JsonObject | undefined;
   if (values && typeof values === "object") {
     if (!Array.isArray(values)) {
@@ -201,3 +214,30 @@ export type ParentFn = (
   name: string,
   type: string,
 ) => JsonObject[];
+
+/**
+ * The value a bucket is ordered by for an `order` path naming a sub-aggregation (`"avg"`,
+ * `"stats.max"`, `"filter>max"`, `"nested>_count"`, `"top.name"`): a number, a string (a
+ * keyword metric of `top_metrics`), or -Infinity when it has none.
+ */
+export function orderPathValue(bucket: JsonObject, path: string): number | string {
+  const elements = parseBucketsPath(path);
+  const first = elements[0]!.name;
+  if (first !== "_count" && first !== "_key" && !Object.hasOwn(bucket, first)) {
+    throw illegalArgument(
+      `Invalid aggregation order path [${path}]. Unknown aggregation [${first}]`,
+    );
+  }
+  const v = resolvePath(bucket, elements, path);
+  return typeof v === "number" || typeof v === "string" ? v : -Infinity;
+}
+
+/** Compares two order values: numbers by value, strings as text, a missing value lowest. */
+export function compareOrderValues(a: number | string, b: number | string): number {
+  if (typeof a === "number" && typeof b === "number") {
+    return a === b ? 0 : a < b || Number.isNaN(a) ? -1 : 1;
+  }
+  if (typeof a === "number") return -1;
+  if (typeof b === "number") return 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -4,6 +4,8 @@
 import { esError, illegalArgument, parsingError } from "../_errors.ts";
 import { bucketsLeft, consumeBuckets } from "../_index/limits.ts";
 import { dateValueAt, formatDateAt } from "../_index/dates.ts";
+import { parseTimeZone, type TimeZone } from "../_index/time_zones.ts";
+import { decimalFormat } from "../_index/decimal_format.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
 import { setOwn } from "../_index/own.ts";
 import type { AggInput } from "./agg_values.ts";
@@ -54,11 +56,20 @@ function isDate(s: Source, info: FieldInfo | undefined): boolean {
   return s.type === "date_histogram" || info?.kind === "date";
 }
 
+/** The `time_zone` of a date source: keys are written, and `after` read, on its clock. */
+function zoneOf(s: Source): TimeZone | undefined {
+  const zone = s.body.time_zone;
+  return zone === undefined || s.type === "histogram" ? undefined : parseTimeZone(String(zone));
+}
+
 function renderPart(s: Source, info: FieldInfo | undefined, p: Part): unknown {
   if (p === null) return null;
   if (info?.kind === "boolean" && s.type === "terms") return p === 1 || p === "true";
   if (isDate(s, info) && typeof s.body.format === "string") {
-    return formatDateAt(Number(p), false, s.body.format);
+    return formatDateAt(Number(p), false, s.body.format, zoneOf(s));
+  }
+  if (typeof s.body.format === "string" && typeof p !== "string") {
+    return decimalFormat(Number(p), s.body.format);
   }
   return p;
 }
@@ -79,7 +90,7 @@ function afterPart(
   }
   if (isDate(s, info)) {
     const format = typeof s.body.format === "string" ? s.body.format : info?.format;
-    return typeof v === "number" ? v : dateValueAt(v, now, false, format, false);
+    return typeof v === "number" ? v : dateValueAt(v, now, false, format, false, zoneOf(s));
   }
   if (info?.kind === "boolean") return v === true || v === "true" ? 1 : 0;
   if (s.type === "histogram" || (info && info.kind !== "keyword")) {

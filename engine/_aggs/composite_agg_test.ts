@@ -147,6 +147,13 @@ Deno.test("composite: histogram and date_histogram sources, format and after by 
     composite({ sources: [{ p: { histogram: { field: "price", interval: 5 } } }] }),
   );
   assert.deepEqual(keys(hist), [[{ p: 0 }, 1], [{ p: 5 }, 1], [{ p: 10 }, 1], [{ p: 15 }, 1]]);
+  const priced = await call(
+    engine,
+    "POST",
+    "/shop/_search",
+    composite({ sources: [{ p: { histogram: { field: "price", interval: 5, format: "0.00" } } }] }),
+  );
+  assert.deepEqual(keys(priced)[1], [{ p: "5.00" }, 1]);
   const days = { d: { date_histogram: { field: "sold", calendar_interval: "1d" } } };
   const raw = await call(engine, "POST", "/shop/_search", composite({ sources: [days] }));
   assert.deepEqual(keys(raw), [[{ d: 1614556800000 }, 2], [{ d: 1614729600000 }, 1]]);
@@ -291,5 +298,38 @@ Deno.test("composite: request errors as Elasticsearch reports them", async () =>
     filtered.aggregations.f.c.buckets.map((b: Reply) => [b.key.k, b.doc_count]),
     [["blue", 2], ["red", 1]],
   );
+  engine.close();
+});
+
+Deno.test("composite: a date source's time_zone buckets, writes keys and reads after on its clock", async () => {
+  const engine = new Engine();
+  await call(engine, "PUT", "/z", { mappings: { properties: { date: { type: "date" } } } });
+  for (const date of ["2017-10-20T03:08:45", "2017-10-21T07:00:00", "2017-10-22T01:00:00"]) {
+    await call(engine, "POST", "/z/_doc", { date });
+  }
+  await call(engine, "POST", "/z/_refresh");
+  const day = {
+    date: {
+      date_histogram: {
+        field: "date",
+        calendar_interval: "1d",
+        time_zone: "-02:00",
+        format: "iso8601",
+      },
+    },
+  };
+  const all = await call(engine, "POST", "/z/_search", composite({ sources: [day] }));
+  // 01:00 on the 22nd UTC is still the 21st two hours west.
+  assert.deepEqual(keys(all), [
+    [{ date: "2017-10-20T00:00:00.000-02:00" }, 1],
+    [{ date: "2017-10-21T00:00:00.000-02:00" }, 2],
+  ]);
+  const after = await call(
+    engine,
+    "POST",
+    "/z/_search",
+    composite({ sources: [day], after: { date: "2017-10-20" } }),
+  );
+  assert.deepEqual(keys(after), [[{ date: "2017-10-21T00:00:00.000-02:00" }, 2]]);
   engine.close();
 });

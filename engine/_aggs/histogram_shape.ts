@@ -5,6 +5,7 @@
 import { illegalArgument, parsingError } from "../_errors.ts";
 import type { JsonObject } from "../_json.ts";
 import { orderSign } from "./agg_values.ts";
+import { compareOrderValues, orderPathValue } from "./buckets_path.ts";
 
 /** The bounds of a histogram, as numbers (dates as epoch millis). */
 export interface HistogramBounds {
@@ -56,20 +57,10 @@ export function withinHard(bounds: HistogramBounds, key: number): boolean {
   return !h || ((h.min === undefined || key >= h.min) && (h.max === undefined || key <= h.max));
 }
 
-function orderValue(bucket: JsonObject, path: string): number {
+function orderValue(bucket: JsonObject, path: string): number | string {
   if (path === "_key") return Number(bucket.key);
   if (path === "_count") return Number(bucket.doc_count);
-  const [agg = "", prop] = path.split(/[.>]/);
-  if (!Object.hasOwn(bucket, agg)) {
-    throw illegalArgument(`Invalid aggregation order path [${path}]. Unknown aggregation [${agg}]`);
-  }
-  const result = bucket[agg] as JsonObject;
-  const v = prop === undefined
-    ? (result.value ?? result.doc_count)
-    : prop === "_count"
-    ? result.doc_count
-    : result[prop];
-  return typeof v === "number" ? v : -Infinity;
+  return orderPathValue(bucket, path);
 }
 
 /**
@@ -87,7 +78,7 @@ export function orderHistogram(list: JsonObject[], order: unknown): JsonObject[]
   }));
   return [...list].sort((a, b) => {
     for (const r of rules) {
-      const c = orderValue(a, r.path) - orderValue(b, r.path);
+      const c = compareOrderValues(orderValue(a, r.path), orderValue(b, r.path));
       if (c) return c * r.sign;
     }
     return Number(a.key) - Number(b.key);

@@ -7,8 +7,8 @@ import {
   badField,
   eachValue,
   eachValueOrMissing,
-  fieldInfo,
   fieldOf,
+  numericOnly,
   valueFormat,
 } from "./agg_values.ts";
 import type { JsonObject } from "../_json.ts";
@@ -17,13 +17,7 @@ import { withValueStrings } from "./value_strings.ts";
 function metric(kind: "min" | "max" | "avg" | "sum"): AggFn {
   return (body, inputs, _sub, name) => {
     const field = fieldOf(body, name, kind);
-    for (const input of inputs) {
-      if (fieldInfo(input, field)?.kind === "keyword") {
-        throw illegalArgument(
-          `Field [${field}] of type [keyword] is not supported for aggregation [${kind}]`,
-        );
-      }
-    }
+    numericOnly(inputs, field, kind);
     let n = 0;
     let total = 0;
     let lo = Infinity;
@@ -49,6 +43,44 @@ function metric(kind: "min" | "max" | "avg" | "sum"): AggFn {
     if (text && value !== null) out.value_as_string = text(value);
     return out;
   };
+}
+
+/** The `percents` of a `percentiles` body (the defaults when absent), checked as Elasticsearch does. */
+function percentsOf(body: JsonObject, name: string): number[] {
+  if (!Object.hasOwn(body, "percents")) return [1, 5, 25, 50, 75, 95, 99];
+  const raw = body.percents;
+  if (raw === null) throw illegalArgument(`[percents] must not be null: [${name}]`);
+  if (!Array.isArray(raw) || raw.length === 0) {
+    throw illegalArgument(`[percents] must not be empty: [${name}]`);
+  }
+  return raw.map((p) => {
+    if (typeof p !== "number") {
+      throw badField(
+        "percentiles",
+        "percents",
+        `[percents] must be numbers, found [${JSON.stringify(p)}]`,
+      );
+    }
+    if (p < 0 || p > 100) {
+      throw illegalArgument(`percent must be in [0,100], got [${p}]: [${name}]`);
+    }
+    return p;
+  });
+}
+
+/** Checks the `tdigest` and `hdr` settings (the engine's percentiles are exact either way). */
+function checkDigest(body: JsonObject, name: string): void {
+  const compression = (body.tdigest as JsonObject | undefined)?.compression;
+  if (compression !== undefined && !(Number(compression) >= 0)) {
+    const shown = Number.isInteger(compression) ? `${compression}.0` : String(compression);
+    throw illegalArgument(
+      `[compression] must be greater than or equal to 0. Found [${shown}] in [${name}]`,
+    );
+  }
+  const digits = (body.hdr as JsonObject | undefined)?.number_of_significant_value_digits;
+  if (digits !== undefined && !(Number(digits) >= 0 && Number(digits) <= 5)) {
+    throw illegalArgument(`[numberOfSignificantValueDigits] must be between 0 and 5: [${name}]`);
+  }
 }
 
 /** A percentile of sorted values, interpolating between unit-weight centroids as a t-digest does. */
@@ -210,18 +242,14 @@ export const METRIC_AGGS: Record<string, AggFn> = {
     );
   },
   percentiles: (body, inputs, _s, name) => {
+    const percents = percentsOf(body, name);
+    checkDigest(body, name);
+    const field = fieldOf(body, name, "percentiles");
+    numericOnly(inputs, field, "percentiles");
     const vs: number[] = [];
-    const info = eachValueOrMissing(
-      inputs,
-      body,
-      fieldOf(body, name, "percentiles"),
-      (v) => vs.push(Number(v)),
-    );
+    const info = eachValueOrMissing(inputs, body, field, (v) => vs.push(Number(v)));
     vs.sort((a, b) => a - b);
     const text = valueFormat(body, info);
-    const percents = Array.isArray(body.percents)
-      ? body.percents.map(Number)
-      : [1, 5, 25, 50, 75, 95, 99];
     const entries = percents.map((p) =>
       [Number.isInteger(p) ? `${p}.0` : String(p), percentile(vs, p)] as const
     );

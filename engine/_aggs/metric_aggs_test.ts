@@ -92,3 +92,31 @@ Deno.test("sigma and precision_threshold are validated as Elasticsearch parses t
   );
   engine.close();
 });
+
+Deno.test("percentiles: percents, digest settings and keyword fields checked", async () => {
+  const engine = await grades();
+  await call(engine, "PUT", "/g/_mapping", { properties: { k: { type: "keyword" } } });
+  const reason = async (body: Json): Promise<[number, string]> => {
+    const r = await call(engine, "POST", "/g/_search", { aggs: { p: { percentiles: body } } });
+    return [r.code, r.error?.root_cause[0].reason ?? ""];
+  };
+  assert.deepEqual(await reason({ field: "grade", percents: [] }), [
+    400,
+    "[percents] must not be empty: [p]",
+  ]);
+  assert.deepEqual(await reason({ field: "grade", percents: null }), [
+    400,
+    "[percents] must not be null: [p]",
+  ]);
+  assert.equal((await reason({ field: "grade", percents: ["foo"] }))[0], 400);
+  assert.deepEqual(await reason({ field: "grade", tdigest: { compression: -1 } }), [
+    400,
+    "[compression] must be greater than or equal to 0. Found [-1.0] in [p]",
+  ]);
+  assert.deepEqual(await reason({ field: "k" }), [
+    400,
+    "Field [k] of type [keyword] is not supported for aggregation [percentiles]",
+  ]);
+  assert.deepEqual(await reason({ field: "grade", percents: [50], hdr: {} }), [200, ""]);
+  engine.close();
+});

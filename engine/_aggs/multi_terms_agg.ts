@@ -6,6 +6,7 @@ import { consumeBuckets } from "../_index/limits.ts";
 import { formatDateAt } from "../_index/dates.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
 import { type AggInput, orderSign, positiveSetting } from "./agg_values.ts";
+import { compareOrderValues, orderPathValue } from "./buckets_path.ts";
 import type { SubRunner } from "./bucket_aggs.ts";
 import {
   addToBucket,
@@ -100,17 +101,7 @@ export function multiTermsAgg(
     return 0;
   };
   const subOf = (b: Bucket): JsonObject => (b.sub ??= sub ? sub(b.docs) : {});
-  const metric = (b: Bucket, path: string): number => {
-    const [agg = "", prop = "value"] = path.split(/[.>]/);
-    const result = subOf(b);
-    if (!Object.hasOwn(result, agg)) {
-      throw illegalArgument(
-        `Invalid aggregation order path [${path}]. Unknown aggregation [${agg}]`,
-      );
-    }
-    const v = (result[agg] as JsonObject)[prop];
-    return typeof v === "number" ? v : -Infinity;
-  };
+  const metric = (b: Bucket, path: string): number | string => orderPathValue(subOf(b), path);
   const all = [...buckets.values()].filter((b) => b.count >= minDocCount);
   all.sort((a, b) => {
     for (const [path, sign] of orders) {
@@ -118,7 +109,7 @@ export function multiTermsAgg(
         ? compareKey(a, b)
         : path === "_count"
         ? a.count - b.count
-        : metric(a, path) - metric(b, path);
+        : compareOrderValues(metric(a, path), metric(b, path));
       if (c) return c * sign;
     }
     return b.count - a.count || compareKey(a, b);

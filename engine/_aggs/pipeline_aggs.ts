@@ -110,6 +110,9 @@ const MULTI_BUCKET = new Set([
   "filters",
 ]);
 
+/** Every pipeline aggregation type. */
+export const PIPELINE_TYPES: readonly string[] = [...Object.keys(SIBLINGS), ...PARENTS];
+
 /** Whether `type` is a sibling pipeline aggregation. */
 export function isSiblingPipeline(type: string): boolean {
   return Object.hasOwn(SIBLINGS, type);
@@ -232,10 +235,11 @@ export function applyParentPipelines(result: JsonObject, sub: JsonObject): JsonO
       const raw = result.buckets;
       if (Array.isArray(raw)) result = { ...result, buckets: kept };
       else {
+        // Keyed buckets keep their keys, in the order the pipeline left them.
+        const keyOf = new Map<unknown, string>();
+        for (const [k, b] of Object.entries(raw as JsonObject)) keyOf.set(b, k);
         const keyed: JsonObject = {};
-        for (const [k, b] of Object.entries(raw as JsonObject)) {
-          if (kept.includes(b as JsonObject)) keyed[k] = b;
-        }
+        for (const b of kept) setOwn(keyed, keyOf.get(b)!, b);
         result = { ...result, buckets: keyed };
       }
     }

@@ -100,3 +100,35 @@ Deno.test("terms: min_doc_count 0 lists every term of the field, empty ones with
   );
   engine.close();
 });
+
+Deno.test("terms: order by a path through a single-bucket sub-aggregation", async () => {
+  const engine = await docs();
+  const r = await terms(engine, { field: "str", order: [{ "f>top": "asc" }] });
+  assert.equal(r.code, 400); // no sub-aggregation named f
+  const res = await call(engine, "POST", "/t/_search", {
+    size: 0,
+    aggs: {
+      a: {
+        terms: { field: "str", order: [{ "f>top": "asc" }] },
+        aggs: {
+          f: { filter: { range: { num: { gte: 1 } } }, aggs: { top: { max: { field: "num" } } } },
+        },
+      },
+    },
+  });
+  assert.deepEqual(res.aggregations.a.buckets.map((b: Reply) => [b.key, b.f.top.value]), [
+    ["bcd", 1],
+    ["abc", 2],
+  ]);
+  const byCount = await call(engine, "POST", "/t/_search", {
+    size: 0,
+    aggs: {
+      a: {
+        terms: { field: "str", order: { "f>_count": "asc" } },
+        aggs: { f: { filter: { term: { num: 2 } } } },
+      },
+    },
+  });
+  assert.deepEqual(byCount.aggregations.a.buckets.map((b: Reply) => b.key), ["bcd", "abc"]);
+  engine.close();
+});

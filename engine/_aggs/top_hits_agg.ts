@@ -14,7 +14,8 @@ import {
 import { parseSourceFilter } from "../_hits/source_filter.ts";
 import { topK } from "../_hits/top_k.ts";
 
-function scoreOf(scored: Hits | undefined, doc: number): number {
+/** The score of `doc` among the top-level matches (0 when unscored). */
+export function scoreOf(scored: Hits | undefined, doc: number): number {
   if (!scored?.scores) return 0;
   let lo = 0;
   let hi = scored.docs.length - 1;

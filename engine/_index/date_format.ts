@@ -45,7 +45,7 @@ const MONTHS = [
   "December",
 ];
 /** Built-in format names (`strict_date_optional_time`, `date`, ...), which are not patterns. */
-const BUILT_IN = /_|^(?:date|time|year|week|hour|minute|second)s?$/;
+const BUILT_IN = /_|^(?:date|time|year|week|hour|minute|second)s?$|^iso8601$/;
 const cache = new Map<string, RegExp | null>();
 
 function compile(pattern: string): RegExp | null {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { formatWithPattern, parseWithPattern } from "./date_format.ts";
+import { formatDateAt } from "./dates.ts";
 
 Deno.test("date patterns: any count of y but two is the full year, padded to the count", () => {
   const ms = Date.UTC(2026, 0, 5);
@@ -13,4 +14,11 @@ Deno.test("date patterns: any count of y but two is the full year, padded to the
 Deno.test("date patterns: built-in names are not patterns; a field named twice parses nothing", () => {
   assert.ok(Number.isNaN(parseWithPattern("2020-01-01", "year_month_day")));
   assert.ok(Number.isNaN(parseWithPattern("2020 2020", "yyyy y")));
+});
+
+Deno.test("date patterns: iso8601 is a built-in name, written as ISO text", () => {
+  assert.equal(
+    formatDateAt(Date.UTC(2017, 9, 19, 4), false, "iso8601"),
+    "2017-10-19T04:00:00.000Z",
+  );
 });

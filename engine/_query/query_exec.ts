@@ -13,6 +13,7 @@ import {
 import { allOrdinals, type ExecContext, liveOnly } from "./exec_context.ts";
 import { resolveMsm, runMatch, runMultiMatch, runPhrase } from "./full_text.ts";
 import { applyFunctions } from "./function_score.ts";
+import { checkableRange, docsInRange, type NumericRange, rangeSizeAtMost } from "./range_filter.ts";
 import { runSpan } from "./span_queries.ts";
 import { knnTopK } from "./knn.ts";
 import { runNested } from "./nested_query.ts";
@@ -57,10 +58,7 @@ function addOptional(base: Hits, optional: Hits): Hits {
 }
 
 function runBool(q: QueryOf<"bool">, ctx: ExecContext, scoring: boolean): Hits {
-  const required = [
-    ...q.must.map((c) => execute(c, ctx, scoring)),
-    ...q.filter.map((c) => execute(c, ctx, false)),
-  ];
+  const required = requiredHits(q.must, q.filter, ctx, scoring);
   const hasRequired = required.length > 0;
   const msm = resolveMsm(q.minimumShouldMatch, q.should.length, hasRequired ? 0 : 1);
   let result: Hits;
@@ -82,6 +80,53 @@ function runBool(q: QueryOf<"bool">, ctx: ExecContext, scoring: boolean): Hits {
   if (scoring && !result.scores) result = constantHits(result.docs, 0, true);
   for (const c of q.mustNot) result = subtract(result, execute(c, ctx, false));
   return boostHits(result, q.boost);
+}
+
+/**
+ * A bool's must and filter clauses, run. A filter `range` on numbers or dates much wider than
+ * the other required clauses together is checked on their docs by doc values instead of being
+ * collected (`range_filter.ts`); the result is then one list, scores as the clauses sum them.
+ */
+function requiredHits(
+  must: readonly QueryNode[],
+  filter: readonly QueryNode[],
+  ctx: ExecContext,
+  scoring: boolean,
+): Hits[] {
+  const out = must.map((c) => execute(c, ctx, scoring));
+  const ranges: Array<{ node: QueryNode; range: NumericRange; size: number }> = [];
+  for (const c of filter) {
+    const range = checkableRange(c, ctx);
+    if (range) ranges.push({ node: c, range, size: rangeSizeAtMost(range, ctx) });
+    else out.push(execute(c, ctx, false));
+  }
+  if (ranges.length === 0) return out;
+  ranges.sort((x, y) => x.size - y.size);
+  if (out.length === 0) out.push(execute(ranges.shift()!.node, ctx, false));
+  let base = out.reduce(intersect);
+  for (const { node, range, size } of ranges) {
+    base = base.docs.length * 4 > size
+      ? intersect(base, execute(node, ctx, false))
+      : restrict(base, docsInRange(ctx, base.docs, range));
+  }
+  return [base];
+}
+
+/** The docs matching every one of `filter` (live or not), as a bool's filters match them. */
+export function filterHits(filter: readonly QueryNode[], ctx: ExecContext): Hits {
+  return requiredHits([], filter, ctx, false).reduce(intersect);
+}
+
+/** The hits of `hits` at `docs` (a subset of its docs, ascending), scores kept. */
+function restrict(hits: Hits, docs: Int32Array): Hits {
+  if (!hits.scores) return { docs, scores: null };
+  const scores = new Float64Array(docs.length);
+  let j = 0;
+  for (let i = 0; i < docs.length; i++) {
+    while (hits.docs[j] !== docs[i]) j++;
+    scores[i] = hits.scores[j]!;
+  }
+  return { docs, scores };
 }
 
 /** Expands a field pattern (`title*`) into a dis_max over the matching fields. */

@@ -238,37 +238,49 @@ export function runTerms(q: QueryOf<"terms">, ctx: ExecContext, scoring: boolean
   return constantHits(u.docs, q.boost, scoring);
 }
 
+/** A numeric or date `range`'s inclusive bounds (exact for whole numbers), or null for other fields. */
+export function rangeBounds(
+  q: QueryOf<"range">,
+  ctx: ExecContext,
+): { path: string; lo: Exact; hi: Exact } | null {
+  const info = ctx.fields.byPath.get(q.field);
+  if (!info || (info.kind !== "number" && info.kind !== "date")) return null;
+  const zone = q.timeZone === undefined ? undefined : parseTimeZone(q.timeZone);
+  const conv = (v: unknown, roundUp: boolean): Exact => {
+    if (info.kind === "date") {
+      const n = dateValueAt(v, ctx.now, roundUp, q.format ?? info.format, info.nanos, zone);
+      if (Number.isNaN(n)) {
+        throw queryShardError(
+          ctx,
+          `failed to parse date field [${v}] with format [${
+            q.format ?? info.format ?? "strict_date_optional_time||epoch_millis"
+          }]`,
+        );
+      }
+      return n;
+    }
+    return numericValue(info, v, ctx, false);
+  };
+  let lo: Exact = -Infinity;
+  let hi: Exact = Infinity;
+  if (q.gte !== undefined) lo = conv(q.gte, false);
+  if (q.gt !== undefined) {
+    lo = nextUp(conv(q.gt, true), info.kind === "date" ? !info.nanos : info.integer);
+  }
+  if (q.lte !== undefined) hi = conv(q.lte, true);
+  if (q.lt !== undefined) {
+    hi = nextDown(conv(q.lt, false), info.kind === "date" ? !info.nanos : info.integer);
+  }
+  return { path: info.path, lo, hi };
+}
+
 /** `range` query (constant score). */
 export function runRange(q: QueryOf<"range">, ctx: ExecContext, scoring: boolean): Hits {
   const info = ctx.fields.byPath.get(q.field);
   if (!info) return NO_HITS;
-  if (info.kind === "number" || info.kind === "date") {
-    const zone = q.timeZone === undefined ? undefined : parseTimeZone(q.timeZone);
-    const conv = (v: unknown, roundUp: boolean): Exact => {
-      if (info.kind === "date") {
-        const n = dateValueAt(v, ctx.now, roundUp, q.format ?? info.format, info.nanos, zone);
-        if (Number.isNaN(n)) {
-          throw queryShardError(
-            ctx,
-            `failed to parse date field [${v}] with format [${
-              q.format ?? info.format ?? "strict_date_optional_time||epoch_millis"
-            }]`,
-          );
-        }
-        return n;
-      }
-      return numericValue(info, v, ctx, false);
-    };
-    let lo: Exact = -Infinity;
-    let hi: Exact = Infinity;
-    if (q.gte !== undefined) lo = conv(q.gte, false);
-    if (q.gt !== undefined) {
-      lo = nextUp(conv(q.gt, true), info.kind === "date" ? !info.nanos : info.integer);
-    }
-    if (q.lte !== undefined) hi = conv(q.lte, true);
-    if (q.lt !== undefined) {
-      hi = nextDown(conv(q.lt, false), info.kind === "date" ? !info.nanos : info.integer);
-    }
+  const bounds = rangeBounds(q, ctx);
+  if (bounds) {
+    const { lo, hi } = bounds;
     return perSegment(ctx, (v) => {
       const f = v.segment.fields.get(info.path);
       return f?.pointValues ? constantHits(pointRange(f, lo, hi), q.boost, scoring) : NO_HITS;

@@ -141,7 +141,8 @@ function healthFilter(raw: string | null): string | undefined {
 export function catIndicesHandler(ctx: RequestContext): Reply {
   const wanted = healthFilter(ctx.params.get("health"));
   const all = targets(ctx, { expandClosed: true, includeClosed: true });
-  const indices = wanted ? all.filter((i) => !i.closed && statusOf(i) === wanted) : all;
+  // Closed indices keep their (replicated) shards, so they have a health too.
+  const indices = wanted ? all.filter((i) => statusOf(i) === wanted) : all;
   refreshDue(indices, ctx.state.now());
   const units = { bytes: ctx.params.get("bytes"), time: ctx.params.get("time") };
   const contexts = openContextsByIndex(ctx);
@@ -149,7 +150,7 @@ export function catIndicesHandler(ctx: RequestContext): Reply {
     const size = i.closed ? "" : formatBytes(storeSize(i), ctx.params.get("bytes"));
     return {
       ...indexStatsCells(i, units, contexts),
-      health: i.closed ? "" : statusOf(i),
+      health: statusOf(i),
       status: i.closed ? "close" : "open",
       index: i.name,
       uuid: i.uuid,

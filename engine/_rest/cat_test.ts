@@ -121,7 +121,15 @@ Deno.test("_cat: time units on uptime, ts=false, health filter on indices", asyn
   await (await call("PUT", "/y", { settings: { number_of_replicas: 1 } })).body?.cancel();
   await (await call("PUT", "/shut")).body?.cancel();
   await (await call("POST", "/shut/_close")).body?.cancel();
-  assert.equal(await (await call("GET", "/_cat/indices?health=yellow&h=index")).text(), "y\n");
+  // A closed index keeps its shards (and its unassigned replica), so it has a health too.
+  assert.equal(
+    await (await call("GET", "/_cat/indices?health=yellow&h=index&s=i")).text(),
+    "shut\ny\n",
+  );
+  assert.equal(
+    await (await call("GET", "/_cat/indices/shut?h=health,status,pri,rep,docs.count")).text(),
+    "yellow close 1 1\n",
+  );
   assert.equal(await (await call("GET", "/_cat/indices?health=GREEN&h=index&s=i")).text(), "g\n");
   assert.equal(await (await call("GET", "/_cat/indices?health=red&h=index")).text(), "");
   const bad = await call("GET", "/_cat/indices?health=blue");

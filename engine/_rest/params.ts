@@ -109,6 +109,17 @@ const CAT = [
   ...EXPAND,
 ];
 
+/** The options of `_stats` and of the `indices` section of `_nodes/stats`. */
+const STATS = [
+  "level",
+  "completion_fields",
+  "fielddata_fields",
+  "fields",
+  "groups",
+  "include_segment_file_sizes",
+  "include_unloaded_segments",
+];
+
 /** Accepted parameters per API family. */
 export const API_PARAMS: Record<string, readonly string[]> = {
   info: [],
@@ -219,17 +230,8 @@ export const API_PARAMS: Record<string, readonly string[]> = {
   ],
   cluster_settings: [...TIMEOUTS, "flat_settings", "include_defaults"],
   cat: CAT,
-  indices_stats: [
-    ...EXPAND,
-    "level",
-    "completion_fields",
-    "fielddata_fields",
-    "fields",
-    "groups",
-    "include_segment_file_sizes",
-    "include_unloaded_segments",
-    "forbid_closed_indices",
-  ],
+  indices_stats: [...EXPAND, ...STATS, "forbid_closed_indices"],
+  nodes_stats: [...STATS, "types", "timeout"],
   field_caps: [...EXPAND, "fields", "include_unmapped", "filters", "types", "include_empty_fields"],
 };
 

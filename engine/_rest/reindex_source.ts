@@ -4,7 +4,7 @@
 // `stored_fields`, `_source: false`) are validation problems.
 
 import { EngineError, illegalArgument, parsingError } from "../_errors.ts";
-import type { JsonObject } from "../_json.ts";
+import { type JsonObject, jsonTokenName } from "../_json.ts";
 
 /** Keys a reindex `source` takes (besides those refused by {@link sourceProblems}). */
 const SOURCE_FIELDS = new Set([
@@ -29,16 +29,6 @@ const REMOTE_FIELDS = new Set([
   "socket_timeout",
   "connect_timeout",
 ]);
-
-/** The JSON token Jackson names for a value (for the parser's "Unknown key" wording). */
-function tokenOf(value: unknown): string {
-  if (Array.isArray(value)) return "START_ARRAY";
-  if (value === null) return "VALUE_NULL";
-  if (typeof value === "object") return "START_OBJECT";
-  if (typeof value === "number") return "VALUE_NUMBER";
-  if (typeof value === "string") return "VALUE_STRING";
-  return "VALUE_BOOLEAN";
-}
 
 function numberFormat(text: string): EngineError {
   return new EngineError(400, "number_format_exception", `For input string: "${text}"`);
@@ -91,7 +81,7 @@ function checkRemote(remote: unknown): never {
 export function parseReindexSource(source: JsonObject): void {
   for (const [key, value] of Object.entries(source)) {
     if (!SOURCE_FIELDS.has(key)) {
-      throw parsingError(`Unknown key for a ${tokenOf(value)} in [${key}].`);
+      throw parsingError(`Unknown key for a ${jsonTokenName(value)} in [${key}].`);
     }
   }
   if (source.size !== undefined && !Number.isInteger(Number(source.size))) {

@@ -13,6 +13,7 @@ import { getTaskHandler, listTasksHandler, rethrottleHandler } from "./tasks.ts"
 import { explainHandler, validateQueryHandler } from "./explain.ts";
 import { reindexHandler } from "./reindex.ts";
 import { indicesStatsHandler } from "./stats.ts";
+import { nodesStatsHandler } from "./nodes_stats.ts";
 import {
   catAliasesHandler,
   catCountHandler,
@@ -213,6 +214,10 @@ export const ROUTES: readonly RouteSpec[] = [
   route("cat", GET, "/_cat/indices/{index?}", catIndicesHandler),
   route("cat", GET, "/_cat/health", catHealthHandler),
   route("indices_stats", GET, "/{index?}/_stats/{metric?}", indicesStatsHandler),
+  route("nodes_stats", GET, "/_nodes/stats/{metric?}", nodesStatsHandler),
+  route("nodes_stats", GET, "/_nodes/stats/{metric}/{index_metric}", nodesStatsHandler),
+  route("nodes_stats", GET, "/_nodes/{node_id}/stats/{metric?}", nodesStatsHandler),
+  route("nodes_stats", GET, "/_nodes/{node_id}/stats/{metric}/{index_metric}", nodesStatsHandler),
   route("cat", GET, "/_cat/count/{index?}", catCountHandler),
   route("cat", GET, "/_cat/aliases/{name?}", catAliasesHandler),
   route("cat", GET, "/_cat/shards/{index?}", catShardsHandler),

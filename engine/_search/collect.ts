@@ -6,7 +6,7 @@ import { type Hits, intersect } from "../_query/doc_set.ts";
 import { execContextOf, liveOnly } from "../_query/exec_context.ts";
 import { nameMatcher } from "../_index/name_pattern.ts";
 import { fieldMapOf } from "../_index/field_map.ts";
-import { execute, matchLive } from "../_query/query_exec.ts";
+import { filterHits, matchLive } from "../_query/query_exec.ts";
 import { topScored } from "../_query/max_score.ts";
 import { topFirstPlan } from "../_query/top_first_plan.ts";
 import { knnSection } from "../_query/knn_section.ts";
@@ -221,7 +221,7 @@ function topFirst(
   if (!plan) return null;
   const track = req.trackTotalHits === false ? -1 : req.trackTotalHits;
   const filter = plan.filter.length
-    ? liveOnly(ctx.snapshot, plan.filter.map((c) => execute(c, ctx, false)).reduce(intersect)).docs
+    ? liveOnly(ctx.snapshot, filterHits(plan.filter, ctx)).docs
     : null;
   const top = topScored(ctx, plan, filter, req.from + req.size, track);
   const ordered = Array.from(top.docs, (doc, i) => ({

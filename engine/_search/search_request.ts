@@ -1,12 +1,14 @@
 // Reads a search request (body and URL parameters) into one validated, typed object.
 
 import { type EngineError, illegalArgument, parsingError, validationFailed } from "../_errors.ts";
+import { jsonTokenName } from "../_json.ts";
 import type { QueryNode, QueryOf } from "../_query/query_nodes.ts";
 import { parseKnnSection } from "../_query/knn.ts";
 import { type FieldRequest, parseFieldRequests } from "../_hits/fetch_fields.ts";
 import { type HighlightRequest, parseHighlight } from "../_hits/highlight.ts";
 import { findNestedInnerHits, type NestedInnerHits } from "../_hits/inner_hits.ts";
 import { parseQuery } from "../_query/query_parser.ts";
+import { checkAggregations } from "../_aggs/aggregations.ts";
 import { boostedFields } from "../_query/query_parser.ts";
 import { parseLuceneSyntax } from "../_query/query_string.ts";
 import { parseSort, type SortKey } from "../_hits/sort.ts";
@@ -110,15 +112,6 @@ const BODY_KEYS = new Set([
   "knn",
 ]);
 
-function tokenName(v: unknown): string {
-  if (Array.isArray(v)) return "START_ARRAY";
-  if (v === null) return "VALUE_NULL";
-  if (typeof v === "object") return "START_OBJECT";
-  if (typeof v === "number") return "VALUE_NUMBER";
-  if (typeof v === "boolean") return "VALUE_BOOLEAN";
-  return "VALUE_STRING";
-}
-
 function int(v: unknown, name: string): number {
   const n = typeof v === "string" ? Number(v) : v;
   if (typeof n !== "number" || !Number.isInteger(n)) {
@@ -178,7 +171,7 @@ export function parseSearchRequest(
 ): SearchRequest {
   const b = body ?? {};
   for (const [k, v] of Object.entries(b)) {
-    if (!BODY_KEYS.has(k)) throw parsingError(`Unknown key for a ${tokenName(v)} in [${k}].`);
+    if (!BODY_KEYS.has(k)) throw parsingError(`Unknown key for a ${jsonTokenName(v)} in [${k}].`);
   }
   // With a knn section and no query, only the nearest neighbours match.
   let query: QueryNode = b.query === undefined
@@ -250,6 +243,8 @@ export function parseSearchRequest(
     throw validation(`[request_cache] cannot be used in a scroll context`);
   }
   const aggs = (b.aggs ?? b.aggregations ?? null) as Record<string, unknown> | null;
+  // The whole aggregation tree is parsed with the request, before any index is resolved.
+  if (aggs !== null) checkAggregations(aggs);
   const stored = params.get("stored_fields") ?? b.stored_fields;
   const storedList = stored === undefined || stored === null
     ? []

@@ -3,26 +3,10 @@
 // Anything else is refused with the cause Elasticsearch gives.
 
 import { EngineError } from "../_errors.ts";
+import { jsonTokenName } from "../_json.ts";
 
 /** Java's `Float.MIN_NORMAL`, the smallest feature value Lucene takes. */
 const MIN_NORMAL = 1.1754943508222875e-38;
-
-/** The JSON token name Jackson gives a value (for messages). */
-function tokenOf(value: unknown): string {
-  if (Array.isArray(value)) return "START_ARRAY";
-  if (value === null) return "VALUE_NULL";
-  switch (typeof value) {
-    case "object":
-      return "START_OBJECT";
-    case "number":
-    case "bigint":
-      return "VALUE_NUMBER";
-    case "string":
-      return "VALUE_STRING";
-    default:
-      return "VALUE_BOOLEAN";
-  }
-}
 
 /**
  * A float as Java's `Float.toString` writes it: the shortest digits that read back as the same
@@ -70,7 +54,7 @@ function featureProblem(field: string, feature: string, raw: unknown): EngineErr
   } else {
     return illegal(
       `[sparse_vector] fields take hashes that map a feature to a strictly positive float, but got unexpected token ${
-        tokenOf(raw)
+        jsonTokenName(raw)
       }`,
     );
   }
@@ -107,7 +91,7 @@ export function sparseVectorProblem(field: string, value: unknown): EngineError 
   if (typeof value !== "object") {
     return illegal(
       `[sparse_vector] fields must be json objects, expected a START_OBJECT but got: ${
-        tokenOf(value)
+        jsonTokenName(value)
       }`,
     );
   }

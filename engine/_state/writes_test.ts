@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { IndexState } from "./index_state.ts";
 import { deleteDocument, indexDocument, validateWriteOptions } from "./writes.ts";
+import { INDEX_TIME_EXACT, INDEX_TIME_SAMPLE, IndexStats } from "./index_stats.ts";
 
 const E = "document_parsing_exception" as const;
 
@@ -82,4 +83,19 @@ Deno.test("refresh=wait_for: past max_refresh_listeners a refresh happens at onc
   for (let i = 0; i < MAX_REFRESH_LISTENERS; i++) waiters.add(() => {});
   await waitForRefresh(index, { now: () => 0, timers: new Set(), waiters });
   assert.equal(refreshed, 1);
+});
+
+Deno.test("index stats: the first writes are timed one by one, later ones by a weighted sample", () => {
+  const stats = new IndexStats();
+  const weights: number[] = [];
+  for (let i = 0; i < INDEX_TIME_EXACT + 2 * INDEX_TIME_SAMPLE; i++) {
+    weights.push(stats.indexTimeWeight());
+    stats.indexed(1);
+  }
+  assert.ok(weights.slice(0, INDEX_TIME_EXACT).every((w) => w === 1));
+  const later = weights.slice(INDEX_TIME_EXACT);
+  assert.deepEqual(later.filter((w) => w > 0), [INDEX_TIME_SAMPLE, INDEX_TIME_SAMPLE]);
+  // Over whole samples the weights add up to one per write.
+  assert.equal(later.reduce((a, b) => a + b, 0), later.length);
+  assert.equal(stats.indexTotal, weights.length);
 });

@@ -1,0 +1,327 @@
+// One keep-alive socket of contrib/fetch_node (node:net / node:tls) and the HTTP/1.1 exchange
+// it carries at a time: the request is written in one piece, the response parsed by ./_http1.ts
+// and its body handed to a BodySink (decoded on the way when it is compressed). Its owner (the
+// origin's pool, ./_http1_pool_node.ts) gets it back when the exchange ends.
+
+import { Buffer } from "node:buffer";
+import { connect as netConnect, isIP, type Socket } from "node:net";
+import { connect as tlsConnect } from "node:tls";
+import {
+  ChunkedDecoder,
+  type Framing,
+  framingOf,
+  Http1ProtocolError,
+  parseResponseHead,
+  type ResponseHead,
+} from "./_http1.ts";
+import { BodySink, type BodySource } from "./_body_sink.ts";
+import { FieldHeaders, NodeResponse } from "./_node_response.ts";
+import { type Decoder, decoderFor } from "./_decode_node.ts";
+
+/** What a connection tells the pool that owns it. */
+export interface ConnOwner {
+  /** The exchange ended and the socket can carry another. */
+  release(conn: Conn): void;
+  /** The socket closed. */
+  closed(conn: Conn): void;
+}
+
+/** Where requests go: one pool per origin. */
+export interface Origin {
+  /** `scheme://host:port` as the URL spelled it. */
+  readonly key: string;
+  /** The `Host` header. */
+  readonly hostHeader: string;
+  readonly secure: boolean;
+  readonly host: string;
+  readonly port: number;
+}
+
+/** Pool sizes and socket options. */
+export interface PoolOptions {
+  readonly maxSockets: number;
+  readonly maxFreeSockets: number;
+  readonly keepAliveMs: number;
+  readonly tls?: {
+    ca?: string | string[];
+    cert?: string;
+    key?: string;
+    rejectUnauthorized?: boolean;
+  };
+}
+
+/** One request, from the moment it is queued until its response body is complete. */
+export class Job {
+  settled = false;
+  conn: Conn | undefined;
+  onAbort: (() => void) | undefined;
+  constructor(
+    readonly url: string,
+    readonly method: string,
+    /** The request head and body, ready for the socket: a string when all ASCII/UTF-8. */
+    readonly payload: string | Uint8Array[],
+    readonly signal: AbortSignal | undefined,
+    readonly resolve: (response: Response) => void,
+    readonly reject: (error: unknown) => void,
+  ) {}
+
+  /** Detaches from the signal once the exchange is over. */
+  done(): void {
+    if (this.onAbort !== undefined) this.signal!.removeEventListener("abort", this.onAbort);
+    this.onAbort = undefined;
+  }
+}
+
+const MAX_HEAD = 64 * 1024;
+const TCP_CONNECT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH"]);
+
+/**
+ * A failure before the connection was established: nothing of the request left this process.
+ * The message is worded so the driver's retry policy sees a connect-phase failure; `code` keeps
+ * the operating system's (or TLS library's) code and `cause` the original error.
+ */
+function connectFailure(error: unknown, origin: Origin, tcp: boolean): Error {
+  const e = error as { code?: unknown; message?: unknown };
+  const code = typeof e?.code === "string" ? e.code : tcp ? "ECONNRESET" : "TLS";
+  const what = tcp || TCP_CONNECT_CODES.has(code)
+    ? `could not connect to ${origin.host}:${origin.port}`
+    : `the TLS handshake with ${origin.host}:${origin.port} failed`;
+  return Object.assign(
+    new Error(`tcp connect error: ${what} (${code}): ${String(e?.message ?? error)}`, {
+      cause: error,
+    }),
+    { code },
+  );
+}
+
+/** One socket and the exchange it carries. */
+export class Conn implements BodySource {
+  readonly socket: Socket;
+  /** Connected (and the TLS handshake done): from here a failure may follow a sent request. */
+  ready = false;
+  tcp = false;
+  dead = false;
+  reusable = true;
+  idleAt = 0;
+  idleLimit: number;
+  job: Job | undefined;
+  error: unknown;
+  phase: "head" | "body" | "done" = "done";
+  headBuf: Buffer | undefined;
+  framing: Framing = { kind: "none" };
+  left = 0;
+  chunked: ChunkedDecoder | undefined;
+  sink: BodySink | undefined;
+  decoder: Decoder | undefined;
+
+  constructor(readonly pool: ConnOwner, readonly origin: Origin, options: PoolOptions) {
+    this.idleLimit = options.keepAliveMs;
+    const { host, port } = origin;
+    this.socket = origin.secure
+      ? tlsConnect({
+        host,
+        port,
+        servername: isIP(host) === 0 ? host : undefined,
+        ALPNProtocols: ["http/1.1"],
+        ...options.tls,
+      }, () => this.ready = true)
+      : netConnect({ host, port, noDelay: true }, () => this.ready = this.tcp = true);
+    const socket = this.socket;
+    if (origin.secure) socket.once("connect", () => this.tcp = true);
+    socket.setKeepAlive(true, 30_000);
+    socket.on("data", (chunk: Buffer) => this.onData(chunk));
+    socket.on("error", (error) => this.error ??= error);
+    socket.on("end", () => this.dead = true);
+    socket.on("close", () => this.onClose());
+  }
+
+  /** Sends `job` on this connection. */
+  run(job: Job): void {
+    this.job = job;
+    job.conn = this;
+    this.phase = "head";
+    this.reusable = true;
+    this.sink = undefined;
+    this.decoder = undefined;
+    this.chunked = undefined;
+    const socket = this.socket;
+    if (this.idleAt !== 0) {
+      socket.ref();
+      this.idleAt = 0;
+    }
+    const payload = job.payload;
+    if (typeof payload === "string") socket.write(payload);
+    else {
+      socket.cork();
+      for (const part of payload) socket.write(part);
+      socket.uncork();
+    }
+  }
+
+  onData(chunk: Buffer): void {
+    const job = this.job;
+    if (job === undefined || this.phase === "done") return this.kill(undefined);
+    if (this.phase === "head") {
+      let buf = this.headBuf === undefined ? chunk : Buffer.concat([this.headBuf, chunk]);
+      for (;;) {
+        const end = buf.indexOf("\r\n\r\n");
+        if (end < 0) {
+          if (buf.length > MAX_HEAD) return this.kill(new Http1ProtocolError("head too large"));
+          this.headBuf = buf;
+          return;
+        }
+        let head;
+        try {
+          head = parseResponseHead(buf.toString("latin1", 0, end));
+        } catch (error) {
+          return this.kill(error);
+        }
+        buf = buf.subarray(end + 4);
+        if (head.status === 101) {
+          return this.kill(new Http1ProtocolError("101 Switching Protocols is not supported"));
+        }
+        if (head.status >= 200) {
+          this.headBuf = undefined;
+          if (!this.begin(job, head)) return;
+          break;
+        }
+        // 100 Continue, 103 Early Hints: interim answers, the final one follows.
+      }
+      chunk = buf;
+    }
+    if (chunk.length > 0) this.onBody(chunk);
+  }
+
+  /** The head arrived: resolves the request with its response. False when it failed. */
+  begin(job: Job, head: ResponseHead): boolean {
+    let framing;
+    try {
+      framing = framingOf(head, job.method);
+    } catch (error) {
+      this.kill(error);
+      return false;
+    }
+    this.framing = framing.framing;
+    this.reusable = framing.keepAlive;
+    const headers = new FieldHeaders(head.fields);
+    const hint = headers.get("keep-alive");
+    if (hint !== null) {
+      const timeout = /timeout\s*=\s*(\d+)/i.exec(hint);
+      // Leave a margin (a second, or half of a short timeout), so the server does not close a
+      // socket just picked.
+      if (timeout) {
+        const ms = Number(timeout[1]) * 1000;
+        this.idleLimit = Math.min(this.idleLimit, ms >= 2000 ? ms - 1000 : ms / 2);
+      }
+    }
+    const kind = this.framing.kind;
+    if (kind === "none") {
+      this.phase = "done";
+      job.settled = true;
+      job.resolve(new NodeResponse(head.status, head.statusText, headers, job.url, undefined));
+      this.finish();
+      return false;
+    }
+    const sink = new BodySink(this);
+    this.sink = sink;
+    // A coding it does not know is passed through as it came, as fetch does.
+    const encoding = headers.get("content-encoding");
+    if (encoding !== null) this.decoder = decoderFor(encoding, sink);
+    this.phase = "body";
+    if (this.framing.kind === "length") this.left = this.framing.length;
+    if (kind === "chunked") this.chunked = new ChunkedDecoder();
+    job.settled = true;
+    job.resolve(new NodeResponse(head.status, head.statusText, headers, job.url, sink));
+    if (kind === "length" && this.left === 0) {
+      this.endBody();
+      return false;
+    }
+    return true;
+  }
+
+  onBody(chunk: Buffer): void {
+    const framing = this.framing;
+    if (framing.kind === "length") {
+      const n = Math.min(this.left, chunk.length);
+      this.deliver(n === chunk.length ? chunk : chunk.subarray(0, n));
+      this.left -= n;
+      // Bytes past the declared length: the server is confused, the socket is not reused.
+      if (n < chunk.length) this.reusable = false;
+      if (this.left === 0) this.endBody();
+    } else if (framing.kind === "chunked") {
+      let end;
+      try {
+        end = this.chunked!.push(chunk, (data) => this.deliver(data));
+      } catch (error) {
+        return this.kill(error);
+      }
+      if (end >= 0) {
+        if (end < chunk.length) this.reusable = false;
+        this.endBody();
+      }
+    } else this.deliver(chunk);
+  }
+
+  deliver(bytes: Uint8Array): void {
+    const view = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    if (this.decoder !== undefined) this.decoder.write(view);
+    else this.sink?.push(view);
+  }
+
+  endBody(): void {
+    this.phase = "done";
+    if (this.decoder !== undefined) this.decoder.end();
+    else this.sink?.end();
+    this.finish();
+  }
+
+  /** The exchange is over: the socket goes back to the pool, or is closed. */
+  finish(): void {
+    const job = this.job;
+    this.job = undefined;
+    job?.done();
+    if (this.reusable && !this.dead && !this.socket.destroyed) this.pool.release(this);
+    else this.kill(undefined);
+  }
+
+  /** Closes the socket; `error` fails the exchange in progress (its promise or its body). */
+  kill(error: unknown): void {
+    this.dead = true;
+    const job = this.job;
+    this.job = undefined;
+    this.socket.destroy();
+    if (job === undefined) return;
+    job.done();
+    const reason = error ?? new Http1ProtocolError("unexpected bytes");
+    if (!job.settled) {
+      job.settled = true;
+      job.reject(reason);
+    } else if (this.decoder !== undefined) this.decoder.fail(reason);
+    else this.sink?.fail(reason);
+  }
+
+  onClose(): void {
+    this.dead = true;
+    this.pool.closed(this);
+    if (this.job === undefined) return;
+    if (this.phase === "body" && this.framing.kind === "close" && this.error === undefined) {
+      return this.endBody();
+    }
+    const error = !this.ready
+      ? connectFailure(this.error, this.origin, !this.tcp || !this.origin.secure)
+      : this.error ?? Object.assign(new Error("socket hang up"), { code: "ECONNRESET" });
+    this.kill(error);
+  }
+
+  pause(): void {
+    this.socket.pause();
+    this.decoder?.pause();
+  }
+  resume(): void {
+    this.socket.resume();
+    this.decoder?.resume();
+  }
+  cancel(): void {
+    this.kill(undefined);
+  }
+}

@@ -1,0 +1,146 @@
+import assert from "node:assert/strict";
+import { ChunkedDecoder, framingOf, Http1ProtocolError, parseResponseHead } from "./_http1.ts";
+
+const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
+const text = (parts: Uint8Array[]): string =>
+  parts.map((p) => new TextDecoder().decode(p)).join("");
+
+Deno.test("parseResponseHead: status, reason and fields (lowercased, trimmed, in order)", () => {
+  const head = parseResponseHead(
+    "HTTP/1.1 404 Not Found\r\nContent-Type:  application/json \r\nX-A: 1\r\nx-a: 2",
+  );
+  assert.equal(head.status, 404);
+  assert.equal(head.statusText, "Not Found");
+  assert.equal(head.minor, 1);
+  assert.deepEqual(head.fields, [["content-type", "application/json"], ["x-a", "1"], [
+    "x-a",
+    "2",
+  ]]);
+  assert.equal(parseResponseHead("HTTP/1.0 200").statusText, "");
+});
+
+Deno.test("parseResponseHead: malformed heads are refused", () => {
+  for (
+    const bad of [
+      "HTTP/2 200 OK",
+      "HTTP/1.1 20 OK",
+      "ICY 200 OK",
+      "HTTP/1.1 200 OK\r\nno colon",
+      "HTTP/1.1 200 OK\r\n folded: value",
+      "HTTP/1.1 200 OK\r\nbad name: x",
+      "HTTP/1.1 200 OK\r\n: empty name",
+    ]
+  ) {
+    assert.throws(() => parseResponseHead(bad), Http1ProtocolError, bad);
+  }
+});
+
+Deno.test("framingOf: length, chunked, until close, none; keep-alive by version and header", () => {
+  const head = (status: number, fields: [string, string][], minor = 1) => ({
+    minor,
+    status,
+    statusText: "",
+    fields,
+  });
+  assert.deepEqual(framingOf(head(200, [["content-length", "12"]]), "GET"), {
+    framing: { kind: "length", length: 12 },
+    keepAlive: true,
+  });
+  assert.deepEqual(framingOf(head(200, [["content-length", "7, 7"]]), "GET").framing, {
+    kind: "length",
+    length: 7,
+  });
+  // Chunked wins over a content-length (RFC 9112 §6.3).
+  assert.deepEqual(
+    framingOf(head(200, [["content-length", "5"], ["transfer-encoding", "chunked"]]), "GET"),
+    { framing: { kind: "chunked" }, keepAlive: true },
+  );
+  assert.deepEqual(framingOf(head(200, [["transfer-encoding", "gzip"]]), "GET"), {
+    framing: { kind: "close" },
+    keepAlive: false,
+  });
+  assert.deepEqual(framingOf(head(200, []), "GET"), {
+    framing: { kind: "close" },
+    keepAlive: false,
+  });
+  for (const [status, method] of [[204, "GET"], [304, "GET"], [200, "HEAD"]] as const) {
+    assert.equal(
+      framingOf(head(status, [["content-length", "10"]]), method).framing.kind,
+      "none",
+    );
+  }
+  assert.equal(
+    framingOf(head(200, [["content-length", "1"], ["connection", "close"]]), "GET").keepAlive,
+    false,
+  );
+  assert.equal(framingOf(head(200, [["content-length", "1"]], 0), "GET").keepAlive, false);
+  assert.equal(
+    framingOf(head(200, [["content-length", "1"], ["connection", "keep-alive"]], 0), "GET")
+      .keepAlive,
+    true,
+  );
+});
+
+Deno.test("framingOf: conflicting or malformed content-length is refused (no smuggling)", () => {
+  for (const value of ["1, 2", "-1", "0x10", "", "1 2", "9999999999999999"]) {
+    assert.throws(
+      () =>
+        framingOf(
+          { minor: 1, status: 200, statusText: "", fields: [["content-length", value]] },
+          "GET",
+        ),
+      Http1ProtocolError,
+      value,
+    );
+  }
+  assert.throws(
+    () =>
+      framingOf({
+        minor: 1,
+        status: 200,
+        statusText: "",
+        fields: [["content-length", "1"], ["content-length", "2"]],
+      }, "GET"),
+    Http1ProtocolError,
+  );
+});
+
+Deno.test("ChunkedDecoder: decodes across every split, with extensions and trailers", () => {
+  const wire =
+    "4;ext=1\r\nWiki\r\n5\r\npedia\r\nE\r\n in\r\n\r\nchunks.\r\n0\r\nx-t: 1\r\n\r\nNEXT";
+  const all = bytes(wire);
+  for (let split = 0; split <= all.length; split++) {
+    const decoder = new ChunkedDecoder();
+    const out: Uint8Array[] = [];
+    const first = decoder.push(all.subarray(0, split), (d) => out.push(d.slice()));
+    const second = first >= 0
+      ? first
+      : decoder.push(all.subarray(split), (d) => out.push(d.slice()));
+    assert.equal(text(out), "Wikipedia in\r\n\r\nchunks.", `split at ${split}`);
+    assert.ok(decoder.done);
+    // Where the body ended: just before NEXT, in whichever push saw the end.
+    assert.equal(first >= 0 ? first : split + second, all.length - 4, `split at ${split}`);
+  }
+});
+
+Deno.test("ChunkedDecoder: byte by byte", () => {
+  const decoder = new ChunkedDecoder();
+  const out: Uint8Array[] = [];
+  const wire = bytes("3\r\nabc\r\n0\r\n\r\n");
+  let end = -1;
+  for (let i = 0; i < wire.length; i++) {
+    end = decoder.push(wire.subarray(i, i + 1), (d) => out.push(d.slice()));
+  }
+  assert.equal(text(out), "abc");
+  assert.equal(end, 1);
+});
+
+Deno.test("ChunkedDecoder: malformed chunks are refused", () => {
+  for (const wire of ["zz\r\n", "3\r\nabcX\r\n", "3\nabc\r\n", "1".repeat(5000)]) {
+    assert.throws(
+      () => new ChunkedDecoder().push(bytes(wire), () => {}),
+      Http1ProtocolError,
+      wire.slice(0, 20),
+    );
+  }
+});

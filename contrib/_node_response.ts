@@ -1,0 +1,193 @@
+// The response contrib/fetch_node hands back: shaped like a web `Response` (status, headers,
+// body stream, text/json/bytes/arrayBuffer/blob/formData, clone) without its construction cost,
+// which on Node is a large share of a small request. Its headers are a `Headers` over the parsed
+// fields, its body a `ReadableStream` made only when asked for; `text()` reads the bytes direct.
+
+import type { BodySink } from "./_body_sink.ts";
+
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const UTF8 = new TextDecoder();
+
+function checked(name: string, value?: string): string {
+  const key = String(name).toLowerCase();
+  if (!TOKEN.test(key)) throw new TypeError(`invalid header name ${JSON.stringify(name)}`);
+  if (value !== undefined && /[\0\r\n]/.test(value)) {
+    throw new TypeError(`invalid value for header ${key}`);
+  }
+  return key;
+}
+
+/** `Headers` over a response's fields: lowercased names, repeated fields joined with ", ". */
+export class FieldHeaders implements Headers {
+  readonly #map = new Map<string, string>();
+  #cookies: string[] | undefined;
+
+  constructor(fields: readonly (readonly [string, string])[]) {
+    for (const [name, value] of fields) this.#add(name, value);
+  }
+
+  #add(key: string, value: string): void {
+    if (key === "set-cookie") (this.#cookies ??= []).push(value);
+    const had = this.#map.get(key);
+    this.#map.set(key, had === undefined ? value : `${had}, ${value}`);
+  }
+
+  get(name: string): string | null {
+    return this.#map.get(name) ?? this.#map.get(String(name).toLowerCase()) ?? null;
+  }
+  has(name: string): boolean {
+    return this.get(name) !== null;
+  }
+  append(name: string, value: string): void {
+    const v = String(value).trim();
+    this.#add(checked(name, v), v);
+  }
+  set(name: string, value: string): void {
+    const v = String(value).trim();
+    const key = checked(name, v);
+    this.#map.delete(key);
+    if (key === "set-cookie") this.#cookies = undefined;
+    this.#add(key, v);
+  }
+  delete(name: string): void {
+    const key = checked(name);
+    this.#map.delete(key);
+    if (key === "set-cookie") this.#cookies = undefined;
+  }
+  getSetCookie(): string[] {
+    return [...this.#cookies ?? []];
+  }
+  forEach(
+    callback: (value: string, key: string, parent: this) => void,
+    thisArg?: unknown,
+  ): void {
+    for (const [key, value] of this.entries()) callback.call(thisArg, value, key, this);
+  }
+  *entries(): IterableIterator<[string, string]> {
+    for (const key of [...this.#map.keys()].sort()) {
+      if (key === "set-cookie") {
+        for (const cookie of this.#cookies ?? []) yield [key, cookie];
+      } else yield [key, this.#map.get(key)!];
+    }
+  }
+  *keys(): IterableIterator<string> {
+    for (const [key] of this.entries()) yield key;
+  }
+  *values(): IterableIterator<string> {
+    for (const [, value] of this.entries()) yield value;
+  }
+  [Symbol.iterator](): IterableIterator<[string, string]> {
+    return this.entries();
+  }
+}
+
+/** A `Response` read from a socket by contrib/fetch_node. */
+export class NodeResponse implements Response {
+  readonly status: number;
+  readonly statusText: string;
+  readonly headers: Headers;
+  readonly url: string;
+  readonly redirected = false;
+  readonly type: ResponseType = "basic";
+  readonly #sink: BodySink | undefined;
+  #stream: ReadableStream<Uint8Array<ArrayBuffer>> | undefined;
+  #web: Response | undefined;
+  #used = false;
+
+  constructor(
+    status: number,
+    statusText: string,
+    headers: Headers,
+    url: string,
+    sink: BodySink | undefined,
+  ) {
+    this.status = status;
+    this.statusText = statusText;
+    this.headers = headers;
+    this.url = url;
+    this.#sink = sink;
+  }
+
+  get ok(): boolean {
+    return this.status >= 200 && this.status < 300;
+  }
+
+  get body(): ReadableStream<Uint8Array<ArrayBuffer>> | null {
+    if (this.#web !== undefined) return this.#web.body;
+    const sink = this.#sink;
+    if (sink === undefined) return null;
+    return this.#stream ??= new ReadableStream<Uint8Array<ArrayBuffer>>({
+      pull: async (controller) => {
+        this.#used = true;
+        const chunk = await sink.next();
+        if (chunk === undefined) controller.close();
+        else controller.enqueue(chunk as Uint8Array<ArrayBuffer>);
+      },
+      cancel: (reason) => sink.cancel(reason),
+    }, { highWaterMark: 0 });
+  }
+
+  get bodyUsed(): boolean {
+    if (this.#web !== undefined) return this.#web.bodyUsed;
+    return this.#used || (this.#stream?.locked ?? false);
+  }
+
+  /** The body's bytes, read once (a stream already handed out is read through). */
+  async bytes(): Promise<Uint8Array<ArrayBuffer>> {
+    if (this.#web !== undefined) return new Uint8Array(await this.#web.arrayBuffer());
+    if (this.bodyUsed) throw new TypeError("the response body is already used");
+    this.#used = true;
+    if (this.#sink === undefined) return new Uint8Array(0);
+    if (this.#stream !== undefined) {
+      return new Uint8Array(await new Response(this.#stream).arrayBuffer());
+    }
+    return await this.#sink.all() as Uint8Array<ArrayBuffer>;
+  }
+
+  async text(): Promise<string> {
+    return UTF8.decode(await this.bytes());
+  }
+
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text());
+  }
+
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    const bytes = await this.bytes();
+    return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+      ? bytes.buffer
+      : bytes.slice().buffer;
+  }
+
+  /** Hands the body over to a web `Response`, for what only it offers (blob, form data, clone). */
+  #toWeb(): Response {
+    if (this.#web === undefined) {
+      if (this.bodyUsed) throw new TypeError("the response body is already used");
+      this.#web = new Response(this.body, {
+        status: this.status,
+        statusText: this.statusText,
+        headers: this.headers,
+      });
+    }
+    return this.#web;
+  }
+
+  blob(): Promise<Blob> {
+    return this.#toWeb().blob();
+  }
+
+  formData(): Promise<FormData> {
+    return this.#toWeb().formData();
+  }
+
+  /** The body decoded as UTF-8, as a stream of strings (Deno's extension of `Response`). */
+  textStream(): ReadableStream<string> {
+    const body = this.body ??
+      new ReadableStream<Uint8Array<ArrayBuffer>>({ start: (c) => c.close() });
+    return body.pipeThrough(new TextDecoderStream());
+  }
+
+  clone(): Response {
+    return this.#toWeb().clone();
+  }
+}

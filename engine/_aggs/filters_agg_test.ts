@@ -1,0 +1,49 @@
+import assert from "node:assert/strict";
+import { Engine } from "../engine.ts";
+import { call, type Reply } from "../../tests/support/engine_call.ts";
+
+async function ints(): Promise<Engine> {
+  const engine = new Engine();
+  await call(engine, "PUT", "/f", { mappings: { properties: { n: { type: "integer" } } } });
+  for (const n of [1, 51, 101, 151]) await call(engine, "PUT", `/f/_doc/${n}`, { n });
+  await call(engine, "POST", "/f/_refresh");
+  return engine;
+}
+
+const named = {
+  first: { match: { n: 101 } },
+  second: { match: { n: 151 } },
+};
+
+Deno.test("filters: bucket_sort reorders named buckets; keyed_bucket_in_array lists them", async () => {
+  const engine = await ints();
+  const sub = {
+    top: { max: { field: "n" } },
+    by_top: { bucket_sort: { sort: [{ top: "desc" }] } },
+  };
+  const keyed = await call(engine, "POST", "/f/_search", {
+    size: 0,
+    aggs: { f: { filters: { filters: named }, aggs: sub } },
+  });
+  assert.deepEqual(Object.keys(keyed.aggregations.f.buckets), ["second", "first"]);
+  const listed = await call(engine, "POST", "/f/_search", {
+    size: 0,
+    aggs: { f: { filters: { keyed_bucket_in_array: true, filters: named }, aggs: sub } },
+  });
+  assert.deepEqual(
+    listed.aggregations.f.buckets.map((b: Reply) => Object.keys(b)[0]),
+    ["second", "first"],
+  );
+  assert.equal(listed.aggregations.f.buckets[0].second.top.value, 151);
+  engine.close();
+});
+
+Deno.test("filters: an empty filters body is refused", async () => {
+  const engine = await ints();
+  for (const body of [{}, { filters: [] }, { filters: {} }]) {
+    const r = await call(engine, "POST", "/f/_search", { aggs: { f: { filters: body } } });
+    assert.equal(r.code, 400);
+    assert.equal(r.error.root_cause[0].reason, "[filters] cannot be empty.");
+  }
+  engine.close();
+});
