@@ -350,9 +350,14 @@ async function stages(url: string): Promise<void> {
   })).text();
   const fake: FetchFunction = () =>
     Promise.resolve(new Response(text, { headers: { "content-type": "application/json" } }));
+  // The same fake marked in-process, as the engine's `engine.fetch` is: the driver reads its
+  // bodies whole instead of streaming them for the size cap.
+  const inProcess: FetchFunction = (u, init) => fake(u, init);
+  Object.defineProperty(inProcess, Symbol.for("searchvisitor.inProcessFetch"), { value: true });
   const runs = [
     ["over loopback", undefined, 50],
     ["fetch faked (client CPU only)", fake, 500],
+    ["fetch faked and marked in-process (as engine.fetch)", inProcess, 500],
   ] as const;
   for (const [title, fetchFn, n] of runs) {
     const doFetch: FetchFunction = fetchFn ?? ((u, init) => fetch(u, init));

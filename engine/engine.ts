@@ -140,6 +140,9 @@ export class Engine {
     const state = this.#state;
     state.search.onScrollFreed = (scroll, at) => countScrollFreed(cluster, scroll, at);
     RAW.set(this, (request, method, max) => handle(state, request, method, max));
+    // Tells clients that read the mark (searchvisitor's transport) that every body is finite and
+    // already in memory: read whole, not streamed chunk by chunk.
+    Object.defineProperty(this.fetch, Symbol.for("searchvisitor.inProcessFetch"), { value: true });
   }
 
   /**
@@ -155,6 +158,9 @@ export class Engine {
     try {
       if (input instanceof Request && !isRequestInit(init)) request = input;
       else {
+        // The engine answers at once and never reads a signal, and a Request that follows one
+        // costs more to build than most searches take: it is left out.
+        if (init?.signal) init = { ...init, signal: null };
         // Elasticsearch reads bodies on GET (search, count, scroll, ...): a web Request cannot
         // hold one, so it travels as POST with the real method beside it.
         const wanted = (init?.method ?? (input instanceof Request ? input.method : "GET"))

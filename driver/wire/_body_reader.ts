@@ -1,6 +1,7 @@
 // Reads a response body as text, counting bytes while it streams: past the limit reading stops
 // (an endless body is cut off, never buffered whole); an abort of the signal stops it too. A
-// network body with a declared, unencoded length within the limit is read directly.
+// network body with a declared, unencoded length within the limit is read directly, and so is the
+// body of an in-process fetch (already whole in memory), whose size is checked once it is read.
 
 /** One decoder for every body: `decode` without `stream` keeps no state between calls. */
 const UTF8 = new TextDecoder();
@@ -32,6 +33,44 @@ export function readBody(
     if (trustLength && res.headers.get("content-encoding") === null) return res.text();
   }
   return readStream(res, limit, signal);
+}
+
+/**
+ * Reads the body of an in-process fetch's response (one marked
+ * `Symbol.for("searchvisitor.inProcessFetch")`: its bodies are finite and already in memory, as
+ * the embedded engine's are): as text in one go, then held to the limit by its UTF-8 size.
+ *
+ * @throws {TooLarge} When the declared length or the text passes the limit.
+ */
+export function readInProcessBody(res: Response, limit: number): Promise<string> {
+  const declared = res.headers.get("content-length");
+  if (declared !== null && Number(declared) > limit) return refuse(res, limit);
+  return res.text().then((text) => {
+    // A UTF-16 unit is 1 to 3 UTF-8 bytes (a surrogate pair 4 for 2): the exact count is
+    // needed only between those bounds.
+    if (text.length > limit || (text.length * 3 > limit && utf8Length(text) > limit)) {
+      throw new TooLarge(limit);
+    }
+    return text;
+  });
+}
+
+/** The UTF-8 size of a string (a lone surrogate counts 3, as `TextEncoder` writes U+FFFD). */
+export function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) bytes += 1;
+    else if (c >= 0xd800 && c < 0xdc00 && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next < 0xe000) {
+        bytes += 2; // 4 bytes for the 2 units of the pair
+        i++;
+      } else bytes += 2;
+    } else bytes += 2;
+  }
+  return bytes;
 }
 
 async function refuse(res: Response, limit: number): Promise<never> {

@@ -14,6 +14,8 @@ export class Watch {
   readonly #schedule: Deadlines;
   readonly #outer: AbortSignal | undefined;
   readonly deadline: number;
+  /** Rejects the pending `race`, if any, when the attempt aborts. */
+  #reject: ((reason: unknown) => void) | undefined;
 
   constructor(schedule: Deadlines, deadline: number, outer: AbortSignal | undefined) {
     this.#schedule = schedule;
@@ -30,19 +32,41 @@ export class Watch {
     return this.#controller.signal;
   }
 
+  /**
+   * Settles as `promise` does, or rejects with the abort reason as soon as the attempt aborts:
+   * for a fetch that may ignore its signal. The watch rejects it itself, so no listener is
+   * added to (and removed from) the signal per attempt.
+   */
+  race<T>(promise: Promise<T>): Promise<T> {
+    const signal = this.#controller.signal;
+    if (signal.aborted) return Promise.reject(signal.reason);
+    return new Promise<T>((resolve, reject) => {
+      this.#reject = reject;
+      promise.then(resolve, reject);
+    });
+  }
+
   /** The caller's signal aborted (an EventListener object: no closure per attempt). */
   handleEvent(): void {
-    this.#controller.abort(this.#outer?.reason);
+    this.#abort(this.#outer?.reason);
   }
 
   /** The deadline passed. */
   expire(): void {
     this.#outer?.removeEventListener("abort", this);
-    this.#controller.abort(new DOMException("The attempt timed out", "TimeoutError"));
+    this.#abort(new DOMException("The attempt timed out", "TimeoutError"));
+  }
+
+  #abort(reason: unknown): void {
+    this.#controller.abort(reason);
+    const reject = this.#reject;
+    this.#reject = undefined;
+    reject?.(this.#controller.signal.reason);
   }
 
   /** The attempt is over (answered or failed): stop watching it. */
   done(): void {
+    this.#reject = undefined;
     this.#outer?.removeEventListener("abort", this);
     this.#schedule.forget(this);
   }

@@ -19,7 +19,7 @@
 
 import { ConnectionError, redact, ResponseError, ResponseTooLargeError } from "../errors.ts";
 import { NodePool } from "./_node_pool.ts";
-import { readBody, TooLarge } from "./_body_reader.ts";
+import { readBody, readInProcessBody, TooLarge } from "./_body_reader.ts";
 import { backoffDelay, isConnectPhase, isIdempotent, retryAfterMs } from "./retry_policy.ts";
 import { Deadlines } from "./_deadlines.ts";
 import {
@@ -31,7 +31,6 @@ import {
   gzip,
   isAbort,
   outcomeUnknown,
-  raceSignal,
   secretsOf,
   sleep,
   timeoutError,
@@ -83,6 +82,8 @@ export class Transport {
   readonly #fetch: FetchFunction;
   /** An injected fetch may ignore the signal: its promise is raced against it. */
   readonly #injected: boolean;
+  /** A fetch marked in-process: its bodies are read whole (see `readInProcessBody`). */
+  readonly #inProcess: boolean;
   readonly #timeoutMs: number;
   readonly #requestTimeoutMs: number | undefined;
   readonly #maxRetries: number;
@@ -116,6 +117,11 @@ export class Transport {
     // runtime's own: no race against the signal, the declared length trusted.
     this.#injected = f !== undefined &&
       (f as unknown as Record<symbol, unknown>)[Symbol.for("searchvisitor.networkFetch")] !== true;
+    // An in-process fetch (the embedded engine's) answers with bodies already in memory: read
+    // whole, then held to the cap; its promise is still raced against the signal.
+    this.#inProcess = this.#injected &&
+      (f as unknown as Record<symbol, unknown>)[Symbol.for("searchvisitor.inProcessFetch")] ===
+        true;
     this.#timeoutMs = check("timeoutMs", options.timeoutMs, 30_000, 1);
     this.#requestTimeoutMs = options.requestTimeoutMs === undefined
       ? undefined
@@ -224,7 +230,7 @@ export class Transport {
         // Called without `this`: a browser's fetch throws "Illegal invocation" on a foreign `this`.
         const fetchFn = this.#fetch;
         const pending = fetchFn(node + req.path, { method, headers, body, signal });
-        res = await (this.#injected ? raceSignal(pending, signal) : pending);
+        res = await (this.#injected ? watch.race(pending) : pending);
       } catch (error) {
         watch.done();
         const timedOut = signal.aborted && !req.signal?.aborted;
@@ -249,7 +255,9 @@ export class Transport {
       const status = res.status;
       let text: string;
       try {
-        text = await readBody(res, this.#maxBytes, signal, !this.#injected);
+        text = await (this.#inProcess
+          ? readInProcessBody(res, this.#maxBytes)
+          : readBody(res, this.#maxBytes, signal, !this.#injected));
       } catch (error) {
         watch.done();
         events?.end(status, "", error);

@@ -95,7 +95,16 @@ export function tuningOf(options: TransportTuning): TransportTuning {
 export interface TransportOptions extends TransportTuning {
   /** Base URLs of the nodes, without credentials, e.g. `http://h1:9200`. */
   nodes: readonly string[];
-  /** The `fetch` to call; `globalThis.fetch` when absent. */
+  /**
+   * The `fetch` to call; `globalThis.fetch` when absent. An injected fetch is not trusted: its
+   * promise is raced against the signal and its body is counted while it streams. Two marks
+   * (own properties of the function, set to `true`) say more: `Symbol.for(
+   * "searchvisitor.networkFetch")` — it honours its signal and never delivers more than a
+   * declared `content-length` (as `contrib/fetch_node` does), so it is read like the runtime's
+   * own; `Symbol.for("searchvisitor.inProcessFetch")` — its bodies are finite and already in
+   * memory (as the embedded engine's `engine.fetch`), so they are read whole and then held to
+   * `maxResponseBytes`.
+   */
   fetch?: FetchFunction;
   /** Value of the `authorization` header, when there is one. */
   authorization?: string;
