@@ -31,13 +31,13 @@ import { checkAggTree, readAggDef } from "./agg_tree.ts";
 import { rareTermsAgg } from "./rare_terms_agg.ts";
 import { significantTermsAgg } from "./significant_terms_agg.ts";
 import {
-  applyParentPipelines,
   isParentPipeline,
   isSiblingPipeline,
   PIPELINE_TYPES,
-  siblingPipeline,
   validatePipelines,
 } from "./pipeline_aggs.ts";
+import { siblingPipeline } from "./sibling_pipelines.ts";
+import { applyParentPipelines } from "./parent_pipelines.ts";
 import type { JsonObject } from "../_json.ts";
 
 export type { AggInput };
