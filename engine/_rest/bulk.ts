@@ -318,7 +318,9 @@ export async function bulkHandler(ctx: RequestContext): Promise<Reply> {
   if (forced) { for (const r of results) if (!r.error) r.forced_refresh = true; }
   const items = results.map((r, i) => {
     const { op, meta } = actions[i]!;
-    return { [op === "index" && meta.op_type === "create" ? "create" : op]: r };
+    // Literal shapes, not a computed key: 5,000 items share one hidden class per action.
+    if (op === "index") return meta.op_type === "create" ? { create: r } : { index: r };
+    return op === "create" ? { create: r } : op === "delete" ? { delete: r } : { update: r };
   });
   const errors = results.some((r) => r.error !== undefined);
   return { status: 200, body: { errors, took: Date.now() - started, items } };
