@@ -29,7 +29,7 @@ Deno.test("a connection with its own close() is waited for before the call settl
   const rows = await jdbc.queryForList("POST /i/_search");
   ds.events.push("returned");
   assert.deepEqual(rows, [{ _ID: "1", _DOC: '{"n":1}' }]);
-  await jdbc.query("POST /i/_search", [], { extractor: async (rs) => rs.rowCount });
+  await jdbc.query("POST /i/_search", [], { extractor: (rs) => Promise.resolve(rs.rowCount) });
   ds.events.push("returned");
   assert.deepEqual(ds.events, ["closed", "returned", "closed", "returned"]);
 });
