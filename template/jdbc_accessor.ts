@@ -6,7 +6,7 @@
 
 import {
   BindError,
-  type Connection,
+  Connection,
   type DataSource,
   IllegalStateError,
   InvalidArgumentError,
@@ -160,34 +160,21 @@ export async function leaseConnection(template: JdbcAccessor): Promise<Lease> {
   return { conn, release: () => conn.close() };
 }
 
+/** The driver's own `close`: it closes at once, so its (already resolved) promise needs no wait. */
+const driverClose = Connection.prototype.close;
+
 /**
  * Runs `work` with a statement for one bound command; the statement (and the connection, when
  * it came from a DataSource) is closed afterwards. A driver BindError is told in the caller's
  * terms (`#{name}`, `${}` value).
  */
-export async function runBound<T>(
+export function runBound<T>(
   template: JdbcAccessor,
   command: Command,
   args: Args | undefined,
-  work: (stmt: Statement, bound: BoundTemplate) => Promise<T>,
+  work: (stmt: Statement, bound: BoundTemplate) => T | Promise<T>,
 ): Promise<T> {
-  const bound = template.bind(command, args);
-  const source = sourceOf(template);
-  const conn = isDataSource(source) ? await source.getConnection() : source;
-  try {
-    const stmt = conn.createStatement();
-    try {
-      return await work(stmt, bound);
-    } catch (error) {
-      throw error instanceof BindError
-        ? renamed(error, command, args, readMacros(template))
-        : error;
-    } finally {
-      stmt.close();
-    }
-  } finally {
-    if (conn !== source) await conn.close();
-  }
+  return runStatement(template, command, args, undefined, work);
 }
 
 /**
@@ -201,19 +188,61 @@ export function queryRows<T>(
   args: Args | undefined,
   read: (rs: ResultSet, bound: BoundTemplate) => T | Promise<T>,
 ): Promise<T> {
-  // No async frame of its own, and a synchronous `read` is returned as is: one promise hop
-  // less per layer on every query.
-  return runBound(template, command, args, async (stmt, bound) => {
-    const isRows = await stmt.execute(bound.text, bound.args);
-    const rs = stmt.getResultSet();
-    if (!isRows || rs === null) {
-      throw new IllegalStateError(
-        `${what} expects rows, but ${
-          verb(bound.text)
-        } returned an update count (${stmt.getUpdateCount()}); use executeUpdate for writes: ${bound.text}`,
-        { command: bound.text },
-      );
+  return runStatement(template, command, args, what, read);
+}
+
+/**
+ * The one async frame of every template call: bind, a connection (from a DataSource) and a
+ * statement, run, then `work` — on the statement, or (with `what`, a query) on the rows the
+ * statement must have given. A synchronous `work` result is returned without a further await;
+ * the statement and connection stay open until a promised one settles.
+ */
+async function runStatement<T>(
+  template: JdbcAccessor,
+  command: Command,
+  args: Args | undefined,
+  what: string | undefined,
+  work:
+    | ((stmt: Statement, bound: BoundTemplate) => T | Promise<T>)
+    | ((
+      rs: ResultSet,
+      bound: BoundTemplate,
+    ) => T | Promise<T>),
+): Promise<T> {
+  const bound = template.bind(command, args);
+  const source = sourceOf(template);
+  const conn = isDataSource(source) ? await source.getConnection() : source;
+  try {
+    const stmt = conn.createStatement();
+    try {
+      let out: T | Promise<T>;
+      if (what === undefined) {
+        out = (work as (stmt: Statement, bound: BoundTemplate) => T | Promise<T>)(stmt, bound);
+      } else {
+        const isRows = await stmt.execute(bound.text, bound.args);
+        const rs = stmt.getResultSet();
+        if (!isRows || rs === null) {
+          throw new IllegalStateError(
+            `${what} expects rows, but ${
+              verb(bound.text)
+            } returned an update count (${stmt.getUpdateCount()}); use executeUpdate for writes: ${bound.text}`,
+            { command: bound.text },
+          );
+        }
+        out = (work as (rs: ResultSet, bound: BoundTemplate) => T | Promise<T>)(rs, bound);
+      }
+      return out instanceof Promise ? await out : out;
+    } catch (error) {
+      throw error instanceof BindError
+        ? renamed(error, command, args, readMacros(template))
+        : error;
+    } finally {
+      stmt.close();
     }
-    return read(rs, bound);
-  });
+  } finally {
+    if (conn !== source) {
+      const closing = conn.close();
+      if (conn.close !== driverClose) await closing;
+    }
+  }
 }

@@ -46,12 +46,18 @@ export class Statement extends StatementBase {
    * @param options The caller's signal.
    * @returns True when the first result is a result set.
    */
-  async execute(
+  execute(
     text: string,
     args: readonly unknown[] = [],
     options?: ExecuteOptions,
   ): Promise<boolean> {
-    return await this.executeCommands(bind(text, args, options), options);
+    // No async frame: the inner promise is handed back as is (one hop less); a bind error
+    // still comes back as a rejection.
+    try {
+      return this.executeCommands(bind(text, args, options), options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /**
@@ -62,12 +68,18 @@ export class Statement extends StatementBase {
    * @param options The caller's signal.
    * @returns The first result set.
    */
-  async executeQuery(
+  executeQuery(
     text: string,
     args: readonly unknown[] = [],
     options?: ExecuteOptions,
   ): Promise<ResultSet> {
-    return await this.queryCommands(bind(text, args, options), options);
+    // No async frame: the inner promise is handed back as is (one hop less); a bind error
+    // still comes back as a rejection.
+    try {
+      return this.queryCommands(bind(text, args, options), options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /**
@@ -79,12 +91,18 @@ export class Statement extends StatementBase {
    * @returns The real number of documents written: the server's count for by-query and bulk
    *   writes, 0 for a noop update, never a guessed 1.
    */
-  async executeUpdate(
+  executeUpdate(
     text: string,
     args: readonly unknown[] = [],
     options?: ExecuteOptions,
   ): Promise<number> {
-    return await this.updateCommands(bind(text, args, options), options);
+    // No async frame: the inner promise is handed back as is (one hop less); a bind error
+    // still comes back as a rejection.
+    try {
+      return this.updateCommands(bind(text, args, options), options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /**

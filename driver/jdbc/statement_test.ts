@@ -403,3 +403,21 @@ Deno.test("a text without a command is a CommandSyntaxError", async () => {
   assert.throws(() => stmt.connection.prepareStatement("  // nothing"), /has no command/);
   assert.equal(fake.requests.length, 0);
 });
+
+Deno.test("execute, executeQuery, executeUpdate: bad text or arguments reject, never throw synchronously", async () => {
+  const { fake, stmt } = await setup();
+  const calls: (() => Promise<unknown>)[] = [
+    () => stmt.execute(""),
+    () => stmt.executeQuery('POST /u/_search {"size": ?}', []),
+    () => stmt.executeUpdate("PUT /u/_doc/{?} {}", [{ not: "a path value" }]),
+  ];
+  for (const call of calls) {
+    let promise: Promise<unknown> | undefined;
+    assert.doesNotThrow(() => void (promise = call()));
+    await assert.rejects(
+      promise!,
+      (e: unknown) => e instanceof SyntaxError || e instanceof TypeError,
+    );
+  }
+  assert.equal(fake.requests.length, 0);
+});

@@ -4,6 +4,7 @@
 
 import { setOwn } from "../_index/own.ts";
 import type { JsonObject } from "../_json.ts";
+import { decimalFormat } from "../_index/decimal_format.ts";
 
 const STATS = ["min", "max", "avg", "sum"];
 const EXTENDED = [
@@ -91,4 +92,10 @@ export function percentileValues(
     };
   }
   return withValueStrings({ values: Object.fromEntries(entries) }, text);
+}
+
+/** A pipeline's `format` (a `DecimalFormat` pattern) as a function, or null without one. */
+export function pipelineFormat(body: JsonObject): ((n: number) => string) | null {
+  const format = body.format;
+  return typeof format === "string" ? (n) => decimalFormat(n, format) : null;
 }

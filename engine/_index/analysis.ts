@@ -35,11 +35,28 @@ function joins(text: string, i: number): boolean {
   return false;
 }
 
-/** Word tokens of pure-ASCII text, following the Unicode word-break rules Lucene's StandardTokenizer uses. */
-function asciiWords(text: string, out: Token[]): void {
+/** Where streamed tokens go: spans of the text, lower-cased by the sink (no string per token). */
+export interface TermSink {
+  /** One token: `text.slice(from, to)` lower-cased, in document `doc` at `position`. */
+  addLowerAscii(text: string, from: number, to: number, doc: number, position: number): void;
+}
+
+/**
+ * The `standard` analyzer over pure-ASCII text, streamed into `sink` at positions from `base`
+ * (Unicode word-break rules as Lucene's StandardTokenizer applies them to ASCII; tokens longer
+ * than 255 chars split). Returns the token count, or -1 when the text is not pure ASCII: then
+ * analyze it with {@link standardAnalyzer}.
+ */
+export function streamStandardAscii(
+  text: string,
+  sink: TermSink,
+  doc: number,
+  base: number,
+): number {
+  if (NON_ASCII.test(text)) return -1;
   const n = text.length;
   let i = 0;
-  let position = out.length;
+  let position = base;
   while (i < n) {
     let c = text.charCodeAt(i);
     if (!(isLetter(c) || isDigit(c) || c === 95)) {
@@ -56,7 +73,19 @@ function asciiWords(text: string, out: Token[]): void {
       if (i + 1 < n && joins(text, i)) i++;
       else break;
     }
-    if (wordLike) pushTerm(out, text.slice(start, i).toLowerCase(), position++);
+    if (!wordLike) continue;
+    for (let from = start; from < i; from += MAX_TOKEN_LENGTH) {
+      sink.addLowerAscii(text, from, Math.min(from + MAX_TOKEN_LENGTH, i), doc, position++);
+    }
+  }
+  return position - base;
+}
+
+/** Collects streamed tokens as {@link Token}s. */
+class TokenList implements TermSink {
+  constructor(readonly out: Token[]) {}
+  addLowerAscii(text: string, from: number, to: number, _doc: number, position: number): void {
+    this.out.push({ term: text.slice(from, to).toLowerCase(), position });
   }
 }
 
@@ -76,10 +105,7 @@ function pushTerm(out: Token[], term: string, position: number): number {
  */
 export function standardAnalyzer(text: string): Token[] {
   const out: Token[] = [];
-  if (!NON_ASCII.test(text)) {
-    asciiWords(text, out);
-    return out;
-  }
+  if (streamStandardAscii(text, new TokenList(out), 0, 0) >= 0) return out;
   let position = 0;
   for (const seg of segmenter.segment(text)) {
     if (!seg.isWordLike) continue;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { analyzerFor, keywordAnalyzer, standardAnalyzer } from "./analysis.ts";
+import { analyzerFor, keywordAnalyzer, standardAnalyzer, streamStandardAscii } from "./analysis.ts";
 
 Deno.test("standard analyzer lower-cases and splits on word boundaries", () => {
   const tokens = standardAnalyzer("The Quick-Brown fox, jumps! 42 times.");
@@ -54,4 +54,25 @@ Deno.test("standard analyzer joins letters across . ' : and digits across . , li
     ],
   );
   assert.deepEqual(standardAnalyzer("_ __a").map((t) => t.term), ["__a"]);
+});
+
+Deno.test("streamStandardAscii gives the standard analyzer's tokens as spans, -1 beyond ASCII", () => {
+  const got: Array<[string, number, number]> = [];
+  const sink = {
+    addLowerAscii(text: string, from: number, to: number, doc: number, position: number) {
+      got.push([text.slice(from, to).toLowerCase(), doc, position]);
+    },
+  };
+  const text = "Hello, World's 3.14 __ a_b " + "x".repeat(300) + " end";
+  assert.equal(streamStandardAscii(text, sink, 7, 100), 7);
+  assert.deepEqual(
+    got,
+    standardAnalyzer(text).map((t) => [t.term, 7, 100 + t.position]),
+  );
+  // A word over 255 chars splits into consecutive positions.
+  assert.deepEqual(got.slice(4).map(([term, , p]) => [term.length, p]), [[255, 104], [45, 105], [
+    3,
+    106,
+  ]]);
+  assert.equal(streamStandardAscii("café", sink, 0, 0), -1);
 });

@@ -1,5 +1,6 @@
 // Builds an immutable Segment from documents: tokens, postings, norms, doc values and points.
 
+import { standardAnalyzer, streamStandardAscii } from "./analysis.ts";
 import { parseDateAt } from "./dates.ts";
 import { compareExact, type Exact, exactInteger } from "./exact_long.ts";
 import { parseExactJson } from "./exact_json.ts";
@@ -44,7 +45,17 @@ class FieldBuilder {
       for (const v of values) {
         if (typeof v === "object") continue;
         any = true;
-        const tokens = this.info.analyzer(String(v));
+        const text = String(v);
+        if (this.info.analyzer === standardAnalyzer) {
+          // Straight from the text into the term table: no token objects, no string per token.
+          const count = streamStandardAscii(text, this.stream, doc, base);
+          if (count >= 0) {
+            length += count;
+            if (count) base += count + POSITION_GAP;
+            continue;
+          }
+        }
+        const tokens = this.info.analyzer(text);
         for (const t of tokens) this.stream.add(t.term, doc, base + t.position);
         length += tokens.length;
         if (tokens.length) base += tokens[tokens.length - 1]!.position + 1 + POSITION_GAP;

@@ -5,11 +5,11 @@
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-const ASCII = /^[\x00-\x7f]*$/;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /** The UTF-8 length of a well-formed string. */
 function utf8Length(text: string): number {
-  return ASCII.test(text) ? text.length : encoder.encode(text).length;
+  return !NON_ASCII.test(text) ? text.length : encoder.encode(text).length;
 }
 
 /** Where a text to store comes from: a string, or a range of bytes of another store. */

@@ -11,10 +11,34 @@ function grow(a: Int32Array<ArrayBuffer>, min: number): Int32Array<ArrayBuffer> 
   return b;
 }
 
-/** Term occurrences of one field, in the order documents are indexed. */
+/** A term's hash over its UTF-16 code units (the same for a string and for lower-cased chars). */
+function mix(h: number): number {
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  return h ^ (h >>> 13);
+}
+
+function hashOf(term: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < term.length; i++) h = Math.imul(h ^ term.charCodeAt(i), 0x01000193);
+  return mix(h);
+}
+
+/** Upper-case ASCII letters folded to lower case; any other code unit unchanged. */
+function lower(c: number): number {
+  return c >= 65 && c <= 90 ? c | 32 : c;
+}
+
+/**
+ * Term occurrences of one field, in the order documents are indexed. Terms get ids from an
+ * open-addressing table keyed by a hash of their chars, so a token read straight from the text
+ * ({@link TokenStream.addLowerAscii}) costs no string unless its term is new to the stream.
+ */
 export class TokenStream {
-  readonly #ids = new Map<string, number>();
   readonly #terms: string[] = [];
+  /** Hash of each term by id, to rebuild the table when it grows. */
+  #hashes: Int32Array<ArrayBuffer> = new Int32Array(64);
+  /** Open-addressing slots: term id + 1, 0 when empty; twice the terms at least. */
+  #table: Int32Array<ArrayBuffer> = new Int32Array(128);
   #termIds: Int32Array<ArrayBuffer> = new Int32Array(1024);
   #docs: Int32Array<ArrayBuffer> = new Int32Array(1024);
   #positions: Int32Array<ArrayBuffer> = new Int32Array(1024);
@@ -25,12 +49,75 @@ export class TokenStream {
    * doc. Returns the stream's own copy of the term (the first one seen), for sharing.
    */
   add(term: string, doc: number, position: number): string {
-    let id = this.#ids.get(term);
-    if (id === undefined) {
-      id = this.#terms.length;
-      this.#ids.set(term, id);
-      this.#terms.push(term);
-    } else term = this.#terms[id]!;
+    const h = hashOf(term);
+    const table = this.#table;
+    const mask = table.length - 1;
+    let slot = h & mask;
+    let id = -1;
+    for (let e = table[slot]!; e !== 0; e = table[slot = (slot + 1) & mask]!) {
+      if (this.#hashes[e - 1] === h && this.#terms[e - 1] === term) {
+        id = e - 1;
+        break;
+      }
+    }
+    if (id < 0) id = this.#newTerm(term, h, slot);
+    this.#push(id, doc, position);
+    return this.#terms[id]!;
+  }
+
+  /**
+   * Records `text.slice(from, to)` lower-cased as one occurrence, as {@link TokenStream.add}
+   * does; for chars where upper-case ASCII letters are the only ones that change.
+   */
+  addLowerAscii(text: string, from: number, to: number, doc: number, position: number): void {
+    let h = 0x811c9dc5;
+    for (let i = from; i < to; i++) h = Math.imul(h ^ lower(text.charCodeAt(i)), 0x01000193);
+    h = mix(h);
+    const table = this.#table;
+    const mask = table.length - 1;
+    const terms = this.#terms;
+    const length = to - from;
+    let slot = h & mask;
+    for (let e = table[slot]!; e !== 0; e = table[slot = (slot + 1) & mask]!) {
+      if (this.#hashes[e - 1] !== h) continue;
+      const term = terms[e - 1]!;
+      if (term.length !== length) continue;
+      let k = 0;
+      while (k < length && term.charCodeAt(k) === lower(text.charCodeAt(from + k))) k++;
+      if (k === length) {
+        this.#push(e - 1, doc, position);
+        return;
+      }
+    }
+    const id = this.#newTerm(text.slice(from, to).toLowerCase(), h, slot);
+    this.#push(id, doc, position);
+  }
+
+  /** Registers a term not yet seen at the empty `slot` its probe ended on; returns its id. */
+  #newTerm(term: string, h: number, slot: number): number {
+    const id = this.#terms.length;
+    this.#terms.push(term);
+    if (id === this.#hashes.length) {
+      const hashes = new Int32Array(id * 2);
+      hashes.set(this.#hashes);
+      this.#hashes = hashes;
+    }
+    this.#hashes[id] = h;
+    this.#table[slot] = id + 1;
+    if ((id + 1) * 2 > this.#table.length) {
+      const table = new Int32Array(this.#table.length * 2);
+      const mask = table.length - 1;
+      for (let t = 0; t <= id; t++) {
+        let s = this.#hashes[t]! & mask;
+        while (table[s] !== 0) s = (s + 1) & mask;
+        table[s] = t + 1;
+      }
+      this.#table = table;
+    }
+    return id;
+  }
+
+  #push(id: number, doc: number, position: number): void {
     const n = this.#length;
     if (n === this.#docs.length) {
       this.#termIds = grow(this.#termIds, n + 1);
@@ -41,7 +128,6 @@ export class TokenStream {
     this.#docs[n] = doc;
     this.#positions[n] = position;
     this.#length = n + 1;
-    return term;
   }
 
   /** Builds postings: with frequencies and positions when `withPositions`, else doc lists only. */

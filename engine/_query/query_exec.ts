@@ -19,16 +19,9 @@ import { knnTopK } from "./knn.ts";
 import { runNested } from "./nested_query.ts";
 import { runScriptQuery, runScriptScore } from "./script_score.ts";
 import type { QueryNode, QueryOf } from "./query_nodes.ts";
-import {
-  runExists,
-  runIds,
-  runPrefix,
-  runRange,
-  runRegexp,
-  runTerm,
-  runTerms,
-  runWildcard,
-} from "./term_queries.ts";
+import { runExists, runIds, runTerm, runTerms } from "./term_queries.ts";
+import { runRange } from "./range_query.ts";
+import { runPrefix, runRegexp, runWildcard } from "./pattern_queries.ts";
 
 type Runner<K extends QueryNode["kind"]> = (
   q: QueryOf<K>,

@@ -6,7 +6,7 @@ import { type Exact, toDouble } from "../_index/exact_long.ts";
 import { type FieldIndex, numAt } from "../_index/segment.ts";
 import type { ExecContext } from "./exec_context.ts";
 import type { QueryNode } from "./query_nodes.ts";
-import { rangeBounds } from "./term_queries.ts";
+import { rangeBounds } from "./range_query.ts";
 
 /** Inclusive bounds of a range over one field. */
 export interface NumericRange {

@@ -1,9 +1,8 @@
-// Term-level queries: term, terms, range, prefix, wildcard, regexp, exists, ids.
+// Term-level queries: term, terms, exists, ids, and the exact-term pieces the range and pattern
+// queries (range_query.ts, pattern_queries.ts) share: numeric values, point ranges, term scans.
 
 import { checkTermsCount, MAX_TERMS_COUNT } from "../_index/limits.ts";
-import { EngineError, illegalArgument } from "../_errors.ts";
 import { dateValueAt } from "../_index/dates.ts";
-import { parseTimeZone } from "../_index/time_zones.ts";
 import { constantHits, type Hits, NO_HITS, union } from "./doc_set.ts";
 import {
   allOrdinals,
@@ -13,9 +12,7 @@ import {
   sortedUnique,
   unionDocs,
 } from "./exec_context.ts";
-import { type Automaton, wildcardAutomaton, wildcardPrefix } from "../_index/automaton.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
-import { compileRegexp } from "./regexp_syntax.ts";
 import type { QueryOf } from "./query_nodes.ts";
 import { termScorer } from "./bm25.ts";
 import type { FieldIndex } from "../_index/segment.ts";
@@ -85,7 +82,7 @@ function isWhole(value: unknown): boolean {
 }
 
 /** Docs whose numeric doc values fall in [lo, hi] within one segment. */
-function pointRange(f: FieldIndex, lo: Exact, hi: Exact): Int32Array {
+export function pointRange(f: FieldIndex, lo: Exact, hi: Exact): Int32Array {
   const values = f.pointValues!;
   // Doubles round monotonically, so the candidates are those whose double lies within the
   // bounds' doubles; only the ones equal to a bound's double can be beyond it exactly.
@@ -181,7 +178,7 @@ function metaField(
 }
 
 /** Terms matching a predicate in one segment's field, as a constant-score union. */
-function scanTerms(
+export function scanTerms(
   ctx: ExecContext,
   field: string,
   boost: number,
@@ -196,7 +193,8 @@ function scanTerms(
   });
 }
 
-function lowerBound(terms: string[], key: string): number {
+/** The first index of sorted `terms` not below `key`. */
+export function lowerBound(terms: string[], key: string): number {
   let a = 0;
   let b = terms.length;
   while (a < b) {
@@ -236,186 +234,6 @@ export function runTerms(q: QueryOf<"terms">, ctx: ExecContext, scoring: boolean
   const parts = q.values.map((v) => valueHits(ctx, info, v, 1, false, false));
   const u = union(parts, ctx.snapshot.maxDoc);
   return constantHits(u.docs, q.boost, scoring);
-}
-
-/** A numeric or date `range`'s inclusive bounds (exact for whole numbers), or null for other fields. */
-export function rangeBounds(
-  q: QueryOf<"range">,
-  ctx: ExecContext,
-): { path: string; lo: Exact; hi: Exact } | null {
-  const info = ctx.fields.byPath.get(q.field);
-  if (!info || (info.kind !== "number" && info.kind !== "date")) return null;
-  const zone = q.timeZone === undefined ? undefined : parseTimeZone(q.timeZone);
-  const conv = (v: unknown, roundUp: boolean): Exact => {
-    if (info.kind === "date") {
-      const n = dateValueAt(v, ctx.now, roundUp, q.format ?? info.format, info.nanos, zone);
-      if (Number.isNaN(n)) {
-        throw queryShardError(
-          ctx,
-          `failed to parse date field [${v}] with format [${
-            q.format ?? info.format ?? "strict_date_optional_time||epoch_millis"
-          }]`,
-        );
-      }
-      return n;
-    }
-    return numericValue(info, v, ctx, false);
-  };
-  let lo: Exact = -Infinity;
-  let hi: Exact = Infinity;
-  if (q.gte !== undefined) lo = conv(q.gte, false);
-  if (q.gt !== undefined) {
-    lo = nextUp(conv(q.gt, true), info.kind === "date" ? !info.nanos : info.integer);
-  }
-  if (q.lte !== undefined) hi = conv(q.lte, true);
-  if (q.lt !== undefined) {
-    hi = nextDown(conv(q.lt, false), info.kind === "date" ? !info.nanos : info.integer);
-  }
-  return { path: info.path, lo, hi };
-}
-
-/** `range` query (constant score). */
-export function runRange(q: QueryOf<"range">, ctx: ExecContext, scoring: boolean): Hits {
-  const info = ctx.fields.byPath.get(q.field);
-  if (!info) return NO_HITS;
-  const bounds = rangeBounds(q, ctx);
-  if (bounds) {
-    const { lo, hi } = bounds;
-    return perSegment(ctx, (v) => {
-      const f = v.segment.fields.get(info.path);
-      return f?.pointValues ? constantHits(pointRange(f, lo, hi), q.boost, scoring) : NO_HITS;
-    });
-  }
-  const s = (v: unknown) => (v === undefined ? undefined : String(v));
-  const gt = s(q.gt), gte = s(q.gte), lt = s(q.lt), lte = s(q.lte);
-  return scanTerms(ctx, q.field, q.boost, scoring, (ts) => {
-    let a = gte !== undefined ? lowerBound(ts, gte) : gt !== undefined ? lowerBound(ts, gt) : 0;
-    if (gt !== undefined && ts[a] === gt) a++;
-    const out: string[] = [];
-    for (let i = a; i < ts.length; i++) {
-      const t = ts[i]!;
-      if ((lt !== undefined && t >= lt) || (lte !== undefined && t > lte)) break;
-      out.push(t);
-    }
-    return out;
-  });
-}
-
-function nextUp(v: Exact, integer: boolean): Exact {
-  if (typeof v === "bigint") return v + 1n;
-  const n = v;
-  if (integer) {
-    const m = Math.floor(n) + 1;
-    return Number.isSafeInteger(m) || !Number.isFinite(m)
-      ? m
-      : exactInteger(BigInt(Math.floor(n)) + 1n);
-  }
-  return n + Math.max(Number.EPSILON * Math.abs(n), Number.MIN_VALUE);
-}
-
-function nextDown(v: Exact, integer: boolean): Exact {
-  if (typeof v === "bigint") return v - 1n;
-  const n = v;
-  if (integer) {
-    const m = Math.ceil(n) - 1;
-    return Number.isSafeInteger(m) || !Number.isFinite(m)
-      ? m
-      : exactInteger(BigInt(Math.ceil(n)) - 1n);
-  }
-  return n - Math.max(Number.EPSILON * Math.abs(n), Number.MIN_VALUE);
-}
-
-/** `prefix` query (constant score). */
-export function runPrefix(query: QueryOf<"prefix">, ctx: ExecContext, scoring: boolean): Hits {
-  const q = { ...query, value: normalized(ctx, query.field, query.value) };
-  if (q.field === "_id") return idsByPattern(ctx, (id) => id.startsWith(q.value), q.boost, scoring);
-  if (q.caseInsensitive) {
-    const want = q.value.toLowerCase();
-    return scanTerms(
-      ctx,
-      q.field,
-      q.boost,
-      scoring,
-      (ts) => ts.filter((t) => t.toLowerCase().startsWith(want)),
-    );
-  }
-  return scanTerms(ctx, q.field, q.boost, scoring, (ts) => {
-    const out: string[] = [];
-    for (let i = lowerBound(ts, q.value); i < ts.length && ts[i]!.startsWith(q.value); i++) {
-      out.push(ts[i]!);
-    }
-    return out;
-  });
-}
-
-function idsByPattern(
-  ctx: ExecContext,
-  test: (id: string) => boolean,
-  boost: number,
-  scoring: boolean,
-): Hits {
-  return perSegment(ctx, (v) => {
-    const docs: number[] = [];
-    for (const [id, d] of v.segment.ids) if (test(id)) docs.push(d);
-    return constantHits(sortedUnique(docs), boost, scoring);
-  });
-}
-
-/** A keyword pattern through the field's normalizer. */
-function normalized(ctx: ExecContext, field: string, value: string): string {
-  const info = ctx.fields.byPath.get(field);
-  if (info?.kind === "keyword") return info.normalize(value);
-  // Text fields normalise patterns the way their analyzer does (lower-casing for standard).
-  if (info?.kind === "text" && info.searchAnalyzer("A")[0]?.term === "a") {
-    return value.toLowerCase();
-  }
-  return value;
-}
-
-/** `wildcard` query on terms (constant score). */
-export function runWildcard(query: QueryOf<"wildcard">, ctx: ExecContext, scoring: boolean): Hits {
-  const q = { ...query, value: normalized(ctx, query.field, query.value) };
-  const re = wildcardAutomaton(q.value, q.caseInsensitive);
-  if (q.field === "_id") return idsByPattern(ctx, (id) => re.test(id), q.boost, scoring);
-  const literal = q.caseInsensitive ? "" : wildcardPrefix(q.value);
-  return scanTerms(ctx, q.field, q.boost, scoring, (ts) => {
-    const out: string[] = [];
-    for (let i = lowerBound(ts, literal); i < ts.length && ts[i]!.startsWith(literal); i++) {
-      if (re.test(ts[i]!)) out.push(ts[i]!);
-    }
-    return out;
-  });
-}
-
-/** `regexp` query on terms (constant score). */
-export function runRegexp(q: QueryOf<"regexp">, ctx: ExecContext, scoring: boolean): Hits {
-  const max = ctx.maxRegexLength ?? 1000;
-  if (q.value.length > max) {
-    throw illegalArgument(
-      `The length of regex [${q.value.length}] used in the Regexp Query request has exceeded the allowed maximum of [${max}]. This maximum can be set by changing the [index.max_regex_length] index level setting.`,
-    );
-  }
-  let re: Automaton;
-  try {
-    re = compileRegexp(q.value, {
-      flags: q.flags,
-      caseInsensitive: q.caseInsensitive,
-      maxDeterminizedStates: q.maxDeterminizedStates,
-    });
-  } catch (e) {
-    if (!(e instanceof EngineError)) throw e;
-    throw queryShardError(ctx, `failed to create query: ${e.message}`, e);
-  }
-  const test = (t: string): boolean => {
-    try {
-      return re.test(t);
-    } catch (e) {
-      if (!(e instanceof EngineError)) throw e;
-      throw queryShardError(ctx, `failed to create query: ${e.message}`, e);
-    }
-  };
-  if (q.field === "_id") return idsByPattern(ctx, test, q.boost, scoring);
-  return scanTerms(ctx, q.field, q.boost, scoring, (ts) => ts.filter(test));
 }
 
 /** `exists` query: docs with a value in the field or, for objects, in any sub-field. */

@@ -72,6 +72,28 @@ function malformed(line: number, detail: string): EngineError {
   return illegalArgument(`Malformed action/metadata line [${line}], ${detail}`);
 }
 
+/** Whether `s` is a JSON string's content with nothing to unescape (no quote, backslash, control). */
+function plainString(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 32 || c === 34 || c === 92) return false;
+  }
+  return true;
+}
+
+const ID_PREFIX = '{"index":{"_id":"';
+
+/**
+ * The action of the common line shapes, `{"index":{}}` and `{"index":{"_id":"…"}}` exactly,
+ * without a JSON parse; null for anything else (parsed and checked in full).
+ */
+function quickAction(raw: string): Action | null {
+  if (raw === '{"index":{}}') return { op: "index", meta: {} };
+  if (!raw.startsWith(ID_PREFIX) || !raw.endsWith('"}}')) return null;
+  const id = raw.slice(ID_PREFIX.length, raw.length - 3);
+  return plainString(id) ? { op: "index", meta: { _id: id } } : null;
+}
+
 /** Splits a bulk body into actions, validating structure like Elasticsearch. */
 export function parseBulk(text: string): Action[] {
   if (text.trim() !== "" && !text.endsWith("\n")) {
@@ -83,58 +105,16 @@ export function parseBulk(text: string): Action[] {
     const raw = lines[i]!.trim();
     if (raw === "") continue;
     const lineNo = i + 1;
-    let parsed: unknown;
-    try {
-      if (tooDeep(raw)) throw new Error("too deep");
-      parsed = JSON.parse(raw);
-    } catch {
-      throw malformed(lineNo, "expected START_OBJECT or END_OBJECT but found [VALUE_STRING]");
-    }
-    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
-      throw malformed(lineNo, "expected START_OBJECT or END_OBJECT but found [VALUE_STRING]");
-    }
-    const keys = Object.keys(parsed);
-    if (keys.length === 0) throw malformed(lineNo, "expected FIELD_NAME but found [END_OBJECT]");
-    if (keys.length !== 1 || !ACTIONS.has(keys[0]!)) {
-      throw malformed(
-        lineNo,
-        `expected field [create], [delete], [index] or [update] but found [${keys[0]}]`,
-      );
-    }
-    const op = keys[0]!;
-    const meta = (parsed as Record<string, unknown>)[op];
-    if (meta === null || typeof meta !== "object" || Array.isArray(meta)) {
-      throw malformed(lineNo, "expected START_OBJECT but found [VALUE_STRING]");
-    }
-    for (const key of Object.keys(meta)) {
-      const value = (meta as Record<string, unknown>)[key];
-      if (
-        key !== "_source" && key !== "dynamic_templates" && value !== null &&
-        typeof value === "object"
-      ) {
-        throw malformed(
-          lineNo,
-          `expected a simple value for field [${key}] but found [START_${
-            Array.isArray(value) ? "ARRAY" : "OBJECT"
-          }]`,
-        );
-      }
-      if (!META_KEYS.has(key)) {
-        throw illegalArgument(
-          `Action/metadata line [${lineNo}] contains an unknown parameter [${key}]`,
-        );
-      }
-    }
-    const action: Action = { op, meta: meta as Record<string, unknown> };
-    if (op !== "delete") {
+    const action = quickAction(raw) ?? parseAction(raw, lineNo);
+    if (action.op !== "delete") {
       i++;
       while (i < lines.length && lines[i]!.trim() === "" && i < lines.length - 1) i++;
       const sourceLine = lines[i]?.trim();
       if (!sourceLine) {
         throw validationFailed(`source is missing`);
       }
-      if (op === "update") {
-        const { version, version_type: versionType } = meta as Record<string, unknown>;
+      if (action.op === "update") {
+        const { version, version_type: versionType } = action.meta;
         if (
           (version !== undefined && version !== null) ||
           (versionType !== undefined && versionType !== null && versionType !== "internal")
@@ -154,6 +134,53 @@ export function parseBulk(text: string): Action[] {
     actions.push(action);
   }
   return actions;
+}
+
+/** One action line parsed and checked as Elasticsearch checks it. */
+function parseAction(raw: string, lineNo: number): Action {
+  let parsed: unknown;
+  try {
+    if (tooDeep(raw)) throw new Error("too deep");
+    parsed = JSON.parse(raw);
+  } catch {
+    throw malformed(lineNo, "expected START_OBJECT or END_OBJECT but found [VALUE_STRING]");
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw malformed(lineNo, "expected START_OBJECT or END_OBJECT but found [VALUE_STRING]");
+  }
+  const keys = Object.keys(parsed);
+  if (keys.length === 0) throw malformed(lineNo, "expected FIELD_NAME but found [END_OBJECT]");
+  if (keys.length !== 1 || !ACTIONS.has(keys[0]!)) {
+    throw malformed(
+      lineNo,
+      `expected field [create], [delete], [index] or [update] but found [${keys[0]}]`,
+    );
+  }
+  const op = keys[0]!;
+  const meta = (parsed as Record<string, unknown>)[op];
+  if (meta === null || typeof meta !== "object" || Array.isArray(meta)) {
+    throw malformed(lineNo, "expected START_OBJECT but found [VALUE_STRING]");
+  }
+  for (const key of Object.keys(meta)) {
+    const value = (meta as Record<string, unknown>)[key];
+    if (
+      key !== "_source" && key !== "dynamic_templates" && value !== null &&
+      typeof value === "object"
+    ) {
+      throw malformed(
+        lineNo,
+        `expected a simple value for field [${key}] but found [START_${
+          Array.isArray(value) ? "ARRAY" : "OBJECT"
+        }]`,
+      );
+    }
+    if (!META_KEYS.has(key)) {
+      throw illegalArgument(
+        `Action/metadata line [${lineNo}] contains an unknown parameter [${key}]`,
+      );
+    }
+  }
+  return { op, meta: meta as Record<string, unknown> };
 }
 
 function itemResult(r: WriteResult, status: number): Record<string, unknown> {
@@ -291,7 +318,9 @@ export async function bulkHandler(ctx: RequestContext): Promise<Reply> {
   if (forced) { for (const r of results) if (!r.error) r.forced_refresh = true; }
   const items = results.map((r, i) => {
     const { op, meta } = actions[i]!;
-    return { [op === "index" && meta.op_type === "create" ? "create" : op]: r };
+    // Literal shapes, not a computed key: 5,000 items share one hidden class per action.
+    if (op === "index") return meta.op_type === "create" ? { create: r } : { index: r };
+    return op === "create" ? { create: r } : op === "delete" ? { delete: r } : { update: r };
   });
   const errors = results.some((r) => r.error !== undefined);
   return { status: 200, body: { errors, took: Date.now() - started, items } };

@@ -1,7 +1,7 @@
 // _delete_by_query and _update_by_query: search the refreshed view, then write with seq_no checks.
 
 import { esError, illegalArgument, validationFailed } from "../_errors.ts";
-import { findMatches } from "../_search/search_api.ts";
+import { findMatches } from "../_search/matches_api.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { applyRefresh } from "../_state/refresh.ts";
 import { readScript, runScript } from "../_query/script.ts";

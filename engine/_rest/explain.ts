@@ -1,7 +1,8 @@
 // `_explain` (does one document match, and with which score) and `_validate/query`.
 
 import { EngineError, illegalArgument, parsingError, validationFailed } from "../_errors.ts";
-import { countApi, searchApi } from "../_search/search_api.ts";
+import { countApi } from "../_search/matches_api.ts";
+import { searchApi } from "../_search/search_api.ts";
 import { bodyObject, boolParam, ok, type Reply, type RequestContext } from "./context.ts";
 import { searchTargets, withAliasFilter } from "./search.ts";
 import { docBody } from "./documents.ts";

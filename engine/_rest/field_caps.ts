@@ -9,7 +9,7 @@ import type { FieldMapping } from "../_index/types.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { matchPattern, nameList } from "../_index/name_pattern.ts";
 import { NUMBER_TYPES } from "../_index/field_map.ts";
-import { countApi } from "../_search/search_api.ts";
+import { countApi } from "../_search/matches_api.ts";
 import { bodyObject, boolParam, ok, type Reply, type RequestContext } from "./context.ts";
 import { targets } from "./targets.ts";
 

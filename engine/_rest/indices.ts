@@ -1,6 +1,6 @@
 // Handlers of index management: create, delete, exists, get, refresh, open and close.
 
-import { checkMappingLimits, mappingLimits } from "../_state/mapping_limits.ts";
+import { checkWholeMapping, mappingLimits } from "../_state/mapping_limits.ts";
 import { esError, illegalArgument } from "../_errors.ts";
 import { parseMappings } from "../_state/mapping_merge.ts";
 import { flattenSettings, nestSettings } from "../_state/settings.ts";
@@ -25,7 +25,7 @@ export function createIndexHandler(ctx: RequestContext): Reply {
     ([name, meta]) => [name, readAliasMeta(meta)] as const,
   );
   const settings = flattenSettings(body.settings ?? {});
-  checkMappingLimits(mappings.properties, mappingLimits(settings));
+  checkWholeMapping(mappings.properties, mappingLimits(settings));
   const cluster = ctx.state.cluster;
   let name = "";
   changeAliases(cluster, () => {

@@ -8,7 +8,7 @@ import {
   xContentParseError,
 } from "../_errors.ts";
 import { applySourceFilter, parseSourceFilter } from "../_hits/source_filter.ts";
-import { findMatches } from "../_search/search_api.ts";
+import { findMatches } from "../_search/matches_api.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { applyRefresh } from "../_state/refresh.ts";
 import { readScript, runScript } from "../_query/script.ts";

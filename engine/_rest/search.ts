@@ -2,14 +2,9 @@
 
 import { EngineError, validationFailed } from "../_errors.ts";
 import { errorBody } from "./error_body.ts";
-import {
-  clearScrollApi,
-  closePitApi,
-  countApi,
-  openPitApi,
-  scrollApi,
-  searchApi,
-} from "../_search/search_api.ts";
+import { clearScrollApi, closePitApi, openPitApi, scrollApi } from "../_search/scroll_pit_api.ts";
+import { countApi } from "../_search/matches_api.ts";
+import { searchApi } from "../_search/search_api.ts";
 import { parseSearchRequest } from "../_search/search_request.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
 import type { IndexState } from "../_state/index_state.ts";

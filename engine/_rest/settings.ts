@@ -1,6 +1,6 @@
 // Handlers of GET/PUT _settings and GET/PUT _mapping.
 
-import { checkMappingLimits, mappingLimits } from "../_state/mapping_limits.ts";
+import { checkWholeMapping, mappingLimits } from "../_state/mapping_limits.ts";
 import { esError } from "../_errors.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { mergeMappings, parseMappings } from "../_state/mapping_merge.ts";
@@ -121,7 +121,7 @@ export function putMappingHandler(ctx: RequestContext): Reply {
   }
   const merged = found.map((index) => [index, mergeMappings(index.mappings, incoming)] as const);
   for (const [index, mappings] of merged) {
-    checkMappingLimits(mappings.properties, mappingLimits(index.settings));
+    checkWholeMapping(mappings.properties, mappingLimits(index.settings));
   }
   for (const [index, mappings] of merged) index.mappings = mappings;
   return ok({ acknowledged: true });

@@ -1,7 +1,8 @@
 // Randomised check: after many refreshes, updates, deletes and merges, queries answer exactly what
 // a brute-force scan of the live sources answers.
 import assert from "node:assert/strict";
-import { countApi, findMatches, searchApi, SearchContexts } from "./search_api.ts";
+import { countApi, findMatches } from "./matches_api.ts";
+import { searchApi, SearchContexts } from "./search_api.ts";
 import { TestIndex } from "../../tests/support/test_index.ts";
 
 function rng(seed: number): () => number {

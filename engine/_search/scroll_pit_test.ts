@@ -1,14 +1,7 @@
 import assert from "node:assert/strict";
 import { EngineError } from "../_errors.ts";
-import {
-  clearScrollApi,
-  closePitApi,
-  openPitApi,
-  parseKeepAlive,
-  scrollApi,
-  searchApi,
-  SearchContexts,
-} from "./search_api.ts";
+import { clearScrollApi, closePitApi, openPitApi, scrollApi } from "./scroll_pit_api.ts";
+import { parseKeepAlive, searchApi, SearchContexts } from "./search_api.ts";
 import { TestIndex } from "../../tests/support/test_index.ts";
 
 type Hits = { total: number | { value: number }; hits: { _id: string; sort?: unknown[] }[] };

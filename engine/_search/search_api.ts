@@ -1,8 +1,9 @@
-// The search core's entry points for the REST layer: search, scroll, PIT, count, by-query matching.
+// The search core's entry point for the REST layer: search (scroll and point in time in
+// scroll_pit_api.ts, count and by-query matching in matches_api.ts).
 
 import { MAX_REQUEST_STATES, withPatternBudget } from "../_index/automaton.ts";
 import { checkClauseCount, withBucketBudget } from "../_index/limits.ts";
-import { EngineError, illegalArgument, parsingError, validationFailed } from "../_errors.ts";
+import { illegalArgument, validationFailed } from "../_errors.ts";
 import { runAggregations } from "../_aggs/aggregations.ts";
 import { collect, type Collected } from "./collect.ts";
 import { searchProfile } from "./profile.ts";
@@ -11,44 +12,14 @@ import { formatDateAt } from "../_index/dates.ts";
 import { type HitOptions, renderHits, renderTotal } from "../_hits/hits_render.ts";
 import { checkInnerHits } from "../_hits/inner_hits.ts";
 import { parseKeepAlive } from "./keep_alive.ts";
-import { matchLive } from "../_query/query_exec.ts";
-import { execContextOf } from "../_query/exec_context.ts";
 import { matchedQueries } from "../_query/named_queries.ts";
-import { parseQuery } from "../_query/query_parser.ts";
 import { SearchContexts } from "./search_contexts.ts";
 import { parseSearchRequest, type SearchRequest } from "./search_request.ts";
 import type { SortKey } from "../_hits/sort.ts";
-import type { StoredDoc } from "../_index/types.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
 import { writtenAsDoubles } from "../_index/raw_source.ts";
-
+import { shardFailure, shards } from "./shard_failure.ts";
 export { parseKeepAlive, SearchContexts };
-
-function shards(n: number): Record<string, number> {
-  return { total: n, successful: n, skipped: 0, failed: 0 };
-}
-
-/** Wraps a shard-level failure the way Elasticsearch reports it: `search_phase_execution_exception`. */
-function shardFailure(err: unknown, targets: SearchTarget[]): never {
-  if (
-    !(err instanceof EngineError) || err.type === "parsing_exception" ||
-    err.type === "search_context_missing_exception" ||
-    err.type === "action_request_validation_exception" ||
-    err.type === "x_content_parse_exception"
-  ) throw err;
-  const index = (err.extra.index as string | undefined) ?? targets[0]?.index;
-  throw new EngineError(
-    err.status,
-    "search_phase_execution_exception",
-    "all shards failed",
-    {
-      phase: "query",
-      grouped: true,
-      failed_shards: [{ shard: 0, index, node: "searchvisitor", reason: err.toCause() }],
-    },
-    err,
-  );
-}
 
 function checkLimits(req: SearchRequest, targets: SearchTarget[]): void {
   checkInnerHits(req.innerHits, Math.min(...targets.map((t) => t.maxInnerResultWindow ?? 100)));
@@ -276,134 +247,4 @@ function formatSortValues(
       }
     }
   });
-}
-
-/** Returns the next page of a scroll; 404 `search_context_missing_exception` when unknown or expired. */
-export function scrollApi(
-  ctx: SearchContexts,
-  scrollId: string,
-  keepAlive: string | undefined,
-  restTotalHitsAsInt: boolean,
-): Record<string, unknown> {
-  const started = performance.now();
-  const s = ctx.scroll(scrollId);
-  if (keepAlive !== undefined) {
-    s.keepAlive = parseKeepAlive(keepAlive, "scroll");
-    ctx.checkKeepAlive(s.keepAlive, keepAlive);
-  }
-  s.expiresAt = ctx.now() + s.keepAlive;
-  const page = s.ordered.slice(s.position, s.position + s.size);
-  s.position += page.length;
-  return {
-    _scroll_id: scrollId,
-    took: Math.round(performance.now() - started),
-    timed_out: false,
-    _shards: shards(s.targets.length),
-    hits: renderHits(
-      page,
-      s.targets,
-      renderTotal(s.total, true, restTotalHitsAsInt),
-      s.maxScore,
-      s.render,
-    ),
-  };
-}
-
-/** Frees scrolls: `{succeeded, num_freed}`. */
-export function clearScrollApi(
-  ctx: SearchContexts,
-  scrollIds: string[] | "_all",
-): Record<string, unknown> {
-  const freed = ctx.clearScrolls(scrollIds);
-  return { succeeded: true, num_freed: freed };
-}
-
-/** Opens a point in time over the targets' current snapshots. */
-export function openPitApi(
-  ctx: SearchContexts,
-  targets: SearchTarget[],
-  keepAlive: string,
-  flavour: "elasticsearch" | "opensearch",
-): Record<string, unknown> {
-  const ms = parseKeepAlive(keepAlive);
-  ctx.checkKeepAlive(ms, keepAlive);
-  const now = ctx.now();
-  const id = ctx.addPit({
-    targets: targets.map((t) => ({ ...t })),
-    keepAlive: ms,
-    expiresAt: now + ms,
-    createdAt: now,
-  });
-  if (flavour === "elasticsearch") return { id, _shards: shards(targets.length) };
-  return { pit_id: id, _shards: shards(targets.length), creation_time: now };
-}
-
-/**
- * Closes points in time (ES `{succeeded, num_freed}`, OpenSearch `{pits:[{pit_id, successful}]}`).
- * Elasticsearch answers 404 when `num_freed` is 0 for explicit ids; the REST layer sets the status.
- */
-export function closePitApi(
-  ctx: SearchContexts,
-  ids: string[] | "_all",
-  flavour: "elasticsearch" | "opensearch",
-): Record<string, unknown> {
-  const closed = ctx.closePits(ids);
-  if (flavour === "elasticsearch") {
-    return { succeeded: true, num_freed: closed.length };
-  }
-  const list = ids === "_all" ? closed : ids;
-  return { pits: list.map((id) => ({ pit_id: id, successful: closed.includes(id) })) };
-}
-
-/** Counts matching docs: `{count, _shards}`; the body may only hold `query`. */
-export function countApi(
-  targets: SearchTarget[],
-  body: Record<string, unknown> | undefined,
-  params: URLSearchParams,
-): Record<string, unknown> {
-  return withPatternBudget(MAX_REQUEST_STATES, () => count(targets, body, params));
-}
-
-function count(
-  targets: SearchTarget[],
-  body: Record<string, unknown> | undefined,
-  params: URLSearchParams,
-): Record<string, unknown> {
-  for (const k of Object.keys(body ?? {})) {
-    if (k !== "query") throw parsingError(`request does not support [${k}]`);
-  }
-  const searchParams = new URLSearchParams(params);
-  searchParams.delete("from");
-  searchParams.delete("size");
-  const req = parseSearchRequest(
-    body?.query === undefined ? undefined : { query: body.query },
-    searchParams,
-  );
-  let count = 0;
-  try {
-    for (const t of targets) {
-      count += matchLive(req.query, execContextOf(t, Date.now()), false).docs.length;
-    }
-  } catch (err) {
-    shardFailure(err, targets);
-  }
-  return { count, _shards: shards(targets.length) };
-}
-
-/** All live docs matching `query` (for `_delete_by_query` / `_update_by_query`). */
-export function findMatches(
-  targets: SearchTarget[],
-  query: unknown,
-): Array<{ index: string; doc: StoredDoc }> {
-  const node = parseQuery(query ?? { match_all: {} });
-  const out: Array<{ index: string; doc: StoredDoc }> = [];
-  try {
-    for (const t of targets) {
-      const hits = matchLive(node, execContextOf(t, Date.now()), false);
-      for (const d of hits.docs) out.push({ index: t.index, doc: t.snapshot.doc(d) });
-    }
-  } catch (err) {
-    shardFailure(err, targets);
-  }
-  return out;
 }

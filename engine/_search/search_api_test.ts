@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { EngineError } from "../_errors.ts";
-import { countApi, findMatches, searchApi, SearchContexts } from "./search_api.ts";
+import { countApi, findMatches } from "./matches_api.ts";
+import { searchApi, SearchContexts } from "./search_api.ts";
 import { TestIndex } from "../../tests/support/test_index.ts";
 
 type Hit = {

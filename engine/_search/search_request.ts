@@ -9,7 +9,7 @@ import { type HighlightRequest, parseHighlight } from "../_hits/highlight.ts";
 import { findNestedInnerHits, type NestedInnerHits } from "../_hits/inner_hits.ts";
 import { parseQuery } from "../_query/query_parser.ts";
 import { checkAggregations } from "../_aggs/aggregations.ts";
-import { boostedFields } from "../_query/query_parser.ts";
+import { boostedFields } from "../_query/query_parse_util.ts";
 import { parseLuceneSyntax } from "../_query/query_string.ts";
 import { parseSort, type SortKey } from "../_hits/sort.ts";
 import { parseSourceFilter, type SourceFilter } from "../_hits/source_filter.ts";

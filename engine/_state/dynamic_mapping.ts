@@ -3,6 +3,7 @@
 import { sparseVectorProblem } from "./sparse_vector_values.ts";
 import {
   checkMappingLimits,
+  countFields,
   type MappingLimits,
   mappingLimits,
   nestedObjectsReason,
@@ -298,31 +299,22 @@ export function mapDocument(
   const next = structuredClone(mappings);
   next.properties ??= {};
   for (const { path, mapping } of walk.additions) mergeAddition(next.properties, path, mapping);
+  // Elasticsearch counts the fields as the document adds them, then checks the grown mapping;
+  // each refusal is the document's parse failure, caused by the limit's own error.
   try {
+    const total = countFields(next.properties);
+    if (total > fieldLimit) {
+      const added = total - countFields(mappings.properties ?? {});
+      throw illegalArgument(
+        `Limit of total fields [${fieldLimit}] has been exceeded while adding new fields [${added}]`,
+      );
+    }
     checkMappingLimits(next.properties, limits);
   } catch (e) {
     if (!(e instanceof EngineError)) throw e;
     throw esError(errorType, `[1:2] failed to parse: ${e.message}`, {}, e);
   }
-  const total = countFields(next.properties);
-  if (total > fieldLimit) {
-    const added = total - countFields(mappings.properties ?? {});
-    throw illegalArgument(
-      `Limit of total fields [${fieldLimit}] has been exceeded while adding new fields [${added}]`,
-    );
-  }
   return next;
-}
-
-/** Number of field and object mappers (multi-fields included), as `index.mapping.total_fields.limit` counts. */
-export function countFields(props: Record<string, FieldMapping>): number {
-  let n = 0;
-  for (const field of Object.values(props)) {
-    n += 1;
-    if (field.properties) n += countFields(field.properties);
-    if (field.fields) n += countFields(field.fields);
-  }
-  return n;
 }
 
 function mergeAddition(

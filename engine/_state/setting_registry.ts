@@ -15,6 +15,7 @@ export const INDEX_DEFAULTS: Readonly<FlatSettings> = {
   "index.codec": "default",
   "index.hidden": "false",
   "index.mapping.depth.limit": "20",
+  "index.mapping.field_name_length.limit": "9223372036854775807",
   "index.mapping.nested_fields.limit": "50",
   "index.mapping.nested_objects.limit": "10000",
   "index.mapping.total_fields.limit": "1000",

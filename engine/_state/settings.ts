@@ -95,6 +95,7 @@ export function validateSettings(flat: FlatSettings): void {
     if (key === "index.mapping.depth.limit") checkInt(key, value, 1);
     if (key === "index.mapping.nested_objects.limit") checkInt(key, value, 0);
     if (key === "index.mapping.nested_fields.limit") checkInt(key, value, 0);
+    if (key === "index.mapping.field_name_length.limit") checkInt(key, value, 1, Number.MAX_VALUE);
     if (key === "index.refresh_interval") parseInterval(value, key);
     if (key === "index.auto_expand_replicas") autoExpandReplicas(value);
   }

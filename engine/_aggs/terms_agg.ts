@@ -1,0 +1,199 @@
+// The `terms` aggregation: counting a field's values among the matching docs (straight from the
+// postings for keyword fields), `min_doc_count`, include/exclude, ordering and sub-aggregations.
+
+import { consumeBuckets } from "../_index/limits.ts";
+import { illegalArgument } from "../_errors.ts";
+import {
+  type AggInput,
+  eachValue,
+  eachValueOrMissing,
+  fieldInfo,
+  fieldOf,
+  keyFilter,
+  orderSign,
+  positiveSetting,
+  valueFormat,
+} from "./agg_values.ts";
+import type { FieldInfo } from "../_index/field_map.ts";
+import { matchLive } from "../_query/query_exec.ts";
+import { compareOrderValues, orderPathValue } from "./buckets_path.ts";
+import type { SubAggs } from "./scope_aggs.ts";
+import type { JsonObject } from "../_json.ts";
+
+/** A terms bucket key: a bigint for a whole number beyond 2^53. */
+type Key = number | string | bigint;
+
+function keyOf(info: FieldInfo | undefined, v: Key, body: JsonObject): JsonObject {
+  if (info?.kind === "boolean") return { key: v, key_as_string: v ? "true" : "false" };
+  const text = typeof v === "string" ? null : valueFormat(body, info);
+  return text ? { key: v, key_as_string: text(Number(v)) } : { key: v };
+}
+
+function compareKeys(a: Key, b: Key): number {
+  if (typeof a === "number" && typeof b === "number") return a - b;
+  if (typeof a !== "string" && typeof b !== "string") return a < b ? -1 : a > b ? 1 : 0;
+  return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
+}
+
+/** Adds term counts (and, for sub-aggregations, the docs) of a keyword field for one input. */
+function countFromPostings(
+  input: AggInput,
+  field: string,
+  counts: Map<Key, number>,
+  buckets: Map<Key, Map<AggInput, number[]>> | null,
+): void {
+  const views = input.ctx.snapshot.views;
+  let at = 0;
+  for (const v of views) {
+    const f = v.segment.fields.get(field);
+    const end = v.base + v.segment.maxDoc;
+    const marks = new Uint8Array(v.segment.maxDoc);
+    let any = false;
+    for (; at < input.docs.length && input.docs[at]! < end; at++) {
+      marks[input.docs[at]! - v.base] = 1;
+      any = true;
+    }
+    if (!f || !any) continue;
+    for (const [term, p] of f.terms) {
+      let c = 0;
+      let list: number[] | null = null;
+      for (const d of p.docs) {
+        if (!marks[d]) continue;
+        c++;
+        if (buckets) (list ??= []).push(d + v.base);
+      }
+      if (c === 0) continue;
+      counts.set(term, (counts.get(term) ?? 0) + c);
+      if (buckets && list) {
+        let per = buckets.get(term);
+        if (!per) buckets.set(term, per = new Map());
+        const prev = per.get(input);
+        per.set(input, prev ? prev.concat(list) : list);
+      }
+    }
+  }
+}
+
+/**
+ * The `terms` aggregation: a bucket per value of the field, ordered by count, key or a
+ * sub-aggregation's value; `run` runs each bucket's sub-aggregations.
+ */
+export function termsAgg(
+  body: JsonObject,
+  inputs: AggInput[],
+  sub: JsonObject | undefined,
+  name: string,
+  run: SubAggs,
+): JsonObject {
+  const field = fieldOf(body, name, "terms");
+  const size = positiveSetting(body, "terms", name, "size", 10);
+  positiveSetting(body, "terms", name, "shard_size", size);
+  const minDocCount = Number(body.min_doc_count ?? 1);
+  const hasMissing = body.missing !== undefined && body.missing !== null;
+  const buckets = new Map<Key, Map<AggInput, number[]>>();
+  const counts = new Map<Key, number>();
+  let info: FieldInfo | undefined;
+  const keywordOnly = inputs.every((input) => {
+    const f = fieldInfo(input, field);
+    info ??= f;
+    return !f || f.kind === "keyword";
+  }) && !hasMissing;
+  if (keywordOnly) {
+    // Keyword terms are unique per doc: count each term's postings among the matching docs.
+    for (const input of inputs) countFromPostings(input, field, counts, sub ? buckets : null);
+  } else {
+    let lastDoc = -1;
+    let lastInput: AggInput | null = null;
+    let lastValue: Key | undefined;
+    const each = (fn: (v: Key, doc: number, input: AggInput) => void) =>
+      hasMissing ? eachValueOrMissing(inputs, body, field, fn) : eachValue(inputs, field, fn, true);
+    const seen = each((v, doc, input) => {
+      // A doc's values arrive sorted, so a repeated value is adjacent: count each doc once per key.
+      if (doc === lastDoc && input === lastInput && v === lastValue) return;
+      lastDoc = doc;
+      lastInput = input;
+      lastValue = v;
+      counts.set(v, (counts.get(v) ?? 0) + 1);
+      if (sub) {
+        let per = buckets.get(v);
+        if (!per) buckets.set(v, per = new Map());
+        let list = per.get(input);
+        if (!list) per.set(input, list = []);
+        list.push(doc);
+      }
+    });
+    info = seen;
+  }
+  if (minDocCount === 0) {
+    // Every term of the field in the targets gets a bucket, empty ones too.
+    const everything = inputs.map((i) => ({
+      ctx: i.ctx,
+      docs: matchLive({ kind: "match_all", boost: 1 }, i.ctx, false).docs,
+    }));
+    const all = eachValue(everything, field, (v) => {
+      if (!counts.has(v)) counts.set(v, 0);
+    }, true);
+    info ??= all;
+  }
+  const order = (body.order ?? { _count: "desc" }) as JsonObject | JsonObject[];
+  const orders = (Array.isArray(order) ? order : [order]).flatMap((o) => Object.entries(o));
+  for (const [, dir] of orders) orderSign("terms", dir);
+  const include = keyFilter(body.include);
+  const exclude = keyFilter(body.exclude);
+  const entries = [...counts].filter(([k, c]) =>
+    c >= minDocCount && (!include || include(k)) && !(exclude && exclude(k))
+  );
+  const subOf = new Map<Key, JsonObject>();
+  const subResult = (k: Key): JsonObject => {
+    let r = subOf.get(k);
+    if (!r) {
+      const per = buckets.get(k) ?? new Map<AggInput, number[]>();
+      r = run(
+        sub!,
+        inputs.map((i) => ({
+          ctx: i.ctx,
+          docs: Int32Array.from(per.get(i) ?? []),
+          scored: i.scored,
+        })),
+      );
+      subOf.set(k, r);
+    }
+    return r;
+  };
+  // Ordering by a sub-aggregation (`{"avg_price": "desc"}` or `{"stats.max": "asc"}`) reads its value.
+  const metricOf = (k: Key, path: string): number | string => {
+    const first = path.split(/[.>[]/)[0]!;
+    if (!sub || !Object.hasOwn(sub, first)) {
+      throw illegalArgument(
+        `Invalid aggregation order path [${path}]. Unknown aggregation [${first}]`,
+      );
+    }
+    return orderPathValue(subResult(k), path);
+  };
+  entries.sort((a, b) => {
+    for (const [k, dir] of orders) {
+      const sign = String(dir).toLowerCase() === "asc" ? 1 : -1;
+      const c = k === "_key" || k === "_term"
+        ? compareKeys(a[0], b[0])
+        : k === "_count"
+        ? a[1] - b[1]
+        : compareOrderValues(metricOf(a[0], k), metricOf(b[0], k));
+      if (c) return c * sign;
+    }
+    return b[1] - a[1] || compareKeys(a[0], b[0]);
+  });
+  const top = entries.slice(0, size);
+  consumeBuckets(top.length);
+  let other = 0;
+  for (const [, c] of entries.slice(size)) other += c;
+  return {
+    doc_count_error_upper_bound: 0,
+    sum_other_doc_count: other,
+    buckets: top.map(([k, c]) => ({
+      ...keyOf(info, k, body),
+      doc_count: c,
+      ...(body.show_term_doc_count_error === true ? { doc_count_error_upper_bound: 0 } : {}),
+      ...(sub ? subResult(k) : {}),
+    })),
+  };
+}

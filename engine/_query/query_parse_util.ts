@@ -1,0 +1,92 @@
+// The shared pieces of every query family's parser: the object and key checks, `boost`, the
+// single-field shape, operators and `minimum_should_match`, boosted field lists and fuzziness.
+
+import { parsingError } from "../_errors.ts";
+import type { BoostedField, QueryNode } from "./query_nodes.ts";
+import { isJsonObject, type JsonObject } from "../_json.ts";
+
+/** Parses one query body under its query name into a node. */
+export type Parser = (body: unknown, name: string) => QueryNode;
+
+/** The query body as an object, or the `parsing_exception` Elasticsearch gives for a non-object. */
+export function expectObject(v: unknown, name: string): JsonObject {
+  if (!isJsonObject(v)) {
+    throw parsingError(`[${name}] query malformed, no start_object after query name`);
+  }
+  return v;
+}
+
+/** The clause's `boost` (1 when absent); a non-number is a `parsing_exception`. */
+export function boostOf(o: JsonObject): number {
+  const b = o.boost ?? 1;
+  const n = typeof b === "string" || typeof b === "bigint" ? Number(b) : b;
+  if (typeof n !== "number" || Number.isNaN(n)) throw parsingError(`[boost] must be a number`);
+  return n;
+}
+
+/** Refuses any key of `o` outside `allowed` (`boost` and `_name` always pass). */
+export function checkKeys(o: JsonObject, name: string, allowed: readonly string[]): void {
+  for (const k of Object.keys(o)) {
+    if (k !== "boost" && k !== "_name" && !allowed.includes(k)) {
+      throw parsingError(`[${name}] query does not support [${k}]`);
+    }
+  }
+}
+
+/** Splits `{ field: value }` or `{ field: { value, ...params } }` of single-field queries. */
+export function singleField(
+  body: unknown,
+  name: string,
+  valueKey: string,
+): { field: string; params: JsonObject } {
+  const o = expectObject(body, name);
+  const fields = Object.keys(o).filter((k) => k !== "boost" && k !== "_name");
+  if (fields.length !== 1) {
+    if (fields.length === 0) throw parsingError(`[${name}] query malformed, no field specified`);
+    throw parsingError(
+      `[${name}] query doesn't support multiple fields, found [${fields[0]}] and [${fields[1]}]`,
+    );
+  }
+  const field = fields[0]!;
+  const raw = o[field];
+  const params: JsonObject = isJsonObject(raw) ? { ...raw } : { [valueKey]: raw };
+  if (o.boost !== undefined && params.boost === undefined) params.boost = o.boost;
+  return { field, params };
+}
+
+/** `minimum_should_match` as text, or `undefined` when absent. */
+export function msm(v: unknown): string | undefined {
+  return v === undefined || v === null ? undefined : String(v);
+}
+
+/** The `operator` of a full-text query, `or` by default; anything else is a `parsing_exception`. */
+export function operatorOf(v: unknown, name: string): "or" | "and" {
+  if (v === undefined) return "or";
+  const op = String(v).toLowerCase();
+  if (op !== "or" && op !== "and") throw parsingError(`[${name}] unknown operator [${v}]`);
+  return op;
+}
+
+/** Parses `["title^2", "body"]` into boosted fields. */
+export function boostedFields(v: unknown): BoostedField[] {
+  const list = v === undefined ? ["*"] : Array.isArray(v) ? v : [v];
+  return list.map((f) => {
+    const s = String(f);
+    const at = s.lastIndexOf("^");
+    return at < 0
+      ? { field: s, boost: 1 }
+      : { field: s.slice(0, at), boost: Number(s.slice(at + 1)) };
+  });
+}
+
+/** The fuzziness settings of a full-text query, empty when `fuzziness` is absent. */
+export function fuzzyParams(
+  p: JsonObject,
+): { fuzziness?: string; prefixLength?: number; transpositions?: boolean } {
+  if (p.fuzziness === undefined) return {};
+  return {
+    fuzziness: String(p.fuzziness),
+    prefixLength: Number(p.prefix_length ?? 0),
+    transpositions: p.fuzzy_transpositions !== false,
+  };
+}

@@ -1,0 +1,98 @@
+// The `range` query over numbers, dates and terms, and the inclusive bounds it reads (shared with
+// the range filter).
+
+import { dateValueAt } from "../_index/dates.ts";
+import { parseTimeZone } from "../_index/time_zones.ts";
+import { constantHits, type Hits, NO_HITS } from "./doc_set.ts";
+import { type ExecContext, perSegment, queryShardError } from "./exec_context.ts";
+import type { QueryOf } from "./query_nodes.ts";
+import { type Exact, exactInteger } from "../_index/exact_long.ts";
+
+import { lowerBound, numericValue, pointRange, scanTerms } from "./term_queries.ts";
+
+/** A numeric or date `range`'s inclusive bounds (exact for whole numbers), or null for other fields. */
+export function rangeBounds(
+  q: QueryOf<"range">,
+  ctx: ExecContext,
+): { path: string; lo: Exact; hi: Exact } | null {
+  const info = ctx.fields.byPath.get(q.field);
+  if (!info || (info.kind !== "number" && info.kind !== "date")) return null;
+  const zone = q.timeZone === undefined ? undefined : parseTimeZone(q.timeZone);
+  const conv = (v: unknown, roundUp: boolean): Exact => {
+    if (info.kind === "date") {
+      const n = dateValueAt(v, ctx.now, roundUp, q.format ?? info.format, info.nanos, zone);
+      if (Number.isNaN(n)) {
+        throw queryShardError(
+          ctx,
+          `failed to parse date field [${v}] with format [${
+            q.format ?? info.format ?? "strict_date_optional_time||epoch_millis"
+          }]`,
+        );
+      }
+      return n;
+    }
+    return numericValue(info, v, ctx, false);
+  };
+  let lo: Exact = -Infinity;
+  let hi: Exact = Infinity;
+  if (q.gte !== undefined) lo = conv(q.gte, false);
+  if (q.gt !== undefined) {
+    lo = nextUp(conv(q.gt, true), info.kind === "date" ? !info.nanos : info.integer);
+  }
+  if (q.lte !== undefined) hi = conv(q.lte, true);
+  if (q.lt !== undefined) {
+    hi = nextDown(conv(q.lt, false), info.kind === "date" ? !info.nanos : info.integer);
+  }
+  return { path: info.path, lo, hi };
+}
+
+/** `range` query (constant score). */
+export function runRange(q: QueryOf<"range">, ctx: ExecContext, scoring: boolean): Hits {
+  const info = ctx.fields.byPath.get(q.field);
+  if (!info) return NO_HITS;
+  const bounds = rangeBounds(q, ctx);
+  if (bounds) {
+    const { lo, hi } = bounds;
+    return perSegment(ctx, (v) => {
+      const f = v.segment.fields.get(info.path);
+      return f?.pointValues ? constantHits(pointRange(f, lo, hi), q.boost, scoring) : NO_HITS;
+    });
+  }
+  const s = (v: unknown) => (v === undefined ? undefined : String(v));
+  const gt = s(q.gt), gte = s(q.gte), lt = s(q.lt), lte = s(q.lte);
+  return scanTerms(ctx, q.field, q.boost, scoring, (ts) => {
+    let a = gte !== undefined ? lowerBound(ts, gte) : gt !== undefined ? lowerBound(ts, gt) : 0;
+    if (gt !== undefined && ts[a] === gt) a++;
+    const out: string[] = [];
+    for (let i = a; i < ts.length; i++) {
+      const t = ts[i]!;
+      if ((lt !== undefined && t >= lt) || (lte !== undefined && t > lte)) break;
+      out.push(t);
+    }
+    return out;
+  });
+}
+
+function nextUp(v: Exact, integer: boolean): Exact {
+  if (typeof v === "bigint") return v + 1n;
+  const n = v;
+  if (integer) {
+    const m = Math.floor(n) + 1;
+    return Number.isSafeInteger(m) || !Number.isFinite(m)
+      ? m
+      : exactInteger(BigInt(Math.floor(n)) + 1n);
+  }
+  return n + Math.max(Number.EPSILON * Math.abs(n), Number.MIN_VALUE);
+}
+
+function nextDown(v: Exact, integer: boolean): Exact {
+  if (typeof v === "bigint") return v - 1n;
+  const n = v;
+  if (integer) {
+    const m = Math.ceil(n) - 1;
+    return Number.isSafeInteger(m) || !Number.isFinite(m)
+      ? m
+      : exactInteger(BigInt(Math.ceil(n)) - 1n);
+  }
+  return n - Math.max(Number.EPSILON * Math.abs(n), Number.MIN_VALUE);
+}
