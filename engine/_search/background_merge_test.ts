@@ -1,7 +1,8 @@
 // Background merges, driven slice by slice: searches read the old segments until the merged one is
 // swapped in, writes made meanwhile are kept, and a cancelled merge leaves everything as it was.
 import assert from "node:assert/strict";
-import { findMatches, searchApi, SearchContexts } from "./search_api.ts";
+import { findMatches } from "./matches_api.ts";
+import { searchApi, SearchContexts } from "./search_api.ts";
 import { TestIndex } from "../../tests/support/test_index.ts";
 import { ManualDefer } from "../../tests/support/manual_defer.ts";
 
