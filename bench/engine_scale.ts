@@ -147,12 +147,23 @@ async function run(label: string, call: Call, docs: number): Promise<void> {
     }),
   );
   const r = rng(7);
+  // The longest the event loop went without running a timer while loading (a blocking refresh
+  // or merge shows here; requests wait that long).
+  let lastTick = performance.now();
+  let stallMs = 0;
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    stallMs = Math.max(stallMs, now - lastTick);
+    lastTick = now;
+  }, 1);
   let bulkMs = 0;
   for (let i = 0; i < docs; i += BATCH) {
     const body = batch(i, Math.min(BATCH, docs - i), r);
     const s = performance.now();
     await call("POST", "/scale/_bulk", body, true);
     bulkMs += performance.now() - s;
+    // A task boundary, as a client with any other I/O has (in process, fetch alone never has one).
+    await new Promise((resolve) => setTimeout(resolve, 0));
   }
   // Searchable: a refresh right after the load, then a search that must see every document.
   const s = performance.now();
@@ -161,6 +172,8 @@ async function run(label: string, call: Call, docs: number): Promise<void> {
     await call("POST", "/scale/_search", '{"size":0,"track_total_hits":true}'),
   );
   const firstSearchMs = performance.now() - s;
+  clearInterval(ticker);
+  stallMs = Math.max(stallMs, performance.now() - lastTick);
   if (count.hits.total.value !== docs) {
     throw new Error(`${count.hits.total.value} of ${docs} visible`);
   }
@@ -180,6 +193,7 @@ async function run(label: string, call: Call, docs: number): Promise<void> {
         (docs / totalMs * 1000).toFixed(0)
       } docs/s end to end)`,
   );
+  console.log(`  longest event-loop stall while loading: ${stallMs.toFixed(0)} ms`);
   console.log(
     `  resident memory ${(rss / docs).toFixed(0)} B per document${gc ? " (after gc)" : ""}; ` +
       `JS heap + buffers ${(held / docs).toFixed(0)} B per document`,
@@ -208,7 +222,44 @@ async function run(label: string, call: Call, docs: number): Promise<void> {
       : "(baseline)";
     console.log(`  ${name.padEnd(24)}${row(one).padEnd(34)}${row(many).padEnd(37)}${ratio}`);
   }
+  await duringMerge(call, r, docs);
   console.log(`  load average after: ${load()}`);
+}
+
+/**
+ * `match` at 16 in flight while a background merge runs against the same with none: 13 more
+ * refreshed 5,000-document batches start a merge; latencies are sorted by whether `_stats`
+ * reported a merge running before and after each round of 16.
+ */
+async function duringMerge(call: Call, r: () => number, docs: number): Promise<void> {
+  const text = JSON.stringify(QUERIES.find(([n]) => n === "match (2 words)")![1]);
+  const merging = async (): Promise<boolean> =>
+    JSON.parse(await call("GET", "/scale/_stats/merge"))._all.primaries.merges.current > 0;
+  const idle: number[] = [];
+  const busy: number[] = [];
+  for (let i = 0; i < 13; i++) {
+    const body = batch(docs + i * BATCH, BATCH, r);
+    await call("POST", "/scale/_bulk?refresh=true", body, true);
+  }
+  const started = performance.now();
+  for (let round = 0; round < 2000 && performance.now() - started < 60_000; round++) {
+    const before = await merging();
+    const { lat } = await measure(call, text, 16, 16);
+    const after = await merging();
+    await new Promise((resolve) => setTimeout(resolve, 0)); // a task boundary (see the load)
+    if (before && after) busy.push(...lat);
+    else if (!before && !after) idle.push(...lat);
+    if (!after && idle.length >= 400) break;
+  }
+  busy.sort((a, b) => a - b);
+  idle.sort((a, b) => a - b);
+  const row = (l: number[]) =>
+    l.length
+      ? `p50 ${percentile(l, 0.5).toFixed(2)} / p99 ${
+        percentile(l, 0.99).toFixed(2)
+      } ms (${l.length})`
+      : "none";
+  console.log(`  match, 16 in flight, merge running: ${row(busy)}; none running: ${row(idle)}`);
 }
 
 /** Runs the scale report (see the module comment). */

@@ -177,10 +177,11 @@ export class Engine {
     return handle(this.#state, request, method);
   };
 
-  /** Stops pending `refresh=wait_for` timers and releases their waiters. */
+  /** Stops pending `refresh=wait_for` timers, releases their waiters and stops running merges. */
   close(): void {
     for (const timer of this.#state.timers) clearTimeout(timer);
     this.#state.timers.clear();
     for (const waiter of [...this.#state.waiters]) waiter();
+    for (const index of this.#state.cluster.indices.values()) index.release(); // running merges
   }
 }

@@ -1,6 +1,8 @@
 // Merging segments as Lucene does: the live documents of several segments, in order, become one
 // segment by copying their postings, norms and doc values with new ordinals — nothing is parsed
 // or analysed again. Points are sorted anew. Segments with vectors are rebuilt instead.
+// The work is a generator that pauses every few thousand postings, so a background job
+// (see merge_job.ts) can run it in slices between requests.
 
 import { IdIndex } from "./id_index.ts";
 import { type FieldIndex, type Posting, Segment } from "./segment.ts";
@@ -16,6 +18,32 @@ export interface MergeInput {
   readonly deleted: Uint8Array | null;
 }
 
+/** A merge's result: the segment and, per input, the new ordinal of each old one (-1 = gone). */
+export interface Merged {
+  /** The merged segment. */
+  readonly segment: Segment;
+  /** Per input, old ordinal → new ordinal (-1 = deleted at merge time). */
+  readonly maps: readonly Int32Array[];
+}
+
+/** Resumable merge work: each `next()` does a bounded amount of copying. */
+export type MergeSteps = Generator<void, Merged | null, void>;
+
+/** Postings or docs copied between pauses. */
+const STEP = 16384;
+
+/** Counts work and tells when to pause. */
+class Budget {
+  #n = 0;
+  /** Adds `units` of work; true when a pause is due. */
+  spend(units: number): boolean {
+    this.#n += units;
+    if (this.#n < STEP) return false;
+    this.#n = 0;
+    return true;
+  }
+}
+
 /** One input's field, with the new ordinal of each old one (-1 = deleted). */
 interface Part {
   readonly field: FieldIndex | undefined;
@@ -28,10 +56,18 @@ interface Part {
  * merged by copying (vectors, or a field indexed differently in two of them): rebuild then.
  */
 export function mergeSegments(inputs: readonly MergeInput[]): Segment | null {
-  if (inputs.some((i) => i.segment.vectors.size > 0)) return null;
+  const steps = mergeSteps(inputs);
+  let r = steps.next();
+  while (!r.done) r = steps.next();
+  return r.value?.segment ?? null;
+}
+
+/** Old ordinal → new ordinal per input, and the live docs in order (the merged segment's). */
+export function ordinalMaps(
+  inputs: readonly MergeInput[],
+): { docs: StoredDoc[]; maps: Int32Array[] } {
   const docs: StoredDoc[] = [];
   const maps: Int32Array[] = [];
-  const names = new Set<string>();
   for (const { segment, deleted } of inputs) {
     const map = new Int32Array(segment.maxDoc);
     for (let i = 0; i < map.length; i++) {
@@ -42,8 +78,29 @@ export function mergeSegments(inputs: readonly MergeInput[]): Segment | null {
       }
     }
     maps.push(map);
-    for (const name of segment.fields.keys()) names.add(name);
   }
+  return { docs, maps };
+}
+
+/**
+ * {@link mergeSegments} as resumable steps; null when the inputs must be rebuilt instead.
+ *
+ * @example
+ * ```ts
+ * import { mergeSteps } from "./segment_merge.ts";
+ * const steps = mergeSteps([]);
+ * let r = steps.next();
+ * while (!r.done) r = steps.next();
+ * if (r.value?.segment.maxDoc !== 0) throw new Error("empty");
+ * ```
+ */
+export function* mergeSteps(inputs: readonly MergeInput[]): MergeSteps {
+  if (inputs.some((i) => i.segment.vectors.size > 0)) return null;
+  const budget = new Budget();
+  const { docs, maps } = ordinalMaps(inputs);
+  yield;
+  const names = new Set<string>();
+  for (const { segment } of inputs) for (const name of segment.fields.keys()) names.add(name);
   const fields = new Map<string, FieldIndex>();
   for (const name of names) {
     const parts: Part[] = inputs.map((input, i) => ({
@@ -51,11 +108,12 @@ export function mergeSegments(inputs: readonly MergeInput[]): Segment | null {
       map: maps[i]!,
       deletes: input.deleted !== null,
     }));
-    const merged = mergeField(parts, docs.length);
+    const merged = yield* mergeField(parts, docs.length, budget);
     if (!merged) return null;
     fields.set(name, merged);
   }
-  return new Segment(docs, new IdIndex(docs), fields);
+  yield;
+  return { segment: new Segment(docs, new IdIndex(docs), fields), maps };
 }
 
 function sameShape(a: FieldIndex, b: FieldIndex): boolean {
@@ -65,11 +123,15 @@ function sameShape(a: FieldIndex, b: FieldIndex): boolean {
     (a.pointValues === null) === (b.pointValues === null);
 }
 
-function mergeField(parts: readonly Part[], maxDoc: number): FieldIndex | null {
+function* mergeField(
+  parts: readonly Part[],
+  maxDoc: number,
+  budget: Budget,
+): Generator<void, FieldIndex | null, void> {
   const first = parts.find((p) => p.field)!.field!;
   if (parts.some((p) => p.field && !sameShape(p.field, first))) return null;
   const text = first.kind === "text";
-  const { terms, keptFreqs } = mergeTerms(parts, text);
+  const { terms, keptFreqs } = yield* mergeTerms(parts, text, budget);
   let norms: Uint8Array | null = null;
   if (first.norms) {
     norms = new Uint8Array(maxDoc);
@@ -109,10 +171,12 @@ function mergeField(parts: readonly Part[], maxDoc: number): FieldIndex | null {
         if (exact) exact.push(field.exact?.[j]);
         v++;
       }
+      if (budget.spend(1)) yield;
     }
   }
   dvStart[maxDoc] = v;
   const nums = numValues ? numValues.subarray(0, v) : null;
+  yield;
   const points = first.pointValues && nums ? pointsOf(nums, exact, dvStart, maxDoc) : null;
   // The statistics a rebuild would count: tokens (text), values (keyword), else docs with a
   // value (also for presence-only fields); a part without deletions brings its own.
@@ -145,10 +209,11 @@ function mergeField(parts: readonly Part[], maxDoc: number): FieldIndex | null {
 }
 
 /** Every term's postings, the parts' in order with new ordinals; terms left without docs go. */
-function mergeTerms(
+function* mergeTerms(
   parts: readonly Part[],
   withPositions: boolean,
-): { terms: Map<string, Posting>; keptFreqs: Map<Part, number> } {
+  budget: Budget,
+): Generator<void, { terms: Map<string, Posting>; keptFreqs: Map<Part, number> }, void> {
   const byTerm = new Map<string, Array<[Part, Posting]>>();
   let docTotal = 0;
   let posTotal = 0;
@@ -161,6 +226,7 @@ function mergeTerms(
       list.push([part, posting]);
       docTotal += posting.docs.length;
       posTotal += posting.positions?.length ?? 0;
+      if (budget.spend(1)) yield;
     }
   }
   const terms = new Map<string, Posting>();
@@ -184,9 +250,11 @@ function mergeTerms(
           at += f;
         }
         if (part.deletes && kept > 0) keptFreqs.set(part, (keptFreqs.get(part) ?? 0) + kept);
+        if (budget.spend(docs.length + 1)) yield;
       }
       writer.endTerm(term);
     }
+    yield;
     for (const [term, posting] of writer.finish()) terms.set(term, posting);
     return { terms, keptFreqs };
   }
@@ -197,6 +265,7 @@ function mergeTerms(
     for (const [part, p] of list) {
       const map = part.map;
       for (const d of p.docs) if (map[d]! >= 0) allDocs[docAt++] = map[d]!;
+      if (budget.spend(p.docs.length + 1)) yield;
     }
     // A term whose every doc was deleted goes.
     if (docAt > docBase) {

@@ -3,15 +3,41 @@
 import { fieldMapOf } from "./field_map.ts";
 import { hashId } from "./id_index.ts";
 import { KeptDoc } from "./kept_doc.ts";
+import { carriedDeletions, type Defer, deferByTimer, MergeJob } from "./merge_job.ts";
 import type { Segment } from "./segment.ts";
 import { buildSegment } from "./segment_builder.ts";
-import { mergeSegments } from "./segment_merge.ts";
 import { type SegmentView, ShardSnapshot } from "./shard_snapshot.ts";
 import type { Mappings, StoredDoc } from "./types.ts";
 
 export { ShardSnapshot };
 
 const MAX_SEGMENTS = 12;
+/** Past this many segments a running background merge is finished at once (back-pressure). */
+const MAX_SEGMENTS_MERGING = 4 * MAX_SEGMENTS;
+
+/** How a shard runs its merges. */
+export interface MergeOptions {
+  /** Schedules the next slice of a background merge (default: a zero-delay timer). */
+  readonly defer?: Defer;
+  /** Milliseconds of merging per slice (default 4). */
+  readonly sliceMs?: number;
+  /** Merges of fewer live documents run at once, inside the refresh (default 20,000). */
+  readonly backgroundMinDocs?: number;
+}
+
+/** Merge counters, as `_stats` reports them under `merges`. */
+export interface MergeCounters {
+  /** Merges running now (0 or 1). */
+  current: number;
+  /** Live documents in the running merge. */
+  currentDocs: number;
+  /** Merges completed. */
+  total: number;
+  /** Documents merged by completed merges. */
+  totalDocs: number;
+  /** Wall time of completed merges, from start to swap, in ms. */
+  totalMillis: number;
+}
 
 interface LiveSegment {
   segment: Segment;
@@ -24,6 +50,25 @@ export class Shard {
   #segments: LiveSegment[] = [];
   #docCount = 0;
   #snapshot: ShardSnapshot | null = null;
+  #job: { job: MergeJob; live: LiveSegment[]; started: number; cancel: () => void } | null = null;
+  #defer: Defer;
+  #sliceMs: number;
+  #backgroundMinDocs: number;
+  #mappings: Mappings | null = null;
+  /** Merge counters for `_stats`. */
+  readonly merges: MergeCounters = {
+    current: 0,
+    currentDocs: 0,
+    total: 0,
+    totalDocs: 0,
+    totalMillis: 0,
+  };
+
+  constructor(options: MergeOptions = {}) {
+    this.#defer = options.defer ?? deferByTimer;
+    this.#sliceMs = options.sliceMs ?? 4;
+    this.#backgroundMinDocs = options.backgroundMinDocs ?? 20_000;
+  }
 
   /** Searchable (live) documents. */
   get docCount(): number {
@@ -57,8 +102,10 @@ export class Shard {
     const mostlyDeleted = this.#segments.some((s) =>
       s.deletedCount * 2 > s.segment.maxDoc && s.segment.maxDoc > 1000
     );
-    if (this.#segments.length > MAX_SEGMENTS || mostlyDeleted) this.#merge(mappings);
+    this.#mappings = mappings;
     this.#snapshot = null;
+    if (this.#job && this.#segments.length > MAX_SEGMENTS_MERGING) this.#finishJob();
+    if (!this.#job && (this.#segments.length > MAX_SEGMENTS || mostlyDeleted)) this.#merge();
   }
 
   /** The live (not deleted) entry of `id`: at most one segment holds one. */
@@ -97,28 +144,109 @@ export class Shard {
     this.#docCount--;
   }
 
-  /** Merges the smaller (and mostly deleted) segments into one, dropping deleted documents. */
-  #merge(mappings: Mappings): void {
+  /**
+   * Merges the smaller (and mostly deleted) segments into one, dropping deleted documents: at
+   * once when small, else as a background job (one per shard) that searches do not wait for.
+   */
+  #merge(): void {
     const bySize = [...this.#segments].sort((a, b) => a.segment.maxDoc - b.segment.maxDoc);
     const victims = new Set(bySize.slice(0, Math.max(0, this.#segments.length - MAX_SEGMENTS / 2)));
     // Segments that are mostly deleted are rewritten too, so dead documents do not pile up.
     for (const s of this.#segments) if (s.deletedCount * 2 > s.segment.maxDoc) victims.add(s);
-    const inputs = this.#segments.filter((s) => victims.has(s));
-    // Copied as indexed (no parsing or analysis again); rebuilt only when that cannot be done.
-    let segment = mergeSegments(inputs);
-    if (!segment) {
-      const docs: StoredDoc[] = [];
-      for (const s of inputs) {
-        s.segment.docs.forEach((d, i) => {
-          if (!s.deleted?.[i]) docs.push(d);
-        });
-      }
-      segment = buildSegment(docs, fieldMapOf(mappings));
+    const live = this.#segments.filter((s) => victims.has(s));
+    const job = new MergeJob(live, this.#mappings ?? {});
+    const running = { job, live, started: performance.now(), cancel: () => {} };
+    this.#job = running;
+    this.merges.current = 1;
+    this.merges.currentDocs = job.docCount;
+    if (job.docCount < this.#backgroundMinDocs) return this.#finishJob();
+    const slice = (): void => {
+      if (this.#job !== running) return;
+      if (job.step(this.#sliceMs)) this.#swap();
+      else running.cancel = this.#defer(slice);
+    };
+    running.cancel = this.#defer(slice);
+  }
+
+  /** Runs the current merge to its end now and swaps it in. */
+  #finishJob(): void {
+    const running = this.#job;
+    if (!running) return;
+    running.cancel();
+    running.job.finish();
+    this.#swap();
+  }
+
+  /** Puts the finished merge in place of its inputs, with the deletions made meanwhile. */
+  #swap(): void {
+    const { job, live, started } = this.#job!;
+    const result = job.result!;
+    this.#job = null;
+    const { deleted, count } = carriedDeletions(result, live.map((s) => s.deleted));
+    const victims = new Set(live);
+    const kept = this.#segments.filter((s) => !victims.has(s));
+    const segment = result.segment;
+    if (count < segment.maxDoc) kept.push({ segment, deleted, deletedCount: count });
+    this.#segments = kept;
+    this.#snapshot = null;
+    KeptDoc.pack(segment.docs); // the merged segment's texts in one store; the old stores go
+    const m = this.merges;
+    m.current = 0;
+    m.currentDocs = 0;
+    m.total++;
+    m.totalDocs += job.docCount;
+    m.totalMillis += performance.now() - started;
+    // Refreshes during a long merge may have added enough segments for the next one.
+    const mostlyDeleted = this.#segments.some((s) =>
+      s.deletedCount * 2 > s.segment.maxDoc && s.segment.maxDoc > 1000
+    );
+    if (this.#segments.length > MAX_SEGMENTS || mostlyDeleted) this.#merge();
+  }
+
+  /** True while a background merge is running. */
+  get merging(): boolean {
+    return this.#job !== null;
+  }
+
+  /**
+   * Synchronously, as `_forcemerge` waits for it: finishes a running merge, then merges until at
+   * most `maxSegments` segments are left (Infinity: no more), or with `onlyDeletes` rewrites the
+   * segments holding deletions.
+   */
+  forceMerge(maxSegments: number, onlyDeletes = false): void {
+    const target = Math.max(1, maxSegments);
+    for (;;) {
+      this.#finishJob(); // also one a swap started
+      const segs = this.#segments;
+      let live: LiveSegment[];
+      if (onlyDeletes) live = segs.filter((s) => s.deletedCount > 0);
+      else if (segs.length > target) {
+        const victims = new Set(
+          [...segs].sort((a, b) => a.segment.maxDoc - b.segment.maxDoc)
+            .slice(0, segs.length - target + 1),
+        );
+        live = segs.filter((s) => victims.has(s));
+      } else if (segs.length === 1 && target === 1 && segs[0]!.deletedCount > 0) live = [...segs];
+      else return;
+      if (live.length === 0) return;
+      const job = new MergeJob(live, this.#mappings ?? {});
+      this.#job = { job, live, started: performance.now(), cancel: () => {} };
+      this.merges.current = 1;
+      this.merges.currentDocs = job.docCount;
+      this.#finishJob();
+      if (onlyDeletes) return this.#finishJob();
     }
-    const docs = segment.docs;
-    const merged: LiveSegment = { segment, deleted: null, deletedCount: 0 };
-    this.#segments = [...this.#segments.filter((s) => !victims.has(s)), merged];
-    KeptDoc.pack(docs); // the merged segment's texts in one store; the old stores are let go
+  }
+
+  /** Stops a running merge (the index was closed or deleted); the old segments stay. */
+  cancelMerge(): void {
+    const running = this.#job;
+    if (!running) return;
+    this.#job = null;
+    running.cancel();
+    running.job.cancel();
+    this.merges.current = 0;
+    this.merges.currentDocs = 0;
   }
 
   /** A cheap immutable view of the searchable state. */

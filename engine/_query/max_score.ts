@@ -118,6 +118,7 @@ export function topScored(
   if (optional) count = filter!.length;
   let thr = heap.threshold;
   for (const v of ctx.snapshot.views) {
+    hit.fill(0); // a clause whose term this segment lacks must not keep the last segment's hit
     const clauses: Clause[] = [];
     terms.forEach((t, i) => {
       const f = v.segment.fields.get(t.field);

@@ -205,7 +205,12 @@ export function updateAliasesHandler(ctx: RequestContext): Reply {
         }
       }
     } else if (kind === "remove_index") {
-      for (const index of indices) plan.push(() => cluster.indices.delete(index.name));
+      for (const index of indices) {
+        plan.push(() => {
+          index.release();
+          cluster.indices.delete(index.name);
+        });
+      }
     } else {
       throw xContentParseError(`[1:2] [alias_action] unknown field [${kind}]`);
     }

@@ -66,7 +66,10 @@ export function deleteIndexHandler(ctx: RequestContext): Reply {
     }
   }
   const found = cluster.resolve(ctx.p.index, { ...options, ignoreAliases: true });
-  for (const index of found) cluster.indices.delete(index.name);
+  for (const index of found) {
+    index.release();
+    cluster.indices.delete(index.name);
+  }
   return ok({ acknowledged: true });
 }
 

@@ -201,6 +201,7 @@ export const API_PARAMS: Record<string, readonly string[]> = {
   indices_get: [...EXPAND, ...TIMEOUTS, "local", "flat_settings", "include_defaults", "features"],
   refresh: EXPAND,
   flush: [...EXPAND, "force", "wait_if_ongoing"],
+  forcemerge: [...EXPAND, "max_num_segments", "only_expunge_deletes", "flush"],
   open_close: [...TIMEOUTS, ...EXPAND, "wait_for_active_shards"],
   mapping: [...TIMEOUTS, ...EXPAND, "local", "write_index_only", "include_defaults"],
 

@@ -44,6 +44,7 @@ import { fieldMappingHandler } from "./fields.ts";
 import { fieldCapsHandler } from "./field_caps.ts";
 import { mgetHandler } from "./mget.ts";
 import { api, API_PARAMS } from "./params.ts";
+import { forceMergeHandler } from "./forcemerge.ts";
 import { Router } from "./router.ts";
 import {
   clearScrollHandler,
@@ -187,6 +188,7 @@ export const ROUTES: readonly RouteSpec[] = [
   route("indices_get", GET, "/{index}", getIndexHandler),
   route("refresh", GPD, "/{index?}/_refresh", refreshHandler),
   route("flush", GPD, "/{index?}/_flush", flushHandler),
+  route("forcemerge", "POST", "/{index?}/_forcemerge", forceMergeHandler),
   route("open_close", "POST", "/{index}/_open", (c) => openCloseHandler(c, false)),
   route("open_close", "POST", "/{index}/_close", (c) => openCloseHandler(c, true)),
   route("mapping", GET, "/{index?}/_mapping", getMappingHandler),

@@ -164,12 +164,14 @@ export function section(metric: string, parts: readonly Holding[], o: SectionOpt
     case "search":
       return search(parts, o);
     case "merge": {
-      out.current = 0;
-      out.current_docs = 0;
+      const m = (read: (m: IndexState["merges"]) => number): number =>
+        sum(parts, (p) => p.counters ? read(p.index.merges) : 0);
+      out.current = m((x) => x.current);
+      out.current_docs = m((x) => x.currentDocs);
       bytes(out, h, "current_size", 0);
-      out.total = 0;
-      millis(out, h, "total_time", "total_time_in_millis", 0);
-      out.total_docs = 0;
+      out.total = m((x) => x.total);
+      millis(out, h, "total_time", "total_time_in_millis", Math.round(m((x) => x.totalMillis)));
+      out.total_docs = m((x) => x.totalDocs);
       bytes(out, h, "total_size", 0);
       millis(out, h, "total_stopped_time", "total_stopped_time_in_millis", 0);
       millis(out, h, "total_throttled_time", "total_throttled_time_in_millis", 0);

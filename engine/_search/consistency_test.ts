@@ -98,3 +98,24 @@ Deno.test("scores do not depend on how documents were split into segments", () =
   assert.ok(many.shard.snapshot().views.length > 1);
   assert.deepEqual(scores(many), scores(one));
 });
+
+Deno.test("a term missing from a later segment adds nothing there (scores by segment order)", () => {
+  const docs: Record<string, Record<string, unknown>> = {
+    a: { t: "alpha" },
+    b: { t: "eps eps beta" },
+    c: { t: "alpha eps gamma delta" },
+    d: { t: "beta" },
+  };
+  const body = { query: { match: { t: "alpha eps" } } };
+  const scores = (idx: TestIndex) =>
+    (searchApi(new SearchContexts(), [idx.target()], body, new URLSearchParams()).hits as {
+      hits: { _id: string; _score: number }[];
+    }).hits.map((h) => `${h._id}:${h._score}`).sort();
+  const want = scores(new TestIndex("one", mappings).put(docs));
+  for (const order of [["a", "b", "c", "d"], ["d", "c", "b", "a"], ["c", "a", "d", "b"]]) {
+    const many = new TestIndex("many", mappings);
+    for (const id of order) many.put({ [id]: docs[id]! });
+    assert.equal(many.shard.snapshot().views.length, 4);
+    assert.deepEqual(scores(many), want, order.join(""));
+  }
+});

@@ -1,7 +1,7 @@
 // One index: settings, mappings, aliases, live documents (real-time) and the searchable shard (refreshed).
 
 import { esError } from "../_errors.ts";
-import { Shard } from "../_index/shard.ts";
+import { type MergeCounters, Shard } from "../_index/shard.ts";
 import type { Mappings, StoredDoc } from "../_index/types.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
 import { IndexStats } from "./index_stats.ts";
@@ -54,7 +54,7 @@ export class IndexState {
   readonly docs: DocLookup;
   #liveCount = 0;
   readonly tombstones: Map<string, Tombstone> = new Map();
-  closed = false;
+  #closed = false;
   /** Operation counters for `_stats`. */
   readonly stats: IndexStats = new IndexStats();
   /** Refresh interval used when the settings give none. */
@@ -100,6 +100,31 @@ export class IndexState {
         return self.#liveCount;
       },
     };
+  }
+
+  /** True while the index is closed; closing stops a running background merge. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  set closed(value: boolean) {
+    this.#closed = value;
+    if (value) this.shard.cancelMerge();
+  }
+
+  /** Stops background work (a running merge): the index is being deleted. */
+  release(): void {
+    this.shard.cancelMerge();
+  }
+
+  /** Merges down to at most `maxSegments` segments (or the deletions away), synchronously. */
+  forceMerge(maxSegments: number, onlyDeletes = false): void {
+    this.shard.forceMerge(maxSegments, onlyDeletes);
+  }
+
+  /** The shard's merge counters, for `_stats`. */
+  get merges(): MergeCounters {
+    return this.shard.merges;
   }
 
   /** `index.refresh_interval` in ms (-1 = disabled). */

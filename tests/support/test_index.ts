@@ -1,20 +1,23 @@
 // Test support: builds a searchable target from plain sources without the REST layer.
 
-import { Shard } from "../../engine/_index/shard.ts";
+import { type MergeOptions, Shard } from "../../engine/_index/shard.ts";
 import type { Mappings, StoredDoc } from "../../engine/_index/types.ts";
 import type { SearchTarget } from "../../engine/_index/search_target.ts";
 
 /** A shard plus mappings that tests can index into and search. */
 export class TestIndex {
   /** The shard. */
-  readonly shard: Shard = new Shard();
+  readonly shard: Shard;
   #seq = 0;
 
   constructor(
     readonly name: string,
     readonly mappings: Mappings,
     readonly maxResultWindow = 10000,
-  ) {}
+    merges?: MergeOptions,
+  ) {
+    this.shard = new Shard(merges);
+  }
 
   /** Indexes (or replaces) docs by id and refreshes; `null` deletes. */
   put(docs: Record<string, Record<string, unknown> | null>): this {
