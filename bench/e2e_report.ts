@@ -391,6 +391,22 @@ async function stages(url: string): Promise<void> {
         },
       },
       {
+        name: "same, plus the size check's two header lookups",
+        one: async () => {
+          const signal = new AbortController().signal;
+          const res = await doFetch(`${url}/${INDEX}/_search`, {
+            method: "POST",
+            headers,
+            body,
+            signal,
+          });
+          // What the transport's reader asks before trusting `res.text()` with the size cap.
+          if (Number(res.headers.get("content-length")) > 1e9) throw new Error("too large");
+          if (res.headers.get("content-encoding") !== null) throw new Error("encoded");
+          return toRows(JSON.parse(await res.text()).hits.hits);
+        },
+      },
+      {
         name: "Transport.request + JSON.parse + rows",
         one: async () => {
           const res = await transport.request({ method: "POST", path: `/${INDEX}/_search`, body });
