@@ -4,7 +4,7 @@ import { illegalArgument, parsingError } from "../_errors.ts";
 import { bucketsLeft, consumeBuckets } from "../_index/limits.ts";
 import { formatDateAt } from "../_index/dates.ts";
 import { parseTimeZone, type TimeZone } from "../_index/time_zones.ts";
-import { zonedRounding } from "./zoned_rounding.ts";
+import { type Rounding, zonedRounding } from "./zoned_rounding.ts";
 import { setOwn } from "../_index/own.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
 import type { JsonObject } from "../_json.ts";
@@ -189,17 +189,9 @@ export function histogramAgg(
   return byKey(body, orderHistogram(keyed(slots, buckets, minDocCount, render, sub), body.order));
 }
 
-/** How a date histogram rounds: the floor of a value's bucket and the start of the next one. */
-export interface DateRounding {
-  /** The start of the bucket holding `ms`. */
-  floor(ms: number): number;
-  /** The start of the bucket after the one starting at `ms`. */
-  next(ms: number): number;
-}
-
 /** The rounding of a `date_histogram` body (`calendar_interval`, `fixed_interval`, `interval`,
  * `time_zone`, `offset`). */
-export function dateRounding(body: JsonObject): DateRounding {
+export function dateRounding(body: JsonObject): Rounding {
   const base = intervalRounding(body, zoneOf(body));
   const off = offsetMs(body.offset);
   if (off === 0) return base;
@@ -226,9 +218,9 @@ function offsetMs(offset: unknown): number {
   return (m[1] === "-" ? -1 : 1) * Number(m[2]) * FIXED_MS[m[3]!]!;
 }
 
-function intervalRounding(body: JsonObject, zone: TimeZone | undefined): DateRounding {
+function intervalRounding(body: JsonObject, zone: TimeZone | undefined): Rounding {
   const spec = String(body.calendar_interval ?? body.fixed_interval ?? body.interval ?? "");
-  let utc: DateRounding;
+  let utc: Rounding;
   let size: number | null;
   if (
     body.calendar_interval !== undefined || (body.fixed_interval === undefined && CALENDAR[spec])
