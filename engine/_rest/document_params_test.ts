@@ -3,30 +3,7 @@
 
 import assert from "node:assert/strict";
 import { Engine } from "../engine.ts";
-
-// deno-lint-ignore no-explicit-any
-type Json = Record<string, any>;
-
-async function call(
-  engine: Engine,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<Json> {
-  const ndjson = typeof body === "string";
-  const init: RequestInit = {
-    method,
-    headers: { "content-type": ndjson ? "application/x-ndjson" : "application/json" },
-  };
-  if (body !== undefined) init.body = ndjson ? body : JSON.stringify(body);
-  const res = await engine.fetch(`http://engine${path}`, init);
-  const text = await res.text();
-  return { ...(text.startsWith("{") ? JSON.parse(text) : {}), code: res.status };
-}
-
-function failure(r: Json): [number, string, string] {
-  return [r.code, r.error?.type, r.error?.reason];
-}
+import { call, failure, type Reply as Json } from "../../tests/support/engine_call.ts";
 
 Deno.test("pipeline: refused as missing (index, bulk parameter, bulk item); _none writes", async () => {
   const engine = new Engine();

@@ -3,21 +3,7 @@
 
 import assert from "node:assert/strict";
 import { Engine } from "../engine.ts";
-
-// deno-lint-ignore no-explicit-any
-type Json = Record<string, any>;
-
-async function call(engine: Engine, method: string, path: string, body?: unknown): Promise<Json> {
-  const init: RequestInit = { method, headers: { "content-type": "application/json" } };
-  if (body !== undefined) init.body = JSON.stringify(body);
-  const res = await engine.fetch(`http://engine${path}`, init);
-  const text = await res.text();
-  return { ...(text.startsWith("{") ? JSON.parse(text) : {}), code: res.status };
-}
-
-function failure(r: Json): [number, string, string] {
-  return [r.code, r.error?.type, r.error?.reason];
-}
+import { call, failure } from "../../tests/support/engine_call.ts";
 
 Deno.test("get: version parsed, checked and compared (also on _source)", async () => {
   const engine = new Engine();
