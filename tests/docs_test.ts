@@ -64,8 +64,16 @@ Deno.test("docs/errors.md lists every exported error class and every code, and n
   const doc = catalogue(await read("docs/errors.md"));
   const classes = await exportedErrorClasses();
   assert.ok(classes.has("ResponseError") && classes.has("XmlSyntaxError")); // the scan sees them
-  assert.deepEqual([...classes].filter((c) => !doc.classes.has(c)), [], "classes missing from docs");
-  assert.deepEqual([...doc.classes].filter((c) => !classes.has(c)), [], "classes no longer exported");
+  assert.deepEqual(
+    [...classes].filter((c) => !doc.classes.has(c)),
+    [],
+    "classes missing from docs",
+  );
+  assert.deepEqual(
+    [...doc.classes].filter((c) => !classes.has(c)),
+    [],
+    "classes no longer exported",
+  );
   const codes = await errorCodes();
   assert.ok(codes.has("OUTCOME_UNKNOWN") && codes.has("MAPPER") && codes.has("MAPPER_LOAD"));
   assert.deepEqual([...codes].filter((c) => !doc.codes.has(c)), [], "codes missing from docs");
@@ -132,6 +140,44 @@ Deno.test("every access-style guide shows the typed and the plain JavaScript for
     assert.match(text, /^```ts$/m, guide);
     assert.match(text, /^```js$/m, guide);
     const js = [...text.matchAll(/^```js\n([\s\S]*?)^```$/gm)].map((m) => m[1]!).join("\n");
-    assert.doesNotMatch(js, /^\s*@\w+|^\s*await using |: (string|number)\b/m, `${guide}: plain JS only`);
+    assert.doesNotMatch(
+      js,
+      /^\s*@\w+|^\s*await using |: (string|number)\b/m,
+      `${guide}: plain JS only`,
+    );
   }
+});
+
+Deno.test("docs/install.md's import map names every export of deno.json, at its file", async () => {
+  const exports = JSON.parse(await read("deno.json")).exports as Record<string, string>;
+  const page = await read("docs/install.md");
+  const json = /<!-- install: file my-deno-app\/deno\.json -->\s*```json\n([\s\S]*?)\n```/.exec(
+    page,
+  );
+  assert.ok(json, "the page writes my-deno-app/deno.json");
+  const expected: Record<string, string> = {};
+  for (const [entry, path] of Object.entries(exports)) {
+    if (entry === "./cli/main") continue; // a program, run with deno task cli
+    expected[`@searchvisitor/searchvisitor${entry.slice(1)}`] = `../searchvisitor/${path.slice(2)}`;
+  }
+  assert.deepEqual(JSON.parse(json[1]!).imports, expected);
+});
+
+Deno.test("the README's install commands are lines CI runs in docs/install.md", async () => {
+  const readme = await read("README.md");
+  const section = readme.slice(
+    readme.indexOf("## Install"),
+    readme.indexOf("\n## ", readme.indexOf("## Install") + 1),
+  );
+  const block = /```sh\n([\s\S]*?)\n```/.exec(section);
+  assert.ok(block, "the README's Install section has a sh block");
+  const { installSteps } = await import("../tools/install_paths.ts");
+  const run = new Set(
+    installSteps(await read("docs/install.md")).filter((s) => s.kind === "run")
+      .flatMap((s) => s.text.split("\n")),
+  );
+  const lines = block[1]!.split("\n").filter((l) => l.trim() !== "" && !l.startsWith("#"));
+  assert.ok(lines.length >= 5);
+  assert.deepEqual(lines.filter((l) => !run.has(l)), []);
+  assert.match(section, /Not yet published/);
 });
