@@ -147,6 +147,7 @@ function bindCommand(
     const bound: BoundCommand = {
       method: command.method,
       path,
+      pathTemplate: command.pathTemplate,
       body,
       ndjson: command.ndjson,
       hints,

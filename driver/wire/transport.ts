@@ -8,10 +8,11 @@
  * - 429 and connect-phase failures (refused, DNS, TLS: nothing was sent) are retried for every
  *   request, honouring `Retry-After`;
  * - after a request may have reached the server (a reset or dropped connection after sending,
- *   an attempt timeout, 502/503/504) it is re-sent only when idempotent (GET, HEAD, DELETE,
- *   read-only POSTs, PUT of a document with an explicit id, settings/mapping PUTs, or marked
- *   `idempotent` by the caller); otherwise the call fails with `OutcomeUnknownError`, which
- *   says whether the request was sent;
+ *   an attempt timeout, 502/503/504) it is re-sent only when idempotent (GET, HEAD, an
+ *   unconditional DELETE, read-only POSTs, PUT of a document with an explicit id,
+ *   settings/mapping PUTs, or marked `idempotent` by the caller; never a scroll page), judged
+ *   from the request's `pathTemplate` (the command as written) when it has one; otherwise the
+ *   call fails with `OutcomeUnknownError`, which says whether the request was sent;
  * - waits are exponential with full jitter, within `maxRetries` and the request's deadline.
  *
  * @module
@@ -209,7 +210,7 @@ export class Transport {
     // Worked out on the first failure only: the common path never needs it.
     let known: boolean | undefined;
     const idempotent = () =>
-      known ??= req.idempotent === true || isIdempotent(req.method, req.path);
+      known ??= req.idempotent === true || isIdempotent(req.method, req.pathTemplate ?? req.path);
     const attempts = this.#maxRetries + 1;
     const tried: string[] = [];
     let last: { error: unknown; node: string } | undefined;

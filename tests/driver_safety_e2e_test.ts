@@ -1,0 +1,157 @@
+// The driver never silently doubles or skips, end to end: the real library against the engine's
+// HTTP server behind the loopback fault proxy (tests/support/fault_proxy.ts). Each test arms a
+// fault after the engine applied the request and then reads the engine directly: a scroll page
+// is never skipped, a conditional delete never answers 409 for a delete that succeeded, a bound
+// id never makes an update retryable.
+import assert from "node:assert/strict";
+import { type Connection, DataSource, OutcomeUnknownError } from "../driver/mod.ts";
+import { Engine, serve } from "../engine/mod.ts";
+import { type Fault, FaultProxy } from "./support/fault_proxy.ts";
+
+interface World {
+  proxy: FaultProxy;
+  /** Through the proxy. */
+  conn: Connection;
+  /** Straight to the engine. */
+  direct: Connection;
+}
+
+async function withProxy(fn: (w: World) => Promise<void>): Promise<void> {
+  const engine = new Engine();
+  const server = await serve(engine, { port: 0 });
+  const proxy = new FaultProxy(server.url);
+  const direct = await new DataSource({ nodes: [server.url] }).getConnection();
+  const conn = await new DataSource({
+    nodes: [proxy.url],
+    retryBaseDelayMs: 1,
+    timeoutMs: 2_000,
+  }).getConnection();
+  try {
+    await fn({ proxy, conn, direct });
+  } finally {
+    await conn.close();
+    await direct.close();
+    await proxy.close();
+    await server.close();
+    engine.close();
+  }
+}
+
+const FAULTS: Fault[] = ["502-after-apply", "drop-after-apply"];
+
+async function load(direct: Connection, docs: number): Promise<void> {
+  let bulk = "POST /s/_bulk?refresh=true\n";
+  for (let n = 0; n < docs; n++) bulk += `{"index":{"_id":"${n}"}}\n{"n":${n}}\n`;
+  await direct.createStatement().executeUpdate(bulk);
+}
+
+for (const fault of FAULTS) {
+  Deno.test(`${fault}: a scroll page (id in the body or the path) is not re-sent, so no page is skipped`, async () => {
+    await withProxy(async ({ proxy, conn, direct }) => {
+      await load(direct, 13);
+      const first = await direct.createStatement()
+        .executeQuery('POST /s/_search?scroll=1m {"size": 3, "sort": ["n"]}');
+      const id = first.scrollId!;
+      assert.equal(typeof id, "string");
+
+      for (
+        const [text, args] of [
+          ['GET /_search/scroll {"scroll": "1m", "scroll_id": ?}', [id]],
+          ["GET /_search/scroll/{?}?scroll=1m", [id]],
+          ['POST /_search/scroll {"scroll": "1m", "scroll_id": ?}', [id]],
+        ] as const
+      ) {
+        proxy.plan(fault, (_m, path) => path.startsWith("/_search/scroll"));
+        const before = proxy.count;
+        const error = await conn.createStatement().executeQuery(text, [...args]).catch((e) => e);
+        assert.ok(error instanceof OutcomeUnknownError, `${text}: ${error}`);
+        assert.equal(error.sent, true);
+        assert.equal(proxy.count - before, 1, `${text} was sent once`);
+      }
+      // The engine moved the cursor once per attempt (3 pages of 3 are gone): the caller was told
+      // each time rather than handed the page after a lost one as if it were the next.
+      const rest = await direct.createStatement()
+        .executeQuery('POST /_search/scroll {"scroll": "1m", "scroll_id": ?}', [id]);
+      const ids: string[] = [];
+      while (rest.next()) ids.push(rest.getString("_ID")!);
+      assert.deepEqual(ids, ["12"]);
+    });
+  });
+
+  Deno.test(`${fault}: a stream over a scroll fails with OutcomeUnknownError instead of skipping a page`, async () => {
+    await withProxy(async ({ proxy, conn, direct }) => {
+      await load(direct, 10);
+      proxy.plan(fault, (_m, path) => path.startsWith("/_search/scroll"));
+      const seen: number[] = [];
+      const error = await (async () => {
+        const rows = conn.stream('POST /s/_search {"sort": ["n"]}', [], {
+          pageSize: 3,
+          mode: "scroll",
+        });
+        for await (const row of rows) seen.push(JSON.parse(String(row._DOC)).n);
+      })().catch((e) => e);
+      assert.ok(error instanceof OutcomeUnknownError, String(error));
+      assert.deepEqual(seen, [0, 1, 2], "the rows before the lost page, and none after it");
+    });
+  });
+
+  Deno.test(`${fault}: a conditional DELETE is sent once; a plain DELETE is still re-sent`, async () => {
+    await withProxy(async ({ proxy, conn, direct }) => {
+      await direct.createStatement().executeUpdate('PUT /d/_doc/a?refresh=true {"n": 1}');
+      await direct.createStatement().executeUpdate('PUT /d/_doc/b?refresh=true {"n": 1}');
+      await direct.createStatement()
+        .executeUpdate('PUT /d/_doc/x?version=5&version_type=external {"n": 1}');
+      const a = await direct.createStatement()
+        .executeQuery(
+          'GET /d/_search {"seq_no_primary_term": true, "query": {"ids": {"values": ["a"]}}}',
+        );
+      assert.ok(a.next());
+      const hit = a.getHit();
+
+      for (
+        const [text, args] of [
+          ["DELETE /d/_doc/a?if_seq_no={?}&if_primary_term={?}", [hit.seqNo, hit.primaryTerm]],
+          ["DELETE /d/_doc/x?version={?}&version_type=external", [6]],
+        ] as const
+      ) {
+        proxy.plan(fault, (m) => m === "DELETE");
+        const before = proxy.count;
+        const error = await conn.createStatement().executeUpdate(text, [...args]).catch((e) => e);
+        assert.ok(error instanceof OutcomeUnknownError, `${text}: ${error}`);
+        assert.equal(
+          proxy.count - before,
+          1,
+          `${text} was sent once (no 409 for a delete that succeeded)`,
+        );
+      }
+      for (const id of ["a", "x"]) {
+        const gone = await direct.createStatement().executeQuery("GET /d/_doc/{?}", [id]);
+        assert.equal(gone.next(), false, `the delete of ${id} was applied, once`);
+      }
+
+      proxy.plan(fault, (m) => m === "DELETE");
+      const before = proxy.count;
+      assert.equal(await conn.createStatement().executeUpdate("DELETE /d/_doc/b"), 0);
+      assert.equal(proxy.count - before, 2, "an unconditional DELETE is re-sent");
+    });
+  });
+
+  Deno.test(`${fault}: a bound id that spells _search, _count or _refresh leaves a scripted update applied once`, async () => {
+    await withProxy(async ({ proxy, conn, direct }) => {
+      for (const id of ["_search", "_count", "_refresh"]) {
+        await direct.createStatement().executeUpdate('PUT /cnt/_doc/{?} {"n": 0}', [id]);
+        proxy.plan(fault, (m) => m === "POST");
+        const before = proxy.count;
+        const error = await conn.createStatement().executeUpdate(
+          'POST /cnt/_update/{?} {"script": {"source": "ctx._source.n += 1"}}',
+          [id],
+        ).catch((e) => e);
+        assert.ok(error instanceof OutcomeUnknownError, `${id}: ${error}`);
+        assert.equal(proxy.count - before, 1, `the update of ${id} was sent once`);
+        const rs = await direct.createStatement().executeQuery("GET /cnt/_doc/{?}", [id]);
+        assert.ok(rs.next());
+        assert.equal(JSON.parse(rs.getString("_DOC")!).n, 1, `${id} was incremented once`);
+      }
+    });
+  });
+}
