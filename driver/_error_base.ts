@@ -11,6 +11,7 @@ export type ErrorCode =
   | "TIMEOUT"
   | "OUTCOME_UNKNOWN"
   | "INVALID_RESPONSE"
+  | "REDIRECT"
   | "RESPONSE_TOO_LARGE"
   | "UNSUPPORTED_FEATURE"
   | "BULK"

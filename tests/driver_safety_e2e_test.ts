@@ -2,11 +2,14 @@
 // HTTP server behind the loopback fault proxy (tests/support/fault_proxy.ts). Each test arms a
 // fault after the engine applied the request and then reads the engine directly: a scroll page
 // is never skipped, a conditional delete never answers 409 for a delete that succeeded, a bound
-// id never makes an update retryable.
+// id never makes an update retryable. Redirects (loopback node:http servers) are never followed,
+// whichever fetch the data source uses.
 import assert from "node:assert/strict";
-import { type Connection, DataSource, OutcomeUnknownError } from "../driver/mod.ts";
+import { type Connection, DataSource, OutcomeUnknownError, RedirectError } from "../driver/mod.ts";
 import { Engine, serve } from "../engine/mod.ts";
+import { nodeFetch } from "../contrib/fetch_node.ts";
 import { type Fault, FaultProxy } from "./support/fault_proxy.ts";
+import { httpServer } from "./support/loopback_servers.ts";
 
 interface World {
   proxy: FaultProxy;
@@ -155,3 +158,67 @@ for (const fault of FAULTS) {
     });
   });
 }
+
+Deno.test("a 3xx is a RedirectError with the status and the redacted location; nothing follows it", async () => {
+  let elsewhereHits = 0;
+  const elsewhere = await httpServer((_req, res) => {
+    elsewhereHits++;
+    res.writeHead(201, { "content-type": "application/json" });
+    res.end('{"_id":"stolen","result":"created"}');
+  });
+  let status = 307;
+  let redirectorHits = 0;
+  const location = `http://user:pa55word@${elsewhere.url.slice(7)}/cnt/_doc?token=t0k3n`;
+  const redirector = await httpServer((req, res) => {
+    redirectorHits++;
+    req.resume();
+    res.writeHead(status, { location, "content-type": "application/json" });
+    res.end("{}");
+  });
+  const nodeFetcher = nodeFetch();
+  // An in-process fetch (marked as the engine's is) that answers a redirect.
+  const inProcess = Object.assign(
+    (_url: string, _init: RequestInit) =>
+      Promise.resolve(new Response("{}", { status, headers: { location } })),
+    { [Symbol.for("searchvisitor.inProcessFetch")]: true },
+  );
+  const fetches = {
+    "runtime fetch": undefined,
+    "contrib/fetch_node": nodeFetcher,
+    "in-process fetch": inProcess,
+  };
+  try {
+    for (const [name, fetch] of Object.entries(fetches)) {
+      const conn = await new DataSource({ nodes: [redirector.url], fetch, retryBaseDelayMs: 1 })
+        .getConnection();
+      try {
+        for (const code of [301, 302, 303, 307, 308]) {
+          status = code;
+          for (const text of ['POST /cnt/_doc {"n": 1}', 'POST /cnt/_search {"size": 1}']) {
+            const before = redirectorHits;
+            const error = await conn.createStatement().execute(text).catch((e) => e);
+            const what = `${name} ${code} ${text}`;
+            assert.ok(error instanceof RedirectError, `${what}: ${error}`);
+            assert.equal(error.code, "REDIRECT");
+            assert.equal(error.status, code, what);
+            assert.equal(
+              error.location,
+              location.replace("user:pa55word@", "***@").replace("t0k3n", "***"),
+            );
+            assert.doesNotMatch(`${error.message} ${error.stack}`, /pa55word|t0k3n/, what);
+            if (fetch !== inProcess) {
+              assert.equal(redirectorHits - before, 1, `${what}: not retried`);
+            }
+          }
+        }
+      } finally {
+        await conn.close();
+      }
+    }
+    assert.equal(elsewhereHits, 0, "no request ever reached the redirect's target");
+  } finally {
+    nodeFetcher.close();
+    await redirector.stop();
+    await elsewhere.stop();
+  }
+});
