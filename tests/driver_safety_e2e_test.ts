@@ -3,11 +3,19 @@
 // fault after the engine applied the request and then reads the engine directly: a scroll page
 // is never skipped, a conditional delete never answers 409 for a delete that succeeded, a bound
 // id never makes an update retryable. Redirects (loopback node:http servers) are never followed,
-// whichever fetch the data source uses.
+// whichever fetch the data source uses; a 2xx of the wrong shape is refused and counts past 2^53
+// read exactly (loopback servers answering fixed bodies).
 import assert from "node:assert/strict";
-import { type Connection, DataSource, OutcomeUnknownError, RedirectError } from "../driver/mod.ts";
+import {
+  type Connection,
+  DataSource,
+  InvalidResponseError,
+  OutcomeUnknownError,
+  RedirectError,
+} from "../driver/mod.ts";
 import { Engine, serve } from "../engine/mod.ts";
-import { nodeFetch } from "../contrib/fetch_node.ts";
+import { JdbcTemplate } from "../template/mod.ts";
+import { nodeFetch } from "@searchvisitor/searchvisitor/contrib/fetch_node";
 import { type Fault, FaultProxy } from "./support/fault_proxy.ts";
 import { httpServer } from "./support/loopback_servers.ts";
 
@@ -220,5 +228,84 @@ Deno.test("a 3xx is a RedirectError with the status and the redacted location; n
     nodeFetcher.close();
     await redirector.stop();
     await elsewhere.stop();
+  }
+});
+
+/** A node:http server that answers every request with `answer(method, path)` as JSON text. */
+async function answering(answer: (method: string, path: string) => string) {
+  return await httpServer((req, res) => {
+    req.resume();
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(answer(req.method ?? "", req.url ?? ""));
+  });
+}
+
+Deno.test("a 2xx of the wrong shape over the wire is an InvalidResponseError, never 0 rows or a count of 1", async () => {
+  let body = "[]";
+  const server = await answering(() => body);
+  const conn = await new DataSource({ nodes: [server.url], maxRetries: 0 }).getConnection();
+  try {
+    const cases: [string, string][] = [
+      ["POST /i/_search {}", "[]"],
+      ["POST /i/_search {}", '{"took":1,"timed_out":false}'],
+      ["GET /i/_count", "[]"],
+      ["GET /i/_count", '{"_shards":{"total":1}}'],
+      ['PUT /i/_doc/1 {"n": 1}', "[]"],
+      ['POST /i/_doc {"n": 1}', '{"acknowledged":true}'],
+      ['POST /_bulk\n{"index":{"_index":"i"}}\n{"n":1}\n', '{"took":1,"errors":false}'],
+      ['POST /i/_update/1 {"doc": {"n": 2}}', '{"_id":"1"}'],
+      ["DELETE /i/_doc/1", "[]"],
+      ['POST /i/_delete_by_query {"query": {"match_all": {}}}', '{"took":1}'],
+    ];
+    for (const [text, answer] of cases) {
+      body = answer;
+      const error = await conn.createStatement().execute(text).catch((e) => e);
+      assert.ok(error instanceof InvalidResponseError, `${text} → ${answer}: ${error}`);
+      assert.equal(error.status, 200);
+    }
+    // What the caller trimmed with filter_path is theirs to trim.
+    body = '{"aggregations":{"n":{"value":3}}}';
+    const rs = await conn.createStatement()
+      .executeQuery(
+        'POST /i/_search?filter_path=aggregations {"aggs": {"n": {"max": {"field": "n"}}}}',
+      );
+    assert.equal(rs.rowCount, 0);
+    assert.deepEqual(rs.aggregations, { n: { value: 3 } });
+  } finally {
+    await conn.close();
+    await server.stop();
+  }
+});
+
+Deno.test("counts past 2^53 read exactly: COUNT, getLong, queryForNumber, by-query update counts", async () => {
+  const big = "9007199254740993"; // 2^53 + 1; as a double it would read ...992
+  const server = await answering((_method, path) =>
+    path.includes("_count")
+      ? `{"count":${big},"_shards":{"total":1,"successful":1,"skipped":0,"failed":0}}`
+      : path.includes("_update_by_query")
+      ? `{"took":1,"total":${big},"updated":${big},"failures":[]}`
+      : `{"took":1,"total":${big},"deleted":${big},"failures":[]}`
+  );
+  const ds = new DataSource({ nodes: [server.url] });
+  const conn = await ds.getConnection();
+  try {
+    const rs = await conn.createStatement().executeQuery("GET /huge/_count");
+    assert.ok(rs.next());
+    assert.equal(rs.getLong("COUNT"), BigInt(big));
+    assert.equal(rs.getObject("COUNT"), BigInt(big));
+
+    const jdbc = new JdbcTemplate(ds);
+    assert.equal(await jdbc.queryForNumber("GET /huge/_count"), BigInt(big));
+    assert.equal(await jdbc.queryForLong("GET /huge/_count"), BigInt(big));
+
+    for (const text of ["POST /huge/_update_by_query {}", "POST /huge/_delete_by_query {}"]) {
+      const stmt = conn.createStatement();
+      assert.equal(await stmt.execute(text), false);
+      assert.equal(stmt.getLargeUpdateCount(), BigInt(big), text);
+      assert.equal(stmt.getUpdateCount(), Number(big), `${text}: the nearest double, not 0`);
+    }
+  } finally {
+    await conn.close();
+    await server.stop();
   }
 });
