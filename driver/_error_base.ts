@@ -30,7 +30,8 @@ export interface ErrorOptions {
 
 // User info runs to the last `@` of the token: a password may hold `#`, `?`, `/` or `@`.
 const CREDENTIALS_IN_URL = /(\b[a-z][a-z0-9+.-]*:\/\/)\S*@/gi;
-const SECRET_PARAMS = /([?&;](?:password|pass|pwd|apikey|api_key|token|bearer)=)[^&;\s]*/gi;
+// A secret runs to the next `&` (properties split on `&` only, so `;` may be part of a password).
+const SECRET_PARAMS = /([?&;](?:password|pass|pwd|apikey|api_key|token|bearer)=)[^&\s]*/gi;
 
 /**
  * Removes credentials from a URL or a piece of text: user info in URLs (`http://u:p@h`) and
