@@ -4,9 +4,12 @@
 // is never skipped, a conditional delete never answers 409 for a delete that succeeded, a bound
 // id never makes an update retryable. Redirects (loopback node:http servers) are never followed,
 // whichever fetch the data source uses; a 2xx of the wrong shape is refused and counts past 2^53
-// read exactly (loopback servers answering fixed bodies).
+// read exactly (loopback servers answering fixed bodies); deep values and templates fail before
+// anything is sent, and the XML test language keeps the prototype chain out of reach.
 import assert from "node:assert/strict";
 import {
+  BindError,
+  CommandSyntaxError,
   type Connection,
   DataSource,
   InvalidResponseError,
@@ -15,6 +18,7 @@ import {
 } from "../driver/mod.ts";
 import { Engine, serve } from "../engine/mod.ts";
 import { JdbcTemplate } from "../template/mod.ts";
+import { parseMapperFile } from "../xml/mod.ts";
 import { nodeFetch } from "@searchvisitor/searchvisitor/contrib/fetch_node";
 import { type Fault, FaultProxy } from "./support/fault_proxy.ts";
 import { httpServer } from "./support/loopback_servers.ts";
@@ -307,5 +311,80 @@ Deno.test("counts past 2^53 read exactly: COUNT, getLong, queryForNumber, by-que
   } finally {
     await conn.close();
     await server.stop();
+  }
+});
+
+Deno.test("a bound value nested 100,000 deep is a BindError before anything is sent; so are deep templates", async () => {
+  const engine = new Engine();
+  let sent = 0;
+  const fetch = Object.assign(
+    (url: string, init: RequestInit) => (sent++, engine.fetch(url, init)),
+    { [Symbol.for("searchvisitor.inProcessFetch")]: true },
+  );
+  const ds = new DataSource({ nodes: ["http://engine"], fetch });
+  const conn = await ds.getConnection();
+  try {
+    let deep: unknown = "x";
+    for (let i = 0; i < 100_000; i++) deep = { bool: { must: [deep] } };
+    const jdbc = new JdbcTemplate(ds);
+    const attempts: [string, () => Promise<unknown>][] = [
+      [
+        "statement",
+        () => conn.createStatement().executeQuery('POST /i/_search {"query": ?}', [deep]),
+      ],
+      ["template", () => jdbc.queryForList('POST /i/_search {"query": #{q}}', { q: deep })],
+      ["batch", async () => {
+        const ps = conn.prepareStatement("PUT /i/_doc/{?} ?");
+        ps.setObject(1, "1");
+        ps.setObject(2, { n: deep });
+        ps.addBatch();
+        return await ps.executeBatch();
+      }],
+    ];
+    for (const [what, attempt] of attempts) {
+      const error = await attempt().catch((e) => e);
+      assert.ok(error instanceof BindError, `${what}: ${error}`);
+      assert.match(error.message, /nests deeper than 512 levels/);
+    }
+    const rules = 'POST /i/_search {"query": ' + "@{if, a, ".repeat(100_000) + "{}" +
+      "}".repeat(100_000) + "}";
+    const error = await jdbc.queryForList(rules, { a: true }).catch((e) => e);
+    assert.ok(error instanceof CommandSyntaxError, String(error));
+    assert.equal(sent, 0, "nothing was sent");
+  } finally {
+    await conn.close();
+    engine.close();
+  }
+});
+
+Deno.test("the XML test language refuses user['constructor'] and user['__proto__'] as it refuses user.constructor", async () => {
+  const engine = new Engine();
+  const ds = new DataSource({ nodes: ["http://engine"], fetch: engine.fetch, indexRefresh: true });
+  try {
+    const mapper = (test: string) =>
+      `<mapper namespace="users">
+  <select id="find">POST /users/_search {"query": <if test="${test}">{"term": {"name": #{user.name}}}</if><if test="user == null">{"match_all": {}}</if>}</select>
+</mapper>`;
+    for (
+      const test of [
+        "user.constructor != null",
+        "user['constructor'] != null",
+        "user['__proto__'] != null",
+      ]
+    ) {
+      assert.throws(
+        () => parseMapperFile(mapper(test)),
+        (e: unknown) => e instanceof Error && /is not reachable in a test/.test(e.message),
+        test,
+      );
+    }
+    // The same statement with an own member runs on the engine.
+    await new JdbcTemplate(ds).executeUpdate('PUT /users/_doc/1 {"name": "ann"}');
+    const find = parseMapperFile(mapper("user['name'] != null")).statements.get("find")!;
+    const r = find.render({ user: { name: "ann" } });
+    const rows = await new JdbcTemplate(ds).queryForList(r.text, r.args);
+    assert.deepEqual(rows.map((row) => row._ID), ["1"]);
+  } finally {
+    engine.close();
   }
 });
