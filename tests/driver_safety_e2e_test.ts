@@ -32,23 +32,23 @@ interface World {
 }
 
 async function withProxy(fn: (w: World) => Promise<void>): Promise<void> {
-  const engine = new Engine();
-  const server = await serve(engine, { port: 0 });
-  const proxy = new FaultProxy(server.url);
-  const direct = await new DataSource({ nodes: [server.url] }).getConnection();
-  const conn = await new DataSource({
-    nodes: [proxy.url],
-    retryBaseDelayMs: 1,
-    timeoutMs: 2_000,
-  }).getConnection();
+  // Undone in reverse order, also when a step of the setup fails.
+  const undo: (() => unknown)[] = [];
   try {
+    const engine = new Engine();
+    undo.push(() => engine.close());
+    const server = await serve(engine, { port: 0 });
+    undo.push(() => server.close());
+    const proxy = new FaultProxy(server.url);
+    undo.push(() => proxy.close());
+    const direct = await new DataSource({ nodes: [server.url] }).getConnection();
+    undo.push(() => direct.close());
+    const options = { nodes: [proxy.url], retryBaseDelayMs: 1, timeoutMs: 2_000 };
+    const conn = await new DataSource(options).getConnection();
+    undo.push(() => conn.close());
     await fn({ proxy, conn, direct });
   } finally {
-    await conn.close();
-    await direct.close();
-    await proxy.close();
-    await server.close();
-    engine.close();
+    for (const step of undo.reverse()) await step();
   }
 }
 
