@@ -81,6 +81,7 @@ for (const fault of FAULTS) {
         const error = await conn.createStatement().executeQuery(text, [...args]).catch((e) => e);
         assert.ok(error instanceof OutcomeUnknownError, `${text}: ${error}`);
         assert.equal(error.sent, true);
+        assert.match(error.message, /would silently skip the lost one\. Start the scroll again/);
         assert.equal(proxy.count - before, 1, `${text} was sent once`);
       }
       // The engine moved the cursor once per attempt (3 pages of 3 are gone): the caller was told
