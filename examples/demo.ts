@@ -33,7 +33,9 @@ class City {
 
 const started = performance.now();
 const target = await demoTarget(Deno.args, () => serve(new Engine(), { port: 0 }));
-const ds = new DataSource({ nodes: [target.url] });
+// A real cluster on a busy machine can take longer than the default 30 s over a 10,000-document
+// bulk request; the demo waits up to two minutes there rather than give up on the load.
+const ds = new DataSource({ nodes: [target.url], ...(target.real ? { timeoutMs: 120_000 } : {}) });
 const jdbc = new JdbcTemplate(ds);
 await target.refuseExisting(jdbc);
 

@@ -9,7 +9,7 @@
 # Environment: REAL_STATE (state folder, default <repo>/.real), REAL_CACHE (downloads, default
 # <repo>/.real/cache), REAL_PORT_BASE (first of 20 HTTP ports, default 9200; transport = +100),
 # REAL_HEAP (max heap per engine, default 1g), REAL_TIMEOUT (seconds to wait for health, default 180),
-# JAVA_HOME (used when it is Java 21+).
+# REAL_MAVEN_ARGS (extra Maven arguments, e.g. "-s settings.xml"), JAVA_HOME (used when it is 21+).
 # The file may be sourced (`source real/real.sh`) for its functions; it then does nothing itself.
 set -euo pipefail
 
@@ -17,6 +17,9 @@ REAL_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO_DIR=$(cd "$REAL_DIR/.." && pwd)
 STATE=${REAL_STATE:-$REPO_DIR/.real}
 CACHE=${REAL_CACHE:-$REPO_DIR/.real/cache}
+# Absolute, since the engines run from their own folders.
+[[ $STATE = /* ]] || STATE=$PWD/$STATE
+[[ $CACHE = /* ]] || CACHE=$PWD/$CACHE
 PORT_BASE=${REAL_PORT_BASE:-9200}
 HEAP=${REAL_HEAP:-1g}
 TIMEOUT=${REAL_TIMEOUT:-180}
@@ -45,9 +48,12 @@ java_major() { # JAVA_BIN -> major version, or nothing
 # Prints a JAVA_HOME of Java 21 or newer: $JAVA_HOME if it is one, else the Temurin 25 JDK, else
 # any JDK 21+ under /usr/lib/jvm.
 find_java() {
-  local seen=() candidate major
+  local seen=() visited=" " candidate real major
   for candidate in "${JAVA_HOME:-}" /usr/lib/jvm/temurin-25-jdk-amd64 /usr/lib/jvm/*; do
     [ -n "$candidate" ] && [ -x "$candidate/bin/java" ] || continue
+    real=$(readlink -f "$candidate/bin/java")
+    [[ $visited == *" $real "* ]] && continue
+    visited="$visited$real "
     major=$(java_major "$candidate/bin/java")
     seen+=("$candidate (Java ${major:-?})")
     if [ -n "$major" ] && [ "$major" -ge 21 ]; then
@@ -74,14 +80,15 @@ mvn_with_retries() {
   local log=$1 attempt
   shift
   for attempt in 1 2 3; do
-    if mvn -B -q -Dstyle.color=never -f "$REAL_DIR/pom.xml" -Dreal.cache="$CACHE" "$@" >"$log" 2>&1; then
+    # shellcheck disable=SC2086 # REAL_MAVEN_ARGS is a list of arguments (e.g. -s settings.xml)
+    if mvn -B -q -Dstyle.color=never ${REAL_MAVEN_ARGS:-} -f "$REAL_DIR/pom.xml" -Dreal.cache="$CACHE" "$@" >"$log" 2>&1; then
       return 0
     fi
     say "download attempt $attempt of 3 failed ($*)"
     [ "$attempt" -lt 3 ] && sleep $((attempt * 5))
   done
   tail -n 30 "$log" >&2
-  if grep -qiE 'could not transfer|could not resolve|unknown ?host|connection refused|status code: 40[0-9]|timed out' "$log"; then
+  if grep -qiE 'could not transfer|could not resolve|unable to find/resolve|no plugin found|offline mode|unknown ?host|connection refused|status code: 40[0-9]|timed out' "$log"; then
     say "error: Maven Central refused or could not be reached: the download failed three times (log: $log)"
   else
     say "error: Maven failed three times (log: $log)"
@@ -128,6 +135,7 @@ fetch_elasticsearch() {
   rm -rf "$home"
   mv "$tmp/elasticsearch-$ES_VERSION" "$home"
   rmdir "$tmp"
+  rm -f "$zip" # Maven keeps it in ~/.m2
   chmod -R a+rX "$home"
   touch "$home/.complete"
 }
