@@ -5,7 +5,7 @@
 
 import type { ParsedCommand } from "../../driver/mod.ts";
 import { escapeXml } from "./charts.ts";
-import type { Arguments, Prepared } from "./commands.ts";
+import { type Arguments, isTemplate, type Prepared } from "./commands.ts";
 
 /** The command in each style; `lambda` is undefined when the command has no lambda form. */
 export interface Styles {
@@ -181,7 +181,8 @@ function jdbcMethod(cmd: ParsedCommand): string {
 export function stylesFor(source: string, prepared: Prepared, args: Arguments): Styles {
   const cmd = prepared.parsed.commands[0];
   if (cmd === undefined) throw new Error("no command to show");
-  const positional = cmd.slots.length > 0;
+  // Template text names its values already; plain text with ? / {?} gets #{argN} names.
+  const positional = !isTemplate(source) && cmd.slots.length > 0;
   const named = positional
     ? namePlaceholders(prepared.text, cmd).split("\n").slice(cmd.line - 1).join("\n").trimStart()
     : source.trim();
@@ -190,7 +191,7 @@ export function stylesFor(source: string, prepared: Prepared, args: Arguments): 
   const text = source.trim();
   const jdbcArgs = positional
     ? `, ${JSON.stringify(prepared.args)}`
-    : /[#$@]\{/.test(text)
+    : isTemplate(text)
     ? `, ${JSON.stringify(args.named)}`
     : "";
   const jdbc = [
