@@ -19,7 +19,8 @@ import {
   segmentAt,
   splitCommands,
 } from "./commands.ts";
-import { chartsFor, escapeXml, renderChart } from "./charts.ts";
+import { chartsFor, renderChart } from "./charts.ts";
+import { escapeXml } from "./_json.ts";
 import { stylesFor } from "./styles.ts";
 
 const SAMPLE = `# The sample data: "Load sample cities" above (1,000 GeoNames cities, CC BY 4.0).

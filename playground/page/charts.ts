@@ -3,6 +3,8 @@
 // aggregation under another one as grouped bars, and the scores of a `knn` search as bars.
 // The request body says which type each aggregation is; the response gives the buckets.
 
+import { escapeXml, isObject, type Json } from "./_json.ts";
+
 /** One chart: categories along the bottom, one or more series of values. */
 export interface ChartSpec {
   /** The aggregation's name (or `knn`). */
@@ -17,12 +19,7 @@ export interface ChartSpec {
   readonly series: readonly { readonly name: string; readonly values: readonly number[] }[];
 }
 
-type Json = Record<string, unknown>;
 const BUCKET_TYPES = ["terms", "histogram", "date_histogram", "range", "date_range"];
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** The bucket aggregations of a request's `aggs`: name → type and sub-aggregations. */
 function bucketAggs(aggs: unknown): { name: string; type: string; sub: unknown }[] {
@@ -128,11 +125,6 @@ export function chartsFor(body: unknown, response: unknown): ChartSpec[] {
     });
   }
   return charts;
-}
-
-/** Escapes text for SVG/HTML content and attributes. */
-export function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 const COLORS = ["#3b6fd4", "#e0812b", "#3a9d5d", "#c4453c", "#8a5cc2", "#7a7a7a"];

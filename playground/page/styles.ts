@@ -4,7 +4,7 @@
 // become named ones (`#{arg1}`) where a style needs names.
 
 import type { ParsedCommand } from "../../driver/mod.ts";
-import { escapeXml } from "./charts.ts";
+import { escapeXml, isObject } from "./_json.ts";
 import { type Arguments, isTemplate, type Prepared } from "./commands.ts";
 
 /** The command in each style; `lambda` is undefined when the command has no lambda form. */
@@ -15,12 +15,6 @@ export interface Styles {
   readonly lambda: string | undefined;
   /** A mapper file with one statement. */
   readonly xml: string;
-}
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 function isWrite(cmd: ParsedCommand): boolean {
