@@ -12,9 +12,13 @@ const DEFAULT_OUT = new URL("../dist/playground/app.js", import.meta.url);
  * Bundles the page.
  *
  * @param out Where the bundle goes.
+ * @param options An inline source map (the default) and minification (off by default).
  * @returns The bundle's size in bytes.
  */
-export async function buildPlayground(out: URL = DEFAULT_OUT): Promise<number> {
+export async function buildPlayground(
+  out: URL = DEFAULT_OUT,
+  options: { sourceMap?: boolean; minify?: boolean } = {},
+): Promise<number> {
   await Deno.mkdir(new URL(".", out), { recursive: true });
   const { code, stderr } = await new Deno.Command(Deno.execPath(), {
     args: [
@@ -24,7 +28,8 @@ export async function buildPlayground(out: URL = DEFAULT_OUT): Promise<number> {
       "browser",
       "--format",
       "esm",
-      "--sourcemap=inline",
+      ...(options.sourceMap === false ? [] : ["--sourcemap=inline"]),
+      ...(options.minify ? ["--minify"] : []),
       "--output",
       out.pathname,
       ENTRY.pathname,
