@@ -9,10 +9,31 @@ import type { AddressInfo } from "node:net";
 import { readFile } from "node:fs/promises";
 import { Engine, type EngineServer, serve } from "../engine/mod.ts";
 
-/** The path prefix of the page's files; the engine has no route under it. */
+/**
+ * The path prefix of the page's files; the engine has no route under it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { PLAYGROUND_PATH } from "./server_node.ts";
+ *
+ * assert.equal(PLAYGROUND_PATH, "/_playground/");
+ * ```
+ */
 export const PLAYGROUND_PATH = "/_playground/";
 
-/** Options of {@link startPlayground}. */
+/**
+ * Options of {@link startPlayground}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { defaultFiles, type PlaygroundOptions } from "./server_node.ts";
+ *
+ * const options: PlaygroundOptions = { port: 0, opensearch: true, files: defaultFiles() };
+ * assert.equal(options.files?.static.protocol, "file:");
+ * ```
+ */
 export interface PlaygroundOptions {
   /** Port of the page's origin; 0 (the default) picks a free port. */
   port?: number;
@@ -22,7 +43,18 @@ export interface PlaygroundOptions {
   files?: { static: URL; bundle: URL };
 }
 
-/** A running playground. */
+/**
+ * A running playground (see {@link startPlayground} for one started and stopped).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { Playground } from "./server_node.ts";
+ *
+ * const urlOf = (p: Playground) => new URL(p.url).pathname;
+ * assert.equal(typeof urlOf, "function");
+ * ```
+ */
 export interface Playground {
   /** The page's URL (`http://127.0.0.1:PORT/_playground/`). */
   url: string;
@@ -42,14 +74,42 @@ const TYPES: Record<string, string> = {
   svg: "image/svg+xml",
 };
 
-/** The file a page path names, or undefined when it names none (no `..`, no hidden files). */
+/**
+ * The file a page path names, or undefined when it names none (no `..`, no folders, no hidden
+ * files).
+ *
+ * @param path The request's path, under {@link PLAYGROUND_PATH}.
+ * @returns The file's name in the static folder (`app.js` is the bundle).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { pageFile } from "./server_node.ts";
+ *
+ * assert.equal(pageFile("/_playground/"), "index.html");
+ * assert.equal(pageFile("/_playground/style.css"), "style.css");
+ * assert.equal(pageFile("/_playground/..%2Fmain.ts"), undefined);
+ * ```
+ */
 export function pageFile(path: string): string | undefined {
   const rest = path.slice(PLAYGROUND_PATH.length);
   if (rest === "") return "index.html";
   return /^[a-z0-9_]+\.(html|js|css|ndjson|svg)$/.test(rest) ? rest : undefined;
 }
 
-/** The default places of the page's files: `static/` beside this file, the bundle in `dist/`. */
+/**
+ * The default places of the page's files: `static/` beside this file, the bundle in `dist/`.
+ *
+ * @returns The static folder and the bundle's file.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { defaultFiles } from "./server_node.ts";
+ *
+ * assert.match(defaultFiles().bundle.pathname, /\/dist\/playground\/app\.js$/);
+ * ```
+ */
 export function defaultFiles(): { static: URL; bundle: URL } {
   return {
     static: new URL("./static/", import.meta.url),
@@ -62,6 +122,22 @@ export function defaultFiles(): { static: URL; bundle: URL } {
  *
  * @param options Port, flavour, where the files are.
  * @returns The page's URL and `close()`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { startPlayground } from "./server_node.ts";
+ *
+ * const bundle = new URL(`file://${await Deno.makeTempFile({ suffix: ".js" })}`);
+ * const files = { static: new URL("./static/", import.meta.url), bundle };
+ * const playground = await startPlayground({ port: 0, files });
+ * const page = await fetch(playground.url);
+ * assert.match(await page.text(), /searchvisitor playground/);
+ * // Every other path is the engine's.
+ * assert.equal((await (await fetch(`${playground.origin}/_count`)).json()).count, 0);
+ * await playground.close();
+ * await Deno.remove(bundle);
+ * ```
  */
 export async function startPlayground(options: PlaygroundOptions = {}): Promise<Playground> {
   const files = options.files ?? defaultFiles();

@@ -5,7 +5,18 @@
 
 import { escapeXml, isObject, type Json } from "./_json.ts";
 
-/** One chart: categories along the bottom, one or more series of values. */
+/**
+ * One chart: categories along the bottom, one or more series of values.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { ChartSpec } from "./charts.ts";
+ *
+ * const spec: ChartSpec = { name: "n", type: "terms", kind: "bar", labels: ["a"], series: [{ name: "doc_count", values: [1] }] };
+ * assert.equal(spec.series[0]!.values.length, spec.labels.length);
+ * ```
+ */
 export interface ChartSpec {
   /** The aggregation's name (or `knn`). */
   readonly name: string;

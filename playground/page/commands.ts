@@ -6,7 +6,18 @@
 import { type ParsedScript, parseScript } from "../../driver/mod.ts";
 import { bindTemplate } from "../../template/mod.ts";
 
-/** One command of the editor: its text and its 1-based lines. */
+/**
+ * One command of the editor: its text and its 1-based lines.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type Segment, splitCommands } from "./commands.ts";
+ *
+ * const [s]: Segment[] = splitCommands("\nGET /a/_count");
+ * assert.deepEqual(s, { text: "GET /a/_count", startLine: 2, endLine: 2 });
+ * ```
+ */
 export interface Segment {
   /** The command's text, hints included. */
   readonly text: string;
@@ -79,7 +90,18 @@ export function segmentAt(segments: readonly Segment[], line: number): Segment |
   return found;
 }
 
-/** What the page sends for one command: the driver text and its arguments. */
+/**
+ * What the page sends for one command: the driver text and its arguments.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type Prepared, prepare, splitCommands } from "./commands.ts";
+ *
+ * const p: Prepared = prepare(splitCommands('GET /a/_search {"size": ?}')[0]!, { positional: [2], named: {} });
+ * assert.deepEqual(p.args, [2]);
+ * ```
+ */
 export interface Prepared {
   /** The driver's command text, padded with empty lines so errors count the editor's lines. */
   readonly text: string;
@@ -89,7 +111,18 @@ export interface Prepared {
   readonly parsed: ParsedScript;
 }
 
-/** The arguments panel: a JSON array for `?`/`{?}`, a JSON object for `#{name}`. */
+/**
+ * The arguments panel: a JSON array for `?`/`{?}`, a JSON object for `#{name}`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { Arguments } from "./commands.ts";
+ *
+ * const args: Arguments = { positional: [1, "x"], named: { id: "7" } };
+ * assert.equal(args.positional.length, 2);
+ * ```
+ */
 export interface Arguments {
   /** Positional values, in placeholder order across the commands. */
   readonly positional: readonly unknown[];
@@ -97,7 +130,21 @@ export interface Arguments {
   readonly named: Readonly<Record<string, unknown>>;
 }
 
-/** True when the text has template placeholders (`#{…}`, `${…}`, `@{…}`). */
+/**
+ * True when the text has template placeholders (`#{…}`, `${…}`, `@{…}`).
+ *
+ * @param text A command's text.
+ * @returns Whether the template binds it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isTemplate } from "./commands.ts";
+ *
+ * assert.equal(isTemplate("GET /a/_doc/#{id}"), true);
+ * assert.equal(isTemplate("GET /a/_doc/{?}"), false);
+ * ```
+ */
 export function isTemplate(text: string): boolean {
   return /[#$@]\{/.test(text);
 }

@@ -7,7 +7,18 @@ import type { ParsedCommand } from "../../driver/mod.ts";
 import { escapeXml, isObject } from "./_json.ts";
 import { type Arguments, isTemplate, type Prepared } from "./commands.ts";
 
-/** The command in each style; `lambda` is undefined when the command has no lambda form. */
+/**
+ * The command in each style; `lambda` is undefined when the command has no lambda form.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { Styles } from "./styles.ts";
+ *
+ * const none: Styles = { jdbc: "…", lambda: undefined, xml: "…" };
+ * assert.equal(none.lambda, undefined);
+ * ```
+ */
 export interface Styles {
   /** A JdbcTemplate call. */
   readonly jdbc: string;
@@ -23,7 +34,21 @@ function isWrite(cmd: ParsedCommand): boolean {
   return /\/_(doc|create|update|bulk|update_by_query|delete_by_query)(\/|\?|$)/.test(p);
 }
 
-/** The statement kind of a mapper file for a command. */
+/**
+ * The statement kind of a mapper file for a command.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { prepare, splitCommands } from "./commands.ts";
+ * import { statementKind } from "./styles.ts";
+ *
+ * const cmd = (t: string) => prepare(splitCommands(t)[0]!, { positional: [], named: {} }).parsed.commands[0]!;
+ * assert.equal(statementKind(cmd("GET /a/_search")), "select");
+ * assert.equal(statementKind(cmd("PUT /a/_doc/1 {}")), "insert");
+ * assert.equal(statementKind(cmd("PUT /a")), "execute");
+ * ```
+ */
 export function statementKind(
   cmd: ParsedCommand,
 ): "select" | "insert" | "update" | "delete" | "execute" {
@@ -41,7 +66,20 @@ export function statementKind(
   return "execute";
 }
 
-/** Replaces each positional placeholder of the text by `#{argN}` (1-based, in order). */
+/**
+ * Replaces each positional placeholder of the text by `#{argN}` (1-based, in order).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { prepare, splitCommands } from "./commands.ts";
+ * import { namePlaceholders } from "./styles.ts";
+ *
+ * const text = 'GET /{?}/_search {"size": ?}';
+ * const cmd = (t: string) => prepare(splitCommands(t)[0]!, { positional: [], named: {} }).parsed.commands[0]!;
+ * assert.equal(namePlaceholders(text, cmd(text)), 'GET /#{arg1}/_search {"size": #{arg2}}');
+ * ```
+ */
 export function namePlaceholders(text: string, cmd: ParsedCommand, first = 1): string {
   const lines = text.split("\n");
   const slots = [...cmd.slots].map((s, i) => ({ ...s, n: first + i }));
@@ -108,7 +146,20 @@ function lambdaClauses(query: unknown): string[] | undefined {
   return undefined;
 }
 
-/** The lambda chain of a search command, or undefined when it has none. */
+/**
+ * The lambda chain of a search command, or undefined when it has none.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { prepare, splitCommands } from "./commands.ts";
+ * import { lambdaForm } from "./styles.ts";
+ *
+ * const cmd = (t: string) => prepare(splitCommands(t)[0]!, { positional: [], named: {} }).parsed.commands[0]!;
+ * assert.match(lambdaForm(cmd('GET /a/_search {"query": {"match": {"t": "x"}}}'))!, /\.match\("t", "x"\)/);
+ * assert.equal(lambdaForm(cmd('GET /a/_search {"aggs": {}}')), undefined);
+ * ```
+ */
 export function lambdaForm(cmd: ParsedCommand): string | undefined {
   const m = /^\/([^/?{]+)\/_search$/.exec(cmd.pathTemplate);
   if (!m || cmd.slots.length > 0 || cmd.hints.length > 0) return undefined;
