@@ -165,6 +165,15 @@ try {
     await page.screenshot({ path: new URL("playground-error.png", IMG).pathname });
   });
 
+  await step("a refused command shows the driver's typed error", async () => {
+    await setEditor(page, "GET /nowhere/_search");
+    const block = await runAtCursor(page);
+    assert.match(
+      (await block.locator("pre.error").textContent())!,
+      /^ResponseError: HTTP 404 index_not_found_exception: no such index \[nowhere\]/,
+    );
+  });
+
   await step("a terms aggregation is drawn as bars with its labels", async () => {
     const tour = [
       "# Ctrl+Enter runs the command at the cursor",

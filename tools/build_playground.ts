@@ -28,6 +28,9 @@ export async function buildPlayground(
       "browser",
       "--format",
       "esm",
+      // Error names come from `new.target.name`; without this a bundler renames a class that
+      // refers to itself (`_ResponseError`), and the page would show other names than Deno.
+      "--keep-names",
       ...(options.sourceMap === false ? [] : ["--sourcemap=inline"]),
       ...(options.minify ? ["--minify"] : []),
       "--output",
