@@ -13,6 +13,21 @@ import { parseScript } from "../driver/mod.ts";
 import { startPlayground } from "../playground/mod.ts";
 import { buildPlayground } from "../tools/build_playground.ts";
 
+// The callbacks handed to page.evaluate and waitForFunction run in the page; the few DOM names
+// they use are declared here, in this module only (the DOM's own types would reach every file of
+// `deno task check`'s program and clash with Deno's).
+interface PageElement {
+  value: string | number;
+  focus(): void;
+  setSelectionRange(start: number, end: number): void;
+  scrollLeft: number;
+}
+declare const document: {
+  getElementById(id: string): PageElement;
+  querySelector(selector: string): unknown;
+  querySelectorAll(selector: string): { length: number };
+};
+
 const executablePath = Deno.env.get("CHROMIUM") ?? "/usr/bin/chromium";
 const IMG = new URL("../docs/img/", import.meta.url);
 const cities: { name: string; country: string; lat: number }[] = Deno.readTextFileSync(
@@ -30,8 +45,8 @@ async function step(name: string, body: () => Promise<void>): Promise<void> {
 async function setEditor(page: Page, text: string, cursorLine = 1): Promise<void> {
   await page.fill("#editor", text);
   await page.evaluate((line) => {
-    const editor = document.getElementById("editor") as HTMLTextAreaElement;
-    const lines = editor.value.split("\n");
+    const editor = document.getElementById("editor");
+    const lines = String(editor.value).split("\n");
     const at = lines.slice(0, line - 1).join("\n").length + (line > 1 ? 1 : 0);
     editor.focus();
     editor.setSelectionRange(at, at);
@@ -286,7 +301,7 @@ try {
     );
     assert.equal(await loaded.textContent(), String(n));
     assert.equal(
-      await page.locator("#progress").evaluate((p) => (p as HTMLProgressElement).value),
+      await page.locator("#progress").evaluate((p) => (p as unknown as PageElement).value),
       n,
     );
     await setEditor(page, 'GET /uploads/_search\n{"size": 0, "query": {"term": {"even": true}}}');

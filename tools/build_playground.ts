@@ -5,7 +5,7 @@
 //
 // Usage: deno run -A tools/build_playground.ts [out.js]
 
-const ENTRY = new URL("../playground/page/app.ts", import.meta.url);
+const ENTRY = new URL("../playground/browser/app.ts", import.meta.url);
 const DEFAULT_OUT = new URL("../dist/playground/app.js", import.meta.url);
 
 /**

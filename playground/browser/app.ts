@@ -1,4 +1,6 @@
 /// <reference lib="dom" />
+// (The DOM's types reach every file of a type-check program, and clash with Deno's in places, so
+// `deno task check` checks this folder as a program of its own.)
 // The playground page: the editor, the arguments panel, results (table, raw JSON, charts, the
 // access styles), NDJSON loads and history. It runs the library itself — the driver talks to the
 // engine over `fetch` on the page's own origin — and web standards only. Bundled by
@@ -18,10 +20,10 @@ import {
   type Segment,
   segmentAt,
   splitCommands,
-} from "./commands.ts";
-import { chartsFor, renderChart } from "./charts.ts";
-import { escapeXml } from "./_json.ts";
-import { stylesFor } from "./styles.ts";
+} from "../page/commands.ts";
+import { chartsFor, renderChart } from "../page/charts.ts";
+import { escapeXml } from "../page/_json.ts";
+import { stylesFor } from "../page/styles.ts";
 
 const SAMPLE = `# The sample data: "Load sample cities" above (1,000 GeoNames cities, CC BY 4.0).
 GET /cities/_search
