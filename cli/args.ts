@@ -61,6 +61,7 @@ stdin is a terminal; commands piped on stdin run like a file.
   --url URL              the cluster (default http://127.0.0.1:9200; also SEARCHVISITOR_URL);
                          http(s)://host:port or jdbc:dbvisitor:elastic://h1:9200;h2:9200
   --engine               start the embedded engine in-process instead (--opensearch: as OpenSearch)
+  --playground           with --engine: serve the playground page on loopback (--port N)
   --user NAME[:PASSWORD] basic authentication; without :PASSWORD it comes from SEARCHVISITOR_PASSWORD
   --api-key KEY          API key authentication (or SEARCHVISITOR_API_KEY)
   --load FILE            bulk-load an NDJSON file first (a _bulk file, or one document per line)

@@ -146,6 +146,33 @@ const host: CliHost = {
   }),
 };
 
+/**
+ * `--engine --playground [--opensearch] [--port N]`: the playground page instead of the prompt
+ * (docs/playground.md). Returns the exit code of a bad command line, or undefined once it serves.
+ */
+async function playground(args: readonly string[]): Promise<number | undefined> {
+  const rest = args.filter((a) => a !== "--engine" && a !== "--playground" && a !== "--opensearch");
+  const port = rest[0] === "--port" && rest.length === 2 ? Number(rest[1]) : rest.length ? NaN : 0;
+  if (!args.includes("--engine") || !Number.isInteger(port) || port < 0 || port > 65535) {
+    process.stderr.write(
+      "searchvisitor: --playground goes with --engine (and optionally --opensearch, --port N)\n",
+    );
+    return 64;
+  }
+  const { startPlayground } = await import("../playground/mod.ts");
+  try {
+    const page = await startPlayground({ port, opensearch: args.includes("--opensearch") });
+    process.stdout.write(`searchvisitor playground: ${page.url}\n(Ctrl-C stops it)\n`);
+    process.on("SIGINT", () => void page.close().then(() => process.exit(0)));
+    return undefined;
+  } catch (error) {
+    process.stderr.write(`searchvisitor: ${(error as Error).message}\n`);
+    return 2;
+  }
+}
+
 if ((import.meta as { main?: boolean }).main !== false) {
-  process.exitCode = await runCli(host);
+  process.exitCode = host.args.includes("--playground")
+    ? await playground(host.args)
+    : await runCli(host);
 }

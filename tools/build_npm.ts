@@ -9,7 +9,8 @@
 
 import ts from "npm:typescript@5.8.3";
 import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL as toFileUrl } from "node:url";
+import { buildPlayground } from "./build_playground.ts";
 
 /** One subpath export: `"./driver"` → `driver/mod.ts`. */
 export interface Entry {
@@ -158,6 +159,23 @@ export function auditOutput(esmDir: string, files: readonly string[]): string[] 
 }
 
 /**
+ * Ships the playground page with the bin (`searchvisitor --engine --playground`): its static files
+ * and its bundle (minified, no source map), where `esm/playground/server_node.js` looks for them.
+ *
+ * @param esmDir The emitted tree.
+ */
+async function shipPlayground(esmDir: string): Promise<void> {
+  const from = join(ROOT, "playground", "static");
+  const to = join(esmDir, "playground", "static");
+  await Deno.mkdir(to, { recursive: true });
+  for await (const entry of Deno.readDir(from)) {
+    if (entry.isFile) await Deno.copyFile(join(from, entry.name), join(to, entry.name));
+  }
+  const bundle = join(esmDir, "dist", "playground", "app.js");
+  await buildPlayground(toFileUrl(bundle), { sourceMap: false, minify: true });
+}
+
+/**
  * Builds the package into `outDir` (emptied first).
  *
  * @param outDir The output folder; `dist/npm` by default.
@@ -179,6 +197,7 @@ export async function buildNpm(outDir: string = join(ROOT, "dist", "npm")): Prom
     if (!text.startsWith("#!")) await Deno.writeTextFile(bin, `#!/usr/bin/env node\n${text}`);
     await Deno.chmod(bin, 0o755);
   }
+  if (hasBin) await shipPlayground(esmDir);
   const pkg = packageJson(denoJson, hasBin);
   await Deno.writeTextFile(join(outDir, "package.json"), JSON.stringify(pkg, null, 2) + "\n");
   await Deno.copyFile(join(ROOT, "README.md"), join(outDir, "README.md"));

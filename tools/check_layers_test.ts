@@ -62,3 +62,12 @@ Deno.test("an engine stage imports only the stages below it", () => {
     [],
   );
 });
+
+Deno.test("the playground sits on top: it uses the library's doors, never the console", () => {
+  assert.deepEqual(checkFile("playground/page/a.ts", 'import "../../driver/mod.ts";'), []);
+  assert.deepEqual(checkFile("cli/main.ts", 'await import("../playground/mod.ts");'), []);
+  const up = checkFile("playground/page/a.ts", 'import "../../cli/mod.ts";');
+  assert.match(up[0]!.problem, /playground must not depend on cli/);
+  assert.equal(checkFile("playground/page/a.ts", 'import http from "node:http";').length, 1);
+  assert.equal(checkFile("playground/server_node.ts", 'import http from "node:http";').length, 0);
+});
