@@ -22,6 +22,8 @@ import { Engine, type EngineOptions, serve } from "../../engine/mod.ts";
 export type Capability =
   /** `_update_by_query`, `_delete_by_query` (module reindex). */
   | "by-query"
+  /** `GET /`, the cluster's name and version (module rest-root in Elasticsearch 9). */
+  | "root-info"
   /** `_reindex` (module reindex). */
   | "reindex"
   /** Painless scripts (module lang-painless): scripted updates, script_score, script fields. */
@@ -83,7 +85,11 @@ const PROVIDERS: Partial<Record<Capability, readonly RegExp[]>> = {
   "by-query": [/^reindex$/, /\.ReindexModulePlugin$/, /\.ReindexPlugin$/],
   "reindex": [/^reindex$/, /\.ReindexModulePlugin$/, /\.ReindexPlugin$/],
   "painless": [/^lang-painless$/, /\.PainlessModulePlugin$/, /\.PainlessPlugin$/],
-  "analysis-common": [/^analysis-common$/, /\.CommonAnalysisModulePlugin$/, /\.CommonAnalysisPlugin$/],
+  "analysis-common": [
+    /^analysis-common$/,
+    /\.CommonAnalysisModulePlugin$/,
+    /\.CommonAnalysisPlugin$/,
+  ],
   "search-templates": [/^lang-mustache$/, /\.MustacheModulePlugin$/, /\.MustachePlugin$/],
   "scaled_float": [/^mapper-extras$/, /\.MapperExtrasModulePlugin$/, /\.MapperExtrasPlugin$/],
   "join": [/^parent-join$/, /\.ParentJoinModulePlugin$/, /\.ParentJoinPlugin$/],
@@ -91,6 +97,7 @@ const PROVIDERS: Partial<Record<Capability, readonly RegExp[]>> = {
 
 /** Capabilities that Elasticsearch's modules (x-pack and others) bring. */
 const ES_PROVIDERS: Partial<Record<Capability, readonly RegExp[]>> = {
+  "root-info": [/^rest-root$/, /\.MainRestPlugin$/],
   "unsigned_long": [/^unsigned-long$/, /\.UnsignedLongMapperPlugin$/],
   "wildcard": [/^wildcard$/, /\.Wildcard$/],
   "geo_shape": [/^spatial$/, /^legacy-geo$/, /\.SpatialPlugin$/],
@@ -131,12 +138,15 @@ export function capabilitiesOf(
   if (flavour === "elasticsearch") {
     if (versionAtLeast(version, 8, 0)) caps.add("knn-section");
     caps.add(versionAtLeast(version, 7, 10) ? "pit-es" : "no-pit");
+    // `GET /` moved out of the server's core into the rest-root module in 8.x.
+    if (!versionAtLeast(version, 8, 0)) caps.add("root-info");
   } else {
     // In OpenSearch's core: unsigned_long (2.8), wildcard (2.15), the date and pipeline aggs.
     if (versionAtLeast(version, 2, 8)) caps.add("unsigned_long");
     if (versionAtLeast(version, 2, 15)) caps.add("wildcard");
     caps.add("auto_date_histogram").add("moving_fn").add("bucket_selector");
     caps.add(versionAtLeast(version, 2, 4) ? "pit-opensearch" : "no-pit");
+    caps.add("root-info");
   }
   return caps;
 }
@@ -148,6 +158,7 @@ export function capabilitiesOf(
 function embeddedCapabilities(options: EngineOptions): Set<Capability> {
   const flavour = options.flavour ?? "elasticsearch";
   const caps = new Set<Capability>([
+    "root-info",
     "by-query",
     "reindex",
     "painless",
