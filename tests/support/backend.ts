@@ -48,6 +48,8 @@ export type Capability =
   | "moving_fn"
   /** The `bucket_selector` pipeline aggregation. */
   | "bucket_selector"
+  /** The `multi_terms` aggregation. */
+  | "multi_terms"
   /** The `top_metrics` aggregation. */
   | "top_metrics"
   /** Elasticsearch's `dense_vector` field and top-level `knn` search section. */
@@ -105,6 +107,7 @@ const ES_PROVIDERS: Partial<Record<Capability, readonly RegExp[]>> = {
   "moving_fn": [/^aggregations$/, /\.AggregationsPlugin$/],
   "bucket_selector": [/^aggregations$/, /\.AggregationsPlugin$/],
   "top_metrics": [/^x-pack-analytics$/, /\.AnalyticsPlugin$/],
+  "multi_terms": [/^x-pack-analytics$/, /\.AnalyticsPlugin$/],
 };
 
 /** Capabilities that OpenSearch's modules and plugins bring (the rest are in its core). */
@@ -145,6 +148,7 @@ export function capabilitiesOf(
     if (versionAtLeast(version, 2, 8)) caps.add("unsigned_long");
     if (versionAtLeast(version, 2, 15)) caps.add("wildcard");
     caps.add("auto_date_histogram").add("moving_fn").add("bucket_selector");
+    if (versionAtLeast(version, 2, 1)) caps.add("multi_terms");
     caps.add(versionAtLeast(version, 2, 4) ? "pit-opensearch" : "no-pit");
     caps.add("root-info");
   }
@@ -173,6 +177,7 @@ function embeddedCapabilities(options: EngineOptions): Set<Capability> {
     "moving_fn",
     "bucket_selector",
     "top_metrics",
+    "multi_terms",
     "knn-section",
     "knn-query",
   ]);
