@@ -22,38 +22,41 @@ async function sales(t: BackendScope): Promise<{ jdbc: JdbcTemplate }> {
   return { jdbc };
 }
 
-backendTest("composite: an application pages through every (shop, day) bucket with after_key", async (t) => {
-  const { jdbc } = await sales(t);
-  const seen: string[] = [];
-  let total = 0;
-  let after: unknown = null;
-  for (let page = 0; page < 100; page++) {
-    const afterPart = after === null ? "" : ', "after": #{after}';
-    const rows = await jdbc.queryForList(
-      `POST /${SALES}/_search {"size": 0, "aggs": {"by": {"composite": {"size": 4, "sources": [
+backendTest(
+  "composite: an application pages through every (shop, day) bucket with after_key",
+  async (t) => {
+    const { jdbc } = await sales(t);
+    const seen: string[] = [];
+    let total = 0;
+    let after: unknown = null;
+    for (let page = 0; page < 100; page++) {
+      const afterPart = after === null ? "" : ', "after": #{after}';
+      const rows = await jdbc.queryForList(
+        `POST /${SALES}/_search {"size": 0, "aggs": {"by": {"composite": {"size": 4, "sources": [
         {"shop": {"terms": {"field": "shop"}}},
         {"day": {"date_histogram": {"field": "day", "calendar_interval": "1d", "format": "yyyy-MM-dd"}}}
       ]${afterPart}}, "aggs": {"sum": {"sum": {"field": "amount"}}}}}}`,
-      { after },
-    );
-    const by = rows.aggregations?.by;
-    const buckets = (by?.buckets ?? []) as {
-      key: { shop: string; day: string };
-      doc_count: number;
-    }[];
-    if (buckets.length === 0) break;
-    for (const b of buckets) {
-      seen.push(`${b.key.shop}/${b.key.day}`);
-      total += b.doc_count;
+        { after },
+      );
+      const by = rows.aggregations?.by;
+      const buckets = (by?.buckets ?? []) as {
+        key: { shop: string; day: string };
+        doc_count: number;
+      }[];
+      if (buckets.length === 0) break;
+      for (const b of buckets) {
+        seen.push(`${b.key.shop}/${b.key.day}`);
+        total += b.doc_count;
+      }
+      after = (by as { after_key?: unknown }).after_key;
     }
-    after = (by as { after_key?: unknown }).after_key;
-  }
-  // 7 shops x 5 days, every pair met once (i % 7, i % 5 cycle together over 35 values).
-  assert.equal(seen.length, 30);
-  assert.equal(new Set(seen).size, 30);
-  assert.deepEqual(seen, [...seen].sort());
-  assert.equal(total, 30);
-});
+    // 7 shops x 5 days, every pair met once (i % 7, i % 5 cycle together over 35 values).
+    assert.equal(seen.length, 30);
+    assert.equal(new Set(seen).size, 30);
+    assert.deepEqual(seen, [...seen].sort());
+    assert.equal(total, 30);
+  },
+);
 
 backendTest("multi_terms, rare_terms and significant_terms read like terms", {
   requires: ["multi_terms"],
