@@ -26,18 +26,19 @@ Deno.test("_cat/indices: creation date and stats columns by name or alias, pri s
   const json: Array<Record<string, string>> = await (await engine.fetch(
     "http://e/_cat/indices/a?format=json&h=iito,gto,geto,gmto,sqto,sfto,get.time&time=ms",
   )).json();
+  // Each column is headed by the name it was asked by (alias or full name), as Elasticsearch does.
   assert.deepEqual(json, [{
-    "indexing.index_total": "1",
-    "get.total": "2",
-    "get.exists_total": "1",
-    "get.missing_total": "1",
-    "search.query_total": "1",
-    "search.fetch_total": "1",
+    iito: "1",
+    gto: "2",
+    geto: "1",
+    gmto: "1",
+    sqto: "1",
+    sfto: "1",
     "get.time": json[0]!["get.time"]!,
   }]);
   assert.match(json[0]!["get.time"]!, /^\d+$/);
   const pri = await (await engine.fetch("http://e/_cat/indices/a?format=json&h=iito&pri")).json();
-  assert.deepEqual(pri, [{ "indexing.index_total": "1", "pri.indexing.index_total": "1" }]);
+  assert.deepEqual(pri, [{ iito: "1", "pri.iito": "1" }]);
   const help = await text(engine, "/_cat/indices?help");
   assert.match(help, /^search\.query_total +\| sqto,searchQueryTotal +\| total query phase ops$/m);
   await call(engine, "POST", "/a/_close");
@@ -86,7 +87,7 @@ Deno.test("_cat/shards: each shard's own documents and stats, hidden indices lis
     prirep: "p",
     state: "STARTED",
     docs: "1",
-    "indexing.index_total": "1",
+    iito: "1",
   });
   const primaries = rows.filter((r) => r.index === "many" && r.prirep === "p");
   assert.equal(primaries.length, 3);
