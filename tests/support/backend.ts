@@ -56,11 +56,11 @@ export type Capability =
   | "knn-section"
   /** OpenSearch's `knn_vector` field and `knn` query (the k-NN plugin). */
   | "knn-query"
-  /** A point in time opened with `POST /{index}/_pit` (Elasticsearch 7.10+). */
+  /** A point in time opened with `POST /{index}/_pit` (Elasticsearch 7.12+, as the driver counts). */
   | "pit-es"
   /** A point in time opened with `POST /{index}/_search/point_in_time` (OpenSearch 2.4+). */
   | "pit-opensearch"
-  /** No point in time at all (Elasticsearch before 7.10): streams fall back to scroll. */
+  /** No point in time (Elasticsearch before 7.12, OpenSearch before 2.4): streams scroll. */
   | "no-pit";
 
 /** The backend the suite runs against. */
@@ -140,7 +140,7 @@ export function capabilitiesOf(
   }
   if (flavour === "elasticsearch") {
     if (versionAtLeast(version, 8, 0)) caps.add("knn-section");
-    caps.add(versionAtLeast(version, 7, 10) ? "pit-es" : "no-pit");
+    caps.add(versionAtLeast(version, 7, 12) ? "pit-es" : "no-pit");
     // `GET /` moved out of the server's core into the rest-root module in 8.x.
     if (!versionAtLeast(version, 8, 0)) caps.add("root-info");
   } else {
@@ -183,7 +183,7 @@ function embeddedCapabilities(options: EngineOptions): Set<Capability> {
   ]);
   const version = options.version;
   if (flavour === "opensearch") caps.add("pit-opensearch");
-  else if (version !== undefined && !versionAtLeast(version, 7, 10)) caps.add("no-pit");
+  else if (version !== undefined && !versionAtLeast(version, 7, 12)) caps.add("no-pit");
   else caps.add("pit-es");
   return caps;
 }
