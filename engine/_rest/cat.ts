@@ -8,7 +8,7 @@ import { healthHandler, statusOf } from "./cluster.ts";
 import { resolveOptions, targets } from "./targets.ts";
 import { catHelp, resolveColumn } from "./cat_columns.ts";
 import { formatBytes, formatTime } from "./cat_units.ts";
-import { holdingOf, openContextsByIndex, storeSize } from "./stats_mapped.ts";
+import { holdingOf, luceneDocCount, openContextsByIndex, storeSize } from "./stats_mapped.ts";
 import { INDEX_STATS_COLUMNS, indexStatsCells } from "./cat_index_columns.ts";
 
 type Row = Record<string, string>;
@@ -168,7 +168,7 @@ export function catIndicesHandler(ctx: RequestContext): Reply {
       uuid: i.uuid,
       pri: String(i.shardCount),
       rep: String(i.replicas),
-      "docs.count": i.closed ? "" : String(i.searchableCount),
+      "docs.count": i.closed ? "" : String(luceneDocCount(i)),
       "docs.deleted": i.closed ? "" : String(holdingOf(i).deleted),
       "store.size": size,
       "pri.store.size": size,

@@ -111,3 +111,26 @@ Deno.test("_cat/shards: each shard's own documents and stats, hidden indices lis
   assert.equal(names.at(-1), "sparse_vector.value_count");
   engine.close();
 });
+
+Deno.test("_cat/indices and _stats count Lucene documents: each nested object is one; _count is not", async () => {
+  const engine = new Engine();
+  await call(engine, "PUT", "/n", {
+    mappings: {
+      properties: {
+        r: { type: "nested", properties: { s: { type: "nested" } } },
+        o: { type: "object" },
+      },
+    },
+  });
+  // 1 + 2 nested r + 3 nested s below them; the plain object o adds none.
+  await call(engine, "PUT", "/n/_doc/1?refresh=true", {
+    r: [{ s: [{ x: 1 }, { x: 2 }] }, { s: { x: 3 } }],
+    o: { y: 1 },
+  });
+  await call(engine, "PUT", "/n/_doc/2?refresh=true", { o: { y: 2 } });
+  assert.equal(await text(engine, "/_cat/indices/n?h=docs.count"), "7\n");
+  const stats = await call(engine, "GET", "/n/_stats/docs");
+  assert.equal(stats._all.primaries.docs.count, 7);
+  assert.equal((await call(engine, "GET", "/n/_count")).count, 2);
+  engine.close();
+});
