@@ -1,7 +1,7 @@
 // The driver's result shapes and update counts over HTTP. Part of the behaviour suite: the embedded
 // engine, or the cluster named by ES_URL (tests/README.md).
 import assert from "node:assert/strict";
-import { BulkError, DataSource, ResponseError, type Statement } from "../driver/mod.ts";
+import { BulkError, ResponseError, type Statement } from "../driver/mod.ts";
 import { type BackendScope, backendTest, suiteIndex } from "./support/backend.ts";
 
 const PEOPLE = suiteIndex("people");

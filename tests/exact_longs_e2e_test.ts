@@ -2,7 +2,6 @@
 // bigints, the backend queries, sorts and aggregates them exactly. Part of the behaviour suite: the
 // embedded engine, or the cluster named by ES_URL (tests/README.md).
 import assert from "node:assert/strict";
-import { DataSource } from "../driver/mod.ts";
 import { type BackendScope, backendTest, suiteIndex } from "./support/backend.ts";
 import { JdbcTemplate } from "../template/mod.ts";
 

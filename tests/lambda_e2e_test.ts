@@ -3,12 +3,7 @@
 // like broken, isNull argument shift, double build, eq as match, no empty-where guard, batch
 // inserts failing, count with sort/_source).
 import assert from "node:assert/strict";
-import {
-  BulkError,
-  DataSource,
-  IllegalStateError,
-  IncorrectResultSizeError,
-} from "../driver/mod.ts";
+import { BulkError, IllegalStateError, IncorrectResultSizeError } from "../driver/mod.ts";
 import { type BackendScope, backendTest, suiteIndex } from "./support/backend.ts";
 import { Column, JdbcTemplate, PageObject, Table } from "../template/mod.ts";
 import { LambdaTemplate } from "../lambda/mod.ts";

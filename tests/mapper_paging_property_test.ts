@@ -3,7 +3,7 @@
 // same response, in one request — compared with the un-paged result of the same statement.
 import assert from "node:assert/strict";
 import { bound, PageObject, type PageResult, Query, SimpleMapper } from "../mapper/mod.ts";
-import { type BackendScope, backendTest, suiteIndex } from "./support/backend.ts";
+import { backendTest, suiteIndex } from "./support/backend.ts";
 import { mapperFixture } from "./support/mapper_fixture.ts";
 import { prng } from "./support/prng.ts";
 

@@ -2,7 +2,7 @@
 // suite (tests/README.md): a nested query matches per object (never across two objects of one document), inner hits
 // come back per row, and a named time zone moves date buckets and date math to the local clock.
 import assert from "node:assert/strict";
-import { DataSource } from "../driver/mod.ts";
+import type { DataSource } from "../driver/mod.ts";
 import { type BackendScope, backendTest, suiteIndex } from "./support/backend.ts";
 import { JdbcTemplate } from "../template/mod.ts";
 

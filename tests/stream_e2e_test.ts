@@ -3,7 +3,7 @@
 // point in time in both flavours, scroll where there is none, and the point in time or scroll
 // closed on completion, on error, on abort and when the consumer stops early.
 import assert from "node:assert/strict";
-import { DataSource, IllegalStateError, ResponseError, TimeoutError } from "../driver/mod.ts";
+import { type DataSource, IllegalStateError, ResponseError, TimeoutError } from "../driver/mod.ts";
 import type { EngineOptions } from "../engine/mod.ts";
 import {
   type BackendScope,

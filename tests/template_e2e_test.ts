@@ -1,7 +1,7 @@
 // Every JdbcTemplate method over HTTP, including dbVisitor's JdbcTemplate scenarios. Part of the
 // behaviour suite: the embedded engine, or the cluster named by ES_URL (tests/README.md).
 import assert from "node:assert/strict";
-import { DataSource, IncorrectResultSizeError } from "../driver/mod.ts";
+import { type DataSource, IncorrectResultSizeError } from "../driver/mod.ts";
 import { type BackendScope, backendTest, suiteIndex } from "./support/backend.ts";
 import { Column, JdbcTemplate, Table } from "../template/mod.ts";
 

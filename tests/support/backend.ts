@@ -76,6 +76,10 @@ export interface BackendInfo {
   capabilities: ReadonlySet<Capability>;
 }
 
+/** A plain reply: its status and parsed JSON body (loosely typed for assertions). */
+// deno-lint-ignore no-explicit-any
+export type PlainReply = { status: number; body: any };
+
 /** A module or plugin, as `GET /_nodes/plugins` lists it. */
 interface Component {
   name?: string;
@@ -290,7 +294,7 @@ export interface BackendScope {
   /** A data source on the backend; `options` as for `DataSource` (`nodes` is set). */
   dataSource(options?: Omit<DataSourceOptions, "nodes">): DataSource;
   /** A plain request to the backend: the parsed JSON reply and its status. */
-  call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
+  call(method: string, path: string, body?: unknown): Promise<PlainReply>;
 }
 
 /** Options of a behaviour test. */
@@ -323,7 +327,7 @@ export function backendTest(
       const url = REAL?.url ?? server!.url.replace(/\/$/, "");
       const headers = REAL?.headers ?? {};
       const testPrefix = `${RUN_PREFIX}-${++testCount}-`;
-      const call = async (method: string, path: string, body?: unknown) => {
+      const call = async (method: string, path: string, body?: unknown): Promise<PlainReply> => {
         const init: RequestInit = { method, headers: { ...headers } };
         if (body !== undefined) {
           const ndjson = typeof body === "string";
@@ -367,7 +371,7 @@ export function backendTest(
 
 /** Deletes, by exact name, every index of this module's run (never a wildcard delete). */
 async function cleanUp(
-  call: (method: string, path: string) => Promise<{ status: number; body: any }>,
+  call: (method: string, path: string) => Promise<PlainReply>,
 ): Promise<void> {
   const listed = await call(
     "GET",
