@@ -248,22 +248,27 @@ async function detect(): Promise<BackendInfo | undefined> {
 
 const REAL_INFO = await detect();
 
+const embeddedInfos = new Map<string, BackendInfo>();
+
 /** The backend of this run, as it is for a test started with `embedded` engine options. */
 export function backendInfo(embedded: EngineOptions = {}): BackendInfo {
   if (REAL_INFO !== undefined) return REAL_INFO;
-  const engine = new Engine(embedded);
-  try {
+  const key = JSON.stringify([embedded.flavour, embedded.version]);
+  let info = embeddedInfos.get(key);
+  if (info === undefined) {
+    const engine = new Engine(embedded);
     const version = engine.version;
-    return {
+    info = {
       kind: "embedded",
       flavour: engine.flavour,
       version,
       major: parseInt(version, 10),
       capabilities: embeddedCapabilities(embedded),
     };
-  } finally {
     engine.close();
+    embeddedInfos.set(key, info);
   }
+  return info;
 }
 
 /** `true` when the suite runs against a real cluster (`ES_URL`). */
