@@ -1,65 +1,69 @@
-// Aggregations read through JdbcTemplate from the embedded engine: paging every composite bucket
+// Aggregations read through JdbcTemplate on every backend of the suite: paging every composite bucket
 // with after_key, and the newer bucket aggregations as an application reads them.
 import assert from "node:assert/strict";
-import { DataSource } from "../driver/mod.ts";
-import { Engine } from "../engine/mod.ts";
+import { type BackendScope, backendTest, suiteIndex } from "./support/backend.ts";
 import { JdbcTemplate } from "../template/mod.ts";
 
-async function sales(): Promise<{ engine: Engine; jdbc: JdbcTemplate }> {
-  const engine = new Engine();
-  const jdbc = new JdbcTemplate(new DataSource({ nodes: ["http://engine"], fetch: engine.fetch }));
+const SALES = suiteIndex("sales");
+
+async function sales(t: BackendScope): Promise<{ jdbc: JdbcTemplate }> {
+  const jdbc = new JdbcTemplate(t.dataSource());
   await jdbc.execute(
-    'PUT /sales {"mappings": {"properties": {"shop": {"type": "keyword"}, "day": {"type": "date"}, "amount": {"type": "long"}}}}',
+    `PUT /${SALES} {"mappings": {"properties": {"shop": {"type": "keyword"}, "day": {"type": "date"}, "amount": {"type": "long"}}}}`,
   );
   const rows: [string, string, number][] = [];
   for (let i = 0; i < 30; i++) {
     rows.push([`shop${i % 7}`, `2024-01-${String((i % 5) + 1).padStart(2, "0")}`, i]);
   }
   for (const [shop, day, amount] of rows) {
-    await jdbc.execute("POST /sales/_doc #{doc}", { doc: { shop, day, amount } });
+    await jdbc.execute(`POST /${SALES}/_doc #{doc}`, { doc: { shop, day, amount } });
   }
-  await jdbc.execute("POST /sales/_refresh");
-  return { engine, jdbc };
+  await jdbc.execute(`POST /${SALES}/_refresh`);
+  return { jdbc };
 }
 
-Deno.test("composite: an application pages through every (shop, day) bucket with after_key", async () => {
-  const { engine, jdbc } = await sales();
-  const seen: string[] = [];
-  let total = 0;
-  let after: unknown = null;
-  for (let page = 0; page < 100; page++) {
-    const afterPart = after === null ? "" : ', "after": #{after}';
-    const rows = await jdbc.queryForList(
-      `POST /sales/_search {"size": 0, "aggs": {"by": {"composite": {"size": 4, "sources": [
+backendTest(
+  "composite: an application pages through every (shop, day) bucket with after_key",
+  async (t) => {
+    const { jdbc } = await sales(t);
+    const seen: string[] = [];
+    let total = 0;
+    let after: unknown = null;
+    for (let page = 0; page < 100; page++) {
+      const afterPart = after === null ? "" : ', "after": #{after}';
+      const rows = await jdbc.queryForList(
+        `POST /${SALES}/_search {"size": 0, "aggs": {"by": {"composite": {"size": 4, "sources": [
         {"shop": {"terms": {"field": "shop"}}},
         {"day": {"date_histogram": {"field": "day", "calendar_interval": "1d", "format": "yyyy-MM-dd"}}}
       ]${afterPart}}, "aggs": {"sum": {"sum": {"field": "amount"}}}}}}`,
-      { after },
-    );
-    const by = rows.aggregations?.by;
-    const buckets = (by?.buckets ?? []) as {
-      key: { shop: string; day: string };
-      doc_count: number;
-    }[];
-    if (buckets.length === 0) break;
-    for (const b of buckets) {
-      seen.push(`${b.key.shop}/${b.key.day}`);
-      total += b.doc_count;
+        { after },
+      );
+      const by = rows.aggregations?.by;
+      const buckets = (by?.buckets ?? []) as {
+        key: { shop: string; day: string };
+        doc_count: number;
+      }[];
+      if (buckets.length === 0) break;
+      for (const b of buckets) {
+        seen.push(`${b.key.shop}/${b.key.day}`);
+        total += b.doc_count;
+      }
+      after = (by as { after_key?: unknown }).after_key;
     }
-    after = (by as { after_key?: unknown }).after_key;
-  }
-  // 7 shops x 5 days, every pair met once (i % 7, i % 5 cycle together over 35 values).
-  assert.equal(seen.length, 30);
-  assert.equal(new Set(seen).size, 30);
-  assert.deepEqual(seen, [...seen].sort());
-  assert.equal(total, 30);
-  engine.close();
-});
+    // 7 shops x 5 days, every pair met once (i % 7, i % 5 cycle together over 35 values).
+    assert.equal(seen.length, 30);
+    assert.equal(new Set(seen).size, 30);
+    assert.deepEqual(seen, [...seen].sort());
+    assert.equal(total, 30);
+  },
+);
 
-Deno.test("multi_terms, rare_terms and significant_terms read like terms", async () => {
-  const { engine, jdbc } = await sales();
+backendTest("multi_terms, rare_terms and significant_terms read like terms", {
+  requires: ["multi_terms"],
+}, async (t) => {
+  const { jdbc } = await sales(t);
   const rows = await jdbc.queryForList(
-    `POST /sales/_search {"size": 0, "query": {"term": {"shop": "shop0"}}, "aggs": {
+    `POST /${SALES}/_search {"size": 0, "query": {"term": {"shop": "shop0"}}, "aggs": {
       "pairs": {"multi_terms": {"terms": [{"field": "shop"}, {"field": "day"}], "size": 2}},
       "rare": {"rare_terms": {"field": "shop", "max_doc_count": 5}},
       "days": {"significant_terms": {"field": "day", "min_doc_count": 1}}
@@ -73,5 +77,4 @@ Deno.test("multi_terms, rare_terms and significant_terms read like terms", async
   assert.deepEqual((aggs.rare?.buckets as { key: string }[]).map((b) => b.key), ["shop0"]);
   const days = aggs.days as { doc_count: number; bg_count: number };
   assert.deepEqual([days.doc_count, days.bg_count], [5, 30]);
-  engine.close();
 });

@@ -2,8 +2,7 @@
 // over random documents. The engine's answer to the compiled query must equal a plain JavaScript
 // filter written independently from the same random choices. Seeded; the seed is in the message.
 import assert from "node:assert/strict";
-import { DataSource } from "../driver/mod.ts";
-import { Engine } from "../engine/mod.ts";
+import { backendTest, suiteIndex } from "./support/backend.ts";
 import { JdbcTemplate } from "../template/mod.ts";
 import { type Conditions, type Doc, LambdaTemplate } from "../lambda/mod.ts";
 
@@ -219,27 +218,38 @@ function generator(rand: () => number) {
   return { tree, doc };
 }
 
-Deno.test(`property: ${TREES} random condition trees × ${DOCS} random documents: engine = JS filter`, async () => {
-  const seed = Number(Deno.env.get("LAMBDA_SEED") ?? Date.now() % 1_000_000);
-  const rand = prng(seed);
-  const gen = generator(rand);
-  const engine = new Engine();
-  const ds = new DataSource({ nodes: ["http://es.local"], fetch: engine.fetch });
-  await new JdbcTemplate(ds).execute(`PUT /prop {"mappings": {"properties": {
+const PROP = suiteIndex("prop");
+
+backendTest(
+  `property: ${TREES} random condition trees × ${DOCS} random documents: engine = JS filter`,
+  async (t) => {
+    const seed = Number(Deno.env.get("LAMBDA_SEED") ?? Date.now() % 1_000_000);
+    const rand = prng(seed);
+    const gen = generator(rand);
+    const ds = t.dataSource();
+    await new JdbcTemplate(ds).execute(`PUT /${PROP} {"mappings": {"properties": {
     "k": {"type": "keyword"}, "t": {"type": "text", "fields": {"keyword": {"type": "keyword"}}},
     "n": {"type": "integer"}, "b": {"type": "boolean"}, "d": {"type": "date"}}}}`);
-  const lambda = new LambdaTemplate(ds);
-  const docs = Array.from({ length: DOCS }, (_, i) => gen.doc(i));
-  assert.equal(await lambda.insert("prop").applyMap(docs).executeSumResult(), DOCS);
-  let nonTrivial = 0;
-  for (let i = 0; i < TREES; i++) {
-    const g = gen.tree(3);
-    const q = g.apply(lambda.query("prop")) as ReturnType<typeof lambda.query>;
-    const expected = docs.filter(g.test).map((d) => d._id as string).sort();
-    const actual = (await q.queryForList()).map((d) => d._id as string).sort();
-    if (expected.length > 0 && expected.length < DOCS) nonTrivial++;
-    assert.deepEqual(actual, expected, `seed ${seed}, tree ${i}: ${g.text}\n${q.toCommand().text}`);
-    assert.equal(await q.queryForCount(), expected.length, `count, seed ${seed}, tree ${i}`);
-  }
-  assert.ok(nonTrivial > TREES / 3, `only ${nonTrivial} trees split the documents (seed ${seed})`);
-});
+    const lambda = new LambdaTemplate(ds);
+    const docs = Array.from({ length: DOCS }, (_, i) => gen.doc(i));
+    assert.equal(await lambda.insert(PROP).applyMap(docs).executeSumResult(), DOCS);
+    let nonTrivial = 0;
+    for (let i = 0; i < TREES; i++) {
+      const g = gen.tree(3);
+      const q = g.apply(lambda.query(PROP)) as ReturnType<typeof lambda.query>;
+      const expected = docs.filter(g.test).map((d) => d._id as string).sort();
+      const actual = (await q.queryForList()).map((d) => d._id as string).sort();
+      if (expected.length > 0 && expected.length < DOCS) nonTrivial++;
+      assert.deepEqual(
+        actual,
+        expected,
+        `seed ${seed}, tree ${i}: ${g.text}\n${q.toCommand().text}`,
+      );
+      assert.equal(await q.queryForCount(), expected.length, `count, seed ${seed}, tree ${i}`);
+    }
+    assert.ok(
+      nonTrivial > TREES / 3,
+      `only ${nonTrivial} trees split the documents (seed ${seed})`,
+    );
+  },
+);

@@ -1,8 +1,8 @@
-// LambdaTemplate's vector orders and conditions end to end on the embedded engine, in every
+// LambdaTemplate's vector orders and conditions end to end on every backend of the behaviour suite
+// that has vectors (tests/README.md), in every
 // dialect (knn section, OpenSearch knn query, script_score), checked against exact JS rankings.
 import assert from "node:assert/strict";
-import { DataSource } from "../driver/mod.ts";
-import { Engine } from "../engine/mod.ts";
+import { type BackendScope, backendTest, suiteIndex } from "./support/backend.ts";
 import { LambdaTemplate, type VectorDialect } from "../lambda/mod.ts";
 import { cosine, dot, exactTopK, l2, randomVectors } from "./support/vectors.ts";
 
@@ -12,12 +12,21 @@ const VECTORS = randomVectors(N, DIMS, 42);
 const BYTES = randomVectors(N, 4, 7).map((v) => v.map((x) => Math.round(x * 127)));
 const CATS = ["red", "green", "blue"];
 
-async function setup(flavour: "elasticsearch" | "opensearch", dialect: VectorDialect) {
-  const engine = new Engine({ flavour });
-  const lambda = new LambdaTemplate(
-    new DataSource({ nodes: ["http://es.local"], fetch: engine.fetch }),
-    { vectorDialect: dialect },
-  );
+const LV = suiteIndex("lv");
+
+/** Elasticsearch's vectors (and painless, which script_score orders and thresholds use). */
+const ES_VECTORS = {
+  requires: ["knn-section", "painless"],
+  embedded: { flavour: "elasticsearch" },
+} as const;
+/** OpenSearch's k-NN plugin (knn_vector, the knn query and knn_score). */
+const OS_VECTORS = { requires: ["knn-query"], embedded: { flavour: "opensearch" } } as const;
+
+async function setup(t: BackendScope, dialect: VectorDialect) {
+  const flavour = t.info.flavour;
+  const lambda = new LambdaTemplate(t.dataSource(), { vectorDialect: dialect });
+  // Exact rankings are compared: Elasticsearch must not quantise (its default for dense_vector).
+  const flat = { index_options: { type: "flat" } };
   const properties = flavour === "opensearch"
     ? {
       emb: { type: "knn_vector", dimension: DIMS, method: { name: "hnsw", space_type: "l2" } },
@@ -28,14 +37,20 @@ async function setup(flavour: "elasticsearch" | "opensearch", dialect: VectorDia
       },
     }
     : {
-      emb: { type: "dense_vector", dims: DIMS, similarity: "cosine" },
-      ip: { type: "dense_vector", dims: DIMS, similarity: "max_inner_product" },
-      bits: { type: "dense_vector", dims: 4, element_type: "byte", similarity: "l2_norm" },
+      emb: { type: "dense_vector", dims: DIMS, similarity: "cosine", ...flat },
+      ip: { type: "dense_vector", dims: DIMS, similarity: "max_inner_product", ...flat },
+      bits: {
+        type: "dense_vector",
+        dims: 4,
+        element_type: "byte",
+        similarity: "l2_norm",
+        ...flat,
+      },
     };
-  await lambda.jdbc.execute("PUT /lv ?", [{
+  await lambda.jdbc.execute(`PUT /${LV} ?`, [{
     mappings: { properties: { ...properties, cat: { type: "keyword" }, n: { type: "integer" } } },
   }]);
-  await lambda.insert("lv").applyMap(VECTORS.map((emb, i) => ({
+  await lambda.insert(LV).applyMap(VECTORS.map((emb, i) => ({
     _id: String(i),
     emb,
     ip: emb,
@@ -43,7 +58,7 @@ async function setup(flavour: "elasticsearch" | "opensearch", dialect: VectorDia
     cat: CATS[i % 3],
     n: i,
   }))).executeSumResult();
-  return { engine, lambda };
+  return { lambda };
 }
 
 const Q = randomVectors(3, DIMS, 9);
@@ -61,28 +76,44 @@ function exact(
 const ids = (rows: Record<string, unknown>[]) => rows.map((r) => r._id);
 
 for (const dialect of ["auto", "knn", "script"] as const) {
-  Deno.test(`lambda vectors on Elasticsearch (${dialect}): orders match exact rankings`, async () => {
-    const { engine, lambda } = await setup("elasticsearch", dialect);
-    for (const q of Q) {
-      // Cosine on a cosine field, with a condition: the k nearest red docs.
-      const red = await lambda.query("lv").eq("cat", "red").orderByCosine("emb", q)
-        .queryForMapList();
-      assert.deepEqual(ids(red), exact((v) => cosine(q, v), 10, (i) => i % 3 === 0));
-      // L2 on the cosine field: answered exactly by script_score whatever the dialect.
-      const near = await lambda.query("lv").orderByL2("emb", q).knnOptions({ k: 7 })
-        .queryForMapList();
-      assert.deepEqual(ids(near), exact((v) => -l2(q, v), 7));
-      // Inner product on a max_inner_product field, paged: page 2 of 5.
-      const page = await lambda.query("lv").gt("n", 10).orderByIP("ip", q).initPage(5, 1)
-        .queryForMapList();
-      assert.deepEqual(ids(page), exact((v) => dot(q, v), 10, (i) => i > 10).slice(5));
-    }
-    engine.close();
-  });
+  // The knn section answers these; the script dialect needs painless.
+  const requires = dialect === "script"
+    ? ["knn-section", "painless"] as const
+    : ["knn-section"] as const;
+  backendTest(
+    `lambda vectors on Elasticsearch (${dialect}): orders match exact rankings`,
+    { ...ES_VECTORS, requires },
+    async (t) => {
+      const { lambda } = await setup(t, dialect);
+      for (const q of Q) {
+        // Cosine on a cosine field, with a condition: the k nearest red docs.
+        const red = await lambda.query(LV).eq("cat", "red").orderByCosine("emb", q)
+          .queryForMapList();
+        assert.deepEqual(ids(red), exact((v) => cosine(q, v), 10, (i) => i % 3 === 0));
+        // Inner product on a max_inner_product field, paged: page 2 of 5.
+        const page = await lambda.query(LV).gt("n", 10).orderByIP("ip", q).initPage(5, 1)
+          .queryForMapList();
+        assert.deepEqual(ids(page), exact((v) => dot(q, v), 10, (i) => i > 10).slice(5));
+      }
+    },
+  );
+  backendTest(
+    `lambda vectors on Elasticsearch (${dialect}): L2 on a cosine field is exact`,
+    ES_VECTORS,
+    async (t) => {
+      const { lambda } = await setup(t, dialect);
+      for (const q of Q) {
+        // L2 on the cosine field: answered exactly by script_score whatever the dialect.
+        const near = await lambda.query(LV).orderByL2("emb", q).knnOptions({ k: 7 })
+          .queryForMapList();
+        assert.deepEqual(ids(near), exact((v) => -l2(q, v), 7));
+      }
+    },
+  );
 }
 
-Deno.test("lambda vectors: orderByHamming over byte vectors", async () => {
-  const { engine, lambda } = await setup("elasticsearch", "auto");
+backendTest("lambda vectors: orderByHamming over byte vectors", ES_VECTORS, async (t) => {
+  const { lambda } = await setup(t, "auto");
   const q = BYTES[5]!;
   const hamming = (v: readonly number[]) =>
     -v.reduce((s, x, i) => {
@@ -91,81 +122,95 @@ Deno.test("lambda vectors: orderByHamming over byte vectors", async () => {
       for (; bits; bits &= bits - 1) c++;
       return s + c;
     }, 0);
-  const rows = await lambda.query("lv").orderByHamming("bits", q).knnOptions({ k: 5 })
+  const rows = await lambda.query(LV).orderByHamming("bits", q).knnOptions({ k: 5 })
     .queryForMapList();
   assert.equal(rows[0]!._id, "5");
   assert.deepEqual(ids(rows), exact(hamming, 5, undefined, BYTES));
-  engine.close();
 });
 
-Deno.test("lambda vectors on OpenSearch: its knn query, the field's space ranks", async () => {
-  const { engine, lambda } = await setup("opensearch", "auto");
-  const q = Q[0]!;
-  const command = lambda.query("lv").orderByL2("emb", q).toCommand({ vectorDialect: "opensearch" });
-  assert.match(command.text, /"query":\{"knn":\{"emb":\{"vector":\?/);
-  const rows = await lambda.query("lv").ne("cat", "blue").orderByL2("emb", q).queryForMapList();
-  assert.deepEqual(ids(rows), exact((v) => -l2(q, v), 10, (i) => i % 3 !== 2));
-  const ip = await lambda.query("lv").orderByIP("ip", q).knnOptions({ k: 4 }).queryForMapList();
-  assert.deepEqual(ids(ip), exact((v) => dot(q, v), 4));
-  // Cosine on an l2 space: exact script_score.
-  const cos = await lambda.query("lv").orderByCosine("emb", q).queryForMapList();
-  assert.deepEqual(ids(cos), exact((v) => cosine(q, v), 10));
-  engine.close();
-});
+backendTest(
+  "lambda vectors on OpenSearch: its knn query, the field's space ranks",
+  OS_VECTORS,
+  async (t) => {
+    const { lambda } = await setup(t, "auto");
+    const q = Q[0]!;
+    const command = lambda.query(LV).orderByL2("emb", q).toCommand({
+      vectorDialect: "opensearch",
+    });
+    assert.match(command.text, /"query":\{"knn":\{"emb":\{"vector":\?/);
+    const rows = await lambda.query(LV).ne("cat", "blue").orderByL2("emb", q)
+      .queryForMapList();
+    assert.deepEqual(ids(rows), exact((v) => -l2(q, v), 10, (i) => i % 3 !== 2));
+    const ip = await lambda.query(LV).orderByIP("ip", q).knnOptions({ k: 4 })
+      .queryForMapList();
+    assert.deepEqual(ids(ip), exact((v) => dot(q, v), 4));
+    // Cosine on an l2 space: exact script_score.
+    const cos = await lambda.query(LV).orderByCosine("emb", q).queryForMapList();
+    assert.deepEqual(ids(cos), exact((v) => cosine(q, v), 10));
+  },
+);
 
-Deno.test("lambda vectorBy*: thresholds combine with every other condition", async () => {
-  const { engine, lambda } = await setup("elasticsearch", "auto");
-  const q = Q[1]!;
-  const within = (i: number) => l2(q, VECTORS[i]!) <= 1.5;
-  const count = await lambda.query("lv").vectorByL2("emb", q, 1.5).queryForCount();
-  assert.equal(count, VECTORS.filter((_, i) => within(i)).length);
-  assert.ok(count > 0 && count < N);
-  const mixed = await lambda.query("lv")
-    .vectorByCosine("emb", q, 0.6).eq("cat", "green")
-    .or((g) => g.vectorByIP("ip", q, 1.2).not((n) => n.lt("n", 60)))
-    .queryForMapList();
-  const want = VECTORS.map((_, i) => i).filter((i) => {
-    const v = VECTORS[i]!;
-    return (1 - cosine(q, v) <= 0.6 && i % 3 === 1) || (dot(q, v) >= 1.2 && i >= 60);
-  }).map(String);
-  assert.deepEqual(ids(mixed).sort(), want.sort());
-  // Conditions and an order together: the nearest among those within the threshold.
-  const ordered = await lambda.query("lv").vectorByL2("emb", q, 1.5).orderByL2("emb", q)
-    .knnOptions({ k: 50 }).queryForMapList();
-  assert.deepEqual(ids(ordered), exact((v) => -l2(q, v), 50, within));
-  engine.close();
-});
+backendTest(
+  "lambda vectorBy*: thresholds combine with every other condition",
+  ES_VECTORS,
+  async (t) => {
+    const { lambda } = await setup(t, "auto");
+    const q = Q[1]!;
+    const within = (i: number) => l2(q, VECTORS[i]!) <= 1.5;
+    const count = await lambda.query(LV).vectorByL2("emb", q, 1.5).queryForCount();
+    assert.equal(count, VECTORS.filter((_, i) => within(i)).length);
+    assert.ok(count > 0 && count < N);
+    const mixed = await lambda.query(LV)
+      .vectorByCosine("emb", q, 0.6).eq("cat", "green")
+      .or((g) => g.vectorByIP("ip", q, 1.2).not((n) => n.lt("n", 60)))
+      .queryForMapList();
+    const want = VECTORS.map((_, i) => i).filter((i) => {
+      const v = VECTORS[i]!;
+      return (1 - cosine(q, v) <= 0.6 && i % 3 === 1) || (dot(q, v) >= 1.2 && i >= 60);
+    }).map(String);
+    assert.deepEqual(ids(mixed).sort(), want.sort());
+    // Conditions and an order together: the nearest among those within the threshold.
+    const ordered = await lambda.query(LV).vectorByL2("emb", q, 1.5).orderByL2("emb", q)
+      .knnOptions({ k: 50 }).queryForMapList();
+    assert.deepEqual(ids(ordered), exact((v) => -l2(q, v), 50, within));
+  },
+);
 
-Deno.test("lambda vectorBy* in update and delete by query", async () => {
-  const { engine, lambda } = await setup("elasticsearch", "auto");
+backendTest("lambda vectorBy* in update and delete by query", {
+  ...ES_VECTORS,
+  requires: [...ES_VECTORS.requires, "by-query"],
+}, async (t) => {
+  const { lambda } = await setup(t, "auto");
   const q = Q[2]!;
   const far = VECTORS.filter((v) => l2(q, v) > 2).length;
   assert.ok(far > 0 && far < N);
   assert.equal(
-    await lambda.update("lv").not((g) => g.vectorByL2("emb", q, 2)).updateTo("cat", "far")
+    await lambda.update(LV).not((g) => g.vectorByL2("emb", q, 2)).updateTo("cat", "far")
       .doUpdate(),
     far,
   );
-  assert.equal(await lambda.query("lv").eq("cat", "far").queryForCount(), far);
-  assert.equal(await lambda.delete("lv").eq("cat", "far").doDelete(), far);
-  assert.equal(await lambda.query("lv").queryForCount(), N - far);
-  engine.close();
+  assert.equal(await lambda.query(LV).eq("cat", "far").queryForCount(), far);
+  assert.equal(await lambda.delete(LV).eq("cat", "far").doDelete(), far);
+  assert.equal(await lambda.query(LV).queryForCount(), N - far);
 });
 
-Deno.test("lambda vectorBy* on OpenSearch: knn_score with a bound min_score, same answers", async () => {
-  const { engine, lambda } = await setup("opensearch", "auto");
-  const q = Q[1]!;
-  const q1 = lambda.query("lv").vectorByL2("emb", q, 1.5);
-  assert.equal(await q1.queryForCount(), VECTORS.filter((v) => l2(q, v) <= 1.5).length);
-  const mixed = await lambda.query("lv")
-    .vectorByCosine("emb", q, 0.6).eq("cat", "green")
-    .or((g) => g.vectorByIP("ip", q, 1.2).not((n) => n.lt("n", 60)))
-    .queryForMapList();
-  const want = VECTORS.map((_, i) => i).filter((i) => {
-    const v = VECTORS[i]!;
-    return (1 - cosine(q, v) <= 0.6 && i % 3 === 1) || (dot(q, v) >= 1.2 && i >= 60);
-  }).map(String);
-  assert.deepEqual(ids(mixed).sort(), want.sort());
-  assert.ok(want.length > 0);
-  engine.close();
-});
+backendTest(
+  "lambda vectorBy* on OpenSearch: knn_score with a bound min_score, same answers",
+  OS_VECTORS,
+  async (t) => {
+    const { lambda } = await setup(t, "auto");
+    const q = Q[1]!;
+    const q1 = lambda.query(LV).vectorByL2("emb", q, 1.5);
+    assert.equal(await q1.queryForCount(), VECTORS.filter((v) => l2(q, v) <= 1.5).length);
+    const mixed = await lambda.query(LV)
+      .vectorByCosine("emb", q, 0.6).eq("cat", "green")
+      .or((g) => g.vectorByIP("ip", q, 1.2).not((n) => n.lt("n", 60)))
+      .queryForMapList();
+    const want = VECTORS.map((_, i) => i).filter((i) => {
+      const v = VECTORS[i]!;
+      return (1 - cosine(q, v) <= 0.6 && i % 3 === 1) || (dot(q, v) >= 1.2 && i >= 60);
+    }).map(String);
+    assert.deepEqual(ids(mixed).sort(), want.sort());
+    assert.ok(want.length > 0);
+  },
+);

@@ -95,7 +95,7 @@ const MAPPING =
 const keyOf = (i: number, value: string) => `k${i} ${value.replaceAll(".", "_")}`;
 
 Deno.test("injection: every position of every annotation binds the value as data", async () => {
-  const { session, sent } = await mapperFixture({}, [
+  const { session, sent } = await mapperFixture("in-process", {}, [
     MAPPING,
     'PUT /vault/_doc/bystander?refresh=true {"name": "bystander", "note": "said: bystander"}',
   ]);
@@ -137,7 +137,7 @@ Deno.test("injection: every position of every annotation binds the value as data
 });
 
 Deno.test("injection: a placeholder inside a JSON string is refused when the mapper is created", async () => {
-  const { session, sent } = await mapperFixture();
+  const { session, sent } = await mapperFixture("in-process");
   @SimpleMapper({ namespace: "vault" })
   class Quoted {
     @Query('POST /vault/_count {"query": {"term": {"note": "said: #{name}"}}}', {
@@ -159,7 +159,7 @@ Deno.test("injection: a placeholder inside a JSON string is refused when the map
 });
 
 Deno.test("injection: a value in the index position is encoded as one segment, and ${} refuses non-identifiers", async () => {
-  const { session, sent } = await mapperFixture({}, [
+  const { session, sent } = await mapperFixture("in-process", {}, [
     MAPPING,
     'PUT /vault/_doc/1?refresh=true {"name": "one"}',
   ]);

@@ -6,9 +6,12 @@ import { ResponseError } from "../driver/mod.ts";
 import { BaseMapper, PageObject, RefMapper } from "../mapper/mod.ts";
 import { Column, Table } from "../template/mod.ts";
 import { MapperLoadError, parseMapperFile } from "../xml/mod.ts";
+import { type BackendScope, backendTest, suiteIndex } from "./support/backend.ts";
 import { mapperFixture } from "./support/mapper_fixture.ts";
 
-@Table("user_info")
+const USER_INFO = suiteIndex("user_info");
+
+@Table(USER_INFO)
 class UserInfo {
   @Column({ primary: true })
   id = "";
@@ -35,16 +38,16 @@ const USER_MAPPER = `<?xml version="1.0" encoding="UTF-8"?>
     <result column="uid" property="userId"/>
     <result column="name" property="userName"/>
   </resultMap>
-  <insert id="saveUser">POST /user_info/_doc?refresh=true #{info}</insert>
+  <insert id="saveUser">POST /${USER_INFO}/_doc?refresh=true #{info}</insert>
   <select id="loadUser1" resultType="UserInfo">
-    POST /user_info/_search {"query": {"match": {"uid": #{uid}}}}
+    POST /${USER_INFO}/_search {"query": {"match": {"uid": #{uid}}}}
   </select>
-  <delete id="deleteUser">POST /user_info/_delete_by_query?refresh=true {"query": {"match": {"uid": #{uid}}}}</delete>
+  <delete id="deleteUser">POST /${USER_INFO}/_delete_by_query?refresh=true {"query": {"match": {"uid": #{uid}}}}</delete>
   <select id="listByUserName" resultMap="userInfo5ResultMap">
-    POST /user_info/_search { "query": { "term": { "name": #{userName} } } }
+    POST /${USER_INFO}/_search { "query": { "term": { "name": #{userName} } } }
   </select>
   <select id="search" resultType="UserInfo">
-    POST /user_info/_search {"query": {"bool": {"filter": [
+    POST /${USER_INFO}/_search {"query": {"bool": {"filter": [
       <if test="name != null">{"term": {"name": #{name}}},</if>
       <if test="ages != null and ages.length > 0">
         {"terms": {"age": [<foreach collection="ages" item="a" separator=",">#{a}</foreach>]}},</if>
@@ -54,14 +57,14 @@ const USER_MAPPER = `<?xml version="1.0" encoding="UTF-8"?>
 </mapper>`;
 
 const MAPPING =
-  'PUT /user_info {"mappings": {"properties": {"uid": {"type": "keyword"}, "name": {"type": "keyword"}, "age": {"type": "integer"}}}}';
+  `PUT /${USER_INFO} {"mappings": {"properties": {"uid": {"type": "keyword"}, "name": {"type": "keyword"}, "age": {"type": "integer"}}}}`;
 
 function user(uid: string, name: string, age: number): UserInfo {
   return Object.assign(new UserInfo(), { uid, name, age });
 }
 
-async function withUsers() {
-  const f = await mapperFixture({ types: { UserInfo, UserInfo5 } }, [MAPPING]);
+async function withUsers(t: BackendScope) {
+  const f = await mapperFixture(t, { types: { UserInfo, UserInfo5 } }, [MAPPING]);
   f.config.addMapper(parseMapperFile(USER_MAPPER, { file: "user-mapper.xml" }));
   for (
     const [uid, name, age] of [["u1", "ann", 31], ["u2", "bob", 25], ["u3", "ann", 40]] as const
@@ -74,50 +77,57 @@ async function withUsers() {
   return f;
 }
 
-Deno.test("the reference's XML shapes: saveUser, loadUser1, listByUserName (resultMap), deleteUser", async () => {
-  const { session } = await withUsers();
-  const loaded = await session.queryStatement<UserInfo>("users.loadUser1", { uid: "u2" });
-  assert.equal(loaded.length, 1);
-  assert.ok(loaded[0] instanceof UserInfo);
-  assert.deepEqual([loaded[0].uid, loaded[0].name, loaded[0].age], ["u2", "bob", 25]);
-  assert.notEqual(loaded[0].id, "", "the key takes _ID");
+backendTest(
+  "the reference's XML shapes: saveUser, loadUser1, listByUserName (resultMap), deleteUser",
+  { requires: ["by-query"] },
+  async (t) => {
+    const { session } = await withUsers(t);
+    const loaded = await session.queryStatement<UserInfo>("users.loadUser1", { uid: "u2" });
+    assert.equal(loaded.length, 1);
+    assert.ok(loaded[0] instanceof UserInfo);
+    assert.deepEqual([loaded[0].uid, loaded[0].name, loaded[0].age], ["u2", "bob", 25]);
+    assert.notEqual(loaded[0].id, "", "the key takes _ID");
 
-  const views = await session.queryStatement<UserInfo5>("users.listByUserName", {
-    userName: "ann",
-  });
-  assert.equal(views.length, 2);
-  assert.ok(views.every((v) => v instanceof UserInfo5));
-  assert.deepEqual(views.map((v) => v.userId).sort(), ["u1", "u3"]);
-  assert.ok(views.every((v) => v.userName === "ann" && v.docId.length > 0));
+    const views = await session.queryStatement<UserInfo5>("users.listByUserName", {
+      userName: "ann",
+    });
+    assert.equal(views.length, 2);
+    assert.ok(views.every((v) => v instanceof UserInfo5));
+    assert.deepEqual(views.map((v) => v.userId).sort(), ["u1", "u3"]);
+    assert.ok(views.every((v) => v.userName === "ann" && v.docId.length > 0));
 
-  assert.equal(await session.executeStatement("users.deleteUser", { uid: "u1" }), 1);
-  assert.equal(await session.executeStatement("users.deleteUser", { uid: "u1" }), 0);
-  assert.equal((await session.queryStatement("users.loadUser1", { uid: "u1" })).length, 0);
-});
+    assert.equal(await session.executeStatement("users.deleteUser", { uid: "u1" }), 1);
+    assert.equal(await session.executeStatement("users.deleteUser", { uid: "u1" }), 0);
+    assert.equal((await session.queryStatement("users.loadUser1", { uid: "u1" })).length, 0);
+  },
+);
 
-Deno.test("dynamic statements: if/foreach render per call, values stay bound, paging applies", async () => {
-  const { session, sent } = await withUsers();
-  const names = async (args: object, page?: PageObject) =>
-    (await session.queryStatement<UserInfo>("users.search", args, page)).map((u) => u.uid);
-  assert.deepEqual(await names({ name: null, ages: null }), ["u2", "u1", "u3"]);
-  assert.deepEqual(await names({ name: "ann", ages: [] }), ["u1", "u3"]);
-  assert.deepEqual(await names({ name: null, ages: [25, 40] }), ["u2", "u3"]);
-  const evil = '"}}]}, "match_all": {}, "x": [{"';
-  assert.deepEqual(await names({ name: evil, ages: [25] }), []);
-  assert.equal(JSON.parse(sent.at(-1)!.body).query.bool.filter[0].term.name, evil);
-  await assert.rejects(
-    names({ name: null, ages: [evil as unknown as number] }),
-    (e: unknown) => e instanceof ResponseError && e.status === 400 && e.message.includes(evil),
-    "a foreach item arrives as one JSON string, which the integer field refuses",
-  );
-  const page = new PageObject(1, 2);
-  assert.deepEqual(await names({ name: null, ages: null }, page), ["u3"]);
-  assert.equal(page.totalCount, 3);
-  assert.match(sent.at(-1)!.body, /"from":2,"size":2,"track_total_hits":true/);
-});
+backendTest(
+  "dynamic statements: if/foreach render per call, values stay bound, paging applies",
+  async (t) => {
+    const { session, sent } = await withUsers(t);
+    const names = async (args: object, page?: PageObject) =>
+      (await session.queryStatement<UserInfo>("users.search", args, page)).map((u) => u.uid);
+    assert.deepEqual(await names({ name: null, ages: null }), ["u2", "u1", "u3"]);
+    assert.deepEqual(await names({ name: "ann", ages: [] }), ["u1", "u3"]);
+    assert.deepEqual(await names({ name: null, ages: [25, 40] }), ["u2", "u3"]);
+    const evil = '"}}]}, "match_all": {}, "x": [{"';
+    assert.deepEqual(await names({ name: evil, ages: [25] }), []);
+    assert.equal(JSON.parse(sent.at(-1)!.body).query.bool.filter[0].term.name, evil);
+    await assert.rejects(
+      names({ name: null, ages: [evil as unknown as number] }),
+      (e: unknown) => e instanceof ResponseError && e.status === 400 && e.message.includes(evil),
+      "a foreach item arrives as one JSON string, which the integer field refuses",
+    );
+    const page = new PageObject(1, 2);
+    assert.deepEqual(await names({ name: null, ages: null }, page), ["u3"]);
+    assert.equal(page.totalCount, 3);
+    assert.match(sent.at(-1)!.body, /"from":2,"size":2,"track_total_hits":true/);
+  },
+);
 
-Deno.test("@RefMapper by file name after loadMapper; load errors name the file", async () => {
-  const f = await mapperFixture({ types: { UserInfo, UserInfo5 } }, [MAPPING]);
+backendTest("@RefMapper by file name after loadMapper; load errors name the file", async (t) => {
+  const f = await mapperFixture(t, { types: { UserInfo, UserInfo5 } }, [MAPPING]);
   const file = await f.config.loadMapper("mem:/mappers/user-mapper.xml", {
     loader: (url) => Promise.resolve(url.pathname.endsWith("user-mapper.xml") ? USER_MAPPER : ""),
   });

@@ -1,12 +1,11 @@
 // Mapper-file statements rendered by the xml room and run with the template layer's JdbcTemplate
-// against the embedded engine (in-process `engine.fetch`; set ES_URL to use a real cluster).
+// on every backend of the behaviour suite (tests/README.md).
 import assert from "node:assert/strict";
-import { DataSource } from "../driver/mod.ts";
-import { Engine } from "../engine/mod.ts";
+import { type BackendScope, backendTest, suiteIndex } from "./support/backend.ts";
 import { JdbcTemplate } from "../template/mod.ts";
 import { type MapperFile, parseMapperFile } from "../xml/mod.ts";
 
-const ES_URL = Deno.env.get("ES_URL");
+const INDEX = suiteIndex("xml_e2e_users");
 
 const USERS = parseMapperFile(
   `<?xml version="1.0" encoding="UTF-8"?>
@@ -18,7 +17,7 @@ const USERS = parseMapperFile(
     <result column="user_name" property="name"/>
   </resultMap>
 
-  <sql id="index">xml_e2e_users</sql>
+  <sql id="index">${INDEX}</sql>
 
   <insert id="saveUser">POST /<include refid="index"/>/_doc/#{id}?refresh=true #{info}</insert>
 
@@ -71,21 +70,15 @@ function statement(file: MapperFile, id: string) {
   return s;
 }
 
-async function withJdbc(fn: (jdbc: JdbcTemplate) => Promise<void>): Promise<void> {
-  const engine = ES_URL ? undefined : new Engine();
-  try {
-    const ds = engine
-      ? new DataSource({ nodes: ["http://engine.local"], fetch: engine.fetch })
-      : new DataSource(ES_URL as string);
-    const jdbc = new JdbcTemplate(ds);
-    await jdbc.execute("DELETE /xml_e2e_users?ignore_unavailable=true");
-    await jdbc.execute(
-      'PUT /xml_e2e_users {"mappings": {"properties": {"uid": {"type": "keyword"}, "user_name": {"type": "keyword"}, "age": {"type": "integer"}, "tags": {"type": "keyword"}}}}',
-    );
-    await fn(jdbc);
-  } finally {
-    engine?.close();
-  }
+async function withJdbc(
+  t: BackendScope,
+  fn: (jdbc: JdbcTemplate) => Promise<void>,
+): Promise<void> {
+  const jdbc = new JdbcTemplate(t.dataSource());
+  await jdbc.execute(
+    `PUT /${INDEX} {"mappings": {"properties": {"uid": {"type": "keyword"}, "user_name": {"type": "keyword"}, "age": {"type": "integer"}, "tags": {"type": "keyword"}}}}`,
+  );
+  await fn(jdbc);
 }
 
 const PEOPLE = [
@@ -104,71 +97,86 @@ async function seed(jdbc: JdbcTemplate): Promise<void> {
 const names = (rows: readonly Record<string, unknown>[]) =>
   rows.map((r) => JSON.parse(r._DOC as string).user_name);
 
-Deno.test("xml e2e: the reference's shapes — save, load, delete by query — through JdbcTemplate", async () => {
-  await withJdbc(async (jdbc) => {
-    const save = statement(USERS, "saveUser");
-    assert.equal(save.dynamic, false);
-    const r = save.render({ id: "9", info: { uid: "u9", user_name: "zed", age: 9 } });
-    assert.equal(await jdbc.executeUpdate(r.text, r.args), 1);
-    const load = statement(USERS, "loadUser").render({ uid: "u9" });
-    const rows = await jdbc.queryForList(load.text, load.args);
-    assert.deepEqual(names(rows), ["zed"]);
-    assert.equal(USERS.resultMaps.get("user")?.columns[1]?.column, "user_name");
-    const del = statement(USERS, "deleteUser").render({ uid: "u9" });
-    assert.equal(await jdbc.executeUpdate(del.text, del.args), 1);
-    const count = statement(USERS, "count").render({});
-    assert.equal(await jdbc.queryForNumber(count.text, count.args), 0);
-  });
-});
+backendTest(
+  "xml e2e: the reference's shapes — save, load, delete by query — through JdbcTemplate",
+  {
+    requires: ["by-query"],
+  },
+  async (t) => {
+    await withJdbc(t, async (jdbc) => {
+      const save = statement(USERS, "saveUser");
+      assert.equal(save.dynamic, false);
+      const r = save.render({ id: "9", info: { uid: "u9", user_name: "zed", age: 9 } });
+      assert.equal(await jdbc.executeUpdate(r.text, r.args), 1);
+      const load = statement(USERS, "loadUser").render({ uid: "u9" });
+      const rows = await jdbc.queryForList(load.text, load.args);
+      assert.deepEqual(names(rows), ["zed"]);
+      assert.equal(USERS.resultMaps.get("user")?.columns[1]?.column, "user_name");
+      const del = statement(USERS, "deleteUser").render({ uid: "u9" });
+      assert.equal(await jdbc.executeUpdate(del.text, del.args), 1);
+      const count = statement(USERS, "count").render({});
+      assert.equal(await jdbc.queryForNumber(count.text, count.args), 0);
+    });
+  },
+);
 
-Deno.test("xml e2e: one dynamic search, many argument sets, each a valid command with the right hits", async () => {
-  await withJdbc(async (jdbc) => {
-    await seed(jdbc);
-    const search = statement(USERS, "search");
-    const cases: [Record<string, unknown>, string[]][] = [
-      [{}, ["bob", "alice", "carol", PEOPLE[3]!.user_name]],
-      [{ name: "alice" }, ["alice"]],
-      [{ minAge: 30 }, ["alice", "carol", PEOPLE[3]!.user_name]],
-      [{ minAge: 26, maxAge: 45 }, ["alice", "carol"]],
-      [{ tags: ["ops"] }, ["alice", "carol"]],
-      [{ tags: [] }, ["bob", "alice", "carol", PEOPLE[3]!.user_name]],
-      [{ tags: ["dev"], minAge: 30 }, ["carol"]],
-      [{ pattern: "aro" }, ["carol"]],
-      [{ size: 2 }, ["bob", "alice"]],
-      [{ name: PEOPLE[3]!.user_name }, [PEOPLE[3]!.user_name]],
-      [{ name: "nobody", tags: ["dev", "ops"], minAge: 1, maxAge: 99, pattern: "x", size: 10 }, []],
-    ];
-    for (const [args, expected] of cases) {
-      const r = search.render(args);
-      assert.deepEqual(
-        names(await jdbc.queryForList(r.text, r.args)),
-        expected,
-        JSON.stringify(args),
+backendTest(
+  "xml e2e: one dynamic search, many argument sets, each a valid command with the right hits",
+  async (t) => {
+    await withJdbc(t, async (jdbc) => {
+      await seed(jdbc);
+      const search = statement(USERS, "search");
+      const cases: [Record<string, unknown>, string[]][] = [
+        [{}, ["bob", "alice", "carol", PEOPLE[3]!.user_name]],
+        [{ name: "alice" }, ["alice"]],
+        [{ minAge: 30 }, ["alice", "carol", PEOPLE[3]!.user_name]],
+        [{ minAge: 26, maxAge: 45 }, ["alice", "carol"]],
+        [{ tags: ["ops"] }, ["alice", "carol"]],
+        [{ tags: [] }, ["bob", "alice", "carol", PEOPLE[3]!.user_name]],
+        [{ tags: ["dev"], minAge: 30 }, ["carol"]],
+        [{ pattern: "aro" }, ["carol"]],
+        [{ size: 2 }, ["bob", "alice"]],
+        [{ name: PEOPLE[3]!.user_name }, [PEOPLE[3]!.user_name]],
+        [
+          { name: "nobody", tags: ["dev", "ops"], minAge: 1, maxAge: 99, pattern: "x", size: 10 },
+          [],
+        ],
+      ];
+      for (const [args, expected] of cases) {
+        const r = search.render(args);
+        assert.deepEqual(
+          names(await jdbc.queryForList(r.text, r.args)),
+          expected,
+          JSON.stringify(args),
+        );
+      }
+    });
+  },
+);
+
+backendTest(
+  "xml e2e: foreach values are bound (an id list, a value that looks like JSON)",
+  async (t) => {
+    await withJdbc(t, async (jdbc) => {
+      await seed(jdbc);
+      const r = statement(USERS, "byIds").render({ ids: ["3", "1", "../_all", '"]}}'] });
+      assert.match(
+        r.text,
+        /\[#\{__frch_id_0\}, #\{__frch_id_1\}, #\{__frch_id_2\}, #\{__frch_id_3\}\]/,
       );
-    }
-  });
-});
+      const rows = await jdbc.queryForList(r.text, r.args);
+      assert.deepEqual(names(rows).sort(), ["alice", "carol"]);
+    });
+  },
+);
 
-Deno.test("xml e2e: foreach values are bound (an id list, a value that looks like JSON)", async () => {
-  await withJdbc(async (jdbc) => {
-    await seed(jdbc);
-    const r = statement(USERS, "byIds").render({ ids: ["3", "1", "../_all", '"]}}'] });
-    assert.match(
-      r.text,
-      /\[#\{__frch_id_0\}, #\{__frch_id_1\}, #\{__frch_id_2\}, #\{__frch_id_3\}\]/,
-    );
-    const rows = await jdbc.queryForList(r.text, r.args);
-    assert.deepEqual(names(rows).sort(), ["alice", "carol"]);
-  });
-});
-
-Deno.test("xml e2e: <set> updates only the given fields", async () => {
-  await withJdbc(async (jdbc) => {
+backendTest("xml e2e: <set> updates only the given fields", async (t) => {
+  await withJdbc(t, async (jdbc) => {
     await seed(jdbc);
     const patch = statement(USERS, "patch");
     const r = patch.render({ id: "2", age: 26 });
     assert.equal(await jdbc.executeUpdate(r.text, r.args), 1);
-    const doc = await jdbc.queryForMap("GET /xml_e2e_users/_doc/{?}", ["2"]);
+    const doc = await jdbc.queryForMap(`GET /${INDEX}/_doc/{?}`, ["2"]);
     assert.deepEqual(JSON.parse(doc?._DOC as string), { ...PEOPLE[1], age: 26 });
   });
 });

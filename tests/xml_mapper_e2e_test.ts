@@ -1,14 +1,17 @@
 // Mapper files end to end through the mapper layer: a real XML file read by the xml room,
 // registered with Configuration (addMapper / loadMapper), run by id with session.queryStatement /
-// executeStatement / pageStatement and through @RefMapper methods, on the embedded engine.
+// executeStatement / pageStatement and through @RefMapper methods, on every backend of the behaviour suite (tests/README.md).
 import assert from "node:assert/strict";
 import { BindError } from "../driver/mod.ts";
 import { BaseMapper, PageObject, RefMapper } from "../mapper/mod.ts";
 import { Column, Table } from "../template/mod.ts";
 import { parseMapperFile } from "../xml/mod.ts";
+import { type BackendScope, backendTest, suiteIndex } from "./support/backend.ts";
 import { mapperFixture } from "./support/mapper_fixture.ts";
 
-@Table("xml_people")
+const XML_PEOPLE = suiteIndex("xml_people");
+
+@Table(XML_PEOPLE)
 class Person {
   @Column({ primary: true })
   id = "";
@@ -33,15 +36,15 @@ const PEOPLE_XML = `<?xml version="1.0" encoding="UTF-8"?>
     <result column="full_name" property="label"/>
   </resultMap>
 
-  <insert id="save">PUT /xml_people/_doc/#{p.id}?refresh=true #{p}</insert>
+  <insert id="save">PUT /${XML_PEOPLE}/_doc/#{p.id}?refresh=true #{p}</insert>
 
   <insert id="saveAll">POST /_bulk?refresh=true
-<foreach collection="people" item="p" separator="&#10;">{"index": {"_index": "xml_people", "_id": #{p.id}}}
+<foreach collection="people" item="p" separator="&#10;">{"index": {"_index": "${XML_PEOPLE}", "_id": #{p.id}}}
 #{p}</foreach>
 </insert>
 
   <select id="find" resultType="Person">
-    POST /xml_people/_search
+    POST /${XML_PEOPLE}/_search
     {"query": {"bool": {"filter": [<where>
       <if test="name != null">{"term": {"full_name": #{name}}},</if>
       <if test="minAge != null">{"range": {"age": {"gte": #{minAge}}}},</if>
@@ -50,20 +53,20 @@ const PEOPLE_XML = `<?xml version="1.0" encoding="UTF-8"?>
   </select>
 
   <select id="cards" resultMap="people.card">
-    POST /xml_people/_search {"sort": [{"age": "asc"}]}
+    POST /${XML_PEOPLE}/_search {"sort": [{"age": "asc"}]}
   </select>
 
   <update id="rename">
-    POST /xml_people/_update/#{id}?refresh=true {"doc": {<set><if test="name != null">"full_name": #{name},</if></set>}}
+    POST /${XML_PEOPLE}/_update/#{id}?refresh=true {"doc": {<set><if test="name != null">"full_name": #{name},</if></set>}}
   </update>
 
   <delete id="olderThan">
-    POST /xml_people/_delete_by_query?refresh=true {"query": {"range": {"age": {"gt": #{age}}}}}
+    POST /${XML_PEOPLE}/_delete_by_query?refresh=true {"query": {"range": {"age": {"gt": #{age}}}}}
   </delete>
 </mapper>`;
 
 const MAPPING =
-  'PUT /xml_people {"mappings": {"properties": {"full_name": {"type": "keyword"}, "age": {"type": "integer"}, "tags": {"type": "keyword"}}}}';
+  `PUT /${XML_PEOPLE} {"mappings": {"properties": {"full_name": {"type": "keyword"}, "age": {"type": "integer"}, "tags": {"type": "keyword"}}}}`;
 
 function person(id: string, name: string, age: number, tags: string[]): Person {
   return Object.assign(new Person(), { id, name, age, tags });
@@ -75,8 +78,8 @@ const PEOPLE = [
   person("3", "Cy", 47, ["dev", "ops"]),
 ];
 
-async function withPeople(load = false) {
-  const f = await mapperFixture({ types: { Person, PersonCard } }, [MAPPING]);
+async function withPeople(t: BackendScope, load = false) {
+  const f = await mapperFixture(t, { types: { Person, PersonCard } }, [MAPPING]);
   if (load) {
     await f.config.loadMapper("file:///mappers/people.xml", {
       loader: (url) => Promise.resolve(url.pathname === "/mappers/people.xml" ? PEOPLE_XML : ""),
@@ -85,9 +88,10 @@ async function withPeople(load = false) {
   return f;
 }
 
-Deno.test("xml + mapper: session.queryStatement renders the dynamic statement per call", async () => {
-  const { session, config, engine } = await withPeople();
-  try {
+backendTest(
+  "xml + mapper: session.queryStatement renders the dynamic statement per call",
+  async (t) => {
+    const { session, config } = await withPeople(t);
     assert.ok(config.hasStatement("people.find"));
     assert.equal(await session.executeStatement("people.saveAll", { people: PEOPLE }), 3);
     const all = await session.queryStatement<Person>("people.find", {});
@@ -110,28 +114,25 @@ Deno.test("xml + mapper: session.queryStatement renders the dynamic statement pe
     const cards = await session.queryStatement<PersonCard>("people.cards");
     assert.ok(cards[0] instanceof PersonCard);
     assert.deepEqual({ ...cards[0] }, { key: "2", label: "Bob" });
-  } finally {
-    engine.close();
-  }
+  },
+);
+
+backendTest("xml + mapper: <set> update and delete by query report real counts", {
+  requires: ["by-query"],
+}, async (t) => {
+  const { session } = await withPeople(t);
+  await session.executeStatement("people.saveAll", { people: PEOPLE });
+  assert.equal(await session.executeStatement("people.rename", { id: "2", name: "Rob" }), 1);
+  const [rob] = await session.queryStatement<Person>("people.find", { name: "Rob" });
+  assert.equal(rob?.id, "2");
+  assert.equal(await session.executeStatement("people.olderThan", { age: 30 }), 2);
+  assert.deepEqual((await session.queryStatement<Person>("people.find")).map((p) => p.id), ["2"]);
 });
 
-Deno.test("xml + mapper: <set> update and delete by query report real counts", async () => {
-  const { session, engine } = await withPeople();
-  try {
-    await session.executeStatement("people.saveAll", { people: PEOPLE });
-    assert.equal(await session.executeStatement("people.rename", { id: "2", name: "Rob" }), 1);
-    const [rob] = await session.queryStatement<Person>("people.find", { name: "Rob" });
-    assert.equal(rob?.id, "2");
-    assert.equal(await session.executeStatement("people.olderThan", { age: 30 }), 2);
-    assert.deepEqual((await session.queryStatement<Person>("people.find")).map((p) => p.id), ["2"]);
-  } finally {
-    engine.close();
-  }
-});
-
-Deno.test("xml + mapper: loadMapper and @RefMapper by URL; render errors keep their type", async () => {
-  const { session, engine } = await withPeople(true);
-  try {
+backendTest(
+  "xml + mapper: loadMapper and @RefMapper by URL; render errors keep their type",
+  async (t) => {
+    const { session } = await withPeople(t, true);
     @RefMapper("file:///mappers/people.xml", { entity: Person })
     class PeopleMapper extends BaseMapper<Person> {
       declare save: (args: { p: Person }) => Promise<number>;
@@ -151,7 +152,5 @@ Deno.test("xml + mapper: loadMapper and @RefMapper by URL; render errors keep th
           /statement "people\.find", .*people\.xml, line 21/.test(error.message);
       },
     );
-  } finally {
-    engine.close();
-  }
-});
+  },
+);

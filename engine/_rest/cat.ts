@@ -8,7 +8,7 @@ import { healthHandler, statusOf } from "./cluster.ts";
 import { resolveOptions, targets } from "./targets.ts";
 import { catHelp, resolveColumn } from "./cat_columns.ts";
 import { formatBytes, formatTime } from "./cat_units.ts";
-import { holdingOf, openContextsByIndex, storeSize } from "./stats_mapped.ts";
+import { holdingOf, luceneDocCount, openContextsByIndex, storeSize } from "./stats_mapped.ts";
 import { INDEX_STATS_COLUMNS, indexStatsCells } from "./cat_index_columns.ts";
 
 type Row = Record<string, string>;
@@ -84,30 +84,42 @@ export function catTable(
   }
   const h = ctx.params.get("h");
   const withTimestamps = boolParam(ctx, "ts", true);
-  const chosen = (h ? h.split(",").map((c) => resolveColumn(c.trim(), known)) : defaults)
+  // A column asked for by an alias (`h=iito`) is headed by that alias, as Elasticsearch does.
+  const labels = new Map<string, string>();
+  const chosen = (h
+    ? h.split(",").map((c) => {
+      const column = resolveColumn(c.trim(), known);
+      if (!labels.has(column)) labels.set(column, c.trim());
+      return column;
+    })
+    : defaults)
     .filter((c) => withTimestamps || (c !== "epoch" && c !== "timestamp"));
   // `?pri` puts each column's primaries-only sibling (`pri.<column>`) right after it.
   const columns = boolParam(ctx, "pri")
     ? [...new Set(chosen.flatMap((c) => known.includes(`pri.${c}`) ? [c, `pri.${c}`] : [c]))]
     : chosen;
+  const label = (c: string) =>
+    c.startsWith("pri.") && labels.has(c.slice(4))
+      ? `pri.${labels.get(c.slice(4))}`
+      : labels.get(c) ?? c;
   const sortSpec = ctx.params.get("s")?.split(",").map((k) => {
     const [c, order] = k.split(":");
     return order === undefined ? resolveColumn(c!, known) : `${resolveColumn(c!, known)}:${order}`;
   }).join(",") ?? null;
   const rows = sortRows(allRows, sortSpec);
   if (ctx.params.get("format") === "json") {
-    return ok(rows.map((r) => Object.fromEntries(columns.map((c) => [c, r[c] ?? null]))));
+    return ok(rows.map((r) => Object.fromEntries(columns.map((c) => [label(c), r[c] ?? null]))));
   }
   const verbose = boolParam(ctx, "v");
   const widths = columns.map((c) =>
-    Math.max(verbose ? c.length : 0, ...rows.map((r) => (r[c] ?? "").length))
+    Math.max(verbose ? label(c).length : 0, ...rows.map((r) => (r[c] ?? "").length))
   );
   const line = (cells: string[], header: boolean): string =>
     cells.map((cell, i) =>
       !header && rightAligned(columns[i]!) ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)
     ).join(" ").trimEnd();
   const lines = rows.map((r) => line(columns.map((c) => r[c] ?? ""), false));
-  if (verbose) lines.unshift(line(columns, true));
+  if (verbose) lines.unshift(line(columns.map(label), true));
   return {
     status: 200,
     text: lines.map((l) => l + "\n").join(""),
@@ -156,7 +168,7 @@ export function catIndicesHandler(ctx: RequestContext): Reply {
       uuid: i.uuid,
       pri: String(i.shardCount),
       rep: String(i.replicas),
-      "docs.count": i.closed ? "" : String(i.searchableCount),
+      "docs.count": i.closed ? "" : String(luceneDocCount(i)),
       "docs.deleted": i.closed ? "" : String(holdingOf(i).deleted),
       "store.size": size,
       "pri.store.size": size,

@@ -32,12 +32,42 @@ export function storeSize(index: IndexState): number {
   return bytes;
 }
 
+/**
+ * The documents one source makes in Lucene, as `_stats` and `_cat/indices` count them: itself and
+ * each object under a `nested` path (at any depth).
+ */
+export function luceneDocsOf(source: JsonObject, nested: readonly string[]): number {
+  let n = 1;
+  for (const path of nested) n += objectsAt(source, path.split("."));
+  return n;
+}
+
+function objectsAt(at: unknown, keys: readonly string[]): number {
+  if (Array.isArray(at)) return at.reduce((sum: number, x) => sum + objectsAt(x, keys), 0);
+  if (at === null || typeof at !== "object") return 0;
+  if (keys.length === 0) return 1;
+  return objectsAt((at as JsonObject)[keys[0]!], keys.slice(1));
+}
+
+/** Searchable documents as Lucene counts them (nested objects included). */
+export function luceneDocCount(index: IndexState): number {
+  const nested = fieldsOfType(index.mappings, ["nested"]);
+  if (nested.length === 0) return index.searchableCount;
+  let n = 0;
+  for (const v of index.searchTarget().snapshot.views) {
+    v.segment.docs.forEach((doc, i) => {
+      if (!v.deleted?.[i]) n += luceneDocsOf(doc.source, nested);
+    });
+  }
+  return n;
+}
+
 /** The whole index as one part: its searchable documents, deleted ones not merged yet, segments. */
 export function holdingOf(index: IndexState): Holding {
   const snapshot = index.searchTarget().snapshot;
   return {
     index,
-    docs: index.searchableCount,
+    docs: luceneDocCount(index),
     deleted: snapshot.maxDoc - snapshot.docCount,
     segments: snapshot.views.length,
     bytes: storeSize(index),
@@ -59,9 +89,10 @@ export function shardParts(index: IndexState): Holding[] {
     shards: 1,
     counters: shard === 0,
   }));
+  const nested = fieldsOfType(index.mappings, ["nested"]);
   for (const doc of index.visible.values()) {
     const part = parts[index.shardOf(doc.routing ?? doc.id)]!;
-    part.docs++;
+    part.docs += luceneDocsOf(doc.source, nested);
     part.bytes += sourceSize(doc) + 64;
   }
   parts[0]!.deleted = whole.deleted;

@@ -1,8 +1,10 @@
-// A fresh embedded engine per test, reached in-process through a fetch that records every
-// request (method, path, body), so tests can assert how many requests a call made.
+// A mapper session on the test's backend (tests/support/backend.ts), or on a fresh embedded engine
+// reached in-process (`"in-process"`), through a fetch that records every request (method, path,
+// body), so tests can assert how many requests a call made.
 import { DataSource } from "../../driver/mod.ts";
 import { Engine } from "../../engine/mod.ts";
 import { Configuration, type ConfigurationOptions, type Session } from "../../mapper/mod.ts";
+import type { BackendScope } from "./backend.ts";
 
 /** One recorded request. */
 export interface Sent {
@@ -12,9 +14,8 @@ export interface Sent {
   body: string;
 }
 
-/** The engine, the session and the requests sent so far. */
+/** The data source, the session and the requests sent so far. */
 export interface MapperFixture {
-  engine: Engine;
   ds: DataSource;
   config: Configuration;
   session: Session;
@@ -23,11 +24,12 @@ export interface MapperFixture {
 
 /** Creates the fixture; `setup` runs commands before the test (e.g. index mappings). */
 export async function mapperFixture(
+  on: BackendScope | "in-process",
   options: ConfigurationOptions = {},
   setup: readonly string[] = [],
   configure?: (config: Configuration) => void,
 ): Promise<MapperFixture> {
-  const engine = new Engine();
+  const engine = on === "in-process" ? new Engine() : undefined;
   const sent: Sent[] = [];
   const fetch = async (input: string | URL | Request, init?: RequestInit) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
@@ -36,13 +38,15 @@ export async function mapperFixture(
       path: url.pathname + url.search,
       body: typeof init?.body === "string" ? init.body : "",
     });
-    return await engine.fetch(input, init);
+    return await (engine?.fetch ?? globalThis.fetch)(input, init);
   };
-  const ds = new DataSource({ nodes: ["http://engine"], fetch });
+  const ds = on === "in-process"
+    ? new DataSource({ nodes: ["http://engine"], fetch })
+    : on.dataSource({ fetch });
   const config = new Configuration(options);
   configure?.(config);
   const session = config.newSession(ds);
   for (const command of setup) await session.jdbc().execute(command);
   sent.length = 0;
-  return { engine, ds, config, session, sent };
+  return { ds, config, session, sent };
 }
