@@ -40,9 +40,9 @@ export interface EngineOptions {
 }
 
 /** The Elasticsearch version the engine reports unless told otherwise. */
-export const ELASTICSEARCH_VERSION = "9.1.0";
+export const ELASTICSEARCH_VERSION = "9.5.4";
 /** The OpenSearch version the engine reports in the OpenSearch flavour. */
-export const OPENSEARCH_VERSION = "3.3.0";
+export const OPENSEARCH_VERSION = "3.8.0";
 
 const INIT_KEYS = [
   "method",
