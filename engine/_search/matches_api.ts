@@ -43,7 +43,7 @@ function count(
   } catch (err) {
     shardFailure(err, targets);
   }
-  return { count, _shards: shards(targets.length) };
+  return { count, _shards: shards(targets) };
 }
 
 /** All live docs matching `query` (for `_delete_by_query` / `_update_by_query`). */
