@@ -1,0 +1,137 @@
+// Behaviours the differential tester (tests/diff/) found where the engine differed from real
+// Elasticsearch 9.5.4 and OpenSearch 3.8.0; each test states what the real engine answers.
+
+import assert from "node:assert/strict";
+import { Engine } from "./engine.ts";
+import { simpleToClassic } from "./_query/query_string.ts";
+
+// deno-lint-ignore no-explicit-any
+type Json = Record<string, any>;
+
+async function call(engine: Engine, method: string, path: string, body?: unknown): Promise<Json> {
+  const init: RequestInit = { method, headers: { "content-type": "application/json" } };
+  if (body !== undefined) {
+    init.body = typeof body === "string" ? body : JSON.stringify(body);
+    if (path.includes("_bulk")) init.headers = { "content-type": "application/x-ndjson" };
+  }
+  const res = await engine.fetch(`http://engine${path}`, init);
+  return await res.json();
+}
+
+async function seeded(flavour: "elasticsearch" | "opensearch", mappings?: unknown) {
+  const engine = new Engine({ flavour });
+  await call(engine, "PUT", "/i", {
+    settings: { number_of_shards: 3, number_of_replicas: 0 },
+    ...(mappings ? { mappings } : {}),
+  });
+  const lines = [
+    { index: { _id: "1" } },
+    { t: "fox", n: 1, when: "2024-01-02T03:04:05+02:00", v: [1, 2] },
+    { index: { _id: "2" } },
+    { t: "dog", n: 2, when: "2024-01-02", v: [3, 4] },
+    { index: { _id: "3" } },
+    { t: "fox dog", n: 3 },
+  ];
+  await call(
+    engine,
+    "POST",
+    "/i/_bulk?refresh=true",
+    lines.map((l) => JSON.stringify(l)).join("\n") + "\n",
+  );
+  return engine;
+}
+
+Deno.test("_shards counts every primary shard of the index", async () => {
+  const engine = await seeded("opensearch");
+  const res = await call(engine, "POST", "/i/_search", { size: 0 });
+  assert.deepEqual(res._shards, { total: 3, successful: 3, skipped: 0, failed: 0 });
+  assert.equal((await call(engine, "POST", "/i/_count", {}))._shards.total, 3);
+  engine.close();
+});
+
+Deno.test("Elasticsearch scores with LegacyBM25Similarity: 1 + k1 times OpenSearch 3's score", async () => {
+  const es = await seeded("elasticsearch");
+  const os = await seeded("opensearch");
+  const q = { query: { match: { t: "fox" } } };
+  const a = (await call(es, "POST", "/i/_search", q)).hits;
+  const b = (await call(os, "POST", "/i/_search", q)).hits;
+  assert.equal(a.hits.length, 2);
+  assert.ok(Math.abs(a.max_score / b.max_score - 2.2) < 1e-6);
+  es.close();
+  os.close();
+});
+
+Deno.test("Elasticsearch 9 leaves dense_vector values out of _source unless asked", async () => {
+  const mappings = { properties: { v: { type: "dense_vector", dims: 2 } } };
+  const es = await seeded("elasticsearch", mappings);
+  const hit = (await call(es, "POST", "/i/_search", { query: { ids: { values: ["1"] } } })).hits
+    .hits[0];
+  assert.equal(hit._source.v, undefined);
+  assert.equal(hit._source.t, "fox");
+  assert.equal((await call(es, "GET", "/i/_doc/1"))._source.v, undefined);
+  const asked = await call(es, "POST", "/i/_search", {
+    query: { ids: { values: ["1"] } },
+    _source: { exclude_vectors: false },
+  });
+  assert.deepEqual(asked.hits.hits[0]._source.v, [1, 2]);
+  const named = await call(es, "GET", "/i/_doc/1?_source_includes=v");
+  assert.deepEqual(named._source, { v: [1, 2] });
+  es.close();
+});
+
+Deno.test("a point in time adds the _shard_doc tiebreaker on Elasticsearch only", async () => {
+  for (const flavour of ["elasticsearch", "opensearch"] as const) {
+    const engine = await seeded(flavour);
+    const open = flavour === "elasticsearch"
+      ? await call(engine, "POST", "/i/_pit?keep_alive=1m")
+      : await call(engine, "POST", "/i/_search/point_in_time?keep_alive=1m");
+    const id = open.id ?? open.pit_id;
+    const page = await call(engine, "POST", "/_search", {
+      size: 1,
+      pit: { id, keep_alive: "1m" },
+      sort: [{ n: "asc" }],
+    });
+    assert.equal(page.hits.hits[0].sort.length, flavour === "elasticsearch" ? 2 : 1, flavour);
+    // a search_after as long as the sort leaves the tiebreaker out
+    const after = await call(engine, "POST", "/_search", {
+      size: 5,
+      pit: { id, keep_alive: "1m" },
+      sort: [{ n: "asc" }],
+      search_after: [1],
+    });
+    assert.deepEqual(after.hits.hits.map((h: Json) => h.sort), [[2], [3]], flavour);
+    engine.close();
+  }
+});
+
+Deno.test("dates of the fields option come out in the field's format, in UTC", async () => {
+  const engine = await seeded("opensearch");
+  const res = await call(engine, "POST", "/i/_search", {
+    fields: ["when"],
+    _source: false,
+    sort: [{ n: "asc" }],
+  });
+  assert.deepEqual(res.hits.hits.map((h: Json) => h.fields?.when), [
+    ["2024-01-02T01:04:05.000Z"],
+    ["2024-01-02T00:00:00.000Z"],
+    undefined,
+  ]);
+  engine.close();
+});
+
+Deno.test("simple_query_string: + is a binary AND, | an OR, -x is x negated beside match-all", async () => {
+  assert.equal(simpleToClassic("fox +dog", false), "(fox AND dog)");
+  assert.equal(simpleToClassic("+fox dog", false), "(fox OR dog)");
+  assert.equal(simpleToClassic("fox -dog", false), "(fox OR (*:* -dog))");
+  assert.equal(simpleToClassic("a + b | c", false), "((a AND b) OR c)");
+  assert.equal(simpleToClassic("fox dog", true), "(fox AND dog)");
+  assert.equal(simpleToClassic('"lazy dog"~2 qu* x:y', false), '("lazy dog"~2 OR qu* OR x\\:y)');
+  const engine = await seeded("opensearch");
+  const ids = async (query: string) =>
+    (await call(engine, "POST", "/i/_search", { query: { simple_query_string: { query } } })).hits
+      .hits.map((h: Json) => h._id).sort();
+  assert.deepEqual(await ids("fox +dog"), ["3"]);
+  assert.deepEqual(await ids("fox -dog"), ["1", "3"]);
+  assert.deepEqual(await ids("fox | dog"), ["1", "2", "3"]);
+  engine.close();
+});
