@@ -118,6 +118,9 @@ export class Engine {
     const now = options.now ?? Date.now;
     const flavour = options.flavour ?? "elasticsearch";
     const cluster = new Cluster(now);
+    cluster.defaultIndexSettings = flavour === "opensearch"
+      ? { "index.replication.type": "DOCUMENT" }
+      : { "index.routing.allocation.include._tier_preference": "data_content" };
     if (options.refreshIntervalMs !== undefined) {
       cluster.defaultRefreshIntervalMs = options.refreshIntervalMs;
     }

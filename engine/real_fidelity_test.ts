@@ -135,3 +135,74 @@ Deno.test("simple_query_string: + is a binary AND, | an OR, -x is x negated besi
   assert.deepEqual(await ids("fox | dog"), ["1", "2", "3"]);
   engine.close();
 });
+
+Deno.test("cluster health carries each product's own fields", async () => {
+  const es = new Engine();
+  const os = new Engine({ flavour: "opensearch" });
+  const a = await call(es, "GET", "/_cluster/health");
+  const b = await call(os, "GET", "/_cluster/health");
+  assert.equal(a.unassigned_primary_shards, 0);
+  assert.equal(a.discovered_master, undefined);
+  assert.equal(b.discovered_master, true);
+  assert.equal(b.discovered_cluster_manager, true);
+  assert.equal(b.unassigned_primary_shards, undefined);
+  es.close();
+  os.close();
+});
+
+Deno.test("a new index carries the settings each product adds at creation", async () => {
+  const es = await seeded("elasticsearch");
+  const os = await seeded("opensearch");
+  const a = (await call(es, "GET", "/i/_settings?flat_settings=true")).i.settings;
+  const b = (await call(os, "GET", "/i/_settings?flat_settings=true")).i.settings;
+  assert.equal(a["index.routing.allocation.include._tier_preference"], "data_content");
+  assert.equal(a["index.replication.type"], undefined);
+  assert.equal(b["index.replication.type"], "DOCUMENT");
+  assert.equal(b["index.routing.allocation.include._tier_preference"], undefined);
+  es.close();
+  os.close();
+});
+
+Deno.test("alias changes answer errors: false on Elasticsearch only", async () => {
+  const es = await seeded("elasticsearch");
+  const os = await seeded("opensearch");
+  for (
+    const [engine, expected] of [[es, { acknowledged: true, errors: false }], [os, {
+      acknowledged: true,
+    }]] as const
+  ) {
+    assert.deepEqual(await call(engine, "PUT", "/i/_alias/a"), expected);
+    assert.deepEqual(await call(engine, "DELETE", "/i/_alias/a"), expected);
+    assert.deepEqual(
+      await call(engine, "POST", "/_aliases", { actions: [{ add: { index: "i", alias: "b" } }] }),
+      expected,
+    );
+  }
+  es.close();
+  os.close();
+});
+
+Deno.test("Elasticsearch prints the defaults of a dense_vector mapping", async () => {
+  const es = new Engine();
+  await call(es, "PUT", "/v", {
+    mappings: {
+      properties: {
+        small: { type: "dense_vector", dims: 3 },
+        big: { type: "dense_vector", dims: 384, similarity: "l2_norm" },
+        o: { properties: { flat: { type: "dense_vector", dims: 2, index: false } } },
+      },
+    },
+  });
+  const p = (await call(es, "GET", "/v/_mapping")).v.mappings.properties;
+  assert.deepEqual(p.small, {
+    type: "dense_vector",
+    dims: 3,
+    index: true,
+    similarity: "cosine",
+    index_options: { type: "int8_hnsw", m: 16, ef_construction: 100 },
+  });
+  assert.equal(p.big.index_options.type, "bbq_hnsw");
+  assert.equal(p.big.similarity, "l2_norm");
+  assert.deepEqual(p.o.properties.flat, { type: "dense_vector", dims: 2, index: false });
+  es.close();
+});

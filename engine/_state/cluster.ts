@@ -42,6 +42,11 @@ export class Cluster {
   readonly startedAt: number;
   /** `index.refresh_interval` given to new indices that set none, in ms (1000 = Elasticsearch default). */
   defaultRefreshIntervalMs = 1000;
+  /**
+   * Settings every new index starts with unless it sets them: what the real product adds at
+   * creation (`index.replication.type` on OpenSearch, the data tier preference on Elasticsearch).
+   */
+  defaultIndexSettings: FlatSettings = {};
   /** `action.auto_create_index`: which missing indices document writes may create. */
   autoCreateIndex: AutoCreate = true;
 
@@ -72,7 +77,12 @@ export class Cluster {
       );
     }
     validateSettings(settings);
-    const index = new IndexState(name, settings, mappings, this.now());
+    const index = new IndexState(
+      name,
+      { ...this.defaultIndexSettings, ...settings },
+      mappings,
+      this.now(),
+    );
     index.clock = this.now;
     if (
       this.defaultRefreshIntervalMs !== 1000 && settings["index.refresh_interval"] === undefined
