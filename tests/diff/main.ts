@@ -65,8 +65,12 @@ async function specCorpus(): Promise<Item[]> {
     ]);
 }
 
-/** Deletes every index but the system ones (by name: wildcard deletes may be refused). */
-async function wipe(url: string): Promise<void> {
+/**
+ * Deletes the generated corpus's indices (`diff-*`), or with `all` every index but the system ones
+ * and every template (the spec and YAML corpora name indices of their own); by name, since
+ * wildcard deletes may be refused.
+ */
+async function wipe(url: string, all = false): Promise<void> {
   const side = { url: url.replace(/\/$/, ""), vars: new Map<string, string>() };
   const get = (path: string) =>
     send(side, { kind: "wipe", method: "GET", path, repeatable: false });
@@ -74,7 +78,7 @@ async function wipe(url: string): Promise<void> {
   let names: string[] = [];
   try {
     names = (JSON.parse(r.text) as Array<{ index: string }>).map((x) => x.index)
-      .filter((n) => n && !n.startsWith("."));
+      .filter((n) => n && !n.startsWith(".") && (all || n.startsWith("diff-")));
   } catch { /* nothing to delete */ }
   for (let i = 0; i < names.length; i += 50) {
     const list = names.slice(i, i + 50).map(encodeURIComponent).join(",");
@@ -85,8 +89,27 @@ async function wipe(url: string): Promise<void> {
       repeatable: false,
     });
   }
-  for (const p of ["/_index_template/*", "/_template/*"]) {
+  for (const p of all ? ["/_index_template/*", "/_template/*"] : []) {
     await send(side, { kind: "wipe", method: "DELETE", path: p, repeatable: false });
+  }
+  if (all) {
+    // The spec examples change cluster settings (action.auto_create_index…): put them all back.
+    const r = await get("/_cluster/settings?flat_settings=true");
+    try {
+      const { persistent = {}, transient = {} } = JSON.parse(r.text) as {
+        persistent?: Record<string, unknown>;
+        transient?: Record<string, unknown>;
+      };
+      const reset = (o: Record<string, unknown>) =>
+        Object.fromEntries(Object.keys(o).map((k) => [k, null]));
+      await send(side, {
+        kind: "wipe",
+        method: "PUT",
+        path: "/_cluster/settings",
+        body: JSON.stringify({ persistent: reset(persistent), transient: reset(transient) }),
+        repeatable: false,
+      });
+    } catch { /* no settings to put back */ }
   }
 }
 
@@ -119,8 +142,8 @@ async function runFlavour(
       );
     }
     if (corpora.has("spec") && flavour === "elasticsearch") {
-      await wipe(realUrl);
-      await wipe(server.url);
+      await wipe(realUrl, true);
+      await wipe(server.url, true);
       records.push(
         ...await replay(await specCorpus(), realUrl, server.url, {
           corpus: "spec",
@@ -130,8 +153,8 @@ async function runFlavour(
       );
     }
     if (corpora.has("yaml")) {
-      await wipe(realUrl);
-      await wipe(server.url);
+      await wipe(realUrl, true);
+      await wipe(server.url, true);
       const yaml = await yamlCorpus(
         flavour,
         REAL_VERSIONS[flavour],
@@ -142,7 +165,7 @@ async function runFlavour(
       if (yaml) records.push(...yaml);
       else console.log(`diff: ${flavour}: the conformance suite is absent; yaml corpus not run`);
     }
-    await wipe(realUrl);
+    await wipe(realUrl, corpora.has("spec") || corpora.has("yaml"));
   } finally {
     await server.close();
     engine.close();
