@@ -206,3 +206,40 @@ Deno.test("Elasticsearch prints the defaults of a dense_vector mapping", async (
   assert.deepEqual(p.o.properties.flat, { type: "dense_vector", dims: 2, index: false });
   es.close();
 });
+
+Deno.test("deleting a missing document leaves a tombstone: versions continue from it", async () => {
+  const engine = await seeded("opensearch");
+  assert.equal((await call(engine, "DELETE", "/i/_doc/9"))._version, 1);
+  assert.equal((await call(engine, "DELETE", "/i/_doc/9"))._version, 2);
+  const created = await call(engine, "PUT", "/i/_doc/9", { t: "x" });
+  assert.equal(created.result, "created");
+  assert.equal(created._version, 3);
+  engine.close();
+});
+
+Deno.test("simple_query_string adds the scores of every field (most_fields)", async () => {
+  const engine = new Engine({ flavour: "opensearch" });
+  await call(engine, "PUT", "/s", {
+    mappings: { properties: { a: { type: "text" }, b: { type: "text" } } },
+  });
+  const lines = [{ index: { _id: "1" } }, { a: "fox", b: "fox" }, { index: { _id: "2" } }, {
+    a: "fox",
+    b: "dog",
+  }];
+  await call(
+    engine,
+    "POST",
+    "/s/_bulk?refresh=true",
+    lines.map((l) => JSON.stringify(l)).join("\n") + "\n",
+  );
+  const score = async (query: Json) =>
+    (await call(engine, "POST", "/s/_search", { query })).hits.hits.find((h: Json) => h._id === "1")
+      ._score;
+  const both = await score({ simple_query_string: { query: "fox", fields: ["a", "b"] } });
+  const a = await score({ match: { a: "fox" } });
+  const b = await score({ match: { b: "fox" } });
+  assert.ok(Math.abs(both - (a + b)) < 1e-6, `${both} is not ${a} + ${b}`);
+  const best = await score({ query_string: { query: "fox", fields: ["a", "b"] } });
+  assert.equal(best, Math.max(a, b));
+  engine.close();
+});

@@ -14,6 +14,11 @@ interface Options {
   noRegex?: boolean;
   /** `time_zone` of the date ranges (`[a TO b]`, `>a`). */
   timeZone?: string;
+  /**
+   * Scores over several fields add up (`simple_query_string`: a term is a `most_fields` query, a
+   * prefix one `should` clause per field); `query_string` takes the best field.
+   */
+  sumFields?: boolean;
 }
 
 type Occur = "must" | "should" | "must_not";
@@ -165,6 +170,8 @@ class QsParser {
     const perField = (make: (f: BoostedField) => QueryNode): QueryNode =>
       fields.length === 1
         ? make(fields[0]!)
+        : this.opts.sumFields
+        ? { kind: "bool", must: [], should: fields.map(make), mustNot: [], filter: [], boost: 1 }
         : { kind: "dis_max", queries: fields.map(make), tieBreaker: 0, boost: 1 };
     if (text.startsWith('"')) {
       const phrase = unescape(text.slice(1, -1));
@@ -224,7 +231,7 @@ class QsParser {
       kind: "multi_match",
       fields,
       query: unescape(text),
-      type: "best_fields",
+      type: this.opts.sumFields ? "most_fields" : "best_fields",
       operator: "or",
       tieBreaker: 0,
       boost: 1,
@@ -371,6 +378,7 @@ export function parseSimpleQueryString(o: Record<string, unknown>): QueryNode {
       boost: Number(o.boost ?? 1),
       lenient: true,
       noRegex: true,
+      sumFields: true,
     });
   } catch {
     return {
