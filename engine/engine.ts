@@ -121,6 +121,7 @@ export class Engine {
     cluster.defaultIndexSettings = flavour === "opensearch"
       ? { "index.replication.type": "DOCUMENT" }
       : { "index.routing.allocation.include._tier_preference": "data_content" };
+    if (flavour === "opensearch") cluster.singleIndexResourceType = "index_expression";
     if (options.refreshIntervalMs !== undefined) {
       cluster.defaultRefreshIntervalMs = options.refreshIntervalMs;
     }

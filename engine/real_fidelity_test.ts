@@ -243,3 +243,37 @@ Deno.test("simple_query_string adds the scores of every field (most_fields)", as
   assert.equal(best, Math.max(a, b));
   engine.close();
 });
+
+Deno.test("_cat answers JSON when the Accept header asks for JSON", async () => {
+  const engine = await seeded("opensearch");
+  const get = async (accept?: string) =>
+    await (await engine.fetch("http://engine/_cat/count/i?h=count", {
+      headers: accept ? { accept } : {},
+    })).text();
+  assert.deepEqual(JSON.parse(await get("application/json")), [{ count: "3" }]);
+  assert.equal((await get()).trim(), "3");
+  engine.close();
+});
+
+Deno.test("a missing index of a document API is an index_expression on OpenSearch", async () => {
+  const es = new Engine();
+  const os = new Engine({ flavour: "opensearch" });
+  const type = async (engine: Engine, method: string, path: string) =>
+    (await call(engine, method, path)).error["resource.type"];
+  assert.equal(await type(os, "GET", "/nope/_doc/1"), "index_expression");
+  assert.equal(await type(os, "GET", "/nope/_search"), "index_or_alias");
+  assert.equal(await type(es, "GET", "/nope/_doc/1"), "index_or_alias");
+  es.close();
+  os.close();
+});
+
+Deno.test("a bad requests_per_second is an illegal_argument_exception", async () => {
+  const engine = await seeded("opensearch");
+  for (const v of ["", "-12", "0", "unlimited"]) {
+    const res = await call(engine, "POST", `/i/_delete_by_query?requests_per_second=${v}`, {
+      query: { match_all: {} },
+    });
+    assert.equal(res.error.type, "illegal_argument_exception", v);
+  }
+  engine.close();
+});

@@ -210,6 +210,7 @@ async function answer(
       params: url.searchParams,
       p: withDateMathIndex(match.params, state.now()),
       bodyText,
+      accept: request.headers.get("accept") ?? undefined,
     };
     const reply = await match.handler(ctx);
     return respond(state, reply, head, url.searchParams, compat);

@@ -25,9 +25,13 @@ export interface ResolveOptions {
 }
 
 /** 404 `index_not_found_exception` for `name`. */
-export function indexNotFound(name: string, reason = `no such index [${name}]`): EngineError {
+export function indexNotFound(
+  name: string,
+  reason = `no such index [${name}]`,
+  resourceType = "index_or_alias",
+): EngineError {
   return esError("index_not_found_exception", reason, {
-    "resource.type": "index_or_alias",
+    "resource.type": resourceType,
     "resource.id": name,
     index_uuid: "_na_",
     index: name,
@@ -47,6 +51,11 @@ export class Cluster {
    * creation (`index.replication.type` on OpenSearch, the data tier preference on Elasticsearch).
    */
   defaultIndexSettings: FlatSettings = {};
+  /**
+   * The `resource.type` of a missing index in a single-index operation (a document read or
+   * delete): `index_or_alias` on Elasticsearch, `index_expression` on OpenSearch.
+   */
+  singleIndexResourceType = "index_or_alias";
   /** `action.auto_create_index`: which missing indices document writes may create. */
   autoCreateIndex: AutoCreate = true;
 
@@ -248,7 +257,7 @@ export class Cluster {
         }], can't execute a single index op`,
       );
     }
-    throw indexNotFound(name);
+    throw indexNotFound(name, undefined, this.singleIndexResourceType);
   }
 
   /** True when alias `alias` is hidden (`is_hidden: true`), left out of wildcard expansion. */
