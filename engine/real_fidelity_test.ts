@@ -277,3 +277,30 @@ Deno.test("a bad requests_per_second is an illegal_argument_exception", async ()
   }
   engine.close();
 });
+
+Deno.test("parse errors carry the line and column the parser stood on", async () => {
+  const engine = await seeded("opensearch");
+  const at = async (path: string, body: string) => {
+    const res = await engine.fetch(`http://engine${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    });
+    const e = (await res.json()).error;
+    assert.deepEqual([e.root_cause[0].line, e.root_cause[0].col], [e.line, e.col]);
+    return [e.line, e.col];
+  };
+  assert.deepEqual(await at("/i/_search", '{"query":{"match":{"title":"x"}},"sizee":1}'), [1, 42]);
+  assert.deepEqual(await at("/i/_search", '{"qeury":{}}'), [1, 10]);
+  assert.deepEqual(await at("/i/_search", '{"query":{"no_such_query":{"f":1}}}'), [1, 27]);
+  assert.deepEqual(await at("/i/_search", '{\n  "query": {\n    "nope": {}\n  }\n}'), [3, 13]);
+  assert.deepEqual(await at("/i/_count", '{"match":{"foo":"bar"}}'), [1, 2]);
+  assert.deepEqual(
+    await at(
+      "/i/_search",
+      '{"query":{"multi_match":{"query":"brown","type":"bool_prefix","fields":["a","b"],"slop":1}}}',
+    ),
+    [1, 90],
+  );
+  engine.close();
+});
