@@ -25,6 +25,11 @@ export class EngineError extends Error {
   readonly extra: Record<string, unknown>;
   /** Optional nested cause, rendered as `caused_by`. */
   readonly causedBy?: EngineError;
+  /**
+   * Where in the request body the parser stood when it failed; the REST layer reports it as the
+   * error's `line` and `col`, as Elasticsearch does for parse errors.
+   */
+  spot?: BodySpot;
 
   constructor(
     status: number,
@@ -120,6 +125,22 @@ export function esError(
 /** 400 `parsing_exception`, as Elasticsearch raises for malformed query DSL. */
 export function parsingError(reason: string, extra: Record<string, unknown> = {}): EngineError {
   return esError("parsing_exception", reason, extra);
+}
+
+/**
+ * A place in a request body, named by the first key of that name: the start of its value, of
+ * its name, or the last character of its value (where a parser that read the whole object stands).
+ */
+export interface BodySpot {
+  readonly key: string;
+  readonly at: "value" | "name" | "end";
+}
+
+/** 400 `parsing_exception` raised at a place of the body (reported as `line` and `col`). */
+export function parsingErrorAt(reason: string, key: string, at: BodySpot["at"]): EngineError {
+  const e = parsingError(reason);
+  e.spot = { key, at };
+  return e;
 }
 
 /** 400 `illegal_argument_exception`. */

@@ -40,9 +40,9 @@ export interface EngineOptions {
 }
 
 /** The Elasticsearch version the engine reports unless told otherwise. */
-export const ELASTICSEARCH_VERSION = "9.1.0";
+export const ELASTICSEARCH_VERSION = "9.5.4";
 /** The OpenSearch version the engine reports in the OpenSearch flavour. */
-export const OPENSEARCH_VERSION = "3.3.0";
+export const OPENSEARCH_VERSION = "3.8.0";
 
 const INIT_KEYS = [
   "method",
@@ -118,6 +118,10 @@ export class Engine {
     const now = options.now ?? Date.now;
     const flavour = options.flavour ?? "elasticsearch";
     const cluster = new Cluster(now);
+    cluster.defaultIndexSettings = flavour === "opensearch"
+      ? { "index.replication.type": "DOCUMENT" }
+      : { "index.routing.allocation.include._tier_preference": "data_content" };
+    if (flavour === "opensearch") cluster.singleIndexResourceType = "index_expression";
     if (options.refreshIntervalMs !== undefined) {
       cluster.defaultRefreshIntervalMs = options.refreshIntervalMs;
     }

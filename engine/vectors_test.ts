@@ -357,6 +357,7 @@ Deno.test("dynamic mapping: a long float array becomes a dense_vector (Elasticse
     dims: 128,
     index: true,
     similarity: "cosine",
+    index_options: { type: "int8_hnsw", m: 16, ef_construction: 100 },
   });
   assert.equal(mapping.short.type, "float");
   const knn = await call(es, "POST", "/auto/_search", {

@@ -3,7 +3,7 @@
 import { decimalFormat } from "../_index/decimal_format.ts";
 import { parsingError } from "../_errors.ts";
 import { setOwn } from "../_index/own.ts";
-import { formatDateAt } from "../_index/dates.ts";
+import { formatDateAt, parseDateAt } from "../_index/dates.ts";
 import { fieldMapOf } from "../_index/field_map.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
 import type { StoredDoc } from "../_index/types.ts";
@@ -126,7 +126,7 @@ export function sourceFields(
   const out: Record<string, unknown[]> = {};
   const fields = fieldMapOf(target.mappings);
   /** A field's values in `object`, read at `name` (its path relative to the object). */
-  const read = (object: unknown, path: string, name: string): unknown[] => {
+  const read = (object: unknown, path: string, name: string, format?: string): unknown[] => {
     const info = fields.byPath.get(path)!;
     const root = fields.roots.has(path) ? name : name.slice(0, name.lastIndexOf("."));
     let values: unknown[] = [];
@@ -139,7 +139,13 @@ export function sourceFields(
       const text = sourceText(source);
       if (text !== undefined) sourceValues(parseExactJson(text), root.split("."), values = []);
     }
-    return values.map((v) => info.kind === "keyword" || info.kind === "text" ? String(v) : v);
+    return values.map((v) => {
+      if (info.kind === "keyword" || info.kind === "text") return String(v);
+      if (info.kind !== "date") return v;
+      // Dates come out in the field's format (ISO text in UTC by default), as doc values do.
+      const n = parseDateAt(v, info.format, info.nanos);
+      return Number.isNaN(n) ? v : formatDateAt(n, info.nanos, format ?? info.format);
+    });
   };
   const nested: string[] = [];
   for (const r of requests) {
@@ -149,7 +155,7 @@ export function sourceFields(
         if (!nested.includes(path)) nested.push(path);
         continue;
       }
-      const converted = read(source, path, path);
+      const converted = read(source, path, path, r.format);
       if (converted.length) setOwn(out, path, converted);
     }
   }

@@ -5,7 +5,7 @@ import { docValueFields, type FieldRequest, sourceFields } from "./fetch_fields.
 import { type FieldMap, fieldMapOf } from "../_index/field_map.ts";
 import { highlightHit, type HighlightRequest, queryTerms } from "./highlight.ts";
 import type { QueryNode } from "../_query/query_nodes.ts";
-import { applySourceFilter, type SourceFilter } from "./source_filter.ts";
+import { applySourceFilter, type SourceFilter, withoutVectors } from "./source_filter.ts";
 import { float32 } from "../_query/score.ts";
 import { nestedIdentity } from "../_query/nested_objects.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
@@ -82,7 +82,8 @@ export function renderHit(
   let whole: Record<string, unknown> | undefined;
   const docSource = (): Record<string, unknown> => (whole ??= doc.source);
   if (!o.storedFieldsNone) {
-    const source = applySourceFilter(docSource(), o.source);
+    const filter = target.sourceVectors ? withoutVectors(o.source, target.sourceVectors) : o.source;
+    const source = applySourceFilter(docSource(), filter);
     if (source !== undefined) hit._source = sourceOut(source);
   }
   if (o.docvalueFields.length || o.fields.length) {

@@ -13,6 +13,8 @@ export interface SourceFilter {
   readonly includes: readonly string[];
   /** Exclude patterns. */
   readonly excludes: readonly string[];
+  /** `exclude_vectors` as the request gave it (Elasticsearch 9): false keeps vectors. */
+  readonly excludeVectors?: boolean;
 }
 
 /** Returns the whole source. */
@@ -42,7 +44,7 @@ export function parseSourceFilter(body: unknown, params: URLSearchParams): Sourc
   if (typeof body === "object") {
     const o = body as Record<string, unknown>;
     for (const k of Object.keys(o)) {
-      if (!["includes", "include", "excludes", "exclude"].includes(k)) {
+      if (!["includes", "include", "excludes", "exclude", "exclude_vectors"].includes(k)) {
         throw parsingError(`Unknown key for a START_ARRAY in [_source].`);
       }
     }
@@ -50,6 +52,7 @@ export function parseSourceFilter(body: unknown, params: URLSearchParams): Sourc
       fetch: true,
       includes: list(o.includes ?? o.include),
       excludes: list(o.excludes ?? o.exclude),
+      ...(typeof o.exclude_vectors === "boolean" ? { excludeVectors: o.exclude_vectors } : {}),
     };
   }
   throw parsingError(`Expected one of [true, false, string, array, object] for [_source]`);
@@ -135,6 +138,16 @@ export function documentSourceFilter(
     if (e !== undefined) exc.push(...(Array.isArray(e) ? e.map(String) : [String(e)]));
   }
   return { fetch: true, includes: inc, excludes: exc };
+}
+
+/**
+ * The filter with an index's vector fields left out, as Elasticsearch 9 does by default
+ * (`index.mapping.exclude_source_vectors`): unless the request asks for `exclude_vectors: false`
+ * or names fields to include (a vector it names is returned, the others are not anyway).
+ */
+export function withoutVectors(f: SourceFilter, vectors: readonly string[]): SourceFilter {
+  if (!vectors.length || !f.fetch || f.excludeVectors === false || f.includes.length) return f;
+  return { ...f, excludes: [...f.excludes, ...vectors] };
 }
 
 /** Applies a filter; returns undefined when `_source` is not fetched. */

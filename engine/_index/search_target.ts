@@ -11,6 +11,12 @@ export interface SearchTarget {
   snapshot: ShardSnapshot;
   /** The index mappings. */
   mappings: Mappings;
+  /** `index.number_of_shards` (1 when absent): what `_shards.total` counts. */
+  shards?: number;
+  /** Scores with LegacyBM25Similarity, Elasticsearch's default (every boost times 1 + k1). */
+  legacyBm25?: boolean;
+  /** Vector fields left out of `_source` unless asked for (Elasticsearch 9's default). */
+  sourceVectors?: readonly string[];
   /** `index.max_result_window`. */
   maxResultWindow: number;
   /** `index.max_inner_result_window` (default 100). */

@@ -188,7 +188,28 @@ export function dynamicVectorMapping(value: unknown): Record<string, unknown> | 
   if (typeof first !== "number" || Number.isInteger(first)) return undefined;
   if (!value.every((x) => typeof x === "number" && Number.isFinite(x))) return undefined;
   if (value.every((x) => x === 0)) return undefined;
-  return { type: "dense_vector", dims: value.length, index: true, similarity: "cosine" };
+  return withVectorDefaults({ type: "dense_vector", dims: value.length });
+}
+
+/** Dimensions from which Elasticsearch 9 quantizes an indexed vector with BBQ by default. */
+const BBQ_MIN_DIMS = 384;
+
+/**
+ * A `dense_vector` mapping with the defaults Elasticsearch 9 fills in and prints: indexed, cosine
+ * similarity, and an HNSW graph (`m` 16, `ef_construction` 100) quantized to int8, or with BBQ
+ * from 384 dimensions. Other mappings are returned as they are.
+ */
+export function withVectorDefaults(m: Record<string, unknown>): Record<string, unknown> {
+  if (m.type !== "dense_vector" || m.index === false || typeof m.dims !== "number") return m;
+  const out: Record<string, unknown> = { ...m, index: true, similarity: m.similarity ?? "cosine" };
+  if (out.index_options === undefined && (m.element_type ?? "float") === "float") {
+    out.index_options = {
+      type: m.dims >= BBQ_MIN_DIMS ? "bbq_hnsw" : "int8_hnsw",
+      m: 16,
+      ef_construction: 100,
+    };
+  }
+  return out;
 }
 
 /** One segment's vectors of one field: `dims` floats per doc, and each doc's magnitude. */

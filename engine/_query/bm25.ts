@@ -1,4 +1,6 @@
-// BM25 scoring as Lucene's BM25Similarity does it (k1 = 1.2, b = 0.75, lengths from norms).
+// BM25 scoring as Lucene's BM25Similarity does it (k1 = 1.2, b = 0.75, lengths from norms), and
+// as Elasticsearch configures it: its default similarity is LegacyBM25Similarity, which multiplies
+// every boost by 1 + k1 (scores 2.2 times Lucene's); OpenSearch 3 uses BM25Similarity as it is.
 
 import { NORM_TABLE } from "../_index/norms.ts";
 import type { Posting } from "../_index/segment.ts";
@@ -8,6 +10,15 @@ import type { ShardSnapshot } from "../_index/shard_snapshot.ts";
 const f = Math.fround;
 const K1 = f(1.2);
 const B = f(0.75);
+/** The factor LegacyBM25Similarity applies to every boost: 1 + k1, as a float. */
+const LEGACY_BOOST = f(1 + K1);
+
+/** Where a scorer runs: the snapshot, and whether the index scores with LegacyBM25Similarity. */
+export interface ScoringScope {
+  readonly snapshot: ShardSnapshot;
+  /** Elasticsearch's (and OpenSearch 2's) default: every boost times 1 + k1. */
+  readonly legacyBm25?: boolean;
+}
 
 /** Inverse document frequency as a float: ln(1 + (N - n + 0.5) / (n + 0.5)). */
 export function idf(docCount: number, docFreq: number): number {
@@ -39,9 +50,10 @@ export class TermScorer {
   readonly #normCache: Float64Array;
 
   /** `idfSum` is the idf of the term (or the sum over a phrase's terms); `boost` multiplies. */
-  constructor(snapshot: ShardSnapshot, field: string, idfSum: number, boost: number) {
-    this.#weight = f(f(boost) * f(idfSum));
-    this.#normCache = normCacheOf(f(snapshot.fieldStats(field).avgLength));
+  constructor(scope: ScoringScope, field: string, idfSum: number, boost: number) {
+    const b = scope.legacyBm25 ? f(f(boost) * LEGACY_BOOST) : f(boost);
+    this.#weight = f(b * f(idfSum));
+    this.#normCache = normCacheOf(f(scope.snapshot.fieldStats(field).avgLength));
   }
 
   /** Score of one doc given its frequency and encoded norm (1 when the field has no norms). */
@@ -63,11 +75,12 @@ export class TermScorer {
 
 /** A scorer for one term in a field of a snapshot. */
 export function termScorer(
-  snapshot: ShardSnapshot,
+  scope: ScoringScope,
   field: string,
   term: string,
   boost: number,
 ): TermScorer {
+  const snapshot = scope.snapshot;
   const stats = snapshot.fieldStats(field);
-  return new TermScorer(snapshot, field, idf(stats.docCount, snapshot.docFreq(field, term)), boost);
+  return new TermScorer(scope, field, idf(stats.docCount, snapshot.docFreq(field, term)), boost);
 }

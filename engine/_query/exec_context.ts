@@ -20,6 +20,8 @@ export interface ExecContext {
   readonly maxRegexLength?: number;
   /** `index.max_terms_count`. */
   readonly maxTermsCount?: number;
+  /** Scores with LegacyBM25Similarity (Elasticsearch's default): every boost times 1 + k1. */
+  readonly legacyBm25?: boolean;
 }
 
 /** The context of one target of a search, at the clock reading `now`. */
@@ -31,6 +33,7 @@ export function execContextOf(target: SearchTarget, now: number): ExecContext {
     index: target.index,
     maxRegexLength: target.maxRegexLength,
     maxTermsCount: target.maxTermsCount,
+    legacyBm25: target.legacyBm25,
   };
 }
 

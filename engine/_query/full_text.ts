@@ -158,7 +158,7 @@ export function runPhrase(q: QueryOf<"match_phrase">, ctx: ExecContext, scoring:
   for (const t of terms) {
     idfSum = Math.fround(idfSum + idf(stats.docCount, ctx.snapshot.docFreq(q.field, t)));
   }
-  const scorer = new TermScorer(ctx.snapshot, q.field, idfSum, q.boost);
+  const scorer = new TermScorer(ctx, q.field, idfSum, q.boost);
   return perSegment(ctx, (v) => {
     const f = v.segment.fields.get(q.field);
     const postings = terms.map((t) => f?.terms.get(t));

@@ -1,7 +1,7 @@
 // Parsers of the full-text queries: `match` and its phrase and prefix variants, `multi_match` and
 // `combined_fields`.
 
-import { parsingError } from "../_errors.ts";
+import { parsingError, parsingErrorAt } from "../_errors.ts";
 import type { QueryOf } from "./query_nodes.ts";
 import type { JsonObject } from "../_json.ts";
 import {
@@ -112,7 +112,9 @@ export const FULL_TEXT_PARSERS: Record<string, Parser> = {
     }
     if (type === "bool_prefix") {
       for (const k of ["slop", "cutoff_frequency"]) {
-        if (o[k] !== undefined) throw parsingError(`[${k}] not allowed for type [bool_prefix]`);
+        if (o[k] !== undefined) {
+          throw parsingErrorAt(`[${k}] not allowed for type [bool_prefix]`, "multi_match", "end");
+        }
       }
     }
     return {

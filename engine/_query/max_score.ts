@@ -99,7 +99,7 @@ export function topScored(
 ): TopScored {
   const program = compilePlan(plan.root);
   const terms = program.clauses;
-  const scorers = terms.map((t) => termScorer(ctx.snapshot, t.field, t.term, t.boost));
+  const scorers = terms.map((t) => termScorer(ctx, t.field, t.term, t.boost));
   const slots = terms.length + program.nodes.length;
   const hit = new Uint8Array(slots);
   const val = new Float64Array(slots);

@@ -2,7 +2,7 @@
 // parsers live by query family (term_level_parsers.ts, full_text_parsers.ts, compound_parsers.ts,
 // span_parser.ts); this file joins them into one table and dispatches on the query name.
 
-import { parsingError } from "../_errors.ts";
+import { parsingError, parsingErrorAt } from "../_errors.ts";
 import type { QueryNode } from "./query_nodes.ts";
 import { parseKnnQuery } from "./knn.ts";
 import { parseScriptQuery, parseScriptScore } from "./script_score.ts";
@@ -47,7 +47,7 @@ export function parseQuery(json: unknown): QueryNode {
   }
   const name = keys[0]!;
   const parser = Object.hasOwn(PARSERS, name) ? PARSERS[name] : undefined;
-  if (!parser) throw parsingError(`unknown query [${name}]`);
+  if (!parser) throw parsingErrorAt(`unknown query [${name}]`, name, "value");
   const node = Object.freeze(parser(json[name], name));
   registerName(node, json[name]);
   return node;

@@ -14,6 +14,11 @@ interface Options {
   noRegex?: boolean;
   /** `time_zone` of the date ranges (`[a TO b]`, `>a`). */
   timeZone?: string;
+  /**
+   * Scores over several fields add up (`simple_query_string`: a term is a `most_fields` query, a
+   * prefix one `should` clause per field); `query_string` takes the best field.
+   */
+  sumFields?: boolean;
 }
 
 type Occur = "must" | "should" | "must_not";
@@ -165,6 +170,8 @@ class QsParser {
     const perField = (make: (f: BoostedField) => QueryNode): QueryNode =>
       fields.length === 1
         ? make(fields[0]!)
+        : this.opts.sumFields
+        ? { kind: "bool", must: [], should: fields.map(make), mustNot: [], filter: [], boost: 1 }
         : { kind: "dis_max", queries: fields.map(make), tieBreaker: 0, boost: 1 };
     if (text.startsWith('"')) {
       const phrase = unescape(text.slice(1, -1));
@@ -224,7 +231,7 @@ class QsParser {
       kind: "multi_match",
       fields,
       query: unescape(text),
-      type: "best_fields",
+      type: this.opts.sumFields ? "most_fields" : "best_fields",
       operator: "or",
       tieBreaker: 0,
       boost: 1,
@@ -271,17 +278,107 @@ export function parseQueryString(o: Record<string, unknown>): QueryNode {
   });
 }
 
+/** A clause of a simple query as Lucene's SimpleQueryParser builds it: text, or a group. */
+type SimpleNode = string | { and: boolean; clauses: SimpleNode[] };
+
+const CLASSIC_SPECIAL = /[+\-&|!(){}[\]^"~*?:\\/]/g;
+
+/**
+ * Rewrites the `simple_query_string` syntax into the classic one with explicit operators and
+ * groups, built as Lucene's SimpleQueryParser builds its tree: `+` is a binary AND and `|` an OR
+ * (whitespace takes the default operator), a change of operator starts a new group around what
+ * came before, `-x` is `x` negated beside match-all, `"…"~n` a phrase with slop, `x*` a prefix
+ * and `x~n` a fuzzy term.
+ */
+export function simpleToClassic(query: string, defaultAnd: boolean): string {
+  let i = 0;
+  const escape = (t: string) => t.replace(CLASSIC_SPECIAL, (c) => `\\${c}`);
+  const render = (n: SimpleNode): string =>
+    typeof n === "string" ? n : `(${n.clauses.map(render).join(n.and ? " AND " : " OR ")})`;
+  const suffix = (): string => {
+    const m = /^~(\d*)/.exec(query.slice(i));
+    if (!m) return "";
+    i += m[0].length;
+    return `~${m[1] || "2"}`;
+  };
+  const group = (): SimpleNode | null => {
+    let top: SimpleNode | null = null;
+    let previous: boolean | null = null;
+    let current: boolean | null = null;
+    let not = 0;
+    const add = (branch: SimpleNode) => {
+      if (not % 2 === 1) branch = `(*:* -${render(branch)})`;
+      not = 0;
+      if (top === null) top = branch;
+      else {
+        const op = current ?? defaultAnd;
+        if (previous !== op || typeof top === "string") top = { and: op, clauses: [top] };
+        top.clauses.push(branch);
+        previous = op;
+      }
+      current = null;
+    };
+    while (i < query.length) {
+      const c = query[i]!;
+      if (c === ")") {
+        i++;
+        break;
+      }
+      if (/\s/.test(c)) i++;
+      else if (c === "(") {
+        i++;
+        const inner = group();
+        if (inner !== null) add(inner);
+      } else if (c === "+" || c === "|") {
+        i++;
+        if (current === null && top !== null) current = c === "+";
+      } else if (c === "-") {
+        i++;
+        not++;
+      } else if (c === '"') {
+        let text = "";
+        for (i++; i < query.length && query[i] !== '"'; i++) {
+          if (query[i] === "\\" && i + 1 < query.length) i++;
+          text += query[i];
+        }
+        i++;
+        add(`"${text.replace(/["\\]/g, (x) => `\\${x}`)}"${suffix()}`);
+      } else {
+        let text = "";
+        let prefix = false;
+        for (; i < query.length && !/[\s+|()"]/.test(query[i]!); i++) {
+          if (query[i] === "\\" && i + 1 < query.length) text += query[++i];
+          else if (query[i] === "~") break;
+          else if (query[i] === "*" && /^\*($|[\s+|()"~])/.test(query.slice(i))) {
+            prefix = true;
+          } else text += query[i];
+        }
+        const rest = suffix();
+        if (text) add(escape(text) + (prefix ? "*" : rest));
+      }
+    }
+    return top;
+  };
+  const tree = group();
+  return tree === null ? "" : render(tree);
+}
+
 /** Parses the body of a `simple_query_string` query (same basics, never throws on syntax). */
 export function parseSimpleQueryString(o: Record<string, unknown>): QueryNode {
   if (typeof o.query !== "string") throw parsingError(`[simple_query_string] requires query value`);
-  const text = o.query.replace(/\|/g, " OR ").replace(/\s\+\s/g, " AND ");
+  const defaultAnd = String(o.default_operator ?? "or").toLowerCase() === "and";
+  const allFlags = o.flags === undefined || String(o.flags).toUpperCase() === "ALL";
+  const text = allFlags
+    ? simpleToClassic(o.query, defaultAnd)
+    : o.query.replace(/\|/g, " OR ").replace(/\s\+\s/g, " AND ");
   try {
     return parseLuceneSyntax(text, {
       fields: fieldsOf(o),
-      defaultAnd: String(o.default_operator ?? "or").toLowerCase() === "and",
+      defaultAnd: allFlags ? false : defaultAnd,
       boost: Number(o.boost ?? 1),
       lenient: true,
       noRegex: true,
+      sumFields: true,
     });
   } catch {
     return {

@@ -114,7 +114,7 @@ export function termHits(
   boost: number,
   scoring: boolean,
 ): Hits {
-  const scorer = scoring ? termScorer(ctx.snapshot, field, term, boost) : null;
+  const scorer = scoring ? termScorer(ctx, field, term, boost) : null;
   return perSegment(ctx, (v) => {
     const f = v.segment.fields.get(field);
     const p = f?.terms.get(term);

@@ -87,7 +87,16 @@ export function putAliasHandler(ctx: RequestContext): Reply {
   changeAliases(cluster, () => {
     for (const index of found) cluster.putAlias(index, name, meta);
   });
-  return ok({ acknowledged: true });
+  return aliasesChanged(ctx);
+}
+
+/** What an alias change answers: Elasticsearch 8.14+ adds `errors: false` (OpenSearch does not). */
+function aliasesChanged(ctx: RequestContext): Reply {
+  return ok(
+    ctx.state.flavour === "elasticsearch"
+      ? { acknowledged: true, errors: false }
+      : { acknowledged: true },
+  );
 }
 
 /** DELETE /{index}/_alias/{name}. */
@@ -108,7 +117,7 @@ export function deleteAliasHandler(ctx: RequestContext): Reply {
       "resource.id": names.join(","),
     });
   }
-  return ok({ acknowledged: true });
+  return aliasesChanged(ctx);
 }
 
 /** GET /_alias, /_alias/{name}, /{index}/_alias[/{name}] (and HEAD for exists). */
@@ -218,9 +227,5 @@ export function updateAliasesHandler(ctx: RequestContext): Reply {
   changeAliases(cluster, () => {
     for (const step of plan) step();
   });
-  return ok(
-    ctx.state.flavour === "elasticsearch"
-      ? { acknowledged: true, errors: false }
-      : { acknowledged: true },
-  );
+  return aliasesChanged(ctx);
 }

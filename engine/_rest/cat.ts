@@ -107,7 +107,9 @@ export function catTable(
     return order === undefined ? resolveColumn(c!, known) : `${resolveColumn(c!, known)}:${order}`;
   }).join(",") ?? null;
   const rows = sortRows(allRows, sortSpec);
-  if (ctx.params.get("format") === "json") {
+  // JSON when `format=json`, or with no format when the Accept header asks for JSON.
+  const format = ctx.params.get("format");
+  if (format === "json" || (format === null && /json/.test(ctx.accept ?? ""))) {
     return ok(rows.map((r) => Object.fromEntries(columns.map((c) => [label(c), r[c] ?? null]))));
   }
   const verbose = boolParam(ctx, "v");

@@ -53,7 +53,11 @@ export function statusOf(index: IndexState): "green" | "yellow" | "red" {
 
 const ORDER = { green: 0, yellow: 1, red: 2 };
 
-function indexHealth(index: IndexState, withShards: boolean): Record<string, unknown> {
+function indexHealth(
+  index: IndexState,
+  withShards: boolean,
+  flavour: string,
+): Record<string, unknown> {
   const shards = index.shardCount;
   const status = statusOf(index);
   const out: Record<string, unknown> = {
@@ -65,6 +69,8 @@ function indexHealth(index: IndexState, withShards: boolean): Record<string, unk
     relocating_shards: 0,
     initializing_shards: 0,
     unassigned_shards: shards * index.replicas,
+    // Elasticsearch 8.16+ counts unassigned primaries apart (one node: always none).
+    ...(flavour === "elasticsearch" ? { unassigned_primary_shards: 0 } : {}),
   };
   if (withShards) {
     const list: Record<string, unknown> = {};
@@ -101,11 +107,16 @@ export function healthHandler(ctx: RequestContext): Reply {
     timed_out: false,
     number_of_nodes: 1,
     number_of_data_nodes: 1,
+    // OpenSearch reports whether the node found a cluster manager, under both names.
+    ...(ctx.state.flavour === "opensearch"
+      ? { discovered_master: true, discovered_cluster_manager: true }
+      : {}),
     active_primary_shards: primaries,
     active_shards: primaries,
     relocating_shards: 0,
     initializing_shards: 0,
     unassigned_shards: unassigned,
+    ...(ctx.state.flavour === "elasticsearch" ? { unassigned_primary_shards: 0 } : {}),
     delayed_unassigned_shards: 0,
     number_of_pending_tasks: 0,
     number_of_in_flight_fetch: 0,
@@ -117,7 +128,7 @@ export function healthHandler(ctx: RequestContext): Reply {
   const level = ctx.params.get("level");
   if (level === "indices" || level === "shards") {
     body.indices = Object.fromEntries(
-      indices.map((i) => [i.name, indexHealth(i, level === "shards")]),
+      indices.map((i) => [i.name, indexHealth(i, level === "shards", ctx.state.flavour)]),
     );
   }
   const wanted = ctx.params.get("wait_for_status");

@@ -45,6 +45,8 @@ export interface RequestContext {
   params: URLSearchParams;
   p: PathParams;
   bodyText: string;
+  /** The `Accept` header, if any (`_cat` answers JSON when it asks for JSON). */
+  accept?: string;
 }
 
 /** Shorthand for a 200 JSON reply. */

@@ -6,7 +6,7 @@ import { esError, resourceNotFound, validationFailed } from "../_errors.ts";
 import type { StoredDoc } from "../_index/types.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { applyRefresh } from "../_state/refresh.ts";
-import { applySourceFilter, documentSourceFilter } from "../_hits/source_filter.ts";
+import { applySourceFilter, documentSourceFilter, withoutVectors } from "../_hits/source_filter.ts";
 import { nameList } from "../_index/name_pattern.ts";
 import { updateDocument } from "../_state/update.ts";
 import { exactBody } from "../_state/exact_source.ts";
@@ -67,12 +67,14 @@ export async function indexHandler(ctx: RequestContext, create = false): Promise
 export function pickSource(
   ctx: RequestContext,
   doc: StoredDoc,
+  index?: IndexState,
 ): Record<string, unknown> | undefined {
-  const filter = documentSourceFilter(
+  const asked = documentSourceFilter(
     ctx.params.get("_source") ?? undefined,
     nameList(ctx.params.get("_source_includes") ?? ctx.params.get("_source_include")),
     nameList(ctx.params.get("_source_excludes") ?? ctx.params.get("_source_exclude")),
   );
+  const filter = index ? withoutVectors(asked, index.sourceVectors(ctx.state)) : asked;
   const whole = doc.source;
   const source = applySourceFilter(whole, filter);
   if (source === undefined) return undefined;
@@ -158,7 +160,7 @@ export function docBody(
   const wantSource = sourceStored &&
     (storedParam === undefined || storedParam.includes("_source") || ctx.params.has("_source"));
   if (wantSource) {
-    const source = pickSource(ctx, doc);
+    const source = pickSource(ctx, doc, index);
     if (source !== undefined) body._source = source;
   }
   if (storedParam) {
@@ -197,7 +199,7 @@ export function getSourceHandler(ctx: RequestContext): Reply {
   if (!enabled) {
     throw resourceNotFound(`Source not found [${index.name}]/[${ctx.p.id}]`);
   }
-  return ok(pickSource(ctx, doc) ?? {});
+  return ok(pickSource(ctx, doc, index) ?? {});
 }
 
 /** DELETE /{index}/_doc/{id}. */

@@ -1,5 +1,6 @@
 // The request pipeline: URL → route → handler → Response, with Elasticsearch's error bodies.
 
+import { locate } from "./body_spot.ts";
 import { EngineError, esError, xContentParseError } from "../_errors.ts";
 import type { EngineState, Reply, RequestContext } from "./context.ts";
 import { errorBody } from "./error_body.ts";
@@ -160,6 +161,7 @@ async function answer(
 ): Promise<Response> {
   const head = method === "HEAD";
   const compat = requestedCompat(state, request.headers);
+  let text = "";
   try {
     const url = new URL(request.url);
     const path = url.pathname.replace(/\/+$/, "") || "/";
@@ -200,7 +202,7 @@ async function answer(
     }
     const refused = checkMediaTypes(state, request.headers);
     if (refused) return respond(state, refused, head);
-    const bodyText = await readBody(request, limit);
+    const bodyText = text = await readBody(request, limit);
     const badType = checkBodyContentType(request.headers, bodyText.length > 0);
     if (badType) return respond(state, badType, head, undefined, compat);
     const ctx: RequestContext = {
@@ -210,10 +212,15 @@ async function answer(
       params: url.searchParams,
       p: withDateMathIndex(match.params, state.now()),
       bodyText,
+      accept: request.headers.get("accept") ?? undefined,
     };
     const reply = await match.handler(ctx);
     return respond(state, reply, head, url.searchParams, compat);
   } catch (e) {
+    if (e instanceof EngineError && e.spot && text) {
+      const at = locate(text, e.spot);
+      if (at) Object.assign(e.extra, at);
+    }
     return respond(state, errorReply(state, e, request, method), head, undefined, compat);
   }
 }

@@ -2,7 +2,7 @@
 
 import { checkWholeMapping, mappingLimits } from "../_state/mapping_limits.ts";
 import { esError, illegalArgument } from "../_errors.ts";
-import { parseMappings } from "../_state/mapping_merge.ts";
+import { parseMappings, withMappingDefaults } from "../_state/mapping_merge.ts";
 import { flattenSettings, nestSettings } from "../_state/settings.ts";
 import { defaultsBeside } from "../_state/setting_registry.ts";
 import { bodyObject, boolParam, ok, type Reply, type RequestContext } from "./context.ts";
@@ -20,7 +20,8 @@ export function createIndexHandler(ctx: RequestContext): Reply {
       throw esError("parse_exception", `unknown key [${key}] for create index`);
     }
   }
-  const mappings = parseMappings(body.mappings);
+  const parsed = parseMappings(body.mappings);
+  const mappings = ctx.state.flavour === "elasticsearch" ? withMappingDefaults(parsed) : parsed;
   const aliases = Object.entries((body.aliases ?? {}) as Record<string, unknown>).map(
     ([name, meta]) => [name, readAliasMeta(meta)] as const,
   );

@@ -31,7 +31,20 @@ export function searchTargets(
   const opts = resolveOptions({ ...ctx, params });
   const indices: IndexState[] = ctx.state.cluster.resolve(expression, opts);
   refreshDue(indices, ctx.state.now());
-  return indices.map((i) => i.searchTarget());
+  const legacyBm25 = legacyBm25Of(ctx.state);
+  return indices.map((i) => ({
+    ...i.searchTarget(),
+    legacyBm25,
+    sourceVectors: i.sourceVectors(ctx.state),
+  }));
+}
+
+/**
+ * Whether the flavour scores with LegacyBM25Similarity (every boost times 1 + k1): Elasticsearch
+ * does, OpenSearch did before 3.0 and uses Lucene's BM25Similarity since.
+ */
+export function legacyBm25Of(state: { flavour: string; version: string }): boolean {
+  return state.flavour === "elasticsearch" || Number(state.version.split(".")[0]) < 3;
 }
 
 /**

@@ -3,7 +3,7 @@
 import { checkWholeMapping, mappingLimits } from "../_state/mapping_limits.ts";
 import { esError } from "../_errors.ts";
 import type { IndexState } from "../_state/index_state.ts";
-import { mergeMappings, parseMappings } from "../_state/mapping_merge.ts";
+import { mergeMappings, parseMappings, withMappingDefaults } from "../_state/mapping_merge.ts";
 import { matchPattern } from "../_index/name_pattern.ts";
 import {
   checkUpdatable,
@@ -114,7 +114,8 @@ export function getMappingHandler(ctx: RequestContext): Reply {
 /** PUT /{index}/_mapping. */
 export function putMappingHandler(ctx: RequestContext): Reply {
   const body = requireBody(ctx);
-  const incoming = parseMappings(body, "put");
+  const parsed = parseMappings(body, "put");
+  const incoming = ctx.state.flavour === "elasticsearch" ? withMappingDefaults(parsed) : parsed;
   const found = targets(ctx);
   if (found.length === 0) {
     throw esError("index_not_found_exception", `no such index [${ctx.p.index ?? "_all"}]`);

@@ -2,7 +2,7 @@
 // `_delete_by_query` / `_update_by_query` touches.
 
 import { MAX_REQUEST_STATES, withPatternBudget } from "../_index/automaton.ts";
-import { parsingError } from "../_errors.ts";
+import { parsingErrorAt } from "../_errors.ts";
 import { matchLive } from "../_query/query_exec.ts";
 import { execContextOf } from "../_query/exec_context.ts";
 import { parseQuery } from "../_query/query_parser.ts";
@@ -26,7 +26,7 @@ function count(
   params: URLSearchParams,
 ): Record<string, unknown> {
   for (const k of Object.keys(body ?? {})) {
-    if (k !== "query") throw parsingError(`request does not support [${k}]`);
+    if (k !== "query") throw parsingErrorAt(`request does not support [${k}]`, k, "name");
   }
   const searchParams = new URLSearchParams(params);
   searchParams.delete("from");
@@ -43,7 +43,7 @@ function count(
   } catch (err) {
     shardFailure(err, targets);
   }
-  return { count, _shards: shards(targets.length) };
+  return { count, _shards: shards(targets) };
 }
 
 /** All live docs matching `query` (for `_delete_by_query` / `_update_by_query`). */

@@ -27,7 +27,7 @@ export function scrollApi(
     _scroll_id: scrollId,
     took: Math.round(performance.now() - started),
     timed_out: false,
-    _shards: shards(s.targets.length),
+    _shards: shards(s.targets),
     hits: renderHits(
       page,
       s.targets,
@@ -62,9 +62,10 @@ export function openPitApi(
     keepAlive: ms,
     expiresAt: now + ms,
     createdAt: now,
+    tiebreaker: flavour === "elasticsearch",
   });
-  if (flavour === "elasticsearch") return { id, _shards: shards(targets.length) };
-  return { pit_id: id, _shards: shards(targets.length), creation_time: now };
+  if (flavour === "elasticsearch") return { id, _shards: shards(targets) };
+  return { pit_id: id, _shards: shards(targets), creation_time: now };
 }
 
 /**

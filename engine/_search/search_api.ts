@@ -90,9 +90,13 @@ function search(
     pit.expiresAt = ctx.now() + pit.keepAlive;
     targets = pit.targets;
     pitId = req.pit.id;
-    if (!sort.some((k) => k.field === "_shard_doc")) {
+    // Elasticsearch adds a `_shard_doc` tiebreaker to a point-in-time sort, unless a
+    // `search_after` as long as the sort leaves it out; OpenSearch adds none.
+    if (pit.tiebreaker && !sort.some((k) => k.field === "_shard_doc")) {
       const base = sort.length ? sort : [{ field: "_score", order: -1 as const, missing: "_last" }];
-      sort = [...base, { field: "_shard_doc", order: 1, missing: "_last" }];
+      if (req.searchAfter?.length !== base.length) {
+        sort = [...base, { field: "_shard_doc", order: 1, missing: "_last" }];
+      }
     }
   }
   if (!req.pit && sort.some((k) => k.field === "_shard_doc")) {
@@ -167,7 +171,7 @@ function search(
   out.took = Math.round(performance.now() - started);
   out.timed_out = false;
   if (terminatedEarly !== undefined) out.terminated_early = terminatedEarly;
-  out._shards = shards(targets.length);
+  out._shards = shards(targets);
   out.hits = renderHits(page, targets, total, req.size === 0 ? null : collected.maxScore, render);
   const matched = matchedQueries(
     req.query,

@@ -45,6 +45,8 @@ export interface PitState {
   expiresAt: number;
   /** Creation time. */
   readonly createdAt: number;
+  /** Sorts get an implicit `_shard_doc` tiebreaker (Elasticsearch; OpenSearch adds none). */
+  readonly tiebreaker: boolean;
 }
 
 let counter = 0;

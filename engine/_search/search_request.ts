@@ -1,6 +1,12 @@
 // Reads a search request (body and URL parameters) into one validated, typed object.
 
-import { type EngineError, illegalArgument, parsingError, validationFailed } from "../_errors.ts";
+import {
+  type EngineError,
+  illegalArgument,
+  parsingError,
+  parsingErrorAt,
+  validationFailed,
+} from "../_errors.ts";
 import { jsonTokenName } from "../_json.ts";
 import type { QueryNode, QueryOf } from "../_query/query_nodes.ts";
 import { parseKnnSection } from "../_query/knn.ts";
@@ -171,7 +177,9 @@ export function parseSearchRequest(
 ): SearchRequest {
   const b = body ?? {};
   for (const [k, v] of Object.entries(b)) {
-    if (!BODY_KEYS.has(k)) throw parsingError(`Unknown key for a ${jsonTokenName(v)} in [${k}].`);
+    if (!BODY_KEYS.has(k)) {
+      throw parsingErrorAt(`Unknown key for a ${jsonTokenName(v)} in [${k}].`, k, "value");
+    }
   }
   // With a knn section and no query, only the nearest neighbours match.
   let query: QueryNode = b.query === undefined

@@ -4,8 +4,12 @@
 import { EngineError } from "../_errors.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
 
-/** The `_shards` header of a response over `n` shards, all successful. */
-export function shards(n: number): Record<string, number> {
+/**
+ * The `_shards` header of a response over some indices, all successful: every primary shard of
+ * every index counts (`index.number_of_shards`), as in Elasticsearch.
+ */
+export function shards(targets: readonly SearchTarget[]): Record<string, number> {
+  const n = targets.reduce((sum, t) => sum + (t.shards ?? 1), 0);
   return { total: n, successful: n, skipped: 0, failed: 0 };
 }
 

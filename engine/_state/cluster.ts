@@ -25,9 +25,13 @@ export interface ResolveOptions {
 }
 
 /** 404 `index_not_found_exception` for `name`. */
-export function indexNotFound(name: string, reason = `no such index [${name}]`): EngineError {
+export function indexNotFound(
+  name: string,
+  reason = `no such index [${name}]`,
+  resourceType = "index_or_alias",
+): EngineError {
   return esError("index_not_found_exception", reason, {
-    "resource.type": "index_or_alias",
+    "resource.type": resourceType,
     "resource.id": name,
     index_uuid: "_na_",
     index: name,
@@ -42,6 +46,16 @@ export class Cluster {
   readonly startedAt: number;
   /** `index.refresh_interval` given to new indices that set none, in ms (1000 = Elasticsearch default). */
   defaultRefreshIntervalMs = 1000;
+  /**
+   * Settings every new index starts with unless it sets them: what the real product adds at
+   * creation (`index.replication.type` on OpenSearch, the data tier preference on Elasticsearch).
+   */
+  defaultIndexSettings: FlatSettings = {};
+  /**
+   * The `resource.type` of a missing index in a single-index operation (a document read or
+   * delete): `index_or_alias` on Elasticsearch, `index_expression` on OpenSearch.
+   */
+  singleIndexResourceType = "index_or_alias";
   /** `action.auto_create_index`: which missing indices document writes may create. */
   autoCreateIndex: AutoCreate = true;
 
@@ -72,7 +86,12 @@ export class Cluster {
       );
     }
     validateSettings(settings);
-    const index = new IndexState(name, settings, mappings, this.now());
+    const index = new IndexState(
+      name,
+      { ...this.defaultIndexSettings, ...settings },
+      mappings,
+      this.now(),
+    );
     index.clock = this.now;
     if (
       this.defaultRefreshIntervalMs !== 1000 && settings["index.refresh_interval"] === undefined
@@ -238,7 +257,7 @@ export class Cluster {
         }], can't execute a single index op`,
       );
     }
-    throw indexNotFound(name);
+    throw indexNotFound(name, undefined, this.singleIndexResourceType);
   }
 
   /** True when alias `alias` is hidden (`is_hidden: true`), left out of wildcard expansion. */

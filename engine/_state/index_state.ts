@@ -4,6 +4,7 @@ import { esError } from "../_errors.ts";
 import { type MergeCounters, Shard } from "../_index/shard.ts";
 import type { Mappings, StoredDoc } from "../_index/types.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
+import { fieldMapOf } from "../_index/field_map.ts";
 import { IndexStats } from "./index_stats.ts";
 import { autoExpandReplicas, type FlatSettings, parseInterval } from "./settings.ts";
 
@@ -266,6 +267,7 @@ export class IndexState {
       index: this.name,
       snapshot: this.shard.snapshot(),
       mappings: this.mappings,
+      shards: this.shardCount,
       maxResultWindow: this.maxResultWindow,
       maxInnerResultWindow: this.#intSetting("index.max_inner_result_window", 100),
       maxDocvalueFields: this.#intSetting("index.max_docvalue_fields_search", 100),
@@ -273,6 +275,21 @@ export class IndexState {
       maxRegexLength: this.#intSetting("index.max_regex_length", 1000),
       maxTermsCount: this.#intSetting("index.max_terms_count", 65536),
     };
+  }
+
+  /**
+   * The vector fields (`dense_vector`, `sparse_vector`) that Elasticsearch 9.2 and later leave out
+   * of `_source` unless asked for (`index.mapping.exclude_source_vectors`, true by default).
+   */
+  sourceVectors(engine: { flavour: string; version: string }): string[] {
+    const [major = 0, minor = 0] = engine.version.split(".").map(Number);
+    if (engine.flavour !== "elasticsearch" || major < 9 || (major === 9 && minor < 2)) return [];
+    if (String(this.settings["index.mapping.exclude_source_vectors"] ?? "true") === "false") {
+      return [];
+    }
+    return [...fieldMapOf(this.mappings).roots.values()]
+      .filter((f) => f.type === "dense_vector" || f.type === "sparse_vector")
+      .map((f) => f.path);
   }
 
   /** An integer index setting, or `fallback` when unset. */

@@ -4,7 +4,12 @@ import { own, ownOrSet, setOwn } from "../_index/own.ts";
 import { EngineError, esError, illegalArgument } from "../_errors.ts";
 import type { FieldMapping, Mappings } from "../_index/types.ts";
 import { NUMBER_TYPES } from "../_index/field_map.ts";
-import { checkVectorUpdate, isVectorType, readVectorSpec } from "../_index/vectors.ts";
+import {
+  checkVectorUpdate,
+  isVectorType,
+  readVectorSpec,
+  withVectorDefaults,
+} from "../_index/vectors.ts";
 
 const KNOWN_TYPES = new Set([
   "text",
@@ -216,6 +221,24 @@ function mergeProps(
     if (field.properties) mergeProps(existing.properties ??= {}, field.properties, path);
     if (field.fields) mergeProps(existing.fields ??= {}, field.fields, path);
   }
+}
+
+/**
+ * The mappings with the field defaults Elasticsearch fills in and prints (a `dense_vector`'s
+ * `index`, `similarity` and `index_options`), at every depth; OpenSearch prints what it was given.
+ */
+export function withMappingDefaults(mappings: Mappings): Mappings {
+  const walk = (props: Record<string, FieldMapping>): Record<string, FieldMapping> => {
+    const out: Record<string, FieldMapping> = {};
+    for (const [name, field] of Object.entries(props)) {
+      let f = withVectorDefaults(field as Record<string, unknown>) as FieldMapping;
+      if (f.properties) f = { ...f, properties: walk(f.properties) };
+      if (f.fields) f = { ...f, fields: walk(f.fields) };
+      setOwn(out, name, f);
+    }
+    return out;
+  };
+  return mappings.properties ? { ...mappings, properties: walk(mappings.properties) } : mappings;
 }
 
 /** Returns `current` merged with `incoming`; conflicting field types throw `illegal_argument_exception`. */

@@ -213,6 +213,9 @@ export function deleteDocument(index: IndexState, id: string, opts: WriteOptions
   if (!current && opts.ifSeqNo === undefined && (opts.versionType ?? "internal") === "internal") {
     const version = (index.tombstones.get(id)?.version ?? 0) + 1;
     const seqNo = index.takeSeqNo();
+    // As in Elasticsearch, deleting a missing document leaves a tombstone at the version it
+    // answered: the next write of that id continues from it.
+    index.tombstones.set(id, { version, seqNo });
     index.stats.deleted(0);
     return { index, id, version, seqNo, primaryTerm: 1, result: "not_found" };
   }

@@ -1,0 +1,144 @@
+// Replays a corpus against a real engine (the oracle, asked twice for repeatable requests) and the
+// embedded engine, and sorts every answer pair into one outcome: identical, different,
+// unsupported (the embedded engine refuses what the real one accepts), no oracle (the real
+// distribution lacks the module), unstable (the two real answers differ) or set aside (a 404 on
+// both sides for an example naming an index nobody seeded, a follow-up of a generated value).
+
+import { type Answer, type Difference, differences, parseBody } from "./compare.ts";
+import type { Item, Step } from "./generate.ts";
+
+/** What became of one request. */
+export type Outcome =
+  | "identical"
+  | "different"
+  | "unsupported"
+  | "no oracle"
+  | "unstable"
+  | "both 404";
+
+/** One compared request, with both answers (kept for the examples of the report). */
+export interface Exchange {
+  corpus: string;
+  kind: string;
+  method: string;
+  path: string;
+  body?: string;
+  real: Answer;
+  engine: Answer;
+  outcome: Outcome;
+  differences: Difference[];
+}
+
+/**
+ * The embedded engine's ways of refusing what it does not implement (a real engine accepted the
+ * request): an unknown query, aggregation, field type or endpoint, or its own "not supported".
+ */
+const UNSUPPORTED =
+  /unknown query \[|Unknown aggregation type \[|not supported by this engine|no handler found for uri|No handler for type \[|unknown key \[[a-z_]+\] for|script_lang not supported|Unknown key for a START_OBJECT in \[(suggest|rescore|runtime_mappings)\]/i;
+
+/**
+ * The real distribution's ways of saying it lacks a module (Elasticsearch's integration-test
+ * zip has no painless, no analysis-common, no by-query APIs, no mapper-extras…).
+ */
+const NO_ORACLE =
+  /script_lang not supported \[painless\]|no handler found for uri \[[^\]]*(_reindex|_update_by_query|_delete_by_query|_search\/template|_render|_scripts\/painless|_rank_eval|_msearch\/template)|No handler for type \[(scaled_float|wildcard|unsigned_long|geo_shape|join|search_as_you_type|match_only_text|rank_feature|token_count)\]|Unknown aggregation type \[(auto_date_histogram|moving_fn|bucket_selector|top_metrics|matrix_stats|adjacency_matrix)\]|unknown query \[(has_child|has_parent|percolate|rank_feature)\]|failed to find (global )?(tokenizer|analyzer|filter|char_filter|normalizer)|analyzer \[[^\]]+\] has not been configured|Unknown (tokenizer|filter|char_filter) type/i;
+
+/** One side's base URL and the values it generated for the `$name` placeholders. */
+interface Side {
+  url: string;
+  vars: Map<string, string>;
+}
+
+/** Sends one step to one side; the answer's text as received (HEAD: empty). */
+export async function send(side: Side, step: Step, signal?: AbortSignal): Promise<Answer> {
+  const fill = (s: string) => s.replace(/\$(pit|scroll)\b/g, (_, k) => side.vars.get(k) ?? "");
+  const headers: Record<string, string> = /^\/_cat(\/|$|\?)/.test(step.path)
+    ? {}
+    : { Accept: "application/json" };
+  Object.assign(headers, step.headers ?? {});
+  if (step.body !== undefined) headers["Content-Type"] = step.contentType ?? "application/json";
+  try {
+    const res = await fetch(side.url + fill(step.path), {
+      method: step.method,
+      headers,
+      body: step.body === undefined ? undefined : fill(step.body),
+      signal: signal ?? AbortSignal.timeout(30_000),
+    });
+    const text = await res.text();
+    if (step.capture) {
+      const parsed = parseBody(text) as Record<string, unknown> | string;
+      const v = typeof parsed === "object" && parsed !== null
+        ? parsed[step.capture.path]
+        : undefined;
+      if (typeof v === "string") side.vars.set(step.capture.name, v);
+    }
+    return { status: res.status, text };
+  } catch (e) {
+    return { status: 0, text: `${(e as Error).name}: ${(e as Error).message}` };
+  }
+}
+
+/** How the replay classifies and what it keeps. */
+export interface ReplayOptions {
+  corpus: string;
+  /** The real engine lacks modules (Elasticsearch's integration-test zip): count "no oracle". */
+  partialOracle: boolean;
+  /** Examples naming indices nobody seeded: a 404 on both sides is set aside. */
+  setAsideBoth404?: boolean;
+}
+
+/** Sorts one answer pair (and the second real answer, when asked twice) into an outcome. */
+export function classify(
+  step: Step,
+  real: Answer,
+  again: Answer | undefined,
+  engine: Answer,
+  opts: ReplayOptions,
+): { outcome: Outcome; differences: Difference[] } {
+  if (again && differences(real, again).length) return { outcome: "unstable", differences: [] };
+  if (opts.partialOracle && !step.onPurpose && real.status >= 400 && NO_ORACLE.test(real.text)) {
+    return { outcome: "no oracle", differences: [] };
+  }
+  if (opts.setAsideBoth404 && real.status === 404 && engine.status === 404) {
+    return { outcome: "both 404", differences: [] };
+  }
+  const diffs = differences(real, engine);
+  if (!diffs.length) return { outcome: "identical", differences: [] };
+  if (real.status < 300 && engine.status >= 400 && UNSUPPORTED.test(engine.text)) {
+    return { outcome: "unsupported", differences: diffs };
+  }
+  return { outcome: "different", differences: diffs };
+}
+
+/** Replays items in order against both sides; the records of every non-plumbing step. */
+export async function replay(
+  items: readonly Item[],
+  realUrl: string,
+  engineUrl: string,
+  opts: ReplayOptions,
+): Promise<Exchange[]> {
+  const real: Side = { url: realUrl.replace(/\/$/, ""), vars: new Map() };
+  const engine: Side = { url: engineUrl.replace(/\/$/, ""), vars: new Map() };
+  const out: Exchange[] = [];
+  for (const item of items) {
+    for (const step of item) {
+      const a = await send(real, step);
+      const again = step.repeatable ? await send(real, step) : undefined;
+      const b = await send(engine, step);
+      if (step.plumbing) continue;
+      const { outcome, differences } = classify(step, a, again, b, opts);
+      out.push({
+        corpus: opts.corpus,
+        kind: step.kind,
+        method: step.method,
+        path: step.path,
+        ...(step.body === undefined ? {} : { body: step.body }),
+        real: a,
+        engine: b,
+        outcome,
+        differences,
+      });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,132 @@
+// The tester's report: identical rates per flavour, corpus and request kind, and the kinds of
+// difference (a request kind, how its answers differ and where) with one example each.
+
+import type { Exchange, Outcome } from "./replay.ts";
+
+/** Counts of one group of records. */
+export interface Tally {
+  total: number;
+  identical: number;
+  different: number;
+  unsupported: number;
+  noOracle: number;
+  unstable: number;
+  both404: number;
+}
+
+const KEY: { [k in Outcome]: keyof Tally } = {
+  identical: "identical",
+  different: "different",
+  unsupported: "unsupported",
+  "no oracle": "noOracle",
+  unstable: "unstable",
+  "both 404": "both404",
+};
+
+/** Counts the outcomes of some records. */
+export function tally(records: readonly Exchange[]): Tally {
+  const t: Tally = {
+    total: 0,
+    identical: 0,
+    different: 0,
+    unsupported: 0,
+    noOracle: 0,
+    unstable: 0,
+    both404: 0,
+  };
+  for (const r of records) {
+    t.total++;
+    t[KEY[r.outcome]]++;
+  }
+  return t;
+}
+
+/** Requests compared: identical, different or unsupported (the others are set aside). */
+export function compared(t: Tally): number {
+  return t.identical + t.different + t.unsupported;
+}
+
+/** The identical share of the compared requests (1 when none was compared). */
+export function rate(t: Tally): number {
+  const n = compared(t);
+  return n === 0 ? 1 : t.identical / n;
+}
+
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+
+/** One line of figures for a group. */
+export function line(label: string, t: Tally): string {
+  return `${label}: ${t.identical}/${compared(t)} identical (${
+    pct(rate(t))
+  }); ${t.different} different, ${t.unsupported} unsupported; set aside: ${t.unstable} unstable, ${t.noOracle} no oracle, ${t.both404} 404 on both`;
+}
+
+/** The records grouped by a key, in key order. */
+function groupBy(
+  records: readonly Exchange[],
+  key: (r: Exchange) => string,
+): Map<string, Exchange[]> {
+  const m = new Map<string, Exchange[]>();
+  for (const r of records) {
+    const k = key(r);
+    const list = m.get(k);
+    if (list) list.push(r);
+    else m.set(k, [r]);
+  }
+  return new Map([...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** A difference kind: the request kind, how they differ and where (a field shape or statuses). */
+export function differenceKinds(
+  records: readonly Exchange[],
+): Array<{ kind: string; count: number; example: Exchange }> {
+  const m = new Map<string, { kind: string; count: number; example: Exchange }>();
+  for (const r of records) {
+    if (r.outcome !== "different" && r.outcome !== "unsupported") continue;
+    const seen = new Set<string>();
+    for (const d of r.differences) {
+      const kind = `${r.corpus} ${r.kind} | ${
+        r.outcome === "unsupported" ? "unsupported: " : ""
+      }${d.kind} ${d.where}`;
+      if (seen.has(kind)) continue;
+      seen.add(kind);
+      const e = m.get(kind);
+      if (e) e.count++;
+      else m.set(kind, { kind, count: 1, example: r });
+    }
+  }
+  return [...m.values()].sort((a, b) => b.count - a.count || (a.kind < b.kind ? -1 : 1));
+}
+
+const cut = (s: string, n: number) => (s.length > n ? s.slice(0, n) + "…" : s);
+
+/** The whole report as text: overall, per corpus, per kind, then the kinds of difference. */
+export function render(flavour: string, records: readonly Exchange[], show = 40): string {
+  const out: string[] = [];
+  out.push(line(`${flavour}, all corpora`, tally(records)));
+  for (const [corpus, rs] of groupBy(records, (r) => r.corpus)) {
+    out.push(line(`  ${corpus}`, tally(rs)));
+    for (const [kind, ks] of groupBy(rs, (r) => r.kind)) {
+      const t = tally(ks);
+      out.push(
+        `    ${kind.padEnd(44)} ${String(t.identical).padStart(4)}/${
+          String(compared(t)).padEnd(4)
+        } ${pct(rate(t)).padStart(6)}${t.unsupported ? `  unsupported ${t.unsupported}` : ""}${
+          t.unstable ? `  unstable ${t.unstable}` : ""
+        }${t.noOracle ? `  no oracle ${t.noOracle}` : ""}${
+          t.both404 ? `  404 both ${t.both404}` : ""
+        }`,
+      );
+    }
+  }
+  const kinds = differenceKinds(records);
+  out.push(`kinds of difference (${kinds.length}), largest first:`);
+  for (const k of kinds.slice(0, show)) {
+    const e = k.example;
+    out.push(`  ${String(k.count).padStart(4)}  ${k.kind}`);
+    out.push(`        > ${e.method} ${e.path} ${cut(e.body ?? "", 200).replace(/\n/g, "\\n")}`);
+    out.push(`        real   ${e.real.status} ${cut(e.real.text, 300)}`);
+    out.push(`        engine ${e.engine.status} ${cut(e.engine.text, 300)}`);
+  }
+  return out.join("\n");
+}

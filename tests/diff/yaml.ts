@@ -1,0 +1,129 @@
+// The YAML corpus: OpenSearch's REST tests replayed by the conformance runner in its differential
+// mode (`run.mjs --mirror`): the real engine drives each test, every request also goes to the
+// embedded engine. The suite is not part of this repository; it is used when it sits beside the
+// clone (`../shared/conformance`) or where `$CONFORMANCE_DIR` points, else this corpus is absent.
+// The runner replays the suite twice: requests whose two real answers differ are "unstable".
+
+import type { Answer } from "./compare.ts";
+import type { Flavour } from "./generate.ts";
+import { classify, type Exchange } from "./replay.ts";
+
+/** One line of the runner's `--mirror-out` file. */
+interface MirrorLine {
+  section: string;
+  method: string;
+  path: string;
+  body?: string;
+  a: Answer;
+  b: Answer;
+}
+
+/** The conformance folder, or undefined when it is absent. */
+export function conformanceDir(): string | undefined {
+  const env = Deno.env.get("CONFORMANCE_DIR");
+  const dir = env ?? new URL("../../../shared/conformance", import.meta.url).pathname;
+  try {
+    Deno.statSync(`${dir}/run.mjs`);
+    return dir;
+  } catch {
+    return undefined;
+  }
+}
+
+async function mirrorRun(
+  dir: string,
+  flavour: Flavour,
+  version: string,
+  realUrl: string,
+  engineUrl: string,
+): Promise<MirrorLine[]> {
+  const out = await Deno.makeTempFile({ suffix: ".jsonl" });
+  try {
+    await new Deno.Command("node", {
+      args: [
+        `${dir}/run.mjs`,
+        "--dir",
+        `${dir}/opensearch`,
+        "--url",
+        realUrl,
+        "--mirror",
+        engineUrl,
+        "--mirror-out",
+        out,
+        "--flavor",
+        flavour,
+        "--version",
+        version,
+        "--quiet",
+      ],
+      stdout: "null",
+      stderr: "inherit",
+    }).output();
+    const text = await Deno.readTextFile(out);
+    return text.split("\n").filter(Boolean).map((l) => JSON.parse(l) as MirrorLine);
+  } finally {
+    await Deno.remove(out).catch(() => {});
+  }
+}
+
+const GENERATED = ["_id", "_scroll_id", "pit_id", "id", "task", "scroll_id"];
+
+/** Values the real engine generated (ids of at least 16 characters), as compare.mjs collects them. */
+function collectGenerated(v: unknown, out: Set<string>): void {
+  if (v && typeof v === "object") {
+    for (const [k, x] of Object.entries(v as { [k: string]: unknown })) {
+      if (GENERATED.includes(k) && typeof x === "string" && x.length >= 16) out.add(x);
+      else collectGenerated(x, out);
+    }
+  }
+}
+
+/** Runs the suite twice through the runner's mirror mode; undefined when the suite is absent. */
+export async function yamlCorpus(
+  flavour: Flavour,
+  version: string,
+  realUrl: string,
+  engineUrl: string,
+  partialOracle: boolean,
+): Promise<Exchange[] | undefined> {
+  const dir = conformanceDir();
+  if (!dir) return undefined;
+  const first = await mirrorRun(dir, flavour, version, realUrl, engineUrl);
+  const second = await mirrorRun(dir, flavour, version, realUrl, engineUrl);
+  const same = (x: MirrorLine, y: MirrorLine | undefined) =>
+    y !== undefined && x.section === y.section && x.method === y.method && x.path === y.path &&
+    x.body === y.body;
+  const generated = new Set<string>();
+  const out: Exchange[] = [];
+  first.forEach((l, i) => {
+    const text = l.path + " " + (l.body ?? "");
+    const follows = [...generated].some((g) => text.includes(g));
+    try {
+      collectGenerated(JSON.parse(l.a.text), generated);
+    } catch { /* not JSON */ }
+    if (follows) return; // a follow-up of a value only the real engine generated
+    const again = second[i];
+    const step = { kind: "", method: l.method, path: l.path, repeatable: true };
+    const { outcome, differences } = classify(
+      step,
+      l.a,
+      same(l, again) ? again!.a : undefined,
+      l.b,
+      { corpus: "yaml", partialOracle },
+    );
+    // a line with no counterpart in the second run (the runs took different turns) is unstable
+    const o = same(l, again) ? outcome : "unstable";
+    out.push({
+      corpus: "yaml",
+      kind: `yaml:${l.section.split("/")[0]}`,
+      method: l.method,
+      path: l.path,
+      ...(l.body === undefined ? {} : { body: l.body }),
+      real: l.a,
+      engine: l.b,
+      outcome: o,
+      differences: o === "unstable" ? [] : differences,
+    });
+  });
+  return out;
+}
