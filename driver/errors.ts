@@ -24,8 +24,11 @@ export {
   BulkError,
   type BulkItem,
   InvalidResponseError,
+  PartialResultsError,
   ResponseError,
   type ServerErrorCause,
+  type ShardFailure,
+  type ShardFailures,
 } from "./response_errors.ts";
 
 /**

@@ -8,7 +8,8 @@
  * @module
  */
 
-import { IllegalStateError, ResponseError, TimeoutError } from "../errors.ts";
+import { IllegalStateError, PartialResultsError, ResponseError, TimeoutError } from "../errors.ts";
+import { allowsPartialResults } from "../response_errors.ts";
 import type { BoundCommand } from "../command/_command.ts";
 import { bindScript } from "../command/command_binder.ts";
 import { parseScript } from "../command/command_tokenizer.ts";
@@ -223,6 +224,8 @@ export class HitStream implements AsyncIterable<Record<string, unknown>> {
       const body = `{${plan.bodyPrefix}${parts.join(",")}}`;
       return this.#page(exec, "POST", `/_search${plan.searchQuery}`, body, local.signal);
     };
+    let delivered = 0;
+    let last: unknown;
     try {
       pending = search(undefined);
       for (let first = true;; first = false) {
@@ -231,7 +234,7 @@ export class HitStream implements AsyncIterable<Record<string, unknown>> {
           page = await (pending as Promise<Page>);
         } catch (error) {
           if (first && mode === "auto-pit" && isRefusal(error)) return false;
-          throw error;
+          throw this.#stopped(error, delivered, last, "point in time");
         } finally {
           pending = undefined;
         }
@@ -247,6 +250,8 @@ export class HitStream implements AsyncIterable<Record<string, unknown>> {
           pending = search(after);
           pending.catch(() => {});
         }
+        delivered += n;
+        if (n > 0) last = (page.hits[n - 1] as { sort?: unknown } | undefined)?.sort;
         if (n > 0) yield page.rs;
         if (n < plan.size) return true;
       }
@@ -281,8 +286,14 @@ export class HitStream implements AsyncIterable<Record<string, unknown>> {
     let seen = 0;
     try {
       for (;;) {
-        const page: Page = await (pending as Promise<Page>);
-        pending = undefined;
+        let page: Page;
+        try {
+          page = await (pending as Promise<Page>);
+        } catch (error) {
+          throw this.#stopped(error, seen, undefined, "scroll");
+        } finally {
+          pending = undefined;
+        }
         if (page.rs.scrollId !== undefined) id = page.rs.scrollId;
         const n = page.hits.length;
         seen += n;
@@ -321,12 +332,27 @@ export class HitStream implements AsyncIterable<Record<string, unknown>> {
       response.body,
       this.#command.text,
       response.headers.get("content-type") ?? "",
+      undefined,
+      allowsPartialResults(path),
     )[0];
     if (outcome?.kind !== "rows") throw new IllegalStateError("a search page gave no rows");
     const rs = new ResultSet(outcome.table.columns, outcome.table.rows, outcome.meta);
     const raw = outcome.meta.raw as { hits?: { hits?: unknown } } | undefined;
     const hits = Array.isArray(raw?.hits?.hits) ? raw.hits.hits : [];
     return { rs, hits };
+  }
+
+  /** A partial page ends the stream with an error that says where it stopped. */
+  #stopped(error: unknown, delivered: number, after: unknown, how: string): unknown {
+    if (!(error instanceof PartialResultsError) || error.delivered !== undefined) return error;
+    return new PartialResultsError(error.shards, {
+      command: this.#command.text,
+      delivered,
+      after,
+      where: `the stream (${how}) stopped after ${delivered} hit(s)${
+        after === undefined ? "" : `, the last with sort values ${encodeJson(after, 0)}`
+      }: the hits after them were not read`,
+    });
   }
 
   #send(
