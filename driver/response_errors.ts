@@ -50,15 +50,20 @@ export class ResponseError extends DataAccessError {
   readonly causedBy?: ServerErrorCause;
   /** The parsed body when it was JSON, else the raw text. */
   readonly body: unknown;
+  /**
+   * The answer's `X-Elastic-Product` header (`"Elasticsearch"`: Elasticsearch 7.14+ sends it on
+   * every answer, errors included), when it had one.
+   */
+  readonly product?: string;
 
   /**
    * Creates the error.
    *
    * @param status The HTTP status.
    * @param body The parsed JSON body, or the raw text.
-   * @param options The command and the cause.
+   * @param options The command, the cause and the answer's product header.
    */
-  constructor(status: number, body: unknown, options: ErrorOptions = {}) {
+  constructor(status: number, body: unknown, options: ErrorOptions & { product?: string } = {}) {
     const parts = describeErrorBody(status, body);
     super("RESPONSE", parts.message, options);
     this.status = status;
@@ -67,6 +72,7 @@ export class ResponseError extends DataAccessError {
     if (parts.type !== undefined) this.type = parts.type;
     if (parts.reason !== undefined) this.reason = parts.reason;
     if (parts.causedBy !== undefined) this.causedBy = parts.causedBy;
+    if (options.product !== undefined) this.product = options.product;
   }
 
   /**
@@ -74,10 +80,14 @@ export class ResponseError extends DataAccessError {
    *
    * @param status The HTTP status.
    * @param text The raw response body.
-   * @param options The command and the cause.
+   * @param options The command, the cause and the answer's product header.
    * @returns The error.
    */
-  static fromBody(status: number, text: string, options: ErrorOptions = {}): ResponseError {
+  static fromBody(
+    status: number,
+    text: string,
+    options: ErrorOptions & { product?: string } = {},
+  ): ResponseError {
     let body: unknown = text;
     try {
       if (text.length > 0) body = JSON.parse(text);

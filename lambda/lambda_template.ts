@@ -2,7 +2,12 @@
 // and holds what they share when they run: the JdbcTemplate, the refresh policy and the cached
 // field types of each index.
 
-import type { Connection, DataSource } from "../driver/mod.ts";
+import {
+  type Connection,
+  type DataSource,
+  ResponseError,
+  UnsupportedFeatureError,
+} from "../driver/mod.ts";
 import { type EntityClass, JdbcTemplate } from "../template/mod.ts";
 import { AS_WRITTEN, type ExactResolver, type SortKey } from "./compiler.ts";
 import { exactField, type FieldTypes, readFieldTypes } from "./field_types.ts";
@@ -58,7 +63,8 @@ export interface LambdaOptions {
   /**
    * How orders by vector similarity are sent. `"auto"` (default) asks the server once (`GET /`):
    * Elasticsearch 8+ gets the `knn` section, OpenSearch its `knn` query, older versions an exact
-   * `script_score`. A field whose mapped similarity ranks differently from the order's metric
+   * `script_score`. Where `GET /` is refused, Elasticsearch's `X-Elastic-Product` header on the
+   * refusal says Elasticsearch (`knn`); where nothing tells, set this option. A field whose mapped similarity ranks differently from the order's metric
    * always gets the exact `script_score` (OpenSearch's `knn_score` script there).
    */
   readonly vectorDialect?: VectorDialect;
@@ -220,7 +226,13 @@ export class LambdaTemplate {
     return similarity === undefined ? { dialect } : { dialect, similarity };
   }
 
-  /** The dialect of the server's version: `GET /` once (a failure is asked again next time). */
+  /**
+   * The dialect of the server, asked once (a failure is asked again next time). The answer to
+   * `GET /` names the flavour and version; where `GET /` is refused (405 on Elasticsearch builds
+   * without the root module, 403 for a role without `monitor`) Elasticsearch still sends
+   * `X-Elastic-Product: Elasticsearch`, which is enough: the `knn` section. Where neither tells,
+   * the error says to set `vectorDialect`.
+   */
   #askDialect(): Promise<Exclude<VectorDialect, "auto">> {
     const asked = this.jdbc.query({ text: "GET /", args: [] }, undefined, {
       extractor: (rs) => {
@@ -230,6 +242,18 @@ export class LambdaTemplate {
         const major = Number(String(version?.number ?? "0").split(".")[0]);
         return major >= 8 ? "knn" as const : "script" as const;
       },
+    }).catch((error: unknown) => {
+      if (error instanceof ResponseError && error.product === "Elasticsearch") {
+        return "knn" as const;
+      }
+      if (!(error instanceof ResponseError)) throw error;
+      throw new UnsupportedFeatureError(
+        `telling the server's flavour for a vector query: GET / was refused (HTTP ${error.status}) ` +
+          "without an X-Elastic-Product header; set the LambdaTemplate option vectorDialect " +
+          '("knn" for Elasticsearch 8+, "opensearch" for OpenSearch\'s knn query, "script" for ' +
+          "an exact script_score anywhere)",
+        { cause: error, command: "GET /" },
+      );
     });
     asked.catch(() => {
       this.#serverDialect = undefined;
