@@ -144,6 +144,7 @@ export class LambdaTemplate {
       refresh: this.#refresh,
       resolver: (index, where, sort) => this.#resolver(index, where, sort),
       vectorPlan: (index, field) => this.#vectorPlan(index, field),
+      vectorFields: (index) => this.#vectorFields(index),
     };
   }
 
@@ -212,6 +213,43 @@ export class LambdaTemplate {
       if (this.#types.get(index) === entry) this.#types.delete(index);
     });
     return entry;
+  }
+
+  /**
+   * The `dense_vector` fields of an index, from its mapping (read once and cached; none with
+   * `fieldTypes: "as-written"`). Elasticsearch 9 leaves vector values out of `_source` unless a
+   * read names them, so entity reads name these beside `*` in `_source` (understood by every
+   * backend, where `_source_exclude_vectors` is a 400 on OpenSearch and Elasticsearch 8).
+   *
+   * @param index The index.
+   * @returns The field paths, in mapping order.
+   *
+   * @example
+   * ```ts
+   * import { LambdaTemplate } from "@searchvisitor/searchvisitor/lambda";
+   * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+   * import { Engine } from "@searchvisitor/searchvisitor/engine";
+   * import assert from "node:assert/strict";
+   *
+   * const engine = new Engine();
+   * const lambda = new LambdaTemplate(new DataSource({ nodes: ["http://engine"], fetch: engine.fetch }));
+   * await lambda.jdbc.execute("PUT /docs ?", [{
+   *   mappings: { properties: { emb: { type: "dense_vector", dims: 2 }, title: { type: "text" } } },
+   * }]);
+   * assert.deepEqual(await lambda.vectorFields("docs"), ["emb"]);
+   * engine.close();
+   * ```
+   */
+  vectorFields(index: string): Promise<readonly string[]> {
+    return this.#vectorFields(index);
+  }
+
+  async #vectorFields(index: string): Promise<readonly string[]> {
+    if (!this.#readMappings) return [];
+    const types = await this.#cached(index, false).types;
+    const out: string[] = [];
+    for (const [field, t] of types) if (t.type === "dense_vector") out.push(field);
+    return out;
   }
 
   async #vectorPlan(

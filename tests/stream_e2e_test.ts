@@ -107,7 +107,11 @@ Deno.test("stream: an error on a later page closes the point in time and reaches
   let rows = 0;
   await assert.rejects(async () => {
     for await (const _ of conn.stream("POST /hits/_search", [], { pageSize: 30 })) rows++;
-  }, (e: unknown) => e instanceof ResponseError && e.status === 500);
+  }, (e: unknown) =>
+    e instanceof ResponseError && e.status === 500 &&
+    /the stream \(point in time\) stopped after 30 hit\(s\), the last with sort values/.test(
+      e.message,
+    ));
   assert.equal(rows, 30);
   assert.equal(sent.at(-1), "DELETE /_search/point_in_time");
   assert.equal(await openPits(engine), 0);

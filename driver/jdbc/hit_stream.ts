@@ -8,7 +8,13 @@
  * @module
  */
 
-import { IllegalStateError, PartialResultsError, ResponseError, TimeoutError } from "../errors.ts";
+import {
+  DataAccessError,
+  IllegalStateError,
+  PartialResultsError,
+  ResponseError,
+  TimeoutError,
+} from "../errors.ts";
 import { allowsPartialResults } from "../response_errors.ts";
 import type { BoundCommand } from "../command/_command.ts";
 import { bindScript } from "../command/command_binder.ts";
@@ -342,17 +348,27 @@ export class HitStream implements AsyncIterable<Record<string, unknown>> {
     return { rs, hits };
   }
 
-  /** A partial page ends the stream with an error that says where it stopped. */
+  /**
+   * A page that failed ends the stream with an error that says where it stopped: a partial page
+   * becomes a PartialResultsError with `delivered` and `after`; any other error of the driver gets
+   * the same words in its message.
+   */
   #stopped(error: unknown, delivered: number, after: unknown, how: string): unknown {
-    if (!(error instanceof PartialResultsError) || error.delivered !== undefined) return error;
-    return new PartialResultsError(error.shards, {
-      command: this.#command.text,
-      delivered,
-      after,
-      where: `the stream (${how}) stopped after ${delivered} hit(s)${
-        after === undefined ? "" : `, the last with sort values ${encodeJson(after, 0)}`
-      }: the hits after them were not read`,
-    });
+    const where = `the stream (${how}) stopped after ${delivered} hit(s)${
+      after === undefined ? "" : `, the last with sort values ${encodeJson(after, 0)}`
+    }: the hits after them were not read`;
+    if (error instanceof PartialResultsError && error.delivered === undefined) {
+      return new PartialResultsError(error.shards, {
+        command: this.#command.text,
+        delivered,
+        after,
+        where,
+      });
+    }
+    if (error instanceof DataAccessError && !(error instanceof PartialResultsError)) {
+      error.message += `; ${where}`;
+    }
+    return error;
   }
 
   #send(
