@@ -375,3 +375,17 @@ Deno.test("a partial answer: PartialResultsError, or rows with shardFailures whe
   engine.close();
   engine2.close();
 });
+
+Deno.test('stream: mode "pit" on OpenSearch opens and closes OpenSearch\'s point in time', async () => {
+  const { engine, ds, sent } = await setup(30, { flavour: "opensearch" });
+  const conn = await ds.getConnection();
+  let rows = 0;
+  for await (const _ of conn.stream("POST /hits/_search", [], { pageSize: 10, mode: "pit" })) {
+    rows++;
+  }
+  assert.equal(rows, 30);
+  assert.ok(sent.includes("POST /hits/_search/point_in_time"), sent.join(", "));
+  assert.equal(sent.at(-1), "DELETE /_search/point_in_time");
+  assert.equal(await openPits(engine), 0);
+  engine.close();
+});

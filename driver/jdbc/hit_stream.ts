@@ -177,8 +177,12 @@ export class HitStream implements AsyncIterable<Record<string, unknown>> {
       }
       return "scroll";
     }
-    if (mode === "pit") return "pit";
     const info = await this.#serverInfo().catch(() => undefined);
+    // A forced point in time still needs the flavour: OpenSearch opens and closes it elsewhere.
+    if (mode === "pit") {
+      if (info !== undefined) this.#flavour = info.flavour;
+      return "pit";
+    }
     if (info === undefined) return "auto-pit";
     this.#flavour = info.flavour;
     const [major = 0, minor = 0] = info.version.split(".").map((n) => Number.parseInt(n, 10));
