@@ -153,18 +153,33 @@ async function census(conn: Connection, index: string): Promise<Map<number, numb
 
 const options = { ignore, sanitizeOps: false, sanitizeResources: false };
 
-/** Runs a test body; whatever happens, every node runs again afterwards (and the cluster is green). */
-function faultTest(name: string, fn: () => Promise<void>) {
+/** What each fault test gets: its own index (3 shards, 1 replica), the events, the node to kill. */
+interface Fault {
+  index: string;
+  events: TransportEvent[];
+  dead: { name: string; url: string };
+}
+
+let tests = 0;
+
+/**
+ * Runs a fault test on an index of its own; whatever happens, every node runs again afterwards
+ * (the cluster green) and the index is deleted.
+ */
+function faultTest(name: string, fn: (fault: Fault) => Promise<void>) {
   Deno.test({
     ...options,
     name,
     fn: async () => {
       await green();
+      const index = `faults_${++tests}_${Date.now()}`;
+      await createIndex(index);
       try {
-        await fn();
+        await fn({ index, events: [], dead: await victim() });
       } finally {
         for (const n of names) await cluster("start", n);
         await green();
+        await json(`/${index}`, { method: "DELETE" });
       }
     },
   });
@@ -172,11 +187,7 @@ function faultTest(name: string, fn: () => Promise<void>) {
 
 faultTest(
   "real cluster: a node killed during a 20,000-document BulkWriter load — every item once",
-  async () => {
-    const index = `faults_bulk_${Date.now()}`;
-    await createIndex(index);
-    const events: TransportEvent[] = [];
-    const dead = await victim();
+  async ({ index, events, dead }) => {
     const total = 20_000;
     let killed: Promise<void> | undefined;
     let killedAt = -1;
@@ -232,17 +243,12 @@ faultTest(
     assert.equal(seen.size, total, "every item is there");
     avoided(events, killStart, killEvent, dead);
     await backAfterRestart(conn, events, dead);
-    await conn.createStatement().executeUpdate(`DELETE /${index}`);
   },
 );
 
 faultTest(
   "real cluster: without generated ids, a node killed mid-load — written once or reported",
-  async () => {
-    const index = `faults_noids_${Date.now()}`;
-    await createIndex(index);
-    const events: TransportEvent[] = [];
-    const dead = await victim();
+  async ({ index, events, dead }) => {
     const total = 10_000;
     const reported = new Set<number>();
     let killed: Promise<void> | undefined;
@@ -280,7 +286,6 @@ faultTest(
     assert.equal(twice, 0, "an unknown item is never sent twice");
     assert.deepEqual(missing, [], "an item not reported is written");
     await backAfterRestart(conn, events, dead);
-    await conn.createStatement().executeUpdate(`DELETE /${index}`);
   },
 );
 
@@ -289,16 +294,12 @@ faultTest(
 for (const mode of ["auto", "scroll"] as const) {
   faultTest(
     `real cluster: stream (${mode}) while a node holding its shard copies dies`,
-    async () => {
-      const index = `faults_stream_${mode}_${Date.now()}`;
-      await createIndex(index);
-      const events: TransportEvent[] = [];
+    async ({ index, events, dead }) => {
       await using conn = await dataSource(events).getConnection();
       const total = 6_000;
       const loaded = await new BulkWriter(conn, { index, refresh: "true" })
         .write(Array.from({ length: total }, (_, n) => ({ n })));
       assert.equal(loaded.successful, total);
-      const dead = await victim();
       const seen = new Set<number>();
       let outcome = "complete";
       const stream = conn.stream(`POST /${index}/_search {"sort": ["n"]}`, [], {
@@ -326,20 +327,15 @@ for (const mode of ["auto", "scroll"] as const) {
       if (outcome === "complete") assert.equal(seen.size, total, "a complete stream has every hit");
       else assert.ok(seen.size < total);
       await backAfterRestart(conn, events, dead);
-      await conn.createStatement().executeUpdate(`DELETE /${index}`);
     },
   );
 }
 
 faultTest(
   "real cluster: single writes with ids through JdbcTemplate while a node dies — each ack there once",
-  async () => {
-    const index = `faults_single_${Date.now()}`;
-    await createIndex(index);
-    const events: TransportEvent[] = [];
+  async ({ index, events, dead }) => {
     const ds = dataSource(events);
     const jdbc = new JdbcTemplate(ds);
-    const dead = await victim();
     const acked: number[] = [];
     const errors: string[] = [];
     const total = 600;
@@ -377,6 +373,5 @@ faultTest(
     assert.ok(afterKill > total - 200 - 10, "the loop went on against the surviving nodes");
     avoided(events, killStart, killEvent, dead);
     await backAfterRestart(conn, events, dead);
-    await conn.createStatement().executeUpdate(`DELETE /${index}`);
   },
 );

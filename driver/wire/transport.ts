@@ -241,8 +241,8 @@ export class Transport {
         // A connect failure on a node that answered before and was not known dead may come from
         // a re-send on a fresh connection after a pooled one broke with the request on it (Deno's
         // fetch does that, then reports only the refused connect): it is not proof of "unsent".
-        const connect = !timedOut && isConnectPhase(error) &&
-          !(this.#answered.has(node) && !this.#pool.isDead(node));
+        const connectPhase = !timedOut && isConnectPhase(error);
+        const connect = connectPhase && !(this.#answered.has(node) && !this.#pool.isDead(node));
         events?.end(undefined, "", error);
         if (req.signal?.aborted) throw timeoutError(req, attemptMs, req.signal.reason);
         if (this.#pool.markDead(node)) events?.nodeDead(node, error);
@@ -253,6 +253,9 @@ export class Transport {
             node,
             timedOut
               ? `no answer within ${attemptMs} ms`
+              : connectPhase
+              ? `a new connection was refused (${codeOf(error)}) by a node that had answered, ` +
+                "as when a fetch re-sends a request whose pooled connection broke with it on it"
               : `the connection failed (${codeOf(error)})`,
             error,
           );

@@ -293,6 +293,10 @@ Deno.test("a refused connect on a node that answered before may hide a re-send: 
     .catch((e) => e);
   // b never answered: its refusal is a safe connect failure, retried on a (which answered: unsafe).
   assert.ok(error instanceof OutcomeUnknownError, String(error));
+  assert.match(
+    error.message,
+    /a new connection was refused \(ECONNREFUSED\) by a node that had answered/,
+  );
   assert.deepEqual(sent.slice(1), ["http://b:9200/_bulk", "http://a:9200/_bulk"]);
   // A node marked dead since is known gone: its refused connect is safe again.
   const again = await transport.request({ method: "POST", path: "/_bulk", body: "{}\n" })
