@@ -25,6 +25,7 @@ export {
   type BulkItem,
   InvalidResponseError,
   PartialResultsError,
+  RedirectError,
   ResponseError,
   type ServerErrorCause,
   type ShardFailure,

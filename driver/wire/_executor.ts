@@ -44,6 +44,7 @@ export class Executor {
     const response = await this.transport.request({
       method: command.method,
       path,
+      pathTemplate: command.pathTemplate,
       body: command.body,
       ndjson: command.ndjson,
       signal: options.signal,
