@@ -18,7 +18,8 @@ export type ErrorCode =
   | "INCORRECT_RESULT_SIZE"
   | "ILLEGAL_STATE"
   | "MAPPING"
-  | "OPTIMISTIC_LOCK";
+  | "OPTIMISTIC_LOCK"
+  | "PARTIAL_RESULTS";
 
 /** Options shared by every error constructor. */
 export interface ErrorOptions {

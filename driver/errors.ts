@@ -24,9 +24,12 @@ export {
   BulkError,
   type BulkItem,
   InvalidResponseError,
+  PartialResultsError,
   RedirectError,
   ResponseError,
   type ServerErrorCause,
+  type ShardFailure,
+  type ShardFailures,
 } from "./response_errors.ts";
 
 /**

@@ -51,15 +51,20 @@ export class ResponseError extends DataAccessError {
   readonly causedBy?: ServerErrorCause;
   /** The parsed body when it was JSON, else the raw text. */
   readonly body: unknown;
+  /**
+   * The answer's `X-Elastic-Product` header (`"Elasticsearch"`: Elasticsearch 7.14+ sends it on
+   * every answer, errors included), when it had one.
+   */
+  readonly product?: string;
 
   /**
    * Creates the error.
    *
    * @param status The HTTP status.
    * @param body The parsed JSON body, or the raw text.
-   * @param options The command and the cause.
+   * @param options The command, the cause and the answer's product header.
    */
-  constructor(status: number, body: unknown, options: ErrorOptions = {}) {
+  constructor(status: number, body: unknown, options: ErrorOptions & { product?: string } = {}) {
     const parts = describeErrorBody(status, body);
     super("RESPONSE", parts.message, options);
     this.status = status;
@@ -68,6 +73,7 @@ export class ResponseError extends DataAccessError {
     if (parts.type !== undefined) this.type = parts.type;
     if (parts.reason !== undefined) this.reason = parts.reason;
     if (parts.causedBy !== undefined) this.causedBy = parts.causedBy;
+    if (options.product !== undefined) this.product = options.product;
   }
 
   /**
@@ -75,10 +81,14 @@ export class ResponseError extends DataAccessError {
    *
    * @param status The HTTP status.
    * @param text The raw response body.
-   * @param options The command and the cause.
+   * @param options The command, the cause and the answer's product header.
    * @returns The error.
    */
-  static fromBody(status: number, text: string, options: ErrorOptions = {}): ResponseError {
+  static fromBody(
+    status: number,
+    text: string,
+    options: ErrorOptions & { product?: string } = {},
+  ): ResponseError {
     let body: unknown = text;
     try {
       if (text.length > 0) body = JSON.parse(text);
@@ -294,4 +304,139 @@ export class BulkError extends DataAccessError {
     this.failed = failed;
     this.successCount = items.length - failed.length;
   }
+}
+
+/** One shard that failed to answer a search, from `_shards.failures`. */
+export interface ShardFailure {
+  /** The index of the shard, when the server named it. */
+  index?: string;
+  /** The shard number, when the server named it. */
+  shard?: number;
+  /** The node id the shard copy was asked on, when the server named it. */
+  node?: string;
+  /** The server's reason (`type`, `reason`, …). */
+  reason: ServerErrorCause;
+}
+
+/**
+ * The `_shards` section of a search answer that some shards failed to answer: the shard counts
+ * and each failure.
+ */
+export interface ShardFailures {
+  /** Shards the search was sent to. */
+  total: number;
+  /** Shards that answered. */
+  successful: number;
+  /** Shards skipped (they could hold no match). */
+  skipped: number;
+  /** Shards that failed: their hits are missing from the answer. */
+  failed: number;
+  /** The failures, as the server listed them (it may list fewer than `failed`). */
+  failures: ShardFailure[];
+}
+
+/**
+ * A search answered from some shards only (`_shards.failed > 0`): the hits, counts and
+ * aggregations of the failed shards are missing, so the answer is not read as complete. Add
+ * `allow_partial_search_results=true` to the search's path to read such answers anyway: the
+ * result set then says what is missing in `shardFailures`. A stream that meets one stops with
+ * this error and says where: `delivered` hits were handed out before it, and `after` holds the
+ * sort values of the last one (to resume with `search_after`).
+ *
+ * @example
+ * ```ts
+ * import { PartialResultsError } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const error = new PartialResultsError({
+ *   total: 3, successful: 2, skipped: 0, failed: 1,
+ *   failures: [{ index: "logs", shard: 2, node: "n2", reason: { type: "node_disconnected_exception", reason: "[n2] disconnected" } }],
+ * }, { command: "POST /logs/_search" });
+ * assert.equal(error.code, "PARTIAL_RESULTS");
+ * assert.match(error.message, /1 of 3 shards failed/);
+ * assert.match(error.message, /\[logs\]\[2\] on n2: node_disconnected_exception/);
+ * assert.match(error.message, /allow_partial_search_results=true/);
+ * ```
+ */
+export class PartialResultsError extends DataAccessError {
+  /** The shard counts and failures. */
+  readonly shards: ShardFailures;
+  /** In a stream: how many hits were handed out before the partial page. */
+  readonly delivered?: number;
+  /** In a stream: the sort values of the last hit handed out (undefined before the first). */
+  readonly after?: unknown;
+
+  /**
+   * Creates the error.
+   *
+   * @param shards The `_shards` section.
+   * @param options The command, and where a stream stopped.
+   */
+  constructor(
+    shards: ShardFailures,
+    options: ErrorOptions & { delivered?: number; after?: unknown; where?: string } = {},
+  ) {
+    const first = shards.failures.slice(0, 3).map((f) =>
+      `[${f.index ?? "?"}][${f.shard ?? "?"}]${f.node ? " on " + f.node : ""}: ${
+        f.reason.type ?? "error"
+      }${f.reason.reason ? " (" + f.reason.reason + ")" : ""}`
+    ).join("; ");
+    super(
+      "PARTIAL_RESULTS",
+      `${shards.failed} of ${shards.total} shards failed to answer the search${
+        first ? ": " + first : ""
+      }${options.where ? "; " + options.where : ""}. The answer lacks their hits, so it is not ` +
+        "read as complete; retry later (a replica may take over), or add " +
+        "allow_partial_search_results=true to the search's path to read partial answers",
+      options,
+    );
+    this.shards = shards;
+    if (options.delivered !== undefined) this.delivered = options.delivered;
+    if (options.after !== undefined) this.after = options.after;
+  }
+}
+
+/**
+ * The shard failures of a search answer, or undefined when every shard answered.
+ *
+ * @param json A search answer (or one `_msearch` response).
+ * @returns The `_shards` section when `failed > 0`.
+ */
+export function shardFailuresOf(json: unknown): ShardFailures | undefined {
+  const shards = (json as { _shards?: Record<string, unknown> } | null)?._shards;
+  if (shards === null || typeof shards !== "object") return undefined;
+  const n = (v: unknown) => typeof v === "number" ? v : 0;
+  const failed = n(shards.failed);
+  if (failed <= 0) return undefined;
+  const list = Array.isArray(shards.failures) ? shards.failures : [];
+  const failures = list.filter((f) => f !== null && typeof f === "object").map(
+    (f: Record<string, unknown>) => {
+      const failure: ShardFailure = {
+        reason: f.reason !== null && typeof f.reason === "object"
+          ? f.reason as ServerErrorCause
+          : { type: "error", reason: String(f.reason ?? "") },
+      };
+      if (typeof f.index === "string") failure.index = f.index;
+      if (typeof f.shard === "number") failure.shard = f.shard;
+      if (typeof f.node === "string") failure.node = f.node;
+      return failure;
+    },
+  );
+  return {
+    total: n(shards.total),
+    successful: n(shards.successful),
+    skipped: n(shards.skipped),
+    failed,
+    failures,
+  };
+}
+
+/**
+ * Whether a search path asks for partial answers (`allow_partial_search_results=true`).
+ *
+ * @param path The path with its query string.
+ * @returns True when partial answers are read as results.
+ */
+export function allowsPartialResults(path: string): boolean {
+  return /[?&]allow_partial_search_results=true(?:&|$)/.test(path);
 }

@@ -18,6 +18,12 @@ export interface Runtime {
     where: ConditionNode | null,
     sort: readonly SortKey[],
   ): Promise<ExactResolver>;
+  /**
+   * The `dense_vector` fields of `index` (from its cached mapping; none when mappings are not
+   * read): Elasticsearch 9 leaves them out of `_source` unless they are named, so entity reads
+   * name them.
+   */
+  vectorFields(index: string): Promise<readonly string[]>;
   /** How an order by vector similarity on `field` of `index` is sent, and the field's similarity. */
   vectorPlan(
     index: string,

@@ -2,7 +2,12 @@
 // and holds what they share when they run: the JdbcTemplate, the refresh policy and the cached
 // field types of each index.
 
-import type { Connection, DataSource } from "../driver/mod.ts";
+import {
+  type Connection,
+  type DataSource,
+  ResponseError,
+  UnsupportedFeatureError,
+} from "../driver/mod.ts";
 import { type EntityClass, JdbcTemplate } from "../template/mod.ts";
 import { AS_WRITTEN, type ExactResolver, type SortKey } from "./compiler.ts";
 import { exactField, type FieldTypes, readFieldTypes } from "./field_types.ts";
@@ -58,7 +63,8 @@ export interface LambdaOptions {
   /**
    * How orders by vector similarity are sent. `"auto"` (default) asks the server once (`GET /`):
    * Elasticsearch 8+ gets the `knn` section, OpenSearch its `knn` query, older versions an exact
-   * `script_score`. A field whose mapped similarity ranks differently from the order's metric
+   * `script_score`. Where `GET /` is refused, Elasticsearch's `X-Elastic-Product` header on the
+   * refusal says Elasticsearch (`knn`); where nothing tells, set this option. A field whose mapped similarity ranks differently from the order's metric
    * always gets the exact `script_score` (OpenSearch's `knn_score` script there).
    */
   readonly vectorDialect?: VectorDialect;
@@ -138,6 +144,7 @@ export class LambdaTemplate {
       refresh: this.#refresh,
       resolver: (index, where, sort) => this.#resolver(index, where, sort),
       vectorPlan: (index, field) => this.#vectorPlan(index, field),
+      vectorFields: (index) => this.#vectorFields(index),
     };
   }
 
@@ -208,6 +215,43 @@ export class LambdaTemplate {
     return entry;
   }
 
+  /**
+   * The `dense_vector` fields of an index, from its mapping (read once and cached; none with
+   * `fieldTypes: "as-written"`). Elasticsearch 9 leaves vector values out of `_source` unless a
+   * read names them, so entity reads name these beside `*` in `_source` (understood by every
+   * backend, where `_source_exclude_vectors` is a 400 on OpenSearch and Elasticsearch 8).
+   *
+   * @param index The index.
+   * @returns The field paths, in mapping order.
+   *
+   * @example
+   * ```ts
+   * import { LambdaTemplate } from "@searchvisitor/searchvisitor/lambda";
+   * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+   * import { Engine } from "@searchvisitor/searchvisitor/engine";
+   * import assert from "node:assert/strict";
+   *
+   * const engine = new Engine();
+   * const lambda = new LambdaTemplate(new DataSource({ nodes: ["http://engine"], fetch: engine.fetch }));
+   * await lambda.jdbc.execute("PUT /docs ?", [{
+   *   mappings: { properties: { emb: { type: "dense_vector", dims: 2 }, title: { type: "text" } } },
+   * }]);
+   * assert.deepEqual(await lambda.vectorFields("docs"), ["emb"]);
+   * engine.close();
+   * ```
+   */
+  vectorFields(index: string): Promise<readonly string[]> {
+    return this.#vectorFields(index);
+  }
+
+  async #vectorFields(index: string): Promise<readonly string[]> {
+    if (!this.#readMappings) return [];
+    const types = await this.#cached(index, false).types;
+    const out: string[] = [];
+    for (const [field, t] of types) if (t.type === "dense_vector") out.push(field);
+    return out;
+  }
+
   async #vectorPlan(
     index: string,
     field: string,
@@ -220,7 +264,13 @@ export class LambdaTemplate {
     return similarity === undefined ? { dialect } : { dialect, similarity };
   }
 
-  /** The dialect of the server's version: `GET /` once (a failure is asked again next time). */
+  /**
+   * The dialect of the server, asked once (a failure is asked again next time). The answer to
+   * `GET /` names the flavour and version; where `GET /` is refused (405 on Elasticsearch builds
+   * without the root module, 403 for a role without `monitor`) Elasticsearch still sends
+   * `X-Elastic-Product: Elasticsearch`, which is enough: the `knn` section. Where neither tells,
+   * the error says to set `vectorDialect`.
+   */
   #askDialect(): Promise<Exclude<VectorDialect, "auto">> {
     const asked = this.jdbc.query({ text: "GET /", args: [] }, undefined, {
       extractor: (rs) => {
@@ -230,6 +280,18 @@ export class LambdaTemplate {
         const major = Number(String(version?.number ?? "0").split(".")[0]);
         return major >= 8 ? "knn" as const : "script" as const;
       },
+    }).catch((error: unknown) => {
+      if (error instanceof ResponseError && error.product === "Elasticsearch") {
+        return "knn" as const;
+      }
+      if (!(error instanceof ResponseError)) throw error;
+      throw new UnsupportedFeatureError(
+        `telling the server's flavour for a vector query: GET / was refused (HTTP ${error.status}) ` +
+          "without an X-Elastic-Product header; set the LambdaTemplate option vectorDialect " +
+          '("knn" for Elasticsearch 8+, "opensearch" for OpenSearch\'s knn query, "script" for ' +
+          "an exact script_score anywhere)",
+        { cause: error, command: "GET /" },
+      );
     });
     asked.catch(() => {
       this.#serverDialect = undefined;

@@ -240,7 +240,7 @@ export class QueryBuilder<T> extends Conditions<T> {
     const plan = order === undefined
       ? undefined
       : await this.#runtime.vectorPlan(this.target.index, order.field);
-    const spec = this.#spec(size, plan);
+    const spec = await this.#withVectors(this.#spec(size, plan));
     const resolver = await this.#runtime.resolver(spec.index, spec.where, spec.sort);
     const bound = compileSearch(spec, resolver);
     return await this.#runtime.jdbc.query(bound, undefined, {
@@ -251,6 +251,17 @@ export class QueryBuilder<T> extends Conditions<T> {
         text: bound.text,
       }),
     });
+  }
+
+  /**
+   * An entity read without `select` names the index's `dense_vector` fields beside `*` in
+   * `_source`: Elasticsearch 9 leaves vectors out of `_source` unless they are named (an
+   * explicit include is understood by every backend, unlike `_source_exclude_vectors`).
+   */
+  async #withVectors<S extends { source?: readonly string[] }>(spec: S): Promise<S> {
+    if (this.target.type === undefined || spec.source !== undefined) return spec;
+    const vectors = await this.#runtime.vectorFields(this.target.index);
+    return vectors.length === 0 ? spec : { ...spec, source: ["*", ...vectors] };
   }
 
   #rows(rs: ResultSet, text: string): T[] {
@@ -357,7 +368,8 @@ export class QueryBuilder<T> extends Conditions<T> {
       );
     }
     const pageSize = options.pageSize ?? this.#state.page?.size ?? 1000;
-    const spec = { ...this.#spec(pageSize), trackTotal: false }; // no total needed: pages only
+    // No total needed: pages only.
+    const spec = { ...await this.#withVectors(this.#spec(pageSize)), trackTotal: false };
     const resolver = await this.#runtime.resolver(spec.index, spec.where, spec.sort);
     const bound = compileSearch(spec, resolver);
     const opts = { ...options, pageSize };

@@ -182,9 +182,10 @@ export class BaseMapper<T extends object> {
    */
   selectById(id: string | number): Promise<T | null> {
     return this.#run("selectById", async (c) => {
+      const vectors = await c.lambda.vectorFields(c.target.index);
       const rows = await c.exec.jdbc.queryForList(
-        "GET /{?}/_doc/{?}",
-        [c.target.index, String(id)],
+        vectors.length === 0 ? "GET /{?}/_doc/{?}" : "GET /{?}/_doc/{?}?_source_includes={?}",
+        [c.target.index, String(id), ...includes(vectors)],
         c.target.type,
       );
       return rows[0] ?? null;
@@ -200,9 +201,10 @@ export class BaseMapper<T extends object> {
   selectByIds(ids: readonly (string | number)[]): Promise<T[]> {
     return this.#run("selectByIds", async (c) => {
       if (ids.length === 0) return [];
+      const vectors = await c.lambda.vectorFields(c.target.index);
       return await c.exec.jdbc.query(
-        "POST /{?}/_mget ?",
-        [c.target.index, { ids: ids.map(String) }],
+        vectors.length === 0 ? "POST /{?}/_mget ?" : "POST /{?}/_mget?_source_includes={?} ?",
+        [c.target.index, ...includes(vectors), { ids: ids.map(String) }],
         {
           extractor: (rs) => {
             const raw = rs.raw as { docs?: { found?: boolean }[] } | null;
@@ -314,4 +316,12 @@ export class BaseMapper<T extends object> {
       return n === null ? 0 : Number(n);
     });
   }
+}
+
+/**
+ * The `_source_includes` value of a read by key that names the `dense_vector` fields beside `*`
+ * (Elasticsearch 9 leaves vectors out of `_source` unless they are named); none without vectors.
+ */
+function includes(vectors: readonly string[]): string[] {
+  return vectors.length === 0 ? [] : [["*", ...vectors].join(",")];
 }

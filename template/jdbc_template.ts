@@ -259,7 +259,9 @@ export class JdbcTemplate extends JdbcQueries {
    * A {@linkcode BulkWriter} on this template's connection: entities are indexed into their
    * class's index under their key, other objects into the `index` option (give `operation` to
    * send updates, deletes or creates). Batches by `flushDocs`, `flushBytes` and
-   * `flushIntervalMs`; at most `concurrency` requests in flight; per-item 429s retried.
+   * `flushIntervalMs`; at most `concurrency` requests in flight; per-item 429s and 503s retried;
+   * when a request's outcome is unknown, idempotent items are sent again and the others reported
+   * (items without an id get one from the writer, see `BulkWriterOptions.generateIds`).
    *
    * @param options Batching, concurrency, retries, callbacks and the default index.
    * @returns The writer: `await writer.write(items)`, or `add` each item and `close()`.

@@ -1,8 +1,16 @@
 // BulkWriter / JdbcTemplate.bulkWriter on every backend of the behaviour suite (tests/README.md): every source kind, batching
 // by count, bytes and time, the concurrency bound and the producer's wait, per-item 429 retries
-// (only those items, with backoff), per-item failures with their document, whole-request errors.
+// (only those items, with backoff), per-item failures with their document, whole-request errors
+// (refused: reported; outcome unknown: idempotent items re-sent, the others reported), ids.
 import assert from "node:assert/strict";
-import { BindError, BulkWriter, type Connection, ResponseError } from "../driver/mod.ts";
+import {
+  BindError,
+  type BulkOperation,
+  BulkWriter,
+  type Connection,
+  DataSource,
+} from "../driver/mod.ts";
+import { Engine } from "../engine/mod.ts";
 import { type BackendScope, backendTest, suiteIndex } from "./support/backend.ts";
 import { JdbcTemplate } from "../template/mod.ts";
 
@@ -190,13 +198,204 @@ backendTest(
   },
 );
 
-backendTest("bulk writer: a failed request stops the writer and is not sent again", async (t) => {
+backendTest(
+  "bulk writer: a request the server refuses reports its items and the load goes on",
+  async (t) => {
+    const r = await rig(t);
+    const writer = new BulkWriter(r.conn, { index: W, flushDocs: 2, concurrency: 1 });
+    r.failStatus = 400;
+    await writer.add({ n: 1 });
+    await writer.add({ n: 2 });
+    r.failStatus = undefined;
+    await writer.add({ n: 3 });
+    const result = await writer.close();
+    assert.equal(r.bodies.length, 2, "the refused request is not sent again");
+    assert.deepEqual([result.total, result.successful, result.failed, result.outcomeUnknown], [
+      3,
+      1,
+      2,
+      0,
+    ]);
+    assert.deepEqual(result.failures.map((f) => [f.item, f.status]), [[{ n: 1 }, 400], [
+      { n: 2 },
+      400,
+    ]]);
+    assert.equal(await count(r.conn), 1);
+  },
+);
+
+backendTest(
+  "bulk writer: items without an id get 20-character URL-safe ids, returned by position",
+  async (t) => {
+    const r = await rig(t);
+    const result = await new BulkWriter<{ id?: string; n: number }>(r.conn, {
+      index: W,
+      refresh: "true",
+      operation: (d) => d.id ? { id: d.id, doc: { n: d.n } } : { doc: { n: d.n } },
+    }).write([{ n: 0 }, { id: "own", n: 1 }, { n: 2 }]);
+    const [a, own, c] = result.generatedIds;
+    assert.equal(own, undefined, "the caller's id is the caller's");
+    for (const id of [a, c]) assert.match(id!, /^[A-Za-z0-9_-]{20}$/);
+    assert.notEqual(a, c);
+    assert.match(
+      r.bodies[0]!,
+      new RegExp(`"_id":"${a}"`),
+      "the id was sent, not made by the server",
+    );
+    const rs = await r.conn.createStatement().executeQuery(`GET /${W}/_doc/{?}`, [c!]);
+    assert.ok(rs.next());
+    assert.equal(JSON.parse(rs.getString("_DOC")!).n, 2);
+
+    const off = await new BulkWriter(r.conn, { index: W, generateIds: false }).write([{ n: 5 }]);
+    assert.deepEqual(off.generatedIds, [undefined]);
+    assert.doesNotMatch(r.bodies[1]!, /"_id"/);
+  },
+);
+
+backendTest("bulk writer: item answers of 503 are retried with backoff like 429s", async (t) => {
   const r = await rig(t);
-  r.failStatus = 400;
-  const writer = new BulkWriter(r.conn, { index: W, flushDocs: 2, concurrency: 1 });
-  await assert.rejects(writer.write([{ n: 1 }, { n: 2 }, { n: 3 }, { n: 4 }]), ResponseError);
-  assert.equal(r.bodies.length, 1);
-  await assert.rejects(writer.add({ n: 5 }), ResponseError);
+  r.rewrite = (json, n) => {
+    if (n > 1) return;
+    const item = Object.values(json.items[1]!)[0]!;
+    item.status = 503;
+    item.error = { type: "unavailable_shards_exception", reason: "primary shard is not active" };
+  };
+  // Rewriting the answer does not undo the write: use ids, so the retry overwrites it.
+  const result = await new BulkWriter<number>(r.conn, {
+    index: W,
+    retryDelayMs: 1,
+    operation: (n) => ({ id: `d${n}`, doc: { n } }),
+  }).write([1, 2, 3]);
+  assert.equal(r.bodies.length, 2);
+  assert.equal(r.bodies[1]!.split("\n").length - 1, 2, "only the 503 item went again");
+  assert.deepEqual([result.successful, result.failed, result.retried], [3, 0, 1]);
+  assert.equal(await count(r.conn), 3);
+});
+
+/** A rig whose `_bulk` requests are applied and then fail on the way back, `times` times. */
+async function lossy(fail: (n: number) => Error | Response | undefined) {
+  const engine = new Engine();
+  const bodies: string[] = [];
+  const fetch = async (url: string, init: RequestInit) => {
+    const res = await engine.fetch(url, init);
+    if (!url.includes("_bulk")) return res;
+    bodies.push(String(init.body));
+    const fault = fail(bodies.length);
+    if (fault instanceof Error) throw fault;
+    return fault ?? res;
+  };
+  const conn = await new DataSource({ nodes: ["http://engine"], fetch, retryBaseDelayMs: 1 })
+    .getConnection();
+  await conn.createStatement().executeUpdate(
+    `PUT /${W} {"mappings": {"properties": {"n": {"type": "integer"}}}}`,
+  );
+  return { engine, conn, bodies };
+}
+
+type Op = { action?: "index" | "create" | "update" | "delete"; id?: string; n: number };
+const asOperation = (o: Op): BulkOperation => ({
+  action: o.action,
+  ...(o.id ? { id: o.id } : {}),
+  ...(o.action === "delete" ? {} : { doc: { n: o.n } }),
+});
+
+for (
+  const [name, fault] of [
+    [
+      "a connection reset after the request was sent",
+      () => new TypeError("connection reset (os error 104)"),
+    ],
+    [
+      "a gateway's 502 page",
+      () =>
+        new Response("<html>Bad Gateway</html>", {
+          status: 502,
+          headers: { "content-type": "text/html" },
+        }),
+    ],
+  ] as const
+) {
+  Deno.test(`bulk writer: after ${name}, idempotent items are sent again and the others reported`, async () => {
+    const r = await lossy((n) => n === 1 ? fault() : undefined);
+    await r.conn.createStatement().executeUpdate(`PUT /${W}/_doc/old {"n": -1}`);
+    await r.conn.createStatement().executeUpdate(`PUT /${W}/_doc/gone {"n": -2}`);
+    const ops: Op[] = [
+      { n: 1 }, // index, generated id: re-sent
+      { id: "a", n: 2 }, // index with the caller's id: re-sent
+      { action: "create", n: 3 }, // create, generated id: re-sent, its 409 counts as written
+      { action: "create", id: "c", n: 4 }, // create with the caller's id: reported
+      { action: "update", id: "old", n: 5 }, // update: reported
+      { action: "delete", id: "gone", n: 6 }, // delete: reported
+    ];
+    const failed: Op[] = [];
+    const result = await new BulkWriter<Op>(r.conn, {
+      index: W,
+      refresh: "true",
+      retryDelayMs: 1,
+      operation: asOperation,
+      onFailure: (f) => failed.push(f.item),
+    }).write(ops);
+    assert.equal(r.bodies.length, 2);
+    assert.equal(r.bodies[1]!.split("\n").length - 1, 6, "three items (two lines each) went again");
+    assert.deepEqual(
+      [result.total, result.successful, result.failed, result.outcomeUnknown, result.resent],
+      [6, 3, 3, 3, 3],
+    );
+    assert.deepEqual(failed, ops.slice(3));
+    assert.ok(result.failures.every((f) => f.outcomeUnknown && f.error.type === "outcome_unknown"));
+    // Applied once each: 2 old − 1 deleted + 4 new (3 created or indexed, 1 created with "c").
+    assert.equal(await count(r.conn), 5);
+    r.engine.close();
+  });
+}
+
+Deno.test("bulk writer: without generated ids a document without id is reported, never doubled", async () => {
+  const r = await lossy((n) =>
+    n === 1 ? new TypeError("connection reset (os error 104)") : undefined
+  );
+  const result = await new BulkWriter(r.conn, { index: W, generateIds: false, retryDelayMs: 1 })
+    .write([{ n: 1 }, { n: 2 }]);
+  assert.deepEqual([result.successful, result.outcomeUnknown, r.bodies.length], [0, 2, 1]);
+  assert.equal(await count(r.conn), 2, "applied once by the lost request");
+  r.engine.close();
+});
+
+Deno.test("bulk writer: an idempotent item whose re-sends stay unknown is reported after its retries", async () => {
+  const r = await lossy(() => new TypeError("connection reset (os error 104)"));
+  const result = await new BulkWriter(r.conn, { index: W, retries: 2, retryDelayMs: 1 })
+    .write([{ n: 1 }]);
+  assert.equal(r.bodies.length, 3);
+  assert.deepEqual([result.successful, result.failed, result.outcomeUnknown, result.resent], [
+    0,
+    1,
+    1,
+    2,
+  ]);
+  assert.match(result.failures[0]!.error.reason, /sent again 2 time/);
+  assert.equal(await count(r.conn), 1, "the same id each time: one document");
+  r.engine.close();
+});
+
+Deno.test("bulk writer: when no node can be reached nothing was sent, so every item goes again", async () => {
+  const engine = new Engine();
+  let refused = 2;
+  const fetch = (url: string, init: RequestInit) => {
+    if (url.includes("_bulk") && refused-- > 0) {
+      return Promise.reject(new TypeError("tcp connect error: Connection refused (os error 111)"));
+    }
+    return engine.fetch(url, init);
+  };
+  const conn = await new DataSource({ nodes: ["http://engine"], fetch, maxRetries: 0 })
+    .getConnection();
+  const result = await new BulkWriter<Op>(conn, {
+    index: W,
+    refresh: "true",
+    retryDelayMs: 1,
+    operation: asOperation,
+  }).write([{ action: "create", id: "x", n: 1 }, { n: 2 }]);
+  assert.deepEqual([result.successful, result.failed, result.retried], [2, 0, 4]);
+  assert.equal(await count(conn), 2);
+  engine.close();
 });
 
 backendTest("bulk writer: a bad item is a BindError naming its position", async (t) => {

@@ -4,6 +4,8 @@
 // idempotent one is retried to success, garbage never reads as rows.
 import assert from "node:assert/strict";
 import {
+  type BulkOperation,
+  BulkWriter,
   type Connection,
   ConnectionError,
   DataSource,
@@ -219,3 +221,34 @@ Deno.test("a refused port: connect-phase failures are retried even for POST /f/_
   assert.doesNotMatch(error.message + error.stack + JSON.stringify(error), /Pw-Sentinel/);
   await conn.close();
 });
+
+for (const fault of ["drop-after-apply", "502-after-apply", "504-after-apply"] as const) {
+  Deno.test(`${fault} of a BulkWriter request: every item written once or reported, the load goes on`, async () => {
+    await withFaults(async ({ proxy, conn, count }) => {
+      // The 1st and the 4th `_bulk` (batches 1 and 3: the 2nd is the re-send) are applied, then lost.
+      let n = 0;
+      const bulks = (_m: string, path: string) => path.startsWith("/_bulk") && [1, 4].includes(++n);
+      const items = Array.from({ length: 600 }, (_, i) => i);
+      // Every 100th item is a create with the caller's id (not idempotent); the rest get ids.
+      const operation = (i: number): BulkOperation =>
+        i % 100 === 0 ? { action: "create", id: `own-${i}`, doc: { n: i } } : { doc: { n: i } };
+      proxy.plan(fault, bulks, 2);
+      const result = await new BulkWriter<number>(conn, {
+        index: "f",
+        flushDocs: 100,
+        concurrency: 1,
+        retryDelayMs: 1,
+        operation,
+      }).write(items);
+      const lost = result.failures.map((f) => f.item);
+      assert.equal(result.successful + result.failed, 600, "every item ends once");
+      assert.ok(result.failures.every((f) => f.outcomeUnknown), "only outcome-unknown reports");
+      assert.deepEqual(lost, [0, 200], "the caller's creates of the two lost requests");
+      assert.equal(result.resent, 198, "the other items of the two lost requests went again");
+      assert.equal(result.requests, 8, "6 batches, 2 re-sends");
+      // The lost requests were applied: their two creates are there, and nothing twice.
+      assert.equal(await count(), 600);
+      assert.equal(proxy.seen.filter((s) => s.fault !== undefined).length, 2);
+    });
+  });
+}

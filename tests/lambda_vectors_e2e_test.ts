@@ -3,6 +3,8 @@
 // dialect (knn section, OpenSearch knn query, script_score), checked against exact JS rankings.
 import assert from "node:assert/strict";
 import { type BackendScope, backendTest, suiteIndex } from "./support/backend.ts";
+import { DataSource, UnsupportedFeatureError } from "../driver/mod.ts";
+import { Engine } from "../engine/mod.ts";
 import { LambdaTemplate, type VectorDialect } from "../lambda/mod.ts";
 import { cosine, dot, exactTopK, l2, randomVectors } from "./support/vectors.ts";
 
@@ -214,3 +216,58 @@ backendTest(
     assert.ok(want.length > 0);
   },
 );
+
+/** A setup whose `GET /` is refused with `status`, with or without Elasticsearch's product header. */
+async function refusedRoot(status: number, header: boolean) {
+  const engine = new Engine({ flavour: "elasticsearch" });
+  const roots: string[] = [];
+  const fetch = async (url: string, init: RequestInit) => {
+    const res = await engine.fetch(url, init);
+    const headers = new Headers(res.headers);
+    if (header) headers.set("x-elastic-product", "Elasticsearch");
+    else headers.delete("x-elastic-product");
+    if (new URL(url).pathname === "/") {
+      roots.push(`${init.method} /`);
+      return Response.json({ error: "Incorrect HTTP method for uri [/]", status }, {
+        status,
+        headers,
+      });
+    }
+    return new Response(res.body, { status: res.status, headers });
+  };
+  const lambda = new LambdaTemplate(new DataSource({ nodes: ["http://es.local"], fetch }));
+  await lambda.jdbc.execute("PUT /lv ?", [{
+    mappings: { properties: { emb: { type: "dense_vector", dims: DIMS, similarity: "cosine" } } },
+  }]);
+  await lambda.insert("lv").applyMap(VECTORS.map((emb, i) => ({ _id: String(i), emb })))
+    .executeSumResult();
+  return { engine, lambda, roots };
+}
+
+for (const status of [405, 403]) {
+  Deno.test(`lambda vectors: GET / refused (${status}) on Elasticsearch — the product header says knn`, async () => {
+    const { engine, lambda, roots } = await refusedRoot(status, true);
+    const q = Q[0]!;
+    for (let i = 0; i < 2; i++) {
+      const rows = await lambda.query("lv").orderByCosine("emb", q).queryForMapList();
+      assert.deepEqual(ids(rows), exact((v) => cosine(q, v), 10));
+    }
+    assert.deepEqual(roots, ["GET /"], "asked once, then cached");
+    engine.close();
+  });
+}
+
+Deno.test("lambda vectors: GET / refused without a product header — an error naming vectorDialect", async () => {
+  const { engine, lambda } = await refusedRoot(405, false);
+  await assert.rejects(
+    lambda.query("lv").orderByCosine("emb", Q[0]!).queryForMapList(),
+    (e: unknown) =>
+      e instanceof UnsupportedFeatureError && /vectorDialect/.test(e.message) &&
+      /HTTP 405/.test(e.message),
+  );
+  // With the option set, nothing is asked and the query runs.
+  const set = new LambdaTemplate(lambda.jdbc, { vectorDialect: "knn" });
+  const rows = await set.query("lv").orderByCosine("emb", Q[0]!).queryForMapList();
+  assert.equal(rows.length, 10);
+  engine.close();
+});

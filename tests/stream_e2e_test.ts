@@ -3,8 +3,14 @@
 // point in time in both flavours, scroll where there is none, and the point in time or scroll
 // closed on completion, on error, on abort and when the consumer stops early.
 import assert from "node:assert/strict";
-import { type DataSource, IllegalStateError, ResponseError, TimeoutError } from "../driver/mod.ts";
-import type { EngineOptions } from "../engine/mod.ts";
+import {
+  DataSource,
+  IllegalStateError,
+  PartialResultsError,
+  ResponseError,
+  TimeoutError,
+} from "../driver/mod.ts";
+import { Engine, type EngineOptions } from "../engine/mod.ts";
 import {
   type BackendScope,
   backendTest,
@@ -150,7 +156,11 @@ backendTest(
     let rows = 0;
     await assert.rejects(async () => {
       for await (const _ of conn.stream(`POST /${HITS}/_search`, [], { pageSize: 30 })) rows++;
-    }, (e: unknown) => e instanceof ResponseError && e.status === 500);
+    }, (e: unknown) =>
+      e instanceof ResponseError && e.status === 500 &&
+      /the stream \(point in time\) stopped after 30 hit\(s\), the last with sort values/.test(
+        e.message,
+      ));
     assert.equal(rows, 30);
     assert.equal(sent.at(-1), "DELETE /_search/point_in_time");
     assert.equal(await openPits(t, pits), 0);
@@ -355,5 +365,101 @@ backendTest(
     }
     assert.equal(ids.length, 300);
     assert.deepEqual(ids, Array.from({ length: 300 }, (_, i) => String(i)));
+  },
+);
+
+/** An engine whose n-th search answer (1-based, counted from now) says one of 2 shards failed. */
+async function partialAt(nth: number, docs: number) {
+  const engine = new Engine({ refreshIntervalMs: -1 });
+  let searches = 0;
+  const fetch = async (url: string, init: RequestInit) => {
+    const res = await engine.fetch(url, init);
+    if (!/_search(\/scroll)?(\?|$)/.test(new URL(url).pathname + "?") || ++searches !== nth) {
+      return res;
+    }
+    const json = await res.json();
+    json._shards = {
+      total: 2,
+      successful: 1,
+      skipped: 0,
+      failed: 1,
+      failures: [{
+        index: "hits",
+        shard: 1,
+        node: "n2",
+        reason: { type: "node_closed_exception" },
+      }],
+    };
+    return Response.json(json);
+  };
+  const ds = new DataSource({ nodes: ["http://engine"], fetch, maxRetries: 0 });
+  const lines = ["POST /hits/_bulk?refresh=true"];
+  for (let i = 0; i < docs; i++) lines.push(`{"index":{"_id":"${i}"}}`, `{"n":${i}}`);
+  await (await ds.getConnection()).createStatement().executeUpdate(lines.join("\n") + "\n");
+  searches = 0;
+  return { engine, ds };
+}
+
+for (const mode of ["pit", "scroll"] as const) {
+  Deno.test(`stream (${mode}): a page some shards failed to answer ends it with PartialResultsError saying where`, async () => {
+    const { engine, ds } = await partialAt(3, 50);
+    await using conn = await ds.getConnection();
+    const rows: unknown[] = [];
+    const error = await (async () => {
+      for await (
+        const row of conn.stream('POST /hits/_search {"sort": ["n"]}', [], {
+          pageSize: 10,
+          mode,
+        })
+      ) rows.push(row);
+    })().catch((e) => e);
+    assert.ok(error instanceof PartialResultsError, String(error));
+    assert.equal(rows.length, 20, "the two whole pages, then the error: never a short stream");
+    assert.equal(error.delivered, 20);
+    if (mode === "pit") {
+      assert.equal((error.after as unknown[])[0], 19, "the last hit's sort values");
+    }
+    assert.match(
+      error.message,
+      new RegExp(
+        `stream \\(${mode === "pit" ? "point in time" : "scroll"}\\) stopped after 20 hit`,
+      ),
+    );
+    engine.close();
+  });
+}
+
+Deno.test("a partial answer: PartialResultsError, or rows with shardFailures when the path allows it", async () => {
+  const { engine, ds } = await partialAt(1, 5);
+  await using conn = await ds.getConnection();
+  await assert.rejects(
+    conn.createStatement().executeQuery("POST /hits/_search"),
+    (e: unknown) => e instanceof PartialResultsError && e.shards.failures[0]!.node === "n2",
+  );
+  const { ds: ds2, engine: engine2 } = await partialAt(1, 5);
+  await using conn2 = await ds2.getConnection();
+  const rs = await conn2.createStatement().executeQuery(
+    "POST /hits/_search?allow_partial_search_results=true",
+  );
+  assert.equal(rs.rowCount, 5);
+  assert.equal(rs.shardFailures?.failed, 1);
+  engine.close();
+  engine2.close();
+});
+
+backendTest(
+  'stream: mode "pit" on OpenSearch opens and closes OpenSearch\'s point in time',
+  on(["pit-opensearch"], { flavour: "opensearch" }),
+  async (t) => {
+    const { ds, sent, pits } = await setup(t, 30);
+    const conn = await ds.getConnection();
+    let rows = 0;
+    for await (const _ of conn.stream(`POST /${HITS}/_search`, [], { pageSize: 10, mode: "pit" })) {
+      rows++;
+    }
+    assert.equal(rows, 30);
+    assert.ok(sent.includes(`POST /${HITS}/_search/point_in_time`), sent.join(", "));
+    assert.equal(sent.at(-1), "DELETE /_search/point_in_time");
+    assert.equal(await openPits(t, pits), 0);
   },
 );

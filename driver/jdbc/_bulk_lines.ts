@@ -53,6 +53,8 @@ export interface Entry {
   readonly bytes: number;
   readonly op: BulkOperation;
   readonly item: unknown;
+  /** True when the writer generated the operation's id. */
+  readonly generated: boolean;
   attempts: number;
 }
 
@@ -78,6 +80,8 @@ export function utf8Length(text: string): number {
  * @param item The item it was made from (kept for failure reports).
  * @param position The item's 0-based position in the input.
  * @param defaultIndex The writer's `index` option.
+ * @param newId Gives an id for an `index` or `create` that names none (the writer's generated
+ * ids), or undefined to leave it to the server.
  * @returns The entry.
  */
 export function encodeOperation(
@@ -85,6 +89,7 @@ export function encodeOperation(
   item: unknown,
   position: number,
   defaultIndex: string | undefined,
+  newId?: () => string,
 ): Entry {
   const fail = (problem: string): never => {
     throw new BindError(`Bulk item ${position}: ${problem}`, { index: position });
@@ -100,6 +105,8 @@ export function encodeOperation(
   }
   if (op.id !== undefined && typeof op.id !== "string") fail("id must be a string");
   if ((action === "update" || action === "delete") && !op.id) fail(`${action} needs an id`);
+  const generated = op.id === undefined && newId !== undefined;
+  if (generated) op = { ...op, id: newId() };
   const meta: Record<string, unknown> = { _index: index };
   if (op.id !== undefined) meta._id = op.id;
   if (op.routing !== undefined) meta.routing = op.routing;
@@ -126,5 +133,5 @@ export function encodeOperation(
       );
     }
   }
-  return { text, bytes: utf8Length(text), op, item, attempts: 0 };
+  return { text, bytes: utf8Length(text), op, item, generated, attempts: 0 };
 }

@@ -8,7 +8,14 @@
  * @module
  */
 
-import { IllegalStateError, ResponseError, TimeoutError } from "../errors.ts";
+import {
+  DataAccessError,
+  IllegalStateError,
+  PartialResultsError,
+  ResponseError,
+  TimeoutError,
+} from "../errors.ts";
+import { allowsPartialResults } from "../response_errors.ts";
 import type { BoundCommand } from "../command/_command.ts";
 import { bindScript } from "../command/command_binder.ts";
 import { parseScript } from "../command/command_tokenizer.ts";
@@ -170,8 +177,12 @@ export class HitStream implements AsyncIterable<Record<string, unknown>> {
       }
       return "scroll";
     }
-    if (mode === "pit") return "pit";
     const info = await this.#serverInfo().catch(() => undefined);
+    // A forced point in time still needs the flavour: OpenSearch opens and closes it elsewhere.
+    if (mode === "pit") {
+      if (info !== undefined) this.#flavour = info.flavour;
+      return "pit";
+    }
     if (info === undefined) return "auto-pit";
     this.#flavour = info.flavour;
     const [major = 0, minor = 0] = info.version.split(".").map((n) => Number.parseInt(n, 10));
@@ -223,6 +234,8 @@ export class HitStream implements AsyncIterable<Record<string, unknown>> {
       const body = `{${plan.bodyPrefix}${parts.join(",")}}`;
       return this.#page(exec, "POST", `/_search${plan.searchQuery}`, body, local.signal);
     };
+    let delivered = 0;
+    let last: unknown;
     try {
       pending = search(undefined);
       for (let first = true;; first = false) {
@@ -231,7 +244,7 @@ export class HitStream implements AsyncIterable<Record<string, unknown>> {
           page = await (pending as Promise<Page>);
         } catch (error) {
           if (first && mode === "auto-pit" && isRefusal(error)) return false;
-          throw error;
+          throw this.#stopped(error, delivered, last, "point in time");
         } finally {
           pending = undefined;
         }
@@ -247,6 +260,8 @@ export class HitStream implements AsyncIterable<Record<string, unknown>> {
           pending = search(after);
           pending.catch(() => {});
         }
+        delivered += n;
+        if (n > 0) last = (page.hits[n - 1] as { sort?: unknown } | undefined)?.sort;
         if (n > 0) yield page.rs;
         if (n < plan.size) return true;
       }
@@ -281,8 +296,14 @@ export class HitStream implements AsyncIterable<Record<string, unknown>> {
     let seen = 0;
     try {
       for (;;) {
-        const page: Page = await (pending as Promise<Page>);
-        pending = undefined;
+        let page: Page;
+        try {
+          page = await (pending as Promise<Page>);
+        } catch (error) {
+          throw this.#stopped(error, seen, undefined, "scroll");
+        } finally {
+          pending = undefined;
+        }
         if (page.rs.scrollId !== undefined) id = page.rs.scrollId;
         const n = page.hits.length;
         seen += n;
@@ -321,12 +342,37 @@ export class HitStream implements AsyncIterable<Record<string, unknown>> {
       response.body,
       this.#command.text,
       response.headers.get("content-type") ?? "",
+      undefined,
+      allowsPartialResults(path),
     )[0];
     if (outcome?.kind !== "rows") throw new IllegalStateError("a search page gave no rows");
     const rs = new ResultSet(outcome.table.columns, outcome.table.rows, outcome.meta);
     const raw = outcome.meta.raw as { hits?: { hits?: unknown } } | undefined;
     const hits = Array.isArray(raw?.hits?.hits) ? raw.hits.hits : [];
     return { rs, hits };
+  }
+
+  /**
+   * A page that failed ends the stream with an error that says where it stopped: a partial page
+   * becomes a PartialResultsError with `delivered` and `after`; any other error of the driver gets
+   * the same words in its message.
+   */
+  #stopped(error: unknown, delivered: number, after: unknown, how: string): unknown {
+    const where = `the stream (${how}) stopped after ${delivered} hit(s)${
+      after === undefined ? "" : `, the last with sort values ${encodeJson(after, 0)}`
+    }: the hits after them were not read`;
+    if (error instanceof PartialResultsError && error.delivered === undefined) {
+      return new PartialResultsError(error.shards, {
+        command: this.#command.text,
+        delivered,
+        after,
+        where,
+      });
+    }
+    if (error instanceof DataAccessError && !(error instanceof PartialResultsError)) {
+      error.message += `; ${where}`;
+    }
+    return error;
   }
 
   #send(

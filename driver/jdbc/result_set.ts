@@ -5,7 +5,7 @@
  * @module
  */
 
-import { IllegalStateError } from "../errors.ts";
+import { IllegalStateError, type ShardFailures } from "../errors.ts";
 import { cellValue, JsonCell } from "./_json_cell.ts";
 import { parseExactJson } from "../wire/_exact_json.ts";
 import type { ColumnRef } from "./cell_reader.ts";
@@ -63,6 +63,8 @@ export interface ResultSetMeta {
   warnings?: readonly string[];
   /** The raw hit (or fetched document) behind each row, in row order, for the hit getters. */
   hits?: readonly unknown[];
+  /** The failed shards of a partial search answer read with `allow_partial_search_results=true`. */
+  shardFailures?: ShardFailures;
 }
 
 /** Column label (and its lower case) to 0-based index; the first of equal labels wins. */
@@ -118,6 +120,12 @@ export class ResultSet extends HitReader implements Iterable<Record<string, unkn
   readonly pitId?: string;
   /** Deprecation warnings of the response (empty when there were none). */
   readonly warnings: readonly string[];
+  /**
+   * What a partial search answer lacks: set only when some shards failed and the search's path
+   * allowed it (`allow_partial_search_results=true`); without that such an answer is a
+   * `PartialResultsError`.
+   */
+  readonly shardFailures?: ShardFailures;
   readonly #columns: readonly string[];
   readonly #rows: readonly (readonly unknown[])[];
   readonly #byLabel: ReadonlyMap<string, number>;
@@ -153,6 +161,7 @@ export class ResultSet extends HitReader implements Iterable<Record<string, unkn
     if (meta.scrollId !== undefined) this.scrollId = meta.scrollId;
     if (meta.pitId !== undefined) this.pitId = meta.pitId;
     this.warnings = meta.warnings ?? [];
+    if (meta.shardFailures !== undefined) this.shardFailures = meta.shardFailures;
     this.#hits = meta.hits;
   }
 

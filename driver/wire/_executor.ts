@@ -2,6 +2,7 @@
 // connection; statements find it through `executorOf(connection)`.
 
 import { IllegalStateError } from "../errors.ts";
+import { allowsPartialResults } from "../response_errors.ts";
 import type { BoundCommand } from "../command/_command.ts";
 import { allowsNotFound, appendQuery, classify, rewritePath } from "./_endpoint.ts";
 import { mapResponse, type Outcome } from "./_response_mapper.ts";
@@ -59,6 +60,7 @@ export class Executor {
       command.text,
       response.headers.get("content-type") ?? "",
       this.#redact,
+      allowsPartialResults(path),
     );
     const warnings = readWarnings(response.headers);
     if (warnings.length > 0) {

@@ -61,6 +61,12 @@ export class NodePool {
     return true;
   }
 
+  /** Whether a node failed and has not answered since. */
+  isDead(url: string): boolean {
+    if (this.#dead === 0) return false;
+    return (this.#nodes.find((x) => x.url === url)?.failures ?? 0) > 0;
+  }
+
   /** The nodes now marked dead. */
   deadNodes(): string[] {
     const now = Date.now();

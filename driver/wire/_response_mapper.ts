@@ -11,7 +11,8 @@
 // then 1, as its 2xx says). Counts beyond 2^53 stay exact: `COUNT` is a bigint cell and an update
 // count a bigint (`getLargeUpdateCount`).
 
-import { BulkError, InvalidResponseError, ResponseError } from "../errors.ts";
+import { BulkError, InvalidResponseError, PartialResultsError, ResponseError } from "../errors.ts";
+import { shardFailuresOf } from "../response_errors.ts";
 import { type Endpoint, queryValue } from "./_endpoint.ts";
 import { parseJsonBody } from "./_json_body.ts";
 import { isJsonObject, type JsonObject } from "../_json.ts";
@@ -51,6 +52,7 @@ export function mapResponse(
   command?: string,
   contentType = "",
   redactSecrets?: (text: string) => string,
+  allowPartial = false,
 ): Outcome[] {
   const body = endpoint.kind === "head"
     ? null
@@ -82,9 +84,9 @@ export function mapResponse(
     case "head":
       return [rows({ columns: ["STATUS"], rows: [[status]] }, body)];
     case "search":
-      return [searchRows(json, body)];
+      return [searchRows(json, body, allowPartial, command)];
     case "msearch":
-      return msearch(json, command);
+      return msearch(json, command, allowPartial);
     case "mget": {
       const docs = Array.isArray(json.docs) ? json.docs.filter(isJsonObject) : [];
       const table = docTable(docs.map((d) => [d._id, d.found === false ? undefined : d._source]));
@@ -259,7 +261,14 @@ function totalOf(hits: JsonObject): TotalHits | null {
   return null;
 }
 
-function searchRows(json: JsonObject, raw: unknown): Outcome {
+function searchRows(
+  json: JsonObject,
+  raw: unknown,
+  allowPartial: boolean,
+  command: string | undefined,
+): Outcome {
+  const shards = shardFailuresOf(json);
+  if (shards !== undefined && !allowPartial) throw new PartialResultsError(shards, { command });
   const hits = isJsonObject(json.hits) ? json.hits : {};
   const list: unknown[] = Array.isArray(hits.hits) ? hits.hits : [];
   const rows: unknown[][] = [];
@@ -281,10 +290,11 @@ function searchRows(json: JsonObject, raw: unknown): Outcome {
   };
   if (typeof json._scroll_id === "string") meta.scrollId = json._scroll_id;
   if (typeof json.pit_id === "string") meta.pitId = json.pit_id;
+  if (shards !== undefined) meta.shardFailures = shards;
   return { kind: "rows", table: { columns: ["_ID", "_DOC"], rows }, meta };
 }
 
-function msearch(json: JsonObject, command?: string): Outcome[] {
+function msearch(json: JsonObject, command: string | undefined, allowPartial: boolean): Outcome[] {
   const responses = Array.isArray(json.responses) ? json.responses : [];
   return responses.map((sub, i) => {
     const part = isJsonObject(sub) ? sub : {};
@@ -294,7 +304,14 @@ function msearch(json: JsonObject, command?: string): Outcome[] {
       error.message = `_msearch sub-search ${i + 1} failed: ${error.message}`;
       throw error;
     }
-    return searchRows(part, sub);
+    try {
+      return searchRows(part, sub, allowPartial, command);
+    } catch (error) {
+      if (error instanceof PartialResultsError) {
+        error.message = `_msearch sub-search ${i + 1}: ${error.message}`;
+      }
+      throw error;
+    }
   });
 }
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { mapResponse, type Outcome } from "./_response_mapper.ts";
 import { classify } from "./_endpoint.ts";
-import { InvalidResponseError, ResponseError } from "../errors.ts";
+import { InvalidResponseError, PartialResultsError, ResponseError } from "../errors.ts";
 import { ResultSet } from "../jdbc/result_set.ts";
 import type { Method } from "../command/_command.ts";
 
@@ -173,6 +173,56 @@ Deno.test("2xx garbage (truncated JSON, HTML, empty, bare value) is InvalidRespo
     assert.doesNotMatch(e.message + e.excerpt + JSON.stringify(e), /hunter2/);
     return true;
   });
+});
+
+const partial = {
+  _shards: {
+    total: 3,
+    successful: 2,
+    skipped: 0,
+    failed: 1,
+    failures: [{
+      shard: 1,
+      index: "logs",
+      node: "n2id",
+      reason: { type: "node_disconnected_exception", reason: "[n2] disconnected" },
+    }],
+  },
+  hits: { total: { value: 2, relation: "eq" }, hits: [{ _id: "a", _source: {} }] },
+};
+
+Deno.test("a search answer with failed shards is a PartialResultsError, never rows", () => {
+  const error = (() => {
+    try {
+      map("POST", "/logs/_search", partial);
+    } catch (e) {
+      return e;
+    }
+  })();
+  assert.ok(error instanceof PartialResultsError, String(error));
+  assert.equal(error.shards.failed, 1);
+  assert.deepEqual(error.shards.failures[0]!.index, "logs");
+  assert.match(error.message, /1 of 3 shards failed.*\[logs\]\[1\] on n2id: node_disconnected/);
+  assert.throws(
+    () => map("POST", "/_msearch", { responses: [{ hits: { hits: [] } }, partial] }),
+    (e: unknown) => e instanceof PartialResultsError && /sub-search 2/.test(e.message),
+  );
+  // Every shard answered (failed: 0): rows, no shard failures.
+  const whole = only(
+    map("POST", "/logs/_search", { ...partial, _shards: { total: 3, failed: 0 } }),
+  );
+  assert.equal(whole.shardFailures, undefined);
+});
+
+Deno.test("allow_partial_search_results=true reads the rows and exposes what is missing", () => {
+  const path = "/logs/_search?allow_partial_search_results=true";
+  const text = JSON.stringify(partial);
+  const [outcome] = mapResponse(classify("POST", path), 200, text, path, "", undefined, true);
+  if (outcome?.kind !== "rows") throw new Error("rows expected");
+  const rs = new ResultSet(outcome.table.columns, outcome.table.rows, outcome.meta);
+  assert.equal(rs.rowCount, 1);
+  assert.deepEqual([rs.shardFailures?.failed, rs.shardFailures?.total], [1, 3]);
+  assert.equal(rs.shardFailures?.failures[0]?.reason.type, "node_disconnected_exception");
 });
 
 Deno.test("a 2xx of the wrong shape is an InvalidResponseError, never 0 rows or a count of 1", () => {

@@ -21,11 +21,74 @@
  * - The classification reads the command **as written**, before binding (the transport is handed
  *   the path with `{?}` where values go): a bound id that spells an endpoint
  *   (`POST /cnt/_update/{?}` with `_search`) never makes a write look like a read.
+ * - A `_bulk` request is never re-sent whole; the bulk writer re-sends its items one by one where
+ *   the item is idempotent ({@linkcode isIdempotentBulkItem}) and re-sends items answered `429`
+ *   or `503` ({@linkcode isRetriedItemStatus}).
  * - Waits are exponential with full jitter within a budget: at most `maxRetries` retries and
  *   never past the request's deadline.
  *
  * @module
  */
+
+/**
+ * Whether one item of a `_bulk` request may be sent again after the request's outcome is unknown
+ * (the connection broke after sending, a gateway answered 502/504, the attempt timed out): the
+ * `_bulk` request as a whole is never re-sent by the transport, but a bulk writer re-sends the
+ * items for which a second application leaves the same state as one. That is an `index` with an
+ * id (the caller's or one the writer generated), and a `create` with an id the writer generated
+ * (a `409` on the re-send means the first one landed). Not idempotent: a `create` with the
+ * caller's id (a 409 cannot tell "I wrote it" from "it was there"), any write conditional on
+ * `if_seq_no`/`if_primary_term` or a version, an `update` (a script or a partial document may
+ * apply twice) and a `delete` (a re-send answers 404 and hides whether the first one deleted).
+ *
+ * @param action `index`, `create`, `update` or `delete`.
+ * @param item What the item's action line says: its id, whether the writer generated that id,
+ * and whether it is conditional (`if_seq_no`, `if_primary_term`, `version`).
+ * @returns True when the item may be sent again.
+ *
+ * @example
+ * ```ts
+ * import { isIdempotentBulkItem } from "./retry_policy.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(isIdempotentBulkItem("index", { id: "7" }), true);
+ * assert.equal(isIdempotentBulkItem("index", {}), false);
+ * assert.equal(isIdempotentBulkItem("create", { id: "Zq3…", generated: true }), true);
+ * assert.equal(isIdempotentBulkItem("create", { id: "7" }), false);
+ * assert.equal(isIdempotentBulkItem("index", { id: "7", conditional: true }), false);
+ * assert.equal(isIdempotentBulkItem("update", { id: "7" }), false);
+ * assert.equal(isIdempotentBulkItem("delete", { id: "7" }), false);
+ * ```
+ */
+export function isIdempotentBulkItem(
+  action: string,
+  item: { id?: string; generated?: boolean; conditional?: boolean },
+): boolean {
+  if (item.id === undefined || item.id === "" || item.conditional === true) return false;
+  if (action === "index") return true;
+  return action === "create" && item.generated === true;
+}
+
+/**
+ * Whether a bulk item's own status asks for the item to be sent again later: `429` (rejected
+ * before it was applied: the write queue is full) and `503` (the shard's primary is not
+ * available, as while a replica is promoted after a node died). Both mean the item was not
+ * applied, so any item may be re-sent, with backoff.
+ *
+ * @param status The item's status.
+ * @returns True for 429 and 503.
+ *
+ * @example
+ * ```ts
+ * import { isRetriedItemStatus } from "./retry_policy.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual([429, 503, 409, 400, 500].map(isRetriedItemStatus), [true, true, false, false, false]);
+ * ```
+ */
+export function isRetriedItemStatus(status: number): boolean {
+  return status === 429 || status === 503;
+}
 
 /**
  * Whether sending a request twice does no more than sending it once.

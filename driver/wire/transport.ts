@@ -6,7 +6,9 @@
  *
  * Retries (the policy is written out in `retry_policy.ts` and the README):
  * - 429 and connect-phase failures (refused, DNS, TLS: nothing was sent) are retried for every
- *   request, honouring `Retry-After`;
+ *   request, honouring `Retry-After`; a connect failure on a node that answered before and is not
+ *   known dead counts as "may have been sent" (a fetch may have re-sent the request on a new
+ *   connection after a pooled one broke, and report only that connect);
  * - after a request may have reached the server (a reset or dropped connection after sending,
  *   an attempt timeout, 502/503/504) it is re-sent only when idempotent (GET, HEAD, an
  *   unconditional DELETE, read-only POSTs, PUT of a document with an explicit id,
@@ -108,6 +110,8 @@ export class Transport {
   readonly #secrets: readonly string[];
   readonly #compression: boolean;
   readonly #onEvent: TransportEventListener | undefined;
+  /** Nodes that answered at least once (their connections may be pooled). */
+  readonly #answered = new Set<string>();
   #requestIds = 0;
 
   /**
@@ -252,7 +256,11 @@ export class Transport {
       } catch (error) {
         watch.done();
         const timedOut = signal.aborted && !req.signal?.aborted;
-        const connect = !timedOut && isConnectPhase(error);
+        // A connect failure on a node that answered before and was not known dead may come from
+        // a re-send on a fresh connection after a pooled one broke with the request on it (Deno's
+        // fetch does that, then reports only the refused connect): it is not proof of "unsent".
+        const connectPhase = !timedOut && isConnectPhase(error);
+        const connect = connectPhase && !(this.#answered.has(node) && !this.#pool.isDead(node));
         events?.end(undefined, "", error);
         if (req.signal?.aborted) throw timeoutError(req, attemptMs, req.signal.reason);
         if (this.#pool.markDead(node)) events?.nodeDead(node, error);
@@ -263,6 +271,9 @@ export class Transport {
             node,
             timedOut
               ? `no answer within ${attemptMs} ms`
+              : connectPhase
+              ? `a new connection was refused (${codeOf(error)}) by a node that had answered, ` +
+                "as when a fetch re-sends a request whose pooled connection broke with it on it"
               : `the connection failed (${codeOf(error)})`,
             error,
           );
@@ -306,12 +317,14 @@ export class Transport {
       }
       watch.done();
       events?.end(status, text, undefined);
+      this.#answered.add(node);
       if (this.#pool.markAlive(node)) events?.nodeAlive(node);
       if ((status >= 200 && status < 300) || (status === 404 && req.allowNotFound)) {
         return { status, body: text, headers: res.headers, node };
       }
       const error = ResponseError.fromBody(status, this.redactSecrets(text), {
         command: req.command,
+        product: res.headers.get("x-elastic-product") ?? undefined,
       });
       const gateway = GATEWAY_STATUSES.has(status);
       // A gateway's own page (not Elasticsearch's error JSON) says nothing about the write.

@@ -269,6 +269,41 @@ Deno.test("secrets of the authorization header are scrubbed from error bodies", 
   );
 });
 
+Deno.test("a refused connect on a node that answered before may hide a re-send: a POST is not sent again", async () => {
+  // Deno's fetch re-sends a request on a new connection when a pooled one broke under it, and
+  // reports only the refused connect: the node may have applied the first copy.
+  const sent: string[] = [];
+  let answered = 0;
+  const fetch = (url: string): Promise<Response> => {
+    sent.push(url);
+    if (url.startsWith("http://a") && answered++ === 0) {
+      return Promise.resolve(Response.json({ ok: true }));
+    }
+    return Promise.reject(
+      new TypeError("client error (Connect): tcp connect error: Connection refused (os error 111)"),
+    );
+  };
+  const transport = new Transport({
+    nodes: ["http://a:9200", "http://b:9200"],
+    fetch,
+    retryBaseDelayMs: 0,
+  });
+  await transport.request({ method: "GET", path: "/" }); // a answers: its connections may be pooled
+  const error = await transport.request({ method: "POST", path: "/_bulk", body: "{}\n" })
+    .catch((e) => e);
+  // b never answered: its refusal is a safe connect failure, retried on a (which answered: unsafe).
+  assert.ok(error instanceof OutcomeUnknownError, String(error));
+  assert.match(
+    error.message,
+    /a new connection was refused \(ECONNREFUSED\) by a node that had answered/,
+  );
+  assert.deepEqual(sent.slice(1), ["http://b:9200/_bulk", "http://a:9200/_bulk"]);
+  // A node marked dead since is known gone: its refused connect is safe again.
+  const again = await transport.request({ method: "POST", path: "/_bulk", body: "{}\n" })
+    .catch((e) => e);
+  assert.ok(again instanceof ConnectionError, String(again));
+});
+
 Deno.test("a scroll page, a conditional DELETE and a write whose bound id spells an endpoint are sent once", async () => {
   const once: TransportRequest[] = [
     // A scroll page: the id in the body (GET with a body goes out as POST), the path, the query.
