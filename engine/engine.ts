@@ -60,12 +60,29 @@ function isRequestInit(init: unknown): init is RequestInit {
   return init !== null && typeof init === "object" && INIT_KEYS.some((k) => k in init);
 }
 
-/** Answers a request whose real method may differ from `request.method` (a GET with a body). */
+/**
+ * Answers a request whose real method may differ from `request.method` (a GET with a body);
+ * `target` is the request target as sent (path and query, undecoded), which the engine routes on.
+ */
 export type RawHandler = (
   request: Request,
   method?: string,
   maxContentLength?: number,
+  target?: string,
 ) => Promise<Response>;
+
+/**
+ * The path and query of a URL string as written: `new URL()` and `new Request()` resolve dot
+ * segments (`%2e%2e` too), and Elasticsearch routes on the raw path, where `..` is data.
+ */
+function rawTarget(input: string): string | undefined {
+  const origin = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#]*/.exec(input);
+  if (origin === null && !input.startsWith("/")) return undefined;
+  const rest = origin === null ? input : input.slice(origin[0].length);
+  const hash = rest.indexOf("#");
+  const target = hash < 0 ? rest : rest.slice(0, hash);
+  return target === "" || target.startsWith("?") ? `/${target}` : target;
+}
 
 const RAW = new WeakMap<Engine, RawHandler>();
 
@@ -139,7 +156,7 @@ export class Engine {
     };
     const state = this.#state;
     state.search.onScrollFreed = (scroll, at) => countScrollFreed(cluster, scroll, at);
-    RAW.set(this, (request, method, max) => handle(state, request, method, max));
+    RAW.set(this, (request, method, max, target) => handle(state, request, method, max, target));
     // Tells clients that read the mark (searchvisitor's transport) that every body is finite and
     // already in memory: read whole, not streamed chunk by chunk.
     Object.defineProperty(this.fetch, Symbol.for("searchvisitor.inProcessFetch"), { value: true });
@@ -148,7 +165,10 @@ export class Engine {
   /**
    * Answers one REST request, like `globalThis.fetch` does for a real cluster.
    *
-   * @param input A `Request`, or a URL (any origin; only path and query are read).
+   * @param input A `Request`, or a URL (any origin; only path and query are read). The engine
+   *   routes on the path as written, as Elasticsearch does (`/idx/_doc/%2e%2e` names the
+   *   document `..`), when it gets a string; a `URL` or `Request` has already resolved dot
+   *   segments (`%2e%2e` included) when it was built, so pass a string to keep them.
    * @param init Method, headers and body, as for `fetch`.
    * @returns The response, never a rejected promise for bad input.
    */
@@ -174,7 +194,8 @@ export class Engine {
     } catch (e) {
       return Promise.reject(e); // like fetch: bad arguments reject, they do not throw
     }
-    return handle(this.#state, request, method);
+    const target = typeof input === "string" ? rawTarget(input) : undefined;
+    return handle(this.#state, request, method, undefined, target);
   };
 
   /** Stops pending `refresh=wait_for` timers, releases their waiters and stops running merges. */

@@ -73,7 +73,7 @@ export interface EngineServer {
 /** What a runtime adapter provides. */
 export interface Adapter {
   listen(
-    handler: (request: Request, method: string) => Promise<Response>,
+    handler: (request: Request, method: string, target: string) => Promise<Response>,
     options: { port: number; hostname: string; maxBodyBytes: number },
   ): Promise<{ port: number; close(): Promise<void> }>;
 }
@@ -123,10 +123,10 @@ export async function serve(engine: Engine, options: ServeOptions = {}): Promise
     allowedHosts: options.allowedHosts,
     elastic: engine.flavour === "elasticsearch",
   };
-  const server = await adapter.listen(async (request, method) => {
+  const server = await adapter.listen(async (request, method, target) => {
     const refused = guard(request, method, guardOptions);
     if (refused) return refused;
-    const response = await raw(request, method, maxBodyBytes);
+    const response = await raw(request, method, maxBodyBytes, target);
     for (const [k, v] of corsHeaders(request, guardOptions)) response.headers.set(k, v);
     return response;
   }, { port: options.port ?? 0, hostname, maxBodyBytes });

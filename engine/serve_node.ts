@@ -4,8 +4,11 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-/** Answers a request whose real method travels beside it (GET and HEAD bodies come as POST). */
-type Handler = (request: Request, method: string) => Promise<Response>;
+/**
+ * Answers a request whose real method travels beside it (GET and HEAD bodies come as POST), with
+ * the request target as sent (`req.url`, undecoded: the engine routes on it, dot segments as data).
+ */
+type Handler = (request: Request, method: string, target: string) => Promise<Response>;
 
 /**
  * Collects a request body up to `limit + 1` bytes: anything longer is cut there (the rest is
@@ -94,7 +97,7 @@ export function listen(
     let port = options.port;
     const server = createServer((req, res) => {
       toRequest(req, options.hostname, port, options.maxBodyBytes)
-        .then(({ request, method }) => handler(request, method))
+        .then(({ request, method }) => handler(request, method, req.url ?? "/"))
         .then((response) => send(res, response))
         .catch(() => {
           if (res.headersSent) return void res.destroy();
