@@ -5,6 +5,7 @@ import { Cluster } from "./_state/cluster.ts";
 import type { EngineState } from "./_rest/context.ts";
 import { handle } from "./_rest/handle.ts";
 import { countScrollFreed } from "./_rest/search_stats.ts";
+import { DEFAULT_HEAP_BYTES, DEFAULT_LIMIT } from "./_rest/indexing_pressure.ts";
 
 /**
  * Options of {@link Engine}.
@@ -33,6 +34,20 @@ export interface EngineOptions {
   version?: string;
   /** `http.max_content_length` in bytes, checked before and after decompression (100 MB). */
   maxContentLength?: number;
+  /**
+   * `indexing_pressure.memory.limit`: what the `_bulk` requests in flight may hold, in bytes or as
+   * a share of the heap (`"10%"`, Elasticsearch's default). A bulk request costs its length plus
+   * 512 bytes per line (what the engine holds per line while it indexes and answers); one past
+   * the limit is refused with Elasticsearch's 429 `es_rejected_execution_exception`, so a load
+   * backs off and sends smaller batches instead of exhausting the process.
+   */
+  indexingPressureLimit?: number | string;
+  /**
+   * The heap the engine may use, for limits sized from it. Web-standard code cannot read it:
+   * {@link serve} passes the runtime's own (`node:v8`'s `heap_size_limit`), and without either
+   * 4 GiB (V8's usual default) is assumed.
+   */
+  heapBytes?: number;
   /** Where internal errors are reported (one line each); `console.error` by default. */
   log?: (line: string) => void;
   /** Clock in epoch milliseconds, for tests. */
@@ -85,6 +100,17 @@ function rawTarget(input: string): string | undefined {
 }
 
 const RAW = new WeakMap<Engine, RawHandler>();
+const STATE = new WeakMap<Engine, EngineState>();
+const HEAP_GIVEN = new WeakSet<Engine>();
+
+/**
+ * Tells an engine the heap its runtime gives it (an adapter can read it, web-standard code
+ * cannot), unless the engine was built with its own `heapBytes`.
+ */
+export function useHeapSize(engine: Engine, bytes: number): void {
+  if (HEAP_GIVEN.has(engine) || !(bytes > 0) || !Number.isFinite(bytes)) return;
+  STATE.get(engine)!.indexingPressure.heapBytes = bytes;
+}
 
 /** The handler of an engine for HTTP adapters, which carry GET and HEAD bodies as POST requests. */
 export function rawHandler(engine: Engine): RawHandler {
@@ -153,8 +179,15 @@ export class Engine {
       persistentSettings: {},
       tasks: new Map(),
       transientSettings: {},
+      indexingPressure: {
+        limit: options.indexingPressureLimit ?? DEFAULT_LIMIT,
+        heapBytes: options.heapBytes ?? DEFAULT_HEAP_BYTES,
+        current: 0,
+      },
     };
+    if (options.heapBytes !== undefined) HEAP_GIVEN.add(this);
     const state = this.#state;
+    STATE.set(this, state);
     state.search.onScrollFreed = (scroll, at) => countScrollFreed(cluster, scroll, at);
     RAW.set(this, (request, method, max, target) => handle(state, request, method, max, target));
     // Tells clients that read the mark (searchvisitor's transport) that every body is finite and

@@ -1,6 +1,6 @@
 // serve(): exposes an Engine over HTTP (node:http in Deno, Bun and Node), guarded.
 
-import { type Engine, rawHandler } from "./engine.ts";
+import { type Engine, rawHandler, useHeapSize } from "./engine.ts";
 import { MAX_BODY_BYTES } from "./_rest/handle.ts";
 import {
   corsHeaders,
@@ -72,6 +72,8 @@ export interface EngineServer {
 
 /** What a runtime adapter provides. */
 export interface Adapter {
+  /** The heap the runtime gives this process, in bytes, when it can tell. */
+  heapSize?(): number | undefined;
   listen(
     handler: (request: Request, method: string, target: string) => Promise<Response>,
     options: { port: number; hostname: string; maxBodyBytes: number },
@@ -115,6 +117,8 @@ export async function serve(engine: Engine, options: ServeOptions = {}): Promise
   const maxBodyBytes = options.maxContentLength ?? MAX_BODY_BYTES;
   const raw = rawHandler(engine);
   const adapter: Adapter = await import("./serve_node.ts");
+  const heap = adapter.heapSize?.();
+  if (heap !== undefined) useHeapSize(engine, heap);
   const guardOptions: GuardOptions = {
     hostname,
     port: options.port ?? 0,

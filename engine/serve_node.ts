@@ -4,6 +4,17 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { getHeapStatistics } from "node:v8";
+
+/** The heap limit of this process (`--max-old-space-size` and the like), when the runtime tells. */
+export function heapSize(): number | undefined {
+  try {
+    const limit = getHeapStatistics().heap_size_limit;
+    return typeof limit === "number" && limit > 0 ? limit : undefined;
+  } catch {
+    return undefined;
+  }
+}
 /**
  * Answers a request whose real method travels beside it (GET and HEAD bodies come as POST), with
  * the request target as sent (`req.url`, undecoded: the engine routes on it, dot segments as data).

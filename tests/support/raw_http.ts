@@ -23,9 +23,9 @@ export class RawServer {
 
   /**
    * Sends one request with `target` exactly as given; a string body goes as NDJSON, anything else
-   * as JSON (`Uint8Array` as is).
+   * as JSON (`Uint8Array` as is). No answer within `hangAfterMs` (60 s) rejects: the engine froze.
    */
-  call(method: string, target: string, body?: unknown): Promise<Reply> {
+  call(method: string, target: string, body?: unknown, hangAfterMs = 60_000): Promise<Reply> {
     const port = this.#server!.port;
     const ndjson = typeof body === "string";
     const bytes = body === undefined
@@ -37,6 +37,10 @@ export class RawServer {
       `Content-Type: ${ndjson ? "application/x-ndjson" : "application/json"}\r\n` +
       `Content-Length: ${bytes.byteLength}\r\nConnection: close\r\n\r\n`;
     return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        socket.destroy();
+        reject(new Error(`${method} ${target.slice(0, 80)}: no answer in ${hangAfterMs} ms`));
+      }, hangAfterMs);
       const socket = connect(port, "127.0.0.1", () => {
         socket.write(head);
         socket.write(bytes);
@@ -45,6 +49,7 @@ export class RawServer {
       socket.on("data", (c: Uint8Array) => parts.push(c));
       socket.on("error", reject);
       socket.on("close", () => {
+        clearTimeout(timer);
         const all = new Uint8Array(parts.reduce((n, c) => n + c.byteLength, 0));
         parts.reduce((at, c) => (all.set(c, at), at + c.byteLength), 0);
         const text = new TextDecoder().decode(all);
