@@ -188,6 +188,7 @@ export class Engine {
     if (options.heapBytes !== undefined) HEAP_GIVEN.add(this);
     const state = this.#state;
     STATE.set(this, state);
+    cluster.shardLimit = { ...cluster.shardLimit, flavour, version: state.version };
     state.search.onScrollFreed = (scroll, at) => countScrollFreed(cluster, scroll, at);
     RAW.set(this, (request, method, max, target) => handle(state, request, method, max, target));
     // Tells clients that read the mark (searchvisitor's transport) that every body is finite and

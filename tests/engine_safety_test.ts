@@ -198,3 +198,121 @@ Deno.test("a served engine sizes indexing pressure from its runtime's heap", asy
     );
   }, { indexingPressureLimit: "0.01%" });
 });
+
+Deno.test("Elasticsearch's remaining limits, with its errors", async () => {
+  await withServer(async (s) => {
+    await s.call("PUT", "/lim", { mappings: { properties: { k: { type: "keyword" } } } });
+    await s.call("PUT", "/lim/_doc/1?refresh=true", { k: "a" });
+    // indices.query.bool.max_nested_depth: 30 query objects nest, 31 do not
+    const nest = (n: number) => {
+      let q: Record<string, unknown> = { match_all: {} };
+      for (let i = 0; i < n; i++) {
+        q = i % 2 ? { bool: { must: [q] } } : { constant_score: { filter: q } };
+      }
+      return q;
+    };
+    assert.equal((await s.call("POST", "/lim/_search", { query: nest(29) })).hits.total.value, 1);
+    const deep = await s.call("POST", "/lim/_search", { query: nest(30) });
+    assert.deepEqual([deep.code, deep.error.root_cause[0].type, deep.error.root_cause[0].reason], [
+      400,
+      "illegal_argument_exception",
+      "The nested depth of the query exceeds the maximum nested depth for queries set in [indices.query.bool.max_nested_depth]",
+    ]);
+    // index.max_inner_result_window for top_hits
+    const top = await s.call("POST", "/lim/_search?size=0", {
+      aggs: { t: { top_hits: { from: 50, size: 51 } } },
+    });
+    assert.equal(top.code, 400);
+    assert.equal(top.error.type, "search_phase_execution_exception");
+    assert.equal(
+      top.error.root_cause[0].reason,
+      "Top hits result window is too large, the top hits aggregator [t]'s from + size must be less than or equal to: [100] but was [101]. This limit can be set by changing the [index.max_inner_result_window] index level setting.",
+    );
+    const fits = await s.call("POST", "/lim/_search?size=0", {
+      aggs: { t: { top_hits: { size: 100 } } },
+    });
+    assert.equal(fits.aggregations.t.hits.hits.length, 1);
+    // action.destructive_requires_name for _close and _open
+    for (const target of ["/*/_close", "/_all/_close", "/li*/_open", "/_all/_open"]) {
+      const r = await s.call("POST", target);
+      assert.deepEqual([r.code, r.error.type, r.error.reason], [
+        400,
+        "illegal_argument_exception",
+        "Wildcard expressions or all indices are not allowed",
+      ], target);
+    }
+    assert.equal((await s.call("HEAD", "/lim")).code, 200);
+    assert.equal((await s.call("POST", "/lim/_search")).hits.total.value, 1, "still open");
+    // a keyword term over 32,766 bytes is an immense term; ignore_above leaves it out instead
+    const immense = await s.call("PUT", "/lim/_doc/2", { k: "é".repeat(20_000) });
+    assert.equal(immense.code, 400);
+    assert.equal(immense.error.type, "document_parsing_exception");
+    assert.equal(
+      immense.error.caused_by.reason,
+      `Document contains at least one immense term in field="k" (whose UTF8 encoding is longer than the max length 32766), all of which were skipped. Please correct the analyzer to not produce such terms. The prefix of the first immense term is: '[${
+        Array(15).fill("-61, -87").join(", ")
+      }]...'`,
+    );
+    assert.equal((await s.call("GET", "/lim/_doc/2")).found, false);
+    await s.call("PUT", "/lim2", {
+      mappings: { properties: { k: { type: "keyword", ignore_above: 100 } } },
+    });
+    assert.equal((await s.call("PUT", "/lim2/_doc/1", { k: "x".repeat(40_000) })).code, 201);
+    // unknown settings, __proto__ included, are refused and pollute nothing
+    const bodies = [
+      '{"settings":{"__proto__":{"x":1}}}',
+      '{"settings":{"index":{"__proto__":1}}}',
+      '{"settings":{"constructor":1}}',
+    ];
+    for (const text of bodies) {
+      const r = await s.call("PUT", "/proto", new TextEncoder().encode(text));
+      assert.equal(r.code, 400, text);
+      assert.match(r.error.reason, /^unknown setting \[index\.(__proto__|constructor)/);
+    }
+    assert.equal((await s.call("HEAD", "/proto")).code, 404);
+    const cluster = await s.call(
+      "PUT",
+      "/_cluster/settings",
+      new TextEncoder().encode('{"persistent":{"__proto__":1}}'),
+    );
+    assert.deepEqual([cluster.code, cluster.error.reason], [
+      400,
+      "persistent setting [__proto__], not recognized",
+    ]);
+    // cluster.max_shards_per_node: primaries and replicas of open indices count
+    assert.equal(
+      (await s.call("PUT", "/_cluster/settings", {
+        persistent: { "cluster.max_shards_per_node": 6 },
+      })).code,
+      200,
+    );
+    const many = await s.call("PUT", "/many", { settings: { number_of_shards: 2 } });
+    assert.equal(many.code, 400);
+    assert.equal(many.error.type, "validation_exception");
+    assert.match(
+      many.error.reason,
+      /^Validation Failed: 1: this action would add \[4\] shards, but this cluster currently has \[4\]\/\[6\] maximum normal shards open;/,
+    );
+    assert.equal((await s.call("PUT", "/fits", { settings: { number_of_replicas: 0 } })).code, 200);
+    assert.equal(
+      (await s.call("POST", "/_bulk", '{"index":{"_index":"auto"}}\n{}\n')).items[0].index.status,
+      400,
+    );
+  });
+});
+
+Deno.test("OpenSearch's search.max_open_pit_context", async () => {
+  await withServer(async (s) => {
+    await s.call("PUT", "/p/_doc/1", {});
+    await s.call("PUT", "/_cluster/settings", { persistent: { "search.max_open_pit_context": 2 } });
+    for (let i = 0; i < 2; i++) {
+      assert.equal((await s.call("POST", "/p/_search/point_in_time?keep_alive=1m")).code, 200);
+    }
+    const r = await s.call("POST", "/p/_search/point_in_time?keep_alive=1m");
+    assert.deepEqual([r.code, r.error.type, r.error.reason], [
+      429,
+      "rejected_execution_exception",
+      "Trying to create too many Point In Time contexts. Must be less than or equal to: [2]. This limit can be set by changing the [search.max_open_pit_context] setting.",
+    ]);
+  }, { flavour: "opensearch" });
+});

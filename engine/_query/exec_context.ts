@@ -20,6 +20,8 @@ export interface ExecContext {
   readonly maxRegexLength?: number;
   /** `index.max_terms_count`. */
   readonly maxTermsCount?: number;
+  /** `index.max_inner_result_window` (inner hits and `top_hits`). */
+  readonly maxInnerResultWindow?: number;
 }
 
 /** The context of one target of a search, at the clock reading `now`. */
@@ -31,6 +33,7 @@ export function execContextOf(target: SearchTarget, now: number): ExecContext {
     index: target.index,
     maxRegexLength: target.maxRegexLength,
     maxTermsCount: target.maxTermsCount,
+    maxInnerResultWindow: target.maxInnerResultWindow,
   };
 }
 
