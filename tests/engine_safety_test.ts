@@ -316,3 +316,39 @@ Deno.test("OpenSearch's search.max_open_pit_context", async () => {
     ]);
   }, { flavour: "opensearch" });
 });
+
+Deno.test("vectors: no similarity without an index, values narrowed to float32 before the finite check", async () => {
+  await withServer(async (s) => {
+    await s.call("PUT", "/vec", {
+      mappings: {
+        properties: {
+          plain: { type: "dense_vector", dims: 2, index: false },
+          knn: { type: "dense_vector", dims: 2 },
+        },
+      },
+    });
+    // a field that is not indexed has no (cosine) similarity: a zero vector is stored
+    assert.equal((await s.call("PUT", "/vec/_doc/zero", { plain: [0, 0] })).code, 201);
+    const cosine = await s.call("PUT", "/vec/_doc/z2", { knn: [0, 0] });
+    assert.equal(cosine.code, 400);
+    assert.match(
+      cosine.error.caused_by.reason,
+      /^The \[cosine\] similarity does not support vectors with zero magnitude/,
+    );
+    // 1e39 is no float: it is the infinity Elasticsearch refuses, never stored
+    for (const field of ["plain", "knn"]) {
+      const r = await s.call("PUT", "/vec/_doc/big", { [field]: [1e39, 1] });
+      assert.equal(r.code, 400, field);
+      assert.equal(
+        r.error.caused_by.reason,
+        "element_type [float] vectors do not support infinite values but found [Infinity] at dim [0]; Preview of invalid vector: [Infinity, 1.0]",
+      );
+    }
+    const extreme = await s.call("PUT", "/vec/_doc/big", { knn: [3.4028235e38, 1] });
+    assert.equal(
+      extreme.error.caused_by.reason,
+      "NaN or Infinite magnitude detected, this usually means the vector values are too extreme to fit within a float. Preview of invalid vector: [3.4028235E38, 1.0]",
+    );
+    assert.equal((await s.call("GET", "/vec/_doc/big")).found, false);
+  });
+});
