@@ -284,8 +284,16 @@ export function rangeAgg(
   source: ValueSource,
   sub: SubRunner | null,
   toNumber: (v: unknown) => number = Number,
-  format?: (n: number) => string,
+  given?: (n: number) => string,
 ): JsonObject {
+  // Each bound is written up to three times (key, from_as_string, to_as_string) and neighbouring
+  // ranges share bounds: formatted once each.
+  const written = new Map<number, string>();
+  const format = given && ((n: number) => {
+    let text = written.get(n);
+    if (text === undefined) written.set(n, text = given(n));
+    return text;
+  });
   const ranges = body.ranges;
   if (!Array.isArray(ranges)) throw parsingError(`[ranges] must be an array`);
   const defs = ranges.map((r: JsonObject) => ({
