@@ -352,3 +352,39 @@ Deno.test("vectors: no similarity without an index, values narrowed to float32 b
     assert.equal((await s.call("GET", "/vec/_doc/big")).found, false);
   });
 });
+
+Deno.test("requests_per_second throttles a by-query task, and _rethrottle speeds it up", async () => {
+  await withServer(async (s) => {
+    let bulk = "";
+    for (let i = 0; i < 6; i++) bulk += `{"index":{"_index":"slow","_id":"${i}"}}\n{"n":${i}}\n`;
+    await s.call("POST", "/_bulk?refresh=true", bulk);
+    // one document a batch at one document per 1000 s: the task waits after its first batch
+    const started = await s.call(
+      "POST",
+      "/slow/_delete_by_query?wait_for_completion=false&scroll_size=1&requests_per_second=0.001&refresh=true",
+      { query: { match_all: {} } },
+    );
+    const id = started.task;
+    const running = await s.call("GET", `/_tasks/${id}`);
+    assert.equal(running.completed, false);
+    assert.equal(running.task.status.requests_per_second, 0.001);
+    assert.equal(running.task.status.deleted, 1);
+    assert.ok(running.task.status.throttled_until_millis > 900_000);
+    assert.equal((await s.call("GET", "/slow/_count")).count, 6, "not refreshed yet, all counted");
+    assert.equal(
+      (await s.call("POST", `/_delete_by_query/${id}/_rethrottle?requests_per_second=-1`)).code,
+      200,
+    );
+    let done = await s.call("GET", `/_tasks/${id}`);
+    for (let i = 0; i < 100 && !done.completed; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      done = await s.call("GET", `/_tasks/${id}`);
+    }
+    assert.equal(done.completed, true);
+    assert.deepEqual([done.response.deleted, done.response.requests_per_second], [6, -1]);
+    assert.equal((await s.call("GET", "/slow/_count")).count, 0);
+    // unthrottled work finishes before its task id is answered, as before
+    const quick = await s.call("POST", "/slow/_update_by_query?wait_for_completion=false", {});
+    assert.equal((await s.call("GET", `/_tasks/${quick.task}`)).completed, true);
+  });
+});
