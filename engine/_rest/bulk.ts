@@ -305,7 +305,11 @@ function countBulk(
 export async function bulkHandler(ctx: RequestContext): Promise<Reply> {
   const started = Date.now();
   checkWaitParams(ctx.params);
-  const release = admit(ctx.state, bulkCost(ctx.bodyText));
+  const release = admit(
+    ctx.state.indexingPressure,
+    ctx.state.flavour,
+    bulkCost(ctx.bodyText),
+  );
   try {
     return await runBulk(ctx, started);
   } finally {

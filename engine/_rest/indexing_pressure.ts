@@ -3,7 +3,6 @@
 // and retries smaller) instead of taking the process down.
 
 import { EngineError } from "../_errors.ts";
-import type { EngineState } from "./context.ts";
 
 /**
  * What each line of a bulk body costs beyond its text while it is indexed and answered (its
@@ -48,11 +47,14 @@ export function bulkCost(text: string): number {
  * Admits a bulk request of `bytes`, or throws Elasticsearch's 429 when the requests in flight and
  * this one would pass the limit. Returns the release to call when the request is answered.
  */
-export function admit(state: EngineState, bytes: number): () => void {
-  const p = state.indexingPressure;
+export function admit(
+  p: IndexingPressure,
+  flavour: "elasticsearch" | "opensearch",
+  bytes: number,
+): () => void {
   const max = limitBytes(p);
   if (p.current + bytes > max) {
-    const type = state.flavour === "opensearch"
+    const type = flavour === "opensearch"
       ? "rejected_execution_exception"
       : "es_rejected_execution_exception";
     throw new EngineError(
