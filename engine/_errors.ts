@@ -104,6 +104,7 @@ export const ERROR_TYPES = {
   too_many_buckets_exception: 400,
   too_many_nested_clauses: 400,
   too_many_scroll_contexts_exception: 429,
+  validation_exception: 400,
   version_conflict_engine_exception: 409,
   x_content_parse_exception: 400,
   zone_rules_exception: 400,

@@ -5,6 +5,7 @@ import { Cluster } from "./_state/cluster.ts";
 import type { EngineState } from "./_rest/context.ts";
 import { handle } from "./_rest/handle.ts";
 import { countScrollFreed } from "./_rest/search_stats.ts";
+import { DEFAULT_HEAP_BYTES, DEFAULT_LIMIT } from "./_rest/indexing_pressure.ts";
 
 /**
  * Options of {@link Engine}.
@@ -33,6 +34,20 @@ export interface EngineOptions {
   version?: string;
   /** `http.max_content_length` in bytes, checked before and after decompression (100 MB). */
   maxContentLength?: number;
+  /**
+   * `indexing_pressure.memory.limit`: what the `_bulk` requests in flight may hold, in bytes or as
+   * a share of the heap (`"10%"`, Elasticsearch's default). A bulk request costs its length plus
+   * 512 bytes per line (what the engine holds per line while it indexes and answers); one past
+   * the limit is refused with Elasticsearch's 429 `es_rejected_execution_exception`, so a load
+   * backs off and sends smaller batches instead of exhausting the process.
+   */
+  indexingPressureLimit?: number | string;
+  /**
+   * The heap the engine may use, for limits sized from it. Web-standard code cannot read it:
+   * {@link serve} passes the runtime's own (`node:v8`'s `heap_size_limit`), and without either
+   * 4 GiB (V8's usual default) is assumed.
+   */
+  heapBytes?: number;
   /** Where internal errors are reported (one line each); `console.error` by default. */
   log?: (line: string) => void;
   /** Clock in epoch milliseconds, for tests. */
@@ -60,14 +75,42 @@ function isRequestInit(init: unknown): init is RequestInit {
   return init !== null && typeof init === "object" && INIT_KEYS.some((k) => k in init);
 }
 
-/** Answers a request whose real method may differ from `request.method` (a GET with a body). */
+/**
+ * Answers a request whose real method may differ from `request.method` (a GET with a body);
+ * `target` is the request target as sent (path and query, undecoded), which the engine routes on.
+ */
 export type RawHandler = (
   request: Request,
   method?: string,
   maxContentLength?: number,
+  target?: string,
 ) => Promise<Response>;
 
+/**
+ * The path and query of a URL string as written: `new URL()` and `new Request()` resolve dot
+ * segments (`%2e%2e` too), and Elasticsearch routes on the raw path, where `..` is data.
+ */
+function rawTarget(input: string): string | undefined {
+  const origin = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#]*/.exec(input);
+  if (origin === null && !input.startsWith("/")) return undefined;
+  const rest = origin === null ? input : input.slice(origin[0].length);
+  const hash = rest.indexOf("#");
+  const target = hash < 0 ? rest : rest.slice(0, hash);
+  return target === "" || target.startsWith("?") ? `/${target}` : target;
+}
+
 const RAW = new WeakMap<Engine, RawHandler>();
+const STATE = new WeakMap<Engine, EngineState>();
+const HEAP_GIVEN = new WeakSet<Engine>();
+
+/**
+ * Tells an engine the heap its runtime gives it (an adapter can read it, web-standard code
+ * cannot), unless the engine was built with its own `heapBytes`.
+ */
+export function useHeapSize(engine: Engine, bytes: number): void {
+  if (HEAP_GIVEN.has(engine) || !(bytes > 0) || !Number.isFinite(bytes)) return;
+  STATE.get(engine)!.indexingPressure.heapBytes = bytes;
+}
 
 /** The handler of an engine for HTTP adapters, which carry GET and HEAD bodies as POST requests. */
 export function rawHandler(engine: Engine): RawHandler {
@@ -140,10 +183,18 @@ export class Engine {
       persistentSettings: {},
       tasks: new Map(),
       transientSettings: {},
+      indexingPressure: {
+        limit: options.indexingPressureLimit ?? DEFAULT_LIMIT,
+        heapBytes: options.heapBytes ?? DEFAULT_HEAP_BYTES,
+        current: 0,
+      },
     };
+    if (options.heapBytes !== undefined) HEAP_GIVEN.add(this);
     const state = this.#state;
+    STATE.set(this, state);
+    cluster.shardLimit = { ...cluster.shardLimit, flavour, version: state.version };
     state.search.onScrollFreed = (scroll, at) => countScrollFreed(cluster, scroll, at);
-    RAW.set(this, (request, method, max) => handle(state, request, method, max));
+    RAW.set(this, (request, method, max, target) => handle(state, request, method, max, target));
     // Tells clients that read the mark (searchvisitor's transport) that every body is finite and
     // already in memory: read whole, not streamed chunk by chunk.
     Object.defineProperty(this.fetch, Symbol.for("searchvisitor.inProcessFetch"), { value: true });
@@ -152,7 +203,10 @@ export class Engine {
   /**
    * Answers one REST request, like `globalThis.fetch` does for a real cluster.
    *
-   * @param input A `Request`, or a URL (any origin; only path and query are read).
+   * @param input A `Request`, or a URL (any origin; only path and query are read). The engine
+   *   routes on the path as written, as Elasticsearch does (`/idx/_doc/%2e%2e` names the
+   *   document `..`), when it gets a string; a `URL` or `Request` has already resolved dot
+   *   segments (`%2e%2e` included) when it was built, so pass a string to keep them.
    * @param init Method, headers and body, as for `fetch`.
    * @returns The response, never a rejected promise for bad input.
    */
@@ -178,7 +232,8 @@ export class Engine {
     } catch (e) {
       return Promise.reject(e); // like fetch: bad arguments reject, they do not throw
     }
-    return handle(this.#state, request, method);
+    const target = typeof input === "string" ? rawTarget(input) : undefined;
+    return handle(this.#state, request, method, undefined, target);
   };
 
   /** Stops pending `refresh=wait_for` timers, releases their waiters and stops running merges. */

@@ -1,6 +1,6 @@
 // serve(): exposes an Engine over HTTP (node:http in Deno, Bun and Node), guarded.
 
-import { type Engine, rawHandler } from "./engine.ts";
+import { type Engine, rawHandler, useHeapSize } from "./engine.ts";
 import { MAX_BODY_BYTES } from "./_rest/handle.ts";
 import {
   corsHeaders,
@@ -72,8 +72,10 @@ export interface EngineServer {
 
 /** What a runtime adapter provides. */
 export interface Adapter {
+  /** The heap the runtime gives this process, in bytes, when it can tell. */
+  heapSize?(): number | undefined;
   listen(
-    handler: (request: Request, method: string) => Promise<Response>,
+    handler: (request: Request, method: string, target: string) => Promise<Response>,
     options: { port: number; hostname: string; maxBodyBytes: number },
   ): Promise<{ port: number; close(): Promise<void> }>;
 }
@@ -115,6 +117,8 @@ export async function serve(engine: Engine, options: ServeOptions = {}): Promise
   const maxBodyBytes = options.maxContentLength ?? MAX_BODY_BYTES;
   const raw = rawHandler(engine);
   const adapter: Adapter = await import("./serve_node.ts");
+  const heap = adapter.heapSize?.();
+  if (heap !== undefined) useHeapSize(engine, heap);
   const guardOptions: GuardOptions = {
     hostname,
     port: options.port ?? 0,
@@ -123,10 +127,10 @@ export async function serve(engine: Engine, options: ServeOptions = {}): Promise
     allowedHosts: options.allowedHosts,
     elastic: engine.flavour === "elasticsearch",
   };
-  const server = await adapter.listen(async (request, method) => {
+  const server = await adapter.listen(async (request, method, target) => {
     const refused = guard(request, method, guardOptions);
     if (refused) return refused;
-    const response = await raw(request, method, maxBodyBytes);
+    const response = await raw(request, method, maxBodyBytes, target);
     for (const [k, v] of corsHeaders(request, guardOptions)) response.headers.set(k, v);
     return response;
   }, { port: options.port ?? 0, hostname, maxBodyBytes });

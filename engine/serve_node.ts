@@ -4,8 +4,22 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-/** Answers a request whose real method travels beside it (GET and HEAD bodies come as POST). */
-type Handler = (request: Request, method: string) => Promise<Response>;
+import { getHeapStatistics } from "node:v8";
+
+/** The heap limit of this process (`--max-old-space-size` and the like), when the runtime tells. */
+export function heapSize(): number | undefined {
+  try {
+    const limit = getHeapStatistics().heap_size_limit;
+    return typeof limit === "number" && limit > 0 ? limit : undefined;
+  } catch {
+    return undefined;
+  }
+}
+/**
+ * Answers a request whose real method travels beside it (GET and HEAD bodies come as POST), with
+ * the request target as sent (`req.url`, undecoded: the engine routes on it, dot segments as data).
+ */
+type Handler = (request: Request, method: string, target: string) => Promise<Response>;
 
 /**
  * Collects a request body up to `limit + 1` bytes: anything longer is cut there (the rest is
@@ -94,7 +108,7 @@ export function listen(
     let port = options.port;
     const server = createServer((req, res) => {
       toRequest(req, options.hostname, port, options.maxBodyBytes)
-        .then(({ request, method }) => handler(request, method))
+        .then(({ request, method }) => handler(request, method, req.url ?? "/"))
         .then((response) => send(res, response))
         .catch(() => {
           if (res.headersSent) return void res.destroy();

@@ -83,7 +83,7 @@ const AGGS: Record<string, AggFn> = {
   terms: (body, inputs, sub, name) => termsAgg(body, inputs, sub, name, runAggregations),
   ...METRIC_AGGS,
   ...filterAggs((sub, inputs) => runAggregations(sub, inputs)),
-  top_hits: (body, inputs) => topHitsAgg(body, inputs),
+  top_hits: (body, inputs, _sub, name) => topHitsAgg(body, inputs, name),
   ...scopeAggs((sub, inputs) => runAggregations(sub, inputs), () => depth === 1),
   rare_terms: (body, inputs, sub, name) => rareTermsAgg(body, inputs, subRunner(inputs, sub), name),
   significant_terms: (body, inputs, sub, name) =>

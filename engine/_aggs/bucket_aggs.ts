@@ -16,6 +16,7 @@ import {
 } from "./histogram_shape.ts";
 import { valueFormat } from "./agg_values.ts";
 import { keyedRanges } from "./buckets_path.ts";
+import { rangeIndex } from "./range_buckets.ts";
 
 /** Docs of one target (by index in the inputs) that fell into a bucket. */
 export type BucketDocs = Map<number, number[]>;
@@ -283,8 +284,16 @@ export function rangeAgg(
   source: ValueSource,
   sub: SubRunner | null,
   toNumber: (v: unknown) => number = Number,
-  format?: (n: number) => string,
+  given?: (n: number) => string,
 ): JsonObject {
+  // Each bound is written up to three times (key, from_as_string, to_as_string) and neighbouring
+  // ranges share bounds: formatted once each.
+  const written = new Map<number, string>();
+  const format = given && ((n: number) => {
+    let text = written.get(n);
+    if (text === undefined) written.set(n, text = given(n));
+    return text;
+  });
   const ranges = body.ranges;
   if (!Array.isArray(ranges)) throw parsingError(`[ranges] must be an array`);
   const defs = ranges.map((r: JsonObject) => ({
@@ -292,15 +301,7 @@ export function rangeAgg(
     to: r.to === undefined || r.to === null ? undefined : toNumber(r.to),
     key: r.key as string | undefined,
   }));
-  const per = defs.map(() => new Map<number, number[]>());
-  source((v, doc, input) => {
-    defs.forEach((d, i) => {
-      if ((d.from !== undefined && v < d.from) || (d.to !== undefined && v >= d.to)) return;
-      let list = per[i]!.get(input);
-      if (!list) per[i]!.set(input, list = []);
-      if (list[list.length - 1] !== doc) list.push(doc);
-    });
-  });
+  const index = rangeIndex(defs, (fn) => void source(fn));
   const buckets = defs.map((d, i) => {
     const text = (n?: number) => (n === undefined ? "*" : format!(n));
     const b: JsonObject = {
@@ -314,9 +315,9 @@ export function rangeAgg(
       b.to = d.to;
       if (format) b.to_as_string = format(d.to);
     }
-    b.doc_count = count(per[i]);
+    b.doc_count = index.counts[i]!;
     consumeBuckets(1);
-    return sub ? { ...b, ...sub(per[i]!) } : b;
+    return sub ? { ...b, ...sub(index.docsOf(i)) } : b;
   });
   return { buckets: body.keyed === true ? keyedRanges(buckets) : buckets };
 }

@@ -1,6 +1,7 @@
 // The `top_hits` aggregation: the best documents of a bucket, rendered like search hits.
 
 import type { AggInput } from "./agg_values.ts";
+import { illegalArgument } from "../_errors.ts";
 import type { Hits } from "../_query/doc_set.ts";
 import { type HitOptions, renderHits } from "../_hits/hits_render.ts";
 import { asNestedHit } from "../_hits/inner_hits.ts";
@@ -33,9 +34,20 @@ export function scoreOf(scored: Hits | undefined, doc: number): number {
 export function topHitsAgg(
   body: Record<string, unknown>,
   inputs: AggInput[],
+  name: string,
 ): Record<string, unknown> {
   const size = Number(body.size ?? 3);
   const from = Number(body.from ?? 0);
+  for (const input of inputs) {
+    const max = input.ctx.maxInnerResultWindow ?? 100;
+    if (from + size > max) {
+      throw illegalArgument(
+        `Top hits result window is too large, the top hits aggregator [${name}]'s from + size must be less than or equal to: [${max}] but was [${
+          from + size
+        }]. This limit can be set by changing the [index.max_inner_result_window] index level setting.`,
+      );
+    }
+  }
   const sort = parseSort(body.sort, null);
   const cands: Array<{ t: number; doc: number; score: number; sort: SortValue[] | null }> = [];
   inputs.forEach((input, t) => {

@@ -117,26 +117,35 @@ function highlightText(
     }
   }
   if (hits.length === 0) return [];
-  const mark = (from: number, to: number) => {
+  // Marks the hits inside [from, to), starting at hit `first`: each fragment costs its own
+  // length and hits, never a pass over all of them (fragments × matches).
+  const mark = (from: number, to: number, first: number) => {
     let s = "";
     let at = from;
-    for (const [a, b] of hits) {
+    for (let h = first; h < hits.length && hits[h]![0] < to; h++) {
+      const [a, b] = hits[h]!;
       if (a < from || b > to) continue;
       s += text.slice(at, a) + pre + text.slice(a, b) + post;
       at = b;
     }
     return s + text.slice(at, to);
   };
-  if (count === 0 || text.length <= size) return [mark(0, text.length)];
+  if (count === 0 || text.length <= size) return [mark(0, text.length, 0)];
   const fragments: string[] = [];
   let end = 0;
-  for (const [a] of hits) {
-    if (a < end || fragments.length >= count) continue;
+  // The first hit that may lie in a fragment starting at `pos`, looking back from hit `h`.
+  const firstFrom = (pos: number, h: number) => {
+    while (h > 0 && hits[h - 1]![0] >= pos) h--;
+    return h;
+  };
+  for (let h = 0; h < hits.length && fragments.length < count; h++) {
+    const a = hits[h]![0];
+    if (a < end) continue;
     let start = Math.max(0, a - Math.floor(size / 4));
     while (start > 0 && /\S/.test(text[start - 1]!)) start--;
     end = Math.min(text.length, start + size);
     while (end < text.length && /\S/.test(text[end]!)) end++;
-    fragments.push(mark(start, end).trim());
+    fragments.push(mark(start, end, firstFrom(start, h)).trim());
   }
   return fragments;
 }

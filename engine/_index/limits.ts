@@ -2,7 +2,7 @@
 // `search.max_buckets`, `indices.query.bool.max_clause_count`, `index.max_terms_count` and
 // `search.max_open_scroll_context`.
 
-import { esError, illegalArgument } from "../_errors.ts";
+import { EngineError, esError, illegalArgument } from "../_errors.ts";
 
 /** Default `search.max_buckets`. */
 export const MAX_BUCKETS = 65536;
@@ -10,6 +10,9 @@ export const MAX_BUCKETS = 65536;
 export const MAX_CLAUSE_COUNT = 4096;
 /** Default `index.max_terms_count`. */
 export const MAX_TERMS_COUNT = 65536;
+/** Default `search.max_open_pit_context` (OpenSearch). */
+export const MAX_OPEN_PIT_CONTEXT = 300;
+
 /** Default `search.max_open_scroll_context`. */
 export const MAX_OPEN_SCROLL_CONTEXT = 500;
 
@@ -104,6 +107,16 @@ export function checkTermsCount(count: number, limit: number): void {
   if (count <= limit) return;
   throw illegalArgument(
     `The number of terms [${count}] used in the Terms Query request has exceeded the allowed maximum of [${limit}]. This maximum can be set by changing the [index.max_terms_count] index level setting.`,
+  );
+}
+
+/** Throws OpenSearch's 429 when one more point in time would pass `search.max_open_pit_context`. */
+export function checkOpenPits(open: number, limit: number): void {
+  if (open < limit) return;
+  throw new EngineError(
+    429,
+    "rejected_execution_exception",
+    `Trying to create too many Point In Time contexts. Must be less than or equal to: [${limit}]. This limit can be set by changing the [search.max_open_pit_context] setting.`,
   );
 }
 

@@ -10,8 +10,11 @@ export type Similarity = "l2_norm" | "cosine" | "dot_product" | "max_inner_produ
 export interface VectorSpec {
   /** Number of dimensions. */
   readonly dims: number;
-  /** Similarity used by `knn` (and reported scores). */
-  readonly similarity: Similarity;
+  /**
+   * Similarity used by `knn` (and reported scores); null for a field that is not indexed, which
+   * has none in Elasticsearch (so a zero vector is stored, as it stores it).
+   */
+  readonly similarity: Similarity | null;
   /** Whether the field is searchable by `knn` (`index`). */
   readonly indexed: boolean;
   /** `float` or `byte` elements. */
@@ -90,15 +93,38 @@ export function readVectorSpec(name: string, m: Record<string, unknown>): Vector
   return {
     // Without dims, the first document's vector sets them (0 until then).
     dims: (dims as number | undefined) ?? 0,
-    similarity: similarity as Similarity,
+    similarity: indexed ? similarity as Similarity : null,
     indexed,
     elementType,
     type,
   };
 }
 
+/** A 32-bit float as Java's `Float.toString` writes it (`1.0`, `0.25`, `3.4028235E38`). */
+function javaFloat(x: number): string {
+  if (!Number.isFinite(x)) return Number.isNaN(x) ? "NaN" : x > 0 ? "Infinity" : "-Infinity";
+  if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
+  let digits = x.toPrecision(9);
+  for (let p = 1; p <= 9; p++) {
+    const t = x.toPrecision(p);
+    if (Math.fround(Number(t)) === x) {
+      digits = t;
+      break;
+    }
+  }
+  const abs = Math.abs(x);
+  if (abs >= 1e-3 && abs < 1e7) {
+    const plain = String(Number(digits));
+    return plain.includes(".") ? plain : `${plain}.0`;
+  }
+  const [mantissa, exp] = Number(digits).toExponential().split("e");
+  return `${mantissa!.includes(".") ? mantissa : `${mantissa}.0`}E${Number(exp)}`;
+}
+
 function preview(v: readonly unknown[]): string {
-  const shown = v.slice(0, 10).map((x) => typeof x === "number" ? x.toFixed(1) : String(x));
+  const shown = v.slice(0, 10).map((x) =>
+    typeof x === "number" ? javaFloat(Math.fround(x)) : String(x)
+  );
   return `[${shown.join(", ")}${v.length > 10 ? ", ..." : ""}]`;
 }
 
@@ -121,19 +147,34 @@ export function vectorProblem(spec: VectorSpec, field: string, value: unknown): 
   }
   let square = 0;
   for (let i = 0; i < value.length; i++) {
-    const x = value[i];
+    const given = value[i];
+    // Stored as 32-bit floats: narrowed first, so 1e39 is the infinity Elasticsearch refuses.
+    const x = typeof given === "number" && spec.elementType === "float"
+      ? Math.fround(given)
+      : given;
     if (typeof x !== "number") {
       return `The [${spec.type}] field [${field}] must hold numbers, found [${
         JSON.stringify(x)
       }] at dim [${i}]`;
     }
-    if (!Number.isFinite(x)) return `[float] values must be finite, found [${x}] at dim [${i}]`;
+    if (!Number.isFinite(x)) {
+      return `element_type [float] vectors do not support infinite values but found [${
+        javaFloat(x)
+      }] at dim [${i}]; Preview of invalid vector: ${preview(value)}`;
+    }
     if (spec.elementType === "byte" && (!Number.isInteger(x) || x < -128 || x > 127)) {
       return `element_type [byte] vectors only support integers between [-128, 127] but found [${x}] at dim [${i}]; Preview of invalid vector: ${
         preview(value)
       }`;
     }
-    square += x * x;
+    square = spec.elementType === "float"
+      ? Math.fround(square + Math.fround(x * x))
+      : square + x * x;
+  }
+  if (!Number.isFinite(square)) {
+    return `NaN or Infinite magnitude detected, this usually means the vector values are too extreme to fit within a float. Preview of invalid vector: ${
+      preview(value)
+    }`;
   }
   if (spec.similarity === "cosine" && square === 0) {
     return `The [cosine] similarity does not support vectors with zero magnitude. Preview of invalid vector: ${
@@ -297,7 +338,7 @@ export function rawSimilarity(
 
 /** Turns a raw similarity into the `_score` Elasticsearch reports for it. */
 export function scoreOf(spec: VectorSpec, raw: number): number {
-  switch (spec.similarity) {
+  switch (spec.similarity ?? "cosine") {
     case "l2_norm":
       return 1 / (1 + raw * raw);
     case "cosine":

@@ -22,6 +22,8 @@ export interface ExecContext {
   readonly maxTermsCount?: number;
   /** Scores with LegacyBM25Similarity (Elasticsearch's default): every boost times 1 + k1. */
   readonly legacyBm25?: boolean;
+  /** `index.max_inner_result_window` (inner hits and `top_hits`). */
+  readonly maxInnerResultWindow?: number;
 }
 
 /** The context of one target of a search, at the clock reading `now`. */
@@ -34,6 +36,7 @@ export function execContextOf(target: SearchTarget, now: number): ExecContext {
     maxRegexLength: target.maxRegexLength,
     maxTermsCount: target.maxTermsCount,
     legacyBm25: target.legacyBm25,
+    maxInnerResultWindow: target.maxInnerResultWindow,
   };
 }
 

@@ -97,20 +97,26 @@ export function runMatch(q: QueryOf<"match">, ctx: ExecContext, scoring: boolean
   return atLeast(union(parts, ctx.snapshot.maxDoc), min);
 }
 
-/** Frequency of the phrase in one doc, given each term's positions (exact or within `slop`). */
+/**
+ * Frequency of the phrase in one doc, given each term's positions (exact or within `slop`). Each
+ * later term's nearest position to where it should stand is found with a cursor that only moves
+ * forward (the starts ascend), so a doc costs its positions times the terms, not their square.
+ */
 function phraseFreq(positions: Int32Array[], slop: number): number {
   let freq = 0;
   const first = positions[0]!;
+  const cursors = new Int32Array(positions.length);
   for (const start of first) {
     let ok = true;
     let dist = 0;
     for (let k = 1; k < positions.length && ok; k++) {
       const want = start + k;
-      let best = Infinity;
-      for (const p of positions[k]!) {
-        const d = Math.abs(p - want);
-        if (d < best) best = d;
-      }
+      const list = positions[k]!;
+      let c = cursors[k]!;
+      while (c + 1 < list.length && list[c + 1]! <= want) c++;
+      cursors[k] = c;
+      let best = Math.abs(list[c]! - want);
+      if (c + 1 < list.length) best = Math.min(best, Math.abs(list[c + 1]! - want));
       dist += best;
       ok = dist <= slop;
     }

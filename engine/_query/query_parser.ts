@@ -2,7 +2,7 @@
 // parsers live by query family (term_level_parsers.ts, full_text_parsers.ts, compound_parsers.ts,
 // span_parser.ts); this file joins them into one table and dispatches on the query name.
 
-import { parsingError, parsingErrorAt } from "../_errors.ts";
+import { illegalArgument, parsingError, parsingErrorAt } from "../_errors.ts";
 import type { QueryNode } from "./query_nodes.ts";
 import { parseKnnQuery } from "./knn.ts";
 import { parseScriptQuery, parseScriptScore } from "./script_score.ts";
@@ -35,8 +35,30 @@ const PARSERS: Record<string, Parser> = {
   simple_query_string: (b, n) => parseSimpleQueryString(expectObject(b, n)),
 };
 
+/**
+ * `indices.query.bool.max_nested_depth`: how deep query objects may nest (a node setting in
+ * Elasticsearch, 30 by default), checked while parsing, before the tree is run.
+ */
+export const MAX_NESTED_DEPTH = 30;
+
+let depth = 0;
+
 /** Parses one Query DSL clause. Unknown query names → 400 `parsing_exception "unknown query [x]"`. */
 export function parseQuery(json: unknown): QueryNode {
+  if (depth >= MAX_NESTED_DEPTH) {
+    throw illegalArgument(
+      "The nested depth of the query exceeds the maximum nested depth for queries set in [indices.query.bool.max_nested_depth]",
+    );
+  }
+  depth++;
+  try {
+    return parseClause(json);
+  } finally {
+    depth--;
+  }
+}
+
+function parseClause(json: unknown): QueryNode {
   if (!isJsonObject(json)) throw parsingError(`query malformed, must start with start_object`);
   const keys = Object.keys(json);
   if (keys.length === 0) return { kind: "match_all", boost: 1 };

@@ -1,7 +1,7 @@
 // A small parser for `query_string` / `q=` syntax: terms, field:value, "phrases", AND/OR/NOT, +/-,
 // parentheses, ranges ([a TO b], >5), wildcards, /regular expressions/ and _exists_.
 
-import { parsingError } from "../_errors.ts";
+import { esError, parsingError } from "../_errors.ts";
 import type { BoostedField, QueryNode } from "./query_nodes.ts";
 import { parseTimeZone } from "../_index/time_zones.ts";
 
@@ -39,10 +39,18 @@ function tokenize(text: string, regex: boolean): string[] {
   return out;
 }
 
+/**
+ * Groups nested deeper than this are refused before the parser recurses further, with
+ * Elasticsearch's error for a query its parser finds too deeply nested (it gives up near 4000,
+ * where its stack ends): as deep as a JSON request may nest, well within the engine's stack.
+ */
+const MAX_GROUP_DEPTH = 1000;
+
 class QsParser {
   #tokens: string[];
   #i = 0;
-  constructor(text: string, readonly opts: Options) {
+  #depth = 0;
+  constructor(readonly text: string, readonly opts: Options) {
     this.#tokens = tokenize(text, !opts.noRegex);
   }
 
@@ -55,6 +63,20 @@ class QsParser {
   }
 
   #group(): QueryNode {
+    if (++this.#depth > MAX_GROUP_DEPTH) {
+      throw esError(
+        "query_shard_exception",
+        `Failed to parse query [${this.text}]: query is too deeply nested`,
+      );
+    }
+    try {
+      return this.#items();
+    } finally {
+      this.#depth--;
+    }
+  }
+
+  #items(): QueryNode {
     const items: { occur: Occur; node: QueryNode }[] = [];
     let pendingAnd = false;
     while (this.#i < this.#tokens.length && this.#tokens[this.#i] !== ")") {

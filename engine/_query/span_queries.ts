@@ -45,31 +45,121 @@ function termSpans(
     const p = f.terms.get(exact);
     if (p) add(p);
   } else for (const [t, p] of f.terms) if (test(t)) add(p);
-  for (const list of out.values()) list.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  for (const list of out.values()) list.sort(byStart);
   return out;
 }
 
+function byStart(a: Span, b: Span): number {
+  return a[0] - b[0] || a[1] - b[1];
+}
+
+/**
+ * Near spans as Lucene finds them, each sub-list read once (position order): in order, every span
+ * of the first clause is stretched to the next spans starting after the previous end; out of
+ * order, a window over one span of each clause slides by advancing the one that starts first.
+ * A window matches when the gaps between its spans add up to at most `slop`.
+ */
 function nearIn(lists: Span[][], slop: number, inOrder: boolean): Span[] {
   const out: Span[] = [];
-  const walk = (i: number, chosen: Span[]): void => {
-    if (i === lists.length) {
-      const start = Math.min(...chosen.map((s) => s[0]));
-      const end = Math.max(...chosen.map((s) => s[1]));
-      const width = chosen.reduce((a, s) => a + (s[1] - s[0]), 0);
-      if (end - start - width <= slop) out.push([start, end]);
-      return;
+  const cursors = new Int32Array(lists.length);
+  if (inOrder) {
+    for (const first of lists[0]!) {
+      let prevEnd = first[1];
+      let gaps = 0;
+      let end = first[1];
+      for (let k = 1; k < lists.length; k++) {
+        const list = lists[k]!;
+        let c = cursors[k]!;
+        while (c < list.length && list[c]![0] < prevEnd) c++;
+        cursors[k] = c;
+        if (c === list.length) return dedupe(out);
+        gaps += list[c]![0] - prevEnd;
+        prevEnd = end = list[c]![1];
+      }
+      if (gaps <= slop) out.push([first[0], end]);
     }
-    for (const s of lists[i]!) {
-      if (inOrder && i > 0 && s[0] < chosen[i - 1]![1]) continue;
-      if (!inOrder && chosen.some((c) => s[0] < c[1] && c[0] < s[1])) continue;
-      if (out.length > 10_000) return;
-      walk(i + 1, [...chosen, s]);
+    return dedupe(out);
+  }
+  for (;;) {
+    let min = 0;
+    let maxEnd = -Infinity;
+    let width = 0;
+    for (let k = 0; k < lists.length; k++) {
+      const s = lists[k]![cursors[k]!]!;
+      if (byStart(s, lists[min]![cursors[min]!]!) < 0) min = k;
+      maxEnd = Math.max(maxEnd, s[1]);
+      width += s[1] - s[0];
     }
+    const start = lists[min]![cursors[min]!]![0];
+    if (maxEnd - start - width <= slop) out.push([start, maxEnd]);
+    if (++cursors[min]! === lists[min]!.length) return dedupe(out);
+  }
+}
+
+/** Sorted, each span once. */
+function dedupe(spans: Span[]): Span[] {
+  spans.sort(byStart);
+  return spans.filter((s, i) => i === 0 || byStart(s, spans[i - 1]!) !== 0);
+}
+
+/** The big spans holding a little one (sorted inputs; a sparse table of the little ends). */
+function containing(bigs: Span[], littles: Span[]): Span[] {
+  if (littles.length === 0) return [];
+  const levels: Int32Array[] = [Int32Array.from(littles, (l) => l[1])];
+  for (let w = 1; 2 * w <= littles.length; w *= 2) {
+    const prev = levels[levels.length - 1]!;
+    const next = new Int32Array(littles.length - 2 * w + 1);
+    for (let i = 0; i < next.length; i++) next[i] = Math.min(prev[i]!, prev[i + w]!);
+    levels.push(next);
+  }
+  const minEnd = (lo: number, hi: number) => {
+    const level = 31 - Math.clz32(hi - lo);
+    return Math.min(levels[level]![lo]!, levels[level]![hi - (1 << level)]!);
   };
-  walk(0, []);
-  const seen = new Set<string>();
-  return out.filter((s) => !seen.has(`${s[0]}:${s[1]}`) && !!seen.add(`${s[0]}:${s[1]}`))
-    .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const firstStart = (v: number) => {
+    let lo = 0;
+    let hi = littles.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (littles[mid]![0] < v) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  return bigs.filter((b) => {
+    const lo = firstStart(b[0]);
+    const hi = firstStart(b[1] + 1);
+    return hi > lo && minEnd(lo, hi) <= b[1];
+  });
+}
+
+/** The little spans inside a big one (both sorted by start: a running maximum of big ends). */
+function within(bigs: Span[], littles: Span[]): Span[] {
+  let b = 0;
+  let maxEnd = -Infinity;
+  return littles.filter((l) => {
+    while (b < bigs.length && bigs[b]![0] <= l[0]) maxEnd = Math.max(maxEnd, bigs[b++]![1]);
+    return maxEnd >= l[1];
+  });
+}
+
+/** The include spans no exclude span comes near (`pre` before, `post` after). */
+function notNear(include: Span[], exclude: Span[], pre: number, post: number): Span[] {
+  // Excludes by start with a running maximum of their ends: those starting before s[1] + post
+  // are a prefix, and one of them hits when the largest end passes s[0] - pre.
+  const sorted = [...exclude].sort(byStart);
+  const maxEnd = new Float64Array(sorted.length);
+  sorted.forEach((e, i) => (maxEnd[i] = Math.max(i > 0 ? maxEnd[i - 1]! : -Infinity, e[1])));
+  return include.filter((s) => {
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (sorted[mid]![0] < s[1] + post) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo === 0 || maxEnd[lo - 1]! <= s[0] - pre;
+  });
 }
 
 function spansOf(n: SpanNode, fields: Map<string, FieldPostings>): Spans {
@@ -104,10 +194,7 @@ function spansOf(n: SpanNode, fields: Map<string, FieldPostings>): Spans {
       const exc = spansOf(n.exclude, fields);
       const out: Spans = new Map();
       for (const [doc, list] of inc) {
-        const ex = exc.get(doc) ?? [];
-        const kept = list.filter((s) =>
-          !ex.some((e) => e[0] < s[1] + n.post && s[0] - n.pre < e[1])
-        );
+        const kept = notNear(list, exc.get(doc) ?? [], n.pre, n.post);
         if (kept.length) out.set(doc, kept);
       }
       return out;
@@ -127,10 +214,7 @@ function spansOf(n: SpanNode, fields: Map<string, FieldPostings>): Spans {
       const out: Spans = new Map();
       for (const [doc, bigs] of big) {
         const ls = little.get(doc) ?? [];
-        const inside = (b: Span, l: Span) => b[0] <= l[0] && l[1] <= b[1];
-        const kept = n.kind === "containing"
-          ? bigs.filter((b) => ls.some((l) => inside(b, l)))
-          : ls.filter((l) => bigs.some((b) => inside(b, l)));
+        const kept = n.kind === "containing" ? containing(bigs, ls) : within(bigs, ls);
         if (kept.length) out.set(doc, kept);
       }
       return out;

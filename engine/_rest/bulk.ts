@@ -1,5 +1,6 @@
 // POST /_bulk and /{index}/_bulk: NDJSON actions executed in order, one item result each.
 
+import { admit, bulkCost } from "./indexing_pressure.ts";
 import { sourceOut } from "../_index/raw_source.ts";
 import {
   EngineError,
@@ -304,6 +305,19 @@ function countBulk(
 export async function bulkHandler(ctx: RequestContext): Promise<Reply> {
   const started = Date.now();
   checkWaitParams(ctx.params);
+  const release = admit(
+    ctx.state.indexingPressure,
+    ctx.state.flavour,
+    bulkCost(ctx.bodyText),
+  );
+  try {
+    return await runBulk(ctx, started);
+  } finally {
+    release();
+  }
+}
+
+async function runBulk(ctx: RequestContext, started: number): Promise<Reply> {
   const actions = parseBulk(ctx.bodyText);
   if (actions.length === 0) {
     throw validationFailed("no requests added");

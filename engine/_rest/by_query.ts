@@ -19,7 +19,7 @@ import {
 } from "./context.ts";
 import { parseSearchRequest } from "../_search/search_request.ts";
 import { searchTargets, withAliasFilter } from "./search.ts";
-import { runAsTask } from "./tasks.ts";
+import { runAsTask, type Throttle, throttleBatch } from "./tasks.ts";
 
 /** How many documents a by-query run may touch and whether conflicts abort it. */
 export interface Limits {
@@ -101,10 +101,14 @@ export function byQueryHandler(ctx: RequestContext, updating: boolean): Promise<
   const action = updating
     ? "indices:data/write/update/byquery"
     : "indices:data/write/delete/byquery";
-  return runAsTask(ctx, action, () => runByQuery(ctx, updating));
+  return runAsTask(ctx, action, (throttle) => runByQuery(ctx, updating, throttle));
 }
 
-async function runByQuery(ctx: RequestContext, updating: boolean): Promise<Reply> {
+async function runByQuery(
+  ctx: RequestContext,
+  updating: boolean,
+  throttle: Throttle,
+): Promise<Reply> {
   const started = Date.now();
   const body = readBody(ctx, updating);
   const limits = readLimits(ctx, body);
@@ -117,8 +121,20 @@ async function runByQuery(ctx: RequestContext, updating: boolean): Promise<Reply
   const counts = { total: 0, deleted: 0, updated: 0, noops: 0, version_conflicts: 0 };
   const failures: unknown[] = [];
   const touched = new Set<IndexState>();
+  const batch = intParam(ctx, "scroll_size") ?? 1000;
+  throttle.status.requests_per_second = throttle.rps;
+  let batchStarted = Date.now();
+  let inBatch = 0;
   for (const { index: name, doc } of matches) {
     if (counts.total - counts.version_conflicts >= limits.maxDocs) break;
+    if (inBatch === batch) {
+      // Between batches, as Elasticsearch's scroll pages: writes meanwhile are conflicts.
+      Object.assign(throttle.status, counts, { batches: Math.ceil(counts.total / batch) });
+      await throttleBatch(ctx.state, throttle, inBatch, batchStarted);
+      batchStarted = Date.now();
+      inBatch = 0;
+    }
+    inBatch++;
     const index = ctx.state.cluster.get(name);
     counts.total++;
     const live = index.docs.get(doc.id);
@@ -197,8 +213,8 @@ async function runByQuery(ctx: RequestContext, updating: boolean): Promise<Reply
   result.version_conflicts = counts.version_conflicts;
   result.noops = counts.noops;
   result.retries = { bulk: 0, search: 0 };
-  result.throttled_millis = 0;
-  result.requests_per_second = -1;
+  result.throttled_millis = throttle.throttledMs;
+  result.requests_per_second = throttle.rps;
   result.throttled_until_millis = 0;
   result.failures = failures;
   return { status: failures.length > 0 ? 409 : 200, body: result };

@@ -1,7 +1,14 @@
 // Handlers of GET /, _cluster/health and _cluster/settings.
 
 import { setOwn } from "../_index/own.ts";
-import { MAX_BUCKETS, MAX_CLAUSE_COUNT, MAX_OPEN_SCROLL_CONTEXT } from "../_index/limits.ts";
+import { illegalArgument } from "../_errors.ts";
+import {
+  MAX_BUCKETS,
+  MAX_CLAUSE_COUNT,
+  MAX_OPEN_PIT_CONTEXT,
+  MAX_OPEN_SCROLL_CONTEXT,
+} from "../_index/limits.ts";
+import { MAX_SHARDS_PER_NODE } from "../_state/shard_limit.ts";
 import { parseKeepAlive } from "../_search/search_api.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { nestSettings } from "../_state/settings.ts";
@@ -154,6 +161,8 @@ function flatten(
   return out;
 }
 
+const NO_SETTING = new Set(["__proto__", "constructor", "prototype"]);
+
 function applySettings(target: Record<string, unknown>, changes: Record<string, unknown>): void {
   for (const [key, value] of Object.entries(changes)) {
     if (value === null) delete target[key];
@@ -175,6 +184,15 @@ export function clusterSettingsHandler(ctx: RequestContext): Reply {
   const body = bodyObject(ctx) ?? {};
   const persistent = flatten(body.persistent);
   const transient = flatten(body.transient);
+  for (const [kind, flat] of [["persistent", persistent], ["transient", transient]] as const) {
+    for (const key of Object.keys(flat)) {
+      // The engine does not hold Elasticsearch's whole registry of cluster settings; a name
+      // that no setting can have (a JavaScript member) is refused as Elasticsearch refuses it.
+      if (key.split(".").some((part) => NO_SETTING.has(part))) {
+        throw illegalArgument(`${kind} setting [${key}], not recognized`);
+      }
+    }
+  }
   const maxKeepAlive = transient["search.max_keep_alive"] ?? persistent["search.max_keep_alive"];
   if (typeof maxKeepAlive === "string") parseKeepAlive(maxKeepAlive, "search.max_keep_alive");
   parseAutoCreate(persistent["action.auto_create_index"]);
@@ -200,6 +218,8 @@ export function clusterSettingsHandler(ctx: RequestContext): Reply {
     "search.max_open_scroll_context",
     MAX_OPEN_SCROLL_CONTEXT,
   );
+  state.search.maxOpenPitContext = limit("search.max_open_pit_context", MAX_OPEN_PIT_CONTEXT);
+  state.cluster.shardLimit.perNode = limit("cluster.max_shards_per_node", MAX_SHARDS_PER_NODE);
   const shown = (flat: Record<string, unknown>): Record<string, unknown> =>
     view(Object.fromEntries(Object.entries(flat).filter(([, v]) => v !== null)));
   return ok({ acknowledged: true, persistent: shown(persistent), transient: shown(transient) });

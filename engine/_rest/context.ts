@@ -1,5 +1,6 @@
 // What every handler receives: the engine state and the parsed request.
 
+import type { IndexingPressure } from "./indexing_pressure.ts";
 import { esError, illegalArgument, parsingError, xContentParseError } from "../_errors.ts";
 import type { SearchContexts } from "../_search/search_api.ts";
 import type { Cluster } from "../_state/cluster.ts";
@@ -27,6 +28,8 @@ export interface EngineState {
   maxContentLength?: number;
   /** Reports internal errors, one line each. */
   log?: (line: string) => void;
+  /** `indexing_pressure.memory.limit` and the bulk bytes in flight. */
+  indexingPressure: IndexingPressure;
 }
 
 /** A handler's answer: status, JSON body (or text, or nothing) and extra headers. */

@@ -7,53 +7,80 @@ import { matchPattern } from "../_index/name_pattern.ts";
 
 type Pattern = string[];
 
-function step(patterns: Pattern[], key: string): { whole: boolean; next: Pattern[] } {
+/**
+ * Where matching stands: pattern positions as `pattern * stride + position`, each once. A `**`
+ * keeps its position and may also step past its next segment; deduplicating the positions keeps
+ * many `**` linear (one entry per segment at most) rather than doubling per level.
+ */
+interface Matcher {
+  patterns: Pattern[];
+  stride: number;
+}
+
+type Positions = number[];
+
+function start(patterns: Pattern[]): { matcher: Matcher; at: Positions } {
+  const stride = Math.max(1, ...patterns.map((p) => p.length + 1));
+  return { matcher: { patterns, stride }, at: patterns.map((_, i) => i * stride) };
+}
+
+function step(m: Matcher, at: Positions, key: string): { whole: boolean; next: Positions } {
   let whole = false;
-  const next: Pattern[] = [];
-  for (const p of patterns) {
-    if (p[0] === "**") {
-      next.push(p);
-      if (p.length > 1 && matchPattern(p[1]!, key)) {
-        if (p.length === 2) whole = true;
-        else next.push(p.slice(2));
+  const seen = new Set<number>();
+  const next: Positions = [];
+  const push = (id: number) => {
+    if (!seen.has(id)) {
+      seen.add(id);
+      next.push(id);
+    }
+  };
+  for (const id of at) {
+    const p = m.patterns[Math.floor(id / m.stride)]!;
+    const pos = id % m.stride;
+    const base = id - pos;
+    if (p[pos] === "**") {
+      push(id);
+      if (p.length - pos > 1 && matchPattern(p[pos + 1]!, key)) {
+        if (p.length - pos === 2) whole = true;
+        else push(base + pos + 2);
       }
       continue;
     }
-    if (!matchPattern(p[0]!, key)) continue;
-    if (p.length === 1) whole = true;
-    else next.push(p.slice(1));
+    if (!matchPattern(p[pos]!, key)) continue;
+    if (p.length - pos === 1) whole = true;
+    else push(base + pos + 1);
   }
   return { whole, next };
 }
 
-function include(value: unknown, patterns: Pattern[]): unknown {
+function include(value: unknown, m: Matcher, patterns: Positions): unknown {
   if (value instanceof RawJson) value = parseExactJson(value.text);
   if (Array.isArray(value)) {
-    const items = value.map((v) => include(v, patterns)).filter((v) => v !== undefined);
+    const items = value.map((v) => include(v, m, patterns)).filter((v) => v !== undefined);
     return items.length > 0 ? items : undefined;
   }
   if (value === null || typeof value !== "object") return undefined;
   const out: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
-    const { whole, next } = step(patterns, key);
+    const { whole, next } = step(m, patterns, key);
     if (whole) setOwn(out, key, child);
     else if (next.length > 0) {
-      const kept = include(child, next);
+      const kept = include(child, m, next);
       if (kept !== undefined) setOwn(out, key, kept);
     }
   }
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
-function exclude(value: unknown, patterns: Pattern[]): unknown {
+function exclude(value: unknown, m: Matcher, patterns: Positions): unknown {
   if (value instanceof RawJson) value = parseExactJson(value.text);
-  if (Array.isArray(value)) return value.map((v) => exclude(v, patterns));
+  if (Array.isArray(value)) return value.map((v) => exclude(v, m, patterns));
   if (value === null || typeof value !== "object") return value;
   const out: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
-    const { whole, next } = step(patterns, key);
+    const { whole, next } = step(m, patterns, key);
     if (whole) continue;
-    setOwn(out, key, next.length > 0 ? exclude(child, next) : child);
+    setOwn(out, key, next.length > 0 ? exclude(child, m, next) : child);
   }
   return out;
 }
@@ -64,7 +91,13 @@ export function filterPath(body: unknown, filter: string): unknown {
   const includes = parts.filter((p) => !p.startsWith("-")).map((p) => p.split("."));
   const excludes = parts.filter((p) => p.startsWith("-")).map((p) => p.slice(1).split("."));
   let out = body;
-  if (includes.length > 0) out = include(out, includes) ?? {};
-  if (excludes.length > 0) out = exclude(out, excludes);
+  if (includes.length > 0) {
+    const { matcher, at } = start(includes);
+    out = include(out, matcher, at) ?? {};
+  }
+  if (excludes.length > 0) {
+    const { matcher, at } = start(excludes);
+    out = exclude(out, matcher, at);
+  }
   return out;
 }

@@ -139,15 +139,21 @@ async function readBody(request: Request, limit: number): Promise<string> {
   return new TextDecoder().decode(bytes);
 }
 
-/** Answers one request against the engine state; never throws. Echoes `X-Opaque-Id` like ES. */
+/**
+ * Answers one request against the engine state; never throws. Echoes `X-Opaque-Id` like ES.
+ * `target` is the request target as sent (path and query): routing reads its path undecoded,
+ * as Elasticsearch does, so a `%2e%2e` segment is the data `..`, never a step up; without it
+ * the path of `request.url` is read (where the URL parser has already resolved dot segments).
+ */
 export async function handle(
   state: EngineState,
   request: Request,
   method: string = request.method,
   maxContentLength?: number,
+  target?: string,
 ): Promise<Response> {
   const limit = maxContentLength ?? state.maxContentLength ?? MAX_BODY_BYTES;
-  const response = await answer(state, request, method.toUpperCase(), limit);
+  const response = await answer(state, request, method.toUpperCase(), limit, target);
   const opaqueId = request.headers.get("x-opaque-id");
   if (opaqueId !== null) response.headers.set("x-opaque-id", opaqueId);
   return response;
@@ -158,13 +164,20 @@ async function answer(
   request: Request,
   method: string,
   limit: number,
+  target: string | undefined,
 ): Promise<Response> {
   const head = method === "HEAD";
   const compat = requestedCompat(state, request.headers);
   let text = "";
   try {
     const url = new URL(request.url);
-    const path = url.pathname.replace(/\/+$/, "") || "/";
+    const query = target?.indexOf("?") ?? -1;
+    const rawPath = target === undefined || !target.startsWith("/")
+      ? url.pathname
+      : query < 0
+      ? target
+      : target.slice(0, query);
+    const path = rawPath.replace(/\/+$/, "") || "/";
     const match = ROUTER.match(method, path);
     if (match.kind === "not_found") {
       return respond(
@@ -172,7 +185,7 @@ async function answer(
         {
           status: 400,
           body: {
-            error: `no handler found for uri [${url.pathname}${url.search}] and method [${method}]`,
+            error: `no handler found for uri [${rawPath}${url.search}] and method [${method}]`,
             status: 400,
           },
         },
@@ -188,7 +201,7 @@ async function answer(
           status: 405,
           body: {
             error:
-              `Incorrect HTTP method for uri [${url.pathname}${url.search}] and method [${method}], allowed: [${
+              `Incorrect HTTP method for uri [${rawPath}${url.search}] and method [${method}], allowed: [${
                 match.allowed.join(", ")
               }]`,
             status: 405,

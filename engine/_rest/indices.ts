@@ -4,7 +4,7 @@ import { checkWholeMapping, mappingLimits } from "../_state/mapping_limits.ts";
 import { esError, illegalArgument } from "../_errors.ts";
 import { parseMappings, withMappingDefaults } from "../_state/mapping_merge.ts";
 import { flattenSettings, nestSettings } from "../_state/settings.ts";
-import { defaultsBeside } from "../_state/setting_registry.ts";
+import { checkKnownSettings, defaultsBeside } from "../_state/setting_registry.ts";
 import { bodyObject, boolParam, ok, type Reply, type RequestContext } from "./context.ts";
 import { resolveOptions, targets } from "./targets.ts";
 import { changeAliases } from "../_state/alias_changes.ts";
@@ -26,6 +26,7 @@ export function createIndexHandler(ctx: RequestContext): Reply {
     ([name, meta]) => [name, readAliasMeta(meta)] as const,
   );
   const settings = flattenSettings(body.settings ?? {});
+  checkKnownSettings(settings);
   checkWholeMapping(mappings.properties, mappingLimits(settings));
   const cluster = ctx.state.cluster;
   let name = "";
@@ -46,15 +47,20 @@ function requiresName(ctx: RequestContext): boolean {
   return value === undefined ? ctx.state.flavour === "elasticsearch" : String(value) === "true";
 }
 
+/** Refuses `_all` and wildcards in a destructive request's index list when names are required. */
+function requireNames(ctx: RequestContext): void {
+  if (requiresName(ctx) && ctx.p.index!.split(",").some((p) => p === "_all" || p.includes("*"))) {
+    throw illegalArgument("Wildcard expressions or all indices are not allowed");
+  }
+}
+
 /**
  * DELETE /{index}. Aliases are not index names here: a wildcard matches concrete indices only,
  * and a bare alias name is refused (or skipped with `ignore_unavailable`), as in Elasticsearch.
  */
 export function deleteIndexHandler(ctx: RequestContext): Reply {
   const cluster = ctx.state.cluster;
-  if (requiresName(ctx) && ctx.p.index!.split(",").some((p) => p === "_all" || p.includes("*"))) {
-    throw illegalArgument("Wildcard expressions or all indices are not allowed");
-  }
+  requireNames(ctx);
   const options = resolveOptions(ctx, { expandClosed: true, includeClosed: true });
   for (const part of ctx.p.index!.split(",")) {
     if (
@@ -164,6 +170,7 @@ export function flushHandler(ctx: RequestContext): Reply {
 
 /** POST /{index}/_close and /{index}/_open. */
 export function openCloseHandler(ctx: RequestContext, close: boolean): Reply {
+  requireNames(ctx); // Elasticsearch refuses `_open` with a wildcard as it does `_close`
   const found = targets(ctx, { includeClosed: true, expandClosed: true });
   const indices: Record<string, unknown> = {};
   for (const index of found) {

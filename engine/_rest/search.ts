@@ -81,8 +81,13 @@ export function searchHandler(ctx: RequestContext): Reply {
     );
   }
   // Elasticsearch reads the whole request before it resolves the indices: a bad parameter or
-  // body is reported even when the index does not exist.
-  parseSearchRequest(body, ctx.params);
+  // body is reported even when the index does not exist; a query that only its shards fail to
+  // build (query_string nested too deeply) fails later, on each shard of the targets.
+  try {
+    parseSearchRequest(body, ctx.params);
+  } catch (e) {
+    if (!(e instanceof EngineError && e.type === "query_shard_exception")) throw e;
+  }
   const targets = usesPit ? [] : searchTargets(ctx, ctx.p.index);
   const filtered = usesPit ? body : withAliasFilter(ctx, ctx.p.index, body);
   const boosted = resolveIndicesBoost(filtered, ctx.state.cluster, resolveOptions(ctx));

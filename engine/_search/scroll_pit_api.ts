@@ -56,6 +56,7 @@ export function openPitApi(
 ): Record<string, unknown> {
   const ms = parseKeepAlive(keepAlive);
   ctx.checkKeepAlive(ms, keepAlive);
+  if (flavour === "opensearch") ctx.checkPitRoom();
   const now = ctx.now();
   const id = ctx.addPit({
     targets: targets.map((t) => ({ ...t })),

@@ -3,7 +3,7 @@
 
 import { MAX_REQUEST_STATES, withPatternBudget } from "../_index/automaton.ts";
 import { checkClauseCount, withBucketBudget } from "../_index/limits.ts";
-import { illegalArgument, validationFailed } from "../_errors.ts";
+import { EngineError, illegalArgument, validationFailed } from "../_errors.ts";
 import { runAggregations } from "../_aggs/aggregations.ts";
 import { collect, type Collected } from "./collect.ts";
 import { searchProfile } from "./profile.ts";
@@ -73,7 +73,16 @@ function search(
   params: URLSearchParams,
 ): Record<string, unknown> {
   const started = performance.now();
-  const req = parseSearchRequest(body, params);
+  let req: SearchRequest;
+  try {
+    req = parseSearchRequest(body, params);
+  } catch (err) {
+    // A query that no shard can build (a query_string nested too deeply) fails on every shard.
+    if (err instanceof EngineError && err.type === "query_shard_exception") {
+      shardFailure(err, targets);
+    }
+    throw err;
+  }
   let sort: SortKey[] = req.sort;
   let pitId: string | undefined;
   if (req.pit) {

@@ -5,9 +5,11 @@ import type { Candidate } from "../_hits/hits_render.ts";
 import type { HitOptions } from "../_hits/hits_render.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
 import {
+  checkOpenPits,
   checkOpenScrolls,
   MAX_BUCKETS,
   MAX_CLAUSE_COUNT,
+  MAX_OPEN_PIT_CONTEXT,
   MAX_OPEN_SCROLL_CONTEXT,
 } from "../_index/limits.ts";
 
@@ -71,6 +73,8 @@ export class SearchContexts {
   maxClauseCount: number = MAX_CLAUSE_COUNT;
   /** `search.max_open_scroll_context`. */
   maxOpenScrollContext: number = MAX_OPEN_SCROLL_CONTEXT;
+  /** `search.max_open_pit_context` (OpenSearch's limit; Elasticsearch has none). */
+  maxOpenPitContext: number = MAX_OPEN_PIT_CONTEXT;
   /** Called with each scroll as it is freed (cleared or expired), for the `scroll` stats. */
   onScrollFreed: ((scroll: ScrollState, now: number) => void) | undefined;
   readonly #scrolls = new Map<string, ScrollState>();
@@ -97,6 +101,12 @@ export class SearchContexts {
       if (s.expiresAt <= now) this.#freeScroll(id, s, now);
     }
     for (const [id, p] of this.#pits) if (p.expiresAt <= now) this.#pits.delete(id);
+  }
+
+  /** Throws OpenSearch's 429 when no further point in time may be opened. */
+  checkPitRoom(): void {
+    this.#purge();
+    checkOpenPits(this.#pits.size, this.maxOpenPitContext);
   }
 
   /** Throws Elasticsearch's 429 when no further scroll may be opened. */

@@ -6,6 +6,7 @@ import { type AliasMeta, IndexState } from "./index_state.ts";
 import { validateAliasName, validateIndexName } from "./names.ts";
 import { isPattern, matchPattern } from "../_index/name_pattern.ts";
 import { type FlatSettings, validateSettings } from "./settings.ts";
+import { checkShardLimit, MAX_SHARDS_PER_NODE, type ShardLimit, shardsOf } from "./shard_limit.ts";
 import { type AutoCreate, autoCreateRefusal } from "./auto_create.ts";
 
 /** Options of index-expression resolution, as the `ignore_unavailable` family of parameters. */
@@ -41,6 +42,12 @@ export function indexNotFound(
 /** All indices of the engine. */
 export class Cluster {
   readonly indices: Map<string, IndexState> = new Map();
+  /** `cluster.max_shards_per_node` and how to word its refusal. */
+  shardLimit: ShardLimit = {
+    perNode: MAX_SHARDS_PER_NODE,
+    flavour: "elasticsearch",
+    version: "9.1.0",
+  };
   readonly now: () => number;
   /** When the cluster started (for `_cat/nodes` `uptime`). */
   readonly startedAt: number;
@@ -86,6 +93,9 @@ export class Cluster {
       );
     }
     validateSettings(settings);
+    let open = 0;
+    for (const other of this.indices.values()) if (!other.closed) open += shardsOf(other.settings);
+    checkShardLimit(this.shardLimit, open, shardsOf(settings));
     const index = new IndexState(
       name,
       { ...this.defaultIndexSettings, ...settings },

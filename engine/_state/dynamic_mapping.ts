@@ -11,7 +11,7 @@ import {
 import { own, ownOrSet, setOwn } from "../_index/own.ts";
 import { EngineError, esError, illegalArgument } from "../_errors.ts";
 import type { FieldMapping, Mappings } from "../_index/types.ts";
-import { checkValue, previewValue } from "./field_values.ts";
+import { checkValue, immenseTerm, previewValue } from "./field_values.ts";
 import {
   dynamicVectorMapping,
   isVectorType,
@@ -225,7 +225,8 @@ function visitValue(
     visitObject(walk, mapping.properties, childDynamic, value as Record<string, unknown>, path);
     return;
   }
-  const problem = checkValue(mapping.type ?? "object", value);
+  const problem = checkValue(mapping.type ?? "object", value) ??
+    immenseTerm(mapping.type, mapping.ignore_above, path.join("."), value);
   if (problem) {
     throw esError(
       walk.errorType,

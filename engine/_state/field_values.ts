@@ -60,3 +60,29 @@ export function checkValue(type: string, value: unknown): EngineError | undefine
   }
   return undefined;
 }
+
+/** Lucene's longest term, in UTF-8 bytes. */
+export const MAX_TERM_BYTES = 32766;
+
+/**
+ * Lucene's refusal of a keyword value longer than {@link MAX_TERM_BYTES} (unless `ignore_above`
+ * leaves it out of the index), else undefined.
+ */
+export function immenseTerm(
+  type: string | undefined,
+  ignoreAbove: unknown,
+  field: string,
+  value: unknown,
+): EngineError | undefined {
+  // A UTF-8 byte is at most three per UTF-16 unit: shorter strings always fit.
+  if (type !== "keyword" || typeof value !== "string" || value.length * 3 <= MAX_TERM_BYTES) {
+    return undefined;
+  }
+  if (typeof ignoreAbove === "number" && value.length > ignoreAbove) return undefined;
+  const bytes = new TextEncoder().encode(value);
+  if (bytes.length <= MAX_TERM_BYTES) return undefined;
+  const prefix = Array.from(new Int8Array(bytes.buffer, 0, 30)).join(", ");
+  return illegalArgument(
+    `Document contains at least one immense term in field="${field}" (whose UTF8 encoding is longer than the max length ${MAX_TERM_BYTES}), all of which were skipped. Please correct the analyzer to not produce such terms. The prefix of the first immense term is: '[${prefix}]...'`,
+  );
+}

@@ -1,6 +1,7 @@
 // Index settings: kept flat (`index.number_of_shards` → "1"), shown flat or nested like Elasticsearch.
 
 import { esError, illegalArgument } from "../_errors.ts";
+import { setOwn } from "../_index/own.ts";
 
 /** Flat settings map, values as strings (Elasticsearch returns setting values as strings). */
 export type FlatSettings = Record<string, string>;
@@ -31,19 +32,20 @@ export function flattenSettings(input: unknown, prefix = ""): FlatSettings {
   for (const [key, value] of Object.entries(input as Record<string, unknown>)) {
     const path = prefix ? `${prefix}.${key}` : key;
     if (value !== null && typeof value === "object" && !Array.isArray(value)) {
-      Object.assign(out, flattenSettings(value, path));
+      for (const [k, v] of Object.entries(flattenSettings(value, path))) setOwn(out, k, v);
     } else {
-      out[path] = Array.isArray(value)
-        ? value.map(String).join(",")
-        : value === null
-        ? ""
-        : String(value);
+      // Own properties: a key such as `__proto__` is a (refused) setting name, not the prototype.
+      setOwn(
+        out,
+        path,
+        Array.isArray(value) ? value.map(String).join(",") : value === null ? "" : String(value),
+      );
     }
   }
   if (prefix) return out;
   const normalized: FlatSettings = {};
   for (const [key, value] of Object.entries(out)) {
-    normalized[key.startsWith("index.") ? key : `index.${key}`] = value;
+    setOwn(normalized, key.startsWith("index.") ? key : `index.${key}`, value);
   }
   return normalized;
 }

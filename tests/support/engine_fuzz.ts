@@ -4,6 +4,7 @@
 // crash (the worker dies) is a finding.
 
 import { type FuzzRequest, generate, loadCorpus, Rng } from "./engine_fuzz_gen.ts";
+import { hostile, type HostileRequest, hostileSeed } from "./engine_fuzz_hostile.ts";
 
 export type { FuzzRequest };
 
@@ -18,6 +19,14 @@ export interface FuzzReport {
   waits: number;
   crashes: number;
   peakHeapBytes: number;
+  /** Hostile requests whose check failed afterwards (a path that reached another index). */
+  escapes: number;
+  /** Answers after which the engine's heap passed `maxHeapBytes`. */
+  heapOverruns: number;
+  /** The slowest answer, in ms. */
+  slowestMs: number;
+  /** Per hostile shape: requests sent and the slowest answer. */
+  shapes: Record<string, { requests: number; slowestMs: number }>;
   samples: Array<{ kind: string; status?: number; request: string; answer?: string }>;
   corpusBodies: number;
   millis: number;
@@ -35,6 +44,16 @@ export interface FuzzOptions {
   epoch?: number;
   /** Progress callback, every 10,000 requests. */
   progress?: (done: number, report: FuzzReport) => void;
+  /** Share of requests drawn from the hostile corpus (0 by default). */
+  hostile?: number;
+  /** Words of the long hostile document (100,000 by default). */
+  hostileWords?: number;
+  /** Scales the hostile sizes (ranges, bulk documents): 1 by default, less for a short pass. */
+  hostileScale?: number;
+  /** The heap the engine is told it has (its own isolate's by default): sizes indexing pressure. */
+  engineHeapBytes?: number;
+  /** A heap past this after an answer is a finding (none by default). */
+  maxHeapBytes?: number;
   /** Called with each finding as it happens. */
   finding?: (sample: FuzzReport["samples"][number]) => void;
 }
@@ -94,6 +113,10 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     waits: 0,
     crashes: 0,
     peakHeapBytes: 0,
+    escapes: 0,
+    heapOverruns: 0,
+    slowestMs: 0,
+    shapes: {},
     samples: [],
     corpusBodies: corpus.calls.filter((c) => c.body !== undefined).length,
     millis: 0,
@@ -130,7 +153,14 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
           resolve("crash");
         };
         const job = "reset" in r
-          ? { id: ++id, reset: true, method: "GET", url: "http://engine/", headers: {} }
+          ? {
+            id: ++id,
+            reset: true,
+            heapBytes: options.engineHeapBytes,
+            method: "GET",
+            url: "http://engine/",
+            headers: {},
+          }
           : {
             id: ++id,
             method: r.method,
@@ -146,22 +176,41 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     worker = new Worker(workerUrl, { type: "module" });
     wire();
   };
+  const hostileShare = options.hostile ?? 0;
+  const seedData = hostileShare > 0
+    ? [...SEED_DATA, ...hostileSeed(options.hostileWords)]
+    : SEED_DATA;
   const seedEngine = async () => {
     await send({ reset: true });
-    for (const r of SEED_DATA) await send(r);
+    for (const r of seedData) await send(r, Math.max(budget, 60_000));
+  };
+  const note = (sample: FuzzReport["samples"][number]) => {
+    options.finding?.(sample);
+    if (report.samples.length < 50) report.samples.push(sample);
   };
   await seedEngine();
   for (let i = 0; i < options.requests; i++) {
     if (i > 0 && i % epoch === 0) await seedEngine();
     let request: FuzzRequest;
+    let shaped: HostileRequest | undefined;
     try {
-      request = generate(rng, corpus);
+      shaped = rng.chance(hostileShare) ? hostile(rng, options.hostileScale) : undefined;
+      request = shaped ?? generate(rng, corpus);
     } catch {
       continue;
     }
+    const sentAt = performance.now();
     const answer = await send(request);
+    const tookMs = performance.now() - sentAt;
     report.requests++;
-    if (answer === "hang" && (await send({ reset: true }, budget)) !== "hang") {
+    report.slowestMs = Math.max(report.slowestMs, tookMs);
+    if (shaped) {
+      const shape = report.shapes[shaped.shape] ??= { requests: 0, slowestMs: 0 };
+      shape.requests++;
+      shape.slowestMs = Math.max(shape.slowestMs, tookMs);
+    }
+    // A hostile request waits for nothing: past the budget it is a hang.
+    if (answer === "hang" && !shaped && (await send({ reset: true }, budget)) !== "hang") {
       // The engine still answers: this request waits for something that never comes (as
       // `refresh=wait_for` on an index whose refresh is disabled waits in Elasticsearch too);
       // the fresh engine drops it.
@@ -172,9 +221,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     if (answer === "hang" || answer === "crash") {
       if (answer === "hang") report.hangs++;
       else report.crashes++;
-      const sample = { kind: answer, request: describe(request) };
-      options.finding?.(sample);
-      if (report.samples.length < 50) report.samples.push(sample);
+      note({ kind: answer, request: describe(request) });
       restart();
       await seedEngine();
       continue;
@@ -182,16 +229,32 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     const key = String(answer.status);
     report.statuses[key] = (report.statuses[key] ?? 0) + 1;
     report.peakHeapBytes = Math.max(report.peakHeapBytes, answer.heap);
+    if (options.maxHeapBytes !== undefined && answer.heap > options.maxHeapBytes) {
+      report.heapOverruns++;
+      note({ kind: "heap", status: answer.status, request: describe(request) });
+    }
+    if (shaped?.check) {
+      const check = shaped.check;
+      const after = await send(check.request);
+      if (after !== "hang" && after !== "crash" && after.status !== check.status) {
+        report.escapes++;
+        note({
+          kind: "escape",
+          status: after.status,
+          request: describe(request),
+          answer: `${describe(check.request)} -> ${after.status}`,
+        });
+        await seedEngine();
+      }
+    }
     if (answer.status >= 500 || answer.status < 0) {
       report.serverErrors++;
-      const sample = {
+      note({
         kind: answer.status < 0 ? "rejected" : "5xx",
         status: answer.status,
         request: describe(request),
         answer: `${answer.head} ${answer.log?.join(" | ") ?? ""}`,
-      };
-      options.finding?.(sample);
-      if (report.samples.length < 50) report.samples.push(sample);
+      });
     }
     if (options.progress && report.requests % 10_000 === 0) {
       report.millis = performance.now() - started;

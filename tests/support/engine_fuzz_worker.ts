@@ -4,11 +4,14 @@
 
 /// <reference lib="deno.worker" />
 
+import { getHeapStatistics } from "node:v8";
 import { Engine } from "../../engine/mod.ts";
 
 interface Job {
   id: number;
   reset?: boolean;
+  /** With `reset`: the heap the fresh engine is told it has. */
+  heapBytes?: number;
   method: string;
   url: string;
   headers: Record<string, string>;
@@ -18,14 +21,18 @@ interface Job {
 const logs: string[] = [];
 // A short refresh interval: `refresh=wait_for` answers within the budget, as it would with the
 // default one second.
-const make = () => new Engine({ refreshIntervalMs: 50, log: (line) => logs.push(line) });
+// The heap this isolate may use, as serve() tells a served engine (indexing pressure is sized
+// from it).
+const isolateHeap = getHeapStatistics().heap_size_limit;
+const make = (heapBytes = isolateHeap) =>
+  new Engine({ refreshIntervalMs: 50, heapBytes, log: (line) => logs.push(line) });
 let engine = make();
 
 self.onmessage = async (event: MessageEvent<Job>) => {
   const job = event.data;
   if (job.reset) {
     engine.close();
-    engine = make();
+    engine = make(job.heapBytes);
     self.postMessage({ id: job.id, status: 0, head: "", heap: Deno.memoryUsage().heapUsed });
     return;
   }
