@@ -78,7 +78,7 @@ export function mapResponse(
       return [rows(docTable([[decodeSegment(endpoint.segments[2]), body]]), body)];
     }
     case "cat":
-      return [rows(catTable(endpoint.segments[1] ?? "", body), body)];
+      return [rows(catTable(endpoint.segments[1] ?? "", body), body, { epochSeconds: EPOCHS })];
     case "mapping":
       return [rows(mappingTable(body), body)];
     case "settings":
@@ -107,6 +107,9 @@ export function mapResponse(
       return [count(1, keyOf(json))];
   }
 }
+
+/** `_cat` columns in epoch seconds (count, health, snapshots …). */
+const EPOCHS: readonly string[] = Object.freeze(["EPOCH", "START_EPOCH", "END_EPOCH"]);
 
 function rows(table: Table, raw: unknown, extra: ResultSetMeta = {}): Outcome {
   return { kind: "rows", table, meta: { raw, ...extra } };
