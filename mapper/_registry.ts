@@ -145,17 +145,20 @@ export class StatementRegistry {
         (name) => this.types.get(name),
         {
           ...(def.returns.has(id) ? { returns: def.returns.get(id)! } : {}),
+          ...(def.params.has(id) ? { params: def.params.get(id)! } : {}),
           ...(def.entity ? { entity: def.entity } : {}),
         },
       );
       methods.set(id, compiled);
     }
-    for (const method of def.returns.keys()) {
-      if (!file.statements.has(method)) {
-        throw new MapperError(
-          `returns names "${method}", but ${file.namespace} has no statement with that id`,
-          { mapper: type.name, method },
-        );
+    for (const [option, methods] of [["returns", def.returns], ["params", def.params]] as const) {
+      for (const method of methods.keys()) {
+        if (!file.statements.has(method)) {
+          throw new MapperError(
+            `${option} names "${method}", but ${file.namespace} has no statement with that id`,
+            { mapper: type.name, method },
+          );
+        }
       }
     }
   }

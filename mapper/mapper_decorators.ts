@@ -3,7 +3,7 @@
 
 import type { EntityClass } from "../template/mod.ts";
 import type { MapperFile } from "../xml/mod.ts";
-import { defOfMetadata, type MapperClass } from "./_mapper_def.ts";
+import { defOfMetadata, type MapperClass, setFileMethodOptions } from "./_mapper_def.ts";
 import type { Returns } from "./statement_options.ts";
 
 /**
@@ -38,6 +38,30 @@ export interface MapperOptions {
   entity?: EntityClass;
   /** The statement id prefix (default: the class name). */
   namespace?: string;
+}
+
+/**
+ * Options of {@linkcode RefMapper}: those of every mapper, plus per mapper-file statement its
+ * result shape and its parameter names.
+ *
+ * @example
+ * ```ts
+ * import type { RefMapperOptions } from "@searchvisitor/searchvisitor/mapper";
+ * import assert from "node:assert/strict";
+ *
+ * const options: RefMapperOptions = { returns: { byId: "one" }, params: { listByUserName: ["userName"] } };
+ * assert.deepEqual(options.params?.listByUserName, ["userName"]);
+ * ```
+ */
+export interface RefMapperOptions extends MapperOptions {
+  /** Result shapes of the file's statements, by method name (default by kind). */
+  returns?: Record<string, Returns>;
+  /**
+   * Names of positional parameters, by method name (dbVisitor's `@Param`): with
+   * `{ listByUserName: ["userName"] }`, `listByUserName("ann", page)` binds `#{userName}` (a
+   * `Page` argument is found wherever it stands).
+   */
+  params?: Record<string, readonly string[]>;
 }
 
 /**
@@ -93,15 +117,13 @@ export function SimpleMapper(options: MapperOptions = {}): MapperDecorator {
  */
 export function RefMapper(
   source: string | MapperFile,
-  options: MapperOptions & { returns?: Record<string, Returns> } = {},
+  options: RefMapperOptions = {},
 ): MapperDecorator {
   return (_target, context) => {
     const def = defOfMetadata(context.metadata);
     def.mark = { kind: "ref", source };
     if (options.namespace !== undefined) def.namespace = options.namespace;
     if (options.entity !== undefined) def.entity = options.entity;
-    for (const [method, shape] of Object.entries(options.returns ?? {})) {
-      def.returns.set(method, shape);
-    }
+    setFileMethodOptions(def, options, context.name ?? "RefMapper");
   };
 }

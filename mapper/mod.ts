@@ -70,6 +70,7 @@ export {
   type MapperDecorator,
   type MapperOptions,
   RefMapper,
+  type RefMapperOptions,
   SimpleMapper,
 } from "./mapper_decorators.ts";
 export { defineMapper, type MapperDefinition, type MethodDefinition } from "./define_mapper.ts";
