@@ -77,6 +77,9 @@ export { defineMapper, type MapperDefinition, type MethodDefinition } from "./de
 export type {
   InsertOptions,
   Returns,
+  ReturnsOf,
+  ShapeCheck,
+  ShapeMismatch,
   StatementKind,
   StatementOptions,
 } from "./statement_options.ts";

@@ -52,6 +52,82 @@ export type Returns =
   | "results"
   | "void";
 
+/**
+ * The shape a method's declared result must have under a `returns` (its awaited return type):
+ * `"list"` and `"results"` an array, `"one"` anything but an array, `"page"` a `PageResult`,
+ * `"number"` a number (or null), `"boolean"` a boolean, `"void"` nothing; `"value"` anything.
+ */
+type Fits<A, R> = 0 extends (1 & A) ? true // any
+  : [A] extends [never] ? true // a body of bound()
+  : R extends "list" | "results" ? [A] extends [readonly unknown[]] ? true : false
+  : R extends "one" ? [A] extends [readonly unknown[]] ? false : true
+  : R extends "page" ? [A] extends [{ readonly data: readonly unknown[] }] ? true : false
+  : R extends "number" ? [A] extends [number | null] ? true : false
+  : R extends "boolean" ? [A] extends [boolean] ? true : false
+  : R extends "void" ? [A] extends [void | undefined] ? true : false
+  : true;
+
+/**
+ * What the compiler says when a decorated method's declared result does not fit its `returns`:
+ * the method's type must also have this (impossible) member, so the mismatch is a type error
+ * that names the shape.
+ *
+ * @typeParam R The declared `returns`.
+ *
+ * @example
+ * ```ts
+ * import type { ShapeMismatch } from "@searchvisitor/searchvisitor/mapper";
+ * import assert from "node:assert/strict";
+ *
+ * const note: ShapeMismatch<"list"> = { "the declared result type does not fit returns": "list" };
+ * assert.equal(note["the declared result type does not fit returns"], "list");
+ * ```
+ */
+export interface ShapeMismatch<R extends Returns> {
+  /** The `returns` the declared result type does not fit. */
+  readonly "the declared result type does not fit returns": R;
+}
+
+/**
+ * `unknown` when method `F`'s declared result fits `R` (see {@linkcode Returns}), else a
+ * {@linkcode ShapeMismatch}; `R` = every shape (undeclared) accepts any method.
+ *
+ * @typeParam F The method.
+ * @typeParam R The declared `returns`.
+ *
+ * @example
+ * ```ts
+ * import type { ShapeCheck } from "@searchvisitor/searchvisitor/mapper";
+ * import assert from "node:assert/strict";
+ *
+ * const fits: ShapeCheck<() => Promise<string[]>, "list"> = {};
+ * assert.deepEqual(fits, {});
+ * ```
+ */
+export type ShapeCheck<F, R extends Returns> = Returns extends R ? unknown
+  : F extends (...args: never[]) => infer P
+    ? Fits<Awaited<P>, R> extends true ? unknown : ShapeMismatch<R>
+  : unknown;
+
+/**
+ * The `returns` an options object declares, or the kind's default `D`.
+ *
+ * @typeParam O The options.
+ * @typeParam D The default shape of the statement kind.
+ *
+ * @example
+ * ```ts
+ * import type { ReturnsOf } from "@searchvisitor/searchvisitor/mapper";
+ * import assert from "node:assert/strict";
+ *
+ * const shape: ReturnsOf<{ returns: "one" }, "list"> = "one";
+ * assert.equal(shape, "one");
+ * ```
+ */
+export type ReturnsOf<O, D extends Returns> = O extends
+  { readonly returns: infer R extends Returns } ? R
+  : D;
+
 /** Every `Returns` value, for checks. */
 export const RETURNS: readonly Returns[] = [
   "list",
