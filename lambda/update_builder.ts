@@ -155,7 +155,7 @@ export class UpdateBuilder<T> extends Conditions<T> {
       this.target.index,
       this.where,
       this.#values,
-      resolverOf(options),
+      resolverOf(options, this.#runtime.knownTypes(this.target.index)),
       this.#runtime.refresh,
     );
   }

@@ -11,6 +11,7 @@ import type { MapperFile } from "../xml/mod.ts";
 import { MapperError, type StatementSite } from "./errors.ts";
 import type { StatementDef, StatementKind } from "./statement_options.ts";
 import type { WriteOptions } from "./_entity_writes.ts";
+import type { LambdaOptions } from "../lambda/mod.ts";
 
 type Entry =
   | { readonly owner: MapperClass; readonly compiled: CompiledStatement }
@@ -201,6 +202,8 @@ export class StatementRegistry {
 export interface SessionSetup {
   readonly registry: StatementRegistry;
   readonly writes: WriteOptions;
+  /** Mapping options of the sessions' LambdaTemplate. */
+  readonly lambda?: LambdaOptions;
 }
 
 let pending: SessionSetup | undefined;

@@ -8,6 +8,7 @@ import { openWith, StatementRegistry } from "./_registry.ts";
 import { loadMapperFile, type LoadMapperOptions, type MapperFile } from "../xml/mod.ts";
 import type { WriteOptions } from "./_entity_writes.ts";
 import { Session } from "./session.ts";
+import type { LambdaOptions } from "../lambda/mod.ts";
 
 /**
  * Options of a {@linkcode Configuration}.
@@ -33,6 +34,19 @@ export interface ConfigurationOptions {
   types?: Record<string, EntityClass>;
   /** Macros for `@{macro, name}`. */
   macros?: Record<string, string>;
+  /**
+   * How the sessions' LambdaTemplate (BaseMapper's samples and builders) learns exact fields:
+   * `"mapping"` (default) reads each index's mapping, `"as-written"` never does.
+   */
+  fieldTypes?: LambdaOptions["fieldTypes"];
+  /**
+   * Where those mappings are cached: `"data-source"` (default, shared by every session over the
+   * data source, so a session per request costs no `GET /<index>/_mapping` each) or
+   * `"template"` (per session). Mapping changes sent through the data source invalidate it.
+   */
+  mappingCache?: LambdaOptions["mappingCache"];
+  /** How many indices' mappings that cache keeps (default 1000). */
+  maxCachedMappings?: number;
 }
 
 /**
@@ -62,6 +76,7 @@ export interface ConfigurationOptions {
 export class Configuration {
   readonly #registry = new StatementRegistry();
   readonly #writes: WriteOptions;
+  readonly #lambda: LambdaOptions;
 
   /**
    * Creates an empty configuration.
@@ -70,6 +85,12 @@ export class Configuration {
    */
   constructor(options: ConfigurationOptions = {}) {
     this.#writes = options.refresh === undefined ? {} : { refresh: options.refresh };
+    const { fieldTypes, mappingCache, maxCachedMappings } = options;
+    this.#lambda = Object.fromEntries(
+      Object.entries({ fieldTypes, mappingCache, maxCachedMappings }).filter(([, v]) =>
+        v !== undefined
+      ),
+    );
     for (const [name, type] of Object.entries(options.types ?? {})) this.registerType(name, type);
     for (const [name, text] of Object.entries(options.macros ?? {})) this.addMacro(name, text);
   }
@@ -238,7 +259,7 @@ export class Configuration {
    * ```
    */
   newSession(source: DataSource | Connection): Session {
-    const setup = { registry: this.#registry, writes: this.#writes };
+    const setup = { registry: this.#registry, writes: this.#writes, lambda: this.#lambda };
     return openWith(setup, () => new Session(source));
   }
 }

@@ -46,13 +46,13 @@ export class Session {
    * @param source A DataSource or one Connection.
    */
   constructor(source: DataSource | Connection) {
-    const { registry, writes } = takeSetup();
+    const { registry, writes, lambda } = takeSetup();
     this.#registry = registry;
     const jdbc = new JdbcTemplate(source);
     for (const [name, text] of registry.macros) jdbc.addMacro(name, text);
     this.#executor = { jdbc, source };
     this.#writes = writes;
-    this.#lambda = new LambdaTemplate(jdbc, { refresh: writes.refresh !== false });
+    this.#lambda = new LambdaTemplate(jdbc, { ...lambda, refresh: writes.refresh !== false });
   }
 
   /**

@@ -222,3 +222,58 @@ Deno.test('5. @Column({ name: "_id", primary: true }): the key is _id, never wri
   assert.equal(await posts.deleteById("p1"), 1);
   assert.equal(await posts.countAll(), 2);
 });
+
+Deno.test("12. lambda's mapping cache is per data source, bounded, invalidated by mapping changes sent through it", async () => {
+  @Table("cities")
+  class City {
+    @Column({ primary: true })
+    id = "";
+    @Column()
+    name = "";
+  }
+  const CITIES =
+    'PUT /cities {"mappings": {"properties": {"name": {"type": "text", "fields": {"raw": {"type": "keyword"}}}}}}';
+  await using f = await httpMapperFixture({}, [CITIES]);
+  await f.session.createBaseMapper(City).insert(
+    Object.assign(new City(), { id: "c1", name: "Oslo" }),
+  );
+  const mappingReads = () =>
+    f.sent.filter((s) => s.method === "GET" && s.path === "/cities/_mapping").length;
+  f.sent.length = 0;
+  for (let request = 0; request < 3; request++) {
+    const session = f.config.newSession(f.ds); // a session per request
+    const found = await session.createBaseMapper(City).listBySample({ name: "Oslo" });
+    assert.deepEqual(found.map((c) => c.id), ["c1"]);
+  }
+  assert.equal(mappingReads(), 1, "one mapping read for three sessions");
+
+  // toCommand() shows the field really sent once the mapping is known
+  const q = f.config.newSession(f.ds).lambda().query(City).eq("name", "Oslo");
+  assert.match(q.toCommand().text, /"name\.raw"/);
+  const sentSearch = f.sent.filter((s) => s.path.startsWith("/cities/_search")).at(-1)!;
+  assert.match(sentSearch.body, /"name\.raw"/);
+
+  // a mapping change sent through the data source invalidates it
+  await f.session.jdbc().execute(
+    'PUT /cities/_mapping {"properties": {"name": {"type": "text", "fields": {"exact": {"type": "keyword"}}}}}',
+  );
+  assert.doesNotMatch(q.toCommand().text, /"name\.raw"/, "stale entry not shown");
+  await f.config.newSession(f.ds).createBaseMapper(City).countBySample({ name: "Oslo" });
+  assert.equal(mappingReads(), 2);
+
+  // per template when asked, and bounded
+  await using own = await httpMapperFixture({ mappingCache: "template" }, [CITIES]);
+  for (let i = 0; i < 2; i++) {
+    await own.config.newSession(own.ds).createBaseMapper(City).countBySample({ name: "x" });
+  }
+  assert.equal(own.sent.filter((s) => s.path === "/cities/_mapping").length, 2);
+  await using small = await httpMapperFixture({ maxCachedMappings: 1 }, [
+    CITIES,
+    CITIES.replace("/cities", "/towns"),
+  ]);
+  const lambda = small.session.lambda();
+  for (const index of ["cities", "towns", "cities"]) {
+    await lambda.query(index).eq("name", "x").queryForCount();
+  }
+  assert.equal(small.sent.filter((s) => s.path.endsWith("/_mapping")).length, 3, "bounded to 1");
+});
