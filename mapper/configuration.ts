@@ -47,6 +47,32 @@ export interface ConfigurationOptions {
   mappingCache?: LambdaOptions["mappingCache"];
   /** How many indices' mappings that cache keeps (default 1000). */
   maxCachedMappings?: number;
+  /**
+   * Where mapper files named by path are read from — `@RefMapper("mappers/user.xml")`, the
+   * seed's form, and `config.loadMapper("mappers/user.xml")`: `base` is `import.meta.url` (or
+   * any URL; a directory URL ends with `/`) or an absolute directory path; `loader` / `fetch`
+   * read the file (Node's fetch reads no `file:` URLs: pass a loader such as
+   * `(url) => readFile(url, "utf8")`). A `@RefMapper` whose file is not registered yet is then
+   * loaded on its first call (once per configuration); a missing file fails that call with a
+   * `MapperLoadError` naming the URL and the base.
+   */
+  mapperFiles?: LoadMapperOptions & { base: string | URL };
+}
+
+/** A base URL from `import.meta.url`, a URL, or an absolute directory path. */
+function baseUrl(base: string | URL): URL {
+  if (base instanceof URL) return base;
+  const windows = /^[a-zA-Z]:[\\/]/.test(base);
+  if (!windows && /^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(base)) return new URL(base);
+  if (!windows && !base.startsWith("/")) {
+    throw new TypeError(
+      `mapperFiles.base "${base}" is a relative path; give import.meta.url, a URL or an absolute directory`,
+    );
+  }
+  const path = base.replaceAll("\\", "/");
+  return new URL(
+    `file://${windows ? "/" : ""}${encodeURI(path.endsWith("/") ? path : path + "/")}`,
+  );
 }
 
 /**
@@ -91,6 +117,12 @@ export class Configuration {
         v !== undefined
       ),
     );
+    if (options.mapperFiles !== undefined) {
+      this.#registry.fileOptions = {
+        ...options.mapperFiles,
+        base: baseUrl(options.mapperFiles.base),
+      };
+    }
     for (const [name, type] of Object.entries(options.types ?? {})) this.registerType(name, type);
     for (const [name, text] of Object.entries(options.macros ?? {})) this.addMacro(name, text);
   }
@@ -184,8 +216,10 @@ export class Configuration {
   /**
    * Loads a mapper file from a URL (or through `options.loader`) and registers its statements.
    *
-   * @param source The file's URL (relative ones resolve against `options.base`).
-   * @param options `fetch`, `loader`, `base` and `maxLength`, as `loadMapperFile` takes them.
+   * @param source The file's URL (relative ones resolve against `options.base`, by default the
+   *   configuration's `mapperFiles.base`).
+   * @param options `fetch`, `loader`, `base` and `maxLength`, as `loadMapperFile` takes them
+   *   (default: the configuration's `mapperFiles`).
    * @returns The parsed file.
    * @throws {MapperLoadError} When the file cannot be read; XML and definition errors name the
    *   file, line and column.
@@ -203,7 +237,7 @@ export class Configuration {
    * ```
    */
   async loadMapper(source: string | URL, options?: LoadMapperOptions): Promise<MapperFile> {
-    const file = await loadMapperFile(source, options);
+    const file = await loadMapperFile(source, options ?? this.#registry.fileOptions);
     this.addMapper(file);
     return file;
   }

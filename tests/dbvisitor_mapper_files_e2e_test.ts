@@ -105,3 +105,69 @@ Deno.test("11. the key field is the generated _id on every path, result maps inc
   }
   assert.deepEqual(streamed, [id]);
 });
+
+Deno.test('9. @RefMapper("mappers/user.xml") loads from the configuration\'s base; a missing file names the URL and the base', async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.mkdir(`${dir}/mappers`);
+    await Deno.writeTextFile(`${dir}/mappers/user.xml`, FILE);
+    @RefMapper("mappers/user.xml", { entity: UserInfo, params: { loadByName: ["userName"] } })
+    class ByPath extends BaseMapper<UserInfo> {
+      declare saveUser: (args: { info: object }) => Promise<number>;
+      declare loadByName: (userName: string) => Promise<UserInfo[]>;
+    }
+    const types = { UserInfo, UserInfo5 };
+    // a directory path
+    await using a = await httpMapperFixture({ types, mapperFiles: { base: dir } }, [MAPPING]);
+    const users = a.session.createMapper(ByPath);
+    assert.ok(users instanceof ByPath);
+    assert.equal(await users.saveUser({ info: { uid: "x", name: "ann" } }), 1);
+    assert.equal((await users.loadByName("ann")).length, 1);
+    assert.equal(await users.countAll(), 1, "BaseMapper methods work too");
+    assert.ok(a.config.hasStatement("users.saveUser"), "the file is registered once loaded");
+    const again = a.config.newSession(a.ds).createMapper(ByPath);
+    assert.equal((await again.loadByName("ann")).length, 1);
+
+    // import.meta.url of a module in that directory, read through a loader
+    const read: string[] = [];
+    await using b = await httpMapperFixture({
+      types,
+      mapperFiles: {
+        base: new URL("./main.ts", `file://${dir}/`),
+        loader: (url) => {
+          read.push(url.pathname);
+          return Deno.readTextFile(url);
+        },
+      },
+    }, [MAPPING]);
+    assert.equal(await b.session.createMapper(ByPath).saveUser({ info: { name: "bo" } }), 1);
+    assert.deepEqual(read, [`${dir}/mappers/user.xml`]);
+    // loadMapper resolves against the same base (and finds the file registered already)
+    await assert.rejects(
+      b.config.loadMapper("mappers/user.xml"),
+      /namespace "users" is already registered/,
+    );
+    assert.equal(read.length, 2);
+
+    @RefMapper("mappers/missing.xml")
+    class Missing {
+      declare all: () => Promise<unknown[]>;
+    }
+    await using c = await httpMapperFixture({ mapperFiles: { base: dir } });
+    await assert.rejects(c.session.createMapper(Missing).all(), (e: unknown) => {
+      assert.ok(e instanceof Error && e.name === "MapperLoadError", String(e));
+      assert.match(e.message, /@RefMapper\("mappers\/missing\.xml"\) of Missing: cannot load/);
+      assert.ok(e.message.includes(`file://${dir}/mappers/missing.xml`), e.message);
+      assert.ok(e.message.includes(`resolved against the base file://${dir}/`), e.message);
+      return true;
+    });
+    // without a base: the error says how to give one
+    await using d = await httpMapperFixture();
+    assert.throws(
+      () => d.session.createMapper(Missing),
+      /names no registered mapper file.*mapperFiles: \{ base: import\.meta\.url \}/,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
