@@ -79,6 +79,7 @@ export type {
   Returns,
   ReturnsOf,
   ShapeCheck,
+  ShapeFits,
   ShapeMismatch,
   StatementKind,
   StatementOptions,

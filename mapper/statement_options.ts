@@ -53,11 +53,24 @@ export type Returns =
   | "void";
 
 /**
- * The shape a method's declared result must have under a `returns` (its awaited return type):
- * `"list"` and `"results"` an array, `"one"` anything but an array, `"page"` a `PageResult`,
- * `"number"` a number (or null), `"boolean"` a boolean, `"void"` nothing; `"value"` anything.
+ * Whether an awaited result type `A` fits a `returns` `R`: `"list"` and `"results"` an array,
+ * `"one"` anything but an array, `"page"` a `PageResult`, `"number"` a number (or null),
+ * `"boolean"` a boolean, `"void"` nothing; `"value"` anything (so do `any` and `never`).
+ *
+ * @typeParam A The method's awaited result type.
+ * @typeParam R The declared `returns`.
+ *
+ * @example
+ * ```ts
+ * import type { ShapeFits } from "@searchvisitor/searchvisitor/mapper";
+ * import assert from "node:assert/strict";
+ *
+ * const list: ShapeFits<string[], "list"> = true;
+ * const one: ShapeFits<string[], "one"> = false;
+ * assert.deepEqual([list, one], [true, false]);
+ * ```
  */
-type Fits<A, R> = 0 extends (1 & A) ? true // any
+export type ShapeFits<A, R extends Returns> = 0 extends (1 & A) ? true // any
   : [A] extends [never] ? true // a body of bound()
   : R extends "list" | "results" ? [A] extends [readonly unknown[]] ? true : false
   : R extends "one" ? [A] extends [readonly unknown[]] ? false : true
@@ -106,7 +119,7 @@ export interface ShapeMismatch<R extends Returns> {
  */
 export type ShapeCheck<F, R extends Returns> = Returns extends R ? unknown
   : F extends (...args: never[]) => infer P
-    ? Fits<Awaited<P>, R> extends true ? unknown : ShapeMismatch<R>
+    ? ShapeFits<Awaited<P>, R> extends true ? unknown : ShapeMismatch<R>
   : unknown;
 
 /**
