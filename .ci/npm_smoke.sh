@@ -44,7 +44,7 @@ node fetch_node_check.mjs
 npx -y node@22 fetch_node_check.mjs
 npx -y bun fetch_node_check.mjs
 
-echo "== the README's edge path: esm/ copied next to a module, run with no permission"
+echo "== the edge path of docs/install.md: esm/ copied next to a module, run with no permission"
 mkdir "$work/edge"
 cp -r node_modules/@searchvisitor/searchvisitor/esm "$work/edge/searchvisitor"
 sed -E 's#"@searchvisitor/searchvisitor/([a-z]+)"#"./searchvisitor/\1/mod.js"#' "$root/tests/npm/edge.mjs" >"$work/edge/edge.mjs"

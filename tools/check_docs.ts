@@ -2,7 +2,11 @@
 // each published name has documentation, an explicit type and no reference to a private type.
 // New rooms are covered as soon as they are added to `exports`.
 //
+// With `--html DIR` it writes the API reference instead: `deno doc --html` of the same modules
+// into DIR (`deno task doc:html` writes dist/api/index.html).
+//
 // Usage: deno run -A tools/check_docs.ts [root]   (exit 1 with deno doc's report on any error)
+//        deno run -A tools/check_docs.ts --html DIR [root]
 
 /**
  * The exported modules of a deno.json text, deduplicated, in order.
@@ -17,20 +21,44 @@ export function exportedModules(denoJson: string): string[] {
   return [...new Set(paths)];
 }
 
+/**
+ * The `deno doc` arguments: the lint over the modules, or the HTML reference written to a folder.
+ *
+ * @param modules The exported modules.
+ * @param htmlDir Where to write the HTML reference; the lint when absent.
+ * @returns The arguments after `deno`.
+ */
+export function docArgs(modules: readonly string[], htmlDir?: string): string[] {
+  return htmlDir === undefined
+    ? ["doc", "--lint", ...modules]
+    : ["doc", "--html", "--name=searchvisitor", `--output=${htmlDir}`, ...modules];
+}
+
 if (import.meta.main) {
-  const root = Deno.args[0] ?? ".";
+  const args = [...Deno.args];
+  const htmlAt = args.indexOf("--html");
+  const htmlDir = htmlAt >= 0 ? args.splice(htmlAt, 2)[1] : undefined;
+  const root = args[0] ?? ".";
   const modules = exportedModules(await Deno.readTextFile(`${root}/deno.json`));
+  if (htmlDir !== undefined) {
+    await Deno.mkdir(htmlDir.startsWith("/") ? htmlDir : `${root}/${htmlDir}`, { recursive: true });
+  }
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["doc", "--lint", ...modules],
+    args: docArgs(modules, htmlDir),
     cwd: root,
     stdout: "piped",
     stderr: "piped",
   }).output();
   const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+  const what = htmlDir === undefined ? "doc lint" : "API reference";
   if (!out.success) {
     console.error(text.trim());
-    console.log(`doc lint failed over ${modules.length} exported module(s)`);
+    console.log(`${what} failed over ${modules.length} exported module(s)`);
     Deno.exit(1);
   }
-  console.log(`doc lint ok (${modules.length} exported modules)`);
+  console.log(
+    htmlDir === undefined
+      ? `doc lint ok (${modules.length} exported modules)`
+      : `API reference of ${modules.length} exported modules in ${htmlDir}/index.html`,
+  );
 }

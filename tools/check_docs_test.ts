@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { exportedModules } from "./check_docs.ts";
+import { docArgs, exportedModules } from "./check_docs.ts";
 
 Deno.test("every exported module of deno.json is linted once", () => {
   const json = JSON.stringify({
@@ -8,4 +8,16 @@ Deno.test("every exported module of deno.json is linted once", () => {
   assert.deepEqual(exportedModules(json), ["./mod.ts", "./driver/mod.ts"]);
   assert.deepEqual(exportedModules(JSON.stringify({ exports: "./mod.ts" })), ["./mod.ts"]);
   assert.deepEqual(exportedModules("{}"), []);
+});
+
+Deno.test("docArgs: the lint, or the HTML reference of the same modules into a folder", () => {
+  assert.deepEqual(docArgs(["./mod.ts"]), ["doc", "--lint", "./mod.ts"]);
+  assert.deepEqual(docArgs(["./mod.ts", "./driver/mod.ts"], "dist/api"), [
+    "doc",
+    "--html",
+    "--name=searchvisitor",
+    "--output=dist/api",
+    "./mod.ts",
+    "./driver/mod.ts",
+  ]);
 });

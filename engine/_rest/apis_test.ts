@@ -91,3 +91,20 @@ Deno.test("route table: optional parts expand, every route names its parameters"
   }
   assert.ok(ROUTES.some((r) => r.path === "/{index}/_explain/{id}"));
 });
+
+Deno.test("ES|QL: POST /_query is a 400 that says ES|QL is not supported, not a 405", async () => {
+  for (const engine of [new Engine(), new Engine({ flavour: "opensearch" })]) {
+    for (const path of ["/_query", "/_query/async", "/_query?format=json"]) {
+      const r = await call(engine, "POST", path, { query: "FROM logs | LIMIT 10" });
+      assert.equal(r.code, 400, path);
+      assert.equal(r.error.type, "illegal_argument_exception");
+      assert.match(r.error.reason, /ES\|QL is not supported/);
+      assert.match(r.error.root_cause[0].reason, /_search/);
+    }
+    // the API takes POST only, as in Elasticsearch: GET is a 405 that names it
+    const wrongMethod = await call(engine, "GET", "/_query");
+    assert.equal(wrongMethod.code, 405);
+    assert.match(wrongMethod.error, /allowed: \[POST\]/);
+    engine.close();
+  }
+});

@@ -177,6 +177,7 @@ export const API_PARAMS: Record<string, readonly string[]> = {
     "timeout",
   ],
   rethrottle: ["requests_per_second"],
+  esql: ["format", "delimiter", "drop_null_columns", "allow_partial_results"],
   explain: [
     ...QUERY_STRING,
     ...SOURCE,

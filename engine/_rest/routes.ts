@@ -44,6 +44,7 @@ import { fieldMappingHandler } from "./fields.ts";
 import { fieldCapsHandler } from "./field_caps.ts";
 import { mgetHandler } from "./mget.ts";
 import { api, API_PARAMS } from "./params.ts";
+import { illegalArgument } from "../_errors.ts";
 import { forceMergeHandler } from "./forcemerge.ts";
 import { Router } from "./router.ts";
 import {
@@ -86,6 +87,17 @@ function only(flavour: "elasticsearch" | "opensearch", handler: Handler): Handle
       body: { error: `no handler found for uri [${uri}] and method [${ctx.method}]`, status: 400 },
     };
   };
+}
+
+/**
+ * ES|QL (`POST /_query`, `/_query/async`): not supported. Without this route the path reads as an
+ * index named `_query` and the answer would be a 405 that says nothing about ES|QL.
+ */
+function esqlHandler(): Reply {
+  throw illegalArgument(
+    "ES|QL is not supported by the embedded engine: send the query as Query DSL to " +
+      "[/{index}/_search] (and aggregations for what STATS computes)",
+  );
 }
 
 /** One REST endpoint family: its API name (which names its query parameters), methods and paths. */
@@ -181,6 +193,8 @@ export const ROUTES: readonly RouteSpec[] = [
   route("rethrottle", "POST", "/_reindex/{task_id}/_rethrottle", rethrottleHandler),
   route("tasks", GET, "/_tasks/{task_id}", getTaskHandler),
   route("tasks_list", GET, "/_tasks", listTasksHandler),
+  route("esql", "POST", "/_query", esqlHandler),
+  route("esql", "POST", "/_query/async", esqlHandler),
   // indices
   route("indices_create", "PUT", "/{index}", createIndexHandler),
   route("indices_delete", "DELETE", "/{index}", deleteIndexHandler),

@@ -1,4 +1,4 @@
-// The README's CDN-free edge path, checked by .ci/npm_smoke.sh: the npm package's esm/ folder
+// The CDN-free edge path of docs/install.md, checked by .ci/npm_smoke.sh: the npm package's esm/ folder
 // copied next to this file as ./searchvisitor/, imported by relative paths, and run with
 // `deno run --no-prompt` (no file system, environment or network permission).
 import assert from "node:assert/strict";
