@@ -3,11 +3,16 @@
 // through LambdaTemplate's insert builder.
 
 import { type Connection, type DataSource, ResponseError } from "../driver/mod.ts";
-import { getEntityMeta, parseSeqNoVersion, toDocument } from "../template/mod.ts";
+import {
+  getEntityMeta,
+  initialValues,
+  parseSeqNoVersion,
+  setEntries,
+  toDocument,
+} from "../template/mod.ts";
 import type { Executor } from "./_statement_runner.ts";
 import { type EntityTarget, requireKey } from "./_entity_target.ts";
 import { MapperError, OptimisticLockError } from "./errors.ts";
-import { initialValues, setEntries } from "./_unset.ts";
 
 /** How BaseMapper writes refresh the index. */
 export interface WriteOptions {
@@ -96,7 +101,7 @@ async function conditional(
 }
 
 /**
- * The fields of an update: those set under the one rule of `_unset.ts` (`fields` undefined), or
+ * The fields of an update: those set under the one rule of `template/unset_fields.ts` (`fields` undefined), or
  * exactly the named ones whatever they hold (null included). A copy of the entity with only those
  * fields, so `toDocument` renames them and leaves out `update: false` fields.
  */
@@ -158,7 +163,7 @@ function checkFields(
 }
 
 /**
- * Updates an entity by key: the fields it sets (see `_unset.ts`), or exactly `fields`; 0 when
+ * Updates an entity by key: the fields it sets (see `template/unset_fields.ts`), or exactly `fields`; 0 when
  * the document does not exist.
  */
 export function updateEntity(

@@ -1,13 +1,13 @@
 // Query by sample: each set field of a sample becomes an exact `eq` condition of a lambda query
-// (`null` in a plain-object sample becomes `isNull`). "Set" follows the one rule of `_unset.ts`
+// (`null` in a plain-object sample becomes `isNull`). "Set" follows the one rule of `template/unset_fields.ts`
 // that partial updates use too: on an entity instance, fields still at the value a fresh instance
 // has (or null) are not conditions, so `new User()` with only `name` set matches by name; pass a
 // plain object ({ age: 0 }) to match a default value.
 
 import type { Conditions } from "../lambda/mod.ts";
+import { initialValues, setEntries } from "../template/mod.ts";
 import type { EntityTarget } from "./_entity_target.ts";
 import { MapperError } from "./errors.ts";
-import { initialValues, setEntries } from "./_unset.ts";
 
 function isScalar(value: unknown): value is string | number | boolean | bigint | Date {
   const t = typeof value;

@@ -70,6 +70,15 @@ Deno.test('1. update writes only what the caller set: a fresh instance\'s "", 0 
     tags: [],
   });
 
+  // lambda's updateToSample follows the same rule
+  assert.equal(await users.update().eq("uid", "u1").updateToSample(user({ age: 5 })).doUpdate(), 1);
+  assert.deepEqual(await stored(f.url, "users", "u1"), {
+    uid: "u1",
+    name: "cal",
+    age: 5,
+    tags: [],
+  });
+
   const before = f.sent.length;
   await assert.rejects(users.update(user({ uid: "u1" })), (e: unknown) => {
     assert.ok(e instanceof MapperError);
