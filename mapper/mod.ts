@@ -67,9 +67,11 @@ export {
   Update,
 } from "./statement_decorators.ts";
 export {
+  type DeclaredShapes,
   type MapperDecorator,
   type MapperOptions,
   RefMapper,
+  type RefMapperDecorator,
   type RefMapperOptions,
   SimpleMapper,
 } from "./mapper_decorators.ts";
@@ -81,6 +83,7 @@ export type {
   ShapeCheck,
   ShapeFits,
   ShapeMismatch,
+  ShapeOf,
   StatementKind,
   StatementOptions,
 } from "./statement_options.ts";

@@ -81,6 +81,29 @@ export type ShapeFits<A, R extends Returns> = 0 extends (1 & A) ? true // any
   : true;
 
 /**
+ * The widest result type a `returns` allows (the declared result must be assignable to it):
+ * `"list"`/`"results"` an array, `"page"` a `PageResult`-like `{ data }`, `"number"` a number or
+ * null, `"boolean"` a boolean, `"void"` nothing, `"one"` and `"value"` anything.
+ *
+ * @typeParam R The `returns`.
+ *
+ * @example
+ * ```ts
+ * import type { ShapeOf } from "@searchvisitor/searchvisitor/mapper";
+ * import assert from "node:assert/strict";
+ *
+ * const count: ShapeOf<"number"> = 3;
+ * assert.equal(count, 3);
+ * ```
+ */
+export type ShapeOf<R extends Returns> = R extends "list" | "results" ? readonly unknown[]
+  : R extends "page" ? { readonly data: readonly unknown[] }
+  : R extends "number" ? number | null
+  : R extends "boolean" ? boolean
+  : R extends "void" ? void | undefined
+  : unknown;
+
+/**
  * What the compiler says when a decorated method's declared result does not fit its `returns`:
  * the method's type must also have this (impossible) member, so the mismatch is a type error
  * that names the shape.

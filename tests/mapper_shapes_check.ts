@@ -11,6 +11,7 @@ import {
   type PageObject,
   type PageResult,
   Query,
+  RefMapper,
   SimpleMapper,
   Update,
 } from "../mapper/mod.ts";
@@ -101,3 +102,21 @@ export class Disagreeing {
 }
 
 assert.equal(typeof Agreeing.prototype.all, "function");
+
+// @RefMapper: the methods named in `returns` must be declared with a result that fits.
+@RefMapper("users", { returns: { byId: "one", names: "list" } })
+export class RefAgreeing {
+  declare byId: (id: string) => Promise<User | null>;
+  declare names: () => Promise<string[]>;
+  declare other: () => Promise<unknown>;
+}
+
+// @ts-expect-error names is declared "list" but the member resolves to one value
+@RefMapper("users", { returns: { names: "list" } })
+export class RefDisagreeing {
+  declare names: () => Promise<string>;
+}
+
+// @ts-expect-error returns names a method the class does not declare
+@RefMapper("users", { returns: { missing: "one" } })
+export class RefMissing {}
