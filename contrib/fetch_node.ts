@@ -22,6 +22,8 @@
  *   apart from a failure after the request was sent (`ECONNRESET`, `socket hang up`);
  * - malformed answers (a bad status line, conflicting `content-length`, a broken chunk) reject
  *   with code `ERR_INVALID_HTTP_RESPONSE`, and their socket is never reused.
+ * - a redirect is never followed, whatever `init.redirect` says: a `3xx` comes back as it is (as
+ *   `redirect: "manual"` does), and the driver raises `RedirectError` on it.
  *
  * @example
  * ```ts

@@ -11,6 +11,7 @@ export type ErrorCode =
   | "TIMEOUT"
   | "OUTCOME_UNKNOWN"
   | "INVALID_RESPONSE"
+  | "REDIRECT"
   | "RESPONSE_TOO_LARGE"
   | "UNSUPPORTED_FEATURE"
   | "BULK"
@@ -28,8 +29,8 @@ export interface ErrorOptions {
 }
 
 // User info runs to the last `@` of the token: a password may hold `#`, `?`, `/` or `@`.
-const CREDENTIALS_IN_URL = /(\b[a-z][a-z0-9+.-]*:\/\/)\S*@/gi;
-const SECRET_PARAMS = /([?&;](?:password|pass|pwd|apikey|api_key|token|bearer)=)[^&;\s]*/gi;
+// A secret runs to the next `&` (properties split on `&` only, so `;` may be part of a password).
+const SECRET_PARAMS = /([?&;](?:password|pass|pwd|apikey|api_key|token|bearer)=)[^&\s]*/gi;
 
 /**
  * Removes credentials from a URL or a piece of text: user info in URLs (`http://u:p@h`) and
@@ -51,7 +52,33 @@ const SECRET_PARAMS = /([?&;](?:password|pass|pwd|apikey|api_key|token|bearer)=)
  * ```
  */
 export function redact(text: string): string {
-  return text.replace(CREDENTIALS_IN_URL, "$1***@").replace(SECRET_PARAMS, "$1***");
+  return redactUserInfo(text).replace(SECRET_PARAMS, "$1***");
+}
+
+const SCHEME_CHAR = /[a-z0-9+.-]/i;
+const SPACE = /\s/;
+
+/**
+ * Replaces the user info of every `scheme://user:pass@` in a text with `***`: from `://` to the
+ * last `@` of the run of non-space characters. One pass (a regular expression with a leading
+ * scheme run backtracks quadratically over a long `a.a.a…` text): after each `://`, the search
+ * goes on past the end of its run.
+ */
+function redactUserInfo(text: string): string {
+  let out = "";
+  let from = 0;
+  for (let at = text.indexOf("://"); at >= 0; at = text.indexOf("://", at)) {
+    const scheme = at > 0 && SCHEME_CHAR.test(text[at - 1]!);
+    let end = at + 3;
+    while (end < text.length && !SPACE.test(text[end]!)) end++;
+    const sign = text.lastIndexOf("@", end - 1);
+    if (scheme && sign >= at + 3) {
+      out += text.slice(from, at + 3) + "***";
+      from = sign;
+    }
+    at = end;
+  }
+  return from === 0 ? text : out + text.slice(from);
 }
 
 /** Defines a non-enumerable property, so it stays out of `JSON.stringify` and logs. */

@@ -24,6 +24,7 @@ export {
   BulkError,
   type BulkItem,
   InvalidResponseError,
+  RedirectError,
   ResponseError,
   type ServerErrorCause,
 } from "./response_errors.ts";

@@ -1,6 +1,7 @@
 /**
- * Errors the server answered with: {@linkcode ResponseError} for an error status and
- * {@linkcode BulkError} for a `_bulk` request with failed items.
+ * Errors the server answered with: {@linkcode ResponseError} for an error status,
+ * {@linkcode RedirectError} for a redirect and {@linkcode BulkError} for a `_bulk` request with
+ * failed items.
  *
  * @module
  */
@@ -182,6 +183,51 @@ export class InvalidResponseError extends ResponseError {
     );
     this.contentType = contentType;
     this.excerpt = excerpt;
+  }
+}
+
+/**
+ * The server (or something in front of it) answered with a redirect (`3xx`). Elasticsearch and
+ * OpenSearch never redirect, and the driver never follows one: a `307`/`308` would send the
+ * documents or the query to another host, and a `301`/`302`/`303` would turn a write into a `GET`
+ * that reads as success. The error carries the status and the `Location` header, credentials
+ * removed; nothing was sent to that location.
+ *
+ * @example
+ * ```ts
+ * import { RedirectError, ResponseError } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const error = new RedirectError(307, "https://user:pw@elsewhere:9200/cnt/_doc?token=t0k");
+ * assert.ok(error instanceof ResponseError);
+ * assert.equal(error.code, "REDIRECT");
+ * assert.equal(error.status, 307);
+ * assert.equal(error.location, "https://***@elsewhere:9200/cnt/_doc?token=***");
+ * assert.doesNotMatch(error.message, /pw|t0k/);
+ * ```
+ */
+export class RedirectError extends ResponseError {
+  /** Always `"REDIRECT"`. */
+  override readonly code: ErrorCode = "REDIRECT";
+  /** Where the answer pointed, credentials removed; undefined when it named no location. */
+  readonly location?: string;
+
+  /**
+   * Creates the error.
+   *
+   * @param status The `3xx` status (`0` for a browser's opaque redirect).
+   * @param location The `Location` header (redacted here), or null when there was none.
+   * @param options The command and the cause.
+   */
+  constructor(status: number, location: string | null, options: ErrorOptions = {}) {
+    const where = location === null || location === "" ? undefined : redact(location);
+    super(status, "", options);
+    this.message =
+      `HTTP ${status}: the server answered with a redirect${
+        where === undefined ? "" : ` to ${where}`
+      }; redirects are never followed (Elasticsearch never redirects, so a proxy or a wrong URL ` +
+      `is in between): point the data source at the cluster's own address`;
+    if (where !== undefined) this.location = where;
   }
 }
 

@@ -102,6 +102,10 @@ export function listen(
           res.end(BAD_REQUEST);
         });
     });
+    // Elasticsearch keeps idle HTTP connections open; node's default closes them after 5 s, and
+    // a client that reuses one just as it closes (a busy machine widens that moment) sees a reset
+    // of a request the server never read. An hour outlasts the runtimes' own pool idle times.
+    server.keepAliveTimeout = 3_600_000;
     server.on("error", reject);
     server.listen(options.port, options.hostname, () => {
       port = (server.address() as AddressInfo).port;

@@ -33,6 +33,26 @@ Deno.test("serve: answers declare their length (not chunked), as Elasticsearch d
   }
 });
 
+Deno.test("serve: idle keep-alive connections stay open far longer than node's 5 s", async () => {
+  const engine = new Engine();
+  const server = await serve(engine);
+  try {
+    const { request } = await import("node:http");
+    const head = await new Promise<Record<string, unknown>>((resolve, reject) => {
+      request(`${server.url}/_cluster/health`, { headers: { connection: "keep-alive" } }, (res) => {
+        res.resume();
+        resolve(res.headers);
+      }).on("error", reject).end();
+    });
+    // node:http announces its idle timeout; 5 s (its default) races clients that reuse a socket.
+    const timeout = Number(/timeout=(\d+)/.exec(String(head["keep-alive"]))?.[1]);
+    assert.ok(timeout >= 3600, `keep-alive: ${head["keep-alive"]}`);
+  } finally {
+    await server.close();
+    engine.close();
+  }
+});
+
 Deno.test("the node:http adapter carries methods, bodies, statuses and headers", async () => {
   const engine = new Engine();
   const server = await listenNode(rawHandler(engine), {

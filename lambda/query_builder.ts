@@ -322,9 +322,10 @@ export class QueryBuilder<T> extends Conditions<T> {
   /** How many documents match: `_count` with the query only, whatever paging or order is set. */
   async queryForCount(): Promise<number> {
     const resolver = await this.#runtime.resolver(this.target.index, this.where, []);
-    return (await this.#runtime.jdbc.queryForNumber(
+    const n = await this.#runtime.jdbc.queryForNumber(
       compileCount(this.target.index, this.where, resolver),
-    )) ?? 0;
+    );
+    return n === null ? 0 : Number(n);
   }
 
   /**

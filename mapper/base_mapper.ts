@@ -365,7 +365,8 @@ export class BaseMapper<T extends object> {
    */
   countAll(): Promise<number> {
     return this.#run("countAll", async (c) => {
-      return (await c.exec.jdbc.queryForNumber("POST /{?}/_count", [c.target.index])) ?? 0;
+      const n = await c.exec.jdbc.queryForNumber("POST /{?}/_count", [c.target.index]);
+      return n === null ? 0 : Number(n);
     });
   }
 }

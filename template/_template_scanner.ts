@@ -3,12 +3,16 @@
 // splices (`${name}`) and rule calls (`@{rule, …}`). It knows where a path ends and a JSON body
 // begins, skips JSON strings (with backslash escapes and Kibana's `"""…"""`) and comments, so
 // `{"a":#{v}}`, `{"a":[1,2]}` and `?a=1&b=2` all work. A text is scanned once; plans are cached.
+// Bounded: rule calls nest at most MAX_RULE_DEPTH levels and a path has at most MAX_PATH_DEPTH
+// steps (syntax errors), so no text can exhaust the stack.
 
 import { type ArgPath, parsePath } from "./_path.ts";
 import { parseRule } from "./rules.ts";
 import {
   findClose,
   type Marker,
+  MAX_PATH_DEPTH,
+  MAX_RULE_DEPTH,
   type Mode,
   type ScanOptions,
   type Segment,
@@ -44,11 +48,17 @@ export function scan(
     const comma = raw.indexOf(",");
     const path = parsePath(comma < 0 ? raw : raw.slice(0, comma));
     if (!path) {
+      const found = raw.trim();
       syntaxError(
         text,
         from,
-        `${what} needs a name or a path like a.b[0].c, found "${raw.trim()}"`,
+        `${what} needs a name or a path like a.b[0].c, found "${
+          found.length > 60 ? found.slice(0, 60) + "…" : found
+        }"`,
       );
+    }
+    if (path.keys.length > MAX_PATH_DEPTH) {
+      syntaxError(text, from, `${what}: the path has more than ${MAX_PATH_DEPTH} steps`);
     }
     return path;
   };
@@ -220,5 +230,9 @@ function scanFragment(
   mode: Mode,
   options: ScanOptions,
 ): Segment[] {
-  return scan(text, from, to, mode, true, options);
+  const depth = (options.depth ?? 0) + 1;
+  if (depth > MAX_RULE_DEPTH) {
+    syntaxError(text, from, `rule calls nest deeper than ${MAX_RULE_DEPTH} levels`);
+  }
+  return scan(text, from, to, mode, true, { ...options, depth });
 }

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { scan } from "./_template_scanner.ts";
 import type { Segment } from "./_template_syntax.ts";
 import { bindTemplate } from "./named_binding.ts";
+import { CommandSyntaxError } from "../driver/mod.ts";
 
 const kinds = (segments: Segment[]) =>
   segments.map((s) =>
@@ -54,4 +55,36 @@ Deno.test("\\${ is a literal ${, inside and outside JSON strings", () => {
   const b = bindTemplate('POST /a/_doc {"t": "cost \\${x}", "u": ?}', [1]);
   assert.equal(b.text, 'POST /a/_doc {"t": "cost ${x}", "u": ?}');
   assert.throws(() => bindTemplate('POST /a/_doc {"t": "${x}", "u": ?}', [1]), /literal/);
+});
+
+Deno.test("depth: rule calls and paths nested 100,000 deep are CommandSyntaxErrors, not RangeErrors", () => {
+  const n = 100_000;
+  const texts = [
+    'POST /i/_search {"query": ' + "@{if, a, ".repeat(n) + "{}" + "}".repeat(n) + "}",
+    'POST /i/_search {"query": {"bool": {"filter": [' + "@{and, ".repeat(n) + "{}" +
+    "}".repeat(n) + "]}}}",
+    'POST /i/_search {"query": #{' + "a.".repeat(n) + "b}}",
+    'POST /i/_search {"query": #{a' + "[0]".repeat(n) + "}}",
+    'POST /i/_search {"ids": @{in, :a' + ".b".repeat(n) + "}}",
+  ];
+  for (const text of texts) {
+    assert.throws(
+      () => bindTemplate(text, { a: true }),
+      (e: unknown) =>
+        e instanceof CommandSyntaxError && /nest deeper than 64|more than 64 steps/.test(e.message),
+      text.slice(0, 40),
+    );
+  }
+  // At the limit they still work.
+  const inner = "@{if, a, ".repeat(63) + '{"match_all": {}}' + "}".repeat(63);
+  assert.equal(
+    bindTemplate(`POST /i/_search {"query": ${inner}}`, { a: true }).text,
+    'POST /i/_search {"query": {"match_all": {}}}',
+  );
+  assert.deepEqual(
+    bindTemplate('POST /i/_search {"q": #{' + "a.".repeat(63) + "b}}", {
+      a: JSON.parse('{"a":'.repeat(62) + '{"b": 1}' + "}".repeat(62)),
+    }).args,
+    [1],
+  );
 });

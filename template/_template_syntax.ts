@@ -22,7 +22,15 @@ export type Segment =
 export interface ScanOptions {
   /** Tagged-template mode: a `#{n}` inside a JSON string is an error, not text. */
   readonly tagged?: boolean;
+  /** How many rule calls enclose the fragment being scanned (0 at the top). */
+  readonly depth?: number;
 }
+
+/** The deepest nesting of rule calls (`@{if, a, @{and, …}}`): deeper is a syntax error. */
+export const MAX_RULE_DEPTH = 64;
+
+/** The most steps of a `#{a.b[0].c}` path: longer is a syntax error. */
+export const MAX_PATH_DEPTH = 64;
 
 /** A parsed rule call. */
 export type RuleCall =

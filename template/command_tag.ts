@@ -45,8 +45,8 @@ export interface TemplateRunner {
   queryForObject<T>(command: Command, args: undefined, type: EntityClass<T>): Promise<T | null>;
   /** At most one row as a map. */
   queryForMap(command: Command): Promise<RowMap | null>;
-  /** One number. */
-  queryForNumber(command: Command): Promise<number | null>;
+  /** One number (a bigint beyond 2^53). */
+  queryForNumber(command: Command): Promise<number | bigint | null>;
   /** Rows through a row mapper (also an extractor or a row callback, as `JdbcTemplate.query`). */
   query<T>(command: Command, args: undefined, handler: { rowMapper: RowMapper<T> }): Promise<T[]>;
   /** Runs several commands; one result per command. */
@@ -150,8 +150,8 @@ export class TemplateCommand {
     return this.#jdbc.queryForMap(this.#cmd());
   }
 
-  /** One number (`COUNT` or the only column). @returns The number, or null. */
-  queryForNumber(): Promise<number | null> {
+  /** One number (`COUNT` or the only column; a bigint beyond 2^53). @returns The number, or null. */
+  queryForNumber(): Promise<number | bigint | null> {
     return this.#jdbc.queryForNumber(this.#cmd());
   }
 

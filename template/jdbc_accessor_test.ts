@@ -45,7 +45,7 @@ Deno.test("the driver's connection is closed when the call settles, without a wa
   }
   const jdbc = new JdbcTemplate(new Recording({ nodes: ["http://es"], fetch: SEARCH }));
   assert.equal((await jdbc.queryForList("POST /i/_search")).length, 1);
-  await assert.rejects(jdbc.queryForList("PUT /i/_doc/1 {}"), IllegalStateError);
+  await assert.rejects(jdbc.queryForList("POST /i/_refresh"), IllegalStateError);
   assert.equal(opened.length, 2);
   assert.ok(opened.every((c) => c.isClosed()));
 });

@@ -316,10 +316,12 @@ export abstract class JdbcQueries extends JdbcAccessor {
 
   /**
    * Reads one number: the `COUNT` column, or the only column of the only row. No row gives null.
+   * A whole number beyond 2^53 (a `_count` of a huge index, a `long` field) comes back as the
+   * exact `bigint` the server sent, where a `number` would round; anything else as a `number`.
    *
    * @param command Template text or a bound command.
    * @param args Positional or named arguments.
-   * @returns The number, or null.
+   * @returns The number (a bigint only where a number would round), or null.
    *
    * @example
    * ```ts
@@ -331,12 +333,27 @@ export abstract class JdbcQueries extends JdbcAccessor {
    * const jdbc = new JdbcTemplate(new DataSource({ nodes: ["http://es.local"], fetch }));
    * assert.equal(await jdbc.queryForNumber("POST /users/_count"), 42);
    * assert.equal(await jdbc.queryForLong("POST /users/_count"), 42n);
+   *
+   * const huge = () =>
+   *   Promise.resolve(new Response('{"count": 9007199254740993}', {
+   *     headers: { "content-type": "application/json" },
+   *   }));
+   * const big = new JdbcTemplate(new DataSource({ nodes: ["http://es.local"], fetch: huge }));
+   * assert.equal(await big.queryForNumber("POST /users/_count"), 9007199254740993n);
    * ```
    */
-  queryForNumber(command: Command, args?: Args): Promise<number | null> {
+  queryForNumber(command: Command, args?: Args): Promise<number | bigint | null> {
     return queryRows(this, "queryForNumber", command, args, (rs, b) => {
       const value = singleValue(rs, b.text);
-      return value === null ? null : Number(value);
+      if (value === null) return null;
+      if (typeof value === "bigint") {
+        return Number.isSafeInteger(Number(value)) ? Number(value) : value;
+      }
+      if (typeof value === "string" && !/[.eE]/.test(value)) {
+        const n = Number(value);
+        return Number.isSafeInteger(n) ? n : BigInt(value);
+      }
+      return Number(value);
     });
   }
 

@@ -15,6 +15,7 @@ import { TestExpression } from "../driver/mod.ts";
 import {
   findClose,
   type Marker,
+  MAX_PATH_DEPTH,
   type Mode,
   positionOf,
   type RuleCall,
@@ -77,7 +78,11 @@ function argPath(text: string, [from, to]: [number, number], usage: string): Arg
   else if (raw.startsWith("#{") && raw.endsWith("}")) raw = raw.slice(2, -1);
   const path = parsePath(raw);
   if (!path) {
-    syntaxError(text, from, `${usage} needs an argument like :name or #{a.b}, found "${raw}"`);
+    const found = raw.length > 60 ? raw.slice(0, 60) + "…" : raw;
+    syntaxError(text, from, `${usage} needs an argument like :name or #{a.b}, found "${found}"`);
+  }
+  if (path.keys.length > MAX_PATH_DEPTH) {
+    syntaxError(text, from, `${usage}: the path has more than ${MAX_PATH_DEPTH} steps`);
   }
   return path;
 }

@@ -41,7 +41,7 @@ async function setup() {
 }
 
 async function survivors(jdbc: JdbcTemplate): Promise<number> {
-  return (await jdbc.queryForNumber("GET /users,other/_count")) ?? -1;
+  return Number((await jdbc.queryForNumber("GET /users,other/_count")) ?? -1);
 }
 
 function refused(name: string | undefined, index: number | undefined, why: RegExp) {

@@ -36,6 +36,12 @@ type Handler = (
 
 /** The most nodes one file may expand to through includes (a bound against include bombs). */
 export const MAX_NODES = 100_000;
+/**
+ * The deepest a statement may nest, tags and `<include>` chains together (the reader's default
+ * element depth): deeper is a MapperDefinitionError, whatever reader built the tree, before any
+ * recursion could exhaust the stack.
+ */
+export const MAX_STATEMENT_DEPTH = 256;
 const NAME = /^[A-Za-z_$][\w$]*$/;
 const RESERVED = new Set(["__proto__", "constructor", "prototype"]);
 
@@ -120,6 +126,7 @@ const HANDLERS: Record<string, Handler> = {
 /** Builds the nodes of one statement or fragment. */
 export class StatementBuilder {
   #nodes = 0;
+  #depth = 0;
 
   constructor(
     readonly doc: XmlDocument,
@@ -206,6 +213,20 @@ export class StatementBuilder {
 
   /** The children of `el` as pieces (texts and dynamic nodes). */
   pieces(el: XmlElement, props: Props, chain: readonly string[]): Piece[] {
+    if (this.#depth >= MAX_STATEMENT_DEPTH) {
+      this.fail(
+        `the statement nests deeper than ${MAX_STATEMENT_DEPTH} levels (tags and <include>s ` +
+          `together); flatten it`,
+        el,
+      );
+    }
+    this.#depth++;
+    const out = this.#children(el, props, chain);
+    this.#depth--;
+    return out;
+  }
+
+  #children(el: XmlElement, props: Props, chain: readonly string[]): Piece[] {
     const out: Piece[] = [];
     for (const child of el.children) {
       if (++this.#nodes > MAX_NODES) {

@@ -359,3 +359,34 @@ Deno.test("mapper file: <property> values reach tests and refids inside the frag
     /no <sql id="zz">/,
   );
 });
+
+Deno.test("mapper file: tags nested 100,000 deep and long <include> chains are MapperDefinitionErrors, whatever the reader", () => {
+  const n = 100_000;
+  const deepTags = '<mapper namespace="n"><select id="x">' + "<trim>".repeat(n) +
+    "POST /i/_search" + "</trim>".repeat(n) + "</select></mapper>";
+  // The built-in reader refuses the depth itself; a reader that allows it meets the builder's bound.
+  assert.throws(() => parseMapperFile(deepTags), /nest deeper than 256 levels/);
+  const lenient = (text: string) => readXml(text, { maxDepth: 10 * n });
+  assert.throws(
+    () => parseMapperFile(deepTags, { reader: lenient }),
+    (e: unknown) => e instanceof MapperDefinitionError && /deeper than 256 levels/.test(e.message),
+  );
+  let chain = "";
+  for (let i = 0; i < 1_000; i++) chain += `<sql id="f${i}"><include refid="f${i + 1}"/></sql>`;
+  chain += '<sql id="f1000">POST /i/_search</sql>';
+  assert.throws(
+    () =>
+      parseMapperFile(
+        `<mapper namespace="n">${chain}<select id="x"><include refid="f0"/></select></mapper>`,
+      ),
+    (e: unknown) => e instanceof MapperDefinitionError && /deeper than 256 levels/.test(e.message),
+  );
+  // A chain of 200 includes is fine.
+  let short = "";
+  for (let i = 0; i < 200; i++) short += `<sql id="f${i}"><include refid="f${i + 1}"/></sql>`;
+  short += '<sql id="f200">POST /i/_search</sql>';
+  const file = parseMapperFile(
+    `<mapper namespace="n">${short}<select id="x"><include refid="f0"/></select></mapper>`,
+  );
+  assert.equal(file.statements.get("x")!.render({}).text.trim(), "POST /i/_search");
+});

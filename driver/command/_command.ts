@@ -18,6 +18,12 @@ export interface BoundCommand {
   readonly method: Method;
   /** The path with its query string, starting with `/`, values percent-encoded. */
   readonly path: string;
+  /**
+   * The path as the command wrote it, `{?}` where values were bound: the transport decides
+   * whether a request may be re-sent from it, so no bound value changes how it is retried.
+   * Absent on commands built by hand (the bound `path` is read then).
+   */
+  readonly pathTemplate?: string;
   /** The JSON body, or NDJSON lines ending with a newline; `undefined` without a body. */
   readonly body: string | undefined;
   /** Whether the body is NDJSON (`_bulk`, `_msearch`). */

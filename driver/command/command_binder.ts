@@ -10,7 +10,7 @@ import type { ParsedCommand, ParsedScript, Slot } from "./command_tokenizer.ts";
 import { BindError, InvalidArgumentError } from "../errors.ts";
 import { applyHints } from "./hints.ts";
 import { INTEGER_HINTS } from "./_hint_scan.ts";
-import { encodeJson, encodeQueryValue } from "./value_encoder.ts";
+import { checkJsonTextDepth, encodeJson, encodeQueryValue } from "./value_encoder.ts";
 import { encodePathSegment, type PathValueOptions } from "./path_segment.ts";
 
 const NO_HINTS: Readonly<Record<string, HintValue>> = Object.freeze({});
@@ -147,6 +147,7 @@ function bindCommand(
     const bound: BoundCommand = {
       method: command.method,
       path,
+      pathTemplate: command.pathTemplate,
       body,
       ndjson: command.ndjson,
       hints,
@@ -252,6 +253,7 @@ function jsonText(text: string, index: number): string {
       { index },
     );
   }
+  checkJsonTextDepth(trimmed, index);
   return trimmed;
 }
 

@@ -184,3 +184,51 @@ Deno.test("a whole body or NDJSON line must encode to an object or array (a Date
     }
   }
 });
+
+Deno.test("a bound value nested 100,000 deep is a BindError naming the argument, not a RangeError", () => {
+  const n = 100_000;
+  let array: unknown = 1;
+  let object: unknown = 1;
+  let map: unknown = 1;
+  let set: unknown = 1;
+  for (let i = 0; i < n; i++) {
+    array = [array];
+    object = { a: object };
+    map = new Map([["a", map]]);
+    set = new Set([set]);
+  }
+  // A toJSON that hands back another such object forever.
+  const endless = { toJSON: (): unknown => endless2 };
+  const endless2 = { toJSON: (): unknown => endless };
+  const text = '{"a": "' + "x".repeat(10) + '"}';
+  const deepText = '{"a":'.repeat(n) + "1" + "}".repeat(n);
+  const cases: [string, unknown][] = [
+    ['POST /i/_search {"query": ?}', array],
+    ['POST /i/_search {"query": ?}', object],
+    ['POST /i/_search {"query": ?}', map],
+    ['POST /i/_search {"query": ?}', set],
+    ['POST /i/_search {"query": ?}', endless],
+    ["POST /i/_search ?", object],
+    ["POST /i/_search ?", deepText],
+    ["POST /_bulk\n?\n", [{ index: {} }, object]],
+    ["POST /_bulk\n?\n", '{"index":{}}\n' + deepText],
+  ];
+  for (const [command, value] of cases) {
+    assert.throws(
+      () => bindScript(parseScript(command), [value]),
+      (e: unknown) =>
+        e instanceof BindError && e.index === 1 &&
+        /argument 1.*nests deeper than 512 levels/.test(e.message),
+      command,
+    );
+  }
+  // 512 levels are fine, in values and in JSON text.
+  let ok: unknown = 1;
+  for (let i = 0; i < 511; i++) ok = [ok];
+  assert.ok(
+    bindScript(parseScript('POST /i/_search {"q": ?}'), [ok])[0]!.body!.startsWith('{"q":[[['),
+  );
+  assert.ok(bindScript(parseScript("POST /i/_search ?"), [text])[0]!.body === text);
+  const okText = '{"a":'.repeat(512) + "1" + "}".repeat(512);
+  assert.equal(bindScript(parseScript("POST /i/_search ?"), [okText])[0]!.body, okText);
+});

@@ -121,6 +121,8 @@ export interface ParsedCommand {
   readonly method: Method;
   /** Fixed chunks of `path[?query]` (starts with `/`); one more than the target slots. */
   readonly target: readonly string[];
+  /** The target as written: the chunks joined by `{?}` (what retries are decided from). */
+  readonly pathTemplate: string;
   /** Fixed chunks of the body (compact JSON or NDJSON); `undefined` when there is no body. */
   readonly body: readonly string[] | undefined;
   /** Every placeholder in argument order: hints, then target, then body. */
@@ -283,6 +285,7 @@ function tokenize(text: string): ParsedScript {
     commands.push(Object.freeze({
       method: method as Method,
       target: Object.freeze(target.chunks),
+      pathTemplate: target.chunks.join("{?}"),
       body: body ? Object.freeze(body.chunks) : undefined,
       slots: Object.freeze(slots),
       hintSlotCount,

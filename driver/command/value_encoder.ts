@@ -17,7 +17,9 @@ import { BindError } from "../errors.ts";
  *   `Set` become JSON; objects with `toJSON` go through it;
  * - `undefined` properties of objects and maps are left out (as `JSON.stringify` does);
  * - `undefined` elsewhere, `NaN`, `±Infinity`, functions, symbols, invalid dates, other typed
- *   arrays and circular objects throw a {@linkcode BindError}.
+ *   arrays, circular objects and values nested deeper than {@linkcode MAX_VALUE_DEPTH} levels
+ *   (arrays, objects, maps, sets and `toJSON` results count one each) throw a
+ *   {@linkcode BindError} before anything is sent — never a `RangeError` from the stack.
  *
  * @param value The argument.
  * @param argIndex The 1-based argument index (for error messages).
@@ -35,6 +37,10 @@ import { BindError } from "../errors.ts";
  * assert.equal(encodeJson(new Map([["a", new Set([1, 2])]]), 1), '{"a":[1,2]}');
  * assert.equal(encodeJson(new Uint8Array([104, 105]), 1), '"aGk="');
  * assert.throws(() => encodeJson(undefined, 3), /argument 3: value is undefined; pass null/);
+ *
+ * let deep: unknown = 1;
+ * for (let i = 0; i < 100_000; i++) deep = [deep];
+ * assert.throws(() => encodeJson(deep, 2), /argument 2 .*nests deeper than 512 levels/);
  * ```
  */
 export function encodeJson(value: unknown, argIndex: number): string {
@@ -67,6 +73,51 @@ export function fail(argIndex: number, at: string, problem: string): never {
   throw new BindError(`Cannot bind argument ${argIndex}${where}: ${problem}`, { index: argIndex });
 }
 
+/**
+ * The deepest nesting of a bound value (as of a command's body, and well inside the 1,000 levels
+ * Elasticsearch parses): deeper values are a BindError, found before any recursion could exhaust
+ * the stack.
+ *
+ * @example
+ * ```ts
+ * import { MAX_VALUE_DEPTH } from "./value_encoder.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(MAX_VALUE_DEPTH, 512);
+ * ```
+ */
+export const MAX_VALUE_DEPTH = 512;
+
+function tooDeep(argIndex: number, at: string): never {
+  return fail(
+    argIndex,
+    at.length > 60 ? at.slice(0, 60) + "…" : at,
+    `the value nests deeper than ${MAX_VALUE_DEPTH} levels; pass a flatter value`,
+  );
+}
+
+/**
+ * Checks that JSON text bound as a whole body (or NDJSON lines) nests at most
+ * {@linkcode MAX_VALUE_DEPTH} levels: one pass over the text, no recursion.
+ *
+ * @param text JSON text (already known to parse).
+ * @param argIndex The 1-based argument index (for error messages).
+ * @throws {BindError} When it nests deeper.
+ */
+export function checkJsonTextDepth(text: string, argIndex: number): void {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) { // a string: skip it, escapes included
+      for (i++; i < text.length && text.charCodeAt(i) !== 34; i++) {
+        if (text.charCodeAt(i) === 92) i++;
+      }
+    } else if (c === 123 || c === 91) { // { [
+      if (++depth > MAX_VALUE_DEPTH) tooDeep(argIndex, "");
+    } else if (c === 125 || c === 93) depth--; // } ]
+  }
+}
+
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
 function member(at: string, key: string): string {
@@ -76,6 +127,8 @@ function member(at: string, key: string): string {
 class JsonWriter {
   readonly argIndex: number;
   readonly stack: object[] = [];
+  /** Objects being encoded, `toJSON` results included (the stack holds only containers). */
+  depth = 0;
 
   constructor(argIndex: number) {
     this.argIndex = argIndex;
@@ -101,6 +154,14 @@ class JsonWriter {
   }
 
   object(value: object, at: string, key: string): string {
+    if (this.depth >= MAX_VALUE_DEPTH) tooDeep(this.argIndex, at);
+    this.depth++;
+    const out = this.objectText(value, at, key);
+    this.depth--;
+    return out;
+  }
+
+  objectText(value: object, at: string, key: string): string {
     if (value instanceof Date) {
       if (Number.isNaN(value.getTime())) {
         fail(this.argIndex, at, "the Date is invalid; pass a valid Date or null");

@@ -250,6 +250,10 @@ export function parseNodes(src: string): TestNode {
       } else {
         k++;
         const key = or();
+        // `user['constructor']` is `user.constructor` written with a string: refused alike.
+        if (key.kind === "literal" && typeof key.value === "string" && UNREACHABLE.has(key.value)) {
+          throw new ParseProblem(`"${key.value}" is not reachable in a test`, key.at);
+        }
         const close = expect("]", "expected ] after the index");
         node = { kind: "member", object: node, key, at: node.at, end: close.end };
       }

@@ -47,7 +47,7 @@ type Eval = (lookup: VariableLookup) => unknown;
  *
  * | Rule | Meaning |
  * |---|---|
- * | names and `.name`, `[index]` | own data properties only (`Object.hasOwn`), Map entries by key, a string's `length` and indices; `__proto__`, `constructor`, `prototype` and inherited members (methods, class getters) are unreachable; a missing step gives a missing value, not an error; `:name` is the same as `name` (the argument form of `@{}` rules) |
+ * | names and `.name`, `[index]` | own data properties only (`Object.hasOwn`), Map entries by key, a string's `length` and indices; `__proto__`, `constructor`, `prototype` and inherited members (methods, class getters) are unreachable (written as a name, `.name` or a string index such as `['constructor']` they are a syntax error; an index computed at run time reads them as missing); a missing step gives a missing value, not an error; `:name` is the same as `name` (the argument form of `@{}` rules) |
  * | `== !=` | no coercion: equal only with the same type (`"1" == 1` is false, `0 == ""` is false, `true == 1` is false); numbers and bigints by value; dates by time; missing equals `null` |
  * | `< <= > >=` | numbers with numbers, strings with strings, dates with dates; `null`/missing on either side is false; other pairs are a `BindError` |
  * | `in`, `not in` | membership in an array, Set or list literal (by `==`), a Map's keys or an object's own keys; a null container is false |
@@ -69,6 +69,11 @@ type Eval = (lookup: VariableLookup) => unknown;
  * assert.equal(new TestExpression("'1' == 1").test({}), false);
  * assert.equal(new TestExpression("status in ['open', 'held']").test({ status: "open" }), true);
  * assert.equal(new TestExpression("'*' + :q + '*'").value({ q: "ab" }), "*ab*");
+ * // The prototype chain is out of reach, however the member is written.
+ * assert.throws(() => new TestExpression("user.constructor"), /not reachable/);
+ * assert.throws(() => new TestExpression("user['constructor']"), /not reachable/);
+ * assert.throws(() => new TestExpression('user["__proto__"] != null'), /not reachable/);
+ * assert.equal(new TestExpression("user[k] == null").test({ user: {}, k: "constructor" }), true);
  * ```
  */
 export class TestExpression {

@@ -234,3 +234,39 @@ Deno.test("test language: a lookup function is the variable source", () => {
   const vars = new Map<string, unknown>([["item", { id: 2 }], ["ids", [1, 2]]]);
   assert.equal(e.test((name) => vars.get(name)), true);
 });
+
+Deno.test("test language: user['constructor'] and user['__proto__'] are refused as user.constructor is", () => {
+  const refused = [
+    "user.constructor",
+    "user['constructor']",
+    'user["constructor"]',
+    "user['__proto__']",
+    "user['__proto__'].polluted == true",
+    "user['prototype'] == null",
+    "a[0]['constructor'].name",
+    "user['constructor'] in list",
+  ];
+  for (const source of refused) {
+    assert.throws(
+      () => parseTestExpression(source),
+      (e: unknown) =>
+        e instanceof CommandSyntaxError && /"(constructor|__proto__|prototype)" is not reachable/
+          .test(e.message),
+      source,
+    );
+  }
+  // The caret points at the string, where the problem is.
+  const error = (() => {
+    try {
+      parseTestExpression("user['__proto__']");
+    } catch (e) {
+      return e as CommandSyntaxError;
+    }
+  })();
+  assert.equal(error?.column, 6);
+  // Other string indexes still read own members; a key computed at run time reads as missing.
+  assert.equal(parseTestExpression("user['name'] == 'ann'").test({ user: { name: "ann" } }), true);
+  const computed = parseTestExpression("user[k] == null");
+  assert.equal(computed.test({ user: { constructor: 1 }, k: "constructor" }), true);
+  assert.equal(computed.test({ user: {}, k: "__proto__" }), true);
+});

@@ -119,7 +119,8 @@ export class DataSource {
    * Creates a data source; no request is made until a command runs.
    *
    * @param config A connection string (`jdbc:dbvisitor:elastic://h1:9200;h2:9200?user=..`,
-   * `http(s)://[user:pass@]host:port`) or options.
+   * `http(s)://[user:pass@]host:port`) or options. Hosts are split on `;`, properties after
+   * `?` on `&` only, as dbVisitor does: `password=Zq7Pw;Kx9Vt` is one password.
    * @param overrides Options that add to or override what the string says (e.g. `fetch`).
    */
   constructor(

@@ -156,3 +156,41 @@ Deno.test("every transport tuning option is kept and shown by toJSON, unset ones
   });
   assert.equal("timeoutMs" in new DataSource({ nodes: ["http://es:9200"] }).toJSON(), false);
 });
+
+Deno.test("connection-string properties split on & only: a ; is part of the password, and no error shows half of it", async () => {
+  for (
+    const url of [
+      "jdbc:dbvisitor:elastic://h1:9200;h2:9200?user=u&password=Zq7Pw;Kx9Vt",
+      "http://h1:9200?user=u&password=Zq7Pw;Kx9Vt",
+    ]
+  ) {
+    const fake = new FakeEs();
+    const ds = new DataSource(url, { fetch: fake.fetch });
+    await (await ds.getConnection()).createStatement().execute("GET /");
+    assert.equal(
+      fake.requests[0]!.headers.get("authorization"),
+      `Basic ${btoa("u:Zq7Pw;Kx9Vt")}`,
+      url,
+    );
+    assert.doesNotMatch(`${String(ds)} ${JSON.stringify(ds)} ${Deno.inspect(ds)}`, /Zq7Pw|Kx9Vt/);
+    // A bad property after the password: the error names it, and neither half of the password.
+    const error = (() => {
+      try {
+        new DataSource(url + "&timeoutMs=soon");
+      } catch (e) {
+        return e;
+      }
+    })();
+    assert.ok(error instanceof TypeError, String(error));
+    assert.match(error.message, /timeoutMs=soon/);
+    assert.doesNotMatch(error.message, /Zq7Pw|Kx9Vt/, error.message);
+  }
+  // `;timeoutMs=1` is no longer a property: it stays in the password's value.
+  const fake = new FakeEs();
+  const ds = new DataSource("jdbc:dbvisitor:elastic://h?user=u&password=p;timeoutMs=1", {
+    fetch: fake.fetch,
+  });
+  assert.equal(ds.toJSON().timeoutMs, undefined, "no timeoutMs was set");
+  await (await ds.getConnection()).createStatement().execute("GET /");
+  assert.equal(fake.requests[0]!.headers.get("authorization"), `Basic ${btoa("u:p;timeoutMs=1")}`);
+});

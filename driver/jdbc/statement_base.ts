@@ -42,7 +42,8 @@ export interface ExecuteOptions {
   idempotent?: boolean;
 }
 
-type StatementResult = ResultSet | number;
+/** A result set, or an update count (a bigint beyond 2^53, as the server sent it). */
+type StatementResult = ResultSet | number | bigint;
 
 /**
  * The connection a statement runs on, as the statement sees it. {@linkcode Connection} is the
@@ -151,7 +152,35 @@ export abstract class StatementBase {
    */
   getUpdateCount(): number {
     const result = this.#results[this.#current];
-    return typeof result === "number" ? result : -1;
+    return result instanceof ResultSet || result === undefined ? -1 : Number(result);
+  }
+
+  /**
+   * Returns the current result when it is an update count, exactly, else -1n (JDBC's
+   * `getLargeUpdateCount`): a by-query write or `_reindex` past 2^53 documents reads as the
+   * server wrote it, where {@linkcode StatementBase.getUpdateCount} rounds to the nearest double.
+   *
+   * @returns The current update count as a bigint, or -1n.
+   *
+   * @example
+   * ```ts
+   * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+   * import assert from "node:assert/strict";
+   *
+   * const fetch = () =>
+   *   Promise.resolve(new Response('{"total":9007199254740993,"updated":9007199254740993}', {
+   *     headers: { "content-type": "application/json" },
+   *   }));
+   * await using conn = await new DataSource({ nodes: ["http://es.local"], fetch }).getConnection();
+   * const stmt = conn.createStatement();
+   * await stmt.execute('POST /huge/_update_by_query {"query": {"match_all": {}}}');
+   * assert.equal(stmt.getLargeUpdateCount(), 9007199254740993n);
+   * assert.equal(stmt.getUpdateCount(), 9007199254740992); // the nearest double
+   * ```
+   */
+  getLargeUpdateCount(): bigint {
+    const result = this.#results[this.#current];
+    return result instanceof ResultSet || result === undefined ? -1n : BigInt(result);
   }
 
   /**
@@ -259,7 +288,7 @@ export abstract class StatementBase {
         { command: commands[0]?.text },
       );
     }
-    return first ?? 0;
+    return first === undefined ? 0 : Number(first);
   }
 
   /** Adds bound single-document writes to the batch that `executeBatch` sends. */

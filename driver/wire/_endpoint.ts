@@ -64,7 +64,7 @@ function splitPath(path: string): { pathname: string; query: string } {
 }
 
 /** The value of a query-string parameter (case-insensitive name), or undefined. */
-function queryValue(query: string, name: string): string | undefined {
+export function queryValue(query: string, name: string): string | undefined {
   for (const pair of query.split("&")) {
     const eq = pair.indexOf("=");
     const key = eq < 0 ? pair : pair.slice(0, eq);
@@ -123,8 +123,13 @@ function kindOf(method: Method, s: readonly string[]): EndpointKind {
     if (doc !== undefined) return doc;
   }
   if (s.includes("_msearch")) return "msearch";
-  if (s.includes("_search")) {
-    if (s.includes("point_in_time")) return method === "DELETE" ? "write" : "read";
+  const search = s.indexOf("_search");
+  if (search >= 0) {
+    // `_search/point_in_time` and OpenSearch's `_search/pipeline` answer no hits.
+    const sub = s[search + 1];
+    if (sub === "point_in_time" || sub === "pipeline") {
+      return method === "DELETE" ? "write" : "read";
+    }
     return method === "DELETE" ? "write" : "search";
   }
   if (last === "_count") return "count";

@@ -74,6 +74,7 @@ export class Executor {
     return this.transport.request({
       method: command.method,
       path,
+      pathTemplate: command.pathTemplate,
       body: command.body,
       ndjson: command.ndjson,
       signal: options.signal,

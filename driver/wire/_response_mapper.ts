@@ -1,8 +1,18 @@
 // Turns a response into results (the "read" stage, ARCHITECTURE.md): result sets for reads, real update counts for
 // writes, a BulkError for a bulk request with failed items.
+//
+// A 2xx of the wrong shape is not success. Where an API must answer an object with a known member
+// — `hits.hits` (a list) for a search, `responses` for `_msearch`, `docs` for `_mget`, `count` for
+// `_count`, `found` for a document GET, `result` for a document write, update or delete, `items`
+// for `_bulk`, `updated`/`deleted` for the by-query APIs (unless they answer a `task`) — a JSON
+// array or an object without it is an InvalidResponseError, never 0 rows or a count of 1. When
+// the command asks for `filter_path`, the caller trimmed the answer on purpose: only the array is
+// refused, and what was filtered out reads as absent (no rows, a count of 0; a write's count is
+// then 1, as its 2xx says). Counts beyond 2^53 stay exact: `COUNT` is a bigint cell and an update
+// count a bigint (`getLargeUpdateCount`).
 
-import { BulkError, ResponseError } from "../errors.ts";
-import type { Endpoint } from "./_endpoint.ts";
+import { BulkError, InvalidResponseError, ResponseError } from "../errors.ts";
+import { type Endpoint, queryValue } from "./_endpoint.ts";
 import { parseJsonBody } from "./_json_body.ts";
 import { isJsonObject, type JsonObject } from "../_json.ts";
 import { bulkItemsOf, generatedKeys } from "./_bulk_items.ts";
@@ -20,7 +30,7 @@ import {
 /** One result of a command: rows, or an update count with the ids it wrote. */
 export type Outcome =
   | { kind: "rows"; table: Table; meta: ResultSetMeta }
-  | { kind: "count"; count: number; keys: string[] };
+  | { kind: "count"; count: number | bigint; keys: string[] };
 
 /**
  * Maps one response to its results.
@@ -50,6 +60,24 @@ export function mapResponse(
   const json: JsonObject = isJsonObject(body) ? body : {};
   const notFound = status === 404;
   const fail = () => ResponseError.fromBody(status, text, { command });
+  const shape = SHAPES[endpoint.kind];
+  if (shape !== undefined && !notFound) {
+    const trimmed = queryValue(endpoint.query, "filter_path") !== undefined;
+    const problem = Array.isArray(body)
+      ? `a JSON array came where ${shape.what} is due`
+      : trimmed
+      ? undefined
+      : shape.check(json);
+    if (problem !== undefined) {
+      throw new InvalidResponseError(
+        status,
+        contentType,
+        redactSecrets ? redactSecrets(text) : text,
+        problem,
+        { command },
+      );
+    }
+  }
   switch (endpoint.kind) {
     case "head":
       return [rows({ columns: ["STATUS"], rows: [[status]] }, body)];
@@ -63,7 +91,7 @@ export function mapResponse(
       return [rows(table, body, { hits: docs })];
     }
     case "count":
-      return [rows({ columns: ["COUNT"], rows: [[numberOr(json.count, 0)]] }, body)];
+      return [rows({ columns: ["COUNT"], rows: [[integerOr(json.count, 0)]] }, body)];
     case "doc_get": {
       if (notFound && json.found !== false) throw fail();
       const docs: [unknown, unknown][] = json.found === false ? [] : [[json._id, json._source]];
@@ -90,13 +118,11 @@ export function mapResponse(
     case "bulk":
       return [bulkCount(json, command)];
     case "update_by_query":
-      return [count(numberOr(json.updated, 0))];
+      return [count(integerOr(json.updated, 0))];
     case "delete_by_query":
-      return [count(numberOr(json.deleted, 0))];
+      return [count(integerOr(json.deleted, 0))];
     case "reindex":
-      return typeof json.total === "number"
-        ? [count(json.total)]
-        : [rows(genericTable(body), body)];
+      return isInteger(json.total) ? [count(exact(json.total))] : [rows(genericTable(body), body)];
     case "update":
       return [count(json.result === "noop" ? 0 : 1, keyOf(json))];
     case "doc_delete":
@@ -111,16 +137,89 @@ export function mapResponse(
 /** `_cat` columns in epoch seconds (count, health, snapshots …). */
 const EPOCHS: readonly string[] = Object.freeze(["EPOCH", "START_EPOCH", "END_EPOCH"]);
 
+/** What an API must answer (a 2xx of another shape is an InvalidResponseError). */
+interface Shape {
+  /** What is due, for the message: "a search response". */
+  what: string;
+  /** The problem with an object, or undefined when it has what the API must answer. */
+  check(json: JsonObject): string | undefined;
+}
+
+function shape(what: string, check: (json: JsonObject) => string | undefined): Shape {
+  return { what, check };
+}
+
+const hasHits = (json: JsonObject) =>
+  isJsonObject(json.hits) && Array.isArray(json.hits.hits)
+    ? undefined
+    : "the search response has no hits.hits list";
+
+const needs = (what: string, member: string, ok: (value: unknown) => boolean) =>
+  shape(
+    what,
+    (json) =>
+      ok(json[member])
+        ? undefined
+        : `${what} has no ${member}${member === "count" ? " number" : ""}`,
+  );
+
+const isString = (v: unknown) => typeof v === "string";
+
+/** A by-query answer: its count, or a `task` when it runs in the background. */
+const byQuery = (what: string, member: string) =>
+  shape(
+    what,
+    (json) =>
+      isInteger(json[member]) || typeof json.task === "string"
+        ? undefined
+        : `${what} has neither ${member} nor a task`,
+  );
+
+const SHAPES: Partial<Record<Endpoint["kind"], Shape>> = {
+  search: shape("a search response", hasHits),
+  msearch: shape("an _msearch response", (json) => {
+    if (!Array.isArray(json.responses)) return "the _msearch response has no responses list";
+    const k = json.responses.findIndex((r) =>
+      !isJsonObject(r) || (r.error === undefined && hasHits(r) !== undefined)
+    );
+    return k < 0 ? undefined : `_msearch response ${k + 1} is neither a search nor an error`;
+  }),
+  mget: needs("the _mget response", "docs", Array.isArray),
+  count: needs("the _count response", "count", isInteger),
+  doc_get: needs("the document response", "found", (v) => typeof v === "boolean"),
+  bulk: needs("the _bulk response", "items", Array.isArray),
+  update_by_query: byQuery("the _update_by_query response", "updated"),
+  delete_by_query: byQuery("the _delete_by_query response", "deleted"),
+  reindex: shape("a _reindex response", () => undefined),
+  update: needs("the _update response", "result", isString),
+  doc_delete: needs("the delete response", "result", isString),
+  doc_write: needs("the document write response", "result", isString),
+};
+
 function rows(table: Table, raw: unknown, extra: ResultSetMeta = {}): Outcome {
   return { kind: "rows", table, meta: { raw, ...extra } };
 }
 
-function count(n: number, keys: string[] = []): Outcome {
+function count(n: number | bigint, keys: string[] = []): Outcome {
   return { kind: "count", count: n, keys };
 }
 
 function numberOr(value: unknown, fallback: number): number {
   return typeof value === "number" ? value : fallback;
+}
+
+/** A whole number as the exact parser handed it back: a number, or a bigint beyond 2^53. */
+function isInteger(value: unknown): value is number | bigint {
+  return typeof value === "bigint" || (typeof value === "number" && Number.isInteger(value));
+}
+
+/** The value exactly: a safe integer as a number, anything larger as a bigint. */
+function exact(value: number | bigint): number | bigint {
+  return typeof value === "bigint" && Number.isSafeInteger(Number(value)) ? Number(value) : value;
+}
+
+function integerOr(value: unknown, fallback: number): number | bigint {
+  return isInteger(value) ? exact(value) : fallback;
 }
 
 function keyOf(json: JsonObject): string[] {

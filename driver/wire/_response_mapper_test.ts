@@ -58,11 +58,16 @@ Deno.test("_source of a missing document is zero rows; a missing index is an err
   );
 });
 
-Deno.test("_reindex without total (a task) gives a row; counts default to 0", () => {
+Deno.test("_reindex without total (a task) gives a row; counts trimmed by filter_path read 0", () => {
   const task = only(map("POST", "/_reindex?wait_for_completion=false", { task: "n:1" }));
   assert.deepEqual(task.toArray(), [{ task: "n:1" }]);
-  assert.deepEqual(map("POST", "/i/_update_by_query", {}), [{ kind: "count", count: 0, keys: [] }]);
-  assert.deepEqual(map("POST", "/i/_count", {})[0]!.kind, "rows");
+  assert.deepEqual(map("POST", "/i/_update_by_query?wait_for_completion=false", { task: "n:2" }), [
+    { kind: "count", count: 0, keys: [] },
+  ]);
+  assert.deepEqual(map("POST", "/i/_update_by_query?filter_path=took", { took: 3 }), [
+    { kind: "count", count: 0, keys: [] },
+  ]);
+  assert.deepEqual(map("POST", "/i/_count?filter_path=-count", {})[0]!.kind, "rows");
   assert.deepEqual(map("PUT", "/i/_doc/7", { _id: "7", result: "updated" }), [
     { kind: "count", count: 1, keys: ["7"] },
   ]);
@@ -168,4 +173,104 @@ Deno.test("2xx garbage (truncated JSON, HTML, empty, bare value) is InvalidRespo
     assert.doesNotMatch(e.message + e.excerpt + JSON.stringify(e), /hunter2/);
     return true;
   });
+});
+
+Deno.test("a 2xx of the wrong shape is an InvalidResponseError, never 0 rows or a count of 1", () => {
+  const wrong: [Method, string, unknown][] = [
+    // A JSON array where an object is due.
+    ["POST", "/i/_search", []],
+    ["POST", "/i/_count", [{ count: 3 }]],
+    ["PUT", "/i/_doc/1", [{ result: "created" }]],
+    ["POST", "/_bulk", []],
+    ["POST", "/i/_update/1", []],
+    ["DELETE", "/i/_doc/1", []],
+    ["POST", "/i/_delete_by_query", []],
+    ["POST", "/_mget", []],
+    ["POST", "/_msearch", []],
+    ["GET", "/i/_doc/1", []],
+    ["POST", "/_reindex", []],
+    // An object without what the API must answer.
+    ["POST", "/i/_search", { took: 1 }],
+    ["POST", "/i/_search", { hits: { total: 3 } }],
+    ["POST", "/i/_search", { hits: { hits: {} } }],
+    ["POST", "/i/_count", {}],
+    ["POST", "/i/_count", { count: "3" }],
+    ["PUT", "/i/_doc/1", { acknowledged: true }],
+    ["POST", "/i/_doc", {}],
+    ["PUT", "/i/_create/1", { _id: "1" }],
+    ["POST", "/i/_update/1", { _id: "1" }],
+    ["DELETE", "/i/_doc/1", { _id: "1" }],
+    ["POST", "/_bulk", { errors: false }],
+    ["POST", "/i/_update_by_query", { total: 2 }],
+    ["POST", "/i/_delete_by_query", {}],
+    ["POST", "/_mget", { hits: [] }],
+    ["GET", "/i/_doc/1", { _id: "1" }],
+    ["POST", "/_msearch", { hits: { hits: [] } }],
+    ["POST", "/_msearch", { responses: [{ took: 1 }] }],
+  ];
+  for (const [method, path, body] of wrong) {
+    assert.throws(
+      () => map(method, path, body),
+      (e) => e instanceof InvalidResponseError && e.code === "INVALID_RESPONSE",
+      `${method} ${path} ${JSON.stringify(body)}`,
+    );
+  }
+});
+
+Deno.test("legitimate shapes stay readable: _cat, _mapping, noop, tasks, _msearch errors, filter_path", () => {
+  const ok: [Method, string, unknown][] = [
+    ["GET", "/_cat/indices", [{ index: "i" }]],
+    ["GET", "/i/_mapping", { i: { mappings: {} } }],
+    ["GET", "/_search/pipeline", { p: { request_processors: [] } }],
+    ["PUT", "/_search/pipeline/p", { acknowledged: true }],
+    ["POST", "/i/_search/point_in_time?keep_alive=1m", { pit_id: "x" }],
+    ["POST", "/i/_update/1", { _id: "1", result: "noop" }],
+    ["POST", "/i/_update/1", { _id: "1", result: "deleted" }],
+    ["POST", "/i/_update_by_query?wait_for_completion=false", { task: "n:1" }],
+    ["POST", "/i/_update_by_query", { updated: 0, total: 0 }],
+    ["POST", "/_msearch", { responses: [{ hits: { hits: [] } }, { hits: { hits: [] } }] }],
+    // filter_path: the caller trimmed the answer on purpose.
+    ["POST", "/i/_search?filter_path=aggregations", { aggregations: { n: { value: 1 } } }],
+    ["POST", "/i/_search?filter_path=hits.total", {}],
+    ["POST", "/_bulk?filter_path=errors", { errors: false }],
+    ["PUT", "/i/_doc/1?filter_path=_id", { _id: "1" }],
+  ];
+  for (const [method, path, body] of ok) map(method, path, body);
+  const noop = map("POST", "/i/_update/1", { _id: "1", result: "noop" });
+  assert.deepEqual(noop, [{ kind: "count", count: 0, keys: ["1"] }]);
+  const aggs = only(map("POST", "/i/_search?filter_path=aggregations", { aggregations: {} }));
+  assert.equal(aggs.rowCount, 0);
+  assert.deepEqual(map("PUT", "/i/_doc/1?filter_path=_id", { _id: "1" }), [
+    { kind: "count", count: 1, keys: ["1"] },
+  ]);
+  // A failed sub-search is the server's error, not a shape problem.
+  assert.throws(
+    () => map("POST", "/_msearch", { responses: [{ error: { type: "x" }, status: 400 }] }),
+    (e) => e instanceof ResponseError && !(e instanceof InvalidResponseError) && e.status === 400,
+  );
+  // An array is never a trimmed object.
+  assert.throws(() => map("POST", "/i/_search?filter_path=hits", []), InvalidResponseError);
+});
+
+Deno.test("counts past 2^53 read exactly: COUNT is a bigint cell, by-query counts bigints", () => {
+  const big = "9007199254740993"; // 2^53 + 1: a double would read ...992
+  const count = only(map("POST", "/i/_count", `{"count":${big}}`));
+  assert.ok(count.next());
+  assert.equal(count.getLong("COUNT"), BigInt(big));
+  assert.equal(count.getObject("COUNT"), BigInt(big));
+  const small = only(map("POST", "/i/_count", '{"count":7}'));
+  small.next();
+  assert.equal(small.getObject("COUNT"), 7);
+  assert.deepEqual(map("POST", "/i/_update_by_query", `{"updated":${big}}`), [
+    { kind: "count", count: BigInt(big), keys: [] },
+  ]);
+  assert.deepEqual(map("POST", "/i/_delete_by_query", `{"deleted":${big}}`), [
+    { kind: "count", count: BigInt(big), keys: [] },
+  ]);
+  assert.deepEqual(map("POST", "/_reindex", `{"total":${big}}`), [
+    { kind: "count", count: BigInt(big), keys: [] },
+  ]);
+  assert.deepEqual(map("POST", "/i/_delete_by_query", '{"deleted":4}'), [
+    { kind: "count", count: 4, keys: [] },
+  ]);
 });

@@ -104,10 +104,15 @@ export function outcomeUnknown(
   cause: unknown,
   status?: number,
 ): OutcomeUnknownError {
+  // A scroll page: the server may have moved its cursor past the page the lost answer held.
+  const advice = /^\/_search\/scroll(?:[/?]|$)/.test(req.path)
+    ? "it was not re-sent because the next page would silently skip the lost one. Start the " +
+      "scroll again (or page with a point in time and search_after, which can be re-sent)"
+    : "it was not re-sent because it is not idempotent. Read the data before writing again, " +
+      "or mark the call idempotent";
   return new OutcomeUnknownError(
     `${req.method} ${redact(req.path)} on ${redact(node)}: ${what} after the request was ` +
-      "sent, so whether the server applied it is unknown; it was not re-sent because it is " +
-      "not idempotent. Read the data before writing again, or mark the call idempotent",
+      `sent, so whether the server applied it is unknown; ${advice}`,
     { sent: true, status, node, cause, command: req.command },
   );
 }

@@ -6,7 +6,7 @@ import { redact } from "../errors.ts";
 /**
  * Removes credentials from a connection string or node URL, however malformed: everything
  * before the last `@` of the authority (user info with `#`, spaces, `?` or brackets in the
- * password) and the whole value of a secret property (up to the next `&` or `;`).
+ * password) and the whole value of a secret property (up to the next `&`: a `;` is part of it).
  */
 function redactUrl(text: string): string {
   let out = text;
@@ -18,7 +18,7 @@ function redactUrl(text: string): string {
   }
   return redact(
     out.replace(
-      /([?&;](?:user|username|password|pass|pwd|apikey|api_key|token|bearer)=)[^&;]*/gi,
+      /([?&;](?:user|username|password|pass|pwd|apikey|api_key|token|bearer)=)[^&]*/gi,
       "$1***",
     ),
   );
@@ -163,9 +163,13 @@ function nodeOf(parsed: URL, raw: string): string {
   return `${parsed.protocol}//${parsed.host}${port}${parsed.pathname}`.replace(/\/+$/, "");
 }
 
+/**
+ * The properties after `?`, split on `&` only, as dbVisitor does: a `;` belongs to the value
+ * (`password=Zq7Pw;Kx9Vt` is one password).
+ */
 function readProps(query: string): Map<string, string> {
   const props = new Map<string, string>();
-  for (const pair of query.split(/[&;]/)) {
+  for (const pair of query.split("&")) {
     const eq = pair.indexOf("=");
     if (eq < 0) continue;
     const key = safeDecode(pair.slice(0, eq)).trim().toLowerCase();

@@ -6,13 +6,21 @@
  *   rejected it before applying it; `Retry-After` is honoured).
  * - A request that **may have reached the server** (a reset or dropped connection after sending,
  *   a timeout of the attempt, `502`/`503`/`504`) is re-sent only when it is idempotent:
- *   `GET`, `HEAD`, `DELETE`, read-only `POST`s (`_search` but not `_search/scroll`, `_count`,
+ *   `GET`, `HEAD`, `DELETE` (not a conditional one), read-only `POST`s (`_search`, `_count`,
  *   `_mget`, `_msearch`, `_field_caps`, `_validate`, `_analyze`, `_explain`, `_termvectors`,
  *   `_refresh`), `PUT` of a document with an explicit id (not `_create`, `op_type=create` or a
  *   conditional `if_seq_no`/`version` write, whose second attempt would fail after the first
  *   succeeded), `PUT` of settings, mappings, aliases and templates, and any request the caller
  *   marks `idempotent`. Anything else (`POST /idx/_doc` without id, `_update`, `_bulk`, by-query
  *   writes, `_reindex`, index creation) fails with `OutcomeUnknownError`.
+ * - A **scroll page** (`GET`/`POST /_search/scroll`, the id in the body, the path or the query)
+ *   is never re-sent: the server may have moved the cursor past the page the lost answer held,
+ *   so a second attempt would silently skip it. Clearing a scroll (`DELETE`) is re-sent.
+ * - A **conditional `DELETE`** (`if_seq_no`, `if_primary_term`, `version`) is not re-sent: after a
+ *   first attempt that deleted, the second answers 409 for a delete that succeeded.
+ * - The classification reads the command **as written**, before binding (the transport is handed
+ *   the path with `{?}` where values go): a bound id that spells an endpoint
+ *   (`POST /cnt/_update/{?}` with `_search`) never makes a write look like a read.
  * - Waits are exponential with full jitter within a budget: at most `maxRetries` retries and
  *   never past the request's deadline.
  *
@@ -23,8 +31,9 @@
  * Whether sending a request twice does no more than sending it once.
  *
  * @param method The method as written.
- * @param path The path with its query string.
- * @returns True when a re-send cannot duplicate or falsify a write.
+ * @param path The path with its query string; preferably as the command wrote it, with `{?}`
+ * where bound values go, so that no bound value decides (a `{?}` segment is never an endpoint).
+ * @returns True when a re-send cannot duplicate, skip or falsify anything.
  *
  * @example
  * ```ts
@@ -37,26 +46,49 @@
  * assert.equal(isIdempotent("POST", "/_bulk"), false);
  * assert.equal(isIdempotent("POST", "/users/_search"), true);
  * assert.equal(isIdempotent("PUT", "/users/_create/1"), false);
+ * // A scroll page is never re-sent: a lost answer would be a skipped page.
+ * assert.equal(isIdempotent("GET", "/_search/scroll"), false);
+ * assert.equal(isIdempotent("GET", "/_search/scroll/c2Nyb2xs"), false);
+ * assert.equal(isIdempotent("DELETE", "/_search/scroll"), true);
+ * // A conditional delete is not re-sent; a plain one is.
+ * assert.equal(isIdempotent("DELETE", "/users/_doc/1?if_seq_no=4&if_primary_term=1"), false);
+ * assert.equal(isIdempotent("DELETE", "/users/_doc/1?version=3&version_type=external"), false);
+ * assert.equal(isIdempotent("DELETE", "/users/_doc/1"), true);
+ * // Classified as written: the bound id `_search` does not make the update a read.
+ * assert.equal(isIdempotent("POST", "/cnt/_update/{?}"), false);
+ * assert.equal(isIdempotent("PUT", "/cnt/_doc/{?}?refresh={?}"), true);
  * ```
  */
 export function isIdempotent(method: string, path: string): boolean {
-  if (method === "GET" || method === "HEAD" || method === "DELETE") return true;
-  const q = path.indexOf("?");
+  const q = queryStart(path);
   const pathname = q < 0 ? path : path.slice(0, q);
   const query = q < 0 ? "" : path.slice(q + 1);
   const s = pathname.split("/").filter((x) => x !== "");
+  if (s[0] === "_search" && s[1] === "scroll") return method === "DELETE";
+  if (method === "GET" || method === "HEAD") return true;
+  if (method === "DELETE") return !CONDITIONAL.test(query);
   const last = s.at(-1) ?? "";
   if (method === "POST") {
-    if (s.includes("scroll")) return false;
     return READ_POSTS.has(last) || (s.includes("_validate") && last === "query") ||
       (s.includes("_search") && last === "template");
   }
   if (method !== "PUT") return false;
   if (s.length === 3 && s[1] === "_doc") {
-    return !/(?:^|&)(?:op_type|if_seq_no|version)=/.test(query);
+    return !/(?:^|&)op_type=/.test(query) && !CONDITIONAL.test(query);
   }
   return s.some((segment) => IDEMPOTENT_PUTS.has(segment)) ||
     (s[0] === "_ingest" && s.length === 3);
+}
+
+/** The query parameters that make a write conditional: a second attempt would answer 409. */
+const CONDITIONAL = /(?:^|&)(?:if_seq_no|if_primary_term|version)=/;
+
+/** Where the query string starts: the first `?` that is not a `{?}` placeholder, or -1. */
+function queryStart(path: string): number {
+  for (let i = path.indexOf("?"); i >= 0; i = path.indexOf("?", i + 1)) {
+    if (path.charCodeAt(i - 1) !== 123 || path.charCodeAt(i + 1) !== 125) return i; // { }
+  }
+  return -1;
 }
 
 const READ_POSTS = new Set([

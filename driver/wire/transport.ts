@@ -8,16 +8,26 @@
  * - 429 and connect-phase failures (refused, DNS, TLS: nothing was sent) are retried for every
  *   request, honouring `Retry-After`;
  * - after a request may have reached the server (a reset or dropped connection after sending,
- *   an attempt timeout, 502/503/504) it is re-sent only when idempotent (GET, HEAD, DELETE,
- *   read-only POSTs, PUT of a document with an explicit id, settings/mapping PUTs, or marked
- *   `idempotent` by the caller); otherwise the call fails with `OutcomeUnknownError`, which
- *   says whether the request was sent;
+ *   an attempt timeout, 502/503/504) it is re-sent only when idempotent (GET, HEAD, an
+ *   unconditional DELETE, read-only POSTs, PUT of a document with an explicit id,
+ *   settings/mapping PUTs, or marked `idempotent` by the caller; never a scroll page), judged
+ *   from the request's `pathTemplate` (the command as written) when it has one; otherwise the
+ *   call fails with `OutcomeUnknownError`, which says whether the request was sent;
  * - waits are exponential with full jitter, within `maxRetries` and the request's deadline.
+ *
+ * Redirects are never followed (`redirect: "manual"` on every call): a `3xx` is a
+ * {@linkcode RedirectError} with the status and the redacted location, never retried.
  *
  * @module
  */
 
-import { ConnectionError, redact, ResponseError, ResponseTooLargeError } from "../errors.ts";
+import {
+  ConnectionError,
+  redact,
+  RedirectError,
+  ResponseError,
+  ResponseTooLargeError,
+} from "../errors.ts";
 import { NodePool } from "./_node_pool.ts";
 import { readBody, readInProcessBody, TooLarge } from "./_body_reader.ts";
 import { backoffDelay, isConnectPhase, isIdempotent, retryAfterMs } from "./retry_policy.ts";
@@ -210,7 +220,7 @@ export class Transport {
     // Worked out on the first failure only: the common path never needs it.
     let known: boolean | undefined;
     const idempotent = () =>
-      known ??= req.idempotent === true || isIdempotent(req.method, req.path);
+      known ??= req.idempotent === true || isIdempotent(req.method, req.pathTemplate ?? req.path);
     const attempts = this.#maxRetries + 1;
     const tried: string[] = [];
     let last: { error: unknown; node: string } | undefined;
@@ -230,7 +240,15 @@ export class Transport {
       try {
         // Called without `this`: a browser's fetch throws "Illegal invocation" on a foreign `this`.
         const fetchFn = this.#fetch;
-        const pending = fetchFn(node + req.path, { method, headers, body, signal });
+        // Redirects are never followed: a 307 would carry the body to another host, a 303 turn
+        // a write into a GET that reads as success.
+        const pending = fetchFn(node + req.path, {
+          method,
+          headers,
+          body,
+          signal,
+          redirect: "manual",
+        });
         res = await (this.#injected ? watch.race(pending) : pending);
       } catch (error) {
         watch.done();
@@ -254,6 +272,13 @@ export class Transport {
         continue;
       }
       const status = res.status;
+      // A browser's fetch hands back an opaque redirect (status 0) for `redirect: "manual"`.
+      if ((status >= 300 && status < 400) || res.type === "opaqueredirect") {
+        watch.done();
+        res.body?.cancel().catch(() => {});
+        events?.end(status, "", undefined);
+        throw new RedirectError(status, res.headers.get("location"), { command: req.command });
+      }
       let text: string;
       try {
         text = await (this.#inProcess

@@ -268,3 +268,48 @@ Deno.test("secrets of the authorization header are scrubbed from error bodies", 
     /Sentinel-Pw-123|ZWxhc3RpYzpTZW50aW5lbC1Qdy0xMjM/,
   );
 });
+
+Deno.test("a scroll page, a conditional DELETE and a write whose bound id spells an endpoint are sent once", async () => {
+  const once: TransportRequest[] = [
+    // A scroll page: the id in the body (GET with a body goes out as POST), the path, the query.
+    { method: "GET", path: "/_search/scroll", body: '{"scroll":"1m","scroll_id":"s"}' },
+    { method: "GET", path: "/_search/scroll/c2Nyb2xs?scroll=1m" },
+    { method: "POST", path: "/_search/scroll?scroll_id=s&scroll=1m" },
+    // Conditional deletes: a second attempt would answer 409 for a delete that succeeded.
+    { method: "DELETE", path: "/idx/_doc/1?if_seq_no=3&if_primary_term=1" },
+    { method: "DELETE", path: "/idx/_doc/1?version=7&version_type=external" },
+    // Classified as written: the id `_search` (or `_count`, `_refresh`) is a bound value.
+    { method: "POST", path: "/cnt/_update/_search", pathTemplate: "/cnt/_update/{?}" },
+    { method: "POST", path: "/cnt/_update/_count", pathTemplate: "/cnt/_update/{?}" },
+    {
+      method: "POST",
+      path: "/cnt/_update/_refresh?refresh=true",
+      pathTemplate: "/cnt/_update/{?}",
+    },
+  ];
+  for (const fault of ["reset", "502"] as const) {
+    for (const req of once) {
+      const f = faulty(fault);
+      const error = await make(f.fetch).request(req).catch((e) => e);
+      assert.ok(
+        error instanceof OutcomeUnknownError,
+        `${fault} ${req.method} ${req.path}: ${error}`,
+      );
+      assert.equal(error.sent, true);
+      assert.equal(f.calls(), 1, `${fault} ${req.method} ${req.path} was sent once`);
+    }
+    // Clearing a scroll, a plain delete and a search written as such are still re-sent.
+    for (
+      const req of [
+        { method: "DELETE", path: "/_search/scroll", body: '{"scroll_id":["s"]}' },
+        { method: "DELETE", path: "/idx/_doc/1?refresh=true" },
+        { method: "POST", path: "/cnt/_search", pathTemplate: "/{?}/_search" },
+        { method: "PUT", path: "/cnt/_doc/_search", pathTemplate: "/cnt/_doc/{?}" },
+      ] satisfies TransportRequest[]
+    ) {
+      const f = faulty(fault);
+      assert.equal((await make(f.fetch).request(req)).status, 200);
+      assert.equal(f.calls(), 2, `${fault} ${req.method} ${req.path} was re-sent`);
+    }
+  }
+});

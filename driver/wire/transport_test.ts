@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { Transport, type TransportOptions } from "./transport.ts";
-import { ConnectionError, OutcomeUnknownError, ResponseError, TimeoutError } from "../errors.ts";
+import {
+  ConnectionError,
+  OutcomeUnknownError,
+  RedirectError,
+  ResponseError,
+  TimeoutError,
+} from "../errors.ts";
 import { FakeEs } from "../../tests/support/fake_es.ts";
 
 function transport(fake: FakeEs, options: Partial<TransportOptions> = {}): Transport {
@@ -199,4 +205,34 @@ Deno.test("bad transport options are TypeErrors naming the option", () => {
   assert.throws(() => new Transport({ nodes, maxRetries: -1 }), /maxRetries must be/);
   assert.throws(() => new Transport({ nodes, retryBaseDelayMs: 1.5 }), /retryBaseDelayMs/);
   assert.throws(() => new Transport({ nodes: [] }), /at least one node/);
+});
+
+Deno.test("every fetch is asked not to follow redirects; a 3xx (or an opaque redirect) is a RedirectError, not retried", async () => {
+  const redirects: (RequestRedirect | undefined)[] = [];
+  for (const status of [301, 303, 307, 308, 0]) {
+    let calls = 0;
+    const fetch = (_url: string, init: RequestInit) => {
+      calls++;
+      redirects.push(init.redirect);
+      const res = new Response("", {
+        status: status === 0 ? 200 : status,
+        headers: status === 0 ? {} : { location: "http://u:secret@other:9200/x" },
+      });
+      // What a browser's fetch hands back for `redirect: "manual"`: type opaqueredirect, status 0.
+      if (status === 0) {
+        Object.defineProperties(res, { type: { value: "opaqueredirect" }, status: { value: 0 } });
+      }
+      return Promise.resolve(res);
+    };
+    const t = new Transport({ nodes: ["http://a:9200"], fetch, retryBaseDelayMs: 1 });
+    const error = await t.request({ method: "POST", path: "/cnt/_doc", body: "{}" }).catch((e) =>
+      e
+    );
+    assert.ok(error instanceof RedirectError, `${status}: ${error}`);
+    assert.equal(error.status, status);
+    assert.equal(error.location, status === 0 ? undefined : "http://***@other:9200/x");
+    assert.doesNotMatch(error.message, /secret/);
+    assert.equal(calls, 1, `${status} was not retried`);
+  }
+  assert.deepEqual(new Set(redirects), new Set(["manual"]));
 });

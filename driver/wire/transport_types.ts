@@ -135,6 +135,12 @@ export interface TransportRequest {
   method: Method;
   /** The path with its query string, starting with `/`. */
   path: string;
+  /**
+   * The path as the command wrote it, with `{?}` where values were bound: whether the request
+   * may be re-sent is read from it (a bound id that spells `_search` never makes an update look
+   * like a read). `path` is read when absent.
+   */
+  pathTemplate?: string;
   /** JSON or NDJSON text. */
   body?: string;
   /** True when `body` is NDJSON (`_bulk`, `_msearch`). */

@@ -15,7 +15,7 @@ const server = await serve(engine);
 const events: TransportEvent[] = [];
 const ds = new DataSource(server.url, { onEvent: (e) => events.push(e) });
 const jdbc = new JdbcTemplate(ds);
-const n: number | null = await jdbc.queryForNumber("GET /_count");
+const n: number | bigint | null = await jdbc.queryForNumber("GET /_count");
 const e: unknown = null;
 const status: number | undefined = e instanceof ResponseError ? e.status : undefined;
 const t: string = formatTable(["a"], [[1]]);
