@@ -5,6 +5,7 @@ import type { JdbcTemplate } from "../template/mod.ts";
 import type { ExactResolver, SortKey } from "./compiler.ts";
 import type { ConditionNode } from "./nodes.ts";
 import type { VectorDialect } from "./vectors.ts";
+import type { FieldTypes } from "./field_types.ts";
 
 /** The running side of a LambdaTemplate, as builders see it. */
 export interface Runtime {
@@ -12,6 +13,8 @@ export interface Runtime {
   readonly jdbc: JdbcTemplate;
   /** Whether by-query writes refresh the index first (so their count covers every write). */
   readonly refresh: boolean;
+  /** The mapping of an index if it is cached, read and current; what `toCommand()` shows. */
+  knownTypes(index: string): FieldTypes | undefined;
   /** The exact-field resolver for a command on `index` with these conditions and sort keys. */
   resolver(
     index: string,

@@ -67,7 +67,7 @@ export class DeleteBuilder<T> extends Conditions<T> {
     return compileDeleteByQuery(
       this.target.index,
       this.where,
-      resolverOf(options),
+      resolverOf(options, this.#runtime.knownTypes(this.target.index)),
       this.#runtime.refresh,
     );
   }

@@ -118,7 +118,9 @@ export function exactField(types: FieldTypes, field: string, method: string): st
 export interface ToCommandOptions {
   /**
    * Field types (from `lambda.fieldTypes(index)`): exact conditions on a text field then use its
-   * keyword sub-field, as they do when the command runs. Without it, fields are used as written.
+   * keyword sub-field, as they do when the command runs. Without it, the mapping the template
+   * has cached for the index is used (the field really sent — `await lambda.fieldTypes(index)`
+   * reads it); before any read, fields are shown as written.
    */
   readonly mapping?: FieldTypes;
   /**
@@ -128,9 +130,15 @@ export interface ToCommandOptions {
   readonly vectorDialect?: "knn" | "opensearch" | "script";
 }
 
-/** The resolver of `toCommand()`: the given mapping, or fields as written. */
-export function resolverOf(options: ToCommandOptions | undefined): ExactResolver {
-  const types = options?.mapping;
+/**
+ * The resolver of `toCommand()`: the given mapping, else the one the template has cached for the
+ * index (what the command will really send), else fields as written.
+ */
+export function resolverOf(
+  options: ToCommandOptions | undefined,
+  known?: FieldTypes,
+): ExactResolver {
+  const types = options?.mapping ?? known;
   const resolver: ExactResolver = types === undefined
     ? AS_WRITTEN
     : (f, m) => exactField(types, f, m);

@@ -5,6 +5,7 @@
 import {
   type Connection,
   type DataSource,
+  mappingEpoch,
   ResponseError,
   UnsupportedFeatureError,
 } from "../driver/mod.ts";
@@ -19,6 +20,7 @@ import { UpdateBuilder } from "./update_builder.ts";
 import { exactFields, type Runtime } from "./_runtime.ts";
 import { targetOf } from "./target.ts";
 import { hasVectorCondition, type VectorDialect } from "./vectors.ts";
+import { type CachedTypes, MappingCache, sharedMappingCache } from "./_mapping_cache.ts";
 
 /**
  * A document of a bare index: its fields (plus `_id` when read).
@@ -61,6 +63,16 @@ export interface LambdaOptions {
    */
   readonly fieldTypes?: "mapping" | "as-written";
   /**
+   * Where read mappings are kept: `"data-source"` (default) — one cache per data source (or
+   * connection), shared by every LambdaTemplate and session over it, so an app that opens a
+   * session per request reads each index's mapping once; `"template"` — this template's own.
+   * Either way a mapping change sent through the same data source (`PUT /i/_mapping`, creating
+   * or deleting the index, aliases — see `mappingEpoch`) makes the next command read it again.
+   */
+  readonly mappingCache?: "data-source" | "template";
+  /** How many indices' mappings the cache keeps, least recently used out first (default 1000). */
+  readonly maxCachedMappings?: number;
+  /**
    * How orders by vector similarity are sent. `"auto"` (default) asks the server once (`GET /`):
    * Elasticsearch 8+ gets the `knn` section, OpenSearch its `knn` query, older versions an exact
    * `script_score`. Where `GET /` is refused, Elasticsearch's `X-Elastic-Product` header on the
@@ -72,11 +84,6 @@ export interface LambdaOptions {
 
 /** How long a cached mapping is trusted for fields it does not know yet (they may be new). */
 const UNKNOWN_FIELD_RECHECK_MS = 1000;
-
-interface CachedTypes {
-  readonly types: Promise<FieldTypes>;
-  readonly at: number;
-}
 
 function isJdbcTemplate(source: unknown): source is JdbcTemplate {
   return source instanceof JdbcTemplate;
@@ -123,7 +130,8 @@ export class LambdaTemplate {
   readonly jdbc: JdbcTemplate;
   readonly #refresh: boolean;
   readonly #readMappings: boolean;
-  readonly #types = new Map<string, CachedTypes>();
+  readonly #types: MappingCache;
+  readonly #source: DataSource | Connection;
   readonly #runtime: Runtime;
   readonly #vectorDialect: VectorDialect;
   #serverDialect: Promise<Exclude<VectorDialect, "auto">> | undefined;
@@ -139,9 +147,18 @@ export class LambdaTemplate {
     this.#refresh = options.refresh ?? true;
     this.#readMappings = (options.fieldTypes ?? "mapping") === "mapping";
     this.#vectorDialect = options.vectorDialect ?? "auto";
+    this.#source = this.jdbc.source;
+    const max = options.maxCachedMappings ?? 1000;
+    if (!Number.isInteger(max) || max < 1) {
+      throw new RangeError(`maxCachedMappings must be a positive integer, got ${max}`);
+    }
+    this.#types = options.mappingCache === "template"
+      ? new MappingCache(max)
+      : sharedMappingCache(this.#source, max);
     this.#runtime = {
       jdbc: this.jdbc,
       refresh: this.#refresh,
+      knownTypes: (index) => this.#known(index),
       resolver: (index, where, sort) => this.#resolver(index, where, sort),
       vectorPlan: (index, field) => this.#vectorPlan(index, field),
       vectorFields: (index) => this.#vectorFields(index),
@@ -198,20 +215,21 @@ export class LambdaTemplate {
    */
   clearFieldTypes(index?: string): void {
     if (index === undefined) this.#types.clear();
-    else this.#types.delete(index);
+    else this.#types.drop(index);
   }
 
   #cached(index: string, fresh: boolean): CachedTypes {
-    const hit = this.#types.get(index);
+    const epoch = mappingEpoch(this.#source);
+    const hit = this.#types.get(index, epoch);
     if (hit !== undefined && !fresh) return hit;
     const types = this.jdbc.query({ text: "GET /{?}/_mapping", args: [index] }, undefined, {
       extractor: (rs) => readFieldTypes(rs.raw),
     });
-    const entry = { types, at: Date.now() };
+    const entry: CachedTypes = { types, at: Date.now(), epoch };
     this.#types.set(index, entry);
-    types.catch(() => {
-      if (this.#types.get(index) === entry) this.#types.delete(index);
-    });
+    types.then((read) => {
+      entry.resolved = read;
+    }, () => this.#types.drop(index, entry));
     return entry;
   }
 
@@ -250,6 +268,12 @@ export class LambdaTemplate {
     const out: string[] = [];
     for (const [field, t] of types) if (t.type === "dense_vector") out.push(field);
     return out;
+  }
+
+  /** The mapping of an index when it is cached, read and still current (for `toCommand()`). */
+  #known(index: string): FieldTypes | undefined {
+    if (!this.#readMappings) return undefined;
+    return this.#types.get(index, mappingEpoch(this.#source))?.resolved;
   }
 
   async #vectorPlan(

@@ -227,12 +227,19 @@ export class QueryBuilder<T> extends Conditions<T> {
         ? { similarity: options.mapping.get(order.field)!.similarity }
         : {}),
     };
-    return compileSearch(this.#spec(undefined, plan), resolverOf(options));
+    return compileSearch(
+      this.#spec(undefined, plan),
+      resolverOf(options, this.#runtime.knownTypes(this.target.index)),
+    );
   }
 
   /** The `_count` command of `queryForCount()`: the query only (no paging, order or projection). */
   toCountCommand(options?: ToCommandOptions): BoundTemplate {
-    return compileCount(this.target.index, this.where, resolverOf(options));
+    return compileCount(
+      this.target.index,
+      this.where,
+      resolverOf(options, this.#runtime.knownTypes(this.target.index)),
+    );
   }
 
   async #search<R>(size: number | undefined, read: (rs: ResultSet, text: string) => R) {

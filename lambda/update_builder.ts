@@ -1,6 +1,6 @@
 // The update builder: conditions + values → `_update` by key, else `_update_by_query`.
 
-import { type BoundTemplate, getEntityMeta } from "../template/mod.ts";
+import { type BoundTemplate, getEntityMeta, initialValues, setEntries } from "../template/mod.ts";
 import { compileUpdateById, compileUpdateByQuery } from "./compiler.ts";
 import { Conditions, type FieldPath } from "./conditions.ts";
 import { type Clauses, NO_CLAUSES } from "./nodes.ts";
@@ -113,8 +113,11 @@ export class UpdateBuilder<T> extends Conditions<T> {
   }
 
   /**
-   * Sets every defined property of `sample` (an entity or a partial object); the key and fields
-   * declared `update: false` are skipped.
+   * Sets the fields `sample` sets, under the one rule BaseMapper's `update` and samples use: on
+   * an instance of the entity class, fields that are undefined, null or still at a fresh
+   * instance's value (`""`, `0`, `[]`) are left alone; on a plain object every field that is not
+   * undefined is set (`null` clears it). The key and fields declared `update: false` are skipped.
+   * To write an initial value on purpose, use `updateTo(field, value)`.
    */
   updateToSample(sample: Partial<T>): this {
     if (sample === null || typeof sample !== "object") {
@@ -127,8 +130,10 @@ export class UpdateBuilder<T> extends Conditions<T> {
     if (this.target.key) skip.add(this.target.key.field);
     skip.add("_id");
     const entries: [string, unknown][] = [];
-    for (const [field, value] of Object.entries(sample)) {
-      if (value === undefined || skip.has(field)) continue;
+    const isInstance = type !== undefined && sample instanceof type;
+    const initial = isInstance ? initialValues(type) : undefined;
+    for (const [field, value] of setEntries(sample, initial, isInstance)) {
+      if (skip.has(field)) continue;
       entries.push([this.#column(field, "updateToSample"), value]);
     }
     return this.#set(entries);
@@ -155,7 +160,7 @@ export class UpdateBuilder<T> extends Conditions<T> {
       this.target.index,
       this.where,
       this.#values,
-      resolverOf(options),
+      resolverOf(options, this.#runtime.knownTypes(this.target.index)),
       this.#runtime.refresh,
     );
   }

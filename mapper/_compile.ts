@@ -83,7 +83,7 @@ export function compileFileStatement(
   statement: MapperStatement,
   site: StatementSite & { statementId: string },
   lookup: TypeLookup,
-  overrides: { returns?: Returns; entity?: EntityClass },
+  overrides: { returns?: Returns; entity?: EntityClass; params?: readonly string[] },
 ): CompiledStatement {
   const kind = KIND[statement.kind];
   const where = `${file.file ?? file.namespace}:${statement.line}`;
@@ -112,6 +112,8 @@ export function compileFileStatement(
     returns,
     ...(entity ? { entity } : {}),
     ...(mapRows ? { mapRows } : {}),
+    ...(overrides.params ? { params: overrides.params } : {}),
+    fromFile: true,
     useGeneratedKeys: statement.useGeneratedKeys === true,
     ...(statement.keyProperty ? { keyProperty: statement.keyProperty } : {}),
     render: (args: Record<string, unknown>) => statement.render(args),
@@ -142,10 +144,11 @@ function resultMapRows(map: ResultMapDef, type: EntityClass | "map"): (rs: Resul
         if (mapped.has(key) || key === "__proto__") continue;
         if (type === "map" || Object.hasOwn(target, key)) target[key] = value;
       }
+      // The key is the document _id on every path (selectById, lists, annotation queries,
+      // lambda, streams, result maps): it addresses the document, a _source copy may differ.
+      const key = rs.getColumns().includes("_ID") ? rs.getObject("_ID") : null;
       for (const { column, property, id } of map.columns) {
-        const value = id && (column === "_id" || !(column in doc))
-          ? rs.getObject("_ID")
-          : doc[column];
+        const value = id && key !== null && key !== "" ? key : doc[column];
         if (value !== undefined && property !== "__proto__") target[property] = value;
       }
       out.push(target);

@@ -1,6 +1,7 @@
 // What BaseMapper needs to know about its entity: the index, the key field, the version field.
 // Checked once per class, with errors that say which declaration is missing.
 
+import { InvalidArgumentError } from "../driver/mod.ts";
 import { type EntityClass, type FieldMeta, getEntityMeta } from "../template/mod.ts";
 import { MapperError } from "./errors.ts";
 
@@ -14,7 +15,9 @@ export interface EntityTarget<T> {
   readonly mapper: string;
 }
 
-const targets = new WeakMap<object, EntityTarget<unknown>>();
+// Per class, then per mapper name: the same entity serves several mappers, and each error names
+// the mapper it came from.
+const targets = new WeakMap<object, Map<string, EntityTarget<unknown>>>();
 
 /** The target of an entity class, or a MapperError saying what to declare. */
 export function targetOf<T>(type: EntityClass<T> | undefined, mapper: string): EntityTarget<T> {
@@ -24,7 +27,8 @@ export function targetOf<T>(type: EntityClass<T> | undefined, mapper: string): E
       { mapper },
     );
   }
-  const hit = targets.get(type);
+  let byMapper = targets.get(type);
+  const hit = byMapper?.get(mapper);
   if (hit) return hit as EntityTarget<T>;
   const meta = getEntityMeta(type);
   if (meta.index === undefined || meta.index === "") {
@@ -48,7 +52,8 @@ export function targetOf<T>(type: EntityClass<T> | undefined, mapper: string): E
     ...(version ? { version } : {}),
     mapper,
   });
-  targets.set(type, target);
+  if (!byMapper) targets.set(type, byMapper = new Map());
+  byMapper.set(mapper, target);
   return target;
 }
 
@@ -59,17 +64,66 @@ export function keyOf(target: EntityTarget<unknown>, entity: object): string | u
   return String(value);
 }
 
-/** The key of an entity, or a MapperError naming the operation. */
+function describe(value: unknown): string | undefined {
+  if (value === undefined) return "undefined";
+  if (value === null) return "null";
+  if (value === "") return "empty";
+  if (typeof value === "number") return Number.isFinite(value) ? undefined : String(value);
+  if (typeof value === "string" || typeof value === "bigint") return undefined;
+  return `a ${Array.isArray(value) ? "array" : typeof value}, not a key`;
+}
+
+/**
+ * A key argument as text, or an InvalidArgumentError (before anything is sent) naming the
+ * argument: null, undefined, "" and non-finite numbers address no document (`String(null)` would
+ * read or delete the document whose id is the text "null").
+ */
+export function keyArgument(value: unknown, method: string, argument: string): string {
+  const problem = describe(value);
+  if (problem !== undefined) {
+    throw new InvalidArgumentError(
+      `argument "${argument}" is ${problem}; ${method} needs the key (_id) of a document`,
+      { name: argument },
+    );
+  }
+  return String(value);
+}
+
+/** The keys of a list argument as text, each checked as {@linkcode keyArgument} does. */
+export function keyArguments(values: unknown, method: string, argument: string): string[] {
+  if (!Array.isArray(values)) {
+    throw new InvalidArgumentError(
+      `argument "${argument}" is ${
+        describe(values) ?? "not an array"
+      }; ${method} takes an array of keys`,
+      { name: argument },
+    );
+  }
+  return values.map((v, i) => keyArgument(v, method, `${argument}[${i}]`));
+}
+
+/** The key of an entity, or an InvalidArgumentError naming the operation. */
 export function requireKey(
   target: EntityTarget<unknown>,
   entity: object,
   method: string,
 ): string {
+  if (entity === null || typeof entity !== "object") {
+    throw new InvalidArgumentError(
+      `argument "entity" is ${
+        describe(entity) ?? `a ${typeof entity}`
+      }; ${method} needs an entity with its key`,
+      { name: "entity" },
+    );
+  }
   const key = keyOf(target, entity);
   if (key === undefined) {
-    throw new MapperError(
-      `the ${target.type.name} has no ${target.key}; ${method} needs the key of the document`,
-      { mapper: target.mapper, method },
+    const value = (entity as Record<string, unknown>)[target.key];
+    throw new InvalidArgumentError(
+      `the ${target.type.name}'s key field ${target.key} is ${
+        describe(value) ?? "empty"
+      }; ${method} needs the key (_id) of the document`,
+      { name: `entity.${target.key}` },
     );
   }
   return key;

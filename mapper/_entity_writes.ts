@@ -3,7 +3,13 @@
 // through LambdaTemplate's insert builder.
 
 import { type Connection, type DataSource, ResponseError } from "../driver/mod.ts";
-import { parseSeqNoVersion, toDocument } from "../template/mod.ts";
+import {
+  getEntityMeta,
+  initialValues,
+  parseSeqNoVersion,
+  setEntries,
+  toDocument,
+} from "../template/mod.ts";
 import type { Executor } from "./_statement_runner.ts";
 import { type EntityTarget, requireKey } from "./_entity_target.ts";
 import { MapperError, OptimisticLockError } from "./errors.ts";
@@ -94,21 +100,94 @@ async function conditional(
   }
 }
 
-/** Updates the non-null fields of an entity by key; 0 when the document does not exist. */
+/**
+ * The fields of an update: those set under the one rule of `template/unset_fields.ts` (`fields` undefined), or
+ * exactly the named ones whatever they hold (null included). A copy of the entity with only those
+ * fields, so `toDocument` renames them and leaves out `update: false` fields.
+ */
+function updatePart(
+  target: EntityTarget<object>,
+  entity: object,
+  fields: readonly string[] | undefined,
+): object {
+  if (!(entity instanceof target.type)) {
+    const source = entity as Record<string, unknown>;
+    const picked = fields === undefined
+      ? setEntries(entity, undefined, false)
+      : fields.map((f) => [f, source[f]] as [string, unknown]);
+    return Object.fromEntries(picked.filter(([f]) => f !== target.key && f !== "_id"));
+  }
+  const part = Object.create(Object.getPrototypeOf(entity)) as Record<string, unknown>;
+  if (fields === undefined) {
+    for (const [field, value] of setEntries(entity, initialValues(target.type), true)) {
+      part[field] = value;
+    }
+  } else {
+    const source = entity as Record<string, unknown>;
+    for (const field of fields) part[field] = source[field];
+  }
+  delete part[target.key];
+  if (target.version) delete part[target.version.field];
+  return part;
+}
+
+/** Checks the field list of `updateFields`: known, updatable, not the key, not undefined. */
+function checkFields(
+  target: EntityTarget<object>,
+  entity: object,
+  fields: readonly string[],
+  method: string,
+): void {
+  const site = { mapper: target.mapper, method };
+  if (!Array.isArray(fields) || fields.length === 0) {
+    throw new MapperError('name the fields to write: updateFields(entity, ["name", …])', site);
+  }
+  const meta = getEntityMeta(target.type);
+  const known = new Set([
+    ...meta.fields.map((f) => f.field),
+    ...Object.keys(initialValues(target.type) ?? {}),
+  ]);
+  for (const field of fields) {
+    const declared = meta.fields.find((f) => f.field === field);
+    let problem: string | undefined;
+    if (field === target.key) problem = "is the key (the document _id), which cannot be updated";
+    else if (field === target.version?.field) problem = "is the version field, read from the hit";
+    else if (!known.has(field) && !Object.hasOwn(entity, field)) {
+      problem = `is not a field of ${target.type.name}`;
+    } else if (declared && !declared.update) problem = "is declared with update: false";
+    else if ((entity as Record<string, unknown>)[field] === undefined) {
+      problem = "is undefined; pass null to clear the field";
+    }
+    if (problem) throw new MapperError(`field "${field}" ${problem}`, site);
+  }
+}
+
+/**
+ * Updates an entity by key: the fields it sets (see `template/unset_fields.ts`), or exactly `fields`; 0 when
+ * the document does not exist.
+ */
 export function updateEntity(
   exec: Executor,
   target: EntityTarget<object>,
   w: WriteOptions,
   entity: object,
+  fields?: readonly string[],
+  method = "update",
 ): Promise<number> {
-  const id = requireKey(target, entity, "update");
+  const id = requireKey(target, entity, method);
+  if (fields !== undefined) checkFields(target, entity, fields, method);
   const version = versionCheck(target, entity, "update");
-  const doc: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(toDocument(entity, "update"))) if (v !== null) doc[k] = v;
+  const doc = toDocument(updatePart(target, entity, fields), "update");
+  if (Object.keys(doc).length === 0) {
+    throw new MapperError(
+      `the ${target.type.name} sets no field besides its key (every field is undefined, null or still at its initial value); to write such a value on purpose use updateFields(entity, ["field"]), to write every field use replace(entity)`,
+      { mapper: target.mapper, method },
+    );
+  }
   const text = `POST /{?}/_update/{?}${
     query([refreshQuery(w), ...version.params])
   } {"doc": ?, "detect_noop": false}`;
-  return conditional(exec, target, id, "update", version.params.length > 0, text, [
+  return conditional(exec, target, id, method, version.params.length > 0, text, [
     target.index,
     id,
     ...version.args,
@@ -152,20 +231,20 @@ export function deleteEntity(
   ]);
 }
 
-/** Deletes documents by id (one request per call; several → one `_bulk`); the real count. */
+/** Deletes documents by id, checked keys (one request; several → one `_bulk`); the real count. */
 export async function deleteIds(
   exec: Executor,
   target: EntityTarget<object>,
   w: WriteOptions,
-  ids: readonly unknown[],
+  ids: readonly string[],
 ): Promise<number> {
   if (ids.length === 0) return 0;
   const text = `DELETE /{?}/_doc/{?}${query([refreshQuery(w)])}`;
-  if (ids.length === 1) return await exec.jdbc.executeUpdate(text, [target.index, String(ids[0])]);
+  if (ids.length === 1) return await exec.jdbc.executeUpdate(text, [target.index, ids[0]]);
   return await withConnection(exec, async (conn) => {
     const stmt = conn.createStatement();
     try {
-      for (const id of ids) stmt.addBatch(text, [target.index, String(id)]);
+      for (const id of ids) stmt.addBatch(text, [target.index, id]);
       return (await stmt.executeBatch()).reduce((a, b) => a + b, 0);
     } finally {
       stmt.close();

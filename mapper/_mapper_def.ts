@@ -28,6 +28,8 @@ export interface MapperDef {
   entity?: EntityClass;
   /** Result shapes of mapper-file statements, by method name. */
   returns: Map<string, Returns>;
+  /** Parameter names of mapper-file statements, by method name (`listByUserName(name, page)`). */
+  params: Map<string, readonly string[]>;
   /** Statement declarations, by method name. */
   statements: Map<string, StatementDef>;
 }
@@ -41,6 +43,7 @@ function copy(parent: MapperDef | undefined): MapperDef {
     namespace: undefined,
     entity: parent?.entity,
     returns: new Map(parent?.returns),
+    params: new Map(parent?.params),
     statements: new Map(parent?.statements),
   };
 }
@@ -94,8 +97,32 @@ export function mapperDefOf(type: MapperClass): MapperDef | undefined {
     namespace: own?.namespace, // each class has its own statement ids
     entity: own?.entity ?? parent.entity,
     returns: new Map([...parent.returns, ...own?.returns ?? []]),
+    params: new Map([...parent.params, ...own?.params ?? []]),
     statements: new Map([...parent.statements, ...own?.statements ?? []]),
   };
+}
+
+/** Records `returns` and `params` of mapper-file methods, checking the names given. */
+export function setFileMethodOptions(
+  def: MapperDef,
+  options: {
+    returns?: Record<string, Returns>;
+    params?: Record<string, readonly string[]>;
+  },
+  mapper: string,
+): void {
+  for (const [method, shape] of Object.entries(options.returns ?? {})) {
+    def.returns.set(method, shape);
+  }
+  for (const [method, names] of Object.entries(options.params ?? {})) {
+    if (!Array.isArray(names) || names.some((n) => typeof n !== "string" || n === "")) {
+      throw new MapperError('params must be an array of parameter names, e.g. ["userName"]', {
+        mapper,
+        method,
+      });
+    }
+    def.params.set(method, Object.freeze([...names]));
+  }
 }
 
 /** Runs the statements of one mapper instance; BaseMapper methods read the rest. */

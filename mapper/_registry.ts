@@ -7,10 +7,16 @@ import type { EntityClass } from "../template/mod.ts";
 import { compileAnnotation, compileFileStatement } from "./_compile.ts";
 import { type MapperClass, type MapperDef, mapperDefOf } from "./_mapper_def.ts";
 import type { CompiledStatement } from "./_statement_runner.ts";
-import type { MapperFile } from "../xml/mod.ts";
+import {
+  loadMapperFile,
+  type LoadMapperOptions,
+  type MapperFile,
+  MapperLoadError,
+} from "../xml/mod.ts";
 import { MapperError, type StatementSite } from "./errors.ts";
 import type { StatementDef, StatementKind } from "./statement_options.ts";
 import type { WriteOptions } from "./_entity_writes.ts";
+import type { LambdaOptions } from "../lambda/mod.ts";
 
 type Entry =
   | { readonly owner: MapperClass; readonly compiled: CompiledStatement }
@@ -32,6 +38,9 @@ export class StatementRegistry {
   readonly #entries = new Map<string, Entry>();
   readonly #compiled = new Map<string, CompiledStatement>();
   readonly #mappers = new WeakMap<object, CompiledMapper>();
+  readonly #loading = new Map<string, Promise<MapperFile>>();
+  /** Where `@RefMapper("path/file.xml")` files are loaded from, when configured. */
+  fileOptions?: LoadMapperOptions & { readonly base: URL };
 
   /** Registers a mapper file's statements under its namespace. */
   addFile(file: MapperFile): void {
@@ -61,12 +70,7 @@ export class StatementRegistry {
     this.#entries.set(id, entry);
   }
 
-  /** The mapper file a `@RefMapper` source names: a file, a namespace, or a file name / URL. */
-  resolveFile(source: string | MapperFile, site: StatementSite): MapperFile {
-    if (typeof source !== "string") {
-      this.addFile(source);
-      return source;
-    }
+  #findFile(source: string): MapperFile | undefined {
     const byNamespace = this.#files.get(source);
     if (byNamespace) return byNamespace;
     const name = source.replace(/^\.?\//, "");
@@ -74,12 +78,73 @@ export class StatementRegistry {
       const from = file.file ?? "";
       if (from === source || from.endsWith("/" + name) || from === name) return file;
     }
+    if (this.fileOptions) {
+      const href = this.#urlOf(source)?.href;
+      for (const file of this.#files.values()) if (href && file.file === href) return file;
+    }
+    return undefined;
+  }
+
+  #urlOf(source: string): URL | undefined {
+    try {
+      return new URL(source, this.fileOptions?.base);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The mapper file a `@RefMapper` source names: a file, a namespace, or a file name / URL. */
+  resolveFile(source: string | MapperFile, site: StatementSite): MapperFile {
+    if (typeof source !== "string") {
+      this.addFile(source);
+      return source;
+    }
+    const found = this.#findFile(source);
+    if (found) return found;
     throw new MapperError(
-      `@RefMapper("${source}") names no registered mapper file; register it first with config.addMapper(parseMapperFile(text)) or await config.loadMapper(url) (known namespaces: ${
+      `@RefMapper("${source}") names no registered mapper file; register it first with config.addMapper(parseMapperFile(text)) or await config.loadMapper(url), or give the configuration a base to load it from: new Configuration({ mapperFiles: { base: import.meta.url } }) (known namespaces: ${
         [...this.#files.keys()].join(", ") || "none"
       })`,
       site,
     );
+  }
+
+  /**
+   * The file source of a `@RefMapper` class that is not registered yet but can be loaded from
+   * the configured base (then its mapper is created lazily), or undefined.
+   */
+  pendingFile(type: MapperClass): string | undefined {
+    if (!this.fileOptions || this.#mappers.has(type)) return undefined;
+    const mark = mapperDefOf(type)?.mark;
+    if (mark?.kind !== "ref" || typeof mark.source !== "string") return undefined;
+    return this.#findFile(mark.source) ? undefined : mark.source;
+  }
+
+  /** Loads and registers a `@RefMapper` file from the configured base (once per URL). */
+  loadFile(source: string, site: StatementSite): Promise<MapperFile> {
+    const options = this.fileOptions!;
+    const url = this.#urlOf(source);
+    if (!url) {
+      return Promise.reject(
+        new MapperError(`@RefMapper("${source}") is not a path or URL`, site),
+      );
+    }
+    const known = this.#loading.get(url.href);
+    if (known) return known;
+    const loading = loadMapperFile(url, options).then((file) => {
+      if (!this.#findFile(source)) this.addFile(file);
+      return this.#findFile(source) ?? file;
+    }, (error) => {
+      this.#loading.delete(url.href);
+      if (!(error instanceof MapperLoadError)) throw error;
+      throw new MapperLoadError(
+        `@RefMapper("${source}") of ${site.mapper}: ${error.message} (resolved against the base ${options.base.href}, from Configuration({ mapperFiles: { base } }))`,
+        error.file,
+        error,
+      );
+    });
+    this.#loading.set(url.href, loading);
+    return loading;
   }
 
   /** Checks and compiles a mapper class once; registers its annotation statements. */
@@ -145,17 +210,20 @@ export class StatementRegistry {
         (name) => this.types.get(name),
         {
           ...(def.returns.has(id) ? { returns: def.returns.get(id)! } : {}),
+          ...(def.params.has(id) ? { params: def.params.get(id)! } : {}),
           ...(def.entity ? { entity: def.entity } : {}),
         },
       );
       methods.set(id, compiled);
     }
-    for (const method of def.returns.keys()) {
-      if (!file.statements.has(method)) {
-        throw new MapperError(
-          `returns names "${method}", but ${file.namespace} has no statement with that id`,
-          { mapper: type.name, method },
-        );
+    for (const [option, methods] of [["returns", def.returns], ["params", def.params]] as const) {
+      for (const method of methods.keys()) {
+        if (!file.statements.has(method)) {
+          throw new MapperError(
+            `${option} names "${method}", but ${file.namespace} has no statement with that id`,
+            { mapper: type.name, method },
+          );
+        }
       }
     }
   }
@@ -198,6 +266,8 @@ export class StatementRegistry {
 export interface SessionSetup {
   readonly registry: StatementRegistry;
   readonly writes: WriteOptions;
+  /** Mapping options of the sessions' LambdaTemplate. */
+  readonly lambda?: LambdaOptions;
 }
 
 let pending: SessionSetup | undefined;

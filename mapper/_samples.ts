@@ -1,9 +1,11 @@
 // Query by sample: each set field of a sample becomes an exact `eq` condition of a lambda query
-// (`null` in a plain-object sample becomes `isNull`). For an entity instance, fields still at the
-// value a fresh instance has are not conditions, so `new User()` with only `name` set matches by
-// name; pass a plain object ({ age: 0 }) to match a default value.
+// (`null` in a plain-object sample becomes `isNull`). "Set" follows the one rule of `template/unset_fields.ts`
+// that partial updates use too: on an entity instance, fields still at the value a fresh instance
+// has (or null) are not conditions, so `new User()` with only `name` set matches by name; pass a
+// plain object ({ age: 0 }) to match a default value.
 
 import type { Conditions } from "../lambda/mod.ts";
+import { initialValues, setEntries } from "../template/mod.ts";
 import type { EntityTarget } from "./_entity_target.ts";
 import { MapperError } from "./errors.ts";
 
@@ -27,13 +29,12 @@ export function withSample<T, B extends Conditions<T>>(
     });
   }
   const isEntity = sample instanceof target.type;
-  const defaults = isEntity ? new target.type() as Record<string, unknown> : undefined;
+  const initial = isEntity ? initialValues(target.type) : undefined;
   let b = builder;
-  for (const [field, value] of Object.entries(sample)) {
-    if (value === undefined || field === target.version?.field) continue;
-    if (defaults && Object.is(value, defaults[field])) continue;
+  for (const [field, value] of setEntries(sample, initial, isEntity)) {
+    if (field === target.version?.field) continue;
     if (value === null) {
-      if (!isEntity) b = b.isNull(field as never);
+      b = b.isNull(field as never);
       continue;
     }
     if (!isScalar(value)) {

@@ -33,6 +33,8 @@ export interface CompiledStatement {
   /** A custom row mapping (mapper-file result maps). */
   readonly mapRows?: (rs: ResultSet) => unknown[];
   readonly params?: readonly string[];
+  /** Where the statement was declared: a mapper file's statement names its params elsewhere. */
+  readonly fromFile?: boolean;
   readonly useGeneratedKeys: boolean;
   readonly keyProperty?: string;
   render(args: Record<string, unknown>): { text: string; args: Record<string, unknown> };
@@ -55,6 +57,14 @@ export function isPage(value: unknown): value is Page {
     typeof page.setTotalCount === "function";
 }
 
+/** How to name a statement's positional parameters, where it was declared. */
+function nameThem(st: CompiledStatement, example: string): string {
+  const method = st.site.method ?? "method";
+  return st.fromFile
+    ? `name them in the mapper class: @RefMapper(file, { params: { ${method}: [${example}] } }) (or defineMapper's params)`
+    : `name them: params: [${example}]`;
+}
+
 /** Turns a method's arguments into named arguments and a page. */
 export function collectArgs(
   st: CompiledStatement,
@@ -62,7 +72,10 @@ export function collectArgs(
 ): { named: Record<string, unknown>; page?: Page } {
   let page = values.find(isPage);
   if (st.params) {
-    if (values.length > st.params.length) {
+    const rest = values.filter((v) => !isPage(v));
+    // A Page stands anywhere (dbVisitor passes it last); unnamed, the names go to the others.
+    const positional = values.length <= st.params.length ? values : rest;
+    if (positional.length > st.params.length) {
       throw new MapperError(
         `got ${values.length} arguments, but params names ${st.params.length} (${
           st.params.join(", ")
@@ -71,13 +84,15 @@ export function collectArgs(
       );
     }
     const named: Record<string, unknown> = {};
-    st.params.forEach((name, i) => (named[name] = values[i]));
+    st.params.forEach((name, i) => (named[name] = positional[i]));
     return { named, page };
   }
   const rest = values.filter((v) => !isPage(v));
   if (rest.length > 1) {
     throw new MapperError(
-      `got ${rest.length} arguments besides a Page, but without params only one object of named arguments is read; name them: params: ["a", "b", …]`,
+      `got ${rest.length} arguments besides a Page, but without params only one object of named arguments is read; ${
+        nameThem(st, '"a", "b", …')
+      }`,
       st.site,
     );
   }
@@ -85,9 +100,9 @@ export function collectArgs(
   if (first === undefined || first === null) return { named: {}, page };
   if (typeof first !== "object" || Array.isArray(first)) {
     throw new MapperError(
-      `the argument ${
-        JSON.stringify(first)
-      } is not an object of named arguments; name positional parameters in the declaration: params: ["name"]`,
+      `the argument ${JSON.stringify(first)} is not an object of named arguments; ${
+        nameThem(st, '"name"')
+      }`,
       st.site,
     );
   }

@@ -12,7 +12,7 @@ import type {
 } from "../lambda/mod.ts";
 import { withSample } from "./_samples.ts";
 import { runtimeOf } from "./_mapper_def.ts";
-import { type EntityTarget, targetOf } from "./_entity_target.ts";
+import { type EntityTarget, keyArgument, keyArguments, targetOf } from "./_entity_target.ts";
 import {
   deleteEntity,
   deleteIds,
@@ -179,13 +179,14 @@ export class BaseMapper<T extends object> {
    *
    * @param id The key.
    * @returns The entity, or null.
+   * @throws {InvalidArgumentError} For a null, undefined or empty key (nothing is sent).
    */
   selectById(id: string | number): Promise<T | null> {
     return this.#run("selectById", async (c) => {
       const vectors = await c.lambda.vectorFields(c.target.index);
       const rows = await c.exec.jdbc.queryForList(
         vectors.length === 0 ? "GET /{?}/_doc/{?}" : "GET /{?}/_doc/{?}?_source_includes={?}",
-        [c.target.index, String(id), ...includes(vectors)],
+        [c.target.index, keyArgument(id, "selectById", "id"), ...includes(vectors)],
         c.target.type,
       );
       return rows[0] ?? null;
@@ -197,14 +198,16 @@ export class BaseMapper<T extends object> {
    *
    * @param ids The keys.
    * @returns The entities found.
+   * @throws {InvalidArgumentError} For a null, undefined or empty key (nothing is sent).
    */
   selectByIds(ids: readonly (string | number)[]): Promise<T[]> {
     return this.#run("selectByIds", async (c) => {
-      if (ids.length === 0) return [];
+      const keys = keyArguments(ids, "selectByIds", "ids");
+      if (keys.length === 0) return [];
       const vectors = await c.lambda.vectorFields(c.target.index);
       return await c.exec.jdbc.query(
         vectors.length === 0 ? "POST /{?}/_mget ?" : "POST /{?}/_mget?_source_includes={?} ?",
-        [c.target.index, ...includes(vectors), { ids: ids.map(String) }],
+        [c.target.index, ...includes(vectors), { ids: keys }],
         {
           extractor: (rs) => {
             const raw = rs.raw as { docs?: { found?: boolean }[] } | null;
@@ -217,8 +220,13 @@ export class BaseMapper<T extends object> {
   }
 
   /**
-   * Updates the non-null fields of an entity, by key. With a version field, only when the
-   * document is unchanged since it was read.
+   * Updates, by key, only the fields the caller set; the document's other fields stay as they
+   * are. On an entity instance a field counts as set when it is not undefined, not null and not
+   * still at the value a fresh instance holds (`new User()`'s `""`, `0`, `[]`) — the same rule
+   * samples use; on a plain object every field present and not undefined is set (null clears
+   * it). To write a field at its empty value on purpose, use {@linkcode updateFields}; to write
+   * every field, {@linkcode replace}. With a version field, only when the document is unchanged
+   * since it was read.
    *
    * The version field keeps the value it was read with, so a second conditional write of the
    * same object fails: read the document again before writing it again.
@@ -226,6 +234,7 @@ export class BaseMapper<T extends object> {
    * @param entity The entity (its key is required).
    * @returns 1, or 0 when no document has the key.
    * @throws {OptimisticLockError} When the version does not match.
+   * @throws {InvalidArgumentError} When the entity has no key (nothing is sent).
    */
   update(entity: T): Promise<number>;
   /**
@@ -237,6 +246,44 @@ export class BaseMapper<T extends object> {
   update(...args: [] | [T]): Promise<number> | UpdateBuilder<T> {
     if (args.length === 0) return this.#builders("update").update(this.#type("update"));
     return this.#run("update", (c) => updateEntity(c.exec, c.target, c.writes, args[0]));
+  }
+
+  /**
+   * Updates, by key, exactly the named fields with the values the entity holds — `""`, `0` and
+   * `null` included (the explicit form of {@linkcode update} for writing an empty value on
+   * purpose). Other fields of the document stay as they are.
+   *
+   * @param entity The entity (its key is required).
+   * @param fields The class fields to write (not the key or the version field).
+   * @returns 1, or 0 when no document has the key.
+   * @throws {MapperError} For a field that is unknown, the key, `update: false` or undefined.
+   *
+   * @example
+   * ```ts
+   * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+   * import { Configuration } from "@searchvisitor/searchvisitor/mapper";
+   * import { Column, Table } from "@searchvisitor/searchvisitor/template";
+   * import { Engine } from "@searchvisitor/searchvisitor/engine";
+   * import assert from "node:assert/strict";
+   *
+   * @Table("members")
+   * class Member { @Column({ primary: true }) id = ""; @Column() nick = ""; @Column() age = 0; }
+   * const engine = new Engine();
+   * const session = new Configuration().newSession(new DataSource({ nodes: ["http://engine"], fetch: engine.fetch }));
+   * const members = session.createBaseMapper(Member);
+   * await members.insert(Object.assign(new Member(), { id: "m1", nick: "ann", age: 30 }));
+   * // update() leaves nick alone (still ""), updateFields() writes the "" on purpose
+   * await members.update(Object.assign(new Member(), { id: "m1", age: 31 }));
+   * assert.deepEqual({ ...await members.selectById("m1") }, { id: "m1", nick: "ann", age: 31 });
+   * await members.updateFields(Object.assign(new Member(), { id: "m1" }), ["nick"]);
+   * assert.deepEqual({ ...await members.selectById("m1") }, { id: "m1", nick: "", age: 31 });
+   * ```
+   */
+  updateFields(entity: T, fields: readonly (keyof T & string)[]): Promise<number> {
+    return this.#run(
+      "updateFields",
+      (c) => updateEntity(c.exec, c.target, c.writes, entity, fields, "updateFields"),
+    );
   }
 
   /**
@@ -290,9 +337,13 @@ export class BaseMapper<T extends object> {
    *
    * @param id The key.
    * @returns 1, or 0 when it did not exist.
+   * @throws {InvalidArgumentError} For a null, undefined or empty key (nothing is sent).
    */
   deleteById(id: string | number): Promise<number> {
-    return this.#run("deleteById", (c) => deleteIds(c.exec, c.target, c.writes, [id]));
+    return this.#run(
+      "deleteById",
+      (c) => deleteIds(c.exec, c.target, c.writes, [keyArgument(id, "deleteById", "id")]),
+    );
   }
 
   /**
@@ -300,9 +351,13 @@ export class BaseMapper<T extends object> {
    *
    * @param ids The keys.
    * @returns How many existed and were deleted.
+   * @throws {InvalidArgumentError} For a null, undefined or empty key (nothing is sent).
    */
   deleteByIds(ids: readonly (string | number)[]): Promise<number> {
-    return this.#run("deleteByIds", (c) => deleteIds(c.exec, c.target, c.writes, ids));
+    return this.#run(
+      "deleteByIds",
+      (c) => deleteIds(c.exec, c.target, c.writes, keyArguments(ids, "deleteByIds", "ids")),
+    );
   }
 
   /**

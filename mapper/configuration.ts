@@ -8,6 +8,7 @@ import { openWith, StatementRegistry } from "./_registry.ts";
 import { loadMapperFile, type LoadMapperOptions, type MapperFile } from "../xml/mod.ts";
 import type { WriteOptions } from "./_entity_writes.ts";
 import { Session } from "./session.ts";
+import type { LambdaOptions } from "../lambda/mod.ts";
 
 /**
  * Options of a {@linkcode Configuration}.
@@ -33,6 +34,45 @@ export interface ConfigurationOptions {
   types?: Record<string, EntityClass>;
   /** Macros for `@{macro, name}`. */
   macros?: Record<string, string>;
+  /**
+   * How the sessions' LambdaTemplate (BaseMapper's samples and builders) learns exact fields:
+   * `"mapping"` (default) reads each index's mapping, `"as-written"` never does.
+   */
+  fieldTypes?: LambdaOptions["fieldTypes"];
+  /**
+   * Where those mappings are cached: `"data-source"` (default, shared by every session over the
+   * data source, so a session per request costs no `GET /<index>/_mapping` each) or
+   * `"template"` (per session). Mapping changes sent through the data source invalidate it.
+   */
+  mappingCache?: LambdaOptions["mappingCache"];
+  /** How many indices' mappings that cache keeps (default 1000). */
+  maxCachedMappings?: number;
+  /**
+   * Where mapper files named by path are read from — `@RefMapper("mappers/user.xml")`, the
+   * seed's form, and `config.loadMapper("mappers/user.xml")`: `base` is `import.meta.url` (or
+   * any URL; a directory URL ends with `/`) or an absolute directory path; `loader` / `fetch`
+   * read the file (Node's fetch reads no `file:` URLs: pass a loader such as
+   * `(url) => readFile(url, "utf8")`). A `@RefMapper` whose file is not registered yet is then
+   * loaded on its first call (once per configuration); a missing file fails that call with a
+   * `MapperLoadError` naming the URL and the base.
+   */
+  mapperFiles?: LoadMapperOptions & { base: string | URL };
+}
+
+/** A base URL from `import.meta.url`, a URL, or an absolute directory path. */
+function baseUrl(base: string | URL): URL {
+  if (base instanceof URL) return base;
+  const windows = /^[a-zA-Z]:[\\/]/.test(base);
+  if (!windows && /^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(base)) return new URL(base);
+  if (!windows && !base.startsWith("/")) {
+    throw new TypeError(
+      `mapperFiles.base "${base}" is a relative path; give import.meta.url, a URL or an absolute directory`,
+    );
+  }
+  const path = base.replaceAll("\\", "/");
+  return new URL(
+    `file://${windows ? "/" : ""}${encodeURI(path.endsWith("/") ? path : path + "/")}`,
+  );
 }
 
 /**
@@ -62,6 +102,7 @@ export interface ConfigurationOptions {
 export class Configuration {
   readonly #registry = new StatementRegistry();
   readonly #writes: WriteOptions;
+  readonly #lambda: LambdaOptions;
 
   /**
    * Creates an empty configuration.
@@ -70,6 +111,18 @@ export class Configuration {
    */
   constructor(options: ConfigurationOptions = {}) {
     this.#writes = options.refresh === undefined ? {} : { refresh: options.refresh };
+    const { fieldTypes, mappingCache, maxCachedMappings } = options;
+    this.#lambda = Object.fromEntries(
+      Object.entries({ fieldTypes, mappingCache, maxCachedMappings }).filter(([, v]) =>
+        v !== undefined
+      ),
+    );
+    if (options.mapperFiles !== undefined) {
+      this.#registry.fileOptions = {
+        ...options.mapperFiles,
+        base: baseUrl(options.mapperFiles.base),
+      };
+    }
     for (const [name, type] of Object.entries(options.types ?? {})) this.registerType(name, type);
     for (const [name, text] of Object.entries(options.macros ?? {})) this.addMacro(name, text);
   }
@@ -163,8 +216,10 @@ export class Configuration {
   /**
    * Loads a mapper file from a URL (or through `options.loader`) and registers its statements.
    *
-   * @param source The file's URL (relative ones resolve against `options.base`).
-   * @param options `fetch`, `loader`, `base` and `maxLength`, as `loadMapperFile` takes them.
+   * @param source The file's URL (relative ones resolve against `options.base`, by default the
+   *   configuration's `mapperFiles.base`).
+   * @param options `fetch`, `loader`, `base` and `maxLength`, as `loadMapperFile` takes them
+   *   (default: the configuration's `mapperFiles`).
    * @returns The parsed file.
    * @throws {MapperLoadError} When the file cannot be read; XML and definition errors name the
    *   file, line and column.
@@ -182,7 +237,7 @@ export class Configuration {
    * ```
    */
   async loadMapper(source: string | URL, options?: LoadMapperOptions): Promise<MapperFile> {
-    const file = await loadMapperFile(source, options);
+    const file = await loadMapperFile(source, options ?? this.#registry.fileOptions);
     this.addMapper(file);
     return file;
   }
@@ -238,7 +293,7 @@ export class Configuration {
    * ```
    */
   newSession(source: DataSource | Connection): Session {
-    const setup = { registry: this.#registry, writes: this.#writes };
+    const setup = { registry: this.#registry, writes: this.#writes, lambda: this.#lambda };
     return openWith(setup, () => new Session(source));
   }
 }

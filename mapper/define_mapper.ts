@@ -2,7 +2,7 @@
 // runtimes or build setups without decorator support).
 
 import type { EntityClass } from "../template/mod.ts";
-import { defForDefine, forwarder, type MapperClass } from "./_mapper_def.ts";
+import { defForDefine, forwarder, type MapperClass, setFileMethodOptions } from "./_mapper_def.ts";
 import type { MapperFile } from "../xml/mod.ts";
 import { MapperError } from "./errors.ts";
 import type { InsertOptions, Returns, StatementKind } from "./statement_options.ts";
@@ -54,6 +54,8 @@ export interface MapperDefinition {
   ref?: string | MapperFile;
   /** Result shapes of the mapper file's statements, by method name. */
   returns?: Record<string, Returns>;
+  /** Parameter names of the mapper file's statements, by method name (see `RefMapperOptions`). */
+  params?: Record<string, readonly string[]>;
   /** Statement methods, by name. */
   methods?: Record<string, MethodDefinition>;
 }
@@ -98,9 +100,7 @@ export function defineMapper<C extends MapperClass>(type: C, definition: MapperD
     : { kind: "simple" };
   if (definition.namespace !== undefined) def.namespace = definition.namespace;
   if (definition.entity !== undefined) def.entity = definition.entity;
-  for (const [method, shape] of Object.entries(definition.returns ?? {})) {
-    def.returns.set(method, shape);
-  }
+  setFileMethodOptions(def, definition, type.name);
   for (const [method, spec] of Object.entries(definition.methods ?? {})) {
     const kinds = KINDS.filter((k) => Object.hasOwn(spec, k));
     if (kinds.length !== 1) {

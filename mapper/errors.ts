@@ -131,6 +131,8 @@ const SITED = Symbol("searchvisitor.mapper.site");
  */
 export function inStatement(error: unknown, site: StatementSite): unknown {
   if (!(error instanceof Error) || error instanceof MapperError) return error;
+  // A caller's abort rejects with the caller's own reason: never rewritten.
+  if (error.name === "AbortError" || error instanceof DOMException) return error;
   if (error instanceof OptimisticLockError) return error;
   const record = error as Error & { [SITED]?: true };
   if (record[SITED]) return error;

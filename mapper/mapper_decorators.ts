@@ -3,8 +3,8 @@
 
 import type { EntityClass } from "../template/mod.ts";
 import type { MapperFile } from "../xml/mod.ts";
-import { defOfMetadata, type MapperClass } from "./_mapper_def.ts";
-import type { Returns } from "./statement_options.ts";
+import { defOfMetadata, type MapperClass, setFileMethodOptions } from "./_mapper_def.ts";
+import type { Returns, ShapeOf } from "./statement_options.ts";
 
 /**
  * A class decorator that marks a mapper class.
@@ -19,6 +19,48 @@ import type { Returns } from "./statement_options.ts";
  * ```
  */
 export type MapperDecorator = (target: MapperClass, context: ClassDecoratorContext) => void;
+
+/**
+ * The members a `@RefMapper` class must have for the shapes its options declare: each method
+ * named in `returns` must be declared with a result that fits its shape (see `ShapeFits`), so
+ * `returns: { byId: "one" }` on a member declared `Promise<User[]>` does not compile.
+ *
+ * @typeParam O The options given to `@RefMapper`.
+ *
+ * @example
+ * ```ts
+ * import type { DeclaredShapes } from "@searchvisitor/searchvisitor/mapper";
+ * import assert from "node:assert/strict";
+ *
+ * const ok: DeclaredShapes<{ returns: { n: "number" } }> = { n: () => Promise.resolve(1) };
+ * assert.equal(typeof ok.n, "function");
+ * ```
+ */
+export type DeclaredShapes<O> = O extends
+  { readonly returns: infer R extends Record<string, Returns> }
+  ? { [K in keyof R]: (...args: never[]) => Promise<ShapeOf<R[K]>> }
+  : unknown;
+
+/**
+ * The class decorator `@RefMapper` returns: it accepts classes whose members fit the shapes its
+ * options declare ({@linkcode DeclaredShapes}).
+ *
+ * @typeParam O The options given to `@RefMapper`.
+ *
+ * @example
+ * ```ts
+ * import { RefMapper, type RefMapperDecorator } from "@searchvisitor/searchvisitor/mapper";
+ * import assert from "node:assert/strict";
+ *
+ * const mark: RefMapperDecorator<{ returns: { byId: "one" } }> = RefMapper("users", { returns: { byId: "one" } });
+ * assert.equal(typeof mark, "function");
+ * ```
+ */
+export type RefMapperDecorator<O> = (
+  // deno-lint-ignore no-explicit-any
+  target: new (...args: any[]) => DeclaredShapes<O>,
+  context: ClassDecoratorContext,
+) => void;
 
 /**
  * Options of `@SimpleMapper` and `@RefMapper`.
@@ -38,6 +80,30 @@ export interface MapperOptions {
   entity?: EntityClass;
   /** The statement id prefix (default: the class name). */
   namespace?: string;
+}
+
+/**
+ * Options of {@linkcode RefMapper}: those of every mapper, plus per mapper-file statement its
+ * result shape and its parameter names.
+ *
+ * @example
+ * ```ts
+ * import type { RefMapperOptions } from "@searchvisitor/searchvisitor/mapper";
+ * import assert from "node:assert/strict";
+ *
+ * const options: RefMapperOptions = { returns: { byId: "one" }, params: { listByUserName: ["userName"] } };
+ * assert.deepEqual(options.params?.listByUserName, ["userName"]);
+ * ```
+ */
+export interface RefMapperOptions extends MapperOptions {
+  /** Result shapes of the file's statements, by method name (default by kind). */
+  returns?: Record<string, Returns>;
+  /**
+   * Names of positional parameters, by method name (dbVisitor's `@Param`): with
+   * `{ listByUserName: ["userName"] }`, `listByUserName("ann", page)` binds `#{userName}` (a
+   * `Page` argument is found wherever it stands).
+   */
+  params?: Record<string, readonly string[]>;
 }
 
 /**
@@ -91,17 +157,17 @@ export function SimpleMapper(options: MapperOptions = {}): MapperDecorator {
  * assert.equal(typeof UserXmlMapper, "function");
  * ```
  */
-export function RefMapper(
+export function RefMapper<const O extends RefMapperOptions = Record<never, never>>(
   source: string | MapperFile,
-  options: MapperOptions & { returns?: Record<string, Returns> } = {},
-): MapperDecorator {
+  options?: O,
+): RefMapperDecorator<O> {
+  const given: RefMapperOptions = options ?? {};
   return (_target, context) => {
+    const options = given;
     const def = defOfMetadata(context.metadata);
     def.mark = { kind: "ref", source };
     if (options.namespace !== undefined) def.namespace = options.namespace;
     if (options.entity !== undefined) def.entity = options.entity;
-    for (const [method, shape] of Object.entries(options.returns ?? {})) {
-      def.returns.set(method, shape);
-    }
+    setFileMethodOptions(def, options, context.name ?? "RefMapper");
   };
 }

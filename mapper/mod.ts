@@ -67,15 +67,23 @@ export {
   Update,
 } from "./statement_decorators.ts";
 export {
+  type DeclaredShapes,
   type MapperDecorator,
   type MapperOptions,
   RefMapper,
+  type RefMapperDecorator,
+  type RefMapperOptions,
   SimpleMapper,
 } from "./mapper_decorators.ts";
 export { defineMapper, type MapperDefinition, type MethodDefinition } from "./define_mapper.ts";
 export type {
   InsertOptions,
   Returns,
+  ReturnsOf,
+  ShapeCheck,
+  ShapeFits,
+  ShapeMismatch,
+  ShapeOf,
   StatementKind,
   StatementOptions,
 } from "./statement_options.ts";

@@ -4,7 +4,13 @@
 import type { Connection, DataSource } from "../driver/mod.ts";
 import { type EntityClass, JdbcTemplate, type Page, type PageResult } from "../template/mod.ts";
 import { LambdaTemplate } from "../lambda/mod.ts";
-import { attachRuntime, forwarder, type MapperClass, type MapperRuntime } from "./_mapper_def.ts";
+import {
+  attachRuntime,
+  forwarder,
+  type MapperClass,
+  mapperDefOf,
+  type MapperRuntime,
+} from "./_mapper_def.ts";
 import { type StatementRegistry, takeSetup } from "./_registry.ts";
 import {
   collectArgs,
@@ -13,8 +19,26 @@ import {
   runStatement,
 } from "./_statement_runner.ts";
 import { BaseMapper } from "./base_mapper.ts";
+import type { CompiledMapper } from "./_registry.ts";
 import { MapperError } from "./errors.ts";
 import type { WriteOptions } from "./_entity_writes.ts";
+
+/** Names a lazy mapper never answers with a forwarder (promise checks, serialisation, inspection). */
+const NOT_METHODS: ReadonlySet<string> = new Set(["then", "toJSON", "constructor", "inspect"]);
+
+/** Puts a forwarder on the instance for each statement its class does not define itself. */
+function installForwarders(instance: object, compiled: CompiledMapper): void {
+  const record = instance as Record<string, unknown>;
+  for (const method of compiled.methods.keys()) {
+    if (typeof record[method] !== "function") {
+      Object.defineProperty(instance, method, {
+        value: forwarder(method),
+        writable: true,
+        configurable: true,
+      });
+    }
+  }
+}
 
 /**
  * Mappers and statements over one data source. Get one from `config.newSession(ds)`; it holds no
@@ -46,13 +70,13 @@ export class Session {
    * @param source A DataSource or one Connection.
    */
   constructor(source: DataSource | Connection) {
-    const { registry, writes } = takeSetup();
+    const { registry, writes, lambda } = takeSetup();
     this.#registry = registry;
     const jdbc = new JdbcTemplate(source);
     for (const [name, text] of registry.macros) jdbc.addMacro(name, text);
     this.#executor = { jdbc, source };
     this.#writes = writes;
-    this.#lambda = new LambdaTemplate(jdbc, { refresh: writes.refresh !== false });
+    this.#lambda = new LambdaTemplate(jdbc, { ...lambda, refresh: writes.refresh !== false });
   }
 
   /**
@@ -131,36 +155,79 @@ export class Session {
    * ```
    */
   createMapper<M extends object>(type: MapperClass<M>): M {
+    const pending = this.#registry.pendingFile(type);
+    if (pending !== undefined) return this.#lazyMapper(type, pending);
     const compiled = this.#registry.compileMapper(type);
     const instance = new type();
+    attachRuntime(instance, this.#runtime(type, () => compiled));
+    installForwarders(instance, compiled);
+    return instance;
+  }
+
+  #runtime(
+    type: MapperClass,
+    compiledOf: () => CompiledMapper | Promise<CompiledMapper>,
+  ): MapperRuntime {
     const executor = this.#executor;
-    const runtime: MapperRuntime = {
-      mapper: compiled.name,
+    const def = mapperDefOf(type);
+    const run = (compiled: CompiledMapper, method: string, args: readonly unknown[]) => {
+      const st = compiled.methods.get(method);
+      if (!st) throw new MapperError("has no statement", { mapper: compiled.name, method });
+      const { named, page } = collectArgs(st, args);
+      return runStatement(executor, st, named, page);
+    };
+    return {
+      mapper: type.name,
       executor,
       writes: this.#writes,
       lambda: this.#lambda,
-      ...(compiled.entity ? { entity: compiled.entity } : {}),
+      ...(def?.entity ? { entity: def.entity } : {}),
       invoke(method, args) {
-        const st = compiled.methods.get(method);
-        if (!st) {
-          throw new MapperError("has no statement", { mapper: compiled.name, method });
-        }
-        const { named, page } = collectArgs(st, args);
-        return runStatement(executor, st, named, page);
+        const compiled = compiledOf();
+        return compiled instanceof Promise
+          ? compiled.then((c) => run(c, method, args))
+          : run(compiled, method, args);
       },
     };
+  }
+
+  /**
+   * A `@RefMapper` whose file is loaded from the configured base on the first call: its methods
+   * are not known before, so a proxy answers any method name with a forwarder until then.
+   */
+  #lazyMapper<M extends object>(type: MapperClass<M>, source: string): M {
+    const registry = this.#registry;
+    const instance = new type();
+    let compiled: CompiledMapper | undefined;
+    let loading: Promise<CompiledMapper> | undefined;
+    const load = () =>
+      loading ??= registry.loadFile(source, { mapper: type.name }).then(() => {
+        compiled = registry.compileMapper(type);
+        installForwarders(instance, compiled);
+        return compiled;
+      }, (error) => {
+        loading = undefined; // a later call tries again
+        throw error;
+      });
+    const proxy = new Proxy(instance, {
+      get(target, property) {
+        if (
+          compiled === undefined && typeof property === "string" && !(property in target) &&
+          !NOT_METHODS.has(property)
+        ) {
+          return forwarder(property);
+        }
+        const value = Reflect.get(target, property, target);
+        // Methods run on the instance itself (BaseMapper's private fields are not the proxy's).
+        return typeof value === "function" && property !== "constructor"
+          ? value.bind(target)
+          : value;
+      },
+    });
+    const runtime = this.#runtime(type, () => compiled ?? load());
     attachRuntime(instance, runtime);
-    const record = instance as Record<string, unknown>;
-    for (const method of compiled.methods.keys()) {
-      if (typeof record[method] !== "function") {
-        Object.defineProperty(instance, method, {
-          value: forwarder(method),
-          writable: true,
-          configurable: true,
-        });
-      }
-    }
-    return instance;
+    attachRuntime(proxy, runtime);
+    return proxy;
   }
 
   /**

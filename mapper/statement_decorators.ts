@@ -6,25 +6,35 @@ import { defOfMetadata, forwarder } from "./_mapper_def.ts";
 import { MapperError } from "./errors.ts";
 import {
   type InsertOptions,
+  type Returns,
+  type ReturnsOf,
+  type ShapeCheck,
   type StatementKind,
   type StatementOptions,
   statementText,
 } from "./statement_options.ts";
 
 /**
- * A method decorator that declares a statement.
+ * A method decorator that declares a statement. Its type parameter is the declared result
+ * shape: the decorated method's declared return type must agree with it — a method declared
+ * `Promise<User | null>` under `@Query(text)` (a list) does not compile; add `returns: "one"`.
+ * (`Returns`, the default, accepts any method.)
+ *
+ * @typeParam R The result shape the decorator declares.
  *
  * @example
  * ```ts
  * import { Query, type StatementDecorator } from "@searchvisitor/searchvisitor/mapper";
  * import assert from "node:assert/strict";
  *
- * const all: StatementDecorator = Query('POST /users/_search {"query": {"match_all": {}}}');
+ * const all: StatementDecorator<"list"> = Query('POST /users/_search {"query": {"match_all": {}}}');
  * assert.equal(typeof all, "function");
  * ```
  */
-export type StatementDecorator = <F extends (this: never, ...args: never[]) => unknown>(
-  value: F,
+export type StatementDecorator<R extends Returns = Returns> = <
+  F extends (this: never, ...args: never[]) => unknown,
+>(
+  value: F & ShapeCheck<F, R>,
   context: ClassMethodDecoratorContext,
 ) => F;
 
@@ -74,11 +84,11 @@ function statement(
  * assert.equal(UserMapper.name, "UserMapper");
  * ```
  */
-export function Query(
+export function Query<const O extends StatementOptions = Record<never, never>>(
   text: string | readonly string[],
-  options: StatementOptions = {},
-): StatementDecorator {
-  return statement("query", text, options);
+  options?: O,
+): StatementDecorator<ReturnsOf<O, "list">> {
+  return statement("query", text, options ?? {});
 }
 
 /**
@@ -102,11 +112,11 @@ export function Query(
  * assert.equal(typeof LogMapper.prototype.add, "function");
  * ```
  */
-export function Insert(
+export function Insert<const O extends InsertOptions = Record<never, never>>(
   text: string | readonly string[],
-  options: InsertOptions = {},
-): StatementDecorator {
-  return statement("insert", text, options);
+  options?: O,
+): StatementDecorator<ReturnsOf<O, "number">> {
+  return statement("insert", text, options ?? {});
 }
 
 /**
@@ -129,11 +139,11 @@ export function Insert(
  * assert.equal(typeof UserMapper.prototype.rename, "function");
  * ```
  */
-export function Update(
+export function Update<const O extends StatementOptions = Record<never, never>>(
   text: string | readonly string[],
-  options: StatementOptions = {},
-): StatementDecorator {
-  return statement("update", text, options);
+  options?: O,
+): StatementDecorator<ReturnsOf<O, "number">> {
+  return statement("update", text, options ?? {});
 }
 
 /**
@@ -156,11 +166,11 @@ export function Update(
  * assert.equal(typeof UserMapper.prototype.removeNamed, "function");
  * ```
  */
-export function Delete(
+export function Delete<const O extends StatementOptions = Record<never, never>>(
   text: string | readonly string[],
-  options: StatementOptions = {},
-): StatementDecorator {
-  return statement("delete", text, options);
+  options?: O,
+): StatementDecorator<ReturnsOf<O, "number">> {
+  return statement("delete", text, options ?? {});
 }
 
 /**
@@ -184,11 +194,11 @@ export function Delete(
  * assert.equal(typeof AdminMapper.prototype.createIndex, "function");
  * ```
  */
-export function Execute(
+export function Execute<const O extends StatementOptions = Record<never, never>>(
   text: string | readonly string[],
-  options: StatementOptions = {},
-): StatementDecorator {
-  return statement("execute", text, options);
+  options?: O,
+): StatementDecorator<ReturnsOf<O, "results">> {
+  return statement("execute", text, options ?? {});
 }
 
 /**

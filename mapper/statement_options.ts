@@ -52,6 +52,118 @@ export type Returns =
   | "results"
   | "void";
 
+/**
+ * Whether an awaited result type `A` fits a `returns` `R`: `"list"` and `"results"` an array,
+ * `"one"` anything but an array, `"page"` a `PageResult`, `"number"` a number (or null),
+ * `"boolean"` a boolean, `"void"` nothing; `"value"` anything (so do `any` and `never`).
+ *
+ * @typeParam A The method's awaited result type.
+ * @typeParam R The declared `returns`.
+ *
+ * @example
+ * ```ts
+ * import type { ShapeFits } from "@searchvisitor/searchvisitor/mapper";
+ * import assert from "node:assert/strict";
+ *
+ * const list: ShapeFits<string[], "list"> = true;
+ * const one: ShapeFits<string[], "one"> = false;
+ * assert.deepEqual([list, one], [true, false]);
+ * ```
+ */
+export type ShapeFits<A, R extends Returns> = 0 extends (1 & A) ? true // any
+  : [A] extends [never] ? true // a body of bound()
+  : R extends "list" | "results" ? [A] extends [readonly unknown[]] ? true : false
+  : R extends "one" ? [A] extends [readonly unknown[]] ? false : true
+  : R extends "page" ? [A] extends [{ readonly data: readonly unknown[] }] ? true : false
+  : R extends "number" ? [A] extends [number | null] ? true : false
+  : R extends "boolean" ? [A] extends [boolean] ? true : false
+  : R extends "void" ? [A] extends [void | undefined] ? true : false
+  : true;
+
+/**
+ * The widest result type a `returns` allows (the declared result must be assignable to it):
+ * `"list"`/`"results"` an array, `"page"` a `PageResult`-like `{ data }`, `"number"` a number or
+ * null, `"boolean"` a boolean, `"void"` nothing, `"one"` and `"value"` anything.
+ *
+ * @typeParam R The `returns`.
+ *
+ * @example
+ * ```ts
+ * import type { ShapeOf } from "@searchvisitor/searchvisitor/mapper";
+ * import assert from "node:assert/strict";
+ *
+ * const count: ShapeOf<"number"> = 3;
+ * assert.equal(count, 3);
+ * ```
+ */
+export type ShapeOf<R extends Returns> = R extends "list" | "results" ? readonly unknown[]
+  : R extends "page" ? { readonly data: readonly unknown[] }
+  : R extends "number" ? number | null
+  : R extends "boolean" ? boolean
+  : R extends "void" ? void | undefined
+  : unknown;
+
+/**
+ * What the compiler says when a decorated method's declared result does not fit its `returns`:
+ * the method's type must also have this (impossible) member, so the mismatch is a type error
+ * that names the shape.
+ *
+ * @typeParam R The declared `returns`.
+ *
+ * @example
+ * ```ts
+ * import type { ShapeMismatch } from "@searchvisitor/searchvisitor/mapper";
+ * import assert from "node:assert/strict";
+ *
+ * const note: ShapeMismatch<"list"> = { "the declared result type does not fit returns": "list" };
+ * assert.equal(note["the declared result type does not fit returns"], "list");
+ * ```
+ */
+export interface ShapeMismatch<R extends Returns> {
+  /** The `returns` the declared result type does not fit. */
+  readonly "the declared result type does not fit returns": R;
+}
+
+/**
+ * `unknown` when method `F`'s declared result fits `R` (see {@linkcode Returns}), else a
+ * {@linkcode ShapeMismatch}; `R` = every shape (undeclared) accepts any method.
+ *
+ * @typeParam F The method.
+ * @typeParam R The declared `returns`.
+ *
+ * @example
+ * ```ts
+ * import type { ShapeCheck } from "@searchvisitor/searchvisitor/mapper";
+ * import assert from "node:assert/strict";
+ *
+ * const fits: ShapeCheck<() => Promise<string[]>, "list"> = {};
+ * assert.deepEqual(fits, {});
+ * ```
+ */
+export type ShapeCheck<F, R extends Returns> = Returns extends R ? unknown
+  : F extends (...args: never[]) => infer P
+    ? ShapeFits<Awaited<P>, R> extends true ? unknown : ShapeMismatch<R>
+  : unknown;
+
+/**
+ * The `returns` an options object declares, or the kind's default `D`.
+ *
+ * @typeParam O The options.
+ * @typeParam D The default shape of the statement kind.
+ *
+ * @example
+ * ```ts
+ * import type { ReturnsOf } from "@searchvisitor/searchvisitor/mapper";
+ * import assert from "node:assert/strict";
+ *
+ * const shape: ReturnsOf<{ returns: "one" }, "list"> = "one";
+ * assert.equal(shape, "one");
+ * ```
+ */
+export type ReturnsOf<O, D extends Returns> = O extends
+  { readonly returns: infer R extends Returns } ? R
+  : D;
+
 /** Every `Returns` value, for checks. */
 export const RETURNS: readonly Returns[] = [
   "list",

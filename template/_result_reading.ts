@@ -84,12 +84,73 @@ export function verb(text: string): string {
   return text.trimStart().split(/\s/, 1)[0] ?? "";
 }
 
-/** The row handlers `JdbcTemplate.query` takes. */
+/**
+ * The row handlers `JdbcTemplate.query` takes: a RowMapper function, or an object with one of
+ * `rowMapper` / `extractor` / `rowCallback`, or Spring's method names `mapRow` (RowMapper),
+ * `extractData` (ResultSetExtractor) and `processRow` (RowCallbackHandler), called as methods.
+ */
 export type RowHandler<T> =
   | RowMapper<T>
   | { rowMapper: RowMapper<T> }
   | { extractor: ResultSetExtractor<T> }
-  | { rowCallback: RowCallback };
+  | { rowCallback: RowCallback }
+  | { mapRow(rs: ResultSet, rowNum: number): T }
+  | { extractData(rs: ResultSet): T | Promise<T> }
+  | { processRow(rs: ResultSet): void };
+
+const HANDLER_KEYS = [
+  "rowMapper",
+  "mapRow",
+  "extractor",
+  "extractData",
+  "rowCallback",
+  "processRow",
+] as const;
+
+type Kind = "map" | "extract" | "callback";
+const KIND_OF: Record<(typeof HANDLER_KEYS)[number], Kind> = {
+  rowMapper: "map",
+  mapRow: "map",
+  extractor: "extract",
+  extractData: "extract",
+  rowCallback: "callback",
+  processRow: "callback",
+};
+
+/** What a handler is and its function bound to it, or a TypeError naming the shapes accepted. */
+function handlerOf(handler: unknown): { kind: Kind; fn: (rs: ResultSet, n: number) => unknown } {
+  if (typeof handler === "function") {
+    return { kind: "map", fn: handler as (rs: ResultSet, n: number) => unknown };
+  }
+  if (handler !== null && typeof handler === "object") {
+    const record = handler as Record<string, unknown>;
+    const found = HANDLER_KEYS.filter((k) => typeof record[k] === "function");
+    if (found.length === 1) {
+      const key = found[0]!;
+      const method = record[key] as (rs: ResultSet, n: number) => unknown;
+      return { kind: KIND_OF[key], fn: (rs, n) => method.call(handler, rs, n) };
+    }
+    if (found.length > 1) {
+      throw new TypeError(
+        `query(): the handler has ${
+          found.join(" and ")
+        }; give exactly one, so it is clear whether rows are mapped, extracted or seen`,
+      );
+    }
+  }
+  const shape = handler !== null && typeof handler === "object"
+    ? `an object with ${
+      Object.keys(handler).length === 0
+        ? "no keys"
+        : `keys ${
+          Object.keys(handler).map((k) => JSON.stringify(k)).join(", ")
+        } but no function under a known name`
+    }`
+    : `${handler === null ? "null" : typeof handler}`;
+  throw new TypeError(
+    `query(): the handler is ${shape}; pass a RowMapper function (rs, rowNum) => row, or an object with one function: rowMapper or mapRow (each row), extractor or extractData (the whole result set), rowCallback or processRow (each row, no result)`,
+  );
+}
 
 /**
  * Runs a row handler over a result set: mapped rows, the extractor's result, or (for a row
@@ -100,13 +161,9 @@ export async function readRows<T>(
   handler: RowHandler<T>,
   text: string,
 ): Promise<T[] | T | number> {
-  if (typeof handler !== "function" && "extractor" in handler) return await handler.extractor(rs);
-  const callback = typeof handler !== "function" && "rowCallback" in handler;
-  const each: (rs: ResultSet, n: number) => unknown = typeof handler === "function"
-    ? handler
-    : "rowMapper" in handler
-    ? handler.rowMapper
-    : handler.rowCallback;
+  const { kind, fn: each } = handlerOf(handler);
+  if (kind === "extract") return await (each(rs, 0) as T | Promise<T>);
+  const callback = kind === "callback";
   const out: T[] = [];
   let n = 0;
   while (rs.next()) {
@@ -141,10 +198,13 @@ export async function readAllResults(
   return results;
 }
 
-/** The single numeric value of a result set (null for no row); errors name the command. */
-export function singleValue(rs: ResultSet, text: string): number | bigint | string | null {
+/**
+ * Moves to the only row and names the single column to read: `COUNT`, or the only column.
+ * Undefined for no row; more than one row, or several columns, is an error naming the command.
+ */
+export function singleColumn(rs: ResultSet, text: string, what = "numeric"): string | undefined {
   if (rs.rowCount > 1) throw new IncorrectResultSizeError(1, rs.rowCount, { command: text });
-  if (!rs.next()) return null;
+  if (!rs.next()) return undefined;
   const columns = rs.getColumns();
   const column = columns.includes("COUNT")
     ? "COUNT"
@@ -154,12 +214,19 @@ export function singleValue(rs: ResultSet, text: string): number | bigint | stri
   if (column === undefined) {
     throw new DataAccessError(
       "MAPPING",
-      `Expected one numeric column, got ${
+      `Expected one ${what} column, got ${
         columns.join(", ")
       }; use _count, queryForList or a RowMapper: ${text}`,
       { command: text },
     );
   }
+  return column;
+}
+
+/** The single numeric value of a result set (null for no row); errors name the command. */
+export function singleValue(rs: ResultSet, text: string): number | bigint | string | null {
+  const column = singleColumn(rs, text);
+  if (column === undefined) return null;
   const value = rs.getObject(column);
   if (value === null || value === undefined) return null;
   if (typeof value === "number" || typeof value === "bigint") return value;

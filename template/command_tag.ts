@@ -2,6 +2,7 @@
 // Values become `#{0}`, `#{1}`, … and are bound exactly like `?` (`{?}` in a path); the text is
 // scanned once per call site.
 
+import type { ResultSet } from "../driver/mod.ts";
 import type { EntityClass } from "./entity.ts";
 import type {
   Command,
@@ -160,11 +161,17 @@ export class TemplateCommand {
    * @param handler How to read the rows.
    * @returns The mapped rows, the extractor's result, or the row count.
    */
-  query<T>(handler: RowMapper<T> | { rowMapper: RowMapper<T> }): Promise<T[]>;
-  /** The result of a ResultSetExtractor given the whole result set. */
-  query<T>(handler: { extractor: ResultSetExtractor<T> }): Promise<T>;
-  /** Calls a RowCallback for each row; returns the row count. */
-  query(handler: { rowCallback: RowCallback }): Promise<number>;
+  query<T>(
+    handler: RowMapper<T> | { rowMapper: RowMapper<T> } | { mapRow(rs: ResultSet, n: number): T },
+  ): Promise<T[]>;
+  /** The result of a ResultSetExtractor (`extractor`, or Spring's `extractData`). */
+  query<T>(
+    handler: { extractor: ResultSetExtractor<T> } | { extractData(rs: ResultSet): T | Promise<T> },
+  ): Promise<T>;
+  /** Calls a RowCallback (`rowCallback`, or Spring's `processRow`); returns the row count. */
+  query(
+    handler: { rowCallback: RowCallback } | { processRow(rs: ResultSet): void },
+  ): Promise<number>;
   query<T>(handler: RowHandler<T>): Promise<T[] | T | number> {
     return this.#jdbc.query(this.#cmd(), undefined, handler as { rowMapper: RowMapper<T> });
   }

@@ -35,8 +35,13 @@ export type ColumnType = "string" | "number" | "boolean" | "date" | "bigint" | "
  * ```
  */
 export interface ColumnOptions {
-  /** The document field name (default: the class field name). Dotted names are allowed. */
+  /**
+   * The document field name (default: the class field name). Dotted names are allowed; `_id`
+   * on the key field names the document id itself (never written into `_source`).
+   */
   name?: string;
+  /** dbVisitor's spelling of {@linkcode ColumnOptions.name} (`@Column({ value: "user_id" })`). */
+  value?: string;
   /** This field is the document `_id`. */
   primary?: boolean;
   /** Convert values read from documents to this type. */
@@ -133,6 +138,57 @@ interface RawMeta {
 }
 
 const RAW = Symbol.for("searchvisitor.entity");
+
+const COLUMN_KEYS: ReadonlySet<string> = new Set([
+  "name",
+  "value",
+  "primary",
+  "type",
+  "insert",
+  "update",
+  "version",
+]);
+const DEFINITION_KEYS: ReadonlySet<string> = new Set(["index", "fields", "key", "version"]);
+
+function unknownKeys(value: object, known: ReadonlySet<string>): string[] {
+  return Object.keys(value).filter((k) => !known.has(k));
+}
+
+/**
+ * Checks column options where the entity is defined, so a misspelt or foreign option fails
+ * loudly instead of being ignored; `value` (dbVisitor's name) becomes `name`.
+ */
+function columnOptions(where: string, spec: unknown): ColumnOptions {
+  if (typeof spec === "string") return { name: spec };
+  if (spec === null || typeof spec !== "object" || Array.isArray(spec)) {
+    throw new TypeError(`${where}: column options must be a field name or an object`);
+  }
+  const unknown = unknownKeys(spec, COLUMN_KEYS);
+  if (unknown.length > 0) {
+    throw new TypeError(
+      `${where}: unknown column option${unknown.length > 1 ? "s" : ""} ${
+        unknown.map((k) => JSON.stringify(k)).join(", ")
+      }; the options are ${[...COLUMN_KEYS].join(", ")}`,
+    );
+  }
+  const options = spec as ColumnOptions;
+  if (options.value !== undefined && options.name !== undefined && options.value !== options.name) {
+    throw new TypeError(
+      `${where}: name ${JSON.stringify(options.name)} and value ${
+        JSON.stringify(options.value)
+      } disagree; they are two spellings of the document field name, give one`,
+    );
+  }
+  for (const key of ["name", "value"] as const) {
+    const v = options[key];
+    if (v !== undefined && (typeof v !== "string" || v === "")) {
+      throw new TypeError(`${where}: ${key} must be a non-empty field name`);
+    }
+  }
+  if (options.value === undefined) return options;
+  const { value, ...rest } = options;
+  return { ...rest, name: value };
+}
 const defined = new WeakMap<object, RawMeta>();
 const cache = new WeakMap<object, EntityMeta>();
 
@@ -203,10 +259,10 @@ export function Table(
 export function Column(
   nameOrOptions: string | ColumnOptions = {},
 ): (value: undefined, context: ClassFieldDecoratorContext) => void {
-  const options = typeof nameOrOptions === "string" ? { name: nameOrOptions } : nameOrOptions;
   return (_value, context) => {
-    const raw = rawOf(context.metadata);
     const field = String(context.name);
+    const options = columnOptions(`@Column on ${field}`, nameOrOptions);
+    const raw = rawOf(context.metadata);
     raw.columns.set(field, options);
     if (options.primary) raw.key = field;
   };
@@ -258,9 +314,17 @@ export interface EntityDefinition {
  * ```
  */
 export function defineEntity<C extends EntityClass>(type: C, definition: EntityDefinition): C {
+  const unknown = unknownKeys(definition ?? {}, DEFINITION_KEYS);
+  if (unknown.length > 0) {
+    throw new TypeError(
+      `defineEntity(${type.name}): unknown option${unknown.length > 1 ? "s" : ""} ${
+        unknown.map((k) => JSON.stringify(k)).join(", ")
+      }; the options are ${[...DEFINITION_KEYS].join(", ")}`,
+    );
+  }
   const columns = new Map<string, ColumnOptions>();
   for (const [field, spec] of Object.entries(definition.fields ?? {})) {
-    columns.set(field, typeof spec === "string" ? { name: spec } : spec);
+    columns.set(field, columnOptions(`defineEntity(${type.name}) field ${field}`, spec));
   }
   let key = definition.key;
   for (const [field, options] of columns) if (options.primary) key ??= field;

@@ -92,6 +92,23 @@ export abstract class JdbcAccessor {
   }
 
   /**
+   * The data source or connection this template runs on (Spring's `getDataSource()`).
+   *
+   * @example
+   * ```ts
+   * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+   * import { JdbcTemplate } from "@searchvisitor/searchvisitor/template";
+   * import assert from "node:assert/strict";
+   *
+   * const ds = new DataSource("http://127.0.0.1:9200");
+   * assert.equal(new JdbcTemplate(ds).source, ds);
+   * ```
+   */
+  get source(): DataSource | Connection {
+    return this.#source;
+  }
+
+  /**
    * Registers a macro for `@{macro, name}`.
    *
    * @param name The macro name.

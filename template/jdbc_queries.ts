@@ -3,7 +3,7 @@
 // row callback. Each runs one command through JdbcAccessor's plumbing; a command that gives an
 // update count instead of rows is an IllegalStateError.
 
-import { DataAccessError, IncorrectResultSizeError } from "../driver/mod.ts";
+import { DataAccessError, IncorrectResultSizeError, type ResultSet } from "../driver/mod.ts";
 import type { EntityClass } from "./entity.ts";
 import type {
   Args,
@@ -15,9 +15,27 @@ import type {
   RowMap,
   RowMapper,
 } from "./types.ts";
-import { readHits, readRows, singleValue, withMeta } from "./_result_reading.ts";
+import {
+  readHits,
+  readRows,
+  type RowHandler,
+  singleColumn,
+  singleValue,
+  withMeta,
+} from "./_result_reading.ts";
 import { mapResultSet } from "./row_mapping.ts";
 import { JdbcAccessor, queryRows } from "./jdbc_accessor.ts";
+
+const SCALARS: ReadonlyMap<unknown, (rs: ResultSet, column: string) => unknown> = new Map<
+  unknown,
+  (rs: ResultSet, column: string) => unknown
+>([
+  [Number, (rs, c) => rs.getNumber(c)],
+  [String, (rs, c) => rs.getString(c)],
+  [Boolean, (rs, c) => rs.getBoolean(c)],
+  [BigInt, (rs, c) => rs.getLong(c)],
+  [Date, (rs, c) => rs.getDate(c)],
+]);
 
 /**
  * The reading methods of {@linkcode JdbcTemplate} (`queryForList`, `queryForHits`,
@@ -193,21 +211,107 @@ export abstract class JdbcQueries extends JdbcAccessor {
    * ```
    */
   queryForObject(command: Command, args?: Args): Promise<unknown>;
+  /**
+   * dbVisitor's `queryForObject(sql, args, Integer.class)`: the single value as a number, text,
+   * boolean, bigint or date — pass `Number`, `String`, `Boolean`, `BigInt` or `Date` (the
+   * typed getters convert; a value that does not fit is a ColumnTypeError).
+   */
+  queryForObject(command: Command, args: Args | undefined, type: NumberConstructor): Promise<
+    number | null
+  >;
+  /** The single value as text (see the scalar overload). */
+  queryForObject(command: Command, args: Args | undefined, type: StringConstructor): Promise<
+    string | null
+  >;
+  /** The single value as a boolean (see the scalar overload). */
+  queryForObject(command: Command, args: Args | undefined, type: BooleanConstructor): Promise<
+    boolean | null
+  >;
+  /** The single value as an exact integer (see the scalar overload). */
+  queryForObject(command: Command, args: Args | undefined, type: BigIntConstructor): Promise<
+    bigint | null
+  >;
+  /** The single value as a date (see the scalar overload). */
+  queryForObject(command: Command, args: Args | undefined, type: DateConstructor): Promise<
+    Date | null
+  >;
   /** At most one row as an entity of `type`, or null (see the first overload). */
   queryForObject<T>(
     command: Command,
     args: Args | undefined,
     type: EntityClass<T>,
   ): Promise<T | null>;
-  queryForObject<T>(command: Command, args?: Args, type?: EntityClass<T>): Promise<unknown> {
+  queryForObject<T>(command: Command, args?: Args, type?: unknown): Promise<unknown> {
+    const scalar = SCALARS.get(type);
+    if (scalar) return this.#scalar("queryForObject", command, args, scalar);
     return queryRows(this, "queryForObject", command, args, (rs, b) => {
       if (rs.rowCount > 1) throw new IncorrectResultSizeError(1, rs.rowCount, { command: b.text });
-      if (type) return mapResultSet(rs, type, b.text)[0] ?? null;
+      if (type) return mapResultSet(rs, type as EntityClass<T>, b.text)[0] ?? null;
       if (!rs.next()) return null;
       const columns = rs.getColumns();
       if (columns.length === 1) return rs.getObject(1);
       return Object.fromEntries(columns.map((c) => [c, rs.getObject(c)]));
     });
+  }
+
+  #scalar(
+    method: string,
+    command: Command,
+    args: Args | undefined,
+    read: (rs: ResultSet, column: string) => unknown,
+  ): Promise<never> {
+    return queryRows(this, method, command, args, (rs, b) => {
+      const column = singleColumn(rs, b.text, "value");
+      return column === undefined ? null : read(rs, column);
+    }) as Promise<never>;
+  }
+
+  /**
+   * dbVisitor's `queryForInt`: one 32-bit integer — the `COUNT` column, or the only column of
+   * the only row. No row gives null; a fraction or a value beyond 32 bits is a ColumnTypeError.
+   *
+   * @param command Template text or a bound command.
+   * @param args Positional or named arguments.
+   * @returns The integer, or null.
+   *
+   * @example
+   * ```ts
+   * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+   * import { JdbcTemplate } from "@searchvisitor/searchvisitor/template";
+   * import assert from "node:assert/strict";
+   *
+   * const fetch = () => Promise.resolve(Response.json({ count: 12 }));
+   * const jdbc = new JdbcTemplate(new DataSource({ nodes: ["http://es.local"], fetch }));
+   * assert.equal(await jdbc.queryForInt("POST /users/_count"), 12);
+   * assert.equal(await jdbc.queryForObject("POST /users/_count", [], Number), 12);
+   * assert.equal(await jdbc.queryForObject("POST /users/_count", [], String), "12");
+   * ```
+   */
+  queryForInt(command: Command, args?: Args): Promise<number | null> {
+    return this.#scalar("queryForInt", command, args, (rs, c) => rs.getInt(c));
+  }
+
+  /**
+   * dbVisitor's `queryForString`: the single value as text (JSON text for an object). No row
+   * gives null.
+   *
+   * @param command Template text or a bound command.
+   * @param args Positional or named arguments.
+   * @returns The text, or null.
+   *
+   * @example
+   * ```ts
+   * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+   * import { JdbcTemplate } from "@searchvisitor/searchvisitor/template";
+   * import assert from "node:assert/strict";
+   *
+   * const fetch = () => Promise.resolve(Response.json([{ count: "12" }]));
+   * const jdbc = new JdbcTemplate(new DataSource({ nodes: ["http://es.local"], fetch }));
+   * assert.equal(await jdbc.queryForString("GET /_cat/count/u?h=count"), "12");
+   * ```
+   */
+  queryForString(command: Command, args?: Args): Promise<string | null> {
+    return this.#scalar("queryForString", command, args, (rs, c) => rs.getString(c));
   }
 
   /**
@@ -319,28 +423,30 @@ export abstract class JdbcQueries extends JdbcAccessor {
   query<T>(
     command: Command,
     args: Args | undefined,
-    handler: RowMapper<T> | { rowMapper: RowMapper<T> },
+    handler: RowMapper<T> | { rowMapper: RowMapper<T> } | { mapRow(rs: ResultSet, n: number): T },
   ): Promise<T[]>;
-  /** The result of a ResultSetExtractor given the whole result set (see the first overload). */
+  /**
+   * The result of a ResultSetExtractor given the whole result set: `{ extractor }`, or Spring's
+   * `{ extractData(rs) }` (see the first overload).
+   */
   query<T>(
     command: Command,
     args: Args | undefined,
-    handler: { extractor: ResultSetExtractor<T> },
+    handler: { extractor: ResultSetExtractor<T> } | { extractData(rs: ResultSet): T | Promise<T> },
   ): Promise<T>;
-  /** Calls a RowCallback for each row; returns the row count (see the first overload). */
+  /**
+   * Calls a RowCallback for each row (`{ rowCallback }`, or Spring's `{ processRow(rs) }`);
+   * returns the row count (see the first overload).
+   */
   query(
     command: Command,
     args: Args | undefined,
-    handler: { rowCallback: RowCallback },
+    handler: { rowCallback: RowCallback } | { processRow(rs: ResultSet): void },
   ): Promise<number>;
   query<T>(
     command: Command,
     args: Args | undefined,
-    handler:
-      | RowMapper<T>
-      | { rowMapper: RowMapper<T> }
-      | { extractor: ResultSetExtractor<T> }
-      | { rowCallback: RowCallback },
+    handler: RowHandler<T>,
   ): Promise<T[] | T | number> {
     return queryRows(this, "query", command, args, (rs, b) => readRows(rs, handler, b.text));
   }

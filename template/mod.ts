@@ -68,4 +68,5 @@ export {
 } from "./entity.ts";
 export { documentMapper, mapResultSet, RowMappingError, toDocument } from "./row_mapping.ts";
 export { parseSeqNoVersion } from "./_hit_meta.ts";
+export { initialValues, setEntries } from "./unset_fields.ts";
 export { type Page, type PageInfo, PageObject, PageResult } from "./page.ts";

@@ -209,8 +209,9 @@ export function mapResultSet<T>(rs: ResultSet, type: EntityClass<T>, command?: s
 
 /**
  * Turns an entity into the document it is stored as: class fields renamed to document fields,
- * the key kept under its column name, `undefined` fields left out. Objects that are not entities
- * are returned as they are.
+ * the key kept under its column name — unless that name is `_id`, which is the document's
+ * metadata and never part of `_source` — and `undefined` fields left out. Objects that are not
+ * entities are returned as they are.
  *
  * @param entity The entity.
  * @param purpose `"insert"` or `"update"` leaves out the fields declared with `insert: false` /
@@ -238,6 +239,7 @@ export function toDocument(entity: object, purpose?: "insert" | "update"): Recor
   for (const f of planOf(type).all) {
     if (purpose === "insert" && !f.insert) continue;
     if (purpose === "update" && !f.update) continue;
+    if (f.column === "_id") continue;
     const v = source[f.field];
     if (v !== undefined) doc[f.column] = v;
   }

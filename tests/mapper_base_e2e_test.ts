@@ -1,7 +1,7 @@
 // BaseMapper end to end on every backend of the behaviour suite (tests/README.md): the reference's happy path, writes and reads by
 // key with many ids, one _bulk for many entities, real counts, and optimistic concurrency.
 import assert from "node:assert/strict";
-import { BulkError, ResponseError } from "../driver/mod.ts";
+import { BulkError, InvalidArgumentError, ResponseError } from "../driver/mod.ts";
 import {
   BaseMapper,
   MapperError,
@@ -158,8 +158,8 @@ backendTest(
     assert.equal(await mapper.countAll(), 2);
 
     await assert.rejects(mapper.update(account("", "x", 1)), (e: unknown) => {
-      assert.ok(e instanceof MapperError);
-      assert.match(e.message, /AccountMapper\.update: the Account has no id/);
+      assert.ok(e instanceof InvalidArgumentError);
+      assert.match(e.message, /AccountMapper\.update: the Account's key field id is empty/);
       return true;
     });
   },

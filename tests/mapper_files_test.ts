@@ -163,6 +163,7 @@ backendTest(
       assert.match(e.message, /known namespaces: books/);
       return true;
     });
+    // @ts-expect-error a compile error in TypeScript; plain JavaScript gets the run-time refusal
     @RefMapper("books", { returns: { nope: "one" } })
     class Typo {}
     assert.throws(() => f.session.createMapper(Typo), /Typo\.nope: returns names "nope"/);

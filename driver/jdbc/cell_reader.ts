@@ -155,7 +155,8 @@ export abstract class CellReader {
   }
 
   /**
-   * Reads a cell of the current row as a date: ISO-8601 text or epoch milliseconds.
+   * Reads a cell of the current row as a date: ISO-8601 text or epoch milliseconds (epoch
+   * seconds for the columns a server reports in seconds, such as `_cat/count`'s `EPOCH`).
    *
    * @param column A label or a 1-based index.
    * @returns The date, or null.
@@ -173,7 +174,22 @@ export abstract class CellReader {
    * ```
    */
   getDate(column: ColumnRef): Date | null {
-    return this.#typed(column, "date", toDate);
+    if (this.epochUnit(column) === "ms") return this.#typed(column, "date", toDate);
+    return this.#typed(column, "date", (v) => {
+      const n = typeof v === "string" && /^\s*[-+]?\d+\s*$/.test(v) ? Number(v) : v;
+      return toDate(typeof n === "number" || typeof n === "bigint" ? Number(n) * 1000 : v);
+    });
+  }
+
+  /**
+   * The unit `getDate` reads a number of this column in: epoch milliseconds, or seconds for
+   * columns the server reports in seconds (`_cat`'s `EPOCH`).
+   *
+   * @param _column A label or a 1-based index.
+   * @returns `"ms"` unless the column holds epoch seconds.
+   */
+  protected epochUnit(_column: ColumnRef): "s" | "ms" {
+    return "ms";
   }
 
   #typed<T>(column: ColumnRef, expected: string, convert: (v: unknown) => T | string): T | null {

@@ -16,6 +16,7 @@ import {
   TimeoutError,
 } from "../errors.ts";
 import { allowsPartialResults } from "../response_errors.ts";
+import { callerAbort } from "../wire/_transport_util.ts";
 import type { BoundCommand } from "../command/_command.ts";
 import { bindScript } from "../command/command_binder.ts";
 import { parseScript } from "../command/command_tokenizer.ts";
@@ -49,7 +50,7 @@ export interface StreamOptions {
    * OpenSearch 2.4+) and the search names an index, else a scroll. `"pit"` or `"scroll"` force one.
    */
   mode?: "auto" | "pit" | "scroll";
-  /** Aborts the stream: the pending request fails with `TimeoutError`, and the PIT or scroll is closed. */
+  /** Aborts the stream: the pending request rejects with the signal's reason (an `AbortError` by default), and the PIT or scroll is closed. */
   signal?: AbortSignal;
 }
 
@@ -384,13 +385,7 @@ export class HitStream implements AsyncIterable<Record<string, unknown>> {
     signal?: AbortSignal,
   ) {
     const user = this.#options.signal;
-    if (user?.aborted && !allowNotFound) {
-      const error = new TimeoutError("The stream was aborted by the caller's signal", {
-        cause: user.reason,
-        command: this.#command.text,
-      });
-      return Promise.reject(error);
-    }
+    if (user?.aborted && !allowNotFound) return Promise.reject(callerAbort(user));
     // Closing a point in time or scroll must go out even after the caller aborted.
     const combined = allowNotFound
       ? undefined

@@ -47,6 +47,11 @@ export interface TotalHits {
  * ```
  */
 export interface ResultSetMeta {
+  /**
+   * Columns whose numbers are epoch **seconds**, not milliseconds (`_cat`'s `EPOCH`,
+   * `START_EPOCH`, `END_EPOCH`): `getDate` honours the unit.
+   */
+  epochSeconds?: readonly string[];
   /** `hits.total`, or null when the response had none. */
   total?: TotalHits | null;
   /** `took` in milliseconds, or null. */
@@ -132,6 +137,9 @@ export class ResultSet extends HitReader implements Iterable<Record<string, unkn
   /** The columns are `_ID`, `_DOC` (a search's): rows become objects by a fixed literal. */
   readonly #docs: boolean;
   #hits: readonly unknown[] | undefined;
+  readonly #epochSeconds: ReadonlySet<string> | undefined;
+  #fieldColumns = true;
+  #fieldNames: readonly string[] | undefined;
   #cursor = -1;
   #wasNull = false;
   #closed = false;
@@ -163,6 +171,14 @@ export class ResultSet extends HitReader implements Iterable<Record<string, unkn
     this.warnings = meta.warnings ?? [];
     if (meta.shardFailures !== undefined) this.shardFailures = meta.shardFailures;
     this.#hits = meta.hits;
+    if (meta.epochSeconds?.length) this.#epochSeconds = new Set(meta.epochSeconds);
+  }
+
+  /** `getDate`'s unit for numbers of a column: seconds for the `epochSeconds` columns. */
+  protected override epochUnit(column: ColumnRef): "s" | "ms" {
+    if (this.#epochSeconds === undefined) return "ms";
+    const label = typeof column === "number" ? this.#columns[column - 1] : column;
+    return label !== undefined && this.#epochSeconds.has(label.toUpperCase()) ? "s" : "ms";
   }
 
   /** How many rows the result set holds. */
@@ -177,6 +193,71 @@ export class ResultSet extends HitReader implements Iterable<Record<string, unkn
    */
   override getColumns(): string[] {
     return [...this.#columns];
+  }
+
+  /**
+   * The field columns of a search's rows: every top-level `_source` key, in first-seen order
+   * over all rows (dbVisitor's pre-read columns). On `_ID`/`_DOC` rows the getters read them by
+   * label — `rs.getInt("age")` — while `getColumns()`, `toArray()` and row maps keep exactly
+   * `_ID` and `_DOC`. A row without the key reads null; a label that is no row's key is an error.
+   * Empty for other result sets, or after `setFieldColumns(false)`.
+   *
+   * @returns The field column labels.
+   *
+   * @example
+   * ```ts
+   * import { ResultSet } from "@searchvisitor/searchvisitor/driver";
+   * import assert from "node:assert/strict";
+   *
+   * const rs = new ResultSet(["_ID", "_DOC"], [["1", '{"name":"ann","age":41}'], ["2", '{"name":"bo","city":"Oslo"}']]);
+   * assert.deepEqual(rs.getFieldColumns(), ["name", "age", "city"]);
+   * rs.next();
+   * assert.equal(rs.getInt("age"), 41);
+   * rs.next();
+   * assert.equal(rs.getString("city"), "Oslo");
+   * assert.equal(rs.getObject("age"), null);
+   * assert.deepEqual(rs.getColumns(), ["_ID", "_DOC"]);
+   * assert.throws(() => rs.setFieldColumns(false).getInt("age"), /No column "age"/);
+   * ```
+   */
+  getFieldColumns(): string[] {
+    if (!this.#docs || !this.#fieldColumns) return [];
+    if (this.#fieldNames === undefined) {
+      const names = new Set<string>();
+      for (const row of this.#rows) {
+        const doc = this.#docOf(row);
+        if (doc !== undefined) { for (const key of Object.keys(doc)) names.add(key); }
+      }
+      this.#fieldNames = [...names];
+    }
+    return [...this.#fieldNames];
+  }
+
+  /**
+   * Turns the field columns of search rows (see {@linkcode ResultSet.getFieldColumns}) on (the
+   * default) or off (only `_ID` and `_DOC` can be read, like dbVisitor's `preRead=false`).
+   *
+   * @param enabled Whether `_source` keys can be read as columns.
+   * @returns This result set.
+   */
+  setFieldColumns(enabled: boolean): this {
+    this.#fieldColumns = enabled;
+    return this;
+  }
+
+  #docOf(row: readonly unknown[]): Record<string, unknown> | undefined {
+    const cell = row[1];
+    let doc: unknown = cell instanceof JsonCell ? cell.value : cell;
+    if (typeof doc === "string") {
+      try {
+        doc = parseExactJson(doc);
+      } catch {
+        return undefined;
+      }
+    }
+    return doc !== null && typeof doc === "object" && !Array.isArray(doc)
+      ? doc as Record<string, unknown>
+      : undefined;
   }
 
   /**
@@ -379,10 +460,22 @@ export class ResultSet extends HitReader implements Iterable<Record<string, unkn
 
   #cell(column: ColumnRef): unknown {
     this.#current();
-    const index = this.#indexOf(column);
-    const cell = this.#rows[this.#cursor]![index] ?? null;
+    const row = this.#rows[this.#cursor]!;
+    let cell: unknown;
+    if (typeof column === "string" && this.#isField(column)) {
+      const doc = this.#docOf(row);
+      const value = doc !== undefined && Object.hasOwn(doc, column) ? doc[column] : null;
+      cell = value !== null && typeof value === "object" ? new JsonCell(value) : value ?? null;
+    } else cell = row[this.#indexOf(column)] ?? null;
     this.#wasNull = cell === null;
     return cell;
+  }
+
+  /** Whether a label names a field column (not `_ID`/`_DOC`, and some row has the key). */
+  #isField(column: string): boolean {
+    if (!this.#docs || !this.#fieldColumns || this.#byLabel.has(column)) return false;
+    if (this.#byLabel.has(column.toLowerCase())) return false;
+    return this.getFieldColumns().includes(column);
   }
 
   #indexOf(column: ColumnRef): number {
@@ -396,8 +489,11 @@ export class ResultSet extends HitReader implements Iterable<Record<string, unkn
     }
     const index = this.#byLabel.get(column) ?? this.#byLabel.get(column.toLowerCase());
     if (index === undefined) {
+      const fields = this.getFieldColumns();
       throw new IllegalStateError(
-        `No column "${column}"; the columns are ${this.#columns.join(", ") || "(none)"}`,
+        `No column "${column}"; the columns are ${
+          [...this.#columns, ...fields].join(", ") || "(none)"
+        }`,
       );
     }
     return index;

@@ -14,11 +14,12 @@ import type { Outcome } from "../wire/_response_mapper.ts";
 import { ResultSet } from "./result_set.ts";
 
 /**
- * Options of one call: a signal that aborts it (the call then fails with `TimeoutError`).
+ * Options of one call: a signal that aborts it (the call then rejects with the signal's reason,
+ * like `fetch`: by default a DOMException named `AbortError`).
  *
  * @example
  * ```ts
- * import { DataSource, TimeoutError } from "@searchvisitor/searchvisitor/driver";
+ * import { DataSource } from "@searchvisitor/searchvisitor/driver";
  * import assert from "node:assert/strict";
  *
  * const fetch = (_url: string, init: RequestInit) =>
@@ -27,11 +28,11 @@ import { ResultSet } from "./result_set.ts";
  * const controller = new AbortController();
  * const pending = stmt.execute("GET /", [], { signal: controller.signal });
  * controller.abort();
- * await assert.rejects(pending, TimeoutError);
+ * await assert.rejects(pending, { name: "AbortError" });
  * ```
  */
 export interface ExecuteOptions {
-  /** Aborts the request; the call rejects with `TimeoutError` whose `cause` is the reason. */
+  /** Aborts the request; the call rejects with the signal's reason (an `AbortError` by default). */
   signal?: AbortSignal;
   /** Let values bound as index names be patterns (`*`, `,`, `_all`, a leading `-`). */
   allowIndexPatterns?: boolean;

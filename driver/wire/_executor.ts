@@ -5,6 +5,7 @@ import { IllegalStateError } from "../errors.ts";
 import { allowsPartialResults } from "../response_errors.ts";
 import type { BoundCommand } from "../command/_command.ts";
 import { allowsNotFound, appendQuery, classify, rewritePath } from "./_endpoint.ts";
+import { bumpMappingEpoch, changesMappings } from "./_mapping_epoch.ts";
 import { mapResponse, type Outcome } from "./_response_mapper.ts";
 import type { Transport, TransportResponse } from "./transport.ts";
 
@@ -41,18 +42,13 @@ export class Executor {
     this.ensureOpen();
     const endpoint = classify(command.method, command.path);
     const path = rewritePath(endpoint, command.path, this.indexRefresh, command.text);
-    const response = await this.transport.request({
-      method: command.method,
-      path,
-      pathTemplate: command.pathTemplate,
-      body: command.body,
-      ndjson: command.ndjson,
-      signal: options.signal,
-      timeoutMs: options.timeoutMs,
-      idempotent: options.idempotent,
-      allowNotFound: allowsNotFound(endpoint.kind),
-      command: command.text,
-    });
+    // Mapping caches go stale before (a read racing it) and after, whatever the outcome (a
+    // timeout may still have applied it).
+    const changes = changesMappings(command.method, endpoint.segments);
+    if (changes) bumpMappingEpoch(this.transport);
+    const pending = this.#send(command, endpoint, path, options);
+    const response =
+      await (changes ? pending.finally(() => bumpMappingEpoch(this.transport)) : pending);
     const outcomes = mapResponse(
       endpoint,
       response.status,
@@ -69,6 +65,26 @@ export class Executor {
       }
     }
     return outcomes;
+  }
+
+  #send(
+    command: BoundCommand,
+    endpoint: ReturnType<typeof classify>,
+    path: string,
+    options: CallOptions,
+  ): Promise<TransportResponse> {
+    return this.transport.request({
+      method: command.method,
+      path,
+      pathTemplate: command.pathTemplate,
+      body: command.body,
+      ndjson: command.ndjson,
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+      idempotent: options.idempotent,
+      allowNotFound: allowsNotFound(endpoint.kind),
+      command: command.text,
+    });
   }
 
   /** Sends a `_bulk` body (for `executeBatch`). */

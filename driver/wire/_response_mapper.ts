@@ -108,7 +108,7 @@ export function mapResponse(
       return [rows(docTable([[decodeSegment(endpoint.segments[2]), body]]), body)];
     }
     case "cat":
-      return [rows(catTable(endpoint.segments[1] ?? "", body), body)];
+      return [rows(catTable(endpoint.segments[1] ?? "", body), body, { epochSeconds: EPOCHS })];
     case "mapping":
       return [rows(mappingTable(body), body)];
     case "settings":
@@ -135,6 +135,9 @@ export function mapResponse(
       return [count(1, keyOf(json))];
   }
 }
+
+/** `_cat` columns in epoch seconds (count, health, snapshots …). */
+const EPOCHS: readonly string[] = Object.freeze(["EPOCH", "START_EPOCH", "END_EPOCH"]);
 
 /** What an API must answer (a 2xx of another shape is an InvalidResponseError). */
 interface Shape {

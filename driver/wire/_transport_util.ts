@@ -55,16 +55,25 @@ export function check(
   return value;
 }
 
+/**
+ * The rejection of a request that stopped: the caller's own reason when the caller's signal
+ * aborted (what `fetch` gives too — by default a DOMException named `AbortError`), else a
+ * TimeoutError for the deadline.
+ */
 export function timeoutError(
   req: TransportRequest,
   timeoutMs: number,
   cause: unknown,
-): TimeoutError {
+): unknown {
+  if (req.signal?.aborted) return callerAbort(req.signal);
   const what = `${req.method} ${redact(req.path)}`;
-  const message = req.signal?.aborted
-    ? `${what} was aborted by the caller's signal`
-    : `${what} timed out after ${timeoutMs} ms; raise timeoutMs or narrow the request`;
+  const message = `${what} timed out after ${timeoutMs} ms; raise timeoutMs or narrow the request`;
   return new TimeoutError(message, { cause, command: req.command });
+}
+
+/** What a call rejects with when the caller's signal aborted it: the signal's reason. */
+export function callerAbort(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException("The operation was aborted", "AbortError");
 }
 
 export function isAbort(error: unknown): boolean {

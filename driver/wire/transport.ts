@@ -196,7 +196,8 @@ export class Transport {
    * @throws {ConnectionError} When no node could be reached; nothing was applied.
    * @throws {OutcomeUnknownError} When a request that is not idempotent failed after it may
    * have reached the server.
-   * @throws {TimeoutError} When the request's deadline passed or the caller's signal aborted.
+   * @throws {TimeoutError} When the request's deadline passed (the caller's abort rejects with
+   *   the signal's reason instead, an `AbortError` by default).
    * @throws {ResponseTooLargeError} When the body passed `maxResponseBytes`.
    */
   async request(req: TransportRequest): Promise<TransportResponse> {
