@@ -26,6 +26,8 @@ export const OPENSEARCH_ENDPOINTS: readonly Endpoint[] = [
   endpoint("cat.pit_segments", "GET", ["/_cat/pit_segments", "/_cat/pit_segments/_all"]),
   endpoint("cat.cluster_manager", "GET", ["/_cat/cluster_manager"]),
   endpoint("search_pipeline", "GET,PUT,DELETE", ["/_search/pipeline", "/_search/pipeline/{id}"]),
+  // OpenSearch takes the alias name (and index) from the body as well as from the path.
+  endpoint("indices.put_alias", "PUT,POST", ["/{index}/_alias", "/{index}/_aliases", "/_alias/{name}", "/_aliases/{name}", "/_alias", "/_aliases"]),
 ];
 
 /** URL parameters OpenSearch accepts beyond Elasticsearch's, on any endpoint. */
@@ -46,6 +48,7 @@ export const OPENSEARCH_PARAMS: ReadonlySet<string> = new Set([
   "include_defaults",
   "local",
   "wait_for_active_shards",
+  "size",
 ]);
 
 /** Query types OpenSearch adds (or writes differently, as `knn` keyed by field). */
@@ -64,10 +67,8 @@ export const OPENSEARCH_QUERIES: Readonly<Record<string, TypeDef | "any">> = {
   template: "any",
 };
 
-/** Search-body members OpenSearch adds. */
-export const OPENSEARCH_SEARCH_BODY: Readonly<Record<string, "any">> = {
-  search_pipeline: "any",
-  verbose_pipeline: "any",
-  include_named_queries_score: "any",
-  phase_took: "any",
+/** Members OpenSearch accepts beyond Elasticsearch's, by type name. */
+export const OPENSEARCH_MEMBERS: Readonly<Record<string, readonly string[]>> = {
+  "search.Body": ["search_pipeline", "verbose_pipeline", "include_named_queries_score", "phase_took"],
+  "indices.put_alias.Body": ["index", "alias", "is_hidden", "indices", "aliases"],
 };

@@ -95,7 +95,7 @@ export function readCommands(text: string): RawCommand[] {
     while (i < n && (text[i] === " " || text[i] === "\t")) i++;
     const targetAt = i;
     const targetNames: { name: string; at: number; end: number }[] = [];
-    while (i < n && !/\s/.test(text[i]!)) {
+    while (i < n && !/\s/.test(text[i]!) && text[i] !== ";") {
       if ((text[i] === "#" || text[i] === "$" || text[i] === "@") && text[i + 1] === "{") {
         const close = text.indexOf("}", i);
         if (close < 0) break;

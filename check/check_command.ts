@@ -12,7 +12,7 @@ import {
   OPENSEARCH_PARAMS,
   OPENSEARCH_PREFIXES,
   OPENSEARCH_QUERIES,
-  OPENSEARCH_SEARCH_BODY,
+  OPENSEARCH_MEMBERS,
 } from "./_opensearch.ts";
 import { type JNode, readCommands, type RawCommand } from "./_tree.ts";
 import { checkField, dateParses, type FieldUse } from "./_field_checks.ts";
@@ -202,8 +202,9 @@ export function formatDiagnostic(text: string, d: Diagnostic): string {
   return `${d.severity} ${d.code}: ${d.message} (line ${d.line}, column ${d.column})\n${source}\n${underline}`;
 }
 
-// Replaces `#{…}` / `${…}` with driver placeholders of the same length, so the driver validates
-// the text and counts the positional ones. `@{…}` rule calls become blanks (their members vanish).
+// Replaces `#{…}` / `${…}` / `@{…}` with driver placeholders of the same length, so the driver
+// validates the text and counts the positional ones: `{?}` in a path, `?` for a value or an
+// element, `?:?` for members (a rule call in an object). `\#{` (a literal marker) loses its `\`.
 function maskTemplate(text: string): { text: string; named: number } {
   if (!/[#$@]\{/.test(text)) return { text, named: 0 };
   let out = "";
@@ -212,8 +213,17 @@ function maskTemplate(text: string): { text: string; named: number } {
   let inString = false;
   let inPath = false;
   let lineStart = true;
+  let last = ""; // the last significant character outside strings
+  const stack: string[] = [];
+  const isMarker = (at: number) =>
+    (text[at] === "#" || text[at] === "$" || text[at] === "@") && text[at + 1] === "{";
   while (i < text.length) {
     const c = text[i]!;
+    if (c === "\\" && isMarker(i + 1)) {
+      out += " " + text.slice(i + 1, i + 3);
+      i += 3;
+      continue;
+    }
     if (inString) {
       if (c === "\\") {
         out += text.slice(i, i + 2);
@@ -227,12 +237,13 @@ function maskTemplate(text: string): { text: string; named: number } {
     }
     if (c === '"') {
       inString = true;
+      last = '"';
       out += c;
       i++;
       continue;
     }
     if (c === "\n") lineStart = true;
-    if (lineStart && /[A-Za-z]/.test(c)) {
+    if (lineStart && /[A-Za-z]/.test(c) && stack.length === 0) {
       const word = /^(GET|POST|PUT|DELETE|HEAD)[ \t]+/i.exec(text.slice(i, i + 10));
       if (word) {
         out += word[0];
@@ -244,7 +255,7 @@ function maskTemplate(text: string): { text: string; named: number } {
     }
     if (c !== " " && c !== "\t" && c !== "\n" && c !== "\r") lineStart = false;
     if (inPath && /\s/.test(c)) inPath = false;
-    if ((c === "#" || c === "$" || c === "@") && text[i + 1] === "{") {
+    if (isMarker(i)) {
       let depth = 0;
       let j = i + 1;
       for (; j < text.length; j++) {
@@ -252,16 +263,22 @@ function maskTemplate(text: string): { text: string; named: number } {
         else if (text[j] === "}" && --depth === 0) break;
       }
       const len = j + 1 - i;
-      if (c === "@") out += " ".repeat(len);
-      else if (inPath) {
-        out += "{?}" + "x".repeat(Math.max(0, len - 3));
-        if (c === "#") named++;
-      } else {
-        out += "?" + " ".repeat(len - 1);
-        if (c === "#") named++;
-      }
+      const member = stack.at(-1) === "{" && (last === "{" || last === ",");
+      // Every mask is a driver placeholder that no positional argument fills.
+      if (inPath) out += "{?}" + "x".repeat(Math.max(0, len - 3));
+      else if (c === "@" && member) {
+        out += "?:?" + " ".repeat(Math.max(0, len - 3));
+        named++;
+      } else out += "?" + " ".repeat(len - 1);
+      named++;
+      last = "?";
       i = j + 1;
       continue;
+    }
+    if (!inPath) {
+      if (c === "{" || c === "[") stack.push(c);
+      else if (c === "}" || c === "]") stack.pop();
+      if (!/\s/.test(c)) last = c;
     }
     out += c;
     i++;
@@ -317,7 +334,7 @@ function checkOne(run: Run, command: RawCommand): void {
     target = "/" + target;
     base -= 1;
   }
-  const q = target.indexOf("?");
+  const q = queryStart(target);
   const pathText = q < 0 ? target : target.slice(0, q);
   const segments: Segment[] = [];
   let offset = 0;
@@ -352,6 +369,14 @@ function checkOne(run: Run, command: RawCommand): void {
     }
   }
   checkValue(run, first, body, {});
+}
+
+// The `?` that starts the query string (a `{?}` slot is not one).
+function queryStart(target: string): number {
+  for (let i = 0; i < target.length; i++) {
+    if (target[i] === "?" && !(target[i - 1] === "{" && target[i + 1] === "}")) return i;
+  }
+  return -1;
 }
 
 // `#{name}` with no parameter of that name.
@@ -441,7 +466,23 @@ function matchEndpoint(run: Run, command: RawCommand, segments: Segment[]): Endp
   return undefined;
 }
 
-const GLOBAL_PARAMS = new Set(["source", "source_content_type", "filter_path", "pretty", "human", "error_trace", "format"]);
+// Accepted on every endpoint (`ignore` is read by the clients, which send it along).
+const GLOBAL_PARAMS = new Set([
+  "source",
+  "source_content_type",
+  "filter_path",
+  "pretty",
+  "human",
+  "error_trace",
+  "format",
+  "ignore",
+]);
+
+/** Types that also take the members of another type inline (a shorthand the engines accept). */
+const LENIENT: Record<string, string> = { FunctionScoreQuery: "FunctionScoreContainer" };
+
+/** Types whose object form has a scalar shortcut the specification does not name. */
+const SHORTCUTS: Record<string, string> = { ScoreSort: "order", FieldSort: "order" };
 
 function checkParams(run: Run, endpoints: Endpoint[], query: string, at: number): void {
   let offset = 0;
@@ -559,9 +600,28 @@ function wrongKind(run: Run, node: JNode, want: string): void {
     `expected ${KIND_NAMES[want] ?? want} here, found ${KIND_NAMES[node.kind] ?? node.kind}`);
 }
 
-function checkUnion(run: Run, node: JNode, members: TypeExpr[], where: Where): void {
+function shapeOf(run: Run, expr: TypeExpr, depth = 0): string {
+  if (typeof expr !== "string") {
+    const op = (expr as unknown[])[0];
+    return op === "[]" ? "array" : op === "{}" ? "object" : op === "|" ? "any" : "scalar";
+  }
+  if (!expr.startsWith("@")) return expr === "any" ? "any" : "scalar";
+  const d = def(run, expr.slice(1));
+  if (!d || d === "any" || depth > 4) return "any";
+  if (d.e) return "scalar";
+  if (d.t !== undefined) return shapeOf(run, d.t, depth + 1);
+  return d.s || SHORTCUTS[expr.slice(1)] ? "any" : "object";
+}
+
+function checkUnion(run: Run, node: JNode, all: TypeExpr[], where: Where): void {
   let best: Diagnostic[] | undefined;
   const saved = run.sink;
+  const kind = node.kind === "array" || node.kind === "object" ? node.kind : "scalar";
+  const fitting = all.filter((m) => {
+    const shape = shapeOf(run, m);
+    return shape === "any" || shape === kind;
+  });
+  const members = fitting.length > 0 ? fitting : all;
   for (const member of members) {
     const trial: Diagnostic[] = [];
     run.sink = trial;
@@ -605,7 +665,8 @@ function checkNamed(run: Run, node: JNode, ref: string, where: Where): void {
   }
   if (!d.p) return;
   if (node.kind !== "object") {
-    if (d.s && d.p[d.s]) return checkValue(run, node, d.p[d.s]![0] as TypeExpr, where);
+    const shortcut = d.s ?? SHORTCUTS[name];
+    if (shortcut && d.p[shortcut]) return checkValue(run, node, d.p[shortcut]![0] as TypeExpr, where);
     if (node.kind === "null") return;
     wrongKind(run, node, "object");
     return;
@@ -638,7 +699,7 @@ function checkObject(run: Run, node: JNode, ref: string, d: TypeDef, where: Wher
         if (extra !== "any") checkObject(run, m.value, "@" + key, extra, { ...where, variant: key });
         continue;
       }
-      if (ref === SEARCH_BODY && key in OPENSEARCH_SEARCH_BODY) continue;
+      if (OPENSEARCH_MEMBERS[ref.slice(1)]?.includes(key)) continue;
     }
     if (!prop) {
       if (d.x !== undefined) {
@@ -646,12 +707,18 @@ function checkObject(run: Run, node: JNode, ref: string, d: TypeDef, where: Wher
         checkValue(run, m.value, d.x, where);
         continue;
       }
+      const lenient = LENIENT[ref.slice(1)];
+      const extra = lenient ? def(run, lenient) : undefined;
+      if (extra && extra !== "any" && extra.p?.[m.key]) {
+        checkValue(run, m.value, extra.p[m.key]![0] as TypeExpr, where);
+        continue;
+      }
       unknownKey(run, m.key, m.keyAt, m.keyEnd, ref, d);
       unknown = true;
       continue;
     }
     const container = prop[3] === 1;
-    if (d.c && !container) {
+    if (d.c && !container && (isQuery || isAgg)) {
       variants++;
       if (variants === 2) {
         report(run, "exclusive", "error", m.keyAt, m.keyEnd - m.keyAt,

@@ -25,3 +25,12 @@ export {
   type Severity,
 } from "./check_command.ts";
 export { type MappedField, MappingModel } from "./mapping_model.ts";
+export {
+  checkSource,
+  checkStatementText,
+  type FileDiagnostic,
+  findCommands,
+  type FoundCommand,
+  type SourceKind,
+  sourceKindOf,
+} from "./source_check.ts";
