@@ -14,7 +14,7 @@ export interface TypeDef {
   readonly t?: TypeExpr;
   /** Internal tag of a tagged union alias. */
   readonly tag?: string;
-  /** Properties: name → [type, required?, _, containerProperty?]. */
+  /** Properties: name → [type, required?, containerProperty?]. */
   readonly p?: Readonly<Record<string, readonly unknown[]>>;
   /** Property aliases (`aggs` → `aggregations`). */
   readonly a?: Readonly<Record<string, string>>;

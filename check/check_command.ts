@@ -717,7 +717,7 @@ function checkObject(run: Run, node: JNode, ref: string, d: TypeDef, where: Wher
       unknown = true;
       continue;
     }
-    const container = prop[3] === 1;
+    const container = prop[2] === 1;
     if (d.c && !container && (isQuery || isAgg)) {
       variants++;
       if (variants === 2) {
@@ -739,7 +739,8 @@ function checkObject(run: Run, node: JNode, ref: string, d: TypeDef, where: Wher
     prop = undefined;
   }
   if (node.dynamic || unknown) return;
-  if (d.c && variants === 0 && node.members!.length > 0 && (isAgg || isQuery)) {
+  // An empty query object is taken as match_all; an aggregation needs its type.
+  if (d.c && variants === 0 && (isAgg || (isQuery && node.members!.length > 0))) {
     report(run, "required", "error", node.at, 1,
       isAgg ? "this aggregation has no type (terms, avg, date_histogram, …)" : "this query has no type");
   }
@@ -784,7 +785,8 @@ function fieldUse(run: Run, name: string, at: number, end: number, where: Where,
     agg: where.agg === true,
     sort: where.sort === true,
   };
-  const quoted = form === "value" || run.text[at] === '"';
+  // A key is pointed at as written (quotes included), a string value at its content.
+  const quoted = form === "value" && run.text[at] === '"';
   const start = quoted ? at + 1 : at;
   const stop = quoted ? end - 1 : end;
   for (const f of checkField(mapping, name.replace(/\^[\d.]+$/, ""), use)) {

@@ -137,8 +137,10 @@ export function compact(schema: Any): Any {
       if (parent) properties(parent, acc, aliases);
     }
     for (const p of def.properties ?? []) {
-      acc[p.name] = p.required ? [expr(p.type, new Map()), 1] : [expr(p.type, new Map())];
-      if (p.containerProperty) acc[p.name].push(0, 1);
+      // [type, required?, containerProperty?]
+      acc[p.name] = [expr(p.type, new Map())];
+      if (p.required || p.containerProperty) acc[p.name].push(p.required ? 1 : 0);
+      if (p.containerProperty) acc[p.name].push(1);
       for (const a of p.aliases ?? []) aliases[a] = p.name;
     }
   }
