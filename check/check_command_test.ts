@@ -192,6 +192,11 @@ function seeds(): Seed[] {
     'GET /users/_search {"query": {⟦#{kind}⟧: {"a": 1}}}',
     'GET /users/_search {"aggs": {"a": {⟦?⟧: {"field": "age"}}}}',
   ]) out.push({ text, code: "placeholder-literal" });
+  for (const text of [
+    'GET /users/_search {"size": ⟦}⟧',
+    'GET /users/_search {"size": 1 ⟦"⟧from": 2}',
+    'GET /users/_search {"query": {"match_all": {}}}⟦}⟧',
+  ]) out.push({ text, code: "syntax" });
   const m = { mapping: MAPPING };
   for (const text of [
     'GET /users/_search {"query": {"term": {⟦"nmae"⟧: "a"}}}',
@@ -218,6 +223,10 @@ function seeds(): Seed[] {
     'GET /users/_search {"query": {"range": {"seen": {"lte": ⟦"last week"⟧}}}}',
   ]) out.push({ text, code: "date-format", options: m });
   return out;
+}
+
+function everyKindSeededThrice(byCode: Map<string, { seeded: number }>): boolean {
+  return [...byCode.values()].every((e) => e.seeded >= 3);
 }
 
 Deno.test("seeded mistakes are caught at the seeded token", () => {
@@ -248,7 +257,7 @@ Deno.test("seeded mistakes are caught at the seeded token", () => {
     byCode.set(seed.code, entry);
   }
   assert.deepEqual(missed, []);
-  assert.ok(byCode.size >= 16, `only ${byCode.size} kinds seeded`);
+  assert.ok(byCode.size >= 16 && everyKindSeededThrice(byCode), `only ${byCode.size} kinds seeded`);
   // A typo's suggestion is the intended word in (nearly) every case.
   assert.ok(suggested >= withSuggestion * 0.9, `${suggested}/${withSuggestion} suggestions right`);
   console.log(
