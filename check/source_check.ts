@@ -220,7 +220,7 @@ function positionOf(starts: number[], offset: number): { line: number; column: n
  *
  * const src = 'await template.queryForList(\n  `GET /users/_search {"query": {"trem": {"name": ${name}}}}`);';
  * const [d] = checkSource(src, "script");
- * assert.deepEqual([d!.line, d!.column, d!.suggestion], [2, 33, "term"]);
+ * assert.deepEqual([d!.line, d!.column, d!.suggestion], [2, 34, "term"]);
  * ```
  */
 export function checkSource(text: string, kind: SourceKind, options: CheckOptions = {}): FileDiagnostic[] {

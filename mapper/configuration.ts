@@ -8,6 +8,8 @@ import { openWith, StatementRegistry } from "./_registry.ts";
 import { loadMapperFile, type LoadMapperOptions, type MapperFile } from "../xml/mod.ts";
 import type { WriteOptions } from "./_entity_writes.ts";
 import { Session } from "./session.ts";
+import type { CheckOptions } from "../check/mod.ts";
+import { type CheckMode, checkStatements } from "./_check_statements.ts";
 
 /**
  * Options of a {@linkcode Configuration}.
@@ -33,6 +35,16 @@ export interface ConfigurationOptions {
   types?: Record<string, EntityClass>;
   /** Macros for `@{macro, name}`. */
   macros?: Record<string, string>;
+  /**
+   * Check statements against the Elasticsearch API specification (and `checkOptions.mapping`)
+   * when they are registered: `"off"` (the default), `"warn"` (findings go to `warn`) or
+   * `"error"` (`addMapper` throws a `MapperError` listing the errors).
+   */
+  check?: CheckMode;
+  /** Flavor and mapping for `check`. */
+  checkOptions?: CheckOptions;
+  /** Where `check: "warn"` reports; `console.warn` by default. */
+  warn?: (message: string) => void;
 }
 
 /**
@@ -62,6 +74,9 @@ export interface ConfigurationOptions {
 export class Configuration {
   readonly #registry = new StatementRegistry();
   readonly #writes: WriteOptions;
+  readonly #check: CheckMode;
+  readonly #checkOptions: CheckOptions;
+  readonly #warn: (message: string) => void;
 
   /**
    * Creates an empty configuration.
@@ -70,6 +85,9 @@ export class Configuration {
    */
   constructor(options: ConfigurationOptions = {}) {
     this.#writes = options.refresh === undefined ? {} : { refresh: options.refresh };
+    this.#check = options.check ?? "off";
+    this.#checkOptions = options.checkOptions ?? {};
+    this.#warn = options.warn ?? ((message) => console.warn(message));
     for (const [name, type] of Object.entries(options.types ?? {})) this.registerType(name, type);
     for (const [name, text] of Object.entries(options.macros ?? {})) this.addMacro(name, text);
   }
@@ -153,10 +171,35 @@ export class Configuration {
    * defineMapper(Users, { namespace: "users", methods: { all: { query: "POST /users/_search" } } });
    * assert.deepEqual(new Configuration().addMapper(Users).statementIds(), ["users.all"]);
    * ```
+   *
+   * @example Statements checked when registered
+   * ```ts
+   * import { Configuration, defineMapper } from "@searchvisitor/searchvisitor/mapper";
+   * import assert from "node:assert/strict";
+   *
+   * class Users {}
+   * defineMapper(Users, { namespace: "users", methods: {
+   *   find: { query: 'POST /users/_search {"query": {"trem": {"name": #{name}}}}' } } });
+   * assert.throws(() => new Configuration({ check: "error" }).addMapper(Users),
+   *   /users\.find: error unknown-key: unknown query "trem"; did you mean "term"\?/);
+   * const warnings: string[] = [];
+   * new Configuration({ check: "warn", warn: (m) => warnings.push(m) }).addMapper(Users);
+   * assert.equal(warnings.length, 1);
+   * ```
    */
   addMapper(source: MapperFile | MapperClass): this {
+    const before = new Set(this.#registry.ids());
     if (typeof source === "function") this.#registry.compileMapper(source);
     else this.#registry.addFile(source);
+    const added = this.#registry.ids().filter((id) => !before.has(id));
+    checkStatements(
+      this.#registry,
+      added,
+      this.#check,
+      this.#checkOptions,
+      this.#warn,
+      typeof source === "function",
+    );
     return this;
   }
 

@@ -1,5 +1,6 @@
 // Checks the dependency direction between rooms (ARCHITECTURE.md, "Dependency rules") and the "one door per room" rule:
-//   driver ← template ← lambda ← mapper → xml → driver; engine stands alone; cli may use all.
+//   driver ← template ← lambda ← mapper → xml → driver; check uses driver, template and xml and
+//   serves mapper and cli; engine stands alone; cli may use all.
 // A file in a room may import its own room's files freely, and another room only through its
 // mod.ts, and only when the direction allows it. Library rooms use web standards only: no
 // `Deno.`, `Bun.`, `node:` or `npm:` outside runtime adapters (`*_deno.ts`, `*_bun.ts`, `*_node.ts`)
@@ -15,12 +16,13 @@ const ALLOWED: Record<string, readonly string[]> = {
   template: ["driver"],
   lambda: ["template", "driver"],
   xml: ["driver"],
-  mapper: ["lambda", "template", "xml", "driver"],
+  check: ["driver", "template", "xml"],
+  mapper: ["lambda", "template", "xml", "check", "driver"],
   engine: [],
-  cli: ["driver", "template", "lambda", "mapper", "xml", "engine"],
+  cli: ["driver", "template", "lambda", "mapper", "xml", "check", "engine"],
   contrib: ["driver", "template", "lambda", "mapper", "xml"],
 };
-const LIBRARY_ROOMS = ["driver", "template", "lambda", "xml", "mapper", "engine", "contrib"];
+const LIBRARY_ROOMS = ["driver", "template", "lambda", "xml", "check", "mapper", "engine", "contrib"];
 /**
  * The engine's stages, lowest first: a stage folder imports only stages below it (and the
  * room's internal root leaves `_errors.ts` and `_json.ts`), so a request flows REST → state →
