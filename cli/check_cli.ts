@@ -7,7 +7,7 @@
  * @module
  */
 
-import { DataSource } from "../driver/mod.ts";
+import { DataSource, type FetchFunction } from "../driver/mod.ts";
 import {
   type CheckOptions,
   checkSource,
@@ -30,6 +30,8 @@ export interface CheckHost {
   out(text: string): void;
   /** Writes to stderr. */
   err(text: string): void;
+  /** The fetch for `--url` (the runtime's when absent). */
+  fetch?: FetchFunction;
 }
 
 /** The text of `searchvisitor check --help`. */
@@ -86,8 +88,8 @@ function parseCheckArgs(args: readonly string[]): CheckArgs {
   return out;
 }
 
-async function liveMapping(url: string): Promise<unknown> {
-  const ds = new DataSource(url);
+async function liveMapping(url: string, fetch: FetchFunction | undefined): Promise<unknown> {
+  const ds = new DataSource(url, fetch ? { fetch } : {});
   const res = await ds.transport.request({ method: "GET", path: "/_mapping" });
   if (res.status !== 200) throw new Error(`GET /_mapping answered ${res.status}`);
   return JSON.parse(res.body);
@@ -131,7 +133,7 @@ export async function runCheck(args: readonly string[], host: CheckHost): Promis
   try {
     if (options.mapping !== undefined) {
       check.mapping = MappingModel.from(JSON.parse(await host.readText(options.mapping)));
-    } else if (options.url !== undefined) check.mapping = MappingModel.from(await liveMapping(options.url));
+    } else if (options.url !== undefined) check.mapping = MappingModel.from(await liveMapping(options.url, host.fetch));
   } catch (error) {
     host.err(`searchvisitor check: cannot read the mapping (${(error as Error).message})\n`);
     return EXIT.input;
@@ -191,9 +193,31 @@ function checkFile(name: string, text: string, options: CheckOptions): FileDiagn
     } catch {
       continue;
     }
-    out.push(...checkStatementText(rendered.text, statement.line, options));
+    const fileLines = text.split("\n");
+    const statementLines = rendered.text.split("\n");
+    for (const d of checkStatementText(rendered.text, statement.line, options)) {
+      out.push(placeInFile(d, statementLines[d.line - statement.line] ?? "", fileLines, statement.line));
+    }
   }
   return out;
+}
+
+// A rendered statement line is found again in the file (from the statement's line on), so the
+// finding points at the file's line and column; when it is not found, the statement's position.
+function placeInFile(
+  d: FileDiagnostic,
+  renderedLine: string,
+  fileLines: readonly string[],
+  from: number,
+): FileDiagnostic {
+  const content = renderedLine.trim();
+  if (content === "") return d;
+  const lead = renderedLine.length - renderedLine.trimStart().length;
+  for (let i = from - 1; i < fileLines.length; i++) {
+    const k = fileLines[i]!.indexOf(content);
+    if (k >= 0) return { ...d, line: i + 1, column: d.column - lead + k };
+  }
+  return d;
 }
 
 /**
@@ -227,7 +251,7 @@ export async function runMapping(args: readonly string[], host: CheckHost): Prom
     return EXIT.usage;
   }
   try {
-    host.out(JSON.stringify(await liveMapping(url), null, 2) + "\n");
+    host.out(JSON.stringify(await liveMapping(url, host.fetch), null, 2) + "\n");
     return EXIT.ok;
   } catch (error) {
     host.err(`searchvisitor mapping: ${(error as Error).message}\n`);
