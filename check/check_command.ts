@@ -407,14 +407,67 @@ function checkNames(run: Run, command: RawCommand): void {
   for (const node of command.body) walk(node);
 }
 
-function matchEndpoint(run: Run, command: RawCommand, segments: Segment[]): Endpoint[] | undefined {
+interface UrlEntry {
+  readonly endpoint: Endpoint;
+  readonly methods: readonly string[];
+  readonly segments: readonly string[];
+}
+
+// URL templates by segment count, then by their first literal segment and its position
+// (`"1:_search"`), or `"none"` when every segment is a parameter.
+interface UrlIndex {
+  readonly byKey: Map<string, UrlEntry[]>;
+  readonly byPosition: Map<number, UrlEntry[]>;
+}
+const urlIndexes = new Map<boolean, Map<number, UrlIndex>>();
+
+function urlIndex(opensearch: boolean): Map<number, UrlIndex> {
+  let index = urlIndexes.get(opensearch);
+  if (index) return index;
+  index = new Map();
   const spec = elasticSpec();
-  const all = run.opensearch ? [...OPENSEARCH_ENDPOINTS, ...spec.endpoints] : spec.endpoints;
+  for (const endpoint of opensearch ? [...OPENSEARCH_ENDPOINTS, ...spec.endpoints] : spec.endpoints) {
+    for (const url of endpoint.urls) {
+      const n = url.segments.length;
+      let entry = index.get(n);
+      if (!entry) index.set(n, entry = { byKey: new Map(), byPosition: new Map() });
+      const at = url.segments.findIndex((s) => !s.startsWith("{"));
+      const key = at < 0 ? "none" : `${at}:${url.segments[at]}`;
+      const item = { endpoint, methods: url.methods, segments: url.segments };
+      let list = entry.byKey.get(key);
+      if (!list) entry.byKey.set(key, list = []);
+      list.push(item);
+      if (at >= 0) {
+        let pos = entry.byPosition.get(at);
+        if (!pos) entry.byPosition.set(at, pos = []);
+        pos.push(item);
+      }
+    }
+  }
+  urlIndexes.set(opensearch, index);
+  return index;
+}
+
+function candidatesOf(run: Run, segments: Segment[]): UrlEntry[] {
+  const entry = urlIndex(run.opensearch).get(segments.length);
+  if (!entry) return [];
+  const out: UrlEntry[] = [...(entry.byKey.get("none") ?? [])];
+  for (let i = 0; i < segments.length; i++) {
+    const seg = segments[i]!;
+    const list = seg.wild ? entry.byPosition.get(i) : entry.byKey.get(`${i}:${seg.text}`);
+    if (list) for (const item of list) out.push(item);
+  }
+  return out;
+}
+
+function matchEndpoint(run: Run, command: RawCommand, segments: Segment[]): Endpoint[] | undefined {
   const method = command.method === "HEAD" ? ["HEAD", "GET"] : [command.method];
   const byPath: { endpoint: Endpoint; methods: readonly string[]; literals: number }[] = [];
-  for (const endpoint of all) {
-    for (const url of endpoint.urls) {
-      if (url.segments.length !== segments.length) continue;
+  const last = segments[segments.length - 1];
+  const candidates = candidatesOf(run, segments);
+  for (const url of candidates) {
+    const endpoint = url.endpoint;
+    {
       let ok = true;
       let literals = 0;
       for (let i = 0; i < segments.length && ok; i++) {
@@ -442,6 +495,8 @@ function matchEndpoint(run: Run, command: RawCommand, segments: Segment[]): Endp
     return undefined;
   }
   // Unknown: point at the first underscore segment no endpoint of this length knows there.
+  const spec = elasticSpec();
+  const all = run.opensearch ? [...OPENSEARCH_ENDPOINTS, ...spec.endpoints] : spec.endpoints;
   for (let i = 0; i < segments.length; i++) {
     const seg = segments[i]!;
     if (seg.wild || !seg.text.startsWith("_")) continue;
@@ -458,7 +513,6 @@ function matchEndpoint(run: Run, command: RawCommand, segments: Segment[]): Endp
       `unknown endpoint "${seg.text}"${s ? `; did you mean "${s}"?` : ""}`, s);
     return undefined;
   }
-  const last = segments[segments.length - 1];
   if (last && !last.wild) {
     report(run, "unknown-endpoint", "error", last.at, last.text.length,
       `no ${command.method} endpoint has this path shape`);
