@@ -21,14 +21,47 @@ export interface FieldFinding {
 }
 
 const META = new Set([
-  "_id", "_index", "_score", "_doc", "_source", "_routing", "_seq_no", "_primary_term", "_version",
-  "_ignored", "_tier", "_shard_doc", "_count", "_key", "_term", "_field_names", "_name", "*",
+  "_id",
+  "_index",
+  "_score",
+  "_doc",
+  "_source",
+  "_routing",
+  "_seq_no",
+  "_primary_term",
+  "_version",
+  "_ignored",
+  "_tier",
+  "_shard_doc",
+  "_count",
+  "_key",
+  "_term",
+  "_field_names",
+  "_name",
+  "*",
 ]);
-const FULL_TEXT = new Set(["match", "match_phrase", "match_phrase_prefix", "match_bool_prefix", "intervals"]);
+const FULL_TEXT = new Set([
+  "match",
+  "match_phrase",
+  "match_phrase_prefix",
+  "match_bool_prefix",
+  "intervals",
+]);
 const TERM_LEVEL = new Set(["term", "terms"]);
 const NUMERIC = new Set([
-  "long", "integer", "short", "byte", "double", "float", "half_float", "scaled_float",
-  "unsigned_long", "boolean", "date", "date_nanos", "ip",
+  "long",
+  "integer",
+  "short",
+  "byte",
+  "double",
+  "float",
+  "half_float",
+  "scaled_float",
+  "unsigned_long",
+  "boolean",
+  "date",
+  "date_nanos",
+  "ip",
 ]);
 // Aggregations whose `field` is read from doc values.
 const NON_FIELD_AGGS = new Set(["significant_text"]);
@@ -39,7 +72,11 @@ export function checkField(mapping: MappingModel, name: string, use: FieldUse): 
   if (name.includes("*")) {
     return mapping.matches(name) || mapping.dynamicAt(name.split("*")[0]!.replace(/\.$/, ""))
       ? []
-      : [{ code: "unknown-field", severity: "warning", message: `no mapped field matches "${name}"` }];
+      : [{
+        code: "unknown-field",
+        severity: "warning",
+        message: `no mapped field matches "${name}"`,
+      }];
   }
   const field = mapping.field(name);
   if (!field) {
@@ -48,14 +85,19 @@ export function checkField(mapping: MappingModel, name: string, use: FieldUse): 
     return [{
       code: "unknown-field",
       severity: dynamic && !s ? "warning" : "error",
-      message: `"${name}" is not in the mapping${s ? `; did you mean "${s}"?` : dynamic ? " (it may come from dynamic mapping)" : ""}`,
+      message: `"${name}" is not in the mapping${
+        s ? `; did you mean "${s}"?` : dynamic ? " (it may come from dynamic mapping)" : ""
+      }`,
       ...(s ? { suggestion: s } : {}),
     }];
   }
   const out: FieldFinding[] = [];
   const v = use.variant ?? "";
-  if (!use.agg && !use.sort && FULL_TEXT.has(v) && (NUMERIC.has(field.type) || field.type === "keyword") &&
-    v !== "match") {
+  if (
+    !use.agg && !use.sort && FULL_TEXT.has(v) &&
+    (NUMERIC.has(field.type) || field.type === "keyword") &&
+    v !== "match"
+  ) {
     out.push({
       code: "field-type",
       severity: "warning",
@@ -66,16 +108,22 @@ export function checkField(mapping: MappingModel, name: string, use: FieldUse): 
     out.push({
       code: "field-type",
       severity: "warning",
-      message: `${v} on the text field "${name}" compares with analyzed tokens and usually finds nothing; ` +
+      message:
+        `${v} on the text field "${name}" compares with analyzed tokens and usually finds nothing; ` +
         `use match, or a keyword sub-field`,
     });
   }
-  if ((use.sort || (use.agg && !NON_FIELD_AGGS.has(v))) && field.type === "text" && !field.fielddata) {
+  if (
+    (use.sort || (use.agg && !NON_FIELD_AGGS.has(v))) && field.type === "text" && !field.fielddata
+  ) {
     const keyword = mapping.field(`${name}.keyword`) ? `${name}.keyword` : undefined;
     out.push({
       code: "field-type",
       severity: "error",
-      message: `"${name}" is a text field without fielddata: it cannot be ${use.sort ? "sorted on" : "aggregated"}` +
+      message:
+        `"${name}" is a text field without fielddata: it cannot be ${
+          use.sort ? "sorted on" : "aggregated"
+        }` +
         (keyword ? `; use "${keyword}"` : "; map a keyword sub-field"),
       ...(keyword ? { suggestion: keyword } : {}),
     });
@@ -90,7 +138,9 @@ function suggestField(mapping: MappingModel, name: string): string | undefined {
   const parent = parts.slice(0, -1).join(".");
   for (const candidate of allPaths(mapping)) {
     const cp = candidate.split(".");
-    if (cp.length === parts.length && cp.slice(0, -1).join(".") === parent) candidates.push(candidate);
+    if (cp.length === parts.length && cp.slice(0, -1).join(".") === parent) {
+      candidates.push(candidate);
+    }
   }
   return suggest(name, candidates);
 }
@@ -102,12 +152,15 @@ function allPaths(mapping: MappingModel): string[] {
 /** True when a date literal parses with a date format (the common named and pattern formats). */
 export function dateParses(value: string | number, format: string | undefined): boolean {
   const formats = (format ?? "strict_date_optional_time||epoch_millis").split("||");
-  if (typeof value === "string" && /^now([+-]\d+[yMwdhHms])*(\/[yMwdhHms])?$/.test(value)) return true;
+  if (typeof value === "string" && /^now([+-]\d+[yMwdhHms])*(\/[yMwdhHms])?$/.test(value)) {
+    return true;
+  }
   const text = String(value).split("||")[0]!;
   return formats.some((f) => parsesWith(text, f.trim()));
 }
 
-const ISO = /^[+-]?\d{4,}(-\d{2}(-\d{2}([T ]\d{2}(:\d{2}(:\d{2}([.,]\d{1,9})?)?)?(Z|[+-]\d{2}(:?\d{2})?)?)?)?)?$/;
+const ISO =
+  /^[+-]?\d{4,}(-\d{2}(-\d{2}([T ]\d{2}(:\d{2}(:\d{2}([.,]\d{1,9})?)?)?(Z|[+-]\d{2}(:?\d{2})?)?)?)?)?$/;
 
 function parsesWith(text: string, format: string): boolean {
   switch (format) {

@@ -20,14 +20,26 @@ function endpoint(name: string, methods: string, paths: string[], params = ""): 
 
 /** OpenSearch's own endpoints. */
 export const OPENSEARCH_ENDPOINTS: readonly Endpoint[] = [
-  endpoint("create_pit", "POST", ["/{index}/_search/point_in_time"], "keep_alive,preference,routing,expand_wildcards,allow_partial_pit_creation"),
+  endpoint(
+    "create_pit",
+    "POST",
+    ["/{index}/_search/point_in_time"],
+    "keep_alive,preference,routing,expand_wildcards,allow_partial_pit_creation",
+  ),
   endpoint("delete_pit", "DELETE", ["/_search/point_in_time", "/_search/point_in_time/_all"]),
   endpoint("get_all_pits", "GET", ["/_search/point_in_time/_all"]),
   endpoint("cat.pit_segments", "GET", ["/_cat/pit_segments", "/_cat/pit_segments/_all"]),
   endpoint("cat.cluster_manager", "GET", ["/_cat/cluster_manager"]),
   endpoint("search_pipeline", "GET,PUT,DELETE", ["/_search/pipeline", "/_search/pipeline/{id}"]),
   // OpenSearch takes the alias name (and index) from the body as well as from the path.
-  endpoint("indices.put_alias", "PUT,POST", ["/{index}/_alias", "/{index}/_aliases", "/_alias/{name}", "/_aliases/{name}", "/_alias", "/_aliases"]),
+  endpoint("indices.put_alias", "PUT,POST", [
+    "/{index}/_alias",
+    "/{index}/_aliases",
+    "/_alias/{name}",
+    "/_aliases/{name}",
+    "/_alias",
+    "/_aliases",
+  ]),
 ];
 
 /** URL parameters OpenSearch accepts beyond Elasticsearch's, on any endpoint. */
@@ -69,6 +81,11 @@ export const OPENSEARCH_QUERIES: Readonly<Record<string, TypeDef | "any">> = {
 
 /** Members OpenSearch accepts beyond Elasticsearch's, by type name. */
 export const OPENSEARCH_MEMBERS: Readonly<Record<string, readonly string[]>> = {
-  "search.Body": ["search_pipeline", "verbose_pipeline", "include_named_queries_score", "phase_took"],
+  "search.Body": [
+    "search_pipeline",
+    "verbose_pipeline",
+    "include_named_queries_score",
+    "phase_took",
+  ],
   "indices.put_alias.Body": ["index", "alias", "is_hidden", "indices", "aliases"],
 };

@@ -100,7 +100,11 @@ export function readCommands(text: string): RawCommand[] {
         const close = text.indexOf("}", i);
         if (close < 0) break;
         if (text[i] === "#") {
-          targetNames.push({ name: text.slice(i + 2, close).split(",")[0]!.trim(), at: i, end: close + 1 });
+          targetNames.push({
+            name: text.slice(i + 2, close).split(",")[0]!.trim(),
+            at: i,
+            end: close + 1,
+          });
         }
         i = close + 1;
       } else i++;
@@ -230,7 +234,9 @@ class BodyReader {
     if (!word) throw new Stop();
     this.i = at + word[0].length;
     const w = word[0];
-    if (w === "true" || w === "false") return { kind: "boolean", at, end: this.i, value: w === "true" };
+    if (w === "true" || w === "false") {
+      return { kind: "boolean", at, end: this.i, value: w === "true" };
+    }
     if (w === "null") return { kind: "null", at, end: this.i, value: null };
     return { kind: "number", at, end: this.i, value: Number(w) };
   }

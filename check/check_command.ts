@@ -9,12 +9,12 @@ import { CommandSyntaxError, makeExcerpt, parseScript } from "../driver/mod.ts";
 import { elasticSpec, type Endpoint, type TypeDef, type TypeExpr } from "./_spec.ts";
 import {
   OPENSEARCH_ENDPOINTS,
+  OPENSEARCH_MEMBERS,
   OPENSEARCH_PARAMS,
   OPENSEARCH_PREFIXES,
   OPENSEARCH_QUERIES,
-  OPENSEARCH_MEMBERS,
 } from "./_opensearch.ts";
-import { type JNode, readCommands, type RawCommand } from "./_tree.ts";
+import { type JNode, type RawCommand, readCommands } from "./_tree.ts";
 import { checkField, dateParses, type FieldUse } from "./_field_checks.ts";
 import type { MappingModel } from "./mapping_model.ts";
 import { suggest } from "./_suggest.ts";
@@ -161,9 +161,17 @@ export function checkCommand(text: string, options: CheckOptions = {}): Diagnost
     }
     throw e;
   }
-  if (options.argumentCount !== undefined && positional !== options.argumentCount && positional > 0) {
-    report(run, "placeholder-count", "error", 0, 1,
-      `the text has ${positional} positional placeholder(s) but ${options.argumentCount} argument(s) are bound`);
+  if (
+    options.argumentCount !== undefined && positional !== options.argumentCount && positional > 0
+  ) {
+    report(
+      run,
+      "placeholder-count",
+      "error",
+      0,
+      1,
+      `the text has ${positional} positional placeholder(s) but ${options.argumentCount} argument(s) are bound`,
+    );
   }
   for (const command of readCommands(text)) checkOne(run, command);
   run.out.sort((a, b) => a.line - b.line || a.column - b.column);
@@ -388,8 +396,15 @@ function checkNames(run: Run, command: RawCommand): void {
     const root = name.split(/[.[]/)[0]!;
     if (!known.has(root)) {
       const s = suggest(root, names);
-      report(run, "placeholder-name", "error", at, end - at,
-        `no parameter supplies #{${name}}${s ? `; did you mean "${s}"?` : ""}`, s);
+      report(
+        run,
+        "placeholder-name",
+        "error",
+        at,
+        end - at,
+        `no parameter supplies #{${name}}${s ? `; did you mean "${s}"?` : ""}`,
+        s,
+      );
     }
   };
   for (const n of command.targetNames) visit(n.name, n.at, n.end);
@@ -426,7 +441,9 @@ function urlIndex(opensearch: boolean): Map<number, UrlIndex> {
   if (index) return index;
   index = new Map();
   const spec = elasticSpec();
-  for (const endpoint of opensearch ? [...OPENSEARCH_ENDPOINTS, ...spec.endpoints] : spec.endpoints) {
+  for (
+    const endpoint of opensearch ? [...OPENSEARCH_ENDPOINTS, ...spec.endpoints] : spec.endpoints
+  ) {
     for (const url of endpoint.urls) {
       const n = url.segments.length;
       let entry = index.get(n);
@@ -455,7 +472,7 @@ function candidatesOf(run: Run, segments: Segment[]): UrlEntry[] {
   for (let i = 0; i < segments.length; i++) {
     const seg = segments[i]!;
     const list = seg.wild ? entry.byPosition.get(i) : entry.byKey.get(`${i}:${seg.text}`);
-    if (list) for (const item of list) out.push(item);
+    if (list) { for (const item of list) out.push(item); }
   }
   return out;
 }
@@ -474,8 +491,11 @@ function matchEndpoint(run: Run, command: RawCommand, segments: Segment[]): Endp
         const tpl = url.segments[i]!;
         const seg = segments[i]!;
         if (tpl.startsWith("{")) {
-          if (!seg.wild && seg.text.startsWith("_") && seg.text !== "_all" && !/[*,]/.test(seg.text) &&
-            tpl === "{index}") ok = false;
+          if (
+            !seg.wild && seg.text.startsWith("_") && seg.text !== "_all" &&
+            !/[*,]/.test(seg.text) &&
+            tpl === "{index}"
+          ) ok = false;
         } else if (seg.wild || seg.text === tpl) literals++;
         else ok = false;
       }
@@ -489,9 +509,17 @@ function matchEndpoint(run: Run, command: RawCommand, segments: Segment[]): Endp
   }
   if (byPath.length > 0) {
     const allowed = [...new Set(byPath.flatMap((m) => m.methods))];
-    report(run, "wrong-method", "error", command.methodAt, command.method.length,
-      `${command.method} is not allowed on this path (${byPath[0]!.endpoint.name}); use ${allowed.join(" or ")}`,
-      allowed[0]);
+    report(
+      run,
+      "wrong-method",
+      "error",
+      command.methodAt,
+      command.method.length,
+      `${command.method} is not allowed on this path (${byPath[0]!.endpoint.name}); use ${
+        allowed.join(" or ")
+      }`,
+      allowed[0],
+    );
     return undefined;
   }
   // Unknown: point at the first underscore segment no endpoint of this length knows there.
@@ -509,13 +537,26 @@ function matchEndpoint(run: Run, command: RawCommand, segments: Segment[]): Endp
     }
     if (here.has(seg.text)) continue;
     const s = suggest(seg.text, [...here]);
-    report(run, "unknown-endpoint", "error", seg.at, seg.text.length,
-      `unknown endpoint "${seg.text}"${s ? `; did you mean "${s}"?` : ""}`, s);
+    report(
+      run,
+      "unknown-endpoint",
+      "error",
+      seg.at,
+      seg.text.length,
+      `unknown endpoint "${seg.text}"${s ? `; did you mean "${s}"?` : ""}`,
+      s,
+    );
     return undefined;
   }
   if (last && !last.wild) {
-    report(run, "unknown-endpoint", "error", last.at, last.text.length,
-      `no ${command.method} endpoint has this path shape`);
+    report(
+      run,
+      "unknown-endpoint",
+      "error",
+      last.at,
+      last.text.length,
+      `no ${command.method} endpoint has this path shape`,
+    );
   }
   return undefined;
 }
@@ -548,23 +589,46 @@ function checkParams(run: Run, endpoints: Endpoint[], query: string, at: number)
     offset += pair.length + 1;
     if (name === "" || MARKER.test(name)) continue;
     let kind: string | undefined;
-    for (const e of endpoints) kind ??= e.params[name] ?? (e.pathParams.has(name) ? "s" : undefined);
+    for (const e of endpoints) {
+      kind ??= e.params[name] ?? (e.pathParams.has(name) ? "s" : undefined);
+    }
     if (kind === undefined) {
       if (GLOBAL_PARAMS.has(name) || (run.opensearch && OPENSEARCH_PARAMS.has(name))) continue;
       const names = [...new Set(endpoints.flatMap((e) => Object.keys(e.params)))];
       const s = suggest(name, names);
-      report(run, "unknown-param", "error", nameAt, name.length,
-        `unknown URL parameter "${name}" for ${endpoints[0]!.name}${s ? `; did you mean "${s}"?` : ""}`, s);
+      report(
+        run,
+        "unknown-param",
+        "error",
+        nameAt,
+        name.length,
+        `unknown URL parameter "${name}" for ${endpoints[0]!.name}${
+          s ? `; did you mean "${s}"?` : ""
+        }`,
+        s,
+      );
       continue;
     }
     if (MARKER.test(value) || value === "") continue;
     const decoded = decodeURIComponentSafe(value);
     if (kind === "b" && decoded !== "true" && decoded !== "false") {
-      report(run, "param-kind", "error", nameAt + name.length + 1, value.length,
-        `URL parameter "${name}" takes true or false, not "${decoded}"`);
+      report(
+        run,
+        "param-kind",
+        "error",
+        nameAt + name.length + 1,
+        value.length,
+        `URL parameter "${name}" takes true or false, not "${decoded}"`,
+      );
     } else if (kind === "n" && !/^-?\d+(\.\d+)?$/.test(decoded)) {
-      report(run, "param-kind", "error", nameAt + name.length + 1, value.length,
-        `URL parameter "${name}" takes a number, not "${decoded}"`);
+      report(
+        run,
+        "param-kind",
+        "error",
+        nameAt + name.length + 1,
+        value.length,
+        `URL parameter "${name}" takes a number, not "${decoded}"`,
+      );
     }
   }
 }
@@ -601,12 +665,16 @@ function checkValue(run: Run, node: JNode, expr: TypeExpr, where: Where): void {
         if (node.kind === "object" || node.kind === "array") wrongKind(run, node, "string");
         return;
       case "field":
-        if (node.kind === "string") fieldUse(run, node.value as string, node.at, node.end, where, "value");
-        else if (node.kind === "object" || node.kind === "array") wrongKind(run, node, "string");
+        if (node.kind === "string") {
+          fieldUse(run, node.value as string, node.at, node.end, where, "value");
+        } else if (node.kind === "object" || node.kind === "array") wrongKind(run, node, "string");
         return;
       case "number":
         if (node.kind === "number") return;
-        if (node.kind === "string" && /^\s*-?\d+(\.\d+)?([eE][+-]?\d+)?\s*$/.test(node.value as string)) return;
+        if (
+          node.kind === "string" &&
+          /^\s*-?\d+(\.\d+)?([eE][+-]?\d+)?\s*$/.test(node.value as string)
+        ) return;
         if (node.kind === "null") return;
         wrongKind(run, node, "number");
         return;
@@ -624,8 +692,9 @@ function checkValue(run: Run, node: JNode, expr: TypeExpr, where: Where): void {
   const [op, ...rest] = expr as unknown[];
   switch (op) {
     case "[]":
-      if (node.kind === "array") for (const item of node.items!) checkValue(run, item, rest[0] as TypeExpr, where);
-      else checkValue(run, node, rest[0] as TypeExpr, where);
+      if (node.kind === "array") {
+        for (const item of node.items!) checkValue(run, item, rest[0] as TypeExpr, where);
+      } else checkValue(run, node, rest[0] as TypeExpr, where);
       return;
     case "|":
       return checkUnion(run, node, rest as TypeExpr[], where);
@@ -650,8 +719,14 @@ function checkValue(run: Run, node: JNode, expr: TypeExpr, where: Where): void {
 }
 
 function wrongKind(run: Run, node: JNode, want: string): void {
-  report(run, "wrong-kind", "error", node.at, Math.min(node.end - node.at, 40),
-    `expected ${KIND_NAMES[want] ?? want} here, found ${KIND_NAMES[node.kind] ?? node.kind}`);
+  report(
+    run,
+    "wrong-kind",
+    "error",
+    node.at,
+    Math.min(node.end - node.at, 40),
+    `expected ${KIND_NAMES[want] ?? want} here, found ${KIND_NAMES[node.kind] ?? node.kind}`,
+  );
 }
 
 function shapeOf(run: Run, expr: TypeExpr, depth = 0): string {
@@ -705,7 +780,9 @@ function checkNamed(run: Run, node: JNode, ref: string, where: Where): void {
       const tag = node.members!.find((m) => m.key === d.tag);
       if (!tag) return;
       if (tag.value.kind !== "string") return;
-      const members = (d.t as unknown[])[0] === "|" ? (d.t as unknown[]).slice(1) as TypeExpr[] : [d.t];
+      const members = (d.t as unknown[])[0] === "|"
+        ? (d.t as unknown[]).slice(1) as TypeExpr[]
+        : [d.t];
       for (const m of members) {
         const md = typeof m === "string" ? def(run, m.slice(1)) : undefined;
         const lit = md && md !== "any" ? md.p?.[d.tag]?.[0] : undefined;
@@ -720,7 +797,9 @@ function checkNamed(run: Run, node: JNode, ref: string, where: Where): void {
   if (!d.p) return;
   if (node.kind !== "object") {
     const shortcut = d.s ?? SHORTCUTS[name];
-    if (shortcut && d.p[shortcut]) return checkValue(run, node, d.p[shortcut]![0] as TypeExpr, where);
+    if (shortcut && d.p[shortcut]) {
+      return checkValue(run, node, d.p[shortcut]![0] as TypeExpr, where);
+    }
     if (node.kind === "null") return;
     wrongKind(run, node, "object");
     return;
@@ -738,8 +817,16 @@ function checkObject(run: Run, node: JNode, ref: string, d: TypeDef, where: Wher
   for (const m of node.members!) {
     if (m.keySlot) {
       if (d.c) {
-        report(run, "placeholder-literal", "error", m.keyAt, m.keyEnd - m.keyAt,
-          `a placeholder cannot stand for a ${isAgg ? "aggregation type" : isQuery ? "query type" : "member name"} here; write the name`);
+        report(
+          run,
+          "placeholder-literal",
+          "error",
+          m.keyAt,
+          m.keyEnd - m.keyAt,
+          `a placeholder cannot stand for a ${
+            isAgg ? "aggregation type" : isQuery ? "query type" : "member name"
+          } here; write the name`,
+        );
       }
       continue;
     }
@@ -750,7 +837,9 @@ function checkObject(run: Run, node: JNode, ref: string, d: TypeDef, where: Wher
       if (isQuery && key in OPENSEARCH_QUERIES) {
         const extra = OPENSEARCH_QUERIES[key]!;
         variants++;
-        if (extra !== "any") checkObject(run, m.value, "@" + key, extra, { ...where, variant: key });
+        if (extra !== "any") {
+          checkObject(run, m.value, "@" + key, extra, { ...where, variant: key });
+        }
         continue;
       }
       if (OPENSEARCH_MEMBERS[ref.slice(1)]?.includes(key)) continue;
@@ -775,9 +864,17 @@ function checkObject(run: Run, node: JNode, ref: string, d: TypeDef, where: Wher
     if (d.c && !container && (isQuery || isAgg)) {
       variants++;
       if (variants === 2) {
-        report(run, "exclusive", "error", m.keyAt, m.keyEnd - m.keyAt,
-          `"${m.key}" cannot sit beside another ${isAgg ? "aggregation type" : isQuery ? "query type" : "variant"} in one object; ` +
-            (isQuery ? "combine them in a bool query" : "split them"));
+        report(
+          run,
+          "exclusive",
+          "error",
+          m.keyAt,
+          m.keyEnd - m.keyAt,
+          `"${m.key}" cannot sit beside another ${
+            isAgg ? "aggregation type" : isQuery ? "query type" : "variant"
+          } in one object; ` +
+            (isQuery ? "combine them in a bool query" : "split them"),
+        );
       }
     }
     const next: Where = isQuery
@@ -795,8 +892,16 @@ function checkObject(run: Run, node: JNode, ref: string, d: TypeDef, where: Wher
   if (node.dynamic || unknown) return;
   // An empty query object is taken as match_all; an aggregation needs its type.
   if (d.c && variants === 0 && (isAgg || (isQuery && node.members!.length > 0))) {
-    report(run, "required", "error", node.at, 1,
-      isAgg ? "this aggregation has no type (terms, avg, date_histogram, …)" : "this query has no type");
+    report(
+      run,
+      "required",
+      "error",
+      node.at,
+      1,
+      isAgg
+        ? "this aggregation has no type (terms, avg, date_histogram, …)"
+        : "this query has no type",
+    );
   }
   if (!d.c) {
     for (const [name, prop] of Object.entries(p)) {
@@ -814,24 +919,50 @@ function unknownKey(run: Run, key: string, at: number, end: number, ref: string,
   const isQuery = ref === QUERY;
   const isAgg = ref === AGG;
   if (isQuery && key in AGG_WORDS()) {
-    report(run, "misplaced", "error", at, end - at,
-      `"${key}" is an aggregation, not a query: move it under "aggs"`);
+    report(
+      run,
+      "misplaced",
+      "error",
+      at,
+      end - at,
+      `"${key}" is an aggregation, not a query: move it under "aggs"`,
+    );
     return;
   }
   if (isAgg && key in QUERY_WORDS()) {
-    report(run, "misplaced", "error", at, end - at,
-      `"${key}" is a query, not an aggregation: put it under "query", or in a "filter" aggregation`);
+    report(
+      run,
+      "misplaced",
+      "error",
+      at,
+      end - at,
+      `"${key}" is a query, not an aggregation: put it under "query", or in a "filter" aggregation`,
+    );
     return;
   }
   const names = [...Object.keys(d.p ?? {}), ...Object.keys(d.a ?? {})];
   if (run.opensearch && isQuery) names.push(...Object.keys(OPENSEARCH_QUERIES));
   const s = suggest(key, names);
   const what = isQuery ? "query" : isAgg ? "aggregation" : "member";
-  report(run, "unknown-key", "error", at, end - at,
-    `unknown ${what} "${key}"${s ? `; did you mean "${s}"?` : ""}`, s);
+  report(
+    run,
+    "unknown-key",
+    "error",
+    at,
+    end - at,
+    `unknown ${what} "${key}"${s ? `; did you mean "${s}"?` : ""}`,
+    s,
+  );
 }
 
-function fieldUse(run: Run, name: string, at: number, end: number, where: Where, form: "key" | "value"): void {
+function fieldUse(
+  run: Run,
+  name: string,
+  at: number,
+  end: number,
+  where: Where,
+  form: "key" | "value",
+): void {
   const mapping = run.options.mapping;
   if (!mapping) return;
   const use: FieldUse = {
@@ -861,12 +992,27 @@ function checkDates(run: Run, name: string, value: JNode, where: Where): void {
       if (m.key === "format" && m.value.kind === "string") format = m.value.value as string;
     }
   } else if (v === "term") {
-    literals.push(value.kind === "object" ? value.members!.find((m) => m.key === "value")?.value ?? value : value);
+    literals.push(
+      value.kind === "object"
+        ? value.members!.find((m) => m.key === "value")?.value ?? value
+        : value,
+    );
   } else return;
   for (const lit of literals) {
-    if ((lit.kind === "string" || lit.kind === "number") && !dateParses(lit.value as string | number, format)) {
-      report(run, "date-format", "error", lit.at, lit.end - lit.at,
-        `${JSON.stringify(lit.value)} does not parse as a date of "${name}" (format ${format ?? "strict_date_optional_time||epoch_millis"})`);
+    if (
+      (lit.kind === "string" || lit.kind === "number") &&
+      !dateParses(lit.value as string | number, format)
+    ) {
+      report(
+        run,
+        "date-format",
+        "error",
+        lit.at,
+        lit.end - lit.at,
+        `${JSON.stringify(lit.value)} does not parse as a date of "${name}" (format ${
+          format ?? "strict_date_optional_time||epoch_millis"
+        })`,
+      );
     }
   }
 }

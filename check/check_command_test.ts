@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { checkCommand, type CheckOptions, checkSource, formatDiagnostic, MappingModel, sourceKindOf } from "./mod.ts";
+import {
+  checkCommand,
+  type CheckOptions,
+  checkSource,
+  formatDiagnostic,
+  MappingModel,
+  sourceKindOf,
+} from "./mod.ts";
 import { conformanceDir, restRequests } from "../tests/support/rest_requests.ts";
 
 const ROOT = new URL("../", import.meta.url);
@@ -7,7 +14,9 @@ const ROOT = new URL("../", import.meta.url);
 function flagged(texts: { source: string; text: string }[], options: CheckOptions): string[] {
   const out: string[] = [];
   for (const { source, text } of texts) {
-    for (const d of checkCommand(text, options)) out.push(`${source}: ${formatDiagnostic(text, d)}`);
+    for (const d of checkCommand(text, options)) {
+      out.push(`${source}: ${formatDiagnostic(text, d)}`);
+    }
   }
   return out;
 }
@@ -35,8 +44,11 @@ Deno.test("no false positive on the Elasticsearch specification's request exampl
 });
 
 Deno.test("no false positive on this repository's README, guides and examples", () => {
-  const files = ["README.md", ...[...Deno.readDirSync(new URL("docs/", ROOT))].map((e) => `docs/${e.name}`),
-    ...[...Deno.readDirSync(new URL("examples/", ROOT))].map((e) => `examples/${e.name}`)]
+  const files = [
+    "README.md",
+    ...[...Deno.readDirSync(new URL("docs/", ROOT))].map((e) => `docs/${e.name}`),
+    ...[...Deno.readDirSync(new URL("examples/", ROOT))].map((e) => `examples/${e.name}`),
+  ]
     .filter((f) => /\.(md|ts)$/.test(f));
   const out: string[] = [];
   let commands = 0;
@@ -114,114 +126,191 @@ function seeds(): Seed[] {
   for (const [name, body] of Object.entries(queries)) {
     for (const t of typos(name)) {
       if (t in queries || t === "terms" || t === "regexp" || t === "match_all") continue;
-      out.push({ text: `GET /users/_search\n{"query": {⟦"${t}"⟧: ${body}}}`, code: "unknown-key", suggestion: name });
+      out.push({
+        text: `GET /users/_search\n{"query": {⟦"${t}"⟧: ${body}}}`,
+        code: "unknown-key",
+        suggestion: name,
+      });
     }
   }
-  for (const key of ["size", "query", "aggs", "sort", "_source", "highlight", "from", "track_total_hits"]) {
+  for (
+    const key of [
+      "size",
+      "query",
+      "aggs",
+      "sort",
+      "_source",
+      "highlight",
+      "from",
+      "track_total_hits",
+    ]
+  ) {
     for (const t of typos(key)) {
       out.push({ text: `POST /users/_search {⟦"${t}"⟧: 1}`, code: "unknown-key" });
     }
   }
-  for (const endpoint of ["_search", "_count", "_mapping", "_refresh", "_settings", "_delete_by_query"]) {
+  for (
+    const endpoint of ["_search", "_count", "_mapping", "_refresh", "_settings", "_delete_by_query"]
+  ) {
     for (const t of typos(endpoint)) {
       out.push({ text: `GET /users/⟦${t}⟧`, code: "unknown-endpoint" });
     }
   }
   for (const param of ["refresh", "routing", "timeout", "pipeline", "require_alias"]) {
     for (const t of typos(param)) {
-      out.push({ text: `POST /users/_doc?⟦${t}⟧=1\n{"a": 1}`, code: "unknown-param", suggestion: param });
+      out.push({
+        text: `POST /users/_doc?⟦${t}⟧=1\n{"a": 1}`,
+        code: "unknown-param",
+        suggestion: param,
+      });
     }
   }
-  out.push({ text: "POST /users/_doc?⟦refesh⟧=true\n{}", code: "unknown-param", suggestion: "refresh" });
-  for (const [method, path] of [["PUT", "/users/_search"], ["DELETE", "/users/_count"], ["PUT", "/users/_refresh"], [
-    "GET",
-    "/users/_update/1",
-  ], ["DELETE", "/users/_search"], ["PUT", "/_cluster/health"]]) {
+  out.push({
+    text: "POST /users/_doc?⟦refesh⟧=true\n{}",
+    code: "unknown-param",
+    suggestion: "refresh",
+  });
+  for (
+    const [method, path] of [
+      ["PUT", "/users/_search"],
+      ["DELETE", "/users/_count"],
+      ["PUT", "/users/_refresh"],
+      [
+        "GET",
+        "/users/_update/1",
+      ],
+      ["DELETE", "/users/_search"],
+      ["PUT", "/_cluster/health"],
+    ]
+  ) {
     out.push({ text: `⟦${method}⟧ ${path}`, code: "wrong-method" });
   }
-  for (const [param, value] of [["explain", "yes"], ["pretty", "maybe"], ["size", "ten"], ["from", "x1"], [
-    "track_scores",
-    "2",
-  ]]) {
+  for (
+    const [param, value] of [["explain", "yes"], ["pretty", "maybe"], ["size", "ten"], [
+      "from",
+      "x1",
+    ], [
+      "track_scores",
+      "2",
+    ]]
+  ) {
     out.push({ text: `GET /users/_search?${param}=⟦${value}⟧`, code: "param-kind" });
   }
-  for (const [key, value] of [["size", '"ten"'], ["from", "{}"], ["explain", '"maybe"'], ["query", '"x"'], [
-    "min_score",
-    "[1]",
-  ], ["timeout", "{}"]]) {
+  for (
+    const [key, value] of [["size", '"ten"'], ["from", "{}"], ["explain", '"maybe"'], [
+      "query",
+      '"x"',
+    ], [
+      "min_score",
+      "[1]",
+    ], ["timeout", "{}"]]
+  ) {
     out.push({ text: `GET /users/_search {"${key}": ⟦${value}⟧}`, code: "wrong-kind" });
   }
   out.push({ text: 'GET /users/_search {"query": {"bool": {"must": ⟦"x"⟧}}}', code: "wrong-kind" });
   out.push({ text: 'GET /users/_search {"query": {"term": ⟦"x"⟧}}', code: "wrong-kind" });
   for (const agg of ["avg", "date_histogram", "cardinality", "max", "histogram", "top_hits"]) {
-    out.push({ text: `GET /users/_search {"query": {⟦"${agg}"⟧: {"field": "age"}}}`, code: "misplaced" });
+    out.push({
+      text: `GET /users/_search {"query": {⟦"${agg}"⟧: {"field": "age"}}}`,
+      code: "misplaced",
+    });
   }
   for (const query of ["match", "bool", "match_phrase", "exists", "wildcard"]) {
     out.push({ text: `GET /users/_search {"aggs": {"a": {⟦"${query}"⟧: {}}}}`, code: "misplaced" });
   }
-  for (const text of [
-    'GET /users/_search {"aggs": {"a": ⟦{⟧"aggs": {"b": {"max": {"field": "age"}}}}}}',
-    'GET /users/_search {"query": {"nested": ⟦{⟧"query": {"match_all": {}}}}}',
-    'GET /users/_search {"query": {"match": {"bio": ⟦{⟧"operator": "and"}}}}',
-    'GET /users/_search {"query": {"match_phrase": {"bio": ⟦{⟧"slop": 1}}}}',
-    'GET /users/_search {"query": {"exists": ⟦{⟧}}}',
-    'GET /users/_search {"query": {"nested": ⟦{⟧"path": "pets"}}}',
-    'GET /users/_search {"aggs": {"a": {"terms": {"field": "tags"}, "aggs": {"b": ⟦{⟧}}}}}',
-    'GET /users/_search {"query": {"geo_bounding_box": {"p": {"top_left": [0, 0], "bottom_right": [1, 1]}}}, "aggs": {"a": {"filters": {"filters": {"x": {"match_all": {}}}}}, "b": ⟦{⟧"meta": {}}}}',
-  ]) out.push({ text, code: "required" });
+  for (
+    const text of [
+      'GET /users/_search {"aggs": {"a": ⟦{⟧"aggs": {"b": {"max": {"field": "age"}}}}}}',
+      'GET /users/_search {"query": {"nested": ⟦{⟧"query": {"match_all": {}}}}}',
+      'GET /users/_search {"query": {"match": {"bio": ⟦{⟧"operator": "and"}}}}',
+      'GET /users/_search {"query": {"match_phrase": {"bio": ⟦{⟧"slop": 1}}}}',
+      'GET /users/_search {"query": {"exists": ⟦{⟧}}}',
+      'GET /users/_search {"query": {"nested": ⟦{⟧"path": "pets"}}}',
+      'GET /users/_search {"aggs": {"a": {"terms": {"field": "tags"}, "aggs": {"b": ⟦{⟧}}}}}',
+      'GET /users/_search {"query": {"geo_bounding_box": {"p": {"top_left": [0, 0], "bottom_right": [1, 1]}}}, "aggs": {"a": {"filters": {"filters": {"x": {"match_all": {}}}}}, "b": ⟦{⟧"meta": {}}}}',
+    ]
+  ) out.push({ text, code: "required" });
   for (const [a, b] of [["match_all", "term"], ["bool", "match"], ["exists", "range"]]) {
-    out.push({ text: `GET /users/_search {"query": {"${a}": {}, ⟦"${b}"⟧: {}}}`, code: "exclusive" });
+    out.push({
+      text: `GET /users/_search {"query": {"${a}": {}, ⟦"${b}"⟧: {}}}`,
+      code: "exclusive",
+    });
   }
-  out.push({ text: 'GET /users/_search {"aggs": {"a": {"avg": {"field": "age"}, ⟦"max"⟧: {"field": "age"}}}}', code: "exclusive" });
-  for (const [written, known] of [["nmae", "name"], ["agee", "age"], ["Name", "name"], ["nam.first", "name"]]) {
+  out.push({
+    text:
+      'GET /users/_search {"aggs": {"a": {"avg": {"field": "age"}, ⟦"max"⟧: {"field": "age"}}}}',
+    code: "exclusive",
+  });
+  for (
+    const [written, known] of [["nmae", "name"], ["agee", "age"], ["Name", "name"], [
+      "nam.first",
+      "name",
+    ]]
+  ) {
     out.push({
       text: `GET /users/_search {"query": {"term": {"name.keyword": ⟦#{${written}}⟧}}}`,
       code: "placeholder-name",
       options: { parameters: [known!, "size"] },
     });
   }
-  out.push({ text: "GET /users/_doc/⟦#{idd}⟧", code: "placeholder-name", options: { parameters: ["id"] } });
-  for (const [text, n] of [['⟦G⟧ET /users/_search {"query": {"term": {"a": ?}}}', 2], [
-    '⟦G⟧ET /users/_search {"size": ?, "from": ?}',
-    1,
-  ], ["⟦D⟧ELETE /users/_doc/{?}", 0]] as const) {
+  out.push({
+    text: "GET /users/_doc/⟦#{idd}⟧",
+    code: "placeholder-name",
+    options: { parameters: ["id"] },
+  });
+  for (
+    const [text, n] of [['⟦G⟧ET /users/_search {"query": {"term": {"a": ?}}}', 2], [
+      '⟦G⟧ET /users/_search {"size": ?, "from": ?}',
+      1,
+    ], ["⟦D⟧ELETE /users/_doc/{?}", 0]] as const
+  ) {
     out.push({ text, code: "placeholder-count", options: { argumentCount: n } });
   }
-  for (const text of [
-    'GET /users/_search {"query": {⟦?⟧: {"a": 1}}}',
-    'GET /users/_search {"query": {⟦#{kind}⟧: {"a": 1}}}',
-    'GET /users/_search {"aggs": {"a": {⟦?⟧: {"field": "age"}}}}',
-  ]) out.push({ text, code: "placeholder-literal" });
-  for (const text of [
-    'GET /users/_search {"size": ⟦}⟧',
-    'GET /users/_search {"size": 1 ⟦"⟧from": 2}',
-    'GET /users/_search {"query": {"match_all": {}}}⟦}⟧',
-  ]) out.push({ text, code: "syntax" });
+  for (
+    const text of [
+      'GET /users/_search {"query": {⟦?⟧: {"a": 1}}}',
+      'GET /users/_search {"query": {⟦#{kind}⟧: {"a": 1}}}',
+      'GET /users/_search {"aggs": {"a": {⟦?⟧: {"field": "age"}}}}',
+    ]
+  ) out.push({ text, code: "placeholder-literal" });
+  for (
+    const text of [
+      'GET /users/_search {"size": ⟦}⟧',
+      'GET /users/_search {"size": 1 ⟦"⟧from": 2}',
+      'GET /users/_search {"query": {"match_all": {}}}⟦}⟧',
+    ]
+  ) out.push({ text, code: "syntax" });
   const m = { mapping: MAPPING };
-  for (const text of [
-    'GET /users/_search {"query": {"term": {⟦"nmae"⟧: "a"}}}',
-    'GET /users/_search {"query": {"exists": {"field": "⟦agee⟧"}}}',
-    'GET /users/_search {"query": {"range": {⟦"address.town"⟧: {"gte": 1}}}}',
-    'GET /users/_search {"sort": [{⟦"bron"⟧: "asc"}]}',
-    'GET /users/_search {"aggs": {"a": {"terms": {"field": "⟦tag⟧"}}}}',
-    'GET /users/_search {"query": {"match": {⟦"pets.kinds"⟧: "cat"}}}',
-  ]) out.push({ text, code: "unknown-field", options: m });
-  for (const text of [
-    'GET /users/_search {"query": {"term": {⟦"name"⟧: "Alice"}}}',
-    'GET /users/_search {"query": {"terms": {⟦"bio"⟧: ["a"]}}}',
-    'GET /users/_search {"query": {"match_phrase": {⟦"age"⟧: "3"}}}',
-    'GET /users/_search {"sort": [{⟦"name"⟧: "asc"}]}',
-    'GET /users/_search {"sort": ["⟦bio⟧"]}',
-    'GET /users/_search {"aggs": {"a": {"terms": {"field": "⟦name⟧"}}}}',
-    'GET /users/_search {"aggs": {"a": {"cardinality": {"field": "⟦address.street⟧"}}}}',
-  ]) out.push({ text, code: "field-type", options: m });
-  for (const text of [
-    'GET /users/_search {"query": {"range": {"born": {"gte": ⟦"2024/01/01"⟧}}}}',
-    'GET /users/_search {"query": {"range": {"born": {"lt": ⟦"01-02-2024"⟧}}}}',
-    'GET /users/_search {"query": {"term": {"born": ⟦"yesterday"⟧}}}',
-    'GET /users/_search {"query": {"range": {"seen": {"gte": ⟦"2024-13"⟧, "format": "yyyy"}}}}',
-    'GET /users/_search {"query": {"range": {"seen": {"lte": ⟦"last week"⟧}}}}',
-  ]) out.push({ text, code: "date-format", options: m });
+  for (
+    const text of [
+      'GET /users/_search {"query": {"term": {⟦"nmae"⟧: "a"}}}',
+      'GET /users/_search {"query": {"exists": {"field": "⟦agee⟧"}}}',
+      'GET /users/_search {"query": {"range": {⟦"address.town"⟧: {"gte": 1}}}}',
+      'GET /users/_search {"sort": [{⟦"bron"⟧: "asc"}]}',
+      'GET /users/_search {"aggs": {"a": {"terms": {"field": "⟦tag⟧"}}}}',
+      'GET /users/_search {"query": {"match": {⟦"pets.kinds"⟧: "cat"}}}',
+    ]
+  ) out.push({ text, code: "unknown-field", options: m });
+  for (
+    const text of [
+      'GET /users/_search {"query": {"term": {⟦"name"⟧: "Alice"}}}',
+      'GET /users/_search {"query": {"terms": {⟦"bio"⟧: ["a"]}}}',
+      'GET /users/_search {"query": {"match_phrase": {⟦"age"⟧: "3"}}}',
+      'GET /users/_search {"sort": [{⟦"name"⟧: "asc"}]}',
+      'GET /users/_search {"sort": ["⟦bio⟧"]}',
+      'GET /users/_search {"aggs": {"a": {"terms": {"field": "⟦name⟧"}}}}',
+      'GET /users/_search {"aggs": {"a": {"cardinality": {"field": "⟦address.street⟧"}}}}',
+    ]
+  ) out.push({ text, code: "field-type", options: m });
+  for (
+    const text of [
+      'GET /users/_search {"query": {"range": {"born": {"gte": ⟦"2024/01/01"⟧}}}}',
+      'GET /users/_search {"query": {"range": {"born": {"lt": ⟦"01-02-2024"⟧}}}}',
+      'GET /users/_search {"query": {"term": {"born": ⟦"yesterday"⟧}}}',
+      'GET /users/_search {"query": {"range": {"seen": {"gte": ⟦"2024-13"⟧, "format": "yyyy"}}}}',
+      'GET /users/_search {"query": {"range": {"seen": {"lte": ⟦"last week"⟧}}}}',
+    ]
+  ) out.push({ text, code: "date-format", options: m });
   return out;
 }
 
@@ -275,13 +364,18 @@ Deno.test("unknown fields follow dynamic mapping, multi-fields, patterns and run
   });
   const check = (body: string) => checkCommand(`GET /i/_search ${body}`, { mapping });
   assert.deepEqual(check('{"query": {"term": {"title.raw": "x"}}}'), []);
-  assert.deepEqual(check('{"query": {"multi_match": {"query": "x", "fields": ["title^2", "tit*"]}}}'), []);
+  assert.deepEqual(
+    check('{"query": {"multi_match": {"query": "x", "fields": ["title^2", "tit*"]}}}'),
+    [],
+  );
   const dynamic = check('{"query": {"term": {"other": "x"}}}');
   assert.deepEqual(dynamic.map((d) => [d.code, d.severity]), [["unknown-field", "warning"]]);
   const strict = check('{"query": {"term": {"meta.b": "x"}}}');
   assert.deepEqual(strict.map((d) => [d.code, d.severity]), [["unknown-field", "error"]]);
   assert.deepEqual(
-    check('{"runtime_mappings": {"day": {"type": "keyword"}}, "aggs": {"d": {"terms": {"field": "day"}}}}'),
+    check(
+      '{"runtime_mappings": {"day": {"type": "keyword"}}, "aggs": {"d": {"terms": {"field": "day"}}}}',
+    ),
     [],
   );
   assert.deepEqual(check('{"_source": ["nothing_*"]}').map((d) => d.code), []);

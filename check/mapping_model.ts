@@ -76,7 +76,10 @@ export class MappingModel {
   #read(mapping: Record<string, unknown>, prefix: string): void {
     const dynamic = mapping.dynamic;
     if (dynamic !== undefined) {
-      this.#dynamic.set(prefix, !(dynamic === false || dynamic === "false" || dynamic === "strict"));
+      this.#dynamic.set(
+        prefix,
+        !(dynamic === false || dynamic === "false" || dynamic === "strict"),
+      );
     }
     const properties = mapping.properties as Record<string, Record<string, unknown>> | undefined;
     if (!properties || typeof properties !== "object") return;

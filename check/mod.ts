@@ -18,8 +18,8 @@
  */
 
 export {
-  type CheckOptions,
   checkCommand,
+  type CheckOptions,
   type Diagnostic,
   formatDiagnostic,
   type Severity,

@@ -8,7 +8,12 @@
  * @module
  */
 
-import { checkCommand, type CheckOptions, type Diagnostic, formatDiagnostic } from "./check_command.ts";
+import {
+  checkCommand,
+  type CheckOptions,
+  type Diagnostic,
+  formatDiagnostic,
+} from "./check_command.ts";
 
 /** What a file holds. */
 export type SourceKind = "console" | "script" | "markdown";
@@ -223,7 +228,11 @@ function positionOf(starts: number[], offset: number): { line: number; column: n
  * assert.deepEqual([d!.line, d!.column, d!.suggestion], [2, 34, "term"]);
  * ```
  */
-export function checkSource(text: string, kind: SourceKind, options: CheckOptions = {}): FileDiagnostic[] {
+export function checkSource(
+  text: string,
+  kind: SourceKind,
+  options: CheckOptions = {},
+): FileDiagnostic[] {
   const fileStarts = lineStarts(text);
   const out: FileDiagnostic[] = [];
   for (const found of findCommands(text, kind)) {

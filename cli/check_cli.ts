@@ -77,7 +77,9 @@ function parseCheckArgs(args: readonly string[]): CheckArgs {
       out.flavor = v;
     } else if (a === "--format") {
       const v = value();
-      if (v !== "text" && v !== "json") throw new UsageError(`--format takes text or json, not ${v}`);
+      if (v !== "text" && v !== "json") {
+        throw new UsageError(`--format takes text or json, not ${v}`);
+      }
       out.format = v;
     } else if (a.startsWith("--")) throw new UsageError(`unknown option ${a}; see check --help`);
     else out.files.push(a);
@@ -129,11 +131,15 @@ export async function runCheck(args: readonly string[], host: CheckHost): Promis
     host.out(CHECK_USAGE + "\n");
     return EXIT.ok;
   }
-  const check: { -readonly [K in keyof CheckOptions]: CheckOptions[K] } = { flavor: options.flavor };
+  const check: { -readonly [K in keyof CheckOptions]: CheckOptions[K] } = {
+    flavor: options.flavor,
+  };
   try {
     if (options.mapping !== undefined) {
       check.mapping = MappingModel.from(JSON.parse(await host.readText(options.mapping)));
-    } else if (options.url !== undefined) check.mapping = MappingModel.from(await liveMapping(options.url, host.fetch));
+    } else if (options.url !== undefined) {
+      check.mapping = MappingModel.from(await liveMapping(options.url, host.fetch));
+    }
   } catch (error) {
     host.err(`searchvisitor check: cannot read the mapping (${(error as Error).message})\n`);
     return EXIT.input;
@@ -157,7 +163,9 @@ export async function runCheck(args: readonly string[], host: CheckHost): Promis
   } else {
     for (const d of all) {
       const [first, ...rest] = d.rendered.split("\n");
-      host.out(`${d.file}:${d.line}:${d.column}: ${first!.replace(/ \(line \d+, column \d+\)$/, "")}\n`);
+      host.out(
+        `${d.file}:${d.line}:${d.column}: ${first!.replace(/ \(line \d+, column \d+\)$/, "")}\n`,
+      );
       host.out(rest.map((l) => `  ${l}`).join("\n") + "\n");
     }
     const warnings = all.length - errors;
@@ -196,7 +204,9 @@ function checkFile(name: string, text: string, options: CheckOptions): FileDiagn
     const fileLines = text.split("\n");
     const statementLines = rendered.text.split("\n");
     for (const d of checkStatementText(rendered.text, statement.line, options)) {
-      out.push(placeInFile(d, statementLines[d.line - statement.line] ?? "", fileLines, statement.line));
+      out.push(
+        placeInFile(d, statementLines[d.line - statement.line] ?? "", fileLines, statement.line),
+      );
     }
   }
   return out;

@@ -47,7 +47,9 @@ Deno.test("check reports each finding at its place in console, mapper and script
 });
 
 Deno.test("check exits 0 on a clean file and on warnings alone; --format json", async () => {
-  const mapping = JSON.stringify({ users: { mappings: { properties: { name: { type: "text" } } } } });
+  const mapping = JSON.stringify({
+    users: { mappings: { properties: { name: { type: "text" } } } },
+  });
   const { h, io } = host({
     "ok.es": 'GET /users/_search {"query": {"match": {"name": "a"}}}',
     "warn.es": 'GET /users/_search {"query": {"term": {"name": "a"}}}',
@@ -56,9 +58,12 @@ Deno.test("check exits 0 on a clean file and on warnings alone; --format json", 
   assert.equal(await runCheck(["ok.es", "--mapping", "m.json"], h), 0);
   assert.equal(await runCheck(["warn.es", "--mapping", "m.json", "--format", "json"], h), 0);
   const json = JSON.parse(io.out.slice(io.out.indexOf("[")));
-  assert.deepEqual(json.map((d: { code: string; severity: string; file: string }) => [d.code, d.severity, d.file]), [
-    ["field-type", "warning", "warn.es"],
-  ]);
+  assert.deepEqual(
+    json.map((d: { code: string; severity: string; file: string }) => [d.code, d.severity, d.file]),
+    [
+      ["field-type", "warning", "warn.es"],
+    ],
+  );
 });
 
 Deno.test("check: usage errors, unreadable files and the opensearch flavor", async () => {
@@ -76,14 +81,21 @@ Deno.test("mapping prints the live mapping that check --url reads", async () => 
     await engine.fetch("http://e/users", {
       method: "PUT",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ mappings: { dynamic: "strict", properties: { age: { type: "long" } } } }),
+      body: JSON.stringify({
+        mappings: { dynamic: "strict", properties: { age: { type: "long" } } },
+      }),
     });
-    const { h, io } = host({ "q.es": 'GET /users/_search {"query": {"match_phrase": {"aeg": "3"}}}' }, engine.fetch);
+    const { h, io } = host({
+      "q.es": 'GET /users/_search {"query": {"match_phrase": {"aeg": "3"}}}',
+    }, engine.fetch);
     assert.equal(await runMapping(["--url", "http://e"], h), 0);
     assert.equal(JSON.parse(io.out).users.mappings.properties.age.type, "long");
     io.out = "";
     assert.equal(await runCheck(["q.es", "--url", "http://e"], h), 1);
-    assert.match(io.out, /q\.es:1:48: error unknown-field: "aeg" is not in the mapping; did you mean "age"\?/);
+    assert.match(
+      io.out,
+      /q\.es:1:48: error unknown-field: "aeg" is not in the mapping; did you mean "age"\?/,
+    );
   } finally {
     engine.close();
   }
@@ -103,5 +115,8 @@ Deno.test("the console program routes check to the checker", async () => {
     err: (t) => (out += t),
   });
   assert.equal(code, 1);
-  assert.match(out, /<stdin>:1:12: error unknown-endpoint: unknown endpoint "_serach"; did you mean "_search"\?/);
+  assert.match(
+    out,
+    /<stdin>:1:12: error unknown-endpoint: unknown endpoint "_serach"; did you mean "_search"\?/,
+  );
 });

@@ -83,7 +83,9 @@ export function compact(schema: Any): Any {
     const k = key(t.name);
     shortNames.set(
       k,
-      used.get(t.name.name) === 1 ? t.name.name : `${t.name.namespace.split(".").pop()}.${t.name.name}`,
+      used.get(t.name.name) === 1
+        ? t.name.name
+        : `${t.name.namespace.split(".").pop()}.${t.name.name}`,
     );
   }
   const out: Record<string, Any> = {};
@@ -99,7 +101,9 @@ export function compact(schema: Any): Any {
     if (!def) return "any";
     if (def.kind === "type_alias" && !def.variants && def.type.kind === "instance_of") {
       const inner = def.type.type;
-      if (inner.namespace === "_builtins" || (inner.namespace === "_types" && NUMBERS.has(inner.name))) {
+      if (
+        inner.namespace === "_builtins" || (inner.namespace === "_types" && NUMBERS.has(inner.name))
+      ) {
         return ref(inner, generics);
       }
     }
@@ -179,7 +183,7 @@ export function compact(schema: Any): Any {
   for (const behaviour of ["CommonQueryParameters", "CommonCatQueryParameters"]) {
     const def = types.get(`_spec_utils.${behaviour}`);
     const p: Record<string, Any> = {};
-    if (def) for (const prop of def.properties) p[prop.name] = paramKind(prop.type);
+    if (def) { for (const prop of def.properties) p[prop.name] = paramKind(prop.type); }
     common.set(behaviour, p);
   }
   function paramKind(t: Any): string {
@@ -231,6 +235,8 @@ if (import.meta.main) {
 export const SPEC_JSON: string = ${JSON.stringify(json)};
 `;
   await Deno.writeTextFile(OUT, text);
+  // The committed file is what `deno fmt` leaves, so regenerating changes nothing by itself.
+  await new Deno.Command(Deno.execPath(), { args: ["fmt", "-q", OUT.pathname] }).output();
   console.log(
     `wrote ${OUT.pathname}: ${spec.endpoints.length} endpoints, ${
       Object.keys(spec.types).length

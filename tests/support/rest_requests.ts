@@ -14,7 +14,15 @@ interface ApiSpec {
   url: { paths: { path: string; methods: string[]; parts?: Record<string, unknown> }[] };
 }
 
-const SKIP_KEYS = new Set(["catch", "headers", "warnings", "allowed_warnings", "node_selector", "warnings_regex", "allowed_warnings_regex"]);
+const SKIP_KEYS = new Set([
+  "catch",
+  "headers",
+  "warnings",
+  "allowed_warnings",
+  "node_selector",
+  "warnings_regex",
+  "allowed_warnings_regex",
+]);
 
 /** The conformance folder: `CONFORMANCE_DIR` when set, else `../shared/conformance` beside the repo. */
 export function conformanceDir(): string | undefined {
@@ -52,7 +60,9 @@ export function restRequests(dir: string): RestRequest[] {
           );
           if (skipAll) continue;
           for (const step of steps) {
-            const action = (step as Record<string, unknown>)?.do as Record<string, unknown> | undefined;
+            const action = (step as Record<string, unknown>)?.do as
+              | Record<string, unknown>
+              | undefined;
             if (!action || "catch" in action) continue;
             for (const [name, args] of Object.entries(action)) {
               if (SKIP_KEYS.has(name)) continue;
@@ -75,7 +85,9 @@ function toText(spec: ApiSpec, args: Record<string, unknown>): string | undefine
   for (const p of spec.url.paths) {
     const parts = Object.keys(p.parts ?? {});
     if (!parts.every((x) => given.has(x))) continue;
-    if (!best || parts.length > best.parts.length) best = { path: p.path, methods: p.methods, parts };
+    if (!best || parts.length > best.parts.length) {
+      best = { path: p.path, methods: p.methods, parts };
+    }
   }
   if (!best) return undefined;
   // A stashed value (`$name`) is known only when the test runs: it becomes a placeholder.
@@ -96,7 +108,8 @@ function toText(spec: ApiSpec, args: Record<string, unknown>): string | undefine
   let text = `${method} ${path}${query.length ? "?" + query.join("&") : ""}`;
   if (body !== undefined) {
     if (Array.isArray(body)) {
-      text += "\n" + body.map((line) => typeof line === "string" ? line : JSON.stringify(line)).join("\n");
+      text += "\n" +
+        body.map((line) => typeof line === "string" ? line : JSON.stringify(line)).join("\n");
     } else text += "\n" + (typeof body === "string" ? body : JSON.stringify(body));
   }
   return text;
