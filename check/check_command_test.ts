@@ -49,7 +49,8 @@ Deno.test("no false positive on this repository's README, guides and examples", 
     ...[...Deno.readDirSync(new URL("docs/", ROOT))].map((e) => `docs/${e.name}`),
     ...[...Deno.readDirSync(new URL("examples/", ROOT))].map((e) => `examples/${e.name}`),
   ]
-    .filter((f) => /\.(md|ts)$/.test(f));
+    // docs/checking.md shows mistakes on purpose: it is the checker's own guide.
+    .filter((f) => /\.(md|ts)$/.test(f) && f !== "docs/checking.md");
   const out: string[] = [];
   let commands = 0;
   for (const f of files) {
