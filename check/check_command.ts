@@ -611,24 +611,15 @@ function checkParams(run: Run, endpoints: Endpoint[], query: string, at: number)
     }
     if (MARKER.test(value) || value === "") continue;
     const decoded = decodeURIComponentSafe(value);
-    if (kind === "b" && decoded !== "true" && decoded !== "false") {
-      report(
-        run,
-        "param-kind",
-        "error",
-        nameAt + name.length + 1,
-        value.length,
-        `URL parameter "${name}" takes true or false, not "${decoded}"`,
-      );
-    } else if (kind === "n" && !/^-?\d+(\.\d+)?$/.test(decoded)) {
-      report(
-        run,
-        "param-kind",
-        "error",
-        nameAt + name.length + 1,
-        value.length,
-        `URL parameter "${name}" takes a number, not "${decoded}"`,
-      );
+    const want = kind === "b" && decoded !== "true" && decoded !== "false"
+      ? "true or false"
+      : kind === "n" && !/^-?\d+(\.\d+)?$/.test(decoded)
+      ? "a number"
+      : undefined;
+    if (want) {
+      const at = nameAt + name.length + 1;
+      const message = `URL parameter "${name}" takes ${want}, not "${decoded}"`;
+      report(run, "param-kind", "error", at, value.length, message);
     }
   }
 }
