@@ -22,7 +22,16 @@ const ALLOWED: Record<string, readonly string[]> = {
   cli: ["driver", "template", "lambda", "mapper", "xml", "check", "engine"],
   contrib: ["driver", "template", "lambda", "mapper", "xml"],
 };
-const LIBRARY_ROOMS = ["driver", "template", "lambda", "xml", "check", "mapper", "engine", "contrib"];
+const LIBRARY_ROOMS = [
+  "driver",
+  "template",
+  "lambda",
+  "xml",
+  "check",
+  "mapper",
+  "engine",
+  "contrib",
+];
 /**
  * The engine's stages, lowest first: a stage folder imports only stages below it (and the
  * room's internal root leaves `_errors.ts` and `_json.ts`), so a request flows REST → state →
