@@ -48,4 +48,5 @@ export {
   renderResultSet,
 } from "./output.ts";
 export { type ConsoleIO, ConsoleSession, HELP } from "./console_session.ts";
+export { CHECK_USAGE, type CheckHost, runCheck, runMapping } from "./check_cli.ts";
 export { type CliHost, INTERRUPT, type LineReader, runCli } from "./run.ts";

@@ -11,6 +11,7 @@ import { parseArgs, USAGE, UsageError } from "./args.ts";
 import { CommandBuffer } from "./command_buffer.ts";
 import { describeError, EXIT, exitCodeOf } from "./output.ts";
 import { type ConsoleIO, ConsoleSession } from "./console_session.ts";
+import { runCheck, runMapping } from "./check_cli.ts";
 
 /** What {@linkcode LineReader.read} returns when the person pressed Ctrl-C. */
 export const INTERRUPT = "\u0003";
@@ -91,6 +92,8 @@ function auth(options: ReturnType<typeof parseArgs>, host: CliHost): Auth | unde
  * ```
  */
 export async function runCli(host: CliHost): Promise<number> {
+  if (host.args[0] === "check") return await runCheck(host.args.slice(1), host);
+  if (host.args[0] === "mapping") return await runMapping(host.args.slice(1), host);
   let options;
   let engine: Engine | undefined;
   try {

@@ -9,6 +9,8 @@ import { loadMapperFile, type LoadMapperOptions, type MapperFile } from "../xml/
 import type { WriteOptions } from "./_entity_writes.ts";
 import { Session } from "./session.ts";
 import type { LambdaOptions } from "../lambda/mod.ts";
+import type { CheckOptions } from "../check/mod.ts";
+import { type CheckMode, checkStatements } from "./_check_statements.ts";
 
 /**
  * Options of a {@linkcode Configuration}.
@@ -34,6 +36,16 @@ export interface ConfigurationOptions {
   types?: Record<string, EntityClass>;
   /** Macros for `@{macro, name}`. */
   macros?: Record<string, string>;
+  /**
+   * Check statements against the Elasticsearch API specification (and `checkOptions.mapping`)
+   * when they are registered: `"off"` (the default), `"warn"` (findings go to `warn`) or
+   * `"error"` (`addMapper` throws a `MapperError` listing the errors).
+   */
+  check?: CheckMode;
+  /** Flavor and mapping for `check`. */
+  checkOptions?: CheckOptions;
+  /** Where `check: "warn"` reports; `console.warn` by default. */
+  warn?: (message: string) => void;
   /**
    * How the sessions' LambdaTemplate (BaseMapper's samples and builders) learns exact fields:
    * `"mapping"` (default) reads each index's mapping, `"as-written"` never does.
@@ -103,6 +115,9 @@ export class Configuration {
   readonly #registry = new StatementRegistry();
   readonly #writes: WriteOptions;
   readonly #lambda: LambdaOptions;
+  readonly #check: CheckMode;
+  readonly #checkOptions: CheckOptions;
+  readonly #warn: (message: string) => void;
 
   /**
    * Creates an empty configuration.
@@ -123,6 +138,9 @@ export class Configuration {
         base: baseUrl(options.mapperFiles.base),
       };
     }
+    this.#check = options.check ?? "off";
+    this.#checkOptions = options.checkOptions ?? {};
+    this.#warn = options.warn ?? ((message) => console.warn(message));
     for (const [name, type] of Object.entries(options.types ?? {})) this.registerType(name, type);
     for (const [name, text] of Object.entries(options.macros ?? {})) this.addMacro(name, text);
   }
@@ -206,10 +224,35 @@ export class Configuration {
    * defineMapper(Users, { namespace: "users", methods: { all: { query: "POST /users/_search" } } });
    * assert.deepEqual(new Configuration().addMapper(Users).statementIds(), ["users.all"]);
    * ```
+   *
+   * @example Statements checked when registered
+   * ```ts
+   * import { Configuration, defineMapper } from "@searchvisitor/searchvisitor/mapper";
+   * import assert from "node:assert/strict";
+   *
+   * class Users {}
+   * defineMapper(Users, { namespace: "users", methods: {
+   *   find: { query: 'POST /users/_search {"query": {"trem": {"name": #{name}}}}' } } });
+   * assert.throws(() => new Configuration({ check: "error" }).addMapper(Users),
+   *   /users\.find: error unknown-key: unknown query "trem"; did you mean "term"\?/);
+   * const warnings: string[] = [];
+   * new Configuration({ check: "warn", warn: (m) => warnings.push(m) }).addMapper(Users);
+   * assert.equal(warnings.length, 1);
+   * ```
    */
   addMapper(source: MapperFile | MapperClass): this {
+    const before = new Set(this.#registry.ids());
     if (typeof source === "function") this.#registry.compileMapper(source);
     else this.#registry.addFile(source);
+    const added = this.#registry.ids().filter((id) => !before.has(id));
+    checkStatements(
+      this.#registry,
+      added,
+      this.#check,
+      this.#checkOptions,
+      this.#warn,
+      typeof source === "function",
+    );
     return this;
   }
 

@@ -54,6 +54,8 @@
  * @module
  */
 export { Configuration, type ConfigurationOptions } from "./configuration.ts";
+export type { CheckMode } from "./_check_statements.ts";
+export type { CheckOptions } from "../check/mod.ts";
 export { Session } from "./session.ts";
 export { BaseMapper } from "./base_mapper.ts";
 export {

@@ -1,6 +1,7 @@
 // Checks the dependency direction between rooms (ARCHITECTURE.md, "Dependency rules") and the "one door per room" rule:
-//   driver ← template ← lambda ← mapper → xml → driver; engine stands alone; playground uses the
-//   library and the engine; cli may use all.
+//   driver ← template ← lambda ← mapper → xml → driver; check uses driver, template and xml and
+//   serves mapper and cli; engine stands alone; playground uses the library and the engine; cli
+//   may use all.
 // A file in a room may import its own room's files freely, and another room only through its
 // mod.ts, and only when the direction allows it. Library rooms use web standards only: no
 // `Deno.`, `Bun.`, `node:` or `npm:` outside runtime adapters (`*_deno.ts`, `*_bun.ts`, `*_node.ts`)
@@ -16,9 +17,10 @@ const ALLOWED: Record<string, readonly string[]> = {
   template: ["driver"],
   lambda: ["template", "driver"],
   xml: ["driver"],
-  mapper: ["lambda", "template", "xml", "driver"],
+  check: ["driver", "template", "xml"],
+  mapper: ["lambda", "template", "xml", "check", "driver"],
   engine: [],
-  cli: ["driver", "template", "lambda", "mapper", "xml", "engine", "playground"],
+  cli: ["driver", "template", "lambda", "mapper", "xml", "check", "engine", "playground"],
   contrib: ["driver", "template", "lambda", "mapper", "xml"],
   // The page sits on top like the console: it uses the library's doors, and its server adapter
   // starts the engine; it never imports the console.
@@ -29,6 +31,7 @@ const LIBRARY_ROOMS = [
   "template",
   "lambda",
   "xml",
+  "check",
   "mapper",
   "engine",
   "contrib",

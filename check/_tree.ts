@@ -1,0 +1,326 @@
+// A lenient, position-keeping reader of console command text for the checker: it splits a text
+// into commands (method, target, body values) and reads each body into a tree whose every node
+// knows its offset, so a diagnostic can point at the exact token. It accepts what the driver and
+// the template accept inside a body: comments, `?` placeholders, `#{name}` named arguments,
+// `${name}` splices and `@{rule, …}` calls (the last two are opaque: their members are unknown).
+// Validation proper is the driver's (`parseScript`); this reader only gives up quietly.
+
+/** A JSON value in a body, with its offsets in the whole text. */
+export interface JNode {
+  readonly kind: "object" | "array" | "string" | "number" | "boolean" | "null" | "slot";
+  /** Offset of the first character. */
+  readonly at: number;
+  /** Offset after the last character. */
+  end: number;
+  /** The literal value of a scalar. */
+  readonly value?: string | number | boolean | null;
+  /** Members of an object. */
+  readonly members?: Member[];
+  /** Items of an array. */
+  readonly items?: JNode[];
+  /** True when an object or array holds rule calls or splices (its members are not all known). */
+  dynamic?: boolean;
+  /** For a slot: the `#{…}` name (root and path), or undefined for `?` and `${…}`. */
+  readonly named?: string;
+  /** For a slot: true for a `${…}` splice. */
+  readonly splice?: boolean;
+}
+
+/** One object member. */
+export interface Member {
+  readonly key: string;
+  readonly keyAt: number;
+  readonly keyEnd: number;
+  /** True when the key is a placeholder (`?`, `#{…}`, `${…}`). */
+  readonly keySlot: boolean;
+  readonly value: JNode;
+}
+
+/** One command of a text. */
+export interface RawCommand {
+  readonly method: string;
+  readonly methodAt: number;
+  /** The request target as written (path and query). */
+  readonly target: string;
+  readonly targetAt: number;
+  /** The body values in order (one for JSON, one per line for NDJSON). */
+  readonly body: JNode[];
+  /** Named arguments (`#{…}`) met in the target, with their offsets. */
+  readonly targetNames: { name: string; at: number; end: number }[];
+  /** True when the body could not be read (the driver reports why). */
+  readonly unreadable: boolean;
+}
+
+const METHODS = new Set(["GET", "POST", "PUT", "DELETE", "HEAD"]);
+
+class Stop extends Error {}
+
+/** Reads a whole text into commands. */
+export function readCommands(text: string): RawCommand[] {
+  const out: RawCommand[] = [];
+  let i = 0;
+  const n = text.length;
+
+  const skipTrivia = (): void => {
+    while (i < n) {
+      const c = text[i]!;
+      if (c === " " || c === "\t" || c === "\r" || c === "\n" || c === "\ufeff" || c === ";") i++;
+      else if ((c === "#" && text[i + 1] !== "{") || (c === "/" && text[i + 1] === "/")) {
+        while (i < n && text[i] !== "\n") i++;
+      } else if (c === "/" && text[i + 1] === "*") {
+        const close = text.indexOf("*/", i + 2);
+        i = close < 0 ? n : close + 2;
+      } else return;
+    }
+  };
+
+  const methodAt = (at: number): string | undefined => {
+    let j = at;
+    while (j < n && /[A-Za-z]/.test(text[j]!)) j++;
+    const word = text.slice(at, j).toUpperCase();
+    return METHODS.has(word) && (j === n || /\s/.test(text[j]!)) ? word : undefined;
+  };
+
+  while (true) {
+    skipTrivia();
+    if (i >= n) break;
+    const start = i;
+    const method = methodAt(i);
+    if (!method) {
+      // Not a command start: skip the line (the driver reports it).
+      while (i < n && text[i] !== "\n") i++;
+      continue;
+    }
+    i += method.length;
+    while (i < n && (text[i] === " " || text[i] === "\t")) i++;
+    const targetAt = i;
+    const targetNames: { name: string; at: number; end: number }[] = [];
+    while (i < n && !/\s/.test(text[i]!) && text[i] !== ";") {
+      if ((text[i] === "#" || text[i] === "$" || text[i] === "@") && text[i + 1] === "{") {
+        const close = text.indexOf("}", i);
+        if (close < 0) break;
+        if (text[i] === "#") {
+          targetNames.push({
+            name: text.slice(i + 2, close).split(",")[0]!.trim(),
+            at: i,
+            end: close + 1,
+          });
+        }
+        i = close + 1;
+      } else i++;
+    }
+    const target = text.slice(targetAt, i);
+    const body: JNode[] = [];
+    let unreadable = false;
+    while (true) {
+      skipTrivia();
+      if (i >= n || methodAt(i)) break;
+      try {
+        const reader = new BodyReader(text, i);
+        body.push(reader.value());
+        i = reader.i;
+      } catch (e) {
+        if (!(e instanceof Stop)) throw e;
+        unreadable = true;
+        // Skip to the next line starting with a method.
+        while (i < n) {
+          const nl = text.indexOf("\n", i);
+          if (nl < 0) {
+            i = n;
+            break;
+          }
+          i = nl + 1;
+          if (methodAt(i)) break;
+        }
+        break;
+      }
+    }
+    out.push({ method, methodAt: start, target, targetAt, body, targetNames, unreadable });
+  }
+  return out;
+}
+
+class BodyReader {
+  i: number;
+  constructor(readonly text: string, at: number) {
+    this.i = at;
+  }
+
+  trivia(): void {
+    const t = this.text;
+    while (this.i < t.length) {
+      const c = t[this.i]!;
+      if (c === " " || c === "\t" || c === "\r" || c === "\n") this.i++;
+      else if ((c === "#" && t[this.i + 1] !== "{") || (c === "/" && t[this.i + 1] === "/")) {
+        while (this.i < t.length && t[this.i] !== "\n") this.i++;
+      } else if (c === "/" && t[this.i + 1] === "*") {
+        const close = t.indexOf("*/", this.i + 2);
+        if (close < 0) throw new Stop();
+        this.i = close + 2;
+      } else return;
+    }
+  }
+
+  /** `#{…}`, `${…}` or `@{…}` at i: returns its kind and moves past it. */
+  marker(): { kind: "#" | "$" | "@"; name: string; at: number } | undefined {
+    const t = this.text;
+    const c = t[this.i];
+    if ((c !== "#" && c !== "$" && c !== "@") || t[this.i + 1] !== "{") return undefined;
+    const at = this.i;
+    let depth = 0;
+    let j = this.i + 1;
+    for (; j < t.length; j++) {
+      const d = t[j];
+      if (d === '"') {
+        j = this.skipString(j) - 1;
+        continue;
+      }
+      if (d === "{") depth++;
+      else if (d === "}" && --depth === 0) break;
+    }
+    if (j >= t.length) throw new Stop();
+    this.i = j + 1;
+    return { kind: c, name: t.slice(at + 2, j).split(",")[0]!.trim(), at };
+  }
+
+  skipString(at: number): number {
+    const t = this.text;
+    if (t.startsWith('"""', at)) {
+      const close = t.indexOf('"""', at + 3);
+      if (close < 0) throw new Stop();
+      return close + 3;
+    }
+    let j = at + 1;
+    while (j < t.length && t[j] !== '"') {
+      if (t[j] === "\\") j++;
+      if (t[j] === "\n") throw new Stop();
+      j++;
+    }
+    if (j >= t.length) throw new Stop();
+    return j + 1;
+  }
+
+  value(): JNode {
+    this.trivia();
+    const t = this.text;
+    const at = this.i;
+    const c = t[at];
+    if (c === "{") return this.object();
+    if (c === "[") return this.array();
+    if (c === '"') {
+      const end = this.skipString(at);
+      this.i = end;
+      const raw = t.slice(at, end);
+      let value: string;
+      try {
+        value = raw.startsWith('"""') ? raw.slice(3, -3) : JSON.parse(raw);
+      } catch {
+        value = raw.slice(1, -1);
+      }
+      return { kind: "string", at, end, value };
+    }
+    if (c === "?") {
+      this.i++;
+      return { kind: "slot", at, end: at + 1 };
+    }
+    const m = this.marker();
+    if (m) {
+      if (m.kind === "@") throw new Stop();
+      return m.kind === "#"
+        ? { kind: "slot", at, end: this.i, named: m.name }
+        : { kind: "slot", at, end: this.i, splice: true };
+    }
+    const word = /^(-?\d+(\.\d+)?([eE][+-]?\d+)?|true|false|null)/.exec(t.slice(at, at + 64));
+    if (!word) throw new Stop();
+    this.i = at + word[0].length;
+    const w = word[0];
+    if (w === "true" || w === "false") {
+      return { kind: "boolean", at, end: this.i, value: w === "true" };
+    }
+    if (w === "null") return { kind: "null", at, end: this.i, value: null };
+    return { kind: "number", at, end: this.i, value: Number(w) };
+  }
+
+  object(): JNode {
+    const at = this.i++;
+    const members: Member[] = [];
+    const node: JNode = { kind: "object", at, end: at, members };
+    const t = this.text;
+    while (true) {
+      this.trivia();
+      if (t[this.i] === "}") {
+        this.i++;
+        break;
+      }
+      if (t[this.i] === ",") {
+        this.i++;
+        continue;
+      }
+      const keyAt = this.i;
+      let key = "";
+      let keySlot = false;
+      if (t[keyAt] === '"') {
+        this.i = this.skipString(keyAt);
+        try {
+          key = JSON.parse(t.slice(keyAt, this.i));
+        } catch {
+          key = t.slice(keyAt + 1, this.i - 1);
+        }
+      } else if (t[keyAt] === "?") {
+        this.i++;
+        keySlot = true;
+      } else {
+        const m = this.marker();
+        if (!m) throw new Stop();
+        if (m.kind === "@") {
+          node.dynamic = true;
+          continue;
+        }
+        keySlot = true;
+        if (m.kind === "$") node.dynamic = true;
+      }
+      const keyEnd = this.i;
+      this.trivia();
+      if (t[this.i] !== ":") {
+        // `${splice}` standing for whole members.
+        if (keySlot) {
+          node.dynamic = true;
+          continue;
+        }
+        throw new Stop();
+      }
+      this.i++;
+      const value = this.value();
+      members.push({ key, keyAt, keyEnd, keySlot, value });
+    }
+    node.end = this.i;
+    return node;
+  }
+
+  array(): JNode {
+    const at = this.i++;
+    const items: JNode[] = [];
+    const node: JNode = { kind: "array", at, end: at, items };
+    const t = this.text;
+    while (true) {
+      this.trivia();
+      if (t[this.i] === "]") {
+        this.i++;
+        break;
+      }
+      if (t[this.i] === ",") {
+        this.i++;
+        continue;
+      }
+      if (t[this.i] === "@" && t[this.i + 1] === "{") {
+        this.marker();
+        node.dynamic = true;
+        continue;
+      }
+      if (this.i >= t.length) throw new Stop();
+      items.push(this.value());
+    }
+    node.end = this.i;
+    return node;
+  }
+}

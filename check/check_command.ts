@@ -1,0 +1,1021 @@
+/**
+ * `checkCommand`: console command text checked against Elasticsearch's API specification (and,
+ * when one is given, an index mapping) before it runs.
+ *
+ * @module
+ */
+
+import { CommandSyntaxError, makeExcerpt, parseScript } from "../driver/mod.ts";
+import { elasticSpec, type Endpoint, type TypeDef, type TypeExpr } from "./_spec.ts";
+import {
+  OPENSEARCH_ENDPOINTS,
+  OPENSEARCH_MEMBERS,
+  OPENSEARCH_PARAMS,
+  OPENSEARCH_PREFIXES,
+  OPENSEARCH_QUERIES,
+} from "./_opensearch.ts";
+import { type JNode, type RawCommand, readCommands } from "./_tree.ts";
+import { checkField, dateParses, type FieldUse } from "./_field_checks.ts";
+import type { MappingModel } from "./mapping_model.ts";
+import { suggest } from "./_suggest.ts";
+
+/** How bad a finding is: an `error` fails the request; a `warning` is a likely mistake. */
+export type Severity = "error" | "warning";
+
+/**
+ * One finding, pointing at the exact token (1-based line and column, length in characters).
+ *
+ * Codes: `syntax`, `unknown-endpoint`, `wrong-method`, `unknown-param`, `param-kind`,
+ * `unknown-key`, `wrong-kind`, `misplaced`, `required`, `exclusive`, `placeholder-name`,
+ * `placeholder-count`, `placeholder-literal`, `unknown-field`, `field-type`, `date-format`.
+ *
+ * @example
+ * ```ts
+ * import { checkCommand, type Diagnostic } from "@searchvisitor/searchvisitor/check";
+ * import assert from "node:assert/strict";
+ *
+ * const [d]: Diagnostic[] = checkCommand('GET /i/_search {"query": {"trem": {"a": 1}}}');
+ * assert.deepEqual(
+ *   { code: d!.code, line: d!.line, column: d!.column, length: d!.length, suggestion: d!.suggestion },
+ *   { code: "unknown-key", line: 1, column: 27, length: 6, suggestion: "term" },
+ * );
+ * ```
+ */
+export interface Diagnostic {
+  /** A stable code (see above). */
+  readonly code: string;
+  /** `error` or `warning`. */
+  readonly severity: Severity;
+  /** What is wrong and what to do. */
+  readonly message: string;
+  /** 1-based line in the checked text. */
+  readonly line: number;
+  /** 1-based column in the checked text. */
+  readonly column: number;
+  /** Length of the token in characters (at least 1). */
+  readonly length: number;
+  /** The likely intended word ("did you mean"). */
+  readonly suggestion?: string;
+}
+
+/**
+ * What a check knows besides the text.
+ *
+ * @example
+ * ```ts
+ * import { checkCommand, type CheckOptions } from "@searchvisitor/searchvisitor/check";
+ * import assert from "node:assert/strict";
+ *
+ * const options: CheckOptions = { flavor: "opensearch" };
+ * assert.deepEqual(checkCommand('GET /i/_search {"query": {"neural": {"v": {}}}}', options), []);
+ * ```
+ */
+export interface CheckOptions {
+  /** Which engine the command is for: OpenSearch's own endpoints and queries are known to
+   * `"opensearch"`. Default `"elasticsearch"`. */
+  readonly flavor?: "elasticsearch" | "opensearch";
+  /** The index mapping to check fields against. */
+  readonly mapping?: MappingModel;
+  /** The names `#{…}` may use (their first segment); unchecked when absent. */
+  readonly parameters?: readonly string[];
+  /** How many positional arguments (`?`, `{?}`) the caller binds; unchecked when absent. */
+  readonly argumentCount?: number;
+}
+
+/** Checking state for one text. */
+interface Run {
+  readonly text: string;
+  readonly lines: number[];
+  readonly out: Diagnostic[];
+  readonly options: CheckOptions;
+  readonly types: Readonly<Record<string, TypeDef>>;
+  readonly opensearch: boolean;
+  /** Set while a union member is tried: diagnostics go here instead. */
+  sink?: Diagnostic[];
+}
+
+/** Context of a value inside a body. */
+interface Where {
+  /** The nearest query or aggregation type above (`term`, `match`, `terms`, …). */
+  readonly variant?: string;
+  /** Inside an aggregation (not under its own query). */
+  readonly agg?: boolean;
+  /** Inside the search body's `sort`. */
+  readonly sort?: boolean;
+}
+
+const QUERY = "@QueryContainer";
+const AGG = "@AggregationContainer";
+const SEARCH_BODY = "@search.Body";
+
+/**
+ * Checks console command text: endpoints, URL parameters, bodies, placeholders and (with a
+ * mapping) fields. Never throws for bad input: a text that does not parse gives one `syntax`
+ * diagnostic.
+ *
+ * @param text One or more console commands; template markers (`#{…}`, `${…}`, `@{…}`) allowed.
+ * @param options Flavor, mapping, parameter names, argument count.
+ * @returns The diagnostics in text order (empty when nothing is wrong).
+ *
+ * @example A mistyped URL parameter, with its suggestion and caret
+ * ```ts
+ * import { checkCommand, formatDiagnostic } from "@searchvisitor/searchvisitor/check";
+ * import assert from "node:assert/strict";
+ *
+ * const text = "POST /users/_doc?refesh=true\n{\"name\": \"alice\"}";
+ * const [d] = checkCommand(text);
+ * assert.equal(d!.code, "unknown-param");
+ * assert.equal(d!.suggestion, "refresh");
+ * assert.equal(formatDiagnostic(text, d!).split("\n")[2], "                 ^^^^^^");
+ * assert.deepEqual(checkCommand("POST /users/_doc?refresh=true\n{\"name\": \"alice\"}"), []);
+ * ```
+ */
+export function checkCommand(text: string, options: CheckOptions = {}): Diagnostic[] {
+  const lines = [0];
+  for (let i = 0; i < text.length; i++) if (text[i] === "\n") lines.push(i + 1);
+  const spec = elasticSpec();
+  const run: Run = {
+    text,
+    lines,
+    out: [],
+    options,
+    types: spec.types,
+    opensearch: options.flavor === "opensearch",
+  };
+  const masked = maskTemplate(text);
+  let positional = 0;
+  try {
+    positional = parseScript(masked.text).placeholderCount - masked.named;
+  } catch (e) {
+    if (e instanceof CommandSyntaxError) {
+      const problem = e.message.slice(0, e.message.indexOf(" (line "));
+      run.out.push({
+        code: "syntax",
+        severity: "error",
+        message: problem,
+        line: e.line,
+        column: e.column,
+        length: 1,
+      });
+      return run.out;
+    }
+    throw e;
+  }
+  if (
+    options.argumentCount !== undefined && positional !== options.argumentCount && positional > 0
+  ) {
+    report(
+      run,
+      "placeholder-count",
+      "error",
+      0,
+      1,
+      `the text has ${positional} positional placeholder(s) but ${options.argumentCount} argument(s) are bound`,
+    );
+  }
+  for (const command of readCommands(text)) checkOne(run, command);
+  run.out.sort((a, b) => a.line - b.line || a.column - b.column);
+  return run.out;
+}
+
+/**
+ * Renders a diagnostic as the driver renders its syntax errors: the message with the position,
+ * then the line and a caret under the token.
+ *
+ * @param text The checked text.
+ * @param d The diagnostic.
+ * @returns Three or more lines of text.
+ *
+ * @example
+ * ```ts
+ * import { checkCommand, formatDiagnostic } from "@searchvisitor/searchvisitor/check";
+ * import assert from "node:assert/strict";
+ *
+ * const text = 'GET /i/_search {"query": {"trem": {"a": 1}}}';
+ * assert.equal(
+ *   formatDiagnostic(text, checkCommand(text)[0]!),
+ *   'error unknown-key: unknown query "trem"; did you mean "term"? (line 1, column 27)\n' +
+ *     'GET /i/_search {"query": {"trem": {"a": 1}}}\n' +
+ *     "                          ^^^^^^",
+ * );
+ * ```
+ */
+export function formatDiagnostic(text: string, d: Diagnostic): string {
+  const excerpt = makeExcerpt(text, { line: d.line, column: d.column });
+  const nl = excerpt.indexOf("\n");
+  const source = excerpt.slice(0, nl);
+  const caret = excerpt.slice(nl + 1);
+  const room = Math.max(1, source.length - caret.length + 1);
+  const underline = caret + "^".repeat(Math.max(0, Math.min(d.length, room) - 1));
+  return `${d.severity} ${d.code}: ${d.message} (line ${d.line}, column ${d.column})\n${source}\n${underline}`;
+}
+
+// Replaces `#{…}` / `${…}` / `@{…}` with driver placeholders of the same length, so the driver
+// validates the text and counts the positional ones: `{?}` in a path, `?` for a value or an
+// element, `?:?` for members (a rule call in an object). `\#{` (a literal marker) loses its `\`.
+function maskTemplate(text: string): { text: string; named: number } {
+  if (!/[#$@]\{/.test(text)) return { text, named: 0 };
+  let out = "";
+  let named = 0;
+  let i = 0;
+  let inString = false;
+  let inPath = false;
+  let lineStart = true;
+  let last = ""; // the last significant character outside strings
+  const stack: string[] = [];
+  const isMarker = (at: number) =>
+    (text[at] === "#" || text[at] === "$" || text[at] === "@") && text[at + 1] === "{";
+  while (i < text.length) {
+    const c = text[i]!;
+    if (c === "\\" && isMarker(i + 1)) {
+      out += " " + text.slice(i + 1, i + 3);
+      i += 3;
+      continue;
+    }
+    if (inString) {
+      if (c === "\\") {
+        out += text.slice(i, i + 2);
+        i += 2;
+        continue;
+      }
+      if (c === '"') inString = false;
+      out += c;
+      i++;
+      continue;
+    }
+    if (c === '"') {
+      inString = true;
+      last = '"';
+      out += c;
+      i++;
+      continue;
+    }
+    if (c === "\n") lineStart = true;
+    if (lineStart && /[A-Za-z]/.test(c) && stack.length === 0) {
+      const word = /^(GET|POST|PUT|DELETE|HEAD)[ \t]+/i.exec(text.slice(i, i + 10));
+      if (word) {
+        out += word[0];
+        i += word[0].length;
+        inPath = true;
+        lineStart = false;
+        continue;
+      }
+    }
+    if (c !== " " && c !== "\t" && c !== "\n" && c !== "\r") lineStart = false;
+    if (inPath && /\s/.test(c)) inPath = false;
+    if (isMarker(i)) {
+      let depth = 0;
+      let j = i + 1;
+      for (; j < text.length; j++) {
+        if (text[j] === "{") depth++;
+        else if (text[j] === "}" && --depth === 0) break;
+      }
+      const len = j + 1 - i;
+      const member = stack.at(-1) === "{" && (last === "{" || last === ",");
+      // Every mask is a driver placeholder that no positional argument fills.
+      if (inPath) out += "{?}" + "x".repeat(Math.max(0, len - 3));
+      else if (c === "@" && member) {
+        out += "?:?" + " ".repeat(Math.max(0, len - 3));
+        named++;
+      } else out += "?" + " ".repeat(len - 1);
+      named++;
+      last = "?";
+      i = j + 1;
+      continue;
+    }
+    if (!inPath) {
+      if (c === "{" || c === "[") stack.push(c);
+      else if (c === "}" || c === "]") stack.pop();
+      if (!/\s/.test(c)) last = c;
+    }
+    out += c;
+    i++;
+  }
+  return { text: out, named };
+}
+
+function position(run: Run, offset: number): { line: number; column: number } {
+  let lo = 0;
+  let hi = run.lines.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (run.lines[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return { line: lo + 1, column: offset - run.lines[lo]! + 1 };
+}
+
+function report(
+  run: Run,
+  code: string,
+  severity: Severity,
+  at: number,
+  length: number,
+  message: string,
+  suggestion?: string,
+): void {
+  const { line, column } = position(run, at);
+  const d: Diagnostic = {
+    code,
+    severity,
+    message,
+    line,
+    column,
+    length: Math.max(1, length),
+    ...(suggestion !== undefined ? { suggestion } : {}),
+  };
+  (run.sink ?? run.out).push(d);
+}
+
+const MARKER = /\{\?\}|[#$]\{[^}]*\}/;
+
+interface Segment {
+  readonly text: string;
+  readonly at: number;
+  readonly wild: boolean;
+}
+
+function checkOne(run: Run, command: RawCommand): void {
+  let target = command.target;
+  let base = command.targetAt;
+  if (!target.startsWith("/")) {
+    target = "/" + target;
+    base -= 1;
+  }
+  const q = queryStart(target);
+  const pathText = q < 0 ? target : target.slice(0, q);
+  const segments: Segment[] = [];
+  let offset = 0;
+  for (const part of pathText.split("/")) {
+    if (part !== "") {
+      segments.push({ text: part, at: base + offset, wild: MARKER.test(part) });
+    }
+    offset += part.length + 1;
+  }
+  checkNames(run, command);
+  if (run.opensearch && OPENSEARCH_PREFIXES.includes(segments[0]?.text ?? "")) return;
+  const endpoints = matchEndpoint(run, command, segments);
+  if (!endpoints) return;
+  if (q >= 0) checkParams(run, endpoints, target.slice(q + 1), base + q + 1);
+  const body = endpoints[0]!.body;
+  if (!body || command.body.length === 0) return;
+  if (endpoints[0]!.name === "msearch") {
+    command.body.forEach((node, i) => {
+      if (i % 2 === 1) checkValue(run, node, SEARCH_BODY, {});
+    });
+    return;
+  }
+  if (endpoints[0]!.name === "bulk") return;
+  const first = command.body[0]!;
+  const mapping = run.options.mapping;
+  if (mapping && first.kind === "object") {
+    const own = withRuntimeFields(mapping, first);
+    if (own !== mapping) {
+      const inner: Run = { ...run, options: { ...run.options, mapping: own } };
+      checkValue(inner, first, body, {});
+      return;
+    }
+  }
+  checkValue(run, first, body, {});
+}
+
+// The `?` that starts the query string (a `{?}` slot is not one).
+function queryStart(target: string): number {
+  for (let i = 0; i < target.length; i++) {
+    if (target[i] === "?" && !(target[i - 1] === "{" && target[i + 1] === "}")) return i;
+  }
+  return -1;
+}
+
+// `#{name}` with no parameter of that name.
+function checkNames(run: Run, command: RawCommand): void {
+  const names = run.options.parameters;
+  if (!names) return;
+  const known = new Set(names);
+  const visit = (name: string, at: number, end: number) => {
+    const root = name.split(/[.[]/)[0]!;
+    if (!known.has(root)) {
+      const s = suggest(root, names);
+      report(
+        run,
+        "placeholder-name",
+        "error",
+        at,
+        end - at,
+        `no parameter supplies #{${name}}${s ? `; did you mean "${s}"?` : ""}`,
+        s,
+      );
+    }
+  };
+  for (const n of command.targetNames) visit(n.name, n.at, n.end);
+  const walk = (node: JNode) => {
+    if (node.kind === "slot" && node.named !== undefined) visit(node.named, node.at, node.end);
+    for (const m of node.members ?? []) {
+      if (m.keySlot) {
+        const raw = run.text.slice(m.keyAt, m.keyEnd);
+        if (raw.startsWith("#{")) visit(raw.slice(2, -1).split(",")[0]!.trim(), m.keyAt, m.keyEnd);
+      }
+      walk(m.value);
+    }
+    for (const item of node.items ?? []) walk(item);
+  };
+  for (const node of command.body) walk(node);
+}
+
+interface UrlEntry {
+  readonly endpoint: Endpoint;
+  readonly methods: readonly string[];
+  readonly segments: readonly string[];
+}
+
+// URL templates by segment count, then by their first literal segment and its position
+// (`"1:_search"`), or `"none"` when every segment is a parameter.
+interface UrlIndex {
+  readonly byKey: Map<string, UrlEntry[]>;
+  readonly byPosition: Map<number, UrlEntry[]>;
+}
+const urlIndexes = new Map<boolean, Map<number, UrlIndex>>();
+
+function urlIndex(opensearch: boolean): Map<number, UrlIndex> {
+  let index = urlIndexes.get(opensearch);
+  if (index) return index;
+  index = new Map();
+  const spec = elasticSpec();
+  for (
+    const endpoint of opensearch ? [...OPENSEARCH_ENDPOINTS, ...spec.endpoints] : spec.endpoints
+  ) {
+    for (const url of endpoint.urls) {
+      const n = url.segments.length;
+      let entry = index.get(n);
+      if (!entry) index.set(n, entry = { byKey: new Map(), byPosition: new Map() });
+      const at = url.segments.findIndex((s) => !s.startsWith("{"));
+      const key = at < 0 ? "none" : `${at}:${url.segments[at]}`;
+      const item = { endpoint, methods: url.methods, segments: url.segments };
+      let list = entry.byKey.get(key);
+      if (!list) entry.byKey.set(key, list = []);
+      list.push(item);
+      if (at >= 0) {
+        let pos = entry.byPosition.get(at);
+        if (!pos) entry.byPosition.set(at, pos = []);
+        pos.push(item);
+      }
+    }
+  }
+  urlIndexes.set(opensearch, index);
+  return index;
+}
+
+function candidatesOf(run: Run, segments: Segment[]): UrlEntry[] {
+  const entry = urlIndex(run.opensearch).get(segments.length);
+  if (!entry) return [];
+  const out: UrlEntry[] = [...(entry.byKey.get("none") ?? [])];
+  for (let i = 0; i < segments.length; i++) {
+    const seg = segments[i]!;
+    const list = seg.wild ? entry.byPosition.get(i) : entry.byKey.get(`${i}:${seg.text}`);
+    if (list) { for (const item of list) out.push(item); }
+  }
+  return out;
+}
+
+function matchEndpoint(run: Run, command: RawCommand, segments: Segment[]): Endpoint[] | undefined {
+  const method = command.method === "HEAD" ? ["HEAD", "GET"] : [command.method];
+  const byPath: { endpoint: Endpoint; methods: readonly string[]; literals: number }[] = [];
+  const last = segments[segments.length - 1];
+  const candidates = candidatesOf(run, segments);
+  for (const url of candidates) {
+    const endpoint = url.endpoint;
+    {
+      let ok = true;
+      let literals = 0;
+      for (let i = 0; i < segments.length && ok; i++) {
+        const tpl = url.segments[i]!;
+        const seg = segments[i]!;
+        if (tpl.startsWith("{")) {
+          if (
+            !seg.wild && seg.text.startsWith("_") && seg.text !== "_all" &&
+            !/[*,]/.test(seg.text) &&
+            tpl === "{index}"
+          ) ok = false;
+        } else if (seg.wild || seg.text === tpl) literals++;
+        else ok = false;
+      }
+      if (ok) byPath.push({ endpoint, methods: url.methods, literals });
+    }
+  }
+  const fitting = byPath.filter((m) => m.methods.some((x) => method.includes(x)));
+  if (fitting.length > 0) {
+    const best = Math.max(...fitting.map((m) => m.literals));
+    return fitting.filter((m) => m.literals === best).map((m) => m.endpoint);
+  }
+  if (byPath.length > 0) {
+    const allowed = [...new Set(byPath.flatMap((m) => m.methods))];
+    report(
+      run,
+      "wrong-method",
+      "error",
+      command.methodAt,
+      command.method.length,
+      `${command.method} is not allowed on this path (${byPath[0]!.endpoint.name}); use ${
+        allowed.join(" or ")
+      }`,
+      allowed[0],
+    );
+    return undefined;
+  }
+  // Unknown: point at the first underscore segment no endpoint of this length knows there.
+  const spec = elasticSpec();
+  const all = run.opensearch ? [...OPENSEARCH_ENDPOINTS, ...spec.endpoints] : spec.endpoints;
+  for (let i = 0; i < segments.length; i++) {
+    const seg = segments[i]!;
+    if (seg.wild || !seg.text.startsWith("_")) continue;
+    const here = new Set<string>();
+    for (const endpoint of all) {
+      for (const url of endpoint.urls) {
+        const tpl = url.segments[i];
+        if (tpl && !tpl.startsWith("{")) here.add(tpl);
+      }
+    }
+    if (here.has(seg.text)) continue;
+    const s = suggest(seg.text, [...here]);
+    report(
+      run,
+      "unknown-endpoint",
+      "error",
+      seg.at,
+      seg.text.length,
+      `unknown endpoint "${seg.text}"${s ? `; did you mean "${s}"?` : ""}`,
+      s,
+    );
+    return undefined;
+  }
+  if (last && !last.wild) {
+    report(
+      run,
+      "unknown-endpoint",
+      "error",
+      last.at,
+      last.text.length,
+      `no ${command.method} endpoint has this path shape`,
+    );
+  }
+  return undefined;
+}
+
+// Accepted on every endpoint (`ignore` is read by the clients, which send it along).
+const GLOBAL_PARAMS = new Set([
+  "source",
+  "source_content_type",
+  "filter_path",
+  "pretty",
+  "human",
+  "error_trace",
+  "format",
+  "ignore",
+]);
+
+/** Types that also take the members of another type inline (a shorthand the engines accept). */
+const LENIENT: Record<string, string> = { FunctionScoreQuery: "FunctionScoreContainer" };
+
+/** Types whose object form has a scalar shortcut the specification does not name. */
+const SHORTCUTS: Record<string, string> = { ScoreSort: "order", FieldSort: "order" };
+
+function checkParams(run: Run, endpoints: Endpoint[], query: string, at: number): void {
+  let offset = 0;
+  for (const pair of query.split("&")) {
+    const eq = pair.indexOf("=");
+    const name = eq < 0 ? pair : pair.slice(0, eq);
+    const value = eq < 0 ? "" : pair.slice(eq + 1);
+    const nameAt = at + offset;
+    offset += pair.length + 1;
+    if (name === "" || MARKER.test(name)) continue;
+    let kind: string | undefined;
+    for (const e of endpoints) {
+      kind ??= e.params[name] ?? (e.pathParams.has(name) ? "s" : undefined);
+    }
+    if (kind === undefined) {
+      if (GLOBAL_PARAMS.has(name) || (run.opensearch && OPENSEARCH_PARAMS.has(name))) continue;
+      const names = [...new Set(endpoints.flatMap((e) => Object.keys(e.params)))];
+      const s = suggest(name, names);
+      report(
+        run,
+        "unknown-param",
+        "error",
+        nameAt,
+        name.length,
+        `unknown URL parameter "${name}" for ${endpoints[0]!.name}${
+          s ? `; did you mean "${s}"?` : ""
+        }`,
+        s,
+      );
+      continue;
+    }
+    if (MARKER.test(value) || value === "") continue;
+    const decoded = decodeURIComponentSafe(value);
+    const want = kind === "b" && decoded !== "true" && decoded !== "false"
+      ? "true or false"
+      : kind === "n" && !/^-?\d+(\.\d+)?$/.test(decoded)
+      ? "a number"
+      : undefined;
+    if (want) {
+      const at = nameAt + name.length + 1;
+      const message = `URL parameter "${name}" takes ${want}, not "${decoded}"`;
+      report(run, "param-kind", "error", at, value.length, message);
+    }
+  }
+}
+
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+function def(run: Run, name: string): TypeDef | "any" | undefined {
+  return run.types[name];
+}
+
+const KIND_NAMES: Record<string, string> = {
+  string: "a string",
+  number: "a number",
+  boolean: "true or false",
+  object: "an object",
+  array: "an array",
+  null: "null",
+};
+
+// Checks a value against a type expression; returns nothing, reports into run.sink/out.
+function checkValue(run: Run, node: JNode, expr: TypeExpr, where: Where): void {
+  if (node.kind === "slot") return;
+  if (typeof expr === "string") {
+    switch (expr) {
+      case "any":
+        return;
+      case "string":
+        if (node.kind === "object" || node.kind === "array") wrongKind(run, node, "string");
+        return;
+      case "field":
+        if (node.kind === "string") {
+          fieldUse(run, node.value as string, node.at, node.end, where, "value");
+        } else if (node.kind === "object" || node.kind === "array") wrongKind(run, node, "string");
+        return;
+      case "number":
+        if (node.kind === "number") return;
+        if (
+          node.kind === "string" &&
+          /^\s*-?\d+(\.\d+)?([eE][+-]?\d+)?\s*$/.test(node.value as string)
+        ) return;
+        if (node.kind === "null") return;
+        wrongKind(run, node, "number");
+        return;
+      case "boolean":
+        if (node.kind === "boolean" || node.kind === "null") return;
+        if (node.kind === "string" && (node.value === "true" || node.value === "false")) return;
+        wrongKind(run, node, "boolean");
+        return;
+      case "null":
+        return;
+    }
+    if (expr.startsWith("@")) return checkNamed(run, node, expr, where);
+    return;
+  }
+  const [op, ...rest] = expr as unknown[];
+  switch (op) {
+    case "[]":
+      if (node.kind === "array") {
+        for (const item of node.items!) checkValue(run, item, rest[0] as TypeExpr, where);
+      } else checkValue(run, node, rest[0] as TypeExpr, where);
+      return;
+    case "|":
+      return checkUnion(run, node, rest as TypeExpr[], where);
+    case "{}": {
+      if (node.kind !== "object") {
+        if (node.kind !== "null") wrongKind(run, node, "object");
+        return;
+      }
+      const fieldKeys = rest[2] === 1;
+      for (const m of node.members!) {
+        if (fieldKeys && !m.keySlot) {
+          fieldUse(run, m.key, m.keyAt, m.keyEnd, where, "key");
+          checkDates(run, m.key, m.value, where);
+        }
+        checkValue(run, m.value, rest[0] as TypeExpr, where);
+      }
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+function wrongKind(run: Run, node: JNode, want: string): void {
+  report(
+    run,
+    "wrong-kind",
+    "error",
+    node.at,
+    Math.min(node.end - node.at, 40),
+    `expected ${KIND_NAMES[want] ?? want} here, found ${KIND_NAMES[node.kind] ?? node.kind}`,
+  );
+}
+
+function shapeOf(run: Run, expr: TypeExpr, depth = 0): string {
+  if (typeof expr !== "string") {
+    const op = (expr as unknown[])[0];
+    return op === "[]" ? "array" : op === "{}" ? "object" : op === "|" ? "any" : "scalar";
+  }
+  if (!expr.startsWith("@")) return expr === "any" ? "any" : "scalar";
+  const d = def(run, expr.slice(1));
+  if (!d || d === "any" || depth > 4) return "any";
+  if (d.e) return "scalar";
+  if (d.t !== undefined) return shapeOf(run, d.t, depth + 1);
+  return d.s || SHORTCUTS[expr.slice(1)] ? "any" : "object";
+}
+
+function checkUnion(run: Run, node: JNode, all: TypeExpr[], where: Where): void {
+  let best: Diagnostic[] | undefined;
+  const saved = run.sink;
+  const kind = node.kind === "array" || node.kind === "object" ? node.kind : "scalar";
+  const fitting = all.filter((m) => {
+    const shape = shapeOf(run, m);
+    return shape === "any" || shape === kind;
+  });
+  const members = fitting.length > 0 ? fitting : all;
+  for (const member of members) {
+    const trial: Diagnostic[] = [];
+    run.sink = trial;
+    checkValue(run, node, member, where);
+    run.sink = saved;
+    if (trial.length === 0) return;
+    // Prefer the member whose problems are deepest (the shape fitted, a detail did not).
+    if (!best || score(trial) < score(best)) best = trial;
+  }
+  for (const d of best ?? []) (run.sink ?? run.out).push(d);
+}
+
+function score(ds: Diagnostic[]): number {
+  return ds.filter((d) => d.code === "wrong-kind").length * 10 + ds.length;
+}
+
+function checkNamed(run: Run, node: JNode, ref: string, where: Where): void {
+  const name = ref.slice(1);
+  const d = def(run, name);
+  if (!d || d === "any") return;
+  if (d.e) {
+    if (node.kind === "object" || node.kind === "array") wrongKind(run, node, "string");
+    return;
+  }
+  if (d.t !== undefined) {
+    if (d.tag && node.kind === "object") {
+      const tag = node.members!.find((m) => m.key === d.tag);
+      if (!tag) return;
+      if (tag.value.kind !== "string") return;
+      const members = (d.t as unknown[])[0] === "|"
+        ? (d.t as unknown[]).slice(1) as TypeExpr[]
+        : [d.t];
+      for (const m of members) {
+        const md = typeof m === "string" ? def(run, m.slice(1)) : undefined;
+        const lit = md && md !== "any" ? md.p?.[d.tag]?.[0] : undefined;
+        if (Array.isArray(lit) && lit[0] === "=" && lit[1] === tag.value.value) {
+          return checkValue(run, node, m, where);
+        }
+      }
+      return;
+    }
+    return checkValue(run, node, d.t, where);
+  }
+  if (!d.p) return;
+  if (node.kind !== "object") {
+    const shortcut = d.s ?? SHORTCUTS[name];
+    if (shortcut && d.p[shortcut]) {
+      return checkValue(run, node, d.p[shortcut]![0] as TypeExpr, where);
+    }
+    if (node.kind === "null") return;
+    wrongKind(run, node, "object");
+    return;
+  }
+  checkObject(run, node, ref, d, where);
+}
+
+function checkObject(run: Run, node: JNode, ref: string, d: TypeDef, where: Where): void {
+  const p = d.p!;
+  const isQuery = ref === QUERY;
+  const isAgg = ref === AGG;
+  let variants = 0;
+  let unknown = false;
+  const seen = new Set<string>();
+  for (const m of node.members!) {
+    if (m.keySlot) {
+      if (d.c) {
+        report(
+          run,
+          "placeholder-literal",
+          "error",
+          m.keyAt,
+          m.keyEnd - m.keyAt,
+          `a placeholder cannot stand for a ${
+            isAgg ? "aggregation type" : isQuery ? "query type" : "member name"
+          } here; write the name`,
+        );
+      }
+      continue;
+    }
+    const key = d.a?.[m.key] ?? m.key;
+    seen.add(key);
+    let prop = p[key];
+    if (run.opensearch) {
+      if (isQuery && key in OPENSEARCH_QUERIES) {
+        const extra = OPENSEARCH_QUERIES[key]!;
+        variants++;
+        if (extra !== "any") {
+          checkObject(run, m.value, "@" + key, extra, { ...where, variant: key });
+        }
+        continue;
+      }
+      if (OPENSEARCH_MEMBERS[ref.slice(1)]?.includes(key)) continue;
+    }
+    if (!prop) {
+      if (d.x !== undefined) {
+        if (d.xf) fieldUse(run, m.key, m.keyAt, m.keyEnd, where, "key");
+        checkValue(run, m.value, d.x, where);
+        continue;
+      }
+      const lenient = LENIENT[ref.slice(1)];
+      const extra = lenient ? def(run, lenient) : undefined;
+      if (extra && extra !== "any" && extra.p?.[m.key]) {
+        checkValue(run, m.value, extra.p[m.key]![0] as TypeExpr, where);
+        continue;
+      }
+      unknownKey(run, m.key, m.keyAt, m.keyEnd, ref, d);
+      unknown = true;
+      continue;
+    }
+    const container = prop[2] === 1;
+    if (d.c && !container && (isQuery || isAgg)) {
+      variants++;
+      if (variants === 2) {
+        report(
+          run,
+          "exclusive",
+          "error",
+          m.keyAt,
+          m.keyEnd - m.keyAt,
+          `"${m.key}" cannot sit beside another ${
+            isAgg ? "aggregation type" : isQuery ? "query type" : "variant"
+          } in one object; ` +
+            (isQuery ? "combine them in a bool query" : "split them"),
+        );
+      }
+    }
+    const next: Where = isQuery
+      ? { variant: key }
+      : isAgg && !container
+      ? { variant: key, agg: true }
+      : ref === SEARCH_BODY && key === "sort"
+      ? { sort: true }
+      : ref === SEARCH_BODY && (key === "query" || key === "post_filter")
+      ? {}
+      : where;
+    checkValue(run, m.value, prop[0] as TypeExpr, next);
+    prop = undefined;
+  }
+  if (node.dynamic || unknown) return;
+  // An empty query object is taken as match_all; an aggregation needs its type.
+  if (d.c && variants === 0 && (isAgg || (isQuery && node.members!.length > 0))) {
+    report(
+      run,
+      "required",
+      "error",
+      node.at,
+      1,
+      isAgg
+        ? "this aggregation has no type (terms, avg, date_histogram, …)"
+        : "this query has no type",
+    );
+  }
+  if (!d.c) {
+    for (const [name, prop] of Object.entries(p)) {
+      if (prop[1] === 1 && !seen.has(name)) {
+        report(run, "required", "error", node.at, 1, `"${name}" is required here`);
+      }
+    }
+  }
+}
+
+const QUERY_WORDS = () => elasticSpec().types["QueryContainer"]?.p ?? {};
+const AGG_WORDS = () => elasticSpec().types["AggregationContainer"]?.p ?? {};
+
+function unknownKey(run: Run, key: string, at: number, end: number, ref: string, d: TypeDef): void {
+  const isQuery = ref === QUERY;
+  const isAgg = ref === AGG;
+  if (isQuery && key in AGG_WORDS()) {
+    report(
+      run,
+      "misplaced",
+      "error",
+      at,
+      end - at,
+      `"${key}" is an aggregation, not a query: move it under "aggs"`,
+    );
+    return;
+  }
+  if (isAgg && key in QUERY_WORDS()) {
+    report(
+      run,
+      "misplaced",
+      "error",
+      at,
+      end - at,
+      `"${key}" is a query, not an aggregation: put it under "query", or in a "filter" aggregation`,
+    );
+    return;
+  }
+  const names = [...Object.keys(d.p ?? {}), ...Object.keys(d.a ?? {})];
+  if (run.opensearch && isQuery) names.push(...Object.keys(OPENSEARCH_QUERIES));
+  const s = suggest(key, names);
+  const what = isQuery ? "query" : isAgg ? "aggregation" : "member";
+  report(
+    run,
+    "unknown-key",
+    "error",
+    at,
+    end - at,
+    `unknown ${what} "${key}"${s ? `; did you mean "${s}"?` : ""}`,
+    s,
+  );
+}
+
+function fieldUse(
+  run: Run,
+  name: string,
+  at: number,
+  end: number,
+  where: Where,
+  form: "key" | "value",
+): void {
+  const mapping = run.options.mapping;
+  if (!mapping) return;
+  const use: FieldUse = {
+    ...(where.variant !== undefined ? { variant: where.variant } : {}),
+    agg: where.agg === true,
+    sort: where.sort === true,
+  };
+  // A key is pointed at as written (quotes included), a string value at its content.
+  const quoted = form === "value" && run.text[at] === '"';
+  const start = quoted ? at + 1 : at;
+  const stop = quoted ? end - 1 : end;
+  for (const f of checkField(mapping, name.replace(/\^[\d.]+$/, ""), use)) {
+    report(run, f.code, f.severity, start, stop - start, f.message, f.suggestion);
+  }
+}
+
+// A date literal in a range or term query on a date field must parse with the field's format.
+function checkDates(run: Run, name: string, value: JNode, where: Where): void {
+  const field = run.options.mapping?.field(name);
+  if (!field || (field.type !== "date" && field.type !== "date_nanos")) return;
+  const v = where.variant;
+  const literals: JNode[] = [];
+  let format = field.format;
+  if (v === "range" && value.kind === "object") {
+    for (const m of value.members!) {
+      if (["gte", "gt", "lte", "lt", "from", "to"].includes(m.key)) literals.push(m.value);
+      if (m.key === "format" && m.value.kind === "string") format = m.value.value as string;
+    }
+  } else if (v === "term") {
+    literals.push(
+      value.kind === "object"
+        ? value.members!.find((m) => m.key === "value")?.value ?? value
+        : value,
+    );
+  } else return;
+  for (const lit of literals) {
+    if (
+      (lit.kind === "string" || lit.kind === "number") &&
+      !dateParses(lit.value as string | number, format)
+    ) {
+      report(
+        run,
+        "date-format",
+        "error",
+        lit.at,
+        lit.end - lit.at,
+        `${JSON.stringify(lit.value)} does not parse as a date of "${name}" (format ${
+          format ?? "strict_date_optional_time||epoch_millis"
+        })`,
+      );
+    }
+  }
+}
+
+// Runtime fields a request defines count as mapped for the rest of that request.
+function withRuntimeFields(mapping: MappingModel, body: JNode): MappingModel {
+  const runtime = body.members?.find((m) => m.key === "runtime_mappings");
+  if (!runtime?.value.members?.length) return mapping;
+  const copy = mapping.copy();
+  for (const m of runtime.value.members) {
+    const type = m.value.members?.find((x) => x.key === "type")?.value.value;
+    copy.add(m.key, { type: typeof type === "string" ? type : "keyword" });
+  }
+  return copy;
+}
