@@ -13,7 +13,6 @@ import {
   IllegalStateError,
   PartialResultsError,
   ResponseError,
-  TimeoutError,
 } from "../errors.ts";
 import { allowsPartialResults } from "../response_errors.ts";
 import { callerAbort } from "../wire/_transport_util.ts";
