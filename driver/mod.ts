@@ -22,7 +22,7 @@
 // the bulk writer, the transport and its events, and the errors.
 export * from "./errors.ts";
 export { type Auth, DataSource, type DataSourceOptions } from "./jdbc/data_source.ts";
-export { mappingEpoch } from "./jdbc/mapping_epoch.ts";
+export { mappingEpoch, serverProduct } from "./jdbc/mapping_epoch.ts";
 export {
   Connection,
   type ConnectionOptions,

@@ -7,6 +7,7 @@ import {
   type DataSource,
   mappingEpoch,
   ResponseError,
+  serverProduct,
   UnsupportedFeatureError,
 } from "../driver/mod.ts";
 import { type EntityClass, JdbcTemplate } from "../template/mod.ts";
@@ -280,22 +281,29 @@ export class LambdaTemplate {
     index: string,
     field: string,
   ): Promise<{ dialect: Exclude<VectorDialect, "auto">; similarity?: string }> {
+    // The mapping first: its answer names the product, which spares Elasticsearch a `GET /`.
+    const types = this.#readMappings ? await this.#cached(index, false).types : undefined;
     const dialect = this.#vectorDialect === "auto"
       ? await (this.#serverDialect ??= this.#askDialect())
       : this.#vectorDialect;
-    if (!this.#readMappings || dialect === "script") return { dialect };
-    const similarity = (await this.#cached(index, false).types).get(field)?.similarity;
+    if (types === undefined || dialect === "script") return { dialect };
+    const similarity = types.get(field)?.similarity;
     return similarity === undefined ? { dialect } : { dialect, similarity };
   }
 
   /**
-   * The dialect of the server, asked once (a failure is asked again next time). The answer to
-   * `GET /` names the flavour and version; where `GET /` is refused (405 on Elasticsearch builds
+   * The dialect of the server, asked once (a failure is asked again next time). An answer that
+   * named `X-Elastic-Product: Elasticsearch` (every answer of Elasticsearch 7.14+) means the `knn`
+   * section with no request at all (Elasticsearch 7, which has none, needs
+   * `vectorDialect: "script"`). Otherwise the answer to `GET /` names the flavour and version; where `GET /` is refused (405 on Elasticsearch builds
    * without the root module, 403 for a role without `monitor`) Elasticsearch still sends
    * `X-Elastic-Product: Elasticsearch`, which is enough: the `knn` section. Where neither tells,
    * the error says to set `vectorDialect`.
    */
   #askDialect(): Promise<Exclude<VectorDialect, "auto">> {
+    // Elasticsearch names itself on every answer (the mapping read before this one, say): no
+    // `GET /` is needed then. OpenSearch never does, so only then is the root asked.
+    if (serverProduct(this.#source) === "Elasticsearch") return Promise.resolve("knn");
     const asked = this.jdbc.query({ text: "GET /", args: [] }, undefined, {
       extractor: (rs) => {
         const version = (rs.raw as { version?: { number?: unknown; distribution?: unknown } })

@@ -1,6 +1,7 @@
 /**
- * The mapping epoch of a data source: a number that moves whenever a command sent through it may
- * have changed an index mapping, so caches of mappings know when to read them again.
+ * What a data source knows of its server between requests: the mapping epoch (a number that moves
+ * whenever a command sent through it may have changed an index mapping, so caches of mappings
+ * know when to read them again) and the product its answers named.
  *
  * @module
  */
@@ -41,4 +42,34 @@ import type { Connection } from "./connection.ts";
 export function mappingEpoch(source: DataSource | Connection): number {
   const transport = source instanceof DataSource ? source.transport : executorOf(source).transport;
   return mappingEpochOf(transport);
+}
+
+/**
+ * The product the server named in its answers' `X-Elastic-Product` header so far
+ * (`"Elasticsearch"`), or undefined while no answer through this data source carried it —
+ * OpenSearch never sends it, so after any answer undefined means "not Elasticsearch 7.14+".
+ * LambdaTemplate reads it to pick a vector dialect without asking `GET /`, which Elasticsearch
+ * builds without the root module (405) and roles without `monitor` (403) refuse.
+ *
+ * @param source A DataSource or a Connection.
+ * @returns The header's value, or undefined.
+ *
+ * @example
+ * ```ts
+ * import { DataSource, serverProduct } from "@searchvisitor/searchvisitor/driver";
+ * import { Engine } from "@searchvisitor/searchvisitor/engine";
+ * import assert from "node:assert/strict";
+ *
+ * const engine = new Engine();
+ * const ds = new DataSource({ nodes: ["http://engine"], fetch: engine.fetch });
+ * assert.equal(serverProduct(ds), undefined, "nothing answered yet");
+ * await using conn = await ds.getConnection();
+ * await conn.createStatement().executeQuery("GET /_cluster/health");
+ * assert.equal(serverProduct(conn), "Elasticsearch");
+ * engine.close();
+ * ```
+ */
+export function serverProduct(source: DataSource | Connection): string | undefined {
+  const transport = source instanceof DataSource ? source.transport : executorOf(source).transport;
+  return transport.product;
 }

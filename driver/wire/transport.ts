@@ -112,6 +112,7 @@ export class Transport {
   readonly #onEvent: TransportEventListener | undefined;
   /** Nodes that answered at least once (their connections may be pooled). */
   readonly #answered = new Set<string>();
+  #product: string | undefined;
   #requestIds = 0;
 
   /**
@@ -185,6 +186,16 @@ export class Transport {
   /** The nodes now marked dead (they are asked again after a backoff). */
   get deadNodes(): readonly string[] {
     return this.#pool.deadNodes();
+  }
+
+  /**
+   * The `X-Elastic-Product` header of the answers so far (`"Elasticsearch"`, which Elasticsearch
+   * 7.14+ sends on every answer, errors too), or undefined while none carried it (OpenSearch
+   * never sends it). Lets a caller tell the flavour without asking `GET /`, which some builds and
+   * roles refuse.
+   */
+  get product(): string | undefined {
+    return this.#product;
   }
 
   /**
@@ -319,6 +330,9 @@ export class Transport {
       watch.done();
       events?.end(status, text, undefined);
       this.#answered.add(node);
+      if (this.#product === undefined) {
+        this.#product = res.headers.get("x-elastic-product") ?? undefined;
+      }
       if (this.#pool.markAlive(node)) events?.nodeAlive(node);
       if ((status >= 200 && status < 300) || (status === 404 && req.allowNotFound)) {
         return { status, body: text, headers: res.headers, node };
