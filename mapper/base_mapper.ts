@@ -183,10 +183,11 @@ export class BaseMapper<T extends object> {
    */
   selectById(id: string | number): Promise<T | null> {
     return this.#run("selectById", async (c) => {
+      const key = keyArgument(id, "selectById", "id"); // refused before any request
       const vectors = await c.lambda.vectorFields(c.target.index);
       const rows = await c.exec.jdbc.queryForList(
         vectors.length === 0 ? "GET /{?}/_doc/{?}" : "GET /{?}/_doc/{?}?_source_includes={?}",
-        [c.target.index, keyArgument(id, "selectById", "id"), ...includes(vectors)],
+        [c.target.index, key, ...includes(vectors)],
         c.target.type,
       );
       return rows[0] ?? null;

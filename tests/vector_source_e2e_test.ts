@@ -20,7 +20,7 @@ defineEntity(Item, { index, key: "id" });
 class ItemMapper extends BaseMapper<Item> {}
 
 async function setup() {
-  const url = Deno.env.get("ES_URL");
+  const url = Deno.env.get("ES_URL") || undefined; // the test task sets it empty
   const engine = url ? undefined : new Engine();
   const sent: string[] = [];
   const fetch = (input: string, init: RequestInit) => {

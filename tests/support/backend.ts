@@ -61,7 +61,13 @@ export type Capability =
   /** A point in time opened with `POST /{index}/_search/point_in_time` (OpenSearch 2.4+). */
   | "pit-opensearch"
   /** No point in time (Elasticsearch before 7.12, OpenSearch before 2.4): streams scroll. */
-  | "no-pit";
+  | "no-pit"
+  /**
+   * `exists` on a `text` field counts (`hits.total`, `_count`) the documents it returns, those
+   * holding `""` included. OpenSearch 3.8 returns them but counts only values with tokens: a
+   * defect of the server, found by a probe (see `probeExistsCount`), not by a module name.
+   */
+  | "exists-count";
 
 /** The backend the suite runs against. */
 export interface BackendInfo {
@@ -166,6 +172,7 @@ export function capabilitiesOf(
 function embeddedCapabilities(options: EngineOptions): Set<Capability> {
   const flavour = options.flavour ?? "elasticsearch";
   const caps = new Set<Capability>([
+    "exists-count",
     "root-info",
     "by-query",
     "reindex",
@@ -237,6 +244,7 @@ async function detect(): Promise<BackendInfo | undefined> {
     ]);
     caps = caps === undefined ? mine : new Set([...caps].filter((c) => mine.has(c)));
   }
+  if (caps !== undefined && await probeExistsCount(REAL)) caps.add("exists-count");
   return {
     kind: "real",
     flavour,
@@ -244,6 +252,36 @@ async function detect(): Promise<BackendInfo | undefined> {
     major: parseInt(first.version, 10),
     capabilities: caps ?? new Set(),
   };
+}
+
+/**
+ * Whether `exists` on a `text` field counts what it returns: two documents (`""` and `"a"`) in
+ * an index of the probe's own, `_count` against the hits of `_search`; the index is deleted.
+ */
+async function probeExistsCount(real: { url: string; headers: Record<string, string> }) {
+  const index = `sv-probe-exists-${crypto.randomUUID().slice(0, 8)}`;
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${real.url}/${index}${path}`, {
+      method,
+      headers: { ...real.headers, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = await res.json();
+    if (!res.ok) throw new Error(`probe ${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  try {
+    await call("PUT", "", { mappings: { properties: { t: { type: "text" } } } });
+    await call("PUT", "/_doc/1?refresh=true", { t: "" });
+    await call("PUT", "/_doc/2?refresh=true", { t: "a" });
+    const query = { exists: { field: "t" } };
+    const hits = await call("POST", "/_search", { query, track_total_hits: true });
+    const count = await call("POST", "/_count", { query });
+    return count.count === hits.hits.hits.length && hits.hits.total.value === count.count;
+  } finally {
+    await fetch(`${real.url}/${index}`, { method: "DELETE", headers: real.headers })
+      .then((r) => r.body?.cancel());
+  }
 }
 
 const REAL_INFO = await detect();
