@@ -97,11 +97,12 @@ async function exists(jdbc: JdbcTemplate, index: string): Promise<boolean> {
 export function lacking(error: unknown): string | undefined {
   for (let e: unknown = error; e instanceof Error; e = e.cause) {
     if (!(e instanceof ResponseError)) continue;
-    const text = `${e.type ?? ""}: ${e.reason ?? e.message}`;
+    // The message too: a search names what failed in its root cause ("all shards failed" on top).
+    const text = `${e.type ?? ""}: ${e.reason ?? ""} ${e.message}`;
     if (
       /no handler found for uri|incorrect http method for uri \[\/\]|no handler for type|unknown (query|field|key|aggregation|type)|unknown aggregation type|script_lang|lang \[[a-z]+\] not supported|not supported by the \[.*\] engine|unsupported_operation/i
         .test(text)
-    ) return e.reason ?? e.message;
+    ) return /all shards failed/.test(e.reason ?? "") ? e.message : e.reason ?? e.message;
   }
   return undefined;
 }

@@ -26,6 +26,19 @@ Deno.test("lacking names a missing module or type, and nothing for other failure
     "No handler for type [dense_vector] declared on field [e]",
   );
   assert.match(lacking(new Error("wrapped", { cause: noType })) ?? "", /dense_vector/);
+  // A search says what it lacks in its root cause, under "all shards failed".
+  const noPainless = new ResponseError(400, {
+    error: {
+      type: "search_phase_execution_exception",
+      reason: "all shards failed",
+      root_cause: [{
+        type: "query_shard_exception",
+        reason: "failed to create query: script_lang not supported [painless]",
+      }],
+    },
+    status: 400,
+  });
+  assert.match(lacking(noPainless) ?? "", /script_lang not supported \[painless\]/);
   assert.equal(lacking(refusal(404, "index_not_found_exception", "no such index [a]")), undefined);
   assert.equal(lacking(new Error("no handler found for uri [/x]")), undefined);
 });
