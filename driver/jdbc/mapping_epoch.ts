@@ -45,9 +45,9 @@ export function mappingEpoch(source: DataSource | Connection): number {
 }
 
 /**
- * The product the server named in its answers' `X-Elastic-Product` header so far
- * (`"Elasticsearch"`), or undefined while no answer through this data source carried it —
- * OpenSearch never sends it, so after any answer undefined means "not Elasticsearch 7.14+".
+ * The product the server named in the `X-Elastic-Product` header of the first answer through
+ * this data source (`"Elasticsearch"`), or undefined before any answer or when it carried none —
+ * OpenSearch never sends it, so after an answer undefined means "not Elasticsearch 7.14+".
  * LambdaTemplate reads it to pick a vector dialect without asking `GET /`, which Elasticsearch
  * builds without the root module (405) and roles without `monitor` (403) refuse.
  *

@@ -113,6 +113,7 @@ export class Transport {
   /** Nodes that answered at least once (their connections may be pooled). */
   readonly #answered = new Set<string>();
   #product: string | undefined;
+  #productRead = false;
   #requestIds = 0;
 
   /**
@@ -189,9 +190,9 @@ export class Transport {
   }
 
   /**
-   * The `X-Elastic-Product` header of the answers so far (`"Elasticsearch"`, which Elasticsearch
-   * 7.14+ sends on every answer, errors too), or undefined while none carried it (OpenSearch
-   * never sends it). Lets a caller tell the flavour without asking `GET /`, which some builds and
+   * The `X-Elastic-Product` header of the first answer (`"Elasticsearch"`, which Elasticsearch
+   * 7.14+ sends on every answer, errors too), or undefined before any answer or when it carried
+   * none (OpenSearch never sends it): read once, so no answer after the first pays for it. Lets a caller tell the flavour without asking `GET /`, which some builds and
    * roles refuse.
    */
   get product(): string | undefined {
@@ -330,7 +331,9 @@ export class Transport {
       watch.done();
       events?.end(status, text, undefined);
       this.#answered.add(node);
-      if (this.#product === undefined) {
+      if (!this.#productRead) {
+        // The first answer tells: Elasticsearch names itself on every one, OpenSearch on none.
+        this.#productRead = true;
         this.#product = res.headers.get("x-elastic-product") ?? undefined;
       }
       if (this.#pool.markAlive(node)) events?.nodeAlive(node);
