@@ -5,7 +5,8 @@
 // 2. the same, plus the driver's binding of the compiled command (what a request really pays);
 // 3. stream() over 100,000 documents of the embedded engine vs JdbcTemplate.stream of the same
 //    command (the layer's own cost); docs/s and the peak heap growth are printed at the end.
-import { bindScript, DataSource, parseScript } from "../driver/mod.ts";
+import { DataSource } from "../driver/mod.ts";
+import { bindScript, parseScript } from "../driver/internal.ts";
 import { Engine } from "../engine/mod.ts";
 import { Column, JdbcTemplate, Table } from "../template/mod.ts";
 import { LambdaTemplate } from "../lambda/mod.ts";

@@ -5,7 +5,8 @@
  * @module
  */
 
-import { CommandSyntaxError, makeExcerpt, parseScript } from "../driver/mod.ts";
+import { CommandSyntaxError } from "../driver/mod.ts";
+import { makeExcerpt, parseScript } from "../driver/internal.ts";
 import { elasticSpec, type Endpoint, type TypeDef, type TypeExpr } from "./_spec.ts";
 import {
   OPENSEARCH_ENDPOINTS,

@@ -6,7 +6,9 @@
  * @module
  */
 
-import { bindScript, type BoundCommand, type DataSource, parseScript } from "../driver/mod.ts";
+import { type DataSource } from "../driver/mod.ts";
+import type { BoundCommand } from "../driver/mod.ts";
+import { bindScript, parseScript } from "../driver/internal.ts";
 import { type Chunk, parseDirective } from "./command_buffer.ts";
 import { bulkLoad, readBulkReply } from "./bulk_load.ts";
 import { describeError, EXIT, exitCodeOf, type Format, FORMATS, renderResults } from "./output.ts";

@@ -42,7 +42,7 @@ const SECRET_PARAMS = /([?&;](?:password|pass|pwd|apikey|api_key|token|bearer)=)
  *
  * @example Redact a connection URL
  * ```ts
- * import { redact } from "@searchvisitor/searchvisitor/driver";
+ * import { redact } from "./internal.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(

@@ -12,12 +12,11 @@
 
 import { DataAccessError, type ErrorOptions, redact } from "./_error_base.ts";
 
-export { DataAccessError, type ErrorCode, type ErrorOptions, redact } from "./_error_base.ts";
+export { DataAccessError, type ErrorCode, type ErrorOptions } from "./_error_base.ts";
 export {
   BindError,
   CommandSyntaxError,
   InvalidArgumentError,
-  makeExcerpt,
   type SourcePosition,
 } from "./input_errors.ts";
 export {

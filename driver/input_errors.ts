@@ -76,7 +76,7 @@ export class CommandSyntaxError extends SyntaxError {
  *
  * @example
  * ```ts
- * import { makeExcerpt } from "@searchvisitor/searchvisitor/driver";
+ * import { makeExcerpt } from "./internal.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(makeExcerpt("GET /\nPUT x {", { line: 2, column: 7 }), "PUT x {\n      ^");

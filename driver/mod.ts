@@ -22,7 +22,6 @@
 // the bulk writer, the transport and its events, and the errors.
 export * from "./errors.ts";
 export { type Auth, DataSource, type DataSourceOptions } from "./jdbc/data_source.ts";
-export { mappingEpoch, serverProduct } from "./jdbc/mapping_epoch.ts";
 export {
   Connection,
   type ConnectionOptions,
@@ -71,26 +70,6 @@ export type {
   TransportEventListener,
 } from "./wire/transport_events.ts";
 
-// The command language, for layers that parse and bind commands themselves and run them with
-// `StatementBase.executeCommands` (the template, mapper and console do): parse once, cache by
-// text, bind per call. Value encoding and hints happen inside `bindScript`.
+// What `StatementBase.executeCommands` runs: commands bound by the layers above (their parser,
+// cache and binder are in the driver's unpublished `internal.ts`).
 export type { BoundCommand, HintValue, Method } from "./command/_command.ts";
-export { parseScript } from "./command/command_tokenizer.ts";
-export type {
-  ParsedCommand,
-  ParsedHint,
-  ParsedScript,
-  Slot,
-  SlotKind,
-} from "./command/command_tokenizer.ts";
-export { bindScript, type BindScriptOptions } from "./command/command_binder.ts";
-export { CommandCache } from "./command/command_cache.ts";
-
-// For the layers that render optional parts (template rules, mapper files): one test-expression
-// language and one clean-up of the commas that vanished members leave.
-export {
-  TestExpression,
-  type TestParseOptions,
-  type VariableLookup,
-} from "./expression/test_expression.ts";
-export { dropDanglingCommas } from "./command/dangling_commas.ts";

@@ -5,11 +5,10 @@
 import {
   type Connection,
   type DataSource,
-  mappingEpoch,
   ResponseError,
-  serverProduct,
   UnsupportedFeatureError,
 } from "../driver/mod.ts";
+import { mappingEpoch, serverProduct } from "../driver/internal.ts";
 import { type EntityClass, JdbcTemplate } from "../template/mod.ts";
 import { AS_WRITTEN, type ExactResolver, type SortKey } from "./compiler.ts";
 import { exactField, type FieldTypes, readFieldTypes } from "./field_types.ts";

@@ -3,7 +3,7 @@
 // already fixes are refused (for paging) or kept (for metadata). Works on the bound text, so
 // placeholders stay placeholders and argument order does not change.
 
-import { type ParsedCommand, parseScript } from "../driver/mod.ts";
+import { type ParsedCommand, parseScript } from "../driver/internal.ts";
 import type { BoundTemplate, Page } from "../template/mod.ts";
 import { MapperError, type StatementSite } from "./errors.ts";
 

@@ -3,7 +3,7 @@
 // driver text plus one slot per argument, so binding it only fills an array; the others are
 // rendered segment by segment (_template_renderer.ts).
 
-import { CommandCache } from "../driver/mod.ts";
+import { CommandCache } from "../driver/internal.ts";
 import type { ArgPath } from "./_path.ts";
 import { scan } from "./_template_scanner.ts";
 import type { ScanOptions, Segment } from "./_template_syntax.ts";

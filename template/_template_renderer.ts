@@ -3,7 +3,8 @@
 // members that vanish, `@{if}` tests, lists, hashes, ids, macros) and checks every spliced
 // identifier. named_binding.ts decides when a plan needs this and builds the result.
 
-import { BindError, InvalidArgumentError, TestExpression } from "../driver/mod.ts";
+import { BindError, InvalidArgumentError } from "../driver/mod.ts";
+import { ConditionExpression } from "../driver/internal.ts";
 import { type ArgPath, MISSING, resolvePath } from "./_path.ts";
 import { md5Hex } from "./_md5.ts";
 import { scan } from "./_template_scanner.ts";
@@ -28,7 +29,7 @@ export class Renderer {
   missing = false;
   lenient = 0;
   // `@{if}` tests read the named arguments as the test language reads any member.
-  readonly lookup = (name: string): unknown => TestExpression.member(this.named, name);
+  readonly lookup = (name: string): unknown => ConditionExpression.member(this.named, name);
   constructor(
     readonly command: string,
     readonly positional: readonly unknown[],

@@ -1,7 +1,8 @@
 // The shapes of a scanned template (segments and rule calls) and the small text helpers that
 // the scanner and the rule parser share: positions, positioned syntax errors, bracket matching.
 
-import { CommandSyntaxError, type TestExpression } from "../driver/mod.ts";
+import { CommandSyntaxError } from "../driver/mod.ts";
+import { type ConditionExpression } from "../driver/internal.ts";
 import type { ArgPath } from "./_path.ts";
 
 /** The driver placeholder a slot becomes: `?` in JSON, `{?}` in a path or query string. */
@@ -35,7 +36,7 @@ export const MAX_PATH_DEPTH = 64;
 /** A parsed rule call. */
 export type RuleCall =
   | { readonly kind: "and"; readonly body: readonly Segment[] }
-  | { readonly kind: "if"; readonly test: TestExpression; readonly body: readonly Segment[] }
+  | { readonly kind: "if"; readonly test: ConditionExpression; readonly body: readonly Segment[] }
   | { readonly kind: "in" | "md5"; readonly path: ArgPath; readonly marker: Marker }
   | { readonly kind: "uuid32" | "uuid36"; readonly marker: Marker }
   | { readonly kind: "macro"; readonly name: string; readonly mode: Mode };

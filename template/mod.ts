@@ -14,7 +14,7 @@
  *   `@{md5, :value}`, `@{macro, name}` — see `rules.ts`. Optional members that vanish take their
  *   commas with them. `:name` is the argument form inside rules. The test of `@{if}` is the
  *   project's one test language, the same as mapper files' `test="…"` (grammar and rules on the
- *   driver's `TestExpression`): `mode == 'x' && n > 2`, `:tags.size() > 0`, `'a' in :list`;
+ *   driver's `ConditionExpression`): `mode == 'x' && n > 2`, `:tags.size() > 0`, `'a' in :list`;
  *   no coercion (`'1' == 1` is false), own properties only, and only `true`/`false` decide
  *   (`null`/missing is false; test any other value by comparing it, e.g. `name != null`).
  * - `\#{`, `\${`, `\@{` — the marker as literal text.

@@ -3,7 +3,8 @@
 // Texts are scanned once and cached (bounded, _template_plan.ts); a text without rules and
 // splices binds by filling an array here, the others are rendered by _template_renderer.ts.
 
-import { BindError, dropDanglingCommas } from "../driver/mod.ts";
+import { BindError } from "../driver/mod.ts";
+import { dropDanglingCommas } from "../driver/internal.ts";
 import { MISSING, resolvePath } from "./_path.ts";
 import { type Plan, planOf } from "./_template_plan.ts";
 import { label, Renderer } from "./_template_renderer.ts";

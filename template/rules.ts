@@ -3,7 +3,7 @@
 //
 //   @{and, fragment}         keep the fragment when every placeholder in it has a value
 //   @{if, test, fragment}    keep the fragment when the test is true (the driver's
-//                            TestExpression language: no coercion, own properties only)
+//                            ConditionExpression language: no coercion, own properties only)
 //   @{in, :list}             one slot bound to a JSON array of the list's values
 //   @{uuid32} / @{uuid36}    one slot bound to a fresh UUID (without / with dashes)
 //   @{md5, :value}           one slot bound to the MD5 hex digest of the value
@@ -11,7 +11,7 @@
 
 import type { ArgPath } from "./_path.ts";
 import { parsePath } from "./_path.ts";
-import { TestExpression } from "../driver/mod.ts";
+import { ConditionExpression } from "../driver/internal.ts";
 import {
   findClose,
   type Marker,
@@ -134,7 +134,7 @@ export function parseRule(
     case "if": {
       const [from, to] = parts[0]!;
       const at = positionOf(text, from);
-      const test = new TestExpression(text.slice(from, to), {
+      const test = new ConditionExpression(text.slice(from, to), {
         where: `@{if} at line ${at.line}, column ${at.column}`,
         syntaxError: (problem, offset) =>
           syntaxError(text, from + offset, `${problem} in ${arity.usage}`),

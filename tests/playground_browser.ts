@@ -9,7 +9,7 @@
 
 import assert from "node:assert/strict";
 import { chromium, type Page } from "npm:playwright-core@1.49.1";
-import { parseScript } from "../driver/mod.ts";
+import { parseScript } from "../driver/internal.ts";
 import { startPlayground } from "../playground/mod.ts";
 import { buildPlayground } from "../tools/build_playground.ts";
 

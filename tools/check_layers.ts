@@ -2,8 +2,10 @@
 //   driver ← template ← lambda ← mapper → xml → driver; check uses driver, template and xml and
 //   serves mapper and cli; engine stands alone; playground uses the library and the engine; cli
 //   may use all.
-// A file in a room may import its own room's files freely, and another room only through its
-// mod.ts, and only when the direction allows it. Library rooms use web standards only: no
+// A file in a room may import its own room's files freely, and another room only through one of its
+// two doors, and only when the direction allows it: `mod.ts` (the public API) or `internal.ts` (the
+// unpublished door for sibling rooms). Users' code — examples/, README.md and docs/ — imports
+// `mod.ts` only, and no door passes a sibling's `internal.ts` on whole (`export *`). Library rooms use web standards only: no
 // `Deno.`, `Bun.`, `node:` or `npm:` outside runtime adapters (`*_deno.ts`, `*_bun.ts`, `*_node.ts`)
 // and tests. Benchmarks (bench/) and test support (tests/support/) may reach past a door: they
 // guard and build on internals.
@@ -75,6 +77,39 @@ function reachesInside(path: string): boolean {
   return path.startsWith("bench/") || path.startsWith("tests/support/");
 }
 
+function isDoor(target: string, room: string): boolean {
+  return target === `${room}/mod.ts` || target === `${room}/internal.ts`;
+}
+
+/** Users' code: what the README, the guides and the examples show a user writing. */
+function isUserCode(path: string): boolean {
+  return path.startsWith("examples/") || path.startsWith("docs/") || path === "README.md";
+}
+
+const INTERNAL_SPEC = /(^|\/)internal(\.ts)?$/;
+
+/**
+ * Checks users' code (an example script, or a Markdown page's code): it imports no room's
+ * unpublished `internal.ts`.
+ *
+ * @param path The file's path relative to the project root, with `/` separators.
+ * @param text The file's text (a Markdown page whole: its fences are what a user copies).
+ * @returns One violation per import of an internal door.
+ */
+export function checkUserCode(path: string, text: string): Violation[] {
+  const violations: Violation[] = [];
+  for (const { spec, line } of importsOf(text)) {
+    if (INTERNAL_SPEC.test(spec)) {
+      violations.push({
+        file: path,
+        line,
+        problem: `users' code imports an internal door (use the room's mod.ts): ${spec}`,
+      });
+    }
+  }
+  return violations;
+}
+
 function isTest(path: string): boolean {
   return path.endsWith("_test.ts");
 }
@@ -106,11 +141,21 @@ export function checkFile(path: string, text: string): Violation[] {
       if (targetRoom === undefined || targetRoom === room) continue;
       // Benchmarks guard internals and test support builds fixtures from them, so they alone may
       // reach past a door.
-      if (target !== `${targetRoom}/mod.ts` && !reachesInside(path)) {
+      if (!isDoor(target, targetRoom) && !reachesInside(path)) {
         violations.push({
           file: path,
           line,
-          problem: `reaches past ${targetRoom}/mod.ts: ${spec}`,
+          problem: `reaches past ${targetRoom}/mod.ts and ${targetRoom}/internal.ts: ${spec}`,
+        });
+      }
+      if (
+        target === `${targetRoom}/internal.ts` && /(^|\/)mod\.ts$/.test(path) &&
+        /^\s*export\s*\*/.test(code.split("\n")[line - 1] ?? "")
+      ) {
+        violations.push({
+          file: path,
+          line,
+          problem: `a door re-exports ${targetRoom}/internal.ts whole; name what it publishes`,
         });
       }
       if (room !== undefined && !ALLOWED[room]!.includes(targetRoom) && !isTest(path)) {
@@ -149,7 +194,16 @@ if (import.meta.main) {
   const all: Violation[] = [];
   for await (const file of typeScriptFiles(root)) {
     if (file.startsWith("tools/")) continue;
-    all.push(...checkFile(file, await Deno.readTextFile(`${root}/${file}`)));
+    const text = await Deno.readTextFile(`${root}/${file}`);
+    all.push(...checkFile(file, text));
+    if (isUserCode(file)) all.push(...checkUserCode(file, text));
+  }
+  const pages = ["README.md"];
+  for await (const entry of Deno.readDir(`${root}/docs`)) {
+    if (entry.isFile && entry.name.endsWith(".md")) pages.push(`docs/${entry.name}`);
+  }
+  for (const page of pages.sort()) {
+    all.push(...checkUserCode(page, await Deno.readTextFile(`${root}/${page}`)));
   }
   for (const v of all) console.error(`${v.file}:${v.line}: ${v.problem}`);
   console.log(all.length === 0 ? "layers ok" : `${all.length} layer violation(s)`);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { checkFile } from "./check_layers.ts";
+import { checkFile, checkUserCode } from "./check_layers.ts";
 
 Deno.test("a room may import another room only through its mod.ts", () => {
   assert.deepEqual(
@@ -70,4 +70,41 @@ Deno.test("the playground sits on top: it uses the library's doors, never the co
   assert.match(up[0]!.problem, /playground must not depend on cli/);
   assert.equal(checkFile("playground/page/a.ts", 'import http from "node:http";').length, 1);
   assert.equal(checkFile("playground/server_node.ts", 'import http from "node:http";').length, 0);
+});
+
+Deno.test("a sibling room may enter through internal.ts too, nothing deeper", () => {
+  assert.deepEqual(
+    checkFile("template/rules.ts", 'import { parseScript } from "../driver/internal.ts";'),
+    [],
+  );
+  const deeper = checkFile("template/rules.ts", 'import { x } from "../driver/command/_lexer.ts";');
+  assert.equal(deeper.length, 1);
+  assert.match(deeper[0]!.problem, /reaches past driver\/mod.ts and driver\/internal.ts/);
+  // The direction still holds through the second door.
+  assert.equal(checkFile("driver/a.ts", 'import { x } from "../template/internal.ts";').length, 1);
+});
+
+Deno.test("a door names what it passes on from a sibling's internal.ts", () => {
+  assert.deepEqual(
+    checkFile("xml/mod.ts", 'export { ConditionExpression } from "../driver/internal.ts";'),
+    [],
+  );
+  const whole = checkFile("xml/mod.ts", 'export * from "../driver/internal.ts";');
+  assert.equal(whole.length, 1);
+  assert.match(whole[0]!.problem, /re-exports driver\/internal.ts whole/);
+});
+
+Deno.test("users' code imports no internal door", () => {
+  assert.deepEqual(
+    checkUserCode("examples/a.ts", 'import { DataSource } from "../driver/mod.ts";'),
+    [],
+  );
+  assert.equal(
+    checkUserCode("examples/a.ts", 'import { parseScript } from "../driver/internal.ts";').length,
+    1,
+  );
+  const page = '```ts\nimport { x } from "@searchvisitor/searchvisitor/driver/internal";\n```\n';
+  const found = checkUserCode("docs/driver.md", page);
+  assert.equal(found.length, 1);
+  assert.equal(found[0]!.line, 2);
 });

@@ -1,6 +1,6 @@
 // Fuzzes the xml room: generated and mutated mapper files through parseMapperFile (the reader, the
-// mapper structure, the expressions) and render, and generated and mutated test expressions
-// through parseTestExpression and evaluation. Only typed errors may come out: XmlSyntaxError and
+// mapper structure, the expressions) and render, and generated and mutated conditions
+// through parseCondition and evaluation. Only typed errors may come out: XmlSyntaxError and
 // its subclasses at load, BindError at render. Anything else (a TypeError from inside, a
 // RangeError from the stack) is a finding, printed with its input.
 //
@@ -8,7 +8,7 @@
 
 import { prng } from "../tests/support/prng.ts";
 import { BindError } from "../driver/mod.ts";
-import { parseMapperFile, parseTestExpression, XmlSyntaxError } from "../xml/mod.ts";
+import { parseMapperFile, parseCondition, XmlSyntaxError } from "../xml/mod.ts";
 
 /** What a fuzz run saw. */
 export interface FuzzReport {
@@ -267,7 +267,7 @@ export function fuzz(count: number, seed = 1): FuzzReport {
         const file = parseMapperFile(input, { file: "fuzz.xml" });
         for (const statement of file.statements.values()) statement.render(args(g));
       } else {
-        const e = parseTestExpression(input);
+        const e = parseCondition(input);
         e.value(args(g));
         e.test(args(g));
       }

@@ -1,7 +1,8 @@
 // One tiny node class per tag (MyBatis' shape). Nodes are built once when a file is read and are
 // immutable; `apply` appends the node's text for one render to the context.
 
-import { BindError, dropDanglingCommas, TestExpression } from "../driver/mod.ts";
+import { BindError } from "../driver/mod.ts";
+import { ConditionExpression, dropDanglingCommas } from "../driver/internal.ts";
 import type { Binding, RenderContext } from "./_render_context.ts";
 import { type Override, stripOverrides } from "./_overrides.ts";
 
@@ -62,7 +63,7 @@ export class MixedNode implements SqlNode {
 
 /** `<if test>`: its children when the test is true. */
 export class IfNode implements SqlNode {
-  constructor(readonly test: TestExpression, readonly contents: SqlNode) {}
+  constructor(readonly test: ConditionExpression, readonly contents: SqlNode) {}
   apply(ctx: RenderContext): void {
     if (this.test.test(ctx.lookup)) this.contents.apply(ctx);
   }
@@ -156,7 +157,7 @@ export class ForEachNode implements SqlNode {
   readonly #indexPrefix: string;
 
   constructor(
-    readonly collection: TestExpression,
+    readonly collection: ConditionExpression,
     readonly item: string | undefined,
     readonly index: string | undefined,
     readonly open: string,
@@ -257,7 +258,7 @@ export class ForEachNode implements SqlNode {
     }
     throw new BindError(
       `<foreach collection="${this.collection.source}"> (${this.where}): the collection is ${
-        TestExpression.kindOf(value)
+        ConditionExpression.kindOf(value)
       }; ` +
         (value === null || value === undefined
           ? `pass an array (empty for none) or guard the loop with <if test="${this.collection.source} != null">`
@@ -270,7 +271,7 @@ export class ForEachNode implements SqlNode {
 /** `<bind name value>`: evaluates the value and makes it a variable and an argument. */
 export class BindNode implements SqlNode {
   readonly #prefix: string;
-  constructor(readonly name: string, readonly value: TestExpression) {
+  constructor(readonly name: string, readonly value: ConditionExpression) {
     this.#prefix = `__bind_${name}_`;
   }
   apply(ctx: RenderContext): void {

@@ -2,7 +2,7 @@
 // (`<bind>`, `<foreach>` items) and the generated names placeholders are renamed to. Variables
 // live on a small stack (innermost last), so entering and leaving a loop allocates nothing.
 
-import { TestExpression, type VariableLookup } from "../driver/mod.ts";
+import { ConditionExpression, type VariableLookup } from "../driver/internal.ts";
 
 /** A variable a tag made visible: its value and, in a loop, the generated argument name. */
 export interface Binding {
@@ -49,7 +49,7 @@ export class RenderContext {
         const b = scope[i] as Binding;
         if (b.name === name) return b.value;
       }
-      return TestExpression.member(args, name);
+      return ConditionExpression.member(args, name);
     };
   }
 

@@ -2,7 +2,7 @@
 // include expansion with `<property>` substitution, and placeholder splitting of text. Runs once
 // per file; includes are expanded here so rendering never looks anything up.
 
-import type { TestExpression } from "../driver/mod.ts";
+import type { ConditionExpression } from "../driver/internal.ts";
 import { MapperDefinitionError, type XmlPosition } from "./errors.ts";
 import {
   BindNode,
@@ -15,7 +15,7 @@ import {
 } from "./_nodes.ts";
 import { splitOverrides } from "./_overrides.ts";
 import { textNode } from "./_placeholders.ts";
-import { parseTestExpression } from "./test_expression.ts";
+import { parseCondition } from "./condition.ts";
 import {
   attributePosition,
   type XmlAttribute,
@@ -197,10 +197,10 @@ export class StatementBuilder {
   }
 
   /** Parses an attribute as an expression, with errors pointing inside the attribute. */
-  expression(el: XmlElement, name: string, props: Props): TestExpression {
+  expression(el: XmlElement, name: string, props: Props): ConditionExpression {
     const a = el.attributes.find((x) => x.name === name) as XmlAttribute;
     const source = substitute(a.value, props);
-    return parseTestExpression(source, {
+    return parseCondition(source, {
       position: (offset) => this.position(source === a.value ? attributePosition(a, offset) : a),
       where: this.where(a),
     });

@@ -8,8 +8,8 @@
  *   entity declaration ({@linkcode XmlEntityError}); nothing is ever expanded or fetched;
  * - `MAPPER_DEFINITION` — well-formed XML that is not a valid mapper file
  *   ({@linkcode MapperDefinitionError});
- * - `TEST_EXPRESSION` — a `test="…"` or `<bind value="…">` expression that does not parse
- *   ({@linkcode TestExpressionError}), with the column inside the expression.
+ * - `CONDITION` — a `test="…"` or `<bind value="…">` expression that does not parse
+ *   ({@linkcode ConditionError}), with the column inside the expression.
  *
  * Problems with the arguments given to `render` are the driver's `BindError` (a `TypeError`);
  * a file that cannot be fetched or read is a {@linkcode MapperLoadError} (code `MAPPER_LOAD`).
@@ -17,14 +17,14 @@
  * @module
  */
 
-import { makeExcerpt } from "../driver/mod.ts";
+import { makeExcerpt } from "../driver/internal.ts";
 
 /** The stable codes of the xml room's errors. */
 export type XmlErrorCode =
   | "XML_SYNTAX"
   | "XML_ENTITY"
   | "MAPPER_DEFINITION"
-  | "TEST_EXPRESSION"
+  | "CONDITION"
   | "MAPPER_LOAD";
 
 /**
@@ -164,24 +164,24 @@ export class MapperDefinitionError extends XmlSyntaxError {
 }
 
 /**
- * A test expression does not parse. `line`/`column` point into the file (or, for an expression
+ * A condition does not parse. `line`/`column` point into the file (or, for an expression
  * parsed on its own, into the expression); `offset` is the 0-based position inside the
  * expression and `expression` its text.
  *
  * @example
  * ```ts
- * import { parseTestExpression, TestExpressionError } from "@searchvisitor/searchvisitor/xml";
+ * import { parseCondition, ConditionError } from "@searchvisitor/searchvisitor/xml";
  * import assert from "node:assert/strict";
  *
- * assert.throws(() => parseTestExpression("age >= "), (e: unknown) => {
- *   assert.ok(e instanceof TestExpressionError);
+ * assert.throws(() => parseCondition("age >= "), (e: unknown) => {
+ *   assert.ok(e instanceof ConditionError);
  *   assert.equal(e.offset, 7);
  *   assert.equal(e.column, 8);
  *   return true;
  * });
  * ```
  */
-export class TestExpressionError extends XmlSyntaxError {
+export class ConditionError extends XmlSyntaxError {
   /** The expression's text. */
   readonly expression: string;
   /** 0-based position of the problem inside the expression. */
@@ -196,7 +196,7 @@ export class TestExpressionError extends XmlSyntaxError {
    * @param at Where that position is in the file; defaults to the expression itself.
    */
   constructor(problem: string, expression: string, offset: number, at?: XmlPosition) {
-    super(problem, at ?? positionIn(expression, offset), "TEST_EXPRESSION");
+    super(problem, at ?? positionIn(expression, offset), "CONDITION");
     this.expression = expression;
     this.offset = offset;
   }

@@ -1,7 +1,7 @@
 // Loading a mapper file by URL: the runtime's `fetch` (or an injected one), or a caller's loader
 // (for example one reading the file system on Node, whose fetch has no file: URLs).
 
-import { redact } from "../driver/mod.ts";
+import { redact } from "../driver/internal.ts";
 import { MapperLoadError } from "./errors.ts";
 import { parseMapperFile } from "./mapper_file.ts";
 import type { MapperFile } from "./types.ts";

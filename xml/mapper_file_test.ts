@@ -1,11 +1,6 @@
 import assert from "node:assert/strict";
 import { parseMapperFile } from "./mapper_file.ts";
-import {
-  MapperDefinitionError,
-  TestExpressionError,
-  XmlEntityError,
-  XmlSyntaxError,
-} from "./errors.ts";
+import { ConditionError, MapperDefinitionError, XmlEntityError, XmlSyntaxError } from "./errors.ts";
 import { readXml } from "./xml_reader.ts";
 
 const DBVISITOR = `<?xml version="1.0" encoding="UTF-8"?>
@@ -292,7 +287,7 @@ Deno.test("mapper file: a test error points at the file line and the column insi
   </select>
 </mapper>`;
   assert.throws(() => parseMapperFile(text, { file: "f.xml" }), (e: unknown) => {
-    assert.ok(e instanceof TestExpressionError);
+    assert.ok(e instanceof ConditionError);
     assert.equal(e.expression, "name != null && age > = 3");
     assert.equal(e.offset, 22);
     assert.deepEqual([e.file, e.line, e.column], ["f.xml", 3, 48]);

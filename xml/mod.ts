@@ -47,7 +47,7 @@
  *
  * `test="…"`, `collection="…"` and `<bind value="…">` use the project's one test-expression
  * language, the same as the template's `@{if}` rule; its grammar and rules are documented on
- * `TestExpression` (exported here and from `@searchvisitor/searchvisitor/driver`). In short:
+ * `ConditionExpression` (exported here and from `@searchvisitor/searchvisitor/driver`). In short:
  * names and `.name`/`[index]` read own data properties only (inherited methods and getters,
  * `__proto__`, `constructor`, `prototype` are out of reach); `== != < <= > >=` never coerce
  * (`"1" == 1` is false; ordering mismatched types is a `BindError`); `in` / `not in`, `+`,
@@ -55,7 +55,7 @@
  * `true`/`false`, with `null`/missing as false and any other value a `BindError` that says to
  * compare it (`name != null`).
  *
- * No `eval`, no `Function`, no method of the arguments is called. A syntax error is a `TestExpressionError` whose
+ * No `eval`, no `Function`, no method of the arguments is called. A syntax error is a `ConditionError` whose
  * `offset` is the position inside the expression and whose `line`/`column` point into the file.
  *
  * @example A mapper file rendered for two argument sets
@@ -87,9 +87,9 @@
  * @module
  */
 export {
+  ConditionError,
   MapperDefinitionError,
   MapperLoadError,
-  TestExpressionError,
   XmlEntityError,
   type XmlErrorCode,
   type XmlPosition,
@@ -107,8 +107,8 @@ export {
   type XmlReadOptions,
   type XmlText,
 } from "./xml_document.ts";
-export { parseTestExpression, type TestExpressionOptions } from "./test_expression.ts";
-export { TestExpression, type VariableLookup } from "../driver/mod.ts";
+export { type ConditionOptions, parseCondition } from "./condition.ts";
+export { ConditionExpression, type VariableLookup } from "../driver/internal.ts";
 export type {
   MapperFile,
   MapperStatement,

@@ -25,7 +25,7 @@ const INDEX_PATTERNS: PathValueOptions = Object.freeze({
  *
  * @example
  * ```ts
- * import { type BindScriptOptions, bindScript, parseScript } from "@searchvisitor/searchvisitor/driver";
+ * import { type BindScriptOptions, bindScript, parseScript } from "../internal.ts";
  * import assert from "node:assert/strict";
  *
  * const options: BindScriptOptions = { allowIndexPatterns: true };
@@ -57,7 +57,7 @@ export interface BindScriptOptions {
  *
  * @example
  * ```ts
- * import { bindScript, parseScript } from "@searchvisitor/searchvisitor/driver";
+ * import { bindScript, parseScript } from "../internal.ts";
  * import assert from "node:assert/strict";
  *
  * const script = parseScript('PUT /users/_doc/{?}?refresh={?} {"name": ?, "tags": ?}');

@@ -12,7 +12,7 @@
  *
  * @example Keep the two most recently used entries
  * ```ts
- * import { CommandCache } from "@searchvisitor/searchvisitor/driver";
+ * import { CommandCache } from "../internal.ts";
  * import assert from "node:assert/strict";
  *
  * const cache = new CommandCache<number>(2);

@@ -44,7 +44,7 @@ import { scanTarget } from "./_target_scan.ts";
  *
  * @example
  * ```ts
- * import { parseScript, type SlotKind } from "@searchvisitor/searchvisitor/driver";
+ * import { parseScript, type SlotKind } from "../internal.ts";
  * import assert from "node:assert/strict";
  *
  * const kinds: SlotKind[] = parseScript("GET /{?}/_search?q={?} {?: ?}").commands[0]!.slots
@@ -59,7 +59,7 @@ export type SlotKind = "hint" | "path" | "query" | "value" | "key" | "body" | "l
  *
  * @example
  * ```ts
- * import { parseScript } from "@searchvisitor/searchvisitor/driver";
+ * import { parseScript } from "../internal.ts";
  * import assert from "node:assert/strict";
  *
  * const [slot] = parseScript("POST /i/_doc\n{\"a\": ?}").commands[0]!.slots;
@@ -83,7 +83,7 @@ export interface Slot {
  *
  * @example
  * ```ts
- * import { parseScript } from "@searchvisitor/searchvisitor/driver";
+ * import { parseScript } from "../internal.ts";
  * import assert from "node:assert/strict";
  *
  * const [hint] = parseScript("/*+ Overwrite_Find_Limit=5 *\/ GET /i/_search").commands[0]!.hints;
@@ -105,7 +105,7 @@ export interface ParsedHint {
  *
  * @example
  * ```ts
- * import { parseScript } from "@searchvisitor/searchvisitor/driver";
+ * import { parseScript } from "../internal.ts";
  * import assert from "node:assert/strict";
  *
  * const command = parseScript('post logs-{?}/_search {"query": {"term": {"user": ?}}}').commands[0]!;
@@ -152,7 +152,7 @@ export interface ParsedCommand {
  *
  * @example
  * ```ts
- * import { parseScript } from "@searchvisitor/searchvisitor/driver";
+ * import { parseScript } from "../internal.ts";
  * import assert from "node:assert/strict";
  *
  * const script = parseScript("DELETE /a/_doc/{?}; DELETE /b/_doc/{?}");
@@ -183,7 +183,7 @@ const cache = new CommandCache<ParsedScript>(1000);
  *
  * @example Parse a search with a placeholder
  * ```ts
- * import { parseScript } from "@searchvisitor/searchvisitor/driver";
+ * import { parseScript } from "../internal.ts";
  * import assert from "node:assert/strict";
  *
  * const script = parseScript(`

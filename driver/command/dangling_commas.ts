@@ -65,7 +65,7 @@ const VALUE = 3;
  *
  * @example
  * ```ts
- * import { dropDanglingCommas } from "@searchvisitor/searchvisitor/driver";
+ * import { dropDanglingCommas } from "../internal.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(dropDanglingCommas('{"a": 1, , "b": ",", }'), '{"a": 1,  "b": "," }');

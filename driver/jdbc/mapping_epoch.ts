@@ -24,7 +24,8 @@ import type { Connection } from "./connection.ts";
  *
  * @example
  * ```ts
- * import { DataSource, mappingEpoch } from "@searchvisitor/searchvisitor/driver";
+ * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+ * import { mappingEpoch } from "../internal.ts";
  * import { Engine } from "@searchvisitor/searchvisitor/engine";
  * import assert from "node:assert/strict";
  *
@@ -56,7 +57,8 @@ export function mappingEpoch(source: DataSource | Connection): number {
  *
  * @example
  * ```ts
- * import { DataSource, serverProduct } from "@searchvisitor/searchvisitor/driver";
+ * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+ * import { serverProduct } from "../internal.ts";
  * import { Engine } from "@searchvisitor/searchvisitor/engine";
  * import assert from "node:assert/strict";
  *

@@ -23,9 +23,9 @@
  * @module
  */
 
+import { redact } from "../_error_base.ts";
 import {
   ConnectionError,
-  redact,
   RedirectError,
   ResponseError,
   ResponseTooLargeError,

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { redact } from "../errors.ts";
+import { redact } from "../_error_base.ts";
 
 /** Fields every request event has. */
 export interface RequestEventBase {

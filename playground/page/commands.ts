@@ -3,7 +3,7 @@
 // from the named ones (through the template's binder) — before the driver's tokenizer parses it.
 // Web standards only: this runs in the page.
 
-import { type ParsedScript, parseScript } from "../../driver/mod.ts";
+import { type ParsedScript, parseScript } from "../../driver/internal.ts";
 import { bindTemplate } from "../../template/mod.ts";
 
 /**

@@ -6,7 +6,9 @@
 // written, with a path value always exactly one segment that decodes back to the value.
 // Shared by tests/binding_property_test.ts (100 000 cases) and tools/fuzz.ts (a million).
 import assert from "node:assert/strict";
-import { BindError, bindScript, type BoundCommand, parseScript } from "../../driver/mod.ts";
+import { BindError } from "../../driver/mod.ts";
+import type { BoundCommand } from "../../driver/mod.ts";
+import { bindScript, parseScript } from "../../driver/internal.ts";
 import { DataSource } from "../../driver/mod.ts";
 import { bindTemplate, JdbcTemplate } from "../../template/mod.ts";
 import { prng } from "./prng.ts";

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { BindError, CommandSyntaxError } from "../errors.ts";
-import { TestExpression, type TestParseOptions } from "./test_expression.ts";
+import { ConditionExpression, type ConditionParseOptions } from "./condition_expression.ts";
 
-const parseTestExpression = (source: string, options?: TestParseOptions) =>
-  new TestExpression(source, options);
+const parseCondition = (source: string, options?: ConditionParseOptions) =>
+  new ConditionExpression(source, options);
 
 class Person {
   name = "ann";
@@ -135,20 +135,20 @@ const TABLE: [string, unknown][] = [
 
 Deno.test("test language: the grammar table", () => {
   for (const [source, expected] of TABLE) {
-    const e = parseTestExpression(source);
+    const e = parseCondition(source);
     assert.deepEqual(e.value(ARGS), expected, source);
     if (typeof expected === "boolean") assert.equal(e.test(ARGS), expected, source);
   }
 });
 
 Deno.test("test language: null and missing are false as tests, other values are refused", () => {
-  assert.equal(parseTestExpression("nothing").test(ARGS), false);
-  assert.equal(parseTestExpression("missing").test(ARGS), false);
+  assert.equal(parseCondition("nothing").test(ARGS), false);
+  assert.equal(parseCondition("missing").test(ARGS), false);
   for (
     const source of ["name", "one", "zero", "tags", "empty", "page", "yes and name", "not one"]
   ) {
     assert.throws(
-      () => parseTestExpression(source).test(ARGS),
+      () => parseCondition(source).test(ARGS),
       (e: unknown) => e instanceof BindError && /not true\/false; compare it/.test(e.message),
       source,
     );
@@ -167,7 +167,7 @@ Deno.test("test language: mismatched types are errors that name the operands, ne
   ];
   for (const [source, message] of cases) {
     assert.throws(
-      () => parseTestExpression(source, { where: "users.xml, line 3, column 9" }).value(ARGS),
+      () => parseCondition(source, { where: "users.xml, line 3, column 9" }).value(ARGS),
       (e: unknown) =>
         e instanceof BindError && message.test(e.message) &&
         /users\.xml, line 3, column 9/.test(e.message),
@@ -178,14 +178,14 @@ Deno.test("test language: mismatched types are errors that name the operands, ne
 
 Deno.test("test language: values never reach the message (they may be secrets)", () => {
   assert.throws(
-    () => parseTestExpression("password < 3").test({ password: "hunter2" }),
+    () => parseCondition("password < 3").test({ password: "hunter2" }),
     (e: unknown) => e instanceof BindError && !e.message.includes("hunter2"),
   );
 });
 
 Deno.test("test language: syntax errors are CommandSyntaxErrors inside the expression, or the caller's", () => {
   assert.throws(
-    () => parseTestExpression("a ==\n  == b"),
+    () => parseCondition("a ==\n  == b"),
     (e: unknown) =>
       e instanceof CommandSyntaxError && e.line === 2 && e.column === 3 &&
       /unexpected "==".* in the test/.test(e.message),
@@ -193,7 +193,7 @@ Deno.test("test language: syntax errors are CommandSyntaxErrors inside the expre
   const seen: [string, number][] = [];
   assert.throws(
     () =>
-      parseTestExpression("a & b", {
+      parseCondition("a & b", {
         syntaxError: (problem, offset) => {
           seen.push([problem, offset]);
           throw new RangeError("mine");
@@ -205,11 +205,11 @@ Deno.test("test language: syntax errors are CommandSyntaxErrors inside the expre
 });
 
 Deno.test("test language: :name is the same name (the argument form of @{} rules)", () => {
-  assert.equal(parseTestExpression(":p.q[0] == 1").test({ p: { q: [1] } }), true);
-  assert.equal(parseTestExpression(":name + :name").value(ARGS), "annann");
-  assert.equal(parseTestExpression("not :no and :yes").test(ARGS), true);
-  assert.throws(() => parseTestExpression(":__proto__"), /not reachable/);
-  assert.throws(() => parseTestExpression(": name"), /unexpected character ":"/);
+  assert.equal(parseCondition(":p.q[0] == 1").test({ p: { q: [1] } }), true);
+  assert.equal(parseCondition(":name + :name").value(ARGS), "annann");
+  assert.equal(parseCondition("not :no and :yes").test(ARGS), true);
+  assert.throws(() => parseCondition(":__proto__"), /not reachable/);
+  assert.throws(() => parseCondition(": name"), /unexpected character ":"/);
 });
 
 Deno.test("test language: length and depth are bounded, without exhausting the stack", () => {
@@ -222,15 +222,15 @@ Deno.test("test language: length and depth are bounded, without exhausting the s
   ];
   for (const source of cases) {
     assert.throws(
-      () => parseTestExpression(source),
+      () => parseCondition(source),
       (e: unknown) => e instanceof CommandSyntaxError && /deeper than|longer than/.test(e.message),
     );
   }
-  assert.equal(parseTestExpression("(".repeat(50) + "yes" + ")".repeat(50)).test(ARGS), true);
+  assert.equal(parseCondition("(".repeat(50) + "yes" + ")".repeat(50)).test(ARGS), true);
 });
 
 Deno.test("test language: a lookup function is the variable source", () => {
-  const e = parseTestExpression("item.id in ids");
+  const e = parseCondition("item.id in ids");
   const vars = new Map<string, unknown>([["item", { id: 2 }], ["ids", [1, 2]]]);
   assert.equal(e.test((name) => vars.get(name)), true);
 });
@@ -248,7 +248,7 @@ Deno.test("test language: user['constructor'] and user['__proto__'] are refused 
   ];
   for (const source of refused) {
     assert.throws(
-      () => parseTestExpression(source),
+      () => parseCondition(source),
       (e: unknown) =>
         e instanceof CommandSyntaxError && /"(constructor|__proto__|prototype)" is not reachable/
           .test(e.message),
@@ -258,15 +258,15 @@ Deno.test("test language: user['constructor'] and user['__proto__'] are refused 
   // The caret points at the string, where the problem is.
   const error = (() => {
     try {
-      parseTestExpression("user['__proto__']");
+      parseCondition("user['__proto__']");
     } catch (e) {
       return e as CommandSyntaxError;
     }
   })();
   assert.equal(error?.column, 6);
   // Other string indexes still read own members; a key computed at run time reads as missing.
-  assert.equal(parseTestExpression("user['name'] == 'ann'").test({ user: { name: "ann" } }), true);
-  const computed = parseTestExpression("user[k] == null");
+  assert.equal(parseCondition("user['name'] == 'ann'").test({ user: { name: "ann" } }), true);
+  const computed = parseCondition("user[k] == null");
   assert.equal(computed.test({ user: { constructor: 1 }, k: "constructor" }), true);
   assert.equal(computed.test({ user: {}, k: "__proto__" }), true);
 });

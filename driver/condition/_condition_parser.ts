@@ -1,38 +1,38 @@
-// The lexer and recursive-descent parser of the test-expression language (grammar on
-// TestExpression in test_expression.ts).
-// Produces frozen, `kind`-tagged nodes; evaluation lives in test_expression.ts. Bounded: the
+// The lexer and recursive-descent parser of the condition language (grammar on
+// ConditionExpression in condition_expression.ts).
+// Produces frozen, `kind`-tagged nodes; evaluation lives in condition_expression.ts. Bounded: the
 // expression's length and its nesting depth are limited, so no input can exhaust the stack.
 
 /** A parsed expression node; `at`/`end` are offsets of its text in the expression. */
-export type TestNode =
+export type ExprNode =
   | { readonly kind: "literal"; readonly value: unknown; readonly at: number; readonly end: number }
   | { readonly kind: "name"; readonly name: string; readonly at: number; readonly end: number }
   | {
     readonly kind: "member";
-    readonly object: TestNode;
-    readonly key: string | TestNode;
+    readonly object: ExprNode;
+    readonly key: string | ExprNode;
     readonly at: number;
     readonly end: number;
   }
   | {
     readonly kind: "call";
-    readonly object: TestNode;
+    readonly object: ExprNode;
     readonly method: "size" | "length" | "isEmpty";
     readonly at: number;
     readonly end: number;
   }
   | {
     readonly kind: "list";
-    readonly items: readonly TestNode[];
+    readonly items: readonly ExprNode[];
     readonly at: number;
     readonly end: number;
   }
-  | { readonly kind: "not"; readonly operand: TestNode; readonly at: number; readonly end: number }
+  | { readonly kind: "not"; readonly operand: ExprNode; readonly at: number; readonly end: number }
   | {
     readonly kind: "binary";
     readonly op: BinaryOp;
-    readonly left: TestNode;
-    readonly right: TestNode;
+    readonly left: ExprNode;
+    readonly right: ExprNode;
     readonly at: number;
     readonly end: number;
   };
@@ -160,7 +160,7 @@ function lex(src: string): Token[] {
 }
 
 /** Parses an expression into a node tree, or throws a {@linkcode ParseProblem}. */
-export function parseNodes(src: string): TestNode {
+export function parseNodes(src: string): ExprNode {
   if (src.length > MAX_EXPRESSION_LENGTH) {
     throw new ParseProblem(`the expression is longer than ${MAX_EXPRESSION_LENGTH} characters`, 0);
   }
@@ -183,7 +183,7 @@ export function parseNodes(src: string): TestNode {
     return token as Token;
   };
 
-  const primary = (): TestNode => {
+  const primary = (): ExprNode => {
     const token = peek();
     if (!token) return fail("the expression ends early: add a name or a value");
     k++;
@@ -207,7 +207,7 @@ export function parseNodes(src: string): TestNode {
     }
     if (token.t === "[") {
       enter();
-      const items: TestNode[] = [];
+      const items: ExprNode[] = [];
       if (peek()?.t !== "]") {
         items.push(or());
         while (peek()?.t === ",") {
@@ -225,7 +225,7 @@ export function parseNodes(src: string): TestNode {
     );
   };
 
-  const postfix = (): TestNode => {
+  const postfix = (): ExprNode => {
     let node = primary();
     const start = depth;
     while (peek()?.t === "." || peek()?.t === "[") {
@@ -262,7 +262,7 @@ export function parseNodes(src: string): TestNode {
     return node;
   };
 
-  const sum = (): TestNode => {
+  const sum = (): ExprNode => {
     let left = postfix();
     const start = depth;
     while (peek()?.t === "+") {
@@ -275,7 +275,7 @@ export function parseNodes(src: string): TestNode {
     return left;
   };
 
-  const comparison = (): TestNode => {
+  const comparison = (): ExprNode => {
     const left = sum();
     let t = peek()?.t;
     if (t === "not" && tokens[k + 1]?.t === "in") {
@@ -293,7 +293,7 @@ export function parseNodes(src: string): TestNode {
     return left;
   };
 
-  const unary = (): TestNode => {
+  const unary = (): ExprNode => {
     const token = peek();
     if (token?.t === "!" || token?.t === "not") {
       k++;
@@ -305,7 +305,7 @@ export function parseNodes(src: string): TestNode {
     return comparison();
   };
 
-  const and = (): TestNode => {
+  const and = (): ExprNode => {
     let left = unary();
     const start = depth;
     while (peek()?.t === "&&") {
@@ -318,7 +318,7 @@ export function parseNodes(src: string): TestNode {
     return left;
   };
 
-  const or = (): TestNode => {
+  const or = (): ExprNode => {
     let left = and();
     const start = depth;
     while (peek()?.t === "||") {

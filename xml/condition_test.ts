@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { parseTestExpression } from "./test_expression.ts";
-import { TestExpressionError } from "./errors.ts";
+import { parseCondition } from "./condition.ts";
+import { ConditionError } from "./errors.ts";
 
 // The language itself is tested beside it, in driver/expression; here: its errors in a file.
 
@@ -27,10 +27,10 @@ Deno.test("test language: syntax errors point at the column inside the expressio
   ];
   for (const [source, offset, message] of cases) {
     assert.throws(
-      () => parseTestExpression(source),
+      () => parseCondition(source),
       (e: unknown) =>
-        e instanceof TestExpressionError && e instanceof SyntaxError &&
-        e.code === "TEST_EXPRESSION" &&
+        e instanceof ConditionError && e instanceof SyntaxError &&
+        e.code === "CONDITION" &&
         e.offset === offset && e.column === offset + 1 && message.test(e.message),
       `${source} → ${offset}`,
     );
@@ -40,11 +40,11 @@ Deno.test("test language: syntax errors point at the column inside the expressio
 Deno.test("test language: file positions come from the caller's mapping", () => {
   assert.throws(
     () =>
-      parseTestExpression("a ==", {
+      parseCondition("a ==", {
         position: (offset) => ({ file: "m.xml", line: 7, column: 20 + offset }),
       }),
     (e: unknown) =>
-      e instanceof TestExpressionError && e.file === "m.xml" && e.line === 7 && e.column === 24 &&
+      e instanceof ConditionError && e.file === "m.xml" && e.line === 7 && e.column === 24 &&
       e.offset === 4,
   );
 });

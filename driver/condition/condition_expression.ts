@@ -1,18 +1,18 @@
-// The one test-expression language of the project: the template's `@{if, test, fragment}` and
-// the mapper files' `test="…"` / `<bind value="…">`. Parsed once into nodes (_test_parser.ts),
+// The one condition language of the project: the template's `@{if, test, fragment}` and
+// the mapper files' `test="…"` / `<bind value="…">`. Parsed once into nodes (_condition_parser.ts),
 // compiled into closures, evaluated against variables by own properties only, with no coercion
-// between types. The grammar and the rules are documented on TestExpression below.
+// between types. The grammar and the rules are documented on ConditionExpression below.
 
 import { BindError, CommandSyntaxError } from "../input_errors.ts";
 import { positionOf } from "../command/_lexer.ts";
-import { parseNodes, ParseProblem, type TestNode } from "./_test_parser.ts";
+import { type ExprNode, parseNodes, ParseProblem } from "./_condition_parser.ts";
 import { compareOrder, contains, equal, kindOf, member, sizeOf } from "./_values.ts";
 
 /** Reads a variable by name; `undefined` when there is none. */
 export type VariableLookup = (name: string) => unknown;
 
-/** Options of {@linkcode TestExpression.parse}. */
-export interface TestParseOptions {
+/** Options of {@linkcode ConditionExpression.parse}. */
+export interface ConditionParseOptions {
   /** Where the expression stands (`users.xml, line 4, column 15`), for evaluation errors. */
   where?: string;
   /**
@@ -25,7 +25,7 @@ export interface TestParseOptions {
 type Eval = (lookup: VariableLookup) => unknown;
 
 /**
- * A parsed, compiled test expression: the one small, safe expression language of the project,
+ * A parsed, compiled condition: the one small, safe expression language of the project,
  * used by the template's `@{if, test, fragment}` rule and by mapper files' `test="…"`,
  * `collection="…"` and `<bind value="…">`. Evaluating it calls no method of the arguments.
  *
@@ -60,23 +60,23 @@ type Eval = (lookup: VariableLookup) => unknown;
  *
  * @example
  * ```ts
- * import { TestExpression } from "@searchvisitor/searchvisitor/driver";
+ * import { ConditionExpression } from "../internal.ts";
  * import assert from "node:assert/strict";
  *
- * const e = new TestExpression("name != null and tags.size() > 0");
+ * const e = new ConditionExpression("name != null and tags.size() > 0");
  * assert.equal(e.test({ name: "a", tags: ["x"] }), true);
  * assert.equal(e.test({ tags: ["x"] }), false);
- * assert.equal(new TestExpression("'1' == 1").test({}), false);
- * assert.equal(new TestExpression("status in ['open', 'held']").test({ status: "open" }), true);
- * assert.equal(new TestExpression("'*' + :q + '*'").value({ q: "ab" }), "*ab*");
+ * assert.equal(new ConditionExpression("'1' == 1").test({}), false);
+ * assert.equal(new ConditionExpression("status in ['open', 'held']").test({ status: "open" }), true);
+ * assert.equal(new ConditionExpression("'*' + :q + '*'").value({ q: "ab" }), "*ab*");
  * // The prototype chain is out of reach, however the member is written.
- * assert.throws(() => new TestExpression("user.constructor"), /not reachable/);
- * assert.throws(() => new TestExpression("user['constructor']"), /not reachable/);
- * assert.throws(() => new TestExpression('user["__proto__"] != null'), /not reachable/);
- * assert.equal(new TestExpression("user[k] == null").test({ user: {}, k: "constructor" }), true);
+ * assert.throws(() => new ConditionExpression("user.constructor"), /not reachable/);
+ * assert.throws(() => new ConditionExpression("user['constructor']"), /not reachable/);
+ * assert.throws(() => new ConditionExpression('user["__proto__"] != null'), /not reachable/);
+ * assert.equal(new ConditionExpression("user[k] == null").test({ user: {}, k: "constructor" }), true);
  * ```
  */
-export class TestExpression {
+export class ConditionExpression {
   /** The expression's text. */
   readonly source: string;
   readonly #run: Eval;
@@ -91,8 +91,8 @@ export class TestExpression {
    * @throws {CommandSyntaxError} When the expression does not parse (unless
    *   `options.syntaxError` throws the caller's own error first).
    */
-  constructor(source: string, options: TestParseOptions = {}) {
-    let node: TestNode;
+  constructor(source: string, options: ConditionParseOptions = {}) {
+    let node: ExprNode;
     try {
       node = parseNodes(source);
     } catch (e) {
@@ -154,21 +154,21 @@ export class TestExpression {
     return this.#run(toLookup(args));
   }
 
-  #fail(problem: string, node: TestNode, name?: string): never {
+  #fail(problem: string, node: ExprNode, name?: string): never {
     throw new BindError(
       `test "${this.source}" (${this.#where}, at ${node.at + 1}): ${problem}`,
       name === undefined ? {} : { name },
     );
   }
 
-  #text(node: TestNode): string {
+  #text(node: ExprNode): string {
     return this.source.slice(node.at, node.end);
   }
 
   #truth(value: unknown, text: string, at: number): boolean {
     if (value === true || value === false) return value;
     if (value === null || value === undefined) return false;
-    const node: TestNode = { kind: "name", name: text, at, end: at + text.length };
+    const node: ExprNode = { kind: "name", name: text, at, end: at + text.length };
     return this.#fail(
       `${text} is ${kindOf(value)}, not true/false; compare it, e.g. ${text} != null`,
       node,
@@ -176,7 +176,7 @@ export class TestExpression {
     );
   }
 
-  #compile(node: TestNode): Eval {
+  #compile(node: ExprNode): Eval {
     switch (node.kind) {
       case "literal": {
         const value = node.value;
@@ -228,7 +228,7 @@ export class TestExpression {
     }
   }
 
-  #binary(node: Extract<TestNode, { kind: "binary" }>): Eval {
+  #binary(node: Extract<ExprNode, { kind: "binary" }>): Eval {
     const left = this.#compile(node.left);
     const right = this.#compile(node.right);
     const lt = this.#text(node.left);
