@@ -6,7 +6,7 @@
  * @module
  */
 
-import { type DataSource } from "../driver/mod.ts";
+import type { DataSource } from "../driver/mod.ts";
 import type { BoundCommand } from "../driver/mod.ts";
 import { bindScript, parseScript } from "../driver/internal.ts";
 import { type Chunk, parseDirective } from "./command_buffer.ts";

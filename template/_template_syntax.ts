@@ -2,7 +2,7 @@
 // the scanner and the rule parser share: positions, positioned syntax errors, bracket matching.
 
 import { CommandSyntaxError } from "../driver/mod.ts";
-import { type ConditionExpression } from "../driver/internal.ts";
+import type { ConditionExpression } from "../driver/internal.ts";
 import type { ArgPath } from "./_path.ts";
 
 /** The driver placeholder a slot becomes: `?` in JSON, `{?}` in a path or query string. */

@@ -8,7 +8,7 @@
 
 import { prng } from "../tests/support/prng.ts";
 import { BindError } from "../driver/mod.ts";
-import { parseMapperFile, parseCondition, XmlSyntaxError } from "../xml/mod.ts";
+import { parseCondition, parseMapperFile, XmlSyntaxError } from "../xml/mod.ts";
 
 /** What a fuzz run saw. */
 export interface FuzzReport {

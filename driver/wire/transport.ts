@@ -24,12 +24,7 @@
  */
 
 import { redact } from "../_error_base.ts";
-import {
-  ConnectionError,
-  RedirectError,
-  ResponseError,
-  ResponseTooLargeError,
-} from "../errors.ts";
+import { ConnectionError, RedirectError, ResponseError, ResponseTooLargeError } from "../errors.ts";
 import { NodePool } from "./_node_pool.ts";
 import { readBody, readInProcessBody, TooLarge } from "./_body_reader.ts";
 import { backoffDelay, isConnectPhase, isIdempotent, retryAfterMs } from "./retry_policy.ts";
