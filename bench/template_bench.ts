@@ -3,14 +3,8 @@
 // 1. mapping 10,000 hits to entities vs JSON.parse of the same response alone (target ≤ 1.3×);
 // 2. named binding of a cached statement vs positional binding of the same command.
 import { DataSource, ResultSet } from "../driver/mod.ts";
-import {
-  bindTemplate,
-  Column,
-  documentMapper,
-  JdbcTemplate,
-  mapResultSet,
-  Table,
-} from "../template/mod.ts";
+import { bindTemplate, Column, documentMapper, JdbcTemplate, Table } from "../template/mod.ts";
+import { mapResultSet } from "../template/internal.ts";
 
 @Table("users")
 class User {

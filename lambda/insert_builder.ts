@@ -1,6 +1,7 @@
 // The insert builder: entities or maps → one `_create`/`_doc` request, or one `_bulk` for several.
 
-import { type BoundTemplate, toDocument } from "../template/mod.ts";
+import { type BoundTemplate } from "../template/mod.ts";
+import { toDocument } from "../template/internal.ts";
 import { compileInsert, type InsertDoc } from "./compiler.ts";
 import type { Runtime } from "./_runtime.ts";
 import type { Target } from "./target.ts";

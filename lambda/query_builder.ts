@@ -7,13 +7,8 @@ import {
   type ResultSet,
   type StreamOptions,
 } from "../driver/mod.ts";
-import {
-  type BoundTemplate,
-  mapResultSet,
-  type Page,
-  PageResult,
-  type QueryList,
-} from "../template/mod.ts";
+import { type BoundTemplate, type Page, PageResult, type QueryList } from "../template/mod.ts";
+import { mapResultSet } from "../template/internal.ts";
 import { compileCount, compileSearch, type SortKey } from "./compiler.ts";
 import { Conditions, type FieldPath } from "./conditions.ts";
 import { resolverOf, type ToCommandOptions } from "./field_types.ts";

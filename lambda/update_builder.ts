@@ -1,6 +1,7 @@
 // The update builder: conditions + values → `_update` by key, else `_update_by_query`.
 
-import { type BoundTemplate, getEntityMeta, initialValues, setEntries } from "../template/mod.ts";
+import { type BoundTemplate, getEntityMeta } from "../template/mod.ts";
+import { initialValues, setEntries } from "../template/internal.ts";
 import { compileUpdateById, compileUpdateByQuery } from "./compiler.ts";
 import { Conditions, type FieldPath } from "./conditions.ts";
 import { type Clauses, NO_CLAUSES } from "./nodes.ts";

@@ -3,13 +3,8 @@
 // through LambdaTemplate's insert builder.
 
 import { type Connection, type DataSource, ResponseError } from "../driver/mod.ts";
-import {
-  getEntityMeta,
-  initialValues,
-  parseSeqNoVersion,
-  setEntries,
-  toDocument,
-} from "../template/mod.ts";
+import { getEntityMeta } from "../template/mod.ts";
+import { initialValues, parseSeqNoVersion, setEntries, toDocument } from "../template/internal.ts";
 import type { Executor } from "./_statement_runner.ts";
 import { type EntityTarget, requireKey } from "./_entity_target.ts";
 import { MapperError, OptimisticLockError } from "./errors.ts";

@@ -5,7 +5,7 @@
 // plain object ({ age: 0 }) to match a default value.
 
 import type { Conditions } from "../lambda/mod.ts";
-import { initialValues, setEntries } from "../template/mod.ts";
+import { initialValues, setEntries } from "../template/internal.ts";
 import type { EntityTarget } from "./_entity_target.ts";
 import { MapperError } from "./errors.ts";
 

@@ -13,11 +13,11 @@ import {
   getEntityMeta,
   isEntityClass,
   type JdbcTemplate,
-  mapResultSet,
   type Page,
   PageResult,
   type RowMap,
 } from "../template/mod.ts";
+import { mapResultSet } from "../template/internal.ts";
 import { inStatement, MapperError, type StatementSite } from "./errors.ts";
 import { addToSearch } from "./_search_body.ts";
 import type { Returns, StatementKind } from "./statement_options.ts";

@@ -24,7 +24,7 @@ export function versionOf(hit: HitMeta, kind: FieldMeta["version"]): string | nu
  *
  * @example
  * ```ts
- * import { parseSeqNoVersion } from "@searchvisitor/searchvisitor/template";
+ * import { parseSeqNoVersion } from "./internal.ts";
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(parseSeqNoVersion("12:1"), { seqNo: 12, primaryTerm: 1 });

@@ -51,8 +51,8 @@ export type {
   RowMapper,
 } from "./types.ts";
 export { TemplateCommand, type TemplateRunner } from "./command_tag.ts";
-export { entityOperation } from "./bulk_operation.ts";
 export { type BindOptions, bindTemplate, type BoundTemplate } from "./named_binding.ts";
+export { entityOperation } from "./bulk_operation.ts";
 export {
   Column,
   type ColumnOptions,
@@ -66,7 +66,5 @@ export {
   isEntityClass,
   Table,
 } from "./entity.ts";
-export { documentMapper, mapResultSet, RowMappingError, toDocument } from "./row_mapping.ts";
-export { parseSeqNoVersion } from "./_hit_meta.ts";
-export { initialValues, setEntries } from "./unset_fields.ts";
+export { documentMapper, RowMappingError } from "./row_mapping.ts";
 export { type Page, type PageInfo, PageObject, PageResult } from "./page.ts";

@@ -164,7 +164,7 @@ function readNested(doc: Record<string, unknown>, keys: readonly string[]): unkn
  *
  * @example
  * ```ts
- * import { mapResultSet } from "@searchvisitor/searchvisitor/template";
+ * import { mapResultSet } from "./internal.ts";
  * import { ResultSet } from "@searchvisitor/searchvisitor/driver";
  * import assert from "node:assert/strict";
  *
@@ -220,7 +220,8 @@ export function mapResultSet<T>(rs: ResultSet, type: EntityClass<T>, command?: s
  *
  * @example
  * ```ts
- * import { Column, Table, toDocument } from "@searchvisitor/searchvisitor/template";
+ * import { Column, Table } from "@searchvisitor/searchvisitor/template";
+ * import { toDocument } from "./internal.ts";
  * import assert from "node:assert/strict";
  *
  * @Table("users")

@@ -21,7 +21,7 @@ import type { EntityClass } from "./entity.ts";
  *
  * @example
  * ```ts
- * import { initialValues } from "@searchvisitor/searchvisitor/template";
+ * import { initialValues } from "./internal.ts";
  * import assert from "node:assert/strict";
  *
  * class User { name = ""; age = 0; }
@@ -65,7 +65,7 @@ function sameValue(a: unknown, b: unknown): boolean {
  *
  * @example
  * ```ts
- * import { initialValues, setEntries } from "@searchvisitor/searchvisitor/template";
+ * import { initialValues, setEntries } from "./internal.ts";
  * import assert from "node:assert/strict";
  *
  * class User { id = ""; name = ""; age = 0; tags: string[] = []; }
