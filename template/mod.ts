@@ -38,8 +38,6 @@
  * @module
  */
 export { JdbcTemplate } from "./jdbc_template.ts";
-export { JdbcAccessor } from "./jdbc_accessor.ts";
-export { JdbcQueries } from "./jdbc_queries.ts";
 export type {
   Args,
   Command,
