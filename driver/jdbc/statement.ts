@@ -51,13 +51,7 @@ export class Statement extends StatementBase {
     args: readonly unknown[] = [],
     options?: ExecuteOptions,
   ): Promise<boolean> {
-    // No async frame: the inner promise is handed back as is (one hop less); a bind error
-    // still comes back as a rejection.
-    try {
-      return this.executeCommands(bind(text, args, options), options);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    return bound(text, args, options, (commands) => this.executeCommands(commands, options));
   }
 
   /**
@@ -73,13 +67,7 @@ export class Statement extends StatementBase {
     args: readonly unknown[] = [],
     options?: ExecuteOptions,
   ): Promise<ResultSet> {
-    // No async frame: the inner promise is handed back as is (one hop less); a bind error
-    // still comes back as a rejection.
-    try {
-      return this.queryCommands(bind(text, args, options), options);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    return bound(text, args, options, (commands) => this.queryCommands(commands, options));
   }
 
   /**
@@ -96,13 +84,7 @@ export class Statement extends StatementBase {
     args: readonly unknown[] = [],
     options?: ExecuteOptions,
   ): Promise<number> {
-    // No async frame: the inner promise is handed back as is (one hop less); a bind error
-    // still comes back as a rejection.
-    try {
-      return this.updateCommands(bind(text, args, options), options);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    return bound(text, args, options, (commands) => this.updateCommands(commands, options));
   }
 
   /**
@@ -131,6 +113,24 @@ function bind(
   options?: ExecuteOptions,
 ): BoundCommand[] {
   return bindScript(parseNonEmpty(text), args, options);
+}
+
+/**
+ * Binds a text and hands its commands to `run`, with no async frame of its own (the inner
+ * promise is handed back as is, one hop less); a parse or bind error still comes back as a
+ * rejection, as from an async method.
+ */
+function bound<T>(
+  text: string,
+  args: readonly unknown[],
+  options: ExecuteOptions | undefined,
+  run: (commands: BoundCommand[]) => Promise<T>,
+): Promise<T> {
+  try {
+    return run(bind(text, args, options));
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 /**
