@@ -22,7 +22,7 @@ function docMap(id: unknown, doc: unknown): Record<string, unknown> {
 }
 
 /** Reads every remaining row of a search result set as `{ _id, ...document }`. */
-export function readHits(rs: ResultSet): Record<string, unknown>[] {
+export function readDocs(rs: ResultSet): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
   while (rs.next()) out.push(docMap(rs.getString("_ID"), rs.getJson("_DOC")));
   return out;

@@ -15,7 +15,7 @@ import { resolverOf, type ToCommandOptions } from "./field_types.ts";
 import { type Clauses, NO_CLAUSES } from "./nodes.ts";
 import type { Runtime } from "./_runtime.ts";
 import { columnOf, type Target } from "./target.ts";
-import { docOfRow, readHits } from "./_hits.ts";
+import { docOfRow, readDocs } from "./_hits.ts";
 import {
   checkKnnOptions,
   checkVector,
@@ -268,7 +268,7 @@ export class QueryBuilder<T> extends Conditions<T> {
 
   #rows(rs: ResultSet, text: string): T[] {
     const type = this.target.type;
-    return type ? mapResultSet(rs, type, text) as T[] : readHits(rs) as T[];
+    return type ? mapResultSet(rs, type, text) as T[] : readDocs(rs) as T[];
   }
 
   #checkComplete(count: number, total: number | undefined, text: string): void {
@@ -301,7 +301,7 @@ export class QueryBuilder<T> extends Conditions<T> {
 
   /** Every matching document as a plain map: the document fields plus `_id`. */
   async queryForMapList(): Promise<Record<string, unknown>[]> {
-    const r = await this.#search(undefined, (rs) => readHits(rs));
+    const r = await this.#search(undefined, (rs) => readDocs(rs));
     this.#checkComplete(r.rows.length, r.total?.value, r.text);
     this.#state.page?.page?.setTotalCount(r.total?.value ?? r.rows.length);
     return r.rows;
@@ -318,7 +318,7 @@ export class QueryBuilder<T> extends Conditions<T> {
 
   /** The one matching document as a map (fields plus `_id`), or null; more than one is an error. */
   async queryForMap(): Promise<Record<string, unknown> | null> {
-    const r = await this.#search(2, (rs) => readHits(rs));
+    const r = await this.#search(2, (rs) => readDocs(rs));
     if (r.rows.length > 1) {
       throw new IncorrectResultSizeError(1, r.total?.value ?? r.rows.length, { command: r.text });
     }

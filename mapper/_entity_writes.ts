@@ -5,7 +5,7 @@
 import { type Connection, type DataSource, ResponseError } from "../driver/mod.ts";
 import { getEntityMeta } from "../template/mod.ts";
 import { initialValues, parseSeqNoVersion, setEntries, toDocument } from "../template/internal.ts";
-import type { Executor } from "./_statement_runner.ts";
+import type { RunContext } from "./_statement_runner.ts";
 import { type EntityTarget, requireKey } from "./_entity_target.ts";
 import { MapperError, OptimisticLockError } from "./errors.ts";
 
@@ -24,7 +24,7 @@ function query(parts: readonly string[]): string {
   return kept.length === 0 ? "" : `?${kept.join("&")}`;
 }
 
-async function withConnection<R>(exec: Executor, work: (conn: Connection) => Promise<R>) {
+async function withConnection<R>(exec: RunContext, work: (conn: Connection) => Promise<R>) {
   const source = exec.source;
   const pooled = typeof (source as DataSource).getConnection === "function";
   const conn = pooled ? await (source as DataSource).getConnection() : source as Connection;
@@ -70,7 +70,7 @@ function versionCheck(
 }
 
 async function conditional(
-  exec: Executor,
+  exec: RunContext,
   target: EntityTarget<object>,
   id: string,
   method: string,
@@ -162,7 +162,7 @@ function checkFields(
  * the document does not exist.
  */
 export function updateEntity(
-  exec: Executor,
+  exec: RunContext,
   target: EntityTarget<object>,
   w: WriteOptions,
   entity: object,
@@ -192,7 +192,7 @@ export function updateEntity(
 
 /** Writes the whole entity (all fields, nulls included) under its key. */
 export function replaceEntity(
-  exec: Executor,
+  exec: RunContext,
   target: EntityTarget<object>,
   w: WriteOptions,
   entity: object,
@@ -211,7 +211,7 @@ export function replaceEntity(
 
 /** Deletes one document by key (conditional on the entity's version when it has one). */
 export function deleteEntity(
-  exec: Executor,
+  exec: RunContext,
   target: EntityTarget<object>,
   w: WriteOptions,
   entity: object,
@@ -228,7 +228,7 @@ export function deleteEntity(
 
 /** Deletes documents by id, checked keys (one request; several → one `_bulk`); the real count. */
 export async function deleteIds(
-  exec: Executor,
+  exec: RunContext,
   target: EntityTarget<object>,
   w: WriteOptions,
   ids: readonly string[],

@@ -5,7 +5,7 @@
 import type { EntityClass } from "../template/mod.ts";
 import type { MapperFile } from "../xml/mod.ts";
 import type { Returns, StatementDef } from "./statement_options.ts";
-import type { Executor } from "./_statement_runner.ts";
+import type { RunContext } from "./_statement_runner.ts";
 import type { WriteOptions } from "./_entity_writes.ts";
 import type { LambdaTemplate } from "../lambda/mod.ts";
 import { MapperError } from "./errors.ts";
@@ -132,7 +132,7 @@ export interface MapperRuntime {
   /** The mapper class name, for errors. */
   readonly mapper: string;
   /** What statements run on. */
-  readonly executor: Executor;
+  readonly executor: RunContext;
   /** The mapper's entity, when declared. */
   readonly entity?: EntityClass;
   /** How BaseMapper writes refresh. */

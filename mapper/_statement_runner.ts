@@ -40,8 +40,8 @@ export interface CompiledStatement {
   render(args: Record<string, unknown>): { text: string; args: Record<string, unknown> };
 }
 
-/** What statements run on. */
-export interface Executor {
+/** What a mapper's statements run on: its session's template and source. */
+export interface RunContext {
   readonly jdbc: JdbcTemplate;
   readonly source: DataSource | Connection;
 }
@@ -113,7 +113,7 @@ export function collectArgs(
 
 /** Runs a statement with named arguments and an optional page. */
 export async function runStatement(
-  exec: Executor,
+  exec: RunContext,
   st: CompiledStatement,
   named: Record<string, unknown>,
   page?: Page,
@@ -220,7 +220,7 @@ function singleValue(st: CompiledStatement, rs: ResultSet, bound: BoundTemplate)
 }
 
 async function writeWithKeys(
-  exec: Executor,
+  exec: RunContext,
   bound: BoundTemplate,
   named: Record<string, unknown>,
   st: CompiledStatement,

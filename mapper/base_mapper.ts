@@ -21,11 +21,11 @@ import {
   updateEntity,
   type WriteOptions,
 } from "./_entity_writes.ts";
-import type { Executor } from "./_statement_runner.ts";
+import type { RunContext } from "./_statement_runner.ts";
 import { inStatement } from "./errors.ts";
 
 interface Context<T> {
-  exec: Executor;
+  exec: RunContext;
   target: EntityTarget<T>;
   writes: WriteOptions;
   lambda: LambdaTemplate;

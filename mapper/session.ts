@@ -15,7 +15,7 @@ import { type StatementRegistry, takeSetup } from "./_registry.ts";
 import {
   collectArgs,
   type CompiledStatement,
-  type Executor,
+  type RunContext,
   runStatement,
 } from "./_statement_runner.ts";
 import { BaseMapper } from "./base_mapper.ts";
@@ -59,7 +59,7 @@ function installForwarders(instance: object, compiled: CompiledMapper): void {
  */
 export class Session {
   readonly #registry: StatementRegistry;
-  readonly #executor: Executor;
+  readonly #executor: RunContext;
   readonly #writes: WriteOptions;
   readonly #lambda: LambdaTemplate;
 

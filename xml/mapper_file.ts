@@ -13,7 +13,7 @@ import type {
   MapperStatement,
   RenderedStatement,
   ResultMapDef,
-  StatementKind,
+  StatementTag,
 } from "./types.ts";
 
 /** Options of {@linkcode parseMapperFile}. */
@@ -37,7 +37,7 @@ class Statement implements MapperStatement {
 
   constructor(
     readonly id: string,
-    readonly kind: StatementKind,
+    readonly kind: StatementTag,
     readonly line: number,
     pieces: readonly Piece[],
     attributes: Pick<
@@ -197,7 +197,7 @@ export function parseMapperFile(text: string, options: ParseMapperOptions = {}):
   for (const el of declared) {
     const id = el.attributes.find((a) => a.name === "id")?.value as string;
     const b: StatementBuilder = new StatementBuilder(doc, namespace, fragments, id);
-    const kind = el.name as StatementKind;
+    const kind = el.name as StatementTag;
     b.attributes(el, STATEMENT_ATTRIBUTES[kind] ?? [], ["id"]);
     const attr = (name: string) => b.attribute(el, name, undefined);
     const resultType = attr("resultType");

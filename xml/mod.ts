@@ -114,7 +114,7 @@ export type {
   MapperStatement,
   RenderedStatement,
   ResultMapDef,
-  StatementKind,
+  StatementTag,
 } from "./types.ts";
 export { parseMapperFile, type ParseMapperOptions } from "./mapper_file.ts";
 export { loadMapperFile, type LoadMapperOptions } from "./load_mapper_file.ts";

@@ -1,7 +1,7 @@
 // The shapes a read mapper file has: what the mapper layer consumes.
 
-/** The statement kinds of a mapper file. */
-export type StatementKind = "select" | "insert" | "update" | "delete" | "execute";
+/** The statement tags of a mapper file (`<select>`, `<insert>`, …): their element names. */
+export type StatementTag = "select" | "insert" | "update" | "delete" | "execute";
 
 /**
  * A rendered statement: template text (`#{}` named arguments, `${}` splices, `@{}` rules) for the
@@ -30,7 +30,7 @@ export interface MapperStatement {
   /** The statement's id (without the namespace). */
   readonly id: string;
   /** The element it was declared with. */
-  readonly kind: StatementKind;
+  readonly kind: StatementTag;
   /** `resultType` of a `<select>`. */
   readonly resultType?: string;
   /** `resultMap` of a `<select>`: the id of a `<resultMap>` of this file (its own namespace prefix
