@@ -118,176 +118,207 @@ function search(parts: readonly Holding[], o: SectionOptions): Out {
   return out;
 }
 
+/** What one section's filler reads: the holdings, the options, `human`, a counter summer. */
+interface SectionInput {
+  readonly parts: readonly Holding[];
+  readonly o: SectionOptions;
+  readonly h: boolean;
+  readonly c: (read: (s: IndexState["stats"]) => number) => number;
+  /** A fresh object to fill (key order is the order of Elasticsearch's reply). */
+  readonly out: Out;
+}
+
+/**
+ * The sections by metric name, each filling its block the way Elasticsearch writes it; a metric
+ * not in the table is a vector field's value count (`dense_vector`, `sparse_vector`).
+ */
+const SECTIONS: ReadonlyMap<string, (input: SectionInput) => Out> = new Map<
+  string,
+  (input: SectionInput) => Out
+>([
+  ["docs", ({ parts, h, out }) => {
+    out.count = sum(parts, (p) => p.docs);
+    out.deleted = sum(parts, (p) => p.deleted);
+    bytes(out, h, "total_size", sum(parts, (p) => p.bytes));
+    return out;
+  }],
+  ["shard_stats", ({ parts }) => {
+    return { total_count: sum(parts, (p) => p.shards) };
+  }],
+  ["store", ({ parts, h, out }) => {
+    const size = sum(parts, (p) => p.bytes);
+    bytes(out, h, "size", size);
+    bytes(out, h, "total_data_set_size", size);
+    bytes(out, h, "reserved", 0);
+    return out;
+  }],
+  ["indexing", ({ h, c, out }) => {
+    out.index_total = c((s) => s.indexTotal);
+    millis(out, h, "index_time", "index_time_in_millis", c((s) => s.indexMillis));
+    out.index_current = 0;
+    out.index_failed = c((s) => s.indexFailed);
+    out.delete_total = c((s) => s.deleteTotal);
+    millis(out, h, "delete_time", "delete_time_in_millis", c((s) => s.deleteMillis));
+    out.delete_current = 0;
+    out.noop_update_total = c((s) => s.noopUpdateTotal);
+    out.is_throttled = false;
+    millis(out, h, "throttle_time", "throttle_time_in_millis", 0);
+    out.write_load = 0;
+    return out;
+  }],
+  ["get", ({ h, c, out }) => {
+    out.total = c((s) => s.getTotal);
+    millis(out, h, "getTime", "time_in_millis", c((s) => s.getMillis));
+    out.exists_total = c((s) => s.existsTotal);
+    millis(out, h, "exists_time", "exists_time_in_millis", c((s) => s.existsMillis));
+    out.missing_total = c((s) => s.missingTotal);
+    millis(out, h, "missing_time", "missing_time_in_millis", c((s) => s.missingMillis));
+    out.current = 0;
+    return out;
+  }],
+  ["search", ({ parts, o }) => {
+    return search(parts, o);
+  }],
+  ["merge", ({ parts, h, out }) => {
+    const m = (read: (m: IndexState["merges"]) => number): number =>
+      sum(parts, (p) => p.counters ? read(p.index.merges) : 0);
+    out.current = m((x) => x.current);
+    out.current_docs = m((x) => x.currentDocs);
+    bytes(out, h, "current_size", 0);
+    out.total = m((x) => x.total);
+    millis(out, h, "total_time", "total_time_in_millis", Math.round(m((x) => x.totalMillis)));
+    out.total_docs = m((x) => x.totalDocs);
+    bytes(out, h, "total_size", 0);
+    millis(out, h, "total_stopped_time", "total_stopped_time_in_millis", 0);
+    millis(out, h, "total_throttled_time", "total_throttled_time_in_millis", 0);
+    const throttled = sum(parts, (p) => p.shards);
+    bytes(out, h, "total_auto_throttle", 20 * 1024 * 1024 * throttled);
+    return out;
+  }],
+  ["refresh", ({ h, c, out }) => {
+    out.total = c((s) => s.refreshTotal);
+    millis(out, h, "total_time", "total_time_in_millis", c((s) => s.refreshMillis));
+    out.external_total = c((s) => s.externalRefreshTotal);
+    millis(
+      out,
+      h,
+      "external_total_time",
+      "external_total_time_in_millis",
+      c((s) => s.externalRefreshMillis),
+    );
+    out.listeners = 0;
+    return out;
+  }],
+  ["flush", ({ h, c, out }) => {
+    out.total = c((s) => s.flushTotal);
+    out.periodic = 0;
+    millis(out, h, "total_time", "total_time_in_millis", c((s) => s.flushMillis));
+    millis(
+      out,
+      h,
+      "total_time_excluding_waiting_on_lock",
+      "total_time_excluding_waiting_on_lock_in_millis",
+      c((s) => s.flushMillis),
+    );
+    return out;
+  }],
+  ["warmer", ({ h, c, out }) => {
+    out.current = 0;
+    out.total = c((s) => s.refreshTotal);
+    millis(out, h, "total_time", "total_time_in_millis", 0);
+    return out;
+  }],
+  ["query_cache", ({ h, out }) => {
+    bytes(out, h, "memory_size", 0);
+    return {
+      ...out,
+      total_count: 0,
+      hit_count: 0,
+      miss_count: 0,
+      cache_size: 0,
+      cache_count: 0,
+      evictions: 0,
+    };
+  }],
+  ["fielddata", ({ parts, o, h, out }) => {
+    bytes(out, h, "memory_size", 0);
+    out.evictions = 0;
+    out.global_ordinals = { build_time_in_millis: 0 };
+    const fields = fieldList(parts.map((p) => p.index), o.fielddataFields, ["text", "keyword"]);
+    if (fields.length > 0) {
+      out.fields = Object.fromEntries(fields.map((f) => [f, { memory_size_in_bytes: 0 }]));
+    }
+    return out;
+  }],
+  ["completion", ({ parts, o, h, out }) => {
+    bytes(out, h, "size", 0);
+    const fields = fieldList(parts.map((p) => p.index), o.completionFields, ["completion"]);
+    if (fields.length > 0) {
+      out.fields = Object.fromEntries(fields.map((f) => [f, { size_in_bytes: 0 }]));
+    }
+    return out;
+  }],
+  ["segments", ({ parts, o, h, out }) => {
+    out.count = sum(parts, (p) => p.segments);
+    bytes(out, h, "memory", 0);
+    for (
+      const name of [
+        "terms_memory",
+        "stored_fields_memory",
+        "term_vectors_memory",
+        "norms_memory",
+        "points_memory",
+        "doc_values_memory",
+        "index_writer_memory",
+        "version_map_memory",
+      ]
+    ) bytes(out, h, name, 0);
+    bytes(out, h, "fixed_bit_set", 0, "fixed_bit_set_memory_in_bytes");
+    out.max_unsafe_auto_id_timestamp = -1;
+    out.file_sizes = o.includeSegmentFileSizes ? fileSizes(parts, h) : {};
+    return out;
+  }],
+  ["translog", ({ h, c, out }) => {
+    const ops = c((s) => s.translogOps);
+    out.operations = ops;
+    bytes(out, h, "size", 55 + ops * 64);
+    out.uncommitted_operations = ops;
+    bytes(out, h, "uncommitted_size", 55 + ops * 64);
+    out.earliest_last_modified_age = 0;
+    return out;
+  }],
+  ["request_cache", ({ h, out }) => {
+    bytes(out, h, "memory_size", 0);
+    return { ...out, evictions: 0, hit_count: 0, miss_count: 0 };
+  }],
+  ["recovery", ({ h, out }) => {
+    out.current_as_source = 0;
+    out.current_as_target = 0;
+    millis(out, h, "throttle_time", "throttle_time_in_millis", 0);
+    return out;
+  }],
+  ["bulk", ({ h, c, out }) => {
+    const total = c((s) => s.bulkTotal);
+    const time = c((s) => s.bulkMillis);
+    const size = c((s) => s.bulkBytes);
+    out.total_operations = total;
+    millis(out, h, "total_time", "total_time_in_millis", time);
+    bytes(out, h, "total_size", size);
+    millis(out, h, "avg_time", "avg_time_in_millis", total === 0 ? 0 : time / total);
+    bytes(out, h, "avg_size", total === 0 ? 0 : Math.floor(size / total));
+    return out;
+  }],
+]);
+
 /** One section of a stats block; `metric` is one of {@link STATS_METRICS}. */
 export function section(metric: string, parts: readonly Holding[], o: SectionOptions): Out {
-  const h = o.human;
+  const fill = SECTIONS.get(metric);
+  if (fill === undefined) {
+    return { value_count: sum(parts, (p) => p.counters ? vectorValues(p.index, metric) : 0) };
+  }
   const c = (read: (s: IndexState["stats"]) => number): number =>
     counted(parts, (p) => read(p.index.stats));
-  const out: Out = {};
-  switch (metric) {
-    case "docs":
-      out.count = sum(parts, (p) => p.docs);
-      out.deleted = sum(parts, (p) => p.deleted);
-      bytes(out, h, "total_size", sum(parts, (p) => p.bytes));
-      return out;
-    case "shard_stats":
-      return { total_count: sum(parts, (p) => p.shards) };
-    case "store": {
-      const size = sum(parts, (p) => p.bytes);
-      bytes(out, h, "size", size);
-      bytes(out, h, "total_data_set_size", size);
-      bytes(out, h, "reserved", 0);
-      return out;
-    }
-    case "indexing":
-      out.index_total = c((s) => s.indexTotal);
-      millis(out, h, "index_time", "index_time_in_millis", c((s) => s.indexMillis));
-      out.index_current = 0;
-      out.index_failed = c((s) => s.indexFailed);
-      out.delete_total = c((s) => s.deleteTotal);
-      millis(out, h, "delete_time", "delete_time_in_millis", c((s) => s.deleteMillis));
-      out.delete_current = 0;
-      out.noop_update_total = c((s) => s.noopUpdateTotal);
-      out.is_throttled = false;
-      millis(out, h, "throttle_time", "throttle_time_in_millis", 0);
-      out.write_load = 0;
-      return out;
-    case "get":
-      out.total = c((s) => s.getTotal);
-      millis(out, h, "getTime", "time_in_millis", c((s) => s.getMillis));
-      out.exists_total = c((s) => s.existsTotal);
-      millis(out, h, "exists_time", "exists_time_in_millis", c((s) => s.existsMillis));
-      out.missing_total = c((s) => s.missingTotal);
-      millis(out, h, "missing_time", "missing_time_in_millis", c((s) => s.missingMillis));
-      out.current = 0;
-      return out;
-    case "search":
-      return search(parts, o);
-    case "merge": {
-      const m = (read: (m: IndexState["merges"]) => number): number =>
-        sum(parts, (p) => p.counters ? read(p.index.merges) : 0);
-      out.current = m((x) => x.current);
-      out.current_docs = m((x) => x.currentDocs);
-      bytes(out, h, "current_size", 0);
-      out.total = m((x) => x.total);
-      millis(out, h, "total_time", "total_time_in_millis", Math.round(m((x) => x.totalMillis)));
-      out.total_docs = m((x) => x.totalDocs);
-      bytes(out, h, "total_size", 0);
-      millis(out, h, "total_stopped_time", "total_stopped_time_in_millis", 0);
-      millis(out, h, "total_throttled_time", "total_throttled_time_in_millis", 0);
-      const throttled = sum(parts, (p) => p.shards);
-      bytes(out, h, "total_auto_throttle", 20 * 1024 * 1024 * throttled);
-      return out;
-    }
-    case "refresh":
-      out.total = c((s) => s.refreshTotal);
-      millis(out, h, "total_time", "total_time_in_millis", c((s) => s.refreshMillis));
-      out.external_total = c((s) => s.externalRefreshTotal);
-      millis(
-        out,
-        h,
-        "external_total_time",
-        "external_total_time_in_millis",
-        c((s) => s.externalRefreshMillis),
-      );
-      out.listeners = 0;
-      return out;
-    case "flush":
-      out.total = c((s) => s.flushTotal);
-      out.periodic = 0;
-      millis(out, h, "total_time", "total_time_in_millis", c((s) => s.flushMillis));
-      millis(
-        out,
-        h,
-        "total_time_excluding_waiting_on_lock",
-        "total_time_excluding_waiting_on_lock_in_millis",
-        c((s) => s.flushMillis),
-      );
-      return out;
-    case "warmer":
-      out.current = 0;
-      out.total = c((s) => s.refreshTotal);
-      millis(out, h, "total_time", "total_time_in_millis", 0);
-      return out;
-    case "query_cache":
-      bytes(out, h, "memory_size", 0);
-      return {
-        ...out,
-        total_count: 0,
-        hit_count: 0,
-        miss_count: 0,
-        cache_size: 0,
-        cache_count: 0,
-        evictions: 0,
-      };
-    case "fielddata": {
-      bytes(out, h, "memory_size", 0);
-      out.evictions = 0;
-      out.global_ordinals = { build_time_in_millis: 0 };
-      const fields = fieldList(parts.map((p) => p.index), o.fielddataFields, ["text", "keyword"]);
-      if (fields.length > 0) {
-        out.fields = Object.fromEntries(fields.map((f) => [f, { memory_size_in_bytes: 0 }]));
-      }
-      return out;
-    }
-    case "completion": {
-      bytes(out, h, "size", 0);
-      const fields = fieldList(parts.map((p) => p.index), o.completionFields, ["completion"]);
-      if (fields.length > 0) {
-        out.fields = Object.fromEntries(fields.map((f) => [f, { size_in_bytes: 0 }]));
-      }
-      return out;
-    }
-    case "segments":
-      out.count = sum(parts, (p) => p.segments);
-      bytes(out, h, "memory", 0);
-      for (
-        const name of [
-          "terms_memory",
-          "stored_fields_memory",
-          "term_vectors_memory",
-          "norms_memory",
-          "points_memory",
-          "doc_values_memory",
-          "index_writer_memory",
-          "version_map_memory",
-        ]
-      ) bytes(out, h, name, 0);
-      bytes(out, h, "fixed_bit_set", 0, "fixed_bit_set_memory_in_bytes");
-      out.max_unsafe_auto_id_timestamp = -1;
-      out.file_sizes = o.includeSegmentFileSizes ? fileSizes(parts, h) : {};
-      return out;
-    case "translog": {
-      const ops = c((s) => s.translogOps);
-      out.operations = ops;
-      bytes(out, h, "size", 55 + ops * 64);
-      out.uncommitted_operations = ops;
-      bytes(out, h, "uncommitted_size", 55 + ops * 64);
-      out.earliest_last_modified_age = 0;
-      return out;
-    }
-    case "request_cache":
-      bytes(out, h, "memory_size", 0);
-      return { ...out, evictions: 0, hit_count: 0, miss_count: 0 };
-    case "recovery":
-      out.current_as_source = 0;
-      out.current_as_target = 0;
-      millis(out, h, "throttle_time", "throttle_time_in_millis", 0);
-      return out;
-    case "bulk": {
-      const total = c((s) => s.bulkTotal);
-      const time = c((s) => s.bulkMillis);
-      const size = c((s) => s.bulkBytes);
-      out.total_operations = total;
-      millis(out, h, "total_time", "total_time_in_millis", time);
-      bytes(out, h, "total_size", size);
-      millis(out, h, "avg_time", "avg_time_in_millis", total === 0 ? 0 : time / total);
-      bytes(out, h, "avg_size", total === 0 ? 0 : Math.floor(size / total));
-      return out;
-    }
-    default:
-      return { value_count: sum(parts, (p) => p.counters ? vectorValues(p.index, metric) : 0) };
-  }
+  return fill({ parts, o, h: o.human, c, out: {} });
 }
 
 /** `include_segment_file_sizes`: segment infos and stored fields (the sources), per extension. */
