@@ -11,11 +11,25 @@ import type { Returns, ShapeOf } from "./statement_options.ts";
  *
  * @example
  * ```ts
- * import { type MapperDecorator, SimpleMapper } from "@searchvisitor/searchvisitor/mapper";
+ * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+ * import {
+ *   bound,
+ *   Configuration,
+ *   type MapperDecorator,
+ *   Query,
+ *   SimpleMapper,
+ * } from "@searchvisitor/searchvisitor/mapper";
  * import assert from "node:assert/strict";
  *
  * const mark: MapperDecorator = SimpleMapper();
- * assert.equal(typeof mark, "function");
+ * @mark
+ * class NoteMapper {
+ *   @Query("POST /notes/_count", { returns: "value" })
+ *   count(): Promise<number> { return bound(); }
+ * }
+ * const fetch = () => Promise.resolve(Response.json({ count: 3 }));
+ * const session = new Configuration().newSession(new DataSource({ nodes: ["http://es.local"], fetch }));
+ * assert.equal(await session.createMapper(NoteMapper).count(), 3);
  * ```
  */
 export type MapperDecorator = (target: MapperClass, context: ClassDecoratorContext) => void;

@@ -211,7 +211,8 @@ export function Execute<const O extends StatementOptions = Record<never, never>>
  *
  * @example
  * ```ts
- * import { bound, Call, SimpleMapper } from "@searchvisitor/searchvisitor/mapper";
+ * import { DataSource, UnsupportedFeatureError } from "@searchvisitor/searchvisitor/driver";
+ * import { bound, Call, Configuration, SimpleMapper } from "@searchvisitor/searchvisitor/mapper";
  * import assert from "node:assert/strict";
  *
  * @SimpleMapper()
@@ -219,7 +220,8 @@ export function Execute<const O extends StatementOptions = Record<never, never>>
  *   @Call("{call refresh_all()}")
  *   refreshAll(): Promise<void> { return bound(); }
  * }
- * assert.equal(typeof LegacyMapper, "function"); // session.createMapper(LegacyMapper) throws
+ * const session = new Configuration().newSession(new DataSource("http://127.0.0.1:9200"));
+ * assert.throws(() => session.createMapper(LegacyMapper), UnsupportedFeatureError);
  * ```
  */
 export function Call(text: string | readonly string[]): StatementDecorator {
