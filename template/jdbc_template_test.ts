@@ -272,7 +272,8 @@ Deno.test("a connection with its own close() is waited for before the call settl
   assert.deepEqual(ds.events, ["closed", "returned", "closed", "returned"]);
 });
 
-Deno.test("the driver's connection is closed when the call settles, without a wait", async () => {
+/** A template over a DataSource that records every connection it opens. */
+function recordingTemplate(): { jdbc: JdbcTemplate; opened: Connection[] } {
   const opened: Connection[] = [];
   class Recording extends DataSource {
     override async getConnection(): Promise<Connection> {
@@ -281,7 +282,11 @@ Deno.test("the driver's connection is closed when the call settles, without a wa
       return conn;
     }
   }
-  const jdbc = new JdbcTemplate(new Recording({ nodes: ["http://es"], fetch: SEARCH }));
+  return { jdbc: new JdbcTemplate(new Recording({ nodes: ["http://es"], fetch: SEARCH })), opened };
+}
+
+Deno.test("the driver's connection is closed when the call settles, without a wait", async () => {
+  const { jdbc, opened } = recordingTemplate();
   assert.equal((await jdbc.queryForList("POST /i/_search")).length, 1);
   await assert.rejects(jdbc.queryForList("POST /i/_refresh"), IllegalStateError);
   assert.equal(opened.length, 2);
@@ -289,15 +294,7 @@ Deno.test("the driver's connection is closed when the call settles, without a wa
 });
 
 Deno.test("an async reader keeps the connection open until it settles", async () => {
-  const opened: Connection[] = [];
-  class Recording extends DataSource {
-    override async getConnection(): Promise<Connection> {
-      const conn = await super.getConnection();
-      opened.push(conn);
-      return conn;
-    }
-  }
-  const jdbc = new JdbcTemplate(new Recording({ nodes: ["http://es"], fetch: SEARCH }));
+  const { jdbc, opened } = recordingTemplate();
   const seen = await jdbc.query("POST /i/_search", [], {
     extractor: async (rs) => {
       await new Promise((resolve) => setTimeout(resolve, 1));
