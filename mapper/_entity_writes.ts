@@ -69,14 +69,20 @@ function versionCheck(
   };
 }
 
+/** One write by key: whose, which method wrote it, whether a version guards it, what to send. */
+interface KeyedWrite {
+  readonly target: EntityTarget<object>;
+  readonly id: string;
+  readonly method: string;
+  /** Whether the write carries a version condition (a 409 is then an optimistic-lock failure). */
+  readonly checked: boolean;
+  readonly text: string;
+  readonly args: unknown[];
+}
+
 async function conditional(
   exec: RunContext,
-  target: EntityTarget<object>,
-  id: string,
-  method: string,
-  checked: boolean,
-  text: string,
-  args: unknown[],
+  { target, id, method, checked, text, args }: KeyedWrite,
 ): Promise<number> {
   try {
     return await exec.jdbc.executeUpdate(text, args);
@@ -182,12 +188,19 @@ export function updateEntity(
   const text = `POST /{?}/_update/{?}${
     query([refreshQuery(w), ...version.params])
   } {"doc": ?, "detect_noop": false}`;
-  return conditional(exec, target, id, method, version.params.length > 0, text, [
-    target.index,
+  return conditional(exec, {
+    target,
     id,
-    ...version.args,
-    doc,
-  ]);
+    method,
+    checked: version.params.length > 0,
+    text,
+    args: [
+      target.index,
+      id,
+      ...version.args,
+      doc,
+    ],
+  });
 }
 
 /** Writes the whole entity (all fields, nulls included) under its key. */
@@ -201,12 +214,19 @@ export function replaceEntity(
   const id = requireKey(target, entity, method);
   const version = versionCheck(target, entity, method);
   const text = `PUT /{?}/_doc/{?}${query([refreshQuery(w), ...version.params])} ?`;
-  return conditional(exec, target, id, method, version.params.length > 0, text, [
-    target.index,
+  return conditional(exec, {
+    target,
     id,
-    ...version.args,
-    toDocument(entity),
-  ]);
+    method,
+    checked: version.params.length > 0,
+    text,
+    args: [
+      target.index,
+      id,
+      ...version.args,
+      toDocument(entity),
+    ],
+  });
 }
 
 /** Deletes one document by key (conditional on the entity's version when it has one). */
@@ -219,11 +239,18 @@ export function deleteEntity(
   const id = requireKey(target, entity, "delete");
   const version = versionCheck(target, entity, "delete");
   const text = `DELETE /{?}/_doc/{?}${query([refreshQuery(w), ...version.params])}`;
-  return conditional(exec, target, id, "delete", version.params.length > 0, text, [
-    target.index,
+  return conditional(exec, {
+    target,
     id,
-    ...version.args,
-  ]);
+    method: "delete",
+    checked: version.params.length > 0,
+    text,
+    args: [
+      target.index,
+      id,
+      ...version.args,
+    ],
+  });
 }
 
 /** Deletes documents by id, checked keys (one request; several → one `_bulk`); the real count. */

@@ -147,6 +147,16 @@ function isBlank(text: string): boolean {
   return true;
 }
 
+/** How a `<foreach>` lays out its items: its attributes, and where it stands (for errors). */
+export interface ForEachShape {
+  readonly item: string | undefined;
+  readonly index: string | undefined;
+  readonly open: string;
+  readonly close: string;
+  readonly separator: string;
+  readonly where: string;
+}
+
 /**
  * `<foreach>`: its children once per element of a collection (array, Set, Map, or an object's own
  * entries), with `item`/`index` visible to tests and renamed in placeholders to generated
@@ -156,18 +166,26 @@ export class ForEachNode implements SqlNode {
   readonly #itemPrefix: string;
   readonly #indexPrefix: string;
 
+  readonly item: string | undefined;
+  readonly index: string | undefined;
+  readonly open: string;
+  readonly close: string;
+  readonly separator: string;
+  readonly where: string;
+
   constructor(
     readonly collection: ConditionExpression,
-    readonly item: string | undefined,
-    readonly index: string | undefined,
-    readonly open: string,
-    readonly close: string,
-    readonly separator: string,
     readonly contents: SqlNode,
-    readonly where: string,
+    shape: ForEachShape,
   ) {
-    this.#itemPrefix = `__frch_${item}_`;
-    this.#indexPrefix = `__frch_${index}_`;
+    this.item = shape.item;
+    this.index = shape.index;
+    this.open = shape.open;
+    this.close = shape.close;
+    this.separator = shape.separator;
+    this.where = shape.where;
+    this.#itemPrefix = `__frch_${shape.item}_`;
+    this.#indexPrefix = `__frch_${shape.index}_`;
   }
 
   apply(ctx: RenderContext): void {

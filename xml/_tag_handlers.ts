@@ -100,17 +100,19 @@ const HANDLERS: Record<string, Handler> = {
     b.attributes(el, ["collection", "item", "index", "open", "close", "separator"], ["collection"]);
     const [item, index] = [b.variable(el, "item", p), b.variable(el, "index", p)];
     const collection = b.expression(el, "collection", p);
+    const open = b.attribute(el, "open", p) ?? "";
+    const close = b.attribute(el, "close", p) ?? "";
+    const separator = b.attribute(el, "separator", p) ?? "";
+    const contents = b.node(el, p, c);
     return one(
-      new ForEachNode(
-        collection,
+      new ForEachNode(collection, contents, {
         item,
         index,
-        b.attribute(el, "open", p) ?? "",
-        b.attribute(el, "close", p) ?? "",
-        b.attribute(el, "separator", p) ?? "",
-        b.node(el, p, c),
-        b.where(el),
-      ),
+        open,
+        close,
+        separator,
+        where: b.where(el),
+      }),
     );
   },
   bind: (b, el, p) => {
