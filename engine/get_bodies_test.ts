@@ -2,21 +2,11 @@
 // engine.fetch (the HTTP adapter is tested in serve_test.ts).
 
 import assert from "node:assert/strict";
+import { call } from "../tests/support/engine_call.ts";
 import { Engine } from "./engine.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = Record<string, any>;
-
-async function call(engine: Engine, method: string, path: string, body?: string): Promise<Json> {
-  const res = await engine.fetch(`http://engine${path}`, {
-    method,
-    headers: {
-      "content-type": path.includes("_msearch") ? "application/x-ndjson" : "application/json",
-    },
-    body,
-  });
-  return { code: res.status, ...(await res.json()) };
-}
 
 Deno.test("GET and DELETE bodies are honoured by every API that takes one", async () => {
   const engine = new Engine();

@@ -1,18 +1,11 @@
 // Elasticsearch's limits over REST: each refused with the status, type and reason Elasticsearch uses.
 
 import assert from "node:assert/strict";
+import { call } from "../tests/support/engine_call.ts";
 import { Engine } from "./engine.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = Record<string, any>;
-
-async function call(engine: Engine, method: string, path: string, body?: unknown): Promise<Json> {
-  const init: RequestInit = { method, headers: { "content-type": "application/json" } };
-  if (body !== undefined) init.body = typeof body === "string" ? body : JSON.stringify(body);
-  const res = await engine.fetch(`http://engine${path}`, init);
-  const text = await res.text();
-  return { status: res.status, ...(text ? JSON.parse(text) : {}) };
-}
 
 async function numbers(n: number): Promise<Engine> {
   const engine = new Engine();
@@ -49,7 +42,7 @@ Deno.test("search.max_buckets: histograms with tiny intervals and big terms are 
     ]
   ) {
     const r = await call(engine, "POST", "/n/_search", { size: 0, aggs: { a: agg } });
-    assert.equal(r.status, 400, JSON.stringify(agg));
+    assert.equal(r.code, 400, JSON.stringify(agg));
     assert.equal(rootType(r), "too_many_buckets_exception");
     assert.equal(r.error.root_cause[0].max_buckets, 65536);
     assert.match(r.error.root_cause[0].reason, /search\.max_buckets/);
@@ -58,18 +51,18 @@ Deno.test("search.max_buckets: histograms with tiny intervals and big terms are 
     size: 0,
     aggs: { a: { date_histogram: { field: "d", fixed_interval: "0ms" } } },
   });
-  assert.equal(zero.status, 400);
+  assert.equal(zero.code, 400);
   await call(engine, "PUT", "/_cluster/settings", { transient: { "search.max_buckets": 150 } });
   const nested = await call(engine, "POST", "/n/_search", {
     size: 0,
     aggs: { a: { terms: { field: "k", size: 100 }, aggs: { b: { terms: { field: "n" } } } } },
   });
-  assert.equal(nested.status, 400, "sub-aggregation buckets count too");
+  assert.equal(nested.code, 400, "sub-aggregation buckets count too");
   const fine = await call(engine, "POST", "/n/_search", {
     size: 0,
     aggs: { a: { histogram: { field: "n", interval: 2 } } },
   });
-  assert.equal(fine.status, 200);
+  assert.equal(fine.code, 200);
   assert.equal(fine.aggregations.a.buckets.length, 100);
   assert.equal(fine.aggregations.a.buckets[99].key, 198);
   engine.close();
@@ -80,25 +73,25 @@ Deno.test("terms count, clause count and open scrolls are bounded", async () => 
   const terms = await call(engine, "POST", "/n/_search", {
     query: { terms: { k: Array.from({ length: 65537 }, (_, i) => `x${i}`) } },
   });
-  assert.equal(terms.status, 400);
+  assert.equal(terms.code, 400);
   assert.match(JSON.stringify(terms.error), /index\.max_terms_count/);
   const clauses = await call(engine, "POST", "/n/_search", {
     query: { bool: { should: Array.from({ length: 5000 }, (_, i) => ({ term: { k: `x${i}` } })) } },
   });
-  assert.equal(clauses.status, 400);
+  assert.equal(clauses.code, 400);
   assert.equal(rootType(clauses), "illegal_argument_exception");
   assert.match(JSON.stringify(clauses.error), /too_many_nested_clauses/);
   await call(engine, "PUT", "/_cluster/settings", {
     persistent: { "search.max_open_scroll_context": 3 },
   });
   for (let i = 0; i < 3; i++) {
-    assert.equal((await call(engine, "POST", "/n/_search?scroll=1m", { size: 1 })).status, 200);
+    assert.equal((await call(engine, "POST", "/n/_search?scroll=1m", { size: 1 })).code, 200);
   }
   const refused = await call(engine, "POST", "/n/_search?scroll=1m", { size: 1 });
-  assert.equal(refused.status, 429);
+  assert.equal(refused.code, 429);
   assert.equal(rootType(refused), "too_many_scroll_contexts_exception");
   await call(engine, "DELETE", "/_search/scroll/_all");
-  assert.equal((await call(engine, "POST", "/n/_search?scroll=1m", { size: 1 })).status, 200);
+  assert.equal((await call(engine, "POST", "/n/_search?scroll=1m", { size: 1 })).code, 200);
   engine.close();
 });
 
@@ -106,25 +99,25 @@ Deno.test("mapping limits: depth, nested fields, nested objects", async () => {
   const engine = new Engine();
   const deep = '{"a":'.repeat(21) + "1" + "}".repeat(21);
   const r = await call(engine, "PUT", "/m/_doc/1", deep);
-  assert.equal(r.status, 400);
+  assert.equal(r.code, 400);
   assert.equal(rootType(r), "document_parsing_exception");
   assert.match(r.error.reason, /Limit of mapping depth \[20\] has been exceeded/);
   assert.equal(
-    (await call(engine, "PUT", "/m/_doc/2", '{"a":'.repeat(20) + "1" + "}".repeat(20))).status,
+    (await call(engine, "PUT", "/m/_doc/2", '{"a":'.repeat(20) + "1" + "}".repeat(20))).code,
     201,
   );
   const nestedFields = Object.fromEntries(
     Array.from({ length: 51 }, (_, i) => [`f${i}`, { type: "nested" }]),
   );
   const create = await call(engine, "PUT", "/nf", { mappings: { properties: nestedFields } });
-  assert.equal(create.status, 400);
+  assert.equal(create.code, 400);
   assert.match(create.error.reason, /Limit of nested fields \[50\]/);
   await call(engine, "PUT", "/no", {
     settings: { "index.mapping.nested_objects.limit": 3 },
     mappings: { properties: { items: { type: "nested" } } },
   });
   const many = await call(engine, "PUT", "/no/_doc/1", { items: [{}, {}, {}, {}] });
-  assert.equal(many.status, 400);
+  assert.equal(many.code, 400);
   assert.match(JSON.stringify(many.error), /index\.mapping\.nested_objects\.limit/);
   const depthPut = await call(
     engine,
@@ -134,7 +127,7 @@ Deno.test("mapping limits: depth, nested fields, nested objects", async () => {
       deep.replace(/"a":/g, '"properties":{"a":').replace(/1(}+)$/, (_m, c) => "{}" + c + c),
     ),
   );
-  assert.ok(depthPut.status === 400, JSON.stringify(depthPut));
+  assert.ok(depthPut.code === 400, JSON.stringify(depthPut));
   engine.close();
 });
 
@@ -144,12 +137,12 @@ Deno.test("clause count: full-text words and fuzzy expansions count like Lucene'
   const fuzzy = await call(engine, "POST", "/n/_search", {
     query: { match: { t: { query: "lorem ".repeat(2000), fuzziness: "AUTO" } } },
   });
-  assert.equal(fuzzy.status, 400);
+  assert.equal(fuzzy.code, 400);
   assert.match(JSON.stringify(fuzzy.error), /too_many_nested_clauses/);
   const plain = await call(engine, "POST", "/n/_search", {
     query: { match: { t: "lorem ".repeat(2000) } },
   });
-  assert.equal(plain.status, 200);
+  assert.equal(plain.code, 200);
   assert.equal(plain.hits.total.value, 1);
   engine.close();
 });
@@ -158,7 +151,7 @@ Deno.test("sort: a key repeated many times is read once and still reported per k
   const engine = await numbers(50);
   const sort = [...Array.from({ length: 3000 }, () => ({ n: "desc" })), { k: "asc" }];
   const r = await call(engine, "POST", "/n/_search", { size: 2, sort });
-  assert.equal(r.status, 200);
+  assert.equal(r.code, 200);
   assert.deepEqual(r.hits.hits.map((h: Json) => h._id), ["49", "48"]);
   assert.equal(r.hits.hits[0].sort.length, 3001);
   assert.equal(r.hits.hits[0].sort[2999], 49);
