@@ -101,7 +101,9 @@ export function Query<const O extends StatementOptions = Record<never, never>>(
  *
  * @example
  * ```ts
- * import { bound, Insert, SimpleMapper } from "@searchvisitor/searchvisitor/mapper";
+ * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+ * import { Engine } from "@searchvisitor/searchvisitor/engine";
+ * import { bound, Configuration, Insert, SimpleMapper } from "@searchvisitor/searchvisitor/mapper";
  * import assert from "node:assert/strict";
  *
  * @SimpleMapper()
@@ -109,7 +111,12 @@ export function Query<const O extends StatementOptions = Record<never, never>>(
  *   @Insert("POST /logs/_doc #{entry}", { useGeneratedKeys: true, keyProperty: "entry.id" })
  *   add(_args: { entry: { id?: string; text: string } }): Promise<number> { return bound(); }
  * }
- * assert.equal(typeof LogMapper.prototype.add, "function");
+ * const engine = new Engine();
+ * const session = new Configuration().newSession(new DataSource({ nodes: ["http://engine"], fetch: engine.fetch }));
+ * const args: { entry: { id?: string; text: string } } = { entry: { text: "started" } };
+ * assert.equal(await session.createMapper(LogMapper).add(args), 1);
+ * assert.equal(typeof args.entry.id, "string"); // the generated _id, written back
+ * engine.close();
  * ```
  */
 export function Insert<const O extends InsertOptions = Record<never, never>>(
@@ -128,7 +135,9 @@ export function Insert<const O extends InsertOptions = Record<never, never>>(
  *
  * @example
  * ```ts
- * import { bound, SimpleMapper, Update } from "@searchvisitor/searchvisitor/mapper";
+ * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+ * import { Engine } from "@searchvisitor/searchvisitor/engine";
+ * import { bound, Configuration, SimpleMapper, Update } from "@searchvisitor/searchvisitor/mapper";
  * import assert from "node:assert/strict";
  *
  * @SimpleMapper()
@@ -136,7 +145,13 @@ export function Insert<const O extends InsertOptions = Record<never, never>>(
  *   @Update('POST /users/_update/#{id} {"doc": {"name": #{name}}}', { params: ["id", "name"] })
  *   rename(_id: string, _name: string): Promise<number> { return bound(); }
  * }
- * assert.equal(typeof UserMapper.prototype.rename, "function");
+ * const engine = new Engine();
+ * await engine.fetch("http://engine/users/_doc/1", { method: "PUT", headers: { "content-type": "application/json" }, body: '{"name": "ann"}' });
+ * const session = new Configuration().newSession(new DataSource({ nodes: ["http://engine"], fetch: engine.fetch }));
+ * assert.equal(await session.createMapper(UserMapper).rename("1", "anna"), 1);
+ * const doc = await (await engine.fetch("http://engine/users/_doc/1")).json();
+ * assert.equal(doc._source.name, "anna");
+ * engine.close();
  * ```
  */
 export function Update<const O extends StatementOptions = Record<never, never>>(
@@ -155,7 +170,9 @@ export function Update<const O extends StatementOptions = Record<never, never>>(
  *
  * @example
  * ```ts
- * import { bound, Delete, SimpleMapper } from "@searchvisitor/searchvisitor/mapper";
+ * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+ * import { Engine } from "@searchvisitor/searchvisitor/engine";
+ * import { bound, Configuration, Delete, SimpleMapper } from "@searchvisitor/searchvisitor/mapper";
  * import assert from "node:assert/strict";
  *
  * @SimpleMapper()
@@ -163,7 +180,13 @@ export function Update<const O extends StatementOptions = Record<never, never>>(
  *   @Delete('POST /users/_delete_by_query?refresh=true {"query": {"term": {"name": #{name}}}}', { returns: "boolean" })
  *   removeNamed(_args: { name: string }): Promise<boolean> { return bound(); }
  * }
- * assert.equal(typeof UserMapper.prototype.removeNamed, "function");
+ * const engine = new Engine();
+ * await engine.fetch("http://engine/users/_doc/1?refresh=true", { method: "PUT", headers: { "content-type": "application/json" }, body: '{"name": "ann"}' });
+ * const session = new Configuration().newSession(new DataSource({ nodes: ["http://engine"], fetch: engine.fetch }));
+ * const users = session.createMapper(UserMapper);
+ * assert.equal(await users.removeNamed({ name: "ann" }), true);
+ * assert.equal(await users.removeNamed({ name: "ann" }), false); // nothing left to delete
+ * engine.close();
  * ```
  */
 export function Delete<const O extends StatementOptions = Record<never, never>>(
@@ -183,7 +206,9 @@ export function Delete<const O extends StatementOptions = Record<never, never>>(
  *
  * @example
  * ```ts
- * import { bound, Execute, SimpleMapper } from "@searchvisitor/searchvisitor/mapper";
+ * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+ * import { Engine } from "@searchvisitor/searchvisitor/engine";
+ * import { bound, Configuration, Execute, SimpleMapper } from "@searchvisitor/searchvisitor/mapper";
  * import assert from "node:assert/strict";
  *
  * @SimpleMapper()
@@ -191,7 +216,12 @@ export function Delete<const O extends StatementOptions = Record<never, never>>(
  *   @Execute("PUT /${index}", { returns: "void" })
  *   createIndex(_args: { index: string }): Promise<void> { return bound(); }
  * }
- * assert.equal(typeof AdminMapper.prototype.createIndex, "function");
+ * const engine = new Engine();
+ * const session = new Configuration().newSession(new DataSource({ nodes: ["http://engine"], fetch: engine.fetch }));
+ * assert.equal((await engine.fetch("http://engine/audit", { method: "HEAD" })).status, 404);
+ * await session.createMapper(AdminMapper).createIndex({ index: "audit" });
+ * assert.equal((await engine.fetch("http://engine/audit", { method: "HEAD" })).status, 200);
+ * engine.close();
  * ```
  */
 export function Execute<const O extends StatementOptions = Record<never, never>>(
