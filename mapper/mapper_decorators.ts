@@ -128,7 +128,7 @@ export interface RefMapperOptions extends MapperOptions {
  *
  * @example
  * ```ts
- * import { bound, Query, SimpleMapper } from "@searchvisitor/searchvisitor/mapper";
+ * import { bound, Configuration, Query, SimpleMapper } from "@searchvisitor/searchvisitor/mapper";
  * import assert from "node:assert/strict";
  *
  * @SimpleMapper({ namespace: "cities" })
@@ -136,7 +136,7 @@ export interface RefMapperOptions extends MapperOptions {
  *   @Query('POST /cities/_search {"query": {"term": {"country": #{country}}}}')
  *   byCountry(_args: { country: string }): Promise<Record<string, unknown>[]> { return bound(); }
  * }
- * assert.equal(typeof CityMapper.prototype.byCountry, "function");
+ * assert.deepEqual(new Configuration().addMapper(CityMapper).statementIds(), ["cities.byCountry"]);
  * ```
  */
 export function SimpleMapper(options: MapperOptions = {}): MapperDecorator {
@@ -161,14 +161,22 @@ export function SimpleMapper(options: MapperOptions = {}): MapperDecorator {
  *
  * @example
  * ```ts
- * import { RefMapper } from "@searchvisitor/searchvisitor/mapper";
+ * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+ * import { Configuration, RefMapper } from "@searchvisitor/searchvisitor/mapper";
+ * import { parseMapperFile } from "@searchvisitor/searchvisitor/xml";
  * import assert from "node:assert/strict";
  *
  * @RefMapper("users", { returns: { byId: "one" } })
  * class UserXmlMapper {
  *   declare byId: (args: { id: string }) => Promise<Record<string, unknown> | null>;
  * }
- * assert.equal(typeof UserXmlMapper, "function");
+ * const config = new Configuration().addMapper(parseMapperFile(`
+ *   <mapper namespace="users">
+ *     <select id="byId">GET /users/_doc/#{id}</select>
+ *   </mapper>`));
+ * const fetch = () => Promise.resolve(Response.json({ _id: "7", found: true, _source: { name: "ann" } }));
+ * const users = config.newSession(new DataSource({ nodes: ["http://es.local"], fetch })).createMapper(UserXmlMapper);
+ * assert.equal((await users.byId({ id: "7" }))?._ID, "7");
  * ```
  */
 export function RefMapper<const O extends RefMapperOptions = Record<never, never>>(
