@@ -36,11 +36,17 @@ async function withConnection<R>(exec: RunContext, work: (conn: Connection) => P
 }
 
 /** The conditional-write query parameters of an entity's version, and its arguments. */
+/** A write's version condition: its URL parameters and their bound values (none when unversioned). */
+interface VersionCheck {
+  readonly params: string[];
+  readonly args: unknown[];
+}
+
 function versionCheck(
   target: EntityTarget<object>,
   entity: object,
   method: string,
-): { params: string[]; args: unknown[] } {
+): VersionCheck {
   const field = target.version;
   if (!field) return { params: [], args: [] };
   const value = (entity as Record<string, unknown>)[field.field];
@@ -69,21 +75,25 @@ function versionCheck(
   };
 }
 
-/** One write by key: whose, which method wrote it, whether a version guards it, what to send. */
+/** One write by key: whose, which method wrote it, its version check, what to send. */
 interface KeyedWrite {
   readonly target: EntityTarget<object>;
   readonly id: string;
   readonly method: string;
-  /** Whether the write carries a version condition (a 409 is then an optimistic-lock failure). */
-  readonly checked: boolean;
+  /** The entity's version condition; with parameters, a 409 is an optimistic-lock failure. */
+  readonly version: VersionCheck;
+  /** The command: `{?}` index, `{?}` id, then the version's parameters and `?` for `body`. */
   readonly text: string;
-  readonly args: unknown[];
+  readonly body?: unknown;
 }
 
 async function conditional(
   exec: RunContext,
-  { target, id, method, checked, text, args }: KeyedWrite,
+  { target, id, method, version, text, body }: KeyedWrite,
 ): Promise<number> {
+  const checked = version.params.length > 0;
+  const args = [target.index, id, ...version.args];
+  if (body !== undefined) args.push(body);
   try {
     return await exec.jdbc.executeUpdate(text, args);
   } catch (error) {
@@ -192,14 +202,9 @@ export function updateEntity(
     target,
     id,
     method,
-    checked: version.params.length > 0,
+    version,
     text,
-    args: [
-      target.index,
-      id,
-      ...version.args,
-      doc,
-    ],
+    body: doc,
   });
 }
 
@@ -218,14 +223,9 @@ export function replaceEntity(
     target,
     id,
     method,
-    checked: version.params.length > 0,
+    version,
     text,
-    args: [
-      target.index,
-      id,
-      ...version.args,
-      toDocument(entity),
-    ],
+    body: toDocument(entity),
   });
 }
 
@@ -243,13 +243,8 @@ export function deleteEntity(
     target,
     id,
     method: "delete",
-    checked: version.params.length > 0,
+    version,
     text,
-    args: [
-      target.index,
-      id,
-      ...version.args,
-    ],
   });
 }
 

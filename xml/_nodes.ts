@@ -166,31 +166,18 @@ export class ForEachNode implements SqlNode {
   readonly #itemPrefix: string;
   readonly #indexPrefix: string;
 
-  readonly item: string | undefined;
-  readonly index: string | undefined;
-  readonly open: string;
-  readonly close: string;
-  readonly separator: string;
-  readonly where: string;
-
   constructor(
     readonly collection: ConditionExpression,
     readonly contents: SqlNode,
-    shape: ForEachShape,
+    readonly shape: ForEachShape,
   ) {
-    this.item = shape.item;
-    this.index = shape.index;
-    this.open = shape.open;
-    this.close = shape.close;
-    this.separator = shape.separator;
-    this.where = shape.where;
     this.#itemPrefix = `__frch_${shape.item}_`;
     this.#indexPrefix = `__frch_${shape.index}_`;
   }
 
   apply(ctx: RenderContext): void {
     const out = ctx.out;
-    out.push(this.open);
+    out.push(this.shape.open);
     let written = false;
     this.#each(ctx, () => {
       const slot = out.length;
@@ -200,10 +187,10 @@ export class ForEachNode implements SqlNode {
       for (let i = slot + 1; i < out.length && !rendered; i++) {
         rendered = !isBlank(out[i] as string);
       }
-      if (rendered && written) out[slot] = this.separator;
+      if (rendered && written) out[slot] = this.shape.separator;
       written ||= rendered;
     });
-    out.push(this.close);
+    out.push(this.shape.close);
   }
 
   decide(ctx: RenderContext): void {
@@ -219,12 +206,12 @@ export class ForEachNode implements SqlNode {
     const entries = this.#entries(this.collection.value(ctx.lookup));
     const scope = ctx.scope;
     const depth = scope.length;
-    const item: Binding | undefined = this.item === undefined
+    const item: Binding | undefined = this.shape.item === undefined
       ? undefined
-      : { name: this.item, value: undefined, renamed: undefined };
-    const index: Binding | undefined = this.index === undefined
+      : { name: this.shape.item, value: undefined, renamed: undefined };
+    const index: Binding | undefined = this.shape.index === undefined
       ? undefined
-      : { name: this.index, value: undefined, renamed: undefined };
+      : { name: this.shape.index, value: undefined, renamed: undefined };
     if (item) scope.push(item);
     if (index) scope.push(index);
     const inner = scope.length;
@@ -275,7 +262,7 @@ export class ForEachNode implements SqlNode {
       return Object.entries(value).values();
     }
     throw new BindError(
-      `<foreach collection="${this.collection.source}"> (${this.where}): the collection is ${
+      `<foreach collection="${this.collection.source}"> (${this.shape.where}): the collection is ${
         ConditionExpression.kindOf(value)
       }; ` +
         (value === null || value === undefined
