@@ -65,7 +65,46 @@ export {
   getEntityMeta,
   isEntityClass,
   Table,
+  type TableOptions,
 } from "./entity.ts";
+export {
+  type AnalysisComponent,
+  type AnalysisSettings,
+  type BooleanMapping,
+  type CommonMapping,
+  type DateMapping,
+  type DenseVectorMapping,
+  type Dynamic,
+  type EntityRef,
+  type FieldMapping,
+  type GeoPointMapping,
+  type IndexedMapping,
+  type IndexSettings,
+  type IpMapping,
+  type KeywordMapping,
+  type KnnVectorMapping,
+  type LeafMapping,
+  MappingDeclarationError,
+  type MappingValue,
+  type MultiFields,
+  type NestedMapping,
+  type NumberMapping,
+  type NumberType,
+  type ObjectMapping,
+  type OtherMapping,
+  type OtherType,
+  type RawFieldMapping,
+  type ScaledFloatMapping,
+  type SimpleFieldType,
+  type TableMapping,
+  type TextMapping,
+} from "./mapping_types.ts";
+export {
+  type FieldMappingJson,
+  type IndexDefinition,
+  mappingOf,
+  type TypeMappingJson,
+} from "./index_mapping.ts";
 export { documentMapper, mapResultSet, RowMappingError, toDocument } from "./row_mapping.ts";
 export { parseSeqNoVersion } from "./_hit_meta.ts";
 export { initialValues, setEntries } from "./unset_fields.ts";
