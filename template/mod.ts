@@ -105,6 +105,12 @@ export {
   mappingOf,
   type TypeMappingJson,
 } from "./index_mapping.ts";
+export {
+  canonicalMapping,
+  type DriftOptions,
+  type MappingDrift,
+  mappingDrift,
+} from "./mapping_drift.ts";
 export { documentMapper, mapResultSet, RowMappingError, toDocument } from "./row_mapping.ts";
 export { parseSeqNoVersion } from "./_hit_meta.ts";
 export { initialValues, setEntries } from "./unset_fields.ts";
