@@ -8,7 +8,7 @@ import {
   type EntityClass,
   getEntityMeta,
   type IndexDefinition,
-  JdbcTemplate,
+  type JdbcTemplate,
   type MappingDrift,
   mappingDrift,
   mappingOf,
