@@ -111,6 +111,7 @@ export {
   type MappingDrift,
   mappingDrift,
 } from "./mapping_drift.ts";
+export { entitySourceFromMapping, type EntitySourceOptions } from "./entity_source.ts";
 export { documentMapper, mapResultSet, RowMappingError, toDocument } from "./row_mapping.ts";
 export { parseSeqNoVersion } from "./_hit_meta.ts";
 export { initialValues, setEntries } from "./unset_fields.ts";
