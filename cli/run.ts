@@ -12,6 +12,7 @@ import { CommandBuffer } from "./command_buffer.ts";
 import { describeError, EXIT, exitCodeOf } from "./output.ts";
 import { type ConsoleIO, ConsoleSession } from "./console_session.ts";
 import { runCheck, runMapping } from "./check_cli.ts";
+import { type GenHost, runGen } from "./gen_cli.ts";
 
 /** What {@linkcode LineReader.read} returns when the person pressed Ctrl-C. */
 export const INTERRUPT = "\u0003";
@@ -38,7 +39,7 @@ export interface LineReader {
 }
 
 /** Everything the console needs from its runtime. */
-export interface CliHost extends ConsoleIO {
+export interface CliHost extends ConsoleIO, Pick<GenHost, "writeText"> {
   /** The arguments after the program name. */
   args: readonly string[];
   /** Reads an environment variable. */
@@ -94,6 +95,7 @@ function auth(options: ReturnType<typeof parseArgs>, host: CliHost): Auth | unde
 export async function runCli(host: CliHost): Promise<number> {
   if (host.args[0] === "check") return await runCheck(host.args.slice(1), host);
   if (host.args[0] === "mapping") return await runMapping(host.args.slice(1), host);
+  if (host.args[0] === "gen") return await runGen(host.args.slice(1), host);
   let options;
   let engine: Engine | undefined;
   try {
