@@ -4,7 +4,12 @@
 // not type are kept in `raw` and listed at the top of the file.
 
 import { canonicalMapping } from "./mapping_drift.ts";
-import { checkFieldMapping, isSimpleFieldType, typedOptions } from "./mapping_types.ts";
+import {
+  checkFieldMapping,
+  isSimpleFieldType,
+  NUMBER_TYPES as NUMBER_TYPE_NAMES,
+  typedOptions,
+} from "./mapping_types.ts";
 
 /**
  * Options of {@linkcode entitySourceFromMapping}.
@@ -102,16 +107,9 @@ const STRING_TYPES = new Set([
   "version",
   "binary",
 ]);
-const NUMBER_TYPES = new Set([
-  "long",
-  "integer",
-  "short",
-  "byte",
-  "double",
-  "float",
-  "half_float",
+const NUMBER_TYPES: ReadonlySet<string> = new Set([
+  ...NUMBER_TYPE_NAMES,
   "scaled_float",
-  "unsigned_long",
   "token_count",
   "rank_feature",
 ]);

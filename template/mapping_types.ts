@@ -789,7 +789,8 @@ export class MappingDeclarationError extends TypeError {
 const COMMON = ["copy_to", "meta", "raw"];
 const INDEXED = ["index", "doc_values", "store"];
 const NUMBER_KEYS = [...COMMON, ...INDEXED, "coerce", "ignore_malformed", "null_value", "fields"];
-const NUMBER_TYPES: readonly NumberType[] = [
+/** The number types that take the numbers' options (`scaled_float` adds `scaling_factor`). */
+export const NUMBER_TYPES: readonly NumberType[] = [
   "long",
   "integer",
   "short",
