@@ -231,6 +231,8 @@ function tableSettings(settings: unknown): Json | undefined {
   }
   if (typeof s.refresh_interval === "string") out.refresh_interval = s.refresh_interval;
   if (isObject(s.analysis)) out.analysis = s.analysis;
+  // OpenSearch's knn_vector fields need the index flag to be searchable.
+  if (s.knn === "true" || s.knn === true) out.raw = { "index.knn": true };
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
@@ -302,7 +304,7 @@ export function entitySourceFromMapping(mapping: unknown, options: EntitySourceO
       : ["// Every type and option is typed."]),
     ...(settings === undefined
       ? []
-      : ["// Settings: shards, replicas, refresh interval, max_result_window and analysis only."]),
+      : ["// Settings: shards, replicas, refresh interval, max_result_window, analysis, index.knn only."]),
   ];
   const from_ = options.importFrom ?? "@searchvisitor/searchvisitor/template";
   return `${head.join("\n")}\nimport { Column, Table } from ${JSON.stringify(from_)};\n\n${

@@ -13,6 +13,7 @@ import {
   Table,
 } from "../template/mod.ts";
 import { runGen } from "../cli/mod.ts";
+import type { EngineOptions } from "../engine/mod.ts";
 import { type BackendScope, backendTest, type Capability, suiteIndex } from "./support/backend.ts";
 
 const TEMPLATE = new URL("../template/mod.ts", import.meta.url).href;
@@ -143,6 +144,8 @@ interface Case {
   requires?: Capability[];
   mappings: Record<string, unknown>;
   settings?: Record<string, unknown>;
+  /** The embedded engine's options for this case. */
+  embedded?: EngineOptions;
 }
 
 /** The mapping types and options `gen` types, grouped so that a missing module skips one group. */
@@ -241,6 +244,15 @@ export const CASES: Case[] = [
     },
   },
   {
+    name: "knn_vector (OpenSearch's k-NN plugin)",
+    requires: ["knn-query"],
+    embedded: { flavour: "opensearch" },
+    settings: { "index.knn": true },
+    mappings: {
+      properties: { v: { type: "knn_vector", dimension: 3, space_type: "l2" } },
+    },
+  },
+  {
     name: "index settings: shards, replicas, refresh interval, analysis",
     settings: {
       number_of_shards: 2,
@@ -287,7 +299,7 @@ async function generated(t: BackendScope, index: string): Promise<{
 for (const c of CASES) {
   backendTest(
     `gen round-trips: ${c.name}`,
-    { requires: c.requires ?? [] },
+    { requires: c.requires ?? [], ...(c.embedded ? { embedded: c.embedded } : {}) },
     async (t) => {
       const index = t.index("gen");
       const created = await t.call("PUT", `/${index}`, {
@@ -305,7 +317,10 @@ for (const c of CASES) {
       );
       const ops = new Configuration().newSession(t.dataSource()).indexOps(entity);
       assert.deepEqual(await ops.drift({ strict: true }), []);
-      if (c.settings) {
+      if (c.settings?.["index.knn"]) {
+        assert.deepEqual(mappingOf(entity).settings?.["index.knn"], true);
+      }
+      if (c.settings?.analysis) {
         // The generated entity creates an index like the first one.
         const copy = new Configuration().newSession(t.dataSource()).indexOps(
           entity,
