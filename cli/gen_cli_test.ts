@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { type GenHost, runGen } from "./gen_cli.ts";
+import { runCli } from "./run.ts";
 import { getEntityMeta, mappingOf } from "../template/mod.ts";
 
 const TEMPLATE = new URL("../template/mod.ts", import.meta.url).href;
@@ -102,4 +103,21 @@ Deno.test("gen: a bad command line, a missing index, an unreadable file", async 
   const help = host({});
   assert.equal(await runGen(["--help"], help.h), 0);
   assert.match(help.out(), /usage: searchvisitor gen/);
+});
+
+Deno.test("the console's runCli hands `gen` to runGen", async () => {
+  let out = "";
+  const code = await runCli({
+    args: ["gen", "--help"],
+    env: () => undefined,
+    readText: () => Promise.reject(new Error("no files")),
+    stdinIsTerminal: false,
+    openPrompt: () => {
+      throw new Error("not interactive");
+    },
+    out: (t) => (out += t),
+    err: (t) => (out += t),
+  });
+  assert.equal(code, 0);
+  assert.match(out, /^usage: searchvisitor gen /);
 });
