@@ -12,6 +12,7 @@ import {
   type MappingDrift,
   mappingDrift,
   mappingOf,
+  type MappingValue,
   type TypeMappingJson,
 } from "../template/mod.ts";
 import { MapperError } from "./errors.ts";
@@ -281,6 +282,64 @@ export class IndexOps {
    */
   async drift(options: DriftOptions = {}): Promise<MappingDrift[]> {
     return mappingDrift(this.definition().mappings, await this.liveMapping(), options);
+  }
+
+  /**
+   * The declared settings (`@Table({ settings })`) the index has otherwise, as drift entries of
+   * kind `option` on path `"settings"` (`option` is the setting's name, `raw` keys as written).
+   * Servers write settings as text, so values are compared as text (`1` and `"1"` agree); an
+   * analysis component compares whole.
+   *
+   * @returns The differing settings; empty when the index has every declared value.
+   *
+   * @example
+   * ```ts
+   * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+   * import { Configuration } from "@searchvisitor/searchvisitor/mapper";
+   * import { Table } from "@searchvisitor/searchvisitor/template";
+   * import { Engine } from "@searchvisitor/searchvisitor/engine";
+   * import assert from "node:assert/strict";
+   *
+   * @Table({ index: "logs", settings: { number_of_replicas: 0, refresh_interval: "5s" } })
+   * class Log {}
+   * const session = new Configuration().newSession(new DataSource({ nodes: ["http://e"], fetch: new Engine().fetch }));
+   * await session.jdbc().execute('PUT /logs {"settings": {"number_of_replicas": 0}}');
+   * assert.deepEqual(await session.indexOps(Log).settingsDrift(), [
+   *   { kind: "option", path: "settings", option: "refresh_interval", expected: "5s" },
+   * ]);
+   * ```
+   */
+  async settingsDrift(): Promise<MappingDrift[]> {
+    const declared = this.definition().settings ?? {};
+    const reply = await this.#jdbc.query(
+      { text: "GET /{?}/_settings", args: [this.index] },
+      undefined,
+      { extractor: (rs) => rs.raw },
+    ) as Record<string, { settings?: { index?: Record<string, unknown> } }>;
+    const live = Object.values(reply)[0]?.settings?.index ?? {};
+    const text = (v: unknown): unknown =>
+      v === null || typeof v !== "object"
+        ? String(v)
+        : Array.isArray(v)
+        ? v.map(text)
+        : Object.fromEntries(
+          Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, x]) => [k, text(x)]),
+        );
+    const out: MappingDrift[] = [];
+    for (const [name, value] of Object.entries(declared)) {
+      const key = name.startsWith("index.") ? name.slice(6) : name;
+      const actual = live[key];
+      if (JSON.stringify(text(value)) !== JSON.stringify(text(actual))) {
+        out.push({
+          kind: "option",
+          path: "settings",
+          option: name,
+          expected: value,
+          ...(actual !== undefined ? { actual: actual as MappingValue } : {}),
+        });
+      }
+    }
+    return out;
   }
 
   /**

@@ -72,6 +72,11 @@ backendTest("indexOps: create from the entity, exists, no drift, delete", async 
   const settings = (await t.call("GET", `/${ops.index}/_settings`)).body[ops.index].settings.index;
   assert.equal(settings.number_of_shards, "1");
   assert.equal(settings.number_of_replicas, "0");
+  assert.deepEqual(await ops.settingsDrift(), []);
+  await t.call("PUT", `/${ops.index}/_settings`, { index: { number_of_replicas: 1 } });
+  assert.deepEqual(await ops.settingsDrift(), [
+    { kind: "option", path: "settings", option: "number_of_replicas", expected: 0, actual: "1" },
+  ]);
   // A write the strict mapping refuses: dynamic reached the server.
   const bad = await t.call("PUT", `/${ops.index}/_doc/1`, { customer: "a", colour: "red" });
   assert.equal(bad.status, 400);
@@ -328,6 +333,7 @@ for (const c of CASES) {
         );
         await copy.create();
         assert.deepEqual(await copy.drift({ strict: true }), []);
+        assert.deepEqual(await copy.settingsDrift(), []);
         const s = (await t.call("GET", `/${copy.index}/_settings`)).body[copy.index].settings.index;
         assert.deepEqual(
           [s.number_of_shards, s.number_of_replicas, s.refresh_interval, s.analysis],
