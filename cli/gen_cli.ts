@@ -13,7 +13,28 @@ import { ConsoleSession } from "./console_session.ts";
 import { describeError, EXIT, exitCodeOf } from "./output.ts";
 import { UsageError } from "./args.ts";
 
-/** What `gen` needs from its runtime (a `CliHost` has it, `writeText` from the adapter). */
+/**
+ * What `gen` needs from its runtime (a `CliHost` has it, `writeText` from the adapter).
+ *
+ * @example
+ * ```ts
+ * import { type GenHost, runGen } from "@searchvisitor/searchvisitor/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const files: Record<string, string> = {
+ *   "snap.json": '{"tags": {"mappings": {"properties": {"name": {"type": "keyword"}}}}}',
+ * };
+ * const host: GenHost = {
+ *   env: () => undefined,
+ *   readText: (path) => Promise.resolve(files[path]!),
+ *   writeText: (path, text) => Promise.resolve(void (files[path] = text)),
+ *   out: () => {},
+ *   err: () => {},
+ * };
+ * assert.equal(await runGen(["--mapping", "snap.json", "--index", "tags", "--out", "tag.ts"], host), 0);
+ * assert.match(files["tag.ts"]!, /export class Tags \{/);
+ * ```
+ */
 export interface GenHost {
   /** Reads a whole text file (`-` = stdin). */
   readText(path: string): Promise<string>;
@@ -29,7 +50,17 @@ export interface GenHost {
   fetch?: FetchFunction;
 }
 
-/** The text of `searchvisitor gen --help`. */
+/**
+ * The text of `searchvisitor gen --help`.
+ *
+ * @example
+ * ```ts
+ * import { GEN_USAGE } from "@searchvisitor/searchvisitor/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.match(GEN_USAGE, /^usage: searchvisitor gen \(--url URL \| --engine/);
+ * ```
+ */
 export const GEN_USAGE: string =
   `usage: searchvisitor gen (--url URL | --engine [--opensearch] [files…] | --mapping FILE) --index NAME
                         [--out FILE] [--class NAME] [--import SPECIFIER]
