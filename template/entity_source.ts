@@ -116,6 +116,8 @@ const NUMBER_TYPES: ReadonlySet<string> = new Set([
 
 function tsType(type: string): string {
   if (STRING_TYPES.has(type)) return "string | null";
+  // Whole numbers beyond 2^53 are read exactly, as bigint.
+  if (type === "long" || type === "unsigned_long") return "number | bigint | null";
   if (NUMBER_TYPES.has(type)) return "number | null";
   if (type === "boolean") return "boolean | null";
   if (type === "geo_point") return "{ lat: number; lon: number } | string | number[] | null";
@@ -302,9 +304,9 @@ export function entitySourceFromMapping(mapping: unknown, options: EntitySourceO
         ...ctx.notes.map((n) => `//   ${n}`),
       ]
       : ["// Every type and option is typed."]),
-    ...(settings === undefined
-      ? []
-      : ["// Settings: shards, replicas, refresh interval, max_result_window, analysis, index.knn only."]),
+    ...(settings === undefined ? [] : [
+      "// Settings: shards, replicas, refresh interval, max_result_window, analysis, index.knn only.",
+    ]),
   ];
   const from_ = options.importFrom ?? "@searchvisitor/searchvisitor/template";
   return `${head.join("\n")}\nimport { Column, Table } from ${JSON.stringify(from_)};\n\n${

@@ -99,11 +99,35 @@ Deno.test("gen: mappingOf(generated) equals the mapping, every type and option",
   assert.match(source, /\/\/ {3}top level: _source kept in rawMappings/);
 });
 
+Deno.test("gen: the generated module type-checks under the project's strict settings", async () => {
+  const source = entitySourceFromMapping({ things: { mappings: WIDE_MAPPING } }, {
+    index: "things",
+    importFrom: MOD,
+  });
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/things.ts`, source);
+    await Deno.writeTextFile(
+      `${dir}/deno.json`,
+      JSON.stringify({ compilerOptions: { strict: true, noUncheckedIndexedAccess: true } }),
+    );
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["check", "--quiet", `${dir}/things.ts`],
+      cwd: dir,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("gen: names that collide get a suffix; an empty mapping gives a class with a key", async () => {
   const { source, root } = await generate({
     properties: { "a-b": { type: "long" }, aB: { type: "long" }, a_b: { type: "long" } },
   });
-  assert.match(source, /@Column\(\{ name: "aB", mapping: "long" \}\)\n {2}aB2: number/);
+  assert.match(source, /@Column\(\{ name: "aB", mapping: "long" \}\)\n {2}aB2: number \| bigint/);
   assert.deepEqual(Object.keys(mappingOf(root).mappings.properties), ["a-b", "aB", "a_b"]);
   const empty = await generate({ properties: {} }, "my-index");
   assert.match(empty.source, /export class MyIndex \{/);

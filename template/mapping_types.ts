@@ -100,7 +100,9 @@ export interface IndexedMapping {
  * });
  * ```
  */
-export type MultiFields = Readonly<Record<string, LeafMapping>>;
+export type MultiFields = Readonly<
+  Record<string, LeafMapping | Exclude<SimpleFieldType, "object">>
+>;
 
 /**
  * A `keyword` field: exact values.
