@@ -242,6 +242,20 @@ export const CASES: Case[] = [
     },
   },
   {
+    name: "types whose options go through raw: binary, completion, ranges, alias",
+    mappings: {
+      properties: {
+        k: { type: "keyword" },
+        bin: { type: "binary" },
+        suggest: { type: "completion" },
+        ints: { type: "integer_range" },
+        days: { type: "date_range", format: "yyyy-MM-dd" },
+        ips: { type: "ip_range" },
+        key: { type: "alias", path: "k" },
+      },
+    },
+  },
+  {
     name: "dense_vector",
     requires: ["knn-section"],
     mappings: {
