@@ -24,7 +24,7 @@ export {
   formatDiagnostic,
   type Severity,
 } from "./check_command.ts";
-export { type MappedField, MappingModel } from "./mapping_model.ts";
+export { IndexMappings, type MappedField, MappingModel } from "./mapping_model.ts";
 export {
   checkSource,
   checkStatementText,
