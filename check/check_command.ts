@@ -28,7 +28,8 @@ export type Severity = "error" | "warning";
  *
  * Codes: `syntax`, `unknown-endpoint`, `wrong-method`, `unknown-param`, `param-kind`,
  * `unknown-key`, `unknown-value`, `wrong-kind`, `misplaced`, `required`, `exclusive`, `placeholder-name`,
- * `placeholder-count`, `placeholder-literal`, `unknown-field`, `field-type`, `date-format`.
+ * `placeholder-count`, `placeholder-literal`, `unknown-field`, `field-type`, `date-format`,
+ * `field-value`.
  *
  * @example
  * ```ts
@@ -180,6 +181,32 @@ export function checkCommand(text: string, options: CheckOptions = {}): Diagnost
   for (const command of readCommands(text)) checkOne(run, command);
   run.out.sort((a, b) => a.line - b.line || a.column - b.column);
   return run.out;
+}
+
+/**
+ * The index (a name, alias, pattern or comma list) the first command of a text addresses, when
+ * its path starts with one — what a check against a live mapping reads the mapping of.
+ *
+ * @param text Console command text.
+ * @returns The index part of the path, or undefined (`GET /_cluster/health`, a placeholder).
+ *
+ * @example
+ * ```ts
+ * import { targetIndex } from "@searchvisitor/searchvisitor/check";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(targetIndex('POST /users,staff/_search {"size": 1}'), "users,staff");
+ * assert.equal(targetIndex("GET /_cat/indices"), undefined);
+ * assert.equal(targetIndex("GET /{?}/_doc/1"), undefined);
+ * ```
+ */
+export function targetIndex(text: string): string | undefined {
+  const command = readCommands(text)[0];
+  if (!command) return undefined;
+  const path = command.target.replace(/^\//, "");
+  const first = path.slice(0, queryStart(path) < 0 ? path.length : queryStart(path)).split("/")[0]!;
+  if (first === "" || first.startsWith("_") || /[{}?#$@]/.test(first)) return undefined;
+  return decodeURIComponentSafe(first);
 }
 
 /**

@@ -307,7 +307,8 @@ export class IndexMappings {
    * Reads a `GET _mapping` response and, optionally, a `GET _alias` response.
    *
    * @param snapshot `{ index: { mappings } }` for each index.
-   * @param aliases `{ index: { aliases: { name: {} } } }`.
+   * @param aliases `{ index: { aliases: { name: {} } } }`; by default the `aliases` beside each
+   *   index's `mappings` in the snapshot.
    * @returns The mappings.
    * @example
    * ```ts
@@ -325,6 +326,8 @@ export class IndexMappings {
         if (entry && typeof entry === "object") out.#indices.set(name, entry);
       }
     }
+    // Without a `GET _alias` response, aliases kept beside each index's mappings are read.
+    aliases ??= snapshot;
     if (aliases && typeof aliases === "object") {
       for (const [index, entry] of Object.entries(aliases)) {
         const names = (entry as { aliases?: unknown } | null)?.aliases;

@@ -23,6 +23,7 @@ export {
   type Diagnostic,
   formatDiagnostic,
   type Severity,
+  targetIndex,
 } from "./check_command.ts";
 export { IndexMappings, type MappedField, MappingModel } from "./mapping_model.ts";
 export {
