@@ -24,6 +24,8 @@ export interface JNode {
   readonly named?: string;
   /** For a slot: true for a `${…}` splice. */
   readonly splice?: boolean;
+  /** For a slot: true for a rule call whose value cannot be known (`@{in, :list}`, …). */
+  readonly rule?: boolean;
 }
 
 /** One object member. */
@@ -162,7 +164,7 @@ class BodyReader {
   }
 
   /** `#{…}`, `${…}` or `@{…}` at i: returns its kind and moves past it. */
-  marker(): { kind: "#" | "$" | "@"; name: string; at: number } | undefined {
+  marker(): { kind: "#" | "$" | "@"; name: string; at: number; close: number } | undefined {
     const t = this.text;
     const c = t[this.i];
     if ((c !== "#" && c !== "$" && c !== "@") || t[this.i + 1] !== "{") return undefined;
@@ -180,7 +182,7 @@ class BodyReader {
     }
     if (j >= t.length) throw new Stop();
     this.i = j + 1;
-    return { kind: c, name: t.slice(at + 2, j).split(",")[0]!.trim(), at };
+    return { kind: c, name: t.slice(at + 2, j).split(",")[0]!.trim(), at, close: j };
   }
 
   skipString(at: number): number {
@@ -225,7 +227,16 @@ class BodyReader {
     }
     const m = this.marker();
     if (m) {
-      if (m.kind === "@") throw new Stop();
+      if (m.kind === "@") {
+        // A rule's fragment stands for the value; other rules for a value we cannot know.
+        const from = fragmentStart(t, m);
+        if (from < 0) return { kind: "slot", at, end: this.i, rule: true };
+        const inner = new BodyReader(t.slice(0, m.close), from);
+        const value = inner.value();
+        inner.trivia();
+        if (inner.i < m.close) throw new Stop();
+        return value;
+      }
       return m.kind === "#"
         ? { kind: "slot", at, end: this.i, named: m.name }
         : { kind: "slot", at, end: this.i, splice: true };
@@ -243,12 +254,20 @@ class BodyReader {
 
   object(): JNode {
     const at = this.i++;
-    const members: Member[] = [];
-    const node: JNode = { kind: "object", at, end: at, members };
+    const node: JNode = { kind: "object", at, end: at, members: [] };
+    this.members(node, true);
+    node.end = this.i;
+    return node;
+  }
+
+  /** Reads members into `node` up to its `}` (or, in a rule's fragment, to the text's end). */
+  members(node: JNode, closed: boolean): void {
+    const members = node.members!;
     const t = this.text;
     while (true) {
       this.trivia();
-      if (t[this.i] === "}") {
+      if (!closed && this.i >= t.length) break;
+      if (t[this.i] === "}" && closed) {
         this.i++;
         break;
       }
@@ -274,6 +293,8 @@ class BodyReader {
         if (!m) throw new Stop();
         if (m.kind === "@") {
           node.dynamic = true;
+          const from = fragmentStart(t, m);
+          if (from >= 0) new BodyReader(t.slice(0, m.close), from).members(node, false);
           continue;
         }
         keySlot = true;
@@ -293,8 +314,6 @@ class BodyReader {
       const value = this.value();
       members.push({ key, keyAt, keyEnd, keySlot, value });
     }
-    node.end = this.i;
-    return node;
   }
 
   array(): JNode {
@@ -313,8 +332,18 @@ class BodyReader {
         continue;
       }
       if (t[this.i] === "@" && t[this.i + 1] === "{") {
-        this.marker();
+        const m = this.marker()!;
         node.dynamic = true;
+        const from = fragmentStart(t, m);
+        if (from >= 0) {
+          const inner = new BodyReader(t.slice(0, m.close), from);
+          while (true) {
+            inner.trivia();
+            if (inner.i >= m.close) break;
+            if (inner.text[inner.i] === ",") inner.i++;
+            else items.push(inner.value());
+          }
+        }
         continue;
       }
       if (this.i >= t.length) throw new Stop();
@@ -323,4 +352,29 @@ class BodyReader {
     node.end = this.i;
     return node;
   }
+}
+
+/** The rules whose last part is a fragment of the body (`@{and, f}`, `@{if, test, f}`). */
+const FRAGMENT_PARTS: Record<string, number> = { and: 1, if: 2 };
+
+/**
+ * Where a rule call's fragment starts (after its name and tests), or -1 for a rule without one.
+ * The fragment is read in place, so its placeholders and content are checked like the body's.
+ */
+function fragmentStart(t: string, m: { at: number; close: number; name: string }): number {
+  const parts = FRAGMENT_PARTS[m.name.toLowerCase()];
+  if (parts === undefined) return -1;
+  let commas = 0;
+  let depth = 0;
+  for (let j = m.at + 2; j < m.close; j++) {
+    const c = t[j];
+    if (c === '"' || c === "'") {
+      const close = t.indexOf(c, j + 1);
+      if (close < 0 || close > m.close) return -1;
+      j = close;
+    } else if (c === "(" || c === "[" || c === "{") depth++;
+    else if (c === ")" || c === "]" || c === "}") depth--;
+    else if (c === "," && depth === 0 && ++commas === parts) return j + 1;
+  }
+  return -1;
 }

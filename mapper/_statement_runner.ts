@@ -1,6 +1,7 @@
 // Runs one compiled statement: render → bind → (page / version members) → execute → shape the
 // result as declared. Every error leaves with the mapper, method and statement id in front.
 
+import type { LiveCheck } from "./_check_statements.ts";
 import {
   type Connection,
   type DataSource,
@@ -44,6 +45,8 @@ export interface CompiledStatement {
 export interface Executor {
   readonly jdbc: JdbcTemplate;
   readonly source: DataSource | Connection;
+  /** The configuration's check on first use, when it checks statements. */
+  readonly check?: LiveCheck;
 }
 
 const READS: ReadonlySet<Returns> = new Set(["list", "one", "page", "value"]);
@@ -127,6 +130,7 @@ export async function runStatement(
     }
     const rendered = st.render(named);
     let bound = exec.jdbc.bind(rendered.text, rendered.args);
+    if (exec.check) await exec.check.before(st.id, st.site, bound, exec.jdbc, exec.source);
     const read = READS.has(st.returns) ||
       (st.kind === "query" && (st.returns === "number" || st.returns === "boolean"));
     if (read) {

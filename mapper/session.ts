@@ -71,11 +71,11 @@ export class Session {
    * @param source A DataSource or one Connection.
    */
   constructor(source: DataSource | Connection) {
-    const { registry, writes, lambda } = takeSetup();
+    const { registry, writes, lambda, check } = takeSetup();
     this.#registry = registry;
     const jdbc = new JdbcTemplate(source);
     for (const [name, text] of registry.macros) jdbc.addMacro(name, text);
-    this.#executor = { jdbc, source };
+    this.#executor = check ? { jdbc, source, check } : { jdbc, source };
     this.#writes = writes;
     this.#lambda = new LambdaTemplate(jdbc, { ...lambda, refresh: writes.refresh !== false });
   }
