@@ -11,7 +11,13 @@ import {
   targetIndex,
 } from "../check/mod.ts";
 import { ResponseError } from "../driver/mod.ts";
-import type { BoundTemplate, JdbcTemplate } from "../template/mod.ts";
+import {
+  type BoundTemplate,
+  type EntityClass,
+  getEntityMeta,
+  type JdbcTemplate,
+  mappingOf,
+} from "../template/mod.ts";
 import { MapperError, type StatementSite } from "./errors.ts";
 
 /** How a Configuration checks its statements: `off`, `warn` (the default sink is console.warn)
@@ -22,6 +28,7 @@ export type CheckMode = "off" | "warn" | "error";
 export interface CheckedStatements {
   statement(id: string): {
     readonly params?: readonly string[];
+    readonly entity?: EntityClass;
     render(args: Record<string, unknown>): { text: string };
   };
 }
@@ -60,7 +67,14 @@ export function checkStatements(
     }
     checked.push(id);
     const parameters = named && statement.params?.length ? { parameters: statement.params } : {};
-    const found = checkCommand(text, { ...options, ...parameters });
+    const declared = options.mapping || options.mappings || !statement.entity
+      ? undefined
+      : entityMapping(statement.entity);
+    const found = checkCommand(text, {
+      ...options,
+      ...parameters,
+      ...(declared ? { mapping: declared } : {}),
+    });
     const shown = mode === "error" ? found.filter((d) => d.severity === "error") : found;
     for (const d of shown) problems.push(`${id}: ${formatDiagnostic(text, d)}`);
   }
@@ -69,6 +83,31 @@ export function checkStatements(
   }
   for (const p of problems) warn(p);
   return checked;
+}
+
+const entityMappings = new WeakMap<EntityClass, MappingModel | undefined>();
+
+/**
+ * The mapping an entity declares (`@Column({ mapping })`, `defineEntity`), when it declares one:
+ * what a statement of a mapper over that entity is checked against at registration. Columns
+ * without a mapping are known by name only (dynamic mapping gives them their type).
+ */
+export function entityMapping(entity: EntityClass): MappingModel | undefined {
+  if (entityMappings.has(entity)) return entityMappings.get(entity);
+  let model: MappingModel | undefined;
+  try {
+    const declared = mappingOf(entity);
+    if (Object.keys(declared.mappings.properties ?? {}).length > 0) {
+      model = MappingModel.from(declared);
+      for (const f of getEntityMeta(entity).fields) {
+        if (!model.field(f.column)) model.add(f.column, { type: "undeclared" });
+      }
+    }
+  } catch {
+    model = undefined; // a declaration error is reported where the class is defined
+  }
+  entityMappings.set(entity, model);
+  return model;
 }
 
 /** What one data source has been checked against: statements done, mappings read. */

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { Configuration, defineMapper } from "./mod.ts";
+import { defineEntity } from "../template/mod.ts";
 import { parseMapperFile } from "../xml/mod.ts";
 import { MappingModel } from "../check/mod.ts";
 import { DataSource } from "../driver/mod.ts";
@@ -157,4 +158,50 @@ Deno.test("a statement on an index that does not exist yet is checked once it do
     'PUT /later {"mappings": {"properties": {"name": {"type": "keyword"}}}}',
   );
   await assert.rejects(session.executeStatement("later.top"), /"nmae" is not in the mapping/);
+});
+
+Deno.test("statements of a mapper over an entity are checked against the mapping it declares", () => {
+  class Town {
+    id = "";
+    name = "";
+    pop = 0;
+    note = "";
+  }
+  defineEntity(Town, {
+    index: "towns",
+    dynamic: "strict",
+    fields: {
+      id: { primary: true, mapping: "keyword" },
+      name: { mapping: "text" },
+      pop: { mapping: "long" },
+      note: {},
+    },
+  });
+  class Towns {}
+  defineMapper(Towns, {
+    namespace: "towns",
+    entity: Town,
+    methods: {
+      big: { query: 'POST /towns/_search {"sort": [{"popp": "desc"}]}' },
+      named: {
+        query: 'POST /towns/_search {"query": {"match": {"note": #{n}}}, "sort": ["name"]}',
+      },
+      fine: { query: 'POST /towns/_search {"query": {"range": {"pop": {"gte": #{min}}}}}' },
+    },
+  });
+  assert.throws(
+    () => new Configuration({ check: "error" }).addMapper(Towns),
+    (e: Error) => {
+      assert.match(
+        e.message,
+        /towns\.big: error unknown-field: "popp" is not in the mapping; did you mean "pop"\?/,
+      );
+      assert.match(
+        e.message,
+        /towns\.named: error field-type: "name" is a text field without fielddata/,
+      );
+      assert.doesNotMatch(e.message, /towns\.fine|(error|warning) [a-z-]+: "note"/); // a column without a mapping is known by name
+      return true;
+    },
+  );
 });
