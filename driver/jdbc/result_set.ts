@@ -7,7 +7,7 @@
  */
 
 import { IllegalStateError, type ShardFailures } from "../errors.ts";
-import { cellValue, JsonCell } from "./_json_cell.ts";
+import { cellValue, docRow, JsonCell, jsonText } from "./_json_cell.ts";
 import { parseExactJson } from "../wire/_exact_json.ts";
 import { ColumnTypeError, toBoolean, toDate, toDouble, toInt, toLong } from "./cell_types.ts";
 import { type HitMeta, hitsOf, readHitMeta } from "./hit_meta.ts";
@@ -100,6 +100,14 @@ function labelsOf(columns: readonly string[]): Map<string, number> {
 }
 
 const DOC_COLUMNS: readonly string[] = Object.freeze(["_ID", "_DOC"]);
+
+/**
+ * Given as the rows of a `_ID`, `_DOC` result set whose `meta.hits` are all objects (a search
+ * answer, read by the driver): the rows are read from the hits when first needed, and
+ * `toArray()` makes each row object straight from its hit, in one pass, without building a
+ * row of cells first. Not part of the public API.
+ */
+export const ROWS_OF_HITS: readonly (readonly unknown[])[] = Object.freeze([]);
 const DOC_LABELS: ReadonlyMap<string, number> = labelsOf(DOC_COLUMNS);
 
 /**
@@ -148,7 +156,10 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
    */
   readonly shardFailures?: ShardFailures;
   readonly #columns: readonly string[];
-  readonly #rows: readonly (readonly unknown[])[];
+  /** The rows; undefined until first needed when they are read from `#docHits`. */
+  #rows: readonly (readonly unknown[])[] | undefined;
+  /** The hit objects the rows are read from (see `ROWS_OF_HITS`), else undefined. */
+  readonly #docHits: readonly Record<string, unknown>[] | undefined;
   readonly #byLabel: ReadonlyMap<string, number>;
   /** The columns are `_ID`, `_DOC` (a search's): rows become objects by a fixed literal. */
   readonly #docs: boolean;
@@ -176,7 +187,9 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
     // The `_ID`, `_DOC` shape of every search shares one frozen copy and one label map.
     this.#columns = this.#docs ? DOC_COLUMNS : [...columns];
     this.#byLabel = this.#docs ? DOC_LABELS : labelsOf(columns);
-    this.#rows = rows;
+    if (rows === ROWS_OF_HITS && this.#docs) {
+      this.#docHits = (meta.hits ?? []) as readonly Record<string, unknown>[];
+    } else this.#rows = rows;
     this.total = meta.total ?? null;
     this.took = meta.took ?? null;
     this.aggregations = meta.aggregations as Aggregations | undefined;
@@ -198,7 +211,7 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
 
   /** How many rows the result set holds. */
   get rowCount(): number {
-    return this.#rows.length;
+    return (this.#rows ?? this.#docHits!).length;
   }
 
   /**
@@ -239,7 +252,7 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
     if (!this.#docs || !this.#fieldColumns) return [];
     if (this.#fieldNames === undefined) {
       const names = new Set<string>();
-      for (const row of this.#rows) {
+      for (const row of this.#all()) {
         const doc = this.#docOf(row);
         if (doc !== undefined) { for (const key of Object.keys(doc)) names.add(key); }
       }
@@ -281,7 +294,7 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
    * @returns The 1-based number of the current row, 0 before the first.
    */
   getRowNumber(): number {
-    return Math.min(this.#cursor + 1, this.#rows.length + 1);
+    return Math.min(this.#cursor + 1, this.rowCount + 1);
   }
 
   /**
@@ -291,8 +304,9 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
    */
   next(): boolean {
     this.#open();
-    if (this.#cursor < this.#rows.length) this.#cursor++;
-    return this.#cursor < this.#rows.length;
+    const count = this.rowCount;
+    if (this.#cursor < count) this.#cursor++;
+    return this.#cursor < count;
   }
 
   /**
@@ -584,11 +598,7 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
     const hits = Array.isArray(inner?.hits?.hits) ? inner.hits.hits : [];
     const rows = hits.map((h) => {
       const hit = (h ?? {}) as { _id?: unknown; _source?: unknown };
-      const source = hit._source;
-      return [
-        hit._id === undefined || hit._id === null ? "" : String(hit._id),
-        source !== null && typeof source === "object" ? new JsonCell(source) : null,
-      ];
+      return docRow(hit._id, hit._source);
     });
     const t = inner?.hits?.total as { value?: unknown; relation?: unknown } | number | undefined;
     const total: TotalHits | null = typeof t === "number"
@@ -615,7 +625,7 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
    */
   currentRow(): Record<string, unknown> {
     this.#current();
-    return this.#object(this.#rows[this.#cursor]!);
+    return this.#object(this.#all()[this.#cursor]!);
   }
 
   /**
@@ -624,12 +634,25 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
    * @returns Every row as a plain object keyed by column label (the cursor does not move).
    */
   toArray(): Record<string, unknown>[] {
-    return this.#rows.map((row) => this.#object(row));
+    const hits = this.#rows === undefined ? this.#docHits! : undefined;
+    if (hits === undefined) return this.#rows!.map((row) => this.#object(row));
+    // One pass from the hits: no row of cells, no cell object, one row object per hit.
+    const out: Record<string, unknown>[] = new Array(hits.length);
+    for (let i = 0; i < hits.length; i++) {
+      const hit = hits[i]!;
+      const id = hit._id;
+      const source = hit._source;
+      out[i] = {
+        _ID: id === undefined || id === null ? "" : String(id),
+        _DOC: source !== null && typeof source === "object" ? jsonText(source) : null,
+      };
+    }
+    return out;
   }
 
   /** Iterates over every row as a plain object (the cursor does not move). */
   *[Symbol.iterator](): Iterator<Record<string, unknown>> {
-    for (const row of this.#rows) yield this.#object(row);
+    for (const row of this.#all()) yield this.#object(row);
   }
 
   /** Closes the result set; reading it afterwards is an error. */
@@ -678,6 +701,11 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
     return out;
   }
 
+  /** The rows, read from the hits on first need. */
+  #all(): readonly (readonly unknown[])[] {
+    return this.#rows ??= this.#docHits!.map((hit) => docRow(hit._id, hit._source));
+  }
+
   #open(): void {
     if (this.#closed) throw new IllegalStateError("The result set is closed");
   }
@@ -687,14 +715,14 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
     if (this.#cursor < 0) {
       throw new IllegalStateError("No current row: call next() before reading the result set");
     }
-    if (this.#cursor >= this.#rows.length) {
+    if (this.#cursor >= this.rowCount) {
       throw new IllegalStateError("No current row: next() already returned false");
     }
   }
 
   #cell(column: ColumnRef): unknown {
     this.#current();
-    const row = this.#rows[this.#cursor]!;
+    const row = this.#all()[this.#cursor]!;
     let cell: unknown;
     if (typeof column === "string" && this.#isField(column)) {
       const doc = this.#docOf(row);
