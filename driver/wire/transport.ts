@@ -96,6 +96,8 @@ export class Transport {
   readonly #injected: boolean;
   /** A fetch marked in-process: its bodies are read whole (see `readInProcessBody`). */
   readonly #inProcess: boolean;
+  /** A fetch that takes a `LightSignal` (see `_deadlines.ts`), as contrib/fetch_node does. */
+  readonly #light: boolean;
   readonly #timeoutMs: number;
   readonly #requestTimeoutMs: number | undefined;
   readonly #maxRetries: number;
@@ -138,6 +140,10 @@ export class Transport {
     this.#inProcess = this.#injected &&
       (f as unknown as Record<symbol, unknown>)[Symbol.for("searchvisitor.inProcessFetch")] ===
         true;
+    // A fetch that reads only `aborted`, `reason` and the abort listeners of its signal is given
+    // the driver's light signal instead of an AbortController per attempt.
+    this.#light = f !== undefined &&
+      (f as unknown as Record<symbol, unknown>)[Symbol.for("searchvisitor.lightSignal")] === true;
     this.#timeoutMs = check("timeoutMs", options.timeoutMs, 30_000, 1);
     this.#requestTimeoutMs = options.requestTimeoutMs === undefined
       ? undefined
@@ -247,7 +253,7 @@ export class Transport {
       if (left <= 0) {
         throw deadlineError(req, attemptMs, totalMs, attempt - 1, this.#pool, last?.error);
       }
-      const watch = this.#deadlines.watch(Math.min(attemptMs, left), req.signal);
+      const watch = this.#deadlines.watch(Math.min(attemptMs, left), req.signal, this.#light);
       const signal = watch.signal;
       events?.start(node, attempt);
       let res: Response;
