@@ -637,15 +637,15 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
     const hits = this.#rows === undefined ? this.#docHits! : undefined;
     if (hits === undefined) return this.#rows!.map((row) => this.#object(row));
     // One pass from the hits: no row of cells, no cell object, one row object per hit.
-    const out: Record<string, unknown>[] = new Array(hits.length);
+    const out: Record<string, unknown>[] = [];
     for (let i = 0; i < hits.length; i++) {
       const hit = hits[i]!;
       const id = hit._id;
       const source = hit._source;
-      out[i] = {
+      out.push({
         _ID: id === undefined || id === null ? "" : String(id),
         _DOC: source !== null && typeof source === "object" ? jsonText(source) : null,
-      };
+      });
     }
     return out;
   }
