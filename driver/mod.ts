@@ -43,9 +43,12 @@ export {
 export { type HitMeta, readHitMeta } from "./jdbc/hit_meta.ts";
 export type { Aggregate, Aggregations, Bucket } from "./jdbc/aggregations.ts";
 export { ColumnTypeError } from "./jdbc/cell_types.ts";
-export { CellReader, type ColumnRef } from "./jdbc/cell_reader.ts";
-export { HitReader } from "./jdbc/hit_reader.ts";
-export { ResultSet, type ResultSetMeta, type TotalHits } from "./jdbc/result_set.ts";
+export {
+  type ColumnRef,
+  ResultSet,
+  type ResultSetMeta,
+  type TotalHits,
+} from "./jdbc/result_set.ts";
 export { HitStream, type StreamOptions, type StreamServerInfo } from "./jdbc/hit_stream.ts";
 export {
   type BulkFailure,
