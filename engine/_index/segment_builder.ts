@@ -11,6 +11,7 @@ import type { FieldInfo, FieldMap } from "./field_map.ts";
 import { encodeNorm } from "./norms.ts";
 import { ascendingOrder } from "./point_order.ts";
 import { compareStrings, type FieldIndex, Segment } from "./segment.ts";
+import { ordinalList } from "./shared_runs.ts";
 import { TokenStream } from "./token_stream.ts";
 import type { StoredDoc } from "./types.ts";
 import { buildVectorColumn, type VectorColumn } from "./vectors.ts";
@@ -133,7 +134,7 @@ class FieldBuilder {
   static presence(info: FieldInfo, maxDoc: number, docs: number[]): FieldIndex {
     const b = new FieldBuilder(info);
     const index = b.build(maxDoc);
-    return { ...index, present: Int32Array.from(docs), sumTotalTermFreq: docs.length };
+    return { ...index, present: ordinalList(docs), sumTotalTermFreq: docs.length };
   }
 
   build(maxDoc: number): FieldIndex {
@@ -147,13 +148,13 @@ class FieldBuilder {
       kind: this.info.kind,
       terms,
       norms: this.norms ? Uint8Array.from(this.norms) : null,
-      present: Int32Array.from(this.present),
+      present: ordinalList(this.present),
       sumTotalTermFreq: text
         ? this.sumTotalTermFreq
         : this.info.kind === "keyword"
         ? this.strValues.length
         : this.present.length,
-      dvStart: Int32Array.from(this.dvStart),
+      dvStart: ordinalList(this.dvStart),
       numValues: numeric ? Float64Array.from(this.numValues) : null,
       strValues: this.info.kind === "keyword" ? this.strValues : null,
       pointValues: points?.values ?? null,

@@ -7,6 +7,7 @@
 import { IdIndex } from "./id_index.ts";
 import { type FieldIndex, type Posting, Segment } from "./segment.ts";
 import { pointsOf } from "./segment_builder.ts";
+import { ordinalList } from "./shared_runs.ts";
 import { TextPostingsWriter } from "./text_posting.ts";
 import type { StoredDoc } from "./types.ts";
 
@@ -196,9 +197,9 @@ function* mergeField(
     kind: first.kind,
     terms,
     norms,
-    present: present.subarray(0, n),
+    present: ordinalList(present.subarray(0, n)),
     sumTotalTermFreq,
-    dvStart,
+    dvStart: ordinalList(dvStart),
     numValues: nums ? nums.slice() : null,
     strValues,
     pointValues: points?.values ?? null,
