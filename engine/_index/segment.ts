@@ -6,16 +6,19 @@ import type { Exact } from "./exact_long.ts";
 import type { StoredDoc } from "./types.ts";
 import type { VectorColumn } from "./vectors.ts";
 
+/** Small non-negative integers in the narrowest array that holds them (frequencies, positions). */
+export type SmallInts = Int32Array | Uint16Array | Uint8Array;
+
 /** The documents containing one term, ascending by doc ordinal. */
 export interface Posting {
   /** Doc ordinals. */
   readonly docs: Int32Array;
   /** Term frequency per doc (text fields), else null (frequency 1). */
-  readonly freqs: Int32Array | null;
+  readonly freqs: SmallInts | null;
   /** Offsets into `positions` per doc (length docs+1), text fields only. */
   readonly posStart: Int32Array | null;
   /** Token positions, text fields only. */
-  readonly positions: Int32Array | null;
+  readonly positions: SmallInts | null;
 }
 
 /** Per-field index data within one segment. */
