@@ -5,7 +5,7 @@
 // (see merge_job.ts) can run it in slices between requests.
 
 import { IdIndex } from "./id_index.ts";
-import { type FieldIndex, type Posting, Segment } from "./segment.ts";
+import { type FieldIndex, numberColumn, type Posting, Segment } from "./segment.ts";
 import { pointsOf } from "./segment_builder.ts";
 import { ordinalList } from "./shared_runs.ts";
 import { TextPostingsWriter } from "./text_posting.ts";
@@ -200,7 +200,7 @@ function* mergeField(
     present: ordinalList(present.subarray(0, n)),
     sumTotalTermFreq,
     dvStart: ordinalList(dvStart),
-    numValues: nums ? nums.slice() : null,
+    numValues: nums ? numberColumn(nums) : null,
     strValues,
     pointValues: points?.values ?? null,
     pointDocs: points?.docs ?? null,
