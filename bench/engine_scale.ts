@@ -16,6 +16,8 @@
 // per process (SCALE_MODE) for memory.
 
 import { Engine, serve } from "../engine/mod.ts";
+import { indexSnapshot } from "../engine/engine.ts";
+import { countSnapshot, HeapCounter } from "../engine/_index/heap_bytes.ts";
 import { percentile } from "./_measure.ts";
 
 const WORDS = Array.from({ length: 5000 }, (_, i) => "w" + i.toString(36));
@@ -127,7 +129,22 @@ function load(): string {
 
 type Call = (method: string, path: string, body?: string, ndjson?: boolean) => Promise<string>;
 
-async function run(label: string, call: Call, docs: number): Promise<void> {
+/**
+ * The index's memory per structure, per document: typed arrays and strings counted byte by byte,
+ * JS objects estimated (see engine/_index/heap_bytes.ts), beside the measured heap + buffers.
+ */
+function breakdown(engine: Engine, docs: number, held: number): void {
+  const counter = new HeapCounter();
+  countSnapshot(counter, indexSnapshot(engine, "scale")!);
+  const per = (n: number) => `${(n / docs).toFixed(0)}`;
+  const parts = counter.parts.filter(([, n]) => n > 0).map(([p, n]) => `${p} ${per(n)}`);
+  console.log(
+    `  by structure, B per document: ${parts.join(", ")}; counted ${per(counter.total)} of ` +
+      `${per(held)} held (the rest: allocator slack, garbage, the engine's other state)`,
+  );
+}
+
+async function run(label: string, call: Call, docs: number, engine: Engine): Promise<void> {
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
   const m0 = Deno.memoryUsage();
@@ -198,6 +215,7 @@ async function run(label: string, call: Call, docs: number): Promise<void> {
     `  resident memory ${(rss / docs).toFixed(0)} B per document${gc ? " (after gc)" : ""}; ` +
       `JS heap + buffers ${(held / docs).toFixed(0)} B per document`,
   );
+  breakdown(engine, docs, held);
   const n = Number(Deno.env.get("SCALE_SEARCHES") ?? 400);
   console.log(`  searches: ${n} per row after 20 warm-up, load average ${load()}`);
   console.log(
@@ -281,7 +299,7 @@ export async function scaleReport(): Promise<void> {
       }
       return text;
     };
-    await run("over HTTP (serve, keep-alive fetch)", call, docs);
+    await run("over HTTP (serve, keep-alive fetch)", call, docs, engine);
     await server.close();
     engine.close();
   }
@@ -299,7 +317,7 @@ export async function scaleReport(): Promise<void> {
       }
       return text;
     };
-    await run("in process (engine.fetch)", call, docs);
+    await run("in process (engine.fetch)", call, docs, engine);
     engine.close();
   }
 }

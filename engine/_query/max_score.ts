@@ -16,7 +16,7 @@
 // those of the exhaustive path.
 
 import { NORM_TABLE } from "../_index/norms.ts";
-import type { Posting } from "../_index/segment.ts";
+import type { Posting, SmallInts } from "../_index/segment.ts";
 import type { SegmentView } from "../_index/shard_snapshot.ts";
 import { type TermScorer, termScorer } from "./bm25.ts";
 import type { ExecContext } from "./exec_context.ts";
@@ -36,7 +36,7 @@ export interface TopScored {
 interface Clause {
   readonly slot: number;
   readonly docs: Int32Array;
-  readonly freqs: Int32Array | null;
+  readonly freqs: SmallInts | null;
   readonly norms: Uint8Array | null;
   readonly scorer: TermScorer;
   readonly mult: number;
