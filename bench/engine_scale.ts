@@ -18,10 +18,12 @@
 import { Engine, serve } from "../engine/mod.ts";
 import { percentile } from "./_measure.ts";
 
-const WORDS = Array.from({ length: 5000 }, (_, i) => "w" + i.toString(36));
+/** The vocabulary of the generated titles (word i is i-th most frequent). */
+export const WORDS = Array.from({ length: 5000 }, (_, i) => "w" + i.toString(36));
 const BATCH = 5000;
 
-function rng(seed: number): () => number {
+/** Deterministic pseudo-random numbers (mulberry32). */
+export function rng(seed: number): () => number {
   return () => {
     seed = (seed + 0x6d2b79f5) | 0;
     let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
@@ -30,7 +32,8 @@ function rng(seed: number): () => number {
   };
 }
 
-function batch(from: number, n: number, r: () => number): string {
+/** A `_bulk` body of documents `from` … `from + n - 1`. */
+export function batch(from: number, n: number, r: () => number): string {
   const lines: string[] = [];
   for (let i = from; i < from + n; i++) {
     const title: string[] = [];
