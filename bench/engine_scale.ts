@@ -225,8 +225,40 @@ async function run(label: string, call: Call, docs: number): Promise<void> {
       : "(baseline)";
     console.log(`  ${name.padEnd(24)}${row(one).padEnd(34)}${row(many).padEnd(37)}${ratio}`);
   }
+  await whileLong(call, n);
   await duringMerge(call, r, docs);
   console.log(`  load average after: ${load()}`);
+}
+
+/**
+ * Short searches while long ones run: 15 `match` (or `term`) loops beside one loop of `terms`
+ * aggregations over every document, against the same 16 in flight with no long search. A long
+ * search runs to its end once started (one event loop), so the short ones' p99 shows how long
+ * they wait behind it.
+ */
+async function whileLong(call: Call, n: number): Promise<void> {
+  const long = JSON.stringify(QUERIES.find(([q]) => q === "terms agg")![1]);
+  for (const name of ["match (2 words)", "term"]) {
+    const text = JSON.stringify(QUERIES.find(([q]) => q === name)![1]);
+    const alone = await measure(call, text, 16, n);
+    let running = true;
+    let longRuns = 0;
+    const background = (async () => {
+      while (running) {
+        await call("POST", "/scale/_search", long);
+        longRuns++;
+      }
+    })();
+    const mixed = await measure(call, text, 15, n);
+    running = false;
+    await background;
+    const row = (l: number[]) =>
+      `p50 ${percentile(l, 0.5).toFixed(2)} / p99 ${percentile(l, 0.99).toFixed(2)} ms`;
+    console.log(
+      `  ${name}, 16 in flight: ${row(alone.lat)}; 15 beside a terms-agg loop (${longRuns} ` +
+        `aggs): ${row(mixed.lat)}`,
+    );
+  }
 }
 
 /**
