@@ -52,6 +52,17 @@ export function batch(from: number, n: number, r: () => number): string {
   return lines.join("\n") + "\n";
 }
 
+/** The mapping of the generated documents. */
+export const MAPPINGS = {
+  properties: {
+    title: { type: "text" },
+    tag: { type: "keyword" },
+    price: { type: "double" },
+    qty: { type: "integer" },
+    at: { type: "date" },
+  },
+};
+
 const MATCH = { match: { title: `${WORDS[30]} ${WORDS[400]}` } };
 // Common words: beyond 10,000 matches, where top k first can stop scoring (track_total_hits).
 const COMMON = { match: { title: `${WORDS[3]} ${WORDS[40]}` } };
@@ -137,17 +148,7 @@ async function run(label: string, call: Call, docs: number): Promise<void> {
   await call(
     "PUT",
     "/scale",
-    JSON.stringify({
-      mappings: {
-        properties: {
-          title: { type: "text" },
-          tag: { type: "keyword" },
-          price: { type: "double" },
-          qty: { type: "integer" },
-          at: { type: "date" },
-        },
-      },
-    }),
+    JSON.stringify({ mappings: MAPPINGS }),
   );
   const r = rng(7);
   // The longest the event loop went without running a timer while loading (a blocking refresh

@@ -15,7 +15,8 @@
 // `$REAL_STATE/<engine>.startup` (seconds, written by `real.sh up`), when there. Resident memory is
 // the whole process tree's (Linux /proc), after the load and the searches.
 
-import { batch, rng, WORDS } from "./engine_scale.ts";
+import { batch, MAPPINGS, rng, WORDS } from "./engine_scale.ts";
+import { spawnEngineProcess } from "./_engine_process.ts";
 import { percentile } from "./_measure.ts";
 
 const DOCS = Number(Deno.env.get("VS_DOCS") ?? 200_000);
@@ -79,28 +80,13 @@ function treeRssKb(root: number): number | null {
   }
 }
 
-/** Starts the engine in its own process; start-up is spawn to the listening banner. */
+/** Starts the engine in its own process; start-up is spawn to its first answer. */
 async function startEngine(): Promise<{ backend: Backend; stop: () => void }> {
-  const main = new URL("../engine/main.ts", import.meta.url).pathname;
   const t = performance.now();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", main, "--port", "0"],
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let banner = "";
-  while (!banner.includes("\n")) banner += (await reader.read()).value ?? "";
-  const url = /listening on (\S+)/.exec(banner)![1]!;
+  const { url, pid, stop } = await spawnEngineProcess();
   await call(url, "GET", "/_cluster/health");
   const startup = (performance.now() - t) / 1000;
-  return {
-    backend: { name: "embedded engine", url, startup, pid: child.pid },
-    stop: () => {
-      reader.cancel().catch(() => {});
-      child.kill();
-    },
-  };
+  return { backend: { name: "embedded engine", url, startup, pid }, stop };
 }
 
 /** A real engine named by the harness's environment, or null when it is not up. */
@@ -145,15 +131,7 @@ async function measure(b: Backend): Promise<Figures> {
     "/vs",
     JSON.stringify({
       settings: { number_of_shards: 1, number_of_replicas: 0 },
-      mappings: {
-        properties: {
-          title: { type: "text" },
-          tag: { type: "keyword" },
-          price: { type: "double" },
-          qty: { type: "integer" },
-          at: { type: "date" },
-        },
-      },
+      mappings: MAPPINGS,
     }),
   );
   const r = rng(7);

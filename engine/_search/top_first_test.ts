@@ -37,6 +37,31 @@ function expectedTotal(exact: number, track: unknown): unknown {
   return exact <= limit ? { value: exact, relation: "eq" } : { value: limit, relation: "gte" };
 }
 
+/**
+ * Runs `body` as asked and with `track_total_hits: true` (the exhaustive path): the same hits,
+ * scores, max_score and aggregations, and the total the threshold allows. Returns the first.
+ */
+function bothPathsAgree(target: SearchTarget, body: Record<string, unknown>, where: string): Reply {
+  const fast: Reply = searchApi(new SearchContexts(), [target], body, new URLSearchParams());
+  const full: Reply = searchApi(
+    new SearchContexts(),
+    [target],
+    { ...body, track_total_hits: true },
+    new URLSearchParams(),
+  );
+  const why = `${where}: ${JSON.stringify(body)}`;
+  const rows = (res: Reply) => res.hits.hits.map((h: Reply) => [h._id, h._score]);
+  assert.deepEqual(rows(fast), rows(full), why);
+  assert.equal(fast.hits.max_score, full.hits.max_score, why);
+  assert.deepEqual(
+    fast.hits.total,
+    expectedTotal(full.hits.total.value, body.track_total_hits),
+    why,
+  );
+  assert.deepEqual(fast.aggregations, full.aggregations, why);
+  return fast;
+}
+
 /** A random corpus in 1–4 segments, with deletes and overwrites. */
 function randomTarget(r: () => number): SearchTarget {
   const idx = new TestIndex("p", mappings);
@@ -127,22 +152,7 @@ Deno.test("top-k-first match equals the exhaustive path over random corpora", ()
         bool.filter = [{ term: { k: WORDS[Math.floor(r() * 3)] } }, { exists: { field: "t" } }];
         if (r() < 0.4) bool.minimum_should_match = 1;
       }
-      const fast: Reply = searchApi(new SearchContexts(), [target], body, new URLSearchParams());
-      const full: Reply = searchApi(
-        new SearchContexts(),
-        [target],
-        { ...body, track_total_hits: true },
-        new URLSearchParams(),
-      );
-      const why = `seed ${seed} query ${q}: ${JSON.stringify(body)}`;
-      const rows = (res: Reply) => res.hits.hits.map((h: Reply) => [h._id, h._score]);
-      assert.deepEqual(rows(fast), rows(full), why);
-      assert.equal(fast.hits.max_score, full.hits.max_score, why);
-      assert.deepEqual(
-        fast.hits.total,
-        expectedTotal(full.hits.total.value, body.track_total_hits),
-      );
-      assert.deepEqual(fast.aggregations, full.aggregations, why);
+      const fast = bothPathsAgree(target, body, `seed ${seed} query ${q}`);
       if (fast.hits.total?.relation === "gte") pruned++;
       cases++;
     }
@@ -215,22 +225,7 @@ Deno.test("top-k-first terms, dis_max and query_string equal the exhaustive path
         size: Math.floor(r() * 16),
       };
       if (r() < 0.5) body.track_total_hits = [1, 5, 30, 200][Math.floor(r() * 4)];
-      const fast: Reply = searchApi(new SearchContexts(), [target], body, new URLSearchParams());
-      const full: Reply = searchApi(
-        new SearchContexts(),
-        [target],
-        { ...body, track_total_hits: true },
-        new URLSearchParams(),
-      );
-      const why = `seed ${seed} query ${q}: ${JSON.stringify(body)}`;
-      const rows = (res: Reply) => res.hits.hits.map((h: Reply) => [h._id, h._score]);
-      assert.deepEqual(rows(fast), rows(full), why);
-      assert.equal(fast.hits.max_score, full.hits.max_score, why);
-      assert.deepEqual(
-        fast.hits.total,
-        expectedTotal(full.hits.total.value, body.track_total_hits),
-        why,
-      );
+      bothPathsAgree(target, body, `seed ${seed} query ${q}`);
       cases++;
     }
   }
