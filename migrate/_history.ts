@@ -5,19 +5,31 @@ import { type DataSource, ResponseError } from "../driver/mod.ts";
 import { call, seg } from "./_http.ts";
 import { MigrationError } from "./errors.ts";
 
-/** One row of the history, as stored. */
+/** One row of the history, as stored in the history index. */
 export interface HistoryRecord {
+  /** The version, e.g. `2` or `1.1`. */
   version: string;
+  /** The description from the file name. */
   description: string;
+  /** The file name. */
   script: string;
+  /** SHA-256 of the file's text when it was applied. */
   checksum: string;
+  /** When it was applied (ISO 8601). */
   installed_on: string;
+  /** How long it ran, in milliseconds. */
   execution_ms: number;
+  /** False when a step failed. */
   success: boolean;
+  /** Its place in the order of application, from 1. */
   installed_rank: number;
+  /** Who applied it, when the migrator was told. */
   installed_by?: string;
+  /** The failure's message, for a failed one. */
   error?: string;
+  /** The 1-based command that failed. */
   failed_command?: number;
+  /** That command's line. */
   failed_line?: number;
 }
 
@@ -90,7 +102,9 @@ export async function deleteRecord(ds: DataSource, index: string, version: strin
 
 /** The lock's holder. */
 export interface LockHolder {
+  /** Who holds it: the migrator's `installedBy` and a random tag. */
   owner: string;
+  /** When the holder last renewed it (ISO 8601). */
   heartbeat_at: string;
 }
 

@@ -19,9 +19,23 @@ export interface MigrationSource {
 }
 
 /** One step of a migration: a console command, or a zero-downtime reindex. */
-export type MigrationStep =
-  | { kind: "command"; command: ParsedCommand }
-  | { kind: "reindex"; spec: ReindexSpec };
+export type MigrationStep = CommandStep | ReindexStep;
+
+/** A console command of a `.es` migration. */
+export interface CommandStep {
+  /** Always `command`. */
+  kind: "command";
+  /** The parsed command (method, path, body, line). */
+  command: ParsedCommand;
+}
+
+/** A zero-downtime reindex of a `.json` migration. */
+export interface ReindexStep {
+  /** Always `reindex`. */
+  kind: "reindex";
+  /** The step. */
+  spec: ReindexSpec;
+}
 
 /** A parsed migration file. */
 export interface Migration {

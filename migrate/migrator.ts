@@ -43,13 +43,19 @@ export interface MigratorOptions {
 
 /** One line of `info`: a migration and its state. */
 export interface MigrationInfo {
+  /** The version. */
   version: string;
+  /** The description. */
   description: string;
+  /** The file name. */
   script: string;
   /** `applied`, `pending`, `failed`, or `missing` (applied, no file any more). */
   state: "applied" | "pending" | "failed" | "missing";
+  /** When it was applied. */
   installedOn?: string;
+  /** How long it ran, in milliseconds. */
   executionMs?: number;
+  /** Who applied it. */
   installedBy?: string;
   /** The failure, for a failed one. */
   error?: string;
@@ -57,10 +63,13 @@ export interface MigrationInfo {
 
 /** What one applied migration did. */
 export interface AppliedMigration {
+  /** The version. */
   version: string;
+  /** The file name. */
   script: string;
   /** Per step: `METHOD /path` of a command, or `reindex <alias>`. */
   steps: string[];
+  /** How long it ran, in milliseconds. */
   executionMs: number;
 }
 
@@ -74,8 +83,11 @@ export interface MigrateResult {
 
 /** Where the files and the history disagree. */
 export interface ValidationProblem {
+  /** The version. */
   version: string;
+  /** The file name. */
   script: string;
+  /** What is wrong and what to do. */
   problem: string;
 }
 

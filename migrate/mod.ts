@@ -26,11 +26,13 @@
 export { MigrationError, type MigrationErrorCode, type MigrationSite } from "./errors.ts";
 export {
   checksumOf,
+  type CommandStep,
   compareVersions,
   type Migration,
   type MigrationSource,
   type MigrationStep,
   readMigrations,
+  type ReindexStep,
 } from "./migrations.ts";
 export {
   type AppliedMigration,
