@@ -6,6 +6,7 @@
  */
 
 import { type Format, FORMATS } from "./output.ts";
+import type { Auth } from "../driver/mod.ts";
 
 /** What the command line asked for. */
 export interface CliOptions {
@@ -171,4 +172,24 @@ export function parseArgs(args: readonly string[]): CliOptions {
     throw new UsageError("--opensearch goes with --engine");
   }
   return options;
+}
+
+/**
+ * The authentication of `--user`/`--api-key` (or the environment's `SEARCHVISITOR_API_KEY`,
+ * `SEARCHVISITOR_PASSWORD`), for every subcommand that connects.
+ */
+export function authOf(
+  options: { user?: string; password?: string; apiKey?: string },
+  env: (name: string) => string | undefined,
+): Auth | undefined {
+  const apiKey = options.apiKey ?? env("SEARCHVISITOR_API_KEY");
+  if (apiKey) return { apiKey };
+  if (options.user === undefined) return undefined;
+  const password = options.password ?? env("SEARCHVISITOR_PASSWORD");
+  if (password === undefined) {
+    throw new UsageError(
+      `--user ${options.user} has no password: write --user NAME:PASSWORD or set SEARCHVISITOR_PASSWORD`,
+    );
+  }
+  return { username: options.user, password };
 }

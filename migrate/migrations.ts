@@ -39,7 +39,7 @@ export interface ReindexStep {
 
 /** A parsed migration file. */
 export interface Migration {
-  /** The version as written with `.` between parts (`V1_2__x.es` → `1.2`). */
+  /** The version with `.` between parts (`V1_2__x.es` → `1.2`; `V01_0` → `1`). */
   version: string;
   /** The description from the name (`add_email` → `add email`). */
   description: string;
@@ -137,7 +137,8 @@ export async function readMigrations(files: readonly MigrationSource[]): Promise
         { file: file.name },
       );
     }
-    const version = m[1]!.replace(/_/g, ".").replace(/(^|\.)0+(?=\d)/g, "$1");
+    const version = m[1]!.replace(/_/g, ".").replace(/(^|\.)0+(?=\d)/g, "$1")
+      .replace(/(\.0)+$/, ""); // 1.0 is 1: one version, one spelling
     const other = seen.get(version);
     if (other !== undefined) {
       throw new MigrationError(
