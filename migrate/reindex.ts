@@ -192,8 +192,9 @@ function noReindexApi(error: unknown): boolean {
  *
  * 1. the new index is created from `mappings` and `settings`;
  * 2. one `_aliases` call makes it the alias's write index (the old one stays readable);
- * 3. the old index is refreshed (it gets no more writes through the alias) and copied into the
- *    new one with `op_type: create` and `conflicts: proceed`: a document written through the
+ * 3. the old index is write-blocked (`_block/write`, which waits for writes in flight; a write
+ *    that raced the move answers 403 and goes to the new index when sent again), refreshed and
+ *    copied into the new one with `op_type: create` and `conflicts: proceed`: a document written through the
  *    alias since step 2 is newer and is never overwritten; `_reindex` runs as a task that is
  *    polled (`wait_for_completion=false`, `GET _tasks/<id>`), or the client copies pages;
  * 4. one `_aliases` call takes the old index out of the alias (and deletes it, by option).
@@ -293,6 +294,7 @@ export async function reindexAlias(
     from = others[0]![0];
   }
   await beat();
+  await blockWrites(ds, from);
   await call(ds, "POST", `/${seg(from)}/_refresh`);
   let method: "reindex" | "client" = spec.copy === "client" ? "client" : "reindex";
   if (method === "reindex") {
@@ -310,12 +312,28 @@ export async function reindexAlias(
   await call(ds, "POST", `/${seg(to)}/_refresh`);
   await beat();
   await call(ds, "POST", "/_aliases", {
+    // remove_index takes the index's aliases with it (OpenSearch refuses both in one call).
     actions: [
-      { remove: { index: from, alias: spec.alias } },
-      ...(spec.deleteOld ? [{ remove_index: { index: from } }] : []),
+      spec.deleteOld ? { remove_index: { index: from } } : {
+        remove: { index: from, alias: spec.alias },
+      },
     ],
   });
   return { alias: spec.alias, from, to, method, progress, deletedOld: spec.deleteOld === true };
+}
+
+/**
+ * Blocks writes to the old index with `PUT /<index>/_block/write`, which waits for the writes
+ * in flight (routed there before the alias moved) to finish: after it, the refresh sees every
+ * write the old index will ever get. A server without the API (the embedded engine, which has
+ * no writes in flight) is left as it is.
+ */
+async function blockWrites(ds: DataSource, index: string): Promise<void> {
+  try {
+    await call(ds, "PUT", `/${seg(index)}/_block/write`);
+  } catch (error) {
+    if (!noReindexApi(error)) throw error;
+  }
 }
 
 async function serverCopy(
