@@ -193,3 +193,21 @@ export function authOf(
   }
   return { username: options.user, password };
 }
+
+/**
+ * Walks a subcommand's arguments: `visit(arg, value)` for each, where `value()` takes the next
+ * argument as this one's value (a usage error when there is none).
+ */
+export function eachArg(
+  args: readonly string[],
+  visit: (arg: string, value: () => string) => void,
+): void {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    visit(a, () => {
+      const v = args[++i];
+      if (v === undefined) throw new UsageError(`${a} needs a value`);
+      return v;
+    });
+  }
+}

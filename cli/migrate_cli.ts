@@ -13,7 +13,7 @@ import {
   Migrator,
   readMigrations,
 } from "../migrate/mod.ts";
-import { authOf, UsageError } from "./args.ts";
+import { authOf, eachArg, UsageError } from "./args.ts";
 import { describeError, EXIT, exitCodeOf } from "./output.ts";
 import { formatTable } from "./table.ts";
 
@@ -75,13 +75,7 @@ function parseMigrateArgs(args: readonly string[]): MigrateArgs {
     forceUnlock: false,
     help: false,
   };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    const value = () => {
-      const v = args[++i];
-      if (v === undefined) throw new UsageError(`${a} needs a value`);
-      return v;
-    };
+  eachArg(args, (a, value) => {
     if (a === "--help" || a === "-h") out.help = true;
     else if (a === "info" || a === "validate" || a === "repair") out.action = a;
     else if (a === "--url") out.url = value();
@@ -100,7 +94,7 @@ function parseMigrateArgs(args: readonly string[]): MigrateArgs {
     } else {throw new UsageError(
         `migrate: unknown argument ${a} (see searchvisitor migrate --help)`,
       );}
-  }
+  });
   if (out.engine && out.url !== undefined) {
     throw new UsageError("--engine and --url exclude each other");
   }

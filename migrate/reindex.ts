@@ -296,10 +296,11 @@ export async function reindexAlias(
   await beat();
   await blockWrites(ds, from);
   await call(ds, "POST", `/${seg(from)}/_refresh`);
+  const job: CopyJob = { ds, spec, from, to, progress, options, beat };
   let method: "reindex" | "client" = spec.copy === "client" ? "client" : "reindex";
   if (method === "reindex") {
     try {
-      await serverCopy(ds, from, to, progress, options, beat);
+      await serverCopy(job);
     } catch (error) {
       if (spec.copy === "reindex" || !noReindexApi(error)) {
         if (error instanceof MigrationError) throw error;
@@ -308,7 +309,7 @@ export async function reindexAlias(
       method = "client";
     }
   }
-  if (method === "client") await clientCopy(ds, spec, from, to, progress, options, beat);
+  if (method === "client") await clientCopy(job);
   await call(ds, "POST", `/${seg(to)}/_refresh`);
   await beat();
   await call(ds, "POST", "/_aliases", {
@@ -336,14 +337,19 @@ async function blockWrites(ds: DataSource, index: string): Promise<void> {
   }
 }
 
-async function serverCopy(
-  ds: DataSource,
-  from: string,
-  to: string,
-  progress: ReindexProgress,
-  options: ReindexOptions,
-  beat: () => Promise<void>,
-): Promise<void> {
+/** One copy of the old index into the new one, and what it reports to. */
+interface CopyJob {
+  ds: DataSource;
+  spec: ReindexSpec;
+  from: string;
+  to: string;
+  progress: ReindexProgress;
+  options: ReindexOptions;
+  beat: () => Promise<void>;
+}
+
+async function serverCopy(job: CopyJob): Promise<void> {
+  const { ds, from, to, progress, options, beat } = job;
   const started = await call(ds, "POST", "/_reindex?wait_for_completion=false", {
     conflicts: "proceed",
     source: { index: from },
@@ -383,15 +389,8 @@ async function serverCopy(
   }
 }
 
-async function clientCopy(
-  ds: DataSource,
-  spec: ReindexSpec,
-  from: string,
-  to: string,
-  progress: ReindexProgress,
-  options: ReindexOptions,
-  beat: () => Promise<void>,
-): Promise<void> {
+async function clientCopy(job: CopyJob): Promise<void> {
+  const { ds, spec, from, to, progress, options, beat } = job;
   await using conn = await ds.getConnection();
   const stream = conn.stream(
     `POST /${seg(from)}/_search {"query": {"match_all": {}}, "seq_no_primary_term": false}`,
