@@ -57,6 +57,7 @@ export class UsageError extends Error {
 export const USAGE: string = `usage: searchvisitor [--url URL | --engine] [options] [file…]
        searchvisitor check [files…] [--mapping FILE | --url URL]   (see check --help)
        searchvisitor mapping --url URL > snapshot.json
+       searchvisitor migrate [info|validate|repair] [--url URL] [--dir DIR]   (see migrate --help)
 
 Runs command files (Kibana console text), or an interactive prompt when no file is given and
 stdin is a terminal; commands piped on stdin run like a file.
