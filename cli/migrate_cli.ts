@@ -92,7 +92,7 @@ function parseMigrateArgs(args: readonly string[]): MigrateArgs {
       out.user = colon < 0 ? v : v.slice(0, colon);
       if (colon >= 0) out.password = v.slice(colon + 1);
     } else {throw new UsageError(
-        `migrate: unknown argument ${a} (see searchvisitor migrate --help)`,
+        `unknown argument ${a} (see searchvisitor migrate --help)`,
       );}
   });
   if (out.engine && out.url !== undefined) {
