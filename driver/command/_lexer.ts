@@ -50,12 +50,18 @@ export function wordAt(text: string, i: number): string {
   return text.slice(i, j);
 }
 
-/** True when `i` starts a method word followed by a space, tab or the end of the text. */
+/** True when `i` starts a method word followed by a space, tab, line break or the end. */
 export function isMethodAt(text: string, i: number): boolean {
   const word = wordAt(text, i);
   if (word.length < 3 || word.length > 6 || !METHODS.has(word.toUpperCase())) return false;
   const next = text.charCodeAt(i + word.length);
-  return Number.isNaN(next) || next === SPACE || next === TAB;
+  return Number.isNaN(next) || next === SPACE || next === TAB || next === LF || next === CR;
+}
+
+/** True when a `//` or `/*` comment starts at `i`. */
+export function isCommentAt(text: string, i: number): boolean {
+  const d = text.charCodeAt(i + 1);
+  return text.charCodeAt(i) === SLASH && (d === SLASH || d === STAR);
 }
 
 /** True when only spaces or tabs precede `i` on its line. */
