@@ -1,7 +1,7 @@
 // The shapes of a scanned template (segments and rule calls) and the small text helpers that
 // the scanner and the rule parser share: positions, positioned syntax errors, bracket matching.
 
-import { CommandSyntaxError, type TestExpression } from "../driver/mod.ts";
+import { CommandSyntaxError, positionOf, type TestExpression } from "../driver/mod.ts";
 import type { ArgPath } from "./_path.ts";
 
 /** The driver placeholder a slot becomes: `?` in JSON, `{?}` in a path or query string. */
@@ -39,19 +39,6 @@ export type RuleCall =
   | { readonly kind: "in" | "md5"; readonly path: ArgPath; readonly marker: Marker }
   | { readonly kind: "uuid32" | "uuid36"; readonly marker: Marker }
   | { readonly kind: "macro"; readonly name: string; readonly mode: Mode };
-
-/** 1-based line and column of an offset. */
-export function positionOf(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { line, column: offset - lineStart + 1 };
-}
 
 /** Throws a {@linkcode CommandSyntaxError} at `offset` of `text`. */
 export function syntaxError(text: string, offset: number, problem: string): never {

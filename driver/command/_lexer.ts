@@ -1,7 +1,7 @@
 // Shared low-level helpers of the command tokenizer: character classes, comment skipping,
 // positions and positioned errors. Internal: reached only through command_tokenizer.ts.
 
-import { CommandSyntaxError, type SourcePosition } from "../errors.ts";
+import { CommandSyntaxError, positionOf, type SourcePosition } from "../errors.ts";
 
 /** Character codes used by the scanners. */
 export const TAB = 9,
@@ -72,17 +72,6 @@ export function isLineStart(text: string, i: number): boolean {
     if (c !== SPACE && c !== TAB) return false;
   }
   return true;
-}
-
-/** The 1-based line and column of a UTF-16 offset. */
-export function positionOf(text: string, offset: number): SourcePosition {
-  let line = 1;
-  let lineStart = 0;
-  for (let j = text.indexOf("\n"); j !== -1 && j < offset; j = text.indexOf("\n", j + 1)) {
-    line++;
-    lineStart = j + 1;
-  }
-  return { line, column: offset - lineStart + 1 };
 }
 
 /**
