@@ -40,7 +40,17 @@ export function isWordChar(c: number): boolean {
   return isLetter(c) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === MINUS;
 }
 
-/** The accepted methods, upper-case. */
+/**
+ * The accepted methods, upper-case.
+ *
+ * @example
+ * ```ts
+ * import { METHODS } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(METHODS.has("POST"));
+ * ```
+ */
 export const METHODS: ReadonlySet<string> = new Set(["GET", "POST", "PUT", "DELETE", "HEAD"]);
 
 /** Reads the run of ASCII letters at `i`. */
