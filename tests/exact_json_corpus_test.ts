@@ -1,7 +1,11 @@
 import assert from "node:assert/strict";
-import { parseExactJson as driverParse, parseWithFallback } from "../driver/wire/_exact_json.ts";
-import { parseExactJson as engineParse } from "../engine/_index/exact_json.ts";
-import { BAD_JSON_CORPUS, EXACT_JSON_CORPUS } from "./support/exact_json_corpus.ts";
+import {
+  BAD_JSON_CORPUS,
+  driverParse,
+  engineParse,
+  EXACT_JSON_CORPUS,
+  parseWithFallback,
+} from "./support/exact_json_corpus.ts";
 
 /** JSON-like rendering that tells a bigint from a number and keeps own __proto__ keys. */
 function show(value: unknown): string {

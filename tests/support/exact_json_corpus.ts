@@ -3,6 +3,9 @@
 // engine/_index/exact_json.ts). The engine may import nothing of the driver, so the parsers stay
 // two; tests/exact_json_corpus_test.ts holds both, on every path each has, to these texts.
 
+export { parseExactJson as driverParse, parseWithFallback } from "../../driver/wire/_exact_json.ts";
+export { parseExactJson as engineParse } from "../../engine/_index/exact_json.ts";
+
 /** JSON texts around the safe-integer edge, in strings, exponents, nesting and whitespace. */
 export const EXACT_JSON_CORPUS: readonly string[] = [
   "0",
