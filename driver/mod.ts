@@ -81,6 +81,7 @@ export {
   bodyMembers,
   commentEnd,
   isMethodAt,
+  isNdjsonTarget,
   METHODS,
   stringEnd,
 } from "./command/console_lexer.ts";

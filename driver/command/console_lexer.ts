@@ -20,6 +20,7 @@ import {
   STAR,
 } from "./_lexer.ts";
 import type { ParsedCommand } from "./command_tokenizer.ts";
+import { isNdjsonPath } from "./_ndjson_endpoints.ts";
 
 export { METHODS };
 
@@ -181,4 +182,30 @@ export function bodyMembers(command: ParsedCommand): BodyMember[] | undefined {
     }
   }
   return members;
+}
+
+/**
+ * True when a request target (`/i/_bulk?refresh=true`, the leading `/` optional) is an endpoint
+ * whose body is NDJSON: the specification's `application/x-ndjson` requests (`_bulk`,
+ * `_msearch`, `_msearch/template`, `_text_structure/find_structure`, …), as the tokenizer decides.
+ *
+ * @param target The path and query string as written; `{?}` stands for one bound segment.
+ * @returns Whether the body takes NDJSON lines.
+ *
+ * @example
+ * ```ts
+ * import { isNdjsonTarget } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(isNdjsonTarget("my-index/_msearch/template"), true);
+ * assert.equal(isNdjsonTarget("/{?}/_bulk?refresh=true"), true);
+ * assert.equal(isNdjsonTarget("/i/_search"), false);
+ * ```
+ */
+export function isNdjsonTarget(target: string): boolean {
+  const path = target.replaceAll("{?}", "\u0000").split("?")[0]!;
+  const segments: (string | undefined)[] = (path.startsWith("/") ? path.slice(1) : path)
+    .split("/").map((s) => s.includes("\u0000") ? undefined : s);
+  if (segments.length > 1 && segments.at(-1) === "") segments.pop();
+  return isNdjsonPath(segments);
 }
