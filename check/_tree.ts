@@ -53,7 +53,7 @@ export interface RawCommand {
   readonly unreadable: boolean;
 }
 
-const METHODS = new Set(["GET", "POST", "PUT", "DELETE", "HEAD"]);
+import { commentEnd, isMethodAt, stringEnd } from "../driver/mod.ts";
 
 class Stop extends Error {}
 
@@ -67,20 +67,19 @@ export function readCommands(text: string): RawCommand[] {
     while (i < n) {
       const c = text[i]!;
       if (c === " " || c === "\t" || c === "\r" || c === "\n" || c === "\ufeff" || c === ";") i++;
-      else if ((c === "#" && text[i + 1] !== "{") || (c === "/" && text[i + 1] === "/")) {
-        while (i < n && text[i] !== "\n") i++;
-      } else if (c === "/" && text[i + 1] === "*") {
-        const close = text.indexOf("*/", i + 2);
-        i = close < 0 ? n : close + 2;
-      } else return;
+      else {
+        const after = commentEnd(text, i);
+        if (after === i) return;
+        i = after < 0 ? n : after;
+      }
     }
   };
 
   const methodAt = (at: number): string | undefined => {
+    if (!isMethodAt(text, at)) return undefined;
     let j = at;
     while (j < n && /[A-Za-z]/.test(text[j]!)) j++;
-    const word = text.slice(at, j).toUpperCase();
-    return METHODS.has(word) && (j === n || /\s/.test(text[j]!)) ? word : undefined;
+    return text.slice(at, j).toUpperCase();
   };
 
   while (true) {
@@ -95,6 +94,10 @@ export function readCommands(text: string): RawCommand[] {
     }
     i += method.length;
     while (i < n && (text[i] === " " || text[i] === "\t")) i++;
+    // As in the driver, the path may stand on the next line.
+    let k = i;
+    while (k < n && /\s/.test(text[k]!)) k++;
+    if (k > i && k < n && !"{[#;".includes(text[k]!) && !methodAt(k)) i = k;
     const targetAt = i;
     const targetNames: { name: string; at: number; end: number }[] = [];
     while (i < n && !/\s/.test(text[i]!) && text[i] !== ";") {
@@ -153,13 +156,12 @@ class BodyReader {
     while (this.i < t.length) {
       const c = t[this.i]!;
       if (c === " " || c === "\t" || c === "\r" || c === "\n") this.i++;
-      else if ((c === "#" && t[this.i + 1] !== "{") || (c === "/" && t[this.i + 1] === "/")) {
-        while (this.i < t.length && t[this.i] !== "\n") this.i++;
-      } else if (c === "/" && t[this.i + 1] === "*") {
-        const close = t.indexOf("*/", this.i + 2);
-        if (close < 0) throw new Stop();
-        this.i = close + 2;
-      } else return;
+      else {
+        const after = commentEnd(t, this.i);
+        if (after === this.i) return;
+        if (after < 0) throw new Stop();
+        this.i = after;
+      }
     }
   }
 
@@ -186,20 +188,9 @@ class BodyReader {
   }
 
   skipString(at: number): number {
-    const t = this.text;
-    if (t.startsWith('"""', at)) {
-      const close = t.indexOf('"""', at + 3);
-      if (close < 0) throw new Stop();
-      return close + 3;
-    }
-    let j = at + 1;
-    while (j < t.length && t[j] !== '"') {
-      if (t[j] === "\\") j++;
-      if (t[j] === "\n") throw new Stop();
-      j++;
-    }
-    if (j >= t.length) throw new Stop();
-    return j + 1;
+    const end = stringEnd(this.text, at);
+    if (end < 0) throw new Stop();
+    return end;
   }
 
   value(): JNode {

@@ -5,7 +5,13 @@
  * @module
  */
 
-import { CommandSyntaxError, makeExcerpt, parseScript } from "../driver/mod.ts";
+import {
+  CommandSyntaxError,
+  isMethodAt,
+  makeExcerpt,
+  parseScript,
+  stringEnd,
+} from "../driver/mod.ts";
 import { elasticSpec, type Endpoint, type TypeDef, type TypeExpr } from "./_spec.ts";
 import {
   OPENSEARCH_ENDPOINTS,
@@ -249,7 +255,6 @@ function maskTemplate(text: string): { text: string; named: number } {
   let out = "";
   let named = 0;
   let i = 0;
-  let inString = false;
   let inPath = false;
   let lineStart = true;
   let last = ""; // the last significant character outside strings
@@ -263,34 +268,29 @@ function maskTemplate(text: string): { text: string; named: number } {
       i += 3;
       continue;
     }
-    if (inString) {
-      if (c === "\\") {
-        out += text.slice(i, i + 2);
-        i += 2;
-        continue;
-      }
-      if (c === '"') inString = false;
-      out += c;
-      i++;
-      continue;
-    }
     if (c === '"') {
-      inString = true;
+      // A string is the driver's token (JSON or """); only `\#{` changes inside it.
+      const after = stringEnd(text, i);
+      const end = after < 0 ? text.length : after;
+      out += text.slice(i, end).replace(/\\([#$@]\{)/g, " $1");
       last = '"';
-      out += c;
-      i++;
+      i = end;
       continue;
     }
     if (c === "\n") lineStart = true;
-    if (lineStart && /[A-Za-z]/.test(c) && stack.length === 0) {
-      const word = /^(GET|POST|PUT|DELETE|HEAD)[ \t]+/i.exec(text.slice(i, i + 10));
-      if (word) {
-        out += word[0];
-        i += word[0].length;
-        inPath = true;
-        lineStart = false;
-        continue;
-      }
+    if (lineStart && stack.length === 0 && isMethodAt(text, i)) {
+      let j = i;
+      while (/[A-Za-z]/.test(text[j] ?? "")) j++;
+      while (text[j] === " " || text[j] === "\t") j++;
+      // As in the driver, the path may stand on the next line.
+      let k = j;
+      while (k < text.length && /\s/.test(text[k]!)) k++;
+      if (k > j && k < text.length && !"{[#;".includes(text[k]!) && !isMethodAt(text, k)) j = k;
+      out += text.slice(i, j);
+      i = j;
+      inPath = true;
+      lineStart = false;
+      continue;
     }
     if (c !== " " && c !== "\t" && c !== "\n" && c !== "\r") lineStart = false;
     if (inPath && /\s/.test(c)) inPath = false;

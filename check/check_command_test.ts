@@ -448,3 +448,14 @@ Deno.test("a text that does not parse gives one syntax diagnostic with the drive
   assert.equal(d!.code, "syntax");
   assert.equal(d!.column, 25);
 });
+
+Deno.test('the checker reads strings and methods as the driver: """, next-line paths', () => {
+  assert.deepEqual(
+    checkCommand('GET\n/i/_search/template\n{"source": """{"q": #{q}}""", "params": {}}'),
+    [],
+  );
+  assert.deepEqual(checkCommand('POST\n/i/_doc/#{id}\n{"a": #{a}}'), []);
+  const [d] = checkCommand('GET\n/i/_search\n{"query": {"trem": {}}}');
+  assert.equal(d?.code, "unknown-key");
+  assert.equal(d?.line, 3);
+});

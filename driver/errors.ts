@@ -18,6 +18,7 @@ export {
   CommandSyntaxError,
   InvalidArgumentError,
   makeExcerpt,
+  positionOf,
   type SourcePosition,
 } from "./input_errors.ts";
 export {

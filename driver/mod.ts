@@ -79,6 +79,15 @@ export type {
 // text, bind per call. Value encoding and hints happen inside `bindScript`.
 export type { BoundCommand, HintValue, Method } from "./command/_command.ts";
 export { parseScript } from "./command/command_tokenizer.ts";
+export {
+  type BodyMember,
+  bodyMembers,
+  commentEnd,
+  isMethodAt,
+  isNdjsonTarget,
+  METHODS,
+  stringEnd,
+} from "./command/console_lexer.ts";
 export type {
   ParsedCommand,
   ParsedHint,

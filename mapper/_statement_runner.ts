@@ -18,6 +18,7 @@ import {
   type Page,
   PageResult,
   type RowMap,
+  withMeta,
 } from "../template/mod.ts";
 import { inStatement, MapperError, type StatementSite } from "./errors.ts";
 import { addToSearch } from "./_search_body.ts";
@@ -199,12 +200,7 @@ function shape(st: CompiledStatement, rs: ResultSet, bound: BoundTemplate, page?
     }
     default: {
       // Like JdbcTemplate's lists: total, took and aggregations ride along, not enumerable.
-      const rows = rowsOf(st, rs, bound.text);
-      return Object.defineProperties(rows, {
-        total: { value: rs.total, enumerable: false },
-        took: { value: rs.took, enumerable: false },
-        aggregations: { value: rs.aggregations, enumerable: false },
-      });
+      return withMeta(rowsOf(st, rs, bound.text), rs);
     }
   }
 }

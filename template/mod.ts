@@ -40,6 +40,7 @@
 export { JdbcTemplate } from "./jdbc_template.ts";
 export { JdbcAccessor } from "./jdbc_accessor.ts";
 export { JdbcQueries } from "./jdbc_queries.ts";
+export { withMeta } from "./_result_reading.ts";
 export type {
   Args,
   Command,

@@ -11,13 +11,12 @@
 
 import type { ArgPath } from "./_path.ts";
 import { parsePath } from "./_path.ts";
-import { TestExpression } from "../driver/mod.ts";
+import { positionOf, TestExpression } from "../driver/mod.ts";
 import {
   findClose,
   type Marker,
   MAX_PATH_DEPTH,
   type Mode,
-  positionOf,
   type RuleCall,
   type ScanOptions,
   type Segment,

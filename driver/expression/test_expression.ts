@@ -4,7 +4,7 @@
 // between types. The grammar and the rules are documented on TestExpression below.
 
 import { BindError, CommandSyntaxError } from "../input_errors.ts";
-import { positionOf } from "../command/_lexer.ts";
+import { positionOf } from "../input_errors.ts";
 import { parseNodes, ParseProblem, type TestNode } from "./_test_parser.ts";
 import { compareOrder, contains, equal, kindOf, member, sizeOf } from "./_values.ts";
 
