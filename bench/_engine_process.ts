@@ -7,6 +7,15 @@
  * @returns The engine's base URL, e.g. `http://127.0.0.1:40123`.
  */
 export async function startEngineProcess(): Promise<string> {
+  const { url, stop } = await spawnEngineProcess();
+  globalThis.addEventListener("unload", stop);
+  return url;
+}
+
+/** Starts `engine/main.ts` in a child process: its URL once the banner is out, its pid, a stop. */
+export async function spawnEngineProcess(): Promise<
+  { url: string; pid: number; stop: () => void }
+> {
   const main = new URL("../engine/main.ts", import.meta.url).pathname;
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", main, "--port", "0"],
@@ -16,6 +25,12 @@ export async function startEngineProcess(): Promise<string> {
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let banner = "";
   while (!banner.includes("\n")) banner += (await reader.read()).value ?? "";
-  globalThis.addEventListener("unload", () => child.kill());
-  return /listening on (\S+)/.exec(banner)![1]!;
+  const url = /listening on (\S+)/.exec(banner)![1]!;
+  const stop = () => {
+    reader.cancel().catch(() => {});
+    try {
+      child.kill();
+    } catch { /* already gone */ }
+  };
+  return { url, pid: child.pid, stop };
 }

@@ -16,12 +16,16 @@
 // per process (SCALE_MODE) for memory.
 
 import { Engine, serve } from "../engine/mod.ts";
+import { indexSnapshot } from "../engine/engine.ts";
+import { countSnapshot, HeapCounter } from "../engine/_index/heap_bytes.ts";
 import { percentile } from "./_measure.ts";
 
-const WORDS = Array.from({ length: 5000 }, (_, i) => "w" + i.toString(36));
+/** The vocabulary of the generated titles (word i is i-th most frequent). */
+export const WORDS = Array.from({ length: 5000 }, (_, i) => "w" + i.toString(36));
 const BATCH = 5000;
 
-function rng(seed: number): () => number {
+/** Deterministic pseudo-random numbers (mulberry32). */
+export function rng(seed: number): () => number {
   return () => {
     seed = (seed + 0x6d2b79f5) | 0;
     let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
@@ -30,7 +34,8 @@ function rng(seed: number): () => number {
   };
 }
 
-function batch(from: number, n: number, r: () => number): string {
+/** A `_bulk` body of documents `from` … `from + n - 1`. */
+export function batch(from: number, n: number, r: () => number): string {
   const lines: string[] = [];
   for (let i = from; i < from + n; i++) {
     const title: string[] = [];
@@ -48,6 +53,17 @@ function batch(from: number, n: number, r: () => number): string {
   }
   return lines.join("\n") + "\n";
 }
+
+/** The mapping of the generated documents. */
+export const MAPPINGS = {
+  properties: {
+    title: { type: "text" },
+    tag: { type: "keyword" },
+    price: { type: "double" },
+    qty: { type: "integer" },
+    at: { type: "date" },
+  },
+};
 
 const MATCH = { match: { title: `${WORDS[30]} ${WORDS[400]}` } };
 // Common words: beyond 10,000 matches, where top k first can stop scoring (track_total_hits).
@@ -127,24 +143,29 @@ function load(): string {
 
 type Call = (method: string, path: string, body?: string, ndjson?: boolean) => Promise<string>;
 
-async function run(label: string, call: Call, docs: number): Promise<void> {
+/**
+ * The index's memory per structure, per document: typed arrays and strings counted byte by byte,
+ * JS objects estimated (see engine/_index/heap_bytes.ts), beside the measured heap + buffers.
+ */
+function breakdown(engine: Engine, docs: number, held: number): void {
+  const counter = new HeapCounter();
+  countSnapshot(counter, indexSnapshot(engine, "scale")!);
+  const per = (n: number) => `${(n / docs).toFixed(0)}`;
+  const parts = counter.parts.filter(([, n]) => n > 0).map(([p, n]) => `${p} ${per(n)}`);
+  console.log(
+    `  by structure, B per document: ${parts.join(", ")}; counted ${per(counter.total)} of ` +
+      `${per(held)} held (the rest: allocator slack, garbage, the engine's other state)`,
+  );
+}
+
+async function run(label: string, call: Call, docs: number, engine: Engine): Promise<void> {
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
   const m0 = Deno.memoryUsage();
   await call(
     "PUT",
     "/scale",
-    JSON.stringify({
-      mappings: {
-        properties: {
-          title: { type: "text" },
-          tag: { type: "keyword" },
-          price: { type: "double" },
-          qty: { type: "integer" },
-          at: { type: "date" },
-        },
-      },
-    }),
+    JSON.stringify({ mappings: MAPPINGS }),
   );
   const r = rng(7);
   // The longest the event loop went without running a timer while loading (a blocking refresh
@@ -198,6 +219,7 @@ async function run(label: string, call: Call, docs: number): Promise<void> {
     `  resident memory ${(rss / docs).toFixed(0)} B per document${gc ? " (after gc)" : ""}; ` +
       `JS heap + buffers ${(held / docs).toFixed(0)} B per document`,
   );
+  breakdown(engine, docs, held);
   const n = Number(Deno.env.get("SCALE_SEARCHES") ?? 400);
   console.log(`  searches: ${n} per row after 20 warm-up, load average ${load()}`);
   console.log(
@@ -222,8 +244,40 @@ async function run(label: string, call: Call, docs: number): Promise<void> {
       : "(baseline)";
     console.log(`  ${name.padEnd(24)}${row(one).padEnd(34)}${row(many).padEnd(37)}${ratio}`);
   }
+  await whileLong(call, n);
   await duringMerge(call, r, docs);
   console.log(`  load average after: ${load()}`);
+}
+
+/**
+ * Short searches while long ones run: 15 `match` (or `term`) loops beside one loop of `terms`
+ * aggregations over every document, against the same 16 in flight with no long search. A long
+ * search runs to its end once started (one event loop), so the short ones' p99 shows how long
+ * they wait behind it.
+ */
+async function whileLong(call: Call, n: number): Promise<void> {
+  const long = JSON.stringify(QUERIES.find(([q]) => q === "terms agg")![1]);
+  for (const name of ["match (2 words)", "term"]) {
+    const text = JSON.stringify(QUERIES.find(([q]) => q === name)![1]);
+    const alone = await measure(call, text, 16, n);
+    let running = true;
+    let longRuns = 0;
+    const background = (async () => {
+      while (running) {
+        await call("POST", "/scale/_search", long);
+        longRuns++;
+      }
+    })();
+    const mixed = await measure(call, text, 15, n);
+    running = false;
+    await background;
+    const row = (l: number[]) =>
+      `p50 ${percentile(l, 0.5).toFixed(2)} / p99 ${percentile(l, 0.99).toFixed(2)} ms`;
+    console.log(
+      `  ${name}, 16 in flight: ${row(alone.lat)}; 15 beside a terms-agg loop (${longRuns} ` +
+        `aggs): ${row(mixed.lat)}`,
+    );
+  }
 }
 
 /**
@@ -281,7 +335,7 @@ export async function scaleReport(): Promise<void> {
       }
       return text;
     };
-    await run("over HTTP (serve, keep-alive fetch)", call, docs);
+    await run("over HTTP (serve, keep-alive fetch)", call, docs, engine);
     await server.close();
     engine.close();
   }
@@ -299,7 +353,7 @@ export async function scaleReport(): Promise<void> {
       }
       return text;
     };
-    await run("in process (engine.fetch)", call, docs);
+    await run("in process (engine.fetch)", call, docs, engine);
     engine.close();
   }
 }

@@ -89,3 +89,9 @@ export const OPENSEARCH_MEMBERS: Readonly<Record<string, readonly string[]>> = {
   ],
   "indices.put_alias.Body": ["index", "alias", "is_hidden", "indices", "aliases"],
 };
+
+/** Enumeration values OpenSearch accepts beyond Elasticsearch's (lower case), by enum type. */
+export const OPENSEARCH_ENUMS: Readonly<Record<string, readonly string[]>> = {
+  SearchType: ["query_and_fetch", "dfs_query_and_fetch"],
+  DynamicMapping: ["strict_allow_templates"],
+};

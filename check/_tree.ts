@@ -24,6 +24,8 @@ export interface JNode {
   readonly named?: string;
   /** For a slot: true for a `${…}` splice. */
   readonly splice?: boolean;
+  /** For a slot: true for a rule call whose value cannot be known (`@{in, :list}`, …). */
+  readonly rule?: boolean;
 }
 
 /** One object member. */
@@ -51,7 +53,7 @@ export interface RawCommand {
   readonly unreadable: boolean;
 }
 
-const METHODS = new Set(["GET", "POST", "PUT", "DELETE", "HEAD"]);
+import { commentEnd, isMethodAt, stringEnd } from "../driver/internal.ts";
 
 class Stop extends Error {}
 
@@ -65,20 +67,19 @@ export function readCommands(text: string): RawCommand[] {
     while (i < n) {
       const c = text[i]!;
       if (c === " " || c === "\t" || c === "\r" || c === "\n" || c === "\ufeff" || c === ";") i++;
-      else if ((c === "#" && text[i + 1] !== "{") || (c === "/" && text[i + 1] === "/")) {
-        while (i < n && text[i] !== "\n") i++;
-      } else if (c === "/" && text[i + 1] === "*") {
-        const close = text.indexOf("*/", i + 2);
-        i = close < 0 ? n : close + 2;
-      } else return;
+      else {
+        const after = commentEnd(text, i);
+        if (after === i) return;
+        i = after < 0 ? n : after;
+      }
     }
   };
 
   const methodAt = (at: number): string | undefined => {
+    if (!isMethodAt(text, at)) return undefined;
     let j = at;
     while (j < n && /[A-Za-z]/.test(text[j]!)) j++;
-    const word = text.slice(at, j).toUpperCase();
-    return METHODS.has(word) && (j === n || /\s/.test(text[j]!)) ? word : undefined;
+    return text.slice(at, j).toUpperCase();
   };
 
   while (true) {
@@ -93,6 +94,10 @@ export function readCommands(text: string): RawCommand[] {
     }
     i += method.length;
     while (i < n && (text[i] === " " || text[i] === "\t")) i++;
+    // As in the driver, the path may stand on the next line.
+    let k = i;
+    while (k < n && /\s/.test(text[k]!)) k++;
+    if (k > i && k < n && !"{[#;".includes(text[k]!) && !methodAt(k)) i = k;
     const targetAt = i;
     const targetNames: { name: string; at: number; end: number }[] = [];
     while (i < n && !/\s/.test(text[i]!) && text[i] !== ";") {
@@ -151,18 +156,17 @@ class BodyReader {
     while (this.i < t.length) {
       const c = t[this.i]!;
       if (c === " " || c === "\t" || c === "\r" || c === "\n") this.i++;
-      else if ((c === "#" && t[this.i + 1] !== "{") || (c === "/" && t[this.i + 1] === "/")) {
-        while (this.i < t.length && t[this.i] !== "\n") this.i++;
-      } else if (c === "/" && t[this.i + 1] === "*") {
-        const close = t.indexOf("*/", this.i + 2);
-        if (close < 0) throw new Stop();
-        this.i = close + 2;
-      } else return;
+      else {
+        const after = commentEnd(t, this.i);
+        if (after === this.i) return;
+        if (after < 0) throw new Stop();
+        this.i = after;
+      }
     }
   }
 
   /** `#{…}`, `${…}` or `@{…}` at i: returns its kind and moves past it. */
-  marker(): { kind: "#" | "$" | "@"; name: string; at: number } | undefined {
+  marker(): { kind: "#" | "$" | "@"; name: string; at: number; close: number } | undefined {
     const t = this.text;
     const c = t[this.i];
     if ((c !== "#" && c !== "$" && c !== "@") || t[this.i + 1] !== "{") return undefined;
@@ -180,24 +184,13 @@ class BodyReader {
     }
     if (j >= t.length) throw new Stop();
     this.i = j + 1;
-    return { kind: c, name: t.slice(at + 2, j).split(",")[0]!.trim(), at };
+    return { kind: c, name: t.slice(at + 2, j).split(",")[0]!.trim(), at, close: j };
   }
 
   skipString(at: number): number {
-    const t = this.text;
-    if (t.startsWith('"""', at)) {
-      const close = t.indexOf('"""', at + 3);
-      if (close < 0) throw new Stop();
-      return close + 3;
-    }
-    let j = at + 1;
-    while (j < t.length && t[j] !== '"') {
-      if (t[j] === "\\") j++;
-      if (t[j] === "\n") throw new Stop();
-      j++;
-    }
-    if (j >= t.length) throw new Stop();
-    return j + 1;
+    const end = stringEnd(this.text, at);
+    if (end < 0) throw new Stop();
+    return end;
   }
 
   value(): JNode {
@@ -225,7 +218,16 @@ class BodyReader {
     }
     const m = this.marker();
     if (m) {
-      if (m.kind === "@") throw new Stop();
+      if (m.kind === "@") {
+        // A rule's fragment stands for the value; other rules for a value we cannot know.
+        const from = fragmentStart(t, m);
+        if (from < 0) return { kind: "slot", at, end: this.i, rule: true };
+        const inner = new BodyReader(t.slice(0, m.close), from);
+        const value = inner.value();
+        inner.trivia();
+        if (inner.i < m.close) throw new Stop();
+        return value;
+      }
       return m.kind === "#"
         ? { kind: "slot", at, end: this.i, named: m.name }
         : { kind: "slot", at, end: this.i, splice: true };
@@ -243,12 +245,20 @@ class BodyReader {
 
   object(): JNode {
     const at = this.i++;
-    const members: Member[] = [];
-    const node: JNode = { kind: "object", at, end: at, members };
+    const node: JNode = { kind: "object", at, end: at, members: [] };
+    this.members(node, true);
+    node.end = this.i;
+    return node;
+  }
+
+  /** Reads members into `node` up to its `}` (or, in a rule's fragment, to the text's end). */
+  members(node: JNode, closed: boolean): void {
+    const members = node.members!;
     const t = this.text;
     while (true) {
       this.trivia();
-      if (t[this.i] === "}") {
+      if (!closed && this.i >= t.length) break;
+      if (t[this.i] === "}" && closed) {
         this.i++;
         break;
       }
@@ -274,6 +284,8 @@ class BodyReader {
         if (!m) throw new Stop();
         if (m.kind === "@") {
           node.dynamic = true;
+          const from = fragmentStart(t, m);
+          if (from >= 0) new BodyReader(t.slice(0, m.close), from).members(node, false);
           continue;
         }
         keySlot = true;
@@ -293,8 +305,6 @@ class BodyReader {
       const value = this.value();
       members.push({ key, keyAt, keyEnd, keySlot, value });
     }
-    node.end = this.i;
-    return node;
   }
 
   array(): JNode {
@@ -313,8 +323,18 @@ class BodyReader {
         continue;
       }
       if (t[this.i] === "@" && t[this.i + 1] === "{") {
-        this.marker();
+        const m = this.marker()!;
         node.dynamic = true;
+        const from = fragmentStart(t, m);
+        if (from >= 0) {
+          const inner = new BodyReader(t.slice(0, m.close), from);
+          while (true) {
+            inner.trivia();
+            if (inner.i >= m.close) break;
+            if (inner.text[inner.i] === ",") inner.i++;
+            else items.push(inner.value());
+          }
+        }
         continue;
       }
       if (this.i >= t.length) throw new Stop();
@@ -323,4 +343,29 @@ class BodyReader {
     node.end = this.i;
     return node;
   }
+}
+
+/** The rules whose last part is a fragment of the body (`@{and, f}`, `@{if, test, f}`). */
+const FRAGMENT_PARTS: Record<string, number> = { and: 1, if: 2 };
+
+/**
+ * Where a rule call's fragment starts (after its name and tests), or -1 for a rule without one.
+ * The fragment is read in place, so its placeholders and content are checked like the body's.
+ */
+function fragmentStart(t: string, m: { at: number; close: number; name: string }): number {
+  const parts = FRAGMENT_PARTS[m.name.toLowerCase()];
+  if (parts === undefined) return -1;
+  let commas = 0;
+  let depth = 0;
+  for (let j = m.at + 2; j < m.close; j++) {
+    const c = t[j];
+    if (c === '"' || c === "'") {
+      const close = t.indexOf(c, j + 1);
+      if (close < 0 || close > m.close) return -1;
+      j = close;
+    } else if (c === "(" || c === "[" || c === "{") depth++;
+    else if (c === ")" || c === "]" || c === "}") depth--;
+    else if (c === "," && depth === 0 && ++commas === parts) return j + 1;
+  }
+  return -1;
 }

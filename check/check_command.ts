@@ -6,10 +6,11 @@
  */
 
 import { CommandSyntaxError } from "../driver/mod.ts";
-import { makeExcerpt, parseScript } from "../driver/internal.ts";
+import { isMethodAt, makeExcerpt, parseScript, stringEnd } from "../driver/internal.ts";
 import { elasticSpec, type Endpoint, type TypeDef, type TypeExpr } from "./_spec.ts";
 import {
   OPENSEARCH_ENDPOINTS,
+  OPENSEARCH_ENUMS,
   OPENSEARCH_MEMBERS,
   OPENSEARCH_PARAMS,
   OPENSEARCH_PREFIXES,
@@ -17,7 +18,7 @@ import {
 } from "./_opensearch.ts";
 import { type JNode, type RawCommand, readCommands } from "./_tree.ts";
 import { checkField, dateParses, type FieldUse } from "./_field_checks.ts";
-import type { MappingModel } from "./mapping_model.ts";
+import type { IndexMappings, MappingModel } from "./mapping_model.ts";
 import { suggest } from "./_suggest.ts";
 
 /** How bad a finding is: an `error` fails the request; a `warning` is a likely mistake. */
@@ -27,8 +28,9 @@ export type Severity = "error" | "warning";
  * One finding, pointing at the exact token (1-based line and column, length in characters).
  *
  * Codes: `syntax`, `unknown-endpoint`, `wrong-method`, `unknown-param`, `param-kind`,
- * `unknown-key`, `wrong-kind`, `misplaced`, `required`, `exclusive`, `placeholder-name`,
- * `placeholder-count`, `placeholder-literal`, `unknown-field`, `field-type`, `date-format`.
+ * `unknown-key`, `unknown-value`, `wrong-kind`, `misplaced`, `required`, `exclusive`, `placeholder-name`,
+ * `placeholder-count`, `placeholder-literal`, `unknown-field`, `field-type`, `date-format`,
+ * `field-value`.
  *
  * @example
  * ```ts
@@ -75,8 +77,11 @@ export interface CheckOptions {
   /** Which engine the command is for: OpenSearch's own endpoints and queries are known to
    * `"opensearch"`. Default `"elasticsearch"`. */
   readonly flavor?: "elasticsearch" | "opensearch";
-  /** The index mapping to check fields against. */
+  /** The index mapping to check fields against (every command's, whatever index it names). */
   readonly mapping?: MappingModel;
+  /** The mappings of several indices: each command is checked against the one its target
+   * names (used when `mapping` is absent). */
+  readonly mappings?: IndexMappings;
   /** The names `#{…}` may use (their first segment); unchecked when absent. */
   readonly parameters?: readonly string[];
   /** How many positional arguments (`?`, `{?}`) the caller binds; unchecked when absent. */
@@ -180,6 +185,32 @@ export function checkCommand(text: string, options: CheckOptions = {}): Diagnost
 }
 
 /**
+ * The index (a name, alias, pattern or comma list) the first command of a text addresses, when
+ * its path starts with one — what a check against a live mapping reads the mapping of.
+ *
+ * @param text Console command text.
+ * @returns The index part of the path, or undefined (`GET /_cluster/health`, a placeholder).
+ *
+ * @example
+ * ```ts
+ * import { targetIndex } from "@searchvisitor/searchvisitor/check";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(targetIndex('POST /users,staff/_search {"size": 1}'), "users,staff");
+ * assert.equal(targetIndex("GET /_cat/indices"), undefined);
+ * assert.equal(targetIndex("GET /{?}/_doc/1"), undefined);
+ * ```
+ */
+export function targetIndex(text: string): string | undefined {
+  const command = readCommands(text)[0];
+  if (!command) return undefined;
+  const path = command.target.replace(/^\//, "");
+  const first = path.slice(0, queryStart(path) < 0 ? path.length : queryStart(path)).split("/")[0]!;
+  if (first === "" || first.startsWith("_") || /[{}?#$@]/.test(first)) return undefined;
+  return decodeURIComponentSafe(first);
+}
+
+/**
  * Renders a diagnostic as the driver renders its syntax errors: the message with the position,
  * then the line and a caret under the token.
  *
@@ -219,7 +250,6 @@ function maskTemplate(text: string): { text: string; named: number } {
   let out = "";
   let named = 0;
   let i = 0;
-  let inString = false;
   let inPath = false;
   let lineStart = true;
   let last = ""; // the last significant character outside strings
@@ -233,34 +263,29 @@ function maskTemplate(text: string): { text: string; named: number } {
       i += 3;
       continue;
     }
-    if (inString) {
-      if (c === "\\") {
-        out += text.slice(i, i + 2);
-        i += 2;
-        continue;
-      }
-      if (c === '"') inString = false;
-      out += c;
-      i++;
-      continue;
-    }
     if (c === '"') {
-      inString = true;
+      // A string is the driver's token (JSON or """); only `\#{` changes inside it.
+      const after = stringEnd(text, i);
+      const end = after < 0 ? text.length : after;
+      out += text.slice(i, end).replace(/\\([#$@]\{)/g, " $1");
       last = '"';
-      out += c;
-      i++;
+      i = end;
       continue;
     }
     if (c === "\n") lineStart = true;
-    if (lineStart && /[A-Za-z]/.test(c) && stack.length === 0) {
-      const word = /^(GET|POST|PUT|DELETE|HEAD)[ \t]+/i.exec(text.slice(i, i + 10));
-      if (word) {
-        out += word[0];
-        i += word[0].length;
-        inPath = true;
-        lineStart = false;
-        continue;
-      }
+    if (lineStart && stack.length === 0 && isMethodAt(text, i)) {
+      let j = i;
+      while (/[A-Za-z]/.test(text[j] ?? "")) j++;
+      while (text[j] === " " || text[j] === "\t") j++;
+      // As in the driver, the path may stand on the next line.
+      let k = j;
+      while (k < text.length && /\s/.test(text[k]!)) k++;
+      if (k > j && k < text.length && !"{[#;".includes(text[k]!) && !isMethodAt(text, k)) j = k;
+      out += text.slice(i, j);
+      i = j;
+      inPath = true;
+      lineStart = false;
+      continue;
     }
     if (c !== " " && c !== "\t" && c !== "\n" && c !== "\r") lineStart = false;
     if (inPath && /\s/.test(c)) inPath = false;
@@ -336,7 +361,8 @@ interface Segment {
   readonly wild: boolean;
 }
 
-function checkOne(run: Run, command: RawCommand): void {
+function checkOne(outer: Run, command: RawCommand): void {
+  let run = outer;
   let target = command.target;
   let base = command.targetAt;
   if (!target.startsWith("/")) {
@@ -355,19 +381,37 @@ function checkOne(run: Run, command: RawCommand): void {
   }
   checkNames(run, command);
   if (run.opensearch && OPENSEARCH_PREFIXES.includes(segments[0]?.text ?? "")) return;
+  const index = segments[0] && !segments[0].wild && !segments[0].text.startsWith("_")
+    ? decodeURIComponentSafe(segments[0].text)
+    : undefined;
+  if (!run.options.mapping && run.options.mappings) {
+    const mapping = index === undefined ? undefined : run.options.mappings.for(index);
+    const { mappings: _, ...rest } = run.options;
+    run = { ...run, options: mapping ? { ...rest, mapping } : rest };
+  }
   const endpoints = matchEndpoint(run, command, segments);
   if (!endpoints) return;
   if (q >= 0) checkParams(run, endpoints, target.slice(q + 1), base + q + 1);
   const body = endpoints[0]!.body;
-  if (!body || command.body.length === 0) return;
+  if (command.body.length === 0) return;
+  const kind = endpoints[0]!.name;
+  if (!body && kind !== "bulk" && kind !== "index" && kind !== "create") return;
   if (endpoints[0]!.name === "msearch") {
     command.body.forEach((node, i) => {
       if (i % 2 === 1) checkValue(run, node, SEARCH_BODY, {});
     });
     return;
   }
-  if (endpoints[0]!.name === "bulk") return;
+  if (endpoints[0]!.name === "bulk") return checkBulk(outer, run, command.body, index);
   const first = command.body[0]!;
+  const name = endpoints[0]!.name;
+  if (name === "index" || name === "create") return checkDocument(run, first, "");
+  if (name === "update") {
+    for (const m of first.members ?? []) {
+      if (m.key === "doc" || m.key === "upsert") checkDocument(run, m.value, "");
+    }
+  }
+  if (!body) return;
   const mapping = run.options.mapping;
   if (mapping && first.kind === "object") {
     const own = withRuntimeFields(mapping, first);
@@ -393,7 +437,7 @@ function checkNames(run: Run, command: RawCommand): void {
   const names = run.options.parameters;
   if (!names) return;
   const known = new Set(names);
-  const visit = (name: string, at: number, end: number) => {
+  const visit = (name: string, at: number, end: number, shown = `#{${name}}`) => {
     const root = name.split(/[.[]/)[0]!;
     if (!known.has(root)) {
       const s = suggest(root, names);
@@ -403,7 +447,7 @@ function checkNames(run: Run, command: RawCommand): void {
         "error",
         at,
         end - at,
-        `no parameter supplies #{${name}}${s ? `; did you mean "${s}"?` : ""}`,
+        `no parameter supplies ${shown}${s ? `; did you mean "${s}"?` : ""}`,
         s,
       );
     }
@@ -411,6 +455,13 @@ function checkNames(run: Run, command: RawCommand): void {
   for (const n of command.targetNames) visit(n.name, n.at, n.end);
   const walk = (node: JNode) => {
     if (node.kind === "slot" && node.named !== undefined) visit(node.named, node.at, node.end);
+    if (node.kind === "slot" && node.rule) {
+      // `@{in, :list}`, `@{md5, :value}`: the names after a colon.
+      const raw = run.text.slice(node.at, node.end);
+      for (const m of raw.matchAll(/(?<![\w"']):([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)/g)) {
+        visit(m[1]!, node.at + m.index!, node.at + m.index! + m[0].length, m[0]);
+      }
+    }
     for (const m of node.members ?? []) {
       if (m.keySlot) {
         const raw = run.text.slice(m.keyAt, m.keyEnd);
@@ -563,6 +614,16 @@ function matchEndpoint(run: Run, command: RawCommand, segments: Segment[]): Endp
 }
 
 // Accepted on every endpoint (`ignore` is read by the clients, which send it along).
+// Members both engines read that the specification leaves out (the bulk action metadata the
+// engines' bulk parsers accept).
+const BULK_EXTRAS = ["op_type", "_source", "retry_on_conflict", "require_data_stream"];
+const ENGINE_MEMBERS: Readonly<Record<string, readonly string[]>> = {
+  IndexOperation: BULK_EXTRAS,
+  CreateOperation: BULK_EXTRAS,
+  UpdateOperation: BULK_EXTRAS,
+  DeleteOperation: BULK_EXTRAS,
+};
+
 const GLOBAL_PARAMS = new Set([
   "source",
   "source_content_type",
@@ -612,6 +673,13 @@ function checkParams(run: Run, endpoints: Endpoint[], query: string, at: number)
     }
     if (MARKER.test(value) || value === "") continue;
     const decoded = decodeURIComponentSafe(value);
+    if (kind.startsWith("@")) {
+      const d = def(run, kind.slice(1));
+      if (d && d !== "any" && d.e) {
+        checkEnum(run, d.e, decoded, nameAt + name.length + 1, value.length, kind.slice(1), name);
+      }
+      continue;
+    }
     const want = kind === "b" && decoded !== "true" && decoded !== "false"
       ? "true or false"
       : kind === "n" && !/^-?\d+(\.\d+)?$/.test(decoded)
@@ -623,6 +691,35 @@ function checkParams(run: Run, endpoints: Endpoint[], query: string, at: number)
       report(run, "param-kind", "error", at, value.length, message);
     }
   }
+}
+
+// A value of an enumeration: Elasticsearch reads these case-insensitively.
+function checkEnum(
+  run: Run,
+  members: readonly string[],
+  value: string,
+  at: number,
+  length: number,
+  type: string,
+  param?: string,
+): void {
+  const lower = value.toLowerCase();
+  if (members.some((m) => m.toLowerCase() === lower)) return;
+  const extra = run.opensearch ? OPENSEARCH_ENUMS[type] : undefined;
+  if (extra?.includes(lower)) return;
+  const s = suggest(value, members);
+  const where = param === undefined ? "" : ` of URL parameter "${param}"`;
+  report(
+    run,
+    "unknown-value",
+    "error",
+    at,
+    length,
+    `"${value}" is not a value${where} (${type}: ${
+      [...new Set(members.map((m) => m.toLowerCase()))].join(", ")
+    })${s ? `; did you mean "${s}"?` : ""}`,
+    s,
+  );
 }
 
 function decodeURIComponentSafe(s: string): string {
@@ -765,6 +862,9 @@ function checkNamed(run: Run, node: JNode, ref: string, where: Where): void {
   if (!d || d === "any") return;
   if (d.e) {
     if (node.kind === "object" || node.kind === "array") wrongKind(run, node, "string");
+    else if (node.kind === "string") {
+      checkEnum(run, d.e, node.value as string, node.at + 1, node.end - node.at - 2, name);
+    }
     return;
   }
   if (d.t !== undefined) {
@@ -836,6 +936,7 @@ function checkObject(run: Run, node: JNode, ref: string, d: TypeDef, where: Wher
       }
       if (OPENSEARCH_MEMBERS[ref.slice(1)]?.includes(key)) continue;
     }
+    if (!prop && ENGINE_MEMBERS[ref.slice(1)]?.includes(key)) continue;
     if (!prop) {
       if (d.x !== undefined) {
         if (d.xf) fieldUse(run, m.key, m.keyAt, m.keyEnd, where, "key");
@@ -1019,4 +1120,162 @@ function withRuntimeFields(mapping: MappingModel, body: JNode): MappingModel {
     copy.add(m.key, { type: typeof type === "string" ? type : "keyword" });
   }
   return copy;
+}
+
+// ---- Documents: `_doc`, `_create`, `_update`'s `doc`/`upsert` and `_bulk` lines. ----
+
+const NUMBER_TYPES = new Set([
+  "long",
+  "integer",
+  "short",
+  "byte",
+  "double",
+  "float",
+  "half_float",
+  "scaled_float",
+  "unsigned_long",
+]);
+
+// A document's values against the mapping: fields a strict mapping refuses, values the field's
+// type cannot index (as the engine's mapper would refuse them).
+function checkDocument(run: Run, node: JNode, prefix: string): void {
+  const mapping = run.options.mapping;
+  if (!mapping || node.kind !== "object") return;
+  for (const m of node.members!) {
+    if (m.keySlot) continue;
+    const path = prefix ? `${prefix}.${m.key}` : m.key;
+    if (prefix === "" && m.key.startsWith("_")) continue;
+    const field = mapping.field(path);
+    if (!field) {
+      if (mapping.strictAt(path)) {
+        const s = suggest(path, mapping.paths());
+        report(
+          run,
+          "unknown-field",
+          "error",
+          m.keyAt,
+          m.keyEnd - m.keyAt,
+          `"${path}" is not in the mapping, and its dynamic setting is strict: the document is refused${
+            s ? `; did you mean "${s}"?` : ""
+          }`,
+          s,
+        );
+      }
+      continue;
+    }
+    checkDocumentValue(run, m.value, path, field.type, field.format);
+  }
+}
+
+function checkDocumentValue(
+  run: Run,
+  value: JNode,
+  path: string,
+  type: string,
+  format: string | undefined,
+): void {
+  if (value.kind === "slot" || value.kind === "null") return;
+  if (value.kind === "array") {
+    for (const item of value.items!) checkDocumentValue(run, item, path, type, format);
+    return;
+  }
+  const refuse = (what: string) =>
+    report(
+      run,
+      "field-value",
+      "error",
+      value.at,
+      Math.min(value.end - value.at, 40),
+      `${what} cannot be indexed into the ${type} field "${path}"`,
+    );
+  if (type === "object" || type === "nested") {
+    if (value.kind === "object") checkDocument(run, value, path);
+    else refuse(`${KIND_NAMES[value.kind] ?? value.kind}`);
+    return;
+  }
+  if (value.kind === "object") {
+    if (
+      !["geo_point", "geo_shape", "shape", "point", "range", "join", "flattened"].some((t) =>
+        type.includes(t)
+      ) &&
+      !/_range$|^(percolator|aggregate_metric_double|histogram|sparse_vector|rank_features|object|passthrough)$/
+        .test(type)
+    ) {
+      refuse("an object");
+    }
+    return;
+  }
+  if (NUMBER_TYPES.has(type)) {
+    if (value.kind === "boolean") refuse(`${value.value}`);
+    else if (
+      value.kind === "string" &&
+      !/^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(value.value as string)
+    ) refuse(JSON.stringify(value.value));
+    return;
+  }
+  if (type === "boolean") {
+    if (value.kind === "number") refuse(String(value.value));
+    else if (value.kind === "string" && !["true", "false", ""].includes(value.value as string)) {
+      refuse(JSON.stringify(value.value));
+    }
+    return;
+  }
+  if (
+    (type === "date" || type === "date_nanos") &&
+    (value.kind === "string" || value.kind === "number")
+  ) {
+    if (!dateParses(value.value as string | number, format)) {
+      report(
+        run,
+        "date-format",
+        "error",
+        value.at,
+        value.end - value.at,
+        `${JSON.stringify(value.value)} does not parse as a date of "${path}" (format ${
+          format ?? "strict_date_optional_time||epoch_millis"
+        })`,
+      );
+    }
+  }
+}
+
+// `_bulk`: action lines against the action containers, each document against the mapping of
+// its index (the item's `_index`, else the path's).
+function checkBulk(outer: Run, run: Run, lines: readonly JNode[], index?: string): void {
+  for (let i = 0; i < lines.length; i++) {
+    const action = lines[i]!;
+    checkValue(run, action, "@OperationContainer", {});
+    const member = action.kind === "object" ? action.members![0] : undefined;
+    const op = member?.key;
+    if (op === "delete") continue;
+    if (op === undefined || !["index", "create", "update"].includes(op)) {
+      i++; // an unknown action: its line is reported; the document after it is not an action
+      continue;
+    }
+    const doc = lines[++i];
+    if (!doc) {
+      report(
+        run,
+        "required",
+        "error",
+        action.at,
+        1,
+        `the ${op} action needs a document line after it`,
+      );
+      break;
+    }
+    const own = member!.value.members?.find((m) => m.key === "_index")?.value;
+    const target = own?.kind === "string" ? own.value as string : index;
+    let docRun = run;
+    if (!outer.options.mapping && outer.options.mappings) {
+      const mapping = target === undefined ? undefined : outer.options.mappings.for(target);
+      docRun = { ...run, options: mapping ? { ...run.options, mapping } : {} };
+    }
+    if (op === "update") {
+      checkValue(run, doc, "@update.Body", {});
+      for (const m of doc.members ?? []) {
+        if (m.key === "doc" || m.key === "upsert") checkDocument(docRun, m.value, "");
+      }
+    } else checkDocument(docRun, doc, "");
+  }
 }

@@ -312,6 +312,54 @@ function seeds(): Seed[] {
       'GET /users/_search {"query": {"range": {"seen": {"lte": ⟦"last week"⟧}}}}',
     ]
   ) out.push({ text, code: "date-format", options: m });
+  // Enumeration values, in bodies and URL parameters.
+  for (
+    const [text, suggestion] of [
+      [
+        'GET /users/_search {"query": {"match": {"bio": {"query": "a", "operator": "⟦andd⟧"}}}}',
+        "and",
+      ],
+      ['GET /users/_search {"sort": [{"age": {"order": "⟦dsc⟧"}}]}', "desc"],
+      [
+        'GET /users/_search {"query": {"multi_match": {"query": "a", "type": "⟦best_field⟧"}}}',
+        "best_fields",
+      ],
+      ["GET /users/_search?search_type=⟦query_then_fetc⟧", "query_then_fetch"],
+      ["PUT /users/_doc/1?refresh=⟦wait_fro⟧ {}", "wait_for"],
+    ] as const
+  ) out.push({ text, code: "unknown-value", suggestion });
+  // Documents: `_doc`, `_create`, `_update`'s doc, `_bulk` lines, against a strict mapping.
+  for (
+    const [text, code] of [
+      ['PUT /users/_doc/1 {"name": "a", ⟦"nmae"⟧: "b"}', "unknown-field"],
+      ['PUT /users/_create/1 {"address": {⟦"cty"⟧: "Oslo"}}', "unknown-field"],
+      ['POST /users/_bulk\n{"index": {}}\n{⟦"agee"⟧: 3}\n', "unknown-field"],
+      ['PUT /users/_doc/1 {"age": ⟦"three"⟧}', "field-value"],
+      ['POST /users/_update/1 {"doc": {"age": ⟦true⟧}}', "field-value"],
+      ['POST /_bulk\n{"create": {"_index": "users"}}\n{"address": ⟦"Oslo"⟧}\n', "field-value"],
+      ['PUT /users/_doc/1 {"born": ⟦"2024/01/02"⟧}', "date-format"],
+      ['POST /_bulk\n{⟦"indx"⟧: {"_index": "users"}}\n{"age": 1}\n', "unknown-key"],
+      ['POST /_bulk\n{"delete": {⟦"_idd"⟧: "1"}}\n', "unknown-key"],
+    ] as const
+  ) out.push({ text, code, options: m });
+  // Inside rule fragments: the fragment is checked in place.
+  for (
+    const [text, code] of [
+      [
+        'GET /users/_search {"query": {"bool": {"filter": [@{and, {⟦"trem"⟧: {"age": #{age}}}}]}}}',
+        "unknown-key",
+      ],
+      [
+        'GET /users/_search {"query": {"bool": {"must": @{and, {"term": {"age": ⟦#{agge}⟧}}}}}}',
+        "placeholder-name",
+      ],
+      ['GET /users/_search {"query": {"terms": {"age": @{in, ⟦:agess⟧}}}}', "placeholder-name"],
+      [
+        'GET /users/_search {"query": {"match_all": {}}, @{if, age != null, ⟦"sise"⟧: #{age}}}',
+        "unknown-key",
+      ],
+    ] as const
+  ) out.push({ text, code, options: { parameters: ["age"] } });
   return out;
 }
 
@@ -347,7 +395,7 @@ Deno.test("seeded mistakes are caught at the seeded token", () => {
     byCode.set(seed.code, entry);
   }
   assert.deepEqual(missed, []);
-  assert.ok(byCode.size >= 16 && everyKindSeededThrice(byCode), `only ${byCode.size} kinds seeded`);
+  assert.ok(byCode.size >= 18 && everyKindSeededThrice(byCode), `only ${byCode.size} kinds seeded`);
   // A typo's suggestion is the intended word in (nearly) every case.
   assert.ok(suggested >= withSuggestion * 0.9, `${suggested}/${withSuggestion} suggestions right`);
   console.log(
@@ -399,4 +447,15 @@ Deno.test("a text that does not parse gives one syntax diagnostic with the drive
   assert.deepEqual(rest, []);
   assert.equal(d!.code, "syntax");
   assert.equal(d!.column, 25);
+});
+
+Deno.test('the checker reads strings and methods as the driver: """, next-line paths', () => {
+  assert.deepEqual(
+    checkCommand('GET\n/i/_search/template\n{"source": """{"q": #{q}}""", "params": {}}'),
+    [],
+  );
+  assert.deepEqual(checkCommand('POST\n/i/_doc/#{id}\n{"a": #{a}}'), []);
+  const [d] = checkCommand('GET\n/i/_search\n{"query": {"trem": {}}}');
+  assert.equal(d?.code, "unknown-key");
+  assert.equal(d?.line, 3);
 });

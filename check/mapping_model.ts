@@ -39,7 +39,8 @@ export interface MappedField {
  */
 export class MappingModel {
   readonly #fields = new Map<string, MappedField>();
-  readonly #dynamic = new Map<string, boolean>();
+  /** The `dynamic` setting by object path (`""` for the root): true, false, strict, runtime. */
+  readonly #dynamic = new Map<string, string>();
 
   /**
    * Reads a mapping snapshot.
@@ -75,12 +76,7 @@ export class MappingModel {
 
   #read(mapping: Record<string, unknown>, prefix: string): void {
     const dynamic = mapping.dynamic;
-    if (dynamic !== undefined) {
-      this.#dynamic.set(
-        prefix,
-        !(dynamic === false || dynamic === "false" || dynamic === "strict"),
-      );
-    }
+    if (dynamic !== undefined) this.#dynamic.set(prefix, String(dynamic));
     const properties = mapping.properties as Record<string, Record<string, unknown>> | undefined;
     if (!properties || typeof properties !== "object") return;
     for (const [name, def] of Object.entries(properties)) {
@@ -217,9 +213,7 @@ export class MappingModel {
    * ```
    */
   matches(pattern: string): boolean {
-    const re = new RegExp(
-      "^" + pattern.split("*").map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*") + "$",
-    );
+    const re = patternRe(pattern);
     for (const path of this.#fields.keys()) if (re.test(path)) return true;
     return false;
   }
@@ -242,6 +236,32 @@ export class MappingModel {
    * ```
    */
   dynamicAt(path: string): boolean {
+    const setting = this.#settingAt(path);
+    return setting !== "false" && setting !== "strict" && setting !== "leaf";
+  }
+
+  /**
+   * Whether a document with a field at this unmapped path is refused (the nearest `dynamic`
+   * setting above it is `strict`).
+   *
+   * @param path The dotted path of a field that is not mapped.
+   * @returns True when indexing such a document fails.
+   * @example
+   * ```ts
+   * import { MappingModel } from "@searchvisitor/searchvisitor/check";
+   * import assert from "node:assert/strict";
+   *
+   * const model = MappingModel.from({ dynamic: "strict", properties: {
+   *   meta: { type: "object", dynamic: false, properties: {} } } });
+   * assert.equal(model.strictAt("other"), true);
+   * assert.equal(model.strictAt("meta.anything"), false);
+   * ```
+   */
+  strictAt(path: string): boolean {
+    return this.#settingAt(path) === "strict";
+  }
+
+  #settingAt(path: string): string {
     const parts = path.split(".");
     for (let n = parts.length - 1; n >= 0; n--) {
       const prefix = parts.slice(0, n).join(".");
@@ -249,9 +269,137 @@ export class MappingModel {
       if (setting !== undefined) return setting;
       if (n > 0) {
         const f = this.#fields.get(prefix);
-        if (f && f.type !== "object" && f.type !== "nested") return false;
+        if (f && f.type !== "object" && f.type !== "nested") return "leaf";
       }
     }
-    return true;
+    return "true";
   }
+}
+
+/**
+ * The mappings of several indices, each kept apart, so that a command is checked against the
+ * mapping of the index it addresses: a name, a comma list, a `*` pattern or an alias (with the
+ * aliases of a `GET _alias` response). Several indices addressed at once are merged.
+ *
+ * @example
+ * ```ts
+ * import { checkCommand, IndexMappings } from "@searchvisitor/searchvisitor/check";
+ * import assert from "node:assert/strict";
+ *
+ * const mappings = IndexMappings.from(
+ *   { users: { mappings: { dynamic: "strict", properties: { name: { type: "text" } } } },
+ *     orders: { mappings: { properties: { total: { type: "long" } } } } },
+ *   { users: { aliases: { people: {} } } },
+ * );
+ * assert.equal(mappings.for("people")?.field("name")?.type, "text");
+ * assert.equal(mappings.for("orders")?.field("name"), undefined);
+ * const [d] = checkCommand('GET /people/_search {"sort": ["nmae"]}', { mappings });
+ * assert.equal(d!.code, "unknown-field");
+ * assert.deepEqual(checkCommand('GET /orders/_search {"sort": ["total"]}', { mappings }), []);
+ * ```
+ */
+export class IndexMappings {
+  readonly #indices = new Map<string, unknown>();
+  readonly #aliases = new Map<string, string[]>();
+  readonly #models = new Map<string, MappingModel | undefined>();
+
+  /**
+   * Reads a `GET _mapping` response and, optionally, a `GET _alias` response.
+   *
+   * @param snapshot `{ index: { mappings } }` for each index.
+   * @param aliases `{ index: { aliases: { name: {} } } }`; by default the `aliases` beside each
+   *   index's `mappings` in the snapshot.
+   * @returns The mappings.
+   * @example
+   * ```ts
+   * import { IndexMappings } from "@searchvisitor/searchvisitor/check";
+   * import assert from "node:assert/strict";
+   *
+   * const m = IndexMappings.from({ a: { mappings: {} }, b: { mappings: {} } });
+   * assert.deepEqual(m.indices(), ["a", "b"]);
+   * ```
+   */
+  static from(snapshot: unknown, aliases?: unknown): IndexMappings {
+    const out = new IndexMappings();
+    if (snapshot && typeof snapshot === "object") {
+      for (const [name, entry] of Object.entries(snapshot)) {
+        if (entry && typeof entry === "object") out.#indices.set(name, entry);
+      }
+    }
+    // Without a `GET _alias` response, aliases kept beside each index's mappings are read.
+    aliases ??= snapshot;
+    if (aliases && typeof aliases === "object") {
+      for (const [index, entry] of Object.entries(aliases)) {
+        const names = (entry as { aliases?: unknown } | null)?.aliases;
+        if (!names || typeof names !== "object") continue;
+        for (const alias of Object.keys(names)) {
+          out.#aliases.set(alias, [...(out.#aliases.get(alias) ?? []), index]);
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The index names known.
+   *
+   * @returns The names, in snapshot order.
+   * @example
+   * ```ts
+   * import { IndexMappings } from "@searchvisitor/searchvisitor/check";
+   * import assert from "node:assert/strict";
+   *
+   * assert.deepEqual(IndexMappings.from({}).indices(), []);
+   * ```
+   */
+  indices(): string[] {
+    return [...this.#indices.keys()];
+  }
+
+  /**
+   * The mapping a request target addresses, or undefined when it names no known index.
+   *
+   * @param target An index name, alias, `*` pattern or comma list of them.
+   * @returns The merged mapping of the indices it addresses.
+   * @example
+   * ```ts
+   * import { IndexMappings } from "@searchvisitor/searchvisitor/check";
+   * import assert from "node:assert/strict";
+   *
+   * const m = IndexMappings.from({
+   *   "logs-1": { mappings: { properties: { a: { type: "long" } } } },
+   *   "logs-2": { mappings: { properties: { b: { type: "keyword" } } } },
+   * });
+   * assert.equal(m.for("logs-*")?.size, 2);
+   * assert.equal(m.for("metrics"), undefined);
+   * ```
+   */
+  for(target: string): MappingModel | undefined {
+    if (this.#models.has(target)) return this.#models.get(target);
+    const names = new Set<string>();
+    for (const part of target.split(",")) {
+      const p = part.trim();
+      if (p === "" || p.startsWith("-")) continue;
+      if (p === "_all" || p.includes("*")) {
+        const re = p === "_all" ? /^/ : patternRe(p);
+        for (const n of this.#indices.keys()) if (re.test(n)) names.add(n);
+        for (const [alias, indices] of this.#aliases) {
+          if (re.test(alias)) { for (const n of indices) names.add(n); }
+        }
+      } else if (this.#indices.has(p)) names.add(p);
+      else for (const n of this.#aliases.get(p) ?? []) names.add(n);
+    }
+    const model = names.size === 0 ? undefined : MappingModel.from(
+      Object.fromEntries([...names].map((n) => [n, this.#indices.get(n)])),
+    );
+    if (this.#models.size >= 1024) this.#models.clear();
+    this.#models.set(target, model);
+    return model;
+  }
+}
+
+function patternRe(pattern: string): RegExp {
+  return new RegExp(
+    "^" + pattern.split("*").map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*") + "$",
+  );
 }

@@ -23,8 +23,9 @@ export {
   type Diagnostic,
   formatDiagnostic,
   type Severity,
+  targetIndex,
 } from "./check_command.ts";
-export { type MappedField, MappingModel } from "./mapping_model.ts";
+export { IndexMappings, type MappedField, MappingModel } from "./mapping_model.ts";
 export {
   checkSource,
   checkStatementText,

@@ -6,6 +6,7 @@
  */
 
 import { type Format, FORMATS } from "./output.ts";
+import type { Auth } from "../driver/mod.ts";
 
 /** What the command line asked for. */
 export interface CliOptions {
@@ -56,6 +57,8 @@ export class UsageError extends Error {
 export const USAGE: string = `usage: searchvisitor [--url URL | --engine] [options] [file…]
        searchvisitor check [files…] [--mapping FILE | --url URL]   (see check --help)
        searchvisitor mapping --url URL > snapshot.json
+       searchvisitor gen --url URL --index NAME [--out FILE]   (entity class; see gen --help)
+       searchvisitor migrate [info|validate|repair] [--url URL] [--dir DIR]   (see migrate --help)
 
 Runs command files (Kibana console text), or an interactive prompt when no file is given and
 stdin is a terminal; commands piped on stdin run like a file.
@@ -171,4 +174,42 @@ export function parseArgs(args: readonly string[]): CliOptions {
     throw new UsageError("--opensearch goes with --engine");
   }
   return options;
+}
+
+/**
+ * The authentication of `--user`/`--api-key` (or the environment's `SEARCHVISITOR_API_KEY`,
+ * `SEARCHVISITOR_PASSWORD`), for every subcommand that connects.
+ */
+export function authOf(
+  options: { user?: string; password?: string; apiKey?: string },
+  env: (name: string) => string | undefined,
+): Auth | undefined {
+  const apiKey = options.apiKey ?? env("SEARCHVISITOR_API_KEY");
+  if (apiKey) return { apiKey };
+  if (options.user === undefined) return undefined;
+  const password = options.password ?? env("SEARCHVISITOR_PASSWORD");
+  if (password === undefined) {
+    throw new UsageError(
+      `--user ${options.user} has no password: write --user NAME:PASSWORD or set SEARCHVISITOR_PASSWORD`,
+    );
+  }
+  return { username: options.user, password };
+}
+
+/**
+ * Walks a subcommand's arguments: `visit(arg, value)` for each, where `value()` takes the next
+ * argument as this one's value (a usage error when there is none).
+ */
+export function eachArg(
+  args: readonly string[],
+  visit: (arg: string, value: () => string) => void,
+): void {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    visit(a, () => {
+      const v = args[++i];
+      if (v === undefined) throw new UsageError(`${a} needs a value`);
+      return v;
+    });
+  }
 }

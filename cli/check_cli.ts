@@ -13,6 +13,7 @@ import {
   checkSource,
   checkStatementText,
   type FileDiagnostic,
+  IndexMappings,
   MappingModel,
   sourceKindOf,
 } from "../check/mod.ts";
@@ -90,11 +91,31 @@ function parseCheckArgs(args: readonly string[]): CheckArgs {
   return out;
 }
 
+// The snapshot: `GET /_mapping` with each index's aliases beside its mappings (`GET /_alias`),
+// so a check finds an index by its alias too.
 async function liveMapping(url: string, fetch: FetchFunction | undefined): Promise<unknown> {
   const ds = new DataSource(url, fetch ? { fetch } : {});
-  const res = await ds.transport.request({ method: "GET", path: "/_mapping" });
-  if (res.status !== 200) throw new Error(`GET /_mapping answered ${res.status}`);
-  return JSON.parse(res.body);
+  const get = async (path: string) => {
+    const res = await ds.transport.request({ method: "GET", path });
+    if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}`);
+    return JSON.parse(res.body) as Record<string, Record<string, unknown>>;
+  };
+  const mappings = await get("/_mapping");
+  const aliases = await get("/_alias");
+  for (const [index, entry] of Object.entries(aliases)) {
+    if (mappings[index] && entry?.aliases) mappings[index]!.aliases = entry.aliases;
+  }
+  return mappings;
+}
+
+// A snapshot of several indices is kept per index; a bare `mappings`/`properties` object applies
+// to every command.
+function checkMappings(snapshot: unknown): Pick<CheckOptions, "mapping" | "mappings"> {
+  const o = snapshot as Record<string, unknown> | null;
+  if (o && typeof o === "object" && !("properties" in o || "mappings" in o || "dynamic" in o)) {
+    return { mappings: IndexMappings.from(o) };
+  }
+  return { mapping: MappingModel.from(snapshot) };
 }
 
 /**
@@ -136,9 +157,9 @@ export async function runCheck(args: readonly string[], host: CheckHost): Promis
   };
   try {
     if (options.mapping !== undefined) {
-      check.mapping = MappingModel.from(JSON.parse(await host.readText(options.mapping)));
+      Object.assign(check, checkMappings(JSON.parse(await host.readText(options.mapping))));
     } else if (options.url !== undefined) {
-      check.mapping = MappingModel.from(await liveMapping(options.url, host.fetch));
+      Object.assign(check, checkMappings(await liveMapping(options.url, host.fetch)));
     }
   } catch (error) {
     host.err(`searchvisitor check: cannot read the mapping (${(error as Error).message})\n`);
@@ -231,8 +252,9 @@ function placeInFile(
 }
 
 /**
- * Runs `searchvisitor mapping --url URL`: prints the cluster's `GET _mapping` as JSON (the
- * snapshot `check --mapping` reads).
+ * Runs `searchvisitor mapping --url URL`: prints the cluster's `GET _mapping` as JSON, each
+ * index with its aliases (the snapshot `check --mapping` reads; a command is checked against the
+ * mapping of the index or alias it names).
  *
  * @param args The arguments after `mapping`.
  * @param host The runtime adapter.

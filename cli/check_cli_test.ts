@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { type CheckHost, runCheck, runCli, runMapping } from "./mod.ts";
 import { Engine } from "../engine/mod.ts";
+import { DataSource } from "../driver/mod.ts";
+import { JdbcTemplate } from "../template/mod.ts";
 
 function host(files: Record<string, string>, fetch?: CheckHost["fetch"]) {
   const io = { out: "", err: "" };
@@ -119,4 +121,29 @@ Deno.test("the console program routes check to the checker", async () => {
     out,
     /<stdin>:1:12: error unknown-endpoint: unknown endpoint "_serach"; did you mean "_search"\?/,
   );
+});
+
+Deno.test("check --url checks each command against the mapping of the index or alias it names", async () => {
+  const engine = new Engine();
+  const ds = new DataSource({ nodes: ["http://engine"], fetch: engine.fetch });
+  const jdbc = new JdbcTemplate(ds);
+  await jdbc.execute(
+    'PUT /users {"mappings": {"dynamic": "strict", "properties": {"age": {"type": "long"}}}, "aliases": {"people": {}}}',
+  );
+  await jdbc.execute('PUT /orders {"mappings": {"properties": {"total": {"type": "long"}}}}');
+  const io = { out: "", err: "" };
+  const host: CheckHost = {
+    env: () => undefined,
+    readText: () =>
+      Promise.resolve(
+        'GET /people/_search {"sort": ["total"]}\nGET /orders/_search {"sort": ["total"]}\n',
+      ),
+    out: (t) => (io.out += t),
+    err: (t) => (io.err += t),
+    fetch: engine.fetch,
+  };
+  assert.equal(await runCheck(["q.es", "--url", "http://engine"], host), 1, io.out + io.err);
+  // "total" is a field of orders, not of the people alias's users: one finding, on line 1.
+  assert.match(io.out, /q\.es:1:32: error unknown-field: "total" is not in the mapping/);
+  assert.doesNotMatch(io.out, /q\.es:2:/);
 });

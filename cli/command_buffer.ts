@@ -1,11 +1,13 @@
 /**
  * Gathers the lines a person types at the prompt into whole commands: a command ends at the end
  * of a line where its JSON body has closed (a body opens on the method line and may span lines);
- * `_bulk` and `_msearch` take NDJSON lines up to an empty line; a line starting with `.` is a
- * console directive.
+ * the NDJSON endpoints (`_bulk`, `_msearch`, `_msearch/template`, …) take NDJSON lines up to an
+ * empty line; a line starting with `.` is a console directive.
  *
  * @module
  */
+
+import { isNdjsonTarget } from "../driver/internal.ts";
 
 /** What a line completed: a command text, or a console directive such as `.format json`. */
 export type Chunk =
@@ -31,11 +33,9 @@ export function parseDirective(line: string): Chunk {
   return { kind: "directive", name: name.toLowerCase(), args };
 }
 
-/** True when the command's path ends in `_bulk` or `_msearch` (an NDJSON body). */
+/** True when the command's path takes an NDJSON body (the driver's table of such endpoints). */
 function isNdjson(firstLine: string): boolean {
-  const path = firstLine.trim().split(/\s+/)[1] ?? "";
-  const last = path.split("?")[0]!.split("/").filter((s) => s !== "").pop() ?? "";
-  return last === "_bulk" || last === "_msearch";
+  return isNdjsonTarget(firstLine.trim().split(/\s+/)[1] ?? "");
 }
 
 /**

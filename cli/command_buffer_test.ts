@@ -46,3 +46,13 @@ Deno.test("CommandBuffer: blank lines and comments between commands are skipped;
     args: ["json"],
   });
 });
+
+Deno.test("CommandBuffer: every NDJSON endpoint of the driver reads lines up to an empty line", () => {
+  const out = feed(["POST _msearch/template", "{}", '{"id": "t"}', ""]);
+  assert.deepEqual(out, [null, null, null, {
+    kind: "command",
+    text: 'POST _msearch/template\n{}\n{"id": "t"}\n',
+  }]);
+  // A search's body ends where its JSON closes.
+  assert.notEqual(feed(["POST /i/_search", "{}"])[1], null);
+});

@@ -14,7 +14,7 @@
  */
 
 import { createReadStream, readFileSync, writeFileSync } from "node:fs";
-import { stat } from "node:fs/promises";
+import { readdir, stat, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
@@ -140,6 +140,8 @@ const host: CliHost = {
   err: (text) => void process.stderr.write(text),
   width: () => (process.stdout.isTTY ? process.stdout.columns : undefined),
   errIsTerminal: process.stderr.isTTY === true,
+  writeText: (path, text) => writeFile(path, text, "utf8"),
+  listDir: (path) => readdir(path),
   openFile: async (path) => ({
     size: (await stat(path)).size,
     chunks: createReadStream(path, { highWaterMark: 256 * 1024 }),

@@ -49,4 +49,6 @@ export {
 } from "./output.ts";
 export { type ConsoleIO, ConsoleSession, HELP } from "./console_session.ts";
 export { CHECK_USAGE, type CheckHost, runCheck, runMapping } from "./check_cli.ts";
+export { GEN_USAGE, type GenHost, runGen } from "./gen_cli.ts";
+export { MIGRATE_USAGE, type MigrateHost, runMigrate } from "./migrate_cli.ts";
 export { type CliHost, INTERRUPT, type LineReader, runCli } from "./run.ts";

@@ -5,13 +5,15 @@
  * @module
  */
 
-import { type Auth, DataSource } from "../driver/mod.ts";
+import { DataSource } from "../driver/mod.ts";
 import { Engine } from "../engine/mod.ts";
-import { parseArgs, USAGE, UsageError } from "./args.ts";
+import { authOf, parseArgs, USAGE, UsageError } from "./args.ts";
 import { CommandBuffer } from "./command_buffer.ts";
 import { describeError, EXIT, exitCodeOf } from "./output.ts";
 import { type ConsoleIO, ConsoleSession } from "./console_session.ts";
 import { runCheck, runMapping } from "./check_cli.ts";
+import { type GenHost, runGen } from "./gen_cli.ts";
+import { runMigrate } from "./migrate_cli.ts";
 
 /** What {@linkcode LineReader.read} returns when the person pressed Ctrl-C. */
 export const INTERRUPT = "\u0003";
@@ -38,7 +40,7 @@ export interface LineReader {
 }
 
 /** Everything the console needs from its runtime. */
-export interface CliHost extends ConsoleIO {
+export interface CliHost extends ConsoleIO, Pick<GenHost, "writeText"> {
   /** The arguments after the program name. */
   args: readonly string[];
   /** Reads an environment variable. */
@@ -51,19 +53,8 @@ export interface CliHost extends ConsoleIO {
   openPrompt(): LineReader;
   /** The package version, for `--version`. */
   version?: string;
-}
-
-function auth(options: ReturnType<typeof parseArgs>, host: CliHost): Auth | undefined {
-  const apiKey = options.apiKey ?? host.env("SEARCHVISITOR_API_KEY");
-  if (apiKey) return { apiKey };
-  if (options.user === undefined) return undefined;
-  const password = options.password ?? host.env("SEARCHVISITOR_PASSWORD");
-  if (password === undefined) {
-    throw new UsageError(
-      `--user ${options.user} has no password: write --user NAME:PASSWORD or set SEARCHVISITOR_PASSWORD`,
-    );
-  }
-  return { username: options.user, password };
+  /** Lists the file names of a folder (`searchvisitor migrate --dir`). */
+  listDir?(path: string): Promise<string[]>;
 }
 
 /**
@@ -94,6 +85,8 @@ function auth(options: ReturnType<typeof parseArgs>, host: CliHost): Auth | unde
 export async function runCli(host: CliHost): Promise<number> {
   if (host.args[0] === "check") return await runCheck(host.args.slice(1), host);
   if (host.args[0] === "mapping") return await runMapping(host.args.slice(1), host);
+  if (host.args[0] === "gen") return await runGen(host.args.slice(1), host);
+  if (host.args[0] === "migrate") return await runMigrate(host.args.slice(1), host);
   let options;
   let engine: Engine | undefined;
   try {
@@ -106,7 +99,7 @@ export async function runCli(host: CliHost): Promise<number> {
       host.out(`searchvisitor ${host.version ?? "(development)"}\n`);
       return EXIT.ok;
     }
-    const common = { auth: auth(options, host), indexRefresh: options.refresh };
+    const common = { auth: authOf(options, host.env), indexRefresh: options.refresh };
     let ds: DataSource;
     if (options.engine) {
       engine = new Engine({ flavour: options.opensearch ? "opensearch" : "elasticsearch" });

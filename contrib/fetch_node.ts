@@ -117,10 +117,13 @@ export function nodeFetch(options: NodeFetchOptions = {}): NodeFetch {
       agent.submit(target.origin, new Job(target.url, method, payload, signal, resolve, reject));
     });
   // The mark tells the driver this fetch keeps the network contract (it honours its signal and
-  // never delivers more than a declared content-length), so it reads it like the built-in one.
+  // never delivers more than a declared content-length), so it reads it like the built-in one;
+  // the second that it reads only `aborted`, `reason` and abort listeners of a signal, so the
+  // driver may hand it its light signal instead of an AbortController per attempt.
   return Object.assign(fetchFn, {
     close: (): void => agent.close(),
     [Symbol.for("searchvisitor.networkFetch")]: true,
+    [Symbol.for("searchvisitor.lightSignal")]: true,
   });
 }
 

@@ -17,6 +17,33 @@ export interface SourcePosition {
 }
 
 /**
+ * The 1-based line and column of a UTF-16 offset in a text (lines end at `\n`): the one reading
+ * of a position for every syntax error of the command language, the template and the mappers.
+ *
+ * @param text The whole text.
+ * @param offset The UTF-16 offset (0-based).
+ * @returns Its line and column.
+ *
+ * @example
+ * ```ts
+ * import { positionOf } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(positionOf("GET /\nPUT x {", 10), { line: 2, column: 5 });
+ * assert.deepEqual(positionOf("GET /", 0), { line: 1, column: 1 });
+ * ```
+ */
+export function positionOf(text: string, offset: number): SourcePosition {
+  let line = 1;
+  let lineStart = 0;
+  for (let j = text.indexOf("\n"); j !== -1 && j < offset; j = text.indexOf("\n", j + 1)) {
+    line++;
+    lineStart = j + 1;
+  }
+  return { line, column: offset - lineStart + 1 };
+}
+
+/**
  * The command text is not valid: it says where (1-based line and column), shows the line with a
  * caret, and says what to do.
  *

@@ -24,6 +24,18 @@ export type {
 export { bindScript, type BindScriptOptions } from "./command/command_binder.ts";
 export { CommandCache } from "./command/command_cache.ts";
 
+// The console lexer's pieces, for the rooms that read command text without binding it (the
+// template's scanner, xml's placeholders, mapper paging, the checker).
+export {
+  type BodyMember,
+  bodyMembers,
+  commentEnd,
+  isMethodAt,
+  isNdjsonTarget,
+  METHODS,
+  stringEnd,
+} from "./command/console_lexer.ts";
+
 // For the layers that render optional parts (template rules, mapper files): one condition
 // language and one clean-up of the commas that vanished members leave.
 export {
@@ -34,7 +46,7 @@ export {
 export { dropDanglingCommas } from "./command/dangling_commas.ts";
 
 // Errors alike in every room: excerpts under a position, credentials masked.
-export { makeExcerpt } from "./input_errors.ts";
+export { makeExcerpt, positionOf } from "./input_errors.ts";
 export { redact } from "./_error_base.ts";
 
 // What the lambda room caches mappings by.

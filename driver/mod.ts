@@ -42,9 +42,12 @@ export {
 export { type HitMeta, readHitMeta } from "./jdbc/hit_meta.ts";
 export type { Aggregate, Aggregations, Bucket } from "./jdbc/aggregations.ts";
 export { ColumnTypeError } from "./jdbc/cell_types.ts";
-export { CellReader, type ColumnRef } from "./jdbc/cell_reader.ts";
-export { HitReader } from "./jdbc/hit_reader.ts";
-export { ResultSet, type ResultSetMeta, type TotalHits } from "./jdbc/result_set.ts";
+export {
+  type ColumnRef,
+  ResultSet,
+  type ResultSetMeta,
+  type TotalHits,
+} from "./jdbc/result_set.ts";
 export { HitStream, type StreamOptions, type StreamServerInfo } from "./jdbc/hit_stream.ts";
 export {
   type BulkFailure,
@@ -73,3 +76,6 @@ export type {
 // What `StatementBase.executeCommands` runs: commands bound by the layers above (their parser,
 // cache and binder are in the driver's unpublished `internal.ts`).
 export type { BoundCommand, HintValue, Method } from "./command/_command.ts";
+
+// A parsed command, as the migrate room's public steps carry it (its parser is in `internal.ts`).
+export type { ParsedCommand, ParsedHint, Slot, SlotKind } from "./command/command_tokenizer.ts";

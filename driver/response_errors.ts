@@ -438,5 +438,8 @@ export function shardFailuresOf(json: unknown): ShardFailures | undefined {
  * @returns True when partial answers are read as results.
  */
 export function allowsPartialResults(path: string): boolean {
-  return /[?&]allow_partial_search_results=true(?:&|$)/.test(path);
+  // The plain search for the word first: most paths lack it, and a regular expression per
+  // command costs more than the scan.
+  return path.includes("allow_partial_search_results") &&
+    /[?&]allow_partial_search_results=true(?:&|$)/.test(path);
 }

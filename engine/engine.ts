@@ -4,6 +4,7 @@ import { SearchContexts } from "./_search/search_api.ts";
 import { Cluster } from "./_state/cluster.ts";
 import type { EngineState } from "./_rest/context.ts";
 import { handle } from "./_rest/handle.ts";
+import type { ShardSnapshot } from "./_index/shard_snapshot.ts";
 import { countScrollFreed } from "./_rest/search_stats.ts";
 import { DEFAULT_HEAP_BYTES, DEFAULT_LIMIT } from "./_rest/indexing_pressure.ts";
 
@@ -110,6 +111,29 @@ const HEAP_GIVEN = new WeakSet<Engine>();
 export function useHeapSize(engine: Engine, bytes: number): void {
   if (HEAP_GIVEN.has(engine) || !(bytes > 0) || !Number.isFinite(bytes)) return;
   STATE.get(engine)!.indexingPressure.heapBytes = bytes;
+}
+
+/**
+ * The searchable state of one of an engine's indices as of its last refresh, or undefined when
+ * there is no such index (for benchmarks that measure the engine's memory).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Engine, indexSnapshot } from "./engine.ts";
+ * const engine = new Engine();
+ * await engine.fetch("http://engine/i/_doc/1?refresh=true", {
+ *   method: "PUT",
+ *   body: '{"a":1}',
+ *   headers: { "content-type": "application/json" },
+ * });
+ * assert.equal(indexSnapshot(engine, "i")?.docCount, 1);
+ * assert.equal(indexSnapshot(engine, "none"), undefined);
+ * engine.close();
+ * ```
+ */
+export function indexSnapshot(engine: Engine, index: string): ShardSnapshot | undefined {
+  return STATE.get(engine)!.cluster.indices.get(index)?.searchTarget().snapshot;
 }
 
 /** The handler of an engine for HTTP adapters, which carry GET and HEAD bodies as POST requests. */

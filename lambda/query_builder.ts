@@ -8,7 +8,7 @@ import {
   type StreamOptions,
 } from "../driver/mod.ts";
 import { type BoundTemplate, type Page, PageResult, type QueryList } from "../template/mod.ts";
-import { mapResultSet } from "../template/internal.ts";
+import { mapResultSet, withMeta } from "../template/internal.ts";
 import { compileCount, compileSearch, type SortKey } from "./compiler.ts";
 import { Conditions, type FieldPath } from "./conditions.ts";
 import { resolverOf, type ToCommandOptions } from "./field_types.ts";
@@ -249,7 +249,6 @@ export class QueryBuilder<T> extends Conditions<T> {
       extractor: (rs) => ({
         rows: read(rs, bound.text),
         total: rs.total,
-        took: rs.took,
         text: bound.text,
       }),
     });
@@ -289,14 +288,10 @@ export class QueryBuilder<T> extends Conditions<T> {
    * name. The array carries `total` and `took` as non-enumerable properties.
    */
   async queryForList(): Promise<QueryList<T>> {
-    const r = await this.#search(undefined, (rs, text) => this.#rows(rs, text));
+    const r = await this.#search(undefined, (rs, text) => withMeta(this.#rows(rs, text), rs));
     this.#checkComplete(r.rows.length, r.total?.value, r.text);
     this.#state.page?.page?.setTotalCount(r.total?.value ?? r.rows.length);
-    return Object.defineProperties(r.rows, {
-      total: { value: r.total, enumerable: false },
-      took: { value: r.took, enumerable: false },
-      aggregations: { value: undefined, enumerable: false },
-    }) as QueryList<T>;
+    return r.rows;
   }
 
   /** Every matching document as a plain map: the document fields plus `_id`. */

@@ -17,6 +17,7 @@ import { MapperError, type StatementSite } from "./errors.ts";
 import type { StatementDef, StatementKind } from "./statement_options.ts";
 import type { WriteOptions } from "./_entity_writes.ts";
 import type { LambdaOptions } from "../lambda/mod.ts";
+import type { LiveCheck } from "./_check_statements.ts";
 
 type Entry =
   | { readonly owner: MapperClass; readonly compiled: CompiledStatement }
@@ -28,6 +29,12 @@ export interface CompiledMapper {
   readonly namespace: string;
   readonly entity?: EntityClass;
   readonly methods: ReadonlyMap<string, CompiledStatement>;
+}
+
+/** The registry's contents at one moment (see `StatementRegistry.mark`). */
+export interface RegistryMark {
+  readonly files: ReadonlySet<string>;
+  readonly entries: ReadonlySet<string>;
 }
 
 /** The statement registry of one Configuration. */
@@ -256,6 +263,23 @@ export class StatementRegistry {
     return compiled;
   }
 
+  /** What is registered now, so that a registration a check refuses can be undone. */
+  mark(): RegistryMark {
+    return { files: new Set(this.#files.keys()), entries: new Set(this.#entries.keys()) };
+  }
+
+  /** Forgets what was registered since `mark` (and the compiled mapper of `type`). */
+  undo(mark: RegistryMark, type?: MapperClass): void {
+    for (const k of [...this.#files.keys()]) if (!mark.files.has(k)) this.#files.delete(k);
+    for (const k of [...this.#entries.keys()]) {
+      if (!mark.entries.has(k)) {
+        this.#entries.delete(k);
+        this.#compiled.delete(k);
+      }
+    }
+    if (type) this.#mappers.delete(type);
+  }
+
   /** Every registered statement id. */
   ids(): string[] {
     return [...this.#entries.keys()];
@@ -268,6 +292,8 @@ export interface SessionSetup {
   readonly writes: WriteOptions;
   /** Mapping options of the sessions' LambdaTemplate. */
   readonly lambda?: LambdaOptions;
+  /** The check on first use, when the configuration checks statements. */
+  readonly check?: LiveCheck;
 }
 
 let pending: SessionSetup | undefined;

@@ -1,9 +1,10 @@
 // Adds members to the body of a bound `_search` command: `from`/`size`/`track_total_hits` for a
 // Page, `seq_no_primary_term`/`version` for entities with a version field. Members the text
-// already fixes are refused (for paging) or kept (for metadata). Works on the bound text, so
-// placeholders stay placeholders and argument order does not change.
+// already fixes are refused (for paging) or kept (for metadata). Works on the parsed body (the
+// driver's compact chunks and bodyMembers, no second scan of the text), so placeholders stay
+// placeholders and argument order does not change.
 
-import { type ParsedCommand, parseScript } from "../driver/internal.ts";
+import { bodyMembers, type ParsedCommand, parseScript } from "../driver/internal.ts";
 import type { BoundTemplate, Page } from "../template/mod.ts";
 import { MapperError, type StatementSite } from "./errors.ts";
 
@@ -26,46 +27,6 @@ interface Wanted {
   readonly text: string;
   readonly arg?: number;
   readonly fixed: "refuse" | "keep";
-}
-
-interface TopMember {
-  key: string | undefined;
-  value: string;
-}
-
-/** Top-level members of a compact JSON object text with `?` placeholders. */
-function topMembers(body: string): TopMember[] | undefined {
-  if (!body.startsWith("{")) return undefined;
-  const members: TopMember[] = [];
-  let depth = 0;
-  let key: string | undefined;
-  let keySeen = false;
-  let valueStart = -1;
-  for (let i = 0; i < body.length; i++) {
-    const c = body[i];
-    if (c === '"') {
-      let j = i + 1;
-      while (j < body.length && body[j] !== '"') j += body[j] === "\\" ? 2 : 1;
-      if (depth === 1 && !keySeen) {
-        key = JSON.parse(body.slice(i, j + 1)) as string;
-        keySeen = true;
-      }
-      i = j;
-    } else if (c === "?" && depth === 1 && !keySeen) {
-      key = undefined;
-      keySeen = true;
-    } else if (c === ":" && depth === 1 && valueStart < 0) {
-      valueStart = i + 1;
-    } else if (c === "{" || c === "[") {
-      depth++;
-    } else if ((c === "," && depth === 1) || ((c === "}" || c === "]") && --depth === 0)) {
-      if (keySeen) members.push({ key, value: body.slice(valueStart, i) });
-      key = undefined;
-      keySeen = false;
-      valueStart = -1;
-    }
-  }
-  return members;
 }
 
 function offsetOf(text: string, line: number, column: number): number {
@@ -141,7 +102,7 @@ export function addToSearch(
     return addToBodyArgument(bound, bodySlot, want, paging, site);
   }
   const compact = body === undefined ? "{}" : body.join("?");
-  const members = topMembers(compact);
+  const members = bodyMembers(command);
   if (!members) {
     if (!paging) return bound;
     throw new MapperError("cannot page a search whose body is not a JSON object", site);

@@ -1,6 +1,7 @@
 // Runs one compiled statement: render → bind → (page / version members) → execute → shape the
 // result as declared. Every error leaves with the mapper, method and statement id in front.
 
+import type { LiveCheck } from "./_check_statements.ts";
 import {
   type Connection,
   type DataSource,
@@ -17,6 +18,7 @@ import {
   PageResult,
   type RowMap,
 } from "../template/mod.ts";
+import { withMeta } from "../template/internal.ts";
 import { mapResultSet } from "../template/internal.ts";
 import { inStatement, MapperError, type StatementSite } from "./errors.ts";
 import { addToSearch } from "./_search_body.ts";
@@ -44,6 +46,8 @@ export interface CompiledStatement {
 export interface RunContext {
   readonly jdbc: JdbcTemplate;
   readonly source: DataSource | Connection;
+  /** The configuration's check on first use, when it checks statements. */
+  readonly check?: LiveCheck;
 }
 
 const READS: ReadonlySet<Returns> = new Set(["list", "one", "page", "value"]);
@@ -127,6 +131,7 @@ export async function runStatement(
     }
     const rendered = st.render(named);
     let bound = exec.jdbc.bind(rendered.text, rendered.args);
+    if (exec.check) await exec.check.before(st.id, st.site, bound, exec.jdbc, exec.source);
     const read = READS.has(st.returns) ||
       (st.kind === "query" && (st.returns === "number" || st.returns === "boolean"));
     if (read) {
@@ -195,12 +200,7 @@ function shape(st: CompiledStatement, rs: ResultSet, bound: BoundTemplate, page?
     }
     default: {
       // Like JdbcTemplate's lists: total, took and aggregations ride along, not enumerable.
-      const rows = rowsOf(st, rs, bound.text);
-      return Object.defineProperties(rows, {
-        total: { value: rs.total, enumerable: false },
-        took: { value: rs.took, enumerable: false },
-        aggregations: { value: rs.aggregations, enumerable: false },
-      });
+      return withMeta(rowsOf(st, rs, bound.text), rs);
     }
   }
 }

@@ -10,7 +10,7 @@ import type { WriteOptions } from "./_entity_writes.ts";
 import { Session } from "./session.ts";
 import type { LambdaOptions } from "../lambda/mod.ts";
 import type { CheckOptions } from "../check/mod.ts";
-import { type CheckMode, checkStatements } from "./_check_statements.ts";
+import { type CheckMode, checkStatements, LiveCheck } from "./_check_statements.ts";
 
 /**
  * Options of a {@linkcode Configuration}.
@@ -37,13 +37,20 @@ export interface ConfigurationOptions {
   /** Macros for `@{macro, name}`. */
   macros?: Record<string, string>;
   /**
-   * Check statements against the Elasticsearch API specification (and `checkOptions.mapping`)
-   * when they are registered: `"off"` (the default), `"warn"` (findings go to `warn`) or
-   * `"error"` (`addMapper` throws a `MapperError` listing the errors).
+   * Check statements against the Elasticsearch API specification (and `checkOptions.mapping`
+   * or `checkOptions.mappings`) when they are registered, and against the live mapping of the
+   * index each addresses on its first use over a data source: `"off"` (the default), `"warn"`
+   * (findings go to `warn`) or `"error"` (`addMapper` throws a `MapperError` listing the errors
+   * and registers nothing; a first use with an error is refused before it is sent).
    */
   check?: CheckMode;
-  /** Flavor and mapping for `check`. */
+  /** Flavor and mappings for `check`. */
   checkOptions?: CheckOptions;
+  /**
+   * Whether `check` also reads the live mapping on a statement's first use (default true; one
+   * `GET /<index>/_mapping` per index and data source).
+   */
+  checkLive?: boolean;
   /** Where `check: "warn"` reports; `console.warn` by default. */
   warn?: (message: string) => void;
   /**
@@ -118,6 +125,7 @@ export class Configuration {
   readonly #check: CheckMode;
   readonly #checkOptions: CheckOptions;
   readonly #warn: (message: string) => void;
+  readonly #live?: LiveCheck;
 
   /**
    * Creates an empty configuration.
@@ -141,6 +149,9 @@ export class Configuration {
     this.#check = options.check ?? "off";
     this.#checkOptions = options.checkOptions ?? {};
     this.#warn = options.warn ?? ((message) => console.warn(message));
+    if (this.#check !== "off" && options.checkLive !== false) {
+      this.#live = new LiveCheck(this.#check, this.#checkOptions, this.#warn);
+    }
     for (const [name, type] of Object.entries(options.types ?? {})) this.registerType(name, type);
     for (const [name, text] of Object.entries(options.macros ?? {})) this.addMacro(name, text);
   }
@@ -233,26 +244,34 @@ export class Configuration {
    * class Users {}
    * defineMapper(Users, { namespace: "users", methods: {
    *   find: { query: 'POST /users/_search {"query": {"trem": {"name": #{name}}}}' } } });
-   * assert.throws(() => new Configuration({ check: "error" }).addMapper(Users),
+   * const strict = new Configuration({ check: "error" });
+   * assert.throws(() => strict.addMapper(Users),
    *   /users\.find: error unknown-key: unknown query "trem"; did you mean "term"\?/);
+   * assert.equal(strict.hasStatement("users.find"), false); // refused: nothing registered
    * const warnings: string[] = [];
    * new Configuration({ check: "warn", warn: (m) => warnings.push(m) }).addMapper(Users);
    * assert.equal(warnings.length, 1);
    * ```
    */
   addMapper(source: MapperFile | MapperClass): this {
-    const before = new Set(this.#registry.ids());
+    const mark = this.#registry.mark();
     if (typeof source === "function") this.#registry.compileMapper(source);
     else this.#registry.addFile(source);
-    const added = this.#registry.ids().filter((id) => !before.has(id));
-    checkStatements(
-      this.#registry,
-      added,
-      this.#check,
-      this.#checkOptions,
-      this.#warn,
-      typeof source === "function",
-    );
+    const added = this.#registry.ids().filter((id) => !mark.entries.has(id));
+    try {
+      const checked = checkStatements(
+        this.#registry,
+        added,
+        this.#check,
+        this.#checkOptions,
+        this.#warn,
+        typeof source === "function",
+      );
+      for (const id of checked) this.#live?.registered.add(id);
+    } catch (error) {
+      this.#registry.undo(mark, typeof source === "function" ? source : undefined);
+      throw error;
+    }
     return this;
   }
 
@@ -336,7 +355,12 @@ export class Configuration {
    * ```
    */
   newSession(source: DataSource | Connection): Session {
-    const setup = { registry: this.#registry, writes: this.#writes, lambda: this.#lambda };
+    const setup = {
+      registry: this.#registry,
+      writes: this.#writes,
+      lambda: this.#lambda,
+      ...(this.#live ? { check: this.#live } : {}),
+    };
     return openWith(setup, () => new Session(source));
   }
 }

@@ -57,6 +57,7 @@ export { Configuration, type ConfigurationOptions } from "./configuration.ts";
 export type { CheckMode } from "./_check_statements.ts";
 export type { CheckOptions } from "../check/mod.ts";
 export { Session } from "./session.ts";
+export { IndexOps } from "./index_ops.ts";
 export { BaseMapper } from "./base_mapper.ts";
 export {
   bound,

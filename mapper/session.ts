@@ -22,6 +22,7 @@ import { BaseMapper } from "./base_mapper.ts";
 import type { CompiledMapper } from "./_registry.ts";
 import { MapperError } from "./errors.ts";
 import type { WriteOptions } from "./_entity_writes.ts";
+import { IndexOps } from "./index_ops.ts";
 
 /** Names a lazy mapper never answers with a forwarder (promise checks, serialisation, inspection). */
 const NOT_METHODS: ReadonlySet<string> = new Set(["then", "toJSON", "constructor", "inspect"]);
@@ -70,11 +71,11 @@ export class Session {
    * @param source A DataSource or one Connection.
    */
   constructor(source: DataSource | Connection) {
-    const { registry, writes, lambda } = takeSetup();
+    const { registry, writes, lambda, check } = takeSetup();
     this.#registry = registry;
     const jdbc = new JdbcTemplate(source);
     for (const [name, text] of registry.macros) jdbc.addMacro(name, text);
-    this.#executor = { jdbc, source };
+    this.#executor = check ? { jdbc, source, check } : { jdbc, source };
     this.#writes = writes;
     this.#lambda = new LambdaTemplate(jdbc, { ...lambda, refresh: writes.refresh !== false });
   }
@@ -266,6 +267,36 @@ export class Session {
       },
     });
     return mapper;
+  }
+
+  /**
+   * The index of an entity class on this session's data source: create it from the entity's
+   * mapping (`mappingOf`), tell whether it exists, delete it, report drift against the live
+   * mapping, add new fields.
+   *
+   * @param entity The entity class.
+   * @param index The index (default: the entity's `@Table` index), e.g. a versioned name.
+   * @returns The index operations.
+   * @throws {MapperError} When no index is given and the entity declares none.
+   *
+   * @example
+   * ```ts
+   * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+   * import { Configuration } from "@searchvisitor/searchvisitor/mapper";
+   * import { Column, Table } from "@searchvisitor/searchvisitor/template";
+   * import { Engine } from "@searchvisitor/searchvisitor/engine";
+   * import assert from "node:assert/strict";
+   *
+   * @Table("notes")
+   * class Note { @Column({ primary: true }) id = ""; @Column({ mapping: "text" }) text = ""; }
+   * const session = new Configuration().newSession(new DataSource({ nodes: ["http://e"], fetch: new Engine().fetch }));
+   * await session.indexOps(Note).create();
+   * assert.equal(await session.indexOps(Note, "notes-v2").exists(), false);
+   * assert.deepEqual(await session.indexOps(Note).drift(), []);
+   * ```
+   */
+  indexOps(entity: EntityClass, index?: string): IndexOps {
+    return new IndexOps(this.#executor.jdbc, entity, index);
   }
 
   #statement(id: string, returns?: "list" | "page"): CompiledStatement {

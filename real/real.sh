@@ -336,6 +336,7 @@ up_wait() {
   fi
   printf '%s\n' "$url" >"$STATE/$engine.url"
   now=$(date +%s)
+  printf '%s\n' "$((now - started))" >"$STATE/$engine.startup"
   say "$engine is up at $url after $((now - started)) s (pid $pid, RSS $(($(tree_rss_kb "$pid") / 1024)) MiB)"
 }
 
@@ -371,7 +372,8 @@ cmd_down() {
       say "stopping $engine (pid $pid and its children)"
       kill_tree "$pid"
     fi
-    rm -f "$STATE/$engine.pid" "$STATE/$engine.url" "$STATE/$engine.port" "$STATE/$engine.started"
+    rm -f "$STATE/$engine.pid" "$STATE/$engine.url" "$STATE/$engine.port" "$STATE/$engine.started" \
+      "$STATE/$engine.startup"
   done
 }
 

@@ -23,9 +23,28 @@ import type {
 const HIDDEN: PropertyDescriptor = { value: undefined, enumerable: false };
 
 /**
- * Attaches `total`, `took`, `aggregations` and `raw` to an array, not enumerable. Each
- * `defineProperty` is a runtime call (~0.4 µs): `aggregations` is left off when there are none
- * (reading it gives undefined all the same).
+ * Attaches a result set's `total`, `took`, `aggregations` and `raw` to an array as
+ * non-enumerable properties, making it a {@linkcode QueryList}: the one way every list of the
+ * template, the lambda and the mappers carries them. Each `defineProperty` is a runtime call
+ * (~0.4 µs): `aggregations` is left off when there are none (reading it gives undefined all the
+ * same).
+ *
+ * @param rows The rows read from `rs`.
+ * @param rs The result set they were read from.
+ * @returns `rows` itself.
+ *
+ * @example
+ * ```ts
+ * import { ResultSet } from "@searchvisitor/searchvisitor/driver";
+ * import { withMeta } from "@searchvisitor/searchvisitor/template";
+ * import assert from "node:assert/strict";
+ *
+ * const rs = new ResultSet(["n"], [[1]], { total: { value: 7, relation: "eq" }, took: 3 });
+ * const list = withMeta(rs.toArray(), rs);
+ * assert.equal(list.took, 3);
+ * assert.deepEqual(list.total, { value: 7, relation: "eq" });
+ * assert.equal(JSON.stringify(list), '[{"n":1}]');
+ * ```
  */
 export function withMeta<T>(rows: T[], rs: ResultSet): QueryList<T> {
   const d = HIDDEN;

@@ -6,6 +6,7 @@
 // Bounded: rule calls nest at most MAX_RULE_DEPTH levels and a path has at most MAX_PATH_DEPTH
 // steps (syntax errors), so no text can exhaust the stack.
 
+import { commentEnd, isMethodAt } from "../driver/internal.ts";
 import { type ArgPath, parsePath } from "./_path.ts";
 import { parseRule } from "./rules.ts";
 import {
@@ -18,8 +19,6 @@ import {
   type Segment,
   syntaxError,
 } from "./_template_syntax.ts";
-
-const METHODS = new Set(["GET", "POST", "PUT", "DELETE", "HEAD"]);
 
 /** Scans a whole command text (or a fragment of it) into segments. */
 export function scan(
@@ -133,16 +132,20 @@ export function scan(
     } else if (isMarker(i)) {
       i = special("?");
       lit = i;
-    } else if (c === "#" || (c === "/" && text[i + 1] === "/")) {
-      const nl = text.indexOf("\n", i);
-      i = nl < 0 || nl > end ? end : nl;
     } else if (c === "/" && text[i + 1] === "*") {
       i = comment(i);
+    } else if (c === "#" || (c === "/" && text[i + 1] === "/")) {
+      i = commentEnd(text, i, end);
     } else if (depth === 0 && !fragment && isLetter(c)) {
       let j = i;
       while (j < end && isLetter(text[j]!)) j++;
-      if (METHODS.has(text.slice(i, j).toUpperCase()) && (j === end || /\s/.test(text[j]!))) {
+      if (isMethodAt(text, i) && j <= end) {
+        // The path follows on the same line or, as in the driver, on the next one.
         while (j < end && (text[j] === " " || text[j] === "\t")) j++;
+        let k = j;
+        while (k < end && /\s/.test(text[k]!)) k++;
+        const t = text[k];
+        if (k > j && k < end && t !== "{" && t !== "[" && t !== "#" && !isMethodAt(text, k)) j = k;
         inPath = true;
       }
       i = j;
@@ -200,9 +203,10 @@ export function scan(
 
   // A comment `/* … */`; hints `/*+ … */` keep their `#{…}` and `?` slots.
   function comment(at: number): number {
-    const close = text.indexOf("*/", at + 2);
-    if (close < 0 || close >= end) syntaxError(text, at, "unterminated comment: add */");
-    if (text[at + 2] !== "+") return close + 2;
+    const after = commentEnd(text, at, end);
+    if (after < 0) syntaxError(text, at, "unterminated comment: add */");
+    const close = after - 2;
+    if (text[at + 2] !== "+") return after;
     for (let j = at + 3; j < close; j++) {
       if (text[j] === "?") {
         flush(j);

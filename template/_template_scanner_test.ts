@@ -88,3 +88,17 @@ Deno.test("depth: rule calls and paths nested 100,000 deep are CommandSyntaxErro
     [1],
   );
 });
+
+Deno.test("a path on the line after the method is a path, as the driver reads it", () => {
+  assert.equal(
+    kinds(scan('POST\n  /a/_doc/#{id}?refresh=#{r}\n{"n": #{n}}')),
+    'POST\n  /a/_doc/[{?} id]?refresh=[{?} r]\n{"n": [? n]}',
+  );
+  // A body or another command on the next line is not a path.
+  assert.equal(kinds(scan("GET\n{#{q}}")), "GET\n{[? q]}");
+});
+
+Deno.test('a rule call skips JSON and """ strings as the driver does', () => {
+  const bound = bindTemplate('POST /a/_search {@{and, {"q": """x } y"""}}}', {});
+  assert.equal(bound.text, 'POST /a/_search {{"q": """x } y"""}}');
+});

@@ -2,7 +2,7 @@
 // the scanner and the rule parser share: positions, positioned syntax errors, bracket matching.
 
 import { CommandSyntaxError } from "../driver/mod.ts";
-import type { ConditionExpression } from "../driver/internal.ts";
+import { type ConditionExpression, positionOf, stringEnd } from "../driver/internal.ts";
 import type { ArgPath } from "./_path.ts";
 
 /** The driver placeholder a slot becomes: `?` in JSON, `{?}` in a path or query string. */
@@ -41,19 +41,6 @@ export type RuleCall =
   | { readonly kind: "uuid32" | "uuid36"; readonly marker: Marker }
   | { readonly kind: "macro"; readonly name: string; readonly mode: Mode };
 
-/** 1-based line and column of an offset. */
-export function positionOf(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { line, column: offset - lineStart + 1 };
-}
-
 /** Throws a {@linkcode CommandSyntaxError} at `offset` of `text`. */
 export function syntaxError(text: string, offset: number, problem: string): never {
   throw new CommandSyntaxError(problem, text, positionOf(text, offset));
@@ -64,7 +51,10 @@ export function findClose(text: string, open: number, end: number): number {
   let depth = 0;
   for (let i = open; i < end; i++) {
     const c = text[i];
-    if (c === '"' || c === "'") {
+    if (c === '"') {
+      const after = stringEnd(text, i, end);
+      i = after < 0 ? end - 1 : after - 1;
+    } else if (c === "'") {
       i = skipQuoted(text, i, end, c);
     } else if (c === "{" || c === "[") {
       depth++;
@@ -76,6 +66,7 @@ export function findClose(text: string, open: number, end: number): number {
   return -1;
 }
 
+/** Skips a single-quoted string of a rule argument (JSON strings are the driver's tokens). */
 function skipQuoted(text: string, at: number, end: number, quote: string): number {
   for (let i = at + 1; i < end; i++) {
     const c = text[i];

@@ -6,6 +6,14 @@
 // TypeScript and Babel look for.
 (Symbol as { metadata?: symbol }).metadata ??= Symbol.for("Symbol.metadata");
 
+import {
+  checkFieldMapping,
+  checkTableMapping,
+  type FieldMapping,
+  type SimpleFieldType,
+  type TableMapping,
+} from "./mapping_types.ts";
+
 /**
  * The declared type of a field: values read from documents are converted to it.
  *
@@ -57,6 +65,12 @@ export interface ColumnOptions {
    * document.
    */
   version?: boolean | "external";
+  /**
+   * The field's index mapping (`mappingOf` and `indexOps` read it): a type name
+   * (`"keyword"`) or a {@linkcode FieldMapping} with its options. A field without one is left to
+   * dynamic mapping.
+   */
+  mapping?: SimpleFieldType | FieldMapping;
 }
 
 /**
@@ -88,6 +102,8 @@ export interface FieldMeta {
   readonly update: boolean;
   /** Set on the version field: `"seq_no"` (sequence number and primary term) or `"external"`. */
   readonly version?: "seq_no" | "external";
+  /** The declared index mapping (a type name expanded to `{ type }`), when declared. */
+  readonly mapping?: FieldMapping;
 }
 
 /**
@@ -113,6 +129,8 @@ export interface EntityMeta {
   readonly key?: string;
   /** The class field that holds the document's version, when there is one. */
   readonly version?: string;
+  /** Index settings, `dynamic` and raw top-level mapping keys, when declared. */
+  readonly table?: TableMapping;
 }
 
 /**
@@ -135,6 +153,7 @@ interface RawMeta {
   index?: string;
   columns: Map<string, ColumnOptions>;
   key?: string;
+  table?: TableMapping;
 }
 
 const RAW = Symbol.for("searchvisitor.entity");
@@ -147,8 +166,18 @@ const COLUMN_KEYS: ReadonlySet<string> = new Set([
   "insert",
   "update",
   "version",
+  "mapping",
 ]);
-const DEFINITION_KEYS: ReadonlySet<string> = new Set(["index", "fields", "key", "version"]);
+const DEFINITION_KEYS: ReadonlySet<string> = new Set([
+  "index",
+  "fields",
+  "key",
+  "version",
+  "settings",
+  "dynamic",
+  "rawMappings",
+]);
+const TABLE_KEYS: ReadonlySet<string> = new Set(["index", "settings", "dynamic", "rawMappings"]);
 
 function unknownKeys(value: object, known: ReadonlySet<string>): string[] {
   return Object.keys(value).filter((k) => !known.has(k));
@@ -171,7 +200,13 @@ function columnOptions(where: string, spec: unknown): ColumnOptions {
       }; the options are ${[...COLUMN_KEYS].join(", ")}`,
     );
   }
-  const options = spec as ColumnOptions;
+  let options = spec as ColumnOptions;
+  if (options.mapping !== undefined) {
+    if (options.version) {
+      throw new TypeError(`${where}: the version field is never stored, so it has no mapping`);
+    }
+    options = { ...options, mapping: checkFieldMapping(where, options.mapping) };
+  }
   if (options.value !== undefined && options.name !== undefined && options.value !== options.name) {
     throw new TypeError(
       `${where}: name ${JSON.stringify(options.name)} and value ${
@@ -201,15 +236,40 @@ function rawOf(metadata: DecoratorMetadataObject | undefined): RawMeta {
   const record = metadata as Record<symbol, RawMeta | undefined>;
   if (!Object.hasOwn(record, RAW)) {
     const parent = record[RAW];
-    record[RAW] = { index: undefined, columns: new Map(parent?.columns), key: parent?.key };
+    record[RAW] = {
+      index: undefined,
+      columns: new Map(parent?.columns),
+      key: parent?.key,
+      ...(parent?.table !== undefined ? { table: parent.table } : {}),
+    };
   }
   return record[RAW]!;
 }
 
 /**
+ * What `@Table` takes: the index and, for `mappingOf`/`indexOps`, settings, `dynamic` and raw
+ * top-level mapping keys.
+ *
+ * @example
+ * ```ts
+ * import { mappingOf, Table, type TableOptions } from "@searchvisitor/searchvisitor/template";
+ * import assert from "node:assert/strict";
+ *
+ * const options: TableOptions = { index: "logs", dynamic: "strict", settings: { number_of_shards: 1 } };
+ * @Table(options)
+ * class Log {}
+ * assert.deepEqual(mappingOf(Log), { settings: { number_of_shards: 1 }, mappings: { dynamic: "strict", properties: {} } });
+ * ```
+ */
+export interface TableOptions extends TableMapping {
+  /** The index name. */
+  index: string;
+}
+
+/**
  * Class decorator: the index the entity lives in.
  *
- * @param indexOrOptions The index name, or `{ index }`.
+ * @param indexOrOptions The index name, or {@linkcode TableOptions}.
  * @returns The decorator.
  *
  * @example
@@ -226,11 +286,17 @@ function rawOf(metadata: DecoratorMetadataObject | undefined): RawMeta {
  * ```
  */
 export function Table(
-  indexOrOptions: string | { index: string },
+  indexOrOptions: string | TableOptions,
 ): (target: EntityClass, context: ClassDecoratorContext) => void {
   const index = typeof indexOrOptions === "string" ? indexOrOptions : indexOrOptions.index;
-  return (_target, context) => {
-    rawOf(context.metadata).index = index;
+  const table = typeof indexOrOptions === "string" ? undefined : indexOrOptions;
+  return (target, context) => {
+    const raw = rawOf(context.metadata);
+    raw.index = index;
+    if (table !== undefined) {
+      const { index: _, ...rest } = table;
+      raw.table = checkTableMapping(`@Table on ${target.name}`, rest, TABLE_KEYS);
+    }
   };
 }
 
@@ -290,6 +356,12 @@ export interface EntityDefinition {
   key?: string;
   /** The class field that holds the sequence number and primary term (optimistic concurrency). */
   version?: string;
+  /** Index settings for `mappingOf`/`indexOps`. */
+  settings?: TableMapping["settings"];
+  /** `dynamic` of the index's mapping. */
+  dynamic?: TableMapping["dynamic"];
+  /** Other top-level keys of the mapping. */
+  rawMappings?: TableMapping["rawMappings"];
 }
 
 /**
@@ -331,7 +403,14 @@ export function defineEntity<C extends EntityClass>(type: C, definition: EntityD
   if (key !== undefined && !columns.has(key)) columns.set(key, { primary: true });
   const version = definition.version;
   if (version !== undefined) columns.set(version, { ...columns.get(version), version: true });
-  defined.set(type, { index: definition.index, columns, key });
+  const { settings, dynamic, rawMappings } = definition;
+  const table = checkTableMapping(`defineEntity(${type.name})`, { settings, dynamic, rawMappings });
+  defined.set(type, {
+    index: definition.index,
+    columns,
+    key,
+    ...(Object.keys(table).length > 0 ? { table } : {}),
+  });
   cache.delete(type);
   return type;
 }
@@ -373,6 +452,7 @@ export function getEntityMeta(type: EntityClass): EntityMeta {
       ...(options.version
         ? { version: options.version === "external" ? "external" : "seq_no" }
         : {}),
+      ...(options.mapping !== undefined ? { mapping: options.mapping as FieldMapping } : {}),
     }));
   }
   const meta: EntityMeta = Object.freeze({
@@ -380,6 +460,7 @@ export function getEntityMeta(type: EntityClass): EntityMeta {
     fields: Object.freeze(fields),
     ...(raw?.key !== undefined ? { key: raw.key } : {}),
     ...(version !== undefined ? { version } : {}),
+    ...(raw?.table !== undefined ? { table: raw.table } : {}),
   });
   cache.set(type, meta);
   return meta;

@@ -63,6 +63,52 @@ export {
   getEntityMeta,
   isEntityClass,
   Table,
+  type TableOptions,
 } from "./entity.ts";
+export {
+  type AnalysisComponent,
+  type AnalysisSettings,
+  type BooleanMapping,
+  type CommonMapping,
+  type DateMapping,
+  type DenseVectorMapping,
+  type Dynamic,
+  type EntityRef,
+  type FieldMapping,
+  type GeoPointMapping,
+  type IndexedMapping,
+  type IndexSettings,
+  type IpMapping,
+  type KeywordMapping,
+  type KnnVectorMapping,
+  type LeafMapping,
+  MappingDeclarationError,
+  type MappingValue,
+  type MultiFields,
+  type NestedMapping,
+  type NumberMapping,
+  type NumberType,
+  type ObjectMapping,
+  type OtherMapping,
+  type OtherType,
+  type RawFieldMapping,
+  type ScaledFloatMapping,
+  type SimpleFieldType,
+  type TableMapping,
+  type TextMapping,
+} from "./mapping_types.ts";
+export {
+  type FieldMappingJson,
+  type IndexDefinition,
+  mappingOf,
+  type TypeMappingJson,
+} from "./index_mapping.ts";
+export {
+  canonicalMapping,
+  type DriftOptions,
+  type MappingDrift,
+  mappingDrift,
+} from "./mapping_drift.ts";
+export { entitySourceFromMapping, type EntitySourceOptions } from "./entity_source.ts";
 export { documentMapper, RowMappingError } from "./row_mapping.ts";
 export { type Page, type PageInfo, PageObject, PageResult } from "./page.ts";

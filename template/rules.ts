@@ -11,13 +11,12 @@
 
 import type { ArgPath } from "./_path.ts";
 import { parsePath } from "./_path.ts";
-import { ConditionExpression } from "../driver/internal.ts";
+import { ConditionExpression, positionOf } from "../driver/internal.ts";
 import {
   findClose,
   type Marker,
   MAX_PATH_DEPTH,
   type Mode,
-  positionOf,
   type RuleCall,
   type ScanOptions,
   type Segment,

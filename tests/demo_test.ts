@@ -20,6 +20,8 @@ Deno.test({
     assert.match(text, /loaded 171,075 \/ 171,075 cities/);
     // One heading per access style, in the order of the tours.
     const styles = [
+      /── create the index from the City entity/,
+      /drift from the entity: \[\]/,
       /── driver: PreparedStatement/,
       /── full-text search, named argument \(queryForList\)/,
       /── LambdaTemplate: /,

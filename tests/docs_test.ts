@@ -24,7 +24,9 @@ async function exportedErrorClasses(): Promise<Set<string>> {
 /** Every error code the library rooms define: `…ErrorCode` unions and `code = "…"` fields. */
 async function errorCodes(): Promise<Set<string>> {
   const codes = new Set<string>();
-  for (const room of ["driver", "template", "lambda", "mapper", "xml", "cli", "contrib"]) {
+  for (
+    const room of ["driver", "template", "lambda", "mapper", "xml", "migrate", "cli", "contrib"]
+  ) {
     for await (const file of walk(new URL(`${room}/`, ROOT))) {
       const text = await Deno.readTextFile(file);
       for (const union of text.matchAll(/type \w*ErrorCode =([^;]*);/g)) {

@@ -22,7 +22,19 @@ const ALLOWED: Record<string, readonly string[]> = {
   check: ["driver", "template", "xml"],
   mapper: ["lambda", "template", "xml", "check", "driver"],
   engine: [],
-  cli: ["driver", "template", "lambda", "mapper", "xml", "check", "engine", "playground"],
+  // Schema migrations: versioned console files and the alias-swap reindex need only the driver.
+  migrate: ["driver", "template"],
+  cli: [
+    "driver",
+    "template",
+    "lambda",
+    "mapper",
+    "xml",
+    "check",
+    "engine",
+    "playground",
+    "migrate",
+  ],
   contrib: ["driver", "template", "lambda", "mapper", "xml"],
   // The page sits on top like the console: it uses the library's doors, and its server adapter
   // starts the engine; it never imports the console.
@@ -35,6 +47,7 @@ const LIBRARY_ROOMS = [
   "xml",
   "check",
   "mapper",
+  "migrate",
   "engine",
   "contrib",
   "playground",

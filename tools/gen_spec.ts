@@ -40,6 +40,9 @@ const BODY_APIS = [
   "search_template",
 ];
 
+/** The `_bulk` types the checker reads action lines with. */
+const BULK_TYPES = ["OperationContainer", "UpdateAction"];
+
 // deno-lint-ignore no-explicit-any
 type Any = any;
 const BUILTIN: Record<string, string> = {
@@ -186,10 +189,17 @@ export function compact(schema: Any): Any {
     if (def) { for (const prop of def.properties) p[prop.name] = paramKind(prop.type); }
     common.set(behaviour, p);
   }
+  // A URL parameter's kind: "b" boolean, "n" number, "s" any other text, or "@Name" when its
+  // values are an enum's members (also in a list of them: `expand_wildcards=open,hidden`).
   function paramKind(t: Any): string {
     const e = expr(t, new Map());
     if (e === "boolean") return "b";
     if (e === "number") return "n";
+    const member = Array.isArray(e) && e[0] === "|" ? e[1] : e;
+    if (typeof member === "string" && member.startsWith("@")) {
+      const def = types.get([...shortNames].find(([, v]) => "@" + v === member)?.[0] ?? "");
+      if (def?.kind === "enum") return member;
+    }
     return "s";
   }
   for (const endpoint of schema.endpoints) {
@@ -215,6 +225,12 @@ export function compact(schema: Any): Any {
       body,
       endpoint.requestBodyRequired ? 1 : 0,
     ]);
+  }
+  // The `_bulk` action lines (a body of alternating actions and documents, left out above since
+  // its documents are generic): the checker reads the action containers by these names.
+  for (const name of BULK_TYPES) {
+    const k = `_global.bulk.${name}`;
+    if (types.has(k)) ref(types.get(k).name, new Map());
   }
   while (queue.length) define(queue.shift()!);
   return { endpoints, types: out };

@@ -32,3 +32,10 @@ Deno.test("textNode: text without placeholders renders as one piece", () => {
   assert.deepEqual(node.parts, ["GET /_cluster/health"]);
   assert.equal(rendered("GET /x", { x: "y" }), "GET /x");
 });
+
+Deno.test('textNode: a """ string is one string token, as the driver reads it', () => {
+  assert.equal(
+    rendered('{"s": """a "#{item}" ${item}\n"""} #{item}', { item: "g" }),
+    '{"s": """a "#{item}" ${g}\n"""} #{g}',
+  );
+});

@@ -2,6 +2,7 @@
 // positions and positioned errors. Internal: reached only through command_tokenizer.ts.
 
 import { CommandSyntaxError, type SourcePosition } from "../errors.ts";
+import { positionOf } from "../input_errors.ts";
 
 /** Character codes used by the scanners. */
 export const TAB = 9,
@@ -40,7 +41,17 @@ export function isWordChar(c: number): boolean {
   return isLetter(c) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === MINUS;
 }
 
-/** The accepted methods, upper-case. */
+/**
+ * The accepted methods, upper-case.
+ *
+ * @example
+ * ```ts
+ * import { METHODS } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(METHODS.has("POST"));
+ * ```
+ */
 export const METHODS: ReadonlySet<string> = new Set(["GET", "POST", "PUT", "DELETE", "HEAD"]);
 
 /** Reads the run of ASCII letters at `i`. */
@@ -50,12 +61,18 @@ export function wordAt(text: string, i: number): string {
   return text.slice(i, j);
 }
 
-/** True when `i` starts a method word followed by a space, tab or the end of the text. */
+/** True when `i` starts a method word followed by a space, tab, line break or the end. */
 export function isMethodAt(text: string, i: number): boolean {
   const word = wordAt(text, i);
   if (word.length < 3 || word.length > 6 || !METHODS.has(word.toUpperCase())) return false;
   const next = text.charCodeAt(i + word.length);
-  return Number.isNaN(next) || next === SPACE || next === TAB;
+  return Number.isNaN(next) || next === SPACE || next === TAB || next === LF || next === CR;
+}
+
+/** True when a `//` or `/*` comment starts at `i`. */
+export function isCommentAt(text: string, i: number): boolean {
+  const d = text.charCodeAt(i + 1);
+  return text.charCodeAt(i) === SLASH && (d === SLASH || d === STAR);
 }
 
 /** True when only spaces or tabs precede `i` on its line. */
@@ -66,17 +83,6 @@ export function isLineStart(text: string, i: number): boolean {
     if (c !== SPACE && c !== TAB) return false;
   }
   return true;
-}
-
-/** The 1-based line and column of a UTF-16 offset. */
-export function positionOf(text: string, offset: number): SourcePosition {
-  let line = 1;
-  let lineStart = 0;
-  for (let j = text.indexOf("\n"); j !== -1 && j < offset; j = text.indexOf("\n", j + 1)) {
-    line++;
-    lineStart = j + 1;
-  }
-  return { line, column: offset - lineStart + 1 };
 }
 
 /**

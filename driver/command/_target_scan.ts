@@ -25,7 +25,7 @@ export interface TargetSlot {
   indexName: boolean;
 }
 
-function isIndexSegment(segNo: number, done: readonly string[]): boolean {
+function isIndexSegment(segNo: number, done: readonly (string | undefined)[]): boolean {
   if (segNo === 0) return true;
   if (segNo === 2 && done[0] === "_cat") return true;
   const before = done[segNo - 1];
@@ -38,6 +38,8 @@ export interface ScannedTarget {
   slots: TargetSlot[];
   /** The last path segment when it is fixed text, else `""`. */
   endpoint: string;
+  /** The path segments, `undefined` for one holding a slot (a trailing empty one dropped). */
+  segments: (string | undefined)[];
   /** Offset just after the target. */
   end: number;
 }
@@ -61,7 +63,7 @@ export function scanTarget(text: string, start: number): ScannedTarget {
   let segHasSlot = false;
   let endpoint = "";
   let segNo = text.charCodeAt(start) === SLASH ? -1 : 0;
-  const done: string[] = [];
+  const done: (string | undefined)[] = [];
   let i = start;
   for (;;) {
     const c = text.charCodeAt(i);
@@ -107,7 +109,7 @@ export function scanTarget(text: string, start: number): ScannedTarget {
     }
     if (!inQuery) {
       if (c === SLASH) {
-        if (segNo >= 0) done.push(text.slice(segStart, i));
+        if (segNo >= 0) done.push(segHasSlot ? undefined : text.slice(segStart, i));
         segNo++;
         segStart = i + 1;
         segHasSlot = false;
@@ -121,14 +123,19 @@ export function scanTarget(text: string, start: number): ScannedTarget {
           );
         }
         endpoint = segHasSlot ? "" : text.slice(segStart, i);
+        if (segNo >= 0) done.push(segHasSlot ? undefined : endpoint);
         inQuery = true;
       }
     } else if (c === 61) inValue = true; // =
     else if (c === 38) inValue = false; // &
     i++;
   }
-  if (!inQuery) endpoint = segHasSlot ? "" : text.slice(segStart, i);
+  if (!inQuery) {
+    endpoint = segHasSlot ? "" : text.slice(segStart, i);
+    if (segNo >= 0) done.push(segHasSlot ? undefined : endpoint);
+  }
+  if (done.length > 1 && done.at(-1) === "") done.pop();
   if (i > seg) out += text.slice(seg, i);
   chunks.push(out);
-  return { chunks, slots, endpoint, end: i };
+  return { chunks, slots, endpoint, segments: done, end: i };
 }

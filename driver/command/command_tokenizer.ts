@@ -17,10 +17,16 @@
 import type { HintValue, Method } from "./_command.ts";
 import { CommandCache } from "./command_cache.ts";
 import {
+  CR,
   fail,
+  HASH,
+  isCommentAt,
   isLetter,
+  isMethodAt,
+  isSpace,
   LBRACE,
   LBRACKET,
+  LF,
   METHODS,
   PLUS,
   PositionCursor,
@@ -36,6 +42,7 @@ import {
 import { scanBody } from "./_json_scan.ts";
 import { scanHintBlock, type ScannedHint } from "./_hint_scan.ts";
 import { scanTarget } from "./_target_scan.ts";
+import { isNdjsonPath } from "./_ndjson_endpoints.ts";
 
 /**
  * Where a placeholder sits: `path` (`{?}` in a path segment), `query` (`{?}` as a query-string
@@ -133,7 +140,8 @@ export interface ParsedCommand {
   readonly targetSlotCount: number;
   /** Hints written before the command, in order. */
   readonly hints: readonly ParsedHint[];
-  /** True for `_bulk` and `_msearch`: the body is NDJSON ending with `\n`. */
+  /** True for the NDJSON endpoints (`_bulk`, `_msearch`, `_msearch/template`, …, the
+   * specification's `application/x-ndjson` requests): the body is NDJSON ending with `\n`. */
   readonly ndjson: boolean;
   /** The last path segment when it is fixed text (`_search`, `_bulk`, an index name), else `""`. */
   readonly endpoint: string;
@@ -245,16 +253,23 @@ function tokenize(text: string): ParsedScript {
     }
     i += word.length;
     const after = text.charCodeAt(i);
-    if (after !== SPACE && after !== TAB) {
+    if (after !== SPACE && after !== TAB && after !== LF && after !== CR) {
       fail(text, i, `missing path after ${method}; write ${method} /index/...`);
     }
     while (text.charCodeAt(i) === SPACE || text.charCodeAt(i) === TAB) i++;
+    // Like Kibana's console, the path may stand on the next line (`POST\n_refresh`), unless
+    // that line starts a body or another command.
+    const eol = i;
+    while (isSpace(text.charCodeAt(i))) i++;
     const t = text.charCodeAt(i);
-    if (Number.isNaN(t) || t === SEMI || t === 10 || t === 13 || t === LBRACE) {
-      fail(text, i, `missing path after ${method}; write ${method} /index/...`);
+    if (
+      Number.isNaN(t) || t === SEMI || t === LBRACE || t === LBRACKET ||
+      (i !== eol && (t === HASH || isMethodAt(text, i) || (t === SLASH && isCommentAt(text, i))))
+    ) {
+      fail(text, eol, `missing path after ${method}; write ${method} /index/...`);
     }
     const target = scanTarget(text, i);
-    const ndjson = target.endpoint === "_bulk" || target.endpoint === "_msearch";
+    const ndjson = isNdjsonPath(target.segments);
     i = target.end;
     let next = trivia.skip(text, i, true);
     const b = text.charCodeAt(next);
@@ -328,7 +343,7 @@ function afterBody(text: string, next: number, newline: boolean, ndjson: boolean
     text,
     next,
     c === LBRACE || c === LBRACKET
-      ? "text after a complete body: only _bulk and _msearch take several JSON lines"
+      ? "text after a complete body: only NDJSON endpoints (_bulk, _msearch, …) take several JSON lines"
       : ndjson
       ? "text after a complete body; every NDJSON line must be a JSON object or ?"
       : "text after a complete body; start the next command on a new line or after ;",

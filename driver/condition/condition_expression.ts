@@ -4,7 +4,7 @@
 // between types. The grammar and the rules are documented on ConditionExpression below.
 
 import { BindError, CommandSyntaxError } from "../input_errors.ts";
-import { positionOf } from "../command/_lexer.ts";
+import { positionOf } from "../input_errors.ts";
 import { type ExprNode, parseNodes, ParseProblem } from "./_condition_parser.ts";
 import { compareOrder, contains, equal, kindOf, member, sizeOf } from "./_values.ts";
 

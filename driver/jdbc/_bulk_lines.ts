@@ -3,6 +3,7 @@
 
 import { BindError } from "../errors.ts";
 import { jsonText } from "./_json_cell.ts";
+import { utf8Length } from "../_utf8.ts";
 
 /**
  * One operation of a bulk request. `doc` is the document of `index`/`create`, the partial
@@ -59,19 +60,6 @@ export interface Entry {
 }
 
 const ACTIONS = new Set(["index", "create", "update", "delete"]);
-
-/** The UTF-8 length of a string, without encoding it. */
-export function utf8Length(text: string): number {
-  let n = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) continue;
-    if (c < 0x800) n += 1;
-    else if (c >= 0xd800 && c <= 0xdbff) i++, n += 2; // a surrogate pair: 4 bytes for 2 units
-    else n += 2;
-  }
-  return n;
-}
 
 /**
  * Encodes an operation; a bad one is a BindError naming the item's position.

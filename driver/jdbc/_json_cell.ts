@@ -24,6 +24,17 @@ export function cellValue(cell: unknown): unknown {
   return cell instanceof JsonCell ? cell.text : cell;
 }
 
+/**
+ * The `_ID`, `_DOC` row of a hit or fetched document: the id as text ("" when absent) and the
+ * source as a JSON cell (null when it is no object).
+ */
+export function docRow(id: unknown, source: unknown): unknown[] {
+  return [
+    id === undefined || id === null ? "" : String(id),
+    source !== null && typeof source === "object" ? new JsonCell(source) : null,
+  ];
+}
+
 /** Compact JSON text of a parsed value; a `bigint` is written with its exact digits. */
 export function jsonText(value: unknown): string {
   try {

@@ -1,17 +1,33 @@
 /**
- * The rows a command produced, read JDBC-style with a forward-only cursor, or all at once as
- * plain objects, with the metadata dbVisitor threw away (`total`, `took`, `aggregations`, `raw`).
+ * The rows a command produced, read JDBC-style with a forward-only cursor (typed getters, the
+ * current hit's metadata), or all at once as plain objects, with the metadata dbVisitor threw
+ * away (`total`, `took`, `aggregations`, `raw`).
  *
  * @module
  */
 
 import { IllegalStateError, type ShardFailures } from "../errors.ts";
-import { cellValue, JsonCell } from "./_json_cell.ts";
+import { cellValue, docRow, JsonCell, jsonText } from "./_json_cell.ts";
 import { parseExactJson } from "../wire/_exact_json.ts";
-import type { ColumnRef } from "./cell_reader.ts";
-import { HitReader } from "./hit_reader.ts";
+import { ColumnTypeError, toBoolean, toDate, toDouble, toInt, toLong } from "./cell_types.ts";
 import { type HitMeta, hitsOf, readHitMeta } from "./hit_meta.ts";
 import type { Aggregations } from "./aggregations.ts";
+
+/**
+ * A column given by its label (exact, then case-insensitive) or its 1-based index.
+ *
+ * @example
+ * ```ts
+ * import { type ColumnRef, ResultSet } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const rs = new ResultSet(["COUNT"], [[5]]);
+ * rs.next();
+ * const refs: ColumnRef[] = ["COUNT", "count", 1];
+ * assert.deepEqual(refs.map((c) => rs.getNumber(c)), [5, 5, 5]);
+ * ```
+ */
+export type ColumnRef = string | number;
 
 /**
  * `hits.total` of a search, normalised (a bare number from ES 6 becomes `relation: "eq"`).
@@ -84,6 +100,14 @@ function labelsOf(columns: readonly string[]): Map<string, number> {
 }
 
 const DOC_COLUMNS: readonly string[] = Object.freeze(["_ID", "_DOC"]);
+
+/**
+ * Given as the rows of a `_ID`, `_DOC` result set whose `meta.hits` are all objects (a search
+ * answer, read by the driver): the rows are read from the hits when first needed, and
+ * `toArray()` makes each row object straight from its hit, in one pass, without building a
+ * row of cells first. Not part of the public API.
+ */
+export const ROWS_OF_HITS: readonly (readonly unknown[])[] = Object.freeze([]);
 const DOC_LABELS: ReadonlyMap<string, number> = labelsOf(DOC_COLUMNS);
 
 /**
@@ -110,7 +134,7 @@ const DOC_LABELS: ReadonlyMap<string, number> = labelsOf(DOC_COLUMNS);
  * assert.equal(rs.total?.value, 2);
  * ```
  */
-export class ResultSet extends HitReader implements Iterable<Record<string, unknown>> {
+export class ResultSet implements Iterable<Record<string, unknown>> {
   /** `hits.total`, or null. */
   readonly total: TotalHits | null;
   /** `took` in milliseconds, or null. */
@@ -132,7 +156,10 @@ export class ResultSet extends HitReader implements Iterable<Record<string, unkn
    */
   readonly shardFailures?: ShardFailures;
   readonly #columns: readonly string[];
-  readonly #rows: readonly (readonly unknown[])[];
+  /** The rows; undefined until first needed when they are read from `#docHits`. */
+  #rows: readonly (readonly unknown[])[] | undefined;
+  /** The hit objects the rows are read from (see `ROWS_OF_HITS`), else undefined. */
+  readonly #docHits: readonly Record<string, unknown>[] | undefined;
   readonly #byLabel: ReadonlyMap<string, number>;
   /** The columns are `_ID`, `_DOC` (a search's): rows become objects by a fixed literal. */
   readonly #docs: boolean;
@@ -156,12 +183,13 @@ export class ResultSet extends HitReader implements Iterable<Record<string, unkn
     rows: readonly (readonly unknown[])[],
     meta: ResultSetMeta = {},
   ) {
-    super();
     this.#docs = columns.length === 2 && columns[0] === "_ID" && columns[1] === "_DOC";
     // The `_ID`, `_DOC` shape of every search shares one frozen copy and one label map.
     this.#columns = this.#docs ? DOC_COLUMNS : [...columns];
     this.#byLabel = this.#docs ? DOC_LABELS : labelsOf(columns);
-    this.#rows = rows;
+    if (rows === ROWS_OF_HITS && this.#docs) {
+      this.#docHits = (meta.hits ?? []) as readonly Record<string, unknown>[];
+    } else this.#rows = rows;
     this.total = meta.total ?? null;
     this.took = meta.took ?? null;
     this.aggregations = meta.aggregations as Aggregations | undefined;
@@ -175,7 +203,7 @@ export class ResultSet extends HitReader implements Iterable<Record<string, unkn
   }
 
   /** `getDate`'s unit for numbers of a column: seconds for the `epochSeconds` columns. */
-  protected override epochUnit(column: ColumnRef): "s" | "ms" {
+  #epochUnit(column: ColumnRef): "s" | "ms" {
     if (this.#epochSeconds === undefined) return "ms";
     const label = typeof column === "number" ? this.#columns[column - 1] : column;
     return label !== undefined && this.#epochSeconds.has(label.toUpperCase()) ? "s" : "ms";
@@ -183,7 +211,7 @@ export class ResultSet extends HitReader implements Iterable<Record<string, unkn
 
   /** How many rows the result set holds. */
   get rowCount(): number {
-    return this.#rows.length;
+    return (this.#rows ?? this.#docHits!).length;
   }
 
   /**
@@ -191,7 +219,7 @@ export class ResultSet extends HitReader implements Iterable<Record<string, unkn
    *
    * @returns The column labels, in order.
    */
-  override getColumns(): string[] {
+  getColumns(): string[] {
     return [...this.#columns];
   }
 
@@ -224,7 +252,7 @@ export class ResultSet extends HitReader implements Iterable<Record<string, unkn
     if (!this.#docs || !this.#fieldColumns) return [];
     if (this.#fieldNames === undefined) {
       const names = new Set<string>();
-      for (const row of this.#rows) {
+      for (const row of this.#all()) {
         const doc = this.#docOf(row);
         if (doc !== undefined) { for (const key of Object.keys(doc)) names.add(key); }
       }
@@ -265,8 +293,8 @@ export class ResultSet extends HitReader implements Iterable<Record<string, unkn
    *
    * @returns The 1-based number of the current row, 0 before the first.
    */
-  override getRowNumber(): number {
-    return Math.min(this.#cursor + 1, this.#rows.length + 1);
+  getRowNumber(): number {
+    return Math.min(this.#cursor + 1, this.rowCount + 1);
   }
 
   /**
@@ -276,8 +304,9 @@ export class ResultSet extends HitReader implements Iterable<Record<string, unkn
    */
   next(): boolean {
     this.#open();
-    if (this.#cursor < this.#rows.length) this.#cursor++;
-    return this.#cursor < this.#rows.length;
+    const count = this.rowCount;
+    if (this.#cursor < count) this.#cursor++;
+    return this.#cursor < count;
   }
 
   /**
@@ -286,8 +315,126 @@ export class ResultSet extends HitReader implements Iterable<Record<string, unkn
    * @param column A label or a 1-based index.
    * @returns The cell as stored: string, number, boolean or null (JSON columns as text).
    */
-  override getObject(column: ColumnRef): unknown {
+  getObject(column: ColumnRef): unknown {
     return cellValue(this.#cell(column));
+  }
+
+  /**
+   * Reads a cell of the current row as text.
+   *
+   * @param column A label or a 1-based index.
+   * @returns The cell as text (numbers and booleans converted, objects as JSON), or null.
+   */
+  getString(column: ColumnRef): string | null {
+    const value = this.getObject(column);
+    if (value === null || value === undefined) return null;
+    return typeof value === "object" ? JSON.stringify(value) : String(value);
+  }
+
+  /**
+   * Reads a cell of the current row as a number.
+   *
+   * @param column A label or a 1-based index.
+   * @returns The cell as a number, or null; text is converted, anything else is an error.
+   */
+  getNumber(column: ColumnRef): number | null {
+    return this.#typed(column, "number", toDouble);
+  }
+
+  /**
+   * Reads a cell of the current row as a boolean.
+   *
+   * @param column A label or a 1-based index.
+   * @returns The cell as a boolean (`"true"`/`"false"` and 1/0 converted), or null.
+   * @throws {ColumnTypeError} When the cell holds anything else.
+   */
+  getBoolean(column: ColumnRef): boolean | null {
+    return this.#typed(column, "boolean", toBoolean);
+  }
+
+  /**
+   * Reads a cell of the current row as a 32-bit integer (JDBC `getInt`).
+   *
+   * @param column A label or a 1-based index.
+   * @returns The integer, or null.
+   * @throws {ColumnTypeError} For text that is no integer, a fraction, or a value beyond 32 bits.
+   *
+   * @example
+   * ```ts
+   * import { ColumnTypeError, ResultSet } from "@searchvisitor/searchvisitor/driver";
+   * import assert from "node:assert/strict";
+   *
+   * const rs = new ResultSet(["a", "b", "c"], [[42, "7", 1.5]]);
+   * rs.next();
+   * assert.equal(rs.getInt("a"), 42);
+   * assert.equal(rs.getInt("b"), 7);
+   * assert.throws(() => rs.getInt("c"), ColumnTypeError);
+   * ```
+   */
+  getInt(column: ColumnRef): number | null {
+    return this.#typed(column, "int", toInt);
+  }
+
+  /**
+   * Reads a cell of the current row as an exact 64-bit integer (JDBC `getLong`), a `bigint`:
+   * integers beyond 2^53 in a response are kept exact, so ids and counters read back digit for
+   * digit.
+   *
+   * @param column A label or a 1-based index.
+   * @returns The integer as a bigint, or null.
+   * @throws {ColumnTypeError} For a fraction or text that is no integer.
+   *
+   * @example
+   * ```ts
+   * import { ResultSet } from "@searchvisitor/searchvisitor/driver";
+   * import assert from "node:assert/strict";
+   *
+   * const rs = new ResultSet(["id", "n"], [[9007199254740993n, "18446744073709551615"]]);
+   * rs.next();
+   * assert.equal(rs.getLong("id"), 9007199254740993n);
+   * assert.equal(rs.getLong("n"), 18446744073709551615n);
+   * ```
+   */
+  getLong(column: ColumnRef): bigint | null {
+    return this.#typed(column, "long", toLong);
+  }
+
+  /**
+   * Reads a cell of the current row as a double (bigints and numeric text converted).
+   *
+   * @param column A label or a 1-based index.
+   * @returns The number, or null.
+   * @throws {ColumnTypeError} For text that is no number, or an object.
+   */
+  getDouble(column: ColumnRef): number | null {
+    return this.#typed(column, "double", toDouble);
+  }
+
+  /**
+   * Reads a cell of the current row as a date: ISO-8601 text or epoch milliseconds (epoch
+   * seconds for the columns a server reports in seconds, such as `_cat/count`'s `EPOCH`).
+   *
+   * @param column A label or a 1-based index.
+   * @returns The date, or null.
+   * @throws {ColumnTypeError} For anything that is not a valid date.
+   *
+   * @example
+   * ```ts
+   * import { ResultSet } from "@searchvisitor/searchvisitor/driver";
+   * import assert from "node:assert/strict";
+   *
+   * const rs = new ResultSet(["at", "ms"], [["2024-05-01T10:00:00Z", 0]]);
+   * rs.next();
+   * assert.equal(rs.getDate("at")?.toISOString(), "2024-05-01T10:00:00.000Z");
+   * assert.equal(rs.getDate("ms")?.getTime(), 0);
+   * ```
+   */
+  getDate(column: ColumnRef): Date | null {
+    if (this.#epochUnit(column) === "ms") return this.#typed(column, "date", toDate);
+    return this.#typed(column, "date", (v) => {
+      const n = typeof v === "string" && /^\s*[-+]?\d+\s*$/.test(v) ? Number(v) : v;
+      return toDate(typeof n === "number" || typeof n === "bigint" ? Number(n) * 1000 : v);
+    });
   }
 
   /**
@@ -340,11 +487,101 @@ export class ResultSet extends HitReader implements Iterable<Record<string, unkn
    * engine.close();
    * ```
    */
-  override getHit(): HitMeta {
+  getHit(): HitMeta {
     this.#current();
     // A result set built by hand with only `raw` finds its hits there, once.
     this.#hits ??= hitsOf(this.raw);
     return readHitMeta(this.#hits[this.#cursor]);
+  }
+
+  /**
+   * Returns the current hit's `_score`, or null (sorted without scores, or not a hit).
+   *
+   * @returns The score, or null.
+   *
+   * @example
+   * ```ts
+   * import { ResultSet } from "@searchvisitor/searchvisitor/driver";
+   * import assert from "node:assert/strict";
+   *
+   * const rs = new ResultSet(["_ID", "_DOC"], [["1", null]], { hits: [{ _id: "1", _score: 0.5 }] });
+   * rs.next();
+   * assert.equal(rs.getScore(), 0.5);
+   * assert.equal(rs.getVersion(), null);
+   * ```
+   */
+  getScore(): number | null {
+    return this.getHit().score;
+  }
+
+  /**
+   * Returns the current hit's sort values (what `search_after` takes), or null.
+   *
+   * @returns The sort values, or null.
+   */
+  getSortValues(): readonly unknown[] | null {
+    return this.getHit().sort;
+  }
+
+  /**
+   * Returns the highlighted fragments of one field of the current hit, or of all fields.
+   *
+   * @param field A field name; omit it for every field.
+   * @returns The fragments (empty when none), or every field's fragments (null when none).
+   */
+  getHighlight(field: string): readonly string[];
+  /** Every field's highlighted fragments of the current hit, or null (see the first overload). */
+  getHighlight(): Readonly<Record<string, readonly string[]>> | null;
+  getHighlight(
+    field?: string,
+  ): readonly string[] | Readonly<Record<string, readonly string[]>> | null {
+    const highlight = this.getHit().highlight;
+    return field === undefined ? highlight : highlight?.[field] ?? [];
+  }
+
+  /**
+   * Returns the names of the named queries the current hit matched.
+   *
+   * @returns The names (empty when none).
+   */
+  getMatchedQueries(): readonly string[] {
+    return this.getHit().matchedQueries;
+  }
+
+  /**
+   * Returns the concrete index of the current hit, or null.
+   *
+   * @returns The index name, or null.
+   */
+  getIndex(): string | null {
+    return this.getHit().index;
+  }
+
+  /**
+   * Returns the current hit's `_version`, or null (searches need `"version": true`).
+   *
+   * @returns The version, or null.
+   */
+  getVersion(): number | null {
+    return this.getHit().version;
+  }
+
+  /**
+   * Returns the current hit's `_seq_no`, or null (searches need `"seq_no_primary_term": true`).
+   *
+   * @returns The sequence number, or null.
+   */
+  getSeqNo(): number | null {
+    return this.getHit().seqNo;
+  }
+
+  /**
+   * Returns the current hit's `_primary_term`, or null.
+   *
+   * @returns The primary term, or null.
+   */
+  getPrimaryTerm(): number | null {
+    return this.getHit().primaryTerm;
   }
 
   /**
@@ -361,11 +598,7 @@ export class ResultSet extends HitReader implements Iterable<Record<string, unkn
     const hits = Array.isArray(inner?.hits?.hits) ? inner.hits.hits : [];
     const rows = hits.map((h) => {
       const hit = (h ?? {}) as { _id?: unknown; _source?: unknown };
-      const source = hit._source;
-      return [
-        hit._id === undefined || hit._id === null ? "" : String(hit._id),
-        source !== null && typeof source === "object" ? new JsonCell(source) : null,
-      ];
+      return docRow(hit._id, hit._source);
     });
     const t = inner?.hits?.total as { value?: unknown; relation?: unknown } | number | undefined;
     const total: TotalHits | null = typeof t === "number"
@@ -392,7 +625,7 @@ export class ResultSet extends HitReader implements Iterable<Record<string, unkn
    */
   currentRow(): Record<string, unknown> {
     this.#current();
-    return this.#object(this.#rows[this.#cursor]!);
+    return this.#object(this.#all()[this.#cursor]!);
   }
 
   /**
@@ -401,12 +634,25 @@ export class ResultSet extends HitReader implements Iterable<Record<string, unkn
    * @returns Every row as a plain object keyed by column label (the cursor does not move).
    */
   toArray(): Record<string, unknown>[] {
-    return this.#rows.map((row) => this.#object(row));
+    const hits = this.#rows === undefined ? this.#docHits! : undefined;
+    if (hits === undefined) return this.#rows!.map((row) => this.#object(row));
+    // One pass from the hits: no row of cells, no cell object, one row object per hit.
+    const out: Record<string, unknown>[] = [];
+    for (let i = 0; i < hits.length; i++) {
+      const hit = hits[i]!;
+      const id = hit._id;
+      const source = hit._source;
+      out.push({
+        _ID: id === undefined || id === null ? "" : String(id),
+        _DOC: source !== null && typeof source === "object" ? jsonText(source) : null,
+      });
+    }
+    return out;
   }
 
   /** Iterates over every row as a plain object (the cursor does not move). */
   *[Symbol.iterator](): Iterator<Record<string, unknown>> {
-    for (const row of this.#rows) yield this.#object(row);
+    for (const row of this.#all()) yield this.#object(row);
   }
 
   /** Closes the result set; reading it afterwards is an error. */
@@ -444,6 +690,22 @@ export class ResultSet extends HitReader implements Iterable<Record<string, unkn
     return out;
   }
 
+  #typed<T>(column: ColumnRef, expected: string, convert: (v: unknown) => T | string): T | null {
+    const value = this.getObject(column);
+    if (value === null || value === undefined) return null;
+    const out = convert(value);
+    if (typeof out === "string") {
+      const label = typeof column === "number" ? this.getColumns()[column - 1] ?? "" : column;
+      throw new ColumnTypeError(label, this.getRowNumber(), expected, value, out);
+    }
+    return out;
+  }
+
+  /** The rows, read from the hits on first need. */
+  #all(): readonly (readonly unknown[])[] {
+    return this.#rows ??= this.#docHits!.map((hit) => docRow(hit._id, hit._source));
+  }
+
   #open(): void {
     if (this.#closed) throw new IllegalStateError("The result set is closed");
   }
@@ -453,14 +715,14 @@ export class ResultSet extends HitReader implements Iterable<Record<string, unkn
     if (this.#cursor < 0) {
       throw new IllegalStateError("No current row: call next() before reading the result set");
     }
-    if (this.#cursor >= this.#rows.length) {
+    if (this.#cursor >= this.rowCount) {
       throw new IllegalStateError("No current row: next() already returned false");
     }
   }
 
   #cell(column: ColumnRef): unknown {
     this.#current();
-    const row = this.#rows[this.#cursor]!;
+    const row = this.#all()[this.#cursor]!;
     let cell: unknown;
     if (typeof column === "string" && this.#isField(column)) {
       const doc = this.#docOf(row);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ResultSet } from "./result_set.ts";
+import { ResultSet, ROWS_OF_HITS } from "./result_set.ts";
 import { IllegalStateError } from "../errors.ts";
 import { JsonCell } from "./_json_cell.ts";
 
@@ -102,4 +102,26 @@ Deno.test("getInnerHits: the named inner hits of the current hit as a result set
   assert.equal(inner.next(), false);
   assert.equal(rs.getInnerHits("bad").rowCount, 0);
   assert.deepEqual(Object.keys(rs.getHit().innerHits ?? {}), ["good"]);
+});
+
+Deno.test("rows read from the hits: toArray, the cursor and the hit getters agree", () => {
+  const hits = [
+    { _id: "a", _score: 2, _source: { n: 9007199254740993n, tags: ["x"] } },
+    { _id: 7, _source: null },
+  ];
+  const rs = new ResultSet(["_ID", "_DOC"], ROWS_OF_HITS, { hits, total: null });
+  assert.equal(rs.rowCount, 2);
+  assert.deepEqual(rs.toArray(), [
+    { _ID: "a", _DOC: '{"n":9007199254740993,"tags":["x"]}' },
+    { _ID: "7", _DOC: null },
+  ]);
+  assert.ok(rs.next());
+  assert.equal(rs.getString("_DOC"), '{"n":9007199254740993,"tags":["x"]}');
+  assert.equal(rs.getLong("n"), 9007199254740993n);
+  assert.equal(rs.getScore(), 2);
+  assert.ok(rs.next());
+  assert.equal(rs.getString("_ID"), "7");
+  assert.equal(rs.getJson("_DOC"), null);
+  assert.equal(rs.next(), false);
+  assert.deepEqual([...rs].map((row) => row._ID), ["a", "7"]);
 });

@@ -11,7 +11,7 @@ import type { BoundCommand } from "../command/_command.ts";
 import { runBatch } from "../wire/_bulk_batch.ts";
 import { type CallOptions, type Executor, executorOf } from "../wire/_executor.ts";
 import type { Outcome } from "../wire/_response_mapper.ts";
-import { ResultSet } from "./result_set.ts";
+import { ResultSet, ROWS_OF_HITS } from "./result_set.ts";
 
 /**
  * Options of one call: a signal that aborts it (the call then rejects with the signal's reason,
@@ -348,9 +348,15 @@ export abstract class StatementBase {
       this.#keys.push(...outcome.keys);
       return outcome.count;
     }
-    const rows = this.#maxRows > 0
-      ? outcome.table.rows.slice(0, this.#maxRows)
-      : outcome.table.rows;
-    return new ResultSet(outcome.table.columns, rows, outcome.meta);
+    const { table, meta } = outcome;
+    if (this.#maxRows <= 0) return new ResultSet(table.columns, table.rows, meta);
+    // Rows read from the hits (a search's) are cut by cutting the hits.
+    if (table.rows === ROWS_OF_HITS) {
+      return new ResultSet(table.columns, ROWS_OF_HITS, {
+        ...meta,
+        hits: meta.hits?.slice(0, this.#maxRows),
+      });
+    }
+    return new ResultSet(table.columns, table.rows.slice(0, this.#maxRows), meta);
   }
 }

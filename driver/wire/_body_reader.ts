@@ -3,6 +3,8 @@
 // network body with a declared, unencoded length within the limit is read directly, and so is the
 // body of an in-process fetch (already whole in memory), whose size is checked once it is read.
 
+import { utf8Length } from "../_utf8.ts";
+
 /** One decoder for every body: `decode` without `stream` keeps no state between calls. */
 const UTF8 = new TextDecoder();
 
@@ -53,24 +55,6 @@ export function readInProcessBody(res: Response, limit: number): Promise<string>
     }
     return text;
   });
-}
-
-/** The UTF-8 size of a string (a lone surrogate counts 3, as `TextEncoder` writes U+FFFD). */
-export function utf8Length(text: string): number {
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) continue;
-    if (c < 0x800) bytes += 1;
-    else if (c >= 0xd800 && c < 0xdc00 && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next < 0xe000) {
-        bytes += 2; // 4 bytes for the 2 units of the pair
-        i++;
-      } else bytes += 2;
-    } else bytes += 2;
-  }
-  return bytes;
 }
 
 async function refuse(res: Response, limit: number): Promise<never> {

@@ -8,16 +8,67 @@
 // caller's signal, one listener instead of `AbortSignal.any`): a finished attempt leaves
 // nothing pending, where a 30 s timer per request would pile up by the thousand under load.
 
+/**
+ * The part of an `AbortSignal` a fetch marked `Symbol.for("searchvisitor.lightSignal")` reads
+ * (`aborted`, `reason`, `addEventListener`/`removeEventListener` of `"abort"`,
+ * `throwIfAborted`), for such a fetch instead of an `AbortController` per attempt: on Node 20 a
+ * controller costs about 6 µs, a listener on it 3 µs more, several percent of a search over
+ * loopback. Listeners are called once, in order, with an `abort` event.
+ */
+export class LightSignal {
+  aborted = false;
+  reason: unknown = undefined;
+  onabort: ((event: Event) => void) | null = null;
+  #listeners: EventListenerOrEventListenerObject[] | undefined;
+
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject | null): void {
+    if (type !== "abort" || listener === null || this.aborted) return;
+    (this.#listeners ??= []).push(listener);
+  }
+
+  removeEventListener(type: string, listener: EventListenerOrEventListenerObject | null): void {
+    const listeners = this.#listeners;
+    if (type !== "abort" || listeners === undefined || listener === null) return;
+    const at = listeners.indexOf(listener);
+    if (at >= 0) listeners.splice(at, 1);
+  }
+
+  throwIfAborted(): void {
+    if (this.aborted) throw this.reason;
+  }
+
+  /** Aborts once with `reason`; the listeners are dropped after they ran. */
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    const listeners = this.#listeners ?? [];
+    this.#listeners = undefined;
+    const event = new Event("abort");
+    this.onabort?.(event);
+    for (const listener of listeners) {
+      if (typeof listener === "function") listener.call(this, event);
+      else listener.handleEvent(event);
+    }
+  }
+}
+
 /** One watched attempt: its signal aborts at the deadline or when the caller's signal does. */
 export class Watch {
-  readonly #controller = new AbortController();
+  readonly #controller: AbortController | LightSignal;
   readonly #schedule: Deadlines;
   readonly #outer: AbortSignal | undefined;
   readonly deadline: number;
   /** Rejects the pending `race`, if any, when the attempt aborts. */
   #reject: ((reason: unknown) => void) | undefined;
 
-  constructor(schedule: Deadlines, deadline: number, outer: AbortSignal | undefined) {
+  constructor(
+    schedule: Deadlines,
+    deadline: number,
+    outer: AbortSignal | undefined,
+    light = false,
+  ) {
+    this.#controller = light ? new LightSignal() : new AbortController();
     this.#schedule = schedule;
     this.deadline = deadline;
     this.#outer = outer;
@@ -29,7 +80,8 @@ export class Watch {
 
   /** The attempt's signal: hand it to `fetch` and to the body reader. */
   get signal(): AbortSignal {
-    return this.#controller.signal;
+    const c = this.#controller;
+    return c instanceof LightSignal ? c as unknown as AbortSignal : c.signal;
   }
 
   /**
@@ -38,7 +90,7 @@ export class Watch {
    * added to (and removed from) the signal per attempt.
    */
   race<T>(promise: Promise<T>): Promise<T> {
-    const signal = this.#controller.signal;
+    const signal = this.signal;
     if (signal.aborted) return Promise.reject(signal.reason);
     return new Promise<T>((resolve, reject) => {
       this.#reject = reject;
@@ -61,7 +113,7 @@ export class Watch {
     this.#controller.abort(reason);
     const reject = this.#reject;
     this.#reject = undefined;
-    reject?.(this.#controller.signal.reason);
+    reject?.(this.signal.reason);
   }
 
   /** The attempt is over (answered or failed): stop watching it. */
@@ -98,12 +150,14 @@ export class Deadlines {
    *
    * @param ms The attempt's time limit.
    * @param outer The caller's signal, if any: its abort aborts the attempt with its reason.
+   * @param light Give the attempt a {@linkcode LightSignal} instead of an `AbortController`'s
+   *   (for a fetch marked `Symbol.for("searchvisitor.lightSignal")`).
    * @returns The watch; call `done()` when the attempt is over.
    */
-  watch(ms: number, outer: AbortSignal | undefined): Watch {
+  watch(ms: number, outer: AbortSignal | undefined, light = false): Watch {
     const now = performance.now();
     const deadline = now + ms;
-    const watch = new Watch(this, deadline, outer);
+    const watch = new Watch(this, deadline, outer, light);
     this.#live.add(watch);
     if (this.#tick === undefined || deadline < this.#next) this.#arm(deadline, now);
     return watch;

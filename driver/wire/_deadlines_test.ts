@@ -84,3 +84,35 @@ Deno.test("deadlines: a finished request leaves nothing that keeps the process r
   assert.equal(out.success, true, new TextDecoder().decode(out.stderr));
   assert.equal(new TextDecoder().decode(out.stdout).trim(), "done");
 });
+
+Deno.test("a light watch aborts its signal at the deadline; listeners run once, removed ones never", async () => {
+  const deadlines = new Deadlines();
+  const watch = deadlines.watch(5, undefined, true);
+  const signal = watch.signal;
+  assert.equal(signal instanceof AbortSignal, false);
+  const seen: string[] = [];
+  const removed = () => seen.push("removed");
+  signal.addEventListener("abort", () => seen.push(`fn ${signal.aborted}`), { once: true });
+  signal.addEventListener("abort", { handleEvent: (e: Event) => seen.push(`object ${e.type}`) });
+  signal.addEventListener("abort", removed);
+  signal.removeEventListener("abort", removed);
+  await new Promise((resolve) => signal.addEventListener("abort", resolve));
+  assert.deepEqual(seen, ["fn true", "object abort"]);
+  assert.equal((signal.reason as DOMException).name, "TimeoutError");
+  assert.throws(() => signal.throwIfAborted(), { name: "TimeoutError" });
+  assert.equal(deadlines.size, 0);
+});
+
+Deno.test("a light watch follows the caller's signal and stops on done()", () => {
+  const deadlines = new Deadlines();
+  const outer = new AbortController();
+  const watch = deadlines.watch(60_000, outer.signal, true);
+  outer.abort(new Error("caller"));
+  assert.equal(watch.signal.aborted, true);
+  assert.equal((watch.signal.reason as Error).message, "caller");
+  watch.done();
+  const quiet = deadlines.watch(60_000, undefined, true);
+  quiet.done();
+  assert.equal(quiet.signal.aborted, false);
+  assert.equal(deadlines.size, 0);
+});

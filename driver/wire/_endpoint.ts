@@ -65,6 +65,7 @@ function splitPath(path: string): { pathname: string; query: string } {
 
 /** The value of a query-string parameter (case-insensitive name), or undefined. */
 export function queryValue(query: string, name: string): string | undefined {
+  if (query === "") return undefined; // most commands: no query string at all
   for (const pair of query.split("&")) {
     const eq = pair.indexOf("=");
     const key = eq < 0 ? pair : pair.slice(0, eq);

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { readInProcessBody, TooLarge, utf8Length } from "./_body_reader.ts";
+import { readInProcessBody, TooLarge } from "./_body_reader.ts";
+import { utf8Length } from "../_utf8.ts";
 import { Transport } from "./transport.ts";
 import { ResponseTooLargeError } from "../errors.ts";
 

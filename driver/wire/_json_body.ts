@@ -23,7 +23,10 @@ export function parseJsonBody(
 ): object {
   const bad = (problem: string, cause?: unknown) =>
     new InvalidResponseError(status, contentType, redactSecrets(text), problem, { command, cause });
-  if (/html/i.test(contentType)) throw bad("an HTML page came where JSON is due");
+  // What nearly every answer says is tested as a string; anything else by the expression.
+  if (contentType !== "application/json" && /html/i.test(contentType)) {
+    throw bad("an HTML page came where JSON is due");
+  }
   let body: unknown;
   try {
     body = parseExactJson(text);

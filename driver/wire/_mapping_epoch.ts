@@ -32,5 +32,6 @@ const CHANGES: ReadonlySet<string> = new Set([
 export function changesMappings(method: string, segments: readonly string[]): boolean {
   if (method === "GET" || method === "HEAD") return false;
   if (segments.length === 1) return !segments[0]!.startsWith("_") || segments[0] === "_aliases";
-  return segments.some((s) => CHANGES.has(s));
+  for (let i = 0; i < segments.length; i++) if (CHANGES.has(segments[i]!)) return true;
+  return false;
 }

@@ -17,8 +17,8 @@ import { type Endpoint, queryValue } from "./_endpoint.ts";
 import { parseJsonBody } from "./_json_body.ts";
 import { isJsonObject, type JsonObject } from "../_json.ts";
 import { bulkItemsOf, generatedKeys } from "./_bulk_items.ts";
-import { JsonCell } from "../jdbc/_json_cell.ts";
-import type { ResultSetMeta, TotalHits } from "../jdbc/result_set.ts";
+import { docRow } from "../jdbc/_json_cell.ts";
+import { type ResultSetMeta, ROWS_OF_HITS, type TotalHits } from "../jdbc/result_set.ts";
 import {
   aliasesTable,
   catTable,
@@ -248,13 +248,6 @@ function docTable(docs: readonly [unknown, unknown][]): Table {
   return { columns: ["_ID", "_DOC"], rows: docs.map(([id, source]) => docRow(id, source)) };
 }
 
-function docRow(id: unknown, source: unknown): unknown[] {
-  return [
-    id === undefined || id === null ? "" : String(id),
-    source !== null && typeof source === "object" ? new JsonCell(source) : null,
-  ];
-}
-
 function totalOf(hits: JsonObject): TotalHits | null {
   const total = hits.total;
   if (typeof total === "number") return { value: total, relation: "eq" };
@@ -274,13 +267,12 @@ function searchRows(
   if (shards !== undefined && !allowPartial) throw new PartialResultsError(shards, { command });
   const hits = isJsonObject(json.hits) ? json.hits : {};
   const list: unknown[] = Array.isArray(hits.hits) ? hits.hits : [];
-  const rows: unknown[][] = [];
   // The hits behind the rows: the list itself, unless it holds something that is not a hit.
+  // The rows are read from them by the result set (ROWS_OF_HITS): one pass, when needed.
   let kept: unknown[] = list;
   for (let i = 0; i < list.length; i++) {
     const hit = list[i];
     if (isJsonObject(hit)) {
-      rows.push(docRow(hit._id, hit._source));
       if (kept !== list) kept.push(hit);
     } else if (kept === list) kept = list.slice(0, i);
   }
@@ -294,7 +286,7 @@ function searchRows(
   if (typeof json._scroll_id === "string") meta.scrollId = json._scroll_id;
   if (typeof json.pit_id === "string") meta.pitId = json.pit_id;
   if (shards !== undefined) meta.shardFailures = shards;
-  return { kind: "rows", table: { columns: ["_ID", "_DOC"], rows }, meta };
+  return { kind: "rows", table: { columns: ["_ID", "_DOC"], rows: ROWS_OF_HITS }, meta };
 }
 
 function msearch(json: JsonObject, command: string | undefined, allowPartial: boolean): Outcome[] {

@@ -7,7 +7,7 @@ import { isJsonObject } from "../_json.ts";
 /** Columns and rows, before they become a ResultSet. */
 export interface Table {
   columns: string[];
-  rows: unknown[][];
+  rows: readonly (readonly unknown[])[];
 }
 
 const CAT_COLUMNS: Record<string, readonly string[]> = {

@@ -91,6 +91,8 @@ export class Transport {
   readonly #injected: boolean;
   /** A fetch marked in-process: its bodies are read whole (see `readInProcessBody`). */
   readonly #inProcess: boolean;
+  /** A fetch that takes a `LightSignal` (see `_deadlines.ts`), as contrib/fetch_node does. */
+  readonly #light: boolean;
   readonly #timeoutMs: number;
   readonly #requestTimeoutMs: number | undefined;
   readonly #maxRetries: number;
@@ -133,6 +135,10 @@ export class Transport {
     this.#inProcess = this.#injected &&
       (f as unknown as Record<symbol, unknown>)[Symbol.for("searchvisitor.inProcessFetch")] ===
         true;
+    // A fetch that reads only `aborted`, `reason` and the abort listeners of its signal is given
+    // the driver's light signal instead of an AbortController per attempt.
+    this.#light = f !== undefined &&
+      (f as unknown as Record<symbol, unknown>)[Symbol.for("searchvisitor.lightSignal")] === true;
     this.#timeoutMs = check("timeoutMs", options.timeoutMs, 30_000, 1);
     this.#requestTimeoutMs = options.requestTimeoutMs === undefined
       ? undefined
@@ -228,23 +234,21 @@ export class Transport {
     const attemptMs = req.timeoutMs ?? this.#timeoutMs;
     const totalMs = this.#requestTimeoutMs ?? attemptMs * 3;
     const deadline = Date.now() + totalMs;
-    // Worked out on the first failure only: the common path never needs it.
-    let known: boolean | undefined;
-    const idempotent = () =>
-      known ??= req.idempotent === true || isIdempotent(req.method, req.pathTemplate ?? req.path);
+    // Worked out on a failure only (no closure or list on the path that succeeds).
+    const idempotent = () => idempotentRequest(req);
     const attempts = this.#maxRetries + 1;
+    /** The nodes of the failed attempts, for the final error. */
     const tried: string[] = [];
     let last: { error: unknown; node: string } | undefined;
     const events = this.#onEvent &&
       new AttemptEvents(this.#onEvent, ++this.#requestIds, method, req.path, body, this.#secrets);
     for (let attempt = 1; attempt <= attempts; attempt++) {
       const node = this.#pool.pick();
-      tried.push(node);
       const left = deadline - Date.now();
       if (left <= 0) {
         throw deadlineError(req, attemptMs, totalMs, attempt - 1, this.#pool, last?.error);
       }
-      const watch = this.#deadlines.watch(Math.min(attemptMs, left), req.signal);
+      const watch = this.#deadlines.watch(Math.min(attemptMs, left), req.signal, this.#light);
       const signal = watch.signal;
       events?.start(node, attempt);
       let res: Response;
@@ -273,6 +277,7 @@ export class Transport {
         if (req.signal?.aborted) throw timeoutError(req, attemptMs, req.signal.reason);
         if (this.#pool.markDead(node)) events?.nodeDead(node, error);
         last = { error, node };
+        tried.push(node);
         if (!connect && !idempotent()) {
           throw outcomeUnknown(
             req,
@@ -311,6 +316,7 @@ export class Transport {
         if (req.signal?.aborted) throw timeoutError(req, attemptMs, req.signal.reason);
         if (this.#pool.markDead(node)) events?.nodeDead(node, error);
         last = { error, node };
+        tried.push(node);
         if (!idempotent()) {
           throw outcomeUnknown(
             req,
@@ -350,6 +356,7 @@ export class Transport {
         : undefined;
       if (after !== undefined && Date.now() + after > deadline) throw error;
       last = { error, node };
+      tried.push(node);
       await this.#wait(req, attempt, after, deadline, events);
     }
     const lastError = last?.error;
@@ -433,4 +440,9 @@ export class Transport {
   backoff(retry: number, req: TransportRequest): Promise<void> {
     return sleep(backoffDelay(retry, this.#baseDelay, this.#maxDelay), req);
   }
+}
+
+/** Whether a request may be sent twice (the caller's word, else the retry policy's). */
+function idempotentRequest(req: TransportRequest): boolean {
+  return req.idempotent === true || isIdempotent(req.method, req.pathTemplate ?? req.path);
 }

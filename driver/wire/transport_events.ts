@@ -7,6 +7,7 @@
  */
 
 import { redact } from "../_error_base.ts";
+import { utf8Length } from "../_utf8.ts";
 
 /** Fields every request event has. */
 export interface RequestEventBase {
@@ -183,18 +184,7 @@ export function emitTo(listener: TransportEventListener | undefined, event: Tran
 /** UTF-8 bytes of a body, counted without copying it. */
 export function byteLength(body: string | Uint8Array | undefined): number {
   if (body === undefined) return 0;
-  if (typeof body !== "string") return body.byteLength;
-  let n = 0;
-  for (let i = 0; i < body.length; i++) {
-    const c = body.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < body.length) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
+  return typeof body === "string" ? utf8Length(body) : body.byteLength;
 }
 
 /**

@@ -103,7 +103,9 @@ export interface TransportOptions extends TransportTuning {
    * declared `content-length` (as `contrib/fetch_node` does), so it is read like the runtime's
    * own; `Symbol.for("searchvisitor.inProcessFetch")` — its bodies are finite and already in
    * memory (as the embedded engine's `engine.fetch`), so they are read whole and then held to
-   * `maxResponseBytes`.
+   * `maxResponseBytes`; `Symbol.for("searchvisitor.lightSignal")` — it reads only `aborted`,
+   * `reason` and the `abort` listeners of `init.signal` (as `contrib/fetch_node` does), so each
+   * attempt hands it a light signal of those members instead of an `AbortController`'s.
    */
   fetch?: FetchFunction;
   /** Value of the `authorization` header, when there is one. */

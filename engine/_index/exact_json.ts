@@ -6,7 +6,8 @@
 
 const LONG_DIGITS = /\d{16}/;
 const TOKENS = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
-const INTEGER = /^-?\d+$/;
+// A JSON integer: no leading zero, so a malformed `012…` is left for JSON.parse to refuse.
+const INTEGER = /^-?(?:0|[1-9]\d*)$/;
 // Random per process, so no string a client sends can pass for a tagged literal.
 const TAG = `\u0001long${Math.random().toString(36).slice(2)}:`;
 const QUOTED = `"\\u0001${TAG.slice(1)}`;

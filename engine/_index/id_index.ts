@@ -89,6 +89,11 @@ export class IdIndex {
     }
   }
 
+  /** Its typed arrays (for measuring memory). */
+  get arrays(): readonly ArrayBufferView[] {
+    return [this.#slots];
+  }
+
   /** True when a document has this id. */
   has(id: string): boolean {
     return this.get(id) !== undefined;

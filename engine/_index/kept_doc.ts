@@ -66,6 +66,11 @@ export class KeptDoc implements StoredDoc {
     return typeof data === "string" ? data.length : data.byteLength(this.#at);
   }
 
+  /** Where its text lives (for measuring memory): a string, or the store it was packed into. */
+  get data(): string | SourceStore {
+    return this.#data;
+  }
+
   /** A parse of the source for indexing, without remembering its text. */
   parse(): Record<string, unknown> {
     return this.#parsed ?? JSON.parse(this.text) as Record<string, unknown>;

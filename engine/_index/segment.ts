@@ -6,16 +6,42 @@ import type { Exact } from "./exact_long.ts";
 import type { StoredDoc } from "./types.ts";
 import type { VectorColumn } from "./vectors.ts";
 
+/** Small non-negative integers in the narrowest array that holds them (frequencies, positions). */
+export type SmallInts = Int32Array | Uint16Array | Uint8Array;
+
+/** Numeric doc values: 32-bit integers when every value is one, else doubles. */
+export type NumberColumn = Float64Array | Int32Array;
+
+/**
+ * `values` as a {@link NumberColumn}: an Int32Array when each is an integer in the 32-bit range
+ * (and not −0), else a Float64Array; a copy.
+ *
+ * @example
+ * ```ts
+ * import { numberColumn } from "./segment.ts";
+ * console.assert(numberColumn([1, -2, 3]) instanceof Int32Array);
+ * console.assert(numberColumn([1, 2.5]) instanceof Float64Array);
+ * console.assert(numberColumn([-0]) instanceof Float64Array);
+ * ```
+ */
+export function numberColumn(values: ArrayLike<number>): NumberColumn {
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (v !== (v | 0) || (v === 0 && 1 / v < 0)) return Float64Array.from(values);
+  }
+  return Int32Array.from(values);
+}
+
 /** The documents containing one term, ascending by doc ordinal. */
 export interface Posting {
   /** Doc ordinals. */
   readonly docs: Int32Array;
   /** Term frequency per doc (text fields), else null (frequency 1). */
-  readonly freqs: Int32Array | null;
+  readonly freqs: SmallInts | null;
   /** Offsets into `positions` per doc (length docs+1), text fields only. */
   readonly posStart: Int32Array | null;
   /** Token positions, text fields only. */
-  readonly positions: Int32Array | null;
+  readonly positions: SmallInts | null;
 }
 
 /** Per-field index data within one segment. */
@@ -33,11 +59,11 @@ export interface FieldIndex {
   /** Offsets into the doc values per doc (length maxDoc+1). */
   readonly dvStart: Int32Array;
   /** Numeric doc values (numbers, dates as millis, booleans as 0/1), sorted within a doc. */
-  readonly numValues: Float64Array | null;
+  readonly numValues: NumberColumn | null;
   /** Keyword doc values, sorted within a doc. */
   readonly strValues: string[] | null;
   /** Numeric values sorted ascending, with `pointDocs` the doc of each, for range queries. */
-  readonly pointValues: Float64Array | null;
+  readonly pointValues: NumberColumn | null;
   /** Doc ordinal of each entry of `pointValues`. */
   readonly pointDocs: Int32Array | null;
   /**

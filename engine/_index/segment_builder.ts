@@ -10,7 +10,14 @@ import { sourceText } from "./raw_source.ts";
 import type { FieldInfo, FieldMap } from "./field_map.ts";
 import { encodeNorm } from "./norms.ts";
 import { ascendingOrder } from "./point_order.ts";
-import { compareStrings, type FieldIndex, Segment } from "./segment.ts";
+import {
+  compareStrings,
+  type FieldIndex,
+  type NumberColumn,
+  numberColumn,
+  Segment,
+} from "./segment.ts";
+import { ordinalList } from "./shared_runs.ts";
 import { TokenStream } from "./token_stream.ts";
 import type { StoredDoc } from "./types.ts";
 import { buildVectorColumn, type VectorColumn } from "./vectors.ts";
@@ -133,7 +140,7 @@ class FieldBuilder {
   static presence(info: FieldInfo, maxDoc: number, docs: number[]): FieldIndex {
     const b = new FieldBuilder(info);
     const index = b.build(maxDoc);
-    return { ...index, present: Int32Array.from(docs), sumTotalTermFreq: docs.length };
+    return { ...index, present: ordinalList(docs), sumTotalTermFreq: docs.length };
   }
 
   build(maxDoc: number): FieldIndex {
@@ -147,14 +154,14 @@ class FieldBuilder {
       kind: this.info.kind,
       terms,
       norms: this.norms ? Uint8Array.from(this.norms) : null,
-      present: Int32Array.from(this.present),
+      present: ordinalList(this.present),
       sumTotalTermFreq: text
         ? this.sumTotalTermFreq
         : this.info.kind === "keyword"
         ? this.strValues.length
         : this.present.length,
-      dvStart: Int32Array.from(this.dvStart),
-      numValues: numeric ? Float64Array.from(this.numValues) : null,
+      dvStart: ordinalList(this.dvStart),
+      numValues: numeric ? numberColumn(this.numValues) : null,
       strValues: this.info.kind === "keyword" ? this.strValues : null,
       pointValues: points?.values ?? null,
       pointDocs: points?.docs ?? null,
@@ -170,7 +177,7 @@ export function pointsOf(
   exact: readonly (bigint | undefined)[] | null | undefined,
   dvStart: ArrayLike<number>,
   maxDoc: number,
-): { values: Float64Array; docs: Int32Array; exact: (bigint | undefined)[] | null } {
+): { values: NumberColumn; docs: Int32Array; exact: (bigint | undefined)[] | null } {
   let order: Int32Array;
   let pointExact: (bigint | undefined)[] | null = null;
   if (exact) {
@@ -189,7 +196,7 @@ export function pointsOf(
     values[j] = nums[order[j]!]!;
     docs[j] = docOf[order[j]!]!;
   }
-  return { values, docs, exact: pointExact };
+  return { values: numberColumn(values), docs, exact: pointExact };
 }
 
 /** One field path's values within the document being indexed (the list is reused per doc). */

@@ -5,8 +5,9 @@
 // (see merge_job.ts) can run it in slices between requests.
 
 import { IdIndex } from "./id_index.ts";
-import { type FieldIndex, type Posting, Segment } from "./segment.ts";
+import { type FieldIndex, numberColumn, type Posting, Segment } from "./segment.ts";
 import { pointsOf } from "./segment_builder.ts";
+import { ordinalList } from "./shared_runs.ts";
 import { TextPostingsWriter } from "./text_posting.ts";
 import type { StoredDoc } from "./types.ts";
 
@@ -196,10 +197,10 @@ function* mergeField(
     kind: first.kind,
     terms,
     norms,
-    present: present.subarray(0, n),
+    present: ordinalList(present.subarray(0, n)),
     sumTotalTermFreq,
-    dvStart,
-    numValues: nums ? nums.slice() : null,
+    dvStart: ordinalList(dvStart),
+    numValues: nums ? numberColumn(nums) : null,
     strValues,
     pointValues: points?.values ?? null,
     pointDocs: points?.docs ?? null,

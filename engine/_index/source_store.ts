@@ -70,6 +70,11 @@ export class SourceStore {
     return this.#bytes.subarray(i === 0 ? 0 : this.#ends[i - 1]!, this.#ends[i]!);
   }
 
+  /** Its typed arrays (for measuring memory). */
+  get arrays(): readonly ArrayBufferView[] {
+    return [this.#bytes, this.#ends];
+  }
+
   /** The UTF-8 length of text `i`. */
   byteLength(i: number): number {
     return this.#ends[i]! - (i === 0 ? 0 : this.#ends[i - 1]!);

@@ -2,7 +2,19 @@
 // some document (null means 1 everywhere), and the per-doc offsets into the positions computed
 // from the frequencies the first time a phrase or span query asks for them.
 
-import type { Posting } from "./segment.ts";
+import type { Posting, SmallInts } from "./segment.ts";
+
+/**
+ * `values` in the narrowest unsigned array that holds them all (bytes for the positions of
+ * short fields and for most frequencies); a copy.
+ */
+export function narrowed(values: Int32Array): SmallInts {
+  let max = 0;
+  for (let i = 0; i < values.length; i++) if (values[i]! > max) max = values[i]!;
+  if (max < 256) return Uint8Array.from(values);
+  if (max < 65536) return Uint16Array.from(values);
+  return values.slice();
+}
 
 /**
  * The posting of one term of a text field (see the module comment).
@@ -18,12 +30,12 @@ export class TextPosting implements Posting {
   /** Doc ordinals. */
   readonly docs: Int32Array;
   /** Term frequency per doc; null when it is 1 in every doc. */
-  readonly freqs: Int32Array | null;
+  readonly freqs: SmallInts | null;
   /** Token positions, doc by doc. */
-  readonly positions: Int32Array;
+  readonly positions: SmallInts;
   #posStart: Int32Array | null = null;
 
-  constructor(docs: Int32Array, freqs: Int32Array | null, positions: Int32Array) {
+  constructor(docs: Int32Array, freqs: SmallInts | null, positions: SmallInts) {
     this.docs = docs;
     this.freqs = freqs;
     this.positions = positions;
@@ -101,8 +113,8 @@ export class TextPostingsWriter {
   /** The postings by term; buffers trimmed to what was used. */
   finish(): Map<string, TextPosting> {
     const docs = this.#docs.slice(0, this.#docAt);
-    const positions = this.#positions.slice(0, this.#posAt);
-    const freqs = this.#freqs.slice(0, this.#freqAt);
+    const positions = narrowed(this.#positions.subarray(0, this.#posAt));
+    const freqs = narrowed(this.#freqs.subarray(0, this.#freqAt));
     const out = new Map<string, TextPosting>();
     const spans = this.#spans;
     for (let t = 0; t < this.#terms.length; t++) {

@@ -1,6 +1,7 @@
 // Full-text queries: match (incl. bool_prefix), match_phrase and multi_match.
 
 import { analyzerFor } from "../_index/analysis.ts";
+import type { SmallInts } from "../_index/segment.ts";
 import { idf, TermScorer } from "./bm25.ts";
 import {
   atLeast,
@@ -102,7 +103,7 @@ export function runMatch(q: QueryOf<"match">, ctx: ExecContext, scoring: boolean
  * later term's nearest position to where it should stand is found with a cursor that only moves
  * forward (the starts ascend), so a doc costs its positions times the terms, not their square.
  */
-function phraseFreq(positions: Int32Array[], slop: number): number {
+function phraseFreq(positions: SmallInts[], slop: number): number {
   let freq = 0;
   const first = positions[0]!;
   const cursors = new Int32Array(positions.length);

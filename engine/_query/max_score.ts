@@ -16,7 +16,7 @@
 // those of the exhaustive path.
 
 import { NORM_TABLE } from "../_index/norms.ts";
-import type { Posting } from "../_index/segment.ts";
+import type { Posting, SmallInts } from "../_index/segment.ts";
 import type { SegmentView } from "../_index/shard_snapshot.ts";
 import { type TermScorer, termScorer } from "./bm25.ts";
 import type { ExecContext } from "./exec_context.ts";
@@ -36,13 +36,21 @@ export interface TopScored {
 interface Clause {
   readonly slot: number;
   readonly docs: Int32Array;
-  readonly freqs: Int32Array | null;
+  readonly freqs: SmallInts | null;
   readonly norms: Uint8Array | null;
-  readonly scorer: TermScorer;
+  readonly scorer: ClauseScorer;
   readonly mult: number;
   readonly ub: number;
   pos: number;
   at: number;
+}
+
+/** What a clause's score is read from: its frequency and norm byte in a doc. */
+type ClauseScorer = Pick<TermScorer, "score">;
+
+/** A clause that scores `boost` wherever its term is, as a `terms` query does. */
+function constantScorer(boost: number): ClauseScorer {
+  return { score: () => boost };
 }
 
 const extremes = new WeakMap<Posting, { maxFreq: number; shortest: number }>();
@@ -99,7 +107,9 @@ export function topScored(
 ): TopScored {
   const program = compilePlan(plan.root);
   const terms = program.clauses;
-  const scorers = terms.map((t) => termScorer(ctx, t.field, t.term, t.boost));
+  const scorers: ClauseScorer[] = terms.map((t) =>
+    t.constant ? constantScorer(t.boost) : termScorer(ctx, t.field, t.term, t.boost)
+  );
   const slots = terms.length + program.nodes.length;
   const hit = new Uint8Array(slots);
   const val = new Float64Array(slots);

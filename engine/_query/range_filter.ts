@@ -44,7 +44,7 @@ export function rangeSizeAtMost(r: NumericRange, ctx: ExecContext): number {
   return n;
 }
 
-function lower(values: Float64Array, lo: Exact): number {
+function lower(values: ArrayLike<number>, lo: Exact): number {
   const x = Number(lo);
   let a = 0;
   let b = values.length;
@@ -56,7 +56,7 @@ function lower(values: Float64Array, lo: Exact): number {
   return Math.max(0, a - 1); // a neighbour's double may round onto the bound
 }
 
-function upper(values: Float64Array, hi: Exact): number {
+function upper(values: ArrayLike<number>, hi: Exact): number {
   const x = Number(hi);
   let a = 0;
   let b = values.length;

@@ -7,6 +7,7 @@ import type { ExecContext } from "./exec_context.ts";
 import { resolveMsm } from "./full_text.ts";
 import type { QueryNode, QueryOf } from "./query_nodes.ts";
 import { termText } from "./term_queries.ts";
+import { MAX_TERMS_COUNT } from "../_index/limits.ts";
 
 /** One optional term: scored by BM25 in its field, its weight times `boost` (> 0). */
 export interface TermClause {
@@ -16,6 +17,8 @@ export interface TermClause {
   readonly term: string;
   /** Score multiplier inside the term's weight, > 0. */
   readonly boost: number;
+  /** Scores `boost` wherever the term is present, without BM25 (a `terms` query's values). */
+  readonly constant?: boolean;
 }
 
 /** Scores of children combined: summed, or the best plus `tieBreaker` × the rest; then × `boost`. */
@@ -44,7 +47,9 @@ export interface TopFirstPlan {
  * The plan of `q`, or null when it is not a plain scored disjunction: a `match` on a text field
  * (`or`, one term required, no fuzziness or prefix), a `term` on a text or keyword field, a
  * `multi_match` of type best_fields (tie_breaker in [0, 1]) or most_fields over text and keyword fields,
- * or a `bool` of such shoulds with optional filters (no must or must_not). Boosts must be > 0.
+ * a `terms` on a text or keyword field (constant scores), a `dis_max` of such queries (`query_string`
+ * and `simple_query_string` parse into these too), or a `bool` of such shoulds with optional
+ * filters (no must or must_not). Boosts must be > 0.
  *
  * @example
  * ```ts
@@ -106,6 +111,16 @@ function scoredNode(q: QueryNode, ctx: ExecContext): ScoreNode | TermClause | nu
       return fieldNode(q.field, q.query, q.analyzer, q.boost, q.minimumShouldMatch, ctx);
     case "multi_match":
       return multiMatchNode(q, ctx);
+    case "terms":
+      return termsNode(q, ctx);
+    case "dis_max": {
+      if (!(q.boost > 0) || !(q.tieBreaker >= 0 && q.tieBreaker <= 1) || !q.queries.length) {
+        return null;
+      }
+      const children = shouldNodes(q.queries, ctx);
+      return children &&
+        { combine: "dis_max", tieBreaker: q.tieBreaker, boost: q.boost, children };
+    }
     case "bool": {
       if (q.must.length || q.filter.length || q.mustNot.length || !(q.boost > 0)) return null;
       if (!q.should.length || resolveMsm(q.minimumShouldMatch, q.should.length, 1) !== 1) {
@@ -117,6 +132,25 @@ function scoredNode(q: QueryNode, ctx: ExecContext): ScoreNode | TermClause | nu
     default:
       return null;
   }
+}
+
+/**
+ * A `terms` query on a text or keyword field: a constant `boost` for a doc holding any of the
+ * values (a dis_max of constant clauses). Too many values go the exhaustive way, which refuses them.
+ */
+function termsNode(q: QueryOf<"terms">, ctx: ExecContext): ScoreNode | null {
+  if (!(q.boost > 0) || q.field.startsWith("_") || q.field.includes("*")) return null;
+  if (!q.values.length || q.values.length > (ctx.maxTermsCount ?? MAX_TERMS_COUNT)) return null;
+  const info = ctx.fields.byPath.get(q.field);
+  if (!info || (info.kind !== "text" && info.kind !== "keyword")) return null;
+  if (q.values.some((v) => typeof v !== "string" && typeof v !== "number")) return null;
+  const children = q.values.map((v) => ({
+    field: info.path,
+    term: termText(info, v),
+    boost: 1,
+    constant: true,
+  }));
+  return { combine: "dis_max", tieBreaker: 0, boost: q.boost, children };
 }
 
 /** A `match` (or) of `query` on one text field: the sum of its terms' scores. */

@@ -4,7 +4,7 @@ import { EngineError, validationFailed } from "../_errors.ts";
 import { errorBody } from "./error_body.ts";
 import { clearScrollApi, closePitApi, openPitApi, scrollApi } from "../_search/scroll_pit_api.ts";
 import { countApi } from "../_search/matches_api.ts";
-import { searchApi } from "../_search/search_api.ts";
+import { type ParsedSearch, refuseIndicesWithPit, searchApi } from "../_search/search_api.ts";
 import { parseSearchRequest } from "../_search/search_request.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
 import type { IndexState } from "../_state/index_state.ts";
@@ -75,16 +75,14 @@ export function searchHandler(ctx: RequestContext): Reply {
   const raw = bodyObject(ctx, "query");
   const body = raw && resolveTermsLookups(raw, ctx.state.cluster);
   const usesPit = body !== undefined && body.pit !== undefined;
-  if (usesPit && ctx.p.index !== undefined) {
-    throw validationFailed(
-      "[indices] cannot be used with point in time. Do not specify any index with point in time.",
-    );
-  }
+  if (usesPit) refuseIndicesWithPit(ctx.p.index !== undefined);
   // Elasticsearch reads the whole request before it resolves the indices: a bad parameter or
   // body is reported even when the index does not exist; a query that only its shards fail to
-  // build (query_string nested too deeply) fails later, on each shard of the targets.
+  // build (query_string nested too deeply) fails later, on each shard of the targets. The
+  // parsed request is handed on, so the search parses it again only when the body changed.
+  let parsed: ParsedSearch | undefined;
   try {
-    parseSearchRequest(body, ctx.params);
+    parsed = { body, req: parseSearchRequest(body, ctx.params) };
   } catch (e) {
     if (!(e instanceof EngineError && e.type === "query_shard_exception")) throw e;
   }
@@ -96,7 +94,7 @@ export function searchHandler(ctx: RequestContext): Reply {
       ctx,
       usesPit ? pitTargets(ctx, body) : targets,
       body,
-      () => searchApi(ctx.state.search, targets, boosted, ctx.params),
+      () => searchApi(ctx.state.search, targets, boosted, ctx.params, parsed),
     ),
   );
 }

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { EngineError } from "../_errors.ts";
 import { clearScrollApi, closePitApi, openPitApi, scrollApi } from "./scroll_pit_api.ts";
 import { parseKeepAlive, searchApi, SearchContexts } from "./search_api.ts";
+import { parseSearchRequest } from "./search_request.ts";
 import { TestIndex } from "../../tests/support/test_index.ts";
 
 type Hits = { total: number | { value: number }; hits: { _id: string; sort?: unknown[] }[] };
@@ -112,4 +113,33 @@ Deno.test("OpenSearch PIT flavour", () => {
   assert.deepEqual(closePitApi(ctx, "_all", "opensearch"), {
     pits: [{ pit_id: opened.pit_id, successful: true }],
   });
+});
+
+Deno.test("indices beside a point in time are refused, and a parsed request is used once", () => {
+  const idx = setup();
+  const ctx = new SearchContexts();
+  const id = openPitApi(ctx, [idx.target()], "1m", "elasticsearch").id as string;
+  assert.throws(
+    () => searchApi(ctx, [idx.target()], { pit: { id } }, new URLSearchParams()),
+    (e) =>
+      e instanceof EngineError && e.status === 400 &&
+      /\[indices\] cannot be used with point in time/.test(e.message),
+  );
+  // A request parsed from this very body is used as is; one parsed from another body is not.
+  const params = new URLSearchParams();
+  const body = { query: { match_all: {} }, size: 1 };
+  const other = { query: { match_all: {} }, size: 5 };
+  const parsed = { body: other, req: parseSearchRequest(other, params) };
+  const hits = (r: Record<string, unknown>) => (r.hits as Hits).hits.length;
+  assert.equal(hits(searchApi(ctx, [idx.target()], body, params, parsed)), 1);
+  assert.equal(hits(searchApi(ctx, [idx.target()], other, params, parsed)), 2);
+  assert.equal(
+    hits(
+      searchApi(ctx, [idx.target()], other, params, {
+        body: other,
+        req: parseSearchRequest(body, params),
+      }),
+    ),
+    1,
+  );
 });

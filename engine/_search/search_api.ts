@@ -56,14 +56,33 @@ function checkLimits(req: SearchRequest, targets: SearchTarget[]): void {
   }
 }
 
-/** Runs a search and returns the full Elasticsearch response body. */
+/** Refuses indices named beside a point in time (the one place Elasticsearch's message lives). */
+export function refuseIndicesWithPit(indicesNamed: boolean): void {
+  if (indicesNamed) {
+    throw validationFailed(
+      "[indices] cannot be used with point in time. Do not specify any index with point in time.",
+    );
+  }
+}
+
+/** A search request already parsed from `body` (by the REST layer, to report errors early). */
+export interface ParsedSearch {
+  readonly body: Record<string, unknown> | undefined;
+  readonly req: SearchRequest;
+}
+
+/**
+ * Runs a search and returns the full Elasticsearch response body. `parsed` is used when it was
+ * parsed from this very body with these params, so a request is parsed once.
+ */
 export function searchApi(
   ctx: SearchContexts,
   targets: SearchTarget[],
   body: Record<string, unknown> | undefined,
   params: URLSearchParams,
+  parsed?: ParsedSearch,
 ): Record<string, unknown> {
-  return withPatternBudget(MAX_REQUEST_STATES, () => search(ctx, targets, body, params));
+  return withPatternBudget(MAX_REQUEST_STATES, () => search(ctx, targets, body, params, parsed));
 }
 
 function search(
@@ -71,11 +90,14 @@ function search(
   targets: SearchTarget[],
   body: Record<string, unknown> | undefined,
   params: URLSearchParams,
+  parsed: ParsedSearch | undefined,
 ): Record<string, unknown> {
   const started = performance.now();
   let req: SearchRequest;
   try {
-    req = parseSearchRequest(body, params);
+    req = parsed !== undefined && parsed.body === body
+      ? parsed.req
+      : parseSearchRequest(body, params);
   } catch (err) {
     // A query that no shard can build (a query_string nested too deeply) fails on every shard.
     if (err instanceof EngineError && err.type === "query_shard_exception") {
@@ -86,11 +108,7 @@ function search(
   let sort: SortKey[] = req.sort;
   let pitId: string | undefined;
   if (req.pit) {
-    if (targets.length) {
-      throw validationFailed(
-        "[indices] cannot be used with point in time. Do not specify any index with point in time.",
-      );
-    }
+    refuseIndicesWithPit(targets.length > 0);
     const pit = ctx.pit(req.pit.id);
     if (req.pit.keepAlive !== undefined) {
       pit.keepAlive = parseKeepAlive(req.pit.keepAlive);

@@ -6,6 +6,10 @@
 import assert from "node:assert/strict";
 import { searchApi, SearchContexts } from "./search_api.ts";
 import { TestIndex } from "../../tests/support/test_index.ts";
+import type { SearchTarget } from "../_index/search_target.ts";
+import { parseQuery } from "../_query/query_parser.ts";
+import { topFirstPlan } from "../_query/top_first_plan.ts";
+import { execContextOf } from "../_query/exec_context.ts";
 
 function rng(seed: number): () => number {
   return () => {
@@ -33,35 +37,65 @@ function expectedTotal(exact: number, track: unknown): unknown {
   return exact <= limit ? { value: exact, relation: "eq" } : { value: limit, relation: "gte" };
 }
 
+/**
+ * Runs `body` as asked and with `track_total_hits: true` (the exhaustive path): the same hits,
+ * scores, max_score and aggregations, and the total the threshold allows. Returns the first.
+ */
+function bothPathsAgree(target: SearchTarget, body: Record<string, unknown>, where: string): Reply {
+  const fast: Reply = searchApi(new SearchContexts(), [target], body, new URLSearchParams());
+  const full: Reply = searchApi(
+    new SearchContexts(),
+    [target],
+    { ...body, track_total_hits: true },
+    new URLSearchParams(),
+  );
+  const why = `${where}: ${JSON.stringify(body)}`;
+  const rows = (res: Reply) => res.hits.hits.map((h: Reply) => [h._id, h._score]);
+  assert.deepEqual(rows(fast), rows(full), why);
+  assert.equal(fast.hits.max_score, full.hits.max_score, why);
+  assert.deepEqual(
+    fast.hits.total,
+    expectedTotal(full.hits.total.value, body.track_total_hits),
+    why,
+  );
+  assert.deepEqual(fast.aggregations, full.aggregations, why);
+  return fast;
+}
+
+/** A random corpus in 1–4 segments, with deletes and overwrites. */
+function randomTarget(r: () => number): SearchTarget {
+  const idx = new TestIndex("p", mappings);
+  const ids: string[] = [];
+  const segments = 1 + Math.floor(r() * 4);
+  for (let s = 0; s < segments; s++) {
+    const batch: Record<string, Record<string, unknown> | null> = {};
+    const size = 50 + Math.floor(r() * 400);
+    for (let i = 0; i < size; i++) {
+      const id = `${s}-${i}`;
+      ids.push(id);
+      const len = 1 + Math.floor(r() * 7);
+      batch[id] = {
+        t: Array.from({ length: len }, () => word(r)).join(" "),
+        k: WORDS[Math.floor(r() * 3)]!,
+        ...(r() < 0.7 ? { u: Array.from({ length: 1 + len % 3 }, () => word(r)).join(" ") } : {}),
+      };
+    }
+    // Deletes (and overwrites) of earlier docs, so segments carry deleted docs.
+    for (let i = 0; i < size / 10; i++) {
+      const id = ids[Math.floor(r() * ids.length)]!;
+      batch[id] = r() < 0.7 ? null : { t: word(r), k: "a1" };
+    }
+    idx.put(batch);
+  }
+  return idx.target();
+}
+
 Deno.test("top-k-first match equals the exhaustive path over random corpora", () => {
   let cases = 0;
   let pruned = 0;
   for (let seed = 1; seed <= 12; seed++) {
     const r = rng(seed * 7919);
-    const idx = new TestIndex("p", mappings);
-    const ids: string[] = [];
-    const segments = 1 + Math.floor(r() * 4);
-    for (let s = 0; s < segments; s++) {
-      const batch: Record<string, Record<string, unknown> | null> = {};
-      const size = 50 + Math.floor(r() * 400);
-      for (let i = 0; i < size; i++) {
-        const id = `${s}-${i}`;
-        ids.push(id);
-        const len = 1 + Math.floor(r() * 7);
-        batch[id] = {
-          t: Array.from({ length: len }, () => word(r)).join(" "),
-          k: WORDS[Math.floor(r() * 3)]!,
-          ...(r() < 0.7 ? { u: Array.from({ length: 1 + len % 3 }, () => word(r)).join(" ") } : {}),
-        };
-      }
-      // Deletes (and overwrites) of earlier docs, so segments carry deleted docs.
-      for (let i = 0; i < size / 10; i++) {
-        const id = ids[Math.floor(r() * ids.length)]!;
-        batch[id] = r() < 0.7 ? null : { t: word(r), k: "a1" };
-      }
-      idx.put(batch);
-    }
-    const target = idx.target();
+    const target = randomTarget(r);
     for (let q = 0; q < 40; q++) {
       const words = Array.from({ length: 1 + Math.floor(r() * 4) }, () => word(r));
       if (r() < 0.1) words.push("zz");
@@ -118,22 +152,7 @@ Deno.test("top-k-first match equals the exhaustive path over random corpora", ()
         bool.filter = [{ term: { k: WORDS[Math.floor(r() * 3)] } }, { exists: { field: "t" } }];
         if (r() < 0.4) bool.minimum_should_match = 1;
       }
-      const fast: Reply = searchApi(new SearchContexts(), [target], body, new URLSearchParams());
-      const full: Reply = searchApi(
-        new SearchContexts(),
-        [target],
-        { ...body, track_total_hits: true },
-        new URLSearchParams(),
-      );
-      const why = `seed ${seed} query ${q}: ${JSON.stringify(body)}`;
-      const rows = (res: Reply) => res.hits.hits.map((h: Reply) => [h._id, h._score]);
-      assert.deepEqual(rows(fast), rows(full), why);
-      assert.equal(fast.hits.max_score, full.hits.max_score, why);
-      assert.deepEqual(
-        fast.hits.total,
-        expectedTotal(full.hits.total.value, body.track_total_hits),
-      );
-      assert.deepEqual(fast.aggregations, full.aggregations, why);
+      const fast = bothPathsAgree(target, body, `seed ${seed} query ${q}`);
       if (fast.hits.total?.relation === "gte") pruned++;
       cases++;
     }
@@ -172,4 +191,43 @@ Deno.test("top-k-first bool shoulds with a filter: unscored filter docs fill the
       }
     }
   }
+});
+
+Deno.test("top-k-first terms, dis_max and query_string equal the exhaustive path", () => {
+  let cases = 0;
+  for (let seed = 1; seed <= 8; seed++) {
+    const r = rng(seed * 104729);
+    const target = randomTarget(r);
+    for (let q = 0; q < 30; q++) {
+      const words = Array.from({ length: 1 + Math.floor(r() * 3) }, () => word(r));
+      const boost = r() < 0.3 ? { boost: 2.5 } : {};
+      const terms = { terms: { [r() < 0.5 ? "k" : "t"]: words, ...boost } };
+      const shapes: unknown[] = [
+        terms,
+        { bool: { should: [terms, { match: { t: words.join(" ") } }] } },
+        {
+          dis_max: {
+            queries: [{ match: { t: words.join(" ") } }, { match: { u: words[0] } }, terms],
+            tie_breaker: [0, 0.3, 1][Math.floor(r() * 3)],
+            ...boost,
+          },
+        },
+        { query_string: { query: words.join(" "), fields: ["t", "u^2"] } },
+        { simple_query_string: { query: words.join(" "), fields: ["t^1.5", "u"] } },
+        { bool: { should: [terms], filter: [{ term: { k: WORDS[Math.floor(r() * 3)] } }] } },
+      ];
+      const query = shapes[q % shapes.length]!;
+      const ctx = execContextOf(target, 0);
+      assert.ok(topFirstPlan(parseQuery(query), ctx), `not top first: ${JSON.stringify(query)}`);
+      const body: Record<string, unknown> = {
+        query,
+        from: Math.floor(r() * 3) * Math.floor(r() * 10),
+        size: Math.floor(r() * 16),
+      };
+      if (r() < 0.5) body.track_total_hits = [1, 5, 30, 200][Math.floor(r() * 4)];
+      bothPathsAgree(target, body, `seed ${seed} query ${q}`);
+      cases++;
+    }
+  }
+  assert.equal(cases, 240);
 });
