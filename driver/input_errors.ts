@@ -26,7 +26,7 @@ export interface SourcePosition {
  *
  * @example
  * ```ts
- * import { positionOf } from "@searchvisitor/searchvisitor/driver";
+ * import { positionOf } from "./internal.ts";
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(positionOf("GET /\nPUT x {", 10), { line: 2, column: 5 });

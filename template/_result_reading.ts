@@ -36,7 +36,7 @@ const HIDDEN: PropertyDescriptor = { value: undefined, enumerable: false };
  * @example
  * ```ts
  * import { ResultSet } from "@searchvisitor/searchvisitor/driver";
- * import { withMeta } from "@searchvisitor/searchvisitor/template";
+ * import { withMeta } from "./internal.ts";
  * import assert from "node:assert/strict";
  *
  * const rs = new ResultSet(["n"], [[1]], { total: { value: 7, relation: "eq" }, took: 3 });

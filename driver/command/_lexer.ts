@@ -46,7 +46,7 @@ export function isWordChar(c: number): boolean {
  *
  * @example
  * ```ts
- * import { METHODS } from "@searchvisitor/searchvisitor/driver";
+ * import { METHODS } from "../internal.ts";
  * import assert from "node:assert/strict";
  *
  * assert.ok(METHODS.has("POST"));

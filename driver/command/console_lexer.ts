@@ -34,7 +34,7 @@ export { METHODS };
  *
  * @example
  * ```ts
- * import { isMethodAt } from "@searchvisitor/searchvisitor/driver";
+ * import { isMethodAt } from "../internal.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(isMethodAt("x post /i/_doc", 2), true);
@@ -58,7 +58,7 @@ export function isMethodAt(text: string, i: number): boolean {
  *
  * @example
  * ```ts
- * import { stringEnd } from "@searchvisitor/searchvisitor/driver";
+ * import { stringEnd } from "../internal.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(stringEnd('{"a\\"b": 1}', 1), 7);
@@ -91,7 +91,7 @@ export function stringEnd(text: string, i: number, end: number = text.length): n
  *
  * @example
  * ```ts
- * import { commentEnd } from "@searchvisitor/searchvisitor/driver";
+ * import { commentEnd } from "../internal.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(commentEnd("1 // two\n3", 2), 8);
@@ -137,7 +137,7 @@ export interface BodyMember {
  *
  * @example
  * ```ts
- * import { bodyMembers, parseScript } from "@searchvisitor/searchvisitor/driver";
+ * import { bodyMembers, parseScript } from "../internal.ts";
  * import assert from "node:assert/strict";
  *
  * const [command] = parseScript('GET /i/_search {"query": {"term": {"a": ?}}, ?: 1}').commands;
@@ -194,7 +194,7 @@ export function bodyMembers(command: ParsedCommand): BodyMember[] | undefined {
  *
  * @example
  * ```ts
- * import { isNdjsonTarget } from "@searchvisitor/searchvisitor/driver";
+ * import { isNdjsonTarget } from "../internal.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(isNdjsonTarget("my-index/_msearch/template"), true);

@@ -18,7 +18,8 @@ import { fail, percent, scalarText } from "./value_encoder.ts";
  *
  * @example
  * ```ts
- * import { bindScript, IndexPattern, InvalidArgumentError, parseScript } from "@searchvisitor/searchvisitor/driver";
+ * import { IndexPattern, InvalidArgumentError } from "@searchvisitor/searchvisitor/driver";
+ * import { bindScript, parseScript } from "../internal.ts";
  * import assert from "node:assert/strict";
  *
  * const script = parseScript("POST /{?}/_search");

@@ -79,7 +79,8 @@ export interface StatementConnection {
  * bind commands themselves).
  * @example
  * ```ts
- * import { bindScript, DataSource, parseScript, StatementBase } from "@searchvisitor/searchvisitor/driver";
+ * import { DataSource, StatementBase } from "@searchvisitor/searchvisitor/driver";
+ * import { bindScript, parseScript } from "../internal.ts";
  * import assert from "node:assert/strict";
  *
  * const fetch = () => Promise.resolve(Response.json({ count: 3 }));
