@@ -91,7 +91,9 @@ Deno.test("one request never freezes or exhausts the engine: filter_path, ranges
       [2, 1],
     );
 
-    // highlighting a 300,000-word field in 20-character fragments
+    // highlighting a 300,000-word field in 20-character fragments (1.2 million characters: past
+    // the default index.highlight.max_analyzed_offset, which both real engines enforce)
+    await put("/text", { settings: { "index.highlight.max_analyzed_offset": 2_000_000 } });
     await put("/text/_doc/1?refresh=true", { t: words(300_000, (i) => (i % 3 ? "fox" : "dog")) });
     const hl = await s.call("POST", "/text/_search", {
       query: { match: { t: "fox" } },

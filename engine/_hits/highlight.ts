@@ -1,12 +1,13 @@
 // A plain highlighter: wraps the query's terms found in `_source` text in `<em>` tags.
 
 import { setOwn } from "../_index/own.ts";
-import { parsingError } from "../_errors.ts";
+import { EngineError, illegalArgument, parsingError } from "../_errors.ts";
 import type { FieldMap } from "../_index/field_map.ts";
 import { sourceValues } from "./fetch_fields.ts";
 import type { QueryNode } from "../_query/query_nodes.ts";
 import { nameMatcher } from "../_index/name_pattern.ts";
 import type { JsonObject } from "../_json.ts";
+import type { FieldMapping, Mappings } from "../_index/types.ts";
 
 /** A parsed `highlight` request. */
 export interface HighlightRequest {
@@ -16,6 +17,64 @@ export interface HighlightRequest {
   readonly pre: string;
   /** Closing tag. */
   readonly post: string;
+  /**
+   * Characters of a value read for terms: `max_analyzed_offset` (Elasticsearch) or
+   * `max_analyzer_offset` (OpenSearch) of the request; the index setting bounds it.
+   */
+  readonly maxAnalyzedOffset?: number;
+}
+
+/** The index's `index.highlight.max_analyzed_offset` and what its error names. */
+export interface HighlightLimit {
+  /** The index setting (1,000,000 by default). */
+  readonly max: number;
+  /** The index name. */
+  readonly index: string;
+  /** Whose wording the error takes. */
+  readonly flavour: "elasticsearch" | "opensearch";
+  /** The document number the error names. */
+  readonly doc: number;
+  /** {@link fieldsWithOffsets} of the index. */
+  readonly offsets: ReadonlySet<string>;
+}
+
+const LIMIT_ERRORS = new WeakSet<EngineError>();
+
+/** Whether `e` is a highlighted value past `index.highlight.max_analyzed_offset` (a shard failure). */
+export function isHighlightLimitError(e: unknown): boolean {
+  return e instanceof EngineError && LIMIT_ERRORS.has(e);
+}
+
+function limitError(reason: string): EngineError {
+  const e = illegalArgument(reason);
+  LIMIT_ERRORS.add(e);
+  return e;
+}
+
+const OPENSEARCH_ADVICE =
+  "maximum allowed to be analyzed for highlighting. This maximum can be set by changing the [index.highlight.max_analyzed_offset] index level setting. For large texts, indexing with offsets or term vectors is recommended!";
+
+/**
+ * How many characters of a value of `length` are read, or the real engines' refusal: a value
+ * longer than the index setting is refused unless the request asks for fewer characters (then
+ * the value is read up to them). Fields indexed with offsets are not re-analysed, so not bound.
+ */
+function analyzedChars(
+  field: string,
+  length: number,
+  requested: number | undefined,
+  limit: HighlightLimit,
+): number {
+  if (limit.flavour === "opensearch" && requested !== undefined && requested > limit.max) {
+    throw limitError(`max_analyzer_offset has exceeded [${limit.max}] - ${OPENSEARCH_ADVICE}`);
+  }
+  if (requested !== undefined && requested >= 0 && requested <= limit.max) return requested;
+  if (length <= limit.max) return Infinity;
+  throw limitError(
+    limit.flavour === "opensearch"
+      ? `The length of [${field}] field of [${limit.doc}] doc of [${limit.index}] index has exceeded [${limit.max}] - ${OPENSEARCH_ADVICE}`
+      : `The length [${length}] of field [${field}] in doc[${limit.doc}]/index[${limit.index}] exceeds the [index.highlight.max_analyzed_offset] limit [${limit.max}]. To avoid this error, set the query parameter [max_analyzed_offset] to a value less than index setting [${limit.max}] and this will tolerate long field values by truncating them.`,
+  );
 }
 
 /** Reads the `highlight` section of a search body. */
@@ -40,7 +99,15 @@ export function parseHighlight(body: unknown): HighlightRequest | null {
     v: unknown,
     d: string,
   ) => (Array.isArray(v) ? String(v[0]) : v === undefined ? d : String(v));
-  return { fields, pre: tag(o.pre_tags, "<em>"), post: tag(o.post_tags, "</em>") };
+  const requested = o.max_analyzed_offset ?? o.max_analyzer_offset;
+  return {
+    fields,
+    pre: tag(o.pre_tags, "<em>"),
+    post: tag(o.post_tags, "</em>"),
+    ...(requested === undefined || requested === null
+      ? {}
+      : { maxAnalyzedOffset: Number(requested) }),
+  };
 }
 
 /** Terms the query looks for, by field pattern (analysed the way the field's search analyzer does). */
@@ -108,11 +175,14 @@ function highlightText(
   post: string,
   size: number,
   count: number,
+  analyzed = Infinity,
 ): string[] {
   const hits: Array<[number, number]> = [];
-  if (terms.has(text.toLowerCase())) hits.push([0, text.length]); // whole keyword value
+  // Only the first `analyzed` characters are read for terms (`max_analyzed_offset`).
+  if (text.length <= analyzed && terms.has(text.toLowerCase())) hits.push([0, text.length]);
   else {
     for (const m of text.matchAll(WORD)) {
+      if (m.index! + m[0].length > analyzed) break;
       if (terms.has(m[0].toLowerCase())) hits.push([m.index!, m.index! + m[0].length]);
     }
   }
@@ -150,12 +220,33 @@ function highlightText(
   return fragments;
 }
 
+/**
+ * Paths of the fields whose offsets are in the index (`index_options: offsets` or term vectors
+ * with offsets): the highlighter reads those without analysing the text again.
+ */
+export function fieldsWithOffsets(mappings: Mappings): Set<string> {
+  const out = new Set<string>();
+  const walk = (props: Record<string, FieldMapping> | undefined, prefix: string) => {
+    for (const [name, m] of Object.entries(props ?? {})) {
+      const path = prefix + name;
+      if (m.index_options === "offsets" || String(m.term_vector ?? "").includes("offsets")) {
+        out.add(path);
+      }
+      walk(m.properties, path + ".");
+      walk(m.fields, path + ".");
+    }
+  };
+  walk(mappings.properties, "");
+  return out;
+}
+
 /** The `highlight` object of one hit, or undefined when nothing matched. */
 export function highlightHit(
   source: Record<string, unknown>,
   fields: FieldMap,
   req: HighlightRequest,
   terms: Array<{ pattern: string; terms: Set<string> }>,
+  limit?: HighlightLimit,
 ): Record<string, string[]> | undefined {
   const out: Record<string, string[]> = {};
   for (const f of req.fields) {
@@ -174,9 +265,25 @@ export function highlightHit(
       const root = fields.roots.has(path) ? path : path.slice(0, path.lastIndexOf("."));
       const values: unknown[] = [];
       sourceValues(source, root.split("."), values);
-      const fragments = values.flatMap((v) =>
-        highlightText(String(v), wanted, req.pre, req.post, f.fragmentSize, f.fragments)
-      );
+      const texts = values.map(String);
+      // The values are read as one text, a character apart.
+      const length = texts.reduce((n, t) => n + t.length, 0) + Math.max(0, texts.length - 1);
+      let analyzed = limit && !limit.offsets.has(path)
+        ? analyzedChars(path, length, req.maxAnalyzedOffset, limit)
+        : Infinity;
+      const fragments = texts.flatMap((text) => {
+        const out = highlightText(
+          text,
+          wanted,
+          req.pre,
+          req.post,
+          f.fragmentSize,
+          f.fragments,
+          analyzed,
+        );
+        analyzed -= text.length + 1;
+        return out;
+      });
       if (fragments.length) {
         setOwn(out, path, f.fragments > 0 ? fragments.slice(0, f.fragments) : fragments);
       }

@@ -3,7 +3,7 @@
 import { sourceOut } from "../_index/raw_source.ts";
 import { docValueFields, type FieldRequest, sourceFields } from "./fetch_fields.ts";
 import { type FieldMap, fieldMapOf } from "../_index/field_map.ts";
-import { highlightHit, type HighlightRequest, queryTerms } from "./highlight.ts";
+import { fieldsWithOffsets, highlightHit, type HighlightRequest, queryTerms } from "./highlight.ts";
 import type { QueryNode } from "../_query/query_nodes.ts";
 import { applySourceFilter, type SourceFilter, withoutVectors } from "./source_filter.ts";
 import { float32 } from "../_query/score.ts";
@@ -111,6 +111,13 @@ export function renderHit(
       fields,
       o.highlight.request,
       termsFor(o.highlight.query, fields),
+      {
+        max: target.maxAnalyzedOffset ?? 1_000_000,
+        index: target.index,
+        flavour: target.flavour ?? "elasticsearch",
+        doc: c.doc,
+        offsets: fieldsWithOffsets(target.mappings),
+      },
     );
     if (marked) hit.highlight = marked;
   }

@@ -29,4 +29,8 @@ export interface SearchTarget {
   maxRegexLength?: number;
   /** `index.max_terms_count` (default 65536). */
   maxTermsCount?: number;
+  /** `index.highlight.max_analyzed_offset` (default 1,000,000). */
+  maxAnalyzedOffset?: number;
+  /** Whose wording errors take (Elasticsearch when absent). */
+  flavour?: "elasticsearch" | "opensearch";
 }

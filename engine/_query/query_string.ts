@@ -385,9 +385,31 @@ export function simpleToClassic(query: string, defaultAnd: boolean): string {
   return tree === null ? "" : render(tree);
 }
 
+/** How deep the unescaped parentheses of a query text nest. */
+function groupDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "\\") i++;
+    else if (c === "(") max = Math.max(max, ++depth);
+    else if (c === ")" && depth > 0) depth--;
+  }
+  return max;
+}
+
 /** Parses the body of a `simple_query_string` query (same basics, never throws on syntax). */
 export function parseSimpleQueryString(o: Record<string, unknown>): QueryNode {
   if (typeof o.query !== "string") throw parsingError(`[simple_query_string] requires query value`);
+  // Refused before any recursive step: past a few thousand levels the rewriting would run out
+  // of stack (a 500). Elasticsearch 9.5.4 refuses past its own stack (about 11,000 levels) with
+  // this error, OpenSearch 3.8.0 past 1,000 levels.
+  if (groupDepth(o.query) > MAX_GROUP_DEPTH) {
+    throw esError(
+      "query_shard_exception",
+      `Failed to parse query [${o.query}]: query is too deeply nested`,
+    );
+  }
   const defaultAnd = String(o.default_operator ?? "or").toLowerCase() === "and";
   const allFlags = o.flags === undefined || String(o.flags).toUpperCase() === "ALL";
   const text = allFlags

@@ -3,6 +3,7 @@
 import { checkWholeMapping, mappingLimits } from "../_state/mapping_limits.ts";
 import { esError, illegalArgument } from "../_errors.ts";
 import { parseMappings, withMappingDefaults } from "../_state/mapping_merge.ts";
+import { mappingView } from "../_state/mapping_view.ts";
 import { flattenSettings, nestSettings } from "../_state/settings.ts";
 import { checkKnownSettings, defaultsBeside } from "../_state/setting_registry.ts";
 import { bodyObject, boolParam, ok, type Reply, type RequestContext } from "./context.ts";
@@ -20,7 +21,7 @@ export function createIndexHandler(ctx: RequestContext): Reply {
       throw esError("parse_exception", `unknown key [${key}] for create index`);
     }
   }
-  const parsed = parseMappings(body.mappings);
+  const parsed = parseMappings(body.mappings, "create", ctx.state.flavour);
   const mappings = ctx.state.flavour === "elasticsearch" ? withMappingDefaults(parsed) : parsed;
   const aliases = Object.entries((body.aliases ?? {}) as Record<string, unknown>).map(
     ([name, meta]) => [name, readAliasMeta(meta)] as const,
@@ -118,7 +119,7 @@ export function getIndexHandler(ctx: RequestContext): Reply {
   for (const index of targets(ctx, { includeClosed: true })) {
     const entry: Record<string, unknown> = {
       aliases: features.has("aliases") ? aliasView(index) : {},
-      mappings: features.has("mappings") ? index.mappings : {},
+      mappings: features.has("mappings") ? mappingView(index.mappings) : {},
       settings: features.has("settings") ? settingsView(index, flat, undefined, human) : {},
     };
     if (withDefaults && features.has("settings")) {

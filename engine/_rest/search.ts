@@ -36,6 +36,7 @@ export function searchTargets(
     ...i.searchTarget(),
     legacyBm25,
     sourceVectors: i.sourceVectors(ctx.state),
+    flavour: ctx.state.flavour,
   }));
 }
 

@@ -4,6 +4,7 @@ import { checkWholeMapping, mappingLimits } from "../_state/mapping_limits.ts";
 import { esError } from "../_errors.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { mergeMappings, parseMappings, withMappingDefaults } from "../_state/mapping_merge.ts";
+import { mappingView } from "../_state/mapping_view.ts";
 import { matchPattern } from "../_index/name_pattern.ts";
 import {
   checkUpdatable,
@@ -106,7 +107,7 @@ export function putSettingsHandler(ctx: RequestContext): Reply {
 export function getMappingHandler(ctx: RequestContext): Reply {
   const out: Record<string, unknown> = {};
   for (const index of targets(ctx, { includeClosed: true })) {
-    out[index.name] = { mappings: index.mappings };
+    out[index.name] = { mappings: mappingView(index.mappings) };
   }
   return ok(out);
 }
@@ -114,7 +115,7 @@ export function getMappingHandler(ctx: RequestContext): Reply {
 /** PUT /{index}/_mapping. */
 export function putMappingHandler(ctx: RequestContext): Reply {
   const body = requireBody(ctx);
-  const parsed = parseMappings(body, "put");
+  const parsed = parseMappings(body, "put", ctx.state.flavour);
   const incoming = ctx.state.flavour === "elasticsearch" ? withMappingDefaults(parsed) : parsed;
   const found = targets(ctx);
   if (found.length === 0) {

@@ -52,34 +52,39 @@ function lookup(spec: JsonObject, cluster: Cluster): unknown[] {
 
 /** Returns `body` with every terms lookup inside it replaced by the values it names. */
 export function resolveTermsLookups<T>(body: T, cluster: Cluster): T {
+  const own = (o: JsonObject, k: string, value: unknown) =>
+    Object.defineProperty(o, k, { value, enumerable: true, writable: true, configurable: true });
+  // Copies only what a lookup changes: a body without lookups (say 65,000 ranges) is walked
+  // once and returned as it came, without a copy of each object.
   const walk = (v: unknown, depth: number): unknown => {
     if (v === null || typeof v !== "object" || depth > 1000) return v;
-    if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
-    let changed = false;
-    const out: JsonObject = {};
-    for (const [k, x] of Object.entries(v as JsonObject)) {
+    if (Array.isArray(v)) {
+      let copy: unknown[] | undefined;
+      for (let i = 0; i < v.length; i++) {
+        const next = walk(v[i], depth + 1);
+        if (next !== v[i]) (copy ??= v.slice())[i] = next;
+      }
+      return copy ?? v;
+    }
+    const entries = Object.entries(v as JsonObject);
+    let out: JsonObject | undefined;
+    for (let at = 0; at < entries.length; at++) {
+      const [k, x] = entries[at]!;
       let next = walk(x, depth + 1);
       if (k === "terms" && next !== null && typeof next === "object" && !Array.isArray(next)) {
         const terms: JsonObject = {};
         for (const [f, spec] of Object.entries(next as JsonObject)) {
-          Object.defineProperty(terms, f, {
-            value: isLookup(spec) ? lookup(spec, cluster) : spec,
-            enumerable: true,
-            writable: true,
-            configurable: true,
-          });
+          own(terms, f, isLookup(spec) ? lookup(spec, cluster) : spec);
         }
         next = terms;
       }
-      if (next !== x) changed = true;
-      Object.defineProperty(out, k, {
-        value: next,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+      if (next !== x && out === undefined) {
+        out = {};
+        for (const [pk, px] of entries.slice(0, at)) own(out, pk, px);
+      }
+      if (out !== undefined) own(out, k, next);
     }
-    return changed ? out : v;
+    return out ?? v;
   };
   return walk(body, 0) as T;
 }

@@ -19,6 +19,7 @@ import type { SortKey } from "../_hits/sort.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
 import { writtenAsDoubles } from "../_index/raw_source.ts";
 import { shardFailure, shards } from "./shard_failure.ts";
+import { isHighlightLimitError } from "../_hits/highlight.ts";
 export { parseKeepAlive, SearchContexts };
 
 function checkLimits(req: SearchRequest, targets: SearchTarget[]): void {
@@ -199,7 +200,13 @@ function search(
   out.timed_out = false;
   if (terminatedEarly !== undefined) out.terminated_early = terminatedEarly;
   out._shards = shards(targets);
-  out.hits = renderHits(page, targets, total, req.size === 0 ? null : collected.maxScore, render);
+  try {
+    out.hits = renderHits(page, targets, total, req.size === 0 ? null : collected.maxScore, render);
+  } catch (err) {
+    // A highlighted value past `index.highlight.max_analyzed_offset` fails its shard.
+    if (isHighlightLimitError(err)) shardFailure(err, targets);
+    throw err;
+  }
   const matched = matchedQueries(
     req.query,
     page,

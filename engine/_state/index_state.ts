@@ -274,6 +274,7 @@ export class IndexState {
       maxScriptFields: this.#intSetting("index.max_script_fields", 32),
       maxRegexLength: this.#intSetting("index.max_regex_length", 1000),
       maxTermsCount: this.#intSetting("index.max_terms_count", 65536),
+      maxAnalyzedOffset: this.#intSetting("index.highlight.max_analyzed_offset", 1_000_000),
     };
   }
 

@@ -49,8 +49,8 @@ const KNOWN_TYPES = new Set([
   "histogram",
 ]);
 
-function mapperParsing(reason: string): EngineError {
-  return esError("mapper_parsing_exception", reason);
+function mapperParsing(reason: string, cause?: EngineError): EngineError {
+  return esError("mapper_parsing_exception", reason, {}, cause);
 }
 
 /** Expands dotted field names (`a.b: {...}`) into object mappings, in place. */
@@ -67,7 +67,50 @@ function expandDots(props: Record<string, FieldMapping>): void {
   }
 }
 
-function validateProperties(props: unknown, prefix: string): void {
+/** The engine a mapping is checked for: OpenSearch 3 and Elasticsearch 9 accept different keys. */
+export type MappingFlavour = "elasticsearch" | "opensearch";
+
+/** `dynamic` values each engine accepts (`runtime` is Elasticsearch's, `strict_allow_templates` OpenSearch's). */
+const DYNAMIC_VALUES: Record<MappingFlavour, readonly string[]> = {
+  elasticsearch: ["true", "false", "strict", "runtime"],
+  opensearch: ["true", "false", "strict", "strict_allow_templates"],
+};
+
+/** Refuses a `dynamic` value the engine does not know, with its error and causes. */
+function checkDynamic(value: unknown, flavour: MappingFlavour): void {
+  if (value === undefined || DYNAMIC_VALUES[flavour].includes(String(value))) return;
+  const reason = "Could not convert [dynamic.dynamic] to boolean";
+  throw mapperParsing(
+    reason,
+    illegalArgument(
+      reason,
+      illegalArgument(`Failed to parse value [${value}] as only [true] or [false] are allowed.`),
+    ),
+  );
+}
+
+/** Text fields index positions unless `index_options` is `docs` or `freqs`. */
+function checkPositions(name: string, field: FieldMapping): void {
+  if (
+    field.position_increment_gap !== undefined &&
+    (field.type === "text" || field.type === "match_only_text") &&
+    (field.index_options === "docs" || field.index_options === "freqs")
+  ) {
+    throw mapperParsing(
+      `Cannot set position_increment_gap on field [${name}] without positions enabled`,
+      illegalArgument(
+        `Cannot set position_increment_gap on field [${name}] without positions enabled`,
+      ),
+    );
+  }
+}
+
+function validateProperties(
+  props: unknown,
+  prefix: string,
+  flavour: MappingFlavour,
+  multiField = false,
+): void {
   if (props === null || typeof props !== "object" || Array.isArray(props)) {
     throw mapperParsing(
       `Expected map for property [properties] on field [${
@@ -96,8 +139,20 @@ function validateProperties(props: unknown, prefix: string): void {
       throw mapperParsing(`No handler for type [${field.type}] declared on field [${name}]`);
     }
     if (isVectorType(field.type)) readVectorSpec(path, field);
-    if (field.properties !== undefined) validateProperties(field.properties, path);
-    if (field.fields !== undefined) validateProperties(field.fields, path);
+    if (flavour === "opensearch" && field.subobjects !== undefined) {
+      throw mapperParsing(
+        `Mapping definition for [${name}] has unsupported parameters:  [subobjects : ${
+          JSON.stringify(field.subobjects)
+        }]`,
+      );
+    }
+    if (isObjectField(field)) checkDynamic(field.dynamic, flavour);
+    checkPositions(name, field);
+    if (multiField && field.copy_to !== undefined) {
+      throw illegalArgument(`[copy_to] may not be used to copy from a multi-field: [${path}]`);
+    }
+    if (field.properties !== undefined) validateProperties(field.properties, path, flavour);
+    if (field.fields !== undefined) validateProperties(field.fields, path, flavour, true);
   }
 }
 
@@ -132,6 +187,7 @@ function looksLikeTypeName(key: string, value: unknown): boolean {
 export function validateMappings(
   mappings: unknown,
   context: "create" | "put" = "create",
+  flavour: MappingFlavour = "elasticsearch",
 ): Mappings {
   if (mappings === null || mappings === undefined) return {};
   if (typeof mappings !== "object" || Array.isArray(mappings)) {
@@ -150,7 +206,9 @@ export function validateMappings(
         }] unless include_type_name is set to true.`,
     );
   }
-  const unknown = keys.filter((k) => !ROOT_KEYS.has(k));
+  const unknown = keys.filter((k) =>
+    !ROOT_KEYS.has(k) || (flavour === "opensearch" && k === "subobjects")
+  );
   if (unknown.length > 0) {
     throw mapperParsing(
       `Root mapping definition has unsupported parameters:  ${
@@ -158,13 +216,8 @@ export function validateMappings(
       }`,
     );
   }
-  if (m.properties !== undefined) validateProperties(m.properties, "");
-  if (
-    m.dynamic !== undefined &&
-    !["true", "false", "strict", "runtime", "strict_allow_templates"].includes(String(m.dynamic))
-  ) {
-    throw mapperParsing(`Failed to parse mapping: Could not convert [dynamic] to boolean`);
-  }
+  if (m.properties !== undefined) validateProperties(m.properties, "", flavour);
+  checkDynamic(m.dynamic, flavour);
   return m;
 }
 
@@ -175,13 +228,29 @@ const WRAP = "Failed to parse mapping: ";
  * index creation and on put mapping: `mapper_parsing_exception` `Failed to parse mapping: …`,
  * caused by the parser's own exception. Merge conflicts and type names are not parse errors.
  */
-export function parseMappings(mappings: unknown, context: "create" | "put" = "create"): Mappings {
+export function parseMappings(
+  mappings: unknown,
+  context: "create" | "put" = "create",
+  flavour: MappingFlavour = "elasticsearch",
+): Mappings {
   try {
-    return validateMappings(mappings, context);
+    return validateMappings(mappings, context, flavour);
   } catch (e) {
     if (!(e instanceof EngineError) || e.type !== "mapper_parsing_exception") throw e;
-    if (e.message.startsWith(WRAP)) throw e;
-    throw esError("mapper_parsing_exception", WRAP + e.message, {}, e);
+    // A parser's own argument error travels as a mapper error of the same reason: the wrapper
+    // below is caused by the argument error itself, as in both engines.
+    const own =
+      e.causedBy?.type === "illegal_argument_exception" && e.causedBy.message === e.message
+        ? e.causedBy
+        : undefined;
+    const bare = e.message.startsWith(WRAP) ? e.message.slice(WRAP.length) : e.message;
+    // OpenSearch 3.8 does not wrap on put mapping and names the type on index creation.
+    if (flavour === "opensearch" && context === "put") {
+      throw own ?? (bare === e.message ? e : esError(e.type, bare, {}, e.causedBy));
+    }
+    const wrap = flavour === "opensearch" ? "Failed to parse mapping [_doc]: " : WRAP;
+    if (bare !== e.message) throw esError(e.type, wrap + bare, {}, e.causedBy);
+    throw esError("mapper_parsing_exception", wrap + e.message, {}, own ?? e);
   }
 }
 
