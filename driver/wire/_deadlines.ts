@@ -46,9 +46,12 @@ export class LightSignal {
     this.#listeners = undefined;
     const event = new Event("abort");
     this.onabort?.(event);
+    // Listeners are called through a plain signature: where a DOM and a runtime declare their
+    // own `Event` types in one program, they are not assignable to each other.
+    type Plain = (this: unknown, event: unknown) => void;
     for (const listener of listeners) {
-      if (typeof listener === "function") listener.call(this, event);
-      else listener.handleEvent(event);
+      if (typeof listener === "function") (listener as unknown as Plain).call(this, event);
+      else (listener.handleEvent as unknown as Plain).call(listener, event);
     }
   }
 }
