@@ -96,6 +96,10 @@ export function classify(
   engine: Answer,
   opts: ReplayOptions,
 ): { outcome: Outcome; differences: Difference[] } {
+  // The real engine overloaded (429) or not answering in time (status 0) says nothing about the
+  // request: set aside with the unstable ones.
+  const busy = (a: Answer | undefined) => a !== undefined && (a.status === 429 || a.status === 0);
+  if (busy(real) || busy(again)) return { outcome: "unstable", differences: [] };
   if (again && differences(real, again).length) return { outcome: "unstable", differences: [] };
   if (opts.partialOracle && !step.onPurpose && real.status >= 400 && NO_ORACLE.test(real.text)) {
     return { outcome: "no oracle", differences: [] };
