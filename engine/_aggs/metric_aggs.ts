@@ -14,21 +14,69 @@ import {
 import type { JsonObject } from "../_json.ts";
 import { percentileValues, withValueStrings } from "./value_strings.ts";
 
+/**
+ * Elasticsearch's compensated (Kahan) sum, added to one value at a time; a non-finite value makes
+ * the sum non-finite for good.
+ */
+class CompensatedSum {
+  value = 0;
+  #delta = 0;
+  add(x: number): void {
+    if (!Number.isFinite(x)) this.value = x + this.value;
+    if (Number.isFinite(this.value)) {
+      const corrected = x + this.#delta;
+      const updated = this.value + corrected;
+      this.#delta = corrected - (updated - this.value);
+      this.value = updated;
+    }
+  }
+}
+
+/**
+ * A sum as Elasticsearch computes it: compensated per shard, then the shards' sums compensated in
+ * shard order (so large values add up to the same last digits).
+ */
+function shardSum(groups: readonly (readonly number[])[], f: (x: number) => number): number {
+  const total = new CompensatedSum();
+  for (const g of groups) {
+    const part = new CompensatedSum();
+    for (const x of g) part.add(f(x));
+    total.add(part.value);
+  }
+  return total.value;
+}
+
+/** The values of a field per input (shard), with the field's info. */
+function valuesPerShard(
+  inputs: AggInput[],
+  body: JsonObject,
+  field: string,
+): { groups: number[][]; info: ReturnType<typeof eachValueOrMissing> } {
+  const byInput = new Map<AggInput, number[]>(inputs.map((i) => [i, []]));
+  const info = eachValueOrMissing(inputs, body, field, (v, _d, input) => {
+    byInput.get(input)?.push(Number(v));
+  });
+  return { groups: [...byInput.values()], info };
+}
+
+const same = (x: number) => x;
+
 function metric(kind: "min" | "max" | "avg" | "sum"): AggFn {
   return (body, inputs, _sub, name) => {
     const field = fieldOf(body, name, kind);
     numericOnly(inputs, field, kind);
     let n = 0;
-    let total = 0;
     let lo = Infinity;
     let hi = -Infinity;
-    const info = eachValueOrMissing(inputs, body, field, (v) => {
-      const x = v as number;
-      n++;
-      total += x;
-      if (x < lo) lo = x;
-      if (x > hi) hi = x;
-    });
+    const { groups, info } = valuesPerShard(inputs, body, field);
+    for (const g of groups) {
+      for (const x of g) {
+        n++;
+        if (x < lo) lo = x;
+        if (x > hi) hi = x;
+      }
+    }
+    const total = shardSum(groups, same);
     const value = kind === "sum"
       ? total
       : n === 0
@@ -95,7 +143,6 @@ function percentile(sorted: number[], p: number): number | null {
   return sorted[i]! + frac * (sorted[i + 1]! - sorted[i]!);
 }
 
-const sum = (vs: number[]) => vs.reduce((a, b) => a + b, 0);
 const min = (vs: number[]) => vs.reduce((a, b) => (b < a ? b : a), Infinity);
 const max = (vs: number[]) => vs.reduce((a, b) => (b > a ? b : a), -Infinity);
 
@@ -145,11 +192,16 @@ export function sigmaOf(raw: unknown, type: string): number {
 }
 
 /** `extended_stats` of a list of values (also `extended_stats_bucket`). */
-export function extendedStats(vs: number[], rawSigma: unknown, type: string): JsonObject {
+export function extendedStats(
+  vs: number[],
+  rawSigma: unknown,
+  type: string,
+  groups: readonly (readonly number[])[] = [vs],
+): JsonObject {
   const sigma = sigmaOf(rawSigma, type);
   const n = vs.length;
-  const total = sum(vs);
-  const squares = vs.reduce((a, v) => a + v * v, 0);
+  const total = shardSum(groups, same);
+  const squares = shardSum(groups, (x) => x * x);
   const avg = n ? total / n : null;
   const deviations = n ? Math.max(0, squares - total * total / n) : 0;
   const variance = n ? deviations / n : null;
@@ -212,32 +264,22 @@ export const METRIC_AGGS: Record<string, AggFn> = {
     return { value: set.size };
   },
   stats: (body, inputs, _s, name) => {
-    const vs: number[] = [];
-    const info = eachValueOrMissing(
-      inputs,
-      body,
-      fieldOf(body, name, "stats"),
-      (v) => vs.push(Number(v)),
-    );
+    const { groups, info } = valuesPerShard(inputs, body, fieldOf(body, name, "stats"));
+    const vs = groups.flat();
     const n = vs.length;
+    const total = shardSum(groups, same);
     return withValueStrings({
       count: n,
       min: n ? min(vs) : null,
       max: n ? max(vs) : null,
-      avg: n ? sum(vs) / n : null,
-      sum: sum(vs),
+      avg: n ? total / n : null,
+      sum: total,
     }, valueFormat(body, info));
   },
   extended_stats: (body, inputs, _s, name) => {
-    const vs: number[] = [];
-    const info = eachValueOrMissing(
-      inputs,
-      body,
-      fieldOf(body, name, "extended_stats"),
-      (v) => vs.push(Number(v)),
-    );
+    const { groups, info } = valuesPerShard(inputs, body, fieldOf(body, name, "extended_stats"));
     return withValueStrings(
-      extendedStats(vs, body.sigma, "extended_stats"),
+      extendedStats(groups.flat(), body.sigma, "extended_stats", groups),
       valueFormat(body, info),
     );
   },

@@ -8,6 +8,9 @@ import type { QueryNode } from "../_query/query_nodes.ts";
 import { applySourceFilter, type SourceFilter, withoutVectors } from "./source_filter.ts";
 import { float32 } from "../_query/score.ts";
 import { nestedIdentity } from "../_query/nested_objects.ts";
+import type { ScoreScript } from "../_query/query_nodes.ts";
+import { scriptFieldValue } from "../_query/script_score.ts";
+import { execContextOf } from "../_query/exec_context.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
 import type { SortValue } from "./sort.ts";
 import { type InnerHitRenderer, type NestedInnerHits, renderInnerHits } from "./inner_hits.ts";
@@ -50,6 +53,8 @@ export interface HitOptions {
   readonly highlight?: { readonly request: HighlightRequest; readonly query: QueryNode };
   /** `inner_hits` of the query's `nested` clauses. */
   readonly innerHits?: readonly NestedInnerHits[];
+  /** `script_fields`, by name, reported under `fields`. */
+  readonly scriptFields?: ReadonlyArray<readonly [string, ScoreScript]>;
 }
 
 const termsCache = new WeakMap<QueryNode, Map<FieldMap, ReturnType<typeof queryTerms>>>();
@@ -97,6 +102,14 @@ export function renderHit(
       ...docValueFields(target, c.doc, o.docvalueFields),
     };
     if (Object.keys(fields).length) hit.fields = fields;
+  }
+  if (o.scriptFields?.length) {
+    const ctx = execContextOf(target, Date.now());
+    const fields = { ...(hit.fields as Record<string, unknown> | undefined) };
+    for (const [name, script] of o.scriptFields) {
+      fields[name] = scriptFieldValue(ctx, script, c.doc);
+    }
+    hit.fields = fields;
   }
   if (c.collapse !== undefined && o.collapseField) {
     hit.fields = {

@@ -1,6 +1,6 @@
 // Sort specs: parsing (`sort` body and `sort=f:asc` param), per-doc sort values and comparison.
 
-import { esError, illegalArgument, parsingError } from "../_errors.ts";
+import { EngineError, esError, illegalArgument, parsingError } from "../_errors.ts";
 import type { FieldInfo, FieldMap } from "../_index/field_map.ts";
 import { type NestedSort, nestedSortReader, parseNestedSort } from "./nested_sort.ts";
 import { float32 } from "../_query/score.ts";
@@ -39,11 +39,24 @@ const INT_TYPES = new Set(["integer", "short", "byte"]);
  */
 export type SortValue = number | bigint | string | null;
 
-function key(field: string, opts: Record<string, unknown>): SortKey {
+function key(field: string, opts: Record<string, unknown>, inObject = false): SortKey {
   const isScore = field === "_score";
   const orderText = String(opts.order ?? (isScore ? "desc" : "asc")).toLowerCase();
   if (orderText !== "asc" && orderText !== "desc") {
-    throw parsingError(`[sort] unknown order [${opts.order}]`);
+    // As the real engines: Java's enum lookup fails; inside `{"order": …}` the body parser wraps it.
+    const cause = illegalArgument(
+      `No enum constant org.elasticsearch.search.sort.SortOrder.${
+        String(opts.order).toUpperCase()
+      }`,
+    );
+    if (!inObject) throw cause;
+    throw new EngineError(
+      400,
+      "x_content_parse_exception",
+      "[field_sort] failed to parse field [order]",
+      {},
+      cause,
+    );
   }
   return {
     field,
@@ -77,7 +90,9 @@ export function parseSort(body: unknown, param: string | null): SortKey[] {
     }
     const [field, v] = entries[0]!;
     if (typeof v === "string") return key(field, { order: v });
-    if (typeof v === "object" && v !== null) return key(field, v as Record<string, unknown>);
+    if (typeof v === "object" && v !== null) {
+      return key(field, v as Record<string, unknown>, true);
+    }
     throw parsingError(`[sort] malformed sort element for [${field}]`);
   });
 }

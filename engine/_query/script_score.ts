@@ -29,7 +29,8 @@ function knnScoreScript(o: Record<string, unknown>): ScoreScript {
   return Object.freeze({ source: "knn_score", params: Object.freeze({ ...params }), lang: "knn" });
 }
 
-function script(raw: unknown): ScoreScript {
+/** Reads a script object (inline source, params; `lang: knn` for OpenSearch's `knn_score`). */
+export function scoreScript(raw: unknown): ScoreScript {
   if (raw !== null && typeof raw === "object" && (raw as Record<string, unknown>).lang === "knn") {
     return knnScoreScript(raw as Record<string, unknown>);
   }
@@ -58,7 +59,7 @@ export function parseScriptScore(
   return {
     kind: "script_score",
     query: parseQuery(o.query),
-    script: script(o.script),
+    script: scoreScript(o.script),
     ...(o.min_score === undefined ? {} : { minScore: Number(o.min_score) }),
     boost: o.boost === undefined ? 1 : Number(o.boost),
   };
@@ -74,7 +75,7 @@ export function parseScriptQuery(o: JsonObject): QueryOf<"script"> {
   if (o.script === undefined) throw parsingError(`script must be provided with a [script] query`);
   return {
     kind: "script",
-    script: script(o.script),
+    script: scoreScript(o.script),
     boost: o.boost === undefined ? 1 : Number(o.boost),
   };
 }
@@ -246,4 +247,13 @@ export function runScriptQuery(q: QueryOf<"script">, ctx: ExecContext, all: Hits
     docs: Int32Array.from(keep, (i) => all.docs[i]!),
     scores: all.scores ? Float64Array.from(keep, (i) => all.scores![i]!) : null,
   };
+}
+
+/** A `script_fields` script's value for one doc: a list, as the hit's `fields` carry it. */
+export function scriptFieldValue(ctx: ExecContext, s: ScoreScript, doc: number): unknown[] {
+  let out: unknown[] = [];
+  runOver(ctx, s, { docs: Int32Array.of(doc), scores: null }, (_i, value) => {
+    out = Array.isArray(value) ? value : [value];
+  });
+  return out;
 }

@@ -178,13 +178,21 @@ interface TypeEntry {
   metas: Map<string, Set<string>>;
 }
 
-function render(type: string, e: TypeEntry, listIndices: boolean): Record<string, unknown> {
+function render(
+  type: string,
+  e: TypeEntry,
+  listIndices: boolean,
+  elastic: boolean,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {
     type,
     metadata_field: e.metadata,
     searchable: e.nonSearchable.length === 0,
     aggregatable: e.nonAggregatable.length === 0,
   };
+  // Elasticsearch 9 says of every field whether it is a semantic_text inference field (the
+  // engine has none).
+  if (elastic) out.inference = false;
   if (listIndices) out.indices = [...e.indices].sort();
   const some = (list: string[]): boolean => list.length > 0 && list.length < e.indices.length;
   if (some(e.nonSearchable)) out.non_searchable_indices = [...e.nonSearchable].sort();
@@ -261,7 +269,9 @@ export function fieldCapsHandler(ctx: RequestContext): Reply {
   const fields: Record<string, unknown> = {};
   for (const [name, byType] of [...byField].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const entry: Record<string, unknown> = {};
-    for (const [type, e] of byType) entry[type] = render(type, e, byType.size > 1);
+    for (const [type, e] of byType) {
+      entry[type] = render(type, e, byType.size > 1, ctx.state.flavour === "elasticsearch");
+    }
     setOwn(fields, name, entry);
   }
   return ok({ indices: indices.map((i) => i.name), fields });

@@ -50,6 +50,7 @@ Deno.test("field_caps: indices that disagree are listed as non_searchable / non_
     metadata_field: false,
     searchable: false,
     aggregatable: false,
+    inference: false, // Elasticsearch 9.5.4 prints it for every field
     non_searchable_indices: ["test1"],
   });
   assert.deepEqual(caps.fields["object.nested2"].float, {
@@ -57,6 +58,7 @@ Deno.test("field_caps: indices that disagree are listed as non_searchable / non_
     metadata_field: false,
     searchable: true,
     aggregatable: false,
+    inference: false,
     non_aggregatable_indices: ["test1"],
   });
   assert.deepEqual(caps.fields.text.text.non_aggregatable_indices, ["test1"]);

@@ -22,7 +22,13 @@ Deno.test("_mapping/field and _field_caps describe fields, multi-fields included
   const caps = await json(engine, "/f/_field_caps?fields=title*,n");
   assert.deepEqual(caps.indices, ["f"]);
   assert.deepEqual(caps.fields.title, {
-    text: { type: "text", metadata_field: false, searchable: true, aggregatable: false },
+    text: {
+      type: "text",
+      metadata_field: false,
+      searchable: true,
+      aggregatable: false,
+      inference: false,
+    },
   });
   assert.equal(caps.fields["title.keyword"].keyword.aggregatable, true);
   assert.equal(caps.fields.n.long.aggregatable, true);
@@ -57,6 +63,7 @@ Deno.test("_field_caps: include_unmapped, meta merged across indices, index_filt
     metadata_field: false,
     searchable: false,
     aggregatable: false,
+    inference: false,
     indices: ["f2"],
   });
   const plain = await get("fields=b");

@@ -1,6 +1,6 @@
 // Search glue: _search, _count, scroll, point in time (ES and OpenSearch forms) and _msearch.
 
-import { EngineError, validationFailed } from "../_errors.ts";
+import { EngineError, parsingError, validationFailed } from "../_errors.ts";
 import { errorBody } from "./error_body.ts";
 import { clearScrollApi, closePitApi, openPitApi, scrollApi } from "../_search/scroll_pit_api.ts";
 import { countApi } from "../_search/matches_api.ts";
@@ -11,6 +11,7 @@ import type { IndexState } from "../_state/index_state.ts";
 import { refreshDue } from "../_state/refresh.ts";
 import {
   bodyObject,
+  bodyTextOf,
   boolParam,
   ok,
   parseJson,
@@ -71,9 +72,26 @@ export function withAliasFilter(
   return { ...body, query: { bool: { must: [query], filter: [filters[0]] } } };
 }
 
+/**
+ * The search body: the real engines read its first token before the rest, so a body that opens
+ * an array is refused as not an object (at that token) even when the rest would not parse.
+ */
+function searchBody(ctx: RequestContext): Record<string, unknown> | undefined {
+  const text = bodyTextOf(ctx);
+  const at = text.search(/\S/);
+  if (at >= 0 && text[at] === "[") {
+    const before = text.slice(0, at).split("\n");
+    throw parsingError("Expected [START_OBJECT] but found [START_ARRAY]", {
+      line: before.length,
+      col: before[before.length - 1]!.length + 1,
+    });
+  }
+  return bodyObject(ctx, "query");
+}
+
 /** GET|POST /_search, /{index}/_search. */
 export function searchHandler(ctx: RequestContext): Reply {
-  const raw = bodyObject(ctx, "query");
+  const raw = searchBody(ctx);
   const body = raw && resolveTermsLookups(raw, ctx.state.cluster);
   const usesPit = body !== undefined && body.pit !== undefined;
   if (usesPit) refuseIndicesWithPit(ctx.p.index !== undefined);

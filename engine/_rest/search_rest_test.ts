@@ -144,3 +144,28 @@ Deno.test("DELETE /_search/scroll answers 404 when nothing was freed", async () 
   assert.deepEqual(again.json, { succeeded: true, num_freed: 0 });
   engine.close();
 });
+
+Deno.test("search: a bad sort order and a body opening an array fail as the real engines do", async () => {
+  const engine = new Engine();
+  await call(engine, "PUT", "/s/_doc/1?refresh=true", { n: 1 });
+  const short = await call(engine, "POST", "/s/_search", { sort: [{ n: "up" }] });
+  assert.equal(short.status, 400);
+  assert.equal((short.json.error as { type: string }).type, "illegal_argument_exception");
+  assert.match(reason(short.json), /SortOrder\.UP$/);
+  const inObject = await call(engine, "POST", "/s/_search", { sort: [{ n: { order: "up" } }] });
+  const error = inObject.json.error as { type: string; caused_by: { type: string } };
+  assert.equal(error.type, "x_content_parse_exception");
+  assert.equal(error.caused_by.type, "illegal_argument_exception");
+  const res = await engine.fetch("http://e/s/_search", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: " [1,2",
+  });
+  const array = await res.json() as { error: Record<string, unknown> };
+  assert.equal(res.status, 400);
+  assert.deepEqual(
+    [array.error.type, array.error.reason, array.error.line, array.error.col],
+    ["parsing_exception", "Expected [START_OBJECT] but found [START_ARRAY]", 1, 2],
+  );
+  engine.close();
+});

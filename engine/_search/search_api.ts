@@ -177,6 +177,7 @@ function search(
     highlight: req.highlight ? { request: req.highlight, query: req.query } : undefined,
     collapseField: req.collapse ?? undefined,
     innerHits: req.innerHits,
+    scriptFields: req.scriptFields,
   };
   const total = renderTotal(collected.total, req.trackTotalHits, req.restTotalHitsAsInt);
   const from = req.scroll !== null ? 0 : req.from;

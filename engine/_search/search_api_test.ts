@@ -666,3 +666,22 @@ Deno.test("percentiles aggregation interpolates between values", () => {
     values: { "1.0": 1, "50.0": 2.5, "99.0": 4 },
   });
 });
+
+Deno.test("script_fields: each hit gets the script's value under fields, and no _source", () => {
+  const script = {
+    source: "doc['n'].size() == 0 ? -1 : doc['n'].value * params.f",
+    params: { f: 2 },
+  };
+  const res = search({ size: 2, sort: ["n"], script_fields: { twice: { script } } });
+  const hits = hitsOf(res).hits as Array<Hit & { fields?: Record<string, unknown> }>;
+  assert.deepEqual(hits.map((h) => h.fields), [{ twice: [2] }, { twice: [4] }]);
+  assert.equal(hits[0]!._source, undefined);
+  const both = hitsOf(
+    search({ size: 1, sort: ["n"], _source: ["n"], script_fields: { twice: { script } } }),
+  );
+  assert.deepEqual(both.hits[0]!._source, { n: 1 });
+  const missing = hitsOf(
+    search({ size: 1, sort: [{ n: "desc" }], script_fields: { twice: { script } } }),
+  );
+  assert.deepEqual((missing.hits[0] as { fields?: unknown }).fields, { twice: [58] });
+});

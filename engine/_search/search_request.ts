@@ -8,12 +8,13 @@ import {
   validationFailed,
 } from "../_errors.ts";
 import { jsonTokenName } from "../_json.ts";
-import type { QueryNode, QueryOf } from "../_query/query_nodes.ts";
+import type { QueryNode, QueryOf, ScoreScript } from "../_query/query_nodes.ts";
 import { parseKnnSection } from "../_query/knn.ts";
 import { type FieldRequest, parseFieldRequests } from "../_hits/fetch_fields.ts";
 import { type HighlightRequest, parseHighlight } from "../_hits/highlight.ts";
 import { findNestedInnerHits, type NestedInnerHits } from "../_hits/inner_hits.ts";
 import { parseQuery } from "../_query/query_parser.ts";
+import { scoreScript } from "../_query/script_score.ts";
 import { checkAggregations } from "../_aggs/aggregations.ts";
 import { boostedFields } from "../_query/query_parse_util.ts";
 import { parseLuceneSyntax } from "../_query/query_string.ts";
@@ -64,6 +65,8 @@ export interface SearchRequest {
   readonly rescoreWindow: number;
   /** Number of `script_fields`. */
   readonly scriptFieldCount: number;
+  /** The `script_fields`, by name. */
+  readonly scriptFields: ReadonlyArray<readonly [string, ScoreScript]>;
   /** `highlight`, if requested. */
   readonly highlight: HighlightRequest | null;
   /** `inner_hits` asked for by `nested` queries. */
@@ -261,8 +264,15 @@ export function parseSearchRequest(
     : String(stored).split(",");
   const storedFieldsNone = storedList.includes("_none_");
   let source = parseSourceFilter(b._source, params);
+  const scriptFields = typeof b.script_fields === "object" && b.script_fields !== null
+    ? Object.entries(b.script_fields as Record<string, unknown>).map(([name, f]) =>
+      [name, scoreScript((f as Record<string, unknown> | null)?.script)] as const
+    )
+    : [];
+  // Stored fields or script fields asked for, and no `_source`: the hits leave the source out.
   if (
-    stored !== undefined && stored !== null && !storedList.includes("_source") &&
+    ((stored !== undefined && stored !== null && !storedList.includes("_source")) ||
+      (scriptFields.length > 0 && (stored === undefined || stored === null))) &&
     b._source === undefined &&
     !params.has("_source")
   ) {
@@ -302,8 +312,7 @@ export function parseSearchRequest(
     knn: parseKnnSection(b.knn, size, parseQuery),
     profile: b.profile === true,
     terminateAfter: terminateAfterN,
-    scriptFieldCount: typeof b.script_fields === "object" && b.script_fields !== null
-      ? Object.keys(b.script_fields).length
-      : 0,
+    scriptFieldCount: scriptFields.length,
+    scriptFields,
   };
 }

@@ -5,9 +5,10 @@
 //
 //   --flavour F        elasticsearch, opensearch or both (default: both, as far as URLs are given)
 //   --es URL, --os URL the real engines (default: $ELASTICSEARCH_URL, $OPENSEARCH_URL)
-//   --corpus LIST      generated,spec,yaml (default: all; spec is Elasticsearch only; yaml needs
-//                      the conformance suite: $CONFORMANCE_DIR or ../shared/conformance)
-//   --seed N, --requests N, --docs N   the generated corpus (default 1, 2000, 60)
+//   --corpus LIST      generated,spec,clients,yaml (default: all; spec and clients are
+//                      Elasticsearch only; clients and yaml need the conformance runner:
+//                      $CONFORMANCE_DIR or ../shared/conformance)
+//   --seed N, --requests N, --docs N   the generated corpus (default 1, 5000, 60)
 //   --short            the CI form: generated corpus only, 300 requests, seed 1, and a failure
 //                      when a flavour's identical rate is below its floor in floor.json
 //   --show N           examples of the N largest kinds of difference (default 40)
@@ -152,20 +153,23 @@ async function runFlavour(
         }),
       );
     }
-    if (corpora.has("yaml")) {
+    // The clients tests are Elastic's (Elasticsearch only); OpenSearch's YAML tests run on both.
+    for (const corpus of ["clients", "yaml"] as const) {
+      if (!corpora.has(corpus) || (corpus === "clients" && flavour !== "elasticsearch")) continue;
       await wipe(realUrl, true);
       await wipe(server.url, true);
-      const yaml = await yamlCorpus(
+      const got = await yamlCorpus(
+        corpus,
         flavour,
         REAL_VERSIONS[flavour],
         realUrl,
         server.url,
         partialOracle,
       );
-      if (yaml) records.push(...yaml);
-      else console.log(`diff: ${flavour}: the conformance suite is absent; yaml corpus not run`);
+      if (got) records.push(...got);
+      else console.log(`diff: ${flavour}: the conformance runner is absent; ${corpus} not run`);
     }
-    await wipe(realUrl, corpora.has("spec") || corpora.has("yaml"));
+    await wipe(realUrl, corpora.has("spec") || corpora.has("yaml") || corpora.has("clients"));
   } finally {
     await server.close();
     engine.close();
@@ -176,11 +180,11 @@ async function runFlavour(
 if (import.meta.main) {
   const short = Deno.args.includes("--short");
   const seed = Number(arg("--seed") ?? 1);
-  const count = Number(arg("--requests") ?? (short ? 300 : 2000));
+  const count = Number(arg("--requests") ?? (short ? 300 : 5000));
   const docs = Number(arg("--docs") ?? 60);
   const show = Number(arg("--show") ?? 40);
   const corpora = new Set(
-    (arg("--corpus") ?? (short ? "generated" : "generated,spec,yaml")).split(","),
+    (arg("--corpus") ?? (short ? "generated" : "generated,spec,clients,yaml")).split(","),
   );
   const wanted = arg("--flavour") ?? "both";
   const urls: { [f in Flavour]: string | undefined } = {

@@ -32,6 +32,7 @@ export function conformanceDir(): string | undefined {
 
 async function mirrorRun(
   dir: string,
+  tests: string,
   flavour: Flavour,
   version: string,
   realUrl: string,
@@ -43,7 +44,7 @@ async function mirrorRun(
       args: [
         `${dir}/run.mjs`,
         "--dir",
-        `${dir}/opensearch`,
+        tests,
         "--url",
         realUrl,
         "--mirror",
@@ -78,8 +79,16 @@ function collectGenerated(v: unknown, out: Set<string>): void {
   }
 }
 
-/** Runs the suite twice through the runner's mirror mode; undefined when the suite is absent. */
+/** Elastic's elasticsearch-clients-tests, vendored with the API specifications they call. */
+export const CLIENTS_TESTS = new URL("./clients_tests", import.meta.url).pathname;
+
+/**
+ * Runs a suite twice through the runner's mirror mode: OpenSearch's REST tests (`yaml`, from the
+ * conformance folder) or the vendored clients tests (`clients`); undefined when the runner is
+ * absent.
+ */
 export async function yamlCorpus(
+  corpus: "yaml" | "clients",
   flavour: Flavour,
   version: string,
   realUrl: string,
@@ -88,8 +97,9 @@ export async function yamlCorpus(
 ): Promise<Exchange[] | undefined> {
   const dir = conformanceDir();
   if (!dir) return undefined;
-  const first = await mirrorRun(dir, flavour, version, realUrl, engineUrl);
-  const second = await mirrorRun(dir, flavour, version, realUrl, engineUrl);
+  const tests = corpus === "yaml" ? `${dir}/opensearch` : CLIENTS_TESTS;
+  const first = await mirrorRun(dir, tests, flavour, version, realUrl, engineUrl);
+  const second = await mirrorRun(dir, tests, flavour, version, realUrl, engineUrl);
   const same = (x: MirrorLine, y: MirrorLine | undefined) =>
     y !== undefined && x.section === y.section && x.method === y.method && x.path === y.path &&
     x.body === y.body;
@@ -109,13 +119,13 @@ export async function yamlCorpus(
       l.a,
       same(l, again) ? again!.a : undefined,
       l.b,
-      { corpus: "yaml", partialOracle },
+      { corpus, partialOracle },
     );
     // a line with no counterpart in the second run (the runs took different turns) is unstable
     const o = same(l, again) ? outcome : "unstable";
     out.push({
-      corpus: "yaml",
-      kind: `yaml:${l.section.split("/")[0]}`,
+      corpus,
+      kind: `${corpus}:${l.section.split(/\/| :: /)[0]!.replace(/\.yml$/, "")}`,
       method: l.method,
       path: l.path,
       ...(l.body === undefined ? {} : { body: l.body }),
