@@ -48,7 +48,8 @@ const FULL_TEXT = new Set([
   "intervals",
 ]);
 const TERM_LEVEL = new Set(["term", "terms"]);
-const NUMERIC = new Set([
+/** The mapping types that hold numbers. */
+export const NUMBER_TYPES: ReadonlySet<string> = new Set([
   "long",
   "integer",
   "short",
@@ -58,11 +59,9 @@ const NUMERIC = new Set([
   "half_float",
   "scaled_float",
   "unsigned_long",
-  "boolean",
-  "date",
-  "date_nanos",
-  "ip",
 ]);
+// Types a full-text query does not analyse: numbers and the other exact types.
+const NUMERIC = new Set([...NUMBER_TYPES, "boolean", "date", "date_nanos", "ip"]);
 // Aggregations whose `field` is read from doc values.
 const NON_FIELD_AGGS = new Set(["significant_text"]);
 

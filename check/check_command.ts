@@ -17,7 +17,7 @@ import {
   OPENSEARCH_QUERIES,
 } from "./_opensearch.ts";
 import { type JNode, type RawCommand, readCommands } from "./_tree.ts";
-import { checkField, dateParses, type FieldUse } from "./_field_checks.ts";
+import { checkField, dateParses, type FieldUse, NUMBER_TYPES } from "./_field_checks.ts";
 import type { IndexMappings, MappingModel } from "./mapping_model.ts";
 import { suggest } from "./_suggest.ts";
 
@@ -1092,22 +1092,23 @@ function checkDates(run: Run, name: string, value: JNode, where: Where): void {
     );
   } else return;
   for (const lit of literals) {
-    if (
-      (lit.kind === "string" || lit.kind === "number") &&
-      !dateParses(lit.value as string | number, format)
-    ) {
-      report(
-        run,
-        "date-format",
-        "error",
-        lit.at,
-        lit.end - lit.at,
-        `${JSON.stringify(lit.value)} does not parse as a date of "${name}" (format ${
-          format ?? "strict_date_optional_time||epoch_millis"
-        })`,
-      );
-    }
+    if (lit.kind === "string" || lit.kind === "number") checkDate(run, lit, name, format);
   }
+}
+
+// A date literal (a string or number node) must parse with the field's format.
+function checkDate(run: Run, lit: JNode, name: string, format: string | undefined): void {
+  if (dateParses(lit.value as string | number, format)) return;
+  report(
+    run,
+    "date-format",
+    "error",
+    lit.at,
+    lit.end - lit.at,
+    `${JSON.stringify(lit.value)} does not parse as a date of "${name}" (format ${
+      format ?? "strict_date_optional_time||epoch_millis"
+    })`,
+  );
 }
 
 // Runtime fields a request defines count as mapped for the rest of that request.
@@ -1123,18 +1124,6 @@ function withRuntimeFields(mapping: MappingModel, body: JNode): MappingModel {
 }
 
 // ---- Documents: `_doc`, `_create`, `_update`'s `doc`/`upsert` and `_bulk` lines. ----
-
-const NUMBER_TYPES = new Set([
-  "long",
-  "integer",
-  "short",
-  "byte",
-  "double",
-  "float",
-  "half_float",
-  "scaled_float",
-  "unsigned_long",
-]);
 
 // A document's values against the mapping: fields a strict mapping refuses, values the field's
 // type cannot index (as the engine's mapper would refuse them).
@@ -1224,18 +1213,7 @@ function checkDocumentValue(
     (type === "date" || type === "date_nanos") &&
     (value.kind === "string" || value.kind === "number")
   ) {
-    if (!dateParses(value.value as string | number, format)) {
-      report(
-        run,
-        "date-format",
-        "error",
-        value.at,
-        value.end - value.at,
-        `${JSON.stringify(value.value)} does not parse as a date of "${path}" (format ${
-          format ?? "strict_date_optional_time||epoch_millis"
-        })`,
-      );
-    }
+    checkDate(run, value, path, format);
   }
 }
 
