@@ -3,6 +3,7 @@
 // without fielddata.
 
 import type { MappingModel } from "./mapping_model.ts";
+import { NUMBER_TYPES as NUMBER_FIELD_TYPES } from "../template/internal.ts";
 import { suggest } from "./_suggest.ts";
 
 /** How a field is used: the query or aggregation type around it, in an aggregation, in sort. */
@@ -48,18 +49,8 @@ const FULL_TEXT = new Set([
   "intervals",
 ]);
 const TERM_LEVEL = new Set(["term", "terms"]);
-/** The mapping types that hold numbers. */
-export const NUMBER_TYPES: ReadonlySet<string> = new Set([
-  "long",
-  "integer",
-  "short",
-  "byte",
-  "double",
-  "float",
-  "half_float",
-  "scaled_float",
-  "unsigned_long",
-]);
+/** The mapping types that hold numbers (the template's, with `scaled_float`). */
+export const NUMBER_TYPES: ReadonlySet<string> = new Set([...NUMBER_FIELD_TYPES, "scaled_float"]);
 // Types a full-text query does not analyse: numbers and the other exact types.
 const NUMERIC = new Set([...NUMBER_TYPES, "boolean", "date", "date_nanos", "ip"]);
 // Aggregations whose `field` is read from doc values.
