@@ -1,6 +1,6 @@
 // The insert builder: entities or maps → one `_create`/`_doc` request, or one `_bulk` for several.
 
-import { type BoundTemplate } from "../template/mod.ts";
+import type { BoundTemplate } from "../template/mod.ts";
 import { toDocument } from "../template/internal.ts";
 import { compileInsert, type InsertDoc } from "./compiler.ts";
 import type { Runtime } from "./_runtime.ts";

@@ -2,7 +2,7 @@
 // (real-time), reads by sample, counts and pages. Extend it in a mapper class, or get one from
 // session.createBaseMapper(Entity).
 
-import { type Page, type PageResult } from "../template/mod.ts";
+import type { Page, PageResult } from "../template/mod.ts";
 import { mapResultSet } from "../template/internal.ts";
 import type {
   DeleteBuilder,

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { type DataSource } from "../driver/mod.ts";
+import type { DataSource } from "../driver/mod.ts";
 import { bindScript, type ParsedCommand } from "../driver/internal.ts";
 import { call, seg } from "./_http.ts";
 import {
