@@ -10,9 +10,9 @@
  * @module
  */
 
-import { DataAccessError, type ErrorOptions, redact } from "./_error_base.ts";
+import { DataAccessError, type ErrorOptions, redact } from "./error_base.ts";
 
-export { DataAccessError, type ErrorCode, type ErrorOptions } from "./_error_base.ts";
+export { DataAccessError, type ErrorCode, type ErrorOptions } from "./error_base.ts";
 export {
   BindError,
   CommandSyntaxError,

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { type ErrorCode, type ErrorOptions, hide, redact } from "./_error_base.ts";
+import { type ErrorCode, type ErrorOptions, hide, redact } from "./error_base.ts";
 
 /** Where a problem sits in a command text. */
 export interface SourcePosition {

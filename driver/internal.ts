@@ -47,7 +47,7 @@ export { dropDanglingCommas } from "./command/dangling_commas.ts";
 
 // Errors alike in every room: excerpts under a position, credentials masked.
 export { makeExcerpt, positionOf } from "./input_errors.ts";
-export { redact } from "./_error_base.ts";
+export { redact } from "./error_base.ts";
 
 // What the lambda room caches mappings by.
 export { mappingEpoch, serverProduct } from "./jdbc/mapping_epoch.ts";

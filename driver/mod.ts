@@ -75,7 +75,7 @@ export type {
 
 // What `StatementBase.executeCommands` runs: commands bound by the layers above (their parser,
 // cache and binder are in the driver's unpublished `internal.ts`).
-export type { BoundCommand, HintValue, Method } from "./command/_command.ts";
+export type { BoundCommand, HintValue, Method } from "./command/command.ts";
 
 // A parsed command, as the migrate room's public steps carry it (its parser is in `internal.ts`).
 export type { ParsedCommand, ParsedHint, Slot, SlotKind } from "./command/command_tokenizer.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { DataAccessError, type ErrorCode, type ErrorOptions, redact } from "./_error_base.ts";
+import { DataAccessError, type ErrorCode, type ErrorOptions, redact } from "./error_base.ts";
 
 /** The parts of an Elasticsearch error body, as the server sent them. */
 export interface ServerErrorCause {

@@ -5,7 +5,7 @@
 import { UnsupportedFeatureError } from "../driver/mod.ts";
 import type { EntityClass } from "../template/mod.ts";
 import { compileAnnotation, compileFileStatement } from "./_compile.ts";
-import { type MapperClass, type MapperDef, mapperDefOf } from "./_mapper_def.ts";
+import { type MapperClass, type MapperDef, mapperDefOf } from "./mapper_def.ts";
 import type { CompiledStatement } from "./_statement_runner.ts";
 import {
   loadMapperFile,
@@ -17,7 +17,7 @@ import { MapperError, type StatementSite } from "./errors.ts";
 import type { StatementDef, StatementKind } from "./statement_options.ts";
 import type { WriteOptions } from "./_entity_writes.ts";
 import type { LambdaOptions } from "../lambda/mod.ts";
-import type { LiveCheck } from "./_check_statements.ts";
+import type { LiveCheck } from "./check_statements.ts";
 
 type Entry =
   | { readonly owner: MapperClass; readonly compiled: CompiledStatement }

@@ -1,7 +1,7 @@
 // Runs one compiled statement: render → bind → (page / version members) → execute → shape the
 // result as declared. Every error leaves with the mapper, method and statement id in front.
 
-import type { LiveCheck } from "./_check_statements.ts";
+import type { LiveCheck } from "./check_statements.ts";
 import {
   type Connection,
   type DataSource,

@@ -12,7 +12,7 @@ import type {
   UpdateBuilder,
 } from "../lambda/mod.ts";
 import { withSample } from "./_samples.ts";
-import { runtimeOf } from "./_mapper_def.ts";
+import { runtimeOf } from "./mapper_def.ts";
 import { type EntityTarget, keyArgument, keyArguments, targetOf } from "./_entity_target.ts";
 import {
   deleteEntity,

@@ -3,14 +3,14 @@
 
 import type { Connection, DataSource } from "../driver/mod.ts";
 import type { EntityClass } from "../template/mod.ts";
-import type { MapperClass } from "./_mapper_def.ts";
+import type { MapperClass } from "./mapper_def.ts";
 import { openWith, StatementRegistry } from "./_registry.ts";
 import { loadMapperFile, type LoadMapperOptions, type MapperFile } from "../xml/mod.ts";
 import type { WriteOptions } from "./_entity_writes.ts";
 import { Session } from "./session.ts";
 import type { LambdaOptions } from "../lambda/mod.ts";
 import type { CheckOptions } from "../check/mod.ts";
-import { type CheckMode, checkStatements, LiveCheck } from "./_check_statements.ts";
+import { type CheckMode, checkStatements, LiveCheck } from "./check_statements.ts";
 
 /**
  * Options of a {@linkcode Configuration}.

@@ -2,7 +2,7 @@
 // runtimes or build setups without decorator support).
 
 import type { EntityClass } from "../template/mod.ts";
-import { defForDefine, forwarder, type MapperClass, setFileMethodOptions } from "./_mapper_def.ts";
+import { defForDefine, forwarder, type MapperClass, setFileMethodOptions } from "./mapper_def.ts";
 import type { MapperFile } from "../xml/mod.ts";
 import { MapperError } from "./errors.ts";
 import type { InsertOptions, Returns, StatementKind } from "./statement_options.ts";

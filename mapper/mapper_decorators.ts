@@ -3,7 +3,7 @@
 
 import type { EntityClass } from "../template/mod.ts";
 import type { MapperFile } from "../xml/mod.ts";
-import { defOfMetadata, type MapperClass, setFileMethodOptions } from "./_mapper_def.ts";
+import { defOfMetadata, type MapperClass, setFileMethodOptions } from "./mapper_def.ts";
 import type { Returns, ShapeOf } from "./statement_options.ts";
 
 /**

@@ -54,7 +54,7 @@
  * @module
  */
 export { Configuration, type ConfigurationOptions } from "./configuration.ts";
-export type { CheckMode } from "./_check_statements.ts";
+export type { CheckMode } from "./check_statements.ts";
 export type { CheckOptions } from "../check/mod.ts";
 export { Session } from "./session.ts";
 export { IndexOps } from "./index_ops.ts";
@@ -91,7 +91,7 @@ export type {
   StatementOptions,
 } from "./statement_options.ts";
 export { MapperError, OptimisticLockError, type StatementSite } from "./errors.ts";
-export type { MapperClass } from "./_mapper_def.ts";
+export type { MapperClass } from "./mapper_def.ts";
 export type { MapperFile, MapperStatement, RenderedStatement, ResultMapDef } from "../xml/mod.ts";
 export type { EntityClass } from "../template/mod.ts";
 export { type Page, type PageInfo, PageObject, PageResult } from "../template/mod.ts";

@@ -10,7 +10,7 @@ import {
   type MapperClass,
   mapperDefOf,
   type MapperRuntime,
-} from "./_mapper_def.ts";
+} from "./mapper_def.ts";
 import { type StatementRegistry, takeSetup } from "./_registry.ts";
 import {
   collectArgs,

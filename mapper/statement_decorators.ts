@@ -2,7 +2,7 @@
 // @Execute (and @Call, refused when the mapper is created). A decorated method's body is replaced
 // by a forwarder to the session that created the instance.
 
-import { defOfMetadata, forwarder } from "./_mapper_def.ts";
+import { defOfMetadata, forwarder } from "./mapper_def.ts";
 import { MapperError } from "./errors.ts";
 import {
   type InsertOptions,

@@ -12,7 +12,7 @@ import type {
   RowMap,
   RowMapper,
 } from "./types.ts";
-import type { RowHandler } from "./_result_reading.ts";
+import type { RowHandler } from "./result_reading.ts";
 import { bindTagged, type BoundTemplate } from "./named_binding.ts";
 
 /**

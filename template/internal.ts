@@ -11,7 +11,7 @@
  */
 
 export { mapResultSet, toDocument } from "./row_mapping.ts";
-export { parseSeqNoVersion } from "./_hit_meta.ts";
-export { withMeta } from "./_result_reading.ts";
+export { parseSeqNoVersion } from "./hit_meta.ts";
+export { withMeta } from "./result_reading.ts";
 export { initialValues, setEntries } from "./unset_fields.ts";
 export { NUMBER_TYPES } from "./mapping_types.ts";

@@ -4,7 +4,7 @@
 // (all rows as maps or entities, hits with their metadata, at most one row, one number, rows
 // through a RowMapper, an extractor or a row callback), the writes, streaming every hit, the bulk
 // writer and the tagged-template form; every call runs through the one private frame `#run`.
-// What stands alone lives beside it: reading results (_result_reading.ts), binding
+// What stands alone lives beside it: reading results (result_reading.ts), binding
 // (named_binding.ts), streaming (streaming.ts), bulk operations (bulk_operation.ts).
 
 import {
@@ -41,7 +41,7 @@ import {
   singleValue,
   verb,
   withMeta,
-} from "./_result_reading.ts";
+} from "./result_reading.ts";
 import {
   argumentLabel,
   argumentLabelOf,

@@ -2,7 +2,7 @@
 // applies a rename plan computed once per class.
 
 import { DataAccessError, type ResultSet } from "../driver/mod.ts";
-import { versionOf } from "./_hit_meta.ts";
+import { versionOf } from "./hit_meta.ts";
 import {
   type ColumnType,
   type EntityClass,

@@ -5,7 +5,7 @@ import type { Connection, StreamOptions } from "../driver/mod.ts";
 import type { EntityClass } from "./entity.ts";
 import type { BoundTemplate } from "./named_binding.ts";
 import { mapResultSet } from "./row_mapping.ts";
-import { readHits } from "./_result_reading.ts";
+import { readHits } from "./result_reading.ts";
 import type { Hit, RowMap } from "./types.ts";
 
 /** A connection for the length of a stream, and how to give it back. */

@@ -123,6 +123,16 @@ export function checkUserCode(path: string, text: string): Violation[] {
   return violations;
 }
 
+// Whether the import statement that ends on `line` is an `export … from`.
+function exportsFrom(code: string, line: number): boolean {
+  const lines = code.split("\n");
+  const here = lines[line - 1] ?? "";
+  const cut = here.indexOf(";");
+  const before = [...lines.slice(0, line - 1), cut < 0 ? here : here.slice(0, cut)].join("\n");
+  const keyword = /\b(import|export)\b[^;]*$/.exec(before);
+  return keyword?.[1] === "export";
+}
+
 function isTest(path: string): boolean {
   return path.endsWith("_test.ts");
 }
@@ -150,6 +160,16 @@ export function checkFile(path: string, text: string): Violation[] {
       if (targetRoom === "engine" && room === "engine" && !isTest(path)) {
         const problem = stageProblem(path, target);
         if (problem) violations.push({ file: path, line, problem });
+      }
+      if (
+        room !== undefined && targetRoom === room && isDoor(path, room) &&
+        /(^|\/)_[^/]*$/.test(target.slice(room.length + 1)) && exportsFrom(code, line)
+      ) {
+        violations.push({
+          file: path,
+          line,
+          problem: `a door re-exports from ${target}, a helper of its room (the underscore rule)`,
+        });
       }
       if (targetRoom === undefined || targetRoom === room) continue;
       // Benchmarks guard internals and test support builds fixtures from them, so they alone may

@@ -108,3 +108,13 @@ Deno.test("users' code imports no internal door", () => {
   assert.equal(found.length, 1);
   assert.equal(found[0]!.line, 2);
 });
+
+Deno.test("a door does not re-export from a helper of its room (the underscore rule)", () => {
+  const helper = checkFile("driver/mod.ts", 'export {\n  a,\n  b,\n} from "./wire/_helper.ts";');
+  assert.equal(helper.length, 1);
+  assert.match(helper[0]!.problem, /re-exports from driver\/wire\/_helper\.ts/);
+  assert.deepEqual(checkFile("driver/mod.ts", 'export { a } from "./wire/helper.ts";'), []);
+  assert.deepEqual(checkFile("driver/mod.ts", 'import { a } from "./wire/_helper.ts";'), []);
+  assert.deepEqual(checkFile("driver/wire/x.ts", 'export { a } from "./_helper.ts";'), []);
+  assert.equal(checkFile("template/internal.ts", 'export { w } from "./_w.ts";').length, 1);
+});

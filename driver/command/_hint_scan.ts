@@ -1,6 +1,6 @@
 // Scans a hint block `/*+ name[=value] (,|;) … */` placed before a command. Internal.
 
-import type { HintValue } from "./_command.ts";
+import type { HintValue } from "./command.ts";
 import {
   COMMA,
   EQUALS,

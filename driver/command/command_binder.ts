@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { BoundCommand, HintValue } from "./_command.ts";
+import type { BoundCommand, HintValue } from "./command.ts";
 import type { ParsedCommand, ParsedScript, Slot } from "./command_tokenizer.ts";
 import { BindError, InvalidArgumentError } from "../errors.ts";
 import { applyHints } from "./hints.ts";

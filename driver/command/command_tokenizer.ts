@@ -14,7 +14,7 @@
  * @module
  */
 
-import type { HintValue, Method } from "./_command.ts";
+import type { HintValue, Method } from "./command.ts";
 import { CommandCache } from "./command_cache.ts";
 import {
   CR,

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { BoundCommand, HintValue } from "./_command.ts";
+import type { BoundCommand, HintValue } from "./command.ts";
 import { BindError } from "../errors.ts";
 
 /**

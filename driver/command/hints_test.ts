@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { BoundCommand, HintValue } from "./_command.ts";
+import type { BoundCommand, HintValue } from "./command.ts";
 import { BindError } from "../errors.ts";
 import { applyHints } from "./hints.ts";
 

@@ -3,7 +3,7 @@
 // sort, and the body's other members as ready JSON text. Internal to hit_stream.ts.
 
 import { IllegalStateError } from "../errors.ts";
-import type { BoundCommand } from "../command/_command.ts";
+import type { BoundCommand } from "../command/command.ts";
 import { classify } from "../wire/_endpoint.ts";
 import { parseExactJson } from "../wire/_exact_json.ts";
 import { encodeJson } from "../command/value_encoder.ts";

@@ -16,7 +16,7 @@ import {
 } from "../errors.ts";
 import { allowsPartialResults } from "../response_errors.ts";
 import { callerAbort } from "../wire/_transport_util.ts";
-import type { BoundCommand } from "../command/_command.ts";
+import type { BoundCommand } from "../command/command.ts";
 import { bindScript } from "../command/command_binder.ts";
 import { parseScript } from "../command/command_tokenizer.ts";
 import { classify } from "../wire/_endpoint.ts";

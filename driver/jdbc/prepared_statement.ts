@@ -6,7 +6,7 @@
  */
 
 import { BindError } from "../errors.ts";
-import type { BoundCommand } from "../command/_command.ts";
+import type { BoundCommand } from "../command/command.ts";
 import type { ParsedScript } from "../command/command_tokenizer.ts";
 import { bindScript } from "../command/command_binder.ts";
 import { type ExecuteOptions, StatementBase, type StatementConnection } from "./statement_base.ts";

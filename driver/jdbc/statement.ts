@@ -7,7 +7,7 @@
  */
 
 import { CommandSyntaxError, IllegalStateError } from "../errors.ts";
-import type { BoundCommand } from "../command/_command.ts";
+import type { BoundCommand } from "../command/command.ts";
 import { type ParsedScript, parseScript } from "../command/command_tokenizer.ts";
 import { bindScript } from "../command/command_binder.ts";
 import { type ExecuteOptions, StatementBase } from "./statement_base.ts";

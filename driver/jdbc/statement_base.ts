@@ -7,7 +7,7 @@
  */
 
 import { IllegalStateError } from "../errors.ts";
-import type { BoundCommand } from "../command/_command.ts";
+import type { BoundCommand } from "../command/command.ts";
 import { runBatch } from "../wire/_bulk_batch.ts";
 import { type CallOptions, type Executor, executorOf } from "../wire/_executor.ts";
 import type { Outcome } from "../wire/_response_mapper.ts";

@@ -1,7 +1,7 @@
 // Turns single-document write commands into `_bulk` action and source lines (executeBatch).
 
 import { UnsupportedFeatureError } from "../errors.ts";
-import type { BoundCommand } from "../command/_command.ts";
+import type { BoundCommand } from "../command/command.ts";
 import { classify } from "./_endpoint.ts";
 
 /** The NDJSON lines of one batched command, and the `refresh` it asked for. */

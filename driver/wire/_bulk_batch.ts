@@ -4,7 +4,7 @@
 
 import { parseJsonBody } from "./_json_body.ts";
 import { BulkError, type BulkItem, ResponseError } from "../errors.ts";
-import type { BoundCommand } from "../command/_command.ts";
+import type { BoundCommand } from "../command/command.ts";
 import { type BulkEntry, toBulkEntry } from "./_batch.ts";
 import type { CallOptions, Executor } from "./_executor.ts";
 import { isJsonObject } from "../_json.ts";

@@ -2,7 +2,7 @@
 // where the driver must (`format=json` for `_cat`, `refresh=true` for document writes).
 
 import { UnsupportedFeatureError } from "../errors.ts";
-import type { Method } from "../command/_command.ts";
+import type { Method } from "../command/command.ts";
 
 /** The shapes a command's response is mapped to. */
 export type EndpointKind =

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { classify, rewritePath } from "./_endpoint.ts";
 import { UnsupportedFeatureError } from "../errors.ts";
-import type { Method } from "../command/_command.ts";
+import type { Method } from "../command/command.ts";
 
 const kind = (method: Method, path: string) => classify(method, path).kind;
 

@@ -3,7 +3,7 @@
 
 import { IllegalStateError } from "../errors.ts";
 import { allowsPartialResults } from "../response_errors.ts";
-import type { BoundCommand } from "../command/_command.ts";
+import type { BoundCommand } from "../command/command.ts";
 import { allowsNotFound, appendQuery, classify, rewritePath } from "./_endpoint.ts";
 import { bumpMappingEpoch, changesMappings } from "./_mapping_epoch.ts";
 import { mapResponse, type Outcome } from "./_response_mapper.ts";

@@ -3,7 +3,7 @@ import { mapResponse, type Outcome } from "./_response_mapper.ts";
 import { classify } from "./_endpoint.ts";
 import { InvalidResponseError, PartialResultsError, ResponseError } from "../errors.ts";
 import { ResultSet } from "../jdbc/result_set.ts";
-import type { Method } from "../command/_command.ts";
+import type { Method } from "../command/command.ts";
 
 function map(
   method: Method,

@@ -1,6 +1,6 @@
 // Small helpers of the transport: waits, signals, timeouts, error codes, secrets, gzip.
 
-import { redact } from "../_error_base.ts";
+import { redact } from "../error_base.ts";
 import { OutcomeUnknownError, type ResponseError, TimeoutError } from "../errors.ts";
 import type { NodePool } from "./_node_pool.ts";
 import { networkErrorCode } from "./retry_policy.ts";

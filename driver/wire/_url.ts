@@ -1,7 +1,7 @@
 // Parses connection strings: `jdbc:dbvisitor:elastic://h1:9200;h2?user=u&password=p` and
 // `http(s)://[user:pass@]host:port[/prefix][?props]`. Credentials go into `auth`, never into a node.
 
-import { redact } from "../_error_base.ts";
+import { redact } from "../error_base.ts";
 
 /**
  * Removes credentials from a connection string or node URL, however malformed: everything

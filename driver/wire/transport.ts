@@ -23,7 +23,7 @@
  * @module
  */
 
-import { redact } from "../_error_base.ts";
+import { redact } from "../error_base.ts";
 import { ConnectionError, RedirectError, ResponseError, ResponseTooLargeError } from "../errors.ts";
 import { NodePool } from "./_node_pool.ts";
 import { readBody, readInProcessBody, TooLarge } from "./_body_reader.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { redact } from "../_error_base.ts";
+import { redact } from "../error_base.ts";
 import { utf8Length } from "../_utf8.ts";
 
 /** Fields every request event has. */

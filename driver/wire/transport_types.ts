@@ -1,6 +1,6 @@
 // The types of the transport's surface: the fetch it calls, its options, a request and a response.
 
-import type { Method } from "../command/_command.ts";
+import type { Method } from "../command/command.ts";
 import type { TransportEventListener } from "./transport_events.ts";
 
 /** The signature of `fetch` the transport calls: `fetchFn(url, init)`.

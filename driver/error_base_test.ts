@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { redact } from "./_error_base.ts";
+import { redact } from "./error_base.ts";
 
 Deno.test("redact: user info to the last @ of the run, secret parameters to the next &", () => {
   assert.equal(redact("http://u:p@h:9200/x"), "http://***@h:9200/x");
