@@ -178,14 +178,7 @@ export function setup(seed: number, n: number, flavour: Flavour): Item[] {
       d,
       i,
     ) => [json({ index: { _index: index, _id: String(i) } }), json(d)]);
-    items.push([{
-      kind: "setup:bulk",
-      method: "POST",
-      path: "/_bulk?refresh=true",
-      body: lines.join("\n") + "\n",
-      contentType: "application/x-ndjson",
-      repeatable: false,
-    }]);
+    items.push([ndjsonItem("setup:bulk", "/_bulk?refresh=true", lines, false)]);
   }
   items.push([{
     kind: "setup:create",
@@ -835,16 +828,21 @@ function endpointItem(r: Rng, flavour: Flavour): Item {
         json({}),
         json({ size: 0 }),
       ];
-      return [{
-        kind: "endpoint:msearch",
-        method: "POST",
-        path: "/_msearch",
-        body: lines.join("\n") + "\n",
-        contentType: "application/x-ndjson",
-        repeatable: true,
-      }];
+      return [ndjsonItem("endpoint:msearch", "/_msearch", lines, true)];
     }
   }
+}
+
+/** A POST of NDJSON lines (`_bulk`, `_msearch`). */
+function ndjsonItem(kind: string, path: string, lines: string[], repeatable: boolean): Step {
+  return {
+    kind,
+    method: "POST",
+    path,
+    body: lines.join("\n") + "\n",
+    contentType: "application/x-ndjson",
+    repeatable,
+  };
 }
 
 /** Writes to the scratch index (each once; their answers carry versions and sequence numbers). */
@@ -893,14 +891,7 @@ function writeItem(r: Rng, i: number): Item {
         json({ update: { _index: SCRATCH, _id: String(int(r, 0, 9)) } }),
         json({ doc: { b2: i } }),
       ];
-      return [{
-        kind: "write:bulk",
-        method: "POST",
-        path: "/_bulk",
-        body: lines.join("\n") + "\n",
-        contentType: "application/x-ndjson",
-        repeatable: false,
-      }];
+      return [ndjsonItem("write:bulk", "/_bulk", lines, false)];
     }
   }
 }
