@@ -24,17 +24,50 @@ export type {
 export { bindScript, type BindScriptOptions } from "./command/command_binder.ts";
 export { CommandCache } from "./command/command_cache.ts";
 
-// The console lexer's pieces, for the rooms that read command text without binding it (the
-// template's scanner, xml's placeholders, mapper paging, the checker).
+// The one reading of console text: the lexer's tokens, character classes and the ends of strings,
+// comments and placeholders, for the rooms that read command text without binding it (the
+// template's scanner and rules, xml's placeholders, mapper paging, the checker).
 export {
-  type BodyMember,
-  bodyMembers,
+  APOSTROPHE,
+  AT,
+  BACKSLASH,
+  COLON,
+  COMMA,
   commentEnd,
+  ConsoleLexer,
+  CR,
+  DOLLAR,
+  HASH,
+  isDigit,
+  isLetter,
+  isLineBreak,
   isMethodAt,
+  isNameChar,
+  isNameStart,
   isNdjsonTarget,
+  isSpace,
+  LBRACE,
+  LBRACKET,
+  type LexMode,
+  LF,
+  markerAt,
+  markerEnd,
   METHODS,
+  QUESTION,
+  QUOTE,
+  RBRACE,
+  RBRACKET,
+  SEMI,
+  SPACE,
+  splitTopLevel,
   stringEnd,
+  TAB,
+  type TokenKind,
+  topLevelMembers,
+  type TopMember,
+  wordAt,
 } from "./command/console_lexer.ts";
+export { type BodyMember, bodyMembers } from "./command/parsed_body.ts";
 
 // For the layers that render optional parts (template rules, mapper files): one condition
 // language and one clean-up of the commas that vanished members leave.

@@ -2,19 +2,24 @@
 
 import type { HintValue } from "./command.ts";
 import {
+  APOSTROPHE,
   COMMA,
   EQUALS,
   fail,
+  isDigit,
   isLetter,
   isSpace,
   isWordChar,
   MINUS,
+  PLUS,
   QUESTION,
   QUOTE,
   SEMI,
   SLASH,
   STAR,
-} from "./_lexer.ts";
+  stringEnd,
+  UNDERSCORE,
+} from "./console_lexer.ts";
 
 /** One hint as written: a literal value, or a placeholder bound later. */
 export interface ScannedHint {
@@ -41,7 +46,7 @@ export function scanHintBlock(text: string, start: number, into: ScannedHint[]):
     if (i >= n) fail(text, start, "unterminated hint: close /*+ with */");
     if (text.charCodeAt(i) === STAR && text.charCodeAt(i + 1) === SLASH) return i + 2;
     const nameStart = i;
-    if (!isLetter(text.charCodeAt(i)) && text.charCodeAt(i) !== 95) {
+    if (!isLetter(text.charCodeAt(i)) && text.charCodeAt(i) !== UNDERSCORE) {
       fail(text, i, `expected a hint name such as overwrite_find_limit, found ${show(text, i)}`);
     }
     while (i < n && isWordChar(text.charCodeAt(i))) i++;
@@ -58,11 +63,13 @@ export function scanHintBlock(text: string, start: number, into: ScannedHint[]):
         placeholder = true;
         value = null;
         i++;
-      } else if (c === QUOTE || c === 39) {
-        let end = i + 1;
-        while (end < n && text.charCodeAt(end) !== c) end += text.charCodeAt(end) === 92 ? 2 : 1;
-        if (end >= n) end = -1;
-        if (end === -1 || text.slice(i, end).includes("\n")) {
+      } else if (c === QUOTE || c === APOSTROPHE) {
+        // A `"""` is no hint value: read it as an empty string that something follows.
+        const close = c === QUOTE && text.charCodeAt(i + 1) === QUOTE
+          ? i + 2
+          : stringEnd(text, i, n);
+        const end = close - 1;
+        if (close < 0 || text.slice(i, end).includes("\n")) {
           fail(text, i, `hint ${name}: unterminated quoted value`);
         }
         value = text.slice(i + 1, end);
@@ -74,13 +81,13 @@ export function scanHintBlock(text: string, start: number, into: ScannedHint[]):
           }
         }
         i = end + 1;
-      } else if (c === MINUS || (c >= 48 && c <= 57)) {
-        while (i < n && (isWordChar(text.charCodeAt(i)) || text.charCodeAt(i) === 43)) i++;
+      } else if (c === MINUS || isDigit(c)) {
+        while (i < n && (isWordChar(text.charCodeAt(i)) || text.charCodeAt(i) === PLUS)) i++;
         value = Number(text.slice(valueStart, i));
         if (!Number.isFinite(value)) {
           fail(text, valueStart, `hint ${name}: bad number ${text.slice(valueStart, i)}`);
         }
-      } else if (isLetter(c) || c === 95 || c === STAR) {
+      } else if (isLetter(c) || c === UNDERSCORE || c === STAR) {
         while (i < n && (isWordChar(text.charCodeAt(i)) || text.charCodeAt(i) === STAR)) i++;
         const word = text.slice(valueStart, i);
         const lower = word.toLowerCase();

@@ -3,19 +3,26 @@
 // text into fixed chunks around `?` placeholders. Internal.
 
 import {
-  BACKSLASH,
+  APOSTROPHE,
   COLON,
   COMMA,
   CR,
+  DIGIT_0,
+  DIGIT_9,
+  DOT,
   fail,
+  FF,
   HASH,
+  isDigit,
   isLineStart,
   isMethodAt,
   isWordChar,
   LBRACE,
   LBRACKET,
   LF,
+  LOWER_E,
   MINUS,
+  PLUS,
   QUESTION,
   QUOTE,
   RBRACE,
@@ -23,9 +30,11 @@ import {
   SEMI,
   SLASH,
   SPACE,
+  stringEnd,
   TAB,
   Trivia,
-} from "./_lexer.ts";
+  UPPER_E,
+} from "./console_lexer.ts";
 
 /** Where a body placeholder sits: a JSON value, an object key, the whole body, an NDJSON line. */
 export type BodySlotKind = "value" | "key" | "body" | "line";
@@ -49,7 +58,7 @@ const LITERALS = ["true", "false", "null"] as const;
 
 /** 1 for the characters that may start whitespace or a comment (a table beats a chain of ===). */
 const TRIVIA_START = new Uint8Array(128);
-for (const c of [SPACE, LF, CR, TAB, 12, SLASH, HASH]) TRIVIA_START[c] = 1;
+for (const c of [SPACE, LF, CR, TAB, FF, SLASH, HASH]) TRIVIA_START[c] = 1;
 
 /** Scans one body starting at `start` (a `{`, `[` or `?`). */
 export function scanBody(text: string, start: number, ndjson: boolean): ScannedBody {
@@ -147,7 +156,7 @@ class BodyScanner {
     if (c === LBRACE) this.object();
     else if (c === LBRACKET) this.array();
     else if (c === QUOTE) this.string();
-    else if (c === MINUS || (c >= 48 && c <= 57)) this.number();
+    else if (c === MINUS || isDigit(c)) this.number();
     else if (c === QUESTION) {
       this.slot("value", this.i);
       this.i++;
@@ -228,53 +237,14 @@ class BodyScanner {
   string(): void {
     const text = this.text;
     const start = this.i;
+    const end = stringEnd(text, start, this.n, true);
     if (text.charCodeAt(start + 1) === QUOTE && text.charCodeAt(start + 2) === QUOTE) {
-      this.tripleQuoted(start);
-      return;
+      // Kibana's """…""" becomes the JSON string of its text.
+      this.copy(start);
+      this.out += JSON.stringify(text.slice(start + 3, end - 3));
+      this.seg = end;
     }
-    let i = start + 1;
-    for (;;) {
-      // Tight loop over plain characters; NaN (the end of the text) also stops it.
-      let c = text.charCodeAt(i);
-      while (c >= 32 && c !== QUOTE && c !== BACKSLASH) c = text.charCodeAt(++i);
-      if (c === QUOTE) {
-        this.i = i + 1;
-        return;
-      }
-      if (c === BACKSLASH) i = this.escape(i + 1);
-      else if (c === LF || c === CR || Number.isNaN(c)) break;
-      else fail(text, i, "control character in a string; write it as an escape such as \\t");
-    }
-    fail(
-      text,
-      start,
-      'unterminated string: close it with " on the same line (use """ for text over several lines)',
-    );
-  }
-
-  /** Checks the escape whose backslash is at `i - 1`; returns the offset after it. */
-  escape(i: number): number {
-    const c = this.text.charCodeAt(i);
-    // " \ / b f n r t
-    if (
-      c === QUOTE || c === BACKSLASH || c === SLASH || c === 98 || c === 102 || c === 110 ||
-      c === 114 || c === 116
-    ) return i + 1;
-    if (c === 117 && /^[0-9a-fA-F]{4}$/.test(this.text.slice(i + 1, i + 5))) return i + 5;
-    return fail(
-      this.text,
-      i - 1,
-      'bad escape in a string; use \\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX',
-    );
-  }
-
-  tripleQuoted(start: number): void {
-    const end = this.text.indexOf('"""', start + 3);
-    if (end === -1) fail(this.text, start, 'unterminated """ string; close it with """');
-    this.copy(start);
-    this.out += JSON.stringify(this.text.slice(start + 3, end));
-    this.i = end + 3;
-    this.seg = this.i;
+    this.i = end;
   }
 
   number(): void {
@@ -283,20 +253,20 @@ class BodyScanner {
     let i = start;
     if (text.charCodeAt(i) === MINUS) i++;
     let c = text.charCodeAt(i);
-    if (c === 48) c = text.charCodeAt(++i);
-    else if (c >= 49 && c <= 57) {
-      do c = text.charCodeAt(++i); while (c >= 48 && c <= 57);
+    if (c === DIGIT_0) c = text.charCodeAt(++i);
+    else if (c > DIGIT_0 && c <= DIGIT_9) {
+      do c = text.charCodeAt(++i); while (isDigit(c));
     } else fail(text, start, "bad number: a digit must follow -");
-    if (c === 46) {
+    if (c === DOT) {
       c = text.charCodeAt(++i);
-      if (!(c >= 48 && c <= 57)) fail(text, i, "bad number: a digit must follow the decimal point");
-      do c = text.charCodeAt(++i); while (c >= 48 && c <= 57);
+      if (!isDigit(c)) fail(text, i, "bad number: a digit must follow the decimal point");
+      do c = text.charCodeAt(++i); while (isDigit(c));
     }
-    if (c === 101 || c === 69) {
+    if (c === LOWER_E || c === UPPER_E) {
       c = text.charCodeAt(++i);
-      if (c === 43 || c === MINUS) c = text.charCodeAt(++i);
-      if (!(c >= 48 && c <= 57)) fail(text, i, "bad number: a digit must follow the exponent");
-      do c = text.charCodeAt(++i); while (c >= 48 && c <= 57);
+      if (c === PLUS || c === MINUS) c = text.charCodeAt(++i);
+      if (!isDigit(c)) fail(text, i, "bad number: a digit must follow the exponent");
+      do c = text.charCodeAt(++i); while (isDigit(c));
     }
     if (isWordChar(c)) fail(text, start, "bad number; JSON numbers look like -12.5e3");
     this.i = i;
@@ -333,7 +303,7 @@ class BodyScanner {
       let j = i;
       while (j < this.n && isWordChar(text.charCodeAt(j))) j++;
       found = `"${text.slice(i, j)}"`;
-    } else if (c === 39) found = "' (JSON strings use double quotes)";
+    } else if (c === APOSTROPHE) found = "' (JSON strings use double quotes)";
     fail(text, i, `expected ${expected} but found ${found}`);
   }
 }

@@ -3,7 +3,9 @@
 // Internal.
 
 import {
+  AMP,
   CR,
+  EQUALS,
   fail,
   HASH,
   LBRACE,
@@ -14,7 +16,7 @@ import {
   SLASH,
   SPACE,
   TAB,
-} from "./_lexer.ts";
+} from "./console_lexer.ts";
 
 /** A `{?}` in the target: in a path segment or a query-string value. */
 export interface TargetSlot {
@@ -126,8 +128,8 @@ export function scanTarget(text: string, start: number): ScannedTarget {
         if (segNo >= 0) done.push(segHasSlot ? undefined : endpoint);
         inQuery = true;
       }
-    } else if (c === 61) inValue = true; // =
-    else if (c === 38) inValue = false; // &
+    } else if (c === EQUALS) inValue = true;
+    else if (c === AMP) inValue = false;
     i++;
   }
   if (!inQuery) {

@@ -38,7 +38,7 @@ import {
   TAB,
   Trivia,
   wordAt,
-} from "./_lexer.ts";
+} from "./console_lexer.ts";
 import { scanBody } from "./_json_scan.ts";
 import { scanHintBlock, type ScannedHint } from "./_hint_scan.ts";
 import { scanTarget } from "./_target_scan.ts";

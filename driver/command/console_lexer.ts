@@ -1,28 +1,135 @@
 /**
- * The tokens of console text that every room reads the same way: strings (JSON and Kibana's
- * `"""…"""`), comments, method words and the top-level members of a parsed body. The driver's
- * tokenizer builds on the same character classes (`_lexer.ts`); the template's scanner, the
- * mapper files' placeholders, the mappers' paging and the checker use these instead of scanning
- * strings and comments their own way.
+ * The one reading of console text. Every room that reads command text — the driver's tokenizer,
+ * the template's scanner and rule parser, the mapper files' placeholders, the dangling-comma
+ * clean-up, the hints' body rewrite and the checker — reads it through this module: its character
+ * classes (one style: `charCodeAt` against the named codes below), the ends of strings (JSON,
+ * Kibana's `"""…"""`, a rule's `'…'`), comments and placeholders, and a token cursor
+ * ({@linkcode ConsoleLexer}) whose tokens are those pieces plus the JSON structure (`{ } [ ] , :`),
+ * slots (`?`, `{?}`), hints (`/*+ … *\/`), named placeholders (`#{…}`), splices (`${…}`), rule
+ * calls (`@{…}`) and their escapes (`\#{`). Rooms consume and edit tokens instead of scanning.
+ *
+ * What the driver refuses on purpose is decided by its tokenizer, not here: the lexer reads a
+ * trailing comma or a `#` in a request target like any other token.
  *
  * @module
  */
 
-import {
-  BACKSLASH,
-  CR,
-  HASH,
-  isMethodAt as methodAt,
-  LF,
-  METHODS,
-  QUOTE,
-  SLASH,
-  STAR,
-} from "./_lexer.ts";
-import type { ParsedCommand } from "./command_tokenizer.ts";
+import { CommandSyntaxError, type SourcePosition } from "../errors.ts";
+import { positionOf } from "../input_errors.ts";
 import { isNdjsonPath } from "./_ndjson_endpoints.ts";
 
-export { METHODS };
+/** Character codes of console text, the one way the readers test characters. */
+export const TAB = 9,
+  LF = 10,
+  FF = 12,
+  CR = 13,
+  SPACE = 32,
+  QUOTE = 34,
+  HASH = 35,
+  DOLLAR = 36,
+  AMP = 38,
+  APOSTROPHE = 39,
+  LPAREN = 40,
+  RPAREN = 41,
+  STAR = 42,
+  PLUS = 43,
+  COMMA = 44,
+  MINUS = 45,
+  DOT = 46,
+  SLASH = 47,
+  DIGIT_0 = 48,
+  DIGIT_9 = 57,
+  COLON = 58,
+  SEMI = 59,
+  EQUALS = 61,
+  QUESTION = 63,
+  AT = 64,
+  UPPER_E = 69,
+  LBRACKET = 91,
+  BACKSLASH = 92,
+  RBRACKET = 93,
+  UNDERSCORE = 95,
+  LOWER_E = 101,
+  LBRACE = 123,
+  RBRACE = 125,
+  BOM = 0xfeff;
+
+/**
+ * Space, tab, CR or LF (and the form feed / BOM, which editors sometimes leave behind).
+ *
+ * @example
+ * ```ts
+ * import { isSpace } from "../internal.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(isSpace(" ".charCodeAt(0)), true);
+ * assert.equal(isSpace("x".charCodeAt(0)), false);
+ * ```
+ */
+export function isSpace(c: number): boolean {
+  return c === SPACE || c === LF || c === CR || c === TAB || c === FF || c === BOM;
+}
+
+/** A line break (LF or CR). */
+export function isLineBreak(c: number): boolean {
+  return c === LF || c === CR;
+}
+
+/** An ASCII digit. */
+export function isDigit(c: number): boolean {
+  return c >= DIGIT_0 && c <= DIGIT_9;
+}
+
+/**
+ * An ASCII letter.
+ *
+ * @example
+ * ```ts
+ * import { isLetter } from "../internal.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(isLetter("q".charCodeAt(0)), true);
+ * assert.equal(isLetter("_".charCodeAt(0)), false);
+ * ```
+ */
+export function isLetter(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+}
+
+/** Characters of an identifier-like word (hint names, literals, numbers): letters, digits, `_.-`. */
+export function isWordChar(c: number): boolean {
+  return isLetter(c) || isDigit(c) || c === UNDERSCORE || c === DOT || c === MINUS;
+}
+
+/** The first character of a placeholder's name (`#{name}`): a letter, `_` or `$`. */
+export function isNameStart(c: number): boolean {
+  return isLetter(c) || c === UNDERSCORE || c === DOLLAR;
+}
+
+/** A character of a placeholder's name after the first: a name start or a digit. */
+export function isNameChar(c: number): boolean {
+  return isNameStart(c) || isDigit(c);
+}
+
+/**
+ * The accepted methods, upper-case.
+ *
+ * @example
+ * ```ts
+ * import { METHODS } from "../internal.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(METHODS.has("POST"));
+ * ```
+ */
+export const METHODS: ReadonlySet<string> = new Set(["GET", "POST", "PUT", "DELETE", "HEAD"]);
+
+/** Reads the run of ASCII letters at `i`. */
+export function wordAt(text: string, i: number): string {
+  let j = i;
+  while (isLetter(text.charCodeAt(j))) j++;
+  return text.slice(i, j);
+}
 
 /**
  * True when a method word (`GET`, `post`, …) starts at `i` and a space, tab, line break or the end
@@ -43,18 +150,93 @@ export { METHODS };
  * ```
  */
 export function isMethodAt(text: string, i: number): boolean {
-  return methodAt(text, i);
+  const word = wordAt(text, i);
+  if (word.length < 3 || word.length > 6 || !METHODS.has(word.toUpperCase())) return false;
+  const next = text.charCodeAt(i + word.length);
+  return Number.isNaN(next) || next === SPACE || next === TAB || next === LF || next === CR;
+}
+
+/** True when a `//` or `/*` comment starts at `i`. */
+export function isCommentAt(text: string, i: number): boolean {
+  const d = text.charCodeAt(i + 1);
+  return text.charCodeAt(i) === SLASH && (d === SLASH || d === STAR);
+}
+
+/** True when only spaces or tabs precede `i` on its line. */
+export function isLineStart(text: string, i: number): boolean {
+  for (let j = i - 1; j >= 0; j--) {
+    const c = text.charCodeAt(j);
+    if (c === LF || c === CR) return true;
+    if (c !== SPACE && c !== TAB) return false;
+  }
+  return true;
 }
 
 /**
- * The offset just after the string that starts at `i` (a `"`): a `"""…"""` string ends at the
- * next `"""`, a JSON string at the next `"` not escaped by a backslash. -1 when it is not closed
- * before `end`.
+ * The marker character (`#`, `$` or `@`) when a template placeholder `#{`, `${` or `@{` starts at
+ * `i`, else 0.
+ */
+export function markerAt(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  return (c === HASH || c === DOLLAR || c === AT) && text.charCodeAt(i + 1) === LBRACE ? c : 0;
+}
+
+/**
+ * Positions of increasing offsets in one pass: each call continues counting lines where the
+ * previous one stopped, so positions for every command and slot cost O(text) in total.
+ */
+export class PositionCursor {
+  #text: string;
+  #offset = 0;
+  #line = 1;
+  #lineStart = 0;
+
+  constructor(text: string) {
+    this.#text = text;
+  }
+
+  /** Line and column of `offset`; offsets must not decrease between calls. */
+  at(offset: number): SourcePosition {
+    if (offset < this.#offset) return positionOf(this.#text, offset);
+    let j = this.#text.indexOf("\n", this.#offset);
+    while (j !== -1 && j < offset) {
+      this.#line++;
+      this.#lineStart = j + 1;
+      j = this.#text.indexOf("\n", j + 1);
+    }
+    this.#offset = offset;
+    return { line: this.#line, column: offset - this.#lineStart + 1 };
+  }
+}
+
+/** Throws a {@linkcode CommandSyntaxError} at `offset`. */
+export function fail(text: string, offset: number, problem: string): never {
+  throw new CommandSyntaxError(problem, text, positionOf(text, offset));
+}
+
+/** Offset of the line break ending the line of `i` (or `end`). */
+export function lineEnd(text: string, i: number, end: number = text.length): number {
+  while (i < end) {
+    const c = text.charCodeAt(i);
+    if (c === LF || c === CR) return i;
+    i++;
+  }
+  return i;
+}
+
+/**
+ * The offset just after the string that starts at `i`: a `"""…"""` string ends at the next `"""`,
+ * a JSON string at the next `"` not escaped by a backslash, a rule argument's `'…'` at the next
+ * `'` not escaped. -1 when it is not closed before `end`. With `strict` the JSON string is
+ * checked as JSON (no control character or line break, valid escapes) and a string that is not
+ * closed is a {@linkcode CommandSyntaxError} instead of -1.
  *
  * @param text The text.
  * @param i The offset of the opening quote.
  * @param end Where to stop looking (the text's length by default).
+ * @param strict Check the string as the driver's JSON and throw instead of returning -1.
  * @returns The offset after the closing quote(s), or -1.
+ * @throws {CommandSyntaxError} With `strict`, when the string is not valid or not closed.
  *
  * @example
  * ```ts
@@ -63,26 +245,72 @@ export function isMethodAt(text: string, i: number): boolean {
  *
  * assert.equal(stringEnd('{"a\\"b": 1}', 1), 7);
  * assert.equal(stringEnd('x """a "quoted" b""" y', 2), 20);
+ * assert.equal(stringEnd("'it\\'s' x", 0), 7);
  * assert.equal(stringEnd('"open', 0), -1);
+ * assert.throws(() => stringEnd('"a\\qb"', 0, 6, true), /bad escape/);
  * ```
  */
-export function stringEnd(text: string, i: number, end: number = text.length): number {
-  if (text.charCodeAt(i + 1) === QUOTE && text.charCodeAt(i + 2) === QUOTE) {
+export function stringEnd(
+  text: string,
+  i: number,
+  end: number = text.length,
+  strict = false,
+): number {
+  const quote = text.charCodeAt(i);
+  if (quote === QUOTE && text.charCodeAt(i + 1) === QUOTE && text.charCodeAt(i + 2) === QUOTE) {
     const close = text.indexOf('"""', i + 3);
-    return close < 0 || close + 3 > end ? -1 : close + 3;
+    if (close >= 0 && close + 3 <= end) return close + 3;
+    if (strict) fail(text, i, 'unterminated """ string; close it with """');
+    return -1;
   }
-  for (let j = i + 1; j < end; j++) {
-    const c = text.charCodeAt(j);
+  let j = i + 1;
+  if (!strict) {
+    for (; j < end; j++) {
+      const c = text.charCodeAt(j);
+      if (c === quote) return j + 1;
+      if (c === BACKSLASH) j++;
+    }
+    return -1;
+  }
+  for (;;) {
+    // Tight loop over plain characters; NaN (the end of the text) also stops it.
+    let c = text.charCodeAt(j);
+    while (c >= SPACE && c !== QUOTE && c !== BACKSLASH) c = text.charCodeAt(++j);
+    if (j >= end) break;
     if (c === QUOTE) return j + 1;
-    if (c === BACKSLASH) j++;
+    if (c === BACKSLASH) j = escapeEnd(text, j + 1);
+    else if (c === LF || c === CR) break;
+    else fail(text, j, "control character in a string; write it as an escape such as \\t");
   }
-  return -1;
+  return fail(
+    text,
+    i,
+    'unterminated string: close it with " on the same line (use """ for text over several lines)',
+  );
+}
+
+/** The characters after a backslash that make a JSON escape on their own. */
+const SIMPLE_ESCAPES: ReadonlySet<number> = new Set(
+  Array.from('"\\/bfnrt', (c) => c.charCodeAt(0)),
+);
+const LOWER_U = 117;
+
+/** Checks the JSON escape whose backslash is at `i - 1`; returns the offset after it. */
+function escapeEnd(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  if (SIMPLE_ESCAPES.has(c)) return i + 1;
+  if (c === LOWER_U && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) return i + 5;
+  return fail(
+    text,
+    i - 1,
+    'bad escape in a string; use \\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX',
+  );
 }
 
 /**
  * The offset just after the comment that starts at `i` (`#` or `//` to the end of the line,
- * `/* … *\/`), `i` when no comment starts there, or -1 for a block comment not closed before
- * `end`. A `#{` is a template placeholder, not a comment.
+ * `/* … *\/`, a hint `/*+ … *\/` too), `i` when no comment starts there, or -1 for a block
+ * comment not closed before `end`. A `#{` is a template placeholder, not a comment.
  *
  * @param text The text.
  * @param i The offset to look at.
@@ -103,15 +331,7 @@ export function stringEnd(text: string, i: number, end: number = text.length): n
 export function commentEnd(text: string, i: number, end: number = text.length): number {
   const c = text.charCodeAt(i);
   const d = text.charCodeAt(i + 1);
-  if ((c === HASH && d !== 123) || (c === SLASH && d === SLASH)) {
-    let j = i + 1;
-    while (j < end) {
-      const e = text.charCodeAt(j);
-      if (e === LF || e === CR) break;
-      j++;
-    }
-    return j;
-  }
+  if ((c === HASH && d !== LBRACE) || (c === SLASH && d === SLASH)) return lineEnd(text, i, end);
   if (c === SLASH && d === STAR) {
     const close = text.indexOf("*/", i + 2);
     return close < 0 || close + 2 > end ? -1 : close + 2;
@@ -119,67 +339,454 @@ export function commentEnd(text: string, i: number, end: number = text.length): 
   return i;
 }
 
-/** One top-level member of a parsed body: its key (undefined for a `?` key) and value text. */
-export interface BodyMember {
-  /** The member's name, or undefined when the key is a `?` placeholder. */
-  readonly key: string | undefined;
-  /** The value as compact JSON text (`?` for a placeholder). */
-  readonly value: string;
+/**
+ * The offset just after the template placeholder that starts at `i` (`#{…}` and `${…}` end at
+ * their first `}`; a rule call `@{…}` at the `}` that balances it, strings and nested brackets
+ * jumped over), or -1 when it is not closed before `end` (or a `]` closes it).
+ *
+ * @param text The text.
+ * @param i The offset of the marker (`#`, `$` or `@`).
+ * @param end Where to stop looking (the text's length by default).
+ * @returns The offset after the closing `}`, or -1.
+ *
+ * @example
+ * ```ts
+ * import { markerEnd } from "../internal.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(markerEnd("#{a.b} x", 0), 6);
+ * assert.equal(markerEnd('@{if, a, {"b": "}"}} x', 0), 20);
+ * assert.equal(markerEnd("@{and, [1}", 0), -1);
+ * ```
+ */
+export function markerEnd(text: string, i: number, end: number = text.length): number {
+  if (text.charCodeAt(i) !== AT) {
+    const close = text.indexOf("}", i + 2);
+    return close < 0 || close >= end ? -1 : close + 1;
+  }
+  let depth = 0;
+  for (let j = i + 1; j < end; j++) {
+    const c = text.charCodeAt(j);
+    if (c === QUOTE || c === APOSTROPHE) {
+      const after = stringEnd(text, j, end);
+      if (after < 0) return -1;
+      j = after - 1;
+    } else if (c === LBRACE || c === LBRACKET) depth++;
+    else if (c === RBRACE || c === RBRACKET) {
+      if (--depth === 0) return c === RBRACE ? j + 1 : -1;
+    }
+  }
+  return -1;
 }
 
 /**
- * The top-level members of a parsed command's body, read from its compact chunks (no second
- * parse of the text): undefined when the body is not an object (an array, a whole-body `?`,
- * NDJSON), an empty list without a body.
+ * Skips whitespace and comments (`#` and `//` to the end of the line, `/* … *\/`) from `i`, the
+ * driver's strict way: a block comment that is not closed is a {@linkcode CommandSyntaxError}.
+ * With `stopAtHint`, a `/*+` is not skipped (it starts a hint). Returns the next offset;
+ * `newlineSeen` tells whether a line break was crossed.
+ */
+export class Trivia {
+  /** Whether the last {@linkcode Trivia.skip} crossed a line break. */
+  newlineSeen = false;
+
+  skip(text: string, i: number, stopAtHint: boolean): number {
+    const n = text.length;
+    this.newlineSeen = false;
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      if (c === SPACE || c === TAB) i++;
+      else if (c === LF || c === CR) {
+        this.newlineSeen = true;
+        i++;
+      } else if (c === HASH) i = lineEnd(text, i, n); // the driver knows no `#{`
+      else if (c === SLASH) {
+        if (stopAtHint && text.charCodeAt(i + 1) === STAR && text.charCodeAt(i + 2) === PLUS) {
+          return i;
+        }
+        const after = commentEnd(text, i, n);
+        if (after === i) return i;
+        if (after < 0) fail(text, i, "unterminated comment: close /* with */");
+        i = after;
+      } else if (c === FF || c === BOM) i++;
+      else return i;
+    }
+    return i;
+  }
+}
+
+/**
+ * The kinds of {@linkcode ConsoleLexer} tokens:
+ * - `space`: a run of whitespace ({@linkcode ConsoleLexer.newline} tells whether it crossed a line);
+ * - `comment`: `#…` or `//…` to the end of the line, `/* … *\/`; `hint`: `/*+ … *\/`;
+ * - `string`: a JSON string; `triple`: a `"""…"""` string; `quoted`: a rule argument's `'…'`;
+ * - `slot`: `?`; `pathSlot`: `{?}` in a request target;
+ * - `named`: `#{…}`; `splice`: `${…}`; `rule`: `@{…}`; `escape`: `\#{`, `\${` or `\@{`;
+ * - `open`: `{` or `[`; `close`: `}` or `]`; `comma`, `colon`, `semi`;
+ * - `word`: a run of word characters (letters, digits, `_ . - +`: methods, numbers, literals);
+ * - `other`: any other character (in a target or a string's inside, a run of plain text).
  *
- * @param command A command of {@linkcode parseScript}.
+ * A string, comment, hint or placeholder that is not closed runs to the end of the range with
+ * {@linkcode ConsoleLexer.closed} false; each reader says what that means for it.
+ */
+export type TokenKind =
+  | "space"
+  | "comment"
+  | "hint"
+  | "string"
+  | "triple"
+  | "quoted"
+  | "slot"
+  | "pathSlot"
+  | "named"
+  | "splice"
+  | "rule"
+  | "escape"
+  | "open"
+  | "close"
+  | "comma"
+  | "colon"
+  | "semi"
+  | "word"
+  | "other";
+
+/**
+ * Where the lexer reads:
+ * - `body`: JSON and everything between commands (comments, hints, placeholders);
+ * - `target`: a request target (`#`, `/*` are path text; `{?}` is a slot; whitespace and `;` end it);
+ * - `rule`: the inside of a rule call (a body that also has `'…'` strings);
+ * - `string`, `triple`: the inside of a JSON or `"""` string (only `${…}`, `#{…}` and their
+ *   escapes are tokens; a JSON string's `\x` escapes are text).
+ */
+export type LexMode = "body" | "target" | "rule" | "string" | "triple";
+
+/**
+ * A cursor over the tokens of console text in `[start, end)`: {@linkcode ConsoleLexer.next}
+ * reads one token in the mode the reader asks for and leaves its kind and offsets on the cursor
+ * (no allocation per token). Readers switch modes as they go (a method word → `target`, a string
+ * → its inside), and may move `pos` to re-read or skip.
+ *
+ * @example Tokens of a template command
+ * ```ts
+ * import { ConsoleLexer } from "../internal.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const text = 'GET /i/_doc/#{id} {"a": ?} # note';
+ * const lexer = new ConsoleLexer(text);
+ * const seen: string[] = [];
+ * let mode: "body" | "target" = "body";
+ * let method = false;
+ * while (lexer.next(mode)) {
+ *   if (lexer.kind === "space") {
+ *     mode = method ? "target" : "body"; // the target follows the method, a space ends it
+ *     method = false;
+ *     continue;
+ *   }
+ *   seen.push(`${lexer.kind} ${lexer.token()}`);
+ *   method = lexer.isMethod();
+ * }
+ * assert.deepEqual(seen, [
+ *   "word GET", "other /i/_doc/", "named #{id}",
+ *   "open {", "string \"a\"", "colon :", "slot ?", "close }", "comment # note",
+ * ]);
+ * ```
+ */
+export class ConsoleLexer {
+  /** The text read. */
+  readonly text: string;
+  /** Where reading stops (exclusive). */
+  end: number;
+  /** Where the next token starts. */
+  pos: number;
+  /** The kind of the last token read. */
+  kind: TokenKind = "space";
+  /** Where the last token starts. */
+  start = 0;
+  /** False when the last token (a string, comment, hint or placeholder) is not closed. */
+  closed = true;
+  /** For a `space` token: whether it holds a line break. */
+  newline = false;
+
+  constructor(text: string, start = 0, end: number = text.length) {
+    this.text = text;
+    this.pos = start;
+    this.end = end;
+  }
+
+  /** The last token's text. */
+  token(): string {
+    return this.text.slice(this.start, this.pos);
+  }
+
+  /** The last token's first character code. */
+  code(): number {
+    return this.text.charCodeAt(this.start);
+  }
+
+  /** True when the last token is a method word followed by whitespace or the end. */
+  isMethod(): boolean {
+    return this.kind === "word" && isMethodAt(this.text, this.start) &&
+      wordAt(this.text, this.start).length === this.pos - this.start;
+  }
+
+  /** The code of the character at `pos` (NaN at the end of the range). */
+  peek(): number {
+    return this.pos < this.end ? this.text.charCodeAt(this.pos) : NaN;
+  }
+
+  /**
+   * Reads the next token in `mode`; false at the end of the range.
+   *
+   * @param mode Where the text is (see {@linkcode LexMode}).
+   * @returns Whether a token was read.
+   */
+  next(mode: LexMode = "body"): boolean {
+    const text = this.text;
+    const end = this.end;
+    const i = this.pos;
+    if (i >= end) return false;
+    this.start = i;
+    this.closed = true;
+    const c = text.charCodeAt(i);
+    if (mode === "string" || mode === "triple") return this.#inString(c, mode === "triple");
+    if (isSpace(c)) {
+      let j = i;
+      let newline = false;
+      for (; j < end; j++) {
+        const d = text.charCodeAt(j);
+        if (d === LF || d === CR) newline = true;
+        else if (!isSpace(d)) break;
+      }
+      this.newline = newline;
+      return this.#to("space", j);
+    }
+    const marker = markerAt(text, i);
+    if (marker !== 0) {
+      const after = markerEnd(text, i, end);
+      return this.#to(
+        marker === HASH ? "named" : marker === DOLLAR ? "splice" : "rule",
+        after < 0 ? this.#unclosed() : after,
+      );
+    }
+    if (c === BACKSLASH && markerAt(text, i + 1) !== 0) return this.#to("escape", i + 3);
+    if (c === SEMI) return this.#to("semi", i + 1);
+    if (mode === "target") {
+      if (
+        c === LBRACE && text.charCodeAt(i + 1) === QUESTION && text.charCodeAt(i + 2) === RBRACE
+      ) {
+        return this.#to("pathSlot", i + 3);
+      }
+      if (c === LBRACE || c === LBRACKET) return this.#to("open", i + 1);
+      let j = i + 1;
+      for (; j < end; j++) {
+        const d = text.charCodeAt(j);
+        if (
+          isSpace(d) || d === SEMI || d === LBRACE || d === LBRACKET || markerAt(text, j) !== 0 ||
+          (d === BACKSLASH && markerAt(text, j + 1) !== 0)
+        ) break;
+      }
+      return this.#to("other", j);
+    }
+    if (c === QUOTE || (c === APOSTROPHE && mode === "rule")) {
+      const after = stringEnd(text, i, end);
+      const kind = c === APOSTROPHE
+        ? "quoted"
+        : text.charCodeAt(i + 1) === QUOTE && text.charCodeAt(i + 2) === QUOTE
+        ? "triple"
+        : "string";
+      return this.#to(kind, after < 0 ? this.#unclosed() : after);
+    }
+    if (c === HASH || c === SLASH) {
+      const after = commentEnd(text, i, end);
+      if (after !== i) {
+        const hint = c === SLASH && text.charCodeAt(i + 1) === STAR &&
+          text.charCodeAt(i + 2) === PLUS;
+        return this.#to(hint ? "hint" : "comment", after < 0 ? this.#unclosed() : after);
+      }
+      return this.#to("other", i + 1);
+    }
+    if (c === QUESTION) return this.#to("slot", i + 1);
+    if (c === LBRACE || c === LBRACKET) return this.#to("open", i + 1);
+    if (c === RBRACE || c === RBRACKET) return this.#to("close", i + 1);
+    if (c === COMMA) return this.#to("comma", i + 1);
+    if (c === COLON) return this.#to("colon", i + 1);
+    if (isWordChar(c) || c === PLUS) {
+      let j = i + 1;
+      while (j < end && (isWordChar(text.charCodeAt(j)) || text.charCodeAt(j) === PLUS)) j++;
+      return this.#to("word", j);
+    }
+    return this.#to("other", i + 1);
+  }
+
+  /** Reads the next token of a string's inside. */
+  #inString(c: number, triple: boolean): boolean {
+    const text = this.text;
+    const end = this.end;
+    const i = this.pos;
+    if (c === BACKSLASH) {
+      const m = markerAt(text, i + 1);
+      if (m === HASH || m === DOLLAR) return this.#to("escape", i + 3);
+    }
+    const m = markerAt(text, i);
+    if (m === HASH || m === DOLLAR) {
+      const after = markerEnd(text, i, end);
+      return this.#to(m === HASH ? "named" : "splice", after < 0 ? this.#unclosed() : after);
+    }
+    let j = i;
+    while (j < end) {
+      const d = text.charCodeAt(j);
+      if (d === BACKSLASH) {
+        const n = markerAt(text, j + 1);
+        if (n === HASH || n === DOLLAR) break;
+        j += triple ? 1 : 2;
+        continue;
+      }
+      const n = markerAt(text, j);
+      if (n === HASH || n === DOLLAR) break;
+      j++;
+    }
+    return this.#to("other", Math.min(j, end));
+  }
+
+  #unclosed(): number {
+    this.closed = false;
+    return this.end;
+  }
+
+  #to(kind: TokenKind, after: number): true {
+    this.kind = kind;
+    this.pos = after;
+    return true;
+  }
+
+  /**
+   * Skips `space`, `comment` and `hint` tokens (in `body` mode) and stops before the next other
+   * token; returns whether a line break was crossed. An unclosed block comment runs to the end.
+   */
+  skipTrivia(): boolean {
+    let newline = false;
+    for (;;) {
+      const at = this.pos;
+      if (!this.next("body")) return newline;
+      if (this.kind === "space") newline ||= this.newline;
+      else if (this.kind !== "comment" && this.kind !== "hint") {
+        this.pos = at;
+        return newline;
+      }
+    }
+  }
+}
+
+/**
+ * Splits `text[from, to)` at its top-level commas (strings, `'…'`, brackets and placeholders
+ * jumped over): the parts of a rule call `@{name, a, b}`. At most `max` parts when given (the last
+ * part then keeps its commas).
+ *
+ * @param text The text.
+ * @param from Where the first part starts.
+ * @param to Where the last part ends.
+ * @param max The most parts to cut.
+ * @returns The parts as `[start, end)` offsets.
+ *
+ * @example
+ * ```ts
+ * import { splitTopLevel } from "../internal.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const text = "if, a == 'x,y', {\"b\": [1, 2]}";
+ * assert.deepEqual(
+ *   splitTopLevel(text, 0, text.length).map(([s, e]) => text.slice(s, e).trim()),
+ *   ["if", "a == 'x,y'", '{"b": [1, 2]}'],
+ * );
+ * assert.equal(splitTopLevel(text, 0, text.length, 2).length, 2);
+ * ```
+ */
+export function splitTopLevel(
+  text: string,
+  from: number,
+  to: number,
+  max: number = Infinity,
+): [number, number][] {
+  const parts: [number, number][] = [];
+  const lexer = new ConsoleLexer(text, from, to);
+  let start = from;
+  let depth = 0;
+  while (parts.length < max - 1 && lexer.next("rule")) {
+    const kind = lexer.kind;
+    if (kind === "open") depth++;
+    else if (kind === "close") depth--;
+    else if (kind === "comma" && depth === 0) {
+      parts.push([start, lexer.start]);
+      start = lexer.pos;
+    }
+  }
+  parts.push([start, to]);
+  return parts;
+}
+
+/** One top-level member of a JSON object text: its key (undefined for a `?` key) and offsets. */
+export interface TopMember {
+  /** The member's name, or undefined when the key is a `?` placeholder. */
+  readonly key: string | undefined;
+  /** Where the key starts. */
+  readonly start: number;
+  /** Where the value starts (after the colon and any whitespace). */
+  readonly valueStart: number;
+  /** Where the value ends (before whitespace, the comma or the closing brace). */
+  readonly end: number;
+}
+
+/**
+ * The top-level members of a JSON object text (compact or not; `?` keys and values allowed, as in
+ * a parsed body's chunks joined by `?`), or undefined when the text is not an object. Read with
+ * the lexer's tokens; no value is parsed.
+ *
+ * @param json The object text.
  * @returns The members in order, or undefined.
  *
  * @example
  * ```ts
- * import { bodyMembers, parseScript } from "../internal.ts";
+ * import { topLevelMembers } from "../internal.ts";
  * import assert from "node:assert/strict";
  *
- * const [command] = parseScript('GET /i/_search {"query": {"term": {"a": ?}}, ?: 1}').commands;
- * assert.deepEqual(bodyMembers(command!), [
- *   { key: "query", value: '{"term":{"a":?}}' },
- *   { key: undefined, value: "1" },
- * ]);
- * assert.equal(bodyMembers(parseScript("GET /i/_search ?").commands[0]!), undefined);
- * assert.deepEqual(bodyMembers(parseScript("GET /i/_search").commands[0]!), []);
+ * const json = '{"size": 5, ?: [1, {"a": "}"}], "q": ?}';
+ * assert.deepEqual(
+ *   topLevelMembers(json)!.map((m) => [m.key, json.slice(m.valueStart, m.end)]),
+ *   [["size", "5"], [undefined, '[1, {"a": "}"}]'], ["q", "?"]],
+ * );
+ * assert.equal(topLevelMembers("[1]"), undefined);
  * ```
  */
-export function bodyMembers(command: ParsedCommand): BodyMember[] | undefined {
-  if (command.body === undefined) return [];
-  if (command.ndjson) return undefined;
-  const body = command.body.join("?");
-  if (body.charCodeAt(0) !== 123) return undefined;
-  const members: BodyMember[] = [];
-  let depth = 0;
+export function topLevelMembers(json: string): TopMember[] | undefined {
+  const lexer = new ConsoleLexer(json);
+  lexer.skipTrivia();
+  if (!lexer.next() || lexer.kind !== "open" || lexer.code() !== LBRACE) return undefined;
+  const members: TopMember[] = [];
+  let depth = 1;
   let key: string | undefined;
-  let keySeen = false;
+  let start = -1;
   let valueStart = -1;
-  for (let i = 0; i < body.length; i++) {
-    const c = body.charCodeAt(i);
-    if (c === QUOTE) {
-      // Compact bodies hold JSON strings only (`"""` became one), always closed.
-      const close = stringEnd(body, i);
-      if (depth === 1 && !keySeen) {
-        key = JSON.parse(body.slice(i, close)) as string;
-        keySeen = true;
+  let valueEnd = -1;
+  while (depth > 0 && lexer.next()) {
+    const kind = lexer.kind as TokenKind; // not the narrowed "open" of the first token
+    if (kind === "space" || kind === "comment") continue;
+    if (depth === 1) {
+      if (start < 0 && (kind === "string" || kind === "slot")) {
+        start = lexer.start;
+        key = kind === "slot" ? undefined : JSON.parse(lexer.token()) as string;
+        continue;
       }
-      i = close - 1;
-    } else if (c === 63 && depth === 1 && !keySeen) {
-      key = undefined;
-      keySeen = true;
-    } else if (c === 58 && depth === 1 && valueStart < 0) valueStart = i + 1;
-    else if (c === 123 || c === 91) depth++;
-    else if ((c === 44 && depth === 1) || ((c === 125 || c === 93) && --depth === 0)) {
-      if (keySeen) members.push({ key, value: body.slice(valueStart, i) });
-      key = undefined;
-      keySeen = false;
-      valueStart = -1;
+      if (kind === "colon" && valueStart < 0) continue;
+      if (kind === "comma" || kind === "close") {
+        if (start >= 0) members.push({ key, start, valueStart, end: valueEnd });
+        start = valueStart = valueEnd = -1;
+        if (kind === "close") depth--;
+        continue;
+      }
     }
+    if (start >= 0 && valueStart < 0) valueStart = lexer.start;
+    if (kind === "open") depth++;
+    else if (kind === "close") depth--;
+    valueEnd = lexer.pos;
   }
   return members;
 }

@@ -7,6 +7,7 @@
 
 import type { BoundCommand, HintValue } from "./command.ts";
 import { BindError } from "../errors.ts";
+import { topLevelMembers } from "./console_lexer.ts";
 
 /**
  * Applies the paging and count hints of a bound command and returns the rewritten command
@@ -103,62 +104,7 @@ function rewrite(json: string, set: [string, string][], keepOnly: string | undef
     if (keepOnly !== undefined ? m.key !== keepOnly : set.some(([key]) => key === m.key)) {
       continue;
     }
-    parts.push(m.text);
+    parts.push(json.slice(m.start, m.end));
   }
   return `{${parts.join(",")}}`;
-}
-
-interface Member {
-  key: string;
-  text: string;
-}
-
-function topLevelMembers(json: string): Member[] | undefined {
-  let i = skipSpace(json, 0);
-  if (json.charCodeAt(i) !== 123) return undefined;
-  i = skipSpace(json, i + 1);
-  const members: Member[] = [];
-  while (i < json.length && json.charCodeAt(i) === 34) {
-    const start = i;
-    const keyEnd = stringEnd(json, i);
-    const key = JSON.parse(json.slice(i, keyEnd)) as string;
-    i = valueEnd(json, skipSpace(json, skipSpace(json, keyEnd) + 1));
-    members.push({ key, text: json.slice(start, i) });
-    i = skipSpace(json, i);
-    if (json.charCodeAt(i) === 44) i = skipSpace(json, i + 1);
-  }
-  return members;
-}
-
-function skipSpace(json: string, i: number): number {
-  let c = json.charCodeAt(i);
-  while (c === 32 || c === 10 || c === 13 || c === 9) c = json.charCodeAt(++i);
-  return i;
-}
-
-function stringEnd(json: string, i: number): number {
-  for (i++; i < json.length; i++) {
-    const c = json.charCodeAt(i);
-    if (c === 92) i++;
-    else if (c === 34) return i + 1;
-  }
-  return i;
-}
-
-function valueEnd(json: string, i: number): number {
-  let depth = 0;
-  for (; i < json.length; i++) {
-    const c = json.charCodeAt(i);
-    if (c === 34) {
-      i = stringEnd(json, i) - 1;
-      if (depth === 0) return i + 1;
-    } else if (c === 123 || c === 91) depth++;
-    else if (c === 125 || c === 93) {
-      if (depth === 0) return i;
-      if (--depth === 0) return i + 1;
-    } else if (depth === 0 && (c === 44 || c === 32 || c === 10 || c === 13 || c === 9)) {
-      return i;
-    }
-  }
-  return i;
 }
