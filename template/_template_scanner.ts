@@ -1,16 +1,27 @@
-// The JSON-aware scanner of template command text. It splits a text into segments: literal text,
+// The template's reading of command text. It splits a text into segments: literal text,
 // positional slots (`?` in JSON, `{?}` in paths), named slots (`#{a.b}` → `?` or `{?}`), identifier
-// splices (`${name}`) and rule calls (`@{rule, …}`). It knows where a path ends and a JSON body
-// begins, skips JSON strings (with backslash escapes and Kibana's `"""…"""`) and comments, so
-// `{"a":#{v}}`, `{"a":[1,2]}` and `?a=1&b=2` all work. A text is scanned once; plans are cached.
+// splices (`${name}`) and rule calls (`@{rule, …}`). It reads the driver's tokens (`ConsoleLexer`:
+// strings with their escapes and Kibana's `"""…"""`, comments, hints, placeholders, brackets), so
+// it knows where a path ends and a JSON body begins as the driver does, and `{"a":#{v}}`,
+// `{"a":[1,2]}` and `?a=1&b=2` all work. A text is scanned once; plans are cached.
 // Bounded: rule calls nest at most MAX_RULE_DEPTH levels and a path has at most MAX_PATH_DEPTH
 // steps (syntax errors), so no text can exhaust the stack.
 
-import { commentEnd, isMethodAt } from "../driver/internal.ts";
+import {
+  ConsoleLexer,
+  HASH,
+  isMethodAt,
+  isSpace,
+  LBRACE,
+  LBRACKET,
+  type LexMode,
+  SPACE,
+  TAB,
+  type TokenKind,
+} from "../driver/internal.ts";
 import { type ArgPath, parsePath } from "./_path.ts";
 import { parseRule } from "./rules.ts";
 import {
-  findClose,
   type Marker,
   MAX_PATH_DEPTH,
   MAX_RULE_DEPTH,
@@ -30,17 +41,12 @@ export function scan(
   options: ScanOptions = {},
 ): Segment[] {
   const out: Segment[] = [];
+  const lexer = new ConsoleLexer(text, start, end);
   let lit = start;
-  let i = start;
   let depth = 0;
   let inPath = mode === "path";
   const flush = (to: number) => {
     if (to > lit) out.push({ kind: "text", text: text.slice(lit, to) });
-  };
-  const closeOf = (at: number, what: string): number => {
-    const close = text.indexOf("}", at);
-    if (close < 0 || close >= end) syntaxError(text, at, `unterminated ${what}: add the closing }`);
-    return close;
   };
   const pathAt = (from: number, to: number, what: string): ArgPath => {
     const raw = text.slice(from, to);
@@ -61,134 +67,94 @@ export function scan(
     }
     return path;
   };
-  // `#{…}`, `${…}`, `@{…}` at i (the marker character); returns the index after it.
-  const special = (marker: Marker): number => {
-    const c = text[i];
-    flush(i);
-    if (c === "#") {
-      const close = closeOf(i + 2, "#{");
-      out.push({ kind: "named", marker, path: pathAt(i + 2, close, "#{…}") });
-      return close + 1;
+  // The placeholder token `#{…}`, `${…}` or `@{…}` of `at` (the lexer there) becomes a segment.
+  const special = (at: ConsoleLexer, marker: Marker): void => {
+    const from = at.start;
+    const kind: TokenKind = at.kind;
+    flush(from);
+    if (kind === "named" || kind === "splice") {
+      const what = kind === "named" ? "#{" : "${";
+      if (!at.closed) syntaxError(text, from, `unterminated ${what}: add the closing }`);
+      const path = pathAt(from + 2, at.pos - 1, `${what}…}`);
+      out.push(kind === "named" ? { kind, marker, path } : { kind, path });
+    } else {
+      if (!at.closed) syntaxError(text, from, "unterminated rule @{…}: add the closing }");
+      const rule = parseRule(
+        text,
+        from,
+        at.pos - 1,
+        inPath ? "path" : "body",
+        options,
+        scanFragment,
+      );
+      out.push({ kind: "rule", rule });
     }
-    if (c === "$") {
-      const close = closeOf(i + 2, "${");
-      out.push({ kind: "splice", path: pathAt(i + 2, close, "${…}") });
-      return close + 1;
-    }
-    const close = findClose(text, i + 1, end);
-    if (close < 0) syntaxError(text, i, "unterminated rule @{…}: add the closing }");
-    const rule = parseRule(text, i, close, inPath ? "path" : "body", options, scanFragment);
-    out.push({ kind: "rule", rule });
-    return close + 1;
-  };
-  const isMarker = (at: number) => {
-    const c = text[at];
-    return (c === "#" || c === "$" || c === "@") && text[at + 1] === "{";
+    lit = at.pos;
   };
 
-  while (i < end) {
-    const c = text[i]!;
-    if (inPath) {
-      if (c === " " || c === "\t" || c === "\n" || c === "\r") {
-        if (fragment) {
-          i++;
-          continue;
-        }
+  while (lexer.next(inPath ? "target" : "body")) {
+    const kind: TokenKind = lexer.kind;
+    const from = lexer.start;
+    if (kind === "escape") {
+      flush(from); // `\#{` is the literal text `#{`
+      lit = from + 1;
+    } else if (kind === "named" || kind === "splice" || kind === "rule") {
+      special(lexer, inPath ? "{?}" : "?");
+    } else if (inPath) {
+      if (kind === "space" && !fragment) {
         inPath = false;
         depth = 0;
-        continue;
-      }
-      if (c === "{" && text[i + 1] === "?" && text[i + 2] === "}") {
-        flush(i);
+      } else if (kind === "pathSlot") {
+        flush(from);
         out.push({ kind: "positional", marker: "{?}" });
-        i += 3;
-        lit = i;
-      } else if (c === "\\" && isMarker(i + 1)) {
-        flush(i);
-        lit = i + 1;
-        i += 3;
-      } else if (isMarker(i)) {
-        i = special("{?}");
-        lit = i;
-      } else {
-        i++;
+        lit = lexer.pos;
       }
-      continue;
-    }
-    if (c === '"') {
-      i = string(i);
-      continue;
-    }
-    if (c === "{" || c === "[") depth++;
-    else if (c === "}" || c === "]") depth = Math.max(0, depth - 1);
-    if (c === "?") {
-      flush(i);
+    } else if (kind === "slot") {
+      flush(from);
       out.push({ kind: "positional", marker: "?" });
-      lit = ++i;
-    } else if (c === "\\" && isMarker(i + 1)) {
-      flush(i);
-      lit = i + 1;
-      i += 3;
-    } else if (isMarker(i)) {
-      i = special("?");
-      lit = i;
-    } else if (c === "/" && text[i + 1] === "*") {
-      i = comment(i);
-    } else if (c === "#" || (c === "/" && text[i + 1] === "/")) {
-      i = commentEnd(text, i, end);
-    } else if (depth === 0 && !fragment && isLetter(c)) {
-      let j = i;
-      while (j < end && isLetter(text[j]!)) j++;
-      if (isMethodAt(text, i) && j <= end) {
-        // The path follows on the same line or, as in the driver, on the next one.
-        while (j < end && (text[j] === " " || text[j] === "\t")) j++;
-        let k = j;
-        while (k < end && /\s/.test(text[k]!)) k++;
-        const t = text[k];
-        if (k > j && k < end && t !== "{" && t !== "[" && t !== "#" && !isMethodAt(text, k)) j = k;
-        inPath = true;
-      }
-      i = j;
-    } else {
-      i++;
+      lit = lexer.pos;
+    } else if (kind === "string" || kind === "triple") {
+      if (!lexer.closed) syntaxError(text, from, "unterminated JSON string: add the closing quote");
+      string(from, lexer.pos, kind);
+    } else if (kind === "open") depth++;
+    else if (kind === "close") depth = Math.max(0, depth - 1);
+    else if (kind === "comment" || kind === "hint") {
+      if (!lexer.closed) syntaxError(text, from, "unterminated comment: add */");
+      if (kind === "hint") hint(from + 3, lexer.pos - 2);
+    } else if (kind === "word" && depth === 0 && !fragment && lexer.isMethod()) {
+      lexer.pos = targetStart(lexer.pos);
+      inPath = true;
     }
   }
   flush(end);
   return out;
 
-  // A JSON string at `at`: `${…}` is spliced, `?` is text, `#{…}` is refused (`\#{` is text).
-  function string(at: number): number {
-    const triple = text.startsWith('"""', at);
-    let j = at + (triple ? 3 : 1);
-    while (j < end) {
-      const ch = text[j];
-      if (triple ? text.startsWith('"""', j) : ch === '"') return j + (triple ? 3 : 1);
-      if (ch === "\\" && text[j + 1] === "$" && text[j + 2] === "{") {
-        flush(j); // `\${` in a string is a literal `${`
-        lit = j + 1;
-        j += 3;
-        continue;
-      }
-      if (ch === "\\" && text[j + 1] === "#" && text[j + 2] === "{") {
-        flush(j); // `\#{` in a string is the literal text `#{`
-        lit = j + 1;
-        j += 3;
-        continue;
-      }
-      if (ch === "\\" && !triple) {
-        j += 2;
-        continue;
-      }
-      if (ch === "$" && text[j + 1] === "{") {
-        i = j;
-        j = special("?");
-        lit = j;
-        continue;
-      }
-      if (ch === "#" && text[j + 1] === "{") {
+  // After a method: the path follows on the same line or, as in the driver, on the next one.
+  function targetStart(after: number): number {
+    let j = after;
+    while (j < end && (text.charCodeAt(j) === SPACE || text.charCodeAt(j) === TAB)) j++;
+    let k = j;
+    while (k < end && isSpace(text.charCodeAt(k))) k++;
+    const t = text.charCodeAt(k);
+    const next = k > j && k < end && t !== LBRACE && t !== LBRACKET && t !== HASH &&
+      !isMethodAt(text, k);
+    return next ? k : j;
+  }
+
+  // A JSON string: `${…}` is spliced, `?` is text, `#{…}` is refused (`\#{` is text).
+  function string(from: number, to: number, kind: "string" | "triple"): void {
+    const quotes = kind === "triple" ? 3 : 1;
+    const inside = new ConsoleLexer(text, from + quotes, to - quotes);
+    const mode: LexMode = kind;
+    while (inside.next(mode)) {
+      if (inside.kind === "escape") {
+        flush(inside.start); // `\${` in a string is a literal `${`
+        lit = inside.start + 1;
+      } else if (inside.kind === "splice") special(inside, "?");
+      else if (inside.kind === "named") {
         syntaxError(
           text,
-          j,
+          inside.start,
           options.tagged
             ? "a ${} value inside a JSON string is not bound; remove the quotes around it (values are JSON-encoded)"
             : "a #{…} inside a JSON string would be sent as literal text and match nothing; remove " +
@@ -196,34 +162,20 @@ export function scan(
               "send the text #{ itself, write \\#{",
         );
       }
-      j++;
     }
-    syntaxError(text, at, "unterminated JSON string: add the closing quote");
   }
 
-  // A comment `/* … */`; hints `/*+ … */` keep their `#{…}` and `?` slots.
-  function comment(at: number): number {
-    const after = commentEnd(text, at, end);
-    if (after < 0) syntaxError(text, at, "unterminated comment: add */");
-    const close = after - 2;
-    if (text[at + 2] !== "+") return after;
-    for (let j = at + 3; j < close; j++) {
-      if (text[j] === "?") {
-        flush(j);
+  // A hint `/*+ … */` keeps its `?` and `#{…}` slots.
+  function hint(from: number, to: number): void {
+    const inside = new ConsoleLexer(text, from, to);
+    while (inside.next("body")) {
+      if (inside.kind === "slot") {
+        flush(inside.start);
         out.push({ kind: "positional", marker: "?" });
-        lit = j + 1;
-      } else if (text[j] === "#" && text[j + 1] === "{") {
-        i = j;
-        j = special("?") - 1;
-        lit = j + 1;
-      }
+        lit = inside.pos;
+      } else if (inside.kind === "named") special(inside, "?");
     }
-    return close + 2;
   }
-}
-
-function isLetter(c: string): boolean {
-  return (c >= "A" && c <= "Z") || (c >= "a" && c <= "z");
 }
 
 /** Scans a fragment inside a rule call: the scanner as the rule parser is handed it. */

@@ -1,8 +1,8 @@
-// The shapes of a scanned template (segments and rule calls) and the small text helpers that
-// the scanner and the rule parser share: positions, positioned syntax errors, bracket matching.
+// The shapes of a scanned template (segments and rule calls) and the positioned syntax errors the
+// scanner and the rule parser share. Brackets, strings and placeholders are the driver's lexer's.
 
 import { CommandSyntaxError } from "../driver/mod.ts";
-import { type ConditionExpression, positionOf, stringEnd } from "../driver/internal.ts";
+import { type ConditionExpression, positionOf } from "../driver/internal.ts";
 import type { ArgPath } from "./_path.ts";
 
 /** The driver placeholder a slot becomes: `?` in JSON, `{?}` in a path or query string. */
@@ -44,34 +44,4 @@ export type RuleCall =
 /** Throws a {@linkcode CommandSyntaxError} at `offset` of `text`. */
 export function syntaxError(text: string, offset: number, problem: string): never {
   throw new CommandSyntaxError(problem, text, positionOf(text, offset));
-}
-
-/** Finds the `}` closing a `{` at `open`, skipping nested brackets and quoted strings. */
-export function findClose(text: string, open: number, end: number): number {
-  let depth = 0;
-  for (let i = open; i < end; i++) {
-    const c = text[i];
-    if (c === '"') {
-      const after = stringEnd(text, i, end);
-      i = after < 0 ? end - 1 : after - 1;
-    } else if (c === "'") {
-      i = skipQuoted(text, i, end, c);
-    } else if (c === "{" || c === "[") {
-      depth++;
-    } else if (c === "}" || c === "]") {
-      depth--;
-      if (depth === 0) return c === "}" ? i : -1;
-    }
-  }
-  return -1;
-}
-
-/** Skips a single-quoted string of a rule argument (JSON strings are the driver's tokens). */
-function skipQuoted(text: string, at: number, end: number, quote: string): number {
-  for (let i = at + 1; i < end; i++) {
-    const c = text[i];
-    if (c === "\\") i++;
-    else if (c === quote) return i;
-  }
-  return end - 1;
 }

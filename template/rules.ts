@@ -11,9 +11,14 @@
 
 import type { ArgPath } from "./_path.ts";
 import { parsePath } from "./_path.ts";
-import { ConditionExpression, positionOf } from "../driver/internal.ts";
 import {
-  findClose,
+  COMMA,
+  ConditionExpression,
+  isSpace,
+  positionOf,
+  splitTopLevel,
+} from "../driver/internal.ts";
+import {
   type Marker,
   MAX_PATH_DEPTH,
   type Mode,
@@ -48,28 +53,6 @@ const ARITY: Record<string, { parts: number; fragment: boolean; usage: string }>
 
 /** The names of the rules this layer knows. */
 export const RULE_NAMES: readonly string[] = Object.keys(ARITY);
-
-/** Splits `text[from, to)` at top-level commas: at most `max` parts when `max` is given. */
-function splitParts(text: string, from: number, to: number, max: number): [number, number][] {
-  const parts: [number, number][] = [];
-  let start = from;
-  for (let i = from; i < to; i++) {
-    const c = text[i];
-    if (parts.length === max - 1) break;
-    if (c === '"' || c === "'") {
-      const q = text.indexOf(c, i + 1);
-      i = q < 0 ? to : q;
-    } else if (c === "{" || c === "[") {
-      const close = c === "{" ? findClose(text, i, to) : text.indexOf("]", i);
-      if (close > i) i = close;
-    } else if (c === ",") {
-      parts.push([start, i]);
-      start = i + 1;
-    }
-  }
-  parts.push([start, to]);
-  return parts;
-}
 
 function argPath(text: string, [from, to]: [number, number], usage: string): ArgPath {
   let raw = text.slice(from, to).trim();
@@ -106,11 +89,11 @@ export function parseRule(
     syntaxError(text, at, `unknown rule "${head[1]}"; known rules: ${RULE_NAMES.join(", ")}`);
   }
   const after = at + 2 + head[0].length;
-  if (after < close && text[after] !== ",") {
+  if (after < close && text.charCodeAt(after) !== COMMA) {
     syntaxError(text, after, `expected "," after the rule name in ${arity.usage}`);
   }
   const parts = after < close
-    ? splitParts(text, after + 1, close, arity.fragment ? arity.parts : Infinity)
+    ? splitTopLevel(text, after + 1, close, arity.fragment ? arity.parts : Infinity)
     : [];
   if (
     parts.length !== arity.parts ||
@@ -124,8 +107,8 @@ export function parseRule(
   }
   const marker: Marker = mode === "path" ? "{?}" : "?";
   for (const part of parts) {
-    while (part[0] < part[1] && /\s/.test(text[part[0]]!)) part[0]++;
-    while (part[1] > part[0] && /\s/.test(text[part[1] - 1]!)) part[1]--;
+    while (part[0] < part[1] && isSpace(text.charCodeAt(part[0]))) part[0]++;
+    while (part[1] > part[0] && isSpace(text.charCodeAt(part[1] - 1))) part[1]--;
   }
   switch (name) {
     case "and":

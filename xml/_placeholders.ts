@@ -1,67 +1,59 @@
 // Placeholders in statement text: `#{name…}` and `${name…}` are found once per text node, so a
-// loop can rename their head (`item` → `__frch_item_0`) without scanning the text again. Strings
-// are the driver's tokens (`stringEnd`: JSON and `"""` strings): inside one, `#{` is text and
-// `${…}` is still a splice.
+// loop can rename their head (`item` → `__frch_item_0`) without scanning the text again. The text
+// is read with the driver's lexer: strings (JSON and `"""`) are its tokens, and inside one `#{` is
+// text while `${…}` is still a splice; `\#{`, `\${`, `\@{` are escapes (text). A mapper file's
+// text node is a fragment that may stand anywhere in a command (a path, a body), so comments and
+// `@{…}` rule calls are not opaque here: their insides are read on, placeholders included.
 
-import { stringEnd } from "../driver/internal.ts";
+import {
+  ConsoleLexer,
+  isNameChar,
+  isNameStart,
+  isSpace,
+  type LexMode,
+  type TokenKind,
+} from "../driver/internal.ts";
 import { type Placeholder, TextNode } from "./_nodes.ts";
-
-function isNameStart(c: number): boolean {
-  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36;
-}
-
-function isNameChar(c: number): boolean {
-  return isNameStart(c) || (c >= 48 && c <= 57);
-}
-
-function isSpace(c: number): boolean {
-  return c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === 11;
-}
 
 /** A text node with its `#{…}`/`${…}` placeholders split out (`#{` inside JSON strings is text). */
 export function textNode(text: string): TextNode {
   const parts: (string | Placeholder)[] = [];
   let from = 0;
-  // A `#{`/`${` at `at` (the marker) up to `end`: adds it and returns the offset after it, or
-  // returns `at + 1` when no name follows the brace (then it is text).
-  const placeholder = (at: number, end: number): number => {
+  // The `#{…}`/`${…}` token of `lexer`: adds it as a placeholder, or leaves it as text when no
+  // name follows the brace.
+  const placeholder = (lexer: ConsoleLexer): void => {
+    const at = lexer.start;
+    const end = lexer.pos;
     let j = at + 2;
     while (j < end && isSpace(text.charCodeAt(j))) j++;
     const headStart = j;
-    if (j >= end || !isNameStart(text.charCodeAt(j))) return at + 1;
+    if (j >= end || !isNameStart(text.charCodeAt(j))) return;
     while (j < end && isNameChar(text.charCodeAt(j))) j++;
-    const headEnd = j;
-    while (j < end && text.charCodeAt(j) !== 125) j++;
-    if (j < end) j++; // the closing }
     if (at > from) parts.push(text.slice(from, at));
     parts.push({
       before: text.slice(at, headStart),
-      head: text.slice(headStart, headEnd),
-      after: text.slice(headEnd, j),
+      head: text.slice(headStart, j),
+      after: text.slice(j, end),
     });
-    from = j;
-    return j;
+    from = end;
   };
-  const n = text.length;
-  let i = 0;
-  while (i < n) {
-    const c = text.charCodeAt(i);
-    const next = text.charCodeAt(i + 1);
-    if (c === 34) {
-      let end = stringEnd(text, i);
-      if (end < 0) end = n;
-      for (let j = i + 1; j < end;) {
-        j = text.charCodeAt(j) === 36 && text.charCodeAt(j + 1) === 123
-          ? placeholder(j, end)
-          : j + 1;
-      }
-      i = end;
-    } else if (
-      c === 92 && text.charCodeAt(i + 2) === 123 && (next === 35 || next === 36 || next === 64)
-    ) i += 3; // `\#{`, `\${`, `\@{` are text
-    else if ((c === 35 || c === 36) && next === 123) i = placeholder(i, n);
-    else i++;
+  const lexer = new ConsoleLexer(text);
+  while (lexer.next("body")) {
+    const kind: TokenKind = lexer.kind;
+    if (kind === "named" || kind === "splice") placeholder(lexer);
+    else if (kind === "comment" || kind === "hint" || kind === "rule") {
+      lexer.pos = lexer.start + (kind === "rule" ? 2 : 1); // read on inside
+    } else if (kind === "string" || kind === "triple") {
+      const quotes = kind === "triple" ? 3 : 1;
+      const mode: LexMode = kind;
+      const inside = new ConsoleLexer(
+        text,
+        lexer.start + quotes,
+        lexer.closed ? lexer.pos - quotes : lexer.pos,
+      );
+      while (inside.next(mode)) if (inside.kind === "splice") placeholder(inside);
+    }
   }
-  if (from < n) parts.push(text.slice(from));
+  if (from < text.length) parts.push(text.slice(from));
   return new TextNode(text, parts);
 }
