@@ -1,6 +1,8 @@
 // A lenient, position-keeping reader of console command text for the checker: it splits a text
 // into commands (method, target, body values) and reads each body into a tree whose every node
-// knows its offset, so a diagnostic can point at the exact token. It accepts what the driver and
+// knows its offset, so a diagnostic can point at the exact token. It reads the driver's lexer's
+// tokens (ConsoleLexer), so strings, comments and placeholders end where the driver and the
+// template say they do. It accepts what the driver and
 // the template accept inside a body: comments, `?` placeholders, `#{name}` named arguments,
 // `${name}` splices and `@{rule, …}` calls (the last two are opaque: their members are unknown).
 // Validation proper is the driver's (`parseScript`); this reader only gives up quietly.
@@ -53,247 +55,232 @@ export interface RawCommand {
   readonly unreadable: boolean;
 }
 
-import { commentEnd, isMethodAt, stringEnd } from "../driver/internal.ts";
+import { ConsoleLexer, splitTopLevel, targetStart, type TokenKind } from "../driver/internal.ts";
 
 class Stop extends Error {}
+
+/** The `#{…}` name (or a rule's name) of a placeholder token `[at, end)`: up to its first comma. */
+function markerName(text: string, at: number, end: number): string {
+  return text.slice(at + 2, end - 1).split(",")[0]!.trim();
+}
 
 /** Reads a whole text into commands. */
 export function readCommands(text: string): RawCommand[] {
   const out: RawCommand[] = [];
-  let i = 0;
   const n = text.length;
+  const lexer = new ConsoleLexer(text);
 
+  // Spaces, comments, hints and `;` between commands and bodies.
   const skipTrivia = (): void => {
-    while (i < n) {
-      const c = text[i]!;
-      if (c === " " || c === "\t" || c === "\r" || c === "\n" || c === "\ufeff" || c === ";") i++;
-      else {
-        const after = commentEnd(text, i);
-        if (after === i) return;
-        i = after < 0 ? n : after;
+    for (;;) {
+      const at = lexer.pos;
+      if (!lexer.next("body")) return;
+      const kind: TokenKind = lexer.kind;
+      if (kind !== "space" && kind !== "comment" && kind !== "hint" && kind !== "semi") {
+        lexer.pos = at;
+        return;
       }
     }
   };
-
-  const methodAt = (at: number): string | undefined => {
-    if (!isMethodAt(text, at)) return undefined;
-    let j = at;
-    while (j < n && /[A-Za-z]/.test(text[j]!)) j++;
-    return text.slice(at, j).toUpperCase();
+  const methodAt = (): string | undefined => {
+    const at = lexer.pos;
+    if (!lexer.next("body") || !lexer.isMethod()) {
+      lexer.pos = at;
+      return undefined;
+    }
+    return lexer.token().toUpperCase();
+  };
+  const nextLine = (): void => {
+    const nl = text.indexOf("\n", lexer.pos);
+    lexer.pos = nl < 0 ? n : nl + 1;
   };
 
-  while (true) {
+  for (;;) {
     skipTrivia();
-    if (i >= n) break;
-    const start = i;
-    const method = methodAt(i);
+    if (lexer.pos >= n) break;
+    const start = lexer.pos;
+    const method = methodAt();
     if (!method) {
-      // Not a command start: skip the line (the driver reports it).
-      while (i < n && text[i] !== "\n") i++;
+      nextLine(); // not a command start: skip the line (the driver reports it)
       continue;
     }
-    i += method.length;
-    while (i < n && (text[i] === " " || text[i] === "\t")) i++;
-    // As in the driver, the path may stand on the next line.
-    let k = i;
-    while (k < n && /\s/.test(text[k]!)) k++;
-    if (k > i && k < n && !"{[#;".includes(text[k]!) && !methodAt(k)) i = k;
-    const targetAt = i;
+    const targetAt = targetStart(text, lexer.pos);
     const targetNames: { name: string; at: number; end: number }[] = [];
-    while (i < n && !/\s/.test(text[i]!) && text[i] !== ";") {
-      if ((text[i] === "#" || text[i] === "$" || text[i] === "@") && text[i + 1] === "{") {
-        const close = text.indexOf("}", i);
-        if (close < 0) break;
-        if (text[i] === "#") {
+    if (targetAt >= 0) {
+      lexer.pos = targetAt;
+      while (lexer.next("target")) {
+        const kind: TokenKind = lexer.kind;
+        if (kind === "space" || kind === "semi") {
+          lexer.pos = lexer.start;
+          break;
+        }
+        if (kind === "named") {
           targetNames.push({
-            name: text.slice(i + 2, close).split(",")[0]!.trim(),
-            at: i,
-            end: close + 1,
+            name: markerName(text, lexer.start, lexer.pos),
+            at: lexer.start,
+            end: lexer.pos,
           });
         }
-        i = close + 1;
-      } else i++;
+      }
     }
-    const target = text.slice(targetAt, i);
+    const target = targetAt < 0 ? "" : text.slice(targetAt, lexer.pos);
     const body: JNode[] = [];
     let unreadable = false;
-    while (true) {
+    for (;;) {
       skipTrivia();
-      if (i >= n || methodAt(i)) break;
+      const at = lexer.pos;
+      if (at >= n || methodAt()) {
+        lexer.pos = at;
+        break;
+      }
       try {
-        const reader = new BodyReader(text, i);
+        const reader = new BodyReader(text, at, n);
         body.push(reader.value());
-        i = reader.i;
+        lexer.pos = reader.lexer.pos;
       } catch (e) {
         if (!(e instanceof Stop)) throw e;
         unreadable = true;
         // Skip to the next line starting with a method.
-        while (i < n) {
-          const nl = text.indexOf("\n", i);
-          if (nl < 0) {
-            i = n;
+        for (;;) {
+          nextLine();
+          const line = lexer.pos;
+          if (line >= n || methodAt()) {
+            lexer.pos = line;
             break;
           }
-          i = nl + 1;
-          if (methodAt(i)) break;
         }
         break;
       }
     }
-    out.push({ method, methodAt: start, target, targetAt, body, targetNames, unreadable });
+    out.push({
+      method,
+      methodAt: start,
+      target,
+      targetAt: targetAt < 0 ? start + method.length : targetAt,
+      body,
+      targetNames,
+      unreadable,
+    });
   }
   return out;
 }
 
+const NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+
+/** Reads JSON values (with placeholders) from the lexer's tokens in `[at, end)`. */
 class BodyReader {
-  i: number;
-  constructor(readonly text: string, at: number) {
-    this.i = at;
+  readonly lexer: ConsoleLexer;
+  constructor(readonly text: string, at: number, readonly end: number) {
+    this.lexer = new ConsoleLexer(text, at, end);
   }
 
-  trivia(): void {
-    const t = this.text;
-    while (this.i < t.length) {
-      const c = t[this.i]!;
-      if (c === " " || c === "\t" || c === "\r" || c === "\n") this.i++;
-      else {
-        const after = commentEnd(t, this.i);
-        if (after === this.i) return;
-        if (after < 0) throw new Stop();
-        this.i = after;
-      }
+  /** Reads the next token that is not a space or a comment; false at the end of the range. */
+  token(): boolean {
+    const lexer = this.lexer;
+    while (lexer.next("body")) {
+      const kind: TokenKind = lexer.kind;
+      if (kind !== "space" && kind !== "comment" && kind !== "hint") return true;
+      if (!lexer.closed) throw new Stop();
     }
+    return false;
   }
 
-  /** `#{…}`, `${…}` or `@{…}` at i: returns its kind and moves past it. */
-  marker(): { kind: "#" | "$" | "@"; name: string; at: number; close: number } | undefined {
-    const t = this.text;
-    const c = t[this.i];
-    if ((c !== "#" && c !== "$" && c !== "@") || t[this.i + 1] !== "{") return undefined;
-    const at = this.i;
-    let depth = 0;
-    let j = this.i + 1;
-    for (; j < t.length; j++) {
-      const d = t[j];
-      if (d === '"') {
-        j = this.skipString(j) - 1;
-        continue;
-      }
-      if (d === "{") depth++;
-      else if (d === "}" && --depth === 0) break;
-    }
-    if (j >= t.length) throw new Stop();
-    this.i = j + 1;
-    return { kind: c, name: t.slice(at + 2, j).split(",")[0]!.trim(), at, close: j };
+  /** Like {@linkcode BodyReader.token}, but leaves the token to be read again. */
+  peek(): TokenKind | undefined {
+    const lexer = this.lexer;
+    if (!this.token()) return undefined;
+    lexer.pos = lexer.start;
+    return lexer.kind;
   }
 
-  skipString(at: number): number {
-    const end = stringEnd(this.text, at);
-    if (end < 0) throw new Stop();
-    return end;
+  /** A reader of the fragment of the rule call just read, or undefined for a rule without one. */
+  fragment(): BodyReader | undefined {
+    const { start, pos } = this.lexer;
+    const from = fragmentStart(this.text, start, pos);
+    return from < 0 ? undefined : new BodyReader(this.text, from, pos - 1);
   }
 
   value(): JNode {
-    this.trivia();
+    if (!this.token()) throw new Stop();
+    const lexer = this.lexer;
     const t = this.text;
-    const at = this.i;
-    const c = t[at];
-    if (c === "{") return this.object();
-    if (c === "[") return this.array();
-    if (c === '"') {
-      const end = this.skipString(at);
-      this.i = end;
+    const at = lexer.start;
+    const end = lexer.pos;
+    const kind: TokenKind = lexer.kind;
+    if (kind === "open") return lexer.code() === 123 ? this.object(at) : this.array(at);
+    if (kind !== "word" && kind !== "slot" && !lexer.closed) throw new Stop();
+    if (kind === "string" || kind === "triple") {
       const raw = t.slice(at, end);
       let value: string;
       try {
-        value = raw.startsWith('"""') ? raw.slice(3, -3) : JSON.parse(raw);
+        value = kind === "triple" ? raw.slice(3, -3) : JSON.parse(raw);
       } catch {
         value = raw.slice(1, -1);
       }
       return { kind: "string", at, end, value };
     }
-    if (c === "?") {
-      this.i++;
-      return { kind: "slot", at, end: at + 1 };
+    if (kind === "slot") return { kind: "slot", at, end };
+    if (kind === "rule") {
+      // A rule's fragment stands for the value; other rules for a value we cannot know.
+      const inner = this.fragment();
+      if (!inner) return { kind: "slot", at, end, rule: true };
+      const value = inner.value();
+      if (inner.token()) throw new Stop();
+      return value;
     }
-    const m = this.marker();
-    if (m) {
-      if (m.kind === "@") {
-        // A rule's fragment stands for the value; other rules for a value we cannot know.
-        const from = fragmentStart(t, m);
-        if (from < 0) return { kind: "slot", at, end: this.i, rule: true };
-        const inner = new BodyReader(t.slice(0, m.close), from);
-        const value = inner.value();
-        inner.trivia();
-        if (inner.i < m.close) throw new Stop();
-        return value;
-      }
-      return m.kind === "#"
-        ? { kind: "slot", at, end: this.i, named: m.name }
-        : { kind: "slot", at, end: this.i, splice: true };
-    }
-    const word = /^(-?\d+(\.\d+)?([eE][+-]?\d+)?|true|false|null)/.exec(t.slice(at, at + 64));
-    if (!word) throw new Stop();
-    this.i = at + word[0].length;
-    const w = word[0];
-    if (w === "true" || w === "false") {
-      return { kind: "boolean", at, end: this.i, value: w === "true" };
-    }
-    if (w === "null") return { kind: "null", at, end: this.i, value: null };
-    return { kind: "number", at, end: this.i, value: Number(w) };
+    if (kind === "named") return { kind: "slot", at, end, named: markerName(t, at, end) };
+    if (kind === "splice") return { kind: "slot", at, end, splice: true };
+    if (kind !== "word") throw new Stop();
+    const w = t.slice(at, end);
+    if (w === "true" || w === "false") return { kind: "boolean", at, end, value: w === "true" };
+    if (w === "null") return { kind: "null", at, end, value: null };
+    if (!NUMBER.test(w)) throw new Stop();
+    return { kind: "number", at, end, value: Number(w) };
   }
 
-  object(): JNode {
-    const at = this.i++;
+  object(at: number): JNode {
     const node: JNode = { kind: "object", at, end: at, members: [] };
     this.members(node, true);
-    node.end = this.i;
+    node.end = this.lexer.pos;
     return node;
   }
 
-  /** Reads members into `node` up to its `}` (or, in a rule's fragment, to the text's end). */
+  /** Reads members into `node` up to its `}` (or, in a rule's fragment, to the range's end). */
   members(node: JNode, closed: boolean): void {
     const members = node.members!;
+    const lexer = this.lexer;
     const t = this.text;
-    while (true) {
-      this.trivia();
-      if (!closed && this.i >= t.length) break;
-      if (t[this.i] === "}" && closed) {
-        this.i++;
+    for (;;) {
+      if (!this.token()) {
+        if (closed) throw new Stop();
         break;
       }
-      if (t[this.i] === ",") {
-        this.i++;
-        continue;
-      }
-      const keyAt = this.i;
+      const kind: TokenKind = lexer.kind;
+      if (kind === "close" && closed && lexer.code() === 125) break;
+      if (kind === "comma") continue;
+      const keyAt = lexer.start;
       let key = "";
       let keySlot = false;
-      if (t[keyAt] === '"') {
-        this.i = this.skipString(keyAt);
+      if (kind === "string" || kind === "triple") {
+        if (!lexer.closed) throw new Stop();
         try {
-          key = JSON.parse(t.slice(keyAt, this.i));
+          key = JSON.parse(lexer.token());
         } catch {
-          key = t.slice(keyAt + 1, this.i - 1);
+          key = t.slice(keyAt + 1, lexer.pos - 1);
         }
-      } else if (t[keyAt] === "?") {
-        this.i++;
-        keySlot = true;
-      } else {
-        const m = this.marker();
-        if (!m) throw new Stop();
-        if (m.kind === "@") {
+      } else if (kind === "slot") keySlot = true;
+      else if (kind === "named" || kind === "splice" || kind === "rule") {
+        if (!lexer.closed) throw new Stop();
+        if (kind === "rule") {
           node.dynamic = true;
-          const from = fragmentStart(t, m);
-          if (from >= 0) new BodyReader(t.slice(0, m.close), from).members(node, false);
+          this.fragment()?.members(node, false);
           continue;
         }
         keySlot = true;
-        if (m.kind === "$") node.dynamic = true;
-      }
-      const keyEnd = this.i;
-      this.trivia();
-      if (t[this.i] !== ":") {
+        if (kind === "splice") node.dynamic = true;
+      } else throw new Stop();
+      const keyEnd = lexer.pos;
+      if (this.peek() !== "colon") {
         // `${splice}` standing for whole members.
         if (keySlot) {
           node.dynamic = true;
@@ -301,46 +288,42 @@ class BodyReader {
         }
         throw new Stop();
       }
-      this.i++;
+      this.token();
       const value = this.value();
       members.push({ key, keyAt, keyEnd, keySlot, value });
     }
   }
 
-  array(): JNode {
-    const at = this.i++;
+  array(at: number): JNode {
     const items: JNode[] = [];
     const node: JNode = { kind: "array", at, end: at, items };
-    const t = this.text;
-    while (true) {
-      this.trivia();
-      if (t[this.i] === "]") {
-        this.i++;
-        break;
-      }
-      if (t[this.i] === ",") {
-        this.i++;
+    const lexer = this.lexer;
+    for (;;) {
+      const kind = this.peek();
+      if (kind === undefined) throw new Stop();
+      if (kind === "close" || kind === "comma") {
+        this.token();
+        if (kind === "close") break;
         continue;
       }
-      if (t[this.i] === "@" && t[this.i + 1] === "{") {
-        const m = this.marker()!;
+      if (kind === "rule") {
+        this.token();
         node.dynamic = true;
-        const from = fragmentStart(t, m);
-        if (from >= 0) {
-          const inner = new BodyReader(t.slice(0, m.close), from);
-          while (true) {
-            inner.trivia();
-            if (inner.i >= m.close) break;
-            if (inner.text[inner.i] === ",") inner.i++;
+        if (!lexer.closed) throw new Stop();
+        const inner = this.fragment();
+        if (inner) {
+          for (;;) {
+            const k = inner.peek();
+            if (k === undefined) break;
+            if (k === "comma") inner.token();
             else items.push(inner.value());
           }
         }
         continue;
       }
-      if (this.i >= t.length) throw new Stop();
       items.push(this.value());
     }
-    node.end = this.i;
+    node.end = lexer.pos;
     return node;
   }
 }
@@ -349,23 +332,13 @@ class BodyReader {
 const FRAGMENT_PARTS: Record<string, number> = { and: 1, if: 2 };
 
 /**
- * Where a rule call's fragment starts (after its name and tests), or -1 for a rule without one.
- * The fragment is read in place, so its placeholders and content are checked like the body's.
+ * Where the fragment of the rule call `[at, end)` starts (after its name and tests), or -1 for a
+ * rule without one. The parts are cut as the template cuts them (the lexer's top-level commas);
+ * the fragment is read in place, so its placeholders and content are checked like the body's.
  */
-function fragmentStart(t: string, m: { at: number; close: number; name: string }): number {
-  const parts = FRAGMENT_PARTS[m.name.toLowerCase()];
+function fragmentStart(t: string, at: number, end: number): number {
+  const parts = FRAGMENT_PARTS[markerName(t, at, end).toLowerCase()];
   if (parts === undefined) return -1;
-  let commas = 0;
-  let depth = 0;
-  for (let j = m.at + 2; j < m.close; j++) {
-    const c = t[j];
-    if (c === '"' || c === "'") {
-      const close = t.indexOf(c, j + 1);
-      if (close < 0 || close > m.close) return -1;
-      j = close;
-    } else if (c === "(" || c === "[" || c === "{") depth++;
-    else if (c === ")" || c === "]" || c === "}") depth--;
-    else if (c === "," && depth === 0 && ++commas === parts) return j + 1;
-  }
-  return -1;
+  const cut = splitTopLevel(t, at + 2, end - 1, parts + 1);
+  return cut.length < parts + 1 ? -1 : cut[parts]![0];
 }

@@ -6,7 +6,18 @@
  */
 
 import { CommandSyntaxError } from "../driver/mod.ts";
-import { isMethodAt, makeExcerpt, parseScript, stringEnd } from "../driver/internal.ts";
+import {
+  COMMA,
+  ConsoleLexer,
+  LBRACE,
+  type LexMode,
+  makeExcerpt,
+  parseScript,
+  QUESTION,
+  QUOTE,
+  targetStart,
+  type TokenKind,
+} from "../driver/internal.ts";
 import { elasticSpec, type Endpoint, type TypeDef, type TypeExpr } from "./_spec.ts";
 import {
   OPENSEARCH_ENDPOINTS,
@@ -138,7 +149,7 @@ const SEARCH_BODY = "@search.Body";
  */
 export function checkCommand(text: string, options: CheckOptions = {}): Diagnostic[] {
   const lines = [0];
-  for (let i = 0; i < text.length; i++) if (text[i] === "\n") lines.push(i + 1);
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) lines.push(i + 1);
   const spec = elasticSpec();
   const run: Run = {
     text,
@@ -245,77 +256,78 @@ export function formatDiagnostic(text: string, d: Diagnostic): string {
 // Replaces `#{…}` / `${…}` / `@{…}` with driver placeholders of the same length, so the driver
 // validates the text and counts the positional ones: `{?}` in a path, `?` for a value or an
 // element, `?:?` for members (a rule call in an object). `\#{` (a literal marker) loses its `\`.
+// The text is read with the driver's lexer, as the template reads it: placeholders in comments
+// stay comment text.
 function maskTemplate(text: string): { text: string; named: number } {
   if (!/[#$@]\{/.test(text)) return { text, named: 0 };
   let out = "";
   let named = 0;
-  let i = 0;
   let inPath = false;
   let lineStart = true;
-  let last = ""; // the last significant character outside strings
-  const stack: string[] = [];
-  const isMarker = (at: number) =>
-    (text[at] === "#" || text[at] === "$" || text[at] === "@") && text[at + 1] === "{";
-  while (i < text.length) {
-    const c = text[i]!;
-    if (c === "\\" && isMarker(i + 1)) {
-      out += " " + text.slice(i + 1, i + 3);
-      i += 3;
+  let last = 0; // the last significant character outside strings
+  const stack: number[] = [];
+  const lexer = new ConsoleLexer(text);
+  while (lexer.next(inPath ? "target" : "body")) {
+    const kind: TokenKind = lexer.kind;
+    const from = lexer.start;
+    const token = lexer.token();
+    if (kind === "escape") {
+      out += " " + token.slice(1);
       continue;
     }
-    if (c === '"') {
-      // A string is the driver's token (JSON or """); only `\#{` changes inside it.
-      const after = stringEnd(text, i);
-      const end = after < 0 ? text.length : after;
-      out += text.slice(i, end).replace(/\\([#$@]\{)/g, " $1");
-      last = '"';
-      i = end;
-      continue;
-    }
-    if (c === "\n") lineStart = true;
-    if (lineStart && stack.length === 0 && isMethodAt(text, i)) {
-      let j = i;
-      while (/[A-Za-z]/.test(text[j] ?? "")) j++;
-      while (text[j] === " " || text[j] === "\t") j++;
-      // As in the driver, the path may stand on the next line.
-      let k = j;
-      while (k < text.length && /\s/.test(text[k]!)) k++;
-      if (k > j && k < text.length && !"{[#;".includes(text[k]!) && !isMethodAt(text, k)) j = k;
-      out += text.slice(i, j);
-      i = j;
-      inPath = true;
+    if (kind === "string" || kind === "triple") {
+      // A string is the driver's token; only `\#{` changes inside it.
+      const mode: LexMode = kind;
+      const quotes = kind === "triple" ? 3 : 1;
+      const close = lexer.closed ? lexer.pos - quotes : lexer.pos;
+      const inside = new ConsoleLexer(text, from + quotes, close);
+      out += text.slice(from, from + quotes);
+      while (inside.next(mode)) {
+        out += inside.kind === "escape" ? " " + inside.token().slice(1) : inside.token();
+      }
+      out += text.slice(close, lexer.pos);
+      last = QUOTE;
       lineStart = false;
       continue;
     }
-    if (c !== " " && c !== "\t" && c !== "\n" && c !== "\r") lineStart = false;
-    if (inPath && /\s/.test(c)) inPath = false;
-    if (isMarker(i)) {
-      let depth = 0;
-      let j = i + 1;
-      for (; j < text.length; j++) {
-        if (text[j] === "{") depth++;
-        else if (text[j] === "}" && --depth === 0) break;
+    if (kind === "space") {
+      if (lexer.newline) lineStart = true;
+      inPath = false;
+      out += token;
+      continue;
+    }
+    if (lineStart && stack.length === 0 && !inPath && lexer.isMethod()) {
+      // As in the driver, the path may stand on the next line.
+      const at = targetStart(text, lexer.pos);
+      out += at < 0 ? token : text.slice(from, at);
+      if (at >= 0) {
+        lexer.pos = at;
+        inPath = true;
       }
-      const len = j + 1 - i;
-      const member = stack.at(-1) === "{" && (last === "{" || last === ",");
+      lineStart = false;
+      continue;
+    }
+    lineStart = false;
+    if (kind === "named" || kind === "splice" || kind === "rule") {
+      const len = token.length;
+      const member = stack.at(-1) === LBRACE && (last === LBRACE || last === COMMA);
       // Every mask is a driver placeholder that no positional argument fills.
       if (inPath) out += "{?}" + "x".repeat(Math.max(0, len - 3));
-      else if (c === "@" && member) {
+      else if (kind === "rule" && member) {
         out += "?:?" + " ".repeat(Math.max(0, len - 3));
         named++;
       } else out += "?" + " ".repeat(len - 1);
       named++;
-      last = "?";
-      i = j + 1;
+      last = QUESTION;
       continue;
     }
-    if (!inPath) {
-      if (c === "{" || c === "[") stack.push(c);
-      else if (c === "}" || c === "]") stack.pop();
-      if (!/\s/.test(c)) last = c;
+    if (!inPath && kind !== "comment" && kind !== "hint") {
+      const c = lexer.code();
+      if (kind === "open") stack.push(c);
+      else if (kind === "close") stack.pop();
+      last = text.charCodeAt(lexer.pos - 1);
     }
-    out += c;
-    i++;
+    out += token;
   }
   return { text: out, named };
 }
@@ -426,8 +438,12 @@ function checkOne(outer: Run, command: RawCommand): void {
 
 // The `?` that starts the query string (a `{?}` slot is not one).
 function queryStart(target: string): number {
-  for (let i = 0; i < target.length; i++) {
-    if (target[i] === "?" && !(target[i - 1] === "{" && target[i + 1] === "}")) return i;
+  const lexer = new ConsoleLexer(target);
+  while (lexer.next("target")) {
+    if (lexer.kind === "other") {
+      const q = lexer.token().indexOf("?");
+      if (q >= 0) return lexer.start + q;
+    }
   }
   return -1;
 }
@@ -1064,7 +1080,7 @@ function fieldUse(
     sort: where.sort === true,
   };
   // A key is pointed at as written (quotes included), a string value at its content.
-  const quoted = form === "value" && run.text[at] === '"';
+  const quoted = form === "value" && run.text.charCodeAt(at) === QUOTE;
   const start = quoted ? at + 1 : at;
   const stop = quoted ? end - 1 : end;
   for (const f of checkField(mapping, name.replace(/\^[\d.]+$/, ""), use)) {

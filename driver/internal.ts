@@ -62,6 +62,7 @@ export {
   splitTopLevel,
   stringEnd,
   TAB,
+  targetStart,
   type TokenKind,
   topLevelMembers,
   type TopMember,

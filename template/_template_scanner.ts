@@ -7,18 +7,7 @@
 // Bounded: rule calls nest at most MAX_RULE_DEPTH levels and a path has at most MAX_PATH_DEPTH
 // steps (syntax errors), so no text can exhaust the stack.
 
-import {
-  ConsoleLexer,
-  HASH,
-  isMethodAt,
-  isSpace,
-  LBRACE,
-  LBRACKET,
-  type LexMode,
-  SPACE,
-  TAB,
-  type TokenKind,
-} from "../driver/internal.ts";
+import { ConsoleLexer, type LexMode, targetStart, type TokenKind } from "../driver/internal.ts";
 import { type ArgPath, parsePath } from "./_path.ts";
 import { parseRule } from "./rules.ts";
 import {
@@ -122,24 +111,16 @@ export function scan(
       if (!lexer.closed) syntaxError(text, from, "unterminated comment: add */");
       if (kind === "hint") hint(from + 3, lexer.pos - 2);
     } else if (kind === "word" && depth === 0 && !fragment && lexer.isMethod()) {
-      lexer.pos = targetStart(lexer.pos);
-      inPath = true;
+      // The path follows on the same line or, as in the driver, on the next one.
+      const at = targetStart(text, lexer.pos, end);
+      if (at >= 0) {
+        lexer.pos = at;
+        inPath = true;
+      }
     }
   }
   flush(end);
   return out;
-
-  // After a method: the path follows on the same line or, as in the driver, on the next one.
-  function targetStart(after: number): number {
-    let j = after;
-    while (j < end && (text.charCodeAt(j) === SPACE || text.charCodeAt(j) === TAB)) j++;
-    let k = j;
-    while (k < end && isSpace(text.charCodeAt(k))) k++;
-    const t = text.charCodeAt(k);
-    const next = k > j && k < end && t !== LBRACE && t !== LBRACKET && t !== HASH &&
-      !isMethodAt(text, k);
-    return next ? k : j;
-  }
 
   // A JSON string: `${…}` is spliced, `?` is text, `#{…}` is refused (`\#{` is text).
   function string(from: number, to: number, kind: "string" | "triple"): void {

@@ -19,11 +19,7 @@ import { CommandCache } from "./command_cache.ts";
 import {
   CR,
   fail,
-  HASH,
-  isCommentAt,
   isLetter,
-  isMethodAt,
-  isSpace,
   LBRACE,
   LBRACKET,
   LF,
@@ -36,6 +32,7 @@ import {
   SPACE,
   STAR,
   TAB,
+  targetStart,
   Trivia,
   wordAt,
 } from "./console_lexer.ts";
@@ -260,14 +257,8 @@ function tokenize(text: string): ParsedScript {
     // Like Kibana's console, the path may stand on the next line (`POST\n_refresh`), unless
     // that line starts a body or another command.
     const eol = i;
-    while (isSpace(text.charCodeAt(i))) i++;
-    const t = text.charCodeAt(i);
-    if (
-      Number.isNaN(t) || t === SEMI || t === LBRACE || t === LBRACKET ||
-      (i !== eol && (t === HASH || isMethodAt(text, i) || (t === SLASH && isCommentAt(text, i))))
-    ) {
-      fail(text, eol, `missing path after ${method}; write ${method} /index/...`);
-    }
+    i = targetStart(text, eol);
+    if (i < 0) fail(text, eol, `missing path after ${method}; write ${method} /index/...`);
     const target = scanTarget(text, i);
     const ndjson = isNdjsonPath(target.segments);
     i = target.end;

@@ -173,6 +173,39 @@ export function isLineStart(text: string, i: number): boolean {
 }
 
 /**
+ * Where the request target after a method word starts, as Kibana's console reads it: on the
+ * method's line after spaces or tabs, or on the next line unless that line starts a body, another
+ * command or a comment. -1 when no target follows (the end, `;`, a `{` or `[` body).
+ *
+ * @param text The text.
+ * @param after The offset just after the method word.
+ * @param end Where to stop looking (the text's length by default).
+ * @returns The target's first offset, or -1.
+ *
+ * @example
+ * ```ts
+ * import { targetStart } from "../internal.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(targetStart("GET  /i", 3), 5);
+ * assert.equal(targetStart("POST\n  _refresh", 4), 7);
+ * assert.equal(targetStart("GET\n{}", 3), -1);
+ * assert.equal(targetStart("GET\nGET /i", 3), -1);
+ * ```
+ */
+export function targetStart(text: string, after: number, end: number = text.length): number {
+  let i = after;
+  while (i < end && (text.charCodeAt(i) === SPACE || text.charCodeAt(i) === TAB)) i++;
+  const eol = i;
+  while (i < end && isSpace(text.charCodeAt(i))) i++;
+  if (i >= end) return -1;
+  const t = text.charCodeAt(i);
+  if (t === SEMI || t === LBRACE || t === LBRACKET) return -1;
+  if (i !== eol && (t === HASH || isMethodAt(text, i) || isCommentAt(text, i))) return -1;
+  return i;
+}
+
+/**
  * The marker character (`#`, `$` or `@`) when a template placeholder `#{`, `${` or `@{` starts at
  * `i`, else 0.
  */
