@@ -144,6 +144,8 @@ export interface ParsedCommand {
   readonly endpoint: string;
   /** The command's source text, from the method to the end of its body. */
   readonly text: string;
+  /** Offset of the method in the whole text (where {@linkcode ParsedCommand.text} starts). */
+  readonly offset: number;
   /** 1-based line of the method. */
   readonly line: number;
   /** 1-based column of the method. */
@@ -304,6 +306,7 @@ function tokenize(text: string): ParsedScript {
       ndjson,
       endpoint: target.endpoint,
       text: text.slice(start, i),
+      offset: start,
       line: position.line,
       column: position.column,
       placeholderCount: slots.length,

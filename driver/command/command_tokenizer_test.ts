@@ -362,3 +362,13 @@ Deno.test("CRLF line endings and a byte-order mark are accepted", () => {
   assert.equal(script.commands[0]!.body!.join(""), '{"index":{}}\n{"a":1}\n');
   assert.deepEqual(script.commands.map((c) => [c.method, c.line]), [["POST", 1], ["GET", 4]]);
 });
+
+Deno.test("a command's offset is where its method starts, after hints and comments", () => {
+  const text =
+    '# setup\n/*+ overwrite_find_limit=1 */ GET /a/_search {"q": 1}\n  POST\n  /b/_refresh';
+  const commands = parseScript(text).commands;
+  assert.deepEqual(commands.map((c) => text.slice(c.offset, c.offset + c.text.length)), [
+    'GET /a/_search {"q": 1}',
+    "POST\n  /b/_refresh",
+  ]);
+});
