@@ -1,8 +1,8 @@
 // Adds members to the body of a bound `_search` command: `from`/`size`/`track_total_hits` for a
 // Page, `seq_no_primary_term`/`version` for entities with a version field. Members the text
-// already fixes are refused (for paging) or kept (for metadata). Works on the parsed body (the
-// driver's compact chunks and bodyMembers, no second scan of the text), so placeholders stay
-// placeholders and argument order does not change.
+// already fixes are refused (for paging) or kept (for metadata). Works on the parsed command (its
+// offset, method, target and compact body chunks read with bodyMembers; no second scan of the
+// text), so placeholders stay placeholders and argument order does not change.
 
 import { bodyMembers, type ParsedCommand, parseScript } from "../driver/internal.ts";
 import type { BoundTemplate, Page } from "../template/mod.ts";
@@ -27,12 +27,6 @@ interface Wanted {
   readonly text: string;
   readonly arg?: number;
   readonly fixed: "refuse" | "keep";
-}
-
-function offsetOf(text: string, line: number, column: number): number {
-  let offset = 0;
-  for (let l = 1; l < line; l++) offset = text.indexOf("\n", offset) + 1;
-  return offset + column - 1;
 }
 
 function onlySearch(text: string, site: StatementSite, why: string): ParsedCommand {
@@ -131,10 +125,11 @@ export function addToSearch(
   if (additionsText.length === 0) return bound;
   const rest = compact.slice(1).trimStart();
   const newBody = `{${additionsText.join(",")}${rest.startsWith("}") ? "" : ","}${rest}`;
-  const start = offsetOf(bound.text, command.line, command.column);
+  // The command is rewritten from its parsed pieces: the method, the target as the driver reads
+  // it (its `{?}` slots in place) and the edited compact body.
+  const start = command.offset;
   const end = start + command.text.length;
-  const head = /^(\S+)\s+(\S+)/.exec(command.text)!;
-  const text = `${bound.text.slice(0, start)}${head[1]} ${head[2]} ${newBody}${
+  const text = `${bound.text.slice(0, start)}${command.method} ${command.pathTemplate} ${newBody}${
     bound.text.slice(end)
   }`;
   const args = [...bound.args];
