@@ -7,7 +7,7 @@
  * @module
  */
 
-import { isNdjsonTarget } from "../driver/internal.ts";
+import { ConsoleLexer, isNdjsonTarget } from "../driver/internal.ts";
 
 /** What a line completed: a command text, or a console directive such as `.format json`. */
 export type Chunk =
@@ -38,23 +38,32 @@ function isNdjson(firstLine: string): boolean {
   return isNdjsonTarget(firstLine.trim().split(/\s+/)[1] ?? "");
 }
 
+/** How far a body has come: its open brackets, and the unclosed string or comment it ends in. */
+interface BodyState {
+  depth: number;
+  /** The text from an unclosed string (`"…`, `"""…`) or block comment on, read again with the next line. */
+  tail: string | undefined;
+}
+
 /**
- * Counts open `{`/`[` in JSON text, skipping strings; negative when more close than open.
+ * Counts open `{`/`[` in a body's next line with the driver's lexer (strings, `"""` strings and
+ * comments are its tokens); negative when more close than open. A token still open at the end of
+ * the line is kept and read again together with the next line.
  *
- * @param text JSON text (or part of it).
- * @param state The depth and string state carried over from the previous line.
- * @returns The new state.
+ * @param text The line (or, on the method line, the text after the path).
+ * @param state The state carried over from the previous line; updated.
  */
-function scan(text: string, state: { depth: number; inString: boolean }): void {
-  let escaped = false;
-  for (const c of text) {
-    if (state.inString) {
-      if (escaped) escaped = false;
-      else if (c === "\\") escaped = true;
-      else if (c === '"') state.inString = false;
-    } else if (c === '"') state.inString = true;
-    else if (c === "{" || c === "[") state.depth++;
-    else if (c === "}" || c === "]") state.depth--;
+function scan(text: string, state: BodyState): void {
+  const source = state.tail === undefined ? text : `${state.tail}\n${text}`;
+  state.tail = undefined;
+  const lexer = new ConsoleLexer(source);
+  while (lexer.next("body")) {
+    if (!lexer.closed) {
+      state.tail = source.slice(lexer.start);
+      return;
+    }
+    if (lexer.kind === "open") state.depth++;
+    else if (lexer.kind === "close") state.depth--;
   }
 }
 
@@ -80,7 +89,7 @@ function scan(text: string, state: { depth: number; inString: boolean }): void {
  */
 export class CommandBuffer {
   #lines: string[] = [];
-  #state = { depth: 0, inString: false };
+  #state: BodyState = { depth: 0, tail: undefined };
   #ndjson = false;
 
   /** True while a command is incomplete (the prompt shows a continuation mark). */
@@ -91,7 +100,7 @@ export class CommandBuffer {
   /** Drops the incomplete command. */
   reset(): void {
     this.#lines = [];
-    this.#state = { depth: 0, inString: false };
+    this.#state = { depth: 0, tail: undefined };
     this.#ndjson = false;
   }
 
@@ -127,7 +136,7 @@ export class CommandBuffer {
   }
 
   #completeIfClosed(): Chunk | null {
-    return this.#state.depth <= 0 && !this.#state.inString ? this.#take() : null;
+    return this.#state.depth <= 0 && this.#state.tail === undefined ? this.#take() : null;
   }
 
   #take(): Chunk {

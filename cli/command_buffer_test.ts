@@ -56,3 +56,18 @@ Deno.test("CommandBuffer: every NDJSON endpoint of the driver reads lines up to 
   // A search's body ends where its JSON closes.
   assert.notEqual(feed(["POST /i/_search", "{}"])[1], null);
 });
+
+Deno.test('CommandBuffer: a """ string over lines and comments are read as the driver reads them', () => {
+  const out = feed([
+    'POST /i/_doc {"text": """one {',
+    'two } still text """, // a comment: }',
+    '"n": 1 /* } */',
+    "}",
+  ]);
+  assert.deepEqual(out.slice(0, 3), [null, null, null]);
+  assert.deepEqual(out[3], {
+    kind: "command",
+    text:
+      'POST /i/_doc {"text": """one {\ntwo } still text """, // a comment: }\n"n": 1 /* } */\n}',
+  });
+});
