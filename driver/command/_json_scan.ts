@@ -17,6 +17,7 @@ import {
   isLineStart,
   isMethodAt,
   isWordChar,
+  jsonStringEnd,
   LBRACE,
   LBRACKET,
   LF,
@@ -237,13 +238,15 @@ class BodyScanner {
   string(): void {
     const text = this.text;
     const start = this.i;
-    const end = stringEnd(text, start, this.n, true);
-    if (text.charCodeAt(start + 1) === QUOTE && text.charCodeAt(start + 2) === QUOTE) {
-      // Kibana's """…""" becomes the JSON string of its text.
-      this.copy(start);
-      this.out += JSON.stringify(text.slice(start + 3, end - 3));
-      this.seg = end;
+    if (text.charCodeAt(start + 1) !== QUOTE || text.charCodeAt(start + 2) !== QUOTE) {
+      this.i = jsonStringEnd(text, start);
+      return;
     }
+    // Kibana's """…""" becomes the JSON string of its text.
+    const end = stringEnd(text, start, this.n, true);
+    this.copy(start);
+    this.out += JSON.stringify(text.slice(start + 3, end - 3));
+    this.seg = end;
     this.i = end;
   }
 
@@ -254,7 +257,7 @@ class BodyScanner {
     if (text.charCodeAt(i) === MINUS) i++;
     let c = text.charCodeAt(i);
     if (c === DIGIT_0) c = text.charCodeAt(++i);
-    else if (c > DIGIT_0 && c <= DIGIT_9) {
+    else if (c !== DIGIT_0 && isDigit(c)) {
       do c = text.charCodeAt(++i); while (isDigit(c));
     } else fail(text, start, "bad number: a digit must follow -");
     if (c === DOT) {
