@@ -55,7 +55,14 @@ export interface RawCommand {
   readonly unreadable: boolean;
 }
 
-import { ConsoleLexer, splitTopLevel, targetStart, type TokenKind } from "../driver/internal.ts";
+import {
+  ConsoleLexer,
+  LBRACE,
+  RBRACE,
+  splitTopLevel,
+  targetStart,
+  type TokenKind,
+} from "../driver/internal.ts";
 
 class Stop extends Error {}
 
@@ -207,7 +214,7 @@ class BodyReader {
     const at = lexer.start;
     const end = lexer.pos;
     const kind: TokenKind = lexer.kind;
-    if (kind === "open") return lexer.code() === 123 ? this.object(at) : this.array(at);
+    if (kind === "open") return lexer.code() === LBRACE ? this.object(at) : this.array(at);
     if (kind !== "word" && kind !== "slot" && !lexer.closed) throw new Stop();
     if (kind === "string" || kind === "triple") {
       const raw = t.slice(at, end);
@@ -256,7 +263,7 @@ class BodyReader {
         break;
       }
       const kind: TokenKind = lexer.kind;
-      if (kind === "close" && closed && lexer.code() === 125) break;
+      if (kind === "close" && closed && lexer.code() === RBRACE) break;
       if (kind === "comma") continue;
       const keyAt = lexer.start;
       let key = "";
