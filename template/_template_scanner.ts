@@ -31,6 +31,7 @@ export function scan(
 ): Segment[] {
   const out: Segment[] = [];
   const lexer = new ConsoleLexer(text, start, end);
+  const insideLexer = new ConsoleLexer(text, start, start); // strings' and hints' insides
   let lit = start;
   let depth = 0;
   let inPath = mode === "path";
@@ -125,7 +126,7 @@ export function scan(
   // A JSON string: `${…}` is spliced, `?` is text, `#{…}` is refused (`\#{` is text).
   function string(from: number, to: number, kind: "string" | "triple"): void {
     const quotes = kind === "triple" ? 3 : 1;
-    const inside = new ConsoleLexer(text, from + quotes, to - quotes);
+    const inside = insideLexer.reset(from + quotes, to - quotes);
     const mode: LexMode = kind;
     while (inside.next(mode)) {
       if (inside.kind === "escape") {
@@ -148,7 +149,7 @@ export function scan(
 
   // A hint `/*+ … */` keeps its `?` and `#{…}` slots.
   function hint(from: number, to: number): void {
-    const inside = new ConsoleLexer(text, from, to);
+    const inside = insideLexer.reset(from, to);
     while (inside.next("body")) {
       if (inside.kind === "slot") {
         flush(inside.start);

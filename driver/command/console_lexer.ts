@@ -559,6 +559,13 @@ export class ConsoleLexer {
     this.end = end;
   }
 
+  /** Reads `[start, end)` of the same text from now on (a reader reuses one cursor for insides). */
+  reset(start: number, end: number): this {
+    this.pos = start;
+    this.end = end;
+    return this;
+  }
+
   /** The last token's text. */
   token(): string {
     return this.text.slice(this.start, this.pos);

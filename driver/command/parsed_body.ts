@@ -20,7 +20,8 @@ export interface BodyMember {
 /**
  * The top-level members of a parsed command's body, read from its compact chunks (no second
  * parse of the text): undefined when the body is not an object (an array, a whole-body `?`,
- * NDJSON), an empty list without a body.
+ * NDJSON), an empty list without a body. Read once per parsed command (the answer is frozen and
+ * kept with it).
  *
  * @param command A command of {@linkcode parseScript}.
  * @returns The members in order, or undefined.
@@ -39,13 +40,24 @@ export interface BodyMember {
  * assert.deepEqual(bodyMembers(parseScript("GET /i/_search").commands[0]!), []);
  * ```
  */
-export function bodyMembers(command: ParsedCommand): BodyMember[] | undefined {
-  if (command.body === undefined) return [];
+export function bodyMembers(command: ParsedCommand): readonly BodyMember[] | undefined {
+  // Parsed commands are frozen and cached with their text, so their members are read once.
+  if (MEMBERS.has(command)) return MEMBERS.get(command);
+  const members = readMembers(command);
+  MEMBERS.set(command, members);
+  return members;
+}
+
+const MEMBERS = new WeakMap<ParsedCommand, readonly BodyMember[] | undefined>();
+
+function readMembers(command: ParsedCommand): readonly BodyMember[] | undefined {
+  if (command.body === undefined) return Object.freeze([]);
   if (command.ndjson) return undefined;
   const body = command.body.join("?");
   if (body.charCodeAt(0) !== LBRACE) return undefined;
-  return topLevelMembers(body)?.map((m) => ({
-    key: m.key,
-    value: body.slice(m.valueStart, m.end),
-  }));
+  const members = topLevelMembers(body);
+  return members &&
+    Object.freeze(
+      members.map((m) => Object.freeze({ key: m.key, value: body.slice(m.valueStart, m.end) })),
+    );
 }
