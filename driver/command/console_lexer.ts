@@ -506,6 +506,22 @@ export type TokenKind =
  */
 export type LexMode = "body" | "target" | "rule" | "string" | "triple";
 
+/** What a character starts in `body` mode: other text, whitespace, a word, or a token of its own. */
+const C_OTHER = 0, C_SPACE = 1, C_WORD = 2, C_PUNCT = 3;
+const CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  CLASS[c] = isSpace(c) ? C_SPACE : isWordChar(c) || c === PLUS ? C_WORD : C_OTHER;
+}
+for (const c of [HASH, DOLLAR, AT, BACKSLASH, SEMI, QUOTE, APOSTROPHE, SLASH, QUESTION]) {
+  CLASS[c] = C_PUNCT;
+}
+for (const c of [LBRACE, LBRACKET, RBRACE, RBRACKET, COMMA, COLON]) CLASS[c] = C_PUNCT;
+
+/** The characters that may end a run of target text (a marker only when `{` follows). */
+const TARGET_STOP = new Uint8Array(128);
+for (let c = 0; c < 128; c++) if (isSpace(c)) TARGET_STOP[c] = 1;
+for (const c of [SEMI, LBRACE, LBRACKET, HASH, DOLLAR, AT, BACKSLASH]) TARGET_STOP[c] = 1;
+
 /**
  * A cursor over the tokens of console text in `[start, end)`: {@linkcode ConsoleLexer.next}
  * reads one token in the mode the reader asks for and leaves its kind and offsets on the cursor
@@ -602,7 +618,8 @@ export class ConsoleLexer {
     this.closed = true;
     const c = text.charCodeAt(i);
     if (mode === "string" || mode === "triple") return this.#inString(c, mode === "triple");
-    if (isSpace(c)) {
+    const k = c < 128 ? CLASS[c]! : c === BOM ? C_SPACE : C_OTHER;
+    if (k === C_SPACE) {
       let j = i;
       let newline = false;
       for (; j < end; j++) {
@@ -613,62 +630,94 @@ export class ConsoleLexer {
       this.newline = newline;
       return this.#to("space", j);
     }
-    const marker = markerAt(text, i);
-    if (marker !== 0) {
-      const after = markerEnd(text, i, end);
-      return this.#to(
-        marker === HASH ? "named" : marker === DOLLAR ? "splice" : "rule",
-        after < 0 ? this.#unclosed() : after,
-      );
-    }
-    if (c === BACKSLASH && markerAt(text, i + 1) !== 0) return this.#to("escape", i + 3);
-    if (c === SEMI) return this.#to("semi", i + 1);
-    if (mode === "target") {
-      if (
-        c === LBRACE && text.charCodeAt(i + 1) === QUESTION && text.charCodeAt(i + 2) === RBRACE
-      ) {
-        return this.#to("pathSlot", i + 3);
-      }
-      if (c === LBRACE || c === LBRACKET) return this.#to("open", i + 1);
+    if (mode === "target") return this.#target(c);
+    if (k === C_WORD) {
       let j = i + 1;
       for (; j < end; j++) {
         const d = text.charCodeAt(j);
-        if (
-          isSpace(d) || d === SEMI || d === LBRACE || d === LBRACKET || markerAt(text, j) !== 0 ||
-          (d === BACKSLASH && markerAt(text, j + 1) !== 0)
-        ) break;
+        if (d >= 128 || CLASS[d] !== C_WORD) break;
       }
-      return this.#to("other", j);
-    }
-    if (c === QUOTE || (c === APOSTROPHE && mode === "rule")) {
-      const after = stringEnd(text, i, end);
-      const kind = c === APOSTROPHE
-        ? "quoted"
-        : text.charCodeAt(i + 1) === QUOTE && text.charCodeAt(i + 2) === QUOTE
-        ? "triple"
-        : "string";
-      return this.#to(kind, after < 0 ? this.#unclosed() : after);
-    }
-    if (c === HASH || c === SLASH) {
-      const after = commentEnd(text, i, end);
-      if (after !== i) {
-        const hint = c === SLASH && text.charCodeAt(i + 1) === STAR &&
-          text.charCodeAt(i + 2) === PLUS;
-        return this.#to(hint ? "hint" : "comment", after < 0 ? this.#unclosed() : after);
-      }
-      return this.#to("other", i + 1);
-    }
-    if (c === QUESTION) return this.#to("slot", i + 1);
-    if (c === LBRACE || c === LBRACKET) return this.#to("open", i + 1);
-    if (c === RBRACE || c === RBRACKET) return this.#to("close", i + 1);
-    if (c === COMMA) return this.#to("comma", i + 1);
-    if (c === COLON) return this.#to("colon", i + 1);
-    if (isWordChar(c) || c === PLUS) {
-      let j = i + 1;
-      while (j < end && (isWordChar(text.charCodeAt(j)) || text.charCodeAt(j) === PLUS)) j++;
       return this.#to("word", j);
     }
-    return this.#to("other", i + 1);
+    if (k === C_OTHER) return this.#to("other", i + 1);
+    switch (c) {
+      case HASH:
+      case DOLLAR:
+      case AT:
+        if (text.charCodeAt(i + 1) === LBRACE) return this.#marker(c);
+        return c === HASH ? this.#to("comment", lineEnd(text, i, end)) : this.#to("other", i + 1);
+      case BACKSLASH:
+        return this.#to(
+          markerAt(text, i + 1) !== 0 ? "escape" : "other",
+          i + (markerAt(text, i + 1) !== 0 ? 3 : 1),
+        );
+      case SEMI:
+        return this.#to("semi", i + 1);
+      case QUOTE: {
+        const after = stringEnd(text, i, end);
+        const triple = text.charCodeAt(i + 1) === QUOTE && text.charCodeAt(i + 2) === QUOTE;
+        return this.#to(triple ? "triple" : "string", after < 0 ? this.#unclosed() : after);
+      }
+      case APOSTROPHE: {
+        if (mode !== "rule") return this.#to("other", i + 1);
+        const after = stringEnd(text, i, end);
+        return this.#to("quoted", after < 0 ? this.#unclosed() : after);
+      }
+      case SLASH: {
+        const after = commentEnd(text, i, end);
+        if (after === i) return this.#to("other", i + 1);
+        const hint = text.charCodeAt(i + 1) === STAR && text.charCodeAt(i + 2) === PLUS;
+        return this.#to(hint ? "hint" : "comment", after < 0 ? this.#unclosed() : after);
+      }
+      case QUESTION:
+        return this.#to("slot", i + 1);
+      case LBRACE:
+      case LBRACKET:
+        return this.#to("open", i + 1);
+      case RBRACE:
+      case RBRACKET:
+        return this.#to("close", i + 1);
+      case COMMA:
+        return this.#to("comma", i + 1);
+      default: // COLON
+        return this.#to("colon", i + 1);
+    }
+  }
+
+  /** A placeholder `#{…}`, `${…}` or `@{…}` at `start` (`marker` is its first character). */
+  #marker(marker: number): true {
+    const after = markerEnd(this.text, this.start, this.end);
+    return this.#to(
+      marker === HASH ? "named" : marker === DOLLAR ? "splice" : "rule",
+      after < 0 ? this.#unclosed() : after,
+    );
+  }
+
+  /** Reads the next token of a request target (whitespace is read by {@linkcode next}). */
+  #target(c: number): true {
+    const text = this.text;
+    const end = this.end;
+    const i = this.start;
+    const marker = markerAt(text, i);
+    if (marker !== 0) return this.#marker(marker);
+    if (c === BACKSLASH && markerAt(text, i + 1) !== 0) return this.#to("escape", i + 3);
+    if (c === SEMI) return this.#to("semi", i + 1);
+    if (c === LBRACE && text.charCodeAt(i + 1) === QUESTION && text.charCodeAt(i + 2) === RBRACE) {
+      return this.#to("pathSlot", i + 3);
+    }
+    if (c === LBRACE || c === LBRACKET) return this.#to("open", i + 1);
+    let j = i + 1;
+    for (; j < end; j++) {
+      const d = text.charCodeAt(j);
+      if (d >= 128 ? d === BOM : TARGET_STOP[d] === 1) {
+        if (d === HASH || d === DOLLAR || d === AT) {
+          if (text.charCodeAt(j + 1) === LBRACE) break;
+        } else if (d === BACKSLASH) {
+          if (markerAt(text, j + 1) !== 0) break;
+        } else break;
+      }
+    }
+    return this.#to("other", j);
   }
 
   /** Reads the next token of a string's inside. */
