@@ -6,7 +6,7 @@
  */
 
 import { CommandSyntaxError } from "../driver/mod.ts";
-import { isMethodAt, makeExcerpt, parseScript, stringEnd } from "../driver/internal.ts";
+import { isMethodAt, LineIndex, makeExcerpt, parseScript, stringEnd } from "../driver/internal.ts";
 import { elasticSpec, type Endpoint, type TypeDef, type TypeExpr } from "./_spec.ts";
 import {
   OPENSEARCH_ENDPOINTS,
@@ -91,7 +91,7 @@ export interface CheckOptions {
 /** Checking state for one text. */
 interface Run {
   readonly text: string;
-  readonly lines: number[];
+  readonly lines: LineIndex;
   readonly out: Diagnostic[];
   readonly options: CheckOptions;
   readonly types: Readonly<Record<string, TypeDef>>;
@@ -137,12 +137,10 @@ const SEARCH_BODY = "@search.Body";
  * ```
  */
 export function checkCommand(text: string, options: CheckOptions = {}): Diagnostic[] {
-  const lines = [0];
-  for (let i = 0; i < text.length; i++) if (text[i] === "\n") lines.push(i + 1);
   const spec = elasticSpec();
   const run: Run = {
     text,
-    lines,
+    lines: new LineIndex(text),
     out: [],
     options,
     types: spec.types,
@@ -320,17 +318,6 @@ function maskTemplate(text: string): { text: string; named: number } {
   return { text: out, named };
 }
 
-function position(run: Run, offset: number): { line: number; column: number } {
-  let lo = 0;
-  let hi = run.lines.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (run.lines[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return { line: lo + 1, column: offset - run.lines[lo]! + 1 };
-}
-
 function report(
   run: Run,
   code: string,
@@ -340,7 +327,7 @@ function report(
   message: string,
   suggestion?: string,
 ): void {
-  const { line, column } = position(run, at);
+  const { line, column } = run.lines.positionOf(at);
   const d: Diagnostic = {
     code,
     severity,

@@ -46,7 +46,7 @@ export {
 export { dropDanglingCommas } from "./command/dangling_commas.ts";
 
 // Errors alike in every room: excerpts under a position, credentials masked.
-export { makeExcerpt, positionOf } from "./input_errors.ts";
+export { LineIndex, makeExcerpt, positionOf } from "./input_errors.ts";
 export { redact } from "./error_base.ts";
 
 // What the lambda room caches mappings by.
