@@ -24,11 +24,27 @@ import {
  *
  * @example
  * ```ts
- * import { Query, type StatementDecorator } from "@searchvisitor/searchvisitor/mapper";
+ * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+ * import {
+ *   bound,
+ *   Configuration,
+ *   Query,
+ *   SimpleMapper,
+ *   type StatementDecorator,
+ * } from "@searchvisitor/searchvisitor/mapper";
  * import assert from "node:assert/strict";
  *
  * const all: StatementDecorator<"list"> = Query('POST /users/_search {"query": {"match_all": {}}}');
- * assert.equal(typeof all, "function");
+ * @SimpleMapper()
+ * class UserMapper {
+ *   @all
+ *   list(): Promise<Record<string, unknown>[]> { return bound(); }
+ * }
+ * const fetch = () =>
+ *   Promise.resolve(Response.json({ hits: { hits: [{ _id: "1", _source: { name: "ann" } }] } }));
+ * const session = new Configuration().newSession(new DataSource({ nodes: ["http://es.local"], fetch }));
+ * const rows = await session.createMapper(UserMapper).list();
+ * assert.deepEqual(rows, [{ _ID: "1", _DOC: '{"name":"ann"}' }]);
  * ```
  */
 export type StatementDecorator<R extends Returns = Returns> = <
