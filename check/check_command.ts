@@ -11,6 +11,7 @@ import {
   ConsoleLexer,
   LBRACE,
   type LexMode,
+  LineIndex,
   makeExcerpt,
   parseScript,
   QUESTION,
@@ -102,7 +103,7 @@ export interface CheckOptions {
 /** Checking state for one text. */
 interface Run {
   readonly text: string;
-  readonly lines: number[];
+  readonly lines: LineIndex;
   readonly out: Diagnostic[];
   readonly options: CheckOptions;
   readonly types: Readonly<Record<string, TypeDef>>;
@@ -148,12 +149,10 @@ const SEARCH_BODY = "@search.Body";
  * ```
  */
 export function checkCommand(text: string, options: CheckOptions = {}): Diagnostic[] {
-  const lines = [0];
-  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) lines.push(i + 1);
   const spec = elasticSpec();
   const run: Run = {
     text,
-    lines,
+    lines: new LineIndex(text),
     out: [],
     options,
     types: spec.types,
@@ -332,17 +331,6 @@ function maskTemplate(text: string): { text: string; named: number } {
   return { text: out, named };
 }
 
-function position(run: Run, offset: number): { line: number; column: number } {
-  let lo = 0;
-  let hi = run.lines.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (run.lines[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return { line: lo + 1, column: offset - run.lines[lo]! + 1 };
-}
-
 function report(
   run: Run,
   code: string,
@@ -352,7 +340,7 @@ function report(
   message: string,
   suggestion?: string,
 ): void {
-  const { line, column } = position(run, at);
+  const { line, column } = run.lines.positionOf(at);
   const d: Diagnostic = {
     code,
     severity,

@@ -14,6 +14,7 @@ import {
   type Diagnostic,
   formatDiagnostic,
 } from "./check_command.ts";
+import { LineIndex } from "../driver/internal.ts";
 
 /** What a file holds. */
 export type SourceKind = "console" | "script" | "markdown";
@@ -190,27 +191,6 @@ function unescape(src: string, at: number): [string, number] {
   }
 }
 
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) if (text[i] === "\n") starts.push(i + 1);
-  return starts;
-}
-
-function offsetOf(starts: number[], line: number, column: number): number {
-  return (starts[line - 1] ?? 0) + column - 1;
-}
-
-function positionOf(starts: number[], offset: number): { line: number; column: number } {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return { line: lo + 1, column: offset - starts[lo]! + 1 };
-}
-
 /**
  * Checks every command text of a file; positions are the file's.
  *
@@ -233,16 +213,16 @@ export function checkSource(
   kind: SourceKind,
   options: CheckOptions = {},
 ): FileDiagnostic[] {
-  const fileStarts = lineStarts(text);
+  const fileLines = new LineIndex(text);
   const out: FileDiagnostic[] = [];
   for (const found of findCommands(text, kind)) {
-    const starts = lineStarts(found.text);
+    const lines = new LineIndex(found.text);
     for (const d of checkCommand(found.text, options)) {
-      const local = offsetOf(starts, d.line, d.column);
+      const local = lines.offsetOf(d.line, d.column);
       const at = found.offsets[Math.min(local, found.offsets.length - 1)] ?? 0;
       const endLocal = Math.min(local + d.length - 1, found.offsets.length - 1);
       const end = found.offsets[endLocal] ?? at;
-      const { line, column } = positionOf(fileStarts, at);
+      const { line, column } = fileLines.positionOf(at);
       const placed: Diagnostic = { ...d, line, column, length: Math.max(1, end - at + 1) };
       out.push({ ...placed, rendered: formatDiagnostic(text, placed) });
     }

@@ -17,8 +17,56 @@ export interface SourcePosition {
 }
 
 /**
- * The 1-based line and column of a UTF-16 offset in a text (lines end at `\n`): the one reading
- * of a position for every syntax error of the command language, the template and the mappers.
+ * The line starts of a text (lines end at `\n`), for many positions in one text: the one reading
+ * of a position for every syntax error of the command language, the template, the mappers and
+ * the checker's diagnostics.
+ *
+ * @example
+ * ```ts
+ * import { LineIndex } from "./internal.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const lines = new LineIndex("GET /\nPUT x {\n}");
+ * assert.deepEqual(lines.positionOf(10), { line: 2, column: 5 });
+ * assert.deepEqual(lines.positionOf(0), { line: 1, column: 1 });
+ * assert.equal(lines.offsetOf(3, 1), 14);
+ * ```
+ */
+export class LineIndex {
+  readonly #starts: number[] = [0];
+
+  /**
+   * Reads the line starts of `text`, up to `end` (the text's length by default): positions at
+   * or before `end` are then right.
+   */
+  constructor(text: string, end: number = text.length) {
+    for (let j = text.indexOf("\n"); j !== -1 && j < end; j = text.indexOf("\n", j + 1)) {
+      this.#starts.push(j + 1);
+    }
+  }
+
+  /** The 1-based line and column of a UTF-16 offset (0-based). */
+  positionOf(offset: number): SourcePosition {
+    const starts = this.#starts;
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, column: offset - starts[lo]! + 1 };
+  }
+
+  /** The UTF-16 offset (0-based) of a 1-based line and column. */
+  offsetOf(line: number, column: number): number {
+    return (this.#starts[line - 1] ?? 0) + column - 1;
+  }
+}
+
+/**
+ * The 1-based line and column of a UTF-16 offset in a text (lines end at `\n`): one position
+ * through {@linkcode LineIndex}, reading the text only up to the offset.
  *
  * @param text The whole text.
  * @param offset The UTF-16 offset (0-based).
@@ -34,13 +82,7 @@ export interface SourcePosition {
  * ```
  */
 export function positionOf(text: string, offset: number): SourcePosition {
-  let line = 1;
-  let lineStart = 0;
-  for (let j = text.indexOf("\n"); j !== -1 && j < offset; j = text.indexOf("\n", j + 1)) {
-    line++;
-    lineStart = j + 1;
-  }
-  return { line, column: offset - lineStart + 1 };
+  return new LineIndex(text, offset).positionOf(offset);
 }
 
 /**

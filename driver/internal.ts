@@ -14,13 +14,9 @@
 // The command language: parse once, cache by text, bind per call (into the public
 // `BoundCommand`). Value encoding and hints happen inside `bindScript`.
 export { parseScript } from "./command/command_tokenizer.ts";
-export type {
-  ParsedCommand,
-  ParsedHint,
-  ParsedScript,
-  Slot,
-  SlotKind,
-} from "./command/command_tokenizer.ts";
+// What it yields: `ParsedScript` here; a command, its hints and slots are public types (`mod.ts`),
+// since the migrate room's steps carry them.
+export type { ParsedScript } from "./command/command_tokenizer.ts";
 export { bindScript, type BindScriptOptions } from "./command/command_binder.ts";
 export { CommandCache } from "./command/command_cache.ts";
 
@@ -80,7 +76,7 @@ export {
 export { dropDanglingCommas } from "./command/dangling_commas.ts";
 
 // Errors alike in every room: excerpts under a position, credentials masked.
-export { makeExcerpt, positionOf } from "./input_errors.ts";
+export { LineIndex, makeExcerpt, positionOf } from "./input_errors.ts";
 export { redact } from "./error_base.ts";
 
 // What the lambda room caches mappings by.

@@ -3,21 +3,12 @@
 
 import assert from "node:assert/strict";
 import { Engine } from "./engine.ts";
+import { exchange } from "../tests/support/engine_call.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = Record<string, any>;
 
 const NAMES = ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"];
-
-async function raw(engine: Engine, method: string, path: string, text?: string): Promise<Json> {
-  const res = await engine.fetch(`http://engine${path}`, {
-    method,
-    headers: { "content-type": "application/json" },
-    body: text,
-  });
-  const body = await res.text();
-  return { status: res.status, body: body ? JSON.parse(body) : {} };
-}
 
 function doc(value: string): string {
   return `{${NAMES.map((n) => `"${n}":"${value}"`).join(",")},"n":1}`;
@@ -25,24 +16,32 @@ function doc(value: string): string {
 
 Deno.test("field names that are JavaScript members are indexed, searched, sorted and aggregated", async () => {
   const engine = new Engine();
-  assert.equal((await raw(engine, "PUT", "/f/_doc/1", doc("alpha"))).status, 201);
-  assert.equal((await raw(engine, "PUT", "/f/_doc/2", doc("beta"))).status, 201);
-  assert.equal((await raw(engine, "PUT", "/f/_doc/3?refresh=true", `{"other":"x"}`)).status, 201);
-  const mapping = (await raw(engine, "GET", "/f/_mapping")).body.f.mappings.properties;
+  assert.equal((await exchange(engine, "PUT", "/f/_doc/1", doc("alpha"))).status, 201);
+  assert.equal((await exchange(engine, "PUT", "/f/_doc/2", doc("beta"))).status, 201);
+  assert.equal(
+    (await exchange(engine, "PUT", "/f/_doc/3?refresh=true", `{"other":"x"}`)).status,
+    201,
+  );
+  const mapping = (await exchange(engine, "GET", "/f/_mapping")).body.f.mappings.properties;
   for (const name of NAMES) {
     assert.ok(Object.hasOwn(mapping, name), `${name} is mapped`);
     assert.equal(mapping[name].type, "text");
-    const match = await raw(engine, "POST", "/f/_search", `{"query":{"match":{"${name}":"beta"}}}`);
+    const match = await exchange(
+      engine,
+      "POST",
+      "/f/_search",
+      `{"query":{"match":{"${name}":"beta"}}}`,
+    );
     assert.equal(match.status, 200, name);
     assert.deepEqual(match.body.hits.hits.map((h: Json) => h._id), ["2"], name);
-    const exists = await raw(
+    const exists = await exchange(
       engine,
       "POST",
       "/f/_search",
       `{"query":{"exists":{"field":"${name}"}}}`,
     );
     assert.equal(exists.body.hits.total.value, 2, `exists ${name}`);
-    const sorted = await raw(
+    const sorted = await exchange(
       engine,
       "POST",
       "/f/_search",
@@ -53,7 +52,7 @@ Deno.test("field names that are JavaScript members are indexed, searched, sorted
     const buckets = sorted.body.aggregations[name].buckets.map((b: Json) => b.key);
     assert.deepEqual(buckets, ["alpha", "beta"]);
   }
-  const got = await raw(engine, "GET", "/f/_doc/1?_source_includes=__proto__,constructor");
+  const got = await exchange(engine, "GET", "/f/_doc/1?_source_includes=__proto__,constructor");
   assert.deepEqual(Object.keys(got.body._source).sort(), ["__proto__", "constructor"]);
   assert.equal(got.body._source.constructor, "alpha");
   engine.close();
@@ -61,22 +60,22 @@ Deno.test("field names that are JavaScript members are indexed, searched, sorted
 
 Deno.test("partial updates and scripts write such field names as data", async () => {
   const engine = new Engine();
-  await raw(engine, "PUT", "/u/_doc/1", `{"a":1}`);
-  const upd = await raw(
+  await exchange(engine, "PUT", "/u/_doc/1", `{"a":1}`);
+  const upd = await exchange(
     engine,
     "POST",
     "/u/_update/1",
     `{"doc":{"__proto__":{"polluted":1},"constructor":"c"}}`,
   );
   assert.equal(upd.status, 200, JSON.stringify(upd.body));
-  const script = await raw(
+  const script = await exchange(
     engine,
     "POST",
     "/u/_update/1",
     `{"script":{"source":"ctx._source.toString = 'ts'; ctx._source.put('hasOwnProperty', 2)"}}`,
   );
   assert.equal(script.status, 200, JSON.stringify(script.body));
-  const got = (await raw(engine, "GET", "/u/_doc/1")).body._source;
+  const got = (await exchange(engine, "GET", "/u/_doc/1")).body._source;
   assert.deepEqual(got.__proto__, { polluted: 1 });
   assert.equal(Object.getPrototypeOf(got), Object.prototype);
   assert.equal(got.constructor, "c");

@@ -4,19 +4,10 @@
 import assert from "node:assert/strict";
 import { Engine } from "./engine.ts";
 import { simpleToClassic } from "./_query/query_string.ts";
+import { call, exchange } from "../tests/support/engine_call.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = Record<string, any>;
-
-async function call(engine: Engine, method: string, path: string, body?: unknown): Promise<Json> {
-  const init: RequestInit = { method, headers: { "content-type": "application/json" } };
-  if (body !== undefined) {
-    init.body = typeof body === "string" ? body : JSON.stringify(body);
-    if (path.includes("_bulk")) init.headers = { "content-type": "application/x-ndjson" };
-  }
-  const res = await engine.fetch(`http://engine${path}`, init);
-  return await res.json();
-}
 
 async function seeded(flavour: "elasticsearch" | "opensearch", mappings?: unknown) {
   const engine = new Engine({ flavour });
@@ -171,10 +162,13 @@ Deno.test("alias changes answer errors: false on Elasticsearch only", async () =
       acknowledged: true,
     }]] as const
   ) {
-    assert.deepEqual(await call(engine, "PUT", "/i/_alias/a"), expected);
-    assert.deepEqual(await call(engine, "DELETE", "/i/_alias/a"), expected);
+    assert.deepEqual((await exchange(engine, "PUT", "/i/_alias/a")).body, expected);
+    assert.deepEqual((await exchange(engine, "DELETE", "/i/_alias/a")).body, expected);
     assert.deepEqual(
-      await call(engine, "POST", "/_aliases", { actions: [{ add: { index: "i", alias: "b" } }] }),
+      (await exchange(engine, "POST", "/_aliases", {
+        actions: [{ add: { index: "i", alias: "b" } }],
+      }))
+        .body,
       expected,
     );
   }

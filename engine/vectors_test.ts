@@ -1,24 +1,10 @@
 import assert from "node:assert/strict";
 import { Engine } from "./engine.ts";
 import { float32 } from "./_query/score.ts";
+import { exchange } from "../tests/support/engine_call.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = Record<string, any>;
-
-async function call(
-  engine: Engine,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<{ status: number; body: Json }> {
-  const init: RequestInit = { method, headers: { "content-type": "application/json" } };
-  if (body !== undefined) {
-    init.body = typeof body === "string" ? body : JSON.stringify(body);
-  }
-  const res = await engine.fetch(`http://engine${path}`, init);
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : {} };
-}
 
 async function vectorIndex(
   similarity: string,
@@ -27,7 +13,7 @@ async function vectorIndex(
 ): Promise<Engine> {
   const engine = new Engine();
   const dims = Object.values(docs)[0]!.length;
-  const created = await call(engine, "PUT", "/vec", {
+  const created = await exchange(engine, "PUT", "/vec", {
     mappings: {
       properties: {
         emb: { type: "dense_vector", dims, similarity, ...extra },
@@ -41,7 +27,7 @@ async function vectorIndex(
     bulk += JSON.stringify({ index: { _id: id } }) + "\n" +
       JSON.stringify({ emb, cat: Number(id) % 2 ? "odd" : "even" }) + "\n";
   }
-  const res = await call(engine, "POST", "/vec/_bulk?refresh=true", bulk);
+  const res = await exchange(engine, "POST", "/vec/_bulk?refresh=true", bulk);
   assert.equal(res.body.errors, false, JSON.stringify(res.body));
   return engine;
 }
@@ -56,7 +42,7 @@ Deno.test("knn section: cosine scores (1 + cos) / 2 and returns the k nearest", 
     "3": [1, 1],
     "4": [-1, 0],
   });
-  const res = await call(engine, "POST", "/vec/_search", {
+  const res = await exchange(engine, "POST", "/vec/_search", {
     knn: { field: "emb", query_vector: [1, 0], k: 2, num_candidates: 10 },
   });
   assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -69,7 +55,7 @@ Deno.test("knn section: cosine scores (1 + cos) / 2 and returns the k nearest", 
 
 Deno.test("knn section: l2_norm scores 1 / (1 + d²); max_inner_product per Elasticsearch", async () => {
   const l2 = await vectorIndex("l2_norm", { "1": [0, 0], "2": [3, 4], "3": [1, 0] });
-  const res = await call(l2, "POST", "/vec/_search", {
+  const res = await exchange(l2, "POST", "/vec/_search", {
     knn: { field: "emb", query_vector: [0, 0], k: 3, num_candidates: 3 },
   });
   assert.deepEqual(res.body.hits.hits.map((h: Json) => [h._id, h._score]), [
@@ -79,7 +65,7 @@ Deno.test("knn section: l2_norm scores 1 / (1 + d²); max_inner_product per Elas
   ]);
   l2.close();
   const mip = await vectorIndex("max_inner_product", { "1": [2, 0], "2": [-3, 0] });
-  const r2 = await call(mip, "POST", "/vec/_search", {
+  const r2 = await exchange(mip, "POST", "/vec/_search", {
     knn: { field: "emb", query_vector: [1, 0], k: 2, num_candidates: 2 },
   });
   assert.deepEqual(r2.body.hits.hits.map((h: Json) => [h._id, h._score]), [
@@ -96,7 +82,7 @@ Deno.test("knn section: dot_product on unit vectors, filter, similarity and boos
     "3": [0, 1],
     "4": [-0.6, 0.8],
   });
-  const filtered = await call(engine, "POST", "/vec/_search", {
+  const filtered = await exchange(engine, "POST", "/vec/_search", {
     knn: {
       field: "emb",
       query_vector: [1, 0],
@@ -110,7 +96,7 @@ Deno.test("knn section: dot_product on unit vectors, filter, similarity and boos
     ["1", 2],
     ["3", 1],
   ]);
-  const near = await call(engine, "POST", "/vec/_search", {
+  const near = await exchange(engine, "POST", "/vec/_search", {
     knn: { field: "emb", query_vector: [1, 0], k: 4, num_candidates: 4, similarity: 0.5 },
   });
   assert.deepEqual(near.body.hits.hits.map((h: Json) => h._id), ["1", "2"]);
@@ -119,7 +105,7 @@ Deno.test("knn section: dot_product on unit vectors, filter, similarity and boos
 
 Deno.test("knn section with query: union of both, scores summed", async () => {
   const engine = await vectorIndex("l2_norm", { "1": [0, 0], "2": [5, 5], "3": [1, 0] });
-  const res = await call(engine, "POST", "/vec/_search", {
+  const res = await exchange(engine, "POST", "/vec/_search", {
     knn: { field: "emb", query_vector: [0, 0], k: 1, num_candidates: 3 },
     query: { term: { cat: { value: "even", boost: 3 } } },
   });
@@ -129,7 +115,7 @@ Deno.test("knn section with query: union of both, scores summed", async () => {
   // Doc 1: knn score 1 only; doc 2: term score only.
   assert.equal(byId["1"], 1);
   assert.ok(byId["2"] > 0);
-  const both = await call(engine, "POST", "/vec/_search", {
+  const both = await exchange(engine, "POST", "/vec/_search", {
     knn: { field: "emb", query_vector: [5, 5], k: 1, num_candidates: 3 },
     query: { term: { cat: { value: "even", boost: 3 } } },
   });
@@ -145,7 +131,7 @@ Deno.test("knn query: Elasticsearch and OpenSearch shapes, inside bool", async (
     "3": [2, 0],
     "4": [3, 0],
   });
-  const es = await call(engine, "POST", "/vec/_search", {
+  const es = await exchange(engine, "POST", "/vec/_search", {
     query: {
       bool: {
         must: [{ knn: { field: "emb", query_vector: [0, 0], k: 3, num_candidates: 3 } }],
@@ -154,7 +140,7 @@ Deno.test("knn query: Elasticsearch and OpenSearch shapes, inside bool", async (
     },
   });
   assert.deepEqual(es.body.hits.hits.map((h: Json) => h._id), ["1", "3"]);
-  const os = await call(engine, "POST", "/vec/_search", {
+  const os = await exchange(engine, "POST", "/vec/_search", {
     query: { knn: { emb: { vector: [3, 0], k: 2, filter: { term: { cat: "even" } } } } },
   });
   assert.deepEqual(os.body.hits.hits.map((h: Json) => [h._id, h._score]), [["4", 1], ["2", 0.2]]);
@@ -164,7 +150,7 @@ Deno.test("knn query: Elasticsearch and OpenSearch shapes, inside bool", async (
 Deno.test("script_score: vector functions and doc access, scored by the script", async () => {
   const engine = await vectorIndex("cosine", { "1": [1, 0], "2": [0, 1], "3": [3, 4] });
   const scored = async (source: string) => {
-    const res = await call(engine, "POST", "/vec/_search", {
+    const res = await exchange(engine, "POST", "/vec/_search", {
       query: {
         script_score: {
           query: { match_all: {} },
@@ -194,7 +180,7 @@ Deno.test("script_score: vector functions and doc access, scored by the script",
     await scored("doc['emb'].size() == 0 ? 0 : doc['emb'].magnitude + doc['emb'].vectorValue[0]"),
     { "1": 2, "2": 1, "3": 8 },
   );
-  const negative = await call(engine, "POST", "/vec/_search", {
+  const negative = await exchange(engine, "POST", "/vec/_search", {
     query: {
       script_score: {
         query: { match_all: {} },
@@ -209,7 +195,7 @@ Deno.test("script_score: vector functions and doc access, scored by the script",
 
 Deno.test("script query: thresholds come from params", async () => {
   const engine = await vectorIndex("l2_norm", { "1": [0, 0], "2": [1, 0], "3": [2, 0] });
-  const res = await call(engine, "POST", "/vec/_search", {
+  const res = await exchange(engine, "POST", "/vec/_search", {
     query: {
       bool: {
         filter: [{
@@ -230,7 +216,7 @@ Deno.test("script query: thresholds come from params", async () => {
 Deno.test("dense_vector validation: mapping and documents, with Elasticsearch's reasons", async () => {
   const engine = new Engine();
   const bad = async (properties: Json) =>
-    (await call(engine, "PUT", "/bad", { mappings: { properties } })).body.error?.reason;
+    (await exchange(engine, "PUT", "/bad", { mappings: { properties } })).body.error?.reason;
   assert.match(await bad({ e: { type: "dense_vector", dims: 0 } }), /range \[1, 4096\]/);
   assert.match(
     await bad({ e: { type: "dense_vector", dims: 3, similarity: "manhattan" } }),
@@ -244,7 +230,7 @@ Deno.test("dense_vector validation: mapping and documents, with Elasticsearch's 
     await bad({ e: { type: "dense_vector", dims: 3, element_type: "bit16" } }),
     /invalid element_type/,
   );
-  await call(engine, "PUT", "/v", {
+  await exchange(engine, "PUT", "/v", {
     mappings: {
       properties: {
         c: { type: "dense_vector", dims: 3, similarity: "cosine" },
@@ -254,7 +240,7 @@ Deno.test("dense_vector validation: mapping and documents, with Elasticsearch's 
     },
   });
   const put = async (doc: Json) => {
-    const res = await call(engine, "PUT", "/v/_doc/x", doc);
+    const res = await exchange(engine, "PUT", "/v/_doc/x", doc);
     assert.equal(res.status, 400, JSON.stringify(res.body));
     assert.equal(res.body.error.type, "document_parsing_exception");
     return res.body.error.caused_by.reason as string;
@@ -268,7 +254,10 @@ Deno.test("dense_vector validation: mapping and documents, with Elasticsearch's 
   assert.match(await put({ d: [1, 1] }), /only be used with unit-length vectors/);
   assert.match(await put({ b: [1, 300] }), /between \[-128, 127\] but found \[300\] at dim \[1\]/);
   assert.match(await put({ c: [1, "x", 3] }), /must hold numbers/);
-  const ok = await call(engine, "PUT", "/v/_doc/y?refresh=true", { b: [-128, 127], d: [0.6, 0.8] });
+  const ok = await exchange(engine, "PUT", "/v/_doc/y?refresh=true", {
+    b: [-128, 127],
+    d: [0.6, 0.8],
+  });
   assert.equal(ok.status, 201, JSON.stringify(ok.body));
   engine.close();
 });
@@ -276,7 +265,7 @@ Deno.test("dense_vector validation: mapping and documents, with Elasticsearch's 
 Deno.test("knn errors: dims, non-vector field, k and num_candidates", async () => {
   const engine = await vectorIndex("cosine", { "1": [1, 0], "2": [0, 1] });
   const err = async (knn: Json) => {
-    const res = await call(engine, "POST", "/vec/_search", { knn });
+    const res = await exchange(engine, "POST", "/vec/_search", { knn });
     assert.equal(res.status, 400, JSON.stringify(res.body));
     return JSON.stringify(res.body);
   };
@@ -309,10 +298,10 @@ Deno.test("knn errors: dims, non-vector field, k and num_candidates", async () =
 
 Deno.test("knn sees updates and deletes across segments", async () => {
   const engine = await vectorIndex("l2_norm", { "1": [0, 0], "2": [1, 0] });
-  await call(engine, "PUT", "/vec/_doc/1?refresh=true", { emb: [9, 9] });
-  await call(engine, "PUT", "/vec/_doc/3?refresh=true", { emb: [0.5, 0] });
-  await call(engine, "DELETE", "/vec/_doc/2?refresh=true");
-  const res = await call(engine, "POST", "/vec/_search", {
+  await exchange(engine, "PUT", "/vec/_doc/1?refresh=true", { emb: [9, 9] });
+  await exchange(engine, "PUT", "/vec/_doc/3?refresh=true", { emb: [0.5, 0] });
+  await exchange(engine, "DELETE", "/vec/_doc/2?refresh=true");
+  const res = await exchange(engine, "POST", "/vec/_search", {
     knn: { field: "emb", query_vector: [0, 0], k: 2, num_candidates: 5 },
   });
   assert.deepEqual(res.body.hits.hits.map((h: Json) => h._id), ["3", "1"]);
@@ -321,17 +310,19 @@ Deno.test("knn sees updates and deletes across segments", async () => {
 
 Deno.test("dense_vector without dims: the first vector sets them; dims and similarity are fixed", async () => {
   const engine = new Engine();
-  await call(engine, "PUT", "/d", { mappings: { properties: { v: { type: "dense_vector" } } } });
+  await exchange(engine, "PUT", "/d", {
+    mappings: { properties: { v: { type: "dense_vector" } } },
+  });
   let bulk = "";
   for (const [id, v] of [["1", [1, 2, 3]], ["2", [3, 2, 1]], ["3", [1, 2]]] as const) {
     bulk += `{"index":{"_id":"${id}"}}\n${JSON.stringify({ v })}\n`;
   }
-  const res = await call(engine, "POST", "/d/_bulk?refresh=true", bulk);
+  const res = await exchange(engine, "POST", "/d/_bulk?refresh=true", bulk);
   assert.deepEqual(res.body.items.map((i: Json) => i.index.status), [201, 201, 400]);
-  const mapping = await call(engine, "GET", "/d/_mapping");
+  const mapping = await exchange(engine, "GET", "/d/_mapping");
   assert.equal(mapping.body.d.mappings.properties.v.dims, 3);
   const conflict = async (v: Json) =>
-    (await call(engine, "PUT", "/d/_mapping", { properties: { v } })).body.error?.reason;
+    (await exchange(engine, "PUT", "/d/_mapping", { properties: { v } })).body.error?.reason;
   assert.match(
     await conflict({ type: "dense_vector", dims: 4 }),
     /Cannot update parameter \[dims\] from \[3\] to \[4\]/,
@@ -340,7 +331,7 @@ Deno.test("dense_vector without dims: the first vector sets them; dims and simil
     await conflict({ type: "dense_vector", dims: 3, similarity: "l2_norm" }),
     /Cannot update parameter \[similarity\] from \[cosine\] to \[l2_norm\]/,
   );
-  const knn = await call(engine, "POST", "/d/_search", {
+  const knn = await exchange(engine, "POST", "/d/_search", {
     knn: { field: "v", query_vector: [3, 2, 1], k: 1, num_candidates: 2 },
   });
   assert.deepEqual(knn.body.hits.hits.map((h: Json) => h._id), ["2"]);
@@ -350,8 +341,8 @@ Deno.test("dense_vector without dims: the first vector sets them; dims and simil
 Deno.test("dynamic mapping: a long float array becomes a dense_vector (Elasticsearch only)", async () => {
   const v = Array.from({ length: 128 }, (_, i) => (i % 7) / 10 + 0.05);
   const es = new Engine();
-  await call(es, "PUT", "/auto/_doc/1?refresh=true", { v, short: [0.5, 1.5] });
-  const mapping = (await call(es, "GET", "/auto/_mapping")).body.auto.mappings.properties;
+  await exchange(es, "PUT", "/auto/_doc/1?refresh=true", { v, short: [0.5, 1.5] });
+  const mapping = (await exchange(es, "GET", "/auto/_mapping")).body.auto.mappings.properties;
   assert.deepEqual(mapping.v, {
     type: "dense_vector",
     dims: 128,
@@ -360,15 +351,15 @@ Deno.test("dynamic mapping: a long float array becomes a dense_vector (Elasticse
     index_options: { type: "int8_hnsw", m: 16, ef_construction: 100 },
   });
   assert.equal(mapping.short.type, "float");
-  const knn = await call(es, "POST", "/auto/_search", {
+  const knn = await exchange(es, "POST", "/auto/_search", {
     knn: { field: "v", query_vector: v, k: 1, num_candidates: 1 },
   });
   assert.equal(knn.body.hits.hits[0]._score, 1);
   es.close();
   const os = new Engine({ flavour: "opensearch" });
-  await call(os, "PUT", "/auto/_doc/1", { v });
+  await exchange(os, "PUT", "/auto/_doc/1", { v });
   assert.equal(
-    (await call(os, "GET", "/auto/_mapping")).body.auto.mappings.properties.v.type,
+    (await exchange(os, "GET", "/auto/_mapping")).body.auto.mappings.properties.v.type,
     "float",
   );
   os.close();
@@ -376,11 +367,11 @@ Deno.test("dynamic mapping: a long float array becomes a dense_vector (Elasticse
 
 Deno.test("OpenSearch's knn_score script and Painless names (l2Squared, l1Norm)", async () => {
   const engine = new Engine({ flavour: "opensearch" });
-  await call(engine, "PUT", "/os", {
+  await exchange(engine, "PUT", "/os", {
     settings: { index: { knn: true } },
     mappings: { properties: { v: { type: "knn_vector", dimension: 2 } } },
   });
-  await call(
+  await exchange(
     engine,
     "POST",
     "/os/_bulk?refresh=true",
@@ -393,7 +384,7 @@ Deno.test("OpenSearch's knn_score script and Painless names (l2Squared, l1Norm)"
     ].join("\n"),
   );
   const score = async (script: Json) => {
-    const res = await call(engine, "POST", "/os/_search", {
+    const res = await exchange(engine, "POST", "/os/_search", {
       query: { script_score: { query: { match_all: {} }, script } },
     });
     assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -415,7 +406,7 @@ Deno.test("OpenSearch's knn_score script and Painless names (l2Squared, l1Norm)"
     }),
     { a: 1, b: f32(1 / 6 + 3) },
   );
-  const bad = await call(engine, "POST", "/os/_search", {
+  const bad = await exchange(engine, "POST", "/os/_search", {
     query: { script_score: { query: { match_all: {} }, script: { ...knn("manhattan") } } },
   });
   assert.equal(bad.status, 400);

@@ -4,7 +4,8 @@
 // offset, method, target and compact body chunks read with bodyMembers; no second scan of the
 // text), so placeholders stay placeholders and argument order does not change.
 
-import { bodyMembers, type ParsedCommand, parseScript } from "../driver/internal.ts";
+import type { ParsedCommand } from "../driver/mod.ts";
+import { bodyMembers, parseScript } from "../driver/internal.ts";
 import type { BoundTemplate, Page } from "../template/mod.ts";
 import { MapperError, type StatementSite } from "./errors.ts";
 

@@ -79,7 +79,8 @@ const KINDS: readonly (StatementKind | "call")[] = [
  *
  * @example
  * ```ts
- * import { defineMapper } from "@searchvisitor/searchvisitor/mapper";
+ * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+ * import { Configuration, defineMapper } from "@searchvisitor/searchvisitor/mapper";
  * import assert from "node:assert/strict";
  *
  * class CityMapper {}
@@ -90,7 +91,15 @@ const KINDS: readonly (StatementKind | "call")[] = [
  *     count: { query: "POST /cities/_count", returns: "number" },
  *   },
  * });
- * assert.equal(typeof (CityMapper.prototype as Record<string, unknown>).byCountry, "function");
+ * const sent: string[] = [];
+ * const fetch = (url: string | URL | Request, init?: RequestInit) => {
+ *   sent.push(`${init?.method} ${new URL(String(url)).pathname} ${init?.body ?? ""}`);
+ *   return Promise.resolve(Response.json({ count: 3 }));
+ * };
+ * const session = new Configuration().newSession(new DataSource({ nodes: ["http://es.local"], fetch }));
+ * const cities = session.createMapper(CityMapper) as unknown as { count(): Promise<number> };
+ * assert.equal(await cities.count(), 3);
+ * assert.deepEqual(sent, ["POST /cities/_count "]);
  * ```
  */
 export function defineMapper<C extends MapperClass>(type: C, definition: MapperDefinition): C {

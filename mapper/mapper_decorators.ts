@@ -47,7 +47,13 @@ export type MapperDecorator = (target: MapperClass, context: ClassDecoratorConte
  * import assert from "node:assert/strict";
  *
  * const ok: DeclaredShapes<{ returns: { n: "number" } }> = { n: () => Promise.resolve(1) };
- * assert.equal(typeof ok.n, "function");
+ * assert.equal(await ok.n(), 1);
+ * // A member whose result does not fit its declared shape does not compile.
+ * const bad: DeclaredShapes<{ returns: { n: "number" } }> = {
+ *   // @ts-expect-error: a string is not a "number" result
+ *   n: () => Promise.resolve("1"),
+ * };
+ * assert.equal(await bad.n(), "1");
  * ```
  */
 export type DeclaredShapes<O> = O extends
@@ -63,11 +69,22 @@ export type DeclaredShapes<O> = O extends
  *
  * @example
  * ```ts
- * import { RefMapper, type RefMapperDecorator } from "@searchvisitor/searchvisitor/mapper";
+ * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+ * import { Configuration, RefMapper, type RefMapperDecorator } from "@searchvisitor/searchvisitor/mapper";
+ * import { parseMapperFile } from "@searchvisitor/searchvisitor/xml";
  * import assert from "node:assert/strict";
  *
  * const mark: RefMapperDecorator<{ returns: { byId: "one" } }> = RefMapper("users", { returns: { byId: "one" } });
- * assert.equal(typeof mark, "function");
+ * @mark
+ * class UserXmlMapper {
+ *   declare byId: (args: { id: string }) => Promise<Record<string, unknown> | null>;
+ * }
+ * const config = new Configuration().addMapper(parseMapperFile(
+ *   '<mapper namespace="users"><select id="byId">GET /users/_doc/#{id}</select></mapper>',
+ * ));
+ * const fetch = () => Promise.resolve(Response.json({ _id: "7", found: true, _source: {} }));
+ * const users = config.newSession(new DataSource({ nodes: ["http://es.local"], fetch })).createMapper(UserXmlMapper);
+ * assert.equal((await users.byId({ id: "7" }))?._ID, "7");
  * ```
  */
 export type RefMapperDecorator<O> = (

@@ -24,11 +24,27 @@ import {
  *
  * @example
  * ```ts
- * import { Query, type StatementDecorator } from "@searchvisitor/searchvisitor/mapper";
+ * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+ * import {
+ *   bound,
+ *   Configuration,
+ *   Query,
+ *   SimpleMapper,
+ *   type StatementDecorator,
+ * } from "@searchvisitor/searchvisitor/mapper";
  * import assert from "node:assert/strict";
  *
  * const all: StatementDecorator<"list"> = Query('POST /users/_search {"query": {"match_all": {}}}');
- * assert.equal(typeof all, "function");
+ * @SimpleMapper()
+ * class UserMapper {
+ *   @all
+ *   list(): Promise<Record<string, unknown>[]> { return bound(); }
+ * }
+ * const fetch = () =>
+ *   Promise.resolve(Response.json({ hits: { hits: [{ _id: "1", _source: { name: "ann" } }] } }));
+ * const session = new Configuration().newSession(new DataSource({ nodes: ["http://es.local"], fetch }));
+ * const rows = await session.createMapper(UserMapper).list();
+ * assert.deepEqual(rows, [{ _ID: "1", _DOC: '{"name":"ann"}' }]);
  * ```
  */
 export type StatementDecorator<R extends Returns = Returns> = <
@@ -69,19 +85,37 @@ function statement(
  *
  * @example
  * ```ts
- * import { bound, Query, SimpleMapper } from "@searchvisitor/searchvisitor/mapper";
- * import type { PageResult } from "@searchvisitor/searchvisitor/template";
+ * import { DataSource } from "@searchvisitor/searchvisitor/driver";
+ * import { Engine } from "@searchvisitor/searchvisitor/engine";
+ * import { bound, Configuration, Query, SimpleMapper } from "@searchvisitor/searchvisitor/mapper";
+ * import { Column, PageObject, type PageResult, Table } from "@searchvisitor/searchvisitor/template";
  * import assert from "node:assert/strict";
  *
- * class User { id = ""; name = ""; }
+ * @Table("users")
+ * class User {
+ *   @Column({ primary: true }) id = "";
+ *   @Column() name = "";
+ *   @Column() age = 0;
+ * }
  * @SimpleMapper({ entity: User })
  * class UserMapper {
  *   @Query('POST /users/_search {"query": {"term": {"name": #{name}}}}', { returns: "one" })
  *   byName(_args: { name: string }): Promise<User | null> { return bound(); }
- *   @Query(['POST /users/_search', '{"query": {"range": {"age": {"gte": #{min}}}}}'], { returns: "page", params: ["min", "page"] })
- *   olderThan(_min: number, _page: unknown): Promise<PageResult<User>> { return bound(); }
+ *   @Query(['POST /users/_search', '{"query": {"range": {"age": {"gte": #{min}}}}, "sort": ["age"]}'], { returns: "page", params: ["min", "page"] })
+ *   olderThan(_min: number, _page: PageObject): Promise<PageResult<User>> { return bound(); }
  * }
- * assert.equal(UserMapper.name, "UserMapper");
+ * const engine = new Engine();
+ * const session = new Configuration().newSession(new DataSource({ nodes: ["http://e"], fetch: engine.fetch }));
+ * await session.jdbc().execute('PUT /users {"mappings": {"properties": {"name": {"type": "keyword"}}}}');
+ * for (const [id, name, age] of [["1", "ann", 41], ["2", "bo", 7], ["3", "cy", 30]] as const) {
+ *   await session.jdbc().execute(`PUT /users/_doc/${id}?refresh=true {"name": "${name}", "age": ${age}}`);
+ * }
+ * const users = session.createMapper(UserMapper);
+ * assert.equal((await users.byName({ name: "bo" }))?.age, 7);
+ * const page = new PageObject(0, 1);
+ * const adults = await users.olderThan(18, page); // one request: from/size added to the search
+ * assert.deepEqual(adults.data.map((u) => u.name), ["cy"]);
+ * assert.equal(page.getTotalCount(), 2);
  * ```
  */
 export function Query<const O extends StatementOptions = Record<never, never>>(

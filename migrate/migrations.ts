@@ -6,8 +6,8 @@
  * @module
  */
 
-import { CommandSyntaxError } from "../driver/mod.ts";
-import { type ParsedCommand, parseScript } from "../driver/internal.ts";
+import { CommandSyntaxError, type ParsedCommand } from "../driver/mod.ts";
+import { parseScript } from "../driver/internal.ts";
 import { MigrationError } from "./errors.ts";
 import { readReindexSpec, type ReindexSpec } from "./reindex.ts";
 

@@ -6,8 +6,8 @@
  * @module
  */
 
-import type { DataSource } from "../driver/mod.ts";
-import { bindScript, type ParsedCommand } from "../driver/internal.ts";
+import type { DataSource, ParsedCommand } from "../driver/mod.ts";
+import { bindScript } from "../driver/internal.ts";
 import { call, seg } from "./_http.ts";
 import {
   acquireLock,

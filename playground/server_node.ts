@@ -49,10 +49,23 @@ export interface PlaygroundOptions {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import type { Playground } from "./server_node.ts";
+ * import { startPlayground } from "./server_node.ts";
  *
- * const urlOf = (p: Playground) => new URL(p.url).pathname;
- * assert.equal(typeof urlOf, "function");
+ * const bundle = new URL(`file://${await Deno.makeTempFile({ suffix: ".js" })}`);
+ * const files = { static: new URL("./static/", import.meta.url), bundle };
+ * const playground = await startPlayground({ port: 0, files });
+ * assert.equal(new URL(playground.url).pathname, "/_playground/");
+ * assert.equal(new URL(playground.url).origin, playground.origin);
+ * // The engine behind the origin is the one in `engine`: a document written in process is
+ * // counted over HTTP.
+ * await playground.engine.fetch("http://engine/p/_doc/1?refresh=true", {
+ *   method: "PUT",
+ *   headers: { "content-type": "application/json" },
+ *   body: "{}",
+ * });
+ * assert.equal((await (await fetch(`${playground.origin}/p/_count`)).json()).count, 1);
+ * await playground.close();
+ * await Deno.remove(bundle);
  * ```
  */
 export interface Playground {

@@ -1,5 +1,6 @@
 // The documentation checked against the code: the error catalogue of docs/errors.md lists every
-// exported error class and every error code (and nothing that no longer exists), relative links in
+// exported error class and every error code, docs/checking.md every diagnostic code of the
+// checker (and neither lists what no longer exists), relative links in
 // README.md and docs/ reach a file, and every access-style guide has a plain JavaScript example.
 // (The code blocks themselves run as doc tests: `deno test --doc` runs every ts/js block of docs/.)
 import assert from "node:assert/strict";
@@ -95,6 +96,28 @@ Deno.test("docs/errors.md: each class's row gives the code its instances carry",
   for (const [name, error] of samples) {
     assert.match(text, new RegExp(`\\| \`${name}\` +\\| \`${error.code}\` `), name);
   }
+});
+
+/** The codes of the checker's diagnostics: `report(run, "…"` calls and `code: "…"` fields. */
+async function diagnosticCodes(): Promise<Set<string>> {
+  const codes = new Set<string>();
+  for await (const file of walk(new URL("check/", ROOT))) {
+    if (file.pathname.endsWith("/_spec_data.ts")) continue;
+    const text = await Deno.readTextFile(file);
+    for (const m of text.matchAll(/report\(\s*\w+,\s*"([a-z-]+)"/g)) codes.add(m[1]!);
+    for (const m of text.matchAll(/\bcode: "([a-z-]+)"/g)) codes.add(m[1]!);
+  }
+  return codes;
+}
+
+Deno.test("docs/checking.md lists every diagnostic code the checker reports, and no other", async () => {
+  const doc = new Set(
+    [...(await read("docs/checking.md")).matchAll(/^\| `([a-z-]+)` +\|/gm)].map((m) => m[1]!),
+  );
+  const codes = await diagnosticCodes();
+  assert.ok(codes.has("syntax") && codes.has("field-value") && codes.has("unknown-key"));
+  assert.deepEqual([...codes].filter((c) => !doc.has(c)), [], "codes missing from docs");
+  assert.deepEqual([...doc].filter((c) => !codes.has(c)), [], "codes that no longer exist");
 });
 
 /**

@@ -4,19 +4,21 @@
 import assert from "node:assert/strict";
 import { Engine } from "../engine/mod.ts";
 import { cosine, dot, exactTopK, l2, randomVectors, seeded, unit } from "./support/vectors.ts";
+import { call } from "./support/engine_call.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = Record<string, any>;
 
-async function call(engine: Engine, method: string, path: string, body?: unknown): Promise<Json> {
-  const res = await engine.fetch(`http://engine${path}`, {
-    method,
-    headers: { "content-type": "application/json" },
-    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
-  });
-  const json = await res.json();
-  assert.ok(res.ok, JSON.stringify(json));
-  return json;
+/** The reply of a call that must succeed. */
+async function succeed(
+  engine: Engine,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<Json> {
+  const r = await call(engine, method, path, body);
+  assert.ok(r.code < 300, JSON.stringify(r));
+  return r;
 }
 
 const SIMILARITIES = ["cosine", "l2_norm", "dot_product", "max_inner_product"] as const;
@@ -47,7 +49,7 @@ interface Fixture {
 /** N docs in 3 refreshes (3 segments), then a tenth of them deleted. */
 async function fixture(seed: number, sim: Sim, n: number, dims: number): Promise<Fixture> {
   const engine = new Engine();
-  await call(engine, "PUT", "/p", {
+  await succeed(engine, "PUT", "/p", {
     mappings: {
       properties: { v: { type: "dense_vector", dims, similarity: sim }, g: { type: "integer" } },
     },
@@ -61,15 +63,15 @@ async function fixture(seed: number, sim: Sim, n: number, dims: number): Promise
       vectors.set(String(i), v);
       body += `{"index":{"_id":"${i}"}}\n${JSON.stringify({ v, g: i % 4 })}\n`;
     }
-    await call(engine, "POST", "/p/_bulk?refresh=true", body);
+    await succeed(engine, "POST", "/p/_bulk?refresh=true", body);
   }
   const pick = seeded(seed + 1);
   for (let j = 0; j < n / 10; j++) {
     const id = String(Math.floor(pick() * n));
     if (!vectors.delete(id)) continue;
-    await call(engine, "DELETE", `/p/_doc/${id}`);
+    await succeed(engine, "DELETE", `/p/_doc/${id}`);
   }
-  await call(engine, "POST", "/p/_refresh");
+  await succeed(engine, "POST", "/p/_refresh");
   return { engine, vectors };
 }
 
@@ -93,7 +95,7 @@ for (const sim of SIMILARITIES) {
       for (const q of queries) {
         const k = 1 + (checked % 12);
         const want = expected(f, sim, q, k);
-        const section = await call(f.engine, "POST", "/p/_search", {
+        const section = await succeed(f.engine, "POST", "/p/_search", {
           knn: { field: "v", query_vector: q, k, num_candidates: 100 },
           size: k,
         });
@@ -105,7 +107,7 @@ for (const sim of SIMILARITIES) {
         });
         // The knn query, with a filter.
         const even = (id: string) => Number(id) % 4 === 0;
-        const filtered = await call(f.engine, "POST", "/p/_search", {
+        const filtered = await succeed(f.engine, "POST", "/p/_search", {
           query: {
             knn: {
               field: "v",
@@ -128,7 +130,7 @@ for (const sim of SIMILARITIES) {
           ["1 / (1 + l2norm(params.q, doc['v']))", (v: readonly number[]) => -l2(q, v)],
         ] as const
       ) {
-        const res = await call(f.engine, "POST", "/p/_search", {
+        const res = await succeed(f.engine, "POST", "/p/_search", {
           query: { script_score: { query: { match_all: {} }, script: { source, params: { q } } } },
           size: 10,
         });

@@ -48,7 +48,8 @@ import { isNdjsonPath } from "./_ndjson_endpoints.ts";
  *
  * @example
  * ```ts
- * import { parseScript, type SlotKind } from "../internal.ts";
+ * import type { SlotKind } from "@searchvisitor/searchvisitor/driver";
+ * import { parseScript } from "../internal.ts";
  * import assert from "node:assert/strict";
  *
  * const kinds: SlotKind[] = parseScript("GET /{?}/_search?q={?} {?: ?}").commands[0]!.slots

@@ -2,15 +2,10 @@
 // a byte per character instead of a string object per document (and no hold on the request body
 // the text was cut from).
 
+import { utf8Length } from "../_utf8.ts";
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-
-const NON_ASCII = /[\u0080-\uffff]/;
-
-/** The UTF-8 length of a well-formed string. */
-function utf8Length(text: string): number {
-  return !NON_ASCII.test(text) ? text.length : encoder.encode(text).length;
-}
 
 /** Where a text to store comes from: a string, or a range of bytes of another store. */
 export type StoredText = string | { store: SourceStore; at: number };

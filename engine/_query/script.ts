@@ -3,6 +3,7 @@
 import { illegalArgument, parsingError, resourceNotFound } from "../_errors.ts";
 import { parseScript, scriptError, type ScriptNode } from "./script_parser.ts";
 import { ScriptHost, ScriptReturn } from "./script_host.ts";
+import { utf8Length } from "../_utf8.ts";
 
 /** `{source, params, lang}` after normalizing the shorthand string form. */
 export interface Script {
@@ -314,7 +315,7 @@ export function runExpression(script: Script, vars: Vars): unknown {
 
 /** Runs `script` with `ctx` (mutated in place: `ctx._source`, `ctx.op`). */
 export function runScript(script: Script, ctx: Vars): void {
-  const size = new TextEncoder().encode(script.source).length;
+  const size = utf8Length(script.source);
   if (size > MAX_SCRIPT_BYTES) {
     throw illegalArgument(
       `exceeded max allowed inline script size in bytes [${MAX_SCRIPT_BYTES}] with size [${size}] for script [${

@@ -11,6 +11,7 @@ import type { Hits } from "./doc_set.ts";
 import type { ExecContext } from "./exec_context.ts";
 import type { QueryNode, QueryOf, ScoreScript } from "./query_nodes.ts";
 import type { JsonObject } from "../_json.ts";
+import { utf8Length } from "../_utf8.ts";
 
 /** OpenSearch's `knn_score` spaces. */
 const KNN_SPACES = new Set(["l2", "l1", "linf", "cosinesimil", "innerproduct", "hammingbit"]);
@@ -35,7 +36,7 @@ export function scoreScript(raw: unknown): ScoreScript {
     return knnScoreScript(raw as Record<string, unknown>);
   }
   const s = readScript(raw);
-  const size = new TextEncoder().encode(s.source).length;
+  const size = utf8Length(s.source);
   if (size > MAX_SCRIPT_BYTES) {
     throw illegalArgument(
       `exceeded max allowed inline script size in bytes [${MAX_SCRIPT_BYTES}] with size [${size}]`,

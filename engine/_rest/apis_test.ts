@@ -4,17 +4,10 @@
 import assert from "node:assert/strict";
 import { Engine } from "../engine.ts";
 import { expandPath, ROUTES } from "./routes.ts";
+import { call, exchange } from "../../tests/support/engine_call.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = Record<string, any>;
-
-async function call(engine: Engine, method: string, path: string, body?: unknown): Promise<Json> {
-  const init: RequestInit = { method, headers: { "content-type": "application/json" } };
-  if (body !== undefined) init.body = JSON.stringify(body);
-  const res = await engine.fetch(`http://engine${path}`, init);
-  const text = await res.text();
-  return { ...(text.startsWith("{") ? JSON.parse(text) : {}), code: res.status, text };
-}
 
 Deno.test("_explain: matched with a score, not matched, missing; GET with a body", async () => {
   const engine = new Engine();
@@ -67,8 +60,8 @@ Deno.test("_tasks, _rethrottle in three forms, _cat/nodes, cluster health parame
   assert.equal(unknown.code, 404);
   const noRate = await call(engine, "POST", `/_reindex/${task}/_rethrottle`);
   assert.equal(noRate.code, 400);
-  const nodes = await call(engine, "GET", "/_cat/nodes?format=json");
-  assert.equal(JSON.parse(nodes.text)[0].name, "searchvisitor");
+  const nodes = await exchange(engine, "GET", "/_cat/nodes?format=json");
+  assert.equal(nodes.body[0].name, "searchvisitor");
   const health = await call(
     engine,
     "GET",

@@ -8,6 +8,7 @@ import { validationFailed } from "../_errors.ts";
 import { parseUpdateBody, updateBodyProblems } from "../_state/update.ts";
 import { writeOptionProblems } from "../_state/writes.ts";
 import { updateParamProblems, writeOptions } from "./write_params.ts";
+import { utf8Length } from "../_utf8.ts";
 
 /** One parsed bulk action as the validation reads it. */
 export interface BulkItem {
@@ -23,7 +24,7 @@ const MAX_ID_BYTES = 512;
 
 function idProblem(id: unknown): string | undefined {
   if (typeof id !== "string" || id.length <= MAX_ID_BYTES / 3) return undefined;
-  const bytes = new TextEncoder().encode(id).length;
+  const bytes = utf8Length(id);
   return bytes > MAX_ID_BYTES
     ? `id [${id}] is too long, must be no longer than ${MAX_ID_BYTES} bytes but was: ${bytes}`
     : undefined;

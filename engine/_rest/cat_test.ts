@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { Engine } from "../engine.ts";
 import { formatBytes, formatTime } from "./cat_units.ts";
+import { exchange } from "../../tests/support/engine_call.ts";
 
 Deno.test("formatBytes writes sizes like Elasticsearch", () => {
   assert.equal(formatBytes(512), "512b");
@@ -101,41 +102,37 @@ Deno.test("formatTime writes durations like Elasticsearch", () => {
 Deno.test("_cat: time units on uptime, ts=false, health filter on indices", async () => {
   let clock = 1_000_000;
   const engine = new Engine({ now: () => clock });
-  const call = async (method: string, path: string, body?: unknown): Promise<Response> =>
-    await engine.fetch(`http://e${path}`, {
-      method,
-      headers: { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+  const call = (method: string, path: string, body?: unknown) =>
+    exchange(engine, method, path, body);
   clock += 5_400_000;
-  assert.equal(await (await call("GET", "/_cat/nodes?h=uptime")).text(), "1.5h\n");
-  assert.equal(await (await call("GET", "/_cat/nodes?h=u&time=s")).text(), "5400\n");
-  const health = await (await call("GET", "/_cat/health?format=json&ts=false")).json();
+  assert.equal((await call("GET", "/_cat/nodes?h=uptime")).text, "1.5h\n");
+  assert.equal((await call("GET", "/_cat/nodes?h=u&time=s")).text, "5400\n");
+  const health = (await call("GET", "/_cat/health?format=json&ts=false")).body;
   assert.equal("epoch" in health[0], false);
   assert.equal("timestamp" in health[0], false);
   assert.equal(health[0].cluster, "searchvisitor");
-  const count = await (await call("GET", "/_cat/count?ts=false&h=epoch,count")).text();
+  const count = (await call("GET", "/_cat/count?ts=false&h=epoch,count")).text;
   assert.equal(count, "0\n");
-  const withTs = await (await call("GET", "/_cat/count?h=epoch,count")).text();
+  const withTs = (await call("GET", "/_cat/count?h=epoch,count")).text;
   assert.equal(withTs, `${Math.floor(clock / 1000)} 0\n`);
-  await (await call("PUT", "/g", { settings: { number_of_replicas: 0 } })).body?.cancel();
-  await (await call("PUT", "/y", { settings: { number_of_replicas: 1 } })).body?.cancel();
-  await (await call("PUT", "/shut")).body?.cancel();
-  await (await call("POST", "/shut/_close")).body?.cancel();
+  await call("PUT", "/g", { settings: { number_of_replicas: 0 } });
+  await call("PUT", "/y", { settings: { number_of_replicas: 1 } });
+  await call("PUT", "/shut");
+  await call("POST", "/shut/_close");
   // A closed index keeps its shards (and its unassigned replica), so it has a health too.
   assert.equal(
-    await (await call("GET", "/_cat/indices?health=yellow&h=index&s=i")).text(),
+    (await call("GET", "/_cat/indices?health=yellow&h=index&s=i")).text,
     "shut\ny\n",
   );
   assert.equal(
-    await (await call("GET", "/_cat/indices/shut?h=health,status,pri,rep,docs.count")).text(),
+    (await call("GET", "/_cat/indices/shut?h=health,status,pri,rep,docs.count")).text,
     "yellow close 1 1\n",
   );
-  assert.equal(await (await call("GET", "/_cat/indices?health=GREEN&h=index&s=i")).text(), "g\n");
-  assert.equal(await (await call("GET", "/_cat/indices?health=red&h=index")).text(), "");
+  assert.equal((await call("GET", "/_cat/indices?health=GREEN&h=index&s=i")).text, "g\n");
+  assert.equal((await call("GET", "/_cat/indices?health=red&h=index")).text, "");
   const bad = await call("GET", "/_cat/indices?health=blue");
   assert.equal(bad.status, 400);
-  const err = (await bad.json()).error;
+  const err = bad.body.error;
   assert.equal(err.type, "illegal_argument_exception");
   assert.equal(err.reason, "unknown cluster health status [blue]");
   engine.close();

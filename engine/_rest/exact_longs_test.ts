@@ -2,6 +2,7 @@
 // and the way replies write them.
 import assert from "node:assert/strict";
 import { Engine } from "../engine.ts";
+import { exchange } from "../../tests/support/engine_call.ts";
 
 const VALUES: Record<string, string> = {
   a: "9007199254740991",
@@ -18,16 +19,9 @@ async function setup(): Promise<
   { engine: Engine; call: (m: string, p: string, b?: string) => Promise<string> }
 > {
   const engine = new Engine();
-  const call = async (method: string, path: string, body?: string) => {
-    const res = await engine.fetch(
-      new Request(`http://engine${path}`, {
-        method,
-        body,
-        headers: { "content-type": "application/x-ndjson" },
-      }),
-    );
-    return await res.text();
-  };
+  // The reply as text: its integers are compared to the digit.
+  const call = async (method: string, path: string, body?: string) =>
+    (await exchange(engine, method, path, body)).text;
   await call(
     "PUT",
     "/ids",

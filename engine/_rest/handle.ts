@@ -10,6 +10,7 @@ import { buildRouter } from "./routes.ts";
 import { stringifyReply } from "../_index/raw_source.ts";
 import { resolveDateMathNames } from "../_state/date_math_names.ts";
 import type { PathParams } from "./router.ts";
+import { utf8Length } from "../_utf8.ts";
 
 const ROUTER = buildRouter();
 
@@ -43,7 +44,7 @@ function respond(
   }
   if (head || payload === null) {
     if (payload !== null) {
-      headers.set("content-length", String(new TextEncoder().encode(payload).length));
+      headers.set("content-length", String(utf8Length(payload)));
     }
     return new Response(null, { status: reply.status, headers });
   }

@@ -5,21 +5,25 @@
 import type { Cluster, ResolveOptions } from "../_state/cluster.ts";
 import type { JsonObject } from "../_json.ts";
 
-/** The body with each `indices_boost` entry replaced by one entry per concrete index it names. */
+/**
+ * Each `indices_boost` entry of the body as one `[index, boost]` pair per concrete index it names,
+ * for the parsed request's `indicesBoost`; undefined when the body has none to resolve (the
+ * request keeps what it parsed).
+ */
 export function resolveIndicesBoost(
   body: JsonObject | undefined,
   cluster: Cluster,
   options: ResolveOptions,
-): JsonObject | undefined {
+): Array<[string, number]> | undefined {
   const boosts = body?.indices_boost;
-  if (!Array.isArray(boosts)) return body;
-  const out: JsonObject[] = [];
+  if (!Array.isArray(boosts)) return undefined;
+  const out: Array<[string, number]> = [];
+  const lenient = { ...options, allowNoIndices: true };
   for (const entry of boosts) {
-    if (entry === null || typeof entry !== "object" || Array.isArray(entry)) return body;
+    if (entry === null || typeof entry !== "object" || Array.isArray(entry)) return undefined;
     for (const [name, boost] of Object.entries(entry as JsonObject)) {
-      const lenient = { ...options, allowNoIndices: true };
-      for (const index of cluster.resolve(name, lenient)) out.push({ [index.name]: boost });
+      for (const index of cluster.resolve(name, lenient)) out.push([index.name, Number(boost)]);
     }
   }
-  return { ...body, indices_boost: out };
+  return out;
 }

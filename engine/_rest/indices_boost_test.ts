@@ -44,3 +44,38 @@ Deno.test("indices_boost: a name that matches nothing is no such index unless ig
   assert.deepEqual(reply.responses[0].hits.hits.map((h: Reply) => h._index), ["test_2", "test_1"]);
   engine.close();
 });
+
+Deno.test("indices_boost with a filtered alias: the filter and the boost both apply, in _msearch too", async () => {
+  const engine = new Engine();
+  for (const n of [1, 2]) {
+    await call(engine, "PUT", `/f_${n}`);
+    for (const [id, color] of [["a", "red"], ["b", "blue"]]) {
+      await call(engine, "PUT", `/f_${n}/_doc/${id}`, { color, t: "x" });
+    }
+  }
+  await call(engine, "POST", "/_aliases", {
+    actions: [{
+      add: { indices: ["f_1", "f_2"], alias: "reds", filter: { term: { color: "red" } } },
+    }],
+  });
+  await call(engine, "POST", "/_refresh");
+  const r = await call(engine, "POST", "/reds/_search", {
+    query: { match: { t: "x" } },
+    indices_boost: [{ f_2: 3 }],
+  });
+  assert.equal(r.code, 200);
+  const hits = r.hits.hits.map((h: Reply) => [h._index, h._id]);
+  assert.deepEqual(hits, [["f_2", "a"], ["f_1", "a"]]);
+  assert.ok(Math.abs(r.hits.hits[0]._score / r.hits.hits[1]._score - 3) < 1e-6);
+  // No query: the alias filter alone, every red document scoring the boost.
+  const bare = await call(engine, "POST", "/reds/_search", { indices_boost: [{ "f_*": 2 }] });
+  assert.deepEqual(bare.hits.hits.map((h: Reply) => [h._id, h._score]), [["a", 2], ["a", 2]]);
+  const m = await call(
+    engine,
+    "POST",
+    "/_msearch",
+    '{"index":"f_1,f_2"}\n{"query":{"term":{"color":"blue"}},"indices_boost":[{"f_1":4}]}\n',
+  );
+  assert.deepEqual(m.responses[0].hits.hits.map((h: Reply) => h._index), ["f_1", "f_2"]);
+  engine.close();
+});

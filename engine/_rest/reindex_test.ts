@@ -1,38 +1,33 @@
 import assert from "node:assert/strict";
 import { Engine } from "../engine.ts";
-
-async function call(engine: Engine, method: string, path: string, body?: unknown) {
-  const res = await engine.fetch(`http://e${path}`, {
-    method,
-    headers: { "content-type": "application/json" },
-    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() };
-}
+import { exchange } from "../../tests/support/engine_call.ts";
 
 Deno.test("_reindex copies matching documents, with scripts and op_type=create conflicts", async () => {
   const engine = new Engine();
   const lines = [1, 2, 3].flatMap((n) => [{ index: { _index: "src", _id: String(n) } }, { n }]);
-  await call(
+  await exchange(
     engine,
     "POST",
     "/_bulk?refresh=true",
     lines.map((l) => JSON.stringify(l)).join("\n") + "\n",
   );
-  const first = await call(engine, "POST", "/_reindex?refresh=true", {
+  const first = await exchange(engine, "POST", "/_reindex?refresh=true", {
     source: { index: "src", query: { range: { n: { gte: 2 } } } },
     dest: { index: "dst" },
     script: { source: "ctx._source.n *= 10" },
   });
   assert.deepEqual([first.body.total, first.body.created, first.body.updated], [2, 2, 0]);
-  assert.equal((await call(engine, "GET", "/dst/_doc/3")).body._source.n, 30);
-  const again = await call(engine, "POST", "/_reindex", {
+  assert.equal((await exchange(engine, "GET", "/dst/_doc/3")).body._source.n, 30);
+  const again = await exchange(engine, "POST", "/_reindex", {
     conflicts: "proceed",
     source: { index: "src" },
     dest: { index: "dst", op_type: "create" },
   });
   assert.deepEqual([again.body.created, again.body.version_conflicts], [1, 2]);
-  const missing = await call(engine, "POST", "/_reindex", { source: { index: "src" }, dest: {} });
+  const missing = await exchange(engine, "POST", "/_reindex", {
+    source: { index: "src" },
+    dest: {},
+  });
   assert.equal(missing.status, 400);
   engine.close();
 });
@@ -91,19 +86,19 @@ Deno.test("_reindex request parsing: unknown fields, size and max_docs, _source 
 
 Deno.test("by-query bodies are read as a search source: unknown keys and bad queries refused", async () => {
   const engine = new Engine();
-  await call(engine, "PUT", "/q/_doc/1?refresh=true", { a: 1 });
-  const unknown = await call(engine, "POST", "/q/_delete_by_query", {
+  await exchange(engine, "PUT", "/q/_doc/1?refresh=true", { a: 1 });
+  const unknown = await exchange(engine, "POST", "/q/_delete_by_query", {
     query: { match_all: {} },
     nope: 1,
   });
   assert.equal(unknown.status, 400);
   assert.equal(unknown.body.error.type, "parsing_exception");
   assert.equal(unknown.body.error.reason, "Unknown key for a VALUE_NUMBER in [nope].");
-  const badQuery = await call(engine, "POST", "/q/_update_by_query", { query: { nope: {} } });
+  const badQuery = await exchange(engine, "POST", "/q/_update_by_query", { query: { nope: {} } });
   assert.equal(badQuery.body.error.type, "parsing_exception");
-  const count = await call(engine, "GET", "/q/_count");
+  const count = await exchange(engine, "GET", "/q/_count");
   assert.equal(count.body.count, 1);
-  const ok = await call(engine, "POST", "/q/_update_by_query?refresh=true", {
+  const ok = await exchange(engine, "POST", "/q/_update_by_query?refresh=true", {
     max_docs: 1,
     conflicts: "proceed",
     query: { term: { a: 1 } },
@@ -115,9 +110,9 @@ Deno.test("by-query bodies are read as a search source: unknown keys and bad que
 
 Deno.test("_reindex dest.routing: keep, discard, =value, and unsupported commands", async () => {
   const engine = new Engine();
-  await call(engine, "PUT", "/src/_doc/1?routing=r1&refresh=true", { a: 1 });
+  await exchange(engine, "PUT", "/src/_doc/1?routing=r1&refresh=true", { a: 1 });
   const routingIn = async (index: string): Promise<unknown> =>
-    (await call(engine, "GET", `/${index}/_search`)).body.hits.hits[0]._routing;
+    (await exchange(engine, "GET", `/${index}/_search`)).body.hits.hits[0]._routing;
   for (
     const [index, routing, expected] of [
       ["kept", undefined, "r1"],
@@ -127,7 +122,7 @@ Deno.test("_reindex dest.routing: keep, discard, =value, and unsupported command
     ] as const
   ) {
     const dest = routing === undefined ? { index } : { index, routing };
-    const res = await call(engine, "POST", "/_reindex?refresh=true", {
+    const res = await exchange(engine, "POST", "/_reindex?refresh=true", {
       source: { index: "src" },
       dest,
     });
@@ -135,7 +130,7 @@ Deno.test("_reindex dest.routing: keep, discard, =value, and unsupported command
     assert.equal(res.body.created, 1);
     assert.equal(await routingIn(index), expected, index);
   }
-  const bad = await call(engine, "POST", "/_reindex", {
+  const bad = await exchange(engine, "POST", "/_reindex", {
     source: { index: "src" },
     dest: { index: "other", routing: "sideways" },
   });
@@ -147,7 +142,7 @@ Deno.test("_reindex dest.routing: keep, discard, =value, and unsupported command
 
 Deno.test("_reindex: timeout and wait_for_active_shards checked; auto_create_index and require_alias", async () => {
   const engine = new Engine();
-  await call(engine, "PUT", "/src/_doc/1?refresh=true", { a: 1 });
+  await exchange(engine, "PUT", "/src/_doc/1?refresh=true", { a: 1 });
   const body = { source: { index: "src" }, dest: { index: "copy" } };
   const cases: Array<[string, string]> = [
     [
@@ -158,25 +153,30 @@ Deno.test("_reindex: timeout and wait_for_active_shards checked; auto_create_ind
     ["wait_for_active_shards=-3", "shard count cannot be a negative value"],
   ];
   for (const [query, reason] of cases) {
-    const res = await call(engine, "POST", `/_reindex?${query}`, body);
+    const res = await exchange(engine, "POST", `/_reindex?${query}`, body);
     assert.equal(res.status, 400, query);
     assert.equal(res.body.error.type, "illegal_argument_exception");
     assert.equal(res.body.error.reason, reason);
   }
-  const fine = await call(engine, "POST", "/_reindex?timeout=2m&wait_for_active_shards=all", body);
+  const fine = await exchange(
+    engine,
+    "POST",
+    "/_reindex?timeout=2m&wait_for_active_shards=all",
+    body,
+  );
   assert.equal(fine.status, 200);
   assert.equal(fine.body.created, 1);
-  const alias = await call(engine, "POST", "/_reindex?require_alias=true", body);
+  const alias = await exchange(engine, "POST", "/_reindex?require_alias=true", body);
   assert.equal(alias.status, 404);
   assert.equal(
     alias.body.error.reason,
     "no such index [copy] and [require_alias] request flag is [true] and [copy] is not an alias",
   );
-  await call(engine, "PUT", "/_cluster/settings", {
+  await exchange(engine, "PUT", "/_cluster/settings", {
     persistent: { "action.auto_create_index": false },
   });
   // Refused before reading, even when no document matches.
-  const missing = await call(engine, "POST", "/_reindex", {
+  const missing = await exchange(engine, "POST", "/_reindex", {
     source: { index: "src", query: { match_none: {} } },
     dest: { index: "absent" },
   });
@@ -186,7 +186,7 @@ Deno.test("_reindex: timeout and wait_for_active_shards checked; auto_create_ind
     missing.body.error.reason,
     "no such index [absent] and [action.auto_create_index] is [false]",
   );
-  const existing = await call(engine, "POST", "/_reindex?refresh=true", body);
+  const existing = await exchange(engine, "POST", "/_reindex?refresh=true", body);
   assert.equal(existing.status, 200);
   assert.equal(existing.body.updated, 1);
   engine.close();

@@ -5,7 +5,9 @@ import { errorBody } from "./error_body.ts";
 import { clearScrollApi, closePitApi, openPitApi, scrollApi } from "../_search/scroll_pit_api.ts";
 import { countApi } from "../_search/matches_api.ts";
 import { type ParsedSearch, refuseIndicesWithPit, searchApi } from "../_search/search_api.ts";
-import { parseSearchRequest } from "../_search/search_request.ts";
+import { parseSearchRequest, type SearchRequest } from "../_search/search_request.ts";
+import { parseQuery } from "../_query/query_parser.ts";
+import type { QueryNode } from "../_query/query_nodes.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { refreshDue } from "../_state/refresh.ts";
@@ -50,6 +52,23 @@ export function legacyBm25Of(state: { flavour: string; version: string }): boole
 }
 
 /**
+ * The alias `filter` that applies when the expression is exactly one filtered alias (every index
+ * under it carrying the same filter), or undefined.
+ */
+function aliasFilterOf(ctx: RequestContext, expression: string | undefined): unknown {
+  const cluster = ctx.state.cluster;
+  if (
+    !expression || /[,*]/.test(expression) || cluster.indices.has(expression) || ctx.params.has("q")
+  ) {
+    return undefined;
+  }
+  const filters = cluster.aliasIndices(expression).map((i) => i.aliases.get(expression)?.filter);
+  if (filters.length === 0 || filters.some((f) => f === undefined)) return undefined;
+  const first = JSON.stringify(filters[0]);
+  return filters.every((f) => JSON.stringify(f) === first) ? filters[0] : undefined;
+}
+
+/**
  * Applies an alias `filter` when the expression is exactly one filtered alias (every index under it
  * carrying the same filter): the query becomes `bool {must: query, filter: aliasFilter}`.
  */
@@ -58,18 +77,50 @@ export function withAliasFilter(
   expression: string | undefined,
   body: Record<string, unknown> | undefined,
 ): Record<string, unknown> | undefined {
-  const cluster = ctx.state.cluster;
-  if (
-    !expression || /[,*]/.test(expression) || cluster.indices.has(expression) || ctx.params.has("q")
-  ) {
-    return body;
-  }
-  const filters = cluster.aliasIndices(expression).map((i) => i.aliases.get(expression)?.filter);
-  if (filters.length === 0 || filters.some((f) => f === undefined)) return body;
-  const first = JSON.stringify(filters[0]);
-  if (!filters.every((f) => JSON.stringify(f) === first)) return body;
+  const filter = aliasFilterOf(ctx, expression);
+  if (filter === undefined) return body;
   const query = body?.query ?? { match_all: {} };
-  return { ...body, query: { bool: { must: [query], filter: [filters[0]] } } };
+  return { ...body, query: { bool: { must: [query], filter: [filter] } } };
+}
+
+/**
+ * The request as parsed from the body, with what the REST layer resolves applied to it instead of
+ * to the body (so it is not parsed again): an alias filter (the `bool` of
+ * {@linkcode withAliasFilter}) and the concrete indices of `indices_boost`.
+ */
+function resolvedRequest(
+  req: SearchRequest,
+  body: Record<string, unknown> | undefined,
+  filter: unknown,
+  boosts: Array<[string, number]> | undefined,
+): SearchRequest {
+  let out = req;
+  if (filter !== undefined) {
+    const bool = parseQuery({ bool: { must: [{ match_all: {} }], filter: [filter] } });
+    out = {
+      ...out,
+      query: body?.query === undefined ? bool : { ...bool, must: [req.query] } as QueryNode,
+    };
+  }
+  return boosts === undefined ? out : { ...out, indicesBoost: boosts };
+}
+
+/**
+ * Parses the search once, before the search runs (so a bad body is reported before the indices
+ * are resolved where that is Elasticsearch's order), and applies the alias filter and the
+ * resolved boosts to it. A query only the shards fail to build (`query_shard_exception`) leaves
+ * it undefined: the search then parses the body itself and fails on each shard.
+ */
+function parsedSearch(
+  body: Record<string, unknown> | undefined,
+  params: URLSearchParams,
+): SearchRequest | undefined {
+  try {
+    return parseSearchRequest(body, params);
+  } catch (e) {
+    if (!(e instanceof EngineError && e.type === "query_shard_exception")) throw e;
+    return undefined;
+  }
 }
 
 /**
@@ -98,22 +149,21 @@ export function searchHandler(ctx: RequestContext): Reply {
   // Elasticsearch reads the whole request before it resolves the indices: a bad parameter or
   // body is reported even when the index does not exist; a query that only its shards fail to
   // build (query_string nested too deeply) fails later, on each shard of the targets. The
-  // parsed request is handed on, so the search parses it again only when the body changed.
-  let parsed: ParsedSearch | undefined;
-  try {
-    parsed = { body, req: parseSearchRequest(body, ctx.params) };
-  } catch (e) {
-    if (!(e instanceof EngineError && e.type === "query_shard_exception")) throw e;
-  }
+  // parsed request is handed on with the alias filter and the boosts applied: parsed once.
+  const req = parsedSearch(body, ctx.params);
   const targets = usesPit ? [] : searchTargets(ctx, ctx.p.index);
-  const filtered = usesPit ? body : withAliasFilter(ctx, ctx.p.index, body);
-  const boosted = resolveIndicesBoost(filtered, ctx.state.cluster, resolveOptions(ctx));
+  const filter = usesPit ? undefined : aliasFilterOf(ctx, ctx.p.index);
+  const boosts = resolveIndicesBoost(body, ctx.state.cluster, resolveOptions(ctx));
+  const parsed: ParsedSearch | undefined = req && {
+    body,
+    req: resolvedRequest(req, body, filter, boosts),
+  };
   return ok(
     countedSearch(
       ctx,
       usesPit ? pitTargets(ctx, body) : targets,
       body,
-      () => searchApi(ctx.state.search, targets, boosted, ctx.params, parsed),
+      () => searchApi(ctx.state.search, targets, body, ctx.params, parsed),
     ),
   );
 }
@@ -256,17 +306,27 @@ export function msearchHandler(ctx: RequestContext): Reply {
         ? header.index.join(",")
         : String(header.index);
       const targets = body.pit !== undefined ? [] : searchTargets(ctx, index, params);
-      const boosted = resolveIndicesBoost(
+      const boosts = resolveIndicesBoost(
         body,
         ctx.state.cluster,
         resolveOptions({ ...ctx, params }),
       );
+      // Parsed after the targets (an unknown index is reported first), and only once.
+      let parsed: ParsedSearch | undefined;
+      try {
+        parsed = {
+          body,
+          req: resolvedRequest(parseSearchRequest(body, params), body, undefined, boosts),
+        };
+      } catch {
+        // the search parses the body again and reports the error where Elasticsearch does
+      }
       const counted = body.pit !== undefined ? pitTargets(ctx, body) : targets;
       const response = countedSearch(
         ctx,
         counted,
         body,
-        () => searchApi(ctx.state.search, targets, boosted, params),
+        () => searchApi(ctx.state.search, targets, body, params, parsed),
       );
       responses.push({ ...response, status: 200 });
     } catch (e) {

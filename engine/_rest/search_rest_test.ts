@@ -1,21 +1,7 @@
 import assert from "node:assert/strict";
 import { Engine } from "../engine.ts";
 import { parseQueryString, parseSimpleQueryString } from "../_query/query_string.ts";
-
-async function call(
-  engine: Engine,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<{ status: number; json: Record<string, unknown> }> {
-  const res = await engine.fetch(`http://e${path}`, {
-    method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : {} };
-}
+import { exchange } from "../../tests/support/engine_call.ts";
 
 function reason(json: Record<string, unknown>): string {
   return String((json.error as { root_cause: { reason: string }[] }).root_cause[0]!.reason);
@@ -29,63 +15,65 @@ function hits(json: Record<string, unknown>): Hit[] {
 
 Deno.test("?include_named_queries_score without a value returns scores; bad values are refused", async () => {
   const engine = new Engine();
-  await call(engine, "PUT", "/t/_doc/1?refresh=true", { foo: "bar" });
+  await exchange(engine, "PUT", "/t/_doc/1?refresh=true", { foo: "bar" });
   const body = {
     query: {
       bool: { should: [{ match: { foo: { query: "bar", _name: "q" } } }] },
     },
   };
-  const plain = await call(engine, "POST", "/t/_search", body);
-  assert.deepEqual(hits(plain.json)[0]!.matched_queries, ["q"]);
+  const plain = await exchange(engine, "POST", "/t/_search", body);
+  assert.deepEqual(hits(plain.body)[0]!.matched_queries, ["q"]);
   // RestRequest.paramAsBoolean: a bare `?flag` is true.
-  const bare = await call(engine, "POST", "/t/_search?include_named_queries_score", body);
+  const bare = await exchange(engine, "POST", "/t/_search?include_named_queries_score", body);
   assert.equal(bare.status, 200);
-  const scored = hits(bare.json)[0]!.matched_queries as Record<string, number>;
+  const scored = hits(bare.body)[0]!.matched_queries as Record<string, number>;
   assert.equal(typeof scored.q, "number");
   assert.ok(scored.q! > 0);
-  const off = await call(engine, "POST", "/t/_search?include_named_queries_score=false", body);
-  assert.deepEqual(hits(off.json)[0]!.matched_queries, ["q"]);
-  const bad = await call(engine, "POST", "/t/_search?include_named_queries_score=yes", body);
+  const off = await exchange(engine, "POST", "/t/_search?include_named_queries_score=false", body);
+  assert.deepEqual(hits(off.body)[0]!.matched_queries, ["q"]);
+  const bad = await exchange(engine, "POST", "/t/_search?include_named_queries_score=yes", body);
   assert.equal(bad.status, 400);
-  assert.match(reason(bad.json), /Failed to parse value \[yes\] as only \[true\] or \[false\]/);
+  assert.match(reason(bad.body), /Failed to parse value \[yes\] as only \[true\] or \[false\]/);
   engine.close();
 });
 
 Deno.test("index.max_regex_length / max_docvalue_fields_search / max_script_fields apply", async () => {
   const engine = new Engine();
-  await call(engine, "PUT", "/t", {
+  await exchange(engine, "PUT", "/t", {
     settings: {
       "index.max_regex_length": 5,
       "index.max_docvalue_fields_search": 1,
       "index.max_script_fields": 1,
     },
   });
-  await call(engine, "PUT", "/t/_doc/1?refresh=true", { foo: "bar" });
-  const ok = await call(engine, "POST", "/t/_search", { query: { regexp: { foo: "b.r" } } });
+  await exchange(engine, "PUT", "/t/_doc/1?refresh=true", { foo: "bar" });
+  const ok = await exchange(engine, "POST", "/t/_search", { query: { regexp: { foo: "b.r" } } });
   assert.equal(ok.status, 200);
-  assert.equal(hits(ok.json).length, 1);
-  const long = await call(engine, "POST", "/t/_search", { query: { regexp: { foo: "b.....r" } } });
+  assert.equal(hits(ok.body).length, 1);
+  const long = await exchange(engine, "POST", "/t/_search", {
+    query: { regexp: { foo: "b.....r" } },
+  });
   assert.equal(long.status, 400);
   assert.match(
-    reason(long.json),
+    reason(long.body),
     /The length of regex \[7\] used in the Regexp Query request has exceeded the allowed maximum of \[5\]/,
   );
-  const dv = await call(engine, "POST", "/t/_search", { docvalue_fields: ["a", "b"] });
+  const dv = await exchange(engine, "POST", "/t/_search", { docvalue_fields: ["a", "b"] });
   assert.equal(dv.status, 400);
-  assert.match(reason(dv.json), /too many docvalue_fields\. Must be less than or equal to: \[1\]/);
-  const sf = await call(engine, "POST", "/t/_search", {
+  assert.match(reason(dv.body), /too many docvalue_fields\. Must be less than or equal to: \[1\]/);
+  const sf = await exchange(engine, "POST", "/t/_search", {
     script_fields: { a: { script: "1" }, b: { script: "1" } },
   });
   assert.equal(sf.status, 400);
-  assert.match(reason(sf.json), /too many script_fields\. Must be less than or equal to: \[1\]/);
+  assert.match(reason(sf.body), /too many script_fields\. Must be less than or equal to: \[1\]/);
   // Defaults: 1000 characters of regex.
-  await call(engine, "PUT", "/d/_doc/1?refresh=true", { foo: "bar" });
-  const big = await call(engine, "POST", "/d/_search", {
+  await exchange(engine, "PUT", "/d/_doc/1?refresh=true", { foo: "bar" });
+  const big = await exchange(engine, "POST", "/d/_search", {
     query: { regexp: { foo: "a".repeat(1001) } },
   });
   assert.equal(big.status, 400);
-  assert.match(reason(big.json), /allowed maximum of \[1000\]/);
-  const bad = await call(engine, "PUT", "/x", { settings: { "index.max_regex_length": "z" } });
+  assert.match(reason(big.body), /allowed maximum of \[1000\]/);
+  const bad = await exchange(engine, "PUT", "/x", { settings: { "index.max_regex_length": "z" } });
   assert.equal(bad.status, 400);
   engine.close();
 });
@@ -110,50 +98,50 @@ Deno.test("query_string /regex/ terms are regexp queries, limited by index.max_r
   // simple_query_string has no regex syntax: `/b.r/` is text.
   assert.equal(parseSimpleQueryString({ query: "/b.r/" }).kind, "multi_match");
   const engine = new Engine();
-  await call(engine, "PUT", "/t", { settings: { "index.max_regex_length": 5 } });
-  await call(engine, "PUT", "/t/_doc/1?refresh=true", { foo: "bar" });
-  const found = await call(engine, "POST", "/t/_search", {
+  await exchange(engine, "PUT", "/t", { settings: { "index.max_regex_length": 5 } });
+  await exchange(engine, "PUT", "/t/_doc/1?refresh=true", { foo: "bar" });
+  const found = await exchange(engine, "POST", "/t/_search", {
     query: { query_string: { query: "/b.r/" } },
   });
   assert.equal(found.status, 200);
-  assert.deepEqual(hits(found.json).map((h) => h._id), ["1"]);
-  const long = await call(engine, "POST", "/t/_search", {
+  assert.deepEqual(hits(found.body).map((h) => h._id), ["1"]);
+  const long = await exchange(engine, "POST", "/t/_search", {
     query: { query_string: { query: "/(b|c)ar.*/" } },
   });
   assert.equal(long.status, 400);
-  assert.match(JSON.stringify(long.json), /The length of regex \[9\]/);
+  assert.match(JSON.stringify(long.body), /The length of regex \[9\]/);
   engine.close();
 });
 
 Deno.test("DELETE /_search/scroll answers 404 when nothing was freed", async () => {
   const engine = new Engine();
-  await call(engine, "PUT", "/t/_doc/1?refresh=true", { foo: "bar" });
-  const unknown = await call(engine, "DELETE", "/_search/scroll", { scroll_id: ["nope"] });
+  await exchange(engine, "PUT", "/t/_doc/1?refresh=true", { foo: "bar" });
+  const unknown = await exchange(engine, "DELETE", "/_search/scroll", { scroll_id: ["nope"] });
   assert.equal(unknown.status, 404);
-  assert.deepEqual(unknown.json, { succeeded: true, num_freed: 0 });
-  const none = await call(engine, "DELETE", "/_search/scroll/_all");
+  assert.deepEqual(unknown.body, { succeeded: true, num_freed: 0 });
+  const none = await exchange(engine, "DELETE", "/_search/scroll/_all");
   assert.equal(none.status, 404);
-  assert.deepEqual(none.json, { succeeded: true, num_freed: 0 });
-  const page = await call(engine, "POST", "/t/_search?scroll=1m", { size: 1 });
-  const id = page.json._scroll_id as string;
-  const freed = await call(engine, "DELETE", "/_search/scroll", { scroll_id: id });
+  assert.deepEqual(none.body, { succeeded: true, num_freed: 0 });
+  const page = await exchange(engine, "POST", "/t/_search?scroll=1m", { size: 1 });
+  const id = page.body._scroll_id as string;
+  const freed = await exchange(engine, "DELETE", "/_search/scroll", { scroll_id: id });
   assert.equal(freed.status, 200);
-  assert.deepEqual(freed.json, { succeeded: true, num_freed: 1 });
-  const again = await call(engine, "DELETE", `/_search/scroll/${encodeURIComponent(id)}`);
+  assert.deepEqual(freed.body, { succeeded: true, num_freed: 1 });
+  const again = await exchange(engine, "DELETE", `/_search/scroll/${encodeURIComponent(id)}`);
   assert.equal(again.status, 404);
-  assert.deepEqual(again.json, { succeeded: true, num_freed: 0 });
+  assert.deepEqual(again.body, { succeeded: true, num_freed: 0 });
   engine.close();
 });
 
 Deno.test("search: a bad sort order and a body opening an array fail as the real engines do", async () => {
   const engine = new Engine();
-  await call(engine, "PUT", "/s/_doc/1?refresh=true", { n: 1 });
-  const short = await call(engine, "POST", "/s/_search", { sort: [{ n: "up" }] });
+  await exchange(engine, "PUT", "/s/_doc/1?refresh=true", { n: 1 });
+  const short = await exchange(engine, "POST", "/s/_search", { sort: [{ n: "up" }] });
   assert.equal(short.status, 400);
-  assert.equal((short.json.error as { type: string }).type, "illegal_argument_exception");
-  assert.match(reason(short.json), /SortOrder\.UP$/);
-  const inObject = await call(engine, "POST", "/s/_search", { sort: [{ n: { order: "up" } }] });
-  const error = inObject.json.error as { type: string; caused_by: { type: string } };
+  assert.equal((short.body.error as { type: string }).type, "illegal_argument_exception");
+  assert.match(reason(short.body), /SortOrder\.UP$/);
+  const inObject = await exchange(engine, "POST", "/s/_search", { sort: [{ n: { order: "up" } }] });
+  const error = inObject.body.error as { type: string; caused_by: { type: string } };
   assert.equal(error.type, "x_content_parse_exception");
   assert.equal(error.caused_by.type, "illegal_argument_exception");
   const res = await engine.fetch("http://e/s/_search", {

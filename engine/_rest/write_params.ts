@@ -6,6 +6,7 @@ import type { Cluster } from "../_state/cluster.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { validateUpdateBody } from "../_state/update.ts";
 import type { WriteOptions } from "../_state/writes.ts";
+import { utf8Length } from "../_utf8.ts";
 
 function num(name: string, value: unknown): number | undefined {
   if (value === undefined || value === null || value === "") return undefined;
@@ -76,11 +77,11 @@ export function generateId(): string {
 /** Validates a document id. */
 export function checkId(id: string): void {
   // A UTF-16 unit is at most 3 UTF-8 bytes: short ids need no encoding to be measured.
-  if (id.length * 3 > 512 && new TextEncoder().encode(id).length > 512) {
+  if (id.length * 3 <= 512) return;
+  const bytes = utf8Length(id);
+  if (bytes > 512) {
     throw validationFailed(
-      `id [${id}] is too long, must be no longer than 512 bytes but was: ${
-        new TextEncoder().encode(id).length
-      }`,
+      `id [${id}] is too long, must be no longer than 512 bytes but was: ${bytes}`,
     );
   }
 }

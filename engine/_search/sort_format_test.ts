@@ -1,13 +1,9 @@
 import assert from "node:assert/strict";
 import { Engine } from "../engine.ts";
+import { exchange } from "../../tests/support/engine_call.ts";
 
 async function text(engine: Engine, method: string, path: string, body?: unknown): Promise<string> {
-  const res = await engine.fetch(`http://engine${path}`, {
-    method,
-    headers: { "content-type": "application/json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return await res.text();
+  return (await exchange(engine, method, path, body)).text;
 }
 
 async function stamps(type: string, format: string, a: string, b: string): Promise<Engine> {

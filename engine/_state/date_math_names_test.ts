@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { resolveDateMathName, resolveDateMathNames } from "./date_math_names.ts";
 import { Engine } from "../engine.ts";
+import { exchange } from "../../tests/support/engine_call.ts";
 
 const NOW = Date.UTC(2024, 2, 15, 22, 30); // 2024-03-15T22:30Z
 
@@ -31,14 +32,8 @@ Deno.test("date-math index names resolve like Elasticsearch", () => {
 
 Deno.test("date-math names work URL-encoded on create, index and search", async () => {
   const engine = new Engine({ now: () => NOW });
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await engine.fetch(`http://e${path}`, {
-      method,
-      headers: { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: await res.json() };
-  };
+  const call = (method: string, path: string, body?: unknown) =>
+    exchange(engine, method, path, body);
   const name = encodeURIComponent("<logs-{now/d}>");
   const created = await call("PUT", `/${name}`);
   assert.equal(created.status, 200);

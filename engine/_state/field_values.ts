@@ -1,6 +1,7 @@
 // Whether a JSON value can be indexed into a field of a given mapped type.
 
 import { type EngineError, esError, illegalArgument } from "../_errors.ts";
+import { utf8Length } from "../_utf8.ts";
 
 const INTEGER_TYPES = new Set(["long", "integer", "short", "byte", "unsigned_long"]);
 const FLOAT_TYPES = new Set(["double", "float", "half_float", "scaled_float"]);
@@ -79,8 +80,8 @@ export function immenseTerm(
     return undefined;
   }
   if (typeof ignoreAbove === "number" && value.length > ignoreAbove) return undefined;
+  if (utf8Length(value) <= MAX_TERM_BYTES) return undefined;
   const bytes = new TextEncoder().encode(value);
-  if (bytes.length <= MAX_TERM_BYTES) return undefined;
   const prefix = Array.from(new Int8Array(bytes.buffer, 0, 30)).join(", ");
   return illegalArgument(
     `Document contains at least one immense term in field="${field}" (whose UTF8 encoding is longer than the max length ${MAX_TERM_BYTES}), all of which were skipped. Please correct the analyzer to not produce such terms. The prefix of the first immense term is: '[${prefix}]...'`,

@@ -1,6 +1,7 @@
 // Index and alias name rules, as Elasticsearch checks them on index creation.
 
 import { esError } from "../_errors.ts";
+import { utf8Length } from "../_utf8.ts";
 
 const FORBIDDEN = ["\\", "/", "*", "?", '"', "<", ">", "|", " ", ",", "#", ":"];
 
@@ -18,9 +19,8 @@ export function validateIndexName(name: string): void {
   if (bad) fail(`must not contain the following characters [${FORBIDDEN.join(", ")}]`);
   if (/^[_\-+]/.test(name)) fail("must not start with '_', '-', or '+'");
   if (name === "." || name === "..") fail("must not be '.' or '..'");
-  if (new TextEncoder().encode(name).length > 255) {
-    fail("index name is too long, (" + name.length + " > 255)");
-  }
+  const bytes = utf8Length(name);
+  if (bytes > 255) fail(`index name is too long, (${bytes} > 255)`);
 }
 
 /** Throws 400 `invalid_alias_name_exception` when `name` is not a valid alias name. */

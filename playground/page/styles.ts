@@ -3,7 +3,7 @@
 // range or match_all, or a bool of those), and a mapper XML statement. Positional placeholders
 // become named ones (`#{arg1}`) where a style needs names.
 
-import type { ParsedCommand } from "../../driver/internal.ts";
+import type { ParsedCommand } from "../../driver/mod.ts";
 import { escapeXml, isObject } from "./_json.ts";
 import { type Arguments, isTemplate, type Prepared } from "./commands.ts";
 

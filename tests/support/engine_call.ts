@@ -1,5 +1,5 @@
-// One JSON call against an in-process engine, for the engine's own tests: the parsed reply with
-// its status as `code`.
+// One JSON call against an in-process engine, for the engine's own tests: `call` gives the parsed
+// reply with its status as `code`, `exchange` the status, parsed reply, headers and text apart.
 
 /** Anything with the engine's `fetch`. */
 export interface Fetches {
@@ -10,16 +10,27 @@ export interface Fetches {
 // deno-lint-ignore no-explicit-any
 export type Reply = Record<string, any>;
 
+/** One exchange with the engine: the status, the parsed reply, its headers and its text. */
+export interface Exchange {
+  status: number;
+  /** The reply parsed as JSON (an empty object when it is empty or not JSON, as `_cat` text). */
+  body: Reply;
+  headers: Headers;
+  /** The reply as sent, for exact integers and text formats. */
+  text: string;
+}
+
 /**
- * Sends `body` to `path` — as NDJSON when it is a string (`_bulk`, `_msearch`), else as JSON — and
- * returns the parsed reply with `code`; an empty reply (HEAD, 204) is just `{ code }`.
+ * Sends `body` to `path` — as NDJSON when it is a string (`_bulk`, `_msearch`, or text meant to be
+ * read as sent), else as JSON — and returns the whole exchange: the one way the engine's tests
+ * reach an engine.
  */
-export async function call(
+export async function exchange(
   engine: Fetches,
   method: string,
   path: string,
   body?: unknown,
-): Promise<Reply> {
+): Promise<Exchange> {
   const ndjson = typeof body === "string";
   const init: RequestInit = {
     method,
@@ -28,7 +39,22 @@ export async function call(
   if (body !== undefined) init.body = ndjson ? body : JSON.stringify(body);
   const res = await engine.fetch(`http://engine${path}`, init);
   const text = await res.text();
-  return { ...(text === "" ? {} : JSON.parse(text)), code: res.status };
+  const json = /^\s*[{[]/.test(text) ? JSON.parse(text) : {};
+  return { status: res.status, body: json, headers: res.headers, text };
+}
+
+/**
+ * Sends `body` to `path` like {@linkcode exchange} and returns the parsed reply with its status as
+ * `code`; an empty reply (HEAD, 204) is just `{ code }`.
+ */
+export async function call(
+  engine: Fetches,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<Reply> {
+  const r = await exchange(engine, method, path, body);
+  return { ...r.body, code: r.status };
 }
 
 /** An error reply as `[status, type, reason]`, for one-line assertions. */
