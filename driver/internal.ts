@@ -24,6 +24,9 @@ export type {
 export { bindScript, type BindScriptOptions } from "./command/command_binder.ts";
 export { CommandCache } from "./command/command_cache.ts";
 
+// The template's reads: the first result of a text without a Statement object.
+export { executeFirst } from "./jdbc/statement.ts";
+
 // The console lexer's pieces, for the rooms that read command text without binding it (the
 // template's scanner, xml's placeholders, mapper paging, the checker).
 export {
