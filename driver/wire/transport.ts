@@ -244,7 +244,8 @@ export class Transport {
       new AttemptEvents(this.#onEvent, ++this.#requestIds, method, req.path, body, this.#secrets);
     for (let attempt = 1; attempt <= attempts; attempt++) {
       const node = this.#pool.pick();
-      const left = deadline - Date.now();
+      // The first attempt has the whole time (one clock read fewer on the common path).
+      const left = attempt === 1 ? totalMs : deadline - Date.now();
       if (left <= 0) {
         throw deadlineError(req, attemptMs, totalMs, attempt - 1, this.#pool, last?.error);
       }
