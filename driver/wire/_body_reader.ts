@@ -14,7 +14,8 @@ export class TooLarge {
 }
 
 /**
- * Reads `res`'s body as UTF-8 text, at most `limit` bytes.
+ * Reads `res`'s body as UTF-8 text, at most `limit` bytes (`headers`: `res.headers`, when the
+ * caller has read them already).
  *
  * @throws {TooLarge} Past the limit.
  * @throws The signal's reason when it aborts while reading.
@@ -24,15 +25,16 @@ export function readBody(
   limit: number,
   signal: AbortSignal,
   trustLength: boolean,
+  headers: Headers = res.headers,
 ): Promise<string> {
-  const declared = res.headers.get("content-length");
+  const declared = headers.get("content-length");
   if (declared !== null) {
     if (Number(declared) > limit) return refuse(res, limit);
     // A network fetch delivers no more than the declared length, unless the body is decoded
     // on the way (content-encoding): then it is counted while it streams, as is any body from
     // an injected fetch (which may declare anything). Touching `res.body` costs a stream, so
     // the common case reads the text directly (no extra promise either).
-    if (trustLength && res.headers.get("content-encoding") === null) return res.text();
+    if (trustLength && headers.get("content-encoding") === null) return res.text();
   }
   return readStream(res, limit, signal);
 }
@@ -44,8 +46,12 @@ export function readBody(
  *
  * @throws {TooLarge} When the declared length or the text passes the limit.
  */
-export function readInProcessBody(res: Response, limit: number): Promise<string> {
-  const declared = res.headers.get("content-length");
+export function readInProcessBody(
+  res: Response,
+  limit: number,
+  headers: Headers = res.headers,
+): Promise<string> {
+  const declared = headers.get("content-length");
   if (declared !== null && Number(declared) > limit) return refuse(res, limit);
   return res.text().then((text) => {
     // A UTF-16 unit is 1 to 3 UTF-8 bytes (a surrogate pair 4 for 2): the exact count is

@@ -296,18 +296,20 @@ export class Transport {
         continue;
       }
       const status = res.status;
+      // Read once: each read of a Response's members is a checked getter call in some runtimes.
+      const resHeaders = res.headers;
       // A browser's fetch hands back an opaque redirect (status 0) for `redirect: "manual"`.
-      if ((status >= 300 && status < 400) || res.type === "opaqueredirect") {
+      if ((status >= 300 && status < 400) || (status === 0 && res.type === "opaqueredirect")) {
         watch.done();
         res.body?.cancel().catch(() => {});
         events?.end(status, "", undefined);
-        throw new RedirectError(status, res.headers.get("location"), { command: req.command });
+        throw new RedirectError(status, resHeaders.get("location"), { command: req.command });
       }
       let text: string;
       try {
         text = await (this.#inProcess
-          ? readInProcessBody(res, this.#maxBytes)
-          : readBody(res, this.#maxBytes, signal, !this.#injected));
+          ? readInProcessBody(res, this.#maxBytes, resHeaders)
+          : readBody(res, this.#maxBytes, signal, !this.#injected, resHeaders));
       } catch (error) {
         watch.done();
         events?.end(status, "", error);
@@ -336,15 +338,15 @@ export class Transport {
       if (!this.#productRead) {
         // The first answer tells: Elasticsearch names itself on every one, OpenSearch on none.
         this.#productRead = true;
-        this.#product = res.headers.get("x-elastic-product") ?? undefined;
+        this.#product = resHeaders.get("x-elastic-product") ?? undefined;
       }
       if (this.#pool.markAlive(node)) events?.nodeAlive(node);
       if ((status >= 200 && status < 300) || (status === 404 && req.allowNotFound)) {
-        return { status, body: text, headers: res.headers, node };
+        return { status, body: text, headers: resHeaders, node };
       }
       const error = ResponseError.fromBody(status, this.redactSecrets(text), {
         command: req.command,
-        product: res.headers.get("x-elastic-product") ?? undefined,
+        product: resHeaders.get("x-elastic-product") ?? undefined,
       });
       const gateway = GATEWAY_STATUSES.has(status);
       // A gateway's own page (not Elasticsearch's error JSON) says nothing about the write.
@@ -353,7 +355,7 @@ export class Transport {
       }
       if (!(status === 429 || (gateway && idempotent())) || attempt >= attempts) throw error;
       const after = status === 429
-        ? retryAfterMs(res.headers.get("retry-after"), Date.now())
+        ? retryAfterMs(resHeaders.get("retry-after"), Date.now())
         : undefined;
       if (after !== undefined && Date.now() + after > deadline) throw error;
       last = { error, node };
