@@ -62,6 +62,8 @@ export class Watch {
   readonly #schedule: Deadlines;
   readonly #outer: AbortSignal | undefined;
   readonly deadline: number;
+  /** The attempt's signal: hand it to `fetch` and to the body reader (read once, here). */
+  readonly signal: AbortSignal;
   /** Rejects the pending `race`, if any, when the attempt aborts. */
   #reject: ((reason: unknown) => void) | undefined;
 
@@ -71,7 +73,11 @@ export class Watch {
     outer: AbortSignal | undefined,
     light = false,
   ) {
-    this.#controller = light ? new LightSignal() : new AbortController();
+    const controller = light ? new LightSignal() : new AbortController();
+    this.#controller = controller;
+    this.signal = controller instanceof LightSignal
+      ? controller as unknown as AbortSignal
+      : controller.signal;
     this.#schedule = schedule;
     this.deadline = deadline;
     this.#outer = outer;
@@ -79,12 +85,6 @@ export class Watch {
       if (outer.aborted) this.#controller.abort(outer.reason);
       else outer.addEventListener("abort", this, { once: true });
     }
-  }
-
-  /** The attempt's signal: hand it to `fetch` and to the body reader. */
-  get signal(): AbortSignal {
-    const c = this.#controller;
-    return c instanceof LightSignal ? c as unknown as AbortSignal : c.signal;
   }
 
   /**
