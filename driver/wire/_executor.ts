@@ -16,6 +16,9 @@ export interface CallOptions {
   idempotent?: boolean;
 }
 
+/** The options of a call that gives none (shared: the executor only reads them). */
+const NO_OPTIONS: CallOptions = Object.freeze({});
+
 /** Sends commands for one connection. */
 export class Executor {
   readonly transport: Transport;
@@ -38,7 +41,7 @@ export class Executor {
   }
 
   /** Sends one command and maps its response. */
-  async run(command: BoundCommand, options: CallOptions = {}): Promise<Outcome[]> {
+  async run(command: BoundCommand, options: CallOptions = NO_OPTIONS): Promise<Outcome[]> {
     this.ensureOpen();
     const endpoint = classify(command.method, command.path);
     const path = rewritePath(endpoint, command.path, this.indexRefresh, command.text);

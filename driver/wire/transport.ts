@@ -234,11 +234,9 @@ export class Transport {
     const attemptMs = req.timeoutMs ?? this.#timeoutMs;
     const totalMs = this.#requestTimeoutMs ?? attemptMs * 3;
     const deadline = Date.now() + totalMs;
-    // Worked out on a failure only (no closure or list on the path that succeeds).
-    const idempotent = () => idempotentRequest(req);
     const attempts = this.#maxRetries + 1;
-    /** The nodes of the failed attempts, for the final error. */
-    const tried: string[] = [];
+    /** The nodes of the failed attempts, for the final error (made on the first failure). */
+    let tried: string[] | undefined;
     let last: { error: unknown; node: string } | undefined;
     const events = this.#onEvent &&
       new AttemptEvents(this.#onEvent, ++this.#requestIds, method, req.path, body, this.#secrets);
@@ -278,8 +276,8 @@ export class Transport {
         if (req.signal?.aborted) throw timeoutError(req, attemptMs, req.signal.reason);
         if (this.#pool.markDead(node)) events?.nodeDead(node, error);
         last = { error, node };
-        tried.push(node);
-        if (!connect && !idempotent()) {
+        (tried ??= []).push(node);
+        if (!connect && !idempotentRequest(req)) {
           throw outcomeUnknown(
             req,
             node,
@@ -319,8 +317,8 @@ export class Transport {
         if (req.signal?.aborted) throw timeoutError(req, attemptMs, req.signal.reason);
         if (this.#pool.markDead(node)) events?.nodeDead(node, error);
         last = { error, node };
-        tried.push(node);
-        if (!idempotent()) {
+        (tried ??= []).push(node);
+        if (!idempotentRequest(req)) {
           throw outcomeUnknown(
             req,
             node,
@@ -350,16 +348,18 @@ export class Transport {
       });
       const gateway = GATEWAY_STATUSES.has(status);
       // A gateway's own page (not Elasticsearch's error JSON) says nothing about the write.
-      if (gateway && !fromServer(error) && !idempotent()) {
+      if (gateway && !fromServer(error) && !idempotentRequest(req)) {
         throw outcomeUnknown(req, node, `a gateway answered ${status}`, error, status);
       }
-      if (!(status === 429 || (gateway && idempotent())) || attempt >= attempts) throw error;
+      if (!(status === 429 || (gateway && idempotentRequest(req))) || attempt >= attempts) {
+        throw error;
+      }
       const after = status === 429
         ? retryAfterMs(resHeaders.get("retry-after"), Date.now())
         : undefined;
       if (after !== undefined && Date.now() + after > deadline) throw error;
       last = { error, node };
-      tried.push(node);
+      (tried ??= []).push(node);
       await this.#wait(req, attempt, after, deadline, events);
     }
     const lastError = last?.error;
