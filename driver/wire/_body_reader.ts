@@ -14,8 +14,7 @@ export class TooLarge {
 }
 
 /**
- * Reads `res`'s body as UTF-8 text, at most `limit` bytes (`headers`: `res.headers`, when the
- * caller has read them already).
+ * Reads `res`'s body as UTF-8 text, at most `limit` bytes.
  *
  * @throws {TooLarge} Past the limit.
  * @throws The signal's reason when it aborts while reading.
@@ -25,8 +24,8 @@ export function readBody(
   limit: number,
   signal: AbortSignal,
   trustLength: boolean,
-  headers: Headers = res.headers,
 ): Promise<string> {
+  const headers = res.headers; // one getter call, two reads
   const declared = headers.get("content-length");
   if (declared !== null) {
     if (Number(declared) > limit) return refuse(res, limit);

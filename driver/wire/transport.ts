@@ -307,7 +307,7 @@ export class Transport {
       try {
         text = await (this.#inProcess
           ? readInProcessBody(res, this.#maxBytes, resHeaders)
-          : readBody(res, this.#maxBytes, signal, !this.#injected, resHeaders));
+          : readBody(res, this.#maxBytes, signal, !this.#injected));
       } catch (error) {
         watch.done();
         events?.end(status, "", error);
