@@ -17,7 +17,8 @@ import {
   type StatementConnection,
 } from "./statement_base.ts";
 import type { ResultSet } from "./result_set.ts";
-import { executorOf } from "../wire/_executor.ts";
+import { executorOf, NO_OPTIONS } from "../wire/_executor.ts";
+import type { Outcome } from "../wire/_response_mapper.ts";
 
 /**
  * Runs command text with positional arguments (`?` in JSON, `{?}` in paths and query values).
@@ -140,10 +141,13 @@ export function executeFirst(
     const stmt = new Statement(connection);
     return stmt.executeCommands(commands).then(() => stmt.getResultSet() ?? stmt.getUpdateCount());
   }
-  return executorOf(connection).run(commands[0]!).then((outcomes) => {
-    const first = outcomes[0];
-    return first === undefined ? -1 : resultOf(first, 0);
-  });
+  return executorOf(connection).runThen(commands[0]!, NO_OPTIONS, firstOf);
+}
+
+/** The first result of a command's outcomes (-1: none). */
+function firstOf(outcomes: readonly Outcome[]): ResultSet | number | bigint {
+  const first = outcomes[0];
+  return first === undefined ? -1 : resultOf(first, 0);
 }
 
 function bind(
