@@ -20,6 +20,9 @@ export type { ParsedScript } from "./command/command_tokenizer.ts";
 export { bindScript, type BindScriptOptions } from "./command/command_binder.ts";
 export { CommandCache } from "./command/command_cache.ts";
 
+// The template's reads: the first result of a text without a Statement object.
+export { executeFirst } from "./jdbc/statement.ts";
+
 // The one reading of console text: the lexer's tokens, character classes and the ends of strings,
 // comments and placeholders, for the rooms that read command text without binding it (the
 // template's scanner and rules, xml's placeholders, mapper paging, the checker).

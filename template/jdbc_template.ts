@@ -1,5 +1,5 @@
-// JdbcTemplate: one call = one connection (from a DataSource, closed afterwards) or the given
-// connection; template text is bound by named_binding.ts, rows become maps, entities, numbers or
+// JdbcTemplate: one call = one connection (the driver DataSource's one shared connection, a
+// connection from any other DataSource, closed afterwards, or the given connection); template text is bound by named_binding.ts, rows become maps, entities, numbers or
 // whatever a RowMapper makes of them. One class: the source and macros, binding, the reads
 // (all rows as maps or entities, hits with their metadata, at most one row, one number, rows
 // through a RowMapper, an extractor or a row callback), the writes, streaming every hit, the bulk
@@ -13,14 +13,15 @@ import {
   type BulkWriterOptions,
   Connection,
   DataAccessError,
-  type DataSource,
+  DataSource,
   IllegalStateError,
   IncorrectResultSizeError,
   InvalidArgumentError,
-  type ResultSet,
+  ResultSet,
   type Statement,
   type StreamOptions,
 } from "../driver/mod.ts";
+import { executeFirst } from "../driver/internal.ts";
 import type { EntityClass } from "./entity.ts";
 import type {
   Args,
@@ -82,6 +83,31 @@ function isDataSource(source: DataSource | Connection): source is DataSource {
   return typeof (source as DataSource).getConnection === "function";
 }
 
+/**
+ * Whether a source's connections are the driver's own, alike and without state of their own
+ * (a handle on the shared transport): then one of them serves every call of a template, where a
+ * fresh one per call costs a connection, an executor and an `await`. A DataSource whose
+ * `getConnection` is overridden (a pool, a counter) is asked on every call, as before.
+ */
+function sharesConnections(source: DataSource): boolean {
+  return source instanceof DataSource &&
+    source.getConnection === DataSource.prototype.getConnection;
+}
+
+/** The first result of a text on a connection that is not the driver's, through a statement. */
+async function statementFirst(
+  conn: Connection,
+  bound: BoundTemplate,
+): Promise<ResultSet | number> {
+  const stmt = conn.createStatement();
+  try {
+    await stmt.execute(bound.text, bound.args);
+    return stmt.getResultSet() ?? stmt.getUpdateCount();
+  } finally {
+    stmt.close();
+  }
+}
+
 /** The driver's own `close`: it closes at once, so its (already resolved) promise needs no wait. */
 const driverClose = Connection.prototype.close;
 
@@ -118,6 +144,8 @@ const SCALARS: ReadonlyMap<unknown, (rs: ResultSet, column: string) => unknown> 
  */
 export class JdbcTemplate {
   readonly #source: DataSource | Connection;
+  /** The driver DataSource's connection that serves every call (see `sharesConnections`). */
+  #shared: Connection | undefined;
   readonly #macros = new Map<string, string>();
   /** A connection for the length of a stream or a bulk writer, and how to give it back. */
   readonly #lease = async (): Promise<Lease> => {
@@ -130,7 +158,10 @@ export class JdbcTemplate {
   /**
    * Creates a template over a data source or one connection.
    *
-   * @param source A DataSource (a connection per call, closed afterwards) or one Connection.
+   * @param source A DataSource or one Connection. The driver's own DataSource serves every call
+   *   through one connection (its connections are alike handles on the shared transport); a
+   *   DataSource that overrides `getConnection` (a pool, say) gives a connection per call, closed
+   *   afterwards.
    */
   constructor(source: DataSource | Connection) {
     this.#source = source;
@@ -913,36 +944,45 @@ export class JdbcTemplate {
   ): Promise<T> {
     const bound = this.bind(command, args);
     const source = this.#source;
-    const conn = isDataSource(source) ? await source.getConnection() : source;
+    let conn = this.#shared;
+    let own = false;
+    if (conn === undefined || conn.isClosed()) {
+      if (isDataSource(source)) {
+        conn = await source.getConnection();
+        if (sharesConnections(source)) this.#shared ??= conn;
+        own = conn !== this.#shared;
+      } else conn = source;
+    }
     try {
-      const stmt = conn.createStatement();
-      try {
-        let out: T | Promise<T>;
-        if (what === undefined) {
-          out = (work as (stmt: Statement, bound: BoundTemplate) => T | Promise<T>)(stmt, bound);
-        } else {
-          const isRows = await stmt.execute(bound.text, bound.args);
-          const rs = stmt.getResultSet();
-          if (!isRows || rs === null) {
-            throw new IllegalStateError(
-              `${what} expects rows, but ${
-                verb(bound.text)
-              } returned an update count (${stmt.getUpdateCount()}); use executeUpdate for writes: ${bound.text}`,
-              { command: bound.text },
-            );
-          }
-          out = (work as (rs: ResultSet, bound: BoundTemplate) => T | Promise<T>)(rs, bound);
+      if (what === undefined) {
+        const stmt = conn.createStatement();
+        try {
+          const out = (work as (stmt: Statement, bound: BoundTemplate) => T | Promise<T>)(
+            stmt,
+            bound,
+          );
+          return out instanceof Promise ? await out : out;
+        } finally {
+          stmt.close();
         }
-        return out instanceof Promise ? await out : out;
-      } catch (error) {
-        throw error instanceof BindError
-          ? inCallerTerms(error, command, args, this.#macros)
-          : error;
-      } finally {
-        stmt.close();
       }
+      const first = conn instanceof Connection
+        ? await executeFirst(conn, bound.text, bound.args)
+        : await statementFirst(conn, bound);
+      if (!(first instanceof ResultSet)) {
+        throw new IllegalStateError(
+          `${what} expects rows, but ${verb(bound.text)} returned an update count (${
+            Number(first)
+          }); use executeUpdate for writes: ${bound.text}`,
+          { command: bound.text },
+        );
+      }
+      const out = (work as (rs: ResultSet, bound: BoundTemplate) => T | Promise<T>)(first, bound);
+      return out instanceof Promise ? await out : out;
+    } catch (error) {
+      throw error instanceof BindError ? inCallerTerms(error, command, args, this.#macros) : error;
     } finally {
-      if (conn !== source) {
+      if (own) {
         const closing = conn.close();
         if (conn.close !== driverClose) await closing;
       }

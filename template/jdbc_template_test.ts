@@ -304,3 +304,44 @@ Deno.test("an async reader keeps the connection open until it settles", async ()
   assert.deepEqual(seen, { open: true, rows: 1 });
   assert.equal(opened[0]!.isClosed(), true);
 });
+
+Deno.test("a subclass of DataSource that overrides getConnection is asked on every call", async () => {
+  const fetch = () => Promise.resolve(Response.json({ count: 2 }));
+  let asked = 0;
+  class Counting extends DataSource {
+    override getConnection(): Promise<Connection> {
+      asked++;
+      return super.getConnection();
+    }
+  }
+  const jdbc = new JdbcTemplate(new Counting({ nodes: ["http://es.local"], fetch }));
+  for (let i = 0; i < 3; i++) assert.equal(await jdbc.queryForNumber("POST /u/_count"), 2);
+  assert.equal(asked, 3);
+});
+
+Deno.test("reads on the driver's DataSource: concurrent calls, and every command of a text runs", async () => {
+  const sent: string[] = [];
+  const fetch = (url: string, init: RequestInit) => {
+    sent.push(`${init.method} ${new URL(url).pathname}`);
+    return Promise.resolve(
+      url.endsWith("/_count")
+        ? Response.json({ count: 4 })
+        : url.includes("/_doc/")
+        ? Response.json({ _id: "1", result: "created" })
+        : Response.json({ took: 1, hits: { total: 1, hits: [{ _id: "a", _source: { n: 1 } }] } }),
+    );
+  };
+  const jdbc = new JdbcTemplate(new DataSource({ nodes: ["http://es.local"], fetch }));
+  const all = await Promise.all(
+    Array.from({ length: 8 }, () => jdbc.queryForList("POST /u/_search")),
+  );
+  assert.deepEqual(all.map((rows) => rows.length), [1, 1, 1, 1, 1, 1, 1, 1]);
+  assert.deepEqual(all[0], [{ _ID: "a", _DOC: '{"n":1}' }]);
+  assert.equal(all[0]!.took, 1);
+  sent.length = 0;
+  // The first result is the rows of the search; the count after it is sent all the same.
+  const rows = await jdbc.queryForList("POST /u/_search\nPOST /u/_count");
+  assert.deepEqual(rows, [{ _ID: "a", _DOC: '{"n":1}' }]);
+  assert.deepEqual(sent, ["POST /u/_search", "POST /u/_count"]);
+  await assert.rejects(jdbc.queryForList("PUT /u/_doc/1 {}"), IllegalStateError);
+});

@@ -10,8 +10,15 @@ import { CommandSyntaxError, IllegalStateError } from "../errors.ts";
 import type { BoundCommand } from "../command/command.ts";
 import { type ParsedScript, parseScript } from "../command/command_tokenizer.ts";
 import { bindScript } from "../command/command_binder.ts";
-import { type ExecuteOptions, StatementBase } from "./statement_base.ts";
+import {
+  type ExecuteOptions,
+  resultOf,
+  StatementBase,
+  type StatementConnection,
+} from "./statement_base.ts";
 import type { ResultSet } from "./result_set.ts";
+import { executorOf, NO_OPTIONS } from "../wire/_executor.ts";
+import type { Outcome } from "../wire/_response_mapper.ts";
 
 /**
  * Runs command text with positional arguments (`?` in JSON, `{?}` in paths and query values).
@@ -105,6 +112,42 @@ export class Statement extends StatementBase {
     }
     this.addToBatch([commands[0]!]);
   }
+}
+
+/**
+ * Runs a command text on a connection and gives its first result, as `execute` then
+ * `getResultSet()` / `getUpdateCount()` on a new statement would (-1 when the text gives no
+ * result), without the statement: for the template's reads, where a statement per call is only
+ * a frame and a few objects more. A text of several commands runs them all, in order, on a
+ * statement as `execute` does.
+ *
+ * @param connection A driver connection.
+ * @param text The command text.
+ * @param args The positional arguments.
+ * @returns The first result set, or the first update count (-1 for none).
+ */
+export function executeFirst(
+  connection: StatementConnection,
+  text: string,
+  args: readonly unknown[],
+): Promise<ResultSet | number | bigint> {
+  let commands: BoundCommand[];
+  try {
+    commands = bind(text, args);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  if (commands.length !== 1) {
+    const stmt = new Statement(connection);
+    return stmt.executeCommands(commands).then(() => stmt.getResultSet() ?? stmt.getUpdateCount());
+  }
+  return executorOf(connection).runThen(commands[0]!, NO_OPTIONS, firstOf);
+}
+
+/** The first result of a command's outcomes (-1: none). */
+function firstOf(outcomes: readonly Outcome[]): ResultSet | number | bigint {
+  const first = outcomes[0];
+  return first === undefined ? -1 : resultOf(first, 0);
 }
 
 function bind(

@@ -345,19 +345,29 @@ export abstract class StatementBase {
   }
 
   #toResult(outcome: Outcome): StatementResult {
-    if (outcome.kind === "count") {
-      this.#keys.push(...outcome.keys);
-      return outcome.count;
-    }
-    const { table, meta } = outcome;
-    if (this.#maxRows <= 0) return new ResultSet(table.columns, table.rows, meta);
-    // Rows read from the hits (a search's) are cut by cutting the hits.
-    if (table.rows === ROWS_OF_HITS) {
-      return new ResultSet(table.columns, ROWS_OF_HITS, {
-        ...meta,
-        hits: meta.hits?.slice(0, this.#maxRows),
-      });
-    }
-    return new ResultSet(table.columns, table.rows.slice(0, this.#maxRows), meta);
+    if (outcome.kind === "count") this.#keys.push(...outcome.keys);
+    return resultOf(outcome, this.#maxRows);
   }
+}
+
+/**
+ * The result of one outcome: the update count, or a result set of at most `maxRows` rows (0:
+ * all).
+ *
+ * @param outcome A mapped response.
+ * @param maxRows The most rows kept (0: no limit).
+ * @returns The update count or the result set.
+ */
+export function resultOf(outcome: Outcome, maxRows: number): StatementResult {
+  if (outcome.kind === "count") return outcome.count;
+  const { table, meta } = outcome;
+  if (maxRows <= 0) return new ResultSet(table.columns, table.rows, meta);
+  // Rows read from the hits (a search's) are cut by cutting the hits.
+  if (table.rows === ROWS_OF_HITS) {
+    return new ResultSet(table.columns, ROWS_OF_HITS, {
+      ...meta,
+      hits: meta.hits?.slice(0, maxRows),
+    });
+  }
+  return new ResultSet(table.columns, table.rows.slice(0, maxRows), meta);
 }

@@ -25,14 +25,15 @@ export function readBody(
   signal: AbortSignal,
   trustLength: boolean,
 ): Promise<string> {
-  const declared = res.headers.get("content-length");
+  const headers = res.headers; // one getter call, two reads
+  const declared = headers.get("content-length");
   if (declared !== null) {
     if (Number(declared) > limit) return refuse(res, limit);
     // A network fetch delivers no more than the declared length, unless the body is decoded
     // on the way (content-encoding): then it is counted while it streams, as is any body from
     // an injected fetch (which may declare anything). Touching `res.body` costs a stream, so
     // the common case reads the text directly (no extra promise either).
-    if (trustLength && res.headers.get("content-encoding") === null) return res.text();
+    if (trustLength && headers.get("content-encoding") === null) return res.text();
   }
   return readStream(res, limit, signal);
 }
@@ -44,8 +45,12 @@ export function readBody(
  *
  * @throws {TooLarge} When the declared length or the text passes the limit.
  */
-export function readInProcessBody(res: Response, limit: number): Promise<string> {
-  const declared = res.headers.get("content-length");
+export function readInProcessBody(
+  res: Response,
+  limit: number,
+  headers: Headers = res.headers,
+): Promise<string> {
+  const declared = headers.get("content-length");
   if (declared !== null && Number(declared) > limit) return refuse(res, limit);
   return res.text().then((text) => {
     // A UTF-16 unit is 1 to 3 UTF-8 bytes (a surrogate pair 4 for 2): the exact count is

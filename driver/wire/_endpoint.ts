@@ -98,21 +98,29 @@ export function appendQuery(path: string, name: string, value: string): string {
  * @returns The classified endpoint.
  */
 export function classify(method: Method, path: string): Endpoint {
-  const key = method + " " + path;
-  let endpoint = CLASSIFIED.get(key);
+  // By method, then by path: no key string is built per call, and a path that is the same
+  // string as before (a command without bound path values) is looked up by its cached hash.
+  let byPath = CLASSIFIED.get(method);
+  if (byPath === undefined) CLASSIFIED.set(method, byPath = new Map());
+  let endpoint = byPath.get(path);
   if (endpoint === undefined) {
     const { pathname, query } = splitPath(path);
     const segments = Object.freeze(pathname.split("/").filter((s) => s !== ""));
     endpoint = Object.freeze({ kind: kindOf(method, segments), segments, query });
     // Bounded: paths with bound ids are endless; the same few searches run again and again.
-    if (CLASSIFIED.size >= 256) CLASSIFIED.clear();
-    CLASSIFIED.set(key, endpoint);
+    if (++classified > 256) {
+      for (const paths of CLASSIFIED.values()) paths.clear();
+      classified = 1;
+    }
+    byPath.set(path, endpoint);
   }
   return endpoint;
 }
 
-/** Endpoints already worked out, by method and path (frozen: they are shared). */
-const CLASSIFIED = new Map<string, Endpoint>();
+/** Endpoints already worked out, by method, then path (frozen: they are shared). */
+const CLASSIFIED = new Map<string, Map<string, Endpoint>>();
+/** How many endpoints `CLASSIFIED` holds. */
+let classified = 0;
 
 function kindOf(method: Method, s: readonly string[]): EndpointKind {
   const last = s.at(-1) ?? "";

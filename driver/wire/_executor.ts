@@ -4,7 +4,7 @@
 import { IllegalStateError } from "../errors.ts";
 import { allowsPartialResults } from "../response_errors.ts";
 import type { BoundCommand } from "../command/command.ts";
-import { allowsNotFound, appendQuery, classify, rewritePath } from "./_endpoint.ts";
+import { allowsNotFound, appendQuery, classify, type Endpoint, rewritePath } from "./_endpoint.ts";
 import { bumpMappingEpoch, changesMappings } from "./_mapping_epoch.ts";
 import { mapResponse, type Outcome } from "./_response_mapper.ts";
 import type { Transport, TransportResponse } from "./transport.ts";
@@ -15,6 +15,11 @@ export interface CallOptions {
   timeoutMs?: number;
   idempotent?: boolean;
 }
+
+/** The options of a call that gives none (shared: the executor only reads them). */
+export const NO_OPTIONS: CallOptions = Object.freeze({});
+
+const asIs = (outcomes: Outcome[]): Outcome[] => outcomes;
 
 /** Sends commands for one connection. */
 export class Executor {
@@ -38,17 +43,44 @@ export class Executor {
   }
 
   /** Sends one command and maps its response. */
-  async run(command: BoundCommand, options: CallOptions = {}): Promise<Outcome[]> {
-    this.ensureOpen();
-    const endpoint = classify(command.method, command.path);
-    const path = rewritePath(endpoint, command.path, this.indexRefresh, command.text);
-    // Mapping caches go stale before (a read racing it) and after, whatever the outcome (a
-    // timeout may still have applied it).
-    const changes = changesMappings(command.method, endpoint.segments);
-    if (changes) bumpMappingEpoch(this.transport);
-    const pending = this.#send(command, endpoint, path, options);
-    const response =
-      await (changes ? pending.finally(() => bumpMappingEpoch(this.transport)) : pending);
+  run(command: BoundCommand, options: CallOptions = NO_OPTIONS): Promise<Outcome[]> {
+    return this.runThen(command, options, asIs);
+  }
+
+  /**
+   * Sends one command, maps its response and hands the outcomes to `then`, in the same step: a
+   * caller that wants one result of them (`executeFirst`) saves the hop of a second `then`.
+   */
+  runThen<T>(
+    command: BoundCommand,
+    options: CallOptions,
+    then: (outcomes: Outcome[]) => T,
+  ): Promise<T> {
+    let endpoint: Endpoint;
+    let path: string;
+    let sent: Promise<TransportResponse>;
+    try {
+      this.ensureOpen();
+      endpoint = classify(command.method, command.path);
+      path = rewritePath(endpoint, command.path, this.indexRefresh, command.text);
+      // Mapping caches go stale before (a read racing it) and after, whatever the outcome (a
+      // timeout may still have applied it).
+      const changes = changesMappings(command.method, endpoint.segments);
+      if (changes) bumpMappingEpoch(this.transport);
+      const pending = this.#send(command, endpoint, path, options);
+      sent = changes ? pending.finally(() => bumpMappingEpoch(this.transport)) : pending;
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return sent.then((response) => then(this.#map(command, endpoint, path, response)));
+  }
+
+  #map(
+    command: BoundCommand,
+    endpoint: Endpoint,
+    path: string,
+    response: TransportResponse,
+  ): Outcome[] {
     const outcomes = mapResponse(
       endpoint,
       response.status,
@@ -69,7 +101,7 @@ export class Executor {
 
   #send(
     command: BoundCommand,
-    endpoint: ReturnType<typeof classify>,
+    endpoint: Endpoint,
     path: string,
     options: CallOptions,
   ): Promise<TransportResponse> {

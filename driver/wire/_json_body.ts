@@ -21,22 +21,37 @@ export function parseJsonBody(
   command?: string,
   redactSecrets: (text: string) => string = (t) => t,
 ): object {
-  const bad = (problem: string, cause?: unknown) =>
-    new InvalidResponseError(status, contentType, redactSecrets(text), problem, { command, cause });
+  // The errors are made on a failure only: no closure per call.
   // What nearly every answer says is tested as a string; anything else by the expression.
   if (contentType !== "application/json" && /html/i.test(contentType)) {
-    throw bad("an HTML page came where JSON is due");
+    throw new InvalidResponseError(
+      status,
+      contentType,
+      redactSecrets(text),
+      "an HTML page came where JSON is due",
+      { command },
+    );
   }
   let body: unknown;
   try {
     body = parseExactJson(text);
   } catch (cause) {
-    throw text.trim() === ""
-      ? bad("the body is empty where a JSON body is due")
-      : bad("the body is not valid JSON (truncated, or not JSON at all)", cause);
+    const problem = text.trim() === ""
+      ? "the body is empty where a JSON body is due"
+      : "the body is not valid JSON (truncated, or not JSON at all)";
+    throw new InvalidResponseError(status, contentType, redactSecrets(text), problem, {
+      command,
+      cause,
+    });
   }
   if (body === null || typeof body !== "object") {
-    throw bad("the body is a bare JSON value, not an object or array");
+    throw new InvalidResponseError(
+      status,
+      contentType,
+      redactSecrets(text),
+      "the body is a bare JSON value, not an object or array",
+      { command },
+    );
   }
   return body;
 }

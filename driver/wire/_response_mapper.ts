@@ -61,7 +61,6 @@ export function mapResponse(
     : parseJsonBody(status, text, contentType, command, redactSecrets);
   const json: JsonObject = isJsonObject(body) ? body : {};
   const notFound = status === 404;
-  const fail = () => ResponseError.fromBody(status, text, { command });
   const shape = SHAPES[endpoint.kind];
   if (shape !== undefined && !notFound) {
     const trimmed = queryValue(endpoint.query, "filter_path") !== undefined;
@@ -95,14 +94,16 @@ export function mapResponse(
     case "count":
       return [rows({ columns: ["COUNT"], rows: [[integerOr(json.count, 0)]] }, body)];
     case "doc_get": {
-      if (notFound && json.found !== false) throw fail();
+      if (notFound && json.found !== false) throw ResponseError.fromBody(status, text, { command });
       const docs: [unknown, unknown][] = json.found === false ? [] : [[json._id, json._source]];
       return [rows(docTable(docs), body, { hits: json.found === false ? [] : [json] })];
     }
     case "source_get": {
       if (notFound) {
         const type = isJsonObject(json.error) ? json.error.type : undefined;
-        if (text !== "" && type !== "resource_not_found_exception") throw fail();
+        if (text !== "" && type !== "resource_not_found_exception") {
+          throw ResponseError.fromBody(status, text, { command });
+        }
         return [rows(docTable([]), body)];
       }
       return [rows(docTable([[decodeSegment(endpoint.segments[2]), body]]), body)];
@@ -128,7 +129,9 @@ export function mapResponse(
     case "update":
       return [count(json.result === "noop" ? 0 : 1, keyOf(json))];
     case "doc_delete":
-      if (notFound && json.result !== "not_found") throw fail();
+      if (notFound && json.result !== "not_found") {
+        throw ResponseError.fromBody(status, text, { command });
+      }
       return [count(json.result === "deleted" ? 1 : 0)];
     case "doc_write":
     case "write":
