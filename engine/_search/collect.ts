@@ -85,6 +85,24 @@ export function collect(
     parts.push({ t, hits });
     n += hits.docs.length;
   });
+  const report = scoring && (sortsByScore(sort) || req.trackScores);
+  if (!all && req.from + req.size === 0 && !req.searchAfter) {
+    // No hit is shown (an aggregation-only request): the count and the best score are all the
+    // candidates give, so they are neither copied nor read for sorting.
+    let maxScore: number | null = null;
+    if (report && n > 0) {
+      maxScore = -Infinity;
+      for (const { hits } of parts) {
+        const s = hits.scores;
+        if (!s) {
+          if (hits.docs.length > 0 && maxScore < 0) maxScore = 0; // scores default to 0
+          continue;
+        }
+        for (let i = 0; i < s.length; i++) if (s[i]! > maxScore) maxScore = s[i]!;
+      }
+    }
+    return { total: n, maxScore, ordered: [], aggInputs, scoresReported: scoring };
+  }
   // Candidates as parallel typed arrays; sort values as one column per key.
   const ts = new Int32Array(n);
   const docs = new Int32Array(n);
@@ -188,7 +206,6 @@ export function collect(
     sort: byScore ? null : rowOf(i),
     ...(keys ? { collapse: keys[j] } : {}),
   }));
-  const report = scoring && (sortsByScore(sort) || req.trackScores);
   let maxScore: number | null = null;
   if (report && n > 0) {
     maxScore = -Infinity;
