@@ -4,7 +4,12 @@ import { EngineError, parsingError, validationFailed } from "../_errors.ts";
 import { errorBody } from "./error_body.ts";
 import { clearScrollApi, closePitApi, openPitApi, scrollApi } from "../_search/scroll_pit_api.ts";
 import { countApi } from "../_search/matches_api.ts";
-import { type ParsedSearch, refuseIndicesWithPit, searchApi } from "../_search/search_api.ts";
+import {
+  type ParsedSearch,
+  refuseIndicesWithPit,
+  searchApi,
+  searchApiSliced,
+} from "../_search/search_api.ts";
 import { parseSearchRequest } from "../_search/search_request.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
 import type { IndexState } from "../_state/index_state.ts";
@@ -89,8 +94,8 @@ function searchBody(ctx: RequestContext): Record<string, unknown> | undefined {
   return bodyObject(ctx, "query");
 }
 
-/** GET|POST /_search, /{index}/_search. */
-export function searchHandler(ctx: RequestContext): Reply {
+/** GET|POST /_search, /{index}/_search (time-sliced: see `searchApiSliced`). */
+export async function searchHandler(ctx: RequestContext): Promise<Reply> {
   const raw = searchBody(ctx);
   const body = raw && resolveTermsLookups(raw, ctx.state.cluster);
   const usesPit = body !== undefined && body.pit !== undefined;
@@ -109,11 +114,11 @@ export function searchHandler(ctx: RequestContext): Reply {
   const filtered = usesPit ? body : withAliasFilter(ctx, ctx.p.index, body);
   const boosted = resolveIndicesBoost(filtered, ctx.state.cluster, resolveOptions(ctx));
   return ok(
-    countedSearch(
+    await countedSearch(
       ctx,
       usesPit ? pitTargets(ctx, body) : targets,
       body,
-      () => searchApi(ctx.state.search, targets, boosted, ctx.params, parsed),
+      () => searchApiSliced(ctx.state.search, targets, boosted, ctx.params, parsed),
     ),
   );
 }

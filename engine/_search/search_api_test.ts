@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { EngineError } from "../_errors.ts";
 import { countApi, findMatches } from "./matches_api.ts";
-import { searchApi, SearchContexts } from "./search_api.ts";
+import { searchApi, searchApiSliced, SearchContexts } from "./search_api.ts";
 import { TestIndex } from "../../tests/support/test_index.ts";
 
 type Hit = {
@@ -684,4 +684,38 @@ Deno.test("script_fields: each hit gets the script's value under fields, and no 
     search({ size: 1, sort: [{ n: "desc" }], script_fields: { twice: { script } } }),
   );
   assert.deepEqual((missing.hits[0] as { fields?: unknown }).fields, { twice: [58] });
+});
+
+Deno.test("a time-sliced search lets other work run between its phases and answers the same", async () => {
+  const a = index(30);
+  const b = new TestIndex("idx2", mappings).put({ x: { name: "doc x", n: 99, tag: "t0" } });
+  const body = {
+    query: { match: { name: "doc" } },
+    aggs: { tags: { terms: { field: "tag" } }, top: { max: { field: "n" } } },
+  };
+  const targets = [a.target(), b.target()];
+  const whole = searchApi(new SearchContexts(), targets, body, new URLSearchParams());
+  const events: string[] = [];
+  // Each timer callback runs only at a turn of the event loop the search gave up.
+  const tick = () => {
+    events.push("other work");
+    if (events.length < 10) setTimeout(tick, 0);
+  };
+  setTimeout(tick, 0);
+  const params = new URLSearchParams();
+  const pending = searchApiSliced(new SearchContexts(), targets, body, params, undefined, 0).then(
+    (r) => {
+      events.push("search done");
+      return r;
+    },
+  );
+  // Written while the search runs: its targets are snapshots, so the answer does not change.
+  setTimeout(() => a.put({ "1": null, "2": null }), 0);
+  const sliced = await pending;
+  const ticksBefore = events.indexOf("search done");
+  assert.ok(ticksBefore >= 2, `only ${ticksBefore} turns of other work ran during the search`);
+  delete whole.took;
+  delete sliced.took;
+  assert.deepEqual(sliced, whole);
+  assert.equal(hitsOf(sliced).total && (hitsOf(sliced).total as { value: number }).value, 31);
 });
