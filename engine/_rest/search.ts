@@ -4,12 +4,7 @@ import { EngineError, parsingError, validationFailed } from "../_errors.ts";
 import { errorBody } from "./error_body.ts";
 import { clearScrollApi, closePitApi, openPitApi, scrollApi } from "../_search/scroll_pit_api.ts";
 import { countApi } from "../_search/matches_api.ts";
-import {
-  type ParsedSearch,
-  refuseIndicesWithPit,
-  searchApi,
-  searchApiSliced,
-} from "../_search/search_api.ts";
+import { type ParsedSearch, refuseIndicesWithPit, searchApiSliced } from "../_search/search_api.ts";
 import { parseSearchRequest } from "../_search/search_request.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
 import type { IndexState } from "../_state/index_state.ts";
@@ -228,8 +223,8 @@ export function listPitsHandler(ctx: RequestContext): Reply {
   return ok({ pits });
 }
 
-/** GET|POST /_msearch, /{index}/_msearch. */
-export function msearchHandler(ctx: RequestContext): Reply {
+/** GET|POST /_msearch, /{index}/_msearch (each search time-sliced, as `_search`). */
+export async function msearchHandler(ctx: RequestContext): Promise<Reply> {
   const started = Date.now();
   const lines = ctx.bodyText.split("\n").filter((l) => l.trim() !== "");
   if (lines.length === 0) {
@@ -267,11 +262,11 @@ export function msearchHandler(ctx: RequestContext): Reply {
         resolveOptions({ ...ctx, params }),
       );
       const counted = body.pit !== undefined ? pitTargets(ctx, body) : targets;
-      const response = countedSearch(
+      const response = await countedSearch(
         ctx,
         counted,
         body,
-        () => searchApi(ctx.state.search, targets, boosted, params),
+        () => searchApiSliced(ctx.state.search, targets, boosted, params),
       );
       responses.push({ ...response, status: 200 });
     } catch (e) {
