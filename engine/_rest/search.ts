@@ -4,7 +4,12 @@ import { EngineError, parsingError, validationFailed } from "../_errors.ts";
 import { errorBody } from "./error_body.ts";
 import { clearScrollApi, closePitApi, openPitApi, scrollApi } from "../_search/scroll_pit_api.ts";
 import { countApi } from "../_search/matches_api.ts";
-import { type ParsedSearch, refuseIndicesWithPit, searchApiSliced } from "../_search/search_api.ts";
+import {
+  type ParsedSearch,
+  refuseIndicesWithPit,
+  searchApi,
+  searchApiSliced,
+} from "../_search/search_api.ts";
 import { parseSearchRequest } from "../_search/search_request.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
 import type { IndexState } from "../_state/index_state.ts";
@@ -113,7 +118,10 @@ export async function searchHandler(ctx: RequestContext): Promise<Reply> {
       ctx,
       usesPit ? pitTargets(ctx, body) : targets,
       body,
-      () => searchApiSliced(ctx.state.search, targets, boosted, ctx.params, parsed),
+      () =>
+        ctx.state.timeSliced
+          ? searchApiSliced(ctx.state.search, targets, boosted, ctx.params, parsed)
+          : searchApi(ctx.state.search, targets, boosted, ctx.params, parsed),
     ),
   );
 }
@@ -266,7 +274,10 @@ export async function msearchHandler(ctx: RequestContext): Promise<Reply> {
         ctx,
         counted,
         body,
-        () => searchApiSliced(ctx.state.search, targets, boosted, params),
+        () =>
+          ctx.state.timeSliced
+            ? searchApiSliced(ctx.state.search, targets, boosted, params)
+            : searchApi(ctx.state.search, targets, boosted, params),
       );
       responses.push({ ...response, status: 200 });
     } catch (e) {
