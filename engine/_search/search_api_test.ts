@@ -696,12 +696,20 @@ Deno.test("a time-sliced search lets other work run between its phases and answe
   const targets = [a.target(), b.target()];
   const whole = searchApi(new SearchContexts(), targets, body, new URLSearchParams());
   const events: string[] = [];
-  // Each timer callback runs only at a turn of the event loop the search gave up.
-  const tick = () => {
+  // Other work queued as messages (a turn of the event loop each): each runs only at a turn the
+  // search gave up. The first one writes: the search's targets are snapshots, so its answer does
+  // not change.
+  const { port1, port2 } = new MessageChannel();
+  port1.onmessage = () => {
+    if (events.length === 0) a.put({ "1": null, "2": null });
     events.push("other work");
-    if (events.length < 10) setTimeout(tick, 0);
+    if (events.length < 10) port2.postMessage(null);
+    else {
+      port1.close();
+      port2.close();
+    }
   };
-  setTimeout(tick, 0);
+  port2.postMessage(null);
   const params = new URLSearchParams();
   const pending = searchApiSliced(new SearchContexts(), targets, body, params, undefined, 0).then(
     (r) => {
@@ -709,11 +717,11 @@ Deno.test("a time-sliced search lets other work run between its phases and answe
       return r;
     },
   );
-  // Written while the search runs: its targets are snapshots, so the answer does not change.
-  setTimeout(() => a.put({ "1": null, "2": null }), 0);
   const sliced = await pending;
-  const ticksBefore = events.indexOf("search done");
-  assert.ok(ticksBefore >= 2, `only ${ticksBefore} turns of other work ran during the search`);
+  port1.close();
+  port2.close();
+  const turns = events.indexOf("search done");
+  assert.ok(turns >= 2, `only ${turns} turns of other work ran during the search`);
   delete whole.took;
   delete sliced.took;
   assert.deepEqual(sliced, whole);
