@@ -251,9 +251,10 @@ async function run(label: string, call: Call, docs: number, engine: Engine): Pro
 
 /**
  * Short searches while long ones run: 15 `match` (or `term`) loops beside one loop of `terms`
- * aggregations over every document, against the same 16 in flight with no long search. A long
- * search runs to its end once started (one event loop), so the short ones' p99 shows how long
- * they wait behind it.
+ * aggregations over every document, against the same 16 in flight with no long search. In
+ * process a long search runs to its end once started (one event loop); served over HTTP it gives
+ * the event loop a turn between its phases (time slices). The short ones' p99 shows how long they
+ * wait behind it.
  */
 async function whileLong(call: Call, n: number): Promise<void> {
   const long = JSON.stringify(QUERIES.find(([q]) => q === "terms agg")![1]);

@@ -114,6 +114,27 @@ export function useHeapSize(engine: Engine, bytes: number): void {
 }
 
 /**
+ * Makes the engine's searches run in time slices (`serve()` does it for the engine it serves):
+ * a long `_search` then gives the event loop turns between its phases, so requests arriving over
+ * the network are answered in between. Not the default in process: callers whose requests only
+ * await each other (promises, no I/O) would hold a yielded search back until all of theirs wait.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Engine, useTimeSlices } from "./engine.ts";
+ * const engine = new Engine();
+ * useTimeSlices(engine);
+ * const res = await engine.fetch("http://engine/_search");
+ * assert.equal(res.status, 200);
+ * engine.close();
+ * ```
+ */
+export function useTimeSlices(engine: Engine): void {
+  STATE.get(engine)!.timeSliced = true;
+}
+
+/**
  * The searchable state of one of an engine's indices as of its last refresh, or undefined when
  * there is no such index (for benchmarks that measure the engine's memory).
  *

@@ -201,6 +201,51 @@ Deno.test("Elasticsearch prints the defaults of a dense_vector mapping", async (
   es.close();
 });
 
+// What Elasticsearch 9.5.4 answered to these mappings (GET _mapping), key order included.
+Deno.test("Elasticsearch completes given index_options and fills them in once dims are known", async () => {
+  const es = new Engine();
+  await call(es, "PUT", "/v", {
+    mappings: {
+      properties: {
+        given: {
+          type: "dense_vector",
+          index_options: { type: "int8_hnsw", m: 8, confidence_interval: 0.9 },
+          dims: 4,
+        },
+        flat: { type: "dense_vector", dims: 64, index_options: { type: "bbq_flat" } },
+        bytes: { type: "dense_vector", element_type: "byte", dims: 4 },
+        floats: { type: "dense_vector", element_type: "float", dims: 4, similarity: "l2_norm" },
+        later: { type: "dense_vector" },
+      },
+    },
+  });
+  const before = (await call(es, "GET", "/v/_mapping")).v.mappings.properties;
+  assert.equal(
+    JSON.stringify(before.given),
+    '{"type":"dense_vector","dims":4,"index":true,"similarity":"cosine","index_options":' +
+      '{"type":"int8_hnsw","m":8,"ef_construction":100,"confidence_interval":0.9}}',
+  );
+  assert.deepEqual(before.flat.index_options, {
+    type: "bbq_flat",
+    rescore_vector: { oversample: 3 },
+  });
+  assert.equal(
+    JSON.stringify(before.bytes),
+    '{"type":"dense_vector","element_type":"byte","dims":4,"index":true,"similarity":"cosine"}',
+  );
+  assert.equal(before.floats.element_type, undefined);
+  assert.equal(before.floats.index_options.type, "int8_hnsw");
+  assert.deepEqual(before.later, { type: "dense_vector", index: true, similarity: "cosine" });
+  await call(es, "PUT", "/v/_doc/1?refresh=true", { later: [1, 2, 3, 4] });
+  const after = (await call(es, "GET", "/v/_mapping")).v.mappings.properties;
+  assert.equal(
+    JSON.stringify(after.later),
+    '{"type":"dense_vector","dims":4,"index":true,"similarity":"cosine","index_options":' +
+      '{"type":"int8_hnsw","m":16,"ef_construction":100}}',
+  );
+  es.close();
+});
+
 Deno.test("deleting a missing document leaves a tombstone: versions continue from it", async () => {
   const engine = await seeded("opensearch");
   assert.equal((await call(engine, "DELETE", "/i/_doc/9"))._version, 1);

@@ -1,6 +1,6 @@
 // serve(): exposes an Engine over HTTP (node:http in Deno, Bun and Node), guarded.
 
-import { type Engine, rawHandler, useHeapSize } from "./engine.ts";
+import { type Engine, rawHandler, useHeapSize, useTimeSlices } from "./engine.ts";
 import { MAX_BODY_BYTES } from "./_rest/handle.ts";
 import {
   corsHeaders,
@@ -119,6 +119,7 @@ export async function serve(engine: Engine, options: ServeOptions = {}): Promise
   const adapter: Adapter = await import("./serve_node.ts");
   const heap = adapter.heapSize?.();
   if (heap !== undefined) useHeapSize(engine, heap);
+  useTimeSlices(engine);
   const guardOptions: GuardOptions = {
     hostname,
     port: options.port ?? 0,

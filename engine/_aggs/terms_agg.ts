@@ -43,32 +43,47 @@ function countFromPostings(
   buckets: Map<Key, Map<AggInput, number[]>> | null,
 ): void {
   const views = input.ctx.snapshot.views;
+  const docs = input.docs;
   let at = 0;
   for (const v of views) {
     const f = v.segment.fields.get(field);
-    const end = v.base + v.segment.maxDoc;
-    const marks = new Uint8Array(v.segment.maxDoc);
-    let any = false;
-    for (; at < input.docs.length && input.docs[at]! < end; at++) {
-      marks[input.docs[at]! - v.base] = 1;
-      any = true;
+    const maxDoc = v.segment.maxDoc;
+    const end = v.base + maxDoc;
+    const from = at;
+    while (at < docs.length && docs[at]! < end) at++;
+    if (!f || at === from) continue;
+    // Every doc of the segment matches (no deletes, a match_all): each posting counts whole.
+    const whole = at - from === maxDoc;
+    let marks: Uint8Array | null = null;
+    if (!whole) {
+      marks = new Uint8Array(maxDoc);
+      for (let i = from; i < at; i++) marks[docs[i]! - v.base] = 1;
     }
-    if (!f || !any) continue;
     for (const [term, p] of f.terms) {
+      const list = p.docs;
       let c = 0;
-      let list: number[] | null = null;
-      for (const d of p.docs) {
-        if (!marks[d]) continue;
-        c++;
-        if (buckets) (list ??= []).push(d + v.base);
+      let kept: number[] | null = null;
+      if (marks === null) {
+        c = list.length;
+        if (buckets && c > 0) {
+          kept = new Array<number>(c);
+          for (let i = 0; i < c; i++) kept[i] = list[i]! + v.base;
+        }
+      } else {
+        for (let i = 0; i < list.length; i++) {
+          const d = list[i]!;
+          if (!marks[d]) continue;
+          c++;
+          if (buckets) (kept ??= []).push(d + v.base);
+        }
       }
       if (c === 0) continue;
       counts.set(term, (counts.get(term) ?? 0) + c);
-      if (buckets && list) {
+      if (buckets && kept) {
         let per = buckets.get(term);
         if (!per) buckets.set(term, per = new Map());
         const prev = per.get(input);
-        per.set(input, prev ? prev.concat(list) : list);
+        per.set(input, prev ? prev.concat(kept) : kept);
       }
     }
   }

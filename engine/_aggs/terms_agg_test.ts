@@ -132,3 +132,42 @@ Deno.test("terms: order by a path through a single-bucket sub-aggregation", asyn
   assert.deepEqual(byCount.aggregations.a.buckets.map((b: Reply) => b.key), ["bcd", "abc"]);
   engine.close();
 });
+
+Deno.test("terms over every doc of a segment, of part of it and after deletes count the same way", async () => {
+  const engine = new Engine();
+  await call(engine, "PUT", "/t", {
+    mappings: { properties: { tag: { type: "keyword" }, n: { type: "integer" } } },
+  });
+  const expected = new Map<string, { count: number; sum: number }>();
+  const lines: string[] = [];
+  for (let i = 0; i < 60; i++) {
+    const tag = `t${(i * 7) % 5}`;
+    lines.push(JSON.stringify({ index: { _id: String(i) } }), JSON.stringify({ tag, n: i }));
+  }
+  await call(engine, "POST", "/t/_bulk?refresh=true", lines.join("\n") + "\n");
+  const tally = (keep: (i: number) => boolean) => {
+    expected.clear();
+    for (let i = 0; i < 60; i++) {
+      if (!keep(i)) continue;
+      const e = expected.get(`t${(i * 7) % 5}`) ?? { count: 0, sum: 0 };
+      e.count++;
+      e.sum += i;
+      expected.set(`t${(i * 7) % 5}`, e);
+    }
+    return [...expected].sort((a, b) => b[1].count - a[1].count || (a[0] < b[0] ? -1 : 1))
+      .map(([k, e]) => [k, e.count, e.sum]);
+  };
+  const run = async (query: Reply) => {
+    const r = await call(engine, "POST", "/t/_search", {
+      size: 0,
+      query,
+      aggs: { a: { terms: { field: "tag" }, aggs: { s: { sum: { field: "n" } } } } },
+    });
+    return r.aggregations.a.buckets.map((b: Reply) => [b.key, b.doc_count, b.s.value]);
+  };
+  assert.deepEqual(await run({ match_all: {} }), tally(() => true));
+  assert.deepEqual(await run({ range: { n: { gte: 10 } } }), tally((i) => i >= 10));
+  await call(engine, "DELETE", "/t/_doc/3?refresh=true");
+  assert.deepEqual(await run({ match_all: {} }), tally((i) => i !== 3));
+  engine.close();
+});

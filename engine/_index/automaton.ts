@@ -17,12 +17,22 @@ export const MAX_DETERMINIZED_STATES = 10000;
  */
 export const MAX_REQUEST_STATES = 100_000;
 
-let effort: { max: number; used: number } | null = null;
+/** A budget of determinized states and what has been spent of it. */
+export interface PatternBudget {
+  readonly max: number;
+  used: number;
+}
 
-/** Runs `fn` with a budget of `max` determinized states shared by every pattern it compiles. */
-export function withPatternBudget<T>(max: number, fn: () => T): T {
+let effort: PatternBudget | null = null;
+
+/**
+ * Runs `fn` with a budget of `max` determinized states shared by every pattern it compiles; given
+ * a {@link PatternBudget} instead, `fn` spends from it, so a request run in steps (a time-sliced
+ * search) has one budget over all its steps.
+ */
+export function withPatternBudget<T>(max: number | PatternBudget, fn: () => T): T {
   const outer = effort;
-  effort = { max, used: 0 };
+  effort = typeof max === "number" ? { max, used: 0 } : max;
   try {
     return fn();
   } finally {

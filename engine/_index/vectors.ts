@@ -235,22 +235,65 @@ export function dynamicVectorMapping(value: unknown): Record<string, unknown> | 
 /** Dimensions from which Elasticsearch 9 quantizes an indexed vector with BBQ by default. */
 const BBQ_MIN_DIMS = 384;
 
+/** `index_options` types that build an HNSW graph (and so print `m` and `ef_construction`). */
+const HNSW_TYPES = new Set(["hnsw", "int8_hnsw", "int4_hnsw", "bbq_hnsw"]);
+
+/** BBQ types: Elasticsearch 9 rescores them on the raw vectors by default (`oversample` 3). */
+const BBQ_TYPES = new Set(["bbq_hnsw", "bbq_flat"]);
+
 /**
- * A `dense_vector` mapping with the defaults Elasticsearch 9 fills in and prints: indexed, cosine
- * similarity, and an HNSW graph (`m` 16, `ef_construction` 100) quantized to int8, or with BBQ
- * from 384 dimensions. Other mappings are returned as they are.
+ * A `dense_vector` mapping with the defaults Elasticsearch 9 fills in and prints, in its order
+ * (`type`, a non-float `element_type`, `dims`, `index`, `similarity`, `index_options`): indexed,
+ * cosine similarity; with dims known and float elements, an HNSW graph (`m` 16,
+ * `ef_construction` 100) quantized to int8, or with BBQ from 384 dimensions. Given
+ * `index_options` are completed the same way: `m`/`ef_construction` on graph types, and
+ * `rescore_vector.oversample` 3 on BBQ types. Other mappings are returned as they are.
+ *
+ * @example
+ * ```ts
+ * import { withVectorDefaults } from "./vectors.ts";
+ * const m = withVectorDefaults({ type: "dense_vector", dims: 4, index_options: { type: "hnsw" } });
+ * console.assert(JSON.stringify(m) ===
+ *   '{"type":"dense_vector","dims":4,"index":true,"similarity":"cosine",' +
+ *   '"index_options":{"type":"hnsw","m":16,"ef_construction":100}}');
+ * ```
  */
 export function withVectorDefaults(m: Record<string, unknown>): Record<string, unknown> {
-  if (m.type !== "dense_vector" || m.index === false || typeof m.dims !== "number") return m;
-  const out: Record<string, unknown> = { ...m, index: true, similarity: m.similarity ?? "cosine" };
-  if (out.index_options === undefined && (m.element_type ?? "float") === "float") {
-    out.index_options = {
-      type: m.dims >= BBQ_MIN_DIMS ? "bbq_hnsw" : "int8_hnsw",
-      m: 16,
-      ef_construction: 100,
-    };
+  if (m.type !== "dense_vector") return m;
+  const { type, element_type, dims, index, similarity, index_options, ...rest } = m;
+  const out: Record<string, unknown> = { type };
+  const element = element_type ?? "float";
+  if (element !== "float") out.element_type = element_type;
+  if (dims !== undefined) out.dims = dims;
+  if (index === false || index === "false") {
+    out.index = index;
+    if (similarity !== undefined) out.similarity = similarity;
+    if (index_options !== undefined) out.index_options = index_options;
+    return Object.assign(out, rest);
   }
-  return out;
+  out.index = true;
+  out.similarity = similarity ?? "cosine";
+  let options = index_options as Record<string, unknown> | undefined;
+  if (options === undefined && typeof dims === "number" && element === "float") {
+    options = { type: dims >= BBQ_MIN_DIMS ? "bbq_hnsw" : "int8_hnsw" };
+  }
+  if (options !== null && typeof options === "object" && !Array.isArray(options)) {
+    const { type: kind, m: links, ef_construction, ...more } = options;
+    const filled: Record<string, unknown> = { type: kind };
+    if (HNSW_TYPES.has(String(kind))) {
+      filled.m = links ?? 16;
+      filled.ef_construction = ef_construction ?? 100;
+    } else {
+      if (links !== undefined) filled.m = links;
+      if (ef_construction !== undefined) filled.ef_construction = ef_construction;
+    }
+    Object.assign(filled, more);
+    if (BBQ_TYPES.has(String(kind)) && filled.rescore_vector === undefined) {
+      filled.rescore_vector = { oversample: 3 };
+    }
+    out.index_options = filled;
+  } else if (options !== undefined) out.index_options = options;
+  return Object.assign(out, rest);
 }
 
 /** One segment's vectors of one field: `dims` floats per doc, and each doc's magnitude. */

@@ -30,6 +30,11 @@ export interface EngineState {
   log?: (line: string) => void;
   /** `indexing_pressure.memory.limit` and the bulk bytes in flight. */
   indexingPressure: IndexingPressure;
+  /**
+   * Whether `_search` gives the event loop turns between its phases (set by `serve()`: requests
+   * arriving over the network then get in between; see `searchApiSliced`).
+   */
+  timeSliced?: boolean;
 }
 
 /** A handler's answer: status, JSON body (or text, or nothing) and extra headers. */

@@ -4,7 +4,12 @@ import { EngineError, parsingError, validationFailed } from "../_errors.ts";
 import { errorBody } from "./error_body.ts";
 import { clearScrollApi, closePitApi, openPitApi, scrollApi } from "../_search/scroll_pit_api.ts";
 import { countApi } from "../_search/matches_api.ts";
-import { type ParsedSearch, refuseIndicesWithPit, searchApi } from "../_search/search_api.ts";
+import {
+  type ParsedSearch,
+  refuseIndicesWithPit,
+  searchApi,
+  searchApiSliced,
+} from "../_search/search_api.ts";
 import { parseSearchRequest, type SearchRequest } from "../_search/search_request.ts";
 import { parseQuery } from "../_query/query_parser.ts";
 import type { QueryNode } from "../_query/query_nodes.ts";
@@ -140,8 +145,8 @@ function searchBody(ctx: RequestContext): Record<string, unknown> | undefined {
   return bodyObject(ctx, "query");
 }
 
-/** GET|POST /_search, /{index}/_search. */
-export function searchHandler(ctx: RequestContext): Reply {
+/** GET|POST /_search, /{index}/_search (time-sliced: see `searchApiSliced`). */
+export async function searchHandler(ctx: RequestContext): Promise<Reply> {
   const raw = searchBody(ctx);
   const body = raw && resolveTermsLookups(raw, ctx.state.cluster);
   const usesPit = body !== undefined && body.pit !== undefined;
@@ -159,11 +164,14 @@ export function searchHandler(ctx: RequestContext): Reply {
     req: resolvedRequest(req, body, filter, boosts),
   };
   return ok(
-    countedSearch(
+    await countedSearch(
       ctx,
       usesPit ? pitTargets(ctx, body) : targets,
       body,
-      () => searchApi(ctx.state.search, targets, body, ctx.params, parsed),
+      () =>
+        ctx.state.timeSliced
+          ? searchApiSliced(ctx.state.search, targets, body, ctx.params, parsed)
+          : searchApi(ctx.state.search, targets, body, ctx.params, parsed),
     ),
   );
 }
@@ -273,8 +281,8 @@ export function listPitsHandler(ctx: RequestContext): Reply {
   return ok({ pits });
 }
 
-/** GET|POST /_msearch, /{index}/_msearch. */
-export function msearchHandler(ctx: RequestContext): Reply {
+/** GET|POST /_msearch, /{index}/_msearch (each search time-sliced, as `_search`). */
+export async function msearchHandler(ctx: RequestContext): Promise<Reply> {
   const started = Date.now();
   const lines = ctx.bodyText.split("\n").filter((l) => l.trim() !== "");
   if (lines.length === 0) {
@@ -322,11 +330,14 @@ export function msearchHandler(ctx: RequestContext): Reply {
         // the search parses the body again and reports the error where Elasticsearch does
       }
       const counted = body.pit !== undefined ? pitTargets(ctx, body) : targets;
-      const response = countedSearch(
+      const response = await countedSearch(
         ctx,
         counted,
         body,
-        () => searchApi(ctx.state.search, targets, body, params, parsed),
+        () =>
+          ctx.state.timeSliced
+            ? searchApiSliced(ctx.state.search, targets, body, params, parsed)
+            : searchApi(ctx.state.search, targets, body, params, parsed),
       );
       responses.push({ ...response, status: 200 });
     } catch (e) {

@@ -65,7 +65,7 @@ export function countSearch(
  * Runs a search body through `run` and counts it into its targets' stats. A refused request
  * (bad body, window too large, …) is not counted: Elasticsearch refuses it before any shard runs.
  */
-export function countedSearch<T extends Record<string, unknown>>(
+export function countedSearch<T extends Record<string, unknown> | Promise<Record<string, unknown>>>(
   ctx: RequestContext,
   targets: readonly SearchTarget[],
   body: Record<string, unknown> | undefined,
@@ -73,7 +73,16 @@ export function countedSearch<T extends Record<string, unknown>>(
 ): T {
   const started = performance.now();
   const response = run();
-  countSearch(ctx.state.cluster, targets, body, response, performance.now() - started);
+  const count = (r: Record<string, unknown>) =>
+    countSearch(ctx.state.cluster, targets, body, r, performance.now() - started);
+  if (response instanceof Promise) {
+    // A time-sliced search: counted when it ends (a refused one, as above, is not).
+    return response.then((r) => {
+      count(r);
+      return r;
+    }) as T;
+  }
+  count(response as Record<string, unknown>);
   return response;
 }
 

@@ -42,14 +42,17 @@ export interface Collected {
 /** The `_shard_doc` value base of a target, as Elasticsearch packs shard index and doc id. */
 export const SHARD_DOC_SPAN = 2 ** 32;
 
-/** Executes `req` on targets and orders the matches; `all` keeps every hit (scroll). */
-export function collect(
+/**
+ * Executes `req` on targets and orders the matches; `all` keeps every hit (scroll). It yields
+ * after the query on each target but the last, where a time-sliced search may pause.
+ */
+export function* collect(
   targets: SearchTarget[],
   req: SearchRequest,
   sort: SortKey[],
   now: number,
   all: boolean,
-): Collected {
+): Generator<void, Collected, void> {
   const fast = topFirst(targets, req, sort, now, all);
   if (fast) return fast;
   const scoring = sort.length === 0 || sort.some((k) => k.field === "_score") || req.trackScores ||
@@ -59,7 +62,9 @@ export function collect(
   const readers: ValueReader[][] = [];
   let n = 0;
   const withKnn = knnSection(targets, req.knn, now);
-  targets.forEach((target, t) => {
+  for (let t = 0; t < targets.length; t++) {
+    if (t > 0) yield;
+    const target = targets[t]!;
     const ctx = execContextOf(target, now);
     readers.push(
       sort.map((k) => sortReader(k, target.snapshot, ctx.fields, target.index, t * SHARD_DOC_SPAN)),
@@ -84,7 +89,25 @@ export function collect(
     }
     parts.push({ t, hits });
     n += hits.docs.length;
-  });
+  }
+  const report = scoring && (sortsByScore(sort) || req.trackScores);
+  if (!all && req.from + req.size === 0 && !req.searchAfter) {
+    // No hit is shown (an aggregation-only request): the count and the best score are all the
+    // candidates give, so they are neither copied nor read for sorting.
+    let maxScore: number | null = null;
+    if (report && n > 0) {
+      maxScore = -Infinity;
+      for (const { hits } of parts) {
+        const s = hits.scores;
+        if (!s) {
+          if (hits.docs.length > 0 && maxScore < 0) maxScore = 0; // scores default to 0
+          continue;
+        }
+        for (let i = 0; i < s.length; i++) if (s[i]! > maxScore) maxScore = s[i]!;
+      }
+    }
+    return { total: n, maxScore, ordered: [], aggInputs, scoresReported: scoring };
+  }
   // Candidates as parallel typed arrays; sort values as one column per key.
   const ts = new Int32Array(n);
   const docs = new Int32Array(n);
@@ -188,7 +211,6 @@ export function collect(
     sort: byScore ? null : rowOf(i),
     ...(keys ? { collapse: keys[j] } : {}),
   }));
-  const report = scoring && (sortsByScore(sort) || req.trackScores);
   let maxScore: number | null = null;
   if (report && n > 0) {
     maxScore = -Infinity;

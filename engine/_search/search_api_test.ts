@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { EngineError } from "../_errors.ts";
 import { countApi, findMatches } from "./matches_api.ts";
-import { searchApi, SearchContexts } from "./search_api.ts";
+import { searchApi, searchApiSliced, SearchContexts } from "./search_api.ts";
 import { TestIndex } from "../../tests/support/test_index.ts";
 
 type Hit = {
@@ -684,4 +684,46 @@ Deno.test("script_fields: each hit gets the script's value under fields, and no 
     search({ size: 1, sort: [{ n: "desc" }], script_fields: { twice: { script } } }),
   );
   assert.deepEqual((missing.hits[0] as { fields?: unknown }).fields, { twice: [58] });
+});
+
+Deno.test("a time-sliced search lets other work run between its phases and answers the same", async () => {
+  const a = index(30);
+  const b = new TestIndex("idx2", mappings).put({ x: { name: "doc x", n: 99, tag: "t0" } });
+  const body = {
+    query: { match: { name: "doc" } },
+    aggs: { tags: { terms: { field: "tag" } }, top: { max: { field: "n" } } },
+  };
+  const targets = [a.target(), b.target()];
+  const whole = searchApi(new SearchContexts(), targets, body, new URLSearchParams());
+  const events: string[] = [];
+  // Other work queued as messages (a turn of the event loop each): each runs only at a turn the
+  // search gave up. The first one writes: the search's targets are snapshots, so its answer does
+  // not change.
+  const { port1, port2 } = new MessageChannel();
+  port1.onmessage = () => {
+    if (events.length === 0) a.put({ "1": null, "2": null });
+    events.push("other work");
+    if (events.length < 10) port2.postMessage(null);
+    else {
+      port1.close();
+      port2.close();
+    }
+  };
+  port2.postMessage(null);
+  const params = new URLSearchParams();
+  const pending = searchApiSliced(new SearchContexts(), targets, body, params, undefined, 0).then(
+    (r) => {
+      events.push("search done");
+      return r;
+    },
+  );
+  const sliced = await pending;
+  port1.close();
+  port2.close();
+  const turns = events.indexOf("search done");
+  assert.ok(turns >= 2, `only ${turns} turns of other work ran during the search`);
+  delete whole.took;
+  delete sliced.took;
+  assert.deepEqual(sliced, whole);
+  assert.equal(hitsOf(sliced).total && (hitsOf(sliced).total as { value: number }).value, 31);
 });

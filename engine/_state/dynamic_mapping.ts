@@ -17,6 +17,7 @@ import {
   isVectorType,
   readVectorSpec,
   vectorProblem,
+  withVectorDefaults,
 } from "../_index/vectors.ts";
 
 const METADATA_FIELDS = new Set([
@@ -332,7 +333,13 @@ function mergeAddition(
       }
     } else if (!existing) setOwn(props, head!, mapping);
     else if (isVectorType(existing.type) && existing.dims === undefined) {
-      existing.dims = mapping.dims;
+      // Elasticsearch's defaults were filled in at creation (a `similarity` shows it): the
+      // dims make the default `index_options` known, printed in their place.
+      const filled = existing.similarity !== undefined
+        ? withVectorDefaults({ ...existing, dims: mapping.dims })
+        : { ...existing, dims: mapping.dims };
+      for (const key of Object.keys(existing)) delete existing[key];
+      Object.assign(existing, filled);
     }
     return;
   }
