@@ -77,15 +77,22 @@ function aliasesOnly(ctx: RequestContext): Reply {
   return { status: 200, body: out };
 }
 
+/**
+ * The answer to a URL no route takes: a 400 whose body holds only `error` (both products leave
+ * out the `status` field their other errors carry).
+ */
+export function noHandler(uri: string, method: string): Reply {
+  return {
+    status: 400,
+    body: { error: `no handler found for uri [${uri}] and method [${method}]` },
+  };
+}
+
 /** A route only one product has: the other answers like an unknown URL. */
-function only(flavour: "elasticsearch" | "opensearch", handler: Handler): Handler {
+export function only(flavour: "elasticsearch" | "opensearch", handler: Handler): Handler {
   return (ctx) => {
     if (ctx.state.flavour === flavour) return handler(ctx);
-    const uri = ctx.path + (ctx.params.size > 0 ? `?${ctx.params}` : "");
-    return {
-      status: 400,
-      body: { error: `no handler found for uri [${uri}] and method [${ctx.method}]`, status: 400 },
-    };
+    return noHandler(ctx.path + (ctx.params.size > 0 ? `?${ctx.params}` : ""), ctx.method);
   };
 }
 
