@@ -232,6 +232,7 @@ export const API_PARAMS: Record<string, readonly string[]> = {
   ],
   cluster_settings: [...TIMEOUTS, "flat_settings", "include_defaults"],
   cat: CAT,
+  indices_analyze: ["index"],
   indices_stats: [...EXPAND, ...STATS, "forbid_closed_indices"],
   nodes_stats: [...STATS, "types", "timeout"],
   field_caps: [...EXPAND, "fields", "include_unmapped", "filters", "types", "include_empty_fields"],

@@ -7,6 +7,7 @@ import {
   putAliasHandler,
   updateAliasesHandler,
 } from "./aliases.ts";
+import { analyzeHandler } from "./analyze.ts";
 import { bulkHandler } from "./bulk.ts";
 import { byQueryHandler } from "./by_query.ts";
 import { getTaskHandler, listTasksHandler, rethrottleHandler } from "./tasks.ts";
@@ -217,6 +218,7 @@ export const ROUTES: readonly RouteSpec[] = [
   route("mapping", PP, "/{index}/_mappings", putMappingHandler),
   route("mapping", PP, "/_mapping", putMappingHandler),
   route("mapping", GET, "/{index?}/_mapping/field/{fields}", fieldMappingHandler),
+  route("indices_analyze", GPD, "/{index?}/_analyze", analyzeHandler),
   route("field_caps", GPD, "/{index?}/_field_caps", fieldCapsHandler),
   route("settings", GET, "/{index?}/_settings/{name?}", getSettingsHandler),
   route("settings", "PUT", "/{index?}/_settings", putSettingsHandler),
