@@ -72,6 +72,7 @@ export const ERROR_TYPES = {
   action_request_validation_exception: 400,
   aggregation_execution_exception: 500,
   aliases_not_found_exception: 404,
+  cluster_block_exception: 403,
   content_too_long: 413,
   date_time_exception: 400,
   document_missing_exception: 404,

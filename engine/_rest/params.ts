@@ -233,6 +233,8 @@ export const API_PARAMS: Record<string, readonly string[]> = {
   cluster_settings: [...TIMEOUTS, "flat_settings", "include_defaults"],
   cat: CAT,
   indices_analyze: ["index"],
+  indices_resize: ["wait_for_active_shards", ...TIMEOUTS, "copy_settings"],
+  indices_block: [...TIMEOUTS, ...EXPAND],
   indices_stats: [...EXPAND, ...STATS, "forbid_closed_indices"],
   nodes_stats: [...STATS, "types", "timeout"],
   field_caps: [...EXPAND, "fields", "include_unmapped", "filters", "types", "include_empty_fields"],

@@ -8,6 +8,7 @@ import {
   updateAliasesHandler,
 } from "./aliases.ts";
 import { analyzeHandler } from "./analyze.ts";
+import { addBlockHandler, removeBlockHandler, resizeHandler } from "./resize.ts";
 import { bulkHandler } from "./bulk.ts";
 import { byQueryHandler } from "./by_query.ts";
 import { getTaskHandler, listTasksHandler, rethrottleHandler } from "./tasks.ts";
@@ -86,6 +87,21 @@ export function noHandler(uri: string, method: string): Reply {
   return {
     status: 400,
     body: { error: `no handler found for uri [${uri}] and method [${method}]` },
+  };
+}
+
+/** The 405 of a method a product does not route for this path. */
+function methodNotAllowed(ctx: RequestContext, allowed: string[]): Reply {
+  const uri = ctx.path + (ctx.params.size > 0 ? `?${ctx.params}` : "");
+  return {
+    status: 405,
+    body: {
+      error: `Incorrect HTTP method for uri [${uri}] and method [${ctx.method}], allowed: [${
+        allowed.join(", ")
+      }]`,
+      status: 405,
+    },
+    headers: { allow: allowed.join(",") },
   };
 }
 
@@ -218,6 +234,17 @@ export const ROUTES: readonly RouteSpec[] = [
   route("mapping", PP, "/{index}/_mappings", putMappingHandler),
   route("mapping", PP, "/_mapping", putMappingHandler),
   route("mapping", GET, "/{index?}/_mapping/field/{fields}", fieldMappingHandler),
+  route("indices_resize", PP, "/{index}/_clone/{target}", (c) => resizeHandler(c, "clone")),
+  route("indices_resize", PP, "/{index}/_split/{target}", (c) => resizeHandler(c, "split")),
+  route("indices_resize", PP, "/{index}/_shrink/{target}", (c) => resizeHandler(c, "shrink")),
+  route("indices_block", "PUT", "/{index}/_block/{block}", addBlockHandler),
+  route(
+    "indices_block",
+    "DELETE",
+    "/{index}/_block/{block}",
+    (c) =>
+      c.state.flavour === "elasticsearch" ? removeBlockHandler(c) : methodNotAllowed(c, ["PUT"]),
+  ),
   route("indices_analyze", GPD, "/{index?}/_analyze", analyzeHandler),
   route("field_caps", GPD, "/{index?}/_field_caps", fieldCapsHandler),
   route("settings", GET, "/{index?}/_settings/{name?}", getSettingsHandler),
