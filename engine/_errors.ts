@@ -92,6 +92,7 @@ export const ERROR_TYPES = {
   parse_exception: 400,
   parsing_exception: 400,
   query_shard_exception: 400,
+  repository_missing_exception: 404,
   resource_already_exists_exception: 400,
   resource_not_found_exception: 404,
   routing_missing_exception: 400,

@@ -24,6 +24,23 @@ import {
   catNodesHandler,
 } from "./cat.ts";
 import { catShardsHandler } from "./cat_shards.ts";
+import {
+  catComponentTemplatesHandler,
+  catFielddataHandler,
+  catMasterHandler,
+  catNodeattrsHandler,
+  catPendingTasksHandler,
+  catPluginsHandler,
+  catRepositoriesHandler,
+  catSnapshotsHandler,
+  catTemplatesHandler,
+  danglingHandler,
+  infoIngestHandler,
+  pendingTasksHandler,
+  remoteInfoHandler,
+  rerouteHandler,
+  votingExclusionsHandler,
+} from "./cluster_info.ts";
 import { clusterSettingsHandler, healthHandler, infoHandler } from "./cluster.ts";
 import type { Reply, RequestContext } from "./context.ts";
 import {
@@ -274,6 +291,31 @@ export const ROUTES: readonly RouteSpec[] = [
   route("cat", GET, "/_cat/aliases/{name?}", catAliasesHandler),
   route("cat", GET, "/_cat/shards/{index?}", catShardsHandler),
   route("cat", GET, "/_cat/nodes", catNodesHandler),
+  route("cat", GET, "/_cat/master", catMasterHandler),
+  route("cat", GET, "/_cat/nodeattrs", catNodeattrsHandler),
+  route("cat", GET, "/_cat/pending_tasks", catPendingTasksHandler),
+  route("cat", GET, "/_cat/plugins", catPluginsHandler),
+  route("cat", GET, "/_cat/repositories", catRepositoriesHandler),
+  route("cat", GET, "/_cat/fielddata/{fields?}", catFielddataHandler),
+  route("cat", GET, "/_cat/templates/{name?}", catTemplatesHandler),
+  route(
+    "cat",
+    GET,
+    "/_cat/component_templates/{name?}",
+    only("elasticsearch", catComponentTemplatesHandler),
+  ),
+  route("cat", GET, "/_cat/snapshots/{repository?}", catSnapshotsHandler),
+  route("cluster_pending_tasks", GET, "/_cluster/pending_tasks", pendingTasksHandler),
+  route("remote_info", GET, "/_remote/info", remoteInfoHandler),
+  route("cluster_reroute", "POST", "/_cluster/reroute", rerouteHandler),
+  route(
+    "voting_config_exclusions",
+    ["POST", "DELETE"],
+    "/_cluster/voting_config_exclusions",
+    votingExclusionsHandler,
+  ),
+  route("dangling", GET, "/_dangling", danglingHandler),
+  route("info_target", GET, "/_info/ingest", only("elasticsearch", infoIngestHandler)),
 ];
 
 /** The concrete paths of a pattern: each optional part `{x?}` present and absent. */
