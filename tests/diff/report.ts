@@ -91,6 +91,7 @@ const DOCUMENT_APIS =
  * ```ts
  * import assert from "node:assert/strict";
  * assert.equal(category("query:term", 200), "query");
+ * assert.equal(category("sort", 200), "sort");
  * assert.equal(category("spec:cat/indices", 200), "cat");
  * assert.equal(category("spec:_global/mget", 200), "document");
  * assert.equal(category("clients:indices", 404), "error");
@@ -98,8 +99,8 @@ const DOCUMENT_APIS =
  */
 export function category(kind: string, realStatus: number): string {
   const colon = kind.indexOf(":");
-  const head = kind.slice(0, colon);
-  const rest = kind.slice(colon + 1);
+  const head = colon < 0 ? kind : kind.slice(0, colon);
+  const rest = colon < 0 ? "" : kind.slice(colon + 1);
   if (head !== "spec" && head !== "clients" && head !== "yaml") {
     return head === "agg" ? "aggregation" : head || kind;
   }
