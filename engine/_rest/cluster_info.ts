@@ -1,11 +1,13 @@
 // The one-node cluster's informational APIs that have nothing to report beyond that one node:
 // `_cat` tables of master, node attributes, pending tasks, plugins, repositories, snapshots,
 // templates and field data, and `_cluster/pending_tasks`, `_remote/info`, `_cluster/reroute`,
-// voting exclusions, `_dangling` and `_info/ingest`, as the real engines answer them.
+// voting exclusions, `_dangling`, `_info/ingest` and `_cache/clear`, as the real engines answer
+// them.
 
 import { esError, illegalArgument, validationFailed } from "../_errors.ts";
 import { catTable } from "./cat.ts";
 import { ok, type Reply, type RequestContext } from "./context.ts";
+import { targets } from "./targets.ts";
 
 const NODE = "searchvisitor";
 const HOST = "127.0.0.1";
@@ -135,4 +137,15 @@ export function infoIngestHandler(): Reply {
     cluster_name: NODE,
     ingest: { total: { count: 0, time_in_millis: 0, current: 0, failed: 0 }, pipelines: {} },
   });
+}
+
+/**
+ * `POST /{index?}/_cache/clear`: the engine keeps no query, request or field-data caches, so there
+ * is nothing to drop; the answer counts the shards as the real engines do (replicas unassigned).
+ */
+export function clearCacheHandler(ctx: RequestContext): Reply {
+  const indices = targets(ctx);
+  const primaries = indices.reduce((n, i) => n + i.shardCount, 0);
+  const copies = indices.reduce((n, i) => n + i.shardCount * (1 + i.replicas), 0);
+  return ok({ _shards: { total: copies, successful: primaries, failed: 0 } });
 }

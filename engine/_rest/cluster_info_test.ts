@@ -55,3 +55,18 @@ Deno.test("cluster info: reroute, pending tasks, remote info, dangling", async (
   assert.deepEqual(stats._all, { primaries: {}, total: {} });
   engine.close();
 });
+
+Deno.test("cluster info: _cache/clear counts shards and refuses missing indices", async () => {
+  const engine = new Engine();
+  await json(engine, "PUT", "/cc", { settings: { number_of_shards: 2 } });
+  assert.deepEqual((await json(engine, "POST", "/cc/_cache/clear?query=true")).body, {
+    _shards: { total: 4, successful: 2, failed: 0 },
+  });
+  assert.equal((await json(engine, "POST", "/cc,nope/_cache/clear")).status, 404);
+  const bad = await json(engine, "POST", "/_cache/clear?x=1");
+  assert.equal(
+    bad.body.error.reason,
+    "request [/_cache/clear] contains unrecognized parameter: [x]",
+  );
+  engine.close();
+});

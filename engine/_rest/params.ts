@@ -239,6 +239,7 @@ export const API_PARAMS: Record<string, readonly string[]> = {
   cluster_reroute: [...TIMEOUTS, "dry_run", "explain", "retry_failed", "metric"],
   voting_config_exclusions: [...TIMEOUTS, "node_ids", "node_names", "wait_for_removal"],
   dangling: [],
+  clear_cache: [...EXPAND, "fielddata", "fields", "query", "request", "index"],
   info_target: [],
   indices_resize: ["wait_for_active_shards", ...TIMEOUTS, "copy_settings"],
   indices_block: [...TIMEOUTS, ...EXPAND],

@@ -34,6 +34,7 @@ import {
   catRepositoriesHandler,
   catSnapshotsHandler,
   catTemplatesHandler,
+  clearCacheHandler,
   danglingHandler,
   infoIngestHandler,
   pendingTasksHandler,
@@ -315,6 +316,7 @@ export const ROUTES: readonly RouteSpec[] = [
     votingExclusionsHandler,
   ),
   route("dangling", GET, "/_dangling", danglingHandler),
+  route("clear_cache", "POST", "/{index?}/_cache/clear", clearCacheHandler),
   route("info_target", GET, "/_info/ingest", only("elasticsearch", infoIngestHandler)),
 ];
 
