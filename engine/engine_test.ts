@@ -196,7 +196,6 @@ Deno.test("errors: unknown URL, wrong method, bad JSON, missing index", async ()
   const unknown = await exchange(engine, "GET", "/_nope/x/y/z");
   assert.deepEqual(unknown.body, {
     error: "no handler found for uri [/_nope/x/y/z] and method [GET]",
-    status: 400,
   });
   const wrong = await exchange(engine, "DELETE", "/_refresh");
   assert.equal(wrong.status, 405);
@@ -319,7 +318,6 @@ Deno.test("each flavour only has its own point-in-time API", async () => {
   const osRoute = await exchange(es, "POST", "/p/_search/point_in_time?keep_alive=1m");
   assert.deepEqual(osRoute.body, {
     error: "no handler found for uri [/p/_search/point_in_time?keep_alive=1m] and method [POST]",
-    status: 400,
   });
   assert.equal((await exchange(es, "POST", "/p/_pit?keep_alive=1m")).status, 200);
   es.close();

@@ -280,7 +280,8 @@ function run(
   } catch (e) {
     if (!(e instanceof EngineError)) throw e;
     const index = indexName ? ctx.state.cluster.indices.get(indexName) : undefined;
-    const extra = index && e.extra.index === undefined
+    // A block refuses the write before any shard sees it: its error names no shard.
+    const extra = index && e.extra.index === undefined && e.type !== "cluster_block_exception"
       ? { index_uuid: index.uuid, shard: "0", index: index.name }
       : {};
     return { ...base, status: e.status, error: { ...e.toCause(), ...extra } };

@@ -6,7 +6,7 @@ import type { EngineState, Reply, RequestContext } from "./context.ts";
 import { errorBody } from "./error_body.ts";
 import { filterPath } from "./filter_path.ts";
 import { checkBodyContentType, checkMediaTypes, requestedCompat } from "./media_type.ts";
-import { buildRouter } from "./routes.ts";
+import { buildRouter, noHandler } from "./routes.ts";
 import { stringifyReply } from "../_index/raw_source.ts";
 import { resolveDateMathNames } from "../_state/date_math_names.ts";
 import type { PathParams } from "./router.ts";
@@ -181,19 +181,7 @@ async function answer(
     const path = rawPath.replace(/\/+$/, "") || "/";
     const match = ROUTER.match(method, path);
     if (match.kind === "not_found") {
-      return respond(
-        state,
-        {
-          status: 400,
-          body: {
-            error: `no handler found for uri [${rawPath}${url.search}] and method [${method}]`,
-            status: 400,
-          },
-        },
-        head,
-        undefined,
-        compat,
-      );
+      return respond(state, noHandler(rawPath + url.search, method), head, undefined, compat);
     }
     if (match.kind === "method_not_allowed") {
       return respond(

@@ -7,6 +7,8 @@ import {
   putAliasHandler,
   updateAliasesHandler,
 } from "./aliases.ts";
+import { analyzeHandler } from "./analyze.ts";
+import { addBlockHandler, removeBlockHandler, resizeHandler } from "./resize.ts";
 import { bulkHandler } from "./bulk.ts";
 import { byQueryHandler } from "./by_query.ts";
 import { getTaskHandler, listTasksHandler, rethrottleHandler } from "./tasks.ts";
@@ -22,6 +24,24 @@ import {
   catNodesHandler,
 } from "./cat.ts";
 import { catShardsHandler } from "./cat_shards.ts";
+import {
+  catComponentTemplatesHandler,
+  catFielddataHandler,
+  catMasterHandler,
+  catNodeattrsHandler,
+  catPendingTasksHandler,
+  catPluginsHandler,
+  catRepositoriesHandler,
+  catSnapshotsHandler,
+  catTemplatesHandler,
+  clearCacheHandler,
+  danglingHandler,
+  infoIngestHandler,
+  pendingTasksHandler,
+  remoteInfoHandler,
+  rerouteHandler,
+  votingExclusionsHandler,
+} from "./cluster_info.ts";
 import { clusterSettingsHandler, healthHandler, infoHandler } from "./cluster.ts";
 import type { Reply, RequestContext } from "./context.ts";
 import {
@@ -77,15 +97,37 @@ function aliasesOnly(ctx: RequestContext): Reply {
   return { status: 200, body: out };
 }
 
+/**
+ * The answer to a URL no route takes: a 400 whose body holds only `error` (both products leave
+ * out the `status` field their other errors carry).
+ */
+export function noHandler(uri: string, method: string): Reply {
+  return {
+    status: 400,
+    body: { error: `no handler found for uri [${uri}] and method [${method}]` },
+  };
+}
+
+/** The 405 of a method a product does not route for this path. */
+function methodNotAllowed(ctx: RequestContext, allowed: string[]): Reply {
+  const uri = ctx.path + (ctx.params.size > 0 ? `?${ctx.params}` : "");
+  return {
+    status: 405,
+    body: {
+      error: `Incorrect HTTP method for uri [${uri}] and method [${ctx.method}], allowed: [${
+        allowed.join(", ")
+      }]`,
+      status: 405,
+    },
+    headers: { allow: allowed.join(",") },
+  };
+}
+
 /** A route only one product has: the other answers like an unknown URL. */
-function only(flavour: "elasticsearch" | "opensearch", handler: Handler): Handler {
+export function only(flavour: "elasticsearch" | "opensearch", handler: Handler): Handler {
   return (ctx) => {
     if (ctx.state.flavour === flavour) return handler(ctx);
-    const uri = ctx.path + (ctx.params.size > 0 ? `?${ctx.params}` : "");
-    return {
-      status: 400,
-      body: { error: `no handler found for uri [${uri}] and method [${ctx.method}]`, status: 400 },
-    };
+    return noHandler(ctx.path + (ctx.params.size > 0 ? `?${ctx.params}` : ""), ctx.method);
   };
 }
 
@@ -210,6 +252,18 @@ export const ROUTES: readonly RouteSpec[] = [
   route("mapping", PP, "/{index}/_mappings", putMappingHandler),
   route("mapping", PP, "/_mapping", putMappingHandler),
   route("mapping", GET, "/{index?}/_mapping/field/{fields}", fieldMappingHandler),
+  route("indices_resize", PP, "/{index}/_clone/{target}", (c) => resizeHandler(c, "clone")),
+  route("indices_resize", PP, "/{index}/_split/{target}", (c) => resizeHandler(c, "split")),
+  route("indices_resize", PP, "/{index}/_shrink/{target}", (c) => resizeHandler(c, "shrink")),
+  route("indices_block", "PUT", "/{index}/_block/{block}", addBlockHandler),
+  route(
+    "indices_block",
+    "DELETE",
+    "/{index}/_block/{block}",
+    (c) =>
+      c.state.flavour === "elasticsearch" ? removeBlockHandler(c) : methodNotAllowed(c, ["PUT"]),
+  ),
+  route("indices_analyze", GPD, "/{index?}/_analyze", analyzeHandler),
   route("field_caps", GPD, "/{index?}/_field_caps", fieldCapsHandler),
   route("settings", GET, "/{index?}/_settings/{name?}", getSettingsHandler),
   route("settings", "PUT", "/{index?}/_settings", putSettingsHandler),
@@ -238,6 +292,32 @@ export const ROUTES: readonly RouteSpec[] = [
   route("cat", GET, "/_cat/aliases/{name?}", catAliasesHandler),
   route("cat", GET, "/_cat/shards/{index?}", catShardsHandler),
   route("cat", GET, "/_cat/nodes", catNodesHandler),
+  route("cat", GET, "/_cat/master", catMasterHandler),
+  route("cat", GET, "/_cat/nodeattrs", catNodeattrsHandler),
+  route("cat", GET, "/_cat/pending_tasks", catPendingTasksHandler),
+  route("cat", GET, "/_cat/plugins", catPluginsHandler),
+  route("cat", GET, "/_cat/repositories", catRepositoriesHandler),
+  route("cat", GET, "/_cat/fielddata/{fields?}", catFielddataHandler),
+  route("cat", GET, "/_cat/templates/{name?}", catTemplatesHandler),
+  route(
+    "cat",
+    GET,
+    "/_cat/component_templates/{name?}",
+    only("elasticsearch", catComponentTemplatesHandler),
+  ),
+  route("cat", GET, "/_cat/snapshots/{repository?}", catSnapshotsHandler),
+  route("cluster_pending_tasks", GET, "/_cluster/pending_tasks", pendingTasksHandler),
+  route("remote_info", GET, "/_remote/info", remoteInfoHandler),
+  route("cluster_reroute", "POST", "/_cluster/reroute", rerouteHandler),
+  route(
+    "voting_config_exclusions",
+    ["POST", "DELETE"],
+    "/_cluster/voting_config_exclusions",
+    votingExclusionsHandler,
+  ),
+  route("dangling", GET, "/_dangling", danglingHandler),
+  route("clear_cache", "POST", "/{index?}/_cache/clear", clearCacheHandler),
+  route("info_target", GET, "/_info/ingest", only("elasticsearch", infoIngestHandler)),
 ];
 
 /** The concrete paths of a pattern: each optional part `{x?}` present and absent. */

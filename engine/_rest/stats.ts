@@ -116,7 +116,10 @@ export function indicesStatsHandler(ctx: RequestContext): Reply {
   const copies = indices.reduce((n, i) => n + i.shardCount * (1 + i.replicas), 0);
   const out: Record<string, unknown> = {
     _shards: { total: copies, successful: primaries, failed: 0 },
-    _all: { primaries: block(metrics, all, o), total: block(metrics, all, o) },
+    // No index at all: the real engines print both sections empty.
+    _all: indices.length === 0
+      ? { primaries: {}, total: {} }
+      : { primaries: block(metrics, all, o), total: block(metrics, all, o) },
   };
   if (level === "cluster") return ok(out);
   const perIndex: Record<string, unknown> = {};

@@ -140,6 +140,24 @@ function nextVersion(
 }
 
 /**
+ * Refuses a write to an index that blocks writes (`index.blocks.write`, `read_only`,
+ * `read_only_allow_delete` for all but deletes), as `_block` or the settings set them.
+ */
+export function checkWriteBlock(index: IndexState, isDelete = false): void {
+  const s = index.settings;
+  const block = s["index.blocks.read_only"] === "true"
+    ? "FORBIDDEN/5/index read-only (api)"
+    : s["index.blocks.write"] === "true"
+    ? "FORBIDDEN/8/index write (api)"
+    : !isDelete && s["index.blocks.read_only_allow_delete"] === "true"
+    ? "TOO_MANY_REQUESTS/12/disk usage exceeded flood-stage watermark, index has read-only-allow-delete block"
+    : undefined;
+  if (block) {
+    throw esError("cluster_block_exception", `index [${index.name}] blocked by: [${block}];`);
+  }
+}
+
+/**
  * Indexes (creates or replaces) a document; counted in the index's `indexing` stats. `text` is
  * the JSON text `source` was parsed from, when the caller has it (else its kept text is used).
  */
@@ -152,6 +170,7 @@ export function indexDocument(
   text?: string,
 ): WriteResult {
   validateWriteOptions(opts);
+  checkWriteBlock(index);
   // Past the first writes, one in eight reads the clock (see IndexStats.indexTimeWeight).
   const weight = index.stats.indexTimeWeight();
   const started = weight > 0 ? performance.now() : 0;
@@ -209,6 +228,7 @@ function indexValidated(
 /** Deletes a document; a missing one gives `result: not_found`. */
 export function deleteDocument(index: IndexState, id: string, opts: WriteOptions): WriteResult {
   validateWriteOptions(opts, true);
+  checkWriteBlock(index, true);
   const current = index.docs.get(id);
   if (!current && opts.ifSeqNo === undefined && (opts.versionType ?? "internal") === "internal") {
     const version = (index.tombstones.get(id)?.version ?? 0) + 1;

@@ -51,19 +51,111 @@ async function specCorpus(): Promise<Item[]> {
       : /delete/.test(api)
       ? 3
       : 2;
-  return examples
+  const items = examples
     .map((e, i) => ({ e, i }))
     .sort((a, b) => rank(a.e.api) - rank(b.e.api) || a.i - b.i)
-    .map(({ e }) => [
-      {
-        kind: `spec:${e.api}`,
-        method: e.method,
-        path: e.path,
-        ...(e.body === undefined ? {} : { body: e.body }),
-        ...(/_bulk|_msearch/.test(e.path) ? { contentType: "application/x-ndjson" } : {}),
-        repeatable: e.method === "GET" || e.method === "HEAD",
-      } satisfies Step,
-    ]);
+    .map(({ e }) => {
+      // A GET with a body (`_analyze`, `_mget`, `_search`…) goes as POST, as Elastic's clients
+      // send it: fetch cannot send a body with GET.
+      const method = e.method === "GET" && e.body !== undefined ? "POST" : e.method;
+      return [
+        {
+          kind: `spec:${e.api}`,
+          method,
+          path: e.path,
+          ...(e.body === undefined ? {} : { body: e.body }),
+          ...(/_bulk|_msearch/.test(e.path) ? { contentType: "application/x-ndjson" } : {}),
+          repeatable: method === "GET" || method === "HEAD",
+        } satisfies Step,
+      ];
+    });
+  // The seed goes in after the examples that create indices, before every other example.
+  const created = examples.filter((e) => rank(e.api) === 0).length;
+  return [...items.slice(0, created), ...specSeed(), ...items.slice(created)];
+}
+
+/**
+ * The indices the specification examples name, with a few documents each, sent to both engines
+ * alike (plumbing, not compared) so that fewer examples end as a 404 on both sides. An index an
+ * example creates itself (`my-index-000001`, `test`) keeps the example's settings: its create
+ * step here fails alike on both sides and only the documents are added.
+ */
+export function specSeed(): Item[] {
+  const doc = (i: number) => ({
+    "@timestamp": `2099-11-15T13:1${i}:00`,
+    message: ["GET /search HTTP/1.1 200 1070000", "this is a test", "elasticsearch rocks"][i % 3],
+    user: { id: i % 2 ? "elkbee" : "kimchy" },
+    http: { response: { bytes: 1_000_000 + 500_000 * i } },
+    tags: ["red", "blue"].slice(0, 1 + (i % 2)),
+    counter: i,
+    text: "test test test",
+    fullname: "John Doe",
+    rating: i,
+  });
+  const seeds: Array<{ index: string; body: unknown; docs: unknown[] }> = [
+    { index: "my-index-000001", body: {}, docs: [0, 1, 2].map(doc) },
+    { index: "my-index-000002", body: {}, docs: [3, 4].map(doc) },
+    { index: "my-index", body: {}, docs: [5].map(doc) },
+    { index: "test", body: {}, docs: [{ counter: 1, tags: ["red"], name: "old_name" }] },
+    {
+      index: "books",
+      body: { mappings: { properties: { title: { type: "text" }, year: { type: "integer" } } } },
+      docs: [{ title: "Dune", year: 1965 }, { title: "Neuromancer", year: 1984 }],
+    },
+    {
+      index: "publications",
+      body: { mappings: { properties: { title: { type: "text" }, abstract: { type: "text" } } } },
+      docs: [{ title: "A survey", abstract: "search engines" }],
+    },
+    {
+      index: "stackoverflow",
+      body: { mappings: { properties: { tags: { type: "keyword" } } } },
+      docs: [{ tags: ["kibana", "elasticsearch"] }, { tags: ["kiba"] }],
+    },
+    {
+      index: "imdb",
+      body: { mappings: { properties: { plot: { type: "text" } } } },
+      docs: [{ plot: "Tony Stark builds an armored suit" }],
+    },
+    {
+      index: "my_source_index",
+      body: { settings: { number_of_shards: 1 } },
+      docs: [{ message: "a source document" }],
+    },
+    {
+      index: "analyze_sample",
+      body: {
+        mappings: {
+          properties: {
+            obj1: { properties: { field1: { type: "text", analyzer: "whitespace" } } },
+          },
+        },
+      },
+      docs: [],
+    },
+  ];
+  const step = (method: string, path: string, body?: string, ndjson = false): Step => ({
+    kind: "seed",
+    method,
+    path,
+    ...(body === undefined ? {} : { body }),
+    ...(ndjson ? { contentType: "application/x-ndjson" } : {}),
+    repeatable: false,
+    plumbing: true,
+  });
+  return seeds.map(({ index, body, docs }) => [
+    step("PUT", `/${index}`, JSON.stringify(body)),
+    ...(docs.length
+      ? [
+        step(
+          "POST",
+          `/${index}/_bulk?refresh=true`,
+          docs.map((d, i) => `{"index":{"_id":"${i}"}}\n${JSON.stringify(d)}\n`).join(""),
+          true,
+        ),
+      ]
+      : []),
+  ]);
 }
 
 /**

@@ -76,6 +76,47 @@ function groupBy(
   return new Map([...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
+const SEARCH_APIS =
+  /^(search|count|msearch|explain|validate_query|scroll|clear_scroll|open_point_in_time|close_point_in_time|point_in_time|field_caps|terms_enum|search_shards|knn_search|rank_eval|search_mvt)$/;
+const DOCUMENT_APIS =
+  /^(index|create|get|get_source|exists|exists_source|delete|update|mget|bulk|termvectors|mtermvectors|reindex|delete_by_query|update_by_query)/;
+
+/**
+ * The category a request kind rolls up into. Generated kinds carry theirs (`query:term` is a
+ * query, `agg:terms` an aggregation, `error:bad_json` an error); the specification examples and
+ * the YAML-driven corpora are grouped by API family (search, document, index, cat, cluster,
+ * other), and a request the real engine refused counts as an error.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * assert.equal(category("query:term", 200), "query");
+ * assert.equal(category("sort", 200), "sort");
+ * assert.equal(category("spec:cat/indices", 200), "cat");
+ * assert.equal(category("spec:_global/mget", 200), "document");
+ * assert.equal(category("clients:indices", 404), "error");
+ * ```
+ */
+export function category(kind: string, realStatus: number): string {
+  const colon = kind.indexOf(":");
+  const head = colon < 0 ? kind : kind.slice(0, colon);
+  const rest = colon < 0 ? "" : kind.slice(colon + 1);
+  if (head !== "spec" && head !== "clients" && head !== "yaml") {
+    return head === "agg" ? "aggregation" : head || kind;
+  }
+  if (realStatus >= 400) return "error";
+  const [family = "", api = family] = rest.split("/");
+  const name = api.replace(/^(indices|cluster|cat)[._]/, "");
+  if (family === "cat" || /^cat/.test(rest)) return "cat";
+  if (family === "cluster" || /^(cluster|nodes)/.test(rest)) return "cluster";
+  if (SEARCH_APIS.test(name) || /search|msearch|scroll|count|explain/.test(rest)) return "search";
+  if (DOCUMENT_APIS.test(name) || /^(get|index|create|update|delete|mget|bulk)\b/.test(rest)) {
+    return "document";
+  }
+  if (family === "indices" || /^indices/.test(rest)) return "index";
+  return "other";
+}
+
 /** A difference kind: the request kind, how they differ and where (a field shape or statuses). */
 export function differenceKinds(
   records: readonly Exchange[],
@@ -106,6 +147,11 @@ export function render(flavour: string, records: readonly Exchange[], show = 40)
   out.push(line(`${flavour}, all corpora`, tally(records)));
   for (const [corpus, rs] of groupBy(records, (r) => r.corpus)) {
     out.push(line(`  ${corpus}`, tally(rs)));
+    const rollUp = [...groupBy(rs, (r) => category(r.kind, r.real.status))].map(([c, cs]) => {
+      const t = tally(cs);
+      return `${c} ${t.identical}/${compared(t)} ${pct(rate(t))}`;
+    });
+    out.push(`    by category: ${rollUp.join("; ")}`);
     for (const [kind, ks] of groupBy(rs, (r) => r.kind)) {
       const t = tally(ks);
       out.push(
