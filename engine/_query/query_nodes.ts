@@ -113,6 +113,16 @@ export type QueryNode =
     readonly maxDeterminizedStates?: number;
   }
   | { readonly kind: "exists"; readonly field: string; readonly boost: number }
+  | {
+    readonly kind: "geo";
+    /** The query's name (`geo_distance`, `geo_bounding_box`, …), for errors. */
+    readonly query: string;
+    readonly field: string;
+    /** Whether a quantised point (lat, lon) matches. */
+    readonly test: (lat: number, lon: number) => boolean;
+    readonly boost: number;
+    readonly ignoreUnmapped: boolean;
+  }
   | { readonly kind: "ids"; readonly values: readonly string[]; readonly boost: number }
   | { readonly kind: "constant_score"; readonly filter: QueryNode; readonly boost: number }
   | {
