@@ -114,10 +114,19 @@ export function geohashCell(
   return { south, west, north, east };
 }
 
-/** The point a geohash stands for: its cell's centre. */
+/**
+ * The point a geohash stands for: its cell's south-west corner, as the real engines read it
+ * (Elasticsearch 9.5.4 returns `u173zq` as 52.371826171875, 4.888916015625).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(geohashPoint("u173zq"), { lat: 52.371826171875, lon: 4.888916015625 });
+ * ```
+ */
 export function geohashPoint(hash: string): GeoPoint {
   const c = geohashCell(hash);
-  return { lat: (c.south + c.north) / 2, lon: (c.west + c.east) / 2 };
+  return { lat: c.south, lon: c.west };
 }
 
 /**
