@@ -247,8 +247,25 @@ export function checkPoint(p: GeoPoint, field: string): EngineError | undefined 
   return undefined;
 }
 
-function javaDouble(n: number): string {
-  return Number.isInteger(n) ? n.toFixed(1) : String(n);
+/**
+ * A double as Java's `Double.toString` writes it (`2.0`, `52.37`, `1.0E-4`), as the real engines
+ * print coordinates in text.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * assert.equal(javaDouble(2), "2.0");
+ * assert.equal(javaDouble(0.0001), "1.0E-4");
+ * assert.equal(javaDouble(-74.00000003166497), "-74.00000003166497");
+ * ```
+ */
+export function javaDouble(n: number): string {
+  if (!Number.isFinite(n)) return Number.isNaN(n) ? "NaN" : n > 0 ? "Infinity" : "-Infinity";
+  const a = Math.abs(n);
+  if (a === 0) return Object.is(n, -0) ? "-0.0" : "0.0";
+  if (a >= 1e-3 && a < 1e7) return Number.isInteger(n) ? n.toFixed(1) : String(n);
+  const [m, e] = n.toExponential().split("e");
+  return `${m!.includes(".") ? m : m + ".0"}E${Number(e)}`;
 }
 
 /**
@@ -262,6 +279,12 @@ export function pointValues(v: unknown): unknown[] {
     return v.flatMap(pointValues);
   }
   return [v];
+}
+
+/** A point as the `fields` option writes it: GeoJSON (the default) or WKT. */
+export function formatPoint(p: GeoPoint, format: string | undefined): unknown {
+  if (format === "wkt") return `POINT (${javaDouble(p.lon)} ${javaDouble(p.lat)})`;
+  return { coordinates: [p.lon, p.lat], type: "Point" };
 }
 
 /** The geo_point values at a dotted path of a source. */
