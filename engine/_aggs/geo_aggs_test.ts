@@ -71,6 +71,8 @@ Deno.test("geo queries: distance, boxes in several forms, polygon, shape scored 
   });
   assert.deepEqual(ids(shape), ["1", "2", "3", "4"]);
   assert.equal(shape.hits.max_score, 0);
+  // Every form of point counts for exists (7 docs, the one with only a malformed value too).
+  assert.equal((await search({ exists: { field: "p" } })).hits.total.value, 7);
   const unmapped = await search({ geo_distance: { distance: "300km", nope: "50,5" } });
   assert.equal(unmapped.code, 400);
   assert.equal(unmapped.error.root_cause[0].reason, "failed to find geo field [nope]");

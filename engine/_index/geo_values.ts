@@ -69,3 +69,11 @@ export function geoColumn(segment: Segment, field: string): GeoColumn {
   byField.set(field, col);
   return col;
 }
+
+/** The docs of `segment` with at least one point in `field`, ascending. */
+export function geoPresent(segment: Segment, field: string): Int32Array {
+  const col = geoColumn(segment, field);
+  const docs: number[] = [];
+  for (let d = 0; d < segment.docs.length; d++) if (col.start[d + 1]! > col.start[d]!) docs.push(d);
+  return Int32Array.from(docs);
+}
