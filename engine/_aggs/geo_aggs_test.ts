@@ -71,7 +71,7 @@ Deno.test("geo queries: distance, boxes in several forms, polygon, shape scored 
   });
   assert.deepEqual(ids(shape), ["1", "2", "3", "4"]);
   assert.equal(shape.hits.max_score, 0);
-  // Every form of point counts for exists (7 docs, the one with only a malformed value too).
+  // Every form of point counts for exists: all 7 docs.
   assert.equal((await search({ exists: { field: "p" } })).hits.total.value, 7);
   const unmapped = await search({ geo_distance: { distance: "300km", nope: "50,5" } });
   assert.equal(unmapped.code, 400);
@@ -222,5 +222,72 @@ Deno.test("geo_point fields: GeoJSON or WKT from the source, quantised text from
     "9.999999990686774, 19.99999998137355",
     "40.70999996736646, -74.00000003166497",
   ]);
+  engine.close();
+});
+
+Deno.test("geo validation: points off the globe refused per shard, WKT as read, OpenSearch's relations", async () => {
+  for (const flavour of [undefined, "opensearch"] as const) {
+    const engine = await seeded(flavour);
+    const search = (body: unknown) => call(engine, "POST", "/g/_search", body);
+    const distance = await search({
+      query: { geo_distance: { distance: "10km", p: { lat: 95, lon: 0 } } },
+    });
+    assert.equal(distance.error.type, "search_phase_execution_exception");
+    assert.equal(distance.error.root_cause[0].type, "query_shard_exception");
+    assert.equal(
+      distance.error.failed_shards[0].reason.caused_by.reason,
+      "Validation Failed: 1: [geo_distance] center point latitude is invalid: 95.0;",
+    );
+    const coerced = await search({
+      query: {
+        geo_distance: { distance: "10km", p: { lat: 95, lon: 0 }, validation_method: "COERCE" },
+      },
+    });
+    assert.equal(coerced.code, 200);
+    const box = await search({
+      query: { geo_bounding_box: { p: { top: 10, left: 0, bottom: 20, right: 10 } } },
+    });
+    assert.deepEqual(failure(box), [
+      400,
+      "illegal_argument_exception",
+      "top is below bottom corner: 10.0 vs. 20.0",
+    ]);
+    const wkt = await search({ query: { geo_distance: { distance: "1km", p: "POINT (5 95)" } } });
+    assert.deepEqual(failure(wkt), [400, "parse_exception", "Invalid WKT format"]);
+    const sort = await search({ sort: [{ _geo_distance: { p: { lat: 95, lon: 0 } } }] });
+    assert.equal(
+      sort.error.root_cause[0].reason,
+      "illegal latitude value [95.0] for [GeoDistanceSort] for field [p].",
+    );
+    const within = await search({
+      query: {
+        geo_shape: {
+          p: {
+            shape: { type: "envelope", coordinates: [[0, 60], [20, 40]] },
+            relation: "within",
+          },
+        },
+      },
+    });
+    if (flavour) {
+      assert.equal(
+        within.error.root_cause[0].reason,
+        "WITHIN query relation not supported for Field [p].",
+      );
+    } else assert.deepEqual(ids(within), ["1", "2", "3", "4"]);
+    engine.close();
+  }
+});
+
+Deno.test("_geo_distance sort: one point in metres ascending measures the arc, as Lucene's sort does", async () => {
+  const engine = await seeded();
+  const r = await call(engine, "POST", "/g/_search", {
+    _source: false,
+    size: 1,
+    query: { ids: { values: ["1"] } },
+    sort: [{ _geo_distance: { p: "-33.9,151.2", distance_type: "plane" } }],
+  });
+  // Elasticsearch 9.5.4 and OpenSearch 3.8.0: 1.6645678653206479E7 (the plane formula: 1.87E7).
+  assert.ok(Math.abs(r.hits.hits[0].sort[0] / 1.6645678653206479e7 - 1) < 1e-9);
   engine.close();
 });

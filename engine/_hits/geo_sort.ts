@@ -2,11 +2,12 @@
 // its points by `mode`; docs without a point sort as Infinity (last ascending, first descending),
 // as the real engines do.
 
-import { illegalArgument, parsingError } from "../_errors.ts";
+import { esError, illegalArgument, parsingError } from "../_errors.ts";
 import type { FieldMap } from "../_index/field_map.ts";
 import {
   arcDistance,
   type GeoPoint,
+  javaDouble,
   parsePoint,
   planeDistance,
   pointValues,
@@ -27,6 +28,8 @@ export interface GeoSortSpec {
   readonly plane: boolean;
   /** An unmapped field sorts every doc as Infinity instead of failing. */
   readonly ignoreUnmapped: boolean;
+  /** A point off the globe (refused when the sort is built, unless `IGNORE_MALFORMED`). */
+  readonly invalid?: string;
 }
 
 const OPTIONS = new Set([
@@ -73,12 +76,27 @@ export function parseGeoSort(body: Record<string, unknown>): GeoSortSpec {
   }
   const points = pointValues(raw).map(parsePoint);
   if (points.length === 0) throw parsingError(`[_geo_distance] no points given`);
+  const method = String(body.validation_method ?? "STRICT").toUpperCase();
+  let invalid: string | undefined;
+  for (const p of method === "IGNORE_MALFORMED" ? [] : points) {
+    const off: [string, number] | undefined = !(p.lat >= -90 && p.lat <= 90)
+      ? ["latitude", p.lat]
+      : !(p.lon >= -180 && p.lon <= 180)
+      ? ["longitude", p.lon]
+      : undefined;
+    if (!off) continue;
+    invalid = `illegal ${off[0]} value [${
+      javaDouble(off[1])
+    }] for [GeoDistanceSort] for field [${field}].`;
+    break;
+  }
   return {
     field,
     points,
     per,
     plane: type === "plane",
     ignoreUnmapped: body.ignore_unmapped === true,
+    ...(invalid ? { invalid } : {}),
   };
 }
 
@@ -86,15 +104,20 @@ export function parseGeoSort(body: Record<string, unknown>): GeoSortSpec {
 export function geoSortReader(
   spec: GeoSortSpec,
   mode: string,
+  order: 1 | -1,
   snapshot: ShardSnapshot,
   fields: FieldMap,
 ): (global: number) => number {
   const info = fields.byPath.get(spec.field);
+  if (spec.invalid) throw esError("parse_exception", spec.invalid);
   if (!info || info.type !== "geo_point") {
     if (!info && spec.ignoreUnmapped) return () => Infinity;
     throw illegalArgument(`failed to find mapper for [${spec.field}] for geo distance based sort`);
   }
-  const measure = spec.plane ? planeDistance : arcDistance;
+  // The real engines hand the common case (one point, metres, ascending, min) to Lucene's own
+  // distance sort, which measures the arc whatever `distance_type` says.
+  const lucene = spec.points.length === 1 && spec.per === 1 && order === 1 && mode === "min";
+  const measure = spec.plane && !lucene ? planeDistance : arcDistance;
   return (global) => {
     const v = snapshot.viewOf(global);
     const col = geoColumn(v.segment, spec.field);

@@ -160,7 +160,13 @@ export function sortReader(
   }
   if (k.field === "_index") return () => index;
   if (k.geo) {
-    return geoSortReader(k.geo, k.mode ?? (k.order === 1 ? "min" : "max"), snapshot, fields);
+    return geoSortReader(
+      k.geo,
+      k.mode ?? (k.order === 1 ? "min" : "max"),
+      k.order,
+      snapshot,
+      fields,
+    );
   }
   if (k.nested) return nestedSortReader(k, snapshot, fields, index, sortReader, missingValue);
   const info = fields.byPath.get(k.field);

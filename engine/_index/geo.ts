@@ -202,7 +202,17 @@ export function parsePoint(v: unknown): GeoPoint {
   }
   if (typeof v === "string") {
     const wkt = WKT_POINT.exec(v);
-    if (wkt) return { lat: coordinate(wkt[2], "lat"), lon: coordinate(wkt[1], "lon") };
+    if (wkt) {
+      const p = { lat: coordinate(wkt[2], "lat"), lon: coordinate(wkt[1], "lon") };
+      // WKT is checked as it is read (Elasticsearch 9.5.4 and OpenSearch 3.8.0 alike).
+      const bad = !(p.lat >= -90 && p.lat <= 90)
+        ? `invalid latitude ${javaDouble(p.lat)}; must be between -90.0 and 90.0`
+        : !(p.lon >= -180 && p.lon <= 180)
+        ? `invalid longitude ${javaDouble(p.lon)}; must be between -180.0 and 180.0`
+        : undefined;
+      if (bad) throw esError("parse_exception", "Invalid WKT format", {}, illegalArgument(bad));
+      return p;
+    }
     if (v.includes(",")) {
       const parts = v.split(",");
       if (parts.length > 3) {

@@ -3,17 +3,17 @@
 // a quantised point; the run checks each document's points (`geo_values.ts`). Scores are constant:
 // the boost, except `geo_shape`, which the real engines score 0.
 
-import { type EngineError, parsingError } from "../_errors.ts";
+import { esError, illegalArgument, parsingError } from "../_errors.ts";
 import { isJsonObject, type JsonObject } from "../_json.ts";
 import {
   arcDistance,
-  checkPoint,
   decodeLat,
   decodeLon,
   encodeLat,
   encodeLon,
   geohashCell,
   type GeoPoint,
+  javaDouble,
   parseDistance,
   parsePoint,
 } from "../_index/geo.ts";
@@ -26,23 +26,15 @@ import { boostOf, expectObject, type Parser } from "./query_parse_util.ts";
 /** A test on one quantised point. */
 export type PointTest = (lat: number, lon: number) => boolean;
 
-/** A point given in a query, parse failures as the real engines report them. */
-function queryPoint(v: unknown, name: string): GeoPoint {
-  try {
-    return parsePoint(v);
-  } catch (e) {
-    const reason = (e as EngineError).message ?? String(e);
-    throw parsingError(`[${name}] ${reason}`);
-  }
+function validated(p: GeoPoint, method: string): GeoPoint {
+  return method === "COERCE" ? normalize(p) : p;
 }
 
-function validated(p: GeoPoint, name: string, method: string): GeoPoint {
-  if (method === "IGNORE_MALFORMED") return p;
-  if (method === "COERCE") return normalize(p);
-  const problem = checkPoint(p, `[${name}]`);
-  if (problem) throw parsingError(problem.message);
-  return p;
-}
+/** Whether a latitude and a longitude lie on the globe. */
+const onGlobe = (p: GeoPoint) => p.lat >= -90 && p.lat <= 90 && p.lon >= -180 && p.lon <= 180;
+
+/** The shard-level refusal of a point off the globe, as the real engines word it. */
+const VALIDATION = "couldn't validate latitude/ longitude values";
 
 /** Wraps a point onto the globe as `validation_method: COERCE` does. */
 function normalize(p: GeoPoint): GeoPoint {
@@ -93,6 +85,7 @@ function node(
   o: JsonObject,
   test: PointTest,
   score?: number,
+  invalid?: { reason: string; cause?: string },
 ): QueryNode {
   return {
     kind: "geo",
@@ -101,6 +94,7 @@ function node(
     test,
     boost: score ?? boostOf(o),
     ignoreUnmapped: o.ignore_unmapped === true,
+    ...(invalid ? { invalid } : {}),
   };
 }
 
@@ -125,8 +119,26 @@ function parseGeoDistance(b: unknown, name: string): QueryNode {
   const meters = parseDistance(o.distance, typeof o.unit === "string" ? o.unit : "m");
   if (!(meters > 0)) throw parsingError(`geo_distance requires 'distance' to be a positive number`);
   const method = methodOf(o, name);
-  const c = validated(queryPoint(o[field], name), name, method);
-  return node(name, field, o, (lat, lon) => arcDistance(c.lat, c.lon, lat, lon) <= meters);
+  const raw = parsePoint(o[field]);
+  const c = validated(raw, method);
+  let invalid: { reason: string; cause: string } | undefined;
+  if (method === "STRICT" && !onGlobe(raw)) {
+    const [what, v] = raw.lat >= -90 && raw.lat <= 90
+      ? ["longitude", raw.lon]
+      : ["latitude", raw.lat];
+    invalid = {
+      reason: VALIDATION,
+      cause: `Validation Failed: 1: [${name}] center point ${what} is invalid: ${javaDouble(v)};`,
+    };
+  }
+  return node(
+    name,
+    field,
+    o,
+    (lat, lon) => arcDistance(c.lat, c.lon, lat, lon) <= meters,
+    undefined,
+    invalid,
+  );
 }
 
 /** A box from its corners in any form (`top_left`/`bottom_right`, the four sides, `wkt`). */
@@ -146,7 +158,7 @@ function parseBox(
       const cell = geohashCell(raw);
       return { cell };
     }
-    return { point: queryPoint(raw, name) };
+    return { point: parsePoint(raw) };
   };
   for (const k of Object.keys(v)) {
     switch (k) {
@@ -233,12 +245,35 @@ function parseGeoBoundingBox(b: unknown, name: string): QueryNode {
   const field = fieldKey(o, name, BOX_OPTIONS);
   const box = parseBox(o[field], name);
   const method = methodOf(o, name);
+  if (box.top < box.bottom) {
+    throw illegalArgument(
+      `top is below bottom corner: ${javaDouble(box.top)} vs. ${javaDouble(box.bottom)}`,
+    );
+  }
+  let invalid: { reason: string; cause: string } | undefined;
   if (method === "STRICT") {
-    for (const [k, lat] of [["top", box.top], ["bottom", box.bottom]] as const) {
-      if (lat > 90 || lat < -90) throw parsingError(`illegal latitude value [${lat}] for [${k}]`);
+    const sides = [
+      ["top latitude", box.top, 90],
+      ["left longitude", box.left, 180],
+      ["bottom latitude", box.bottom, 90],
+      ["right longitude", box.right, 180],
+    ] as const;
+    const bad = sides.find(([, v, max]) => v > max || v < -max);
+    if (bad) {
+      invalid = {
+        reason: VALIDATION,
+        cause: `Validation Failed: 1: [${name}] ${bad[0]} is invalid: ${javaDouble(bad[1])};`,
+      };
     }
   }
-  return node(name, field, o, boxTest(box.top, box.left, box.bottom, box.right));
+  return node(
+    name,
+    field,
+    o,
+    boxTest(box.top, box.left, box.bottom, box.right),
+    undefined,
+    invalid,
+  );
 }
 
 /** Whether a point lies inside a ring of [lon, lat] vertices (even-odd rule). */
@@ -262,9 +297,16 @@ function parseGeoPolygon(b: unknown, name: string): QueryNode {
     throw parsingError(`[${name}] no points defined for geo_polygon query`);
   }
   const method = methodOf(o, name);
-  const ring = spec.points.map((p) => validated(queryPoint(p, name), name, method));
+  const raw = spec.points.map((p) => parsePoint(p));
+  const ring = raw.map((p) => validated(p, method));
   if (ring.length < 3) throw parsingError(`[${name}] too few points defined for geo_polygon query`);
-  return node(name, field, o, (lat, lon) => inRing(ring, lat, lon));
+  const off = method === "STRICT" ? raw.find((p) => !onGlobe(p)) : undefined;
+  const invalid = off && {
+    reason: off.lat >= -90 && off.lat <= 90
+      ? `illegal longitude value [${javaDouble(off.lon)}] for [${name}]`
+      : `illegal latitude value [${javaDouble(off.lat)}] for [${name}]`,
+  };
+  return node(name, field, o, (lat, lon) => inRing(ring, lat, lon), undefined, invalid);
 }
 
 /** A `geo_shape` query's shape as a test on points (point, envelope, polygon, multipoint). */
@@ -272,7 +314,7 @@ function shapeTest(shape: unknown, name: string): PointTest {
   if (!isJsonObject(shape)) throw parsingError(`[${name}] shape must be an object`);
   const type = String(shape.type ?? "").toLowerCase();
   const coords = shape.coordinates;
-  const pt = (c: unknown) => queryPoint(c, name);
+  const pt = (c: unknown) => parsePoint(c);
   switch (type) {
     case "envelope": {
       if (!Array.isArray(coords) || coords.length !== 2) {
@@ -310,7 +352,8 @@ function parseGeoShape(b: unknown, name: string): QueryNode {
   if (relation === "intersects" || relation === "within") test = inside;
   else if (relation === "disjoint") test = (lat, lon) => !inside(lat, lon);
   else throw parsingError(`[${name}] relation [${relation}] is not supported on a geo_point field`);
-  return node(name, field, o, test, 0);
+  const n = node(name, field, o, test, 0);
+  return relation === "intersects" ? n : { ...n, refusedOnOpenSearch: relation } as QueryNode;
 }
 
 /** The geo query parsers, by query name (`geo_polygon` on both flavours: both still have it). */
@@ -323,6 +366,14 @@ export const GEO_PARSERS: Record<string, Parser> = {
 
 /** Runs a geo node: the docs with at least one point passing its test. */
 export function runGeo(q: QueryOf<"geo">, ctx: ExecContext, scoring: boolean): Hits {
+  if (q.invalid) {
+    const cause = q.invalid.cause;
+    throw queryShardError(
+      ctx,
+      q.invalid.reason,
+      cause === undefined ? undefined : esError("query_validation_exception", cause),
+    );
+  }
   const info = ctx.fields.byPath.get(q.field);
   if (!info || info.type !== "geo_point") {
     if (q.ignoreUnmapped) return NO_HITS;
@@ -330,6 +381,12 @@ export function runGeo(q: QueryOf<"geo">, ctx: ExecContext, scoring: boolean): H
     throw queryShardError(
       ctx,
       `Field [${q.field}] is of unsupported type [${info.type}] for [${q.query}] query`,
+    );
+  }
+  if (q.refusedOnOpenSearch && ctx.flavour === "opensearch") {
+    throw queryShardError(
+      ctx,
+      `${q.refusedOnOpenSearch.toUpperCase()} query relation not supported for Field [${q.field}].`,
     );
   }
   return perSegment(ctx, (v) => {

@@ -122,6 +122,10 @@ export type QueryNode =
     readonly test: (lat: number, lon: number) => boolean;
     readonly boost: number;
     readonly ignoreUnmapped: boolean;
+    /** A point off the globe under `validation_method: STRICT`, refused when the query runs. */
+    readonly invalid?: { readonly reason: string; readonly cause?: string };
+    /** `geo_shape`'s `within`/`disjoint`, which OpenSearch refuses on a geo_point field. */
+    readonly refusedOnOpenSearch?: string;
   }
   | { readonly kind: "ids"; readonly values: readonly string[]; readonly boost: number }
   | { readonly kind: "constant_score"; readonly filter: QueryNode; readonly boost: number }

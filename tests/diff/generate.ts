@@ -1166,7 +1166,10 @@ const GEO_ORIGINS: readonly [number, number][] = [[50, 5], [0, 0], [40.7, -74], 
 
 /** Geo queries, aggregations, sorts and fields over `loc`, in the forms the real engines accept. */
 function geoItem(r: Rng): Item {
-  const [lat, lon] = pick(r, GEO_ORIGINS);
+  // Now and then a point off the globe, which validation_method decides about.
+  const [lat, lon] = chance(r, 0.08)
+    ? pick(r, [[95, 5], [10, 190]] as const)
+    : pick(r, GEO_ORIGINS);
   const origin = () => geoPointForm(r, lat, lon);
   const field = () => (chance(r, 0.06) ? "nowhere" : "loc");
   const t = pick(r, [
