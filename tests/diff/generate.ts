@@ -189,7 +189,10 @@ export function setup(seed: number, n: number, flavour: Flavour): Item[] {
     kind: "setup:create",
     method: "PUT",
     path: `/${SCRATCH}`,
-    body: json({ settings: { number_of_shards: 1, number_of_replicas: 0 } }),
+    body: json({
+      settings: { number_of_shards: 1, number_of_replicas: 0 },
+      mappings: { properties: { loc: { type: "geo_point" } } },
+    }),
     repeatable: false,
   }]);
   return items;
@@ -1351,7 +1354,8 @@ function geoItem(r: Rng): Item {
       return [{
         kind: "error:bad_geo_point",
         method: "PUT",
-        path: `/${MULTI}/_doc/geo-bad`,
+        // The scratch index: a bad point an engine took would change only the writes after it.
+        path: `/${SCRATCH}/_doc/geo-bad`,
         body: json({ loc: bad }),
         repeatable: false,
         onPurpose: true,
