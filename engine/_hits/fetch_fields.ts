@@ -83,7 +83,7 @@ export function docValueFields(
     for (const path of fields.expand(r.field)) {
       const info = fields.byPath.get(path)!;
       if (info.type === "geo_point") {
-        const geo = geoPointDocValues(view.segment, path, local);
+        const geo = geoPointDocValues(view.segment, path, local, target.flavour);
         if (geo.length) setOwn(out, path, geo);
         continue;
       }
@@ -108,11 +108,15 @@ export function docValueFields(
   return out;
 }
 
-/** A doc's geo_point doc values as `"lat, lon"` text, in the order Lucene keeps them. */
+/**
+ * A doc's geo_point doc values as `"lat, lon"` text: OpenSearch 3.8.0 lists them in the order
+ * Lucene keeps them (by encoded latitude, then longitude), Elasticsearch 9.5.4 sorts the texts.
+ */
 function geoPointDocValues(
   segment: Parameters<typeof geoColumn>[0],
   path: string,
   local: number,
+  flavour?: "elasticsearch" | "opensearch",
 ): string[] {
   const col = geoColumn(segment, path);
   const at: number[] = [];
@@ -122,7 +126,8 @@ function geoPointDocValues(
     const [a, b] = [enc(x), enc(y)];
     return a[0] - b[0] || a[1] - b[1];
   });
-  return at.map((i) => `${javaDouble(col.lat[i]!)}, ${javaDouble(col.lon[i]!)}`);
+  const texts = at.map((i) => `${javaDouble(col.lat[i]!)}, ${javaDouble(col.lon[i]!)}`);
+  return flavour === "opensearch" ? texts : texts.sort();
 }
 
 /** The points of a geo_point field in a source, as the `fields` option writes them. */
