@@ -94,12 +94,15 @@ function geoDistanceAgg(
 ): JsonObject {
   const field = fieldOf(body, name, "geo_distance");
   if (body.origin === undefined) {
-    throw badField("geo_distance", "origin", "Missing [origin] in geo_distance aggregator");
+    throw illegalArgument(`Aggregation [${name}] must define an [origin].`);
   }
   const origin = parsePoint(body.origin);
   const unit = typeof body.unit === "string" ? body.unit : "m";
   const per = unitMeters(unit);
-  if (per === undefined) throw illegalArgument(`No distance unit match [${unit}]`);
+  if (per === undefined) throw badField("geo_distance", "unit", `No distance unit match [${unit}]`);
+  if (!Array.isArray(body.ranges) || body.ranges.length === 0) {
+    throw illegalArgument(`No [ranges] specified for the [${name}] aggregation`);
+  }
   const plane = String(body.distance_type ?? "arc").toLowerCase() === "plane";
   const measure = plane ? planeDistance : arcDistance;
   const ranges = Array.isArray(body.ranges)

@@ -211,7 +211,13 @@ function parseBox(
     }
   }
   if ([top, left, bottom, right].some(Number.isNaN)) {
-    throw parsingError(`failed to parse bounding box. Missing corner`);
+    const sides: [string, number][] = [
+      ["top latitude", top],
+      ["left longitude", left],
+      ["bottom latitude", bottom],
+      ["right longitude", right],
+    ];
+    throw illegalArgument(`${sides.find(([, v]) => Number.isNaN(v))![0]} is invalid: NaN`);
   }
   return { top, left, bottom, right };
 }
