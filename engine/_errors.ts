@@ -6,6 +6,7 @@ const FOREIGN = new Set([
   "illegal_argument_exception",
   "illegal_state_exception",
   "number_format_exception",
+  "query_validation_exception",
   "too_complex_to_determinize_exception",
   "too_many_nested_clauses",
 ]);
@@ -90,6 +91,7 @@ export const ERROR_TYPES = {
   media_type_header_exception: 400,
   number_format_exception: 400,
   parse_exception: 400,
+  query_validation_exception: 400,
   parsing_exception: 400,
   query_shard_exception: 400,
   repository_missing_exception: 404,

@@ -17,6 +17,7 @@ import { decimalFormat } from "../_index/decimal_format.ts";
 import { parseTimeZone } from "../_index/time_zones.ts";
 import { METRIC_AGGS } from "./metric_aggs.ts";
 import { topHitsAgg } from "./top_hits_agg.ts";
+import { geoAggs } from "./geo_aggs.ts";
 import { scopeAggs } from "./scope_aggs.ts";
 import { termsAgg } from "./terms_agg.ts";
 import { filterAggs } from "./filter_aggs.ts";
@@ -82,6 +83,7 @@ let depth = 0;
 const AGGS: Record<string, AggFn> = {
   terms: (body, inputs, sub, name) => termsAgg(body, inputs, sub, name, runAggregations),
   ...METRIC_AGGS,
+  ...geoAggs(subRunner),
   ...filterAggs((sub, inputs) => runAggregations(sub, inputs)),
   top_hits: (body, inputs, _sub, name) => topHitsAgg(body, inputs, name),
   ...scopeAggs((sub, inputs) => runAggregations(sub, inputs), () => depth === 1),

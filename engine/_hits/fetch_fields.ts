@@ -11,6 +11,17 @@ import { numAt } from "../_index/segment.ts";
 import { sourceText } from "../_index/raw_source.ts";
 import { parseExactJson } from "../_index/exact_json.ts";
 import { nestedSourceFields } from "./nested_fields.ts";
+import {
+  checkPoint,
+  encodeLat,
+  encodeLon,
+  formatPoint,
+  type GeoPoint,
+  javaDouble,
+  parsePoint,
+  sourcePoints,
+} from "../_index/geo.ts";
+import { geoColumn } from "../_index/geo_values.ts";
 
 /** One requested field with an optional format. */
 export interface FieldRequest {
@@ -71,6 +82,11 @@ export function docValueFields(
     }
     for (const path of fields.expand(r.field)) {
       const info = fields.byPath.get(path)!;
+      if (info.type === "geo_point") {
+        const geo = geoPointDocValues(view.segment, path, local, target.flavour);
+        if (geo.length) setOwn(out, path, geo);
+        continue;
+      }
       const f = view.segment.fields.get(path);
       if (!f || info.kind === "text") continue;
       const values: unknown[] = [];
@@ -88,6 +104,43 @@ export function docValueFields(
       }
       if (values.length) setOwn(out, path, values);
     }
+  }
+  return out;
+}
+
+/**
+ * A doc's geo_point doc values as `"lat, lon"` text: OpenSearch 3.8.0 lists them in the order
+ * Lucene keeps them (by encoded latitude, then longitude), Elasticsearch 9.5.4 sorts the texts.
+ */
+function geoPointDocValues(
+  segment: Parameters<typeof geoColumn>[0],
+  path: string,
+  local: number,
+  flavour?: "elasticsearch" | "opensearch",
+): string[] {
+  const col = geoColumn(segment, path);
+  const at: number[] = [];
+  for (let i = col.start[local]!; i < col.start[local + 1]!; i++) at.push(i);
+  const enc = (i: number) => [encodeLat(col.lat[i]!), encodeLon(col.lon[i]!)] as const;
+  at.sort((x, y) => {
+    const [a, b] = [enc(x), enc(y)];
+    return a[0] - b[0] || a[1] - b[1];
+  });
+  const texts = at.map((i) => `${javaDouble(col.lat[i]!)}, ${javaDouble(col.lon[i]!)}`);
+  return flavour === "opensearch" ? texts : texts.sort();
+}
+
+/** The points of a geo_point field in a source, as the `fields` option writes them. */
+function sourceGeoPoints(object: unknown, root: string, format?: string): unknown[] {
+  const out: unknown[] = [];
+  for (const raw of sourcePoints(object, root.split("."))) {
+    let p: GeoPoint;
+    try {
+      p = parsePoint(raw);
+    } catch {
+      continue;
+    }
+    if (!checkPoint(p, root)) out.push(formatPoint(p, format));
   }
   return out;
 }
@@ -129,6 +182,7 @@ export function sourceFields(
   const read = (object: unknown, path: string, name: string, format?: string): unknown[] => {
     const info = fields.byPath.get(path)!;
     const root = fields.roots.has(path) ? name : name.slice(0, name.lastIndexOf("."));
+    if (info.type === "geo_point") return sourceGeoPoints(object, root, format);
     let values: unknown[] = [];
     sourceValues(object, root.split("."), values);
     if (

@@ -2,6 +2,7 @@
 
 import { EngineError, esError, illegalArgument, parsingError } from "../_errors.ts";
 import type { FieldInfo, FieldMap } from "../_index/field_map.ts";
+import { geoSortReader, type GeoSortSpec, parseGeoSort } from "./geo_sort.ts";
 import { type NestedSort, nestedSortReader, parseNestedSort } from "./nested_sort.ts";
 import { float32 } from "../_query/score.ts";
 import { type FieldIndex, numAt } from "../_index/segment.ts";
@@ -24,6 +25,8 @@ export interface SortKey {
   readonly format?: string;
   /** `nested`: the values come from the objects under this path (matching its filter). */
   readonly nested?: NestedSort;
+  /** `_geo_distance`: distances from points (see `geo_sort.ts`). */
+  readonly geo?: GeoSortSpec;
 }
 
 const LONG_MAX = 2n ** 63n - 1n; // Long.MAX_VALUE
@@ -90,6 +93,10 @@ export function parseSort(body: unknown, param: string | null): SortKey[] {
     }
     const [field, v] = entries[0]!;
     if (typeof v === "string") return key(field, { order: v });
+    if (field === "_geo_distance" && typeof v === "object" && v !== null) {
+      const opts = v as Record<string, unknown>;
+      return { ...key(field, opts, true), geo: parseGeoSort(opts) };
+    }
     if (typeof v === "object" && v !== null) {
       return key(field, v as Record<string, unknown>, true);
     }
@@ -152,6 +159,15 @@ export function sortReader(
     );
   }
   if (k.field === "_index") return () => index;
+  if (k.geo) {
+    return geoSortReader(
+      k.geo,
+      k.mode ?? (k.order === 1 ? "min" : "max"),
+      k.order,
+      snapshot,
+      fields,
+    );
+  }
   if (k.nested) return nestedSortReader(k, snapshot, fields, index, sortReader, missingValue);
   const info = fields.byPath.get(k.field);
   if (!info && fields.full.byPath.has(k.field)) {

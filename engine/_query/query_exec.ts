@@ -21,6 +21,7 @@ import { runScriptQuery, runScriptScore } from "./script_score.ts";
 import type { QueryNode, QueryOf } from "./query_nodes.ts";
 import { runExists, runIds, runTerm, runTerms } from "./term_queries.ts";
 import { runRange } from "./range_query.ts";
+import { runGeo } from "./geo_queries.ts";
 import { runPrefix, runRegexp, runWildcard } from "./pattern_queries.ts";
 
 type Runner<K extends QueryNode["kind"]> = (
@@ -185,6 +186,7 @@ const RUNNERS: { [K in QueryNode["kind"]]: Runner<K> } = {
   wildcard: expandField(runWildcard),
   regexp: expandField(runRegexp),
   exists: runExists,
+  geo: runGeo,
   ids: runIds,
   constant_score: (q, ctx, scoring) =>
     constantHits(execute(q.filter, ctx, false).docs, q.boost, scoring),

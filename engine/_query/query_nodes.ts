@@ -113,6 +113,20 @@ export type QueryNode =
     readonly maxDeterminizedStates?: number;
   }
   | { readonly kind: "exists"; readonly field: string; readonly boost: number }
+  | {
+    readonly kind: "geo";
+    /** The query's name (`geo_distance`, `geo_bounding_box`, …), for errors. */
+    readonly query: string;
+    readonly field: string;
+    /** Whether a quantised point (lat, lon) matches. */
+    readonly test: (lat: number, lon: number) => boolean;
+    readonly boost: number;
+    readonly ignoreUnmapped: boolean;
+    /** A point off the globe under `validation_method: STRICT`, refused when the query runs. */
+    readonly invalid?: { readonly reason: string; readonly cause?: string };
+    /** `geo_shape`'s `within`/`disjoint`, which OpenSearch refuses on a geo_point field. */
+    readonly refusedOnOpenSearch?: string;
+  }
   | { readonly kind: "ids"; readonly values: readonly string[]; readonly boost: number }
   | { readonly kind: "constant_score"; readonly filter: QueryNode; readonly boost: number }
   | {

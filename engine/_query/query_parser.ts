@@ -14,6 +14,7 @@ import { boostOf, expectObject, type Parser } from "./query_parse_util.ts";
 import { TERM_LEVEL_PARSERS } from "./term_level_parsers.ts";
 import { FULL_TEXT_PARSERS } from "./full_text_parsers.ts";
 import { compoundParsers } from "./compound_parsers.ts";
+import { GEO_PARSERS } from "./geo_queries.ts";
 
 const spanParser: Parser = (b, n) => ({
   kind: "span",
@@ -27,6 +28,7 @@ const PARSERS: Record<string, Parser> = {
   match_none: (b, n) => (expectObject(b, n), { kind: "match_none" }),
   ...TERM_LEVEL_PARSERS,
   ...FULL_TEXT_PARSERS,
+  ...GEO_PARSERS,
   ...compoundParsers(parseQuery),
   knn: (b) => parseKnnQuery(b, parseQuery),
   script_score: (b, n) => parseScriptScore(expectObject(b, n), parseQuery),

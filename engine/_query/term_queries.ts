@@ -3,6 +3,7 @@
 
 import { checkTermsCount, MAX_TERMS_COUNT } from "../_index/limits.ts";
 import { dateValueAt } from "../_index/dates.ts";
+import { geoPresent } from "../_index/geo_values.ts";
 import { constantHits, type Hits, NO_HITS, union } from "./doc_set.ts";
 import {
   allOrdinals,
@@ -253,6 +254,10 @@ export function runExists(q: QueryOf<"exists">, ctx: ExecContext, scoring: boole
   return perSegment(ctx, (v) => {
     const lists: Int32Array[] = [];
     for (const p of paths) {
+      if (ctx.fields.byPath.get(p)?.type === "geo_point") {
+        lists.push(geoPresent(v.segment, p));
+        continue;
+      }
       const f = v.segment.fields.get(p);
       if (f && f.present.length) lists.push(f.present);
     }

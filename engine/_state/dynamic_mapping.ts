@@ -9,6 +9,7 @@ import {
   nestedObjectsReason,
 } from "./mapping_limits.ts";
 import { own, ownOrSet, setOwn } from "../_index/own.ts";
+import { checkPoint, parsePoint, pointValues } from "../_index/geo.ts";
 import { EngineError, esError, illegalArgument } from "../_errors.ts";
 import type { FieldMapping, Mappings } from "../_index/types.ts";
 import { checkValue, immenseTerm, previewValue } from "./field_values.ts";
@@ -139,6 +140,29 @@ function checkVector(walk: Walk, mapping: FieldMapping, value: unknown, path: st
   );
 }
 
+/** Each point of a geo_point value must parse and lie on the globe, unless `ignore_malformed`. */
+function checkGeoPoint(walk: Walk, mapping: FieldMapping, value: unknown, path: string[]): void {
+  if (mapping.ignore_malformed === true) return;
+  const field = path.join(".");
+  for (const raw of pointValues(value)) {
+    let problem: EngineError | undefined;
+    try {
+      problem = checkPoint(parsePoint(raw), field);
+    } catch (e) {
+      if (!(e instanceof EngineError)) throw e;
+      problem = e;
+    }
+    if (problem) {
+      throw esError(
+        walk.errorType,
+        `failed to parse field [${field}] of type [geo_point]`,
+        {},
+        problem,
+      );
+    }
+  }
+}
+
 function visitObject(
   walk: Walk,
   props: Record<string, FieldMapping> | undefined,
@@ -193,6 +217,7 @@ function visitValue(
   path: string[],
 ): void {
   if (isVectorType(mapping.type)) return checkVector(walk, mapping, value, path);
+  if (mapping.type === "geo_point") return checkGeoPoint(walk, mapping, value, path);
   if (mapping.type === "sparse_vector") {
     const problem = sparseVectorProblem(path.join("."), value);
     if (problem) {

@@ -138,6 +138,11 @@ export function documents(seed: number, n: number, flavour: Flavour): Record<str
         [13.4, 52.52],
         { lat: -33.86, lon: 151.2 },
         { lat: 40.71, lon: -74.0 },
+        "u173zq",
+        "POINT (-0.1278 51.5074)",
+        [{ lat: 35.68, lon: 139.69 }, "-22.9,-43.2"],
+        { lat: 0, lon: 179.99 },
+        [-179.5, -45.25],
       ]);
     }
     if (chance(r, 0.6)) d.owner = { name: pick(r, ["ann", "bob", "cy"]), age: int(r, 18, 80) };
@@ -184,7 +189,10 @@ export function setup(seed: number, n: number, flavour: Flavour): Item[] {
     kind: "setup:create",
     method: "PUT",
     path: `/${SCRATCH}`,
-    body: json({ settings: { number_of_shards: 1, number_of_replicas: 0 } }),
+    body: json({
+      settings: { number_of_shards: 1, number_of_replicas: 0 },
+      mappings: { properties: { loc: { type: "geo_point" } } },
+    }),
     repeatable: false,
   }]);
   return items;
@@ -1012,8 +1020,12 @@ export function requests(seed: number, n: number, flavour: Flavour): Item[] {
       "endpoint",
       "endpoint",
       "write",
+      "geo",
     ]);
     switch (family) {
+      case "geo":
+        items.push(geoItem(r));
+        break;
       case "query": {
         const [k, q] = leafQuery(r, flavour);
         items.push(
@@ -1132,6 +1144,224 @@ export function requests(seed: number, n: number, flavour: Flavour): Item[] {
     }
   }
   return items;
+}
+
+/** A point in one of the forms the real engines accept in requests. */
+function geoPointForm(r: Rng, lat: number, lon: number): unknown {
+  switch (pick(r, ["object", "string", "array", "wkt", "geohash"])) {
+    case "object":
+      return { lat, lon };
+    case "string":
+      return `${lat},${lon}`;
+    case "array":
+      return [lon, lat];
+    case "wkt":
+      return `POINT (${lon} ${lat})`;
+    default:
+      return pick(r, ["u173zq", "u09tvw", "dr5reg", "r3gx2f"]);
+  }
+}
+
+const GEO_ORIGINS: readonly [number, number][] = [[50, 5], [0, 0], [40.7, -74], [-33.9, 151.2], [
+  51.5,
+  0,
+]];
+
+/** Geo queries, aggregations, sorts and fields over `loc`, in the forms the real engines accept. */
+function geoItem(r: Rng): Item {
+  // Now and then a point off the globe, which validation_method decides about.
+  const [lat, lon] = chance(r, 0.08)
+    ? pick(r, [[95, 5], [10, 190]] as const)
+    : pick(r, GEO_ORIGINS);
+  const origin = () => geoPointForm(r, lat, lon);
+  const field = () => (chance(r, 0.06) ? "nowhere" : "loc");
+  const t = pick(r, [
+    "geo_distance",
+    "geo_distance",
+    "geo_bounding_box",
+    "geo_bounding_box",
+    "geo_polygon",
+    "geo_shape",
+    "agg:geo_bounds",
+    "agg:geo_centroid",
+    "agg:geo_distance",
+    "agg:geohash_grid",
+    "agg:geotile_grid",
+    "sort",
+    "sort",
+    "fields",
+    "bad_point",
+  ]);
+  const unmapped = (
+    q: Record<string, unknown>,
+  ) => (chance(r, 0.5) ? { ...q, ignore_unmapped: true } : q);
+  switch (t) {
+    case "geo_distance": {
+      const f = field();
+      const q: Record<string, unknown> = {
+        distance: pick(r, ["100km", "1000km", "5000mi", "300000", 2500000, "800nmi", "2000000m"]),
+        [f]: origin(),
+      };
+      if (chance(r, 0.3)) q.distance_type = pick(r, ["arc", "plane"]);
+      if (chance(r, 0.2)) q.validation_method = pick(r, ["STRICT", "COERCE", "IGNORE_MALFORMED"]);
+      if (chance(r, 0.2)) q.boost = 2;
+      return search("query:geo_distance", ONE, {
+        query: { geo_distance: f === "loc" ? q : unmapped(q) },
+        _source: ["uid"],
+      });
+    }
+    case "geo_bounding_box": {
+      const f = field();
+      const [top, left, bottom, right] = pick(r, [
+        [60, 0, 40, 20],
+        [55, -10, 45, 15],
+        [10, 170, -60, -170],
+        [90, -180, -90, 180],
+        [45, -80, 30, -70],
+      ]);
+      const box = pick(r, [
+        { top_left: [left, top], bottom_right: [right, bottom] },
+        { top_left: { lat: top, lon: left }, bottom_right: { lat: bottom, lon: right } },
+        { top_left: `${top},${left}`, bottom_right: `${bottom},${right}` },
+        { top, left, bottom, right },
+        { top_right: [right, top], bottom_left: [left, bottom] },
+        { wkt: `BBOX (${left}, ${right}, ${top}, ${bottom})` },
+        { top_left: "u1", bottom_right: "u0" },
+      ]);
+      const q: Record<string, unknown> = { [f]: box };
+      if (chance(r, 0.2)) q.validation_method = pick(r, ["STRICT", "COERCE"]);
+      return search("query:geo_bounding_box", ONE, {
+        query: { geo_bounding_box: f === "loc" ? q : unmapped(q) },
+        _source: ["uid"],
+      });
+    }
+    case "geo_polygon":
+      return search("query:geo_polygon", ONE, {
+        query: {
+          geo_polygon: {
+            loc: {
+              points: pick(r, [
+                [[0, 40], [20, 40], [20, 60], [0, 60]],
+                [{ lat: 60, lon: -10 }, { lat: 40, lon: 20 }, { lat: 40, lon: -10 }],
+                ["60,-80", "30,-80", "30,-60", "60,-60"],
+              ]),
+            },
+          },
+        },
+        _source: ["uid"],
+      });
+    case "geo_shape":
+      return search("query:geo_shape", ONE, {
+        query: {
+          geo_shape: {
+            loc: {
+              shape: pick(r, [
+                { type: "envelope", coordinates: [[0, 60], [20, 40]] },
+                { type: "polygon", coordinates: [[[0, 40], [20, 40], [20, 60], [0, 60], [0, 40]]] },
+                { type: "envelope", coordinates: [[-180, 0], [180, -90]] },
+              ]),
+              ...(chance(r, 0.4)
+                ? { relation: pick(r, ["intersects", "disjoint", "within"]) }
+                : {}),
+            },
+          },
+        },
+        _source: ["uid"],
+      });
+    case "agg:geo_bounds":
+      return search("agg:geo_bounds", MULTI, {
+        size: 0,
+        aggs: {
+          a: { geo_bounds: { field: "loc", ...(chance(r, 0.3) ? { wrap_longitude: false } : {}) } },
+        },
+        ...(chance(r, 0.3) ? { query: { term: { tag: pick(r, TAGS) } } } : {}),
+      });
+    case "agg:geo_centroid":
+      return search("agg:geo_centroid", MULTI, {
+        size: 0,
+        aggs: chance(r, 0.5)
+          ? { a: { geo_centroid: { field: "loc" } } }
+          : { a: { terms: { field: "tag" }, aggs: { c: { geo_centroid: { field: "loc" } } } } },
+      });
+    case "agg:geo_distance": {
+      const unit = pick(r, [undefined, "km", "mi", "m"]);
+      const scale = unit === "km" ? 1 : unit === "mi" ? 0.621 : 1000;
+      return search("agg:geo_distance", MULTI, {
+        size: 0,
+        aggs: {
+          a: {
+            geo_distance: {
+              field: "loc",
+              origin: origin(),
+              ...(unit ? { unit } : {}),
+              ...(chance(r, 0.3) ? { distance_type: pick(r, ["arc", "plane"]) } : {}),
+              ...(chance(r, 0.3) ? { keyed: true } : {}),
+              ranges: [
+                { to: 500 * scale },
+                { from: 500 * scale, to: 5000 * scale },
+                { from: 5000 * scale, ...(chance(r, 0.3) ? { key: "far" } : {}) },
+              ],
+            },
+          },
+        },
+      });
+    }
+    case "agg:geohash_grid":
+    case "agg:geotile_grid": {
+      const type = t.slice(4);
+      const grid: Record<string, unknown> = {
+        field: "loc",
+        precision: type === "geohash_grid" ? int(r, 1, 5) : int(r, 0, 8),
+      };
+      if (chance(r, 0.3)) grid.size = int(r, 1, 4);
+      if (chance(r, 0.2)) grid.bounds = { top_left: "60,-20", bottom_right: "30,30" };
+      const agg: Record<string, unknown> = { [type]: grid };
+      if (chance(r, 0.3)) agg.aggs = { c: { geo_centroid: { field: "loc" } } };
+      return search(t, MULTI, { size: 0, aggs: { a: agg } });
+    }
+    case "sort": {
+      const f = field();
+      const points = chance(r, 0.2) ? [origin(), geoPointForm(r, -10, 100)] : origin();
+      const spec: Record<string, unknown> = { [f]: points };
+      if (chance(r, 0.5)) spec.order = pick(r, ["asc", "desc"]);
+      if (chance(r, 0.4)) spec.unit = pick(r, ["km", "mi", "m", "nmi", "ft"]);
+      if (chance(r, 0.3)) spec.mode = pick(r, ["min", "max", "avg", "median"]);
+      if (chance(r, 0.2)) spec.distance_type = pick(r, ["arc", "plane"]);
+      if (f !== "loc" && chance(r, 0.7)) spec.ignore_unmapped = true;
+      return search("sort:_geo_distance", MULTI, {
+        sort: [{ _geo_distance: spec }, { uid: "asc" }],
+        size: int(r, 1, 10),
+        _source: ["uid"],
+      });
+    }
+    case "fields":
+      return search("fields:geo_point", ONE, {
+        query: { exists: { field: "loc" } },
+        sort: [{ uid: "asc" }],
+        size: int(r, 1, 8),
+        _source: false,
+        ...pick(r, [
+          { fields: ["loc"] },
+          { fields: [{ field: "loc", format: "wkt" }] },
+          { fields: [{ field: "loc", format: "geojson" }] },
+          { docvalue_fields: ["loc"] },
+        ]),
+      });
+    default: {
+      const bad = pick(r, [{ lat: 91, lon: 0 }, { lat: 0, lon: 181 }, "abc", [1], "1,2,3,4", {
+        lat: 1,
+      }]);
+      return [{
+        kind: "error:bad_geo_point",
+        method: "PUT",
+        // The scratch index: a bad point an engine took would change only the writes after it.
+        path: `/${SCRATCH}/_doc/geo-bad`,
+        body: json({ loc: bad }),
+        repeatable: false,
+        onPurpose: true,
+      }];
+    }
+  }
 }
 
 function scriptBody(r: Rng): Record<string, unknown> {

@@ -13,6 +13,8 @@
 //                      when a flavour's identical rate is below its floor in floor.json
 //   --show N           examples of the N largest kinds of difference (default 40)
 //   --json FILE        also write every record
+//   --kind TEXT        only the generated requests whose kind contains TEXT (`geo`, `agg:`), to
+//                      iterate on one area; the setup steps always run
 // Exit: 0, or 1 when --short finds a rate below its floor, 2 on bad arguments or no engine.
 
 import { Engine, serve } from "../../engine/mod.ts";
@@ -213,6 +215,7 @@ async function runFlavour(
   seed: number,
   count: number,
   docs: number,
+  kind?: string,
 ): Promise<Exchange[]> {
   const probe = await send({ url: realUrl, vars: new Map() }, {
     kind: "probe",
@@ -229,7 +232,10 @@ async function runFlavour(
     if (corpora.has("generated")) {
       await wipe(realUrl);
       await wipe(server.url);
-      const items = [...setup(seed, docs, flavour), ...requests(seed, count, flavour)];
+      const wanted = requests(seed, count, flavour).filter((item) =>
+        kind === undefined || item.some((step) => step.kind.includes(kind))
+      );
+      const items = [...setup(seed, docs, flavour), ...wanted];
       records.push(
         ...await replay(items, realUrl, server.url, { corpus: "generated", partialOracle }),
       );
@@ -312,7 +318,7 @@ if (import.meta.main) {
       );
       continue;
     }
-    const records = await runFlavour(flavour, url, corpora, seed, count, docs);
+    const records = await runFlavour(flavour, url, corpora, seed, count, docs, arg("--kind"));
     byFlavour.set(flavour, records);
     console.log(render(`${flavour} ${REAL_VERSIONS[flavour]}`, records, show));
     const t = tally(records);
