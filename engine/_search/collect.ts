@@ -13,6 +13,8 @@ import { knnSection } from "../_query/knn_section.ts";
 import type { SearchRequest } from "./search_request.ts";
 import {
   compareValues,
+  ipAfterValue,
+  presentSortValue,
   type SortKey,
   sortReader,
   sortsByScore,
@@ -57,6 +59,7 @@ export function collect(
   const aggInputs: AggInput[] = [];
   const parts: Array<{ t: number; hits: Hits }> = [];
   const readers: ValueReader[][] = [];
+  const types: Array<Array<string | undefined>> = [];
   let n = 0;
   const withKnn = knnSection(targets, req.knn, now);
   targets.forEach((target, t) => {
@@ -64,6 +67,7 @@ export function collect(
     readers.push(
       sort.map((k) => sortReader(k, target.snapshot, ctx.fields, target.index, t * SHARD_DOC_SPAN)),
     );
+    types.push(sort.map((k) => ctx.fields.full.byPath.get(k.field)?.type));
     let hits = withKnn(t, matchLive(req.query, ctx, scoring));
     if (req.minScore !== null && hits.scores) {
       const keep = [...hits.docs.keys()].filter((i) => hits.scores![i]! >= req.minScore!);
@@ -124,7 +128,8 @@ export function collect(
     } else if (scores[a] !== scores[b]) return scores[b]! - scores[a]!;
     return ts[a]! - ts[b]! || docs[a]! - docs[b]!;
   };
-  const rowOf = (i: number): SortValue[] => cols.map((c) => c[i]!);
+  const rowOf = (i: number): SortValue[] =>
+    cols.map((c, k) => presentSortValue(c[i]!, types[ts[i]!]![k]));
   let indices: number[] | null = null;
   if (req.searchAfter) {
     const keys = byScore ? [{ field: "_score", order: -1, missing: "_last" } as SortKey] : sort;
@@ -172,7 +177,10 @@ export function collect(
     const kept: number[] = [];
     keys = [];
     for (const i of picked) {
-      const key = readerOf[ts[i]!]!(docs[i]!, scores[i]!);
+      const key = presentSortValue(
+        readerOf[ts[i]!]!(docs[i]!, scores[i]!),
+        fieldMapOf(targets[ts[i]!]!.mappings).byPath.get(field)?.type,
+      );
       if (seen.has(key)) continue;
       seen.add(key);
       kept.push(i);
@@ -251,6 +259,7 @@ function afterValue(v: unknown, key: SortKey, targets: SearchTarget[]): SortValu
         ? parseDateAt(v, key.format ?? info.format, info.nanos)
         : Number(v);
     }
+    if (info.type === "ip") return ipAfterValue(v);
     if (info.kind === "number" || info.kind === "boolean") {
       if (info.integer && (typeof v === "bigint" || typeof v === "string")) return exactInteger(v);
       return v === true ? 1 : v === false ? 0 : Number(v);
