@@ -25,6 +25,7 @@ import { topK } from "../_hits/top_k.ts";
 import type { Candidate } from "../_hits/hits_render.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
 import { parseDateAt } from "../_index/dates.ts";
+import { sortFailure } from "./shard_failure.ts";
 import { exactInteger } from "../_index/exact_long.ts";
 
 /** The result of collection. */
@@ -64,9 +65,13 @@ export function collect(
   const withKnn = knnSection(targets, req.knn, now);
   targets.forEach((target, t) => {
     const ctx = execContextOf(target, now);
-    readers.push(
-      sort.map((k) => sortReader(k, target.snapshot, ctx.fields, target.index, t * SHARD_DOC_SPAN)),
-    );
+    readers.push(sort.map((k, i) => {
+      try {
+        return sortReader(k, target.snapshot, ctx.fields, target.index, t * SHARD_DOC_SPAN);
+      } catch (err) {
+        throw i === 0 ? sortFailure(err) : err;
+      }
+    }));
     types.push(sort.map((k) => ctx.fields.full.byPath.get(k.field)?.type));
     let hits = withKnn(t, matchLive(req.query, ctx, scoring));
     if (req.minScore !== null && hits.scores) {
