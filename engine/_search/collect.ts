@@ -26,6 +26,7 @@ import type { Candidate } from "../_hits/hits_render.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
 import { parseDateAt } from "../_index/dates.ts";
 import { sortFailure } from "./shard_failure.ts";
+import { shardDocValues } from "../_hits/shard_doc.ts";
 import { exactInteger } from "../_index/exact_long.ts";
 
 /** The result of collection. */
@@ -63,9 +64,16 @@ export function collect(
   const types: Array<Array<string | undefined>> = [];
   let n = 0;
   const withKnn = knnSection(targets, req.knn, now);
+  let nextShard = 0;
   targets.forEach((target, t) => {
     const ctx = execContextOf(target, now);
+    const firstShard = nextShard;
+    nextShard += target.shards ?? 1;
     readers.push(sort.map((k, i) => {
+      if (k.field === "_shard_doc") {
+        const values = shardDocValues(target, firstShard);
+        return (d: number) => values[d]!;
+      }
       try {
         return sortReader(k, target.snapshot, ctx.fields, target.index, t * SHARD_DOC_SPAN);
       } catch (err) {
