@@ -125,3 +125,23 @@ export function ipSpan(text: string): IpSpan {
   const from = base & ~(size - 1n);
   return { from, to: from + size - 1n };
 }
+
+/**
+ * Whether a `term` value is an address or a CIDR block (a lenient search skips `ip` fields when
+ * it is not).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isIpText } from "./ip_address.ts";
+ * assert.deepEqual(["10.0.0.1", "::1/64", "brown fox"].map(isIpText), [true, true, false]);
+ * ```
+ */
+export function isIpText(v: unknown): boolean {
+  try {
+    ipSpan(String(v));
+    return true;
+  } catch {
+    return false;
+  }
+}

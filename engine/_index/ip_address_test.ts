@@ -101,3 +101,21 @@ Deno.test("ip terms aggregation: keys written as addresses, ordered by address",
     ["::1", "9.0.0.1", "10.0.0.1", "192.168.0.1", "2001:db8::7"],
   );
 });
+
+Deno.test("ip fields under `*`: skipped when the text is no address, matched when it is one", async () => {
+  const engine = new Engine();
+  await call(engine, "PUT", "/o", {
+    settings: { number_of_shards: 1 },
+    mappings: { properties: { t: { type: "text" }, a: { type: "ip" } } },
+  });
+  await call(engine, "PUT", "/o/_doc/1?refresh=true", { t: "brown fox", a: "10.0.0.1" });
+  // Scores Elasticsearch 9.5.4 gave for the same document.
+  const scores = async (query: unknown) =>
+    (await call(engine, "POST", "/o/_search", { query })).hits.hits.map((h: { _score: number }) =>
+      h._score
+    );
+  assert.deepEqual(await scores({ simple_query_string: { query: '"brown fox"' } }), [0.5753642]);
+  assert.deepEqual(await scores({ multi_match: { query: "brown", fields: ["*"] } }), [0.2876821]);
+  assert.deepEqual(await scores({ query_string: { query: "brown" } }), [0.2876821]);
+  assert.deepEqual(await scores({ simple_query_string: { query: "10.0.0.1" } }), [1]);
+});

@@ -2,6 +2,7 @@
 // of BM25 term clauses under sums (`match`, `bool` shoulds, `most_fields`) and dis_max nodes
 // (`best_fields`), each with the boost the exhaustive path multiplies by.
 
+import { isIpText } from "../_index/ip_address.ts";
 import { analyzerFor } from "../_index/analysis.ts";
 import type { ExecContext } from "./exec_context.ts";
 import { resolveMsm } from "./full_text.ts";
@@ -186,7 +187,10 @@ function multiMatchNode(q: QueryOf<"multi_match">, ctx: ExecContext): ScoreNode 
     for (const path of ctx.fields.expand(f.field)) {
       const info = ctx.fields.byPath.get(path)!;
       if (f.field.includes("*") && info.kind !== "text" && info.kind !== "keyword") continue;
-      if (info.type === "ip") return null;
+      if (info.type === "ip") {
+        if ((q.lenient || f.field.includes("*")) && !isIpText(q.query)) continue;
+        return null;
+      }
       if (info.kind === "keyword" && f.boost > 0) {
         // A keyword field takes the whole query text as one term.
         const term = { field: path, term: termText(info, q.query), boost: f.boost };
