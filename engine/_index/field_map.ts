@@ -36,6 +36,8 @@ export interface FieldInfo {
   readonly normalize: (s: string) => string;
   /** Multi-fields fed from the same source value. */
   readonly subFields: FieldInfo[];
+  /** `doc_values` (true unless the mapping turns them off). */
+  readonly docValues: boolean;
   /** A vector field's mapping (`dense_vector`, `knn_vector`). */
   readonly vector?: VectorSpec;
 }
@@ -96,6 +98,7 @@ function makeInfo(path: string, m: FieldMapping): FieldInfo {
       ? (s) => s.toLowerCase()
       : (s) => s,
     subFields,
+    docValues: m.doc_values !== false,
     ...(isVectorType(type) ? { vector: readVectorSpec(path, m) } : {}),
   };
 }

@@ -24,6 +24,8 @@ export interface ExecContext {
   readonly legacyBm25?: boolean;
   /** `index.max_inner_result_window` (inner hits and `top_hits`). */
   readonly maxInnerResultWindow?: number;
+  /** Whose scoring the queries follow (Elasticsearch when absent). */
+  readonly flavour?: "elasticsearch" | "opensearch";
 }
 
 /** The context of one target of a search, at the clock reading `now`. */
@@ -37,6 +39,7 @@ export function execContextOf(target: SearchTarget, now: number): ExecContext {
     maxTermsCount: target.maxTermsCount,
     legacyBm25: target.legacyBm25,
     maxInnerResultWindow: target.maxInnerResultWindow,
+    flavour: target.flavour,
   };
 }
 

@@ -125,6 +125,15 @@ export function termHits(
   });
 }
 
+/**
+ * Whether a term on `info` scores as a constant: OpenSearch 3 searches a keyword field that keeps
+ * doc values with an index-or-doc-values query, which scores its boost, not BM25 (a keyword
+ * without doc values still scores BM25).
+ */
+export function constantKeyword(ctx: ExecContext, info: FieldInfo): boolean {
+  return ctx.flavour === "opensearch" && info.kind === "keyword" && info.docValues;
+}
+
 /** Exact value match on any field kind: scored for terms, constant for numbers and dates. */
 export function valueHits(
   ctx: ExecContext,
@@ -143,6 +152,13 @@ export function valueHits(
     });
   }
   if (info.type === "ip") return ipHits(ctx, info, value, boost, scoring, lenient);
+  if (constantKeyword(ctx, info)) {
+    const term = termText(info, value);
+    return perSegment(ctx, (v) => {
+      const p = v.segment.fields.get(info.path)?.terms.get(term);
+      return p ? constantHits(p.docs, boost, scoring) : NO_HITS;
+    });
+  }
   if (
     info.kind === "boolean" &&
     numericValue(info, value, ctx, lenient) !== numericValue(info, value, ctx, true)

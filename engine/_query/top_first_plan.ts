@@ -7,7 +7,7 @@ import { analyzerFor } from "../_index/analysis.ts";
 import type { ExecContext } from "./exec_context.ts";
 import { resolveMsm } from "./full_text.ts";
 import type { QueryNode, QueryOf } from "./query_nodes.ts";
-import { termText } from "./term_queries.ts";
+import { constantKeyword, termText } from "./term_queries.ts";
 import { MAX_TERMS_COUNT } from "../_index/limits.ts";
 
 /** One optional term: scored by BM25 in its field, its weight times `boost` (> 0). */
@@ -104,7 +104,7 @@ function scoredNode(q: QueryNode, ctx: ExecContext): ScoreNode | TermClause | nu
       if (q.field.startsWith("_")) return null;
       const info = ctx.fields.byPath.get(q.field);
       if (!info || (info.kind !== "text" && info.kind !== "keyword")) return null;
-      if (info.type === "ip") return null;
+      if (info.type === "ip" || constantKeyword(ctx, info)) return null;
       return { field: info.path, term: termText(info, q.value), boost: q.boost };
     }
     case "match":
@@ -191,6 +191,7 @@ function multiMatchNode(q: QueryOf<"multi_match">, ctx: ExecContext): ScoreNode 
         if ((q.lenient || f.field.includes("*")) && !isIpText(q.query)) continue;
         return null;
       }
+      if (constantKeyword(ctx, info)) return null;
       if (info.kind === "keyword" && f.boost > 0) {
         // A keyword field takes the whole query text as one term.
         const term = { field: path, term: termText(info, q.query), boost: f.boost };
