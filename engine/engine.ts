@@ -6,6 +6,7 @@ import type { EngineState } from "./_rest/context.ts";
 import { handle } from "./_rest/handle.ts";
 import type { ShardSnapshot } from "./_index/shard_snapshot.ts";
 import { countScrollFreed } from "./_rest/search_stats.ts";
+import { MAX_BUCKETS_OPENSEARCH } from "./_index/limits.ts";
 import { DEFAULT_HEAP_BYTES, DEFAULT_LIMIT } from "./_rest/indexing_pressure.ts";
 
 /**
@@ -239,6 +240,7 @@ export class Engine {
     STATE.set(this, state);
     cluster.shardLimit = { ...cluster.shardLimit, flavour, version: state.version };
     state.search.onScrollFreed = (scroll, at) => countScrollFreed(cluster, scroll, at);
+    if (flavour === "opensearch") state.search.maxBuckets = MAX_BUCKETS_OPENSEARCH;
     RAW.set(this, (request, method, max, target) => handle(state, request, method, max, target));
     // Tells clients that read the mark (searchvisitor's transport) that every body is finite and
     // already in memory: read whole, not streamed chunk by chunk.

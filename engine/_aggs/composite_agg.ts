@@ -117,7 +117,7 @@ export function compositeAgg(
       `[size] must be greater than 0. Found [${String(body.size)}] in [${name}]`,
     );
   }
-  if (size > bucketsLeft()) consumeBuckets(size);
+  if (size > bucketsLeft()) consumeBuckets(size, true);
   const after = body.after;
   if (
     after !== undefined && (after === null || typeof after !== "object" || Array.isArray(after))

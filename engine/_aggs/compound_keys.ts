@@ -2,7 +2,7 @@
 // per field, every combination of them, and comparing key parts in their natural order.
 
 import { type AggInput, eachValue, eachValueOrMissing } from "./agg_values.ts";
-import { ipToBigInt } from "./ip_range_agg.ts";
+import { ipToBigInt } from "../_index/ip_address.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
 import type { BucketDocs } from "./bucket_aggs.ts";
 import type { JsonObject } from "../_json.ts";

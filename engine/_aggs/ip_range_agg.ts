@@ -6,55 +6,7 @@ import { consumeBuckets } from "../_index/limits.ts";
 import { type AggInput, eachValue, fieldOf } from "./agg_values.ts";
 import type { JsonObject } from "../_json.ts";
 import { keyedRanges } from "./buckets_path.ts";
-
-const V4_PREFIX = 0xffffn << 32n;
-
-/** An IPv4 or IPv6 address as a 128-bit number (IPv4 mapped into IPv6), or null. */
-export function ipToBigInt(text: string): bigint | null {
-  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
-  if (v4) {
-    const parts = v4.slice(1).map(Number);
-    if (parts.some((p) => p > 255)) return null;
-    return V4_PREFIX |
-      BigInt(((parts[0]! << 24) >>> 0) + (parts[1]! << 16) + (parts[2]! << 8) + parts[3]!);
-  }
-  if (!text.includes(":")) return null;
-  const halves = text.split("::");
-  if (halves.length > 2) return null;
-  const groups = (s: string) => (s === "" ? [] : s.split(":"));
-  const head = groups(halves[0]!);
-  const tail = halves.length === 2 ? groups(halves[1]!) : [];
-  const fill = 8 - head.length - tail.length;
-  if (fill < 0 || (halves.length === 1 && fill !== 0)) return null;
-  let n = 0n;
-  for (const g of [...head, ...Array(fill).fill("0"), ...tail]) {
-    if (!/^[0-9a-fA-F]{1,4}$/.test(g)) return null;
-    n = (n << 16n) | BigInt(parseInt(g, 16));
-  }
-  return n;
-}
-
-/** Writes a 128-bit address back: dotted IPv4 when it is a mapped IPv4, else compressed IPv6. */
-export function bigIntToIp(n: bigint): string {
-  if (n >> 32n === 0xffffn) {
-    const v = Number(n & 0xffffffffn);
-    return [v >>> 24, (v >>> 16) & 255, (v >>> 8) & 255, v & 255].join(".");
-  }
-  const groups: number[] = [];
-  for (let i = 7; i >= 0; i--) groups.push(Number((n >> BigInt(i * 16)) & 0xffffn));
-  // Compress the longest run of zero groups (two or more).
-  let best = -1;
-  let bestLen = 1;
-  for (let i = 0; i < 8;) {
-    let j = i;
-    while (j < 8 && groups[j] === 0) j++;
-    if (j - i > bestLen) [best, bestLen] = [i, j - i];
-    i = j === i ? i + 1 : j;
-  }
-  const hex = groups.map((g) => g.toString(16));
-  if (best < 0) return hex.join(":");
-  return `${hex.slice(0, best).join(":")}::${hex.slice(best + bestLen).join(":")}`;
-}
+import { bigIntToIp, ipToBigInt } from "../_index/ip_address.ts";
 
 function address(v: unknown): bigint {
   const n = typeof v === "string" ? ipToBigInt(v) : null;

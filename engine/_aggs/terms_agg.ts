@@ -19,6 +19,7 @@ import { matchLive } from "../_query/query_exec.ts";
 import { compareOrderValues, orderPathValue } from "./buckets_path.ts";
 import type { SubAggs } from "./scope_aggs.ts";
 import type { JsonObject } from "../_json.ts";
+import { comparePart } from "./compound_keys.ts";
 
 /** A terms bucket key: a bigint for a whole number beyond 2^53. */
 type Key = number | string | bigint;
@@ -29,8 +30,9 @@ function keyOf(info: FieldInfo | undefined, v: Key, body: JsonObject): JsonObjec
   return text ? { key: v, key_as_string: text(Number(v)) } : { key: v };
 }
 
-function compareKeys(a: Key, b: Key): number {
+function compareKeys(a: Key, b: Key, ip = false): number {
   if (typeof a === "number" && typeof b === "number") return a - b;
+  if (ip) return comparePart(a, b, true);
   if (typeof a !== "string" && typeof b !== "string") return a < b ? -1 : a > b ? 1 : 0;
   return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
 }
@@ -185,17 +187,19 @@ export function termsAgg(
     }
     return orderPathValue(subResult(k), path);
   };
+  // `ip` keys order by address, as the real engines keep them.
+  const ip = info?.type === "ip";
   entries.sort((a, b) => {
     for (const [k, dir] of orders) {
       const sign = String(dir).toLowerCase() === "asc" ? 1 : -1;
       const c = k === "_key" || k === "_term"
-        ? compareKeys(a[0], b[0])
+        ? compareKeys(a[0], b[0], ip)
         : k === "_count"
         ? a[1] - b[1]
         : compareOrderValues(metricOf(a[0], k), metricOf(b[0], k));
       if (c) return c * sign;
     }
-    return b[1] - a[1] || compareKeys(a[0], b[0]);
+    return b[1] - a[1] || compareKeys(a[0], b[0], ip);
   });
   const top = entries.slice(0, size);
   consumeBuckets(top.length);

@@ -9,6 +9,7 @@ import {
   compareValues,
   missingValue,
   parseSort,
+  presentSortValue,
   sortReader,
   type SortValue,
 } from "../_hits/sort.ts";
@@ -77,7 +78,15 @@ export function topHitsAgg(
     } else if (x.score !== y.score) return y.score - x.score;
     return x.t - y.t || x.doc - y.doc;
   };
-  const page = topK(cands.length, from + size, compare).slice(from).map((i) => cands[i]!);
+  const page = topK(cands.length, from + size, compare).slice(from).map((i) => {
+    const c = cands[i]!;
+    if (!c.sort) return c;
+    const fields = inputs[c.t]!.ctx.fields.full.byPath;
+    return {
+      ...c,
+      sort: c.sort.map((v, k) => presentSortValue(v, fields.get(sort[k]!.field)?.type)),
+    };
+  });
   const targets = inputs.map((i) => ({
     index: i.ctx.index,
     snapshot: i.ctx.snapshot,

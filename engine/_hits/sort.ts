@@ -8,6 +8,7 @@ import { float32 } from "../_query/score.ts";
 import { type FieldIndex, numAt } from "../_index/segment.ts";
 import { exactInteger } from "../_index/exact_long.ts";
 import type { SegmentView, ShardSnapshot } from "../_index/shard_snapshot.ts";
+import { bigIntToIp, ipToBigInt } from "../_index/ip_address.ts";
 
 /** One sort key. */
 export interface SortKey {
@@ -192,6 +193,7 @@ export function sortReader(
   }
   const mode = k.mode ?? (k.order === 1 ? "min" : "max");
   const missing = missingValue(k, info);
+  if (info.type === "ip") return ipReader(snapshot, info.path, mode === "max", missing);
   // Callers mostly read ascending ordinals: remember the last segment instead of searching each time.
   let v: SegmentView | undefined;
   let f: FieldIndex | undefined;
@@ -237,6 +239,54 @@ export function sortReader(
   // Epoch nanoseconds pass 2^53: report them as whole numbers (Elasticsearch writes a long),
   // with the shortest digits that read back as the double kept (ordered as the doubles are).
   return info.nanos ? (global, score) => wholeNumber(read(global, score)) : read;
+}
+
+/**
+ * The sort values of an `ip` field: the address as a 128-bit bigint, so that values order by
+ * address (IPv4 mapped into IPv6: `::1` < `10.0.0.1` < `2001:db8::7`) as in the real engines;
+ * `presentSortValue` writes them back as addresses.
+ */
+function ipReader(
+  snapshot: ShardSnapshot,
+  path: string,
+  max: boolean,
+  missing: SortValue,
+): ValueReader {
+  return (global) => {
+    const v = snapshot.viewOf(global);
+    const f = v.segment.fields.get(path);
+    if (!f?.strValues) return missing;
+    const local = global - v.base;
+    let best: bigint | null = null;
+    for (let i = f.dvStart[local]!; i < f.dvStart[local + 1]!; i++) {
+      const n = ipToBigInt(f.strValues[i]!);
+      if (n !== null && (best === null || (max ? n > best : n < best))) best = n;
+    }
+    return best ?? missing;
+  };
+}
+
+/**
+ * A sort value as the hit reports it: an `ip` field's address (kept as a bigint to order by)
+ * written as the real engines print it; other values unchanged.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { presentSortValue } from "./sort.ts";
+ * assert.equal(presentSortValue(0xffff0a000001n, "ip"), "10.0.0.1");
+ * assert.equal(presentSortValue(7, "long"), 7);
+ * ```
+ */
+export function presentSortValue(v: SortValue, type: string | undefined): SortValue {
+  return type === "ip" && typeof v === "bigint" ? bigIntToIp(v) : v;
+}
+
+/** The `search_after` value of an `ip` sort key: the address as the reader keeps it. */
+export function ipAfterValue(v: unknown): SortValue {
+  const n = ipToBigInt(String(v));
+  if (n === null) throw illegalArgument(`'${String(v)}' is not an IP string literal.`);
+  return n;
 }
 
 function wholeNumber(v: SortValue): SortValue {

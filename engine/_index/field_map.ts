@@ -2,6 +2,7 @@
 
 import { type Analyzer, analyzerFor, keywordAnalyzer } from "./analysis.ts";
 import { nameMatcher } from "./name_pattern.ts";
+import { bigIntToIp, ipToBigInt } from "./ip_address.ts";
 import { precisionOf } from "./number_precision.ts";
 import type { FieldMapping, Mappings } from "./types.ts";
 import { isVectorType, readVectorSpec, type VectorSpec } from "./vectors.ts";
@@ -35,6 +36,8 @@ export interface FieldInfo {
   readonly normalize: (s: string) => string;
   /** Multi-fields fed from the same source value. */
   readonly subFields: FieldInfo[];
+  /** `doc_values` (true unless the mapping turns them off). */
+  readonly docValues: boolean;
   /** A vector field's mapping (`dense_vector`, `knn_vector`). */
   readonly vector?: VectorSpec;
 }
@@ -61,6 +64,12 @@ function kindOf(type: string): FieldKind {
   return "keyword";
 }
 
+/** An address as the real engines print it back (`0:0::ffff:9.0.0.1` → `9.0.0.1`), else as is. */
+function canonicalIp(s: string): string {
+  const n = ipToBigInt(s);
+  return n === null ? s : bigIntToIp(n);
+}
+
 function makeInfo(path: string, m: FieldMapping): FieldInfo {
   const type = m.type ?? "keyword";
   const kind = kindOf(type);
@@ -83,8 +92,13 @@ function makeInfo(path: string, m: FieldMapping): FieldInfo {
     nanos: type === "date_nanos",
     round: precisionOf(type, m.scaling_factor),
     ignoreAbove: typeof m.ignore_above === "number" ? m.ignore_above : Infinity,
-    normalize: m.normalizer === "lowercase" ? (s) => s.toLowerCase() : (s) => s,
+    normalize: type === "ip"
+      ? canonicalIp
+      : m.normalizer === "lowercase"
+      ? (s) => s.toLowerCase()
+      : (s) => s,
     subFields,
+    docValues: m.doc_values !== false,
     ...(isVectorType(type) ? { vector: readVectorSpec(path, m) } : {}),
   };
 }

@@ -6,6 +6,8 @@ import { EngineError, esError, illegalArgument } from "../_errors.ts";
 
 /** Default `search.max_buckets`. */
 export const MAX_BUCKETS = 65536;
+/** Default `search.max_buckets` of OpenSearch, one less than Elasticsearch's. */
+export const MAX_BUCKETS_OPENSEARCH = 65535;
 /** Default `indices.query.bool.max_clause_count` (the lowest value Elasticsearch derives from the heap). */
 export const MAX_CLAUSE_COUNT = 4096;
 /** Default `index.max_terms_count`. */
@@ -29,17 +31,31 @@ export function withBucketBudget<T>(max: number, fn: () => T): T {
   }
 }
 
-/** Counts `n` new buckets; throws Elasticsearch's 400 `too_many_buckets_exception` past the limit. */
-export function consumeBuckets(n: number): void {
+const reduceFailures = new WeakSet<EngineError>();
+
+/**
+ * Counts `n` new buckets; throws Elasticsearch's 400 `too_many_buckets_exception` past the limit.
+ * The real engines count buckets while the coordinating node reduces the shards' answers, so the
+ * error is one of that reduction ({@link isReduceFailure}) unless `atShard` (a check a shard makes
+ * before collecting, like composite's `size`).
+ */
+export function consumeBuckets(n: number, atShard = false): void {
   if (!budget) return;
   budget.used += n;
   if (budget.used > budget.max) {
-    throw esError(
+    const err = esError(
       "too_many_buckets_exception",
       `Trying to create too many buckets. Must be less than or equal to: [${budget.max}] but this number of buckets was exceeded. This limit can be set by changing the [search.max_buckets] cluster level setting.`,
       { max_buckets: budget.max },
     );
+    if (!atShard) reduceFailures.add(err);
+    throw err;
   }
+}
+
+/** Whether `err` is one the coordinating node raises while reducing (too many buckets). */
+export function isReduceFailure(err: unknown): boolean {
+  return err instanceof EngineError && reduceFailures.has(err);
 }
 
 /** Buckets still allowed in the current budget (Infinity outside one). */

@@ -24,7 +24,7 @@ export interface ExecContext {
   readonly legacyBm25?: boolean;
   /** `index.max_inner_result_window` (inner hits and `top_hits`). */
   readonly maxInnerResultWindow?: number;
-  /** The engine's flavour, where the two differ in what a query accepts. */
+  /** The engine's flavour: what a query accepts and whose scoring it follows (Elasticsearch when absent). */
   readonly flavour?: "elasticsearch" | "opensearch";
 }
 

@@ -1,5 +1,6 @@
 // Full-text queries: match (incl. bool_prefix), match_phrase and multi_match.
 
+import { isIpText } from "../_index/ip_address.ts";
 import { analyzerFor } from "../_index/analysis.ts";
 import type { SmallInts } from "../_index/segment.ts";
 import { idf, TermScorer } from "./bm25.ts";
@@ -201,6 +202,10 @@ export function runMultiMatch(q: QueryOf<"multi_match">, ctx: ExecContext, scori
       const info = ctx.fields.byPath.get(path)!;
       // `*` expansion only searches fields that can take the text, as Elasticsearch's lenient default field does.
       if (f.field.includes("*") && info.kind !== "text" && info.kind !== "keyword") continue;
+      // A leniently searched `ip` field is left out when the text is no address.
+      if (info.type === "ip" && (q.lenient || f.field.includes("*")) && !isIpText(q.query)) {
+        continue;
+      }
       fields.push({ field: path, boost: f.boost });
     }
   }

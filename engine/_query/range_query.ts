@@ -9,6 +9,8 @@ import type { QueryOf } from "./query_nodes.ts";
 import { type Exact, exactInteger } from "../_index/exact_long.ts";
 
 import { lowerBound, numericValue, pointRange, scanTerms } from "./term_queries.ts";
+import { illegalArgument } from "../_errors.ts";
+import { ipSpan, ipToBigInt } from "../_index/ip_address.ts";
 
 /** A numeric or date `range`'s inclusive bounds (exact for whole numbers), or null for other fields. */
 export function rangeBounds(
@@ -58,6 +60,7 @@ export function runRange(q: QueryOf<"range">, ctx: ExecContext, scoring: boolean
       return f?.pointValues ? constantHits(pointRange(f, lo, hi), q.boost, scoring) : NO_HITS;
     });
   }
+  if (info.type === "ip") return ipRange(q, ctx, scoring);
   const s = (v: unknown) => (v === undefined ? undefined : String(v));
   const gt = s(q.gt), gte = s(q.gte), lt = s(q.lt), lte = s(q.lte);
   return scanTerms(ctx, q.field, q.boost, scoring, (ts) => {
@@ -95,4 +98,27 @@ function nextDown(v: Exact, integer: boolean): Exact {
       : exactInteger(BigInt(Math.ceil(n)) - 1n);
   }
   return n - Math.max(Number.EPSILON * Math.abs(n), Number.MIN_VALUE);
+}
+
+/** A `range` on an `ip` field: by address, as the real engines compare points, not as text. */
+function ipRange(q: QueryOf<"range">, ctx: ExecContext, scoring: boolean): Hits {
+  const span = (v: unknown) => {
+    try {
+      return ipSpan(String(v));
+    } catch (e) {
+      const reason = (e as Error).message;
+      throw queryShardError(ctx, `failed to create query: ${reason}`, illegalArgument(reason));
+    }
+  };
+  let lo = 0n;
+  let hi = (1n << 128n) - 1n;
+  if (q.gte !== undefined) lo = span(q.gte).from;
+  if (q.gt !== undefined) lo = span(q.gt).to + 1n;
+  if (q.lte !== undefined) hi = span(q.lte).to;
+  if (q.lt !== undefined) hi = span(q.lt).from - 1n;
+  return scanTerms(ctx, q.field, q.boost, scoring, (ts) =>
+    ts.filter((t) => {
+      const n = ipToBigInt(t);
+      return n !== null && n >= lo && n <= hi;
+    }));
 }

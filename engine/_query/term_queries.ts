@@ -1,6 +1,7 @@
 // Term-level queries: term, terms, exists, ids, and the exact-term pieces the range and pattern
 // queries (range_query.ts, pattern_queries.ts) share: numeric values, point ranges, term scans.
 
+import { illegalArgument } from "../_errors.ts";
 import { checkTermsCount, MAX_TERMS_COUNT } from "../_index/limits.ts";
 import { dateValueAt } from "../_index/dates.ts";
 import { geoPresent } from "../_index/geo_values.ts";
@@ -18,6 +19,7 @@ import type { QueryOf } from "./query_nodes.ts";
 import { termScorer } from "./bm25.ts";
 import type { FieldIndex } from "../_index/segment.ts";
 import { type Exact, exactInteger, toDouble } from "../_index/exact_long.ts";
+import { ipSpan, ipToBigInt } from "../_index/ip_address.ts";
 
 /**
  * Converts a query value to the number stored for a numeric/date/boolean field (a bigint for a
@@ -124,6 +126,15 @@ export function termHits(
   });
 }
 
+/**
+ * Whether a term on `info` scores as a constant: OpenSearch 3 searches a keyword field that keeps
+ * doc values with an index-or-doc-values query, which scores its boost, not BM25 (a keyword
+ * without doc values still scores BM25).
+ */
+export function constantKeyword(ctx: ExecContext, info: FieldInfo): boolean {
+  return ctx.flavour === "opensearch" && info.kind === "keyword" && info.docValues;
+}
+
 /** Exact value match on any field kind: scored for terms, constant for numbers and dates. */
 export function valueHits(
   ctx: ExecContext,
@@ -141,11 +152,46 @@ export function valueHits(
       return f ? constantHits(pointRange(f, n, n), boost, scoring) : NO_HITS;
     });
   }
+  if (info.type === "ip") return ipHits(ctx, info, value, boost, scoring, lenient);
+  if (constantKeyword(ctx, info)) {
+    const term = termText(info, value);
+    return perSegment(ctx, (v) => {
+      const p = v.segment.fields.get(info.path)?.terms.get(term);
+      return p ? constantHits(p.docs, boost, scoring) : NO_HITS;
+    });
+  }
   if (
     info.kind === "boolean" &&
     numericValue(info, value, ctx, lenient) !== numericValue(info, value, ctx, true)
   ) return NO_HITS;
   return termHits(ctx, info.path, termText(info, value), boost, scoring);
+}
+
+/**
+ * An `ip` field's docs holding an address (or one of a CIDR block's), constant-scored: the real
+ * engines index addresses as points, so a term on one is a point query, not a BM25 term.
+ */
+function ipHits(
+  ctx: ExecContext,
+  info: FieldInfo,
+  value: unknown,
+  boost: number,
+  scoring: boolean,
+  lenient: boolean,
+): Hits {
+  let span;
+  try {
+    span = ipSpan(String(value));
+  } catch (e) {
+    if (lenient) return NO_HITS;
+    const reason = (e as Error).message;
+    throw queryShardError(ctx, `failed to create query: ${reason}`, illegalArgument(reason));
+  }
+  return scanTerms(ctx, info.path, boost, scoring, (terms) =>
+    terms.filter((t) => {
+      const n = ipToBigInt(t);
+      return n !== null && n >= span.from && n <= span.to;
+    }));
 }
 
 function idsHits(ctx: ExecContext, ids: readonly unknown[], boost: number, scoring: boolean): Hits {

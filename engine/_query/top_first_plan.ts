@@ -2,11 +2,12 @@
 // of BM25 term clauses under sums (`match`, `bool` shoulds, `most_fields`) and dis_max nodes
 // (`best_fields`), each with the boost the exhaustive path multiplies by.
 
+import { isIpText } from "../_index/ip_address.ts";
 import { analyzerFor } from "../_index/analysis.ts";
 import type { ExecContext } from "./exec_context.ts";
 import { resolveMsm } from "./full_text.ts";
 import type { QueryNode, QueryOf } from "./query_nodes.ts";
-import { termText } from "./term_queries.ts";
+import { constantKeyword, termText } from "./term_queries.ts";
 import { MAX_TERMS_COUNT } from "../_index/limits.ts";
 
 /** One optional term: scored by BM25 in its field, its weight times `boost` (> 0). */
@@ -103,6 +104,7 @@ function scoredNode(q: QueryNode, ctx: ExecContext): ScoreNode | TermClause | nu
       if (q.field.startsWith("_")) return null;
       const info = ctx.fields.byPath.get(q.field);
       if (!info || (info.kind !== "text" && info.kind !== "keyword")) return null;
+      if (info.type === "ip" || constantKeyword(ctx, info)) return null;
       return { field: info.path, term: termText(info, q.value), boost: q.boost };
     }
     case "match":
@@ -142,7 +144,7 @@ function termsNode(q: QueryOf<"terms">, ctx: ExecContext): ScoreNode | null {
   if (!(q.boost > 0) || q.field.startsWith("_") || q.field.includes("*")) return null;
   if (!q.values.length || q.values.length > (ctx.maxTermsCount ?? MAX_TERMS_COUNT)) return null;
   const info = ctx.fields.byPath.get(q.field);
-  if (!info || (info.kind !== "text" && info.kind !== "keyword")) return null;
+  if (!info || (info.kind !== "text" && info.kind !== "keyword") || info.type === "ip") return null;
   if (q.values.some((v) => typeof v !== "string" && typeof v !== "number")) return null;
   const children = q.values.map((v) => ({
     field: info.path,
@@ -185,6 +187,11 @@ function multiMatchNode(q: QueryOf<"multi_match">, ctx: ExecContext): ScoreNode 
     for (const path of ctx.fields.expand(f.field)) {
       const info = ctx.fields.byPath.get(path)!;
       if (f.field.includes("*") && info.kind !== "text" && info.kind !== "keyword") continue;
+      if (info.type === "ip") {
+        if ((q.lenient || f.field.includes("*")) && !isIpText(q.query)) continue;
+        return null;
+      }
+      if (constantKeyword(ctx, info)) return null;
       if (info.kind === "keyword" && f.boost > 0) {
         // A keyword field takes the whole query text as one term.
         const term = { field: path, term: termText(info, q.query), boost: f.boost };

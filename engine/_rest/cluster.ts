@@ -4,6 +4,7 @@ import { setOwn } from "../_index/own.ts";
 import { illegalArgument } from "../_errors.ts";
 import {
   MAX_BUCKETS,
+  MAX_BUCKETS_OPENSEARCH,
   MAX_CLAUSE_COUNT,
   MAX_OPEN_PIT_CONTEXT,
   MAX_OPEN_SCROLL_CONTEXT,
@@ -212,7 +213,10 @@ export function clusterSettingsHandler(ctx: RequestContext): Reply {
     const v = Number(state.transientSettings[key] ?? state.persistentSettings[key] ?? fallback);
     return Number.isInteger(v) && v >= 0 ? v : fallback;
   };
-  state.search.maxBuckets = limit("search.max_buckets", MAX_BUCKETS);
+  state.search.maxBuckets = limit(
+    "search.max_buckets",
+    state.flavour === "opensearch" ? MAX_BUCKETS_OPENSEARCH : MAX_BUCKETS,
+  );
   state.search.maxClauseCount = limit("indices.query.bool.max_clause_count", MAX_CLAUSE_COUNT);
   state.search.maxOpenScrollContext = limit(
     "search.max_open_scroll_context",

@@ -13,6 +13,8 @@ import { knnSection } from "../_query/knn_section.ts";
 import type { SearchRequest } from "./search_request.ts";
 import {
   compareValues,
+  ipAfterValue,
+  presentSortValue,
   type SortKey,
   sortReader,
   sortsByScore,
@@ -23,6 +25,8 @@ import { topK } from "../_hits/top_k.ts";
 import type { Candidate } from "../_hits/hits_render.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
 import { parseDateAt } from "../_index/dates.ts";
+import { sortFailure } from "./shard_failure.ts";
+import { shardDocValues } from "../_hits/shard_doc.ts";
 import { exactInteger } from "../_index/exact_long.ts";
 
 /** The result of collection. */
@@ -60,15 +64,28 @@ export function* collect(
   const aggInputs: AggInput[] = [];
   const parts: Array<{ t: number; hits: Hits }> = [];
   const readers: ValueReader[][] = [];
+  const types: Array<Array<string | undefined>> = [];
   let n = 0;
   const withKnn = knnSection(targets, req.knn, now);
+  let nextShard = 0;
   for (let t = 0; t < targets.length; t++) {
     if (t > 0) yield;
     const target = targets[t]!;
     const ctx = execContextOf(target, now);
-    readers.push(
-      sort.map((k) => sortReader(k, target.snapshot, ctx.fields, target.index, t * SHARD_DOC_SPAN)),
-    );
+    const firstShard = nextShard;
+    nextShard += target.shards ?? 1;
+    readers.push(sort.map((k, i) => {
+      if (k.field === "_shard_doc") {
+        const values = shardDocValues(target, firstShard);
+        return (d: number) => values[d]!;
+      }
+      try {
+        return sortReader(k, target.snapshot, ctx.fields, target.index, t * SHARD_DOC_SPAN);
+      } catch (err) {
+        throw i === 0 ? sortFailure(err) : err;
+      }
+    }));
+    types.push(sort.map((k) => ctx.fields.full.byPath.get(k.field)?.type));
     let hits = withKnn(t, matchLive(req.query, ctx, scoring));
     if (req.minScore !== null && hits.scores) {
       const keep = [...hits.docs.keys()].filter((i) => hits.scores![i]! >= req.minScore!);
@@ -147,7 +164,8 @@ export function* collect(
     } else if (scores[a] !== scores[b]) return scores[b]! - scores[a]!;
     return ts[a]! - ts[b]! || docs[a]! - docs[b]!;
   };
-  const rowOf = (i: number): SortValue[] => cols.map((c) => c[i]!);
+  const rowOf = (i: number): SortValue[] =>
+    cols.map((c, k) => presentSortValue(c[i]!, types[ts[i]!]![k]));
   let indices: number[] | null = null;
   if (req.searchAfter) {
     const keys = byScore ? [{ field: "_score", order: -1, missing: "_last" } as SortKey] : sort;
@@ -195,7 +213,10 @@ export function* collect(
     const kept: number[] = [];
     keys = [];
     for (const i of picked) {
-      const key = readerOf[ts[i]!]!(docs[i]!, scores[i]!);
+      const key = presentSortValue(
+        readerOf[ts[i]!]!(docs[i]!, scores[i]!),
+        fieldMapOf(targets[ts[i]!]!.mappings).byPath.get(field)?.type,
+      );
       if (seen.has(key)) continue;
       seen.add(key);
       kept.push(i);
@@ -273,6 +294,7 @@ function afterValue(v: unknown, key: SortKey, targets: SearchTarget[]): SortValu
         ? parseDateAt(v, key.format ?? info.format, info.nanos)
         : Number(v);
     }
+    if (info.type === "ip") return ipAfterValue(v);
     if (info.kind === "number" || info.kind === "boolean") {
       if (info.integer && (typeof v === "bigint" || typeof v === "string")) return exactInteger(v);
       return v === true ? 1 : v === false ? 0 : Number(v);

@@ -3,6 +3,7 @@
 
 import { EngineError } from "../_errors.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
+import { isReduceFailure } from "../_index/limits.ts";
 
 /**
  * The `_shards` header of a response over some indices, all successful: every primary shard of
@@ -13,7 +14,24 @@ export function shards(targets: readonly SearchTarget[]): Record<string, number>
   return { total: n, successful: n, skipped: 0, failed: 0 };
 }
 
-/** Wraps a shard-level failure the way Elasticsearch reports it: `search_phase_execution_exception`. */
+const sortFailures = new WeakSet<EngineError>();
+
+/**
+ * Marks an error as raised while building the primary field sort. OpenSearch builds that sort of a
+ * search over more than one shard in its `can_match` phase (to skip shards by their min/max), so
+ * that is the phase it names when the sort cannot be built.
+ */
+export function sortFailure(err: unknown): unknown {
+  if (err instanceof EngineError) sortFailures.add(err);
+  return err;
+}
+
+/**
+ * Wraps a shard-level failure the way the real engines report it: `search_phase_execution_exception`
+ * naming the phase. Too many buckets is found while the coordinating node reduces the shards'
+ * answers, after every shard succeeded: no root causes, no failed shards, phase `fetch` (and 503
+ * in OpenSearch).
+ */
 export function shardFailure(err: unknown, targets: SearchTarget[]): never {
   if (
     !(err instanceof EngineError) || err.type === "parsing_exception" ||
@@ -21,13 +39,24 @@ export function shardFailure(err: unknown, targets: SearchTarget[]): never {
     err.type === "action_request_validation_exception" ||
     err.type === "x_content_parse_exception"
   ) throw err;
+  const opensearch = targets[0]?.flavour === "opensearch";
+  if (isReduceFailure(err)) {
+    throw new EngineError(
+      opensearch ? 503 : err.status,
+      "search_phase_execution_exception",
+      "",
+      { root_cause: [], phase: "fetch", grouped: true, failed_shards: [] },
+      err,
+    );
+  }
   const index = (err.extra.index as string | undefined) ?? targets[0]?.index;
+  const many = targets.reduce((sum, t) => sum + (t.shards ?? 1), 0) > 1;
   throw new EngineError(
     err.status,
     "search_phase_execution_exception",
     "all shards failed",
     {
-      phase: "query",
+      phase: opensearch && many && sortFailures.has(err) ? "can_match" : "query",
       grouped: true,
       failed_shards: [{ shard: 0, index, node: "searchvisitor", reason: err.toCause() }],
     },

@@ -103,6 +103,7 @@ export class Cluster {
       this.now(),
     );
     index.clock = this.now;
+    index.splitRouting = this.shardLimit.flavour === "opensearch";
     if (
       this.defaultRefreshIntervalMs !== 1000 && settings["index.refresh_interval"] === undefined
     ) {

@@ -1,5 +1,6 @@
 // One index: settings, mappings, aliases, live documents (real-time) and the searchable shard (refreshed).
 
+import { shardFor, splitRoutingShards } from "../_index/routing.ts";
 import { esError } from "../_errors.ts";
 import { type MergeCounters, Shard } from "../_index/shard.ts";
 import type { Mappings, StoredDoc } from "../_index/types.ts";
@@ -198,13 +199,23 @@ export class IndexState {
     return Number(this.settings["index.number_of_shards"] ?? 1);
   }
 
-  /** The shard a routing value (or id) lands on. */
+  /**
+   * Routes over OpenSearch's default routing shards (the shard count doubled up to 1024) instead
+   * of Elasticsearch 9's (the shards themselves) when `index.number_of_routing_shards` is unset.
+   */
+  splitRouting = false;
+
+  /** The shard a routing value (or id) lands on: murmur3, as the real engines route. */
   shardOf(routing: string): number {
     const n = this.shardCount;
     if (n <= 1) return 0;
-    let h = 0;
-    for (let i = 0; i < routing.length; i++) h = (Math.imul(h, 31) + routing.charCodeAt(i)) | 0;
-    return Math.abs(h) % n;
+    const given = Number(this.settings["index.number_of_routing_shards"]);
+    const routingShards = Number.isInteger(given) && given >= n && given % n === 0
+      ? given
+      : this.splitRouting
+      ? splitRoutingShards(n)
+      : n;
+    return shardFor(routing, n, routingShards);
   }
 
   /**

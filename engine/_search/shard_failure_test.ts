@@ -1,0 +1,58 @@
+import assert from "node:assert/strict";
+import { Engine } from "../engine.ts";
+import { call } from "../../tests/support/engine_call.ts";
+
+// The shapes below are those Elasticsearch 9.5.4 and OpenSearch 3.8.0 answered for the same
+// requests on a one-shard and a three-shard index.
+async function indices(flavour: "elasticsearch" | "opensearch"): Promise<Engine> {
+  const engine = new Engine({ flavour });
+  const mappings = { properties: { t: { type: "text" }, n: { type: "integer" } } };
+  for (const [name, shards] of [["one", 1], ["multi", 3]] as const) {
+    await call(engine, "PUT", `/${name}`, { settings: { number_of_shards: shards }, mappings });
+    await call(engine, "PUT", `/${name}/_doc/1`, { t: "a", n: 1 });
+    await call(engine, "PUT", `/${name}/_doc/2`, { t: "b", n: 200000 });
+    await call(engine, "POST", `/${name}/_refresh`);
+  }
+  return engine;
+}
+
+const phase = (r: Record<string, { phase?: string }>) => r.error?.phase;
+
+Deno.test("a primary sort that cannot be built: OpenSearch fails it in can_match on many shards", async () => {
+  const os = await indices("opensearch");
+  const text = { sort: [{ t: "asc" }] };
+  assert.equal(phase(await call(os, "POST", "/multi/_search", text)), "can_match");
+  assert.equal(phase(await call(os, "POST", "/one/_search", text)), "query");
+  const unmapped = await call(os, "POST", "/multi/_search", { sort: [{ nope: "asc" }] });
+  assert.deepEqual([unmapped.code, phase(unmapped)], [400, "can_match"]);
+  assert.equal(unmapped.error.caused_by.type, "query_shard_exception");
+  // Only the primary sort is built before the query phase.
+  const second = await call(os, "POST", "/multi/_search", { sort: [{ n: "asc" }, { t: "asc" }] });
+  assert.equal(phase(second), "query");
+  const es = await indices("elasticsearch");
+  assert.equal(phase(await call(es, "POST", "/multi/_search", text)), "query");
+});
+
+Deno.test("too many buckets: a failure of the reduction, 400 in Elasticsearch, 503 in OpenSearch", async () => {
+  const body = { size: 0, aggs: { h: { histogram: { field: "n", interval: 1 } } } };
+  for (
+    const [flavour, status, max] of [
+      ["elasticsearch", 400, 65536],
+      ["opensearch", 503, 65535],
+    ] as const
+  ) {
+    const engine = await indices(flavour);
+    for (const index of ["one", "multi"]) {
+      const r = await call(engine, "POST", `/${index}/_search`, body);
+      assert.equal(r.code, status, `${flavour} ${index}`);
+      assert.deepEqual(
+        [r.error.type, r.error.reason, r.error.phase, r.error.root_cause, r.error.failed_shards],
+        ["search_phase_execution_exception", "", "fetch", [], []],
+      );
+      assert.deepEqual([r.error.caused_by.type, r.error.caused_by.max_buckets], [
+        "too_many_buckets_exception",
+        max,
+      ]);
+    }
+  }
+});
