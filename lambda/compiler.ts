@@ -107,13 +107,7 @@ class Emitter {
         return n.negated ? mustNot(one) : one;
       }
       case "vector":
-        return (this.exact.openSearch ? openSearchFilter : filterClause)(
-          (v) => this.arg(v),
-          n.metric,
-          n.field,
-          n.vector,
-          n.threshold,
-        );
+        return (this.exact.openSearch ? openSearchFilter : filterClause)((v) => this.arg(v), n);
       case "match":
         return `{"${n.phrase ? "match_phrase" : "match"}":{${q(n.field)}:${this.arg(n.text)}}}`;
       case "not":
