@@ -1,6 +1,7 @@
 // Checks the parameter-list habit (ARCHITECTURE.md, "Parameter lists"): a function, method,
 // constructor or arrow function in a library room takes at most 4 positional parameters and no
-// positional `boolean` — except a single trailing optional flag. The rest go into a named,
+// positional `boolean` — except a single trailing optional flag, or a flag that is the only
+// parameter. The rest go into a named,
 // documented options interface (or an existing context object already in scope).
 //
 // Exceptions live in `tools/check_params_allow.json`, one entry per function with its reason
@@ -43,7 +44,7 @@ export interface Offender {
   name: string;
   /** How many parameters it takes (a `this` parameter not counted). */
   params: number;
-  /** Its positional boolean parameters' names (a single trailing optional flag not counted). */
+  /** Its positional boolean parameters' names (a trailing optional or sole flag not counted). */
   booleans: string[];
 }
 
@@ -122,8 +123,10 @@ export function offendersOf(file: string, text: string): Offender[] {
       const params = node.parameters.filter((p) => p.name.getText(source) !== "this");
       const flags = params.filter(isBooleanParam);
       const last = params[params.length - 1];
+      // A sole flag (`setAutoCommit(false)`) or a single trailing optional one reads fine.
       const trailingFlag = last !== undefined && flags.length === 1 && flags[0] === last &&
-        (last.questionToken !== undefined || last.initializer !== undefined);
+        (params.length === 1 || last.questionToken !== undefined ||
+          last.initializer !== undefined);
       const booleans = trailingFlag ? [] : flags.map((p) => p.name.getText(source));
       if (params.length > MAX_PARAMS || booleans.length > 0) {
         const { line } = source.getLineAndCharacterOfPosition(node.getStart(source));

@@ -17,7 +17,7 @@ const arrow = (a: 1, b: 2, c: 3, d: 4, e: 5) => a;`;
   assert.equal(keyOf(found[0]!), "driver/x.ts#five");
 });
 
-Deno.test("a positional boolean offends, a single trailing optional flag does not", () => {
+Deno.test("a positional boolean offends, a trailing optional or sole flag does not", () => {
   const text = `
 function trailing(a: string, loud?: boolean) {}
 function trailingDefault(a: string, loud = false) {}
@@ -26,7 +26,8 @@ function required(a: string, loud: boolean) {}
 function two(a: string, x: boolean, y?: boolean) {}
 function orUndefined(flag: boolean | undefined, b: string) {}
 function notAFlag(v: boolean | string, b: string) {}
-function options(a: string, o: { loud: boolean }) {}`;
+function options(a: string, o: { loud: boolean }) {}
+function sole(on: boolean) {}`;
   const found = offendersOf("template/y.ts", text);
   assert.deepEqual(found.map((o) => [o.name, o.booleans]), [
     ["middle", ["loud"]],
