@@ -75,7 +75,7 @@ export class DeleteBuilder<T> extends Conditions<T> {
   /** Deletes the matching documents; resolves to how many were deleted. */
   async doDelete(): Promise<number> {
     const where = this.where;
-    guardEmptyWhere(this.target, where, this.#allowEmpty, "doDelete");
+    guardEmptyWhere(this.target, where, { method: "doDelete", allowEmpty: this.#allowEmpty });
     const id = keyOf(this.target, where);
     if (id !== undefined) {
       return await runById(
