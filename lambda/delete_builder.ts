@@ -67,8 +67,10 @@ export class DeleteBuilder<T> extends Conditions<T> {
     return compileDeleteByQuery(
       this.target.index,
       this.where,
-      resolverOf(options, this.#runtime.knownTypes(this.target.index)),
-      this.#runtime.refresh,
+      {
+        exact: resolverOf(options, this.#runtime.knownTypes(this.target.index)),
+        refresh: this.#runtime.refresh,
+      },
     );
   }
 
@@ -87,7 +89,11 @@ export class DeleteBuilder<T> extends Conditions<T> {
       this.#runtime,
       this.target,
       where,
-      (r) => compileDeleteByQuery(this.target.index, where, r, this.#runtime.refresh),
+      (r) =>
+        compileDeleteByQuery(this.target.index, where, {
+          exact: r,
+          refresh: this.#runtime.refresh,
+        }),
     );
   }
 }

@@ -159,8 +159,10 @@ export class UpdateBuilder<T> extends Conditions<T> {
       this.target.index,
       this.where,
       this.#values,
-      resolverOf(options, this.#runtime.knownTypes(this.target.index)),
-      this.#runtime.refresh,
+      {
+        exact: resolverOf(options, this.#runtime.knownTypes(this.target.index)),
+        refresh: this.#runtime.refresh,
+      },
     );
   }
 
@@ -184,7 +186,11 @@ export class UpdateBuilder<T> extends Conditions<T> {
       this.#runtime,
       this.target,
       where,
-      (r) => compileUpdateByQuery(this.target.index, where, this.#values, r, this.#runtime.refresh),
+      (r) =>
+        compileUpdateByQuery(this.target.index, where, this.#values, {
+          exact: r,
+          refresh: this.#runtime.refresh,
+        }),
     );
   }
 }
