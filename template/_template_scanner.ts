@@ -9,7 +9,7 @@
 
 import { ConsoleLexer, type LexMode, targetStart, type TokenKind } from "../driver/internal.ts";
 import { type ArgPath, parsePath } from "./_path.ts";
-import { parseRule } from "./rules.ts";
+import { parseRule, type RuleScope } from "./rules.ts";
 import {
   type Marker,
   MAX_PATH_DEPTH,
@@ -75,14 +75,11 @@ export function scan(text: string, call: ScanCall = {}): Segment[] {
       out.push(kind === "named" ? { kind, marker, path } : { kind, path });
     } else {
       if (!at.closed) syntaxError(text, from, "unterminated rule @{…}: add the closing }");
-      const rule = parseRule(
-        text,
-        from,
-        at.pos - 1,
-        inPath ? "path" : "body",
+      const rule = parseRule(text, from, at.pos - 1, {
+        mode: inPath ? "path" : "body",
         options,
-        scanFragment,
-      );
+        scan: scanFragment,
+      });
       out.push({ kind: "rule", rule });
     }
     lit = at.pos;
@@ -167,13 +164,8 @@ export function scan(text: string, call: ScanCall = {}): Segment[] {
 }
 
 /** Scans a fragment inside a rule call: the scanner as the rule parser is handed it. */
-function scanFragment(
-  text: string,
-  from: number,
-  to: number,
-  mode: Mode,
-  options: ScanOptions,
-): Segment[] {
+function scanFragment(text: string, from: number, to: number, within: RuleScope): Segment[] {
+  const { mode, options } = within;
   const depth = (options.depth ?? 0) + 1;
   if (depth > MAX_RULE_DEPTH) {
     syntaxError(text, from, `rule calls nest deeper than ${MAX_RULE_DEPTH} levels`);
