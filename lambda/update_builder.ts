@@ -133,7 +133,7 @@ export class UpdateBuilder<T> extends Conditions<T> {
     const entries: [string, unknown][] = [];
     const isInstance = type !== undefined && sample instanceof type;
     const initial = isInstance ? initialValues(type) : undefined;
-    for (const [field, value] of setEntries(sample, initial, isInstance)) {
+    for (const [field, value] of setEntries(sample, initial)) {
       if (skip.has(field)) continue;
       entries.push([this.#column(field, "updateToSample"), value]);
     }

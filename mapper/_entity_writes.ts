@@ -134,13 +134,13 @@ function updatePart(
   if (!(entity instanceof target.type)) {
     const source = entity as Record<string, unknown>;
     const picked = fields === undefined
-      ? setEntries(entity, undefined, false)
+      ? setEntries(entity)
       : fields.map((f) => [f, source[f]] as [string, unknown]);
     return Object.fromEntries(picked.filter(([f]) => f !== target.key && f !== "_id"));
   }
   const part = Object.create(Object.getPrototypeOf(entity)) as Record<string, unknown>;
   if (fields === undefined) {
-    for (const [field, value] of setEntries(entity, initialValues(target.type), true)) {
+    for (const [field, value] of setEntries(entity, initialValues(target.type))) {
       part[field] = value;
     }
   } else {
