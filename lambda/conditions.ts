@@ -135,7 +135,7 @@ export abstract class Conditions<T> {
     field: string,
     value: ConditionValue,
   ): this {
-    checkValue(op, field, value, op === "eq" || op === "ne");
+    checkValue(op, field, value, op === "eq" || op === "ne" ? "allowed" : "refused");
     const column = columnOf(this.target, field, op);
     value = frozenValue(value);
     if (value === null) {
@@ -177,7 +177,7 @@ export abstract class Conditions<T> {
     if (!Array.isArray(values)) {
       throw new TypeError(`${method}(${JSON.stringify(field)}): pass the values as an array`);
     }
-    values.forEach((v) => checkValue(method, field, v, false));
+    values.forEach((v) => checkValue(method, field, v, "refused"));
     const column = columnOf(this.target, field, method);
     return this.#add(
       node({ kind: "in", field: column, values: Object.freeze(values.map(frozenValue)), negated }),
@@ -193,8 +193,8 @@ export abstract class Conditions<T> {
   }
 
   #between({ method, negated }: BuilderCall, field: string, low: unknown, high: unknown): this {
-    checkValue(method, field, low, false);
-    checkValue(method, field, high, false);
+    checkValue(method, field, low, "refused");
+    checkValue(method, field, high, "refused");
     const column = columnOf(this.target, field, method);
     return this.#add(
       node({
