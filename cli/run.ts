@@ -134,7 +134,7 @@ export async function runCli(host: CliHost): Promise<number> {
       }
       return EXIT.ok;
     }
-    return await interactive(session, ds, host, engine !== undefined);
+    return await interactive(session, ds, host, engine !== undefined ? "embedded engine" : "nodes");
   } catch (error) {
     if (error instanceof UsageError || error instanceof TypeError) {
       host.err(`searchvisitor: ${error.message}\n`);
@@ -147,13 +147,14 @@ export async function runCli(host: CliHost): Promise<number> {
   }
 }
 
+/** The interactive console over `ds`, which talks to the embedded engine or to `ds.nodes`. */
 async function interactive(
   session: ConsoleSession,
   ds: DataSource,
   host: CliHost,
-  embedded: boolean,
+  over: "embedded engine" | "nodes",
 ): Promise<number> {
-  const where = embedded ? "the embedded engine" : ds.nodes.join(", ");
+  const where = over === "embedded engine" ? "the embedded engine" : ds.nodes.join(", ");
   let banner = `searchvisitor console: ${where}`;
   try {
     await using conn = await ds.getConnection();

@@ -23,9 +23,14 @@ export function keyOf(target: Target, where: ConditionNode | null): string | und
 export function guardEmptyWhere(
   target: Target,
   where: ConditionNode | null,
-  allowEmpty: boolean,
-  method: string,
+  call: {
+    /** The builder method asked (`doUpdate`, `doDelete`), for the error. */
+    readonly method: string;
+    /** Whether `allowEmptyWhere()` was called. */
+    readonly allowEmpty: boolean;
+  },
 ): void {
+  const { method, allowEmpty } = call;
   if (where === null && !allowEmpty) {
     throw new IllegalStateError(
       `${method}() has no condition and would change every document of "${target.index}"; add a condition, or call allowEmptyWhere() first if that is what you mean`,

@@ -2,8 +2,17 @@
 
 import type { ConditionValue } from "./nodes.ts";
 
-/** Throws a TypeError unless `value` is a condition value (null only where `nullOk`). */
-export function checkValue(method: string, field: string, value: unknown, nullOk: boolean): void {
+/**
+ * Throws a TypeError unless `value` is a condition value; `null` only where `nulls` is
+ * `"allowed"` (`eq`/`ne`: null means "no value"; ordered comparisons refuse it).
+ */
+export function checkValue(
+  method: string,
+  field: string,
+  value: unknown,
+  nulls: "allowed" | "refused",
+): void {
+  const nullOk = nulls === "allowed";
   const at = `${method}(${JSON.stringify(field)})`;
   if (value === undefined) {
     throw new TypeError(`${at}: the value is undefined; pass null for "no value"`);

@@ -107,13 +107,7 @@ class Emitter {
         return n.negated ? mustNot(one) : one;
       }
       case "vector":
-        return (this.exact.openSearch ? openSearchFilter : filterClause)(
-          (v) => this.arg(v),
-          n.metric,
-          n.field,
-          n.vector,
-          n.threshold,
-        );
+        return (this.exact.openSearch ? openSearchFilter : filterClause)((v) => this.arg(v), n);
       case "match":
         return `{"${n.phrase ? "match_phrase" : "match"}":{${q(n.field)}:${this.arg(n.text)}}}`;
       case "not":
@@ -215,14 +209,22 @@ function refreshed(refresh: boolean): string {
   return refresh ? "?refresh=true" : "";
 }
 
+/** How a by-query write is compiled. */
+export interface ByQueryOptions {
+  /** Which fields need an exact sub-field for terms (default: every field as written). */
+  readonly exact?: ExactResolver;
+  /** Whether the write waits for a refresh (`?refresh=true`, the default). */
+  readonly refresh?: boolean;
+}
+
 /** `POST /{index}/_update_by_query` setting the top-level fields of `data`. */
 export function compileUpdateByQuery(
   index: string,
   where: ConditionNode | null,
   data: Record<string, unknown>,
-  exact: ExactResolver = AS_WRITTEN,
-  refresh = true,
+  options: ByQueryOptions = {},
 ): BoundTemplate {
+  const { exact = AS_WRITTEN, refresh = true } = options;
   const e = new Emitter(exact);
   const i = e.arg(index);
   const query = e.query(where);
@@ -238,9 +240,9 @@ export function compileUpdateByQuery(
 export function compileDeleteByQuery(
   index: string,
   where: ConditionNode | null,
-  exact: ExactResolver = AS_WRITTEN,
-  refresh = true,
+  options: ByQueryOptions = {},
 ): BoundTemplate {
+  const { exact = AS_WRITTEN, refresh = true } = options;
   const e = new Emitter(exact);
   const i = e.arg(index);
   return {

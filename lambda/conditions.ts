@@ -57,6 +57,17 @@ export type ValueOf<T, K> = K extends keyof T
   : Exclude<ConditionValue, null>
   : Exclude<ConditionValue, null>;
 
+/** Which builder method made a condition (for errors), and whether it is the negated form. */
+interface BuilderCall {
+  /** The method's name, e.g. `notIn`. */
+  readonly method: string;
+  /** Whether the condition is negated (`notIn`, `notBetween`, `notLike…`). */
+  readonly negated: boolean;
+}
+
+/** The builder method of each vector metric, for errors. */
+const VECTOR_METHODS = { l2: "vectorByL2", cosine: "vectorByCosine", ip: "vectorByIP" } as const;
+
 /**
  * The condition methods, shared by query, update and delete builders and by groups. Conditions
  * are ANDed; `or()` makes the next conditions an alternative to everything before it (AND binds
@@ -124,7 +135,7 @@ export abstract class Conditions<T> {
     field: string,
     value: ConditionValue,
   ): this {
-    checkValue(op, field, value, op === "eq" || op === "ne");
+    checkValue(op, field, value, op === "eq" || op === "ne" ? "allowed" : "refused");
     const column = columnOf(this.target, field, op);
     value = frozenValue(value);
     if (value === null) {
@@ -158,11 +169,15 @@ export abstract class Conditions<T> {
     return this.#compare("le", field, value);
   }
 
-  #in(method: string, field: string, values: readonly ConditionValue[], negated: boolean): this {
+  #in(
+    { method, negated }: BuilderCall,
+    field: string,
+    values: readonly ConditionValue[],
+  ): this {
     if (!Array.isArray(values)) {
       throw new TypeError(`${method}(${JSON.stringify(field)}): pass the values as an array`);
     }
-    values.forEach((v) => checkValue(method, field, v, false));
+    values.forEach((v) => checkValue(method, field, v, "refused"));
     const column = columnOf(this.target, field, method);
     return this.#add(
       node({ kind: "in", field: column, values: Object.freeze(values.map(frozenValue)), negated }),
@@ -170,16 +185,16 @@ export abstract class Conditions<T> {
   }
   /** `field` equals one of `values` exactly (`terms`); an empty list matches nothing. */
   in<K extends FieldPath<T>>(field: K, values: readonly ValueOf<T, K>[]): this {
-    return this.#in("in", field, values, false);
+    return this.#in({ method: "in", negated: false }, field, values);
   }
   /** `field` equals none of `values` (missing fields match too); an empty list matches all. */
   notIn<K extends FieldPath<T>>(field: K, values: readonly ValueOf<T, K>[]): this {
-    return this.#in("notIn", field, values, true);
+    return this.#in({ method: "notIn", negated: true }, field, values);
   }
 
-  #between(method: string, field: string, low: unknown, high: unknown, negated: boolean): this {
-    checkValue(method, field, low, false);
-    checkValue(method, field, high, false);
+  #between({ method, negated }: BuilderCall, field: string, low: unknown, high: unknown): this {
+    checkValue(method, field, low, "refused");
+    checkValue(method, field, high, "refused");
     const column = columnOf(this.target, field, method);
     return this.#add(
       node({
@@ -193,11 +208,11 @@ export abstract class Conditions<T> {
   }
   /** `low` ≤ `field` ≤ `high`. */
   between<K extends FieldPath<T>>(field: K, low: ValueOf<T, K>, high: ValueOf<T, K>): this {
-    return this.#between("between", field, low, high, false);
+    return this.#between({ method: "between", negated: false }, field, low, high);
   }
   /** Not `low` ≤ `field` ≤ `high` (missing fields match too). */
   notBetween<K extends FieldPath<T>>(field: K, low: ValueOf<T, K>, high: ValueOf<T, K>): this {
-    return this.#between("notBetween", field, low, high, true);
+    return this.#between({ method: "notBetween", negated: true }, field, low, high);
   }
 
   /** `field` is missing or null (`bool.must_not.exists`). */
@@ -214,11 +229,10 @@ export abstract class Conditions<T> {
   }
 
   #like(
-    method: string,
+    { method, negated }: BuilderCall,
     field: string,
     text: string,
     mode: "contains" | "prefix" | "suffix" | "pattern",
-    negated: boolean,
   ): this {
     let t = checkText(method, field, text);
     let m: "contains" | "prefix" | "suffix" = "contains";
@@ -237,36 +251,36 @@ export abstract class Conditions<T> {
    * `*`, `?` and `\` included, matches itself.
    */
   like(field: FieldPath<T>, pattern: string): this {
-    return this.#like("like", field, pattern, "pattern", false);
+    return this.#like({ method: "like", negated: false }, field, pattern, "pattern");
   }
   /** Not {@linkcode Conditions.like} (missing fields match too). */
   notLike(field: FieldPath<T>, pattern: string): this {
-    return this.#like("notLike", field, pattern, "pattern", true);
+    return this.#like({ method: "notLike", negated: true }, field, pattern, "pattern");
   }
   /** `field` starts with `text` (taken literally, `%` included). */
   likeRight(field: FieldPath<T>, text: string): this {
-    return this.#like("likeRight", field, text, "prefix", false);
+    return this.#like({ method: "likeRight", negated: false }, field, text, "prefix");
   }
   /** `field` ends with `text` (taken literally). */
   likeLeft(field: FieldPath<T>, text: string): this {
-    return this.#like("likeLeft", field, text, "suffix", false);
+    return this.#like({ method: "likeLeft", negated: false }, field, text, "suffix");
   }
   /** `field` does not start with `text`. */
   notLikeRight(field: FieldPath<T>, text: string): this {
-    return this.#like("notLikeRight", field, text, "prefix", true);
+    return this.#like({ method: "notLikeRight", negated: true }, field, text, "prefix");
   }
   /** `field` does not end with `text`. */
   notLikeLeft(field: FieldPath<T>, text: string): this {
-    return this.#like("notLikeLeft", field, text, "suffix", true);
+    return this.#like({ method: "notLikeLeft", negated: true }, field, text, "suffix");
   }
 
   #vector(
-    method: string,
     metric: "l2" | "cosine" | "ip",
     field: string,
     vector: ArrayLike<number>,
     threshold: number,
   ): this {
+    const method = VECTOR_METHODS[metric];
     return this.#add(node({
       kind: "vector",
       metric,
@@ -281,17 +295,17 @@ export abstract class Conditions<T> {
    * `script` filter; vector, field name and threshold are bound `params`.
    */
   vectorByL2(field: FieldPath<T>, vector: ArrayLike<number>, threshold: number): this {
-    return this.#vector("vectorByL2", "l2", field, vector, threshold);
+    return this.#vector("l2", field, vector, threshold);
   }
 
   /** The document's vector is within cosine distance (1 − cosine) `threshold` of `vector`. */
   vectorByCosine(field: FieldPath<T>, vector: ArrayLike<number>, threshold: number): this {
-    return this.#vector("vectorByCosine", "cosine", field, vector, threshold);
+    return this.#vector("cosine", field, vector, threshold);
   }
 
   /** The inner product of the document's vector with `vector` is at least `threshold`. */
   vectorByIP(field: FieldPath<T>, vector: ArrayLike<number>, threshold: number): this {
-    return this.#vector("vectorByIP", "ip", field, vector, threshold);
+    return this.#vector("ip", field, vector, threshold);
   }
 
   /** Full-text `match` of `text` on an analysed field (scores the hits). */

@@ -67,15 +67,17 @@ export class DeleteBuilder<T> extends Conditions<T> {
     return compileDeleteByQuery(
       this.target.index,
       this.where,
-      resolverOf(options, this.#runtime.knownTypes(this.target.index)),
-      this.#runtime.refresh,
+      {
+        exact: resolverOf(options, this.#runtime.knownTypes(this.target.index)),
+        refresh: this.#runtime.refresh,
+      },
     );
   }
 
   /** Deletes the matching documents; resolves to how many were deleted. */
   async doDelete(): Promise<number> {
     const where = this.where;
-    guardEmptyWhere(this.target, where, this.#allowEmpty, "doDelete");
+    guardEmptyWhere(this.target, where, { method: "doDelete", allowEmpty: this.#allowEmpty });
     const id = keyOf(this.target, where);
     if (id !== undefined) {
       return await runById(
@@ -87,7 +89,11 @@ export class DeleteBuilder<T> extends Conditions<T> {
       this.#runtime,
       this.target,
       where,
-      (r) => compileDeleteByQuery(this.target.index, where, r, this.#runtime.refresh),
+      (r) =>
+        compileDeleteByQuery(this.target.index, where, {
+          exact: r,
+          refresh: this.#runtime.refresh,
+        }),
     );
   }
 }

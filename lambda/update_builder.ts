@@ -13,6 +13,16 @@ import { IllegalStateError } from "../driver/mod.ts";
 
 type Values = Readonly<Record<string, unknown>>;
 
+/** An update builder's state: its where-clauses, the values it sets, whether an empty where may run. */
+interface UpdateState {
+  /** The where-state (default none). */
+  readonly clauses?: Clauses;
+  /** The fields `doUpdate()` sets (default none yet). */
+  readonly values?: Values;
+  /** Whether `allowEmptyWhere()` was called (default false). */
+  readonly allowEmpty?: boolean;
+}
+
 /**
  * Sets fields of the documents that match its conditions; `doUpdate()` resolves to the real
  * number changed. `updateTo(field, value)` and `updateToSample(partial)` name top-level fields
@@ -45,17 +55,11 @@ export class UpdateBuilder<T> extends Conditions<T> {
    *
    * @ignore
    */
-  constructor(
-    runtime: Runtime,
-    target: Target,
-    clauses: Clauses = NO_CLAUSES,
-    values: Values = Object.freeze({}),
-    allowEmpty = false,
-  ) {
-    super(target, clauses);
+  constructor(runtime: Runtime, target: Target, state: UpdateState = {}) {
+    super(target, state.clauses ?? NO_CLAUSES);
     this.#runtime = runtime;
-    this.#values = values;
-    this.#allowEmpty = allowEmpty;
+    this.#values = state.values ?? Object.freeze({});
+    this.#allowEmpty = state.allowEmpty ?? false;
   }
 
   /**
@@ -64,24 +68,20 @@ export class UpdateBuilder<T> extends Conditions<T> {
    * @ignore
    */
   protected override withClauses(clauses: Clauses): this {
-    return new UpdateBuilder<T>(
-      this.#runtime,
-      this.target,
+    return new UpdateBuilder<T>(this.#runtime, this.target, {
       clauses,
-      this.#values,
-      this.#allowEmpty,
-    ) as this;
+      values: this.#values,
+      allowEmpty: this.#allowEmpty,
+    }) as this;
   }
 
   #set(entries: [string, unknown][]): this {
     const values = Object.freeze({ ...this.#values, ...Object.fromEntries(entries) });
-    return new UpdateBuilder<T>(
-      this.#runtime,
-      this.target,
-      this.clauses,
+    return new UpdateBuilder<T>(this.#runtime, this.target, {
+      clauses: this.clauses,
       values,
-      this.#allowEmpty,
-    ) as this;
+      allowEmpty: this.#allowEmpty,
+    }) as this;
   }
 
   #column(field: string, method: string): string {
@@ -133,7 +133,7 @@ export class UpdateBuilder<T> extends Conditions<T> {
     const entries: [string, unknown][] = [];
     const isInstance = type !== undefined && sample instanceof type;
     const initial = isInstance ? initialValues(type) : undefined;
-    for (const [field, value] of setEntries(sample, initial, isInstance)) {
+    for (const [field, value] of setEntries(sample, initial)) {
       if (skip.has(field)) continue;
       entries.push([this.#column(field, "updateToSample"), value]);
     }
@@ -142,13 +142,11 @@ export class UpdateBuilder<T> extends Conditions<T> {
 
   /** Allows `doUpdate()` with no condition: every document of the index is updated. */
   allowEmptyWhere(): this {
-    return new UpdateBuilder<T>(
-      this.#runtime,
-      this.target,
-      this.clauses,
-      this.#values,
-      true,
-    ) as this;
+    return new UpdateBuilder<T>(this.#runtime, this.target, {
+      clauses: this.clauses,
+      values: this.#values,
+      allowEmpty: true,
+    }) as this;
   }
 
   /** The command `doUpdate()` sends, without any I/O. */
@@ -161,8 +159,10 @@ export class UpdateBuilder<T> extends Conditions<T> {
       this.target.index,
       this.where,
       this.#values,
-      resolverOf(options, this.#runtime.knownTypes(this.target.index)),
-      this.#runtime.refresh,
+      {
+        exact: resolverOf(options, this.#runtime.knownTypes(this.target.index)),
+        refresh: this.#runtime.refresh,
+      },
     );
   }
 
@@ -174,7 +174,7 @@ export class UpdateBuilder<T> extends Conditions<T> {
         "doUpdate() has nothing to set; call updateTo() or updateToSample() first",
       );
     }
-    guardEmptyWhere(this.target, where, this.#allowEmpty, "doUpdate");
+    guardEmptyWhere(this.target, where, { method: "doUpdate", allowEmpty: this.#allowEmpty });
     const id = keyOf(this.target, where);
     if (id !== undefined) {
       return await runById(
@@ -186,7 +186,11 @@ export class UpdateBuilder<T> extends Conditions<T> {
       this.#runtime,
       this.target,
       where,
-      (r) => compileUpdateByQuery(this.target.index, where, this.#values, r, this.#runtime.refresh),
+      (r) =>
+        compileUpdateByQuery(this.target.index, where, this.#values, {
+          exact: r,
+          refresh: this.#runtime.refresh,
+        }),
     );
   }
 }

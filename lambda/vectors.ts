@@ -150,14 +150,12 @@ export type Arg = (value: unknown) => string;
 
 const q = JSON.stringify;
 
+/** A `vectorBy*` condition: the node the builder made. */
+export type VectorCondition = Extract<ConditionNode, { kind: "vector" }>;
+
 /** `{"script":{"script":{...}}}` of a `vectorBy*` condition; every value bound. */
-export function filterClause(
-  arg: Arg,
-  metric: Exclude<VectorMetric, "hamming">,
-  field: string,
-  vector: readonly number[],
-  threshold: number,
-): string {
+export function filterClause(arg: Arg, condition: VectorCondition): string {
+  const { metric, field, vector, threshold } = condition;
   return `{"script":{"script":{"source":${q(FILTER_SCRIPTS[metric])},"lang":"painless",` +
     `"params":{"vector":${arg(vector)},"field":${arg(field)},"threshold":${arg(threshold)}}}}}`;
 }
@@ -166,13 +164,8 @@ export function filterClause(
  * A `vectorBy*` threshold for OpenSearch, whose Painless lacks Elasticsearch's vector functions:
  * its `knn_score` script in a `script_score` whose `min_score` is the threshold's score (bound).
  */
-export function openSearchFilter(
-  arg: Arg,
-  metric: Exclude<VectorMetric, "hamming">,
-  field: string,
-  vector: readonly number[],
-  threshold: number,
-): string {
+export function openSearchFilter(arg: Arg, condition: VectorCondition): string {
+  const { metric, field, vector, threshold } = condition;
   // knn_score scores: l2 1/(1+d²), cosinesimil 1+cos, innerproduct dot+1 or 1/(1-dot).
   const minScore = metric === "l2"
     ? 1 / (1 + threshold * threshold)

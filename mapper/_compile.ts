@@ -77,14 +77,26 @@ const KIND: Record<MapperStatement["kind"], StatementKind> = {
   execute: "execute",
 };
 
+/** How a mapper-file statement is compiled: where its types come from, what a mapper class adds. */
+export interface FileStatementOptions {
+  /** Resolves `resultType`/`type` names to entity classes (the Configuration's registry). */
+  readonly lookup: TypeLookup;
+  /** `@Returns` of a mapper class over the file, else the statement kind's default. */
+  readonly returns?: Returns;
+  /** The entity of a mapper class over the file (used without a resultType/resultMap). */
+  readonly entity?: EntityClass;
+  /** The named parameters a mapper class method declares. */
+  readonly params?: readonly string[];
+}
+
 /** Compiles a mapper-file statement. */
 export function compileFileStatement(
   file: MapperFile,
   statement: MapperStatement,
   site: StatementSite & { statementId: string },
-  lookup: TypeLookup,
-  overrides: { returns?: Returns; entity?: EntityClass; params?: readonly string[] },
+  options: FileStatementOptions,
 ): CompiledStatement {
+  const { lookup, ...overrides } = options;
   const kind = KIND[statement.kind];
   const where = `${file.file ?? file.namespace}:${statement.line}`;
   const returns = checkReturns(overrides.returns ?? defaultReturns(kind), site);

@@ -127,8 +127,7 @@ function compile(id: string, overrides = {}) {
     FILE,
     statement,
     { mapper: "people", statementId: `people.${id}` },
-    lookup,
-    overrides,
+    { lookup, ...overrides },
   );
 }
 
@@ -179,8 +178,7 @@ Deno.test("compileFileStatement: an unknown result type or resultMap says what t
         noMaps,
         FILE.statements.get("asCards")!,
         { statementId: "people.asCards" },
-        lookup,
-        {},
+        { lookup },
       ),
     /resultMap "cards" \(people:\d+\) is not declared in people; add a <resultMap id="cards">/,
   );

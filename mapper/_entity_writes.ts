@@ -37,6 +37,16 @@ async function withConnection<R>(exec: RunContext, work: (conn: Connection) => P
 
 /** The conditional-write query parameters of an entity's version, and its arguments. */
 /** A write's version condition: its URL parameters and their bound values (none when unversioned). */
+/** Where a write by key goes: the run's context, the mapper's entity target, the write options. */
+export interface EntityWriteContext {
+  /** The statement runner's context (template, data source, checks). */
+  readonly exec: RunContext;
+  /** The mapper's entity and index. */
+  readonly target: EntityTarget<object>;
+  /** How writes are made visible (refresh). */
+  readonly writes: WriteOptions;
+}
+
 interface VersionCheck {
   readonly params: string[];
   readonly args: unknown[];
@@ -124,13 +134,13 @@ function updatePart(
   if (!(entity instanceof target.type)) {
     const source = entity as Record<string, unknown>;
     const picked = fields === undefined
-      ? setEntries(entity, undefined, false)
+      ? setEntries(entity)
       : fields.map((f) => [f, source[f]] as [string, unknown]);
     return Object.fromEntries(picked.filter(([f]) => f !== target.key && f !== "_id"));
   }
   const part = Object.create(Object.getPrototypeOf(entity)) as Record<string, unknown>;
   if (fields === undefined) {
-    for (const [field, value] of setEntries(entity, initialValues(target.type), true)) {
+    for (const [field, value] of setEntries(entity, initialValues(target.type))) {
       part[field] = value;
     }
   } else {
@@ -178,13 +188,12 @@ function checkFields(
  * the document does not exist.
  */
 export function updateEntity(
-  exec: RunContext,
-  target: EntityTarget<object>,
-  w: WriteOptions,
+  c: EntityWriteContext,
   entity: object,
   fields?: readonly string[],
   method = "update",
 ): Promise<number> {
+  const { exec, target, writes: w } = c;
   const id = requireKey(target, entity, method);
   if (fields !== undefined) checkFields(target, entity, fields, method);
   const version = versionCheck(target, entity, "update");
@@ -210,12 +219,11 @@ export function updateEntity(
 
 /** Writes the whole entity (all fields, nulls included) under its key. */
 export function replaceEntity(
-  exec: RunContext,
-  target: EntityTarget<object>,
-  w: WriteOptions,
+  c: EntityWriteContext,
   entity: object,
   method = "replace",
 ): Promise<number> {
+  const { exec, target, writes: w } = c;
   const id = requireKey(target, entity, method);
   const version = versionCheck(target, entity, method);
   const text = `PUT /{?}/_doc/{?}${query([refreshQuery(w), ...version.params])} ?`;

@@ -72,7 +72,10 @@ Deno.test("updateEntity sends the set fields under their columns, refreshing unl
   await f.jdbc.execute('PUT /writes_notes/_doc/n1 {"body": "old", "stars": 1, "created": "then"}');
   const target = targetOf(Note, "NoteMapper");
   f.sent.length = 0;
-  assert.equal(await updateEntity(f, target, {}, note({ id: "n1", stars: 5 })), 1);
+  assert.equal(
+    await updateEntity({ exec: f, target, writes: {} }, note({ id: "n1", stars: 5 })),
+    1,
+  );
   assert.deepEqual(f.sent, [
     'POST /writes_notes/_update/n1?refresh=true {"doc":{"stars":5},"detect_noop":false}',
   ]);
@@ -80,9 +83,7 @@ Deno.test("updateEntity sends the set fields under their columns, refreshing unl
   f.sent.length = 0;
   assert.equal(
     await updateEntity(
-      f,
-      target,
-      { refresh: false },
+      { exec: f, target, writes: { refresh: false } },
       note({ id: "n1", text: "new", created: "now" }),
     ),
     1,
@@ -93,10 +94,16 @@ Deno.test("updateEntity sends the set fields under their columns, refreshing unl
     "update: false is left out",
   );
   // exactly the named fields, whatever they hold
-  assert.equal(await updateEntity(f, target, {}, note({ id: "n1" }), ["stars"]), 1);
+  assert.equal(
+    await updateEntity({ exec: f, target, writes: {} }, note({ id: "n1" }), ["stars"]),
+    1,
+  );
   assert.equal((await f.doc("writes_notes", "n1"))?.stars, 0);
   // a missing document counts 0
-  assert.equal(await updateEntity(f, target, {}, note({ id: "nobody", stars: 2 })), 0);
+  assert.equal(
+    await updateEntity({ exec: f, target, writes: {} }, note({ id: "nobody", stars: 2 })),
+    0,
+  );
   f.engine.close();
 });
 
@@ -111,24 +118,30 @@ Deno.test("updateEntity refuses what it cannot write, before sending anything", 
       return true;
     });
   await refused(
-    () => updateEntity(f, target, {}, note({ id: "n1" })),
+    () => updateEntity({ exec: f, target, writes: {} }, note({ id: "n1" })),
     /sets no field besides its key/,
   );
   await refused(
-    () => updateEntity(f, target, {}, note({ id: "n1" }), []),
+    () => updateEntity({ exec: f, target, writes: {} }, note({ id: "n1" }), []),
     /name the fields to write/,
   );
-  await refused(() => updateEntity(f, target, {}, note({ id: "n1" }), ["id"]), /"id" is the key/);
   await refused(
-    () => updateEntity(f, target, {}, note({ id: "n1" }), ["nope"]),
+    () => updateEntity({ exec: f, target, writes: {} }, note({ id: "n1" }), ["id"]),
+    /"id" is the key/,
+  );
+  await refused(
+    () => updateEntity({ exec: f, target, writes: {} }, note({ id: "n1" }), ["nope"]),
     /"nope" is not a field of Note/,
   );
   await refused(
-    () => updateEntity(f, target, {}, note({ id: "n1" }), ["created"]),
+    () => updateEntity({ exec: f, target, writes: {} }, note({ id: "n1" }), ["created"]),
     /"created" is declared with update: false/,
   );
   await refused(
-    () => updateEntity(f, target, {}, note({ id: "n1", text: undefined as never }), ["text"]),
+    () =>
+      updateEntity({ exec: f, target, writes: {} }, note({ id: "n1", text: undefined as never }), [
+        "text",
+      ]),
     /"text" is undefined; pass null to clear the field/,
   );
   assert.deepEqual(f.sent, []);
@@ -147,7 +160,7 @@ Deno.test("a version read from the index makes writes conditional; a stale one i
     version: `${_seq_no}:${_primary_term}`,
   });
   f.sent.length = 0;
-  assert.equal(await replaceEntity(f, target, {}, read), 1);
+  assert.equal(await replaceEntity({ exec: f, target, writes: {} }, read), 1);
   assert.match(
     f.sent[0]!,
     new RegExp(
@@ -156,29 +169,39 @@ Deno.test("a version read from the index makes writes conditional; a stale one i
   );
   assert.doesNotMatch(f.sent[0]!, /"version"/, "the version is never stored in the source");
   // the same version again is stale now
-  await assert.rejects(async () => await replaceEntity(f, target, {}, read), (e: unknown) => {
-    assert.ok(e instanceof OptimisticLockError);
-    assert.deepEqual([e.index, e.id], ["writes_versioned", "v1"]);
-    return true;
-  });
-  await assert.rejects(async () => await updateEntity(f, target, {}, read), OptimisticLockError);
+  await assert.rejects(
+    async () => await replaceEntity({ exec: f, target, writes: {} }, read),
+    (e: unknown) => {
+      assert.ok(e instanceof OptimisticLockError);
+      assert.deepEqual([e.index, e.id], ["writes_versioned", "v1"]);
+      return true;
+    },
+  );
+  await assert.rejects(
+    async () => await updateEntity({ exec: f, target, writes: {} }, read),
+    OptimisticLockError,
+  );
   await assert.rejects(async () => await deleteEntity(f, target, {}, read), OptimisticLockError);
   // a versioned update of a document that is gone lost the race too
   const gone = Object.assign(new Versioned(), { id: "v9", text: "x", version: "0:1" });
-  await assert.rejects(async () => await updateEntity(f, target, {}, gone), OptimisticLockError);
+  await assert.rejects(
+    async () => await updateEntity({ exec: f, target, writes: {} }, gone),
+    OptimisticLockError,
+  );
   await assert.rejects(
     async () =>
       await replaceEntity(
-        f,
-        target,
-        {},
+        { exec: f, target, writes: {} },
         Object.assign(new Versioned(), { id: "v1", version: "seven" }),
       ),
     /Versioned\.version holds "seven", which is not a version read from the index/,
   );
   // an empty version writes unconditionally
   assert.equal(
-    await replaceEntity(f, target, {}, Object.assign(new Versioned(), { id: "v1", text: "c" })),
+    await replaceEntity(
+      { exec: f, target, writes: {} },
+      Object.assign(new Versioned(), { id: "v1", text: "c" }),
+    ),
     1,
   );
   f.engine.close();
@@ -188,11 +211,14 @@ Deno.test("an external version goes with replace and delete; a partial update ca
   const f = await fixture();
   const target = targetOf(External, "ExternalMapper");
   const v5 = Object.assign(new External(), { id: "e1", text: "a", version: 5 });
-  assert.equal(await replaceEntity(f, target, {}, v5), 1);
+  assert.equal(await replaceEntity({ exec: f, target, writes: {} }, v5), 1);
   assert.match(f.sent.at(-1)!, /\?refresh=true&version=5&version_type=external /);
-  await assert.rejects(async () => await replaceEntity(f, target, {}, v5), OptimisticLockError);
   await assert.rejects(
-    async () => await updateEntity(f, target, {}, v5),
+    async () => await replaceEntity({ exec: f, target, writes: {} }, v5),
+    OptimisticLockError,
+  );
+  await assert.rejects(
+    async () => await updateEntity({ exec: f, target, writes: {} }, v5),
     /External has an external version, which partial updates cannot check; use replace\(\)/,
   );
   assert.equal(

@@ -214,8 +214,8 @@ export class StatementRegistry {
         file,
         statement,
         site,
-        (name) => this.types.get(name),
         {
+          lookup: (name) => this.types.get(name),
           ...(def.returns.has(id) ? { returns: def.returns.get(id)! } : {}),
           ...(def.params.has(id) ? { params: def.params.get(id)! } : {}),
           ...(def.entity ? { entity: def.entity } : {}),
@@ -256,8 +256,7 @@ export class StatementRegistry {
       entry.file,
       entry.file.statements.get(entry.id)!,
       { mapper: entry.file.file ?? entry.file.namespace, statementId: id },
-      (name) => this.types.get(name),
-      {},
+      { lookup: (name) => this.types.get(name) },
     );
     this.#compiled.set(id, compiled);
     return compiled;

@@ -31,7 +31,7 @@ export function withSample<T, B extends Conditions<T>>(
   const isEntity = sample instanceof target.type;
   const initial = isEntity ? initialValues(target.type) : undefined;
   let b = builder;
-  for (const [field, value] of setEntries(sample, initial, isEntity)) {
+  for (const [field, value] of setEntries(sample, initial)) {
     if (field === target.version?.field) continue;
     if (value === null) {
       b = b.isNull(field as never);

@@ -94,7 +94,7 @@ export function addToSearch(
   const body = command.body;
   const bodySlot = command.hintSlotCount + command.targetSlotCount;
   if (body && body.length === 2 && body[0] === "" && command.slots[bodySlot]?.kind === "body") {
-    return addToBodyArgument(bound, bodySlot, want, paging, site);
+    return addToBodyArgument(bound, bodySlot, { want, paging, site });
   }
   const compact = body === undefined ? "{}" : body.join("?");
   const members = bodyMembers(command);
@@ -138,13 +138,18 @@ export function addToSearch(
   return { text, args };
 }
 
-function addToBodyArgument(
-  bound: BoundTemplate,
-  index: number,
-  want: readonly Wanted[],
-  paging: boolean,
-  site: StatementSite,
-): BoundTemplate {
+/** What `addToSearch` adds to one command, and for what: paging refuses what versions keep. */
+interface Adding {
+  /** The members to add. */
+  readonly want: readonly Wanted[];
+  /** Whether a Page asked for them (else only version metadata, a courtesy). */
+  readonly paging: boolean;
+  /** The statement, for errors. */
+  readonly site: StatementSite;
+}
+
+function addToBodyArgument(bound: BoundTemplate, index: number, adding: Adding): BoundTemplate {
+  const { want, paging, site } = adding;
   const value = bound.args[index];
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     if (!paging) return bound;

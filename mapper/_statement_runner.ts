@@ -131,7 +131,7 @@ export async function runStatement(
     }
     const rendered = st.render(named);
     let bound = exec.jdbc.bind(rendered.text, rendered.args);
-    if (exec.check) await exec.check.before(st.id, st.site, bound, exec.jdbc, exec.source);
+    if (exec.check) await exec.check.before(st, bound, exec);
     const read = READS.has(st.returns) ||
       (st.kind === "query" && (st.returns === "number" || st.returns === "boolean"));
     if (read) {

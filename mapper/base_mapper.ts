@@ -247,7 +247,7 @@ export class BaseMapper<T extends object> {
   update(): UpdateBuilder<T>;
   update(...args: [] | [T]): Promise<number> | UpdateBuilder<T> {
     if (args.length === 0) return this.#builders("update").update(this.#type("update"));
-    return this.#run("update", (c) => updateEntity(c.exec, c.target, c.writes, args[0]));
+    return this.#run("update", (c) => updateEntity(c, args[0]));
   }
 
   /**
@@ -284,7 +284,7 @@ export class BaseMapper<T extends object> {
   updateFields(entity: T, fields: readonly (keyof T & string)[]): Promise<number> {
     return this.#run(
       "updateFields",
-      (c) => updateEntity(c.exec, c.target, c.writes, entity, fields, "updateFields"),
+      (c) => updateEntity(c, entity, fields, "updateFields"),
     );
   }
 
@@ -297,7 +297,7 @@ export class BaseMapper<T extends object> {
    * @throws {OptimisticLockError} When the version does not match.
    */
   replace(entity: T): Promise<number> {
-    return this.#run("replace", (c) => replaceEntity(c.exec, c.target, c.writes, entity));
+    return this.#run("replace", (c) => replaceEntity(c, entity));
   }
 
   /**
@@ -312,7 +312,7 @@ export class BaseMapper<T extends object> {
       const key = (entity as Record<string, unknown>)[c.target.key];
       return key === undefined || key === null || key === ""
         ? c.lambda.insert(c.target.type).applyEntity(entity).executeSumResult()
-        : replaceEntity(c.exec, c.target, c.writes, entity, "upsert");
+        : replaceEntity(c, entity, "upsert");
     });
   }
 

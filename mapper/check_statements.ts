@@ -33,6 +33,22 @@ export interface CheckedStatements {
   };
 }
 
+/** How a Configuration checks: its mode, the checker's options and where warnings go. */
+export interface CheckSettings {
+  /** `off`, `warn` or `error`. */
+  readonly mode: CheckMode;
+  /** The checker's options (flavour, mappings, …). */
+  readonly options: CheckOptions;
+  /** Where findings go in `warn` mode. */
+  readonly warn: (message: string) => void;
+}
+
+/** A registration check: the settings, and whether the statements came from a mapper class. */
+export interface RegistrationCheck extends CheckSettings {
+  /** Statements of a mapper class name their parameters (`:name`); those of a file do not. */
+  readonly named: boolean;
+}
+
 /** The codes a mapping adds: what a live check reports for a statement checked at registration. */
 const FIELD_CODES: ReadonlySet<string> = new Set([
   "unknown-field",
@@ -49,11 +65,9 @@ const FIELD_CODES: ReadonlySet<string> = new Set([
 export function checkStatements(
   registry: CheckedStatements,
   ids: readonly string[],
-  mode: CheckMode,
-  options: CheckOptions,
-  warn: (message: string) => void,
-  named: boolean,
+  check: RegistrationCheck,
 ): string[] {
+  const { mode, options, warn, named } = check;
   if (mode === "off") return [];
   const problems: string[] = [];
   const checked: string[] = [];
@@ -110,6 +124,14 @@ export function entityMapping(entity: EntityClass): MappingModel | undefined {
   return model;
 }
 
+/** The statement a live check is about: its id and where it was declared. */
+export interface CheckedStatement {
+  /** The statement's id (`namespace.id`). */
+  readonly id: string;
+  /** Where it was declared, for errors. */
+  readonly site: StatementSite;
+}
+
 /** What one data source has been checked against: statements done, mappings read. */
 interface SourceState {
   readonly done: Set<string>;
@@ -136,20 +158,23 @@ export class LiveCheck {
   readonly registered: Set<string> = new Set();
   readonly #sources = new WeakMap<object, SourceState>();
 
-  constructor(mode: CheckMode, options: CheckOptions, warn: (message: string) => void) {
-    this.#mode = mode;
-    this.#options = options;
-    this.#warn = warn;
+  constructor(settings: CheckSettings) {
+    this.#mode = settings.mode;
+    this.#options = settings.options;
+    this.#warn = settings.warn;
   }
 
-  /** Checks `bound` (statement `id`, at `site`) before it runs over `source`, once. */
+  /**
+   * Checks `bound` (of `statement`) before it runs over `over.source` (reading mappings through
+   * `over.jdbc`), once per statement and data source.
+   */
   async before(
-    id: string,
-    site: StatementSite,
+    statement: CheckedStatement,
     bound: BoundTemplate,
-    jdbc: JdbcTemplate,
-    source: object,
+    over: { readonly jdbc: JdbcTemplate; readonly source: object },
   ): Promise<void> {
+    const { id } = statement;
+    const { jdbc, source } = over;
     let state = this.#sources.get(source);
     if (!state) {
       state = { done: new Set(), tries: new Map(), mappings: new Map() };
@@ -175,12 +200,11 @@ export class LiveCheck {
       mapping,
       argumentCount: bound.args.length,
     }).filter((d) => !this.registered.has(id) || FIELD_CODES.has(d.code));
-    this.#report(id, site, bound.text, index, found);
+    this.#report(statement, bound.text, index, found);
   }
 
   #report(
-    id: string,
-    site: StatementSite,
+    { id, site }: CheckedStatement,
     text: string,
     index: string,
     found: Diagnostic[],

@@ -44,18 +44,21 @@ const STATEMENTS = registry({
 Deno.test("off checks nothing; warn reports every finding with its id and returns what it checked", () => {
   const warned: string[] = [];
   assert.deepEqual(
-    checkStatements(STATEMENTS, ["typo"], "off", {}, (m) => warned.push(m), false),
+    checkStatements(STATEMENTS, ["typo"], {
+      mode: "off",
+      options: {},
+      warn: (m) => warned.push(m),
+      named: false,
+    }),
     [],
   );
   assert.equal(warned.length, 0);
-  const checked = checkStatements(
-    STATEMENTS,
-    ["good", "typo", "dynamic"],
-    "warn",
-    {},
-    (m) => warned.push(m),
-    false,
-  );
+  const checked = checkStatements(STATEMENTS, ["good", "typo", "dynamic"], {
+    mode: "warn",
+    options: {},
+    warn: (m) => warned.push(m),
+    named: false,
+  });
   assert.deepEqual(
     checked,
     ["good", "typo"],
@@ -69,14 +72,12 @@ Deno.test("error refuses with every error listed, and warns of nothing", () => {
   const warned: string[] = [];
   assert.throws(
     () =>
-      checkStatements(
-        STATEMENTS,
-        ["good", "typo", "field"],
-        "error",
-        {},
-        (m) => warned.push(m),
-        false,
-      ),
+      checkStatements(STATEMENTS, ["good", "typo", "field"], {
+        mode: "error",
+        options: {},
+        warn: (m) => warned.push(m),
+        named: false,
+      }),
     (e: unknown) => {
       assert.ok(e instanceof MapperError);
       assert.match(e.message, /statements do not pass the check:\ntypo: /);
@@ -90,11 +91,21 @@ Deno.test("error refuses with every error listed, and warns of nothing", () => {
 
 Deno.test("named parameters are checked when asked: a placeholder no parameter supplies", () => {
   const warned: string[] = [];
-  checkStatements(STATEMENTS, ["named"], "warn", {}, (m) => warned.push(m), true);
+  checkStatements(STATEMENTS, ["named"], {
+    mode: "warn",
+    options: {},
+    warn: (m) => warned.push(m),
+    named: true,
+  });
   assert.equal(warned.length, 1);
   assert.match(warned[0]!, /^named: .*who/s);
   warned.length = 0;
-  checkStatements(STATEMENTS, ["named"], "warn", {}, (m) => warned.push(m), false);
+  checkStatements(STATEMENTS, ["named"], {
+    mode: "warn",
+    options: {},
+    warn: (m) => warned.push(m),
+    named: false,
+  });
   assert.equal(warned.length, 0, "positional statements have no names to compare");
 });
 

@@ -150,7 +150,11 @@ export class Configuration {
     this.#checkOptions = options.checkOptions ?? {};
     this.#warn = options.warn ?? ((message) => console.warn(message));
     if (this.#check !== "off" && options.checkLive !== false) {
-      this.#live = new LiveCheck(this.#check, this.#checkOptions, this.#warn);
+      this.#live = new LiveCheck({
+        mode: this.#check,
+        options: this.#checkOptions,
+        warn: this.#warn,
+      });
     }
     for (const [name, type] of Object.entries(options.types ?? {})) this.registerType(name, type);
     for (const [name, text] of Object.entries(options.macros ?? {})) this.addMacro(name, text);
@@ -259,14 +263,12 @@ export class Configuration {
     else this.#registry.addFile(source);
     const added = this.#registry.ids().filter((id) => !mark.entries.has(id));
     try {
-      const checked = checkStatements(
-        this.#registry,
-        added,
-        this.#check,
-        this.#checkOptions,
-        this.#warn,
-        typeof source === "function",
-      );
+      const checked = checkStatements(this.#registry, added, {
+        mode: this.#check,
+        options: this.#checkOptions,
+        warn: this.#warn,
+        named: typeof source === "function",
+      });
       for (const id of checked) this.#live?.registered.add(id);
     } catch (error) {
       this.#registry.undo(mark, typeof source === "function" ? source : undefined);

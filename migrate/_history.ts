@@ -112,16 +112,23 @@ export interface LockHolder {
 export class HistoryLock {
   #seqNo: number;
   #term: number;
+  /** Who holds it (`LockOptions.owner`). */
+  readonly owner: string;
+  private readonly now: () => Date;
+  /**
+   * A lock taken by `options.owner`, at the sequence number and primary term of the write that
+   * took it (the next renewal is conditional on them).
+   */
   constructor(
     private readonly ds: DataSource,
     private readonly index: string,
-    readonly owner: string,
-    seqNo: number,
-    term: number,
-    private readonly now: () => Date,
+    options: Pick<LockOptions, "owner" | "now">,
+    written: { readonly _seq_no: number; readonly _primary_term: number },
   ) {
-    this.#seqNo = seqNo;
-    this.#term = term;
+    this.owner = options.owner;
+    this.now = options.now;
+    this.#seqNo = written._seq_no;
+    this.#term = written._primary_term;
   }
 
   /** Moves the heartbeat on; throws MIGRATION_LOCKED when another process took the lock over. */
@@ -191,7 +198,7 @@ export async function acquireLock(
     heartbeat_at: options.now().toISOString(),
   });
   const lock = (body: { _seq_no: number; _primary_term: number }) =>
-    new HistoryLock(ds, index, options.owner, body._seq_no, body._primary_term, options.now);
+    new HistoryLock(ds, index, options, body);
   for (let attempt = 0;; attempt++) {
     try {
       return lock((await call(ds, "PUT", `/${seg(index)}/_create/lock?refresh=true`, doc())).body);

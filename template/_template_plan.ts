@@ -24,7 +24,7 @@ const cache = new CommandCache<Plan>(1000);
 const taggedCache = new CommandCache<Plan>(1000);
 
 function compile(text: string, options: ScanOptions = {}): Plan {
-  const segments = scan(text, 0, text.length, "body", false, options);
+  const segments = scan(text, options);
   let fixed = true;
   let positionalCount = 0;
   let hasNamed = false;

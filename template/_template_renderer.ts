@@ -184,7 +184,7 @@ export class Renderer {
           );
         }
         const before = this.parts.length;
-        this.render(scan(text, 0, text.length, rule.mode, true));
+        this.render(scan(text, { mode: rule.mode, fragment: true }));
         if (this.parts.slice(before).join("").trim() === "") this.vanished = true;
       }
     }

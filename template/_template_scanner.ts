@@ -9,7 +9,7 @@
 
 import { ConsoleLexer, type LexMode, targetStart, type TokenKind } from "../driver/internal.ts";
 import { type ArgPath, parsePath } from "./_path.ts";
-import { parseRule } from "./rules.ts";
+import { parseRule, type RuleScope } from "./rules.ts";
 import {
   type Marker,
   MAX_PATH_DEPTH,
@@ -20,15 +20,21 @@ import {
   syntaxError,
 } from "./_template_syntax.ts";
 
+/** What `scan` reads of a text, and how: the whole text as a command unless told otherwise. */
+export interface ScanCall extends ScanOptions {
+  /** Where scanning starts (default 0). */
+  readonly start?: number;
+  /** Where scanning ends, exclusive (default the text's length). */
+  readonly end?: number;
+  /** Whether the text is read as a path or a JSON body (default `"body"`). */
+  readonly mode?: Mode;
+  /** A fragment inside a rule call: no method word starts a new command there (default false). */
+  readonly fragment?: boolean;
+}
+
 /** Scans a whole command text (or a fragment of it) into segments. */
-export function scan(
-  text: string,
-  start = 0,
-  end: number = text.length,
-  mode: Mode = "body",
-  fragment = false,
-  options: ScanOptions = {},
-): Segment[] {
+export function scan(text: string, call: ScanCall = {}): Segment[] {
+  const { start = 0, end = text.length, mode = "body", fragment = false, ...options } = call;
   const out: Segment[] = [];
   const lexer = new ConsoleLexer(text, start, end);
   const insideLexer = new ConsoleLexer(text, start, start); // strings' and hints' insides
@@ -69,14 +75,11 @@ export function scan(
       out.push(kind === "named" ? { kind, marker, path } : { kind, path });
     } else {
       if (!at.closed) syntaxError(text, from, "unterminated rule @{…}: add the closing }");
-      const rule = parseRule(
-        text,
-        from,
-        at.pos - 1,
-        inPath ? "path" : "body",
+      const rule = parseRule(text, from, at.pos - 1, {
+        mode: inPath ? "path" : "body",
         options,
-        scanFragment,
-      );
+        scan: scanFragment,
+      });
       out.push({ kind: "rule", rule });
     }
     lit = at.pos;
@@ -161,16 +164,11 @@ export function scan(
 }
 
 /** Scans a fragment inside a rule call: the scanner as the rule parser is handed it. */
-function scanFragment(
-  text: string,
-  from: number,
-  to: number,
-  mode: Mode,
-  options: ScanOptions,
-): Segment[] {
+function scanFragment(text: string, from: number, to: number, within: RuleScope): Segment[] {
+  const { mode, options } = within;
   const depth = (options.depth ?? 0) + 1;
   if (depth > MAX_RULE_DEPTH) {
     syntaxError(text, from, `rule calls nest deeper than ${MAX_RULE_DEPTH} levels`);
   }
-  return scan(text, from, to, mode, true, { ...options, depth });
+  return scan(text, { ...options, depth, start: from, end: to, mode, fragment: true });
 }

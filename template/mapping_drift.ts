@@ -144,13 +144,16 @@ function typeOf(field: Json): string {
   return typeof field.type === "string" ? field.type : isObject(field.properties) ? "object" : "";
 }
 
-function compareField(
-  path: string,
-  expected: Json,
-  actual: Json,
-  strict: boolean,
-  out: MappingDrift[],
-): void {
+/** One comparison's state: whether live-only options count, and the drift found so far. */
+interface Comparison {
+  /** {@linkcode DriftOptions.strict}. */
+  readonly strict: boolean;
+  /** The drift found so far, appended to in order. */
+  readonly out: MappingDrift[];
+}
+
+function compareField(path: string, expected: Json, actual: Json, cmp: Comparison): void {
+  const { strict, out } = cmp;
   const te = typeOf(expected);
   const ta = typeOf(actual);
   if (path !== "" && te !== ta) {
@@ -185,7 +188,7 @@ function compareField(
       const live = a[name];
       if (!isObject(live)) {
         out.push({ kind: "missing", path: at, expected: typeOf(sub as Json) });
-      } else compareField(at, sub as Json, live, strict, out);
+      } else compareField(at, sub as Json, live, cmp);
     }
     for (const [name, sub] of Object.entries(a)) {
       if (!(name in e)) {
@@ -236,6 +239,6 @@ export function mappingDrift(
   const out: MappingDrift[] = [];
   const e = canonicalMapping(expected) as unknown as Json;
   const a = canonicalMapping(live) as unknown as Json;
-  compareField("", e, a, options.strict === true, out);
+  compareField("", e, a, { strict: options.strict === true, out });
   return out;
 }

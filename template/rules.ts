@@ -36,9 +36,18 @@ export type FragmentScanner = (
   text: string,
   from: number,
   to: number,
-  mode: Mode,
-  options: ScanOptions,
+  within: RuleScope,
 ) => Segment[];
+
+/** Where a rule call sits: in a path or a body, with the scan's options, and who scans fragments. */
+export interface RuleScope {
+  /** Whether the rule call is in the command's path or its JSON body. */
+  readonly mode: Mode;
+  /** The enclosing scan's options (tagged mode, nesting depth). */
+  readonly options: ScanOptions;
+  /** The scanner of the fragments inside the call. */
+  readonly scan: FragmentScanner;
+}
 
 /** How many parts after the name each rule takes; `fragment` rules take the rest as the last. */
 const ARITY: Record<string, { parts: number; fragment: boolean; usage: string }> = {
@@ -73,14 +82,8 @@ function argPath(text: string, [from, to]: [number, number], usage: string): Arg
  * Parses the rule call `@{…}` whose `@` is at `at` and whose closing brace is at `close`;
  * fragments are scanned with `scan`.
  */
-export function parseRule(
-  text: string,
-  at: number,
-  close: number,
-  mode: Mode,
-  options: ScanOptions,
-  scan: FragmentScanner,
-): RuleCall {
+export function parseRule(text: string, at: number, close: number, scope: RuleScope): RuleCall {
+  const { mode, scan } = scope;
   const head = /^\s*([A-Za-z][\w]*)\s*/.exec(text.slice(at + 2, close));
   if (!head) syntaxError(text, at, "a rule needs a name, like @{and, …}");
   const name = head[1]!.toLowerCase();
@@ -112,7 +115,7 @@ export function parseRule(
   }
   switch (name) {
     case "and":
-      return { kind: "and", body: scan(text, parts[0]![0], parts[0]![1], mode, options) };
+      return { kind: "and", body: scan(text, parts[0]![0], parts[0]![1], scope) };
     case "if": {
       const [from, to] = parts[0]!;
       const at = positionOf(text, from);
@@ -121,7 +124,7 @@ export function parseRule(
         syntaxError: (problem, offset) =>
           syntaxError(text, from + offset, `${problem} in ${arity.usage}`),
       });
-      return { kind: "if", test, body: scan(text, parts[1]![0], parts[1]![1], mode, options) };
+      return { kind: "if", test, body: scan(text, parts[1]![0], parts[1]![1], scope) };
     }
     case "in":
     case "md5":

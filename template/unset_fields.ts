@@ -54,13 +54,13 @@ function sameValue(a: unknown, b: unknown): boolean {
 
 /**
  * The fields of `value` that are set, with their values, in own-key order. On an entity
- * instance (`isInstance`), a field is unset when it is undefined, null or still equal to
- * `initial`'s (a fresh instance's: `""`, `0`, `[]` …); on a plain object every field that is not
- * undefined is set, `null` and `""` included.
+ * instance (given with its class's `initial` values), a field is unset when it is undefined, null
+ * or still equal to `initial`'s (a fresh instance's: `""`, `0`, `[]` …); on a plain object (no
+ * `initial`) every field that is not undefined is set, `null` and `""` included.
  *
  * @param value The entity or plain object.
- * @param initial `initialValues(type)` for an entity instance, else undefined.
- * @param isInstance Whether `value` is an instance of the entity class.
+ * @param initial `initialValues(type)` when `value` is an instance of the entity class `type`;
+ *   omitted for a plain object.
  * @returns `[field, value]` pairs of the set fields.
  *
  * @example
@@ -70,21 +70,18 @@ function sameValue(a: unknown, b: unknown): boolean {
  *
  * class User { id = ""; name = ""; age = 0; tags: string[] = []; }
  * const user = Object.assign(new User(), { id: "u1", age: 99 });
- * assert.deepEqual(setEntries(user, initialValues(User), true), [["id", "u1"], ["age", 99]]);
- * assert.deepEqual(setEntries({ id: "u1", name: "" }, undefined, false), [["id", "u1"], ["name", ""]]);
+ * assert.deepEqual(setEntries(user, initialValues(User)), [["id", "u1"], ["age", 99]]);
+ * assert.deepEqual(setEntries({ id: "u1", name: "" }), [["id", "u1"], ["name", ""]]);
  * ```
  */
-export function setEntries(
-  value: object,
-  initial: Record<string, unknown> | undefined,
-  isInstance: boolean,
-): [string, unknown][] {
+export function setEntries(value: object, initial?: Record<string, unknown>): [string, unknown][] {
+  const isInstance = initial !== undefined;
   const out: [string, unknown][] = [];
   for (const [field, v] of Object.entries(value)) {
     if (v === undefined) continue;
     if (isInstance) {
       if (v === null) continue;
-      if (initial !== undefined && Object.hasOwn(initial, field) && sameValue(v, initial[field])) {
+      if (Object.hasOwn(initial, field) && sameValue(v, initial[field])) {
         continue;
       }
     }

@@ -95,19 +95,37 @@ export class ChooseNode implements SqlNode {
   }
 }
 
+/** What a `<trim>` does around its body; `<where>` and `<set>` are trims too. */
+export interface TrimSpec {
+  /** Written before a non-blank body (default none). */
+  readonly prefix?: string;
+  /** Written after a non-blank body (default none). */
+  readonly suffix?: string;
+  /** Stripped from the body's start (default none). */
+  readonly prefixOverrides?: readonly Override[];
+  /** Stripped from the body's end (default none). */
+  readonly suffixOverrides?: readonly Override[];
+  /** Drop dangling commas of a JSON member list first, as `<where>` and `<set>` do (default false). */
+  readonly dropCommas?: boolean;
+}
+
 /**
  * `<trim>` (and `<where>`/`<set>`, which also drop dangling commas): renders its children, strips
  * the overrides at both ends, and writes `prefix body suffix` — or nothing when the body is blank.
  */
 export class TrimNode implements SqlNode {
-  constructor(
-    readonly contents: SqlNode,
-    readonly prefix: string,
-    readonly suffix: string,
-    readonly prefixOverrides: readonly Override[],
-    readonly suffixOverrides: readonly Override[],
-    readonly dropCommas: boolean,
-  ) {}
+  readonly prefix: string;
+  readonly suffix: string;
+  readonly prefixOverrides: readonly Override[];
+  readonly suffixOverrides: readonly Override[];
+  readonly dropCommas: boolean;
+  constructor(readonly contents: SqlNode, trim: TrimSpec) {
+    this.prefix = trim.prefix ?? "";
+    this.suffix = trim.suffix ?? "";
+    this.prefixOverrides = trim.prefixOverrides ?? [];
+    this.suffixOverrides = trim.suffixOverrides ?? [];
+    this.dropCommas = trim.dropCommas ?? false;
+  }
   apply(ctx: RenderContext): void {
     const out = ctx.out;
     ctx.out = [];

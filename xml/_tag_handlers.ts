@@ -12,6 +12,7 @@ import {
   MixedNode,
   type SqlNode,
   TrimNode,
+  type TrimSpec,
 } from "./_nodes.ts";
 import { splitOverrides } from "./_overrides.ts";
 import { textNode } from "./_placeholders.ts";
@@ -47,6 +48,12 @@ const RESERVED = new Set(["__proto__", "constructor", "prototype"]);
 
 const one = (node: SqlNode): Piece[] => [node];
 const COMMA = splitOverrides(",");
+/** `<where>` and `<set>`: a JSON member list, its commas cleaned at both ends and inside. */
+const MEMBER_LIST: TrimSpec = {
+  prefixOverrides: COMMA,
+  suffixOverrides: COMMA,
+  dropCommas: true,
+};
 
 const HANDLERS: Record<string, Handler> = {
   if: (b, el, p, c) => {
@@ -85,16 +92,22 @@ const HANDLERS: Record<string, Handler> = {
     // JSON-aware: asking to strip commas means the body is a member list, cleaned like <where>'s.
     const commas = [...prefixes, ...suffixes].some((o) => o.text === ",");
     return one(
-      new TrimNode(b.node(el, p, c), prefix ?? "", suffix ?? "", prefixes, suffixes, commas),
+      new TrimNode(b.node(el, p, c), {
+        prefix: prefix ?? "",
+        suffix: suffix ?? "",
+        prefixOverrides: prefixes,
+        suffixOverrides: suffixes,
+        dropCommas: commas,
+      }),
     );
   },
   where: (b, el, p, c) => {
     b.attributes(el, [], []);
-    return one(new TrimNode(b.node(el, p, c), "", "", COMMA, COMMA, true));
+    return one(new TrimNode(b.node(el, p, c), MEMBER_LIST));
   },
   set: (b, el, p, c) => {
     b.attributes(el, [], []);
-    return one(new TrimNode(b.node(el, p, c), "", "", COMMA, COMMA, true));
+    return one(new TrimNode(b.node(el, p, c), MEMBER_LIST));
   },
   foreach: (b, el, p, c) => {
     b.attributes(el, ["collection", "item", "index", "open", "close", "separator"], ["collection"]);

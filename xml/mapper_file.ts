@@ -26,6 +26,11 @@ export interface ParseMapperOptions {
 
 const EMPTY_ARGS: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
+/** What a statement's element declares: its id, tag and line, and its optional attributes. */
+type StatementDeclaration =
+  & Pick<MapperStatement, "id" | "kind" | "line">
+  & Pick<MapperStatement, "resultType" | "resultMap" | "useGeneratedKeys" | "keyProperty">;
+
 class Statement implements MapperStatement {
   declare readonly resultType?: string;
   declare readonly resultMap?: string;
@@ -35,17 +40,16 @@ class Statement implements MapperStatement {
   readonly #text?: string;
   readonly #root?: SqlNode;
 
-  constructor(
-    readonly id: string,
-    readonly kind: StatementTag,
-    readonly line: number,
-    pieces: readonly Piece[],
-    attributes: Pick<
-      MapperStatement,
-      "resultType" | "resultMap" | "useGeneratedKeys" | "keyProperty"
-    >,
-  ) {
-    Object.assign(this, attributes);
+  readonly id: string;
+  readonly kind: StatementTag;
+  readonly line: number;
+
+  /** A statement as its element declares it (id, tag, line, attributes), made of `pieces`. */
+  constructor(declared: StatementDeclaration, pieces: readonly Piece[]) {
+    Object.assign(this, declared);
+    this.id = declared.id;
+    this.kind = declared.kind;
+    this.line = declared.line;
     this.dynamic = pieces.some((p) => typeof p !== "string");
     if (this.dynamic) this.#root = toNode(pieces);
     else this.#text = (pieces as string[]).join("").trim();
@@ -229,12 +233,15 @@ export function parseMapperFile(text: string, options: ParseMapperOptions = {}):
     }
     statements.set(
       id,
-      new Statement(id, kind, el.line, pieces, {
+      new Statement({
+        id,
+        kind,
+        line: el.line,
         ...(resultType !== undefined ? { resultType } : {}),
         ...(resultMap !== undefined ? { resultMap } : {}),
         ...(keys !== undefined ? { useGeneratedKeys: keys === "true" } : {}),
         ...(keyProperty !== undefined ? { keyProperty } : {}),
-      }),
+      }, pieces),
     );
   }
   // Fragments are checked even when no statement includes them, so their mistakes show at load.

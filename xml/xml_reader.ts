@@ -263,7 +263,7 @@ class Reader {
         const end = text.indexOf("]]>", p + 9);
         if (end < 0) this.#fail("the CDATA section is not closed with ]]>", p);
         if (!parent) this.#fail("a CDATA section outside the root element", p);
-        parent.children.push(this.#textNode(text.slice(p + 9, end), true, p + 9));
+        parent.children.push(this.#textNode(text.slice(p + 9, end), p + 9, "cdata"));
         this.#pos = end + 3;
       } else if (text.startsWith("<?", p)) this.#instruction();
       else if (text.startsWith("<!", p)) {
@@ -289,12 +289,13 @@ class Reader {
     const text = raw.includes("&")
       ? decodeReferences(raw, from, this.#entityFail, this.#syntaxFail)
       : raw;
-    parent.children.push(this.#textNode(text, false, from));
+    parent.children.push(this.#textNode(text, from, "text"));
   }
 
-  #textNode(text: string, cdata: boolean, offset: number): XmlText {
+  /** A text node at `offset`, read from a `<![CDATA[…]]>` section or from plain text. */
+  #textNode(text: string, offset: number, from: "cdata" | "text"): XmlText {
     const { line, column } = this.#lines.position(offset);
-    return { kind: "text", text, cdata, line, column };
+    return { kind: "text", text, cdata: from === "cdata", line, column };
   }
 
   #endTag(p: number, open: XmlElement | undefined): string {
