@@ -49,11 +49,20 @@ export class TermScorer {
   readonly #weight: number;
   readonly #normCache: Float64Array;
 
-  /** `idfSum` is the idf of the term (or the sum over a phrase's terms); `boost` multiplies. */
-  constructor(scope: ScoringScope, field: string, idfSum: number, boost: number) {
+  /**
+   * `idfSum` is the idf of the term (or the sum over a phrase's terms); `boost` multiplies.
+   * `avgLength`: the average length to use instead of the field's (fields scored as one).
+   */
+  constructor(
+    scope: ScoringScope,
+    field: string,
+    idfSum: number,
+    boost: number,
+    avgLength?: number,
+  ) {
     const b = scope.legacyBm25 ? f(f(boost) * LEGACY_BOOST) : f(boost);
     this.#weight = f(b * f(idfSum));
-    this.#normCache = normCacheOf(f(scope.snapshot.fieldStats(field).avgLength));
+    this.#normCache = normCacheOf(f(avgLength ?? scope.snapshot.fieldStats(field).avgLength));
   }
 
   /** Score of one doc given its frequency and encoded norm (1 when the field has no norms). */

@@ -17,6 +17,7 @@ import { allOrdinals, type ExecContext, perSegment, unionDocs } from "./exec_con
 import type { QueryNode, QueryOf } from "./query_nodes.ts";
 import { fuzzyHits, maxEdits } from "./fuzzy.ts";
 import { termHits, valueHits } from "./term_queries.ts";
+import { combinedTermHits } from "./combined_fields.ts";
 
 /** Resolves a `minimum_should_match` spec against the number of optional clauses. */
 export function resolveMsm(spec: string | undefined, optional: number, fallback: number): number {
@@ -209,7 +210,9 @@ export function runMultiMatch(q: QueryOf<"multi_match">, ctx: ExecContext, scori
       fields.push({ field: path, boost: f.boost });
     }
   }
-  if (q.type === "cross_fields") return crossFields(q, fields, ctx, scoring);
+  if (q.type === "cross_fields" || q.type === "combined_fields") {
+    return crossFields(q, fields, ctx, scoring);
+  }
   const parts = fields.map(({ field, boost }) => {
     const lenient = q.lenient;
     if (q.type === "phrase" || q.type === "phrase_prefix") {
@@ -256,7 +259,8 @@ export function runMultiMatch(q: QueryOf<"multi_match">, ctx: ExecContext, scori
 
 /**
  * `cross_fields` (and `combined_fields`): term-centric. Each query term may match in any of the
- * text fields (the best field scores it, plus `tie_breaker` × the others); the operator and
+ * text fields (the best field scores it, plus `tie_breaker` × the others; for `combined_fields`
+ * the fields are scored as one, BM25F); the operator and
  * `minimum_should_match` then count terms, not fields.
  */
 function crossFields(
@@ -272,6 +276,7 @@ function crossFields(
   const terms = [...new Set(analyzer(String(q.query)).map((t) => t.term))];
   if (terms.length === 0) return NO_HITS;
   const parts: Hits[] = terms.map((t) => {
+    if (q.type === "combined_fields") return combinedTermHits(ctx, text, t, 1, scoring);
     const perField = text.map((f) => termHits(ctx, f.field, t, f.boost, scoring));
     return perField.length === 1
       ? perField[0]!

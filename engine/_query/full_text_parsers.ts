@@ -134,8 +134,8 @@ export const FULL_TEXT_PARSERS: Record<string, Parser> = {
     };
   },
   combined_fields: (b, n) => {
-    // One query over several text fields as if they were one field: cross-field term matching
-    // (scored per term across the fields, not Lucene's BM25F field blending).
+    // One query over several text fields as if they were one field: each term scored once over
+    // the fields blended (BM25F, Lucene's CombinedFieldQuery).
     const o = expectObject(b, n);
     checkKeys(o, n, [
       "query",
@@ -153,7 +153,7 @@ export const FULL_TEXT_PARSERS: Record<string, Parser> = {
       kind: "multi_match",
       fields: boostedFields(o.fields),
       query: o.query,
-      type: "cross_fields",
+      type: "combined_fields",
       operator: operatorOf(o.operator, n),
       minimumShouldMatch: msm(o.minimum_should_match),
       tieBreaker: 0,
