@@ -2,7 +2,7 @@
 
 import { isIpText } from "../_index/ip_address.ts";
 import { analyzerFor } from "../_index/analysis.ts";
-import type { SmallInts } from "../_index/segment.ts";
+import type { Posting, SmallInts } from "../_index/segment.ts";
 import { idf, TermScorer } from "./bm25.ts";
 import {
   atLeast,
@@ -128,6 +128,80 @@ function phraseFreq(positions: SmallInts[], slop: number): number {
   return freq;
 }
 
+/** The first `max` indexed terms of a field that begin with `prefix`, in term order. */
+function prefixExpansions(ctx: ExecContext, field: string, prefix: string, max: number): string[] {
+  const found = new Set<string>();
+  for (const v of ctx.snapshot.views) {
+    for (const t of v.segment.sortedTerms(field)) if (t.startsWith(prefix)) found.add(t);
+  }
+  return [...found].sort((a, b) => a < b ? -1 : a > b ? 1 : 0).slice(0, Math.max(1, max));
+}
+
+/**
+ * A phrase whose positions each accept several terms (Lucene's MultiPhraseQuery): scored with
+ * the idf of every term of every position summed.
+ */
+function multiPhraseHits(
+  ctx: ExecContext,
+  field: string,
+  positions: string[][],
+  q: { slop: number; boost: number },
+  scoring: boolean,
+): Hits {
+  const stats = ctx.snapshot.fieldStats(field);
+  let idfSum = 0;
+  for (const terms of positions) {
+    for (const t of terms) {
+      idfSum = Math.fround(idfSum + idf(stats.docCount, ctx.snapshot.docFreq(field, t)));
+    }
+  }
+  const scorer = new TermScorer(ctx, field, idfSum, q.boost);
+  return perSegment(ctx, (v) => {
+    const f = v.segment.fields.get(field);
+    if (!f) return NO_HITS;
+    const lists = positions.map((terms) =>
+      terms.map((t) => f.terms.get(t)).filter((p): p is Posting => p !== undefined)
+    );
+    if (lists.some((l) => l.length === 0)) return NO_HITS;
+    // Per position, the docs holding any of its terms; candidates hold every position.
+    const perPosition = lists.map((l) =>
+      l.length === 1
+        ? constantHits(l[0]!.docs, 0, false)
+        : union(l.map((p) => constantHits(p.docs, 0, false)), v.segment.maxDoc)
+    );
+    const cand = perPosition.reduce(intersect);
+    const docs: number[] = [];
+    const scores: number[] = [];
+    for (const doc of cand.docs) {
+      const pos = lists.map((l) => positionsIn(l, doc));
+      const freq = phraseFreq(pos, q.slop);
+      if (freq > 0) {
+        docs.push(doc);
+        if (scoring) scores.push(scorer.score(freq, f.norms ? f.norms[doc]! : 1));
+      }
+    }
+    return { docs: Int32Array.from(docs), scores: scoring ? Float64Array.from(scores) : null };
+  });
+}
+
+/** The positions of any of the postings' terms in one doc, ascending. */
+function positionsIn(postings: readonly Posting[], doc: number): SmallInts {
+  const out: number[] = [];
+  for (const p of postings) {
+    let lo = 0;
+    let hi = p.docs.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (p.docs[mid]! < doc) lo = mid + 1;
+      else hi = mid;
+    }
+    if (p.docs[lo] !== doc) continue;
+    const at = p.positions!.subarray(p.posStart![lo], p.posStart![lo + 1]);
+    for (const x of at) out.push(x);
+  }
+  return Int32Array.from(out).sort();
+}
+
 /** `match_phrase` query on one concrete field: positions must line up. */
 export function runPhrase(q: QueryOf<"match_phrase">, ctx: ExecContext, scoring: boolean): Hits {
   const info = ctx.fields.byPath.get(q.field);
@@ -136,30 +210,16 @@ export function runPhrase(q: QueryOf<"match_phrase">, ctx: ExecContext, scoring:
   const terms = info.searchAnalyzer(String(q.query)).map((t) => t.term);
   if (terms.length === 0) return NO_HITS;
   if (q.prefixLast) {
-    const last = terms.pop()!;
-    const parts: QueryNode[] = [{
-      kind: "match",
-      field: q.field,
-      query: last,
-      operator: "or",
-      boost: q.boost,
-      zeroTermsAll: false,
-      prefixLast: true,
-    }];
-    if (terms.length) {
-      parts.unshift({
-        kind: "match_phrase",
-        field: q.field,
-        query: terms.join(" "),
-        slop: q.slop,
-        boost: q.boost,
-      });
+    // Lucene's MultiPhrasePrefixQuery: the last term stands for the indexed terms it begins (the
+    // first `max_expansions` of them), at the position after the others.
+    const expansions = prefixExpansions(ctx, q.field, terms.pop()!, q.maxExpansions ?? 50);
+    if (expansions.length === 0) return NO_HITS;
+    if (terms.length === 0) {
+      // One position: a disjunction of the expanded terms, scores summed.
+      const parts = expansions.map((t) => termHits(ctx, q.field, t, q.boost, scoring));
+      return parts.length === 1 ? parts[0]! : union(parts, ctx.snapshot.maxDoc);
     }
-    return parts.map((p) =>
-      p.kind === "match"
-        ? runMatch(p, ctx, scoring)
-        : runPhrase(p as QueryOf<"match_phrase">, ctx, scoring)
-    ).reduce(intersect);
+    return multiPhraseHits(ctx, q.field, [...terms.map((t) => [t]), expansions], q, scoring);
   }
   if (terms.length === 1) return termHits(ctx, q.field, terms[0]!, q.boost, scoring);
   const stats = ctx.snapshot.fieldStats(q.field);

@@ -40,7 +40,7 @@ function matchNode(
 function phraseNode(
   field: string,
   params: JsonObject,
-  variant: { prefixLast?: boolean },
+  variant: { prefixLast?: boolean; maxExpansions?: number },
 ): QueryOf<"match_phrase"> {
   return {
     kind: "match_phrase",
@@ -87,7 +87,12 @@ export const FULL_TEXT_PARSERS: Record<string, Parser> = {
   match_phrase_prefix: (b, n) => {
     const { field, params } = singleField(b, n, "query");
     checkKeys(params, n, ["query", "slop", "analyzer", "max_expansions", "zero_terms_query"]);
-    return phraseNode(field, params, { prefixLast: true });
+    return phraseNode(field, params, {
+      prefixLast: true,
+      ...(params.max_expansions === undefined
+        ? {}
+        : { maxExpansions: Number(params.max_expansions) }),
+    });
   },
   match_bool_prefix: (b, n) => {
     const { field, params } = singleField(b, n, "query");

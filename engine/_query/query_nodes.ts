@@ -50,6 +50,8 @@ export type QueryNode =
     readonly slop: number;
     readonly boost: number;
     readonly prefixLast?: boolean;
+    /** `match_phrase_prefix`: how many terms the last one expands to (default 50). */
+    readonly maxExpansions?: number;
   }
   | {
     readonly kind: "multi_match";
