@@ -296,17 +296,16 @@ export function deleteTemplateHandler(
     const templates = ctx.state.cluster.templates;
     const map: Map<string, unknown> = templates[kind];
     const raw = ctx.p.name!;
-    // OpenSearch takes a component template's name as one literal name.
+    // OpenSearch takes a component template's name as one name (wildcards, no list).
     const literal = kind === "component" && ctx.state.flavour === "opensearch";
     const list = literal ? [raw] : raw.split(",").map((n) => n.trim()).filter((n) => n !== "");
-    const names = [...map.keys()].filter((n) =>
-      list.some((p) => literal ? p === n : matchPattern(p, n))
-    );
+    const names = [...map.keys()].filter((n) => list.some((p) => matchPattern(p, n)));
     const exact = list.filter((p) => !p.includes("*"));
     const absent = exact.filter((p) => !map.has(p));
-    if (names.length === 0 || absent.length > 0) {
+    // Wildcards that match nothing delete nothing; a name that does not exist is a 404.
+    if (absent.length > 0) {
       if (kind === "component" && ctx.state.flavour === "elasticsearch") {
-        throw resourceNotFound(absent.length > 0 ? absent.join(",") : raw);
+        throw resourceNotFound(absent.join(","));
       }
       throw esError("index_template_missing_exception", `index_template [${raw}] missing`);
     }

@@ -170,6 +170,9 @@ for (const flavour of ["elasticsearch", "opensearch"] as const) {
       "component templates [ct1] cannot be removed as they are still in use by index templates [it1]",
     );
     assert.equal(await type("DELETE", "/_index_template/nope"), "index_template_missing_exception");
+    // A wildcard that matches nothing deletes nothing and is no error; a missing name in a list is.
+    assert.equal((await call(engine, "DELETE", "/_template/*")).status, 200);
+    assert.equal((await call(engine, "DELETE", "/_index_template/a*,b")).status, 404);
     assert.equal(
       await type("DELETE", "/_component_template/nope"),
       flavour === "opensearch"
