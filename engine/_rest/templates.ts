@@ -85,6 +85,16 @@ function checkSettings(ctx: RequestContext, name: string, settings: Record<strin
   }
 }
 
+/** Settings checks of a component or legacy template: OpenSearch words them as `settings_exception`. */
+function checkPlainSettings(ctx: RequestContext, settings: Record<string, string>): void {
+  try {
+    checkKnownSettings(settings);
+  } catch (e) {
+    if (!(e instanceof EngineError) || ctx.state.flavour !== "opensearch") throw e;
+    throw esError("settings_exception", e.message);
+  }
+}
+
 /** Mapping checks of a composed template, with the real engines' chain of causes. */
 function checkMappings(
   ctx: RequestContext,
@@ -130,23 +140,18 @@ function readComposable(
     template = readBody(body.template);
   }
   const composed_of = Array.isArray(body.composed_of) ? body.composed_of.map(String) : [];
-  const priority = numberField(body.priority, "priority", 0);
+  const priority = body.priority === undefined || body.priority === null
+    ? undefined
+    : numberField(body.priority, "priority", 0);
   const extra: Record<string, unknown> = {};
   for (const key of ["version", "_meta", "allow_auto_create", "deprecated"]) {
     if (body[key] !== undefined && body[key] !== null) extra[key] = body[key];
   }
   if (body.data_stream !== undefined && body.data_stream !== null) {
-    extra.data_stream = {
-      timestamp_field: { name: "@timestamp" },
-      ...(body.data_stream as Record<string, unknown>),
-    };
-    if (ctx.state.flavour === "elasticsearch") {
-      extra.data_stream = {
-        hidden: false,
-        allow_custom_routing: false,
-        ...body.data_stream as object,
-      };
-    }
+    const given = isObject(body.data_stream) ? body.data_stream : {};
+    extra.data_stream = ctx.state.flavour === "elasticsearch"
+      ? { hidden: false, allow_custom_routing: false, ...given }
+      : { timestamp_field: { name: "@timestamp" }, ...given };
   }
   if (Array.isArray(body.ignore_missing_component_templates)) {
     extra.ignore_missing_component_templates = body.ignore_missing_component_templates.map(String);
@@ -163,7 +168,7 @@ function readComposable(
     );
   }
   const same = templates.overlapping(name, index_patterns).filter(([, t]) =>
-    t.priority === priority
+    (t.priority ?? 0) === (priority ?? 0)
   );
   if (same.length > 0) {
     throw illegalArgument(
@@ -173,12 +178,18 @@ function readComposable(
         same.map(([n]) => n).join(", ")
       }] with patterns (${
         same.map(([n, t]) => `${n} => [${t.index_patterns.join(", ")}]`).join(",")
-      }) that have the same priority [${priority}], multiple index templates may not match during index creation, please use a different priority`,
+      }) that have the same priority [${
+        priority ?? 0
+      }], multiple index templates may not match during index creation, please use a different priority`,
     );
   }
-  const stored: ComposableTemplate = { index_patterns, composed_of, priority, extra };
+  const stored: ComposableTemplate = { index_patterns, composed_of, extra };
+  if (priority !== undefined) stored.priority = priority;
   if (template) stored.template = template;
   const composed = templates.compose(stored);
+  if (index_patterns.includes("*") && template?.settings?.["index.hidden"] !== undefined) {
+    throw validationFailed("global composable templates may not specify the setting index.hidden");
+  }
   checkSettings(ctx, name, composed.settings);
   checkMappings(ctx, name, composed.mappings, "composable template");
   return stored;
@@ -237,8 +248,10 @@ function sortedMappings(mappings: Record<string, unknown>): Record<string, unkno
 function composableView(ctx: RequestContext, t: ComposableTemplate): Record<string, unknown> {
   const out: Record<string, unknown> = { index_patterns: t.index_patterns };
   if (t.template) out.template = bodyView(ctx, t.template);
-  out.composed_of = t.composed_of;
-  out.priority = t.priority;
+  if (ctx.state.flavour === "elasticsearch" || t.composed_of.length > 0) {
+    out.composed_of = t.composed_of;
+  }
+  if (t.priority !== undefined) out.priority = t.priority;
   const { created_date_millis, modified_date_millis, ...rest } = t.extra;
   Object.assign(out, rest);
   if (created_date_millis !== undefined) {
@@ -339,13 +352,11 @@ export function putComponentTemplateHandler(ctx: RequestContext): Reply {
   }
   const body = bodyObject(ctx) ?? {};
   checkKeys(body, COMPONENT_KEYS, "component_template");
-  if (!isObject(body.template)) {
-    throw validationFailed("template is missing");
-  }
+  if (!isObject(body.template)) throw illegalArgument("Required [template]");
   checkKeys(body.template, TEMPLATE_KEYS, "template");
   const template = readBody(body.template);
-  checkSettings(ctx, name, template.settings ?? {});
-  checkMappings(ctx, name, template.mappings ?? {}, "component template");
+  checkPlainSettings(ctx, template.settings ?? {});
+  parseMappings(template.mappings ?? {}, "create", ctx.state.flavour);
   const extra: Record<string, unknown> = {};
   for (const key of ["version", "_meta", "deprecated"]) {
     if (body[key] !== undefined && body[key] !== null) extra[key] = body[key];
@@ -381,14 +392,18 @@ export function putLegacyTemplateHandler(ctx: RequestContext): Reply {
     throw illegalArgument(`index_template [${name}] already exists`);
   }
   const body = bodyObject(ctx) ?? {};
-  checkKeys(body, LEGACY_KEYS, "index_template");
+  for (const key of Object.keys(body)) {
+    if (!LEGACY_KEYS.includes(key)) {
+      throw esError("parse_exception", `unknown key [${key}] in the template `);
+    }
+  }
   if (body.index_patterns === undefined) {
     throw validationFailed("index patterns are missing");
   }
   const index_patterns = patterns(body.index_patterns);
   const part = readBody(body);
   const settings = part.settings ?? {};
-  checkKnownSettings(settings);
+  checkPlainSettings(ctx, settings);
   const mappings = part.mappings ?? {};
   parseMappings(mappings, "create", ctx.state.flavour);
   const stored: LegacyTemplate = {
@@ -488,7 +503,7 @@ export function simulateTemplateHandler(ctx: RequestContext): Reply {
     }
     const stored = templates.composable.get(named);
     if (!stored) {
-      throw resourceNotFound(`unable to simulate template [${named}] that does not exist`);
+      throw illegalArgument(`unable to simulate template [${named}] that does not exist`);
     }
     return ok(simulation(ctx, named, stored, simulatedName("simulate_template_index_")));
   }
@@ -519,7 +534,7 @@ export function catTemplatesHandler(ctx: RequestContext): Reply {
     rows.push({
       name,
       index_patterns: `[${t.index_patterns.join(", ")}]`,
-      order: String(t.priority),
+      order: String(t.priority ?? 0),
       ...(version === undefined ? {} : { version: String(version) }),
       composed_of: `[${t.composed_of.join(", ")}]`,
     });

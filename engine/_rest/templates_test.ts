@@ -179,6 +179,51 @@ for (const flavour of ["elasticsearch", "opensearch"] as const) {
         ? "index_template_missing_exception"
         : "resource_not_found_exception",
     );
+    assert.equal(
+      await type("PUT", "/_index_template/it9", {
+        index_patterns: ["*"],
+        template: { settings: { "index.hidden": true } },
+      }),
+      "action_request_validation_exception",
+    );
+    assert.equal(
+      await type("PUT", "/_component_template/c9", { version: 1 }),
+      "illegal_argument_exception",
+    );
+    assert.equal(
+      await type("PUT", "/_component_template/c9", {
+        template: { mappings: { properties: { a: { type: "nonsense" } } } },
+      }),
+      "mapper_parsing_exception",
+    );
+    assert.equal(
+      await type("PUT", "/_template/l9", { index_patterns: ["q*"], settings: { "index.foo": 1 } }),
+      flavour === "opensearch" ? "settings_exception" : "illegal_argument_exception",
+    );
+    assert.equal(
+      await type("PUT", "/_template/l9", { index_patterns: ["q*"], bogus: 1 }),
+      "parse_exception",
+    );
+    assert.equal(
+      await type("PUT", "/_template/l9", { settings: {} }),
+      "action_request_validation_exception",
+    );
+    assert.equal(
+      await type("POST", "/_index_template/_simulate/nope"),
+      "illegal_argument_exception",
+    );
+    // A template that creates data streams is kept; an index it would create is refused.
+    await call(engine, "PUT", "/_index_template/ds", { index_patterns: ["dd*"], data_stream: {} });
+    const ds = (await call(engine, "GET", "/_index_template/ds")).body.index_templates[0];
+    assert.deepEqual(
+      ds.index_template.data_stream,
+      flavour === "opensearch"
+        ? { timestamp_field: { name: "@timestamp" } }
+        : { hidden: false, allow_custom_routing: false },
+    );
+    assert.equal("priority" in ds.index_template, false);
+    assert.equal("composed_of" in ds.index_template, flavour === "elasticsearch");
+    assert.equal(await type("PUT", "/dd1"), "illegal_argument_exception");
     assert.equal((await call(engine, "DELETE", "/_index_template/it1")).status, 200);
     assert.equal((await call(engine, "DELETE", "/_component_template/ct1")).status, 200);
     engine.close();

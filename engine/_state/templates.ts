@@ -32,8 +32,8 @@ export interface ComposableTemplate {
   template?: Partial<TemplateBody>;
   /** Component templates, merged in this order. */
   composed_of: string[];
-  /** Higher wins. */
-  priority: number;
+  /** Higher wins (none given counts as 0). */
+  priority?: number;
   /** `version`, `_meta`, `data_stream`, `allow_auto_create`, … as given. */
   extra: Record<string, unknown>;
 }
@@ -152,7 +152,7 @@ export class Templates {
   matching(name: string): [string, ComposableTemplate][] {
     return [...this.composable]
       .filter(([, t]) => t.index_patterns.some((p) => matchPattern(p, name)))
-      .sort(([, a], [, b]) => b.priority - a.priority);
+      .sort(([, a], [, b]) => (b.priority ?? 0) - (a.priority ?? 0));
   }
 
   /** A composable template's components and its own part, merged in order. */
