@@ -139,6 +139,9 @@ function readComposable(
     checkKeys(body.template, TEMPLATE_KEYS, "template");
     template = readBody(body.template);
   }
+  if (index_patterns.includes("*") && template?.settings?.["index.hidden"] !== undefined) {
+    throw validationFailed("global composable templates may not specify the setting index.hidden");
+  }
   const composed_of = Array.isArray(body.composed_of) ? body.composed_of.map(String) : [];
   const priority = body.priority === undefined || body.priority === null
     ? undefined
@@ -187,9 +190,6 @@ function readComposable(
   if (priority !== undefined) stored.priority = priority;
   if (template) stored.template = template;
   const composed = templates.compose(stored);
-  if (index_patterns.includes("*") && template?.settings?.["index.hidden"] !== undefined) {
-    throw validationFailed("global composable templates may not specify the setting index.hidden");
-  }
   checkSettings(ctx, name, composed.settings);
   checkMappings(ctx, name, composed.mappings, "composable template");
   return stored;
