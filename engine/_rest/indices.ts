@@ -70,6 +70,9 @@ export function createIndex(
   const settings = { ...template?.settings, ...flattenSettings(body.settings ?? {}) };
   checkKnownSettings(settings);
   checkWholeMapping(mappings.properties, mappingLimits(settings));
+  if (aliases.length === 0) {
+    return cluster.create(resolvedName, settings, structuredClone(mappings));
+  }
   let created: IndexState | undefined;
   changeAliases(cluster, () => {
     const index = cluster.create(resolvedName, settings, structuredClone(mappings));
