@@ -4,6 +4,7 @@ import { SearchContexts } from "./_search/search_api.ts";
 import { Cluster } from "./_state/cluster.ts";
 import type { EngineState } from "./_rest/context.ts";
 import { handle } from "./_rest/handle.ts";
+import { createIndex } from "./_rest/indices.ts";
 import type { ShardSnapshot } from "./_index/shard_snapshot.ts";
 import { countScrollFreed } from "./_rest/search_stats.ts";
 import { MAX_BUCKETS_OPENSEARCH } from "./_index/limits.ts";
@@ -239,6 +240,7 @@ export class Engine {
     const state = this.#state;
     STATE.set(this, state);
     cluster.shardLimit = { ...cluster.shardLimit, flavour, version: state.version };
+    cluster.autoCreate = (name) => createIndex(state, name, {}, "write");
     state.search.onScrollFreed = (scroll, at) => countScrollFreed(cluster, scroll, at);
     if (flavour === "opensearch") state.search.maxBuckets = MAX_BUCKETS_OPENSEARCH;
     RAW.set(this, (request, method, max, target) => handle(state, request, method, max, target));

@@ -1,6 +1,6 @@
 // The one-node cluster's informational APIs that have nothing to report beyond that one node:
-// `_cat` tables of master, node attributes, pending tasks, plugins, repositories, snapshots,
-// templates and field data, and `_cluster/pending_tasks`, `_remote/info`, `_cluster/reroute`,
+// `_cat` tables of master, node attributes, pending tasks, plugins, repositories, snapshots
+// and field data, and `_cluster/pending_tasks`, `_remote/info`, `_cluster/reroute`,
 // voting exclusions, `_dangling`, `_info/ingest` and `_cache/clear`, as the real engines answer
 // them.
 
@@ -40,25 +40,6 @@ export const catPluginsHandler = empty(["name", "component", "version"]);
 export const catRepositoriesHandler = empty(["id", "type"]);
 /** `GET /_cat/fielddata`: no field data is loaded (the engine keeps none on the heap). */
 export const catFielddataHandler = empty(["id", "host", "ip", "node", "field", "size"]);
-/** `GET /_cat/templates`: no templates (the engine has no index templates). */
-export const catTemplatesHandler = empty([
-  "name",
-  "index_patterns",
-  "order",
-  "version",
-  "composed_of",
-]);
-/** `GET /_cat/component_templates` (Elasticsearch): none. */
-export const catComponentTemplatesHandler = empty([
-  "name",
-  "version",
-  "alias_count",
-  "mapping_count",
-  "settings_count",
-  "metadata_count",
-  "included_in",
-]);
-
 /** `GET /_cat/snapshots/{repository?}`: no repository exists. */
 export function catSnapshotsHandler(ctx: RequestContext): Reply {
   const repository = ctx.p.repository;

@@ -6,7 +6,16 @@ import { parseMappings, withMappingDefaults } from "../_state/mapping_merge.ts";
 import { mappingView } from "../_state/mapping_view.ts";
 import { flattenSettings, nestSettings } from "../_state/settings.ts";
 import { checkKnownSettings, defaultsBeside } from "../_state/setting_registry.ts";
-import { bodyObject, boolParam, ok, type Reply, type RequestContext } from "./context.ts";
+import {
+  bodyObject,
+  boolParam,
+  type EngineState,
+  ok,
+  type Reply,
+  type RequestContext,
+} from "./context.ts";
+import { mergeMappings } from "../_state/templates.ts";
+import type { IndexState } from "../_state/index_state.ts";
 import { resolveOptions, targets } from "./targets.ts";
 import { changeAliases } from "../_state/alias_changes.ts";
 import { resolveDateMathName } from "../_state/date_math_names.ts";
@@ -21,24 +30,59 @@ export function createIndexHandler(ctx: RequestContext): Reply {
       throw esError("parse_exception", `unknown key [${key}] for create index`);
     }
   }
-  const parsed = parseMappings(body.mappings, "create", ctx.state.flavour);
-  const mappings = ctx.state.flavour === "elasticsearch" ? withMappingDefaults(parsed) : parsed;
-  const aliases = Object.entries((body.aliases ?? {}) as Record<string, unknown>).map(
-    ([name, meta]) => [name, readAliasMeta(meta)] as const,
+  const name = createIndex(ctx.state, ctx.p.index!, body, "request").name;
+  return ok({ acknowledged: true, shards_acknowledged: true, index: name });
+}
+
+/**
+ * Creates index `name` from a create-index body over what the matching templates give (the
+ * composable template of the highest priority, else the legacy ones): the request's settings,
+ * mappings and aliases win. `by` says who asks: a create-index request or a document write that
+ * creates its index (their refusals are worded differently).
+ */
+export function createIndex(
+  state: EngineState,
+  requested: string,
+  body: Record<string, unknown>,
+  by: "request" | "write",
+): IndexState {
+  const cluster = state.cluster;
+  const resolvedName = resolveDateMathName(requested, state.now());
+  const template = cluster.templates.resolve(resolvedName);
+  if (template?.dataStream) {
+    throw illegalArgument(
+      by === "write"
+        ? `index [${resolvedName}] matches template [${template.composable}] that creates data streams, and data streams are not supported by this engine`
+        : `cannot create index with name [${resolvedName}], because it matches with template [${template.composable}] that creates data streams only, use create data stream api instead`,
+    );
+  }
+  const rawMappings = template
+    ? mergeMappings(template.mappings, (body.mappings ?? {}) as Record<string, unknown>)
+    : body.mappings;
+  const parsed = parseMappings(rawMappings, "create", state.flavour);
+  const mappings = state.flavour === "elasticsearch" ? withMappingDefaults(parsed) : parsed;
+  const rawAliases = {
+    ...template?.aliases,
+    ...(body.aliases ?? {}) as Record<string, unknown>,
+  };
+  const aliases = Object.entries(rawAliases).map(
+    ([name, meta]) => [name.replaceAll("{index}", resolvedName), readAliasMeta(meta)] as const,
   );
-  const settings = flattenSettings(body.settings ?? {});
+  const settings = { ...template?.settings, ...flattenSettings(body.settings ?? {}) };
   checkKnownSettings(settings);
   checkWholeMapping(mappings.properties, mappingLimits(settings));
-  const cluster = ctx.state.cluster;
-  let name = "";
+  if (aliases.length === 0) {
+    return cluster.create(resolvedName, settings, structuredClone(mappings));
+  }
+  let created: IndexState | undefined;
   changeAliases(cluster, () => {
-    const index = cluster.create(ctx.p.index!, settings, structuredClone(mappings));
-    name = index.name;
+    const index = cluster.create(resolvedName, settings, structuredClone(mappings));
+    created = index;
     for (const [alias, meta] of aliases) {
-      cluster.putAlias(index, resolveDateMathName(alias, ctx.state.now()), meta);
+      cluster.putAlias(index, resolveDateMathName(alias, state.now()), meta);
     }
   });
-  return ok({ acknowledged: true, shards_acknowledged: true, index: name });
+  return created!;
 }
 
 /** `action.destructive_requires_name`: true by default in Elasticsearch 8, false in OpenSearch. */

@@ -8,6 +8,7 @@ import { isPattern, matchPattern } from "../_index/name_pattern.ts";
 import { type FlatSettings, validateSettings } from "./settings.ts";
 import { checkShardLimit, MAX_SHARDS_PER_NODE, type ShardLimit, shardsOf } from "./shard_limit.ts";
 import { type AutoCreate, autoCreateRefusal } from "./auto_create.ts";
+import { Templates } from "./templates.ts";
 
 /** Options of index-expression resolution, as the `ignore_unavailable` family of parameters. */
 export interface ResolveOptions {
@@ -65,6 +66,13 @@ export class Cluster {
   singleIndexResourceType = "index_or_alias";
   /** `action.auto_create_index`: which missing indices document writes may create. */
   autoCreateIndex: AutoCreate = true;
+  /** Index, component and legacy templates. */
+  readonly templates: Templates = new Templates();
+  /**
+   * Creates the index a document write names when it is missing (the REST layer sets one that
+   * applies the matching templates; by default an index with no settings or mappings).
+   */
+  autoCreate: (name: string) => IndexState = (name) => this.create(name, {}, {});
 
   constructor(now: () => number) {
     this.now = now;
@@ -246,7 +254,7 @@ export class Cluster {
     }
     const refusal = autoCreateRefusal(this.autoCreateIndex, name);
     if (refusal !== undefined) throw indexNotFound(name, refusal);
-    return this.create(name, {}, {});
+    return this.autoCreate(name);
   }
 
   /** The index a document read goes to (index or single-index alias), or a 404. */

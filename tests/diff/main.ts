@@ -184,7 +184,8 @@ async function wipe(url: string, all = false): Promise<void> {
       repeatable: false,
     });
   }
-  for (const p of all ? ["/_index_template/*", "/_template/*"] : []) {
+  // Component templates last: an index template still using one keeps it from being deleted.
+  for (const p of all ? ["/_index_template/*", "/_template/*", "/_component_template/*"] : []) {
     await send(side, { kind: "wipe", method: "DELETE", path: p, repeatable: false });
   }
   if (all) {
