@@ -21,6 +21,66 @@ export function heapSize(): number | undefined {
  */
 type Handler = (request: Request, method: string, target: string) => Promise<Response>;
 
+function headersOf(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    try {
+      headers.set(key, Array.isArray(value) ? value.join(", ") : value);
+    } catch {
+      // a header value that web Headers refuse is dropped, like an unknown header
+    }
+  }
+  return headers;
+}
+
+function urlOf(req: IncomingMessage, hostname: string, port: number): string {
+  const host = hostname.includes(":") ? `[${hostname}]` : hostname;
+  return `http://${host}:${port}${req.url ?? "/"}`;
+}
+
+/**
+ * A request whose body streams as it arrives (POST, PUT, ...: a `_bulk` is read line by line),
+ * with backpressure; once the engine stops reading (a body past the limit), the rest is drained,
+ * never kept.
+ */
+function streamingRequest(
+  req: IncomingMessage,
+  hostname: string,
+  port: number,
+): { request: Request; stop(): void } {
+  let stopped = false;
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      req.on("data", (chunk: Uint8Array) => {
+        if (stopped) return;
+        controller.enqueue(chunk);
+        if ((controller.desiredSize ?? 1) <= 0) req.pause();
+      });
+      req.on("end", () => {
+        if (!stopped) controller.close();
+      });
+      req.on("error", (e) => {
+        if (!stopped) controller.error(e);
+      });
+    },
+    pull() {
+      req.resume();
+    },
+    cancel() {
+      stopped = true;
+      req.resume();
+    },
+  }, { highWaterMark: 16 });
+  const request = new Request(urlOf(req, hostname, port), {
+    method: (req.method ?? "POST").toUpperCase(),
+    headers: headersOf(req),
+    body,
+    duplex: "half",
+  } as RequestInit);
+  return { request, stop: () => void (stopped = true, req.resume()) };
+}
+
 /**
  * Collects a request body up to `limit + 1` bytes: anything longer is cut there (the rest is
  * drained, never kept), so the engine refuses it with 413 without the server holding it.
@@ -30,7 +90,15 @@ function toRequest(
   hostname: string,
   port: number,
   limit: number,
-): Promise<{ request: Request; method: string }> {
+): Promise<{ request: Request; method: string; stop?: () => void }> {
+  const method = (req.method ?? "GET").toUpperCase();
+  if (method !== "GET" && method !== "HEAD") {
+    try {
+      return Promise.resolve({ ...streamingRequest(req, hostname, port), method });
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
   return new Promise((resolve, reject) => {
     const chunks: Uint8Array[] = [];
     let size = 0;
@@ -43,24 +111,14 @@ function toRequest(
     });
     req.on("error", reject);
     req.on("end", () => {
-      const headers = new Headers();
-      for (const [key, value] of Object.entries(req.headers)) {
-        if (value === undefined) continue;
-        try {
-          headers.set(key, Array.isArray(value) ? value.join(", ") : value);
-        } catch {
-          // a header value that web Headers refuse is dropped, like an unknown header
-        }
-      }
+      const headers = headersOf(req);
       if (size > limit) headers.delete("content-length");
-      const method = (req.method ?? "GET").toUpperCase();
       const hasBody = size > 0;
       // A web Request cannot carry a body on GET or HEAD: it travels as POST, method beside it.
-      const carrier = hasBody && (method === "GET" || method === "HEAD") ? "POST" : method;
+      const carrier = hasBody ? "POST" : method;
       const body = hasBody ? new Blob(chunks as BlobPart[]) : undefined;
-      const host = hostname.includes(":") ? `[${hostname}]` : hostname;
       try {
-        const request = new Request(`http://${host}:${port}${req.url ?? "/"}`, {
+        const request = new Request(urlOf(req, hostname, port), {
           method: carrier,
           headers,
           body,
@@ -108,8 +166,12 @@ export function listen(
     let port = options.port;
     const server = createServer((req, res) => {
       toRequest(req, options.hostname, port, options.maxBodyBytes)
-        .then(({ request, method }) => handler(request, method, req.url ?? "/"))
-        .then((response) => send(res, response))
+        .then(async ({ request, method, stop }) => {
+          const response = await handler(request, method, req.url ?? "/");
+          // The engine may answer before reading the whole body (413): drain what is left.
+          stop?.();
+          return send(res, response);
+        })
         .catch(() => {
           if (res.headersSent) return void res.destroy();
           res.writeHead(400, { "content-type": "application/json; charset=UTF-8" });

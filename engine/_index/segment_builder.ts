@@ -212,8 +212,14 @@ class Collected {
   /** Paths holding values for the current document. */
   readonly used: PathValues[] = [];
   readonly #paths: string[] = [];
+  /** Whether the current document has a whole number beyond 2^53 (rounded when parsed). */
+  unsafeInteger = false;
 
   add(path: string, value: unknown): void {
+    if (
+      typeof value === "number" && (value >= 2 ** 53 || value <= -(2 ** 53)) &&
+      Number.isFinite(value)
+    ) this.unsafeInteger = true;
     let entry = this.#byPath.get(path);
     if (!entry) this.#byPath.set(path, entry = { values: [], info: undefined });
     if (entry.values.length === 0) {
@@ -232,6 +238,7 @@ class Collected {
     for (const entry of this.used) entry.values.length = 0;
     this.used.length = 0;
     this.#paths.length = 0;
+    this.unsafeInteger = false;
   }
 }
 
@@ -282,7 +289,7 @@ export function buildSegment(docs: StoredDoc[], fields: FieldMap): Segment {
     // A kept document's text is parsed without being remembered: this object dies with the build.
     const source = doc instanceof KeptDoc ? doc.parse() : doc.source;
     collect(source, "", values, vectorValues);
-    if (hasUnsafeInteger(values)) {
+    if (values.unsafeInteger) {
       // A whole number beyond 2^53 was rounded when the source was parsed: read its digits again.
       const text = doc instanceof KeptDoc ? doc.text : sourceText(source);
       if (text !== undefined) {
@@ -320,17 +327,6 @@ export function buildSegment(docs: StoredDoc[], fields: FieldMap): Segment {
     if (sparse) built.set(f.path, FieldBuilder.presence(f, docs.length, sparse));
   }
   return new Segment(docs, new IdIndex(docs), built, vectors);
-}
-
-function hasUnsafeInteger(values: Collected): boolean {
-  for (const entry of values.used) {
-    for (const v of entry.values) {
-      if (typeof v === "number" && (v >= 2 ** 53 || v <= -(2 ** 53)) && Number.isFinite(v)) {
-        return true;
-      }
-    }
-  }
-  return false;
 }
 
 function addAll(

@@ -1,6 +1,6 @@
 // POST /_bulk and /{index}/_bulk: NDJSON actions executed in order, one item result each.
 
-import { admit, bulkCost } from "./indexing_pressure.ts";
+import { admit, bulkCost, linesCost } from "./indexing_pressure.ts";
 import { sourceOut } from "../_index/raw_source.ts";
 import {
   EngineError,
@@ -97,10 +97,17 @@ function quickAction(raw: string): Action | null {
 
 /** Splits a bulk body into actions, validating structure like Elasticsearch. */
 export function parseBulk(text: string): Action[] {
-  if (text.trim() !== "" && !text.endsWith("\n")) {
+  return parseBulkLines(text.split("\n"));
+}
+
+/**
+ * {@link parseBulk} of a body already split on `\n` (as `readLines` reads it while it arrives):
+ * the last element is `""` exactly when the body ends with a newline.
+ */
+function parseBulkLines(lines: readonly string[]): Action[] {
+  if (lines[lines.length - 1] !== "" && lines.some((line) => line.trim() !== "")) {
     throw illegalArgument("The bulk request must be terminated by a newline [\\n]");
   }
-  const lines = text.split("\n");
   const actions: Action[] = [];
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i]!.trim();
@@ -309,7 +316,7 @@ export async function bulkHandler(ctx: RequestContext): Promise<Reply> {
   const release = admit(
     ctx.state.indexingPressure,
     ctx.state.flavour,
-    bulkCost(ctx.bodyText),
+    ctx.bodyLines ? linesCost(ctx.bodyLines) : bulkCost(ctx.bodyText),
   );
   try {
     return await runBulk(ctx, started);
@@ -319,7 +326,7 @@ export async function bulkHandler(ctx: RequestContext): Promise<Reply> {
 }
 
 async function runBulk(ctx: RequestContext, started: number): Promise<Reply> {
-  const actions = parseBulk(ctx.bodyText);
+  const actions = ctx.bodyLines ? parseBulkLines(ctx.bodyLines) : parseBulk(ctx.bodyText);
   if (actions.length === 0) {
     throw validationFailed("no requests added");
   }

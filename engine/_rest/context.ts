@@ -53,6 +53,11 @@ export interface RequestContext {
   params: URLSearchParams;
   p: PathParams;
   bodyText: string;
+  /**
+   * The body split on `\n` as it arrived, for handlers that read it line by line (`_bulk`);
+   * `bodyText` is then empty.
+   */
+  bodyLines?: readonly string[];
   /** The `Accept` header, if any (`_cat` answers JSON when it asks for JSON). */
   accept?: string;
 }

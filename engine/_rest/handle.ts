@@ -11,6 +11,8 @@ import { stringifyReply } from "../_index/raw_source.ts";
 import { resolveDateMathNames } from "../_state/date_math_names.ts";
 import type { PathParams } from "./router.ts";
 import { utf8Length } from "../_utf8.ts";
+import { bulkHandler } from "./bulk.ts";
+import { readLines } from "./ndjson_lines.ts";
 
 const ROUTER = buildRouter();
 
@@ -141,6 +143,21 @@ async function readBody(request: Request, limit: number): Promise<string> {
 }
 
 /**
+ * The body of a `_bulk` request split into lines while it arrives (the same limits as
+ * {@link readBody}), or undefined when it comes compressed (then read whole by `readBody`).
+ */
+async function readBodyLines(request: Request, limit: number): Promise<string[] | undefined> {
+  const encoding = (request.headers.get("content-encoding") ?? "").trim().toLowerCase();
+  if (encoding === "gzip" || encoding === "deflate") return undefined;
+  const declared = Number(request.headers.get("content-length") ?? 0);
+  if (declared > limit) throw tooLong(limit);
+  if (!request.body) return [""];
+  const lines = await readLines(request.body, limit);
+  if (lines === null) throw tooLong(limit);
+  return lines;
+}
+
+/**
  * Answers one request against the engine state; never throws. Echoes `X-Opaque-Id` like ES.
  * `target` is the request target as sent (path and query): routing reads its path undecoded,
  * as Elasticsearch does, so a `%2e%2e` segment is the data `..`, never a step up; without it
@@ -204,8 +221,13 @@ async function answer(
     }
     const refused = checkMediaTypes(state, request.headers);
     if (refused) return respond(state, refused, head);
-    const bodyText = text = await readBody(request, limit);
-    const badType = checkBodyContentType(request.headers, bodyText.length > 0);
+    // A bulk body is read line by line as it arrives: never one string of up to 100 MB.
+    const bodyLines = match.handler === bulkHandler
+      ? await readBodyLines(request, limit)
+      : undefined;
+    const bodyText = text = bodyLines ? "" : await readBody(request, limit);
+    const hasBody = bodyLines ? bodyLines.length > 1 || bodyLines[0] !== "" : bodyText.length > 0;
+    const badType = checkBodyContentType(request.headers, hasBody);
     if (badType) return respond(state, badType, head, undefined, compat);
     const ctx: RequestContext = {
       state,
@@ -214,6 +236,7 @@ async function answer(
       params: url.searchParams,
       p: withDateMathIndex(match.params, state.now()),
       bodyText,
+      bodyLines,
       accept: request.headers.get("accept") ?? undefined,
     };
     const reply = await match.handler(ctx);

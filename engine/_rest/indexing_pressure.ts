@@ -43,6 +43,14 @@ export function bulkCost(text: string): number {
   return text.length + lines * LINE_OVERHEAD_BYTES;
 }
 
+/** {@link bulkCost} of a body split on `\n` (`text.split("\n")`), without joining it. */
+export function linesCost(lines: readonly string[]): number {
+  let length = lines.length - 1;
+  for (const line of lines) length += line.length;
+  const count = lines.length - 1 + (lines[lines.length - 1] === "" ? 0 : 1);
+  return length + count * LINE_OVERHEAD_BYTES;
+}
+
 /**
  * Admits a bulk request of `bytes`, or throws Elasticsearch's 429 when the requests in flight and
  * this one would pass the limit. Returns the release to call when the request is answered.

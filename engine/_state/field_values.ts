@@ -47,7 +47,14 @@ export function checkValue(type: string, value: unknown): EngineError | undefine
     if (typeof value === "number") return undefined;
     if (
       typeof value === "string" &&
-      !Number.isNaN(Date.parse(value.replace(/^(\d{4})\/(\d{2})\/(\d{2})/, "$1-$2-$3")))
+      // Only `yyyy/MM/dd…` is rewritten (the common ISO text skips the regular expression).
+      !Number.isNaN(
+        Date.parse(
+          value.charCodeAt(4) === 47
+            ? value.replace(/^(\d{4})\/(\d{2})\/(\d{2})/, "$1-$2-$3")
+            : value,
+        ),
+      )
     ) return undefined;
     if (typeof value === "string" && /^\d+$/.test(value)) return undefined;
     return illegalArgument(

@@ -70,6 +70,11 @@ export class IndexState {
   clock: (() => number) | undefined;
   private pending: Map<string, StoredDoc | null> = new Map();
   private pendingRouting: Map<string, string> = new Map();
+  /**
+   * Pending ids that no segment held when first written (`put` with `existed` false and nothing
+   * pending): the refresh need not look for them in every segment again.
+   */
+  #fresh: Set<string> = new Set();
   private shard: Shard = new Shard();
   private nextSeqNo = 0;
   private listeners: Array<() => void> = [];
@@ -187,6 +192,7 @@ export class IndexState {
     else this.pendingRouting.delete(id);
     if (doc) this.tombstones.delete(id);
     else if (tombstone) this.tombstones.set(id, tombstone);
+    if (!existed && !this.pending.has(id)) this.#fresh.add(id);
     this.pending.set(id, doc);
     this.#liveCount += (doc ? 1 : 0) - (existed ? 1 : 0);
     if (this.clock !== undefined && (this.pending.size & (REFRESH_CHECK - 1)) === 0) {
@@ -228,14 +234,22 @@ export class IndexState {
     this.stats.refreshTotal++;
     if (this.pending.size > 0) {
       const started = performance.now();
-      const changes: Array<{ id: string; doc: StoredDoc | null }> = [];
+      const changes: Array<{ id: string; doc: StoredDoc | null; fresh: boolean }> = [];
+      const fresh = this.#fresh;
       for (const [id, doc] of this.pending) {
         if (partial && this.shardOf(this.pendingRouting.get(id) ?? id) !== shard) continue;
-        changes.push({ id, doc });
+        changes.push({ id, doc, fresh: fresh.has(id) });
       }
-      for (const { id } of changes) {
-        this.pending.delete(id);
-        this.pendingRouting.delete(id);
+      if (changes.length === this.pending.size) {
+        this.pending.clear();
+        this.pendingRouting.clear();
+        fresh.clear();
+      } else {
+        for (const { id } of changes) {
+          this.pending.delete(id);
+          this.pendingRouting.delete(id);
+          fresh.delete(id);
+        }
       }
       if (changes.length > 0) this.shard.refresh(changes, this.mappings);
       this.stats.refreshMillis += performance.now() - started;

@@ -66,3 +66,24 @@ Deno.test("real-time reads see pending writes over the refreshed segments, and c
   index.put("2", doc(2));
   assert.equal(index.docCount, 3);
 });
+
+Deno.test("ids written new, rewritten or deleted before a refresh leave one searchable copy", () => {
+  const index = load({ "index.refresh_interval": "-1" }, { now: 0 }, 0);
+  const v = (i: number, n: number): StoredDoc => ({ ...doc(i), source: { n } });
+  index.put("1", v(1, 1)); // new: no segment holds it
+  index.put("1", v(1, 2), undefined, undefined, true); // rewritten while pending
+  index.put("2", v(2, 1));
+  index.put("2", null, undefined, undefined, true); // deleted while pending
+  index.put("2", v(2, 3), undefined, undefined, false); // and written again
+  index.refresh(0);
+  assert.deepEqual([...index.visible.values()].map((d) => [d.id, d.source]).sort(), [
+    ["1", { n: 2 }],
+    ["2", { n: 3 }],
+  ]);
+  index.put("1", v(1, 4), undefined, undefined, true); // a searchable id replaced
+  index.put("3", v(3, 1));
+  index.refresh(0);
+  assert.equal(index.visible.size, 3);
+  assert.deepEqual(index.visible.get("1")?.source, { n: 4 });
+  assert.deepEqual([...index.visible.values()].map((d) => d.id).sort(), ["1", "2", "3"]);
+});
