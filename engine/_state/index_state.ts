@@ -7,6 +7,7 @@ import type { SearchTarget } from "../_index/search_target.ts";
 import { fieldMapOf } from "../_index/field_map.ts";
 import { IndexStats } from "./index_stats.ts";
 import { autoExpandReplicas, type FlatSettings, parseInterval } from "./settings.ts";
+import { defaultRoutingShards, shardFor } from "./routing_hash.ts";
 
 /** What an alias carries besides its name. */
 export interface AliasMeta {
@@ -70,7 +71,8 @@ export class IndexState {
   private pending: Map<string, StoredDoc | null> = new Map();
   private pendingRouting: Map<string, string> = new Map();
   private shard: Shard = new Shard();
-  private nextSeqNo = 0;
+  /** Each primary shard's next sequence number (the real engines count per shard, from 0). */
+  private nextSeqNos: number[] = [];
   private listeners: Array<() => void> = [];
 
   constructor(name: string, settings: FlatSettings, mappings: Mappings, now: number) {
@@ -166,9 +168,17 @@ export class IndexState {
     };
   }
 
-  /** Takes the next sequence number. */
-  takeSeqNo(): number {
-    return this.nextSeqNo++;
+  /** Takes the next sequence number of the shard a routing value (or id) lands on. */
+  takeSeqNo(routing: string): number {
+    const shard = this.shardOf(routing);
+    const next = this.nextSeqNos[shard] ?? 0;
+    this.nextSeqNos[shard] = next + 1;
+    return next;
+  }
+
+  /** The highest sequence number a shard has given out (-1 before its first write). */
+  maxSeqNo(shard: number): number {
+    return (this.nextSeqNos[shard] ?? 0) - 1;
   }
 
   /**
@@ -202,9 +212,16 @@ export class IndexState {
   shardOf(routing: string): number {
     const n = this.shardCount;
     if (n <= 1) return 0;
-    let h = 0;
-    for (let i = 0; i < routing.length; i++) h = (Math.imul(h, 31) + routing.charCodeAt(i)) | 0;
-    return Math.abs(h) % n;
+    return shardFor(routing, n, this.routingShards);
+  }
+
+  /** `index.number_of_routing_shards`, or the default the real engines compute from the shards. */
+  get routingShards(): number {
+    const given = Number(this.settings["index.number_of_routing_shards"]);
+    const n = this.shardCount;
+    return Number.isInteger(given) && given >= n && given % n === 0
+      ? given
+      : defaultRoutingShards(n);
   }
 
   /**
