@@ -25,6 +25,15 @@ import {
 } from "./cat.ts";
 import { catShardsHandler } from "./cat_shards.ts";
 import {
+  catAllocationHandler,
+  catCircuitBreakerHandler,
+  catRecoveryHandler,
+  catThreadPoolHandler,
+  recoveryHandler,
+  resolveIndexHandler,
+  searchShardsHandler,
+} from "./shard_apis.ts";
+import {
   catComponentTemplatesHandler,
   catFielddataHandler,
   catMasterHandler,
@@ -306,6 +315,18 @@ export const ROUTES: readonly RouteSpec[] = [
     only("elasticsearch", catComponentTemplatesHandler),
   ),
   route("cat", GET, "/_cat/snapshots/{repository?}", catSnapshotsHandler),
+  route("cat_recovery", GET, "/_cat/recovery/{index?}", catRecoveryHandler),
+  route("cat", GET, "/_cat/thread_pool/{thread_pool_patterns?}", catThreadPoolHandler),
+  route("cat", GET, "/_cat/allocation/{node_id?}", catAllocationHandler),
+  route(
+    "cat",
+    GET,
+    "/_cat/circuit_breaker/{circuit_breaker_patterns?}",
+    only("elasticsearch", catCircuitBreakerHandler),
+  ),
+  route("search_shards", GPD, "/{index?}/_search_shards", searchShardsHandler),
+  route("resolve_index", GET, "/_resolve/index/{name}", resolveIndexHandler),
+  route("recovery", GET, "/{index?}/_recovery", recoveryHandler),
   route("cluster_pending_tasks", GET, "/_cluster/pending_tasks", pendingTasksHandler),
   route("remote_info", GET, "/_remote/info", remoteInfoHandler),
   route("cluster_reroute", "POST", "/_cluster/reroute", rerouteHandler),

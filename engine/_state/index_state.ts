@@ -215,13 +215,18 @@ export class IndexState {
     return shardFor(routing, n, this.routingShards);
   }
 
-  /** `index.number_of_routing_shards`, or the default the real engines compute from the shards. */
+  /**
+   * Without `index.number_of_routing_shards`: route over the default routing shards (OpenSearch)
+   * or over the shards themselves (what Elasticsearch 9.5 was measured to do).
+   */
+  routesOverRoutingShards = false;
+
+  /** `index.number_of_routing_shards`, or the default the product uses for the shard count. */
   get routingShards(): number {
     const given = Number(this.settings["index.number_of_routing_shards"]);
     const n = this.shardCount;
-    return Number.isInteger(given) && given >= n && given % n === 0
-      ? given
-      : defaultRoutingShards(n);
+    if (Number.isInteger(given) && given >= n && given % n === 0) return given;
+    return this.routesOverRoutingShards ? defaultRoutingShards(n) : n;
   }
 
   /**

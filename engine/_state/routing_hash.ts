@@ -1,9 +1,10 @@
 /**
  * Where a routing value (or a document id) lands, as the real engines place it: Murmur3 x86 32-bit
  * (seed 0) over the value's UTF-16 code units in little-endian order, then reduced over the index's
- * routing shards (`index.number_of_routing_shards`, by default the largest `shards * 2^k ≤ 1024`,
- * at least one split) and divided by the routing factor. Matching the real placement keeps
- * per-shard figures (`_seq_no`, `_cat/shards` docs, `_search_shards`) the same as theirs.
+ * routing shards and divided by the routing factor. OpenSearch 3.8 defaults the routing shards to
+ * the largest `shards * 2^k ≤ 1024` (at least one split); Elasticsearch 9.5 was measured to place
+ * documents by the hash modulo the shard count. Matching the real placement keeps per-shard
+ * figures (`_seq_no`, `_cat/shards` docs, `_search_shards`) the same as theirs.
  */
 
 /** Murmur3 x86_32 (seed 0) of a string's UTF-16LE bytes, as a signed 32-bit integer. */

@@ -43,6 +43,19 @@ Deno.test("routing places ids on the shards the real engines place them", () => 
   }
 });
 
+// Placements Elasticsearch 9.5.4 gave: the hash modulo the shard count.
+const ES_2 = { "1": 1, "2": 1, "3": 0, "4": 1, "5": 1, "6": 1 };
+const ES_5 = { "1": 3, "10": 1, "2": 2, "3": 4, "4": 2, "5": 1, "6": 2, "7": 3, "8": 1, abc: 4 };
+
+Deno.test("routing places ids as Elasticsearch 9.5 places them", () => {
+  for (const [id, shard] of Object.entries(ES_2)) assert.equal(shardFor(id, 2, 2), shard, id);
+  for (const [id, shard] of Object.entries(ES_5)) assert.equal(shardFor(id, 5, 5), shard, id);
+  const index = new IndexState("i", { "index.number_of_shards": "5" }, { properties: {} }, 0);
+  assert.equal(index.shardOf("abc"), 4);
+  index.routesOverRoutingShards = true;
+  assert.equal(index.shardOf("abc"), REAL_5.abc);
+});
+
 Deno.test("default routing shards: the largest shards * 2^k within 1024, at least one split", () => {
   assert.equal(defaultRoutingShards(1), 1024);
   assert.equal(defaultRoutingShards(3), 768);
@@ -59,6 +72,7 @@ Deno.test("the hash is a signed 32-bit value and differs by content", () => {
 
 Deno.test("sequence numbers count per shard from 0, as in the real engines", () => {
   const index = new IndexState("i", { "index.number_of_shards": "3" }, { properties: {} }, 0);
+  index.routesOverRoutingShards = true;
   const seen: Record<string, number> = {};
   for (const id of ["1", "2", "3", "4", "5", "6"]) seen[id] = index.takeSeqNo(id);
   // OpenSearch: 1 → shard 2 (0), 2,3,4 → shard 1 (0,1,2), 5 → shard 0 (0), 6 → shard 2 (1).
