@@ -25,6 +25,11 @@ import {
 } from "./cat.ts";
 import { catShardsHandler } from "./cat_shards.ts";
 import {
+  allocationExplainHandler,
+  healthReportHandler,
+  termsEnumHandler,
+} from "./cluster_explain.ts";
+import {
   catAllocationHandler,
   catCircuitBreakerHandler,
   catRecoveryHandler,
@@ -327,6 +332,14 @@ export const ROUTES: readonly RouteSpec[] = [
   route("search_shards", GPD, "/{index?}/_search_shards", searchShardsHandler),
   route("resolve_index", GET, "/_resolve/index/{name}", resolveIndexHandler),
   route("recovery", GET, "/{index?}/_recovery", recoveryHandler),
+  route("allocation_explain", GPD, "/_cluster/allocation/explain", allocationExplainHandler),
+  route(
+    "health_report",
+    GET,
+    "/_health_report/{feature?}",
+    only("elasticsearch", healthReportHandler),
+  ),
+  route("terms_enum", GPD, "/{index}/_terms_enum", only("elasticsearch", termsEnumHandler)),
   route("cluster_pending_tasks", GET, "/_cluster/pending_tasks", pendingTasksHandler),
   route("remote_info", GET, "/_remote/info", remoteInfoHandler),
   route("cluster_reroute", "POST", "/_cluster/reroute", rerouteHandler),
