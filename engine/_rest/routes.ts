@@ -24,6 +24,7 @@ import {
   catNodesHandler,
 } from "./cat.ts";
 import { catShardsHandler } from "./cat_shards.ts";
+import { clusterStateHandler } from "./cluster_state.ts";
 import {
   allocationExplainHandler,
   healthReportHandler,
@@ -332,6 +333,8 @@ export const ROUTES: readonly RouteSpec[] = [
   route("search_shards", GPD, "/{index?}/_search_shards", searchShardsHandler),
   route("resolve_index", GET, "/_resolve/index/{name}", resolveIndexHandler),
   route("recovery", GET, "/{index?}/_recovery", recoveryHandler),
+  route("cluster_state", GET, "/_cluster/state/{metric?}", clusterStateHandler),
+  route("cluster_state", GET, "/_cluster/state/{metric}/{index}", clusterStateHandler),
   route("allocation_explain", GPD, "/_cluster/allocation/explain", allocationExplainHandler),
   route(
     "health_report",
