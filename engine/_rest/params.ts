@@ -253,6 +253,7 @@ export const API_PARAMS: Record<string, readonly string[]> = {
     "primary",
     "current_node",
   ],
+  rollover: [...TIMEOUTS, "dry_run", "wait_for_active_shards", "lazy"],
   cluster_state: [
     ...EXPAND,
     ...TIMEOUTS,

@@ -25,6 +25,7 @@ import {
 } from "./cat.ts";
 import { catShardsHandler } from "./cat_shards.ts";
 import { clusterStateHandler } from "./cluster_state.ts";
+import { rolloverHandler } from "./rollover.ts";
 import {
   allocationExplainHandler,
   healthReportHandler,
@@ -334,6 +335,7 @@ export const ROUTES: readonly RouteSpec[] = [
   route("resolve_index", GET, "/_resolve/index/{name}", resolveIndexHandler),
   route("recovery", GET, "/{index?}/_recovery", recoveryHandler),
   route("cluster_state", GET, "/_cluster/state/{metric?}", clusterStateHandler),
+  route("rollover", "POST", "/{alias}/_rollover/{new_index?}", rolloverHandler),
   route("cluster_state", GET, "/_cluster/state/{metric}/{index}", clusterStateHandler),
   route("allocation_explain", GPD, "/_cluster/allocation/explain", allocationExplainHandler),
   route(
