@@ -57,6 +57,13 @@ export function allocationExplainHandler(ctx: RequestContext): Reply {
   let primary = param("primary") === undefined
     ? undefined
     : param("primary") === true || param("primary") === "true";
+  const current = param("current_node");
+  if (
+    current !== undefined &&
+    !["searchvisitor", ctx.state.clusterUuid, "_local", "_master"].includes(String(current))
+  ) {
+    throw illegalArgument(`failed to resolve [${current}], no matching nodes`);
+  }
   let index: IndexState | undefined;
   if (name === undefined) {
     index = [...ctx.state.cluster.indices.values()]

@@ -38,6 +38,14 @@ Deno.test("allocation explain: a started primary, an unassigned replica, errors"
   assert.equal(missing.body.error.shard, "7");
   const nope = await json(es, "POST", "/_cluster/allocation/explain", { index: "nope", shard: 0 });
   assert.equal(nope.body.error.type, "index_not_found_exception");
+  const other = await json(es, "POST", "/_cluster/allocation/explain", {
+    index: "solo",
+    shard: 0,
+    primary: false,
+    current_node: "my-node",
+  });
+  assert.equal(other.status, 400);
+  assert.equal(other.body.error.reason, "failed to resolve [my-node], no matching nodes");
   await json(es, "PUT", "/rep", { settings: { number_of_shards: 1 } });
   const replica = (await json(es, "GET", "/_cluster/allocation/explain")).body;
   assert.deepEqual([replica.index, replica.shard, replica.primary], ["rep", 0, false]);

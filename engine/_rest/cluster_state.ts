@@ -75,9 +75,9 @@ function indexMetadata(ctx: RequestContext, index: IndexState): Record<string, u
     settings_version: 1,
     aliases_version: 1,
     // What both products show, whichever way they place documents (see routing_hash.ts).
-    routing_num_shards: index.settings["index.number_of_routing_shards"] === undefined
-      ? defaultRoutingShards(index.shardCount)
-      : index.routingShards,
+    routing_num_shards: Number(
+      index.settings["index.number_of_routing_shards"] ?? defaultRoutingShards(index.shardCount),
+    ),
     state: index.closed ? "close" : "open",
     settings: settingsView(index, boolParam(ctx, "flat_settings")),
     mappings: { _doc: mappingView(index.mappings) },

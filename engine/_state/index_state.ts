@@ -216,17 +216,20 @@ export class IndexState {
   }
 
   /**
-   * Without `index.number_of_routing_shards`: route over the default routing shards (OpenSearch)
-   * or over the shards themselves (what Elasticsearch 9.5 was measured to do).
+   * Route over the routing shards (`index.number_of_routing_shards` or its default), as OpenSearch
+   * does, or by the hash modulo the shard count, what Elasticsearch 9.5 was measured to do (even
+   * with the setting given).
    */
   routesOverRoutingShards = false;
 
-  /** `index.number_of_routing_shards`, or the default the product uses for the shard count. */
+  /** The routing shards documents are placed over (see {@link routesOverRoutingShards}). */
   get routingShards(): number {
-    const given = Number(this.settings["index.number_of_routing_shards"]);
     const n = this.shardCount;
-    if (Number.isInteger(given) && given >= n && given % n === 0) return given;
-    return this.routesOverRoutingShards ? defaultRoutingShards(n) : n;
+    if (!this.routesOverRoutingShards) return n;
+    const given = Number(this.settings["index.number_of_routing_shards"]);
+    return Number.isInteger(given) && given >= n && given % n === 0
+      ? given
+      : defaultRoutingShards(n);
   }
 
   /**

@@ -52,6 +52,15 @@ Deno.test("routing places ids as Elasticsearch 9.5 places them", () => {
   for (const [id, shard] of Object.entries(ES_5)) assert.equal(shardFor(id, 5, 5), shard, id);
   const index = new IndexState("i", { "index.number_of_shards": "5" }, { properties: {} }, 0);
   assert.equal(index.shardOf("abc"), 4);
+  // A split source (2 shards over 4 routing shards): Elasticsearch still put 1 and 2 together, 3
+  // apart.
+  const split = new IndexState(
+    "s",
+    { "index.number_of_shards": "2", "index.number_of_routing_shards": "4" },
+    { properties: {} },
+    0,
+  );
+  assert.deepEqual(["1", "2", "3"].map((id) => split.shardOf(id)), [1, 1, 0]);
   index.routesOverRoutingShards = true;
   assert.equal(index.shardOf("abc"), REAL_5.abc);
 });
