@@ -35,6 +35,7 @@ import {
   catAllocationHandler,
   catCircuitBreakerHandler,
   catRecoveryHandler,
+  catSegmentsHandler,
   catThreadPoolHandler,
   recoveryHandler,
   resolveIndexHandler,
@@ -323,6 +324,7 @@ export const ROUTES: readonly RouteSpec[] = [
   ),
   route("cat", GET, "/_cat/snapshots/{repository?}", catSnapshotsHandler),
   route("cat_recovery", GET, "/_cat/recovery/{index?}", catRecoveryHandler),
+  route("cat", GET, "/_cat/segments/{index?}", catSegmentsHandler),
   route("cat", GET, "/_cat/thread_pool/{thread_pool_patterns?}", catThreadPoolHandler),
   route("cat", GET, "/_cat/allocation/{node_id?}", catAllocationHandler),
   route(

@@ -413,3 +413,54 @@ export function catCircuitBreakerHandler(ctx: RequestContext): Reply {
     }));
   return catTable(ctx, rows, ["node_id", "breaker", "limit", "estimated", "tripped"]);
 }
+
+const SEGMENT_COLUMNS = [
+  "index",
+  "shard",
+  "prirep",
+  "ip",
+  "segment",
+  "generation",
+  "docs.count",
+  "docs.deleted",
+  "size",
+  "size.memory",
+  "committed",
+  "searchable",
+  "version",
+  "compound",
+];
+
+/**
+ * `GET /_cat/segments/{index?}`: one row for each shard holding searchable documents (the engine
+ * keeps an index's segments together, not per shard, so each shard shows its documents as one
+ * segment).
+ */
+export function catSegmentsHandler(ctx: RequestContext): Reply {
+  const unit = ctx.params.get("bytes");
+  const rows: Array<Record<string, string>> = [];
+  for (const index of targets(ctx, { expandHidden: true })) {
+    if (index.closed) continue;
+    shardParts(index).forEach((part, shard) => {
+      if (part.docs + part.deleted === 0) return;
+      rows.push({
+        index: index.name,
+        shard: String(shard),
+        prirep: "p",
+        ip: HOST,
+        id: ctx.state.clusterUuid.slice(0, 4),
+        segment: "_0",
+        generation: "0",
+        "docs.count": String(part.docs),
+        "docs.deleted": String(part.deleted),
+        size: formatBytes(part.bytes, unit),
+        "size.memory": "0",
+        committed: "false",
+        searchable: "true",
+        version: ctx.state.flavour === "opensearch" ? "10.5.0" : "10.4.0",
+        compound: "true",
+      });
+    });
+  }
+  return catTable(ctx, rows, SEGMENT_COLUMNS.filter((c) => c !== "id"), SEGMENT_COLUMNS);
+}

@@ -148,3 +148,14 @@ Deno.test("_cat/allocation and _cat/circuit_breaker (Elasticsearch only)", async
   ]);
   os.close();
 });
+
+Deno.test("_cat/segments: none without documents, a row per shard holding some", async () => {
+  const engine = await seeded("opensearch");
+  assert.deepEqual((await json(engine, "GET", "/_cat/segments?format=json")).body, []);
+  for (const id of ["1", "2", "3"]) await json(engine, "PUT", `/rt3/_doc/${id}?refresh=true`, {});
+  const rows = (await json(engine, "GET", "/_cat/segments/rt3?format=json&h=shard,docs.count"))
+    .body;
+  // OpenSearch places 1 on shard 2 and 2, 3 on shard 1.
+  assert.deepEqual(rows, [{ shard: "1", "docs.count": "2" }, { shard: "2", "docs.count": "1" }]);
+  engine.close();
+});
