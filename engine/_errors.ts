@@ -102,6 +102,7 @@ export const ERROR_TYPES = {
   routing_missing_exception: 400,
   script_exception: 400,
   search_context_missing_exception: 404,
+  shard_not_found_exception: 404,
   security_exception: 401,
   settings_exception: 400,
   status_exception: 400,

@@ -212,6 +212,9 @@ export class Engine {
       ? { "index.replication.type": "DOCUMENT" }
       : { "index.routing.allocation.include._tier_preference": "data_content" };
     if (flavour === "opensearch") cluster.singleIndexResourceType = "index_expression";
+    // Elasticsearch 9.5 places a document by hash modulo the shard count; OpenSearch over the
+    // index's routing shards (see _index/routing.ts).
+    cluster.routingOverRoutingShards = flavour === "opensearch";
     if (options.refreshIntervalMs !== undefined) {
       cluster.defaultRefreshIntervalMs = options.refreshIntervalMs;
     }

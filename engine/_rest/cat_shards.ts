@@ -105,8 +105,8 @@ export function catShardsHandler(ctx: RequestContext): Reply {
   const contexts = openContextsByIndex(ctx);
   const rows: Array<Record<string, string>> = [];
   for (const index of indices) {
-    const seqNo = String(index.stats.indexTotal + index.stats.deleteTotal - 1);
     shardParts(index).forEach((part, shard) => {
+      const seqNo = String(index.maxSeqNo(shard));
       const size = formatBytes(part.bytes, units.bytes);
       rows.push({
         ...statsCells(part, units, contexts, STATS),

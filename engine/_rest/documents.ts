@@ -215,7 +215,7 @@ export async function deleteHandler(ctx: RequestContext): Promise<Reply> {
       index,
       id: ctx.p.id!,
       version: 1,
-      seqNo: index.takeSeqNo(),
+      seqNo: index.takeSeqNo(opts.routing ?? ctx.p.id!),
       primaryTerm: 1,
       result: "not_found" as const,
     };

@@ -24,6 +24,23 @@ import {
   catNodesHandler,
 } from "./cat.ts";
 import { catShardsHandler } from "./cat_shards.ts";
+import { clusterStateHandler } from "./cluster_state.ts";
+import { rolloverHandler } from "./rollover.ts";
+import {
+  allocationExplainHandler,
+  healthReportHandler,
+  termsEnumHandler,
+} from "./cluster_explain.ts";
+import {
+  catAllocationHandler,
+  catCircuitBreakerHandler,
+  catRecoveryHandler,
+  catSegmentsHandler,
+  catThreadPoolHandler,
+  recoveryHandler,
+  resolveIndexHandler,
+  searchShardsHandler,
+} from "./shard_apis.ts";
 import {
   catComponentTemplatesHandler,
   catTemplatesHandler,
@@ -343,6 +360,30 @@ export const ROUTES: readonly RouteSpec[] = [
     only("elasticsearch", catComponentTemplatesHandler),
   ),
   route("cat", GET, "/_cat/snapshots/{repository?}", catSnapshotsHandler),
+  route("cat_recovery", GET, "/_cat/recovery/{index?}", catRecoveryHandler),
+  route("cat", GET, "/_cat/segments/{index?}", catSegmentsHandler),
+  route("cat", GET, "/_cat/thread_pool/{thread_pool_patterns?}", catThreadPoolHandler),
+  route("cat", GET, "/_cat/allocation/{node_id?}", catAllocationHandler),
+  route(
+    "cat",
+    GET,
+    "/_cat/circuit_breaker/{circuit_breaker_patterns?}",
+    only("elasticsearch", catCircuitBreakerHandler),
+  ),
+  route("search_shards", GPD, "/{index?}/_search_shards", searchShardsHandler),
+  route("resolve_index", GET, "/_resolve/index/{name}", resolveIndexHandler),
+  route("recovery", GET, "/{index?}/_recovery", recoveryHandler),
+  route("cluster_state", GET, "/_cluster/state/{metric?}", clusterStateHandler),
+  route("rollover", "POST", "/{alias}/_rollover/{new_index?}", rolloverHandler),
+  route("cluster_state", GET, "/_cluster/state/{metric}/{index}", clusterStateHandler),
+  route("allocation_explain", GPD, "/_cluster/allocation/explain", allocationExplainHandler),
+  route(
+    "health_report",
+    GET,
+    "/_health_report/{feature?}",
+    only("elasticsearch", healthReportHandler),
+  ),
+  route("terms_enum", GPD, "/{index}/_terms_enum", only("elasticsearch", termsEnumHandler)),
   route("cluster_pending_tasks", GET, "/_cluster/pending_tasks", pendingTasksHandler),
   route("remote_info", GET, "/_remote/info", remoteInfoHandler),
   route("cluster_reroute", "POST", "/_cluster/reroute", rerouteHandler),

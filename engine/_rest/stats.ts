@@ -45,10 +45,11 @@ function shardEntry(
   ctx: RequestContext,
   index: IndexState,
   part: Holding,
+  shard: number,
   metrics: readonly string[],
   o: SectionOptions,
 ): Record<string, unknown> {
-  const seqNo = index.stats.indexTotal + index.stats.deleteTotal - 1;
+  const seqNo = index.maxSeqNo(shard);
   return {
     routing: {
       state: "STARTED",
@@ -133,7 +134,7 @@ export function indicesStatsHandler(ctx: RequestContext): Reply {
     if (level === "shards" && !index.closed) {
       const shards: Record<string, unknown> = {};
       shardParts(index).forEach((part, n) => {
-        shards[String(n)] = [shardEntry(ctx, index, part, metrics, o)];
+        shards[String(n)] = [shardEntry(ctx, index, part, n, metrics, o)];
       });
       entry.shards = shards;
     }

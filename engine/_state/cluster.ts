@@ -60,6 +60,11 @@ export class Cluster {
    */
   defaultIndexSettings: FlatSettings = {};
   /**
+   * Whether new indices route over their default routing shards (OpenSearch) or, when
+   * `index.number_of_routing_shards` is not set, modulo the shard count (Elasticsearch 9.5).
+   */
+  routingOverRoutingShards = false;
+  /**
    * The `resource.type` of a missing index in a single-index operation (a document read or
    * delete): `index_or_alias` on Elasticsearch, `index_expression` on OpenSearch.
    */
@@ -111,7 +116,7 @@ export class Cluster {
       this.now(),
     );
     index.clock = this.now;
-    index.splitRouting = this.shardLimit.flavour === "opensearch";
+    index.routesOverRoutingShards = this.routingOverRoutingShards;
     if (
       this.defaultRefreshIntervalMs !== 1000 && settings["index.refresh_interval"] === undefined
     ) {

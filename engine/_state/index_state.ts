@@ -76,7 +76,8 @@ export class IndexState {
    */
   #fresh: Set<string> = new Set();
   private shard: Shard = new Shard();
-  private nextSeqNo = 0;
+  /** Each primary shard's next sequence number (the real engines count per shard, from 0). */
+  private nextSeqNos: number[] = [];
   private listeners: Array<() => void> = [];
 
   constructor(name: string, settings: FlatSettings, mappings: Mappings, now: number) {
@@ -172,9 +173,17 @@ export class IndexState {
     };
   }
 
-  /** Takes the next sequence number. */
-  takeSeqNo(): number {
-    return this.nextSeqNo++;
+  /** Takes the next sequence number of the shard a routing value (or id) lands on. */
+  takeSeqNo(routing: string): number {
+    const shard = this.shardOf(routing);
+    const next = this.nextSeqNos[shard] ?? 0;
+    this.nextSeqNos[shard] = next + 1;
+    return next;
+  }
+
+  /** The highest sequence number a shard has given out (-1 before its first write). */
+  maxSeqNo(shard: number): number {
+    return (this.nextSeqNos[shard] ?? 0) - 1;
   }
 
   /**
@@ -205,23 +214,28 @@ export class IndexState {
     return Number(this.settings["index.number_of_shards"] ?? 1);
   }
 
-  /**
-   * Routes over OpenSearch's default routing shards (the shard count doubled up to 1024) instead
-   * of Elasticsearch 9's (the shards themselves) when `index.number_of_routing_shards` is unset.
-   */
-  splitRouting = false;
-
   /** The shard a routing value (or id) lands on: murmur3, as the real engines route. */
   shardOf(routing: string): number {
     const n = this.shardCount;
     if (n <= 1) return 0;
+    return shardFor(routing, n, this.routingShards);
+  }
+
+  /**
+   * Route over the routing shards (`index.number_of_routing_shards` or its default), as OpenSearch
+   * does, or by the hash modulo the shard count, what Elasticsearch 9.5 was measured to do (even
+   * with the setting given).
+   */
+  routesOverRoutingShards = false;
+
+  /** The routing shards documents are placed over (see {@link routesOverRoutingShards}). */
+  get routingShards(): number {
+    const n = this.shardCount;
+    if (!this.routesOverRoutingShards) return n;
     const given = Number(this.settings["index.number_of_routing_shards"]);
-    const routingShards = Number.isInteger(given) && given >= n && given % n === 0
+    return Number.isInteger(given) && given >= n && given % n === 0
       ? given
-      : this.splitRouting
-      ? splitRoutingShards(n)
-      : n;
-    return shardFor(routing, n, routingShards);
+      : splitRoutingShards(n);
   }
 
   /**

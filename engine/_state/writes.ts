@@ -209,9 +209,10 @@ function indexValidated(
   index.mappings = mapDocument(index.mappings, source, id, errorType, limit, limits);
   // A source that came with its text is kept as that text once indexed (see KeptDoc).
   const text = given ?? sourceText(source);
+  const seqNo = index.takeSeqNo(opts.routing ?? id);
   const doc: StoredDoc = text === undefined
-    ? { id, source, version, seqNo: index.takeSeqNo(), primaryTerm: 1 }
-    : new KeptDoc(id, source, text, version, index.takeSeqNo());
+    ? { id, source, version, seqNo, primaryTerm: 1 }
+    : new KeptDoc(id, source, text, version, seqNo);
   if (opts.routing !== undefined) doc.routing = opts.routing;
   index.put(id, doc, undefined, opts.routing, current !== undefined);
   return {
@@ -232,7 +233,7 @@ export function deleteDocument(index: IndexState, id: string, opts: WriteOptions
   const current = index.docs.get(id);
   if (!current && opts.ifSeqNo === undefined && (opts.versionType ?? "internal") === "internal") {
     const version = (index.tombstones.get(id)?.version ?? 0) + 1;
-    const seqNo = index.takeSeqNo();
+    const seqNo = index.takeSeqNo(opts.routing ?? id);
     // As in Elasticsearch, deleting a missing document leaves a tombstone at the version it
     // answered: the next write of that id continues from it.
     index.tombstones.set(id, { version, seqNo });
@@ -241,7 +242,7 @@ export function deleteDocument(index: IndexState, id: string, opts: WriteOptions
   }
   const started = performance.now();
   const version = nextVersion(index, id, opts, current);
-  const seqNo = index.takeSeqNo();
+  const seqNo = index.takeSeqNo(opts.routing ?? current?.routing ?? id);
   index.put(id, null, { version, seqNo }, opts.routing ?? current?.routing, current !== undefined);
   index.stats.deleted(performance.now() - started);
   return { index, id, version, seqNo, primaryTerm: 1, result: current ? "deleted" : "not_found" };

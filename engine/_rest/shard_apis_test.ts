@@ -1,0 +1,161 @@
+// The shard-level read APIs against answers recorded from OpenSearch 3.8.0 and Elasticsearch 9.5.4
+// (one node, a three-shard index with ids 1..10 indexed).
+
+import assert from "node:assert/strict";
+import { Engine } from "../engine.ts";
+
+async function json(engine: Engine, method: string, path: string, body?: unknown) {
+  const res = await engine.fetch(`http://e${path}`, {
+    method,
+    headers: { accept: "application/json", "content-type": "application/json" },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined, text };
+}
+
+async function seeded(flavour: "elasticsearch" | "opensearch"): Promise<Engine> {
+  const engine = new Engine({ flavour });
+  await json(engine, "PUT", "/rt3", { settings: { number_of_shards: 3, number_of_replicas: 0 } });
+  await json(engine, "PUT", "/rt5", { settings: { number_of_shards: 5, number_of_replicas: 0 } });
+  await json(engine, "POST", "/_aliases", {
+    actions: [{ add: { index: "rt3", alias: "ra" } }, { add: { index: "rt5", alias: "ra" } }],
+  });
+  return engine;
+}
+
+Deno.test("_search_shards: every shard, or with routing the ones its values land on", async () => {
+  const engine = await seeded("opensearch");
+  const all = (await json(engine, "GET", "/rt3/_search_shards")).body;
+  assert.deepEqual(all.indices, { rt3: {} });
+  assert.deepEqual(all.shards.map((s: Array<{ shard: number }>) => s[0]!.shard), [0, 1, 2]);
+  assert.equal(all.shards[0][0].searchOnly, false);
+  assert.equal(Object.keys(all.nodes).length, 1);
+  // OpenSearch placed id/routing "1" on shard 2 of rt3.
+  const routed = (await json(engine, "GET", "/rt3/_search_shards?routing=1")).body;
+  assert.deepEqual(routed.shards.map((s: Array<{ shard: number }>) => s[0]!.shard), [2]);
+  const alias = (await json(engine, "GET", "/ra/_search_shards")).body;
+  assert.deepEqual(alias.indices, { rt3: { aliases: ["ra"] }, rt5: { aliases: ["ra"] } });
+  assert.equal(alias.shards.length, 8);
+  engine.close();
+  const es = new Engine();
+  assert.deepEqual((await json(es, "GET", "/_search_shards")).body, {
+    nodes: {},
+    indices: {},
+    shards: [],
+  });
+  es.close();
+});
+
+Deno.test("_resolve/index: indices with their aliases and attributes, aliases with indices", async () => {
+  const engine = await seeded("opensearch");
+  assert.deepEqual((await json(engine, "GET", "/_resolve/index/r*")).body, {
+    indices: [
+      { name: "rt3", aliases: ["ra"], attributes: ["open"] },
+      { name: "rt5", aliases: ["ra"], attributes: ["open"] },
+    ],
+    aliases: [{ name: "ra", indices: ["rt3", "rt5"] }],
+    data_streams: [],
+  });
+  assert.deepEqual((await json(engine, "GET", "/_resolve/index/missing,rt3")).body.indices, [
+    { name: "rt3", aliases: ["ra"], attributes: ["open"] },
+  ]);
+  await json(engine, "POST", "/rt5/_close");
+  const closed = (await json(engine, "GET", "/_resolve/index/rt5?expand_wildcards=all")).body;
+  assert.deepEqual(closed.indices[0].attributes, ["closed"]);
+  engine.close();
+});
+
+Deno.test("_cat/recovery and _recovery: each shard recovered from an empty store", async () => {
+  const engine = await seeded("opensearch");
+  const rows = (await json(engine, "GET", "/_cat/recovery/rt3?format=json")).body;
+  assert.equal(rows.length, 3);
+  assert.deepEqual(
+    { ...rows[1], time: undefined },
+    {
+      index: "rt3",
+      shard: "1",
+      time: undefined,
+      type: "empty_store",
+      stage: "done",
+      source_host: "n/a",
+      source_node: "n/a",
+      target_host: "127.0.0.1",
+      target_node: "searchvisitor",
+      repository: "n/a",
+      snapshot: "n/a",
+      files: "0",
+      files_recovered: "0",
+      files_percent: "0.0%",
+      files_total: "0",
+      bytes: "0b",
+      bytes_recovered: "0b",
+      bytes_percent: "0.0%",
+      bytes_total: "0b",
+      translog_ops: "0",
+      translog_ops_recovered: "0",
+      translog_ops_percent: "100.0%",
+    },
+  );
+  const recovery = (await json(engine, "GET", "/rt5/_recovery")).body;
+  assert.deepEqual(Object.keys(recovery), ["rt5"]);
+  assert.equal(recovery.rt5.shards.length, 5);
+  assert.equal(recovery.rt5.shards[4].id, 4);
+  assert.equal(recovery.rt5.shards[0].type, "EMPTY_STORE");
+  engine.close();
+});
+
+Deno.test("_cat/thread_pool: each product's pools, filtered by pattern", async () => {
+  const os = new Engine({ flavour: "opensearch" });
+  const rows = (await json(os, "GET", "/_cat/thread_pool?format=json")).body;
+  assert.equal(rows.length, 30);
+  assert.deepEqual(Object.keys(rows[0]), ["node_name", "name", "active", "queue", "rejected"]);
+  assert.ok(rows.some((r: { name: string }) => r.name === "index_searcher"));
+  os.close();
+  const es = new Engine();
+  const some = (await json(es, "GET", "/_cat/thread_pool/write*,get?format=json&h=name")).body;
+  assert.deepEqual(some, [{ name: "get" }, { name: "write" }, { name: "write_coordination" }]);
+  es.close();
+});
+
+Deno.test("_cat/allocation and _cat/circuit_breaker (Elasticsearch only)", async () => {
+  const es = await seeded("elasticsearch");
+  const [row] = (await json(es, "GET", "/_cat/allocation?format=json")).body;
+  assert.equal(row.shards, "8");
+  assert.equal(row["node.role"], "cdfhilmrstw");
+  const breakers = (await json(es, "GET", "/_cat/circuit_breaker?format=json")).body;
+  assert.deepEqual(
+    breakers.map((b: { breaker: string; limit: string }) => [b.breaker, b.limit]),
+    [["fielddata", "409.5mb"], ["inflight_requests", "1gb"], ["request", "614.3mb"], [
+      "parent",
+      "972.7mb",
+    ]],
+  );
+  es.close();
+  const os = new Engine({ flavour: "opensearch" });
+  assert.equal((await json(os, "GET", "/_cat/circuit_breaker")).status, 400);
+  const [osRow] = (await json(os, "GET", "/_cat/allocation?format=json")).body;
+  assert.deepEqual(Object.keys(osRow), [
+    "shards",
+    "disk.indices",
+    "disk.used",
+    "disk.avail",
+    "disk.total",
+    "disk.percent",
+    "host",
+    "ip",
+    "node",
+  ]);
+  os.close();
+});
+
+Deno.test("_cat/segments: none without documents, a row per shard holding some", async () => {
+  const engine = await seeded("opensearch");
+  assert.deepEqual((await json(engine, "GET", "/_cat/segments?format=json")).body, []);
+  for (const id of ["1", "2", "3"]) await json(engine, "PUT", `/rt3/_doc/${id}?refresh=true`, {});
+  const rows = (await json(engine, "GET", "/_cat/segments/rt3?format=json&h=shard,docs.count"))
+    .body;
+  // OpenSearch places 1 on shard 2 and 2, 3 on shard 1.
+  assert.deepEqual(rows, [{ shard: "1", "docs.count": "2" }, { shard: "2", "docs.count": "1" }]);
+  engine.close();
+});
