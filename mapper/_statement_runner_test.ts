@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { DataSource, IncorrectResultSizeError } from "../driver/mod.ts";
 import { Engine } from "../engine/mod.ts";
-import { Column, JdbcTemplate, PageObject, PageResult, Table } from "../template/mod.ts";
+import { Column, JdbcTemplate, PageObject, type PageResult, Table } from "../template/mod.ts";
 import { compileAnnotation } from "./_compile.ts";
 import { collectArgs, isPage, type RunContext, runStatement } from "./_statement_runner.ts";
 import { MapperError } from "./errors.ts";

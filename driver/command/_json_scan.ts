@@ -8,7 +8,6 @@ import {
   COMMA,
   CR,
   DIGIT_0,
-  DIGIT_9,
   DOT,
   fail,
   FF,

@@ -14,7 +14,7 @@ import {
   union,
 } from "./doc_set.ts";
 import { allOrdinals, type ExecContext, perSegment, unionDocs } from "./exec_context.ts";
-import type { QueryNode, QueryOf } from "./query_nodes.ts";
+import type { QueryOf } from "./query_nodes.ts";
 import { fuzzyHits, maxEdits } from "./fuzzy.ts";
 import { termHits, valueHits } from "./term_queries.ts";
 import { combinedTermHits } from "./combined_fields.ts";

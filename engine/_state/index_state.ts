@@ -233,9 +233,7 @@ export class IndexState {
     const n = this.shardCount;
     if (!this.routesOverRoutingShards) return n;
     const given = Number(this.settings["index.number_of_routing_shards"]);
-    return Number.isInteger(given) && given >= n && given % n === 0
-      ? given
-      : splitRoutingShards(n);
+    return Number.isInteger(given) && given >= n && given % n === 0 ? given : splitRoutingShards(n);
   }
 
   /**
