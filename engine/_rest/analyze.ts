@@ -1,6 +1,7 @@
 // `_analyze`: the tokens an analyzer, a tokenizer + filter chain, a field's analyzer or a
 // normalizer makes of some text, with offsets, types and positions; `explain` shows each stage.
 
+import { own } from "../_index/own.ts";
 import { esError, illegalArgument, validationFailed, xContentParseError } from "../_errors.ts";
 import {
   ANALYZER_CHAINS,
@@ -95,7 +96,7 @@ function filterOf(type: string, def: Record<string, unknown>): TokenFilter {
       return (ts) => ts.map((t) => ({ ...t, token: [...t.token].slice(0, n).join("") }));
     }
   }
-  const plain = TOKEN_FILTERS[type];
+  const plain = own(TOKEN_FILTERS, type);
   if (plain) return plain;
   if (KNOWN_ELSEWHERE.test(type)) throw unsupported("token filter", type);
   throw illegalArgument(`Unknown filter type [${type}] for [__anonymous__${type}]`);
@@ -105,7 +106,7 @@ function tokenFilter(spec: unknown, index: IndexState | undefined): Named<TokenF
   if (typeof spec === "string") {
     const custom = analysisConfig(index, "filter", spec);
     if (custom) return { name: spec, run: filterOf(String(custom.type ?? spec), custom) };
-    const plain = TOKEN_FILTERS[spec];
+    const plain = own(TOKEN_FILTERS, spec);
     if (plain) return { name: spec, run: plain };
     if (KNOWN_ELSEWHERE.test(spec)) throw unsupported("token filter", spec);
     throw illegalArgument(`failed to find ${index ? "" : "global "}filter under [${spec}]`);
@@ -123,7 +124,7 @@ function tokenFilter(spec: unknown, index: IndexState | undefined): Named<TokenF
 
 function tokenizerOf(spec: unknown, index: IndexState | undefined): Named<Tokenizer> {
   const byName = (name: string, anonymous: boolean): Named<Tokenizer> => {
-    const run = TOKENIZERS[name];
+    const run = own(TOKENIZERS, name);
     if (run) return { name: anonymous ? `__anonymous__${name}` : name, run };
     if (KNOWN_ELSEWHERE.test(name)) throw unsupported("tokenizer", name);
     if (anonymous) {
@@ -180,7 +181,7 @@ function namedAnalyzer(
         custom: true,
       };
     }
-    const builtIn = ANALYZER_CHAINS[type];
+    const builtIn = own(ANALYZER_CHAINS, type);
     if (!builtIn) throw unsupported("analyzer type", type);
     if (type === "standard" || type === "stop") {
       // `stopwords` on the standard and stop analyzers.
@@ -195,7 +196,7 @@ function namedAnalyzer(
     }
     return { chain: builtIn, custom: false };
   }
-  const builtIn = ANALYZER_CHAINS[name];
+  const builtIn = own(ANALYZER_CHAINS, name);
   if (builtIn) return { chain: builtIn, custom: false };
   if (KNOWN_ELSEWHERE.test(name) || /^(english|french|german|spanish|italian|dutch)$/.test(name)) {
     throw unsupported("analyzer", name);

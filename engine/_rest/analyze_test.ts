@@ -182,3 +182,30 @@ Deno.test("_analyze: refusals name what is wrong", async () => {
   assert.match((await type({ tokenizer: "ngram", text: "a" })).reason, /not supported/);
   engine.close();
 });
+
+Deno.test("_analyze: names of JavaScript members are unknown names, never code", async () => {
+  const engine = new Engine();
+  const cases: Array<[unknown, string]> = [
+    [{ tokenizer: "toString", text: "a" }, "failed to find global tokenizer under [toString]"],
+    [
+      { tokenizer: "standard", filter: ["constructor"], text: "a" },
+      "failed to find global filter under [constructor]",
+    ],
+    [{ analyzer: "__proto__", text: "a" }, "failed to find global analyzer [__proto__]"],
+    [
+      { tokenizer: { type: "hasOwnProperty" }, text: "a" },
+      "Unknown tokenizer type [hasOwnProperty] for [__anonymous__hasOwnProperty]",
+    ],
+    [
+      { tokenizer: "standard", filter: [{ type: "valueOf" }], text: "a" },
+      "Unknown filter type [valueOf] for [__anonymous__valueOf]",
+    ],
+  ];
+  for (const [body, reason] of cases) {
+    const res = await analyze(engine, body);
+    assert.equal(res.status, 400, JSON.stringify(body));
+    const error = res.body.error as { type: string; reason: string };
+    assert.equal(error.type, "illegal_argument_exception");
+    assert.equal(error.reason, reason);
+  }
+});
