@@ -2,18 +2,15 @@
 
 import assert from "node:assert/strict";
 import { Engine } from "../engine.ts";
+import { jsonReply } from "../../tests/support/engine_call.ts";
 
 async function analyze(
   engine: Engine,
   body: unknown,
   index = "",
 ): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await engine.fetch(`http://e${index ? `/${index}` : ""}/_analyze`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() };
+  const r = await jsonReply(engine, "POST", `${index ? `/${index}` : ""}/_analyze`, body);
+  return { status: r.status, body: r.body ?? {} };
 }
 
 const tok = (token: string, start: number, end: number, type: string, position: number) => ({

@@ -3,16 +3,7 @@
 
 import assert from "node:assert/strict";
 import { Engine } from "../engine.ts";
-
-async function json(engine: Engine, method: string, path: string, body?: unknown) {
-  const res = await engine.fetch(`http://e${path}`, {
-    method,
-    headers: { accept: "application/json", "content-type": "application/json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined, text };
-}
+import { jsonReply as json } from "../../tests/support/engine_call.ts";
 
 Deno.test("allocation explain: a started primary, an unassigned replica, errors", async () => {
   const es = new Engine();

@@ -25,16 +25,41 @@ export interface Exchange {
  * read as sent), else as JSON — and returns the whole exchange: the one way the engine's tests
  * reach an engine.
  */
-export async function exchange(
+export function exchange(
   engine: Fetches,
   method: string,
   path: string,
   body?: unknown,
 ): Promise<Exchange> {
+  return send(engine, method, path, body, {});
+}
+
+/**
+ * Sends `body` like {@linkcode exchange}, asking for JSON (`accept: application/json`, so `_cat`
+ * answers JSON too); `body` is `undefined` when the reply is empty (HEAD, 204).
+ */
+export async function jsonReply(
+  engine: Fetches,
+  method: string,
+  path: string,
+  body?: unknown,
+  // deno-lint-ignore no-explicit-any
+): Promise<{ status: number; body: any; text: string }> {
+  const r = await send(engine, method, path, body, { accept: "application/json" });
+  return { status: r.status, body: r.text ? r.body : undefined, text: r.text };
+}
+
+async function send(
+  engine: Fetches,
+  method: string,
+  path: string,
+  body: unknown,
+  headers: Record<string, string>,
+): Promise<Exchange> {
   const ndjson = typeof body === "string";
   const init: RequestInit = {
     method,
-    headers: { "content-type": ndjson ? "application/x-ndjson" : "application/json" },
+    headers: { ...headers, "content-type": ndjson ? "application/x-ndjson" : "application/json" },
   };
   if (body !== undefined) init.body = ndjson ? body : JSON.stringify(body);
   const res = await engine.fetch(`http://engine${path}`, init);
