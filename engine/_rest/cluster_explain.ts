@@ -8,22 +8,10 @@ import type { IndexState } from "../_state/index_state.ts";
 import { fieldMapOf } from "../_index/field_map.ts";
 import { ok, type Reply, type RequestContext } from "./context.ts";
 import { targets } from "./targets.ts";
+import { ELASTICSEARCH_ROLES } from "./nodes_stats.ts";
 import { valuesAt } from "./terms_lookup.ts";
 
 const NODE = "searchvisitor";
-const ES_ROLES = [
-  "data",
-  "data_cold",
-  "data_content",
-  "data_frozen",
-  "data_hot",
-  "data_warm",
-  "ingest",
-  "master",
-  "ml",
-  "remote_cluster_client",
-  "transform",
-];
 
 function product(ctx: RequestContext): string {
   return ctx.state.flavour === "opensearch" ? "OpenSearch" : "Elasticsearch";
@@ -97,7 +85,7 @@ export function allocationExplainHandler(ctx: RequestContext): Reply {
       name: NODE,
       transport_address: "127.0.0.1:9300",
       attributes: attributes(ctx),
-      ...(ctx.state.flavour === "elasticsearch" ? { roles: ES_ROLES } : {}),
+      ...(ctx.state.flavour === "elasticsearch" ? { roles: [...ELASTICSEARCH_ROLES] } : {}),
       weight_ranking: 1,
     };
     out.can_remain_on_current_node = "yes";
@@ -126,7 +114,7 @@ export function allocationExplainHandler(ctx: RequestContext): Reply {
     node_name: NODE,
     transport_address: "127.0.0.1:9300",
     node_attributes: attributes(ctx),
-    ...(ctx.state.flavour === "elasticsearch" ? { roles: ES_ROLES } : {}),
+    ...(ctx.state.flavour === "elasticsearch" ? { roles: [...ELASTICSEARCH_ROLES] } : {}),
     node_decision: "no",
     weight_ranking: 1,
     deciders: [{

@@ -10,6 +10,21 @@ import { unrecognized } from "./params.ts";
 import { holdingOf, openContextsByIndex, shardParts } from "./stats_mapped.ts";
 import { section, type SectionOptions, STATS_METRICS } from "./stats_sections.ts";
 
+/** The one node's roles as Elasticsearch 9 lists them (`_cat/nodes` abbreviates `cdfhilmrstw`). */
+export const ELASTICSEARCH_ROLES: readonly string[] = [
+  "data",
+  "data_cold",
+  "data_content",
+  "data_frozen",
+  "data_hot",
+  "data_warm",
+  "ingest",
+  "master",
+  "ml",
+  "remote_cluster_client",
+  "transform",
+];
+
 /** The node metrics Elasticsearch knows; only `indices` has content here. */
 const NODE_METRICS = [
   "indices",
@@ -72,19 +87,7 @@ export function nodesStatsHandler(ctx: RequestContext): Reply {
     // The roles `_cat/nodes` abbreviates (`cdfhilmrstw`, OpenSearch `dimr`).
     roles: ctx.state.flavour === "opensearch"
       ? ["cluster_manager", "data", "ingest", "remote_cluster_client"]
-      : [
-        "data",
-        "data_cold",
-        "data_content",
-        "data_frozen",
-        "data_hot",
-        "data_warm",
-        "ingest",
-        "master",
-        "ml",
-        "remote_cluster_client",
-        "transform",
-      ],
+      : [...ELASTICSEARCH_ROLES],
     attributes: {},
   };
   if (metrics.includes("indices")) {

@@ -5,6 +5,7 @@
 import { ok, type Reply, type RequestContext } from "./context.ts";
 import { catTable } from "./cat.ts";
 import { targets } from "./targets.ts";
+import { ELASTICSEARCH_ROLES } from "./nodes_stats.ts";
 import { formatBytes } from "./cat_units.ts";
 import { shardParts, storeSize } from "./stats_mapped.ts";
 import type { IndexState } from "../_state/index_state.ts";
@@ -25,19 +26,7 @@ function nodeEntry(ctx: RequestContext): Record<string, unknown> {
   if (ctx.state.flavour === "elasticsearch") {
     entry.external_id = NODE;
     entry.attributes = attributes;
-    entry.roles = [
-      "data",
-      "data_cold",
-      "data_content",
-      "data_frozen",
-      "data_hot",
-      "data_warm",
-      "ingest",
-      "master",
-      "ml",
-      "remote_cluster_client",
-      "transform",
-    ];
+    entry.roles = [...ELASTICSEARCH_ROLES];
     entry.version = "9.5.4";
     entry.min_index_version = 8000099;
     entry.max_index_version = 9111000;
