@@ -68,27 +68,37 @@ export interface CountedHits extends Hits {
 }
 
 /**
- * Docs in any set, summing scores (or taking the max plus `tieBreaker` × the rest when
- * `disMax`), with per-doc match counts. Uses a dense accumulator when the inputs are large.
+ * Docs in any set, scores summed, with per-doc match counts (a `bool`'s shoulds, a `match`'s
+ * terms). Uses a dense accumulator when the inputs are large.
  */
-export function union(
-  lists: readonly Hits[],
-  maxDoc: number,
-  disMax = false,
-  tieBreaker = 0,
-): CountedHits {
+export function union(lists: readonly Hits[], maxDoc: number): CountedHits {
+  return unite(lists, maxDoc, null);
+}
+
+/**
+ * Docs in any set, scored as a `dis_max` scores them: the best score plus `tieBreaker` × the
+ * others, with per-doc match counts.
+ */
+export function disMax(lists: readonly Hits[], maxDoc: number, tieBreaker: number): CountedHits {
+  return unite(lists, maxDoc, tieBreaker);
+}
+
+/** `union` (`tieBreaker` null: scores add up) or `disMax` (the best plus `tieBreaker` × the rest). */
+function unite(lists: readonly Hits[], maxDoc: number, tieBreaker: number | null): CountedHits {
+  const dis = tieBreaker !== null;
+  const tie = tieBreaker ?? 0;
   const live = lists.filter((l) => l.docs.length > 0);
   const scoring = lists.some((l) => l.scores !== null);
   let total = 0;
   for (const l of live) total += l.docs.length;
-  if (live.length === 1 && !disMax) {
+  if (live.length === 1 && !dis) {
     return { ...live[0]!, counts: new Uint16Array(live[0]!.docs.length).fill(1) };
   }
   if (total * 8 < maxDoc && live.length <= MERGE_LISTS) {
-    return mergeUnion(live, total, scoring, disMax, tieBreaker);
+    return mergeUnion(live, total, scoring ? new Float64Array(total) : null, tieBreaker);
   }
   const acc = new Float64Array(scoring ? maxDoc : 0);
-  const best = disMax && scoring ? new Float64Array(maxDoc) : null;
+  const best = dis && scoring ? new Float64Array(maxDoc) : null;
   const count = new Uint16Array(maxDoc);
   for (const l of live) {
     const d = l.docs;
@@ -121,7 +131,7 @@ export function union(
   for (let i = 0; i < k; i++) {
     const doc = docs[i]!;
     counts[i] = count[doc]!;
-    if (scores) scores[i] = best ? best[doc]! + tieBreaker * (acc[doc]! - best[doc]!) : acc[doc]!;
+    if (scores) scores[i] = best ? best[doc]! + tie * (acc[doc]! - best[doc]!) : acc[doc]!;
   }
   return { docs, scores, counts };
 }
@@ -130,22 +140,21 @@ export function union(
 const MERGE_LISTS = 8;
 
 /**
- * `union` of a few sparse sets by merging their ascending lists: no arrays of `maxDoc` entries
+ * `unite` of a few sparse sets by merging their ascending lists: no arrays of `maxDoc` entries
  * (10 MB per query at a million documents) and no sort. Scores add up in input order, as the
- * dense path adds them, so both give the same numbers.
+ * dense path adds them, so both give the same numbers. `scores`: `total` entries to fill, or
+ * null when no input is scored.
  */
 function mergeUnion(
   live: readonly Hits[],
   total: number,
-  scoring: boolean,
-  disMax: boolean,
-  tieBreaker: number,
+  scores: Float64Array | null,
+  tieBreaker: number | null,
 ): CountedHits {
   const n = live.length;
   const at = new Int32Array(n);
   const docs = new Int32Array(total);
   const counts = new Uint16Array(total);
-  const scores = scoring ? new Float64Array(total) : null;
   let k = 0;
   for (;;) {
     let min = 2147483647;
@@ -172,7 +181,7 @@ function mergeUnion(
     }
     docs[k] = min;
     counts[k] = count;
-    if (scores) scores[k] = disMax ? best + tieBreaker * (sum - best) : sum;
+    if (scores) scores[k] = tieBreaker !== null ? best + tieBreaker * (sum - best) : sum;
     k++;
   }
   return {

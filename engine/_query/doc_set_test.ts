@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { atLeast, constantHits, intersect, subtract, union } from "./doc_set.ts";
+import { atLeast, constantHits, disMax, intersect, subtract, union } from "./doc_set.ts";
 
 const h = (docs: number[], scores?: number[]) => ({
   docs: Int32Array.from(docs),
@@ -26,8 +26,8 @@ Deno.test("union sums scores and counts matches, sparse and dense", () => {
   }
 });
 
-Deno.test("union as dis_max takes the best score plus tie breaker", () => {
-  const r = union([h([1], [2]), h([1], [4])], 10, true, 0.5);
+Deno.test("disMax takes the best score plus tie breaker", () => {
+  const r = disMax([h([1], [2]), h([1], [4])], 10, 0.5);
   assert.deepEqual([...r.scores!], [5]);
 });
 
@@ -35,7 +35,7 @@ Deno.test("constantHits without scoring has null scores", () => {
   assert.equal(constantHits(Int32Array.from([1]), 1, false).scores, null);
 });
 
-Deno.test("union: the sparse merge and the dense path give the same docs, counts and scores", () => {
+Deno.test("union and disMax: the sparse merge and the dense path give the same docs, counts and scores", () => {
   let seed = 11;
   const rand = (n: number) => {
     seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
@@ -49,7 +49,7 @@ Deno.test("union: the sparse merge and the dense path give the same docs, counts
       const scored = rand(4) !== 0;
       return h(docs, scored ? docs.map(() => rand(1000) / 7) : undefined);
     });
-    const disMax = rand(3) === 0;
+    const dis = rand(3) === 0;
     const tie = rand(2) / 3;
     // The meaning, written plainly: every doc of any list, its count, the scores in list order.
     const all = [...new Set(lists.flatMap((l) => [...l.docs]))].sort((a, b) => a - b);
@@ -66,12 +66,12 @@ Deno.test("union: the sparse merge and the dense path give the same docs, counts
           best = Math.max(best, l.scores[i]!);
         }
       }
-      return { doc, count, score: disMax ? best + tie * (sum - best) : sum };
+      return { doc, count, score: dis ? best + tie * (sum - best) : sum };
     });
     const scoring = lists.some((l) => l.docs.length > 0 && l.scores !== null);
     // maxDoc 250: the dense path for all but the smallest inputs; 10^6: the merge.
     for (const maxDoc of [250, 1_000_000]) {
-      const got = union(lists, maxDoc, disMax, tie);
+      const got = dis ? disMax(lists, maxDoc, tie) : union(lists, maxDoc);
       assert.deepEqual([...got.docs], want.map((w) => w.doc));
       assert.deepEqual([...got.counts], want.map((w) => w.count));
       if (scoring) assert.deepEqual([...got.scores!], want.map((w) => w.score));

@@ -8,6 +8,7 @@ import {
   atLeast,
   boostHits,
   constantHits,
+  disMax,
   type Hits,
   intersect,
   NO_HITS,
@@ -313,7 +314,9 @@ export function runMultiMatch(q: QueryOf<"multi_match">, ctx: ExecContext, scori
   const sum = q.type === "most_fields" || q.type === "bool_prefix";
   const merged = parts.length === 1
     ? parts[0]
-    : union(parts, ctx.snapshot.maxDoc, !sum, q.tieBreaker);
+    : sum
+    ? union(parts, ctx.snapshot.maxDoc)
+    : disMax(parts, ctx.snapshot.maxDoc, q.tieBreaker);
   return boostHits(merged!, q.boost);
 }
 
@@ -340,7 +343,7 @@ function crossFields(
     const perField = text.map((f) => termHits(ctx, f.field, t, f.boost, scoring));
     return perField.length === 1
       ? perField[0]!
-      : union(perField, ctx.snapshot.maxDoc, true, q.tieBreaker);
+      : disMax(perField, ctx.snapshot.maxDoc, q.tieBreaker);
   });
   let merged: Hits;
   if (parts.length === 1) merged = parts[0]!;

@@ -1,6 +1,6 @@
 // Fuzzy term expansion: indexed terms within an edit distance of a query term.
 
-import { union } from "./doc_set.ts";
+import { disMax } from "./doc_set.ts";
 import type { Hits } from "./doc_set.ts";
 import type { ExecContext } from "./exec_context.ts";
 import { termHits } from "./term_queries.ts";
@@ -64,5 +64,5 @@ export function fuzzyHits(
   const parts = [...matches].map(([t, d]) =>
     termHits(ctx, field, t, boost * (1 - d / Math.max(1, Math.min(t.length, term.length))), scoring)
   );
-  return union(parts, ctx.snapshot.maxDoc, true, 0);
+  return disMax(parts, ctx.snapshot.maxDoc, 0);
 }

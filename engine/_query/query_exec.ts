@@ -4,6 +4,7 @@ import {
   atLeast,
   boostHits,
   constantHits,
+  disMax,
   type Hits,
   intersect,
   NO_HITS,
@@ -135,7 +136,7 @@ function expandField<
     const parts = ctx.fields.expand(pattern).map((field) =>
       run({ ...q, field, lenient: true }, ctx, scoring)
     );
-    return parts.length ? union(parts, ctx.snapshot.maxDoc, true, 0) : NO_HITS;
+    return parts.length ? disMax(parts, ctx.snapshot.maxDoc, 0) : NO_HITS;
   };
 }
 
@@ -192,10 +193,9 @@ const RUNNERS: { [K in QueryNode["kind"]]: Runner<K> } = {
     constantHits(execute(q.filter, ctx, false).docs, q.boost, scoring),
   dis_max: (q, ctx, scoring) =>
     boostHits(
-      union(
+      disMax(
         q.queries.map((c) => execute(c, ctx, scoring)),
         ctx.snapshot.maxDoc,
-        true,
         q.tieBreaker,
       ),
       q.boost,
