@@ -22,7 +22,7 @@ export function filterAggs(run: SubAggs): Record<string, AggFn> {
     const narrowed = inputs.map((i) => ({
       ctx: i.ctx,
       scored: i.scored,
-      docs: intersect({ docs: i.docs, scores: null }, matchLive(q, i.ctx, false)).docs,
+      docs: intersect({ docs: i.docs, scores: null }, matchLive(q, i.ctx, "filter")).docs,
     }));
     let count = 0;
     for (const n of narrowed) count += n.docs.length;

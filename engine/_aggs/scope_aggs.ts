@@ -93,7 +93,7 @@ export function scopeAggs(run: SubAggs, topLevel: () => boolean): Record<string,
       }
       const all = inputs.map((i) => ({
         ctx: i.ctx,
-        docs: matchLive({ kind: "match_all", boost: 1 }, i.ctx, false).docs,
+        docs: matchLive({ kind: "match_all", boost: 1 }, i.ctx, "filter").docs,
       }));
       let n = 0;
       for (const i of all) n += i.docs.length;

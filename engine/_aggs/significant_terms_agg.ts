@@ -110,7 +110,7 @@ function background(body: JsonObject, inputs: AggInput[]): AggInput[] {
   const query = body.background_filter === undefined
     ? { kind: "match_all" as const, boost: 1 }
     : parseQuery(body.background_filter);
-  return inputs.map((i) => ({ ctx: i.ctx, docs: matchLive(query, i.ctx, false).docs }));
+  return inputs.map((i) => ({ ctx: i.ctx, docs: matchLive(query, i.ctx, "filter").docs }));
 }
 
 /** The `significant_terms` aggregation. */

@@ -145,7 +145,7 @@ export function termsAgg(
     // Every term of the field in the targets gets a bucket, empty ones too.
     const everything = inputs.map((i) => ({
       ctx: i.ctx,
-      docs: matchLive({ kind: "match_all", boost: 1 }, i.ctx, false).docs,
+      docs: matchLive({ kind: "match_all", boost: 1 }, i.ctx, "filter").docs,
     }));
     const all = eachValue(everything, field, (v) => {
       if (!counts.has(v)) counts.set(v, 0);

@@ -172,7 +172,7 @@ function matched(spec: NestedInnerHits, target: SearchTarget, now: number): Matc
   if (!m) {
     const ctx = execContextOf(target, now);
     if (!checkNestedPath(ctx, spec.path, spec.ignoreUnmapped)) return null;
-    m = matchObjects(ctx, spec.path, spec.query, true, execute);
+    m = matchObjects(ctx, spec.path, spec.query, "score", execute);
     bySnapshot.set(target.snapshot, m);
   }
   return m;
@@ -245,7 +245,7 @@ export function renderInnerHits(
       spec.query,
       page.map((h) => ({ t: 0, doc: h.doc })),
       [m.ctx],
-      false,
+      "filter",
     );
     const hits = page.map((h, i) => {
       const hit = asNestedHit(render(h, objects, spec), scope.snapshot, h.doc);

@@ -86,7 +86,7 @@ export function nestedSortReader<K extends Key>(
     let allowed: Uint8Array | null = null;
     if (n.filter) {
       allowed = new Uint8Array(scope.snapshot.maxDoc);
-      for (const d of execute(n.filter, objects, false).docs) allowed[d] = 1;
+      for (const d of execute(n.filter, objects, "filter").docs) allowed[d] = 1;
     }
     levels.push({ parent: scope.parent, allowed, max: n.maxChildren ?? Infinity });
     ctx = objects;

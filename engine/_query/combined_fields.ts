@@ -4,7 +4,7 @@
 
 import { encodeNorm, NORM_TABLE } from "../_index/norms.ts";
 import { idf, TermScorer } from "./bm25.ts";
-import { type Hits, NO_HITS } from "./doc_set.ts";
+import { type Hits, NO_HITS, type Scoring } from "./doc_set.ts";
 import { type ExecContext, perSegment } from "./exec_context.ts";
 
 /** One field of the query with its weight (its boost, at least 1). */
@@ -41,7 +41,7 @@ export function combinedTermHits(
   fields: readonly WeightedField[],
   term: string,
   boost: number,
-  scoring: boolean,
+  scoring: Scoring,
 ): Hits {
   const snapshot = ctx.snapshot;
   let docCount = 0;
@@ -55,7 +55,9 @@ export function combinedTermHits(
   }
   if (docFreq === 0) return NO_HITS;
   const avg = docCount ? Math.floor(sumLengths) / docCount : 1;
-  const scorer = scoring ? new TermScorer(ctx, "", idf(docCount, docFreq), boost, avg) : null;
+  const scorer = scoring === "score"
+    ? new TermScorer(ctx, "", idf(docCount, docFreq), boost, avg)
+    : null;
   return perSegment(ctx, (v) => {
     const freqOf = new Map<number, number>();
     for (const { field, boost: w } of fields) {

@@ -11,9 +11,16 @@ export interface Hits {
 /** The empty set. */
 export const NO_HITS: Hits = { docs: new Int32Array(0), scores: null };
 
-/** Docs that all carry the same score (or none when not scoring). */
-export function constantHits(docs: Int32Array, score: number, scoring: boolean): Hits {
-  return { docs, scores: scoring ? new Float64Array(docs.length).fill(score) : null };
+/**
+ * Whether a query runs in query context (`"score"`: each match is scored) or in filter context
+ * (`"filter"`: only which docs match counts, and `Hits.scores` is null), Elasticsearch's two
+ * contexts (Lucene's `ScoreMode.COMPLETE` and `COMPLETE_NO_SCORES`).
+ */
+export type Scoring = "score" | "filter";
+
+/** Docs that all carry the same score (or none in filter context). */
+export function constantHits(docs: Int32Array, score: number, scoring: Scoring): Hits {
+  return { docs, scores: scoring === "score" ? new Float64Array(docs.length).fill(score) : null };
 }
 
 /** Docs in both sets; scores add up. */

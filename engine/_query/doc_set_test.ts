@@ -32,7 +32,7 @@ Deno.test("disMax takes the best score plus tie breaker", () => {
 });
 
 Deno.test("constantHits without scoring has null scores", () => {
-  assert.equal(constantHits(Int32Array.from([1]), 1, false).scores, null);
+  assert.equal(constantHits(Int32Array.from([1]), 1, "filter").scores, null);
 });
 
 Deno.test("union and disMax: the sparse merge and the dense path give the same docs, counts and scores", () => {

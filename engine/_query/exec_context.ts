@@ -1,7 +1,7 @@
 // What query execution needs: the snapshot, the field map, the clock, and per-segment helpers.
 
 import { type EngineError, esError } from "../_errors.ts";
-import { constantHits, type Hits, NO_HITS } from "./doc_set.ts";
+import { constantHits, type Hits, NO_HITS, type Scoring } from "./doc_set.ts";
 import { type FieldMap, fieldMapOf } from "../_index/field_map.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
 import type { SegmentView, ShardSnapshot } from "../_index/shard_snapshot.ts";
@@ -88,7 +88,7 @@ export function sortedUnique(docs: ArrayLike<number>, maxDoc = 0): Int32Array {
 }
 
 /** Union of several postings' docs inside one segment, with a constant score. */
-export function unionDocs(lists: Int32Array[], score: number, scoring: boolean): Hits {
+export function unionDocs(lists: Int32Array[], score: number, scoring: Scoring): Hits {
   if (lists.length === 0) return NO_HITS;
   if (lists.length === 1) return constantHits(lists[0]!, score, scoring);
   let n = 0;

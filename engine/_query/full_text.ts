@@ -12,6 +12,7 @@ import {
   type Hits,
   intersect,
   NO_HITS,
+  type Scoring,
   union,
 } from "./doc_set.ts";
 import { allOrdinals, type ExecContext, perSegment, unionDocs } from "./exec_context.ts";
@@ -38,7 +39,7 @@ function prefixHits(
   field: string,
   prefix: string,
   boost: number,
-  scoring: boolean,
+  scoring: Scoring,
 ): Hits {
   return perSegment(ctx, (v) => {
     const f = v.segment.fields.get(field);
@@ -56,7 +57,7 @@ function fuzzyTerm(
   q: QueryOf<"match">,
   fuzziness: string,
   term: string,
-  scoring: boolean,
+  scoring: Scoring,
 ): Hits {
   return fuzzyHits(
     ctx,
@@ -71,7 +72,7 @@ function fuzzyTerm(
 }
 
 /** `match` query on one concrete field. */
-export function runMatch(q: QueryOf<"match">, ctx: ExecContext, scoring: boolean): Hits {
+export function runMatch(q: QueryOf<"match">, ctx: ExecContext, scoring: Scoring): Hits {
   const info = ctx.fields.byPath.get(q.field);
   if (!info) return NO_HITS;
   if (info.kind !== "text") {
@@ -147,7 +148,7 @@ function multiPhraseHits(
   field: string,
   positions: string[][],
   q: { slop: number; boost: number },
-  scoring: boolean,
+  scoring: Scoring,
 ): Hits {
   const stats = ctx.snapshot.fieldStats(field);
   let idfSum = 0;
@@ -167,8 +168,8 @@ function multiPhraseHits(
     // Per position, the docs holding any of its terms; candidates hold every position.
     const perPosition = lists.map((l) =>
       l.length === 1
-        ? constantHits(l[0]!.docs, 0, false)
-        : union(l.map((p) => constantHits(p.docs, 0, false)), v.segment.maxDoc)
+        ? constantHits(l[0]!.docs, 0, "filter")
+        : union(l.map((p) => constantHits(p.docs, 0, "filter")), v.segment.maxDoc)
     );
     const cand = perPosition.reduce(intersect);
     const docs: number[] = [];
@@ -178,10 +179,13 @@ function multiPhraseHits(
       const freq = phraseFreq(pos, q.slop);
       if (freq > 0) {
         docs.push(doc);
-        if (scoring) scores.push(scorer.score(freq, f.norms ? f.norms[doc]! : 1));
+        if (scoring === "score") scores.push(scorer.score(freq, f.norms ? f.norms[doc]! : 1));
       }
     }
-    return { docs: Int32Array.from(docs), scores: scoring ? Float64Array.from(scores) : null };
+    return {
+      docs: Int32Array.from(docs),
+      scores: scoring === "score" ? Float64Array.from(scores) : null,
+    };
   });
 }
 
@@ -204,7 +208,7 @@ function positionsIn(postings: readonly Posting[], doc: number): SmallInts {
 }
 
 /** `match_phrase` query on one concrete field: positions must line up. */
-export function runPhrase(q: QueryOf<"match_phrase">, ctx: ExecContext, scoring: boolean): Hits {
+export function runPhrase(q: QueryOf<"match_phrase">, ctx: ExecContext, scoring: Scoring): Hits {
   const info = ctx.fields.byPath.get(q.field);
   if (!info) return NO_HITS;
   if (info.kind !== "text") return valueHits(ctx, info, q.query, q.boost, scoring, false);
@@ -233,9 +237,9 @@ export function runPhrase(q: QueryOf<"match_phrase">, ctx: ExecContext, scoring:
     const f = v.segment.fields.get(q.field);
     const postings = terms.map((t) => f?.terms.get(t));
     if (!f || postings.some((p) => !p)) return NO_HITS;
-    let cand = constantHits(postings[0]!.docs, 0, false);
+    let cand = constantHits(postings[0]!.docs, 0, "filter");
     for (let i = 1; i < postings.length; i++) {
-      cand = intersect(cand, constantHits(postings[i]!.docs, 0, false));
+      cand = intersect(cand, constantHits(postings[i]!.docs, 0, "filter"));
     }
     const docs: number[] = [];
     const scores: number[] = [];
@@ -249,15 +253,18 @@ export function runPhrase(q: QueryOf<"match_phrase">, ctx: ExecContext, scoring:
       const freq = phraseFreq(pos, q.slop);
       if (freq > 0) {
         docs.push(doc);
-        if (scoring) scores.push(scorer.score(freq, f.norms ? f.norms[doc]! : 1));
+        if (scoring === "score") scores.push(scorer.score(freq, f.norms ? f.norms[doc]! : 1));
       }
     }
-    return { docs: Int32Array.from(docs), scores: scoring ? Float64Array.from(scores) : null };
+    return {
+      docs: Int32Array.from(docs),
+      scores: scoring === "score" ? Float64Array.from(scores) : null,
+    };
   });
 }
 
 /** `multi_match`: one match per (expanded) field, combined as dis_max or summed. */
-export function runMultiMatch(q: QueryOf<"multi_match">, ctx: ExecContext, scoring: boolean): Hits {
+export function runMultiMatch(q: QueryOf<"multi_match">, ctx: ExecContext, scoring: Scoring): Hits {
   const fields: { field: string; boost: number }[] = [];
   for (const f of q.fields) {
     for (const path of ctx.fields.expand(f.field)) {
@@ -330,7 +337,7 @@ function crossFields(
   q: QueryOf<"multi_match">,
   fields: { field: string; boost: number }[],
   ctx: ExecContext,
-  scoring: boolean,
+  scoring: Scoring,
 ): Hits {
   const text = fields.filter((f) => ctx.fields.byPath.get(f.field)?.kind === "text");
   const first = text[0] && ctx.fields.byPath.get(text[0].field);

@@ -1,6 +1,6 @@
 // Fuzzy term expansion: indexed terms within an edit distance of a query term.
 
-import { disMax } from "./doc_set.ts";
+import { disMax, type Scoring } from "./doc_set.ts";
 import type { Hits } from "./doc_set.ts";
 import type { ExecContext } from "./exec_context.ts";
 import { termHits } from "./term_queries.ts";
@@ -48,7 +48,7 @@ export function fuzzyHits(
   prefixLength: number,
   transpositions: boolean,
   boost: number,
-  scoring: boolean,
+  scoring: Scoring,
 ): Hits {
   if (edits === 0) return termHits(ctx, field, term, boost, scoring);
   const prefix = term.slice(0, prefixLength);

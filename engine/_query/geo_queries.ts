@@ -18,7 +18,7 @@ import {
   parsePoint,
 } from "../_index/geo.ts";
 import { geoColumn } from "../_index/geo_values.ts";
-import { constantHits, type Hits, NO_HITS } from "./doc_set.ts";
+import { constantHits, type Hits, NO_HITS, type Scoring } from "./doc_set.ts";
 import { type ExecContext, perSegment, queryShardError } from "./exec_context.ts";
 import type { QueryNode, QueryOf } from "./query_nodes.ts";
 import { boostOf, expectObject, type Parser } from "./query_parse_util.ts";
@@ -371,7 +371,7 @@ export const GEO_PARSERS: Record<string, Parser> = {
 };
 
 /** Runs a geo node: the docs with at least one point passing its test. */
-export function runGeo(q: QueryOf<"geo">, ctx: ExecContext, scoring: boolean): Hits {
+export function runGeo(q: QueryOf<"geo">, ctx: ExecContext, scoring: Scoring): Hits {
   if (q.invalid) {
     const cause = q.invalid.cause;
     throw queryShardError(

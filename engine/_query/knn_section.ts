@@ -22,7 +22,7 @@ export function knnSection(
   const contexts: ExecContext[] = targets.map((target) => execContextOf(target, now));
   const found = entries.map((q) =>
     globalTopK(
-      contexts.map((ctx) => knnTopK(q, ctx, q.filter ? matchLive(q.filter, ctx, false) : null)),
+      contexts.map((ctx) => knnTopK(q, ctx, q.filter ? matchLive(q.filter, ctx, "filter") : null)),
       q.k,
     )
   );

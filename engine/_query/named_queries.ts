@@ -1,7 +1,7 @@
 // Named queries (`_name`): which named clauses matched each returned hit (`matched_queries`).
 
 import { setOwn } from "../_index/own.ts";
-import type { Hits } from "./doc_set.ts";
+import type { Hits, Scoring } from "./doc_set.ts";
 import type { ExecContext } from "./exec_context.ts";
 import { float32 } from "./score.ts";
 import type { QueryNode } from "./query_nodes.ts";
@@ -75,12 +75,15 @@ export interface PageHit {
   readonly doc: number;
 }
 
-/** `matched_queries` per page hit: names, or `{name: score}` when `withScores`. */
+/**
+ * `matched_queries` per page hit: names, or `{name: score}` with `scoring` `"score"` (the request's
+ * `include_named_queries_score`).
+ */
 export function matchedQueries(
   root: QueryNode,
   page: readonly PageHit[],
   contexts: ExecContext[],
-  withScores: boolean,
+  scoring: Scoring,
 ): Array<string[] | Record<string, number> | undefined> {
   const named = namedClauses(root);
   if (named.length === 0) return page.map(() => undefined);
@@ -91,13 +94,13 @@ export function matchedQueries(
     named.forEach(([name, node], i) => {
       const key = `${c.t}:${i}`;
       let hits = cache.get(key);
-      if (!hits) cache.set(key, hits = execute(node, contexts[c.t]!, withScores));
+      if (!hits) cache.set(key, hits = execute(node, contexts[c.t]!, scoring));
       const s = scoreOf(hits, c.doc);
       if (s === undefined) return;
       list.push(name);
       setOwn(scored, name, float32(s));
     });
     if (list.length === 0) return undefined;
-    return withScores ? scored : list;
+    return scoring === "score" ? scored : list;
   });
 }

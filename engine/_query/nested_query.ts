@@ -2,13 +2,13 @@
 // inner query on its own; its score combines the matching objects' scores (`score_mode`).
 
 import { esError } from "../_errors.ts";
-import type { Hits } from "./doc_set.ts";
+import type { Hits, Scoring } from "./doc_set.ts";
 import { type ExecContext, liveOnly, queryShardError } from "./exec_context.ts";
 import { nestedScope, scopeContext } from "./nested_objects.ts";
 import type { NestedScoreMode, QueryNode, QueryOf } from "./query_nodes.ts";
 
 /** Runs a query node (handed in, so this file does not import the executor that lists it). */
-export type Execute = (q: QueryNode, ctx: ExecContext, scoring: boolean) => Hits;
+export type Execute = (q: QueryNode, ctx: ExecContext, scoring: Scoring) => Hits;
 
 /** Checks that `path` is a nested field of the context: false when unmapped and ignored. */
 export function checkNestedPath(ctx: ExecContext, path: string, ignoreUnmapped: boolean): boolean {
@@ -29,7 +29,7 @@ export function matchObjects(
   ctx: ExecContext,
   path: string,
   query: QueryNode,
-  scoring: boolean,
+  scoring: Scoring,
   execute: Execute,
 ): { hits: Hits; parent: Int32Array; ctx: ExecContext } {
   const scope = nestedScope(ctx, path);
@@ -57,13 +57,13 @@ function combine(mode: NestedScoreMode, sum: number, min: number, max: number, n
 export function runNested(
   q: QueryOf<"nested">,
   ctx: ExecContext,
-  scoring: boolean,
+  scoring: Scoring,
   execute: Execute,
 ): Hits {
   if (!checkNestedPath(ctx, q.path, q.ignoreUnmapped)) {
     return { docs: new Int32Array(0), scores: null };
   }
-  const scored = scoring && q.scoreMode !== "none";
+  const scored = scoring === "score" && q.scoreMode !== "none" ? "score" : "filter";
   const { hits, parent } = matchObjects(ctx, q.path, q.query, scored, execute);
   const docs: number[] = [];
   const scores: number[] = [];
@@ -83,7 +83,10 @@ export function runNested(
       n++;
     }
     docs.push(p);
-    if (scoring) scores.push(combine(q.scoreMode, sum, min, max, n) * q.boost);
+    if (scoring === "score") scores.push(combine(q.scoreMode, sum, min, max, n) * q.boost);
   }
-  return { docs: Int32Array.from(docs), scores: scoring ? Float64Array.from(scores) : null };
+  return {
+    docs: Int32Array.from(docs),
+    scores: scoring === "score" ? Float64Array.from(scores) : null,
+  };
 }

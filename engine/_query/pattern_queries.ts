@@ -2,7 +2,7 @@
 // normalizer (constant score).
 
 import { EngineError, illegalArgument } from "../_errors.ts";
-import { constantHits, type Hits } from "./doc_set.ts";
+import { constantHits, type Hits, type Scoring } from "./doc_set.ts";
 import { type ExecContext, perSegment, queryShardError, sortedUnique } from "./exec_context.ts";
 import { type Automaton, wildcardAutomaton, wildcardPrefix } from "../_index/automaton.ts";
 import { compileRegexp } from "./regexp_syntax.ts";
@@ -11,7 +11,7 @@ import type { QueryOf } from "./query_nodes.ts";
 import { lowerBound, scanTerms } from "./term_queries.ts";
 
 /** `prefix` query (constant score). */
-export function runPrefix(query: QueryOf<"prefix">, ctx: ExecContext, scoring: boolean): Hits {
+export function runPrefix(query: QueryOf<"prefix">, ctx: ExecContext, scoring: Scoring): Hits {
   const q = { ...query, value: normalized(ctx, query.field, query.value) };
   if (q.field === "_id") return idsByPattern(ctx, (id) => id.startsWith(q.value), q.boost, scoring);
   if (q.caseInsensitive) {
@@ -37,7 +37,7 @@ function idsByPattern(
   ctx: ExecContext,
   test: (id: string) => boolean,
   boost: number,
-  scoring: boolean,
+  scoring: Scoring,
 ): Hits {
   return perSegment(ctx, (v) => {
     const docs: number[] = [];
@@ -58,7 +58,7 @@ function normalized(ctx: ExecContext, field: string, value: string): string {
 }
 
 /** `wildcard` query on terms (constant score). */
-export function runWildcard(query: QueryOf<"wildcard">, ctx: ExecContext, scoring: boolean): Hits {
+export function runWildcard(query: QueryOf<"wildcard">, ctx: ExecContext, scoring: Scoring): Hits {
   const q = { ...query, value: normalized(ctx, query.field, query.value) };
   const re = wildcardAutomaton(q.value, q.caseInsensitive);
   if (q.field === "_id") return idsByPattern(ctx, (id) => re.test(id), q.boost, scoring);
@@ -73,7 +73,7 @@ export function runWildcard(query: QueryOf<"wildcard">, ctx: ExecContext, scorin
 }
 
 /** `regexp` query on terms (constant score). */
-export function runRegexp(q: QueryOf<"regexp">, ctx: ExecContext, scoring: boolean): Hits {
+export function runRegexp(q: QueryOf<"regexp">, ctx: ExecContext, scoring: Scoring): Hits {
   const max = ctx.maxRegexLength ?? 1000;
   if (q.value.length > max) {
     throw illegalArgument(

@@ -8,6 +8,7 @@ import {
   type Hits,
   intersect,
   NO_HITS,
+  type Scoring,
   subtract,
   union,
 } from "./doc_set.ts";
@@ -28,10 +29,10 @@ import { runPrefix, runRegexp, runWildcard } from "./pattern_queries.ts";
 type Runner<K extends QueryNode["kind"]> = (
   q: QueryOf<K>,
   ctx: ExecContext,
-  scoring: boolean,
+  scoring: Scoring,
 ) => Hits;
 
-function allDocs(ctx: ExecContext, score: number, scoring: boolean): Hits {
+function allDocs(ctx: ExecContext, score: number, scoring: Scoring): Hits {
   return constantHits(
     allOrdinals(ctx.snapshot),
     score,
@@ -52,7 +53,7 @@ function addOptional(base: Hits, optional: Hits): Hits {
   return { docs: base.docs, scores };
 }
 
-function runBool(q: QueryOf<"bool">, ctx: ExecContext, scoring: boolean): Hits {
+function runBool(q: QueryOf<"bool">, ctx: ExecContext, scoring: Scoring): Hits {
   const required = requiredHits(q.must, q.filter, ctx, scoring);
   const hasRequired = required.length > 0;
   const msm = resolveMsm(q.minimumShouldMatch, q.should.length, hasRequired ? 0 : 1);
@@ -64,7 +65,7 @@ function runBool(q: QueryOf<"bool">, ctx: ExecContext, scoring: boolean): Hits {
       result = msm === 0 ? addOptional(allDocs(ctx, 0, scoring), should) : matchedShould;
     } else {
       result = required.reduce(intersect);
-      if (scoring && !result.scores) result = constantHits(result.docs, 0, true);
+      if (scoring === "score" && !result.scores) result = constantHits(result.docs, 0, "score");
       result = msm > 0 ? intersect(result, matchedShould) : addOptional(result, should);
     }
   } else if (hasRequired) {
@@ -72,8 +73,8 @@ function runBool(q: QueryOf<"bool">, ctx: ExecContext, scoring: boolean): Hits {
   } else {
     result = q.mustNot.length ? allDocs(ctx, 0, scoring) : allDocs(ctx, 1, scoring);
   }
-  if (scoring && !result.scores) result = constantHits(result.docs, 0, true);
-  for (const c of q.mustNot) result = subtract(result, execute(c, ctx, false));
+  if (scoring === "score" && !result.scores) result = constantHits(result.docs, 0, "score");
+  for (const c of q.mustNot) result = subtract(result, execute(c, ctx, "filter"));
   return boostHits(result, q.boost);
 }
 
@@ -86,22 +87,22 @@ function requiredHits(
   must: readonly QueryNode[],
   filter: readonly QueryNode[],
   ctx: ExecContext,
-  scoring: boolean,
+  scoring: Scoring,
 ): Hits[] {
   const out = must.map((c) => execute(c, ctx, scoring));
   const ranges: Array<{ node: QueryNode; range: NumericRange; size: number }> = [];
   for (const c of filter) {
     const range = checkableRange(c, ctx);
     if (range) ranges.push({ node: c, range, size: rangeSizeAtMost(range, ctx) });
-    else out.push(execute(c, ctx, false));
+    else out.push(execute(c, ctx, "filter"));
   }
   if (ranges.length === 0) return out;
   ranges.sort((x, y) => x.size - y.size);
-  if (out.length === 0) out.push(execute(ranges.shift()!.node, ctx, false));
+  if (out.length === 0) out.push(execute(ranges.shift()!.node, ctx, "filter"));
   let base = out.reduce(intersect);
   for (const { node, range, size } of ranges) {
     base = base.docs.length * 4 > size
-      ? intersect(base, execute(node, ctx, false))
+      ? intersect(base, execute(node, ctx, "filter"))
       : restrict(base, docsInRange(ctx, base.docs, range));
   }
   return [base];
@@ -109,7 +110,7 @@ function requiredHits(
 
 /** The docs matching every one of `filter` (live or not), as a bool's filters match them. */
 export function filterHits(filter: readonly QueryNode[], ctx: ExecContext): Hits {
-  return requiredHits([], filter, ctx, false).reduce(intersect);
+  return requiredHits([], filter, ctx, "filter").reduce(intersect);
 }
 
 /** The hits of `hits` at `docs` (a subset of its docs, ascending), scores kept. */
@@ -140,10 +141,10 @@ function expandField<
   };
 }
 
-function runBoosting(q: QueryOf<"boosting">, ctx: ExecContext, scoring: boolean): Hits {
+function runBoosting(q: QueryOf<"boosting">, ctx: ExecContext, scoring: Scoring): Hits {
   const positive = execute(q.positive, ctx, scoring);
-  if (!scoring || !positive.scores) return positive;
-  const negative = execute(q.negative, ctx, false);
+  if (scoring === "filter" || !positive.scores) return positive;
+  const negative = execute(q.negative, ctx, "filter");
   const scores = positive.scores.slice();
   let j = 0;
   for (let i = 0; i < positive.docs.length; i++) {
@@ -154,21 +155,22 @@ function runBoosting(q: QueryOf<"boosting">, ctx: ExecContext, scoring: boolean)
   return boostHits({ docs: positive.docs, scores }, q.boost);
 }
 
-function runFunctionScore(q: QueryOf<"function_score">, ctx: ExecContext, scoring: boolean): Hits {
-  const hits = execute(q.query, ctx, true);
+function runFunctionScore(q: QueryOf<"function_score">, ctx: ExecContext, scoring: Scoring): Hits {
+  const hits = execute(q.query, ctx, "score");
   const filters = q.functions.map((
     fn,
-  ) => (fn.filter ? new Set(execute(fn.filter, ctx, false).docs) : null));
+  ) => (fn.filter ? new Set(execute(fn.filter, ctx, "filter").docs) : null));
   const scored = applyFunctions(hits, ctx, q.functions, filters, q);
-  return scoring ? scored : { docs: scored.docs, scores: null };
+  return scoring === "score" ? scored : { docs: scored.docs, scores: null };
 }
 
 const RUNNERS: { [K in QueryNode["kind"]]: Runner<K> } = {
   knn: (q, ctx, scoring) => {
-    const hits = knnTopK(q, ctx, q.filter ? execute(q.filter, ctx, false) : null);
-    return scoring ? hits : { docs: hits.docs, scores: null };
+    const hits = knnTopK(q, ctx, q.filter ? execute(q.filter, ctx, "filter") : null);
+    return scoring === "score" ? hits : { docs: hits.docs, scores: null };
   },
-  script_score: (q, ctx, scoring) => runScriptScore(q, ctx, execute(q.query, ctx, true), scoring),
+  script_score: (q, ctx, scoring) =>
+    runScriptScore(q, ctx, execute(q.query, ctx, "score"), scoring),
   script: (q, ctx, scoring) => runScriptQuery(q, ctx, allDocs(ctx, q.boost, scoring)),
   function_score: runFunctionScore,
   boosting: runBoosting,
@@ -190,7 +192,7 @@ const RUNNERS: { [K in QueryNode["kind"]]: Runner<K> } = {
   geo: runGeo,
   ids: runIds,
   constant_score: (q, ctx, scoring) =>
-    constantHits(execute(q.filter, ctx, false).docs, q.boost, scoring),
+    constantHits(execute(q.filter, ctx, "filter").docs, q.boost, scoring),
   dis_max: (q, ctx, scoring) =>
     boostHits(
       disMax(
@@ -203,11 +205,11 @@ const RUNNERS: { [K in QueryNode["kind"]]: Runner<K> } = {
 };
 
 /** Runs a query node; deleted docs may still be present (see `matchLive`). */
-export function execute(q: QueryNode, ctx: ExecContext, scoring: boolean): Hits {
+export function execute(q: QueryNode, ctx: ExecContext, scoring: Scoring): Hits {
   return (RUNNERS[q.kind] as Runner<QueryNode["kind"]>)(q, ctx, scoring);
 }
 
 /** Runs a query and returns only live documents. */
-export function matchLive(q: QueryNode, ctx: ExecContext, scoring: boolean): Hits {
+export function matchLive(q: QueryNode, ctx: ExecContext, scoring: Scoring): Hits {
   return liveOnly(ctx.snapshot, execute(q, ctx, scoring));
 }

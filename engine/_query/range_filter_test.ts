@@ -61,9 +61,9 @@ Deno.test("a filter range checked by doc values equals the range collected from 
       for (const others of [[{ term: { k: "p" } }], [{ term: { k: "q" } }, { term: { t: "a" } }]]) {
         for (const must of [[], [{ match: { t: "a c" } }]]) {
           const body = { bool: { must, filter: [...others, { range }] } };
-          const got = matchLive(parseQuery(body), ctx, true);
-          const rest = matchLive(parseQuery({ bool: { must, filter: others } }), ctx, true);
-          const want = intersect(rest, matchLive(parseQuery({ range }), ctx, false));
+          const got = matchLive(parseQuery(body), ctx, "score");
+          const rest = matchLive(parseQuery({ bool: { must, filter: others } }), ctx, "score");
+          const want = intersect(rest, matchLive(parseQuery({ range }), ctx, "filter"));
           const why = JSON.stringify(body);
           assert.deepEqual([...got.docs], [...want.docs], why);
           assert.deepEqual([...(got.scores ?? [])], [...(want.scores ?? [])], why);

@@ -3,7 +3,7 @@
 
 import { dateValueAt } from "../_index/dates.ts";
 import { parseTimeZone } from "../_index/time_zones.ts";
-import { constantHits, type Hits, NO_HITS } from "./doc_set.ts";
+import { constantHits, type Hits, NO_HITS, type Scoring } from "./doc_set.ts";
 import { type ExecContext, perSegment, queryShardError } from "./exec_context.ts";
 import type { QueryOf } from "./query_nodes.ts";
 import { type Exact, exactInteger } from "../_index/exact_long.ts";
@@ -49,7 +49,7 @@ export function rangeBounds(
 }
 
 /** `range` query (constant score). */
-export function runRange(q: QueryOf<"range">, ctx: ExecContext, scoring: boolean): Hits {
+export function runRange(q: QueryOf<"range">, ctx: ExecContext, scoring: Scoring): Hits {
   const info = ctx.fields.byPath.get(q.field);
   if (!info) return NO_HITS;
   const bounds = rangeBounds(q, ctx);
@@ -101,7 +101,7 @@ function nextDown(v: Exact, integer: boolean): Exact {
 }
 
 /** A `range` on an `ip` field: by address, as the real engines compare points, not as text. */
-function ipRange(q: QueryOf<"range">, ctx: ExecContext, scoring: boolean): Hits {
+function ipRange(q: QueryOf<"range">, ctx: ExecContext, scoring: Scoring): Hits {
   const span = (v: unknown) => {
     try {
       return ipSpan(String(v));

@@ -7,7 +7,7 @@ import { MAX_SCRIPT_BYTES, readScript, runExpression } from "./script.ts";
 import { scriptError } from "./script_parser.ts";
 import { dotAt, squaredL2At } from "../_index/vectors.ts";
 import { type Cursor, DocAccess, MathHost, MISSING_VECTOR, VectorValues } from "./script_doc.ts";
-import type { Hits } from "./doc_set.ts";
+import type { Hits, Scoring } from "./doc_set.ts";
 import type { ExecContext } from "./exec_context.ts";
 import type { QueryNode, QueryOf, ScoreScript } from "./query_nodes.ts";
 import type { JsonObject } from "../_json.ts";
@@ -214,7 +214,7 @@ export function runScriptScore(
   q: QueryOf<"script_score">,
   ctx: ExecContext,
   inner: Hits,
-  scoring: boolean,
+  scoring: Scoring,
 ): Hits {
   const docs: number[] = [];
   const scores: number[] = [];
@@ -232,7 +232,10 @@ export function runScriptScore(
     docs.push(inner.docs[i]!);
     scores.push(boosted);
   });
-  return { docs: Int32Array.from(docs), scores: scoring ? Float64Array.from(scores) : null };
+  return {
+    docs: Int32Array.from(docs),
+    scores: scoring === "score" ? Float64Array.from(scores) : null,
+  };
 }
 
 /** `script` query: the docs of `all` for which the script returns true. */

@@ -4,7 +4,7 @@
 
 import { illegalArgument } from "../_errors.ts";
 import { idf, TermScorer } from "./bm25.ts";
-import { NO_HITS } from "./doc_set.ts";
+import { NO_HITS, type Scoring } from "./doc_set.ts";
 import type { Hits } from "./doc_set.ts";
 import { type ExecContext, perSegment } from "./exec_context.ts";
 import { fieldOf, type SpanNode } from "./span_nodes.ts";
@@ -241,7 +241,7 @@ function exactTerms(n: SpanNode): string[] {
 }
 
 /** Runs a span query: docs with at least one span, scored over their span count. */
-export function runSpan(span: SpanNode, boost: number, ctx: ExecContext, scoring: boolean): Hits {
+export function runSpan(span: SpanNode, boost: number, ctx: ExecContext, scoring: Scoring): Hits {
   const field = fieldOf(span);
   const info = ctx.fields.byPath.get(field);
   if (!info) return NO_HITS;
@@ -261,7 +261,7 @@ export function runSpan(span: SpanNode, boost: number, ctx: ExecContext, scoring
     const spans = spansOf(span, v.segment.fields as unknown as Map<string, FieldPostings>);
     const docs = [...spans.keys()].sort((a, b) => a - b);
     if (!f || docs.length === 0) return NO_HITS;
-    const scores = scoring
+    const scores = scoring === "score"
       ? Float64Array.from(
         docs,
         (d) => scorer.score(spans.get(d)!.length, f.norms ? f.norms[d]! : 1),

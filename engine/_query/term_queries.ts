@@ -5,7 +5,7 @@ import { illegalArgument } from "../_errors.ts";
 import { checkTermsCount, MAX_TERMS_COUNT } from "../_index/limits.ts";
 import { dateValueAt } from "../_index/dates.ts";
 import { geoPresent } from "../_index/geo_values.ts";
-import { constantHits, type Hits, NO_HITS, union } from "./doc_set.ts";
+import { constantHits, type Hits, NO_HITS, type Scoring, union } from "./doc_set.ts";
 import {
   allOrdinals,
   type ExecContext,
@@ -115,9 +115,9 @@ export function termHits(
   field: string,
   term: string,
   boost: number,
-  scoring: boolean,
+  scoring: Scoring,
 ): Hits {
-  const scorer = scoring ? termScorer(ctx, field, term, boost) : null;
+  const scorer = scoring === "score" ? termScorer(ctx, field, term, boost) : null;
   return perSegment(ctx, (v) => {
     const f = v.segment.fields.get(field);
     const p = f?.terms.get(term);
@@ -141,7 +141,7 @@ export function valueHits(
   info: FieldInfo,
   value: unknown,
   boost: number,
-  scoring: boolean,
+  scoring: Scoring,
   lenient: boolean,
 ): Hits {
   if (info.kind === "number" || info.kind === "date") {
@@ -176,7 +176,7 @@ function ipHits(
   info: FieldInfo,
   value: unknown,
   boost: number,
-  scoring: boolean,
+  scoring: Scoring,
   lenient: boolean,
 ): Hits {
   let span;
@@ -194,7 +194,7 @@ function ipHits(
     }));
 }
 
-function idsHits(ctx: ExecContext, ids: readonly unknown[], boost: number, scoring: boolean): Hits {
+function idsHits(ctx: ExecContext, ids: readonly unknown[], boost: number, scoring: Scoring): Hits {
   return perSegment(ctx, (v) => {
     const docs: number[] = [];
     for (const id of ids) {
@@ -210,7 +210,7 @@ function metaField(
   field: string,
   values: readonly unknown[],
   boost: number,
-  scoring: boolean,
+  scoring: Scoring,
 ): Hits | null {
   if (field === "_id") return idsHits(ctx, values, boost, scoring);
   if (field === "_index") {
@@ -229,7 +229,7 @@ export function scanTerms(
   ctx: ExecContext,
   field: string,
   boost: number,
-  scoring: boolean,
+  scoring: Scoring,
   pick: (terms: string[]) => string[],
 ): Hits {
   return perSegment(ctx, (v) => {
@@ -253,7 +253,7 @@ export function lowerBound(terms: string[], key: string): number {
 }
 
 /** `term` query. */
-export function runTerm(q: QueryOf<"term">, ctx: ExecContext, scoring: boolean): Hits {
+export function runTerm(q: QueryOf<"term">, ctx: ExecContext, scoring: Scoring): Hits {
   const meta = metaField(ctx, q.field, [q.value], q.boost, scoring);
   if (meta) return meta;
   const info = ctx.fields.byPath.get(q.field);
@@ -272,19 +272,19 @@ export function runTerm(q: QueryOf<"term">, ctx: ExecContext, scoring: boolean):
 }
 
 /** `terms` query (constant score). */
-export function runTerms(q: QueryOf<"terms">, ctx: ExecContext, scoring: boolean): Hits {
+export function runTerms(q: QueryOf<"terms">, ctx: ExecContext, scoring: Scoring): Hits {
   checkTermsCount(q.values.length, ctx.maxTermsCount ?? MAX_TERMS_COUNT);
   const meta = metaField(ctx, q.field, q.values, q.boost, scoring);
   if (meta) return meta;
   const info = ctx.fields.byPath.get(q.field);
   if (!info) return NO_HITS;
-  const parts = q.values.map((v) => valueHits(ctx, info, v, 1, false, false));
+  const parts = q.values.map((v) => valueHits(ctx, info, v, 1, "filter", false));
   const u = union(parts, ctx.snapshot.maxDoc);
   return constantHits(u.docs, q.boost, scoring);
 }
 
 /** `exists` query: docs with a value in the field or, for objects, in any sub-field. */
-export function runExists(q: QueryOf<"exists">, ctx: ExecContext, scoring: boolean): Hits {
+export function runExists(q: QueryOf<"exists">, ctx: ExecContext, scoring: Scoring): Hits {
   const paths = q.field.includes("*")
     ? ctx.fields.expand(q.field)
     : ctx.fields.byPath.has(q.field)
@@ -312,6 +312,6 @@ export function runExists(q: QueryOf<"exists">, ctx: ExecContext, scoring: boole
 }
 
 /** `ids` query (constant score). */
-export function runIds(q: QueryOf<"ids">, ctx: ExecContext, scoring: boolean): Hits {
+export function runIds(q: QueryOf<"ids">, ctx: ExecContext, scoring: Scoring): Hits {
   return idsHits(ctx, q.values, q.boost, scoring);
 }

@@ -86,7 +86,7 @@ export function* collect(
       }
     }));
     types.push(sort.map((k) => ctx.fields.full.byPath.get(k.field)?.type));
-    let hits = withKnn(t, matchLive(req.query, ctx, scoring));
+    let hits = withKnn(t, matchLive(req.query, ctx, scoring ? "score" : "filter"));
     if (req.minScore !== null && hits.scores) {
       const keep = [...hits.docs.keys()].filter((i) => hits.scores![i]! >= req.minScore!);
       hits = {
@@ -95,7 +95,7 @@ export function* collect(
       };
     }
     aggInputs.push({ ctx, docs: hits.docs, scored: hits });
-    if (req.postFilter) hits = intersect(hits, matchLive(req.postFilter, ctx, false));
+    if (req.postFilter) hits = intersect(hits, matchLive(req.postFilter, ctx, "filter"));
     const boost = req.indicesBoost.find(([pattern]) => nameMatcher(pattern)(target.index))
       ?.[1];
     if (boost !== undefined && hits.scores) {

@@ -38,7 +38,7 @@ function count(
   let count = 0;
   try {
     for (const t of targets) {
-      count += matchLive(req.query, execContextOf(t, Date.now()), false).docs.length;
+      count += matchLive(req.query, execContextOf(t, Date.now()), "filter").docs.length;
     }
   } catch (err) {
     shardFailure(err, targets);
@@ -55,7 +55,7 @@ export function findMatches(
   const out: Array<{ index: string; doc: StoredDoc }> = [];
   try {
     for (const t of targets) {
-      const hits = matchLive(node, execContextOf(t, Date.now()), false);
+      const hits = matchLive(node, execContextOf(t, Date.now()), "filter");
       for (const d of hits.docs) out.push({ index: t.index, doc: t.snapshot.doc(d) });
     }
   } catch (err) {

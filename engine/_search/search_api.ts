@@ -268,7 +268,7 @@ function* search(
     req.query,
     page,
     collected.aggInputs.map((i) => i.ctx),
-    req.includeNamedQueriesScore,
+    req.includeNamedQueriesScore ? "score" : "filter",
   );
   (out.hits as { hits: Record<string, unknown>[] }).hits.forEach((h, i) => {
     if (matched[i] !== undefined) h.matched_queries = matched[i];
