@@ -14,7 +14,7 @@ export interface WeightedField {
 }
 
 /**
- * The docs holding `term` in any of `fields`, scored as one BM25F field (times `boost`).
+ * The docs holding `term` in any of `fields`, scored as one BM25F field.
  *
  * @example
  * ```ts
@@ -40,7 +40,6 @@ export function combinedTermHits(
   ctx: ExecContext,
   fields: readonly WeightedField[],
   term: string,
-  boost: number,
   scoring: Scoring,
 ): Hits {
   const snapshot = ctx.snapshot;
@@ -56,7 +55,7 @@ export function combinedTermHits(
   if (docFreq === 0) return NO_HITS;
   const avg = docCount ? Math.floor(sumLengths) / docCount : 1;
   const scorer = scoring === "score"
-    ? new TermScorer(ctx, "", idf(docCount, docFreq), boost, avg)
+    ? new TermScorer(ctx, "", idf(docCount, docFreq), 1, avg)
     : null;
   return perSegment(ctx, (v) => {
     const freqOf = new Map<number, number>();

@@ -16,8 +16,8 @@ import {
   union,
 } from "./doc_set.ts";
 import { allOrdinals, type ExecContext, perSegment, unionDocs } from "./exec_context.ts";
-import type { QueryOf } from "./query_nodes.ts";
-import { fuzzyHits, maxEdits } from "./fuzzy.ts";
+import type { BoostedField, QueryOf } from "./query_nodes.ts";
+import { fuzzyHits } from "./fuzzy.ts";
 import { termHits, valueHits } from "./term_queries.ts";
 import { combinedTermHits } from "./combined_fields.ts";
 
@@ -34,13 +34,9 @@ export function resolveMsm(spec: string | undefined, optional: number, fallback:
   return Math.max(0, Math.min(result, optional));
 }
 
-function prefixHits(
-  ctx: ExecContext,
-  field: string,
-  prefix: string,
-  boost: number,
-  scoring: Scoring,
-): Hits {
+/** The docs holding a term of `on.field` that begins with `prefix`, scoring `on.boost`. */
+function prefixHits(ctx: ExecContext, on: BoostedField, prefix: string, scoring: Scoring): Hits {
+  const { field, boost } = on;
   return perSegment(ctx, (v) => {
     const f = v.segment.fields.get(field);
     if (!f) return NO_HITS;
@@ -51,38 +47,18 @@ function prefixHits(
   });
 }
 
-/** One term of a fuzzy `match`: the indexed terms within the query's edit distance of `term`. */
-function fuzzyTerm(
-  ctx: ExecContext,
-  q: QueryOf<"match">,
-  fuzziness: string,
-  term: string,
-  scoring: Scoring,
-): Hits {
-  return fuzzyHits(
-    ctx,
-    q.field,
-    term,
-    maxEdits(fuzziness, term),
-    q.prefixLength ?? 0,
-    q.transpositions ?? true,
-    q.boost,
-    scoring,
-  );
-}
-
 /** `match` query on one concrete field. */
 export function runMatch(q: QueryOf<"match">, ctx: ExecContext, scoring: Scoring): Hits {
   const info = ctx.fields.byPath.get(q.field);
   if (!info) return NO_HITS;
   if (info.kind !== "text") {
     if (q.prefixLast && info.kind === "keyword") {
-      return prefixHits(ctx, q.field, String(q.query), q.boost, scoring);
+      return prefixHits(ctx, q, String(q.query), scoring);
     }
     if (q.fuzziness !== undefined && info.kind === "keyword") {
-      return fuzzyTerm(ctx, q, q.fuzziness, String(q.query), scoring);
+      return fuzzyHits(ctx, q, String(q.query), scoring);
     }
-    return valueHits(ctx, info, q.query, q.boost, scoring, q.lenient ?? false);
+    return valueHits(ctx, info, { value: q.query, boost: q.boost, lenient: q.lenient }, scoring);
   }
   const analyzer = q.analyzer ? analyzerFor(q.analyzer) : info.searchAnalyzer;
   const terms = analyzer(String(q.query)).map((t) => t.term);
@@ -91,10 +67,10 @@ export function runMatch(q: QueryOf<"match">, ctx: ExecContext, scoring: Scoring
   }
   const parts = terms.map((t, i) =>
     q.prefixLast && i === terms.length - 1
-      ? prefixHits(ctx, q.field, t, q.boost, scoring)
+      ? prefixHits(ctx, q, t, scoring)
       : q.fuzziness !== undefined
-      ? fuzzyTerm(ctx, q, q.fuzziness, t, scoring)
-      : termHits(ctx, q.field, t, q.boost, scoring)
+      ? fuzzyHits(ctx, q, t, scoring)
+      : termHits(ctx, q, t, scoring)
   );
   if (parts.length === 1) return parts[0]!;
   if (q.operator === "and") return parts.reduce(intersect);
@@ -145,11 +121,11 @@ function prefixExpansions(ctx: ExecContext, field: string, prefix: string, max: 
  */
 function multiPhraseHits(
   ctx: ExecContext,
-  field: string,
+  q: { field: string; slop: number; boost: number },
   positions: string[][],
-  q: { slop: number; boost: number },
   scoring: Scoring,
 ): Hits {
+  const field = q.field;
   const stats = ctx.snapshot.fieldStats(field);
   let idfSum = 0;
   for (const terms of positions) {
@@ -211,7 +187,9 @@ function positionsIn(postings: readonly Posting[], doc: number): SmallInts {
 export function runPhrase(q: QueryOf<"match_phrase">, ctx: ExecContext, scoring: Scoring): Hits {
   const info = ctx.fields.byPath.get(q.field);
   if (!info) return NO_HITS;
-  if (info.kind !== "text") return valueHits(ctx, info, q.query, q.boost, scoring, false);
+  if (info.kind !== "text") {
+    return valueHits(ctx, info, { value: q.query, boost: q.boost }, scoring);
+  }
   const terms = info.searchAnalyzer(String(q.query)).map((t) => t.term);
   if (terms.length === 0) return NO_HITS;
   if (q.prefixLast) {
@@ -221,12 +199,12 @@ export function runPhrase(q: QueryOf<"match_phrase">, ctx: ExecContext, scoring:
     if (expansions.length === 0) return NO_HITS;
     if (terms.length === 0) {
       // One position: a disjunction of the expanded terms, scores summed.
-      const parts = expansions.map((t) => termHits(ctx, q.field, t, q.boost, scoring));
+      const parts = expansions.map((t) => termHits(ctx, q, t, scoring));
       return parts.length === 1 ? parts[0]! : union(parts, ctx.snapshot.maxDoc);
     }
-    return multiPhraseHits(ctx, q.field, [...terms.map((t) => [t]), expansions], q, scoring);
+    return multiPhraseHits(ctx, q, [...terms.map((t) => [t]), expansions], scoring);
   }
-  if (terms.length === 1) return termHits(ctx, q.field, terms[0]!, q.boost, scoring);
+  if (terms.length === 1) return termHits(ctx, q, terms[0]!, scoring);
   const stats = ctx.snapshot.fieldStats(q.field);
   let idfSum = 0;
   for (const t of terms) {
@@ -346,8 +324,8 @@ function crossFields(
   const terms = [...new Set(analyzer(String(q.query)).map((t) => t.term))];
   if (terms.length === 0) return NO_HITS;
   const parts: Hits[] = terms.map((t) => {
-    if (q.type === "combined_fields") return combinedTermHits(ctx, text, t, 1, scoring);
-    const perField = text.map((f) => termHits(ctx, f.field, t, f.boost, scoring));
+    if (q.type === "combined_fields") return combinedTermHits(ctx, text, t, scoring);
+    const perField = text.map((f) => termHits(ctx, f, t, scoring));
     return perField.length === 1
       ? perField[0]!
       : disMax(perField, ctx.snapshot.maxDoc, q.tieBreaker);

@@ -3,6 +3,7 @@
 import { disMax, type Scoring } from "./doc_set.ts";
 import type { Hits } from "./doc_set.ts";
 import type { ExecContext } from "./exec_context.ts";
+import type { BoostedField } from "./query_nodes.ts";
 import { termHits } from "./term_queries.ts";
 
 /** Max edits for a `fuzziness` value (`AUTO` = 0 for 1-2 chars, 1 for 3-5, 2 above). */
@@ -39,19 +40,26 @@ export function editDistance(a: string, b: string, max: number, transpositions: 
   return prev[b.length]!;
 }
 
-/** Docs containing any term within `edits` of `term` (sharing `prefixLength` chars); best expansion scores. */
-export function fuzzyHits(
-  ctx: ExecContext,
-  field: string,
-  term: string,
-  edits: number,
-  prefixLength: number,
-  transpositions: boolean,
-  boost: number,
-  scoring: Scoring,
-): Hits {
-  if (edits === 0) return termHits(ctx, field, term, boost, scoring);
-  const prefix = term.slice(0, prefixLength);
+/** How a fuzzy term expands, as a `match` query's options say it. */
+export interface FuzzyMatch extends BoostedField {
+  /** `fuzziness`: `AUTO`, `AUTO:lo,hi` or a number of edits (none when absent). */
+  readonly fuzziness?: string;
+  /** Leading characters an expansion shares with the term (0 when absent). */
+  readonly prefixLength?: number;
+  /** Whether swapping two adjacent characters is one edit (true when absent). */
+  readonly transpositions?: boolean;
+}
+
+/**
+ * Docs containing any term of `q.field` within `q.fuzziness` edits of `term` (sharing its first
+ * `q.prefixLength` chars); the best expansion scores.
+ */
+export function fuzzyHits(ctx: ExecContext, q: FuzzyMatch, term: string, scoring: Scoring): Hits {
+  const { field, boost } = q;
+  const edits = maxEdits(q.fuzziness ?? "0", term);
+  const transpositions = q.transpositions ?? true;
+  if (edits === 0) return termHits(ctx, q, term, scoring);
+  const prefix = term.slice(0, q.prefixLength ?? 0);
   const matches = new Map<string, number>();
   for (const v of ctx.snapshot.views) {
     for (const t of v.segment.sortedTerms(field)) {
@@ -62,7 +70,12 @@ export function fuzzyHits(
   }
   // Like Lucene, an expansion's weight shrinks with its distance.
   const parts = [...matches].map(([t, d]) =>
-    termHits(ctx, field, t, boost * (1 - d / Math.max(1, Math.min(t.length, term.length))), scoring)
+    termHits(
+      ctx,
+      { field, boost: boost * (1 - d / Math.max(1, Math.min(t.length, term.length))) },
+      t,
+      scoring,
+    )
   );
   return disMax(parts, ctx.snapshot.maxDoc, 0);
 }

@@ -16,15 +16,9 @@ export function runPrefix(query: QueryOf<"prefix">, ctx: ExecContext, scoring: S
   if (q.field === "_id") return idsByPattern(ctx, (id) => id.startsWith(q.value), q.boost, scoring);
   if (q.caseInsensitive) {
     const want = q.value.toLowerCase();
-    return scanTerms(
-      ctx,
-      q.field,
-      q.boost,
-      scoring,
-      (ts) => ts.filter((t) => t.toLowerCase().startsWith(want)),
-    );
+    return scanTerms(ctx, q, scoring, (ts) => ts.filter((t) => t.toLowerCase().startsWith(want)));
   }
-  return scanTerms(ctx, q.field, q.boost, scoring, (ts) => {
+  return scanTerms(ctx, q, scoring, (ts) => {
     const out: string[] = [];
     for (let i = lowerBound(ts, q.value); i < ts.length && ts[i]!.startsWith(q.value); i++) {
       out.push(ts[i]!);
@@ -63,7 +57,7 @@ export function runWildcard(query: QueryOf<"wildcard">, ctx: ExecContext, scorin
   const re = wildcardAutomaton(q.value, q.caseInsensitive);
   if (q.field === "_id") return idsByPattern(ctx, (id) => re.test(id), q.boost, scoring);
   const literal = q.caseInsensitive ? "" : wildcardPrefix(q.value);
-  return scanTerms(ctx, q.field, q.boost, scoring, (ts) => {
+  return scanTerms(ctx, q, scoring, (ts) => {
     const out: string[] = [];
     for (let i = lowerBound(ts, literal); i < ts.length && ts[i]!.startsWith(literal); i++) {
       if (re.test(ts[i]!)) out.push(ts[i]!);
@@ -100,5 +94,5 @@ export function runRegexp(q: QueryOf<"regexp">, ctx: ExecContext, scoring: Scori
     }
   };
   if (q.field === "_id") return idsByPattern(ctx, test, q.boost, scoring);
-  return scanTerms(ctx, q.field, q.boost, scoring, (ts) => ts.filter(test));
+  return scanTerms(ctx, q, scoring, (ts) => ts.filter(test));
 }

@@ -33,7 +33,7 @@ export function rangeBounds(
       }
       return n;
     }
-    return numericValue(info, v, ctx, false);
+    return numericValue(info, v, ctx);
   };
   let lo: Exact = -Infinity;
   let hi: Exact = Infinity;
@@ -63,7 +63,7 @@ export function runRange(q: QueryOf<"range">, ctx: ExecContext, scoring: Scoring
   if (info.type === "ip") return ipRange(q, ctx, scoring);
   const s = (v: unknown) => (v === undefined ? undefined : String(v));
   const gt = s(q.gt), gte = s(q.gte), lt = s(q.lt), lte = s(q.lte);
-  return scanTerms(ctx, q.field, q.boost, scoring, (ts) => {
+  return scanTerms(ctx, q, scoring, (ts) => {
     let a = gte !== undefined ? lowerBound(ts, gte) : gt !== undefined ? lowerBound(ts, gt) : 0;
     if (gt !== undefined && ts[a] === gt) a++;
     const out: string[] = [];
@@ -116,7 +116,7 @@ function ipRange(q: QueryOf<"range">, ctx: ExecContext, scoring: Scoring): Hits 
   if (q.gt !== undefined) lo = span(q.gt).to + 1n;
   if (q.lte !== undefined) hi = span(q.lte).to;
   if (q.lt !== undefined) hi = span(q.lt).from - 1n;
-  return scanTerms(ctx, q.field, q.boost, scoring, (ts) =>
+  return scanTerms(ctx, q, scoring, (ts) =>
     ts.filter((t) => {
       const n = ipToBigInt(t);
       return n !== null && n >= lo && n <= hi;

@@ -1,7 +1,7 @@
 // Term-level queries: term, terms, exists, ids, and the exact-term pieces the range and pattern
 // queries (range_query.ts, pattern_queries.ts) share: numeric values, point ranges, term scans.
 
-import { illegalArgument } from "../_errors.ts";
+import { type EngineError, illegalArgument } from "../_errors.ts";
 import { checkTermsCount, MAX_TERMS_COUNT } from "../_index/limits.ts";
 import { dateValueAt } from "../_index/dates.ts";
 import { geoPresent } from "../_index/geo_values.ts";
@@ -15,7 +15,7 @@ import {
   unionDocs,
 } from "./exec_context.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
-import type { QueryOf } from "./query_nodes.ts";
+import type { BoostedField, QueryOf } from "./query_nodes.ts";
 import { termScorer } from "./bm25.ts";
 import type { FieldIndex } from "../_index/segment.ts";
 import { type Exact, exactInteger, toDouble } from "../_index/exact_long.ts";
@@ -23,14 +23,17 @@ import { ipSpan, ipToBigInt } from "../_index/ip_address.ts";
 
 /**
  * Converts a query value to the number stored for a numeric/date/boolean field (a bigint for a
- * whole number beyond 2^53, kept exact); NaN if impossible.
+ * whole number beyond 2^53, kept exact); a value the field cannot hold fails the query, with the
+ * real engines' error.
  */
-export function numericValue(
-  info: FieldInfo,
-  value: unknown,
-  ctx: ExecContext,
-  lenient: boolean,
-): Exact {
+export function numericValue(info: FieldInfo, value: unknown, ctx: ExecContext): Exact {
+  const n = numericValueOrNaN(info, value, ctx);
+  if (typeof n === "number" && Number.isNaN(n)) throw notNumeric(info, value, ctx);
+  return n;
+}
+
+/** `numericValue` for a lenient query: NaN where the field cannot hold the value. */
+export function numericValueOrNaN(info: FieldInfo, value: unknown, ctx: ExecContext): Exact {
   let n: Exact;
   if (info.kind === "date") {
     n = dateValueAt(value, ctx.now, false, info.format, info.nanos);
@@ -46,24 +49,26 @@ export function numericValue(
       : NaN;
     if (info.round && typeof value !== "boolean") n = info.round(n);
   }
-  if (Number.isNaN(n) && !lenient) {
-    if (info.kind === "date") {
-      throw queryShardError(
-        ctx,
-        `failed to parse date field [${value}] with format [${
-          info.format ?? "strict_date_optional_time||epoch_millis"
-        }]`,
-      );
-    }
-    if (info.kind === "boolean") {
-      throw queryShardError(
-        ctx,
-        `Can't parse boolean value [${value}], expected [true] or [false]`,
-      );
-    }
-    throw queryShardError(ctx, `failed to create query: For input string: "${value}"`);
-  }
   return n;
+}
+
+/** The error of a query value a numeric, date or boolean field cannot hold. */
+function notNumeric(info: FieldInfo, value: unknown, ctx: ExecContext): EngineError {
+  if (info.kind === "date") {
+    return queryShardError(
+      ctx,
+      `failed to parse date field [${value}] with format [${
+        info.format ?? "strict_date_optional_time||epoch_millis"
+      }]`,
+    );
+  }
+  if (info.kind === "boolean") {
+    return queryShardError(
+      ctx,
+      `Can't parse boolean value [${value}], expected [true] or [false]`,
+    );
+  }
+  return queryShardError(ctx, `failed to create query: For input string: "${value}"`);
 }
 
 /** The indexed term for a keyword/text/boolean field value. */
@@ -109,15 +114,15 @@ export function pointRange(f: FieldIndex, lo: Exact, hi: Exact): Int32Array {
   return sortedUnique(f.pointDocs!.subarray(a, end), f.dvStart.length - 1);
 }
 
-/** BM25-scored docs of one exact term. */
+/** BM25-scored docs of one exact term in `on.field`, its weight times `on.boost`. */
 export function termHits(
   ctx: ExecContext,
-  field: string,
+  on: BoostedField,
   term: string,
-  boost: number,
   scoring: Scoring,
 ): Hits {
-  const scorer = scoring === "score" ? termScorer(ctx, field, term, boost) : null;
+  const field = on.field;
+  const scorer = scoring === "score" ? termScorer(ctx, field, term, on.boost) : null;
   return perSegment(ctx, (v) => {
     const f = v.segment.fields.get(field);
     const p = f?.terms.get(term);
@@ -135,24 +140,36 @@ export function constantKeyword(ctx: ExecContext, info: FieldInfo): boolean {
   return ctx.flavour === "opensearch" && info.kind === "keyword" && info.docValues;
 }
 
+/**
+ * One exact value to find in a field: a `term` query's value, a `terms` query's one value, or a
+ * `match` query's text on a field that is not text.
+ */
+export interface ValueQuery {
+  /** The value as the request gave it. */
+  readonly value: unknown;
+  /** The score of a constant-scored match, the weight of a BM25-scored one. */
+  readonly boost: number;
+  /** A value the field cannot hold matches nothing instead of failing the query. */
+  readonly lenient?: boolean;
+}
+
 /** Exact value match on any field kind: scored for terms, constant for numbers and dates. */
 export function valueHits(
   ctx: ExecContext,
   info: FieldInfo,
-  value: unknown,
-  boost: number,
+  q: ValueQuery,
   scoring: Scoring,
-  lenient: boolean,
 ): Hits {
+  const { value, boost } = q;
   if (info.kind === "number" || info.kind === "date") {
-    const n = numericValue(info, value, ctx, lenient);
+    const n = queryNumber(info, q, ctx);
     if (typeof n === "number" && Number.isNaN(n)) return NO_HITS;
     return perSegment(ctx, (v) => {
       const f = v.segment.fields.get(info.path);
       return f ? constantHits(pointRange(f, n, n), boost, scoring) : NO_HITS;
     });
   }
-  if (info.type === "ip") return ipHits(ctx, info, value, boost, scoring, lenient);
+  if (info.type === "ip") return ipHits(ctx, info, q, scoring);
   if (constantKeyword(ctx, info)) {
     const term = termText(info, value);
     return perSegment(ctx, (v) => {
@@ -160,38 +177,39 @@ export function valueHits(
       return p ? constantHits(p.docs, boost, scoring) : NO_HITS;
     });
   }
-  if (
-    info.kind === "boolean" &&
-    numericValue(info, value, ctx, lenient) !== numericValue(info, value, ctx, true)
-  ) return NO_HITS;
-  return termHits(ctx, info.path, termText(info, value), boost, scoring);
+  // A value a boolean field cannot hold fails a strict query and matches nothing in a lenient one.
+  if (info.kind === "boolean" && Number.isNaN(queryNumber(info, q, ctx))) return NO_HITS;
+  return termHits(ctx, { field: info.path, boost }, termText(info, value), scoring);
+}
+
+/** A value query's number: NaN where the field cannot hold it and the query is lenient. */
+function queryNumber(info: FieldInfo, q: ValueQuery, ctx: ExecContext): Exact {
+  return q.lenient ? numericValueOrNaN(info, q.value, ctx) : numericValue(info, q.value, ctx);
 }
 
 /**
  * An `ip` field's docs holding an address (or one of a CIDR block's), constant-scored: the real
  * engines index addresses as points, so a term on one is a point query, not a BM25 term.
  */
-function ipHits(
-  ctx: ExecContext,
-  info: FieldInfo,
-  value: unknown,
-  boost: number,
-  scoring: Scoring,
-  lenient: boolean,
-): Hits {
+function ipHits(ctx: ExecContext, info: FieldInfo, q: ValueQuery, scoring: Scoring): Hits {
   let span;
   try {
-    span = ipSpan(String(value));
+    span = ipSpan(String(q.value));
   } catch (e) {
-    if (lenient) return NO_HITS;
+    if (q.lenient) return NO_HITS;
     const reason = (e as Error).message;
     throw queryShardError(ctx, `failed to create query: ${reason}`, illegalArgument(reason));
   }
-  return scanTerms(ctx, info.path, boost, scoring, (terms) =>
-    terms.filter((t) => {
-      const n = ipToBigInt(t);
-      return n !== null && n >= span.from && n <= span.to;
-    }));
+  return scanTerms(
+    ctx,
+    { field: info.path, boost: q.boost },
+    scoring,
+    (terms) =>
+      terms.filter((t) => {
+        const n = ipToBigInt(t);
+        return n !== null && n >= span.from && n <= span.to;
+      }),
+  );
 }
 
 function idsHits(ctx: ExecContext, ids: readonly unknown[], boost: number, scoring: Scoring): Hits {
@@ -205,13 +223,14 @@ function idsHits(ctx: ExecContext, ids: readonly unknown[], boost: number, scori
   });
 }
 
+/** A `term` or `terms` query on `_id` or `_index`, or null on any other field. */
 function metaField(
   ctx: ExecContext,
-  field: string,
+  q: BoostedField,
   values: readonly unknown[],
-  boost: number,
   scoring: Scoring,
 ): Hits | null {
+  const { field, boost } = q;
   if (field === "_id") return idsHits(ctx, values, boost, scoring);
   if (field === "_index") {
     if (!values.some((v) => String(v) === ctx.index)) return NO_HITS;
@@ -224,14 +243,17 @@ function metaField(
   return null;
 }
 
-/** Terms matching a predicate in one segment's field, as a constant-score union. */
+/**
+ * The terms `pick` chooses among each segment's sorted terms of `on.field`, as a union that
+ * scores `on.boost` (constant score).
+ */
 export function scanTerms(
   ctx: ExecContext,
-  field: string,
-  boost: number,
+  on: BoostedField,
   scoring: Scoring,
   pick: (terms: string[]) => string[],
 ): Hits {
+  const { field, boost } = on;
   return perSegment(ctx, (v) => {
     const f = v.segment.fields.get(field);
     if (!f) return NO_HITS;
@@ -254,31 +276,25 @@ export function lowerBound(terms: string[], key: string): number {
 
 /** `term` query. */
 export function runTerm(q: QueryOf<"term">, ctx: ExecContext, scoring: Scoring): Hits {
-  const meta = metaField(ctx, q.field, [q.value], q.boost, scoring);
+  const meta = metaField(ctx, q, [q.value], scoring);
   if (meta) return meta;
   const info = ctx.fields.byPath.get(q.field);
   if (!info) return NO_HITS;
   if (q.caseInsensitive && (info.kind === "keyword" || info.kind === "text")) {
     const want = String(q.value).toLowerCase();
-    return scanTerms(
-      ctx,
-      q.field,
-      q.boost,
-      scoring,
-      (ts) => ts.filter((t) => t.toLowerCase() === want),
-    );
+    return scanTerms(ctx, q, scoring, (ts) => ts.filter((t) => t.toLowerCase() === want));
   }
-  return valueHits(ctx, info, q.value, q.boost, scoring, false);
+  return valueHits(ctx, info, { value: q.value, boost: q.boost }, scoring);
 }
 
 /** `terms` query (constant score). */
 export function runTerms(q: QueryOf<"terms">, ctx: ExecContext, scoring: Scoring): Hits {
   checkTermsCount(q.values.length, ctx.maxTermsCount ?? MAX_TERMS_COUNT);
-  const meta = metaField(ctx, q.field, q.values, q.boost, scoring);
+  const meta = metaField(ctx, q, q.values, scoring);
   if (meta) return meta;
   const info = ctx.fields.byPath.get(q.field);
   if (!info) return NO_HITS;
-  const parts = q.values.map((v) => valueHits(ctx, info, v, 1, "filter", false));
+  const parts = q.values.map((v) => valueHits(ctx, info, { value: v, boost: 1 }, "filter"));
   const u = union(parts, ctx.snapshot.maxDoc);
   return constantHits(u.docs, q.boost, scoring);
 }
