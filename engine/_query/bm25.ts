@@ -51,18 +51,13 @@ export class TermScorer {
 
   /**
    * `idfSum` is the idf of the term (or the sum over a phrase's terms); `boost` multiplies.
-   * `avgLength`: the average length to use instead of the field's (fields scored as one).
+   * `avgLength`: the field's average length (`ShardSnapshot.fieldStats`), or the fields' taken
+   * as one.
    */
-  constructor(
-    scope: ScoringScope,
-    field: string,
-    idfSum: number,
-    boost: number,
-    avgLength?: number,
-  ) {
+  constructor(scope: ScoringScope, idfSum: number, boost: number, avgLength: number) {
     const b = scope.legacyBm25 ? f(f(boost) * LEGACY_BOOST) : f(boost);
     this.#weight = f(b * f(idfSum));
-    this.#normCache = normCacheOf(f(avgLength ?? scope.snapshot.fieldStats(field).avgLength));
+    this.#normCache = normCacheOf(f(avgLength));
   }
 
   /** Score of one doc given its frequency and encoded norm (1 when the field has no norms). */
@@ -91,5 +86,6 @@ export function termScorer(
 ): TermScorer {
   const snapshot = scope.snapshot;
   const stats = snapshot.fieldStats(field);
-  return new TermScorer(scope, field, idf(stats.docCount, snapshot.docFreq(field, term)), boost);
+  const termIdf = idf(stats.docCount, snapshot.docFreq(field, term));
+  return new TermScorer(scope, termIdf, boost, stats.avgLength);
 }

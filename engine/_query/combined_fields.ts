@@ -54,9 +54,7 @@ export function combinedTermHits(
   }
   if (docFreq === 0) return NO_HITS;
   const avg = docCount ? Math.floor(sumLengths) / docCount : 1;
-  const scorer = scoring === "score"
-    ? new TermScorer(ctx, "", idf(docCount, docFreq), 1, avg)
-    : null;
+  const scorer = scoring === "score" ? new TermScorer(ctx, idf(docCount, docFreq), 1, avg) : null;
   return perSegment(ctx, (v) => {
     const freqOf = new Map<number, number>();
     for (const { field, boost: w } of fields) {

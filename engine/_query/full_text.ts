@@ -133,7 +133,7 @@ function multiPhraseHits(
       idfSum = Math.fround(idfSum + idf(stats.docCount, ctx.snapshot.docFreq(field, t)));
     }
   }
-  const scorer = new TermScorer(ctx, field, idfSum, q.boost);
+  const scorer = new TermScorer(ctx, idfSum, q.boost, stats.avgLength);
   return perSegment(ctx, (v) => {
     const f = v.segment.fields.get(field);
     if (!f) return NO_HITS;
@@ -210,7 +210,7 @@ export function runPhrase(q: QueryOf<"match_phrase">, ctx: ExecContext, scoring:
   for (const t of terms) {
     idfSum = Math.fround(idfSum + idf(stats.docCount, ctx.snapshot.docFreq(q.field, t)));
   }
-  const scorer = new TermScorer(ctx, q.field, idfSum, q.boost);
+  const scorer = new TermScorer(ctx, idfSum, q.boost, stats.avgLength);
   return perSegment(ctx, (v) => {
     const f = v.segment.fields.get(q.field);
     const postings = terms.map((t) => f?.terms.get(t));

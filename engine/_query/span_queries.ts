@@ -255,7 +255,7 @@ export function runSpan(span: SpanNode, boost: number, ctx: ExecContext, scoring
   for (const t of exactTerms(span)) {
     idfSum = Math.fround(idfSum + idf(stats.docCount, ctx.snapshot.docFreq(field, t)));
   }
-  const scorer = new TermScorer(ctx, field, idfSum || 1, boost);
+  const scorer = new TermScorer(ctx, idfSum || 1, boost, stats.avgLength);
   return perSegment(ctx, (v) => {
     const f = v.segment.fields.get(field);
     const spans = spansOf(span, v.segment.fields as unknown as Map<string, FieldPostings>);
