@@ -20,9 +20,11 @@ export function rangeBounds(
   const info = ctx.fields.byPath.get(q.field);
   if (!info || (info.kind !== "number" && info.kind !== "date")) return null;
   const zone = q.timeZone === undefined ? undefined : parseTimeZone(q.timeZone);
-  const conv = (v: unknown, roundUp: boolean): Exact => {
+  // Date math rounds a bound down (`gte`, `lt`) or up (`gt`, `lte`), as Elasticsearch rounds it.
+  const conv = (v: unknown, round: "down" | "up"): Exact => {
     if (info.kind === "date") {
-      const n = dateValueAt(v, ctx.now, roundUp, q.format ?? info.format, info.nanos, zone);
+      const up = round === "up";
+      const n = dateValueAt(v, ctx.now, up, q.format ?? info.format, info.nanos, zone);
       if (Number.isNaN(n)) {
         throw queryShardError(
           ctx,
@@ -35,16 +37,13 @@ export function rangeBounds(
     }
     return numericValue(info, v, ctx);
   };
+  const grain: Grain = (info.kind === "date" ? !info.nanos : info.integer) ? "whole" : "fraction";
   let lo: Exact = -Infinity;
   let hi: Exact = Infinity;
-  if (q.gte !== undefined) lo = conv(q.gte, false);
-  if (q.gt !== undefined) {
-    lo = nextUp(conv(q.gt, true), info.kind === "date" ? !info.nanos : info.integer);
-  }
-  if (q.lte !== undefined) hi = conv(q.lte, true);
-  if (q.lt !== undefined) {
-    hi = nextDown(conv(q.lt, false), info.kind === "date" ? !info.nanos : info.integer);
-  }
+  if (q.gte !== undefined) lo = conv(q.gte, "down");
+  if (q.gt !== undefined) lo = nextUp(conv(q.gt, "up"), grain);
+  if (q.lte !== undefined) hi = conv(q.lte, "up");
+  if (q.lt !== undefined) hi = nextDown(conv(q.lt, "down"), grain);
   return { path: info.path, lo, hi };
 }
 
@@ -76,10 +75,14 @@ export function runRange(q: QueryOf<"range">, ctx: ExecContext, scoring: Scoring
   });
 }
 
-function nextUp(v: Exact, integer: boolean): Exact {
+/** What a field's values are: whole numbers (integers, millisecond dates) or fractional. */
+type Grain = "whole" | "fraction";
+
+/** The least value of `grain` above `v`. */
+function nextUp(v: Exact, grain: Grain): Exact {
   if (typeof v === "bigint") return v + 1n;
   const n = v;
-  if (integer) {
+  if (grain === "whole") {
     const m = Math.floor(n) + 1;
     return Number.isSafeInteger(m) || !Number.isFinite(m)
       ? m
@@ -88,10 +91,11 @@ function nextUp(v: Exact, integer: boolean): Exact {
   return n + Math.max(Number.EPSILON * Math.abs(n), Number.MIN_VALUE);
 }
 
-function nextDown(v: Exact, integer: boolean): Exact {
+/** The greatest value of `grain` below `v`. */
+function nextDown(v: Exact, grain: Grain): Exact {
   if (typeof v === "bigint") return v - 1n;
   const n = v;
-  if (integer) {
+  if (grain === "whole") {
     const m = Math.ceil(n) - 1;
     return Number.isSafeInteger(m) || !Number.isFinite(m)
       ? m
