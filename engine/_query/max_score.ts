@@ -19,7 +19,8 @@ import { NORM_TABLE } from "../_index/norms.ts";
 import type { Posting, SmallInts } from "../_index/segment.ts";
 import type { SegmentView } from "../_index/shard_snapshot.ts";
 import { type TermScorer, termScorer } from "./bm25.ts";
-import type { ExecContext } from "./exec_context.ts";
+import { type ExecContext, liveOnly } from "./exec_context.ts";
+import { filterHits } from "./query_exec.ts";
 import { seek, WorstFirstHeap } from "./score_heap.ts";
 import { compilePlan, type TopFirstPlan } from "./top_first_plan.ts";
 
@@ -94,17 +95,20 @@ function bound(x: number): number {
 }
 
 /**
- * The best `k` live docs (score descending, then doc ascending) of `plan`, scored as the
- * exhaustive path scores them. `filter`: the live docs of the plan's filter clauses (global
- * ordinals, ascending), or null. `track`: count hits exactly up to this many (-1 = none).
+ * The best `k` live docs (score descending, then doc ascending) of `plan` that match its filter
+ * clauses, scored as the exhaustive path scores them. `track`: count hits exactly up to this
+ * many (-1 = none).
  */
 export function topScored(
   ctx: ExecContext,
   plan: TopFirstPlan,
-  filter: Int32Array | null,
   k: number,
   track: number,
 ): TopScored {
+  // The live docs of the filter clauses (global ordinals, ascending), or null without any.
+  const filter = plan.filter.length
+    ? liveOnly(ctx.snapshot, filterHits(plan.filter, ctx)).docs
+    : null;
   const program = compilePlan(plan.root);
   const terms = program.clauses;
   const scorers: ClauseScorer[] = terms.map((t) =>
@@ -159,8 +163,8 @@ export function topScored(
     let nonEssential = 0;
     // One unboosted clause alone scores the root exactly (a sum or dis_max of one adds nothing),
     // so its bound needs no margin: keyword terms, whose docs all score alike, stop at k.
-    const exactFirst = program.plain[byUb[0]!.slot] === 1;
-    if (!counting) nonEssential = essentialFrom(nonEssential, prefix, thr, exactFirst);
+    const firstBound = program.plain[byUb[0]!.slot] === 1 ? prefix[1]! : bound(prefix[1]!);
+    if (!counting) nonEssential = essentialFrom(nonEssential, prefix, thr, firstBound);
     const deleted = v.deleted;
     const base = v.base;
     let fpos = filter ? seek(filter, 0, base) : 0;
@@ -220,7 +224,7 @@ export function topScored(
       else score = program.evaluate(hit, val);
       if (heap.offer(score, base + doc) && heap.full) {
         thr = heap.threshold;
-        if (!counting) nonEssential = essentialFrom(nonEssential, prefix, thr, exactFirst);
+        if (!counting) nonEssential = essentialFrom(nonEssential, prefix, thr, firstBound);
       }
     }
   }
@@ -236,17 +240,19 @@ export function topScored(
 
 /**
  * First essential clause (by ascending bound) once the heap's weakest score is `thr`: the
- * clauses before it add up to no more than `thr`.
+ * clauses before it add up to no more than `thr`. `prefix[j]`: the sum of the first `j` bounds;
+ * `firstBound`: the first clause's bound as compared (`prefix[1]`, with the rounding margin or
+ * without it).
  */
 function essentialFrom(
   from: number,
   prefix: Float64Array,
   thr: number,
-  exactFirst: boolean,
+  firstBound: number,
 ): number {
   let j = from;
   const n = prefix.length - 1;
-  while (j < n && (j === 0 && exactFirst ? prefix[1]! : bound(prefix[j + 1]!)) <= thr) j++;
+  while (j < n && (j === 0 ? firstBound : bound(prefix[j + 1]!)) <= thr) j++;
   return j;
 }
 

@@ -3,10 +3,10 @@
 import { illegalArgument } from "../_errors.ts";
 import type { AggInput } from "../_aggs/agg_values.ts";
 import { type Hits, intersect } from "../_query/doc_set.ts";
-import { execContextOf, liveOnly } from "../_query/exec_context.ts";
+import { execContextOf } from "../_query/exec_context.ts";
 import { nameMatcher } from "../_index/name_pattern.ts";
 import { fieldMapOf } from "../_index/field_map.ts";
-import { filterHits, matchLive } from "../_query/query_exec.ts";
+import { matchLive } from "../_query/query_exec.ts";
 import { topScored } from "../_query/max_score.ts";
 import { topFirstPlan } from "../_query/top_first_plan.ts";
 import { knnSection } from "../_query/knn_section.ts";
@@ -263,10 +263,7 @@ function topFirst(
   const plan = topFirstPlan(req.query, ctx);
   if (!plan) return null;
   const track = req.trackTotalHits === false ? -1 : req.trackTotalHits;
-  const filter = plan.filter.length
-    ? liveOnly(ctx.snapshot, filterHits(plan.filter, ctx)).docs
-    : null;
-  const top = topScored(ctx, plan, filter, req.from + req.size, track);
+  const top = topScored(ctx, plan, req.from + req.size, track);
   const ordered = Array.from(top.docs, (doc, i) => ({
     t: 0,
     doc,
