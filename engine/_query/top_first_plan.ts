@@ -6,7 +6,7 @@ import { isIpText } from "../_index/ip_address.ts";
 import { analyzerFor } from "../_index/analysis.ts";
 import type { ExecContext } from "./exec_context.ts";
 import { resolveMsm } from "./full_text.ts";
-import type { QueryNode, QueryOf } from "./query_nodes.ts";
+import type { BoostedField, QueryNode, QueryOf } from "./query_nodes.ts";
 import { constantKeyword, termText } from "./term_queries.ts";
 import { MAX_TERMS_COUNT } from "../_index/limits.ts";
 
@@ -110,7 +110,7 @@ function scoredNode(q: QueryNode, ctx: ExecContext): ScoreNode | TermClause | nu
     case "match":
       if (q.field.includes("*") || q.operator !== "or" || q.prefixLast) return null;
       if (q.fuzziness !== undefined || q.zeroTermsAll) return null;
-      return fieldNode(q.field, q.query, q.analyzer, q.boost, q.minimumShouldMatch, ctx);
+      return fieldNode(ctx, q, q);
     case "multi_match":
       return multiMatchNode(q, ctx);
     case "terms":
@@ -155,20 +155,21 @@ function termsNode(q: QueryOf<"terms">, ctx: ExecContext): ScoreNode | null {
   return { combine: "dis_max", tieBreaker: 0, boost: q.boost, children };
 }
 
-/** A `match` (or) of `query` on one text field: the sum of its terms' scores. */
-function fieldNode(
-  field: string,
-  query: unknown,
-  analyzerName: string | undefined,
-  boost: number,
-  msm: string | undefined,
-  ctx: ExecContext,
-): ScoreNode | null {
+/** The text a `match` or `multi_match` searches for and how: its analyzer, its `minimum_should_match`. */
+interface MatchText {
+  readonly query: unknown;
+  readonly analyzer?: string;
+  readonly minimumShouldMatch?: string;
+}
+
+/** A `match` (or) of `q.query` on one text field: the sum of its terms' scores. */
+function fieldNode(ctx: ExecContext, on: BoostedField, q: MatchText): ScoreNode | null {
+  const { field, boost } = on;
   const info = ctx.fields.byPath.get(field);
   if (!info || info.kind !== "text" || !(boost > 0)) return null;
-  const analyzer = analyzerName ? analyzerFor(analyzerName) : info.searchAnalyzer;
-  const terms = analyzer(String(query)).map((t) => t.term);
-  if (terms.length > 0 && resolveMsm(msm, terms.length, 1) !== 1) return null;
+  const analyzer = q.analyzer ? analyzerFor(q.analyzer) : info.searchAnalyzer;
+  const terms = analyzer(String(q.query)).map((t) => t.term);
+  if (terms.length > 0 && resolveMsm(q.minimumShouldMatch, terms.length, 1) !== 1) return null;
   return {
     combine: "sum",
     tieBreaker: 0,
@@ -198,7 +199,7 @@ function multiMatchNode(q: QueryOf<"multi_match">, ctx: ExecContext): ScoreNode 
         children.push({ combine: "sum", tieBreaker: 0, boost: 1, children: [term] });
         continue;
       }
-      const node = fieldNode(path, q.query, q.analyzer, f.boost, q.minimumShouldMatch, ctx);
+      const node = fieldNode(ctx, { field: path, boost: f.boost }, q);
       if (!node) return null;
       children.push(node);
     }
@@ -242,9 +243,11 @@ export function compilePlan(root: ScoreNode): ScoreProgram {
   const mults: number[] = [];
   const plain: number[] = [];
   const raw: { kids: (["c" | "n", number])[]; dis: boolean; tie: number; boost: number }[] = [];
-  const walk = (node: ScoreNode, mult: number, unboosted: boolean): number => {
+  // `mult`: the product of the boosts above `node`; `boosted`: how many of them are not 1.
+  const walk = (node: ScoreNode, mult: number, boosted: number): number => {
     const m = mult * node.boost;
-    const bare = unboosted && node.boost === 1;
+    const below = node.boost === 1 ? boosted : boosted + 1;
+    const bare = below === 0;
     const kids: (["c" | "n", number])[] = [];
     for (const c of node.children) {
       if ("term" in c) {
@@ -252,12 +255,12 @@ export function compilePlan(root: ScoreNode): ScoreProgram {
         clauses.push(c);
         mults.push(m);
         plain.push(bare ? 1 : 0);
-      } else kids.push(["n", walk(c, m, bare)]);
+      } else kids.push(["n", walk(c, m, below)]);
     }
     raw.push({ kids, dis: node.combine === "dis_max", tie: node.tieBreaker, boost: node.boost });
     return raw.length - 1;
   };
-  walk(root, 1, true);
+  walk(root, 1, 0);
   const c = clauses.length;
   const nodes = raw.map((r) => ({
     kids: Int32Array.from(r.kids, ([kind, i]) => kind === "c" ? i : c + i),
