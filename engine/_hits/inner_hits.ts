@@ -171,8 +171,8 @@ function matched(spec: NestedInnerHits, target: SearchTarget, now: number): Matc
   let m = bySnapshot.get(target.snapshot);
   if (!m) {
     const ctx = execContextOf(target, now);
-    if (!checkNestedPath(ctx, spec.path, spec.ignoreUnmapped)) return null;
-    m = matchObjects(ctx, spec.path, spec.query, "score", execute);
+    if (!checkNestedPath(ctx, spec)) return null;
+    m = matchObjects(ctx, spec, "score", execute);
     bySnapshot.set(target.snapshot, m);
   }
   return m;

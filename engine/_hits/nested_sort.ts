@@ -80,7 +80,7 @@ export function nestedSortReader<K extends Key>(
   // Per level: each object's parent and whether it passes the level's filter.
   const levels: { parent: Int32Array; allowed: Uint8Array | null; max: number }[] = [];
   for (let n: NestedSort | undefined = k.nested; n; n = n.nested) {
-    checkNestedPath(ctx, n.path, false);
+    checkNestedPath(ctx, n);
     const scope = nestedScope(ctx, n.path);
     const objects = scopeContext(ctx, scope, n.path);
     let allowed: Uint8Array | null = null;
