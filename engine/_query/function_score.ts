@@ -4,7 +4,7 @@
 import { parsingError } from "../_errors.ts";
 import type { Hits } from "./doc_set.ts";
 import type { ExecContext } from "./exec_context.ts";
-import type { QueryNode, ScoreFunction } from "./query_nodes.ts";
+import type { QueryNode, QueryOf, ScoreFunction } from "./query_nodes.ts";
 
 /** Parses one function object (`parseQuery` is passed in to parse filters). */
 export function parseFunction(
@@ -111,14 +111,17 @@ function apply(score: number, fnScore: number, mode: string): number {
   }
 }
 
-/** Rescores `hits` with the functions; `filters` holds each function's matching docs (or null). */
+/**
+ * Rescores `hits` with the query's functions; `filters` holds each function's matching docs (or
+ * null).
+ */
 export function applyFunctions(
   hits: Hits,
   ctx: ExecContext,
-  functions: readonly ScoreFunction[],
+  o: QueryOf<"function_score">,
   filters: ReadonlyArray<Set<number> | null>,
-  o: { scoreMode: string; boostMode: string; maxBoost: number; minScore?: number; boost: number },
 ): Hits {
+  const functions = o.functions;
   const docs: number[] = [];
   const scores: number[] = [];
   for (let i = 0; i < hits.docs.length; i++) {

@@ -160,7 +160,7 @@ function runFunctionScore(q: QueryOf<"function_score">, ctx: ExecContext, scorin
   const filters = q.functions.map((
     fn,
   ) => (fn.filter ? new Set(execute(fn.filter, ctx, "filter").docs) : null));
-  const scored = applyFunctions(hits, ctx, q.functions, filters, q);
+  const scored = applyFunctions(hits, ctx, q, filters);
   return scoring === "score" ? scored : { docs: scored.docs, scores: null };
 }
 
