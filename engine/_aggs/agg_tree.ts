@@ -50,7 +50,7 @@ function suggest(input: string, known: readonly string[]): string {
   const close = known
     .map((k) => {
       const longest = Math.max(input.length, k.length);
-      return { k, score: 1 - editDistance(input, k, longest, false) / longest };
+      return { k, score: 1 - editDistance(input, k, longest, "levenshtein") / longest };
     })
     .filter((c) => c.score > 0.5)
     .sort((a, b) => b.score - a.score || (a.k < b.k ? -1 : 1))

@@ -16,8 +16,16 @@ export function maxEdits(fuzziness: string, term: string): number {
   return Math.min(2, Math.max(0, Math.trunc(Number(f)) || 0));
 }
 
-/** Optimal-string-alignment distance, or `max + 1` as soon as it exceeds `max`. */
-export function editDistance(a: string, b: string, max: number, transpositions: boolean): number {
+/**
+ * What counts as one edit besides inserting, deleting or replacing a character: with
+ * `"transpositions"`, swapping two adjacent ones too (the optimal string alignment distance, a
+ * fuzzy query's default); with `"levenshtein"`, nothing more.
+ */
+export type EditRule = "transpositions" | "levenshtein";
+
+/** The edit distance of `a` and `b` under `rule`, or `max + 1` as soon as it exceeds `max`. */
+export function editDistance(a: string, b: string, max: number, rule: EditRule): number {
+  const transpositions = rule === "transpositions";
   if (Math.abs(a.length - b.length) > max) return max + 1;
   let prev2: number[] = [];
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
@@ -57,14 +65,14 @@ export interface FuzzyMatch extends BoostedField {
 export function fuzzyHits(ctx: ExecContext, q: FuzzyMatch, term: string, scoring: Scoring): Hits {
   const { field, boost } = q;
   const edits = maxEdits(q.fuzziness ?? "0", term);
-  const transpositions = q.transpositions ?? true;
+  const rule = (q.transpositions ?? true) ? "transpositions" : "levenshtein";
   if (edits === 0) return termHits(ctx, q, term, scoring);
   const prefix = term.slice(0, q.prefixLength ?? 0);
   const matches = new Map<string, number>();
   for (const v of ctx.snapshot.views) {
     for (const t of v.segment.sortedTerms(field)) {
       if (!t.startsWith(prefix) || matches.has(t)) continue;
-      const d = editDistance(term, t, edits, transpositions);
+      const d = editDistance(term, t, edits, rule);
       if (d <= edits) matches.set(t, d);
     }
   }

@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import { editDistance, maxEdits } from "./fuzzy.ts";
 
 Deno.test("editDistance counts edits and transpositions with a cutoff", () => {
-  assert.equal(editDistance("xylophoen", "xylophone", 2, true), 1);
-  assert.equal(editDistance("xylophoen", "xylophone", 2, false), 2);
-  assert.equal(editDistance("kitten", "sitting", 3, true), 3);
-  assert.equal(editDistance("a", "abcd", 1, true), 2);
+  assert.equal(editDistance("xylophoen", "xylophone", 2, "transpositions"), 1);
+  assert.equal(editDistance("xylophoen", "xylophone", 2, "levenshtein"), 2);
+  assert.equal(editDistance("kitten", "sitting", 3, "transpositions"), 3);
+  assert.equal(editDistance("a", "abcd", 1, "transpositions"), 2);
 });
 
 Deno.test("maxEdits follows AUTO", () => {

@@ -61,7 +61,7 @@ function multiTest(match: JsonObject): { field: string; test: (t: string) => boo
     }
     case "fuzzy": {
       const max = maxEdits(String((spec as JsonObject)?.fuzziness ?? "AUTO"), text);
-      return { field, test: (t) => editDistance(t, text, max, true) <= max };
+      return { field, test: (t) => editDistance(t, text, max, "transpositions") <= max };
     }
     default:
       throw parsingError(
