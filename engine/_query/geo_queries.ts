@@ -79,20 +79,25 @@ function fieldKey(o: JsonObject, name: string, options: readonly string[]): stri
   return field;
 }
 
-function node(
-  name: string,
-  field: string,
-  o: JsonObject,
-  test: PointTest,
-  score?: number,
-  invalid?: { reason: string; cause?: string },
-): QueryNode {
+/** What a geo query matches, as its parser found it. */
+interface GeoMatch {
+  /** Whether a quantised point matches. */
+  readonly test: PointTest;
+  /** A point off the globe under `validation_method: STRICT`: the shard failure when it runs. */
+  readonly invalid?: { reason: string; cause?: string };
+  /** The score of a match when it is not the body's `boost` (`geo_shape` scores 0). */
+  readonly score?: number;
+}
+
+/** The geo node of query `name` on `field` (its body `o`, for `boost` and `ignore_unmapped`). */
+function node(name: string, field: string, o: JsonObject, match: GeoMatch): QueryNode {
+  const { test, invalid } = match;
   return {
     kind: "geo",
     query: name,
     field,
     test,
-    boost: score ?? boostOf(o),
+    boost: match.score ?? boostOf(o),
     ignoreUnmapped: o.ignore_unmapped === true,
     ...(invalid ? { invalid } : {}),
   };
@@ -131,14 +136,10 @@ function parseGeoDistance(b: unknown, name: string): QueryNode {
       cause: `Validation Failed: 1: [${name}] center point ${what} is invalid: ${javaDouble(v)};`,
     };
   }
-  return node(
-    name,
-    field,
-    o,
-    (lat, lon) => arcDistance(c.lat, c.lon, lat, lon) <= meters,
-    undefined,
+  return node(name, field, o, {
+    test: (lat, lon) => arcDistance(c.lat, c.lon, lat, lon) <= meters,
     invalid,
-  );
+  });
 }
 
 /** A box from its corners in any form (`top_left`/`bottom_right`, the four sides, `wkt`). */
@@ -272,14 +273,7 @@ function parseGeoBoundingBox(b: unknown, name: string): QueryNode {
       };
     }
   }
-  return node(
-    name,
-    field,
-    o,
-    boxTest(box.top, box.left, box.bottom, box.right),
-    undefined,
-    invalid,
-  );
+  return node(name, field, o, { test: boxTest(box.top, box.left, box.bottom, box.right), invalid });
 }
 
 /** Whether a point lies inside a ring of [lon, lat] vertices (even-odd rule). */
@@ -312,7 +306,7 @@ function parseGeoPolygon(b: unknown, name: string): QueryNode {
       ? `illegal longitude value [${javaDouble(off.lon)}] for [${name}]`
       : `illegal latitude value [${javaDouble(off.lat)}] for [${name}]`,
   };
-  return node(name, field, o, (lat, lon) => inRing(ring, lat, lon), undefined, invalid);
+  return node(name, field, o, { test: (lat, lon) => inRing(ring, lat, lon), invalid });
 }
 
 /** A `geo_shape` query's shape as a test on points (point, envelope, polygon, multipoint). */
@@ -358,7 +352,7 @@ function parseGeoShape(b: unknown, name: string): QueryNode {
   if (relation === "intersects" || relation === "within") test = inside;
   else if (relation === "disjoint") test = (lat, lon) => !inside(lat, lon);
   else throw parsingError(`[${name}] relation [${relation}] is not supported on a geo_point field`);
-  const n = node(name, field, o, test, 0);
+  const n = node(name, field, o, { test, score: 0 });
   return relation === "intersects" ? n : { ...n, refusedOnOpenSearch: relation } as QueryNode;
 }
 
