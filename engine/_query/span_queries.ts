@@ -54,32 +54,39 @@ function byStart(a: Span, b: Span): number {
 }
 
 /**
- * Near spans as Lucene finds them, each sub-list read once (position order): in order, every span
- * of the first clause is stretched to the next spans starting after the previous end; out of
- * order, a window over one span of each clause slides by advancing the one that starts first.
- * A window matches when the gaps between its spans add up to at most `slop`.
+ * Near spans in order as Lucene finds them, each sub-list read once (position order): every span
+ * of the first clause is stretched to the next spans starting after the previous end. A window
+ * matches when the gaps between its spans add up to at most `slop`.
  */
-function nearIn(lists: Span[][], slop: number, inOrder: boolean): Span[] {
+function nearInOrder(lists: Span[][], slop: number): Span[] {
   const out: Span[] = [];
   const cursors = new Int32Array(lists.length);
-  if (inOrder) {
-    for (const first of lists[0]!) {
-      let prevEnd = first[1];
-      let gaps = 0;
-      let end = first[1];
-      for (let k = 1; k < lists.length; k++) {
-        const list = lists[k]!;
-        let c = cursors[k]!;
-        while (c < list.length && list[c]![0] < prevEnd) c++;
-        cursors[k] = c;
-        if (c === list.length) return dedupe(out);
-        gaps += list[c]![0] - prevEnd;
-        prevEnd = end = list[c]![1];
-      }
-      if (gaps <= slop) out.push([first[0], end]);
+  for (const first of lists[0]!) {
+    let prevEnd = first[1];
+    let gaps = 0;
+    let end = first[1];
+    for (let k = 1; k < lists.length; k++) {
+      const list = lists[k]!;
+      let c = cursors[k]!;
+      while (c < list.length && list[c]![0] < prevEnd) c++;
+      cursors[k] = c;
+      if (c === list.length) return dedupe(out);
+      gaps += list[c]![0] - prevEnd;
+      prevEnd = end = list[c]![1];
     }
-    return dedupe(out);
+    if (gaps <= slop) out.push([first[0], end]);
   }
+  return dedupe(out);
+}
+
+/**
+ * Near spans in any order as Lucene finds them, each sub-list read once (position order): a
+ * window over one span of each clause slides by advancing the one that starts first. A window
+ * matches when the gaps between its spans add up to at most `slop`.
+ */
+function nearAnyOrder(lists: Span[][], slop: number): Span[] {
+  const out: Span[] = [];
+  const cursors = new Int32Array(lists.length);
   for (;;) {
     let min = 0;
     let maxEnd = -Infinity;
@@ -184,7 +191,7 @@ function spansOf(n: SpanNode, fields: Map<string, FieldPostings>): Spans {
       for (const [doc, first] of parts[0]!) {
         const lists = [first, ...parts.slice(1).map((p) => p.get(doc) ?? [])];
         if (lists.some((l) => l.length === 0)) continue;
-        const found = nearIn(lists, n.slop, n.inOrder);
+        const found = n.inOrder ? nearInOrder(lists, n.slop) : nearAnyOrder(lists, n.slop);
         if (found.length) out.set(doc, found);
       }
       return out;
