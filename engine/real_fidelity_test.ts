@@ -111,12 +111,12 @@ Deno.test("dates of the fields option come out in the field's format, in UTC", a
 });
 
 Deno.test("simple_query_string: + is a binary AND, | an OR, -x is x negated beside match-all", async () => {
-  assert.equal(simpleToClassic("fox +dog", false), "(fox AND dog)");
-  assert.equal(simpleToClassic("+fox dog", false), "(fox OR dog)");
-  assert.equal(simpleToClassic("fox -dog", false), "(fox OR (*:* -dog))");
-  assert.equal(simpleToClassic("a + b | c", false), "((a AND b) OR c)");
-  assert.equal(simpleToClassic("fox dog", true), "(fox AND dog)");
-  assert.equal(simpleToClassic('"lazy dog"~2 qu* x:y', false), '("lazy dog"~2 OR qu* OR x\\:y)');
+  assert.equal(simpleToClassic("fox +dog", "or"), "(fox AND dog)");
+  assert.equal(simpleToClassic("+fox dog", "or"), "(fox OR dog)");
+  assert.equal(simpleToClassic("fox -dog", "or"), "(fox OR (*:* -dog))");
+  assert.equal(simpleToClassic("a + b | c", "or"), "((a AND b) OR c)");
+  assert.equal(simpleToClassic("fox dog", "and"), "(fox AND dog)");
+  assert.equal(simpleToClassic('"lazy dog"~2 qu* x:y', "or"), '("lazy dog"~2 OR qu* OR x\\:y)');
   const engine = await seeded("opensearch");
   const ids = async (query: string) =>
     (await call(engine, "POST", "/i/_search", { query: { simple_query_string: { query } } })).hits

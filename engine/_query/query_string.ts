@@ -30,8 +30,8 @@ const TERM = String.raw`(?:\\.|[^\s()"])+`;
 const TOKEN_RE = new RegExp(String.raw`\s*(${OPERATORS}|${REGEX_TERM}|${TERM})`, "gy");
 const SIMPLE_TOKEN_RE = new RegExp(String.raw`\s*(${OPERATORS}|${TERM})`, "gy");
 
-function tokenize(text: string, regex: boolean): string[] {
-  const re = regex ? TOKEN_RE : SIMPLE_TOKEN_RE;
+/** The tokens of `text` by `re`: `TOKEN_RE`, or `SIMPLE_TOKEN_RE` without `/regex/` terms. */
+function tokenize(text: string, re: RegExp): string[] {
   const out: string[] = [];
   re.lastIndex = 0;
   let m: RegExpExecArray | null;
@@ -51,7 +51,7 @@ class QsParser {
   #i = 0;
   #depth = 0;
   constructor(readonly text: string, readonly opts: Options) {
-    this.#tokens = tokenize(text, !opts.noRegex);
+    this.#tokens = tokenize(text, opts.noRegex ? SIMPLE_TOKEN_RE : TOKEN_RE);
   }
 
   parse(): QueryNode {
@@ -310,9 +310,10 @@ const CLASSIC_SPECIAL = /[+\-&|!(){}[\]^"~*?:\\/]/g;
  * groups, built as Lucene's SimpleQueryParser builds its tree: `+` is a binary AND and `|` an OR
  * (whitespace takes the default operator), a change of operator starts a new group around what
  * came before, `-x` is `x` negated beside match-all, `"…"~n` a phrase with slop, `x*` a prefix
- * and `x~n` a fuzzy term.
+ * and `x~n` a fuzzy term. `defaultOperator`: the request's `default_operator`.
  */
-export function simpleToClassic(query: string, defaultAnd: boolean): string {
+export function simpleToClassic(query: string, defaultOperator: "and" | "or"): string {
+  const defaultAnd = defaultOperator === "and";
   let i = 0;
   const escape = (t: string) => t.replace(CLASSIC_SPECIAL, (c) => `\\${c}`);
   const render = (n: SimpleNode): string =>
@@ -413,7 +414,7 @@ export function parseSimpleQueryString(o: Record<string, unknown>): QueryNode {
   const defaultAnd = String(o.default_operator ?? "or").toLowerCase() === "and";
   const allFlags = o.flags === undefined || String(o.flags).toUpperCase() === "ALL";
   const text = allFlags
-    ? simpleToClassic(o.query, defaultAnd)
+    ? simpleToClassic(o.query, defaultAnd ? "and" : "or")
     : o.query.replace(/\|/g, " OR ").replace(/\s\+\s/g, " AND ");
   try {
     return parseLuceneSyntax(text, {
