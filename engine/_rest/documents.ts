@@ -81,6 +81,14 @@ export function pickSource(
   return (source === whole ? sourceOut(source) : source) as Record<string, unknown>;
 }
 
+/** How a document is looked up: the `realtime` parameter and the name the request gave. */
+export interface DocLookup {
+  /** Read the latest write (`true`) or what the last refresh made visible (`realtime=false`). */
+  realtime: boolean;
+  /** The index or alias the request named (its routing applies); the path's index by default. */
+  named?: string;
+}
+
 /**
  * Looks a document up (real-time unless `realtime=false`), honouring routing (an alias's index
  * routing when `named`, the index or alias the request gave, is one); counted in `get` stats.
@@ -89,9 +97,9 @@ export function findDoc(
   ctx: RequestContext,
   index: IndexState,
   id: string,
-  realtime: boolean,
-  named: string = ctx.p.index ?? index.name,
+  lookup: DocLookup,
 ): StoredDoc | undefined {
+  const { realtime, named = ctx.p.index ?? index.name } = lookup;
   const routing = aliasRouting(ctx.state.cluster, named, ctx.params.get("routing") || undefined);
   checkRouting(index, id, routing);
   if (boolParam(ctx, "refresh")) index.refresh(ctx.state.now());
@@ -174,7 +182,7 @@ export function docBody(
 export function getHandler(ctx: RequestContext): Reply {
   readVersion(ctx.params.get("version"), ctx.params.get("version_type"));
   const index = ctx.state.cluster.readIndex(ctx.p.index!);
-  const doc = findDoc(ctx, index, ctx.p.id!, boolParam(ctx, "realtime", true));
+  const doc = findDoc(ctx, index, ctx.p.id!, { realtime: boolParam(ctx, "realtime", true) });
   if (ctx.method === "HEAD") return { status: doc ? 200 : 404 };
   if (!doc) return { status: 404, body: { _index: index.name, _id: ctx.p.id, found: false } };
   const stored = ctx.params.has("stored_fields")
@@ -190,7 +198,7 @@ export function getSourceHandler(ctx: RequestContext): Reply {
     throw validationFailed("fetching source can not be disabled");
   }
   const index = ctx.state.cluster.readIndex(ctx.p.index!);
-  const doc = findDoc(ctx, index, ctx.p.id!, boolParam(ctx, "realtime", true));
+  const doc = findDoc(ctx, index, ctx.p.id!, { realtime: boolParam(ctx, "realtime", true) });
   const enabled = (index.mappings._source as { enabled?: boolean } | undefined)?.enabled !== false;
   if (ctx.method === "HEAD") return { status: doc && enabled ? 200 : 404 };
   if (!doc) {
