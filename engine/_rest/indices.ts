@@ -164,7 +164,7 @@ export function getIndexHandler(ctx: RequestContext): Reply {
     const entry: Record<string, unknown> = {
       aliases: features.has("aliases") ? aliasView(index) : {},
       mappings: features.has("mappings") ? mappingView(index.mappings) : {},
-      settings: features.has("settings") ? settingsView(index, flat, undefined, human) : {},
+      settings: features.has("settings") ? settingsView(index, { flat, human }) : {},
     };
     if (withDefaults && features.has("settings")) {
       const defaults = defaultsBeside(index.settings);
