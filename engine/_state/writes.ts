@@ -206,7 +206,11 @@ function indexValidated(
   const version = nextVersion(index, id, opts, current);
   const limit = Number(index.settings["index.mapping.total_fields.limit"] ?? 1000);
   const limits = mappingLimits(index.settings);
-  index.mappings = mapDocument(index.mappings, source, id, errorType, limit, limits);
+  index.mappings = mapDocument(index.mappings, source, id, {
+    errorType,
+    fieldLimit: limit,
+    limits,
+  });
   // A source that came with its text is kept as that text once indexed (see KeptDoc).
   const text = given ?? sourceText(source);
   const seqNo = index.takeSeqNo(opts.routing ?? id);
