@@ -107,7 +107,7 @@ export function findDoc(
   const started = performance.now();
   const stored = (realtime ? index.docs : index.visible).get(id);
   const doc = stored && sameShard(index, id, stored.routing, routing) ? stored : undefined;
-  index.stats.got(doc !== undefined, performance.now() - started);
+  index.stats.got(doc !== undefined ? "exists" : "missing", performance.now() - started);
   if (!doc) return undefined;
   const wanted = readVersion(ctx.params.get("version"), ctx.params.get("version_type"));
   if (wanted !== undefined && wanted !== doc.version) {
