@@ -218,7 +218,7 @@ function indexValidated(
     ? { id, source, version, seqNo, primaryTerm: 1 }
     : new KeptDoc(id, source, text, version, seqNo);
   if (opts.routing !== undefined) doc.routing = opts.routing;
-  index.put(id, doc, undefined, opts.routing, current !== undefined);
+  index.put(id, doc, opts.routing, current !== undefined);
   return {
     index,
     id,
@@ -247,7 +247,7 @@ export function deleteDocument(index: IndexState, id: string, opts: WriteOptions
   const started = performance.now();
   const version = nextVersion(index, id, opts, current);
   const seqNo = index.takeSeqNo(opts.routing ?? current?.routing ?? id);
-  index.put(id, null, { version, seqNo }, opts.routing ?? current?.routing, current !== undefined);
+  index.remove(id, { version, seqNo }, opts.routing ?? current?.routing, current !== undefined);
   index.stats.deleted(performance.now() - started);
   return { index, id, version, seqNo, primaryTerm: 1, result: current ? "deleted" : "not_found" };
 }
