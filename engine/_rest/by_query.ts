@@ -189,8 +189,14 @@ async function runByQuery(
     } else if (ctxVars.op === "index") {
       indexDocument(
         index,
-        doc.id,
-        restoreExact(ctxVars._source as Record<string, unknown>, exactStored(live.source), params),
+        {
+          id: doc.id,
+          source: restoreExact(
+            ctxVars._source as Record<string, unknown>,
+            exactStored(live.source),
+            params,
+          ),
+        },
         checks,
         parseErrorType(ctx.state),
       );

@@ -57,10 +57,13 @@ export async function indexHandler(ctx: RequestContext, create = false): Promise
   checkPipeline(ctx.params.get("pipeline") ?? undefined);
   const index = ctx.state.cluster.writeIndex(ctx.p.index!, boolParam(ctx, "require_alias"));
   checkRouting(index, id, opts.routing);
-  const result = indexDocument(index, id, source, opts, parseErrorType(ctx.state));
+  const result = indexDocument(index, { id, source }, opts, parseErrorType(ctx.state));
   const shard = index.shardOf(opts.routing ?? id);
   const forced = await applyRefresh(ctx.params.get("refresh"), [index], ctx.state, shard);
-  return ok(writeResponse(result, forced), result.result === "created" ? 201 : 200);
+  return ok(
+    writeResponse(result, { forcedRefresh: forced }),
+    result.result === "created" ? 201 : 200,
+  );
 }
 
 /** The `_source` to return for a document, honouring the filtering parameters; undefined for none. */
@@ -227,12 +230,15 @@ export async function deleteHandler(ctx: RequestContext): Promise<Reply> {
       primaryTerm: 1,
       result: "not_found" as const,
     };
-    return { status: 404, body: writeResponse(result, false) };
+    return { status: 404, body: writeResponse(result) };
   }
   const result = deleteDocument(index, ctx.p.id!, opts);
   const shard = index.shardOf(opts.routing ?? current?.routing ?? ctx.p.id!);
   const forced = await applyRefresh(ctx.params.get("refresh"), [index], ctx.state, shard);
-  return { status: result.result === "not_found" ? 404 : 200, body: writeResponse(result, forced) };
+  return {
+    status: result.result === "not_found" ? 404 : 200,
+    body: writeResponse(result, { forcedRefresh: forced }),
+  };
 }
 
 /** POST /{index}/_update/{id}. */
@@ -257,17 +263,15 @@ export async function updateHandler(ctx: RequestContext): Promise<Reply> {
   }
   const result = updateDocument(
     index,
-    ctx.p.id!,
-    body,
+    { id: ctx.p.id!, body, exact: exactBody(bodyTextOf(ctx)) },
     opts,
     parseErrorType(ctx.state),
-    exactBody(bodyTextOf(ctx)),
   );
   const shard = index.shardOf(opts.routing ?? current?.routing ?? ctx.p.id!);
   const forced = result.result === "noop"
     ? false
     : await applyRefresh(ctx.params.get("refresh"), [index], ctx.state, shard);
-  const response = writeResponse(result, forced);
+  const response = writeResponse(result, { forcedRefresh: forced });
   const sourceWanted = body._source ?? ctx.params.get("_source") ?? undefined;
   const includes = nameList(ctx.params.get("_source_includes"));
   const excludes = nameList(ctx.params.get("_source_excludes"));

@@ -154,8 +154,10 @@ async function reindex(ctx: RequestContext): Promise<Reply> {
     try {
       const r = indexDocument(
         target,
-        id,
-        restoreExact(ctxVars._source as JsonObject, exactStored(doc.source), params),
+        {
+          id,
+          source: restoreExact(ctxVars._source as JsonObject, exactStored(doc.source), params),
+        },
         opts,
         parseErrorType(ctx.state),
       );
