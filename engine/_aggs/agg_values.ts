@@ -200,14 +200,16 @@ export function keyFilter(spec: unknown): ((k: number | string | bigint) => bool
   return null;
 }
 
+/** One aggregation of a request as it is read: its body, type and name (errors name them). */
+export interface AggSpec {
+  readonly body: JsonObject;
+  readonly type: string;
+  readonly name: string;
+}
+
 /** A positive `size`-like setting of an aggregation body (`fallback` when absent), as parsed. */
-export function positiveSetting(
-  body: JsonObject,
-  type: string,
-  name: string,
-  key: string,
-  fallback: number,
-): number {
+export function positiveSetting(agg: AggSpec, key: string, fallback: number): number {
+  const { body, type, name } = agg;
   const v = body[key];
   if (v === undefined) return fallback;
   if (!(Number(v) > 0)) {

@@ -81,7 +81,7 @@ function subRunner(
 let depth = 0;
 
 const AGGS: Record<string, AggFn> = {
-  terms: (body, inputs, sub, name) => termsAgg(body, inputs, sub, name, runAggregations),
+  terms: termsAgg((sub, inputs) => runAggregations(sub, inputs)),
   ...METRIC_AGGS,
   ...geoAggs(subRunner),
   ...filterAggs((sub, inputs) => runAggregations(sub, inputs)),

@@ -73,7 +73,7 @@ export function multiTermsAgg(
   name: string,
 ): JsonObject {
   const specs = termSpecs(body, name);
-  const size = positiveSetting(body, "multi_terms", name, "size", 10);
+  const size = positiveSetting({ body, type: "multi_terms", name }, "size", 10);
   const minDocCount = Number(body.min_doc_count ?? 1);
   const orders = readOrder(body);
   const fields = specs.map((spec) => docParts(inputs, spec.field as string, (v) => v, spec));

@@ -121,7 +121,7 @@ export function significantTermsAgg(
   name: string,
 ): JsonObject {
   const field = fieldOf(body, name, "significant_terms");
-  const size = positiveSetting(body, "significant_terms", name, "size", 10);
+  const size = positiveSetting({ body, type: "significant_terms", name }, "size", 10);
   const minDocCount = Number(body.min_doc_count ?? 3);
   const score = heuristicOf(body, name);
   const include = keyFilter(body.include);

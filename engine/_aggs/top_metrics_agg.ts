@@ -34,7 +34,7 @@ export function topMetricsAgg(body: JsonObject, inputs: AggInput[], name: string
     throw illegalArgument(`[top_metrics] only supports sorting on a single field in [${name}]`);
   }
   const key = sort[0]!;
-  const size = positiveSetting(body, "top_metrics", name, "size", 1);
+  const size = positiveSetting({ body, type: "top_metrics", name }, "size", 1);
   if (size > MAX_SIZE) {
     throw illegalArgument(
       `[top_metrics.size] must not be more than [${MAX_SIZE}] but was [${size}]. This limit can be set by changing the [index.top_metrics_max_size] index level setting.`,
