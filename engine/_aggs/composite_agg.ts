@@ -12,18 +12,22 @@ import type { AggInput } from "./agg_values.ts";
 import {
   addToBucket,
   combinations,
-  comparePart,
   docParts,
   type KeyBucket,
-  keyId,
   type Part,
+  partComparator,
 } from "./compound_keys.ts";
 import { dateRounding, type SubRunner } from "./bucket_aggs.ts";
 import { parseSources, type Source } from "./composite_sources.ts";
 import type { JsonObject } from "../_json.ts";
 
-/** Compares two compound keys source by source, each in its own direction. */
-function compareKeys(sources: Source[], ips: boolean[], a: Part[], b: Part[]): number {
+/** Compares two compound keys source by source, each in its own direction and by its own `compares`. */
+function compareKeys(
+  sources: Source[],
+  compares: ((a: Part, b: Part) => number)[],
+  a: Part[],
+  b: Part[],
+): number {
   for (let i = 0; i < sources.length; i++) {
     const s = sources[i]!;
     const x = a[i]!;
@@ -32,7 +36,7 @@ function compareKeys(sources: Source[], ips: boolean[], a: Part[], b: Part[]): n
       if (x === y) continue;
       return (x === null) === s.nullFirst ? -1 : 1;
     }
-    const c = comparePart(x, y, ips[i]!);
+    const c = compares[i]!(x, y);
     if (c) return s.desc ? -c : c;
   }
   return 0;
@@ -148,7 +152,7 @@ export function compositeAgg(
     infos.push(info);
     return maps;
   });
-  const ips = infos.map((info) => info?.type === "ip");
+  const compares = infos.map((info) => partComparator(info?.type === "ip"));
   const afterKey = after
     ? sources.map((s, i) =>
       afterPart(s, infos[i], (after as JsonObject)[s.name], inputs[0]?.ctx.now ?? Date.now())
@@ -166,12 +170,12 @@ export function compositeAgg(
       }
       if (lists.length < sources.length) continue;
       for (const key of combinations(lists)) {
-        if (afterKey && compareKeys(sources, ips, key, afterKey) <= 0) continue;
-        addToBucket(buckets, keyId(key), key, k, doc);
+        if (afterKey && compareKeys(sources, compares, key, afterKey) <= 0) continue;
+        addToBucket(buckets, key, k, doc);
       }
     }
   });
-  const page = [...buckets.values()].sort((a, b) => compareKeys(sources, ips, a.key, b.key))
+  const page = [...buckets.values()].sort((a, b) => compareKeys(sources, compares, a.key, b.key))
     .slice(0, size);
   consumeBuckets(page.length);
   const keyObject = (key: Part[]): JsonObject => {

@@ -10,11 +10,11 @@ import { type AggInput, fieldOf, keyFilter, positiveSetting, valueFormat } from 
 import type { SubRunner } from "./bucket_aggs.ts";
 import {
   addToBucket,
-  comparePart,
   docParts,
   type KeyBucket,
   keyId,
   type Part,
+  partComparator,
 } from "./compound_keys.ts";
 import type { JsonObject } from "../_json.ts";
 
@@ -136,7 +136,7 @@ export function significantTermsAgg(
   const terms = new Map<string, KeyBucket<Part>>();
   fg.maps.forEach((m, k) => {
     for (const [doc, parts] of m) {
-      for (const key of parts) addToBucket(terms, keyId([key]), key, k, doc);
+      for (const key of parts) addToBucket(terms, key, k, doc);
     }
   });
   const bgFreq = new Map<string, number>();
@@ -148,7 +148,7 @@ export function significantTermsAgg(
       }
     }
   }
-  const ip = fg.info?.type === "ip";
+  const compare = partComparator(fg.info?.type === "ip");
   const scored = [...terms.entries()].map(([id, t]) => ({ ...t, bg: bgFreq.get(id) ?? 0 }))
     .filter((t) =>
       t.count >= minDocCount && (!include || include(t.key!)) && !(exclude && exclude(t.key!))
@@ -158,7 +158,7 @@ export function significantTermsAgg(
       score: score({ subsetFreq: t.count, subsetSize, supersetFreq: t.bg, supersetSize }),
     }))
     .filter((t) => t.score > 0)
-    .sort((a, b) => b.score - a.score || comparePart(a.key, b.key, ip))
+    .sort((a, b) => b.score - a.score || compare(a.key, b.key))
     .slice(0, size);
   consumeBuckets(scored.length);
   const text = valueFormat(body, fg.info);

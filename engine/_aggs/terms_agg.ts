@@ -21,7 +21,7 @@ import { matchLive } from "../_query/query_exec.ts";
 import { compareOrderValues, orderPathValue } from "./buckets_path.ts";
 import type { SubAggs } from "./scope_aggs.ts";
 import type { JsonObject } from "../_json.ts";
-import { comparePart } from "./compound_keys.ts";
+import { compareIpPart } from "./compound_keys.ts";
 
 /** A terms bucket key: a bigint for a whole number beyond 2^53. */
 type Key = number | string | bigint;
@@ -34,7 +34,7 @@ function keyOf(info: FieldInfo | undefined, v: Key, body: JsonObject): JsonObjec
 
 function compareKeys(a: Key, b: Key, ip = false): number {
   if (typeof a === "number" && typeof b === "number") return a - b;
-  if (ip) return comparePart(a, b, true);
+  if (ip) return compareIpPart(a, b);
   if (typeof a !== "string" && typeof b !== "string") return a < b ? -1 : a > b ? 1 : 0;
   return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
 }
