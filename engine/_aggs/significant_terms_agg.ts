@@ -38,7 +38,11 @@ function jlh(f: Freqs): number {
 }
 
 /** The 2x2 contingency table of the NXY heuristics (term in/out of the subset, in/out of the rest). */
-function table(f: Freqs, backgroundIsSuperset: boolean) {
+/** What the background set is: the whole index (`background_is_superset`), or the rest apart. */
+type Background = "superset" | "separate";
+
+function table(f: Freqs, background: Background) {
+  const backgroundIsSuperset = background === "superset";
   const n11 = f.subsetFreq;
   const n_1 = f.subsetSize;
   const n01 = n_1 - n11;
@@ -50,9 +54,9 @@ function table(f: Freqs, backgroundIsSuperset: boolean) {
 
 function nxy(spec: JsonObject, score: (t: ReturnType<typeof table>) => number): Heuristic {
   const includeNegatives = spec.include_negatives === true;
-  const superset = spec.background_is_superset !== false;
+  const background: Background = spec.background_is_superset !== false ? "superset" : "separate";
   return (f) => {
-    const t = table(f, superset);
+    const t = table(f, background);
     if (!includeNegatives && t.n11 / t.n_1 < t.n10 / t.n_0) return -Infinity;
     return score(t);
   };
