@@ -42,13 +42,7 @@ export function topMetricsAgg(body: JsonObject, inputs: AggInput[], name: string
   }
   const cands: { input: number; doc: number; sort: SortValue }[] = [];
   inputs.forEach((input, t) => {
-    const read = sortReader(
-      key,
-      input.ctx.snapshot,
-      input.ctx.fields,
-      input.ctx.index,
-      t * 2 ** 32,
-    );
+    const read = sortReader(key, input.ctx, t * 2 ** 32);
     for (const doc of input.docs) {
       const value = read(doc, scoreOf(input.scored, doc));
       // A document without a sort value has nothing to rank it by.

@@ -224,7 +224,7 @@ export function renderInnerHits(
     }));
     if (spec.sort.length) {
       const readers = spec.sort.map((k) =>
-        sortReader(k, scope.snapshot, m.ctx.fields, target.index, 0)
+        sortReader(k, { snapshot: scope.snapshot, fields: m.ctx.fields, index: target.index }, 0)
       );
       for (const h of mine) h.sort = readers.map((r) => r(h.doc, h.score));
       mine.sort((a, b) => {

@@ -80,7 +80,11 @@ export function* collect(
         return (d: number) => values[d]!;
       }
       try {
-        return sortReader(k, target.snapshot, ctx.fields, target.index, t * SHARD_DOC_SPAN);
+        return sortReader(
+          k,
+          { snapshot: target.snapshot, fields: ctx.fields, index: target.index },
+          t * SHARD_DOC_SPAN,
+        );
       } catch (err) {
         throw i === 0 ? sortFailure(err) : err;
       }
@@ -203,9 +207,7 @@ export function* collect(
     const readerOf = targets.map((tg) =>
       sortReader(
         { field, order: 1, missing: "_last" },
-        tg.snapshot,
-        fieldMapOf(tg.mappings),
-        tg.index,
+        { snapshot: tg.snapshot, fields: fieldMapOf(tg.mappings), index: tg.index },
         0,
       )
     );
