@@ -122,8 +122,7 @@ export function renderHit(
     const marked = highlightHit(
       docSource(),
       fields,
-      o.highlight.request,
-      termsFor(o.highlight.query, fields),
+      { request: o.highlight.request, terms: termsFor(o.highlight.query, fields) },
       {
         max: target.maxAnalyzedOffset ?? 1_000_000,
         index: target.index,
