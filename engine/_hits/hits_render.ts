@@ -134,13 +134,7 @@ export function renderHit(
     if (marked) hit.highlight = marked;
   }
   if (o.innerHits?.length) {
-    hit.inner_hits = renderInnerHits(
-      o.innerHits,
-      target,
-      c.doc,
-      Date.now(),
-      renderInner,
-    );
+    hit.inner_hits = renderInnerHits(o.innerHits, target, c.doc, renderInner);
   }
   // Infinite sort values (a missing float or double) are written as Jackson writes them.
   if (o.sort && c.sort) {

@@ -203,14 +203,14 @@ function unwrap(source: unknown, path: string): unknown {
   return v;
 }
 
-/** The `inner_hits` section of one hit (`doc` in `target`), for each spec. */
+/** The `inner_hits` section of one hit (`doc` in `target`), for each spec, as of now. */
 export function renderInnerHits(
   specs: readonly NestedInnerHits[],
   target: SearchTarget,
   doc: number,
-  now: number,
   render: InnerHitRenderer,
 ): Record<string, unknown> {
+  const now = Date.now();
   const out: Record<string, unknown> = {};
   for (const spec of specs) {
     const m = matched(spec, target, now);
