@@ -110,8 +110,7 @@ export function topHitsAgg(
   const hits = renderHits(
     page,
     targets,
-    { value: cands.length, relation: "eq" },
-    maxScore,
+    { total: { value: cands.length, relation: "eq" }, maxScore },
     options,
   );
   // Under a `nested` aggregation the docs are nested objects, shown with `_nested`.

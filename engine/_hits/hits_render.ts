@@ -161,22 +161,38 @@ const renderInner: InnerHitRenderer = (h, target, spec) =>
     innerHits: spec.children,
   });
 
-/** The `hits.total` value, or undefined when not tracked. */
-export function renderTotal(total: number, track: number | boolean, asInt: boolean): unknown {
+/**
+ * The `hits.total` value, or undefined when not tracked; a bare number (-1 when not tracked)
+ * with `rest_total_hits_as_int`.
+ */
+export function renderTotal(
+  total: number,
+  track: number | boolean,
+  opts: { restTotalHitsAsInt: boolean },
+): unknown {
+  const asInt = opts.restTotalHitsAsInt;
   if (track === false) return asInt ? -1 : undefined;
   if (asInt) return total;
   if (track === true || total <= track) return { value: total, relation: "eq" };
   return { value: track, relation: "gte" };
 }
 
+/** What a `hits` section says besides its hits: the total and the best score. */
+export interface HitsHeader {
+  /** The rendered `total` (see {@link renderTotal}); left out when undefined. */
+  readonly total: unknown;
+  /** The best score, or null when not scored. */
+  readonly maxScore: number | null;
+}
+
 /** The `hits` section for a page of candidates. */
 export function renderHits(
   page: Candidate[],
   targets: SearchTarget[],
-  total: unknown,
-  maxScore: number | null,
+  header: HitsHeader,
   o: HitOptions,
 ): Record<string, unknown> {
+  const { total, maxScore } = header;
   const out: Record<string, unknown> = {};
   if (total !== undefined) out.total = total;
   out.max_score = maxScore === null ? null : float32(maxScore);

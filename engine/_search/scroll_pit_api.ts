@@ -31,8 +31,7 @@ export function scrollApi(
     hits: renderHits(
       page,
       s.targets,
-      renderTotal(s.total, true, restTotalHitsAsInt),
-      s.maxScore,
+      { total: renderTotal(s.total, true, { restTotalHitsAsInt }), maxScore: s.maxScore },
       s.render,
     ),
   };

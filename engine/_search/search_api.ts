@@ -235,7 +235,9 @@ function* search(
     innerHits: req.innerHits,
     scriptFields: req.scriptFields,
   };
-  const total = renderTotal(collected.total, req.trackTotalHits, req.restTotalHitsAsInt);
+  const total = renderTotal(collected.total, req.trackTotalHits, {
+    restTotalHitsAsInt: req.restTotalHitsAsInt,
+  });
   const from = req.scroll !== null ? 0 : req.from;
   const page = collected.ordered.slice(from, from + req.size);
   const out: Record<string, unknown> = {};
@@ -258,7 +260,10 @@ function* search(
   if (terminatedEarly !== undefined) out.terminated_early = terminatedEarly;
   out._shards = shards(targets);
   try {
-    out.hits = renderHits(page, targets, total, req.size === 0 ? null : collected.maxScore, render);
+    out.hits = renderHits(page, targets, {
+      total,
+      maxScore: req.size === 0 ? null : collected.maxScore,
+    }, render);
   } catch (err) {
     // A highlighted value past `index.highlight.max_analyzed_offset` fails its shard.
     if (isHighlightLimitError(err)) shardFailure(err, targets);
