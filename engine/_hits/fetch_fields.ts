@@ -219,7 +219,7 @@ export function sourceFields(
     for (const part of scope ? scope.split(".") : []) {
       object = (object as Record<string, unknown> | undefined)?.[part];
     }
-    nestedSourceFields(fields, object, nested, read, out, scope);
+    nestedSourceFields({ fields, read }, { source: object, base: scope }, nested, out);
   }
   return out;
 }
