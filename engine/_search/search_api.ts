@@ -198,13 +198,7 @@ function* search(
     checkClauseCount(req.query, ctx.maxClauseCount);
     if (req.scroll !== null) ctx.checkScrollRoom();
     const queryStart = performance.now();
-    collected = yield* collect(
-      targets,
-      req,
-      sort,
-      ctx.now(),
-      req.scroll !== null || req.terminateAfter > 0,
-    );
+    collected = yield* collect(targets, req, sort, ctx.now());
     if (req.terminateAfter > 0) {
       const cut = terminateEarly(collected, req.terminateAfter);
       collected = cut.collected;
