@@ -221,7 +221,7 @@ export function scrollHandler(ctx: RequestContext): Reply {
       ctx,
       scroll.targets,
       undefined,
-      () => scrollApi(ctx.state.search, id, keepAlive, asInt),
+      () => scrollApi(ctx.state.search, id, { keepAlive, restTotalHitsAsInt: asInt }),
     ),
   );
 }
