@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { EngineError } from "../_errors.ts";
 import { clearScrollApi, closePitApi, openPitApi, scrollApi } from "./scroll_pit_api.ts";
-import { parseKeepAlive, searchApi, SearchContexts } from "./search_api.ts";
+import { parseKeepAlive, searchApi, SearchContexts, searchInputApi } from "./search_api.ts";
 import { parseSearchRequest } from "./search_request.ts";
 import { TestIndex } from "../../tests/support/test_index.ts";
 
@@ -131,13 +131,14 @@ Deno.test("indices beside a point in time are refused, and a parsed request is u
   const other = { query: { match_all: {} }, size: 5 };
   const parsed = { body: other, req: parseSearchRequest(other, params) };
   const hits = (r: Record<string, unknown>) => (r.hits as Hits).hits.length;
-  assert.equal(hits(searchApi(ctx, [idx.target()], body, params, parsed)), 1);
-  assert.equal(hits(searchApi(ctx, [idx.target()], other, params, parsed)), 2);
+  assert.equal(hits(searchInputApi(ctx, [idx.target()], { body, params, parsed })), 1);
+  assert.equal(hits(searchInputApi(ctx, [idx.target()], { body: other, params, parsed })), 2);
   assert.equal(
     hits(
-      searchApi(ctx, [idx.target()], other, params, {
+      searchInputApi(ctx, [idx.target()], {
         body: other,
-        req: parseSearchRequest(body, params),
+        params,
+        parsed: { body: other, req: parseSearchRequest(body, params) },
       }),
     ),
     1,
