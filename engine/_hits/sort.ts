@@ -63,8 +63,7 @@ function key(field: string, opts: Record<string, unknown>, inObject = false): So
       400,
       "x_content_parse_exception",
       "[field_sort] failed to parse field [order]",
-      {},
-      cause,
+      { causedBy: cause },
     );
   }
   return {

@@ -138,8 +138,7 @@ function checkVector(walk: Walk, mapping: FieldMapping, value: unknown, path: st
     400,
     walk.errorType,
     `[1:2] failed to parse: ${problem} (document with id '${walk.id}')`,
-    {},
-    new EngineError(400, "illegal_argument_exception", problem),
+    { causedBy: new EngineError(400, "illegal_argument_exception", problem) },
   );
 }
 
