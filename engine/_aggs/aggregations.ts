@@ -119,7 +119,7 @@ const AGGS: Record<string, AggFn> = {
       body,
       numericSource(inputs, body, name, "date_histogram"),
       subRunner(inputs, sub),
-      { name, toNumber: (v) => dateValueAt(v, now, false, format, false) },
+      { name, toNumber: (v) => dateValueAt(v, now, { format }) },
     );
   },
   range: (body, inputs, sub, name) => {
@@ -143,9 +143,8 @@ const AGGS: Record<string, AggFn> = {
       subRunner(inputs, sub),
       {
         // A number is read in the field's format too (`1000` is 1000 s under `epoch_second`).
-        toNumber: (v) =>
-          dateValueAt(typeof v === "number" ? String(v) : v, now, false, format, false, zone),
-        format: (n) => formatDateAt(n, false, format, zone),
+        toNumber: (v) => dateValueAt(typeof v === "number" ? String(v) : v, now, { format, zone }),
+        format: (n) => formatDateAt(n, { format, zone }),
       },
     );
   },

@@ -296,7 +296,8 @@ export function dateHistogramAgg(
   const present = [...buckets.keys()].sort((a, b) => a - b);
   const minDocCount = Number(body.min_doc_count ?? 0);
   const keys = slotsOf(present, minDocCount, bounds, { keyOf: (k) => k, slotOf: floor, next });
-  const render = (k: number) => ({ key_as_string: formatDateAt(k, false, format, zone), key: k });
+  const shape = { format, zone };
+  const render = (k: number) => ({ key_as_string: formatDateAt(k, shape), key: k });
   const list = keyed(keys, buckets, { minDocCount, render, sub });
   return byKey(body, orderHistogram(list, body.order));
 }

@@ -70,7 +70,7 @@ function renderPart(s: Source, info: FieldInfo | undefined, p: Part): unknown {
   if (p === null) return null;
   if (info?.kind === "boolean" && s.type === "terms") return p === 1 || p === "true";
   if (isDate(s, info) && typeof s.body.format === "string") {
-    return formatDateAt(Number(p), false, s.body.format, zoneOf(s));
+    return formatDateAt(Number(p), { format: s.body.format, zone: zoneOf(s) });
   }
   if (typeof s.body.format === "string" && typeof p !== "string") {
     return decimalFormat(Number(p), s.body.format);
@@ -94,7 +94,7 @@ function afterPart(
   }
   if (isDate(s, info)) {
     const format = typeof s.body.format === "string" ? s.body.format : info?.format;
-    return typeof v === "number" ? v : dateValueAt(v, now, false, format, false, zoneOf(s));
+    return typeof v === "number" ? v : dateValueAt(v, now, { format, zone: zoneOf(s) });
   }
   if (info?.kind === "boolean") return v === true || v === "true" ? 1 : 0;
   if (s.type === "histogram" || (info && info.kind !== "keyword")) {

@@ -48,7 +48,7 @@ function termSpecs(body: JsonObject, name: string): JsonObject[] {
 function partValue(info: FieldInfo | undefined, spec: JsonObject, p: Part): unknown {
   if (info?.kind === "date") {
     const format = typeof spec.format === "string" ? spec.format : info.format;
-    return formatDateAt(Number(p), info.nanos, format);
+    return formatDateAt(Number(p), { nanos: info.nanos, format });
   }
   if (info?.kind === "boolean") return p === 1;
   return p;

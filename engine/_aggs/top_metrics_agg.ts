@@ -65,14 +65,14 @@ export function topMetricsAgg(body: JsonObject, inputs: AggInput[], name: string
           v === null
             ? null
             : info?.kind === "date"
-            ? formatDateAt(Number(v), info.nanos, info.format)
+            ? formatDateAt(Number(v), info)
             : typeof v === "bigint"
             ? Number(v)
             : v,
         );
       });
       const sortValue = sortInfo?.kind === "date" && typeof c.sort !== "string"
-        ? formatDateAt(Number(c.sort), sortInfo.nanos, sortInfo.format)
+        ? formatDateAt(Number(c.sort), sortInfo)
         : c.sort;
       return { sort: [sortValue], metrics };
     }),

@@ -22,7 +22,12 @@ export function rangeBounds(
   const zone = q.timeZone === undefined ? undefined : parseTimeZone(q.timeZone);
   const conv = (v: unknown, roundUp: boolean): Exact => {
     if (info.kind === "date") {
-      const n = dateValueAt(v, ctx.now, roundUp, q.format ?? info.format, info.nanos, zone);
+      const n = dateValueAt(
+        v,
+        ctx.now,
+        { format: q.format ?? info.format, nanos: info.nanos, zone },
+        roundUp ? "up" : "down",
+      );
       if (Number.isNaN(n)) {
         throw queryShardError(
           ctx,

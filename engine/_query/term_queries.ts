@@ -33,7 +33,7 @@ export function numericValue(
 ): Exact {
   let n: Exact;
   if (info.kind === "date") {
-    n = dateValueAt(value, ctx.now, false, info.format, info.nanos);
+    n = dateValueAt(value, ctx.now, info);
   } else if (info.kind === "boolean") {
     n = value === true || value === "true" ? 1 : value === false || value === "false" ? 0 : NaN;
   } else if (info.integer && isWhole(value)) {

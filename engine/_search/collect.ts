@@ -298,7 +298,7 @@ function afterValue(v: unknown, key: SortKey, targets: SearchTarget[]): SortValu
     if (!info) continue;
     if (info.kind === "date") {
       return typeof v === "string" && !/^\d+$/.test(v)
-        ? parseDateAt(v, key.format ?? info.format, info.nanos)
+        ? parseDateAt(v, { format: key.format ?? info.format, nanos: info.nanos })
         : Number(v);
     }
     if (info.type === "ip") return ipAfterValue(v);

@@ -347,7 +347,7 @@ function formatSortValues(
       if (LONG_SENTINELS.has(v) || (typeof v === "number" && Math.abs(v) >= 2 ** 63)) {
         values![j] = null;
       } else if (typeof v === "number" || typeof v === "bigint") {
-        values![j] = formatDateAt(v, info.nanos, k.format);
+        values![j] = formatDateAt(v, { nanos: info.nanos, format: k.format });
       }
     }
   });
