@@ -16,6 +16,14 @@ export function isForeignType(type: string): boolean {
   return FOREIGN.has(type);
 }
 
+/** What an error says besides its status, type and reason. */
+export interface ErrorDetail {
+  /** Extra fields for the error object (`index`, `index_uuid`, `shard`, ...); none by default. */
+  extra?: Record<string, unknown>;
+  /** The nested cause, rendered as `caused_by`. */
+  causedBy?: EngineError;
+}
+
 /** An error with Elasticsearch's status, exception `type` and `reason`. */
 export class EngineError extends Error {
   /** HTTP status to answer with. */
@@ -32,19 +40,13 @@ export class EngineError extends Error {
    */
   spot?: BodySpot;
 
-  constructor(
-    status: number,
-    type: string,
-    reason: string,
-    extra: Record<string, unknown> = {},
-    causedBy?: EngineError,
-  ) {
+  constructor(status: number, type: string, reason: string, detail: ErrorDetail = {}) {
     super(reason);
     this.name = "EngineError";
     this.status = status;
     this.type = type;
-    this.extra = extra;
-    if (causedBy) this.causedBy = causedBy;
+    this.extra = detail.extra ?? {};
+    if (detail.causedBy) this.causedBy = detail.causedBy;
   }
 
   /** The `{"type","reason",...}` object of this error (with `caused_by` when present). */
@@ -128,7 +130,7 @@ export function esError(
   extra: Record<string, unknown> = {},
   causedBy?: EngineError,
 ): EngineError {
-  return new EngineError(ERROR_TYPES[type], type, reason, extra, causedBy);
+  return new EngineError(ERROR_TYPES[type], type, reason, { extra, causedBy });
 }
 
 /** 400 `parsing_exception`, as Elasticsearch raises for malformed query DSL. */

@@ -38,8 +38,7 @@ Deno.test("errors: typed constructors word their reasons like Elasticsearch", ()
     400,
     "search_phase_execution_exception",
     "all shards failed",
-    {},
-    shard,
+    { causedBy: shard },
   );
   // The deepest of Elasticsearch's own exceptions is the root cause; Java's stay its cause.
   assert.deepEqual((phase.toBody().error as { root_cause: unknown }).root_cause, [

@@ -246,7 +246,11 @@ export class Engine {
     cluster.autoCreate = (name) => createIndex(state, name, {}, "write");
     state.search.onScrollFreed = (scroll, at) => countScrollFreed(cluster, scroll, at);
     if (flavour === "opensearch") state.search.maxBuckets = MAX_BUCKETS_OPENSEARCH;
-    RAW.set(this, (request, method, max, target) => handle(state, request, method, max, target));
+    RAW.set(
+      this,
+      (request, method, maxContentLength, target) =>
+        handle(state, request, { method, maxContentLength, target }),
+    );
     // Tells clients that read the mark (searchvisitor's transport) that every body is finite and
     // already in memory: read whole, not streamed chunk by chunk.
     Object.defineProperty(this.fetch, Symbol.for("searchvisitor.inProcessFetch"), { value: true });
@@ -285,7 +289,7 @@ export class Engine {
       return Promise.reject(e); // like fetch: bad arguments reject, they do not throw
     }
     const target = typeof input === "string" ? rawTarget(input) : undefined;
-    return handle(this.#state, request, method, undefined, target);
+    return handle(this.#state, request, { method, target });
   };
 
   /** Stops pending `refresh=wait_for` timers, releases their waiters and stops running merges. */

@@ -53,14 +53,21 @@ function encodeKey(key: string): string {
 
 const CHALLENGES = ['Basic realm="security", charset="UTF-8"', "ApiKey"];
 
+/** The error a refusal answers with, as Elasticsearch writes it. */
+interface Refused {
+  status: number;
+  type: string;
+  reason: string;
+  /** Extra fields of the error object. */
+  extra?: Record<string, unknown>;
+}
+
 function refusal(
-  status: number,
-  type: string,
-  reason: string,
+  refused: Refused,
   opts: GuardOptions,
   extraHeaders: [string, string][] = [],
-  extra: Record<string, unknown> = {},
 ): Response {
+  const { status, type, reason, extra = {} } = refused;
   const cause = { type, reason, ...extra };
   const headers = new Headers(extraHeaders);
   headers.set("content-type", "application/json; charset=UTF-8");
@@ -129,21 +136,21 @@ export function corsHeaders(request: Request, opts: GuardOptions): [string, stri
 export function guard(request: Request, method: string, opts: GuardOptions): Response | undefined {
   const host = request.headers.get("host");
   if (isLoopback(opts.hostname) && host !== null && !hostAllowed(host, opts)) {
-    return refusal(
-      403,
-      "security_exception",
-      `Host header [${host}] is not allowed: this engine listens on loopback; pass allowedHosts (or --allow-host) to accept another name`,
-      opts,
-    );
+    return refusal({
+      status: 403,
+      type: "security_exception",
+      reason:
+        `Host header [${host}] is not allowed: this engine listens on loopback; pass allowedHosts (or --allow-host) to accept another name`,
+    }, opts);
   }
   const origin = request.headers.get("origin");
   if (origin !== null && origin !== `http://${host}` && !allowedOrigin(origin, opts)) {
-    return refusal(
-      403,
-      "security_exception",
-      `cross-origin request from [${origin}] is not allowed; allow it with cors (or --cors ${origin})`,
-      opts,
-    );
+    return refusal({
+      status: 403,
+      type: "security_exception",
+      reason:
+        `cross-origin request from [${origin}] is not allowed; allow it with cors (or --cors ${origin})`,
+    }, opts);
   }
   if (method === "OPTIONS" && origin !== null) {
     const headers = corsHeaders(request, opts);
@@ -163,11 +170,13 @@ export function guard(request: Request, method: string, opts: GuardOptions): Res
     ? `missing authentication credentials for REST request [${path}]`
     : `unable to authenticate with provided credentials and anonymous access is not allowed for this request`;
   return refusal(
-    401,
-    "security_exception",
-    reason,
+    {
+      status: 401,
+      type: "security_exception",
+      reason,
+      extra: { header: { "WWW-Authenticate": CHALLENGES } },
+    },
     opts,
     CHALLENGES.map((c) => ["www-authenticate", c]),
-    { header: { "WWW-Authenticate": CHALLENGES } },
   );
 }

@@ -129,7 +129,7 @@ export function eachValueOrMissing(
 }
 
 function missingValue(missing: unknown, info: FieldInfo | undefined, now: number): number | string {
-  if (info?.kind === "date") return dateValueAt(missing, now, false, info.format, info.nanos);
+  if (info?.kind === "date") return dateValueAt(missing, now, info);
   if (info?.kind === "keyword") return String(missing);
   if (info?.kind === "boolean") return missing === true || missing === "true" ? 1 : 0;
   const n = Number(missing);
@@ -154,7 +154,10 @@ export function valueFormat(
   info: FieldInfo | undefined,
 ): ((n: number) => string) | null {
   const format = typeof body.format === "string" ? body.format : undefined;
-  if (info?.kind === "date") return (n) => formatDateAt(n, info.nanos, format ?? info.format);
+  if (info?.kind === "date") {
+    const shape = { nanos: info.nanos, format: format ?? info.format };
+    return (n) => formatDateAt(n, shape);
+  }
   if (format === undefined) return null;
   return (n) => decimalFormat(n, format);
 }
@@ -200,14 +203,16 @@ export function keyFilter(spec: unknown): ((k: number | string | bigint) => bool
   return null;
 }
 
+/** One aggregation of a request as it is read: its body, type and name (errors name them). */
+export interface AggSpec {
+  readonly body: JsonObject;
+  readonly type: string;
+  readonly name: string;
+}
+
 /** A positive `size`-like setting of an aggregation body (`fallback` when absent), as parsed. */
-export function positiveSetting(
-  body: JsonObject,
-  type: string,
-  name: string,
-  key: string,
-  fallback: number,
-): number {
+export function positiveSetting(agg: AggSpec, key: string, fallback: number): number {
+  const { body, type, name } = agg;
   const v = body[key];
   if (v === undefined) return fallback;
   if (!(Number(v) > 0)) {

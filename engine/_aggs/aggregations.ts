@@ -81,7 +81,7 @@ function subRunner(
 let depth = 0;
 
 const AGGS: Record<string, AggFn> = {
-  terms: (body, inputs, sub, name) => termsAgg(body, inputs, sub, name, runAggregations),
+  terms: termsAgg((sub, inputs) => runAggregations(sub, inputs)),
   ...METRIC_AGGS,
   ...geoAggs(subRunner),
   ...filterAggs((sub, inputs) => runAggregations(sub, inputs)),
@@ -119,8 +119,7 @@ const AGGS: Record<string, AggFn> = {
       body,
       numericSource(inputs, body, name, "date_histogram"),
       subRunner(inputs, sub),
-      name,
-      (v) => dateValueAt(v, now, false, format, false),
+      { name, toNumber: (v) => dateValueAt(v, now, { format }) },
     );
   },
   range: (body, inputs, sub, name) => {
@@ -129,8 +128,7 @@ const AGGS: Record<string, AggFn> = {
       body,
       numericSource(inputs, body, name, "range"),
       subRunner(inputs, sub),
-      Number,
-      typeof format === "string" ? (n) => decimalFormat(n, format) : undefined,
+      { format: typeof format === "string" ? (n) => decimalFormat(n, format) : undefined },
     );
   },
   date_range: (body, inputs, sub, name) => {
@@ -143,9 +141,11 @@ const AGGS: Record<string, AggFn> = {
       body,
       numericSource(inputs, body, name, "date_histogram"),
       subRunner(inputs, sub),
-      // A number is read in the field's format too (`1000` is 1000 s under `epoch_second`).
-      (v) => dateValueAt(typeof v === "number" ? String(v) : v, now, false, format, false, zone),
-      (n) => formatDateAt(n, false, format, zone),
+      {
+        // A number is read in the field's format too (`1000` is 1000 s under `epoch_second`).
+        toNumber: (v) => dateValueAt(typeof v === "number" ? String(v) : v, now, { format, zone }),
+        format: (n) => formatDateAt(n, { format, zone }),
+      },
     );
   },
 };

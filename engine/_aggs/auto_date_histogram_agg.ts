@@ -98,7 +98,7 @@ export function autoDateHistogramAgg(
     let n = 0;
     for (const l of d.values()) n += l.length;
     return {
-      key_as_string: formatDateAt(key, false, format, zone),
+      key_as_string: formatDateAt(key, { format, zone }),
       key,
       doc_count: n,
       ...(sub ? sub(d) : {}),

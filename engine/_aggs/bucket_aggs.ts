@@ -96,13 +96,22 @@ function count(docs: BucketDocs | undefined): number {
   return n;
 }
 
+/** How a histogram writes its buckets: which it leaves out and what each carries. */
+interface BucketWriting {
+  /** Buckets with fewer documents are left out. */
+  readonly minDocCount: number;
+  /** A bucket's key fields (`key`, `key_as_string`). */
+  readonly render: (k: number) => JsonObject;
+  /** Runs a bucket's sub-aggregations, if there are any. */
+  readonly sub: SubRunner | null;
+}
+
 function keyed(
   keys: number[],
   buckets: Map<number, BucketDocs>,
-  minDocCount: number,
-  render: (k: number) => JsonObject,
-  sub: SubRunner | null,
+  writing: BucketWriting,
 ): JsonObject[] {
+  const { minDocCount, render, sub } = writing;
   const out: JsonObject[] = [];
   for (const k of keys) {
     const docs = buckets.get(k);
@@ -128,6 +137,16 @@ function byKey(body: JsonObject, list: JsonObject[]): JsonObject {
   return { buckets: out };
 }
 
+/** How a histogram numbers its buckets: slots, stepped through in order, each with its key. */
+interface SlotScale {
+  /** The key of a slot. */
+  readonly keyOf: (slot: number) => number;
+  /** The slot a value falls in. */
+  readonly slotOf: (value: number) => number;
+  /** The slot after a slot. */
+  readonly next: (slot: number) => number;
+}
+
 /**
  * Keys of the buckets to render, ascending: the present ones, and with `min_doc_count: 0` every
  * one between the extremes (widened by `extended_bounds`), all inside `hard_bounds`.
@@ -136,10 +155,9 @@ function slotsOf(
   present: number[],
   minDocCount: number,
   bounds: HistogramBounds,
-  keyOf: (slot: number) => number,
-  slotOf: (value: number) => number,
-  next: (slot: number) => number,
+  scale: SlotScale,
 ): number[] {
+  const { keyOf, slotOf, next } = scale;
   const inside = present.filter((k) => withinHard(bounds, keyOf(k)));
   if (minDocCount !== 0) return inside;
   let first = inside[0];
@@ -183,11 +201,12 @@ export function histogramAgg(
   const { info, buckets } = group(source, slotOf);
   const present = [...buckets.keys()].sort((a, b) => a - b);
   const minDocCount = Number(body.min_doc_count ?? 0);
-  const slots = slotsOf(present, minDocCount, bounds, keyOf, slotOf, (i) => i + 1);
+  const slots = slotsOf(present, minDocCount, bounds, { keyOf, slotOf, next: (i) => i + 1 });
   const text = valueFormat(body, info);
   const render = (i: number): JsonObject =>
     text ? { key: keyOf(i), key_as_string: text(keyOf(i)) } : { key: keyOf(i) };
-  return byKey(body, orderHistogram(keyed(slots, buckets, minDocCount, render, sub), body.order));
+  const list = keyed(slots, buckets, { minDocCount, render, sub });
+  return byKey(body, orderHistogram(list, body.order));
 }
 
 /** The rounding of a `date_histogram` body (`calendar_interval`, `fixed_interval`, `interval`,
@@ -252,14 +271,22 @@ function intervalRounding(body: JsonObject, zone: TimeZone | undefined): Roundin
   return utc;
 }
 
+/** What a `date_histogram` is called and how it reads the dates its body gives. */
+export interface DateHistogramOptions {
+  /** The aggregation's name in the request (errors name it); `date_histogram` by default. */
+  name?: string;
+  /** Reads a bound (`extended_bounds`, `hard_bounds`) as epoch millis; `Number` by default. */
+  toNumber?: (v: unknown) => number;
+}
+
 /** `date_histogram` with `calendar_interval` or `fixed_interval`. */
 export function dateHistogramAgg(
   body: JsonObject,
   source: ValueSource,
   sub: SubRunner | null,
-  name = "date_histogram",
-  toNumber: (v: unknown) => number = Number,
+  opts: DateHistogramOptions = {},
 ): JsonObject {
+  const { name = "date_histogram", toNumber = Number } = opts;
   const { floor, next } = dateRounding(body);
   const zone = zoneOf(body);
   const bounds = histogramBounds(body, "date_histogram", name, toNumber);
@@ -268,9 +295,11 @@ export function dateHistogramAgg(
   const format = typeof body.format === "string" ? body.format : info?.format;
   const present = [...buckets.keys()].sort((a, b) => a - b);
   const minDocCount = Number(body.min_doc_count ?? 0);
-  const keys = slotsOf(present, minDocCount, bounds, (k) => k, floor, next);
-  const render = (k: number) => ({ key_as_string: formatDateAt(k, false, format, zone), key: k });
-  return byKey(body, orderHistogram(keyed(keys, buckets, minDocCount, render, sub), body.order));
+  const keys = slotsOf(present, minDocCount, bounds, { keyOf: (k) => k, slotOf: floor, next });
+  const shape = { format, zone };
+  const render = (k: number) => ({ key_as_string: formatDateAt(k, shape), key: k });
+  const list = keyed(keys, buckets, { minDocCount, render, sub });
+  return byKey(body, orderHistogram(list, body.order));
 }
 
 function rangeKey(from?: number, to?: number): string {
@@ -278,14 +307,22 @@ function rangeKey(from?: number, to?: number): string {
   return `${f(from)}-${f(to)}`;
 }
 
+/** How a `range` reads the bounds its body gives and writes them back. */
+export interface RangeValues {
+  /** Reads a `from` or `to` as a number (a date in the field's format); `Number` by default. */
+  toNumber?: (v: unknown) => number;
+  /** Writes a bound as text (`from_as_string`, the key); without it no text is written. */
+  format?: (n: number) => string;
+}
+
 /** `range` buckets: `[from, to)` per range, keyed `from-to` unless a `key` is given. */
 export function rangeAgg(
   body: JsonObject,
   source: ValueSource,
   sub: SubRunner | null,
-  toNumber: (v: unknown) => number = Number,
-  given?: (n: number) => string,
+  values: RangeValues = {},
 ): JsonObject {
+  const { toNumber = Number, format: given } = values;
   // Each bound is written up to three times (key, from_as_string, to_as_string) and neighbouring
   // ranges share bounds: formatted once each.
   const written = new Map<number, string>();

@@ -12,18 +12,22 @@ import type { AggInput } from "./agg_values.ts";
 import {
   addToBucket,
   combinations,
-  comparePart,
   docParts,
   type KeyBucket,
-  keyId,
   type Part,
+  partComparator,
 } from "./compound_keys.ts";
 import { dateRounding, type SubRunner } from "./bucket_aggs.ts";
 import { parseSources, type Source } from "./composite_sources.ts";
 import type { JsonObject } from "../_json.ts";
 
-/** Compares two compound keys source by source, each in its own direction. */
-function compareKeys(sources: Source[], ips: boolean[], a: Part[], b: Part[]): number {
+/** Compares two compound keys source by source, each in its own direction and by its own `compares`. */
+function compareKeys(
+  sources: Source[],
+  compares: ((a: Part, b: Part) => number)[],
+  a: Part[],
+  b: Part[],
+): number {
   for (let i = 0; i < sources.length; i++) {
     const s = sources[i]!;
     const x = a[i]!;
@@ -32,7 +36,7 @@ function compareKeys(sources: Source[], ips: boolean[], a: Part[], b: Part[]): n
       if (x === y) continue;
       return (x === null) === s.nullFirst ? -1 : 1;
     }
-    const c = comparePart(x, y, ips[i]!);
+    const c = compares[i]!(x, y);
     if (c) return s.desc ? -c : c;
   }
   return 0;
@@ -66,7 +70,7 @@ function renderPart(s: Source, info: FieldInfo | undefined, p: Part): unknown {
   if (p === null) return null;
   if (info?.kind === "boolean" && s.type === "terms") return p === 1 || p === "true";
   if (isDate(s, info) && typeof s.body.format === "string") {
-    return formatDateAt(Number(p), false, s.body.format, zoneOf(s));
+    return formatDateAt(Number(p), { format: s.body.format, zone: zoneOf(s) });
   }
   if (typeof s.body.format === "string" && typeof p !== "string") {
     return decimalFormat(Number(p), s.body.format);
@@ -90,7 +94,7 @@ function afterPart(
   }
   if (isDate(s, info)) {
     const format = typeof s.body.format === "string" ? s.body.format : info?.format;
-    return typeof v === "number" ? v : dateValueAt(v, now, false, format, false, zoneOf(s));
+    return typeof v === "number" ? v : dateValueAt(v, now, { format, zone: zoneOf(s) });
   }
   if (info?.kind === "boolean") return v === true || v === "true" ? 1 : 0;
   if (s.type === "histogram" || (info && info.kind !== "keyword")) {
@@ -148,7 +152,7 @@ export function compositeAgg(
     infos.push(info);
     return maps;
   });
-  const ips = infos.map((info) => info?.type === "ip");
+  const compares = infos.map((info) => partComparator(info?.type === "ip"));
   const afterKey = after
     ? sources.map((s, i) =>
       afterPart(s, infos[i], (after as JsonObject)[s.name], inputs[0]?.ctx.now ?? Date.now())
@@ -166,12 +170,12 @@ export function compositeAgg(
       }
       if (lists.length < sources.length) continue;
       for (const key of combinations(lists)) {
-        if (afterKey && compareKeys(sources, ips, key, afterKey) <= 0) continue;
-        addToBucket(buckets, keyId(key), key, k, doc);
+        if (afterKey && compareKeys(sources, compares, key, afterKey) <= 0) continue;
+        addToBucket(buckets, key, k, doc);
       }
     }
   });
-  const page = [...buckets.values()].sort((a, b) => compareKeys(sources, ips, a.key, b.key))
+  const page = [...buckets.values()].sort((a, b) => compareKeys(sources, compares, a.key, b.key))
     .slice(0, size);
   consumeBuckets(page.length);
   const keyObject = (key: Part[]): JsonObject => {

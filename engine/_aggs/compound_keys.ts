@@ -50,17 +50,32 @@ export function combinations(lists: Part[][]): Part[][] {
   return out;
 }
 
-/** Compares two non-null parts: numbers before text, addresses by value when `ip`. */
-export function comparePart(a: Part, b: Part, ip: boolean): number {
+/** Compares two non-null parts: numbers before text, text by its code units. */
+export function comparePart(a: Part, b: Part): number {
   if (typeof a === "number" || typeof a === "bigint") {
     if (typeof b === "number" || typeof b === "bigint") return a < b ? -1 : a > b ? 1 : 0;
     return -1;
   }
   if (typeof b === "number" || typeof b === "bigint") return 1;
-  const ia = ip ? ipToBigInt(String(a)) : null;
+  return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
+}
+
+/** Compares two non-null parts of an `ip` field: as {@link comparePart}, addresses by value. */
+export function compareIpPart(a: Part, b: Part): number {
+  if (
+    typeof a === "number" || typeof a === "bigint" || typeof b === "number" || typeof b === "bigint"
+  ) {
+    return comparePart(a, b);
+  }
+  const ia = ipToBigInt(String(a));
   const ib = ia === null ? null : ipToBigInt(String(b));
   if (ia !== null && ib !== null) return ia < ib ? -1 : ia > ib ? 1 : 0;
-  return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
+  return comparePart(a, b);
+}
+
+/** The comparison of a field's parts: {@link compareIpPart} for an `ip` field. */
+export function partComparator(ip: boolean): (a: Part, b: Part) => number {
+  return ip ? compareIpPart : comparePart;
 }
 
 /** A string that is equal for equal keys (a map key for buckets). */
@@ -75,14 +90,17 @@ export interface KeyBucket<K> {
   count: number;
 }
 
-/** Adds `doc` of input `input` to the bucket `id` (made with `key` when new); returns the bucket. */
-export function addToBucket<K>(
+/**
+ * Adds `doc` of input `input` to the bucket of `key` (a part or a compound key, found by its
+ * {@link keyId}; made when new); returns the bucket.
+ */
+export function addToBucket<K extends Part | Part[]>(
   buckets: Map<string, KeyBucket<K>>,
-  id: string,
   key: K,
   input: number,
   doc: number,
 ): KeyBucket<K> {
+  const id = keyId(Array.isArray(key) ? key : [key as Part]);
   let b = buckets.get(id);
   if (!b) buckets.set(id, b = { key, docs: new Map(), count: 0 });
   let list = b.docs.get(input);

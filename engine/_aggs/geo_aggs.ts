@@ -15,7 +15,14 @@ import {
 import { geoColumn } from "../_index/geo_values.ts";
 import { consumeBuckets } from "../_index/limits.ts";
 import type { JsonObject } from "../_json.ts";
-import { type AggFn, type AggInput, badField, fieldInfo, fieldOf } from "./agg_values.ts";
+import {
+  type AggFn,
+  type AggInput,
+  type AggSpec,
+  badField,
+  fieldInfo,
+  fieldOf,
+} from "./agg_values.ts";
 import { type BucketDocs, rangeAgg, type SubRunner } from "./bucket_aggs.ts";
 
 /** Calls `fn` with each quantised point of `field` in each input's docs. */
@@ -170,12 +177,11 @@ function inBox(b: GridBox, lat: number, lon: number): boolean {
 }
 
 function gridAgg(
-  type: "geohash_grid" | "geotile_grid",
-  body: JsonObject,
+  agg: AggSpec & { readonly type: "geohash_grid" | "geotile_grid" },
   inputs: AggInput[],
   sub: SubRunner | null,
-  name: string,
 ): JsonObject {
+  const { type, body, name } = agg;
   const field = fieldOf(body, name, type);
   const max = type === "geohash_grid" ? 12 : 29;
   const precision = body.precision === undefined
@@ -242,8 +248,8 @@ export function geoAggs(
     geo_distance: (body, inputs, sub, name) =>
       geoDistanceAgg(body, inputs, subRunner(inputs, sub), name),
     geohash_grid: (body, inputs, sub, name) =>
-      gridAgg("geohash_grid", body, inputs, subRunner(inputs, sub), name),
+      gridAgg({ type: "geohash_grid", body, name }, inputs, subRunner(inputs, sub)),
     geotile_grid: (body, inputs, sub, name) =>
-      gridAgg("geotile_grid", body, inputs, subRunner(inputs, sub), name),
+      gridAgg({ type: "geotile_grid", body, name }, inputs, subRunner(inputs, sub)),
   };
 }

@@ -4,7 +4,7 @@
 
 import { illegalArgument, parsingError } from "../_errors.ts";
 import type { JsonObject } from "../_json.ts";
-import { orderSign } from "./agg_values.ts";
+import { type AggSpec, orderSign } from "./agg_values.ts";
 import { compareOrderValues, orderPathValue } from "./buckets_path.ts";
 
 /** The bounds of a histogram, as numbers (dates as epoch millis). */
@@ -16,12 +16,11 @@ export interface HistogramBounds {
 }
 
 function readBounds(
-  body: JsonObject,
+  agg: AggSpec,
   field: string,
-  type: string,
-  name: string,
   toNumber: (v: unknown) => number,
 ): { min?: number; max?: number } | null {
+  const { body, type, name } = agg;
   const b = body[field];
   if (b === undefined || b === null) return null;
   if (typeof b !== "object" || Array.isArray(b)) {
@@ -45,9 +44,10 @@ export function histogramBounds(
   name: string,
   toNumber: (v: unknown) => number,
 ): HistogramBounds {
+  const agg = { body, type, name };
   return {
-    extended: readBounds(body, "extended_bounds", type, name, toNumber),
-    hard: readBounds(body, "hard_bounds", type, name, toNumber),
+    extended: readBounds(agg, "extended_bounds", toNumber),
+    hard: readBounds(agg, "hard_bounds", toNumber),
   };
 }
 

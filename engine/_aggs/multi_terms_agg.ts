@@ -11,11 +11,10 @@ import type { SubRunner } from "./bucket_aggs.ts";
 import {
   addToBucket,
   combinations,
-  comparePart,
   docParts,
   type KeyBucket,
-  keyId,
   type Part,
+  partComparator,
 } from "./compound_keys.ts";
 import type { JsonObject } from "../_json.ts";
 
@@ -49,7 +48,7 @@ function termSpecs(body: JsonObject, name: string): JsonObject[] {
 function partValue(info: FieldInfo | undefined, spec: JsonObject, p: Part): unknown {
   if (info?.kind === "date") {
     const format = typeof spec.format === "string" ? spec.format : info.format;
-    return formatDateAt(Number(p), info.nanos, format);
+    return formatDateAt(Number(p), { nanos: info.nanos, format });
   }
   if (info?.kind === "boolean") return p === 1;
   return p;
@@ -73,11 +72,11 @@ export function multiTermsAgg(
   name: string,
 ): JsonObject {
   const specs = termSpecs(body, name);
-  const size = positiveSetting(body, "multi_terms", name, "size", 10);
+  const size = positiveSetting({ body, type: "multi_terms", name }, "size", 10);
   const minDocCount = Number(body.min_doc_count ?? 1);
   const orders = readOrder(body);
   const fields = specs.map((spec) => docParts(inputs, spec.field as string, (v) => v, spec));
-  const ips = fields.map((f) => f.info?.type === "ip");
+  const compares = fields.map((f) => partComparator(f.info?.type === "ip"));
   const buckets = new Map<string, Bucket>();
   inputs.forEach((input, k) => {
     for (const doc of input.docs) {
@@ -89,13 +88,13 @@ export function multiTermsAgg(
       }
       if (lists.length < fields.length) continue;
       for (const key of combinations(lists)) {
-        addToBucket(buckets, keyId(key), key, k, doc);
+        addToBucket(buckets, key, k, doc);
       }
     }
   });
   const compareKey = (a: Bucket, b: Bucket): number => {
     for (let i = 0; i < a.key.length; i++) {
-      const c = comparePart(a.key[i]!, b.key[i]!, ips[i]!);
+      const c = compares[i]!(a.key[i]!, b.key[i]!);
       if (c) return c;
     }
     return 0;

@@ -6,11 +6,10 @@ import { type AggInput, badField, fieldOf, keyFilter, valueFormat } from "./agg_
 import type { SubRunner } from "./bucket_aggs.ts";
 import {
   addToBucket,
-  comparePart,
   docParts,
   type KeyBucket,
-  keyId,
   type Part,
+  partComparator,
 } from "./compound_keys.ts";
 import type { JsonObject } from "../_json.ts";
 
@@ -54,14 +53,14 @@ export function rareTermsAgg(
     for (const [doc, parts] of m) {
       for (const key of parts) {
         if (key === null) continue;
-        addToBucket(buckets, keyId([key]), key, k, doc);
+        addToBucket(buckets, key, k, doc);
       }
     }
   });
-  const ip = info?.type === "ip";
+  const compare = partComparator(info?.type === "ip");
   const rare = [...buckets.values()]
     .filter((b) => b.count <= max && (!include || include(b.key!)) && !(exclude && exclude(b.key!)))
-    .sort((a, b) => a.count - b.count || comparePart(a.key, b.key, ip));
+    .sort((a, b) => a.count - b.count || compare(a.key, b.key));
   consumeBuckets(rare.length);
   const text = valueFormat(body, info);
   return {

@@ -10,11 +10,11 @@ import { type AggInput, fieldOf, keyFilter, positiveSetting, valueFormat } from 
 import type { SubRunner } from "./bucket_aggs.ts";
 import {
   addToBucket,
-  comparePart,
   docParts,
   type KeyBucket,
   keyId,
   type Part,
+  partComparator,
 } from "./compound_keys.ts";
 import type { JsonObject } from "../_json.ts";
 
@@ -38,7 +38,11 @@ function jlh(f: Freqs): number {
 }
 
 /** The 2x2 contingency table of the NXY heuristics (term in/out of the subset, in/out of the rest). */
-function table(f: Freqs, backgroundIsSuperset: boolean) {
+/** What the background set is: the whole index (`background_is_superset`), or the rest apart. */
+type Background = "superset" | "separate";
+
+function table(f: Freqs, background: Background) {
+  const backgroundIsSuperset = background === "superset";
   const n11 = f.subsetFreq;
   const n_1 = f.subsetSize;
   const n01 = n_1 - n11;
@@ -50,9 +54,9 @@ function table(f: Freqs, backgroundIsSuperset: boolean) {
 
 function nxy(spec: JsonObject, score: (t: ReturnType<typeof table>) => number): Heuristic {
   const includeNegatives = spec.include_negatives === true;
-  const superset = spec.background_is_superset !== false;
+  const background: Background = spec.background_is_superset !== false ? "superset" : "separate";
   return (f) => {
-    const t = table(f, superset);
+    const t = table(f, background);
     if (!includeNegatives && t.n11 / t.n_1 < t.n10 / t.n_0) return -Infinity;
     return score(t);
   };
@@ -121,7 +125,7 @@ export function significantTermsAgg(
   name: string,
 ): JsonObject {
   const field = fieldOf(body, name, "significant_terms");
-  const size = positiveSetting(body, "significant_terms", name, "size", 10);
+  const size = positiveSetting({ body, type: "significant_terms", name }, "size", 10);
   const minDocCount = Number(body.min_doc_count ?? 3);
   const score = heuristicOf(body, name);
   const include = keyFilter(body.include);
@@ -136,7 +140,7 @@ export function significantTermsAgg(
   const terms = new Map<string, KeyBucket<Part>>();
   fg.maps.forEach((m, k) => {
     for (const [doc, parts] of m) {
-      for (const key of parts) addToBucket(terms, keyId([key]), key, k, doc);
+      for (const key of parts) addToBucket(terms, key, k, doc);
     }
   });
   const bgFreq = new Map<string, number>();
@@ -148,7 +152,7 @@ export function significantTermsAgg(
       }
     }
   }
-  const ip = fg.info?.type === "ip";
+  const compare = partComparator(fg.info?.type === "ip");
   const scored = [...terms.entries()].map(([id, t]) => ({ ...t, bg: bgFreq.get(id) ?? 0 }))
     .filter((t) =>
       t.count >= minDocCount && (!include || include(t.key!)) && !(exclude && exclude(t.key!))
@@ -158,7 +162,7 @@ export function significantTermsAgg(
       score: score({ subsetFreq: t.count, subsetSize, supersetFreq: t.bg, supersetSize }),
     }))
     .filter((t) => t.score > 0)
-    .sort((a, b) => b.score - a.score || comparePart(a.key, b.key, ip))
+    .sort((a, b) => b.score - a.score || compare(a.key, b.key))
     .slice(0, size);
   consumeBuckets(scored.length);
   const text = valueFormat(body, fg.info);

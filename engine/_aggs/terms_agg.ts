@@ -4,7 +4,9 @@
 import { consumeBuckets } from "../_index/limits.ts";
 import { illegalArgument } from "../_errors.ts";
 import {
+  type AggFn,
   type AggInput,
+  type AggSpec,
   eachValue,
   eachValueOrMissing,
   fieldInfo,
@@ -19,7 +21,7 @@ import { matchLive } from "../_query/query_exec.ts";
 import { compareOrderValues, orderPathValue } from "./buckets_path.ts";
 import type { SubAggs } from "./scope_aggs.ts";
 import type { JsonObject } from "../_json.ts";
-import { comparePart } from "./compound_keys.ts";
+import { compareIpPart } from "./compound_keys.ts";
 
 /** A terms bucket key: a bigint for a whole number beyond 2^53. */
 type Key = number | string | bigint;
@@ -32,7 +34,7 @@ function keyOf(info: FieldInfo | undefined, v: Key, body: JsonObject): JsonObjec
 
 function compareKeys(a: Key, b: Key, ip = false): number {
   if (typeof a === "number" && typeof b === "number") return a - b;
-  if (ip) return comparePart(a, b, true);
+  if (ip) return compareIpPart(a, b);
   if (typeof a !== "string" && typeof b !== "string") return a < b ? -1 : a > b ? 1 : 0;
   return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
 }
@@ -95,16 +97,20 @@ function countFromPostings(
  * The `terms` aggregation: a bucket per value of the field, ordered by count, key or a
  * sub-aggregation's value; `run` runs each bucket's sub-aggregations.
  */
-export function termsAgg(
-  body: JsonObject,
+export function termsAgg(run: SubAggs): AggFn {
+  return (body, inputs, sub, name) => terms({ body, type: "terms", name }, inputs, sub, run);
+}
+
+function terms(
+  agg: AggSpec,
   inputs: AggInput[],
   sub: JsonObject | undefined,
-  name: string,
   run: SubAggs,
 ): JsonObject {
+  const { body, name } = agg;
   const field = fieldOf(body, name, "terms");
-  const size = positiveSetting(body, "terms", name, "size", 10);
-  positiveSetting(body, "terms", name, "shard_size", size);
+  const size = positiveSetting(agg, "size", 10);
+  positiveSetting(agg, "shard_size", size);
   const minDocCount = Number(body.min_doc_count ?? 1);
   const hasMissing = body.missing !== undefined && body.missing !== null;
   const buckets = new Map<Key, Map<AggInput, number[]>>();

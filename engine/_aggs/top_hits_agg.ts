@@ -60,7 +60,7 @@ export function topHitsAgg(
         const none = missingValue(k, outside);
         return () => none;
       }
-      return sortReader(k, input.ctx.snapshot, input.ctx.fields, input.ctx.index, t * 2 ** 32);
+      return sortReader(k, input.ctx, t * 2 ** 32);
     });
     for (const doc of input.docs) {
       const score = scoreOf(input.scored, doc);
@@ -110,8 +110,7 @@ export function topHitsAgg(
   const hits = renderHits(
     page,
     targets,
-    { value: cands.length, relation: "eq" },
-    maxScore,
+    { total: { value: cands.length, relation: "eq" }, maxScore },
     options,
   );
   // Under a `nested` aggregation the docs are nested objects, shown with `_nested`.

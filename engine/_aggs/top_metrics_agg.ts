@@ -34,7 +34,7 @@ export function topMetricsAgg(body: JsonObject, inputs: AggInput[], name: string
     throw illegalArgument(`[top_metrics] only supports sorting on a single field in [${name}]`);
   }
   const key = sort[0]!;
-  const size = positiveSetting(body, "top_metrics", name, "size", 1);
+  const size = positiveSetting({ body, type: "top_metrics", name }, "size", 1);
   if (size > MAX_SIZE) {
     throw illegalArgument(
       `[top_metrics.size] must not be more than [${MAX_SIZE}] but was [${size}]. This limit can be set by changing the [index.top_metrics_max_size] index level setting.`,
@@ -42,13 +42,7 @@ export function topMetricsAgg(body: JsonObject, inputs: AggInput[], name: string
   }
   const cands: { input: number; doc: number; sort: SortValue }[] = [];
   inputs.forEach((input, t) => {
-    const read = sortReader(
-      key,
-      input.ctx.snapshot,
-      input.ctx.fields,
-      input.ctx.index,
-      t * 2 ** 32,
-    );
+    const read = sortReader(key, input.ctx, t * 2 ** 32);
     for (const doc of input.docs) {
       const value = read(doc, scoreOf(input.scored, doc));
       // A document without a sort value has nothing to rank it by.
@@ -71,14 +65,14 @@ export function topMetricsAgg(body: JsonObject, inputs: AggInput[], name: string
           v === null
             ? null
             : info?.kind === "date"
-            ? formatDateAt(Number(v), info.nanos, info.format)
+            ? formatDateAt(Number(v), info)
             : typeof v === "bigint"
             ? Number(v)
             : v,
         );
       });
       const sortValue = sortInfo?.kind === "date" && typeof c.sort !== "string"
-        ? formatDateAt(Number(c.sort), sortInfo.nanos, sortInfo.format)
+        ? formatDateAt(Number(c.sort), sortInfo)
         : c.sort;
       return { sort: [sortValue], metrics };
     }),

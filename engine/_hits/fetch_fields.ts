@@ -94,7 +94,7 @@ export function docValueFields(
         if (f.strValues) values.push(f.strValues[i]);
         else {
           const n = f.numValues![i]!;
-          if (info.kind === "date") values.push(formatDateAt(n, info.nanos, info.format));
+          if (info.kind === "date") values.push(formatDateAt(n, info));
           else if (info.kind === "boolean") values.push(n === 1);
           else {
             const exact = f.exact ? numAt(f, i) : n;
@@ -197,8 +197,10 @@ export function sourceFields(
       if (info.kind === "keyword" || info.kind === "text") return String(v);
       if (info.kind !== "date") return v;
       // Dates come out in the field's format (ISO text in UTC by default), as doc values do.
-      const n = parseDateAt(v, info.format, info.nanos);
-      return Number.isNaN(n) ? v : formatDateAt(n, info.nanos, format ?? info.format);
+      const n = parseDateAt(v, info);
+      return Number.isNaN(n)
+        ? v
+        : formatDateAt(n, { nanos: info.nanos, format: format ?? info.format });
     });
   };
   const nested: string[] = [];
@@ -219,7 +221,7 @@ export function sourceFields(
     for (const part of scope ? scope.split(".") : []) {
       object = (object as Record<string, unknown> | undefined)?.[part];
     }
-    nestedSourceFields(fields, object, nested, read, out, scope);
+    nestedSourceFields({ fields, read }, { source: object, base: scope }, nested, out);
   }
   return out;
 }

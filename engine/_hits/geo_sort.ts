@@ -100,14 +100,17 @@ export function parseGeoSort(body: Record<string, unknown>): GeoSortSpec {
   };
 }
 
-/** A reader of `_geo_distance` sort values by global ordinal. */
+/**
+ * A reader of `_geo_distance` sort values by global ordinal, in the documents and fields of
+ * `on`; `mode` and `order` are the sort key's.
+ */
 export function geoSortReader(
   spec: GeoSortSpec,
   mode: string,
   order: 1 | -1,
-  snapshot: ShardSnapshot,
-  fields: FieldMap,
+  on: { readonly snapshot: ShardSnapshot; readonly fields: FieldMap },
 ): (global: number) => number {
+  const { snapshot, fields } = on;
   const info = fields.byPath.get(spec.field);
   if (spec.invalid) throw esError("parse_exception", spec.invalid);
   if (!info || info.type !== "geo_point") {

@@ -168,15 +168,24 @@ export function queryTerms(
 
 const WORD = /[\p{L}\p{N}_]+(?:['.:][\p{L}\p{N}_]+)*/gu;
 
+/** How a field's matches are marked and cut into fragments. */
+interface Marking {
+  /** The tags around each match. */
+  readonly pre: string;
+  readonly post: string;
+  /** `fragment_size`: the characters of one fragment. */
+  readonly size: number;
+  /** `number_of_fragments`: at most this many (0: the whole text, marked). */
+  readonly count: number;
+}
+
 function highlightText(
   text: string,
   terms: Set<string>,
-  pre: string,
-  post: string,
-  size: number,
-  count: number,
+  marking: Marking,
   analyzed = Infinity,
 ): string[] {
+  const { pre, post, size, count } = marking;
   const hits: Array<[number, number]> = [];
   // Only the first `analyzed` characters are read for terms (`max_analyzed_offset`).
   if (text.length <= analyzed && terms.has(text.toLowerCase())) hits.push([0, text.length]);
@@ -240,16 +249,23 @@ export function fieldsWithOffsets(mappings: Mappings): Set<string> {
   return out;
 }
 
+/** A highlight to make: the request's `highlight` and the query terms it marks, per pattern. */
+export interface HighlightAsk {
+  readonly request: HighlightRequest;
+  readonly terms: Array<{ pattern: string; terms: Set<string> }>;
+}
+
 /** The `highlight` object of one hit, or undefined when nothing matched. */
 export function highlightHit(
   source: Record<string, unknown>,
   fields: FieldMap,
-  req: HighlightRequest,
-  terms: Array<{ pattern: string; terms: Set<string> }>,
+  ask: HighlightAsk,
   limit?: HighlightLimit,
 ): Record<string, string[]> | undefined {
+  const { request: req, terms } = ask;
   const out: Record<string, string[]> = {};
   for (const f of req.fields) {
+    const marking = { pre: req.pre, post: req.post, size: f.fragmentSize, count: f.fragments };
     for (const path of fields.expand(f.pattern)) {
       const info = fields.byPath.get(path)!;
       if (info.kind !== "text" && info.kind !== "keyword") continue;
@@ -272,15 +288,7 @@ export function highlightHit(
         ? analyzedChars(path, length, req.maxAnalyzedOffset, limit)
         : Infinity;
       const fragments = texts.flatMap((text) => {
-        const out = highlightText(
-          text,
-          wanted,
-          req.pre,
-          req.post,
-          f.fragmentSize,
-          f.fragments,
-          analyzed,
-        );
+        const out = highlightText(text, wanted, marking, analyzed);
         analyzed -= text.length + 1;
         return out;
       });

@@ -122,8 +122,7 @@ export function renderHit(
     const marked = highlightHit(
       docSource(),
       fields,
-      o.highlight.request,
-      termsFor(o.highlight.query, fields),
+      { request: o.highlight.request, terms: termsFor(o.highlight.query, fields) },
       {
         max: target.maxAnalyzedOffset ?? 1_000_000,
         index: target.index,
@@ -135,13 +134,7 @@ export function renderHit(
     if (marked) hit.highlight = marked;
   }
   if (o.innerHits?.length) {
-    hit.inner_hits = renderInnerHits(
-      o.innerHits,
-      target,
-      c.doc,
-      Date.now(),
-      renderInner,
-    );
+    hit.inner_hits = renderInnerHits(o.innerHits, target, c.doc, renderInner);
   }
   // Infinite sort values (a missing float or double) are written as Jackson writes them.
   if (o.sort && c.sort) {
@@ -168,22 +161,38 @@ const renderInner: InnerHitRenderer = (h, target, spec) =>
     innerHits: spec.children,
   });
 
-/** The `hits.total` value, or undefined when not tracked. */
-export function renderTotal(total: number, track: number | boolean, asInt: boolean): unknown {
+/**
+ * The `hits.total` value, or undefined when not tracked; a bare number (-1 when not tracked)
+ * with `rest_total_hits_as_int`.
+ */
+export function renderTotal(
+  total: number,
+  track: number | boolean,
+  opts: { restTotalHitsAsInt: boolean },
+): unknown {
+  const asInt = opts.restTotalHitsAsInt;
   if (track === false) return asInt ? -1 : undefined;
   if (asInt) return total;
   if (track === true || total <= track) return { value: total, relation: "eq" };
   return { value: track, relation: "gte" };
 }
 
+/** What a `hits` section says besides its hits: the total and the best score. */
+export interface HitsHeader {
+  /** The rendered `total` (see {@link renderTotal}); left out when undefined. */
+  readonly total: unknown;
+  /** The best score, or null when not scored. */
+  readonly maxScore: number | null;
+}
+
 /** The `hits` section for a page of candidates. */
 export function renderHits(
   page: Candidate[],
   targets: SearchTarget[],
-  total: unknown,
-  maxScore: number | null,
+  header: HitsHeader,
   o: HitOptions,
 ): Record<string, unknown> {
+  const { total, maxScore } = header;
   const out: Record<string, unknown> = {};
   if (total !== undefined) out.total = total;
   out.max_score = maxScore === null ? null : float32(maxScore);

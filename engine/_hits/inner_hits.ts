@@ -203,14 +203,14 @@ function unwrap(source: unknown, path: string): unknown {
   return v;
 }
 
-/** The `inner_hits` section of one hit (`doc` in `target`), for each spec. */
+/** The `inner_hits` section of one hit (`doc` in `target`), for each spec, as of now. */
 export function renderInnerHits(
   specs: readonly NestedInnerHits[],
   target: SearchTarget,
   doc: number,
-  now: number,
   render: InnerHitRenderer,
 ): Record<string, unknown> {
+  const now = Date.now();
   const out: Record<string, unknown> = {};
   for (const spec of specs) {
     const m = matched(spec, target, now);
@@ -224,7 +224,7 @@ export function renderInnerHits(
     }));
     if (spec.sort.length) {
       const readers = spec.sort.map((k) =>
-        sortReader(k, scope.snapshot, m.ctx.fields, target.index, 0)
+        sortReader(k, { snapshot: scope.snapshot, fields: m.ctx.fields, index: target.index }, 0)
       );
       for (const h of mine) h.sort = readers.map((r) => r(h.doc, h.score));
       mine.sort((a, b) => {

@@ -27,19 +27,31 @@ function relative(path: string, base: string): string {
   return base === "" ? path : path.slice(base.length + 1);
 }
 
+/** How a hit's fields are read: its field map, and a leaf field's values in one object. */
+export interface FieldReading {
+  readonly fields: FieldMap;
+  /** The values of the field at `path` in `object` (`relativeName` is its name inside it). */
+  readonly read: (object: unknown, path: string, relativeName: string) => unknown[];
+}
+
+/** An object of a document's source and the scope it is an object of (`base`, "" for the root). */
+export interface ScopedObject {
+  readonly source: unknown;
+  readonly base: string;
+}
+
 /**
- * Adds the values of `paths` (fields of nested objects) to `out`, grouped per object. `read`
- * gives a leaf field's values in one object (by its name relative to that object); `base` is the
- * scope `source` is an object of ("" for the root document).
+ * Adds the values of `paths` (fields of nested objects) to `out`, grouped per object, reading
+ * them in `at` by `reading`.
  */
 export function nestedSourceFields(
-  fields: FieldMap,
-  source: unknown,
+  reading: FieldReading,
+  at: ScopedObject,
   paths: readonly string[],
-  read: (object: unknown, path: string, relativeName: string) => unknown[],
   out: Fields,
-  base = "",
 ): void {
+  const { fields, read } = reading;
+  const { source, base } = at;
   const groups = new Map<string, string[]>();
   for (const path of paths) {
     const chain = chainOf(fields, path);
@@ -59,7 +71,7 @@ export function nestedSourceFields(
     const objects: Fields[] = [];
     for (const object of objectsAt(source, name.split("."))) {
       const inner: Fields = {};
-      nestedSourceFields(fields, object, group, read, inner, child);
+      nestedSourceFields(reading, { source: object, base: child }, group, inner);
       if (Object.keys(inner).length) objects.push(inner);
     }
     if (objects.length) out[name] = objects;

@@ -3,8 +3,7 @@
 // filter, combined by the sort's `mode` (min ascending, max descending by default).
 
 import { parsingError } from "../_errors.ts";
-import type { FieldInfo, FieldMap } from "../_index/field_map.ts";
-import type { ShardSnapshot } from "../_index/shard_snapshot.ts";
+import type { FieldInfo } from "../_index/field_map.ts";
 import type { ExecContext } from "../_query/exec_context.ts";
 import { nestedScope, scopeContext } from "../_query/nested_objects.ts";
 import { checkNestedPath } from "../_query/nested_query.ts";
@@ -54,12 +53,13 @@ interface Key {
   readonly nested?: NestedSort;
 }
 
+/** What a sort reads in one target: its documents, its fields and its name. */
+export type SortTarget = Pick<ExecContext, "snapshot" | "fields" | "index">;
+
 /** Builds the reader of a field sort for one set of docs (the leaf objects here). */
 type LeafReader<K> = (
   k: K,
-  snapshot: ShardSnapshot,
-  fields: FieldMap,
-  index: string,
+  on: SortTarget,
   shardDocBase: number,
 ) => (global: number, score: number) => Value;
 
@@ -70,12 +70,11 @@ type LeafReader<K> = (
  */
 export function nestedSortReader<K extends Key>(
   k: K,
-  snapshot: ShardSnapshot,
-  fields: FieldMap,
-  index: string,
+  on: SortTarget,
   leaf: LeafReader<K>,
   missing: (k: K, info: FieldInfo) => Value,
 ): (global: number, score: number) => Value {
+  const { snapshot, fields, index } = on;
   let ctx: ExecContext = { snapshot, fields, now: Date.now(), index };
   // Per level: each object's parent and whether it passes the level's filter.
   const levels: { parent: Int32Array; allowed: Uint8Array | null; max: number }[] = [];
@@ -92,7 +91,11 @@ export function nestedSortReader<K extends Key>(
     ctx = objects;
   }
   const info = ctx.fields.byPath.get(k.field);
-  const read = leaf({ ...k, nested: undefined }, ctx.snapshot, ctx.fields, index, 0);
+  const read = leaf({ ...k, nested: undefined }, {
+    snapshot: ctx.snapshot,
+    fields: ctx.fields,
+    index,
+  }, 0);
   if (!info) return () => null;
   const none = missing(k, info);
   // Leaf objects per document, by walking the levels down once.

@@ -1,9 +1,14 @@
 // Sort specs: parsing (`sort` body and `sort=f:asc` param), per-doc sort values and comparison.
 
 import { EngineError, esError, illegalArgument, parsingError } from "../_errors.ts";
-import type { FieldInfo, FieldMap } from "../_index/field_map.ts";
+import type { FieldInfo } from "../_index/field_map.ts";
 import { geoSortReader, type GeoSortSpec, parseGeoSort } from "./geo_sort.ts";
-import { type NestedSort, nestedSortReader, parseNestedSort } from "./nested_sort.ts";
+import {
+  type NestedSort,
+  nestedSortReader,
+  parseNestedSort,
+  type SortTarget,
+} from "./nested_sort.ts";
 import { float32 } from "../_query/score.ts";
 import { type FieldIndex, numAt } from "../_index/segment.ts";
 import { exactInteger } from "../_index/exact_long.ts";
@@ -58,8 +63,7 @@ function key(field: string, opts: Record<string, unknown>, inObject = false): So
       400,
       "x_content_parse_exception",
       "[field_sort] failed to parse field [order]",
-      {},
-      cause,
+      { causedBy: cause },
     );
   }
   return {
@@ -143,14 +147,12 @@ export function missingValue(k: SortKey, info: FieldInfo): SortValue {
 /** Reads the sort value of a doc for one key in one target. */
 export type ValueReader = (global: number, score: number) => SortValue;
 
-/** Builds a reader of sort values for `key` in one target; throws like ES for unmapped or text fields. */
-export function sortReader(
-  k: SortKey,
-  snapshot: ShardSnapshot,
-  fields: FieldMap,
-  index: string,
-  shardDocBase: number,
-): ValueReader {
+/**
+ * Builds a reader of sort values for `key` in one target; throws like ES for unmapped or text
+ * fields. `shardDocBase` is added to a document's ordinal for `_shard_doc`.
+ */
+export function sortReader(k: SortKey, on: SortTarget, shardDocBase: number): ValueReader {
+  const { snapshot, fields, index } = on;
   if (k.field === "_score") return (_d, score) => float32(score);
   if (k.field === "_doc") return (d) => d;
   if (k.field === "_shard_doc") return (d) => shardDocBase + d;
@@ -161,15 +163,9 @@ export function sortReader(
   }
   if (k.field === "_index") return () => index;
   if (k.geo) {
-    return geoSortReader(
-      k.geo,
-      k.mode ?? (k.order === 1 ? "min" : "max"),
-      k.order,
-      snapshot,
-      fields,
-    );
+    return geoSortReader(k.geo, k.mode ?? (k.order === 1 ? "min" : "max"), k.order, on);
   }
-  if (k.nested) return nestedSortReader(k, snapshot, fields, index, sortReader, missingValue);
+  if (k.nested) return nestedSortReader(k, on, sortReader, missingValue);
   const info = fields.byPath.get(k.field);
   if (!info && fields.full.byPath.has(k.field)) {
     throw esError(
@@ -193,7 +189,9 @@ export function sortReader(
   }
   const mode = k.mode ?? (k.order === 1 ? "min" : "max");
   const missing = missingValue(k, info);
-  if (info.type === "ip") return ipReader(snapshot, info.path, mode === "max", missing);
+  if (info.type === "ip") {
+    return ipReader(snapshot, info.path, mode === "max" ? "max" : "min", missing);
+  }
   // Callers mostly read ascending ordinals: remember the last segment instead of searching each time.
   let v: SegmentView | undefined;
   let f: FieldIndex | undefined;
@@ -249,9 +247,10 @@ export function sortReader(
 function ipReader(
   snapshot: ShardSnapshot,
   path: string,
-  max: boolean,
+  pick: "min" | "max",
   missing: SortValue,
 ): ValueReader {
+  const max = pick === "max";
   return (global) => {
     const v = snapshot.viewOf(global);
     const f = v.segment.fields.get(path);

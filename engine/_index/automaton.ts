@@ -62,6 +62,14 @@ function numValue(acc: string): number {
   return acc === "" ? 0 : Number(acc);
 }
 
+/** How an automaton matches and how large it may grow. */
+export interface AutomatonOptions {
+  /** Letters match either case (`case_insensitive`). */
+  caseInsensitive?: boolean;
+  /** The most states it may determinize to; {@link MAX_DETERMINIZED_STATES} by default. */
+  maxStates?: number;
+}
+
 /** A compiled pattern: `test(text)` runs in time linear in the text, states memoised and bounded. */
 export class Automaton {
   readonly #b: Builder;
@@ -71,16 +79,11 @@ export class Automaton {
   readonly #nullable = new Map<number, boolean>();
   readonly #next = new Map<number, Map<number, Node>>();
 
-  constructor(
-    b: Builder,
-    start: Node,
-    caseInsensitive = false,
-    maxStates = MAX_DETERMINIZED_STATES,
-  ) {
+  constructor(b: Builder, start: Node, opts: AutomatonOptions = {}) {
     this.#b = b;
     this.#start = start;
-    this.#caseInsensitive = caseInsensitive;
-    this.#maxStates = maxStates;
+    this.#caseInsensitive = opts.caseInsensitive ?? false;
+    this.#maxStates = opts.maxStates ?? MAX_DETERMINIZED_STATES;
   }
 
   /**
@@ -222,13 +225,9 @@ export class Automaton {
 
 /**
  * Compiles a Lucene wildcard pattern: `*` any string, `?` any one character, `\` makes the next
- * character literal.
+ * character literal; letters match either case with `caseInsensitive`.
  */
-export function wildcardAutomaton(
-  pattern: string,
-  caseInsensitive = false,
-  escapes = true,
-): Automaton {
+export function wildcardAutomaton(pattern: string, caseInsensitive = false): Automaton {
   const b = new Builder();
   const parts: Node[] = [];
   const cps = [...pattern];
@@ -236,13 +235,13 @@ export function wildcardAutomaton(
     const ch = cps[i]!;
     if (ch === "*") parts.push(b.anyString);
     else if (ch === "?") parts.push(b.any);
-    else if (escapes && ch === "\\" && i + 1 < cps.length) {
+    else if (ch === "\\" && i + 1 < cps.length) {
       parts.push(b.char(cps[++i]!.codePointAt(0)!));
     } else parts.push(b.char(ch.codePointAt(0)!));
   }
   let node = b.eps;
   for (let i = parts.length - 1; i >= 0; i--) node = b.cat(parts[i]!, node);
-  return new Automaton(b, node, caseInsensitive);
+  return new Automaton(b, node, { caseInsensitive });
 }
 
 /** The literal text before a wildcard pattern's first unescaped `*` or `?`, escapes removed. */

@@ -99,8 +99,21 @@ export function parseWithPattern(text: string, pattern: string): number {
 
 const pad = (n: number, w = 2) => String(n).padStart(w, "0");
 
-/** An offset in Java's spellings: `+HH:MM` (colon) or `+HHMM`, with `Z` for zero when allowed. */
-function offsetOut(offset: number, colon: boolean, zeroAsZ: boolean): string {
+/** One of Java's spellings of an offset: `+HH:MM` (colon) or `+HHMM`, and whether zero is `Z`. */
+interface OffsetSpelling {
+  readonly colon: boolean;
+  readonly zeroAsZ: boolean;
+}
+
+/** `XXX`: `+01:00`, `Z`; `X`: `+0100`, `Z`; `xxx`: `+01:00`, `+00:00`; `Z`: `+0100`, `+0000`. */
+const WITH_COLON_OR_Z: OffsetSpelling = { colon: true, zeroAsZ: true };
+const PLAIN_OR_Z: OffsetSpelling = { colon: false, zeroAsZ: true };
+const WITH_COLON: OffsetSpelling = { colon: true, zeroAsZ: false };
+const PLAIN: OffsetSpelling = { colon: false, zeroAsZ: false };
+
+/** An offset in one of Java's spellings. */
+function offsetOut(offset: number, spelling: OffsetSpelling): string {
+  const { colon, zeroAsZ } = spelling;
   if (offset === 0 && zeroAsZ) return "Z";
   const abs = Math.abs(offset) / 60_000;
   const sign = offset < 0 ? "-" : "+";
@@ -169,17 +182,17 @@ export function formatWithPattern(
         return pad(d.getUTCMilliseconds(), 3).padEnd(t.length, "0");
       case "XXX":
       case "ZZZZZ":
-        return offsetOut(offset, true, true);
+        return offsetOut(offset, WITH_COLON_OR_Z);
       case "XX":
       case "X":
-        return offsetOut(offset, false, true);
+        return offsetOut(offset, PLAIN_OR_Z);
       case "xxx":
-        return offsetOut(offset, true, false);
+        return offsetOut(offset, WITH_COLON);
       case "xx":
       case "ZZZ":
       case "ZZ":
       case "Z":
-        return offsetOut(offset, false, false);
+        return offsetOut(offset, PLAIN);
       default:
         return t.startsWith("'") ? t.slice(1, -1) : t;
     }

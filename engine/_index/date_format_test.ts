@@ -18,7 +18,7 @@ Deno.test("date patterns: built-in names are not patterns; a field named twice p
 
 Deno.test("date patterns: iso8601 is a built-in name, written as ISO text", () => {
   assert.equal(
-    formatDateAt(Date.UTC(2017, 9, 19, 4), false, "iso8601"),
+    formatDateAt(Date.UTC(2017, 9, 19, 4), { format: "iso8601" }),
     "2017-10-19T04:00:00.000Z",
   );
 });

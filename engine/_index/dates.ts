@@ -135,19 +135,35 @@ function addUnitsIn(ms: number, amount: number, unit: string, zone: TimeZone | u
   return fromLocal(zone, addUnits(toLocal(zone, ms), amount, unit));
 }
 
+/** How a date field reads and writes its values: its format, its resolution, its time zone. */
+export interface DateShape {
+  /** The mapping's (or the request's) `format`; Elasticsearch's default when absent. */
+  readonly format?: string;
+  /** `date_nanos`: values are epoch nanoseconds, not millis. */
+  readonly nanos?: boolean;
+  /** Local times in this zone (`time_zone`); UTC when absent. */
+  readonly zone?: TimeZone;
+}
+
 /**
- * Evaluates a date-math expression (`now-1d/d`, `2020-01-01||+1M`) to epoch millis.
- * `roundUp` rounds `/unit` to the end of the unit, as `lte` and `gt` bounds do in Elasticsearch;
- * with `zone`, rounding and calendar units follow its local clock and dates without an offset are
- * local times.
+ * Which way date math's `/unit` rounds: `down` to the start of the unit, `up` to its end, as
+ * `lte` and `gt` bounds do in Elasticsearch.
+ */
+export type Rounding = "down" | "up";
+
+/**
+ * Evaluates a date-math expression (`now-1d/d`, `2020-01-01||+1M`) to epoch millis, rounding as
+ * `rounding` says; with a `zone`, rounding and calendar units follow its local clock and dates
+ * without an offset are local times (the shape's `nanos` is not read: the answer is millis).
  */
 export function evalDateMath(
   value: unknown,
   now: number,
-  roundUp: boolean,
-  format?: string,
-  zone?: TimeZone,
+  shape: DateShape = {},
+  rounding: Rounding = "down",
 ): number {
+  const { format, zone } = shape;
+  const roundUp = rounding === "up";
   if (typeof value !== "string") return parseDate(value, format, zone);
   let base: number;
   let math: string;
@@ -187,12 +203,8 @@ export function formatDate(ms: number): string {
 }
 
 /** Parses a date in the field's resolution: epoch millis, or epoch nanos for `date_nanos`. */
-export function parseDateAt(
-  value: unknown,
-  format: string | undefined,
-  nanos: boolean,
-  zone?: TimeZone,
-): number {
+export function parseDateAt(value: unknown, shape: DateShape): number {
+  const { format, nanos, zone } = shape;
   const ms = parseDate(value, format, zone);
   if (!nanos || Number.isNaN(ms)) return ms;
   let extra = 0;
@@ -207,12 +219,8 @@ export function parseDateAt(
  * Formats a stored date value (millis or nanos) with the field's format, ISO text by default; with
  * a zone, as its local time (ISO text then ends with the offset).
  */
-export function formatDateAt(
-  value: number | bigint,
-  nanos: boolean,
-  format?: string,
-  zone?: TimeZone,
-): string {
+export function formatDateAt(value: number | bigint, shape: DateShape = {}): string {
+  const { nanos, format, zone } = shape;
   // Nanos beyond 2^53 arrive as exact bigints: split them before any rounding.
   const ms = typeof value === "bigint"
     ? Number(nanos ? value / 1_000_000n - (value % 1_000_000n < 0n ? 1n : 0n) : value)
@@ -235,14 +243,12 @@ export function formatDateAt(
 export function dateValueAt(
   value: unknown,
   now: number,
-  roundUp: boolean,
-  format: string | undefined,
-  nanos: boolean,
-  zone?: TimeZone,
+  shape: DateShape,
+  rounding: Rounding = "down",
 ): number {
   const isMath = typeof value === "string" && (value.startsWith("now") || value.includes("||"));
-  if (!isMath) return parseDateAt(value, format, nanos, zone);
-  const ms = evalDateMath(value, now, roundUp, format, zone);
-  if (!nanos || Number.isNaN(ms)) return ms;
-  return roundUp && /\/[yMwdhHms]$/.test(value as string) ? ms * 1e6 + 999_999 : ms * 1e6;
+  if (!isMath) return parseDateAt(value, shape);
+  const ms = evalDateMath(value, now, shape, rounding);
+  if (!shape.nanos || Number.isNaN(ms)) return ms;
+  return rounding === "up" && /\/[yMwdhHms]$/.test(value as string) ? ms * 1e6 + 999_999 : ms * 1e6;
 }

@@ -13,12 +13,12 @@ Deno.test("parseDate reads ISO dates, date-times and epoch millis", () => {
 
 Deno.test("evalDateMath handles now, offsets and rounding", () => {
   const now = Date.UTC(2024, 4, 15, 13, 30);
-  assert.equal(evalDateMath("now", now, false), now);
-  assert.equal(evalDateMath("now-1d/d", now, false), Date.UTC(2024, 4, 14));
-  assert.equal(evalDateMath("now-1d/d", now, true), Date.UTC(2024, 4, 15) - 1);
-  assert.equal(evalDateMath("now+1M", now, false), Date.UTC(2024, 5, 15, 13, 30));
-  assert.equal(evalDateMath("2020-01-01||+1y/M", now, false), Date.UTC(2021, 0, 1));
-  assert.ok(Number.isNaN(evalDateMath("now+x", now, false)));
+  assert.equal(evalDateMath("now", now), now);
+  assert.equal(evalDateMath("now-1d/d", now), Date.UTC(2024, 4, 14));
+  assert.equal(evalDateMath("now-1d/d", now, {}, "up"), Date.UTC(2024, 4, 15) - 1);
+  assert.equal(evalDateMath("now+1M", now), Date.UTC(2024, 5, 15, 13, 30));
+  assert.equal(evalDateMath("2020-01-01||+1y/M", now), Date.UTC(2021, 0, 1));
+  assert.ok(Number.isNaN(evalDateMath("now+x", now)));
 });
 
 Deno.test("formatDate prints ISO UTC", () => {

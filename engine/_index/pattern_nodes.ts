@@ -34,7 +34,7 @@ export class Builder {
   constructor(readonly maxNodes = 200_000) {
     this.none = this.#intern({ kind: "none" });
     this.eps = this.#intern({ kind: "eps" });
-    this.any = this.set([0, 0x10ffff], false);
+    this.any = this.set([0, 0x10ffff]);
     this.anyString = this.rep(this.any, 0, Infinity);
   }
 
@@ -83,12 +83,13 @@ export class Builder {
     return node;
   }
 
-  set(ranges: number[], neg: boolean): Node {
+  /** A character class: the code points in `ranges` (pairs, inclusive), or with `neg` all others. */
+  set(ranges: number[], neg = false): Node {
     return this.#intern({ kind: "set", ranges, neg });
   }
 
   char(c: number): Node {
-    return this.set([c, c], false);
+    return this.set([c, c]);
   }
 
   literal(text: string): Node {

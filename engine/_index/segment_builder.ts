@@ -125,7 +125,7 @@ class FieldBuilder {
 
   #toNumber(v: unknown): Exact {
     const kind = this.info.kind;
-    if (kind === "date") return parseDateAt(v, this.info.format, this.info.nanos);
+    if (kind === "date") return parseDateAt(v, this.info);
     if (kind === "boolean") {
       return v === true || v === "true" ? 1 : v === false || v === "false" ? 0 : NaN;
     }

@@ -132,7 +132,7 @@ function* mergeField(
   const first = parts.find((p) => p.field)!.field!;
   if (parts.some((p) => p.field && !sameShape(p.field, first))) return null;
   const text = first.kind === "text";
-  const { terms, keptFreqs } = yield* mergeTerms(parts, text, budget);
+  const { terms, keptFreqs } = yield* mergeTerms(parts, text ? "positions" : "docs", budget);
   let norms: Uint8Array | null = null;
   if (first.norms) {
     norms = new Uint8Array(maxDoc);
@@ -209,12 +209,16 @@ function* mergeField(
   };
 }
 
-/** Every term's postings, the parts' in order with new ordinals; terms left without docs go. */
+/**
+ * Every term's postings, the parts' in order with new ordinals; terms left without docs go.
+ * A text field's postings carry `positions`; other fields' only their `docs`.
+ */
 function* mergeTerms(
   parts: readonly Part[],
-  withPositions: boolean,
+  postings: "positions" | "docs",
   budget: Budget,
 ): Generator<void, { terms: Map<string, Posting>; keptFreqs: Map<Part, number> }, void> {
+  const withPositions = postings === "positions";
   const byTerm = new Map<string, Array<[Part, Posting]>>();
   let docTotal = 0;
   let posTotal = 0;

@@ -71,16 +71,16 @@ Deno.test("dates in a zone: local dates, rounding on the local clock, formatting
   assert.equal(parseDate("2024-07-01T10:00:00Z", undefined, paris), Date.UTC(2024, 6, 1, 10));
   assert.equal(parseDate("2024-01-01", undefined, paris), Date.UTC(2023, 11, 31, 23));
   const now = Date.UTC(2024, 6, 1, 23, 30); // 01:30 on 2 July in Paris
-  assert.equal(evalDateMath("now/d", now, false, undefined, paris), Date.UTC(2024, 6, 1, 22));
-  assert.equal(evalDateMath("now/d", now, true, undefined, paris), Date.UTC(2024, 6, 2, 22) - 1);
+  assert.equal(evalDateMath("now/d", now, { zone: paris }), Date.UTC(2024, 6, 1, 22));
+  assert.equal(evalDateMath("now/d", now, { zone: paris }, "up"), Date.UTC(2024, 6, 2, 22) - 1);
   // A day after local midnight of 31 March is local midnight again, 23 hours later.
   assert.equal(
-    evalDateMath("2024-03-31||+1d", 0, false, undefined, paris),
+    evalDateMath("2024-03-31||+1d", 0, { zone: paris }),
     Date.UTC(2024, 2, 31, 22),
   );
-  assert.equal(evalDateMath("2024-03-31", 0, false, undefined, paris), Date.UTC(2024, 2, 30, 23));
+  assert.equal(evalDateMath("2024-03-31", 0, { zone: paris }), Date.UTC(2024, 2, 30, 23));
   assert.equal(
-    formatDateAt(Date.UTC(2024, 6, 1, 8), false, undefined, paris),
+    formatDateAt(Date.UTC(2024, 6, 1, 8), { zone: paris }),
     "2024-07-01T10:00:00.000+02:00",
   );
 });
@@ -104,6 +104,6 @@ Deno.test("date patterns: offset letters parse and print the zone's offset", asy
 Deno.test("dates in a zone: date_nanos values print in the zone with its offset", () => {
   const ny = parseTimeZone("America/New_York");
   const nanos = Date.UTC(2024, 6, 1, 12) * 1e6 + 5_000_000;
-  assert.equal(formatDateAt(nanos, true, undefined, ny), "2024-07-01T08:00:00.005-04:00");
-  assert.equal(formatDateAt(nanos, true), "2024-07-01T12:00:00.005Z");
+  assert.equal(formatDateAt(nanos, { nanos: true, zone: ny }), "2024-07-01T08:00:00.005-04:00");
+  assert.equal(formatDateAt(nanos, { nanos: true }), "2024-07-01T12:00:00.005Z");
 });

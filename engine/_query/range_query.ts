@@ -23,8 +23,12 @@ export function rangeBounds(
   // Date math rounds a bound down (`gte`, `lt`) or up (`gt`, `lte`), as Elasticsearch rounds it.
   const conv = (v: unknown, round: "down" | "up"): Exact => {
     if (info.kind === "date") {
-      const up = round === "up";
-      const n = dateValueAt(v, ctx.now, up, q.format ?? info.format, info.nanos, zone);
+      const n = dateValueAt(
+        v,
+        ctx.now,
+        { format: q.format ?? info.format, nanos: info.nanos, zone },
+        round,
+      );
       if (Number.isNaN(n)) {
         throw queryShardError(
           ctx,

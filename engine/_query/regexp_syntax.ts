@@ -253,5 +253,6 @@ function build(pattern: string, options: RegexpOptions): Automaton {
   const b = new Builder();
   const node = new Parser(pattern, b, options.flags ?? REGEXP_FLAGS.ALL!).parse();
   const max = options.maxDeterminizedStates ?? MAX_DETERMINIZED_STATES;
-  return new Automaton(b, node, options.caseInsensitive ?? false, max).determinize();
+  return new Automaton(b, node, { caseInsensitive: options.caseInsensitive, maxStates: max })
+    .determinize();
 }

@@ -36,7 +36,7 @@ export function numericValue(info: FieldInfo, value: unknown, ctx: ExecContext):
 export function numericValueOrNaN(info: FieldInfo, value: unknown, ctx: ExecContext): Exact {
   let n: Exact;
   if (info.kind === "date") {
-    n = dateValueAt(value, ctx.now, false, info.format, info.nanos);
+    n = dateValueAt(value, ctx.now, info);
   } else if (info.kind === "boolean") {
     n = value === true || value === "true" ? 1 : value === false || value === "false" ? 0 : NaN;
   } else if (info.integer && isWhole(value)) {

@@ -123,7 +123,10 @@ function tokenFilter(spec: unknown, index: IndexState | undefined): Named<TokenF
 }
 
 function tokenizerOf(spec: unknown, index: IndexState | undefined): Named<Tokenizer> {
-  const byName = (name: string, anonymous: boolean): Named<Tokenizer> => {
+  // A tokenizer named in the request or by a custom definition, or the type of an inline
+  // (anonymous) definition: the two are named and refused differently.
+  const byName = (name: string, given: "named" | "anonymous"): Named<Tokenizer> => {
+    const anonymous = given === "anonymous";
     const run = own(TOKENIZERS, name);
     if (run) return { name: anonymous ? `__anonymous__${name}` : name, run };
     if (KNOWN_ELSEWHERE.test(name)) throw unsupported("tokenizer", name);
@@ -134,15 +137,15 @@ function tokenizerOf(spec: unknown, index: IndexState | undefined): Named<Tokeni
   };
   if (typeof spec === "string") {
     const custom = analysisConfig(index, "tokenizer", spec);
-    if (custom) return { ...byName(String(custom.type ?? spec), false), name: spec };
-    return byName(spec, false);
+    if (custom) return { ...byName(String(custom.type ?? spec), "named"), name: spec };
+    return byName(spec, "named");
   }
   if (spec !== null && typeof spec === "object" && !Array.isArray(spec)) {
     const type = (spec as Record<string, unknown>).type;
     if (typeof type !== "string") {
       throw illegalArgument("Missing [type] setting for anonymous tokenizer");
     }
-    return byName(type, true);
+    return byName(type, "anonymous");
   }
   throw illegalArgument("[tokenizer] must be a name or a definition object");
 }

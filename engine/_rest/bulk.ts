@@ -192,7 +192,7 @@ function parseAction(raw: string, lineNo: number): Action {
 }
 
 function itemResult(r: WriteResult, status: number): Record<string, unknown> {
-  const item = writeResponse(r, false);
+  const item = writeResponse(r);
   item.status = status;
   return item;
 }
@@ -243,11 +243,9 @@ function run(
       // The text goes with it (no side table): the stored document keeps it (see KeptDoc).
       const r = indexDocument(
         index,
-        docId,
-        source as Record<string, unknown>,
+        { id: docId, source: source as Record<string, unknown>, text: action.sourceText! },
         opts,
         errorType,
-        action.sourceText!,
       );
       return itemResult(r, r.result === "created" ? 201 : 200);
     }
@@ -266,7 +264,7 @@ function run(
     touched.add(index);
     checkRouting(index, id, opts.routing);
     const exact = exactBody(action.sourceText);
-    const r = updateDocument(index, id, action.source!, opts, errorType, exact);
+    const r = updateDocument(index, { id, body: action.source!, exact }, opts, errorType);
     const item = itemResult(r, r.result === "created" ? 201 : 200);
     const includes = nameList(ctx.params.get("_source_includes"));
     const excludes = nameList(ctx.params.get("_source_excludes"));

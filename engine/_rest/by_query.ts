@@ -67,7 +67,11 @@ export function readLimits(ctx: RequestContext, body: Record<string, unknown>): 
   return { maxDocs: given[0] ?? Infinity, proceed: conflicts === "proceed" };
 }
 
-function readBody(ctx: RequestContext, updating: boolean): Record<string, unknown> {
+/** Which of the two by-query APIs runs: they share everything but the body's rules and the write. */
+type ByQueryKind = "delete" | "update";
+
+function readBody(ctx: RequestContext, kind: ByQueryKind): Record<string, unknown> {
+  const updating = kind === "update";
   // An update's script params stay doubles; the query itself is exact either way.
   const body = updating ? bodyWithExactQuery(ctx, ["query"]) : bodyObject(ctx, "query");
   if (!body && !updating) {
@@ -97,20 +101,19 @@ function readBody(ctx: RequestContext, updating: boolean): Record<string, unknow
 }
 
 /** POST /{index}/_delete_by_query and /{index}/_update_by_query (`wait_for_completion=false` → a task). */
-export function byQueryHandler(ctx: RequestContext, updating: boolean): Promise<Reply> {
-  const action = updating
-    ? "indices:data/write/update/byquery"
-    : "indices:data/write/delete/byquery";
-  return runAsTask(ctx, action, (throttle) => runByQuery(ctx, updating, throttle));
+export function byQueryHandler(ctx: RequestContext, kind: ByQueryKind): Promise<Reply> {
+  const action = `indices:data/write/${kind}/byquery`;
+  return runAsTask(ctx, action, (throttle) => runByQuery(ctx, kind, throttle));
 }
 
 async function runByQuery(
   ctx: RequestContext,
-  updating: boolean,
+  kind: ByQueryKind,
   throttle: Throttle,
 ): Promise<Reply> {
+  const updating = kind === "update";
   const started = Date.now();
-  const body = readBody(ctx, updating);
+  const body = readBody(ctx, kind);
   const limits = readLimits(ctx, body);
   const script = updating && body.script !== undefined ? readScript(body.script) : undefined;
   const exactScript = script ? exactBody(bodyTextOf(ctx))?.script : undefined;
@@ -186,8 +189,14 @@ async function runByQuery(
     } else if (ctxVars.op === "index") {
       indexDocument(
         index,
-        doc.id,
-        restoreExact(ctxVars._source as Record<string, unknown>, exactStored(live.source), params),
+        {
+          id: doc.id,
+          source: restoreExact(
+            ctxVars._source as Record<string, unknown>,
+            exactStored(live.source),
+            params,
+          ),
+        },
         checks,
         parseErrorType(ctx.state),
       );

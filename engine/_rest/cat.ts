@@ -116,12 +116,15 @@ export function catTable(
   const widths = columns.map((c) =>
     Math.max(verbose ? label(c).length : 0, ...rows.map((r) => (r[c] ?? "").length))
   );
-  const line = (cells: string[], header: boolean): string =>
+  // A header's labels are all left-aligned; a row's numbers stand right-aligned.
+  const line = (cells: string[], kind: "header" | "row"): string =>
     cells.map((cell, i) =>
-      !header && rightAligned(columns[i]!) ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)
+      kind === "row" && rightAligned(columns[i]!)
+        ? cell.padStart(widths[i]!)
+        : cell.padEnd(widths[i]!)
     ).join(" ").trimEnd();
-  const lines = rows.map((r) => line(columns.map((c) => r[c] ?? ""), false));
-  if (verbose) lines.unshift(line(columns.map(label), true));
+  const lines = rows.map((r) => line(columns.map((c) => r[c] ?? ""), "row"));
+  if (verbose) lines.unshift(line(columns.map(label), "header"));
   return {
     status: 200,
     text: lines.map((l) => l + "\n").join(""),

@@ -61,9 +61,10 @@ export function statusOf(index: IndexState): "green" | "yellow" | "red" {
 
 const ORDER = { green: 0, yellow: 1, red: 2 };
 
+/** One index's health at the request's `level`: `shards` lists each shard too. */
 function indexHealth(
   index: IndexState,
-  withShards: boolean,
+  level: "indices" | "shards",
   flavour: string,
 ): Record<string, unknown> {
   const shards = index.shardCount;
@@ -80,7 +81,7 @@ function indexHealth(
     // Elasticsearch 8.16+ counts unassigned primaries apart (one node: always none).
     ...(flavour === "elasticsearch" ? { unassigned_primary_shards: 0 } : {}),
   };
-  if (withShards) {
+  if (level === "shards") {
     const list: Record<string, unknown> = {};
     for (let n = 0; n < shards; n++) {
       list[String(n)] = {
@@ -136,7 +137,7 @@ export function healthHandler(ctx: RequestContext): Reply {
   const level = ctx.params.get("level");
   if (level === "indices" || level === "shards") {
     body.indices = Object.fromEntries(
-      indices.map((i) => [i.name, indexHealth(i, level === "shards", ctx.state.flavour)]),
+      indices.map((i) => [i.name, indexHealth(i, level, ctx.state.flavour)]),
     );
   }
   const wanted = ctx.params.get("wait_for_status");

@@ -79,7 +79,7 @@ function indexMetadata(ctx: RequestContext, index: IndexState): Record<string, u
       index.settings["index.number_of_routing_shards"] ?? splitRoutingShards(index.shardCount),
     ),
     state: index.closed ? "close" : "open",
-    settings: settingsView(index, boolParam(ctx, "flat_settings")),
+    settings: settingsView(index, { flat: boolParam(ctx, "flat_settings") }),
     mappings: { _doc: mappingView(index.mappings) },
     aliases: Object.keys(aliasView(index)),
     primary_terms: Object.fromEntries(shards.map((s) => [String(s), 1])),

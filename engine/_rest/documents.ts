@@ -57,10 +57,13 @@ export async function indexHandler(ctx: RequestContext, create = false): Promise
   checkPipeline(ctx.params.get("pipeline") ?? undefined);
   const index = ctx.state.cluster.writeIndex(ctx.p.index!, boolParam(ctx, "require_alias"));
   checkRouting(index, id, opts.routing);
-  const result = indexDocument(index, id, source, opts, parseErrorType(ctx.state));
+  const result = indexDocument(index, { id, source }, opts, parseErrorType(ctx.state));
   const shard = index.shardOf(opts.routing ?? id);
   const forced = await applyRefresh(ctx.params.get("refresh"), [index], ctx.state, shard);
-  return ok(writeResponse(result, forced), result.result === "created" ? 201 : 200);
+  return ok(
+    writeResponse(result, { forcedRefresh: forced }),
+    result.result === "created" ? 201 : 200,
+  );
 }
 
 /** The `_source` to return for a document, honouring the filtering parameters; undefined for none. */
@@ -81,6 +84,14 @@ export function pickSource(
   return (source === whole ? sourceOut(source) : source) as Record<string, unknown>;
 }
 
+/** How a document is looked up: the `realtime` parameter and the name the request gave. */
+export interface DocLookup {
+  /** Read the latest write (`true`) or what the last refresh made visible (`realtime=false`). */
+  realtime: boolean;
+  /** The index or alias the request named (its routing applies); the path's index by default. */
+  named?: string;
+}
+
 /**
  * Looks a document up (real-time unless `realtime=false`), honouring routing (an alias's index
  * routing when `named`, the index or alias the request gave, is one); counted in `get` stats.
@@ -89,9 +100,9 @@ export function findDoc(
   ctx: RequestContext,
   index: IndexState,
   id: string,
-  realtime: boolean,
-  named: string = ctx.p.index ?? index.name,
+  lookup: DocLookup,
 ): StoredDoc | undefined {
+  const { realtime, named = ctx.p.index ?? index.name } = lookup;
   const routing = aliasRouting(ctx.state.cluster, named, ctx.params.get("routing") || undefined);
   checkRouting(index, id, routing);
   if (boolParam(ctx, "refresh")) index.refresh(ctx.state.now());
@@ -99,7 +110,7 @@ export function findDoc(
   const started = performance.now();
   const stored = (realtime ? index.docs : index.visible).get(id);
   const doc = stored && sameShard(index, id, stored.routing, routing) ? stored : undefined;
-  index.stats.got(doc !== undefined, performance.now() - started);
+  index.stats.got(doc !== undefined ? "exists" : "missing", performance.now() - started);
   if (!doc) return undefined;
   const wanted = readVersion(ctx.params.get("version"), ctx.params.get("version_type"));
   if (wanted !== undefined && wanted !== doc.version) {
@@ -174,7 +185,7 @@ export function docBody(
 export function getHandler(ctx: RequestContext): Reply {
   readVersion(ctx.params.get("version"), ctx.params.get("version_type"));
   const index = ctx.state.cluster.readIndex(ctx.p.index!);
-  const doc = findDoc(ctx, index, ctx.p.id!, boolParam(ctx, "realtime", true));
+  const doc = findDoc(ctx, index, ctx.p.id!, { realtime: boolParam(ctx, "realtime", true) });
   if (ctx.method === "HEAD") return { status: doc ? 200 : 404 };
   if (!doc) return { status: 404, body: { _index: index.name, _id: ctx.p.id, found: false } };
   const stored = ctx.params.has("stored_fields")
@@ -190,7 +201,7 @@ export function getSourceHandler(ctx: RequestContext): Reply {
     throw validationFailed("fetching source can not be disabled");
   }
   const index = ctx.state.cluster.readIndex(ctx.p.index!);
-  const doc = findDoc(ctx, index, ctx.p.id!, boolParam(ctx, "realtime", true));
+  const doc = findDoc(ctx, index, ctx.p.id!, { realtime: boolParam(ctx, "realtime", true) });
   const enabled = (index.mappings._source as { enabled?: boolean } | undefined)?.enabled !== false;
   if (ctx.method === "HEAD") return { status: doc && enabled ? 200 : 404 };
   if (!doc) {
@@ -219,12 +230,15 @@ export async function deleteHandler(ctx: RequestContext): Promise<Reply> {
       primaryTerm: 1,
       result: "not_found" as const,
     };
-    return { status: 404, body: writeResponse(result, false) };
+    return { status: 404, body: writeResponse(result) };
   }
   const result = deleteDocument(index, ctx.p.id!, opts);
   const shard = index.shardOf(opts.routing ?? current?.routing ?? ctx.p.id!);
   const forced = await applyRefresh(ctx.params.get("refresh"), [index], ctx.state, shard);
-  return { status: result.result === "not_found" ? 404 : 200, body: writeResponse(result, forced) };
+  return {
+    status: result.result === "not_found" ? 404 : 200,
+    body: writeResponse(result, { forcedRefresh: forced }),
+  };
 }
 
 /** POST /{index}/_update/{id}. */
@@ -249,17 +263,15 @@ export async function updateHandler(ctx: RequestContext): Promise<Reply> {
   }
   const result = updateDocument(
     index,
-    ctx.p.id!,
-    body,
+    { id: ctx.p.id!, body, exact: exactBody(bodyTextOf(ctx)) },
     opts,
     parseErrorType(ctx.state),
-    exactBody(bodyTextOf(ctx)),
   );
   const shard = index.shardOf(opts.routing ?? current?.routing ?? ctx.p.id!);
   const forced = result.result === "noop"
     ? false
     : await applyRefresh(ctx.params.get("refresh"), [index], ctx.state, shard);
-  const response = writeResponse(result, forced);
+  const response = writeResponse(result, { forcedRefresh: forced });
   const sourceWanted = body._source ?? ctx.params.get("_source") ?? undefined;
   const includes = nameList(ctx.params.get("_source_includes"));
   const excludes = nameList(ctx.params.get("_source_excludes"));

@@ -75,17 +75,17 @@ function capsOf(field: FieldMapping, type: string): { searchable: boolean; aggre
   return { searchable, aggregatable };
 }
 
+/** Lists the fields of `props` into `out`; `under` is the object field they stand in, if any. */
 function walk(
   props: Record<string, FieldMapping> | undefined,
-  prefix: string,
-  inNested: boolean,
   out: FieldInfo[],
+  under?: FieldInfo,
 ): void {
   for (const [name, field] of Object.entries(props ?? {})) {
-    const path = prefix ? `${prefix}.${name}` : name;
+    const path = under ? `${under.path}.${name}` : name;
     const type = field.type ?? "object";
     const parent = type === "object" || type === "nested";
-    const nested = inNested || type === "nested";
+    const nested = (under?.nested ?? false) || type === "nested";
     const meta = (field as { meta?: Record<string, unknown> }).meta;
     const info: FieldInfo = {
       path,
@@ -99,7 +99,7 @@ function walk(
     };
     if (meta && typeof meta === "object") info.meta = meta;
     out.push(info);
-    if (field.properties) walk(field.properties, path, nested, out);
+    if (field.properties) walk(field.properties, out, info);
     for (const [sub, subField] of Object.entries(field.fields ?? {})) {
       const subType = subField.type ?? "object";
       out.push({
@@ -137,7 +137,8 @@ function valuedPaths(index: IndexState): Set<string> {
   return out;
 }
 
-function fieldsOf(index: IndexState, emptyToo: boolean): FieldInfo[] {
+/** An index's fields; mapped fields without a value in any document only with `includeEmpty`. */
+function fieldsOf(index: IndexState, opts: { includeEmpty: boolean }): FieldInfo[] {
   const out: FieldInfo[] = Object.entries(METADATA).map(([path, caps]) => ({
     path,
     type: path,
@@ -149,8 +150,8 @@ function fieldsOf(index: IndexState, emptyToo: boolean): FieldInfo[] {
     source: path,
   }));
   const mapped: FieldInfo[] = [];
-  walk(index.mappings.properties, "", false, mapped);
-  if (emptyToo) return [...out, ...mapped];
+  walk(index.mappings.properties, mapped);
+  if (opts.includeEmpty) return [...out, ...mapped];
   const valued = valuedPaths(index);
   const constants = new Set(
     mapped.filter((f) => f.type === "constant_keyword").map((f) => f.path),
@@ -178,12 +179,16 @@ interface TypeEntry {
   metas: Map<string, Set<string>>;
 }
 
-function render(
-  type: string,
-  e: TypeEntry,
-  listIndices: boolean,
-  elastic: boolean,
-): Record<string, unknown> {
+/** How one field's capabilities are written. */
+interface RenderShape {
+  /** List the indices of each type (the field has more than one). */
+  listIndices: boolean;
+  /** Elasticsearch's answer (it adds `inference`), not OpenSearch's. */
+  elastic: boolean;
+}
+
+function render(type: string, e: TypeEntry, shape: RenderShape): Record<string, unknown> {
+  const { listIndices, elastic } = shape;
   const out: Record<string, unknown> = {
     type,
     metadata_field: e.metadata,
@@ -229,7 +234,7 @@ export function fieldCapsHandler(ctx: RequestContext): Reply {
   indices = [...indices].sort((a, b) => (a.name < b.name ? -1 : 1));
   const byField = new Map<string, Map<string, TypeEntry>>();
   for (const index of indices) {
-    for (const f of fieldsOf(index, emptyToo)) {
+    for (const f of fieldsOf(index, { includeEmpty: emptyToo })) {
       if (!patterns.some((p) => matchPattern(p, f.path)) || !keep(f, filters, types)) continue;
       const byType = byField.get(f.path) ?? new Map<string, TypeEntry>();
       const e: TypeEntry = byType.get(f.type) ?? {
@@ -270,7 +275,10 @@ export function fieldCapsHandler(ctx: RequestContext): Reply {
   for (const [name, byType] of [...byField].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const entry: Record<string, unknown> = {};
     for (const [type, e] of byType) {
-      entry[type] = render(type, e, byType.size > 1, ctx.state.flavour === "elasticsearch");
+      entry[type] = render(type, e, {
+        listIndices: byType.size > 1,
+        elastic: ctx.state.flavour === "elasticsearch",
+      });
     }
     setOwn(fields, name, entry);
   }

@@ -19,13 +19,18 @@ const ROUTER = buildRouter();
 /** Largest accepted request body (Elasticsearch's `http.max_content_length` default). */
 export const MAX_BODY_BYTES = 100 * 1024 * 1024;
 
-function respond(
-  state: EngineState,
-  reply: Reply,
-  head: boolean,
-  params?: URLSearchParams,
-  compat?: number,
-): Response {
+/** How a reply is written for the request it answers. */
+interface ReplyShape {
+  /** A HEAD request: the headers only, with the length the body would have. */
+  head: boolean;
+  /** The request's parameters (`filter_path`, `pretty`) once it reached its handler. */
+  params?: URLSearchParams;
+  /** The REST compatibility version the request asked for, echoed in the content type. */
+  compat?: number;
+}
+
+function respond(state: EngineState, reply: Reply, shape: ReplyShape): Response {
+  const { head, params, compat } = shape;
   const headers = new Headers(reply.headers);
   if (state.flavour === "elasticsearch") headers.set("x-elastic-product", "Elasticsearch");
   let payload: string | null = null;
@@ -157,21 +162,31 @@ async function readBodyLines(request: Request, limit: number): Promise<string[] 
   return lines;
 }
 
-/**
- * Answers one request against the engine state; never throws. Echoes `X-Opaque-Id` like ES.
- * `target` is the request target as sent (path and query): routing reads its path undecoded,
- * as Elasticsearch does, so a `%2e%2e` segment is the data `..`, never a step up; without it
- * the path of `request.url` is read (where the URL parser has already resolved dot segments).
- */
+/** What an HTTP adapter knows of a request beyond the `Request` itself. */
+export interface Arrival {
+  /** The real method (a GET or HEAD with a body travels as POST); `request.method` by default. */
+  method?: string;
+  /** The largest body accepted; the state's limit, else {@link MAX_BODY_BYTES}, by default. */
+  maxContentLength?: number;
+  /**
+   * The request target as sent (path and query): routing reads its path undecoded, as
+   * Elasticsearch does, so a `%2e%2e` segment is the data `..`, never a step up; without it the
+   * path of `request.url` is read (where the URL parser has already resolved dot segments).
+   */
+  target?: string;
+}
+
+/** Answers one request against the engine state; never throws. Echoes `X-Opaque-Id` like ES. */
 export async function handle(
   state: EngineState,
   request: Request,
-  method: string = request.method,
-  maxContentLength?: number,
-  target?: string,
+  arrival: Arrival = {},
 ): Promise<Response> {
-  const limit = maxContentLength ?? state.maxContentLength ?? MAX_BODY_BYTES;
-  const response = await answer(state, request, method.toUpperCase(), limit, target);
+  const response = await answer(state, request, {
+    method: (arrival.method ?? request.method).toUpperCase(),
+    maxContentLength: arrival.maxContentLength ?? state.maxContentLength ?? MAX_BODY_BYTES,
+    target: arrival.target,
+  });
   const opaqueId = request.headers.get("x-opaque-id");
   if (opaqueId !== null) response.headers.set("x-opaque-id", opaqueId);
   return response;
@@ -180,10 +195,9 @@ export async function handle(
 async function answer(
   state: EngineState,
   request: Request,
-  method: string,
-  limit: number,
-  target: string | undefined,
+  arrival: Arrival & { method: string; maxContentLength: number },
 ): Promise<Response> {
+  const { method, maxContentLength: limit, target } = arrival;
   const head = method === "HEAD";
   const compat = requestedCompat(state, request.headers);
   let text = "";
@@ -198,7 +212,7 @@ async function answer(
     const path = rawPath.replace(/\/+$/, "") || "/";
     const match = ROUTER.match(method, path);
     if (match.kind === "not_found") {
-      return respond(state, noHandler(rawPath + url.search, method), head, undefined, compat);
+      return respond(state, noHandler(rawPath + url.search, method), { head, compat });
     }
     if (match.kind === "method_not_allowed") {
       return respond(
@@ -214,21 +228,19 @@ async function answer(
           },
           headers: { allow: match.allowed.join(",") },
         },
-        head,
-        undefined,
-        compat,
+        { head, compat },
       );
     }
     const refused = checkMediaTypes(state, request.headers);
-    if (refused) return respond(state, refused, head);
+    if (refused) return respond(state, refused, { head });
     // A bulk body is read line by line as it arrives: never one string of up to 100 MB.
     const bodyLines = match.handler === bulkHandler
       ? await readBodyLines(request, limit)
       : undefined;
     const bodyText = text = bodyLines ? "" : await readBody(request, limit);
     const hasBody = bodyLines ? bodyLines.length > 1 || bodyLines[0] !== "" : bodyText.length > 0;
-    const badType = checkBodyContentType(request.headers, hasBody);
-    if (badType) return respond(state, badType, head, undefined, compat);
+    const badType = hasBody ? checkBodyContentType(request.headers) : undefined;
+    if (badType) return respond(state, badType, { head, compat });
     const ctx: RequestContext = {
       state,
       method,
@@ -240,13 +252,13 @@ async function answer(
       accept: request.headers.get("accept") ?? undefined,
     };
     const reply = await match.handler(ctx);
-    return respond(state, reply, head, url.searchParams, compat);
+    return respond(state, reply, { head, params: url.searchParams, compat });
   } catch (e) {
     if (e instanceof EngineError && e.spot && text) {
       const at = locate(text, e.spot);
       if (at) Object.assign(e.extra, at);
     }
-    return respond(state, errorReply(state, e, request, method), head, undefined, compat);
+    return respond(state, errorReply(state, e, request, method), { head, compat });
   }
 }
 

@@ -164,7 +164,7 @@ export function getIndexHandler(ctx: RequestContext): Reply {
     const entry: Record<string, unknown> = {
       aliases: features.has("aliases") ? aliasView(index) : {},
       mappings: features.has("mappings") ? mappingView(index.mappings) : {},
-      settings: features.has("settings") ? settingsView(index, flat, undefined, human) : {},
+      settings: features.has("settings") ? settingsView(index, { flat, human }) : {},
     };
     if (withDefaults && features.has("settings")) {
       const defaults = defaultsBeside(index.settings);
@@ -214,7 +214,8 @@ export function flushHandler(ctx: RequestContext): Reply {
 }
 
 /** POST /{index}/_close and /{index}/_open. */
-export function openCloseHandler(ctx: RequestContext, close: boolean): Reply {
+export function openCloseHandler(ctx: RequestContext, action: "open" | "close"): Reply {
+  const close = action === "close";
   requireNames(ctx); // Elasticsearch refuses `_open` with a wildcard as it does `_close`
   const found = targets(ctx, { includeClosed: true, expandClosed: true });
   const indices: Record<string, unknown> = {};

@@ -87,10 +87,10 @@ const BODY_TYPES =
 
 /**
  * A request with a body needs a JSON (or NDJSON) `Content-Type`, as on Elasticsearch and OpenSearch:
- * missing or other types (`text/plain`, form encoding) get 406.
+ * missing or other types (`text/plain`, form encoding) get 406. (A request without a body needs
+ * none: the caller asks only of one with a body.)
  */
-export function checkBodyContentType(headers: Headers, hasBody: boolean): Reply | undefined {
-  if (!hasBody) return undefined;
+export function checkBodyContentType(headers: Headers): Reply | undefined {
   const header = headers.get("content-type");
   if (header === null) {
     return { status: 406, body: { error: "Content-Type header is missing", status: 406 } };

@@ -72,7 +72,7 @@ export function mgetHandler(ctx: RequestContext): Reply {
     const sub = { ...ctx, params };
     try {
       const index = ctx.state.cluster.readIndex(indexName);
-      const doc = findDoc(sub, index, id, realtime, indexName);
+      const doc = findDoc(sub, index, id, { realtime, named: indexName });
       if (!doc) return { _index: index.name, _id: id, found: false };
       const storedRaw = spec.stored_fields ?? ctx.params.get("stored_fields") ?? undefined;
       const stored = storedRaw === undefined

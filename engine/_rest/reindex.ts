@@ -57,15 +57,6 @@ function destRouting(spec: unknown): (source: string | undefined) => string | un
   };
 }
 
-/**
- * The checks Elasticsearch makes on the destination before reading anything: `require_alias`
- * needs an alias, and unless `action.auto_create_index` is `true` the index must exist or be allowed by it.
- */
-function checkDestination(ctx: RequestContext, name: string, requireAlias: boolean): void {
-  const cluster = ctx.state.cluster;
-  if (requireAlias || cluster.autoCreateIndex !== true) cluster.writeIndex(name, requireAlias);
-}
-
 async function reindex(ctx: RequestContext): Promise<Reply> {
   const started = Date.now();
   const body = bodyWithExactQuery(ctx, ["source", "query"]);
@@ -107,7 +98,12 @@ async function reindex(ctx: RequestContext): Promise<Reply> {
   const destName = String(dest.index);
   const requireAlias = boolParam(ctx, "require_alias");
   const routingOf = destRouting(dest.routing);
-  checkDestination(ctx, destName, requireAlias);
+  // The checks Elasticsearch makes on the destination before reading anything: `require_alias`
+  // needs an alias, and unless `action.auto_create_index` is `true` the index must exist or be
+  // allowed by it.
+  if (requireAlias || ctx.state.cluster.autoCreateIndex !== true) {
+    ctx.state.cluster.writeIndex(destName, requireAlias);
+  }
   if (targets.some((t) => t.index === destName)) {
     throw validationFailed(`reindex cannot write into an index its reading from [${destName}]`);
   }
@@ -158,8 +154,10 @@ async function reindex(ctx: RequestContext): Promise<Reply> {
     try {
       const r = indexDocument(
         target,
-        id,
-        restoreExact(ctxVars._source as JsonObject, exactStored(doc.source), params),
+        {
+          id,
+          source: restoreExact(ctxVars._source as JsonObject, exactStored(doc.source), params),
+        },
         opts,
         parseErrorType(ctx.state),
       );

@@ -131,7 +131,7 @@ export function resizeHandler(ctx: RequestContext, kind: ResizeKind): Reply {
   const now = ctx.state.now();
   source.refresh(now);
   for (const doc of source.visible.values()) {
-    target!.put(doc.id, copyOf(doc), undefined, doc.routing, false);
+    target!.put(doc.id, copyOf(doc), doc.routing, false);
   }
   target!.refresh(now);
   return ok({ acknowledged: true, shards_acknowledged: true, index: targetName });

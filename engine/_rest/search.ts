@@ -7,8 +7,8 @@ import { countApi } from "../_search/matches_api.ts";
 import {
   type ParsedSearch,
   refuseIndicesWithPit,
-  searchApi,
   searchApiSliced,
+  searchInputApi,
 } from "../_search/search_api.ts";
 import { parseSearchRequest, type SearchRequest } from "../_search/search_request.ts";
 import { parseQuery } from "../_query/query_parser.ts";
@@ -170,8 +170,8 @@ export async function searchHandler(ctx: RequestContext): Promise<Reply> {
       body,
       () =>
         ctx.state.timeSliced
-          ? searchApiSliced(ctx.state.search, targets, body, ctx.params, parsed)
-          : searchApi(ctx.state.search, targets, body, ctx.params, parsed),
+          ? searchApiSliced(ctx.state.search, targets, { body, params: ctx.params, parsed })
+          : searchInputApi(ctx.state.search, targets, { body, params: ctx.params, parsed }),
     ),
   );
 }
@@ -221,7 +221,7 @@ export function scrollHandler(ctx: RequestContext): Reply {
       ctx,
       scroll.targets,
       undefined,
-      () => scrollApi(ctx.state.search, id, keepAlive, asInt),
+      () => scrollApi(ctx.state.search, id, { keepAlive, restTotalHitsAsInt: asInt }),
     ),
   );
 }
@@ -336,8 +336,8 @@ export async function msearchHandler(ctx: RequestContext): Promise<Reply> {
         body,
         () =>
           ctx.state.timeSliced
-            ? searchApiSliced(ctx.state.search, targets, body, params, parsed)
-            : searchApi(ctx.state.search, targets, body, params, parsed),
+            ? searchApiSliced(ctx.state.search, targets, { body, params, parsed })
+            : searchInputApi(ctx.state.search, targets, { body, params, parsed }),
       );
       responses.push({ ...response, status: 200 });
     } catch (e) {

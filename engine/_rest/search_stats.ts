@@ -29,18 +29,24 @@ function hitIndices(response: Record<string, unknown>): Set<string> {
   return out;
 }
 
+/** What a finished search answered and how long it took. */
+interface SearchDone {
+  response: Record<string, unknown>;
+  millis: number;
+}
+
 /**
- * Records one search (or count, or scroll page) over `targets` that took `millis`. The indices
- * are looked up by name now, so a search over a point in time whose index was deleted since
- * counts nowhere.
+ * Records one search (or count, or scroll page) over `targets` that took `done.millis`. The
+ * indices are looked up by name now, so a search over a point in time whose index was deleted
+ * since counts nowhere.
  */
-export function countSearch(
+function countSearch(
   cluster: Cluster,
   targets: readonly SearchTarget[],
   body: Record<string, unknown> | undefined,
-  response: Record<string, unknown>,
-  millis: number,
+  done: SearchDone,
 ): void {
+  const { response, millis } = done;
   const indices = targets.map((t) => cluster.indices.get(t.index))
     .filter((i): i is IndexState => i !== undefined);
   const shards = indices.reduce((n, i) => n + i.shardCount, 0);
@@ -74,7 +80,10 @@ export function countedSearch<T extends Record<string, unknown> | Promise<Record
   const started = performance.now();
   const response = run();
   const count = (r: Record<string, unknown>) =>
-    countSearch(ctx.state.cluster, targets, body, r, performance.now() - started);
+    countSearch(ctx.state.cluster, targets, body, {
+      response: r,
+      millis: performance.now() - started,
+    });
   if (response instanceof Promise) {
     // A time-sliced search: counted when it ends (a refused one, as above, is not).
     return response.then((r) => {

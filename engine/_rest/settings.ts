@@ -43,13 +43,19 @@ export function humanSettings(settings: FlatSettings): FlatSettings {
   return out;
 }
 
+/** How a request asks for an index's settings. */
+export interface SettingsView {
+  /** `flat_settings`: dotted keys rather than nested objects. */
+  flat?: boolean;
+  /** The settings asked for, by name or pattern (all when absent, empty or `_all`). */
+  names?: string[];
+  /** `human`: the readable forms of dates and versions beside the numbers. */
+  human?: boolean;
+}
+
 /** An index's settings, nested (or flat with `flat_settings`); `human` adds the readable ones. */
-export function settingsView(
-  index: IndexState,
-  flat: boolean,
-  names?: string[],
-  human = false,
-): Record<string, unknown> {
+export function settingsView(index: IndexState, view: SettingsView): Record<string, unknown> {
+  const { flat = false, names, human = false } = view;
   let settings: FlatSettings = human ? humanSettings(index.settings) : index.settings;
   if (names && names.length > 0 && !names.includes("_all")) {
     settings = Object.fromEntries(
@@ -67,7 +73,7 @@ export function getSettingsHandler(ctx: RequestContext): Reply {
   const withDefaults = boolParam(ctx, "include_defaults");
   for (const index of targets(ctx, { includeClosed: true })) {
     const entry: Record<string, unknown> = {
-      settings: settingsView(index, flat, names, boolParam(ctx, "human")),
+      settings: settingsView(index, { flat, names, human: boolParam(ctx, "human") }),
     };
     if (withDefaults) {
       let defaults = defaultsBeside(index.settings);

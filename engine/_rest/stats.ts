@@ -41,14 +41,20 @@ function block(metrics: readonly string[], parts: readonly Holding[], o: Section
   return out;
 }
 
+/** One shard of an index: its number and what it holds. */
+interface ShardOf {
+  index: IndexState;
+  shard: number;
+  part: Holding;
+}
+
 function shardEntry(
   ctx: RequestContext,
-  index: IndexState,
-  part: Holding,
-  shard: number,
+  of: ShardOf,
   metrics: readonly string[],
   o: SectionOptions,
 ): Record<string, unknown> {
+  const { index, shard, part } = of;
   const seqNo = index.maxSeqNo(shard);
   return {
     routing: {
@@ -134,7 +140,7 @@ export function indicesStatsHandler(ctx: RequestContext): Reply {
     if (level === "shards" && !index.closed) {
       const shards: Record<string, unknown> = {};
       shardParts(index).forEach((part, n) => {
-        shards[String(n)] = [shardEntry(ctx, index, part, n, metrics, o)];
+        shards[String(n)] = [shardEntry(ctx, { index, shard: n, part }, metrics, o)];
       });
       entry.shards = shards;
     }

@@ -48,15 +48,23 @@ export interface SectionOptions {
 
 type Out = Record<string, unknown>;
 
-function bytes(out: Out, human: boolean, name: string, value: number, raw = `${name}_in_bytes`) {
-  if (human) out[name] = formatBytes(value);
-  out[raw] = value;
-}
+/** Writes a block's sizes and times: the raw number, and before it, with `human`, its reading. */
+class Measures {
+  readonly human: boolean;
+  constructor(readonly out: Out, o: Pick<SectionOptions, "human">) {
+    this.human = o.human;
+  }
 
-function millis(out: Out, human: boolean, name: string, raw: string, value: number): void {
-  const ms = Math.floor(value);
-  if (human) out[name] = formatTime(ms);
-  out[raw] = ms;
+  bytes(name: string, value: number, raw = `${name}_in_bytes`): void {
+    if (this.human) this.out[name] = formatBytes(value);
+    this.out[raw] = value;
+  }
+
+  millis(name: string, raw: string, value: number): void {
+    const ms = Math.floor(value);
+    if (this.human) this.out[name] = formatTime(ms);
+    this.out[raw] = ms;
+  }
 }
 
 function sum(parts: readonly Holding[], read: (h: Holding) => number): number {
@@ -70,34 +78,37 @@ function counted(parts: readonly Holding[], read: (h: Holding) => number): numbe
 }
 
 function searchBlock(
-  out: Out,
-  human: boolean,
+  w: Measures,
   c: (read: (s: SearchCounters) => number) => number,
   scrollCurrent: number,
 ): void {
+  const out = w.out;
   out.query_total = c((s) => s.queryTotal);
-  millis(out, human, "query_time", "query_time_in_millis", c((s) => s.queryMillis));
+  w.millis("query_time", "query_time_in_millis", c((s) => s.queryMillis));
   out.query_current = 0;
   out.query_failure_total = 0;
   out.fetch_total = c((s) => s.fetchTotal);
-  millis(out, human, "fetch_time", "fetch_time_in_millis", c((s) => s.fetchMillis));
+  w.millis("fetch_time", "fetch_time_in_millis", c((s) => s.fetchMillis));
   out.fetch_current = 0;
   out.fetch_failure_total = 0;
   out.scroll_total = c((s) => s.scrollTotal);
-  millis(out, human, "scroll_time", "scroll_time_in_millis", c((s) => s.scrollMillis));
+  w.millis("scroll_time", "scroll_time_in_millis", c((s) => s.scrollMillis));
   out.scroll_current = scrollCurrent;
   out.suggest_total = 0;
-  millis(out, human, "suggest_time", "suggest_time_in_millis", 0);
+  w.millis("suggest_time", "suggest_time_in_millis", 0);
   out.suggest_current = 0;
 }
 
 function search(parts: readonly Holding[], o: SectionOptions): Out {
-  const h = o.human;
   const open = (p: Holding, kind: "scrolls" | "pits"): number =>
     (o.openContexts.get(p.index.name)?.[kind] ?? 0) * p.shards;
   const out: Out = { open_contexts: sum(parts, (p) => open(p, "scrolls") + open(p, "pits")) };
   const scrolls = sum(parts, (p) => open(p, "scrolls"));
-  searchBlock(out, h, (read) => counted(parts, (p) => read(p.index.stats.search)), scrolls);
+  searchBlock(
+    new Measures(out, o),
+    (read) => counted(parts, (p) => read(p.index.stats.search)),
+    scrolls,
+  );
   if (o.groups.length > 0) {
     const groups: Out = {};
     const names = new Set<string>();
@@ -110,7 +121,7 @@ function search(parts: readonly Holding[], o: SectionOptions): Out {
           const g = p.index.stats.groups.get(name);
           return g === undefined ? 0 : r(g);
         });
-      searchBlock(block, h, read, 0);
+      searchBlock(new Measures(block, o), read, 0);
       groups[name] = block;
     }
     if (Object.keys(groups).length > 0) out.groups = groups;
@@ -118,11 +129,12 @@ function search(parts: readonly Holding[], o: SectionOptions): Out {
   return out;
 }
 
-/** What one section's filler reads: the holdings, the options, `human`, a counter summer. */
+/** What one section's filler reads: the holdings, the options, a measures writer, a counter summer. */
 interface SectionInput {
   readonly parts: readonly Holding[];
   readonly o: SectionOptions;
-  readonly h: boolean;
+  /** Writes sizes and times into `out`, with their readings when `human`. */
+  readonly w: Measures;
   readonly c: (read: (s: IndexState["stats"]) => number) => number;
   /** A fresh object to fill (key order is the order of Elasticsearch's reply). */
   readonly out: Out;
@@ -136,72 +148,70 @@ const SECTIONS: ReadonlyMap<string, (input: SectionInput) => Out> = new Map<
   string,
   (input: SectionInput) => Out
 >([
-  ["docs", ({ parts, h, out }) => {
+  ["docs", ({ parts, w, out }) => {
     out.count = sum(parts, (p) => p.docs);
     out.deleted = sum(parts, (p) => p.deleted);
-    bytes(out, h, "total_size", sum(parts, (p) => p.bytes));
+    w.bytes("total_size", sum(parts, (p) => p.bytes));
     return out;
   }],
   ["shard_stats", ({ parts }) => {
     return { total_count: sum(parts, (p) => p.shards) };
   }],
-  ["store", ({ parts, h, out }) => {
+  ["store", ({ parts, w, out }) => {
     const size = sum(parts, (p) => p.bytes);
-    bytes(out, h, "size", size);
-    bytes(out, h, "total_data_set_size", size);
-    bytes(out, h, "reserved", 0);
+    w.bytes("size", size);
+    w.bytes("total_data_set_size", size);
+    w.bytes("reserved", 0);
     return out;
   }],
-  ["indexing", ({ h, c, out }) => {
+  ["indexing", ({ w, c, out }) => {
     out.index_total = c((s) => s.indexTotal);
-    millis(out, h, "index_time", "index_time_in_millis", c((s) => s.indexMillis));
+    w.millis("index_time", "index_time_in_millis", c((s) => s.indexMillis));
     out.index_current = 0;
     out.index_failed = c((s) => s.indexFailed);
     out.delete_total = c((s) => s.deleteTotal);
-    millis(out, h, "delete_time", "delete_time_in_millis", c((s) => s.deleteMillis));
+    w.millis("delete_time", "delete_time_in_millis", c((s) => s.deleteMillis));
     out.delete_current = 0;
     out.noop_update_total = c((s) => s.noopUpdateTotal);
     out.is_throttled = false;
-    millis(out, h, "throttle_time", "throttle_time_in_millis", 0);
+    w.millis("throttle_time", "throttle_time_in_millis", 0);
     out.write_load = 0;
     return out;
   }],
-  ["get", ({ h, c, out }) => {
+  ["get", ({ w, c, out }) => {
     out.total = c((s) => s.getTotal);
-    millis(out, h, "getTime", "time_in_millis", c((s) => s.getMillis));
+    w.millis("getTime", "time_in_millis", c((s) => s.getMillis));
     out.exists_total = c((s) => s.existsTotal);
-    millis(out, h, "exists_time", "exists_time_in_millis", c((s) => s.existsMillis));
+    w.millis("exists_time", "exists_time_in_millis", c((s) => s.existsMillis));
     out.missing_total = c((s) => s.missingTotal);
-    millis(out, h, "missing_time", "missing_time_in_millis", c((s) => s.missingMillis));
+    w.millis("missing_time", "missing_time_in_millis", c((s) => s.missingMillis));
     out.current = 0;
     return out;
   }],
   ["search", ({ parts, o }) => {
     return search(parts, o);
   }],
-  ["merge", ({ parts, h, out }) => {
+  ["merge", ({ parts, w, out }) => {
     const m = (read: (m: IndexState["merges"]) => number): number =>
       sum(parts, (p) => p.counters ? read(p.index.merges) : 0);
     out.current = m((x) => x.current);
     out.current_docs = m((x) => x.currentDocs);
-    bytes(out, h, "current_size", 0);
+    w.bytes("current_size", 0);
     out.total = m((x) => x.total);
-    millis(out, h, "total_time", "total_time_in_millis", Math.round(m((x) => x.totalMillis)));
+    w.millis("total_time", "total_time_in_millis", Math.round(m((x) => x.totalMillis)));
     out.total_docs = m((x) => x.totalDocs);
-    bytes(out, h, "total_size", 0);
-    millis(out, h, "total_stopped_time", "total_stopped_time_in_millis", 0);
-    millis(out, h, "total_throttled_time", "total_throttled_time_in_millis", 0);
+    w.bytes("total_size", 0);
+    w.millis("total_stopped_time", "total_stopped_time_in_millis", 0);
+    w.millis("total_throttled_time", "total_throttled_time_in_millis", 0);
     const throttled = sum(parts, (p) => p.shards);
-    bytes(out, h, "total_auto_throttle", 20 * 1024 * 1024 * throttled);
+    w.bytes("total_auto_throttle", 20 * 1024 * 1024 * throttled);
     return out;
   }],
-  ["refresh", ({ h, c, out }) => {
+  ["refresh", ({ w, c, out }) => {
     out.total = c((s) => s.refreshTotal);
-    millis(out, h, "total_time", "total_time_in_millis", c((s) => s.refreshMillis));
+    w.millis("total_time", "total_time_in_millis", c((s) => s.refreshMillis));
     out.external_total = c((s) => s.externalRefreshTotal);
-    millis(
-      out,
-      h,
+    w.millis(
       "external_total_time",
       "external_total_time_in_millis",
       c((s) => s.externalRefreshMillis),
@@ -209,27 +219,25 @@ const SECTIONS: ReadonlyMap<string, (input: SectionInput) => Out> = new Map<
     out.listeners = 0;
     return out;
   }],
-  ["flush", ({ h, c, out }) => {
+  ["flush", ({ w, c, out }) => {
     out.total = c((s) => s.flushTotal);
     out.periodic = 0;
-    millis(out, h, "total_time", "total_time_in_millis", c((s) => s.flushMillis));
-    millis(
-      out,
-      h,
+    w.millis("total_time", "total_time_in_millis", c((s) => s.flushMillis));
+    w.millis(
       "total_time_excluding_waiting_on_lock",
       "total_time_excluding_waiting_on_lock_in_millis",
       c((s) => s.flushMillis),
     );
     return out;
   }],
-  ["warmer", ({ h, c, out }) => {
+  ["warmer", ({ w, c, out }) => {
     out.current = 0;
     out.total = c((s) => s.refreshTotal);
-    millis(out, h, "total_time", "total_time_in_millis", 0);
+    w.millis("total_time", "total_time_in_millis", 0);
     return out;
   }],
-  ["query_cache", ({ h, out }) => {
-    bytes(out, h, "memory_size", 0);
+  ["query_cache", ({ w, out }) => {
+    w.bytes("memory_size", 0);
     return {
       ...out,
       total_count: 0,
@@ -240,8 +248,8 @@ const SECTIONS: ReadonlyMap<string, (input: SectionInput) => Out> = new Map<
       evictions: 0,
     };
   }],
-  ["fielddata", ({ parts, o, h, out }) => {
-    bytes(out, h, "memory_size", 0);
+  ["fielddata", ({ parts, o, w, out }) => {
+    w.bytes("memory_size", 0);
     out.evictions = 0;
     out.global_ordinals = { build_time_in_millis: 0 };
     const fields = fieldList(parts.map((p) => p.index), o.fielddataFields, ["text", "keyword"]);
@@ -250,17 +258,17 @@ const SECTIONS: ReadonlyMap<string, (input: SectionInput) => Out> = new Map<
     }
     return out;
   }],
-  ["completion", ({ parts, o, h, out }) => {
-    bytes(out, h, "size", 0);
+  ["completion", ({ parts, o, w, out }) => {
+    w.bytes("size", 0);
     const fields = fieldList(parts.map((p) => p.index), o.completionFields, ["completion"]);
     if (fields.length > 0) {
       out.fields = Object.fromEntries(fields.map((f) => [f, { size_in_bytes: 0 }]));
     }
     return out;
   }],
-  ["segments", ({ parts, o, h, out }) => {
+  ["segments", ({ parts, o, w, out }) => {
     out.count = sum(parts, (p) => p.segments);
-    bytes(out, h, "memory", 0);
+    w.bytes("memory", 0);
     for (
       const name of [
         "terms_memory",
@@ -272,40 +280,40 @@ const SECTIONS: ReadonlyMap<string, (input: SectionInput) => Out> = new Map<
         "index_writer_memory",
         "version_map_memory",
       ]
-    ) bytes(out, h, name, 0);
-    bytes(out, h, "fixed_bit_set", 0, "fixed_bit_set_memory_in_bytes");
+    ) w.bytes(name, 0);
+    w.bytes("fixed_bit_set", 0, "fixed_bit_set_memory_in_bytes");
     out.max_unsafe_auto_id_timestamp = -1;
-    out.file_sizes = o.includeSegmentFileSizes ? fileSizes(parts, h) : {};
+    out.file_sizes = o.includeSegmentFileSizes ? fileSizes(parts, o) : {};
     return out;
   }],
-  ["translog", ({ h, c, out }) => {
+  ["translog", ({ w, c, out }) => {
     const ops = c((s) => s.translogOps);
     out.operations = ops;
-    bytes(out, h, "size", 55 + ops * 64);
+    w.bytes("size", 55 + ops * 64);
     out.uncommitted_operations = ops;
-    bytes(out, h, "uncommitted_size", 55 + ops * 64);
+    w.bytes("uncommitted_size", 55 + ops * 64);
     out.earliest_last_modified_age = 0;
     return out;
   }],
-  ["request_cache", ({ h, out }) => {
-    bytes(out, h, "memory_size", 0);
+  ["request_cache", ({ w, out }) => {
+    w.bytes("memory_size", 0);
     return { ...out, evictions: 0, hit_count: 0, miss_count: 0 };
   }],
-  ["recovery", ({ h, out }) => {
+  ["recovery", ({ w, out }) => {
     out.current_as_source = 0;
     out.current_as_target = 0;
-    millis(out, h, "throttle_time", "throttle_time_in_millis", 0);
+    w.millis("throttle_time", "throttle_time_in_millis", 0);
     return out;
   }],
-  ["bulk", ({ h, c, out }) => {
+  ["bulk", ({ w, c, out }) => {
     const total = c((s) => s.bulkTotal);
     const time = c((s) => s.bulkMillis);
     const size = c((s) => s.bulkBytes);
     out.total_operations = total;
-    millis(out, h, "total_time", "total_time_in_millis", time);
-    bytes(out, h, "total_size", size);
-    millis(out, h, "avg_time", "avg_time_in_millis", total === 0 ? 0 : time / total);
-    bytes(out, h, "avg_size", total === 0 ? 0 : Math.floor(size / total));
+    w.millis("total_time", "total_time_in_millis", time);
+    w.bytes("total_size", size);
+    w.millis("avg_time", "avg_time_in_millis", total === 0 ? 0 : time / total);
+    w.bytes("avg_size", total === 0 ? 0 : Math.floor(size / total));
     return out;
   }],
 ]);
@@ -318,20 +326,22 @@ export function section(metric: string, parts: readonly Holding[], o: SectionOpt
   }
   const c = (read: (s: IndexState["stats"]) => number): number =>
     counted(parts, (p) => read(p.index.stats));
-  return fill({ parts, o, h: o.human, c, out: {} });
+  const out: Out = {};
+  return fill({ parts, o, w: new Measures(out, o), c, out });
 }
 
 /** `include_segment_file_sizes`: segment infos and stored fields (the sources), per extension. */
-function fileSizes(parts: readonly Holding[], human: boolean): Out {
+function fileSizes(parts: readonly Holding[], o: SectionOptions): Out {
   const segments = sum(parts, (p) => p.segments);
   if (segments === 0) return {};
   // One segment-info file per segment; the stored fields (the sources) spread over the segments.
   const file = (description: string, total: number): Out => {
     const out: Out = { description };
-    bytes(out, human, "size", total);
-    bytes(out, human, "min_size", Math.floor(total / segments));
-    bytes(out, human, "max_size", Math.ceil(total / segments));
-    bytes(out, human, "average_size", Math.round(total / segments));
+    const w = new Measures(out, o);
+    w.bytes("size", total);
+    w.bytes("min_size", Math.floor(total / segments));
+    w.bytes("max_size", Math.ceil(total / segments));
+    w.bytes("average_size", Math.round(total / segments));
     out.count = segments;
     return out;
   };

@@ -43,21 +43,27 @@ export interface Collected {
   readonly scoresReported: boolean;
 }
 
+/** Whether a request needs every hit, not only its page: a scroll, or `terminate_after`. */
+function keepsAll(req: SearchRequest): boolean {
+  return req.scroll !== null || req.terminateAfter > 0;
+}
+
 /** The `_shard_doc` value base of a target, as Elasticsearch packs shard index and doc id. */
 export const SHARD_DOC_SPAN = 2 ** 32;
 
 /**
- * Executes `req` on targets and orders the matches; `all` keeps every hit (scroll). It yields
- * after the query on each target but the last, where a time-sliced search may pause.
+ * Executes `req` on targets and orders the matches; a scroll (or `terminate_after`) keeps every
+ * hit. It yields after the query on each target but the last, where a time-sliced search may
+ * pause.
  */
 export function* collect(
   targets: SearchTarget[],
   req: SearchRequest,
   sort: SortKey[],
   now: number,
-  all: boolean,
 ): Generator<void, Collected, void> {
-  const fast = topFirst(targets, req, sort, now, all);
+  const all = keepsAll(req);
+  const fast = topFirst(targets, req, sort, now);
   if (fast) return fast;
   const scoring = sort.length === 0 || sort.some((k) => k.field === "_score") || req.trackScores ||
     req.minScore !== null;
@@ -80,7 +86,11 @@ export function* collect(
         return (d: number) => values[d]!;
       }
       try {
-        return sortReader(k, target.snapshot, ctx.fields, target.index, t * SHARD_DOC_SPAN);
+        return sortReader(
+          k,
+          { snapshot: target.snapshot, fields: ctx.fields, index: target.index },
+          t * SHARD_DOC_SPAN,
+        );
       } catch (err) {
         throw i === 0 ? sortFailure(err) : err;
       }
@@ -203,9 +213,7 @@ export function* collect(
     const readerOf = targets.map((tg) =>
       sortReader(
         { field, order: 1, missing: "_last" },
-        tg.snapshot,
-        fieldMapOf(tg.mappings),
-        tg.index,
+        { snapshot: tg.snapshot, fields: fieldMapOf(tg.mappings), index: tg.index },
         0,
       )
     );
@@ -252,10 +260,9 @@ function topFirst(
   req: SearchRequest,
   sort: SortKey[],
   now: number,
-  all: boolean,
 ): Collected | null {
   if (
-    all || sort.length > 0 || targets.length !== 1 || req.trackTotalHits === true ||
+    keepsAll(req) || sort.length > 0 || targets.length !== 1 || req.trackTotalHits === true ||
     req.collapse || req.searchAfter || req.minScore !== null || req.postFilter || req.aggs ||
     req.knn.length > 0 || req.indicesBoost.length > 0 || req.rescoreWindow > 0
   ) return null;
@@ -288,7 +295,7 @@ function afterValue(v: unknown, key: SortKey, targets: SearchTarget[]): SortValu
     if (!info) continue;
     if (info.kind === "date") {
       return typeof v === "string" && !/^\d+$/.test(v)
-        ? parseDateAt(v, key.format ?? info.format, info.nanos)
+        ? parseDateAt(v, { format: key.format ?? info.format, nanos: info.nanos })
         : Number(v);
     }
     if (info.type === "ip") return ipAfterValue(v);

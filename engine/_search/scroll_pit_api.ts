@@ -7,13 +7,21 @@ import type { SearchContexts } from "./search_contexts.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
 import { shards } from "./shard_failure.ts";
 
+/** How a scroll request asks for its next page. */
+export interface ScrollAsk {
+  /** `scroll`: a new keep-alive for the scroll (the one it had when absent). */
+  keepAlive?: string;
+  /** `rest_total_hits_as_int`: the total as a bare number. */
+  restTotalHitsAsInt: boolean;
+}
+
 /** Returns the next page of a scroll; 404 `search_context_missing_exception` when unknown or expired. */
 export function scrollApi(
   ctx: SearchContexts,
   scrollId: string,
-  keepAlive: string | undefined,
-  restTotalHitsAsInt: boolean,
+  ask: ScrollAsk,
 ): Record<string, unknown> {
+  const { keepAlive, restTotalHitsAsInt } = ask;
   const started = performance.now();
   const s = ctx.scroll(scrollId);
   if (keepAlive !== undefined) {
@@ -31,8 +39,7 @@ export function scrollApi(
     hits: renderHits(
       page,
       s.targets,
-      renderTotal(s.total, true, restTotalHitsAsInt),
-      s.maxScore,
+      { total: renderTotal(s.total, true, { restTotalHitsAsInt }), maxScore: s.maxScore },
       s.render,
     ),
   };

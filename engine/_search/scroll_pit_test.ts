@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { EngineError } from "../_errors.ts";
 import { clearScrollApi, closePitApi, openPitApi, scrollApi } from "./scroll_pit_api.ts";
-import { parseKeepAlive, searchApi, SearchContexts } from "./search_api.ts";
+import { parseKeepAlive, searchApi, SearchContexts, searchInputApi } from "./search_api.ts";
 import { parseSearchRequest } from "./search_request.ts";
 import { TestIndex } from "../../tests/support/test_index.ts";
 
@@ -39,13 +39,13 @@ Deno.test("scroll pages through a frozen result and then returns empty pages", (
   assert.equal((first.hits as Hits).total, 2);
   assert.deepEqual((first.hits as Hits).hits.map((h) => h._id), ["42"]);
   idx.put({ "44": { foo: 3 } });
-  const second = scrollApi(ctx, id, "1m", true);
+  const second = scrollApi(ctx, id, { keepAlive: "1m", restTotalHitsAsInt: true });
   assert.equal((second.hits as Hits).total, 2);
   assert.deepEqual((second.hits as Hits).hits.map((h) => h._id), ["43"]);
-  assert.deepEqual((scrollApi(ctx, id, undefined, true).hits as Hits).hits, []);
+  assert.deepEqual((scrollApi(ctx, id, { restTotalHitsAsInt: true }).hits as Hits).hits, []);
   assert.deepEqual(clearScrollApi(ctx, [id]), { succeeded: true, num_freed: 1 });
   assert.throws(
-    () => scrollApi(ctx, id, "1m", true),
+    () => scrollApi(ctx, id, { keepAlive: "1m", restTotalHitsAsInt: true }),
     (e) =>
       e instanceof EngineError && e.status === 404 && e.type === "search_context_missing_exception",
   );
@@ -61,10 +61,10 @@ Deno.test("scroll contexts expire after keep-alive and respect max keep-alive", 
     new URLSearchParams("size=1&scroll=1m"),
   );
   now += 59_000;
-  scrollApi(ctx, res._scroll_id as string, "10s", false);
+  scrollApi(ctx, res._scroll_id as string, { keepAlive: "10s", restTotalHitsAsInt: false });
   now += 11_000;
   assert.throws(
-    () => scrollApi(ctx, res._scroll_id as string, "1m", false),
+    () => scrollApi(ctx, res._scroll_id as string, { keepAlive: "1m", restTotalHitsAsInt: false }),
     /No search context found/,
   );
   ctx.maxKeepAlive = 60_000;
@@ -131,13 +131,14 @@ Deno.test("indices beside a point in time are refused, and a parsed request is u
   const other = { query: { match_all: {} }, size: 5 };
   const parsed = { body: other, req: parseSearchRequest(other, params) };
   const hits = (r: Record<string, unknown>) => (r.hits as Hits).hits.length;
-  assert.equal(hits(searchApi(ctx, [idx.target()], body, params, parsed)), 1);
-  assert.equal(hits(searchApi(ctx, [idx.target()], other, params, parsed)), 2);
+  assert.equal(hits(searchInputApi(ctx, [idx.target()], { body, params, parsed })), 1);
+  assert.equal(hits(searchInputApi(ctx, [idx.target()], { body: other, params, parsed })), 2);
   assert.equal(
     hits(
-      searchApi(ctx, [idx.target()], other, params, {
+      searchInputApi(ctx, [idx.target()], {
         body: other,
-        req: parseSearchRequest(body, params),
+        params,
+        parsed: { body: other, req: parseSearchRequest(body, params) },
       }),
     ),
     1,

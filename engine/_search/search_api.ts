@@ -72,19 +72,32 @@ export interface ParsedSearch {
   readonly req: SearchRequest;
 }
 
-/**
- * Runs a search and returns the full Elasticsearch response body. `parsed` is used when it was
- * parsed from this very body with these params, so a request is parsed once.
- */
+/** A search as the REST layer hands it on: its body and URL parameters, perhaps parsed already. */
+export interface SearchInput {
+  readonly body: Record<string, unknown> | undefined;
+  readonly params: URLSearchParams;
+  /** Used when it was parsed from this very body with these params: a request is parsed once. */
+  readonly parsed?: ParsedSearch;
+}
+
+/** Runs a search and returns the full Elasticsearch response body. */
 export function searchApi(
   ctx: SearchContexts,
   targets: SearchTarget[],
   body: Record<string, unknown> | undefined,
   params: URLSearchParams,
-  parsed?: ParsedSearch,
+): Record<string, unknown> {
+  return searchInputApi(ctx, targets, { body, params });
+}
+
+/** {@link searchApi} of a search input, whose request the REST layer may have parsed already. */
+export function searchInputApi(
+  ctx: SearchContexts,
+  targets: SearchTarget[],
+  input: SearchInput,
 ): Record<string, unknown> {
   const budget = { max: MAX_REQUEST_STATES, used: 0 };
-  const steps = search(ctx, targets, body, params, parsed);
+  const steps = search(ctx, targets, input);
   for (;;) {
     const step = withPatternBudget(budget, () => steps.next());
     if (step.done) return step.value;
@@ -104,13 +117,11 @@ export const SEARCH_SLICE_MS = 2;
 export async function searchApiSliced(
   ctx: SearchContexts,
   targets: SearchTarget[],
-  body: Record<string, unknown> | undefined,
-  params: URLSearchParams,
-  parsed?: ParsedSearch,
+  input: SearchInput,
   sliceMs: number = SEARCH_SLICE_MS,
 ): Promise<Record<string, unknown>> {
   const budget = { max: MAX_REQUEST_STATES, used: 0 };
-  const steps = search(ctx, targets, body, params, parsed);
+  const steps = search(ctx, targets, input);
   let sliceStart = performance.now();
   for (;;) {
     const step = withPatternBudget(budget, () => steps.next());
@@ -143,10 +154,9 @@ function turn(): Promise<void> {
 function* search(
   ctx: SearchContexts,
   targets: SearchTarget[],
-  body: Record<string, unknown> | undefined,
-  params: URLSearchParams,
-  parsed: ParsedSearch | undefined,
+  input: SearchInput,
 ): Generator<void, Record<string, unknown>, void> {
+  const { body, params, parsed } = input;
   const started = performance.now();
   let req: SearchRequest;
   try {
@@ -198,13 +208,7 @@ function* search(
     checkClauseCount(req.query, ctx.maxClauseCount);
     if (req.scroll !== null) ctx.checkScrollRoom();
     const queryStart = performance.now();
-    collected = yield* collect(
-      targets,
-      req,
-      sort,
-      ctx.now(),
-      req.scroll !== null || req.terminateAfter > 0,
-    );
+    collected = yield* collect(targets, req, sort, ctx.now());
     if (req.terminateAfter > 0) {
       const cut = terminateEarly(collected, req.terminateAfter);
       collected = cut.collected;
@@ -235,7 +239,9 @@ function* search(
     innerHits: req.innerHits,
     scriptFields: req.scriptFields,
   };
-  const total = renderTotal(collected.total, req.trackTotalHits, req.restTotalHitsAsInt);
+  const total = renderTotal(collected.total, req.trackTotalHits, {
+    restTotalHitsAsInt: req.restTotalHitsAsInt,
+  });
   const from = req.scroll !== null ? 0 : req.from;
   const page = collected.ordered.slice(from, from + req.size);
   const out: Record<string, unknown> = {};
@@ -258,7 +264,10 @@ function* search(
   if (terminatedEarly !== undefined) out.terminated_early = terminatedEarly;
   out._shards = shards(targets);
   try {
-    out.hits = renderHits(page, targets, total, req.size === 0 ? null : collected.maxScore, render);
+    out.hits = renderHits(page, targets, {
+      total,
+      maxScore: req.size === 0 ? null : collected.maxScore,
+    }, render);
   } catch (err) {
     // A highlighted value past `index.highlight.max_analyzed_offset` fails its shard.
     if (isHighlightLimitError(err)) shardFailure(err, targets);
@@ -338,7 +347,7 @@ function formatSortValues(
       if (LONG_SENTINELS.has(v) || (typeof v === "number" && Math.abs(v) >= 2 ** 63)) {
         values![j] = null;
       } else if (typeof v === "number" || typeof v === "bigint") {
-        values![j] = formatDateAt(v, info.nanos, k.format);
+        values![j] = formatDateAt(v, { nanos: info.nanos, format: k.format });
       }
     }
   });

@@ -711,7 +711,7 @@ Deno.test("a time-sliced search lets other work run between its phases and answe
   };
   port2.postMessage(null);
   const params = new URLSearchParams();
-  const pending = searchApiSliced(new SearchContexts(), targets, body, params, undefined, 0).then(
+  const pending = searchApiSliced(new SearchContexts(), targets, { body, params }, 0).then(
     (r) => {
       events.push("search done");
       return r;

@@ -45,8 +45,10 @@ export function shardFailure(err: unknown, targets: SearchTarget[]): never {
       opensearch ? 503 : err.status,
       "search_phase_execution_exception",
       "",
-      { root_cause: [], phase: "fetch", grouped: true, failed_shards: [] },
-      err,
+      {
+        extra: { root_cause: [], phase: "fetch", grouped: true, failed_shards: [] },
+        causedBy: err,
+      },
     );
   }
   const index = (err.extra.index as string | undefined) ?? targets[0]?.index;
@@ -56,10 +58,12 @@ export function shardFailure(err: unknown, targets: SearchTarget[]): never {
     "search_phase_execution_exception",
     "all shards failed",
     {
-      phase: opensearch && many && sortFailures.has(err) ? "can_match" : "query",
-      grouped: true,
-      failed_shards: [{ shard: 0, index, node: "searchvisitor", reason: err.toCause() }],
+      extra: {
+        phase: opensearch && many && sortFailures.has(err) ? "can_match" : "query",
+        grouped: true,
+        failed_shards: [{ shard: 0, index, node: "searchvisitor", reason: err.toCause() }],
+      },
+      causedBy: err,
     },
-    err,
   );
 }

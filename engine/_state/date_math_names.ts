@@ -37,7 +37,7 @@ function placeholder(inner: string, now: number, expression: string): string {
   if (!math.startsWith("now")) {
     invalid(expression, `date math must start with [now], got [${math}]`);
   }
-  const at = evalDateMath(math, now, false, undefined, tz);
+  const at = evalDateMath(math, now, { zone: tz });
   if (Number.isNaN(at)) invalid(expression, `invalid date math [${math}]`);
   return formatWithPattern(toLocal(tz, at), format) ??
     invalid(expression, `unsupported format [${format}]`);

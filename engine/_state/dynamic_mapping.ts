@@ -52,19 +52,22 @@ export function looksLikeDate(text: string): boolean {
   return month >= 1 && month <= 12 && day >= 1 && day <= 31;
 }
 
+/** Which strings dynamic mapping reads as more than text (the mapping's `*_detection`). */
+export interface Detection {
+  /** `date_detection`: a string that looks like a date maps as `date`. */
+  dateDetection: boolean;
+  /** `numeric_detection`: a string that is a number maps as `long` or `float`. */
+  numericDetection?: boolean;
+}
+
 /** The mapping Elasticsearch's dynamic mapping gives to a value, or undefined for null/empty arrays. */
-export function dynamicMappingFor(
-  value: unknown,
-  dateDetection: boolean,
-  numericDetection = false,
-): FieldMapping | undefined {
+export function dynamicMappingFor(value: unknown, detect: Detection): FieldMapping | undefined {
   if (value === null || value === undefined) return undefined;
   if (Array.isArray(value)) {
     const first = value.find((v) => v !== null && v !== undefined);
-    return first === undefined
-      ? undefined
-      : dynamicMappingFor(first, dateDetection, numericDetection);
+    return first === undefined ? undefined : dynamicMappingFor(first, detect);
   }
+  const { dateDetection, numericDetection = false } = detect;
   switch (typeof value) {
     case "boolean":
       return { type: "boolean" };
@@ -80,7 +83,7 @@ export function dynamicMappingFor(
     case "object": {
       const properties: Record<string, FieldMapping> = {};
       for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
-        const mapped = dynamicMappingFor(child, dateDetection, numericDetection);
+        const mapped = dynamicMappingFor(child, detect);
         if (mapped) addAtPath(properties, key.split("."), mapped);
       }
       return { properties };
@@ -103,7 +106,7 @@ function addAtPath(
   addAtPath(head.properties, path.slice(1), mapping);
 }
 
-interface Walk {
+interface Walk extends Detection {
   id: string;
   errorType: ParseErrorType;
   dateDetection: boolean;
@@ -135,8 +138,7 @@ function checkVector(walk: Walk, mapping: FieldMapping, value: unknown, path: st
     400,
     walk.errorType,
     `[1:2] failed to parse: ${problem} (document with id '${walk.id}')`,
-    {},
-    new EngineError(400, "illegal_argument_exception", problem),
+    { causedBy: new EngineError(400, "illegal_argument_exception", problem) },
   );
 }
 
@@ -163,20 +165,29 @@ function checkGeoPoint(walk: Walk, mapping: FieldMapping, value: unknown, path: 
   }
 }
 
+/** Where the walk stands: the path of an object or field, and the `dynamic` setting in force. */
+interface Place {
+  readonly path: string[];
+  readonly dynamic: unknown;
+}
+
 function visitObject(
   walk: Walk,
   props: Record<string, FieldMapping> | undefined,
-  dynamic: unknown,
   source: Record<string, unknown>,
-  prefix: string[],
+  at: Place,
 ): void {
+  const { path: prefix, dynamic } = at;
   for (const [rawKey, value] of Object.entries(source)) {
     if (rawKey === "") throw parseFailure(walk, "field name cannot be an empty string");
     if (!rawKey.includes(".")) {
       const mapping = own(props, rawKey);
       if (mapping) {
-        visitValue(walk, mapping, dynamic, value, prefix.length ? [...prefix, rawKey] : [rawKey]);
-      } else addNew(walk, dynamic, prefix, [rawKey], value);
+        visitValue(walk, mapping, value, {
+          path: prefix.length ? [...prefix, rawKey] : [rawKey],
+          dynamic,
+        });
+      } else addNew(walk, at, [rawKey], value);
       continue;
     }
     const keys = rawKey.split(".");
@@ -195,27 +206,22 @@ function visitObject(
       node = child.properties;
     }
     if (missingAt >= 0) {
-      addNew(walk, dyn, prefix, keys, value);
+      addNew(walk, { path: prefix, dynamic: dyn }, keys, value);
       continue;
     }
     const last = keys[keys.length - 1]!;
     const fullPath = [...path, last];
     const mapping = own(node, last);
     if (!mapping) {
-      addNew(walk, dyn, prefix, keys, value);
+      addNew(walk, { path: prefix, dynamic: dyn }, keys, value);
       continue;
     }
-    visitValue(walk, mapping, dyn, value, fullPath!);
+    visitValue(walk, mapping, value, { path: fullPath, dynamic: dyn });
   }
 }
 
-function visitValue(
-  walk: Walk,
-  mapping: FieldMapping,
-  dynamic: unknown,
-  value: unknown,
-  path: string[],
-): void {
+function visitValue(walk: Walk, mapping: FieldMapping, value: unknown, at: Place): void {
+  const path = at.path;
   if (isVectorType(mapping.type)) return checkVector(walk, mapping, value, path);
   if (mapping.type === "geo_point") return checkGeoPoint(walk, mapping, value, path);
   if (mapping.type === "sparse_vector") {
@@ -226,7 +232,7 @@ function visitValue(
     return;
   }
   if (Array.isArray(value)) {
-    for (const item of value) visitValue(walk, mapping, dynamic, item, path);
+    for (const item of value) visitValue(walk, mapping, item, at);
     return;
   }
   if (value === null || value === undefined) return;
@@ -247,8 +253,11 @@ function visitValue(
     if (mapping.type === "nested" && ++walk.nested > walk.nestedLimit) {
       throw parseFailure(walk, nestedObjectsReason(walk.nestedLimit));
     }
-    const childDynamic = mapping.dynamic ?? dynamic;
-    visitObject(walk, mapping.properties, childDynamic, value as Record<string, unknown>, path);
+    const childDynamic = mapping.dynamic ?? at.dynamic;
+    visitObject(walk, mapping.properties, value as Record<string, unknown>, {
+      path,
+      dynamic: childDynamic,
+    });
     return;
   }
   const problem = checkValue(mapping.type ?? "object", value) ??
@@ -267,14 +276,10 @@ function visitValue(
   }
 }
 
-function addNew(
-  walk: Walk,
-  dynamic: unknown,
-  prefix: string[],
-  keys: string[],
-  value: unknown,
-): void {
-  const mode = String(dynamic ?? "true");
+/** A field the mapping lacks, `keys` below `at` (the object it stands in): mapped, ignored or refused. */
+function addNew(walk: Walk, at: Place, keys: string[], value: unknown): void {
+  const prefix = at.path;
+  const mode = String(at.dynamic ?? "true");
   if (mode === "false" || mode === "runtime") return;
   if (mode === "strict" || mode === "strict_allow_templates") {
     const parent = prefix.length ? prefix.join(".") : "_doc";
@@ -288,8 +293,18 @@ function addNew(
   // Elasticsearch (not OpenSearch) maps a long array of floats as a dense_vector.
   const mapping =
     (walk.errorType === "document_parsing_exception" ? dynamicVectorMapping(value) : undefined) ??
-      dynamicMappingFor(value, walk.dateDetection, walk.numericDetection);
+      dynamicMappingFor(value, walk);
   if (mapping) walk.additions.push({ path: [...prefix, ...keys], mapping });
+}
+
+/** How an index maps a document: the name of its parse failures and its mapping's limits. */
+export interface MappingRules {
+  /** The error type of a document the mapping cannot take (it differs by flavour). */
+  errorType: ParseErrorType;
+  /** `index.mapping.total_fields.limit`; 1000 by default. */
+  fieldLimit?: number;
+  /** The index's other mapping limits; the defaults by default. */
+  limits?: MappingLimits;
 }
 
 /**
@@ -300,10 +315,9 @@ export function mapDocument(
   mappings: Mappings,
   source: Record<string, unknown>,
   id: string,
-  errorType: ParseErrorType,
-  fieldLimit = 1000,
-  limits: MappingLimits = mappingLimits({}),
+  rules: MappingRules,
 ): Mappings {
+  const { errorType, fieldLimit = 1000, limits = mappingLimits({}) } = rules;
   const walk: Walk = {
     id,
     errorType,
@@ -321,7 +335,7 @@ export function mapDocument(
       );
     }
   }
-  visitObject(walk, mappings.properties, mappings.dynamic, source, []);
+  visitObject(walk, mappings.properties, source, { path: [], dynamic: mappings.dynamic });
   if (walk.additions.length === 0) return mappings;
   const next = structuredClone(mappings);
   next.properties ??= {};

@@ -20,22 +20,29 @@ Deno.test("date detection accepts Elasticsearch's default formats only", () => {
 });
 
 Deno.test("dynamic mapping of values", () => {
-  assert.deepEqual(dynamicMappingFor(1, true), { type: "long" });
-  assert.deepEqual(dynamicMappingFor(1.5, true), { type: "float" });
-  assert.deepEqual(dynamicMappingFor([null, "2024-01-01"], true), { type: "date" });
-  assert.deepEqual(dynamicMappingFor("2024-01-01", false)?.type, "text");
-  assert.equal(dynamicMappingFor([], true), undefined);
-  assert.deepEqual(dynamicMappingFor({ "a.b": 1 }, true), {
+  assert.deepEqual(dynamicMappingFor(1, { dateDetection: true }), { type: "long" });
+  assert.deepEqual(dynamicMappingFor(1.5, { dateDetection: true }), { type: "float" });
+  assert.deepEqual(dynamicMappingFor([null, "2024-01-01"], { dateDetection: true }), {
+    type: "date",
+  });
+  assert.deepEqual(dynamicMappingFor("2024-01-01", { dateDetection: false })?.type, "text");
+  assert.equal(dynamicMappingFor([], { dateDetection: true }), undefined);
+  assert.deepEqual(dynamicMappingFor({ "a.b": 1 }, { dateDetection: true }), {
     properties: { a: { properties: { b: { type: "long" } } } },
   });
 });
 
 Deno.test("mapDocument returns the same object when nothing is new, and respects dynamic:false", () => {
   const mappings: Mappings = { properties: { a: { type: "long" } } };
-  assert.equal(mapDocument(mappings, { a: 1 }, "1", "document_parsing_exception"), mappings);
+  assert.equal(
+    mapDocument(mappings, { a: 1 }, "1", { errorType: "document_parsing_exception" }),
+    mappings,
+  );
   const off = { dynamic: false, properties: {} };
-  assert.equal(mapDocument(off, { b: "x" }, "1", "document_parsing_exception"), off);
-  const next = mapDocument(mappings, { o: { p: true } }, "1", "document_parsing_exception");
+  assert.equal(mapDocument(off, { b: "x" }, "1", { errorType: "document_parsing_exception" }), off);
+  const next = mapDocument(mappings, { o: { p: true } }, "1", {
+    errorType: "document_parsing_exception",
+  });
   assert.deepEqual(next.properties?.o, { properties: { p: { type: "boolean" } } });
   assert.equal(mappings.properties?.o, undefined);
 });
@@ -45,16 +52,19 @@ Deno.test("values that do not fit the mapped type fail with the flavour's except
     properties: { n: { type: "long" }, o: { properties: { x: { type: "keyword" } } } },
   };
   assert.throws(
-    () => mapDocument(mappings, { n: "abc" }, "7", "mapper_parsing_exception"),
+    () => mapDocument(mappings, { n: "abc" }, "7", { errorType: "mapper_parsing_exception" }),
     (e: Error & { type?: string }) =>
       e.type === "mapper_parsing_exception" && /document with id '7'/.test(e.message),
   );
   assert.throws(
-    () => mapDocument(mappings, { o: 1 }, "1", "document_parsing_exception"),
+    () => mapDocument(mappings, { o: 1 }, "1", { errorType: "document_parsing_exception" }),
     /tried to parse field \[o\] as object/,
   );
   assert.throws(
-    () => mapDocument({ dynamic: "strict" }, { z: 1 }, "1", "document_parsing_exception"),
+    () =>
+      mapDocument({ dynamic: "strict" }, { z: 1 }, "1", {
+        errorType: "document_parsing_exception",
+      }),
     /dynamic introduction of \[z\] within \[_doc\] is not allowed/,
   );
 });
@@ -64,21 +74,21 @@ Deno.test("numeric detection and the total fields limit", () => {
     { numeric_detection: true },
     { a: "12", b: "1.5", c: "x" },
     "1",
-    "document_parsing_exception",
+    { errorType: "document_parsing_exception" },
   );
   assert.equal(numeric.properties?.a?.type, "long");
   assert.equal(numeric.properties?.b?.type, "float");
   assert.equal(numeric.properties?.c?.type, "text");
   const wide = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`f${i}`, 1]));
   assert.throws(
-    () => mapDocument({}, wide, "1", "document_parsing_exception", 5),
+    () => mapDocument({}, wide, "1", { errorType: "document_parsing_exception", fieldLimit: 5 }),
     /Limit of total fields \[5\] has been exceeded while adding new fields \[6\]/,
   );
 });
 
 Deno.test("metadata fields cannot be indexed inside a document", () => {
   assert.throws(
-    () => mapDocument({}, { _id: "1" }, "1", "document_parsing_exception"),
+    () => mapDocument({}, { _id: "1" }, "1", { errorType: "document_parsing_exception" }),
     /Field \[_id\] is a metadata field and cannot be added inside a document/,
   );
 });

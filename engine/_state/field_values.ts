@@ -12,7 +12,8 @@ export function previewValue(value: unknown): string {
   return String(value);
 }
 
-function numberProblem(value: unknown, integer: boolean): EngineError | undefined {
+/** Whether a value can be a number: integer and float fields refuse the same values alike. */
+function numberProblem(value: unknown): EngineError | undefined {
   if (typeof value === "number") return undefined;
   if (typeof value === "string") {
     const trimmed = value.trim();
@@ -26,15 +27,12 @@ function numberProblem(value: unknown, integer: boolean): EngineError | undefine
       }) not numeric, can not use numeric value accessors`,
     );
   }
-  return illegalArgument(
-    integer ? "Cannot parse object as number" : "Cannot parse object as number",
-  );
+  return illegalArgument("Cannot parse object as number");
 }
 
 /** Returns the cause when `value` does not fit `type`, else undefined. */
 export function checkValue(type: string, value: unknown): EngineError | undefined {
-  if (INTEGER_TYPES.has(type)) return numberProblem(value, true);
-  if (FLOAT_TYPES.has(type)) return numberProblem(value, false);
+  if (INTEGER_TYPES.has(type) || FLOAT_TYPES.has(type)) return numberProblem(value);
   if (type === "boolean") {
     if (typeof value === "boolean" || value === "true" || value === "false" || value === "") {
       return undefined;

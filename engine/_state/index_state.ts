@@ -187,20 +187,37 @@ export class IndexState {
   }
 
   /**
-   * Stores (or with `null`, removes) a document; visible to GET at once and to search after
-   * refresh. `existed`: whether a live document had this id (looked up when not given).
+   * Stores a document; visible to GET at once and to search after refresh. `existed`: whether a
+   * live document had this id (looked up when not given).
    */
   put(
     id: string,
-    doc: StoredDoc | null,
+    doc: StoredDoc,
+    routing?: string,
+    existed: boolean = this.docs.get(id) !== undefined,
+  ): void {
+    this.tombstones.delete(id);
+    this.#stage(id, doc, routing, existed);
+  }
+
+  /**
+   * Removes a document, leaving its tombstone (the version and sequence number a later write of
+   * the id continues from); `existed` as for {@link put}.
+   */
+  remove(
+    id: string,
     tombstone?: Tombstone,
     routing?: string,
     existed: boolean = this.docs.get(id) !== undefined,
   ): void {
+    if (tombstone) this.tombstones.set(id, tombstone);
+    this.#stage(id, null, routing, existed);
+  }
+
+  /** A write (a document, or `null` for a removal) waiting for the next refresh. */
+  #stage(id: string, doc: StoredDoc | null, routing: string | undefined, existed?: boolean): void {
     if (routing !== undefined) this.pendingRouting.set(id, routing);
     else this.pendingRouting.delete(id);
-    if (doc) this.tombstones.delete(id);
-    else if (tombstone) this.tombstones.set(id, tombstone);
     if (!existed && !this.pending.has(id)) this.#fresh.add(id);
     this.pending.set(id, doc);
     this.#liveCount += (doc ? 1 : 0) - (existed ? 1 : 0);

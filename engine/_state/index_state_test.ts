@@ -49,8 +49,8 @@ Deno.test("real-time reads see pending writes over the refreshed segments, and c
   index.refresh(1);
   const replaced = { ...doc(1), source: { n: 10 }, version: 2 };
   index.put("1", replaced);
-  index.put("2", null, { version: 2, seqNo: 9 });
-  index.put("2", null, { version: 3, seqNo: 10 }); // deleting twice counts once
+  index.remove("2", { version: 2, seqNo: 9 });
+  index.remove("2", { version: 3, seqNo: 10 }); // deleting twice counts once
   assert.equal(index.docs.get("1"), replaced);
   assert.equal(index.docs.get("2"), undefined);
   assert.deepEqual(index.docs.get("0")?.source, { n: 0 });
@@ -71,16 +71,16 @@ Deno.test("ids written new, rewritten or deleted before a refresh leave one sear
   const index = load({ "index.refresh_interval": "-1" }, { now: 0 }, 0);
   const v = (i: number, n: number): StoredDoc => ({ ...doc(i), source: { n } });
   index.put("1", v(1, 1)); // new: no segment holds it
-  index.put("1", v(1, 2), undefined, undefined, true); // rewritten while pending
+  index.put("1", v(1, 2), undefined, true); // rewritten while pending
   index.put("2", v(2, 1));
-  index.put("2", null, undefined, undefined, true); // deleted while pending
-  index.put("2", v(2, 3), undefined, undefined, false); // and written again
+  index.remove("2", undefined, undefined, true); // deleted while pending
+  index.put("2", v(2, 3), undefined, false); // and written again
   index.refresh(0);
   assert.deepEqual([...index.visible.values()].map((d) => [d.id, d.source]).sort(), [
     ["1", { n: 2 }],
     ["2", { n: 3 }],
   ]);
-  index.put("1", v(1, 4), undefined, undefined, true); // a searchable id replaced
+  index.put("1", v(1, 4), undefined, true); // a searchable id replaced
   index.put("3", v(3, 1));
   index.refresh(0);
   assert.equal(index.visible.size, 3);

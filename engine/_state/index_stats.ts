@@ -86,11 +86,11 @@ export class IndexStats {
     this.bulkBytes += bytes;
   }
 
-  /** Counts one real-time get that found (or missed) its document. */
-  got(found: boolean, millis: number): void {
+  /** Counts one real-time get that found (`exists`) or missed (`missing`) its document. */
+  got(outcome: "exists" | "missing", millis: number): void {
     this.getTotal++;
     this.getMillis += millis;
-    if (found) {
+    if (outcome === "exists") {
       this.existsTotal++;
       this.existsMillis += millis;
     } else {

@@ -93,19 +93,28 @@ export function parseUpdateBody(body: JsonObject): void {
   }
 }
 
+/** An `_update` request: the document's id and the body, in its two readings. */
+export interface UpdateRequest {
+  id: string;
+  body: JsonObject;
+  /**
+   * The same body parsed with integers beyond 2^53 as bigints (when its text has any): the
+   * stored source and the body's `doc`, `upsert` and script `params` then keep them exact.
+   */
+  exact?: JsonObject;
+}
+
 /**
- * Applies an `_update` body to document `id`. `exact` is the same body parsed with integers
- * beyond 2^53 as bigints (when its text has any): the stored source and the body's `doc`,
- * `upsert` and script `params` then keep such integers exact.
+ * Applies an `_update` body to its document; `errorType` names a document the mapping cannot
+ * take (it differs by flavour).
  */
 export function updateDocument(
   index: IndexState,
-  id: string,
-  body: JsonObject,
+  update: UpdateRequest,
   opts: WriteOptions,
   errorType: ParseErrorType,
-  exact?: JsonObject,
 ): WriteResult {
+  const { id, body, exact } = update;
   const exactScript = own(exact, "script");
   const params = isJsonObject(exactScript) ? own(exactScript, "params") : undefined;
   validateUpdateBody(body);
@@ -128,7 +137,7 @@ export function updateDocument(
         }
         source = restoreExact(ctx._source as JsonObject, exactDoc, params);
       } else if (isJsonObject(exactDoc)) source = settleExact(structuredClone(exactDoc));
-      return indexDocument(index, id, source, { routing: opts.routing }, errorType);
+      return indexDocument(index, { id, source }, { routing: opts.routing }, errorType);
     }
     throw esError("document_missing_exception", `[${id}]: document missing`, {
       index_uuid: index.uuid,
@@ -182,8 +191,7 @@ export function updateDocument(
     if (!changed && body.detect_noop !== false) return noop();
     return indexDocument(
       index,
-      id,
-      exactMerge ? settleExact(merged) : source,
+      { id, source: exactMerge ? settleExact(merged) : source },
       { ...write, routing: opts.routing ?? current.routing },
       errorType,
     );
@@ -211,7 +219,7 @@ export function updateDocument(
     throw illegalArgument("ctx._source must be a map");
   }
   const after = restoreExact(ctx._source, exactStored(current.source), params);
-  return indexDocument(index, id, after, {
+  return indexDocument(index, { id, source: after }, {
     ...write,
     routing: opts.routing ?? current.routing,
   }, errorType);

@@ -157,17 +157,23 @@ export function checkWriteBlock(index: IndexState, isDelete = false): void {
   }
 }
 
+/** A document to index: its id and source, and the JSON text the source was parsed from. */
+export interface DocToWrite {
+  id: string;
+  source: Record<string, unknown>;
+  /** The source's JSON text, when the caller has it (else the source's kept text is used). */
+  text?: string;
+}
+
 /**
- * Indexes (creates or replaces) a document; counted in the index's `indexing` stats. `text` is
- * the JSON text `source` was parsed from, when the caller has it (else its kept text is used).
+ * Indexes (creates or replaces) a document; counted in the index's `indexing` stats.
+ * `errorType` names a document the mapping cannot take (it differs by flavour).
  */
 export function indexDocument(
   index: IndexState,
-  id: string,
-  source: Record<string, unknown>,
+  doc: DocToWrite,
   opts: WriteOptions,
   errorType: ParseErrorType,
-  text?: string,
 ): WriteResult {
   validateWriteOptions(opts);
   checkWriteBlock(index);
@@ -175,7 +181,7 @@ export function indexDocument(
   const weight = index.stats.indexTimeWeight();
   const started = weight > 0 ? performance.now() : 0;
   try {
-    const result = indexValidated(index, id, source, opts, errorType, text);
+    const result = indexValidated(index, doc, opts, errorType);
     index.stats.indexed(weight > 0 ? (performance.now() - started) * weight : 0);
     return result;
   } catch (e) {
@@ -186,12 +192,11 @@ export function indexDocument(
 
 function indexValidated(
   index: IndexState,
-  id: string,
-  source: Record<string, unknown>,
+  write: DocToWrite,
   opts: WriteOptions,
   errorType: ParseErrorType,
-  given: string | undefined,
 ): WriteResult {
+  const { id, source, text: given } = write;
   if (source === null || typeof source !== "object" || Array.isArray(source)) {
     throw esError(errorType, "failed to parse, document is empty");
   }
@@ -206,7 +211,11 @@ function indexValidated(
   const version = nextVersion(index, id, opts, current);
   const limit = Number(index.settings["index.mapping.total_fields.limit"] ?? 1000);
   const limits = mappingLimits(index.settings);
-  index.mappings = mapDocument(index.mappings, source, id, errorType, limit, limits);
+  index.mappings = mapDocument(index.mappings, source, id, {
+    errorType,
+    fieldLimit: limit,
+    limits,
+  });
   // A source that came with its text is kept as that text once indexed (see KeptDoc).
   const text = given ?? sourceText(source);
   const seqNo = index.takeSeqNo(opts.routing ?? id);
@@ -214,7 +223,7 @@ function indexValidated(
     ? { id, source, version, seqNo, primaryTerm: 1 }
     : new KeptDoc(id, source, text, version, seqNo);
   if (opts.routing !== undefined) doc.routing = opts.routing;
-  index.put(id, doc, undefined, opts.routing, current !== undefined);
+  index.put(id, doc, opts.routing, current !== undefined);
   return {
     index,
     id,
@@ -243,13 +252,17 @@ export function deleteDocument(index: IndexState, id: string, opts: WriteOptions
   const started = performance.now();
   const version = nextVersion(index, id, opts, current);
   const seqNo = index.takeSeqNo(opts.routing ?? current?.routing ?? id);
-  index.put(id, null, { version, seqNo }, opts.routing ?? current?.routing, current !== undefined);
+  index.remove(id, { version, seqNo }, opts.routing ?? current?.routing, current !== undefined);
   index.stats.deleted(performance.now() - started);
   return { index, id, version, seqNo, primaryTerm: 1, result: current ? "deleted" : "not_found" };
 }
 
-/** The JSON body Elasticsearch answers a write with. */
-export function writeResponse(r: WriteResult, forcedRefresh: boolean): Record<string, unknown> {
+/** The JSON body Elasticsearch answers a write with; `forcedRefresh` when the write refreshed. */
+export function writeResponse(
+  r: WriteResult,
+  opts?: { forcedRefresh?: boolean },
+): Record<string, unknown> {
+  const forcedRefresh = opts?.forcedRefresh === true;
   const body: Record<string, unknown> = {
     _index: r.index.name,
     _id: r.id,

@@ -11,10 +11,10 @@ function fresh(): IndexState {
 
 Deno.test("versions continue after a delete (tombstones) and seq_no counts per index", () => {
   const index = fresh();
-  assert.equal(indexDocument(index, "1", { a: 1 }, {}, E).version, 1);
-  assert.equal(indexDocument(index, "2", { a: 1 }, {}, E).seqNo, 1);
+  assert.equal(indexDocument(index, { id: "1", source: { a: 1 } }, {}, E).version, 1);
+  assert.equal(indexDocument(index, { id: "2", source: { a: 1 } }, {}, E).seqNo, 1);
   assert.equal(deleteDocument(index, "1", {}).version, 2);
-  const again = indexDocument(index, "1", { a: 2 }, {}, E);
+  const again = indexDocument(index, { id: "1", source: { a: 2 } }, {}, E);
   assert.deepEqual([again.version, again.seqNo, again.result], [3, 3, "created"]);
   const missing = deleteDocument(index, "9", {});
   assert.deepEqual([missing.result, missing.version], ["not_found", 1]);
@@ -23,33 +23,39 @@ Deno.test("versions continue after a delete (tombstones) and seq_no counts per i
 Deno.test("external versions must grow (external) or not shrink (external_gte)", () => {
   const index = fresh();
   assert.equal(
-    indexDocument(index, "1", {}, { version: 5, versionType: "external" }, E).version,
+    indexDocument(index, { id: "1", source: {} }, { version: 5, versionType: "external" }, E)
+      .version,
     5,
   );
   assert.throws(
-    () => indexDocument(index, "1", {}, { version: 5, versionType: "external" }, E),
+    () => indexDocument(index, { id: "1", source: {} }, { version: 5, versionType: "external" }, E),
     /current version \[5\] is higher or equal to the one provided \[5\]/,
   );
   assert.equal(
-    indexDocument(index, "1", {}, { version: 5, versionType: "external_gte" }, E).version,
+    indexDocument(index, { id: "1", source: {} }, { version: 5, versionType: "external_gte" }, E)
+      .version,
     5,
   );
   assert.throws(
-    () => indexDocument(index, "1", {}, { version: 4, versionType: "external_gte" }, E),
+    () =>
+      indexDocument(index, { id: "1", source: {} }, { version: 4, versionType: "external_gte" }, E),
     /current version \[5\] is higher than the one provided \[4\]/,
   );
 });
 
 Deno.test("if_seq_no / if_primary_term and option validation", () => {
   const index = fresh();
-  indexDocument(index, "1", {}, {}, E);
-  assert.equal(indexDocument(index, "1", {}, { ifSeqNo: 0, ifPrimaryTerm: 1 }, E).seqNo, 1);
+  indexDocument(index, { id: "1", source: {} }, {}, E);
+  assert.equal(
+    indexDocument(index, { id: "1", source: {} }, { ifSeqNo: 0, ifPrimaryTerm: 1 }, E).seqNo,
+    1,
+  );
   assert.throws(
-    () => indexDocument(index, "1", {}, { ifSeqNo: 0, ifPrimaryTerm: 1 }, E),
+    () => indexDocument(index, { id: "1", source: {} }, { ifSeqNo: 0, ifPrimaryTerm: 1 }, E),
     (e: Error & { status?: number }) => e.status === 409,
   );
   assert.throws(
-    () => indexDocument(index, "2", {}, { ifSeqNo: 0, ifPrimaryTerm: 1 }, E),
+    () => indexDocument(index, { id: "2", source: {} }, { ifSeqNo: 0, ifPrimaryTerm: 1 }, E),
     /but no document was found/,
   );
   assert.throws(() => validateWriteOptions({ version: 1 }), /internal versioning can not be used/);
@@ -61,7 +67,7 @@ Deno.test("if_seq_no / if_primary_term and option validation", () => {
 
 Deno.test("writes are visible to GET at once and to search after refresh", () => {
   const index = fresh();
-  indexDocument(index, "1", {}, {}, E);
+  indexDocument(index, { id: "1", source: {} }, {}, E);
   assert.equal(index.docs.size, 1);
   assert.equal(index.visible.size, 0);
   assert.ok(index.hasPending);
