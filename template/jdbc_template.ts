@@ -787,7 +787,7 @@ export class JdbcTemplate {
     const bound = this.bind(command, args);
     const type = typeof typeOrOptions === "function" ? typeOrOptions : undefined;
     const opts = typeof typeOrOptions === "object" ? typeOrOptions : options;
-    return streamRows(this.#lease, bound, type, opts) as AsyncGenerator<
+    return streamRows(this.#lease, bound, opts, { type }) as AsyncGenerator<
       RowMap | T,
       void,
       undefined
@@ -844,7 +844,7 @@ export class JdbcTemplate {
     const bound = this.bind(command, args);
     const type = typeof typeOrOptions === "function" ? typeOrOptions : undefined;
     const opts = typeof typeOrOptions === "object" ? typeOrOptions : options;
-    return streamRows(this.#lease, bound, type, opts, true) as AsyncGenerator<
+    return streamRows(this.#lease, bound, opts, { type, hits: true }) as AsyncGenerator<
       Hit<RowMap | T>,
       void,
       undefined
