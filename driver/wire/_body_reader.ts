@@ -61,19 +61,28 @@ export function readInProcessBody(
   limit: number,
   headers: Headers = res.headers,
 ): Promise<string> {
-  const declared = headers.get("content-length");
-  if (declared !== null && Number(declared) > limit) return refuse(res, limit);
+  if (declaresMore(headers, limit)) return refuse(res, limit);
   return res.text().then((text) => {
-    // A UTF-16 unit is 1 to 3 UTF-8 bytes (a surrogate pair 4 for 2): the exact count is
-    // needed only between those bounds.
-    if (text.length > limit || (text.length * 3 > limit && utf8Length(text) > limit)) {
-      throw new TooLarge(limit);
-    }
+    if (!fits(text, limit)) throw new TooLarge(limit);
     return text;
   });
 }
 
-async function refuse(res: Response, limit: number): Promise<never> {
+/** The response declares a `content-length` over `limit` (it is then refused unread). */
+export function declaresMore(headers: Headers, limit: number): boolean {
+  const declared = headers.get("content-length");
+  return declared !== null && Number(declared) > limit;
+}
+
+/** The text's UTF-8 size is within `limit` bytes. */
+export function fits(text: string, limit: number): boolean {
+  // A UTF-16 unit is 1 to 3 UTF-8 bytes (a surrogate pair 4 for 2): the exact count is
+  // needed only between those bounds.
+  return text.length <= limit && (text.length * 3 <= limit || utf8Length(text) <= limit);
+}
+
+/** Cancels the body and throws {@linkcode TooLarge}. */
+export async function refuse(res: Response, limit: number): Promise<never> {
   await res.body?.cancel().catch(() => {});
   throw new TooLarge(limit);
 }
