@@ -5,7 +5,9 @@
 //   deno bench -A bench/e2e_bench.ts         the same variants under Deno.bench
 // The server is canned by default: a loopback HTTP server in this process that answers every
 // search with the embedded engine's real answer, captured once, so the time measured is the
-// clients' (E2E_SERVER=engine serves the engine itself). This file also exports the fixture.
+// clients' (E2E_SERVER=engine serves the engine itself; E2E_SERVER=child serves the canned answer
+// from a child process, so the CPU column is the clients' alone). This file also exports the
+// fixture.
 //
 // Timing on a shared machine: every variant runs in short interleaved rounds, each round right
 // after the baseline's, and a variant's figure is the median over rounds of its ratio to the
@@ -41,10 +43,22 @@ export const CONCURRENCY = 16;
 /** The server and one instance of each variant, ready to run. */
 export interface Fixture {
   url: string;
-  /** `canned` (the engine's answer, captured once) or `engine` (the engine itself). */
-  server: "canned" | "engine";
+  /**
+   * `canned` (the engine's answer, captured once), `child` (the same, served by a child
+   * process) or `engine` (the engine itself).
+   */
+  server: Server;
   variants: { name: string; one: Variant }[];
   close(): Promise<void>;
+}
+
+/** Where the answers come from (see the file's header). */
+export type Server = "canned" | "child" | "engine";
+
+/** The server named by E2E_SERVER (`canned` when unset or unknown). */
+function serverOfEnv(): Server {
+  const name = Deno.env.get("E2E_SERVER");
+  return name === "engine" || name === "child" ? name : "canned";
 }
 
 /** The search every variant sends, as a hand-written body. */
@@ -54,11 +68,9 @@ const SEARCH_BODY = `{"query":{"term":{"tag":${JSON.stringify(TAG)}}}}`;
  * Starts a server on a free loopback port and builds the variants.
  *
  * @param server `canned` (default, or E2E_SERVER): the engine's answer replayed by a bare
- * `Deno.serve`; `engine`: the engine itself over HTTP.
+ * `Deno.serve`; `child`: the same from a child process; `engine`: the engine itself over HTTP.
  */
-export async function startFixture(
-  server: "canned" | "engine" = Deno.env.get("E2E_SERVER") === "engine" ? "engine" : "canned",
-): Promise<Fixture> {
+export async function startFixture(server: Server = serverOfEnv()): Promise<Fixture> {
   const engine = new Engine();
   let url: string;
   let stop: () => Promise<void>;
@@ -67,31 +79,29 @@ export async function startFixture(
     url = served.url;
     stop = () => served.close();
     await load((path, init) => fetch(url + path, init));
-  } else {
-    await load((path, init) => engine.fetch(new Request("http://engine" + path, init)));
-    const res = await engine.fetch(
-      new Request(`http://engine/${INDEX}/_search`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: SEARCH_BODY,
-      }),
-    );
-    const canned = await res.text();
-    const headers = {
-      "content-type": "application/json",
-      "x-elastic-product": "Elasticsearch",
+  } else if (server === "child") {
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", import.meta.filename!, "--serve-canned"],
+      stdout: "piped",
+      stderr: "inherit",
+    }).spawn();
+    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let out = "";
+    while (!out.includes("\n")) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`the canned server did not start: ${out}`);
+      out += value;
+    }
+    reader.releaseLock();
+    url = out.trim();
+    stop = async () => {
+      child.kill();
+      await child.status;
     };
-    const served = Deno.serve(
-      { hostname: "127.0.0.1", port: 0, onListen: () => {} },
-      async (req) => {
-        await req.body?.cancel();
-        return new URL(req.url).pathname === `/${INDEX}/_search`
-          ? new Response(canned, { headers })
-          : Response.json({ error: "only the benchmark's search is canned" }, { status: 404 });
-      },
-    );
-    url = `http://127.0.0.1:${served.addr.port}`;
-    stop = () => served.shutdown();
+  } else {
+    const served = await serveCanned(engine);
+    url = served.url;
+    stop = served.stop;
   }
 
   const searchUrl = `${url}/${INDEX}/_search`;
@@ -156,6 +166,33 @@ export async function startFixture(
       engine.close();
     },
   };
+}
+
+/** Loads the engine in process and serves its answer to the search, captured once. */
+async function serveCanned(engine: Engine): Promise<{ url: string; stop: () => Promise<void> }> {
+  await load((path, init) => engine.fetch(new Request("http://engine" + path, init)));
+  const res = await engine.fetch(
+    new Request(`http://engine/${INDEX}/_search`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: SEARCH_BODY,
+    }),
+  );
+  const canned = await res.text();
+  const headers = {
+    "content-type": "application/json",
+    "x-elastic-product": "Elasticsearch",
+  };
+  const served = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    async (req) => {
+      await req.body?.cancel();
+      return new URL(req.url).pathname === `/${INDEX}/_search`
+        ? new Response(canned, { headers })
+        : Response.json({ error: "only the benchmark's search is canned" }, { status: 404 });
+    },
+  );
+  return { url: `http://127.0.0.1:${served.addr.port}`, stop: () => served.shutdown() };
 }
 
 function toRows(hits: { _id?: string; _source?: unknown }[]): Row[] {
@@ -462,6 +499,11 @@ async function stages(url: string): Promise<void> {
 }
 
 if (import.meta.main) {
-  await report();
-  Deno.exit(0);
+  if (Deno.args[0] === "--serve-canned") {
+    // The child of E2E_SERVER=child: serve until killed, the URL on the first line.
+    console.log((await serveCanned(new Engine())).url);
+  } else {
+    await report();
+    Deno.exit(0);
+  }
 }

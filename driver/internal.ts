@@ -21,7 +21,7 @@ export { bindScript, type BindScriptOptions } from "./command/command_binder.ts"
 export { CommandCache } from "./command/command_cache.ts";
 
 // The template's reads: the first result of a text without a Statement object.
-export { executeFirst } from "./jdbc/statement.ts";
+export { executeFirst, executeFirstThen, type TextWithArgs } from "./jdbc/statement.ts";
 
 // The one reading of console text: the lexer's tokens, character classes and the ends of strings,
 // comments and placeholders, for the rooms that read command text without binding it (the

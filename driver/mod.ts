@@ -41,14 +41,19 @@ export {
 } from "./jdbc/prepared_statement.ts";
 export { type HitMeta, readHitMeta } from "./jdbc/hit_meta.ts";
 export type { Aggregate, Aggregations, Bucket } from "./jdbc/aggregations.ts";
-export { ColumnTypeError } from "./jdbc/cell_types.ts";
+export { ColumnTypeError, type MisfitCell } from "./jdbc/cell_types.ts";
 export {
   type ColumnRef,
   ResultSet,
   type ResultSetMeta,
   type TotalHits,
 } from "./jdbc/result_set.ts";
-export { HitStream, type StreamOptions, type StreamServerInfo } from "./jdbc/hit_stream.ts";
+export {
+  HitStream,
+  type HitStreamOptions,
+  type StreamOptions,
+  type StreamServerInfo,
+} from "./jdbc/hit_stream.ts";
 export {
   type BulkFailure,
   type BulkOperation,

@@ -21,7 +21,7 @@ import {
   type Statement,
   type StreamOptions,
 } from "../driver/mod.ts";
-import { executeFirst } from "../driver/internal.ts";
+import { executeFirst, executeFirstThen } from "../driver/internal.ts";
 import type { EntityClass } from "./entity.ts";
 import type {
   Args,
@@ -106,6 +106,20 @@ async function statementFirst(
   } finally {
     stmt.close();
   }
+}
+
+/** A read (`what`, the method's name) got an update count where it needs rows. */
+function expectsRows(
+  what: string,
+  count: number | bigint,
+  bound: BoundTemplate,
+): IllegalStateError {
+  return new IllegalStateError(
+    `${what} expects rows, but ${verb(bound.text)} returned an update count (${
+      Number(count)
+    }); use executeUpdate for writes: ${bound.text}`,
+    { command: bound.text },
+  );
 }
 
 /** The driver's own `close`: it closes at once, so its (already resolved) promise needs no wait. */
@@ -787,7 +801,7 @@ export class JdbcTemplate {
     const bound = this.bind(command, args);
     const type = typeof typeOrOptions === "function" ? typeOrOptions : undefined;
     const opts = typeof typeOrOptions === "object" ? typeOrOptions : options;
-    return streamRows(this.#lease, bound, type, opts) as AsyncGenerator<
+    return streamRows(this.#lease, bound, opts, { type }) as AsyncGenerator<
       RowMap | T,
       void,
       undefined
@@ -844,7 +858,7 @@ export class JdbcTemplate {
     const bound = this.bind(command, args);
     const type = typeof typeOrOptions === "function" ? typeOrOptions : undefined;
     const opts = typeof typeOrOptions === "object" ? typeOrOptions : options;
-    return streamRows(this.#lease, bound, type, opts, true) as AsyncGenerator<
+    return streamRows(this.#lease, bound, opts, { type, hits: true }) as AsyncGenerator<
       Hit<RowMap | T>,
       void,
       undefined
@@ -934,7 +948,35 @@ export class JdbcTemplate {
     args: Args | undefined,
     work: (stmt: Statement, bound: BoundTemplate) => T | Promise<T>,
   ): Promise<T>;
-  async #run<T>(
+  #run<T>(
+    what: string | undefined,
+    command: Command,
+    args: Args | undefined,
+    work:
+      | ((stmt: Statement, bound: BoundTemplate) => T | Promise<T>)
+      | ((rs: ResultSet, bound: BoundTemplate) => T | Promise<T>),
+  ): Promise<T> {
+    const shared = this.#shared;
+    if (what === undefined || shared === undefined || shared.isClosed()) {
+      return this.#runOn(what, command, args, work);
+    }
+    // A read on the shared connection: no async frame of its own, the rows read in the step
+    // that maps the response (over loopback each frame and hop costs about a microsecond).
+    try {
+      const bound = this.bind(command, args);
+      return executeFirstThen(shared, bound, (first) => {
+        if (!(first instanceof ResultSet)) throw expectsRows(what, first, bound);
+        return (work as (rs: ResultSet, bound: BoundTemplate) => T | Promise<T>)(first, bound);
+      }) as Promise<T>; // a promised result is adopted by the outer promise
+    } catch (error) {
+      return Promise.reject(
+        error instanceof BindError ? inCallerTerms(error, command, args, this.#macros) : error,
+      );
+    }
+  }
+
+  /** `#run` with a connection to get (and close) or a statement to make. */
+  async #runOn<T>(
     what: string | undefined,
     command: Command,
     args: Args | undefined,
@@ -969,14 +1011,7 @@ export class JdbcTemplate {
       const first = conn instanceof Connection
         ? await executeFirst(conn, bound.text, bound.args)
         : await statementFirst(conn, bound);
-      if (!(first instanceof ResultSet)) {
-        throw new IllegalStateError(
-          `${what} expects rows, but ${verb(bound.text)} returned an update count (${
-            Number(first)
-          }); use executeUpdate for writes: ${bound.text}`,
-          { command: bound.text },
-        );
-      }
+      if (!(first instanceof ResultSet)) throw expectsRows(what, first, bound);
       const out = (work as (rs: ResultSet, bound: BoundTemplate) => T | Promise<T>)(first, bound);
       return out instanceof Promise ? await out : out;
     } catch (error) {

@@ -345,3 +345,38 @@ Deno.test("reads on the driver's DataSource: concurrent calls, and every command
   assert.deepEqual(sent, ["POST /u/_search", "POST /u/_count"]);
   await assert.rejects(jdbc.queryForList("PUT /u/_doc/1 {}"), IllegalStateError);
 });
+
+Deno.test("reads after the first (on the shared connection) keep their errors and results", async () => {
+  const { jdbc, sent } = fakeJdbc((req) =>
+    req.url.includes("_doc") ? { _id: "1", result: "created" } : hits(["a", { n: 1 }])
+  );
+  const text = 'POST /u/_search {"query": {"term": {"name": #{name}}}}';
+  assert.equal((await jdbc.queryForList(text, { name: "x" })).length, 1); // opens the connection
+  // A missing named argument, told in the caller's terms, and nothing sent.
+  await assert.rejects(jdbc.queryForList(text, { nam: "typo" }), (e) => {
+    assert.ok(e instanceof BindError);
+    assert.equal(e.argumentName, "name");
+    return true;
+  });
+  // Too few positional arguments: the driver's BindError, rejected (not thrown).
+  const pending = jdbc.queryForList('POST /u/_search {"query": {"term": {"name": ?}}}', []);
+  assert.ok(pending instanceof Promise);
+  await assert.rejects(pending, BindError);
+  assert.equal(sent.length, 1);
+  // A write where rows are due, and a row mapper that throws.
+  await assert.rejects(
+    jdbc.queryForList('PUT /u/_doc/1 {"a": 1}'),
+    (e) =>
+      e instanceof IllegalStateError && /queryForList expects rows.*count \(1\)/.test(e.message),
+  );
+  await assert.rejects(
+    jdbc.query(text, { name: "x" }, () => {
+      throw new RangeError("bad row");
+    }),
+    RowMappingError,
+  );
+  const rows = await jdbc.queryForList(text, { name: "y" });
+  assert.deepEqual(rows, [{ _ID: "a", _DOC: '{"n":1}' }]);
+  assert.deepEqual([rows.total, rows.took], [{ value: 1, relation: "eq" }, 3]);
+  assert.equal(sent.length, 4);
+});

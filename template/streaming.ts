@@ -14,24 +14,31 @@ export interface Lease {
   release(): Promise<void>;
 }
 
+/** What a stream yields for each hit. */
+export interface StreamedAs<T> {
+  /** An entity class, or undefined for row maps. */
+  type: EntityClass<T> | undefined;
+  /** Each row or entity inside a `Hit` with its metadata. */
+  hits?: boolean;
+}
+
 /**
  * Yields every hit of a bound search as a row map, or as an entity of `type`; the connection is
  * released (and the point in time or scroll closed) however the iteration ends.
  *
  * @param lease Gets the connection when iteration starts.
  * @param bound The bound search command.
- * @param type An entity class, or undefined for row maps.
  * @param options Page size, keep-alive, mode and signal.
- * @param hits True to yield each row or entity inside a `Hit` with its metadata.
+ * @param read What to yield: row maps, entities of a type, or either inside hits.
  * @returns An async generator of rows, entities or hits.
  */
 export async function* streamRows<T>(
   lease: () => Promise<Lease>,
   bound: BoundTemplate,
-  type: EntityClass<T> | undefined,
   options: StreamOptions,
-  hits = false,
+  read: StreamedAs<T>,
 ): AsyncGenerator<T | RowMap | Hit<T | RowMap>, void, undefined> {
+  const { type, hits } = read;
   const { conn, release } = await lease();
   try {
     const stream = conn.stream(bound.text, bound.args, options);

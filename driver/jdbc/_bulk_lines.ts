@@ -59,6 +59,17 @@ export interface Entry {
   attempts: number;
 }
 
+/** What a writer gives every operation that does not say otherwise. */
+export interface OperationDefaults {
+  /** The writer's `index` option. */
+  index?: string;
+  /**
+   * Gives an id for an `index` or `create` that names none (the writer's generated ids), or
+   * undefined to leave it to the server.
+   */
+  newId?: () => string;
+}
+
 const ACTIONS = new Set(["index", "create", "update", "delete"]);
 
 /**
@@ -67,18 +78,16 @@ const ACTIONS = new Set(["index", "create", "update", "delete"]);
  * @param op The operation.
  * @param item The item it was made from (kept for failure reports).
  * @param position The item's 0-based position in the input.
- * @param defaultIndex The writer's `index` option.
- * @param newId Gives an id for an `index` or `create` that names none (the writer's generated
- * ids), or undefined to leave it to the server.
+ * @param writer The writer's default index and id source (one object per writer).
  * @returns The entry.
  */
 export function encodeOperation(
   op: BulkOperation,
   item: unknown,
   position: number,
-  defaultIndex: string | undefined,
-  newId?: () => string,
+  writer: OperationDefaults,
 ): Entry {
+  const { index: defaultIndex, newId } = writer;
   const fail = (problem: string): never => {
     throw new BindError(`Bulk item ${position}: ${problem}`, { index: position });
   };

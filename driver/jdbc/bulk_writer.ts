@@ -14,7 +14,12 @@ import { InvalidResponseError, ResponseError } from "../response_errors.ts";
 import { executorOf } from "../wire/_executor.ts";
 import { parseJsonBody } from "../wire/_json_body.ts";
 import { isIdempotentBulkItem, isRetriedItemStatus } from "../wire/retry_policy.ts";
-import { type BulkOperation, encodeOperation, type Entry } from "./_bulk_lines.ts";
+import {
+  type BulkOperation,
+  encodeOperation,
+  type Entry,
+  type OperationDefaults,
+} from "./_bulk_lines.ts";
 import { DocumentIds } from "./_doc_ids.ts";
 import { bulkItemsOf } from "../wire/_bulk_items.ts";
 
@@ -260,7 +265,8 @@ export class BulkWriter<T = unknown> {
   #started = 0;
   #position = 0;
   readonly #failures: BulkFailure<T>[] = [];
-  readonly #ids: DocumentIds | undefined;
+  /** The index and id source of every operation (one object, not a closure per item). */
+  readonly #defaults: OperationDefaults;
   readonly #generatedIds: (string | undefined)[] = [];
   readonly #stats: BulkStats = {
     total: 0,
@@ -302,7 +308,8 @@ export class BulkWriter<T = unknown> {
       maxFailures: positive("maxFailures", options.maxFailures, 1000, 0),
     };
     this.#slots = this.#o.concurrency;
-    if (options.generateIds !== false) this.#ids = new DocumentIds();
+    const ids = options.generateIds === false ? undefined : new DocumentIds();
+    this.#defaults = { index: options.index, newId: ids && (() => ids.next()) };
   }
 
   /** The counts so far. */
@@ -320,14 +327,7 @@ export class BulkWriter<T = unknown> {
     this.#check();
     if (this.#started === 0) this.#started = performance.now();
     const position = this.#position++;
-    const ids = this.#ids;
-    const entry = encodeOperation(
-      this.#o.operation(item),
-      item,
-      position,
-      this.#o.index,
-      ids && (() => ids.next()),
-    );
+    const entry = encodeOperation(this.#o.operation(item), item, position, this.#defaults);
     this.#generatedIds.push(entry.generated ? entry.op.id : undefined);
     this.#stats.total++;
     this.#buffer.push(entry);
@@ -445,7 +445,9 @@ export class BulkWriter<T = unknown> {
       try {
         const response = await exec.bulk(body, this.#o.refresh, { signal: this.#o.signal });
         const contentType = response.headers.get("content-type") ?? "";
-        items = bulkItemsOf(parseJsonBody(response.status, response.body, contentType));
+        items = bulkItemsOf(
+          parseJsonBody({ status: response.status, text: response.body, contentType }),
+        );
       } catch (error) {
         if (this.#o.signal?.aborted) throw error;
         batch = this.#afterFailedRequest(batch, error);

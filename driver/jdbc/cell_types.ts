@@ -7,6 +7,20 @@
 
 import { DataAccessError } from "../errors.ts";
 
+/** The cell a {@linkcode ColumnTypeError} is about. */
+export interface MisfitCell {
+  /** The column label. */
+  column: string;
+  /** The 1-based row number. */
+  row: number;
+  /** The type asked for: `int`, `long`, `double`, `boolean` or `date`. */
+  expected: string;
+  /** The cell's value. */
+  value: unknown;
+  /** What is wrong and what to do. */
+  hint: string;
+}
+
 /**
  * A cell could not be read as the type asked for: `getInt` on text, `getLong` on a fraction,
  * `getDate` on something that is no date. Says which column, which row, what it holds and what
@@ -34,13 +48,11 @@ export class ColumnTypeError extends DataAccessError {
   /**
    * Creates the error.
    *
-   * @param column The column label.
-   * @param row The 1-based row number.
-   * @param expected The type asked for.
-   * @param value The cell's value.
-   * @param hint What is wrong and what to do.
+   * @param cell The column label, the 1-based row number, the type asked for, the cell's value
+   *   and what is wrong and what to do.
    */
-  constructor(column: string, row: number, expected: string, value: unknown, hint: string) {
+  constructor(cell: MisfitCell) {
+    const { column, row, expected, value, hint } = cell;
     const shown = typeof value === "bigint" ? `${value}` : JSON.stringify(value) ?? String(value);
     super(
       "MAPPING",

@@ -85,13 +85,13 @@ export async function readServerInfo(
   signal?: AbortSignal,
 ): Promise<ServerInfo> {
   const response = await transport.request({ method: "GET", path: "/", signal, command: "GET /" });
-  const body = parseJsonBody(
-    response.status,
-    response.body,
-    response.headers.get("content-type") ?? "",
-    "GET /",
-    (text) => transport.redactSecrets(text),
-  );
+  const body = parseJsonBody({
+    status: response.status,
+    text: response.body,
+    contentType: response.headers.get("content-type") ?? "",
+    command: "GET /",
+    redactSecrets: (text) => transport.redactSecrets(text),
+  });
   const version = (body as { version?: { number?: unknown; distribution?: unknown } } | undefined)
     ?.version;
   if (typeof version?.number !== "string") {
@@ -141,7 +141,7 @@ export class Connection implements StatementConnection {
    * @param options `indexRefresh` and the server info source.
    */
   constructor(transport: Transport, options: ConnectionOptions = {}) {
-    this.#executor = new Executor(transport, options.indexRefresh ?? false);
+    this.#executor = new Executor(transport, { indexRefresh: options.indexRefresh ?? false });
     this.#serverInfo = options.serverInfo ?? (() => readServerInfo(transport));
   }
 
@@ -196,7 +196,7 @@ export class Connection implements StatementConnection {
    * ```
    */
   stream(text: string, args: readonly unknown[] = [], options: StreamOptions = {}): HitStream {
-    return new HitStream(this, text, args, options, () => this.serverInfo());
+    return new HitStream(this, text, args, { ...options, serverInfo: () => this.serverInfo() });
   }
 
   /**

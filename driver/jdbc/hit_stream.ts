@@ -53,6 +53,15 @@ export interface StreamOptions {
   signal?: AbortSignal;
 }
 
+/** The options of a {@linkcode HitStream} made directly: a stream's, and where server facts come from. */
+export interface HitStreamOptions extends StreamOptions {
+  /**
+   * Where flavour and version come from (for `mode: "auto"`); `Connection.stream` hands in the
+   * connection's. Without it `"auto"` falls back to a scroll.
+   */
+  serverInfo?: () => Promise<StreamServerInfo>;
+}
+
 /** What the stream needs to know about the server (a `ServerInfo` fits). */
 export interface StreamServerInfo {
   /** `"elasticsearch"` or `"opensearch"`. */
@@ -106,15 +115,13 @@ export class HitStream implements AsyncIterable<Record<string, unknown>> {
    * @param connection The connection to run on.
    * @param text One `GET|POST /index/_search [body]` command.
    * @param args Its positional arguments.
-   * @param options Page size, keep-alive, mode and signal.
-   * @param serverInfo Where flavour and version come from (for `mode: "auto"`).
+   * @param options Page size, keep-alive, mode and signal, and where the server facts come from.
    */
   constructor(
     connection: object,
     text: string,
     args: readonly unknown[] = [],
-    options: StreamOptions = {},
-    serverInfo: () => Promise<StreamServerInfo> = () => Promise.reject(new Error("unknown")),
+    options: HitStreamOptions = {},
   ) {
     this.#connection = connection;
     executorOf(connection).ensureOpen();
@@ -128,7 +135,7 @@ export class HitStream implements AsyncIterable<Record<string, unknown>> {
     this.#command = commands[0]!;
     parseSearchPlan(this.#command, options); // validate now
     this.#options = options;
-    this.#serverInfo = serverInfo;
+    this.#serverInfo = options.serverInfo ?? (() => Promise.reject(new Error("unknown")));
   }
 
   /** How the last iteration pages: `"pit"` or `"scroll"` (undefined before it started). */
@@ -205,13 +212,13 @@ export class HitStream implements AsyncIterable<Record<string, unknown>> {
       : `/${plan.index}/_pit?keep_alive=${ka}${plan.pitQuery}`;
     let id: string;
     try {
-      const opened = await this.#send(exec, "POST", openPath, undefined);
-      const json = parseJsonBody(
-        opened.status,
-        opened.body,
-        opened.headers.get("content-type") ?? "",
-        openPath,
-      ) as { id?: unknown; pit_id?: unknown };
+      const opened = await this.#send(exec, { method: "POST", path: openPath });
+      const json = parseJsonBody({
+        status: opened.status,
+        text: opened.body,
+        contentType: opened.headers.get("content-type") ?? "",
+        command: openPath,
+      }) as { id?: unknown; pit_id?: unknown };
       const value = json.pit_id ?? json.id;
       if (typeof value !== "string") throw new IllegalStateError("no point-in-time id");
       id = value;
@@ -232,7 +239,7 @@ export class HitStream implements AsyncIterable<Record<string, unknown>> {
       if (!plan.tracksTotal) parts.push(`"track_total_hits":false`); // counting is wasted work here
       if (after !== undefined) parts.push(`"search_after":${encodeJson(after, 0)}`);
       const body = `{${plan.bodyPrefix}${parts.join(",")}}`;
-      return this.#page(exec, "POST", `/_search${plan.searchQuery}`, body, local.signal);
+      return this.#page(exec, `/_search${plan.searchQuery}`, body, local.signal);
     };
     let delivered = 0;
     let last: unknown;
@@ -270,7 +277,8 @@ export class HitStream implements AsyncIterable<Record<string, unknown>> {
       await pending?.catch(() => {});
       const closeBody = os ? encodeJson({ pit_id: [id] }, 0) : encodeJson({ id }, 0);
       const closePath = os ? "/_search/point_in_time" : "/_pit";
-      await this.#send(exec, "DELETE", closePath, closeBody, true).catch(() => {});
+      await this.#send(exec, { method: "DELETE", path: closePath, body: closeBody, closing: true })
+        .catch(() => {});
     }
   }
 
@@ -285,13 +293,7 @@ export class HitStream implements AsyncIterable<Record<string, unknown>> {
       plan.searchQuery.replace(/^\?/, "&")
     }${plan.pitQuery}`;
     const firstBody = `{${plan.bodyPrefix}"sort":${encodeJson(plan.sort ?? ["_doc"], 0)}}`;
-    let pending: Promise<Page> | undefined = this.#page(
-      exec,
-      "POST",
-      path,
-      firstBody,
-      local.signal,
-    );
+    let pending: Promise<Page> | undefined = this.#page(exec, path, firstBody, local.signal);
     let id: string | undefined;
     let seen = 0;
     try {
@@ -312,7 +314,7 @@ export class HitStream implements AsyncIterable<Record<string, unknown>> {
           !(total !== null && total.relation === "eq" && seen >= total.value);
         if (more) {
           const body = encodeJson({ scroll: ka, scroll_id: id }, 0);
-          pending = this.#page(exec, "POST", "/_search/scroll", body, local.signal);
+          pending = this.#page(exec, "/_search/scroll", body, local.signal);
           pending.catch(() => {});
         }
         if (n > 0) yield page.rs;
@@ -323,28 +325,26 @@ export class HitStream implements AsyncIterable<Record<string, unknown>> {
       await pending?.catch(() => {});
       if (id !== undefined) {
         const body = encodeJson({ scroll_id: [id] }, 0);
-        await this.#send(exec, "DELETE", "/_search/scroll", body, true).catch(() => {});
+        await this.#send(exec, {
+          method: "DELETE",
+          path: "/_search/scroll",
+          body,
+          closing: true,
+        }).catch(() => {});
       }
     }
   }
 
-  async #page(
-    exec: Executor,
-    method: "POST",
-    path: string,
-    body: string,
-    signal: AbortSignal,
-  ): Promise<Page> {
-    const response = await this.#send(exec, method, path, body, false, signal);
-    const outcome = mapResponse(
-      classify("POST", "/_search"),
-      response.status,
-      response.body,
-      this.#command.text,
-      response.headers.get("content-type") ?? "",
-      undefined,
-      allowsPartialResults(path),
-    )[0];
+  /** Sends one page's `POST` and reads its rows. */
+  async #page(exec: Executor, path: string, body: string, signal: AbortSignal): Promise<Page> {
+    const response = await this.#send(exec, { method: "POST", path, body, signal });
+    const outcome = mapResponse(classify("POST", "/_search"), {
+      status: response.status,
+      text: response.body,
+      contentType: response.headers.get("content-type") ?? "",
+      command: this.#command.text,
+      allowPartial: allowsPartialResults(path),
+    })[0];
     if (outcome?.kind !== "rows") throw new IllegalStateError("a search page gave no rows");
     const rs = new ResultSet(outcome.table.columns, outcome.table.rows, outcome.meta);
     const raw = outcome.meta.raw as { hits?: { hits?: unknown } } | undefined;
@@ -375,14 +375,9 @@ export class HitStream implements AsyncIterable<Record<string, unknown>> {
     return error;
   }
 
-  #send(
-    exec: Executor,
-    method: "POST" | "DELETE",
-    path: string,
-    body: string | undefined,
-    allowNotFound = false,
-    signal?: AbortSignal,
-  ) {
+  #send(exec: Executor, request: StreamRequest) {
+    const { method, path, body, signal } = request;
+    const allowNotFound = request.closing === true;
     const user = this.#options.signal;
     if (user?.aborted && !allowNotFound) return Promise.reject(callerAbort(user));
     // Closing a point in time or scroll must go out even after the caller aborted.
@@ -400,6 +395,20 @@ export class HitStream implements AsyncIterable<Record<string, unknown>> {
       command: `${method} ${path} (stream of ${this.#command.text.split("\n", 1)[0]})`,
     });
   }
+}
+
+/** One request of a stream. */
+interface StreamRequest {
+  method: "POST" | "DELETE";
+  path: string;
+  body?: string;
+  /** The page's own signal (the stream's local abort). */
+  signal?: AbortSignal;
+  /**
+   * Closes a point in time or scroll: sent even after the caller aborted, and a 404 (already
+   * gone) is no error.
+   */
+  closing?: boolean;
 }
 
 function hasShardDoc(sort: readonly unknown[]): boolean {

@@ -696,7 +696,13 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
     const out = convert(value);
     if (typeof out === "string") {
       const label = typeof column === "number" ? this.getColumns()[column - 1] ?? "" : column;
-      throw new ColumnTypeError(label, this.getRowNumber(), expected, value, out);
+      throw new ColumnTypeError({
+        column: label,
+        row: this.getRowNumber(),
+        expected,
+        value,
+        hint: out,
+      });
     }
     return out;
   }

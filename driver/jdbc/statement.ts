@@ -131,23 +131,54 @@ export function executeFirst(
   text: string,
   args: readonly unknown[],
 ): Promise<ResultSet | number | bigint> {
-  let commands: BoundCommand[];
   try {
-    commands = bind(text, args);
+    return executeFirstThen(connection, { text, args }, asIs);
   } catch (error) {
     return Promise.reject(error);
   }
-  if (commands.length !== 1) {
-    const stmt = new Statement(connection);
-    return stmt.executeCommands(commands).then(() => stmt.getResultSet() ?? stmt.getUpdateCount());
-  }
-  return executorOf(connection).runThen(commands[0]!, NO_OPTIONS, firstOf);
 }
 
-/** The first result of a command's outcomes (-1: none). */
-function firstOf(outcomes: readonly Outcome[]): ResultSet | number | bigint {
-  const first = outcomes[0];
-  return first === undefined ? -1 : resultOf(first, 0);
+const asIs = <T>(value: T): T => value;
+
+/** A command text and its positional arguments (a template's bound command fits). */
+export interface TextWithArgs {
+  /** The command text. */
+  readonly text: string;
+  /** Its positional arguments. */
+  readonly args: readonly unknown[];
+}
+
+/**
+ * {@linkcode executeFirst}, handing the first result to `then` in the step that maps the
+ * response: a caller that reads it right away (the template's `queryForList`) saves the async
+ * frame and the promise hop of awaiting it first. Unlike `executeFirst`, a syntax or bind error
+ * is thrown here, not returned as a rejection (the caller may tell it in its own terms at once).
+ *
+ * @param connection A driver connection.
+ * @param command The command text and its positional arguments.
+ * @param then Reads the first result set, or update count (-1 for none); it may throw.
+ * @returns What `then` returns.
+ */
+export function executeFirstThen<T>(
+  connection: StatementConnection,
+  command: TextWithArgs,
+  then: (first: ResultSet | number | bigint) => T,
+): Promise<T> {
+  const commands = bind(command.text, command.args);
+  if (commands.length !== 1) {
+    const stmt = new Statement(connection);
+    return stmt.executeCommands(commands).then(() =>
+      then(stmt.getResultSet() ?? stmt.getUpdateCount())
+    );
+  }
+  return executorOf(connection).runThen(
+    commands[0]!,
+    NO_OPTIONS,
+    (outcomes: readonly Outcome[]) => {
+      const first = outcomes[0];
+      return then(first === undefined ? -1 : resultOf(first, 0));
+    },
+  );
 }
 
 function bind(

@@ -13,18 +13,29 @@ export class TooLarge {
   constructor(readonly limit: number) {}
 }
 
+/** How a transport reads its bodies: one object per transport, handed in on every read. */
+export interface BodyLimits {
+  /** The most bytes a body may have. */
+  limit: number;
+  /**
+   * A declared, unencoded `content-length` is trusted (the runtime's own network fetch never
+   * delivers more): such a body is read whole instead of counted while it streams.
+   */
+  trustLength: boolean;
+}
+
 /**
- * Reads `res`'s body as UTF-8 text, at most `limit` bytes.
+ * Reads `res`'s body as UTF-8 text, at most `limits.limit` bytes.
  *
  * @throws {TooLarge} Past the limit.
  * @throws The signal's reason when it aborts while reading.
  */
 export function readBody(
   res: Response,
-  limit: number,
+  limits: BodyLimits,
   signal: AbortSignal,
-  trustLength: boolean,
 ): Promise<string> {
+  const limit = limits.limit;
   const headers = res.headers; // one getter call, two reads
   const declared = headers.get("content-length");
   if (declared !== null) {
@@ -33,7 +44,7 @@ export function readBody(
     // on the way (content-encoding): then it is counted while it streams, as is any body from
     // an injected fetch (which may declare anything). Touching `res.body` costs a stream, so
     // the common case reads the text directly (no extra promise either).
-    if (trustLength && headers.get("content-encoding") === null) return res.text();
+    if (limits.trustLength && headers.get("content-encoding") === null) return res.text();
   }
   return readStream(res, limit, signal);
 }
@@ -50,19 +61,28 @@ export function readInProcessBody(
   limit: number,
   headers: Headers = res.headers,
 ): Promise<string> {
-  const declared = headers.get("content-length");
-  if (declared !== null && Number(declared) > limit) return refuse(res, limit);
+  if (declaresMore(headers, limit)) return refuse(res, limit);
   return res.text().then((text) => {
-    // A UTF-16 unit is 1 to 3 UTF-8 bytes (a surrogate pair 4 for 2): the exact count is
-    // needed only between those bounds.
-    if (text.length > limit || (text.length * 3 > limit && utf8Length(text) > limit)) {
-      throw new TooLarge(limit);
-    }
+    if (!fits(text, limit)) throw new TooLarge(limit);
     return text;
   });
 }
 
-async function refuse(res: Response, limit: number): Promise<never> {
+/** The response declares a `content-length` over `limit` (it is then refused unread). */
+export function declaresMore(headers: Headers, limit: number): boolean {
+  const declared = headers.get("content-length");
+  return declared !== null && Number(declared) > limit;
+}
+
+/** The text's UTF-8 size is within `limit` bytes. */
+export function fits(text: string, limit: number): boolean {
+  // A UTF-16 unit is 1 to 3 UTF-8 bytes (a surrogate pair 4 for 2): the exact count is
+  // needed only between those bounds.
+  return text.length <= limit && (text.length * 3 <= limit || utf8Length(text) <= limit);
+}
+
+/** Cancels the body and throws {@linkcode TooLarge}. */
+export async function refuse(res: Response, limit: number): Promise<never> {
   await res.body?.cancel().catch(() => {});
   throw new TooLarge(limit);
 }

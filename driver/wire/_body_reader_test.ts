@@ -27,16 +27,19 @@ const length = (s: string) => String(new TextEncoder().encode(s).byteLength);
 Deno.test("readBody: a trusted declared length within the limit is read as text, not streamed", async () => {
   const body = '{"a":"é"}';
   const { res, seen } = recorded(body, { "content-length": length(body) });
-  assert.equal(await readBody(res, 100, signal, true), body);
+  assert.equal(await readBody(res, { limit: 100, trustLength: true }, signal), body);
   assert.deepEqual(seen, { stream: false, text: true });
 });
 
 Deno.test("readBody: a declared length over the limit is refused before reading", async () => {
   const { res, seen } = recorded("{}", { "content-length": "5000" });
-  await assert.rejects(readBody(res, 100, signal, true), TooLarge);
+  await assert.rejects(readBody(res, { limit: 100, trustLength: true }, signal), TooLarge);
   assert.equal(seen.text, false);
   const untrusted = recorded("{}", { "content-length": "5000" });
-  await assert.rejects(readBody(untrusted.res, 100, signal, false), TooLarge);
+  await assert.rejects(
+    readBody(untrusted.res, { limit: 100, trustLength: false }, signal),
+    TooLarge,
+  );
   assert.equal(untrusted.seen.text, false);
 });
 
@@ -50,10 +53,10 @@ Deno.test("readBody: without a length, untrusted, or encoded, the body is stream
     ] as const
   ) {
     const ok = recorded(body, headers);
-    assert.equal(await readBody(ok.res, 1000, signal, trust), body);
+    assert.equal(await readBody(ok.res, { limit: 1000, trustLength: trust }, signal), body);
     assert.deepEqual(ok.seen, { stream: true, text: false }, JSON.stringify(headers));
     const over = recorded(body, headers);
-    await assert.rejects(readBody(over.res, 100, signal, trust), TooLarge);
+    await assert.rejects(readBody(over.res, { limit: 100, trustLength: trust }, signal), TooLarge);
   }
 });
 

@@ -2,7 +2,7 @@
 // 429 (es_rejected_execution_exception) are sent again, alone, after a backoff, up to maxRetries
 // times; any other failure ends in a BulkError that lists every item.
 
-import { parseJsonBody } from "./_json_body.ts";
+import { type JsonReply, parseJsonBody } from "./_json_body.ts";
 import { BulkError, type BulkItem, ResponseError } from "../errors.ts";
 import type { BoundCommand } from "../command/command.ts";
 import { type BulkEntry, toBulkEntry } from "./_batch.ts";
@@ -16,15 +16,10 @@ export interface BatchResult {
   keys: string[];
 }
 
-function parseItems(
-  status: number,
-  text: string,
-  contentType: string,
-  expected: number,
-  redactSecrets: (text: string) => string,
-): BulkAnswer[] {
-  const command = `POST /_bulk (batch of ${expected})`;
-  const body: unknown = parseJsonBody(status, text, contentType, command, redactSecrets);
+/** The answers of a `_bulk` response that must list `expected` items. */
+function parseItems(reply: Omit<JsonReply, "command">, expected: number): BulkAnswer[] {
+  const status = reply.status;
+  const body: unknown = parseJsonBody({ ...reply, command: `POST /_bulk (batch of ${expected})` });
   const items = isJsonObject(body) && Array.isArray(body.items) ? body.items : undefined;
   if (!items || items.length !== expected) {
     throw new ResponseError(status, body, {
@@ -62,13 +57,12 @@ export async function runBatch(
     }
     const body = pending.flatMap((i) => entries[i]!.lines).join("\n") + "\n";
     const response = await executor.bulk(body, refresh, call);
-    const items = parseItems(
-      response.status,
-      response.body,
-      response.headers.get("content-type") ?? "",
-      pending.length,
-      (t) => executor.transport.redactSecrets(t),
-    );
+    const items = parseItems({
+      status: response.status,
+      text: response.body,
+      contentType: response.headers.get("content-type") ?? "",
+      redactSecrets: (t) => executor.transport.redactSecrets(t),
+    }, pending.length);
     const retry: number[] = [];
     items.forEach((answer, k) => {
       const rejected = answer.detail.status === 429;

@@ -184,20 +184,26 @@ export function allowsNotFound(kind: EndpointKind): boolean {
   return kind === "head" || kind === "doc_get" || kind === "source_get" || kind === "doc_delete";
 }
 
+/** What a connection's data source asks of the paths it sends. */
+export interface PathRules {
+  /** Document writes get `refresh=true` unless they name a `refresh` of their own. */
+  indexRefresh?: boolean;
+}
+
 /**
  * Rewrites the path before sending: `_cat` gets `format=json` (another format is refused) and,
  * with `indexRefresh`, document writes get `refresh=true` unless `refresh` is already there.
  *
  * @param endpoint The classified endpoint.
  * @param path The path with its query string.
- * @param indexRefresh Whether the data source asks for `refresh=true` on document writes.
+ * @param rules What the data source asks of the paths (one object per connection).
  * @param command The command text, for the error.
  * @returns The path to send.
  */
 export function rewritePath(
   endpoint: Endpoint,
   path: string,
-  indexRefresh: boolean,
+  rules: PathRules,
   command?: string,
 ): string {
   if (endpoint.kind === "cat") {
@@ -212,7 +218,7 @@ export function rewritePath(
     return path;
   }
   if (
-    indexRefresh && DOCUMENT_WRITES.has(endpoint.kind) &&
+    rules.indexRefresh === true && DOCUMENT_WRITES.has(endpoint.kind) &&
     queryValue(endpoint.query, "refresh") === undefined
   ) {
     return appendQuery(path, "refresh", "true");

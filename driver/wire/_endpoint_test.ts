@@ -42,7 +42,7 @@ Deno.test("classify: writes", () => {
 });
 
 function refreshed(method: Method, path: string): string {
-  return rewritePath(classify(method, path), path, true);
+  return rewritePath(classify(method, path), path, { indexRefresh: true });
 }
 
 Deno.test("indexRefresh adds refresh=true to document writes, merged into the query", () => {
@@ -68,7 +68,7 @@ Deno.test("indexRefresh never touches an explicit refresh, index-level or cluste
   assert.equal(refreshed("PUT", "/_template/x"), "/_template/x");
   assert.equal(refreshed("POST", "/idx/_search"), "/idx/_search");
   const off = classify("PUT", "/idx/_doc/1");
-  assert.equal(rewritePath(off, "/idx/_doc/1", false), "/idx/_doc/1");
+  assert.equal(rewritePath(off, "/idx/_doc/1", { indexRefresh: false }), "/idx/_doc/1");
 });
 
 Deno.test("_cat gets format=json; another format is refused", () => {

@@ -4,7 +4,14 @@
 import { IllegalStateError } from "../errors.ts";
 import { allowsPartialResults } from "../response_errors.ts";
 import type { BoundCommand } from "../command/command.ts";
-import { allowsNotFound, appendQuery, classify, type Endpoint, rewritePath } from "./_endpoint.ts";
+import {
+  allowsNotFound,
+  appendQuery,
+  classify,
+  type Endpoint,
+  type PathRules,
+  rewritePath,
+} from "./_endpoint.ts";
 import { bumpMappingEpoch, changesMappings } from "./_mapping_epoch.ts";
 import { mapResponse, type Outcome } from "./_response_mapper.ts";
 import type { Transport, TransportResponse } from "./transport.ts";
@@ -24,14 +31,15 @@ const asIs = (outcomes: Outcome[]): Outcome[] => outcomes;
 /** Sends commands for one connection. */
 export class Executor {
   readonly transport: Transport;
-  readonly indexRefresh: boolean;
+  /** What the data source asks of the paths (`indexRefresh`), read by `rewritePath`. */
+  readonly rules: PathRules;
   closed = false;
   /** Removes the transport's credentials from error excerpts (one function, not one per call). */
   readonly #redact: (text: string) => string;
 
-  constructor(transport: Transport, indexRefresh: boolean) {
+  constructor(transport: Transport, rules: PathRules = {}) {
     this.transport = transport;
-    this.indexRefresh = indexRefresh;
+    this.rules = rules;
     this.#redact = (text) => transport.redactSecrets(text);
   }
 
@@ -62,7 +70,7 @@ export class Executor {
     try {
       this.ensureOpen();
       endpoint = classify(command.method, command.path);
-      path = rewritePath(endpoint, command.path, this.indexRefresh, command.text);
+      path = rewritePath(endpoint, command.path, this.rules, command.text);
       // Mapping caches go stale before (a read racing it) and after, whatever the outcome (a
       // timeout may still have applied it).
       const changes = changesMappings(command.method, endpoint.segments);
@@ -81,15 +89,14 @@ export class Executor {
     path: string,
     response: TransportResponse,
   ): Outcome[] {
-    const outcomes = mapResponse(
-      endpoint,
-      response.status,
-      response.body,
-      command.text,
-      response.headers.get("content-type") ?? "",
-      this.#redact,
-      allowsPartialResults(path),
-    );
+    const outcomes = mapResponse(endpoint, {
+      status: response.status,
+      text: response.body,
+      contentType: response.headers.get("content-type") ?? "",
+      command: command.text,
+      redactSecrets: this.#redact,
+      allowPartial: allowsPartialResults(path),
+    });
     const warnings = readWarnings(response.headers);
     if (warnings.length > 0) {
       for (const outcome of outcomes) {
@@ -128,7 +135,7 @@ export class Executor {
     this.ensureOpen();
     let path = "/_bulk";
     if (refresh !== undefined) path = appendQuery(path, "refresh", refresh);
-    else if (this.indexRefresh) path = appendQuery(path, "refresh", "true");
+    else if (this.rules.indexRefresh === true) path = appendQuery(path, "refresh", "true");
     return this.transport.request({
       method: "POST",
       path,

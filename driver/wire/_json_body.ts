@@ -4,23 +4,31 @@
 import { InvalidResponseError } from "../errors.ts";
 import { parseExactJson } from "./_exact_json.ts";
 
+/** A response body as the transport read it, and what an error about it says. */
+export interface JsonReply {
+  /** The HTTP status. */
+  status: number;
+  /** The body text. */
+  text: string;
+  /** The `content-type` header ("" when absent). */
+  contentType: string;
+  /** The command, kept on the error. */
+  command?: string;
+  /** Removes the transport's credentials from an error's excerpt (none: the text as is). */
+  redactSecrets?: (text: string) => string;
+}
+
+const asIs = (text: string): string => text;
+
 /**
  * Parses a JSON response body, refusing anything that is not a JSON object or array.
  *
- * @param status The HTTP status.
- * @param text The body text.
- * @param contentType The `content-type` header ("" when absent).
- * @param command The command, kept on the error.
- * @param redactSecrets Removes the transport's credentials from the excerpt.
+ * @param reply The status, body text and content type, and the command for the error.
  * @returns The parsed object or array.
  */
-export function parseJsonBody(
-  status: number,
-  text: string,
-  contentType: string,
-  command?: string,
-  redactSecrets: (text: string) => string = (t) => t,
-): object {
+export function parseJsonBody(reply: JsonReply): object {
+  const { status, text, contentType, command } = reply;
+  const redactSecrets = reply.redactSecrets ?? asIs;
   // The errors are made on a failure only: no closure per call.
   // What nearly every answer says is tested as a string; anything else by the expression.
   if (contentType !== "application/json" && /html/i.test(contentType)) {

@@ -14,7 +14,7 @@
 import { BulkError, InvalidResponseError, PartialResultsError, ResponseError } from "../errors.ts";
 import { shardFailuresOf } from "../response_errors.ts";
 import { type Endpoint, queryValue } from "./_endpoint.ts";
-import { parseJsonBody } from "./_json_body.ts";
+import { type JsonReply, parseJsonBody } from "./_json_body.ts";
 import { isJsonObject, type JsonObject } from "../_json.ts";
 import { bulkItemsOf, generatedKeys } from "./_bulk_items.ts";
 import { docRow } from "../jdbc/_json_cell.ts";
@@ -33,32 +33,28 @@ export type Outcome =
   | { kind: "rows"; table: Table; meta: ResultSetMeta }
   | { kind: "count"; count: number | bigint; keys: string[] };
 
+/** A response to map: the body as read, what errors say, and whether partial results are asked for. */
+export interface MappedReply extends JsonReply {
+  /** The path asks for `allow_partial_search_results=true`: shard failures are read, not thrown. */
+  allowPartial?: boolean;
+}
+
 /**
  * Maps one response to its results.
  *
  * @param endpoint The classified endpoint.
- * @param status The HTTP status (2xx, or 404 where the endpoint allows it).
- * @param text The body text.
- * @param command The command text, kept on errors.
- * @param contentType The response's content type ("" when absent).
- * @param redactSecrets Removes the transport's credentials from error excerpts.
+ * @param reply The status (2xx, or 404 where the endpoint allows it), body text, content type
+ *   ("" when absent), the command (kept on errors) and the redaction of error excerpts.
  * @returns One outcome, or one per sub-search for `_msearch`.
  * @throws {InvalidResponseError} When a body that must be JSON is empty, HTML or broken.
  */
-export function mapResponse(
-  endpoint: Endpoint,
-  status: number,
-  text: string,
-  command?: string,
-  contentType = "",
-  redactSecrets?: (text: string) => string,
-  allowPartial = false,
-): Outcome[] {
+export function mapResponse(endpoint: Endpoint, reply: MappedReply): Outcome[] {
+  const { status, text, contentType, command, redactSecrets } = reply;
   const body = endpoint.kind === "head"
     ? null
     : endpoint.kind === "read" && /^text\/plain/i.test(contentType)
     ? text // `_nodes/hot_threads` and other text answers: one `value` row
-    : parseJsonBody(status, text, contentType, command, redactSecrets);
+    : parseJsonBody(reply);
   const json: JsonObject = isJsonObject(body) ? body : {};
   const notFound = status === 404;
   const shape = SHAPES[endpoint.kind];
@@ -83,9 +79,9 @@ export function mapResponse(
     case "head":
       return [rows({ columns: ["STATUS"], rows: [[status]] }, body)];
     case "search":
-      return [searchRows(json, body, allowPartial, command)];
+      return [searchRows(json, body, reply)];
     case "msearch":
-      return msearch(json, command, allowPartial);
+      return msearch(json, reply);
     case "mget": {
       const docs = Array.isArray(json.docs) ? json.docs.filter(isJsonObject) : [];
       const table = docTable(docs.map((d) => [d._id, d.found === false ? undefined : d._source]));
@@ -260,14 +256,11 @@ function totalOf(hits: JsonObject): TotalHits | null {
   return null;
 }
 
-function searchRows(
-  json: JsonObject,
-  raw: unknown,
-  allowPartial: boolean,
-  command: string | undefined,
-): Outcome {
+function searchRows(json: JsonObject, raw: unknown, reply: MappedReply): Outcome {
   const shards = shardFailuresOf(json);
-  if (shards !== undefined && !allowPartial) throw new PartialResultsError(shards, { command });
+  if (shards !== undefined && reply.allowPartial !== true) {
+    throw new PartialResultsError(shards, { command: reply.command });
+  }
   const hits = isJsonObject(json.hits) ? json.hits : {};
   const list: unknown[] = Array.isArray(hits.hits) ? hits.hits : [];
   // The hits behind the rows: the list itself, unless it holds something that is not a hit.
@@ -292,7 +285,8 @@ function searchRows(
   return { kind: "rows", table: { columns: ["_ID", "_DOC"], rows: ROWS_OF_HITS }, meta };
 }
 
-function msearch(json: JsonObject, command: string | undefined, allowPartial: boolean): Outcome[] {
+function msearch(json: JsonObject, reply: MappedReply): Outcome[] {
+  const command = reply.command;
   const responses = Array.isArray(json.responses) ? json.responses : [];
   return responses.map((sub, i) => {
     const part = isJsonObject(sub) ? sub : {};
@@ -303,7 +297,7 @@ function msearch(json: JsonObject, command: string | undefined, allowPartial: bo
       throw error;
     }
     try {
-      return searchRows(part, sub, allowPartial, command);
+      return searchRows(part, sub, reply);
     } catch (error) {
       if (error instanceof PartialResultsError) {
         error.message = `_msearch sub-search ${i + 1}: ${error.message}`;

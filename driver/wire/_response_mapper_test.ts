@@ -13,7 +13,12 @@ function map(
   contentType = "application/json",
 ): Outcome[] {
   const text = typeof body === "string" ? body : JSON.stringify(body);
-  return mapResponse(classify(method, path), status, text, `${method} ${path}`, contentType);
+  return mapResponse(classify(method, path), {
+    status,
+    text,
+    contentType,
+    command: `${method} ${path}`,
+  });
 }
 
 function only(outcomes: Outcome[]): ResultSet {
@@ -217,7 +222,13 @@ Deno.test("a search answer with failed shards is a PartialResultsError, never ro
 Deno.test("allow_partial_search_results=true reads the rows and exposes what is missing", () => {
   const path = "/logs/_search?allow_partial_search_results=true";
   const text = JSON.stringify(partial);
-  const [outcome] = mapResponse(classify("POST", path), 200, text, path, "", undefined, true);
+  const [outcome] = mapResponse(classify("POST", path), {
+    status: 200,
+    text,
+    contentType: "",
+    command: path,
+    allowPartial: true,
+  });
   if (outcome?.kind !== "rows") throw new Error("rows expected");
   const rs = new ResultSet(outcome.table.columns, outcome.table.rows, outcome.meta);
   assert.equal(rs.rowCount, 1);

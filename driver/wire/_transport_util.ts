@@ -2,7 +2,6 @@
 
 import { redact } from "../error_base.ts";
 import { OutcomeUnknownError, type ResponseError, TimeoutError } from "../errors.ts";
-import type { NodePool } from "./_node_pool.ts";
 import { networkErrorCode } from "./retry_policy.ts";
 import type { TransportRequest } from "./transport_types.ts";
 
@@ -97,14 +96,21 @@ export async function gzip(text: string): Promise<Uint8Array<ArrayBuffer>> {
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
+/** How an attempt failed after its request may have reached the server. */
+export interface LostAttempt {
+  /** The node the attempt went to. */
+  node: string;
+  /** What happened, for the message: "no answer within 500 ms". */
+  what: string;
+  /** The error behind it. */
+  cause: unknown;
+  /** The status the server answered, when it did. */
+  status?: number;
+}
+
 /** A request that is not idempotent failed after it may have reached the server. */
-export function outcomeUnknown(
-  req: TransportRequest,
-  node: string,
-  what: string,
-  cause: unknown,
-  status?: number,
-): OutcomeUnknownError {
+export function outcomeUnknown(req: TransportRequest, lost: LostAttempt): OutcomeUnknownError {
+  const { node, what, cause, status } = lost;
   // A scroll page: the server may have moved its cursor past the page the lost answer held.
   const advice = /^\/_search\/scroll(?:[/?]|$)/.test(req.path)
     ? "it was not re-sent because the next page would silently skip the lost one. Start the " +
@@ -118,20 +124,27 @@ export function outcomeUnknown(
   );
 }
 
+/** The time a request had and what it did with it, for a {@linkcode deadlineError}. */
+export interface SpentTime {
+  /** The time limit of one attempt. */
+  attemptMs: number;
+  /** The time limit of the request, its retries included. */
+  totalMs: number;
+  /** How many attempts were made. */
+  attempts: number;
+  /** The nodes marked dead by then. */
+  deadNodes: readonly string[];
+  /** The last attempt's error. */
+  cause: unknown;
+}
+
 /** The request's deadline passed (or every attempt timed out). */
-export function deadlineError(
-  req: TransportRequest,
-  attemptMs: number,
-  totalMs: number,
-  attempts: number,
-  pool: NodePool,
-  cause: unknown,
-): TimeoutError {
+export function deadlineError(req: TransportRequest, spent: SpentTime): TimeoutError {
   return new TimeoutError(
-    `${req.method} ${redact(req.path)} timed out after ${attemptMs} ms per attempt ` +
-      `(${attempts} attempt(s) within requestTimeoutMs ${totalMs} ms; dead nodes: ${
-        pool.deadNodes().map(redact).join(", ") || "none"
+    `${req.method} ${redact(req.path)} timed out after ${spent.attemptMs} ms per attempt ` +
+      `(${spent.attempts} attempt(s) within requestTimeoutMs ${spent.totalMs} ms; dead nodes: ${
+        spent.deadNodes.map(redact).join(", ") || "none"
       }); raise timeoutMs or narrow the request`,
-    { cause, command: req.command },
+    { cause: spent.cause, command: req.command },
   );
 }

@@ -26,7 +26,7 @@
 import { redact } from "../error_base.ts";
 import { ConnectionError, RedirectError, ResponseError, ResponseTooLargeError } from "../errors.ts";
 import { NodePool } from "./_node_pool.ts";
-import { readBody, readInProcessBody, TooLarge } from "./_body_reader.ts";
+import { type BodyLimits, declaresMore, fits, readBody, refuse, TooLarge } from "./_body_reader.ts";
 import { backoffDelay, isConnectPhase, isIdempotent, retryAfterMs } from "./retry_policy.ts";
 import { Deadlines } from "./_deadlines.ts";
 import {
@@ -89,7 +89,7 @@ export class Transport {
   readonly #fetch: FetchFunction;
   /** An injected fetch may ignore the signal: its promise is raced against it. */
   readonly #injected: boolean;
-  /** A fetch marked in-process: its bodies are read whole (see `readInProcessBody`). */
+  /** A fetch marked in-process: its bodies are read whole (as `readInProcessBody` does). */
   readonly #inProcess: boolean;
   /** A fetch that takes a `LightSignal` (see `_deadlines.ts`), as contrib/fetch_node does. */
   readonly #light: boolean;
@@ -99,6 +99,8 @@ export class Transport {
   readonly #baseDelay: number;
   readonly #maxDelay: number;
   readonly #maxBytes: number;
+  /** The size cap and whether a declared length is trusted (see `readBody`). */
+  readonly #limits: BodyLimits;
   readonly #headers: Readonly<Record<string, string>>;
   /** The headers of a JSON and an NDJSON body, built once (fetch only reads them). */
   readonly #jsonHeaders: Readonly<Record<string, string>>;
@@ -152,6 +154,7 @@ export class Transport {
       DEFAULT_MAX_RESPONSE_BYTES,
       1,
     );
+    this.#limits = { limit: this.#maxBytes, trustLength: !this.#injected };
     this.#pool = new NodePool(
       this.#nodes,
       check("deadNodeBaseMs", options.deadNodeBaseMs, 1_000, 0),
@@ -239,13 +242,24 @@ export class Transport {
     let tried: string[] | undefined;
     let last: { error: unknown; node: string } | undefined;
     const events = this.#onEvent &&
-      new AttemptEvents(this.#onEvent, ++this.#requestIds, method, req.path, body, this.#secrets);
+      new AttemptEvents(this.#onEvent, {
+        requestId: ++this.#requestIds,
+        method,
+        path: req.path,
+        body,
+      }, this.#secrets);
     for (let attempt = 1; attempt <= attempts; attempt++) {
       const node = this.#pool.pick();
       // The first attempt has the whole time (one clock read fewer on the common path).
       const left = attempt === 1 ? totalMs : deadline - Date.now();
       if (left <= 0) {
-        throw deadlineError(req, attemptMs, totalMs, attempt - 1, this.#pool, last?.error);
+        throw deadlineError(req, {
+          attemptMs,
+          totalMs,
+          attempts: attempt - 1,
+          deadNodes: this.#pool.deadNodes(),
+          cause: last?.error,
+        });
       }
       const watch = this.#deadlines.watch(Math.min(attemptMs, left), req.signal, this.#light);
       const signal = watch.signal;
@@ -278,19 +292,18 @@ export class Transport {
         last = { error, node };
         (tried ??= []).push(node);
         if (!connect && !idempotentRequest(req)) {
-          throw outcomeUnknown(
-            req,
+          throw outcomeUnknown(req, {
             node,
-            timedOut
+            what: timedOut
               ? `no answer within ${attemptMs} ms`
               : connectPhase
               ? `a new connection was refused (${codeOf(error)}) by a node that had answered, ` +
                 "as when a fetch re-sends a request whose pooled connection broke with it on it"
               : `the connection failed (${codeOf(error)})`,
-            error,
-          );
+            cause: error,
+          });
         }
-        if (attempt < attempts) await this.#wait(req, attempt, undefined, deadline, events);
+        if (attempt < attempts) await this.#wait(req, { retry: attempt, deadline, events });
         continue;
       }
       const status = res.status;
@@ -305,9 +318,12 @@ export class Transport {
       }
       let text: string;
       try {
-        text = await (this.#inProcess
-          ? readInProcessBody(res, this.#maxBytes, resHeaders)
-          : readBody(res, this.#maxBytes, signal, !this.#injected));
+        if (this.#inProcess) {
+          // Read whole, then held to the cap (as `readInProcessBody`, one promise hop fewer).
+          if (declaresMore(resHeaders, this.#maxBytes)) await refuse(res, this.#maxBytes);
+          text = await res.text();
+          if (!fits(text, this.#maxBytes)) throw new TooLarge(this.#maxBytes);
+        } else text = await readBody(res, this.#limits, signal);
       } catch (error) {
         watch.done();
         events?.end(status, "", error);
@@ -319,15 +335,14 @@ export class Transport {
         last = { error, node };
         (tried ??= []).push(node);
         if (!idempotentRequest(req)) {
-          throw outcomeUnknown(
-            req,
+          throw outcomeUnknown(req, {
             node,
-            `the server answered ${status} but the body broke off`,
-            error,
+            what: `the server answered ${status} but the body broke off`,
+            cause: error,
             status,
-          );
+          });
         }
-        if (attempt < attempts) await this.#wait(req, attempt, undefined, deadline, events);
+        if (attempt < attempts) await this.#wait(req, { retry: attempt, deadline, events });
         continue;
       }
       watch.done();
@@ -349,7 +364,12 @@ export class Transport {
       const gateway = GATEWAY_STATUSES.has(status);
       // A gateway's own page (not Elasticsearch's error JSON) says nothing about the write.
       if (gateway && !fromServer(error) && !idempotentRequest(req)) {
-        throw outcomeUnknown(req, node, `a gateway answered ${status}`, error, status);
+        throw outcomeUnknown(req, {
+          node,
+          what: `a gateway answered ${status}`,
+          cause: error,
+          status,
+        });
       }
       if (!(status === 429 || (gateway && idempotentRequest(req))) || attempt >= attempts) {
         throw error;
@@ -360,12 +380,18 @@ export class Transport {
       if (after !== undefined && Date.now() + after > deadline) throw error;
       last = { error, node };
       (tried ??= []).push(node);
-      await this.#wait(req, attempt, after, deadline, events);
+      await this.#wait(req, { retry: attempt, after, deadline, events });
     }
     const lastError = last?.error;
     if (lastError instanceof ResponseError) throw lastError;
     if (Date.now() >= deadline || isAbort(lastError)) {
-      throw deadlineError(req, attemptMs, totalMs, attempts, this.#pool, lastError);
+      throw deadlineError(req, {
+        attemptMs,
+        totalMs,
+        attempts,
+        deadNodes: this.#pool.deadNodes(),
+        cause: lastError,
+      });
     }
     const where = [...new Set(tried)].map(redact).join(", ");
     const code = codeOf(lastError);
@@ -384,17 +410,12 @@ export class Transport {
     );
   }
 
-  #wait(
-    req: TransportRequest,
-    retry: number,
-    after: number | undefined,
-    deadline: number,
-    events: AttemptEvents | undefined,
-  ) {
-    events?.retry();
+  /** Waits before a retry: the server's `Retry-After` or the backoff, within the deadline. */
+  #wait(req: TransportRequest, wait: RetryWait) {
+    wait.events?.retry();
     const ms = Math.min(
-      after ?? backoffDelay(retry, this.#baseDelay, this.#maxDelay),
-      Math.max(0, deadline - Date.now()),
+      wait.after ?? backoffDelay(wait.retry, this.#baseDelay, this.#maxDelay),
+      Math.max(0, wait.deadline - Date.now()),
     );
     return sleep(ms, req);
   }
@@ -443,6 +464,18 @@ export class Transport {
   backoff(retry: number, req: TransportRequest): Promise<void> {
     return sleep(backoffDelay(retry, this.#baseDelay, this.#maxDelay), req);
   }
+}
+
+/** What a retry waits for (see `Transport.#wait`). */
+interface RetryWait {
+  /** The retry's number, from 1. */
+  retry: number;
+  /** The server's `Retry-After` in ms, when it named one. */
+  after?: number;
+  /** The request's deadline (`Date.now()` time). */
+  deadline: number;
+  /** The request's event emitter, when the transport has a listener. */
+  events: AttemptEvents | undefined;
 }
 
 /** Whether a request may be sent twice (the caller's word, else the retry policy's). */

@@ -187,6 +187,18 @@ export function byteLength(body: string | Uint8Array | undefined): number {
   return typeof body === "string" ? utf8Length(body) : body.byteLength;
 }
 
+/** The request an {@linkcode AttemptEvents} observes. */
+export interface ObservedRequest {
+  /** The request's number (per transport). */
+  requestId: number;
+  /** The method sent. */
+  method: string;
+  /** The path and query. */
+  path: string;
+  /** The body sent (after compression). */
+  body: BodyInit | undefined;
+}
+
 /**
  * The events of one logical request's attempts, for the transport: it calls `start`, `end` and
  * `retry` at those points and this class fills in the rest (timing, bytes, node dead/alive).
@@ -206,25 +218,19 @@ export class AttemptEvents {
    * Starts observing one request.
    *
    * @param listener The listener.
-   * @param requestId The request's number.
-   * @param method The method sent.
-   * @param path The path and query.
-   * @param body The body sent (after compression).
+   * @param request The request's number, method, path and body.
    * @param secrets Strings to scrub from error texts (the credentials the transport sends).
    */
   constructor(
     listener: TransportEventListener,
-    requestId: number,
-    method: string,
-    path: string,
-    body: BodyInit | undefined,
+    request: ObservedRequest,
     secrets: readonly string[],
   ) {
     this.#listener = listener;
-    this.#requestId = requestId;
-    this.#method = method;
-    this.#path = path;
-    this.#requestBytes = byteLength(body as string | Uint8Array | undefined);
+    this.#requestId = request.requestId;
+    this.#method = request.method;
+    this.#path = request.path;
+    this.#requestBytes = byteLength(request.body as string | Uint8Array | undefined);
     this.#secrets = secrets;
   }
 
