@@ -1,14 +1,15 @@
-// Scans a hint block `/*+ name[=value] (,|;) … */` placed before a command. Internal.
+// Scans a hint block `/*+ name[=value] (,|;) … */` placed before a command, through the
+// tokenizer's cursor: whitespace and quoted values are the lexer's tokens. Internal.
 
 import type { HintValue } from "./command.ts";
 import {
   APOSTROPHE,
   COMMA,
+  type ConsoleLexer,
   EQUALS,
   fail,
   isDigit,
   isLetter,
-  isSpace,
   isWordChar,
   MINUS,
   PLUS,
@@ -17,7 +18,6 @@ import {
   SEMI,
   SLASH,
   STAR,
-  stringEnd,
   UNDERSCORE,
 } from "./console_lexer.ts";
 
@@ -37,26 +37,38 @@ export const INTEGER_HINTS: ReadonlySet<string> = new Set([
   "overwrite_find_skip",
 ]);
 
-/** Scans the hint block at `start` (which begins with `/*+`); returns the offset after it. */
-export function scanHintBlock(text: string, start: number, into: ScannedHint[]): number {
-  const n = text.length;
+/**
+ * Scans the hint block where `lexer` stands (at its `/*+`) into `into`, and leaves the lexer just
+ * after the block's `*\/`.
+ */
+export function scanHintBlock(lexer: ConsoleLexer, into: ScannedHint[]): void {
+  const text = lexer.text;
+  const n = lexer.end;
+  const start = lexer.pos;
+  // Reads the whitespace at `i` as the lexer's space token; returns the offset after it.
+  const space = (i: number): number => {
+    lexer.pos = i;
+    return lexer.skipSpace();
+  };
   let i = start + 3;
   for (;;) {
-    while (i < n && isSpace(text.charCodeAt(i))) i++;
+    i = space(i);
     if (i >= n) fail(text, start, "unterminated hint: close /*+ with */");
-    if (text.charCodeAt(i) === STAR && text.charCodeAt(i + 1) === SLASH) return i + 2;
+    if (text.charCodeAt(i) === STAR && text.charCodeAt(i + 1) === SLASH) {
+      lexer.pos = i + 2;
+      return;
+    }
     const nameStart = i;
     if (!isLetter(text.charCodeAt(i)) && text.charCodeAt(i) !== UNDERSCORE) {
       fail(text, i, `expected a hint name such as overwrite_find_limit, found ${show(text, i)}`);
     }
     while (i < n && isWordChar(text.charCodeAt(i))) i++;
     const name = text.slice(nameStart, i).toLowerCase();
-    while (i < n && isSpace(text.charCodeAt(i))) i++;
+    i = space(i);
     let value: HintValue = true;
     let placeholder = false;
     if (text.charCodeAt(i) === EQUALS) {
-      i++;
-      while (i < n && isSpace(text.charCodeAt(i))) i++;
+      i = space(i + 1);
       const valueStart = i;
       const c = text.charCodeAt(i);
       if (c === QUESTION) {
@@ -65,9 +77,12 @@ export function scanHintBlock(text: string, start: number, into: ScannedHint[]):
         i++;
       } else if (c === QUOTE || c === APOSTROPHE) {
         // A `"""` is no hint value: read it as an empty string that something follows.
+        lexer.pos = i;
         const close = c === QUOTE && text.charCodeAt(i + 1) === QUOTE
           ? i + 2
-          : stringEnd(text, i, n);
+          : lexer.next("rule") && lexer.closed
+          ? lexer.pos
+          : -1;
         const end = close - 1;
         if (close < 0 || text.slice(i, end).includes("\n")) {
           fail(text, i, `hint ${name}: unterminated quoted value`);
@@ -114,7 +129,7 @@ export function scanHintBlock(text: string, start: number, into: ScannedHint[]):
       }
     }
     into.push({ name, value, placeholder, offset: nameStart });
-    while (i < n && isSpace(text.charCodeAt(i))) i++;
+    i = space(i);
     const sep = text.charCodeAt(i);
     if (sep === COMMA || sep === SEMI) i++;
     else if (!(sep === STAR && text.charCodeAt(i + 1) === SLASH)) {

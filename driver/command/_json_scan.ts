@@ -1,11 +1,15 @@
 // The body scanner: one pass over a JSON (or NDJSON) body that validates it as JSON, strips
 // whitespace and comments, turns Kibana triple-quoted strings into JSON strings and cuts the
-// text into fixed chunks around `?` placeholders. Internal.
+// text into fixed chunks around `?` placeholders. It reads through the tokenizer's cursor: it
+// starts where the cursor stands, skips comments and reads strings with the lexer's readers, and
+// leaves the cursor just after the body; its value loop keeps the offset in a field of its own
+// between those calls (the bulk hot path). Internal.
 
 import {
   APOSTROPHE,
   COLON,
   COMMA,
+  type ConsoleLexer,
   CR,
   DIGIT_0,
   DOT,
@@ -32,7 +36,6 @@ import {
   SPACE,
   stringEnd,
   TAB,
-  Trivia,
   UPPER_E,
 } from "./console_lexer.ts";
 
@@ -49,9 +52,10 @@ export interface BodySlot {
 export interface ScannedBody {
   chunks: string[];
   slots: BodySlot[];
-  /** Offset just after the body in the whole text. */
-  end: number;
 }
+
+/** What a body is: one JSON value, or NDJSON (one value per line, for `_bulk`, `_msearch`, …). */
+export type BodyShape = "json" | "ndjson";
 
 const MAX_DEPTH = 512;
 const LITERALS = ["true", "false", "null"] as const;
@@ -60,13 +64,18 @@ const LITERALS = ["true", "false", "null"] as const;
 const TRIVIA_START = new Uint8Array(128);
 for (const c of [SPACE, LF, CR, TAB, FF, SLASH, HASH]) TRIVIA_START[c] = 1;
 
-/** Scans one body starting at `start` (a `{`, `[` or `?`). */
-export function scanBody(text: string, start: number, ndjson: boolean): ScannedBody {
-  const scanner = new BodyScanner(text, start);
-  return ndjson ? scanner.ndjson() : scanner.single();
+/**
+ * Scans one body where `lexer` stands (at a `{`, `[` or `?`) and leaves the lexer just after it.
+ */
+export function scanBody(lexer: ConsoleLexer, shape: BodyShape): ScannedBody {
+  const scanner = new BodyScanner(lexer);
+  const body = shape === "ndjson" ? scanner.ndjson() : scanner.single();
+  lexer.pos = scanner.i;
+  return body;
 }
 
 class BodyScanner {
+  readonly lexer: ConsoleLexer;
   readonly text: string;
   readonly n: number;
   readonly start: number;
@@ -77,13 +86,15 @@ class BodyScanner {
   chunks: string[] = [];
   slots: BodySlot[] = [];
   depth = 0;
-  trivia: Trivia = new Trivia();
   /** Start of the current NDJSON line value (for the unterminated-body error). */
   open: number;
 
-  constructor(text: string, start: number) {
+  constructor(lexer: ConsoleLexer) {
+    const text = lexer.text;
+    const start = lexer.pos;
+    this.lexer = lexer;
     this.text = text;
-    this.n = text.length;
+    this.n = lexer.end;
     this.start = start;
     this.i = start;
     this.seg = start;
@@ -107,9 +118,14 @@ class BodyScanner {
         this.i++;
       } else this.value();
       const end = this.i;
-      const next = this.trivia.skip(text, end, true);
+      const lexer = this.lexer;
+      lexer.pos = end;
+      const next = lexer.skipTriviaStrict("stop");
       const c = text.charCodeAt(next);
-      if (c !== LBRACE && c !== LBRACKET && c !== QUESTION) return this.finish(end, "\n");
+      if (c !== LBRACE && c !== LBRACKET && c !== QUESTION) {
+        this.i = end;
+        return this.finish(end, "\n");
+      }
       // Keep a single "\n" between compact lines in the slice; otherwise write one.
       if (next !== end + 1 || text.charCodeAt(end) !== LF) {
         this.copy(end);
@@ -123,7 +139,7 @@ class BodyScanner {
   finish(end: number, tail: string): ScannedBody {
     this.copy(end);
     this.chunks.push(this.out + tail);
-    return { chunks: this.chunks, slots: this.slots, end };
+    return { chunks: this.chunks, slots: this.slots };
   }
 
   /** Appends the raw text from `seg` up to `to` to the current chunk. */
@@ -143,7 +159,9 @@ class BodyScanner {
   /** Skips whitespace and comments at `i`, dropping them from the output. */
   ws(): void {
     if (TRIVIA_START[this.text.charCodeAt(this.i)] !== 1) return;
-    const next = this.trivia.skip(this.text, this.i, false);
+    const lexer = this.lexer;
+    lexer.pos = this.i;
+    const next = lexer.skipTriviaStrict("skip");
     if (next !== this.i) {
       this.copy(this.i);
       this.seg = next;

@@ -1,9 +1,11 @@
 // Scans the request target `path[?query]` after the method: normalises the leading `/`, finds
 // `{?}` placeholders, percent-encodes literal non-ASCII text and reports the last path segment.
+// It reads through the tokenizer's cursor, from where it stands to the end of the target.
 // Internal.
 
 import {
   AMP,
+  type ConsoleLexer,
   CR,
   EQUALS,
   fail,
@@ -42,8 +44,6 @@ export interface ScannedTarget {
   endpoint: string;
   /** The path segments, `undefined` for one holding a slot (a trailing empty one dropped). */
   segments: (string | undefined)[];
-  /** Offset just after the target. */
-  end: number;
 }
 
 function endsTarget(c: number): boolean {
@@ -51,10 +51,12 @@ function endsTarget(c: number): boolean {
 }
 
 /**
- * Scans the target at `start`. A `/*` inside the path is path text (`POST /*\/_refresh`): a
- * comment only starts after whitespace.
+ * Scans the target where `lexer` stands and leaves the lexer just after it. A `/*` inside the
+ * path is path text (`POST /*\/_refresh`): a comment only starts after whitespace.
  */
-export function scanTarget(text: string, start: number): ScannedTarget {
+export function scanTarget(lexer: ConsoleLexer): ScannedTarget {
+  const text = lexer.text;
+  const start = lexer.pos;
   const chunks: string[] = [];
   const slots: TargetSlot[] = [];
   let out = text.charCodeAt(start) === SLASH ? "" : "/";
@@ -139,5 +141,6 @@ export function scanTarget(text: string, start: number): ScannedTarget {
   if (done.length > 1 && done.at(-1) === "") done.pop();
   if (i > seg) out += text.slice(seg, i);
   chunks.push(out);
-  return { chunks, slots, endpoint, segments: done, end: i };
+  lexer.pos = i;
+  return { chunks, slots, endpoint, segments: done };
 }
