@@ -71,9 +71,7 @@ export function mapResponse(
       : shape.check(json);
     if (problem !== undefined) {
       throw new InvalidResponseError(
-        status,
-        contentType,
-        redactSecrets ? redactSecrets(text) : text,
+        { status, contentType, text: redactSecrets ? redactSecrets(text) : text },
         problem,
         { command },
       );
