@@ -5,13 +5,13 @@
 
 import {
   AMP,
+  BOM,
   type ConsoleLexer,
   CR,
   EQUALS,
   fail,
+  FF,
   HASH,
-  LBRACE,
-  LBRACKET,
   LF,
   QUESTION,
   SEMI,
@@ -51,8 +51,11 @@ function endsTarget(c: number): boolean {
 }
 
 /**
- * Scans the target where `lexer` stands and leaves the lexer just after it. A `/*` inside the
- * path is path text (`POST /*\/_refresh`): a comment only starts after whitespace.
+ * Scans the target where `lexer` stands and leaves the lexer just after it. The target's pieces
+ * are the lexer's `target` tokens: runs of text, `{?}` slots, and what ends it (whitespace, `;`,
+ * a `{` or `[` body). A `/*` inside the path is path text (`POST /*\/_refresh`): a comment only
+ * starts after whitespace. The driver knows no template placeholders: in a `#{…}` the `#` is
+ * refused like any `#`, and a `${`, `@{`, `\${` or `\@{` is text up to its `{`.
  */
 export function scanTarget(lexer: ConsoleLexer): ScannedTarget {
   const text = lexer.text;
@@ -69,71 +72,91 @@ export function scanTarget(lexer: ConsoleLexer): ScannedTarget {
   let segNo = text.charCodeAt(start) === SLASH ? -1 : 0;
   const done: (string | undefined)[] = [];
   let i = start;
-  for (;;) {
-    const c = text.charCodeAt(i);
-    if (endsTarget(c) || ((c === LBRACE || c === LBRACKET) && !text.startsWith("{?}", i))) {
-      break;
-    }
-    if (c === LBRACE) {
+  while (lexer.next("target")) {
+    const kind = lexer.kind;
+    const at = lexer.start;
+    let to = lexer.pos;
+    if (kind === "pathSlot") {
       if (inQuery && !inValue) {
-        fail(text, i, "a {?} in a query string binds a value: write name={?}");
+        fail(text, at, "a {?} in a query string binds a value: write name={?}");
       }
-      if (i > seg) out += text.slice(seg, i);
+      if (at > seg) out += text.slice(seg, at);
       chunks.push(out);
       out = "";
       slots.push({
         kind: inQuery ? "query" : "path",
-        offset: i,
+        offset: at,
         indexName: !inQuery && isIndexSegment(segNo, done),
       });
       segHasSlot = true;
-      i += 3;
-      seg = i;
+      i = to;
+      seg = to;
       continue;
     }
-    if (c === HASH) {
-      fail(
-        text,
-        i,
-        "# in the request target; put a space before a comment, or bind the value with {?}",
-      );
-    }
-    if (c >= 0x80) {
-      if (i > seg) out += text.slice(seg, i);
-      let j = i + 1;
-      while (j < text.length && text.charCodeAt(j) >= 0x80) j++;
-      try {
-        out += encodeURIComponent(text.slice(i, j));
-      } catch {
-        fail(text, i, "the path contains a broken character (a lone surrogate)");
+    if (kind === "space") {
+      // Only a space, tab or line break ends the driver's target: a form feed or BOM is text.
+      const c = lexer.code();
+      if (c !== FF && c !== BOM) {
+        lexer.pos = at;
+        break;
       }
-      i = j;
-      seg = j;
-      continue;
+      to = at + 1;
+    } else if (kind === "named" || kind === "splice" || kind === "rule" || kind === "escape") {
+      to = text.indexOf("{", at); // its text up to the `{`, which the next token reads
+    } else if (kind !== "other") { // `;`, or a `{` / `[` that starts the body
+      lexer.pos = at;
+      break;
     }
-    if (!inQuery) {
-      if (c === SLASH) {
-        if (segNo >= 0) done.push(segHasSlot ? undefined : text.slice(segStart, i));
-        segNo++;
-        segStart = i + 1;
-        segHasSlot = false;
-      } else if (c === QUESTION) {
-        if (endsTarget(text.charCodeAt(i + 1))) {
-          fail(
-            text,
-            i,
-            "a ? after the path starts a query string; use {?} for a value in a path " +
-              "(for example /idx/_doc/{?})",
-          );
+    lexer.pos = to;
+    // The run's characters: segments, the query string, a refused `#`, non-ASCII encoded.
+    i = at;
+    while (i < to) {
+      const c = text.charCodeAt(i);
+      if (c === HASH) {
+        fail(
+          text,
+          i,
+          "# in the request target; put a space before a comment, or bind the value with {?}",
+        );
+      }
+      if (c >= 0x80) {
+        if (i > seg) out += text.slice(seg, i);
+        let j = i + 1;
+        while (j < to && text.charCodeAt(j) >= 0x80) j++;
+        try {
+          out += encodeURIComponent(text.slice(i, j));
+        } catch {
+          fail(text, i, "the path contains a broken character (a lone surrogate)");
         }
-        endpoint = segHasSlot ? "" : text.slice(segStart, i);
-        if (segNo >= 0) done.push(segHasSlot ? undefined : endpoint);
-        inQuery = true;
+        i = j;
+        seg = j;
+        continue;
       }
-    } else if (c === EQUALS) inValue = true;
-    else if (c === AMP) inValue = false;
-    i++;
+      if (!inQuery) {
+        if (c === SLASH) {
+          if (segNo >= 0) done.push(segHasSlot ? undefined : text.slice(segStart, i));
+          segNo++;
+          segStart = i + 1;
+          segHasSlot = false;
+        } else if (c === QUESTION) {
+          if (endsTarget(text.charCodeAt(i + 1))) {
+            fail(
+              text,
+              i,
+              "a ? after the path starts a query string; use {?} for a value in a path " +
+                "(for example /idx/_doc/{?})",
+            );
+          }
+          endpoint = segHasSlot ? "" : text.slice(segStart, i);
+          if (segNo >= 0) done.push(segHasSlot ? undefined : endpoint);
+          inQuery = true;
+        }
+      } else if (c === EQUALS) inValue = true;
+      else if (c === AMP) inValue = false;
+      i++;
+    }
   }
+  i = lexer.pos;
   if (!inQuery) {
     endpoint = segHasSlot ? "" : text.slice(segStart, i);
     if (segNo >= 0) done.push(segHasSlot ? undefined : endpoint);
@@ -141,6 +164,5 @@ export function scanTarget(lexer: ConsoleLexer): ScannedTarget {
   if (done.length > 1 && done.at(-1) === "") done.pop();
   if (i > seg) out += text.slice(seg, i);
   chunks.push(out);
-  lexer.pos = i;
   return { chunks, slots, endpoint, segments: done };
 }
