@@ -1,9 +1,9 @@
 // The body scanner: one pass over a JSON (or NDJSON) body that validates it as JSON, strips
 // whitespace and comments, turns Kibana triple-quoted strings into JSON strings and cuts the
-// text into fixed chunks around `?` placeholders. It reads through the tokenizer's cursor: it
-// starts where the cursor stands, skips comments and reads strings with the lexer's readers, and
-// leaves the cursor just after the body; its value loop keeps the offset in a field of its own
-// between those calls (the bulk hot path). Internal.
+// text into fixed chunks around `?` placeholders. It reads through the tokenizer's cursor: the
+// cursor's `pos` is its only position (it starts where the cursor stands and leaves it just after
+// the body), whitespace and comments are the cursor's strict skip, strings the lexer's ends.
+// Internal.
 
 import {
   APOSTROPHE,
@@ -69,9 +69,7 @@ for (const c of [SPACE, LF, CR, TAB, FF, SLASH, HASH]) TRIVIA_START[c] = 1;
  */
 export function scanBody(lexer: ConsoleLexer, shape: BodyShape): ScannedBody {
   const scanner = new BodyScanner(lexer);
-  const body = shape === "ndjson" ? scanner.ndjson() : scanner.single();
-  lexer.pos = scanner.i;
-  return body;
+  return shape === "ndjson" ? scanner.ndjson() : scanner.single();
 }
 
 class BodyScanner {
@@ -79,7 +77,6 @@ class BodyScanner {
   readonly text: string;
   readonly n: number;
   readonly start: number;
-  i: number;
   /** Start of the raw text not yet copied into `out`. */
   seg: number;
   out = "";
@@ -96,34 +93,32 @@ class BodyScanner {
     this.text = text;
     this.n = lexer.end;
     this.start = start;
-    this.i = start;
     this.seg = start;
     this.open = start;
   }
 
   single(): ScannedBody {
-    if (this.text.charCodeAt(this.i) === QUESTION) {
-      this.slot("body", this.i);
-      this.i++;
+    if (this.text.charCodeAt(this.lexer.pos) === QUESTION) {
+      this.slot("body", this.lexer.pos);
+      this.lexer.pos++;
     } else this.value();
-    return this.finish(this.i, "");
+    return this.finish(this.lexer.pos, "");
   }
 
   ndjson(): ScannedBody {
     const text = this.text;
     for (;;) {
-      this.open = this.i;
-      if (text.charCodeAt(this.i) === QUESTION) {
-        this.slot("line", this.i);
-        this.i++;
+      this.open = this.lexer.pos;
+      if (text.charCodeAt(this.lexer.pos) === QUESTION) {
+        this.slot("line", this.lexer.pos);
+        this.lexer.pos++;
       } else this.value();
-      const end = this.i;
       const lexer = this.lexer;
-      lexer.pos = end;
+      const end = lexer.pos;
       const next = lexer.skipTriviaStrict("stop");
       const c = text.charCodeAt(next);
       if (c !== LBRACE && c !== LBRACKET && c !== QUESTION) {
-        this.i = end;
+        lexer.pos = end;
         return this.finish(end, "\n");
       }
       // Keep a single "\n" between compact lines in the slice; otherwise write one.
@@ -132,7 +127,6 @@ class BodyScanner {
         this.out += "\n";
         this.seg = next;
       }
-      this.i = next;
     }
   }
 
@@ -156,56 +150,55 @@ class BodyScanner {
     this.seg = at + 1;
   }
 
-  /** Skips whitespace and comments at `i`, dropping them from the output. */
+  /** Skips whitespace and comments where the cursor stands, dropping them from the output. */
   ws(): void {
-    if (TRIVIA_START[this.text.charCodeAt(this.i)] !== 1) return;
     const lexer = this.lexer;
-    lexer.pos = this.i;
+    const at = lexer.pos;
+    if (TRIVIA_START[this.text.charCodeAt(at)] !== 1) return;
     const next = lexer.skipTriviaStrict("skip");
-    if (next !== this.i) {
-      this.copy(this.i);
+    if (next !== at) {
+      this.copy(at);
       this.seg = next;
-      this.i = next;
     }
   }
 
   value(): void {
-    const c = this.text.charCodeAt(this.i);
+    const c = this.text.charCodeAt(this.lexer.pos);
     if (c === LBRACE) this.object();
     else if (c === LBRACKET) this.array();
     else if (c === QUOTE) this.string();
     else if (c === MINUS || isDigit(c)) this.number();
     else if (c === QUESTION) {
-      this.slot("value", this.i);
-      this.i++;
+      this.slot("value", this.lexer.pos);
+      this.lexer.pos++;
     } else this.literal();
   }
 
   object(): void {
     const text = this.text;
-    const open = this.i++;
+    const open = this.lexer.pos++;
     if (++this.depth > MAX_DEPTH) {
       fail(text, open, `the body nests deeper than ${MAX_DEPTH} levels`);
     }
-    if (text.startsWith("?}", this.i)) {
+    if (text.startsWith("?}", this.lexer.pos)) {
       fail(text, open, "{?} binds a path or query-string value; in a body write ? for a value");
     }
     this.ws();
-    if (text.charCodeAt(this.i) === RBRACE) {
-      this.i++;
+    if (text.charCodeAt(this.lexer.pos) === RBRACE) {
+      this.lexer.pos++;
       this.depth--;
       return;
     }
     for (;;) {
-      const k = text.charCodeAt(this.i);
+      const k = text.charCodeAt(this.lexer.pos);
       if (k === QUOTE) this.string();
       else if (k === QUESTION) {
-        this.slot("key", this.i);
-        this.i++;
+        this.slot("key", this.lexer.pos);
+        this.lexer.pos++;
       } else this.unexpected("a quoted key or ? (a key placeholder)");
       this.ws();
-      if (text.charCodeAt(this.i) !== COLON) this.unexpected(": after the key");
-      this.i++;
+      if (text.charCodeAt(this.lexer.pos) !== COLON) this.unexpected(": after the key");
+      this.lexer.pos++;
       this.ws();
       this.value();
       if (this.closes(RBRACE, "}", "object")) return;
@@ -214,13 +207,13 @@ class BodyScanner {
 
   array(): void {
     const text = this.text;
-    const open = this.i++;
+    const open = this.lexer.pos++;
     if (++this.depth > MAX_DEPTH) {
       fail(text, open, `the body nests deeper than ${MAX_DEPTH} levels`);
     }
     this.ws();
-    if (text.charCodeAt(this.i) === RBRACKET) {
-      this.i++;
+    if (text.charCodeAt(this.lexer.pos) === RBRACKET) {
+      this.lexer.pos++;
       this.depth--;
       return;
     }
@@ -237,26 +230,26 @@ class BodyScanner {
   closes(close: number, closeText: string, where: string): boolean {
     const text = this.text;
     this.ws();
-    const c = text.charCodeAt(this.i);
+    const c = text.charCodeAt(this.lexer.pos);
     if (c === COMMA) {
-      this.i++;
+      this.lexer.pos++;
       this.ws();
-      if (text.charCodeAt(this.i) === close) {
-        fail(text, this.i, `trailing comma before ${closeText}; remove the comma`);
+      if (text.charCodeAt(this.lexer.pos) === close) {
+        fail(text, this.lexer.pos, `trailing comma before ${closeText}; remove the comma`);
       }
       return false;
     }
     if (c !== close) this.unexpected(`, or ${closeText} in the ${where}`);
-    this.i++;
+    this.lexer.pos++;
     this.depth--;
     return true;
   }
 
   string(): void {
     const text = this.text;
-    const start = this.i;
+    const start = this.lexer.pos;
     if (text.charCodeAt(start + 1) !== QUOTE || text.charCodeAt(start + 2) !== QUOTE) {
-      this.i = jsonStringEnd(text, start);
+      this.lexer.pos = jsonStringEnd(text, start);
       return;
     }
     // Kibana's """…""" becomes the JSON string of its text.
@@ -264,12 +257,12 @@ class BodyScanner {
     this.copy(start);
     this.out += JSON.stringify(text.slice(start + 3, end - 3));
     this.seg = end;
-    this.i = end;
+    this.lexer.pos = end;
   }
 
   number(): void {
     const text = this.text;
-    const start = this.i;
+    const start = this.lexer.pos;
     let i = start;
     if (text.charCodeAt(i) === MINUS) i++;
     let c = text.charCodeAt(i);
@@ -289,15 +282,15 @@ class BodyScanner {
       do c = text.charCodeAt(++i); while (isDigit(c));
     }
     if (isWordChar(c)) fail(text, start, "bad number; JSON numbers look like -12.5e3");
-    this.i = i;
+    this.lexer.pos = i;
   }
 
   literal(): void {
     const text = this.text;
-    const i = this.i;
+    const i = this.lexer.pos;
     for (const word of LITERALS) {
       if (text.startsWith(word, i) && !isWordChar(text.charCodeAt(i + word.length))) {
-        this.i = i + word.length;
+        this.lexer.pos = i + word.length;
         return;
       }
     }
@@ -307,7 +300,7 @@ class BodyScanner {
   /** Fails at `i`; at the end of the text or at a new command, the body is unterminated. */
   unexpected(expected: string): never {
     const text = this.text;
-    const i = this.i;
+    const i = this.lexer.pos;
     if (i >= this.n || (isLineStart(text, i) && isMethodAt(text, i))) {
       const open = this.open;
       fail(
