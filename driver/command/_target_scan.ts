@@ -155,6 +155,8 @@ export function scanTarget(lexer: ConsoleLexer): ScannedTarget {
       else if (c === AMP) inValue = false;
       i++;
     }
+    // What nearly always ends a target needs no token of its own.
+    if (endsTarget(text.charCodeAt(to))) break;
   }
   i = lexer.pos;
   if (!inQuery) {
