@@ -247,13 +247,17 @@ class BodyReader {
 
   object(at: number): JNode {
     const node: JNode = { kind: "object", at, end: at, members: [] };
-    this.members(node, true);
+    this.members(node, "brace");
     node.end = this.lexer.pos;
     return node;
   }
 
-  /** Reads members into `node` up to its `}` (or, in a rule's fragment, to the range's end). */
-  members(node: JNode, closed: boolean): void {
+  /**
+   * Reads members into `node` up to its `}` (`"brace"`) or, in a rule's fragment, to the range's
+   * end (`"end"`).
+   */
+  members(node: JNode, until: "brace" | "end"): void {
+    const closed = until === "brace";
     const members = node.members!;
     const lexer = this.lexer;
     const t = this.text;
@@ -280,7 +284,7 @@ class BodyReader {
         if (!lexer.closed) throw new Stop();
         if (kind === "rule") {
           node.dynamic = true;
-          this.fragment()?.members(node, false);
+          this.fragment()?.members(node, "end");
           continue;
         }
         keySlot = true;

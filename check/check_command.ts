@@ -28,9 +28,9 @@ import {
   OPENSEARCH_PREFIXES,
   OPENSEARCH_QUERIES,
 } from "./_opensearch.ts";
-import { type JNode, type RawCommand, readCommands } from "./_tree.ts";
+import { type JNode, type Member, type RawCommand, readCommands } from "./_tree.ts";
 import { checkField, dateParses, type FieldUse, NUMBER_TYPES } from "./_field_checks.ts";
-import type { IndexMappings, MappingModel } from "./mapping_model.ts";
+import type { IndexMappings, MappedField, MappingModel } from "./mapping_model.ts";
 import { suggest } from "./_suggest.ts";
 
 /** How bad a finding is: an `error` fails the request; a `warning` is a likely mistake. */
@@ -180,14 +180,13 @@ export function checkCommand(text: string, options: CheckOptions = {}): Diagnost
   if (
     options.argumentCount !== undefined && positional !== options.argumentCount && positional > 0
   ) {
-    report(
-      run,
-      "placeholder-count",
-      "error",
-      0,
-      1,
-      `the text has ${positional} positional placeholder(s) but ${options.argumentCount} argument(s) are bound`,
-    );
+    report(run, {
+      code: "placeholder-count",
+      at: 0,
+      length: 1,
+      message:
+        `the text has ${positional} positional placeholder(s) but ${options.argumentCount} argument(s) are bound`,
+    });
   }
   for (const command of readCommands(text)) checkOne(run, command);
   run.out.sort((a, b) => a.line - b.line || a.column - b.column);
@@ -331,23 +330,32 @@ function maskTemplate(text: string): { text: string; named: number } {
   return { text: out, named };
 }
 
-function report(
-  run: Run,
-  code: string,
-  severity: Severity,
-  at: number,
-  length: number,
-  message: string,
-  suggestion?: string,
-): void {
-  const { line, column } = run.lines.positionOf(at);
+/** A finding before its position is resolved: what is wrong and which characters it covers. */
+interface Finding {
+  /** The diagnostic's code. */
+  readonly code: string;
+  /** `error` unless given. */
+  readonly severity?: Severity;
+  /** Offset of the token in the checked text. */
+  readonly at: number;
+  /** Length of the token (at least 1 is reported). */
+  readonly length: number;
+  /** What is wrong and what to do. */
+  readonly message: string;
+  /** The likely intended word. */
+  readonly suggestion?: string | undefined;
+}
+
+function report(run: Run, finding: Finding): void {
+  const { line, column } = run.lines.positionOf(finding.at);
+  const suggestion = finding.suggestion;
   const d: Diagnostic = {
-    code,
-    severity,
-    message,
+    code: finding.code,
+    severity: finding.severity ?? "error",
+    message: finding.message,
     line,
     column,
-    length: Math.max(1, length),
+    length: Math.max(1, finding.length),
     ...(suggestion !== undefined ? { suggestion } : {}),
   };
   (run.sink ?? run.out).push(d);
@@ -445,15 +453,13 @@ function checkNames(run: Run, command: RawCommand): void {
     const root = name.split(/[.[]/)[0]!;
     if (!known.has(root)) {
       const s = suggest(root, names);
-      report(
-        run,
-        "placeholder-name",
-        "error",
+      report(run, {
+        code: "placeholder-name",
         at,
-        end - at,
-        `no parameter supplies ${shown}${s ? `; did you mean "${s}"?` : ""}`,
-        s,
-      );
+        length: end - at,
+        message: `no parameter supplies ${shown}${s ? `; did you mean "${s}"?` : ""}`,
+        suggestion: s,
+      });
     }
   };
   for (const n of command.targetNames) visit(n.name, n.at, n.end);
@@ -565,17 +571,15 @@ function matchEndpoint(run: Run, command: RawCommand, segments: Segment[]): Endp
   }
   if (byPath.length > 0) {
     const allowed = [...new Set(byPath.flatMap((m) => m.methods))];
-    report(
-      run,
-      "wrong-method",
-      "error",
-      command.methodAt,
-      command.method.length,
-      `${command.method} is not allowed on this path (${byPath[0]!.endpoint.name}); use ${
+    report(run, {
+      code: "wrong-method",
+      at: command.methodAt,
+      length: command.method.length,
+      message: `${command.method} is not allowed on this path (${byPath[0]!.endpoint.name}); use ${
         allowed.join(" or ")
       }`,
-      allowed[0],
-    );
+      suggestion: allowed[0],
+    });
     return undefined;
   }
   // Unknown: point at the first underscore segment no endpoint of this length knows there.
@@ -593,26 +597,22 @@ function matchEndpoint(run: Run, command: RawCommand, segments: Segment[]): Endp
     }
     if (here.has(seg.text)) continue;
     const s = suggest(seg.text, [...here]);
-    report(
-      run,
-      "unknown-endpoint",
-      "error",
-      seg.at,
-      seg.text.length,
-      `unknown endpoint "${seg.text}"${s ? `; did you mean "${s}"?` : ""}`,
-      s,
-    );
+    report(run, {
+      code: "unknown-endpoint",
+      at: seg.at,
+      length: seg.text.length,
+      message: `unknown endpoint "${seg.text}"${s ? `; did you mean "${s}"?` : ""}`,
+      suggestion: s,
+    });
     return undefined;
   }
   if (last && !last.wild) {
-    report(
-      run,
-      "unknown-endpoint",
-      "error",
-      last.at,
-      last.text.length,
-      `no ${command.method} endpoint has this path shape`,
-    );
+    report(run, {
+      code: "unknown-endpoint",
+      at: last.at,
+      length: last.text.length,
+      message: `no ${command.method} endpoint has this path shape`,
+    });
   }
   return undefined;
 }
@@ -662,17 +662,15 @@ function checkParams(run: Run, endpoints: Endpoint[], query: string, at: number)
       if (GLOBAL_PARAMS.has(name) || (run.opensearch && OPENSEARCH_PARAMS.has(name))) continue;
       const names = [...new Set(endpoints.flatMap((e) => Object.keys(e.params)))];
       const s = suggest(name, names);
-      report(
-        run,
-        "unknown-param",
-        "error",
-        nameAt,
-        name.length,
-        `unknown URL parameter "${name}" for ${endpoints[0]!.name}${
+      report(run, {
+        code: "unknown-param",
+        at: nameAt,
+        length: name.length,
+        message: `unknown URL parameter "${name}" for ${endpoints[0]!.name}${
           s ? `; did you mean "${s}"?` : ""
         }`,
-        s,
-      );
+        suggestion: s,
+      });
       continue;
     }
     if (MARKER.test(value) || value === "") continue;
@@ -680,7 +678,8 @@ function checkParams(run: Run, endpoints: Endpoint[], query: string, at: number)
     if (kind.startsWith("@")) {
       const d = def(run, kind.slice(1));
       if (d && d !== "any" && d.e) {
-        checkEnum(run, d.e, decoded, nameAt + name.length + 1, value.length, kind.slice(1), name);
+        const literal = { value: decoded, at: nameAt + name.length + 1, length: value.length };
+        checkEnum(run, literal, { name: kind.slice(1), members: d.e }, name);
       }
       continue;
     }
@@ -692,38 +691,56 @@ function checkParams(run: Run, endpoints: Endpoint[], query: string, at: number)
     if (want) {
       const at = nameAt + name.length + 1;
       const message = `URL parameter "${name}" takes ${want}, not "${decoded}"`;
-      report(run, "param-kind", "error", at, value.length, message);
+      report(run, { code: "param-kind", at, length: value.length, message: message });
     }
   }
 }
 
+/** A string as it stands in the text: its value and the characters it covers. */
+interface Literal {
+  /** The value (decoded, unquoted). */
+  readonly value: string;
+  /** Offset of its first character. */
+  readonly at: number;
+  /** How many characters it covers. */
+  readonly length: number;
+}
+
+/** A member key as a {@linkcode Literal} (pointed at as written, quotes included). */
+function keyLiteral(m: Member): Literal {
+  return { value: m.key, at: m.keyAt, length: m.keyEnd - m.keyAt };
+}
+
+/** A string value node as a {@linkcode Literal} (pointed at inside its quotes). */
+function stringLiteral(node: JNode): Literal {
+  return { value: node.value as string, at: node.at + 1, length: node.end - node.at - 2 };
+}
+
+/** An enumeration of the specification: its name and members. */
+interface Enumeration {
+  readonly name: string;
+  readonly members: readonly string[];
+}
+
 // A value of an enumeration: Elasticsearch reads these case-insensitively.
-function checkEnum(
-  run: Run,
-  members: readonly string[],
-  value: string,
-  at: number,
-  length: number,
-  type: string,
-  param?: string,
-): void {
+function checkEnum(run: Run, literal: Literal, enumeration: Enumeration, param?: string): void {
+  const { value, at, length } = literal;
+  const { name: type, members } = enumeration;
   const lower = value.toLowerCase();
   if (members.some((m) => m.toLowerCase() === lower)) return;
   const extra = run.opensearch ? OPENSEARCH_ENUMS[type] : undefined;
   if (extra?.includes(lower)) return;
   const s = suggest(value, members);
   const where = param === undefined ? "" : ` of URL parameter "${param}"`;
-  report(
-    run,
-    "unknown-value",
-    "error",
+  report(run, {
+    code: "unknown-value",
     at,
     length,
-    `"${value}" is not a value${where} (${type}: ${
+    message: `"${value}" is not a value${where} (${type}: ${
       [...new Set(members.map((m) => m.toLowerCase()))].join(", ")
     })${s ? `; did you mean "${s}"?` : ""}`,
-    s,
-  );
+    suggestion: s,
+  });
 }
 
 function decodeURIComponentSafe(s: string): string {
@@ -759,7 +776,7 @@ function checkValue(run: Run, node: JNode, expr: TypeExpr, where: Where): void {
         return;
       case "field":
         if (node.kind === "string") {
-          fieldUse(run, node.value as string, node.at, node.end, where, "value");
+          fieldUse(run, stringLiteral(node), where);
         } else if (node.kind === "object" || node.kind === "array") wrongKind(run, node, "string");
         return;
       case "number":
@@ -799,7 +816,7 @@ function checkValue(run: Run, node: JNode, expr: TypeExpr, where: Where): void {
       const fieldKeys = rest[2] === 1;
       for (const m of node.members!) {
         if (fieldKeys && !m.keySlot) {
-          fieldUse(run, m.key, m.keyAt, m.keyEnd, where, "key");
+          fieldUse(run, keyLiteral(m), where);
           checkDates(run, m.key, m.value, where);
         }
         checkValue(run, m.value, rest[0] as TypeExpr, where);
@@ -812,14 +829,14 @@ function checkValue(run: Run, node: JNode, expr: TypeExpr, where: Where): void {
 }
 
 function wrongKind(run: Run, node: JNode, want: string): void {
-  report(
-    run,
-    "wrong-kind",
-    "error",
-    node.at,
-    Math.min(node.end - node.at, 40),
-    `expected ${KIND_NAMES[want] ?? want} here, found ${KIND_NAMES[node.kind] ?? node.kind}`,
-  );
+  report(run, {
+    code: "wrong-kind",
+    at: node.at,
+    length: Math.min(node.end - node.at, 40),
+    message: `expected ${KIND_NAMES[want] ?? want} here, found ${
+      KIND_NAMES[node.kind] ?? node.kind
+    }`,
+  });
 }
 
 function shapeOf(run: Run, expr: TypeExpr, depth = 0): string {
@@ -867,7 +884,7 @@ function checkNamed(run: Run, node: JNode, ref: string, where: Where): void {
   if (d.e) {
     if (node.kind === "object" || node.kind === "array") wrongKind(run, node, "string");
     else if (node.kind === "string") {
-      checkEnum(run, d.e, node.value as string, node.at + 1, node.end - node.at - 2, name);
+      checkEnum(run, stringLiteral(node), { name, members: d.e });
     }
     return;
   }
@@ -900,10 +917,17 @@ function checkNamed(run: Run, node: JNode, ref: string, where: Where): void {
     wrongKind(run, node, "object");
     return;
   }
-  checkObject(run, node, ref, d, where);
+  checkObject(run, node, { ref, def: d }, where);
 }
 
-function checkObject(run: Run, node: JNode, ref: string, d: TypeDef, where: Where): void {
+/** A type of the specification with members: its reference (`@Name`) and its definition. */
+interface ObjectType {
+  readonly ref: string;
+  readonly def: TypeDef;
+}
+
+function checkObject(run: Run, node: JNode, type: ObjectType, where: Where): void {
+  const { ref, def: d } = type;
   const p = d.p!;
   const isQuery = ref === QUERY;
   const isAgg = ref === AGG;
@@ -913,16 +937,14 @@ function checkObject(run: Run, node: JNode, ref: string, d: TypeDef, where: Wher
   for (const m of node.members!) {
     if (m.keySlot) {
       if (d.c) {
-        report(
-          run,
-          "placeholder-literal",
-          "error",
-          m.keyAt,
-          m.keyEnd - m.keyAt,
-          `a placeholder cannot stand for a ${
+        report(run, {
+          code: "placeholder-literal",
+          at: m.keyAt,
+          length: m.keyEnd - m.keyAt,
+          message: `a placeholder cannot stand for a ${
             isAgg ? "aggregation type" : isQuery ? "query type" : "member name"
           } here; write the name`,
-        );
+        });
       }
       continue;
     }
@@ -934,7 +956,7 @@ function checkObject(run: Run, node: JNode, ref: string, d: TypeDef, where: Wher
         const extra = OPENSEARCH_QUERIES[key]!;
         variants++;
         if (extra !== "any") {
-          checkObject(run, m.value, "@" + key, extra, { ...where, variant: key });
+          checkObject(run, m.value, { ref: "@" + key, def: extra }, { ...where, variant: key });
         }
         continue;
       }
@@ -943,7 +965,7 @@ function checkObject(run: Run, node: JNode, ref: string, d: TypeDef, where: Wher
     if (!prop && ENGINE_MEMBERS[ref.slice(1)]?.includes(key)) continue;
     if (!prop) {
       if (d.x !== undefined) {
-        if (d.xf) fieldUse(run, m.key, m.keyAt, m.keyEnd, where, "key");
+        if (d.xf) fieldUse(run, keyLiteral(m), where);
         checkValue(run, m.value, d.x, where);
         continue;
       }
@@ -953,7 +975,7 @@ function checkObject(run: Run, node: JNode, ref: string, d: TypeDef, where: Wher
         checkValue(run, m.value, extra.p[m.key]![0] as TypeExpr, where);
         continue;
       }
-      unknownKey(run, m.key, m.keyAt, m.keyEnd, ref, d);
+      unknownKey(run, keyLiteral(m), type);
       unknown = true;
       continue;
     }
@@ -961,17 +983,16 @@ function checkObject(run: Run, node: JNode, ref: string, d: TypeDef, where: Wher
     if (d.c && !container && (isQuery || isAgg)) {
       variants++;
       if (variants === 2) {
-        report(
-          run,
-          "exclusive",
-          "error",
-          m.keyAt,
-          m.keyEnd - m.keyAt,
-          `"${m.key}" cannot sit beside another ${
-            isAgg ? "aggregation type" : isQuery ? "query type" : "variant"
-          } in one object; ` +
+        report(run, {
+          code: "exclusive",
+          at: m.keyAt,
+          length: m.keyEnd - m.keyAt,
+          message:
+            `"${m.key}" cannot sit beside another ${
+              isAgg ? "aggregation type" : isQuery ? "query type" : "variant"
+            } in one object; ` +
             (isQuery ? "combine them in a bool query" : "split them"),
-        );
+        });
       }
     }
     const next: Where = isQuery
@@ -989,21 +1010,24 @@ function checkObject(run: Run, node: JNode, ref: string, d: TypeDef, where: Wher
   if (node.dynamic || unknown) return;
   // An empty query object is taken as match_all; an aggregation needs its type.
   if (d.c && variants === 0 && (isAgg || (isQuery && node.members!.length > 0))) {
-    report(
-      run,
-      "required",
-      "error",
-      node.at,
-      1,
-      isAgg
+    report(run, {
+      code: "required",
+      at: node.at,
+      length: 1,
+      message: isAgg
         ? "this aggregation has no type (terms, avg, date_histogram, …)"
         : "this query has no type",
-    );
+    });
   }
   if (!d.c) {
     for (const [name, prop] of Object.entries(p)) {
       if (prop[1] === 1 && !seen.has(name)) {
-        report(run, "required", "error", node.at, 1, `"${name}" is required here`);
+        report(run, {
+          code: "required",
+          at: node.at,
+          length: 1,
+          message: `"${name}" is required here`,
+        });
       }
     }
   }
@@ -1012,54 +1036,45 @@ function checkObject(run: Run, node: JNode, ref: string, d: TypeDef, where: Wher
 const QUERY_WORDS = () => elasticSpec().types["QueryContainer"]?.p ?? {};
 const AGG_WORDS = () => elasticSpec().types["AggregationContainer"]?.p ?? {};
 
-function unknownKey(run: Run, key: string, at: number, end: number, ref: string, d: TypeDef): void {
+function unknownKey(run: Run, literal: Literal, type: ObjectType): void {
+  const { value: key, at, length } = literal;
+  const { ref, def: d } = type;
   const isQuery = ref === QUERY;
   const isAgg = ref === AGG;
   if (isQuery && key in AGG_WORDS()) {
-    report(
-      run,
-      "misplaced",
-      "error",
+    report(run, {
+      code: "misplaced",
       at,
-      end - at,
-      `"${key}" is an aggregation, not a query: move it under "aggs"`,
-    );
+      length,
+      message: `"${key}" is an aggregation, not a query: move it under "aggs"`,
+    });
     return;
   }
   if (isAgg && key in QUERY_WORDS()) {
-    report(
-      run,
-      "misplaced",
-      "error",
+    report(run, {
+      code: "misplaced",
       at,
-      end - at,
-      `"${key}" is a query, not an aggregation: put it under "query", or in a "filter" aggregation`,
-    );
+      length,
+      message:
+        `"${key}" is a query, not an aggregation: put it under "query", or in a "filter" aggregation`,
+    });
     return;
   }
   const names = [...Object.keys(d.p ?? {}), ...Object.keys(d.a ?? {})];
   if (run.opensearch && isQuery) names.push(...Object.keys(OPENSEARCH_QUERIES));
   const s = suggest(key, names);
   const what = isQuery ? "query" : isAgg ? "aggregation" : "member";
-  report(
-    run,
-    "unknown-key",
-    "error",
+  report(run, {
+    code: "unknown-key",
     at,
-    end - at,
-    `unknown ${what} "${key}"${s ? `; did you mean "${s}"?` : ""}`,
-    s,
-  );
+    length,
+    message: `unknown ${what} "${key}"${s ? `; did you mean "${s}"?` : ""}`,
+    suggestion: s,
+  });
 }
 
-function fieldUse(
-  run: Run,
-  name: string,
-  at: number,
-  end: number,
-  where: Where,
-  form: "key" | "value",
-): void {
+/** Checks a field name (a member key, or a string value naming a field) against the mapping. */
+function fieldUse(run: Run, literal: Literal, where: Where): void {
   const mapping = run.options.mapping;
   if (!mapping) return;
   const use: FieldUse = {
@@ -1067,12 +1082,9 @@ function fieldUse(
     agg: where.agg === true,
     sort: where.sort === true,
   };
-  // A key is pointed at as written (quotes included), a string value at its content.
-  const quoted = form === "value" && run.text.charCodeAt(at) === QUOTE;
-  const start = quoted ? at + 1 : at;
-  const stop = quoted ? end - 1 : end;
-  for (const f of checkField(mapping, name.replace(/\^[\d.]+$/, ""), use)) {
-    report(run, f.code, f.severity, start, stop - start, f.message, f.suggestion);
+  const { at, length } = literal;
+  for (const f of checkField(mapping, literal.value.replace(/\^[\d.]+$/, ""), use)) {
+    report(run, { ...f, at, length });
   }
 }
 
@@ -1103,16 +1115,14 @@ function checkDates(run: Run, name: string, value: JNode, where: Where): void {
 // A date literal (a string or number node) must parse with the field's format.
 function checkDate(run: Run, lit: JNode, name: string, format: string | undefined): void {
   if (dateParses(lit.value as string | number, format)) return;
-  report(
-    run,
-    "date-format",
-    "error",
-    lit.at,
-    lit.end - lit.at,
-    `${JSON.stringify(lit.value)} does not parse as a date of "${name}" (format ${
+  report(run, {
+    code: "date-format",
+    at: lit.at,
+    length: lit.end - lit.at,
+    message: `${JSON.stringify(lit.value)} does not parse as a date of "${name}" (format ${
       format ?? "strict_date_optional_time||epoch_millis"
     })`,
-  );
+  });
 }
 
 // Runtime fields a request defines count as mapped for the rest of that request.
@@ -1142,45 +1152,37 @@ function checkDocument(run: Run, node: JNode, prefix: string): void {
     if (!field) {
       if (mapping.strictAt(path)) {
         const s = suggest(path, mapping.paths());
-        report(
-          run,
-          "unknown-field",
-          "error",
-          m.keyAt,
-          m.keyEnd - m.keyAt,
-          `"${path}" is not in the mapping, and its dynamic setting is strict: the document is refused${
-            s ? `; did you mean "${s}"?` : ""
-          }`,
-          s,
-        );
+        report(run, {
+          code: "unknown-field",
+          at: m.keyAt,
+          length: m.keyEnd - m.keyAt,
+          message:
+            `"${path}" is not in the mapping, and its dynamic setting is strict: the document is refused${
+              s ? `; did you mean "${s}"?` : ""
+            }`,
+          suggestion: s,
+        });
       }
       continue;
     }
-    checkDocumentValue(run, m.value, path, field.type, field.format);
+    checkDocumentValue(run, m.value, path, field);
   }
 }
 
-function checkDocumentValue(
-  run: Run,
-  value: JNode,
-  path: string,
-  type: string,
-  format: string | undefined,
-): void {
+function checkDocumentValue(run: Run, value: JNode, path: string, field: MappedField): void {
+  const { type, format } = field;
   if (value.kind === "slot" || value.kind === "null") return;
   if (value.kind === "array") {
-    for (const item of value.items!) checkDocumentValue(run, item, path, type, format);
+    for (const item of value.items!) checkDocumentValue(run, item, path, field);
     return;
   }
   const refuse = (what: string) =>
-    report(
-      run,
-      "field-value",
-      "error",
-      value.at,
-      Math.min(value.end - value.at, 40),
-      `${what} cannot be indexed into the ${type} field "${path}"`,
-    );
+    report(run, {
+      code: "field-value",
+      at: value.at,
+      length: Math.min(value.end - value.at, 40),
+      message: `${what} cannot be indexed into the ${type} field "${path}"`,
+    });
   if (type === "object" || type === "nested") {
     if (value.kind === "object") checkDocument(run, value, path);
     else refuse(`${KIND_NAMES[value.kind] ?? value.kind}`);
@@ -1236,14 +1238,12 @@ function checkBulk(outer: Run, run: Run, lines: readonly JNode[], index?: string
     }
     const doc = lines[++i];
     if (!doc) {
-      report(
-        run,
-        "required",
-        "error",
-        action.at,
-        1,
-        `the ${op} action needs a document line after it`,
-      );
+      report(run, {
+        code: "required",
+        at: action.at,
+        length: 1,
+        message: `the ${op} action needs a document line after it`,
+      });
       break;
     }
     const own = member!.value.members?.find((m) => m.key === "_index")?.value;

@@ -50,20 +50,40 @@ export interface PoolOptions {
   };
 }
 
+/** What a {@linkcode Job} sends. */
+export interface JobRequest {
+  readonly url: string;
+  readonly method: string;
+  /** The request head and body, ready for the socket: a string when all ASCII/UTF-8. */
+  readonly payload: string | Uint8Array[];
+  readonly signal: AbortSignal | undefined;
+}
+
 /** One request, from the moment it is queued until its response body is complete. */
-export class Job {
+export class Job implements JobRequest {
   settled = false;
   conn: Conn | undefined;
   onAbort: (() => void) | undefined;
+  readonly url: string;
+  readonly method: string;
+  readonly payload: string | Uint8Array[];
+  readonly signal: AbortSignal | undefined;
+
+  /**
+   * @param request What to send.
+   * @param resolve Settles the caller's promise with the response.
+   * @param reject Settles it with a failure.
+   */
   constructor(
-    readonly url: string,
-    readonly method: string,
-    /** The request head and body, ready for the socket: a string when all ASCII/UTF-8. */
-    readonly payload: string | Uint8Array[],
-    readonly signal: AbortSignal | undefined,
+    request: JobRequest,
     readonly resolve: (response: Response) => void,
     readonly reject: (error: unknown) => void,
-  ) {}
+  ) {
+    this.url = request.url;
+    this.method = request.method;
+    this.payload = request.payload;
+    this.signal = request.signal;
+  }
 
   /** Detaches from the signal once the exchange is over. */
   done(): void {
@@ -78,9 +98,11 @@ const TCP_CONNECT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EH
 /**
  * A failure before the connection was established: nothing of the request left this process.
  * The message is worded so the driver's retry policy sees a connect-phase failure; `code` keeps
- * the operating system's (or TLS library's) code and `cause` the original error.
+ * the operating system's (or TLS library's) code and `cause` the original error. `phase` says
+ * whether the TCP connection or the TLS handshake on it failed.
  */
-function connectFailure(error: unknown, origin: Origin, tcp: boolean): Error {
+function connectFailure(error: unknown, origin: Origin, phase: "tcp" | "tls"): Error {
+  const tcp = phase === "tcp";
   const e = error as { code?: unknown; message?: unknown };
   const code = typeof e?.code === "string" ? e.code : tcp ? "ECONNRESET" : "TLS";
   const what = tcp || TCP_CONNECT_CODES.has(code)
@@ -218,7 +240,7 @@ export class Conn implements BodySource {
     if (kind === "none") {
       this.phase = "done";
       job.settled = true;
-      job.resolve(new NodeResponse(head.status, head.statusText, headers, job.url, undefined));
+      job.resolve(new NodeResponse(head, headers, job.url, undefined));
       this.finish();
       return false;
     }
@@ -231,7 +253,7 @@ export class Conn implements BodySource {
     if (this.framing.kind === "length") this.left = this.framing.length;
     if (kind === "chunked") this.chunked = new ChunkedDecoder();
     job.settled = true;
-    job.resolve(new NodeResponse(head.status, head.statusText, headers, job.url, sink));
+    job.resolve(new NodeResponse(head, headers, job.url, sink));
     if (kind === "length" && this.left === 0) {
       this.endBody();
       return false;
@@ -308,7 +330,7 @@ export class Conn implements BodySource {
       return this.endBody();
     }
     const error = !this.ready
-      ? connectFailure(this.error, this.origin, !this.tcp || !this.origin.secure)
+      ? connectFailure(this.error, this.origin, !this.tcp || !this.origin.secure ? "tcp" : "tls")
       : this.error ?? Object.assign(new Error("socket hang up"), { code: "ECONNRESET" });
     this.kill(error);
   }

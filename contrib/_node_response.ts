@@ -4,6 +4,7 @@
 // fields, its body a `ReadableStream` made only when asked for; `text()` reads the bytes direct.
 
 import type { BodySink } from "./_body_sink.ts";
+import type { ResponseHead } from "./_http1.ts";
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const UTF8 = new TextDecoder();
@@ -94,15 +95,20 @@ export class NodeResponse implements Response {
   #web: Response | undefined;
   #used = false;
 
+  /**
+   * @param head The status line read (status and reason phrase).
+   * @param headers The response's header fields.
+   * @param url The request's URL.
+   * @param sink Where the body arrives; undefined when the response has none.
+   */
   constructor(
-    status: number,
-    statusText: string,
+    head: Pick<ResponseHead, "status" | "statusText">,
     headers: Headers,
     url: string,
     sink: BodySink | undefined,
   ) {
-    this.status = status;
-    this.statusText = statusText;
+    this.status = head.status;
+    this.statusText = head.statusText;
     this.headers = headers;
     this.url = url;
     this.#sink = sink;

@@ -114,7 +114,10 @@ export function nodeFetch(options: NodeFetchOptions = {}): NodeFetch {
       } catch (error) {
         return reject(error);
       }
-      agent.submit(target.origin, new Job(target.url, method, payload, signal, resolve, reject));
+      agent.submit(
+        target.origin,
+        new Job({ url: target.url, method, payload, signal }, resolve, reject),
+      );
     });
   // The mark tells the driver this fetch keeps the network contract (it honours its signal and
   // never delivers more than a declared content-length), so it reads it like the built-in one;

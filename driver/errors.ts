@@ -22,6 +22,7 @@ export {
 export {
   BulkError,
   type BulkItem,
+  type InvalidAnswer,
   InvalidResponseError,
   PartialResultsError,
   RedirectError,

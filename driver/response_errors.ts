@@ -144,6 +144,30 @@ function describeErrorBody(status: number, body: unknown): {
 }
 
 /**
+ * The answer an {@linkcode InvalidResponseError} is about: a 2xx whose body is not what the
+ * request is due.
+ *
+ * @example
+ * ```ts
+ * import { type InvalidAnswer, InvalidResponseError } from "@searchvisitor/searchvisitor/driver";
+ * import assert from "node:assert/strict";
+ *
+ * const answer: InvalidAnswer = { status: 200, contentType: "", text: "" };
+ * const error = new InvalidResponseError(answer, "the body is empty where a JSON body is due");
+ * assert.equal(error.excerpt, "");
+ * assert.match(error.message, /no content type/);
+ * ```
+ */
+export interface InvalidAnswer {
+  /** The HTTP status. */
+  readonly status: number;
+  /** The `content-type` the server sent ("" when none). */
+  readonly contentType: string;
+  /** The body text (redact secrets before; only an excerpt is kept). */
+  readonly text: string;
+}
+
+/**
  * A success status came with a body that is not the JSON it should be: truncated JSON, an HTML
  * page from a proxy, an empty body where one is due. It carries the status, the content type and
  * a short excerpt of the body (credentials removed) — never rows or counts.
@@ -153,7 +177,8 @@ function describeErrorBody(status: number, body: unknown): {
  * import { InvalidResponseError, ResponseError } from "@searchvisitor/searchvisitor/driver";
  * import assert from "node:assert/strict";
  *
- * const error = new InvalidResponseError(200, "text/html", "<html>login</html>", "the body is not JSON");
+ * const answer = { status: 200, contentType: "text/html", text: "<html>login</html>" };
+ * const error = new InvalidResponseError(answer, "the body is not JSON");
  * assert.ok(error instanceof ResponseError);
  * assert.equal(error.code, "INVALID_RESPONSE");
  * assert.equal(error.contentType, "text/html");
@@ -171,19 +196,12 @@ export class InvalidResponseError extends ResponseError {
   /**
    * Creates the error.
    *
-   * @param status The HTTP status.
-   * @param contentType The content type.
-   * @param text The body text (only an excerpt is kept).
+   * @param answer The answer that came: status, content type and body text.
    * @param problem What is wrong with it.
    * @param options The command and the cause.
    */
-  constructor(
-    status: number,
-    contentType: string,
-    text: string,
-    problem: string,
-    options: ErrorOptions = {},
-  ) {
+  constructor(answer: InvalidAnswer, problem: string, options: ErrorOptions = {}) {
+    const { status, contentType, text } = answer;
     const excerpt = redact(text.length > 120 ? text.slice(0, 120) + "…" : text)
       .replace(/\s+/g, " ");
     super(status, excerpt, options);

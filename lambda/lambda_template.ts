@@ -205,7 +205,7 @@ export class LambdaTemplate {
    * @returns Field path → type (and keyword sub-field for text).
    */
   fieldTypes(index: string): Promise<FieldTypes> {
-    return this.#cached(index, false).types;
+    return this.#cached(index).types;
   }
 
   /**
@@ -218,10 +218,14 @@ export class LambdaTemplate {
     else this.#types.drop(index);
   }
 
-  #cached(index: string, fresh: boolean): CachedTypes {
+  /** The index's mapping as cached, read when it is not (or no longer current). */
+  #cached(index: string): CachedTypes {
+    return this.#types.get(index, mappingEpoch(this.#source)) ?? this.#read(index);
+  }
+
+  /** Reads the index's mapping afresh and caches it. */
+  #read(index: string): CachedTypes {
     const epoch = mappingEpoch(this.#source);
-    const hit = this.#types.get(index, epoch);
-    if (hit !== undefined && !fresh) return hit;
     const types = this.jdbc.query({ text: "GET /{?}/_mapping", args: [index] }, undefined, {
       extractor: (rs) => readFieldTypes(rs.raw),
     });
@@ -264,7 +268,7 @@ export class LambdaTemplate {
 
   async #vectorFields(index: string): Promise<readonly string[]> {
     if (!this.#readMappings) return [];
-    const types = await this.#cached(index, false).types;
+    const types = await this.#cached(index).types;
     const out: string[] = [];
     for (const [field, t] of types) if (t.type === "dense_vector") out.push(field);
     return out;
@@ -281,7 +285,7 @@ export class LambdaTemplate {
     field: string,
   ): Promise<{ dialect: Exclude<VectorDialect, "auto">; similarity?: string }> {
     // The mapping first: its answer names the product, which spares Elasticsearch a `GET /`.
-    const types = this.#readMappings ? await this.#cached(index, false).types : undefined;
+    const types = this.#readMappings ? await this.#cached(index).types : undefined;
     const dialect = this.#vectorDialect === "auto"
       ? await (this.#serverDialect ??= this.#askDialect())
       : this.#vectorDialect;
@@ -355,13 +359,13 @@ export class LambdaTemplate {
     for (const s of sort) fields.add(s.field);
     for (const meta of ["_id", "_index", "_routing"]) fields.delete(meta);
     if (fields.size === 0) return AS_WRITTEN;
-    let entry = this.#cached(index, false);
+    let entry = this.#cached(index);
     let types = await entry.types;
     // A field the cached mapping does not know may be new (dynamic mapping): read it again, at
     // most once a second. Metadata fields (`_index`, `_routing`, …) are never in a mapping.
     const unknown = [...fields].some((f) => !f.startsWith("_") && !types.has(f));
     if (unknown && Date.now() - entry.at > UNKNOWN_FIELD_RECHECK_MS) {
-      entry = this.#cached(index, true);
+      entry = this.#read(index);
       types = await entry.types;
     }
     return (field, method) => exactField(types, field, method);

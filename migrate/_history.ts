@@ -53,12 +53,16 @@ const MAPPING = {
 
 /** Creates the history index unless it exists (a racing creator is fine). */
 export async function ensureHistory(ds: DataSource, index: string): Promise<void> {
-  const head = await call(ds, "HEAD", `/${seg(index)}`, undefined, { allowNotFound: true });
+  const head = await call(ds, { method: "HEAD", path: `/${seg(index)}`, allowNotFound: true });
   if (head.status === 200) return;
   try {
-    await call(ds, "PUT", `/${seg(index)}`, {
-      settings: { number_of_shards: 1 },
-      mappings: MAPPING,
+    await call(ds, {
+      method: "PUT",
+      path: `/${seg(index)}`,
+      body: {
+        settings: { number_of_shards: 1 },
+        mappings: MAPPING,
+      },
     });
   } catch (error) {
     if (!(error instanceof ResponseError && error.type === "resource_already_exists_exception")) {
@@ -69,10 +73,16 @@ export async function ensureHistory(ds: DataSource, index: string): Promise<void
 
 /** Every version record, by installed rank (empty when the index does not exist). */
 export async function readHistory(ds: DataSource, index: string): Promise<HistoryRecord[]> {
-  const reply = await call(ds, "POST", `/${seg(index)}/_search`, {
-    size: 10000,
-    query: { term: { kind: "migration" } },
-  }, { allowNotFound: true, idempotent: true });
+  const reply = await call(ds, {
+    method: "POST",
+    path: `/${seg(index)}/_search`,
+    body: {
+      size: 10000,
+      query: { term: { kind: "migration" } },
+    },
+    allowNotFound: true,
+    idempotent: true,
+  });
   if (reply.status === 404) return [];
   const rows = (reply.body?.hits?.hits ?? []).map((h: { _source: HistoryRecord }) => h._source);
   return rows.sort((a: HistoryRecord, b: HistoryRecord) => a.installed_rank - b.installed_rank);
@@ -84,18 +94,19 @@ export async function writeRecord(
   index: string,
   record: HistoryRecord,
 ): Promise<void> {
-  await call(
-    ds,
-    "PUT",
-    `/${seg(index)}/_doc/${seg("v-" + record.version)}?refresh=true`,
-    { kind: "migration", ...record },
-    { idempotent: true },
-  );
+  await call(ds, {
+    method: "PUT",
+    path: `/${seg(index)}/_doc/${seg("v-" + record.version)}?refresh=true`,
+    body: { kind: "migration", ...record },
+    idempotent: true,
+  });
 }
 
 /** Deletes one version's record (repair of a failed one). */
 export async function deleteRecord(ds: DataSource, index: string, version: string) {
-  await call(ds, "DELETE", `/${seg(index)}/_doc/${seg("v-" + version)}?refresh=true`, undefined, {
+  await call(ds, {
+    method: "DELETE",
+    path: `/${seg(index)}/_doc/${seg("v-" + version)}?refresh=true`,
     allowNotFound: true,
   });
 }
@@ -134,14 +145,13 @@ export class HistoryLock {
   /** Moves the heartbeat on; throws MIGRATION_LOCKED when another process took the lock over. */
   async renew(): Promise<void> {
     try {
-      const reply = await call(
-        this.ds,
-        "PUT",
-        `/${
+      const reply = await call(this.ds, {
+        method: "PUT",
+        path: `/${
           seg(this.index)
         }/_doc/lock?if_seq_no=${this.#seqNo}&if_primary_term=${this.#term}&refresh=true`,
-        { kind: "lock", owner: this.owner, heartbeat_at: this.now().toISOString() },
-      );
+        body: { kind: "lock", owner: this.owner, heartbeat_at: this.now().toISOString() },
+      });
       this.#seqNo = reply.body._seq_no;
       this.#term = reply.body._primary_term;
     } catch (error) {
@@ -160,15 +170,13 @@ export class HistoryLock {
   /** Deletes the lock if it is still this one. */
   async release(): Promise<void> {
     try {
-      await call(
-        this.ds,
-        "DELETE",
-        `/${
+      await call(this.ds, {
+        method: "DELETE",
+        path: `/${
           seg(this.index)
         }/_doc/lock?if_seq_no=${this.#seqNo}&if_primary_term=${this.#term}&refresh=true`,
-        undefined,
-        { allowNotFound: true },
-      );
+        allowNotFound: true,
+      });
     } catch (error) {
       if (!(error instanceof ResponseError && error.status === 409)) throw error;
     }
@@ -201,11 +209,19 @@ export async function acquireLock(
     new HistoryLock(ds, index, options, body);
   for (let attempt = 0;; attempt++) {
     try {
-      return lock((await call(ds, "PUT", `/${seg(index)}/_create/lock?refresh=true`, doc())).body);
+      return lock(
+        (await call(ds, {
+          method: "PUT",
+          path: `/${seg(index)}/_create/lock?refresh=true`,
+          body: doc(),
+        })).body,
+      );
     } catch (error) {
       if (!(error instanceof ResponseError && error.status === 409)) throw error;
     }
-    const held = await call(ds, "GET", `/${seg(index)}/_doc/lock`, undefined, {
+    const held = await call(ds, {
+      method: "GET",
+      path: `/${seg(index)}/_doc/lock`,
       allowNotFound: true,
     });
     if (held.status === 404 || held.body?.found === false) continue; // released meanwhile
@@ -216,7 +232,7 @@ export async function acquireLock(
         const path = `/${
           seg(index)
         }/_doc/lock?if_seq_no=${held.body._seq_no}&if_primary_term=${held.body._primary_term}&refresh=true`;
-        return lock((await call(ds, "PUT", path, doc())).body);
+        return lock((await call(ds, { method: "PUT", path, body: doc() })).body);
       } catch (error) {
         if (!(error instanceof ResponseError && error.status === 409)) throw error;
         continue; // another process took it over first
@@ -237,11 +253,15 @@ export async function acquireLock(
 
 /** Deletes the lock whoever holds it; returns the holder it removed. */
 export async function forceUnlock(ds: DataSource, index: string): Promise<LockHolder | undefined> {
-  const held = await call(ds, "GET", `/${seg(index)}/_doc/lock`, undefined, {
+  const held = await call(ds, {
+    method: "GET",
+    path: `/${seg(index)}/_doc/lock`,
     allowNotFound: true,
   });
   if (held.status === 404 || held.body?.found === false) return undefined;
-  await call(ds, "DELETE", `/${seg(index)}/_doc/lock?refresh=true`, undefined, {
+  await call(ds, {
+    method: "DELETE",
+    path: `/${seg(index)}/_doc/lock?refresh=true`,
     allowNotFound: true,
   });
   return held.body._source as LockHolder;

@@ -10,24 +10,34 @@ export interface Reply {
   body: any;
 }
 
+/** One request of the migrator. */
+export interface CallRequest {
+  readonly method: Method;
+  /** The path and query string, segments already encoded (see {@linkcode seg}). */
+  readonly path: string;
+  /** The JSON body (serialised here); none when undefined. */
+  readonly body?: unknown;
+  /** An NDJSON body, sent as it is (instead of `body`). */
+  readonly ndjson?: string;
+  /** A 404 is an answer, not an error. */
+  readonly allowNotFound?: boolean;
+  /** The request may be retried after a failure that left its outcome unknown. */
+  readonly idempotent?: boolean;
+}
+
 /** Sends one request and parses its JSON answer. */
-export async function call(
-  ds: DataSource,
-  method: Method,
-  path: string,
-  body?: unknown,
-  options: { allowNotFound?: boolean; ndjson?: string; idempotent?: boolean } = {},
-): Promise<Reply> {
+export async function call(ds: DataSource, request: CallRequest): Promise<Reply> {
+  const { method, path, body, ndjson } = request;
   const res = await ds.transport.request({
     method,
     path,
-    ...(options.ndjson !== undefined
-      ? { body: options.ndjson, ndjson: true }
+    ...(ndjson !== undefined
+      ? { body: ndjson, ndjson: true }
       : body === undefined
       ? {}
       : { body: JSON.stringify(body) }),
-    ...(options.allowNotFound ? { allowNotFound: true } : {}),
-    ...(options.idempotent ? { idempotent: true } : {}),
+    ...(request.allowNotFound ? { allowNotFound: true } : {}),
+    ...(request.idempotent ? { idempotent: true } : {}),
   });
   let parsed: unknown = undefined;
   try {

@@ -394,7 +394,7 @@ const INTERNAL_SETTINGS =
 
 /** Copies an index's (or an alias's indices') mappings, settings and aliases, no documents. */
 async function copyIndex(from: DataSource, to: DataSource, name: string): Promise<void> {
-  const reply = await call(from, "GET", `/${seg(name)}`, undefined, { allowNotFound: true });
+  const reply = await call(from, { method: "GET", path: `/${seg(name)}`, allowNotFound: true });
   if (reply.status === 404) return;
   for (const [index, def] of Object.entries(reply.body ?? {})) {
     const d = def as {
@@ -406,17 +406,25 @@ async function copyIndex(from: DataSource, to: DataSource, name: string): Promis
     for (const [k, v] of Object.entries(d.settings?.index ?? {})) {
       if (!INTERNAL_SETTINGS.test(k)) settings[k] = v;
     }
-    const head = await call(to, "HEAD", `/${seg(index)}`, undefined, { allowNotFound: true });
+    const head = await call(to, { method: "HEAD", path: `/${seg(index)}`, allowNotFound: true });
     if (head.status === 200) continue;
     try {
-      await call(to, "PUT", `/${seg(index)}`, {
-        settings: { index: settings },
-        mappings: d.mappings,
-        aliases: d.aliases,
+      await call(to, {
+        method: "PUT",
+        path: `/${seg(index)}`,
+        body: {
+          settings: { index: settings },
+          mappings: d.mappings,
+          aliases: d.aliases,
+        },
       });
     } catch {
       // a setting the scratch engine does not know: the mapping and aliases still matter most
-      await call(to, "PUT", `/${seg(index)}`, { mappings: d.mappings, aliases: d.aliases });
+      await call(to, {
+        method: "PUT",
+        path: `/${seg(index)}`,
+        body: { mappings: d.mappings, aliases: d.aliases },
+      });
     }
   }
 }

@@ -140,7 +140,11 @@ async function aliasIndices(
   ds: DataSource,
   alias: string,
 ): Promise<Map<string, Record<string, unknown>> | undefined> {
-  const reply = await call(ds, "GET", `/_alias/${seg(alias)}`, undefined, { allowNotFound: true });
+  const reply = await call(ds, {
+    method: "GET",
+    path: `/_alias/${seg(alias)}`,
+    allowNotFound: true,
+  });
   if (reply.status === 404) return undefined;
   const out = new Map<string, Record<string, unknown>>();
   for (const [index, entry] of Object.entries(reply.body ?? {})) {
@@ -152,7 +156,8 @@ async function aliasIndices(
 }
 
 async function exists(ds: DataSource, index: string): Promise<boolean> {
-  return (await call(ds, "HEAD", `/${seg(index)}`, undefined, { allowNotFound: true })).status ===
+  return (await call(ds, { method: "HEAD", path: `/${seg(index)}`, allowNotFound: true }))
+    .status ===
     200;
 }
 
@@ -255,9 +260,13 @@ export async function reindexAlias(
       );
     }
     const to = await nextName(ds, spec, undefined);
-    await call(ds, "PUT", `/${seg(to)}`, {
-      ...body,
-      aliases: { [spec.alias]: { is_write_index: true } },
+    await call(ds, {
+      method: "PUT",
+      path: `/${seg(to)}`,
+      body: {
+        ...body,
+        aliases: { [spec.alias]: { is_write_index: true } },
+      },
     });
     return { alias: spec.alias, to, method: "none", progress, deletedOld: false };
   }
@@ -267,15 +276,24 @@ export async function reindexAlias(
     const [name, aliasOptions] = [...current][0]!;
     from = name;
     to = await nextName(ds, spec, from);
-    await call(ds, "PUT", `/${seg(to)}`, body);
+    await call(ds, { method: "PUT", path: `/${seg(to)}`, body: body });
     await beat();
-    await call(ds, "POST", "/_aliases", {
-      actions: [
-        {
-          add: { index: from, alias: spec.alias, ...carried(aliasOptions), is_write_index: false },
-        },
-        { add: { index: to, alias: spec.alias, ...carried(aliasOptions), is_write_index: true } },
-      ],
+    await call(ds, {
+      method: "POST",
+      path: "/_aliases",
+      body: {
+        actions: [
+          {
+            add: {
+              index: from,
+              alias: spec.alias,
+              ...carried(aliasOptions),
+              is_write_index: false,
+            },
+          },
+          { add: { index: to, alias: spec.alias, ...carried(aliasOptions), is_write_index: true } },
+        ],
+      },
     });
   } else {
     const writers = [...current].filter(([, o]) => o.is_write_index === true);
@@ -295,7 +313,7 @@ export async function reindexAlias(
   }
   await beat();
   await blockWrites(ds, from);
-  await call(ds, "POST", `/${seg(from)}/_refresh`);
+  await call(ds, { method: "POST", path: `/${seg(from)}/_refresh` });
   const job: CopyJob = { ds, spec, from, to, progress, options, beat };
   let method: "reindex" | "client" = spec.copy === "client" ? "client" : "reindex";
   if (method === "reindex") {
@@ -310,15 +328,19 @@ export async function reindexAlias(
     }
   }
   if (method === "client") await clientCopy(job);
-  await call(ds, "POST", `/${seg(to)}/_refresh`);
+  await call(ds, { method: "POST", path: `/${seg(to)}/_refresh` });
   await beat();
-  await call(ds, "POST", "/_aliases", {
-    // remove_index takes the index's aliases with it (OpenSearch refuses both in one call).
-    actions: [
-      spec.deleteOld ? { remove_index: { index: from } } : {
-        remove: { index: from, alias: spec.alias },
-      },
-    ],
+  await call(ds, {
+    method: "POST",
+    path: "/_aliases",
+    body: {
+      // remove_index takes the index's aliases with it (OpenSearch refuses both in one call).
+      actions: [
+        spec.deleteOld ? { remove_index: { index: from } } : {
+          remove: { index: from, alias: spec.alias },
+        },
+      ],
+    },
   });
   return { alias: spec.alias, from, to, method, progress, deletedOld: spec.deleteOld === true };
 }
@@ -331,7 +353,7 @@ export async function reindexAlias(
  */
 async function blockWrites(ds: DataSource, index: string): Promise<void> {
   try {
-    await call(ds, "PUT", `/${seg(index)}/_block/write`);
+    await call(ds, { method: "PUT", path: `/${seg(index)}/_block/write` });
   } catch (error) {
     if (!noReindexApi(error)) throw error;
   }
@@ -350,10 +372,14 @@ interface CopyJob {
 
 async function serverCopy(job: CopyJob): Promise<void> {
   const { ds, from, to, progress, options, beat } = job;
-  const started = await call(ds, "POST", "/_reindex?wait_for_completion=false", {
-    conflicts: "proceed",
-    source: { index: from },
-    dest: { index: to, op_type: "create" },
+  const started = await call(ds, {
+    method: "POST",
+    path: "/_reindex?wait_for_completion=false",
+    body: {
+      conflicts: "proceed",
+      source: { index: from },
+      dest: { index: to, op_type: "create" },
+    },
   });
   const task = String(started.body?.task ?? "");
   if (!/^[^/]+:\d+$/.test(task)) {
@@ -363,7 +389,7 @@ async function serverCopy(job: CopyJob): Promise<void> {
     );
   }
   for (;;) {
-    const reply = await call(ds, "GET", `/_tasks/${seg(task)}`, undefined, { idempotent: true });
+    const reply = await call(ds, { method: "GET", path: `/_tasks/${seg(task)}`, idempotent: true });
     const status = reply.body?.task?.status ?? {};
     progress.total = Number(status.total ?? progress.total);
     progress.created = Number(status.created ?? progress.created);
@@ -410,7 +436,11 @@ async function clientCopy(job: CopyJob): Promise<void> {
       lines.push(JSON.stringify(action), page.getString("_DOC")!);
     }
     if (lines.length === 0) continue;
-    const reply = await call(ds, "POST", "/_bulk", undefined, { ndjson: lines.join("\n") + "\n" });
+    const reply = await call(ds, {
+      method: "POST",
+      path: "/_bulk",
+      ndjson: lines.join("\n") + "\n",
+    });
     for (const item of reply.body?.items ?? []) {
       const result = item.create ?? {};
       if (result.status === 409) progress.skipped++;

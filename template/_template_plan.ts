@@ -10,6 +10,8 @@ import type { ScanOptions, Segment } from "./_template_syntax.ts";
 
 /** A scanned template text, ready to bind. */
 export interface Plan {
+  /** The template text the plan was compiled from. */
+  readonly text: string;
   readonly segments: readonly Segment[];
   /** Driver text when the plan has no splices and no rules. */
   readonly fixedText?: string;
@@ -22,6 +24,8 @@ export interface Plan {
 // Plans by text, bounded and least-recently-used first out: the driver's cache of parsed commands.
 const cache = new CommandCache<Plan>(1000);
 const taggedCache = new CommandCache<Plan>(1000);
+
+const TAGGED: ScanOptions = Object.freeze({ tagged: true });
 
 function compile(text: string, options: ScanOptions = {}): Plan {
   const segments = scan(text, options);
@@ -46,8 +50,8 @@ function compile(text: string, options: ScanOptions = {}): Plan {
     }
   }
   return fixed
-    ? { segments, fixedText: parts.join(""), slots, positionalCount, hasNamed }
-    : { segments, positionalCount: countPositional(segments), hasNamed };
+    ? { text, segments, fixedText: parts.join(""), slots, positionalCount, hasNamed }
+    : { text, segments, positionalCount: countPositional(segments), hasNamed };
 }
 
 /** The positional placeholders of segments, counting those inside `@{and}` / `@{if}` bodies. */
@@ -63,12 +67,21 @@ export function countPositional(segments: readonly Segment[]): number {
 }
 
 /** The plan of a text, compiled on first use and cached (the least recently used dropped past the limit). */
-export function planOf(text: string, tagged: boolean): Plan {
-  const store = tagged ? taggedCache : cache;
-  let plan = store.get(text);
+export function planOf(text: string): Plan {
+  let plan = cache.get(text);
   if (plan === undefined) {
-    plan = compile(text, { tagged });
-    store.set(text, plan);
+    plan = compile(text);
+    cache.set(text, plan);
+  }
+  return plan;
+}
+
+/** The plan of a tagged template's text (its values are `#{0}`, `#{1}`, …), cached apart. */
+export function taggedPlanOf(text: string): Plan {
+  let plan = taggedCache.get(text);
+  if (plan === undefined) {
+    plan = compile(text, TAGGED);
+    taggedCache.set(text, plan);
   }
   return plan;
 }

@@ -14,9 +14,25 @@ import { prepareValue } from "./row_mapping.ts";
 
 const SAFE_IDENTIFIER = /^[A-Za-z0-9_.\-*,]+$/;
 
-/** How an argument is named in errors: a tagged template's `#{2}` is its "${} value 3". */
-export function label(source: string, tagged: boolean): string {
-  return tagged && /^\d+$/.test(source) ? `\${} value ${Number(source) + 1}` : source;
+/** How an argument of a tagged template is named in errors: its `#{2}` is its "${} value 3". */
+export function taggedLabel(source: string): string {
+  return /^\d+$/.test(source) ? `\${} value ${Number(source) + 1}` : source;
+}
+
+/** One binding of a template text: the text and the caller's arguments as the renderer reads them. */
+export interface TemplateCall {
+  /** The template text (for messages). */
+  readonly command: string;
+  /** The positional arguments (`?`, `{?}`); empty for named ones. */
+  readonly positional: readonly unknown[];
+  /** The named arguments (an object), or undefined. */
+  readonly named: unknown;
+  /** Whether named arguments were given (an object, or none at all) rather than an array. */
+  readonly namedGiven: boolean;
+  /** Macro name → template text, for `@{macro, name}`. */
+  readonly macros: ReadonlyMap<string, string> | undefined;
+  /** The text is a tagged template's: its values are `#{0}`, `#{1}`, … */
+  readonly tagged: boolean;
 }
 
 /** Renders segments into driver text, arguments and argument labels. */
@@ -30,14 +46,21 @@ export class Renderer {
   lenient = 0;
   // `@{if}` tests read the named arguments as the test language reads any member.
   readonly lookup = (name: string): unknown => ConditionExpression.member(this.named, name);
-  constructor(
-    readonly command: string,
-    readonly positional: readonly unknown[],
-    readonly named: unknown,
-    readonly macros: ReadonlyMap<string, string> | undefined,
-    readonly namedGiven: boolean,
-    readonly tagged = false,
-  ) {}
+  readonly command: string;
+  readonly positional: readonly unknown[];
+  readonly named: unknown;
+  readonly macros: ReadonlyMap<string, string> | undefined;
+  readonly namedGiven: boolean;
+  readonly tagged: boolean;
+
+  constructor(call: TemplateCall) {
+    this.command = call.command;
+    this.positional = call.positional;
+    this.named = call.named;
+    this.macros = call.macros;
+    this.namedGiven = call.namedGiven;
+    this.tagged = call.tagged;
+  }
 
   value(path: ArgPath, what: string): unknown {
     if (!this.namedGiven) {
@@ -68,7 +91,7 @@ export class Renderer {
   slot(marker: string, value: unknown, name: string | number) {
     this.parts.push(marker);
     this.args.push(prepareValue(value));
-    this.labels.push(typeof name === "string" ? label(name, this.tagged) : name);
+    this.labels.push(typeof name !== "string" ? name : this.tagged ? taggedLabel(name) : name);
   }
 
   render(segments: readonly Segment[]): void {

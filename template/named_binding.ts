@@ -6,8 +6,8 @@
 import { BindError } from "../driver/mod.ts";
 import { dropDanglingCommas } from "../driver/internal.ts";
 import { MISSING, resolvePath } from "./_path.ts";
-import { type Plan, planOf } from "./_template_plan.ts";
-import { label, Renderer } from "./_template_renderer.ts";
+import { type Plan, planOf, taggedPlanOf } from "./_template_plan.ts";
+import { Renderer, taggedLabel, type TemplateCall } from "./_template_renderer.ts";
 import { prepareValue } from "./row_mapping.ts";
 
 /**
@@ -75,7 +75,7 @@ export function argumentLabelOf(
   index: number,
   macros?: ReadonlyMap<string, string>,
 ): string | number | undefined {
-  const bound = bindPlan(planOf(text, false), text, args, macros, false, true);
+  const bound = bindPlan(planOf(text), args, macros, "labelled");
   return labelsOf.get(bound)?.[index - 1];
 }
 
@@ -83,14 +83,21 @@ function isNamedSource(args: unknown): boolean {
   return args !== null && typeof args === "object" && !Array.isArray(args);
 }
 
+/**
+ * How a plan is bound: `plain` (no labels kept), `labelled` (each argument's label kept for
+ * {@linkcode argumentLabel}), `tagged` (a tagged template's values, labelled).
+ */
+type BindMode = "plain" | "labelled" | "tagged";
+
 function bindPlan(
   plan: Plan,
-  text: string,
   args: unknown,
   macros: ReadonlyMap<string, string> | undefined,
-  tagged: boolean,
-  withLabels: boolean,
+  mode: BindMode,
 ): BoundTemplate {
+  const text = plan.text;
+  const tagged = mode === "tagged";
+  const withLabels = mode !== "plain";
   const namedGiven = tagged || args === undefined || args === null || isNamedSource(args);
   const positional: readonly unknown[] = !tagged && Array.isArray(args) ? args : EMPTY;
   const named = tagged || namedGiven ? args : undefined;
@@ -114,13 +121,18 @@ function bindPlan(
         v = positional[k++];
         if (labels) labels[i] = k;
       } else {
-        if (labels) labels[i] = label(path.source, tagged);
+        if (labels) labels[i] = tagged ? taggedLabel(path.source) : path.source;
         v = namedGiven ? resolvePath(named, path) : MISSING;
         if (v === MISSING || v === undefined) {
-          v = new Renderer(text, positional, named, macros, namedGiven).value(
-            path,
-            "named argument",
-          );
+          const call: TemplateCall = {
+            command: text,
+            positional,
+            named,
+            namedGiven,
+            macros,
+            tagged,
+          };
+          v = new Renderer(call).value(path, "named argument");
         }
       }
       out[i] = v !== null && typeof v === "object" ? prepareValue(v) : v;
@@ -129,7 +141,7 @@ function bindPlan(
     if (labels) labelsOf.set(bound, labels);
     return bound;
   }
-  const r = new Renderer(text, positional, named, macros, namedGiven, tagged);
+  const r = new Renderer({ command: text, positional, named, namedGiven, macros, tagged });
   r.render(plan.segments);
   const rendered = r.parts.join("");
   const bound = { text: r.vanished ? dropDanglingCommas(rendered) : rendered, args: r.args };
@@ -166,7 +178,7 @@ export function bindTemplate(
   args?: unknown,
   options: BindOptions = {},
 ): BoundTemplate {
-  return bindPlan(planOf(text, false), text, args, options.macros, false, false);
+  return bindPlan(planOf(text), args, options.macros, "plain");
 }
 
 /** Binds tagged-template text whose values are `#{0}`, `#{1}`, … of `values`. */
@@ -176,5 +188,5 @@ export function bindTagged(
   macros?: ReadonlyMap<string, string>,
 ): BoundTemplate {
   // A tagged command is bound once per command object: it keeps its labels for its errors.
-  return bindPlan(planOf(text, true), text, values, macros, true, true);
+  return bindPlan(taggedPlanOf(text), values, macros, "tagged");
 }

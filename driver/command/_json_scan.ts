@@ -1,11 +1,15 @@
 // The body scanner: one pass over a JSON (or NDJSON) body that validates it as JSON, strips
 // whitespace and comments, turns Kibana triple-quoted strings into JSON strings and cuts the
-// text into fixed chunks around `?` placeholders. Internal.
+// text into fixed chunks around `?` placeholders. It reads through the tokenizer's cursor: the
+// cursor's `pos` is its only position (it starts where the cursor stands and leaves it just after
+// the body), whitespace and comments are the cursor's strict skip, strings the lexer's ends.
+// Internal.
 
 import {
   APOSTROPHE,
   COLON,
   COMMA,
+  type ConsoleLexer,
   CR,
   DIGIT_0,
   DOT,
@@ -32,7 +36,6 @@ import {
   SPACE,
   stringEnd,
   TAB,
-  Trivia,
   UPPER_E,
 } from "./console_lexer.ts";
 
@@ -49,9 +52,10 @@ export interface BodySlot {
 export interface ScannedBody {
   chunks: string[];
   slots: BodySlot[];
-  /** Offset just after the body in the whole text. */
-  end: number;
 }
+
+/** What a body is: one JSON value, or NDJSON (one value per line, for `_bulk`, `_msearch`, …). */
+export type BodyShape = "json" | "ndjson";
 
 const MAX_DEPTH = 512;
 const LITERALS = ["true", "false", "null"] as const;
@@ -60,70 +64,76 @@ const LITERALS = ["true", "false", "null"] as const;
 const TRIVIA_START = new Uint8Array(128);
 for (const c of [SPACE, LF, CR, TAB, FF, SLASH, HASH]) TRIVIA_START[c] = 1;
 
-/** Scans one body starting at `start` (a `{`, `[` or `?`). */
-export function scanBody(text: string, start: number, ndjson: boolean): ScannedBody {
-  const scanner = new BodyScanner(text, start);
-  return ndjson ? scanner.ndjson() : scanner.single();
+/**
+ * Scans one body where `lexer` stands (at a `{`, `[` or `?`) and leaves the lexer just after it.
+ */
+export function scanBody(lexer: ConsoleLexer, shape: BodyShape): ScannedBody {
+  const scanner = new BodyScanner(lexer);
+  return shape === "ndjson" ? scanner.ndjson() : scanner.single();
 }
 
 class BodyScanner {
+  readonly lexer: ConsoleLexer;
   readonly text: string;
   readonly n: number;
   readonly start: number;
-  i: number;
   /** Start of the raw text not yet copied into `out`. */
   seg: number;
   out = "";
   chunks: string[] = [];
   slots: BodySlot[] = [];
   depth = 0;
-  trivia: Trivia = new Trivia();
   /** Start of the current NDJSON line value (for the unterminated-body error). */
   open: number;
 
-  constructor(text: string, start: number) {
+  constructor(lexer: ConsoleLexer) {
+    const text = lexer.text;
+    const start = lexer.pos;
+    this.lexer = lexer;
     this.text = text;
-    this.n = text.length;
+    this.n = lexer.end;
     this.start = start;
-    this.i = start;
     this.seg = start;
     this.open = start;
   }
 
   single(): ScannedBody {
-    if (this.text.charCodeAt(this.i) === QUESTION) {
-      this.slot("body", this.i);
-      this.i++;
+    if (this.text.charCodeAt(this.lexer.pos) === QUESTION) {
+      this.slot("body", this.lexer.pos);
+      this.lexer.pos++;
     } else this.value();
-    return this.finish(this.i, "");
+    return this.finish(this.lexer.pos, "");
   }
 
   ndjson(): ScannedBody {
     const text = this.text;
     for (;;) {
-      this.open = this.i;
-      if (text.charCodeAt(this.i) === QUESTION) {
-        this.slot("line", this.i);
-        this.i++;
+      this.open = this.lexer.pos;
+      if (text.charCodeAt(this.lexer.pos) === QUESTION) {
+        this.slot("line", this.lexer.pos);
+        this.lexer.pos++;
       } else this.value();
-      const end = this.i;
-      const next = this.trivia.skip(text, end, true);
+      const lexer = this.lexer;
+      const end = lexer.pos;
+      const next = lexer.skipTriviaStrict("stop");
       const c = text.charCodeAt(next);
-      if (c !== LBRACE && c !== LBRACKET && c !== QUESTION) return this.finish(end, "\n");
+      if (c !== LBRACE && c !== LBRACKET && c !== QUESTION) {
+        lexer.pos = end;
+        return this.finish(end, "\n");
+      }
       // Keep a single "\n" between compact lines in the slice; otherwise write one.
       if (next !== end + 1 || text.charCodeAt(end) !== LF) {
         this.copy(end);
         this.out += "\n";
         this.seg = next;
       }
-      this.i = next;
     }
   }
 
   finish(end: number, tail: string): ScannedBody {
     this.copy(end);
     this.chunks.push(this.out + tail);
-    return { chunks: this.chunks, slots: this.slots, end };
+    return { chunks: this.chunks, slots: this.slots };
   }
 
   /** Appends the raw text from `seg` up to `to` to the current chunk. */
@@ -140,54 +150,55 @@ class BodyScanner {
     this.seg = at + 1;
   }
 
-  /** Skips whitespace and comments at `i`, dropping them from the output. */
+  /** Skips whitespace and comments where the cursor stands, dropping them from the output. */
   ws(): void {
-    if (TRIVIA_START[this.text.charCodeAt(this.i)] !== 1) return;
-    const next = this.trivia.skip(this.text, this.i, false);
-    if (next !== this.i) {
-      this.copy(this.i);
+    const lexer = this.lexer;
+    const at = lexer.pos;
+    if (TRIVIA_START[this.text.charCodeAt(at)] !== 1) return;
+    const next = lexer.skipTriviaStrict("skip");
+    if (next !== at) {
+      this.copy(at);
       this.seg = next;
-      this.i = next;
     }
   }
 
   value(): void {
-    const c = this.text.charCodeAt(this.i);
+    const c = this.text.charCodeAt(this.lexer.pos);
     if (c === LBRACE) this.object();
     else if (c === LBRACKET) this.array();
     else if (c === QUOTE) this.string();
     else if (c === MINUS || isDigit(c)) this.number();
     else if (c === QUESTION) {
-      this.slot("value", this.i);
-      this.i++;
+      this.slot("value", this.lexer.pos);
+      this.lexer.pos++;
     } else this.literal();
   }
 
   object(): void {
     const text = this.text;
-    const open = this.i++;
+    const open = this.lexer.pos++;
     if (++this.depth > MAX_DEPTH) {
       fail(text, open, `the body nests deeper than ${MAX_DEPTH} levels`);
     }
-    if (text.startsWith("?}", this.i)) {
+    if (text.startsWith("?}", this.lexer.pos)) {
       fail(text, open, "{?} binds a path or query-string value; in a body write ? for a value");
     }
     this.ws();
-    if (text.charCodeAt(this.i) === RBRACE) {
-      this.i++;
+    if (text.charCodeAt(this.lexer.pos) === RBRACE) {
+      this.lexer.pos++;
       this.depth--;
       return;
     }
     for (;;) {
-      const k = text.charCodeAt(this.i);
+      const k = text.charCodeAt(this.lexer.pos);
       if (k === QUOTE) this.string();
       else if (k === QUESTION) {
-        this.slot("key", this.i);
-        this.i++;
+        this.slot("key", this.lexer.pos);
+        this.lexer.pos++;
       } else this.unexpected("a quoted key or ? (a key placeholder)");
       this.ws();
-      if (text.charCodeAt(this.i) !== COLON) this.unexpected(": after the key");
-      this.i++;
+      if (text.charCodeAt(this.lexer.pos) !== COLON) this.unexpected(": after the key");
+      this.lexer.pos++;
       this.ws();
       this.value();
       if (this.closes(RBRACE, "}", "object")) return;
@@ -196,13 +207,13 @@ class BodyScanner {
 
   array(): void {
     const text = this.text;
-    const open = this.i++;
+    const open = this.lexer.pos++;
     if (++this.depth > MAX_DEPTH) {
       fail(text, open, `the body nests deeper than ${MAX_DEPTH} levels`);
     }
     this.ws();
-    if (text.charCodeAt(this.i) === RBRACKET) {
-      this.i++;
+    if (text.charCodeAt(this.lexer.pos) === RBRACKET) {
+      this.lexer.pos++;
       this.depth--;
       return;
     }
@@ -219,26 +230,26 @@ class BodyScanner {
   closes(close: number, closeText: string, where: string): boolean {
     const text = this.text;
     this.ws();
-    const c = text.charCodeAt(this.i);
+    const c = text.charCodeAt(this.lexer.pos);
     if (c === COMMA) {
-      this.i++;
+      this.lexer.pos++;
       this.ws();
-      if (text.charCodeAt(this.i) === close) {
-        fail(text, this.i, `trailing comma before ${closeText}; remove the comma`);
+      if (text.charCodeAt(this.lexer.pos) === close) {
+        fail(text, this.lexer.pos, `trailing comma before ${closeText}; remove the comma`);
       }
       return false;
     }
     if (c !== close) this.unexpected(`, or ${closeText} in the ${where}`);
-    this.i++;
+    this.lexer.pos++;
     this.depth--;
     return true;
   }
 
   string(): void {
     const text = this.text;
-    const start = this.i;
+    const start = this.lexer.pos;
     if (text.charCodeAt(start + 1) !== QUOTE || text.charCodeAt(start + 2) !== QUOTE) {
-      this.i = jsonStringEnd(text, start);
+      this.lexer.pos = jsonStringEnd(text, start);
       return;
     }
     // Kibana's """…""" becomes the JSON string of its text.
@@ -246,12 +257,12 @@ class BodyScanner {
     this.copy(start);
     this.out += JSON.stringify(text.slice(start + 3, end - 3));
     this.seg = end;
-    this.i = end;
+    this.lexer.pos = end;
   }
 
   number(): void {
     const text = this.text;
-    const start = this.i;
+    const start = this.lexer.pos;
     let i = start;
     if (text.charCodeAt(i) === MINUS) i++;
     let c = text.charCodeAt(i);
@@ -271,15 +282,15 @@ class BodyScanner {
       do c = text.charCodeAt(++i); while (isDigit(c));
     }
     if (isWordChar(c)) fail(text, start, "bad number; JSON numbers look like -12.5e3");
-    this.i = i;
+    this.lexer.pos = i;
   }
 
   literal(): void {
     const text = this.text;
-    const i = this.i;
+    const i = this.lexer.pos;
     for (const word of LITERALS) {
       if (text.startsWith(word, i) && !isWordChar(text.charCodeAt(i + word.length))) {
-        this.i = i + word.length;
+        this.lexer.pos = i + word.length;
         return;
       }
     }
@@ -289,7 +300,7 @@ class BodyScanner {
   /** Fails at `i`; at the end of the text or at a new command, the body is unterminated. */
   unexpected(expected: string): never {
     const text = this.text;
-    const i = this.i;
+    const i = this.lexer.pos;
     if (i >= this.n || (isLineStart(text, i) && isMethodAt(text, i))) {
       const open = this.open;
       fail(

@@ -87,20 +87,25 @@ export function bindScript(
   }
   const commands = script.commands;
   const out: BoundCommand[] = [];
+  const index = options?.allowIndexPatterns === true ? INDEX_PATTERNS : INDEX;
   let first = 0;
   for (let k = 0; k < commands.length; k++) {
     const command = commands[k]!;
-    out.push(bindCommand(command, args, first, options?.allowIndexPatterns === true));
+    out.push(bindCommand(command, args, first, index));
     first += command.placeholderCount;
   }
   return out;
 }
 
+/**
+ * Binds one command of a script; its arguments start at `args[first]`. `index` is how a path
+ * value is checked where an index name goes (patterns allowed or not).
+ */
 function bindCommand(
   command: ParsedCommand,
   args: readonly unknown[],
   first: number,
-  patterns: boolean,
+  index: PathValueOptions,
 ): BoundCommand {
   const slots = command.slots;
   let a = first;
@@ -124,7 +129,7 @@ function bindCommand(
       path += (slot.kind !== "path" ? encodeQueryValue(value, a) : encodePathSegment(
         value,
         a,
-        slot.indexName ? (patterns ? INDEX_PATTERNS : INDEX) : undefined,
+        slot.indexName ? index : undefined,
       )) + target[k];
     }
     let body: string | undefined;

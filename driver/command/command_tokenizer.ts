@@ -17,6 +17,7 @@
 import type { HintValue, Method } from "./command.ts";
 import { CommandCache } from "./command_cache.ts";
 import {
+  ConsoleLexer,
   CR,
   fail,
   isLetter,
@@ -33,10 +34,9 @@ import {
   STAR,
   TAB,
   targetStart,
-  Trivia,
   wordAt,
 } from "./console_lexer.ts";
-import { scanBody } from "./_json_scan.ts";
+import { type BodyShape, scanBody } from "./_json_scan.ts";
 import { scanHintBlock, type ScannedHint } from "./_hint_scan.ts";
 import { scanTarget } from "./_target_scan.ts";
 import { isNdjsonPath } from "./_ndjson_endpoints.ts";
@@ -217,24 +217,24 @@ export function parseScript(text: string): ParsedScript {
 
 function tokenize(text: string): ParsedScript {
   const n = text.length;
-  const trivia = new Trivia();
+  // The one cursor over the text: the hint, target and body scanners read on from where it stands.
+  const lexer = new ConsoleLexer(text);
   const cursor = new PositionCursor(text);
   const commands: ParsedCommand[] = [];
   let hints: ScannedHint[] = [];
   let hintStart = -1;
   let total = 0;
-  let i = 0;
   for (;;) {
-    i = trivia.skip(text, i, true);
+    let i = lexer.skipTriviaStrict("stop");
     if (i >= n) break;
     const c = text.charCodeAt(i);
     if (c === SEMI) {
-      i++;
+      lexer.pos = i + 1;
       continue;
     }
     if (c === SLASH && text.charCodeAt(i + 1) === STAR && text.charCodeAt(i + 2) === PLUS) {
       if (hintStart < 0) hintStart = i;
-      i = scanHintBlock(text, i, hints);
+      scanHintBlock(lexer, hints);
       continue;
     }
     const start = i;
@@ -260,20 +260,21 @@ function tokenize(text: string): ParsedScript {
     // Like Kibana's console, the path may stand on the next line (`POST\n_refresh`), unless
     // that line starts a body or another command.
     const eol = i;
-    i = targetStart(text, eol);
-    if (i < 0) fail(text, eol, `missing path after ${method}; write ${method} /index/...`);
-    const target = scanTarget(text, i);
+    lexer.pos = targetStart(text, eol);
+    if (lexer.pos < 0) fail(text, eol, `missing path after ${method}; write ${method} /index/...`);
+    const target = scanTarget(lexer);
     const ndjson = isNdjsonPath(target.segments);
-    i = target.end;
-    let next = trivia.skip(text, i, true);
+    const shape: BodyShape = ndjson ? "ndjson" : "json";
+    let end = lexer.pos;
+    const next = lexer.skipTriviaStrict("stop");
     const b = text.charCodeAt(next);
     let body = undefined;
     if (b === LBRACE || b === LBRACKET || b === QUESTION) {
-      body = scanBody(text, next, ndjson);
-      i = body.end;
-      next = trivia.skip(text, i, true);
-      afterBody(text, next, trivia.newlineSeen, ndjson);
-    } else if (next < n && b !== SEMI && !(trivia.newlineSeen && (isLetter(b) || b === SLASH))) {
+      body = scanBody(lexer, shape);
+      end = lexer.pos;
+      lexer.skipTriviaStrict("stop");
+      afterBody(lexer, shape);
+    } else if (next < n && b !== SEMI && !(lexer.newline && (isLetter(b) || b === SLASH))) {
       fail(
         text,
         next,
@@ -306,7 +307,7 @@ function tokenize(text: string): ParsedScript {
       ),
       ndjson,
       endpoint: target.endpoint,
-      text: text.slice(start, i),
+      text: text.slice(start, end),
       offset: start,
       line: position.line,
       column: position.column,
@@ -328,18 +329,23 @@ function slot(kind: SlotKind, at: { line: number; column: number }, indexName = 
   );
 }
 
-/** After a complete body only `;`, the end, or a new command on a new line may follow. */
-function afterBody(text: string, next: number, newline: boolean, ndjson: boolean): void {
-  if (next >= text.length) return;
+/**
+ * After a complete body (`lexer` past it and the trivia that follows) only `;`, the end, or a new
+ * command on a new line may follow.
+ */
+function afterBody(lexer: ConsoleLexer, shape: BodyShape): void {
+  const text = lexer.text;
+  const next = lexer.pos;
+  if (next >= lexer.end) return;
   const c = text.charCodeAt(next);
   if (c === SEMI) return;
-  if (newline && (isLetter(c) || c === SLASH)) return;
+  if (lexer.newline && (isLetter(c) || c === SLASH)) return;
   fail(
     text,
     next,
     c === LBRACE || c === LBRACKET
       ? "text after a complete body: only NDJSON endpoints (_bulk, _msearch, …) take several JSON lines"
-      : ndjson
+      : shape === "ndjson"
       ? "text after a complete body; every NDJSON line must be a JSON object or ?"
       : "text after a complete body; start the next command on a new line or after ;",
   );

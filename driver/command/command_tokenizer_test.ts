@@ -227,6 +227,18 @@ Deno.test("a missing path, a body without command and # in a path are errors", (
   syntaxError("GET /i#x", 1, 7, /# in the request target/);
 });
 
+Deno.test("template markers in a target are no placeholders to the driver", () => {
+  syntaxError("GET /i/#{id}", 1, 8, /# in the request target/);
+  syntaxError("GET /i/\\#{id}", 1, 9, /# in the request target/);
+  // A `$` or `@` before `{?}` is text; the `{?}` is still a slot.
+  assert.deepEqual(parseScript("GET /a${?}/_doc").commands[0]!.target, ["/a$", "/_doc"]);
+  assert.deepEqual(parseScript("GET /a\\@{?}").commands[0]!.target, ["/a\\@", ""]);
+  // Another `{` after them starts the body.
+  syntaxError("GET /a${x}", 1, 9, /expected a quoted key/);
+  // Only a space, tab or line break ends a target; a form feed stays in it.
+  assert.deepEqual(parseScript("GET /a\f/b").commands[0]!.target, ["/a\f/b"]);
+});
+
 Deno.test("literal non-ASCII path text is percent-encoded", () => {
   assert.deepEqual(parseScript("GET /café/_doc/ü").commands[0]!.target, [
     "/caf%C3%A9/_doc/%C3%BC",

@@ -427,41 +427,6 @@ export function markerEnd(text: string, i: number, end: number = text.length): n
 }
 
 /**
- * Skips whitespace and comments (`#` and `//` to the end of the line, `/* … *\/`) from `i`, the
- * driver's strict way: a block comment that is not closed is a {@linkcode CommandSyntaxError}.
- * With `stopAtHint`, a `/*+` is not skipped (it starts a hint). Returns the next offset;
- * `newlineSeen` tells whether a line break was crossed.
- */
-export class Trivia {
-  /** Whether the last {@linkcode Trivia.skip} crossed a line break. */
-  newlineSeen = false;
-
-  skip(text: string, i: number, stopAtHint: boolean): number {
-    const n = text.length;
-    this.newlineSeen = false;
-    while (i < n) {
-      const c = text.charCodeAt(i);
-      if (c === SPACE || c === TAB) i++;
-      else if (c === LF || c === CR) {
-        this.newlineSeen = true;
-        i++;
-      } else if (c === HASH) i = lineEnd(text, i, n); // the driver knows no `#{`
-      else if (c === SLASH) {
-        if (stopAtHint && text.charCodeAt(i + 1) === STAR && text.charCodeAt(i + 2) === PLUS) {
-          return i;
-        }
-        const after = commentEnd(text, i, n);
-        if (after === i) return i;
-        if (after < 0) fail(text, i, "unterminated comment: close /* with */");
-        i = after;
-      } else if (c === FF || c === BOM) i++;
-      else return i;
-    }
-    return i;
-  }
-}
-
-/**
  * The kinds of {@linkcode ConsoleLexer} tokens:
  * - `space`: a run of whitespace ({@linkcode ConsoleLexer.newline} tells whether it crossed a line);
  * - `comment`: `#…` or `//…` to the end of the line, `/* … *\/`; `hint`: `/*+ … *\/`;
@@ -617,7 +582,7 @@ export class ConsoleLexer {
     this.start = i;
     this.closed = true;
     const c = text.charCodeAt(i);
-    if (mode === "string" || mode === "triple") return this.#inString(c, mode === "triple");
+    if (mode === "string" || mode === "triple") return this.#inString(c, mode);
     const k = c < 128 ? CLASS[c]! : c === BOM ? C_SPACE : C_OTHER;
     if (k === C_SPACE) {
       let j = i;
@@ -720,11 +685,13 @@ export class ConsoleLexer {
     return this.#to("other", j);
   }
 
-  /** Reads the next token of a string's inside. */
-  #inString(c: number, triple: boolean): boolean {
+  /** Reads the next token of a string's inside (a JSON string's or a `"""` string's). */
+  #inString(c: number, mode: "string" | "triple"): boolean {
     const text = this.text;
     const end = this.end;
     const i = this.pos;
+    // A backslash escapes the next character in a JSON string, nothing in a `"""` string.
+    const step = mode === "triple" ? 1 : 2;
     if (c === BACKSLASH) {
       const m = markerAt(text, i + 1);
       if (m === HASH || m === DOLLAR) return this.#to("escape", i + 3);
@@ -740,7 +707,7 @@ export class ConsoleLexer {
       if (d === BACKSLASH) {
         const n = markerAt(text, j + 1);
         if (n === HASH || n === DOLLAR) break;
-        j += triple ? 1 : 2;
+        j += step;
         continue;
       }
       const n = markerAt(text, j);
@@ -759,6 +726,78 @@ export class ConsoleLexer {
     this.kind = kind;
     this.pos = after;
     return true;
+  }
+
+  /**
+   * Skips whitespace from `pos` (spaces, tabs, line breaks, form feeds, a BOM) and returns the
+   * next offset; {@linkcode ConsoleLexer.newline} tells whether a line break was crossed.
+   */
+  skipSpace(): number {
+    const text = this.text;
+    const end = this.end;
+    let i = this.pos;
+    let newline = false;
+    for (; i < end; i++) {
+      const c = text.charCodeAt(i);
+      if (c === LF || c === CR) newline = true;
+      else if (!isSpace(c)) break;
+    }
+    this.newline = newline;
+    this.pos = i;
+    return i;
+  }
+
+  /**
+   * Skips whitespace and comments (`#` and `//` to the end of the line, `/* … *\/`) from `pos`,
+   * the driver's strict way, and returns the next offset: a block comment that is not closed is a
+   * {@linkcode CommandSyntaxError}, and a `#` always starts a comment (the driver knows no `#{`).
+   * `hints` says what a `/*+` is: `"stop"` before a command (it starts a hint block, so the skip
+   * stops there), `"skip"` inside a body (an ordinary comment).
+   * {@linkcode ConsoleLexer.newline} tells whether a line break was crossed.
+   *
+   * @param hints Whether to stop at a `/*+` or skip it.
+   * @returns The offset of the next token, which is also the new `pos`.
+   * @throws {CommandSyntaxError} When a block comment is not closed.
+   *
+   * @example
+   * ```ts
+   * import { ConsoleLexer } from "../internal.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const text = " # note\n /*+ limit=1 *\/ GET /i";
+   * const lexer = new ConsoleLexer(text);
+   * assert.equal(lexer.skipTriviaStrict("stop"), 9);
+   * assert.equal(lexer.newline, true);
+   * assert.equal(new ConsoleLexer(text).skipTriviaStrict("skip"), 24);
+   * assert.throws(() => new ConsoleLexer("/* open").skipTriviaStrict("skip"), /unterminated comment/);
+   * ```
+   */
+  skipTriviaStrict(hints: "stop" | "skip"): number {
+    const text = this.text;
+    const n = this.end;
+    let i = this.pos;
+    let newline = false;
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      if (c === SPACE || c === TAB) i++;
+      else if (c === LF || c === CR) {
+        newline = true;
+        i++;
+      } else if (c === HASH) i = lineEnd(text, i, n);
+      else if (c === SLASH) {
+        if (
+          hints === "stop" && text.charCodeAt(i + 1) === STAR && text.charCodeAt(i + 2) === PLUS
+        ) break;
+        const after = commentEnd(text, i, n);
+        if (after === i) break;
+        if (after < 0) fail(text, i, "unterminated comment: close /* with */");
+        i = after;
+      } else if (c === FF || c === BOM) i++;
+      else break;
+    }
+    this.newline = newline;
+    this.pos = i;
+    return i;
   }
 
   /**

@@ -206,3 +206,32 @@ Deno.test("targetStart: the same line, the next line, or none", () => {
     assert.equal(targetStart(text, 3), -1, text);
   }
 });
+
+Deno.test("skipTriviaStrict: the driver's whitespace and comments, stopping at a hint or not", () => {
+  const text = "  // a\n # b\n /* c */ /*+ h */ x";
+  const lexer = new ConsoleLexer(text);
+  assert.equal(lexer.skipTriviaStrict("stop"), text.indexOf("/*+"));
+  assert.equal(lexer.newline, true);
+  assert.equal(lexer.skipTriviaStrict("skip"), text.indexOf("x"));
+  assert.equal(lexer.pos, text.indexOf("x"));
+  assert.equal(lexer.newline, false);
+  // The driver knows no `#{`: it is a comment to the end of the line.
+  assert.equal(new ConsoleLexer("#{a}\nb").skipTriviaStrict("skip"), 5);
+  // The range bounds it.
+  assert.equal(new ConsoleLexer("a    b", 1, 3).skipTriviaStrict("skip"), 3);
+  assert.throws(
+    () => new ConsoleLexer("  /* open").skipTriviaStrict("stop"),
+    (e: unknown) =>
+      e instanceof CommandSyntaxError && /unterminated comment/.test(e.message) &&
+      e.column === 3,
+  );
+});
+
+Deno.test("skipSpace: whitespace only, with whether a line break was crossed", () => {
+  const lexer = new ConsoleLexer(" \t\uFEFF\f# x");
+  assert.equal(lexer.skipSpace(), 4);
+  assert.equal(lexer.newline, false);
+  const next = new ConsoleLexer("x \r\n y", 1);
+  assert.equal(next.skipSpace(), 5);
+  assert.equal(next.newline, true);
+});

@@ -119,22 +119,48 @@ export function encodePathSegment(
   argIndex: number,
   options: PathValueOptions = NO_OPTIONS,
 ): string {
-  if (typeof value === "string") return one(value, argIndex, options, false);
-  if (value instanceof IndexPattern) return one(value.pattern, argIndex, options, true);
+  if (typeof value === "string") return stringSegment(value, argIndex, options);
+  if (value instanceof IndexPattern) return patternSegment(value.pattern, argIndex, options);
   if (!Array.isArray(value)) return percent(scalarText(value, argIndex, "path segment"), argIndex);
   if (value.length === 0) fail(argIndex, "", "an empty array cannot be used in a path segment");
   let out = "";
   for (let k = 0; k < value.length; k++) {
     const v = value[k];
     if (k > 0) out += ",";
-    out += typeof v === "string" || v instanceof IndexPattern
-      ? one(String(v), argIndex, options, v instanceof IndexPattern)
+    out += typeof v === "string"
+      ? stringSegment(v, argIndex, options)
+      : v instanceof IndexPattern
+      ? patternSegment(v.pattern, argIndex, options)
       : percent(scalarText(v, argIndex, "path segment"), argIndex);
   }
   return out;
 }
 
-function one(text: string, argIndex: number, options: PathValueOptions, pattern: boolean): string {
+/** A string value: one segment, and no pattern where an index name goes unless allowed. */
+function stringSegment(text: string, argIndex: number, options: PathValueOptions): string {
+  oneSegment(text, argIndex, options);
+  if (options.indexName && !options.allowIndexPatterns) {
+    const why = SUSPECT.test(text) ? widens(text) : undefined;
+    if (why !== undefined) {
+      refuse(
+        argIndex,
+        options,
+        `${JSON.stringify(text)} bound as an index name widens the target (${why}); pass ` +
+          "new IndexPattern(value) or { allowIndexPatterns: true } when a pattern is meant",
+      );
+    }
+  }
+  return percent(text, argIndex);
+}
+
+/** An {@linkcode IndexPattern}'s text: one segment, its pattern syntax meant. */
+function patternSegment(text: string, argIndex: number, options: PathValueOptions): string {
+  oneSegment(text, argIndex, options);
+  return percent(text, argIndex);
+}
+
+/** Refuses a value that is no single path segment (empty, `.`, `..`). */
+function oneSegment(text: string, argIndex: number, options: PathValueOptions): void {
   if (text === "") {
     refuse(argIndex, options, "an empty string cannot be a path segment; pass a non-empty value");
   }
@@ -148,18 +174,6 @@ function one(text: string, argIndex: number, options: PathValueOptions, pattern:
         "request would address another resource; pass the real id or name",
     );
   }
-  if (options.indexName && !pattern && !options.allowIndexPatterns) {
-    const why = SUSPECT.test(text) ? widens(text) : undefined;
-    if (why !== undefined) {
-      refuse(
-        argIndex,
-        options,
-        `${JSON.stringify(text)} bound as an index name widens the target (${why}); pass ` +
-          "new IndexPattern(value) or { allowIndexPatterns: true } when a pattern is meant",
-      );
-    }
-  }
-  return percent(text, argIndex);
 }
 
 /** `.`, `..` and their percent-encoded forms (decoded once or twice), which URLs normalise away. */

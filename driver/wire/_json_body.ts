@@ -33,9 +33,7 @@ export function parseJsonBody(reply: JsonReply): object {
   // What nearly every answer says is tested as a string; anything else by the expression.
   if (contentType !== "application/json" && /html/i.test(contentType)) {
     throw new InvalidResponseError(
-      status,
-      contentType,
-      redactSecrets(text),
+      { status, contentType, text: redactSecrets(text) },
       "an HTML page came where JSON is due",
       { command },
     );
@@ -47,16 +45,14 @@ export function parseJsonBody(reply: JsonReply): object {
     const problem = text.trim() === ""
       ? "the body is empty where a JSON body is due"
       : "the body is not valid JSON (truncated, or not JSON at all)";
-    throw new InvalidResponseError(status, contentType, redactSecrets(text), problem, {
+    throw new InvalidResponseError({ status, contentType, text: redactSecrets(text) }, problem, {
       command,
       cause,
     });
   }
   if (body === null || typeof body !== "object") {
     throw new InvalidResponseError(
-      status,
-      contentType,
-      redactSecrets(text),
+      { status, contentType, text: redactSecrets(text) },
       "the body is a bare JSON value, not an object or array",
       { command },
     );

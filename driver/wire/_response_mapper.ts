@@ -67,9 +67,7 @@ export function mapResponse(endpoint: Endpoint, reply: MappedReply): Outcome[] {
       : shape.check(json);
     if (problem !== undefined) {
       throw new InvalidResponseError(
-        status,
-        contentType,
-        redactSecrets ? redactSecrets(text) : text,
+        { status, contentType, text: redactSecrets ? redactSecrets(text) : text },
         problem,
         { command },
       );
