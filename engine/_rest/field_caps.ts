@@ -1,7 +1,13 @@
-// GET|POST /_field_caps, /{index}/_field_caps: each field's type per index, merged as
-// Elasticsearch merges them (one entry per type; `indices` only when the types differ;
+// GET|POST /_field_caps, /{index}/_field_caps: each field's type per index, merged as the real
+// engines merge them (one entry per type; `indices` only when the types differ;
 // `non_searchable_indices` / `non_aggregatable_indices` when the indices disagree), with the
 // `filters`, `types`, `include_unmapped`, `include_empty_fields` and `index_filter` options.
+//
+// Each flavour lists its own metadata fields with their own capabilities (OpenSearch 3.8.0 has no
+// `metadata_field` key and refuses `filters`, `types` and `include_empty_fields`). Object and nested
+// fields are never matched by the pattern themselves: like Elasticsearch's and OpenSearch's
+// FieldCapabilitiesFetcher, the engine adds them as the parents of each field it keeps (unless
+// `filters=-parent`), and an alias field is reported with its target's type and capabilities.
 
 import { illegalArgument } from "../_errors.ts";
 import { setOwn } from "../_index/own.ts";
@@ -11,7 +17,19 @@ import { matchPattern, nameList } from "../_index/name_pattern.ts";
 import { NUMBER_TYPES } from "../_index/field_map.ts";
 import { countApi } from "../_search/matches_api.ts";
 import { bodyObject, boolParam, ok, type Reply, type RequestContext } from "./context.ts";
+import { unrecognized } from "./params.ts";
 import { targets } from "./targets.ts";
+
+type Flavour = "elasticsearch" | "opensearch";
+
+const RANGES = [
+  "integer_range",
+  "float_range",
+  "long_range",
+  "double_range",
+  "date_range",
+  "ip_range",
+];
 
 const AGGREGATABLE = new Set([
   "keyword",
@@ -23,9 +41,15 @@ const AGGREGATABLE = new Set([
   "version",
   "constant_keyword",
   "wildcard",
+  "geo_point",
+  ...RANGES,
 ]);
 
-/** Types searchable through their doc values when not indexed (`index: false`). */
+/** Aggregatable through doc values in one flavour only (Elasticsearch 9.5.4, OpenSearch 3.8.0). */
+const AGGREGATABLE_ES = new Set(["flattened", "binary"]);
+const AGGREGATABLE_OS = new Set(["binary", "geo_shape", "join", "token_count"]);
+
+/** Types searchable through their doc values when not indexed (`index: false`; Elasticsearch). */
 const DOC_VALUE_SEARCH = new Set([
   "keyword",
   ...NUMBER_TYPES,
@@ -37,18 +61,100 @@ const DOC_VALUE_SEARCH = new Set([
 
 /** Types that can never be searched. */
 const NOT_SEARCHABLE = new Set(["binary", "object", "nested"]);
+const NOT_SEARCHABLE_OS = new Set([...NOT_SEARCHABLE, "rank_features", "percolator"]);
 
-const METADATA: Record<string, { searchable: boolean; aggregatable: boolean }> = {
-  _id: { searchable: true, aggregatable: false },
-  _index: { searchable: true, aggregatable: true },
-  _routing: { searchable: true, aggregatable: false },
-  _source: { searchable: false, aggregatable: false },
-  _seq_no: { searchable: true, aggregatable: true },
-  _version: { searchable: false, aggregatable: true },
-  _ignored: { searchable: true, aggregatable: true },
-};
+/** Types without doc values unless the mapping asks for them. */
+const NO_DOC_VALUES = new Set(["binary"]);
 
-const FILTERS = new Set(["+metadata", "-metadata", "-nested", "-multifield", "-parent"]);
+/** Types without norms (`_field_names` is filled for an indexed field with neither). */
+const TEXT_LIKE = new Set(["text", "match_only_text", "search_as_you_type"]);
+
+/** What an index holds, for the metadata fields `include_empty_fields=false` keeps. */
+interface Presence {
+  docs: boolean;
+  routed: boolean;
+  nested: boolean;
+  fieldNames: boolean;
+  ignored: boolean;
+}
+
+interface MetaField {
+  type: string;
+  searchable: boolean;
+  aggregatable: boolean;
+  has: (p: Presence) => boolean;
+}
+
+const always = (): boolean => true;
+const never = (): boolean => false;
+const docs = (p: Presence): boolean => p.docs;
+
+function metaField(
+  type: string,
+  searchable: boolean,
+  aggregatable: boolean,
+  has: (p: Presence) => boolean = always,
+): MetaField {
+  return { type, searchable, aggregatable, has };
+}
+
+/**
+ * Elasticsearch 9.5.4's metadata fields on a standard index, as `_field_caps` lists them, and
+ * which of them a Lucene index holds (`include_empty_fields=false`): the constant ones always, the
+ * per-document ones once a document is in, `_routing`/`_nested_path`/`_ignored`/`_field_names`
+ * when some document gave them a value, the rest never.
+ */
+const ES_METADATA: ReadonlyMap<string, MetaField> = new Map([
+  ["_data_stream_timestamp", metaField("_data_stream_timestamp", false, false, never)],
+  ["_doc_count", metaField("integer", false, false, never)],
+  ["_field_names", metaField("_field_names", true, false, (p) => p.fieldNames)],
+  ["_id", metaField("_id", true, false, docs)],
+  ["_ignored", metaField("_ignored", true, true, (p) => p.ignored)],
+  ["_ignored_source", metaField("_ignored_source", false, false, never)],
+  ["_index", metaField("_index", true, true)],
+  ["_index_mode", metaField("_index_mode", true, true)],
+  ["_nested_path", metaField("_nested_path", true, false, (p) => p.nested)],
+  ["_routing", metaField("_routing", true, false, (p) => p.routed)],
+  ["_seq_no", metaField("_seq_no", true, true, docs)],
+  ["_source", metaField("_source", false, false, docs)],
+  ["_tier", metaField("keyword", true, true)],
+  ["_version", metaField("_version", false, true, docs)],
+]);
+
+/** OpenSearch 3.8.0's metadata fields (`_feature` is mapper-extras'; `_id` has field data). */
+const OS_METADATA: ReadonlyMap<string, MetaField> = new Map([
+  ["_data_stream_timestamp", metaField("_data_stream_timestamp", false, false)],
+  ["_doc_count", metaField("long", false, false)],
+  ["_feature", metaField("_feature", false, false)],
+  ["_field_names", metaField("_field_names", true, false)],
+  ["_id", metaField("_id", true, true)],
+  ["_ignored", metaField("_ignored", true, false)],
+  ["_index", metaField("_index", true, true)],
+  ["_nested_path", metaField("_nested_path", true, false)],
+  ["_routing", metaField("_routing", true, false)],
+  ["_seq_no", metaField("_seq_no", true, true)],
+  ["_source", metaField("_source", false, false)],
+  ["_version", metaField("_version", false, false)],
+]);
+
+const FILTERS = new Set(["+metadata", "-metadata", "-nested", "-multifield", "-parent", "parent"]);
+
+/** The query parameters OpenSearch 3.8.0's `_field_caps` takes (it has no filters or types). */
+const OS_PARAMS = [
+  "fields",
+  "include_unmapped",
+  "ignore_unavailable",
+  "allow_no_indices",
+  "expand_wildcards",
+  "index",
+  "pretty",
+  "human",
+  "error_trace",
+  "source",
+  "source_content_type",
+  "filter_path",
+];
+const OS_UNKNOWN = ["filters", "types", "include_empty_fields", "ignore_throttled"];
 
 /** One field of one index, with what the `filters` option looks at. */
 interface FieldInfo {
@@ -60,60 +166,147 @@ interface FieldInfo {
   metadata: boolean;
   nested: boolean;
   multifield: boolean;
-  parent: boolean;
-  /** The field whose value a multi-field indexes (for `include_empty_fields`). */
+  /** The field whose value it indexes (for `include_empty_fields`; an alias's target). */
   source: string;
+  /** The path its parent objects hang from (an alias's target's). */
+  home: string;
+  /** The mapping, for the metadata fields a value fills (`_field_names`, `_ignored`). */
+  mapping?: FieldMapping;
 }
 
-function capsOf(field: FieldMapping, type: string): { searchable: boolean; aggregatable: boolean } {
+interface Mapped {
+  fields: FieldInfo[];
+  /** Object and nested paths, added as the parents of the fields kept. */
+  objects: Map<string, "object" | "nested">;
+}
+
+function capsOf(
+  field: FieldMapping,
+  type: string,
+  flavour: Flavour,
+): { searchable: boolean; aggregatable: boolean } {
   const f = field as FieldMapping & { index?: unknown; doc_values?: unknown; fielddata?: unknown };
-  const docValues = f.doc_values !== false;
-  const searchable = !NOT_SEARCHABLE.has(type) &&
-    (f.index !== false || docValues && DOC_VALUE_SEARCH.has(type));
-  const aggregatable = AGGREGATABLE.has(type) && docValues ||
-    type === "text" && f.fielddata === true;
-  return { searchable, aggregatable };
+  const docValues = f.doc_values === undefined ? !NO_DOC_VALUES.has(type) : f.doc_values !== false;
+  const indexed = f.index !== false;
+  const fielddata = type === "text" && f.fielddata === true;
+  if (flavour === "opensearch") {
+    return {
+      searchable: !NOT_SEARCHABLE_OS.has(type) && indexed,
+      aggregatable: (AGGREGATABLE.has(type) || AGGREGATABLE_OS.has(type)) && docValues || fielddata,
+    };
+  }
+  return {
+    searchable: !NOT_SEARCHABLE.has(type) && (indexed || docValues && DOC_VALUE_SEARCH.has(type)) ||
+      type === "binary" && docValues,
+    aggregatable: (AGGREGATABLE.has(type) || AGGREGATABLE_ES.has(type)) && docValues || fielddata,
+  };
+}
+
+/** The type `_field_caps` names (OpenSearch reports a `token_count` as the integer it indexes). */
+function typeName(type: string, flavour: Flavour): string {
+  return flavour === "opensearch" && type === "token_count" ? "integer" : type;
+}
+
+/** The fields OpenSearch 3.8.0 maps under some types of its modules, as `_field_caps` lists them. */
+function osSubfields(path: string, field: FieldMapping, type: string): FieldInfo[] {
+  const sub = (name: string, t: string, searchable: boolean, aggregatable: boolean): FieldInfo => ({
+    path: `${path}${name}`,
+    type: t,
+    searchable,
+    aggregatable,
+    metadata: false,
+    nested: false,
+    multifield: true,
+    source: path,
+    home: `${path}${name}`,
+  });
+  if (type === "search_as_you_type") {
+    const max = Number((field as { max_shingle_size?: unknown }).max_shingle_size ?? 3);
+    const out: FieldInfo[] = [];
+    for (let n = 2; n <= max && n <= 4; n++) out.push(sub(`._${n}gram`, type, true, false));
+    out.push(sub("._index_prefix", "prefix", true, false));
+    return out;
+  }
+  if (type === "percolator") {
+    return [
+      sub(".query_builder_field", "binary", false, true),
+      sub(".extracted_terms", "keyword", true, false),
+      sub(".extraction_result", "keyword", true, false),
+      sub(".range_field", "ip_range", true, false),
+      sub(".minimum_should_match_field", "integer", false, true),
+    ];
+  }
+  if (type === "join") {
+    const relations = (field as { relations?: unknown }).relations;
+    if (!relations || typeof relations !== "object") return [];
+    return Object.keys(relations).map((parent) => sub(`#${parent}`, "parent", true, true));
+  }
+  return [];
 }
 
 function walk(
   props: Record<string, FieldMapping> | undefined,
   prefix: string,
   inNested: boolean,
-  out: FieldInfo[],
+  ctx: { flavour: Flavour; out: Mapped; aliases: [string, FieldMapping][] },
 ): void {
   for (const [name, field] of Object.entries(props ?? {})) {
     const path = prefix ? `${prefix}.${name}` : name;
     const type = field.type ?? "object";
-    const parent = type === "object" || type === "nested";
-    const nested = inNested || type === "nested";
+    if (type === "object" || type === "nested") {
+      ctx.out.objects.set(path, type);
+      walk(field.properties, path, inNested || type === "nested", ctx);
+      continue;
+    }
+    if (type === "alias") {
+      ctx.aliases.push([path, field]);
+      continue;
+    }
     const meta = (field as { meta?: Record<string, unknown> }).meta;
     const info: FieldInfo = {
       path,
-      type,
-      ...capsOf(field, type),
+      type: typeName(type, ctx.flavour),
+      ...capsOf(field, type, ctx.flavour),
       metadata: false,
-      nested,
+      nested: inNested,
       multifield: false,
-      parent,
       source: path,
+      home: path,
+      mapping: field,
     };
     if (meta && typeof meta === "object") info.meta = meta;
-    out.push(info);
-    if (field.properties) walk(field.properties, path, nested, out);
+    ctx.out.fields.push(info);
+    if (ctx.flavour === "opensearch") ctx.out.fields.push(...osSubfields(path, field, type));
     for (const [sub, subField] of Object.entries(field.fields ?? {})) {
       const subType = subField.type ?? "object";
-      out.push({
+      const subMeta = (subField as { meta?: Record<string, unknown> }).meta;
+      ctx.out.fields.push({
         path: `${path}.${sub}`,
-        type: subType,
-        ...capsOf(subField, subType),
+        type: typeName(subType, ctx.flavour),
+        ...capsOf(subField, subType, ctx.flavour),
+        ...(subMeta && typeof subMeta === "object" ? { meta: subMeta } : {}),
         metadata: false,
-        nested,
+        nested: inNested,
         multifield: true,
-        parent: false,
         source: path,
+        home: `${path}.${sub}`,
+        mapping: subField,
       });
     }
   }
+}
+
+/** An index's mapped fields (aliases resolved to their targets) and its object paths. */
+function mappedFields(index: IndexState, flavour: Flavour): Mapped {
+  const out: Mapped = { fields: [], objects: new Map() };
+  const aliases: [string, FieldMapping][] = [];
+  walk(index.mappings.properties, "", false, { flavour, out, aliases });
+  const byPath = new Map(out.fields.map((f) => [f.path, f]));
+  for (const [path, field] of aliases) {
+    const target = byPath.get(String((field as { path?: unknown }).path));
+    if (target) out.fields.push({ ...target, path, multifield: false });
+  }
+  return out;
 }
 
 /** Paths that hold a value in some searchable document (objects' keys walked, arrays flattened). */
@@ -137,28 +330,81 @@ function valuedPaths(index: IndexState): Set<string> {
   return out;
 }
 
-function fieldsOf(index: IndexState, emptyToo: boolean): FieldInfo[] {
-  const out: FieldInfo[] = Object.entries(METADATA).map(([path, caps]) => ({
-    path,
-    type: path,
-    ...caps,
-    metadata: true,
-    nested: false,
-    multifield: false,
-    parent: false,
-    source: path,
-  }));
-  const mapped: FieldInfo[] = [];
-  walk(index.mappings.properties, "", false, mapped);
-  if (emptyToo) return [...out, ...mapped];
-  const valued = valuedPaths(index);
-  const constants = new Set(
-    mapped.filter((f) => f.type === "constant_keyword").map((f) => f.path),
-  );
-  return [
-    ...out,
-    ...mapped.filter((f) => valued.has(f.source) || constants.has(f.path)),
-  ];
+/** Whether a keyword value was too long to index (`ignore_above`), which fills `_ignored`. */
+function ignoredValue(field: FieldMapping, index: IndexState, path: string): boolean {
+  const limit = (field as { ignore_above?: unknown }).ignore_above;
+  if (field.type !== "keyword" || typeof limit !== "number") return false;
+  const tooLong = (v: unknown): boolean =>
+    Array.isArray(v) ? v.some(tooLong) : typeof v === "string" && v.length > limit;
+  for (const doc of index.visible.values()) {
+    let v: unknown = doc.source;
+    for (const part of path.split(".")) {
+      v = Array.isArray(v)
+        ? v.flatMap((
+          x,
+        ) => (x && typeof x === "object" ? [(x as Record<string, unknown>)[part]] : []))
+        : v && typeof v === "object"
+        ? (v as Record<string, unknown>)[part]
+        : undefined;
+    }
+    if (tooLong(v)) return true;
+  }
+  return false;
+}
+
+/** What the index holds that gives the per-document metadata fields a value. */
+function presenceOf(index: IndexState, mapped: Mapped, valued: Set<string>): Presence {
+  const visible = [...index.visible.values()];
+  const leaves = mapped.fields.filter((f) => f.mapping && valued.has(f.source));
+  const routed = visible.some((d) => d.routing !== undefined);
+  return {
+    docs: visible.length > 0,
+    routed,
+    nested: [...mapped.objects].some(([path, type]) => type === "nested" && valued.has(path)),
+    // `_field_names` names the indexed fields that have neither doc values nor norms (`_routing`
+    // among them).
+    fieldNames: routed || leaves.some((f) => {
+      const m = f.mapping as FieldMapping & {
+        index?: unknown;
+        doc_values?: unknown;
+        norms?: unknown;
+      };
+      if (m.index === false) return false;
+      if (TEXT_LIKE.has(String(m.type))) return m.norms === false;
+      return m.doc_values === false && DOC_VALUE_SEARCH.has(String(m.type));
+    }),
+    ignored: leaves.some((f) => ignoredValue(f.mapping!, index, f.source)),
+  };
+}
+
+/** An index's fields (parents apart), the object paths, the metadata fields first. */
+function fieldsOf(
+  index: IndexState,
+  flavour: Flavour,
+  emptyToo: boolean,
+): { fields: FieldInfo[]; objects: Map<string, "object" | "nested"> } {
+  const mapped = mappedFields(index, flavour);
+  const valued = emptyToo ? undefined : valuedPaths(index);
+  const presence = valued && presenceOf(index, mapped, valued);
+  const metadata: FieldInfo[] = [];
+  for (const [path, m] of flavour === "opensearch" ? OS_METADATA : ES_METADATA) {
+    if (presence && !m.has(presence)) continue;
+    metadata.push({
+      path,
+      type: m.type,
+      searchable: m.searchable,
+      aggregatable: m.aggregatable,
+      metadata: true,
+      nested: false,
+      multifield: false,
+      source: path,
+      home: path,
+    });
+  }
+  const fields = valued
+    ? mapped.fields.filter((f) => valued.has(f.source) || f.type === "constant_keyword")
+    : mapped.fields;
+  return { fields: [...metadata, ...fields], objects: mapped.objects };
 }
 
 function keep(f: FieldInfo, filters: Set<string>, types: string[]): boolean {
@@ -166,8 +412,50 @@ function keep(f: FieldInfo, filters: Set<string>, types: string[]): boolean {
   if (filters.has("-metadata") && f.metadata) return false;
   if (filters.has("-nested") && f.nested) return false;
   if (filters.has("-multifield") && f.multifield) return false;
-  if (filters.has("-parent") && f.parent) return false;
   return types.length === 0 || types.includes(f.type);
+}
+
+/**
+ * One index's answer: the fields the patterns and filters keep, then (unless `-parent`) the
+ * object and nested fields above each of them, as the real engines add them.
+ */
+function indexFields(
+  index: IndexState,
+  opts: {
+    flavour: Flavour;
+    emptyToo: boolean;
+    patterns: string[];
+    filters: Set<string>;
+    types: string[];
+  },
+): FieldInfo[] {
+  const { fields, objects } = fieldsOf(index, opts.flavour, opts.emptyToo);
+  const out = new Map<string, FieldInfo>();
+  const parents = !opts.filters.has("-parent");
+  for (const f of fields) {
+    if (!opts.patterns.some((p) => matchPattern(p, f.path))) continue;
+    if (!keep(f, opts.filters, opts.types)) continue;
+    out.set(f.path, f);
+    if (!parents) continue;
+    for (let dot = f.home.lastIndexOf("."); dot > 0; dot = f.home.lastIndexOf(".", dot - 1)) {
+      const parent = f.home.slice(0, dot);
+      if (out.has(parent)) break;
+      const type = objects.get(parent);
+      if (type === undefined) continue;
+      out.set(parent, {
+        path: parent,
+        type,
+        searchable: false,
+        aggregatable: false,
+        metadata: false,
+        nested: type === "nested",
+        multifield: false,
+        source: parent,
+        home: parent,
+      });
+    }
+  }
+  return [...out.values()];
 }
 
 interface TypeEntry {
@@ -184,15 +472,21 @@ function render(
   listIndices: boolean,
   elastic: boolean,
 ): Record<string, unknown> {
-  const out: Record<string, unknown> = {
-    type,
-    metadata_field: e.metadata,
-    searchable: e.nonSearchable.length === 0,
-    aggregatable: e.nonAggregatable.length === 0,
-  };
-  // Elasticsearch 9 says of every field whether it is a semantic_text inference field (the
-  // engine has none).
-  if (elastic) out.inference = false;
+  // OpenSearch 3.8.0 prints no `metadata_field`; Elasticsearch 9 says of every field whether it
+  // is a semantic_text inference field (the engine has none).
+  const out: Record<string, unknown> = elastic
+    ? {
+      type,
+      metadata_field: e.metadata,
+      searchable: e.nonSearchable.length === 0,
+      aggregatable: e.nonAggregatable.length === 0,
+      inference: false,
+    }
+    : {
+      type,
+      searchable: e.nonSearchable.length === 0,
+      aggregatable: e.nonAggregatable.length === 0,
+    };
   if (listIndices) out.indices = [...e.indices].sort();
   const some = (list: string[]): boolean => list.length > 0 && list.length < e.indices.length;
   if (some(e.nonSearchable)) out.non_searchable_indices = [...e.nonSearchable].sort();
@@ -205,8 +499,17 @@ function render(
   return out;
 }
 
+/** OpenSearch 3.8.0 refuses the options it lacks as unrecognized parameters. */
+function checkOpenSearchParams(ctx: RequestContext): void {
+  const unknown = OS_UNKNOWN.filter((k) => ctx.params.has(k)).sort();
+  if (unknown.length === 0) return;
+  throw illegalArgument(unrecognized(ctx.path, unknown, OS_PARAMS, "parameter"));
+}
+
 /** GET|POST /_field_caps, /{index}/_field_caps (`fields` parameter or body). */
 export function fieldCapsHandler(ctx: RequestContext): Reply {
+  const flavour = ctx.state.flavour;
+  if (flavour === "opensearch") checkOpenSearchParams(ctx);
   const body = bodyObject(ctx) ?? {};
   const requested = ctx.params.get("fields") ??
     (Array.isArray(body.fields) ? body.fields.join(",") : body.fields);
@@ -229,8 +532,7 @@ export function fieldCapsHandler(ctx: RequestContext): Reply {
   indices = [...indices].sort((a, b) => (a.name < b.name ? -1 : 1));
   const byField = new Map<string, Map<string, TypeEntry>>();
   for (const index of indices) {
-    for (const f of fieldsOf(index, emptyToo)) {
-      if (!patterns.some((p) => matchPattern(p, f.path)) || !keep(f, filters, types)) continue;
+    for (const f of indexFields(index, { flavour, emptyToo, patterns, filters, types })) {
       const byType = byField.get(f.path) ?? new Map<string, TypeEntry>();
       const e: TypeEntry = byType.get(f.type) ?? {
         indices: [],
@@ -270,7 +572,7 @@ export function fieldCapsHandler(ctx: RequestContext): Reply {
   for (const [name, byType] of [...byField].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const entry: Record<string, unknown> = {};
     for (const [type, e] of byType) {
-      entry[type] = render(type, e, byType.size > 1, ctx.state.flavour === "elasticsearch");
+      entry[type] = render(type, e, byType.size > 1, flavour === "elasticsearch");
     }
     setOwn(fields, name, entry);
   }
