@@ -89,13 +89,11 @@ const always = (): boolean => true;
 const never = (): boolean => false;
 const docs = (p: Presence): boolean => p.docs;
 
-function metaField(
-  type: string,
-  searchable: boolean,
-  aggregatable: boolean,
-  has: (p: Presence) => boolean = always,
-): MetaField {
-  return { type, searchable, aggregatable, has };
+/** `sa`: searchable and aggregatable, `s-`: searchable only, `-a`, `--`. */
+type Caps = "sa" | "s-" | "-a" | "--";
+
+function metaField(type: string, caps: Caps, has: (p: Presence) => boolean = always): MetaField {
+  return { type, searchable: caps[0] === "s", aggregatable: caps[1] === "a", has };
 }
 
 /**
@@ -105,36 +103,36 @@ function metaField(
  * when some document gave them a value, the rest never.
  */
 const ES_METADATA: ReadonlyMap<string, MetaField> = new Map([
-  ["_data_stream_timestamp", metaField("_data_stream_timestamp", false, false, never)],
-  ["_doc_count", metaField("integer", false, false, never)],
-  ["_field_names", metaField("_field_names", true, false, (p) => p.fieldNames)],
-  ["_id", metaField("_id", true, false, docs)],
-  ["_ignored", metaField("_ignored", true, true, (p) => p.ignored)],
-  ["_ignored_source", metaField("_ignored_source", false, false, never)],
-  ["_index", metaField("_index", true, true)],
-  ["_index_mode", metaField("_index_mode", true, true)],
-  ["_nested_path", metaField("_nested_path", true, false, (p) => p.nested)],
-  ["_routing", metaField("_routing", true, false, (p) => p.routed)],
-  ["_seq_no", metaField("_seq_no", true, true, docs)],
-  ["_source", metaField("_source", false, false, docs)],
-  ["_tier", metaField("keyword", true, true)],
-  ["_version", metaField("_version", false, true, docs)],
+  ["_data_stream_timestamp", metaField("_data_stream_timestamp", "--", never)],
+  ["_doc_count", metaField("integer", "--", never)],
+  ["_field_names", metaField("_field_names", "s-", (p) => p.fieldNames)],
+  ["_id", metaField("_id", "s-", docs)],
+  ["_ignored", metaField("_ignored", "sa", (p) => p.ignored)],
+  ["_ignored_source", metaField("_ignored_source", "--", never)],
+  ["_index", metaField("_index", "sa")],
+  ["_index_mode", metaField("_index_mode", "sa")],
+  ["_nested_path", metaField("_nested_path", "s-", (p) => p.nested)],
+  ["_routing", metaField("_routing", "s-", (p) => p.routed)],
+  ["_seq_no", metaField("_seq_no", "sa", docs)],
+  ["_source", metaField("_source", "--", docs)],
+  ["_tier", metaField("keyword", "sa")],
+  ["_version", metaField("_version", "-a", docs)],
 ]);
 
 /** OpenSearch 3.8.0's metadata fields (`_feature` is mapper-extras'; `_id` has field data). */
 const OS_METADATA: ReadonlyMap<string, MetaField> = new Map([
-  ["_data_stream_timestamp", metaField("_data_stream_timestamp", false, false)],
-  ["_doc_count", metaField("long", false, false)],
-  ["_feature", metaField("_feature", false, false)],
-  ["_field_names", metaField("_field_names", true, false)],
-  ["_id", metaField("_id", true, true)],
-  ["_ignored", metaField("_ignored", true, false)],
-  ["_index", metaField("_index", true, true)],
-  ["_nested_path", metaField("_nested_path", true, false)],
-  ["_routing", metaField("_routing", true, false)],
-  ["_seq_no", metaField("_seq_no", true, true)],
-  ["_source", metaField("_source", false, false)],
-  ["_version", metaField("_version", false, false)],
+  ["_data_stream_timestamp", metaField("_data_stream_timestamp", "--")],
+  ["_doc_count", metaField("long", "--")],
+  ["_feature", metaField("_feature", "--")],
+  ["_field_names", metaField("_field_names", "s-")],
+  ["_id", metaField("_id", "sa")],
+  ["_ignored", metaField("_ignored", "s-")],
+  ["_index", metaField("_index", "sa")],
+  ["_nested_path", metaField("_nested_path", "s-")],
+  ["_routing", metaField("_routing", "s-")],
+  ["_seq_no", metaField("_seq_no", "sa")],
+  ["_source", metaField("_source", "--")],
+  ["_version", metaField("_version", "--")],
 ]);
 
 const FILTERS = new Set(["+metadata", "-metadata", "-nested", "-multifield", "-parent", "parent"]);
@@ -209,11 +207,11 @@ function typeName(type: string, flavour: Flavour): string {
 
 /** The fields OpenSearch 3.8.0 maps under some types of its modules, as `_field_caps` lists them. */
 function osSubfields(path: string, field: FieldMapping, type: string): FieldInfo[] {
-  const sub = (name: string, t: string, searchable: boolean, aggregatable: boolean): FieldInfo => ({
+  const sub = (name: string, t: string, caps: Caps): FieldInfo => ({
     path: `${path}${name}`,
     type: t,
-    searchable,
-    aggregatable,
+    searchable: caps[0] === "s",
+    aggregatable: caps[1] === "a",
     metadata: false,
     nested: false,
     multifield: true,
@@ -223,23 +221,23 @@ function osSubfields(path: string, field: FieldMapping, type: string): FieldInfo
   if (type === "search_as_you_type") {
     const max = Number((field as { max_shingle_size?: unknown }).max_shingle_size ?? 3);
     const out: FieldInfo[] = [];
-    for (let n = 2; n <= max && n <= 4; n++) out.push(sub(`._${n}gram`, type, true, false));
-    out.push(sub("._index_prefix", "prefix", true, false));
+    for (let n = 2; n <= max && n <= 4; n++) out.push(sub(`._${n}gram`, type, "s-"));
+    out.push(sub("._index_prefix", "prefix", "s-"));
     return out;
   }
   if (type === "percolator") {
     return [
-      sub(".query_builder_field", "binary", false, true),
-      sub(".extracted_terms", "keyword", true, false),
-      sub(".extraction_result", "keyword", true, false),
-      sub(".range_field", "ip_range", true, false),
-      sub(".minimum_should_match_field", "integer", false, true),
+      sub(".query_builder_field", "binary", "-a"),
+      sub(".extracted_terms", "keyword", "s-"),
+      sub(".extraction_result", "keyword", "s-"),
+      sub(".range_field", "ip_range", "s-"),
+      sub(".minimum_should_match_field", "integer", "-a"),
     ];
   }
   if (type === "join") {
     const relations = (field as { relations?: unknown }).relations;
     if (!relations || typeof relations !== "object") return [];
-    return Object.keys(relations).map((parent) => sub(`#${parent}`, "parent", true, true));
+    return Object.keys(relations).map((parent) => sub(`#${parent}`, "parent", "sa"));
   }
   return [];
 }
