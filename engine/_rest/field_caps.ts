@@ -15,9 +15,9 @@ import type { FieldMapping } from "../_index/types.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { matchPattern, nameList } from "../_index/name_pattern.ts";
 import { NUMBER_TYPES } from "../_index/field_map.ts";
-import { countApi } from "../_search/matches_api.ts";
 import { bodyObject, boolParam, ok, type Reply, type RequestContext } from "./context.ts";
 import { unrecognized } from "./params.ts";
+import { indexFilterMatches } from "./index_filter.ts";
 import { targets } from "./targets.ts";
 
 type Flavour = "elasticsearch" | "opensearch";
@@ -520,12 +520,7 @@ export function fieldCapsHandler(ctx: RequestContext): Reply {
   const emptyToo = boolParam(ctx, "include_empty_fields", true);
   let indices: IndexState[] = targets(ctx);
   if (body.index_filter !== undefined) {
-    // Only the indices holding a document that matches the filter.
-    indices = indices.filter((i) =>
-      Number(
-        countApi([i.searchTarget()], { query: body.index_filter }, new URLSearchParams()).count,
-      ) > 0
-    );
+    indices = indices.filter((i) => indexFilterMatches(i, body.index_filter, flavour));
   }
   indices = [...indices].sort((a, b) => (a.name < b.name ? -1 : 1));
   const byField = new Map<string, Map<string, TypeEntry>>();
