@@ -275,13 +275,10 @@ export function significantTermsAgg(
     info ??= fg.info;
     if (fg.info && FLOAT_TYPES.has(fg.info.type)) {
       // Lucene cannot enumerate the terms of a floating point field.
-      const reason = "No support for examining floating point numerics";
       throw new EngineError(
         500,
         "unsupported_operation_exception",
-        reason,
-        {},
-        new EngineError(500, "unsupported_operation_exception", reason),
+        "No support for examining floating point numerics",
       );
     }
     const bg = background(body, input, shardOf, shards);
