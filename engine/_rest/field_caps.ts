@@ -9,13 +9,26 @@
 // FieldCapabilitiesFetcher, the engine adds them as the parents of each field it keeps (unless
 // `filters=-parent`), and an alias field is reported with its target's type and capabilities.
 
-import { illegalArgument } from "../_errors.ts";
+import {
+  illegalArgument,
+  parsingErrorAt,
+  validationFailed,
+  xContentParseError,
+} from "../_errors.ts";
 import { setOwn } from "../_index/own.ts";
 import type { FieldMapping } from "../_index/types.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { matchPattern, nameList } from "../_index/name_pattern.ts";
 import { NUMBER_TYPES } from "../_index/field_map.ts";
-import { bodyObject, boolParam, ok, type Reply, type RequestContext } from "./context.ts";
+import { locate } from "./body_spot.ts";
+import {
+  bodyObject,
+  bodyTextOf,
+  boolParam,
+  ok,
+  type Reply,
+  type RequestContext,
+} from "./context.ts";
 import { unrecognized } from "./params.ts";
 import { indexFilterMatches } from "./index_filter.ts";
 import { targets } from "./targets.ts";
@@ -425,9 +438,33 @@ function indexFields(
     patterns: string[];
     filters: Set<string>;
     types: string[];
+    runtime?: Map<string, string>;
   },
 ): FieldInfo[] {
-  const { fields, objects } = fieldsOf(index, opts.flavour, opts.emptyToo);
+  const found = fieldsOf(index, opts.flavour, opts.emptyToo);
+  const objects = found.objects;
+  let fields = found.fields;
+  if (opts.flavour === "elasticsearch" && opts.emptyToo) {
+    // Runtime fields (the index's, then the request's) shadow mapped fields of the same name;
+    // they hold no indexed value and hang from no parent object.
+    const runtime = new Map([...runtimeOf(index.mappings.runtime) ?? [], ...opts.runtime ?? []]);
+    if (runtime.size > 0) {
+      fields = fields.filter((f) => !runtime.has(f.path));
+      for (const [path, type] of runtime) {
+        fields.push({
+          path,
+          type,
+          searchable: true,
+          aggregatable: true,
+          metadata: false,
+          nested: false,
+          multifield: false,
+          source: path,
+          home: "",
+        });
+      }
+    }
+  }
   const out = new Map<string, FieldInfo>();
   const parents = !opts.filters.has("-parent");
   for (const f of fields) {
@@ -497,6 +534,62 @@ function render(
   return out;
 }
 
+/** The body keys each flavour's `_field_caps` reads. */
+const ES_BODY = new Set(["fields", "index_filter", "runtime_mappings"]);
+
+/**
+ * The field patterns asked for, checked as each engine checks them. Elasticsearch 9.5.4 takes
+ * them from the body or the parameter, never both, and refuses none at all
+ * (`no fields specified`); OpenSearch 3.8.0 only from the parameter, its body holding nothing
+ * but `index_filter`. An empty list is refused by both.
+ */
+function requestedFields(ctx: RequestContext, body: Record<string, unknown> | undefined): string[] {
+  const param = ctx.params.get("fields");
+  const empty = () => illegalArgument("specified fields can't be null or empty");
+  if (ctx.state.flavour === "opensearch") {
+    const fields = nameList(param);
+    if (fields.length === 0) throw empty();
+    for (const k of Object.keys(body ?? {})) {
+      if (k !== "index_filter") throw parsingErrorAt(`request does not support [${k}]`, k, "name");
+    }
+    return fields;
+  }
+  if (body !== undefined) {
+    for (const k of Object.keys(body)) {
+      if (ES_BODY.has(k)) continue;
+      const at = locate(bodyTextOf(ctx), { key: k, at: "name" });
+      throw xContentParseError(
+        `${at ? `[${at.line}:${at.col}] ` : ""}[field_caps_request] unknown field [${k}]`,
+      );
+    }
+    if (body.fields !== undefined) {
+      if (param !== null) {
+        throw illegalArgument(
+          "can't specify a request body and [fields] request parameter, either specify a request body or the [fields] request parameter",
+        );
+      }
+      const fields = (Array.isArray(body.fields) ? body.fields : [body.fields]).map(String);
+      if (fields.length === 0) throw empty();
+      return fields;
+    }
+  }
+  if (param === null) throw validationFailed("no fields specified");
+  const fields = nameList(param);
+  if (fields.length === 0) throw empty();
+  return fields;
+}
+
+/** Runtime fields by name (`mappings.runtime`, a search's `runtime_mappings`) with their type. */
+function runtimeOf(spec: unknown): Map<string, string> | undefined {
+  if (spec === null || typeof spec !== "object" || Array.isArray(spec)) return undefined;
+  const out = new Map<string, string>();
+  for (const [name, field] of Object.entries(spec)) {
+    const type = (field as { type?: unknown } | null)?.type;
+    if (typeof type === "string") out.set(name, type);
+  }
+  return out;
+}
+
 /** OpenSearch 3.8.0 refuses the options it lacks as unrecognized parameters. */
 function checkOpenSearchParams(ctx: RequestContext): void {
   const unknown = OS_UNKNOWN.filter((k) => ctx.params.has(k)).sort();
@@ -507,11 +600,12 @@ function checkOpenSearchParams(ctx: RequestContext): void {
 /** GET|POST /_field_caps, /{index}/_field_caps (`fields` parameter or body). */
 export function fieldCapsHandler(ctx: RequestContext): Reply {
   const flavour = ctx.state.flavour;
+  const parsed = bodyObject(ctx);
+  const body = parsed ?? {};
+  const patterns = requestedFields(ctx, parsed);
+  // OpenSearch checks its parameters once it has read the fields and the body.
   if (flavour === "opensearch") checkOpenSearchParams(ctx);
-  const body = bodyObject(ctx) ?? {};
-  const requested = ctx.params.get("fields") ??
-    (Array.isArray(body.fields) ? body.fields.join(",") : body.fields);
-  const patterns = nameList(typeof requested === "string" ? requested : null);
+  const runtime = flavour === "elasticsearch" ? runtimeOf(body.runtime_mappings) : undefined;
   const filters = new Set(nameList(ctx.params.get("filters")));
   for (const f of filters) {
     if (!FILTERS.has(f)) throw illegalArgument(`Unknown field caps filter [${f}]`);
@@ -525,7 +619,8 @@ export function fieldCapsHandler(ctx: RequestContext): Reply {
   indices = [...indices].sort((a, b) => (a.name < b.name ? -1 : 1));
   const byField = new Map<string, Map<string, TypeEntry>>();
   for (const index of indices) {
-    for (const f of indexFields(index, { flavour, emptyToo, patterns, filters, types })) {
+    const opts = { flavour, emptyToo, patterns, filters, types, runtime };
+    for (const f of indexFields(index, opts)) {
       const byType = byField.get(f.path) ?? new Map<string, TypeEntry>();
       const e: TypeEntry = byType.get(f.type) ?? {
         indices: [],

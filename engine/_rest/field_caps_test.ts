@@ -267,3 +267,75 @@ Deno.test("field_caps: types keep the parents of the fields they keep (Elasticse
   ]);
   engine.close();
 });
+
+Deno.test("field_caps: the fields asked for, checked as each engine checks them", async () => {
+  // Elasticsearch 9.5.4's and OpenSearch 3.8.0's answers on the same index.
+  const es = await metaSetup("elasticsearch");
+  const err = async (engine: Engine, method: string, path: string, body?: unknown) => {
+    const r = await call(engine, method, path, body);
+    assert.equal(r.code, 400, JSON.stringify(r));
+    return [r.error.type, r.error.reason];
+  };
+  assert.deepEqual(await err(es, "GET", "/fc1/_field_caps"), [
+    "action_request_validation_exception",
+    "Validation Failed: 1: no fields specified;",
+  ]);
+  assert.deepEqual(await err(es, "GET", "/fc1/_field_caps?fields="), [
+    "illegal_argument_exception",
+    "specified fields can't be null or empty",
+  ]);
+  assert.deepEqual(await err(es, "POST", "/fc1/_field_caps?fields=title", { fields: ["count"] }), [
+    "illegal_argument_exception",
+    "can't specify a request body and [fields] request parameter, either specify a request body or the [fields] request parameter",
+  ]);
+  assert.deepEqual(await err(es, "POST", "/fc1/_field_caps?fields=title", { bogus: 1 }), [
+    "x_content_parse_exception",
+    "[1:2] [field_caps_request] unknown field [bogus]",
+  ]);
+  const fromBody = await call(es, "POST", "/fc1/_field_caps", { fields: ["title"] });
+  assert.deepEqual(Object.keys(fromBody.fields), ["title"]);
+  // A string is one name, not a list.
+  const oneName = await call(es, "POST", "/fc1/_field_caps", { fields: "title,count" });
+  assert.deepEqual(oneName.fields, {});
+  es.close();
+  const os = await metaSetup("opensearch");
+  assert.deepEqual(await err(os, "GET", "/fc1/_field_caps"), [
+    "illegal_argument_exception",
+    "specified fields can't be null or empty",
+  ]);
+  assert.deepEqual(await err(os, "POST", "/fc1/_field_caps", { fields: ["title"] }), [
+    "illegal_argument_exception",
+    "specified fields can't be null or empty",
+  ]);
+  const bad = await call(os, "POST", "/fc1/_field_caps?fields=title", { bogus: 1 });
+  assert.deepEqual([bad.error.type, bad.error.reason, bad.error.line, bad.error.col], [
+    "parsing_exception",
+    "request does not support [bogus]",
+    1,
+    2,
+  ]);
+  os.close();
+});
+
+Deno.test("field_caps: runtime fields, the index's and the request's (Elasticsearch)", async () => {
+  const engine = new Engine();
+  await call(engine, "PUT", "/fc9", {
+    mappings: {
+      properties: { a: { type: "keyword", meta: { unit: "ms" } }, r: { type: "integer" } },
+      runtime: { rt: { type: "keyword" } },
+    },
+  });
+  const caps = await call(engine, "POST", "/fc9/_field_caps?fields=*&filters=-metadata", {
+    runtime_mappings: { day: { type: "keyword" } },
+  });
+  // Elasticsearch 9.5.4's answer.
+  assert.deepEqual(Object.keys(caps.fields).sort(), ["a", "day", "r", "rt"]);
+  assert.deepEqual(caps.fields.rt.keyword, {
+    type: "keyword",
+    metadata_field: false,
+    searchable: true,
+    aggregatable: true,
+    inference: false,
+  });
+  engine.close();
+});
