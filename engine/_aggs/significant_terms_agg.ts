@@ -17,6 +17,7 @@ import { type AggInput, fieldOf, keyFilter, positiveSetting, valueFormat } from 
 import type { BucketDocs, SubRunner } from "./bucket_aggs.ts";
 import { comparePart, docParts, keyId, type Part } from "./compound_keys.ts";
 import type { JsonObject } from "../_json.ts";
+import type { QueryNode } from "../_query/query_nodes.ts";
 import { hashMapOrder, LuceneQueue, pagedHashOrder } from "./java_order.ts";
 
 /** Frequencies a heuristic scores: the term's docs in each set and the sets' sizes. */
@@ -200,6 +201,25 @@ function luceneDocs(source: unknown, nested: ReadonlySet<string>, prefix = ""): 
   return n;
 }
 
+/** Whether a filter matches a document holding no field (a nested object, for the parent's). */
+function matchesBareDoc(q: QueryNode): boolean {
+  switch (q.kind) {
+    case "match_all":
+      return true;
+    case "constant_score":
+      return matchesBareDoc(q.filter);
+    case "bool": {
+      if (![...q.must, ...q.filter].every(matchesBareDoc)) return false;
+      if (q.mustNot.some(matchesBareDoc)) return false;
+      const required = q.must.length + q.filter.length;
+      return q.should.length === 0 || required > 0 && q.minimumShouldMatch === undefined ||
+        q.should.some(matchesBareDoc);
+    }
+    default:
+      return false;
+  }
+}
+
 /**
  * The background of one input: the docs whose terms count as `bg_count` and each shard's
  * background size.
@@ -213,8 +233,16 @@ function background(
   const sizes = new Array<number>(shards).fill(0);
   const nested = input.ctx.fields.nested;
   if (body.background_filter !== undefined) {
-    const docs = matchLive(parseQuery(body.background_filter), input.ctx, false).docs;
+    const filter = parseQuery(body.background_filter);
+    const docs = matchLive(filter, input.ctx, false).docs;
     for (const d of docs) sizes[shardOf(d)]!++;
+    if (input.ctx.flavour === "opensearch" && nested.size > 0 && matchesBareDoc(filter)) {
+      // OpenSearch counts the filter over every Lucene document: a filter a nested object
+      // (holding none of the parent's fields) passes counts the live nested objects too.
+      const all = matchLive({ kind: "match_all", boost: 1 }, input.ctx, false).docs;
+      const snapshot = input.ctx.snapshot;
+      for (const d of all) sizes[shardOf(d)]! += luceneDocs(snapshot.doc(d).source, nested);
+    }
     return { docs, sizes };
   }
   if (input.ctx.flavour !== "opensearch" && nested.size > 0) {

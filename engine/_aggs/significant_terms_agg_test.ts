@@ -279,3 +279,26 @@ Deno.test("significant_terms: gnd, mutual_information and chi_square as the real
     engine.close();
   }
 });
+
+Deno.test("significant_terms: a background filter nested objects pass counts them on OpenSearch", async () => {
+  // Elasticsearch 9.5.4 filters the background to top-level documents; OpenSearch 3.8.0 counts
+  // the filter over every Lucene document, the 59 nested objects included.
+  for (const [flavour, size] of [["elasticsearch", 80], ["opensearch", 139]] as const) {
+    const engine = await setup(flavour);
+    for (const filter of [{ match_all: {} }, { bool: { must_not: { term: { cat: "zzz" } } } }]) {
+      const a = (await sig(engine, "st1", {
+        query: CAT_A,
+        aggs: { a: { significant_terms: { field: "tag", background_filter: filter } } },
+      })).a;
+      assert.equal(a.bg_count, size, `${flavour} ${JSON.stringify(filter)}`);
+    }
+    const b = (await sig(engine, "st1", {
+      query: CAT_A,
+      aggs: {
+        a: { significant_terms: { field: "tag", background_filter: { term: { cat: "b" } } } },
+      },
+    })).a;
+    assert.equal(b.bg_count, 22);
+    engine.close();
+  }
+});
