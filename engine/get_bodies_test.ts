@@ -41,7 +41,12 @@ Deno.test("GET and DELETE bodies are honoured by every API that takes one", asyn
     (await call(engine, "GET", "/b/_validate/query", '{"query":{"bogus":{}}}')).valid,
     false,
   );
-  const caps = await call(engine, "GET", "/b/_field_caps", '{"index_filter":{"match_all":{}}}');
+  const caps = await call(
+    engine,
+    "GET",
+    "/b/_field_caps",
+    '{"fields":["*"],"index_filter":{"match_all":{}}}',
+  );
   assert.equal(caps.code, 200);
   const pit = await call(engine, "POST", "/b/_pit?keep_alive=1m");
   const inPit = await call(

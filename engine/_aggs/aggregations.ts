@@ -89,7 +89,7 @@ const AGGS: Record<string, AggFn> = {
   ...scopeAggs((sub, inputs) => runAggregations(sub, inputs), () => depth === 1),
   rare_terms: (body, inputs, sub, name) => rareTermsAgg(body, inputs, subRunner(inputs, sub), name),
   significant_terms: (body, inputs, sub, name) =>
-    significantTermsAgg(body, inputs, subRunner(inputs, sub), name),
+    significantTermsAgg(body, inputs, subRunner(inputs, sub), { name, topLevel: depth === 1 }),
   percentile_ranks: (body, inputs, _sub, name) => percentileRanksAgg(body, inputs, name),
   auto_date_histogram: (body, inputs, sub, name) =>
     autoDateHistogramAgg(

@@ -212,4 +212,20 @@ export interface ScoreFunction {
   readonly fieldValueFactor?: { field: string; factor: number; modifier: string; missing?: number };
   /** `random_score` seed. */
   readonly randomSeed?: number;
+  /** `random_score` field whose first value is hashed (the Lucene doc id without one). */
+  readonly randomField?: string;
+  /** `gauss`, `exp` or `linear` decay. */
+  readonly decay?: DecaySpec;
+}
+
+/** A decay function of `function_score`, as written (resolved against the field's type). */
+export interface DecaySpec {
+  readonly fn: "gauss" | "exp" | "linear";
+  readonly field: string;
+  readonly origin?: unknown;
+  readonly scale: unknown;
+  readonly offset?: unknown;
+  readonly decay: number;
+  /** `min` (the default), `max`, `avg` or `sum` of a multi-valued doc's distances. */
+  readonly multiValueMode: string;
 }

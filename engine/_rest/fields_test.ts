@@ -69,7 +69,9 @@ Deno.test("_field_caps: include_unmapped, meta merged across indices, index_filt
   const plain = await get("fields=b");
   assert.deepEqual(Object.keys(plain.fields.b), ["long"]);
   assert.equal(plain.fields.b.long.indices, undefined); // unmapped indices are not a difference
-  const filtered = await get("fields=a", { index_filter: { term: { a: "x" } } });
+  // The filter is rewritten per index, never run (Elasticsearch 9.5.4 and OpenSearch 3.8.0): a
+  // term on a field f2 does not map drops f2; a term on its mapped but empty `a` would keep it.
+  const filtered = await get("fields=a", { index_filter: { term: { b: 1 } } });
   assert.deepEqual(filtered.indices, ["f1"]);
   assert.deepEqual(filtered.fields.a.keyword.meta, { unit: ["ms"] });
   engine.close();

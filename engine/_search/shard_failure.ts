@@ -16,6 +16,12 @@ export function shards(targets: readonly SearchTarget[]): Record<string, number>
 
 const sortFailures = new WeakSet<EngineError>();
 
+const JAVA_EXCEPTIONS = new Set([
+  "illegal_argument_exception",
+  "illegal_state_exception",
+  "unsupported_operation_exception",
+]);
+
 /**
  * Marks an error as raised while building the primary field sort. OpenSearch builds that sort of a
  * search over more than one shard in its `can_match` phase (to skip shards by their min/max), so
@@ -52,6 +58,11 @@ export function shardFailure(err: unknown, targets: SearchTarget[]): never {
     );
   }
   const index = (err.extra.index as string | undefined) ?? targets[0]?.index;
+  // A plain Java exception thrown on the shards is the wrapper's cause twice over (its shard
+  // failure once), as Elasticsearch 9.5.4 and OpenSearch 3.8.0 print it.
+  const cause = JAVA_EXCEPTIONS.has(err.type) && !err.causedBy
+    ? new EngineError(err.status, err.type, err.message, { extra: err.extra, causedBy: err })
+    : err;
   const many = targets.reduce((sum, t) => sum + (t.shards ?? 1), 0) > 1;
   throw new EngineError(
     err.status,
@@ -63,7 +74,7 @@ export function shardFailure(err: unknown, targets: SearchTarget[]): never {
         grouped: true,
         failed_shards: [{ shard: 0, index, node: "searchvisitor", reason: err.toCause() }],
       },
-      causedBy: err,
+      causedBy: cause,
     },
   );
 }

@@ -56,3 +56,20 @@ Deno.test("too many buckets: a failure of the reduction, 400 in Elasticsearch, 5
     }
   }
 });
+
+Deno.test("a Java exception on the shards is the cause of its own cause", async () => {
+  // Elasticsearch 9.5.4 and OpenSearch 3.8.0 on a terms aggregation over a text field: the shard
+  // failure once, the top-level caused_by twice over.
+  for (const flavour of ["elasticsearch", "opensearch"] as const) {
+    const engine = await indices(flavour);
+    const r = await call(engine, "POST", "/one/_search", {
+      size: 0,
+      aggs: { a: { terms: { field: "t" } } },
+    });
+    const shard = r.error.failed_shards[0].reason;
+    assert.equal(shard.type, "illegal_argument_exception");
+    assert.equal(shard.caused_by, undefined);
+    assert.deepEqual(r.error.caused_by, { ...shard, caused_by: shard });
+    assert.deepEqual(r.error.root_cause, [shard]);
+  }
+});
