@@ -61,7 +61,7 @@ let incidents = 0;
  * gets the details (never the client: no message or stack in the body).
  */
 function errorReply(state: EngineState, e: unknown, request: Request, method: string): Reply {
-  if (e instanceof EngineError) return { status: e.status, body: errorBody(e) };
+  if (e instanceof EngineError) return { status: e.status, body: errorBody(e, state.flavour) };
   if (e instanceof TypeError && /Cannot convert object to primitive value/.test(e.message)) {
     // Only request JSON can hold an object whose `toString` key is data, not a method: an
     // object or array where the API wanted a value.

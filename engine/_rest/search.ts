@@ -342,7 +342,7 @@ export async function msearchHandler(ctx: RequestContext): Promise<Reply> {
       responses.push({ ...response, status: 200 });
     } catch (e) {
       if (!(e instanceof EngineError)) throw e;
-      responses.push(errorBody(e));
+      responses.push(errorBody(e, ctx.state.flavour));
     }
   }
   return ok({ took: Date.now() - started, responses });
