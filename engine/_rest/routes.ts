@@ -72,6 +72,7 @@ import {
   votingExclusionsHandler,
 } from "./cluster_info.ts";
 import { clusterSettingsHandler, healthHandler, infoHandler } from "./cluster.ts";
+import { scriptContextHandler, scriptLanguageHandler } from "./script_contexts.ts";
 import type { Reply, RequestContext } from "./context.ts";
 import {
   deleteHandler,
@@ -386,6 +387,8 @@ export const ROUTES: readonly RouteSpec[] = [
   route("terms_enum", GPD, "/{index}/_terms_enum", only("elasticsearch", termsEnumHandler)),
   route("cluster_pending_tasks", GET, "/_cluster/pending_tasks", pendingTasksHandler),
   route("remote_info", GET, "/_remote/info", remoteInfoHandler),
+  route("get_script_context", GET, "/_script_context", scriptContextHandler),
+  route("get_script_languages", GET, "/_script_language", scriptLanguageHandler),
   route("cluster_reroute", "POST", "/_cluster/reroute", rerouteHandler),
   route(
     "voting_config_exclusions",
