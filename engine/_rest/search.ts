@@ -1,6 +1,6 @@
 // Search glue: _search, _count, scroll, point in time (ES and OpenSearch forms) and _msearch.
 
-import { EngineError, parsingError, validationFailed } from "../_errors.ts";
+import { EngineError, illegalArgument, parsingError, validationFailed } from "../_errors.ts";
 import { errorBody } from "./error_body.ts";
 import { clearScrollApi, closePitApi, openPitApi, scrollApi } from "../_search/scroll_pit_api.ts";
 import { countApi } from "../_search/matches_api.ts";
@@ -284,6 +284,10 @@ export function listPitsHandler(ctx: RequestContext): Reply {
 /** GET|POST /_msearch, /{index}/_msearch (each search time-sliced, as `_search`). */
 export async function msearchHandler(ctx: RequestContext): Promise<Reply> {
   const started = Date.now();
+  // As the real engines read it: whatever follows the last newline, even blanks, is refused.
+  if (ctx.bodyText !== "" && !ctx.bodyText.endsWith("\n")) {
+    throw illegalArgument("The msearch request must be terminated by a newline [\n]");
+  }
   const lines = ctx.bodyText.split("\n").filter((l) => l.trim() !== "");
   if (lines.length === 0) {
     throw validationFailed("no requests added");
