@@ -102,6 +102,7 @@ export const ERROR_TYPES = {
   json_parse_exception: 400,
   mapper_parsing_exception: 400,
   named_object_not_found_exception: 400,
+  no_such_remote_cluster_exception: 404,
   media_type_header_exception: 400,
   number_format_exception: 400,
   parse_exception: 400,

@@ -198,7 +198,9 @@ async function answer(
     const path = rawPath.replace(/\/+$/, "") || "/";
     const match = ROUTER.match(method, path);
     if (match.kind === "not_found") {
-      return respond(state, noHandler(rawPath + url.search, method), head, undefined, compat);
+      // OpenSearch names the path alone, Elasticsearch the path and its query.
+      const uri = state.flavour === "opensearch" ? rawPath : rawPath + url.search;
+      return respond(state, noHandler(uri, method), head, undefined, compat);
     }
     if (match.kind === "method_not_allowed") {
       return respond(

@@ -253,6 +253,7 @@ export const API_PARAMS: Record<string, readonly string[]> = {
   info_target: [],
   search_shards: [...EXPAND, "local", "preference", "routing", "master_timeout"],
   resolve_index: ["expand_wildcards", "ignore_unavailable", "allow_no_indices", "mode"],
+  resolve_cluster: [...EXPAND, "timeout"],
   recovery: [...EXPAND, "active_only", "detailed"],
   allocation_explain: [
     "include_disk_info",

@@ -38,6 +38,7 @@ import {
   catSegmentsHandler,
   catThreadPoolHandler,
   recoveryHandler,
+  resolveClusterHandler,
   resolveIndexHandler,
   searchShardsHandler,
 } from "./shard_apis.ts";
@@ -157,7 +158,11 @@ function methodNotAllowed(ctx: RequestContext, allowed: string[]): Reply {
 export function only(flavour: "elasticsearch" | "opensearch", handler: Handler): Handler {
   return (ctx) => {
     if (ctx.state.flavour === flavour) return handler(ctx);
-    return noHandler(ctx.path + (ctx.params.size > 0 ? `?${ctx.params}` : ""), ctx.method);
+    // OpenSearch names the path alone, Elasticsearch the path and its query.
+    const query = ctx.state.flavour === "elasticsearch" && ctx.params.size > 0
+      ? `?${ctx.params}`
+      : "";
+    return noHandler(ctx.path + query, ctx.method);
   };
 }
 
@@ -373,6 +378,12 @@ export const ROUTES: readonly RouteSpec[] = [
   ),
   route("search_shards", GPD, "/{index?}/_search_shards", searchShardsHandler),
   route("resolve_index", GET, "/_resolve/index/{name}", resolveIndexHandler),
+  route(
+    "resolve_cluster",
+    GET,
+    "/_resolve/cluster/{name?}",
+    only("elasticsearch", resolveClusterHandler),
+  ),
   route("recovery", GET, "/{index?}/_recovery", recoveryHandler),
   route("cluster_state", GET, "/_cluster/state/{metric?}", clusterStateHandler),
   route("rollover", "POST", "/{alias}/_rollover/{new_index?}", rolloverHandler),

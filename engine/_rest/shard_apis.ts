@@ -2,6 +2,7 @@
 // `_cat/recovery`, `_cat/thread_pool`, `_cat/allocation`, `_cat/circuit_breaker`, as the real
 // engines answer them on a single node (every primary started there, replicas unassigned).
 
+import { EngineError, esError } from "../_errors.ts";
 import { ok, type Reply, type RequestContext } from "./context.ts";
 import { catTable } from "./cat.ts";
 import { targets } from "./targets.ts";
@@ -77,6 +78,7 @@ export function searchShardsHandler(ctx: RequestContext): Reply {
  */
 export function resolveIndexHandler(ctx: RequestContext): Reply {
   const expression = ctx.p.name ?? "*";
+  if (ctx.state.flavour === "elasticsearch") refuseUnknownRemotes(expression.split(","));
   const local = expression.split(",").filter((part) => !part.includes(":")).join(",");
   const indices = local === "" ? [] : ctx.state.cluster.resolve(local, {
     ...resolveOptionsFor(ctx),
@@ -104,6 +106,54 @@ export function resolveIndexHandler(ctx: RequestContext): Reply {
     })),
     data_streams: [],
   });
+}
+
+/**
+ * Elasticsearch's 404 for the first remote expression (`cluster:index`) naming a cluster, without
+ * a wildcard, that is not configured: the one node has no remote clusters. A wildcard naming
+ * clusters matches none and is left out.
+ */
+function refuseUnknownRemotes(parts: readonly string[]): void {
+  for (const part of parts) {
+    const colon = part.indexOf(":");
+    if (colon < 0) continue;
+    const cluster = part.slice(0, colon);
+    if (!cluster.includes("*")) {
+      throw esError("no_such_remote_cluster_exception", `no such remote cluster: [${cluster}]`);
+    }
+  }
+}
+
+/**
+ * `GET /_resolve/cluster/{name}` (Elasticsearch): the local cluster's entry when a local expression
+ * is named (whether it matches an index, or the error of a missing one), none for remote clusters.
+ */
+export function resolveClusterHandler(ctx: RequestContext): Reply {
+  const parts = (ctx.p.name ?? "").split(",").filter((part) => part !== "");
+  refuseUnknownRemotes(parts);
+  const local = parts.filter((part) => !part.includes(":"));
+  if (local.length === 0) return ok({});
+  const entry = { connected: true, skip_unavailable: false };
+  let matching: boolean;
+  try {
+    const indices = ctx.state.cluster.resolve(local.join(","), {
+      ...resolveOptionsFor(ctx),
+      ignoreUnavailable: ctx.params.get("ignore_unavailable") === "true",
+      allowNoIndices: ctx.params.get("allow_no_indices") !== "false",
+      includeClosed: true,
+    });
+    matching = indices.length > 0;
+  } catch (e) {
+    if (!(e instanceof EngineError) || e.status !== 404) throw e;
+    return ok({ "(local)": { ...entry, error: e.message } });
+  }
+  const version = {
+    number: ctx.state.version,
+    build_flavor: "default",
+    minimum_wire_compatibility_version: "8.19.0",
+    minimum_index_compatibility_version: "8.0.0",
+  };
+  return ok({ "(local)": { ...entry, matching_indices: matching, version } });
 }
 
 function resolveOptionsFor(ctx: RequestContext) {
