@@ -4,6 +4,7 @@
 
 import { EngineError, esError } from "../_errors.ts";
 import { ok, type Reply, type RequestContext } from "./context.ts";
+import { nameMatcher } from "../_index/name_pattern.ts";
 import { catTable } from "./cat.ts";
 import { targets } from "./targets.ts";
 import { ELASTICSEARCH_ROLES } from "./nodes_stats.ts";
@@ -78,31 +79,61 @@ export function searchShardsHandler(ctx: RequestContext): Reply {
  */
 export function resolveIndexHandler(ctx: RequestContext): Reply {
   const expression = ctx.p.name ?? "*";
-  if (ctx.state.flavour === "elasticsearch") refuseUnknownRemotes(expression.split(","));
-  const local = expression.split(",").filter((part) => !part.includes(":")).join(",");
-  const indices = local === "" ? [] : ctx.state.cluster.resolve(local, {
-    ...resolveOptionsFor(ctx),
-    ignoreUnavailable: true,
-    allowNoIndices: true,
-    includeClosed: true,
-  });
-  const aliases = new Map<string, string[]>();
-  const rows = indices.map((index) => {
+  const es = ctx.state.flavour === "elasticsearch";
+  if (es) refuseUnknownRemotes(expression.split(","));
+  const cluster = ctx.state.cluster;
+  const expand = resolveOptionsFor(ctx);
+  const ignoreUnavailable = ctx.params.get("ignore_unavailable") === "true";
+  // Each part names indices and aliases by their own names: an alias is listed, not its indices.
+  const indices = new Set<IndexState>();
+  const aliases = new Set<string>();
+  const allAliases = new Map<string, string[]>();
+  for (const index of cluster.indices.values()) {
+    for (const alias of index.aliases.keys()) {
+      allAliases.set(alias, [...(allAliases.get(alias) ?? []), index.name]);
+    }
+  }
+  for (const raw of expression.split(",")) {
+    if (raw === "" || raw.includes(":")) continue;
+    // `_all` is every index on Elasticsearch; OpenSearch reads it as a name nothing has.
+    const part = raw === "_all" && es ? "*" : raw;
+    if (part.includes("*")) {
+      const matches = nameMatcher(part);
+      for (const index of cluster.indices.values()) {
+        const hidden = index.settings["index.hidden"] === "true";
+        const state = index.closed ? expand.expandClosed : expand.expandOpen;
+        if (matches(index.name) && state && (!hidden || expand.expandHidden)) indices.add(index);
+      }
+      for (const alias of allAliases.keys()) if (matches(alias)) aliases.add(alias);
+      continue;
+    }
+    const index = cluster.indices.get(part);
+    if (index) indices.add(index);
+    else if (allAliases.has(part)) aliases.add(part);
+    else if (es && !ignoreUnavailable) {
+      throw esError("index_not_found_exception", `no such index [${part}]`, {
+        "resource.type": "index_or_alias",
+        "resource.id": part,
+        index_uuid: "_na_",
+        index: part,
+      });
+    }
+  }
+  const rows = [...indices].sort((a, b) => (a.name < b.name ? -1 : 1)).map((index) => {
     const row: Record<string, unknown> = { name: index.name };
     const own = [...index.aliases.keys()].sort();
     if (own.length > 0) row.aliases = own;
-    for (const alias of own) aliases.set(alias, [...(aliases.get(alias) ?? []), index.name]);
     const attributes = [index.closed ? "closed" : "open"];
     if (index.settings["index.hidden"] === "true") attributes.unshift("hidden");
     row.attributes = attributes;
-    if (ctx.state.flavour === "elasticsearch") row.mode = "standard";
+    if (es) row.mode = "standard";
     return row;
   });
   return ok({
     indices: rows,
-    aliases: [...aliases].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, of]) => ({
+    aliases: [...aliases].sort().map((name) => ({
       name,
-      indices: of.sort(),
+      indices: [...allAliases.get(name)!].sort(),
     })),
     data_streams: [],
   });

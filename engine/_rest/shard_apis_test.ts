@@ -207,3 +207,40 @@ Deno.test("_resolve/cluster and remote expressions of _resolve/index, as Elastic
   assert.equal(unknown.body.error, "no handler found for uri [/_nope/a] and method [POST]");
   os.close();
 });
+
+Deno.test("_resolve/index names indices and aliases each by its own name", async () => {
+  // Real answers, indices e3x and e3y both in alias e3al. Elasticsearch 9.5.4 and OpenSearch
+  // 3.8.0 alike (Elasticsearch adds "mode":"standard" to each index):
+  //   e3x      → {"indices":[{"name":"e3x","aliases":["e3al"],…}],"aliases":[],…}
+  //   e3al     → {"indices":[],"aliases":[{"name":"e3al","indices":["e3x","e3y"]}],…}
+  //   e3x,e3al → both lists, e3y not among the indices
+  // `_all` is every index on Elasticsearch and nothing on OpenSearch; a missing name is a 404 on
+  // Elasticsearch and nothing on OpenSearch.
+  for (const flavour of ["elasticsearch", "opensearch"] as const) {
+    const engine = new Engine({ flavour });
+    await json(engine, "PUT", "/e3x", { aliases: { e3al: {} } });
+    await json(engine, "PUT", "/e3y", { aliases: { e3al: {} } });
+    const names = async (expression: string) => {
+      const r = await json(engine, "GET", `/_resolve/index/${expression}`);
+      if (r.status !== 200) return r.status;
+      return [
+        r.body.indices.map((i: { name: string }) => i.name),
+        r.body.aliases.map((a: { name: string; indices: string[] }) => `${a.name}:${a.indices}`),
+      ];
+    };
+    assert.deepEqual(await names("e3x"), [["e3x"], []]);
+    assert.deepEqual(await names("e3al"), [[], ["e3al:e3x,e3y"]]);
+    assert.deepEqual(await names("e3a*"), [[], ["e3al:e3x,e3y"]]);
+    assert.deepEqual(await names("e3x,e3al"), [["e3x"], ["e3al:e3x,e3y"]]);
+    assert.deepEqual(await names("e3*"), [["e3x", "e3y"], ["e3al:e3x,e3y"]]);
+    if (flavour === "elasticsearch") {
+      assert.deepEqual(await names("_all"), [["e3x", "e3y"], ["e3al:e3x,e3y"]]);
+      assert.equal(await names("nope"), 404);
+      assert.deepEqual(await names("nope?ignore_unavailable=true"), [[], []]);
+    } else {
+      assert.deepEqual(await names("_all"), [[], []]);
+      assert.deepEqual(await names("nope"), [[], []]);
+    }
+    engine.close();
+  }
+});
