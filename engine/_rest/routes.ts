@@ -21,6 +21,7 @@ import {
   catCountHandler,
   catHealthHandler,
   catIndicesHandler,
+  catListHandler,
   catNodesHandler,
 } from "./cat.ts";
 import { catShardsHandler } from "./cat_shards.ts";
@@ -341,6 +342,7 @@ export const ROUTES: readonly RouteSpec[] = [
   // cluster
   route("cluster_health", GET, "/_cluster/health/{index?}", healthHandler),
   route("cluster_settings", ["GET", "PUT"], "/_cluster/settings", clusterSettingsHandler),
+  route("cat", GET, "/_cat", catListHandler),
   route("cat", GET, "/_cat/indices/{index?}", catIndicesHandler),
   route("cat", GET, "/_cat/health", catHealthHandler),
   route("indices_stats", GET, "/{index?}/_stats/{metric?}", indicesStatsHandler),
