@@ -75,6 +75,7 @@ import {
 } from "./cluster_info.ts";
 import { clusterSettingsHandler, healthHandler, infoHandler } from "./cluster.ts";
 import { scriptContextHandler, scriptLanguageHandler } from "./script_contexts.ts";
+import { multiTermVectorsHandler, termVectorsHandler } from "./term_vectors.ts";
 import type { Reply, RequestContext } from "./context.ts";
 import {
   deleteHandler,
@@ -223,6 +224,8 @@ export const ROUTES: readonly RouteSpec[] = [
   route("get_source", GH, "/{index}/_source/{id}", getSourceHandler),
   route("update", "POST", "/{index}/_update/{id}", updateHandler),
   route("mget", GPD, "/{index?}/_mget", mgetHandler),
+  route("termvectors", GPD, "/{index}/_termvectors/{id?}", termVectorsHandler),
+  route("mtermvectors", GPD, "/{index?}/_mtermvectors", multiTermVectorsHandler),
   route("bulk", PP, "/{index?}/_bulk", bulkHandler),
   // search
   route("search", GPD, "/{index?}/_search", searchHandler),
