@@ -127,6 +127,7 @@ export const ERROR_TYPES = {
   too_many_nested_clauses: 400,
   too_many_scroll_contexts_exception: 429,
   unexpected_end_of_input_exception: 400,
+  unsupported_version_exception: 500,
   validation_exception: 400,
   version_conflict_engine_exception: 409,
   x_content_e_o_f_exception: 400,

@@ -2,7 +2,13 @@
 
 import { EngineError, illegalArgument, parsingError, validationFailed } from "../_errors.ts";
 import { errorBody } from "./error_body.ts";
-import { clearScrollApi, closePitApi, openPitApi, scrollApi } from "../_search/scroll_pit_api.ts";
+import {
+  clearScrollApi,
+  closePitApi,
+  foreignPitError,
+  openPitApi,
+  scrollApi,
+} from "../_search/scroll_pit_api.ts";
 import { countApi } from "../_search/matches_api.ts";
 import {
   type ParsedSearch,
@@ -151,6 +157,7 @@ export async function searchHandler(ctx: RequestContext): Promise<Reply> {
   const body = raw && resolveTermsLookups(raw, ctx.state.cluster);
   const usesPit = body !== undefined && body.pit !== undefined;
   if (usesPit) refuseIndicesWithPit(ctx.p.index !== undefined);
+  if (usesPit) refuseForeignPits(ctx, [(body.pit as { id?: unknown } | null)?.id]);
   // Elasticsearch reads the whole request before it resolves the indices: a bad parameter or
   // body is reported even when the index does not exist; a query that only its shards fail to
   // build (query_string nested too deeply) fails later, on each shard of the targets. The
@@ -174,6 +181,16 @@ export async function searchHandler(ctx: RequestContext): Promise<Reply> {
           : searchApi(ctx.state.search, targets, body, ctx.params, parsed),
     ),
   );
+}
+
+/** Refuses, as the real engines do, the first point-in-time id that is not open and none of ours. */
+function refuseForeignPits(ctx: RequestContext, ids: readonly unknown[]): void {
+  const open = new Set(ctx.state.search.pits().map(([id]) => id));
+  for (const id of ids) {
+    if (typeof id !== "string" || open.has(id)) continue;
+    const foreign = foreignPitError(id, ctx.state.flavour);
+    if (foreign) throw foreign;
+  }
 }
 
 /** The indices a search over a point in time reads (none when the id is unknown). */
@@ -265,6 +282,7 @@ export function closePitHandler(
   if (ctx.path.endsWith("/_all")) return ok(closePitApi(ctx.state.search, "_all", flavour));
   const body = bodyObject(ctx) ?? {};
   const ids = flavour === "elasticsearch" ? idList(body.id) : idList(body.pit_id);
+  refuseForeignPits(ctx, ids);
   const result = closePitApi(ctx.state.search, ids, flavour);
   const notFound = flavour === "elasticsearch" && Number(result.num_freed ?? 1) === 0 &&
     ids.length > 0;
