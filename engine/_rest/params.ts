@@ -139,6 +139,9 @@ export const API_PARAMS: Record<string, readonly string[]> = {
     "include_source_on_error",
   ],
   mget: ["stored_fields", "preference", "realtime", "refresh", "routing", ...SOURCE],
+  put_script: [...TIMEOUTS, "context"],
+  get_script: [...TIMEOUTS],
+  delete_script: [...TIMEOUTS],
   termvectors: [
     "fields",
     "field_statistics",

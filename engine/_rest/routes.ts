@@ -75,6 +75,7 @@ import {
 } from "./cluster_info.ts";
 import { clusterSettingsHandler, healthHandler, infoHandler } from "./cluster.ts";
 import { scriptContextHandler, scriptLanguageHandler } from "./script_contexts.ts";
+import { deleteScriptHandler, getScriptHandler, putScriptHandler } from "./stored_scripts.ts";
 import { multiTermVectorsHandler, termVectorsHandler } from "./term_vectors.ts";
 import type { Reply, RequestContext } from "./context.ts";
 import {
@@ -404,6 +405,20 @@ export const ROUTES: readonly RouteSpec[] = [
   route("cluster_pending_tasks", GET, "/_cluster/pending_tasks", pendingTasksHandler),
   route("remote_info", GET, "/_remote/info", remoteInfoHandler),
   route("get_script_context", GET, "/_script_context", scriptContextHandler),
+  route("put_script", PP, "/_scripts/{id}", putScriptHandler),
+  route(
+    "put_script",
+    PP,
+    "/_scripts/{id}/{context}",
+    // OpenSearch's painless module answers `_scripts/painless/_execute`; the engine has no
+    // such API. Elasticsearch's distribution, without the module, stores a script there.
+    (c) =>
+      c.state.flavour === "opensearch" && c.p.context === "_execute"
+        ? noHandler(c.path, c.method)
+        : putScriptHandler(c),
+  ),
+  route("get_script", GET, "/_scripts/{id}", getScriptHandler),
+  route("delete_script", "DELETE", "/_scripts/{id}", deleteScriptHandler),
   route("get_script_languages", GET, "/_script_language", scriptLanguageHandler),
   route("cluster_reroute", "POST", "/_cluster/reroute", rerouteHandler),
   route(
