@@ -81,10 +81,14 @@ function valuesAt(source: unknown, path: string): string[] {
   return out;
 }
 
-/** A boolean flag from the request body, else the URL, else its default. */
-function flag(body: Record<string, unknown>, params: URLSearchParams, name: string, dflt: boolean) {
+/** A boolean flag from the request body, else the URL; undefined when neither names it. */
+function flag(
+  body: Record<string, unknown>,
+  params: URLSearchParams,
+  name: string,
+): boolean | undefined {
   const v = own(body, name) ?? params.get(name);
-  if (v === undefined || v === null) return dflt;
+  if (v === undefined || v === null) return undefined;
   return v === true || v === "true" || v === "";
 }
 
@@ -114,10 +118,10 @@ function requestOf(
       const fields = fieldList(own(body, "fields") ?? params.get("fields") ?? undefined);
       return fields ? { fields } : {};
     })(),
-    offsets: flag(body, params, "offsets", true),
-    positions: flag(body, params, "positions", true),
-    termStatistics: flag(body, params, "term_statistics", false),
-    fieldStatistics: flag(body, params, "field_statistics", true),
+    offsets: flag(body, params, "offsets") ?? true,
+    positions: flag(body, params, "positions") ?? true,
+    termStatistics: flag(body, params, "term_statistics") ?? false,
+    fieldStatistics: flag(body, params, "field_statistics") ?? true,
     perFieldAnalyzer: isJsonObject(analyzers) ? analyzers : {},
     ...(routing === undefined ? {} : { routing: String(routing) }),
   };
@@ -214,7 +218,7 @@ function termVectors(ctx: RequestContext, req: Request): Record<string, unknown>
   } else {
     if (req.id === undefined) throw illegalArgument("[termvectors] requires an [id] or a [doc]");
     head._id = req.id;
-    realtime = flag({}, ctx.params, "realtime", true);
+    realtime = flag({}, ctx.params, "realtime") ?? true;
     // `realtime=false` reads what searches see; otherwise the latest write.
     const stored = realtime ? index.docs.get(req.id) : index.visible.get(req.id);
     if (!stored) return { ...head, _version: 0, found: false, took: Date.now() - started };

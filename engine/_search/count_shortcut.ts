@@ -50,21 +50,18 @@ function shardStates(target: SearchTarget, matches: Int32Array): ShardState[] {
  * range every document of the shard falls in (rewritten to match all), through `constant_score`
  * and a `bool` of one clause.
  */
-function countable(
-  q: QueryNode,
-  target: SearchTarget,
-  nested: boolean,
-): "all" | "term" | "range" | undefined {
+function countable(q: QueryNode, target: SearchTarget): "all" | "term" | "range" | undefined {
+  const nested = fieldMapOf(target.mappings).nested.size > 0;
   switch (q.kind) {
     case "match_all":
       return nested ? undefined : "all";
     case "constant_score":
-      return countable(q.filter, target, nested);
+      return countable(q.filter, target);
     case "bool": {
       const clauses = [...q.must, ...q.should, ...q.filter];
       const one = clauses.length === 1 && q.mustNot.length === 0 &&
         (q.should.length === 0 || q.minimumShouldMatch === undefined);
-      return one ? countable(clauses[0]!, target, nested) : undefined;
+      return one ? countable(clauses[0]!, target) : undefined;
     }
     case "term": {
       if (q.caseInsensitive) return undefined;
@@ -125,8 +122,7 @@ export function terminatesEarly(
     req.postFilter !== null || req.minScore !== null
   ) return false;
   return targets.some((target, t) => {
-    const nested = fieldMapOf(target.mappings).nested.size > 0;
-    const shortcut = countable(req.query, target, nested);
+    const shortcut = countable(req.query, target);
     return shardStates(target, matches[t] ?? new Int32Array()).some((shard) => {
       if (!shard.segments) return false;
       if (req.trackTotalHits === false) return true;
