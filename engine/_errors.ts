@@ -5,7 +5,16 @@
 const FOREIGN = new Set([
   "illegal_argument_exception",
   "illegal_state_exception",
+  "input_coercion_exception",
+  "json_e_o_f_exception",
+  "json_parse_exception",
+  "named_object_not_found_exception",
   "number_format_exception",
+  "stream_read_exception",
+  "unexpected_end_of_input_exception",
+  // The x-content library's, an IllegalArgumentException beneath Elasticsearch's own.
+  "x_content_e_o_f_exception",
+  "x_content_parse_exception",
   "query_validation_exception",
   "too_complex_to_determinize_exception",
   "too_many_nested_clauses",
@@ -87,11 +96,15 @@ export const ERROR_TYPES = {
   index_closed_exception: 400,
   index_not_found_exception: 404,
   index_template_missing_exception: 404,
+  input_coercion_exception: 400,
   invalid_alias_name_exception: 400,
   invalid_index_name_exception: 400,
   invalid_index_template_exception: 400,
+  json_e_o_f_exception: 400,
   json_parse_exception: 400,
   mapper_parsing_exception: 400,
+  named_object_not_found_exception: 400,
+  no_such_remote_cluster_exception: 404,
   media_type_header_exception: 400,
   number_format_exception: 400,
   parse_exception: 400,
@@ -109,13 +122,17 @@ export const ERROR_TYPES = {
   settings_exception: 400,
   status_exception: 400,
   stream_constraints_exception: 400,
+  stream_read_exception: 400,
   strict_dynamic_mapping_exception: 400,
   too_complex_to_determinize_exception: 400,
   too_many_buckets_exception: 400,
   too_many_nested_clauses: 400,
   too_many_scroll_contexts_exception: 429,
+  unexpected_end_of_input_exception: 400,
+  unsupported_version_exception: 500,
   validation_exception: 400,
   version_conflict_engine_exception: 409,
+  x_content_e_o_f_exception: 400,
   x_content_parse_exception: 400,
   zone_rules_exception: 400,
 } as const;
@@ -168,6 +185,68 @@ export function validationFailed(...problems: string[]): EngineError {
 /** 400 `x_content_parse_exception`, for request bodies the parser refuses. */
 export function xContentParseError(reason: string): EngineError {
   return esError("x_content_parse_exception", reason);
+}
+
+/**
+ * What the JSON reader (Jackson) failed on: the text is not JSON (`syntax`), it ended early
+ * (`eof`), or a value could not be read as the number asked for (`coercion`).
+ */
+export type JsonFailure = "syntax" | "eof" | "coercion";
+
+const JSON_FAILURES = new WeakMap<EngineError, JsonFailure>();
+
+/**
+ * 400 for a body the JSON reader refused, as Elasticsearch wraps Jackson's exception:
+ * `x_content_parse_exception` (`x_content_e_o_f_exception` for an early end) caused by
+ * `json_parse_exception`, `json_e_o_f_exception` or `input_coercion_exception`. `reason` starts
+ * with the place, `[line:col] …`. OpenSearch reports Jackson's exception itself
+ * ({@link inOpenSearchTerms}).
+ */
+export function jsonReadError(failure: JsonFailure, reason: string): EngineError {
+  const where = /^\[\d+:\d+\] /.exec(reason)?.[0] ?? "";
+  const text = reason.slice(where.length);
+  const e = failure === "eof"
+    ? esError(
+      "x_content_e_o_f_exception",
+      `${where}Unexpected end of file`,
+      {},
+      esError("json_e_o_f_exception", text),
+    )
+    : esError(
+      "x_content_parse_exception",
+      reason,
+      {},
+      esError(failure === "syntax" ? "json_parse_exception" : "input_coercion_exception", text),
+    );
+  JSON_FAILURES.set(e, failure);
+  return e;
+}
+
+/** OpenSearch's Jackson (2.18+) names for each failure, and the cause it puts beneath. */
+const OPENSEARCH_JSON: Record<JsonFailure, [ErrorType, ErrorType]> = {
+  syntax: ["json_parse_exception", "stream_read_exception"],
+  eof: ["unexpected_end_of_input_exception", "unexpected_end_of_input_exception"],
+  coercion: ["input_coercion_exception", "input_coercion_exception"],
+};
+
+/**
+ * An error as OpenSearch reports it: where Elasticsearch wraps a JSON reader's failure in
+ * `x_content_parse_exception`, OpenSearch shows Jackson's own exception (`json_parse_exception`
+ * caused by `stream_read_exception`, `unexpected_end_of_input_exception`, …), anywhere in the
+ * chain of causes. Other errors are returned as they are.
+ */
+export function inOpenSearchTerms(e: EngineError): EngineError {
+  const failure = JSON_FAILURES.get(e);
+  if (failure !== undefined) {
+    const text = e.causedBy?.message ?? e.message;
+    const [type, cause] = OPENSEARCH_JSON[failure];
+    return esError(type, text, {}, esError(cause, text));
+  }
+  const cause = e.causedBy && inOpenSearchTerms(e.causedBy);
+  if (cause === e.causedBy) return e;
+  const out = new EngineError(e.status, e.type, e.message, { extra: e.extra, causedBy: cause });
+  if (e.spot) out.spot = e.spot;
+  return out;
 }
 
 /** 404 `resource_not_found_exception`. */

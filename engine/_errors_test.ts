@@ -4,6 +4,8 @@ import {
   ERROR_TYPES,
   esError,
   illegalArgument,
+  inOpenSearchTerms,
+  jsonReadError,
   resourceNotFound,
   validationFailed,
   xContentParseError,
@@ -44,4 +46,34 @@ Deno.test("errors: typed constructors word their reasons like Elasticsearch", ()
   assert.deepEqual((phase.toBody().error as { root_cause: unknown }).root_cause, [
     { type: "query_shard_exception", reason: "failed to create query: x" },
   ]);
+});
+
+Deno.test("errors: a JSON reader's failure, wrapped as Elasticsearch does, bare as OpenSearch does", () => {
+  // Elasticsearch 9.5.4: x_content_parse_exception "[1:10] Unexpected character …" caused by
+  // json_parse_exception; OpenSearch 3.8.0: json_parse_exception caused by stream_read_exception.
+  const syntax = jsonReadError("syntax", "[1:10] Unexpected character ('}' (code 125))");
+  assert.deepEqual(syntax.toCause(), {
+    type: "x_content_parse_exception",
+    reason: "[1:10] Unexpected character ('}' (code 125))",
+    caused_by: { type: "json_parse_exception", reason: "Unexpected character ('}' (code 125))" },
+  });
+  assert.deepEqual(inOpenSearchTerms(syntax).toCause(), {
+    type: "json_parse_exception",
+    reason: "Unexpected character ('}' (code 125))",
+    caused_by: { type: "stream_read_exception", reason: "Unexpected character ('}' (code 125))" },
+  });
+  const eof = jsonReadError("eof", "[1:12] Unexpected end-of-input");
+  assert.equal(eof.type, "x_content_e_o_f_exception");
+  assert.equal(eof.message, "[1:12] Unexpected end of file");
+  assert.equal(eof.causedBy?.type, "json_e_o_f_exception");
+  assert.equal(inOpenSearchTerms(eof).type, "unexpected_end_of_input_exception");
+  // Beneath another exception, only the JSON reader's part changes.
+  const doc = esError("mapper_parsing_exception", "failed to parse", {}, syntax);
+  const told = inOpenSearchTerms(doc);
+  assert.equal(told.type, "mapper_parsing_exception");
+  assert.equal(told.causedBy?.type, "json_parse_exception");
+  assert.equal(told.causedBy?.causedBy?.type, "stream_read_exception");
+  // Anything else is returned as it is.
+  const other = illegalArgument("x");
+  assert.equal(inOpenSearchTerms(other), other);
 });

@@ -2,7 +2,7 @@
 // tree before anything runs, so a malformed or unknown aggregation is a 400 even when no bucket
 // would ever reach it (or the index does not exist).
 
-import { parsingError } from "../_errors.ts";
+import { type EngineError, esError, parsingError } from "../_errors.ts";
 import { editDistance } from "../_query/fuzzy.ts";
 import type { JsonObject } from "../_json.ts";
 
@@ -61,13 +61,26 @@ function suggest(input: string, known: readonly string[]): string {
     : ` did you mean any of [${close.join(", ")}]?`;
 }
 
+/**
+ * The real engines' refusal of an unknown type: a `parsing_exception` placed at the type's value
+ * (`line`, `col`), caused by the registry's `named_object_not_found_exception`.
+ */
+function unknownType(type: string, known: readonly string[]): EngineError {
+  const e = esError(
+    "parsing_exception",
+    `Unknown aggregation type [${type}]${suggest(type, known)}`,
+    {},
+    esError("named_object_not_found_exception", `unknown field [${type}]`),
+  );
+  e.spot = { key: type, at: "value" };
+  return e;
+}
+
 /** Checks every entry of an `aggs` tree: shape and known types (`known` lists them). */
 export function checkAggTree(aggs: JsonObject, known: readonly string[]): void {
   for (const [name, def] of Object.entries(aggs)) {
     const { type, sub } = readAggDef(name, def);
-    if (!known.includes(type)) {
-      throw parsingError(`Unknown aggregation type [${type}]${suggest(type, known)}`);
-    }
+    if (!known.includes(type)) throw unknownType(type, known);
     if (sub) checkAggTree(sub, known);
   }
 }

@@ -30,3 +30,28 @@ Deno.test("aggregations are parsed before the index is resolved and before any b
   assert.equal(deep.error.reason, "Unknown aggregation type [trms] did you mean [terms]?");
   engine.close();
 });
+
+Deno.test("an unknown type is placed at its value and caused by the registry's refusal", async () => {
+  // Real Elasticsearch 9.5.4 and OpenSearch 3.8.0 answer the same (reasons aside):
+  // {"error":{"root_cause":[{"type":"parsing_exception","reason":"Unknown aggregation type
+  // [no_such_agg]","line":1,"col":66}],"type":"parsing_exception","reason":"Unknown aggregation
+  // type [no_such_agg]","line":1,"col":66,"caused_by":{"type":"named_object_not_found_exception",
+  // "reason":"[1:66] unknown field [no_such_agg]"}},"status":400}
+  for (const flavour of ["elasticsearch", "opensearch"] as const) {
+    const engine = new Engine({ flavour });
+    await call(engine, "PUT", "/t", { mappings: { properties: { tag: { type: "keyword" } } } });
+    const r = await call(engine, "POST", "/t/_search", {
+      aggs: { a: { terms: { field: "tag" }, aggs: { b: { no_such_agg: {} } } } },
+    });
+    assert.equal(r.code, 400);
+    assert.deepEqual(
+      [r.error.type, r.error.line, r.error.col, r.error.caused_by.type],
+      ["parsing_exception", 1, 66, "named_object_not_found_exception"],
+    );
+    assert.deepEqual(
+      [r.error.root_cause[0].type, r.error.root_cause[0].line, r.error.root_cause[0].col],
+      ["parsing_exception", 1, 66],
+    );
+    engine.close();
+  }
+});

@@ -3,7 +3,7 @@
 // the run of one level with its pipelines.
 
 import { setOwn } from "../_index/own.ts";
-import { parsingError } from "../_errors.ts";
+import { esError, illegalArgument, parsingError } from "../_errors.ts";
 import {
   type BucketDocs,
   dateHistogramAgg,
@@ -12,6 +12,7 @@ import {
   type ValueSource,
 } from "./bucket_aggs.ts";
 import { dateValueAt, formatDateAt } from "../_index/dates.ts";
+import { fitsPatterns } from "../_index/date_format.ts";
 import { type AggFn, type AggInput, eachValueOrMissing, fieldOf } from "./agg_values.ts";
 import { decimalFormat } from "../_index/decimal_format.ts";
 import { parseTimeZone } from "../_index/time_zones.ts";
@@ -143,12 +144,28 @@ const AGGS: Record<string, AggFn> = {
       subRunner(inputs, sub),
       {
         // A number is read in the field's format too (`1000` is 1000 s under `epoch_second`).
-        toNumber: (v) => dateValueAt(typeof v === "number" ? String(v) : v, now, { format, zone }),
+        toNumber: (v) => {
+          if (typeof body.format === "string") checkBound(v, body.format);
+          return dateValueAt(typeof v === "number" ? String(v) : v, now, { format, zone });
+        },
         format: (n) => formatDateAt(n, { format, zone }),
       },
     );
   },
 };
+
+/**
+ * A `date_range` bound given as text is read with the aggregation's own `format`, strictly, as
+ * the real engines read it: a date (before any `||` math) that does not fit a format made of
+ * patterns fails on every shard (`parse_exception`).
+ */
+function checkBound(v: unknown, format: string): void {
+  if (typeof v !== "string" || v.startsWith("now")) return;
+  const date = v.split("||")[0]!;
+  if (fitsPatterns(date, format) !== false) return;
+  const why = `failed to parse date field [${date}] with format [${format}]`;
+  throw esError("parse_exception", `${why}: [${why}]`, {}, illegalArgument(why));
+}
 
 const KNOWN_TYPES: readonly string[] = [...Object.keys(AGGS), ...PIPELINE_TYPES];
 

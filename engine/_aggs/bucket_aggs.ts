@@ -1,6 +1,6 @@
 // Bucket aggregations keyed by value ranges: histogram, date_histogram and range.
 
-import { illegalArgument, parsingError } from "../_errors.ts";
+import { esError, illegalArgument, parsingError } from "../_errors.ts";
 import { bucketsLeft, consumeBuckets } from "../_index/limits.ts";
 import { formatDateAt } from "../_index/dates.ts";
 import { parseTimeZone, type TimeZone } from "../_index/time_zones.ts";
@@ -188,9 +188,17 @@ export function histogramAgg(
   sub: SubRunner | null,
   name = "histogram",
 ): JsonObject {
+  // No interval fails on each shard (the builder's default is 0); one of 0 or less, named, is
+  // refused while the body is read.
+  if (body.interval === undefined) throw illegalArgument("interval must be positive, got: 0.0");
   const interval = Number(body.interval);
   if (!(interval > 0)) {
-    throw parsingError(`[interval] must be >0 for histogram aggregation [${name}]`);
+    throw esError(
+      "x_content_parse_exception",
+      "[histogram] failed to parse field [interval]",
+      {},
+      illegalArgument(`[interval] must be >0 for histogram aggregation [${name}]`),
+    );
   }
   const offset = Number(body.offset ?? 0);
   const bounds = histogramBounds(body, "histogram", name, Number);

@@ -57,3 +57,44 @@ Deno.test("date_histogram format: day of week `e`, names, epoch formats", async 
   assert.deepEqual(await keys("epoch_millis"), ["1704412800000", "1704585600000"]);
   engine.close();
 });
+
+Deno.test("histogram without an interval fails on the shards; one of 0 or less fails to parse", async () => {
+  for (const flavour of ["elasticsearch", "opensearch"] as const) {
+    const engine = new Engine({ flavour });
+    await call(engine, "PUT", "/h", { mappings: { properties: { count: { type: "integer" } } } });
+    await call(engine, "PUT", "/h/_doc/1?refresh=true", { count: 3 });
+    // Real Elasticsearch 9.5.4 and OpenSearch 3.8.0: {"error":{"root_cause":[{"type":
+    // "illegal_argument_exception","reason":"interval must be positive, got: 0.0"}],"type":
+    // "search_phase_execution_exception","reason":"all shards failed","phase":"query","grouped":
+    // true,"failed_shards":[{"shard":0,"index":"h","node":"…","reason":{"type":
+    // "illegal_argument_exception","reason":"interval must be positive, got: 0.0"}}],…},"status":400}
+    const none = await call(engine, "POST", "/h/_search", {
+      aggs: { a: { histogram: { field: "count" } } },
+    });
+    assert.equal(none.code, 400);
+    assert.deepEqual(
+      [none.error.type, none.error.phase, none.error.grouped, none.error.root_cause[0].type],
+      ["search_phase_execution_exception", "query", true, "illegal_argument_exception"],
+    );
+    assert.equal(none.error.root_cause[0].reason, "interval must be positive, got: 0.0");
+    // Both: {"error":{"root_cause":[{"type":"x_content_parse_exception","reason":"[1:55]
+    // [histogram] failed to parse field [interval]"}],"type":"x_content_parse_exception",…,
+    // "caused_by":{"type":"illegal_argument_exception","reason":"[interval] must be >0 for
+    // histogram aggregation [a]"}},"status":400}
+    for (const interval of [0, -1]) {
+      const bad = await call(engine, "POST", "/h/_search", {
+        aggs: { a: { histogram: { field: "count", interval } } },
+      });
+      assert.equal(bad.code, 400);
+      assert.deepEqual(
+        [bad.error.type, bad.error.root_cause[0].type, bad.error.caused_by.type],
+        ["x_content_parse_exception", "x_content_parse_exception", "illegal_argument_exception"],
+      );
+      assert.equal(
+        bad.error.caused_by.reason,
+        "[interval] must be >0 for histogram aggregation [a]",
+      );
+    }
+    engine.close();
+  }
+});

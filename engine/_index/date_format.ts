@@ -69,6 +69,26 @@ function compile(pattern: string): RegExp | null {
   return re;
 }
 
+/**
+ * Whether `text` fits `format` when every `||` alternative is a custom pattern, as a formatter
+ * made of patterns alone reads it (wholly, nothing left over); undefined when an alternative is a
+ * built-in name or a pattern the engine cannot read, which it then cannot judge.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { fitsPatterns } from "./date_format.ts";
+ * assert.equal(fitsPatterns("2022", "yyyy"), true);
+ * assert.equal(fitsPatterns("2022-01-01", "yyyy"), false);
+ * assert.equal(fitsPatterns("2022-01-01", "yyyy||strict_date_optional_time"), undefined);
+ * ```
+ */
+export function fitsPatterns(text: string, format: string): boolean | undefined {
+  const alts = format.split("||").map((f) => f.trim());
+  if (alts.some((f) => BUILT_IN.test(f) || compile(f) === null)) return undefined;
+  return alts.some((f) => !Number.isNaN(parseWithPattern(text, f)));
+}
+
 /** Parses `text` with a custom pattern to epoch millis (UTC unless an offset is given); NaN if it does not fit. */
 export function parseWithPattern(text: string, pattern: string): number {
   const re = compile(pattern);

@@ -1,7 +1,7 @@
 // The shared pieces of every query family's parser: the object and key checks, `boost`, the
 // single-field shape, operators and `minimum_should_match`, boosted field lists and fuzziness.
 
-import { parsingError } from "../_errors.ts";
+import { illegalArgument, parsingError } from "../_errors.ts";
 import type { BoostedField, QueryNode } from "./query_nodes.ts";
 import { isJsonObject, type JsonObject } from "../_json.ts";
 
@@ -59,11 +59,18 @@ export function msm(v: unknown): string | undefined {
   return v === undefined || v === null ? undefined : String(v);
 }
 
-/** The `operator` of a full-text query, `or` by default; anything else is a `parsing_exception`. */
-export function operatorOf(v: unknown, name: string): "or" | "and" {
-  if (v === undefined) return "or";
+/**
+ * The `operator` of a full-text query, `or` by default, in any case; anything else fails as Java's
+ * `Operator.valueOf` does (`illegal_argument_exception`, `No enum constant …Operator.XOR`).
+ */
+export function operatorOf(v: unknown, _name: string): "or" | "and" {
+  if (v === undefined || v === null) return "or";
   const op = String(v).toLowerCase();
-  if (op !== "or" && op !== "and") throw parsingError(`[${name}] unknown operator [${v}]`);
+  if (op !== "or" && op !== "and") {
+    throw illegalArgument(
+      `No enum constant org.elasticsearch.index.query.Operator.${String(v).toUpperCase()}`,
+    );
+  }
   return op;
 }
 

@@ -4,6 +4,7 @@
 import { esError, parsingError } from "../_errors.ts";
 import type { BoostedField, QueryNode } from "./query_nodes.ts";
 import { parseTimeZone } from "../_index/time_zones.ts";
+import { operatorOf } from "./query_parse_util.ts";
 
 interface Options {
   fields: BoostedField[];
@@ -293,7 +294,7 @@ export function parseQueryString(o: Record<string, unknown>): QueryNode {
   }
   return parseLuceneSyntax(o.query, {
     fields: fieldsOf(o),
-    defaultAnd: String(o.default_operator ?? "or").toLowerCase() === "and",
+    defaultAnd: operatorOf(o.default_operator, "query_string") === "and",
     boost: Number(o.boost ?? 1),
     lenient: o.lenient === true,
     ...(typeof o.time_zone === "string" ? { timeZone: parseTimeZone(o.time_zone).id } : {}),
@@ -411,7 +412,7 @@ export function parseSimpleQueryString(o: Record<string, unknown>): QueryNode {
       `Failed to parse query [${o.query}]: query is too deeply nested`,
     );
   }
-  const defaultAnd = String(o.default_operator ?? "or").toLowerCase() === "and";
+  const defaultAnd = operatorOf(o.default_operator, "simple_query_string") === "and";
   const allFlags = o.flags === undefined || String(o.flags).toUpperCase() === "ALL";
   const text = allFlags
     ? simpleToClassic(o.query, defaultAnd ? "and" : "or")

@@ -402,6 +402,22 @@ function requestOf(ctx: RequestContext): Record<string, unknown> {
   return body;
 }
 
+/**
+ * The tokens of a field's values as its analyzer (or the analyzer named `analyzer`) makes them,
+ * with offsets and positions running on across the values, as the term vectors API reports them.
+ */
+export function fieldTokens(
+  index: IndexState,
+  field: string,
+  values: readonly string[],
+  opts: { flavour: string; analyzer?: string },
+): ChainToken[] {
+  const spec = opts.analyzer === undefined ? { field } : { analyzer: opts.analyzer };
+  const plan = planOf(spec, index, opts.flavour);
+  const stages = run(plan.chain, values, plan.gap ?? POSITION_GAP);
+  return stages[stages.length - 1]!;
+}
+
 /** `GET|POST /{index?}/_analyze`. */
 export function analyzeHandler(ctx: RequestContext): Reply {
   const req = requestOf(ctx);

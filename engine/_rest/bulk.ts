@@ -6,6 +6,7 @@ import {
   EngineError,
   esError,
   illegalArgument,
+  inOpenSearchTerms,
   validationFailed,
   xContentParseError,
 } from "../_errors.ts";
@@ -289,7 +290,8 @@ function run(
     const extra = index && e.extra.index === undefined && e.type !== "cluster_block_exception"
       ? { index_uuid: index.uuid, shard: "0", index: index.name }
       : {};
-    return { ...base, status: e.status, error: { ...e.toCause(), ...extra } };
+    const told = ctx.state.flavour === "opensearch" ? inOpenSearchTerms(e) : e;
+    return { ...base, status: e.status, error: { ...told.toCause(), ...extra } };
   }
 }
 

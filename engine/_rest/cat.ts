@@ -272,3 +272,82 @@ export function catNodesHandler(ctx: RequestContext): Reply {
   const uptime = formatTime(ctx.state.now() - ctx.state.cluster.startedAt, ctx.params.get("time"));
   return catTable(ctx, [{ ...row, uptime }], Object.keys(row));
 }
+
+/** The `_cat` APIs each product lists at `GET /_cat`, in its order (copied from its answer). */
+const CAT_APIS = {
+  elasticsearch: [
+    "/_cat/allocation",
+    "/_cat/shards",
+    "/_cat/shards/{index}",
+    "/_cat/master",
+    "/_cat/nodes",
+    "/_cat/tasks",
+    "/_cat/indices",
+    "/_cat/indices/{index}",
+    "/_cat/segments",
+    "/_cat/segments/{index}",
+    "/_cat/count",
+    "/_cat/count/{index}",
+    "/_cat/recovery",
+    "/_cat/recovery/{index}",
+    "/_cat/health",
+    "/_cat/pending_tasks",
+    "/_cat/aliases",
+    "/_cat/aliases/{alias}",
+    "/_cat/thread_pool",
+    "/_cat/thread_pool/{thread_pools}",
+    "/_cat/circuit_breaker",
+    "/_cat/circuit_breaker/{circuit_breaker_patterns}",
+    "/_cat/plugins",
+    "/_cat/fielddata",
+    "/_cat/fielddata/{fields}",
+    "/_cat/nodeattrs",
+    "/_cat/repositories",
+    "/_cat/snapshots/{repository}",
+    "/_cat/templates",
+    "/_cat/component_templates",
+  ],
+  opensearch: [
+    "/_cat/allocation",
+    "/_cat/segment_replication",
+    "/_cat/segment_replication/{index}",
+    "/_cat/shards",
+    "/_cat/shards/{index}",
+    "/_cat/cluster_manager",
+    "/_cat/nodes",
+    "/_cat/tasks",
+    "/_cat/indices",
+    "/_cat/indices/{index}",
+    "/_cat/segments",
+    "/_cat/segments/{index}",
+    "/_cat/count",
+    "/_cat/count/{index}",
+    "/_cat/recovery",
+    "/_cat/recovery/{index}",
+    "/_cat/health",
+    "/_cat/pending_tasks",
+    "/_cat/aliases",
+    "/_cat/aliases/{alias}",
+    "/_cat/thread_pool",
+    "/_cat/thread_pool/{thread_pools}",
+    "/_cat/plugins",
+    "/_cat/fielddata",
+    "/_cat/fielddata/{fields}",
+    "/_cat/nodeattrs",
+    "/_cat/repositories",
+    "/_cat/snapshots/{repository}",
+    "/_cat/templates",
+    "/_cat/pit_segments",
+    "/_cat/pit_segments/{pit_id}",
+  ],
+} as const;
+
+/** `GET /_cat`: the cat's face and every `_cat` API, one a line, as plain text. */
+export function catListHandler(ctx: RequestContext): Reply {
+  const apis = ctx.state.flavour === "opensearch" ? CAT_APIS.opensearch : CAT_APIS.elasticsearch;
+  return {
+    status: 200,
+    text: ["=^.^=", ...apis].map((l) => l + "\n").join(""),
+    headers: { "content-type": "text/plain; charset=UTF-8" },
+  };
+}

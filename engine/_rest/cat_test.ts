@@ -137,3 +137,26 @@ Deno.test("_cat: time units on uptime, ts=false, health filter on indices", asyn
   assert.equal(err.reason, "unknown cluster health status [blue]");
   engine.close();
 });
+
+Deno.test("GET /_cat lists each product's _cat APIs under the cat's face", async () => {
+  // Real Elasticsearch 9.5.4: 590 bytes of text/plain, "=^.^=\n/_cat/allocation\n/_cat/shards\n…",
+  // with /_cat/master, /_cat/circuit_breaker and /_cat/component_templates; real OpenSearch 3.8.0
+  // names /_cat/cluster_manager and adds segment_replication and pit_segments.
+  for (const flavour of ["elasticsearch", "opensearch"] as const) {
+    const engine = new Engine({ flavour });
+    const r = await exchange(engine, "GET", "/_cat");
+    assert.equal(r.status, 200);
+    assert.equal(r.headers.get("content-type"), "text/plain; charset=UTF-8");
+    const lines = r.text.split("\n");
+    assert.deepEqual(lines.slice(0, 3), [
+      "=^.^=",
+      "/_cat/allocation",
+      flavour === "opensearch" ? "/_cat/segment_replication" : "/_cat/shards",
+    ]);
+    assert.equal(lines.includes("/_cat/master"), flavour === "elasticsearch");
+    assert.equal(lines.includes("/_cat/cluster_manager"), flavour === "opensearch");
+    if (flavour === "elasticsearch") assert.equal(r.text.length, 590);
+    else assert.equal(lines.length, 33);
+    engine.close();
+  }
+});

@@ -1,7 +1,13 @@
 // What every handler receives: the engine state and the parsed request.
 
 import type { IndexingPressure } from "./indexing_pressure.ts";
-import { esError, illegalArgument, parsingError, xContentParseError } from "../_errors.ts";
+import {
+  esError,
+  illegalArgument,
+  jsonReadError,
+  parsingError,
+  xContentParseError,
+} from "../_errors.ts";
 import type { SearchContexts } from "../_search/search_api.ts";
 import type { Cluster } from "../_state/cluster.ts";
 import type { ParseErrorType } from "../_state/dynamic_mapping.ts";
@@ -174,12 +180,13 @@ export function parseJson(
     return kind === "query" ? parseExactJson(text) : JSON.parse(text);
   } catch (e) {
     const reason = describeJsonError(e instanceof Error ? e.message : String(e), text);
+    const failure = reason.endsWith("] Unexpected end-of-input") ? "eof" : "syntax";
+    const cause = jsonReadError(failure, reason);
     if (kind === "document") {
       const where = reason.slice(0, reason.indexOf("]") + 1);
-      const cause = esError("json_parse_exception", reason.slice(where.length + 1));
       throw esError(documentError, `${where} failed to parse`, {}, cause);
     }
-    throw xContentParseError(reason);
+    throw cause;
   }
 }
 

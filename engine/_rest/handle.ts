@@ -66,7 +66,7 @@ let incidents = 0;
  * gets the details (never the client: no message or stack in the body).
  */
 function errorReply(state: EngineState, e: unknown, request: Request, method: string): Reply {
-  if (e instanceof EngineError) return { status: e.status, body: errorBody(e) };
+  if (e instanceof EngineError) return { status: e.status, body: errorBody(e, state.flavour) };
   if (e instanceof TypeError && /Cannot convert object to primitive value/.test(e.message)) {
     // Only request JSON can hold an object whose `toString` key is data, not a method: an
     // object or array where the API wanted a value.
@@ -212,7 +212,9 @@ async function answer(
     const path = rawPath.replace(/\/+$/, "") || "/";
     const match = ROUTER.match(method, path);
     if (match.kind === "not_found") {
-      return respond(state, noHandler(rawPath + url.search, method), { head, compat });
+      // OpenSearch names the path alone, Elasticsearch the path and its query.
+      const uri = state.flavour === "opensearch" ? rawPath : rawPath + url.search;
+      return respond(state, noHandler(uri, method), { head, compat });
     }
     if (match.kind === "method_not_allowed") {
       return respond(

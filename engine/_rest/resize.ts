@@ -21,7 +21,32 @@ export type ResizeKind = "clone" | "split" | "shrink";
 const NOT_COPIED =
   /^index\.(uuid|creation_date|provided_name|number_of_shards|number_of_replicas|version\.|resize\.|routing\.allocation\.initial_recovery\.|verified_read_only$)/;
 
-/** The target's shard count, checked against the source's as the operation requires. */
+/**
+ * Lucene's routing factor between the source's and the target's shard counts (`getRoutingFactor`):
+ * a split's target must be a multiple of the source, a shrink's a factor of it.
+ */
+function checkRoutingFactor(source: number, target: number): void {
+  if (source < target) {
+    const factor = Math.floor(target / source);
+    if (factor * source !== target || factor <= 1) {
+      throw illegalArgument(
+        `the number of source shards [${source}] must be a factor of [${target}]`,
+      );
+    }
+  } else if (source > target) {
+    const factor = Math.floor(source / target);
+    if (factor * target !== source || factor <= 1) {
+      throw illegalArgument(
+        `the number of source shards [${source}] must be a multiple of [${target}]`,
+      );
+    }
+  }
+}
+
+/**
+ * The target's shard count, checked against the source's as the operation requires, in the real
+ * engines' order (before the write block is looked at).
+ */
 function targetShards(kind: ResizeKind, source: number, requested: string | undefined): number {
   const n = requested === undefined ? undefined : Number(requested);
   if (kind === "clone") {
@@ -37,8 +62,11 @@ function targetShards(kind: ResizeKind, source: number, requested: string | unde
     if (n === undefined) {
       throw validationFailed("index.number_of_shards is required for split operations");
     }
-    if (n % source !== 0) {
-      throw illegalArgument(`the number of source shards [${source}] must be a factor of [${n}]`);
+    checkRoutingFactor(source, n);
+    if (source > n) {
+      throw illegalArgument(
+        `the number of source shards [${source}] must be less that the number of target shards [${n}]`,
+      );
     }
     return n;
   }
@@ -48,11 +76,7 @@ function targetShards(kind: ResizeKind, source: number, requested: string | unde
       `the number of target shards [${target}] must be less that the number of source shards [${source}]`,
     );
   }
-  if (source % target !== 0) {
-    throw illegalArgument(
-      `the number of source shards [${source}] must be a multiple of [${target}]`,
-    );
-  }
+  checkRoutingFactor(source, target);
   return target;
 }
 
@@ -92,6 +116,8 @@ export function resizeHandler(ctx: RequestContext, kind: ResizeKind): Reply {
     );
   }
   source.ensureOpen();
+  const requested = flattenSettings(body.settings ?? {});
+  const shards = targetShards(kind, source.shardCount, requested["index.number_of_shards"]);
   if (source.settings["index.blocks.write"] !== "true") {
     const wording = ctx.state.flavour === "opensearch"
       ? "must block write operations to resize index"
@@ -101,8 +127,6 @@ export function resizeHandler(ctx: RequestContext, kind: ResizeKind): Reply {
       `index ${sourceName} ${wording}. use "index.blocks.write=true"`,
     );
   }
-  const requested = flattenSettings(body.settings ?? {});
-  const shards = targetShards(kind, source.shardCount, requested["index.number_of_shards"]);
   const settings: Record<string, string> = {};
   for (const [k, v] of Object.entries(source.settings)) if (!NOT_COPIED.test(k)) settings[k] = v;
   // A null in the request (flattened to "") removes what the source set.

@@ -132,3 +132,43 @@ Deno.test("resize: OpenSearch's wording and its block API without DELETE", async
   assert.equal(settings["index.resize.source.name"], "rs");
   engine.close();
 });
+
+Deno.test("resize: the shard counts are checked before the write block", async () => {
+  // Real Elasticsearch 9.5.4 and OpenSearch 3.8.0 on a three-shard index without a write block:
+  // each answers 400 illegal_argument_exception with these reasons (a valid count: 500
+  // illegal_state_exception, the block).
+  const cases = [
+    ["_split", 2, "the number of source shards [3] must be a multiple of [2]"],
+    ["_split", 4, "the number of source shards [3] must be a factor of [4]"],
+    [
+      "_split",
+      1,
+      "the number of source shards [3] must be less that the number of target shards [1]",
+    ],
+    ["_shrink", 2, "the number of source shards [3] must be a multiple of [2]"],
+  ] as const;
+  for (const flavour of ["elasticsearch", "opensearch"] as const) {
+    const engine = new Engine({ flavour });
+    await call(engine, "PUT", "/src", { settings: { number_of_shards: 3 } });
+    for (const [api, shards, reason] of cases) {
+      const r = await call(engine, "POST", `/src/${api}/dst`, {
+        settings: { "index.number_of_shards": shards },
+      });
+      assert.deepEqual([r.status, r.body.error.type, r.body.error.reason], [
+        400,
+        "illegal_argument_exception",
+        reason,
+      ]);
+    }
+    const split = await call(engine, "POST", "/src/_split/dst", {});
+    assert.deepEqual([split.status, split.body.error.type], [
+      400,
+      "action_request_validation_exception",
+    ]);
+    const same = await call(engine, "POST", "/src/_split/dst", {
+      settings: { "index.number_of_shards": 3 },
+    });
+    assert.deepEqual([same.status, same.body.error.type], [500, "illegal_state_exception"]);
+    engine.close();
+  }
+});

@@ -21,6 +21,7 @@ import {
   catCountHandler,
   catHealthHandler,
   catIndicesHandler,
+  catListHandler,
   catNodesHandler,
 } from "./cat.ts";
 import { catShardsHandler } from "./cat_shards.ts";
@@ -38,6 +39,7 @@ import {
   catSegmentsHandler,
   catThreadPoolHandler,
   recoveryHandler,
+  resolveClusterHandler,
   resolveIndexHandler,
   searchShardsHandler,
 } from "./shard_apis.ts";
@@ -72,6 +74,9 @@ import {
   votingExclusionsHandler,
 } from "./cluster_info.ts";
 import { clusterSettingsHandler, healthHandler, infoHandler } from "./cluster.ts";
+import { scriptContextHandler, scriptLanguageHandler } from "./script_contexts.ts";
+import { deleteScriptHandler, getScriptHandler, putScriptHandler } from "./stored_scripts.ts";
+import { multiTermVectorsHandler, termVectorsHandler } from "./term_vectors.ts";
 import type { Reply, RequestContext } from "./context.ts";
 import {
   deleteHandler,
@@ -156,7 +161,11 @@ function methodNotAllowed(ctx: RequestContext, allowed: string[]): Reply {
 export function only(flavour: "elasticsearch" | "opensearch", handler: Handler): Handler {
   return (ctx) => {
     if (ctx.state.flavour === flavour) return handler(ctx);
-    return noHandler(ctx.path + (ctx.params.size > 0 ? `?${ctx.params}` : ""), ctx.method);
+    // OpenSearch names the path alone, Elasticsearch the path and its query.
+    const query = ctx.state.flavour === "elasticsearch" && ctx.params.size > 0
+      ? `?${ctx.params}`
+      : "";
+    return noHandler(ctx.path + query, ctx.method);
   };
 }
 
@@ -216,6 +225,8 @@ export const ROUTES: readonly RouteSpec[] = [
   route("get_source", GH, "/{index}/_source/{id}", getSourceHandler),
   route("update", "POST", "/{index}/_update/{id}", updateHandler),
   route("mget", GPD, "/{index?}/_mget", mgetHandler),
+  route("termvectors", GPD, "/{index}/_termvectors/{id?}", termVectorsHandler),
+  route("mtermvectors", GPD, "/{index?}/_mtermvectors", multiTermVectorsHandler),
   route("bulk", PP, "/{index?}/_bulk", bulkHandler),
   // search
   route("search", GPD, "/{index?}/_search", searchHandler),
@@ -335,6 +346,7 @@ export const ROUTES: readonly RouteSpec[] = [
   // cluster
   route("cluster_health", GET, "/_cluster/health/{index?}", healthHandler),
   route("cluster_settings", ["GET", "PUT"], "/_cluster/settings", clusterSettingsHandler),
+  route("cat", GET, "/_cat", catListHandler),
   route("cat", GET, "/_cat/indices/{index?}", catIndicesHandler),
   route("cat", GET, "/_cat/health", catHealthHandler),
   route("indices_stats", GET, "/{index?}/_stats/{metric?}", indicesStatsHandler),
@@ -372,6 +384,12 @@ export const ROUTES: readonly RouteSpec[] = [
   ),
   route("search_shards", GPD, "/{index?}/_search_shards", searchShardsHandler),
   route("resolve_index", GET, "/_resolve/index/{name}", resolveIndexHandler),
+  route(
+    "resolve_cluster",
+    GET,
+    "/_resolve/cluster/{name?}",
+    only("elasticsearch", resolveClusterHandler),
+  ),
   route("recovery", GET, "/{index?}/_recovery", recoveryHandler),
   route("cluster_state", GET, "/_cluster/state/{metric?}", clusterStateHandler),
   route("rollover", "POST", "/{alias}/_rollover/{new_index?}", rolloverHandler),
@@ -386,6 +404,22 @@ export const ROUTES: readonly RouteSpec[] = [
   route("terms_enum", GPD, "/{index}/_terms_enum", only("elasticsearch", termsEnumHandler)),
   route("cluster_pending_tasks", GET, "/_cluster/pending_tasks", pendingTasksHandler),
   route("remote_info", GET, "/_remote/info", remoteInfoHandler),
+  route("get_script_context", GET, "/_script_context", scriptContextHandler),
+  route("put_script", PP, "/_scripts/{id}", putScriptHandler),
+  route(
+    "put_script",
+    PP,
+    "/_scripts/{id}/{context}",
+    // OpenSearch's painless module answers `_scripts/painless/_execute`; the engine has no
+    // such API. Elasticsearch's distribution, without the module, stores a script there.
+    (c) =>
+      c.state.flavour === "opensearch" && c.p.context === "_execute"
+        ? noHandler(c.path, c.method)
+        : putScriptHandler(c),
+  ),
+  route("get_script", GET, "/_scripts/{id}", getScriptHandler),
+  route("delete_script", "DELETE", "/_scripts/{id}", deleteScriptHandler),
+  route("get_script_languages", GET, "/_script_language", scriptLanguageHandler),
   route("cluster_reroute", "POST", "/_cluster/reroute", rerouteHandler),
   route(
     "voting_config_exclusions",

@@ -1,8 +1,14 @@
 // Search glue: _search, _count, scroll, point in time (ES and OpenSearch forms) and _msearch.
 
-import { EngineError, parsingError, validationFailed } from "../_errors.ts";
+import { EngineError, illegalArgument, parsingError, validationFailed } from "../_errors.ts";
 import { errorBody } from "./error_body.ts";
-import { clearScrollApi, closePitApi, openPitApi, scrollApi } from "../_search/scroll_pit_api.ts";
+import {
+  clearScrollApi,
+  closePitApi,
+  foreignPitError,
+  openPitApi,
+  scrollApi,
+} from "../_search/scroll_pit_api.ts";
 import { countApi } from "../_search/matches_api.ts";
 import {
   type ParsedSearch,
@@ -151,6 +157,7 @@ export async function searchHandler(ctx: RequestContext): Promise<Reply> {
   const body = raw && resolveTermsLookups(raw, ctx.state.cluster);
   const usesPit = body !== undefined && body.pit !== undefined;
   if (usesPit) refuseIndicesWithPit(ctx.p.index !== undefined);
+  if (usesPit) refuseForeignPits(ctx, [(body.pit as { id?: unknown } | null)?.id]);
   // Elasticsearch reads the whole request before it resolves the indices: a bad parameter or
   // body is reported even when the index does not exist; a query that only its shards fail to
   // build (query_string nested too deeply) fails later, on each shard of the targets. The
@@ -174,6 +181,16 @@ export async function searchHandler(ctx: RequestContext): Promise<Reply> {
           : searchInputApi(ctx.state.search, targets, { body, params: ctx.params, parsed }),
     ),
   );
+}
+
+/** Refuses, as the real engines do, the first point-in-time id that is not open and none of ours. */
+function refuseForeignPits(ctx: RequestContext, ids: readonly unknown[]): void {
+  const open = new Set(ctx.state.search.pits().map(([id]) => id));
+  for (const id of ids) {
+    if (typeof id !== "string" || open.has(id)) continue;
+    const foreign = foreignPitError(id, ctx.state.flavour);
+    if (foreign) throw foreign;
+  }
 }
 
 /** The indices a search over a point in time reads (none when the id is unknown). */
@@ -265,6 +282,7 @@ export function closePitHandler(
   if (ctx.path.endsWith("/_all")) return ok(closePitApi(ctx.state.search, "_all", flavour));
   const body = bodyObject(ctx) ?? {};
   const ids = flavour === "elasticsearch" ? idList(body.id) : idList(body.pit_id);
+  refuseForeignPits(ctx, ids);
   const result = closePitApi(ctx.state.search, ids, flavour);
   const notFound = flavour === "elasticsearch" && Number(result.num_freed ?? 1) === 0 &&
     ids.length > 0;
@@ -284,6 +302,10 @@ export function listPitsHandler(ctx: RequestContext): Reply {
 /** GET|POST /_msearch, /{index}/_msearch (each search time-sliced, as `_search`). */
 export async function msearchHandler(ctx: RequestContext): Promise<Reply> {
   const started = Date.now();
+  // As the real engines read it: whatever follows the last newline, even blanks, is refused.
+  if (ctx.bodyText !== "" && !ctx.bodyText.endsWith("\n")) {
+    throw illegalArgument("The msearch request must be terminated by a newline [\n]");
+  }
   const lines = ctx.bodyText.split("\n").filter((l) => l.trim() !== "");
   if (lines.length === 0) {
     throw validationFailed("no requests added");
@@ -342,7 +364,7 @@ export async function msearchHandler(ctx: RequestContext): Promise<Reply> {
       responses.push({ ...response, status: 200 });
     } catch (e) {
       if (!(e instanceof EngineError)) throw e;
-      responses.push(errorBody(e));
+      responses.push(errorBody(e, ctx.state.flavour));
     }
   }
   return ok({ took: Date.now() - started, responses });

@@ -157,3 +157,21 @@ Deno.test("search: a bad sort order and a body opening an array fail as the real
   );
   engine.close();
 });
+
+Deno.test("_msearch: a body must end with a newline, as the real engines read it", async () => {
+  // Real Elasticsearch 9.5.4 and OpenSearch 3.8.0, for `{}\n{"query":{"match_all":{}}}` and for
+  // anything after the last newline (`{}\n{}\n  `): {"error":{"root_cause":[{"type":
+  // "illegal_argument_exception","reason":"The msearch request must be terminated by a newline
+  // [\n]"}],"type":"illegal_argument_exception",…},"status":400}
+  const engine = new Engine();
+  await exchange(engine, "PUT", "/m/_doc/1?refresh=true", { a: 1 });
+  for (const body of ['{}\n{"query":{"match_all":{}}}', "{}\n{}\n  ", "{}"]) {
+    const r = await exchange(engine, "POST", "/m/_msearch", body);
+    assert.equal(r.status, 400);
+    assert.equal(r.body.error.type, "illegal_argument_exception");
+    assert.equal(reason(r.body), "The msearch request must be terminated by a newline [\n]");
+  }
+  const fine = await exchange(engine, "POST", "/m/_msearch", '{}\n{"query":{"match_all":{}}}\n');
+  assert.equal(fine.body.responses[0].hits.total.value, 1);
+  engine.close();
+});

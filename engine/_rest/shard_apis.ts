@@ -2,7 +2,9 @@
 // `_cat/recovery`, `_cat/thread_pool`, `_cat/allocation`, `_cat/circuit_breaker`, as the real
 // engines answer them on a single node (every primary started there, replicas unassigned).
 
+import { EngineError, esError } from "../_errors.ts";
 import { ok, type Reply, type RequestContext } from "./context.ts";
+import { nameMatcher } from "../_index/name_pattern.ts";
 import { catTable } from "./cat.ts";
 import { targets } from "./targets.ts";
 import { ELASTICSEARCH_ROLES } from "./nodes_stats.ts";
@@ -77,33 +79,112 @@ export function searchShardsHandler(ctx: RequestContext): Reply {
  */
 export function resolveIndexHandler(ctx: RequestContext): Reply {
   const expression = ctx.p.name ?? "*";
-  const local = expression.split(",").filter((part) => !part.includes(":")).join(",");
-  const indices = local === "" ? [] : ctx.state.cluster.resolve(local, {
-    ...resolveOptionsFor(ctx),
-    ignoreUnavailable: true,
-    allowNoIndices: true,
-    includeClosed: true,
-  });
-  const aliases = new Map<string, string[]>();
-  const rows = indices.map((index) => {
+  const es = ctx.state.flavour === "elasticsearch";
+  if (es) refuseUnknownRemotes(expression.split(","));
+  const cluster = ctx.state.cluster;
+  const expand = resolveOptionsFor(ctx);
+  const ignoreUnavailable = ctx.params.get("ignore_unavailable") === "true";
+  // Each part names indices and aliases by their own names: an alias is listed, not its indices.
+  const indices = new Set<IndexState>();
+  const aliases = new Set<string>();
+  const allAliases = new Map<string, string[]>();
+  for (const index of cluster.indices.values()) {
+    for (const alias of index.aliases.keys()) {
+      allAliases.set(alias, [...(allAliases.get(alias) ?? []), index.name]);
+    }
+  }
+  for (const raw of expression.split(",")) {
+    if (raw === "" || raw.includes(":")) continue;
+    // `_all` is every index on Elasticsearch; OpenSearch reads it as a name nothing has.
+    const part = raw === "_all" && es ? "*" : raw;
+    if (part.includes("*")) {
+      const matches = nameMatcher(part);
+      for (const index of cluster.indices.values()) {
+        const hidden = index.settings["index.hidden"] === "true";
+        const state = index.closed ? expand.expandClosed : expand.expandOpen;
+        if (matches(index.name) && state && (!hidden || expand.expandHidden)) indices.add(index);
+      }
+      for (const alias of allAliases.keys()) if (matches(alias)) aliases.add(alias);
+      continue;
+    }
+    const index = cluster.indices.get(part);
+    if (index) indices.add(index);
+    else if (allAliases.has(part)) aliases.add(part);
+    else if (es && !ignoreUnavailable) {
+      throw esError("index_not_found_exception", `no such index [${part}]`, {
+        "resource.type": "index_or_alias",
+        "resource.id": part,
+        index_uuid: "_na_",
+        index: part,
+      });
+    }
+  }
+  const rows = [...indices].sort((a, b) => (a.name < b.name ? -1 : 1)).map((index) => {
     const row: Record<string, unknown> = { name: index.name };
     const own = [...index.aliases.keys()].sort();
     if (own.length > 0) row.aliases = own;
-    for (const alias of own) aliases.set(alias, [...(aliases.get(alias) ?? []), index.name]);
     const attributes = [index.closed ? "closed" : "open"];
     if (index.settings["index.hidden"] === "true") attributes.unshift("hidden");
     row.attributes = attributes;
-    if (ctx.state.flavour === "elasticsearch") row.mode = "standard";
+    if (es) row.mode = "standard";
     return row;
   });
   return ok({
     indices: rows,
-    aliases: [...aliases].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, of]) => ({
+    aliases: [...aliases].sort().map((name) => ({
       name,
-      indices: of.sort(),
+      indices: [...allAliases.get(name)!].sort(),
     })),
     data_streams: [],
   });
+}
+
+/**
+ * Elasticsearch's 404 for the first remote expression (`cluster:index`) naming a cluster, without
+ * a wildcard, that is not configured: the one node has no remote clusters. A wildcard naming
+ * clusters matches none and is left out.
+ */
+function refuseUnknownRemotes(parts: readonly string[]): void {
+  for (const part of parts) {
+    const colon = part.indexOf(":");
+    if (colon < 0) continue;
+    const cluster = part.slice(0, colon);
+    if (!cluster.includes("*")) {
+      throw esError("no_such_remote_cluster_exception", `no such remote cluster: [${cluster}]`);
+    }
+  }
+}
+
+/**
+ * `GET /_resolve/cluster/{name}` (Elasticsearch): the local cluster's entry when a local expression
+ * is named (whether it matches an index, or the error of a missing one), none for remote clusters.
+ */
+export function resolveClusterHandler(ctx: RequestContext): Reply {
+  const parts = (ctx.p.name ?? "").split(",").filter((part) => part !== "");
+  refuseUnknownRemotes(parts);
+  const local = parts.filter((part) => !part.includes(":"));
+  if (local.length === 0) return ok({});
+  const entry = { connected: true, skip_unavailable: false };
+  let matching: boolean;
+  try {
+    const indices = ctx.state.cluster.resolve(local.join(","), {
+      ...resolveOptionsFor(ctx),
+      ignoreUnavailable: ctx.params.get("ignore_unavailable") === "true",
+      allowNoIndices: ctx.params.get("allow_no_indices") !== "false",
+      includeClosed: true,
+    });
+    matching = indices.length > 0;
+  } catch (e) {
+    if (!(e instanceof EngineError) || e.status !== 404) throw e;
+    return ok({ "(local)": { ...entry, error: e.message } });
+  }
+  const version = {
+    number: ctx.state.version,
+    build_flavor: "default",
+    minimum_wire_compatibility_version: "8.19.0",
+    minimum_index_compatibility_version: "8.0.0",
+  };
+  return ok({ "(local)": { ...entry, matching_indices: matching, version } });
 }
 
 function resolveOptionsFor(ctx: RequestContext) {

@@ -150,3 +150,97 @@ Deno.test("_cat/segments: none without documents, a row per shard holding some",
   assert.deepEqual(rows, [{ shard: "1", "docs.count": "2" }, { shard: "2", "docs.count": "1" }]);
   engine.close();
 });
+
+Deno.test("_resolve/cluster and remote expressions of _resolve/index, as Elasticsearch answers", async () => {
+  const es = new Engine();
+  await json(es, "PUT", "/e3x", { settings: { number_of_shards: 3 } });
+  // Real Elasticsearch 9.5.4 (no remote clusters configured):
+  const cases: [string, number, unknown][] = [
+    ["/_resolve/cluster", 200, {}],
+    ["/_resolve/cluster/clust*:x", 200, {}],
+    ["/_resolve/cluster/e3*", 200, {
+      "(local)": {
+        connected: true,
+        skip_unavailable: false,
+        matching_indices: true,
+        version: {
+          number: "9.5.4",
+          build_flavor: "default",
+          minimum_wire_compatibility_version: "8.19.0",
+          minimum_index_compatibility_version: "8.0.0",
+        },
+      },
+    }],
+    ["/_resolve/cluster/e3x,nope", 200, {
+      "(local)": { connected: true, skip_unavailable: false, error: "no such index [nope]" },
+    }],
+  ];
+  for (const [path, status, body] of cases) {
+    const r = await json(es, "GET", path);
+    assert.deepEqual([r.status, r.body], [status, body], path);
+  }
+  const nope = await json(es, "GET", "/_resolve/cluster/nope*");
+  assert.equal(nope.body["(local)"].matching_indices, false);
+  // {"error":{"root_cause":[{"type":"no_such_remote_cluster_exception","reason":"no such remote
+  // cluster: [oldcluster]"}],"type":"no_such_remote_cluster_exception",…},"status":404}
+  for (
+    const path of [
+      "/_resolve/cluster/not-present,clust*:my-index*,oldcluster:*",
+      "/_resolve/index/f*,oldcluster:bar*",
+    ]
+  ) {
+    const r = await json(es, "GET", path);
+    assert.deepEqual([r.status, r.body.error.type], [404, "no_such_remote_cluster_exception"]);
+    assert.equal(r.body.error.reason, "no such remote cluster: [oldcluster]");
+  }
+  es.close();
+  // Real OpenSearch 3.8.0 has no _resolve/cluster and resolves no remote index (an empty answer);
+  // its unknown-URL answer names the path without the query.
+  const os = new Engine({ flavour: "opensearch" });
+  const remote = await json(os, "GET", "/_resolve/index/f*,oldcluster:bar*");
+  assert.deepEqual(remote.body, { indices: [], aliases: [], data_streams: [] });
+  const none = await json(os, "GET", "/_resolve/cluster/x?ignore_unavailable=true");
+  assert.deepEqual([none.status, none.body], [400, {
+    error: "no handler found for uri [/_resolve/cluster/x] and method [GET]",
+  }]);
+  const unknown = await json(os, "POST", "/_nope/a?x=1");
+  assert.equal(unknown.body.error, "no handler found for uri [/_nope/a] and method [POST]");
+  os.close();
+});
+
+Deno.test("_resolve/index names indices and aliases each by its own name", async () => {
+  // Real answers, indices e3x and e3y both in alias e3al. Elasticsearch 9.5.4 and OpenSearch
+  // 3.8.0 alike (Elasticsearch adds "mode":"standard" to each index):
+  //   e3x      → {"indices":[{"name":"e3x","aliases":["e3al"],…}],"aliases":[],…}
+  //   e3al     → {"indices":[],"aliases":[{"name":"e3al","indices":["e3x","e3y"]}],…}
+  //   e3x,e3al → both lists, e3y not among the indices
+  // `_all` is every index on Elasticsearch and nothing on OpenSearch; a missing name is a 404 on
+  // Elasticsearch and nothing on OpenSearch.
+  for (const flavour of ["elasticsearch", "opensearch"] as const) {
+    const engine = new Engine({ flavour });
+    await json(engine, "PUT", "/e3x", { aliases: { e3al: {} } });
+    await json(engine, "PUT", "/e3y", { aliases: { e3al: {} } });
+    const names = async (expression: string) => {
+      const r = await json(engine, "GET", `/_resolve/index/${expression}`);
+      if (r.status !== 200) return r.status;
+      return [
+        r.body.indices.map((i: { name: string }) => i.name),
+        r.body.aliases.map((a: { name: string; indices: string[] }) => `${a.name}:${a.indices}`),
+      ];
+    };
+    assert.deepEqual(await names("e3x"), [["e3x"], []]);
+    assert.deepEqual(await names("e3al"), [[], ["e3al:e3x,e3y"]]);
+    assert.deepEqual(await names("e3a*"), [[], ["e3al:e3x,e3y"]]);
+    assert.deepEqual(await names("e3x,e3al"), [["e3x"], ["e3al:e3x,e3y"]]);
+    assert.deepEqual(await names("e3*"), [["e3x", "e3y"], ["e3al:e3x,e3y"]]);
+    if (flavour === "elasticsearch") {
+      assert.deepEqual(await names("_all"), [["e3x", "e3y"], ["e3al:e3x,e3y"]]);
+      assert.equal(await names("nope"), 404);
+      assert.deepEqual(await names("nope?ignore_unavailable=true"), [[], []]);
+    } else {
+      assert.deepEqual(await names("_all"), [[], []]);
+      assert.deepEqual(await names("nope"), [[], []]);
+    }
+    engine.close();
+  }
+});

@@ -251,11 +251,14 @@ const SECTIONS: ReadonlyMap<string, (input: SectionInput) => Out> = new Map<
   ["fielddata", ({ parts, o, w, out }) => {
     w.bytes("memory_size", 0);
     out.evictions = 0;
-    out.global_ordinals = { build_time_in_millis: 0 };
+    // Fields asked for are listed, none when no field matches (`"fields":{}`).
     const fields = fieldList(parts.map((p) => p.index), o.fielddataFields, ["text", "keyword"]);
-    if (fields.length > 0) {
+    if (o.fielddataFields.length > 0) {
       out.fields = Object.fromEntries(fields.map((f) => [f, { memory_size_in_bytes: 0 }]));
     }
+    const ordinals: Out = {};
+    new Measures(ordinals, o).millis("build_time", "build_time_in_millis", 0);
+    out.global_ordinals = ordinals;
     return out;
   }],
   ["completion", ({ parts, o, w, out }) => {

@@ -278,3 +278,20 @@ Deno.test("_stats: a closed index keeps its documents, unloads its segments and 
   );
   engine.close();
 });
+
+Deno.test("_stats/fielddata: fields asked for are listed even when none matches; human times", async () => {
+  // Real Elasticsearch 9.5.4, GET /e3x/_stats/fielddata?human&fields=my_join_field:
+  // "fielddata":{"memory_size":"0b","memory_size_in_bytes":0,"evictions":0,"fields":{},
+  // "global_ordinals":{"build_time":"0s","build_time_in_millis":0}}
+  const engine = new Engine();
+  await call(engine, "PUT", "/e3x", { settings: { number_of_shards: 1 } });
+  const r = await call(engine, "GET", "/e3x/_stats/fielddata?human&fields=my_join_field");
+  assert.deepEqual(r._all.primaries.fielddata, {
+    memory_size: "0b",
+    memory_size_in_bytes: 0,
+    evictions: 0,
+    fields: {},
+    global_ordinals: { build_time: "0s", build_time_in_millis: 0 },
+  });
+  engine.close();
+});

@@ -6,6 +6,7 @@ import { parseKeepAlive } from "./keep_alive.ts";
 import type { SearchContexts } from "./search_contexts.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
 import { shards } from "./shard_failure.ts";
+import { type EngineError, esError, illegalArgument } from "../_errors.ts";
 
 /** How a scroll request asks for its next page. */
 export interface ScrollAsk {
@@ -91,4 +92,57 @@ export function closePitApi(
   }
   const list = ids === "_all" ? closed : ids;
   return { pits: list.map((id) => ({ pit_id: id, successful: closed.includes(id) })) };
+}
+
+/** The transport version a point-in-time id starts with: a variable-length int, 7 bits a byte. */
+function leadingVInt(bytes: Uint8Array): number | undefined {
+  let value = 0;
+  for (let i = 0; i < Math.min(bytes.length, 5); i++) {
+    const b = bytes[i]!;
+    value += (b & 0x7f) * 2 ** (7 * i);
+    if ((b & 0x80) === 0) return value;
+  }
+  return undefined;
+}
+
+/**
+ * The real engines' refusal of a point-in-time id that is none of theirs (nor the engine's): they
+ * decode it (URL-safe base64) and read the transport version it starts with, which they do not
+ * know. Elasticsearch: 400 `unknown transport version [N] reading search context id`; OpenSearch:
+ * 500 `unsupported_version_exception` naming the version the number spells. Undefined for an id
+ * that does not decode, or that the engine made.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { foreignPitError } from "./scroll_pit_api.ts";
+ * assert.equal(foreignPitError("abc", "elasticsearch")?.message,
+ *   "unknown transport version [105] reading search context id");
+ * assert.equal(foreignPitError("abc", "opensearch")?.message, "Unsupported version [ES 0.0.1]");
+ * ```
+ */
+export function foreignPitError(
+  id: string,
+  flavour: "elasticsearch" | "opensearch",
+): EngineError | undefined {
+  let bytes: Uint8Array;
+  try {
+    const text = atob(id.replace(/-/g, "+").replace(/_/g, "/").replace(/=+$/, ""));
+    if (text.startsWith("pit:")) return undefined;
+    bytes = Uint8Array.from(text, (c) => c.charCodeAt(0));
+  } catch {
+    return undefined;
+  }
+  const version = leadingVInt(bytes);
+  if (version === undefined) return undefined;
+  if (flavour === "elasticsearch") {
+    return illegalArgument(`unknown transport version [${version}] reading search context id`);
+  }
+  const major = Math.floor(version / 1_000_000);
+  const minor = Math.floor(version / 10_000) % 100;
+  const revision = Math.floor(version / 100) % 100;
+  return esError(
+    "unsupported_version_exception",
+    `Unsupported version [ES ${major}.${minor}.${revision}]`,
+  );
 }

@@ -4,6 +4,8 @@ import { clearScrollApi, closePitApi, openPitApi, scrollApi } from "./scroll_pit
 import { parseKeepAlive, searchApi, SearchContexts, searchInputApi } from "./search_api.ts";
 import { parseSearchRequest } from "./search_request.ts";
 import { TestIndex } from "../../tests/support/test_index.ts";
+import { Engine } from "../engine.ts";
+import { call } from "../../tests/support/engine_call.ts";
 
 type Hits = { total: number | { value: number }; hits: { _id: string; sort?: unknown[] }[] };
 
@@ -143,4 +145,38 @@ Deno.test("indices beside a point in time are refused, and a parsed request is u
     ),
     1,
   );
+});
+
+Deno.test("a point-in-time id that is none of the engine's fails as the real engines read it", async () => {
+  // Real Elasticsearch 9.5.4 (DELETE /_pit and a search with the id):
+  // {"error":{"root_cause":[{"type":"illegal_argument_exception","reason":"unknown transport
+  // version [7759] reading search context id"}],…},"status":400}; real OpenSearch 3.8.0
+  // (DELETE /_search/point_in_time and a search): {"error":{…,"type":
+  // "unsupported_version_exception","reason":"Unsupported version [ES 0.0.77]"},"status":500}
+  const es = new Engine();
+  const search = await call(es, "POST", "/_search", { pit: { id: "zzzz" } });
+  assert.deepEqual([search.code, search.error.type, search.error.reason], [
+    400,
+    "illegal_argument_exception",
+    "unknown transport version [7759] reading search context id",
+  ]);
+  const close = await call(es, "DELETE", "/_pit", { id: "abc" });
+  assert.equal(close.error.reason, "unknown transport version [105] reading search context id");
+  // An id the engine made and closed is a missing context, as before.
+  await call(es, "PUT", "/p");
+  const opened = await call(es, "POST", "/p/_pit?keep_alive=1m");
+  await call(es, "DELETE", "/_pit", { id: opened.id });
+  const gone = await call(es, "POST", "/_search", { pit: { id: opened.id } });
+  assert.deepEqual([gone.code, gone.error.type], [404, "search_context_missing_exception"]);
+  es.close();
+  const os = new Engine({ flavour: "opensearch" });
+  const osSearch = await call(os, "POST", "/_search", { pit: { id: "zzzz" } });
+  assert.deepEqual([osSearch.code, osSearch.error.type, osSearch.error.reason], [
+    500,
+    "unsupported_version_exception",
+    "Unsupported version [ES 0.0.77]",
+  ]);
+  const osClose = await call(os, "DELETE", "/_search/point_in_time", { pit_id: ["abc"] });
+  assert.equal(osClose.error.reason, "Unsupported version [ES 0.0.1]");
+  os.close();
 });

@@ -19,6 +19,7 @@ import type { SortKey } from "../_hits/sort.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
 import { writtenAsDoubles } from "../_index/raw_source.ts";
 import { shardFailure, shards } from "./shard_failure.ts";
+import { terminatesEarly } from "./count_shortcut.ts";
 import { isHighlightLimitError } from "../_hits/highlight.ts";
 export { parseKeepAlive, SearchContexts };
 
@@ -213,7 +214,10 @@ function* search(
       const cut = terminateEarly(collected, req.terminateAfter);
       collected = cut.collected;
       terminatedEarly = cut.terminated;
-    }
+    } else if (
+      targets[0]?.flavour === "opensearch" &&
+      terminatesEarly(req, targets, collected.aggInputs.map((i) => i.docs))
+    ) terminatedEarly = true;
     queryNanos = (performance.now() - queryStart) * 1e6;
     const aggs = req.aggs;
     const inputs = collected.aggInputs;

@@ -2,7 +2,9 @@
 
 import {
   type EngineError,
+  esError,
   illegalArgument,
+  jsonReadError,
   parsingError,
   parsingErrorAt,
   validationFailed,
@@ -121,15 +123,63 @@ const BODY_KEYS = new Set([
   "knn",
 ]);
 
-function int(v: unknown, name: string): number {
-  const n = typeof v === "string" ? Number(v) : v;
-  if (typeof n !== "number" || !Number.isInteger(n)) {
-    throw illegalArgument(`Failed to parse int parameter [${name}] with value [${v}]`);
-  }
-  if (n > 2147483647) {
-    throw parsingError(`Numeric value (${n}) out of range of int (-2147483648 - 2147483647)`);
+const INT_MIN = -2147483648;
+const INT_MAX = 2147483647;
+
+/** A text Java's `Double.parseDouble` reads (after trimming), hexadecimal forms aside. */
+const JAVA_DOUBLE = /^[+-]?(NaN|Infinity|(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?[dDfF]?)$/;
+
+/** `Integer.parseInt`'s failure, as the real engines report it. */
+function numberFormat(v: string): EngineError {
+  return esError("number_format_exception", v === "" ? "empty String" : `For input string: "${v}"`);
+}
+
+/** An integer URL parameter, read as `RestRequest.paramAsInt` reads it. */
+function intParam(v: string, name: string): number {
+  const n = /^[+-]?\d+$/.test(v) ? Number(v) : NaN;
+  if (!(n >= INT_MIN && n <= INT_MAX)) {
+    throw illegalArgument(
+      `Failed to parse int parameter [${name}] with value [${v}]`,
+      numberFormat(v),
+    );
   }
   return n;
+}
+
+/**
+ * An integer of the body, read as the real engines' parser reads one (`intValue` with coercion):
+ * a number is truncated, a string is read as a double first (`" 2 "`, `"1.5"`, `"1e3"`), a
+ * number beyond an int is the JSON reader's failure, a string beyond one an illegal argument.
+ */
+function bodyInt(v: unknown, name: string): number {
+  if (v === null || typeof v === "object") {
+    throw parsingErrorAt(`Unknown key for a ${jsonTokenName(v)} in [${name}].`, name, "value");
+  }
+  if (typeof v === "number" || typeof v === "bigint") {
+    const n = Number(v);
+    if (!(n >= INT_MIN && n <= INT_MAX)) {
+      throw jsonReadError(
+        "coercion",
+        `Numeric value (${v}) out of range of int (${INT_MIN} - ${INT_MAX})`,
+      );
+    }
+    return Math.trunc(n);
+  }
+  if (typeof v === "string") {
+    const text = v.trim();
+    if (!JAVA_DOUBLE.test(text)) throw numberFormat(v);
+    const n = Number(text.replace(/[dDfF]$/, ""));
+    if (!(n >= INT_MIN && n <= INT_MAX)) {
+      throw illegalArgument(`Value [${v}] is out of range for an integer`);
+    }
+    return Math.trunc(n);
+  }
+  throw illegalArgument(`Failed to parse int parameter [${name}] with value [${v}]`);
+}
+
+/** An integer named in the URL (which wins) or the body. */
+function int(param: string | null, v: unknown, name: string): number {
+  return param !== null ? intParam(param, name) : bodyInt(v, name);
 }
 
 function bool(v: string | null): boolean {
@@ -205,11 +255,14 @@ export function parseSearchRequest(
   ) {
     throw illegalArgument(`No search type for [${searchType}]`);
   }
-  const terminateAfter = params.get("terminate_after") ?? b.terminate_after;
-  const terminateAfterN = terminateAfter === undefined ? 0 : int(terminateAfter, "terminate_after");
+  const terminateAfterN = int(
+    params.get("terminate_after"),
+    Object.hasOwn(b, "terminate_after") ? b.terminate_after : 0,
+    "terminate_after",
+  );
   if (terminateAfterN < 0) throw illegalArgument("terminateAfter must be > 0");
-  const from = int(params.get("from") ?? b.from ?? 0, "from");
-  const size = int(params.get("size") ?? b.size ?? 10, "size");
+  const from = int(params.get("from"), Object.hasOwn(b, "from") ? b.from : 0, "from");
+  const size = int(params.get("size"), Object.hasOwn(b, "size") ? b.size : 10, "size");
   if (from < 0) throw illegalArgument(`[from] parameter cannot be negative, found [${from}]`);
   if (size < 0) throw illegalArgument(`[size] parameter cannot be negative, found [${size}]`);
   const restTotalHitsAsInt = bool(params.get("rest_total_hits_as_int"));

@@ -226,6 +226,16 @@ export class IndexState {
     }
   }
 
+  /**
+   * The documents written to `shard` and not yet refreshed (a realtime read's internal refresh
+   * would index them: term vectors count them in their shard's statistics).
+   */
+  *pendingOn(shard: number): Generator<StoredDoc> {
+    for (const [id, doc] of this.pending) {
+      if (doc && this.shardOf(this.pendingRouting.get(id) ?? id) === shard) yield doc;
+    }
+  }
+
   /** Number of primary shards (documents are spread over them by routing). */
   get shardCount(): number {
     return Number(this.settings["index.number_of_shards"] ?? 1);

@@ -32,9 +32,11 @@ export interface WriteResult {
 
 /** 409 `version_conflict_engine_exception` with Elasticsearch's reason. */
 export function versionConflict(index: IndexState, id: string, detail: string): EngineError {
+  // The shard is the document's: where its routing (or id) places it, as the real engines name it.
+  const routing = index.docs.get(id)?.routing ?? id;
   return esError("version_conflict_engine_exception", `[${id}]: version conflict, ${detail}`, {
     index_uuid: index.uuid,
-    shard: "0",
+    shard: String(index.shardOf(routing)),
     index: index.name,
   });
 }

@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { IndexState } from "./index_state.ts";
 import { deleteDocument, indexDocument, validateWriteOptions } from "./writes.ts";
 import { INDEX_TIME_EXACT, INDEX_TIME_SAMPLE, IndexStats } from "./index_stats.ts";
+import { Engine } from "../engine.ts";
+import { call } from "../../tests/support/engine_call.ts";
 
 const E = "document_parsing_exception" as const;
 
@@ -104,4 +106,25 @@ Deno.test("index stats: the first writes are timed one by one, later ones by a w
   // Over whole samples the weights add up to one per write.
   assert.equal(later.reduce((a, b) => a + b, 0), later.length);
   assert.equal(stats.indexTotal, weights.length);
+});
+
+Deno.test("a version conflict names the document's shard, as each product routes it", async () => {
+  // Real answers to PUT /e3x/_create/{id} on a three-shard index where 1, 2 and 3 exist:
+  // Elasticsearch 9.5.4 {"error":{…,"type":"version_conflict_engine_exception",…,"shard":"2",
+  // "index":"e3x"},"status":409}, shards 2, 0, 2; OpenSearch 3.8.0 shards 2, 1, 1.
+  const cases = [["elasticsearch", ["2", "0", "2"]], ["opensearch", ["2", "1", "1"]]] as const;
+  for (const [flavour, shards] of cases) {
+    const engine = new Engine({ flavour });
+    await call(engine, "PUT", "/e3x", { settings: { number_of_shards: 3 } });
+    const got: string[] = [];
+    for (const id of ["1", "2", "3"]) {
+      await call(engine, "PUT", `/e3x/_doc/${id}`, { a: 1 });
+      const r = await call(engine, "PUT", `/e3x/_create/${id}`, { a: 1 });
+      assert.equal(r.code, 409);
+      assert.equal(r.error.root_cause[0].shard, r.error.shard);
+      got.push(r.error.shard);
+    }
+    assert.deepEqual(got, shards);
+    engine.close();
+  }
 });

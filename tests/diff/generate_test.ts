@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { documents, requests, setup } from "./generate.ts";
 import { differences } from "./compare.ts";
-import { classify } from "./replay.ts";
+import { classify, noOracle } from "./replay.ts";
 
 Deno.test("the generated corpus is the same for the same seed, another for another", () => {
   assert.deepEqual(requests(7, 50, "opensearch"), requests(7, 50, "opensearch"));
@@ -35,4 +35,42 @@ Deno.test("classify: unstable, no oracle, unsupported and identical answers", ()
   };
   assert.equal(classify(step, painless, painless, ok, opts).outcome, "no oracle");
   assert.deepEqual(differences(ok, refused), [{ kind: "status", where: "200 vs 400" }]);
+});
+
+Deno.test("noOracle: a missing module's route, or another route taking its path", () => {
+  const opts = { corpus: "spec", partialOracle: true };
+  const step = (method: string, path: string) => ({ kind: "k", method, path, repeatable: false });
+  // Real Elasticsearch 9.5.4's integration-test distribution (no reindex, no painless module):
+  // GET /_reindex → 400 invalid_index_name_exception "Invalid index name [_reindex], must not
+  // start with '_'."; POST /_scripts/painless/_execute → 400 illegal_argument_exception "must
+  // specify lang for stored script" (the path read as a stored script named `painless`).
+  const invalid = {
+    status: 400,
+    text:
+      '{"error":{"type":"invalid_index_name_exception","reason":"Invalid index name [_reindex]"}}',
+  };
+  const lang = {
+    status: 400,
+    text:
+      '{"error":{"type":"illegal_argument_exception","reason":"must specify lang for stored script"}}',
+  };
+  assert.equal(noOracle(step("GET", "/_reindex"), invalid, opts), true);
+  assert.equal(noOracle(step("GET", "/_reindex?detailed=true"), invalid, opts), true);
+  assert.equal(noOracle(step("POST", "/_scripts/painless/_execute"), lang, opts), true);
+  assert.equal(noOracle(step("POST", "/i/_update_by_query"), invalid, opts), true);
+  // PUT /_scripts/my-stored-script {"script":{"lang":"painless",…}} → 400 "unable to put stored
+  // script with unsupported lang [painless]".
+  const unsupported = {
+    status: 400,
+    text: '{"error":{"reason":"unable to put stored script with unsupported lang [painless]"}}',
+  };
+  assert.equal(noOracle(step("PUT", "/_scripts/my-stored-script"), unsupported, opts), true);
+  // Elsewhere, or answered, or meant to fail, or against a complete distribution: compared.
+  assert.equal(noOracle(step("PUT", "/_scripts/my-script"), lang, opts), false);
+  assert.equal(noOracle(step("GET", "/_reindex"), { status: 200, text: "{}" }, opts), false);
+  assert.equal(noOracle({ ...step("GET", "/_reindex"), onPurpose: true }, invalid, opts), false);
+  assert.equal(
+    noOracle(step("GET", "/_reindex"), invalid, { ...opts, partialOracle: false }),
+    false,
+  );
 });
