@@ -2,6 +2,40 @@
 
 /** Indices 0..n-1 of the k smallest items under `compare`, in order. */
 export function topK(n: number, k: number, compare: (a: number, b: number) => number): number[] {
+  const steps = topKSteps(n, k, compare, n);
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return step.value;
+}
+
+/**
+ * {@link topK} in steps: the generator yields after each `block` items offered to the heap (a
+ * point where a time-sliced search may pause) and returns what `topK` returns, from the same
+ * comparisons in the same order.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { topKSteps } from "./top_k.ts";
+ *
+ * const values = [5, 3, 9, 1, 7, 2, 8, 6, 4, 0];
+ * const steps = topKSteps(values.length, 2, (a, b) => values[a]! - values[b]!, 3);
+ * let pauses = 0;
+ * let step = steps.next();
+ * while (!step.done) {
+ *   pauses++;
+ *   step = steps.next();
+ * }
+ * assert.deepEqual(step.value, [9, 3]);
+ * assert.equal(pauses, 3);
+ * ```
+ */
+export function* topKSteps(
+  n: number,
+  k: number,
+  compare: (a: number, b: number) => number,
+  block: number,
+): Generator<void, number[], void> {
   if (k <= 0 || n === 0) return [];
   if (k * 4 >= n) {
     const all = Array.from({ length: n }, (_, i) => i).sort(compare);
@@ -22,19 +56,23 @@ export function topK(n: number, k: number, compare: (a: number, b: number) => nu
       i = m;
     }
   };
-  for (let i = 0; i < n; i++) {
-    if (heap.length < k) {
-      heap.push(i);
-      let c = heap.length - 1;
-      while (c > 0) {
-        const p = (c - 1) >> 1;
-        if (!worse(heap[c]!, heap[p]!)) break;
-        [heap[c], heap[p]] = [heap[p]!, heap[c]!];
-        c = p;
+  for (let from = 0; from < n; from += block) {
+    if (from > 0) yield;
+    const to = Math.min(from + block, n);
+    for (let i = from; i < to; i++) {
+      if (heap.length < k) {
+        heap.push(i);
+        let c = heap.length - 1;
+        while (c > 0) {
+          const p = (c - 1) >> 1;
+          if (!worse(heap[c]!, heap[p]!)) break;
+          [heap[c], heap[p]] = [heap[p]!, heap[c]!];
+          c = p;
+        }
+      } else if (compare(i, heap[0]!) < 0) {
+        heap[0] = i;
+        down(0);
       }
-    } else if (compare(i, heap[0]!) < 0) {
-      heap[0] = i;
-      down(0);
     }
   }
   return heap.sort(compare);
