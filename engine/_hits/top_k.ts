@@ -2,10 +2,11 @@
 
 /** Indices 0..n-1 of the k smallest items under `compare`, in order. */
 export function topK(n: number, k: number, compare: (a: number, b: number) => number): number[] {
-  const steps = topKSteps(n, k, compare, n);
-  let step = steps.next();
-  while (!step.done) step = steps.next();
-  return step.value;
+  if (k <= 0 || n === 0) return [];
+  if (k * 4 >= n) return sortedFirst(n, k, compare);
+  const heap = bestK(k, compare);
+  heap.offer(0, n);
+  return heap.sorted();
 }
 
 /**
@@ -37,11 +38,29 @@ export function* topKSteps(
   block: number,
 ): Generator<void, number[], void> {
   if (k <= 0 || n === 0) return [];
-  if (k * 4 >= n) {
-    const all = Array.from({ length: n }, (_, i) => i).sort(compare);
-    return all.slice(0, k);
+  if (k * 4 >= n) return sortedFirst(n, k, compare);
+  const heap = bestK(k, compare);
+  for (let from = 0; from < n; from += block) {
+    if (from > 0) yield;
+    heap.offer(from, Math.min(from + block, n));
   }
-  // Max-heap of the best k seen so far; the root is the worst of them.
+  return heap.sorted();
+}
+
+function sortedFirst(n: number, k: number, compare: (a: number, b: number) => number): number[] {
+  const all = Array.from({ length: n }, (_, i) => i).sort(compare);
+  return all.slice(0, k);
+}
+
+/** A max-heap of the best k items offered so far (the root is the worst of them). */
+interface BestK {
+  /** Offers the items `from` … `to - 1`, in order. */
+  offer(from: number, to: number): void;
+  /** The items kept, best first. */
+  sorted(): number[];
+}
+
+function bestK(k: number, compare: (a: number, b: number) => number): BestK {
   const heap: number[] = [];
   const worse = (a: number, b: number) => compare(a, b) > 0;
   const down = (i: number) => {
@@ -56,9 +75,7 @@ export function* topKSteps(
       i = m;
     }
   };
-  for (let from = 0; from < n; from += block) {
-    if (from > 0) yield;
-    const to = Math.min(from + block, n);
+  const offer = (from: number, to: number) => {
     for (let i = from; i < to; i++) {
       if (heap.length < k) {
         heap.push(i);
@@ -74,6 +91,6 @@ export function* topKSteps(
         down(0);
       }
     }
-  }
-  return heap.sort(compare);
+  };
+  return { offer, sorted: () => heap.sort(compare) };
 }
