@@ -275,14 +275,24 @@ async function whileLong(call: Call, n: number): Promise<void> {
         longRuns++;
       }
     })();
+    // The longest the event loop went without running a timer beside the long loop: how long
+    // one search held it (in process a search holds it to its end).
+    let lastTick = performance.now();
+    let stallMs = 0;
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      stallMs = Math.max(stallMs, now - lastTick);
+      lastTick = now;
+    }, 1);
     const mixed = await measure(call, text, 15, n);
+    clearInterval(ticker);
     running = false;
     await background;
     const row = (l: number[]) =>
       `p50 ${percentile(l, 0.5).toFixed(2)} / p99 ${percentile(l, 0.99).toFixed(2)} ms`;
     console.log(
       `  ${name}, 16 in flight: ${row(alone.lat)}; 15 beside ${beside} (${longRuns} ` +
-        `${unit}): ${row(mixed.lat)}`,
+        `${unit}): ${row(mixed.lat)}, longest event-loop stall ${stallMs.toFixed(1)} ms`,
     );
   }
 }
