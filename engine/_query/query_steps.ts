@@ -50,7 +50,7 @@ export function* matchLiveSteps(
   ctx: ExecContext,
   options: StepOptions,
 ): Generator<void, Hits, void> {
-  const hits = yield* executeSteps(q, ctx, options.scoring);
+  const hits = yield* executeSteps(q, ctx, options);
   const snapshot = ctx.snapshot;
   if (snapshot.views.every((v) => v.deleted === null) || hits.docs.length <= STEP_BLOCK) {
     return liveOnly(snapshot, hits);
@@ -68,24 +68,28 @@ export function* matchLiveSteps(
     parts.push(part);
     total += part.docs.length;
   }
-  return concat(parts, total, hits.scores !== null);
+  return concat(parts, total, hits);
 }
 
 function* executeSteps(
   q: QueryNode,
   ctx: ExecContext,
-  scoring: boolean,
+  options: StepOptions,
 ): Generator<void, Hits, void> {
-  if (q.kind === "match_all") return yield* allSteps(ctx, q.boost, scoring);
+  if (q.kind === "match_all") return yield* allSteps(ctx, q.boost, options);
   if (q.kind === "match") {
-    const hits = yield* matchSteps(q, ctx, scoring);
+    const hits = yield* matchSteps(q, ctx, options);
     if (hits) return hits;
   }
-  return execute(q, ctx, scoring);
+  return execute(q, ctx, options.scoring);
 }
 
 /** `match_all`: every ordinal, its constant score filled block by block. */
-function* allSteps(ctx: ExecContext, score: number, scoring: boolean): Generator<void, Hits, void> {
+function* allSteps(
+  ctx: ExecContext,
+  score: number,
+  { scoring }: StepOptions,
+): Generator<void, Hits, void> {
   const docs = allOrdinals(ctx.snapshot);
   if (!scoring || docs.length <= STEP_BLOCK) return constantHits(docs, score, scoring);
   const scores = new Float64Array(docs.length);
@@ -104,7 +108,7 @@ function* allSteps(ctx: ExecContext, score: number, scoring: boolean): Generator
 function* matchSteps(
   q: QueryOf<"match">,
   ctx: ExecContext,
-  scoring: boolean,
+  { scoring }: StepOptions,
 ): Generator<void, Hits | null, void> {
   if (
     q.field.includes("*") || q.operator !== "or" || q.analyzer !== undefined || q.prefixLast ||
@@ -185,9 +189,10 @@ function lowerBound(docs: Int32Array, end: number, from: number): number {
   return lo;
 }
 
-function concat(parts: Hits[], total: number, scoring: boolean): Hits {
+/** `parts` (blocks of `whole`, in order, `total` docs in all) as one list. */
+function concat(parts: Hits[], total: number, whole: Hits): Hits {
   const docs = new Int32Array(total);
-  const scores = scoring ? new Float64Array(total) : null;
+  const scores = whole.scores ? new Float64Array(total) : null;
   let at = 0;
   for (const p of parts) {
     docs.set(p.docs, at);
