@@ -6,7 +6,8 @@ import { type Hits, intersect } from "../_query/doc_set.ts";
 import { execContextOf } from "../_query/exec_context.ts";
 import { nameMatcher } from "../_index/name_pattern.ts";
 import { fieldMapOf } from "../_index/field_map.ts";
-import { matchLive } from "../_query/query_exec.ts";
+import { filterHits, matchLive } from "../_query/query_exec.ts";
+import { matchLiveSteps, STEP_BLOCK } from "../_query/query_steps.ts";
 import { topScored } from "../_query/max_score.ts";
 import { topFirstPlan } from "../_query/top_first_plan.ts";
 import { knnSection } from "../_query/knn_section.ts";
@@ -21,7 +22,7 @@ import {
   type SortValue,
   type ValueReader,
 } from "../_hits/sort.ts";
-import { topK } from "../_hits/top_k.ts";
+import { topKSteps } from "../_hits/top_k.ts";
 import type { Candidate } from "../_hits/hits_render.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
 import { parseDateAt } from "../_index/dates.ts";
@@ -52,9 +53,9 @@ function keepsAll(req: SearchRequest): boolean {
 export const SHARD_DOC_SPAN = 2 ** 32;
 
 /**
- * Executes `req` on targets and orders the matches; a scroll (or `terminate_after`) keeps every
- * hit. It yields after the query on each target but the last, where a time-sliced search may
- * pause.
+ * Executes `req` on targets and orders the matches; `all` keeps every hit (scroll). It yields
+ * where a time-sliced search may pause: after the query on each target but the last, inside the
+ * long loops of a query (`query_steps.ts`), and between blocks of candidates ordered.
  */
 export function* collect(
   targets: SearchTarget[],
@@ -96,7 +97,10 @@ export function* collect(
       }
     }));
     types.push(sort.map((k) => ctx.fields.full.byPath.get(k.field)?.type));
-    let hits = withKnn(t, matchLive(req.query, ctx, scoring ? "score" : "filter"));
+    let hits = withKnn(
+      t,
+      yield* matchLiveSteps(req.query, ctx, { scoring: scoring ? "score" : "filter" }),
+    );
     if (req.minScore !== null && hits.scores) {
       const keep = [...hits.docs.keys()].filter((i) => hits.scores![i]! >= req.minScore!);
       hits = {
@@ -105,7 +109,10 @@ export function* collect(
       };
     }
     aggInputs.push({ ctx, docs: hits.docs, scored: hits });
-    if (req.postFilter) hits = intersect(hits, matchLive(req.postFilter, ctx, "filter"));
+    if (req.postFilter) {
+      yield;
+      hits = intersect(hits, matchLive(req.postFilter, ctx, "filter"));
+    }
     const boost = req.indicesBoost.find(([pattern]) => nameMatcher(pattern)(target.index))
       ?.[1];
     if (boost !== undefined && hits.scores) {
@@ -151,16 +158,28 @@ export function* collect(
   // compared once, however many times the request lists it.
   const columnOf = new Map<string, SortValue[]>();
   const distinct: number[] = [];
-  const cols: SortValue[][] = sort.map((key, k) => {
-    const signature = JSON.stringify(key, (_k, v) => typeof v === "bigint" ? `${v}n` : v);
+  // Sort key k's values of candidates from … to - 1 (outside the generator, where V8 optimises
+  // a long loop while it runs).
+  const readColumn = (col: SortValue[], k: number, from: number, to: number) => {
+    for (let i = from; i < to; i++) col[i] = readers[ts[i]!]![k]!(docs[i]!, scores[i]!);
+  };
+  const cols: SortValue[][] = [];
+  for (let k = 0; k < sort.length; k++) {
+    const signature = JSON.stringify(sort[k], (_k, v) => typeof v === "bigint" ? `${v}n` : v);
     const known = columnOf.get(signature);
-    if (known) return known;
+    if (known) {
+      cols.push(known);
+      continue;
+    }
     const col = new Array<SortValue>(n);
-    for (let i = 0; i < n; i++) col[i] = readers[ts[i]!]![k]!(docs[i]!, scores[i]!);
+    for (let from = 0; from < n; from += STEP_BLOCK) {
+      if (from > 0) yield;
+      readColumn(col, k, from, Math.min(from + STEP_BLOCK, n));
+    }
     columnOf.set(signature, col);
     distinct.push(k);
-    return col;
-  });
+    cols.push(col);
+  }
   const compare = (a: number, b: number): number => {
     if (!byScore) {
       for (const k of distinct) {
@@ -205,7 +224,10 @@ export function* collect(
   const count = pool ? pool.length : n;
   const cmpPool = pool ? (a: number, b: number) => compare(pool[a]!, pool[b]!) : compare;
   const window = all || req.collapse ? count : Math.min(count, req.from + req.size);
-  let picked = topK(count, window, cmpPool).map((i) => (pool ? pool[i]! : i));
+  if (count > STEP_BLOCK) yield;
+  let picked = (yield* topKSteps(count, window, cmpPool, STEP_BLOCK)).map((i) =>
+    pool ? pool[i]! : i
+  );
   let keys: SortValue[] | null = null;
   if (req.collapse) {
     // Field collapsing: the best hit per value of the field, in order.

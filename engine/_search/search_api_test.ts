@@ -727,3 +727,66 @@ Deno.test("a time-sliced search lets other work run between its phases and answe
   assert.deepEqual(sliced, whole);
   assert.equal(hitsOf(sliced).total && (hitsOf(sliced).total as { value: number }).value, 31);
 });
+
+/** An index with more matches than two blocks of a stepped query, every 9th document deleted. */
+function bigIndex(): TestIndex {
+  const docs: Record<string, Record<string, unknown> | null> = {};
+  for (let i = 0; i < 70_000; i++) {
+    docs[String(i)] = {
+      name: ["doc a", "doc b", "a b", "doc"][i % 4] + (i % 1000 === 0 ? " rare" : ""),
+      n: i % 977,
+      tag: "t" + (i % 5),
+    };
+  }
+  const idx = new TestIndex("big", mappings).put(docs);
+  const deleted: Record<string, null> = {};
+  for (let i = 0; i < 70_000; i += 9) deleted[String(i)] = null;
+  return idx.put(deleted);
+}
+
+Deno.test("a time-sliced search pauses inside long loops and answers byte for byte the same", async () => {
+  const targets = [bigIndex().target()];
+  const bodies = [
+    { query: { match: { name: "doc a" } }, track_total_hits: true },
+    { query: { match: { name: "doc a" } }, track_total_hits: true, from: 5, size: 20 },
+    { query: { match: { name: "doc b" } }, sort: [{ n: "desc" }, "_score"], size: 15 },
+    { query: { match: { name: "a b" } }, sort: ["n"], search_after: [500], size: 5 },
+    { query: { match: { name: "doc a" } }, post_filter: { term: { tag: "t2" } } },
+    { size: 0, aggs: { tags: { terms: { field: "tag" } }, top: { max: { field: "n" } } } },
+    { query: { match_all: {} }, sort: [{ n: "asc" }], size: 3 },
+  ];
+  for (const body of bodies) {
+    const whole = searchApi(new SearchContexts(), targets, body, new URLSearchParams());
+    const sliced = await searchApiSliced(
+      new SearchContexts(),
+      targets,
+      { body: body, params: new URLSearchParams() },
+      0,
+    );
+    delete whole.took;
+    delete sliced.took;
+    assert.equal(JSON.stringify(sliced), JSON.stringify(whole), JSON.stringify(body));
+  }
+});
+
+Deno.test("a short sliced search started after a long one finishes first", async () => {
+  const targets = [bigIndex().target()];
+  const done: string[] = [];
+  const long = searchApiSliced(
+    new SearchContexts(),
+    targets,
+    {
+      body: { query: { match: { name: "doc a" } }, track_total_hits: true },
+      params: new URLSearchParams(),
+    },
+    0,
+  ).then(() => done.push("long"));
+  const short = searchApiSliced(
+    new SearchContexts(),
+    targets,
+    { body: { query: { term: { name: "rare" } } }, params: new URLSearchParams() },
+    0,
+  ).then(() => done.push("short"));
+  await Promise.all([long, short]);
+  assert.deepEqual(done, ["short", "long"]);
+});
