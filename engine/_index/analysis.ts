@@ -35,10 +35,13 @@ function joins(text: string, i: number): boolean {
   return false;
 }
 
-/** Where streamed tokens go: spans of the text, lower-cased by the sink (no string per token). */
+/**
+ * Where streamed tokens go: spans of the text, lower-cased by the sink (no string per token). A
+ * sink that records documents knows which one it is filling (see `TokenStream.doc`).
+ */
 export interface TermSink {
-  /** One token: `text.slice(from, to)` lower-cased, in document `doc` at `position`. */
-  addLowerAscii(text: string, from: number, to: number, doc: number, position: number): void;
+  /** One token: `text.slice(from, to)` lower-cased, at `position`. */
+  addLowerAscii(text: string, from: number, to: number, position: number): void;
 }
 
 /**
@@ -47,12 +50,7 @@ export interface TermSink {
  * than 255 chars split). Returns the token count, or -1 when the text is not pure ASCII: then
  * analyze it with {@link standardAnalyzer}.
  */
-export function streamStandardAscii(
-  text: string,
-  sink: TermSink,
-  doc: number,
-  base: number,
-): number {
+export function streamStandardAscii(text: string, sink: TermSink, base: number): number {
   if (NON_ASCII.test(text)) return -1;
   const n = text.length;
   let i = 0;
@@ -75,7 +73,7 @@ export function streamStandardAscii(
     }
     if (!wordLike) continue;
     for (let from = start; from < i; from += MAX_TOKEN_LENGTH) {
-      sink.addLowerAscii(text, from, Math.min(from + MAX_TOKEN_LENGTH, i), doc, position++);
+      sink.addLowerAscii(text, from, Math.min(from + MAX_TOKEN_LENGTH, i), position++);
     }
   }
   return position - base;
@@ -84,7 +82,7 @@ export function streamStandardAscii(
 /** Collects streamed tokens as {@link Token}s. */
 class TokenList implements TermSink {
   constructor(readonly out: Token[]) {}
-  addLowerAscii(text: string, from: number, to: number, _doc: number, position: number): void {
+  addLowerAscii(text: string, from: number, to: number, position: number): void {
     this.out.push({ term: text.slice(from, to).toLowerCase(), position });
   }
 }
@@ -105,7 +103,7 @@ function pushTerm(out: Token[], term: string, position: number): number {
  */
 export function standardAnalyzer(text: string): Token[] {
   const out: Token[] = [];
-  if (streamStandardAscii(text, new TokenList(out), 0, 0) >= 0) return out;
+  if (streamStandardAscii(text, new TokenList(out), 0) >= 0) return out;
   let position = 0;
   for (const seg of segmenter.segment(text)) {
     if (!seg.isWordLike) continue;

@@ -48,7 +48,7 @@ function unicodeType(word: string): string {
 export function standardTokenizer(text: string): ChainToken[] {
   const out: ChainToken[] = [];
   const sink: TermSink = {
-    addLowerAscii(t, from, to, _doc, position) {
+    addLowerAscii(t, from, to, position) {
       out.push({
         token: t.slice(from, to),
         start_offset: from,
@@ -58,7 +58,7 @@ export function standardTokenizer(text: string): ChainToken[] {
       });
     },
   };
-  if (streamStandardAscii(text, sink, 0, 0) >= 0) return out;
+  if (streamStandardAscii(text, sink, 0) >= 0) return out;
   let position = 0;
   const push = (word: string, at: number, type: string) => {
     for (let from = 0; from < word.length; from += MAX_TOKEN_LENGTH) {

@@ -55,7 +55,8 @@ class FieldBuilder {
         const text = String(v);
         if (this.info.analyzer === standardAnalyzer) {
           // Straight from the text into the term table: no token objects, no string per token.
-          const count = streamStandardAscii(text, this.stream, doc, base);
+          this.stream.doc = doc;
+          const count = streamStandardAscii(text, this.stream, base);
           if (count >= 0) {
             length += count;
             if (count) base += count + POSITION_GAP;

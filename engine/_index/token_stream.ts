@@ -43,6 +43,8 @@ export class TokenStream {
   #docs: Int32Array<ArrayBuffer> = new Int32Array(1024);
   #positions: Int32Array<ArrayBuffer> = new Int32Array(1024);
   #length = 0;
+  /** The document {@link TokenStream.addLowerAscii} records into: set before streaming its text. */
+  doc = 0;
 
   /**
    * Records one occurrence; docs must arrive in ascending order, positions ascending within a
@@ -69,7 +71,8 @@ export class TokenStream {
    * Records `text.slice(from, to)` lower-cased as one occurrence, as {@link TokenStream.add}
    * does; for chars where upper-case ASCII letters are the only ones that change.
    */
-  addLowerAscii(text: string, from: number, to: number, doc: number, position: number): void {
+  addLowerAscii(text: string, from: number, to: number, position: number): void {
+    const doc = this.doc;
     let h = 0x811c9dc5;
     for (let i = from; i < to; i++) h = Math.imul(h ^ lower(text.charCodeAt(i)), 0x01000193);
     h = mix(h);

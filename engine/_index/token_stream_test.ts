@@ -31,9 +31,10 @@ Deno.test("TokenStream: chars read from the text and whole strings share one ter
   const s = new TokenStream();
   const text = "The QUICK fox, the quick FOX";
   assert.equal(s.add("quick", 0, 0), "quick");
-  s.addLowerAscii(text, 4, 9, 1, 0); // QUICK
-  s.addLowerAscii(text, 0, 3, 1, 1); // The
-  s.addLowerAscii(text, 15, 18, 1, 2); // the
+  s.doc = 1;
+  s.addLowerAscii(text, 4, 9, 0); // QUICK
+  s.addLowerAscii(text, 0, 3, 1); // The
+  s.addLowerAscii(text, 15, 18, 2); // the
   // Many distinct terms: the table grows and every term keeps its postings.
   for (let t = 0; t < 5000; t++) s.add("t" + t, 2, t);
   const shared = s.add("the", 3, 0);
