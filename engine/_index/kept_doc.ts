@@ -7,6 +7,20 @@ import { keepSourceText } from "./raw_source.ts";
 import { SourceStore, type StoredText } from "./source_store.ts";
 import type { StoredDoc } from "./types.ts";
 
+/** What a write hands a {@link KeptDoc}: the document as sent, and its version and sequence number. */
+export interface KeptWrite {
+  /** The `_id`. */
+  readonly id: string;
+  /** The source, parsed from `text`. */
+  readonly source: Record<string, unknown>;
+  /** The source's JSON text, as it was sent. */
+  readonly text: string;
+  /** The `_version`. */
+  readonly version: number;
+  /** The `_seq_no`. */
+  readonly seqNo: number;
+}
+
 /** A document whose source lives as its original JSON text (see the module comment). */
 export class KeptDoc implements StoredDoc {
   /** The `_id`. */
@@ -23,19 +37,16 @@ export class KeptDoc implements StoredDoc {
   #at = 0;
   #parsed: Record<string, unknown> | null;
 
-  /** `parsed` is `text` parsed; it is kept until the document is packed (see {@link packSources}). */
-  constructor(
-    id: string,
-    parsed: Record<string, unknown>,
-    text: string,
-    version: number,
-    seqNo: number,
-  ) {
-    this.id = id;
-    this.version = version;
-    this.seqNo = seqNo;
-    this.#data = text;
-    this.#parsed = parsed;
+  /**
+   * `written.source` is `written.text` parsed; it is kept until the document is packed (see
+   * {@link packSources}).
+   */
+  constructor(written: KeptWrite) {
+    this.id = written.id;
+    this.version = written.version;
+    this.seqNo = written.seqNo;
+    this.#data = written.text;
+    this.#parsed = written.source;
   }
 
   /**

@@ -7,7 +7,7 @@ const TEXT = '{ "b":1,  "a":[1, 2], "big": 12345678901234567890 }';
 
 Deno.test("a kept document gives the parsed object until packed, then fresh parses", () => {
   const parsed = JSON.parse(TEXT);
-  const doc = new KeptDoc("1", parsed, TEXT, 3, 7);
+  const doc = new KeptDoc({ id: "1", source: parsed, text: TEXT, version: 3, seqNo: 7 });
   assert.equal(doc.source, parsed);
   KeptDoc.pack([doc]);
   const again = doc.source;
@@ -20,7 +20,7 @@ Deno.test("a kept document gives the parsed object until packed, then fresh pars
 });
 
 Deno.test("a packed document's source is still written back byte for byte", () => {
-  const doc = new KeptDoc("1", JSON.parse(TEXT), TEXT, 1, 0);
+  const doc = new KeptDoc({ id: "1", source: JSON.parse(TEXT), text: TEXT, version: 1, seqNo: 0 });
   KeptDoc.pack([doc]);
   const source = doc.source;
   assert.equal(sourceText(source), TEXT);
@@ -31,13 +31,13 @@ Deno.test("a packed document's source is still written back byte for byte", () =
 Deno.test("the shard packs indexed documents and finds the live one by id", () => {
   const shard = new Shard();
   const mappings = { properties: { n: { type: "long" } } };
-  const one = new KeptDoc("a", { n: 1 }, '{"n":1}', 1, 0);
+  const one = new KeptDoc({ id: "a", source: { n: 1 }, text: '{"n":1}', version: 1, seqNo: 0 });
   shard.refresh([{ id: "a", doc: one }, {
     id: "b",
-    doc: new KeptDoc("b", { n: 2 }, '{"n":2}', 1, 1),
+    doc: new KeptDoc({ id: "b", source: { n: 2 }, text: '{"n":2}', version: 1, seqNo: 1 }),
   }], mappings);
   assert.equal(shard.get("a"), one);
-  const two = new KeptDoc("a", { n: 3 }, '{"n":3}', 2, 2);
+  const two = new KeptDoc({ id: "a", source: { n: 3 }, text: '{"n":3}', version: 2, seqNo: 2 });
   shard.refresh([{ id: "a", doc: two }, { id: "b", doc: null }], mappings);
   assert.equal(shard.get("a"), two);
   assert.equal(shard.get("b"), undefined);
@@ -47,7 +47,9 @@ Deno.test("the shard packs indexed documents and finds the live one by id", () =
 
 Deno.test("packing keeps every text exactly, multi-byte and across repacking", () => {
   const texts = ['{"a":"é ü 中文 😀"}', '{"b":2}', '{"lone":"\ud800"}'];
-  const docs = texts.map((t, i) => new KeptDoc(String(i), {}, t, 1, i));
+  const docs = texts.map((t, i) =>
+    new KeptDoc({ id: String(i), source: {}, text: t, version: 1, seqNo: i })
+  );
   KeptDoc.pack(docs);
   assert.deepEqual(docs.map((d) => d.text), texts);
   KeptDoc.pack(docs.slice(1).reverse()); // a merge packs again, from the first store's bytes
@@ -57,12 +59,18 @@ Deno.test("packing keeps every text exactly, multi-byte and across repacking", (
 });
 
 Deno.test("before packing, the parsed source read from a kept document carries its text", () => {
-  const doc = new KeptDoc("1", JSON.parse(TEXT), TEXT, 1, 0);
+  const doc = new KeptDoc({ id: "1", source: JSON.parse(TEXT), text: TEXT, version: 1, seqNo: 0 });
   assert.equal(sourceText(doc.source), TEXT);
 });
 
 Deno.test("store statistics take a kept document's text length without parsing it", () => {
-  const doc = new KeptDoc("1", { a: "é" }, '{"a": "é"}', 1, 0);
+  const doc = new KeptDoc({
+    id: "1",
+    source: { a: "é" },
+    text: '{"a": "é"}',
+    version: 1,
+    seqNo: 0,
+  });
   assert.equal(sourceSize(doc), 10); // UTF-16 units before packing
   KeptDoc.pack([doc]);
   assert.equal(sourceSize(doc), 11); // UTF-8 bytes after

@@ -20,7 +20,7 @@ const MAPPINGS: Mappings = {
 
 function doc(i: number, source: Record<string, unknown>): StoredDoc {
   const text = JSON.stringify(source).replace('"n":"BIG"', `"n":${9007199254740993n + BigInt(i)}`);
-  return new KeptDoc(String(i), JSON.parse(text), text, 1, i);
+  return new KeptDoc({ id: String(i), source: JSON.parse(text), text, version: 1, seqNo: i });
 }
 
 function docs(from: number, count: number, late = false): StoredDoc[] {

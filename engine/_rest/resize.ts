@@ -83,7 +83,13 @@ function targetShards(kind: ResizeKind, source: number, requested: string | unde
 /** A copy of a document for another index: same id, source text, version and sequence number. */
 function copyOf(doc: StoredDoc): StoredDoc {
   const copy: StoredDoc = doc instanceof KeptDoc
-    ? new KeptDoc(doc.id, doc.parse(), doc.text, doc.version, doc.seqNo)
+    ? new KeptDoc({
+      id: doc.id,
+      source: doc.parse(),
+      text: doc.text,
+      version: doc.version,
+      seqNo: doc.seqNo,
+    })
     : { id: doc.id, source: doc.source, version: doc.version, seqNo: doc.seqNo, primaryTerm: 1 };
   if (doc.routing !== undefined) copy.routing = doc.routing;
   return copy;

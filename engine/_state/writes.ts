@@ -223,7 +223,7 @@ function indexValidated(
   const seqNo = index.takeSeqNo(opts.routing ?? id);
   const doc: StoredDoc = text === undefined
     ? { id, source, version, seqNo, primaryTerm: 1 }
-    : new KeptDoc(id, source, text, version, seqNo);
+    : new KeptDoc({ id, source, text, version, seqNo });
   if (opts.routing !== undefined) doc.routing = opts.routing;
   index.put(id, doc, opts.routing, current !== undefined);
   return {
