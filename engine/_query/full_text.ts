@@ -104,8 +104,19 @@ export function runMatch(q: QueryOf<"match">, ctx: ExecContext, scoring: boolean
  * Frequency of the phrase in one doc, given each term's positions (exact or within `slop`). Each
  * later term's nearest position to where it should stand is found with a cursor that only moves
  * forward (the starts ascend), so a doc costs its positions times the terms, not their square.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { phraseFreq } from "./full_text.ts";
+ * // "quick fox" in "quick fox quick brown fox": once exactly, twice within a slop of 1.
+ * const quick = Int32Array.of(0, 2);
+ * const fox = Int32Array.of(1, 4);
+ * assert.equal(phraseFreq([quick, fox], 0), 1);
+ * assert.equal(phraseFreq([quick, fox], 1), 1.5);
+ * ```
  */
-function phraseFreq(positions: SmallInts[], slop: number): number {
+export function phraseFreq(positions: SmallInts[], slop: number): number {
   let freq = 0;
   const first = positions[0]!;
   const cursors = new Int32Array(positions.length);
