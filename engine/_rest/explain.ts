@@ -82,13 +82,13 @@ export function explainHandler(ctx: RequestContext): Reply {
     { ...(filtered?.query === undefined ? {} : { query: filtered.query }) },
     params,
   );
-  const explanation = explainHit(
-    node,
-    execContextOf(target, ctx.state.search.now()),
+  const explanation = explainHit({
+    query: node,
+    ctx: execContextOf(target, ctx.state.search.now()),
     target,
     doc,
-    hit ? hit._score ?? 1 : undefined,
-  );
+    score: hit ? hit._score ?? 1 : undefined,
+  });
   return ok({ ...head, explanation, ...withGet(explainGet(ctx, target.index, id)) });
 }
 

@@ -27,6 +27,7 @@ import type { SearchTarget } from "../_index/search_target.ts";
 import { parseDateAt } from "../_index/dates.ts";
 import { sortFailure } from "./shard_failure.ts";
 import { shardDocValues } from "../_hits/shard_doc.ts";
+import { perShard, shardContexts } from "./shard_scoring.ts";
 import { exactInteger } from "../_index/exact_long.ts";
 
 /** The result of collection. */
@@ -86,7 +87,14 @@ export function* collect(
       }
     }));
     types.push(sort.map((k) => ctx.fields.full.byPath.get(k.field)?.type));
-    let hits = withKnn(t, matchLive(req.query, ctx, scoring));
+    // query_then_fetch: each shard scores with its own statistics (dfs: with the index's).
+    const shardCtx = scoring && !req.dfs ? shardContexts(target, ctx) : null;
+    let hits = withKnn(
+      t,
+      shardCtx
+        ? perShard(shardCtx, (c) => matchLive(req.query, c, scoring))
+        : matchLive(req.query, ctx, scoring),
+    );
     if (req.minScore !== null && hits.scores) {
       const keep = [...hits.docs.keys()].filter((i) => hits.scores![i]! >= req.minScore!);
       hits = {
@@ -137,6 +145,7 @@ export function* collect(
     at += hits.docs.length;
   }
   const byScore = sort.length === 0;
+  const places = targets.map((tg) => (tg.shards ?? 1) > 1 ? shardDocValues(tg, 0) : null);
   // A key repeated with the same settings cannot change the order: its column is read once and
   // compared once, however many times the request lists it.
   const columnOf = new Map<string, SortValue[]>();
@@ -162,7 +171,10 @@ export function* collect(
         if (c) return c;
       }
     } else if (scores[a] !== scores[b]) return scores[b]! - scores[a]!;
-    return ts[a]! - ts[b]! || docs[a]! - docs[b]!;
+    if (ts[a] !== ts[b]) return ts[a]! - ts[b]!;
+    // Ties go to the lower shard, then the lower Lucene doc id, as the shards' results merge.
+    const place = places[ts[a]!];
+    return place ? place[docs[a]!]! - place[docs[b]!]! : docs[a]! - docs[b]!;
   };
   const rowOf = (i: number): SortValue[] =>
     cols.map((c, k) => presentSortValue(c[i]!, types[ts[i]!]![k]));
@@ -245,7 +257,8 @@ export function* collect(
  * filters; see `top_first_plan.ts`) sorted by score on one target, whose request needs only the top
  * `from + size` and totals up to `track_total_hits`: answered by MaxScore (`max_score.ts`), with
  * the same hits, order and scores as the exhaustive path. Null when anything needs every match
- * (aggregations, post_filter, min_score, collapse, rescore, knn, search_after, scroll, exact totals).
+ * (aggregations, post_filter, min_score, collapse, rescore, knn, search_after, scroll, exact totals),
+ * and on a multi-shard target (each shard scores with its own statistics; ties go by shard).
  */
 function topFirst(
   targets: SearchTarget[],
@@ -257,7 +270,8 @@ function topFirst(
   if (
     all || sort.length > 0 || targets.length !== 1 || req.trackTotalHits === true ||
     req.collapse || req.searchAfter || req.minScore !== null || req.postFilter || req.aggs ||
-    req.knn.length > 0 || req.indicesBoost.length > 0 || req.rescoreWindow > 0
+    req.knn.length > 0 || req.indicesBoost.length > 0 || req.rescoreWindow > 0 ||
+    (targets[0]?.shards ?? 1) > 1
   ) return null;
   const ctx = execContextOf(targets[0]!, now);
   const plan = topFirstPlan(req.query, ctx);

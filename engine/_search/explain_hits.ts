@@ -6,6 +6,7 @@ import { explainDoc, type ExplainScope, type Explanation } from "../_query/expla
 import type { QueryNode } from "../_query/query_nodes.ts";
 import { nestedDocCount, shardDocValues } from "../_hits/shard_doc.ts";
 import { fieldMapOf } from "../_index/field_map.ts";
+import { shardContexts } from "./shard_scoring.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
 
 const SPAN = 2 ** 32;
@@ -41,19 +42,27 @@ export function placeOf(target: SearchTarget, doc: number): { shard: number; id:
  * engine.close();
  * ```
  */
-export function explainHit(
-  q: QueryNode,
-  ctx: ExecContext,
-  target: SearchTarget,
-  doc: number,
-  score?: number,
-): Explanation {
+export function explainHit(hit: {
+  /** The search's query. */
+  readonly query: QueryNode;
+  /** The target's context (index-wide statistics). */
+  readonly ctx: ExecContext;
+  readonly target: SearchTarget;
+  /** The document's global ordinal in the target's snapshot. */
+  readonly doc: number;
+  /** The score reported for the hit, when it matched. */
+  readonly score?: number;
+  /** `dfs_query_then_fetch`: explained with the index's statistics, not the shard's. */
+  readonly dfs?: boolean;
+}): Explanation {
+  const { target, doc } = hit;
   const fields = fieldMapOf(target.mappings);
+  const shards = hit.dfs ? null : shardContexts(target, hit.ctx);
   const scope: ExplainScope = {
-    ctx,
+    ctx: shards ? shards[placeOf(target, doc).shard]! : hit.ctx,
     luceneId: (d) => placeOf(target, d).id,
     firstChildId: (d) =>
       placeOf(target, d).id - nestedDocCount(target.snapshot.doc(d).source, fields),
   };
-  return explainDoc(q, scope, doc, score);
+  return explainDoc(hit.query, scope, doc, hit.score);
 }

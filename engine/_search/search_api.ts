@@ -281,6 +281,7 @@ function* search(
       targets,
       collected,
       nodeId: ctx.nodeId,
+      dfs: req.dfs,
     });
   }
   formatSortValues(out.hits as { hits: Record<string, unknown>[] }, sort, targets);
@@ -330,7 +331,13 @@ function terminateEarly(c: Collected, n: number): { collected: Collected; termin
 function withExplanations(
   hits: { hits: Record<string, unknown>[] },
   page: readonly Candidate[],
-  how: { query: QueryNode; targets: SearchTarget[]; collected: Collected; nodeId: string },
+  how: {
+    query: QueryNode;
+    targets: SearchTarget[];
+    collected: Collected;
+    nodeId: string;
+    dfs: boolean;
+  },
 ): void {
   hits.hits = hits.hits.map((h, i) => {
     const c = page[i]!;
@@ -341,7 +348,14 @@ function withExplanations(
       _shard: `[${target.index}][${shard}]`,
       _node: how.nodeId,
       ...h,
-      _explanation: explainHit(how.query, ctx, target, c.doc, c.score),
+      _explanation: explainHit({
+        query: how.query,
+        ctx,
+        target,
+        doc: c.doc,
+        score: c.score,
+        dfs: how.dfs,
+      }),
     };
   });
 }
