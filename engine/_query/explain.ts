@@ -2,7 +2,9 @@
 // turned into the Lucene query the real engines build for it (its `toString`, whether it might
 // match nested documents, how it explains one document), then that query explains the document.
 
-import { NORM_TABLE } from "../_index/norms.ts";
+import { encodeNorm, NORM_TABLE } from "../_index/norms.ts";
+import { combinedTermHits } from "./combined_fields.ts";
+import { editDistance, maxEdits } from "./fuzzy.ts";
 import { ipSpan } from "../_index/ip_address.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
 import { float32 } from "./score.ts";
@@ -53,6 +55,11 @@ interface Lq {
   /** Rewritten to match nothing (a `match_none`). */
   readonly none?: boolean;
   readonly boolean?: BoolLq;
+  /** The boost printed around `printBase` in `clause`, when boosted. */
+  readonly printBoost?: number;
+  readonly printBase?: string;
+  /** A BM25 term query's parameters (repeated clauses merge). */
+  readonly term?: { field: string; term: string; boost: number };
   explain(doc: number): Ex;
 }
 
@@ -131,6 +138,7 @@ function termLq(b: Build, t: { field: string; term: string; boost: number }): Lq
   const str = `${field}:${term}`;
   return {
     str,
+    term: t,
     nested: nestedField(b, field),
     explain(doc) {
       const ctx = b.scope.ctx;
@@ -180,6 +188,8 @@ function weight(
     freq: Ex;
     norm: number;
     avgdl: number;
+    /** CombinedFieldQuery names no similarity. */
+    combined?: boolean;
   },
 ): Ex {
   const K1 = f32(1.2);
@@ -204,7 +214,9 @@ function weight(
   );
   return yes(
     w.score,
-    `weight(${w.str} in ${b.scope.luceneId(w.doc)}) [PerFieldSimilarity], result of:`,
+    `weight(${w.str} in ${b.scope.luceneId(w.doc)})${
+      w.combined ? "" : " [PerFieldSimilarity]"
+    }, result of:`,
     [
       yes(
         w.score,
@@ -231,10 +243,11 @@ function indexOf(docs: Int32Array, d: number): number {
 /** A phrase: `weight(field:"a b"~slop in id)` with the idf of its terms summed. */
 function phraseLq(
   b: Build,
-  p: { field: string; terms: string[]; slop: number; boost: number },
+  p: { field: string; positions: string[][]; slop: number; node: QueryNode; boost: number },
 ): Lq {
-  const { field, terms, slop, boost } = p;
-  const str = `${field}:"${terms.join(" ")}"${slop ? `~${slop}` : ""}`;
+  const { field, positions: alternatives, slop, boost } = p;
+  const shown = alternatives.map((ts) => ts.length === 1 ? ts[0]! : `(${ts.join(" ")})`);
+  const str = `${field}:"${shown.join(" ")}"${slop ? `~${slop}` : ""}`;
   return {
     str,
     nested: true,
@@ -244,29 +257,28 @@ function phraseLq(
       const local = doc - v.base;
       const fi = v.segment.fields.get(field);
       const positions = [];
-      for (const t of terms) {
-        const p = fi?.terms.get(t);
-        const at = p ? indexOf(p.docs, local) : -1;
-        if (!p || at < 0 || !p.positions || !p.posStart) return no("no matching term");
-        positions.push(p.positions.subarray(p.posStart[at], p.posStart[at + 1]));
+      for (const ts of alternatives) {
+        const at: number[] = [];
+        for (const t of ts) {
+          const p = fi?.terms.get(t);
+          const i = p ? indexOf(p.docs, local) : -1;
+          if (!p || i < 0 || !p.positions || !p.posStart) continue;
+          for (const x of p.positions.subarray(p.posStart[i], p.posStart[i + 1])) at.push(x);
+        }
+        if (at.length === 0) return no("no matching terms");
+        positions.push(Int32Array.from(at).sort());
       }
       const freq = phraseFreq(positions, slop);
-      if (freq === 0) return no("no matching term");
+      if (freq === 0) return no("no matching phrase");
       const stats = ctx.snapshot.fieldStats(field);
       let idfSum = 0;
-      const idfs = terms.map((t) => {
+      const idfs = alternatives.flat().map((t) => {
         const e = idfExplain(stats.docCount, ctx.snapshot.docFreq(field, t));
         idfSum = f32(idfSum + e.value);
         return e;
       });
       const norm = fi!.norms ? fi!.norms[local]! : 1;
-      const score = scoreOf(b, {
-        kind: "match_phrase",
-        field,
-        query: terms.join(" "),
-        slop,
-        boost,
-      }, doc) ?? 0;
+      const score = scoreOf(b, p.node, doc) ?? 0;
       return weight(b, {
         str,
         doc,
@@ -284,7 +296,7 @@ function phraseLq(
 /** Lucene's BooleanWeight.explain. */
 function boolLq(bool: BoolLq): Lq {
   const clauseStr = (c: BoolLq["clauses"][number]) => {
-    const s = c.q.boolean ? `(${c.q.str})` : c.q.str;
+    const s = c.q.clause ?? (c.q.boolean ? `(${c.q.str})` : c.q.str);
     return `${c.occur}${s}`;
   };
   const str = bool.clauses.map(clauseStr).join(" ") +
@@ -340,6 +352,10 @@ function boolLq(bool: BoolLq): Lq {
 
 /** Lucene's BooleanQuery.rewrite, the parts that change what an explanation shows. */
 function makeBool(b: Build, clauses: BoolLq["clauses"], msm: number): Lq {
+  if (msm > clauses.filter((c) => c.occur === "").length) {
+    return matchNone("SHOULD clause count less than minimumNumberShouldMatch");
+  }
+  clauses = mergeRepeated(b, clauses);
   const scoring = clauses.filter((c) => c.occur === "+" || c.occur === "");
   if (clauses.length === 1 && msm <= (clauses[0]!.occur === "" ? 1 : 0)) {
     const only = clauses[0]!;
@@ -348,7 +364,7 @@ function makeBool(b: Build, clauses: BoolLq["clauses"], msm: number): Lq {
   // One required pure disjunction beside filters: its clauses become the optional ones.
   const must = clauses.filter((c) => c.occur === "+");
   if (msm === 0 && must.length === 1 && scoring.length === 1) {
-    const inner = must[0]!.q.boolean;
+    const inner = must[0]!.q.clause === undefined ? must[0]!.q.boolean : undefined;
     if (inner && inner.clauses.every((c) => c.occur === "")) {
       return makeBool(b, [
         ...clauses.filter((c) => c.occur !== "+"),
@@ -356,13 +372,50 @@ function makeBool(b: Build, clauses: BoolLq["clauses"], msm: number): Lq {
       ], Math.max(1, inner.msm));
     }
   }
+  // Nested pure disjunctions (not boosted) among the optional clauses are inlined.
+  const pure = (q: Lq) =>
+    q.clause === undefined && q.boolean !== undefined && q.boolean.msm <= 1 &&
+    q.boolean.clauses.every((c) => c.occur === "");
+  if (msm <= 1 && clauses.some((c) => c.occur === "" && pure(c.q))) {
+    return boolLq({
+      clauses: clauses.flatMap((c) => c.occur === "" && pure(c.q) ? c.q.boolean!.clauses : [c]),
+      msm,
+    });
+  }
   return boolLq({ clauses, msm });
+}
+
+/** Lucene merges repeated scoring term clauses into one, their boosts summed. */
+function mergeRepeated(b: Build, clauses: BoolLq["clauses"]): BoolLq["clauses"] {
+  const out: Array<BoolLq["clauses"][number]> = [];
+  const at = new Map<string, number>();
+  const counts: number[] = [];
+  for (const c of clauses) {
+    const t = c.q.term;
+    const key = t && c.q.clause === undefined && (c.occur === "" || c.occur === "+")
+      ? `${c.occur}${t.field}\u0000${t.term}\u0000${t.boost}`
+      : undefined;
+    const seen = key === undefined ? undefined : at.get(key);
+    if (seen !== undefined) {
+      counts[seen]!++;
+      continue;
+    }
+    if (key !== undefined) at.set(key, out.length);
+    counts.push(1);
+    out.push(c);
+  }
+  return out.map((c, i) => {
+    const n = counts[i]!;
+    if (n === 1) return c;
+    const t = c.q.term!;
+    return { occur: c.occur, q: boosted(termLq(b, { ...t, boost: t.boost * n }), n) };
+  });
 }
 
 function disMaxLq(queries: Lq[], tie: number): Lq {
   const t = f32(tie);
   return {
-    str: `(${queries.map((q) => q.str).join(" | ")})${t ? `~${javaFloat(t)}` : ""}`,
+    str: `(${queries.map((q) => q.clause ?? q.str).join(" | ")})${t ? `~${javaFloat(t)}` : ""}`,
     nested: true,
     explain(doc) {
       const subs = queries.map((q) => q.explain(doc));
@@ -424,7 +477,12 @@ function pointBound(
     return String(n);
   }
   const n = Number(v);
-  if (t === "half_float") return String(halfSortable(n, how.side));
+  if (t === "half_float") {
+    // OpenSearch prints the half float itself, Elasticsearch its sortable short.
+    return opensearch
+      ? javaFloat(halfSortable(n, how.side, { value: true }))
+      : String(halfSortable(n, how.side));
+  }
   if (!opensearch) return t === "float" ? String(sortableFloat(n)) : String(sortableDouble(n));
   return t === "float" ? javaFloat(n) : javaDouble(n);
 }
@@ -432,6 +490,8 @@ function pointBound(
 /** Java's `Double.toString`. */
 function javaDouble(n: number): string {
   if (!Number.isFinite(n)) return Number.isNaN(n) ? "NaN" : n > 0 ? "Infinity" : "-Infinity";
+  // Java prints the smallest subnormal with two digits.
+  if (Math.abs(n) === Number.MIN_VALUE) return n > 0 ? "4.9E-324" : "-4.9E-324";
   const a = Math.abs(n);
   if (a === 0 || (a >= 1e-3 && a < 1e7)) {
     const s = String(n);
@@ -497,10 +557,14 @@ function floatBounds(
  * A half float bound as Lucene's HalfFloatPoint prints it (its sortable short): a lower bound
  * rounds up to the next half, an upper bound down.
  */
-function halfSortable(n: number, side: "lower" | "upper"): number {
+function halfSortable(
+  n: number,
+  side: "lower" | "upper",
+  how?: { value: boolean },
+): number {
   const up = side === "upper";
-  if (n === Infinity) return 0x7c00;
-  if (n === -Infinity) return (0xfc00 ^ 0x7fff) - 0x10000;
+  if (n === Infinity) return how?.value ? Infinity : 0x7c00;
+  if (n === -Infinity) return how?.value ? -Infinity : (0xfc00 ^ 0x7fff) - 0x10000;
   const abs = Math.abs(n);
   let bits: number;
   if (abs >= 65520) bits = 0x7c00;
@@ -515,6 +579,7 @@ function halfSortable(n: number, side: "lower" | "upper"): number {
   // A lower bound (up = false) must not fall below n, an upper one not above it.
   if (!up && signed(bits) < n) bits += negative ? -1 : 1;
   if (up && signed(bits) > n) bits += negative ? 1 : -1;
+  if (how?.value) return bits >= 0x7c00 ? (negative ? -Infinity : Infinity) : signed(bits);
   const h = (negative ? 0x8000 : 0) | bits;
   return negative ? (h ^ 0x7fff) - 0x10000 : h;
 }
@@ -547,6 +612,23 @@ function idBytes(id: string): string {
 }
 
 function toLucene(b: Build, q: QueryNode, boost: number): Lq {
+  const lq = luceneOf(b, q, boost);
+  const own = (q as { boost?: number }).boost ?? 1;
+  // A boost other than 1 wraps the query in Lucene's BoostQuery: `(query)^2.0` to its parents.
+  if (own === 1 || lq.none || lq.matchAll) return lq;
+  return boosted(lq, own);
+}
+
+/** Per-field boosts of multi_match and query_string print as BoostQuery too. */
+function boosted(lq: Lq, boost: number): Lq {
+  if (f32(boost) === 1) return lq;
+  // A boost of a boost is one boost, their product (Lucene's BoostQuery.rewrite).
+  const total = f32((lq.printBoost ?? 1) * boost);
+  const base = lq.printBase ?? lq.clause ?? lq.str;
+  return { ...lq, clause: `(${base})^${javaFloat(total)}`, printBase: base, printBoost: total };
+}
+
+function luceneOf(b: Build, q: QueryNode, boost: number): Lq {
   const ctx = b.scope.ctx;
   switch (q.kind) {
     case "match_all":
@@ -603,6 +685,24 @@ function toLucene(b: Build, q: QueryNode, boost: number): Lq {
         const ids = [...new Set(q.values.map((v) => idBytes(String(v))))].sort();
         return constant(b, `_id:(${ids.join(" ")})`, q, { boost: boost * q.boost, nested: true });
       }
+      if (info && info.kind === "number" && info.integer) {
+        const values = [
+          ...new Set(q.values.map((v) => numericValue(info, v, ctx, true))),
+        ].filter((v) => typeof v === "bigint" || !Number.isNaN(v))
+          .sort((x, y) => x < y ? -1 : x > y ? 1 : 0)
+          .map((v) => pointBound(info, v, { side: "lower" }));
+        const points = `${q.field}:{${values.join(" ")}}`;
+        const docValues = `${q.field}: [${values.join(", ")}]`;
+        // Elasticsearch prints the point set; OpenSearch's index-or-doc-values query explains
+        // by its doc-values side.
+        return constant(b, b.es ? points : docValues, q, {
+          boost: boost * q.boost,
+          nested: true,
+          ...(b.es ? {} : {
+            clause: `IndexOrDocValuesQuery(indexQuery=${points}, dvQuery=${docValues})`,
+          }),
+        });
+      }
       if (!info || info.kind === "number" || info.kind === "date") return opaque(b, q);
       const terms = [...new Set(q.values.map((v) => termText(info, v)))].sort();
       return constant(b, `${q.field}:(${terms.join(" ")})`, q, {
@@ -628,8 +728,9 @@ function toLucene(b: Build, q: QueryNode, boost: number): Lq {
       const info = ctx.fields.byPath.get(q.field);
       const bounds = info ? rangeBounds(q, ctx) : null;
       if (!info || !bounds) return opaque(b, q);
-      const exact = info.type === "float" || info.type === "double"
-        ? floatBounds(q, info.type === "float" ? "float" : "double")
+      const exact = info.type === "float" || info.type === "half_float" ||
+          info.type === "double"
+        ? floatBounds(q, info.type === "double" ? "double" : "float")
         : bounds;
       const os = !b.es;
       const inner = `${q.field}:[${
@@ -670,6 +771,9 @@ function toLucene(b: Build, q: QueryNode, boost: number): Lq {
       return constant(b, withNow ? inner : `Approximate(${inner})`, q, {
         boost: boost * q.boost,
         nested: withNow,
+        ...(withNow
+          ? { clause: `IndexOrDocValuesQuery(indexQuery=${inner}, dvQuery=${inner})` }
+          : {}),
       });
     }
     case "nested":
@@ -772,6 +876,102 @@ function nestedLq(b: Build, q: Extract<QueryNode, { kind: "nested" }>, boost: nu
   };
 }
 
+/** `combined_fields`: one CombinedFieldQuery (BM25F) per term. */
+function combinedLq(
+  b: Build,
+  q: Extract<QueryNode, { kind: "multi_match" }>,
+  all: { field: string; boost: number }[],
+  boost: number,
+): Lq {
+  const ctx = b.scope.ctx;
+  const text = all.filter((f) => ctx.fields.byPath.get(f.field)?.kind === "text")
+    .map((f) => ({ field: f.field, boost: Math.max(1, f.boost) }))
+    .sort((x, y) => x.field < y.field ? -1 : x.field > y.field ? 1 : 0);
+  const first = text[0] && ctx.fields.byPath.get(text[0].field);
+  if (!first || q.analyzer) return opaque(b, q);
+  const analyzed = first.searchAnalyzer(String(q.query)).map((t) => t.term);
+  const terms = [...new Set(analyzed)];
+  if (!terms.length) return opaque(b, q);
+  const names = text.map((f) => f.boost === 1 ? f.field : `${f.field}^${javaFloat(f.boost)}`);
+  const per = terms.map((term): Lq => {
+    const str = `CombinedFieldQuery((${names.join(" ")})(${term}))`;
+    const times = analyzed.filter((x) => x === term).length;
+    return boosted(combinedTermLq(b, { str, text, term, boost: boost * times }), times);
+  });
+  if (per.length === 1) return { ...per[0]!, nested: true };
+  if (q.operator === "and") {
+    return { ...makeBool(b, per.map((x) => ({ occur: "+", q: x })), 0), nested: true };
+  }
+  const msm = q.minimumShouldMatch === undefined
+    ? 0
+    : resolveMsm(q.minimumShouldMatch, per.length, 0);
+  return { ...makeBool(b, per.map((x) => ({ occur: "", q: x })), msm), nested: true };
+}
+
+/** One term of `combined_fields`: Lucene's CombinedFieldQuery. */
+function combinedTermLq(
+  b: Build,
+  c: { str: string; text: { field: string; boost: number }[]; term: string; boost: number },
+): Lq {
+  const ctx = b.scope.ctx;
+  const { str, text, term, boost } = c;
+  return {
+    str,
+    nested: true,
+    explain(doc) {
+      const v = ctx.snapshot.viewOf(doc);
+      const local = doc - v.base;
+      let freq = 0;
+      let length = 0;
+      for (const { field, boost: w } of text) {
+        const fi = v.segment.fields.get(field);
+        const p = fi?.terms.get(term);
+        const at = p ? indexOf(p.docs, local) : -1;
+        if (p && at >= 0) freq += w * (p.freqs ? p.freqs[at]! : 1);
+        if (fi?.norms) length = f32(length + w * NORM_TABLE[fi.norms[local]!]!);
+      }
+      if (freq === 0) return no("no matching term");
+      let docCount = 0;
+      let sumLengths = 0;
+      let docFreq = 0;
+      for (const { field, boost: w } of text) {
+        const stats = ctx.snapshot.fieldStats(field);
+        docCount = Math.max(docCount, stats.docCount);
+        sumLengths += w * Math.round(stats.avgLength * stats.docCount);
+        docFreq = Math.max(docFreq, ctx.snapshot.docFreq(field, term));
+      }
+      const hits = combinedTermHits(ctx, text, term, boost, true);
+      const i = indexOf(hits.docs, doc);
+      const f = f32(freq);
+      return weight(b, {
+        str,
+        doc,
+        score: i >= 0 && hits.scores ? hits.scores[i]! : 0,
+        boost,
+        idf: idfExplain(docCount, docFreq),
+        freq: yes(f, `termFreq=${javaFloat(f)}`),
+        norm: encodeNorm(Math.round(length)),
+        avgdl: docCount ? Math.floor(sumLengths) / docCount : 1,
+        combined: true,
+      });
+    },
+  };
+}
+
+/** The iteration order of a Java HashMap keyed by the fields' names, filled in this order. */
+function javaHashOrder<T extends { field: string }>(fields: T[]): T[] {
+  let capacity = 16;
+  while (fields.length > capacity * 0.75) capacity *= 2;
+  const bucket = (name: string) => {
+    let h = 0;
+    for (let i = 0; i < name.length; i++) h = (Math.imul(31, h) + name.charCodeAt(i)) | 0;
+    return (h ^ (h >>> 16)) & (capacity - 1);
+  };
+  return fields.map((f, i) => ({ f, i, k: bucket(f.field) }))
+    .sort((x, y) => x.k - y.k || x.i - y.i)
+    .map((x) => x.f);
+}
+
 function lowerBoundOf(a: Int32Array, x: number): number {
   let lo = 0;
   let hi = a.length;
@@ -791,9 +991,9 @@ function multiMatchLq(b: Build, q: Extract<QueryNode, { kind: "multi_match" }>, 
     if (f.field.includes("*")) return opaque(b, q);
     if (ctx.fields.byPath.has(f.field)) fields.push({ field: f.field, boost: f.boost });
   }
-  fields.sort((x, y) => x.field < y.field ? -1 : x.field > y.field ? 1 : 0);
   const bst = boost * q.boost;
   if (q.type === "cross_fields") {
+    fields.sort((x, y) => x.field < y.field ? -1 : x.field > y.field ? 1 : 0);
     const text = fields.filter((f) => ctx.fields.byPath.get(f.field)!.kind === "text");
     const first = text[0] && ctx.fields.byPath.get(text[0].field);
     if (!first || q.analyzer) return opaque(b, q);
@@ -801,9 +1001,14 @@ function multiMatchLq(b: Build, q: Extract<QueryNode, { kind: "multi_match" }>, 
     if (!terms.length) return opaque(b, q);
     const per = terms.map((t) =>
       text.length === 1
-        ? termLq(b, { field: text[0]!.field, term: t, boost: bst * text[0]!.boost })
+        ? boosted(
+          termLq(b, { field: text[0]!.field, term: t, boost: bst * text[0]!.boost }),
+          text[0]!.boost,
+        )
         : disMaxLq(
-          text.map((f) => termLq(b, { field: f.field, term: t, boost: bst * f.boost })),
+          text.map((f) =>
+            boosted(termLq(b, { field: f.field, term: t, boost: bst * f.boost }), f.boost)
+          ),
           q.tieBreaker,
         )
     );
@@ -814,10 +1019,16 @@ function multiMatchLq(b: Build, q: Extract<QueryNode, { kind: "multi_match" }>, 
       : resolveMsm(q.minimumShouldMatch, per.length, 0);
     return makeBool(b, per.map((p) => ({ occur: "", q: p })), msm);
   }
+  if (q.type === "combined_fields") return combinedLq(b, q, fields, bst);
   if (q.type !== "best_fields" && q.type !== "most_fields" && q.type !== "phrase") {
     return opaque(b, q);
   }
-  const parts = fields.map((f) =>
+  // The order the real engines list the fields in (best_fields: their map's; phrase and
+  // most_fields: by name), as observed on Elasticsearch 9.5.4 and OpenSearch 3.8.0.
+  const ordered = q.type === "best_fields"
+    ? javaHashOrder(fields)
+    : [...fields].sort((x, y) => x.field < y.field ? -1 : x.field > y.field ? 1 : 0);
+  const parts = ordered.map((f) =>
     toLucene(
       b,
       q.type === "phrase"
@@ -837,7 +1048,11 @@ function multiMatchLq(b: Build, q: Extract<QueryNode, { kind: "multi_match" }>, 
   );
   if (parts.length === 0) return opaque(b, q);
   if (parts.length === 1) return parts[0]!;
-  if (q.type === "most_fields") return makeBool(b, parts.map((p) => ({ occur: "", q: p })), 0);
+  if (q.type === "most_fields") {
+    // A dis_max with tie_breaker 1 (Elasticsearch's most_fields), rewritten by Lucene to a bool;
+    // the root-document filter is decided on the dis_max.
+    return { ...makeBool(b, parts.map((p) => ({ occur: "", q: p })), 0), nested: true };
+  }
   return disMaxLq(parts, q.tieBreaker);
 }
 
@@ -900,11 +1115,22 @@ function fieldQuery(
   const terms = analyzer(String(value)).map((t) => t.term);
   if (terms.length === 0) return opaque(b, q);
   if (q.kind === "match_phrase") {
-    if (q.prefixLast) return opaque(b, q);
+    if (q.prefixLast) return phrasePrefixLq(b, { q, terms, boost: bst });
     if (terms.length === 1) return termLq(b, { field: q.field, term: terms[0]!, boost: bst });
-    return phraseLq(b, { field: q.field, terms, slop: q.slop, boost: bst });
+    const node = { ...q, boost: bst };
+    return phraseLq(b, {
+      field: q.field,
+      positions: terms.map((t) => [t]),
+      slop: q.slop,
+      node,
+      boost: bst,
+    });
   }
-  if (q.fuzziness !== undefined) return opaque(b, q);
+  if (q.fuzziness !== undefined) {
+    const fuzzy = fuzzyLq(b, { q, terms, boost: bst });
+    if (!fuzzy) return opaque(b, q);
+    return fuzzy;
+  }
   const parts: Lq[] = terms.map((t, i) =>
     q.prefixLast && i === terms.length - 1
       ? constant(b, `${q.field}:${t}*`, {
@@ -920,11 +1146,94 @@ function fieldQuery(
       : termLq(b, { field: q.field, term: t, boost: bst })
   );
   if (parts.length === 1) return parts[0]!;
-  if (q.operator === "and") return makeBool(b, parts.map((p) => ({ occur: "+", q: p })), 0);
+  if (q.operator === "and") {
+    const spec = /^\s*[1-9]\d*\s*$/.test(q.minimumShouldMatch ?? "")
+      ? Number(q.minimumShouldMatch)
+      : 0;
+    return makeBool(b, parts.map((p) => ({ occur: "+", q: p })), spec);
+  }
   const msm = q.minimumShouldMatch === undefined
     ? 0
     : resolveMsm(q.minimumShouldMatch, parts.length, 0);
   return makeBool(b, parts.map((p) => ({ occur: "", q: p })), msm);
+}
+
+/** Elasticsearch's MultiPhrasePrefixQuery, rewritten with the last term's expansions. */
+function phrasePrefixLq(
+  b: Build,
+  p: { q: Extract<QueryNode, { kind: "match_phrase" }>; terms: string[]; boost: number },
+): Lq {
+  const { q, boost } = p;
+  const head = p.terms.slice(0, -1);
+  const prefix = p.terms[p.terms.length - 1]!;
+  const found = new Set<string>();
+  for (const v of b.scope.ctx.snapshot.views) {
+    for (const t of v.segment.sortedTerms(q.field)) if (t.startsWith(prefix)) found.add(t);
+  }
+  let expansions = [...found].sort((x, y) => x < y ? -1 : x > y ? 1 : 0)
+    .slice(0, Math.max(1, q.maxExpansions ?? 50));
+  if (!b.es) expansions = expansions.reverse();
+  if (expansions.length === 0) {
+    return matchNone(
+      `No terms supplied for org.${
+        b.es ? "elasticsearch" : "opensearch"
+      }.common.lucene.search.MultiPhrasePrefixQuery`,
+    );
+  }
+  const node = { ...q, boost };
+  if (head.length === 0) {
+    const parts = expansions.map((t) => termLq(b, { field: q.field, term: t, boost }));
+    if (parts.length === 1) return { ...parts[0]!, nested: true };
+    return { ...makeBool(b, parts.map((x) => ({ occur: "", q: x })), 0), nested: true };
+  }
+  return phraseLq(b, {
+    field: q.field,
+    positions: [...head.map((t) => [t]), expansions],
+    slop: q.slop,
+    node,
+    boost,
+  });
+}
+
+/**
+ * A fuzzy `match` (or `fuzzy` query): each term's expansions, boosted by how close they are, as
+ * Lucene's rewritten FuzzyQuery (a single expansion is its term query).
+ */
+function fuzzyLq(
+  b: Build,
+  p: { q: Extract<QueryNode, { kind: "match" }>; terms: string[]; boost: number },
+): Lq | null {
+  const { q, boost } = p;
+  const ctx = b.scope.ctx;
+  const per: Lq[] = [];
+  for (const term of p.terms) {
+    const edits = maxEdits(q.fuzziness!, term);
+    const prefix = term.slice(0, q.prefixLength ?? 0);
+    const found = new Map<string, number>();
+    for (const v of ctx.snapshot.views) {
+      for (const t of v.segment.sortedTerms(q.field)) {
+        if (found.has(t) || !t.startsWith(prefix)) continue;
+        const d = edits === 0
+          ? (t === term ? 0 : 1)
+          : editDistance(term, t, edits, q.transpositions ?? true);
+        if (d <= edits) found.set(t, d);
+      }
+    }
+    // Several expansions blend their statistics in Lucene; only one is modelled here.
+    if (found.size !== 1) return null;
+    const [t, d] = [...found][0]!;
+    const factor = f32(1 - d / Math.max(1, Math.min(t.length, term.length)));
+    per.push(boosted(termLq(b, { field: q.field, term: t, boost: boost * factor }), factor));
+  }
+  const parts = per.map((x) => ({ ...x, nested: true }));
+  if (parts.length === 1) return parts[0]!;
+  if (q.operator === "and") {
+    return { ...makeBool(b, parts.map((x) => ({ occur: "+", q: x })), 0), nested: true };
+  }
+  const msm = q.minimumShouldMatch === undefined
+    ? 0
+    : resolveMsm(q.minimumShouldMatch, parts.length, 0);
+  return { ...makeBool(b, parts.map((x) => ({ occur: "", q: x })), msm), nested: true };
 }
 
 function relabel(e: Ex, from: string, to: string): Ex {

@@ -95,7 +95,12 @@ export function runMatch(q: QueryOf<"match">, ctx: ExecContext, scoring: boolean
       : termHits(ctx, q.field, t, q.boost, scoring)
   );
   if (parts.length === 1) return parts[0]!;
-  if (q.operator === "and") return parts.reduce(intersect);
+  if (q.operator === "and") {
+    // Every term is required and none optional: a count of optional ones to match cannot be
+    // met (Lucene rewrites such a bool to match nothing).
+    if (/^\s*[1-9]\d*\s*$/.test(q.minimumShouldMatch ?? "")) return NO_HITS;
+    return parts.reduce(intersect);
+  }
   const min = resolveMsm(q.minimumShouldMatch, parts.length, 1);
   return atLeast(union(parts, ctx.snapshot.maxDoc), min);
 }
@@ -344,10 +349,13 @@ function crossFields(
   const first = text[0] && ctx.fields.byPath.get(text[0].field);
   if (!first) return NO_HITS;
   const analyzer = q.analyzer ? analyzerFor(q.analyzer) : first.searchAnalyzer;
-  const terms = [...new Set(analyzer(String(q.query)).map((t) => t.term))];
+  const all = analyzer(String(q.query)).map((t) => t.term);
+  const terms = [...new Set(all)];
   if (terms.length === 0) return NO_HITS;
   const parts: Hits[] = terms.map((t) => {
-    if (q.type === "combined_fields") return combinedTermHits(ctx, text, t, 1, scoring);
+    // Lucene merges a repeated term's clauses into one, their boosts summed.
+    const times = all.filter((x) => x === t).length;
+    if (q.type === "combined_fields") return combinedTermHits(ctx, text, t, times, scoring);
     const perField = text.map((f) => termHits(ctx, f.field, t, f.boost, scoring));
     return perField.length === 1
       ? perField[0]!

@@ -9,15 +9,31 @@ import { call, type Reply } from "../../tests/support/engine_call.ts";
 const MAPPINGS = {
   properties: {
     title: { type: "text" },
+    body: { type: "text" },
     tag: { type: "keyword" },
     count: { type: "integer" },
+    ratio: { type: "float" },
     items: { type: "nested", properties: { sku: { type: "keyword" } } },
   },
 };
 const DOCS = [
-  { title: "quick brown fox", tag: "red", count: 5, items: [{ sku: "s1" }, { sku: "s2" }] },
-  { title: "lazy dog", tag: "blue", count: 7 },
-  { title: "quick fox jumps over the fox", tag: "red", count: 1, items: [{ sku: "s1" }] },
+  {
+    title: "quick brown fox",
+    body: "fox river",
+    tag: "red",
+    count: 5,
+    ratio: 0.5,
+    items: [{ sku: "s1" }, { sku: "s2" }],
+  },
+  { title: "lazy dog", tag: "blue", count: 7, ratio: 2.5 },
+  {
+    title: "quick fox jumps over the fox",
+    body: "lazy fox",
+    tag: "red",
+    count: 1,
+    ratio: 1,
+    items: [{ sku: "s1" }],
+  },
 ];
 
 async function loaded(flavour: "elasticsearch" | "opensearch"): Promise<Engine> {
@@ -134,6 +150,122 @@ Deno.test("_explain: Lucene's descriptions, doc ids counting nested objects, the
       const r = await call(engine, "POST", `/t/_explain/${id}`, { query });
       assert.deepEqual(lines(r.explanation), flavour === "opensearch" ? want.os : want.es, name);
     }
+    engine.close();
+  }
+});
+
+const FILTER = [
+  " 0 match on required clause, product of:",
+  "  0 # clause",
+  "  1 FieldExistsQuery [field=_primary_term]",
+];
+const TF = (tf: string, freq: string, dl: string, avgdl: string) => [
+  `   ${tf} tf, computed as freq / (freq + k1 * (1 - b + b * dl / avgdl)) from:`,
+  `    ${freq}`,
+  "    1.2 k1, term saturation parameter",
+  "    0.75 b, length normalization parameter",
+  `    ${dl} dl, length of field`,
+  `    ${avgdl} avgdl, average length of field`,
+];
+const IDF = (indent: string) => [
+  `${indent}0.470004 idf, computed as log(1 + (N - n + 0.5) / (n + 0.5)) from:`,
+  `${indent} 2 n, number of documents containing term`,
+  `${indent} 3 N, total number of documents with field`,
+];
+
+Deno.test("_explain: combined_fields, phrase prefix, fuzzy, float ranges, unmeetable counts", async () => {
+  // Each `es` tree is Elasticsearch 9.5.4's answer for doc 3 (Lucene doc 5), `os` OpenSearch
+  // 3.8.0's; they differ in the boost line (LegacyBM25Similarity) and the printing of ranges.
+  const cases: Array<[string, unknown, { es: string[]; os: string[] }]> = [
+    ["a repeated term merges into one boosted clause", {
+      combined_fields: { query: "fox fox", fields: ["title", "body"] },
+    }, {
+      es: [
+        "1.30887 sum of:",
+        " 1.30887 weight(CombinedFieldQuery((body title)(fox)) in 5), result of:",
+        "  1.30887 score(freq=3.0), computed as boost * idf * tf from:",
+        "   4.4 boost",
+        ...IDF("   "),
+        ...TF("0.632911", "3 termFreq=3.0", "8", "5"),
+        ...FILTER,
+      ],
+      os: [
+        "0.594941 sum of:",
+        " 0.594941 weight(CombinedFieldQuery((body title)(fox)) in 5), result of:",
+        "  0.594941 score(freq=3.0), computed as boost * idf * tf from:",
+        "   2 boost",
+        ...IDF("   "),
+        ...TF("0.632911", "3 termFreq=3.0", "8", "5"),
+        ...FILTER,
+      ],
+    }],
+    ["the last term of a phrase prefix expands", { match_phrase_prefix: { title: "quick fo" } }, {
+      es: [
+        "0.745842 sum of:",
+        ' 0.745842 weight(title:"quick fox" in 5) [PerFieldSimilarity], result of:',
+        "  0.745842 score(freq=1.0), computed as boost * idf * tf from:",
+        "   2.2 boost",
+        "   0.940007 idf, sum of:",
+        ...IDF("    "),
+        ...IDF("    "),
+        ...TF("0.360656", "1 phraseFreq=1.0", "6", "3.66667"),
+        ...FILTER,
+      ],
+      os: [
+        "0.339019 sum of:",
+        ' 0.339019 weight(title:"quick fox" in 5) [PerFieldSimilarity], result of:',
+        "  0.339019 score(freq=1.0), computed as boost * idf * tf from:",
+        "   0.940007 idf, sum of:",
+        ...IDF("    "),
+        ...IDF("    "),
+        ...TF("0.360656", "1 phraseFreq=1.0", "6", "3.66667"),
+        ...FILTER,
+      ],
+    }],
+    ["a fuzzy term's one expansion, boosted by its distance", {
+      fuzzy: { title: { value: "quikc" } },
+    }, {
+      es: [
+        "0.298337 sum of:",
+        " 0.298337 weight(title:quick in 5) [PerFieldSimilarity], result of:",
+        "  0.298337 score(freq=1.0), computed as boost * idf * tf from:",
+        "   1.76 boost",
+        ...IDF("   "),
+        ...TF("0.360656", "1 freq, occurrences of term within document", "6", "3.66667"),
+        ...FILTER,
+      ],
+      os: [
+        "0.135608 sum of:",
+        " 0.135608 weight(title:quick in 5) [PerFieldSimilarity], result of:",
+        "  0.135608 score(freq=1.0), computed as boost * idf * tf from:",
+        "   0.8 boost",
+        ...IDF("   "),
+        ...TF("0.360656", "1 freq, occurrences of term within document", "6", "3.66667"),
+        ...FILTER,
+      ],
+    }],
+    ["a float range: sortable ints, or the floats", { range: { ratio: { gt: 0.5, lte: 2 } } }, {
+      es: ["1 ratio:[1056964609 TO 1073741824]"],
+      os: ["1 Approximate(ratio:[0.50000006 TO 2.0])"],
+    }],
+    ["and with a count of optional clauses", {
+      match: { title: { query: "lazy dog", operator: "and", minimum_should_match: 1 } },
+    }, {
+      es: ["0 SHOULD clause count less than minimumNumberShouldMatch"],
+      os: ["0 SHOULD clause count less than minimumNumberShouldMatch"],
+    }],
+  ];
+  for (const flavour of ["elasticsearch", "opensearch"] as const) {
+    const engine = await loaded(flavour);
+    for (const [name, query, want] of cases) {
+      const r = await call(engine, "POST", "/t/_explain/3", { query });
+      assert.deepEqual(lines(r.explanation), flavour === "opensearch" ? want.os : want.es, name);
+    }
+    // The real engines match nothing there: no optional clause can be counted.
+    const none = await call(engine, "POST", "/t/_search", {
+      query: { match: { title: { query: "lazy dog", operator: "and", minimum_should_match: 1 } } },
+    });
+    assert.equal(none.hits.total.value, 0);
     engine.close();
   }
 });
