@@ -35,22 +35,79 @@ export function segmentShards(segment: Segment, layout: ShardLayout): ArrayLike<
   return out;
 }
 
+/**
+ * The statistics of every shard of one snapshot, each counted in one pass for all shards (a
+ * field's lengths, a term's documents) the first time a shard asks.
+ */
+class ShardCounts {
+  readonly #views: readonly SegmentView[];
+  readonly #of: readonly ArrayLike<number>[];
+  readonly #shards: number;
+  readonly #fields = new Map<string, { docCount: Float64Array; sum: Float64Array }>();
+  readonly #docFreqs = new Map<string, Float64Array>();
+
+  constructor(views: readonly SegmentView[], of: readonly ArrayLike<number>[], shards: number) {
+    this.#views = views;
+    this.#of = of;
+    this.#shards = shards;
+  }
+
+  field(field: string): { docCount: Float64Array; sum: Float64Array } {
+    let counts = this.#fields.get(field);
+    if (!counts) {
+      const docCount = new Float64Array(this.#shards);
+      const sum = new Float64Array(this.#shards);
+      this.#views.forEach((v, i) => {
+        const f = v.segment.fields.get(field);
+        if (!f) return;
+        const of = this.#of[i]!;
+        for (const d of f.present) docCount[of[d]!]!++;
+        for (const p of f.terms.values()) {
+          for (let k = 0; k < p.docs.length; k++) {
+            sum[of[p.docs[k]!]!]! += p.freqs ? p.freqs[k]! : 1;
+          }
+        }
+      });
+      counts = { docCount, sum };
+      this.#fields.set(field, counts);
+    }
+    return counts;
+  }
+
+  docFreq(field: string, term: string): Float64Array {
+    const key = `${field}\u0000${term}`;
+    let n = this.#docFreqs.get(key);
+    if (!n) {
+      n = new Float64Array(this.#shards);
+      this.#views.forEach((v, i) => {
+        const p = v.segment.fields.get(field)?.terms.get(term);
+        if (!p) return;
+        const of = this.#of[i]!;
+        for (const d of p.docs) n![of[d]!]!++;
+      });
+      if (this.#docFreqs.size >= 4096) this.#docFreqs.clear();
+      this.#docFreqs.set(key, n);
+    }
+    return n;
+  }
+}
+
 /** One shard's documents of a snapshot, with that shard's term statistics. */
 class ShardView extends ShardSnapshot {
   readonly #shard: number;
   readonly #of: readonly ArrayLike<number>[];
+  readonly #counts: ShardCounts;
   readonly #stats = new Map<string, FieldStats>();
-  readonly #docFreqs = new Map<string, number>();
 
   constructor(
     views: readonly SegmentView[],
     live: number,
-    shard: number,
-    of: readonly ArrayLike<number>[],
+    placement: { shard: number; of: readonly ArrayLike<number>[]; counts: ShardCounts },
   ) {
     super(views, live);
-    this.#shard = shard;
-    this.#of = of;
+    this.#shard = placement.shard;
+    this.#of = placement.of;
+    this.#counts = placement.counts;
   }
 
   /** The shard, and the shard of every document of each segment view. */
@@ -61,19 +118,9 @@ class ShardView extends ShardSnapshot {
   override fieldStats(field: string): FieldStats {
     let stats = this.#stats.get(field);
     if (!stats) {
-      let docCount = 0;
-      let sum = 0;
-      this.views.forEach((v, i) => {
-        const f = v.segment.fields.get(field);
-        if (!f) return;
-        const of = this.#of[i]!;
-        for (const d of f.present) if (of[d] === this.#shard) docCount++;
-        for (const p of f.terms.values()) {
-          for (let k = 0; k < p.docs.length; k++) {
-            if (of[p.docs[k]!] === this.#shard) sum += p.freqs ? p.freqs[k]! : 1;
-          }
-        }
-      });
+      const counts = this.#counts.field(field);
+      const docCount = counts.docCount[this.#shard]!;
+      const sum = counts.sum[this.#shard]!;
       stats = { docCount, avgLength: docCount ? sum / docCount : 1 };
       this.#stats.set(field, stats);
     }
@@ -81,20 +128,7 @@ class ShardView extends ShardSnapshot {
   }
 
   override docFreq(field: string, term: string): number {
-    const key = `${field}\u0000${term}`;
-    let n = this.#docFreqs.get(key);
-    if (n === undefined) {
-      n = 0;
-      this.views.forEach((v, i) => {
-        const p = v.segment.fields.get(field)?.terms.get(term);
-        if (!p) return;
-        const of = this.#of[i]!;
-        for (const d of p.docs) if (of[d] === this.#shard) n!++;
-      });
-      if (this.#docFreqs.size >= 4096) this.#docFreqs.clear();
-      this.#docFreqs.set(key, n);
-    }
-    return n;
+    return this.#counts.docFreq(field, term)[this.#shard]!;
   }
 }
 
@@ -129,7 +163,10 @@ export function objectsSnapshot(
     for (let i = 0; i < parent.length; i++) out[i] = shardOf[parent[i]!]!;
     return out;
   });
-  return new ShardView(objects.views, objects.live, shard, objectsOf);
+  let shards = 0;
+  for (const o of of) for (let i = 0; i < o.length; i++) shards = Math.max(shards, o[i]! + 1);
+  const counts = new ShardCounts(objects.views, objectsOf, Math.max(shards, shard + 1));
+  return new ShardView(objects.views, objects.live, { shard, of: objectsOf, counts });
 }
 
 const viewsCache = new WeakMap<ShardSnapshot, Map<string, ShardSnapshot[]>>();
@@ -154,6 +191,7 @@ export function shardSnapshots(snapshot: ShardSnapshot, layout: ShardLayout): Sh
   let out = byLayout.get(key);
   if (!out) {
     const of = snapshot.views.map((v) => segmentShards(v.segment, layout));
+    const counts = new ShardCounts(snapshot.views, of, layout.shards);
     out = [];
     for (let s = 0; s < layout.shards; s++) {
       let live = 0;
@@ -166,7 +204,7 @@ export function shardSnapshots(snapshot: ShardSnapshot, layout: ShardLayout): Sh
         }
         return { segment: v.segment, deleted, base: v.base };
       });
-      out.push(new ShardView(views, live, s, of));
+      out.push(new ShardView(views, live, { shard: s, of, counts }));
     }
     byLayout.set(key, out);
   }
