@@ -8,11 +8,11 @@ import { editDistance, maxEdits } from "./fuzzy.ts";
 import { ipSpan } from "../_index/ip_address.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
 import { float32 } from "./score.ts";
-import { idf, termScorer } from "./bm25.ts";
+import { idf, TermScorer } from "./bm25.ts";
 import type { ExecContext } from "./exec_context.ts";
 import { execute } from "./query_exec.ts";
 import type { QueryNode } from "./query_nodes.ts";
-import { phraseFreq, resolveMsm } from "./full_text.ts";
+import { blendedDocFreqs, phraseFreq, resolveMsm } from "./full_text.ts";
 import { constantKeyword, numericValue, termText } from "./term_queries.ts";
 import { rangeBounds } from "./range_query.ts";
 import { nestedScope, scopeContext } from "./nested_objects.ts";
@@ -133,7 +133,10 @@ function constant(
 const f32 = Math.fround;
 
 /** A BM25-scored term: `weight(field:term in id) [PerFieldSimilarity], result of:`. */
-function termLq(b: Build, t: { field: string; term: string; boost: number }): Lq {
+function termLq(
+  b: Build,
+  t: { field: string; term: string; boost: number; /** A blended doc frequency. */ df?: number },
+): Lq {
   const { field, term, boost } = t;
   const str = `${field}:${term}`;
   return {
@@ -150,10 +153,9 @@ function termLq(b: Build, t: { field: string; term: string; boost: number }): Lq
       if (!fi || !p || at < 0) return no("no matching term");
       const freq = p.freqs ? p.freqs[at]! : 1;
       const norm = fi.norms ? fi.norms[local]! : 1;
-      const scorer = termScorer(ctx, field, term, boost);
-      const score = scorer.score(freq, norm);
       const stats = ctx.snapshot.fieldStats(field);
-      const n = ctx.snapshot.docFreq(field, term);
+      const n = t.df ?? ctx.snapshot.docFreq(field, term);
+      const score = new TermScorer(ctx, field, idf(stats.docCount, n), boost).score(freq, norm);
       const idfEx = idfExplain(stats.docCount, n);
       return weight(b, {
         str,
@@ -999,20 +1001,24 @@ function multiMatchLq(b: Build, q: Extract<QueryNode, { kind: "multi_match" }>, 
     if (!first || q.analyzer) return opaque(b, q);
     const terms = [...new Set(first.searchAnalyzer(String(q.query)).map((t) => t.term))];
     if (!terms.length) return opaque(b, q);
-    const per = terms.map((t) =>
-      text.length === 1
+    const per = terms.map((t) => {
+      const dfs = blendedDocFreqs(ctx, text.map((f) => f.field), t);
+      return text.length === 1
         ? boosted(
           termLq(b, { field: text[0]!.field, term: t, boost: bst * text[0]!.boost }),
           text[0]!.boost,
         )
         : disMaxLq(
-          text.map((f) =>
-            boosted(termLq(b, { field: f.field, term: t, boost: bst * f.boost }), f.boost)
+          text.map((f, i) =>
+            boosted(
+              termLq(b, { field: f.field, term: t, boost: bst * f.boost, df: dfs[i] }),
+              f.boost,
+            )
           ),
           q.tieBreaker,
-        )
-    );
-    if (per.length === 1) return per[0]!;
+        );
+    });
+    if (per.length === 1) return { ...per[0]!, nested: true };
     if (q.operator === "and") return makeBool(b, per.map((p) => ({ occur: "+", q: p })), 0);
     const msm = q.minimumShouldMatch === undefined
       ? 0

@@ -334,6 +334,55 @@ export function runMultiMatch(q: QueryOf<"multi_match">, ctx: ExecContext, scori
 }
 
 /**
+ * The document frequency each field scores a term with in `cross_fields`, as Elasticsearch's
+ * BlendedTermQuery blends them: the largest of the fields' (one more for each less frequent
+ * field, a bias towards the popular ones), at most the field's document count and the smallest
+ * total term frequency among the fields holding the term.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { blendedDocFreqs } from "./full_text.ts";
+ * import { ShardSnapshot } from "../_index/shard_snapshot.ts";
+ * import { fieldMapOf } from "../_index/field_map.ts";
+ * const ctx = { snapshot: new ShardSnapshot([], 0), fields: fieldMapOf({}), now: 0, index: "i" };
+ * // A term no field holds keeps its frequencies.
+ * assert.deepEqual(blendedDocFreqs(ctx, ["a", "b"], "x"), [0, 0]);
+ * ```
+ */
+export function blendedDocFreqs(
+  ctx: ExecContext,
+  fields: readonly string[],
+  term: string,
+): number[] {
+  const snapshot = ctx.snapshot;
+  const df = fields.map((f) => snapshot.docFreq(f, term));
+  const out = df.slice();
+  let max = 0;
+  let minSumTtf = Infinity;
+  fields.forEach((f, i) => {
+    max = Math.max(max, df[i]!);
+    if (df[i]! > 0) {
+      const stats = snapshot.fieldStats(f);
+      minSumTtf = Math.min(minSumTtf, Math.round(stats.avgLength * stats.docCount));
+    }
+  });
+  if (fields.length <= 1 || max === 0) return out;
+  const cap = Math.min(snapshot.maxDoc, minSumTtf);
+  const order = fields.map((_, i) => i).sort((a, b) => df[b]! - df[a]! || a - b);
+  let actual = Math.min(cap, max);
+  let prev = df[order[0]!]!;
+  for (const i of order) {
+    const current = df[i]!;
+    if (current === 0) break;
+    if (prev > current) actual++;
+    out[i] = Math.min(actual, snapshot.fieldStats(fields[i]!).docCount, cap);
+    prev = current;
+  }
+  return out;
+}
+
+/**
  * `cross_fields` (and `combined_fields`): term-centric. Each query term may match in any of the
  * text fields (the best field scores it, plus `tie_breaker` × the others; for `combined_fields`
  * the fields are scored as one, BM25F); the operator and
@@ -356,7 +405,17 @@ function crossFields(
     // Lucene merges a repeated term's clauses into one, their boosts summed.
     const times = all.filter((x) => x === t).length;
     if (q.type === "combined_fields") return combinedTermHits(ctx, text, t, times, scoring);
-    const perField = text.map((f) => termHits(ctx, f.field, t, f.boost, scoring));
+    const dfs = blendedDocFreqs(ctx, text.map((f) => f.field), t);
+    const perField = text.map((f, i) => {
+      if (!scoring || text.length === 1) return termHits(ctx, f.field, t, f.boost, scoring);
+      const stats = ctx.snapshot.fieldStats(f.field);
+      const scorer = new TermScorer(ctx, f.field, idf(stats.docCount, dfs[i]!), f.boost);
+      return perSegment(ctx, (v) => {
+        const fi = v.segment.fields.get(f.field);
+        const p = fi?.terms.get(t);
+        return p ? { docs: p.docs, scores: scorer.scorePosting(p, fi!.norms) } : NO_HITS;
+      });
+    });
     return perField.length === 1
       ? perField[0]!
       : union(perField, ctx.snapshot.maxDoc, true, q.tieBreaker);
