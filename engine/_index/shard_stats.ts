@@ -5,7 +5,8 @@
 // and global ordinals, hides the other shards' documents as deleted, and counts its statistics
 // over its own documents only (deleted ones included until merged away, as Lucene counts them).
 
-import { shardFor } from "./routing.ts";
+import { shardFor, splitRoutingShards } from "./routing.ts";
+import type { SearchTarget } from "./search_target.ts";
 import type { Segment } from "./segment.ts";
 import { type FieldStats, type SegmentView, ShardSnapshot } from "./shard_snapshot.ts";
 
@@ -15,6 +16,30 @@ export interface ShardLayout {
   readonly shards: number;
   /** The routing shards the hash is taken over (a multiple of `shards`). */
   readonly routingShards: number;
+}
+
+/**
+ * The layout of a target: Elasticsearch 9 hashes over the shards themselves, OpenSearch over its
+ * default routing shards (routing.ts).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { shardLayoutOf } from "./shard_stats.ts";
+ * import { ShardSnapshot } from "./shard_snapshot.ts";
+ * const target = { index: "i", snapshot: new ShardSnapshot([], 0), mappings: {}, maxResultWindow: 1 };
+ * assert.deepEqual(shardLayoutOf({ ...target, shards: 3, flavour: "opensearch" }), {
+ *   shards: 3,
+ *   routingShards: 768,
+ * });
+ * ```
+ */
+export function shardLayoutOf(target: SearchTarget): ShardLayout {
+  const shards = target.shards ?? 1;
+  return {
+    shards,
+    routingShards: target.flavour === "opensearch" ? splitRoutingShards(shards) : shards,
+  };
 }
 
 const shardsBySegment = new WeakMap<Segment, Map<string, Uint8Array | Uint16Array>>();

@@ -3,8 +3,8 @@
 
 import type { Hits } from "../_query/doc_set.ts";
 import type { ExecContext } from "../_query/exec_context.ts";
-import { splitRoutingShards } from "../_index/routing.ts";
-import { shardSnapshots } from "../_index/shard_stats.ts";
+import { shardLayoutOf, shardSnapshots } from "../_index/shard_stats.ts";
+import { mergeShardHits } from "../_query/shard_hits.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
 
 /**
@@ -28,10 +28,8 @@ import type { SearchTarget } from "../_index/search_target.ts";
  * ```
  */
 export function shardContexts(target: SearchTarget, ctx: ExecContext): ExecContext[] | null {
-  const shards = target.shards ?? 1;
-  if (shards <= 1) return null;
-  const routingShards = target.flavour === "opensearch" ? splitRoutingShards(shards) : shards;
-  return shardSnapshots(target.snapshot, { shards, routingShards }).map((snapshot) => ({
+  if ((target.shards ?? 1) <= 1) return null;
+  return shardSnapshots(target.snapshot, shardLayoutOf(target)).map((snapshot) => ({
     ...ctx,
     snapshot,
   }));
@@ -39,26 +37,5 @@ export function shardContexts(target: SearchTarget, ctx: ExecContext): ExecConte
 
 /** Runs `run` on each shard's context and merges the (disjoint) hits in ordinal order. */
 export function perShard(contexts: ExecContext[], run: (ctx: ExecContext) => Hits): Hits {
-  const parts = contexts.map(run).filter((h) => h.docs.length > 0);
-  if (parts.length === 0) return { docs: new Int32Array(0), scores: null };
-  if (parts.length === 1) return parts[0]!;
-  const scoring = parts.some((p) => p.scores !== null);
-  let n = 0;
-  for (const p of parts) n += p.docs.length;
-  const docs = new Int32Array(n);
-  const scores = scoring ? new Float64Array(n) : null;
-  const at = new Int32Array(parts.length);
-  for (let k = 0; k < n; k++) {
-    let best = -1;
-    for (let i = 0; i < parts.length; i++) {
-      if (at[i]! < parts[i]!.docs.length) {
-        if (best < 0 || parts[i]!.docs[at[i]!]! < parts[best]!.docs[at[best]!]!) best = i;
-      }
-    }
-    const p = parts[best]!;
-    docs[k] = p.docs[at[best]!]!;
-    if (scores) scores[k] = p.scores ? p.scores[at[best]!]! : 0;
-    at[best]!++;
-  }
-  return { docs, scores };
+  return mergeShardHits(contexts.map(run));
 }

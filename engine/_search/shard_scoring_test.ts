@@ -120,3 +120,71 @@ Deno.test("a deleted document still counts in its shard's statistics until merge
     engine.close();
   }
 });
+
+Deno.test("nested objects and their inner hits score with their shard's statistics", async () => {
+  const skus = [
+    ["s1", "s2"],
+    ["s1"],
+    ["s2", "s3"],
+    ["s1", "s1", "s3"],
+    ["s3"],
+    ["s1", "s2", "s3"],
+    ["s2"],
+    ["s1", "s3"],
+    ["s2", "s2"],
+    ["s1"],
+  ];
+  for (
+    const [flavour, want] of [
+      // Elasticsearch 9.5.4: [id, _score, the inner hits' max_score].
+      ["elasticsearch", [
+        ["0", 1.2321435, 1.2321435],
+        ["5", 1.2321435, 1.2321435],
+        ["7", 1.2321435, 1.2321435],
+        ["3", 0.5753642, 0.2876821],
+        ["1", 0.2876821, 0.2876821],
+        ["9", 0.2876821, 0.2876821],
+      ]],
+      // OpenSearch 3.8.0 scores a keyword term as a constant.
+      ["opensearch", [
+        ["3", 2, 1],
+        ["5", 1, 1],
+        ["7", 1, 1],
+        ["0", 1, 1],
+        ["1", 1, 1],
+        ["9", 1, 1],
+      ]],
+    ] as const
+  ) {
+    const engine = new Engine({ flavour, log: () => {} });
+    await call(engine, "PUT", "/n", {
+      settings: { number_of_shards: 3, number_of_replicas: 0 },
+      mappings: {
+        properties: { items: { type: "nested", properties: { sku: { type: "keyword" } } } },
+      },
+    });
+    const lines = skus.flatMap((s, i) => [
+      JSON.stringify({ index: { _index: "n", _id: String(i) } }),
+      JSON.stringify({ items: s.map((sku) => ({ sku })) }),
+    ]);
+    await call(engine, "POST", "/_bulk?refresh=true", lines.join("\n") + "\n");
+    const r = await call(engine, "POST", "/n/_search", {
+      _source: false,
+      query: {
+        nested: {
+          path: "items",
+          query: { term: { "items.sku": "s1" } },
+          score_mode: "sum",
+          inner_hits: { size: 1, _source: false },
+        },
+      },
+    });
+    assert.deepEqual(
+      r.hits.hits.map((
+        h: { _id: string; _score: number; inner_hits: { items: { hits: { max_score: number } } } },
+      ) => [h._id, h._score, h.inner_hits.items.hits.max_score]),
+      want,
+    );
+    engine.close();
+  }
+});
