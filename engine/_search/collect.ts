@@ -257,8 +257,7 @@ export function* collect(
  * filters; see `top_first_plan.ts`) sorted by score on one target, whose request needs only the top
  * `from + size` and totals up to `track_total_hits`: answered by MaxScore (`max_score.ts`), with
  * the same hits, order and scores as the exhaustive path. Null when anything needs every match
- * (aggregations, post_filter, min_score, collapse, rescore, knn, search_after, scroll, exact totals),
- * and on a multi-shard target (each shard scores with its own statistics; ties go by shard).
+ * (aggregations, post_filter, min_score, collapse, rescore, knn, search_after, scroll, exact totals).
  */
 function topFirst(
   targets: SearchTarget[],
@@ -271,27 +270,41 @@ function topFirst(
     all || sort.length > 0 || targets.length !== 1 || req.trackTotalHits === true ||
     req.collapse || req.searchAfter || req.minScore !== null || req.postFilter || req.aggs ||
     req.knn.length > 0 || req.indicesBoost.length > 0 || req.rescoreWindow > 0 ||
-    (targets[0]?.shards ?? 1) > 1
+    // dfs on several shards: the index's statistics, but ties by shard (the exhaustive path).
+    (req.dfs && (targets[0]?.shards ?? 1) > 1)
   ) return null;
-  const ctx = execContextOf(targets[0]!, now);
-  const plan = topFirstPlan(req.query, ctx);
-  if (!plan) return null;
+  const target = targets[0]!;
+  const ctx = execContextOf(target, now);
   const track = req.trackTotalHits === false ? -1 : req.trackTotalHits;
-  const filter = plan.filter.length
-    ? liveOnly(ctx.snapshot, filterHits(plan.filter, ctx)).docs
-    : null;
-  const top = topScored(ctx, plan, filter, req.from + req.size, track);
-  const ordered = Array.from(top.docs, (doc, i) => ({
-    t: 0,
-    doc,
-    score: top.scores[i]!,
-    sort: null,
-  }));
+  const k = req.from + req.size;
+  // On a multi-shard index each shard finds its own best (with its own statistics), then the
+  // shards' lists merge: by score, then by shard and Lucene doc id; totals add up.
+  const contexts = (req.dfs ? null : shardContexts(target, ctx)) ?? [ctx];
+  let total = 0;
+  const found: Array<{ doc: number; score: number }> = [];
+  for (const c of contexts) {
+    const plan = topFirstPlan(req.query, c);
+    if (!plan) return null;
+    const filter = plan.filter.length
+      ? liveOnly(c.snapshot, filterHits(plan.filter, c)).docs
+      : null;
+    const top = topScored(c, plan, filter, k, track);
+    total += top.total;
+    top.docs.forEach((doc, i) => found.push({ doc, score: top.scores[i]! }));
+  }
+  if (contexts.length > 1) {
+    const place = shardDocValues(target, 0);
+    found.sort((a, b) => b.score - a.score || place[a.doc]! - place[b.doc]!);
+    found.length = Math.min(found.length, k);
+  }
+  const ordered = found.map(({ doc, score }) => ({ t: 0, doc, score, sort: null }));
+  const docs = Int32Array.from(found, (f) => f.doc);
+  const scores = Float64Array.from(found, (f) => f.score);
   return {
-    total: top.total,
+    total,
     maxScore: ordered.length ? ordered[0]!.score : null,
     ordered,
-    aggInputs: [{ ctx, docs: top.docs, scored: { docs: top.docs, scores: top.scores } }],
+    aggInputs: [{ ctx, docs, scored: { docs, scores } }],
     scoresReported: true,
   };
 }

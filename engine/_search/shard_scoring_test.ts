@@ -188,3 +188,19 @@ Deno.test("nested objects and their inner hits score with their shard's statisti
     engine.close();
   }
 });
+
+Deno.test("the top-first plan on several shards gives the exhaustive path's hits", async () => {
+  for (const flavour of ["elasticsearch", "opensearch"] as const) {
+    const engine = await threeShards(flavour);
+    for (const query of [{ match: { title: "fox dog" } }, { match: { title: "quick brown" } }]) {
+      const page = (extra: Record<string, unknown>) =>
+        call(engine, "POST", "/s/_search", { query, size: 3, ...extra });
+      const fast = await page({});
+      const full = await page({ track_total_hits: true });
+      assert.deepEqual(fast.hits.hits, full.hits.hits);
+      assert.equal(fast.hits.max_score, full.hits.max_score);
+      assert.deepEqual(fast.hits.total, full.hits.total);
+    }
+    engine.close();
+  }
+});
