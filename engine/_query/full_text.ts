@@ -122,24 +122,108 @@ export function runMatch(q: QueryOf<"match">, ctx: ExecContext, scoring: boolean
  * ```
  */
 export function phraseFreq(positions: SmallInts[], slop: number): number {
+  if (slop > 0 && positions.length > 1 && !sharesPositions(positions)) {
+    return sloppyFreq(positions, slop);
+  }
   let freq = 0;
   const first = positions[0]!;
   const cursors = new Int32Array(positions.length);
+  const used: number[] = [];
   for (const start of first) {
     let ok = true;
     let dist = 0;
+    used.length = 0;
+    used.push(start);
     for (let k = 1; k < positions.length && ok; k++) {
       const want = start + k;
       const list = positions[k]!;
       let c = cursors[k]!;
       while (c + 1 < list.length && list[c + 1]! <= want) c++;
       cursors[k] = c;
-      let best = Math.abs(list[c]! - want);
-      if (c + 1 < list.length) best = Math.min(best, Math.abs(list[c + 1]! - want));
+      // A repeated term's occurrence stands for one place of the phrase only.
+      let best = Infinity;
+      let pick = -1;
+      for (const i of [c, c + 1]) {
+        if (i >= list.length || used.includes(list[i]!)) continue;
+        const d = Math.abs(list[i]! - want);
+        if (d < best) [best, pick] = [d, list[i]!];
+      }
+      used.push(pick);
       dist += best;
       ok = dist <= slop;
     }
     if (ok) freq += slop === 0 ? 1 : 1 / (1 + dist);
+  }
+  return freq;
+}
+
+/** Whether two of the lists hold one position (a term repeated in the phrase). */
+function sharesPositions(positions: SmallInts[]): boolean {
+  const seen = new Set<number>();
+  for (const list of positions) {
+    for (const p of list) {
+      if (seen.has(p)) return true;
+    }
+    for (const p of list) seen.add(p);
+  }
+  return false;
+}
+
+/**
+ * Lucene's SloppyPhraseMatcher (terms not repeated): each term's position less its offset in the
+ * phrase; the lowest one advances while it stays lowest, each stop where the spread is within
+ * `slop` counts 1 / (1 + spread), summed in floats.
+ */
+function sloppyFreq(positions: SmallInts[], slop: number): number {
+  const n = positions.length;
+  const at = new Int32Array(n);
+  const pos = (k: number) => positions[k]![at[k]!]! - k;
+  const queued = new Uint8Array(n).fill(1);
+  let end = -Infinity;
+  for (let k = 0; k < n; k++) end = Math.max(end, pos(k));
+  const popMin = (): number => {
+    let best = -1;
+    for (let k = 0; k < n; k++) {
+      if (queued[k] && (best < 0 || pos(k) < pos(best))) best = k;
+    }
+    queued[best] = 0;
+    return best;
+  };
+  const topMin = (): number => {
+    let best = Infinity;
+    for (let k = 0; k < n; k++) if (queued[k] && pos(k) < best) best = pos(k);
+    return best;
+  };
+  const advance = (k: number): boolean => {
+    if (at[k]! + 1 >= positions[k]!.length) return false;
+    at[k]!++;
+    if (pos(k) > end) end = pos(k);
+    return true;
+  };
+  let freq = 0;
+  for (let positioned = true; positioned;) {
+    let k = popMin();
+    let matchLength = end - pos(k);
+    let next = topMin();
+    let matched = false;
+    for (;;) {
+      if (!advance(k)) {
+        positioned = false;
+        matched = matchLength <= slop;
+        break;
+      }
+      if (pos(k) > next) {
+        queued[k] = 1;
+        if (matchLength <= slop) {
+          matched = true;
+          break;
+        }
+        k = popMin();
+        next = topMin();
+        matchLength = end - pos(k);
+      } else matchLength = Math.min(matchLength, end - pos(k));
+    }
+    if (matched) freq = Math.fround(freq + Math.fround(1 / (1 + matchLength)));
   }
   return freq;
 }

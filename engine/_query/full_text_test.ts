@@ -37,3 +37,35 @@ Deno.test("cross_fields scores each field with the blended document frequency", 
     engine.close();
   }
 });
+
+Deno.test("sloppy phrases count every stop within the slop; a repeated term needs two places", async () => {
+  const docs = [
+    "search jumps over brown search lazy fox",
+    "jumps quick engine search token",
+    "quick fox",
+    "quick brown quick dog",
+  ];
+  for (
+    const [flavour, sloppy, repeated] of [
+      // Elasticsearch 9.5.4: doc 1 holds "jumps search" twice within 2 (before and after).
+      ["elasticsearch", [["1", 0.859112], ["2", 0.6224179]], [["4", 0.4904281]]],
+      ["opensearch", [["1", 0.39050543], ["2", 0.28291726]], [["4", 0.22292185]]],
+    ] as const
+  ) {
+    const engine = new Engine({ flavour, log: () => {} });
+    const lines = docs.flatMap((b, i) => [
+      JSON.stringify({ index: { _index: "p", _id: String(i + 1) } }),
+      JSON.stringify({ b }),
+    ]);
+    await call(engine, "POST", "/_bulk?refresh=true", lines.join("\n") + "\n");
+    const hits = async (query: string, slop: number) =>
+      (await call(engine, "POST", "/p/_search", {
+        query: { match_phrase: { b: { query, slop } } },
+      }))
+        .hits.hits.map((h: { _id: string; _score: number }) => [h._id, h._score]);
+    assert.deepEqual(await hits("jumps search", 2), sloppy);
+    // "quick fox" holds one quick: no phrase of two.
+    assert.deepEqual(await hits("quick quick", 1), repeated);
+    engine.close();
+  }
+});
