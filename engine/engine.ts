@@ -241,6 +241,7 @@ export class Engine {
     };
     if (options.heapBytes !== undefined) HEAP_GIVEN.add(this);
     const state = this.#state;
+    state.search.nodeId = state.clusterUuid;
     STATE.set(this, state);
     cluster.shardLimit = { ...cluster.shardLimit, flavour, version: state.version };
     cluster.autoCreate = (name) => createIndex(state, name, {}, "write");

@@ -17,6 +17,8 @@ import { matchedQueries } from "../_query/named_queries.ts";
 import type { QueryNode } from "../_query/query_nodes.ts";
 import { parseQuery } from "../_query/query_parser.ts";
 import { float32 } from "../_query/score.ts";
+import { mergeShardHits } from "../_query/shard_hits.ts";
+import { shardLayoutOf, shardSnapshots } from "../_index/shard_stats.ts";
 import { type FieldRequest, parseFieldRequests } from "./fetch_fields.ts";
 import { type HighlightRequest, parseHighlight } from "./highlight.ts";
 import { compareValues, parseSort, type SortKey, sortReader, type SortValue } from "./sort.ts";
@@ -172,7 +174,13 @@ function matched(spec: NestedInnerHits, target: SearchTarget, now: number): Matc
   if (!m) {
     const ctx = execContextOf(target, now);
     if (!checkNestedPath(ctx, spec)) return null;
-    m = matchObjects(ctx, spec, "score", execute);
+    if ((target.shards ?? 1) > 1) {
+      // Each shard scores its own objects with its own statistics, as the query did.
+      const parts = shardSnapshots(target.snapshot, shardLayoutOf(target)).map((snapshot) =>
+        matchObjects({ ...ctx, snapshot }, spec, "score", execute)
+      );
+      m = { ...parts[0]!, hits: mergeShardHits(parts.map((p) => p.hits)) };
+    } else m = matchObjects(ctx, spec, "score", execute);
     bySnapshot.set(target.snapshot, m);
   }
   return m;

@@ -14,7 +14,8 @@ export interface WeightedField {
 }
 
 /**
- * The docs holding `term` in any of `fields`, scored as one BM25F field.
+ * The docs holding `clause.term` in any of `fields`, scored as one BM25F field (times
+ * `clause.boost`: a term the query repeats is one clause, its boosts summed, as Lucene merges it).
  *
  * @example
  * ```ts
@@ -39,9 +40,10 @@ export interface WeightedField {
 export function combinedTermHits(
   ctx: ExecContext,
   fields: readonly WeightedField[],
-  term: string,
+  clause: { readonly term: string; readonly boost: number },
   scoring: Scoring,
 ): Hits {
+  const { term, boost } = clause;
   const snapshot = ctx.snapshot;
   let docCount = 0;
   let sumLengths = 0;
@@ -54,7 +56,9 @@ export function combinedTermHits(
   }
   if (docFreq === 0) return NO_HITS;
   const avg = docCount ? Math.floor(sumLengths) / docCount : 1;
-  const scorer = scoring === "score" ? new TermScorer(ctx, idf(docCount, docFreq), 1, avg) : null;
+  const scorer = scoring === "score"
+    ? new TermScorer(ctx, idf(docCount, docFreq), boost, avg)
+    : null;
   return perSegment(ctx, (v) => {
     const freqOf = new Map<number, number>();
     for (const { field, boost: w } of fields) {

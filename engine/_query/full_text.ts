@@ -73,7 +73,12 @@ export function runMatch(q: QueryOf<"match">, ctx: ExecContext, scoring: Scoring
       : termHits(ctx, q, t, scoring)
   );
   if (parts.length === 1) return parts[0]!;
-  if (q.operator === "and") return parts.reduce(intersect);
+  if (q.operator === "and") {
+    // Every term is required and none optional: a count of optional ones to match cannot be
+    // met (Lucene rewrites such a bool to match nothing).
+    if (/^\s*[1-9]\d*\s*$/.test(q.minimumShouldMatch ?? "")) return NO_HITS;
+    return parts.reduce(intersect);
+  }
   const min = resolveMsm(q.minimumShouldMatch, parts.length, 1);
   return atLeast(union(parts, ctx.snapshot.maxDoc), min);
 }
@@ -82,26 +87,121 @@ export function runMatch(q: QueryOf<"match">, ctx: ExecContext, scoring: Scoring
  * Frequency of the phrase in one doc, given each term's positions (exact or within `slop`). Each
  * later term's nearest position to where it should stand is found with a cursor that only moves
  * forward (the starts ascend), so a doc costs its positions times the terms, not their square.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { phraseFreq } from "./full_text.ts";
+ * // "quick fox" in "quick fox quick brown fox": once exactly, twice within a slop of 1.
+ * const quick = Int32Array.of(0, 2);
+ * const fox = Int32Array.of(1, 4);
+ * assert.equal(phraseFreq([quick, fox], 0), 1);
+ * assert.equal(phraseFreq([quick, fox], 1), 1.5);
+ * ```
  */
-function phraseFreq(positions: SmallInts[], slop: number): number {
+export function phraseFreq(positions: SmallInts[], slop: number): number {
+  if (slop > 0 && positions.length > 1 && !sharesPositions(positions)) {
+    return sloppyFreq(positions, slop);
+  }
   let freq = 0;
   const first = positions[0]!;
   const cursors = new Int32Array(positions.length);
+  const used: number[] = [];
   for (const start of first) {
     let ok = true;
     let dist = 0;
+    used.length = 0;
+    used.push(start);
     for (let k = 1; k < positions.length && ok; k++) {
       const want = start + k;
       const list = positions[k]!;
       let c = cursors[k]!;
       while (c + 1 < list.length && list[c + 1]! <= want) c++;
       cursors[k] = c;
-      let best = Math.abs(list[c]! - want);
-      if (c + 1 < list.length) best = Math.min(best, Math.abs(list[c + 1]! - want));
+      // A repeated term's occurrence stands for one place of the phrase only.
+      let best = Infinity;
+      let pick = -1;
+      for (const i of [c, c + 1]) {
+        if (i >= list.length || used.includes(list[i]!)) continue;
+        const d = Math.abs(list[i]! - want);
+        if (d < best) [best, pick] = [d, list[i]!];
+      }
+      used.push(pick);
       dist += best;
       ok = dist <= slop;
     }
     if (ok) freq += slop === 0 ? 1 : 1 / (1 + dist);
+  }
+  return freq;
+}
+
+/** Whether two of the lists hold one position (a term repeated in the phrase). */
+function sharesPositions(positions: SmallInts[]): boolean {
+  const seen = new Set<number>();
+  for (const list of positions) {
+    for (const p of list) {
+      if (seen.has(p)) return true;
+    }
+    for (const p of list) seen.add(p);
+  }
+  return false;
+}
+
+/**
+ * Lucene's SloppyPhraseMatcher (terms not repeated): each term's position less its offset in the
+ * phrase; the lowest one advances while it stays lowest, each stop where the spread is within
+ * `slop` counts 1 / (1 + spread), summed in floats.
+ */
+function sloppyFreq(positions: SmallInts[], slop: number): number {
+  const n = positions.length;
+  const at = new Int32Array(n);
+  const pos = (k: number) => positions[k]![at[k]!]! - k;
+  const queued = new Uint8Array(n).fill(1);
+  let end = -Infinity;
+  for (let k = 0; k < n; k++) end = Math.max(end, pos(k));
+  const popMin = (): number => {
+    let best = -1;
+    for (let k = 0; k < n; k++) {
+      if (queued[k] && (best < 0 || pos(k) < pos(best))) best = k;
+    }
+    queued[best] = 0;
+    return best;
+  };
+  const topMin = (): number => {
+    let best = Infinity;
+    for (let k = 0; k < n; k++) if (queued[k] && pos(k) < best) best = pos(k);
+    return best;
+  };
+  const advance = (k: number): boolean => {
+    if (at[k]! + 1 >= positions[k]!.length) return false;
+    at[k]!++;
+    if (pos(k) > end) end = pos(k);
+    return true;
+  };
+  let freq = 0;
+  for (let positioned = true; positioned;) {
+    let k = popMin();
+    let matchLength = end - pos(k);
+    let next = topMin();
+    let matched = false;
+    for (;;) {
+      if (!advance(k)) {
+        positioned = false;
+        matched = matchLength <= slop;
+        break;
+      }
+      if (pos(k) > next) {
+        queued[k] = 1;
+        if (matchLength <= slop) {
+          matched = true;
+          break;
+        }
+        k = popMin();
+        next = topMin();
+        matchLength = end - pos(k);
+      } else matchLength = Math.min(matchLength, end - pos(k));
+    }
+    if (matched) freq = Math.fround(freq + Math.fround(1 / (1 + matchLength)));
   }
   return freq;
 }
@@ -306,6 +406,55 @@ export function runMultiMatch(q: QueryOf<"multi_match">, ctx: ExecContext, scori
 }
 
 /**
+ * The document frequency each field scores a term with in `cross_fields`, as Elasticsearch's
+ * BlendedTermQuery blends them: the largest of the fields' (one more for each less frequent
+ * field, a bias towards the popular ones), at most the field's document count and the smallest
+ * total term frequency among the fields holding the term.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { blendedDocFreqs } from "./full_text.ts";
+ * import { ShardSnapshot } from "../_index/shard_snapshot.ts";
+ * import { fieldMapOf } from "../_index/field_map.ts";
+ * const ctx = { snapshot: new ShardSnapshot([], 0), fields: fieldMapOf({}), now: 0, index: "i" };
+ * // A term no field holds keeps its frequencies.
+ * assert.deepEqual(blendedDocFreqs(ctx, ["a", "b"], "x"), [0, 0]);
+ * ```
+ */
+export function blendedDocFreqs(
+  ctx: ExecContext,
+  fields: readonly string[],
+  term: string,
+): number[] {
+  const snapshot = ctx.snapshot;
+  const df = fields.map((f) => snapshot.docFreq(f, term));
+  const out = df.slice();
+  let max = 0;
+  let minSumTtf = Infinity;
+  fields.forEach((f, i) => {
+    max = Math.max(max, df[i]!);
+    if (df[i]! > 0) {
+      const stats = snapshot.fieldStats(f);
+      minSumTtf = Math.min(minSumTtf, Math.round(stats.avgLength * stats.docCount));
+    }
+  });
+  if (fields.length <= 1 || max === 0) return out;
+  const cap = Math.min(snapshot.maxDoc, minSumTtf);
+  const order = fields.map((_, i) => i).sort((a, b) => df[b]! - df[a]! || a - b);
+  let actual = Math.min(cap, max);
+  let prev = df[order[0]!]!;
+  for (const i of order) {
+    const current = df[i]!;
+    if (current === 0) break;
+    if (prev > current) actual++;
+    out[i] = Math.min(actual, snapshot.fieldStats(fields[i]!).docCount, cap);
+    prev = current;
+  }
+  return out;
+}
+
+/**
  * `cross_fields` (and `combined_fields`): term-centric. Each query term may match in any of the
  * text fields (the best field scores it, plus `tie_breaker` × the others; for `combined_fields`
  * the fields are scored as one, BM25F); the operator and
@@ -321,11 +470,26 @@ function crossFields(
   const first = text[0] && ctx.fields.byPath.get(text[0].field);
   if (!first) return NO_HITS;
   const analyzer = q.analyzer ? analyzerFor(q.analyzer) : first.searchAnalyzer;
-  const terms = [...new Set(analyzer(String(q.query)).map((t) => t.term))];
+  const all = analyzer(String(q.query)).map((t) => t.term);
+  const terms = [...new Set(all)];
   if (terms.length === 0) return NO_HITS;
   const parts: Hits[] = terms.map((t) => {
-    if (q.type === "combined_fields") return combinedTermHits(ctx, text, t, scoring);
-    const perField = text.map((f) => termHits(ctx, f, t, scoring));
+    // Lucene merges a repeated term's clauses into one, their boosts summed.
+    const times = all.filter((x) => x === t).length;
+    if (q.type === "combined_fields") {
+      return combinedTermHits(ctx, text, { term: t, boost: times }, scoring);
+    }
+    const dfs = blendedDocFreqs(ctx, text.map((f) => f.field), t);
+    const perField = text.map((f, i) => {
+      if (scoring === "filter" || text.length === 1) return termHits(ctx, f, t, scoring);
+      const stats = ctx.snapshot.fieldStats(f.field);
+      const scorer = new TermScorer(ctx, idf(stats.docCount, dfs[i]!), f.boost, stats.avgLength);
+      return perSegment(ctx, (v) => {
+        const fi = v.segment.fields.get(f.field);
+        const p = fi?.terms.get(t);
+        return p ? { docs: p.docs, scores: scorer.scorePosting(p, fi!.norms) } : NO_HITS;
+      });
+    });
     return perField.length === 1
       ? perField[0]!
       : disMax(perField, ctx.snapshot.maxDoc, q.tieBreaker);

@@ -8,7 +8,8 @@
 import type { FieldMap } from "../_index/field_map.ts";
 import type { Segment } from "../_index/segment.ts";
 import { buildSegment } from "../_index/segment_builder.ts";
-import { type SegmentView, ShardSnapshot } from "../_index/shard_snapshot.ts";
+import type { SegmentView, ShardSnapshot } from "../_index/shard_snapshot.ts";
+import { objectsSnapshot } from "../_index/shard_stats.ts";
 import type { StoredDoc } from "../_index/types.ts";
 import type { ExecContext } from "./exec_context.ts";
 
@@ -135,7 +136,8 @@ export function nestedScope(ctx: ExecContext, path: string): NestedScope {
   const steps: (readonly NestedStep[])[] = [];
   let base = 0;
   let live = 0;
-  for (const v of ctx.snapshot.views) {
+  const parents: { view: number; parent: Int32Array }[] = [];
+  for (const [vi, v] of ctx.snapshot.views.entries()) {
     const objects = objectSegment(v.segment, ctx.fields.full, path);
     let deleted: Uint8Array | null = null;
     if (v.deleted) {
@@ -147,10 +149,15 @@ export function nestedScope(ctx: ExecContext, path: string): NestedScope {
       steps.push(objects.steps[i]!);
       if (!deleted?.[i]) live++;
     });
-    if (objects.parent.length) views.push({ segment: objects.segment, deleted, base });
+    if (objects.parent.length) {
+      views.push({ segment: objects.segment, deleted, base });
+      parents.push({ view: vi, parent: objects.parent });
+    }
     base += objects.parent.length;
   }
-  scope = { snapshot: new ShardSnapshot(views, live), parent: Int32Array.from(parent), steps };
+  // On one shard of a multi-shard index, the objects score with that shard's statistics.
+  const snapshot = objectsSnapshot(ctx.snapshot, { views, live, parents });
+  scope = { snapshot, parent: Int32Array.from(parent), steps };
   byPath.set(path, scope);
   origins.set(scope.snapshot, { outer: ctx.snapshot, path, scope });
   return scope;

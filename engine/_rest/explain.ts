@@ -8,6 +8,10 @@ import { searchTargets, withAliasFilter } from "./search.ts";
 import { docBody } from "./documents.ts";
 import { documentSourceFilter } from "../_hits/source_filter.ts";
 import { nameList } from "../_index/name_pattern.ts";
+import { parseSearchRequest } from "../_search/search_request.ts";
+import { execContextOf } from "../_query/exec_context.ts";
+import { explainHit } from "../_search/explain_hits.ts";
+import type { SearchTarget } from "../_index/search_target.ts";
 
 /**
  * The `get` section of an explanation: the document as GET embeds it (sequence number, routing,
@@ -70,28 +74,31 @@ export function explainHandler(ctx: RequestContext): Reply {
   const found = searchApi(ctx.state.search, [target], filtered, params) as {
     hits: { hits: Array<{ _score: number | null }> };
   };
-  const exists = target.snapshot.views.some((v) => v.segment.ids.has(id));
+  const doc = liveOrdinal(target, id);
   const hit = found.hits.hits[0];
   const head = { _index: target.index, _id: id, matched: hit !== undefined };
-  if (!hit) {
-    return {
-      status: exists ? 200 : 404,
-      body: exists
-        ? {
-          ...head,
-          explanation: { value: 0, description: "no matching term", details: [] },
-          ...withGet(explainGet(ctx, target.index, id)),
-        }
-        : head,
-    };
-  }
-  const score = hit._score ?? 1;
-  const get = explainGet(ctx, target.index, id);
-  return ok({
-    ...head,
-    explanation: { value: score, description: "sum of:", details: [] },
-    ...withGet(get),
+  if (doc === undefined) return { status: 404, body: head };
+  const { query: node } = parseSearchRequest(
+    { ...(filtered?.query === undefined ? {} : { query: filtered.query }) },
+    params,
+  );
+  const explanation = explainHit({
+    query: node,
+    ctx: execContextOf(target, ctx.state.search.now()),
+    target,
+    doc,
+    score: hit ? hit._score ?? 1 : undefined,
   });
+  return ok({ ...head, explanation, ...withGet(explainGet(ctx, target.index, id)) });
+}
+
+/** The global ordinal of a live document of the target, by id. */
+function liveOrdinal(target: SearchTarget, id: string): number | undefined {
+  for (const v of target.snapshot.views) {
+    const local = v.segment.ids.get(id);
+    if (local !== undefined && !v.deleted?.[local]) return v.base + local;
+  }
+  return undefined;
 }
 
 /** GET|POST /_validate/query and /{index}/_validate/query. */

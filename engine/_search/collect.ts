@@ -6,7 +6,7 @@ import { type Hits, intersect } from "../_query/doc_set.ts";
 import { execContextOf } from "../_query/exec_context.ts";
 import { nameMatcher } from "../_index/name_pattern.ts";
 import { fieldMapOf } from "../_index/field_map.ts";
-import { filterHits, matchLive } from "../_query/query_exec.ts";
+import { matchLive } from "../_query/query_exec.ts";
 import { matchLiveSteps, STEP_BLOCK } from "../_query/query_steps.ts";
 import { topScored } from "../_query/max_score.ts";
 import { topFirstPlan } from "../_query/top_first_plan.ts";
@@ -28,6 +28,7 @@ import type { SearchTarget } from "../_index/search_target.ts";
 import { parseDateAt } from "../_index/dates.ts";
 import { sortFailure } from "./shard_failure.ts";
 import { shardDocValues } from "../_hits/shard_doc.ts";
+import { perShard, shardContexts } from "./shard_scoring.ts";
 import { exactInteger } from "../_index/exact_long.ts";
 
 /** The result of collection. */
@@ -97,9 +98,13 @@ export function* collect(
       }
     }));
     types.push(sort.map((k) => ctx.fields.full.byPath.get(k.field)?.type));
+    // query_then_fetch: each shard scores with its own statistics (dfs: with the index's).
+    const shardCtx = scoring && !req.dfs ? shardContexts(target, ctx) : null;
     let hits = withKnn(
       t,
-      yield* matchLiveSteps(req.query, ctx, { scoring: scoring ? "score" : "filter" }),
+      shardCtx
+        ? perShard(shardCtx, (c) => matchLive(req.query, c, "score"))
+        : yield* matchLiveSteps(req.query, ctx, { scoring: scoring ? "score" : "filter" }),
     );
     if (req.minScore !== null && hits.scores) {
       const keep = [...hits.docs.keys()].filter((i) => hits.scores![i]! >= req.minScore!);
@@ -154,6 +159,7 @@ export function* collect(
     at += hits.docs.length;
   }
   const byScore = sort.length === 0;
+  const places = targets.map((tg) => (tg.shards ?? 1) > 1 ? shardDocValues(tg, 0) : null);
   // A key repeated with the same settings cannot change the order: its column is read once and
   // compared once, however many times the request lists it.
   const columnOf = new Map<string, SortValue[]>();
@@ -191,7 +197,10 @@ export function* collect(
         if (c) return c;
       }
     } else if (scores[a] !== scores[b]) return scores[b]! - scores[a]!;
-    return ts[a]! - ts[b]! || docs[a]! - docs[b]!;
+    if (ts[a] !== ts[b]) return ts[a]! - ts[b]!;
+    // Ties go to the lower shard, then the lower Lucene doc id, as the shards' results merge.
+    const place = places[ts[a]!];
+    return place ? place[docs[a]!]! - place[docs[b]!]! : docs[a]! - docs[b]!;
   };
   const rowOf = (i: number): SortValue[] =>
     cols.map((c, k) => presentSortValue(c[i]!, types[ts[i]!]![k]));
@@ -286,24 +295,39 @@ function topFirst(
   if (
     keepsAll(req) || sort.length > 0 || targets.length !== 1 || req.trackTotalHits === true ||
     req.collapse || req.searchAfter || req.minScore !== null || req.postFilter || req.aggs ||
-    req.knn.length > 0 || req.indicesBoost.length > 0 || req.rescoreWindow > 0
+    req.knn.length > 0 || req.indicesBoost.length > 0 || req.rescoreWindow > 0 ||
+    // dfs on several shards: the index's statistics, but ties by shard (the exhaustive path).
+    (req.dfs && (targets[0]?.shards ?? 1) > 1)
   ) return null;
-  const ctx = execContextOf(targets[0]!, now);
-  const plan = topFirstPlan(req.query, ctx);
-  if (!plan) return null;
+  const target = targets[0]!;
+  const ctx = execContextOf(target, now);
   const track = req.trackTotalHits === false ? -1 : req.trackTotalHits;
-  const top = topScored(ctx, plan, req.from + req.size, track);
-  const ordered = Array.from(top.docs, (doc, i) => ({
-    t: 0,
-    doc,
-    score: top.scores[i]!,
-    sort: null,
-  }));
+  const k = req.from + req.size;
+  // On a multi-shard index each shard finds its own best (with its own statistics), then the
+  // shards' lists merge: by score, then by shard and Lucene doc id; totals add up.
+  const contexts = (req.dfs ? null : shardContexts(target, ctx)) ?? [ctx];
+  let total = 0;
+  const found: Array<{ doc: number; score: number }> = [];
+  for (const c of contexts) {
+    const plan = topFirstPlan(req.query, c);
+    if (!plan) return null;
+    const top = topScored(c, plan, k, track);
+    total += top.total;
+    top.docs.forEach((doc, i) => found.push({ doc, score: top.scores[i]! }));
+  }
+  if (contexts.length > 1) {
+    const place = shardDocValues(target, 0);
+    found.sort((a, b) => b.score - a.score || place[a.doc]! - place[b.doc]!);
+    found.length = Math.min(found.length, k);
+  }
+  const ordered = found.map(({ doc, score }) => ({ t: 0, doc, score, sort: null }));
+  const docs = Int32Array.from(found, (f) => f.doc);
+  const scores = Float64Array.from(found, (f) => f.score);
   return {
-    total: top.total,
+    total,
     maxScore: ordered.length ? ordered[0]!.score : null,
     ordered,
-    aggInputs: [{ ctx, docs: top.docs, scored: { docs: top.docs, scores: top.scores } }],
+    aggInputs: [{ ctx, docs, scored: { docs, scores } }],
     scoresReported: true,
   };
 }

@@ -9,7 +9,8 @@ import { collect, type Collected } from "./collect.ts";
 import { searchProfile } from "./profile.ts";
 import { fieldMapOf } from "../_index/field_map.ts";
 import { formatDateAt } from "../_index/dates.ts";
-import { type HitOptions, renderHits, renderTotal } from "../_hits/hits_render.ts";
+import { type Candidate, type HitOptions, renderHits, renderTotal } from "../_hits/hits_render.ts";
+import type { QueryNode } from "../_query/query_nodes.ts";
 import { checkInnerHits } from "../_hits/inner_hits.ts";
 import { parseKeepAlive } from "./keep_alive.ts";
 import { matchedQueries } from "../_query/named_queries.ts";
@@ -21,6 +22,7 @@ import { writtenAsDoubles } from "../_index/raw_source.ts";
 import { shardFailure, shards } from "./shard_failure.ts";
 import { terminatesEarly } from "./count_shortcut.ts";
 import { isHighlightLimitError } from "../_hits/highlight.ts";
+import { explainHit, placeOf } from "./explain_hits.ts";
 export { parseKeepAlive, SearchContexts };
 
 function checkLimits(req: SearchRequest, targets: SearchTarget[]): void {
@@ -286,6 +288,15 @@ function* search(
   (out.hits as { hits: Record<string, unknown>[] }).hits.forEach((h, i) => {
     if (matched[i] !== undefined) h.matched_queries = matched[i];
   });
+  if (body?.explain === true || params.get("explain") === "true") {
+    withExplanations(out.hits as { hits: Record<string, unknown>[] }, page, {
+      query: req.query,
+      targets,
+      collected,
+      nodeId: ctx.nodeId,
+      dfs: req.dfs,
+    });
+  }
   formatSortValues(out.hits as { hits: Record<string, unknown>[] }, sort, targets);
   if (aggregations) out.aggregations = writtenAsDoubles(aggregations);
   if (req.profile) {
@@ -327,6 +338,39 @@ function terminateEarly(c: Collected, n: number): { collected: Collected; termin
     },
     terminated,
   };
+}
+
+/** `explain: true`: each hit names its shard and node first and ends with its explanation. */
+function withExplanations(
+  hits: { hits: Record<string, unknown>[] },
+  page: readonly Candidate[],
+  how: {
+    query: QueryNode;
+    targets: SearchTarget[];
+    collected: Collected;
+    nodeId: string;
+    dfs: boolean;
+  },
+): void {
+  hits.hits = hits.hits.map((h, i) => {
+    const c = page[i]!;
+    const target = how.targets[c.t]!;
+    const ctx = how.collected.aggInputs[c.t]!.ctx;
+    const shard = placeOf(target, c.doc).shard;
+    return {
+      _shard: `[${target.index}][${shard}]`,
+      _node: how.nodeId,
+      ...h,
+      _explanation: explainHit({
+        query: how.query,
+        ctx,
+        target,
+        doc: c.doc,
+        score: c.score,
+        dfs: how.dfs,
+      }),
+    };
+  });
 }
 
 /** The sort values a doc without the field gets (Long.MIN_VALUE / Long.MAX_VALUE). */

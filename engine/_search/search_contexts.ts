@@ -75,6 +75,8 @@ export class SearchContexts {
   maxOpenScrollContext: number = MAX_OPEN_SCROLL_CONTEXT;
   /** `search.max_open_pit_context` (OpenSearch's limit; Elasticsearch has none). */
   maxOpenPitContext: number = MAX_OPEN_PIT_CONTEXT;
+  /** The node's id, as hits with `explain` name it in `_node`. */
+  nodeId = "";
   /** Called with each scroll as it is freed (cleared or expired), for the `scroll` stats. */
   onScrollFreed: ((scroll: ScrollState, now: number) => void) | undefined;
   readonly #scrolls = new Map<string, ScrollState>();

@@ -43,6 +43,8 @@ export interface SearchRequest {
   readonly restTotalHitsAsInt: boolean;
   /** Compute scores even when sorting by a field. */
   readonly trackScores: boolean;
+  /** `search_type=dfs_query_then_fetch`: every shard scores with the index's statistics. */
+  readonly dfs: boolean;
   /** `search_after` values. */
   readonly searchAfter: unknown[] | null;
   /** `pit` section. */
@@ -341,6 +343,7 @@ export function parseSearchRequest(
     trackTotalHits,
     restTotalHitsAsInt,
     trackScores: b.track_scores === true || bool(params.get("track_scores")),
+    dfs: searchType === "dfs_query_then_fetch",
     searchAfter,
     pit,
     aggs,

@@ -1,0 +1,71 @@
+import assert from "node:assert/strict";
+import { Engine } from "../engine.ts";
+import { call } from "../../tests/support/engine_call.ts";
+
+Deno.test("cross_fields scores each field with the blended document frequency", async () => {
+  // OpenSearch's search/50_multi_match.yml documents; the scores are the answers of
+  // Elasticsearch 9.5.4 and OpenSearch 3.8.0 (shape:red holds in one document of one, so the
+  // blend caps color's frequency at shape's total term frequency, 2).
+  const docs = [
+    { color: "orange red yellow" },
+    { color: "orange red purple", shape: "red square" },
+    { color: "orange red yellow purple" },
+  ];
+  for (
+    const [flavour, want] of [
+      ["elasticsearch", [["2", 28.817213], ["1", 0.49005115], ["3", 0.43445712]]],
+      ["opensearch", [["2", 13.098733], ["1", 0.22275053], ["3", 0.1974805]]],
+    ] as const
+  ) {
+    const engine = new Engine({ flavour, log: () => {} });
+    for (let i = 0; i < docs.length; i++) await call(engine, "PUT", `/test/_doc/${i + 1}`, docs[i]);
+    await call(engine, "POST", "/test/_refresh");
+    const r = await call(engine, "POST", "/test/_search", {
+      query: {
+        multi_match: {
+          query: "red",
+          type: "cross_fields",
+          fields: ["color", "shape^100"],
+          tie_breaker: 0.1,
+        },
+      },
+    });
+    assert.deepEqual(
+      r.hits.hits.map((h: { _id: string; _score: number }) => [h._id, h._score]),
+      want,
+    );
+    engine.close();
+  }
+});
+
+Deno.test("sloppy phrases count every stop within the slop; a repeated term needs two places", async () => {
+  const docs = [
+    "search jumps over brown search lazy fox",
+    "jumps quick engine search token",
+    "quick fox",
+    "quick brown quick dog",
+  ];
+  for (
+    const [flavour, sloppy, repeated] of [
+      // Elasticsearch 9.5.4: doc 1 holds "jumps search" twice within 2 (before and after).
+      ["elasticsearch", [["1", 0.859112], ["2", 0.6224179]], [["4", 0.4904281]]],
+      ["opensearch", [["1", 0.39050543], ["2", 0.28291726]], [["4", 0.22292185]]],
+    ] as const
+  ) {
+    const engine = new Engine({ flavour, log: () => {} });
+    const lines = docs.flatMap((b, i) => [
+      JSON.stringify({ index: { _index: "p", _id: String(i + 1) } }),
+      JSON.stringify({ b }),
+    ]);
+    await call(engine, "POST", "/_bulk?refresh=true", lines.join("\n") + "\n");
+    const hits = async (query: string, slop: number) =>
+      (await call(engine, "POST", "/p/_search", {
+        query: { match_phrase: { b: { query, slop } } },
+      }))
+        .hits.hits.map((h: { _id: string; _score: number }) => [h._id, h._score]);
+    assert.deepEqual(await hits("jumps search", 2), sloppy);
+    // "quick fox" holds one quick: no phrase of two.
+    assert.deepEqual(await hits("quick quick", 1), repeated);
+    engine.close();
+  }
+});
