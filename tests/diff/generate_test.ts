@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { documents, requests, setup } from "./generate.ts";
 import { differences } from "./compare.ts";
-import { classify, noOracle } from "./replay.ts";
+import { classify, noOracle, withheld } from "./replay.ts";
 
 Deno.test("the generated corpus is the same for the same seed, another for another", () => {
   assert.deepEqual(requests(7, 50, "opensearch"), requests(7, 50, "opensearch"));
@@ -73,4 +73,19 @@ Deno.test("noOracle: a missing module's route, or another route taking its path"
     noOracle(step("GET", "/_reindex"), invalid, { ...opts, partialOracle: false }),
     false,
   );
+});
+
+Deno.test("withheld: a write the real engine was too busy for is not sent to the engine", () => {
+  const opts = { corpus: "generated", partialOracle: false };
+  const write = { kind: "write:index", method: "PUT", path: "/i/_doc/1", repeatable: false };
+  const read = { ...write, kind: "q", method: "POST", path: "/i/_search", repeatable: true };
+  // Real OpenSearch 3.8.0 under load: 429 circuit_breaking_exception (its parent breaker).
+  const busy = {
+    status: 429,
+    text: '{"error":{"type":"circuit_breaking_exception"},"status":429}',
+  };
+  assert.equal(withheld(write, busy, opts), true);
+  assert.equal(withheld(write, { status: 0, text: "TimeoutError" }, opts), true);
+  assert.equal(withheld(read, busy, opts), false);
+  assert.equal(withheld(write, { status: 201, text: "{}" }, opts), false);
 });

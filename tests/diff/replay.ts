@@ -62,6 +62,16 @@ export function noOracle(step: Step, real: Answer, opts: ReplayOptions): boolean
   return NO_ORACLE.test(real.text) || NO_ORACLE_PATH.test(path);
 }
 
+/**
+ * Whether a step is kept from the embedded engine after the real engine's answer: one without an
+ * oracle, or a write the real engine refused as busy (429) or did not answer. Both are set aside;
+ * sent to the engine alone they would part the two states.
+ */
+export function withheld(step: Step, real: Answer, opts: ReplayOptions): boolean {
+  const busy = real.status === 429 || real.status === 0;
+  return noOracle(step, real, opts) || (!step.repeatable && busy);
+}
+
 /** One side's base URL and the values it generated for the `$name` placeholders. */
 interface Side {
   url: string;
@@ -145,8 +155,8 @@ export async function replay(
     for (const step of item) {
       const a = await send(real, step);
       const again = step.repeatable ? await send(real, step) : undefined;
-      const b = noOracle(step, a, opts)
-        ? { status: 0, text: "not sent: the real engine lacks the module" }
+      const b = withheld(step, a, opts)
+        ? { status: 0, text: "not sent: the real engine lacks the module or was busy" }
         : await send(engine, step);
       if (step.plumbing) continue;
       const { outcome, differences } = classify(step, a, again, b, opts);
