@@ -118,13 +118,19 @@ export function phraseFreq(positions: SmallInts[], slop: number): number {
       let c = cursors[k]!;
       while (c + 1 < list.length && list[c + 1]! <= want) c++;
       cursors[k] = c;
-      // A repeated term's occurrence stands for one place of the phrase only.
+      // A repeated term's occurrence stands for one place of the phrase only: the nearest
+      // occurrence not yet taken, on either side (at most `used.length` are skipped each way).
       let best = Infinity;
       let pick = -1;
-      for (const i of [c, c + 1]) {
-        if (i >= list.length || used.includes(list[i]!)) continue;
-        const d = Math.abs(list[i]! - want);
-        if (d < best) [best, pick] = [d, list[i]!];
+      for (let i = c; i >= 0 && list[i]! <= want; i--) {
+        if (used.includes(list[i]!)) continue;
+        [best, pick] = [want - list[i]!, list[i]!];
+        break;
+      }
+      for (let i = c; i < list.length; i++) {
+        if (list[i]! <= want || used.includes(list[i]!)) continue;
+        if (list[i]! - want < best) [best, pick] = [list[i]! - want, list[i]!];
+        break;
       }
       used.push(pick);
       dist += best;

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { Engine } from "../engine.ts";
 import { call } from "../../tests/support/engine_call.ts";
+import { phraseFreq } from "./full_text.ts";
 
 Deno.test("cross_fields scores each field with the blended document frequency", async () => {
   // OpenSearch's search/50_multi_match.yml documents; the scores are the answers of
@@ -68,4 +69,16 @@ Deno.test("sloppy phrases count every stop within the slop; a repeated term need
     assert.deepEqual(await hits("quick quick", 1), repeated);
     engine.close();
   }
+});
+
+Deno.test("a sloppy phrase that repeats a term takes the nearest occurrences not yet taken", () => {
+  // "a b a b a b a b a b": the phrase "b a a a a b" needs four distinct a's and two b's. Both
+  // real engines (Elasticsearch 9.5.4, OpenSearch 3.8.0) match it with slop 10; taking only the
+  // two occurrences beside the wanted position ran out of a's and matched nothing.
+  const a = Int32Array.of(0, 2, 4, 6, 8);
+  const b = Int32Array.of(1, 3, 5, 7, 9);
+  assert.ok(phraseFreq([b, a, a, a, a, b], 10) > 0);
+  assert.equal(phraseFreq([b, a, a, a, a, b], 0), 0);
+  // Five a's cannot fill six places, however large the slop.
+  assert.equal(phraseFreq([a, a, a, a, a, a], 100), 0);
 });
