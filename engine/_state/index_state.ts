@@ -38,6 +38,11 @@ interface Tombstone {
   seqNo: number;
 }
 
+/** A tombstone and when it was left (ms since the epoch), for `index.gc_deletes`. */
+interface DatedTombstone extends Tombstone {
+  readonly at: number;
+}
+
 /** How many pending writes pass between checks for a due scheduled refresh (a power of two). */
 const REFRESH_CHECK = 4096;
 
@@ -55,7 +60,9 @@ export class IndexState {
    */
   readonly docs: DocLookup;
   #liveCount = 0;
-  readonly tombstones: Map<string, Tombstone> = new Map();
+  /** Deleted ids' last versions, oldest first (a tombstone is re-inserted when it is replaced). */
+  readonly #tombstones: Map<string, DatedTombstone> = new Map();
+  #tombstonesPruned = 0;
   #closed = false;
   /** Operation counters for `_stats`. */
   readonly stats: IndexStats = new IndexStats();
@@ -141,6 +148,38 @@ export class IndexState {
     return raw === undefined ? this.defaultRefreshMs : parseInterval(raw);
   }
 
+  /** `index.gc_deletes` in ms: how long a deleted id's version is kept (60 s by default). */
+  get gcDeletesMs(): number {
+    const raw = this.settings["index.gc_deletes"];
+    return raw === undefined ? 60_000 : parseInterval(raw, "index.gc_deletes");
+  }
+
+  /**
+   * The tombstone a delete left for `id`, while `index.gc_deletes` keeps it: a later write of the
+   * id continues from its version. The real engines prune older ones (at a refresh), after which
+   * the id starts again at version 1.
+   */
+  tombstone(id: string, now: number = Date.now()): Tombstone | undefined {
+    const t = this.#tombstones.get(id);
+    if (t === undefined || now - t.at <= this.gcDeletesMs) return t;
+    this.#tombstones.delete(id);
+    return undefined;
+  }
+
+  /** Leaves a tombstone for `id`; tombstones past `index.gc_deletes` are dropped as it goes. */
+  leaveTombstone(id: string, tombstone: Tombstone, now: number = Date.now()): void {
+    this.#tombstones.delete(id);
+    this.#tombstones.set(id, { version: tombstone.version, seqNo: tombstone.seqNo, at: now });
+    const gc = this.gcDeletesMs;
+    // Oldest first: the expired ones are a prefix, dropped at most every quarter of the period.
+    if (now - this.#tombstonesPruned < gc / 4) return;
+    this.#tombstonesPruned = now;
+    for (const [key, t] of this.#tombstones) {
+      if (now - t.at <= gc) break;
+      this.#tombstones.delete(key);
+    }
+  }
+
   /** `index.max_result_window`. */
   get maxResultWindow(): number {
     return Number(this.settings["index.max_result_window"] ?? 10000);
@@ -196,7 +235,7 @@ export class IndexState {
     routing?: string,
     existed: boolean = this.docs.get(id) !== undefined,
   ): void {
-    this.tombstones.delete(id);
+    this.#tombstones.delete(id);
     this.#stage(id, doc, routing, existed);
   }
 
@@ -210,7 +249,7 @@ export class IndexState {
     routing?: string,
     existed: boolean = this.docs.get(id) !== undefined,
   ): void {
-    if (tombstone) this.tombstones.set(id, tombstone);
+    if (tombstone) this.leaveTombstone(id, tombstone);
     this.#stage(id, null, routing, existed);
   }
 

@@ -99,7 +99,7 @@ function nextVersion(
   opts: WriteOptions,
   current: StoredDoc | undefined,
 ): number {
-  const tomb = index.tombstones.get(id);
+  const tomb = index.tombstone(id);
   if (opts.ifSeqNo !== undefined) {
     if (!current) {
       throw versionConflict(
@@ -243,11 +243,11 @@ export function deleteDocument(index: IndexState, id: string, opts: WriteOptions
   checkWriteBlock(index, true);
   const current = index.docs.get(id);
   if (!current && opts.ifSeqNo === undefined && (opts.versionType ?? "internal") === "internal") {
-    const version = (index.tombstones.get(id)?.version ?? 0) + 1;
+    const version = (index.tombstone(id)?.version ?? 0) + 1;
     const seqNo = index.takeSeqNo(opts.routing ?? id);
     // As in Elasticsearch, deleting a missing document leaves a tombstone at the version it
     // answered: the next write of that id continues from it.
-    index.tombstones.set(id, { version, seqNo });
+    index.leaveTombstone(id, { version, seqNo });
     index.stats.deleted(0);
     return { index, id, version, seqNo, primaryTerm: 1, result: "not_found" };
   }

@@ -22,6 +22,35 @@ Deno.test("versions continue after a delete (tombstones) and seq_no counts per i
   assert.deepEqual([missing.result, missing.version], ["not_found", 1]);
 });
 
+Deno.test("a tombstone lasts index.gc_deletes, then the id starts again at version 1", async () => {
+  // Both real engines (Elasticsearch 9.5.4, OpenSearch 3.8.0), with index.gc_deletes 1s: a
+  // delete answers version 4, a write at once 5; deleted again and written 2.5 s later (with or
+  // without a refresh between), the write is version 1; a missing id deleted twice 2.5 s apart
+  // answers version 1 both times.
+  const index = new IndexState("v", { "index.gc_deletes": "1ms" }, {}, 0);
+  for (let i = 0; i < 3; i++) indexDocument(index, { id: "1", source: { a: i } }, {}, E);
+  assert.equal(deleteDocument(index, "1", {}).version, 4);
+  assert.equal(indexDocument(index, { id: "1", source: { a: 9 } }, {}, E).version, 5);
+  deleteDocument(index, "1", {});
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(indexDocument(index, { id: "1", source: { a: 9 } }, {}, E).version, 1);
+  assert.equal(deleteDocument(index, "2", {}).version, 1);
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(deleteDocument(index, "2", {}).version, 1);
+});
+
+Deno.test("expired tombstones are dropped as new ones are left: their number stays bounded", () => {
+  const index = fresh();
+  // 60 s by default: a tombstone is kept for 60 s and read back until then.
+  index.leaveTombstone("a", { version: 3, seqNo: 0 }, 0);
+  assert.equal(index.tombstone("a", 60_000)?.version, 3);
+  assert.equal(index.tombstone("a", 60_001), undefined);
+  for (let i = 0; i < 1000; i++) index.leaveTombstone(`d${i}`, { version: 1, seqNo: i }, i * 100);
+  // At 100 s the ones left before 40 s are gone without being read: the first kept is d400.
+  assert.equal(index.tombstone("d399", 100_000), undefined);
+  assert.equal(index.tombstone("d400", 100_000)?.version, 1);
+});
+
 Deno.test("external versions must grow (external) or not shrink (external_gte)", () => {
   const index = fresh();
   assert.equal(
