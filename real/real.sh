@@ -229,10 +229,19 @@ start_opensearch() { # PORT JAVA_HOME: spawns the runner, writes its pid file
 network.host: 127.0.0.1
 transport.port: $((port + 100))
 cluster.routing.allocation.disk.threshold_enabled: false
+# The parent circuit breaker counts the heap's real usage by default. OpenSearch, unlike
+# Elasticsearch, does not collect before it refuses, so after one request that makes much garbage
+# (a wide histogram) every request gets 429 until a collection happens to run: thousands of
+# requests of the differential tester were lost that way. The parent breaker then sums the child
+# breakers (request, fielddata, in-flight), which still refuse what is really too large.
+indices.breaker.total.use_real_memory: false
 EOF
   (
     cd "$base"
+    # The G1 settings of OpenSearch's own jvm.options: its parent circuit breaker counts the heap's
+    # real usage, and without an early concurrent cycle garbage alone trips it (429s under load).
     exec setsid "$java_home/bin/java" "-Xms256m" "-Xmx$HEAP" -Djava.awt.headless=true \
+      -XX:+UseG1GC -XX:G1ReservePercent=25 -XX:InitiatingHeapOccupancyPercent=30 \
       -cp "$(os_lib)/*" org.codelibs.opensearch.runner.OpenSearchRunner \
       -basePath "$base" -confPath "$base/config" -numOfNode 1 -baseHttpPort $((port - 1)) \
       -clusterName searchvisitor-real -printOnFailure
