@@ -45,19 +45,20 @@ export function filterAggs(run: SubAggs): Record<string, AggFn> {
       throw parsingError(`[filters] requires a [filters] object or array`);
     }
     const bucket = (query: unknown): JsonObject => filterAgg(query as JsonObject, inputs, sub);
+    // `other_bucket_key` alone asks for the other bucket; `other_bucket: false` still refuses it.
+    const other = body.other_bucket ?? body.other_bucket_key !== undefined;
+    const others = () => bucket({ bool: { must_not: Object.values(defs) } });
     if (Array.isArray(defs)) {
-      consumeBuckets(defs.length);
-      return { buckets: defs.map(bucket) };
+      consumeBuckets(defs.length + (other === true ? 1 : 0));
+      // Anonymous filters: the other bucket is the last one, without a key.
+      return { buckets: other === true ? [...defs.map(bucket), others()] : defs.map(bucket) };
     }
     const buckets: JsonObject = {};
     for (const [key, query] of Object.entries(defs)) {
       consumeBuckets(1);
       setOwn(buckets, key, bucket(query));
     }
-    if (body.other_bucket === true || body.other_bucket_key !== undefined) {
-      const others = { bool: { must_not: Object.values(defs) } };
-      buckets[String(body.other_bucket_key ?? "_other_")] = bucket(others);
-    }
+    if (other === true) setOwn(buckets, String(body.other_bucket_key ?? "_other_"), others());
     return { buckets };
   }
 
