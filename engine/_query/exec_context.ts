@@ -26,6 +26,8 @@ export interface ExecContext {
   readonly maxInnerResultWindow?: number;
   /** The engine's flavour: what a query accepts and whose scoring it follows (Elasticsearch when absent). */
   readonly flavour?: "elasticsearch" | "opensearch";
+  /** `index.number_of_shards` (1 when absent): which shard's sum a document adds to. */
+  readonly shards?: number;
 }
 
 /** The context of one target of a search, at the clock reading `now`. */
@@ -40,6 +42,7 @@ export function execContextOf(target: SearchTarget, now: number): ExecContext {
     legacyBm25: target.legacyBm25,
     maxInnerResultWindow: target.maxInnerResultWindow,
     flavour: target.flavour,
+    shards: target.shards,
   };
 }
 
