@@ -4,12 +4,26 @@
 import { consumeBuckets } from "../_index/limits.ts";
 import { setOwn } from "../_index/own.ts";
 import { illegalArgument, parsingError } from "../_errors.ts";
-import { type AggFn, type AggInput, eachValue, fieldOf } from "./agg_values.ts";
+import { type AggFn, type AggInput, eachValue, fieldInfo, fieldOf } from "./agg_values.ts";
+import { geoColumn } from "../_index/geo_values.ts";
 import { matchLive } from "../_query/query_exec.ts";
 import { parseQuery } from "../_query/query_parser.ts";
 import { intersect } from "../_query/doc_set.ts";
 import type { SubAggs } from "./scope_aggs.ts";
 import type { JsonObject } from "../_json.ts";
+
+/** Adds to `has` each of the input's docs with a point in the `geo_point` field (its values are points). */
+function eachGeoDoc(input: AggInput, field: string, has: Set<number>): void {
+  const views = input.ctx.snapshot.views;
+  let vi = 0;
+  for (const d of input.docs) {
+    while (vi + 1 < views.length && views[vi + 1]!.base <= d) vi++;
+    const v = views[vi]!;
+    const col = geoColumn(v.segment, field);
+    const local = d - v.base;
+    if (col.start[local + 1]! > col.start[local]!) has.add(d);
+  }
+}
 
 /** `filter`, `filters` and `missing`, running each bucket's sub-aggregations with `run`. */
 export function filterAggs(run: SubAggs): Record<string, AggFn> {
@@ -71,7 +85,8 @@ export function filterAggs(run: SubAggs): Record<string, AggFn> {
     const field = fieldOf(body, name, "missing");
     const narrowed = inputs.map((i) => {
       const has = new Set<number>();
-      eachValue([i], field, (_v, d) => has.add(d));
+      if (fieldInfo(i, field)?.type === "geo_point") eachGeoDoc(i, field, has);
+      else eachValue([i], field, (_v, d) => has.add(d));
       return { ctx: i.ctx, docs: i.docs.filter((d) => !has.has(d)), scored: i.scored };
     });
     let count = 0;

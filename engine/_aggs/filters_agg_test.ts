@@ -81,3 +81,30 @@ Deno.test("filters: anonymous filters end with the other bucket; other_bucket fa
   });
   engine.close();
 });
+
+Deno.test("missing: a geo_point in any form is a value", async () => {
+  // Real OpenSearch 3.8.0 over these nine documents: `missing` on loc → doc_count 3.
+  const engine = new Engine({ flavour: "opensearch" });
+  await call(engine, "PUT", "/g", { mappings: { properties: { loc: { type: "geo_point" } } } });
+  const locs = [
+    { lat: 1, lon: 2 },
+    "1,2",
+    [2, 1],
+    "POINT (2 1)",
+    "u173zq",
+    null,
+    undefined,
+    [],
+    [{ lat: 1, lon: 2 }, "3,4"],
+  ];
+  for (const [i, loc] of locs.entries()) {
+    await call(engine, "PUT", `/g/_doc/${i}`, loc === undefined ? {} : { loc });
+  }
+  await call(engine, "POST", "/g/_refresh");
+  const res = await call(engine, "POST", "/g/_search", {
+    size: 0,
+    aggs: { m: { missing: { field: "loc" } } },
+  });
+  assert.deepEqual(res.aggregations.m, { doc_count: 3 });
+  engine.close();
+});
