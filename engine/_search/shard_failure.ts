@@ -17,6 +17,13 @@ export function shards(targets: readonly SearchTarget[]): Record<string, number>
 const sortFailures = new WeakSet<EngineError>();
 
 /**
+ * Java exceptions the real engines report twice in a failed search's top `caused_by`: real
+ * OpenSearch 3.8.0 and Elasticsearch 9.5.4 answer `terms` with `missing: "x"` on an integer field
+ * with `caused_by: {number_format_exception, caused_by: {number_format_exception}}`.
+ */
+const JAVA_WRAPPED = new Set(["illegal_argument_exception", "number_format_exception"]);
+
+/**
  * Marks an error as raised while building the primary field sort. OpenSearch builds that sort of a
  * search over more than one shard in its `can_match` phase (to skip shards by their min/max), so
  * that is the phase it names when the sort cannot be built.
@@ -53,6 +60,11 @@ export function shardFailure(err: unknown, targets: SearchTarget[]): never {
   }
   const index = (err.extra.index as string | undefined) ?? targets[0]?.index;
   const many = targets.reduce((sum, t) => sum + (t.shards ?? 1), 0) > 1;
+  // A plain Java exception reaches the top wrapped in one of its own type (its `caused_by` is the
+  // exception itself); the real engines' own exceptions come as they are.
+  const cause = JAVA_WRAPPED.has(err.type)
+    ? new EngineError(err.status, err.type, err.message, { extra: err.extra, causedBy: err })
+    : err;
   throw new EngineError(
     err.status,
     "search_phase_execution_exception",
@@ -63,7 +75,7 @@ export function shardFailure(err: unknown, targets: SearchTarget[]): never {
         grouped: true,
         failed_shards: [{ shard: 0, index, node: "searchvisitor", reason: err.toCause() }],
       },
-      causedBy: err,
+      causedBy: cause,
     },
   );
 }
