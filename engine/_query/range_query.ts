@@ -9,8 +9,23 @@ import type { QueryOf } from "./query_nodes.ts";
 import { type Exact, exactInteger } from "../_index/exact_long.ts";
 
 import { lowerBound, numericValue, pointRange, scanTerms } from "./term_queries.ts";
-import { illegalArgument } from "../_errors.ts";
+import { EngineError, esError, illegalArgument } from "../_errors.ts";
 import { ipSpan, ipToBigInt } from "../_index/ip_address.ts";
+
+/**
+ * The failure of a `range` bound its date field cannot read, as real OpenSearch 3.8.0 and
+ * Elasticsearch 9.5.4 report it: `parse_exception`, caused by `illegal_argument_exception`, caused
+ * by Java's `date_time_parse_exception`.
+ */
+function dateParseError(value: unknown, format: string): EngineError {
+  const reason = `failed to parse date field [${value}] with format [${format}]`;
+  const java = new EngineError(
+    400,
+    "date_time_parse_exception",
+    `Text '${value}' could not be parsed`,
+  );
+  return esError("parse_exception", `${reason}: [${reason}]`, {}, illegalArgument(reason, java));
+}
 
 /** A numeric or date `range`'s inclusive bounds (exact for whole numbers), or null for other fields. */
 export function rangeBounds(
@@ -30,11 +45,9 @@ export function rangeBounds(
         round,
       );
       if (Number.isNaN(n)) {
-        throw queryShardError(
-          ctx,
-          `failed to parse date field [${v}] with format [${
-            q.format ?? info.format ?? "strict_date_optional_time||epoch_millis"
-          }]`,
+        throw dateParseError(
+          v,
+          q.format ?? info.format ?? "strict_date_optional_time||epoch_millis",
         );
       }
       return n;
