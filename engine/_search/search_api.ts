@@ -18,7 +18,7 @@ import { parseSearchRequest, type SearchRequest } from "./search_request.ts";
 import type { SortKey } from "../_hits/sort.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
 import { writtenAsDoubles } from "../_index/raw_source.ts";
-import { shardFailure, shards } from "./shard_failure.ts";
+import { shardFailure, shards, skippedShards } from "./shard_failure.ts";
 import { isHighlightLimitError } from "../_hits/highlight.ts";
 export { parseKeepAlive, SearchContexts };
 
@@ -262,7 +262,10 @@ function* search(
   out.took = Math.round(performance.now() - started);
   out.timed_out = false;
   if (terminatedEarly !== undefined) out.terminated_early = terminatedEarly;
-  out._shards = shards(targets);
+  out._shards = {
+    ...shards(targets),
+    skipped: skippedShards(req.query, req.sort[0]?.field, targets),
+  };
   try {
     out.hits = renderHits(page, targets, {
       total,

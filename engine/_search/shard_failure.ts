@@ -14,6 +14,23 @@ export function shards(targets: readonly SearchTarget[]): Record<string, number>
   return { total: n, successful: n, skipped: 0, failed: 0 };
 }
 
+/**
+ * How many shards a search skips before its query phase. With a primary sort other than `_score`
+ * the real engines run a `can_match` round first, where `match_none` rules a shard out: real
+ * OpenSearch 3.8.0 skips all but one of the shards (one answers for the empty result), real
+ * Elasticsearch 9.5.4 all of them. Without that sort nothing is skipped.
+ */
+export function skippedShards(
+  query: { readonly kind: string },
+  primarySort: string | undefined,
+  targets: readonly SearchTarget[],
+): number {
+  const n = targets.reduce((sum, t) => sum + (t.shards ?? 1), 0);
+  if (n <= 1 || query.kind !== "match_none" || primarySort === undefined) return 0;
+  if (primarySort === "_score") return 0;
+  return targets[0]?.flavour === "opensearch" ? n - 1 : n;
+}
+
 const sortFailures = new WeakSet<EngineError>();
 
 /**

@@ -88,3 +88,26 @@ Deno.test("a Java exception from the shards comes twice in the top caused_by", a
   assert.deepEqual(n.body.error.failed_shards[0].reason, format);
   engine.close();
 });
+
+Deno.test("match_none under a field sort skips shards in can_match", async () => {
+  // Real OpenSearch 3.8.0 and Elasticsearch 9.5.4 on a three-shard index (a one-shard one skips none).
+  const expected = { opensearch: [2, 2, 0, 0], elasticsearch: [3, 3, 0, 0] };
+  for (const flavour of ["opensearch", "elasticsearch"] as const) {
+    const engine = await indices(flavour);
+    const skipped = [];
+    for (const sort of [[{ n: "asc" }], ["_doc"], ["_score"], undefined]) {
+      const r = await call(engine, "POST", "/multi/_search", {
+        query: { match_none: {} },
+        ...(sort ? { sort } : {}),
+      });
+      skipped.push(r._shards.skipped);
+    }
+    assert.deepEqual(skipped, expected[flavour], flavour);
+    const one = await call(engine, "POST", "/one/_search", {
+      query: { match_none: {} },
+      sort: [{ n: "asc" }],
+    });
+    assert.equal(one._shards.skipped, 0);
+    engine.close();
+  }
+});
