@@ -306,6 +306,51 @@ export function runMultiMatch(q: QueryOf<"multi_match">, ctx: ExecContext, scori
 }
 
 /**
+ * One term of a `cross_fields` query in each of its fields, scored with blended statistics as
+ * Elasticsearch's BlendedTermQuery (which OpenSearch keeps) blends them: every field takes the
+ * largest document frequency of the term among the fields (at most the fields' smallest total term
+ * count), plus one per step down the fields ordered by frequency, capped by the field's doc count.
+ */
+function blendedTermHits(
+  ctx: ExecContext,
+  fields: readonly BoostedField[],
+  term: string,
+  scoring: Scoring,
+): Hits[] {
+  if (fields.length <= 1 || scoring !== "score") {
+    return fields.map((f) => termHits(ctx, f, term, scoring));
+  }
+  const snapshot = ctx.snapshot;
+  const stats = fields.map((f) => snapshot.fieldStats(f.field));
+  const dfs = fields.map((f) => snapshot.docFreq(f.field, term));
+  const max = Math.max(...dfs);
+  if (max === 0) return fields.map(() => NO_HITS);
+  let maxDoc = snapshot.maxDoc;
+  for (const st of stats) maxDoc = Math.min(maxDoc, Math.round(st.avgLength * st.docCount));
+  const order = fields.map((_, i) => i).sort((a, b) => dfs[b]! - dfs[a]!);
+  const blended = new Array<number>(fields.length).fill(0);
+  let prev = dfs[order[0]!]!;
+  let actual = Math.min(maxDoc, max);
+  for (const i of order) {
+    const current = dfs[i]!;
+    if (current === 0) break;
+    if (prev > current) actual++;
+    blended[i] = Math.min(actual, stats[i]!.docCount, maxDoc);
+    prev = current;
+  }
+  return fields.map((on, i) => {
+    if (dfs[i] === 0) return NO_HITS;
+    const st = stats[i]!;
+    const scorer = new TermScorer(ctx, idf(st.docCount, blended[i]!), on.boost, st.avgLength);
+    return perSegment(ctx, (v) => {
+      const f = v.segment.fields.get(on.field);
+      const p = f?.terms.get(term);
+      return p ? { docs: p.docs, scores: scorer.scorePosting(p, f!.norms) } : NO_HITS;
+    });
+  });
+}
+
+/**
  * `cross_fields` (and `combined_fields`): term-centric. Each query term may match in any of the
  * text fields (the best field scores it, plus `tie_breaker` × the others; for `combined_fields`
  * the fields are scored as one, BM25F); the operator and
@@ -321,11 +366,12 @@ function crossFields(
   const first = text[0] && ctx.fields.byPath.get(text[0].field);
   if (!first) return NO_HITS;
   const analyzer = q.analyzer ? analyzerFor(q.analyzer) : first.searchAnalyzer;
-  const terms = [...new Set(analyzer(String(q.query)).map((t) => t.term))];
+  // A repeated term is a clause of its own (it scores twice), as in the real engines.
+  const terms = analyzer(String(q.query)).map((t) => t.term);
   if (terms.length === 0) return NO_HITS;
   const parts: Hits[] = terms.map((t) => {
     if (q.type === "combined_fields") return combinedTermHits(ctx, text, t, scoring);
-    const perField = text.map((f) => termHits(ctx, f, t, scoring));
+    const perField = blendedTermHits(ctx, text, t, scoring);
     return perField.length === 1
       ? perField[0]!
       : disMax(perField, ctx.snapshot.maxDoc, q.tieBreaker);
