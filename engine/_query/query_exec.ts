@@ -137,7 +137,9 @@ function expandField<
     const parts = ctx.fields.expand(pattern).map((field) =>
       run({ ...q, field, lenient: true }, ctx, scoring)
     );
-    return parts.length ? disMax(parts, ctx.snapshot.maxDoc, 0) : NO_HITS;
+    // simple_query_string adds the fields up (Lucene's dis_max with tie_breaker 1).
+    const tie = (q as { sumExpanded?: boolean }).sumExpanded ? 1 : 0;
+    return parts.length ? disMax(parts, ctx.snapshot.maxDoc, tie) : NO_HITS;
   };
 }
 

@@ -239,6 +239,7 @@ class QsParser {
           value: value.slice(0, -1),
           boost: f.boost,
           caseInsensitive: false,
+          ...(this.opts.sumFields ? { sumExpanded: true } : {}),
         }));
       }
       return perField((f) => ({
@@ -247,6 +248,7 @@ class QsParser {
         value,
         boost: f.boost,
         caseInsensitive: false,
+        ...(this.opts.sumFields ? { sumExpanded: true } : {}),
       }));
     }
     return {
