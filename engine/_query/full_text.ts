@@ -84,6 +84,7 @@ export function runMatch(q: QueryOf<"match">, ctx: ExecContext, scoring: Scoring
  * forward (the starts ascend), so a doc costs its positions times the terms, not their square.
  */
 function phraseFreq(positions: SmallInts[], slop: number): number {
+  if (slop > 0 && !hasRepeats(positions)) return sloppyFreq(positions, slop);
   let freq = 0;
   const first = positions[0]!;
   const cursors = new Int32Array(positions.length);
@@ -104,6 +105,61 @@ function phraseFreq(positions: SmallInts[], slop: number): number {
     if (ok) freq += slop === 0 ? 1 : 1 / (1 + dist);
   }
   return freq;
+}
+
+/** Whether two of the phrase's positions read the same positions (a term repeated in it). */
+function hasRepeats(positions: SmallInts[]): boolean {
+  for (let a = 0; a < positions.length; a++) {
+    for (let b = a + 1; b < positions.length; b++) {
+      const x = positions[a]!, y = positions[b]!;
+      if (x.length === y.length && x.every((v, i) => v === y[i])) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * A sloppy phrase's frequency as Lucene's SloppyPhraseMatcher counts it (terms not repeated): each
+ * term stands at its position minus its offset in the phrase; the term standing first moves
+ * forward while that shortens the match (the span from it to the last one); a match within
+ * `slop` adds 1 / (1 + its length), in floats.
+ */
+function sloppyFreq(positions: SmallInts[], slop: number): number {
+  const n = positions.length;
+  const at = new Int32Array(n);
+  const pos = (k: number) => positions[k]![at[k]!]! - k;
+  // The phrase queue: the least position first, ties by offset.
+  const least = (skip: number) => {
+    let best = -1;
+    for (let k = 0; k < n; k++) {
+      if (k !== skip && (best < 0 || pos(k) < pos(best))) best = k;
+    }
+    return best;
+  };
+  let end = -Infinity;
+  for (let k = 0; k < n; k++) end = Math.max(end, pos(k));
+  let freq = 0;
+  for (;;) {
+    let pp = least(-1);
+    let matchLength = end - pos(pp);
+    let next = pos(least(pp));
+    let found = false;
+    while (at[pp]! + 1 < positions[pp]!.length) {
+      at[pp]!++;
+      if (pos(pp) > end) end = pos(pp);
+      if (pos(pp) > next) {
+        if (matchLength <= slop) {
+          found = true;
+          break;
+        }
+        pp = least(-1);
+        next = pos(least(pp));
+        matchLength = end - pos(pp);
+      } else if (end - pos(pp) < matchLength) matchLength = end - pos(pp);
+    }
+    if (matchLength <= slop) freq = Math.fround(freq + Math.fround(1 / (1 + matchLength)));
+    if (!found) return freq;
+  }
 }
 
 /** The first `max` indexed terms of a field that begin with `prefix`, in term order. */
