@@ -35,20 +35,30 @@ export function rangeBounds(
   const info = ctx.fields.byPath.get(q.field);
   if (!info || (info.kind !== "number" && info.kind !== "date")) return null;
   const zone = q.timeZone === undefined ? undefined : parseTimeZone(q.timeZone);
+  // Elasticsearch 9.5.4 reads every bound as epoch_millis when one is a JSON number and no format
+  // is given (a text bound beside it then fails); OpenSearch 3.8.0 keeps the field's format.
+  const numeric = [q.gte, q.gt, q.lte, q.lt].some((b) => typeof b === "number");
+  const format = q.format ??
+    (numeric && ctx.flavour !== "opensearch" && info.kind === "date"
+      ? "epoch_millis"
+      : info.format);
   // Date math rounds a bound down (`gte`, `lt`) or up (`gt`, `lte`), as Elasticsearch rounds it.
   const conv = (v: unknown, round: "down" | "up"): Exact => {
     if (info.kind === "date") {
+      // OpenSearch reads a JSON number with the field's format like text: with `yyyy-MM-dd`,
+      // 946684800000 is no date (real OpenSearch 3.8.0: failed to parse date field).
+      const read = typeof v === "number" && ctx.flavour === "opensearch" && format !== undefined &&
+          !format.includes("epoch_")
+        ? String(v)
+        : v;
       const n = dateValueAt(
-        v,
+        read,
         ctx.now,
-        { format: q.format ?? info.format, nanos: info.nanos, zone },
+        { format, nanos: info.nanos, zone },
         round,
       );
       if (Number.isNaN(n)) {
-        throw dateParseError(
-          v,
-          q.format ?? info.format ?? "strict_date_optional_time||epoch_millis",
-        );
+        throw dateParseError(v, format ?? "strict_date_optional_time||epoch_millis");
       }
       return n;
     }
