@@ -31,7 +31,9 @@ export function resolveMsm(spec: string | undefined, optional: number, fallback:
   if (m[2]) {
     result = n < 0 ? optional - Math.floor(optional * -n / 100) : Math.floor(optional * n / 100);
   } else result = n < 0 ? optional + n : n;
-  return Math.max(0, Math.min(result, optional));
+  // Not capped at the optional clauses: more than there are matches nothing, as in the real
+  // engines (`token visitor` with minimum_should_match 3 finds no document).
+  return Math.max(0, result);
 }
 
 /** The docs holding a term of `on.field` that begins with `prefix`, scoring `on.boost`. */
@@ -73,7 +75,10 @@ export function runMatch(q: QueryOf<"match">, ctx: ExecContext, scoring: Scoring
       : termHits(ctx, q, t, scoring)
   );
   if (parts.length === 1) return parts[0]!;
-  if (q.operator === "and") return parts.reduce(intersect);
+  if (q.operator === "and") {
+    // Every term required leaves no optional one: a positive minimum_should_match matches nothing.
+    return resolveMsm(q.minimumShouldMatch, 0, 0) > 0 ? NO_HITS : parts.reduce(intersect);
+  }
   const min = resolveMsm(q.minimumShouldMatch, parts.length, 1);
   return atLeast(union(parts, ctx.snapshot.maxDoc), min);
 }

@@ -27,3 +27,35 @@ Deno.test("match_phrase with slop counts matches as Lucene's sloppy matcher does
   ]);
   engine.close();
 });
+
+Deno.test("minimum_should_match above the optional clauses matches nothing", async () => {
+  // Real OpenSearch 3.8.0 and Elasticsearch 9.5.4, one doc titled `visitor token quick`: hits.
+  const engine = new Engine({ flavour: "opensearch" });
+  await call(engine, "PUT", "/m/_doc/1?refresh=true", { title: "visitor token quick" });
+  const cases: Array<[Reply, number]> = [
+    [{ match: { title: { query: "token visitor", operator: "and", minimum_should_match: 1 } } }, 0],
+    [{
+      match: { title: { query: "token visitor", operator: "and", minimum_should_match: "100%" } },
+    }, 1],
+    [
+      { match: { title: { query: "token visitor", operator: "and", minimum_should_match: "-1" } } },
+      1,
+    ],
+    [{ match: { title: { query: "token", operator: "and", minimum_should_match: 1 } } }, 1],
+    [{ match: { title: { query: "token visitor", minimum_should_match: 3 } } }, 0],
+    [{ match: { title: { query: "token visitor", minimum_should_match: "150%" } } }, 0],
+    [{ match: { title: { query: "token visitor", minimum_should_match: 2 } } }, 1],
+    [{
+      bool: {
+        should: [{ match: { title: "token" } }, { match: { title: "visitor" } }],
+        minimum_should_match: 3,
+      },
+    }, 0],
+    [{ multi_match: { query: "token visitor", fields: ["title"], minimum_should_match: 3 } }, 0],
+  ];
+  for (const [query, hits] of cases) {
+    const res = await call(engine, "POST", "/m/_search", { query });
+    assert.equal(res.hits.total.value, hits, JSON.stringify(query));
+  }
+  engine.close();
+});
