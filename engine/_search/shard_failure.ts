@@ -4,6 +4,8 @@
 import { EngineError } from "../_errors.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
 import { isReduceFailure } from "../_index/limits.ts";
+import type { QueryNode } from "../_query/query_nodes.ts";
+import { rewritesToNone } from "../_query/query_exec.ts";
 
 /**
  * The `_shards` header of a response over some indices, all successful: every primary shard of
@@ -18,15 +20,17 @@ export function shards(targets: readonly SearchTarget[]): Record<string, number>
  * How many shards a search skips before its query phase. With a primary sort other than `_score`
  * the real engines run a `can_match` round first, where `match_none` rules a shard out: real
  * OpenSearch 3.8.0 skips all but one of the shards (one answers for the empty result), real
- * Elasticsearch 9.5.4 all of them. Without that sort nothing is skipped.
+ * Elasticsearch 9.5.4 all of them (also for a query that rewrites to `match_none`). Without that
+ * sort nothing is skipped.
  */
 export function skippedShards(
-  query: { readonly kind: string },
+  query: QueryNode,
   primarySort: string | undefined,
   targets: readonly SearchTarget[],
 ): number {
   const n = targets.reduce((sum, t) => sum + (t.shards ?? 1), 0);
-  if (n <= 1 || query.kind !== "match_none" || primarySort === undefined) return 0;
+  if (n <= 1 || primarySort === undefined) return 0;
+  if (!rewritesToNone(query, targets[0]?.flavour)) return 0;
   if (primarySort === "_score") return 0;
   return targets[0]?.flavour === "opensearch" ? n - 1 : n;
 }
