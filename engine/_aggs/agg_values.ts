@@ -7,6 +7,7 @@ import type { Hits } from "../_query/doc_set.ts";
 import type { ExecContext } from "../_query/exec_context.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
 import { numAt } from "../_index/segment.ts";
+import { isIpText } from "../_index/ip_address.ts";
 import { compileRegexp } from "../_query/regexp_syntax.ts";
 import type { JsonObject } from "../_json.ts";
 
@@ -130,6 +131,10 @@ export function eachValueOrMissing(
 
 function missingValue(missing: unknown, info: FieldInfo | undefined, now: number): number | string {
   if (info?.kind === "date") return dateValueAt(missing, now, info);
+  if (info?.type === "ip" && !isIpText(missing)) {
+    // Real OpenSearch 3.8.0 and Elasticsearch 9.5.4: a 400 from the shards.
+    throw illegalArgument(`'${String(missing)}' is not an IP string literal.`);
+  }
   if (info?.kind === "keyword") return String(missing);
   if (info?.kind === "boolean") return missing === true || missing === "true" ? 1 : 0;
   const n = Number(missing);

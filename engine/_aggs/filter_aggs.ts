@@ -4,12 +4,26 @@
 import { consumeBuckets } from "../_index/limits.ts";
 import { setOwn } from "../_index/own.ts";
 import { illegalArgument, parsingError } from "../_errors.ts";
-import { type AggFn, type AggInput, eachValue, fieldOf } from "./agg_values.ts";
+import { type AggFn, type AggInput, eachValue, fieldInfo, fieldOf } from "./agg_values.ts";
+import { geoColumn } from "../_index/geo_values.ts";
 import { matchLive } from "../_query/query_exec.ts";
 import { parseQuery } from "../_query/query_parser.ts";
 import { intersect } from "../_query/doc_set.ts";
 import type { SubAggs } from "./scope_aggs.ts";
 import type { JsonObject } from "../_json.ts";
+
+/** Adds to `has` each of the input's docs with a point in the `geo_point` field (its values are points). */
+function eachGeoDoc(input: AggInput, field: string, has: Set<number>): void {
+  const views = input.ctx.snapshot.views;
+  let vi = 0;
+  for (const d of input.docs) {
+    while (vi + 1 < views.length && views[vi + 1]!.base <= d) vi++;
+    const v = views[vi]!;
+    const col = geoColumn(v.segment, field);
+    const local = d - v.base;
+    if (col.start[local + 1]! > col.start[local]!) has.add(d);
+  }
+}
 
 /** `filter`, `filters` and `missing`, running each bucket's sub-aggregations with `run`. */
 export function filterAggs(run: SubAggs): Record<string, AggFn> {
@@ -45,19 +59,20 @@ export function filterAggs(run: SubAggs): Record<string, AggFn> {
       throw parsingError(`[filters] requires a [filters] object or array`);
     }
     const bucket = (query: unknown): JsonObject => filterAgg(query as JsonObject, inputs, sub);
+    // `other_bucket_key` alone asks for the other bucket; `other_bucket: false` still refuses it.
+    const other = body.other_bucket ?? body.other_bucket_key !== undefined;
+    const others = () => bucket({ bool: { must_not: Object.values(defs) } });
     if (Array.isArray(defs)) {
-      consumeBuckets(defs.length);
-      return { buckets: defs.map(bucket) };
+      consumeBuckets(defs.length + (other === true ? 1 : 0));
+      // Anonymous filters: the other bucket is the last one, without a key.
+      return { buckets: other === true ? [...defs.map(bucket), others()] : defs.map(bucket) };
     }
     const buckets: JsonObject = {};
     for (const [key, query] of Object.entries(defs)) {
       consumeBuckets(1);
       setOwn(buckets, key, bucket(query));
     }
-    if (body.other_bucket === true || body.other_bucket_key !== undefined) {
-      const others = { bool: { must_not: Object.values(defs) } };
-      buckets[String(body.other_bucket_key ?? "_other_")] = bucket(others);
-    }
+    if (other === true) setOwn(buckets, String(body.other_bucket_key ?? "_other_"), others());
     return { buckets };
   }
 
@@ -70,7 +85,8 @@ export function filterAggs(run: SubAggs): Record<string, AggFn> {
     const field = fieldOf(body, name, "missing");
     const narrowed = inputs.map((i) => {
       const has = new Set<number>();
-      eachValue([i], field, (_v, d) => has.add(d));
+      if (fieldInfo(i, field)?.type === "geo_point") eachGeoDoc(i, field, has);
+      else eachValue([i], field, (_v, d) => has.add(d));
       return { ctx: i.ctx, docs: i.docs.filter((d) => !has.has(d)), scored: i.scored };
     });
     let count = 0;

@@ -13,6 +13,9 @@ import {
 } from "./agg_values.ts";
 import type { JsonObject } from "../_json.ts";
 import { percentileValues, withValueStrings } from "./value_strings.ts";
+import type { ExecContext } from "../_query/exec_context.ts";
+import type { ShardSnapshot } from "../_index/shard_snapshot.ts";
+import { shardFor, splitRoutingShards } from "../_index/routing.ts";
 
 /**
  * Elasticsearch's compensated (Kahan) sum, added to one value at a time; a non-finite value makes
@@ -46,17 +49,67 @@ function shardSum(groups: readonly (readonly number[])[], f: (x: number) => numb
   return total.value;
 }
 
-/** The values of a field per input (shard), with the field's info. */
+/**
+ * The values of a field per shard, each shard's in document order (as Lucene collects them), with
+ * the field's info.
+ */
 function valuesPerShard(
   inputs: AggInput[],
   body: JsonObject,
   field: string,
 ): { groups: number[][]; info: ReturnType<typeof eachValueOrMissing> } {
-  const byInput = new Map<AggInput, number[]>(inputs.map((i) => [i, []]));
-  const info = eachValueOrMissing(inputs, body, field, (v, _d, input) => {
-    byInput.get(input)?.push(Number(v));
+  const byInput = new Map<AggInput, { docs: number[]; values: number[] }>(
+    inputs.map((i) => [i, { docs: [], values: [] }]),
+  );
+  const info = eachValueOrMissing(inputs, body, field, (v, d, input) => {
+    const at = byInput.get(input);
+    at?.docs.push(d);
+    at?.values.push(Number(v));
   });
-  return { groups: [...byInput.values()], info };
+  const groups: number[][] = [];
+  for (const [input, { docs, values }] of byInput) groups.push(...byShard(input.ctx, docs, values));
+  return { groups, info };
+}
+
+/** Splits one target's values (of `docs`, global ordinals) by shard, each in document order. */
+function byShard(ctx: ExecContext, docs: number[], values: number[]): number[][] {
+  let order: number[] | null = null;
+  for (let i = 1; i < docs.length; i++) {
+    if (docs[i]! < docs[i - 1]!) {
+      // A `missing` value comes after the field's own: put it back at its document (stable).
+      order = docs.map((_, j) => j).sort((a, b) => docs[a]! - docs[b]!);
+      break;
+    }
+  }
+  const inOrder = order ? order.map((j) => values[j]!) : values;
+  const shards = documentShards(ctx);
+  if (!shards) return [inOrder];
+  const groups: number[][] = Array.from({ length: ctx.shards ?? 1 }, () => []);
+  const docOrder = order ? order.map((j) => docs[j]!) : docs;
+  inOrder.forEach((x, i) => groups[shards[docOrder[i]!]!]!.push(x));
+  return groups;
+}
+
+const shardCache = new WeakMap<ShardSnapshot, Uint16Array>();
+
+/**
+ * The shard of every document of a target by global ordinal (each routed by murmur3 of its routing
+ * or `_id`, as the real engines route it), or null for a one-shard index.
+ */
+function documentShards(ctx: ExecContext): Uint16Array | null {
+  const shards = ctx.shards ?? 1;
+  if (shards <= 1) return null;
+  const known = shardCache.get(ctx.snapshot);
+  if (known) return known;
+  const routingShards = ctx.flavour === "opensearch" ? splitRoutingShards(shards) : shards;
+  const out = new Uint16Array(ctx.snapshot.maxDoc);
+  for (const v of ctx.snapshot.views) {
+    v.segment.docs.forEach((doc, local) => {
+      out[v.base + local] = shardFor(doc.routing ?? doc.id, shards, routingShards);
+    });
+  }
+  shardCache.set(ctx.snapshot, out);
+  return out;
 }
 
 const same = (x: number) => x;

@@ -120,3 +120,53 @@ Deno.test("percentiles: percents, digest settings and keyword fields checked", a
   assert.deepEqual(await reason({ field: "grade", percents: [50], hdr: {} }), [200, ""]);
   engine.close();
 });
+
+Deno.test("sum: each shard's compensated sum in document order, then the shards'", async () => {
+  // Ids 0..11 in a three-shard index; the exact sum is 246913578020. Real OpenSearch 3.8.0
+  // answers 2.46913578021E11 (its shards round), Elasticsearch 9.5.4 2.4691357802E11.
+  const values = [
+    9007199254740991,
+    1,
+    -9007199254740991,
+    123456789012,
+    -7,
+    9007199254740991,
+    1,
+    123456789012,
+    -9007199254740991,
+    9007199254740991,
+    -9007199254740991,
+    1,
+  ];
+  for (
+    const [flavour, expected] of [["opensearch", 246913578021], [
+      "elasticsearch",
+      246913578020,
+    ]] as const
+  ) {
+    const engine = new Engine({ flavour });
+    const send = (method: string, path: string, body: string, type = "application/json") =>
+      engine.fetch(`http://e${path}`, { method, headers: { "content-type": type }, body })
+        .then((r) => r.json());
+    await send(
+      "PUT",
+      "/s",
+      JSON.stringify({
+        settings: { number_of_shards: 3 },
+        mappings: { properties: { big: { type: "long" } } },
+      }),
+    );
+    const lines = values.flatMap((big, i) => [
+      JSON.stringify({ index: { _id: String(i) } }),
+      JSON.stringify({ big }),
+    ]);
+    await send("POST", "/s/_bulk?refresh=true", lines.join("\n") + "\n", "application/x-ndjson");
+    const res = await send(
+      "POST",
+      "/s/_search",
+      JSON.stringify({ size: 0, aggs: { s: { sum: { field: "big" } } } }),
+    );
+    assert.equal(res.aggregations.s.value, expected, flavour);
+    engine.close();
+  }
+});

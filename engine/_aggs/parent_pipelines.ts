@@ -118,10 +118,11 @@ const PARENT_FNS: Record<string, ParentFn> = {
     const path = parseBucketsPath(text);
     const gap = gapPolicyOf(body.gap_policy);
     const unit = unitMs(body.unit);
+    // Under `skip` an empty bucket's value is NaN, and it still becomes the last value: the
+    // derivative of that bucket and of the next is NaN, written null (real OpenSearch 3.8.0).
     let last: { value: number; key: number } | null = null;
     for (const b of buckets) {
       const v = bucketValue(b, path, text, gap);
-      if (Number.isNaN(v)) continue;
       const key = Number(b.key);
       if (last) {
         const value = v - last.value;

@@ -54,7 +54,7 @@ interface Key {
 }
 
 /** What a sort reads in one target: its documents, its fields and its name. */
-export type SortTarget = Pick<ExecContext, "snapshot" | "fields" | "index">;
+export type SortTarget = Pick<ExecContext, "snapshot" | "fields" | "index" | "flavour">;
 
 /** Builds the reader of a field sort for one set of docs (the leaf objects here). */
 type LeafReader<K> = (

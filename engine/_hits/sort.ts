@@ -118,10 +118,22 @@ export function sortsByScore(keys: readonly SortKey[]): boolean {
  * The sort value of a doc without a value. Whole-number and date fields report Long.MAX/MIN_VALUE
  * (or the given `missing`), as Elasticsearch does, so search_after round-trips; other kinds report
  * null. Per type, as Lucene's sort fields do: int for integer/short/byte, float and double
- * infinities.
+ * infinities; booleans as OpenSearch's int or Elasticsearch's long.
  */
-export function missingValue(k: SortKey, info: FieldInfo): SortValue {
+export function missingValue(
+  k: SortKey,
+  info: FieldInfo,
+  flavour?: "elasticsearch" | "opensearch",
+): SortValue {
   let missing: SortValue = null;
+  if (info.kind === "boolean") {
+    // Booleans sort as whole numbers: OpenSearch 3.8.0 reports Integer.MIN/MAX_VALUE for a doc
+    // without one, Elasticsearch 9.5.4 Long.MIN/MAX_VALUE.
+    const last = (k.missing === "_last") === (k.order === 1);
+    const [max, min] = flavour === "opensearch" ? [INT_MAX, INT_MIN] : [LONG_MAX, LONG_MIN];
+    // An explicit `missing` on a boolean: not read here (the real engines refuse `true`).
+    return k.missing === "_last" || k.missing === "_first" ? (last ? max : min) : null;
+  }
   if (info.kind === "number" && !info.integer) {
     const last = (k.missing === "_last") === (k.order === 1);
     missing = k.missing === "_last" || k.missing === "_first"
@@ -188,7 +200,7 @@ export function sortReader(k: SortKey, on: SortTarget, shardDocBase: number): Va
     );
   }
   const mode = k.mode ?? (k.order === 1 ? "min" : "max");
-  const missing = missingValue(k, info);
+  const missing = missingValue(k, info, on.flavour);
   if (info.type === "ip") {
     return ipReader(snapshot, info.path, mode === "max" ? "max" : "min", missing);
   }

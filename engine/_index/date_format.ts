@@ -89,6 +89,25 @@ export function fitsPatterns(text: string, format: string): boolean | undefined 
   return alts.some((f) => !Number.isNaN(parseWithPattern(text, f)));
 }
 
+/**
+ * Whether `pattern` is a custom pattern this module reads completely (no month or day names), so
+ * a value it does not fit is no date for it: the real engines then refuse the value instead of
+ * trying ISO text.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isExactPattern } from "./date_format.ts";
+ * assert.equal(isExactPattern("yyyy-MM-dd"), true);
+ * assert.equal(isExactPattern("strict_date_optional_time"), false);
+ * assert.equal(isExactPattern("dd MMM yyyy"), false);
+ * ```
+ */
+export function isExactPattern(pattern: string): boolean {
+  if (compile(pattern) === null) return false;
+  return !(pattern.replace(/'[^']*'/g, "").match(/MMM|E|e/));
+}
+
 /** Parses `text` with a custom pattern to epoch millis (UTC unless an offset is given); NaN if it does not fit. */
 export function parseWithPattern(text: string, pattern: string): number {
   const re = compile(pattern);

@@ -1,6 +1,8 @@
 // Date values: parse stored dates to epoch millis and evaluate date math in range queries.
 
-import { formatWithPattern, parseWithPattern } from "./date_format.ts";
+import { formatWithPattern, isExactPattern, parseWithPattern } from "./date_format.ts";
+
+const EPOCH_FORMATS = new Set(["epoch_millis", "epoch_second"]);
 import { fromLocal, offsetText, type TimeZone, toLocal } from "./time_zones.ts";
 
 /** Pattern letters that read a zone or offset from the text itself. */
@@ -33,10 +35,16 @@ export function parseDate(value: unknown, format?: string, zone?: TimeZone): num
   }
   if (format) {
     // Custom patterns among the `||` alternatives are tried first; built-in names fall through.
-    for (const alt of format.split("||")) {
-      const ms = parseWithPattern(value, alt.trim());
+    const alts = format.split("||").map((f) => f.trim());
+    for (const alt of alts) {
+      const ms = parseWithPattern(value, alt);
       if (Number.isNaN(ms)) continue;
       return zone && !ZONE_LETTERS.test(alt) ? fromLocal(zone, ms) : ms;
+    }
+    // Only custom patterns and epoch formats: text none of them reads is no date (real engines:
+    // `failed to parse date field [2024-01-01T00:00:00Z] with format [yyyy-MM-dd]`).
+    if (alts.every((f) => EPOCH_FORMATS.has(f) || isExactPattern(f))) {
+      if (!alts.some((f) => EPOCH_FORMATS.has(f)) || !/^-?\d+(\.\d+)?$/.test(value)) return NaN;
     }
   }
   if (

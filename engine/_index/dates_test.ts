@@ -73,3 +73,23 @@ Deno.test("parseDate: a number under epoch_second is seconds", () => {
   assert.equal(parseDate(1000, "strict_date_optional_time||epoch_millis"), 1000);
   assert.equal(parseDate(1.5, "epoch_second"), 1500);
 });
+
+Deno.test("a format of custom patterns and epoch formats reads nothing else", () => {
+  // Real OpenSearch 3.8.0 and Elasticsearch 9.5.4, a `date` field with `format: yyyy-MM-dd`:
+  // `range` `gte: "2024-01-01T00:00:00Z"` (also `2024-01`, `2024-1-1`, `946684800000` as text)
+  // answers 400 `failed to parse date field [2024-01-01T00:00:00Z] with format [yyyy-MM-dd]`, and
+  // indexing that text is a parse error; `format: epoch_millis` refuses "2024-01-01" the same way
+  // and reads "1600000000000".
+  for (const text of ["2024-01-01T00:00:00Z", "2024-01", "2024-1-1", "946684800000"]) {
+    assert.ok(Number.isNaN(parseDate(text, "yyyy-MM-dd")), text);
+  }
+  assert.equal(parseDate("2024-01-01", "yyyy-MM-dd"), Date.UTC(2024, 0, 1));
+  assert.ok(Number.isNaN(parseDate("2024-01-01", "epoch_millis")));
+  assert.equal(parseDate("1600000000000", "epoch_millis"), 1600000000000);
+  assert.equal(parseDate("1600000000", "yyyy-MM-dd||epoch_second"), 1600000000000);
+  // A built-in name among the alternatives still reads ISO text.
+  assert.equal(
+    parseDate("2024-01-01T00:00:00Z", "yyyy-MM-dd||strict_date_optional_time"),
+    Date.UTC(2024, 0, 1),
+  );
+});

@@ -31,7 +31,9 @@ export function resolveMsm(spec: string | undefined, optional: number, fallback:
   if (m[2]) {
     result = n < 0 ? optional - Math.floor(optional * -n / 100) : Math.floor(optional * n / 100);
   } else result = n < 0 ? optional + n : n;
-  return Math.max(0, Math.min(result, optional));
+  // Not capped at the optional clauses: more than there are matches nothing, as in the real
+  // engines (`token visitor` with minimum_should_match 3 finds no document).
+  return Math.max(0, result);
 }
 
 /** The docs holding a term of `on.field` that begins with `prefix`, scoring `on.boost`. */
@@ -74,10 +76,8 @@ export function runMatch(q: QueryOf<"match">, ctx: ExecContext, scoring: Scoring
   );
   if (parts.length === 1) return parts[0]!;
   if (q.operator === "and") {
-    // Every term is required and none optional: a count of optional ones to match cannot be
-    // met (Lucene rewrites such a bool to match nothing).
-    if (/^\s*[1-9]\d*\s*$/.test(q.minimumShouldMatch ?? "")) return NO_HITS;
-    return parts.reduce(intersect);
+    // Every term required leaves no optional one: a positive minimum_should_match matches nothing.
+    return resolveMsm(q.minimumShouldMatch, 0, 0) > 0 ? NO_HITS : parts.reduce(intersect);
   }
   const min = resolveMsm(q.minimumShouldMatch, parts.length, 1);
   return atLeast(union(parts, ctx.snapshot.maxDoc), min);
@@ -487,9 +487,12 @@ function crossFields(
     }
     const dfs = blendedDocFreqs(ctx, text.map((f) => f.field), t);
     const perField = text.map((f, i) => {
-      if (scoring === "filter" || text.length === 1) return termHits(ctx, f, t, scoring);
+      const boost = f.boost * times;
+      if (scoring === "filter" || text.length === 1) {
+        return termHits(ctx, { field: f.field, boost }, t, scoring);
+      }
       const stats = ctx.snapshot.fieldStats(f.field);
-      const scorer = new TermScorer(ctx, idf(stats.docCount, dfs[i]!), f.boost, stats.avgLength);
+      const scorer = new TermScorer(ctx, idf(stats.docCount, dfs[i]!), boost, stats.avgLength);
       return perSegment(ctx, (v) => {
         const fi = v.segment.fields.get(f.field);
         const p = fi?.terms.get(t);

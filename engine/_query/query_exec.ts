@@ -53,7 +53,22 @@ function addOptional(base: Hits, optional: Hits): Hits {
   return { docs: base.docs, scores };
 }
 
+/**
+ * Whether the real engines rewrite `q` to `match_none` before building it (so its clauses are never
+ * built and cannot fail): a bool with a `match_none` among its must or filter clauses, after its
+ * own bools are rewritten; on Elasticsearch 9.5.4 also one with `match_all` among its must_not
+ * (OpenSearch 3.8.0 builds that one).
+ */
+export function rewritesToNone(q: QueryNode, flavour?: "elasticsearch" | "opensearch"): boolean {
+  if (q.kind === "match_none") return true;
+  if (q.kind !== "bool") return false;
+  if (q.must.some((c) => rewritesToNone(c, flavour))) return true;
+  if (q.filter.some((c) => rewritesToNone(c, flavour))) return true;
+  return flavour !== "opensearch" && q.mustNot.some((c) => c.kind === "match_all");
+}
+
 function runBool(q: QueryOf<"bool">, ctx: ExecContext, scoring: Scoring): Hits {
+  if (rewritesToNone(q, ctx.flavour)) return NO_HITS;
   const required = requiredHits(q.must, q.filter, ctx, scoring);
   const hasRequired = required.length > 0;
   const msm = resolveMsm(q.minimumShouldMatch, q.should.length, hasRequired ? 0 : 1);
@@ -137,7 +152,9 @@ function expandField<
     const parts = ctx.fields.expand(pattern).map((field) =>
       run({ ...q, field, lenient: true }, ctx, scoring)
     );
-    return parts.length ? disMax(parts, ctx.snapshot.maxDoc, 0) : NO_HITS;
+    // simple_query_string adds the fields up (Lucene's dis_max with tie_breaker 1).
+    const tie = (q as { sumExpanded?: boolean }).sumExpanded ? 1 : 0;
+    return parts.length ? disMax(parts, ctx.snapshot.maxDoc, tie) : NO_HITS;
   };
 }
 

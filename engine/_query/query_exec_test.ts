@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { searchApi, SearchContexts } from "../_search/search_api.ts";
 import { TestIndex } from "../../tests/support/test_index.ts";
+import { Engine } from "../engine.ts";
+import { call } from "../../tests/support/engine_call.ts";
 
 const mappings = {
   properties: {
@@ -372,4 +374,31 @@ Deno.test("function_score with field_value_factor, weights and modes", () => {
     () => ids({ function_score: { script_score: {} } }),
     /does not support \[script_score\]/,
   );
+});
+
+Deno.test("a bool the real engines rewrite to match_none never builds its clauses", async () => {
+  // Real OpenSearch 3.8.0 and Elasticsearch 9.5.4, a `yyyy-MM-dd` date field and a bad bound:
+  // hits (0) where the bool is rewritten away, 400 where the range is built.
+  const bad = { range: { day: { gte: "bad" } } };
+  const cases: Array<[Record<string, unknown>, number, number]> = [
+    [{ bool: { must: [{ match_none: {} }], filter: [bad] } }, 200, 200],
+    [{ bool: { must_not: [{ match_all: {} }], filter: [bad] } }, 400, 200],
+    [{ bool: { must: [{ bool: { must_not: [{ match_all: {} }] } }], filter: [bad] } }, 400, 200],
+    [{ bool: { should: [{ match_none: {} }], minimum_should_match: 1, filter: [bad] } }, 400, 400],
+    [{ bool: { filter: [{ match_none: {} }], must_not: [bad] } }, 200, 200],
+  ];
+  for (const flavour of ["opensearch", "elasticsearch"] as const) {
+    const engine = new Engine({ flavour });
+    await call(engine, "PUT", "/d", {
+      mappings: { properties: { day: { type: "date", format: "yyyy-MM-dd" } } },
+    });
+    await call(engine, "PUT", "/d/_doc/1?refresh=true", { day: "2023-12-15" });
+    for (const [query, os, es] of cases) {
+      const r = await call(engine, "POST", "/d/_search", { query });
+      const want = flavour === "opensearch" ? os : es;
+      assert.equal(r.code ?? 200, want, `${flavour} ${JSON.stringify(query)}`);
+      if (want === 200) assert.equal(r.hits.total.value, 0);
+    }
+    engine.close();
+  }
 });

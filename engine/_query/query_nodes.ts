@@ -95,6 +95,8 @@ export type QueryNode =
     readonly value: string;
     readonly boost: number;
     readonly caseInsensitive: boolean;
+    /** A field pattern's fields add up (`simple_query_string`) instead of the best one counting. */
+    readonly sumExpanded?: boolean;
   }
   | {
     readonly kind: "wildcard";
@@ -102,6 +104,8 @@ export type QueryNode =
     readonly value: string;
     readonly boost: number;
     readonly caseInsensitive: boolean;
+    /** A field pattern's fields add up (`simple_query_string`) instead of the best one counting. */
+    readonly sumExpanded?: boolean;
   }
   | {
     readonly kind: "regexp";

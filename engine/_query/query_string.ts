@@ -240,6 +240,7 @@ class QsParser {
           value: value.slice(0, -1),
           boost: f.boost,
           caseInsensitive: false,
+          ...(this.opts.sumFields ? { sumExpanded: true } : {}),
         }));
       }
       return perField((f) => ({
@@ -248,6 +249,7 @@ class QsParser {
         value,
         boost: f.boost,
         caseInsensitive: false,
+        ...(this.opts.sumFields ? { sumExpanded: true } : {}),
       }));
     }
     return {

@@ -9,8 +9,23 @@ import type { QueryOf } from "./query_nodes.ts";
 import { type Exact, exactInteger } from "../_index/exact_long.ts";
 
 import { lowerBound, numericValue, pointRange, scanTerms } from "./term_queries.ts";
-import { illegalArgument } from "../_errors.ts";
+import { EngineError, esError, illegalArgument } from "../_errors.ts";
 import { ipSpan, ipToBigInt } from "../_index/ip_address.ts";
+
+/**
+ * The failure of a `range` bound its date field cannot read, as real OpenSearch 3.8.0 and
+ * Elasticsearch 9.5.4 report it: `parse_exception`, caused by `illegal_argument_exception`, caused
+ * by Java's `date_time_parse_exception`.
+ */
+function dateParseError(value: unknown, format: string): EngineError {
+  const reason = `failed to parse date field [${value}] with format [${format}]`;
+  const java = new EngineError(
+    400,
+    "date_time_parse_exception",
+    `Text '${value}' could not be parsed`,
+  );
+  return esError("parse_exception", `${reason}: [${reason}]`, {}, illegalArgument(reason, java));
+}
 
 /** A numeric or date `range`'s inclusive bounds (exact for whole numbers), or null for other fields. */
 export function rangeBounds(
@@ -20,22 +35,30 @@ export function rangeBounds(
   const info = ctx.fields.byPath.get(q.field);
   if (!info || (info.kind !== "number" && info.kind !== "date")) return null;
   const zone = q.timeZone === undefined ? undefined : parseTimeZone(q.timeZone);
+  // Elasticsearch 9.5.4 reads every bound as epoch_millis when one is a JSON number and no format
+  // is given (a text bound beside it then fails); OpenSearch 3.8.0 keeps the field's format.
+  const numeric = [q.gte, q.gt, q.lte, q.lt].some((b) => typeof b === "number");
+  const format = q.format ??
+    (numeric && ctx.flavour !== "opensearch" && info.kind === "date"
+      ? "epoch_millis"
+      : info.format);
   // Date math rounds a bound down (`gte`, `lt`) or up (`gt`, `lte`), as Elasticsearch rounds it.
   const conv = (v: unknown, round: "down" | "up"): Exact => {
     if (info.kind === "date") {
+      // OpenSearch reads a JSON number with the field's format like text: with `yyyy-MM-dd`,
+      // 946684800000 is no date (real OpenSearch 3.8.0: failed to parse date field).
+      const read = typeof v === "number" && ctx.flavour === "opensearch" && format !== undefined &&
+          !format.includes("epoch_")
+        ? String(v)
+        : v;
       const n = dateValueAt(
-        v,
+        read,
         ctx.now,
-        { format: q.format ?? info.format, nanos: info.nanos, zone },
+        { format, nanos: info.nanos, zone },
         round,
       );
       if (Number.isNaN(n)) {
-        throw queryShardError(
-          ctx,
-          `failed to parse date field [${v}] with format [${
-            q.format ?? info.format ?? "strict_date_optional_time||epoch_millis"
-          }]`,
-        );
+        throw dateParseError(v, format ?? "strict_date_optional_time||epoch_millis");
       }
       return n;
     }

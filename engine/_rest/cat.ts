@@ -232,7 +232,9 @@ export function catAliasesHandler(ctx: RequestContext): Reply {
   for (const index of ctx.state.cluster.indices.values()) {
     if (index.closed ? !states.expandClosed : states.expandOpen === false) continue;
     if (index.settings["index.hidden"] === "true" && !states.expandHidden) continue;
-    for (const [alias, meta] of index.aliases) {
+    // An index's aliases come sorted by name (real OpenSearch 3.8.0 and Elasticsearch 9.5.4).
+    const sorted = [...index.aliases].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
+    for (const [alias, meta] of sorted) {
       if (names && !names.some((n) => matchPattern(n, alias))) continue;
       if (meta.is_hidden === true && !states.expandHidden) continue;
       rows.push({

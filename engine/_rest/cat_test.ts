@@ -160,3 +160,20 @@ Deno.test("GET /_cat lists each product's _cat APIs under the cat's face", async
     engine.close();
   }
 });
+
+Deno.test("_cat/aliases lists an index's aliases sorted by name", async () => {
+  // Real OpenSearch 3.8.0 and Elasticsearch 9.5.4: aliases yy, aa, cc added in that order → aa, cc, yy.
+  const engine = new Engine({ flavour: "opensearch" });
+  const send = (method: string, path: string, body?: unknown) =>
+    engine.fetch(`http://e${path}`, {
+      method,
+      headers: { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  await (await send("PUT", "/x")).body?.cancel();
+  const actions = ["yy", "aa", "cc"].map((alias) => ({ add: { index: "x", alias } }));
+  await (await send("POST", "/_aliases", { actions })).body?.cancel();
+  const rows = await (await send("GET", "/_cat/aliases?format=json&h=alias")).json();
+  assert.deepEqual(rows, [{ alias: "aa" }, { alias: "cc" }, { alias: "yy" }]);
+  engine.close();
+});

@@ -76,3 +76,38 @@ Deno.test("_field_caps: include_unmapped, meta merged across indices, index_filt
   assert.deepEqual(filtered.fields.a.keyword.meta, { unit: ["ms"] });
   engine.close();
 });
+
+Deno.test("_mapping/field: leaves keep their multi-fields; objects are not listed", async () => {
+  // Real OpenSearch 3.8.0 and Elasticsearch 9.5.4 print the same for these five names.
+  const engine = new Engine({ flavour: "opensearch" });
+  const created = await engine.fetch("http://e/o", {
+    method: "PUT",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      mappings: {
+        properties: {
+          o: { properties: { k: { type: "keyword", fields: { x: { type: "keyword" } } } } },
+          ns: { type: "nested", properties: { q: { type: "integer" } } },
+        },
+      },
+    }),
+  });
+  await created.body?.cancel();
+  assert.deepEqual(await json(engine, "/o/_mapping/field/o,o.k,o.k.x,ns,ns.q"), {
+    o: {
+      mappings: {
+        "o.k.x": { full_name: "o.k.x", mapping: { x: { type: "keyword" } } },
+        "ns.q": { full_name: "ns.q", mapping: { q: { type: "integer" } } },
+        "o.k": {
+          full_name: "o.k",
+          mapping: { k: { type: "keyword", fields: { x: { type: "keyword" } } } },
+        },
+      },
+    },
+  });
+  // Real OpenSearch 3.8.0, `_mapping/field/_id,_source,o*`: metadata fields with an empty mapping.
+  const meta = await json(engine, "/o/_mapping/field/_id,_source,o*");
+  assert.deepEqual(Object.keys(meta.o.mappings).sort(), ["_id", "_source", "o.k", "o.k.x"]);
+  assert.deepEqual(meta.o.mappings._id, { full_name: "_id", mapping: {} });
+  engine.close();
+});

@@ -90,7 +90,12 @@ export function* collect(
       try {
         return sortReader(
           k,
-          { snapshot: target.snapshot, fields: ctx.fields, index: target.index },
+          {
+            snapshot: target.snapshot,
+            fields: ctx.fields,
+            index: target.index,
+            flavour: target.flavour,
+          },
           t * SHARD_DOC_SPAN,
         );
       } catch (err) {

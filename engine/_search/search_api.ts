@@ -19,7 +19,7 @@ import { parseSearchRequest, type SearchRequest } from "./search_request.ts";
 import type { SortKey } from "../_hits/sort.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
 import { writtenAsDoubles } from "../_index/raw_source.ts";
-import { shardFailure, shards } from "./shard_failure.ts";
+import { shardFailure, shards, skippedShards } from "./shard_failure.ts";
 import { terminatesEarly } from "./count_shortcut.ts";
 import { isHighlightLimitError } from "../_hits/highlight.ts";
 import { explainHit, placeOf } from "./explain_hits.ts";
@@ -268,11 +268,15 @@ function* search(
   out.took = Math.round(performance.now() - started);
   out.timed_out = false;
   if (terminatedEarly !== undefined) out.terminated_early = terminatedEarly;
-  out._shards = shards(targets);
+  const skipped = skippedShards(req.query, req.sort[0]?.field, targets);
+  const all = shards(targets);
+  out._shards = { ...all, skipped };
+  // Every shard skipped (Elasticsearch): no shard scored, and the empty result's max_score is 0.
+  const noneRan = skipped > 0 && skipped === all.total;
   try {
     out.hits = renderHits(page, targets, {
       total,
-      maxScore: req.size === 0 ? null : collected.maxScore,
+      maxScore: noneRan ? 0 : req.size === 0 ? null : collected.maxScore,
     }, render);
   } catch (err) {
     // A highlighted value past `index.highlight.max_analyzed_offset` fails its shard.

@@ -4,6 +4,8 @@
 import { EngineError } from "../_errors.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
 import { isReduceFailure } from "../_index/limits.ts";
+import type { QueryNode } from "../_query/query_nodes.ts";
+import { rewritesToNone } from "../_query/query_exec.ts";
 
 /**
  * The `_shards` header of a response over some indices, all successful: every primary shard of
@@ -14,11 +16,37 @@ export function shards(targets: readonly SearchTarget[]): Record<string, number>
   return { total: n, successful: n, skipped: 0, failed: 0 };
 }
 
+/**
+ * How many shards a search skips before its query phase. With a primary sort other than `_score`
+ * the real engines run a `can_match` round first, where `match_none` rules a shard out: real
+ * OpenSearch 3.8.0 skips all but one of the shards (one answers for the empty result), real
+ * Elasticsearch 9.5.4 all of them (also for a query that rewrites to `match_none`). Without that
+ * sort nothing is skipped.
+ */
+export function skippedShards(
+  query: QueryNode,
+  primarySort: string | undefined,
+  targets: readonly SearchTarget[],
+): number {
+  const n = targets.reduce((sum, t) => sum + (t.shards ?? 1), 0);
+  if (n <= 1 || primarySort === undefined) return 0;
+  if (!rewritesToNone(query, targets[0]?.flavour)) return 0;
+  if (primarySort === "_score") return 0;
+  return targets[0]?.flavour === "opensearch" ? n - 1 : n;
+}
+
 const sortFailures = new WeakSet<EngineError>();
 
+/**
+ * Java exceptions the real engines report twice in a failed search's top `caused_by`: real
+ * OpenSearch 3.8.0 and Elasticsearch 9.5.4 answer `terms` with `missing: "x"` on an integer field
+ * with `caused_by: {number_format_exception, caused_by: {number_format_exception}}`, and a `terms`
+ * aggregation on a text field with an `illegal_argument_exception` caused by itself.
+ */
 const JAVA_EXCEPTIONS = new Set([
   "illegal_argument_exception",
   "illegal_state_exception",
+  "number_format_exception",
   "unsupported_operation_exception",
 ]);
 

@@ -73,3 +73,35 @@ Deno.test("a Java exception on the shards is the cause of its own cause", async 
     assert.deepEqual(r.error.root_cause, [shard]);
   }
 });
+
+Deno.test("a Java exception from the shards comes twice in the top caused_by", async () => {
+  // Real OpenSearch 3.8.0 (and Elasticsearch 9.5.4), `terms` with `missing` the field cannot read.
+  const engine = new Engine({ flavour: "opensearch" });
+  const send = (method: string, path: string, body: unknown) =>
+    engine.fetch(`http://e${path}`, {
+      method,
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    }).then(async (r) => ({ status: r.status, body: await r.json() }));
+  await send("PUT", "/n", {
+    mappings: { properties: { n: { type: "integer" }, ip: { type: "ip" } } },
+  });
+  await send("PUT", "/n/_doc/1?refresh=true", { n: 1 });
+  const ip = await send("POST", "/n/_search", {
+    aggs: { a: { terms: { field: "ip", missing: "x" } } },
+  });
+  assert.equal(ip.status, 400);
+  const literal = {
+    type: "illegal_argument_exception",
+    reason: "'x' is not an IP string literal.",
+  };
+  assert.deepEqual(ip.body.error.root_cause, [literal]);
+  assert.deepEqual(ip.body.error.caused_by, { ...literal, caused_by: literal });
+  const n = await send("POST", "/n/_search", {
+    aggs: { a: { terms: { field: "n", missing: "x" } } },
+  });
+  const format = { type: "number_format_exception", reason: 'For input string: "x"' };
+  assert.deepEqual(n.body.error.caused_by, { ...format, caused_by: format });
+  assert.deepEqual(n.body.error.failed_shards[0].reason, format);
+  engine.close();
+});
