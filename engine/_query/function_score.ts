@@ -7,6 +7,7 @@
 
 import { illegalArgument, parsingError } from "../_errors.ts";
 import { evalDateMath } from "../_index/dates.ts";
+import { timeValueMs } from "../_index/time_value.ts";
 import { arcDistance, javaDouble, parseDistance, parsePoint } from "../_index/geo.ts";
 import { geoColumn } from "../_index/geo_values.ts";
 import { shardFor, splitRoutingShards } from "../_index/routing.ts";
@@ -124,25 +125,15 @@ function numbersOf(ctx: ExecContext, field: string, doc: number): number[] {
 }
 
 /** A time value (`10d`, `2h`, `30m`, `15s`, `500ms`; a bare number is millis) in millis. */
-function timeValueMs(v: unknown, what: string): number {
+function timeValueOf(v: unknown, what: string): number {
   if (typeof v === "number") return v;
-  const m = /^\s*(-?\d+(?:\.\d+)?)\s*(nanos|micros|ms|s|m|h|d)?\s*$/.exec(String(v));
-  if (!m) {
+  const ms = timeValueMs(String(v), { bare: "millis" });
+  if (Number.isNaN(ms)) {
     throw parsingError(
       `failed to parse setting [${what}] with value [${v}] as a time value: unit is missing or unrecognized`,
     );
   }
-  const n = Number(m[1]);
-  const unit: Record<string, number> = {
-    nanos: 1e-6,
-    micros: 1e-3,
-    ms: 1,
-    s: 1000,
-    m: 60_000,
-    h: 3_600_000,
-    d: 86_400_000,
-  };
-  return Math.trunc(n * unit[m[2] ?? "ms"]!);
+  return Math.trunc(ms);
 }
 
 function select(distances: number[], mode: string): number {
@@ -185,8 +176,8 @@ function decayScorer(d: DecaySpec, ctx: ExecContext): (doc: number) => number {
       origin = d.origin === undefined
         ? ctx.now
         : evalDateMath(d.origin, ctx.now, { format: info.format });
-      scale = timeValueMs(d.scale, `${d.field}.scale`);
-      offset = d.offset === undefined ? 0 : timeValueMs(d.offset, `${d.field}.offset`);
+      scale = timeValueOf(d.scale, `${d.field}.scale`);
+      offset = d.offset === undefined ? 0 : timeValueOf(d.offset, `${d.field}.offset`);
     } else {
       if (d.origin === undefined) {
         throw parsingError(`[${d.fn}] must be set for numeric fields.`);

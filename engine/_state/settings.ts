@@ -2,6 +2,7 @@
 
 import { esError, illegalArgument } from "../_errors.ts";
 import { setOwn } from "../_index/own.ts";
+import { timeValueMs } from "../_index/time_value.ts";
 
 /** Flat settings map, values as strings (Elasticsearch returns setting values as strings). */
 export type FlatSettings = Record<string, string>;
@@ -145,24 +146,14 @@ export function checkUpdatable(flat: FlatSettings, openIndices: readonly string[
   );
 }
 
-const UNITS: Record<string, number> = {
-  nanos: 1e-6,
-  micros: 1e-3,
-  ms: 1,
-  s: 1000,
-  m: 60000,
-  h: 3600000,
-  d: 86400000,
-};
-
 /** Parses a time value like `1s`, `500ms`, `-1` into milliseconds (-1 means disabled). */
 export function parseInterval(text: string, setting = "index.refresh_interval"): number {
   if (text === "-1") return -1;
-  const m = /^(\d+(?:\.\d+)?)(nanos|micros|ms|s|m|h|d)$/.exec(text.trim());
-  if (!m) {
+  const ms = timeValueMs(text);
+  if (!(ms >= 0)) {
     throw illegalArgument(
       `failed to parse setting [${setting}] with value [${text}] as a time value: unit is missing or unrecognized`,
     );
   }
-  return Number(m[1]) * UNITS[m[2]!]!;
+  return ms;
 }
