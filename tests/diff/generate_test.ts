@@ -65,6 +65,13 @@ Deno.test("noOracle: a missing module's route, or another route taking its path"
     text: '{"error":{"reason":"unable to put stored script with unsupported lang [painless]"}}',
   };
   assert.equal(noOracle(step("PUT", "/_scripts/my-stored-script"), unsupported, opts), true);
+  // A pipeline aggregation of the aggregations module: 400 parsing_exception "Unknown aggregation
+  // type [derivative]" (line 1, col 205 in the generated request).
+  const derivative = {
+    status: 400,
+    text: '{"error":{"type":"parsing_exception","reason":"Unknown aggregation type [derivative]"}}',
+  };
+  assert.equal(noOracle(step("POST", "/diff-multi/_search"), derivative, opts), true);
   // Elsewhere, or answered, or meant to fail, or against a complete distribution: compared.
   assert.equal(noOracle(step("PUT", "/_scripts/my-script"), lang, opts), false);
   assert.equal(noOracle(step("GET", "/_reindex"), { status: 200, text: "{}" }, opts), false);

@@ -42,7 +42,7 @@ const UNSUPPORTED =
  * `_reindex` answers 405, another route of that path taking the request).
  */
 const NO_ORACLE =
-  /script_lang not supported \[painless\]|unsupported lang \[(painless|mustache|expression)\]|(no handler found|Incorrect HTTP method) for uri \[[^\]]*(_reindex|_update_by_query|_delete_by_query|_search\/template|_render|_scripts\/painless|_rank_eval|_msearch\/template)|No handler for type \[(scaled_float|wildcard|unsigned_long|geo_shape|join|search_as_you_type|match_only_text|rank_feature|token_count)\]|Unknown aggregation type \[(auto_date_histogram|moving_fn|bucket_selector|top_metrics|matrix_stats|adjacency_matrix)\]|unknown query \[(has_child|has_parent|percolate|rank_feature)\]|failed to find (global )?(tokenizer|analyzer|filter|char_filter|normalizer)|analyzer \[[^\]]+\] has not been configured|Unknown (tokenizer|filter|char_filter) type/i;
+  /script_lang not supported \[painless\]|unsupported lang \[(painless|mustache|expression)\]|(no handler found|Incorrect HTTP method) for uri \[[^\]]*(_reindex|_update_by_query|_delete_by_query|_search\/template|_render|_scripts\/painless|_rank_eval|_msearch\/template)|No handler for type \[(scaled_float|wildcard|unsigned_long|geo_shape|join|search_as_you_type|match_only_text|rank_feature|token_count)\]|Unknown aggregation type \[(auto_date_histogram|moving_fn|bucket_selector|bucket_sort|derivative|serial_diff|top_metrics|matrix_stats|adjacency_matrix)\]|unknown query \[(has_child|has_parent|percolate|rank_feature)\]|failed to find (global )?(tokenizer|analyzer|filter|char_filter|normalizer)|analyzer \[[^\]]+\] has not been configured|Unknown (tokenizer|filter|char_filter) type/i;
 
 /**
  * Paths of APIs the real distribution's missing modules serve: there another route takes them
