@@ -234,9 +234,11 @@ export class Cluster {
     const direct = this.indices.get(name);
     const viaAlias = this.aliasIndices(name);
     if (requireAlias && viaAlias.length === 0) {
-      throw indexNotFound(
-        name,
+      // Both real engines name no resource here (Elasticsearch 9.5.4, OpenSearch 3.8.0).
+      throw esError(
+        "index_not_found_exception",
         `no such index [${name}] and [require_alias] request flag is [true] and [${name}] is not an alias`,
+        { index_uuid: "_na_", index: name },
       );
     }
     if (direct) {
