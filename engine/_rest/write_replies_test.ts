@@ -78,3 +78,20 @@ Deno.test("bulk: a no-op update reports a write's shards; forced_refresh only in
     engine.close();
   }
 });
+
+Deno.test("ignore_unavailable with allow_no_indices=false: OpenSearch names an index_expression", async () => {
+  // real OS 3.8.0: GET /nope/_mapping|_settings, POST /nope/_search with both options ->
+  // "resource.type":"index_expression"; /nope*/... -> "index_or_alias"; ES 9.5.4: index_or_alias
+  for (const flavour of FLAVOURS) {
+    const engine = new Engine({ flavour });
+    const expected = flavour === "opensearch" ? "index_expression" : "index_or_alias";
+    for (const path of ["/nope/_mapping", "/nope/_settings", "/nope/_search"]) {
+      const r = await call(engine, "GET", `${path}?ignore_unavailable=true&allow_no_indices=false`);
+      assert.equal(r.code, 404, path);
+      assert.equal(r.error["resource.type"], expected, `${flavour} ${path}`);
+    }
+    const wildcard = await call(engine, "GET", "/nope*/_mapping?allow_no_indices=false");
+    assert.equal(wildcard.error["resource.type"], "index_or_alias");
+    engine.close();
+  }
+});

@@ -221,7 +221,10 @@ export class Cluster {
       throw indexNotFound(part);
     }
     if (found.size === 0 && options.allowNoIndices === false) {
-      throw indexNotFound(sawWildcard ? parts.join(",") : (expression ?? "_all"));
+      if (sawWildcard) throw indexNotFound(parts.join(","));
+      // Only missing names, all ignored: OpenSearch 3.8.0 names an `index_expression` here.
+      const name = expression ?? "_all";
+      throw indexNotFound(name, `no such index [${name}]`, this.singleIndexResourceType);
     }
     return [...found.values()];
   }
