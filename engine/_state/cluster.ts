@@ -296,14 +296,19 @@ export class Cluster {
 
   /** Adds or replaces an alias on an index. */
   putAlias(index: IndexState, alias: string, meta: AliasMeta): void {
-    if (this.indices.has(alias)) {
+    const clash = this.indices.get(alias);
+    if (clash) {
+      // OpenSearch 3.8.0 names the index; Elasticsearch 9.5.4 names nothing.
+      if (this.shardLimit.flavour === "opensearch") {
+        throw esError(
+          "invalid_alias_name_exception",
+          `Invalid alias name [${alias}], an index exists with the same name as the alias`,
+          { index: alias, index_uuid: clash.uuid },
+        );
+      }
       throw esError(
         "invalid_alias_name_exception",
-        `Invalid alias name [${alias}]: an index or data stream exists with the same name as the alias`,
-        {
-          index_uuid: "_na_",
-          index: alias,
-        },
+        `Invalid alias name [${alias}]: an index, data stream, ESQL view, or ESQL dataset exists with the same name as the alias`,
       );
     }
     validateAliasName(alias);
