@@ -95,3 +95,18 @@ Deno.test("ignore_unavailable with allow_no_indices=false: OpenSearch names an i
     engine.close();
   }
 });
+
+Deno.test("update without the routing a document was written with names the id's shard", async () => {
+  // OpenSearch's update/40_routing.yml: real ES 9.5.4 and OS 3.8.0 both answer shard "3"
+  for (const flavour of FLAVOURS) {
+    const engine = new Engine({ flavour });
+    await call(engine, "PUT", "/test_1", {
+      settings: { number_of_shards: 5, number_of_routing_shards: 5, number_of_replicas: 0 },
+    });
+    await call(engine, "PUT", "/test_1/_doc/1?routing=5", { foo: "bar" });
+    const r = await call(engine, "POST", "/test_1/_update/1", { doc: { foo: "baz" } });
+    assert.equal(r.error.type, "document_missing_exception");
+    assert.equal(r.error.shard, "3", flavour);
+    engine.close();
+  }
+});
