@@ -184,7 +184,19 @@ export function updateAliasesHandler(ctx: RequestContext): Reply {
     const indexExpr = [...asList(spec.index), ...asList(spec.indices)].join(",");
     const aliases = [...asList(spec.alias), ...asList(spec.aliases)];
     if (Array.isArray(spec.aliases) && spec.aliases.length === 0) {
-      throw illegalArgument("[aliases] can't be empty");
+      // The action parser's refusal, wrapped by each parser above it (both real engines).
+      const wrap = (reason: string, cause: EngineError) =>
+        esError("x_content_parse_exception", reason, {}, cause);
+      throw wrap(
+        "[1:2] [aliases] failed to parse field [actions]",
+        wrap(
+          `[1:2] [alias_action] failed to parse field [${kind}]`,
+          wrap(
+            `[1:2] [${kind}] failed to parse field [aliases]`,
+            illegalArgument("[aliases] can't be empty"),
+          ),
+        ),
+      );
     }
     if (!indexExpr) {
       throw validationFailed("One of [index] or [indices] is required");

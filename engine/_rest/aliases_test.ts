@@ -203,3 +203,28 @@ Deno.test("put alias: refusals as the real engines give them", async () => {
     engine.close();
   }
 });
+
+Deno.test("update aliases: an empty aliases list fails in the action parser", async () => {
+  // real ES 9.5.4 and OS 3.8.0: x_content_parse_exception "[aliases] failed to parse field
+  // [actions]" caused by "[alias_action] failed to parse field [remove]" caused by "[remove]
+  // failed to parse field [aliases]" caused by illegal_argument_exception "[aliases] can't be
+  // empty"
+  for (const flavour of ["elasticsearch", "opensearch"] as const) {
+    const engine = new Engine({ flavour });
+    await call(engine, "PUT", "/test_index");
+    const r = await call(engine, "POST", "/_aliases", {
+      actions: [{ remove: { index: "test_index", aliases: [], must_exist: true } }],
+    });
+    assert.equal(r.code, 400);
+    assert.equal(r.error.root_cause[0].type, "x_content_parse_exception");
+    const chain: string[] = [];
+    for (let e = r.error; e; e = e.caused_by) chain.push(e.type);
+    assert.deepEqual(chain, [
+      "x_content_parse_exception",
+      "x_content_parse_exception",
+      "x_content_parse_exception",
+      "illegal_argument_exception",
+    ]);
+    engine.close();
+  }
+});
