@@ -396,6 +396,7 @@ export function runMultiMatch(q: QueryOf<"multi_match">, ctx: ExecContext, scori
         fuzziness: q.fuzziness,
         prefixLength: q.prefixLength,
         transpositions: q.transpositions,
+        constantRewrite: q.constantRewrite,
       },
       ctx,
       scoring,

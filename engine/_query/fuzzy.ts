@@ -1,6 +1,6 @@
 // Fuzzy term expansion: indexed terms within an edit distance of a query term.
 
-import { disMax, type Scoring } from "./doc_set.ts";
+import { constantHits, disMax, type Scoring } from "./doc_set.ts";
 import type { Hits } from "./doc_set.ts";
 import type { ExecContext } from "./exec_context.ts";
 import type { BoostedField } from "./query_nodes.ts";
@@ -56,6 +56,8 @@ export interface FuzzyMatch extends BoostedField {
   readonly prefixLength?: number;
   /** Whether swapping two adjacent characters is one edit (true when absent). */
   readonly transpositions?: boolean;
+  /** `fuzzy_rewrite: constant_score…`: every expansion scores the boost (Lucene's rewrite). */
+  readonly constantRewrite?: boolean;
 }
 
 /**
@@ -85,5 +87,6 @@ export function fuzzyHits(ctx: ExecContext, q: FuzzyMatch, term: string, scoring
       scoring,
     )
   );
-  return disMax(parts, ctx.snapshot.maxDoc, 0);
+  const best = disMax(parts, ctx.snapshot.maxDoc, 0);
+  return q.constantRewrite ? constantHits(best.docs, boost, scoring) : best;
 }

@@ -42,6 +42,8 @@ export type QueryNode =
     readonly fuzziness?: string;
     readonly prefixLength?: number;
     readonly transpositions?: boolean;
+    /** `fuzzy_rewrite: constant_score…`: a fuzzy term's expansions score the boost. */
+    readonly constantRewrite?: boolean;
   }
   | {
     readonly kind: "match_phrase";
@@ -67,6 +69,8 @@ export type QueryNode =
     readonly fuzziness?: string;
     readonly prefixLength?: number;
     readonly transpositions?: boolean;
+    /** `fuzzy_rewrite: constant_score…`: a fuzzy term's expansions score the boost. */
+    readonly constantRewrite?: boolean;
   }
   | {
     readonly kind: "bool";

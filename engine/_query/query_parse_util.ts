@@ -89,11 +89,19 @@ export function boostedFields(v: unknown): BoostedField[] {
 /** The fuzziness settings of a full-text query, empty when `fuzziness` is absent. */
 export function fuzzyParams(
   p: JsonObject,
-): { fuzziness?: string; prefixLength?: number; transpositions?: boolean } {
+): {
+  fuzziness?: string;
+  prefixLength?: number;
+  transpositions?: boolean;
+  constantRewrite?: boolean;
+} {
   if (p.fuzziness === undefined) return {};
+  const constant = typeof p.fuzzy_rewrite === "string" &&
+    p.fuzzy_rewrite.startsWith("constant_score");
   return {
     fuzziness: String(p.fuzziness),
     prefixLength: Number(p.prefix_length ?? 0),
     transpositions: p.fuzzy_transpositions !== false,
+    ...(constant ? { constantRewrite: true } : {}),
   };
 }

@@ -61,14 +61,27 @@ const ALIAS_BODY_KEYS = new Set([
   "must_exist",
 ]);
 
+/**
+ * Refuses an unknown field of a put-alias body as the real engines do: OpenSearch 3.8.0 says
+ * `unknown field [key]`, Elasticsearch 9.5.4 `Unsupported field [key]` (for an object, its first
+ * field inside) and refuses `is_hidden` there too. Both as `illegal_argument_exception`.
+ */
+function checkAliasBody(ctx: RequestContext, body: Record<string, unknown>): void {
+  const es = ctx.state.flavour === "elasticsearch";
+  for (const [key, value] of Object.entries(body)) {
+    if (ALIAS_BODY_KEYS.has(key) && !(es && key === "is_hidden")) continue;
+    if (!es) throw illegalArgument(`unknown field [${key}]`);
+    const inner = value !== null && typeof value === "object" && !Array.isArray(value)
+      ? Object.keys(value)[0]
+      : undefined;
+    throw illegalArgument(`Unsupported field [${inner ?? key}]`);
+  }
+}
+
 /** PUT /{index}/_alias/{name}, also with index and/or alias given in the body. */
 export function putAliasHandler(ctx: RequestContext): Reply {
   const body = bodyObject(ctx) ?? {};
-  for (const key of Object.keys(body)) {
-    if (!ALIAS_BODY_KEYS.has(key)) {
-      throw xContentParseError(`[1:2] [alias] unknown field [${key}]`);
-    }
-  }
+  checkAliasBody(ctx, body);
   const meta = readAliasMeta(body);
   if (body.alias !== undefined && typeof body.alias !== "string") {
     throw xContentParseError("[1:10] [alias] failed to parse field [alias]");
@@ -77,9 +90,9 @@ export function putAliasHandler(ctx: RequestContext): Reply {
   // An added alias's name may be date math (`<logs-{now/d}>`), resolved as the alias is made.
   const name = given === undefined ? undefined : resolveDateMathName(given, ctx.state.now());
   const indexExpr = body.index ?? body.indices ?? ctx.p.index;
-  if (!name || !indexExpr) {
-    throw validationFailed(`${!name ? "[alias] is missing" : "[index] is missing"}`);
-  }
+  // Both real engines check the indices first, then the name.
+  if (!indexExpr) throw illegalArgument("[indices] can't be empty");
+  if (!name) throw illegalArgument("[alias] can't be empty string");
   const expression = Array.isArray(indexExpr) ? indexExpr.join(",") : String(indexExpr);
   const found = ctx.state.cluster.resolve(expression, { includeClosed: true });
   if (found.length === 0) throw indexNotFound(expression);
@@ -171,7 +184,19 @@ export function updateAliasesHandler(ctx: RequestContext): Reply {
     const indexExpr = [...asList(spec.index), ...asList(spec.indices)].join(",");
     const aliases = [...asList(spec.alias), ...asList(spec.aliases)];
     if (Array.isArray(spec.aliases) && spec.aliases.length === 0) {
-      throw illegalArgument("[aliases] can't be empty");
+      // The action parser's refusal, wrapped by each parser above it (both real engines).
+      const wrap = (reason: string, cause: EngineError) =>
+        esError("x_content_parse_exception", reason, {}, cause);
+      throw wrap(
+        "[1:2] [aliases] failed to parse field [actions]",
+        wrap(
+          `[1:2] [alias_action] failed to parse field [${kind}]`,
+          wrap(
+            `[1:2] [${kind}] failed to parse field [aliases]`,
+            illegalArgument("[aliases] can't be empty"),
+          ),
+        ),
+      );
     }
     if (!indexExpr) {
       throw validationFailed("One of [index] or [indices] is required");

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { Engine } from "../engine.ts";
-import { call } from "../../tests/support/engine_call.ts";
+import { call, failure } from "../../tests/support/engine_call.ts";
 
 async function withAlias(): Promise<Engine> {
   const engine = new Engine();
@@ -150,4 +150,81 @@ Deno.test("date math in alias names: resolved when an alias is added (path, body
   const named = await call(engine, "GET", "/_alias/%3Cday-%7Bnow%2Fd%7D%3E");
   assert.deepEqual(Object.keys(named.logs.aliases), ["day-2024.03.15"]);
   engine.close();
+});
+
+Deno.test("put alias: refusals as the real engines give them", async () => {
+  // real ES 9.5.4 / OS 3.8.0 answers, as [status, type, reason] and the error's extra keys
+  const expected = {
+    elasticsearch: {
+      abc: "Unsupported field [abc]",
+      hidden: "Unsupported field [is_hidden]",
+      inner: "Unsupported field [x]",
+      clash:
+        "Invalid alias name [ycal]: an index, data stream, ESQL view, or ESQL dataset exists with the same name as the alias",
+      clashKeys: ["reason", "root_cause", "type"],
+    },
+    opensearch: {
+      abc: "unknown field [abc]",
+      hidden: undefined,
+      inner: "unknown field [foo]",
+      clash: "Invalid alias name [ycal], an index exists with the same name as the alias",
+      clashKeys: ["index", "index_uuid", "reason", "root_cause", "type"],
+    },
+  };
+  for (const flavour of ["elasticsearch", "opensearch"] as const) {
+    const want = expected[flavour];
+    const engine = new Engine({ flavour });
+    await call(engine, "PUT", "/ycal");
+    const put = (body: unknown) => call(engine, "POST", "/ycal/_alias/al1", body);
+    assert.deepEqual(failure(await put({ abc: 1 })), [400, "illegal_argument_exception", want.abc]);
+    const hidden = await put({ is_hidden: true });
+    if (want.hidden) {
+      assert.deepEqual(failure(hidden), [400, "illegal_argument_exception", want.hidden]);
+    } else assert.equal(hidden.code, 200);
+    assert.deepEqual(failure(await put({ routing: "a", foo: { x: 1 } })), [
+      400,
+      "illegal_argument_exception",
+      want.inner,
+    ]);
+    const indices = [400, "illegal_argument_exception", "[indices] can't be empty"];
+    assert.deepEqual(failure(await call(engine, "PUT", "/_alias")), indices);
+    assert.deepEqual(failure(await call(engine, "PUT", "/_alias/x")), indices);
+    assert.deepEqual(failure(await call(engine, "PUT", "/ycal/_alias")), [
+      400,
+      "illegal_argument_exception",
+      "[alias] can't be empty string",
+    ]);
+    const star = await call(engine, "PUT", "/ycal/_alias/a*");
+    assert.equal(star.error.type, "invalid_alias_name_exception");
+    assert.deepEqual(Object.keys(star.error).sort(), ["reason", "root_cause", "type"]);
+    const clash = await call(engine, "PUT", "/ycal/_alias/ycal");
+    assert.deepEqual(failure(clash), [400, "invalid_alias_name_exception", want.clash]);
+    assert.deepEqual(Object.keys(clash.error).sort(), want.clashKeys);
+    engine.close();
+  }
+});
+
+Deno.test("update aliases: an empty aliases list fails in the action parser", async () => {
+  // real ES 9.5.4 and OS 3.8.0: x_content_parse_exception "[aliases] failed to parse field
+  // [actions]" caused by "[alias_action] failed to parse field [remove]" caused by "[remove]
+  // failed to parse field [aliases]" caused by illegal_argument_exception "[aliases] can't be
+  // empty"
+  for (const flavour of ["elasticsearch", "opensearch"] as const) {
+    const engine = new Engine({ flavour });
+    await call(engine, "PUT", "/test_index");
+    const r = await call(engine, "POST", "/_aliases", {
+      actions: [{ remove: { index: "test_index", aliases: [], must_exist: true } }],
+    });
+    assert.equal(r.code, 400);
+    assert.equal(r.error.root_cause[0].type, "x_content_parse_exception");
+    const chain: string[] = [];
+    for (let e = r.error; e; e = e.caused_by) chain.push(e.type);
+    assert.deepEqual(chain, [
+      "x_content_parse_exception",
+      "x_content_parse_exception",
+      "x_content_parse_exception",
+      "illegal_argument_exception",
+    ]);
+    engine.close();
+  }
 });

@@ -194,6 +194,9 @@ function parseAction(raw: string, lineNo: number): Action {
 
 function itemResult(r: WriteResult, status: number): Record<string, unknown> {
   const item = writeResponse(r);
+  // A bulk item reports a no-op update's shards as a write's (both real engines; the update API
+  // itself answers zeros).
+  if (r.result === "noop") item._shards = r.index.shardsHeader();
   item.status = status;
   return item;
 }
@@ -337,7 +340,13 @@ async function runBulk(ctx: RequestContext, started: number): Promise<Reply> {
   const results = actions.map((action) => run(ctx, action, touched, pipeline));
   countBulk(touched, actions, results, performance.now() - timer);
   const forced = await applyRefresh(ctx.params.get("refresh"), touched, ctx.state);
-  if (forced) { for (const r of results) if (!r.error) r.forced_refresh = true; }
+  if (forced) {
+    // OpenSearch 3.8.0 leaves `forced_refresh` out of a no-op update; Elasticsearch 9.5.4 keeps it.
+    const os = ctx.state.flavour === "opensearch";
+    for (const r of results) {
+      if (!r.error && !(os && r.result === "noop")) r.forced_refresh = true;
+    }
+  }
   const items = results.map((r, i) => {
     const { op, meta } = actions[i]!;
     // Literal shapes, not a computed key: 5,000 items share one hidden class per action.

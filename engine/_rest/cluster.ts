@@ -98,6 +98,26 @@ function indexHealth(
   return out;
 }
 
+/**
+ * `active_shards_percent_as_number`: over the indices asked about on Elasticsearch 9.5.4; on
+ * OpenSearch 3.8.0 100 when they are green, else over the whole cluster whatever was asked.
+ */
+function activePercent(
+  ctx: RequestContext,
+  asked: { status: string; primaries: number; unassigned: number },
+): number {
+  let { primaries, unassigned } = asked;
+  if (ctx.state.flavour === "opensearch") {
+    if (asked.status === "green") return 100;
+    primaries = unassigned = 0;
+    for (const index of ctx.state.cluster.indices.values()) {
+      primaries += index.shardCount;
+      unassigned += index.shardCount * index.replicas;
+    }
+  }
+  return primaries + unassigned === 0 ? 100 : (primaries / (primaries + unassigned)) * 100;
+}
+
 /** GET /_cluster/health[/{index}]. */
 export function healthHandler(ctx: RequestContext): Reply {
   const indices = targets(ctx, { expandClosed: true, includeClosed: true });
@@ -130,9 +150,7 @@ export function healthHandler(ctx: RequestContext): Reply {
     number_of_pending_tasks: 0,
     number_of_in_flight_fetch: 0,
     task_max_waiting_in_queue_millis: 0,
-    active_shards_percent_as_number: primaries + unassigned === 0
-      ? 100
-      : (primaries / (primaries + unassigned)) * 100,
+    active_shards_percent_as_number: activePercent(ctx, { status, primaries, unassigned }),
   };
   const level = ctx.params.get("level");
   if (level === "indices" || level === "shards") {

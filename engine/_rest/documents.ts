@@ -255,9 +255,10 @@ export async function updateHandler(ctx: RequestContext): Promise<Reply> {
   checkRouting(index, ctx.p.id!, opts.routing);
   const current = index.docs.get(ctx.p.id!);
   if (current && !sameShard(index, ctx.p.id!, current.routing, opts.routing)) {
+    // The shard the request's routing leads to, where the document is not.
     throw esError("document_missing_exception", `[${ctx.p.id}]: document missing`, {
       index_uuid: index.uuid,
-      shard: "0",
+      shard: String(index.shardOf(opts.routing ?? ctx.p.id!)),
       index: index.name,
     });
   }

@@ -69,7 +69,7 @@ export function createIndex(
     ([name, meta]) => [name.replaceAll("{index}", resolvedName), readAliasMeta(meta)] as const,
   );
   const settings = { ...template?.settings, ...flattenSettings(body.settings ?? {}) };
-  checkKnownSettings(settings);
+  checkKnownSettings(settings, state.flavour);
   checkWholeMapping(mappings.properties, mappingLimits(settings));
   if (aliases.length === 0) {
     return cluster.create(resolvedName, settings, structuredClone(mappings));

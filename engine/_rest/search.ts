@@ -43,7 +43,10 @@ export function searchTargets(
   params = ctx.params,
 ): SearchTarget[] {
   const opts = resolveOptions({ ...ctx, params });
-  const indices: IndexState[] = ctx.state.cluster.resolve(expression, opts);
+  // The real engines search shards ordered by index name (equal hits come in that order), not
+  // in the order the expression named or the cluster created them.
+  const indices: IndexState[] = ctx.state.cluster.resolve(expression, opts)
+    .sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
   refreshDue(indices, ctx.state.now());
   const legacyBm25 = legacyBm25Of(ctx.state);
   return indices.map((i) => ({

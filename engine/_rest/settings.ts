@@ -93,7 +93,7 @@ export function getSettingsHandler(ctx: RequestContext): Reply {
 export function putSettingsHandler(ctx: RequestContext): Reply {
   const body = requireBody(ctx);
   const changes = flattenSettings(body.settings ?? body);
-  checkKnownSettings(changes);
+  checkKnownSettings(changes, ctx.state.flavour);
   validateSettings(changes);
   const preserve = boolParam(ctx, "preserve_existing");
   const found = targets(ctx, { includeClosed: true });

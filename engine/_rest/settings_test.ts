@@ -64,3 +64,30 @@ Deno.test("put settings: static settings refused while any target is open, each 
   );
   engine.close();
 });
+
+Deno.test("OpenSearch's concurrent segment search settings: unknown to Elasticsearch", async () => {
+  // real ES 9.5.4: 400 illegal_argument_exception "unknown setting
+  // [index.search.concurrent_segment_search.mode] please check that any required plugins are
+  // installed…" on index creation and on PUT _settings; real OS 3.8.0 accepts both
+  for (const flavour of ["elasticsearch", "opensearch"] as const) {
+    const engine = new Engine({ flavour });
+    const created = await call(engine, "PUT", "/c1", {
+      settings: { "index.search.concurrent_segment_search.mode": "all" },
+    });
+    await call(engine, "PUT", "/c2");
+    const put = await call(engine, "PUT", "/c2/_settings", {
+      "index.search.concurrent_segment_search.enabled": true,
+    });
+    if (flavour === "elasticsearch") {
+      assert.equal(created.code, 400);
+      assert.equal(created.error.type, "illegal_argument_exception");
+      assert.match(created.error.reason, /^unknown setting \[index\.search\.concurrent_segment/);
+      assert.equal(put.code, 400);
+      assert.equal(put.error.type, "illegal_argument_exception");
+    } else {
+      assert.equal(created.code, 200);
+      assert.equal(put.code, 200);
+    }
+    engine.close();
+  }
+});

@@ -70,9 +70,13 @@ Deno.test("scroll contexts expire after keep-alive and respect max keep-alive", 
     /No search context found/,
   );
   ctx.maxKeepAlive = 60_000;
+  // real ES 9.5.4 and OS 3.8.0: search_phase_execution_exception "all shards failed", phase
+  // query, caused by the illegal_argument_exception "Keep alive for request (2m) is too large…"
   assert.throws(
     () => searchApi(ctx, [setup().target()], undefined, new URLSearchParams("scroll=2m")),
-    /Keep alive for request \(2m\) is too large/,
+    (e: EngineError) =>
+      e.type === "search_phase_execution_exception" && e.extra.phase === "query" &&
+      /Keep alive for request \(2m\) is too large/.test(e.causedBy?.message ?? ""),
   );
   assert.deepEqual(clearScrollApi(ctx, "_all"), { succeeded: true, num_freed: 0 });
 });
@@ -179,4 +183,32 @@ Deno.test("a point-in-time id that is none of the engine's fails as the real eng
   const osClose = await call(os, "DELETE", "/_search/point_in_time", { pit_id: ["abc"] });
   assert.equal(osClose.error.reason, "Unsupported version [ES 0.0.1]");
   os.close();
+});
+
+Deno.test("a scroll kept too long fails on every shard (both flavours)", async () => {
+  // real ES 9.5.4 and OS 3.8.0 answered POST /test_scroll/_search?scroll=2m under a 1m limit with
+  // search_phase_execution_exception (phase query, grouped, one failed shard) caused by the
+  // illegal_argument_exception twice over
+  for (const flavour of ["elasticsearch", "opensearch"] as const) {
+    const engine = new Engine({ flavour });
+    await call(engine, "PUT", "/_cluster/settings", {
+      transient: { "search.max_keep_alive": "1m" },
+    });
+    await call(engine, "PUT", "/test_scroll/_doc/1?refresh=true", { foo: 1 });
+    const r = await call(engine, "POST", "/test_scroll/_search?scroll=2m", {});
+    const reason =
+      "Keep alive for request (2m) is too large. It must be less than (1m). This limit can be set by changing the [search.max_keep_alive] cluster level setting.";
+    assert.equal(r.code, 400);
+    assert.equal(r.error.type, "search_phase_execution_exception");
+    assert.equal(r.error.phase, "query");
+    assert.equal(r.error.grouped, true);
+    assert.deepEqual(r.error.root_cause, [{ type: "illegal_argument_exception", reason }]);
+    assert.equal(r.error.failed_shards[0].index, "test_scroll");
+    assert.deepEqual(r.error.caused_by, {
+      type: "illegal_argument_exception",
+      reason,
+      caused_by: { type: "illegal_argument_exception", reason },
+    });
+    engine.close();
+  }
 });

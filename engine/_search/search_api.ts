@@ -200,7 +200,13 @@ function* search(
   let keepAlive = 0;
   if (req.scroll !== null) {
     keepAlive = parseKeepAlive(req.scroll, "scroll");
-    ctx.checkKeepAlive(keepAlive, req.scroll);
+    try {
+      ctx.checkKeepAlive(keepAlive, req.scroll);
+    } catch (err) {
+      // Each shard refuses a scroll kept too long (Elasticsearch 9.5.4, OpenSearch 3.8.0).
+      if (targets.length > 0) shardFailure(err, targets);
+      throw err;
+    }
   }
   let collected: Collected;
   let queryNanos = 0;

@@ -221,7 +221,10 @@ export class Cluster {
       throw indexNotFound(part);
     }
     if (found.size === 0 && options.allowNoIndices === false) {
-      throw indexNotFound(sawWildcard ? parts.join(",") : (expression ?? "_all"));
+      if (sawWildcard) throw indexNotFound(parts.join(","));
+      // Only missing names, all ignored: OpenSearch 3.8.0 names an `index_expression` here.
+      const name = expression ?? "_all";
+      throw indexNotFound(name, `no such index [${name}]`, this.singleIndexResourceType);
     }
     return [...found.values()];
   }
@@ -234,9 +237,11 @@ export class Cluster {
     const direct = this.indices.get(name);
     const viaAlias = this.aliasIndices(name);
     if (requireAlias && viaAlias.length === 0) {
-      throw indexNotFound(
-        name,
+      // Both real engines name no resource here (Elasticsearch 9.5.4, OpenSearch 3.8.0).
+      throw esError(
+        "index_not_found_exception",
         `no such index [${name}] and [require_alias] request flag is [true] and [${name}] is not an alias`,
+        { index_uuid: "_na_", index: name },
       );
     }
     if (direct) {
@@ -291,14 +296,19 @@ export class Cluster {
 
   /** Adds or replaces an alias on an index. */
   putAlias(index: IndexState, alias: string, meta: AliasMeta): void {
-    if (this.indices.has(alias)) {
+    const clash = this.indices.get(alias);
+    if (clash) {
+      // OpenSearch 3.8.0 names the index; Elasticsearch 9.5.4 names nothing.
+      if (this.shardLimit.flavour === "opensearch") {
+        throw esError(
+          "invalid_alias_name_exception",
+          `Invalid alias name [${alias}], an index exists with the same name as the alias`,
+          { index: alias, index_uuid: clash.uuid },
+        );
+      }
       throw esError(
         "invalid_alias_name_exception",
-        `Invalid alias name [${alias}]: an index or data stream exists with the same name as the alias`,
-        {
-          index_uuid: "_na_",
-          index: alias,
-        },
+        `Invalid alias name [${alias}]: an index, data stream, ESQL view, or ESQL dataset exists with the same name as the alias`,
       );
     }
     validateAliasName(alias);

@@ -179,7 +179,6 @@ function visitObject(
 ): void {
   const { path: prefix, dynamic } = at;
   for (const [rawKey, value] of Object.entries(source)) {
-    if (rawKey === "") throw parseFailure(walk, "field name cannot be an empty string");
     if (!rawKey.includes(".")) {
       const mapping = own(props, rawKey);
       if (mapping) {
@@ -297,6 +296,58 @@ function addNew(walk: Walk, at: Place, keys: string[], value: unknown): void {
   if (mapping) walk.additions.push({ path: [...prefix, ...keys], mapping });
 }
 
+/**
+ * What is wrong with a field name of a document, in Elasticsearch's words and OpenSearch's, or
+ * undefined. Both refuse an empty name, one of dots only, one starting with a dot and one with two
+ * dots in a row (a trailing dot is accepted); Elasticsearch also one of whitespace only.
+ */
+function nameProblem(
+  key: string,
+  errorType: ParseErrorType,
+): { message: string; cause: boolean } | undefined {
+  const opensearch = errorType === "mapper_parsing_exception";
+  if (key === "") return { message: "field name cannot be an empty string", cause: true };
+  if (/^\.+$/.test(key)) {
+    const message = opensearch
+      ? "field name cannot contain only the character [.]"
+      : "field name cannot contain only dots";
+    return { message, cause: true };
+  }
+  if (key.startsWith(".") || key.includes("..")) {
+    const message = opensearch
+      ? `object field starting or ending with a [.] makes object resolution ambiguous: [${key}]`
+      : `field name cannot contain only whitespace: ['${key}']`;
+    return { message, cause: true };
+  }
+  if (!opensearch && key.trim() === "") {
+    return { message: `Field name cannot contain only whitespace: [${key}]`, cause: false };
+  }
+  return undefined;
+}
+
+/**
+ * Refuses a document with a field name the real engines refuse (see `nameProblem`), anywhere in
+ * it: Elasticsearch 9.5.4 as `document_parsing_exception` caused by `illegal_argument_exception`,
+ * OpenSearch 3.8.0 as `mapper_parsing_exception` (`failed to parse`) caused by the same.
+ */
+function checkFieldNames(value: unknown, errorType: ParseErrorType): void {
+  if (Array.isArray(value)) {
+    for (const item of value) checkFieldNames(item, errorType);
+    return;
+  }
+  if (value === null || typeof value !== "object") return;
+  const opensearch = errorType === "mapper_parsing_exception";
+  for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
+    const problem = nameProblem(key, errorType);
+    if (problem && !problem.cause) throw esError(errorType, `[1:2] ${problem.message}`);
+    if (problem) {
+      const reason = opensearch ? "failed to parse" : `[1:2] failed to parse: ${problem.message}`;
+      throw esError(errorType, reason, {}, illegalArgument(problem.message));
+    }
+    checkFieldNames(child, errorType);
+  }
+}
+
 /** How an index maps a document: the name of its parse failures and its mapping's limits. */
 export interface MappingRules {
   /** The error type of a document the mapping cannot take (it differs by flavour). */
@@ -335,6 +386,7 @@ export function mapDocument(
       );
     }
   }
+  checkFieldNames(source, errorType);
   visitObject(walk, mappings.properties, source, { path: [], dynamic: mappings.dynamic });
   if (walk.additions.length === 0) return mappings;
   const next = structuredClone(mappings);

@@ -121,7 +121,17 @@ function validateProperties(
   expandDots(props as Record<string, FieldMapping>);
   for (const [name, raw] of Object.entries(props as Record<string, unknown>)) {
     const path = prefix ? `${prefix}.${name}` : name;
-    if (name.trim() === "") {
+    if (flavour === "opensearch" && name === "") {
+      // OpenSearch 3.8.0 accepts a blank name and words an empty one its own way (bare on put
+      // mapping, wrapped on index creation: see parseMappings).
+      throw esError(
+        "mapper_parsing_exception",
+        "name cannot be empty string",
+        {},
+        illegalArgument("name cannot be empty string"),
+      );
+    }
+    if (flavour === "elasticsearch" && name.trim() === "") {
       throw esError(
         "mapper_parsing_exception",
         "Failed to parse mapping: field name cannot be an empty string",

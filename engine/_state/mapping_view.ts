@@ -90,6 +90,20 @@ function byName(props: Record<string, FieldMapping>): Record<string, FieldMappin
   return out;
 }
 
+/**
+ * Leaves out analyzers equal to their defaults, as both real engines print them: `analyzer` when
+ * it is `default` and the search analyzer is the same, `search_analyzer` when it is the
+ * analyzer, `search_quote_analyzer` when it is the search analyzer.
+ */
+function dropDefaultAnalyzers(out: Json): void {
+  const analyzer = out.analyzer ?? "default";
+  const search = out.search_analyzer ?? analyzer;
+  const quote = out.search_quote_analyzer ?? search;
+  if (quote === search) delete out.search_quote_analyzer;
+  if (search === analyzer) delete out.search_analyzer;
+  if (analyzer === "default" && search === analyzer) delete out.analyzer;
+}
+
 function fieldView(field: FieldMapping): FieldMapping {
   const type = field.type ?? "object";
   const out: Json = {};
@@ -109,6 +123,7 @@ function fieldView(field: FieldMapping): FieldMapping {
     out[key] = value;
   }
   if (out.type === "object" && out.properties !== undefined) delete out.type;
+  dropDefaultAnalyzers(out);
   return out as FieldMapping;
 }
 

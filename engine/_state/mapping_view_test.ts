@@ -107,3 +107,27 @@ Deno.test("mapping view: parsed values, defaults left out", async () => {
     }, flavour);
   }
 });
+
+Deno.test("mapping view: analyzers equal to their defaults are left out", async () => {
+  // real ES 9.5.4 and OS 3.8.0 both answered exactly this to GET /ycan/_mapping
+  for (const flavour of FLAVOURS) {
+    const got = await mappingOf(flavour, {
+      properties: {
+        k: { type: "text", analyzer: "default", search_analyzer: "whitespace" },
+        q: { type: "text", search_quote_analyzer: "default", search_analyzer: "default" },
+        t: { type: "text", analyzer: "whitespace", search_analyzer: "default" },
+        u: { type: "text", search_analyzer: "default", analyzer: "default" },
+        s: { type: "text", analyzer: "standard" },
+      },
+    });
+    assert.deepEqual(got, {
+      properties: {
+        k: { type: "text", analyzer: "default", search_analyzer: "whitespace" },
+        q: { type: "text" },
+        s: { type: "text", analyzer: "standard" },
+        t: { type: "text", analyzer: "whitespace", search_analyzer: "default" },
+        u: { type: "text" },
+      },
+    });
+  }
+});

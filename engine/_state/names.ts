@@ -26,10 +26,8 @@ export function validateIndexName(name: string): void {
 /** Throws 400 `invalid_alias_name_exception` when `name` is not a valid alias name. */
 export function validateAliasName(name: string): void {
   const fail = (why: string): never => {
-    throw esError("invalid_alias_name_exception", `Invalid alias name [${name}]: ${why}`, {
-      index_uuid: "_na_",
-      index: name,
-    });
+    // Both real engines name no index here (Elasticsearch 9.5.4, OpenSearch 3.8.0).
+    throw esError("invalid_alias_name_exception", `Invalid alias name [${name}]: ${why}`);
   };
   if (name.length === 0) fail("must not be empty");
   if (FORBIDDEN.some((c) => name.includes(c))) {

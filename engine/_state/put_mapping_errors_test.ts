@@ -47,3 +47,41 @@ Deno.test("mapping errors carry one 'Failed to parse mapping' prefix", async () 
   const put = await call(engine, "PUT", "/w/_mapping", bad);
   assert.equal(put.error.reason, `Failed to parse mapping: ${inner}`);
 });
+
+Deno.test("an empty field name in a mapping, per flavour", async () => {
+  // real ES 9.5.4: mapper_parsing_exception caused by illegal_argument_exception on index creation
+  // and put mapping, a blank name refused too; real OS 3.8.0: mapper_parsing_exception ("Failed to
+  // parse mapping [_doc]: name cannot be empty string") on creation, a bare
+  // illegal_argument_exception on put mapping, and a blank name accepted
+  for (const flavour of ["elasticsearch", "opensearch"] as const) {
+    const engine = new Engine({ flavour });
+    const created = await call(engine, "PUT", "/e1", {
+      mappings: { properties: { "": { type: "keyword" } } },
+    });
+    assert.equal(created.error.type, "mapper_parsing_exception");
+    assert.equal(created.error.caused_by.type, "illegal_argument_exception");
+    await call(engine, "PUT", "/e2");
+    const put = await call(engine, "PUT", "/e2/_mapping", {
+      properties: { "": { type: "keyword" } },
+    });
+    const blank = await call(engine, "PUT", "/e2/_mapping", {
+      properties: { a: { properties: { " ": { type: "keyword" } } } },
+    });
+    if (flavour === "opensearch") {
+      assert.equal(
+        created.error.reason,
+        "Failed to parse mapping [_doc]: name cannot be empty string",
+      );
+      assert.deepEqual(put.error.root_cause, [
+        { type: "illegal_argument_exception", reason: "name cannot be empty string" },
+      ]);
+      assert.equal(put.error.type, "illegal_argument_exception");
+      assert.equal(blank.code, 200);
+    } else {
+      assert.equal(put.error.type, "mapper_parsing_exception");
+      assert.equal(blank.code, 400);
+      assert.equal(blank.error.type, "mapper_parsing_exception");
+    }
+    engine.close();
+  }
+});

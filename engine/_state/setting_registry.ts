@@ -79,11 +79,19 @@ const KNOWN_PREFIXES = [
   "index.knn",
 ];
 
-/** Refuses a setting Elasticsearch does not register, with its message. */
-export function checkKnownSettings(flat: FlatSettings): void {
+/** OpenSearch's own index settings under a known prefix: Elasticsearch 9.5.4 refuses them. */
+const OPENSEARCH_ONLY_PREFIXES = ["index.search.concurrent_segment_search."];
+
+/**
+ * Refuses a setting Elasticsearch does not register, with its message (for `flavour`
+ * `"elasticsearch"` also OpenSearch's own, which OpenSearch accepts).
+ */
+export function checkKnownSettings(flat: FlatSettings, flavour = "opensearch"): void {
   for (const key of Object.keys(flat)) {
     if (Object.hasOwn(INDEX_DEFAULTS, key) || KNOWN.has(key)) continue;
-    if (KNOWN_PREFIXES.some((p) => key.startsWith(p))) continue;
+    const foreign = flavour === "elasticsearch" &&
+      OPENSEARCH_ONLY_PREFIXES.some((p) => key.startsWith(p));
+    if (!foreign && KNOWN_PREFIXES.some((p) => key.startsWith(p))) continue;
     throw illegalArgument(
       `unknown setting [${key}] please check that any required plugins are installed, or check the breaking changes documentation for removed settings`,
     );

@@ -141,7 +141,7 @@ export function updateDocument(
     }
     throw esError("document_missing_exception", `[${id}]: document missing`, {
       index_uuid: index.uuid,
-      shard: "0",
+      shard: String(index.shardOf(opts.routing ?? id)),
       index: index.name,
     });
   }
