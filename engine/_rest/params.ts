@@ -4,6 +4,21 @@
 import { illegalArgument } from "../_errors.ts";
 import type { Reply, RequestContext } from "./context.ts";
 
+/** The parameters of `_termvectors`; `_mtermvectors` takes them too, and `ids`. */
+const TERM_VECTORS = [
+  "fields",
+  "field_statistics",
+  "offsets",
+  "payloads",
+  "positions",
+  "preference",
+  "realtime",
+  "routing",
+  "term_statistics",
+  "version",
+  "version_type",
+];
+
 const COMMON = ["pretty", "human", "error_trace", "source", "source_content_type", "filter_path"];
 const TIMEOUTS = ["timeout", "master_timeout", "cluster_manager_timeout"];
 const EXPAND = ["ignore_unavailable", "allow_no_indices", "expand_wildcards", "ignore_throttled"];
@@ -142,33 +157,8 @@ export const API_PARAMS: Record<string, readonly string[]> = {
   put_script: [...TIMEOUTS, "context"],
   get_script: [...TIMEOUTS],
   delete_script: [...TIMEOUTS],
-  termvectors: [
-    "fields",
-    "field_statistics",
-    "offsets",
-    "payloads",
-    "positions",
-    "preference",
-    "realtime",
-    "routing",
-    "term_statistics",
-    "version",
-    "version_type",
-  ],
-  mtermvectors: [
-    "ids",
-    "fields",
-    "field_statistics",
-    "offsets",
-    "payloads",
-    "positions",
-    "preference",
-    "realtime",
-    "routing",
-    "term_statistics",
-    "version",
-    "version_type",
-  ],
+  termvectors: [...TERM_VECTORS],
+  mtermvectors: ["ids", ...TERM_VECTORS],
   bulk: [...WRITE, ...WRITE_ES, ...SOURCE, "type"],
   search: SEARCH,
   count: [...EXPAND, ...QUERY_STRING, "min_score", "preference", "routing", "terminate_after"],
