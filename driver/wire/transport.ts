@@ -236,7 +236,11 @@ export class Transport {
     if (this.#injected) headers = { ...headers };
     const attemptMs = req.timeoutMs ?? this.#timeoutMs;
     const totalMs = this.#requestTimeoutMs ?? attemptMs * 3;
-    const deadline = Date.now() + totalMs;
+    /**
+     * The request's deadline (`performance.now()` time), read from the first attempt's watch:
+     * the clock is read once per request, by the watch (the success path needs no other time).
+     */
+    let deadline = 0;
     const attempts = this.#maxRetries + 1;
     /** The nodes of the failed attempts, for the final error (made on the first failure). */
     let tried: string[] | undefined;
@@ -251,7 +255,7 @@ export class Transport {
     for (let attempt = 1; attempt <= attempts; attempt++) {
       const node = this.#pool.pick();
       // The first attempt has the whole time (one clock read fewer on the common path).
-      const left = attempt === 1 ? totalMs : deadline - Date.now();
+      const left = attempt === 1 ? totalMs : deadline - performance.now();
       if (left <= 0) {
         throw deadlineError(req, {
           attemptMs,
@@ -261,7 +265,9 @@ export class Transport {
           cause: last?.error,
         });
       }
-      const watch = this.#deadlines.watch(Math.min(attemptMs, left), req.signal, this.#light);
+      const watchMs = Math.min(attemptMs, left);
+      const watch = this.#deadlines.watch(watchMs, req.signal, this.#light);
+      if (attempt === 1) deadline = watch.deadline - watchMs + totalMs;
       const signal = watch.signal;
       events?.start(node, attempt);
       let res: Response;
@@ -377,14 +383,14 @@ export class Transport {
       const after = status === 429
         ? retryAfterMs(resHeaders.get("retry-after"), Date.now())
         : undefined;
-      if (after !== undefined && Date.now() + after > deadline) throw error;
+      if (after !== undefined && performance.now() + after > deadline) throw error;
       last = { error, node };
       (tried ??= []).push(node);
       await this.#wait(req, { retry: attempt, after, deadline, events });
     }
     const lastError = last?.error;
     if (lastError instanceof ResponseError) throw lastError;
-    if (Date.now() >= deadline || isAbort(lastError)) {
+    if (performance.now() >= deadline || isAbort(lastError)) {
       throw deadlineError(req, {
         attemptMs,
         totalMs,
@@ -415,7 +421,7 @@ export class Transport {
     wait.events?.retry();
     const ms = Math.min(
       wait.after ?? backoffDelay(wait.retry, this.#baseDelay, this.#maxDelay),
-      Math.max(0, wait.deadline - Date.now()),
+      Math.max(0, wait.deadline - performance.now()),
     );
     return sleep(ms, req);
   }
@@ -472,7 +478,7 @@ interface RetryWait {
   retry: number;
   /** The server's `Retry-After` in ms, when it named one. */
   after?: number;
-  /** The request's deadline (`Date.now()` time). */
+  /** The request's deadline (`performance.now()` time). */
   deadline: number;
   /** The request's event emitter, when the transport has a listener. */
   events: AttemptEvents | undefined;
