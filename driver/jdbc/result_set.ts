@@ -100,6 +100,8 @@ function labelsOf(columns: readonly string[]): Map<string, number> {
 }
 
 const DOC_COLUMNS: readonly string[] = Object.freeze(["_ID", "_DOC"]);
+/** The warnings of the (most) answers that have none: one frozen list, not one per result. */
+const NO_WARNINGS: readonly string[] = Object.freeze([]);
 
 /**
  * Given as the rows of a `_ID`, `_DOC` result set whose `meta.hits` are all objects (a search
@@ -196,7 +198,7 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
     this.raw = meta.raw;
     if (meta.scrollId !== undefined) this.scrollId = meta.scrollId;
     if (meta.pitId !== undefined) this.pitId = meta.pitId;
-    this.warnings = meta.warnings ?? [];
+    this.warnings = meta.warnings ?? NO_WARNINGS;
     if (meta.shardFailures !== undefined) this.shardFailures = meta.shardFailures;
     this.#hits = meta.hits;
     if (meta.epochSeconds?.length) this.#epochSeconds = new Set(meta.epochSeconds);

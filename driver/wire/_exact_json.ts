@@ -60,6 +60,15 @@ export function hasLongDigits(text: string): boolean {
       i += 16;
       continue;
     }
+    // A run of 16 digits through i reaches i - 8 or i + 8 (i is at least 15): when neither is a
+    // digit, the run is at most 15 long, and a longer one after it covers a later probe. Most
+    // numbers of an answer (scores, counts, ids) are told so with two reads, not a walk.
+    const before = text.charCodeAt(i - 8);
+    const after = i + 8 < n ? text.charCodeAt(i + 8) : 0;
+    if ((before < 48 || before > 57) && (after < 48 || after > 57)) {
+      i += 16;
+      continue;
+    }
     let start = i;
     while (start > 0) {
       const d = text.charCodeAt(start - 1);

@@ -97,8 +97,10 @@ export class Executor {
       redactSecrets: this.#redact,
       allowPartial: allowsPartialResults(path),
     });
-    const warnings = readWarnings(response.headers);
-    if (warnings.length > 0) {
+    // Most answers have no `Warning` header: one lookup, and no list made for them.
+    const warning = response.headers.get("warning");
+    if (warning) {
+      const warnings = warningsOf(warning);
       for (const outcome of outcomes) {
         if (outcome.kind === "rows") outcome.meta.warnings = warnings;
       }
@@ -172,7 +174,11 @@ export function executorOf(connection: object): Executor {
  */
 export function readWarnings(headers: Headers): string[] {
   const value = headers.get("warning");
-  if (!value) return [];
+  return value ? warningsOf(value) : [];
+}
+
+/** The messages of a `Warning` header's value (see {@linkcode readWarnings}). */
+function warningsOf(value: string): string[] {
   const messages: string[] = [];
   for (const m of value.matchAll(/\d{3} \S+ "((?:[^"\\]|\\.)*)"/g)) {
     messages.push(m[1]!.replace(/\\(.)/g, "$1"));

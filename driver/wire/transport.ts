@@ -236,11 +236,14 @@ export class Transport {
     if (this.#injected) headers = { ...headers };
     const attemptMs = req.timeoutMs ?? this.#timeoutMs;
     const totalMs = this.#requestTimeoutMs ?? attemptMs * 3;
-    const deadline = Date.now() + totalMs;
+    /**
+     * The request's deadline (`performance.now()` time), read from the first attempt's watch:
+     * the clock is read once per request, by the watch (the success path needs no other time).
+     */
+    let deadline = 0;
     const attempts = this.#maxRetries + 1;
-    /** The nodes of the failed attempts, for the final error (made on the first failure). */
-    let tried: string[] | undefined;
-    let last: { error: unknown; node: string } | undefined;
+    /** The failed attempts so far (made on the first failure). */
+    let failed: Failed | undefined;
     const events = this.#onEvent &&
       new AttemptEvents(this.#onEvent, {
         requestId: ++this.#requestIds,
@@ -250,18 +253,20 @@ export class Transport {
       }, this.#secrets);
     for (let attempt = 1; attempt <= attempts; attempt++) {
       const node = this.#pool.pick();
-      // The first attempt has the whole time (one clock read fewer on the common path).
-      const left = attempt === 1 ? totalMs : deadline - Date.now();
+      // The first attempt has the whole time (no clock read of its own on the common path).
+      const left = attempt === 1 ? totalMs : deadline - performance.now();
       if (left <= 0) {
         throw deadlineError(req, {
           attemptMs,
           totalMs,
           attempts: attempt - 1,
           deadNodes: this.#pool.deadNodes(),
-          cause: last?.error,
+          cause: failed?.last.error,
         });
       }
-      const watch = this.#deadlines.watch(Math.min(attemptMs, left), req.signal, this.#light);
+      const watchMs = Math.min(attemptMs, left);
+      const watch = this.#deadlines.watch(watchMs, req.signal, this.#light);
+      if (attempt === 1) deadline = watch.deadline - watchMs + totalMs;
       const signal = watch.signal;
       events?.start(node, attempt);
       let res: Response;
@@ -280,29 +285,8 @@ export class Transport {
         res = await (this.#injected ? watch.race(pending) : pending);
       } catch (error) {
         watch.done();
-        const timedOut = signal.aborted && !req.signal?.aborted;
-        // A connect failure on a node that answered before and was not known dead may come from
-        // a re-send on a fresh connection after a pooled one broke with the request on it (Deno's
-        // fetch does that, then reports only the refused connect): it is not proof of "unsent".
-        const connectPhase = !timedOut && isConnectPhase(error);
-        const connect = connectPhase && !(this.#answered.has(node) && !this.#pool.isDead(node));
-        events?.end(undefined, "", error);
-        if (req.signal?.aborted) throw timeoutError(req, attemptMs, req.signal.reason);
-        if (this.#pool.markDead(node)) events?.nodeDead(node, error);
-        last = { error, node };
-        (tried ??= []).push(node);
-        if (!connect && !idempotentRequest(req)) {
-          throw outcomeUnknown(req, {
-            node,
-            what: timedOut
-              ? `no answer within ${attemptMs} ms`
-              : connectPhase
-              ? `a new connection was refused (${codeOf(error)}) by a node that had answered, ` +
-                "as when a fetch re-sends a request whose pooled connection broke with it on it"
-              : `the connection failed (${codeOf(error)})`,
-            cause: error,
-          });
-        }
+        this.#sendFailed(req, { error, node, signal, attemptMs, events });
+        failed = fail(failed, error, node);
         if (attempt < attempts) await this.#wait(req, { retry: attempt, deadline, events });
         continue;
       }
@@ -326,79 +310,144 @@ export class Transport {
         } else text = await readBody(res, this.#limits, signal);
       } catch (error) {
         watch.done();
-        events?.end(status, "", error);
-        if (error instanceof TooLarge) {
-          throw new ResponseTooLargeError(error.limit, { command: req.command });
-        }
-        if (req.signal?.aborted) throw timeoutError(req, attemptMs, req.signal.reason);
-        if (this.#pool.markDead(node)) events?.nodeDead(node, error);
-        last = { error, node };
-        (tried ??= []).push(node);
-        if (!idempotentRequest(req)) {
-          throw outcomeUnknown(req, {
-            node,
-            what: `the server answered ${status} but the body broke off`,
-            cause: error,
-            status,
-          });
-        }
+        this.#readFailed(req, { error, node, status, attemptMs, events });
+        failed = fail(failed, error, node);
         if (attempt < attempts) await this.#wait(req, { retry: attempt, deadline, events });
         continue;
       }
       watch.done();
       events?.end(status, text, undefined);
-      this.#answered.add(node);
-      if (!this.#productRead) {
-        // The first answer tells: Elasticsearch names itself on every one, OpenSearch on none.
-        this.#productRead = true;
-        this.#product = resHeaders.get("x-elastic-product") ?? undefined;
-      }
-      if (this.#pool.markAlive(node)) events?.nodeAlive(node);
+      this.#answeredBy(node, resHeaders, events);
       if ((status >= 200 && status < 300) || (status === 404 && req.allowNotFound)) {
         return { status, body: text, headers: resHeaders, node };
       }
-      const error = ResponseError.fromBody(status, this.redactSecrets(text), {
-        command: req.command,
-        product: resHeaders.get("x-elastic-product") ?? undefined,
+      // An error status: thrown, unless it may be retried (then the wait before the retry).
+      const retry = this.#statusRetry(req, {
+        status,
+        text,
+        headers: resHeaders,
+        node,
+        last: attempt >= attempts,
+        deadline,
       });
-      const gateway = GATEWAY_STATUSES.has(status);
-      // A gateway's own page (not Elasticsearch's error JSON) says nothing about the write.
-      if (gateway && !fromServer(error) && !idempotentRequest(req)) {
-        throw outcomeUnknown(req, {
-          node,
-          what: `a gateway answered ${status}`,
-          cause: error,
-          status,
-        });
-      }
-      if (!(status === 429 || (gateway && idempotentRequest(req))) || attempt >= attempts) {
-        throw error;
-      }
-      const after = status === 429
-        ? retryAfterMs(resHeaders.get("retry-after"), Date.now())
-        : undefined;
-      if (after !== undefined && Date.now() + after > deadline) throw error;
-      last = { error, node };
-      (tried ??= []).push(node);
-      await this.#wait(req, { retry: attempt, after, deadline, events });
+      failed = fail(failed, retry.error, node);
+      await this.#wait(req, { retry: attempt, after: retry.after, deadline, events });
     }
+    throw this.#exhausted(req, { attemptMs, totalMs, attempts, deadline, failed });
+  }
+
+  /**
+   * After a fetch that failed (refused, reset, timed out): throws what the caller gets when the
+   * request may not be retried (the caller's abort, an unknown outcome of a write); else marks
+   * the node dead and returns (the attempt is retried).
+   */
+  #sendFailed(req: TransportRequest, failure: SendFailure): void {
+    const { error, node, events } = failure;
+    const timedOut = failure.signal.aborted && !req.signal?.aborted;
+    // A connect failure on a node that answered before and was not known dead may come from a
+    // re-send on a fresh connection after a pooled one broke with the request on it (Deno's
+    // fetch does that, then reports only the refused connect): it is not proof of "unsent".
+    const connectPhase = !timedOut && isConnectPhase(error);
+    const connect = connectPhase && !(this.#answered.has(node) && !this.#pool.isDead(node));
+    events?.end(undefined, "", error);
+    if (req.signal?.aborted) throw timeoutError(req, failure.attemptMs, req.signal.reason);
+    if (this.#pool.markDead(node)) events?.nodeDead(node, error);
+    if (!connect && !idempotentRequest(req)) {
+      throw outcomeUnknown(req, {
+        node,
+        what: timedOut
+          ? `no answer within ${failure.attemptMs} ms`
+          : connectPhase
+          ? `a new connection was refused (${codeOf(error)}) by a node that had answered, ` +
+            "as when a fetch re-sends a request whose pooled connection broke with it on it"
+          : `the connection failed (${codeOf(error)})`,
+        cause: error,
+      });
+    }
+  }
+
+  /**
+   * After a body that broke off or passed the size cap: throws when the request may not be
+   * retried (too large, the caller's abort, an unknown outcome of a write); else marks the node
+   * dead and returns.
+   */
+  #readFailed(req: TransportRequest, failure: ReadFailure): void {
+    const { error, node, status, events } = failure;
+    events?.end(status, "", error);
+    if (error instanceof TooLarge) {
+      throw new ResponseTooLargeError(error.limit, { command: req.command });
+    }
+    if (req.signal?.aborted) throw timeoutError(req, failure.attemptMs, req.signal.reason);
+    if (this.#pool.markDead(node)) events?.nodeDead(node, error);
+    if (!idempotentRequest(req)) {
+      throw outcomeUnknown(req, {
+        node,
+        what: `the server answered ${status} but the body broke off`,
+        cause: error,
+        status,
+      });
+    }
+  }
+
+  /** A node answered: it is alive, and the first answer tells the product. */
+  #answeredBy(node: string, headers: Headers, events: AttemptEvents | undefined): void {
+    this.#answered.add(node);
+    if (!this.#productRead) {
+      // The first answer tells: Elasticsearch names itself on every one, OpenSearch on none.
+      this.#productRead = true;
+      this.#product = headers.get("x-elastic-product") ?? undefined;
+    }
+    if (this.#pool.markAlive(node)) events?.nodeAlive(node);
+  }
+
+  /**
+   * An error status: throws its ResponseError (or, for a gateway's own page on a write, an
+   * unknown outcome) unless the request may be retried — a 429, or a gateway status on an
+   * idempotent request, with an attempt left and the server's `Retry-After` within the
+   * deadline; then returns the error and the wait the server asked for.
+   */
+  #statusRetry(req: TransportRequest, answer: ErrorAnswer): { error: unknown; after?: number } {
+    const { status, headers, node } = answer;
+    const error = ResponseError.fromBody(status, this.redactSecrets(answer.text), {
+      command: req.command,
+      product: headers.get("x-elastic-product") ?? undefined,
+    });
+    const gateway = GATEWAY_STATUSES.has(status);
+    // A gateway's own page (not Elasticsearch's error JSON) says nothing about the write.
+    if (gateway && !fromServer(error) && !idempotentRequest(req)) {
+      throw outcomeUnknown(req, {
+        node,
+        what: `a gateway answered ${status}`,
+        cause: error,
+        status,
+      });
+    }
+    if (!(status === 429 || (gateway && idempotentRequest(req))) || answer.last) throw error;
+    const after = status === 429 ? retryAfterMs(headers.get("retry-after"), Date.now()) : undefined;
+    if (after !== undefined && performance.now() + after > answer.deadline) throw error;
+    return { error, after };
+  }
+
+  /** The error of a request whose attempts all failed (or whose deadline passed). */
+  #exhausted(req: TransportRequest, spent: Exhausted): unknown {
+    const last = spent.failed?.last;
     const lastError = last?.error;
-    if (lastError instanceof ResponseError) throw lastError;
-    if (Date.now() >= deadline || isAbort(lastError)) {
-      throw deadlineError(req, {
-        attemptMs,
-        totalMs,
-        attempts,
+    if (lastError instanceof ResponseError) return lastError;
+    if (performance.now() >= spent.deadline || isAbort(lastError)) {
+      return deadlineError(req, {
+        attemptMs: spent.attemptMs,
+        totalMs: spent.totalMs,
+        attempts: spent.attempts,
         deadNodes: this.#pool.deadNodes(),
         cause: lastError,
       });
     }
-    const where = [...new Set(tried)].map(redact).join(", ");
+    const where = [...new Set(spent.failed?.tried)].map(redact).join(", ");
     const code = codeOf(lastError);
-    throw new ConnectionError(
+    return new ConnectionError(
       `Could not reach ${redact(last?.node ?? where)} (${code}) for ${req.method} ${
         redact(req.path)
-      } after ${attempts} attempt(s) on ${where}: ${
+      } after ${spent.attempts} attempt(s) on ${where}: ${
         describe(lastError)
       }; check that the cluster is running and the URL is right`,
       {
@@ -415,7 +464,7 @@ export class Transport {
     wait.events?.retry();
     const ms = Math.min(
       wait.after ?? backoffDelay(wait.retry, this.#baseDelay, this.#maxDelay),
-      Math.max(0, wait.deadline - Date.now()),
+      Math.max(0, wait.deadline - performance.now()),
     );
     return sleep(ms, req);
   }
@@ -472,7 +521,7 @@ interface RetryWait {
   retry: number;
   /** The server's `Retry-After` in ms, when it named one. */
   after?: number;
-  /** The request's deadline (`Date.now()` time). */
+  /** The request's deadline (`performance.now()` time). */
   deadline: number;
   /** The request's event emitter, when the transport has a listener. */
   events: AttemptEvents | undefined;
@@ -481,4 +530,58 @@ interface RetryWait {
 /** Whether a request may be sent twice (the caller's word, else the retry policy's). */
 function idempotentRequest(req: TransportRequest): boolean {
   return req.idempotent === true || isIdempotent(req.method, req.pathTemplate ?? req.path);
+}
+
+/** The failed attempts of a request: the nodes tried, and the last error. */
+interface Failed {
+  tried: string[];
+  last: { error: unknown; node: string };
+}
+
+/** Records a failed attempt (the record is made on the first failure). */
+function fail(failed: Failed | undefined, error: unknown, node: string): Failed {
+  if (failed === undefined) return { tried: [node], last: { error, node } };
+  failed.tried.push(node);
+  failed.last = { error, node };
+  return failed;
+}
+
+/** A fetch that failed (see `Transport.#sendFailed`). */
+interface SendFailure {
+  error: unknown;
+  node: string;
+  /** The attempt's signal (aborted: the attempt timed out, or the caller aborted). */
+  signal: AbortSignal;
+  attemptMs: number;
+  events: AttemptEvents | undefined;
+}
+
+/** A body that could not be read (see `Transport.#readFailed`). */
+interface ReadFailure {
+  error: unknown;
+  node: string;
+  status: number;
+  attemptMs: number;
+  events: AttemptEvents | undefined;
+}
+
+/** An answer with an error status (see `Transport.#statusRetry`). */
+interface ErrorAnswer {
+  status: number;
+  text: string;
+  headers: Headers;
+  node: string;
+  /** This was the last attempt allowed. */
+  last: boolean;
+  /** The request's deadline (`performance.now()` time). */
+  deadline: number;
+}
+
+/** What a request spent before it gave up (see `Transport.#exhausted`). */
+interface Exhausted {
+  attemptMs: number;
+  totalMs: number;
+  attempts: number;
+  deadline: number;
+  failed: Failed | undefined;
 }
