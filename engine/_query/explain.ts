@@ -634,7 +634,6 @@ function boosted(lq: Lq, boost: number): Lq {
 }
 
 function luceneOf(b: Build, q: QueryNode, boost: number): Lq {
-  const ctx = b.scope.ctx;
   switch (q.kind) {
     case "match_all":
       return {
@@ -648,29 +647,8 @@ function luceneOf(b: Build, q: QueryNode, boost: number): Lq {
       };
     case "match_none":
       return matchNone('User requested "match_none" query.');
-    case "bool": {
-      const bb = boost * q.boost;
-      const clauses: Array<BoolLq["clauses"][number]> = [
-        ...q.must.map((c) => ({ occur: "+" as const, q: toLucene(b, c, bb) })),
-        ...q.should.map((c) => ({ occur: "" as const, q: toLucene(b, c, bb) })),
-        ...q.mustNot.map((c) => ({ occur: "-" as const, q: toLucene(b, c, bb) })),
-        ...q.filter.map((c) => ({ occur: "#" as const, q: toLucene(b, c, bb) })),
-      ];
-      const hasRequired = q.must.length + q.filter.length > 0;
-      if (clauses.some((c) => (c.occur === "+" || c.occur === "#") && c.q.none)) {
-        return matchNone(
-          b.es
-            ? 'The "bool" query was rewritten to a "match_none" query.'
-            : 'User requested "match_none" query.',
-        );
-      }
-      const msm = resolveMsm(q.minimumShouldMatch, q.should.length, 0);
-      if (clauses.length === 0) return toLucene(b, { kind: "match_all", boost: 1 }, bb);
-      if (!hasRequired && q.should.length === 0) {
-        clauses.unshift({ occur: "+", q: toLucene(b, { kind: "match_all", boost: 1 }, bb) });
-      }
-      return makeBool(b, clauses, msm);
-    }
+    case "bool":
+      return boolQueryLq(b, q, boost);
     case "constant_score": {
       const inner = toLucene(b, q.filter, 0);
       const name = inner.clause ?? inner.str;
@@ -684,41 +662,10 @@ function luceneOf(b: Build, q: QueryNode, boost: number): Lq {
     case "match":
     case "match_phrase":
       return fieldQuery(b, q, boost);
-    case "terms": {
-      const info = ctx.fields.byPath.get(q.field);
-      if (q.field === "_id") {
-        const ids = [...new Set(q.values.map((v) => idBytes(String(v))))].sort();
-        return constant(b, `_id:(${ids.join(" ")})`, q, { boost: boost * q.boost, nested: true });
-      }
-      if (info && info.kind === "number" && info.integer) {
-        const values = [
-          ...new Set(q.values.map((v) => numericValueOrNaN(info, v, ctx))),
-        ].filter((v) => typeof v === "bigint" || !Number.isNaN(v))
-          .sort((x, y) => x < y ? -1 : x > y ? 1 : 0)
-          .map((v) => pointBound(info, v, { side: "lower" }));
-        const points = `${q.field}:{${values.join(" ")}}`;
-        const docValues = `${q.field}: [${values.join(", ")}]`;
-        // Elasticsearch prints the point set; OpenSearch's index-or-doc-values query explains
-        // by its doc-values side.
-        return constant(b, b.es ? points : docValues, q, {
-          boost: boost * q.boost,
-          nested: true,
-          ...(b.es ? {} : {
-            clause: `IndexOrDocValuesQuery(indexQuery=${points}, dvQuery=${docValues})`,
-          }),
-        });
-      }
-      if (!info || info.kind === "number" || info.kind === "date") return opaque(b, q);
-      const terms = [...new Set(q.values.map((v) => termText(info, v)))].sort();
-      return constant(b, `${q.field}:(${terms.join(" ")})`, q, {
-        boost: boost * q.boost,
-        nested: nestedField(b, q.field),
-      });
-    }
-    case "ids": {
-      const ids = [...new Set(q.values.map((v) => idBytes(String(v))))].sort();
-      return constant(b, `_id:(${ids.join(" ")})`, q, { boost: boost * q.boost, nested: true });
-    }
+    case "terms":
+      return termsLq(b, q, boost);
+    case "ids":
+      return idsLq(b, q, boost);
     case "exists": {
       const str = `ConstantScore(FieldExistsQuery [field=${q.field}])`;
       return constant(b, str, q, { boost: boost * q.boost, nested: true });
@@ -729,58 +676,8 @@ function luceneOf(b: Build, q: QueryNode, boost: number): Lq {
       return constant(b, `${q.field}:${q.value}`, q, { boost: boost * q.boost, nested: true });
     case "regexp":
       return constant(b, `${q.field}:/${q.value}/`, q, { boost: boost * q.boost, nested: true });
-    case "range": {
-      const info = ctx.fields.byPath.get(q.field);
-      const bounds = info ? rangeBounds(q, ctx) : null;
-      if (!info || !bounds) return opaque(b, q);
-      const exact = info.type === "float" || info.type === "half_float" ||
-          info.type === "double"
-        ? floatBounds(q, info.type === "double" ? "double" : "float")
-        : bounds;
-      const os = !b.es;
-      const inner = `${q.field}:[${
-        pointBound(info, exact.lo, { side: "lower", opensearch: os })
-      } TO ${pointBound(info, exact.hi, { side: "upper", opensearch: os })}]`;
-      // Elasticsearch's point range holding none of the shard's values matches nothing.
-      if (
-        b.es && info.kind === "number" &&
-        pointRelation(b, info.path, exact.lo, exact.hi) === "disjoint"
-      ) {
-        return matchNone("");
-      }
-      if (info.kind === "date") {
-        const relation = pointRelation(b, info.path, bounds.lo, bounds.hi);
-        if (relation === "disjoint") {
-          return matchNone(
-            b.es
-              ? 'The "range" query was rewritten to a "match_none" query.'
-              : 'User requested "match_none" query.',
-          );
-        }
-        if (relation === "within") {
-          return constant(b, `ConstantScore(FieldExistsQuery [field=${q.field}])`, q, {
-            boost: boost * q.boost,
-            nested: true,
-          });
-        }
-      }
-      const withNow = info.kind === "date" &&
-        [q.gt, q.gte, q.lt, q.lte].some((v) => typeof v === "string" && v.includes("now"));
-      if (b.es) {
-        return constant(b, inner, q, {
-          boost: boost * q.boost,
-          nested: withNow,
-          clause: `IndexOrDocValuesQuery(indexQuery=${inner}, dvQuery=${inner})`,
-        });
-      }
-      return constant(b, withNow ? inner : `Approximate(${inner})`, q, {
-        boost: boost * q.boost,
-        nested: withNow,
-        ...(withNow
-          ? { clause: `IndexOrDocValuesQuery(indexQuery=${inner}, dvQuery=${inner})` }
-          : {}),
-      });
-    }
+    case "range":
+      return rangeLq(b, q, boost);
     case "nested":
       return nestedLq(b, q, boost);
     case "multi_match":
@@ -790,6 +687,131 @@ function luceneOf(b: Build, q: QueryNode, boost: number): Lq {
     default:
       return opaque(b, q);
   }
+}
+
+/** A bool query as Lucene's BooleanQuery; a required clause matching nothing makes it nothing. */
+function boolQueryLq(b: Build, q: Extract<QueryNode, { kind: "bool" }>, boost: number): Lq {
+  const bb = boost * q.boost;
+  const clauses: Array<BoolLq["clauses"][number]> = [
+    ...q.must.map((c) => ({ occur: "+" as const, q: toLucene(b, c, bb) })),
+    ...q.should.map((c) => ({ occur: "" as const, q: toLucene(b, c, bb) })),
+    ...q.mustNot.map((c) => ({ occur: "-" as const, q: toLucene(b, c, bb) })),
+    ...q.filter.map((c) => ({ occur: "#" as const, q: toLucene(b, c, bb) })),
+  ];
+  const hasRequired = q.must.length + q.filter.length > 0;
+  if (clauses.some((c) => (c.occur === "+" || c.occur === "#") && c.q.none)) {
+    return matchNone(
+      b.es
+        ? 'The "bool" query was rewritten to a "match_none" query.'
+        : 'User requested "match_none" query.',
+    );
+  }
+  const msm = resolveMsm(q.minimumShouldMatch, q.should.length, 0);
+  if (clauses.length === 0) return toLucene(b, { kind: "match_all", boost: 1 }, bb);
+  if (!hasRequired && q.should.length === 0) {
+    clauses.unshift({ occur: "+", q: toLucene(b, { kind: "match_all", boost: 1 }, bb) });
+  }
+  return makeBool(b, clauses, msm);
+}
+
+/**
+ * A terms query as Elasticsearch rewrites it: `_id` terms as ids, integers as a point set,
+ * keywords as a term set; other fields stay opaque.
+ */
+function termsLq(b: Build, q: Extract<QueryNode, { kind: "terms" }>, boost: number): Lq {
+  const ctx = b.scope.ctx;
+  const info = ctx.fields.byPath.get(q.field);
+  if (q.field === "_id") return idsLq(b, q, boost);
+  if (info && info.kind === "number" && info.integer) {
+    const values = [
+      ...new Set(q.values.map((v) => numericValueOrNaN(info, v, ctx))),
+    ].filter((v) => typeof v === "bigint" || !Number.isNaN(v))
+      .sort((x, y) => x < y ? -1 : x > y ? 1 : 0)
+      .map((v) => pointBound(info, v, { side: "lower" }));
+    const points = `${q.field}:{${values.join(" ")}}`;
+    const docValues = `${q.field}: [${values.join(", ")}]`;
+    // Elasticsearch prints the point set; OpenSearch's index-or-doc-values query explains
+    // by its doc-values side.
+    return constant(b, b.es ? points : docValues, q, {
+      boost: boost * q.boost,
+      nested: true,
+      ...(b.es ? {} : {
+        clause: `IndexOrDocValuesQuery(indexQuery=${points}, dvQuery=${docValues})`,
+      }),
+    });
+  }
+  if (!info || info.kind === "number" || info.kind === "date") return opaque(b, q);
+  const terms = [...new Set(q.values.map((v) => termText(info, v)))].sort();
+  return constant(b, `${q.field}:(${terms.join(" ")})`, q, {
+    boost: boost * q.boost,
+    nested: nestedField(b, q.field),
+  });
+}
+
+/** `_id` terms, encoded and printed as Lucene's BytesRef set. */
+function idsLq(
+  b: Build,
+  q: Extract<QueryNode, { kind: "terms" | "ids" }>,
+  boost: number,
+): Lq {
+  const ids = [...new Set(q.values.map((v) => idBytes(String(v))))].sort();
+  return constant(b, `_id:(${ids.join(" ")})`, q, { boost: boost * q.boost, nested: true });
+}
+
+/**
+ * A range query as a point range, rewritten as the engines rewrite it against the shard's values
+ * (none: `match_none`; all of a date field's: `exists`).
+ */
+function rangeLq(b: Build, q: Extract<QueryNode, { kind: "range" }>, boost: number): Lq {
+  const ctx = b.scope.ctx;
+  const info = ctx.fields.byPath.get(q.field);
+  const bounds = info ? rangeBounds(q, ctx) : null;
+  if (!info || !bounds) return opaque(b, q);
+  const exact = info.type === "float" || info.type === "half_float" ||
+      info.type === "double"
+    ? floatBounds(q, info.type === "double" ? "double" : "float")
+    : bounds;
+  const os = !b.es;
+  const inner = `${q.field}:[${pointBound(info, exact.lo, { side: "lower", opensearch: os })} TO ${
+    pointBound(info, exact.hi, { side: "upper", opensearch: os })
+  }]`;
+  // Elasticsearch's point range holding none of the shard's values matches nothing.
+  if (
+    b.es && info.kind === "number" &&
+    pointRelation(b, info.path, exact.lo, exact.hi) === "disjoint"
+  ) {
+    return matchNone("");
+  }
+  if (info.kind === "date") {
+    const relation = pointRelation(b, info.path, bounds.lo, bounds.hi);
+    if (relation === "disjoint") {
+      return matchNone(
+        b.es
+          ? 'The "range" query was rewritten to a "match_none" query.'
+          : 'User requested "match_none" query.',
+      );
+    }
+    if (relation === "within") {
+      return constant(b, `ConstantScore(FieldExistsQuery [field=${q.field}])`, q, {
+        boost: boost * q.boost,
+        nested: true,
+      });
+    }
+  }
+  const withNow = info.kind === "date" &&
+    [q.gt, q.gte, q.lt, q.lte].some((v) => typeof v === "string" && v.includes("now"));
+  if (b.es) {
+    return constant(b, inner, q, {
+      boost: boost * q.boost,
+      nested: withNow,
+      clause: `IndexOrDocValuesQuery(indexQuery=${inner}, dvQuery=${inner})`,
+    });
+  }
+  return constant(b, withNow ? inner : `Approximate(${inner})`, q, {
+    boost: boost * q.boost,
+    nested: withNow,
+    ...(withNow ? { clause: `IndexOrDocValuesQuery(indexQuery=${inner}, dvQuery=${inner})` } : {}),
+  });
 }
 
 function matchNone(reason: string): Lq {
