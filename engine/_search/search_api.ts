@@ -159,55 +159,12 @@ function* search(
   targets: SearchTarget[],
   input: SearchInput,
 ): Generator<void, Record<string, unknown>, void> {
-  const { body, params, parsed } = input;
   const started = performance.now();
-  let req: SearchRequest;
-  try {
-    req = parsed !== undefined && parsed.body === body
-      ? parsed.req
-      : parseSearchRequest(body, params);
-  } catch (err) {
-    // A query that no shard can build (a query_string nested too deeply) fails on every shard.
-    if (err instanceof EngineError && err.type === "query_shard_exception") {
-      shardFailure(err, targets);
-    }
-    throw err;
-  }
-  let sort: SortKey[] = req.sort;
-  let pitId: string | undefined;
-  if (req.pit) {
-    refuseIndicesWithPit(targets.length > 0);
-    const pit = ctx.pit(req.pit.id);
-    if (req.pit.keepAlive !== undefined) {
-      pit.keepAlive = parseKeepAlive(req.pit.keepAlive);
-      ctx.checkKeepAlive(pit.keepAlive, req.pit.keepAlive);
-    }
-    pit.expiresAt = ctx.now() + pit.keepAlive;
-    targets = pit.targets;
-    pitId = req.pit.id;
-    // Elasticsearch adds a `_shard_doc` tiebreaker to a point-in-time sort, unless a
-    // `search_after` as long as the sort leaves it out; OpenSearch adds none.
-    if (pit.tiebreaker && !sort.some((k) => k.field === "_shard_doc")) {
-      const base = sort.length ? sort : [{ field: "_score", order: -1 as const, missing: "_last" }];
-      if (req.searchAfter?.length !== base.length) {
-        sort = [...base, { field: "_shard_doc", order: 1, missing: "_last" }];
-      }
-    }
-  }
-  if (!req.pit && sort.some((k) => k.field === "_shard_doc")) {
-    throw illegalArgument("[_shard_doc] sort field cannot be used without [point in time]");
-  }
-  let keepAlive = 0;
-  if (req.scroll !== null) {
-    keepAlive = parseKeepAlive(req.scroll, "scroll");
-    try {
-      ctx.checkKeepAlive(keepAlive, req.scroll);
-    } catch (err) {
-      // Each shard refuses a scroll kept too long (Elasticsearch 9.5.4, OpenSearch 3.8.0).
-      if (targets.length > 0) shardFailure(err, targets);
-      throw err;
-    }
-  }
+  const req = requestOf(input, targets);
+  const scope = pitScope(ctx, req, targets);
+  targets = scope.targets;
+  const sort = scope.sort;
+  const keepAlive = scrollKeepAlive(ctx, req, targets);
   let collected: Collected;
   let queryNanos = 0;
   let terminatedEarly: boolean | undefined;
@@ -237,7 +194,112 @@ function* search(
     shardFailure(err, targets);
   }
   yield;
-  const render: HitOptions = {
+  return respond(ctx, {
+    input,
+    req,
+    targets,
+    sort,
+    pitId: scope.pitId,
+    keepAlive,
+    started,
+    phase: { collected, queryNanos, terminatedEarly, aggregations },
+  });
+}
+
+/** The request, parsed here unless the REST layer parsed it from this very body already. */
+function requestOf(input: SearchInput, targets: SearchTarget[]): SearchRequest {
+  const { body, params, parsed } = input;
+  try {
+    return parsed !== undefined && parsed.body === body
+      ? parsed.req
+      : parseSearchRequest(body, params);
+  } catch (err) {
+    // A query that no shard can build (a query_string nested too deeply) fails on every shard.
+    if (err instanceof EngineError && err.type === "query_shard_exception") {
+      shardFailure(err, targets);
+    }
+    throw err;
+  }
+}
+
+/**
+ * What a point in time makes of a search: its own targets (kept alive longer), its id, and its
+ * sort with Elasticsearch's `_shard_doc` tiebreaker. Without one, the search's targets and sort,
+ * which may not name `_shard_doc`.
+ */
+function pitScope(
+  ctx: SearchContexts,
+  req: SearchRequest,
+  targets: SearchTarget[],
+): { targets: SearchTarget[]; sort: SortKey[]; pitId: string | undefined } {
+  let sort: SortKey[] = req.sort;
+  if (!req.pit) {
+    if (sort.some((k) => k.field === "_shard_doc")) {
+      throw illegalArgument("[_shard_doc] sort field cannot be used without [point in time]");
+    }
+    return { targets, sort, pitId: undefined };
+  }
+  refuseIndicesWithPit(targets.length > 0);
+  const pit = ctx.pit(req.pit.id);
+  if (req.pit.keepAlive !== undefined) {
+    pit.keepAlive = parseKeepAlive(req.pit.keepAlive);
+    ctx.checkKeepAlive(pit.keepAlive, req.pit.keepAlive);
+  }
+  pit.expiresAt = ctx.now() + pit.keepAlive;
+  // Elasticsearch adds a `_shard_doc` tiebreaker to a point-in-time sort, unless a
+  // `search_after` as long as the sort leaves it out; OpenSearch adds none.
+  if (pit.tiebreaker && !sort.some((k) => k.field === "_shard_doc")) {
+    const base = sort.length ? sort : [{ field: "_score", order: -1 as const, missing: "_last" }];
+    if (req.searchAfter?.length !== base.length) {
+      sort = [...base, { field: "_shard_doc", order: 1, missing: "_last" }];
+    }
+  }
+  return { targets: pit.targets, sort, pitId: req.pit.id };
+}
+
+/** A scroll's keep-alive in milliseconds (0 without a scroll), checked against the limit. */
+function scrollKeepAlive(
+  ctx: SearchContexts,
+  req: SearchRequest,
+  targets: SearchTarget[],
+): number {
+  if (req.scroll === null) return 0;
+  const keepAlive = parseKeepAlive(req.scroll, "scroll");
+  try {
+    ctx.checkKeepAlive(keepAlive, req.scroll);
+  } catch (err) {
+    // Each shard refuses a scroll kept too long (Elasticsearch 9.5.4, OpenSearch 3.8.0).
+    if (targets.length > 0) shardFailure(err, targets);
+    throw err;
+  }
+  return keepAlive;
+}
+
+/** What the query phase leaves for the response: the collected hits and the aggregations. */
+interface QueryPhase {
+  readonly collected: Collected;
+  readonly queryNanos: number;
+  readonly terminatedEarly: boolean | undefined;
+  readonly aggregations: Record<string, unknown> | undefined;
+}
+
+/** A search's state once its query phase has run, from which the response is written. */
+interface Answered {
+  readonly input: SearchInput;
+  readonly req: SearchRequest;
+  readonly targets: SearchTarget[];
+  readonly sort: SortKey[];
+  readonly pitId: string | undefined;
+  /** The scroll's keep-alive (ms), 0 without a scroll. */
+  readonly keepAlive: number;
+  /** When the search started (`performance.now()`), for `took`. */
+  readonly started: number;
+  readonly phase: QueryPhase;
+}
+
+/** How the hits are written, for this page and for a scroll's later ones. */
+function hitOptions(req: SearchRequest, collected: Collected, sort: SortKey[]): HitOptions {
+  return {
     source: req.source,
     scores: collected.scoresReported,
     sort: sort.length > 0,
@@ -251,6 +313,13 @@ function* search(
     innerHits: req.innerHits,
     scriptFields: req.scriptFields,
   };
+}
+
+/** The response body: scroll or point-in-time id, shards, the page of hits, aggregations, profile. */
+function respond(ctx: SearchContexts, a: Answered): Record<string, unknown> {
+  const { req, targets, sort, keepAlive } = a;
+  const { collected, aggregations } = a.phase;
+  const render = hitOptions(req, collected, sort);
   const total = renderTotal(collected.total, req.trackTotalHits, {
     restTotalHitsAsInt: req.restTotalHitsAsInt,
   });
@@ -270,20 +339,57 @@ function* search(
       expiresAt: ctx.now() + keepAlive,
     });
   }
-  if (pitId) out.pit_id = pitId;
-  out.took = Math.round(performance.now() - started);
+  if (a.pitId) out.pit_id = a.pitId;
+  out.took = Math.round(performance.now() - a.started);
   out.timed_out = false;
-  if (terminatedEarly !== undefined) out.terminated_early = terminatedEarly;
+  if (a.phase.terminatedEarly !== undefined) out.terminated_early = a.phase.terminatedEarly;
   const skipped = skippedShards(req.query, req.sort[0]?.field, targets);
   const all = shards(targets);
   out._shards = { ...all, skipped };
   // Every shard skipped (Elasticsearch): no shard scored, and the empty result's max_score is 0.
   const noneRan = skipped > 0 && skipped === all.total;
+  out.hits = pageHits(ctx, a, {
+    page,
+    render,
+    total,
+    maxScore: noneRan ? 0 : req.size === 0 ? null : collected.maxScore,
+  });
+  if (aggregations) out.aggregations = writtenAsDoubles(aggregations);
+  if (req.profile) {
+    out.profile = searchProfile(
+      req.query,
+      targets.map((t) => t.index),
+      a.phase.queryNanos,
+      Object.keys(req.aggs ?? {}),
+    );
+  }
+  return out;
+}
+
+/** The `hits` section: the page rendered, with matched queries, explanations and sort values. */
+function pageHits(
+  ctx: SearchContexts,
+  a: Answered,
+  hits: {
+    page: Candidate[];
+    render: HitOptions;
+    total: ReturnType<typeof renderTotal>;
+    maxScore: number | null;
+  },
+): { hits: Record<string, unknown>[] } {
+  const { req, targets } = a;
+  const { collected } = a.phase;
+  const { page } = hits;
+  let out: { hits: Record<string, unknown>[] };
   try {
-    out.hits = renderHits(page, targets, {
-      total,
-      maxScore: noneRan ? 0 : req.size === 0 ? null : collected.maxScore,
-    }, render);
+    out = renderHits(
+      page,
+      targets,
+      { total: hits.total, maxScore: hits.maxScore },
+      hits.render,
+    ) as {
+      hits: Record<string, unknown>[];
+    };
   } catch (err) {
     // A highlighted value past `index.highlight.max_analyzed_offset` fails its shard.
     if (isHighlightLimitError(err)) shardFailure(err, targets);
@@ -295,11 +401,11 @@ function* search(
     collected.aggInputs.map((i) => i.ctx),
     req.includeNamedQueriesScore ? "score" : "filter",
   );
-  (out.hits as { hits: Record<string, unknown>[] }).hits.forEach((h, i) => {
+  out.hits.forEach((h, i) => {
     if (matched[i] !== undefined) h.matched_queries = matched[i];
   });
-  if (body?.explain === true || params.get("explain") === "true") {
-    withExplanations(out.hits as { hits: Record<string, unknown>[] }, page, {
+  if (a.input.body?.explain === true || a.input.params.get("explain") === "true") {
+    withExplanations(out, page, {
       query: req.query,
       targets,
       collected,
@@ -307,16 +413,7 @@ function* search(
       dfs: req.dfs,
     });
   }
-  formatSortValues(out.hits as { hits: Record<string, unknown>[] }, sort, targets);
-  if (aggregations) out.aggregations = writtenAsDoubles(aggregations);
-  if (req.profile) {
-    out.profile = searchProfile(
-      req.query,
-      targets.map((t) => t.index),
-      queryNanos,
-      Object.keys(req.aggs ?? {}),
-    );
-  }
+  formatSortValues(out, a.sort, targets);
   return out;
 }
 
