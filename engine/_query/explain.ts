@@ -6,6 +6,7 @@ import { encodeNorm, NORM_TABLE } from "../_index/norms.ts";
 import { combinedTermHits } from "./combined_fields.ts";
 import { editDistance, maxEdits } from "./fuzzy.ts";
 import { ipSpan } from "../_index/ip_address.ts";
+import { indexOfSorted, lowerBound } from "../_index/sorted_search.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
 import { float32 } from "./score.ts";
 import { idf, TermScorer } from "./bm25.ts";
@@ -97,16 +98,9 @@ interface Build {
 
 function scoreOf(b: Build, q: QueryNode, doc: number): number | null {
   const hits = execute(q, b.scope.ctx, "score");
-  let lo = 0;
-  let hi = hits.docs.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const d = hits.docs[mid]!;
-    if (d === doc) return hits.scores ? hits.scores[mid]! : 1;
-    if (d < doc) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return null;
+  const at = indexOfSorted(hits.docs, doc);
+  if (at < 0) return null;
+  return hits.scores ? hits.scores[at]! : 1;
 }
 
 /** A query that scores its boost on the docs of `q`: Lucene's ConstantScoreWeight. */
@@ -149,7 +143,7 @@ function termLq(
       const local = doc - v.base;
       const fi = v.segment.fields.get(field);
       const p = fi?.terms.get(term);
-      const at = p ? indexOf(p.docs, local) : -1;
+      const at = p ? indexOfSorted(p.docs, local) : -1;
       if (!fi || !p || at < 0) return no("no matching term");
       const freq = p.freqs ? p.freqs[at]! : 1;
       const norm = fi.norms ? fi.norms[local]! : 1;
@@ -232,19 +226,6 @@ function weight(
   );
 }
 
-function indexOf(docs: Int32Array, d: number): number {
-  let lo = 0;
-  let hi = docs.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const x = docs[mid]!;
-    if (x === d) return mid;
-    if (x < d) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
-}
-
 /** A phrase: `weight(field:"a b"~slop in id)` with the idf of its terms summed. */
 function phraseLq(
   b: Build,
@@ -266,7 +247,7 @@ function phraseLq(
         const at: number[] = [];
         for (const t of ts) {
           const p = fi?.terms.get(t);
-          const i = p ? indexOf(p.docs, local) : -1;
+          const i = p ? indexOfSorted(p.docs, local) : -1;
           if (!p || i < 0 || !p.positions || !p.posStart) continue;
           for (const x of p.positions.subarray(p.posStart[i], p.posStart[i + 1])) at.push(x);
         }
@@ -860,7 +841,7 @@ function nestedLq(b: Build, q: Extract<QueryNode, { kind: "nested" }>, boost: nu
       const score = scoreOf(b, q, doc);
       if (score === null) return no("Not a match");
       const parentId = b.scope.luceneId(doc);
-      const first = lowerBoundOf(scope.parent, doc);
+      const first = lowerBound(scope.parent, doc);
       let last = first;
       while (last < scope.parent.length && scope.parent[last] === doc) last++;
       const start = b.scope.firstChildId(doc);
@@ -953,7 +934,7 @@ function combinedTermLq(
       for (const { field, boost: w } of text) {
         const fi = v.segment.fields.get(field);
         const p = fi?.terms.get(term);
-        const at = p ? indexOf(p.docs, local) : -1;
+        const at = p ? indexOfSorted(p.docs, local) : -1;
         if (p && at >= 0) freq += w * (p.freqs ? p.freqs[at]! : 1);
         if (fi?.norms) length = f32(length + w * NORM_TABLE[fi.norms[local]!]!);
       }
@@ -968,7 +949,7 @@ function combinedTermLq(
         docFreq = Math.max(docFreq, ctx.snapshot.docFreq(field, term));
       }
       const hits = combinedTermHits(ctx, text, { term, boost }, "score");
-      const i = indexOf(hits.docs, doc);
+      const i = indexOfSorted(hits.docs, doc);
       const f = f32(freq);
       return weight(b, {
         str,
@@ -997,17 +978,6 @@ function javaHashOrder<T extends { field: string }>(fields: T[]): T[] {
   return fields.map((f, i) => ({ f, i, k: bucket(f.field) }))
     .sort((x, y) => x.k - y.k || x.i - y.i)
     .map((x) => x.f);
-}
-
-function lowerBoundOf(a: Int32Array, x: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (a[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** `multi_match`: per field (best_fields, most_fields, phrase) or per term (cross_fields). */

@@ -3,6 +3,7 @@
 import { isIpText } from "../_index/ip_address.ts";
 import { analyzerFor } from "../_index/analysis.ts";
 import type { Posting, SmallInts } from "../_index/segment.ts";
+import { lowerBound } from "../_index/sorted_search.ts";
 import { idf, TermScorer } from "./bm25.ts";
 import {
   atLeast,
@@ -299,13 +300,7 @@ function phraseMatches(
 function positionsIn(postings: readonly Posting[], doc: number): SmallInts {
   const out: number[] = [];
   for (const p of postings) {
-    let lo = 0;
-    let hi = p.docs.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (p.docs[mid]! < doc) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = lowerBound(p.docs, doc);
     if (p.docs[lo] !== doc) continue;
     const at = p.positions!.subarray(p.posStart![lo], p.posStart![lo + 1]);
     for (const x of at) out.push(x);

@@ -1,6 +1,7 @@
 // Named queries (`_name`): which named clauses matched each returned hit (`matched_queries`).
 
 import { setOwn } from "../_index/own.ts";
+import { indexOfSorted } from "../_index/sorted_search.ts";
 import type { Hits, Scoring } from "./doc_set.ts";
 import type { ExecContext } from "./exec_context.ts";
 import { float32 } from "./score.ts";
@@ -55,16 +56,9 @@ export function namedClauses(root: QueryNode): Array<[string, QueryNode]> {
 }
 
 function scoreOf(hits: Hits, doc: number): number | undefined {
-  let lo = 0;
-  let hi = hits.docs.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const d = hits.docs[mid]!;
-    if (d === doc) return hits.scores ? hits.scores[mid] : 0;
-    if (d < doc) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return undefined;
+  const at = indexOfSorted(hits.docs, doc);
+  if (at < 0) return undefined;
+  return hits.scores ? hits.scores[at] : 0;
 }
 
 /** Java's `String.hashCode`, spread as `HashMap` spreads it (`h ^ h >>> 16`). */
