@@ -18,7 +18,7 @@ import type { BucketDocs, SubRunner } from "./bucket_aggs.ts";
 import { docParts, keyId, type Part, partComparator } from "./compound_keys.ts";
 import type { JsonObject } from "../_json.ts";
 import type { QueryNode } from "../_query/query_nodes.ts";
-import { hashMapOrder, LuceneQueue, pagedHashOrder } from "./java_order.ts";
+import { hashMapOrder, LuceneQueue, pagedHashOrder } from "../_index/java_order.ts";
 
 /** Frequencies a heuristic scores: the term's docs in each set and the sets' sizes. */
 interface Freqs {

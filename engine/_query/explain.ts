@@ -6,6 +6,7 @@ import { encodeNorm, NORM_TABLE } from "../_index/norms.ts";
 import { combinedTermHits } from "./combined_fields.ts";
 import { editDistance, maxEdits } from "./fuzzy.ts";
 import { ipSpan } from "../_index/ip_address.ts";
+import { hashMapOrderBy } from "../_index/java_order.ts";
 import { indexOfSorted, lowerBound } from "../_index/sorted_search.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
 import { float32 } from "./score.ts";
@@ -966,20 +967,6 @@ function combinedTermLq(
   };
 }
 
-/** The iteration order of a Java HashMap keyed by the fields' names, filled in this order. */
-function javaHashOrder<T extends { field: string }>(fields: T[]): T[] {
-  let capacity = 16;
-  while (fields.length > capacity * 0.75) capacity *= 2;
-  const bucket = (name: string) => {
-    let h = 0;
-    for (let i = 0; i < name.length; i++) h = (Math.imul(31, h) + name.charCodeAt(i)) | 0;
-    return (h ^ (h >>> 16)) & (capacity - 1);
-  };
-  return fields.map((f, i) => ({ f, i, k: bucket(f.field) }))
-    .sort((x, y) => x.k - y.k || x.i - y.i)
-    .map((x) => x.f);
-}
-
 /** `multi_match`: per field (best_fields, most_fields, phrase) or per term (cross_fields). */
 function multiMatchLq(b: Build, q: Extract<QueryNode, { kind: "multi_match" }>, boost: number): Lq {
   const ctx = b.scope.ctx;
@@ -1027,7 +1014,7 @@ function multiMatchLq(b: Build, q: Extract<QueryNode, { kind: "multi_match" }>, 
   // The order the real engines list the fields in (best_fields: their map's; phrase and
   // most_fields: by name), as observed on Elasticsearch 9.5.4 and OpenSearch 3.8.0.
   const ordered = q.type === "best_fields"
-    ? javaHashOrder(fields)
+    ? hashMapOrderBy(fields, (f) => f.field)
     : [...fields].sort((x, y) => x.field < y.field ? -1 : x.field > y.field ? 1 : 0);
   const parts = ordered.map((f) =>
     toLucene(

@@ -10,6 +10,7 @@ import { evalDateMath } from "../_index/dates.ts";
 import { timeValueMs } from "../_index/time_value.ts";
 import { arcDistance, javaDouble, parseDistance, parsePoint } from "../_index/geo.ts";
 import { geoColumn } from "../_index/geo_values.ts";
+import { javaStringHash } from "../_index/java_order.ts";
 import { shardFor, splitRoutingShards } from "../_index/routing.ts";
 import type { Hits } from "./doc_set.ts";
 import type { ExecContext } from "./exec_context.ts";
@@ -89,11 +90,7 @@ export function parseFunction(
 
 /** The int a `random_score` seed becomes: an int as is, a long folded, a string's hashCode. */
 function seedOf(v: unknown): number {
-  if (typeof v === "string") {
-    let h = 0;
-    for (let i = 0; i < v.length; i++) h = (Math.imul(31, h) + v.charCodeAt(i)) | 0;
-    return h;
-  }
+  if (typeof v === "string") return javaStringHash(v);
   const n = Number(v);
   if (Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31) return n | 0;
   const big = BigInt.asIntN(64, BigInt(Math.trunc(n)));
@@ -241,12 +238,6 @@ function murmurBytes(bytes: Uint8Array, seed: number): number {
   return mix32(h);
 }
 
-function javaHash(s: string): number {
-  let h = 0;
-  for (let i = 0; i < s.length; i++) h = (Math.imul(31, h) + s.charCodeAt(i)) | 0;
-  return h;
-}
-
 const utf8 = new TextEncoder();
 
 /**
@@ -257,7 +248,7 @@ const utf8 = new TextEncoder();
 function randomScorer(fn: ScoreFunction, ctx: ExecContext): (doc: number) => number {
   const shards = ctx.shards ?? 1;
   const routing = ctx.flavour === "opensearch" ? splitRoutingShards(shards) : shards;
-  const nameHash = javaHash(ctx.index) << 10;
+  const nameHash = javaStringHash(ctx.index) << 10;
   const field = fn.randomField;
   return (doc) => {
     const stored = ctx.snapshot.doc(doc);
