@@ -163,7 +163,7 @@ function* search(
   const req = requestOf(input, targets);
   const scope = pitScope(ctx, req, targets);
   targets = scope.targets;
-  const sort = scope.sort;
+  const { sort, pitId } = scope;
   const keepAlive = scrollKeepAlive(ctx, req, targets);
   let collected: Collected;
   let queryNanos = 0;
@@ -194,16 +194,63 @@ function* search(
     shardFailure(err, targets);
   }
   yield;
-  return respond(ctx, {
+  const render = hitOptions(req, collected, sort);
+  const total = renderTotal(collected.total, req.trackTotalHits, {
+    restTotalHitsAsInt: req.restTotalHitsAsInt,
+  });
+  const from = req.scroll !== null ? 0 : req.from;
+  const page = collected.ordered.slice(from, from + req.size);
+  const out: Record<string, unknown> = {};
+  if (req.scroll !== null) {
+    out._scroll_id = ctx.addScroll({
+      targets,
+      ordered: collected.ordered,
+      position: req.size,
+      size: req.size,
+      total: collected.total,
+      maxScore: collected.maxScore,
+      render,
+      keepAlive,
+      expiresAt: ctx.now() + keepAlive,
+    });
+  }
+  if (pitId) out.pit_id = pitId;
+  out.took = Math.round(performance.now() - started);
+  out.timed_out = false;
+  if (terminatedEarly !== undefined) out.terminated_early = terminatedEarly;
+  const skipped = skippedShards(req.query, req.sort[0]?.field, targets);
+  const all = shards(targets);
+  out._shards = { ...all, skipped };
+  // Every shard skipped (Elasticsearch): no shard scored, and the empty result's max_score is 0.
+  const noneRan = skipped > 0 && skipped === all.total;
+  try {
+    out.hits = renderHits(page, targets, {
+      total,
+      maxScore: noneRan ? 0 : req.size === 0 ? null : collected.maxScore,
+    }, render);
+  } catch (err) {
+    // A highlighted value past `index.highlight.max_analyzed_offset` fails its shard.
+    if (isHighlightLimitError(err)) shardFailure(err, targets);
+    throw err;
+  }
+  decorateHits(ctx, out.hits as { hits: Record<string, unknown>[] }, {
     input,
     req,
     targets,
     sort,
-    pitId: scope.pitId,
-    keepAlive,
-    started,
-    phase: { collected, queryNanos, terminatedEarly, aggregations },
+    collected,
+    page,
   });
+  if (aggregations) out.aggregations = writtenAsDoubles(aggregations);
+  if (req.profile) {
+    out.profile = searchProfile(
+      req.query,
+      targets.map((t) => t.index),
+      queryNanos,
+      Object.keys(req.aggs ?? {}),
+    );
+  }
+  return out;
 }
 
 /** The request, parsed here unless the REST layer parsed it from this very body already. */
@@ -275,28 +322,6 @@ function scrollKeepAlive(
   return keepAlive;
 }
 
-/** What the query phase leaves for the response: the collected hits and the aggregations. */
-interface QueryPhase {
-  readonly collected: Collected;
-  readonly queryNanos: number;
-  readonly terminatedEarly: boolean | undefined;
-  readonly aggregations: Record<string, unknown> | undefined;
-}
-
-/** A search's state once its query phase has run, from which the response is written. */
-interface Answered {
-  readonly input: SearchInput;
-  readonly req: SearchRequest;
-  readonly targets: SearchTarget[];
-  readonly sort: SortKey[];
-  readonly pitId: string | undefined;
-  /** The scroll's keep-alive (ms), 0 without a scroll. */
-  readonly keepAlive: number;
-  /** When the search started (`performance.now()`), for `took`. */
-  readonly started: number;
-  readonly phase: QueryPhase;
-}
-
 /** How the hits are written, for this page and for a scroll's later ones. */
 function hitOptions(req: SearchRequest, collected: Collected, sort: SortKey[]): HitOptions {
   return {
@@ -315,97 +340,34 @@ function hitOptions(req: SearchRequest, collected: Collected, sort: SortKey[]): 
   };
 }
 
-/** The response body: scroll or point-in-time id, shards, the page of hits, aggregations, profile. */
-function respond(ctx: SearchContexts, a: Answered): Record<string, unknown> {
-  const { req, targets, sort, keepAlive } = a;
-  const { collected, aggregations } = a.phase;
-  const render = hitOptions(req, collected, sort);
-  const total = renderTotal(collected.total, req.trackTotalHits, {
-    restTotalHitsAsInt: req.restTotalHitsAsInt,
-  });
-  const from = req.scroll !== null ? 0 : req.from;
-  const page = collected.ordered.slice(from, from + req.size);
-  const out: Record<string, unknown> = {};
-  if (req.scroll !== null) {
-    out._scroll_id = ctx.addScroll({
-      targets,
-      ordered: collected.ordered,
-      position: req.size,
-      size: req.size,
-      total: collected.total,
-      maxScore: collected.maxScore,
-      render,
-      keepAlive,
-      expiresAt: ctx.now() + keepAlive,
-    });
-  }
-  if (a.pitId) out.pit_id = a.pitId;
-  out.took = Math.round(performance.now() - a.started);
-  out.timed_out = false;
-  if (a.phase.terminatedEarly !== undefined) out.terminated_early = a.phase.terminatedEarly;
-  const skipped = skippedShards(req.query, req.sort[0]?.field, targets);
-  const all = shards(targets);
-  out._shards = { ...all, skipped };
-  // Every shard skipped (Elasticsearch): no shard scored, and the empty result's max_score is 0.
-  const noneRan = skipped > 0 && skipped === all.total;
-  out.hits = pageHits(ctx, a, {
-    page,
-    render,
-    total,
-    maxScore: noneRan ? 0 : req.size === 0 ? null : collected.maxScore,
-  });
-  if (aggregations) out.aggregations = writtenAsDoubles(aggregations);
-  if (req.profile) {
-    out.profile = searchProfile(
-      req.query,
-      targets.map((t) => t.index),
-      a.phase.queryNanos,
-      Object.keys(req.aggs ?? {}),
-    );
-  }
-  return out;
+/** The scope of a page's hits, for what they gain once rendered. */
+interface RenderedPage {
+  readonly input: SearchInput;
+  readonly req: SearchRequest;
+  readonly targets: SearchTarget[];
+  readonly sort: SortKey[];
+  readonly collected: Collected;
+  readonly page: Candidate[];
 }
 
-/** The `hits` section: the page rendered, with matched queries, explanations and sort values. */
-function pageHits(
+/** What the rendered hits gain: their matched queries, explanations and formatted sort values. */
+function decorateHits(
   ctx: SearchContexts,
-  a: Answered,
-  hits: {
-    page: Candidate[];
-    render: HitOptions;
-    total: ReturnType<typeof renderTotal>;
-    maxScore: number | null;
-  },
-): { hits: Record<string, unknown>[] } {
-  const { req, targets } = a;
-  const { collected } = a.phase;
-  const { page } = hits;
-  let out: { hits: Record<string, unknown>[] };
-  try {
-    out = renderHits(
-      page,
-      targets,
-      { total: hits.total, maxScore: hits.maxScore },
-      hits.render,
-    ) as {
-      hits: Record<string, unknown>[];
-    };
-  } catch (err) {
-    // A highlighted value past `index.highlight.max_analyzed_offset` fails its shard.
-    if (isHighlightLimitError(err)) shardFailure(err, targets);
-    throw err;
-  }
+  hits: { hits: Record<string, unknown>[] },
+  p: RenderedPage,
+): void {
+  const { req, targets, collected, page } = p;
   const matched = matchedQueries(
     req.query,
     page,
     collected.aggInputs.map((i) => i.ctx),
     req.includeNamedQueriesScore ? "score" : "filter",
   );
-  out.hits.forEach((h, i) => {
+  hits.hits.forEach((h, i) => {
     if (matched[i] !== undefined) h.matched_queries = matched[i];
   });
-  if (a.input.body?.explain === true || a.input.params.get("explain") === "true") {
-    withExplanations(out, page, {
+  if (p.input.body?.explain === true || p.input.params.get("explain") === "true") {
+    withExplanations(hits, page, {
       query: req.query,
       targets,
       collected,
@@ -413,8 +375,7 @@ function pageHits(
       dfs: req.dfs,
     });
   }
-  formatSortValues(out, a.sort, targets);
-  return out;
+  formatSortValues(hits, p.sort, targets);
 }
 
 /**
