@@ -7,6 +7,7 @@ import { combinedTermHits } from "./combined_fields.ts";
 import { editDistance, maxEdits } from "./fuzzy.ts";
 import { ipSpan } from "../_index/ip_address.ts";
 import { hashMapOrderBy } from "../_index/java_order.ts";
+import { javaDouble, javaFloat } from "../_index/java_numbers.ts";
 import { indexOfSorted, lowerBound } from "../_index/sorted_search.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
 import { float32 } from "./score.ts";
@@ -68,19 +69,6 @@ interface Lq {
 interface BoolLq {
   readonly clauses: readonly { occur: "+" | "#" | "-" | ""; q: Lq }[];
   readonly msm: number;
-}
-
-/** Java's `Float.toString`. */
-export function javaFloat(x: number): string {
-  const f = float32(x);
-  if (!Number.isFinite(f)) return Number.isNaN(f) ? "NaN" : f > 0 ? "Infinity" : "-Infinity";
-  const a = Math.abs(f);
-  if (a === 0 || (a >= 1e-3 && a < 1e7)) {
-    const s = String(f);
-    return s.includes(".") ? s : `${s}.0`;
-  }
-  const [m, e] = f.toExponential().split("e");
-  return `${m!.includes(".") ? m : `${m}.0`}E${Number(e)}`;
 }
 
 /** What the explanation of one target needs: the context and each doc's Lucene id. */
@@ -472,20 +460,6 @@ function pointBound(
   }
   if (!opensearch) return t === "float" ? String(sortableFloat(n)) : String(sortableDouble(n));
   return t === "float" ? javaFloat(n) : javaDouble(n);
-}
-
-/** Java's `Double.toString`. */
-function javaDouble(n: number): string {
-  if (!Number.isFinite(n)) return Number.isNaN(n) ? "NaN" : n > 0 ? "Infinity" : "-Infinity";
-  // Java prints the smallest subnormal with two digits.
-  if (Math.abs(n) === Number.MIN_VALUE) return n > 0 ? "4.9E-324" : "-4.9E-324";
-  const a = Math.abs(n);
-  if (a === 0 || (a >= 1e-3 && a < 1e7)) {
-    const s = String(n);
-    return s.includes(".") ? s : `${s}.0`;
-  }
-  const [m, e] = n.toExponential().split("e");
-  return `${m!.includes(".") ? m : `${m}.0`}E${Number(e)}`;
 }
 
 /** Lucene's NumericUtils.floatToSortableInt. */
@@ -1239,7 +1213,7 @@ function relabel(e: Ex, from: string, to: string): Ex {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { javaFloat } from "./explain.ts";
+ * import { javaFloat } from "../_index/java_numbers.ts";
  * assert.equal(javaFloat(2), "2.0");
  * assert.equal(javaFloat(0.3), "0.3");
  * ```
