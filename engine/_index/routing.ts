@@ -77,3 +77,53 @@ export function shardFor(routing: string, shards: number, routingShards: number)
   const m = ((h % routingShards) + routingShards) % routingShards;
   return Math.floor(m / (routingShards / shards));
 }
+
+/** How an index spreads its documents: shard count and the routing shards hashed over. */
+export interface ShardLayout {
+  /** `index.number_of_shards`. */
+  readonly shards: number;
+  /** The routing shards the hash is taken over (a multiple of `shards`). */
+  readonly routingShards: number;
+}
+
+/**
+ * The layout of a target or a query's context: Elasticsearch 9 hashes over the shards themselves,
+ * OpenSearch over its default routing shards ({@link splitRoutingShards}).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { shardLayoutOf } from "./routing.ts";
+ * assert.deepEqual(shardLayoutOf({ shards: 3, flavour: "opensearch" }), {
+ *   shards: 3,
+ *   routingShards: 768,
+ * });
+ * ```
+ */
+export function shardLayoutOf(
+  target: { readonly shards?: number; readonly flavour?: "elasticsearch" | "opensearch" },
+): ShardLayout {
+  const shards = target.shards ?? 1;
+  return {
+    shards,
+    routingShards: target.flavour === "opensearch" ? splitRoutingShards(shards) : shards,
+  };
+}
+
+/**
+ * The shard a stored document lands on: by its `routing`, or its `_id` without one.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { docShard } from "./routing.ts";
+ * assert.equal(docShard({ id: "1" }, { shards: 3, routingShards: 3 }), 2);
+ * assert.equal(docShard({ id: "x", routing: "1" }, { shards: 3, routingShards: 3 }), 2);
+ * ```
+ */
+export function docShard(
+  doc: { readonly id: string; readonly routing?: string },
+  layout: ShardLayout,
+): number {
+  return shardFor(doc.routing ?? doc.id, layout.shards, layout.routingShards);
+}
