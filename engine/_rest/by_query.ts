@@ -1,10 +1,10 @@
 // _delete_by_query and _update_by_query: search the refreshed view, then write with seq_no checks.
 
-import { esError, illegalArgument, validationFailed } from "../_errors.ts";
+import { type EngineError, esError, illegalArgument, validationFailed } from "../_errors.ts";
 import { findMatches } from "../_search/matches_api.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { applyRefresh } from "../_state/refresh.ts";
-import { readScript, runScript } from "../_query/script.ts";
+import { readScript, runScript, type Script } from "../_query/script.ts";
 import { deleteDocument, indexDocument } from "../_state/writes.ts";
 import { exactBody, exactStored, restoreExact } from "../_state/exact_source.ts";
 import { isJsonObject } from "../_json.ts";
@@ -67,6 +67,35 @@ export function readLimits(ctx: RequestContext, body: Record<string, unknown>): 
   return { maxDocs: given[0] ?? Infinity, proceed: conflicts === "proceed" };
 }
 
+/**
+ * The script of a by-query or reindex request, with its params as the body wrote them (long
+ * values exact, for the documents they are written into).
+ */
+export function requestScript(
+  ctx: RequestContext,
+  raw: unknown,
+): { script: Script | undefined; params: unknown } {
+  const script = raw === undefined ? undefined : readScript(raw);
+  const exactScript = script ? exactBody(bodyTextOf(ctx))?.script : undefined;
+  return { script, params: isJsonObject(exactScript) ? exactScript.params : undefined };
+}
+
+/** A script's `ctx.op` other than the three a by-query or reindex write knows. */
+export function unknownOp(op: unknown): EngineError {
+  return illegalArgument(
+    `Operation type [${op}] not allowed, only [noop, index, delete] are allowed`,
+  );
+}
+
+/** Refreshes the indices written to as `?refresh` asks (`wait_for` refreshes at once). */
+export async function refreshTouched(
+  ctx: RequestContext,
+  touched: ReadonlySet<IndexState>,
+): Promise<void> {
+  const refresh = ctx.params.get("refresh");
+  await applyRefresh(refresh === "wait_for" ? "true" : refresh, touched, ctx.state);
+}
+
 /** Which of the two by-query APIs runs: they share everything but the body's rules and the write. */
 type ByQueryKind = "delete" | "update";
 
@@ -115,9 +144,7 @@ async function runByQuery(
   const started = Date.now();
   const body = readBody(ctx, kind);
   const limits = readLimits(ctx, body);
-  const script = updating && body.script !== undefined ? readScript(body.script) : undefined;
-  const exactScript = script ? exactBody(bodyTextOf(ctx))?.script : undefined;
-  const params = isJsonObject(exactScript) ? exactScript.params : undefined;
+  const { script, params } = requestScript(ctx, updating ? body.script : undefined);
   const targets = searchTargets(ctx, ctx.p.index);
   const query = withAliasFilter(ctx, ctx.p.index, body)?.query ?? { match_all: {} };
   const matches = findMatches(targets, query);
@@ -201,14 +228,9 @@ async function runByQuery(
         parseErrorType(ctx.state),
       );
       counts.updated++;
-    } else {
-      throw illegalArgument(
-        `Operation type [${ctxVars.op}] not allowed, only [noop, index, delete] are allowed`,
-      );
-    }
+    } else throw unknownOp(ctxVars.op);
   }
-  const refresh = ctx.params.get("refresh");
-  await applyRefresh(refresh === "wait_for" ? "true" : refresh, touched, ctx.state);
+  await refreshTouched(ctx, touched);
   const result: Record<string, unknown> = {
     took: Date.now() - started,
     timed_out: false,
