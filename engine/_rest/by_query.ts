@@ -6,7 +6,7 @@ import type { IndexState } from "../_state/index_state.ts";
 import type { StoredDoc } from "../_index/types.ts";
 import { applyRefresh } from "../_state/refresh.ts";
 import { readScript, runScript, type Script } from "../_query/script.ts";
-import { deleteDocument, indexDocument } from "../_state/writes.ts";
+import { deleteDocument, indexDocument, seqNoConflictDetail, unknownOp } from "../_state/writes.ts";
 import { exactBody, exactStored, restoreExact } from "../_state/exact_source.ts";
 import { isJsonObject } from "../_json.ts";
 import {
@@ -79,13 +79,6 @@ export function requestScript(
   const script = raw === undefined ? undefined : readScript(raw);
   const exactScript = script ? exactBody(bodyTextOf(ctx))?.script : undefined;
   return { script, params: isJsonObject(exactScript) ? exactScript.params : undefined };
-}
-
-/** A script's `ctx.op` other than the three a by-query or reindex write knows. */
-export function unknownOp(op: unknown): EngineError {
-  return illegalArgument(
-    `Operation type [${op}] not allowed, only [noop, index, delete] are allowed`,
-  );
 }
 
 /** Refreshes the indices written to as `?refresh` asks (`wait_for` refreshes at once). */
@@ -289,13 +282,9 @@ function versionConflict(
   doc: StoredDoc,
   live: StoredDoc | undefined,
 ): EngineError {
-  const required =
-    `[${doc.id}]: version conflict, required seqNo [${doc.seqNo}], primary term [${doc.primaryTerm}].`;
   return esError(
     "version_conflict_engine_exception",
-    live
-      ? `${required} current document has seqNo [${live.seqNo}] and primary term [${live.primaryTerm}]`
-      : `${required} but no document was found`,
+    `[${doc.id}]: version conflict, ${seqNoConflictDetail(doc, live)}`,
     { index_uuid: index.uuid, shard: "0", index: index.name },
   );
 }

@@ -11,7 +11,7 @@ import { applySourceFilter, parseSourceFilter, type SourceFilter } from "../_hit
 import { findMatches } from "../_search/matches_api.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { runScript, type Script } from "../_query/script.ts";
-import { deleteDocument, indexDocument, type WriteOptions } from "../_state/writes.ts";
+import { deleteDocument, indexDocument, unknownOp, type WriteOptions } from "../_state/writes.ts";
 import { exactStored, restoreExact } from "../_state/exact_source.ts";
 import {
   bodyWithExactQuery,
@@ -21,7 +21,7 @@ import {
   type RequestContext,
 } from "./context.ts";
 import { checkWaitParams } from "./write_params.ts";
-import { type Limits, readLimits, refreshTouched, requestScript, unknownOp } from "./by_query.ts";
+import { type Limits, readLimits, refreshTouched, requestScript } from "./by_query.ts";
 import { searchTargets } from "./search.ts";
 import { runAsTask } from "./tasks.ts";
 import { parseReindexSource, sourceDisabled, sourceProblems } from "./reindex_source.ts";

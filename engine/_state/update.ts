@@ -14,6 +14,8 @@ import { readScript, runScript } from "../_query/script.ts";
 import {
   deleteDocument,
   indexDocument,
+  seqNoConflictDetail,
+  unknownOp,
   versionConflict,
   type WriteOptions,
   type WriteResult,
@@ -149,11 +151,8 @@ export function updateDocument(
     opts.ifSeqNo !== undefined &&
     (current.seqNo !== opts.ifSeqNo || current.primaryTerm !== opts.ifPrimaryTerm)
   ) {
-    throw versionConflict(
-      index,
-      id,
-      `required seqNo [${opts.ifSeqNo}], primary term [${opts.ifPrimaryTerm}]. current document has seqNo [${current.seqNo}] and primary term [${current.primaryTerm}]`,
-    );
+    const required = { seqNo: opts.ifSeqNo, primaryTerm: opts.ifPrimaryTerm };
+    throw versionConflict(index, id, seqNoConflictDetail(required, current));
   }
   const noop = (): WriteResult => {
     index.stats.noopUpdateTotal++;
@@ -210,11 +209,7 @@ export function updateDocument(
   runScript(readScript(body.script), ctx);
   if (ctx.op === "none" || ctx.op === "noop") return noop();
   if (ctx.op === "delete") return deleteDocument(index, id, write);
-  if (ctx.op !== "index") {
-    throw illegalArgument(
-      `Operation type [${ctx.op}] not allowed, only [noop, index, delete] are allowed`,
-    );
-  }
+  if (ctx.op !== "index") throw unknownOp(ctx.op);
   if (!isJsonObject(ctx._source)) {
     throw illegalArgument("ctx._source must be a map");
   }
