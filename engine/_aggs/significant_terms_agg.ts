@@ -10,7 +10,7 @@
 
 import { EngineError, illegalArgument, parsingError } from "../_errors.ts";
 import { consumeBuckets } from "../_index/limits.ts";
-import { docShard, shardLayoutOf } from "../_index/routing.ts";
+import { shardFor, splitRoutingShards } from "../_index/routing.ts";
 import { matchLive } from "../_query/query_exec.ts";
 import { parseQuery } from "../_query/query_parser.ts";
 import { type AggInput, fieldOf, keyFilter, positiveSetting, valueFormat } from "./agg_values.ts";
@@ -171,10 +171,14 @@ interface ShardAnswer {
 
 /** The shard of each document of an input, routed as the real engines route it. */
 function router(input: AggInput): (doc: number) => number {
-  const layout = shardLayoutOf(input.ctx);
-  if (layout.shards <= 1) return () => 0;
+  const shards = input.ctx.shards ?? 1;
+  if (shards <= 1) return () => 0;
+  const routing = input.ctx.flavour === "opensearch" ? splitRoutingShards(shards) : shards;
   const snapshot = input.ctx.snapshot;
-  return (doc) => docShard(snapshot.doc(doc), layout);
+  return (doc) => {
+    const d = snapshot.doc(doc);
+    return shardFor(d.routing ?? d.id, shards, routing);
+  };
 }
 
 /** Every ordinal of the input's snapshot, deleted documents included (Lucene's `maxDoc`). */

@@ -4,7 +4,7 @@
 
 import type { FieldMap } from "../_index/field_map.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
-import { docShard, shardLayoutOf } from "../_index/routing.ts";
+import { shardFor, splitRoutingShards } from "../_index/routing.ts";
 import { fieldMapOf } from "../_index/field_map.ts";
 
 /** Lucene documents a source's nested objects make (every level), beside the root document. */
@@ -37,13 +37,14 @@ const cache = new WeakMap<object, Float64Array>();
 export function shardDocValues(target: SearchTarget, firstShard: number): Float64Array {
   const known = cache.get(target.snapshot);
   if (known && firstShard === 0) return known;
-  const layout = shardLayoutOf(target);
+  const shards = target.shards ?? 1;
+  const routingShards = target.flavour === "opensearch" ? splitRoutingShards(shards) : shards;
   const fields = fieldMapOf(target.mappings);
-  const next = new Array<number>(layout.shards).fill(0);
+  const next = new Array<number>(shards).fill(0);
   const out = new Float64Array(target.snapshot.maxDoc);
   for (const v of target.snapshot.views) {
     v.segment.docs.forEach((doc, local) => {
-      const shard = docShard(doc, layout);
+      const shard = shardFor(doc.routing ?? doc.id, shards, routingShards);
       const id = next[shard]! + (fields.nested.size ? nestedDocCount(doc.source, fields) : 0);
       next[shard] = id + 1;
       out[v.base + local] = (firstShard + shard) * 2 ** 32 + id;

@@ -5,9 +5,42 @@
 // and global ordinals, hides the other shards' documents as deleted, and counts its statistics
 // over its own documents only (deleted ones included until merged away, as Lucene counts them).
 
-import { docShard, type ShardLayout } from "./routing.ts";
+import { shardFor, splitRoutingShards } from "./routing.ts";
+import type { SearchTarget } from "./search_target.ts";
 import type { Segment } from "./segment.ts";
 import { type FieldStats, type SegmentView, ShardSnapshot } from "./shard_snapshot.ts";
+
+/** How an index spreads its documents: shard count and the routing shards hashed over. */
+export interface ShardLayout {
+  /** `index.number_of_shards`. */
+  readonly shards: number;
+  /** The routing shards the hash is taken over (a multiple of `shards`). */
+  readonly routingShards: number;
+}
+
+/**
+ * The layout of a target: Elasticsearch 9 hashes over the shards themselves, OpenSearch over its
+ * default routing shards (routing.ts).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { shardLayoutOf } from "./shard_stats.ts";
+ * import { ShardSnapshot } from "./shard_snapshot.ts";
+ * const target = { index: "i", snapshot: new ShardSnapshot([], 0), mappings: {}, maxResultWindow: 1 };
+ * assert.deepEqual(shardLayoutOf({ ...target, shards: 3, flavour: "opensearch" }), {
+ *   shards: 3,
+ *   routingShards: 768,
+ * });
+ * ```
+ */
+export function shardLayoutOf(target: SearchTarget): ShardLayout {
+  const shards = target.shards ?? 1;
+  return {
+    shards,
+    routingShards: target.flavour === "opensearch" ? splitRoutingShards(shards) : shards,
+  };
+}
 
 const shardsBySegment = new WeakMap<Segment, Map<string, Uint8Array | Uint16Array>>();
 
@@ -20,7 +53,7 @@ export function segmentShards(segment: Segment, layout: ShardLayout): ArrayLike<
   if (!out) {
     out = layout.shards <= 256 ? new Uint8Array(segment.maxDoc) : new Uint16Array(segment.maxDoc);
     segment.docs.forEach((doc, local) => {
-      out![local] = docShard(doc, layout);
+      out![local] = shardFor(doc.routing ?? doc.id, layout.shards, layout.routingShards);
     });
     byLayout.set(key, out);
   }

@@ -11,7 +11,7 @@ import { timeValueMs } from "../_index/time_value.ts";
 import { arcDistance, javaDouble, parseDistance, parsePoint } from "../_index/geo.ts";
 import { geoColumn } from "../_index/geo_values.ts";
 import { javaStringHash } from "../_index/java_order.ts";
-import { docShard, shardLayoutOf } from "../_index/routing.ts";
+import { shardFor, splitRoutingShards } from "../_index/routing.ts";
 import type { Hits } from "./doc_set.ts";
 import type { ExecContext } from "./exec_context.ts";
 import type { DecaySpec, QueryNode, QueryOf, ScoreFunction } from "./query_nodes.ts";
@@ -246,11 +246,13 @@ const utf8 = new TextEncoder();
  * draw it; a doc without a value takes the salted seed itself.
  */
 function randomScorer(fn: ScoreFunction, ctx: ExecContext): (doc: number) => number {
-  const layout = shardLayoutOf(ctx);
+  const shards = ctx.shards ?? 1;
+  const routing = ctx.flavour === "opensearch" ? splitRoutingShards(shards) : shards;
   const nameHash = javaStringHash(ctx.index) << 10;
   const field = fn.randomField;
   return (doc) => {
-    const shard = docShard(ctx.snapshot.doc(doc), layout);
+    const stored = ctx.snapshot.doc(doc);
+    const shard = shards > 1 ? shardFor(stored.routing ?? stored.id, shards, routing) : 0;
     const salted = mix32(fn.randomSeed! ^ (nameHash | shard));
     let hash: number;
     if (field === undefined) hash = mix32(doc ^ salted);

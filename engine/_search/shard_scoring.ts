@@ -3,8 +3,7 @@
 
 import type { Hits } from "../_query/doc_set.ts";
 import type { ExecContext } from "../_query/exec_context.ts";
-import { shardLayoutOf } from "../_index/routing.ts";
-import { shardSnapshots } from "../_index/shard_stats.ts";
+import { shardLayoutOf, shardSnapshots } from "../_index/shard_stats.ts";
 import { mergeShardHits } from "../_query/shard_hits.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
 
