@@ -8,9 +8,10 @@
 import { illegalArgument, parsingError } from "../_errors.ts";
 import { evalDateMath } from "../_index/dates.ts";
 import { timeValueMs } from "../_index/time_value.ts";
+// Java's String.hashCode, as the real engines salt and seed random scores with it.
+import { javaStringHash as javaHash } from "../_index/java_order.ts";
 import { arcDistance, javaDouble, parseDistance, parsePoint } from "../_index/geo.ts";
 import { geoColumn } from "../_index/geo_values.ts";
-import { javaStringHash } from "../_index/java_order.ts";
 import { shardFor, splitRoutingShards } from "../_index/routing.ts";
 import type { Hits } from "./doc_set.ts";
 import type { ExecContext } from "./exec_context.ts";
@@ -90,7 +91,7 @@ export function parseFunction(
 
 /** The int a `random_score` seed becomes: an int as is, a long folded, a string's hashCode. */
 function seedOf(v: unknown): number {
-  if (typeof v === "string") return javaStringHash(v);
+  if (typeof v === "string") return javaHash(v);
   const n = Number(v);
   if (Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31) return n | 0;
   const big = BigInt.asIntN(64, BigInt(Math.trunc(n)));
@@ -248,7 +249,7 @@ const utf8 = new TextEncoder();
 function randomScorer(fn: ScoreFunction, ctx: ExecContext): (doc: number) => number {
   const shards = ctx.shards ?? 1;
   const routing = ctx.flavour === "opensearch" ? splitRoutingShards(shards) : shards;
-  const nameHash = javaStringHash(ctx.index) << 10;
+  const nameHash = javaHash(ctx.index) << 10;
   const field = fn.randomField;
   return (doc) => {
     const stored = ctx.snapshot.doc(doc);
