@@ -1033,6 +1033,29 @@ function fieldQuery(
     const str = `CaseInsensitiveTermQuery{${q.field}:${value}}`;
     return constant(b, str, q, { boost: bst, nested: true });
   }
+  if (info.kind !== "text") return valueLq(b, q, { info, value, boost: bst });
+  if (q.kind === "term") return termLq(b, { field: q.field, term: String(value), boost: bst });
+  return analyzedLq(b, q, { info, value, boost: bst });
+}
+
+/** A field query's value and boost on one field, as the query reads them. */
+interface FieldValue {
+  readonly info: FieldInfo;
+  readonly value: unknown;
+  readonly boost: number;
+}
+
+/**
+ * A field query on a field that is not analysed: a point of a number or date, an address range,
+ * or one term (of a keyword, a boolean, a constant keyword).
+ */
+function valueLq(
+  b: Build,
+  q: Extract<QueryNode, { kind: "term" | "match" | "match_phrase" }>,
+  v: FieldValue,
+): Lq {
+  const ctx = b.scope.ctx;
+  const { info, value, boost: bst } = v;
   if (info.kind === "number" || info.kind === "date") {
     const n = numericValueOrNaN(info, value, ctx);
     if (typeof n === "number" && Number.isNaN(n)) return opaque(b, q);
@@ -1053,26 +1076,35 @@ function fieldQuery(
       return opaque(b, q);
     }
   }
-  if (info.kind !== "text") {
-    if (q.kind === "match" && (q.prefixLast || q.fuzziness !== undefined)) return opaque(b, q);
-    const term = info.kind === "boolean"
-      ? (termText(info, value) === "true" ? "T" : "F")
-      : termText(info, value);
-    const stored = info.kind === "boolean" ? termText(info, value) : term;
-    if (constantKeyword(ctx, info)) {
-      return constant(b, `ConstantScore(${q.field}:${term})`, q, {
-        boost: bst,
-        nested: nestedField(b, q.field),
-      });
-    }
-    const t = termLq(b, { field: q.field, term: stored, boost: bst });
-    return {
-      ...t,
-      str: `${q.field}:${term}`,
-      explain: (doc) => relabel(t.explain(doc), stored, term),
-    };
+  if (q.kind === "match" && (q.prefixLast || q.fuzziness !== undefined)) return opaque(b, q);
+  const term = info.kind === "boolean"
+    ? (termText(info, value) === "true" ? "T" : "F")
+    : termText(info, value);
+  const stored = info.kind === "boolean" ? termText(info, value) : term;
+  if (constantKeyword(ctx, info)) {
+    return constant(b, `ConstantScore(${q.field}:${term})`, q, {
+      boost: bst,
+      nested: nestedField(b, q.field),
+    });
   }
-  if (q.kind === "term") return termLq(b, { field: q.field, term: String(value), boost: bst });
+  const t = termLq(b, { field: q.field, term: stored, boost: bst });
+  return {
+    ...t,
+    str: `${q.field}:${term}`,
+    explain: (doc) => relabel(t.explain(doc), stored, term),
+  };
+}
+
+/**
+ * A `match` or `match_phrase` on a text field: its analysed terms as a phrase (or phrase
+ * prefix), a fuzzy query, or a bool of term (and last-term prefix) queries.
+ */
+function analyzedLq(
+  b: Build,
+  q: Extract<QueryNode, { kind: "match" | "match_phrase" }>,
+  v: FieldValue,
+): Lq {
+  const { info, value, boost: bst } = v;
   const analyzer = info.searchAnalyzer;
   const terms = analyzer(String(value)).map((t) => t.term);
   if (terms.length === 0) return opaque(b, q);
