@@ -7,7 +7,7 @@
 import { esError, illegalArgument, validationFailed } from "../_errors.ts";
 import { catTable } from "./cat.ts";
 import { ok, type Reply, type RequestContext } from "./context.ts";
-import { broadcastShards, targets } from "./targets.ts";
+import { targets } from "./targets.ts";
 
 const NODE = "searchvisitor";
 const HOST = "127.0.0.1";
@@ -125,5 +125,8 @@ export function infoIngestHandler(): Reply {
  * is nothing to drop; the answer counts the shards as the real engines do (replicas unassigned).
  */
 export function clearCacheHandler(ctx: RequestContext): Reply {
-  return ok({ _shards: broadcastShards(targets(ctx)) });
+  const indices = targets(ctx);
+  const primaries = indices.reduce((n, i) => n + i.shardCount, 0);
+  const copies = indices.reduce((n, i) => n + i.shardCount * (1 + i.replicas), 0);
+  return ok({ _shards: { total: copies, successful: primaries, failed: 0 } });
 }
