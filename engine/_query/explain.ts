@@ -882,13 +882,7 @@ function combinedLq(
     return boosted(combinedTermLq(b, { str, text, term, boost: boost * times }), times);
   });
   if (per.length === 1) return { ...per[0]!, nested: true };
-  if (q.operator === "and") {
-    return { ...makeBool(b, per.map((x) => ({ occur: "+", q: x })), 0), nested: true };
-  }
-  const msm = q.minimumShouldMatch === undefined
-    ? 0
-    : resolveMsm(q.minimumShouldMatch, per.length, 0);
-  return { ...makeBool(b, per.map((x) => ({ occur: "", q: x })), msm), nested: true };
+  return { ...termsBool(b, per, { ...q, andMinimum: 0 }), nested: true };
 }
 
 /** One term of `combined_fields`: Lucene's CombinedFieldQuery. */
@@ -1140,15 +1134,28 @@ function analyzedLq(
       : termLq(b, { field: q.field, term: t, boost: bst })
   );
   if (parts.length === 1) return parts[0]!;
-  if (q.operator === "and") {
-    const spec = /^\s*[1-9]\d*\s*$/.test(q.minimumShouldMatch ?? "")
-      ? Number(q.minimumShouldMatch)
-      : 0;
-    return makeBool(b, parts.map((p) => ({ occur: "+", q: p })), spec);
+  // Under `and`, a whole-number minimum_should_match is kept on the bool as Lucene prints it.
+  const andMinimum = /^\s*[1-9]\d*\s*$/.test(q.minimumShouldMatch ?? "")
+    ? Number(q.minimumShouldMatch)
+    : 0;
+  return termsBool(b, parts, { ...q, andMinimum });
+}
+
+/**
+ * The per-term queries of a match-like query joined as its `operator` joins them: all required
+ * (`and`, with `andMinimum` printed), or optional with the query's `minimum_should_match`.
+ */
+function termsBool(
+  b: Build,
+  parts: readonly Lq[],
+  how: { operator?: string; minimumShouldMatch?: string; andMinimum: number },
+): Lq {
+  if (how.operator === "and") {
+    return makeBool(b, parts.map((p) => ({ occur: "+", q: p })), how.andMinimum);
   }
-  const msm = q.minimumShouldMatch === undefined
+  const msm = how.minimumShouldMatch === undefined
     ? 0
-    : resolveMsm(q.minimumShouldMatch, parts.length, 0);
+    : resolveMsm(how.minimumShouldMatch, parts.length, 0);
   return makeBool(b, parts.map((p) => ({ occur: "", q: p })), msm);
 }
 
@@ -1224,13 +1231,7 @@ function fuzzyLq(
   }
   const parts = per.map((x) => ({ ...x, nested: true }));
   if (parts.length === 1) return parts[0]!;
-  if (q.operator === "and") {
-    return { ...makeBool(b, parts.map((x) => ({ occur: "+", q: x })), 0), nested: true };
-  }
-  const msm = q.minimumShouldMatch === undefined
-    ? 0
-    : resolveMsm(q.minimumShouldMatch, parts.length, 0);
-  return { ...makeBool(b, parts.map((x) => ({ occur: "", q: x })), msm), nested: true };
+  return { ...termsBool(b, parts, { ...q, andMinimum: 0 }), nested: true };
 }
 
 function relabel(e: Ex, from: string, to: string): Ex {
