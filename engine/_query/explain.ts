@@ -1012,10 +1012,13 @@ function multiMatchLq(b: Build, q: Extract<QueryNode, { kind: "multi_match" }>, 
   return disMaxLq(parts, q.tieBreaker);
 }
 
+/** A term, match or match_phrase query on one field. */
+type FieldQueryNode = Extract<QueryNode, { kind: "term" | "match" | "match_phrase" }>;
+
 /** term, match and match_phrase on one field. */
 function fieldQuery(
   b: Build,
-  q: Extract<QueryNode, { kind: "term" | "match" | "match_phrase" }>,
+  q: FieldQueryNode,
   boost: number,
 ): Lq {
   const ctx = b.scope.ctx;
@@ -1045,7 +1048,7 @@ interface FieldValue {
  */
 function valueLq(
   b: Build,
-  q: Extract<QueryNode, { kind: "term" | "match" | "match_phrase" }>,
+  q: FieldQueryNode,
   v: FieldValue,
 ): Lq {
   const ctx = b.scope.ctx;
