@@ -165,181 +165,202 @@ export function parseNodes(src: string): ExprNode {
     throw new ParseProblem(`the expression is longer than ${MAX_EXPRESSION_LENGTH} characters`, 0);
   }
   const tokens = lex(src);
-  let k = 0;
-  let depth = 0;
-  const peek = (): Token | undefined => tokens[k];
-  const fail = (problem: string): never => {
-    throw new ParseProblem(problem, tokens[k]?.at ?? src.length);
-  };
-  const enter = (): void => {
-    if (++depth > MAX_EXPRESSION_DEPTH) {
-      fail(`the expression nests deeper than ${MAX_EXPRESSION_DEPTH} levels`);
-    }
-  };
-  const expect = (t: string, problem: string): Token => {
-    const token = peek();
-    if (token?.t !== t) fail(problem);
-    k++;
-    return token as Token;
-  };
+  if (tokens.length === 0) throw new ParseProblem("the expression is empty", 0);
+  return new NodeParser(src, tokens).expression();
+}
 
-  const primary = (): ExprNode => {
-    const token = peek();
-    if (!token) return fail("the expression ends early: add a name or a value");
-    k++;
+/**
+ * The recursive descent over one expression's tokens, a method per level of the grammar, lowest
+ * precedence first: `or`, `and`, `unary` (`!`, `not`), `comparison`, `sum` (`+`), `postfix`
+ * (`.name`, `.size()`, `[index]`), `primary`. Every nesting counts against
+ * {@link MAX_EXPRESSION_DEPTH}.
+ */
+class NodeParser {
+  readonly #src: string;
+  readonly #tokens: Token[];
+  #k = 0;
+  #depth = 0;
+
+  constructor(src: string, tokens: Token[]) {
+    this.#src = src;
+    this.#tokens = tokens;
+  }
+
+  /** The whole expression: an `or`, and no token left over. */
+  expression(): ExprNode {
+    const node = this.#or();
+    if (this.#k < this.#tokens.length) {
+      const t = this.#peek()?.t;
+      this.#fail(
+        t === "name" || t === "value"
+          ? "two values in a row; join them with and / or or an operator"
+          : `unexpected "${t}"`,
+      );
+    }
+    return node;
+  }
+
+  #peek(): Token | undefined {
+    return this.#tokens[this.#k];
+  }
+
+  #fail(problem: string): never {
+    throw new ParseProblem(problem, this.#tokens[this.#k]?.at ?? this.#src.length);
+  }
+
+  #enter(): void {
+    if (++this.#depth > MAX_EXPRESSION_DEPTH) {
+      this.#fail(`the expression nests deeper than ${MAX_EXPRESSION_DEPTH} levels`);
+    }
+  }
+
+  #expect(t: string, problem: string): Token {
+    const token = this.#peek();
+    if (token?.t !== t) this.#fail(problem);
+    this.#k++;
+    return token as Token;
+  }
+
+  /** A name the expression may not reach (`__proto__`, ...), refused at the current token. */
+  #refuseUnreachable(name: string): void {
+    if (!UNREACHABLE.has(name)) return;
+    this.#k--;
+    this.#fail(`"${name}" is not reachable in a test`);
+  }
+
+  #primary(): ExprNode {
+    const token = this.#peek();
+    if (!token) return this.#fail("the expression ends early: add a name or a value");
+    this.#k++;
     if (token.t === "value") {
       return { kind: "literal", value: token.v, at: token.at, end: token.end };
     }
     if (token.t === "name") {
       const name = token.v as string;
-      if (UNREACHABLE.has(name)) {
-        k--;
-        fail(`"${name}" is not reachable in a test`);
-      }
+      this.#refuseUnreachable(name);
       return { kind: "name", name, at: token.at, end: token.end };
     }
     if (token.t === "(") {
-      enter();
-      const inner = or();
-      expect(")", "expected ) to close the (");
-      depth--;
+      this.#enter();
+      const inner = this.#or();
+      this.#expect(")", "expected ) to close the (");
+      this.#depth--;
       return inner;
     }
     if (token.t === "[") {
-      enter();
+      this.#enter();
       const items: ExprNode[] = [];
-      if (peek()?.t !== "]") {
-        items.push(or());
-        while (peek()?.t === ",") {
-          k++;
-          items.push(or());
+      if (this.#peek()?.t !== "]") {
+        items.push(this.#or());
+        while (this.#peek()?.t === ",") {
+          this.#k++;
+          items.push(this.#or());
         }
       }
-      const close = expect("]", "expected , or ] in the list");
-      depth--;
+      const close = this.#expect("]", "expected , or ] in the list");
+      this.#depth--;
       return { kind: "list", items, at: token.at, end: close.end };
     }
-    k--;
-    return fail(
+    this.#k--;
+    return this.#fail(
       `unexpected "${token.t === "!in" ? "not in" : token.t}"; expected a name or a value`,
     );
-  };
+  }
 
-  const postfix = (): ExprNode => {
-    let node = primary();
-    const start = depth;
-    while (peek()?.t === "." || peek()?.t === "[") {
-      enter();
-      if (peek()?.t === ".") {
-        k++;
-        const name = expect("name", "expected a property name after .");
-        const key = name.v as string;
-        if (UNREACHABLE.has(key)) {
-          k--;
-          fail(`"${key}" is not reachable in a test`);
-        }
-        if (peek()?.t === "(") {
-          if (!CALLABLE.has(key)) {
-            k--;
-            fail(`only .size(), .length() and .isEmpty() can be called, not .${key}()`);
-          }
-          k++;
-          const close = expect(")", `.${key}() takes no arguments`);
-          node = { kind: "call", object: node, method: key as "size", at: node.at, end: close.end };
-        } else node = { kind: "member", object: node, key, at: node.at, end: name.end };
-      } else {
-        k++;
-        const key = or();
-        // `user['constructor']` is `user.constructor` written with a string: refused alike.
-        if (key.kind === "literal" && typeof key.value === "string" && UNREACHABLE.has(key.value)) {
-          throw new ParseProblem(`"${key.value}" is not reachable in a test`, key.at);
-        }
-        const close = expect("]", "expected ] after the index");
-        node = { kind: "member", object: node, key, at: node.at, end: close.end };
-      }
+  #postfix(): ExprNode {
+    let node = this.#primary();
+    const start = this.#depth;
+    while (this.#peek()?.t === "." || this.#peek()?.t === "[") {
+      this.#enter();
+      node = this.#peek()?.t === "." ? this.#member(node) : this.#index(node);
     }
-    depth = start;
+    this.#depth = start;
     return node;
-  };
+  }
 
-  const sum = (): ExprNode => {
-    let left = postfix();
-    const start = depth;
-    while (peek()?.t === "+") {
-      k++;
-      enter();
-      const right = postfix();
-      left = { kind: "binary", op: "+", left, right, at: left.at, end: right.end };
+  /** `.name` or `.size()` after `node` (the current token is the `.`). */
+  #member(node: ExprNode): ExprNode {
+    this.#k++;
+    const name = this.#expect("name", "expected a property name after .");
+    const key = name.v as string;
+    this.#refuseUnreachable(key);
+    if (this.#peek()?.t !== "(") {
+      return { kind: "member", object: node, key, at: node.at, end: name.end };
     }
-    depth = start;
-    return left;
-  };
+    if (!CALLABLE.has(key)) {
+      this.#k--;
+      this.#fail(`only .size(), .length() and .isEmpty() can be called, not .${key}()`);
+    }
+    this.#k++;
+    const close = this.#expect(")", `.${key}() takes no arguments`);
+    return { kind: "call", object: node, method: key as "size", at: node.at, end: close.end };
+  }
 
-  const comparison = (): ExprNode => {
-    const left = sum();
-    let t = peek()?.t;
-    if (t === "not" && tokens[k + 1]?.t === "in") {
-      k++;
+  /** `[index]` after `node` (the current token is the `[`). */
+  #index(node: ExprNode): ExprNode {
+    this.#k++;
+    const key = this.#or();
+    // `user['constructor']` is `user.constructor` written with a string: refused alike.
+    if (key.kind === "literal" && typeof key.value === "string" && UNREACHABLE.has(key.value)) {
+      throw new ParseProblem(`"${key.value}" is not reachable in a test`, key.at);
+    }
+    const close = this.#expect("]", "expected ] after the index");
+    return { kind: "member", object: node, key, at: node.at, end: close.end };
+  }
+
+  /** Operands joined by `op`, grouped from the left (`a + b + c` is `(a + b) + c`). */
+  #chain(op: "+" | "&&" | "||", operand: () => ExprNode): ExprNode {
+    let left = operand();
+    const start = this.#depth;
+    while (this.#peek()?.t === op) {
+      this.#k++;
+      this.#enter();
+      const right = operand();
+      left = { kind: "binary", op, left, right, at: left.at, end: right.end };
+    }
+    this.#depth = start;
+    return left;
+  }
+
+  #sum(): ExprNode {
+    return this.#chain("+", () => this.#postfix());
+  }
+
+  #comparison(): ExprNode {
+    const left = this.#sum();
+    let t = this.#peek()?.t;
+    if (t === "not" && this.#tokens[this.#k + 1]?.t === "in") {
+      this.#k++;
       t = "!in";
     }
     if (
       t === "==" || t === "!=" || t === "<" || t === "<=" || t === ">" || t === ">=" ||
       t === "in" || t === "!in"
     ) {
-      k++;
-      const right = sum();
+      this.#k++;
+      const right = this.#sum();
       return { kind: "binary", op: t, left, right, at: left.at, end: right.end };
     }
     return left;
-  };
+  }
 
-  const unary = (): ExprNode => {
-    const token = peek();
+  #unary(): ExprNode {
+    const token = this.#peek();
     if (token?.t === "!" || token?.t === "not") {
-      k++;
-      enter();
-      const operand = unary();
-      depth--;
+      this.#k++;
+      this.#enter();
+      const operand = this.#unary();
+      this.#depth--;
       return { kind: "not", operand, at: token.at, end: operand.end };
     }
-    return comparison();
-  };
-
-  const and = (): ExprNode => {
-    let left = unary();
-    const start = depth;
-    while (peek()?.t === "&&") {
-      k++;
-      enter();
-      const right = unary();
-      left = { kind: "binary", op: "&&", left, right, at: left.at, end: right.end };
-    }
-    depth = start;
-    return left;
-  };
-
-  const or = (): ExprNode => {
-    let left = and();
-    const start = depth;
-    while (peek()?.t === "||") {
-      k++;
-      enter();
-      const right = and();
-      left = { kind: "binary", op: "||", left, right, at: left.at, end: right.end };
-    }
-    depth = start;
-    return left;
-  };
-
-  if (tokens.length === 0) throw new ParseProblem("the expression is empty", 0);
-  const node = or();
-  if (k < tokens.length) {
-    const t = peek()?.t;
-    fail(
-      t === "name" || t === "value"
-        ? "two values in a row; join them with and / or or an operator"
-        : `unexpected "${t}"`,
-    );
+    return this.#comparison();
   }
-  return node;
+
+  #and(): ExprNode {
+    return this.#chain("&&", () => this.#unary());
+  }
+
+  #or(): ExprNode {
+    return this.#chain("||", () => this.#and());
+  }
 }

@@ -12,7 +12,7 @@ import {
   type ValueSource,
 } from "./bucket_aggs.ts";
 import { dateValueAt, formatDateAt } from "../_index/dates.ts";
-import { fitsPatterns } from "../_index/date_format.ts";
+import { fitsFormat } from "../_index/date_format.ts";
 import { type AggFn, type AggInput, eachValueOrMissing, fieldOf } from "./agg_values.ts";
 import { decimalFormat } from "../_index/decimal_format.ts";
 import { parseTimeZone } from "../_index/time_zones.ts";
@@ -157,12 +157,12 @@ const AGGS: Record<string, AggFn> = {
 /**
  * A `date_range` bound given as text is read with the aggregation's own `format`, strictly, as
  * the real engines read it: a date (before any `||` math) that does not fit a format made of
- * patterns fails on every shard (`parse_exception`).
+ * exact formats fails on every shard (`parse_exception`).
  */
 function checkBound(v: unknown, format: string): void {
   if (typeof v !== "string" || v.startsWith("now")) return;
   const date = v.split("||")[0]!;
-  if (fitsPatterns(date, format) !== false) return;
+  if (fitsFormat(date, format) !== false) return;
   const why = `failed to parse date field [${date}] with format [${format}]`;
   throw esError("parse_exception", `${why}: [${why}]`, {}, illegalArgument(why));
 }

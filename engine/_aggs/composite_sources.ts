@@ -18,24 +18,20 @@ export interface Source {
 }
 
 const SOURCE_TYPES = new Set(["terms", "histogram", "date_histogram"]);
+/** What every source takes; each type adds its own. */
+const COMMON_SOURCE_FIELDS = [
+  "field",
+  "missing_bucket",
+  "missing_order",
+  "order",
+  "format",
+  "value_type",
+];
 const SOURCE_FIELDS: Record<string, Set<string>> = {
-  terms: new Set(["field", "missing_bucket", "missing_order", "order", "format", "value_type"]),
-  histogram: new Set([
-    "field",
-    "missing_bucket",
-    "missing_order",
-    "order",
-    "format",
-    "value_type",
-    "interval",
-  ]),
+  terms: new Set(COMMON_SOURCE_FIELDS),
+  histogram: new Set([...COMMON_SOURCE_FIELDS, "interval"]),
   date_histogram: new Set([
-    "field",
-    "missing_bucket",
-    "missing_order",
-    "order",
-    "format",
-    "value_type",
+    ...COMMON_SOURCE_FIELDS,
     "calendar_interval",
     "fixed_interval",
     "interval",

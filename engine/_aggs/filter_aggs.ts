@@ -5,7 +5,7 @@ import { consumeBuckets } from "../_index/limits.ts";
 import { setOwn } from "../_index/own.ts";
 import { illegalArgument, parsingError } from "../_errors.ts";
 import { type AggFn, type AggInput, eachValue, fieldInfo, fieldOf } from "./agg_values.ts";
-import { geoColumn } from "../_index/geo_values.ts";
+import { eachDocPoints } from "../_index/geo_values.ts";
 import { matchLive } from "../_query/query_exec.ts";
 import { parseQuery } from "../_query/query_parser.ts";
 import { intersect } from "../_query/doc_set.ts";
@@ -14,15 +14,9 @@ import type { JsonObject } from "../_json.ts";
 
 /** Adds to `has` each of the input's docs with a point in the `geo_point` field (its values are points). */
 function eachGeoDoc(input: AggInput, field: string, has: Set<number>): void {
-  const views = input.ctx.snapshot.views;
-  let vi = 0;
-  for (const d of input.docs) {
-    while (vi + 1 < views.length && views[vi + 1]!.base <= d) vi++;
-    const v = views[vi]!;
-    const col = geoColumn(v.segment, field);
-    const local = d - v.base;
-    if (col.start[local + 1]! > col.start[local]!) has.add(d);
-  }
+  eachDocPoints(input.ctx.snapshot.views, input.docs, field, (d, _col, from, to) => {
+    if (to > from) has.add(d);
+  });
 }
 
 /** `filter`, `filters` and `missing`, running each bucket's sub-aggregations with `run`. */

@@ -12,7 +12,7 @@ import {
   planeDistance,
   unitMeters,
 } from "../_index/geo.ts";
-import { geoColumn } from "../_index/geo_values.ts";
+import { eachDocPoints } from "../_index/geo_values.ts";
 import { consumeBuckets } from "../_index/limits.ts";
 import type { JsonObject } from "../_json.ts";
 import {
@@ -40,17 +40,9 @@ function eachPoint(
         `Field [${field}] of type [${info.type}] is not supported for aggregation [${type}]`,
       );
     }
-    const views = input.ctx.snapshot.views;
-    let vi = 0;
-    for (const d of input.docs) {
-      while (vi + 1 < views.length && views[vi + 1]!.base <= d) vi++;
-      const v = views[vi]!;
-      const col = geoColumn(v.segment, field);
-      const local = d - v.base;
-      for (let i = col.start[local]!; i < col.start[local + 1]!; i++) {
-        fn(col.lat[i]!, col.lon[i]!, d, k);
-      }
-    }
+    eachDocPoints(input.ctx.snapshot.views, input.docs, field, (d, col, from, to) => {
+      for (let i = from; i < to; i++) fn(col.lat[i]!, col.lon[i]!, d, k);
+    });
   });
 }
 

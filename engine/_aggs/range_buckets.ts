@@ -2,6 +2,8 @@
 // count is a Fenwick-tree query (n log n for any number of ranges, overlapping or not), and the
 // documents of one bucket are gathered only while its sub-aggregations run.
 
+import { lowerBound } from "../_index/sorted_search.ts";
+
 /** One `[from, to)` range (an open end is undefined). */
 export interface RangeBounds {
   from?: number;
@@ -17,17 +19,6 @@ export interface RangeIndex {
   counts: number[];
   /** The documents of range `i` (built on demand, not kept). */
   docsOf(i: number): RangeDocs;
-}
-
-function lowerBound(sorted: Float64Array, v: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /**

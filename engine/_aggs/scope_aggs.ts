@@ -3,6 +3,7 @@
 // its own) and `reverse_nested` (back from objects to their parents, or to an outer nested path).
 
 import { esError, illegalArgument, parsingError } from "../_errors.ts";
+import { lowerBound } from "../_index/sorted_search.ts";
 import type { ExecContext } from "../_query/exec_context.ts";
 import { nestedScope, scopeContext } from "../_query/nested_objects.ts";
 import { matchLive } from "../_query/query_exec.ts";
@@ -25,15 +26,10 @@ function objectsOf(parentOf: Int32Array, docs: Int32Array): Int32Array {
   const out: number[] = [];
   let o = 0;
   for (const d of docs) {
-    // Binary search for the doc's first object, from where the last doc's objects ended.
-    let lo = o;
-    let hi = parentOf.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (parentOf[mid]! < d) lo = mid + 1;
-      else hi = mid;
+    // The doc's first object, searched from where the last doc's objects ended.
+    for (o = lowerBound(parentOf, d, o); o < parentOf.length && parentOf[o] === d; o++) {
+      out.push(o);
     }
-    for (o = lo; o < parentOf.length && parentOf[o] === d; o++) out.push(o);
   }
   return Int32Array.from(out);
 }

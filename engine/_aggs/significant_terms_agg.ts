@@ -18,7 +18,7 @@ import type { BucketDocs, SubRunner } from "./bucket_aggs.ts";
 import { docParts, keyId, type Part, partComparator } from "./compound_keys.ts";
 import type { JsonObject } from "../_json.ts";
 import type { QueryNode } from "../_query/query_nodes.ts";
-import { hashMapOrder, LuceneQueue, pagedHashOrder } from "./java_order.ts";
+import { hashMapOrder, LuceneQueue, pagedHashOrder } from "../_index/java_order.ts";
 
 /** Frequencies a heuristic scores: the term's docs in each set and the sets' sizes. */
 interface Freqs {
@@ -275,21 +275,29 @@ function keyString(key: Part, text: ((n: number) => string) | null): string {
 
 const FLOAT_TYPES = new Set(["double", "float", "half_float", "scaled_float"]);
 
-/**
- * The `significant_terms` aggregation. `topLevel`: not under a bucket aggregation, so every shard
- * answers (under one, only the shards holding the parent bucket's docs take part in its reduce).
- */
-export function significantTermsAgg(
+/** What a `significant_terms` body asks for, read once for every input and shard. */
+interface SigSettings {
+  readonly field: string;
+  readonly size: number;
+  readonly shardSize: number;
+  readonly minDocCount: number;
+  readonly shardMinDocCount: number;
+  readonly score: Heuristic;
+  readonly include: ReturnType<typeof keyFilter>;
+  readonly exclude: ReturnType<typeof keyFilter>;
+  /** Whether shards walk their terms in term order (Elasticsearch's global ordinals). */
+  readonly byOrdinal: boolean;
+  readonly topLevel: boolean;
+}
+
+function settingsOf(
   body: JsonObject,
-  inputs: AggInput[],
-  sub: SubRunner | null,
-  opts: { name: string; topLevel: boolean },
-): JsonObject {
-  const name = opts.name;
+  opts: { name: string; topLevel: boolean; opensearch: boolean; sub: boolean },
+): SigSettings {
+  const { name, topLevel } = opts;
   const field = fieldOf(body, name, "significant_terms");
   const spec = { body, type: "significant_terms", name };
   const size = positiveSetting(spec, "size", 10);
-  const opensearch = inputs[0]?.ctx.flavour === "opensearch";
   // Without a shard_size the shards return twice the usual queue (size × 1.5 + 10); a smaller
   // one given is kept as it is.
   const shardSize = body.shard_size === undefined
@@ -300,100 +308,151 @@ export function significantTermsAgg(
   const score = heuristicOf(body, name);
   const include = keyFilter(body.include);
   const exclude = keyFilter(body.exclude);
-  const byOrdinal = !opensearch && opts.topLevel && !include && !exclude && !sub;
-  const answers: ShardAnswer[] = [];
-  let info: ReturnType<typeof docParts>["info"];
-  inputs.forEach((input, k) => {
-    const shards = input.ctx.shards ?? 1;
-    const shardOf = router(input);
-    const fg = docParts([input], field, (v) => v);
-    info ??= fg.info;
-    if (fg.info && FLOAT_TYPES.has(fg.info.type)) {
-      // Lucene cannot enumerate the terms of a floating point field.
-      throw new EngineError(
-        500,
-        "unsupported_operation_exception",
-        "No support for examining floating point numerics",
-      );
-    }
-    const bg = background(body, input, shardOf, shards);
-    const bgParts = docParts([{ ctx: input.ctx, docs: bg.docs }], field, (v) => v).maps[0]!;
-    const subsetSizes = new Array<number>(shards).fill(0);
-    for (const d of input.docs) subsetSizes[shardOf(d)]!++;
-    // Per shard: each foreground term's docs there.
-    const fgTerms = Array.from(
-      { length: shards },
-      () => new Map<string, { key: Part; docs: number[] }>(),
+  const byOrdinal = !opts.opensearch && topLevel && !include && !exclude && !opts.sub;
+  return {
+    field,
+    size,
+    shardSize,
+    minDocCount,
+    shardMinDocCount,
+    score,
+    include,
+    exclude,
+    byOrdinal,
+    topLevel,
+  };
+}
+
+/** A foreground term of one shard: its key and the shard's matching docs holding it. */
+type ShardTerms = Map<string, { key: Part; docs: number[] }>;
+
+/**
+ * The answers of one input's shards: each scores its own foreground terms against its own
+ * background counts and keeps its best `shard_size`. `info` is the field's mapping, if any.
+ */
+function shardAnswers(
+  body: JsonObject,
+  input: AggInput,
+  opts: { settings: SigSettings; input: number },
+): { answers: ShardAnswer[]; info: ReturnType<typeof docParts>["info"] } {
+  const { field } = opts.settings;
+  const shards = input.ctx.shards ?? 1;
+  const shardOf = router(input);
+  const fg = docParts([input], field, (v) => v);
+  if (fg.info && FLOAT_TYPES.has(fg.info.type)) {
+    // Lucene cannot enumerate the terms of a floating point field.
+    throw new EngineError(
+      500,
+      "unsupported_operation_exception",
+      "No support for examining floating point numerics",
     );
-    const compare = partComparator(fg.info?.type === "ip");
-    for (const [doc, parts] of fg.maps[0]!) {
-      const terms = fgTerms[shardOf(doc)]!;
-      for (const key of [...parts].sort((a, b) => compare(a, b))) {
-        const id = keyId([key]);
-        const t = terms.get(id);
-        if (t) t.docs.push(doc);
-        else terms.set(id, { key, docs: [doc] });
-      }
-    }
-    const bgFreqs = Array.from({ length: shards }, () => new Map<string, number>());
-    for (const [doc, parts] of bgParts) {
-      const s = shardOf(doc);
-      const terms = fgTerms[s]!;
-      const freqs = bgFreqs[s]!;
-      for (const key of parts) {
-        const id = keyId([key]);
-        if (terms.has(id)) freqs.set(id, (freqs.get(id) ?? 0) + 1);
-      }
-    }
-    for (let s = 0; s < shards; s++) {
-      const subsetSize = subsetSizes[s]!;
-      const supersetSize = bg.sizes[s]!;
-      // The shard's terms in term order, into a queue of shard_size by their shard score.
-      const queue = new LuceneQueue<ShardTerm>(shardSize, (a, b) => a.score < b.score);
-      // The shard walks its terms in the order it collected them (first seen in document
-      // order), but Elasticsearch in term order (its global ordinals, not remapped) at the top
-      // level without include/exclude or sub-aggregations.
-      const seen = [...fgTerms[s]!];
-      const candidates = byOrdinal ? seen.sort(([, a], [, b]) => compare(a.key, b.key)) : seen;
-      for (const [id, t] of candidates) {
-        if (t.docs.length < shardMinDocCount) continue;
-        if ((include && !include(t.key!)) || (exclude && exclude(t.key!))) continue;
-        const supersetDf = bgFreqs[s]!.get(id) ?? 0;
-        queue.insertWithOverflow({
-          key: t.key,
-          subsetDf: t.docs.length,
-          supersetDf,
-          score: score({
-            subsetFreq: t.docs.length,
-            subsetSize,
-            supersetFreq: supersetDf,
-            supersetSize,
-          }),
-          input: k,
-          docs: t.docs,
-        });
-      }
-      // Under a bucket aggregation a shard without the parent bucket's docs does not answer.
-      if (opts.topLevel || subsetSize > 0) {
-        answers.push({ subsetSize, supersetSize, terms: queue.drainBestFirst() });
-      }
-    }
-  });
-  let subsetSize = 0;
-  let supersetSize = 0;
-  for (const a of answers) {
-    subsetSize += a.subsetSize;
-    supersetSize += a.supersetSize;
   }
-  const text = valueFormat(body, info);
-  // The reduce: terms by their key string, in the shards' order, into a hash map whose
-  // iteration order decides among equal scores (OpenSearch: java.util.HashMap; Elasticsearch:
-  // its paged hash map, sized for the first shard's buckets).
-  type Merged = { key: Part; subsetDf: number; supersetDf: number; docs: BucketDocs };
-  const merged = new Map<string, Merged>();
+  const bg = background(body, input, shardOf, shards);
+  const bgParts = docParts([{ ctx: input.ctx, docs: bg.docs }], field, (v) => v).maps[0]!;
+  const subsetSizes = new Array<number>(shards).fill(0);
+  for (const d of input.docs) subsetSizes[shardOf(d)]!++;
+  const compare = partComparator(fg.info?.type === "ip");
+  // Per shard: each foreground term's docs there, and how many background docs hold it.
+  const fgTerms = Array.from({ length: shards }, (): ShardTerms => new Map());
+  for (const [doc, parts] of fg.maps[0]!) {
+    const terms = fgTerms[shardOf(doc)]!;
+    for (const key of [...parts].sort((a, b) => compare(a, b))) {
+      const id = keyId([key]);
+      const t = terms.get(id);
+      if (t) t.docs.push(doc);
+      else terms.set(id, { key, docs: [doc] });
+    }
+  }
+  const bgFreqs = Array.from({ length: shards }, () => new Map<string, number>());
+  for (const [doc, parts] of bgParts) {
+    const s = shardOf(doc);
+    const terms = fgTerms[s]!;
+    const freqs = bgFreqs[s]!;
+    for (const key of parts) {
+      const id = keyId([key]);
+      if (terms.has(id)) freqs.set(id, (freqs.get(id) ?? 0) + 1);
+    }
+  }
+  const answers: ShardAnswer[] = [];
+  for (let s = 0; s < shards; s++) {
+    const subsetSize = subsetSizes[s]!;
+    const supersetSize = bg.sizes[s]!;
+    const terms = shardQueue(fgTerms[s]!, {
+      settings: opts.settings,
+      compare,
+      bgFreqs: bgFreqs[s]!,
+      sizes: { subsetSize, supersetSize },
+      input: opts.input,
+    });
+    // Under a bucket aggregation a shard without the parent bucket's docs does not answer.
+    if (opts.settings.topLevel || subsetSize > 0) {
+      answers.push({ subsetSize, supersetSize, terms });
+    }
+  }
+  return { answers, info: fg.info };
+}
+
+/** One shard's terms in term order, into a queue of shard_size by their shard score; best first. */
+function shardQueue(
+  terms: ShardTerms,
+  opts: {
+    settings: SigSettings;
+    compare: ReturnType<typeof partComparator>;
+    bgFreqs: Map<string, number>;
+    sizes: { subsetSize: number; supersetSize: number };
+    input: number;
+  },
+): ShardTerm[] {
+  const { shardSize, shardMinDocCount, include, exclude, score, byOrdinal } = opts.settings;
+  const { subsetSize, supersetSize } = opts.sizes;
+  const queue = new LuceneQueue<ShardTerm>(shardSize, (a, b) => a.score < b.score);
+  // The shard walks its terms in the order it collected them (first seen in document
+  // order), but Elasticsearch in term order (its global ordinals, not remapped) at the top
+  // level without include/exclude or sub-aggregations.
+  const seen = [...terms];
+  const candidates = byOrdinal ? seen.sort(([, a], [, b]) => opts.compare(a.key, b.key)) : seen;
+  for (const [id, t] of candidates) {
+    if (t.docs.length < shardMinDocCount) continue;
+    if ((include && !include(t.key!)) || (exclude && exclude(t.key!))) continue;
+    const supersetDf = opts.bgFreqs.get(id) ?? 0;
+    queue.insertWithOverflow({
+      key: t.key,
+      subsetDf: t.docs.length,
+      supersetDf,
+      score: score({
+        subsetFreq: t.docs.length,
+        subsetSize,
+        supersetFreq: supersetDf,
+        supersetSize,
+      }),
+      input: opts.input,
+      docs: t.docs,
+    });
+  }
+  return queue.drainBestFirst();
+}
+
+/** A term as the reduce sums it over the shards that returned it. */
+interface MergedTerm {
+  readonly key: Part;
+  subsetDf: number;
+  supersetDf: number;
+  readonly docs: BucketDocs;
+}
+
+/**
+ * The reduce: terms by their key string, in the shards' order, into a hash map whose
+ * iteration order decides among equal scores (OpenSearch: java.util.HashMap; Elasticsearch:
+ * its paged hash map, sized for the first shard's buckets). Gives the terms in that order.
+ */
+function reduceAnswers(
+  answers: readonly ShardAnswer[],
+  opts: { text: ((n: number) => string) | null; opensearch: boolean },
+): MergedTerm[] {
+  const merged = new Map<string, MergedTerm>();
   for (const a of answers) {
     for (const t of a.terms) {
-      const id = keyString(t.key, text);
+      const id = keyString(t.key, opts.text);
       let m = merged.get(id);
       if (!m) merged.set(id, m = { key: t.key, subsetDf: 0, supersetDf: 0, docs: new Map() });
       m.subsetDf += t.subsetDf;
@@ -404,20 +463,51 @@ export function significantTermsAgg(
     }
   }
   const keys = [...merged.keys()];
-  const order = opensearch
+  const order = opts.opensearch
     ? hashMapOrder(keys)
     : pagedHashOrder(keys, answers[0]?.terms.length ?? 0);
-  type Final = Merged & { score: number };
-  const ordered = new LuceneQueue<Final>(Math.min(size, merged.size), (a, b) => a.score < b.score);
-  for (const id of order) {
-    const m = merged.get(id)!;
-    const s = score({
+  return order.map((id) => merged.get(id)!);
+}
+
+/**
+ * The `significant_terms` aggregation. `topLevel`: not under a bucket aggregation, so every shard
+ * answers (under one, only the shards holding the parent bucket's docs take part in its reduce).
+ */
+export function significantTermsAgg(
+  body: JsonObject,
+  inputs: AggInput[],
+  sub: SubRunner | null,
+  opts: { name: string; topLevel: boolean },
+): JsonObject {
+  const opensearch = inputs[0]?.ctx.flavour === "opensearch";
+  const settings = settingsOf(body, { ...opts, opensearch, sub: sub !== null });
+  const answers: ShardAnswer[] = [];
+  let info: ReturnType<typeof docParts>["info"];
+  inputs.forEach((input, k) => {
+    const shard = shardAnswers(body, input, { settings, input: k });
+    info ??= shard.info;
+    answers.push(...shard.answers);
+  });
+  let subsetSize = 0;
+  let supersetSize = 0;
+  for (const a of answers) {
+    subsetSize += a.subsetSize;
+    supersetSize += a.supersetSize;
+  }
+  const text = valueFormat(body, info);
+  const merged = reduceAnswers(answers, { text, opensearch });
+  // Rescored with the summed counts; the best `size` by score.
+  type Final = MergedTerm & { score: number };
+  const size = Math.min(settings.size, merged.length);
+  const ordered = new LuceneQueue<Final>(size, (a, b) => a.score < b.score);
+  for (const m of merged) {
+    const s = settings.score({
       subsetFreq: m.subsetDf,
       subsetSize,
       supersetFreq: m.supersetDf,
       supersetSize,
     });
-    if (s > 0 && m.subsetDf >= minDocCount) ordered.insertWithOverflow({ ...m, score: s });
+    if (s > 0 && m.subsetDf >= settings.minDocCount) ordered.insertWithOverflow({ ...m, score: s });
   }
   const top = ordered.drainBestFirst();
   consumeBuckets(top.length);

@@ -2,6 +2,7 @@
 
 import type { AggInput } from "./agg_values.ts";
 import { illegalArgument } from "../_errors.ts";
+import { indexOfSorted } from "../_index/sorted_search.ts";
 import type { Hits } from "../_query/doc_set.ts";
 import { type HitOptions, renderHits } from "../_hits/hits_render.ts";
 import { asNestedHit } from "../_hits/inner_hits.ts";
@@ -19,16 +20,8 @@ import { topK } from "../_hits/top_k.ts";
 /** The score of `doc` among the top-level matches (0 when unscored). */
 export function scoreOf(scored: Hits | undefined, doc: number): number {
   if (!scored?.scores) return 0;
-  let lo = 0;
-  let hi = scored.docs.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const d = scored.docs[mid]!;
-    if (d === doc) return scored.scores[mid]!;
-    if (d < doc) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return 0;
+  const at = indexOfSorted(scored.docs, doc);
+  return at < 0 ? 0 : scored.scores[at]!;
 }
 
 /** Renders `{hits: {total, max_score, hits}}` for the bucket's docs. */

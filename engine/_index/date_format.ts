@@ -69,43 +69,45 @@ function compile(pattern: string): RegExp | null {
   return re;
 }
 
+/** Epoch formats, which read a number written as text (`1700000000000`, `-1.5`). */
+const EPOCH_FORMATS = new Set(["epoch_millis", "epoch_second"]);
+const EPOCH_TEXT = /^-?\d+(\.\d+)?$/;
+
 /**
- * Whether `text` fits `format` when every `||` alternative is a custom pattern, as a formatter
- * made of patterns alone reads it (wholly, nothing left over); undefined when an alternative is a
- * built-in name or a pattern the engine cannot read, which it then cannot judge.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { fitsPatterns } from "./date_format.ts";
- * assert.equal(fitsPatterns("2022", "yyyy"), true);
- * assert.equal(fitsPatterns("2022-01-01", "yyyy"), false);
- * assert.equal(fitsPatterns("2022-01-01", "yyyy||strict_date_optional_time"), undefined);
- * ```
+ * Whether this module reads `alt` completely: an epoch format, or a custom pattern without month
+ * or day names. Text such a format does not fit is no date for it.
  */
-export function fitsPatterns(text: string, format: string): boolean | undefined {
-  const alts = format.split("||").map((f) => f.trim());
-  if (alts.some((f) => BUILT_IN.test(f) || compile(f) === null)) return undefined;
-  return alts.some((f) => !Number.isNaN(parseWithPattern(text, f)));
+function isExact(alt: string): boolean {
+  if (EPOCH_FORMATS.has(alt)) return true;
+  return compile(alt) !== null && !alt.replace(/'[^']*'/g, "").match(/MMM|E|e/);
 }
 
 /**
- * Whether `pattern` is a custom pattern this module reads completely (no month or day names), so
- * a value it does not fit is no date for it: the real engines then refuse the value instead of
- * trying ISO text.
+ * Whether date `text` fits `format` exactly, as a formatter made of exact formats alone reads it
+ * (wholly, nothing left over): true when an `||` alternative reads it, false when none does and
+ * every alternative is an epoch format or a custom pattern this module reads completely; the real
+ * engines then refuse the text (`failed to parse date field [...] with format [...]`) instead of
+ * trying ISO text. Undefined when an alternative is a built-in name (`strict_date_optional_time`)
+ * or a pattern read only in part (month or day names), which this module cannot judge.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { isExactPattern } from "./date_format.ts";
- * assert.equal(isExactPattern("yyyy-MM-dd"), true);
- * assert.equal(isExactPattern("strict_date_optional_time"), false);
- * assert.equal(isExactPattern("dd MMM yyyy"), false);
+ * import { fitsFormat } from "./date_format.ts";
+ * assert.equal(fitsFormat("2022", "yyyy"), true);
+ * assert.equal(fitsFormat("2022-01-01", "yyyy"), false);
+ * assert.equal(fitsFormat("2022-01-01", "yyyy||epoch_millis"), false);
+ * assert.equal(fitsFormat("1640995200000", "yyyy||epoch_millis"), true);
+ * assert.equal(fitsFormat("2022-01-01", "yyyy||strict_date_optional_time"), undefined);
+ * assert.equal(fitsFormat("01 Jan 2022", "dd MMM yyyy"), undefined);
  * ```
  */
-export function isExactPattern(pattern: string): boolean {
-  if (compile(pattern) === null) return false;
-  return !(pattern.replace(/'[^']*'/g, "").match(/MMM|E|e/));
+export function fitsFormat(text: string, format: string): boolean | undefined {
+  const alts = format.split("||").map((f) => f.trim());
+  if (!alts.every(isExact)) return undefined;
+  return alts.some((f) =>
+    EPOCH_FORMATS.has(f) ? EPOCH_TEXT.test(text) : !Number.isNaN(parseWithPattern(text, f))
+  );
 }
 
 /** Parses `text` with a custom pattern to epoch millis (UTC unless an offset is given); NaN if it does not fit. */

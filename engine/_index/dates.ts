@@ -1,8 +1,6 @@
 // Date values: parse stored dates to epoch millis and evaluate date math in range queries.
 
-import { formatWithPattern, isExactPattern, parseWithPattern } from "./date_format.ts";
-
-const EPOCH_FORMATS = new Set(["epoch_millis", "epoch_second"]);
+import { fitsFormat, formatWithPattern, parseWithPattern } from "./date_format.ts";
 import { fromLocal, offsetText, type TimeZone, toLocal } from "./time_zones.ts";
 
 /** Pattern letters that read a zone or offset from the text itself. */
@@ -43,9 +41,7 @@ export function parseDate(value: unknown, format?: string, zone?: TimeZone): num
     }
     // Only custom patterns and epoch formats: text none of them reads is no date (real engines:
     // `failed to parse date field [2024-01-01T00:00:00Z] with format [yyyy-MM-dd]`).
-    if (alts.every((f) => EPOCH_FORMATS.has(f) || isExactPattern(f))) {
-      if (!alts.some((f) => EPOCH_FORMATS.has(f)) || !/^-?\d+(\.\d+)?$/.test(value)) return NaN;
-    }
+    if (fitsFormat(value, format) === false) return NaN;
   }
   if (
     /^-?\d+$/.test(value) &&

@@ -54,6 +54,15 @@ export const NUMBER_TYPES: ReadonlySet<string> = new Set([
   "scaled_float",
   "unsigned_long",
 ]);
+/** The range field types of Elasticsearch's mappings. */
+export const RANGE_TYPES: ReadonlySet<string> = new Set([
+  "integer_range",
+  "float_range",
+  "long_range",
+  "double_range",
+  "date_range",
+  "ip_range",
+]);
 const INTEGER_TYPES = new Set(["long", "integer", "short", "byte", "unsigned_long"]);
 
 function kindOf(type: string): FieldKind {

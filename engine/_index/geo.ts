@@ -3,6 +3,7 @@
 // bounds, centroids, distances and sorts see), geohashes, distance units and the two distances.
 
 import { type EngineError, esError, illegalArgument } from "../_errors.ts";
+import { javaDouble } from "./java_numbers.ts";
 
 /** A point in degrees. */
 export interface GeoPoint {
@@ -257,26 +258,8 @@ export function checkPoint(p: GeoPoint, field: string): EngineError | undefined 
   return undefined;
 }
 
-/**
- * A double as Java's `Double.toString` writes it (`2.0`, `52.37`, `1.0E-4`), as the real engines
- * print coordinates in text.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * assert.equal(javaDouble(2), "2.0");
- * assert.equal(javaDouble(0.0001), "1.0E-4");
- * assert.equal(javaDouble(-74.00000003166497), "-74.00000003166497");
- * ```
- */
-export function javaDouble(n: number): string {
-  if (!Number.isFinite(n)) return Number.isNaN(n) ? "NaN" : n > 0 ? "Infinity" : "-Infinity";
-  const a = Math.abs(n);
-  if (a === 0) return Object.is(n, -0) ? "-0.0" : "0.0";
-  if (a >= 1e-3 && a < 1e7) return Number.isInteger(n) ? n.toFixed(1) : String(n);
-  const [m, e] = n.toExponential().split("e");
-  return `${m!.includes(".") ? m : m + ".0"}E${Number(e)}`;
-}
+// The geo modules print coordinates as Java does; they take its `Double.toString` from here.
+export { javaDouble };
 
 /**
  * The raw values of a `geo_point` field in a source value: one point, or an array of points (an

@@ -3,6 +3,7 @@
 
 import { checkPoint, type GeoPoint, parsePoint, quantize, sourcePoints } from "./geo.ts";
 import type { Segment } from "./segment.ts";
+import type { SegmentView } from "./shard_snapshot.ts";
 
 /** The points of one geo_point field in one segment. */
 export interface GeoColumn {
@@ -76,4 +77,25 @@ export function geoPresent(segment: Segment, field: string): Int32Array {
   const docs: number[] = [];
   for (let d = 0; d < segment.docs.length; d++) if (col.start[d + 1]! > col.start[d]!) docs.push(d);
   return Int32Array.from(docs);
+}
+
+/**
+ * Walks ascending `docs` of a snapshot whose segments are `views`, in step with them, calling `fn`
+ * with each doc and its points of `field`: `col.lat` and `col.lon` from `from` to `to` (exclusive).
+ */
+export function eachDocPoints(
+  views: readonly SegmentView[],
+  docs: ArrayLike<number>,
+  field: string,
+  fn: (doc: number, col: GeoColumn, from: number, to: number) => void,
+): void {
+  let vi = 0;
+  for (let j = 0; j < docs.length; j++) {
+    const d = docs[j]!;
+    while (vi + 1 < views.length && views[vi + 1]!.base <= d) vi++;
+    const v = views[vi]!;
+    const col = geoColumn(v.segment, field);
+    const local = d - v.base;
+    fn(d, col, col.start[local]!, col.start[local + 1]!);
+  }
 }

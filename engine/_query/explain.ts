@@ -6,6 +6,9 @@ import { encodeNorm, NORM_TABLE } from "../_index/norms.ts";
 import { combinedTermHits } from "./combined_fields.ts";
 import { editDistance, maxEdits } from "./fuzzy.ts";
 import { ipSpan } from "../_index/ip_address.ts";
+import { hashMapOrderBy } from "../_index/java_order.ts";
+import { javaDouble, javaFloat } from "../_index/java_numbers.ts";
+import { indexOfSorted, lowerBound } from "../_index/sorted_search.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
 import { float32 } from "./score.ts";
 import { idf, TermScorer } from "./bm25.ts";
@@ -68,19 +71,6 @@ interface BoolLq {
   readonly msm: number;
 }
 
-/** Java's `Float.toString`. */
-export function javaFloat(x: number): string {
-  const f = float32(x);
-  if (!Number.isFinite(f)) return Number.isNaN(f) ? "NaN" : f > 0 ? "Infinity" : "-Infinity";
-  const a = Math.abs(f);
-  if (a === 0 || (a >= 1e-3 && a < 1e7)) {
-    const s = String(f);
-    return s.includes(".") ? s : `${s}.0`;
-  }
-  const [m, e] = f.toExponential().split("e");
-  return `${m!.includes(".") ? m : `${m}.0`}E${Number(e)}`;
-}
-
 /** What the explanation of one target needs: the context and each doc's Lucene id. */
 export interface ExplainScope {
   readonly ctx: ExecContext;
@@ -97,16 +87,9 @@ interface Build {
 
 function scoreOf(b: Build, q: QueryNode, doc: number): number | null {
   const hits = execute(q, b.scope.ctx, "score");
-  let lo = 0;
-  let hi = hits.docs.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const d = hits.docs[mid]!;
-    if (d === doc) return hits.scores ? hits.scores[mid]! : 1;
-    if (d < doc) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return null;
+  const at = indexOfSorted(hits.docs, doc);
+  if (at < 0) return null;
+  return hits.scores ? hits.scores[at]! : 1;
 }
 
 /** A query that scores its boost on the docs of `q`: Lucene's ConstantScoreWeight. */
@@ -149,7 +132,7 @@ function termLq(
       const local = doc - v.base;
       const fi = v.segment.fields.get(field);
       const p = fi?.terms.get(term);
-      const at = p ? indexOf(p.docs, local) : -1;
+      const at = p ? indexOfSorted(p.docs, local) : -1;
       if (!fi || !p || at < 0) return no("no matching term");
       const freq = p.freqs ? p.freqs[at]! : 1;
       const norm = fi.norms ? fi.norms[local]! : 1;
@@ -232,19 +215,6 @@ function weight(
   );
 }
 
-function indexOf(docs: Int32Array, d: number): number {
-  let lo = 0;
-  let hi = docs.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const x = docs[mid]!;
-    if (x === d) return mid;
-    if (x < d) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
-}
-
 /** A phrase: `weight(field:"a b"~slop in id)` with the idf of its terms summed. */
 function phraseLq(
   b: Build,
@@ -266,7 +236,7 @@ function phraseLq(
         const at: number[] = [];
         for (const t of ts) {
           const p = fi?.terms.get(t);
-          const i = p ? indexOf(p.docs, local) : -1;
+          const i = p ? indexOfSorted(p.docs, local) : -1;
           if (!p || i < 0 || !p.positions || !p.posStart) continue;
           for (const x of p.positions.subarray(p.posStart[i], p.posStart[i + 1])) at.push(x);
         }
@@ -492,20 +462,6 @@ function pointBound(
   return t === "float" ? javaFloat(n) : javaDouble(n);
 }
 
-/** Java's `Double.toString`. */
-function javaDouble(n: number): string {
-  if (!Number.isFinite(n)) return Number.isNaN(n) ? "NaN" : n > 0 ? "Infinity" : "-Infinity";
-  // Java prints the smallest subnormal with two digits.
-  if (Math.abs(n) === Number.MIN_VALUE) return n > 0 ? "4.9E-324" : "-4.9E-324";
-  const a = Math.abs(n);
-  if (a === 0 || (a >= 1e-3 && a < 1e7)) {
-    const s = String(n);
-    return s.includes(".") ? s : `${s}.0`;
-  }
-  const [m, e] = n.toExponential().split("e");
-  return `${m!.includes(".") ? m : `${m}.0`}E${Number(e)}`;
-}
-
 /** Lucene's NumericUtils.floatToSortableInt. */
 function sortableFloat(n: number): number {
   const view = new DataView(new ArrayBuffer(4));
@@ -634,7 +590,6 @@ function boosted(lq: Lq, boost: number): Lq {
 }
 
 function luceneOf(b: Build, q: QueryNode, boost: number): Lq {
-  const ctx = b.scope.ctx;
   switch (q.kind) {
     case "match_all":
       return {
@@ -648,29 +603,8 @@ function luceneOf(b: Build, q: QueryNode, boost: number): Lq {
       };
     case "match_none":
       return matchNone('User requested "match_none" query.');
-    case "bool": {
-      const bb = boost * q.boost;
-      const clauses: Array<BoolLq["clauses"][number]> = [
-        ...q.must.map((c) => ({ occur: "+" as const, q: toLucene(b, c, bb) })),
-        ...q.should.map((c) => ({ occur: "" as const, q: toLucene(b, c, bb) })),
-        ...q.mustNot.map((c) => ({ occur: "-" as const, q: toLucene(b, c, bb) })),
-        ...q.filter.map((c) => ({ occur: "#" as const, q: toLucene(b, c, bb) })),
-      ];
-      const hasRequired = q.must.length + q.filter.length > 0;
-      if (clauses.some((c) => (c.occur === "+" || c.occur === "#") && c.q.none)) {
-        return matchNone(
-          b.es
-            ? 'The "bool" query was rewritten to a "match_none" query.'
-            : 'User requested "match_none" query.',
-        );
-      }
-      const msm = resolveMsm(q.minimumShouldMatch, q.should.length, 0);
-      if (clauses.length === 0) return toLucene(b, { kind: "match_all", boost: 1 }, bb);
-      if (!hasRequired && q.should.length === 0) {
-        clauses.unshift({ occur: "+", q: toLucene(b, { kind: "match_all", boost: 1 }, bb) });
-      }
-      return makeBool(b, clauses, msm);
-    }
+    case "bool":
+      return boolQueryLq(b, q, boost);
     case "constant_score": {
       const inner = toLucene(b, q.filter, 0);
       const name = inner.clause ?? inner.str;
@@ -684,41 +618,10 @@ function luceneOf(b: Build, q: QueryNode, boost: number): Lq {
     case "match":
     case "match_phrase":
       return fieldQuery(b, q, boost);
-    case "terms": {
-      const info = ctx.fields.byPath.get(q.field);
-      if (q.field === "_id") {
-        const ids = [...new Set(q.values.map((v) => idBytes(String(v))))].sort();
-        return constant(b, `_id:(${ids.join(" ")})`, q, { boost: boost * q.boost, nested: true });
-      }
-      if (info && info.kind === "number" && info.integer) {
-        const values = [
-          ...new Set(q.values.map((v) => numericValueOrNaN(info, v, ctx))),
-        ].filter((v) => typeof v === "bigint" || !Number.isNaN(v))
-          .sort((x, y) => x < y ? -1 : x > y ? 1 : 0)
-          .map((v) => pointBound(info, v, { side: "lower" }));
-        const points = `${q.field}:{${values.join(" ")}}`;
-        const docValues = `${q.field}: [${values.join(", ")}]`;
-        // Elasticsearch prints the point set; OpenSearch's index-or-doc-values query explains
-        // by its doc-values side.
-        return constant(b, b.es ? points : docValues, q, {
-          boost: boost * q.boost,
-          nested: true,
-          ...(b.es ? {} : {
-            clause: `IndexOrDocValuesQuery(indexQuery=${points}, dvQuery=${docValues})`,
-          }),
-        });
-      }
-      if (!info || info.kind === "number" || info.kind === "date") return opaque(b, q);
-      const terms = [...new Set(q.values.map((v) => termText(info, v)))].sort();
-      return constant(b, `${q.field}:(${terms.join(" ")})`, q, {
-        boost: boost * q.boost,
-        nested: nestedField(b, q.field),
-      });
-    }
-    case "ids": {
-      const ids = [...new Set(q.values.map((v) => idBytes(String(v))))].sort();
-      return constant(b, `_id:(${ids.join(" ")})`, q, { boost: boost * q.boost, nested: true });
-    }
+    case "terms":
+      return termsLq(b, q, boost);
+    case "ids":
+      return idsLq(b, q, boost);
     case "exists": {
       const str = `ConstantScore(FieldExistsQuery [field=${q.field}])`;
       return constant(b, str, q, { boost: boost * q.boost, nested: true });
@@ -729,58 +632,8 @@ function luceneOf(b: Build, q: QueryNode, boost: number): Lq {
       return constant(b, `${q.field}:${q.value}`, q, { boost: boost * q.boost, nested: true });
     case "regexp":
       return constant(b, `${q.field}:/${q.value}/`, q, { boost: boost * q.boost, nested: true });
-    case "range": {
-      const info = ctx.fields.byPath.get(q.field);
-      const bounds = info ? rangeBounds(q, ctx) : null;
-      if (!info || !bounds) return opaque(b, q);
-      const exact = info.type === "float" || info.type === "half_float" ||
-          info.type === "double"
-        ? floatBounds(q, info.type === "double" ? "double" : "float")
-        : bounds;
-      const os = !b.es;
-      const inner = `${q.field}:[${
-        pointBound(info, exact.lo, { side: "lower", opensearch: os })
-      } TO ${pointBound(info, exact.hi, { side: "upper", opensearch: os })}]`;
-      // Elasticsearch's point range holding none of the shard's values matches nothing.
-      if (
-        b.es && info.kind === "number" &&
-        pointRelation(b, info.path, exact.lo, exact.hi) === "disjoint"
-      ) {
-        return matchNone("");
-      }
-      if (info.kind === "date") {
-        const relation = pointRelation(b, info.path, bounds.lo, bounds.hi);
-        if (relation === "disjoint") {
-          return matchNone(
-            b.es
-              ? 'The "range" query was rewritten to a "match_none" query.'
-              : 'User requested "match_none" query.',
-          );
-        }
-        if (relation === "within") {
-          return constant(b, `ConstantScore(FieldExistsQuery [field=${q.field}])`, q, {
-            boost: boost * q.boost,
-            nested: true,
-          });
-        }
-      }
-      const withNow = info.kind === "date" &&
-        [q.gt, q.gte, q.lt, q.lte].some((v) => typeof v === "string" && v.includes("now"));
-      if (b.es) {
-        return constant(b, inner, q, {
-          boost: boost * q.boost,
-          nested: withNow,
-          clause: `IndexOrDocValuesQuery(indexQuery=${inner}, dvQuery=${inner})`,
-        });
-      }
-      return constant(b, withNow ? inner : `Approximate(${inner})`, q, {
-        boost: boost * q.boost,
-        nested: withNow,
-        ...(withNow
-          ? { clause: `IndexOrDocValuesQuery(indexQuery=${inner}, dvQuery=${inner})` }
-          : {}),
-      });
-    }
+    case "range":
+      return rangeLq(b, q, boost);
     case "nested":
       return nestedLq(b, q, boost);
     case "multi_match":
@@ -790,6 +643,131 @@ function luceneOf(b: Build, q: QueryNode, boost: number): Lq {
     default:
       return opaque(b, q);
   }
+}
+
+/** A bool query as Lucene's BooleanQuery; a required clause matching nothing makes it nothing. */
+function boolQueryLq(b: Build, q: Extract<QueryNode, { kind: "bool" }>, boost: number): Lq {
+  const bb = boost * q.boost;
+  const clauses: Array<BoolLq["clauses"][number]> = [
+    ...q.must.map((c) => ({ occur: "+" as const, q: toLucene(b, c, bb) })),
+    ...q.should.map((c) => ({ occur: "" as const, q: toLucene(b, c, bb) })),
+    ...q.mustNot.map((c) => ({ occur: "-" as const, q: toLucene(b, c, bb) })),
+    ...q.filter.map((c) => ({ occur: "#" as const, q: toLucene(b, c, bb) })),
+  ];
+  const hasRequired = q.must.length + q.filter.length > 0;
+  if (clauses.some((c) => (c.occur === "+" || c.occur === "#") && c.q.none)) {
+    return matchNone(
+      b.es
+        ? 'The "bool" query was rewritten to a "match_none" query.'
+        : 'User requested "match_none" query.',
+    );
+  }
+  const msm = resolveMsm(q.minimumShouldMatch, q.should.length, 0);
+  if (clauses.length === 0) return toLucene(b, { kind: "match_all", boost: 1 }, bb);
+  if (!hasRequired && q.should.length === 0) {
+    clauses.unshift({ occur: "+", q: toLucene(b, { kind: "match_all", boost: 1 }, bb) });
+  }
+  return makeBool(b, clauses, msm);
+}
+
+/**
+ * A terms query as Elasticsearch rewrites it: `_id` terms as ids, integers as a point set,
+ * keywords as a term set; other fields stay opaque.
+ */
+function termsLq(b: Build, q: Extract<QueryNode, { kind: "terms" }>, boost: number): Lq {
+  const ctx = b.scope.ctx;
+  const info = ctx.fields.byPath.get(q.field);
+  if (q.field === "_id") return idsLq(b, q, boost);
+  if (info && info.kind === "number" && info.integer) {
+    const values = [
+      ...new Set(q.values.map((v) => numericValueOrNaN(info, v, ctx))),
+    ].filter((v) => typeof v === "bigint" || !Number.isNaN(v))
+      .sort((x, y) => x < y ? -1 : x > y ? 1 : 0)
+      .map((v) => pointBound(info, v, { side: "lower" }));
+    const points = `${q.field}:{${values.join(" ")}}`;
+    const docValues = `${q.field}: [${values.join(", ")}]`;
+    // Elasticsearch prints the point set; OpenSearch's index-or-doc-values query explains
+    // by its doc-values side.
+    return constant(b, b.es ? points : docValues, q, {
+      boost: boost * q.boost,
+      nested: true,
+      ...(b.es ? {} : {
+        clause: `IndexOrDocValuesQuery(indexQuery=${points}, dvQuery=${docValues})`,
+      }),
+    });
+  }
+  if (!info || info.kind === "number" || info.kind === "date") return opaque(b, q);
+  const terms = [...new Set(q.values.map((v) => termText(info, v)))].sort();
+  return constant(b, `${q.field}:(${terms.join(" ")})`, q, {
+    boost: boost * q.boost,
+    nested: nestedField(b, q.field),
+  });
+}
+
+/** `_id` terms, encoded and printed as Lucene's BytesRef set. */
+function idsLq(
+  b: Build,
+  q: Extract<QueryNode, { kind: "terms" | "ids" }>,
+  boost: number,
+): Lq {
+  const ids = [...new Set(q.values.map((v) => idBytes(String(v))))].sort();
+  return constant(b, `_id:(${ids.join(" ")})`, q, { boost: boost * q.boost, nested: true });
+}
+
+/**
+ * A range query as a point range, rewritten as the engines rewrite it against the shard's values
+ * (none: `match_none`; all of a date field's: `exists`).
+ */
+function rangeLq(b: Build, q: Extract<QueryNode, { kind: "range" }>, boost: number): Lq {
+  const ctx = b.scope.ctx;
+  const info = ctx.fields.byPath.get(q.field);
+  const bounds = info ? rangeBounds(q, ctx) : null;
+  if (!info || !bounds) return opaque(b, q);
+  const exact = info.type === "float" || info.type === "half_float" ||
+      info.type === "double"
+    ? floatBounds(q, info.type === "double" ? "double" : "float")
+    : bounds;
+  const os = !b.es;
+  const inner = `${q.field}:[${pointBound(info, exact.lo, { side: "lower", opensearch: os })} TO ${
+    pointBound(info, exact.hi, { side: "upper", opensearch: os })
+  }]`;
+  // Elasticsearch's point range holding none of the shard's values matches nothing.
+  if (
+    b.es && info.kind === "number" &&
+    pointRelation(b, info.path, exact.lo, exact.hi) === "disjoint"
+  ) {
+    return matchNone("");
+  }
+  if (info.kind === "date") {
+    const relation = pointRelation(b, info.path, bounds.lo, bounds.hi);
+    if (relation === "disjoint") {
+      return matchNone(
+        b.es
+          ? 'The "range" query was rewritten to a "match_none" query.'
+          : 'User requested "match_none" query.',
+      );
+    }
+    if (relation === "within") {
+      return constant(b, `ConstantScore(FieldExistsQuery [field=${q.field}])`, q, {
+        boost: boost * q.boost,
+        nested: true,
+      });
+    }
+  }
+  const withNow = info.kind === "date" &&
+    [q.gt, q.gte, q.lt, q.lte].some((v) => typeof v === "string" && v.includes("now"));
+  if (b.es) {
+    return constant(b, inner, q, {
+      boost: boost * q.boost,
+      nested: withNow,
+      clause: `IndexOrDocValuesQuery(indexQuery=${inner}, dvQuery=${inner})`,
+    });
+  }
+  return constant(b, withNow ? inner : `Approximate(${inner})`, q, {
+    boost: boost * q.boost,
+    nested: withNow,
+    ...(withNow ? { clause: `IndexOrDocValuesQuery(indexQuery=${inner}, dvQuery=${inner})` } : {}),
+  });
 }
 
 function matchNone(reason: string): Lq {
@@ -838,7 +816,7 @@ function nestedLq(b: Build, q: Extract<QueryNode, { kind: "nested" }>, boost: nu
       const score = scoreOf(b, q, doc);
       if (score === null) return no("Not a match");
       const parentId = b.scope.luceneId(doc);
-      const first = lowerBoundOf(scope.parent, doc);
+      const first = lowerBound(scope.parent, doc);
       let last = first;
       while (last < scope.parent.length && scope.parent[last] === doc) last++;
       const start = b.scope.firstChildId(doc);
@@ -904,13 +882,7 @@ function combinedLq(
     return boosted(combinedTermLq(b, { str, text, term, boost: boost * times }), times);
   });
   if (per.length === 1) return { ...per[0]!, nested: true };
-  if (q.operator === "and") {
-    return { ...makeBool(b, per.map((x) => ({ occur: "+", q: x })), 0), nested: true };
-  }
-  const msm = q.minimumShouldMatch === undefined
-    ? 0
-    : resolveMsm(q.minimumShouldMatch, per.length, 0);
-  return { ...makeBool(b, per.map((x) => ({ occur: "", q: x })), msm), nested: true };
+  return { ...termsBool(b, per, { ...q, andMinimum: 0 }), nested: true };
 }
 
 /** One term of `combined_fields`: Lucene's CombinedFieldQuery. */
@@ -931,7 +903,7 @@ function combinedTermLq(
       for (const { field, boost: w } of text) {
         const fi = v.segment.fields.get(field);
         const p = fi?.terms.get(term);
-        const at = p ? indexOf(p.docs, local) : -1;
+        const at = p ? indexOfSorted(p.docs, local) : -1;
         if (p && at >= 0) freq += w * (p.freqs ? p.freqs[at]! : 1);
         if (fi?.norms) length = f32(length + w * NORM_TABLE[fi.norms[local]!]!);
       }
@@ -946,7 +918,7 @@ function combinedTermLq(
         docFreq = Math.max(docFreq, ctx.snapshot.docFreq(field, term));
       }
       const hits = combinedTermHits(ctx, text, { term, boost }, "score");
-      const i = indexOf(hits.docs, doc);
+      const i = indexOfSorted(hits.docs, doc);
       const f = f32(freq);
       return weight(b, {
         str,
@@ -961,31 +933,6 @@ function combinedTermLq(
       });
     },
   };
-}
-
-/** The iteration order of a Java HashMap keyed by the fields' names, filled in this order. */
-function javaHashOrder<T extends { field: string }>(fields: T[]): T[] {
-  let capacity = 16;
-  while (fields.length > capacity * 0.75) capacity *= 2;
-  const bucket = (name: string) => {
-    let h = 0;
-    for (let i = 0; i < name.length; i++) h = (Math.imul(31, h) + name.charCodeAt(i)) | 0;
-    return (h ^ (h >>> 16)) & (capacity - 1);
-  };
-  return fields.map((f, i) => ({ f, i, k: bucket(f.field) }))
-    .sort((x, y) => x.k - y.k || x.i - y.i)
-    .map((x) => x.f);
-}
-
-function lowerBoundOf(a: Int32Array, x: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (a[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** `multi_match`: per field (best_fields, most_fields, phrase) or per term (cross_fields). */
@@ -1035,7 +982,7 @@ function multiMatchLq(b: Build, q: Extract<QueryNode, { kind: "multi_match" }>, 
   // The order the real engines list the fields in (best_fields: their map's; phrase and
   // most_fields: by name), as observed on Elasticsearch 9.5.4 and OpenSearch 3.8.0.
   const ordered = q.type === "best_fields"
-    ? javaHashOrder(fields)
+    ? hashMapOrderBy(fields, (f) => f.field)
     : [...fields].sort((x, y) => x.field < y.field ? -1 : x.field > y.field ? 1 : 0);
   const parts = ordered.map((f) =>
     toLucene(
@@ -1065,10 +1012,13 @@ function multiMatchLq(b: Build, q: Extract<QueryNode, { kind: "multi_match" }>, 
   return disMaxLq(parts, q.tieBreaker);
 }
 
+/** A term, match or match_phrase query on one field. */
+type FieldQueryNode = Extract<QueryNode, { kind: "term" | "match" | "match_phrase" }>;
+
 /** term, match and match_phrase on one field. */
 function fieldQuery(
   b: Build,
-  q: Extract<QueryNode, { kind: "term" | "match" | "match_phrase" }>,
+  q: FieldQueryNode,
   boost: number,
 ): Lq {
   const ctx = b.scope.ctx;
@@ -1080,6 +1030,29 @@ function fieldQuery(
     const str = `CaseInsensitiveTermQuery{${q.field}:${value}}`;
     return constant(b, str, q, { boost: bst, nested: true });
   }
+  if (info.kind !== "text") return valueLq(b, q, { info, value, boost: bst });
+  if (q.kind === "term") return termLq(b, { field: q.field, term: String(value), boost: bst });
+  return analyzedLq(b, q, { info, value, boost: bst });
+}
+
+/** A field query's value and boost on one field, as the query reads them. */
+interface FieldValue {
+  readonly info: FieldInfo;
+  readonly value: unknown;
+  readonly boost: number;
+}
+
+/**
+ * A field query on a field that is not analysed: a point of a number or date, an address range,
+ * or one term (of a keyword, a boolean, a constant keyword).
+ */
+function valueLq(
+  b: Build,
+  q: FieldQueryNode,
+  v: FieldValue,
+): Lq {
+  const ctx = b.scope.ctx;
+  const { info, value, boost: bst } = v;
   if (info.kind === "number" || info.kind === "date") {
     const n = numericValueOrNaN(info, value, ctx);
     if (typeof n === "number" && Number.isNaN(n)) return opaque(b, q);
@@ -1100,26 +1073,35 @@ function fieldQuery(
       return opaque(b, q);
     }
   }
-  if (info.kind !== "text") {
-    if (q.kind === "match" && (q.prefixLast || q.fuzziness !== undefined)) return opaque(b, q);
-    const term = info.kind === "boolean"
-      ? (termText(info, value) === "true" ? "T" : "F")
-      : termText(info, value);
-    const stored = info.kind === "boolean" ? termText(info, value) : term;
-    if (constantKeyword(ctx, info)) {
-      return constant(b, `ConstantScore(${q.field}:${term})`, q, {
-        boost: bst,
-        nested: nestedField(b, q.field),
-      });
-    }
-    const t = termLq(b, { field: q.field, term: stored, boost: bst });
-    return {
-      ...t,
-      str: `${q.field}:${term}`,
-      explain: (doc) => relabel(t.explain(doc), stored, term),
-    };
+  if (q.kind === "match" && (q.prefixLast || q.fuzziness !== undefined)) return opaque(b, q);
+  const term = info.kind === "boolean"
+    ? (termText(info, value) === "true" ? "T" : "F")
+    : termText(info, value);
+  const stored = info.kind === "boolean" ? termText(info, value) : term;
+  if (constantKeyword(ctx, info)) {
+    return constant(b, `ConstantScore(${q.field}:${term})`, q, {
+      boost: bst,
+      nested: nestedField(b, q.field),
+    });
   }
-  if (q.kind === "term") return termLq(b, { field: q.field, term: String(value), boost: bst });
+  const t = termLq(b, { field: q.field, term: stored, boost: bst });
+  return {
+    ...t,
+    str: `${q.field}:${term}`,
+    explain: (doc) => relabel(t.explain(doc), stored, term),
+  };
+}
+
+/**
+ * A `match` or `match_phrase` on a text field: its analysed terms as a phrase (or phrase
+ * prefix), a fuzzy query, or a bool of term (and last-term prefix) queries.
+ */
+function analyzedLq(
+  b: Build,
+  q: Extract<QueryNode, { kind: "match" | "match_phrase" }>,
+  v: FieldValue,
+): Lq {
+  const { info, value, boost: bst } = v;
   const analyzer = info.searchAnalyzer;
   const terms = analyzer(String(value)).map((t) => t.term);
   if (terms.length === 0) return opaque(b, q);
@@ -1155,15 +1137,28 @@ function fieldQuery(
       : termLq(b, { field: q.field, term: t, boost: bst })
   );
   if (parts.length === 1) return parts[0]!;
-  if (q.operator === "and") {
-    const spec = /^\s*[1-9]\d*\s*$/.test(q.minimumShouldMatch ?? "")
-      ? Number(q.minimumShouldMatch)
-      : 0;
-    return makeBool(b, parts.map((p) => ({ occur: "+", q: p })), spec);
+  // Under `and`, a whole-number minimum_should_match is kept on the bool as Lucene prints it.
+  const andMinimum = /^\s*[1-9]\d*\s*$/.test(q.minimumShouldMatch ?? "")
+    ? Number(q.minimumShouldMatch)
+    : 0;
+  return termsBool(b, parts, { ...q, andMinimum });
+}
+
+/**
+ * The per-term queries of a match-like query joined as its `operator` joins them: all required
+ * (`and`, with `andMinimum` printed), or optional with the query's `minimum_should_match`.
+ */
+function termsBool(
+  b: Build,
+  parts: readonly Lq[],
+  how: { operator?: string; minimumShouldMatch?: string; andMinimum: number },
+): Lq {
+  if (how.operator === "and") {
+    return makeBool(b, parts.map((p) => ({ occur: "+", q: p })), how.andMinimum);
   }
-  const msm = q.minimumShouldMatch === undefined
+  const msm = how.minimumShouldMatch === undefined
     ? 0
-    : resolveMsm(q.minimumShouldMatch, parts.length, 0);
+    : resolveMsm(how.minimumShouldMatch, parts.length, 0);
   return makeBool(b, parts.map((p) => ({ occur: "", q: p })), msm);
 }
 
@@ -1239,13 +1234,7 @@ function fuzzyLq(
   }
   const parts = per.map((x) => ({ ...x, nested: true }));
   if (parts.length === 1) return parts[0]!;
-  if (q.operator === "and") {
-    return { ...makeBool(b, parts.map((x) => ({ occur: "+", q: x })), 0), nested: true };
-  }
-  const msm = q.minimumShouldMatch === undefined
-    ? 0
-    : resolveMsm(q.minimumShouldMatch, parts.length, 0);
-  return { ...makeBool(b, parts.map((x) => ({ occur: "", q: x })), msm), nested: true };
+  return { ...termsBool(b, parts, { ...q, andMinimum: 0 }), nested: true };
 }
 
 function relabel(e: Ex, from: string, to: string): Ex {
@@ -1260,7 +1249,7 @@ function relabel(e: Ex, from: string, to: string): Ex {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { javaFloat } from "./explain.ts";
+ * import { javaFloat } from "../_index/java_numbers.ts";
  * assert.equal(javaFloat(2), "2.0");
  * assert.equal(javaFloat(0.3), "0.3");
  * ```

@@ -3,6 +3,7 @@
 import { isIpText } from "../_index/ip_address.ts";
 import { analyzerFor } from "../_index/analysis.ts";
 import type { Posting, SmallInts } from "../_index/segment.ts";
+import { lowerBound } from "../_index/sorted_search.ts";
 import { idf, TermScorer } from "./bm25.ts";
 import {
   atLeast,
@@ -232,14 +233,7 @@ function multiPhraseHits(
   scoring: Scoring,
 ): Hits {
   const field = q.field;
-  const stats = ctx.snapshot.fieldStats(field);
-  let idfSum = 0;
-  for (const terms of positions) {
-    for (const t of terms) {
-      idfSum = Math.fround(idfSum + idf(stats.docCount, ctx.snapshot.docFreq(field, t)));
-    }
-  }
-  const scorer = new TermScorer(ctx, idfSum, q.boost, stats.avgLength);
+  const scorer = phraseScorer(ctx, { field, terms: positions.flat(), boost: q.boost });
   return perSegment(ctx, (v) => {
     const f = v.segment.fields.get(field);
     if (!f) return NO_HITS;
@@ -254,34 +248,59 @@ function multiPhraseHits(
         : union(l.map((p) => constantHits(p.docs, 0, "filter")), v.segment.maxDoc)
     );
     const cand = perPosition.reduce(intersect);
-    const docs: number[] = [];
-    const scores: number[] = [];
-    for (const doc of cand.docs) {
-      const pos = lists.map((l) => positionsIn(l, doc));
-      const freq = phraseFreq(pos, q.slop);
-      if (freq > 0) {
-        docs.push(doc);
-        if (scoring === "score") scores.push(scorer.score(freq, f.norms ? f.norms[doc]! : 1));
-      }
-    }
-    return {
-      docs: Int32Array.from(docs),
-      scores: scoring === "score" ? Float64Array.from(scores) : null,
-    };
+    return phraseMatches(cand.docs, (doc) => lists.map((l) => positionsIn(l, doc)), {
+      slop: q.slop,
+      scorer,
+      norms: f.norms,
+      scoring,
+    });
   });
+}
+
+/** The scorer of a phrase: the idf of each of its terms (of every position), summed. */
+function phraseScorer(
+  ctx: ExecContext,
+  p: { field: string; terms: readonly string[]; boost: number },
+): TermScorer {
+  const stats = ctx.snapshot.fieldStats(p.field);
+  let idfSum = 0;
+  for (const t of p.terms) {
+    idfSum = Math.fround(idfSum + idf(stats.docCount, ctx.snapshot.docFreq(p.field, t)));
+  }
+  return new TermScorer(ctx, idfSum, p.boost, stats.avgLength);
+}
+
+/**
+ * The candidates of one segment whose positions (`positionsOf`, one list per phrase position)
+ * make the phrase within `slop`, scored by the phrase's frequency in them.
+ */
+function phraseMatches(
+  cand: ArrayLike<number>,
+  positionsOf: (doc: number) => SmallInts[],
+  m: { slop: number; scorer: TermScorer; norms: Uint8Array | null; scoring: Scoring },
+): Hits {
+  const { scorer, norms, scoring } = m;
+  const docs: number[] = [];
+  const scores: number[] = [];
+  for (let i = 0; i < cand.length; i++) {
+    const doc = cand[i]!;
+    const freq = phraseFreq(positionsOf(doc), m.slop);
+    if (freq > 0) {
+      docs.push(doc);
+      if (scoring === "score") scores.push(scorer.score(freq, norms ? norms[doc]! : 1));
+    }
+  }
+  return {
+    docs: Int32Array.from(docs),
+    scores: scoring === "score" ? Float64Array.from(scores) : null,
+  };
 }
 
 /** The positions of any of the postings' terms in one doc, ascending. */
 function positionsIn(postings: readonly Posting[], doc: number): SmallInts {
   const out: number[] = [];
   for (const p of postings) {
-    let lo = 0;
-    let hi = p.docs.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (p.docs[mid]! < doc) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = lowerBound(p.docs, doc);
     if (p.docs[lo] !== doc) continue;
     const at = p.positions!.subarray(p.posStart![lo], p.posStart![lo + 1]);
     for (const x of at) out.push(x);
@@ -311,12 +330,7 @@ export function runPhrase(q: QueryOf<"match_phrase">, ctx: ExecContext, scoring:
     return multiPhraseHits(ctx, q, [...terms.map((t) => [t]), expansions], scoring);
   }
   if (terms.length === 1) return termHits(ctx, q, terms[0]!, scoring);
-  const stats = ctx.snapshot.fieldStats(q.field);
-  let idfSum = 0;
-  for (const t of terms) {
-    idfSum = Math.fround(idfSum + idf(stats.docCount, ctx.snapshot.docFreq(q.field, t)));
-  }
-  const scorer = new TermScorer(ctx, idfSum, q.boost, stats.avgLength);
+  const scorer = phraseScorer(ctx, { field: q.field, terms, boost: q.boost });
   return perSegment(ctx, (v) => {
     const f = v.segment.fields.get(q.field);
     const postings = terms.map((t) => f?.terms.get(t));
@@ -325,25 +339,15 @@ export function runPhrase(q: QueryOf<"match_phrase">, ctx: ExecContext, scoring:
     for (let i = 1; i < postings.length; i++) {
       cand = intersect(cand, constantHits(postings[i]!.docs, 0, "filter"));
     }
-    const docs: number[] = [];
-    const scores: number[] = [];
+    // The candidates ascend, so each term's cursor only moves forward.
     const cursors = new Int32Array(postings.length);
-    for (const doc of cand.docs) {
-      const pos = postings.map((p, k) => {
+    const positionsOf = (doc: number) =>
+      postings.map((p, k) => {
         while (p!.docs[cursors[k]!]! < doc) cursors[k]!++;
         const i = cursors[k]!;
         return p!.positions!.subarray(p!.posStart![i], p!.posStart![i + 1]);
       });
-      const freq = phraseFreq(pos, q.slop);
-      if (freq > 0) {
-        docs.push(doc);
-        if (scoring === "score") scores.push(scorer.score(freq, f.norms ? f.norms[doc]! : 1));
-      }
-    }
-    return {
-      docs: Int32Array.from(docs),
-      scores: scoring === "score" ? Float64Array.from(scores) : null,
-    };
+    return phraseMatches(cand.docs, positionsOf, { slop: q.slop, scorer, norms: f.norms, scoring });
   });
 }
 

@@ -8,6 +8,8 @@
 import { illegalArgument, parsingError } from "../_errors.ts";
 import { evalDateMath } from "../_index/dates.ts";
 import { timeValueMs } from "../_index/time_value.ts";
+// Java's String.hashCode, as the real engines salt and seed random scores with it.
+import { javaStringHash as javaHash } from "../_index/java_order.ts";
 import { arcDistance, javaDouble, parseDistance, parsePoint } from "../_index/geo.ts";
 import { geoColumn } from "../_index/geo_values.ts";
 import { shardFor, splitRoutingShards } from "../_index/routing.ts";
@@ -89,11 +91,7 @@ export function parseFunction(
 
 /** The int a `random_score` seed becomes: an int as is, a long folded, a string's hashCode. */
 function seedOf(v: unknown): number {
-  if (typeof v === "string") {
-    let h = 0;
-    for (let i = 0; i < v.length; i++) h = (Math.imul(31, h) + v.charCodeAt(i)) | 0;
-    return h;
-  }
+  if (typeof v === "string") return javaHash(v);
   const n = Number(v);
   if (Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31) return n | 0;
   const big = BigInt.asIntN(64, BigInt(Math.trunc(n)));
@@ -239,12 +237,6 @@ function murmurBytes(bytes: Uint8Array, seed: number): number {
   }
   h ^= bytes.length;
   return mix32(h);
-}
-
-function javaHash(s: string): number {
-  let h = 0;
-  for (let i = 0; i < s.length; i++) h = (Math.imul(31, h) + s.charCodeAt(i)) | 0;
-  return h;
 }
 
 const utf8 = new TextEncoder();

@@ -153,13 +153,14 @@ function parseBox(
     );
   }
   let top = NaN, left = NaN, bottom = NaN, right = NaN;
-  const corner = (k: string) => {
+  // A corner given as a geohash stands for its cell's edges, a point for its own coordinates.
+  const corner = (k: string): { north: number; south: number; east: number; west: number } => {
     const raw = v[k];
     if (typeof raw === "string" && !raw.includes(",") && !/^\s*POINT/i.test(raw)) {
-      const cell = geohashCell(raw);
-      return { cell };
+      return geohashCell(raw);
     }
-    return { point: parsePoint(raw) };
+    const p = parsePoint(raw);
+    return { north: p.lat, south: p.lat, east: p.lon, west: p.lon };
   };
   for (const k of Object.keys(v)) {
     switch (k) {
@@ -175,30 +176,18 @@ function parseBox(
       case "right":
         right = Number(v[k]);
         break;
-      case "top_left": {
-        const c = corner(k);
-        top = c.cell ? c.cell.north : c.point!.lat;
-        left = c.cell ? c.cell.west : c.point!.lon;
+      case "top_left":
+        ({ north: top, west: left } = corner(k));
         break;
-      }
-      case "bottom_right": {
-        const c = corner(k);
-        bottom = c.cell ? c.cell.south : c.point!.lat;
-        right = c.cell ? c.cell.east : c.point!.lon;
+      case "bottom_right":
+        ({ south: bottom, east: right } = corner(k));
         break;
-      }
-      case "top_right": {
-        const c = corner(k);
-        top = c.cell ? c.cell.north : c.point!.lat;
-        right = c.cell ? c.cell.east : c.point!.lon;
+      case "top_right":
+        ({ north: top, east: right } = corner(k));
         break;
-      }
-      case "bottom_left": {
-        const c = corner(k);
-        bottom = c.cell ? c.cell.south : c.point!.lat;
-        left = c.cell ? c.cell.west : c.point!.lon;
+      case "bottom_left":
+        ({ south: bottom, west: left } = corner(k));
         break;
-      }
       case "wkt": {
         const m =
           /^\s*BBOX\s*\(\s*([^,\s]+)\s*,\s*([^,\s]+)\s*,\s*([^,\s]+)\s*,\s*([^,\s]+)\s*\)\s*$/i

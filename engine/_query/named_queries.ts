@@ -1,6 +1,8 @@
 // Named queries (`_name`): which named clauses matched each returned hit (`matched_queries`).
 
 import { setOwn } from "../_index/own.ts";
+import { hashMapOrder } from "../_index/java_order.ts";
+import { indexOfSorted } from "../_index/sorted_search.ts";
 import type { Hits, Scoring } from "./doc_set.ts";
 import type { ExecContext } from "./exec_context.ts";
 import { float32 } from "./score.ts";
@@ -55,38 +57,9 @@ export function namedClauses(root: QueryNode): Array<[string, QueryNode]> {
 }
 
 function scoreOf(hits: Hits, doc: number): number | undefined {
-  let lo = 0;
-  let hi = hits.docs.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const d = hits.docs[mid]!;
-    if (d === doc) return hits.scores ? hits.scores[mid] : 0;
-    if (d < doc) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return undefined;
-}
-
-/** Java's `String.hashCode`, spread as `HashMap` spreads it (`h ^ h >>> 16`). */
-function javaSpreadHash(name: string): number {
-  let h = 0;
-  for (let i = 0; i < name.length; i++) h = (Math.imul(h, 31) + name.charCodeAt(i)) | 0;
-  return (h ^ (h >>> 16)) >>> 0;
-}
-
-/**
- * Names in the order a Java `HashMap` holding them iterates: by bucket (the spread hash modulo the
- * table size, 16 doubled while more than three quarters full), then in insertion order. The real
- * engines collect a hit's matched names in such a map (OpenSearch 3.8.0 and Elasticsearch 9.5.4
- * answer `["foo2_query","foo_query"]` for clauses named `foo_query` then `foo2_query`).
- */
-function javaHashOrder(list: readonly string[]): string[] {
-  let size = 16;
-  while (list.length > size * 0.75) size *= 2;
-  const bucket = (name: string) => javaSpreadHash(name) & (size - 1);
-  return list.map((name, i) => ({ name, i, b: bucket(name) }))
-    .sort((x, y) => x.b - y.b || x.i - y.i)
-    .map((x) => x.name);
+  const at = indexOfSorted(hits.docs, doc);
+  if (at < 0) return undefined;
+  return hits.scores ? hits.scores[at] : 0;
 }
 
 /** A hit of the page: the index of its target and its global doc ordinal there. */
@@ -123,7 +96,9 @@ export function matchedQueries(
       setOwn(scored, name, float32(s));
     });
     if (list.length === 0) return undefined;
-    const ordered = javaHashOrder(list);
+    // The real engines collect a hit's matched names in a Java HashMap (OpenSearch 3.8.0 and
+    // Elasticsearch 9.5.4 answer `["foo2_query","foo_query"]` for `foo_query` then `foo2_query`).
+    const ordered = hashMapOrder(list);
     if (scoring !== "score") return ordered;
     const out: Record<string, number> = {};
     for (const name of ordered) setOwn(out, name, scored[name]!);

@@ -6,6 +6,7 @@
 // parents. A nested query, aggregation or inner hit then runs on the objects as on any documents.
 
 import type { FieldMap } from "../_index/field_map.ts";
+import { isJsonObject } from "../_json.ts";
 import type { Segment } from "../_index/segment.ts";
 import { buildSegment } from "../_index/segment_builder.ts";
 import type { SegmentView, ShardSnapshot } from "../_index/shard_snapshot.ts";
@@ -29,10 +30,6 @@ export interface NestedObject {
   readonly steps: readonly NestedStep[];
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-
 /** Wraps a value back under a dotted path. */
 export function underPath(path: string, value: Record<string, unknown>): Record<string, unknown> {
   const parts = path.split(".");
@@ -52,7 +49,7 @@ export function nestedObjectsOf(
 ): NestedObject[] {
   const parts = path.split(".");
   let level: { value: Record<string, unknown>; steps: NestedStep[]; from: number }[] = [
-    { value: isObject(source) ? source : {}, steps: [], from: 0 },
+    { value: isJsonObject(source) ? source : {}, steps: [], from: 0 },
   ];
   for (let p = 0; p < parts.length; p++) {
     const prefix = parts.slice(0, p + 1).join(".");
@@ -61,7 +58,7 @@ export function nestedObjectsOf(
     for (const item of level) {
       if (!Object.hasOwn(item.value, parts[p]!)) continue;
       const raw = item.value[parts[p]!];
-      const list = (Array.isArray(raw) ? raw.flat(Infinity) : [raw]).filter(isObject);
+      const list = (Array.isArray(raw) ? raw.flat(Infinity) : [raw]).filter(isJsonObject);
       const field = parts.slice(item.from, p + 1).join(".");
       list.forEach((value, offset) =>
         next.push(

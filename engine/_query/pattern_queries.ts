@@ -8,7 +8,8 @@ import { type Automaton, wildcardAutomaton, wildcardPrefix } from "../_index/aut
 import { compileRegexp } from "./regexp_syntax.ts";
 import type { QueryOf } from "./query_nodes.ts";
 
-import { lowerBound, scanTerms } from "./term_queries.ts";
+import { scanTerms } from "./term_queries.ts";
+import { lowerBound } from "../_index/sorted_search.ts";
 
 /** `prefix` query (constant score). */
 export function runPrefix(query: QueryOf<"prefix">, ctx: ExecContext, scoring: Scoring): Hits {

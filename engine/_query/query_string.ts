@@ -4,7 +4,7 @@
 import { esError, parsingError } from "../_errors.ts";
 import type { BoostedField, QueryNode } from "./query_nodes.ts";
 import { parseTimeZone } from "../_index/time_zones.ts";
-import { operatorOf } from "./query_parse_util.ts";
+import { boostedFields, operatorOf } from "./query_parse_util.ts";
 
 interface Options {
   fields: BoostedField[];
@@ -279,14 +279,7 @@ function unescape(s: string): string {
 }
 
 function fieldsOf(o: Record<string, unknown>): BoostedField[] {
-  const list = o.fields ?? (o.default_field !== undefined ? [o.default_field] : ["*"]);
-  return (Array.isArray(list) ? list : [list]).map((f) => {
-    const s = String(f);
-    const at = s.lastIndexOf("^");
-    return at < 0
-      ? { field: s, boost: 1 }
-      : { field: s.slice(0, at), boost: Number(s.slice(at + 1)) };
-  });
+  return boostedFields(o.fields ?? (o.default_field !== undefined ? [o.default_field] : ["*"]));
 }
 
 /** Parses the body of a `query_string` query. */

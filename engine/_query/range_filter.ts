@@ -4,6 +4,7 @@
 
 import { type Exact, toDouble } from "../_index/exact_long.ts";
 import { type FieldIndex, numAt } from "../_index/segment.ts";
+import { lowerBound, upperBound } from "../_index/sorted_search.ts";
 import type { ExecContext } from "./exec_context.ts";
 import type { QueryNode } from "./query_nodes.ts";
 import { rangeBounds } from "./range_query.ts";
@@ -44,28 +45,13 @@ export function rangeSizeAtMost(r: NumericRange, ctx: ExecContext): number {
   return n;
 }
 
+// A neighbour's double may round onto a bound: one more value each side is counted.
 function lower(values: ArrayLike<number>, lo: Exact): number {
-  const x = Number(lo);
-  let a = 0;
-  let b = values.length;
-  while (a < b) {
-    const m = (a + b) >> 1;
-    if (values[m]! < x) a = m + 1;
-    else b = m;
-  }
-  return Math.max(0, a - 1); // a neighbour's double may round onto the bound
+  return Math.max(0, lowerBound(values, Number(lo)) - 1);
 }
 
 function upper(values: ArrayLike<number>, hi: Exact): number {
-  const x = Number(hi);
-  let a = 0;
-  let b = values.length;
-  while (a < b) {
-    const m = (a + b) >> 1;
-    if (values[m]! <= x) a = m + 1;
-    else b = m;
-  }
-  return Math.min(values.length, a + 1);
+  return Math.min(values.length, upperBound(values, Number(hi)) + 1);
 }
 
 /**

@@ -8,7 +8,8 @@ import { type ExecContext, perSegment, queryShardError } from "./exec_context.ts
 import type { QueryOf } from "./query_nodes.ts";
 import { type Exact, exactInteger } from "../_index/exact_long.ts";
 
-import { lowerBound, numericValue, pointRange, scanTerms } from "./term_queries.ts";
+import { numericValue, pointRange, scanTerms } from "./term_queries.ts";
+import { lowerBound } from "../_index/sorted_search.ts";
 import { EngineError, esError, illegalArgument } from "../_errors.ts";
 import { ipSpan, ipToBigInt } from "../_index/ip_address.ts";
 

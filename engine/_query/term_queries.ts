@@ -19,6 +19,7 @@ import type { BoostedField, QueryOf } from "./query_nodes.ts";
 import { termScorer } from "./bm25.ts";
 import type { FieldIndex } from "../_index/segment.ts";
 import { type Exact, exactInteger, toDouble } from "../_index/exact_long.ts";
+import { lowerBound } from "../_index/sorted_search.ts";
 import { ipSpan, ipToBigInt } from "../_index/ip_address.ts";
 
 /**
@@ -96,13 +97,7 @@ export function pointRange(f: FieldIndex, lo: Exact, hi: Exact): Int32Array {
   // bounds' doubles; only the ones equal to a bound's double can be beyond it exactly.
   const loD = toDouble(lo);
   const hiD = toDouble(hi);
-  let a = 0;
-  let b = values.length;
-  while (a < b) {
-    const m = (a + b) >> 1;
-    if (values[m]! < loD) a = m + 1;
-    else b = m;
-  }
+  let a = lowerBound(values, loD);
   let end = a;
   while (end < values.length && values[end]! <= hiD) end++;
   const exact = f.pointExact;
@@ -260,18 +255,6 @@ export function scanTerms(
     const lists = pick(v.segment.sortedTerms(field)).map((t) => f.terms.get(t)!.docs);
     return unionDocs(lists, boost, scoring);
   });
-}
-
-/** The first index of sorted `terms` not below `key`. */
-export function lowerBound(terms: string[], key: string): number {
-  let a = 0;
-  let b = terms.length;
-  while (a < b) {
-    const m = (a + b) >> 1;
-    if (terms[m]! < key) a = m + 1;
-    else b = m;
-  }
-  return a;
 }
 
 /** `term` query. */

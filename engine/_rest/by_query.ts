@@ -1,11 +1,12 @@
 // _delete_by_query and _update_by_query: search the refreshed view, then write with seq_no checks.
 
-import { esError, illegalArgument, validationFailed } from "../_errors.ts";
+import { type EngineError, esError, illegalArgument, validationFailed } from "../_errors.ts";
 import { findMatches } from "../_search/matches_api.ts";
 import type { IndexState } from "../_state/index_state.ts";
+import type { StoredDoc } from "../_index/types.ts";
 import { applyRefresh } from "../_state/refresh.ts";
-import { readScript, runScript } from "../_query/script.ts";
-import { deleteDocument, indexDocument } from "../_state/writes.ts";
+import { readScript, runScript, type Script } from "../_query/script.ts";
+import { deleteDocument, indexDocument, seqNoConflictDetail, unknownOp } from "../_state/writes.ts";
 import { exactBody, exactStored, restoreExact } from "../_state/exact_source.ts";
 import { isJsonObject } from "../_json.ts";
 import {
@@ -67,6 +68,28 @@ export function readLimits(ctx: RequestContext, body: Record<string, unknown>): 
   return { maxDocs: given[0] ?? Infinity, proceed: conflicts === "proceed" };
 }
 
+/**
+ * The script of a by-query or reindex request, with its params as the body wrote them (long
+ * values exact, for the documents they are written into).
+ */
+export function requestScript(
+  ctx: RequestContext,
+  raw: unknown,
+): { script: Script | undefined; params: unknown } {
+  const script = raw === undefined ? undefined : readScript(raw);
+  const exactScript = script ? exactBody(bodyTextOf(ctx))?.script : undefined;
+  return { script, params: isJsonObject(exactScript) ? exactScript.params : undefined };
+}
+
+/** Refreshes the indices written to as `?refresh` asks (`wait_for` refreshes at once). */
+export async function refreshTouched(
+  ctx: RequestContext,
+  touched: ReadonlySet<IndexState>,
+): Promise<void> {
+  const refresh = ctx.params.get("refresh");
+  await applyRefresh(refresh === "wait_for" ? "true" : refresh, touched, ctx.state);
+}
+
 /** Which of the two by-query APIs runs: they share everything but the body's rules and the write. */
 type ByQueryKind = "delete" | "update";
 
@@ -106,6 +129,27 @@ export function byQueryHandler(ctx: RequestContext, kind: ByQueryKind): Promise<
   return runAsTask(ctx, action, (throttle) => runByQuery(ctx, kind, throttle));
 }
 
+/** What a by-query run has done so far: its counts, its failures and the indices it wrote to. */
+interface ByQueryProgress {
+  readonly counts: {
+    total: number;
+    deleted: number;
+    updated: number;
+    noops: number;
+    version_conflicts: number;
+  };
+  readonly failures: unknown[];
+  readonly touched: Set<IndexState>;
+}
+
+/** How a by-query run writes: which API, its script and the script's exact params. */
+interface ByQueryWrite {
+  readonly kind: ByQueryKind;
+  readonly script: Script | undefined;
+  readonly params: unknown;
+  readonly limits: Limits;
+}
+
 async function runByQuery(
   ctx: RequestContext,
   kind: ByQueryKind,
@@ -115,20 +159,22 @@ async function runByQuery(
   const started = Date.now();
   const body = readBody(ctx, kind);
   const limits = readLimits(ctx, body);
-  const script = updating && body.script !== undefined ? readScript(body.script) : undefined;
-  const exactScript = script ? exactBody(bodyTextOf(ctx))?.script : undefined;
-  const params = isJsonObject(exactScript) ? exactScript.params : undefined;
+  const { script, params } = requestScript(ctx, updating ? body.script : undefined);
+  const write: ByQueryWrite = { kind, script, params, limits };
   const targets = searchTargets(ctx, ctx.p.index);
   const query = withAliasFilter(ctx, ctx.p.index, body)?.query ?? { match_all: {} };
   const matches = findMatches(targets, query);
-  const counts = { total: 0, deleted: 0, updated: 0, noops: 0, version_conflicts: 0 };
-  const failures: unknown[] = [];
-  const touched = new Set<IndexState>();
+  const progress: ByQueryProgress = {
+    counts: { total: 0, deleted: 0, updated: 0, noops: 0, version_conflicts: 0 },
+    failures: [],
+    touched: new Set(),
+  };
+  const { counts, failures } = progress;
   const batch = intParam(ctx, "scroll_size") ?? 1000;
   throttle.status.requests_per_second = throttle.rps;
   let batchStarted = Date.now();
   let inBatch = 0;
-  for (const { index: name, doc } of matches) {
+  for (const match of matches) {
     if (counts.total - counts.version_conflicts >= limits.maxDocs) break;
     if (inBatch === batch) {
       // Between batches, as Elasticsearch's scroll pages: writes meanwhile are conflicts.
@@ -138,77 +184,9 @@ async function runByQuery(
       inBatch = 0;
     }
     inBatch++;
-    const index = ctx.state.cluster.get(name);
-    counts.total++;
-    const live = index.docs.get(doc.id);
-    if (!live || live.seqNo !== doc.seqNo) {
-      counts.version_conflicts++;
-      const cause = esError(
-        "version_conflict_engine_exception",
-        live
-          ? `[${doc.id}]: version conflict, required seqNo [${doc.seqNo}], primary term [${doc.primaryTerm}]. current document has seqNo [${live.seqNo}] and primary term [${live.primaryTerm}]`
-          : `[${doc.id}]: version conflict, required seqNo [${doc.seqNo}], primary term [${doc.primaryTerm}]. but no document was found`,
-        {
-          index_uuid: index.uuid,
-          shard: "0",
-          index: index.name,
-        },
-      );
-      if (!limits.proceed) {
-        failures.push({ index: index.name, id: doc.id, cause: cause.toCause(), status: 409 });
-        break;
-      }
-      continue;
-    }
-    if (
-      updating && (index.mappings._source as { enabled?: boolean } | undefined)?.enabled === false
-    ) {
-      throw illegalArgument(`[${index.name}][${doc.id}] didn't store _source`);
-    }
-    touched.add(index);
-    const checks = { ifSeqNo: live.seqNo, ifPrimaryTerm: live.primaryTerm, routing: live.routing };
-    if (!updating) {
-      deleteDocument(index, doc.id, checks);
-      counts.deleted++;
-      continue;
-    }
-    const ctxVars: Record<string, unknown> = {
-      _source: structuredClone(live.source),
-      op: "index",
-      _index: index.name,
-      _id: doc.id,
-      _version: live.version,
-      _routing: live.routing ?? null,
-      _now: ctx.state.now(),
-    };
-    if (script) runScript(script, ctxVars);
-    if (ctxVars.op === "noop" || ctxVars.op === "none") counts.noops++;
-    else if (ctxVars.op === "delete") {
-      deleteDocument(index, doc.id, checks);
-      counts.deleted++;
-    } else if (ctxVars.op === "index") {
-      indexDocument(
-        index,
-        {
-          id: doc.id,
-          source: restoreExact(
-            ctxVars._source as Record<string, unknown>,
-            exactStored(live.source),
-            params,
-          ),
-        },
-        checks,
-        parseErrorType(ctx.state),
-      );
-      counts.updated++;
-    } else {
-      throw illegalArgument(
-        `Operation type [${ctxVars.op}] not allowed, only [noop, index, delete] are allowed`,
-      );
-    }
+    if (!writeMatch(ctx, write, { match, progress })) break;
   }
-  const refresh = ctx.params.get("refresh");
-  await applyRefresh(refresh === "wait_for" ? "true" : refresh, touched, ctx.state);
+  await refreshTouched(ctx, progress.touched);
   const result: Record<string, unknown> = {
     took: Date.now() - started,
     timed_out: false,
@@ -227,4 +205,86 @@ async function runByQuery(
   result.throttled_until_millis = 0;
   result.failures = failures;
   return { status: failures.length > 0 ? 409 : 200, body: result };
+}
+
+/**
+ * Deletes or updates (through the script) one matching document, unless it changed since the
+ * search found it (a version conflict); false when a conflict stops the run (`conflicts: abort`).
+ */
+function writeMatch(
+  ctx: RequestContext,
+  write: ByQueryWrite,
+  at: { match: ReturnType<typeof findMatches>[number]; progress: ByQueryProgress },
+): boolean {
+  const { index: name, doc } = at.match;
+  const { counts, failures, touched } = at.progress;
+  const updating = write.kind === "update";
+  const index = ctx.state.cluster.get(name);
+  counts.total++;
+  const live = index.docs.get(doc.id);
+  if (!live || live.seqNo !== doc.seqNo) {
+    counts.version_conflicts++;
+    if (!write.limits.proceed) {
+      const cause = versionConflict(index, doc, live);
+      failures.push({ index: index.name, id: doc.id, cause: cause.toCause(), status: 409 });
+      return false;
+    }
+    return true;
+  }
+  if (
+    updating && (index.mappings._source as { enabled?: boolean } | undefined)?.enabled === false
+  ) {
+    throw illegalArgument(`[${index.name}][${doc.id}] didn't store _source`);
+  }
+  touched.add(index);
+  const checks = { ifSeqNo: live.seqNo, ifPrimaryTerm: live.primaryTerm, routing: live.routing };
+  if (!updating) {
+    deleteDocument(index, doc.id, checks);
+    counts.deleted++;
+    return true;
+  }
+  const ctxVars: Record<string, unknown> = {
+    _source: structuredClone(live.source),
+    op: "index",
+    _index: index.name,
+    _id: doc.id,
+    _version: live.version,
+    _routing: live.routing ?? null,
+    _now: ctx.state.now(),
+  };
+  if (write.script) runScript(write.script, ctxVars);
+  if (ctxVars.op === "noop" || ctxVars.op === "none") counts.noops++;
+  else if (ctxVars.op === "delete") {
+    deleteDocument(index, doc.id, checks);
+    counts.deleted++;
+  } else if (ctxVars.op === "index") {
+    indexDocument(
+      index,
+      {
+        id: doc.id,
+        source: restoreExact(
+          ctxVars._source as Record<string, unknown>,
+          exactStored(live.source),
+          write.params,
+        ),
+      },
+      checks,
+      parseErrorType(ctx.state),
+    );
+    counts.updated++;
+  } else throw unknownOp(ctxVars.op);
+  return true;
+}
+
+/** The conflict of a document written (or deleted) since the search found it. */
+function versionConflict(
+  index: IndexState,
+  doc: StoredDoc,
+  live: StoredDoc | undefined,
+): EngineError {
+  return esError(
+    "version_conflict_engine_exception",
+    `[${doc.id}]: version conflict, ${seqNoConflictDetail(doc, live)}`,
+    { index_uuid: index.uuid, shard: "0", index: index.name },
+  );
 }

@@ -1,6 +1,7 @@
-// How `_cat` tables write sizes (`bytes=`) and durations (`time=`), as Elasticsearch's RestTable does.
+// How `_cat` tables write sizes (`bytes=`) and durations (`time=`), as Elasticsearch's RestTable
+// does, and how a size setting (`50gb`) is read.
 
-import { illegalArgument } from "../_errors.ts";
+import { esError, illegalArgument } from "../_errors.ts";
 
 const BYTE_UNITS: Record<string, number> = {
   b: 1,
@@ -10,6 +11,18 @@ const BYTE_UNITS: Record<string, number> = {
   tb: 1024 ** 4,
   pb: 1024 ** 5,
 };
+
+/** A size setting (`1.5gb`, `512 b`) in bytes, as Elasticsearch's ByteSizeValue reads it. */
+export function parseByteSize(text: string, key: string): number {
+  const m = /^(\d+(?:\.\d+)?)\s*([kmgtp]?b)$/i.exec(text.trim());
+  if (!m) {
+    throw esError(
+      "parse_exception",
+      `failed to parse setting [${key}] with value [${text}] as a size in bytes`,
+    );
+  }
+  return Number(m[1]) * BYTE_UNITS[m[2]!.toLowerCase()]!;
+}
 
 /**
  * A size as `_cat` writes it: in the `bytes` unit when one is given (a whole number, rounded

@@ -19,7 +19,7 @@ import { setOwn } from "../_index/own.ts";
 import type { FieldMapping } from "../_index/types.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import { matchPattern, nameList } from "../_index/name_pattern.ts";
-import { NUMBER_TYPES } from "../_index/field_map.ts";
+import { NUMBER_TYPES, RANGE_TYPES } from "../_index/field_map.ts";
 import { locate } from "./body_spot.ts";
 import {
   bodyObject,
@@ -35,15 +35,6 @@ import { targets } from "./targets.ts";
 
 type Flavour = "elasticsearch" | "opensearch";
 
-const RANGES = [
-  "integer_range",
-  "float_range",
-  "long_range",
-  "double_range",
-  "date_range",
-  "ip_range",
-];
-
 const AGGREGATABLE = new Set([
   "keyword",
   ...NUMBER_TYPES,
@@ -55,7 +46,7 @@ const AGGREGATABLE = new Set([
   "constant_keyword",
   "wildcard",
   "geo_point",
-  ...RANGES,
+  ...RANGE_TYPES,
 ]);
 
 /** Aggregatable through doc values in one flavour only (Elasticsearch 9.5.4, OpenSearch 3.8.0). */

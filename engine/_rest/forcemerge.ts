@@ -2,7 +2,7 @@
 
 import { validationFailed } from "../_errors.ts";
 import { boolParam, intParam, ok, type Reply, type RequestContext } from "./context.ts";
-import { targets } from "./targets.ts";
+import { broadcastShards, targets } from "./targets.ts";
 
 /**
  * Runs a running background merge to its end, then merges down to `max_num_segments` (default:
@@ -16,13 +16,10 @@ export function forceMergeHandler(ctx: RequestContext): Reply {
   if (expunge && max !== undefined) {
     throw validationFailed("cannot set only_expunge_deletes and max_num_segments at the same time");
   }
-  let total = 0;
-  let successful = 0;
-  for (const index of targets(ctx)) {
-    total += index.shardCount * (1 + index.replicas);
-    successful += index.shardCount;
+  const found = targets(ctx);
+  for (const index of found) {
     // -1 is Elasticsearch's "unset": the merge policy decides.
     index.forceMerge(max === undefined || max < 0 ? Infinity : max, expunge);
   }
-  return ok({ _shards: { total, successful, failed: 0 } });
+  return ok({ _shards: broadcastShards(found) });
 }

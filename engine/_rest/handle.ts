@@ -12,7 +12,7 @@ import { resolveDateMathNames } from "../_state/date_math_names.ts";
 import type { PathParams } from "./router.ts";
 import { utf8Length } from "../_utf8.ts";
 import { bulkHandler } from "./bulk.ts";
-import { readLines } from "./ndjson_lines.ts";
+import { eachChunkAtMost, readLines } from "./ndjson_lines.ts";
 
 const ROUTER = buildRouter();
 
@@ -100,19 +100,13 @@ function tooLong(limit: number): EngineError {
 
 /** Reads a stream to its end, refusing it as soon as it passes `limit` bytes. */
 async function readAtMost(stream: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {
-  const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => {});
-      throw tooLong(limit);
-    }
-    chunks.push(value);
-  }
+  const whole = await eachChunkAtMost(stream, limit, (chunk) => {
+    chunks.push(chunk);
+    total += chunk.byteLength;
+  });
+  if (!whole) throw tooLong(limit);
   const out = new Uint8Array(total);
   let at = 0;
   for (const c of chunks) {

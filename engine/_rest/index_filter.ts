@@ -8,6 +8,7 @@
 // term no document holds) keeps the index.
 
 import { matchPattern } from "../_index/name_pattern.ts";
+import { isJsonObject } from "../_json.ts";
 import { fieldMapOf } from "../_index/field_map.ts";
 import { own } from "../_index/own.ts";
 import type { FieldMapping } from "../_index/types.ts";
@@ -22,10 +23,6 @@ const UNMAPPED_NONE = new Set(["term", "terms", "prefix", "wildcard", "fuzzy", "
 
 const LOWER = ["gt", "gte", "from", "include_lower"];
 const UPPER = ["lt", "lte", "to", "include_upper"];
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 function clauses(v: unknown): unknown[] {
   return Array.isArray(v) ? v : v === undefined ? [] : [v];
@@ -56,7 +53,7 @@ function mapped(index: IndexState, field: string): boolean {
 
 /** The values of an `_index` query, when it is one. */
 function indexMatches(type: string, value: unknown, name: string): boolean | undefined {
-  const v = isObject(value) ? value.value ?? value.values : value;
+  const v = isJsonObject(value) ? value.value ?? value.values : value;
   if (type === "term" || type === "wildcard") {
     return typeof v === "string" ? matchPattern(v, name) : undefined;
   }
@@ -91,12 +88,12 @@ function rewritesToNone(
   query: unknown,
   flavour: "elasticsearch" | "opensearch",
 ): boolean {
-  if (!isObject(query)) return false;
+  if (!isJsonObject(query)) return false;
   const type = Object.keys(query)[0];
   if (type === undefined) return false;
   const body = query[type];
   if (type === "match_none") return true;
-  if (!isObject(body)) return false;
+  if (!isJsonObject(body)) return false;
   const none = (q: unknown) => rewritesToNone(index, q, flavour);
   switch (type) {
     case "bool": {
@@ -105,7 +102,7 @@ function rewritesToNone(
       // Elasticsearch 9 rewrites a `must_not` of `match_all` to nothing; OpenSearch does not.
       if (
         flavour === "elasticsearch" &&
-        clauses(body.must_not).some((q) => isObject(q) && Object.keys(q)[0] === "match_all")
+        clauses(body.must_not).some((q) => isJsonObject(q) && Object.keys(q)[0] === "match_all")
       ) return true;
       const should = clauses(body.should);
       return required.length === 0 && should.length > 0 && should.every(none);
@@ -122,7 +119,7 @@ function rewritesToNone(
   if (field === undefined) return false;
   if (field === "_index") return indexMatches(type, body[field], index.name) === false;
   if (!mapped(index, field)) return true;
-  if (type === "range" && isObject(body[field])) {
+  if (type === "range" && isJsonObject(body[field])) {
     return dateRangeMisses(index, field, body[field] as Json);
   }
   return false;

@@ -16,7 +16,7 @@ import {
 } from "./context.ts";
 import { mergeMappings } from "../_state/templates.ts";
 import type { IndexState } from "../_state/index_state.ts";
-import { resolveOptions, targets } from "./targets.ts";
+import { broadcastShards, resolveOptions, targets } from "./targets.ts";
 import { changeAliases } from "../_state/alias_changes.ts";
 import { resolveDateMathName } from "../_state/date_math_names.ts";
 import { aliasView, readAliasMeta } from "./aliases.ts";
@@ -180,18 +180,13 @@ export function getIndexHandler(ctx: RequestContext): Reply {
 /** POST /_refresh, POST /{index}/_refresh. */
 export function refreshHandler(ctx: RequestContext): Reply {
   const found = targets(ctx);
-  let total = 0;
-  let successful = 0;
   for (const index of found) {
-    const shards = Number(index.settings["index.number_of_shards"] ?? 1);
-    total += shards * (1 + index.replicas);
-    successful += shards;
     const started = performance.now();
     index.refresh(ctx.state.now());
     index.stats.externalRefreshTotal++;
     index.stats.externalRefreshMillis += performance.now() - started;
   }
-  return ok({ _shards: { total, successful, failed: 0 } });
+  return ok({ _shards: broadcastShards(found) });
 }
 
 /**
@@ -199,18 +194,15 @@ export function refreshHandler(ctx: RequestContext): Reply {
  * the translog's operations (counted in `flush` and cleared from `translog` stats).
  */
 export function flushHandler(ctx: RequestContext): Reply {
-  let total = 0;
-  let successful = 0;
-  for (const index of targets(ctx)) {
-    total += index.shardCount * (1 + index.replicas);
-    successful += index.shardCount;
+  const found = targets(ctx);
+  for (const index of found) {
     const started = performance.now();
     index.refresh(ctx.state.now());
     index.stats.flushTotal++;
     index.stats.translogOps = 0;
     index.stats.flushMillis += performance.now() - started;
   }
-  return ok({ _shards: { total, successful, failed: 0 } });
+  return ok({ _shards: broadcastShards(found) });
 }
 
 /** POST /{index}/_close and /{index}/_open. */

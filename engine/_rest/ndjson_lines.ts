@@ -1,5 +1,29 @@
-// Reads a request body as the lines it is made of while it arrives, so a large NDJSON body
-// (`_bulk`) is never held whole: neither its bytes nor one string of all of it.
+// Reads a request body while it arrives, never past its size limit; and as the lines it is made
+// of, so a large NDJSON body (`_bulk`) is never held whole: neither its bytes nor one string of
+// all of it.
+
+/**
+ * Passes each chunk of a byte stream to `fn` as it arrives; false, after cancelling the stream and
+ * before passing on the chunk that crosses it, as soon as more than `limit` bytes have arrived.
+ */
+export async function eachChunkAtMost(
+  stream: ReadableStream<Uint8Array>,
+  limit: number,
+  fn: (chunk: Uint8Array) => void,
+): Promise<boolean> {
+  const reader = stream.getReader();
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return true;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => {});
+      return false;
+    }
+    fn(value);
+  }
+}
 
 /**
  * The lines of a UTF-8 byte stream split on `\n` (what `text.split("\n")` gives for the decoded
@@ -29,11 +53,9 @@ export async function readLines(
   stream: ReadableStream<Uint8Array>,
   limit: number,
 ): Promise<string[] | null> {
-  const reader = stream.getReader();
   const decoder = new TextDecoder();
   const lines: string[] = [];
   let parts: string[] = [];
-  let total = 0;
   const take = (text: string) => {
     let from = 0;
     for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", from)) {
@@ -48,16 +70,10 @@ export async function readLines(
     }
     if (from < text.length) parts.push(from === 0 ? text : text.slice(from));
   };
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => {});
-      return null;
-    }
-    take(decoder.decode(value, { stream: true }));
-  }
+  const whole = await eachChunkAtMost(stream, limit, (chunk) => {
+    take(decoder.decode(chunk, { stream: true }));
+  });
+  if (!whole) return null;
   take(decoder.decode());
   lines.push(parts.join(""));
   return lines;

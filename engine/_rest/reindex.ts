@@ -7,15 +7,13 @@ import {
   validationFailed,
   xContentParseError,
 } from "../_errors.ts";
-import { applySourceFilter, parseSourceFilter } from "../_hits/source_filter.ts";
+import { applySourceFilter, parseSourceFilter, type SourceFilter } from "../_hits/source_filter.ts";
 import { findMatches } from "../_search/matches_api.ts";
 import type { IndexState } from "../_state/index_state.ts";
-import { applyRefresh } from "../_state/refresh.ts";
-import { readScript, runScript } from "../_query/script.ts";
-import { deleteDocument, indexDocument, type WriteOptions } from "../_state/writes.ts";
-import { exactBody, exactStored, restoreExact } from "../_state/exact_source.ts";
+import { runScript, type Script } from "../_query/script.ts";
+import { deleteDocument, indexDocument, unknownOp, type WriteOptions } from "../_state/writes.ts";
+import { exactStored, restoreExact } from "../_state/exact_source.ts";
 import {
-  bodyTextOf,
   bodyWithExactQuery,
   boolParam,
   parseErrorType,
@@ -23,11 +21,11 @@ import {
   type RequestContext,
 } from "./context.ts";
 import { checkWaitParams } from "./write_params.ts";
-import { readLimits } from "./by_query.ts";
+import { type Limits, readLimits, refreshTouched, requestScript } from "./by_query.ts";
 import { searchTargets } from "./search.ts";
 import { runAsTask } from "./tasks.ts";
 import { parseReindexSource, sourceDisabled, sourceProblems } from "./reindex_source.ts";
-import { isJsonObject, type JsonObject } from "../_json.ts";
+import type { JsonObject } from "../_json.ts";
 
 const BODY_FIELDS = ["source", "dest", "script", "size", "max_docs", "conflicts"];
 const DEST_FIELDS = ["index", "op_type", "version_type", "routing", "pipeline", "type"];
@@ -57,8 +55,76 @@ function destRouting(spec: unknown): (source: string | undefined) => string | un
   };
 }
 
+/** A reindex request read and checked: what is copied, where to, and how. */
+interface ReindexPlan {
+  readonly limits: Limits;
+  readonly opType: "index" | "create";
+  readonly sourceFilter: SourceFilter;
+  readonly versionType: string;
+  readonly script: Script | undefined;
+  readonly params: unknown;
+  readonly targets: ReturnType<typeof searchTargets>;
+  readonly query: unknown;
+  readonly destName: string;
+  readonly requireAlias: boolean;
+  readonly routingOf: (source: string | undefined) => string | undefined;
+}
+
+/** What a reindex has done so far: its counts, its failures and the indices it wrote to. */
+interface ReindexProgress {
+  readonly counts: {
+    total: number;
+    created: number;
+    updated: number;
+    deleted: number;
+    noops: number;
+    version_conflicts: number;
+  };
+  readonly failures: unknown[];
+  readonly touched: Set<IndexState>;
+}
+
 async function reindex(ctx: RequestContext): Promise<Reply> {
   const started = Date.now();
+  const plan = readReindex(ctx);
+  const matches = findMatches(plan.targets, plan.query);
+  const progress: ReindexProgress = {
+    counts: { total: 0, created: 0, updated: 0, deleted: 0, noops: 0, version_conflicts: 0 },
+    failures: [],
+    touched: new Set(),
+  };
+  const { counts, failures } = progress;
+  for (const match of matches) {
+    if (counts.total - counts.version_conflicts >= plan.limits.maxDocs) break;
+    if (!copyDoc(ctx, plan, { match, progress })) break;
+  }
+  await refreshTouched(ctx, progress.touched);
+  return {
+    status: 200,
+    body: {
+      took: Date.now() - started,
+      timed_out: false,
+      total: counts.total,
+      updated: counts.updated,
+      created: counts.created,
+      deleted: counts.deleted,
+      batches: counts.total === 0 ? 0 : Math.ceil(counts.total / 1000),
+      version_conflicts: counts.version_conflicts,
+      noops: counts.noops,
+      retries: { bulk: 0, search: 0 },
+      throttled_millis: 0,
+      requests_per_second: -1,
+      throttled_until_millis: 0,
+      failures,
+    },
+  };
+}
+
+/**
+ * Reads and checks a reindex request as Elasticsearch does before copying anything: the body's
+ * fields, the source and destination, and the destination index's existence.
+ */
+function readReindex(ctx: RequestContext): ReindexPlan {
   const body = bodyWithExactQuery(ctx, ["source", "query"]);
   if (!body) throw esError("parse_exception", "request body is required");
   checkFields(body, BODY_FIELDS, "reindex");
@@ -91,9 +157,7 @@ async function reindex(ctx: RequestContext): Promise<Reply> {
   const opType = opTypeText as "index" | "create";
   const sourceFilter = parseSourceFilter(source._source, new URLSearchParams());
   const versionType = dest.version_type === undefined ? "internal" : String(dest.version_type);
-  const script = body.script === undefined ? undefined : readScript(body.script);
-  const exactScript = script ? exactBody(bodyTextOf(ctx))?.script : undefined;
-  const params = isJsonObject(exactScript) ? exactScript.params : undefined;
+  const { script, params } = requestScript(ctx, body.script);
   const targets = searchTargets(ctx, listOf(source.index));
   const destName = String(dest.index);
   const requireAlias = boolParam(ctx, "require_alias");
@@ -107,92 +171,90 @@ async function reindex(ctx: RequestContext): Promise<Reply> {
   if (targets.some((t) => t.index === destName)) {
     throw validationFailed(`reindex cannot write into an index its reading from [${destName}]`);
   }
-  const matches = findMatches(targets, source.query ?? { match_all: {} });
-  const counts = { total: 0, created: 0, updated: 0, deleted: 0, noops: 0, version_conflicts: 0 };
-  const failures: unknown[] = [];
-  const touched = new Set<IndexState>();
-  for (const { index: from, doc } of matches) {
-    if (counts.total - counts.version_conflicts >= limits.maxDocs) break;
-    const sourceMapping = ctx.state.cluster.indices.get(from)?.mappings._source;
-    if ((sourceMapping as { enabled?: unknown } | undefined)?.enabled === false) {
-      throw illegalArgument(`[${from}][_doc][${doc.id}] didn't store _source`);
-    }
-    counts.total++;
-    const ctxVars: JsonObject = {
-      _source: structuredClone(applySourceFilter(doc.source, sourceFilter) ?? {}),
-      op: "index",
-      _id: doc.id,
-      _index: destName,
-      _routing: routingOf(doc.routing) ?? null,
-    };
-    if (script) runScript(script, ctxVars);
-    if (ctxVars.op === "noop" || ctxVars.op === "none") {
-      counts.noops++;
-      continue;
-    }
-    const target = ctx.state.cluster.writeIndex(String(ctxVars._index ?? destName), requireAlias);
-    touched.add(target);
-    const id = String(ctxVars._id ?? doc.id);
-    if (ctxVars.op === "delete") {
-      if (deleteDocument(target, id, {}).result === "deleted") counts.deleted++;
-      continue;
-    }
-    if (ctxVars.op !== "index") {
-      throw illegalArgument(
-        `Operation type [${ctxVars.op}] not allowed, only [noop, index, delete] are allowed`,
-      );
-    }
-    const routing = ctxVars._routing ?? undefined;
-    const opts: WriteOptions = {
-      opType,
-      routing: routing === undefined ? undefined : String(routing),
-    };
-    if (versionType !== "internal") {
-      opts.versionType = versionType;
-      opts.version = doc.version;
-    }
-    try {
-      const r = indexDocument(
-        target,
-        {
-          id,
-          source: restoreExact(ctxVars._source as JsonObject, exactStored(doc.source), params),
-        },
-        opts,
-        parseErrorType(ctx.state),
-      );
-      if (r.result === "created") counts.created++;
-      else counts.updated++;
-    } catch (e) {
-      if (!(e instanceof EngineError) || e.status !== 409) throw e;
-      counts.version_conflicts++;
-      if (!limits.proceed) {
-        failures.push({ index: target.name, id, cause: e.toCause(), status: 409 });
-        break;
-      }
+  return {
+    limits,
+    opType,
+    sourceFilter,
+    versionType,
+    script,
+    params,
+    targets,
+    query: source.query ?? { match_all: {} },
+    destName,
+    requireAlias,
+    routingOf,
+  };
+}
+
+/**
+ * Copies one matching document (through the script, when there is one) into its destination;
+ * false when a version conflict stops the reindex (`conflicts: abort`).
+ */
+function copyDoc(
+  ctx: RequestContext,
+  plan: ReindexPlan,
+  at: { match: ReturnType<typeof findMatches>[number]; progress: ReindexProgress },
+): boolean {
+  const { index: from, doc } = at.match;
+  const { counts, failures, touched } = at.progress;
+  const sourceMapping = ctx.state.cluster.indices.get(from)?.mappings._source;
+  if ((sourceMapping as { enabled?: unknown } | undefined)?.enabled === false) {
+    throw illegalArgument(`[${from}][_doc][${doc.id}] didn't store _source`);
+  }
+  counts.total++;
+  const ctxVars: JsonObject = {
+    _source: structuredClone(applySourceFilter(doc.source, plan.sourceFilter) ?? {}),
+    op: "index",
+    _id: doc.id,
+    _index: plan.destName,
+    _routing: plan.routingOf(doc.routing) ?? null,
+  };
+  if (plan.script) runScript(plan.script, ctxVars);
+  if (ctxVars.op === "noop" || ctxVars.op === "none") {
+    counts.noops++;
+    return true;
+  }
+  const target = ctx.state.cluster.writeIndex(
+    String(ctxVars._index ?? plan.destName),
+    plan.requireAlias,
+  );
+  touched.add(target);
+  const id = String(ctxVars._id ?? doc.id);
+  if (ctxVars.op === "delete") {
+    if (deleteDocument(target, id, {}).result === "deleted") counts.deleted++;
+    return true;
+  }
+  if (ctxVars.op !== "index") throw unknownOp(ctxVars.op);
+  const routing = ctxVars._routing ?? undefined;
+  const opts: WriteOptions = {
+    opType: plan.opType,
+    routing: routing === undefined ? undefined : String(routing),
+  };
+  if (plan.versionType !== "internal") {
+    opts.versionType = plan.versionType;
+    opts.version = doc.version;
+  }
+  try {
+    const r = indexDocument(
+      target,
+      {
+        id,
+        source: restoreExact(ctxVars._source as JsonObject, exactStored(doc.source), plan.params),
+      },
+      opts,
+      parseErrorType(ctx.state),
+    );
+    if (r.result === "created") counts.created++;
+    else counts.updated++;
+  } catch (e) {
+    if (!(e instanceof EngineError) || e.status !== 409) throw e;
+    counts.version_conflicts++;
+    if (!plan.limits.proceed) {
+      failures.push({ index: target.name, id, cause: e.toCause(), status: 409 });
+      return false;
     }
   }
-  const refresh = ctx.params.get("refresh");
-  await applyRefresh(refresh === "wait_for" ? "true" : refresh, touched, ctx.state);
-  return {
-    status: 200,
-    body: {
-      took: Date.now() - started,
-      timed_out: false,
-      total: counts.total,
-      updated: counts.updated,
-      created: counts.created,
-      deleted: counts.deleted,
-      batches: counts.total === 0 ? 0 : Math.ceil(counts.total / 1000),
-      version_conflicts: counts.version_conflicts,
-      noops: counts.noops,
-      retries: { bulk: 0, search: 0 },
-      throttled_millis: 0,
-      requests_per_second: -1,
-      throttled_until_millis: 0,
-      failures,
-    },
-  };
+  return true;
 }
 
 /** POST /_reindex. */

@@ -12,6 +12,7 @@ import { checkKnownSettings } from "../_state/setting_registry.ts";
 import { readAliasMeta } from "./aliases.ts";
 import { bodyObject, boolParam, ok, type Reply, type RequestContext } from "./context.ts";
 import { storeSize } from "./stats_mapped.ts";
+import { parseByteSize } from "./cat_units.ts";
 
 const CONDITIONS = new Set([
   "max_age",
@@ -25,26 +26,6 @@ const CONDITIONS = new Set([
   "min_primary_shard_size",
   "min_primary_shard_docs",
 ]);
-
-const UNITS: Record<string, number> = {
-  b: 1,
-  kb: 1024,
-  mb: 1024 ** 2,
-  gb: 1024 ** 3,
-  tb: 1024 ** 4,
-  pb: 1024 ** 5,
-};
-
-function bytesOf(text: string, key: string): number {
-  const m = /^(\d+(?:\.\d+)?)\s*([kmgtp]?b)$/i.exec(text.trim());
-  if (!m) {
-    throw esError(
-      "parse_exception",
-      `failed to parse setting [${key}] with value [${text}] as a size in bytes`,
-    );
-  }
-  return Number(m[1]) * UNITS[m[2]!.toLowerCase()]!;
-}
 
 /** Whether one condition holds for the write index. */
 function holds(key: string, value: unknown, index: IndexState, now: number): boolean {
@@ -64,9 +45,9 @@ function holds(key: string, value: unknown, index: IndexState, now: number): boo
       return docs / shards >= Number(value);
     case "max_size":
     case "min_size":
-      return storeSize(index) >= bytesOf(String(value), key);
+      return storeSize(index) >= parseByteSize(String(value), key);
     default:
-      return storeSize(index) / shards >= bytesOf(String(value), key);
+      return storeSize(index) / shards >= parseByteSize(String(value), key);
   }
 }
 

@@ -10,7 +10,7 @@ import { boolParam, ok, type Reply, type RequestContext } from "./context.ts";
 import { unrecognized } from "./params.ts";
 import { type Holding, holdingOf, openContextsByIndex, shardParts } from "./stats_mapped.ts";
 import { section, type SectionOptions, STATS_METRICS } from "./stats_sections.ts";
-import { targets } from "./targets.ts";
+import { broadcastShards, targets } from "./targets.ts";
 
 /** Metrics Elasticsearch accepts that the engine has nothing to report for. */
 const SILENT_METRICS = ["mappings"];
@@ -119,10 +119,8 @@ export function indicesStatsHandler(ctx: RequestContext): Reply {
     }),
   );
   const all = [...wholes.values()];
-  const primaries = indices.reduce((n, i) => n + i.shardCount, 0);
-  const copies = indices.reduce((n, i) => n + i.shardCount * (1 + i.replicas), 0);
   const out: Record<string, unknown> = {
-    _shards: { total: copies, successful: primaries, failed: 0 },
+    _shards: broadcastShards(indices),
     // No index at all: the real engines print both sections empty.
     _all: indices.length === 0
       ? { primaries: {}, total: {} }

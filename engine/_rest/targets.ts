@@ -57,3 +57,19 @@ export function resolveOptions(ctx: RequestContext, defaults: ResolveOptions = {
 export function targets(ctx: RequestContext, defaults: ResolveOptions = {}): IndexState[] {
   return ctx.state.cluster.resolve(ctx.p.index, resolveOptions(ctx, defaults));
 }
+
+/**
+ * The `_shards` of an action broadcast to `indices`' shards: every copy counted, the primaries
+ * answering (the replicas of a one-node cluster are unassigned), none failing.
+ */
+export function broadcastShards(
+  indices: readonly IndexState[],
+): { total: number; successful: number; failed: number } {
+  let total = 0;
+  let successful = 0;
+  for (const index of indices) {
+    total += index.shardCount * (1 + index.replicas);
+    successful += index.shardCount;
+  }
+  return { total, successful, failed: 0 };
+}

@@ -10,6 +10,7 @@ import {
   validationFailed,
 } from "../_errors.ts";
 import { matchPattern } from "../_index/name_pattern.ts";
+import { isJsonObject } from "../_json.ts";
 import { parseMappings } from "../_state/mapping_merge.ts";
 import { checkKnownSettings } from "../_state/setting_registry.ts";
 import { flattenSettings, nestSettings } from "../_state/settings.ts";
@@ -53,10 +54,6 @@ function checkKeys(body: Record<string, unknown>, allowed: string[], object: str
   for (const key of Object.keys(body)) if (!allowed.includes(key)) throw unknownField(object, key);
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-
 function patterns(raw: unknown): string[] {
   if (raw === undefined) throw illegalArgument("Required [index_patterns]");
   return (Array.isArray(raw) ? raw : [raw]).map(String);
@@ -66,8 +63,8 @@ function patterns(raw: unknown): string[] {
 function readBody(raw: Record<string, unknown>): Partial<TemplateBody> {
   const out: Partial<TemplateBody> = {};
   if (raw.settings !== undefined) out.settings = flattenSettings(raw.settings);
-  if (isObject(raw.mappings)) out.mappings = structuredClone(raw.mappings);
-  if (isObject(raw.aliases)) out.aliases = structuredClone(raw.aliases);
+  if (isJsonObject(raw.mappings)) out.mappings = structuredClone(raw.mappings);
+  if (isJsonObject(raw.aliases)) out.aliases = structuredClone(raw.aliases);
   return out;
 }
 
@@ -135,7 +132,7 @@ function readComposable(
   const index_patterns = patterns(body.index_patterns);
   let template: Partial<TemplateBody> | undefined;
   if (body.template !== undefined) {
-    if (!isObject(body.template)) throw unknownField("index_template", "template");
+    if (!isJsonObject(body.template)) throw unknownField("index_template", "template");
     checkKeys(body.template, TEMPLATE_KEYS, "template");
     template = readBody(body.template);
   }
@@ -151,7 +148,7 @@ function readComposable(
     if (body[key] !== undefined && body[key] !== null) extra[key] = body[key];
   }
   if (body.data_stream !== undefined && body.data_stream !== null) {
-    const given = isObject(body.data_stream) ? body.data_stream : {};
+    const given = isJsonObject(body.data_stream) ? body.data_stream : {};
     extra.data_stream = ctx.state.flavour === "elasticsearch"
       ? { hidden: false, allow_custom_routing: false, ...given }
       : { timestamp_field: { name: "@timestamp" }, ...given };
@@ -234,11 +231,11 @@ function bodyView(ctx: RequestContext, body: Partial<TemplateBody>): Record<stri
 /** Mappings with their `properties` in name order, as the real engines keep them. */
 function sortedMappings(mappings: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...mappings };
-  if (isObject(mappings.properties)) {
+  if (isJsonObject(mappings.properties)) {
     const props: Record<string, unknown> = {};
     for (const key of Object.keys(mappings.properties).sort()) {
       const field = mappings.properties[key];
-      props[key] = isObject(field) ? sortedMappings(field) : field;
+      props[key] = isJsonObject(field) ? sortedMappings(field) : field;
     }
     out.properties = props;
   }
@@ -352,7 +349,7 @@ export function putComponentTemplateHandler(ctx: RequestContext): Reply {
   }
   const body = bodyObject(ctx) ?? {};
   checkKeys(body, COMPONENT_KEYS, "component_template");
-  if (!isObject(body.template)) throw illegalArgument("Required [template]");
+  if (!isJsonObject(body.template)) throw illegalArgument("Required [template]");
   checkKeys(body.template, TEMPLATE_KEYS, "template");
   const template = readBody(body.template);
   checkPlainSettings(ctx, template.settings ?? {});
@@ -556,9 +553,9 @@ export function catComponentTemplatesHandler(ctx: RequestContext): Reply {
       name,
       ...(version === undefined ? {} : { version: String(version) }),
       alias_count: String(Object.keys(t.template.aliases ?? {}).length),
-      mapping_count: String(isObject(props) ? Object.keys(props).length : 0),
+      mapping_count: String(isJsonObject(props) ? Object.keys(props).length : 0),
       settings_count: String(Object.keys(t.template.settings ?? {}).length),
-      metadata_count: String(isObject(meta) ? Object.keys(meta).length : 0),
+      metadata_count: String(isJsonObject(meta) ? Object.keys(meta).length : 0),
       included_in: `[${
         [...templates.composable].filter(([, c]) => c.composed_of.includes(name)).map(([n]) => n)
           .join(", ")

@@ -82,26 +82,7 @@ export function* collect(
     const ctx = execContextOf(target, now);
     const firstShard = nextShard;
     nextShard += target.shards ?? 1;
-    readers.push(sort.map((k, i) => {
-      if (k.field === "_shard_doc") {
-        const values = shardDocValues(target, firstShard);
-        return (d: number) => values[d]!;
-      }
-      try {
-        return sortReader(
-          k,
-          {
-            snapshot: target.snapshot,
-            fields: ctx.fields,
-            index: target.index,
-            flavour: target.flavour,
-          },
-          t * SHARD_DOC_SPAN,
-        );
-      } catch (err) {
-        throw i === 0 ? sortFailure(err) : err;
-      }
-    }));
+    readers.push(sortReaders(target, sort, { ctx, t, firstShard }));
     types.push(sort.map((k) => ctx.fields.full.byPath.get(k.field)?.type));
     // query_then_fetch: each shard scores with its own statistics (dfs: with the index's).
     const shardCtx = scoring && !req.dfs ? shardContexts(target, ctx) : null;
@@ -111,26 +92,13 @@ export function* collect(
         ? perShard(shardCtx, (c) => matchLive(req.query, c, "score"))
         : yield* matchLiveSteps(req.query, ctx, { scoring: scoring ? "score" : "filter" }),
     );
-    if (req.minScore !== null && hits.scores) {
-      const keep = [...hits.docs.keys()].filter((i) => hits.scores![i]! >= req.minScore!);
-      hits = {
-        docs: Int32Array.from(keep, (i) => hits.docs[i]!),
-        scores: Float64Array.from(keep, (i) => hits.scores![i]!),
-      };
-    }
+    if (req.minScore !== null) hits = withMinScore(hits, req.minScore);
     aggInputs.push({ ctx, docs: hits.docs, scored: hits });
     if (req.postFilter) {
       yield;
       hits = intersect(hits, matchLive(req.postFilter, ctx, "filter"));
     }
-    const boost = req.indicesBoost.find(([pattern]) => nameMatcher(pattern)(target.index))
-      ?.[1];
-    if (boost !== undefined && hits.scores) {
-      hits = {
-        docs: hits.docs,
-        scores: hits.scores.map((s) => s * boost),
-      };
-    }
+    hits = indexBoosted(hits, req.indicesBoost, target.index);
     parts.push({ t, hits });
     n += hits.docs.length;
   }
@@ -138,18 +106,7 @@ export function* collect(
   if (!all && req.from + req.size === 0 && !req.searchAfter) {
     // No hit is shown (an aggregation-only request): the count and the best score are all the
     // candidates give, so they are neither copied nor read for sorting.
-    let maxScore: number | null = null;
-    if (report && n > 0) {
-      maxScore = -Infinity;
-      for (const { hits } of parts) {
-        const s = hits.scores;
-        if (!s) {
-          if (hits.docs.length > 0 && maxScore < 0) maxScore = 0; // scores default to 0
-          continue;
-        }
-        for (let i = 0; i < s.length; i++) if (s[i]! > maxScore) maxScore = s[i]!;
-      }
-    }
+    const maxScore = report && n > 0 ? bestScore(parts) : null;
     return { total: n, maxScore, ordered: [], aggInputs, scoresReported: scoring };
   }
   // Candidates as parallel typed arrays; sort values as one column per key.
@@ -211,28 +168,12 @@ export function* collect(
     cols.map((c, k) => presentSortValue(c[i]!, types[ts[i]!]![k]));
   let indices: number[] | null = null;
   if (req.searchAfter) {
-    const keys = byScore ? [{ field: "_score", order: -1, missing: "_last" } as SortKey] : sort;
-    if (req.searchAfter.length !== keys.length) {
-      throw illegalArgument(
-        `search_after has ${req.searchAfter.length} value(s) but sort has ${keys.length}.`,
-      );
-    }
-    const after = req.searchAfter.map((v, k) => afterValue(v, keys[k]!, targets));
-    indices = [];
-    // Compared column by column, without building a row per document: this runs on every
-    // match of every page of a point-in-time or search_after walk.
-    const columns = byScore ? [Array.from(scores)] : cols;
-    for (let i = 0; i < n; i++) {
-      let c = 0;
-      for (let k = 0; k < keys.length && c === 0; k++) {
-        const x = columns[k]![i]!;
-        const y = after[k]!;
-        c = typeof x === "number" && typeof y === "number"
-          ? (x - y) * keys[k]!.order
-          : compareValues(x, y, keys[k]!);
-      }
-      if (c > 0) indices.push(i);
-    }
+    indices = pastSearchAfter(req.searchAfter, {
+      keys: byScore ? [{ field: "_score", order: -1, missing: "_last" } as SortKey] : sort,
+      columns: byScore ? [Array.from(scores)] : cols,
+      n,
+      targets,
+    });
   }
   const pool = indices ?? null;
   const count = pool ? pool.length : n;
@@ -244,30 +185,15 @@ export function* collect(
   );
   let keys: SortValue[] | null = null;
   if (req.collapse) {
-    // Field collapsing: the best hit per value of the field, in order.
-    const field = req.collapse;
-    const readerOf = targets.map((tg) =>
-      sortReader(
-        { field, order: 1, missing: "_last" },
-        { snapshot: tg.snapshot, fields: fieldMapOf(tg.mappings), index: tg.index },
-        0,
-      )
-    );
-    const seen = new Set<SortValue>();
-    const kept: number[] = [];
-    keys = [];
-    for (const i of picked) {
-      const key = presentSortValue(
-        readerOf[ts[i]!]!(docs[i]!, scores[i]!),
-        fieldMapOf(targets[ts[i]!]!.mappings).byPath.get(field)?.type,
-      );
-      if (seen.has(key)) continue;
-      seen.add(key);
-      kept.push(i);
-      keys.push(key);
-      if (!all && kept.length >= req.from + req.size) break;
-    }
-    picked = kept;
+    const limit = all ? Infinity : req.from + req.size;
+    ({ picked, keys } = collapsed(picked, {
+      targets,
+      field: req.collapse,
+      limit,
+      ts,
+      docs,
+      scores,
+    }));
   }
   const ordered = picked.map((i, j) => ({
     t: ts[i]!,
@@ -282,6 +208,142 @@ export function* collect(
     for (const s of scores) if (s > maxScore) maxScore = s;
   }
   return { total: n, maxScore, ordered, aggInputs, scoresReported: scoring };
+}
+
+/** The readers of a target's sort values, one per sort key (a failing first key fails the shard). */
+function sortReaders(
+  target: SearchTarget,
+  sort: SortKey[],
+  at: { ctx: ReturnType<typeof execContextOf>; t: number; firstShard: number },
+): ValueReader[] {
+  return sort.map((k, i) => {
+    if (k.field === "_shard_doc") {
+      const values = shardDocValues(target, at.firstShard);
+      return (d: number) => values[d]!;
+    }
+    try {
+      return sortReader(
+        k,
+        {
+          snapshot: target.snapshot,
+          fields: at.ctx.fields,
+          index: target.index,
+          flavour: target.flavour,
+        },
+        at.t * SHARD_DOC_SPAN,
+      );
+    } catch (err) {
+      throw i === 0 ? sortFailure(err) : err;
+    }
+  });
+}
+
+/**
+ * `search_after`: the candidates (by index into `columns`, one column per sort key) that sort
+ * after the given values.
+ */
+function pastSearchAfter(
+  searchAfter: unknown[],
+  c: { keys: SortKey[]; columns: ArrayLike<SortValue>[]; n: number; targets: SearchTarget[] },
+): number[] {
+  const { keys, columns } = c;
+  if (searchAfter.length !== keys.length) {
+    throw illegalArgument(
+      `search_after has ${searchAfter.length} value(s) but sort has ${keys.length}.`,
+    );
+  }
+  const after = searchAfter.map((v, k) => afterValue(v, keys[k]!, c.targets));
+  const indices: number[] = [];
+  // Compared column by column, without building a row per document: this runs on every
+  // match of every page of a point-in-time or search_after walk.
+  for (let i = 0; i < c.n; i++) {
+    let d = 0;
+    for (let k = 0; k < keys.length && d === 0; k++) {
+      const x = columns[k]![i]!;
+      const y = after[k]!;
+      d = typeof x === "number" && typeof y === "number"
+        ? (x - y) * keys[k]!.order
+        : compareValues(x, y, keys[k]!);
+    }
+    if (d > 0) indices.push(i);
+  }
+  return indices;
+}
+
+/** `min_score`: the scored hits below it are dropped. */
+function withMinScore(hits: Hits, minScore: number): Hits {
+  const scores = hits.scores;
+  if (!scores) return hits;
+  const keep = [...hits.docs.keys()].filter((i) => scores[i]! >= minScore);
+  return {
+    docs: Int32Array.from(keep, (i) => hits.docs[i]!),
+    scores: Float64Array.from(keep, (i) => scores[i]!),
+  };
+}
+
+/** `indices_boost`: the first pattern naming the index multiplies its hits' scores. */
+function indexBoosted(
+  hits: Hits,
+  indicesBoost: SearchRequest["indicesBoost"],
+  index: string,
+): Hits {
+  const boost = indicesBoost.find(([pattern]) => nameMatcher(pattern)(index))?.[1];
+  if (boost === undefined || !hits.scores) return hits;
+  return { docs: hits.docs, scores: hits.scores.map((s) => s * boost) };
+}
+
+/** The best score of the targets' hits (0 for hits without scores), read without copying them. */
+function bestScore(parts: ReadonlyArray<{ hits: Hits }>): number {
+  let maxScore = -Infinity;
+  for (const { hits } of parts) {
+    const s = hits.scores;
+    if (!s) {
+      if (hits.docs.length > 0 && maxScore < 0) maxScore = 0; // scores default to 0
+      continue;
+    }
+    for (let i = 0; i < s.length; i++) if (s[i]! > maxScore) maxScore = s[i]!;
+  }
+  return maxScore;
+}
+
+/**
+ * Field collapsing: of the candidates `picked` in order, the best per value of the field, up to
+ * `limit` of them, and each one's value.
+ */
+function collapsed(
+  picked: number[],
+  c: {
+    targets: SearchTarget[];
+    field: string;
+    limit: number;
+    ts: Int32Array;
+    docs: Int32Array;
+    scores: Float64Array;
+  },
+): { picked: number[]; keys: SortValue[] } {
+  const { targets, field, ts, docs, scores } = c;
+  const readerOf = targets.map((tg) =>
+    sortReader(
+      { field, order: 1, missing: "_last" },
+      { snapshot: tg.snapshot, fields: fieldMapOf(tg.mappings), index: tg.index },
+      0,
+    )
+  );
+  const seen = new Set<SortValue>();
+  const kept: number[] = [];
+  const keys: SortValue[] = [];
+  for (const i of picked) {
+    const key = presentSortValue(
+      readerOf[ts[i]!]!(docs[i]!, scores[i]!),
+      fieldMapOf(targets[ts[i]!]!.mappings).byPath.get(field)?.type,
+    );
+    if (seen.has(key)) continue;
+    seen.add(key);
+    kept.push(i);
+    keys.push(key);
+    if (kept.length >= c.limit) break;
+  }
+  return { picked: kept, keys };
 }
 
 /**

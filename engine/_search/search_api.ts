@@ -159,55 +159,12 @@ function* search(
   targets: SearchTarget[],
   input: SearchInput,
 ): Generator<void, Record<string, unknown>, void> {
-  const { body, params, parsed } = input;
   const started = performance.now();
-  let req: SearchRequest;
-  try {
-    req = parsed !== undefined && parsed.body === body
-      ? parsed.req
-      : parseSearchRequest(body, params);
-  } catch (err) {
-    // A query that no shard can build (a query_string nested too deeply) fails on every shard.
-    if (err instanceof EngineError && err.type === "query_shard_exception") {
-      shardFailure(err, targets);
-    }
-    throw err;
-  }
-  let sort: SortKey[] = req.sort;
-  let pitId: string | undefined;
-  if (req.pit) {
-    refuseIndicesWithPit(targets.length > 0);
-    const pit = ctx.pit(req.pit.id);
-    if (req.pit.keepAlive !== undefined) {
-      pit.keepAlive = parseKeepAlive(req.pit.keepAlive);
-      ctx.checkKeepAlive(pit.keepAlive, req.pit.keepAlive);
-    }
-    pit.expiresAt = ctx.now() + pit.keepAlive;
-    targets = pit.targets;
-    pitId = req.pit.id;
-    // Elasticsearch adds a `_shard_doc` tiebreaker to a point-in-time sort, unless a
-    // `search_after` as long as the sort leaves it out; OpenSearch adds none.
-    if (pit.tiebreaker && !sort.some((k) => k.field === "_shard_doc")) {
-      const base = sort.length ? sort : [{ field: "_score", order: -1 as const, missing: "_last" }];
-      if (req.searchAfter?.length !== base.length) {
-        sort = [...base, { field: "_shard_doc", order: 1, missing: "_last" }];
-      }
-    }
-  }
-  if (!req.pit && sort.some((k) => k.field === "_shard_doc")) {
-    throw illegalArgument("[_shard_doc] sort field cannot be used without [point in time]");
-  }
-  let keepAlive = 0;
-  if (req.scroll !== null) {
-    keepAlive = parseKeepAlive(req.scroll, "scroll");
-    try {
-      ctx.checkKeepAlive(keepAlive, req.scroll);
-    } catch (err) {
-      // Each shard refuses a scroll kept too long (Elasticsearch 9.5.4, OpenSearch 3.8.0).
-      if (targets.length > 0) shardFailure(err, targets);
-      throw err;
-    }
-  }
+  const req = requestOf(input, targets);
+  const scope = pitScope(ctx, req, targets);
+  targets = scope.targets;
+  const { sort, pitId } = scope;
+  const keepAlive = scrollKeepAlive(ctx, req, targets);
   let collected: Collected;
   let queryNanos = 0;
   let terminatedEarly: boolean | undefined;
@@ -237,20 +194,7 @@ function* search(
     shardFailure(err, targets);
   }
   yield;
-  const render: HitOptions = {
-    source: req.source,
-    scores: collected.scoresReported,
-    sort: sort.length > 0,
-    version: req.version,
-    seqNoPrimaryTerm: req.seqNoPrimaryTerm,
-    storedFieldsNone: req.storedFieldsNone,
-    docvalueFields: req.docvalueFields,
-    fields: req.fields,
-    highlight: req.highlight ? { request: req.highlight, query: req.query } : undefined,
-    collapseField: req.collapse ?? undefined,
-    innerHits: req.innerHits,
-    scriptFields: req.scriptFields,
-  };
+  const render = hitOptions(req, collected, sort);
   const total = renderTotal(collected.total, req.trackTotalHits, {
     restTotalHitsAsInt: req.restTotalHitsAsInt,
   });
@@ -289,25 +233,14 @@ function* search(
     if (isHighlightLimitError(err)) shardFailure(err, targets);
     throw err;
   }
-  const matched = matchedQueries(
-    req.query,
+  decorateHits(ctx, out.hits as { hits: Record<string, unknown>[] }, {
+    input,
+    req,
+    targets,
+    sort,
+    collected,
     page,
-    collected.aggInputs.map((i) => i.ctx),
-    req.includeNamedQueriesScore ? "score" : "filter",
-  );
-  (out.hits as { hits: Record<string, unknown>[] }).hits.forEach((h, i) => {
-    if (matched[i] !== undefined) h.matched_queries = matched[i];
   });
-  if (body?.explain === true || params.get("explain") === "true") {
-    withExplanations(out.hits as { hits: Record<string, unknown>[] }, page, {
-      query: req.query,
-      targets,
-      collected,
-      nodeId: ctx.nodeId,
-      dfs: req.dfs,
-    });
-  }
-  formatSortValues(out.hits as { hits: Record<string, unknown>[] }, sort, targets);
   if (aggregations) out.aggregations = writtenAsDoubles(aggregations);
   if (req.profile) {
     out.profile = searchProfile(
@@ -318,6 +251,131 @@ function* search(
     );
   }
   return out;
+}
+
+/** The request, parsed here unless the REST layer parsed it from this very body already. */
+function requestOf(input: SearchInput, targets: SearchTarget[]): SearchRequest {
+  const { body, params, parsed } = input;
+  try {
+    return parsed !== undefined && parsed.body === body
+      ? parsed.req
+      : parseSearchRequest(body, params);
+  } catch (err) {
+    // A query that no shard can build (a query_string nested too deeply) fails on every shard.
+    if (err instanceof EngineError && err.type === "query_shard_exception") {
+      shardFailure(err, targets);
+    }
+    throw err;
+  }
+}
+
+/**
+ * What a point in time makes of a search: its own targets (kept alive longer), its id, and its
+ * sort with Elasticsearch's `_shard_doc` tiebreaker. Without one, the search's targets and sort,
+ * which may not name `_shard_doc`.
+ */
+function pitScope(
+  ctx: SearchContexts,
+  req: SearchRequest,
+  targets: SearchTarget[],
+): { targets: SearchTarget[]; sort: SortKey[]; pitId: string | undefined } {
+  let sort: SortKey[] = req.sort;
+  if (!req.pit) {
+    if (sort.some((k) => k.field === "_shard_doc")) {
+      throw illegalArgument("[_shard_doc] sort field cannot be used without [point in time]");
+    }
+    return { targets, sort, pitId: undefined };
+  }
+  refuseIndicesWithPit(targets.length > 0);
+  const pit = ctx.pit(req.pit.id);
+  if (req.pit.keepAlive !== undefined) {
+    pit.keepAlive = parseKeepAlive(req.pit.keepAlive);
+    ctx.checkKeepAlive(pit.keepAlive, req.pit.keepAlive);
+  }
+  pit.expiresAt = ctx.now() + pit.keepAlive;
+  // Elasticsearch adds a `_shard_doc` tiebreaker to a point-in-time sort, unless a
+  // `search_after` as long as the sort leaves it out; OpenSearch adds none.
+  if (pit.tiebreaker && !sort.some((k) => k.field === "_shard_doc")) {
+    const base = sort.length ? sort : [{ field: "_score", order: -1 as const, missing: "_last" }];
+    if (req.searchAfter?.length !== base.length) {
+      sort = [...base, { field: "_shard_doc", order: 1, missing: "_last" }];
+    }
+  }
+  return { targets: pit.targets, sort, pitId: req.pit.id };
+}
+
+/** A scroll's keep-alive in milliseconds (0 without a scroll), checked against the limit. */
+function scrollKeepAlive(
+  ctx: SearchContexts,
+  req: SearchRequest,
+  targets: SearchTarget[],
+): number {
+  if (req.scroll === null) return 0;
+  const keepAlive = parseKeepAlive(req.scroll, "scroll");
+  try {
+    ctx.checkKeepAlive(keepAlive, req.scroll);
+  } catch (err) {
+    // Each shard refuses a scroll kept too long (Elasticsearch 9.5.4, OpenSearch 3.8.0).
+    if (targets.length > 0) shardFailure(err, targets);
+    throw err;
+  }
+  return keepAlive;
+}
+
+/** How the hits are written, for this page and for a scroll's later ones. */
+function hitOptions(req: SearchRequest, collected: Collected, sort: SortKey[]): HitOptions {
+  return {
+    source: req.source,
+    scores: collected.scoresReported,
+    sort: sort.length > 0,
+    version: req.version,
+    seqNoPrimaryTerm: req.seqNoPrimaryTerm,
+    storedFieldsNone: req.storedFieldsNone,
+    docvalueFields: req.docvalueFields,
+    fields: req.fields,
+    highlight: req.highlight ? { request: req.highlight, query: req.query } : undefined,
+    collapseField: req.collapse ?? undefined,
+    innerHits: req.innerHits,
+    scriptFields: req.scriptFields,
+  };
+}
+
+/** The scope of a page's hits, for what they gain once rendered. */
+interface RenderedPage {
+  readonly input: SearchInput;
+  readonly req: SearchRequest;
+  readonly targets: SearchTarget[];
+  readonly sort: SortKey[];
+  readonly collected: Collected;
+  readonly page: Candidate[];
+}
+
+/** What the rendered hits gain: their matched queries, explanations and formatted sort values. */
+function decorateHits(
+  ctx: SearchContexts,
+  hits: { hits: Record<string, unknown>[] },
+  p: RenderedPage,
+): void {
+  const { req, targets, collected, page } = p;
+  const matched = matchedQueries(
+    req.query,
+    page,
+    collected.aggInputs.map((i) => i.ctx),
+    req.includeNamedQueriesScore ? "score" : "filter",
+  );
+  hits.hits.forEach((h, i) => {
+    if (matched[i] !== undefined) h.matched_queries = matched[i];
+  });
+  if (p.input.body?.explain === true || p.input.params.get("explain") === "true") {
+    withExplanations(hits, page, {
+      query: req.query,
+      targets,
+      collected,
+      nodeId: ctx.nodeId,
+      dfs: req.dfs,
+    });
+  }
+  formatSortValues(hits, p.sort, targets);
 }
 
 /**

@@ -231,108 +231,17 @@ export function parseSearchRequest(
   params: URLSearchParams,
 ): SearchRequest {
   const b = body ?? {};
-  for (const [k, v] of Object.entries(b)) {
-    if (!BODY_KEYS.has(k)) {
-      throw parsingErrorAt(`Unknown key for a ${jsonTokenName(v)} in [${k}].`, k, "value");
-    }
-  }
-  // With a knn section and no query, only the nearest neighbours match.
-  let query: QueryNode = b.query === undefined
-    ? b.knn === undefined ? { kind: "match_all", boost: 1 } : { kind: "match_none" }
-    : parseQuery(b.query);
-  const q = params.get("q");
-  if (q !== null) {
-    const df = params.get("df");
-    query = parseLuceneSyntax(q, {
-      fields: boostedFields(df ?? "*"),
-      defaultAnd: (params.get("default_operator") ?? "or").toLowerCase() === "and",
-      boost: 1,
-      lenient: bool(params.get("lenient")) || df === null,
-    });
-  }
-  const searchType = params.get("search_type");
-  if (
-    searchType !== null && searchType !== "query_then_fetch" &&
-    searchType !== "dfs_query_then_fetch"
-  ) {
-    throw illegalArgument(`No search type for [${searchType}]`);
-  }
-  const terminateAfterN = int(
-    params.get("terminate_after"),
-    Object.hasOwn(b, "terminate_after") ? b.terminate_after : 0,
-    "terminate_after",
-  );
-  if (terminateAfterN < 0) throw illegalArgument("terminateAfter must be > 0");
-  const from = int(params.get("from"), Object.hasOwn(b, "from") ? b.from : 0, "from");
-  const size = int(params.get("size"), Object.hasOwn(b, "size") ? b.size : 10, "size");
-  if (from < 0) throw illegalArgument(`[from] parameter cannot be negative, found [${from}]`);
-  if (size < 0) throw illegalArgument(`[size] parameter cannot be negative, found [${size}]`);
-  const restTotalHitsAsInt = bool(params.get("rest_total_hits_as_int"));
-  let trackTotalHits = trackTotal(params.get("track_total_hits") ?? b.track_total_hits);
-  if (restTotalHitsAsInt) {
-    if (
-      trackTotalHits !== true &&
-      (params.has("track_total_hits") || b.track_total_hits !== undefined) &&
-      trackTotalHits !== false
-    ) {
-      throw illegalArgument(
-        `[rest_total_hits_as_int] cannot be used if the tracking of total hits is not accurate, got ${trackTotalHits}`,
-      );
-    }
-    if (trackTotalHits !== false) trackTotalHits = true;
-  }
+  checkBodyKeys(b);
+  const query = requestQuery(b, params);
+  const dfs = isDfs(params);
+  const { from, size, terminateAfter } = pageOf(b, params);
   const scroll = params.get("scroll");
-  if (scroll !== null && trackTotalHits !== false) trackTotalHits = true;
-  const searchAfter = b.search_after === undefined ? null : b.search_after;
-  if (searchAfter !== null && !Array.isArray(searchAfter)) {
-    throw parsingError(`[search_after] must be an array`);
-  }
-  let pit: SearchRequest["pit"] = null;
-  if (b.pit !== undefined) {
-    const p = b.pit as Record<string, unknown>;
-    if (typeof p !== "object" || p === null || typeof p.id !== "string") {
-      throw parsingError(`[pit] requires an [id]`);
-    }
-    pit = { id: p.id, keepAlive: p.keep_alive === undefined ? undefined : String(p.keep_alive) };
-  }
-  if (scroll !== null && searchAfter !== null) {
-    throw illegalArgument(`[search_after] cannot be used in a scroll context`);
-  }
-  if (searchAfter !== null && from > 0) {
-    throw illegalArgument(`[from] parameter must be set to 0 when [search_after] is used`);
-  }
-  if (pit && scroll !== null) {
-    throw illegalArgument(`using [point in time] is not allowed in a scroll context`);
-  }
-  if (scroll !== null && size === 0) throw validation(`[size] cannot be [0] in a scroll context`);
-  if (scroll !== null && bool(params.get("request_cache"))) {
-    throw validation(`[request_cache] cannot be used in a scroll context`);
-  }
+  const { trackTotalHits, restTotalHitsAsInt } = totalHitsOf(b, { params, scroll });
+  const { searchAfter, pit } = cursorOf(b, { params, scroll, from, size });
   const aggs = (b.aggs ?? b.aggregations ?? null) as Record<string, unknown> | null;
   // The whole aggregation tree is parsed with the request, before any index is resolved.
   if (aggs !== null) checkAggregations(aggs);
-  const stored = params.get("stored_fields") ?? b.stored_fields;
-  const storedList = stored === undefined || stored === null
-    ? []
-    : Array.isArray(stored)
-    ? stored.map(String)
-    : String(stored).split(",");
-  const storedFieldsNone = storedList.includes("_none_");
-  let source = parseSourceFilter(b._source, params);
-  const scriptFields = typeof b.script_fields === "object" && b.script_fields !== null
-    ? Object.entries(b.script_fields as Record<string, unknown>).map(([name, f]) =>
-      [name, scoreScript((f as Record<string, unknown> | null)?.script)] as const
-    )
-    : [];
-  // Stored fields or script fields asked for, and no `_source`: the hits leave the source out.
-  if (
-    ((stored !== undefined && stored !== null && !storedList.includes("_source")) ||
-      (scriptFields.length > 0 && (stored === undefined || stored === null))) &&
-    b._source === undefined &&
-    !params.has("_source")
-  ) {
-    source = { fetch: false, includes: [], excludes: [] };
-  }
+  const { storedFieldsNone, source, scriptFields } = hitSourceOf(b, params);
   return {
     query,
     postFilter: b.post_filter === undefined ? null : parseQuery(b.post_filter),
@@ -343,7 +252,7 @@ export function parseSearchRequest(
     trackTotalHits,
     restTotalHitsAsInt,
     trackScores: b.track_scores === true || bool(params.get("track_scores")),
-    dfs: searchType === "dfs_query_then_fetch",
+    dfs,
     searchAfter,
     pit,
     aggs,
@@ -359,16 +268,170 @@ export function parseSearchRequest(
     innerHits: findNestedInnerHits(b.query),
     collapse: collapseField(b.collapse),
     includeNamedQueriesScore: strictBool(params.get("include_named_queries_score")),
-    indicesBoost: (Array.isArray(b.indices_boost) ? b.indices_boost : [b.indices_boost ?? {}])
-      .flatMap((o) =>
-        Object.entries(o as Record<string, unknown>).map(([k, v]) =>
-          [k, Number(v)] as [string, number]
-        )
-      ),
+    indicesBoost: indicesBoost(b.indices_boost),
     knn: parseKnnSection(b.knn, size, parseQuery),
     profile: b.profile === true,
-    terminateAfter: terminateAfterN,
+    terminateAfter,
     scriptFieldCount: scriptFields.length,
     scriptFields,
   };
+}
+
+/** Refuses a body key the search API does not know, as the real engines' parser does. */
+function checkBodyKeys(b: Record<string, unknown>): void {
+  for (const [k, v] of Object.entries(b)) {
+    if (!BODY_KEYS.has(k)) {
+      throw parsingErrorAt(`Unknown key for a ${jsonTokenName(v)} in [${k}].`, k, "value");
+    }
+  }
+}
+
+/** The body's query, or the URL's `q` (Lucene syntax) in its place; match_all when neither. */
+function requestQuery(b: Record<string, unknown>, params: URLSearchParams): QueryNode {
+  const q = params.get("q");
+  // With a knn section and no query, only the nearest neighbours match.
+  const query: QueryNode = b.query === undefined
+    ? b.knn === undefined ? { kind: "match_all", boost: 1 } : { kind: "match_none" }
+    : parseQuery(b.query);
+  if (q === null) return query;
+  const df = params.get("df");
+  return parseLuceneSyntax(q, {
+    fields: boostedFields(df ?? "*"),
+    defaultAnd: (params.get("default_operator") ?? "or").toLowerCase() === "and",
+    boost: 1,
+    lenient: bool(params.get("lenient")) || df === null,
+  });
+}
+
+/** Whether `search_type` asks for dfs_query_then_fetch; another type than the two is refused. */
+function isDfs(params: URLSearchParams): boolean {
+  const searchType = params.get("search_type");
+  if (
+    searchType !== null && searchType !== "query_then_fetch" &&
+    searchType !== "dfs_query_then_fetch"
+  ) {
+    throw illegalArgument(`No search type for [${searchType}]`);
+  }
+  return searchType === "dfs_query_then_fetch";
+}
+
+/** `from`, `size` and `terminate_after`, the URL's winning over the body's. */
+function pageOf(
+  b: Record<string, unknown>,
+  params: URLSearchParams,
+): { from: number; size: number; terminateAfter: number } {
+  const terminateAfter = int(
+    params.get("terminate_after"),
+    Object.hasOwn(b, "terminate_after") ? b.terminate_after : 0,
+    "terminate_after",
+  );
+  if (terminateAfter < 0) throw illegalArgument("terminateAfter must be > 0");
+  const from = int(params.get("from"), Object.hasOwn(b, "from") ? b.from : 0, "from");
+  const size = int(params.get("size"), Object.hasOwn(b, "size") ? b.size : 10, "size");
+  if (from < 0) throw illegalArgument(`[from] parameter cannot be negative, found [${from}]`);
+  if (size < 0) throw illegalArgument(`[size] parameter cannot be negative, found [${size}]`);
+  return { from, size, terminateAfter };
+}
+
+/**
+ * `track_total_hits`, made exact by `rest_total_hits_as_int` (which refuses a threshold given)
+ * and by a scroll.
+ */
+function totalHitsOf(
+  b: Record<string, unknown>,
+  opts: { params: URLSearchParams; scroll: string | null },
+): { trackTotalHits: number | boolean; restTotalHitsAsInt: boolean } {
+  const { params } = opts;
+  const restTotalHitsAsInt = bool(params.get("rest_total_hits_as_int"));
+  let trackTotalHits = trackTotal(params.get("track_total_hits") ?? b.track_total_hits);
+  if (restTotalHitsAsInt) {
+    if (
+      trackTotalHits !== true &&
+      (params.has("track_total_hits") || b.track_total_hits !== undefined) &&
+      trackTotalHits !== false
+    ) {
+      throw illegalArgument(
+        `[rest_total_hits_as_int] cannot be used if the tracking of total hits is not accurate, got ${trackTotalHits}`,
+      );
+    }
+    if (trackTotalHits !== false) trackTotalHits = true;
+  }
+  if (opts.scroll !== null && trackTotalHits !== false) trackTotalHits = true;
+  return { trackTotalHits, restTotalHitsAsInt };
+}
+
+/** `search_after` and `pit`, and what a scroll context refuses beside them. */
+function cursorOf(
+  b: Record<string, unknown>,
+  opts: { params: URLSearchParams; scroll: string | null; from: number; size: number },
+): { searchAfter: unknown[] | null; pit: SearchRequest["pit"] } {
+  const { scroll } = opts;
+  const searchAfter = b.search_after === undefined ? null : b.search_after;
+  if (searchAfter !== null && !Array.isArray(searchAfter)) {
+    throw parsingError(`[search_after] must be an array`);
+  }
+  let pit: SearchRequest["pit"] = null;
+  if (b.pit !== undefined) {
+    const p = b.pit as Record<string, unknown>;
+    if (typeof p !== "object" || p === null || typeof p.id !== "string") {
+      throw parsingError(`[pit] requires an [id]`);
+    }
+    pit = { id: p.id, keepAlive: p.keep_alive === undefined ? undefined : String(p.keep_alive) };
+  }
+  if (scroll !== null && searchAfter !== null) {
+    throw illegalArgument(`[search_after] cannot be used in a scroll context`);
+  }
+  if (searchAfter !== null && opts.from > 0) {
+    throw illegalArgument(`[from] parameter must be set to 0 when [search_after] is used`);
+  }
+  if (pit && scroll !== null) {
+    throw illegalArgument(`using [point in time] is not allowed in a scroll context`);
+  }
+  if (scroll !== null && opts.size === 0) {
+    throw validation(`[size] cannot be [0] in a scroll context`);
+  }
+  if (scroll !== null && bool(opts.params.get("request_cache"))) {
+    throw validation(`[request_cache] cannot be used in a scroll context`);
+  }
+  return { searchAfter, pit };
+}
+
+/**
+ * What the hits carry of each document: `stored_fields` (`_none_` hides `_id` and `_source`),
+ * the `_source` filter, and `script_fields`. Stored or script fields asked for without
+ * `_source` leave the source out.
+ */
+function hitSourceOf(
+  b: Record<string, unknown>,
+  params: URLSearchParams,
+): Pick<SearchRequest, "storedFieldsNone" | "source" | "scriptFields"> {
+  const stored = params.get("stored_fields") ?? b.stored_fields;
+  const storedList = stored === undefined || stored === null
+    ? []
+    : Array.isArray(stored)
+    ? stored.map(String)
+    : String(stored).split(",");
+  const storedFieldsNone = storedList.includes("_none_");
+  let source = parseSourceFilter(b._source, params);
+  const scriptFields = typeof b.script_fields === "object" && b.script_fields !== null
+    ? Object.entries(b.script_fields as Record<string, unknown>).map(([name, f]) =>
+      [name, scoreScript((f as Record<string, unknown> | null)?.script)] as const
+    )
+    : [];
+  if (
+    ((stored !== undefined && stored !== null && !storedList.includes("_source")) ||
+      (scriptFields.length > 0 && (stored === undefined || stored === null))) &&
+    b._source === undefined &&
+    !params.has("_source")
+  ) {
+    source = { fetch: false, includes: [], excludes: [] };
+  }
+  return { storedFieldsNone, source, scriptFields };
+}
+
+/** `indices_boost`, an object or a list of them, as (index or pattern, boost) pairs. */
+function indicesBoost(v: unknown): Array<[string, number]> {
+  return (Array.isArray(v) ? v : [v ?? {}]).flatMap((o) =>
+    Object.entries(o as Record<string, unknown>).map(([k, n]) => [k, Number(n)] as [string, number])
+  );
 }

@@ -3,7 +3,7 @@
 import { own, ownOrSet, setOwn } from "../_index/own.ts";
 import { EngineError, esError, illegalArgument } from "../_errors.ts";
 import type { FieldMapping, Mappings } from "../_index/types.ts";
-import { NUMBER_TYPES } from "../_index/field_map.ts";
+import { NUMBER_TYPES, RANGE_TYPES } from "../_index/field_map.ts";
 import {
   checkVectorUpdate,
   isVectorType,
@@ -34,12 +34,7 @@ const KNOWN_TYPES = new Set([
   "match_only_text",
   "dense_vector",
   "knn_vector",
-  "integer_range",
-  "float_range",
-  "long_range",
-  "double_range",
-  "date_range",
-  "ip_range",
+  ...RANGE_TYPES,
   "version",
   "rank_feature",
   "rank_features",

@@ -4,34 +4,10 @@
 
 import { EngineError } from "../_errors.ts";
 import { jsonTokenName } from "../_json.ts";
+import { javaFloat } from "../_index/java_numbers.ts";
 
 /** Java's `Float.MIN_NORMAL`, the smallest feature value Lucene takes. */
 const MIN_NORMAL = 1.1754943508222875e-38;
-
-/**
- * A float as Java's `Float.toString` writes it: the shortest digits that read back as the same
- * float, `1.0` for whole numbers, and `1.5E-7` style outside [10^-3, 10^7).
- */
-export function javaFloat(value: number): string {
-  const f = Math.fround(value);
-  if (Number.isNaN(f)) return "NaN";
-  if (!Number.isFinite(f)) return f > 0 ? "Infinity" : "-Infinity";
-  if (f === 0) return Object.is(f, -0) ? "-0.0" : "0.0";
-  let digits = "";
-  for (let p = 1; p <= 9; p++) {
-    digits = f.toPrecision(p);
-    if (Math.fround(Number(digits)) === f) break;
-  }
-  const n = Number(digits);
-  const abs = Math.abs(n);
-  if (abs >= 1e-3 && abs < 1e7) {
-    const text = String(n);
-    return text.includes(".") ? text : `${text}.0`;
-  }
-  const [mantissa, exponent] = n.toExponential().split("e");
-  const m = mantissa!.includes(".") ? mantissa! : `${mantissa}.0`;
-  return `${m}E${Number(exponent)}`;
-}
 
 function illegal(reason: string): EngineError {
   return new EngineError(400, "illegal_argument_exception", reason);

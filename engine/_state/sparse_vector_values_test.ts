@@ -1,16 +1,6 @@
 import assert from "node:assert/strict";
 import { Engine } from "../engine.ts";
 import { call } from "../../tests/support/engine_call.ts";
-import { javaFloat } from "./sparse_vector_values.ts";
-
-Deno.test("javaFloat writes floats as Java's Float.toString does", () => {
-  assert.equal(javaFloat(-1), "-1.0");
-  assert.equal(javaFloat(-0.1), "-0.1");
-  assert.equal(javaFloat(0), "0.0");
-  assert.equal(javaFloat(1.5e-7), "1.5E-7");
-  assert.equal(javaFloat(12345678), "1.2345678E7");
-  assert.equal(javaFloat(Number.NaN), "NaN");
-});
 
 Deno.test("sparse_vector: objects of positive floats index; anything else is refused as Elasticsearch words it", async () => {
   const engine = new Engine();

@@ -3,6 +3,7 @@
 // settings, mappings and aliases a new index starts with.
 
 import { setOwn } from "../_index/own.ts";
+import { isJsonObject } from "../_json.ts";
 import { matchPattern } from "../_index/name_pattern.ts";
 import type { FlatSettings } from "./settings.ts";
 
@@ -83,9 +84,9 @@ export function mergeMappings(
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(over)) {
     const before = out[key];
-    if (key === "properties" && isObject(before) && isObject(value)) {
+    if (key === "properties" && isJsonObject(before) && isJsonObject(value)) {
       setOwn(out, key, mergeProperties(before, value));
-    } else if (isObject(before) && isObject(value)) {
+    } else if (isJsonObject(before) && isJsonObject(value)) {
       setOwn(out, key, { ...before, ...value });
     } else {
       setOwn(out, key, value);
@@ -101,8 +102,9 @@ function mergeProperties(
   const out: Record<string, unknown> = { ...base };
   for (const [name, field] of Object.entries(over)) {
     const before = out[name];
-    const objects = isObject(before) && isObject(field) && isObject(before.properties) &&
-      isObject(field.properties);
+    const objects = isJsonObject(before) && isJsonObject(field) &&
+      isJsonObject(before.properties) &&
+      isJsonObject(field.properties);
     setOwn(
       out,
       name,
@@ -112,10 +114,6 @@ function mergeProperties(
     );
   }
   return out;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
 /**

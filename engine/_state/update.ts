@@ -10,10 +10,13 @@ import {
 } from "../_errors.ts";
 import type { ParseErrorType } from "./dynamic_mapping.ts";
 import type { IndexState } from "./index_state.ts";
+import type { StoredDoc } from "../_index/types.ts";
 import { readScript, runScript } from "../_query/script.ts";
 import {
   deleteDocument,
   indexDocument,
+  seqNoConflictDetail,
+  unknownOp,
   versionConflict,
   type WriteOptions,
   type WriteResult,
@@ -114,59 +117,18 @@ export function updateDocument(
   opts: WriteOptions,
   errorType: ParseErrorType,
 ): WriteResult {
-  const { id, body, exact } = update;
-  const exactScript = own(exact, "script");
-  const params = isJsonObject(exactScript) ? own(exactScript, "params") : undefined;
+  const { id, body } = update;
   validateUpdateBody(body);
   const current = index.docs.get(id);
-  const write: WriteOptions = {
-    routing: opts.routing,
-    ifSeqNo: opts.ifSeqNo,
-    ifPrimaryTerm: opts.ifPrimaryTerm,
-  };
-  if (!current) {
-    if (body.upsert !== undefined || body.doc_as_upsert === true) {
-      const field = body.doc_as_upsert === true ? "doc" : "upsert";
-      const exactDoc = own(exact, field);
-      let source = structuredClone((body[field] ?? {}) as JsonObject);
-      if (body.scripted_upsert === true && body.script !== undefined) {
-        const ctx: JsonObject = { _source: source, op: "create", _index: index.name, _id: id };
-        runScript(readScript(body.script), ctx);
-        if (ctx.op === "none" || ctx.op === "noop") {
-          return { index, id, version: 1, seqNo: -2, primaryTerm: 0, result: "noop" };
-        }
-        source = restoreExact(ctx._source as JsonObject, exactDoc, params);
-      } else if (isJsonObject(exactDoc)) source = settleExact(structuredClone(exactDoc));
-      return indexDocument(index, { id, source }, { routing: opts.routing }, errorType);
-    }
-    throw esError("document_missing_exception", `[${id}]: document missing`, {
-      index_uuid: index.uuid,
-      shard: String(index.shardOf(opts.routing ?? id)),
-      index: index.name,
-    });
-  }
+  const how: UpdateWrite = { index, update, opts, errorType };
+  if (!current) return upsert(how);
   if (
     opts.ifSeqNo !== undefined &&
     (current.seqNo !== opts.ifSeqNo || current.primaryTerm !== opts.ifPrimaryTerm)
   ) {
-    throw versionConflict(
-      index,
-      id,
-      `required seqNo [${opts.ifSeqNo}], primary term [${opts.ifPrimaryTerm}]. current document has seqNo [${current.seqNo}] and primary term [${current.primaryTerm}]`,
-    );
+    const required = { seqNo: opts.ifSeqNo, primaryTerm: opts.ifPrimaryTerm };
+    throw versionConflict(index, id, seqNoConflictDetail(required, current));
   }
-  const noop = (): WriteResult => {
-    index.stats.noopUpdateTotal++;
-    return {
-      index,
-      id,
-      version: current.version,
-      seqNo: current.seqNo,
-      primaryTerm: current.primaryTerm,
-      result: "noop",
-      doc: current,
-    };
-  };
   if ((index.mappings._source as { enabled?: boolean } | undefined)?.enabled === false) {
     throw esError(
       "document_source_missing_exception",
@@ -178,26 +140,100 @@ export function updateDocument(
       },
     );
   }
-  const source = structuredClone(current.source);
-  if (body.doc !== undefined) {
-    if (!isJsonObject(body.doc)) {
-      throw parsingError("[doc] must be an object");
-    }
-    const exactDoc = own(exact, "doc");
-    const before = exactStored(current.source);
-    const exactMerge = before !== undefined || isJsonObject(exactDoc);
-    const merged = exactMerge ? before ?? source : source;
-    const changed = deepMerge(merged, isJsonObject(exactDoc) ? exactDoc : body.doc);
-    if (!changed && body.detect_noop !== false) return noop();
-    return indexDocument(
-      index,
-      { id, source: exactMerge ? settleExact(merged) : source },
-      { ...write, routing: opts.routing ?? current.routing },
-      errorType,
-    );
+  return body.doc !== undefined ? mergeDoc(how, current) : scriptedUpdate(how, current);
+}
+
+/** An update being applied: where, what, with which write options and mapping error. */
+interface UpdateWrite {
+  readonly index: IndexState;
+  readonly update: UpdateRequest;
+  readonly opts: WriteOptions;
+  readonly errorType: ParseErrorType;
+}
+
+/** The `script` params as the body wrote them (long values exact). */
+function exactParams(update: UpdateRequest): unknown {
+  const exactScript = own(update.exact, "script");
+  return isJsonObject(exactScript) ? own(exactScript, "params") : undefined;
+}
+
+/** The write options an update of an existing document writes with (its routing kept). */
+function writeOf(opts: WriteOptions, current?: StoredDoc): WriteOptions {
+  return {
+    routing: current ? opts.routing ?? current.routing : opts.routing,
+    ifSeqNo: opts.ifSeqNo,
+    ifPrimaryTerm: opts.ifPrimaryTerm,
+  };
+}
+
+/** A missing document: created from `upsert` (through a scripted upsert) or the `doc`, or missing. */
+function upsert(how: UpdateWrite): WriteResult {
+  const { index, opts, errorType } = how;
+  const { id, body, exact } = how.update;
+  if (body.upsert === undefined && body.doc_as_upsert !== true) {
+    throw esError("document_missing_exception", `[${id}]: document missing`, {
+      index_uuid: index.uuid,
+      shard: String(index.shardOf(opts.routing ?? id)),
+      index: index.name,
+    });
   }
+  const field = body.doc_as_upsert === true ? "doc" : "upsert";
+  const exactDoc = own(exact, field);
+  let source = structuredClone((body[field] ?? {}) as JsonObject);
+  if (body.scripted_upsert === true && body.script !== undefined) {
+    const ctx: JsonObject = { _source: source, op: "create", _index: index.name, _id: id };
+    runScript(readScript(body.script), ctx);
+    if (ctx.op === "none" || ctx.op === "noop") {
+      return { index, id, version: 1, seqNo: -2, primaryTerm: 0, result: "noop" };
+    }
+    source = restoreExact(ctx._source as JsonObject, exactDoc, exactParams(how.update));
+  } else if (isJsonObject(exactDoc)) source = settleExact(structuredClone(exactDoc));
+  return indexDocument(index, { id, source }, { routing: opts.routing }, errorType);
+}
+
+/** An update that changes nothing: counted, and answered with the document as it is. */
+function noopUpdate(how: UpdateWrite, current: StoredDoc): WriteResult {
+  const { index } = how;
+  index.stats.noopUpdateTotal++;
+  return {
+    index,
+    id: how.update.id,
+    version: current.version,
+    seqNo: current.seqNo,
+    primaryTerm: current.primaryTerm,
+    result: "noop",
+    doc: current,
+  };
+}
+
+/** A partial `doc` merged into the document (a noop when it changes nothing, unless asked not to). */
+function mergeDoc(how: UpdateWrite, current: StoredDoc): WriteResult {
+  const { index, errorType } = how;
+  const { id, body, exact } = how.update;
+  if (!isJsonObject(body.doc)) {
+    throw parsingError("[doc] must be an object");
+  }
+  const source = structuredClone(current.source);
+  const exactDoc = own(exact, "doc");
+  const before = exactStored(current.source);
+  const exactMerge = before !== undefined || isJsonObject(exactDoc);
+  const merged = exactMerge ? before ?? source : source;
+  const changed = deepMerge(merged, isJsonObject(exactDoc) ? exactDoc : body.doc);
+  if (!changed && body.detect_noop !== false) return noopUpdate(how, current);
+  return indexDocument(
+    index,
+    { id, source: exactMerge ? settleExact(merged) : source },
+    writeOf(how.opts, current),
+    errorType,
+  );
+}
+
+/** The `script` run on the document's source: it writes, deletes or leaves the document. */
+function scriptedUpdate(how: UpdateWrite, current: StoredDoc): WriteResult {
+  const { index, errorType } = how;
+  const { id, body } = how.update;
   const ctx: JsonObject = {
-    _source: source,
+    _source: structuredClone(current.source),
     op: "index",
     _index: index.name,
     _id: id,
@@ -208,21 +244,14 @@ export function updateDocument(
     _now: Date.now(),
   };
   runScript(readScript(body.script), ctx);
-  if (ctx.op === "none" || ctx.op === "noop") return noop();
-  if (ctx.op === "delete") return deleteDocument(index, id, write);
-  if (ctx.op !== "index") {
-    throw illegalArgument(
-      `Operation type [${ctx.op}] not allowed, only [noop, index, delete] are allowed`,
-    );
-  }
+  if (ctx.op === "none" || ctx.op === "noop") return noopUpdate(how, current);
+  if (ctx.op === "delete") return deleteDocument(index, id, writeOf(how.opts));
+  if (ctx.op !== "index") throw unknownOp(ctx.op);
   if (!isJsonObject(ctx._source)) {
     throw illegalArgument("ctx._source must be a map");
   }
-  const after = restoreExact(ctx._source, exactStored(current.source), params);
-  return indexDocument(index, { id, source: after }, {
-    ...write,
-    routing: opts.routing ?? current.routing,
-  }, errorType);
+  const after = restoreExact(ctx._source, exactStored(current.source), exactParams(how.update));
+  return indexDocument(index, { id, source: after }, writeOf(how.opts, current), errorType);
 }
 
 /** The validation problems of an `_update` body (script and doc, `doc_as_upsert`), in Elasticsearch's order. */

@@ -41,6 +41,29 @@ export function versionConflict(index: IndexState, id: string, detail: string): 
   });
 }
 
+/**
+ * The detail of a {@link versionConflict} on a `seq_no` and primary term the document no longer
+ * has (a write's `if_seq_no`, or the document a by-query search found), or on a document gone.
+ */
+export function seqNoConflictDetail(
+  required: { readonly seqNo: unknown; readonly primaryTerm: unknown },
+  current: { readonly seqNo: number; readonly primaryTerm: number } | undefined,
+): string {
+  const head = `required seqNo [${required.seqNo}], primary term [${required.primaryTerm}].`;
+  return current
+    ? `${head} current document has seqNo [${current.seqNo}] and primary term [${current.primaryTerm}]`
+    : `${head} but no document was found`;
+}
+
+/**
+ * A script's `ctx.op` other than the three an update, a by-query update or a reindex knows.
+ */
+export function unknownOp(op: unknown): EngineError {
+  return illegalArgument(
+    `Operation type [${op}] not allowed, only [noop, index, delete] are allowed`,
+  );
+}
+
 /** Rejects option combinations Elasticsearch rejects before executing (see {@link writeOptionProblems}). */
 export function validateWriteOptions(opts: WriteOptions, isDelete = false): void {
   const errors = writeOptionProblems(opts, isDelete);
@@ -101,19 +124,11 @@ function nextVersion(
 ): number {
   const tomb = index.tombstone(id);
   if (opts.ifSeqNo !== undefined) {
-    if (!current) {
-      throw versionConflict(
-        index,
-        id,
-        `required seqNo [${opts.ifSeqNo}], primary term [${opts.ifPrimaryTerm}]. but no document was found`,
-      );
-    }
-    if (current.seqNo !== opts.ifSeqNo || current.primaryTerm !== opts.ifPrimaryTerm) {
-      throw versionConflict(
-        index,
-        id,
-        `required seqNo [${opts.ifSeqNo}], primary term [${opts.ifPrimaryTerm}]. current document has seqNo [${current.seqNo}] and primary term [${current.primaryTerm}]`,
-      );
+    const required = { seqNo: opts.ifSeqNo, primaryTerm: opts.ifPrimaryTerm };
+    if (
+      !current || current.seqNo !== opts.ifSeqNo || current.primaryTerm !== opts.ifPrimaryTerm
+    ) {
+      throw versionConflict(index, id, seqNoConflictDetail(required, current));
     }
   }
   const type = opts.versionType ?? "internal";

@@ -1,6 +1,7 @@
-// The orders the real engines' reduce leaves equal-scored buckets in, rebuilt: the iteration order
-// of a `java.util.HashMap` keyed by strings, and Lucene's `PriorityQueue` (a binary min-heap
-// whose ties come out as its sift-ups and sift-downs left them). Both are deterministic, so an
+// The Java orders the real engines' answers show, rebuilt: `String.hashCode`, the iteration order
+// of a `java.util.HashMap` keyed by strings (equal-scored buckets of a reduce, a hit's matched
+// query names, the fields of an explanation), and Lucene's `PriorityQueue` (a binary min-heap
+// whose ties come out as its sift-ups and sift-downs left them). All are deterministic, so an
 // answer the real engine gives twice the same way can be matched exactly.
 
 /** Java's `String.hashCode` (over UTF-16 code units), as a signed 32-bit integer. */
@@ -29,12 +30,28 @@ export function javaStringHash(s: string): number {
  * ```
  */
 export function hashMapOrder(keys: readonly string[]): string[] {
+  return hashMapOrderBy(keys, (k) => k);
+}
+
+/**
+ * {@link hashMapOrder} of items keyed by `keyOf` (a map from each item's key to the item).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { hashMapOrderBy } from "./java_order.ts";
+ *
+ * const fields = [{ field: "x" }, { field: "a b" }];
+ * assert.deepEqual(hashMapOrderBy(fields, (f) => f.field), [{ field: "a b" }, { field: "x" }]);
+ * ```
+ */
+export function hashMapOrderBy<T>(items: readonly T[], keyOf: (item: T) => string): T[] {
   let capacity = 16;
-  while (keys.length > capacity * 0.75) capacity *= 2;
-  return keys.map((k, seq) => {
-    const h = javaStringHash(k);
-    return { k, slot: (h ^ (h >>> 16)) & (capacity - 1), seq };
-  }).sort((a, b) => a.slot - b.slot || a.seq - b.seq).map((e) => e.k);
+  while (items.length > capacity * 0.75) capacity *= 2;
+  return items.map((item, seq) => {
+    const h = javaStringHash(keyOf(item));
+    return { item, slot: (h ^ (h >>> 16)) & (capacity - 1), seq };
+  }).sort((a, b) => a.slot - b.slot || a.seq - b.seq).map((e) => e.item);
 }
 
 /**
