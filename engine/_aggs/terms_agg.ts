@@ -18,6 +18,7 @@ import {
 } from "./agg_values.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
 import { matchLive } from "../_query/query_exec.ts";
+import { seek } from "../_query/score_heap.ts";
 import { compareOrderValues, orderPathValue } from "./buckets_path.ts";
 import type { SubAggs } from "./scope_aggs.ts";
 import type { JsonObject } from "../_json.ts";
@@ -54,7 +55,7 @@ function countFromPostings(
     const maxDoc = v.segment.maxDoc;
     const end = v.base + maxDoc;
     const from = at;
-    while (at < docs.length && docs[at]! < end) at++;
+    at = seek(docs, at, end); // galloping: a segment whose docs all match is found in log steps
     if (!f || at === from) continue;
     // Every doc of the segment matches (no deletes, a match_all): each posting counts whole.
     const whole = at - from === maxDoc;

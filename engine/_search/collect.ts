@@ -50,6 +50,20 @@ function keepsAll(req: SearchRequest): boolean {
   return req.scroll !== null || req.terminateAfter > 0;
 }
 
+/**
+ * Whether no part of the answer reads a score: no hit is shown (an aggregation-only request, whose
+ * `max_score` is null) and no aggregation, `min_score` or `knn` section reads scores. The query
+ * then runs in filter context, as Elasticsearch collects it without scores: the same docs, no
+ * score array over every match.
+ */
+function scoresUnread(req: SearchRequest): boolean {
+  if (keepsAll(req) || req.from + req.size > 0 || req.searchAfter || req.minScore !== null) {
+    return false;
+  }
+  if (req.knn.length > 0 || req.rescoreWindow > 0) return false;
+  return !/top_hits|top_metrics|_score|script/.test(JSON.stringify(req.aggs ?? {}));
+}
+
 /** The `_shard_doc` value base of a target, as Elasticsearch packs shard index and doc id. */
 export const SHARD_DOC_SPAN = 2 ** 32;
 
@@ -67,8 +81,8 @@ export function* collect(
   const all = keepsAll(req);
   const fast = topFirst(targets, req, sort, now);
   if (fast) return fast;
-  const scoring = sort.length === 0 || sort.some((k) => k.field === "_score") || req.trackScores ||
-    req.minScore !== null;
+  const scoring = (sort.length === 0 || sort.some((k) => k.field === "_score") || req.trackScores ||
+    req.minScore !== null) && !scoresUnread(req);
   const aggInputs: AggInput[] = [];
   const parts: Array<{ t: number; hits: Hits }> = [];
   const readers: ValueReader[][] = [];

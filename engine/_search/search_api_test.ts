@@ -791,3 +791,37 @@ Deno.test("a short sliced search started after a long one finishes first", async
   await Promise.all([long, short]);
   assert.deepEqual(done, ["short", "long"]);
 });
+
+Deno.test("an aggregation-only search counts the docs a search showing hits counts", () => {
+  const idx = index(40);
+  const aggs = {
+    tags: { terms: { field: "tag" }, aggs: { top: { max: { field: "n" } } } },
+    best: { top_hits: { size: 2 } },
+  };
+  const queries = [
+    { match_all: {} },
+    { match: { name: "doc 7" } },
+    { bool: { should: [{ match: { name: "7" } }], filter: [{ term: { tag: "t1" } }] } },
+    { bool: { should: [{ match: { name: "7" } }, { match: { name: "8" } }] } },
+    {
+      function_score: {
+        query: { match: { name: "doc 7" } },
+        functions: [{ field_value_factor: { field: "n", missing: 1 } }],
+        min_score: 3,
+      },
+    },
+    { constant_score: { filter: { range: { n: { gte: 10 } } }, boost: 2 } },
+  ];
+  for (const query of queries) {
+    const shown = search({ query, aggs, size: 3, track_total_hits: true }, "", idx);
+    const none = search({ query, aggs, size: 0, track_total_hits: true }, "", idx);
+    const label = JSON.stringify(query);
+    assert.deepEqual(hitsOf(none).total, hitsOf(shown).total, label);
+    assert.deepEqual(none.aggregations, shown.aggregations, label);
+    assert.equal(hitsOf(none).max_score, null, label);
+  }
+  // top_hits reads scores: they are there in an aggregation-only search too.
+  const res = search({ query: { match: { name: "doc 7" } }, aggs, size: 0 }, "", idx);
+  const best = (res.aggregations as { best: { hits: HitsSection } }).best.hits;
+  assert.ok(best.hits.every((h) => typeof h._score === "number" && h._score > 0));
+});
