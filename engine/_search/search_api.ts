@@ -2,9 +2,9 @@
 // scroll_pit_api.ts, count and by-query matching in matches_api.ts).
 
 import { MAX_REQUEST_STATES, withPatternBudget } from "../_index/automaton.ts";
-import { checkClauseCount, withBucketBudget } from "../_index/limits.ts";
+import { checkClauseCount } from "../_index/limits.ts";
 import { EngineError, illegalArgument, validationFailed } from "../_errors.ts";
-import { runAggregations } from "../_aggs/aggregations.ts";
+import { aggregationSteps } from "../_aggs/aggregations.ts";
 import { collect, type Collected } from "./collect.ts";
 import { searchProfile } from "./profile.ts";
 import { fieldMapOf } from "../_index/field_map.ts";
@@ -231,7 +231,7 @@ function* search(
     const inputs = collected.aggInputs;
     if (aggs) {
       yield;
-      aggregations = withBucketBudget(ctx.maxBuckets, () => runAggregations(aggs, inputs));
+      aggregations = yield* aggregationSteps(aggs, inputs, ctx.maxBuckets);
     }
   } catch (err) {
     shardFailure(err, targets);
