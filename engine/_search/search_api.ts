@@ -9,7 +9,12 @@ import { collect, type Collected } from "./collect.ts";
 import { searchProfile } from "./profile.ts";
 import { fieldMapOf } from "../_index/field_map.ts";
 import { formatDateAt } from "../_index/dates.ts";
-import { type Candidate, type HitOptions, renderHits, renderTotal } from "../_hits/hits_render.ts";
+import {
+  type Candidate,
+  type HitOptions,
+  renderHitsSteps,
+  renderTotal,
+} from "../_hits/hits_render.ts";
 import type { QueryNode } from "../_query/query_nodes.ts";
 import { checkInnerHits } from "../_hits/inner_hits.ts";
 import { parseKeepAlive } from "./keep_alive.ts";
@@ -280,7 +285,7 @@ function* search(
   // Every shard skipped (Elasticsearch): no shard scored, and the empty result's max_score is 0.
   const noneRan = skipped > 0 && skipped === all.total;
   try {
-    out.hits = renderHits(page, targets, {
+    out.hits = yield* renderHitsSteps(page, targets, {
       total,
       maxScore: noneRan ? 0 : req.size === 0 ? null : collected.maxScore,
     }, render);

@@ -7,6 +7,13 @@ import { aggregationSteps, runAggregations } from "../_aggs/aggregations.ts";
 import { execContextOf } from "../_query/exec_context.ts";
 import { matchLive } from "../_query/query_exec.ts";
 import { parseQuery } from "../_query/query_parser.ts";
+import { FETCH_ALL } from "../_hits/source_filter.ts";
+import {
+  type HitOptions,
+  RENDER_BLOCK,
+  renderHits,
+  renderHitsSteps,
+} from "../_hits/hits_render.ts";
 
 type Hit = {
   _id: string;
@@ -759,6 +766,13 @@ Deno.test("a time-sliced search pauses inside long loops and answers byte for by
     { query: { match: { name: "doc a" } }, post_filter: { term: { tag: "t2" } } },
     { size: 0, aggs: { tags: { terms: { field: "tag" } }, top: { max: { field: "n" } } } },
     { query: { match_all: {} }, sort: [{ n: "asc" }], size: 3 },
+    {
+      query: { match: { name: "doc a" } },
+      size: 300,
+      highlight: { fields: { name: {} } },
+      fields: ["n", "tag"],
+      docvalue_fields: ["n"],
+    },
   ];
   for (const body of bodies) {
     const whole = searchApi(new SearchContexts(), targets, body, new URLSearchParams());
@@ -839,6 +853,7 @@ const LONG_AGGS = {
   many: { terms: { field: "n", size: 400, min_doc_count: 2 } },
   sum: { sum: { field: "n" } },
   best: { max_bucket: { buckets_path: "tags>top" } },
+  names: { terms: { field: "name.keyword" }, aggs: { ns: { terms: { field: "n", size: 2 } } } },
 };
 
 Deno.test("aggregations in steps pause inside long counts and answer byte for byte the same", async () => {
@@ -918,12 +933,48 @@ Deno.test("short sliced searches started after a long aggregation finish while i
   const shorts = (async () => {
     while (!longDone) {
       await searchApiSliced(new SearchContexts(), targets, {
-        body: { query: { term: { name: "rare" } } },
+        body: { query: { term: { name: "rare" } }, size: 5 },
         params: new URLSearchParams(),
       }, 0);
       if (!longDone) shortDone++;
     }
   })();
   await Promise.all([long, shorts]);
-  assert.ok(shortDone >= 5, `${shortDone} short searches finished during the aggregation`);
+  assert.ok(shortDone >= 3, `${shortDone} short searches finished during the aggregation`);
+});
+
+Deno.test("hits render in steps of a few hits, as renderHits renders them", () => {
+  const idx = index(40);
+  const target = idx.target();
+  const page = Array.from({ length: 30 }, (_, i) => ({ t: 0, doc: i, score: 1 + i, sort: null }));
+  const options = {
+    source: FETCH_ALL,
+    scores: true,
+    sort: false,
+    version: true,
+    seqNoPrimaryTerm: false,
+    storedFieldsNone: false,
+    docvalueFields: [],
+    fields: [{ field: "n" }],
+    highlight: {
+      request: {
+        fields: [{ pattern: "name", fragmentSize: 100, fragments: 5 }],
+        pre: "<em>",
+        post: "</em>",
+      },
+      query: parseQuery({ match: { name: "doc" } }),
+    },
+  } as unknown as HitOptions;
+  const header = { total: { value: 30, relation: "eq" }, maxScore: 30 };
+  const steps = renderHitsSteps(page, [target], header, options);
+  let pauses = 0;
+  let step = steps.next();
+  while (!step.done) {
+    pauses++;
+    step = steps.next();
+  }
+  assert.equal(pauses, Math.ceil(30 / RENDER_BLOCK) - 1);
+  const whole = renderHits(page, [target], header, options);
+  assert.equal(JSON.stringify(step.value), JSON.stringify(whole));
+  assert.equal((whole.hits as unknown[]).length, 30);
 });
