@@ -81,8 +81,9 @@ export function* collect(
   const all = keepsAll(req);
   const fast = topFirst(targets, req, sort, now);
   if (fast) return fast;
-  const scoring = (sort.length === 0 || sort.some((k) => k.field === "_score") || req.trackScores ||
-    req.minScore !== null) && !scoresUnread(req);
+  const scored = sort.length === 0 || sort.some((k) => k.field === "_score") || req.trackScores ||
+    req.minScore !== null;
+  const scoring = scored && !scoresUnread(req);
   const aggInputs: AggInput[] = [];
   const parts: Array<{ t: number; hits: Hits }> = [];
   const readers: ValueReader[][] = [];
@@ -118,11 +119,12 @@ export function* collect(
     }));
     types.push(sort.map((k) => ctx.fields.full.byPath.get(k.field)?.type));
     // query_then_fetch: each shard scores with its own statistics (dfs: with the index's).
-    const shardCtx = scoring && !req.dfs ? shardContexts(target, ctx) : null;
+    // (Unscored, the shards still match on their own: a rewrite can depend on a shard's terms.)
+    const shardCtx = scored && !req.dfs ? shardContexts(target, ctx) : null;
     let hits = withKnn(
       t,
       shardCtx
-        ? perShard(shardCtx, (c) => matchLive(req.query, c, "score"))
+        ? perShard(shardCtx, (c) => matchLive(req.query, c, scoring ? "score" : "filter"))
         : yield* matchLiveSteps(req.query, ctx, { scoring: scoring ? "score" : "filter" }),
     );
     if (req.minScore !== null && hits.scores) {

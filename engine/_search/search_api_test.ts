@@ -829,11 +829,16 @@ Deno.test("an aggregation-only search counts the docs a search showing hits coun
       },
     },
     { constant_score: { filter: { range: { n: { gte: 10 } } }, boost: 2 } },
+    { fuzzy: { name: { value: "dox", max_expansions: 1 } } },
   ];
-  for (const query of queries) {
-    const shown = search({ query, aggs, size: 3, track_total_hits: true }, "", idx);
-    const none = search({ query, aggs, size: 0, track_total_hits: true }, "", idx);
-    const label = JSON.stringify(query);
+  // One shard, and three (each shard matching on its own, as with scores).
+  const targets = [idx.target(), { ...idx.target(), shards: 3 }];
+  const run = (body: Record<string, unknown>, t: number) =>
+    searchApi(new SearchContexts(), [targets[t]!], body, new URLSearchParams());
+  for (const [query, t] of queries.flatMap((q) => [[q, 0], [q, 1]] as const)) {
+    const shown = run({ query, aggs, size: 3, track_total_hits: true }, t);
+    const none = run({ query, aggs, size: 0, track_total_hits: true }, t);
+    const label = `${JSON.stringify(query)} on target ${t}`;
     assert.deepEqual(hitsOf(none).total, hitsOf(shown).total, label);
     assert.deepEqual(none.aggregations, shown.aggregations, label);
     assert.equal(hitsOf(none).max_score, null, label);
