@@ -28,7 +28,7 @@ import type { SearchTarget } from "../_index/search_target.ts";
 import { parseDateAt } from "../_index/dates.ts";
 import { sortFailure } from "./shard_failure.ts";
 import { shardDocValues } from "../_hits/shard_doc.ts";
-import { perShard, shardContexts } from "./shard_scoring.ts";
+import { perShardSteps, shardContexts } from "./shard_scoring.ts";
 import { exactInteger } from "../_index/exact_long.ts";
 
 /** The result of collection. */
@@ -121,11 +121,12 @@ export function* collect(
     // query_then_fetch: each shard scores with its own statistics (dfs: with the index's).
     // (Unscored, the shards still match on their own: a rewrite can depend on a shard's terms.)
     const shardCtx = scored && !req.dfs ? shardContexts(target, ctx) : null;
+    const steps = { scoring: scoring ? "score" : "filter" } as const;
     let hits = withKnn(
       t,
       shardCtx
-        ? perShard(shardCtx, (c) => matchLive(req.query, c, scoring ? "score" : "filter"))
-        : yield* matchLiveSteps(req.query, ctx, { scoring: scoring ? "score" : "filter" }),
+        ? yield* perShardSteps(shardCtx, (c) => matchLiveSteps(req.query, c, steps))
+        : yield* matchLiveSteps(req.query, ctx, steps),
     );
     if (req.minScore !== null && hits.scores) {
       const keep = [...hits.docs.keys()].filter((i) => hits.scores![i]! >= req.minScore!);
