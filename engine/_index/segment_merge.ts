@@ -173,6 +173,7 @@ function* mergeField(
       for (let i = 0; i < map.length; i++) if (map[i]! >= 0) norms[map[i]!] = field.norms![i]!;
     }
   }
+  yield; // each of the loops over every document below is a step of its own
   let presentCount = 0;
   for (const { field } of parts) presentCount += field?.present.length ?? 0;
   const present = new Int32Array(presentCount);
@@ -181,6 +182,7 @@ function* mergeField(
     if (!field) continue;
     for (const d of field.present) if (map[d]! >= 0) present[n++] = map[d]!;
   }
+  yield;
   // Doc values, doc by doc in the new order.
   const numeric = first.numValues !== null;
   const keyword = first.strValues !== null;
@@ -215,6 +217,7 @@ function* mergeField(
     : null;
   // The statistics a rebuild would count: tokens (text), values (keyword), else docs with a
   // value (also for presence-only fields); a part without deletions brings its own.
+  yield;
   let sumTotalTermFreq = 0;
   for (const part of parts) {
     const { field, map, deletes } = part;
@@ -227,6 +230,7 @@ function* mergeField(
       }
     } else for (const d of field.present) if (map[d]! >= 0) sumTotalTermFreq++;
   }
+  yield;
   return {
     kind: first.kind,
     terms,
@@ -294,7 +298,7 @@ function* mergeTerms(
       writer.endTerm(term);
     }
     yield;
-    for (const [term, posting] of writer.finish()) terms.set(term, posting);
+    for (const [term, posting] of yield* writer.finishSteps(MERGE_BLOCK)) terms.set(term, posting);
     return { terms, keptFreqs };
   }
   const allDocs = new Int32Array(docTotal);
