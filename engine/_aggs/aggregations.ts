@@ -3,6 +3,7 @@
 // the run of one level with its pipelines.
 
 import { setOwn } from "../_index/own.ts";
+import { withBucketBudget } from "../_index/limits.ts";
 import { esError, illegalArgument, parsingError } from "../_errors.ts";
 import {
   type BucketDocs,
@@ -20,7 +21,7 @@ import { METRIC_AGGS } from "./metric_aggs.ts";
 import { topHitsAgg } from "./top_hits_agg.ts";
 import { geoAggs } from "./geo_aggs.ts";
 import { scopeAggs } from "./scope_aggs.ts";
-import { termsAgg } from "./terms_agg.ts";
+import { type AggSteps, termsAgg, termsAggSteps } from "./terms_agg.ts";
 import { filterAggs } from "./filter_aggs.ts";
 import { ipRangeAgg } from "./ip_range_agg.ts";
 import { compositeAgg } from "./composite_agg.ts";
@@ -81,8 +82,13 @@ function subRunner(
 
 let depth = 0;
 
+const subAggs = (sub: JsonObject, inputs: AggInput[]) => runAggregations(sub, inputs);
+
+/** The aggregations that run in steps of their own (the others run in one step). */
+const STEPPED: Record<string, AggSteps> = { terms: termsAggSteps(subAggs) };
+
 const AGGS: Record<string, AggFn> = {
-  terms: termsAgg((sub, inputs) => runAggregations(sub, inputs)),
+  terms: termsAgg(subAggs),
   ...METRIC_AGGS,
   ...geoAggs(subRunner),
   ...filterAggs((sub, inputs) => runAggregations(sub, inputs)),
@@ -191,14 +197,51 @@ export function runAggregations(aggs: JsonObject, inputs: AggInput[]): JsonObjec
   }
   depth++;
   try {
-    return runLevel(aggs, inputs);
+    const steps = levelSteps(aggs, inputs);
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return r.value;
+    }
   } finally {
     depth--;
   }
 }
 
-function runLevel(aggs: JsonObject, inputs: AggInput[]): JsonObject {
+/**
+ * {@link runAggregations} in steps, with a budget of `maxBuckets` over them all: it yields where
+ * a time-sliced search may pause, between the top-level aggregations and inside the long loops
+ * of those that run in steps (`terms`). Each step runs as a part of one whole run would (the same
+ * depth, the same bucket budget), so the answer is the one {@link runAggregations} gives.
+ */
+export function* aggregationSteps(
+  aggs: JsonObject,
+  inputs: AggInput[],
+  maxBuckets: number,
+): Generator<void, JsonObject, void> {
+  const budget = { max: maxBuckets, used: 0 };
+  const steps = (function* () {
+    validatePipelines(aggs, null);
+    checkCompositePlacement(aggs, null);
+    return yield* levelSteps(aggs, inputs);
+  })();
+  for (;;) {
+    // Other searches run between the steps: the depth is this run's only inside a step.
+    const r = withBucketBudget(budget, () => {
+      depth++;
+      try {
+        return steps.next();
+      } finally {
+        depth--;
+      }
+    });
+    if (r.done) return r.value;
+    yield;
+  }
+}
+
+function* levelSteps(aggs: JsonObject, inputs: AggInput[]): Generator<void, JsonObject, void> {
   const out: JsonObject = {};
+  let ran = false;
   const siblings: [string, string, JsonObject, unknown][] = [];
   for (const [name, def] of Object.entries(aggs)) {
     const { type, body, sub, meta } = readAggDef(name, def);
@@ -210,7 +253,10 @@ function runLevel(aggs: JsonObject, inputs: AggInput[]): JsonObject {
     }
     const fn = Object.hasOwn(AGGS, type) ? AGGS[type] : undefined;
     if (!fn) throw parsingError(`Unknown aggregation type [${type}]`);
-    let result = fn(body, inputs, sub, name);
+    if (ran) yield;
+    ran = true;
+    const stepped = Object.hasOwn(STEPPED, type) ? STEPPED[type] : undefined;
+    let result = stepped ? yield* stepped(body, inputs, sub, name) : fn(body, inputs, sub, name);
     if (sub) result = applyParentPipelines(result, sub);
     if (type === "filters" && body.keyed_bucket_in_array === true) {
       // Named buckets as an array of one-key objects, in bucket order (after any bucket_sort).

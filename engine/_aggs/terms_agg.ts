@@ -17,7 +17,10 @@ import {
   valueFormat,
 } from "./agg_values.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
+import type { Posting } from "../_index/segment.ts";
 import { matchLive } from "../_query/query_exec.ts";
+import { seek } from "../_query/score_heap.ts";
+import { STEP_BLOCK } from "../_query/query_steps.ts";
 import { compareOrderValues, orderPathValue } from "./buckets_path.ts";
 import type { SubAggs } from "./scope_aggs.ts";
 import type { JsonObject } from "../_json.ts";
@@ -39,13 +42,71 @@ function compareKeys(a: Key, b: Key, ip = false): number {
   return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
 }
 
-/** Adds term counts (and, for sub-aggregations, the docs) of a keyword field for one input. */
-function countFromPostings(
+/** Where a keyword field's counting stands in one segment: its terms, walked in chunks. */
+interface SegmentCount {
+  readonly terms: Iterator<[string, Posting]>;
+  readonly marks: Uint8Array | null;
+  readonly base: number;
+  readonly input: AggInput;
+}
+
+/**
+ * Counts the next terms of a segment, until about `work` postings (or terms) are walked; true
+ * when the segment's terms are done.
+ */
+function countTerms(
+  seg: SegmentCount,
+  counts: Map<Key, number>,
+  buckets: Map<Key, Map<AggInput, number[]>> | null,
+  work: number,
+): boolean {
+  const { marks, base, input } = seg;
+  let walked = 0;
+  for (;;) {
+    if (walked >= work) return false;
+    const next = seg.terms.next();
+    if (next.done) return true;
+    const [term, p] = next.value;
+    const list = p.docs;
+    walked += marks === null ? 1 : list.length + 1;
+    let c = 0;
+    let kept: number[] | null = null;
+    if (marks === null) {
+      c = list.length;
+      if (buckets && c > 0) {
+        kept = new Array<number>(c);
+        for (let i = 0; i < c; i++) kept[i] = list[i]! + base;
+      }
+    } else {
+      for (let i = 0; i < list.length; i++) {
+        const d = list[i]!;
+        if (!marks[d]) continue;
+        c++;
+        if (buckets) (kept ??= []).push(d + base);
+      }
+    }
+    if (c === 0) continue;
+    counts.set(term, (counts.get(term) ?? 0) + c);
+    if (buckets && kept) {
+      let per = buckets.get(term);
+      if (!per) buckets.set(term, per = new Map());
+      const prev = per.get(input);
+      per.set(input, prev ? prev.concat(kept) : kept);
+    }
+  }
+}
+
+/**
+ * Adds term counts (and, for sub-aggregations, the docs) of a keyword field for one input,
+ * segment by segment and a chunk of terms at a time, pausing between chunks (a time-sliced
+ * search's pause points). The counts and doc lists are those of one pass over every term.
+ */
+function* countFromPostings(
   input: AggInput,
   field: string,
   counts: Map<Key, number>,
   buckets: Map<Key, Map<AggInput, number[]>> | null,
-): void {
+): Generator<void, void, void> {
   const views = input.ctx.snapshot.views;
   const docs = input.docs;
   let at = 0;
@@ -54,7 +115,7 @@ function countFromPostings(
     const maxDoc = v.segment.maxDoc;
     const end = v.base + maxDoc;
     const from = at;
-    while (at < docs.length && docs[at]! < end) at++;
+    at = seek(docs, at, end); // galloping: a segment whose docs all match is found in log steps
     if (!f || at === from) continue;
     // Every doc of the segment matches (no deletes, a match_all): each posting counts whole.
     const whole = at - from === maxDoc;
@@ -63,33 +124,8 @@ function countFromPostings(
       marks = new Uint8Array(maxDoc);
       for (let i = from; i < at; i++) marks[docs[i]! - v.base] = 1;
     }
-    for (const [term, p] of f.terms) {
-      const list = p.docs;
-      let c = 0;
-      let kept: number[] | null = null;
-      if (marks === null) {
-        c = list.length;
-        if (buckets && c > 0) {
-          kept = new Array<number>(c);
-          for (let i = 0; i < c; i++) kept[i] = list[i]! + v.base;
-        }
-      } else {
-        for (let i = 0; i < list.length; i++) {
-          const d = list[i]!;
-          if (!marks[d]) continue;
-          c++;
-          if (buckets) (kept ??= []).push(d + v.base);
-        }
-      }
-      if (c === 0) continue;
-      counts.set(term, (counts.get(term) ?? 0) + c);
-      if (buckets && kept) {
-        let per = buckets.get(term);
-        if (!per) buckets.set(term, per = new Map());
-        const prev = per.get(input);
-        per.set(input, prev ? prev.concat(kept) : kept);
-      }
-    }
+    const seg = { terms: f.terms.entries(), marks, base: v.base, input };
+    while (!countTerms(seg, counts, buckets, STEP_BLOCK)) yield;
   }
 }
 
@@ -98,15 +134,39 @@ function countFromPostings(
  * sub-aggregation's value; `run` runs each bucket's sub-aggregations.
  */
 export function termsAgg(run: SubAggs): AggFn {
+  const steps = termsAggSteps(run);
+  return (body, inputs, sub, name) => {
+    const s = steps(body, inputs, sub, name);
+    for (;;) {
+      const r = s.next();
+      if (r.done) return r.value;
+    }
+  };
+}
+
+/** An aggregation in steps: it yields where a time-sliced search may pause. */
+export type AggSteps = (
+  body: JsonObject,
+  inputs: AggInput[],
+  sub: JsonObject | undefined,
+  name: string,
+) => Generator<void, JsonObject, void>;
+
+/**
+ * {@link termsAgg} in steps: it pauses between chunks of the counting (a chunk of a segment's
+ * terms, or a block of matching docs) and between the buckets' sub-aggregations; the answer is
+ * the one {@link termsAgg} gives.
+ */
+export function termsAggSteps(run: SubAggs): AggSteps {
   return (body, inputs, sub, name) => terms({ body, type: "terms", name }, inputs, sub, run);
 }
 
-function terms(
+function* terms(
   agg: AggSpec,
   inputs: AggInput[],
   sub: JsonObject | undefined,
   run: SubAggs,
-): JsonObject {
+): Generator<void, JsonObject, void> {
   const { body, name } = agg;
   const field = fieldOf(body, name, "terms");
   const size = positiveSetting(agg, "size", 10);
@@ -123,14 +183,14 @@ function terms(
   }) && !hasMissing;
   if (keywordOnly) {
     // Keyword terms are unique per doc: count each term's postings among the matching docs.
-    for (const input of inputs) countFromPostings(input, field, counts, sub ? buckets : null);
+    for (const input of inputs) {
+      yield* countFromPostings(input, field, counts, sub ? buckets : null);
+    }
   } else {
     let lastDoc = -1;
     let lastInput: AggInput | null = null;
     let lastValue: Key | undefined;
-    const each = (fn: (v: Key, doc: number, input: AggInput) => void) =>
-      hasMissing ? eachValueOrMissing(inputs, body, field, fn) : eachValue(inputs, field, fn, true);
-    const seen = each((v, doc, input) => {
+    const count = (v: Key, doc: number, input: AggInput) => {
       // A doc's values arrive sorted, so a repeated value is adjacent: count each doc once per key.
       if (doc === lastDoc && input === lastInput && v === lastValue) return;
       lastDoc = doc;
@@ -144,8 +204,23 @@ function terms(
         if (!list) per.set(input, list = []);
         list.push(doc);
       }
-    });
-    info = seen;
+    };
+    if (hasMissing) info = eachValueOrMissing(inputs, body, field, count);
+    else {
+      // Block by block of each input's docs (ascending, so a doc's values stay together): the
+      // calls are those of one pass, in the same order.
+      let seen: FieldInfo | undefined;
+      for (const input of inputs) {
+        const block = (v: Key, doc: number) => count(v, doc, input);
+        for (let at = 0; at === 0 || at < input.docs.length; at += STEP_BLOCK) {
+          if (at > 0) yield;
+          const docs = input.docs.subarray(at, at + STEP_BLOCK);
+          const found = eachValue([{ ...input, docs }], field, block, true);
+          seen ??= found;
+        }
+      }
+      info = seen;
+    }
   }
   if (minDocCount === 0) {
     // Every term of the field in the targets gets a bucket, empty ones too.
@@ -211,14 +286,16 @@ function terms(
   consumeBuckets(top.length);
   let other = 0;
   for (const [, c] of entries.slice(size)) other += c;
-  return {
-    doc_count_error_upper_bound: 0,
-    sum_other_doc_count: other,
-    buckets: top.map(([k, c]) => ({
+  const out: JsonObject[] = [];
+  for (const [k, c] of top) {
+    // A bucket's sub-aggregations run in a step of their own.
+    if (sub && out.length > 0) yield;
+    out.push({
       ...keyOf(info, k, body),
       doc_count: c,
       ...(body.show_term_doc_count_error === true ? { doc_count_error_upper_bound: 0 } : {}),
       ...(sub ? subResult(k) : {}),
-    })),
-  };
+    });
+  }
+  return { doc_count_error_upper_bound: 0, sum_other_doc_count: other, buckets: out };
 }

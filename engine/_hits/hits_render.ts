@@ -192,10 +192,39 @@ export function renderHits(
   header: HitsHeader,
   o: HitOptions,
 ): Record<string, unknown> {
-  const { total, maxScore } = header;
+  const out = hitsHeader(header);
+  out.hits = page.map((c) => renderHit(c, targets[c.t]!, o));
+  return out;
+}
+
+/** Hits rendered between two pause points of {@link renderHitsSteps}. */
+export const RENDER_BLOCK = 8;
+
+/**
+ * {@link renderHits} in steps: it yields between blocks of {@link RENDER_BLOCK} hits (a long page,
+ * or hits with highlights and fields), where a time-sliced search may pause; the section is the
+ * one {@link renderHits} returns.
+ */
+export function* renderHitsSteps(
+  page: Candidate[],
+  targets: SearchTarget[],
+  header: HitsHeader,
+  o: HitOptions,
+): Generator<void, Record<string, unknown>, void> {
+  const out = hitsHeader(header);
+  const hits: Record<string, unknown>[] = [];
+  for (let i = 0; i < page.length; i++) {
+    if (i > 0 && i % RENDER_BLOCK === 0) yield;
+    const c = page[i]!;
+    hits.push(renderHit(c, targets[c.t]!, o));
+  }
+  out.hits = hits;
+  return out;
+}
+
+function hitsHeader({ total, maxScore }: HitsHeader): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (total !== undefined) out.total = total;
   out.max_score = maxScore === null ? null : float32(maxScore);
-  out.hits = page.map((c) => renderHit(c, targets[c.t]!, o));
   return out;
 }

@@ -34,35 +34,25 @@ export class IdIndex {
   /** Whether slots carry hash bits (not for a segment too large for 24-bit ordinals). */
   readonly #tagged: boolean;
 
-  constructor(docs: readonly HasId[]) {
+  constructor(docs: readonly HasId[], built?: BuiltSlots) {
     this.#docs = docs;
     this.#tagged = docs.length < ORD_MASK;
-    let capacity = 16;
-    while (capacity < docs.length * 1.5) capacity *= 2;
-    const slots = new Int32Array(capacity);
-    const mask = capacity - 1;
-    let size = 0;
-    for (let ord = 0; ord < docs.length; ord++) {
-      const id = docs[ord]!.id;
-      const hash = hashId(id);
-      const entry = this.#tagged ? (tagOf(hash) << ORD_BITS) | (ord + 1) : ord + 1;
-      let at = hash & mask;
-      for (;;) {
-        const held = slots[at]!;
-        if (held === 0) {
-          slots[at] = entry;
-          size++;
-          break;
-        }
-        if (docs[this.#ord(held)]!.id === id) {
-          slots[at] = entry;
-          break;
-        }
-        at = (at + 1) & mask;
-      }
+    if (!built) {
+      const steps = fillSteps(docs, docs.length || 1);
+      let r = steps.next();
+      while (!r.done) r = steps.next();
+      built = r.value;
     }
-    this.#slots = slots;
-    this.#size = size;
+    this.#slots = built.slots;
+    this.#size = built.size;
+  }
+
+  /**
+   * `new IdIndex(docs)` in steps of `block` documents: it yields between blocks (a background
+   * merge indexes a large segment's ids so) and returns the same table.
+   */
+  static *steps(docs: readonly HasId[], block: number): Generator<void, IdIndex, void> {
+    return new IdIndex(docs, yield* fillSteps(docs, block));
   }
 
   #ord(held: number): number {
@@ -107,6 +97,56 @@ export class IdIndex {
       if (this.get(id) === ord) yield [id, ord];
     }
   }
+}
+
+/** A filled table and the number of distinct ids in it. */
+interface BuiltSlots {
+  readonly slots: Int32Array;
+  readonly size: number;
+}
+
+/** The table of `docs`, filled `block` documents a step, in ordinal order. */
+function* fillSteps(docs: readonly HasId[], block: number): Generator<void, BuiltSlots, void> {
+  let capacity = 16;
+  while (capacity < docs.length * 1.5) capacity *= 2;
+  const slots = new Int32Array(capacity);
+  let size = 0;
+  for (let from = 0; from < docs.length; from += block) {
+    if (from > 0) yield;
+    size += fill(docs, slots, { from, to: Math.min(from + block, docs.length) });
+  }
+  return { slots, size };
+}
+
+/** Puts docs `from` … `to - 1` in the table; returns how many new ids they brought. */
+function fill(
+  docs: readonly HasId[],
+  slots: Int32Array,
+  range: { from: number; to: number },
+): number {
+  const tagged = docs.length < ORD_MASK;
+  const mask = slots.length - 1;
+  let size = 0;
+  for (let ord = range.from; ord < range.to; ord++) {
+    const id = docs[ord]!.id;
+    const hash = hashId(id);
+    const entry = tagged ? (tagOf(hash) << ORD_BITS) | (ord + 1) : ord + 1;
+    let at = hash & mask;
+    for (;;) {
+      const held = slots[at]!;
+      if (held === 0) {
+        slots[at] = entry;
+        size++;
+        break;
+      }
+      if (docs[(tagged ? held & ORD_MASK : held) - 1]!.id === id) {
+        slots[at] = entry;
+        break;
+      }
+      at = (at + 1) & mask;
+    }
+  }
+  return size;
 }
 
 const ORD_BITS = 24;

@@ -19,3 +19,21 @@ Deno.test("an empty segment's table answers nothing", () => {
   assert.equal(ids.get("a"), undefined);
   assert.deepEqual([...ids], []);
 });
+
+Deno.test("an id table built in steps is the one built in one go", () => {
+  const docs = Array.from({ length: 3000 }, (_, i) => ({ id: `id${i % 2500}` }));
+  const steps = IdIndex.steps(docs, 128);
+  let pauses = 0;
+  let step = steps.next();
+  while (!step.done) {
+    pauses++;
+    step = steps.next();
+  }
+  assert.equal(pauses, Math.ceil(3000 / 128) - 1);
+  const whole = new IdIndex(docs);
+  assert.equal(step.value.size, whole.size);
+  assert.equal(step.value.size, 2500);
+  assert.deepEqual([...step.value], [...whole]);
+  for (let i = 0; i < 2600; i++) assert.equal(step.value.get(`id${i}`), whole.get(`id${i}`));
+  assert.deepEqual(step.value.arrays, whole.arrays);
+});

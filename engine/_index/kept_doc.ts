@@ -100,21 +100,49 @@ export class KeptDoc implements StoredDoc {
    * parsed objects: from then on their sources are read from the store.
    */
   static pack(docs: readonly StoredDoc[]): void {
+    const steps = KeptDoc.packSteps(docs, docs.length || 1);
+    while (!steps.next().done);
+  }
+
+  /**
+   * {@link KeptDoc.pack} in steps of `block` documents, yielding between them (a background
+   * merge packs its segment so). A document read meanwhile gives the same text: from its old
+   * string or store until it moves, from the new store after.
+   */
+  static *packSteps(docs: readonly StoredDoc[], block: number): Generator<void, void, void> {
     const kept: KeptDoc[] = [];
     const texts: StoredText[] = [];
-    for (const d of docs) {
+    for (let from = 0; from < docs.length; from += block) {
+      if (from > 0) yield;
+      KeptDoc.#gather(docs, { from, to: Math.min(from + block, docs.length) }, { kept, texts });
+    }
+    if (kept.length === 0) return;
+    yield;
+    const store = yield* SourceStore.ofSteps(texts, block);
+    for (let from = 0; from < kept.length; from += block) {
+      yield;
+      for (let i = from; i < Math.min(from + block, kept.length); i++) {
+        kept[i]!.#data = store;
+        kept[i]!.#at = i;
+      }
+    }
+  }
+
+  /** The kept documents among `docs` (a range of them) and their texts, parsed objects dropped. */
+  static #gather(
+    docs: readonly StoredDoc[],
+    range: { from: number; to: number },
+    into: { kept: KeptDoc[]; texts: StoredText[] },
+  ): void {
+    const { kept, texts } = into;
+    for (let i = range.from; i < range.to; i++) {
+      const d = docs[i];
       if (!(d instanceof KeptDoc)) continue;
       d.#parsed = null;
       const stored = d.#stored;
       if (stored === null) continue;
       kept.push(d);
       texts.push(stored);
-    }
-    if (kept.length === 0) return;
-    const store = SourceStore.of(texts);
-    for (let i = 0; i < kept.length; i++) {
-      kept[i]!.#data = store;
-      kept[i]!.#at = i;
     }
   }
 }

@@ -76,3 +76,22 @@ Deno.test("store statistics take a kept document's text length without parsing i
   assert.equal(sourceSize(doc), 11); // UTF-8 bytes after
   assert.equal(sourceSize({ id: "2", source: { a: 1 }, version: 1, seqNo: 1, primaryTerm: 1 }), 7);
 });
+
+Deno.test("packing in steps gives every text exactly, read the same at each pause", () => {
+  const texts = Array.from({ length: 50 }, (_, i) => `{"i":${i},"s":"é${"x".repeat(i)}"}`);
+  const docs = texts.map((t, i) =>
+    new KeptDoc({ id: String(i), source: JSON.parse(t), text: t, version: 1, seqNo: i })
+  );
+  KeptDoc.pack(docs.slice(0, 20)); // some of them in a store already, as a merge finds them
+  const steps = KeptDoc.packSteps(docs, 7);
+  let pauses = 0;
+  while (!steps.next().done) {
+    pauses++;
+    assert.deepEqual(docs.map((d) => d.text), texts);
+  }
+  assert.ok(pauses >= 3 * Math.ceil(50 / 7), `${pauses} pauses`);
+  assert.deepEqual(docs.map((d) => d.text), texts);
+  assert.deepEqual(docs.map((d) => d.source), texts.map((t) => JSON.parse(t)));
+  // One store for all of them now, as one pack makes it.
+  assert.equal(new Set(docs.map((d) => d.data)).size, 1);
+});

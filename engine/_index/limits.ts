@@ -20,10 +20,19 @@ export const MAX_OPEN_SCROLL_CONTEXT = 500;
 
 let budget: { max: number; used: number } | null = null;
 
-/** Runs `fn` with a bucket budget of `max`: every bucket an aggregation makes is counted. */
-export function withBucketBudget<T>(max: number, fn: () => T): T {
+/** A budget of buckets and how many are spent. */
+export interface BucketBudget {
+  readonly max: number;
+  used: number;
+}
+
+/**
+ * Runs `fn` with a bucket budget of `max`: every bucket an aggregation makes is counted. Given a
+ * {@link BucketBudget} instead, `fn` spends from it, so aggregations run in steps have one budget.
+ */
+export function withBucketBudget<T>(max: number | BucketBudget, fn: () => T): T {
   const outer = budget;
-  budget = { max, used: 0 };
+  budget = typeof max === "number" ? { max, used: 0 } : max;
   try {
     return fn();
   } finally {

@@ -6,6 +6,10 @@ import type { Segment } from "./segment.ts";
 import { buildSegment } from "./segment_builder.ts";
 import { type MergeInput, type MergeSteps, mergeSteps, ordinalMaps } from "./segment_merge.ts";
 import type { Mappings } from "./types.ts";
+import { KeptDoc } from "./kept_doc.ts";
+
+/** Documents whose texts are packed between two pauses of a merge (see {@link MergeJob.step}). */
+const PACK_BLOCK = 16_384;
 
 /** Runs `task` later (after pending I/O and timers); returns a function that cancels it. */
 export type Defer = (task: () => void) => () => void;
@@ -46,6 +50,8 @@ export class MergeJob {
   #steps: MergeSteps;
   #mappings: Mappings;
   #result: MergeResult | null = null;
+  #built: MergeResult | null = null;
+  #pack: Generator<void, void, void> | null = null;
 
   constructor(inputs: readonly MergeInput[], mappings: Mappings) {
     this.inputs = inputs.map((i) => ({ segment: i.segment, deleted: i.deleted }));
@@ -64,20 +70,33 @@ export class MergeJob {
     return this.#result;
   }
 
-  /** Works for about `ms` milliseconds (at least one step); true when the merge is done. */
+  /**
+   * Works for about `ms` milliseconds (at least one step); true when the merge is done: the
+   * merged segment built and its documents' texts packed into its own store, in steps too (the
+   * packing of a large segment took a single stall of 100 ms and more at the swap).
+   */
   step(ms: number): boolean {
-    if (this.#result) return true;
+    if (this.#result && this.#pack === null) return true;
     const until = performance.now() + ms;
-    let r = this.#steps.next();
-    while (!r.done && performance.now() < until) r = this.#steps.next();
-    if (!r.done) return false;
-    const seen = this.inputs.map((i) => i.deleted);
-    if (r.value) this.#result = { ...r.value, seen };
-    else {
-      // Copying cannot merge these (vectors, or a field indexed two ways): index them again.
-      const { docs, maps } = ordinalMaps(this.inputs);
-      this.#result = { segment: buildSegment(docs, fieldMapOf(this.#mappings)), maps, seen };
+    if (!this.#built) {
+      let r = this.#steps.next();
+      while (!r.done && performance.now() < until) r = this.#steps.next();
+      if (!r.done) return false;
+      const seen = this.inputs.map((i) => i.deleted);
+      let built: MergeResult;
+      if (r.value) built = { ...r.value, seen };
+      else {
+        // Copying cannot merge these (vectors, or a field indexed two ways): index them again.
+        const { docs, maps } = ordinalMaps(this.inputs);
+        built = { segment: buildSegment(docs, fieldMapOf(this.#mappings)), maps, seen };
+      }
+      this.#built = built;
+      this.#pack = KeptDoc.packSteps(built.segment.docs, PACK_BLOCK);
     }
+    const pack = this.#pack!;
+    while (!pack.next().done) if (performance.now() >= until) return false;
+    this.#pack = null;
+    this.#result = this.#built;
     return true;
   }
 

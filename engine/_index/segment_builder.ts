@@ -9,7 +9,7 @@ import { KeptDoc } from "./kept_doc.ts";
 import { sourceText } from "./raw_source.ts";
 import type { FieldInfo, FieldMap } from "./field_map.ts";
 import { encodeNorm } from "./norms.ts";
-import { ascendingOrder } from "./point_order.ts";
+import { ascendingOrderSteps } from "./point_order.ts";
 import {
   compareStrings,
   type FieldIndex,
@@ -178,7 +178,35 @@ export function pointsOf(
   exact: readonly (bigint | undefined)[] | null | undefined,
   dvStart: ArrayLike<number>,
   maxDoc: number,
-): { values: NumberColumn; docs: Int32Array; exact: (bigint | undefined)[] | null } {
+): Points {
+  const steps = pointsSteps({ nums, exact, dvStart, maxDoc }, Math.max(1, nums.length, maxDoc));
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** A numeric field's points (see {@link pointsOf}). */
+export interface Points {
+  readonly values: NumberColumn;
+  readonly docs: Int32Array;
+  readonly exact: (bigint | undefined)[] | null;
+}
+
+/**
+ * {@link pointsOf} in steps of `block` values (or docs): it yields between blocks (a background
+ * merge builds a large segment's points so) and returns the same points.
+ */
+export function* pointsSteps(
+  field: {
+    readonly nums: ArrayLike<number>;
+    readonly exact: readonly (bigint | undefined)[] | null | undefined;
+    readonly dvStart: ArrayLike<number>;
+    readonly maxDoc: number;
+  },
+  block: number,
+): Generator<void, Points, void> {
+  const { nums, exact, dvStart, maxDoc } = field;
   let order: Int32Array;
   let pointExact: (bigint | undefined)[] | null = null;
   if (exact) {
@@ -186,18 +214,47 @@ export function pointsOf(
     for (let i = 0; i < order.length; i++) order[i] = i;
     order.sort((a, b) => nums[a]! - nums[b]! || compareExact(exact[a] ?? 0, exact[b] ?? 0));
     pointExact = Array.from(order, (i) => exact[i]);
-  } else order = ascendingOrder(nums);
+  } else order = yield* ascendingOrderSteps(nums, block);
   const docOf = new Int32Array(nums.length);
-  for (let d = 0; d < maxDoc; d++) {
-    for (let i = dvStart[d]!; i < dvStart[d + 1]!; i++) docOf[i] = d;
+  for (let from = 0; from < maxDoc; from += block) {
+    yield;
+    docsOfValues(dvStart, docOf, { from, to: Math.min(from + block, maxDoc) });
   }
   const values = new Float64Array(order.length);
   const docs = new Int32Array(order.length);
-  for (let j = 0; j < order.length; j++) {
+  for (let from = 0; from < order.length; from += block) {
+    yield;
+    placePoints({ nums, docOf, order }, { values, docs }, {
+      from,
+      to: Math.min(from + block, order.length),
+    });
+  }
+  return { values: numberColumn(values), docs, exact: pointExact };
+}
+
+/** Points `from` … `to - 1` in order: their values and docs. */
+function placePoints(
+  by: { nums: ArrayLike<number>; docOf: Int32Array; order: Int32Array },
+  into: { values: Float64Array; docs: Int32Array },
+  range: { from: number; to: number },
+): void {
+  const { nums, docOf, order } = by;
+  const { values, docs } = into;
+  for (let j = range.from; j < range.to; j++) {
     values[j] = nums[order[j]!]!;
     docs[j] = docOf[order[j]!]!;
   }
-  return { values: numberColumn(values), docs, exact: pointExact };
+}
+
+/** The doc of each value of docs `from` … `to - 1`. */
+function docsOfValues(
+  dvStart: ArrayLike<number>,
+  docOf: Int32Array,
+  range: { from: number; to: number },
+): void {
+  for (let d = range.from; d < range.to; d++) {
+    for (let i = dvStart[d]!; i < dvStart[d + 1]!; i++) docOf[i] = d;
+  }
 }
 
 /** One field path's values within the document being indexed (the list is reused per doc). */

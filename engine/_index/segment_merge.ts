@@ -6,10 +6,13 @@
 
 import { IdIndex } from "./id_index.ts";
 import { type FieldIndex, numberColumn, type Posting, Segment } from "./segment.ts";
-import { pointsOf } from "./segment_builder.ts";
+import { pointsSteps } from "./segment_builder.ts";
 import { ordinalList } from "./shared_runs.ts";
 import { TextPostingsWriter } from "./text_posting.ts";
 import type { StoredDoc } from "./types.ts";
+
+/** Documents (or values) a merge handles between two pauses in its long per-document loops. */
+const MERGE_BLOCK = 65_536;
 
 /** One segment to merge, with its deletions (1 = deleted, per ordinal). */
 export interface MergeInput {
@@ -67,20 +70,49 @@ export function mergeSegments(inputs: readonly MergeInput[]): Segment | null {
 export function ordinalMaps(
   inputs: readonly MergeInput[],
 ): { docs: StoredDoc[]; maps: Int32Array[] } {
+  const steps = ordinalMapsSteps(inputs, Infinity);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** {@link ordinalMaps} in steps of `block` documents, in order (the same maps). */
+function* ordinalMapsSteps(
+  inputs: readonly MergeInput[],
+  block: number,
+): Generator<void, { docs: StoredDoc[]; maps: Int32Array[] }, void> {
   const docs: StoredDoc[] = [];
   const maps: Int32Array[] = [];
   for (const { segment, deleted } of inputs) {
     const map = new Int32Array(segment.maxDoc);
-    for (let i = 0; i < map.length; i++) {
-      if (deleted?.[i]) map[i] = -1;
-      else {
-        map[i] = docs.length;
-        docs.push(segment.docs[i]!);
-      }
+    for (let from = 0; from < map.length; from += block) {
+      if (from > 0) yield;
+      mapOrdinals({ segment, deleted }, { map, docs }, {
+        from,
+        to: Math.min(from + block, map.length),
+      });
     }
     maps.push(map);
   }
   return { docs, maps };
+}
+
+/** Old ordinals `from` … `to - 1` of one input: their new ones, or -1 when deleted. */
+function mapOrdinals(
+  input: MergeInput,
+  into: { map: Int32Array; docs: StoredDoc[] },
+  range: { from: number; to: number },
+): void {
+  const { segment, deleted } = input;
+  const { map, docs } = into;
+  for (let i = range.from; i < range.to; i++) {
+    if (deleted?.[i]) map[i] = -1;
+    else {
+      map[i] = docs.length;
+      docs.push(segment.docs[i]!);
+    }
+  }
 }
 
 /**
@@ -98,7 +130,7 @@ export function ordinalMaps(
 export function* mergeSteps(inputs: readonly MergeInput[]): MergeSteps {
   if (inputs.some((i) => i.segment.vectors.size > 0)) return null;
   const budget = new Budget();
-  const { docs, maps } = ordinalMaps(inputs);
+  const { docs, maps } = yield* ordinalMapsSteps(inputs, MERGE_BLOCK);
   yield;
   const names = new Set<string>();
   for (const { segment } of inputs) for (const name of segment.fields.keys()) names.add(name);
@@ -113,8 +145,8 @@ export function* mergeSteps(inputs: readonly MergeInput[]): MergeSteps {
     if (!merged) return null;
     fields.set(name, merged);
   }
-  yield;
-  return { segment: new Segment(docs, new IdIndex(docs), fields), maps };
+  const ids = yield* IdIndex.steps(docs, MERGE_BLOCK);
+  return { segment: new Segment(docs, ids, fields), maps };
 }
 
 function sameShape(a: FieldIndex, b: FieldIndex): boolean {
@@ -141,6 +173,7 @@ function* mergeField(
       for (let i = 0; i < map.length; i++) if (map[i]! >= 0) norms[map[i]!] = field.norms![i]!;
     }
   }
+  yield; // each of the loops over every document below is a step of its own
   let presentCount = 0;
   for (const { field } of parts) presentCount += field?.present.length ?? 0;
   const present = new Int32Array(presentCount);
@@ -149,6 +182,7 @@ function* mergeField(
     if (!field) continue;
     for (const d of field.present) if (map[d]! >= 0) present[n++] = map[d]!;
   }
+  yield;
   // Doc values, doc by doc in the new order.
   const numeric = first.numValues !== null;
   const keyword = first.strValues !== null;
@@ -178,9 +212,12 @@ function* mergeField(
   dvStart[maxDoc] = v;
   const nums = numValues ? numValues.subarray(0, v) : null;
   yield;
-  const points = first.pointValues && nums ? pointsOf(nums, exact, dvStart, maxDoc) : null;
+  const points = first.pointValues && nums
+    ? yield* pointsSteps({ nums, exact, dvStart, maxDoc }, MERGE_BLOCK)
+    : null;
   // The statistics a rebuild would count: tokens (text), values (keyword), else docs with a
   // value (also for presence-only fields); a part without deletions brings its own.
+  yield;
   let sumTotalTermFreq = 0;
   for (const part of parts) {
     const { field, map, deletes } = part;
@@ -193,6 +230,7 @@ function* mergeField(
       }
     } else for (const d of field.present) if (map[d]! >= 0) sumTotalTermFreq++;
   }
+  yield;
   return {
     kind: first.kind,
     terms,
@@ -260,7 +298,7 @@ function* mergeTerms(
       writer.endTerm(term);
     }
     yield;
-    for (const [term, posting] of writer.finish()) terms.set(term, posting);
+    for (const [term, posting] of yield* writer.finishSteps(MERGE_BLOCK)) terms.set(term, posting);
     return { terms, keptFreqs };
   }
   const allDocs = new Int32Array(docTotal);

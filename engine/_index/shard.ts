@@ -196,7 +196,7 @@ export class Shard {
     if (count < segment.maxDoc) kept.push({ segment, deleted, deletedCount: count });
     this.#segments = kept;
     this.#snapshot = null;
-    KeptDoc.pack(segment.docs); // the merged segment's texts in one store; the old stores go
+    // The merge packed the merged segment's texts in one store (in steps): the old stores go.
     const m = this.merges;
     m.current = 0;
     m.currentDocs = 0;

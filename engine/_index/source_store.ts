@@ -31,24 +31,67 @@ export class SourceStore {
    * ```
    */
   static of(texts: readonly StoredText[]): SourceStore {
+    const steps = SourceStore.ofSteps(texts, texts.length || 1);
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return r.value;
+    }
+  }
+
+  /**
+   * {@link SourceStore.of} in steps of `block` texts: it yields between them (a background merge
+   * gives the event loop back there), and returns the same store.
+   */
+  static *ofSteps(texts: readonly StoredText[], block: number): Generator<void, SourceStore, void> {
     // Ends first (exact UTF-8 lengths), then one buffer of exactly that size: no growing copies
     // left behind for the allocator to hold on to.
     const ends = new Int32Array(texts.length);
     let at = 0;
-    for (let i = 0; i < texts.length; i++) {
+    for (let from = 0; from < texts.length; from += block) {
+      if (from > 0) yield;
+      at = SourceStore.#measure(texts, ends, {
+        from,
+        to: Math.min(from + block, texts.length),
+        at,
+      });
+    }
+    const bytes = new Uint8Array(at);
+    for (let from = 0; from < texts.length; from += block) {
+      yield;
+      SourceStore.#copy(texts, { bytes, ends }, { from, to: Math.min(from + block, texts.length) });
+    }
+    return new SourceStore(bytes, ends);
+  }
+
+  /** The ends of texts `from` … `to - 1`, after `at` bytes; returns the last one. */
+  static #measure(
+    texts: readonly StoredText[],
+    ends: Int32Array,
+    range: { from: number; to: number; at: number },
+  ): number {
+    let at = range.at;
+    for (let i = range.from; i < range.to; i++) {
       const t = texts[i]!;
       at += typeof t === "string" ? utf8Length(t) : t.store.byteLength(t.at);
       ends[i] = at;
     }
-    const bytes = new Uint8Array(at);
-    at = 0;
-    for (let i = 0; i < texts.length; i++) {
+    return at;
+  }
+
+  /** Copies texts `from` … `to - 1` into `bytes` at their ends. */
+  static #copy(
+    texts: readonly StoredText[],
+    into: { bytes: Uint8Array; ends: Int32Array },
+    range: { from: number; to: number },
+  ): void {
+    const { bytes, ends } = into;
+    let at = range.from === 0 ? 0 : ends[range.from - 1]!;
+    for (let i = range.from; i < range.to; i++) {
       const t = texts[i]!;
       if (typeof t === "string") encoder.encodeInto(t, bytes.subarray(at, ends[i]!));
       else bytes.set(t.store.#slice(t.at), at);
       at = ends[i]!;
     }
-    return new SourceStore(bytes, ends);
   }
 
   /** Number of texts. */

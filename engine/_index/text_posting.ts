@@ -9,11 +9,39 @@ import type { Posting, SmallInts } from "./segment.ts";
  * short fields and for most frequencies); a copy.
  */
 export function narrowed(values: Int32Array): SmallInts {
+  const steps = narrowedSteps(values, values.length || 1);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** {@link narrowed} in steps of `block` values (the same array). */
+export function* narrowedSteps(
+  values: Int32Array,
+  block: number,
+): Generator<void, SmallInts, void> {
+  let max = 0;
+  for (let from = 0; from < values.length; from += block) {
+    if (from > 0) yield;
+    max = Math.max(max, maxOf(values.subarray(from, from + block)));
+  }
+  const out = max < 256
+    ? new Uint8Array(values.length)
+    : max < 65536
+    ? new Uint16Array(values.length)
+    : new Int32Array(values.length);
+  for (let from = 0; from < values.length; from += block) {
+    yield;
+    out.set(values.subarray(from, from + block), from);
+  }
+  return out;
+}
+
+function maxOf(values: Int32Array): number {
   let max = 0;
   for (let i = 0; i < values.length; i++) if (values[i]! > max) max = values[i]!;
-  if (max < 256) return Uint8Array.from(values);
-  if (max < 65536) return Uint16Array.from(values);
-  return values.slice();
+  return max;
 }
 
 /**
@@ -112,9 +140,22 @@ export class TextPostingsWriter {
 
   /** The postings by term; buffers trimmed to what was used. */
   finish(): Map<string, TextPosting> {
-    const docs = this.#docs.slice(0, this.#docAt);
-    const positions = narrowed(this.#positions.subarray(0, this.#posAt));
-    const freqs = narrowed(this.#freqs.subarray(0, this.#freqAt));
+    const steps = this.finishSteps(Math.max(1, this.#posAt, this.#docAt));
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return r.value;
+    }
+  }
+
+  /** {@link TextPostingsWriter.finish} in steps of `block` entries (a merge's pauses). */
+  *finishSteps(block: number): Generator<void, Map<string, TextPosting>, void> {
+    const docs = new Int32Array(this.#docAt);
+    for (let from = 0; from < docs.length; from += block) {
+      if (from > 0) yield;
+      docs.set(this.#docs.subarray(from, Math.min(from + block, docs.length)), from);
+    }
+    const positions = yield* narrowedSteps(this.#positions.subarray(0, this.#posAt), block);
+    const freqs = yield* narrowedSteps(this.#freqs.subarray(0, this.#freqAt), block);
     const out = new Map<string, TextPosting>();
     const spans = this.#spans;
     for (let t = 0; t < this.#terms.length; t++) {

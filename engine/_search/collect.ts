@@ -28,7 +28,7 @@ import type { SearchTarget } from "../_index/search_target.ts";
 import { parseDateAt } from "../_index/dates.ts";
 import { sortFailure } from "./shard_failure.ts";
 import { shardDocValues } from "../_hits/shard_doc.ts";
-import { perShard, shardContexts } from "./shard_scoring.ts";
+import { perShardSteps, shardContexts } from "./shard_scoring.ts";
 import { exactInteger } from "../_index/exact_long.ts";
 
 /** The result of collection. */
@@ -50,6 +50,20 @@ function keepsAll(req: SearchRequest): boolean {
   return req.scroll !== null || req.terminateAfter > 0;
 }
 
+/**
+ * Whether no part of the answer reads a score: no hit is shown (an aggregation-only request, whose
+ * `max_score` is null) and no aggregation, `min_score` or `knn` section reads scores. The query
+ * then runs in filter context, as Elasticsearch collects it without scores: the same docs, no
+ * score array over every match.
+ */
+function scoresUnread(req: SearchRequest): boolean {
+  if (keepsAll(req) || req.from + req.size > 0 || req.searchAfter || req.minScore !== null) {
+    return false;
+  }
+  if (req.knn.length > 0 || req.rescoreWindow > 0) return false;
+  return !/top_hits|top_metrics|_score|script/.test(JSON.stringify(req.aggs ?? {}));
+}
+
 /** The `_shard_doc` value base of a target, as Elasticsearch packs shard index and doc id. */
 export const SHARD_DOC_SPAN = 2 ** 32;
 
@@ -67,8 +81,9 @@ export function* collect(
   const all = keepsAll(req);
   const fast = topFirst(targets, req, sort, now);
   if (fast) return fast;
-  const scoring = sort.length === 0 || sort.some((k) => k.field === "_score") || req.trackScores ||
+  const scored = sort.length === 0 || sort.some((k) => k.field === "_score") || req.trackScores ||
     req.minScore !== null;
+  const scoring = scored && !scoresUnread(req);
   const aggInputs: AggInput[] = [];
   const parts: Array<{ t: number; hits: Hits }> = [];
   const readers: ValueReader[][] = [];
@@ -85,12 +100,14 @@ export function* collect(
     readers.push(sortReaders(target, sort, { ctx, t, firstShard }));
     types.push(sort.map((k) => ctx.fields.full.byPath.get(k.field)?.type));
     // query_then_fetch: each shard scores with its own statistics (dfs: with the index's).
-    const shardCtx = scoring && !req.dfs ? shardContexts(target, ctx) : null;
+    // (Unscored, the shards still match on their own: a rewrite can depend on a shard's terms.)
+    const shardCtx = scored && !req.dfs ? shardContexts(target, ctx) : null;
+    const steps = { scoring: scoring ? "score" : "filter" } as const;
     let hits = withKnn(
       t,
       shardCtx
-        ? perShard(shardCtx, (c) => matchLive(req.query, c, "score"))
-        : yield* matchLiveSteps(req.query, ctx, { scoring: scoring ? "score" : "filter" }),
+        ? yield* perShardSteps(shardCtx, (c) => matchLiveSteps(req.query, c, steps))
+        : yield* matchLiveSteps(req.query, ctx, steps),
     );
     if (req.minScore !== null) hits = withMinScore(hits, req.minScore);
     aggInputs.push({ ctx, docs: hits.docs, scored: hits });

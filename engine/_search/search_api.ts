@@ -2,14 +2,19 @@
 // scroll_pit_api.ts, count and by-query matching in matches_api.ts).
 
 import { MAX_REQUEST_STATES, withPatternBudget } from "../_index/automaton.ts";
-import { checkClauseCount, withBucketBudget } from "../_index/limits.ts";
+import { checkClauseCount } from "../_index/limits.ts";
 import { EngineError, illegalArgument, validationFailed } from "../_errors.ts";
-import { runAggregations } from "../_aggs/aggregations.ts";
+import { aggregationSteps } from "../_aggs/aggregations.ts";
 import { collect, type Collected } from "./collect.ts";
 import { searchProfile } from "./profile.ts";
 import { fieldMapOf } from "../_index/field_map.ts";
 import { formatDateAt } from "../_index/dates.ts";
-import { type Candidate, type HitOptions, renderHits, renderTotal } from "../_hits/hits_render.ts";
+import {
+  type Candidate,
+  type HitOptions,
+  renderHitsSteps,
+  renderTotal,
+} from "../_hits/hits_render.ts";
 import type { QueryNode } from "../_query/query_nodes.ts";
 import { checkInnerHits } from "../_hits/inner_hits.ts";
 import { parseKeepAlive } from "./keep_alive.ts";
@@ -188,7 +193,7 @@ function* search(
     const inputs = collected.aggInputs;
     if (aggs) {
       yield;
-      aggregations = withBucketBudget(ctx.maxBuckets, () => runAggregations(aggs, inputs));
+      aggregations = yield* aggregationSteps(aggs, inputs, ctx.maxBuckets);
     }
   } catch (err) {
     shardFailure(err, targets);
@@ -224,7 +229,7 @@ function* search(
   // Every shard skipped (Elasticsearch): no shard scored, and the empty result's max_score is 0.
   const noneRan = skipped > 0 && skipped === all.total;
   try {
-    out.hits = renderHits(page, targets, {
+    out.hits = yield* renderHitsSteps(page, targets, {
       total,
       maxScore: noneRan ? 0 : req.size === 0 ? null : collected.maxScore,
     }, render);

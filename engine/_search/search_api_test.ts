@@ -3,6 +3,17 @@ import { EngineError } from "../_errors.ts";
 import { countApi, findMatches } from "./matches_api.ts";
 import { searchApi, searchApiSliced, SearchContexts } from "./search_api.ts";
 import { TestIndex } from "../../tests/support/test_index.ts";
+import { aggregationSteps, runAggregations } from "../_aggs/aggregations.ts";
+import { execContextOf } from "../_query/exec_context.ts";
+import { matchLive } from "../_query/query_exec.ts";
+import { parseQuery } from "../_query/query_parser.ts";
+import { FETCH_ALL } from "../_hits/source_filter.ts";
+import {
+  type HitOptions,
+  RENDER_BLOCK,
+  renderHits,
+  renderHitsSteps,
+} from "../_hits/hits_render.ts";
 
 type Hit = {
   _id: string;
@@ -746,7 +757,7 @@ function bigIndex(): TestIndex {
 }
 
 Deno.test("a time-sliced search pauses inside long loops and answers byte for byte the same", async () => {
-  const targets = [bigIndex().target()];
+  const big = bigIndex().target();
   const bodies = [
     { query: { match: { name: "doc a" } }, track_total_hits: true },
     { query: { match: { name: "doc a" } }, track_total_hits: true, from: 5, size: 20 },
@@ -755,18 +766,28 @@ Deno.test("a time-sliced search pauses inside long loops and answers byte for by
     { query: { match: { name: "doc a" } }, post_filter: { term: { tag: "t2" } } },
     { size: 0, aggs: { tags: { terms: { field: "tag" } }, top: { max: { field: "n" } } } },
     { query: { match_all: {} }, sort: [{ n: "asc" }], size: 3 },
+    {
+      query: { match: { name: "doc a" } },
+      size: 300,
+      highlight: { fields: { name: {} } },
+      fields: ["n", "tag"],
+      docvalue_fields: ["n"],
+    },
   ];
-  for (const body of bodies) {
-    const whole = searchApi(new SearchContexts(), targets, body, new URLSearchParams());
-    const sliced = await searchApiSliced(
-      new SearchContexts(),
-      targets,
-      { body: body, params: new URLSearchParams() },
-      0,
-    );
-    delete whole.took;
-    delete sliced.took;
-    assert.equal(JSON.stringify(sliced), JSON.stringify(whole), JSON.stringify(body));
+  // One shard, and three: each shard's query runs in steps of its own.
+  for (const targets of [[big], [{ ...big, shards: 3 }]]) {
+    for (const body of bodies) {
+      const whole = searchApi(new SearchContexts(), targets, body, new URLSearchParams());
+      const sliced = await searchApiSliced(
+        new SearchContexts(),
+        targets,
+        { body: body, params: new URLSearchParams() },
+        0,
+      );
+      delete whole.took;
+      delete sliced.took;
+      assert.equal(JSON.stringify(sliced), JSON.stringify(whole), JSON.stringify(body));
+    }
   }
 });
 
@@ -790,4 +811,178 @@ Deno.test("a short sliced search started after a long one finishes first", async
   ).then(() => done.push("short"));
   await Promise.all([long, short]);
   assert.deepEqual(done, ["short", "long"]);
+});
+
+Deno.test("an aggregation-only search counts the docs a search showing hits counts", () => {
+  const idx = index(40);
+  const aggs = {
+    tags: { terms: { field: "tag" }, aggs: { top: { max: { field: "n" } } } },
+    best: { top_hits: { size: 2 } },
+  };
+  const queries = [
+    { match_all: {} },
+    { match: { name: "doc 7" } },
+    { bool: { should: [{ match: { name: "7" } }], filter: [{ term: { tag: "t1" } }] } },
+    { bool: { should: [{ match: { name: "7" } }, { match: { name: "8" } }] } },
+    {
+      function_score: {
+        query: { match: { name: "doc 7" } },
+        functions: [{ field_value_factor: { field: "n", missing: 1 } }],
+        min_score: 3,
+      },
+    },
+    { constant_score: { filter: { range: { n: { gte: 10 } } }, boost: 2 } },
+    { fuzzy: { name: { value: "dox", max_expansions: 1 } } },
+  ];
+  // One shard, and three (each shard matching on its own, as with scores).
+  const targets = [idx.target(), { ...idx.target(), shards: 3 }];
+  const run = (body: Record<string, unknown>, t: number) =>
+    searchApi(new SearchContexts(), [targets[t]!], body, new URLSearchParams());
+  for (const [query, t] of queries.flatMap((q) => [[q, 0], [q, 1]] as const)) {
+    const shown = run({ query, aggs, size: 3, track_total_hits: true }, t);
+    const none = run({ query, aggs, size: 0, track_total_hits: true }, t);
+    const label = `${JSON.stringify(query)} on target ${t}`;
+    assert.deepEqual(hitsOf(none).total, hitsOf(shown).total, label);
+    assert.deepEqual(none.aggregations, shown.aggregations, label);
+    assert.equal(hitsOf(none).max_score, null, label);
+  }
+  // top_hits reads scores: they are there in an aggregation-only search too.
+  const res = search({ query: { match: { name: "doc 7" } }, aggs, size: 0 }, "", idx);
+  const best = (res.aggregations as { best: { hits: HitsSection } }).best.hits;
+  assert.ok(best.hits.every((h) => typeof h._score === "number" && h._score > 0));
+});
+
+const LONG_AGGS = {
+  tags: {
+    terms: { field: "tag" },
+    aggs: { ns: { terms: { field: "n", size: 3 } }, top: { max: { field: "n" } } },
+  },
+  ns: { terms: { field: "n", size: 5, order: { _key: "desc" } } },
+  many: { terms: { field: "n", size: 400, min_doc_count: 2 } },
+  sum: { sum: { field: "n" } },
+  best: { max_bucket: { buckets_path: "tags>top" } },
+  names: { terms: { field: "name.keyword" }, aggs: { ns: { terms: { field: "n", size: 2 } } } },
+};
+
+Deno.test("aggregations in steps pause inside long counts and answer byte for byte the same", async () => {
+  const targets = [bigIndex().target()];
+  const bodies = [
+    { size: 0, aggs: LONG_AGGS },
+    { size: 0, query: { match: { name: "doc a" } }, aggs: LONG_AGGS },
+    { size: 2, query: { match: { name: "a" } }, aggs: LONG_AGGS },
+    {
+      size: 0,
+      query: { term: { tag: "t3" } },
+      aggs: { ns: { terms: { field: "n", size: 2000 } } },
+    },
+    {
+      size: 0,
+      aggs: { tags: { terms: { field: "tag" }, aggs: { best: { top_hits: { size: 1 } } } } },
+    },
+  ];
+  for (const body of bodies) {
+    const whole = searchApi(new SearchContexts(), targets, body, new URLSearchParams());
+    const sliced = await searchApiSliced(
+      new SearchContexts(),
+      targets,
+      { body, params: new URLSearchParams() },
+      0,
+    );
+    delete whole.took;
+    delete sliced.took;
+    assert.equal(JSON.stringify(sliced), JSON.stringify(whole), JSON.stringify(body));
+  }
+  // The counts are those of the documents as written (every 9th deleted).
+  const res = searchApi(new SearchContexts(), targets, bodies[0]!, new URLSearchParams());
+  const byN = new Map<number, number>();
+  const byTag = new Map<string, number>();
+  for (let i = 0; i < 70_000; i++) {
+    if (i % 9 === 0) continue;
+    byN.set(i % 977, (byN.get(i % 977) ?? 0) + 1);
+    byTag.set("t" + (i % 5), (byTag.get("t" + (i % 5)) ?? 0) + 1);
+  }
+  type Buckets = { buckets: Array<{ key: unknown; doc_count: number }> };
+  const aggs = res.aggregations as Record<string, Buckets>;
+  const pairs = (b: Buckets) => b.buckets.map((x) => [x.key, x.doc_count]);
+  assert.deepEqual(pairs(aggs.ns!), [976, 975, 974, 973, 972].map((k) => [k, byN.get(k)]));
+  const many = [...byN].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, 400);
+  assert.deepEqual(pairs(aggs.many!), many);
+  const tags = [...byTag].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  assert.deepEqual(pairs(aggs.tags!), tags);
+  // The counting itself pauses: a keyword's postings by chunks, a number's values by doc blocks.
+  const target = targets[0]!;
+  const ctx = execContextOf(target, 0);
+  const inputs = [{ ctx, docs: matchLive(parseQuery({ match_all: {} }), ctx, "filter").docs }];
+  // 62,222 live docs: two blocks of a number's values; LONG_AGGS pauses between aggregations too.
+  for (const [aggs, least] of [[{ ns: { terms: { field: "n" } } }, 1], [LONG_AGGS, 4]] as const) {
+    const steps = aggregationSteps(aggs, inputs, 65_536);
+    let pauses = 0;
+    let step = steps.next();
+    while (!step.done) {
+      pauses++;
+      step = steps.next();
+    }
+    assert.ok(pauses >= least, `${Object.keys(aggs)} paused ${pauses} times`);
+    assert.deepEqual(step.value, runAggregations(aggs, inputs));
+  }
+});
+
+Deno.test("short sliced searches started after a long aggregation finish while it runs", async () => {
+  const targets = [bigIndex().target()];
+  // The query is one step (a term's docs); the aggregations are the long part.
+  const body = { size: 0, query: { term: { tag: "t3" } }, aggs: LONG_AGGS };
+  let longDone = false;
+  const long = searchApiSliced(new SearchContexts(), targets, {
+    body,
+    params: new URLSearchParams(),
+  }, 0).then(() => longDone = true);
+  // One short search after another, for as long as the aggregation runs.
+  let shortDone = 0;
+  const shorts = (async () => {
+    while (!longDone) {
+      await searchApiSliced(new SearchContexts(), targets, {
+        body: { query: { term: { name: "rare" } }, size: 5 },
+        params: new URLSearchParams(),
+      }, 0);
+      if (!longDone) shortDone++;
+    }
+  })();
+  await Promise.all([long, shorts]);
+  assert.ok(shortDone >= 3, `${shortDone} short searches finished during the aggregation`);
+});
+
+Deno.test("hits render in steps of a few hits, as renderHits renders them", () => {
+  const idx = index(40);
+  const target = idx.target();
+  const page = Array.from({ length: 30 }, (_, i) => ({ t: 0, doc: i, score: 1 + i, sort: null }));
+  const options = {
+    source: FETCH_ALL,
+    scores: true,
+    sort: false,
+    version: true,
+    seqNoPrimaryTerm: false,
+    storedFieldsNone: false,
+    docvalueFields: [],
+    fields: [{ field: "n" }],
+    highlight: {
+      request: {
+        fields: [{ pattern: "name", fragmentSize: 100, fragments: 5 }],
+        pre: "<em>",
+        post: "</em>",
+      },
+      query: parseQuery({ match: { name: "doc" } }),
+    },
+  } as unknown as HitOptions;
+  const header = { total: { value: 30, relation: "eq" }, maxScore: 30 };
+  const steps = renderHitsSteps(page, [target], header, options);
+  let pauses = 0;
+  let step = steps.next();
+  while (!step.done) {
+    pauses++;
+    step = steps.next();
+  }
+  assert.equal(pauses, Math.ceil(30 / RENDER_BLOCK) - 1);
+  const whole = renderHits(page, [target], header, options);
+  assert.equal(JSON.stringify(step.value), JSON.stringify(whole));
+  assert.equal((whole.hits as unknown[]).length, 30);
 });

@@ -39,3 +39,19 @@ export function shardContexts(target: SearchTarget, ctx: ExecContext): ExecConte
 export function perShard(contexts: ExecContext[], run: (ctx: ExecContext) => Hits): Hits {
   return mergeShardHits(contexts.map(run));
 }
+
+/**
+ * {@link perShard} in steps: `run` gives each shard's hits as steps (`matchLiveSteps`), and the
+ * shards run one after another with a pause point between them; the hits are {@link perShard}'s.
+ */
+export function* perShardSteps(
+  contexts: ExecContext[],
+  run: (ctx: ExecContext) => Generator<void, Hits, void>,
+): Generator<void, Hits, void> {
+  const parts: Hits[] = [];
+  for (const c of contexts) {
+    if (parts.length > 0) yield;
+    parts.push(yield* run(c));
+  }
+  return mergeShardHits(parts);
+}
