@@ -175,3 +175,38 @@ export async function replay(
   }
   return out;
 }
+
+/**
+ * The records of a corpus replayed twice from a clean state (the specification examples): a
+ * request whose real answers in the two runs differ is unstable, writes included (a document
+ * indexed without an id lands on a random shard, so its `_seq_no` varies from run to run). A
+ * request the second run did not ask at the same place (the runs took different turns) is
+ * unstable too; where the two real answers agree the first run's outcome stands.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type Exchange, settleRuns } from "./replay.ts";
+ * const rec = (seqNo: number, engine = 0): Exchange => ({
+ *   corpus: "spec",
+ *   kind: "spec:_global/index",
+ *   method: "POST",
+ *   path: "/i/_doc/",
+ *   real: { status: 201, text: `{"_seq_no":${seqNo}}` },
+ *   engine: { status: 201, text: `{"_seq_no":${engine}}` },
+ *   outcome: seqNo === engine ? "identical" : "different",
+ *   differences: seqNo === engine ? [] : [{ kind: "value", where: "_seq_no" }],
+ * });
+ * assert.equal(settleRuns([rec(2)], [rec(1)])[0]!.outcome, "unstable");
+ * assert.equal(settleRuns([rec(2)], [rec(2)])[0]!.outcome, "different");
+ * ```
+ */
+export function settleRuns(first: readonly Exchange[], second: readonly Exchange[]): Exchange[] {
+  return first.map((r, i) => {
+    const again = second[i];
+    const same = again !== undefined && again.kind === r.kind && again.method === r.method &&
+      again.path === r.path && again.body === r.body;
+    if (r.outcome === "unstable" || (same && !differences(r.real, again.real).length)) return r;
+    return { ...r, outcome: "unstable" as const, differences: [] };
+  });
+}
