@@ -42,6 +42,7 @@ import {
   resolveClusterHandler,
   resolveIndexHandler,
   searchShardsHandler,
+  shardStoresHandler,
 } from "./shard_apis.ts";
 import {
   catComponentTemplatesHandler,
@@ -391,6 +392,7 @@ export const ROUTES: readonly RouteSpec[] = [
     only("elasticsearch", resolveClusterHandler),
   ),
   route("recovery", GET, "/{index?}/_recovery", recoveryHandler),
+  route("shard_stores", GET, "/{index?}/_shard_stores", shardStoresHandler),
   route("cluster_state", GET, "/_cluster/state/{metric?}", clusterStateHandler),
   route("rollover", "POST", "/{alias}/_rollover/{new_index?}", rolloverHandler),
   route("cluster_state", GET, "/_cluster/state/{metric}/{index}", clusterStateHandler),

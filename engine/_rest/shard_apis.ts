@@ -2,7 +2,7 @@
 // `_cat/recovery`, `_cat/thread_pool`, `_cat/allocation`, `_cat/circuit_breaker`, as the real
 // engines answer them on a single node (every primary started there, replicas unassigned).
 
-import { EngineError, esError } from "../_errors.ts";
+import { EngineError, esError, illegalArgument } from "../_errors.ts";
 import { ok, type Reply, type RequestContext } from "./context.ts";
 import { nameMatcher } from "../_index/name_pattern.ts";
 import { catTable } from "./cat.ts";
@@ -71,6 +71,40 @@ export function searchShardsHandler(ctx: RequestContext): Reply {
   }
   const nodes = indices.length > 0 ? { [ctx.state.clusterUuid]: nodeEntry(ctx) } : {};
   return ok({ nodes, indices: names, shards });
+}
+
+const SHARD_STATUSES = ["green", "yellow", "red"] as const;
+
+/**
+ * `GET /{index?}/_shard_stores`: the store copies of the shards whose status is asked (`status`,
+ * a list of `green`, `yellow`, `red` or `all`; `yellow,red` by default). On one node a shard is
+ * green when the index asks for no replica, else yellow; its one copy is the started primary.
+ */
+export function shardStoresHandler(ctx: RequestContext): Reply {
+  const asked = (ctx.params.get("status") ?? "yellow,red").split(",").map((s) => s.trim());
+  const wanted = new Set<string>();
+  for (const s of asked) {
+    if (s === "all") SHARD_STATUSES.forEach((x) => wanted.add(x));
+    else if ((SHARD_STATUSES as readonly string[]).includes(s)) wanted.add(s);
+    else throw illegalArgument(`unknown cluster health status [${s}]`);
+  }
+  const indices: Record<string, unknown> = {};
+  for (const index of targets(ctx).filter((i) => !i.closed)) {
+    if (!wanted.has(index.replicas > 0 ? "yellow" : "green")) continue;
+    const shards: Record<string, unknown> = {};
+    for (let n = 0; n < index.shardCount; n++) {
+      const allocationId = (shardCopy(ctx, index, n).allocation_id as { id: string }).id;
+      shards[String(n)] = {
+        stores: [{
+          [ctx.state.clusterUuid]: nodeEntry(ctx),
+          allocation_id: allocationId,
+          allocation: "primary",
+        }],
+      };
+    }
+    indices[index.name] = { shards };
+  }
+  return ok({ indices });
 }
 
 /**
