@@ -193,7 +193,7 @@ export function catHealthHandler(ctx: RequestContext): Reply {
   const row = {
     epoch: String(Math.floor(now / 1000)),
     timestamp: new Date(now).toISOString().slice(11, 19),
-    cluster: "searchvisitor",
+    cluster: ctx.state.node.clusterName,
     status: String(health.status),
     "node.total": "1",
     "node.data": "1",
@@ -269,10 +269,16 @@ export function catNodesHandler(ctx: RequestContext): Reply {
     load_15m: "0.00",
     "node.role": ctx.state.flavour === "opensearch" ? "dimr" : "cdfhilmrstw",
     master: "*",
-    name: "searchvisitor",
+    name: ctx.state.node.name,
   };
   const uptime = formatTime(ctx.state.now() - ctx.state.cluster.startedAt, ctx.params.get("time"));
-  return catTable(ctx, [{ ...row, uptime }], Object.keys(row));
+  const { id, transportAddress } = ctx.state.node;
+  const more = {
+    id: boolParam(ctx, "full_id") ? id : id.slice(0, 4),
+    port: transportAddress.slice(transportAddress.lastIndexOf(":") + 1),
+    version: ctx.state.version,
+  };
+  return catTable(ctx, [{ ...row, uptime, ...more }], Object.keys(row), Object.keys(more));
 }
 
 /** The `_cat` APIs each product lists at `GET /_cat`, in its order (copied from its answer). */

@@ -60,6 +60,9 @@ export const CAT_COLUMNS: Record<string, { aliases: string[]; desc: string }> = 
   node: { aliases: ["n"], desc: "name of node where it lives" },
   name: { aliases: ["n"], desc: "node name" },
   uptime: { aliases: ["u"], desc: "node uptime" },
+  port: { aliases: ["po"], desc: "bound transport port" },
+  version: { aliases: ["v"], desc: "es version" },
+  master: { aliases: ["m"], desc: "*:current master" },
   ...INDEX_STATS_COLUMN_INFO,
 };
 

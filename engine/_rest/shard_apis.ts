@@ -12,8 +12,13 @@ import { formatBytes } from "./cat_units.ts";
 import { shardParts, storeSize } from "./stats_mapped.ts";
 import type { IndexState } from "../_state/index_state.ts";
 
-const NODE = "searchvisitor";
 const HOST = "127.0.0.1";
+
+/** The port of the node's transport address. */
+function transportPort(ctx: RequestContext): string {
+  const address = ctx.state.node.transportAddress;
+  return address.slice(address.lastIndexOf(":") + 1);
+}
 
 /** The one node as `_search_shards` lists it. */
 function nodeEntry(ctx: RequestContext): Record<string, unknown> {
@@ -21,12 +26,12 @@ function nodeEntry(ctx: RequestContext): Record<string, unknown> {
     ? { shard_indexing_pressure_enabled: "true" }
     : { "xpack.installed": "true" };
   const entry: Record<string, unknown> = {
-    name: NODE,
-    ephemeral_id: ctx.state.clusterUuid,
-    transport_address: `${HOST}:9300`,
+    name: ctx.state.node.name,
+    ephemeral_id: ctx.state.node.ephemeralId,
+    transport_address: ctx.state.node.transportAddress,
   };
   if (ctx.state.flavour === "elasticsearch") {
-    entry.external_id = NODE;
+    entry.external_id = ctx.state.node.name;
     entry.attributes = attributes;
     entry.roles = [...ELASTICSEARCH_ROLES];
     entry.version = "9.5.4";
@@ -42,7 +47,7 @@ function nodeEntry(ctx: RequestContext): Record<string, unknown> {
 function shardCopy(ctx: RequestContext, index: IndexState, shard: number): Record<string, unknown> {
   const copy: Record<string, unknown> = { state: "STARTED", primary: true };
   if (ctx.state.flavour === "opensearch") copy.searchOnly = false;
-  copy.node = ctx.state.clusterUuid;
+  copy.node = ctx.state.node.id;
   copy.relocating_node = null;
   copy.shard = shard;
   copy.index = index.name;
@@ -69,7 +74,7 @@ export function searchShardsHandler(ctx: RequestContext): Reply {
       : [...new Set(routing.split(",").map((r) => index.shardOf(r.trim())))].sort((a, b) => a - b);
     for (const shard of wanted) shards.push([shardCopy(ctx, index, shard)]);
   }
-  const nodes = indices.length > 0 ? { [ctx.state.clusterUuid]: nodeEntry(ctx) } : {};
+  const nodes = indices.length > 0 ? { [ctx.state.node.id]: nodeEntry(ctx) } : {};
   return ok({ nodes, indices: names, shards });
 }
 
@@ -96,7 +101,7 @@ export function shardStoresHandler(ctx: RequestContext): Reply {
       const allocationId = (shardCopy(ctx, index, n).allocation_id as { id: string }).id;
       shards[String(n)] = {
         stores: [{
-          [ctx.state.clusterUuid]: nodeEntry(ctx),
+          [ctx.state.node.id]: nodeEntry(ctx),
           allocation_id: allocationId,
           allocation: "primary",
         }],
@@ -283,7 +288,7 @@ export function catRecoveryHandler(ctx: RequestContext): Reply {
     source_host: "n/a",
     source_node: "n/a",
     target_host: HOST,
-    target_node: NODE,
+    target_node: ctx.state.node.name,
     repository: "n/a",
     snapshot: "n/a",
     files: "0",
@@ -322,11 +327,11 @@ export function recoveryHandler(ctx: RequestContext): Reply {
       ...timed("total_time", 0, "0s"),
       source: {},
       target: {
-        id: ctx.state.clusterUuid,
+        id: ctx.state.node.id,
         host: HOST,
-        transport_address: `${HOST}:9300`,
+        transport_address: ctx.state.node.transportAddress,
         ip: HOST,
-        name: NODE,
+        name: ctx.state.node.name,
       },
       index: {
         size: {
@@ -435,12 +440,12 @@ export function catThreadPoolHandler(ctx: RequestContext): Reply {
   const rows = pools
     .filter((name) => patterns === undefined || poolMatches(name, patterns))
     .map((name) => ({
-      node_name: NODE,
-      node_id: ctx.state.clusterUuid,
-      ephemeral_node_id: ctx.state.clusterUuid,
+      node_name: ctx.state.node.name,
+      node_id: ctx.state.node.id,
+      ephemeral_node_id: ctx.state.node.ephemeralId,
       host: HOST,
       ip: HOST,
-      port: "9300",
+      port: transportPort(ctx),
       name,
       active: "0",
       queue: "0",
@@ -476,7 +481,7 @@ export function catAllocationHandler(ctx: RequestContext): Reply {
     "disk.percent": "0",
     host: HOST,
     ip: HOST,
-    node: NODE,
+    node: ctx.state.node.name,
   });
   if (ctx.state.flavour === "elasticsearch") row["node.role"] = "cdfhilmrstw";
   return catTable(ctx, [row], Object.keys(row));
@@ -501,8 +506,8 @@ export function catCircuitBreakerHandler(ctx: RequestContext): Reply {
   const rows = BREAKERS
     .filter(([name]) => patterns === undefined || poolMatches(name, patterns))
     .map(([name, share]) => ({
-      node_id: ctx.state.clusterUuid,
-      node_name: NODE,
+      node_id: ctx.state.node.id,
+      node_name: ctx.state.node.name,
       breaker: name,
       limit: formatBytes(Math.floor(HEAP * share), unit),
       limit_bytes: String(Math.floor(HEAP * share)),
@@ -552,7 +557,7 @@ export function catSegmentsHandler(ctx: RequestContext): Reply {
         shard: String(shard),
         prirep: "p",
         ip: HOST,
-        id: ctx.state.clusterUuid.slice(0, 4),
+        id: ctx.state.node.id.slice(0, 4),
         segment: "_0",
         generation: "0",
         "docs.count": String(part.docs),
