@@ -17,7 +17,7 @@
 //                      iterate on one area; the setup steps always run
 // Exit: 0, or 1 when --short finds a rate below its floor, 2 on bad arguments or no engine.
 
-import { Engine, serve } from "../../engine/mod.ts";
+import { Engine, type NodeIdentity, serve } from "../../engine/mod.ts";
 import { type Flavour, type Item, requests, setup, type Step } from "./generate.ts";
 import { type Exchange, replay, send, settleRuns } from "./replay.ts";
 import { compared, line, rate, render, tally } from "./report.ts";
@@ -210,25 +210,65 @@ async function wipe(url: string, all = false): Promise<void> {
 }
 
 /**
+ * The real engine's node as it names itself (`node.name`, `cluster.name`, its ids and transport
+ * address): the embedded engine is built with the same identity, as it claims the same version,
+ * so that answers keyed or listed by node id (`_search_shards`, the cluster state's voting
+ * configuration, `_cat/nodes`) compare on what they hold. Undefined when the real engine does not
+ * say (an older one, a cluster of several nodes).
+ */
+async function realNode(url: string): Promise<NodeIdentity | undefined> {
+  const r = await send({ url, vars: new Map() }, {
+    kind: "probe",
+    method: "GET",
+    path: "/_cluster/state/nodes?filter_path=cluster_name,nodes.*.name," +
+      "nodes.*.ephemeral_id,nodes.*.transport_address",
+    repeatable: false,
+  });
+  try {
+    const { cluster_name: clusterName, nodes = {} } = JSON.parse(r.text) as {
+      cluster_name?: string;
+      nodes?: Record<string, { name?: string; ephemeral_id?: string; transport_address?: string }>;
+    };
+    const ids = Object.keys(nodes);
+    if (ids.length !== 1) return undefined;
+    const node = nodes[ids[0]!]!;
+    return {
+      id: ids[0],
+      name: node.name,
+      ephemeralId: node.ephemeral_id,
+      transportAddress: node.transport_address,
+      clusterName,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The specification examples, replayed twice from a clean state (every index, template and
  * cluster setting wiped before each run; the second run against a fresh embedded engine): a
  * request whose two real answers differ is unstable, as in the YAML and clients corpora.
  */
-async function specRuns(realUrl: string, engineUrl: string, flavour: Flavour): Promise<Exchange[]> {
+async function specRuns(
+  realUrl: string,
+  engineUrl: string,
+  opts: { flavour: Flavour; node: NodeIdentity | undefined },
+): Promise<Exchange[]> {
+  const { flavour, node } = opts;
   const items = await specCorpus();
-  const opts = {
+  const how = {
     corpus: "spec",
     partialOracle: flavour === "elasticsearch",
     setAsideBoth404: true,
   };
   await wipe(realUrl, true);
   await wipe(engineUrl, true);
-  const first = await replay(items, realUrl, engineUrl, opts);
-  const engine = new Engine({ flavour, version: REAL_VERSIONS[flavour], log: () => {} });
+  const first = await replay(items, realUrl, engineUrl, how);
+  const engine = new Engine({ flavour, version: REAL_VERSIONS[flavour], node, log: () => {} });
   const server = await serve(engine, { port: 0 });
   try {
     await wipe(realUrl, true);
-    return settleRuns(first, await replay(items, realUrl, server.url, opts));
+    return settleRuns(first, await replay(items, realUrl, server.url, how));
   } finally {
     await server.close();
     engine.close();
@@ -251,7 +291,8 @@ async function runFlavour(
     repeatable: false,
   });
   if (probe.status === 0) die(`the real ${flavour} at ${realUrl} does not answer: ${probe.text}`);
-  const engine = new Engine({ flavour, version: REAL_VERSIONS[flavour], log: () => {} });
+  const node = await realNode(realUrl);
+  const engine = new Engine({ flavour, version: REAL_VERSIONS[flavour], node, log: () => {} });
   const server = await serve(engine, { port: 0 });
   const records: Exchange[] = [];
   try {
@@ -268,7 +309,7 @@ async function runFlavour(
       );
     }
     if (corpora.has("spec") && flavour === "elasticsearch") {
-      records.push(...await specRuns(realUrl, server.url, flavour));
+      records.push(...await specRuns(realUrl, server.url, { flavour, node }));
     }
     // The clients tests are Elastic's (Elasticsearch only); OpenSearch's YAML tests run on both.
     for (const corpus of ["clients", "yaml"] as const) {
