@@ -27,6 +27,7 @@ import {
 import { catShardsHandler } from "./cat_shards.ts";
 import { clusterStateHandler } from "./cluster_state.ts";
 import { rolloverHandler } from "./rollover.ts";
+import { reloadSearchAnalyzersHandler } from "./reload_analyzers.ts";
 import {
   allocationExplainHandler,
   healthReportHandler,
@@ -393,6 +394,12 @@ export const ROUTES: readonly RouteSpec[] = [
   ),
   route("recovery", GET, "/{index?}/_recovery", recoveryHandler),
   route("shard_stores", GET, "/{index?}/_shard_stores", shardStoresHandler),
+  route(
+    "reload_search_analyzers",
+    GPD,
+    "/{index}/_reload_search_analyzers",
+    only("elasticsearch", reloadSearchAnalyzersHandler),
+  ),
   route("cluster_state", GET, "/_cluster/state/{metric?}", clusterStateHandler),
   route("rollover", "POST", "/{alias}/_rollover/{new_index?}", rolloverHandler),
   route("cluster_state", GET, "/_cluster/state/{metric}/{index}", clusterStateHandler),
