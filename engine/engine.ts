@@ -7,6 +7,7 @@ import type { EngineState, NodeIdentity } from "./_rest/context.ts";
 export type { NodeIdentity };
 import { handle } from "./_rest/handle.ts";
 import { createIndex } from "./_rest/indices.ts";
+import { generateId } from "./_rest/write_params.ts";
 import type { ShardSnapshot } from "./_index/shard_snapshot.ts";
 import { countScrollFreed } from "./_rest/search_stats.ts";
 import { MAX_BUCKETS_OPENSEARCH } from "./_index/limits.ts";
@@ -63,6 +64,11 @@ export interface EngineOptions {
    * engine standing in for a known node answers with its identity.
    */
   node?: NodeIdentity;
+  /**
+   * Where the ids of documents written without one come from: random 20-character ids like
+   * Elasticsearch's by default; a test (or a tester mirroring a real engine) may give its own.
+   */
+  ids?: () => string;
 }
 
 /** The Elasticsearch version the engine reports unless told otherwise. */
@@ -239,6 +245,7 @@ export class Engine {
       timers: new Set(),
       waiters: new Set(),
       clusterUuid,
+      newId: options.ids ?? generateId,
       node: {
         name: options.node?.name ?? "searchvisitor",
         id: options.node?.id ?? clusterUuid,

@@ -43,6 +43,8 @@ export interface EngineState {
   timers: Set<ReturnType<typeof setTimeout>>;
   waiters: Set<() => void>;
   clusterUuid: string;
+  /** The id of a document written without one (see `EngineOptions.ids`). */
+  newId: () => string;
   /** The one node's names, ids and transport address (see `EngineOptions.node`). */
   node: Required<NodeIdentity>;
   persistentSettings: Record<string, unknown>;
