@@ -32,7 +32,9 @@ const RIGHT_ALIGNED = new Set([
   "relo",
   "init",
   "unassign",
+  "unassign.pri",
   "pending_tasks",
+  "max_task_wait_time",
   "active_shards_percent",
 ]);
 
@@ -202,6 +204,10 @@ export function catHealthHandler(ctx: RequestContext): Reply {
     relo: "0",
     init: "0",
     unassign: String(health.unassigned_shards),
+    // Elasticsearch 8.16+ counts the unassigned primaries apart (one node: none).
+    ...(ctx.state.flavour === "elasticsearch"
+      ? { "unassign.pri": String(health.unassigned_primary_shards ?? 0) }
+      : {}),
     pending_tasks: "0",
     max_task_wait_time: "-",
     active_shards_percent: `${Number(health.active_shards_percent_as_number).toFixed(1)}%`,
