@@ -123,7 +123,7 @@ Deno.test("_cat/allocation and _cat/circuit_breaker (Elasticsearch only)", async
   const breakers = (await json(es, "GET", "/_cat/circuit_breaker?format=json")).body;
   assert.deepEqual(
     breakers.map((b: { breaker: string; limit: string }) => [b.breaker, b.limit]),
-    [["fielddata", "409.5mb"], ["request", "614.3mb"], ["inflight_requests", "1gb"], [
+    [["fielddata", "409.5mb"], ["inflight_requests", "1gb"], ["request", "614.3mb"], [
       "parent",
       "972.7mb",
     ]],
