@@ -570,7 +570,8 @@ export function catSegmentsHandler(ctx: RequestContext): Reply {
         "size.memory": "0",
         committed: "false",
         searchable: "true",
-        version: ctx.state.flavour === "opensearch" ? "10.5.0" : "10.4.0",
+        // The Lucene version that wrote the segment: Elasticsearch 9.5.4 runs Lucene 10.5.1.
+        version: ctx.state.flavour === "opensearch" ? "10.5.0" : "10.5.1",
         compound: "true",
       });
     });
