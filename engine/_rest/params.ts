@@ -276,6 +276,7 @@ export const API_PARAMS: Record<string, readonly string[]> = {
   resolve_cluster: [...EXPAND, "timeout"],
   recovery: [...EXPAND, "active_only", "detailed"],
   shard_stores: [...EXPAND, "status"],
+  segments: [...EXPAND],
   reload_search_analyzers: [...EXPAND, "resource"],
   allocation_explain: [
     "include_disk_info",

@@ -43,6 +43,7 @@ import {
   resolveClusterHandler,
   resolveIndexHandler,
   searchShardsHandler,
+  segmentsHandler,
   shardStoresHandler,
 } from "./shard_apis.ts";
 import {
@@ -394,6 +395,7 @@ export const ROUTES: readonly RouteSpec[] = [
   ),
   route("recovery", GET, "/{index?}/_recovery", recoveryHandler),
   route("shard_stores", GET, "/{index?}/_shard_stores", shardStoresHandler),
+  route("segments", GET, "/{index?}/_segments", only("elasticsearch", segmentsHandler)),
   route(
     "reload_search_analyzers",
     GPD,
