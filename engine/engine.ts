@@ -2,9 +2,12 @@
 
 import { SearchContexts } from "./_search/search_api.ts";
 import { Cluster } from "./_state/cluster.ts";
-import type { EngineState } from "./_rest/context.ts";
+import type { EngineState, NodeIdentity } from "./_rest/context.ts";
+
+export type { NodeIdentity };
 import { handle } from "./_rest/handle.ts";
 import { createIndex } from "./_rest/indices.ts";
+import { generateId } from "./_rest/write_params.ts";
 import type { ShardSnapshot } from "./_index/shard_snapshot.ts";
 import { countScrollFreed } from "./_rest/search_stats.ts";
 import { MAX_BUCKETS_OPENSEARCH } from "./_index/limits.ts";
@@ -55,6 +58,17 @@ export interface EngineOptions {
   log?: (line: string) => void;
   /** Clock in epoch milliseconds, for tests. */
   now?: () => number;
+  /**
+   * The node's names, ids and transport address, as a real node's `node.name`, `cluster.name`
+   * and data folder give them (by default `searchvisitor`, random ids, `127.0.0.1:9300`): an
+   * engine standing in for a known node answers with its identity.
+   */
+  node?: NodeIdentity;
+  /**
+   * Where the ids of documents written without one come from: random 20-character ids like
+   * Elasticsearch's by default; a test (or a tester mirroring a real engine) may give its own.
+   */
+  ids?: () => string;
 }
 
 /** The Elasticsearch version the engine reports unless told otherwise. */
@@ -218,6 +232,7 @@ export class Engine {
     if (options.refreshIntervalMs !== undefined) {
       cluster.defaultRefreshIntervalMs = options.refreshIntervalMs;
     }
+    const clusterUuid = crypto.randomUUID().replace(/-/g, "").slice(0, 22);
     this.#state = {
       cluster,
       flavour,
@@ -229,7 +244,15 @@ export class Engine {
       search: new SearchContexts(now),
       timers: new Set(),
       waiters: new Set(),
-      clusterUuid: crypto.randomUUID().replace(/-/g, "").slice(0, 22),
+      clusterUuid,
+      newId: options.ids ?? generateId,
+      node: {
+        name: options.node?.name ?? "searchvisitor",
+        id: options.node?.id ?? clusterUuid,
+        ephemeralId: options.node?.ephemeralId ?? options.node?.id ?? clusterUuid,
+        transportAddress: options.node?.transportAddress ?? "127.0.0.1:9300",
+        clusterName: options.node?.clusterName ?? "searchvisitor",
+      },
       persistentSettings: {},
       tasks: new Map(),
       transientSettings: {},
@@ -241,7 +264,7 @@ export class Engine {
     };
     if (options.heapBytes !== undefined) HEAP_GIVEN.add(this);
     const state = this.#state;
-    state.search.nodeId = state.clusterUuid;
+    state.search.nodeId = state.node.id;
     STATE.set(this, state);
     cluster.shardLimit = { ...cluster.shardLimit, flavour, version: state.version };
     cluster.autoCreate = (name) => createIndex(state, name, {}, "write");

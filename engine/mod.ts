@@ -29,5 +29,5 @@
  * @module
  */
 
-export { Engine, type EngineOptions } from "./engine.ts";
+export { Engine, type EngineOptions, type NodeIdentity } from "./engine.ts";
 export { type EngineServer, serve, type ServeAuth, type ServeOptions } from "./serve.ts";

@@ -38,7 +38,6 @@ import {
   checkRouting,
   checkUpdateRequest,
   checkWaitParams,
-  generateId,
   writeOptions,
 } from "./write_params.ts";
 
@@ -231,7 +230,7 @@ function run(
       (meta.require_alias === undefined && boolParam(ctx, "require_alias"));
     const errorType = parseErrorType(ctx.state);
     if (op === "index" || op === "create") {
-      const docId = id ?? generateId();
+      const docId = id ?? ctx.state.newId();
       checkId(docId);
       if (meta.pipeline !== undefined || pipeline !== undefined) {
         checkPipeline(meta.pipeline ?? pipeline);

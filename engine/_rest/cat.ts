@@ -32,7 +32,9 @@ const RIGHT_ALIGNED = new Set([
   "relo",
   "init",
   "unassign",
+  "unassign.pri",
   "pending_tasks",
+  "max_task_wait_time",
   "active_shards_percent",
 ]);
 
@@ -193,7 +195,7 @@ export function catHealthHandler(ctx: RequestContext): Reply {
   const row = {
     epoch: String(Math.floor(now / 1000)),
     timestamp: new Date(now).toISOString().slice(11, 19),
-    cluster: "searchvisitor",
+    cluster: ctx.state.node.clusterName,
     status: String(health.status),
     "node.total": "1",
     "node.data": "1",
@@ -202,6 +204,10 @@ export function catHealthHandler(ctx: RequestContext): Reply {
     relo: "0",
     init: "0",
     unassign: String(health.unassigned_shards),
+    // Elasticsearch 8.16+ counts the unassigned primaries apart (one node: none).
+    ...(ctx.state.flavour === "elasticsearch"
+      ? { "unassign.pri": String(health.unassigned_primary_shards ?? 0) }
+      : {}),
     pending_tasks: "0",
     max_task_wait_time: "-",
     active_shards_percent: `${Number(health.active_shards_percent_as_number).toFixed(1)}%`,
@@ -269,10 +275,16 @@ export function catNodesHandler(ctx: RequestContext): Reply {
     load_15m: "0.00",
     "node.role": ctx.state.flavour === "opensearch" ? "dimr" : "cdfhilmrstw",
     master: "*",
-    name: "searchvisitor",
+    name: ctx.state.node.name,
   };
   const uptime = formatTime(ctx.state.now() - ctx.state.cluster.startedAt, ctx.params.get("time"));
-  return catTable(ctx, [{ ...row, uptime }], Object.keys(row));
+  const { id, transportAddress } = ctx.state.node;
+  const more = {
+    id: boolParam(ctx, "full_id") ? id : id.slice(0, 4),
+    port: transportAddress.slice(transportAddress.lastIndexOf(":") + 1),
+    version: ctx.state.version,
+  };
+  return catTable(ctx, [{ ...row, uptime, ...more }], Object.keys(row), Object.keys(more));
 }
 
 /** The `_cat` APIs each product lists at `GET /_cat`, in its order (copied from its answer). */

@@ -25,6 +25,10 @@ export const CAT_COLUMNS: Record<string, { aliases: string[]; desc: string }> = 
   relo: { aliases: ["r", "shards.relocating"], desc: "number of relocating nodes" },
   init: { aliases: ["i", "shards.initializing"], desc: "number of initializing nodes" },
   unassign: { aliases: ["u", "shards.unassigned"], desc: "number of unassigned shards" },
+  "unassign.pri": {
+    aliases: ["up", "shards.unassigned.primary", "shardsUnassignedPrimary"],
+    desc: "number of unassigned primary shards",
+  },
   pending_tasks: { aliases: ["pt", "pendingTasks"], desc: "number of pending tasks" },
   max_task_wait_time: { aliases: ["mtwt"], desc: "wait time of longest task pending" },
   active_shards_percent: { aliases: ["asp"], desc: "active number of shards in percent" },
@@ -60,6 +64,9 @@ export const CAT_COLUMNS: Record<string, { aliases: string[]; desc: string }> = 
   node: { aliases: ["n"], desc: "name of node where it lives" },
   name: { aliases: ["n"], desc: "node name" },
   uptime: { aliases: ["u"], desc: "node uptime" },
+  port: { aliases: ["po"], desc: "bound transport port" },
+  version: { aliases: ["v"], desc: "es version" },
+  master: { aliases: ["m"], desc: "*:current master" },
   ...INDEX_STATS_COLUMN_INFO,
 };
 

@@ -46,8 +46,8 @@ export function infoHandler(ctx: RequestContext): Reply {
       minimum_index_compatibility_version: major >= 9 ? "8.0.0" : "7.0.0",
     };
   return ok({
-    name: "searchvisitor",
-    cluster_name: "searchvisitor",
+    name: ctx.state.node.name,
+    cluster_name: ctx.state.node.clusterName,
     cluster_uuid: ctx.state.clusterUuid,
     version,
     tagline: os ? "The OpenSearch Project: https://opensearch.org/" : "You Know, for Search",
@@ -131,7 +131,7 @@ export function healthHandler(ctx: RequestContext): Reply {
     unassigned += shards * index.replicas;
   }
   const body: Record<string, unknown> = {
-    cluster_name: "searchvisitor",
+    cluster_name: ctx.state.node.clusterName,
     status,
     timed_out: false,
     number_of_nodes: 1,

@@ -11,8 +11,6 @@ import { targets } from "./targets.ts";
 import { ELASTICSEARCH_ROLES } from "./nodes_stats.ts";
 import { valuesAt } from "./terms_lookup.ts";
 
-const NODE = "searchvisitor";
-
 function product(ctx: RequestContext): string {
   return ctx.state.flavour === "opensearch" ? "OpenSearch" : "Elasticsearch";
 }
@@ -48,7 +46,7 @@ export function allocationExplainHandler(ctx: RequestContext): Reply {
   const current = param("current_node");
   if (
     current !== undefined &&
-    !["searchvisitor", ctx.state.clusterUuid, "_local", "_master"].includes(String(current))
+    ![ctx.state.node.name, ctx.state.node.id, "_local", "_master"].includes(String(current))
   ) {
     throw illegalArgument(`failed to resolve [${current}], no matching nodes`);
   }
@@ -76,14 +74,14 @@ export function allocationExplainHandler(ctx: RequestContext): Reply {
       index: index.name,
     });
   }
-  const nodeId = ctx.state.clusterUuid;
+  const nodeId = ctx.state.node.id;
   const out: Record<string, unknown> = { index: index.name, shard, primary: primary === true };
   if (primary === true) {
     out.current_state = "started";
     out.current_node = {
       id: nodeId,
-      name: NODE,
-      transport_address: "127.0.0.1:9300",
+      name: ctx.state.node.name,
+      transport_address: ctx.state.node.transportAddress,
       attributes: attributes(ctx),
       ...(ctx.state.flavour === "elasticsearch" ? { roles: [...ELASTICSEARCH_ROLES] } : {}),
       weight_ranking: 1,
@@ -111,8 +109,8 @@ export function allocationExplainHandler(ctx: RequestContext): Reply {
     `${product(ctx)} from allocating this shard there.`;
   out.node_allocation_decisions = [{
     node_id: nodeId,
-    node_name: NODE,
-    transport_address: "127.0.0.1:9300",
+    node_name: ctx.state.node.name,
+    transport_address: ctx.state.node.transportAddress,
     node_attributes: attributes(ctx),
     ...(ctx.state.flavour === "elasticsearch" ? { roles: [...ELASTICSEARCH_ROLES] } : {}),
     node_decision: "no",
@@ -131,21 +129,21 @@ export function allocationExplainHandler(ctx: RequestContext): Reply {
 
 /** `GET /_health_report` (Elasticsearch): the indicators of the distribution without x-pack. */
 export function healthReportHandler(ctx: RequestContext): Reply {
-  const nodeId = ctx.state.clusterUuid;
+  const nodeId = ctx.state.node.id;
   const readOnly =
     [...ctx.state.cluster.indices.values()].filter((i) =>
       i.settings["index.blocks.read_only_allow_delete"] === "true"
     ).length;
   return ok({
     status: "green",
-    cluster_name: NODE,
+    cluster_name: ctx.state.node.name,
     indicators: {
       master_is_stable: {
         status: "green",
         symptom: "The cluster has a stable master node",
         details: {
-          current_master: { node_id: nodeId, name: NODE },
-          recent_masters: [{ node_id: nodeId, name: NODE }],
+          current_master: { node_id: nodeId, name: ctx.state.node.name },
+          recent_masters: [{ node_id: nodeId, name: ctx.state.node.name }],
         },
       },
       repository_integrity: { status: "green", symptom: "No snapshot repositories configured." },

@@ -9,12 +9,11 @@ import { catTable } from "./cat.ts";
 import { ok, type Reply, type RequestContext } from "./context.ts";
 import { targets } from "./targets.ts";
 
-const NODE = "searchvisitor";
 const HOST = "127.0.0.1";
 
 /** `GET /_cat/master`. */
 export function catMasterHandler(ctx: RequestContext): Reply {
-  const row = { id: ctx.state.clusterUuid, host: HOST, ip: HOST, node: NODE };
+  const row = { id: ctx.state.node.id, host: HOST, ip: HOST, node: ctx.state.node.name };
   return catTable(ctx, [row], Object.keys(row));
 }
 
@@ -23,7 +22,7 @@ export function catNodeattrsHandler(ctx: RequestContext): Reply {
   const [attr, value] = ctx.state.flavour === "opensearch"
     ? ["shard_indexing_pressure_enabled", "true"]
     : ["xpack.installed", "true"];
-  const row = { node: NODE, host: HOST, ip: HOST, attr, value };
+  const row = { node: ctx.state.node.name, host: HOST, ip: HOST, attr, value };
   return catTable(ctx, [row], Object.keys(row));
 }
 
@@ -75,7 +74,7 @@ export function remoteInfoHandler(): Reply {
 
 /** Node names a request may use for the one node. */
 function knownNode(ctx: RequestContext, name: unknown): boolean {
-  return name === NODE || name === ctx.state.clusterUuid || name === "_local" ||
+  return name === ctx.state.node.name || name === ctx.state.node.id || name === "_local" ||
     name === "_master";
 }
 
@@ -104,18 +103,18 @@ export function votingExclusionsHandler(): Reply {
 }
 
 /** `GET /_dangling`: no dangling indices. */
-export function danglingHandler(): Reply {
+export function danglingHandler(ctx: RequestContext): Reply {
   return ok({
     _nodes: { total: 1, successful: 1, failed: 0 },
-    cluster_name: NODE,
+    cluster_name: ctx.state.node.clusterName,
     dangling_indices: [],
   });
 }
 
 /** `GET /_info/ingest` (Elasticsearch): no pipeline has run. */
-export function infoIngestHandler(): Reply {
+export function infoIngestHandler(ctx: RequestContext): Reply {
   return ok({
-    cluster_name: NODE,
+    cluster_name: ctx.state.node.clusterName,
     ingest: { total: { count: 0, time_in_millis: 0, current: 0, failed: 0 }, pipelines: {} },
   });
 }

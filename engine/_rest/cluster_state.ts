@@ -12,17 +12,17 @@ import { targets } from "./targets.ts";
 
 function nodes(ctx: RequestContext): Record<string, unknown> {
   const node: Record<string, unknown> = {
-    name: "searchvisitor",
-    ephemeral_id: ctx.state.clusterUuid,
-    transport_address: "127.0.0.1:9300",
+    name: ctx.state.node.name,
+    ephemeral_id: ctx.state.node.ephemeralId,
+    transport_address: ctx.state.node.transportAddress,
   };
   if (ctx.state.flavour === "opensearch") {
     node.attributes = { shard_indexing_pressure_enabled: "true" };
   } else {
-    node.external_id = "searchvisitor";
+    node.external_id = ctx.state.node.name;
     node.attributes = { "xpack.installed": "true" };
   }
-  return { [ctx.state.clusterUuid]: node };
+  return { [ctx.state.node.id]: node };
 }
 
 function copies(ctx: RequestContext, index: IndexState, shard: number): unknown[] {
@@ -30,7 +30,7 @@ function copies(ctx: RequestContext, index: IndexState, shard: number): unknown[
     state: "STARTED",
     primary: true,
     ...(ctx.state.flavour === "opensearch" ? { searchOnly: false } : {}),
-    node: ctx.state.clusterUuid,
+    node: ctx.state.node.id,
     relocating_node: null,
     shard,
     index: index.name,
@@ -106,12 +106,12 @@ export function clusterStateHandler(ctx: RequestContext): Reply {
   const indices = ctx.p.index === undefined
     ? ctx.state.cluster.resolve(undefined, { expandHidden: true, includeClosed: true })
     : targets(ctx, { includeClosed: true });
-  const nodeId = ctx.state.clusterUuid;
-  const out: Record<string, unknown> = { cluster_name: "searchvisitor" };
-  out.cluster_uuid = nodeId;
+  const nodeId = ctx.state.node.id;
+  const out: Record<string, unknown> = { cluster_name: ctx.state.node.clusterName };
+  out.cluster_uuid = ctx.state.clusterUuid;
   if (want("version")) {
     out.version = 1;
-    out.state_uuid = nodeId;
+    out.state_uuid = ctx.state.clusterUuid;
   }
   if (want("master_node")) {
     out.master_node = nodeId;
@@ -121,7 +121,7 @@ export function clusterStateHandler(ctx: RequestContext): Reply {
   if (want("nodes")) out.nodes = nodes(ctx);
   if (want("metadata")) {
     out.metadata = {
-      cluster_uuid: nodeId,
+      cluster_uuid: ctx.state.clusterUuid,
       cluster_uuid_committed: ctx.state.flavour === "opensearch",
       cluster_coordination: {
         term: 1,

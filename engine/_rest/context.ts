@@ -16,6 +16,23 @@ import { parseExactJson } from "../_index/exact_json.ts";
 import { own, setOwn } from "../_index/own.ts";
 import { isJsonObject } from "../_json.ts";
 
+/**
+ * The one node as it names itself, what a real node's settings and data folder give it:
+ * `node.name`, its id and ephemeral id, its transport address and `cluster.name`.
+ */
+export interface NodeIdentity {
+  /** `node.name`: `searchvisitor` by default. */
+  name?: string;
+  /** The node id (22 URL-safe characters in the real engines): random by default. */
+  id?: string;
+  /** The id of this run of the node: random by default. */
+  ephemeralId?: string;
+  /** `host:port` of the transport layer: `127.0.0.1:9300` by default. */
+  transportAddress?: string;
+  /** `cluster.name`: `searchvisitor` by default. */
+  clusterName?: string;
+}
+
 /** Engine-wide state shared by all requests. */
 export interface EngineState {
   cluster: Cluster;
@@ -26,6 +43,10 @@ export interface EngineState {
   timers: Set<ReturnType<typeof setTimeout>>;
   waiters: Set<() => void>;
   clusterUuid: string;
+  /** The id of a document written without one (see `EngineOptions.ids`). */
+  newId: () => string;
+  /** The one node's names, ids and transport address (see `EngineOptions.node`). */
+  node: Required<NodeIdentity>;
   persistentSettings: Record<string, unknown>;
   /** Finished background tasks (`wait_for_completion=false`), by task id. */
   tasks: Map<string, Record<string, unknown>>;

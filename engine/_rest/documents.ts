@@ -27,7 +27,6 @@ import {
   checkRouting,
   checkUpdateRequest,
   checkWaitParams,
-  generateId,
   readVersion,
   sameShard,
   writeOptions,
@@ -42,7 +41,7 @@ export async function indexHandler(ctx: RequestContext, create = false): Promise
   const opts = writeOptions(param(ctx));
   opts.routing = aliasRouting(ctx.state.cluster, ctx.p.index!, opts.routing);
   if (create) opts.opType = "create";
-  const id = ctx.p.id ?? generateId();
+  const id = ctx.p.id ?? ctx.state.newId();
   if (ctx.p.id === undefined) opts.opType ??= "create";
   checkId(id);
   checkWaitParams(ctx.params);

@@ -72,18 +72,18 @@ export function nodesStatsHandler(ctx: RequestContext): Reply {
       `level parameter must be one of [node] or [indices] or [shards] but was [${level}]`,
     );
   }
-  const nodeId = ctx.state.clusterUuid;
+  const nodeId = ctx.state.node.id;
   const wanted = ctx.p.node_id;
   const selected = wanted === undefined ||
     wanted.split(",").some((n) =>
-      ["_all", "_local", "_master", "*", nodeId, "searchvisitor"].includes(n)
+      ["_all", "_local", "_master", "*", nodeId, ctx.state.node.name].includes(n)
     );
   const node: Record<string, unknown> = {
     timestamp: ctx.state.now(),
-    name: "searchvisitor",
-    transport_address: "127.0.0.1:9300",
+    name: ctx.state.node.name,
+    transport_address: ctx.state.node.transportAddress,
     host: "127.0.0.1",
-    ip: "127.0.0.1:9300",
+    ip: ctx.state.node.transportAddress,
     // The roles `_cat/nodes` abbreviates (`cdfhilmrstw`, OpenSearch `dimr`).
     roles: ctx.state.flavour === "opensearch"
       ? ["cluster_manager", "data", "ingest", "remote_cluster_client"]
@@ -120,7 +120,7 @@ export function nodesStatsHandler(ctx: RequestContext): Reply {
   const count = selected ? 1 : 0;
   return ok({
     _nodes: { total: count, successful: count, failed: 0 },
-    cluster_name: "searchvisitor",
+    cluster_name: ctx.state.node.clusterName,
     nodes,
   });
 }

@@ -275,6 +275,9 @@ export const API_PARAMS: Record<string, readonly string[]> = {
   resolve_index: ["expand_wildcards", "ignore_unavailable", "allow_no_indices", "mode"],
   resolve_cluster: [...EXPAND, "timeout"],
   recovery: [...EXPAND, "active_only", "detailed"],
+  shard_stores: [...EXPAND, "status"],
+  segments: [...EXPAND],
+  reload_search_analyzers: [...EXPAND, "resource"],
   allocation_explain: [
     "include_disk_info",
     "include_yes_decisions",

@@ -27,6 +27,7 @@ import {
 import { catShardsHandler } from "./cat_shards.ts";
 import { clusterStateHandler } from "./cluster_state.ts";
 import { rolloverHandler } from "./rollover.ts";
+import { reloadSearchAnalyzersHandler } from "./reload_analyzers.ts";
 import {
   allocationExplainHandler,
   healthReportHandler,
@@ -42,6 +43,8 @@ import {
   resolveClusterHandler,
   resolveIndexHandler,
   searchShardsHandler,
+  segmentsHandler,
+  shardStoresHandler,
 } from "./shard_apis.ts";
 import {
   catComponentTemplatesHandler,
@@ -391,6 +394,14 @@ export const ROUTES: readonly RouteSpec[] = [
     only("elasticsearch", resolveClusterHandler),
   ),
   route("recovery", GET, "/{index?}/_recovery", recoveryHandler),
+  route("shard_stores", GET, "/{index?}/_shard_stores", shardStoresHandler),
+  route("segments", GET, "/{index?}/_segments", only("elasticsearch", segmentsHandler)),
+  route(
+    "reload_search_analyzers",
+    GPD,
+    "/{index}/_reload_search_analyzers",
+    only("elasticsearch", reloadSearchAnalyzersHandler),
+  ),
   route("cluster_state", GET, "/_cluster/state/{metric?}", clusterStateHandler),
   route("rollover", "POST", "/{alias}/_rollover/{new_index?}", rolloverHandler),
   route("cluster_state", GET, "/_cluster/state/{metric}/{index}", clusterStateHandler),

@@ -2,7 +2,7 @@
 // `_cat/recovery`, `_cat/thread_pool`, `_cat/allocation`, `_cat/circuit_breaker`, as the real
 // engines answer them on a single node (every primary started there, replicas unassigned).
 
-import { EngineError, esError } from "../_errors.ts";
+import { EngineError, esError, illegalArgument } from "../_errors.ts";
 import { ok, type Reply, type RequestContext } from "./context.ts";
 import { nameMatcher } from "../_index/name_pattern.ts";
 import { catTable } from "./cat.ts";
@@ -12,8 +12,13 @@ import { formatBytes } from "./cat_units.ts";
 import { shardParts, storeSize } from "./stats_mapped.ts";
 import type { IndexState } from "../_state/index_state.ts";
 
-const NODE = "searchvisitor";
 const HOST = "127.0.0.1";
+
+/** The port of the node's transport address. */
+function transportPort(ctx: RequestContext): string {
+  const address = ctx.state.node.transportAddress;
+  return address.slice(address.lastIndexOf(":") + 1);
+}
 
 /** The one node as `_search_shards` lists it. */
 function nodeEntry(ctx: RequestContext): Record<string, unknown> {
@@ -21,12 +26,12 @@ function nodeEntry(ctx: RequestContext): Record<string, unknown> {
     ? { shard_indexing_pressure_enabled: "true" }
     : { "xpack.installed": "true" };
   const entry: Record<string, unknown> = {
-    name: NODE,
-    ephemeral_id: ctx.state.clusterUuid,
-    transport_address: `${HOST}:9300`,
+    name: ctx.state.node.name,
+    ephemeral_id: ctx.state.node.ephemeralId,
+    transport_address: ctx.state.node.transportAddress,
   };
   if (ctx.state.flavour === "elasticsearch") {
-    entry.external_id = NODE;
+    entry.external_id = ctx.state.node.name;
     entry.attributes = attributes;
     entry.roles = [...ELASTICSEARCH_ROLES];
     entry.version = "9.5.4";
@@ -42,7 +47,7 @@ function nodeEntry(ctx: RequestContext): Record<string, unknown> {
 function shardCopy(ctx: RequestContext, index: IndexState, shard: number): Record<string, unknown> {
   const copy: Record<string, unknown> = { state: "STARTED", primary: true };
   if (ctx.state.flavour === "opensearch") copy.searchOnly = false;
-  copy.node = ctx.state.clusterUuid;
+  copy.node = ctx.state.node.id;
   copy.relocating_node = null;
   copy.shard = shard;
   copy.index = index.name;
@@ -69,8 +74,42 @@ export function searchShardsHandler(ctx: RequestContext): Reply {
       : [...new Set(routing.split(",").map((r) => index.shardOf(r.trim())))].sort((a, b) => a - b);
     for (const shard of wanted) shards.push([shardCopy(ctx, index, shard)]);
   }
-  const nodes = indices.length > 0 ? { [ctx.state.clusterUuid]: nodeEntry(ctx) } : {};
+  const nodes = indices.length > 0 ? { [ctx.state.node.id]: nodeEntry(ctx) } : {};
   return ok({ nodes, indices: names, shards });
+}
+
+const SHARD_STATUSES = ["green", "yellow", "red"] as const;
+
+/**
+ * `GET /{index?}/_shard_stores`: the store copies of the shards whose status is asked (`status`,
+ * a list of `green`, `yellow`, `red` or `all`; `yellow,red` by default). On one node a shard is
+ * green when the index asks for no replica, else yellow; its one copy is the started primary.
+ */
+export function shardStoresHandler(ctx: RequestContext): Reply {
+  const asked = (ctx.params.get("status") ?? "yellow,red").split(",").map((s) => s.trim());
+  const wanted = new Set<string>();
+  for (const s of asked) {
+    if (s === "all") SHARD_STATUSES.forEach((x) => wanted.add(x));
+    else if ((SHARD_STATUSES as readonly string[]).includes(s)) wanted.add(s);
+    else throw illegalArgument(`unknown cluster health status [${s}]`);
+  }
+  const indices: Record<string, unknown> = {};
+  for (const index of targets(ctx).filter((i) => !i.closed)) {
+    if (!wanted.has(index.replicas > 0 ? "yellow" : "green")) continue;
+    const shards: Record<string, unknown> = {};
+    for (let n = 0; n < index.shardCount; n++) {
+      const allocationId = (shardCopy(ctx, index, n).allocation_id as { id: string }).id;
+      shards[String(n)] = {
+        stores: [{
+          [ctx.state.node.id]: nodeEntry(ctx),
+          allocation_id: allocationId,
+          allocation: "primary",
+        }],
+      };
+    }
+    indices[index.name] = { shards };
+  }
+  return ok({ indices });
 }
 
 /**
@@ -249,7 +288,7 @@ export function catRecoveryHandler(ctx: RequestContext): Reply {
     source_host: "n/a",
     source_node: "n/a",
     target_host: HOST,
-    target_node: NODE,
+    target_node: ctx.state.node.name,
     repository: "n/a",
     snapshot: "n/a",
     files: "0",
@@ -288,11 +327,11 @@ export function recoveryHandler(ctx: RequestContext): Reply {
       ...timed("total_time", 0, "0s"),
       source: {},
       target: {
-        id: ctx.state.clusterUuid,
+        id: ctx.state.node.id,
         host: HOST,
-        transport_address: `${HOST}:9300`,
+        transport_address: ctx.state.node.transportAddress,
         ip: HOST,
-        name: NODE,
+        name: ctx.state.node.name,
       },
       index: {
         size: {
@@ -393,7 +432,9 @@ function poolMatches(name: string, patterns: string[]): boolean {
 
 /**
  * `GET /_cat/thread_pool/{thread_pool_patterns?}`: each product's pools on the one node, none
- * busy (the engine runs requests on the event loop, not in pools).
+ * busy (the engine runs requests on the event loop, not in pools) but Elasticsearch's
+ * `management` pool, where the request itself runs: two threads (the nodes' info and stats it
+ * gathers), as an idle Elasticsearch 9.5.4 shows them.
  */
 export function catThreadPoolHandler(ctx: RequestContext): Reply {
   const pools = ctx.state.flavour === "opensearch" ? OS_POOLS : ES_POOLS;
@@ -401,14 +442,14 @@ export function catThreadPoolHandler(ctx: RequestContext): Reply {
   const rows = pools
     .filter((name) => patterns === undefined || poolMatches(name, patterns))
     .map((name) => ({
-      node_name: NODE,
-      node_id: ctx.state.clusterUuid,
-      ephemeral_node_id: ctx.state.clusterUuid,
+      node_name: ctx.state.node.name,
+      node_id: ctx.state.node.id,
+      ephemeral_node_id: ctx.state.node.ephemeralId,
       host: HOST,
       ip: HOST,
-      port: "9300",
+      port: transportPort(ctx),
       name,
-      active: "0",
+      active: name === "management" && ctx.state.flavour === "elasticsearch" ? "2" : "0",
       queue: "0",
       rejected: "0",
       completed: "0",
@@ -442,7 +483,7 @@ export function catAllocationHandler(ctx: RequestContext): Reply {
     "disk.percent": "0",
     host: HOST,
     ip: HOST,
-    node: NODE,
+    node: ctx.state.node.name,
   });
   if (ctx.state.flavour === "elasticsearch") row["node.role"] = "cdfhilmrstw";
   return catTable(ctx, [row], Object.keys(row));
@@ -450,7 +491,9 @@ export function catAllocationHandler(ctx: RequestContext): Reply {
 
 /**
  * The breakers Elasticsearch reports and their default share of the heap; the engine reports them
- * against a 1 GB heap (the size the differential tester's real engines run with).
+ * against a 1 GB heap (the size the differential tester's real engines run with). Elasticsearch
+ * lists them in an order that changes from one start of the node to the next (three starts of
+ * 9.5.4 gave three orders), so this one is one of them.
  */
 const BREAKERS: Array<[string, number]> = [
   ["fielddata", 0.4],
@@ -467,8 +510,8 @@ export function catCircuitBreakerHandler(ctx: RequestContext): Reply {
   const rows = BREAKERS
     .filter(([name]) => patterns === undefined || poolMatches(name, patterns))
     .map(([name, share]) => ({
-      node_id: ctx.state.clusterUuid,
-      node_name: NODE,
+      node_id: ctx.state.node.id,
+      node_name: ctx.state.node.name,
       breaker: name,
       limit: formatBytes(Math.floor(HEAP * share), unit),
       limit_bytes: String(Math.floor(HEAP * share)),
@@ -482,6 +525,47 @@ export function catCircuitBreakerHandler(ctx: RequestContext): Reply {
         : "2.0",
     }));
   return catTable(ctx, rows, ["node_id", "breaker", "limit", "estimated", "tripped"]);
+}
+
+/**
+ * `GET /{index?}/_segments` (Elasticsearch): each shard's segments as `_cat/segments` counts them
+ * (one per primary holding documents, none on an empty one), every primary listed; the replicas
+ * the one node cannot hold count in `_shards.total` only.
+ */
+export function segmentsHandler(ctx: RequestContext): Reply {
+  const indices: Record<string, unknown> = {};
+  let total = 0;
+  let successful = 0;
+  for (const index of targets(ctx)) {
+    if (index.closed) continue;
+    total += index.shardCount * (1 + index.replicas);
+    successful += index.shardCount;
+    const shards: Record<string, unknown> = {};
+    shardParts(index).forEach((part, shard) => {
+      const segments: Record<string, unknown> = {};
+      if (part.docs + part.deleted > 0) {
+        segments._0 = {
+          generation: 0,
+          num_docs: part.docs,
+          deleted_docs: part.deleted,
+          size_in_bytes: part.bytes,
+          committed: false,
+          search: true,
+          version: "10.5.1",
+          compound: true,
+          attributes: { "Lucene90StoredFieldsFormat.mode": "BEST_SPEED" },
+        };
+      }
+      shards[String(shard)] = [{
+        routing: { state: "STARTED", primary: true, node: ctx.state.node.id },
+        num_committed_segments: 0,
+        num_search_segments: Object.keys(segments).length,
+        segments,
+      }];
+    });
+    indices[index.name] = { shards };
+  }
+  return ok({ _shards: { total, successful, failed: 0 }, indices });
 }
 
 const SEGMENT_COLUMNS = [
@@ -518,7 +602,7 @@ export function catSegmentsHandler(ctx: RequestContext): Reply {
         shard: String(shard),
         prirep: "p",
         ip: HOST,
-        id: ctx.state.clusterUuid.slice(0, 4),
+        id: ctx.state.node.id.slice(0, 4),
         segment: "_0",
         generation: "0",
         "docs.count": String(part.docs),
@@ -527,7 +611,8 @@ export function catSegmentsHandler(ctx: RequestContext): Reply {
         "size.memory": "0",
         committed: "false",
         searchable: "true",
-        version: ctx.state.flavour === "opensearch" ? "10.5.0" : "10.4.0",
+        // The Lucene version that wrote the segment: Elasticsearch 9.5.4 runs Lucene 10.5.1.
+        version: ctx.state.flavour === "opensearch" ? "10.5.0" : "10.5.1",
         compound: "true",
       });
     });

@@ -106,6 +106,12 @@ Deno.test("_cat/thread_pool: each product's pools, filtered by pattern", async (
   const es = new Engine();
   const some = (await json(es, "GET", "/_cat/thread_pool/write*,get?format=json&h=name")).body;
   assert.deepEqual(some, [{ name: "get" }, { name: "write" }, { name: "write_coordination" }]);
+  // An idle Elasticsearch 9.5.4 shows the management pool busy with the request itself.
+  const busy = (await json(es, "GET", "/_cat/thread_pool/management,search?format=json")).body;
+  assert.deepEqual(busy.map((r: { name: string; active: string }) => [r.name, r.active]), [
+    ["management", "2"],
+    ["search", "0"],
+  ]);
   es.close();
 });
 
@@ -149,6 +155,12 @@ Deno.test("_cat/segments: none without documents, a row per shard holding some",
   // OpenSearch places 1 on shard 2 and 2, 3 on shard 1.
   assert.deepEqual(rows, [{ shard: "1", "docs.count": "2" }, { shard: "2", "docs.count": "1" }]);
   engine.close();
+  // Elasticsearch 9.5.4 writes its segments with Lucene 10.5.1.
+  const es = await seeded("elasticsearch");
+  await json(es, "PUT", "/rt3/_doc/1?refresh=true", {});
+  const [row] = (await json(es, "GET", "/_cat/segments/rt3?format=json&h=version,compound")).body;
+  assert.deepEqual(row, { version: "10.5.1", compound: "true" });
+  es.close();
 });
 
 Deno.test("_resolve/cluster and remote expressions of _resolve/index, as Elasticsearch answers", async () => {

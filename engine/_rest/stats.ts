@@ -60,7 +60,7 @@ function shardEntry(
     routing: {
       state: "STARTED",
       primary: true,
-      node: ctx.state.clusterUuid,
+      node: ctx.state.node.id,
       relocating_node: null,
     },
     ...block(metrics, [part], o),

@@ -14,6 +14,7 @@ import { refreshDue } from "../_state/refresh.ts";
 import { fieldTokens } from "./analyze.ts";
 import { bodyObject, ok, type Reply, type RequestContext } from "./context.ts";
 import { errorBody } from "./error_body.ts";
+import { selectTerms, type TermFilter, termFilterOf } from "./term_vector_filter.ts";
 
 /** What one term vectors request asks for. */
 interface Request {
@@ -27,6 +28,8 @@ interface Request {
   fieldStatistics: boolean;
   perFieldAnalyzer: Record<string, unknown>;
   routing?: string;
+  /** Only the best-scored terms, each with its score. */
+  filter?: TermFilter;
 }
 
 /** A mapped field whose values are terms (text or keyword), and where its values come from. */
@@ -103,9 +106,7 @@ function requestOf(
   body: Record<string, unknown>,
   params: URLSearchParams,
 ): Request {
-  if (own(body, "filter") !== undefined) {
-    throw illegalArgument("[filter] of term vectors is not supported by this engine");
-  }
+  const filter = termFilterOf(own(body, "filter"));
   const doc = own(body, "doc");
   const id = own(body, "_id") ?? own(body, "id");
   const routing = own(body, "routing") ?? params.get("routing") ?? undefined;
@@ -124,6 +125,7 @@ function requestOf(
     fieldStatistics: flag(body, params, "field_statistics") ?? true,
     perFieldAnalyzer: isJsonObject(analyzers) ? analyzers : {},
     ...(routing === undefined ? {} : { routing: String(routing) }),
+    ...(filter ? { filter } : {}),
   };
 }
 
@@ -246,14 +248,18 @@ function termVectors(ctx: RequestContext, req: Request): Record<string, unknown>
     if (tokens.length === 0) continue;
     const byTerm = new Map<string, typeof tokens>();
     for (const t of tokens) byTerm.set(t.token, [...(byTerm.get(t.token) ?? []), t]);
-    const stats = req.fieldStatistics || req.termStatistics
+    const stats = req.fieldStatistics || req.termStatistics || req.filter
       ? shardStats(ctx, index, { field: field.path, shard })
       : undefined;
     if (stats && realtime) {
       addPending(ctx, index, { field: field.path, source: field.source, shard }, stats);
     }
+    const scores = req.filter && stats
+      ? selectTerms(new Map([...byTerm].map(([t, l]) => [t, l.length])), stats, req.filter)
+      : undefined;
     const terms: Record<string, unknown> = {};
     for (const term of [...byTerm.keys()].sort()) {
+      if (scores && !scores.has(term)) continue;
       const list = byTerm.get(term)!;
       const entry: Record<string, unknown> = {};
       const known = stats?.terms.get(term);
@@ -268,6 +274,7 @@ function termVectors(ctx: RequestContext, req: Request): Record<string, unknown>
           ...(req.offsets ? { start_offset: t.start_offset, end_offset: t.end_offset } : {}),
         }));
       }
+      if (scores) entry.score = scores.get(term);
       terms[term] = entry;
     }
     const out: Record<string, unknown> = {};

@@ -70,6 +70,13 @@ export class IndexState {
   defaultRefreshMs = 1000;
   lastRefresh: number;
   /**
+   * When the scheduled refresh started ticking (the index's creation): the real engines refresh
+   * every interval on a schedule of their own, which an explicit refresh does not move.
+   */
+  readonly #scheduleOrigin: number;
+  /** When the oldest write still pending was made (by {@link clock}), if known. */
+  #pendingSince: number | undefined;
+  /**
    * The cluster's clock. With it, writes run the scheduled refresh when it is due (checked every
    * REFRESH_CHECK pending writes), so a long load is indexed in segments as it arrives instead
    * of all at once before the first search.
@@ -92,6 +99,7 @@ export class IndexState {
     this.uuid = randomUuid();
     this.creationDate = now;
     this.lastRefresh = now;
+    this.#scheduleOrigin = now;
     this.settings = {
       "index.number_of_shards": "1",
       "index.number_of_replicas": "1",
@@ -258,6 +266,7 @@ export class IndexState {
     if (routing !== undefined) this.pendingRouting.set(id, routing);
     else this.pendingRouting.delete(id);
     if (!existed && !this.pending.has(id)) this.#fresh.add(id);
+    if (this.pending.size === 0) this.#pendingSince = this.clock?.();
     this.pending.set(id, doc);
     this.#liveCount += (doc ? 1 : 0) - (existed ? 1 : 0);
     if (this.clock !== undefined && (this.pending.size & (REFRESH_CHECK - 1)) === 0) {
@@ -319,6 +328,7 @@ export class IndexState {
         changes.push({ id, doc, fresh: fresh.has(id) });
       }
       if (changes.length === this.pending.size) {
+        this.#pendingSince = undefined;
         this.pending.clear();
         this.pendingRouting.clear();
         fresh.clear();
@@ -338,10 +348,22 @@ export class IndexState {
     for (const listener of listeners) listener();
   }
 
-  /** Refreshes when the scheduled refresh interval has passed (the lazy form of the 1 s refresh). */
+  /**
+   * Refreshes when the scheduled refresh is due (the lazy form of the 1 s refresh): pending writes
+   * become searchable at the first tick of the schedule after the oldest of them, as in the real
+   * engines, whose schedule an explicit refresh does not move (a write made just after a tick
+   * waits for the next one, however long ago the last refresh was).
+   */
   refreshIfDue(now: number): void {
     const interval = this.refreshIntervalMs;
-    if (interval >= 0 && now - this.lastRefresh >= interval) this.refresh(now);
+    if (interval < 0) return;
+    const since = this.#pendingSince;
+    if (this.pending.size > 0 && since !== undefined && interval > 0) {
+      const tick = (t: number) => Math.floor((t - this.#scheduleOrigin) / interval);
+      if (tick(now) > tick(since)) this.refresh(now);
+      return;
+    }
+    if (now - this.lastRefresh >= interval) this.refresh(now);
   }
 
   /** True when some writes are not yet searchable. */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { documents, requests, setup } from "./generate.ts";
 import { differences } from "./compare.ts";
-import { classify, noOracle, withheld } from "./replay.ts";
+import { classify, type Exchange, generatedIds, noOracle, settleRuns, withheld } from "./replay.ts";
 
 Deno.test("the generated corpus is the same for the same seed, another for another", () => {
   assert.deepEqual(requests(7, 50, "opensearch"), requests(7, 50, "opensearch"));
@@ -95,4 +95,58 @@ Deno.test("withheld: a write the real engine was too busy for is not sent to the
   assert.equal(withheld(write, { status: 0, text: "TimeoutError" }, opts), true);
   assert.equal(withheld(read, busy, opts), false);
   assert.equal(withheld(write, { status: 201, text: "{}" }, opts), false);
+});
+
+Deno.test("settleRuns: two runs' real answers decide what is unstable", () => {
+  const rec = (path: string, real: string, engine: string): Exchange => ({
+    corpus: "spec",
+    kind: "spec:x",
+    method: "GET",
+    path,
+    real: { status: 200, text: real },
+    engine: { status: 200, text: engine },
+    outcome: real === engine ? "identical" : "different",
+    differences: real === engine ? [] : [{ kind: "value", where: "n" }],
+  });
+  const first = [rec("/a", '{"n":1}', '{"n":2}'), rec("/b", '{"n":1}', '{"n":1}')];
+  // the real answers agree (took is dropped): the engine's difference stays a difference
+  assert.deepEqual(
+    settleRuns(first, [rec("/a", '{"n":1,"took":5}', "{}"), rec("/b", '{"n":1}', "{}")])
+      .map((r) => r.outcome),
+    ["different", "identical"],
+  );
+  // they differ, or the second run asked something else there: unstable, with no differences
+  const settled = settleRuns(first, [rec("/a", '{"n":3}', "{}"), rec("/c", '{"n":1}', "{}")]);
+  assert.deepEqual(settled.map((r) => r.outcome), ["unstable", "unstable"]);
+  assert.deepEqual(settled[0]!.differences, []);
+  assert.equal(settleRuns(first, []).every((r) => r.outcome === "unstable"), true);
+});
+
+Deno.test("generatedIds: the ids the real engine made for documents given without one", () => {
+  const bulk = {
+    kind: "spec:_global/bulk",
+    method: "POST",
+    path: "/_bulk?refresh=true",
+    body: '{"index":{"_index":"t"}}\n{"a":1}\n{"delete":{"_index":"t","_id":"9"}}\n' +
+      '{"create":{"_index":"t","_id":"c"}}\n{"a":2}\n{"update":{"_index":"t","_id":"u"}}\n' +
+      '{"doc":{"a":3}}\n{"create":{"_index":"t"}}\n{"a":4}\n',
+    repeatable: false,
+  };
+  const items = [
+    { index: { _id: "GEN1aaaaaaaaaaaaaaaa" } },
+    { delete: { _id: "9" } },
+    { create: { _id: "c" } },
+    { update: { _id: "u" } },
+    { create: { _id: "GEN2bbbbbbbbbbbbbbbb" } },
+  ];
+  const real = { status: 200, text: JSON.stringify({ errors: false, items }) };
+  assert.deepEqual(generatedIds(bulk, real), ["GEN1aaaaaaaaaaaaaaaa", "GEN2bbbbbbbbbbbbbbbb"]);
+  // a write naming its id, or a read, generated none
+  const named = { ...bulk, path: "/t/_doc/1", body: "{}" };
+  assert.deepEqual(generatedIds(named, { status: 201, text: '{"_id":"1"}' }), []);
+  const read = { ...bulk, method: "GET", path: "/t/_doc/", body: undefined };
+  assert.deepEqual(generatedIds(read, { status: 200, text: '{"_id":"x"}' }), []);
+  // a refused write generated none
+  const refused = { ...bulk, path: "/t/_doc" };
+  assert.deepEqual(generatedIds(refused, { status: 400, text: '{"error":{}}' }), []);
 });

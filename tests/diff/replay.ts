@@ -114,6 +114,68 @@ export interface ReplayOptions {
   partialOracle: boolean;
   /** Examples naming indices nobody seeded: a 404 on both sides is set aside. */
   setAsideBoth404?: boolean;
+  /**
+   * Filled before each step goes to the embedded engine with the ids the real engine generated
+   * for it ({@link generatedIds}), for the embedded engine's `ids` option to hand out: its
+   * documents then land on the real engine's shards.
+   */
+  ids?: string[];
+}
+
+/** The action lines of a bulk body that name no `_id` (index and create), by item position. */
+function idlessItems(body: string): Array<{ item: number; op: string }> {
+  const out: Array<{ item: number; op: string }> = [];
+  const lines = body.split("\n").filter((l) => l.trim() !== "");
+  let item = 0;
+  for (let i = 0; i < lines.length; i++) {
+    let action: Record<string, Record<string, unknown>>;
+    try {
+      action = JSON.parse(lines[i]!);
+    } catch {
+      return out;
+    }
+    const op = Object.keys(action ?? {})[0];
+    if (op === undefined) return out;
+    const meta = action[op];
+    if ((op === "index" || op === "create") && (meta?._id === undefined || meta._id === null)) {
+      out.push({ item, op });
+    }
+    if (op !== "delete") i++; // the document or update body
+    item++;
+  }
+  return out;
+}
+
+/**
+ * The ids the real engine generated for a write's documents given without one, in the order it
+ * made them: a `POST /{index}/_doc` answer's `_id`, a bulk answer's item ids where the action
+ * named none.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { generatedIds } from "./replay.ts";
+ * const step = { kind: "w", method: "POST", path: "/i/_doc/", body: "{}", repeatable: false };
+ * const real = { status: 201, text: '{"_id":"YuTwNqIBh3WpBktc3zk6","result":"created"}' };
+ * assert.deepEqual(generatedIds(step, real), ["YuTwNqIBh3WpBktc3zk6"]);
+ * ```
+ */
+export function generatedIds(step: Step, real: Answer): string[] {
+  if (step.method !== "POST" && step.method !== "PUT") return [];
+  const path = step.path.replace(/\?.*$/, "");
+  const parsed = parseBody(real.text) as Record<string, unknown> | string;
+  if (typeof parsed !== "object" || parsed === null) return [];
+  if (/^\/[^/_][^/]*\/_doc\/?$/.test(path)) {
+    return typeof parsed._id === "string" ? [parsed._id] : [];
+  }
+  if (!/(^|\/)_bulk$/.test(path) || step.body === undefined || !Array.isArray(parsed.items)) {
+    return [];
+  }
+  const items = parsed.items as Array<Record<string, { _id?: unknown }>>;
+  return idlessItems(step.body).flatMap(({ item, op }) => {
+    const id = items[item]?.[op]?._id;
+    return typeof id === "string" ? [id] : [];
+  });
 }
 
 /** Sorts one answer pair (and the second real answer, when asked twice) into an outcome. */
@@ -155,6 +217,7 @@ export async function replay(
     for (const step of item) {
       const a = await send(real, step);
       const again = step.repeatable ? await send(real, step) : undefined;
+      if (opts.ids) opts.ids.splice(0, opts.ids.length, ...generatedIds(step, a));
       const b = withheld(step, a, opts)
         ? { status: 0, text: "not sent: the real engine lacks the module or was busy" }
         : await send(engine, step);
@@ -174,4 +237,39 @@ export async function replay(
     }
   }
   return out;
+}
+
+/**
+ * The records of a corpus replayed twice from a clean state (the specification examples): a
+ * request whose real answers in the two runs differ is unstable, writes included (a document
+ * indexed without an id lands on a random shard, so its `_seq_no` varies from run to run). A
+ * request the second run did not ask at the same place (the runs took different turns) is
+ * unstable too; where the two real answers agree the first run's outcome stands.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type Exchange, settleRuns } from "./replay.ts";
+ * const rec = (seqNo: number, engine = 0): Exchange => ({
+ *   corpus: "spec",
+ *   kind: "spec:_global/index",
+ *   method: "POST",
+ *   path: "/i/_doc/",
+ *   real: { status: 201, text: `{"_seq_no":${seqNo}}` },
+ *   engine: { status: 201, text: `{"_seq_no":${engine}}` },
+ *   outcome: seqNo === engine ? "identical" : "different",
+ *   differences: seqNo === engine ? [] : [{ kind: "value", where: "_seq_no" }],
+ * });
+ * assert.equal(settleRuns([rec(2)], [rec(1)])[0]!.outcome, "unstable");
+ * assert.equal(settleRuns([rec(2)], [rec(2)])[0]!.outcome, "different");
+ * ```
+ */
+export function settleRuns(first: readonly Exchange[], second: readonly Exchange[]): Exchange[] {
+  return first.map((r, i) => {
+    const again = second[i];
+    const same = again !== undefined && again.kind === r.kind && again.method === r.method &&
+      again.path === r.path && again.body === r.body;
+    if (r.outcome === "unstable" || (same && !differences(r.real, again.real).length)) return r;
+    return { ...r, outcome: "unstable" as const, differences: [] };
+  });
 }
