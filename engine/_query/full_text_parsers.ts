@@ -96,7 +96,8 @@ export const FULL_TEXT_PARSERS: Record<string, Parser> = {
   },
   match_bool_prefix: (b, n) => {
     const { field, params } = singleField(b, n, "query");
-    checkKeys(params, n, MATCH_KEYS);
+    // both real engines refuse `cutoff_frequency` here, where `match` (OpenSearch) still takes it
+    checkKeys(params, n, MATCH_KEYS.filter((k) => k !== "cutoff_frequency"));
     return matchNode(field, params, n, { zeroTermsAll: false, prefixLast: true });
   },
   multi_match: (b, n) => {
