@@ -5,6 +5,32 @@ import { illegalArgument, parsingError, parsingErrorAt } from "../_errors.ts";
 import type { BoostedField, QueryNode } from "./query_nodes.ts";
 import { isJsonObject, type JsonObject } from "../_json.ts";
 
+/** The product whose query rules apply where the two part (see {@link withQueryDialect}). */
+let dialect: "elasticsearch" | "opensearch" | undefined;
+
+/**
+ * Runs `parse` (synchronous: the rules hold for that call only) with one product's query rules
+ * where the two part: Elasticsearch 8+ dropped `cutoff_frequency` from `match` and `multi_match`.
+ * Without a dialect the parsers take what either product takes.
+ */
+export function withQueryDialect<T>(
+  flavour: "elasticsearch" | "opensearch" | undefined,
+  parse: () => T,
+): T {
+  const before = dialect;
+  dialect = flavour;
+  try {
+    return parse();
+  } finally {
+    dialect = before;
+  }
+}
+
+/** The dialect of the parse running now (see {@link withQueryDialect}). */
+export function queryDialect(): "elasticsearch" | "opensearch" | undefined {
+  return dialect;
+}
+
 /** Parses one query body under its query name into a node. */
 export type Parser = (body: unknown, name: string) => QueryNode;
 

@@ -14,6 +14,7 @@ import type { QueryNode } from "../_query/query_nodes.ts";
 import { checkInnerHits } from "../_hits/inner_hits.ts";
 import { parseKeepAlive } from "./keep_alive.ts";
 import { matchedQueries } from "../_query/named_queries.ts";
+import { withQueryDialect } from "../_query/query_parse_util.ts";
 import { SearchContexts } from "./search_contexts.ts";
 import { parseSearchRequest, type SearchRequest } from "./search_request.ts";
 import type { SortKey } from "../_hits/sort.ts";
@@ -199,7 +200,7 @@ function* search(
   try {
     req = parsed !== undefined && parsed.body === body
       ? parsed.req
-      : parseSearchRequest(body, params);
+      : withQueryDialect(targets[0]?.flavour, () => parseSearchRequest(body, params));
   } catch (err) {
     // A query that no shard can build (a query_string nested too deeply) fails on every shard.
     if (err instanceof EngineError && err.type === "query_shard_exception") {
