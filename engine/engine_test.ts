@@ -329,7 +329,11 @@ Deno.test("each flavour only has its own point-in-time API", async () => {
 
 Deno.test("docvalue_fields and script_fields are bounded by the index settings", async () => {
   const engine = new Engine();
-  await exchange(engine, "PUT", "/l", { settings: { "index.max_docvalue_fields_search": 1 } });
+  // mapped fields: Elasticsearch 9.5.4 counts only those (_search/docvalue_limit_test.ts)
+  await exchange(engine, "PUT", "/l", {
+    settings: { "index.max_docvalue_fields_search": 1 },
+    mappings: { properties: { a: { type: "keyword" }, b: { type: "keyword" } } },
+  });
   const res = await exchange(engine, "POST", "/l/_search", { docvalue_fields: ["a", "b"] });
   assert.equal(res.status, 400);
   // A shard-level failure, as in Elasticsearch: "all shards failed" with the cause as root_cause.

@@ -15,7 +15,7 @@ import type { JsonObject } from "../_json.ts";
 import { percentileValues, withValueStrings } from "./value_strings.ts";
 import type { ExecContext } from "../_query/exec_context.ts";
 import type { ShardSnapshot } from "../_index/shard_snapshot.ts";
-import { shardFor, splitRoutingShards } from "../_index/routing.ts";
+import { routingShardsOf, shardFor } from "../_index/routing.ts";
 
 /**
  * Elasticsearch's compensated (Kahan) sum, added to one value at a time; a non-finite value makes
@@ -101,7 +101,7 @@ function documentShards(ctx: ExecContext): Uint16Array | null {
   if (shards <= 1) return null;
   const known = shardCache.get(ctx.snapshot);
   if (known) return known;
-  const routingShards = ctx.flavour === "opensearch" ? splitRoutingShards(shards) : shards;
+  const routingShards = routingShardsOf(ctx);
   const out = new Uint16Array(ctx.snapshot.maxDoc);
   for (const v of ctx.snapshot.views) {
     v.segment.docs.forEach((doc, local) => {

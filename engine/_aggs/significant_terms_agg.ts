@@ -10,7 +10,7 @@
 
 import { EngineError, illegalArgument, parsingError } from "../_errors.ts";
 import { consumeBuckets } from "../_index/limits.ts";
-import { shardFor, splitRoutingShards } from "../_index/routing.ts";
+import { routingShardsOf, shardFor } from "../_index/routing.ts";
 import { matchLive } from "../_query/query_exec.ts";
 import { parseQuery } from "../_query/query_parser.ts";
 import { type AggInput, fieldOf, keyFilter, positiveSetting, valueFormat } from "./agg_values.ts";
@@ -173,7 +173,7 @@ interface ShardAnswer {
 function router(input: AggInput): (doc: number) => number {
   const shards = input.ctx.shards ?? 1;
   if (shards <= 1) return () => 0;
-  const routing = input.ctx.flavour === "opensearch" ? splitRoutingShards(shards) : shards;
+  const routing = routingShardsOf(input.ctx);
   const snapshot = input.ctx.snapshot;
   return (doc) => {
     const d = snapshot.doc(doc);

@@ -52,8 +52,17 @@ export function parseFieldRequests(body: unknown, param: string | null): FieldRe
   });
 }
 
-function formatNumber(v: number, format: string | undefined): number | string {
-  if (!format || !/[#0]/.test(format) || format === "use_field_mapping") return v;
+/**
+ * A number under a `format`: any pattern is a `DecimalFormat` one (`"abc"` writes 3.14 as `abc3`),
+ * but OpenSearch still reads the old `use_field_mapping` as "no format" (Elasticsearch 9.5.4 writes
+ * `use_field_mapping1`).
+ */
+function formatNumber(
+  v: number,
+  format: string | undefined,
+  flavour: SearchTarget["flavour"],
+): number | string {
+  if (!format || (format === "use_field_mapping" && flavour === "opensearch")) return v;
   return decimalFormat(v, format);
 }
 
@@ -98,7 +107,11 @@ export function docValueFields(
           else if (info.kind === "boolean") values.push(n === 1);
           else {
             const exact = f.exact ? numAt(f, i) : n;
-            values.push(typeof exact === "bigint" && !r.format ? exact : formatNumber(n, r.format));
+            values.push(
+              typeof exact === "bigint" && !r.format
+                ? exact
+                : formatNumber(n, r.format, target.flavour),
+            );
           }
         }
       }

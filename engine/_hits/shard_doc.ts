@@ -4,7 +4,7 @@
 
 import type { FieldMap } from "../_index/field_map.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
-import { shardFor, splitRoutingShards } from "../_index/routing.ts";
+import { routingShardsOf, shardFor } from "../_index/routing.ts";
 import { fieldMapOf } from "../_index/field_map.ts";
 
 /** Lucene documents a source's nested objects make (every level), beside the root document. */
@@ -38,7 +38,7 @@ export function shardDocValues(target: SearchTarget, firstShard: number): Float6
   const known = cache.get(target.snapshot);
   if (known && firstShard === 0) return known;
   const shards = target.shards ?? 1;
-  const routingShards = target.flavour === "opensearch" ? splitRoutingShards(shards) : shards;
+  const routingShards = routingShardsOf(target);
   const fields = fieldMapOf(target.mappings);
   const next = new Array<number>(shards).fill(0);
   const out = new Float64Array(target.snapshot.maxDoc);

@@ -61,6 +61,27 @@ export function splitRoutingShards(shards: number): number {
 }
 
 /**
+ * The routing shards a searched index's documents were placed over: the index's own
+ * (`routingShards`, from `index.number_of_routing_shards` where the flavour honours it), else
+ * OpenSearch's default or, in Elasticsearch, the shards themselves.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { routingShardsOf } from "./routing.ts";
+ * assert.equal(routingShardsOf({ shards: 5, flavour: "opensearch", routingShards: 5 }), 5);
+ * assert.equal(routingShardsOf({ shards: 5, flavour: "opensearch" }), 640);
+ * ```
+ */
+export function routingShardsOf(
+  target: { shards?: number; flavour?: string; routingShards?: number },
+): number {
+  const shards = target.shards ?? 1;
+  return target.routingShards ??
+    (target.flavour === "opensearch" ? splitRoutingShards(shards) : shards);
+}
+
+/**
  * The shard of `routing` among `shards`, hashed over `routingShards` (a multiple of `shards`).
  *
  * @example

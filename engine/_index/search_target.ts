@@ -33,4 +33,6 @@ export interface SearchTarget {
   maxAnalyzedOffset?: number;
   /** Whose wording errors take (Elasticsearch when absent). */
   flavour?: "elasticsearch" | "opensearch";
+  /** The routing shards its documents were placed over (see `routingShardsOf`). */
+  routingShards?: number;
 }

@@ -5,7 +5,7 @@
 // and global ordinals, hides the other shards' documents as deleted, and counts its statistics
 // over its own documents only (deleted ones included until merged away, as Lucene counts them).
 
-import { shardFor, splitRoutingShards } from "./routing.ts";
+import { routingShardsOf, shardFor } from "./routing.ts";
 import type { SearchTarget } from "./search_target.ts";
 import type { Segment } from "./segment.ts";
 import { type FieldStats, type SegmentView, ShardSnapshot } from "./shard_snapshot.ts";
@@ -38,7 +38,7 @@ export function shardLayoutOf(target: SearchTarget): ShardLayout {
   const shards = target.shards ?? 1;
   return {
     shards,
-    routingShards: target.flavour === "opensearch" ? splitRoutingShards(shards) : shards,
+    routingShards: routingShardsOf(target),
   };
 }
 

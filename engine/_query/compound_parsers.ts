@@ -6,7 +6,14 @@ import { illegalArgument, parsingError } from "../_errors.ts";
 import type { NestedScoreMode, QueryNode } from "./query_nodes.ts";
 import { parseFunction } from "./function_score.ts";
 import type { JsonObject } from "../_json.ts";
-import { boostOf, checkKeys, expectObject, msm, type Parser } from "./query_parse_util.ts";
+import {
+  boostOf,
+  checkKeys,
+  expectObject,
+  msm,
+  type Parser,
+  unknownKey,
+} from "./query_parse_util.ts";
 
 const SCORE_MODES: readonly NestedScoreMode[] = ["avg", "max", "min", "sum", "none"];
 
@@ -21,7 +28,8 @@ export function compoundParsers(
   return {
     bool: (b, n) => {
       const o = expectObject(b, n);
-      checkKeys(o, n, [
+      // (the real engines' `bool` parser is an ObjectParser: no `line`/`col` fields)
+      const unknown = unknownKey(o, [
         "must",
         "should",
         "must_not",
@@ -29,6 +37,7 @@ export function compoundParsers(
         "minimum_should_match",
         "adjust_pure_negative",
       ]);
+      if (unknown !== undefined) throw parsingError(`[bool] query does not support [${unknown}]`);
       return {
         kind: "bool",
         must: clauses(o.must),

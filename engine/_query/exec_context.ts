@@ -28,6 +28,8 @@ export interface ExecContext {
   readonly flavour?: "elasticsearch" | "opensearch";
   /** `index.number_of_shards` (1 when absent): aggregations that reduce per shard route by it. */
   readonly shards?: number;
+  /** The routing shards its documents were placed over (see `routingShardsOf`). */
+  readonly routingShards?: number;
 }
 
 /** The context of one target of a search, at the clock reading `now`. */
@@ -43,6 +45,7 @@ export function execContextOf(target: SearchTarget, now: number): ExecContext {
     maxInnerResultWindow: target.maxInnerResultWindow,
     flavour: target.flavour,
     shards: target.shards,
+    routingShards: target.routingShards,
   };
 }
 

@@ -13,6 +13,7 @@ import {
   msm,
   operatorOf,
   type Parser,
+  queryDialect,
   singleField,
 } from "./query_parse_util.ts";
 
@@ -68,11 +69,18 @@ const MATCH_KEYS = [
   "fuzzy_rewrite",
 ];
 
+/** `match` keys of the parse's dialect: Elasticsearch 9.5.4 refuses `cutoff_frequency`. */
+function matchKeys(): readonly string[] {
+  return queryDialect() === "elasticsearch"
+    ? MATCH_KEYS.filter((k) => k !== "cutoff_frequency")
+    : MATCH_KEYS;
+}
+
 /** The full-text query parsers, by query name. */
 export const FULL_TEXT_PARSERS: Record<string, Parser> = {
   match: (b, n) => {
     const { field, params } = singleField(b, n, "query");
-    checkKeys(params, n, MATCH_KEYS);
+    checkKeys(params, n, matchKeys());
     if (params.query === undefined) throw parsingError(`No text specified for text query`);
     return matchNode(field, params, n, {
       zeroTermsAll: String(params.zero_terms_query ?? "none").toLowerCase() === "all",
@@ -96,12 +104,13 @@ export const FULL_TEXT_PARSERS: Record<string, Parser> = {
   },
   match_bool_prefix: (b, n) => {
     const { field, params } = singleField(b, n, "query");
-    checkKeys(params, n, MATCH_KEYS);
+    // both real engines refuse `cutoff_frequency` here, where `match` (OpenSearch) still takes it
+    checkKeys(params, n, MATCH_KEYS.filter((k) => k !== "cutoff_frequency"));
     return matchNode(field, params, n, { zeroTermsAll: false, prefixLast: true });
   },
   multi_match: (b, n) => {
     const o = expectObject(b, n);
-    checkKeys(o, n, [...MATCH_KEYS, "fields", "type", "tie_breaker", "slop"]);
+    checkKeys(o, n, [...matchKeys(), "fields", "type", "tie_breaker", "slop"]);
     if (o.query === undefined) throw parsingError(`[multi_match] requires query value`);
     const type = String(o.type ?? "best_fields");
     const known = [

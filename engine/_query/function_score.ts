@@ -12,7 +12,7 @@ import { timeValueMs } from "../_index/time_value.ts";
 import { javaStringHash as javaHash } from "../_index/java_order.ts";
 import { arcDistance, javaDouble, parseDistance, parsePoint } from "../_index/geo.ts";
 import { geoColumn } from "../_index/geo_values.ts";
-import { shardFor, splitRoutingShards } from "../_index/routing.ts";
+import { routingShardsOf, shardFor } from "../_index/routing.ts";
 import type { Hits } from "./doc_set.ts";
 import type { ExecContext } from "./exec_context.ts";
 import type { DecaySpec, QueryNode, QueryOf, ScoreFunction } from "./query_nodes.ts";
@@ -248,7 +248,7 @@ const utf8 = new TextEncoder();
  */
 function randomScorer(fn: ScoreFunction, ctx: ExecContext): (doc: number) => number {
   const shards = ctx.shards ?? 1;
-  const routing = ctx.flavour === "opensearch" ? splitRoutingShards(shards) : shards;
+  const routing = routingShardsOf(ctx);
   const nameHash = javaHash(ctx.index) << 10;
   const field = fn.randomField;
   return (doc) => {

@@ -1,9 +1,35 @@
 // The shared pieces of every query family's parser: the object and key checks, `boost`, the
 // single-field shape, operators and `minimum_should_match`, boosted field lists and fuzziness.
 
-import { illegalArgument, parsingError } from "../_errors.ts";
+import { illegalArgument, parsingError, parsingErrorAt } from "../_errors.ts";
 import type { BoostedField, QueryNode } from "./query_nodes.ts";
 import { isJsonObject, type JsonObject } from "../_json.ts";
+
+/** The product whose query rules apply where the two part (see {@link withQueryDialect}). */
+let dialect: "elasticsearch" | "opensearch" | undefined;
+
+/**
+ * Runs `parse` (synchronous: the rules hold for that call only) with one product's query rules
+ * where the two part: Elasticsearch 8+ dropped `cutoff_frequency` from `match` and `multi_match`.
+ * Without a dialect the parsers take what either product takes.
+ */
+export function withQueryDialect<T>(
+  flavour: "elasticsearch" | "opensearch" | undefined,
+  parse: () => T,
+): T {
+  const before = dialect;
+  dialect = flavour;
+  try {
+    return parse();
+  } finally {
+    dialect = before;
+  }
+}
+
+/** The dialect of the parse running now (see {@link withQueryDialect}). */
+export function queryDialect(): "elasticsearch" | "opensearch" | undefined {
+  return dialect;
+}
 
 /** Parses one query body under its query name into a node. */
 export type Parser = (body: unknown, name: string) => QueryNode;
@@ -24,13 +50,20 @@ export function boostOf(o: JsonObject): number {
   return n;
 }
 
-/** Refuses any key of `o` outside `allowed` (`boost` and `_name` always pass). */
+/**
+ * Refuses any key of `o` outside `allowed` (`boost` and `_name` always pass), at the key's value
+ * (`line` and `col`), where the real engines' hand-written query parsers stand when they refuse it.
+ */
 export function checkKeys(o: JsonObject, name: string, allowed: readonly string[]): void {
-  for (const k of Object.keys(o)) {
-    if (k !== "boost" && k !== "_name" && !allowed.includes(k)) {
-      throw parsingError(`[${name}] query does not support [${k}]`);
-    }
+  const k = unknownKey(o, allowed);
+  if (k !== undefined) {
+    throw parsingErrorAt(`[${name}] query does not support [${k}]`, k, "value");
   }
+}
+
+/** The first key of `o` outside `allowed` (`boost` and `_name` always pass). */
+export function unknownKey(o: JsonObject, allowed: readonly string[]): string | undefined {
+  return Object.keys(o).find((k) => k !== "boost" && k !== "_name" && !allowed.includes(k));
 }
 
 /** Splits `{ field: value }` or `{ field: { value, ...params } }` of single-field queries. */

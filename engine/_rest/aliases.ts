@@ -214,20 +214,22 @@ export function updateAliasesHandler(ctx: RequestContext): Reply {
         }
       }
     } else if (kind === "remove") {
+      // Java's list of the names (`[a, b]`); one name is a string in `resource.id`, more a list
       const missing = (names: string[]): EngineError =>
-        esError("aliases_not_found_exception", `aliases [${names.join(",")}] missing`, {
+        esError("aliases_not_found_exception", `aliases [${names.join(", ")}] missing`, {
           "resource.type": "aliases",
-          "resource.id": names.join(","),
+          "resource.id": names.length === 1 ? names[0] : names,
         });
       const holdersOf = (a: string): IndexState[] =>
         indices.filter((i) => [...i.aliases.keys()].some((k) => matchPattern(a, k)));
       const absent = aliases.filter((a) => holdersOf(a).length === 0);
       const mustExist = spec.must_exist;
-      if (
-        absent.length > 0 &&
-        (mustExist === true || mustExist === undefined && absent.length === aliases.length)
-      ) {
-        throw missing(spec.must_exist === true ? absent : aliases);
+      const es = ctx.state.flavour === "elasticsearch";
+      // `must_exist: true` fails on an absent alias (Elasticsearch names the first, OpenSearch
+      // all); else none found fails, but OpenSearch 2.12+ lets `must_exist: false` pass silently.
+      if (absent.length > 0 && mustExist === true) throw missing(es ? absent.slice(0, 1) : absent);
+      if (absent.length === aliases.length && (es || mustExist === undefined)) {
+        throw missing(aliases);
       }
       for (const a of aliases) {
         for (const index of holdersOf(a)) {

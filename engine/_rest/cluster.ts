@@ -91,6 +91,8 @@ function indexHealth(
         relocating_shards: 0,
         initializing_shards: 0,
         unassigned_shards: index.replicas,
+        // and per shard (Elasticsearch 9.5.4's `level=shards`)
+        ...(flavour === "elasticsearch" ? { unassigned_primary_shards: 0 } : {}),
       };
     }
     out.shards = list;

@@ -18,6 +18,7 @@ import {
 } from "../_search/search_api.ts";
 import { parseSearchRequest, type SearchRequest } from "../_search/search_request.ts";
 import { parseQuery } from "../_query/query_parser.ts";
+import { withQueryDialect } from "../_query/query_parse_util.ts";
 import type { QueryNode } from "../_query/query_nodes.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
 import type { IndexState } from "../_state/index_state.ts";
@@ -128,9 +129,10 @@ function resolvedRequest(
 function parsedSearch(
   body: Record<string, unknown> | undefined,
   params: URLSearchParams,
+  flavour: "elasticsearch" | "opensearch",
 ): SearchRequest | undefined {
   try {
-    return parseSearchRequest(body, params);
+    return withQueryDialect(flavour, () => parseSearchRequest(body, params));
   } catch (e) {
     if (!(e instanceof EngineError && e.type === "query_shard_exception")) throw e;
     return undefined;
@@ -165,7 +167,7 @@ export async function searchHandler(ctx: RequestContext): Promise<Reply> {
   // body is reported even when the index does not exist; a query that only its shards fail to
   // build (query_string nested too deeply) fails later, on each shard of the targets. The
   // parsed request is handed on with the alias filter and the boosts applied: parsed once.
-  const req = parsedSearch(body, ctx.params);
+  const req = parsedSearch(body, ctx.params, ctx.state.flavour);
   const targets = usesPit ? [] : searchTargets(ctx, ctx.p.index);
   const filter = usesPit ? undefined : aliasFilterOf(ctx, ctx.p.index);
   const boosts = resolveIndicesBoost(body, ctx.state.cluster, resolveOptions(ctx));
@@ -349,7 +351,12 @@ export async function msearchHandler(ctx: RequestContext): Promise<Reply> {
       try {
         parsed = {
           body,
-          req: resolvedRequest(parseSearchRequest(body, params), body, undefined, boosts),
+          req: resolvedRequest(
+            withQueryDialect(ctx.state.flavour, () => parseSearchRequest(body, params)),
+            body,
+            undefined,
+            boosts,
+          ),
         };
       } catch {
         // the search parses the body again and reports the error where Elasticsearch does

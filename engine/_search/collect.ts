@@ -119,7 +119,13 @@ export function* collect(
     parts.push({ t, hits });
     n += hits.docs.length;
   }
-  const report = scoring && (sortsByScore(sort) || req.trackScores);
+  // The best score is reported for a search sorted by score: in OpenSearch when the first key is
+  // `_score` (descending), in Elasticsearch only when it is the one key (a longer sort, even
+  // `_score` then `_doc`, reports null unless `track_scores`).
+  const bestReported = targets[0]?.flavour === "opensearch"
+    ? sortsByScore(sort)
+    : sort.length <= 1 && sortsByScore(sort);
+  const report = scoring && (bestReported || req.trackScores);
   if (!all && req.from + req.size === 0 && !req.searchAfter) {
     // No hit is shown (an aggregation-only request): the count and the best score are all the
     // candidates give, so they are neither copied nor read for sorting.

@@ -6,6 +6,7 @@ import { parsingErrorAt } from "../_errors.ts";
 import { matchLive } from "../_query/query_exec.ts";
 import { execContextOf } from "../_query/exec_context.ts";
 import { parseQuery } from "../_query/query_parser.ts";
+import { withQueryDialect } from "../_query/query_parse_util.ts";
 import { parseSearchRequest } from "./search_request.ts";
 import type { StoredDoc } from "../_index/types.ts";
 import type { SearchTarget } from "../_index/search_target.ts";
@@ -31,10 +32,11 @@ function count(
   const searchParams = new URLSearchParams(params);
   searchParams.delete("from");
   searchParams.delete("size");
-  const req = parseSearchRequest(
-    body?.query === undefined ? undefined : { query: body.query },
-    searchParams,
-  );
+  const req = withQueryDialect(targets[0]?.flavour, () =>
+    parseSearchRequest(
+      body?.query === undefined ? undefined : { query: body.query },
+      searchParams,
+    ));
   let count = 0;
   try {
     for (const t of targets) {

@@ -19,6 +19,7 @@ import type { QueryNode } from "../_query/query_nodes.ts";
 import { checkInnerHits } from "../_hits/inner_hits.ts";
 import { parseKeepAlive } from "./keep_alive.ts";
 import { matchedQueries } from "../_query/named_queries.ts";
+import { withQueryDialect } from "../_query/query_parse_util.ts";
 import { SearchContexts } from "./search_contexts.ts";
 import { parseSearchRequest, type SearchRequest } from "./search_request.ts";
 import type { SortKey } from "../_hits/sort.ts";
@@ -30,6 +31,37 @@ import { isHighlightLimitError } from "../_hits/highlight.ts";
 import { explainHit, placeOf } from "./explain_hits.ts";
 export { parseKeepAlive, SearchContexts };
 
+/** Metadata fields a `docvalue_fields` entry names as mapped fields. */
+const METADATA = new Set([
+  "_id",
+  "_index",
+  "_routing",
+  "_source",
+  "_seq_no",
+  "_version",
+  "_primary_term",
+  "_ignored",
+  "_tier",
+  "_field_names",
+  "_doc_count",
+]);
+
+/**
+ * What `index.max_docvalue_fields_search` counts on one index. Elasticsearch 9.5.4 counts the
+ * distinct mapped fields the entries resolve to (an unmapped name counts nothing, a repeated one
+ * once); OpenSearch 3.8.0 counts the entries.
+ */
+function docvalueFieldCount(req: SearchRequest, target: SearchTarget): number {
+  if (target.flavour === "opensearch") return req.docvalueFields.length;
+  const fields = fieldMapOf(target.mappings);
+  const names = new Set<string>();
+  for (const { field } of req.docvalueFields) {
+    if (METADATA.has(field)) names.add(field);
+    else for (const path of fields.expand(field)) names.add(path);
+  }
+  return names.size;
+}
+
 function checkLimits(req: SearchRequest, targets: SearchTarget[]): void {
   checkInnerHits(req.innerHits, Math.min(...targets.map((t) => t.maxInnerResultWindow ?? 100)));
   const limit = Math.min(...targets.map((t) => t.maxResultWindow));
@@ -38,11 +70,14 @@ function checkLimits(req: SearchRequest, targets: SearchTarget[]): void {
       `Rescore window [${req.rescoreWindow}] is too large. It must be less than [${limit}]. This prevents allocating massive heaps for storing the results to be rescored. This limit can be set by changing the [index.max_result_window] index level setting.`,
     );
   }
-  const maxDv = Math.min(...targets.map((t) => t.maxDocvalueFields ?? 100));
-  if (req.docvalueFields.length > maxDv) {
-    throw illegalArgument(
-      `Trying to retrieve too many docvalue_fields. Must be less than or equal to: [${maxDv}] but was [${req.docvalueFields.length}]. This limit can be set by changing the [index.max_docvalue_fields_search] index level setting.`,
-    );
+  for (const t of targets) {
+    const maxDv = t.maxDocvalueFields ?? 100;
+    const asked = docvalueFieldCount(req, t);
+    if (asked > maxDv) {
+      throw illegalArgument(
+        `Trying to retrieve too many docvalue_fields. Must be less than or equal to: [${maxDv}] but was [${asked}]. This limit can be set by changing the [index.max_docvalue_fields_search] index level setting.`,
+      );
+    }
   }
   const maxSf = Math.min(...targets.map((t) => t.maxScriptFields ?? 32));
   if (req.scriptFieldCount > maxSf) {
@@ -264,7 +299,7 @@ function requestOf(input: SearchInput, targets: SearchTarget[]): SearchRequest {
   try {
     return parsed !== undefined && parsed.body === body
       ? parsed.req
-      : parseSearchRequest(body, params);
+      : withQueryDialect(targets[0]?.flavour, () => parseSearchRequest(body, params));
   } catch (err) {
     // A query that no shard can build (a query_string nested too deeply) fails on every shard.
     if (err instanceof EngineError && err.type === "query_shard_exception") {

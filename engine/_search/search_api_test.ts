@@ -116,12 +116,15 @@ Deno.test("sort by field: order, missing, unmapped_type, multiple keys, _score n
 });
 
 Deno.test("sort by _score: desc reports max_score, asc does not", () => {
-  const desc = search({
+  const desc = search({ query: { match: { name: "doc" } }, sort: [{ _score: "desc" }], size: 2 });
+  assert.equal(typeof hitsOf(desc).max_score, "number");
+  // a longer sort reports none in Elasticsearch 9.5.4 (max_score_sorted_test.ts)
+  const more = search({
     query: { match: { name: "doc" } },
     sort: [{ _score: "desc" }, { _doc: "desc" }],
     size: 2,
   });
-  assert.equal(typeof hitsOf(desc).max_score, "number");
+  assert.equal(hitsOf(more).max_score, null);
   const asc = search({ query: { match: { name: "doc" } }, sort: [{ _score: "asc" }], size: 2 });
   assert.equal(hitsOf(asc).max_score, null);
 });

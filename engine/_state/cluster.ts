@@ -69,6 +69,12 @@ export class Cluster {
    * delete): `index_or_alias` on Elasticsearch, `index_expression` on OpenSearch.
    */
   singleIndexResourceType = "index_or_alias";
+  /**
+   * Whether an index created with `index.soft_deletes.enabled: false` is refused, as both real
+   * engines refuse it; the OpenSearch flavour still takes it, which OpenSearch's own
+   * `indices.create` YAML test expects (tests/diff/known_differences.md).
+   */
+  softDeletesRequired = false;
   /** `action.auto_create_index`: which missing indices document writes may create. */
   autoCreateIndex: AutoCreate = true;
   /** Index, component and legacy templates. */
@@ -106,6 +112,11 @@ export class Cluster {
       );
     }
     validateSettings(settings);
+    if (this.softDeletesRequired && settings["index.soft_deletes.enabled"] === "false") {
+      throw illegalArgument(
+        "Creating indices with soft-deletes disabled is no longer supported. Please do not specify a value for setting [index.soft_deletes.enabled].",
+      );
+    }
     let open = 0;
     for (const other of this.indices.values()) if (!other.closed) open += shardsOf(other.settings);
     checkShardLimit(this.shardLimit, open, shardsOf(settings));

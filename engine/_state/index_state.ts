@@ -393,6 +393,7 @@ export class IndexState {
       snapshot: this.shard.snapshot(),
       mappings: this.mappings,
       shards: this.shardCount,
+      routingShards: this.routingShards,
       maxResultWindow: this.maxResultWindow,
       maxInnerResultWindow: this.#intSetting("index.max_inner_result_window", 100),
       maxDocvalueFields: this.#intSetting("index.max_docvalue_fields_search", 100),
