@@ -215,6 +215,7 @@ export class Engine {
     // Elasticsearch 9.5 places a document by hash modulo the shard count; OpenSearch over the
     // index's routing shards (see _index/routing.ts).
     cluster.routingOverRoutingShards = flavour === "opensearch";
+    cluster.commitBytes = flavour === "opensearch" ? 208 : 227;
     if (options.refreshIntervalMs !== undefined) {
       cluster.defaultRefreshIntervalMs = options.refreshIntervalMs;
     }
