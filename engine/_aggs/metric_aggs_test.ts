@@ -170,3 +170,36 @@ Deno.test("sum: each shard's compensated sum in document order, then the shards'
     engine.close();
   }
 });
+
+Deno.test("extended_stats of one value: the sample figures are NaN, as the real engines print", async () => {
+  // Real Elasticsearch 9.5.4 and OpenSearch 3.8.0, one document {"n":5}: the metric and
+  // extended_stats_bucket over one bucket both print "NaN" for the sample variance, deviation
+  // and bounds.
+  const engine = new Engine();
+  await call(engine, "PUT", "/x", { mappings: { properties: { n: { type: "long" } } } });
+  await call(engine, "PUT", "/x/_doc/1?refresh=true", { n: 5 });
+  const r = await call(engine, "POST", "/x/_search", {
+    size: 0,
+    aggs: {
+      a: { extended_stats: { field: "n" } },
+      h: { histogram: { field: "n", interval: 10 }, aggs: { s: { sum: { field: "n" } } } },
+      b: { extended_stats_bucket: { buckets_path: "h>s" } },
+    },
+  });
+  const aggs = r.aggregations as Record<string, Record<string, unknown>>;
+  for (const name of ["a", "b"]) {
+    const s = aggs[name]!;
+    assert.equal(s.variance, 0);
+    assert.equal(s.variance_sampling, "NaN");
+    assert.equal(s.std_deviation_sampling, "NaN");
+    assert.deepEqual(s.std_deviation_bounds, {
+      upper: 5,
+      lower: 5,
+      upper_population: 5,
+      lower_population: 5,
+      upper_sampling: "NaN",
+      lower_sampling: "NaN",
+    });
+  }
+  engine.close();
+});
