@@ -231,7 +231,11 @@ function* search(
     const inputs = collected.aggInputs;
     if (aggs) {
       yield;
-      aggregations = withBucketBudget(ctx.maxBuckets, () => runAggregations(aggs, inputs));
+      const limit = {
+        max: ctx.maxBuckets,
+        emptyReportsTwice: targets[0]?.flavour !== "opensearch",
+      };
+      aggregations = withBucketBudget(limit, () => runAggregations(aggs, inputs));
     }
   } catch (err) {
     shardFailure(err, targets);
