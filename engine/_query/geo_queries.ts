@@ -353,7 +353,12 @@ function parseGeoShape(b: unknown, name: string): QueryNode {
   else if (relation === "disjoint") test = (lat, lon) => !inside(lat, lon);
   else throw parsingError(`[${name}] relation [${relation}] is not supported on a geo_point field`);
   const n = node(name, field, o, { test, score: 0 });
-  return relation === "intersects" ? n : { ...n, refusedOnOpenSearch: relation } as QueryNode;
+  // Lucene's point queries: within keeps a document all of whose points are inside the shape,
+  // disjoint one none of whose points is (Elasticsearch 9.5.4 leaves out a document with one
+  // point in the shape and one outside).
+  return relation === "intersects"
+    ? n
+    : { ...n, refusedOnOpenSearch: relation, everyPoint: true } as QueryNode;
 }
 
 /** The geo query parsers, by query name (`geo_polygon` on both flavours: both still have it). */
@@ -393,7 +398,14 @@ export function runGeo(q: QueryOf<"geo">, ctx: ExecContext, scoring: Scoring): H
     const col = geoColumn(v.segment, q.field);
     const docs: number[] = [];
     for (let d = 0; d < v.segment.maxDoc; d++) {
-      for (let i = col.start[d]!; i < col.start[d + 1]!; i++) {
+      const from = col.start[d]!, to = col.start[d + 1]!;
+      if (q.everyPoint) {
+        let all = from < to;
+        for (let i = from; all && i < to; i++) all = q.test(col.lat[i]!, col.lon[i]!);
+        if (all) docs.push(d);
+        continue;
+      }
+      for (let i = from; i < to; i++) {
         if (q.test(col.lat[i]!, col.lon[i]!)) {
           docs.push(d);
           break;

@@ -136,6 +136,8 @@ export type QueryNode =
     readonly invalid?: { readonly reason: string; readonly cause?: string };
     /** `geo_shape`'s `within`/`disjoint`, which OpenSearch refuses on a geo_point field. */
     readonly refusedOnOpenSearch?: string;
+    /** `within`/`disjoint`: a document matches when every one of its points passes `test`. */
+    readonly everyPoint?: boolean;
   }
   | { readonly kind: "ids"; readonly values: readonly string[]; readonly boost: number }
   | { readonly kind: "constant_score"; readonly filter: QueryNode; readonly boost: number }
