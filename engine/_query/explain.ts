@@ -15,6 +15,7 @@ import type { QueryNode } from "./query_nodes.ts";
 import { blendedDocFreqs, phraseFreq, resolveMsm } from "./full_text.ts";
 import { constantKeyword, numericValueOrNaN, termText } from "./term_queries.ts";
 import { rangeBounds } from "./range_query.ts";
+import { geoLucene } from "./geo_explain.ts";
 import { nestedScope, scopeContext } from "./nested_objects.ts";
 
 /** One node of an explanation, as the real engines print it. */
@@ -785,8 +786,15 @@ function luceneOf(b: Build, q: QueryNode, boost: number): Lq {
       return nestedLq(b, q, boost);
     case "multi_match":
       return multiMatchLq(b, q, boost);
-    case "geo":
-      return { ...opaque(b, q), nested: false };
+    case "geo": {
+      const lucene = q.shape && geoLucene(q.field, q.shape, b.es);
+      if (!lucene) return { ...opaque(b, q), nested: false };
+      return constant(b, lucene.str, q, {
+        boost: boost * q.boost,
+        nested: false,
+        ...(lucene.clause ? { clause: lucene.clause } : {}),
+      });
+    }
     default:
       return opaque(b, q);
   }
