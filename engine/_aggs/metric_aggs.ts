@@ -184,10 +184,22 @@ function checkDigest(body: JsonObject, name: string): void {
   }
 }
 
-/** A percentile of sorted values, interpolating between unit-weight centroids as a t-digest does. */
-function percentile(sorted: number[], p: number): number | null {
+/**
+ * A percentile of sorted values. Elasticsearch 9.5.4 keeps every value of a small population
+ * (its hybrid t-digest sorts up to 20 × compression values, 2,000 by default) and interpolates
+ * linearly at `p/100 × (n - 1)`; otherwise, and on OpenSearch, the value between unit-weight
+ * centroids, as a t-digest interpolates them.
+ */
+function percentile(sorted: number[], p: number, sortingUpTo: number): number | null {
   const n = sorted.length;
   if (n === 0) return null;
+  if (n < sortingUpTo) {
+    const index = (p / 100) * (n - 1);
+    if (index <= 0) return sorted[0]!;
+    if (index >= n - 1) return sorted[n - 1]!;
+    const low = Math.floor(index);
+    return sorted[low]! + (index - low) * (sorted[low + 1]! - sorted[low]!);
+  }
   const target = (p / 100) * n;
   if (target <= 0.5) return sorted[0]!;
   if (target >= n - 0.5) return sorted[n - 1]!;
@@ -348,8 +360,12 @@ export const METRIC_AGGS: Record<string, AggFn> = {
     const info = eachValueOrMissing(inputs, body, field, (v) => vs.push(Number(v)));
     vs.sort((a, b) => a - b);
     const text = valueFormat(body, info);
+    const compression = Number((body.tdigest as JsonObject | undefined)?.compression ?? 100);
+    const sortingUpTo = inputs[0]?.ctx.flavour === "opensearch" || body.hdr !== undefined
+      ? 0
+      : Math.round(compression) * 20;
     const entries = percents.map((p) =>
-      [Number.isInteger(p) ? `${p}.0` : String(p), percentile(vs, p)] as const
+      [Number.isInteger(p) ? `${p}.0` : String(p), percentile(vs, p, sortingUpTo)] as const
     );
     return percentileValues(entries, body.keyed, text);
   },

@@ -203,3 +203,43 @@ Deno.test("extended_stats of one value: the sample figures are NaN, as the real 
   }
   engine.close();
 });
+
+Deno.test("percentiles: Elasticsearch interpolates a small population's sorted values", async () => {
+  // Real Elasticsearch 9.5.4, values -7, 1, 2, 3, 4, 10.5 over two shards: linear at p × (n-1)
+  // (its hybrid t-digest keeps every value below 20 × compression); with a compression under 1
+  // it merges centroids instead.
+  const engine = new Engine();
+  await call(engine, "PUT", "/p", {
+    settings: { number_of_shards: 2 },
+    mappings: { properties: { n: { type: "double" } } },
+  });
+  const values = [1, [2, 3], 4, 10.5, -7];
+  for (const [i, n] of values.entries()) await call(engine, "PUT", `/p/_doc/${i + 1}`, { n });
+  await call(engine, "POST", "/p/_refresh");
+  const r = await call(engine, "POST", "/p/_search", {
+    size: 0,
+    aggs: {
+      a: { percentiles: { field: "n", percents: [0, 1, 5, 25, 50, 66.6, 75, 95, 99, 100] } },
+      b: { percentiles: { field: "n", percents: [10, 50, 90], tdigest: { compression: 0.01 } } },
+    },
+  });
+  const aggs = r.aggregations as Record<string, { values: Record<string, number> }>;
+  assert.deepEqual(aggs.a!.values, {
+    "0.0": -7,
+    "1.0": -6.6,
+    "5.0": -5,
+    "25.0": 1.25,
+    "50.0": 2.5,
+    "66.6": 3.3299999999999996,
+    "75.0": 3.75,
+    "95.0": 8.875,
+    "99.0": 10.175,
+    "100.0": 10.5,
+  });
+  assert.deepEqual(aggs.b!.values, {
+    "10.0": -6.199999999999999,
+    "50.0": 2.5,
+    "90.0": 9.850000000000001,
+  });
+  engine.close();
+});
