@@ -787,7 +787,7 @@ function luceneOf(b: Build, q: QueryNode, boost: number): Lq {
     case "multi_match":
       return multiMatchLq(b, q, boost);
     case "geo": {
-      const lucene = q.shape && geoLucene(q.field, q.shape, b.es);
+      const lucene = q.shape && geoLucene({ field: q.field, shape: q.shape, es: b.es });
       if (!lucene) return { ...opaque(b, q), nested: false };
       return constant(b, lucene.str, q, {
         boost: boost * q.boost,

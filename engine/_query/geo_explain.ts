@@ -23,9 +23,9 @@ const ceilLon = ceil(encodeLon, decodeLon);
 
 function box(
   field: string,
-  b: { top: number; left: number; bottom: number; right: number },
-  es: boolean,
+  b: { top: number; left: number; bottom: number; right: number; es: boolean },
 ): { dv: string; index: string } {
+  const es = b.es;
   // Elasticsearch prints every edge rounded down to the point grid, OpenSearch its lower edges up
   const minLat = javaDouble(es ? floorLat(b.bottom) : ceilLat(b.bottom));
   const minLon = javaDouble(es ? floorLon(b.left) : ceilLon(b.left));
@@ -49,21 +49,24 @@ const either = (index: string, dv: string) =>
  * import { geoLucene } from "./geo_explain.ts";
  * const shape = { kind: "circle", lat: 50, lon: 5, meters: 100000 } as const;
  * assert.equal(
- *   geoLucene("loc", shape, false)?.str,
+ *   geoLucene({ field: "loc", shape, es: false })?.str,
  *   "loc:INTERSECTS:geometries([Circle([50.0,5.0] radius = 100000.0 meters)])",
  * );
  * ```
  */
-export function geoLucene(field: string, shape: GeoShapeSpec, es: boolean): GeoLucene | undefined {
+export function geoLucene(
+  q: { field: string; shape: GeoShapeSpec; es: boolean },
+): GeoLucene | undefined {
+  const { field, shape, es } = q;
   switch (shape.kind) {
     case "box": {
       if (shape.left > shape.right) return undefined;
-      const { dv, index } = box(field, shape, es);
+      const { dv, index } = box(field, { ...shape, es });
       return { str: dv, clause: either(index, dv) };
     }
     case "shape box": {
       if (shape.left > shape.right) return undefined;
-      const { dv, index } = box(field, shape, es);
+      const { dv, index } = box(field, { ...shape, es });
       // geo_shape scores nothing: a constant score over the points query
       return { str: `ConstantScore(${either(index, dv)})` };
     }
