@@ -9,6 +9,7 @@ import type { ShardSnapshot } from "./_index/shard_snapshot.ts";
 import { countScrollFreed } from "./_rest/search_stats.ts";
 import { MAX_BUCKETS_OPENSEARCH } from "./_index/limits.ts";
 import { DEFAULT_HEAP_BYTES, DEFAULT_LIMIT } from "./_rest/indexing_pressure.ts";
+import { DEFAULT_NODE } from "./_rest/node_identity.ts";
 
 /**
  * Options of {@link Engine}.
@@ -51,6 +52,13 @@ export interface EngineOptions {
    * 4 GiB (V8's usual default) is assumed.
    */
   heapBytes?: number;
+  /**
+   * The one node's name and transport (publish) address, as a real node takes them from
+   * `node.name` and its network settings: `searchvisitor` at `127.0.0.1:9300` by default. They
+   * show wherever the node is described (`_cat` tables, `_nodes`, allocation explain, search
+   * shards, recovery).
+   */
+  node?: { name?: string; transportAddress?: string };
   /** Where internal errors are reported (one line each); `console.error` by default. */
   log?: (line: string) => void;
   /** Clock in epoch milliseconds, for tests. */
@@ -231,6 +239,7 @@ export class Engine {
       timers: new Set(),
       waiters: new Set(),
       clusterUuid: crypto.randomUUID().replace(/-/g, "").slice(0, 22),
+      node: { ...DEFAULT_NODE, ...options.node },
       persistentSettings: {},
       tasks: new Map(),
       transientSettings: {},

@@ -10,6 +10,7 @@ import { catHelp, resolveColumn } from "./cat_columns.ts";
 import { formatBytes, formatTime } from "./cat_units.ts";
 import { holdingOf, luceneDocCount, openContextsByIndex, storeSize } from "./stats_mapped.ts";
 import { INDEX_STATS_COLUMNS, indexStatsCells } from "./cat_index_columns.ts";
+import { nodeName } from "./node_identity.ts";
 
 type Row = Record<string, string>;
 
@@ -269,7 +270,7 @@ export function catNodesHandler(ctx: RequestContext): Reply {
     load_15m: "0.00",
     "node.role": ctx.state.flavour === "opensearch" ? "dimr" : "cdfhilmrstw",
     master: "*",
-    name: "searchvisitor",
+    name: nodeName(ctx),
   };
   const uptime = formatTime(ctx.state.now() - ctx.state.cluster.startedAt, ctx.params.get("time"));
   return catTable(ctx, [{ ...row, uptime }], Object.keys(row));

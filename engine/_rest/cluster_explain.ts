@@ -10,8 +10,9 @@ import { ok, type Reply, type RequestContext } from "./context.ts";
 import { targets } from "./targets.ts";
 import { ELASTICSEARCH_ROLES } from "./nodes_stats.ts";
 import { valuesAt } from "./terms_lookup.ts";
+import { nodeName, transportAddress } from "./node_identity.ts";
 
-const NODE = "searchvisitor";
+const CLUSTER = "searchvisitor";
 
 function product(ctx: RequestContext): string {
   return ctx.state.flavour === "opensearch" ? "OpenSearch" : "Elasticsearch";
@@ -101,7 +102,7 @@ export function allocationExplainHandler(ctx: RequestContext): Reply {
   const current = param("current_node");
   if (
     current !== undefined &&
-    !["searchvisitor", ctx.state.clusterUuid, "_local", "_master"].includes(String(current))
+    ![nodeName(ctx), ctx.state.clusterUuid, "_local", "_master"].includes(String(current))
   ) {
     throw illegalArgument(`failed to resolve [${current}], no matching nodes`);
   }
@@ -135,8 +136,8 @@ export function allocationExplainHandler(ctx: RequestContext): Reply {
     out.current_state = "started";
     out.current_node = {
       id: nodeId,
-      name: NODE,
-      transport_address: "127.0.0.1:9300",
+      name: nodeName(ctx),
+      transport_address: transportAddress(ctx),
       attributes: attributes(ctx),
       ...(ctx.state.flavour === "elasticsearch" ? { roles: [...ELASTICSEARCH_ROLES] } : {}),
       weight_ranking: 1,
@@ -158,8 +159,8 @@ export function allocationExplainHandler(ctx: RequestContext): Reply {
     `${product(ctx)} from allocating this shard there.`;
   out.node_allocation_decisions = [{
     node_id: nodeId,
-    node_name: NODE,
-    transport_address: "127.0.0.1:9300",
+    node_name: nodeName(ctx),
+    transport_address: transportAddress(ctx),
     node_attributes: attributes(ctx),
     ...(ctx.state.flavour === "elasticsearch" ? { roles: [...ELASTICSEARCH_ROLES] } : {}),
     node_decision: "no",
@@ -185,14 +186,14 @@ export function healthReportHandler(ctx: RequestContext): Reply {
     ).length;
   return ok({
     status: "green",
-    cluster_name: NODE,
+    cluster_name: CLUSTER,
     indicators: {
       master_is_stable: {
         status: "green",
         symptom: "The cluster has a stable master node",
         details: {
-          current_master: { node_id: nodeId, name: NODE },
-          recent_masters: [{ node_id: nodeId, name: NODE }],
+          current_master: { node_id: nodeId, name: nodeName(ctx) },
+          recent_masters: [{ node_id: nodeId, name: nodeName(ctx) }],
         },
       },
       repository_integrity: { status: "green", symptom: "No snapshot repositories configured." },

@@ -8,13 +8,14 @@ import { esError, illegalArgument, validationFailed } from "../_errors.ts";
 import { catTable } from "./cat.ts";
 import { ok, type Reply, type RequestContext } from "./context.ts";
 import { targets } from "./targets.ts";
+import { nodeName } from "./node_identity.ts";
 
-const NODE = "searchvisitor";
+const CLUSTER = "searchvisitor";
 const HOST = "127.0.0.1";
 
 /** `GET /_cat/master`. */
 export function catMasterHandler(ctx: RequestContext): Reply {
-  const row = { id: ctx.state.clusterUuid, host: HOST, ip: HOST, node: NODE };
+  const row = { id: ctx.state.clusterUuid, host: HOST, ip: HOST, node: nodeName(ctx) };
   return catTable(ctx, [row], Object.keys(row));
 }
 
@@ -23,7 +24,7 @@ export function catNodeattrsHandler(ctx: RequestContext): Reply {
   const [attr, value] = ctx.state.flavour === "opensearch"
     ? ["shard_indexing_pressure_enabled", "true"]
     : ["xpack.installed", "true"];
-  const row = { node: NODE, host: HOST, ip: HOST, attr, value };
+  const row = { node: nodeName(ctx), host: HOST, ip: HOST, attr, value };
   return catTable(ctx, [row], Object.keys(row));
 }
 
@@ -75,7 +76,7 @@ export function remoteInfoHandler(): Reply {
 
 /** Node names a request may use for the one node. */
 function knownNode(ctx: RequestContext, name: unknown): boolean {
-  return name === NODE || name === ctx.state.clusterUuid || name === "_local" ||
+  return name === nodeName(ctx) || name === ctx.state.clusterUuid || name === "_local" ||
     name === "_master";
 }
 
@@ -107,7 +108,7 @@ export function votingExclusionsHandler(): Reply {
 export function danglingHandler(): Reply {
   return ok({
     _nodes: { total: 1, successful: 1, failed: 0 },
-    cluster_name: NODE,
+    cluster_name: CLUSTER,
     dangling_indices: [],
   });
 }
@@ -115,7 +116,7 @@ export function danglingHandler(): Reply {
 /** `GET /_info/ingest` (Elasticsearch): no pipeline has run. */
 export function infoIngestHandler(): Reply {
   return ok({
-    cluster_name: NODE,
+    cluster_name: CLUSTER,
     ingest: { total: { count: 0, time_in_millis: 0, current: 0, failed: 0 }, pipelines: {} },
   });
 }

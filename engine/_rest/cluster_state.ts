@@ -9,17 +9,18 @@ import { aliasView } from "./aliases.ts";
 import { boolParam, ok, type Reply, type RequestContext } from "./context.ts";
 import { settingsView } from "./settings.ts";
 import { targets } from "./targets.ts";
+import { nodeName, transportAddress } from "./node_identity.ts";
 
 function nodes(ctx: RequestContext): Record<string, unknown> {
   const node: Record<string, unknown> = {
-    name: "searchvisitor",
+    name: nodeName(ctx),
     ephemeral_id: ctx.state.clusterUuid,
-    transport_address: "127.0.0.1:9300",
+    transport_address: transportAddress(ctx),
   };
   if (ctx.state.flavour === "opensearch") {
     node.attributes = { shard_indexing_pressure_enabled: "true" };
   } else {
-    node.external_id = "searchvisitor";
+    node.external_id = nodeName(ctx);
     node.attributes = { "xpack.installed": "true" };
   }
   return { [ctx.state.clusterUuid]: node };

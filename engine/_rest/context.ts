@@ -15,6 +15,7 @@ import type { PathParams } from "./router.ts";
 import { parseExactJson } from "../_index/exact_json.ts";
 import { own, setOwn } from "../_index/own.ts";
 import { isJsonObject } from "../_json.ts";
+import type { NodeIdentity } from "./node_identity.ts";
 
 /** Engine-wide state shared by all requests. */
 export interface EngineState {
@@ -34,6 +35,8 @@ export interface EngineState {
   maxContentLength?: number;
   /** Reports internal errors, one line each. */
   log?: (line: string) => void;
+  /** The one node's name and transport address (`searchvisitor`, 127.0.0.1:9300 by default). */
+  node?: NodeIdentity;
   /** `indexing_pressure.memory.limit` and the bulk bytes in flight. */
   indexingPressure: IndexingPressure;
   /**

@@ -9,6 +9,7 @@ import { boolParam, ok, type Reply, type RequestContext } from "./context.ts";
 import { unrecognized } from "./params.ts";
 import { holdingOf, openContextsByIndex, shardParts } from "./stats_mapped.ts";
 import { section, type SectionOptions, STATS_METRICS } from "./stats_sections.ts";
+import { nodeName, transportAddress } from "./node_identity.ts";
 
 /** The one node's roles as Elasticsearch 9 lists them (`_cat/nodes` abbreviates `cdfhilmrstw`). */
 export const ELASTICSEARCH_ROLES: readonly string[] = [
@@ -76,14 +77,14 @@ export function nodesStatsHandler(ctx: RequestContext): Reply {
   const wanted = ctx.p.node_id;
   const selected = wanted === undefined ||
     wanted.split(",").some((n) =>
-      ["_all", "_local", "_master", "*", nodeId, "searchvisitor"].includes(n)
+      ["_all", "_local", "_master", "*", nodeId, nodeName(ctx)].includes(n)
     );
   const node: Record<string, unknown> = {
     timestamp: ctx.state.now(),
-    name: "searchvisitor",
-    transport_address: "127.0.0.1:9300",
+    name: nodeName(ctx),
+    transport_address: transportAddress(ctx),
     host: "127.0.0.1",
-    ip: "127.0.0.1:9300",
+    ip: transportAddress(ctx),
     // The roles `_cat/nodes` abbreviates (`cdfhilmrstw`, OpenSearch `dimr`).
     roles: ctx.state.flavour === "opensearch"
       ? ["cluster_manager", "data", "ingest", "remote_cluster_client"]

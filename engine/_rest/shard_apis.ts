@@ -11,8 +11,8 @@ import { ELASTICSEARCH_ROLES } from "./nodes_stats.ts";
 import { formatBytes } from "./cat_units.ts";
 import { shardParts, storeSize } from "./stats_mapped.ts";
 import type { IndexState } from "../_state/index_state.ts";
+import { nodeName, transportAddress, transportPort } from "./node_identity.ts";
 
-const NODE = "searchvisitor";
 const HOST = "127.0.0.1";
 
 /** The one node as `_search_shards` lists it. */
@@ -21,12 +21,12 @@ function nodeEntry(ctx: RequestContext): Record<string, unknown> {
     ? { shard_indexing_pressure_enabled: "true" }
     : { "xpack.installed": "true" };
   const entry: Record<string, unknown> = {
-    name: NODE,
+    name: nodeName(ctx),
     ephemeral_id: ctx.state.clusterUuid,
-    transport_address: `${HOST}:9300`,
+    transport_address: transportAddress(ctx),
   };
   if (ctx.state.flavour === "elasticsearch") {
-    entry.external_id = NODE;
+    entry.external_id = nodeName(ctx);
     entry.attributes = attributes;
     entry.roles = [...ELASTICSEARCH_ROLES];
     entry.version = "9.5.4";
@@ -249,7 +249,7 @@ export function catRecoveryHandler(ctx: RequestContext): Reply {
     source_host: "n/a",
     source_node: "n/a",
     target_host: HOST,
-    target_node: NODE,
+    target_node: nodeName(ctx),
     repository: "n/a",
     snapshot: "n/a",
     files: "0",
@@ -290,9 +290,9 @@ export function recoveryHandler(ctx: RequestContext): Reply {
       target: {
         id: ctx.state.clusterUuid,
         host: HOST,
-        transport_address: `${HOST}:9300`,
+        transport_address: transportAddress(ctx),
         ip: HOST,
-        name: NODE,
+        name: nodeName(ctx),
       },
       index: {
         size: {
@@ -393,7 +393,9 @@ function poolMatches(name: string, patterns: string[]): boolean {
 
 /**
  * `GET /_cat/thread_pool/{thread_pool_patterns?}`: each product's pools on the one node, none
- * busy (the engine runs requests on the event loop, not in pools).
+ * busy (the engine runs requests on the event loop, not in pools) but Elasticsearch's
+ * `management` pool, where the request itself holds two threads (9.5.4 shows 2 active each time;
+ * OpenSearch 3.8.0 shows 1 or 2).
  */
 export function catThreadPoolHandler(ctx: RequestContext): Reply {
   const pools = ctx.state.flavour === "opensearch" ? OS_POOLS : ES_POOLS;
@@ -401,14 +403,14 @@ export function catThreadPoolHandler(ctx: RequestContext): Reply {
   const rows = pools
     .filter((name) => patterns === undefined || poolMatches(name, patterns))
     .map((name) => ({
-      node_name: NODE,
+      node_name: nodeName(ctx),
       node_id: ctx.state.clusterUuid,
       ephemeral_node_id: ctx.state.clusterUuid,
       host: HOST,
       ip: HOST,
-      port: "9300",
+      port: transportPort(ctx),
       name,
-      active: "0",
+      active: name === "management" && ctx.state.flavour === "elasticsearch" ? "2" : "0",
       queue: "0",
       rejected: "0",
       completed: "0",
@@ -442,7 +444,7 @@ export function catAllocationHandler(ctx: RequestContext): Reply {
     "disk.percent": "0",
     host: HOST,
     ip: HOST,
-    node: NODE,
+    node: nodeName(ctx),
   });
   if (ctx.state.flavour === "elasticsearch") row["node.role"] = "cdfhilmrstw";
   return catTable(ctx, [row], Object.keys(row));
@@ -468,7 +470,7 @@ export function catCircuitBreakerHandler(ctx: RequestContext): Reply {
     .filter(([name]) => patterns === undefined || poolMatches(name, patterns))
     .map(([name, share]) => ({
       node_id: ctx.state.clusterUuid,
-      node_name: NODE,
+      node_name: nodeName(ctx),
       breaker: name,
       limit: formatBytes(Math.floor(HEAP * share), unit),
       limit_bytes: String(Math.floor(HEAP * share)),
