@@ -23,6 +23,25 @@ import { type Exchange, replay, send } from "./replay.ts";
 import { compared, line, rate, render, tally } from "./report.ts";
 import { yamlCorpus } from "./yaml.ts";
 
+/** The real node's `node.name` and transport (publish) address, from `_nodes/_local`. */
+async function realNode(
+  realUrl: string,
+): Promise<{ name: string; transportAddress: string } | undefined> {
+  const got = await send({ url: realUrl, vars: new Map() }, {
+    kind: "probe",
+    method: "GET",
+    path: "/_nodes/_local?filter_path=nodes.*.name,nodes.*.transport_address",
+    repeatable: false,
+  });
+  if (got.status !== 200) return undefined;
+  const nodes = (JSON.parse(got.text) as {
+    nodes?: Record<string, { name?: string; transport_address?: string }>;
+  }).nodes;
+  const [one] = Object.values(nodes ?? {});
+  if (typeof one?.name !== "string" || typeof one.transport_address !== "string") return undefined;
+  return { name: one.name, transportAddress: one.transport_address };
+}
+
 /** The versions each real engine is compared at; the embedded engine claims the same. */
 export const REAL_VERSIONS: { [f in Flavour]: string } = {
   elasticsearch: "9.5.4",
@@ -225,7 +244,10 @@ async function runFlavour(
     repeatable: false,
   });
   if (probe.status === 0) die(`the real ${flavour} at ${realUrl} does not answer: ${probe.text}`);
-  const engine = new Engine({ flavour, version: REAL_VERSIONS[flavour], log: () => {} });
+  // The embedded engine is configured as the real node is: its version, and the name and
+  // transport address the node was started with (settings, not values the node generated).
+  const node = await realNode(realUrl);
+  const engine = new Engine({ flavour, version: REAL_VERSIONS[flavour], node, log: () => {} });
   const server = await serve(engine, { port: 0 });
   const records: Exchange[] = [];
   try {
