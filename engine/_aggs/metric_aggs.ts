@@ -185,20 +185,39 @@ function checkDigest(body: JsonObject, name: string): void {
 }
 
 /**
- * A percentile of sorted values. Elasticsearch 9.5.4 keeps every value of a small population
- * (its hybrid t-digest sorts up to 20 × compression values, 2,000 by default) and interpolates
- * linearly at `p/100 × (n - 1)`; otherwise, and on OpenSearch, the value between unit-weight
- * centroids, as a t-digest interpolates them.
+ * How a product's t-digest answers percentiles of a population: Elasticsearch 9.5.4's hybrid
+ * digest keeps every value up to 20 × compression (2,000 by default) and interpolates linearly
+ * at `p/100 × (n - 1)` (`sorting`); OpenSearch 3.8.0's merging digest keeps a small population
+ * as unit centroids and answers the value whose unit a percentile falls in (`singletons`);
+ * otherwise the value between unit-weight centroids, as a merging digest interpolates them.
  */
-function percentile(sorted: number[], p: number, sortingUpTo: number): number | null {
+type Digest = "sorting" | "singletons" | "centroids";
+
+function digestOf(opensearch: boolean, n: number, compression: number): Digest {
+  if (!opensearch) return n < Math.round(compression) * 20 ? "sorting" : "centroids";
+  // The merging digest's size limit in the middle of the distribution (scale function K_2 at
+  // the compression) stays under two samples, so no two values merge.
+  const c = compression;
+  return compression >= 1 && n * (4 * Math.log(n / c) + 24) < 8 * c ? "singletons" : "centroids";
+}
+
+/** A percentile of sorted values, as {@link Digest} says. */
+function percentile(sorted: number[], p: number, digest: Digest): number | null {
   const n = sorted.length;
   if (n === 0) return null;
-  if (n < sortingUpTo) {
+  if (digest === "sorting") {
     const index = (p / 100) * (n - 1);
     if (index <= 0) return sorted[0]!;
     if (index >= n - 1) return sorted[n - 1]!;
     const low = Math.floor(index);
     return sorted[low]! + (index - low) * (sorted[low + 1]! - sorted[low]!);
+  }
+  if (digest === "singletons") {
+    const index = (p / 100) * n;
+    if (index < 1) return sorted[0]!;
+    if (index > n - 1) return sorted[n - 1]!;
+    const i = Math.floor(index - 0.5);
+    return index < i + 1 ? sorted[i]! : sorted[i + 1]!;
   }
   const target = (p / 100) * n;
   if (target <= 0.5) return sorted[0]!;
@@ -361,11 +380,11 @@ export const METRIC_AGGS: Record<string, AggFn> = {
     vs.sort((a, b) => a - b);
     const text = valueFormat(body, info);
     const compression = Number((body.tdigest as JsonObject | undefined)?.compression ?? 100);
-    const sortingUpTo = inputs[0]?.ctx.flavour === "opensearch" || body.hdr !== undefined
-      ? 0
-      : Math.round(compression) * 20;
+    const digest = body.hdr !== undefined
+      ? "centroids"
+      : digestOf(inputs[0]?.ctx.flavour === "opensearch", vs.length, compression);
     const entries = percents.map((p) =>
-      [Number.isInteger(p) ? `${p}.0` : String(p), percentile(vs, p, sortingUpTo)] as const
+      [Number.isInteger(p) ? `${p}.0` : String(p), percentile(vs, p, digest)] as const
     );
     return percentileValues(entries, body.keyed, text);
   },

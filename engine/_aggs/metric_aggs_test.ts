@@ -243,3 +243,54 @@ Deno.test("percentiles: Elasticsearch interpolates a small population's sorted v
   });
   engine.close();
 });
+
+Deno.test("percentiles: OpenSearch answers a small population from its unit centroids", async () => {
+  // Real OpenSearch 3.8.0: -7, 1, 2, 3, 4, 10.5 over two shards; and 39 values (its merging
+  // digest keeps up to 39 as single samples under the default compression, merges from 40).
+  const engine = new Engine({ flavour: "opensearch" });
+  await call(engine, "PUT", "/p", {
+    settings: { number_of_shards: 2 },
+    mappings: { properties: { n: { type: "double" } } },
+  });
+  const values = [1, [2, 3], 4, 10.5, -7];
+  for (const [i, n] of values.entries()) await call(engine, "PUT", `/p/_doc/${i + 1}`, { n });
+  await call(engine, "PUT", "/q", {
+    settings: { number_of_shards: 1 },
+    mappings: { properties: { n: { type: "double" } } },
+  });
+  for (let i = 1; i <= 39; i++) {
+    await call(engine, "PUT", `/q/_doc/${i}`, { n: (i * i * 7919) % 1000 + 0.5 });
+  }
+  await call(engine, "POST", "/p,q/_refresh");
+  const six = await call(engine, "POST", "/p/_search", {
+    size: 0,
+    aggs: {
+      a: { percentiles: { field: "n", percents: [0, 1, 5, 25, 50, 66.6, 75, 95, 99, 100] } },
+    },
+  });
+  assert.deepEqual((six.aggregations as { a: { values: unknown } }).a.values, {
+    "0.0": -7,
+    "1.0": -7,
+    "5.0": -7,
+    "25.0": 1,
+    "50.0": 3,
+    "66.6": 3,
+    "75.0": 4,
+    "95.0": 10.5,
+    "99.0": 10.5,
+    "100.0": 10.5,
+  });
+  const more = await call(engine, "POST", "/q/_search", {
+    size: 0,
+    aggs: { a: { percentiles: { field: "n", percents: [10, 25, 33.3, 50, 75, 90] } } },
+  });
+  assert.deepEqual((more.aggregations as { a: { values: unknown } }).a.values, {
+    "10.0": 56.5,
+    "25.0": 159.5,
+    "33.3": 264.5,
+    "50.0": 375.5,
+    "75.0": 775.5,
+    "90.0": 900.5,
+  });
+  engine.close();
+});
