@@ -193,7 +193,8 @@ function checkDigest(body: JsonObject, name: string): void {
  */
 type Digest = "sorting" | "singletons" | "centroids";
 
-function digestOf(opensearch: boolean, n: number, compression: number): Digest {
+function digestOf(of: { opensearch: boolean; n: number; compression: number }): Digest {
+  const { opensearch, n, compression } = of;
   if (!opensearch) return n < Math.round(compression) * 20 ? "sorting" : "centroids";
   // The merging digest's size limit in the middle of the distribution (scale function K_2 at
   // the compression) stays under two samples, so no two values merge.
@@ -380,9 +381,11 @@ export const METRIC_AGGS: Record<string, AggFn> = {
     vs.sort((a, b) => a - b);
     const text = valueFormat(body, info);
     const compression = Number((body.tdigest as JsonObject | undefined)?.compression ?? 100);
-    const digest = body.hdr !== undefined
-      ? "centroids"
-      : digestOf(inputs[0]?.ctx.flavour === "opensearch", vs.length, compression);
+    const digest = body.hdr !== undefined ? "centroids" : digestOf({
+      opensearch: inputs[0]?.ctx.flavour === "opensearch",
+      n: vs.length,
+      compression,
+    });
     const entries = percents.map((p) =>
       [Number.isInteger(p) ? `${p}.0` : String(p), percentile(vs, p, digest)] as const
     );
