@@ -230,6 +230,7 @@ export class Engine {
     // index's routing shards (see _index/routing.ts).
     cluster.routingOverRoutingShards = flavour === "opensearch";
     cluster.softDeletesRequired = flavour === "elasticsearch";
+    cluster.commitBytes = flavour === "opensearch" ? 208 : 227;
     if (options.refreshIntervalMs !== undefined) {
       cluster.defaultRefreshIntervalMs = options.refreshIntervalMs;
     }

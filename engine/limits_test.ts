@@ -163,3 +163,57 @@ Deno.test("sort: a key repeated many times is read once and still reported per k
   assert.equal(r.hits.hits[0].sort[3000], "k49");
   engine.close();
 });
+
+Deno.test("search.max_buckets: Elasticsearch counts a histogram's empty buckets by reports", async () => {
+  // Measured with one document at 0 and extended_bounds up to N buckets: Elasticsearch 9.5.4
+  // answers 35,536 buckets and refuses 35,537 (both histograms); under a limit of 100,000 it
+  // answers 50,000 and refuses 50,001. OpenSearch 3.8.0 (limit 65,535) answers 65,535.
+  const cases = [
+    { flavour: "elasticsearch", limit: undefined, ok: 35_536 },
+    { flavour: "elasticsearch", limit: 100_000, ok: 50_000 },
+    { flavour: "opensearch", limit: undefined, ok: 65_535 },
+  ] as const;
+  for (const { flavour, limit, ok } of cases) {
+    const engine = new Engine({ flavour });
+    if (limit) {
+      await call(engine, "PUT", "/_cluster/settings", {
+        persistent: { "search.max_buckets": limit },
+      });
+    }
+    await call(engine, "PUT", "/m", {
+      mappings: { properties: { t: { type: "date" }, n: { type: "long" } } },
+    });
+    await call(engine, "PUT", "/m/_doc/1?refresh=true", { t: 0, n: 0 });
+    const day = 86_400_000;
+    for (const n of [ok, ok + 1]) {
+      const h = await call(engine, "POST", "/m/_search", {
+        size: 0,
+        aggs: {
+          a: {
+            histogram: {
+              field: "n",
+              interval: 1,
+              min_doc_count: 0,
+              extended_bounds: { min: 0, max: n - 1 },
+            },
+          },
+        },
+      });
+      const d = await call(engine, "POST", "/m/_search", {
+        size: 0,
+        aggs: {
+          a: {
+            date_histogram: {
+              field: "t",
+              fixed_interval: "1d",
+              min_doc_count: 0,
+              extended_bounds: { min: 0, max: (n - 1) * day },
+            },
+          },
+        },
+      });
+      assert.deepEqual([h.code === 200, d.code === 200], [n === ok, n === ok], `${flavour} ${n}`);
+    }
+    engine.close();
+  }
+});

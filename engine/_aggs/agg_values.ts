@@ -1,6 +1,6 @@
 // Shared pieces of the aggregations: the per-target input and reading a field's doc values.
 
-import { type EngineError, esError, illegalArgument, parsingError } from "../_errors.ts";
+import { EngineError, esError, illegalArgument, parsingError } from "../_errors.ts";
 import { dateValueAt, formatDateAt } from "../_index/dates.ts";
 import { decimalFormat } from "../_index/decimal_format.ts";
 import type { Hits } from "../_query/doc_set.ts";
@@ -130,19 +130,46 @@ export function eachValueOrMissing(
 }
 
 function missingValue(missing: unknown, info: FieldInfo | undefined, now: number): number | string {
-  if (info?.kind === "date") return dateValueAt(missing, now, info);
+  if (info?.kind === "date") {
+    const ms = dateValueAt(missing, now, info);
+    if (Number.isNaN(ms)) throw missingDateError(missing, info);
+    return ms;
+  }
   if (info?.type === "ip" && !isIpText(missing)) {
     // Real OpenSearch 3.8.0 and Elasticsearch 9.5.4: a 400 from the shards.
     throw illegalArgument(`'${String(missing)}' is not an IP string literal.`);
   }
   if (info?.kind === "keyword") return String(missing);
-  if (info?.kind === "boolean") return missing === true || missing === "true" ? 1 : 0;
+  if (info?.kind === "boolean") {
+    if (missing === true || missing === "true") return 1;
+    if (missing === false || missing === "false") return 0;
+    // Real OpenSearch 3.8.0 and Elasticsearch 9.5.4: a 400 from the shards.
+    throw illegalArgument(
+      `Cannot parse boolean [${String(missing)}], expected either [true] or [false]`,
+    );
+  }
   const n = Number(missing);
   if (Number.isNaN(n)) {
     if (info) throw numberFormat(missing);
     return String(missing);
   }
   return n;
+}
+
+/**
+ * A `missing` date a date field cannot read: on every shard, as real OpenSearch 3.8.0 and
+ * Elasticsearch 9.5.4 fail it, `parse_exception` caused by `illegal_argument_exception`, caused by
+ * Java's `date_time_parse_exception`.
+ */
+function missingDateError(missing: unknown, info: FieldInfo): EngineError {
+  const format = info.format ?? "strict_date_optional_time||epoch_millis";
+  const why = `failed to parse date field [${String(missing)}] with format [${format}]`;
+  const java = new EngineError(
+    400,
+    "date_time_parse_exception",
+    `Text '${String(missing)}' could not be parsed`,
+  );
+  return esError("parse_exception", `${why}: [${why}]`, {}, illegalArgument(why, java));
 }
 
 function numberFormat(v: unknown): Error {

@@ -3,7 +3,7 @@
 // the run of one level with its pipelines.
 
 import { setOwn } from "../_index/own.ts";
-import { withBucketBudget } from "../_index/limits.ts";
+import { type BucketLimit, withBucketBudget } from "../_index/limits.ts";
 import { esError, illegalArgument, parsingError } from "../_errors.ts";
 import {
   type BucketDocs,
@@ -208,7 +208,7 @@ export function runAggregations(aggs: JsonObject, inputs: AggInput[]): JsonObjec
 }
 
 /**
- * {@link runAggregations} in steps, with a budget of `maxBuckets` over them all: it yields where
+ * {@link runAggregations} in steps, with one budget of `limit` over them all: it yields where
  * a time-sliced search may pause, between the top-level aggregations and inside the long loops
  * of those that run in steps (`terms`). Each step runs as a part of one whole run would (the same
  * depth, the same bucket budget), so the answer is the one {@link runAggregations} gives.
@@ -216,9 +216,9 @@ export function runAggregations(aggs: JsonObject, inputs: AggInput[]): JsonObjec
 export function* aggregationSteps(
   aggs: JsonObject,
   inputs: AggInput[],
-  maxBuckets: number,
+  limit: BucketLimit,
 ): Generator<void, JsonObject, void> {
-  const budget = { max: maxBuckets, used: 0 };
+  const budget = { ...limit, used: 0 };
   const steps = (function* () {
     validatePipelines(aggs, null);
     checkCompositePlacement(aggs, null);

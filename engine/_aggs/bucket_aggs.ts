@@ -1,7 +1,7 @@
 // Bucket aggregations keyed by value ranges: histogram, date_histogram and range.
 
 import { esError, illegalArgument, parsingError } from "../_errors.ts";
-import { bucketsLeft, consumeBuckets } from "../_index/limits.ts";
+import { bucketsLeft, consumeBuckets, emptyBucketSurcharge } from "../_index/limits.ts";
 import { formatDateAt } from "../_index/dates.ts";
 import { parseTimeZone, type TimeZone } from "../_index/time_zones.ts";
 import { type Rounding, zonedRounding } from "./zoned_rounding.ts";
@@ -176,8 +176,11 @@ function slotsOf(
   for (let k = first; k <= last; k = next(k)) {
     if (!withinHard(bounds, keyOf(k))) continue;
     slots.push(k);
-    if (slots.length > bucketsLeft()) consumeBuckets(slots.length);
+    const cost = slots.length + emptyBucketSurcharge(slots.length);
+    if (cost > bucketsLeft()) consumeBuckets(cost);
   }
+  // each bucket is counted as it is written; what the product counts beyond that, now
+  consumeBuckets(emptyBucketSurcharge(slots.length));
   return slots;
 }
 

@@ -24,6 +24,7 @@ import {
   fieldOf,
 } from "./agg_values.ts";
 import { type BucketDocs, rangeAgg, type SubRunner } from "./bucket_aggs.ts";
+import { type GridBox, gridKeeps } from "./grid_bounds.ts";
 
 /** Calls `fn` with each quantised point of `field` in each input's docs. */
 function eachPoint(
@@ -141,13 +142,6 @@ export function tileOf(lat: number, lon: number, zoom: number): { key: string; o
   return { key: `${zoom}/${x}/${y}`, order: x * tiles + y };
 }
 
-interface GridBox {
-  top: number;
-  left: number;
-  bottom: number;
-  right: number;
-}
-
 function gridBounds(v: unknown, type: string): GridBox | null {
   if (v === undefined) return null;
   if (v === null || typeof v !== "object") {
@@ -161,11 +155,6 @@ function gridBounds(v: unknown, type: string): GridBox | null {
   const bottom = br?.lat ?? Number(o.bottom);
   const right = br?.lon ?? Number(o.right);
   return { top, left, bottom, right };
-}
-
-function inBox(b: GridBox, lat: number, lon: number): boolean {
-  if (lat > b.top || lat < b.bottom) return false;
-  return b.left <= b.right ? lon >= b.left && lon <= b.right : lon >= b.left || lon <= b.right;
 }
 
 function gridAgg(
@@ -199,9 +188,15 @@ function gridAgg(
     );
   }
   const bounds = gridBounds(body.bounds, type);
+  const keeps = bounds === null ? null : gridKeeps({
+    bounds,
+    type,
+    precision,
+    opensearch: inputs[0]?.ctx.flavour === "opensearch",
+  });
   const cells = new Map<string, { order: number; docs: BucketDocs; count: number; last: string }>();
   eachPoint(inputs, field, type, (lat, lon, doc, input) => {
-    if (bounds && !inBox(bounds, lat, lon)) return;
+    if (keeps && !keeps(lat, lon)) return;
     let key: string, order: number;
     if (type === "geohash_grid") {
       key = geohashOf({ lat, lon } as GeoPoint, precision);

@@ -184,10 +184,42 @@ function checkDigest(body: JsonObject, name: string): void {
   }
 }
 
-/** A percentile of sorted values, interpolating between unit-weight centroids as a t-digest does. */
-function percentile(sorted: number[], p: number): number | null {
+/**
+ * How a product's t-digest answers percentiles of a population: Elasticsearch 9.5.4's hybrid
+ * digest keeps every value up to 20 × compression (2,000 by default) and interpolates linearly
+ * at `p/100 × (n - 1)` (`sorting`); OpenSearch 3.8.0's merging digest keeps a small population
+ * as unit centroids and answers the value whose unit a percentile falls in (`singletons`);
+ * otherwise the value between unit-weight centroids, as a merging digest interpolates them.
+ */
+type Digest = "sorting" | "singletons" | "centroids";
+
+function digestOf(of: { opensearch: boolean; n: number; compression: number }): Digest {
+  const { opensearch, n, compression } = of;
+  if (!opensearch) return n < Math.round(compression) * 20 ? "sorting" : "centroids";
+  // The merging digest's size limit in the middle of the distribution (scale function K_2 at
+  // the compression) stays under two samples, so no two values merge.
+  const c = compression;
+  return compression >= 1 && n * (4 * Math.log(n / c) + 24) < 8 * c ? "singletons" : "centroids";
+}
+
+/** A percentile of sorted values, as {@link Digest} says. */
+function percentile(sorted: number[], p: number, digest: Digest): number | null {
   const n = sorted.length;
   if (n === 0) return null;
+  if (digest === "sorting") {
+    const index = (p / 100) * (n - 1);
+    if (index <= 0) return sorted[0]!;
+    if (index >= n - 1) return sorted[n - 1]!;
+    const low = Math.floor(index);
+    return sorted[low]! + (index - low) * (sorted[low + 1]! - sorted[low]!);
+  }
+  if (digest === "singletons") {
+    const index = (p / 100) * n;
+    if (index < 1) return sorted[0]!;
+    if (index > n - 1) return sorted[n - 1]!;
+    const i = Math.floor(index - 0.5);
+    return index < i + 1 ? sorted[i]! : sorted[i + 1]!;
+  }
   const target = (p / 100) * n;
   if (target <= 0.5) return sorted[0]!;
   if (target >= n - 0.5) return sorted[n - 1]!;
@@ -258,12 +290,15 @@ export function extendedStats(
   const avg = n ? total / n : null;
   const deviations = n ? Math.max(0, squares - total * total / n) : 0;
   const variance = n ? deviations / n : null;
-  const sampleVariance = n > 1 ? deviations / (n - 1) : null;
+  // One value has no sample variance: both real engines print 0/0 as "NaN".
+  const sampleVariance = n > 1 ? deviations / (n - 1) : n === 1 ? "NaN" : null;
   const std = variance === null ? null : Math.sqrt(variance);
-  const stdSample = sampleVariance === null ? null : Math.sqrt(sampleVariance);
-  const bounds = (s: number | null) =>
+  const stdSample = typeof sampleVariance === "number" ? Math.sqrt(sampleVariance) : sampleVariance;
+  const bounds = (s: number | string | null) =>
     avg === null || s === null
       ? { upper: null, lower: null }
+      : typeof s === "string"
+      ? { upper: s, lower: s }
       : { upper: avg + sigma * s, lower: avg - sigma * s };
   return {
     count: n,
@@ -345,8 +380,14 @@ export const METRIC_AGGS: Record<string, AggFn> = {
     const info = eachValueOrMissing(inputs, body, field, (v) => vs.push(Number(v)));
     vs.sort((a, b) => a - b);
     const text = valueFormat(body, info);
+    const compression = Number((body.tdigest as JsonObject | undefined)?.compression ?? 100);
+    const digest = body.hdr !== undefined ? "centroids" : digestOf({
+      opensearch: inputs[0]?.ctx.flavour === "opensearch",
+      n: vs.length,
+      compression,
+    });
     const entries = percents.map((p) =>
-      [Number.isInteger(p) ? `${p}.0` : String(p), percentile(vs, p)] as const
+      [Number.isInteger(p) ? `${p}.0` : String(p), percentile(vs, p, digest)] as const
     );
     return percentileValues(entries, body.keyed, text);
   },

@@ -170,3 +170,127 @@ Deno.test("sum: each shard's compensated sum in document order, then the shards'
     engine.close();
   }
 });
+
+Deno.test("extended_stats of one value: the sample figures are NaN, as the real engines print", async () => {
+  // Real Elasticsearch 9.5.4 and OpenSearch 3.8.0, one document {"n":5}: the metric and
+  // extended_stats_bucket over one bucket both print "NaN" for the sample variance, deviation
+  // and bounds.
+  const engine = new Engine();
+  await call(engine, "PUT", "/x", { mappings: { properties: { n: { type: "long" } } } });
+  await call(engine, "PUT", "/x/_doc/1?refresh=true", { n: 5 });
+  const r = await call(engine, "POST", "/x/_search", {
+    size: 0,
+    aggs: {
+      a: { extended_stats: { field: "n" } },
+      h: { histogram: { field: "n", interval: 10 }, aggs: { s: { sum: { field: "n" } } } },
+      b: { extended_stats_bucket: { buckets_path: "h>s" } },
+    },
+  });
+  const aggs = r.aggregations as Record<string, Record<string, unknown>>;
+  for (const name of ["a", "b"]) {
+    const s = aggs[name]!;
+    assert.equal(s.variance, 0);
+    assert.equal(s.variance_sampling, "NaN");
+    assert.equal(s.std_deviation_sampling, "NaN");
+    assert.deepEqual(s.std_deviation_bounds, {
+      upper: 5,
+      lower: 5,
+      upper_population: 5,
+      lower_population: 5,
+      upper_sampling: "NaN",
+      lower_sampling: "NaN",
+    });
+  }
+  engine.close();
+});
+
+Deno.test("percentiles: Elasticsearch interpolates a small population's sorted values", async () => {
+  // Real Elasticsearch 9.5.4, values -7, 1, 2, 3, 4, 10.5 over two shards: linear at p × (n-1)
+  // (its hybrid t-digest keeps every value below 20 × compression); with a compression under 1
+  // it merges centroids instead.
+  const engine = new Engine();
+  await call(engine, "PUT", "/p", {
+    settings: { number_of_shards: 2 },
+    mappings: { properties: { n: { type: "double" } } },
+  });
+  const values = [1, [2, 3], 4, 10.5, -7];
+  for (const [i, n] of values.entries()) await call(engine, "PUT", `/p/_doc/${i + 1}`, { n });
+  await call(engine, "POST", "/p/_refresh");
+  const r = await call(engine, "POST", "/p/_search", {
+    size: 0,
+    aggs: {
+      a: { percentiles: { field: "n", percents: [0, 1, 5, 25, 50, 66.6, 75, 95, 99, 100] } },
+      b: { percentiles: { field: "n", percents: [10, 50, 90], tdigest: { compression: 0.01 } } },
+    },
+  });
+  const aggs = r.aggregations as Record<string, { values: Record<string, number> }>;
+  assert.deepEqual(aggs.a!.values, {
+    "0.0": -7,
+    "1.0": -6.6,
+    "5.0": -5,
+    "25.0": 1.25,
+    "50.0": 2.5,
+    "66.6": 3.3299999999999996,
+    "75.0": 3.75,
+    "95.0": 8.875,
+    "99.0": 10.175,
+    "100.0": 10.5,
+  });
+  assert.deepEqual(aggs.b!.values, {
+    "10.0": -6.199999999999999,
+    "50.0": 2.5,
+    "90.0": 9.850000000000001,
+  });
+  engine.close();
+});
+
+Deno.test("percentiles: OpenSearch answers a small population from its unit centroids", async () => {
+  // Real OpenSearch 3.8.0: -7, 1, 2, 3, 4, 10.5 over two shards; and 39 values (its merging
+  // digest keeps up to 39 as single samples under the default compression, merges from 40).
+  const engine = new Engine({ flavour: "opensearch" });
+  await call(engine, "PUT", "/p", {
+    settings: { number_of_shards: 2 },
+    mappings: { properties: { n: { type: "double" } } },
+  });
+  const values = [1, [2, 3], 4, 10.5, -7];
+  for (const [i, n] of values.entries()) await call(engine, "PUT", `/p/_doc/${i + 1}`, { n });
+  await call(engine, "PUT", "/q", {
+    settings: { number_of_shards: 1 },
+    mappings: { properties: { n: { type: "double" } } },
+  });
+  for (let i = 1; i <= 39; i++) {
+    await call(engine, "PUT", `/q/_doc/${i}`, { n: (i * i * 7919) % 1000 + 0.5 });
+  }
+  await call(engine, "POST", "/p,q/_refresh");
+  const six = await call(engine, "POST", "/p/_search", {
+    size: 0,
+    aggs: {
+      a: { percentiles: { field: "n", percents: [0, 1, 5, 25, 50, 66.6, 75, 95, 99, 100] } },
+    },
+  });
+  assert.deepEqual((six.aggregations as { a: { values: unknown } }).a.values, {
+    "0.0": -7,
+    "1.0": -7,
+    "5.0": -7,
+    "25.0": 1,
+    "50.0": 3,
+    "66.6": 3,
+    "75.0": 4,
+    "95.0": 10.5,
+    "99.0": 10.5,
+    "100.0": 10.5,
+  });
+  const more = await call(engine, "POST", "/q/_search", {
+    size: 0,
+    aggs: { a: { percentiles: { field: "n", percents: [10, 25, 33.3, 50, 75, 90] } } },
+  });
+  assert.deepEqual((more.aggregations as { a: { values: unknown } }).a.values, {
+    "10.0": 56.5,
+    "25.0": 159.5,
+    "33.3": 264.5,
+    "50.0": 375.5,
+    "75.0": 775.5,
+    "90.0": 900.5,
+  });
+  engine.close();
+});

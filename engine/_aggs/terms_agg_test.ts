@@ -171,3 +171,56 @@ Deno.test("terms over every doc of a segment, of part of it and after deletes co
   assert.deepEqual(await run({ match_all: {} }), tally((i) => i !== 3));
   engine.close();
 });
+
+Deno.test("terms: a missing value a date or boolean field cannot read fails on the shards", async () => {
+  // Real Elasticsearch 9.5.4 and OpenSearch 3.8.0 answer both with 400, every shard failed.
+  for (const flavour of ["elasticsearch", "opensearch"] as const) {
+    const engine = new Engine({ flavour });
+    await call(engine, "PUT", "/m", {
+      mappings: {
+        properties: { day: { type: "date", format: "yyyy-MM-dd" }, flag: { type: "boolean" } },
+      },
+    });
+    await call(engine, "PUT", "/m/_doc/1?refresh=true", { day: "2020-01-01", flag: true });
+    const day = await call(engine, "POST", "/m/_search", {
+      size: 0,
+      aggs: { a: { terms: { field: "day", missing: "N/A" } } },
+    });
+    const why = "failed to parse date field [N/A] with format [yyyy-MM-dd]";
+    assert.equal(day.code, 400);
+    assert.deepEqual(day.error, {
+      root_cause: [{ type: "parse_exception", reason: `${why}: [${why}]` }],
+      type: "search_phase_execution_exception",
+      reason: "all shards failed",
+      phase: "query",
+      grouped: true,
+      failed_shards: (day.error as { failed_shards: unknown }).failed_shards,
+      caused_by: {
+        type: "parse_exception",
+        reason: `${why}: [${why}]`,
+        caused_by: {
+          type: "illegal_argument_exception",
+          reason: why,
+          caused_by: {
+            type: "date_time_parse_exception",
+            reason: "Text 'N/A' could not be parsed",
+          },
+        },
+      },
+    });
+    const flag = await call(engine, "POST", "/m/_search", {
+      size: 0,
+      aggs: { a: { terms: { field: "flag", missing: "N/A" } } },
+    });
+    assert.equal(flag.code, 400);
+    const cause = (flag.error as { caused_by: { type: string; reason: string } }).caused_by;
+    assert.equal(cause.type, "illegal_argument_exception");
+    assert.equal(cause.reason, "Cannot parse boolean [N/A], expected either [true] or [false]");
+    const ok = await call(engine, "POST", "/m/_search", {
+      size: 0,
+      aggs: { a: { terms: { field: "flag", missing: "false" } } },
+    });
+    assert.equal(ok.code, 200);
+    engine.close();
+  }
+});

@@ -47,3 +47,82 @@ Deno.test("cross_fields and combined_fields score a repeated term twice", async 
     [["5", 1.1317847], ["1", 1.0425898], ["2", 0.957104], ["4", 0.6673976]],
   );
 });
+
+const MIXED = [
+  { uid: "u1", title: "stone", tag: "blue", count: 1 },
+  { uid: "u2", title: "river stone", body: "stone stone", tag: "red" },
+  { uid: "u3", title: "river", body: "fox", tag: "stone" },
+  { uid: "u4", title: "fox", body: "fox" },
+];
+
+async function mixedScores(
+  flavour: "elasticsearch" | "opensearch",
+  mm: Reply,
+): Promise<Array<[string, number]>> {
+  const engine = new Engine({ flavour });
+  await call(engine, "PUT", "/m", {
+    settings: { number_of_shards: 1 },
+    mappings: {
+      properties: {
+        uid: { type: "keyword" },
+        title: { type: "text", fields: { raw: { type: "keyword" } } },
+        body: { type: "text" },
+        tag: { type: "keyword" },
+        count: { type: "integer" },
+      },
+    },
+  });
+  for (const [i, doc] of MIXED.entries()) await call(engine, "PUT", `/m/_doc/${i + 1}`, doc);
+  await call(engine, "POST", "/m/_refresh");
+  const res = await call(engine, "POST", "/m/_search", { query: { multi_match: mm } });
+  engine.close();
+  return res.hits.hits.map((h: Reply) => [h._id, h._score]);
+}
+
+// Expected values: real Elasticsearch 9.5.4 and OpenSearch 3.8.0 on the same four documents.
+Deno.test("cross_fields groups text and keyword fields by analyzer, a dis_max of the groups", async () => {
+  const star = { query: "stone", fields: ["*"], type: "cross_fields" };
+  const and = { query: "river stone", fields: ["*"], type: "cross_fields", operator: "and" };
+  const tie = {
+    query: "river stone",
+    fields: ["title", "title.raw", "tag"],
+    type: "cross_fields",
+    tie_breaker: 0.3,
+  };
+  // the query's own analyzer puts every field in one group
+  const one = {
+    query: "stone",
+    fields: ["title^2", "tag"],
+    type: "cross_fields",
+    analyzer: "standard",
+  };
+  assert.deepEqual(await mixedScores("elasticsearch", star), [
+    ["1", 1.2039728],
+    ["3", 0.9808291],
+    ["2", 0.55654144],
+  ]);
+  assert.deepEqual(await mixedScores("elasticsearch", and), [["2", 1.2039728]]);
+  assert.deepEqual(await mixedScores("elasticsearch", tie), [
+    ["2", 1.5378977],
+    ["1", 0.7549127],
+    ["3", 0.7549127],
+  ]);
+  assert.deepEqual(await mixedScores("elasticsearch", one), [
+    ["1", 1.5098253],
+    ["2", 1.1130829],
+    ["3", 0.13353139],
+  ]);
+  // OpenSearch scores a keyword term with doc values as its boost
+  assert.deepEqual(await mixedScores("opensearch", star), [["1", 1], ["3", 1], ["2", 0.25297338]]);
+  assert.deepEqual(await mixedScores("opensearch", and), [["2", 1]]);
+  assert.deepEqual(await mixedScores("opensearch", tie), [
+    ["2", 1.1517841],
+    ["1", 0.34314215],
+    ["3", 0.34314215],
+  ]);
+  assert.deepEqual(await mixedScores("opensearch", one), [
+    ["3", 1],
+    ["1", 0.6862843],
+    ["2", 0.50594676],
+  ]);
+});

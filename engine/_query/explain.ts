@@ -18,6 +18,7 @@ import type { QueryNode } from "./query_nodes.ts";
 import { blendedDocFreqs, phraseFreq, resolveMsm } from "./full_text.ts";
 import { constantKeyword, numericValueOrNaN, termText } from "./term_queries.ts";
 import { rangeBounds } from "./range_query.ts";
+import { geoLucene } from "./geo_explain.ts";
 import { nestedScope, scopeContext } from "./nested_objects.ts";
 
 /** One node of an explanation, as the real engines print it. */
@@ -63,6 +64,8 @@ interface Lq {
   readonly printBase?: string;
   /** A BM25 term query's parameters (repeated clauses merge). */
   readonly term?: { field: string; term: string; boost: number };
+  /** How the query shows as a filter, explained without scores (a term: `field:term`). */
+  readonly filterStr?: string;
   explain(doc: number): Ex;
 }
 
@@ -298,7 +301,10 @@ function boolLq(bool: BoolLq): Lq {
             subs.push(e);
             sum += e.value;
           } else if (c.occur === "#") {
-            subs.push(yes(0, "match on required clause, product of:", [yes(0, "# clause"), e]));
+            // A filter clause is explained without scores: a term is just itself, worth 1.
+            const shown = filterString(c.q);
+            const leaf = shown === undefined ? e : yes(1, shown);
+            subs.push(yes(0, "match on required clause, product of:", [yes(0, "# clause"), leaf]));
           } else {
             subs.push(no(`match on prohibited clause (${name})`, [e]));
             fail = true;
@@ -331,6 +337,9 @@ function makeBool(b: Build, clauses: BoolLq["clauses"], msm: number): Lq {
     return matchNone("SHOULD clause count less than minimumNumberShouldMatch");
   }
   clauses = mergeRepeated(b, clauses);
+  if (clauses.length === 1 && msm === 0 && clauses[0]!.occur === "#") {
+    return onlyFilter(b, clauses[0]!.q);
+  }
   const scoring = clauses.filter((c) => c.occur === "+" || c.occur === "");
   if (clauses.length === 1 && msm <= (clauses[0]!.occur === "" ? 1 : 0)) {
     const only = clauses[0]!;
@@ -358,6 +367,30 @@ function makeBool(b: Build, clauses: BoolLq["clauses"], msm: number): Lq {
     });
   }
   return boolLq({ clauses, msm });
+}
+
+/** A term's string as a filter shows it (its non-scoring explanation), else undefined. */
+function filterString(q: Lq): string | undefined {
+  return q.filterStr ?? (q.term !== undefined && q.clause === undefined ? q.str : undefined);
+}
+
+/**
+ * A `bool` holding a single filter, as Lucene rewrites it: a constant score of the clause with
+ * boost 0, whatever the bool's own boost (Elasticsearch 9.5.4 and OpenSearch 3.8.0 explain
+ * `ConstantScore(k:a)^0.0`).
+ */
+function onlyFilter(b: Build, q: Lq): Lq {
+  const inner = `ConstantScore(${filterString(q) ?? q.clause ?? q.str})`;
+  return {
+    str: `${inner}^0.0`,
+    nested: q.nested,
+    explain(doc) {
+      const e = q.explain(doc);
+      return e.match
+        ? yes(0, `${inner}^0.0`)
+        : no(`${inner} doesn't match id ${b.scope.luceneId(doc)}`);
+    },
+  };
 }
 
 /** Lucene merges repeated scoring term clauses into one, their boosts summed. */
@@ -638,8 +671,15 @@ function luceneOf(b: Build, q: QueryNode, boost: number): Lq {
       return nestedLq(b, q, boost);
     case "multi_match":
       return multiMatchLq(b, q, boost);
-    case "geo":
-      return { ...opaque(b, q), nested: false };
+    case "geo": {
+      const lucene = q.shape && geoLucene({ field: q.field, shape: q.shape, es: b.es });
+      if (!lucene) return { ...opaque(b, q), nested: false };
+      return constant(b, lucene.str, q, {
+        boost: boost * q.boost,
+        nested: false,
+        ...(lucene.clause ? { clause: lucene.clause } : {}),
+      });
+    }
     default:
       return opaque(b, q);
   }
@@ -1079,10 +1119,13 @@ function valueLq(
     : termText(info, value);
   const stored = info.kind === "boolean" ? termText(info, value) : term;
   if (constantKeyword(ctx, info)) {
-    return constant(b, `ConstantScore(${q.field}:${term})`, q, {
-      boost: bst,
-      nested: nestedField(b, q.field),
-    });
+    return {
+      ...constant(b, `ConstantScore(${q.field}:${term})`, q, {
+        boost: bst,
+        nested: nestedField(b, q.field),
+      }),
+      filterStr: `${q.field}:${term}`,
+    };
   }
   const t = termLq(b, { field: q.field, term: stored, boost: bst });
   return {

@@ -19,7 +19,7 @@ import {
 import { allOrdinals, type ExecContext, perSegment, unionDocs } from "./exec_context.ts";
 import type { BoostedField, QueryOf } from "./query_nodes.ts";
 import { fuzzyHits } from "./fuzzy.ts";
-import { termHits, valueHits } from "./term_queries.ts";
+import { constantKeyword, termHits, valueHits } from "./term_queries.ts";
 import { combinedTermHits } from "./combined_fields.ts";
 
 /** Resolves a `minimum_should_match` spec against the number of optional clauses. */
@@ -465,11 +465,64 @@ export function blendedDocFreqs(
   return out;
 }
 
+/** Fields a `cross_fields` query blends, with how they analyze its text. */
+interface FieldGroup {
+  readonly fields: { field: string; boost: number }[];
+  readonly analyze: (text: string) => string[];
+}
+
 /**
- * `cross_fields` (and `combined_fields`): term-centric. Each query term may match in any of the
- * text fields (the best field scores it, plus `tie_breaker` × the others; for `combined_fields`
- * the fields are scored as one, BM25F); the operator and
- * `minimum_should_match` then count terms, not fields.
+ * The groups of a `cross_fields` query, as Elasticsearch and OpenSearch group its fields: by
+ * search analyzer (text fields by their analyzer, keyword fields by their normalizer, each
+ * analysing the whole text as one term), all in one with the query's own `analyzer`;
+ * `combined_fields` takes the text fields only, as one.
+ */
+function crossFieldGroups(
+  q: QueryOf<"multi_match">,
+  fields: { field: string; boost: number }[],
+  ctx: ExecContext,
+): FieldGroup[] {
+  const infoOf = (f: { field: string }) => ctx.fields.byPath.get(f.field);
+  const text = fields.filter((f) => infoOf(f)?.kind === "text");
+  const words = (analyzer: (s: string) => { term: string }[]) => (s: string) =>
+    analyzer(s).map((t) => t.term);
+  if (q.type === "combined_fields" || q.analyzer) {
+    const own = q.type === "combined_fields" ? text : fields.filter((f) => {
+      const info = infoOf(f);
+      return info?.kind === "text" || (info?.kind === "keyword" && info.type !== "ip");
+    });
+    const first = text[0] && infoOf(text[0]);
+    if (!first && !q.analyzer) return [];
+    const analyzer = q.analyzer ? analyzerFor(q.analyzer) : first!.searchAnalyzer;
+    return own.length === 0 ? [] : [{ fields: own, analyze: words(analyzer) }];
+  }
+  const groups = new Map<unknown, FieldGroup>();
+  for (const f of fields) {
+    const info = infoOf(f);
+    if (!info) continue;
+    let key: unknown, analyze: (s: string) => string[];
+    if (info.kind === "text") {
+      key = info.searchAnalyzer;
+      analyze = words(info.searchAnalyzer);
+    } else if (info.kind === "keyword" && info.type !== "ip") {
+      // one normalizer, one analyzer: `Ab` tells the lowercase normalizer from none
+      key = `keyword:${info.normalize("Ab")}`;
+      analyze = (s) => [info.normalize(s)];
+    } else continue;
+    let group = groups.get(key);
+    if (!group) groups.set(key, group = { fields: [], analyze });
+    group.fields.push(f);
+  }
+  return [...groups.values()];
+}
+
+/**
+ * `cross_fields` (and `combined_fields`): term-centric. The fields are grouped by analyzer
+ * ({@link crossFieldGroups}); in a group each query term may match in any of its fields (the
+ * best field scores it, plus `tie_breaker` × the others, over blended document frequencies; for
+ * `combined_fields` the fields are scored as one, BM25F), and the operator and
+ * `minimum_should_match` count terms, not fields. The groups' scores combine as a dis_max with
+ * the same `tie_breaker`.
  */
 function crossFields(
   q: QueryOf<"multi_match">,
@@ -477,23 +530,45 @@ function crossFields(
   ctx: ExecContext,
   scoring: Scoring,
 ): Hits {
-  const text = fields.filter((f) => ctx.fields.byPath.get(f.field)?.kind === "text");
-  const first = text[0] && ctx.fields.byPath.get(text[0].field);
-  if (!first) return NO_HITS;
-  const analyzer = q.analyzer ? analyzerFor(q.analyzer) : first.searchAnalyzer;
-  const all = analyzer(String(q.query)).map((t) => t.term);
+  const groups = crossFieldGroups(q, fields, ctx)
+    .map((g) => groupHits(q, g, { ctx, scoring }))
+    .filter((h): h is Hits => h !== null);
+  if (groups.length === 0) return NO_HITS;
+  const merged = groups.length === 1
+    ? groups[0]!
+    : disMax(groups, ctx.snapshot.maxDoc, q.tieBreaker);
+  return boostHits(merged, q.boost);
+}
+
+/** One `cross_fields` group's matches: its terms blended over its fields; null without terms. */
+function groupHits(
+  q: QueryOf<"multi_match">,
+  group: FieldGroup,
+  run: { ctx: ExecContext; scoring: Scoring },
+): Hits | null {
+  const { ctx, scoring } = run;
+  const fields = group.fields;
+  const all = group.analyze(String(q.query));
   const terms = [...new Set(all)];
-  if (terms.length === 0) return NO_HITS;
+  if (terms.length === 0) return null;
   const parts: Hits[] = terms.map((t) => {
     // Lucene merges a repeated term's clauses into one, their boosts summed.
     const times = all.filter((x) => x === t).length;
     if (q.type === "combined_fields") {
-      return combinedTermHits(ctx, text, { term: t, boost: times }, scoring);
+      return combinedTermHits(ctx, fields, { term: t, boost: times }, scoring);
     }
-    const dfs = blendedDocFreqs(ctx, text.map((f) => f.field), t);
-    const perField = text.map((f, i) => {
+    const dfs = blendedDocFreqs(ctx, fields.map((f) => f.field), t);
+    const perField = fields.map((f, i) => {
       const boost = f.boost * times;
-      if (scoring === "filter" || text.length === 1) {
+      const info = ctx.fields.byPath.get(f.field)!;
+      if (constantKeyword(ctx, info)) {
+        // OpenSearch: a keyword with doc values scores its boost (see constantKeyword)
+        return perSegment(ctx, (v) => {
+          const p = v.segment.fields.get(f.field)?.terms.get(t);
+          return p ? constantHits(p.docs, boost, scoring) : NO_HITS;
+        });
+      }
+      if (scoring === "filter" || fields.length === 1) {
         return termHits(ctx, { field: f.field, boost }, t, scoring);
       }
       const stats = ctx.snapshot.fieldStats(f.field);
@@ -508,12 +583,8 @@ function crossFields(
       ? perField[0]!
       : disMax(perField, ctx.snapshot.maxDoc, q.tieBreaker);
   });
-  let merged: Hits;
-  if (parts.length === 1) merged = parts[0]!;
-  else if (q.operator === "and") merged = parts.reduce(intersect);
-  else {
-    const min = resolveMsm(q.minimumShouldMatch, parts.length, 1);
-    merged = atLeast(union(parts, ctx.snapshot.maxDoc), min);
-  }
-  return boostHits(merged, q.boost);
+  if (parts.length === 1) return parts[0]!;
+  if (q.operator === "and") return parts.reduce(intersect);
+  const min = resolveMsm(q.minimumShouldMatch, parts.length, 1);
+  return atLeast(union(parts, ctx.snapshot.maxDoc), min);
 }

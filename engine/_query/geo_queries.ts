@@ -20,7 +20,7 @@ import {
 import { geoColumn } from "../_index/geo_values.ts";
 import { constantHits, type Hits, NO_HITS, type Scoring } from "./doc_set.ts";
 import { type ExecContext, perSegment, queryShardError } from "./exec_context.ts";
-import type { QueryNode, QueryOf } from "./query_nodes.ts";
+import type { GeoShapeSpec, QueryNode, QueryOf } from "./query_nodes.ts";
 import { boostOf, expectObject, type Parser } from "./query_parse_util.ts";
 
 /** A test on one quantised point. */
@@ -87,11 +87,13 @@ interface GeoMatch {
   readonly invalid?: { reason: string; cause?: string };
   /** The score of a match when it is not the body's `boost` (`geo_shape` scores 0). */
   readonly score?: number;
+  /** The shape, for explanations. */
+  readonly shape?: GeoShapeSpec;
 }
 
 /** The geo node of query `name` on `field` (its body `o`, for `boost` and `ignore_unmapped`). */
 function node(name: string, field: string, o: JsonObject, match: GeoMatch): QueryNode {
-  const { test, invalid } = match;
+  const { test, invalid, shape } = match;
   return {
     kind: "geo",
     query: name,
@@ -100,6 +102,7 @@ function node(name: string, field: string, o: JsonObject, match: GeoMatch): Quer
     boost: match.score ?? boostOf(o),
     ignoreUnmapped: o.ignore_unmapped === true,
     ...(invalid ? { invalid } : {}),
+    ...(shape ? { shape } : {}),
   };
 }
 
@@ -139,6 +142,7 @@ function parseGeoDistance(b: unknown, name: string): QueryNode {
   return node(name, field, o, {
     test: (lat, lon) => arcDistance(c.lat, c.lon, lat, lon) <= meters,
     invalid,
+    shape: { kind: "circle", lat: c.lat, lon: c.lon, meters },
   });
 }
 
@@ -262,7 +266,11 @@ function parseGeoBoundingBox(b: unknown, name: string): QueryNode {
       };
     }
   }
-  return node(name, field, o, { test: boxTest(box.top, box.left, box.bottom, box.right), invalid });
+  return node(name, field, o, {
+    test: boxTest(box.top, box.left, box.bottom, box.right),
+    invalid,
+    shape: { kind: "box", ...box },
+  });
 }
 
 /** Whether a point lies inside a ring of [lon, lat] vertices (even-odd rule). */
@@ -295,7 +303,11 @@ function parseGeoPolygon(b: unknown, name: string): QueryNode {
       ? `illegal longitude value [${javaDouble(off.lon)}] for [${name}]`
       : `illegal latitude value [${javaDouble(off.lat)}] for [${name}]`,
   };
-  return node(name, field, o, { test: (lat, lon) => inRing(ring, lat, lon), invalid });
+  return node(name, field, o, {
+    test: (lat, lon) => inRing(ring, lat, lon),
+    invalid,
+    shape: { kind: "polygon", points: ring },
+  });
 }
 
 /** A `geo_shape` query's shape as a test on points (point, envelope, polygon, multipoint). */
@@ -337,12 +349,26 @@ function parseGeoShape(b: unknown, name: string): QueryNode {
   if (!isJsonObject(spec)) throw parsingError(`[${name}] query malformed`);
   const inside = shapeTest(spec.shape, name);
   const relation = String(spec.relation ?? "intersects").toLowerCase();
+  const envelope = String((spec.shape as JsonObject).type).toLowerCase() === "envelope" &&
+    relation === "intersects";
   let test: PointTest;
   if (relation === "intersects" || relation === "within") test = inside;
   else if (relation === "disjoint") test = (lat, lon) => !inside(lat, lon);
   else throw parsingError(`[${name}] relation [${relation}] is not supported on a geo_point field`);
-  const n = node(name, field, o, { test, score: 0 });
-  return relation === "intersects" ? n : { ...n, refusedOnOpenSearch: relation } as QueryNode;
+  let shape: GeoShapeSpec | undefined;
+  if (envelope) {
+    const [tl, br] = ((spec.shape as JsonObject).coordinates as unknown[]).map((c) =>
+      parsePoint(c)
+    );
+    shape = { kind: "shape box", top: tl!.lat, left: tl!.lon, bottom: br!.lat, right: br!.lon };
+  }
+  const n = node(name, field, o, { test, score: 0, ...(shape ? { shape } : {}) });
+  // Lucene's point queries: within keeps a document all of whose points are inside the shape,
+  // disjoint one none of whose points is (Elasticsearch 9.5.4 leaves out a document with one
+  // point in the shape and one outside).
+  return relation === "intersects"
+    ? n
+    : { ...n, refusedOnOpenSearch: relation, everyPoint: true } as QueryNode;
 }
 
 /** The geo query parsers, by query name (`geo_polygon` on both flavours: both still have it). */
@@ -382,7 +408,14 @@ export function runGeo(q: QueryOf<"geo">, ctx: ExecContext, scoring: Scoring): H
     const col = geoColumn(v.segment, q.field);
     const docs: number[] = [];
     for (let d = 0; d < v.segment.maxDoc; d++) {
-      for (let i = col.start[d]!; i < col.start[d + 1]!; i++) {
+      const from = col.start[d]!, to = col.start[d + 1]!;
+      if (q.everyPoint) {
+        let all = from < to;
+        for (let i = from; all && i < to; i++) all = q.test(col.lat[i]!, col.lon[i]!);
+        if (all) docs.push(d);
+        continue;
+      }
+      for (let i = from; i < to; i++) {
         if (q.test(col.lat[i]!, col.lon[i]!)) {
           docs.push(d);
           break;

@@ -136,6 +136,10 @@ export type QueryNode =
     readonly invalid?: { readonly reason: string; readonly cause?: string };
     /** `geo_shape`'s `within`/`disjoint`, which OpenSearch refuses on a geo_point field. */
     readonly refusedOnOpenSearch?: string;
+    /** `within`/`disjoint`: a document matches when every one of its points passes `test`. */
+    readonly everyPoint?: boolean;
+    /** The shape as given, for the Lucene query an explanation names. */
+    readonly shape?: GeoShapeSpec;
   }
   | { readonly kind: "ids"; readonly values: readonly string[]; readonly boost: number }
   | { readonly kind: "constant_score"; readonly filter: QueryNode; readonly boost: number }
@@ -237,3 +241,22 @@ export interface DecaySpec {
   /** `min` (the default), `max`, `avg` or `sum` of a multi-valued doc's distances. */
   readonly multiValueMode: string;
 }
+
+/** A geo query's shape as its body gave it (degrees; a polygon's points in order). */
+export type GeoShapeSpec =
+  | {
+    readonly kind: "box";
+    readonly top: number;
+    readonly left: number;
+    readonly bottom: number;
+    readonly right: number;
+  }
+  | { readonly kind: "circle"; readonly lat: number; readonly lon: number; readonly meters: number }
+  | { readonly kind: "polygon"; readonly points: readonly { lat: number; lon: number }[] }
+  | {
+    readonly kind: "shape box";
+    readonly top: number;
+    readonly left: number;
+    readonly bottom: number;
+    readonly right: number;
+  };

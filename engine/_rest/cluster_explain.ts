@@ -31,6 +31,59 @@ function bodyOf(ctx: RequestContext): Record<string, unknown> {
 }
 
 /**
+ * Whether a started primary could move, as the deciders of each product answer on one node: its
+ * replicas unassigned keep it (`rebalance_only_when_active`); on OpenSearch any unassigned shard
+ * in the cluster does too (`cluster_rebalance`, `allow_rebalance: indices_all_active`), which
+ * Elasticsearch 9.5.4 does not check by default.
+ */
+function rebalanceOf(ctx: RequestContext, index: IndexState): Record<string, unknown> {
+  const opensearch = ctx.state.flavour === "opensearch";
+  const decisions: Record<string, string>[] = [];
+  if (index.replicas > 0) {
+    decisions.push({
+      decider: "rebalance_only_when_active",
+      decision: "NO",
+      explanation: opensearch
+        ? "rebalancing is not allowed until all replicas in the cluster are active"
+        : "rebalancing is not allowed until all copies of this shard are active",
+    });
+  }
+  if (opensearch && [...ctx.state.cluster.indices.values()].some((i) => i.replicas > 0)) {
+    decisions.push({
+      decider: "cluster_rebalance",
+      decision: "NO",
+      explanation: "the cluster has unassigned shards and cluster setting " +
+        "[cluster.routing.allocation.allow_rebalance] is set to [indices_all_active]",
+    });
+  }
+  if (decisions.length > 0) {
+    return {
+      can_rebalance_cluster: "no",
+      can_rebalance_cluster_decisions: decisions,
+      can_rebalance_to_other_node: "no",
+      rebalance_explanation: opensearch
+        ? "rebalancing is not allowed"
+        : `Elasticsearch is not allowed to allocate or rebalance this shard to another node. If ` +
+          `you expect this shard to be rebalanced to another node, find this node in the ` +
+          `node-by-node explanation and address the reasons which prevent Elasticsearch from ` +
+          `rebalancing this shard there.`,
+    };
+  }
+  return {
+    can_rebalance_cluster: "yes",
+    can_rebalance_to_other_node: "no",
+    rebalance_explanation: opensearch
+      ? "cannot rebalance as no target node exists that can both allocate this shard and " +
+        "improve the cluster balance"
+      : `This shard is in a well-balanced location and satisfies all allocation rules so it ` +
+        `will remain on this node. Elasticsearch cannot improve the cluster balance by moving ` +
+        `it to another node. If you expect this shard to be rebalanced to another node, find ` +
+        `the other node in the node-by-node explanation and address the reasons which prevent ` +
+        `Elasticsearch from rebalancing this shard there.`,
+  };
+}
+
+/**
  * `GET|POST /_cluster/allocation/explain`: the shard the body (or the query string) names, or the
  * first unassigned one. A primary is started on the node; a replica is unassigned, refused by
  * the `same_shard` decider.
@@ -87,13 +140,7 @@ export function allocationExplainHandler(ctx: RequestContext): Reply {
       weight_ranking: 1,
     };
     out.can_remain_on_current_node = "yes";
-    out.can_rebalance_cluster = "yes";
-    out.can_rebalance_to_other_node = "no";
-    out.rebalance_explanation = `This shard is in a well-balanced location and satisfies all ` +
-      `allocation rules so it will remain on this node. ${product(ctx)} cannot improve the ` +
-      `cluster balance by moving it to another node. If you expect this shard to be rebalanced ` +
-      `to another node, find the other node in the node-by-node explanation and address the ` +
-      `reasons which prevent ${product(ctx)} from rebalancing this shard there.`;
+    Object.assign(out, rebalanceOf(ctx, index));
     return ok(out);
   }
   out.current_state = "unassigned";

@@ -46,6 +46,82 @@ Deno.test("allocation explain: a started primary, an unassigned replica, errors"
   es.close();
 });
 
+Deno.test("allocation explain: a primary's rebalance decisions, per flavour", async () => {
+  // Recorded from Elasticsearch 9.5.4 and OpenSearch 3.8.0 on one node: zx0 has no replica,
+  // zx1 one (unassigned); zx0 is explained alone, then beside zx1.
+  const explain = async (engine: Engine, index: string) => {
+    const body = (await json(engine, "POST", "/_cluster/allocation/explain", {
+      index,
+      shard: 0,
+      primary: true,
+    })).body;
+    return [
+      body.can_rebalance_cluster,
+      body.can_rebalance_cluster_decisions?.map((d: Record<string, string>) =>
+        `${d.decider} ${d.decision}: ${d.explanation}`
+      ),
+      body.can_rebalance_to_other_node,
+      body.rebalance_explanation,
+    ];
+  };
+  const es = new Engine();
+  await json(es, "PUT", "/zx0", { settings: { number_of_shards: 1, number_of_replicas: 0 } });
+  assert.deepEqual(await explain(es, "zx0"), [
+    "yes",
+    undefined,
+    "no",
+    "This shard is in a well-balanced location and satisfies all allocation rules so it will " +
+    "remain on this node. Elasticsearch cannot improve the cluster balance by moving it to " +
+    "another node. If you expect this shard to be rebalanced to another node, find the other " +
+    "node in the node-by-node explanation and address the reasons which prevent Elasticsearch " +
+    "from rebalancing this shard there.",
+  ]);
+  await json(es, "PUT", "/zx1", { settings: { number_of_shards: 1, number_of_replicas: 1 } });
+  assert.equal((await explain(es, "zx0"))[0], "yes");
+  assert.deepEqual(await explain(es, "zx1"), [
+    "no",
+    [
+      "rebalance_only_when_active NO: rebalancing is not allowed until all copies of this shard " +
+      "are active",
+    ],
+    "no",
+    "Elasticsearch is not allowed to allocate or rebalance this shard to another node. If you " +
+    "expect this shard to be rebalanced to another node, find this node in the node-by-node " +
+    "explanation and address the reasons which prevent Elasticsearch from rebalancing this " +
+    "shard there.",
+  ]);
+  es.close();
+  const os = new Engine({ flavour: "opensearch" });
+  await json(os, "PUT", "/zx0", { settings: { number_of_shards: 1, number_of_replicas: 0 } });
+  assert.deepEqual(await explain(os, "zx0"), [
+    "yes",
+    undefined,
+    "no",
+    "cannot rebalance as no target node exists that can both allocate this shard and improve " +
+    "the cluster balance",
+  ]);
+  await json(os, "PUT", "/zx1", { settings: { number_of_shards: 1, number_of_replicas: 1 } });
+  const unassigned = "cluster_rebalance NO: the cluster has unassigned shards and cluster " +
+    "setting [cluster.routing.allocation.allow_rebalance] is set to [indices_all_active]";
+  assert.deepEqual(await explain(os, "zx0"), [
+    "no",
+    [unassigned],
+    "no",
+    "rebalancing is not allowed",
+  ]);
+  assert.deepEqual(await explain(os, "zx1"), [
+    "no",
+    [
+      "rebalance_only_when_active NO: rebalancing is not allowed until all replicas in the " +
+      "cluster are active",
+      unassigned,
+    ],
+    "no",
+    "rebalancing is not allowed",
+  ]);
+  os.close();
+});
+
 Deno.test("health report: green with the indicators of the distribution", async () => {
   const es = new Engine();
   const report = (await json(es, "GET", "/_health_report")).body;

@@ -71,9 +71,12 @@ export function explainHandler(ctx: RequestContext): Reply {
     size: 1,
     track_total_hits: true,
   });
-  const found = searchApi(ctx.state.search, [target], filtered, params) as {
-    hits: { hits: Array<{ _score: number | null }> };
-  };
+  let found: { hits: { hits: Array<{ _score: number | null }> } };
+  try {
+    found = searchApi(ctx.state.search, [target], filtered, params) as typeof found;
+  } catch (e) {
+    throw shardError(ctx, target.index, e);
+  }
   const doc = liveOrdinal(target, id);
   const hit = found.hits.hits[0];
   const head = { _index: target.index, _id: id, matched: hit !== undefined };
@@ -90,6 +93,27 @@ export function explainHandler(ctx: RequestContext): Reply {
     score: hit ? hit._score ?? 1 : undefined,
   });
   return ok({ ...head, explanation, ...withGet(explainGet(ctx, target.index, id)) });
+}
+
+/**
+ * What a failed `_explain` answers: the one shard's own failure, not the search's wrapper. As in
+ * Elasticsearch 9.5.4, a failure building the query other than `query_shard_exception` is one,
+ * `failed to create query: …`, naming the index.
+ */
+function shardError(ctx: RequestContext, index: string, e: unknown): unknown {
+  if (!(e instanceof EngineError) || e.type !== "search_phase_execution_exception") return e;
+  let cause = e.causedBy;
+  if (cause === undefined) return e;
+  // a plain Java exception is its wrapper's cause twice over
+  if (cause.causedBy?.type === cause.type && cause.causedBy.message === cause.message) {
+    cause = cause.causedBy;
+  }
+  if (cause.type === "query_shard_exception") return cause;
+  const uuid = ctx.state.cluster.indices.get(index)?.uuid ?? "_na_";
+  return new EngineError(400, "query_shard_exception", `failed to create query: ${cause.message}`, {
+    extra: { index_uuid: uuid, index },
+    causedBy: cause,
+  });
 }
 
 /** The global ordinal of a live document of the target, by id. */

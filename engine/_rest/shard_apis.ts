@@ -433,8 +433,8 @@ function poolMatches(name: string, patterns: string[]): boolean {
 /**
  * `GET /_cat/thread_pool/{thread_pool_patterns?}`: each product's pools on the one node, none
  * busy (the engine runs requests on the event loop, not in pools) but Elasticsearch's
- * `management` pool, where the request itself runs: two threads (the nodes' info and stats it
- * gathers), as an idle Elasticsearch 9.5.4 shows them.
+ * `management` pool, where the request itself holds two threads (9.5.4 shows 2 active each time;
+ * OpenSearch 3.8.0 shows 1 or 2).
  */
 export function catThreadPoolHandler(ctx: RequestContext): Reply {
   const pools = ctx.state.flavour === "opensearch" ? OS_POOLS : ES_POOLS;

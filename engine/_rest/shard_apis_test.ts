@@ -256,3 +256,39 @@ Deno.test("_resolve/index names indices and aliases each by its own name", async
     engine.close();
   }
 });
+
+Deno.test("the node's name and transport address, given or by default", async () => {
+  // Real Elasticsearch 9.5.4 started with node.name real-es and transport.port 9380: its
+  // _cat/thread_pool shows the name on every row and two active management threads, allocation
+  // explain the transport address.
+  const es = new Engine({ node: { name: "real-es", transportAddress: "127.0.0.1:9380" } });
+  const rows = (await json(es, "GET", "/_cat/thread_pool?format=json")).body;
+  assert.ok(rows.every((r: { node_name: string }) => r.node_name === "real-es"));
+  const management = rows.find((r: { name: string }) => r.name === "management");
+  assert.equal(management.active, "2");
+  const port = (await json(es, "GET", "/_cat/thread_pool/write?format=json&h=port")).body;
+  assert.deepEqual(port, [{ port: "9380" }]);
+  await json(es, "PUT", "/x", { settings: { number_of_shards: 1, number_of_replicas: 0 } });
+  const explain = (await json(es, "POST", "/_cluster/allocation/explain", {
+    index: "x",
+    shard: 0,
+    primary: true,
+  })).body;
+  assert.deepEqual(
+    [explain.current_node.name, explain.current_node.transport_address],
+    ["real-es", "127.0.0.1:9380"],
+  );
+  const shards = (await json(es, "GET", "/x/_search_shards")).body;
+  const [node] = Object.values(shards.nodes) as { name: string; external_id: string }[];
+  assert.deepEqual([node!.name, node!.external_id], ["real-es", "real-es"]);
+  es.close();
+  const plain = new Engine({ flavour: "opensearch" });
+  const os = (await json(plain, "GET", "/_cat/thread_pool/management?format=json")).body;
+  assert.deepEqual(os, [
+    { node_name: "searchvisitor", name: "management", active: "0", queue: "0", rejected: "0" },
+  ]);
+  const nodes = (await json(plain, "GET", "/_nodes/stats")).body;
+  const [stats] = Object.values(nodes.nodes) as { transport_address: string }[];
+  assert.equal(stats!.transport_address, "127.0.0.1:9300");
+  plain.close();
+});

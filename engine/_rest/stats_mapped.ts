@@ -25,9 +25,12 @@ export interface Holding {
   counters: boolean;
 }
 
-/** Estimated store size of an index: its visible sources plus a per-doc overhead. */
+/**
+ * Estimated store size of an index: each shard's commit point, its visible sources plus a
+ * per-doc overhead.
+ */
 export function storeSize(index: IndexState): number {
-  let bytes = 0;
+  let bytes = index.shardCount * index.commitBytes;
   for (const doc of index.visible.values()) bytes += sourceSize(doc) + 64;
   return bytes;
 }
@@ -85,7 +88,7 @@ export function shardParts(index: IndexState): Holding[] {
     docs: 0,
     deleted: 0,
     segments: 0,
-    bytes: 0,
+    bytes: index.commitBytes,
     shards: 1,
     counters: shard === 0,
   }));

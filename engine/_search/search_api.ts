@@ -228,7 +228,11 @@ function* search(
     const inputs = collected.aggInputs;
     if (aggs) {
       yield;
-      aggregations = yield* aggregationSteps(aggs, inputs, ctx.maxBuckets);
+      const limit = {
+        max: ctx.maxBuckets,
+        emptyReportsTwice: targets[0]?.flavour !== "opensearch",
+      };
+      aggregations = yield* aggregationSteps(aggs, inputs, limit);
     }
   } catch (err) {
     shardFailure(err, targets);

@@ -64,6 +64,8 @@ export class Cluster {
    * `index.number_of_routing_shards` is not set, modulo the shard count (Elasticsearch 9.5).
    */
   routingOverRoutingShards = false;
+  /** The bytes of an empty shard's commit point (see {@link IndexState.commitBytes}). */
+  commitBytes = 227;
   /**
    * The `resource.type` of a missing index in a single-index operation (a document read or
    * delete): `index_or_alias` on Elasticsearch, `index_expression` on OpenSearch.
@@ -128,6 +130,7 @@ export class Cluster {
     );
     index.clock = this.now;
     index.routesOverRoutingShards = this.routingOverRoutingShards;
+    index.commitBytes = this.commitBytes;
     if (
       this.defaultRefreshIntervalMs !== 1000 && settings["index.refresh_interval"] === undefined
     ) {

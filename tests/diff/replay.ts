@@ -72,9 +72,14 @@ export function noOracle(step: Step, real: Answer, opts: ReplayOptions): boolean
   return NO_ORACLE.test(real.text) || NO_ORACLE_PATH.test(path);
 }
 
-/** Requests that only read, whatever their method (a search sent as POST). */
-const READ =
-  /\/(_search|_msearch|_count|_explain|_validate\/query|_field_caps|_mget|_termvectors|_mtermvectors|_analyze|_render|_rank_eval|_execute)(\/|\?|$)/;
+/** APIs that only read, whatever their method (searches, templates rendered, evaluations). */
+const READS =
+  /\/(_search|_msearch|_count|_explain|_validate|_field_caps|_render|_rank_eval|_mget|_termvectors|_mtermvectors|_analyze)(\/|\?|$)|\/_execute(\?|$)/;
+
+/** Whether a request may change the engine's state: not a GET or HEAD, nor a read by POST. */
+export function mayWrite(method: string, path: string): boolean {
+  return method !== "GET" && method !== "HEAD" && !READS.test(path);
+}
 
 /**
  * Whether a request without an oracle changed the embedded engine's state all the same: a write
@@ -83,8 +88,8 @@ const READ =
  * from there on the two states differ: what follows in the same test section has no oracle either.
  */
 export function partsStates(step: Step, real: Answer, engine: Answer): boolean {
-  const write = step.method !== "GET" && step.method !== "HEAD" && !READ.test(step.path);
-  return write && real.status >= 400 && engine.status >= 200 && engine.status < 300;
+  return mayWrite(step.method, step.path) && real.status >= 400 && engine.status >= 200 &&
+    engine.status < 300;
 }
 
 /**

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { Engine, serve } from "../../engine/mod.ts";
-import { noOracle, partsStates } from "./replay.ts";
+import { mayWrite, noOracle, partsStates } from "./replay.ts";
 import { classifyLines, type MirrorLine, wipingMirror } from "./yaml.ts";
 
 // Real Elasticsearch 9.5.4 (the integration-test distribution, no x-pack mappers) answering
@@ -106,4 +106,18 @@ Deno.test("wipingMirror: the runner's wildcard cleanup empties the engine, setti
     await server.close();
     engine.close();
   }
+});
+
+Deno.test("mayWrite: writes by any method, reads by POST are not", () => {
+  assert.equal(mayWrite("POST", "/_reindex?wait_for_completion=false"), true);
+  assert.equal(mayWrite("POST", "/idx/_update_by_query"), true);
+  assert.equal(mayWrite("PUT", "/_scripts/s1"), true);
+  assert.equal(mayWrite("POST", "/idx/_update/1"), true);
+  assert.equal(mayWrite("GET", "/_reindex"), false);
+  assert.equal(mayWrite("HEAD", "/idx"), false);
+  assert.equal(mayWrite("POST", "/idx/_search/template"), false);
+  assert.equal(mayWrite("POST", "/_render/template"), false);
+  assert.equal(mayWrite("POST", "/idx/_rank_eval"), false);
+  assert.equal(mayWrite("POST", "/_scripts/painless/_execute"), false);
+  assert.equal(mayWrite("POST", "/idx/_search?q=x"), false);
 });
