@@ -8,6 +8,7 @@ import type { ExecContext } from "../_query/exec_context.ts";
 import type { FieldInfo } from "../_index/field_map.ts";
 import { numAt } from "../_index/segment.ts";
 import { isIpText } from "../_index/ip_address.ts";
+import { dateParseError } from "../_query/range_query.ts";
 import { compileRegexp } from "../_query/regexp_syntax.ts";
 import type { JsonObject } from "../_json.ts";
 
@@ -130,13 +131,25 @@ export function eachValueOrMissing(
 }
 
 function missingValue(missing: unknown, info: FieldInfo | undefined, now: number): number | string {
-  if (info?.kind === "date") return dateValueAt(missing, now, info);
+  if (info?.kind === "date") {
+    const ms = dateValueAt(missing, now, info);
+    if (Number.isNaN(ms) && typeof missing === "string") {
+      throw dateParseError(missing, info.format ?? "strict_date_optional_time||epoch_millis");
+    }
+    return ms;
+  }
   if (info?.type === "ip" && !isIpText(missing)) {
     // Real OpenSearch 3.8.0 and Elasticsearch 9.5.4: a 400 from the shards.
     throw illegalArgument(`'${String(missing)}' is not an IP string literal.`);
   }
   if (info?.kind === "keyword") return String(missing);
-  if (info?.kind === "boolean") return missing === true || missing === "true" ? 1 : 0;
+  if (info?.kind === "boolean") {
+    if (typeof missing === "string" && missing !== "true" && missing !== "false") {
+      // Real OpenSearch 3.8.0 and Elasticsearch 9.5.4: a 400 from the shards.
+      throw illegalArgument(`Cannot parse boolean [${missing}], expected either [true] or [false]`);
+    }
+    return missing === true || missing === "true" ? 1 : 0;
+  }
   const n = Number(missing);
   if (Number.isNaN(n)) {
     if (info) throw numberFormat(missing);
