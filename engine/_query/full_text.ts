@@ -18,7 +18,7 @@ import {
 import { allOrdinals, type ExecContext, perSegment, unionDocs } from "./exec_context.ts";
 import type { BoostedField, QueryOf } from "./query_nodes.ts";
 import { fuzzyHits } from "./fuzzy.ts";
-import { termHits, valueHits } from "./term_queries.ts";
+import { constantKeyword, termHits, valueHits } from "./term_queries.ts";
 import { combinedTermHits } from "./combined_fields.ts";
 
 /** Resolves a `minimum_should_match` spec against the number of optional clauses. */
@@ -465,7 +465,9 @@ export function blendedDocFreqs(
  * `cross_fields` (and `combined_fields`): term-centric. Each query term may match in any of the
  * text fields (the best field scores it, plus `tie_breaker` × the others; for `combined_fields`
  * the fields are scored as one, BM25F); the operator and
- * `minimum_should_match` then count terms, not fields.
+ * `minimum_should_match` then count terms, not fields. `cross_fields` groups the fields by
+ * analyzer as the real engines do: keyword fields take the whole text as one term (see
+ * {@link keywordGroup}), and the groups combine as a dis_max with the `tie_breaker`.
  */
 function crossFields(
   q: QueryOf<"multi_match">,
@@ -473,13 +475,73 @@ function crossFields(
   ctx: ExecContext,
   scoring: Scoring,
 ): Hits {
+  const groups: Hits[] = [];
+  const text = textGroup(q, fields, ctx, scoring);
+  if (text) groups.push(text);
+  if (q.type === "cross_fields") {
+    const keyword = fields.filter((f) => ctx.fields.byPath.get(f.field)?.kind === "keyword");
+    const byNormalizer = new Map<(s: string) => string, { field: string; boost: number }[]>();
+    for (const f of keyword) {
+      const normalize = ctx.fields.byPath.get(f.field)!.normalize;
+      const list = byNormalizer.get(normalize);
+      if (list) list.push(f);
+      else byNormalizer.set(normalize, [f]);
+    }
+    for (const [normalize, group] of byNormalizer) {
+      groups.push(keywordGroup(ctx, group, { term: normalize(String(q.query)), scoring, q }));
+    }
+  }
+  if (groups.length === 0) return NO_HITS;
+  const merged = groups.length === 1
+    ? groups[0]!
+    : disMax(groups, ctx.snapshot.maxDoc, q.tieBreaker);
+  return boostHits(merged, q.boost);
+}
+
+/**
+ * A `cross_fields` group of keyword fields sharing a normalizer: the whole text is one term.
+ * Elasticsearch 9.5.4 blends its document frequency over the fields (`blended(terms:[...])`);
+ * OpenSearch 3.8.0 searches each keyword field with doc values as a constant score of its boost
+ * (`(ConstantScore(a:t) | ConstantScore(b:t))`), as its term queries on them score.
+ */
+function keywordGroup(
+  ctx: ExecContext,
+  group: { field: string; boost: number }[],
+  on: { term: string; scoring: Scoring; q: QueryOf<"multi_match"> },
+): Hits {
+  const { term, scoring, q } = on;
+  const dfs = blendedDocFreqs(ctx, group.map((f) => f.field), term);
+  const perField = group.map((f, i) => {
+    if (scoring === "filter") return termHits(ctx, f, term, scoring);
+    if (constantKeyword(ctx, ctx.fields.byPath.get(f.field)!)) {
+      return constantHits(termHits(ctx, f, term, "filter").docs, f.boost, scoring);
+    }
+    if (group.length === 1) return termHits(ctx, f, term, scoring);
+    const stats = ctx.snapshot.fieldStats(f.field);
+    const scorer = new TermScorer(ctx, idf(stats.docCount, dfs[i]!), f.boost, stats.avgLength);
+    return perSegment(ctx, (v) => {
+      const fi = v.segment.fields.get(f.field);
+      const p = fi?.terms.get(term);
+      return p ? { docs: p.docs, scores: scorer.scorePosting(p, fi!.norms) } : NO_HITS;
+    });
+  });
+  return perField.length === 1 ? perField[0]! : disMax(perField, ctx.snapshot.maxDoc, q.tieBreaker);
+}
+
+/** The text fields' group of `cross_fields` (or all of `combined_fields`), or null without one. */
+function textGroup(
+  q: QueryOf<"multi_match">,
+  fields: { field: string; boost: number }[],
+  ctx: ExecContext,
+  scoring: Scoring,
+): Hits | null {
   const text = fields.filter((f) => ctx.fields.byPath.get(f.field)?.kind === "text");
   const first = text[0] && ctx.fields.byPath.get(text[0].field);
-  if (!first) return NO_HITS;
+  if (!first) return null;
   const analyzer = q.analyzer ? analyzerFor(q.analyzer) : first.searchAnalyzer;
   const all = analyzer(String(q.query)).map((t) => t.term);
   const terms = [...new Set(all)];
-  if (terms.length === 0) return NO_HITS;
+  if (terms.length === 0) return null;
   const parts: Hits[] = terms.map((t) => {
     // Lucene merges a repeated term's clauses into one, their boosts summed.
     const times = all.filter((x) => x === t).length;
@@ -504,12 +566,8 @@ function crossFields(
       ? perField[0]!
       : disMax(perField, ctx.snapshot.maxDoc, q.tieBreaker);
   });
-  let merged: Hits;
-  if (parts.length === 1) merged = parts[0]!;
-  else if (q.operator === "and") merged = parts.reduce(intersect);
-  else {
-    const min = resolveMsm(q.minimumShouldMatch, parts.length, 1);
-    merged = atLeast(union(parts, ctx.snapshot.maxDoc), min);
-  }
-  return boostHits(merged, q.boost);
+  if (parts.length === 1) return parts[0]!;
+  if (q.operator === "and") return parts.reduce(intersect);
+  const min = resolveMsm(q.minimumShouldMatch, parts.length, 1);
+  return atLeast(union(parts, ctx.snapshot.maxDoc), min);
 }
