@@ -18,7 +18,7 @@ import { decimalFormat } from "../_index/decimal_format.ts";
 import { parseTimeZone } from "../_index/time_zones.ts";
 import { METRIC_AGGS } from "./metric_aggs.ts";
 import { topHitsAgg } from "./top_hits_agg.ts";
-import { geoAggs } from "./geo_aggs.ts";
+import { checkGeoDistanceOrigin, geoAggs } from "./geo_aggs.ts";
 import { scopeAggs } from "./scope_aggs.ts";
 import { termsAgg } from "./terms_agg.ts";
 import { filterAggs } from "./filter_aggs.ts";
@@ -176,7 +176,17 @@ const KNOWN_TYPES: readonly string[] = [...Object.keys(AGGS), ...PIPELINE_TYPES]
  */
 export function checkAggregations(aggs: JsonObject): void {
   checkAggTree(aggs, KNOWN_TYPES);
+  checkBodies(aggs);
   validatePipelines(aggs, null);
+}
+
+/** The parts of aggregation bodies the real engines read while parsing the request. */
+function checkBodies(aggs: JsonObject): void {
+  for (const [name, def] of Object.entries(aggs)) {
+    const { type, body, sub } = readAggDef(name, def);
+    if (type === "geo_distance") checkGeoDistanceOrigin(body);
+    if (sub) checkBodies(sub);
+  }
 }
 
 /**

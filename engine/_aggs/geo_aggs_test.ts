@@ -304,3 +304,36 @@ Deno.test("_geo_distance sort: one point in metres ascending measures the arc, a
   assert.ok(Math.abs(r.hits.hits[0].sort[0] / 1.6645678653206479e7 - 1) < 1e-9);
   engine.close();
 });
+
+Deno.test("geo_distance aggregation: a WKT origin off the globe fails as the request is parsed", async () => {
+  // Real Elasticsearch 9.5.4 and OpenSearch 3.8.0 answer the WKT form with a 400 from the parser
+  // (no shard phase); the same point as an object, text or array passes.
+  for (const flavour of [undefined, "opensearch"] as const) {
+    const engine = await seeded(flavour);
+    const agg = (origin: unknown) =>
+      call(engine, "POST", "/g/_search", {
+        size: 0,
+        aggs: { a: { geo_distance: { field: "p", origin, ranges: [{ to: 5 }] } } },
+      });
+    const bad = await agg("POINT (190 10)");
+    assert.equal(bad.code, 400);
+    assert.equal(bad.error.type, "x_content_parse_exception");
+    assert.equal(bad.error.phase, undefined);
+    assert.deepEqual(
+      [bad.error.root_cause[0].type, bad.error.root_cause[0].reason],
+      ["parse_exception", "Invalid WKT format"],
+    );
+    assert.equal(
+      bad.error.caused_by.caused_by.reason,
+      "invalid longitude 190.0; must be between -180.0 and 180.0",
+    );
+    const lat = await agg("POINT (5 95)");
+    assert.equal(
+      lat.error.caused_by.caused_by.reason,
+      "invalid latitude 95.0; must be between -90.0 and 90.0",
+    );
+    assert.equal((await agg("10,190")).code, 200);
+    assert.equal((await agg({ lat: 95, lon: 5 })).code, 200);
+    engine.close();
+  }
+});
