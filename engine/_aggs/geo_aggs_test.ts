@@ -337,3 +337,34 @@ Deno.test("geo_distance aggregation: a WKT origin off the globe fails as the req
     engine.close();
   }
 });
+
+Deno.test("geo_shape within and disjoint weigh every point of a doc on Elasticsearch", async () => {
+  // Real Elasticsearch 9.5.4 on the same five docs: within [2, 5], disjoint [3], intersects
+  // [1, 2, 5] (doc 1 has a point in the northern hemisphere and one in the southern).
+  const engine = new Engine();
+  await call(engine, "PUT", "/h", {
+    settings: { number_of_shards: 1 },
+    mappings: { properties: { loc: { type: "geo_point" }, other: { type: "integer" } } },
+  });
+  const docs = [
+    { loc: [{ lat: 35.68, lon: 139.69 }, "-22.9,-43.2"] },
+    { loc: "-33.86,151.2" },
+    { loc: "51.5,-0.12" },
+    { other: 1 },
+    { loc: ["-10,10", "-20,20"] },
+  ];
+  for (const [i, d] of docs.entries()) await call(engine, "PUT", `/h/_doc/${i + 1}`, d);
+  await call(engine, "POST", "/h/_refresh");
+  const ids = async (relation: string) => {
+    const shape = { type: "envelope", coordinates: [[-180, 0], [180, -90]] };
+    const r = await call(engine, "POST", "/h/_search", {
+      query: { geo_shape: { loc: { shape, relation } } },
+      _source: false,
+    });
+    return r.hits.hits.map((h: Reply) => h._id);
+  };
+  assert.deepEqual(await ids("within"), ["2", "5"]);
+  assert.deepEqual(await ids("disjoint"), ["3"]);
+  assert.deepEqual(await ids("intersects"), ["1", "2", "5"]);
+  engine.close();
+});

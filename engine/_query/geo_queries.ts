@@ -348,12 +348,15 @@ function parseGeoShape(b: unknown, name: string): QueryNode {
   if (!isJsonObject(spec)) throw parsingError(`[${name}] query malformed`);
   const inside = shapeTest(spec.shape, name);
   const relation = String(spec.relation ?? "intersects").toLowerCase();
-  let test: PointTest;
-  if (relation === "intersects" || relation === "within") test = inside;
-  else if (relation === "disjoint") test = (lat, lon) => !inside(lat, lon);
-  else throw parsingError(`[${name}] relation [${relation}] is not supported on a geo_point field`);
-  const n = node(name, field, o, { test, score: 0 });
-  return relation === "intersects" ? n : { ...n, refusedOnOpenSearch: relation } as QueryNode;
+  if (relation !== "intersects" && relation !== "within" && relation !== "disjoint") {
+    throw parsingError(`[${name}] relation [${relation}] is not supported on a geo_point field`);
+  }
+  const n = node(name, field, o, { test: inside, score: 0 });
+  if (relation === "intersects") return n;
+  // Elasticsearch 9.5.4 on a doc of several points: `within` needs every one inside the shape,
+  // `disjoint` none of them.
+  const points = relation === "within" ? "all" : "none";
+  return { ...n, refusedOnOpenSearch: relation, points } as QueryNode;
 }
 
 /** The geo query parsers, by query name (`geo_polygon` on both flavours: both still have it). */
@@ -393,12 +396,21 @@ export function runGeo(q: QueryOf<"geo">, ctx: ExecContext, scoring: Scoring): H
     const col = geoColumn(v.segment, q.field);
     const docs: number[] = [];
     for (let d = 0; d < v.segment.maxDoc; d++) {
-      for (let i = col.start[d]!; i < col.start[d + 1]!; i++) {
-        if (q.test(col.lat[i]!, col.lon[i]!)) {
-          docs.push(d);
-          break;
+      const start = col.start[d]!, end = col.start[d + 1]!;
+      if (q.points === undefined) {
+        for (let i = start; i < end; i++) {
+          if (q.test(col.lat[i]!, col.lon[i]!)) {
+            docs.push(d);
+            break;
+          }
         }
+        continue;
       }
+      if (start === end) continue;
+      const want = q.points === "all";
+      let i = start;
+      while (i < end && q.test(col.lat[i]!, col.lon[i]!) === want) i++;
+      if (i === end) docs.push(d);
     }
     return constantHits(Int32Array.from(docs), q.boost, scoring);
   });

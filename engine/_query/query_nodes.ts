@@ -136,6 +136,11 @@ export type QueryNode =
     readonly invalid?: { readonly reason: string; readonly cause?: string };
     /** `geo_shape`'s `within`/`disjoint`, which OpenSearch refuses on a geo_point field. */
     readonly refusedOnOpenSearch?: string;
+    /**
+     * Which of a doc's points must pass `test`: one (the default), all of them (`within`) or
+     * none (`disjoint`); a doc without points never matches.
+     */
+    readonly points?: "all" | "none";
   }
   | { readonly kind: "ids"; readonly values: readonly string[]; readonly boost: number }
   | { readonly kind: "constant_score"; readonly filter: QueryNode; readonly boost: number }
