@@ -99,7 +99,9 @@ export function* collect(
           t * SHARD_DOC_SPAN,
         );
       } catch (err) {
-        throw i === 0 ? sortFailure(err) : err;
+        // OpenSearch 3.8.0 builds a primary field sort in can_match, a `_geo_distance` one in
+        // the query phase.
+        throw i === 0 && !k.geo ? sortFailure(err) : err;
       }
     }));
     types.push(sort.map((k) => ctx.fields.full.byPath.get(k.field)?.type));
