@@ -5,6 +5,8 @@
 import { EngineError, illegalArgument } from "../_errors.ts";
 import {
   arcDistance,
+  encodeLat,
+  encodeLon,
   geohashOf,
   type GeoPoint,
   parseDistance,
@@ -188,6 +190,41 @@ function gridBounds(v: unknown, type: string): GridBox | null {
   return { top, left, bottom, right };
 }
 
+/** The latitude of the top edge of tile row `y` of `tiles` rows (Web Mercator). */
+function tileRowLat(y: number, tiles: number): number {
+  return Math.atan(Math.sinh(Math.PI * (1 - 2 * y / tiles))) * 180 / Math.PI;
+}
+
+/**
+ * Elasticsearch 9.5.4's test of a `geotile_grid` cell against `bounds`: a point counts when its
+ * tile shares an inner point with the box (so at precision 0 every point counts), not when the
+ * point itself is inside; tiles that only touch the box are left out. OpenSearch 3.8.0 keeps the
+ * points inside the box.
+ */
+function tilesInBox(b: GridBox, zoom: number): (lat: number, lon: number) => boolean {
+  const tiles = 2 ** zoom;
+  if (b.bottom > 85.0511287798066 || b.top < -85.0511287798066) return () => false;
+  const xOf = (lon: number) =>
+    Math.max(0, Math.min(tiles - 1, Math.floor((lon + 180) / 360 * tiles)));
+  const yOf = (lat: number) => Number(tileOf(lat, 0, zoom).key.split("/")[2]);
+  const edgeLon = (x: number) => x / tiles * 360 - 180;
+  let minX = xOf(b.left);
+  if (encodeLon(edgeLon(minX + 1)) === encodeLon(b.left)) minX++;
+  let minY = yOf(b.top);
+  if (encodeLat(tileRowLat(minY + 1, tiles)) === encodeLat(b.top)) minY++;
+  let maxX = xOf(b.right);
+  if (encodeLon(edgeLon(maxX)) === encodeLon(b.right)) maxX--;
+  let maxY = yOf(b.bottom);
+  if (encodeLat(tileRowLat(maxY, tiles)) === encodeLat(b.bottom)) maxY--;
+  const wraps = b.right < b.left;
+  return (lat, lon) => {
+    const y = yOf(lat);
+    if (y < minY || y > maxY) return false;
+    const x = xOf(lon);
+    return wraps ? x >= minX || x <= maxX : x >= minX && x <= maxX;
+  };
+}
+
 function inBox(b: GridBox, lat: number, lon: number): boolean {
   if (lat > b.top || lat < b.bottom) return false;
   return b.left <= b.right ? lon >= b.left && lon <= b.right : lon >= b.left || lon <= b.right;
@@ -224,9 +261,15 @@ function gridAgg(
     );
   }
   const bounds = gridBounds(body.bounds, type);
+  const byTile = bounds && type === "geotile_grid" &&
+      inputs[0]?.ctx.flavour !== "opensearch"
+    ? tilesInBox(bounds, precision)
+    : null;
+  const kept = (lat: number, lon: number) =>
+    !bounds || (byTile ? byTile(lat, lon) : inBox(bounds, lat, lon));
   const cells = new Map<string, { order: number; docs: BucketDocs; count: number; last: string }>();
   eachPoint(inputs, field, type, (lat, lon, doc, input) => {
-    if (bounds && !inBox(bounds, lat, lon)) return;
+    if (!kept(lat, lon)) return;
     let key: string, order: number;
     if (type === "geohash_grid") {
       key = geohashOf({ lat, lon } as GeoPoint, precision);

@@ -368,3 +368,59 @@ Deno.test("geo_shape within and disjoint weigh every point of a doc on Elasticse
   assert.deepEqual(await ids("intersects"), ["1", "2", "5"]);
   engine.close();
 });
+
+Deno.test("geotile_grid bounds: Elasticsearch keeps the points of tiles meeting the box", async () => {
+  // Real Elasticsearch 9.5.4 and OpenSearch 3.8.0 on the same six docs, bounds 60,-20 to 30,30
+  // (and 60,0 to 30,90, whose tiles left and right only touch it).
+  const docs = [
+    { loc: "50,5" },
+    { loc: "-33.86,151.2" },
+    { loc: "40.7,-74" },
+    { loc: ["10,10", "-50,-100"] },
+    { loc: "35,25" },
+    { loc: "62,-21" },
+  ];
+  const tiles = async (engine: Engine, precision: number, bounds: Reply) => {
+    const r = await call(engine, "POST", "/tg/_search", {
+      size: 0,
+      aggs: { a: { geotile_grid: { field: "loc", precision, bounds } } },
+    });
+    return r.aggregations.a.buckets.map((b: Reply) => [b.key, b.doc_count]);
+  };
+  const box = { top_left: "60,-20", bottom_right: "30,30" };
+  const expected = {
+    elasticsearch: [
+      [["0/0/0", 6]],
+      [["1/1/0", 3], ["1/0/0", 2]],
+      [["2/2/1", 3], ["2/1/1", 2]],
+      [["3/4/3", 2], ["3/4/2", 1], ["3/3/2", 1]],
+    ],
+    opensearch: [
+      [["0/0/0", 2]],
+      [["1/1/0", 2]],
+      [["2/2/1", 2]],
+      [["3/4/3", 1], ["3/4/2", 1]],
+    ],
+  };
+  for (const flavour of ["elasticsearch", "opensearch"] as const) {
+    const engine = new Engine({ flavour });
+    await call(engine, "PUT", "/tg", {
+      settings: { number_of_shards: 1 },
+      mappings: { properties: { loc: { type: "geo_point" } } },
+    });
+    for (const [i, d] of docs.entries()) await call(engine, "PUT", `/tg/_doc/${i + 1}`, d);
+    await call(engine, "POST", "/tg/_refresh");
+    for (const [precision, want] of expected[flavour].entries()) {
+      assert.deepEqual(await tiles(engine, precision, box), want);
+    }
+    assert.deepEqual(
+      await tiles(engine, 5, box),
+      [["5/18/12", 1], ["5/16/10", 1]],
+    );
+    if (flavour === "elasticsearch") {
+      const touching = { top_left: "60,0", bottom_right: "30,90" };
+      assert.deepEqual(await tiles(engine, 2, touching), [["2/2/1", 3]]);
+    }
+    engine.close();
+  }
+});
