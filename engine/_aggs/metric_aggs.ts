@@ -258,12 +258,16 @@ export function extendedStats(
   const avg = n ? total / n : null;
   const deviations = n ? Math.max(0, squares - total * total / n) : 0;
   const variance = n ? deviations / n : null;
-  const sampleVariance = n > 1 ? deviations / (n - 1) : null;
+  // One value has no sample variance: real Elasticsearch 9.5.4 and OpenSearch 3.8.0 write the
+  // Java NaN as the text "NaN" there (and null for no value at all).
+  const sampleVariance = n > 1 ? deviations / (n - 1) : n === 1 ? "NaN" : null;
   const std = variance === null ? null : Math.sqrt(variance);
-  const stdSample = sampleVariance === null ? null : Math.sqrt(sampleVariance);
-  const bounds = (s: number | null) =>
+  const stdSample = typeof sampleVariance === "number" ? Math.sqrt(sampleVariance) : sampleVariance;
+  const bounds = (s: number | string | null) =>
     avg === null || s === null
       ? { upper: null, lower: null }
+      : typeof s === "string"
+      ? { upper: s, lower: s }
       : { upper: avg + sigma * s, lower: avg - sigma * s };
   return {
     count: n,
