@@ -21,7 +21,7 @@ import { topHitsAgg } from "./top_hits_agg.ts";
 import { checkGeoDistanceOrigin, geoAggs } from "./geo_aggs.ts";
 import { scopeAggs } from "./scope_aggs.ts";
 import { termsAgg } from "./terms_agg.ts";
-import { filterAggs } from "./filter_aggs.ts";
+import { filterAggs, filterRewrites } from "./filter_aggs.ts";
 import { ipRangeAgg } from "./ip_range_agg.ts";
 import { compositeAgg } from "./composite_agg.ts";
 import { checkCompositePlacement } from "./composite_sources.ts";
@@ -220,7 +220,9 @@ function runLevel(aggs: JsonObject, inputs: AggInput[]): JsonObject {
     }
     const fn = Object.hasOwn(AGGS, type) ? AGGS[type] : undefined;
     if (!fn) throw parsingError(`Unknown aggregation type [${type}]`);
+    const before = filterRewrites();
     let result = fn(body, inputs, sub, name);
+    if (filterRewrites() !== before && meta === undefined) result = { meta: {}, ...result };
     if (sub) result = applyParentPipelines(result, sub);
     if (type === "filters" && body.keyed_bucket_in_array === true) {
       // Named buckets as an array of one-key objects, in bucket order (after any bucket_sort).
