@@ -19,10 +19,10 @@ import { decimalFormat } from "../_index/decimal_format.ts";
 import { parseTimeZone } from "../_index/time_zones.ts";
 import { METRIC_AGGS } from "./metric_aggs.ts";
 import { topHitsAgg } from "./top_hits_agg.ts";
-import { geoAggs } from "./geo_aggs.ts";
+import { checkGeoDistanceOrigin, geoAggs } from "./geo_aggs.ts";
 import { scopeAggs } from "./scope_aggs.ts";
 import { type AggSteps, termsAgg, termsAggSteps } from "./terms_agg.ts";
-import { filterAggs } from "./filter_aggs.ts";
+import { filterAggs, filterRewrites, withRewriteCount } from "./filter_aggs.ts";
 import { ipRangeAgg } from "./ip_range_agg.ts";
 import { compositeAgg } from "./composite_agg.ts";
 import { checkCompositePlacement } from "./composite_sources.ts";
@@ -182,7 +182,17 @@ const KNOWN_TYPES: readonly string[] = [...Object.keys(AGGS), ...PIPELINE_TYPES]
  */
 export function checkAggregations(aggs: JsonObject): void {
   checkAggTree(aggs, KNOWN_TYPES);
+  checkBodies(aggs);
   validatePipelines(aggs, null);
+}
+
+/** The parts of aggregation bodies the real engines read while parsing the request. */
+function checkBodies(aggs: JsonObject): void {
+  for (const [name, def] of Object.entries(aggs)) {
+    const { type, body, sub } = readAggDef(name, def);
+    if (type === "geo_distance") checkGeoDistanceOrigin(body);
+    if (sub) checkBodies(sub);
+  }
 }
 
 /**
@@ -219,6 +229,7 @@ export function* aggregationSteps(
   limit: BucketLimit,
 ): Generator<void, JsonObject, void> {
   const budget = { ...limit, used: 0 };
+  const rewrites = { n: 0 };
   const steps = (function* () {
     validatePipelines(aggs, null);
     checkCompositePlacement(aggs, null);
@@ -226,14 +237,15 @@ export function* aggregationSteps(
   })();
   for (;;) {
     // Other searches run between the steps: the depth is this run's only inside a step.
-    const r = withBucketBudget(budget, () => {
-      depth++;
-      try {
-        return steps.next();
-      } finally {
-        depth--;
-      }
-    });
+    const r = withBucketBudget(budget, () =>
+      withRewriteCount(rewrites, () => {
+        depth++;
+        try {
+          return steps.next();
+        } finally {
+          depth--;
+        }
+      }));
     if (r.done) return r.value;
     yield;
   }
@@ -256,7 +268,9 @@ function* levelSteps(aggs: JsonObject, inputs: AggInput[]): Generator<void, Json
     if (ran) yield;
     ran = true;
     const stepped = Object.hasOwn(STEPPED, type) ? STEPPED[type] : undefined;
+    const before = filterRewrites();
     let result = stepped ? yield* stepped(body, inputs, sub, name) : fn(body, inputs, sub, name);
+    if (filterRewrites() !== before && meta === undefined) result = { meta: {}, ...result };
     if (sub) result = applyParentPipelines(result, sub);
     if (type === "filters" && body.keyed_bucket_in_array === true) {
       // Named buckets as an array of one-key objects, in bucket order (after any bucket_sort).

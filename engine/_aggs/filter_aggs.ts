@@ -11,6 +11,93 @@ import { parseQuery } from "../_query/query_parser.ts";
 import { intersect } from "../_query/doc_set.ts";
 import type { SubAggs } from "./scope_aggs.ts";
 import type { JsonObject } from "../_json.ts";
+import type { QueryNode } from "../_query/query_nodes.ts";
+import { rangeBounds } from "../_query/range_query.ts";
+import { shardFor, splitRoutingShards } from "../_index/routing.ts";
+
+let rewrites = 0;
+
+/**
+ * How many aggregation filters OpenSearch would have rewritten so far (see {@link rewritten}):
+ * the runner compares it before and after an aggregation to give that one and every aggregation
+ * above it `meta: {}`, as OpenSearch 3.8.0 answers (a rewritten builder is copied with empty
+ * metadata, and so is each one holding it).
+ */
+export function filterRewrites(): number {
+  return rewrites;
+}
+
+/**
+ * Runs `fn` counting rewrites on `count`, one run's own: the steps of a time-sliced run resume
+ * its count, so the steps of other searches run between them never add to it.
+ */
+export function withRewriteCount<T>(count: { n: number }, fn: () => T): T {
+  const outer = rewrites;
+  rewrites = count.n;
+  try {
+    return fn();
+  } finally {
+    count.n = rewrites;
+    rewrites = outer;
+  }
+}
+
+const spans = new WeakMap<object, Map<string, { min: number[]; max: number[] }>>();
+
+/** The smallest and largest value of a numeric field on each shard of a snapshot. */
+function shardSpans(ctx: AggInput["ctx"], field: string): { min: number[]; max: number[] } {
+  let byField = spans.get(ctx.snapshot);
+  if (!byField) spans.set(ctx.snapshot, byField = new Map());
+  const known = byField.get(field);
+  if (known) return known;
+  const shards = ctx.shards ?? 1;
+  const routingShards = splitRoutingShards(shards);
+  const shardOf = new Int32Array(ctx.snapshot.maxDoc);
+  const live: number[] = [];
+  for (const v of ctx.snapshot.views) {
+    v.segment.docs.forEach((doc, local) => {
+      if (v.deleted?.[local] === 1) return;
+      shardOf[v.base + local] = shardFor(doc.routing ?? doc.id, shards, routingShards);
+      live.push(v.base + local);
+    });
+  }
+  const min = new Array<number>(shards).fill(Infinity);
+  const max = new Array<number>(shards).fill(-Infinity);
+  eachValue([{ ctx, docs: Int32Array.from(live) }], field, (value, d) => {
+    const n = Number(value), s = shardOf[d]!;
+    if (n < min[s]!) min[s] = n;
+    if (n > max[s]!) max[s] = n;
+  });
+  const out = { min, max };
+  byField.set(field, out);
+  return out;
+}
+
+/**
+ * Whether OpenSearch 3.8.0 rewrites an aggregation's filter on some shard: a `range` on a date
+ * field every value of the shard falls in or none does (or an unmapped field), also inside a
+ * `bool`. Numeric ranges and ranges some values of each shard meet are kept as they are.
+ */
+function rewritten(q: QueryNode, input: AggInput): boolean {
+  const ctx = input.ctx;
+  if (ctx.flavour !== "opensearch") return false;
+  if (q.kind === "bool") {
+    return [...q.must, ...q.filter, ...q.should, ...q.mustNot].some((c) => rewritten(c, input));
+  }
+  if (q.kind !== "range") return false;
+  const info = ctx.fields.byPath.get(q.field);
+  if (!info) return true;
+  if (info.kind !== "date") return false;
+  const bounds = rangeBounds(q, ctx);
+  if (!bounds) return false;
+  const lo = Number(bounds.lo), hi = Number(bounds.hi);
+  const { min, max } = shardSpans(ctx, q.field);
+  return min.some((m, s) => {
+    const within = m >= lo && max[s]! <= hi;
+    const disjoint = max[s]! < lo || m > hi;
+    return within || disjoint;
+  });
+}
 
 /** Adds to `has` each of the input's docs with a point in the `geo_point` field (its values are points). */
 function eachGeoDoc(input: AggInput, field: string, has: Set<number>): void {
@@ -27,6 +114,7 @@ export function filterAggs(run: SubAggs): Record<string, AggFn> {
     sub: JsonObject | undefined,
   ): JsonObject {
     const q = parseQuery(body);
+    if (inputs.some((i) => rewritten(q, i))) rewrites++;
     const narrowed = inputs.map((i) => ({
       ctx: i.ctx,
       scored: i.scored,

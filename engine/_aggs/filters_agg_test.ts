@@ -108,3 +108,63 @@ Deno.test("missing: a geo_point in any form is a value", async () => {
   assert.deepEqual(res.aggregations.m, { doc_count: 3 });
   engine.close();
 });
+
+Deno.test("OpenSearch: a filter range a shard's dates all meet or all miss gives meta {}", async () => {
+  // Real OpenSearch 3.8.0 (Elasticsearch 9.5.4 never adds it): the filter's range on a date field
+  // is rewritten on a shard whose values all fall in it or all outside it (or when the field is
+  // unmapped), and the aggregation and every one above it answer `meta: {}`.
+  const engine = new Engine({ flavour: "opensearch" });
+  for (const [index, shards] of [["f1", 1], ["f3", 3]] as const) {
+    await call(engine, "PUT", `/${index}`, {
+      settings: { number_of_shards: shards },
+      mappings: { properties: { when: { type: "date" }, count: { type: "integer" } } },
+    });
+    await call(engine, "PUT", `/${index}/_doc/1`, { when: "2020-01-01", count: 1 });
+    await call(engine, "PUT", `/${index}/_doc/2`, { when: "2024-06-01", count: 5 });
+    await call(engine, "PUT", `/${index}/_doc/3`, { count: 7 });
+    await call(engine, "POST", `/${index}/_refresh`);
+  }
+  const agg = async (index: string, aggs: Reply) =>
+    (await call(engine, "POST", `/${index}/_search`, { size: 0, aggs })).aggregations;
+  const meta = async (index: string, filter: Reply) => (await agg(index, { a: { filter } })).a.meta;
+  const since = (gte: string) => ({ range: { when: { gte } } });
+  assert.deepEqual(await meta("f1", since("2000-01-01")), {});
+  assert.deepEqual(await meta("f1", since("2030-01-01")), {});
+  assert.equal(await meta("f1", since("2022-01-01")), undefined);
+  assert.deepEqual(await meta("f3", since("2022-01-01")), {});
+  assert.deepEqual(await meta("f1", { range: { nope: { gte: 0 } } }), {});
+  assert.deepEqual(await meta("f1", { bool: { filter: [since("2000-01-01")] } }), {});
+  assert.equal(await meta("f1", { range: { count: { gte: 0, lt: 100 } } }), undefined);
+  assert.equal(await meta("f1", { term: { count: 1 } }), undefined);
+  assert.deepEqual(
+    await agg("f3", {
+      t: { terms: { field: "count" }, aggs: { a: { filter: since("2000-01-01") } } },
+    }),
+    {
+      t: {
+        meta: {},
+        doc_count_error_upper_bound: 0,
+        sum_other_doc_count: 0,
+        buckets: [
+          { key: 1, doc_count: 1, a: { meta: {}, doc_count: 1 } },
+          { key: 5, doc_count: 1, a: { meta: {}, doc_count: 1 } },
+          { key: 7, doc_count: 1, a: { meta: {}, doc_count: 0 } },
+        ],
+      },
+    },
+  );
+  assert.deepEqual(
+    (await agg("f1", { a: { filter: since("2000-01-01"), meta: { x: 1 } } })).a.meta,
+    { x: 1 },
+  );
+  engine.close();
+  const es = new Engine();
+  await call(es, "PUT", "/f1", { mappings: { properties: { when: { type: "date" } } } });
+  await call(es, "PUT", "/f1/_doc/1?refresh=true", { when: "2020-01-01" });
+  const plain = await call(es, "POST", "/f1/_search", {
+    size: 0,
+    aggs: { a: { filter: since("2000-01-01") } },
+  });
+  assert.deepEqual(plain.aggregations, { a: { doc_count: 1 } });
+  es.close();
+});

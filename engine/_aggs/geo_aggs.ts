@@ -2,7 +2,7 @@
 // `geohash_grid` and `geotile_grid`. They read the quantised points of `geo_values.ts`, so bounds,
 // centroids and distances come out as the real engines compute them from their doc values.
 
-import { illegalArgument } from "../_errors.ts";
+import { EngineError, illegalArgument } from "../_errors.ts";
 import {
   arcDistance,
   geohashOf,
@@ -84,6 +84,23 @@ function geoCentroid(body: JsonObject, inputs: AggInput[], name: string): JsonOb
     n++;
   });
   return n === 0 ? { count: 0 } : { location: { lat: lat / n, lon: lon / n }, count: n };
+}
+
+/**
+ * A `geo_distance` aggregation's WKT `origin`, read as the request is parsed: real Elasticsearch
+ * 9.5.4 and OpenSearch 3.8.0 refuse a point off the globe there (`x_content_parse_exception`
+ * caused by `Invalid WKT format`, a 400 before any shard), while the other forms of the same
+ * point pass.
+ */
+export function checkGeoDistanceOrigin(body: JsonObject): void {
+  const origin = body.origin;
+  if (typeof origin !== "string" || !/^\s*POINT\b/i.test(origin)) return;
+  try {
+    parsePoint(origin);
+  } catch (e) {
+    if (e instanceof EngineError) throw badField("geo_distance", "origin", e.message, e);
+    throw e;
+  }
 }
 
 function geoDistanceAgg(

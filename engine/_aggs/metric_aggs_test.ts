@@ -294,3 +294,46 @@ Deno.test("percentiles: OpenSearch answers a small population from its unit cent
   });
   engine.close();
 });
+
+Deno.test("extended_stats of one value: the sample figures are NaN, written as text", async () => {
+  // Real Elasticsearch 9.5.4 and OpenSearch 3.8.0 answer the same for one value, and null
+  // throughout for none.
+  for (const flavour of ["elasticsearch", "opensearch"] as const) {
+    const engine = new Engine({ flavour });
+    await call(engine, "PUT", "/e", { mappings: { properties: { n: { type: "integer" } } } });
+    await call(engine, "PUT", "/e/_doc/1", { n: 5 });
+    await call(engine, "PUT", "/e/_doc/2?refresh=true", { n: 7 });
+    const stats = async (query: Json) =>
+      (await call(engine, "POST", "/e/_search", {
+        size: 0,
+        query,
+        aggs: { a: { extended_stats: { field: "n" } } },
+      })).aggregations.a;
+    assert.deepEqual(await stats({ ids: { values: ["1"] } }), {
+      count: 1,
+      min: 5,
+      max: 5,
+      avg: 5,
+      sum: 5,
+      sum_of_squares: 25,
+      variance: 0,
+      variance_population: 0,
+      variance_sampling: "NaN",
+      std_deviation: 0,
+      std_deviation_population: 0,
+      std_deviation_sampling: "NaN",
+      std_deviation_bounds: {
+        upper: 5,
+        lower: 5,
+        upper_population: 5,
+        lower_population: 5,
+        upper_sampling: "NaN",
+        lower_sampling: "NaN",
+      },
+    });
+    const none = await stats({ match_none: {} });
+    assert.equal(none.variance_sampling, null);
+    assert.equal(none.std_deviation_bounds.upper_sampling, null);
+    engine.close();
+  }
+});

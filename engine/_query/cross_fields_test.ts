@@ -126,3 +126,72 @@ Deno.test("cross_fields groups text and keyword fields by analyzer, a dis_max of
     ["2", 0.50594676],
   ]);
 });
+
+async function keywordScores(
+  flavour: "elasticsearch" | "opensearch",
+  query: Reply,
+): Promise<Array<[string, number]>> {
+  const engine = new Engine({ flavour });
+  await call(engine, "PUT", "/k", {
+    mappings: {
+      properties: {
+        title: { type: "text", fields: { raw: { type: "keyword" } } },
+        body: { type: "text" },
+        tag: { type: "keyword" },
+        n: { type: "integer" },
+      },
+    },
+  });
+  const docs = [
+    { title: "lazy", tag: "x", n: 1 },
+    { title: "lazy dog", tag: "lazy", n: 2 },
+    { title: "dog", tag: "y", n: 3 },
+    { title: "cat", body: "lazy cat", tag: "y" },
+  ];
+  for (const [i, doc] of docs.entries()) await call(engine, "PUT", `/k/_doc/${i + 1}`, doc);
+  await call(engine, "POST", "/k/_refresh");
+  const res = await call(engine, "POST", "/k/_search", { query: { multi_match: query } });
+  engine.close();
+  return res.hits.hits.map((h: Reply) => [h._id, h._score]);
+}
+
+// Expected values: real Elasticsearch 9.5.4 and OpenSearch 3.8.0, the same four documents in a
+// one-shard index (`_validate/query?explain`: ES `blended(terms:[title.raw:lazy, tag:lazy])`,
+// OS `(ConstantScore(title.raw:lazy) | ConstantScore(tag:lazy))`).
+
+Deno.test("cross_fields searches keyword fields as a group of their own", async () => {
+  const star = { query: "lazy", fields: ["*"], type: "cross_fields" };
+  assert.deepEqual(await keywordScores("elasticsearch", star), [
+    ["1", 1.2039728],
+    ["2", 1.2039728],
+    ["4", 0.2876821],
+  ]);
+  assert.deepEqual(await keywordScores("opensearch", star), [
+    ["1", 1],
+    ["2", 1],
+    ["4", 0.13076457],
+  ]);
+  const words = {
+    query: "lazy dog",
+    fields: ["title", "title.raw", "tag^2"],
+    type: "cross_fields",
+  };
+  assert.deepEqual(await keywordScores("elasticsearch", words), [
+    ["2", 1.2039728],
+    ["1", 0.7549127],
+    ["3", 0.7549127],
+  ]);
+  assert.deepEqual(await keywordScores("opensearch", words), [
+    ["2", 1],
+    ["1", 0.34314215],
+    ["3", 0.34314215],
+  ]);
+  const tie = {
+    query: "lazy",
+    fields: ["title", "title.raw^3", "tag^2"],
+    type: "cross_fields",
+    tie_breaker: 0.5,
+  };
+  assert.deepEqual(await keywordScores("elasticsearch", tie), [["1", 3.9893749], ["2", 2.6862164]]);
+  assert.deepEqual(await keywordScores("opensearch", tie), [["1", 3.171571], ["2", 2.1264868]]);
+});

@@ -356,6 +356,14 @@ function makeBool(b: Build, clauses: BoolLq["clauses"], msm: number): Lq {
       ], Math.max(1, inner.msm));
     }
   }
+  // Nested conjunctions of must clauses (not boosted) among the must clauses are inlined, in
+  // place, as Lucene's BooleanQuery rewrite does (`+(+a +b) #f` is `+a +b #f`).
+  const conjunction = (c: BoolLq["clauses"][number]) =>
+    c.occur === "+" && c.q.clause === undefined && c.q.boolean !== undefined &&
+    c.q.boolean.msm === 0 && c.q.boolean.clauses.every((i) => i.occur === "+");
+  if (clauses.length > 1 && clauses.some(conjunction)) {
+    return makeBool(b, clauses.flatMap((c) => conjunction(c) ? c.q.boolean!.clauses : [c]), msm);
+  }
   // Nested pure disjunctions (not boosted) among the optional clauses are inlined.
   const pure = (q: Lq) =>
     q.clause === undefined && q.boolean !== undefined && q.boolean.msm <= 1 &&

@@ -75,10 +75,12 @@ function runBool(q: QueryOf<"bool">, ctx: ExecContext, scoring: Scoring): Hits {
   let result: Hits;
   if (q.should.length) {
     const should = union(q.should.map((c) => execute(c, ctx, scoring)), ctx.snapshot.maxDoc);
-    const matchedShould = atLeast(should, msm);
     if (!hasRequired) {
-      result = msm === 0 ? addOptional(allDocs(ctx, 0, scoring), should) : matchedShould;
+      // Without must or filter clauses one should clause must match even when
+      // minimum_should_match comes to 0 (`50%` of one clause, `0`), as in the real engines.
+      result = atLeast(should, Math.max(msm, 1));
     } else {
+      const matchedShould = atLeast(should, msm);
       result = required.reduce(intersect);
       if (scoring === "score" && !result.scores) result = constantHits(result.docs, 0, "score");
       result = msm > 0 ? intersect(result, matchedShould) : addOptional(result, should);

@@ -402,3 +402,36 @@ Deno.test("a bool the real engines rewrite to match_none never builds its clause
     engine.close();
   }
 });
+
+Deno.test("bool without must or filter needs a should clause when minimum_should_match is 0", async () => {
+  // Real Elasticsearch 9.5.4 and OpenSearch 3.8.0 agree on every total below.
+  const engine = new Engine();
+  await call(engine, "PUT", "/b", {
+    mappings: { properties: { b: { type: "text" }, n: { type: "integer" } } },
+  });
+  const docs = [{ b: "token", n: 1 }, { b: "other", n: 2 }, { b: "token x", n: 3 }];
+  for (const [i, d] of docs.entries()) await call(engine, "PUT", `/b/_doc/${i + 1}`, d);
+  await call(engine, "POST", "/b/_refresh");
+  const total = async (bool: Record<string, unknown>) =>
+    (await call(engine, "POST", "/b/_search", { query: { bool } })).hits.total.value;
+  const token = { match: { b: "token" } };
+  const notThree = { term: { n: 3 } };
+  assert.equal(await total({ should: [token], minimum_should_match: "50%" }), 2);
+  assert.equal(await total({ should: [token], minimum_should_match: 0 }), 2);
+  assert.equal(
+    await total({ should: [token], must_not: [notThree], minimum_should_match: "50%" }),
+    1,
+  );
+  assert.equal(await total({ should: [token], must_not: [notThree], minimum_should_match: 0 }), 1);
+  const other = { match: { b: "other" } };
+  assert.equal(
+    await total({ should: [token, other], must_not: [notThree], minimum_should_match: "-100%" }),
+    2,
+  );
+  // With a filter the should clause is optional again.
+  assert.equal(
+    await total({ should: [token], filter: [notThree], minimum_should_match: "50%" }),
+    1,
+  );
+  engine.close();
+});

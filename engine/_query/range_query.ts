@@ -15,10 +15,10 @@ import { ipSpan, ipToBigInt } from "../_index/ip_address.ts";
 
 /**
  * The failure of a `range` bound its date field cannot read, as real OpenSearch 3.8.0 and
- * Elasticsearch 9.5.4 report it: `parse_exception`, caused by `illegal_argument_exception`, caused
+ * Elasticsearch 9.5.4 report it (an aggregation's `missing` too): `parse_exception`, caused by `illegal_argument_exception`, caused
  * by Java's `date_time_parse_exception`.
  */
-function dateParseError(value: unknown, format: string): EngineError {
+export function dateParseError(value: unknown, format: string): EngineError {
   const reason = `failed to parse date field [${value}] with format [${format}]`;
   const java = new EngineError(
     400,

@@ -42,3 +42,56 @@ Deno.test("explain: a query the shard cannot build fails as its query_shard_exce
   assert.equal(error.phase, undefined);
   engine.close();
 });
+
+Deno.test("_explain: a must conjunction inside a must is inlined, as Lucene rewrites it", async () => {
+  // Real Elasticsearch 9.5.4 and OpenSearch 3.8.0, one shard: a fuzzy `and` match is a
+  // conjunction beside the nested-docs filter; its clauses sit at the top level.
+  for (
+    const [flavour, brown] of [["elasticsearch", 0.18232156], ["opensearch", 0.082873434]] as const
+  ) {
+    const engine = new Engine({ flavour });
+    await call(engine, "PUT", "/f", {
+      settings: { number_of_shards: 1 },
+      mappings: { properties: { body: { type: "text" }, items: { type: "nested" } } },
+    });
+    await call(engine, "PUT", "/f/_doc/1", { body: "brown dog" });
+    await call(engine, "PUT", "/f/_doc/2?refresh=true", { body: "brown over" });
+    const r = await call(engine, "POST", "/f/_explain/1", {
+      query: { match: { body: { query: "brown over", operator: "AND", fuzziness: "AUTO" } } },
+    });
+    assert.equal(
+      r.explanation.description,
+      "Failure to meet condition(s) of required/prohibited clause(s)",
+    );
+    assert.deepEqual(
+      r.explanation.details.map((d: { value: number; description: string }) => [
+        d.value,
+        d.description,
+      ]),
+      [
+        [brown, "weight(body:brown in 0) [PerFieldSimilarity], result of:"],
+        [0, "no match on required clause (body:over)"],
+        [0, "match on required clause, product of:"],
+      ],
+    );
+    const nested = await call(engine, "POST", "/f/_explain/2", {
+      query: {
+        bool: {
+          must: [
+            { bool: { must: [{ match: { body: "brown" } }, { match: { body: "over" } }] } },
+            { match: { body: "dog" } },
+          ],
+        },
+      },
+    });
+    assert.deepEqual(
+      nested.explanation.details.map((d: { description: string }) => d.description),
+      [
+        "weight(body:brown in 1) [PerFieldSimilarity], result of:",
+        "weight(body:over in 1) [PerFieldSimilarity], result of:",
+        "no match on required clause (body:dog)",
+      ],
+    );
+    engine.close();
+  }
+});

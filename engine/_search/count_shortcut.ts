@@ -46,7 +46,8 @@ function shardStates(target: SearchTarget, matches: Int32Array): ShardState[] {
 /**
  * The Lucene query a node becomes when it is one OpenSearch counts without collecting
  * (`shortcutTotalHitCount`): `match_all` (unless nested documents make it a filtered query), a
- * single term on a keyword, text or boolean field (known on a shard without deletions), or a
+ * single term on a keyword, text or boolean field (known on a shard without deletions; a match of
+ * one term repeated too), or a
  * range every document of the shard falls in (rewritten to match all), through `constant_score`
  * and a `bool` of one clause.
  */
@@ -76,7 +77,11 @@ function countable(q: QueryNode, target: SearchTarget): "all" | "term" | "range"
       if (!info || (info.kind !== "text" && info.type !== "keyword")) return undefined;
       if (q.kind === "match" && (q.fuzziness !== undefined || q.prefixLast)) return undefined;
       if (q.kind === "match_phrase" && q.prefixLast) return undefined;
-      return info.searchAnalyzer(String(q.query)).length === 1 ? "term" : undefined;
+      const tokens = info.searchAnalyzer(String(q.query));
+      if (q.kind === "match_phrase") return tokens.length === 1 ? "term" : undefined;
+      // Lucene merges a match's repeated term into one clause (`dog dog` is `body:dog^2.0`), with
+      // `and` or a minimum_should_match too, as OpenSearch 3.8.0 shows.
+      return new Set(tokens.map((t) => t.term)).size === 1 ? "term" : undefined;
     }
     case "range": {
       const info = fieldMapOf(target.mappings).byPath.get(q.field);

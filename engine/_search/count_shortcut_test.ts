@@ -87,3 +87,30 @@ Deno.test("OpenSearch: nested documents make match_all a filtered query; Elastic
     engine.close();
   }
 });
+
+Deno.test("OpenSearch: a match of one term repeated counts as the term", async () => {
+  // Real OpenSearch 3.8.0, one shard, three documents: true for `dog dog` (with `and` and a
+  // minimum_should_match too) as for `dog`, absent for two terms and for the phrase.
+  const engine = new Engine({ flavour: "opensearch" });
+  await call(engine, "PUT", "/e3t", {
+    settings: { number_of_shards: 1, number_of_replicas: 0 },
+    mappings: { properties: { body: { type: "text" }, n: { type: "integer" } } },
+  });
+  await call(engine, "PUT", "/e3t/_doc/1", { body: "dog cat", n: 1 });
+  await call(engine, "PUT", "/e3t/_doc/2", { body: "dog", n: 2 });
+  await call(engine, "PUT", "/e3t/_doc/3?refresh=true", { body: "bird", n: 3 });
+  const aggs = { m: { max: { field: "n" } } };
+  const queries = [
+    { match: { body: "dog dog" } },
+    { match: { body: "dog cat" } },
+    { match: { body: { query: "dog dog", operator: "and" } } },
+    { match: { body: { query: "dog dog", minimum_should_match: 2 } } },
+    { match: { body: "dog" } },
+    { match_phrase: { body: "dog dog" } },
+  ];
+  assert.deepEqual(
+    await answers(engine, queries.map((query) => ({ size: 0, query, aggs }))),
+    [true, undefined, true, true, true, undefined],
+  );
+  engine.close();
+});

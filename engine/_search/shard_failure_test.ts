@@ -33,6 +33,24 @@ Deno.test("a primary sort that cannot be built: OpenSearch fails it in can_match
   assert.equal(phase(await call(es, "POST", "/multi/_search", text)), "query");
 });
 
+Deno.test("a _geo_distance primary sort that cannot be built fails in the query phase", async () => {
+  // Real OpenSearch 3.8.0 and Elasticsearch 9.5.4 on a three-shard index: phase query, 400,
+  // for a point off the globe and for an unmapped field alike.
+  for (const flavour of ["opensearch", "elasticsearch"] as const) {
+    const engine = new Engine({ flavour });
+    await call(engine, "PUT", "/geo", {
+      settings: { number_of_shards: 3 },
+      mappings: { properties: { loc: { type: "geo_point" } } },
+    });
+    await call(engine, "PUT", "/geo/_doc/1?refresh=true", { loc: "-33.86,151.2" });
+    for (const sort of [{ loc: "95,5" }, { nowhere: [0, 51.5] }, { loc: [5, 95], unit: "km" }]) {
+      const r = await call(engine, "POST", "/geo/_search", { sort: [{ _geo_distance: sort }] });
+      assert.deepEqual([r.code, phase(r)], [400, "query"]);
+    }
+    engine.close();
+  }
+});
+
 Deno.test("too many buckets: a failure of the reduction, 400 in Elasticsearch, 503 in OpenSearch", async () => {
   const body = { size: 0, aggs: { h: { histogram: { field: "n", interval: 1 } } } };
   for (
