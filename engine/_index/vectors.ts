@@ -2,9 +2,9 @@
 // column storage in typed arrays, and the similarity → score formulas of Elasticsearch.
 
 import { EngineError } from "../_errors.ts";
+import { quantizeColumn, type QuantizedColumn, type Similarity } from "./vector_quant.ts";
 
-/** A vector similarity as the mapping names it. */
-export type Similarity = "l2_norm" | "cosine" | "dot_product" | "max_inner_product";
+export type { Similarity };
 
 /** What a vector field's mapping says. */
 export interface VectorSpec {
@@ -21,6 +21,13 @@ export interface VectorSpec {
   readonly elementType: "float" | "byte";
   /** The mapping type (`dense_vector` or `knn_vector`), for messages. */
   readonly type: string;
+  /**
+   * Bits per dimension kNN scores with, when `index_options` quantise the vectors to scalars
+   * (7 for `int8_*`, 4 for `int4_*`); null when kNN scores the raw floats.
+   */
+  readonly quantizedBits?: 7 | 4 | null;
+  /** `index_options.rescore_vector.oversample` (kNN rescoring by default), when given. */
+  readonly oversample?: number | null;
 }
 
 /** Largest `dims` Elasticsearch accepts. */
@@ -59,7 +66,7 @@ export function readVectorSpec(name: string, m: Record<string, unknown>): Vector
     if (!similarity) {
       throw mapperParsing(`Unable to find space: ${space} for vector field [${name}]`);
     }
-    return { dims, similarity, indexed: true, elementType: "float", type };
+    return { dims, similarity, indexed: true, elementType: "float", type, quantizedBits: null };
   }
   const dims = m.dims;
   const indexed = m.index === undefined ? true : m.index === true || m.index === "true";
@@ -90,6 +97,11 @@ export function readVectorSpec(name: string, m: Record<string, unknown>): Vector
       `Unknown value [${similarity}] for field [similarity] - accepted values are [l2_norm, dot_product, cosine, max_inner_product]`,
     );
   }
+  const options = m.index_options as Record<string, unknown> | null | undefined;
+  const kind = options && typeof options === "object" ? String(options.type) : "";
+  const rescore = options && typeof options === "object"
+    ? options.rescore_vector as Record<string, unknown> | undefined
+    : undefined;
   return {
     // Without dims, the first document's vector sets them (0 until then).
     dims: (dims as number | undefined) ?? 0,
@@ -97,8 +109,18 @@ export function readVectorSpec(name: string, m: Record<string, unknown>): Vector
     indexed,
     elementType,
     type,
+    quantizedBits: indexed && elementType === "float" ? QUANTIZED_BITS[kind] ?? null : null,
+    oversample: typeof rescore?.oversample === "number" ? rescore.oversample : null,
   };
 }
+
+/** Bits per dimension of the scalar-quantised `index_options` types. */
+const QUANTIZED_BITS: Record<string, 7 | 4> = {
+  int8_hnsw: 7,
+  int8_flat: 7,
+  int4_hnsw: 4,
+  int4_flat: 4,
+};
 
 /** A 32-bit float as Java's `Float.toString` writes it (`1.0`, `0.25`, `3.4028235E38`). */
 function javaFloat(x: number): string {
@@ -308,6 +330,8 @@ export interface VectorColumn {
   readonly magnitude: Float32Array;
   /** Number of docs having a vector. */
   readonly count: number;
+  /** The vectors quantised as kNN scores them, when the mapping says so. */
+  readonly quantized: QuantizedColumn | null;
 }
 
 /** Builds a column from `(doc, vector)` pairs of a segment of `maxDoc` docs. */
@@ -331,7 +355,11 @@ export function buildVectorColumn(
     has[doc] = 1;
     magnitude[doc] = Math.sqrt(square);
   }
-  return { spec, data, has, magnitude, count: entries.length };
+  const bits = spec.quantizedBits;
+  const quantized = bits && spec.similarity && entries.length > 0
+    ? quantizeColumn({ data, has, dims, bits, similarity: spec.similarity })
+    : null;
+  return { spec, data, has, magnitude, count: entries.length, quantized };
 }
 
 /** Dot product of `q` with the vector at `data[at .. at+q.length)`. */
