@@ -57,10 +57,22 @@ function queryVector(v: unknown, where: string): readonly number[] {
   return Object.freeze([...(v as number[])]);
 }
 
-/** `rescore_vector`: `{oversample}`, at least 1 (or 0, no rescoring). */
+/**
+ * `rescore_vector`: `{oversample}`, at least 1 (or 0, no rescoring), refused with the chain of
+ * parse errors Elasticsearch reports.
+ */
 function oversampleOf(v: unknown): number {
   const failed = (cause: EngineError) =>
     esError("x_content_parse_exception", `[knn] failed to parse field [rescore_vector]`, {}, cause);
+  const inField = (cause: EngineError) =>
+    failed(
+      esError(
+        "x_content_parse_exception",
+        `[rescore_vector] failed to parse field [oversample]`,
+        {},
+        cause,
+      ),
+    );
   if (v === null || typeof v !== "object" || Array.isArray(v)) {
     throw failed(illegalArgument(`[rescore_vector] must be an object`));
   }
@@ -73,11 +85,20 @@ function oversampleOf(v: unknown): number {
   if (o.oversample === undefined) throw failed(illegalArgument(`Required [oversample]`));
   const n = typeof o.oversample === "string" ? Number(o.oversample) : o.oversample;
   if (typeof n !== "number" || !Number.isFinite(n)) {
-    throw failed(
+    throw inField(
       esError("number_format_exception", `For input string: "${String(o.oversample)}"`),
     );
   }
-  if (n !== 0 && n < 1) throw failed(illegalArgument(`[oversample] must be >= 1.0 or 0`));
+  if (n !== 0 && n < 1) {
+    throw inField(
+      esError(
+        "x_content_parse_exception",
+        `Failed to build [rescore_vector] after last required field arrived`,
+        {},
+        illegalArgument(`[oversample] must be >= 1.0 or 0`),
+      ),
+    );
+  }
   return n;
 }
 

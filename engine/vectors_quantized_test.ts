@@ -1,0 +1,213 @@
+// kNN over quantised vectors (`int8_*`, `int4_*`, the default `int8_hnsw` below 384 dims): the
+// scores Elasticsearch 9.5.4 answered for the same documents and query, per segment.
+import assert from "node:assert/strict";
+import { Engine } from "./engine.ts";
+import { exchange } from "../tests/support/engine_call.ts";
+
+// deno-lint-ignore no-explicit-any
+type Json = Record<string, any>;
+
+const DOCS = [
+  [0.12, -0.5, 0.33, 0.8],
+  [0.9, 0.1, -0.25, 0.05],
+  [-0.4, 0.7, 0.6, -0.1],
+  [0.3, 0.3, 0.3, 0.3],
+  [-0.75, -0.2, 0.15, 0.55],
+  [0.05, 0.95, -0.6, 0.2],
+];
+const QUERY = [0.5, -0.2, 0.1, 0.9];
+
+function unit(v: number[]): number[] {
+  const n = Math.sqrt(v.reduce((s, x) => s + x * x, 0));
+  return v.map((x) => x / n);
+}
+
+interface Case {
+  /** The `v` field's mapping. */
+  readonly mapping: Json;
+  /** Doc numbers per refresh (one segment each). */
+  readonly segments?: readonly (readonly number[])[];
+  /** More of the `knn` section. */
+  readonly knn?: Json;
+  /** What Elasticsearch 9.5.4 answered: [_id, _score] in order. */
+  readonly real: readonly (readonly [string, number])[];
+}
+
+const vector = (similarity: string, type?: string, more: Json = {}): Json => ({
+  type: "dense_vector",
+  dims: 4,
+  similarity,
+  ...(type ? { index_options: { type, ...more } } : {}),
+});
+
+const CASES: Record<string, Case> = {
+  "int8_flat cosine": {
+    mapping: vector("cosine", "int8_flat"),
+    real: [["0", 0.9298244], ["3", 0.8082571], ["1", 0.7297803], ["4", 0.58627546], [
+      "5",
+      0.48355216,
+    ], ["2", 0.32550794]],
+  },
+  "int4_hnsw cosine": {
+    mapping: vector("cosine", "int4_hnsw"),
+    real: [["0", 0.9272443], ["3", 0.80508006], ["1", 0.72163564], ["4", 0.5789418], [
+      "5",
+      0.49101013,
+    ], ["2", 0.3250746]],
+  },
+  "int8_flat l2_norm": {
+    mapping: vector("l2_norm", "int8_flat"),
+    real: [["0", 0.7719864], ["3", 0.5917884], ["1", 0.4754718], ["4", 0.37246257], [
+      "5",
+      0.28546348,
+    ], ["2", 0.25840345]],
+  },
+  "int4_hnsw l2_norm": {
+    mapping: vector("l2_norm", "int4_hnsw"),
+    real: [["0", 0.75687397], ["3", 0.5924049], ["1", 0.47263098], ["4", 0.37333104], [
+      "5",
+      0.28490734,
+    ], ["2", 0.25843644]],
+  },
+  "int8_flat dot_product": {
+    mapping: vector("dot_product", "int8_flat"),
+    real: [["0", 0.9298245], ["3", 0.80825704], ["1", 0.7297804], ["4", 0.5862755], [
+      "5",
+      0.48355216,
+    ], ["2", 0.325508]],
+  },
+  "int4_hnsw dot_product": {
+    mapping: vector("dot_product", "int4_hnsw"),
+    real: [["0", 0.9272445], ["3", 0.80508006], ["1", 0.72163564], ["4", 0.57894176], [
+      "5",
+      0.49101013,
+    ], ["2", 0.32507455]],
+  },
+  "int8_flat max_inner_product": {
+    mapping: vector("max_inner_product", "int8_flat"),
+    real: [["0", 1.9139702], ["1", 1.4459128], ["3", 1.3901035], ["4", 1.1763333], [
+      "5",
+      0.95781994,
+    ], ["2", 0.72994894]],
+  },
+  "int4_hnsw max_inner_product": {
+    mapping: vector("max_inner_product", "int4_hnsw"),
+    real: [["0", 1.901038], ["1", 1.4395921], ["3", 1.3909826], ["4", 1.1794561], [
+      "5",
+      0.9546937,
+    ], ["2", 0.7300806]],
+  },
+  "default (int8_hnsw) l2_norm in two segments": {
+    mapping: vector("l2_norm"),
+    segments: [[0, 1, 2], [3, 4, 5]],
+    real: [["0", 0.7704928], ["3", 0.5917303], ["1", 0.47632888], ["4", 0.37232667], [
+      "5",
+      0.28536603,
+    ], ["2", 0.25851825]],
+  },
+  "rescore_vector in the query: the raw scores of the best k": {
+    mapping: vector("cosine", "int8_hnsw"),
+    knn: { k: 2, rescore_vector: { oversample: 2 } },
+    real: [["0", 0.9304377], ["3", 0.8084763]],
+  },
+  "rescore_vector in the mapping": {
+    mapping: vector("cosine", "int8_hnsw", { rescore_vector: { oversample: 1.5 } }),
+    real: [["0", 0.9304377], ["3", 0.8084763], ["1", 0.72701234], ["4", 0.5862362], [
+      "5",
+      0.48130542,
+    ], ["2", 0.3261358]],
+  },
+  "oversample 0 in the query turns the mapping's rescoring off": {
+    mapping: vector("cosine", "int8_hnsw", { rescore_vector: { oversample: 1.5 } }),
+    knn: { rescore_vector: { oversample: 0 } },
+    real: [["0", 0.9298244], ["3", 0.8082571], ["1", 0.7297803], ["4", 0.58627546], [
+      "5",
+      0.48355216,
+    ], ["2", 0.32550794]],
+  },
+  "a similarity threshold on quantised scores": {
+    mapping: vector("l2_norm", "int8_flat"),
+    knn: { similarity: 1.2 },
+    real: [["0", 0.7719864], ["3", 0.5917884], ["1", 0.4754718]],
+  },
+  "hnsw: raw floats": {
+    mapping: vector("cosine", "hnsw"),
+    real: [["0", 0.9304377], ["3", 0.8084763], ["1", 0.72701234], ["4", 0.5862362], [
+      "5",
+      0.48130542,
+    ], ["2", 0.3261358]],
+  },
+};
+
+for (const [name, c] of Object.entries(CASES)) {
+  Deno.test(`quantised knn: ${name}`, async () => {
+    const engine = new Engine();
+    const created = await exchange(engine, "PUT", "/g", {
+      mappings: { properties: { v: c.mapping } },
+    });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const dot = c.mapping.similarity === "dot_product";
+    for (const segment of c.segments ?? [[0, 1, 2, 3, 4, 5]]) {
+      let bulk = "";
+      for (const i of segment) {
+        bulk += JSON.stringify({ index: { _id: String(i) } }) + "\n" +
+          JSON.stringify({ v: dot ? unit(DOCS[i]!) : DOCS[i] }) + "\n";
+      }
+      const res = await exchange(engine, "POST", "/g/_bulk?refresh=true", bulk);
+      assert.equal(res.body.errors, false, JSON.stringify(res.body));
+    }
+    const res = await exchange(engine, "POST", "/g/_search", {
+      knn: {
+        field: "v",
+        query_vector: dot ? unit(QUERY) : QUERY,
+        k: 6,
+        num_candidates: 6,
+        ...c.knn,
+      },
+      _source: false,
+      size: 6,
+    });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const got: [string, number][] = res.body.hits.hits.map((h: Json) => [h._id, h._score]);
+    assert.deepEqual(got.map(([id]) => id), c.real.map(([id]) => id));
+    got.forEach(([id, score], i) => {
+      const real = c.real[i]![1];
+      // The real engine's SIMD sums run in another order: a 32-bit ulp or two apart at most.
+      assert.ok(Math.abs(score - real) <= 2.5e-7 * Math.max(1, real), `${id}: ${score} vs ${real}`);
+    });
+    engine.close();
+  });
+}
+
+Deno.test("quantised knn: rescore_vector refused as Elasticsearch refuses it", async () => {
+  const engine = new Engine();
+  await exchange(engine, "PUT", "/g", { mappings: { properties: { v: vector("l2_norm") } } });
+  const search = (rescore: unknown) =>
+    exchange(engine, "POST", "/g/_search", {
+      knn: { field: "v", query_vector: QUERY, k: 2, num_candidates: 5, rescore_vector: rescore },
+    });
+  // Elasticsearch 9.5.4's chains of causes (less the [line:col] of each reason).
+  const chain = (e: Json): string[] => e ? [`${e.type}: ${e.reason}`, ...chain(e.caused_by)] : [];
+  const small = await search({ oversample: 0.5 });
+  assert.equal(small.status, 400);
+  assert.deepEqual(chain(small.body.error), [
+    "x_content_parse_exception: [knn] failed to parse field [rescore_vector]",
+    "x_content_parse_exception: [rescore_vector] failed to parse field [oversample]",
+    "x_content_parse_exception: Failed to build [rescore_vector] after last required field arrived",
+    "illegal_argument_exception: [oversample] must be >= 1.0 or 0",
+  ]);
+  const unknown = await search({ oversample: 2, x: 1 });
+  assert.equal(unknown.status, 400);
+  assert.deepEqual(chain(unknown.body.error), [
+    "x_content_parse_exception: [knn] failed to parse field [rescore_vector]",
+    "x_content_parse_exception: [rescore_vector] unknown field [x]",
+  ]);
+  const none = await search({});
+  assert.deepEqual(chain(none.body.error), [
+    "x_content_parse_exception: [knn] failed to parse field [rescore_vector]",
+    "illegal_argument_exception: Required [oversample]",
+  ]);
+  const large = await search({ oversample: 10001 });
+  assert.equal(large.status, 200);
+  engine.close();
+});
