@@ -5,6 +5,7 @@
 //   deno bench -A bench/vector_bench.ts              (latency, against the baseline)
 //   deno run -A --v8-flags=--expose-gc bench/vector_bench.ts --report
 //                                                    (load rate, heap per vector, p50/p99)
+//   ... --report --dims 64 --index-options int8_hnsw  (other dimensions; quantised vectors)
 
 import { Shard } from "../engine/_index/shard.ts";
 import { searchApi, SearchContexts } from "../engine/_search/search_api.ts";
@@ -13,12 +14,27 @@ import type { SearchTarget } from "../engine/_index/search_target.ts";
 import { seeded } from "../tests/support/vectors.ts";
 import { heapInUse, percentile } from "./_measure.ts";
 
+/** The value after `--name` on the command line, if any. */
+function flag(name: string): string | undefined {
+  const at = Deno.args.indexOf(`--${name}`);
+  return at >= 0 ? Deno.args[at + 1] : undefined;
+}
+
 const COUNT = 100_000;
-const DIMS = 384;
+const DIMS = Number(flag("dims") ?? 384);
 const K = 10;
+/** `index_options.type` of the field (none: the default, bbq_hnsw at 384 dims, rescored). */
+const INDEX_OPTIONS = flag("index-options");
 
 const mappings: Mappings = {
-  properties: { emb: { type: "dense_vector", dims: DIMS, similarity: "cosine" } },
+  properties: {
+    emb: {
+      type: "dense_vector",
+      dims: DIMS,
+      similarity: "cosine",
+      ...(INDEX_OPTIONS ? { index_options: { type: INDEX_OPTIONS } } : {}),
+    },
+  },
 };
 
 /** All vectors in one Float32Array (deterministic, about 0.5 s to make). */
@@ -177,6 +193,7 @@ function report(): void {
   const shard = load(docs);
   const loadMs = performance.now() - t0;
   const after = used();
+  console.log(`mapping: ${JSON.stringify(mappings.properties!.emb)}`);
   console.log(
     `load: ${COUNT} vectors × ${DIMS} in ${loadMs.toFixed(0)} ms = ${
       (COUNT / loadMs * 1000).toFixed(0)
