@@ -211,3 +211,38 @@ Deno.test("quantised knn: rescore_vector refused as Elasticsearch refuses it", a
   assert.equal(large.status, 200);
   engine.close();
 });
+
+Deno.test("quantised knn: index_options Elasticsearch refuses", async () => {
+  const engine = new Engine();
+  const create = (v: Json) => exchange(engine, "PUT", "/x", { mappings: { properties: { v } } });
+  // Elasticsearch 9.5.4's reasons and causes.
+  const odd = await create({ type: "dense_vector", dims: 3, index_options: { type: "int4_flat" } });
+  assert.equal(odd.status, 400);
+  assert.equal(
+    odd.body.error.reason,
+    "Failed to parse mapping: int4_flat only supports even dimensions; provided=3",
+  );
+  assert.equal(odd.body.error.caused_by.type, "illegal_argument_exception");
+  const unknown = await create({ type: "dense_vector", dims: 3, index_options: { type: "foo" } });
+  assert.equal(
+    unknown.body.error.root_cause[0].reason,
+    "Unknown vector index options type [foo] for field [v]",
+  );
+  const bytes = await create({
+    type: "dense_vector",
+    dims: 3,
+    element_type: "byte",
+    index_options: { type: "int8_hnsw" },
+  });
+  assert.equal(
+    bytes.body.error.caused_by.reason,
+    "[element_type] cannot be [byte] when using index type [int8_hnsw]",
+  );
+  const ok = await create({
+    type: "dense_vector",
+    dims: 3,
+    index_options: { type: "int8_flat", confidence_interval: 0.5 },
+  });
+  assert.equal(ok.status, 200);
+  engine.close();
+});

@@ -99,6 +99,7 @@ export function readVectorSpec(name: string, m: Record<string, unknown>): Vector
   }
   const options = m.index_options as Record<string, unknown> | null | undefined;
   const kind = options && typeof options === "object" ? String(options.type) : "";
+  if (kind) checkIndexOptions(name, kind, { dims: dims as number | undefined, elementType });
   const rescore = options && typeof options === "object"
     ? options.rescore_vector as Record<string, unknown> | undefined
     : undefined;
@@ -112,6 +113,46 @@ export function readVectorSpec(name: string, m: Record<string, unknown>): Vector
     quantizedBits: indexed && elementType === "float" ? QUANTIZED_BITS[kind] ?? null : null,
     oversample: typeof rescore?.oversample === "number" ? rescore.oversample : null,
   };
+}
+
+/** Elasticsearch 9's `index_options` types. */
+const INDEX_TYPES = new Set([
+  "hnsw",
+  "int8_hnsw",
+  "int4_hnsw",
+  "bbq_hnsw",
+  "flat",
+  "int8_flat",
+  "int4_flat",
+  "bbq_flat",
+  "bbq_disk",
+]);
+
+/** A parser's argument error, as the mapping parser reports it (wrapped with the same reason). */
+function argumentError(reason: string): EngineError {
+  return new EngineError(400, "mapper_parsing_exception", reason, {
+    causedBy: new EngineError(400, "illegal_argument_exception", reason),
+  });
+}
+
+/** Refuses `index_options` Elasticsearch refuses: unknown types, int4 of odd dims, byte ones. */
+function checkIndexOptions(
+  name: string,
+  kind: string,
+  field: { dims: number | undefined; elementType: string },
+): void {
+  if (!INDEX_TYPES.has(kind)) {
+    throw mapperParsing(`Unknown vector index options type [${kind}] for field [${name}]`);
+  }
+  const bits = QUANTIZED_BITS[kind];
+  if (bits && field.elementType !== "float") {
+    throw argumentError(
+      `[element_type] cannot be [${field.elementType}] when using index type [${kind}]`,
+    );
+  }
+  if (bits === 4 && field.dims !== undefined && field.dims % 2 !== 0) {
+    throw argumentError(`${kind} only supports even dimensions; provided=${field.dims}`);
+  }
 }
 
 /** Bits per dimension of the scalar-quantised `index_options` types. */
