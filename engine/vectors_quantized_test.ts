@@ -246,3 +246,65 @@ Deno.test("quantised knn: index_options Elasticsearch refuses", async () => {
   assert.equal(ok.status, 200);
   engine.close();
 });
+
+Deno.test("_stats dense_vector: values and vector file sizes per field", async () => {
+  const engine = new Engine();
+  const v = Array.from({ length: 64 }, (_, i) => 0.1 * (i % 7));
+  const field = (dims: number, more: Json = {}) => ({ type: "dense_vector", dims, ...more });
+  await exchange(engine, "PUT", "/d", {
+    settings: { number_of_shards: 1 },
+    mappings: {
+      properties: {
+        a: field(64, { index_options: { type: "flat" } }),
+        b: field(64, { index_options: { type: "bbq_flat" } }),
+        c: field(64, { index_options: { type: "hnsw" } }),
+        d: field(64, { index_options: { type: "int4_flat" } }),
+        e: field(4, { element_type: "byte" }),
+        f: field(4, { index: false }),
+        g: field(4),
+        h: field(4, { similarity: "l2_norm", index_options: { type: "int8_flat" } }),
+      },
+    },
+  });
+  await exchange(engine, "POST", "/d/_doc/1?refresh=true", {
+    a: v,
+    b: v,
+    c: v,
+    d: v,
+    e: [1, 2, 3, 4],
+    f: [1, 2, 3, 4],
+    g: [0.1, 0.2, 0.3, 0.4],
+  });
+  await exchange(engine, "POST", "/d/_doc/2", { g: [0.5, 0.2, 0.3, 0.4], h: [1, 2, 3, 4] });
+  await exchange(engine, "POST", "/d/_doc/3?refresh=true", { h: [1, 2, 3, 5] });
+  await exchange(engine, "DELETE", "/d/_doc/2?refresh=true");
+  const stats = (await exchange(engine, "GET", "/d/_stats/dense_vector?level=shards")).body;
+  // Elasticsearch 9.5.4's answer: deleted documents' values still count until merged away.
+  const totals = {
+    total_size_bytes: 1242,
+    total_veb_size_bytes: 22,
+    total_vec_size_bytes: 1092,
+    total_veq_size_bytes: 128,
+    total_vex_size_bytes: 0,
+    total_cenivf_size_bytes: 0,
+    total_clivf_size_bytes: 0,
+  };
+  assert.deepEqual(stats._all.primaries.dense_vector, { value_count: 9, off_heap: totals });
+  assert.deepEqual(stats.indices.d.primaries.dense_vector, {
+    value_count: 9,
+    off_heap: {
+      ...totals,
+      fielddata: {
+        a: { vec_size_bytes: 256 },
+        b: { veb_size_bytes: 22, vec_size_bytes: 256 },
+        c: { vec_size_bytes: 256, vex_size_bytes: 0 },
+        d: { vec_size_bytes: 256, veq_size_bytes: 48 },
+        e: { vec_size_bytes: 4, vex_size_bytes: 0 },
+        g: { vec_size_bytes: 32, veq_size_bytes: 40, vex_size_bytes: 0 },
+        h: { vec_size_bytes: 32, veq_size_bytes: 40 },
+      },
+    },
+  });
+  assert.deepEqual(stats.indices.d.shards["0"][0].dense_vector, { value_count: 9 });
+  engine.close();
+});

@@ -28,6 +28,8 @@ export interface VectorSpec {
   readonly quantizedBits?: 7 | 4 | null;
   /** `index_options.rescore_vector.oversample` (kNN rescoring by default), when given. */
   readonly oversample?: number | null;
+  /** `index_options.type` (`int8_hnsw`, `bbq_flat`, ...), when the mapping has one. */
+  readonly indexType?: string | null;
 }
 
 /** Largest `dims` Elasticsearch accepts. */
@@ -111,6 +113,7 @@ export function readVectorSpec(name: string, m: Record<string, unknown>): Vector
     elementType,
     type,
     quantizedBits: indexed && elementType === "float" ? QUANTIZED_BITS[kind] ?? null : null,
+    indexType: indexed && kind ? kind : null,
     oversample: typeof rescore?.oversample === "number" ? rescore.oversample : null,
   };
 }
@@ -401,6 +404,20 @@ export function buildVectorColumn(
     ? quantizeColumn({ data, has, dims, bits, similarity: spec.similarity })
     : null;
   return { spec, data, has, magnitude, count: entries.length, quantized };
+}
+
+/**
+ * The bytes Elasticsearch reports per vector in `_stats` `dense_vector.off_heap`: the raw
+ * elements (`vec`), scalar-quantised codes with 16 bytes of corrections (`veq`), and BBQ's bits
+ * with 14 bytes of corrections (`veb`).
+ */
+export function offHeapBytesPerVector(spec: VectorSpec): { vec: number; veq: number; veb: number } {
+  const dims = spec.dims;
+  const vec = dims * (spec.elementType === "byte" ? 1 : 4);
+  const bits = spec.quantizedBits;
+  const veq = bits === 7 ? dims + 16 : bits === 4 ? Math.ceil(dims / 2) + 16 : 0;
+  const bbq = spec.elementType === "float" && String(spec.indexType).startsWith("bbq_");
+  return { vec, veq, veb: bbq ? Math.ceil(dims / 8) + 14 : 0 };
 }
 
 /** Dot product of `q` with the vector at `data[at .. at+q.length)`. */
