@@ -71,10 +71,14 @@ function floatDot(a: ArrayLike<number>, b: ArrayLike<number>, at = 0): number {
 
 /**
  * The vector Elasticsearch indexes under `cosine`: divided by its length unless its squared
- * length is within 0.001 of 1 (then kept as it is).
+ * length is within 0.001 of 1 (then kept as it is). Written to `out` (a new array by default).
  */
-export function unitForCosine(v: ArrayLike<number>, at: number, dims: number): Float32Array {
-  const out = new Float32Array(dims);
+export function unitForCosine(
+  v: ArrayLike<number>,
+  at: number,
+  dims: number,
+  out: Float32Array = new Float32Array(dims),
+): Float32Array {
   let square = 0;
   for (let i = 0; i < dims; i++) {
     out[i] = v[at + i]!;
@@ -151,13 +155,15 @@ export interface QuantizeOptions {
   readonly codes: Uint8Array;
   /** Offset in `codes`. */
   readonly at: number;
+  /** Room for the centred vector (`dims` floats), reused across calls; new by default. */
+  readonly scratch?: Float32Array;
 }
 
 /** Quantises one vector against a centroid: writes its codes, returns its corrections. */
 export function quantizeInto(o: QuantizeOptions): Corrections {
   const { vector, centroid, bits, codes, at } = o;
   const n = centroid.length;
-  const x = new Float32Array(n);
+  const x = o.scratch ?? new Float32Array(n);
   const euclidean = o.similarity === "l2_norm";
   let centroidDot = 0;
   let norm2 = 0;
@@ -217,15 +223,15 @@ export function quantizeColumn(o: QuantizeColumnOptions): QuantizedColumn {
   const { data, has, dims, bits, similarity } = o;
   const maxDoc = has.length;
   const cosine = similarity === "cosine";
+  const unit = new Float32Array(dims);
+  const scratch = new Float32Array(dims);
+  const vectorOf = (d: number): Float32Array =>
+    cosine ? unitForCosine(data, d * dims, dims, unit) : data.subarray(d * dims, d * dims + dims);
   const sums = new Float32Array(dims);
   let count = 0;
-  const unit: (Float32Array | null)[] = new Array(maxDoc).fill(null);
   for (let d = 0; d < maxDoc; d++) {
     if (!has[d]) continue;
-    const v = cosine
-      ? unitForCosine(data, d * dims, dims)
-      : data.subarray(d * dims, d * dims + dims);
-    unit[d] = v;
+    const v = vectorOf(d);
     for (let i = 0; i < dims; i++) sums[i] = f(sums[i]! + v[i]!);
     count++;
   }
@@ -235,9 +241,9 @@ export function quantizeColumn(o: QuantizeColumnOptions): QuantizedColumn {
   const terms = new Float32Array(maxDoc * 3);
   const componentSums = new Int32Array(maxDoc);
   for (let d = 0; d < maxDoc; d++) {
-    const v = unit[d];
-    if (!v) continue;
-    const c = quantizeInto({ vector: v, centroid, bits, similarity, codes, at: d * dims });
+    if (!has[d]) continue;
+    const vector = vectorOf(d);
+    const c = quantizeInto({ vector, centroid, bits, similarity, codes, at: d * dims, scratch });
     terms[d * 3] = c.lower;
     terms[d * 3 + 1] = c.upper;
     terms[d * 3 + 2] = c.additional;
