@@ -308,3 +308,25 @@ Deno.test("_stats dense_vector: values and vector file sizes per field", async (
   assert.deepEqual(stats.indices.d.shards["0"][0].dense_vector, { value_count: 9 });
   engine.close();
 });
+
+Deno.test("quantised knn: with rescoring, the similarity threshold holds the raw scores", async () => {
+  const engine = new Engine();
+  await exchange(engine, "PUT", "/r", {
+    mappings: { properties: { v: { ...vector("l2_norm", "int8_flat"), dims: 3 } } },
+  });
+  const docs = [[1, 2, 3], [2, 1, 0.5], [-1, 0, 2], [0.3, 0.2, -1], [5, 5, 5]];
+  let bulk = "";
+  docs.forEach((v, i) => bulk += `{"index":{"_id":"${i}"}}\n${JSON.stringify({ v })}\n`);
+  await exchange(engine, "POST", "/r/_bulk?refresh=true", bulk);
+  const hits = async (extra: Json) =>
+    (await exchange(engine, "POST", "/r/_search", {
+      knn: { field: "v", query_vector: [1, 1, 1], k: 3, num_candidates: 5, ...extra },
+      _source: false,
+    })).body.hits.hits.map((h: Json) => [h._id, h._score]);
+  // Elasticsearch 9.5.4: doc 1 lies 1.118034 away; its quantised score puts it at 1.117803.
+  assert.deepEqual(await hits({ similarity: 1.1179 }), [["1", 0.44454715]]);
+  const rescore = { rescore_vector: { oversample: 2 } };
+  assert.deepEqual(await hits({ similarity: 1.1179, ...rescore }), []);
+  assert.deepEqual(await hits({ similarity: 1.1181, ...rescore }), [["1", 0.44444445]]);
+  engine.close();
+});
