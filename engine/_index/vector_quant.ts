@@ -90,8 +90,15 @@ export function unitForCosine(
   return out;
 }
 
+/** What the loss of a vector depends on besides the interval: its levels and squared length. */
+interface Shape {
+  readonly points: number;
+  readonly norm2: number;
+}
+
 /** The quantisation loss of `x` over `[a, b]` (how far the round trip lands, weighted). */
-function loss(x: Float32Array, a: number, b: number, points: number, norm2: number): number {
+function loss(x: Float32Array, [a, b]: readonly [number, number], shape: Shape): number {
+  const { points, norm2 } = shape;
   const step = (b - a) / f(points - 1);
   const stepInv = 1 / step;
   let xe = 0;
@@ -107,7 +114,8 @@ function loss(x: Float32Array, a: number, b: number, points: number, norm2: numb
 
 /** Refines `interval` in place by coordinate descent, stopping when the loss stops falling. */
 function optimize(interval: Float32Array, x: Float32Array, norm2: number, points: number): void {
-  let best = loss(x, interval[0]!, interval[1]!, points, norm2);
+  const shape = { points, norm2 };
+  let best = loss(x, [interval[0]!, interval[1]!], shape);
   const scale = f(f(1 - LAMBDA) / norm2);
   if (!Number.isFinite(scale)) return;
   for (let it = 0; it < ITERS; it++) {
@@ -133,7 +141,7 @@ function optimize(interval: Float32Array, x: Float32Array, norm2: number, points
     const aOpt = f((m2 * dax - m1 * dbx) / det);
     const bOpt = f((m0 * dbx - m1 * dax) / det);
     if (Math.abs(f(a - aOpt)) < 1e-8 && Math.abs(f(b - bOpt)) < 1e-8) return;
-    const next = loss(x, aOpt, bOpt, points, norm2);
+    const next = loss(x, [aOpt, bOpt], shape);
     if (next > best) return;
     interval[0] = aOpt;
     interval[1] = bOpt;
