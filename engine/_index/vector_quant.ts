@@ -1,7 +1,8 @@
-// Scalar-quantised vectors as Elasticsearch 9 keeps them for `int8_*` and `int4_*` index options:
-// Lucene's optimized scalar quantization. Per segment, the vectors' mean is the centroid; each
-// vector is centred on it and quantised to 7 (int8) or 4 (int4) bits over an interval chosen per
-// vector (a few steps of coordinate descent on an anisotropic loss), keeping four corrective terms.
+// Scalar-quantised vectors as Elasticsearch 9 keeps them for `int8_*`, `int4_*` and `bbq_*` index
+// options: optimized scalar quantization. Per segment, the vectors' mean is the centroid; each
+// vector is centred on it and quantised to 7 (int8), 4 (int4) or 1 (BBQ) bits over an interval
+// chosen per vector (a few steps of coordinate descent on an anisotropic loss), keeping four
+// corrective terms.
 // A kNN query vector is quantised the same way against the segment's centroid and scored from the
 // integer dot product and both vectors' corrections. Float arithmetic is narrowed to 32 bits where
 // the real engine works in floats, so scores agree to the last few bits.
@@ -38,10 +39,15 @@ export interface Corrections {
   readonly componentSum: number;
 }
 
+/** Bits per dimension: 7 (`int8_*`), 4 (`int4_*`) or 1 (BBQ). */
+export type QuantizedBits = 7 | 4 | 1;
+
 /** One segment's quantised vectors of one field. */
 export interface QuantizedColumn {
-  /** Bits per dimension: 7 (`int8_*`) or 4 (`int4_*`). */
-  readonly bits: 7 | 4;
+  /** Bits per dimension of the documents. */
+  readonly bits: QuantizedBits;
+  /** Bits per dimension of a query: as the documents', 4 under BBQ. */
+  readonly queryBits: 7 | 4;
   /** The mean of the segment's (normalised, under cosine) vectors. */
   readonly centroid: Float32Array;
   /** The centroid's dot product with itself. */
@@ -221,7 +227,7 @@ export interface QuantizeColumnOptions {
   /** Dimensions. */
   readonly dims: number;
   /** Bits per dimension. */
-  readonly bits: 7 | 4;
+  readonly bits: QuantizedBits;
   /** The field's similarity. */
   readonly similarity: Similarity;
 }
@@ -251,14 +257,24 @@ export function quantizeColumn(o: QuantizeColumnOptions): QuantizedColumn {
   for (let d = 0; d < maxDoc; d++) {
     if (!has[d]) continue;
     const vector = vectorOf(d);
-    const c = quantizeInto({ vector, centroid, bits, similarity, codes, at: d * dims, scratch });
+    // BBQ's documents are quantised by Elasticsearch's quantizer, int8/int4 ones by Lucene's.
+    const c = (bits === 1 ? floatQuantize : quantizeInto)({
+      vector,
+      centroid,
+      bits,
+      similarity,
+      codes,
+      at: d * dims,
+      scratch,
+    });
     terms[d * 3] = c.lower;
     terms[d * 3 + 1] = c.upper;
     terms[d * 3 + 2] = c.additional;
     componentSums[d] = c.componentSum;
   }
   const centroidDp = count > 0 ? floatDot(centroid, centroid) : 0;
-  return { bits, centroid, centroidDp, codes, terms, sums: componentSums };
+  const queryBits = bits === 1 ? 4 : bits;
+  return { bits, queryBits, centroid, centroidDp, codes, terms, sums: componentSums };
 }
 
 /** A query vector quantised against one segment's centroid. */
@@ -271,7 +287,7 @@ export interface QuantizedQuery {
 
 /**
  * Quantises a query vector for one segment, as Elasticsearch's query-side quantizer does
- * (statistics accumulated in floats; cosine queries normalised first).
+ * (statistics accumulated in floats; cosine queries normalised first), to the column's query bits.
  */
 export function quantizeQuery(
   col: QuantizedColumn,
@@ -279,10 +295,28 @@ export function quantizeQuery(
   similarity: Similarity,
 ): QuantizedQuery {
   const n = col.centroid.length;
-  const v = similarity === "cosine" ? unitForCosine(query, 0, n) : query;
-  const { centroid, bits } = col;
-  const x = new Float32Array(n);
-  const euclidean = similarity === "l2_norm";
+  const vector = similarity === "cosine" ? unitForCosine(query, 0, n) : query;
+  const codes = new Uint8Array(n);
+  const corrections = floatQuantize({
+    vector,
+    centroid: col.centroid,
+    bits: col.queryBits,
+    similarity,
+    codes,
+    at: 0,
+  });
+  return { codes, corrections };
+}
+
+/**
+ * Elasticsearch's own quantizer (its queries, and BBQ's documents): as {@link quantizeInto},
+ * with the statistics, the loss and the descent's sums in 32-bit floats.
+ */
+function floatQuantize(o: QuantizeOptions): Corrections {
+  const { vector: v, centroid, bits, codes, at } = o;
+  const n = centroid.length;
+  const x = o.scratch ?? new Float32Array(n);
+  const euclidean = o.similarity === "l2_norm";
   let centroidDot = 0;
   let norm2 = 0;
   let min = Infinity;
@@ -290,44 +324,103 @@ export function quantizeQuery(
   let mean = 0;
   let variance = 0;
   for (let i = 0; i < n; i++) {
-    if (!euclidean) centroidDot = f(v[i]! * centroid[i]! + centroidDot);
+    if (!euclidean) centroidDot = fma(v[i]!, centroid[i]!, centroidDot);
     const c = f(v[i]! - centroid[i]!);
     x[i] = c;
     if (c < min) min = c;
     if (c > max) max = c;
-    norm2 = f(c * c + norm2);
+    norm2 = fma(c, c, norm2);
     const delta = f(c - mean);
     mean = f(mean + f(delta / (i + 1)));
-    variance = f(delta * f(c - mean) + variance);
+    variance = fma(delta, f(c - mean), variance);
   }
   variance = f(variance / n);
   const std = f(Math.sqrt(variance));
   const grid = MSE_GRID[bits - 1]!;
   const interval = new Float32Array([
-    clamp(grid[0] * std + mean, min, max),
-    clamp(grid[1] * std + mean, min, max),
+    clamp(f(f(grid[0] * std) + mean), min, max),
+    clamp(f(f(grid[1] * std) + mean), min, max),
   ]);
-  optimize(interval, x, norm2, 1 << bits);
+  const found = new Int32Array(n);
+  const optimal = floatOptimize(interval, x, { points: 1 << bits, norm2, codes: found });
   const a = interval[0]!;
   const b = interval[1]!;
   const invStep = f(f((1 << bits) - 1) / f(b - a));
-  const codes = new Uint8Array(n);
   let sum = 0;
   for (let i = 0; i < n; i++) {
-    const xi = clamp(x[i]!, a, b);
-    const q = javaRound(f(f(xi - a) * invStep));
+    const q = optimal ? found[i]! : javaRound(f(f(clamp(x[i]!, a, b) - a) * invStep));
     sum += q;
-    codes[i] = q;
+    codes[at + i] = q;
   }
-  return {
-    codes,
-    corrections: {
-      lower: a,
-      upper: b,
-      additional: euclidean ? norm2 : centroidDot,
-      componentSum: sum,
-    },
-  };
+  return { lower: a, upper: b, additional: euclidean ? norm2 : centroidDot, componentSum: sum };
+}
+
+/** 32-bit `a * b + c` rounded once, as a fused multiply-add. */
+function fma(a: number, b: number, c: number): number {
+  return f(a * b + c);
+}
+
+/** What Elasticsearch's float loss needs beside the interval, and where it leaves the codes. */
+interface FloatShape extends Shape {
+  readonly codes: Int32Array;
+}
+
+/** Elasticsearch's loss, in floats: also leaves in `codes` the vector quantised over `[a, b]`. */
+function floatLoss(x: Float32Array, [a, b]: readonly [number, number], o: FloatShape): number {
+  const step = f(f(b - a) / f(o.points - 1));
+  const invStep = f(1 / step);
+  let xe = 0;
+  let e = 0;
+  for (let i = 0; i < x.length; i++) {
+    const xi = x[i]!;
+    const q = javaRound(f(f(clamp(xi, a, b) - a) * invStep));
+    o.codes[i] = q;
+    const d = f(xi - fma(step, q, a));
+    e = fma(d, d, e);
+    xe = fma(xi, d, xe);
+  }
+  return f(f(f(f(f(1 - LAMBDA) * xe) * xe) / o.norm2) + f(LAMBDA * e));
+}
+
+/**
+ * Elasticsearch's descent, in floats (the normal equations solved in doubles): refines
+ * `interval` and returns whether `o.codes` hold the vector quantised over the final interval.
+ */
+function floatOptimize(interval: Float32Array, x: Float32Array, o: FloatShape): boolean {
+  let best = floatLoss(x, [interval[0]!, interval[1]!], o);
+  const scale = f(f(1 - LAMBDA) / o.norm2);
+  if (!Number.isFinite(scale)) return true;
+  const inv = f(1 / f(o.points - 1));
+  for (let it = 0; it < ITERS; it++) {
+    let daa = 0, dab = 0, dbb = 0, dax = 0, dbx = 0;
+    for (let i = 0; i < x.length; i++) {
+      const v = x[i]!;
+      const s = f(o.codes[i]! * inv);
+      const ms = f(1 - s);
+      daa = fma(ms, ms, daa);
+      dab = fma(ms, s, dab);
+      dbb = fma(s, s, dbb);
+      dax = fma(ms, v, dax);
+      dbx = fma(s, v, dbx);
+    }
+    const m0 = f(f(f(scale * dax) * dax) + f(LAMBDA * daa));
+    const m1 = f(f(f(scale * dax) * dbx) + f(LAMBDA * dab));
+    const m2 = f(f(f(scale * dbx) * dbx) + f(LAMBDA * dbb));
+    const det = m0 * m2 - m1 * m1;
+    if (det === 0) return true;
+    const aOpt = f((m2 * dax - m1 * dbx) / det);
+    const bOpt = f((m0 * dbx - m1 * dax) / det);
+    const a = interval[0]!;
+    const b = interval[1]!;
+    if (Math.abs(f(a - aOpt)) < 1e-8 && Math.abs(f(b - bOpt)) < 1e-8) return true;
+    if (bOpt < aOpt) return true;
+    const next = floatLoss(x, [aOpt, bOpt], o);
+    if (next > best) return false;
+    interval[0] = aOpt;
+    interval[1] = bOpt;
+    best = next;
+  }
+  return true;
 }
 
 /**
@@ -346,22 +439,27 @@ export function quantizedScore(
   let dot = 0;
   for (let i = 0; i < n; i++) dot += q.codes[i]! * codes[at + i]!;
   const scale = f(1 / ((1 << col.bits) - 1));
+  const queryScale = f(1 / ((1 << col.queryBits) - 1));
   const ax = col.terms[doc * 3]!;
   const lx = f(f(col.terms[doc * 3 + 1]! - ax) * scale);
   const x1 = col.sums[doc]!;
   const qc = q.corrections;
   const ay = qc.lower;
-  const ly = f(f(qc.upper - ay) * scale);
+  const ly = f(f(qc.upper - ay) * queryScale);
   const y1 = qc.componentSum;
   let score = f(
     f(f(f(f(ax * ay) * n) + f(f(ay * lx) * x1)) + f(f(ax * ly) * y1)) + f(f(lx * ly) * f(dot)),
   );
   const additional = col.terms[doc * 3 + 2]!;
+  // BBQ's scorer bounds the estimate (distance at least 0, a dot product within [-1, 1]).
+  const bbq = col.bits === 1;
   if (similarity === "l2_norm") {
     score = f(f(qc.additional + additional) - f(2 * score));
+    if (bbq) score = Math.max(score, 0);
     return Math.max(f(1 / f(1 + score)), 0);
   }
   score = f(score + f(f(qc.additional + additional) - col.centroidDp));
   if (similarity === "max_inner_product") return score < 0 ? f(1 / f(1 - score)) : f(score + 1);
+  if (bbq) score = Math.min(Math.max(score, -1), 1);
   return Math.max(f(f(1 + score) / 2), 0);
 }

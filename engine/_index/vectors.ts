@@ -2,7 +2,12 @@
 // column storage in typed arrays, and the similarity → score formulas of Elasticsearch.
 
 import { EngineError } from "../_errors.ts";
-import { quantizeColumn, type QuantizedColumn, type Similarity } from "./vector_quant.ts";
+import {
+  quantizeColumn,
+  type QuantizedBits,
+  type QuantizedColumn,
+  type Similarity,
+} from "./vector_quant.ts";
 
 export type { Similarity };
 
@@ -22,10 +27,10 @@ export interface VectorSpec {
   /** The mapping type (`dense_vector` or `knn_vector`), for messages. */
   readonly type: string;
   /**
-   * Bits per dimension kNN scores with, when `index_options` quantise the vectors to scalars
-   * (7 for `int8_*`, 4 for `int4_*`); null when kNN scores the raw floats.
+   * Bits per dimension kNN scores with, when `index_options` quantise the vectors (7 for
+   * `int8_*`, 4 for `int4_*`, 1 for `bbq_*`); null when kNN scores the raw floats.
    */
-  readonly quantizedBits?: 7 | 4 | null;
+  readonly quantizedBits?: QuantizedBits | null;
   /** `index_options.rescore_vector.oversample` (kNN rescoring by default), when given. */
   readonly oversample?: number | null;
   /** `index_options.type` (`int8_hnsw`, `bbq_flat`, ...), when the mapping has one. */
@@ -112,7 +117,9 @@ export function readVectorSpec(name: string, m: Record<string, unknown>): Vector
     indexed,
     elementType,
     type,
-    quantizedBits: indexed && elementType === "float" ? QUANTIZED_BITS[kind] ?? null : null,
+    quantizedBits: indexed && elementType === "float"
+      ? QUANTIZED_BITS[kind] ?? (kind.startsWith("bbq_") ? 1 : null)
+      : null,
     indexType: indexed && kind ? kind : null,
     oversample: typeof rescore?.oversample === "number" ? rescore.oversample : null,
   };
@@ -374,8 +381,6 @@ export interface VectorColumn {
   readonly magnitude: Float32Array;
   /** Number of docs having a vector. */
   readonly count: number;
-  /** The vectors quantised as kNN scores them, when the mapping says so. */
-  readonly quantized: QuantizedColumn | null;
 }
 
 /** Builds a column from `(doc, vector)` pairs of a segment of `maxDoc` docs. */
@@ -399,11 +404,32 @@ export function buildVectorColumn(
     has[doc] = 1;
     magnitude[doc] = Math.sqrt(square);
   }
+  return { spec, data, has, magnitude, count: entries.length };
+}
+
+const quantizedColumns = new WeakMap<VectorColumn, QuantizedColumn>();
+
+/**
+ * The column's vectors quantised as its `index_options` say (`int8_*`, `int4_*`, `bbq_*`), made
+ * on the first kNN search that scores them and kept with the column (its segment never
+ * changes); null when the mapping keeps raw floats only.
+ */
+export function quantizedOf(col: VectorColumn): QuantizedColumn | null {
+  const { spec } = col;
   const bits = spec.quantizedBits;
-  const quantized = bits && spec.similarity && entries.length > 0
-    ? quantizeColumn({ data, has, dims, bits, similarity: spec.similarity })
-    : null;
-  return { spec, data, has, magnitude, count: entries.length, quantized };
+  if (!bits || !spec.similarity || col.count === 0) return null;
+  let q = quantizedColumns.get(col);
+  if (!q) {
+    q = quantizeColumn({
+      data: col.data,
+      has: col.has,
+      dims: spec.dims,
+      bits,
+      similarity: spec.similarity,
+    });
+    quantizedColumns.set(col, q);
+  }
+  return q;
 }
 
 /**

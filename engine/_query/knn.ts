@@ -10,6 +10,7 @@ import {
 } from "../_errors.ts";
 import {
   passesThreshold,
+  quantizedOf,
   rawSimilarity,
   scoreOf,
   type VectorColumn,
@@ -276,7 +277,8 @@ export function knnTopK(
   for (let i = 0; i < query.length; i++) qm += query[i]! * query[i]!;
   qm = Math.sqrt(qm);
   const oversample = q.oversample ?? spec.oversample ?? 0;
-  const rescore = spec.quantizedBits != null && oversample >= 1;
+  const quantize = spec.quantizedBits != null;
+  const rescore = quantize && oversample >= 1;
   const kept = rescore ? Math.min(Math.ceil(q.k * oversample), MAX_CANDIDATES) : q.k;
   const heap = new TopHeap(kept);
   const mask = allowed ? maskOf(allowed, ctx.snapshot.maxDoc) : null;
@@ -290,7 +292,7 @@ export function knnTopK(
     const { has } = col;
     const deleted = view.deleted;
     const n = view.segment.maxDoc;
-    const quantized = col.quantized;
+    const quantized = quantize ? quantizedOf(col) : null;
     const qq = quantized ? quantizeQuery(quantized, query, spec.similarity!) : null;
     for (let d = 0; d < n; d++) {
       if (!has[d] || deleted?.[d] || (mask && !mask[view.base + d])) continue;
