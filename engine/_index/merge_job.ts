@@ -5,6 +5,7 @@ import { fieldMapOf } from "./field_map.ts";
 import type { Segment } from "./segment.ts";
 import { buildSegment } from "./segment_builder.ts";
 import { type MergeInput, type MergeSteps, mergeSteps, ordinalMaps } from "./segment_merge.ts";
+import { carryDeletedVectors } from "./vectors.ts";
 import type { Mappings } from "./types.ts";
 
 /** Runs `task` later (after pending I/O and timers); returns a function that cancels it. */
@@ -76,7 +77,12 @@ export class MergeJob {
     else {
       // Copying cannot merge these (vectors, or a field indexed two ways): index them again.
       const { docs, maps } = ordinalMaps(this.inputs);
-      this.#result = { segment: buildSegment(docs, fieldMapOf(this.#mappings)), maps, seen };
+      const segment = buildSegment(docs, fieldMapOf(this.#mappings));
+      carryDeletedVectors(
+        segment.vectors,
+        this.inputs.map((i) => ({ vectors: i.segment.vectors, deleted: i.deleted })),
+      );
+      this.#result = { segment, maps, seen };
     }
     return true;
   }

@@ -230,6 +230,17 @@ export interface QuantizeColumnOptions {
   readonly bits: QuantizedBits;
   /** The field's similarity. */
   readonly similarity: Similarity;
+  /** Vectors the segment holds beside `data` (see {@link RetainedVectors}), in the centroid. */
+  readonly retained?: RetainedVectors;
+}
+
+/**
+ * Vectors of deleted documents that Elasticsearch's merges keep (soft deletes kept for history)
+ * where the engine's merges drop them: their sum (of unit vectors under cosine) and number.
+ */
+export interface RetainedVectors {
+  readonly sum: Float32Array;
+  readonly count: number;
 }
 
 /** Quantises a segment's vectors: the centroid is their mean (of unit vectors under cosine). */
@@ -248,6 +259,10 @@ export function quantizeColumn(o: QuantizeColumnOptions): QuantizedColumn {
     const v = vectorOf(d);
     for (let i = 0; i < dims; i++) sums[i] = f(sums[i]! + v[i]!);
     count++;
+  }
+  if (o.retained) {
+    for (let i = 0; i < dims; i++) sums[i] = f(sums[i]! + o.retained.sum[i]!);
+    count += o.retained.count;
   }
   const centroid = new Float32Array(dims);
   if (count > 0) { for (let i = 0; i < dims; i++) centroid[i] = f(sums[i]! / count); }

@@ -6,7 +6,9 @@ import {
   quantizeColumn,
   type QuantizedBits,
   type QuantizedColumn,
+  type RetainedVectors,
   type Similarity,
+  unitForCosine,
 } from "./vector_quant.ts";
 
 export type { Similarity };
@@ -381,6 +383,53 @@ export interface VectorColumn {
   readonly magnitude: Float32Array;
   /** Number of docs having a vector. */
   readonly count: number;
+  /** Deleted documents' vectors that Elasticsearch would still hold here after merges. */
+  readonly retained?: RetainedVectors;
+}
+
+/** One input of a merge: its vector columns and the deletions the merge saw. */
+export interface MergedVectorsInput {
+  readonly vectors: ReadonlyMap<string, VectorColumn>;
+  readonly deleted: Uint8Array | null;
+}
+
+/**
+ * After a merge that dropped deleted documents: gives each merged column the vectors
+ * Elasticsearch's merge would have kept (its soft deletes, kept for history), those the inputs
+ * held for deleted documents and those they kept already, so the quantisation centroid and the
+ * `_stats` counts go on counting them.
+ */
+export function carryDeletedVectors(
+  merged: Map<string, VectorColumn>,
+  inputs: readonly MergedVectorsInput[],
+): void {
+  for (const [path, col] of merged) {
+    const dims = col.spec.dims;
+    if (!col.spec.indexed || dims === 0) continue;
+    const cosine = col.spec.similarity === "cosine";
+    const sum = new Float32Array(dims);
+    const unit = new Float32Array(dims);
+    let count = 0;
+    for (const input of inputs) {
+      const from = input.vectors.get(path);
+      if (!from || from.spec.dims !== dims) continue;
+      if (from.retained) {
+        for (let i = 0; i < dims; i++) sum[i] = Math.fround(sum[i]! + from.retained.sum[i]!);
+        count += from.retained.count;
+      }
+      const deleted = input.deleted;
+      if (!deleted) continue;
+      for (let d = 0; d < from.has.length; d++) {
+        if (!from.has[d] || !deleted[d]) continue;
+        const v = cosine
+          ? unitForCosine(from.data, d * dims, dims, unit)
+          : from.data.subarray(d * dims, d * dims + dims);
+        for (let i = 0; i < dims; i++) sum[i] = Math.fround(sum[i]! + v[i]!);
+        count++;
+      }
+    }
+    if (count > 0) merged.set(path, { ...col, retained: { sum, count } });
+  }
 }
 
 /** Builds a column from `(doc, vector)` pairs of a segment of `maxDoc` docs. */
@@ -426,6 +475,7 @@ export function quantizedOf(col: VectorColumn): QuantizedColumn | null {
       dims: spec.dims,
       bits,
       similarity: spec.similarity,
+      ...(col.retained ? { retained: col.retained } : {}),
     });
     quantizedColumns.set(col, q);
   }

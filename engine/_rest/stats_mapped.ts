@@ -155,7 +155,8 @@ export function denseVectorHoldings(index: IndexState): Map<string, VectorFiles>
   for (const view of index.searchTarget().snapshot.views) {
     for (const [path, col] of view.segment.vectors) {
       const spec = col.spec;
-      if (spec.type !== "dense_vector" || !spec.indexed || col.count === 0) continue;
+      if (spec.type !== "dense_vector" || !spec.indexed) continue;
+      if (col.count === 0 && !col.retained) continue;
       const per = offHeapBytesPerVector(spec);
       let files = out.get(path);
       if (!files) {
@@ -163,10 +164,12 @@ export function denseVectorHoldings(index: IndexState): Map<string, VectorFiles>
         files = { count: 0, veb: 0, vec: 0, veq: 0, vex: kind.endsWith("hnsw") };
         out.set(path, files);
       }
-      files.count += col.count;
-      files.veb += col.count * per.veb;
-      files.vec += col.count * per.vec;
-      files.veq += col.count * per.veq;
+      // Deleted documents' vectors that Elasticsearch's merges keep count too.
+      const held = col.count + (col.retained?.count ?? 0);
+      files.count += held;
+      files.veb += held * per.veb;
+      files.vec += held * per.vec;
+      files.veq += held * per.veq;
     }
   }
   return out;
