@@ -120,7 +120,8 @@ export function readVectorSpec(name: string, m: Record<string, unknown>): Vector
     elementType,
     type,
     quantizedBits: indexed && elementType === "float"
-      ? QUANTIZED_BITS[kind] ?? (kind.startsWith("bbq_") ? 1 : null)
+      // bbq_disk (IVF, clusters of its own) is not modelled: its raw floats are scored.
+      ? QUANTIZED_BITS[kind] ?? (kind === "bbq_hnsw" || kind === "bbq_flat" ? 1 : null)
       : null,
     indexType: indexed && kind ? kind : null,
     oversample: typeof rescore?.oversample === "number" ? rescore.oversample : null,
@@ -492,7 +493,7 @@ export function offHeapBytesPerVector(spec: VectorSpec): { vec: number; veq: num
   const vec = dims * (spec.elementType === "byte" ? 1 : 4);
   const bits = spec.quantizedBits;
   const veq = bits === 7 ? dims + 16 : bits === 4 ? Math.ceil(dims / 2) + 16 : 0;
-  const bbq = spec.elementType === "float" && String(spec.indexType).startsWith("bbq_");
+  const bbq = spec.quantizedBits === 1;
   return { vec, veq, veb: bbq ? Math.ceil(dims / 8) + 14 : 0 };
 }
 
