@@ -96,63 +96,100 @@ export function unitForCosine(
   return out;
 }
 
-/** What the loss of a vector depends on besides the interval: its levels and squared length. */
-interface Shape {
-  readonly points: number;
-  readonly norm2: number;
+/**
+ * Room one vector's quantisation reuses (see {@link quantizeScratch}): the centred vector, the
+ * codes a descent step leaves, and one pass's sums.
+ */
+export interface QuantizeScratch {
+  readonly x: Float32Array;
+  readonly codes: Int32Array;
+  readonly sums: Float64Array;
+  readonly pair: Float64Array;
 }
 
-/** The quantisation loss of `x` over `[a, b]` (how far the round trip lands, weighted). */
-function loss(x: Float32Array, [a, b]: readonly [number, number], shape: Shape): number {
-  const { points, norm2 } = shape;
+/** Room to quantise vectors of `dims` dimensions, one after another. */
+export function quantizeScratch(dims: number): QuantizeScratch {
+  return {
+    x: new Float32Array(dims),
+    codes: new Int32Array(dims),
+    sums: new Float64Array(6),
+    pair: new Float64Array(4),
+  };
+}
+
+// Where a pass leaves its sums in `QuantizeScratch.sums`.
+const DAA = 1;
+const DAB = 2;
+const DBB = 3;
+const DAX = 4;
+const DBX = 5;
+
+/**
+ * One pass of Lucene's descent over `x` at `[a, b]`: the loss's two sums (as the loss computes
+ * them) and the normal equations' five (as the descent does), each accumulated in the same order
+ * as two separate passes would. Leaves `[loss, daa, dab, dbb, dax, dbx]` in `out`.
+ */
+function lucenePass(x: Float32Array, a: number, b: number, o: PassRoom): void {
+  const { points } = o;
   const step = (b - a) / f(points - 1);
   const stepInv = 1 / step;
-  let xe = 0;
-  let e = 0;
-  for (let i = 0; i < x.length; i++) {
+  const descentInv = f(f(points - 1) / f(b - a));
+  const last = points - 1;
+  let xe = 0, e = 0;
+  let daa = 0, dab = 0, dbb = 0, dax = 0, dbx = 0;
+  const n = x.length;
+  for (let i = 0; i < n; i++) {
     const xi = x[i]!;
-    const xiq = a + step * javaRound((clamp(xi, a, b) - a) * stepInv);
-    xe += xi * (xi - xiq);
-    e += (xi - xiq) * (xi - xiq);
+    const c = Math.min(Math.max(xi, a), b) - a;
+    const ql = c * stepInv + 0.5;
+    const xiq = a + step * (ql === ql ? Math.floor(ql) : 0);
+    const d = xi - xiq;
+    xe += xi * d;
+    e += d * d;
+    const qd = c * descentInv + 0.5;
+    const s = f((qd === qd ? Math.floor(qd) : 0) / last);
+    const ms = 1 - s;
+    daa += ms * ms;
+    dab += ms * s;
+    dbb += f(s * s);
+    dax += xi * ms;
+    dbx += f(xi * s);
   }
-  return (1 - LAMBDA) * xe * xe / norm2 + LAMBDA * e;
+  const out = o.out;
+  out[0] = (1 - LAMBDA) * xe * xe / o.norm2 + LAMBDA * e;
+  out[DAA] = daa;
+  out[DAB] = dab;
+  out[DBB] = dbb;
+  out[DAX] = dax;
+  out[DBX] = dbx;
 }
 
-/** Refines `interval` in place by coordinate descent, stopping when the loss stops falling. */
-function optimize(interval: Float32Array, x: Float32Array, norm2: number, points: number): void {
-  const shape = { points, norm2 };
-  let best = loss(x, [interval[0]!, interval[1]!], shape);
-  const scale = f(f(1 - LAMBDA) / norm2);
-  if (!Number.isFinite(scale)) return;
+/** Refines `interval` by coordinate descent, stopping when the loss stops falling. */
+function optimize(x: Float32Array, interval: [number, number], o: PassRoom): [number, number] {
+  const scale = f(f(1 - LAMBDA) / o.norm2);
+  if (!Number.isFinite(scale)) return interval;
+  const out = o.out;
+  let [a, b] = interval;
+  lucenePass(x, a, b, o);
+  let best = out[0]!;
   for (let it = 0; it < ITERS; it++) {
-    const a = interval[0]!;
-    const b = interval[1]!;
-    const stepInv = f(f(points - 1) / f(b - a));
-    let daa = 0, dab = 0, dbb = 0, dax = 0, dbx = 0;
-    for (let i = 0; i < x.length; i++) {
-      const xi = x[i]!;
-      const k = javaRound((clamp(xi, a, b) - a) * stepInv);
-      const s = f(k / (points - 1));
-      daa += (1 - s) * (1 - s);
-      dab += (1 - s) * s;
-      dbb += f(s * s);
-      dax += xi * (1 - s);
-      dbx += f(xi * s);
-    }
+    const daa = out[DAA]!, dab = out[DAB]!, dbb = out[DBB]!, dax = out[DAX]!, dbx = out[DBX]!;
     const m0 = scale * dax * dax + LAMBDA * daa;
     const m1 = scale * dax * dbx + LAMBDA * dab;
     const m2 = scale * dbx * dbx + LAMBDA * dbb;
     const det = m0 * m2 - m1 * m1;
-    if (det === 0) return;
+    if (det === 0) break;
     const aOpt = f((m2 * dax - m1 * dbx) / det);
     const bOpt = f((m0 * dbx - m1 * dax) / det);
-    if (Math.abs(f(a - aOpt)) < 1e-8 && Math.abs(f(b - bOpt)) < 1e-8) return;
-    const next = loss(x, [aOpt, bOpt], shape);
-    if (next > best) return;
-    interval[0] = aOpt;
-    interval[1] = bOpt;
+    if (Math.abs(f(a - aOpt)) < 1e-8 && Math.abs(f(b - bOpt)) < 1e-8) break;
+    lucenePass(x, aOpt, bOpt, o);
+    const next = out[0]!;
+    if (next > best) break;
+    a = aOpt;
+    b = bOpt;
     best = next;
   }
+  return [a, b];
 }
 
 /** Options of {@link quantizeInto}. */
@@ -169,15 +206,16 @@ export interface QuantizeOptions {
   readonly codes: Uint8Array;
   /** Offset in `codes`. */
   readonly at: number;
-  /** Room for the centred vector (`dims` floats), reused across calls; new by default. */
-  readonly scratch?: Float32Array;
+  /** Room reused across calls (of the centroid's dimensions); new by default. */
+  readonly scratch?: QuantizeScratch;
 }
 
 /** Quantises one vector against a centroid: writes its codes, returns its corrections. */
 export function quantizeInto(o: QuantizeOptions): Corrections {
   const { vector, centroid, bits, codes, at } = o;
   const n = centroid.length;
-  const x = o.scratch ?? new Float32Array(n);
+  const scratch = o.scratch ?? quantizeScratch(n);
+  const x = scratch.x;
   const euclidean = o.similarity === "l2_norm";
   let centroidDot = 0;
   let norm2 = 0;
@@ -200,14 +238,12 @@ export function quantizeInto(o: QuantizeOptions): Corrections {
   variance /= n;
   const std = Math.sqrt(variance);
   const grid = MSE_GRID[bits - 1]!;
-  const interval = new Float32Array([
-    clamp(grid[0] * std + mean, min, max),
-    clamp(grid[1] * std + mean, min, max),
-  ]);
-  optimize(interval, x, norm2, 1 << bits);
-  const a = interval[0]!;
-  const b = interval[1]!;
-  const step = f(f(b - a) / f((1 << bits) - 1));
+  const points = 1 << bits;
+  const [a, b] = optimize(x, [
+    f(clamp(grid[0] * std + mean, min, max)),
+    f(clamp(grid[1] * std + mean, min, max)),
+  ], { points, norm2, out: scratch.sums });
+  const step = f(f(b - a) / f(points - 1));
   let sum = 0;
   for (let i = 0; i < n; i++) {
     const xi = f(clamp(x[i]!, a, b));
@@ -249,7 +285,7 @@ export function quantizeColumn(o: QuantizeColumnOptions): QuantizedColumn {
   const maxDoc = has.length;
   const cosine = similarity === "cosine";
   const unit = new Float32Array(dims);
-  const scratch = new Float32Array(dims);
+  const scratch = quantizeScratch(dims);
   const vectorOf = (d: number): Float32Array =>
     cosine ? unitForCosine(data, d * dims, dims, unit) : data.subarray(d * dims, d * dims + dims);
   const sums = new Float32Array(dims);
@@ -330,7 +366,8 @@ export function quantizeQuery(
 function floatQuantize(o: QuantizeOptions): Corrections {
   const { vector: v, centroid, bits, codes, at } = o;
   const n = centroid.length;
-  const x = o.scratch ?? new Float32Array(n);
+  const scratch = o.scratch ?? quantizeScratch(n);
+  const x = scratch.x;
   const euclidean = o.similarity === "l2_norm";
   let centroidDot = 0;
   let norm2 = 0;
@@ -352,15 +389,19 @@ function floatQuantize(o: QuantizeOptions): Corrections {
   variance = f(variance / n);
   const std = f(Math.sqrt(variance));
   const grid = MSE_GRID[bits - 1]!;
-  const interval = new Float32Array([
-    clamp(f(f(grid[0] * std) + mean), min, max),
-    clamp(f(f(grid[1] * std) + mean), min, max),
-  ]);
-  const found = new Int32Array(n);
-  const optimal = floatOptimize(interval, x, { points: 1 << bits, norm2, codes: found });
-  const a = interval[0]!;
-  const b = interval[1]!;
-  const invStep = f(f((1 << bits) - 1) / f(b - a));
+  const points = 1 << bits;
+  const found = scratch.codes;
+  const { interval: [a, b], optimal } = floatOptimize(x, [
+    f(clamp(f(f(grid[0] * std) + mean), min, max)),
+    f(clamp(f(f(grid[1] * std) + mean), min, max)),
+  ], {
+    points,
+    norm2,
+    codes: found,
+    out: scratch.sums,
+    pair: scratch.pair,
+  });
+  const invStep = f(f(points - 1) / f(b - a));
   let sum = 0;
   for (let i = 0; i < n; i++) {
     const q = optimal ? found[i]! : javaRound(f(f(clamp(x[i]!, a, b) - a) * invStep));
@@ -375,67 +416,131 @@ function fma(a: number, b: number, c: number): number {
   return f(a * b + c);
 }
 
-/** What Elasticsearch's float loss needs beside the interval, and where it leaves the codes. */
-interface FloatShape extends Shape {
-  readonly codes: Int32Array;
+/** What a pass needs beside the interval, and where it leaves its codes and sums. */
+interface PassRoom {
+  readonly points: number;
+  readonly norm2: number;
+  readonly out: Float64Array;
 }
 
-/** Elasticsearch's loss, in floats: also leaves in `codes` the vector quantised over `[a, b]`. */
-function floatLoss(x: Float32Array, [a, b]: readonly [number, number], o: FloatShape): number {
-  const step = f(f(b - a) / f(o.points - 1));
+/** What Elasticsearch's float pass needs beside the interval, and where it leaves its codes. */
+interface FloatPassRoom extends PassRoom {
+  readonly codes: Int32Array;
+  /** Four doubles of room for {@link bitPass}. */
+  readonly pair: Float64Array;
+}
+
+/**
+ * One pass of Elasticsearch's descent over `x` at `[a, b]`, in floats: leaves in `o.codes` the
+ * vector quantised over `[a, b]`, and in `o.out` its loss and the normal equations' five sums
+ * over those codes (each accumulated in the order two separate passes would).
+ */
+function floatPass(x: Float32Array, a: number, b: number, o: FloatPassRoom): void {
+  if (o.points === 2) return bitPass(x, a, b, o);
+  const { points, codes } = o;
+  const step = f(f(b - a) / f(points - 1));
   const invStep = f(1 / step);
-  let xe = 0;
-  let e = 0;
-  for (let i = 0; i < x.length; i++) {
+  const inv = f(1 / f(points - 1));
+  let xe = 0, e = 0;
+  let daa = 0, dab = 0, dbb = 0, dax = 0, dbx = 0;
+  const n = x.length;
+  for (let i = 0; i < n; i++) {
     const xi = x[i]!;
-    const q = javaRound(f(f(clamp(xi, a, b) - a) * invStep));
-    o.codes[i] = q;
-    const d = f(xi - fma(step, q, a));
-    e = fma(d, d, e);
-    xe = fma(xi, d, xe);
+    const r = f(f(Math.min(Math.max(xi, a), b) - a) * invStep) + 0.5;
+    const q = r === r ? Math.floor(r) : 0;
+    codes[i] = q;
+    const d = f(xi - f(step * q + a));
+    e = f(d * d + e);
+    xe = f(xi * d + xe);
+    const s = f(q * inv);
+    const ms = f(1 - s);
+    daa = f(ms * ms + daa);
+    dab = f(ms * s + dab);
+    dbb = f(s * s + dbb);
+    dax = f(ms * xi + dax);
+    dbx = f(s * xi + dbx);
   }
-  return f(f(f(f(f(1 - LAMBDA) * xe) * xe) / o.norm2) + f(LAMBDA * e));
+  const out = o.out;
+  out[0] = f(f(f(f(f(1 - LAMBDA) * xe) * xe) / o.norm2) + f(LAMBDA * e));
+  out[DAA] = daa;
+  out[DAB] = dab;
+  out[DBB] = dbb;
+  out[DAX] = dax;
+  out[DBX] = dbx;
+}
+
+/**
+ * {@link floatPass} at one bit, where every code is 0 or 1: a code of 0 adds exactly 1 to `daa`
+ * and `x[i]` to `dax`, a code of 1 the same to `dbb` and `dbx`, and every other product is 0, so
+ * only those sums are kept (each in the same order, the results bit for bit the same).
+ */
+function bitPass(x: Float32Array, a: number, b: number, o: FloatPassRoom): void {
+  const { codes, pair } = o;
+  const step = f(b - a);
+  const invStep = f(1 / step);
+  // Indexed by the code (no branch on it): the point it stands for, and the sum of its values.
+  pair[0] = f(step * 0 + a);
+  pair[1] = f(step + a);
+  pair[2] = 0;
+  pair[3] = 0;
+  let xe = 0, e = 0;
+  let ones = 0;
+  const n = x.length;
+  for (let i = 0; i < n; i++) {
+    const xi = x[i]!;
+    const r = f(f(Math.min(Math.max(xi, a), b) - a) * invStep) + 0.5;
+    // r is below 2 (the clamp keeps the scaled value within [0, 1]), or NaN when a = b.
+    const q = +(r >= 1);
+    codes[i] = q;
+    const d = f(xi - pair[q]!);
+    e = f(d * d + e);
+    xe = f(xi * d + xe);
+    pair[2 + q] = f(xi + pair[2 + q]!);
+    ones += q;
+  }
+  const out = o.out;
+  out[0] = f(f(f(f(f(1 - LAMBDA) * xe) * xe) / o.norm2) + f(LAMBDA * e));
+  out[DAA] = n - ones;
+  out[DAB] = 0;
+  out[DBB] = ones;
+  out[DAX] = pair[2]!;
+  out[DBX] = pair[3]!;
 }
 
 /**
  * Elasticsearch's descent, in floats (the normal equations solved in doubles): refines
- * `interval` and returns whether `o.codes` hold the vector quantised over the final interval.
+ * `interval`, and says whether `o.codes` hold the vector quantised over the final one.
  */
-function floatOptimize(interval: Float32Array, x: Float32Array, o: FloatShape): boolean {
-  let best = floatLoss(x, [interval[0]!, interval[1]!], o);
+function floatOptimize(
+  x: Float32Array,
+  interval: [number, number],
+  o: FloatPassRoom,
+): { interval: [number, number]; optimal: boolean } {
+  const out = o.out;
+  let [a, b] = interval;
+  floatPass(x, a, b, o);
+  let best = out[0]!;
   const scale = f(f(1 - LAMBDA) / o.norm2);
-  if (!Number.isFinite(scale)) return true;
-  const inv = f(1 / f(o.points - 1));
+  if (!Number.isFinite(scale)) return { interval, optimal: true };
   for (let it = 0; it < ITERS; it++) {
-    let daa = 0, dab = 0, dbb = 0, dax = 0, dbx = 0;
-    for (let i = 0; i < x.length; i++) {
-      const v = x[i]!;
-      const s = f(o.codes[i]! * inv);
-      const ms = f(1 - s);
-      daa = fma(ms, ms, daa);
-      dab = fma(ms, s, dab);
-      dbb = fma(s, s, dbb);
-      dax = fma(ms, v, dax);
-      dbx = fma(s, v, dbx);
-    }
+    const daa = out[DAA]!, dab = out[DAB]!, dbb = out[DBB]!, dax = out[DAX]!, dbx = out[DBX]!;
     const m0 = f(f(f(scale * dax) * dax) + f(LAMBDA * daa));
     const m1 = f(f(f(scale * dax) * dbx) + f(LAMBDA * dab));
     const m2 = f(f(f(scale * dbx) * dbx) + f(LAMBDA * dbb));
     const det = m0 * m2 - m1 * m1;
-    if (det === 0) return true;
+    if (det === 0) break;
     const aOpt = f((m2 * dax - m1 * dbx) / det);
     const bOpt = f((m0 * dbx - m1 * dax) / det);
-    const a = interval[0]!;
-    const b = interval[1]!;
-    if (Math.abs(f(a - aOpt)) < 1e-8 && Math.abs(f(b - bOpt)) < 1e-8) return true;
-    if (bOpt < aOpt) return true;
-    const next = floatLoss(x, [aOpt, bOpt], o);
-    if (next > best) return false;
-    interval[0] = aOpt;
-    interval[1] = bOpt;
+    if (Math.abs(f(a - aOpt)) < 1e-8 && Math.abs(f(b - bOpt)) < 1e-8) break;
+    if (bOpt < aOpt) break;
+    floatPass(x, aOpt, bOpt, o);
+    const next = out[0]!;
+    if (next > best) return { interval: [a, b], optimal: false };
+    a = aOpt;
+    b = bOpt;
     best = next;
   }
-  return true;
+  return { interval: [a, b], optimal: true };
 }
 
 /**
