@@ -281,51 +281,123 @@ export interface RetainedVectors {
 
 /** Quantises a segment's vectors: the centroid is their mean (of unit vectors under cosine). */
 export function quantizeColumn(o: QuantizeColumnOptions): QuantizedColumn {
-  const { data, has, dims, bits, similarity } = o;
-  const maxDoc = has.length;
-  const cosine = similarity === "cosine";
-  const unit = new Float32Array(dims);
-  const scratch = quantizeScratch(dims);
-  const vectorOf = (d: number): Float32Array =>
-    cosine ? unitForCosine(data, d * dims, dims, unit) : data.subarray(d * dims, d * dims + dims);
-  const sums = new Float32Array(dims);
-  let count = 0;
-  for (let d = 0; d < maxDoc; d++) {
-    if (!has[d]) continue;
-    const v = vectorOf(d);
-    for (let i = 0; i < dims; i++) sums[i] = f(sums[i]! + v[i]!);
-    count++;
+  return new ColumnQuantizer(o).advance(Infinity)!;
+}
+
+/**
+ * A segment's vectors quantised a block at a time, so that a long segment's codes can be made
+ * between other work: first the centroid (a pass over every vector), then each vector's codes.
+ * The column it ends with is {@link quantizeColumn}'s, however the work was split.
+ */
+export class ColumnQuantizer {
+  readonly #o: QuantizeColumnOptions;
+  readonly #unit: Float32Array;
+  readonly #scratch: QuantizeScratch;
+  readonly #sums: Float32Array;
+  #count = 0;
+  /** The next doc of the current pass (the centroid's, then the codes'). */
+  #doc = 0;
+  #centroid: Float32Array | null = null;
+  readonly #codes: Uint8Array;
+  readonly #terms: Float32Array;
+  readonly #componentSums: Int32Array;
+  #done: QuantizedColumn | null = null;
+
+  constructor(o: QuantizeColumnOptions) {
+    this.#o = o;
+    const { dims } = o;
+    const maxDoc = o.has.length;
+    this.#unit = new Float32Array(dims);
+    this.#scratch = quantizeScratch(dims);
+    this.#sums = new Float32Array(dims);
+    this.#codes = new Uint8Array(maxDoc * dims);
+    this.#terms = new Float32Array(maxDoc * 3);
+    this.#componentSums = new Int32Array(maxDoc);
   }
-  if (o.retained) {
-    for (let i = 0; i < dims; i++) sums[i] = f(sums[i]! + o.retained.sum[i]!);
-    count += o.retained.count;
+
+  /** The vector of doc `d` as it is quantised (its unit vector under cosine). */
+  #vectorOf(d: number): Float32Array {
+    const { data, dims } = this.#o;
+    return this.#o.similarity === "cosine"
+      ? unitForCosine(data, d * dims, dims, this.#unit)
+      : data.subarray(d * dims, d * dims + dims);
   }
-  const centroid = new Float32Array(dims);
-  if (count > 0) { for (let i = 0; i < dims; i++) centroid[i] = f(sums[i]! / count); }
-  const codes = new Uint8Array(maxDoc * dims);
-  const terms = new Float32Array(maxDoc * 3);
-  const componentSums = new Int32Array(maxDoc);
-  for (let d = 0; d < maxDoc; d++) {
-    if (!has[d]) continue;
-    const vector = vectorOf(d);
-    // BBQ's documents are quantised by Elasticsearch's quantizer, int8/int4 ones by Lucene's.
-    const c = (bits === 1 ? floatQuantize : quantizeInto)({
-      vector,
-      centroid,
+
+  /**
+   * Goes on for about `elements` vector elements (docs × dims); returns the column once every
+   * vector is quantised, null while some are left.
+   */
+  advance(elements: number): QuantizedColumn | null {
+    if (this.#done) return this.#done;
+    const { has, dims } = this.#o;
+    const maxDoc = has.length;
+    const end = Math.min(maxDoc, this.#doc + Math.max(1, Math.ceil(elements / dims)));
+    if (!this.#centroid) {
+      const sums = this.#sums;
+      for (let d = this.#doc; d < end; d++) {
+        if (!has[d]) continue;
+        const v = this.#vectorOf(d);
+        for (let i = 0; i < dims; i++) sums[i] = f(sums[i]! + v[i]!);
+        this.#count++;
+      }
+      this.#doc = end;
+      if (end < maxDoc) return null;
+      this.#centroid = this.#centroidOf();
+      this.#doc = 0;
+      return elements === Infinity ? this.advance(elements) : null;
+    }
+    const { bits, similarity } = this.#o;
+    const centroid = this.#centroid;
+    const codes = this.#codes;
+    const terms = this.#terms;
+    for (let d = this.#doc; d < end; d++) {
+      if (!has[d]) continue;
+      const vector = this.#vectorOf(d);
+      // BBQ's documents are quantised by Elasticsearch's quantizer, int8/int4 ones by Lucene's.
+      const c = (bits === 1 ? floatQuantize : quantizeInto)({
+        vector,
+        centroid,
+        bits,
+        similarity,
+        codes,
+        at: d * dims,
+        scratch: this.#scratch,
+      });
+      terms[d * 3] = c.lower;
+      terms[d * 3 + 1] = c.upper;
+      terms[d * 3 + 2] = c.additional;
+      this.#componentSums[d] = c.componentSum;
+    }
+    this.#doc = end;
+    if (end < maxDoc) return null;
+    const count = this.#count;
+    const centroidDp = count > 0 ? floatDot(centroid, centroid) : 0;
+    const queryBits = bits === 1 ? 4 : bits;
+    this.#done = {
       bits,
-      similarity,
+      queryBits,
+      centroid,
+      centroidDp,
       codes,
-      at: d * dims,
-      scratch,
-    });
-    terms[d * 3] = c.lower;
-    terms[d * 3 + 1] = c.upper;
-    terms[d * 3 + 2] = c.additional;
-    componentSums[d] = c.componentSum;
+      terms,
+      sums: this.#componentSums,
+    };
+    return this.#done;
   }
-  const centroidDp = count > 0 ? floatDot(centroid, centroid) : 0;
-  const queryBits = bits === 1 ? 4 : bits;
-  return { bits, queryBits, centroid, centroidDp, codes, terms, sums: componentSums };
+
+  /** The mean of the vectors (with the retained ones), once every vector is summed. */
+  #centroidOf(): Float32Array {
+    const { dims, retained } = this.#o;
+    const sums = this.#sums;
+    if (retained) {
+      for (let i = 0; i < dims; i++) sums[i] = f(sums[i]! + retained.sum[i]!);
+      this.#count += retained.count;
+    }
+    const count = this.#count;
+    const centroid = new Float32Array(dims);
+    if (count > 0) { for (let i = 0; i < dims; i++) centroid[i] = f(sums[i]! / count); }
+    return centroid;
+  }
 }
 
 /** A query vector quantised against one segment's centroid. */

@@ -3,7 +3,7 @@
 
 import { EngineError } from "../_errors.ts";
 import {
-  quantizeColumn,
+  ColumnQuantizer,
   type QuantizedBits,
   type QuantizedColumn,
   type RetainedVectors,
@@ -457,20 +457,16 @@ export function buildVectorColumn(
   return { spec, data, has, magnitude, count: entries.length };
 }
 
-const quantizedColumns = new WeakMap<VectorColumn, QuantizedColumn>();
+const quantizers = new WeakMap<VectorColumn, ColumnQuantizer>();
 
-/**
- * The column's vectors quantised as its `index_options` say (`int8_*`, `int4_*`, `bbq_*`), made
- * on the first kNN search that scores them and kept with the column (its segment never
- * changes); null when the mapping keeps raw floats only.
- */
-export function quantizedOf(col: VectorColumn): QuantizedColumn | null {
+/** The column's quantiser, shared by every search of its segment; null for raw floats only. */
+function quantizerOf(col: VectorColumn): ColumnQuantizer | null {
   const { spec } = col;
   const bits = spec.quantizedBits;
   if (!bits || !spec.similarity || col.count === 0) return null;
-  let q = quantizedColumns.get(col);
+  let q = quantizers.get(col);
   if (!q) {
-    q = quantizeColumn({
+    q = new ColumnQuantizer({
       data: col.data,
       has: col.has,
       dims: spec.dims,
@@ -478,9 +474,34 @@ export function quantizedOf(col: VectorColumn): QuantizedColumn | null {
       similarity: spec.similarity,
       ...(col.retained ? { retained: col.retained } : {}),
     });
-    quantizedColumns.set(col, q);
+    quantizers.set(col, q);
   }
   return q;
+}
+
+/**
+ * The column's vectors quantised as its `index_options` say (`int8_*`, `int4_*`, `bbq_*`), made
+ * on the first kNN search that scores them (at once, or in steps by {@link quantizeSteps}) and
+ * kept with the column (its segment never changes); null when the mapping keeps raw floats only.
+ */
+export function quantizedOf(col: VectorColumn): QuantizedColumn | null {
+  return quantizerOf(col)?.advance(Infinity) ?? null;
+}
+
+/** Vector elements quantised between two pause points of {@link quantizeSteps} (about 1 ms). */
+export const QUANTIZE_STEP_ELEMENTS = 32_768;
+
+/**
+ * Makes the quantised codes of `columns` that have none yet, yielding every
+ * {@link QUANTIZE_STEP_ELEMENTS} elements where a time-sliced search may pause. A search that
+ * needs codes being made by another one takes the work on where that one left it.
+ */
+export function* quantizeSteps(columns: Iterable<VectorColumn>): Generator<void, void, void> {
+  for (const col of columns) {
+    const q = quantizerOf(col);
+    if (!q) continue;
+    while (!q.advance(QUANTIZE_STEP_ELEMENTS)) yield;
+  }
 }
 
 /**
