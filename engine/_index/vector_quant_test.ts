@@ -13,6 +13,8 @@ import {
   quantizeSteps,
   readVectorSpec,
 } from "./vectors.ts";
+import { Shard } from "./shard.ts";
+import { ManualDefer } from "../../tests/support/manual_defer.ts";
 
 const DOCS = [
   [0.12, -0.5, 0.33, 0.8],
@@ -258,4 +260,41 @@ Deno.test("quantised columns: codes made in steps, taken on by a second search",
     similarity: "l2_norm",
   });
   assert.deepEqual(quantizedOf(col), whole);
+});
+
+Deno.test("quantised columns: a large new segment's codes made in the background", () => {
+  const defer = new ManualDefer();
+  const shard = new Shard({ defer: defer.defer, sliceMs: 0, backgroundMinDocs: 500 });
+  const mappings = {
+    properties: {
+      v: {
+        type: "dense_vector",
+        dims: 32,
+        similarity: "cosine",
+        index_options: { type: "int4_flat" },
+      },
+    },
+  };
+  const { data } = randomColumn(1500, 32);
+  const doc = (d: number) => ({
+    id: String(d),
+    doc: {
+      id: String(d),
+      source: { v: Array.from(data.subarray(d * 32, d * 32 + 32)) },
+      version: 1,
+      seqNo: d,
+      primaryTerm: 1,
+    },
+  });
+  shard.refresh(Array.from({ length: 400 }, (_, d) => doc(d)), mappings);
+  assert.equal(defer.tasks.length, 0, "a small segment waits for its first kNN search");
+  shard.refresh(Array.from({ length: 1100 }, (_, d) => doc(400 + d)), mappings);
+  const col = shard.snapshot().views[1]!.segment.vectors.get("v")!;
+  assert.ok(defer.runAll() > 1);
+  // Made: the steps of a search have nothing left to do.
+  assert.equal(quantizeSteps([col]).next().done, true);
+  assert.deepEqual(
+    quantizedOf(col),
+    quantizeColumn({ data: col.data, has: col.has, dims: 32, bits: 4, similarity: "cosine" }),
+  );
 });
