@@ -112,15 +112,17 @@ Deno.test("knn section with query: union of both, scores summed", async () => {
   const byId = Object.fromEntries(res.body.hits.hits.map((h: Json) => [h._id, h._score]));
   assert.deepEqual(Object.keys(byId).sort(), ["1", "2"]);
   assert.equal(res.body.hits.total.value, 2);
-  // Doc 1: knn score 1 only; doc 2: term score only.
-  assert.equal(byId["1"], 1);
+  // Doc 1: knn score only; doc 2: term score only. The default index_options (int8_hnsw) score
+  // the quantised vectors: Elasticsearch 9.5.4 answers 0.99999905 for the exact match.
+  assert.equal(byId["1"], 0.99999905);
   assert.ok(byId["2"] > 0);
   const both = await exchange(engine, "POST", "/vec/_search", {
     knn: { field: "emb", query_vector: [5, 5], k: 1, num_candidates: 3 },
     query: { term: { cat: { value: "even", boost: 3 } } },
   });
   assert.equal(both.body.hits.hits.length, 1);
-  assert.equal(both.body.hits.hits[0]._score, f32(1 + byId["2"]));
+  // Elasticsearch 9.5.4: 3.942484, the quantised knn score (0.9999963) plus the term score.
+  assert.equal(both.body.hits.hits[0]._score, 3.942484);
   engine.close();
 });
 
@@ -354,7 +356,9 @@ Deno.test("dynamic mapping: a long float array becomes a dense_vector (Elasticse
   const knn = await exchange(es, "POST", "/auto/_search", {
     knn: { field: "v", query_vector: v, k: 1, num_candidates: 1 },
   });
-  assert.equal(knn.body.hits.hits[0]._score, 1);
+  // Quantised (int8_hnsw, one-doc segment): Elasticsearch 9.5.4 answers 0.9999997; its SIMD
+  // dot products sum in another order, so the last bit of the 32-bit score may differ.
+  assert.ok(Math.abs(knn.body.hits.hits[0]._score - 0.9999997) <= 1.2e-7);
   es.close();
   const os = new Engine({ flavour: "opensearch" });
   await exchange(os, "PUT", "/auto/_doc/1", { v });

@@ -1,6 +1,7 @@
 // Property: the engine's kNN answers (knn section, knn query, script_score) are the exact cosine,
 // L2 and inner-product rankings computed in plain JS, over random vectors spread across several
-// segments with deletions.
+// segments with deletions. The mapping asks for raw-float `hnsw` vectors: the default options
+// (`int8_hnsw` below 384 dims) score quantised vectors, as Elasticsearch does.
 import assert from "node:assert/strict";
 import { Engine } from "../engine/mod.ts";
 import { cosine, dot, exactTopK, l2, randomVectors, seeded, unit } from "./support/vectors.ts";
@@ -51,7 +52,10 @@ async function fixture(seed: number, sim: Sim, n: number, dims: number): Promise
   const engine = new Engine();
   await succeed(engine, "PUT", "/p", {
     mappings: {
-      properties: { v: { type: "dense_vector", dims, similarity: sim }, g: { type: "integer" } },
+      properties: {
+        v: { type: "dense_vector", dims, similarity: sim, index_options: { type: "hnsw" } },
+        g: { type: "integer" },
+      },
     },
   });
   const raw = randomVectors(n, dims, seed);

@@ -5,6 +5,7 @@ import { fieldMapOf } from "./field_map.ts";
 import type { Segment } from "./segment.ts";
 import { buildSegment } from "./segment_builder.ts";
 import { type MergeInput, type MergeSteps, mergeSteps, ordinalMaps } from "./segment_merge.ts";
+import { carryDeletedVectors } from "./vectors.ts";
 import type { Mappings } from "./types.ts";
 import { KeptDoc } from "./kept_doc.ts";
 
@@ -88,7 +89,12 @@ export class MergeJob {
       else {
         // Copying cannot merge these (vectors, or a field indexed two ways): index them again.
         const { docs, maps } = ordinalMaps(this.inputs);
-        built = { segment: buildSegment(docs, fieldMapOf(this.#mappings)), maps, seen };
+        const segment = buildSegment(docs, fieldMapOf(this.#mappings));
+        carryDeletedVectors(
+          segment.vectors,
+          this.inputs.map((i) => ({ vectors: i.segment.vectors, deleted: i.deleted })),
+        );
+        built = { segment, maps, seen };
       }
       this.#built = built;
       this.#pack = KeptDoc.packSteps(built.segment.docs, PACK_BLOCK);

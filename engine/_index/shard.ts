@@ -8,6 +8,7 @@ import type { Segment } from "./segment.ts";
 import { buildSegment } from "./segment_builder.ts";
 import { type SegmentView, ShardSnapshot } from "./shard_snapshot.ts";
 import type { Mappings, StoredDoc } from "./types.ts";
+import { quantizeSteps } from "./vectors.ts";
 
 export { ShardSnapshot };
 
@@ -21,7 +22,11 @@ export interface MergeOptions {
   readonly defer?: Defer;
   /** Milliseconds of merging per slice (default 4). */
   readonly sliceMs?: number;
-  /** Merges of fewer live documents run at once, inside the refresh (default 20,000). */
+  /**
+   * Merges of fewer live documents run at once, inside the refresh (default 20,000); a new
+   * segment with at least as many quantised vectors of a field has their codes made in the
+   * background (smaller ones on their first kNN search).
+   */
   readonly backgroundMinDocs?: number;
 }
 
@@ -55,6 +60,8 @@ export class Shard {
   #sliceMs: number;
   #backgroundMinDocs: number;
   #mappings: Mappings | null = null;
+  /** Cancels each background quantisation still running. */
+  #quantizing = new Set<() => void>();
   /** Merge counters for `_stats`. */
   readonly merges: MergeCounters = {
     current: 0,
@@ -101,6 +108,7 @@ export class Shard {
         deletedCount: 0,
       };
       this.#segments.push(live);
+      this.#quantizeLater(live.segment);
       // Indexed: from now on a kept document's source lives only as text in the segment's store.
       KeptDoc.pack(added);
     }
@@ -193,7 +201,10 @@ export class Shard {
     const victims = new Set(live);
     const kept = this.#segments.filter((s) => !victims.has(s));
     const segment = result.segment;
-    if (count < segment.maxDoc) kept.push({ segment, deleted, deletedCount: count });
+    if (count < segment.maxDoc) {
+      kept.push({ segment, deleted, deletedCount: count });
+      this.#quantizeLater(segment);
+    }
     this.#segments = kept;
     this.#snapshot = null;
     // The merge packed the merged segment's texts in one store (in steps): the old stores go.
@@ -245,8 +256,37 @@ export class Shard {
     }
   }
 
-  /** Stops a running merge (the index was closed or deleted); the old segments stay. */
+  /**
+   * Makes the quantised codes of `segment`'s large quantised vector columns in slices between
+   * other work, as Elasticsearch quantises at flush and merge, so that a kNN search seldom has
+   * codes to make (one arriving meanwhile takes on the work where it stands).
+   */
+  #quantizeLater(segment: Segment): void {
+    const columns = [...segment.vectors.values()].filter((c) =>
+      c.spec.quantizedBits && c.count >= this.#backgroundMinDocs
+    );
+    if (columns.length === 0) return;
+    const steps = quantizeSteps(columns);
+    let cancel = (): void => {};
+    const stop = (): void => cancel();
+    this.#quantizing.add(stop);
+    const slice = (): void => {
+      const until = performance.now() + this.#sliceMs;
+      let r = steps.next();
+      while (!r.done && performance.now() < until) r = steps.next();
+      if (r.done) this.#quantizing.delete(stop);
+      else cancel = this.#defer(slice);
+    };
+    cancel = this.#defer(slice);
+  }
+
+  /**
+   * Stops a running merge and background quantisation (the index was closed or deleted); the
+   * old segments stay.
+   */
   cancelMerge(): void {
+    for (const stop of this.#quantizing) stop();
+    this.#quantizing.clear();
     const running = this.#job;
     if (!running) return;
     this.#job = null;

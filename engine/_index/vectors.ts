@@ -2,9 +2,16 @@
 // column storage in typed arrays, and the similarity → score formulas of Elasticsearch.
 
 import { EngineError } from "../_errors.ts";
+import {
+  ColumnQuantizer,
+  type QuantizedBits,
+  type QuantizedColumn,
+  type RetainedVectors,
+  type Similarity,
+  unitForCosine,
+} from "./vector_quant.ts";
 
-/** A vector similarity as the mapping names it. */
-export type Similarity = "l2_norm" | "cosine" | "dot_product" | "max_inner_product";
+export type { Similarity };
 
 /** What a vector field's mapping says. */
 export interface VectorSpec {
@@ -21,6 +28,15 @@ export interface VectorSpec {
   readonly elementType: "float" | "byte";
   /** The mapping type (`dense_vector` or `knn_vector`), for messages. */
   readonly type: string;
+  /**
+   * Bits per dimension kNN scores with, when `index_options` quantise the vectors (7 for
+   * `int8_*`, 4 for `int4_*`, 1 for `bbq_*`); null when kNN scores the raw floats.
+   */
+  readonly quantizedBits?: QuantizedBits | null;
+  /** `index_options.rescore_vector.oversample` (kNN rescoring by default), when given. */
+  readonly oversample?: number | null;
+  /** `index_options.type` (`int8_hnsw`, `bbq_flat`, ...), when the mapping has one. */
+  readonly indexType?: string | null;
 }
 
 /** Largest `dims` Elasticsearch accepts. */
@@ -59,7 +75,7 @@ export function readVectorSpec(name: string, m: Record<string, unknown>): Vector
     if (!similarity) {
       throw mapperParsing(`Unable to find space: ${space} for vector field [${name}]`);
     }
-    return { dims, similarity, indexed: true, elementType: "float", type };
+    return { dims, similarity, indexed: true, elementType: "float", type, quantizedBits: null };
   }
   const dims = m.dims;
   const indexed = m.index === undefined ? true : m.index === true || m.index === "true";
@@ -90,6 +106,12 @@ export function readVectorSpec(name: string, m: Record<string, unknown>): Vector
       `Unknown value [${similarity}] for field [similarity] - accepted values are [l2_norm, dot_product, cosine, max_inner_product]`,
     );
   }
+  const options = m.index_options as Record<string, unknown> | null | undefined;
+  const kind = options && typeof options === "object" ? String(options.type) : "";
+  if (kind) checkIndexOptions(name, kind, { dims: dims as number | undefined, elementType });
+  const rescore = options && typeof options === "object"
+    ? options.rescore_vector as Record<string, unknown> | undefined
+    : undefined;
   return {
     // Without dims, the first document's vector sets them (0 until then).
     dims: (dims as number | undefined) ?? 0,
@@ -97,8 +119,62 @@ export function readVectorSpec(name: string, m: Record<string, unknown>): Vector
     indexed,
     elementType,
     type,
+    quantizedBits: indexed && elementType === "float"
+      // bbq_disk (IVF, clusters of its own) is not modelled: its raw floats are scored.
+      ? QUANTIZED_BITS[kind] ?? (kind === "bbq_hnsw" || kind === "bbq_flat" ? 1 : null)
+      : null,
+    indexType: indexed && kind ? kind : null,
+    oversample: typeof rescore?.oversample === "number" ? rescore.oversample : null,
   };
 }
+
+/** Elasticsearch 9's `index_options` types. */
+const INDEX_TYPES = new Set([
+  "hnsw",
+  "int8_hnsw",
+  "int4_hnsw",
+  "bbq_hnsw",
+  "flat",
+  "int8_flat",
+  "int4_flat",
+  "bbq_flat",
+  "bbq_disk",
+]);
+
+/** A parser's argument error, as the mapping parser reports it (wrapped with the same reason). */
+function argumentError(reason: string): EngineError {
+  return new EngineError(400, "mapper_parsing_exception", reason, {
+    causedBy: new EngineError(400, "illegal_argument_exception", reason),
+  });
+}
+
+/** Refuses `index_options` Elasticsearch refuses: unknown types, int4 of odd dims, byte ones. */
+function checkIndexOptions(
+  name: string,
+  kind: string,
+  field: { dims: number | undefined; elementType: string },
+): void {
+  if (!INDEX_TYPES.has(kind)) {
+    throw mapperParsing(`Unknown vector index options type [${kind}] for field [${name}]`);
+  }
+  const bits = QUANTIZED_BITS[kind];
+  if (bits && field.elementType !== "float") {
+    throw argumentError(
+      `[element_type] cannot be [${field.elementType}] when using index type [${kind}]`,
+    );
+  }
+  if (bits === 4 && field.dims !== undefined && field.dims % 2 !== 0) {
+    throw argumentError(`${kind} only supports even dimensions; provided=${field.dims}`);
+  }
+}
+
+/** Bits per dimension of the scalar-quantised `index_options` types. */
+const QUANTIZED_BITS: Record<string, 7 | 4> = {
+  int8_hnsw: 7,
+  int8_flat: 7,
+  int4_hnsw: 4,
+  int4_flat: 4,
+};
 
 /** A 32-bit float as Java's `Float.toString` writes it (`1.0`, `0.25`, `3.4028235E38`). */
 function javaFloat(x: number): string {
@@ -308,6 +384,53 @@ export interface VectorColumn {
   readonly magnitude: Float32Array;
   /** Number of docs having a vector. */
   readonly count: number;
+  /** Deleted documents' vectors that Elasticsearch would still hold here after merges. */
+  readonly retained?: RetainedVectors;
+}
+
+/** One input of a merge: its vector columns and the deletions the merge saw. */
+export interface MergedVectorsInput {
+  readonly vectors: ReadonlyMap<string, VectorColumn>;
+  readonly deleted: Uint8Array | null;
+}
+
+/**
+ * After a merge that dropped deleted documents: gives each merged column the vectors
+ * Elasticsearch's merge would have kept (its soft deletes, kept for history), those the inputs
+ * held for deleted documents and those they kept already, so the quantisation centroid and the
+ * `_stats` counts go on counting them.
+ */
+export function carryDeletedVectors(
+  merged: Map<string, VectorColumn>,
+  inputs: readonly MergedVectorsInput[],
+): void {
+  for (const [path, col] of merged) {
+    const dims = col.spec.dims;
+    if (!col.spec.indexed || dims === 0) continue;
+    const cosine = col.spec.similarity === "cosine";
+    const sum = new Float32Array(dims);
+    const unit = new Float32Array(dims);
+    let count = 0;
+    for (const input of inputs) {
+      const from = input.vectors.get(path);
+      if (!from || from.spec.dims !== dims) continue;
+      if (from.retained) {
+        for (let i = 0; i < dims; i++) sum[i] = Math.fround(sum[i]! + from.retained.sum[i]!);
+        count += from.retained.count;
+      }
+      const deleted = input.deleted;
+      if (!deleted) continue;
+      for (let d = 0; d < from.has.length; d++) {
+        if (!from.has[d] || !deleted[d]) continue;
+        const v = cosine
+          ? unitForCosine(from.data, d * dims, dims, unit)
+          : from.data.subarray(d * dims, d * dims + dims);
+        for (let i = 0; i < dims; i++) sum[i] = Math.fround(sum[i]! + v[i]!);
+        count++;
+      }
+    }
+    if (count > 0) merged.set(path, { ...col, retained: { sum, count } });
+  }
 }
 
 /** Builds a column from `(doc, vector)` pairs of a segment of `maxDoc` docs. */
@@ -332,6 +455,67 @@ export function buildVectorColumn(
     magnitude[doc] = Math.sqrt(square);
   }
   return { spec, data, has, magnitude, count: entries.length };
+}
+
+const quantizers = new WeakMap<VectorColumn, ColumnQuantizer>();
+
+/** The column's quantiser, shared by every search of its segment; null for raw floats only. */
+function quantizerOf(col: VectorColumn): ColumnQuantizer | null {
+  const { spec } = col;
+  const bits = spec.quantizedBits;
+  if (!bits || !spec.similarity || col.count === 0) return null;
+  let q = quantizers.get(col);
+  if (!q) {
+    q = new ColumnQuantizer({
+      data: col.data,
+      has: col.has,
+      dims: spec.dims,
+      bits,
+      similarity: spec.similarity,
+      ...(col.retained ? { retained: col.retained } : {}),
+    });
+    quantizers.set(col, q);
+  }
+  return q;
+}
+
+/**
+ * The column's vectors quantised as its `index_options` say (`int8_*`, `int4_*`, `bbq_*`), made
+ * on the first kNN search that scores them (at once, or in steps by {@link quantizeSteps}) and
+ * kept with the column (its segment never changes); null when the mapping keeps raw floats only.
+ */
+export function quantizedOf(col: VectorColumn): QuantizedColumn | null {
+  return quantizerOf(col)?.advance(Infinity) ?? null;
+}
+
+/** Vector elements quantised between two pause points of {@link quantizeSteps} (about 1 ms). */
+export const QUANTIZE_STEP_ELEMENTS = 32_768;
+
+/**
+ * Makes the quantised codes of `columns` that have none yet, yielding every
+ * {@link QUANTIZE_STEP_ELEMENTS} elements where a time-sliced search may pause. A search that
+ * needs codes being made by another one takes the work on where that one left it.
+ */
+export function* quantizeSteps(columns: Iterable<VectorColumn>): Generator<void, void, void> {
+  for (const col of columns) {
+    const q = quantizerOf(col);
+    if (!q) continue;
+    while (!q.advance(QUANTIZE_STEP_ELEMENTS)) yield;
+  }
+}
+
+/**
+ * The bytes Elasticsearch reports per vector in `_stats` `dense_vector.off_heap`: the raw
+ * elements (`vec`), scalar-quantised codes with 16 bytes of corrections (`veq`), and BBQ's bits
+ * with 14 bytes of corrections (`veb`).
+ */
+export function offHeapBytesPerVector(spec: VectorSpec): { vec: number; veq: number; veb: number } {
+  const dims = spec.dims;
+  const vec = dims * (spec.elementType === "byte" ? 1 : 4);
+  const bits = spec.quantizedBits;
+  const veq = bits === 7 ? dims + 16 : bits === 4 ? Math.ceil(dims / 2) + 16 : 0;
+  const bbq = spec.quantizedBits === 1;
+  return { vec, veq, veb: bbq ? Math.ceil(dims / 8) + 14 : 0 };
 }
 
 /** Dot product of `q` with the vector at `data[at .. at+q.length)`. */

@@ -1,14 +1,23 @@
 // k-nearest-neighbour search: the top-level `knn` search section and the `knn` query (both the
 // Elasticsearch and the OpenSearch shape), answered by an exact scan over the vector columns.
 
-import { illegalArgument, parsingError } from "../_errors.ts";
+import {
+  type EngineError,
+  esError,
+  illegalArgument,
+  parsingError,
+  xContentParseError,
+} from "../_errors.ts";
 import {
   passesThreshold,
+  quantizedOf,
   rawSimilarity,
   scoreOf,
+  type VectorColumn,
   vectorProblem,
   type VectorSpec,
 } from "../_index/vectors.ts";
+import { quantizedScore, quantizeQuery } from "../_index/vector_quant.ts";
 import type { Hits } from "./doc_set.ts";
 import { type ExecContext, queryShardError } from "./exec_context.ts";
 import type { QueryNode, QueryOf } from "./query_nodes.ts";
@@ -27,6 +36,7 @@ const SECTION_KEYS = new Set([
   "num_candidates",
   "filter",
   "similarity",
+  "rescore_vector",
   "boost",
   "_name",
 ]);
@@ -46,6 +56,51 @@ function queryVector(v: unknown, where: string): readonly number[] {
     if (!Number.isFinite(x)) throw illegalArgument(`[${where}] values must be finite, got [${x}]`);
   }
   return Object.freeze([...(v as number[])]);
+}
+
+/**
+ * `rescore_vector`: `{oversample}`, at least 1 (or 0, no rescoring), refused with the chain of
+ * parse errors Elasticsearch reports.
+ */
+function oversampleOf(v: unknown): number {
+  const failed = (cause: EngineError) =>
+    esError("x_content_parse_exception", `[knn] failed to parse field [rescore_vector]`, {}, cause);
+  const inField = (cause: EngineError) =>
+    failed(
+      esError(
+        "x_content_parse_exception",
+        `[rescore_vector] failed to parse field [oversample]`,
+        {},
+        cause,
+      ),
+    );
+  if (v === null || typeof v !== "object" || Array.isArray(v)) {
+    throw failed(illegalArgument(`[rescore_vector] must be an object`));
+  }
+  const o = v as JsonObject;
+  for (const key of Object.keys(o)) {
+    if (key !== "oversample") {
+      throw failed(xContentParseError(`[rescore_vector] unknown field [${key}]`));
+    }
+  }
+  if (o.oversample === undefined) throw failed(illegalArgument(`Required [oversample]`));
+  const n = typeof o.oversample === "string" ? Number(o.oversample) : o.oversample;
+  if (typeof n !== "number" || !Number.isFinite(n)) {
+    throw inField(
+      esError("number_format_exception", `For input string: "${String(o.oversample)}"`),
+    );
+  }
+  if (n !== 0 && n < 1) {
+    throw inField(
+      esError(
+        "x_content_parse_exception",
+        `Failed to build [rescore_vector] after last required field arrived`,
+        {},
+        illegalArgument(`[oversample] must be >= 1.0 or 0`),
+      ),
+    );
+  }
+  return n;
 }
 
 function filters(v: unknown, parseQuery: (q: unknown) => QueryNode): QueryNode | null {
@@ -103,6 +158,7 @@ export function parseKnn(
     numCandidates,
     filter: filters(o.filter, parseQuery),
     ...(typeof o.similarity === "number" ? { similarity: o.similarity } : {}),
+    ...(o.rescore_vector !== undefined ? { oversample: oversampleOf(o.rescore_vector) } : {}),
     boost,
   };
 }
@@ -204,8 +260,11 @@ export function checkQueryVector(
 }
 
 /**
- * The exact k nearest live docs of one target (ascending doc order, scores already boosted),
- * restricted to `allowed` docs when a filter is given.
+ * The k nearest live docs of one target (ascending doc order, scores already boosted),
+ * restricted to `allowed` docs when a filter is given. Every vector is scored (no graph); on a
+ * field whose `index_options` quantise to scalars the scores are the quantised ones, per segment,
+ * unless `rescore_vector` (the query's, else the mapping's) rescores the best
+ * `k × oversample` on the raw vectors.
  */
 export function knnTopK(
   q: QueryOf<"knn">,
@@ -217,23 +276,51 @@ export function knnTopK(
   let qm = 0;
   for (let i = 0; i < query.length; i++) qm += query[i]! * query[i]!;
   qm = Math.sqrt(qm);
-  const heap = new TopHeap(q.k);
+  const oversample = q.oversample ?? spec.oversample ?? 0;
+  const quantize = spec.quantizedBits != null;
+  const rescore = quantize && oversample >= 1;
+  const kept = rescore ? Math.min(Math.ceil(q.k * oversample), MAX_CANDIDATES) : q.k;
+  const heap = new TopHeap(kept);
   const mask = allowed ? maskOf(allowed, ctx.snapshot.maxDoc) : null;
   const threshold = q.similarity;
+  const minScore = threshold === undefined ? undefined : scoreOf(spec, threshold);
+  const columns: (VectorColumn | undefined)[] = [];
   for (const view of ctx.snapshot.views) {
     const col = view.segment.vectors.get(q.field);
+    columns.push(col);
     if (!col || col.count === 0) continue;
     const { has } = col;
     const deleted = view.deleted;
     const n = view.segment.maxDoc;
+    const quantized = quantize ? quantizedOf(col) : null;
+    const qq = quantized ? quantizeQuery(quantized, query, spec.similarity!) : null;
     for (let d = 0; d < n; d++) {
       if (!has[d] || deleted?.[d] || (mask && !mask[view.base + d])) continue;
+      if (qq) {
+        const score = quantizedScore(quantized!, qq, d, spec.similarity!);
+        if (!rescore && minScore !== undefined && score < minScore) continue;
+        heap.offer(score, view.base + d);
+        continue;
+      }
       const raw = rawSimilarity(col, query, qm, d);
       if (threshold !== undefined && !passesThreshold(spec, raw, threshold)) continue;
       heap.offer(scoreOf(spec, raw), view.base + d);
     }
   }
-  return heap.hits(q.boost);
+  if (!rescore) return heap.hits(q.boost);
+  // The candidates again, on the raw vectors.
+  const candidates = heap.hits(1).docs;
+  const top = new TopHeap(q.k);
+  let v = 0;
+  const views = ctx.snapshot.views;
+  for (const doc of candidates) {
+    while (v + 1 < views.length && views[v + 1]!.base <= doc) v++;
+    const col = columns[v]!;
+    const raw = rawSimilarity(col, query, qm, doc - views[v]!.base);
+    if (threshold !== undefined && !passesThreshold(spec, raw, threshold)) continue;
+    top.offer(scoreOf(spec, raw), doc);
+  }
+  return top.hits(q.boost);
 }
 
 function maskOf(hits: Hits, maxDoc: number): Uint8Array {

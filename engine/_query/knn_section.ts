@@ -3,6 +3,7 @@
 // Elasticsearch.
 
 import type { SearchTarget } from "../_index/search_target.ts";
+import type { VectorColumn } from "../_index/vectors.ts";
 import { type Hits, union } from "./doc_set.ts";
 import { type ExecContext, execContextOf } from "./exec_context.ts";
 import { globalTopK, knnTopK } from "./knn.ts";
@@ -30,4 +31,39 @@ export function knnSection(
     const lists = [hits, ...found.map((perTarget) => perTarget[t]!)];
     return union(lists, contexts[t]!.snapshot.maxDoc);
   };
+}
+
+/**
+ * The vector columns (of every segment of `targets`) that the knn clauses found in `roots` (the
+ * knn section's entries, the query) score, so that their quantised codes can be made in steps.
+ */
+export function knnColumns(
+  targets: readonly SearchTarget[],
+  roots: readonly unknown[],
+): VectorColumn[] {
+  const fields = new Set<string>();
+  const seen = new Set<object>();
+  const walk = (v: unknown): void => {
+    if (typeof v !== "object" || v === null || ArrayBuffer.isView(v) || seen.has(v)) return;
+    seen.add(v);
+    if (Array.isArray(v)) {
+      for (const x of v) walk(x);
+      return;
+    }
+    const node = v as Record<string, unknown>;
+    if (node.kind === "knn" && typeof node.field === "string") fields.add(node.field);
+    for (const key in node) walk(node[key]);
+  };
+  walk(roots);
+  const columns: VectorColumn[] = [];
+  if (fields.size === 0) return columns;
+  for (const target of targets) {
+    for (const view of target.snapshot.views) {
+      for (const field of fields) {
+        const col = view.segment.vectors.get(field);
+        if (col && col.spec.quantizedBits) columns.push(col);
+      }
+    }
+  }
+  return columns;
 }

@@ -168,6 +168,8 @@ export type QueryNode =
     readonly filter: QueryNode | null;
     /** Raw-similarity threshold (a distance bound for `l2_norm`). */
     readonly similarity?: number;
+    /** `rescore_vector.oversample`: rescoring quantised candidates on the raw vectors (0: off). */
+    readonly oversample?: number;
     readonly boost: number;
   }
   | {

@@ -108,6 +108,7 @@ export function indicesStatsHandler(ctx: RequestContext): Reply {
       : fields,
     includeSegmentFileSizes: boolParam(ctx, "include_segment_file_sizes"),
     openContexts: contexts,
+    level,
   };
   // A closed index keeps its documents; its segments are unloaded (listed with
   // `include_unloaded_segments`) and closing committed its translog.
@@ -133,8 +134,9 @@ export function indicesStatsHandler(ctx: RequestContext): Reply {
     const entry: Record<string, unknown> = { uuid: index.uuid };
     if (!index.closed) entry.health = statusOf(index);
     entry.status = index.closed ? "close" : "open";
-    entry.primaries = block(metrics, [whole!], o);
-    entry.total = block(metrics, [whole!], o);
+    const own = { ...o, perIndex: true };
+    entry.primaries = block(metrics, [whole!], own);
+    entry.total = block(metrics, [whole!], own);
     if (level === "shards" && !index.closed) {
       const shards: Record<string, unknown> = {};
       shardParts(index).forEach((part, n) => {

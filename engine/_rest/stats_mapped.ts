@@ -3,6 +3,7 @@
 // the searchable documents hold.
 
 import { sourceSize } from "../_index/kept_doc.ts";
+import { offHeapBytesPerVector } from "../_index/vectors.ts";
 import type { JsonObject } from "../_json.ts";
 import { matchPattern } from "../_index/name_pattern.ts";
 import type { IndexState } from "../_state/index_state.ts";
@@ -23,6 +24,8 @@ export interface Holding {
   shards: number;
   /** True when this is the part of the index that carries its operation counters. */
   counters: boolean;
+  /** True for one shard's part (`level=shards`), false or absent for an index or more. */
+  perShard?: boolean;
 }
 
 /**
@@ -82,7 +85,7 @@ export function holdingOf(index: IndexState): Holding {
 /** One part per shard: documents by where their routing sends them; counters on shard 0. */
 export function shardParts(index: IndexState): Holding[] {
   const whole = holdingOf(index);
-  if (index.shardCount <= 1) return [{ ...whole, shards: 1 }];
+  if (index.shardCount <= 1) return [{ ...whole, shards: 1, perShard: true }];
   const parts: Holding[] = Array.from({ length: index.shardCount }, (_, shard) => ({
     index,
     docs: 0,
@@ -91,6 +94,7 @@ export function shardParts(index: IndexState): Holding[] {
     bytes: index.commitBytes,
     shards: 1,
     counters: shard === 0,
+    perShard: true,
   }));
   const nested = fieldsOfType(index.mappings, ["nested"]);
   for (const doc of index.visible.values()) {
@@ -129,6 +133,49 @@ export function fieldList(
   const names = new Set<string>();
   for (const i of indices) for (const f of fieldsOfType(i.mappings, types)) names.add(f);
   return [...names].filter((n) => patterns.some((g) => matchPattern(g, n))).sort();
+}
+
+/** Bytes of each vector file of one field (or all of them), as `_stats` names them. */
+export interface VectorFiles {
+  /** Values held. */
+  count: number;
+  /** BBQ bits and corrections. */
+  veb: number;
+  /** Raw elements. */
+  vec: number;
+  /** Scalar-quantised codes and corrections. */
+  veq: number;
+  /** Whether the field has an HNSW graph file (whose size the engine does not know: 0). */
+  vex: boolean;
+}
+
+/**
+ * What an index's segments hold of indexed `dense_vector` values, deleted documents' too (until
+ * merged away), as Elasticsearch counts them: per field path, the values and vector file bytes.
+ */
+export function denseVectorHoldings(index: IndexState): Map<string, VectorFiles> {
+  const out = new Map<string, VectorFiles>();
+  for (const view of index.searchTarget().snapshot.views) {
+    for (const [path, col] of view.segment.vectors) {
+      const spec = col.spec;
+      if (spec.type !== "dense_vector" || !spec.indexed) continue;
+      if (col.count === 0 && !col.retained) continue;
+      const per = offHeapBytesPerVector(spec);
+      let files = out.get(path);
+      if (!files) {
+        const kind = spec.indexType ?? (spec.elementType === "float" ? "int8_hnsw" : "hnsw");
+        files = { count: 0, veb: 0, vec: 0, veq: 0, vex: kind.endsWith("hnsw") };
+        out.set(path, files);
+      }
+      // Deleted documents' vectors that Elasticsearch's merges keep count too.
+      const held = col.count + (col.retained?.count ?? 0);
+      files.count += held;
+      files.veb += held * per.veb;
+      files.vec += held * per.vec;
+      files.veq += held * per.veq;
+    }
+  }
+  return out;
 }
 
 /** How many `dense_vector` (or `sparse_vector`) values the searchable documents hold. */

@@ -6,7 +6,13 @@ import { matchPattern } from "../_index/name_pattern.ts";
 import type { IndexState } from "../_state/index_state.ts";
 import type { SearchCounters } from "../_state/index_stats.ts";
 import { formatBytes, formatTime } from "./cat_units.ts";
-import { fieldList, type Holding, vectorValues } from "./stats_mapped.ts";
+import {
+  denseVectorHoldings,
+  fieldList,
+  type Holding,
+  type VectorFiles,
+  vectorValues,
+} from "./stats_mapped.ts";
 
 /** Every metric `_stats` answers, in Elasticsearch's order (what no metric or `_all` selects). */
 export const STATS_METRICS = [
@@ -44,6 +50,10 @@ export interface SectionOptions {
   includeSegmentFileSizes: boolean;
   /** The open scroll and point-in-time contexts per index name. */
   openContexts: Map<string, { scrolls: number; pits: number }>;
+  /** True for one index's own blocks (`indices.<name>.primaries`), where some list fields. */
+  perIndex?: boolean;
+  /** `_stats`' `level` (`cluster` leaves out some sizes). */
+  level?: string;
 }
 
 type Out = Record<string, unknown>;
@@ -321,9 +331,64 @@ const SECTIONS: ReadonlyMap<string, (input: SectionInput) => Out> = new Map<
   }],
 ]);
 
+/**
+ * `dense_vector`: the values the segments hold (deleted documents' too) and, between the shard
+ * and the cluster level, the bytes of the vector files (raw, quantised, BBQ; graphs and IVF files count 0), per
+ * field too in an index's own block.
+ */
+function denseVectors(parts: readonly Holding[], o: SectionOptions): Out {
+  const fields = new Map<string, VectorFiles>();
+  for (const p of parts) {
+    if (!p.counters) continue;
+    for (const [path, f] of denseVectorHoldings(p.index)) {
+      const into = fields.get(path);
+      if (!into) fields.set(path, { ...f });
+      else {
+        into.count += f.count;
+        into.veb += f.veb;
+        into.vec += f.vec;
+        into.veq += f.veq;
+        into.vex ||= f.vex;
+      }
+    }
+  }
+  const all = [...fields.values()];
+  const total = (k: "count" | "veb" | "vec" | "veq") => all.reduce((n, f) => n + f[k], 0);
+  const out: Out = { value_count: total("count") };
+  if (o.level === "cluster" || parts.some((p) => p.perShard)) return out;
+  const offHeap: Out = {};
+  const w = new Measures(offHeap, o);
+  const size = (name: string, value: number) => w.bytes(name, value, `${name}_bytes`);
+  size("total_size", total("veb") + total("vec") + total("veq"));
+  size("total_veb_size", total("veb"));
+  size("total_vec_size", total("vec"));
+  size("total_veq_size", total("veq"));
+  size("total_vex_size", 0);
+  size("total_cenivf_size", 0);
+  size("total_clivf_size", 0);
+  if (o.perIndex && fields.size > 0) {
+    const byField: Out = {};
+    for (const path of [...fields.keys()].sort()) {
+      const f = fields.get(path)!;
+      const files: Out = {};
+      const fw = new Measures(files, o);
+      const file = (name: string, value: number) => fw.bytes(name, value, `${name}_bytes`);
+      if (f.veb > 0) file("veb_size", f.veb);
+      file("vec_size", f.vec);
+      if (f.veq > 0) file("veq_size", f.veq);
+      if (f.vex) file("vex_size", 0);
+      byField[path] = files;
+    }
+    offHeap.fielddata = byField;
+  }
+  out.off_heap = offHeap;
+  return out;
+}
+
 /** One section of a stats block; `metric` is one of {@link STATS_METRICS}. */
 export function section(metric: string, parts: readonly Holding[], o: SectionOptions): Out {
   const fill = SECTIONS.get(metric);
+  if (metric === "dense_vector") return denseVectors(parts, o);
   if (fill === undefined) {
     return { value_count: sum(parts, (p) => p.counters ? vectorValues(p.index, metric) : 0) };
   }

@@ -6,11 +6,12 @@ import { type Hits, intersect } from "../_query/doc_set.ts";
 import { execContextOf } from "../_query/exec_context.ts";
 import { nameMatcher } from "../_index/name_pattern.ts";
 import { fieldMapOf } from "../_index/field_map.ts";
+import { quantizeSteps } from "../_index/vectors.ts";
 import { matchLive } from "../_query/query_exec.ts";
 import { matchLiveSteps, STEP_BLOCK } from "../_query/query_steps.ts";
 import { topScored } from "../_query/max_score.ts";
 import { topFirstPlan } from "../_query/top_first_plan.ts";
-import { knnSection } from "../_query/knn_section.ts";
+import { knnColumns, knnSection } from "../_query/knn_section.ts";
 import type { SearchRequest } from "./search_request.ts";
 import {
   compareValues,
@@ -79,6 +80,8 @@ export function* collect(
   now: number,
 ): Generator<void, Collected, void> {
   const all = keepsAll(req);
+  // Codes of quantised vectors not made yet are made in steps, not in one long kNN search.
+  yield* quantizeSteps(knnColumns(targets, [req.knn, req.query]));
   const fast = topFirst(targets, req, sort, now);
   if (fast) return fast;
   const scored = sort.length === 0 || sort.some((k) => k.field === "_score") || req.trackScores ||

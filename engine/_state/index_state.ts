@@ -125,7 +125,7 @@ export class IndexState {
     };
   }
 
-  /** True while the index is closed; closing stops a running background merge. */
+  /** True while the index is closed; closing stops background merging and quantisation. */
   get closed(): boolean {
     return this.#closed;
   }
@@ -135,7 +135,7 @@ export class IndexState {
     if (value) this.shard.cancelMerge();
   }
 
-  /** Stops background work (a running merge): the index is being deleted. */
+  /** Stops background work (a running merge, quantisation): the index is being deleted. */
   release(): void {
     this.shard.cancelMerge();
   }
