@@ -1,6 +1,7 @@
 // Query execution in steps: the long loops of the common long queries (a `match` of common words
-// over every document, `match_all`) run block by block, with a pause point between blocks where a
-// time-sliced search lets the event loop serve other requests. Each answer is `matchLive`'s.
+// over every document, `match_all`, a `knn` scan) run block by block, with a pause point between
+// blocks where a time-sliced search lets the event loop serve other requests. Each answer is
+// `matchLive`'s.
 
 import {
   atLeast,
@@ -13,6 +14,7 @@ import {
 import { allOrdinals, type ExecContext, liveOnly } from "./exec_context.ts";
 import { resolveMsm } from "./full_text.ts";
 import { execute } from "./query_exec.ts";
+import { knnTopKSteps } from "./knn.ts";
 import type { QueryNode, QueryOf } from "./query_nodes.ts";
 import { termHits } from "./term_queries.ts";
 
@@ -84,11 +86,23 @@ function* executeSteps(
   options: StepOptions,
 ): Generator<void, Hits, void> {
   if (q.kind === "match_all") return yield* allSteps(ctx, q.boost, options);
+  if (q.kind === "knn") return yield* knnSteps(q, ctx, options);
   if (q.kind === "match") {
     const hits = yield* matchSteps(q, ctx, options);
     if (hits) return hits;
   }
   return execute(q, ctx, options.scoring);
+}
+
+/** The `knn` query as `execute` runs it: its filter, then the scan, both in steps. */
+function* knnSteps(
+  q: QueryOf<"knn">,
+  ctx: ExecContext,
+  { scoring }: StepOptions,
+): Generator<void, Hits, void> {
+  const allowed = q.filter ? yield* executeSteps(q.filter, ctx, { scoring: "filter" }) : null;
+  const hits = yield* knnTopKSteps(q, ctx, allowed);
+  return scoring === "score" ? hits : { docs: hits.docs, scores: null };
 }
 
 /** `match_all`: every ordinal, its constant score filled block by block. */
