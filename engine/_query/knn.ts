@@ -294,6 +294,24 @@ export function knnTopK(
   }
 }
 
+/** kNN hits found ahead, in steps, for the `knn` clauses of a bool: per context, per clause. */
+const foundAhead = new WeakMap<ExecContext, Map<QueryOf<"knn">, Hits>>();
+
+/**
+ * Remembers `hits`, {@link knnTopK}'s answer for `q` in `ctx` found ahead in steps, for
+ * `execute` to take instead of scanning again.
+ */
+export function rememberKnn(q: QueryOf<"knn">, ctx: ExecContext, hits: Hits): void {
+  let found = foundAhead.get(ctx);
+  if (!found) foundAhead.set(ctx, found = new Map());
+  found.set(q, hits);
+}
+
+/** The hits {@link rememberKnn} kept for `q` in `ctx`, if any. */
+export function knnFoundAhead(q: QueryOf<"knn">, ctx: ExecContext): Hits | undefined {
+  return foundAhead.get(ctx)?.get(q);
+}
+
 /**
  * {@link knnTopK} in steps: the generator yields between blocks of {@link knnBlock} documents
  * of a segment's scan (and of the rescoring), where a time-sliced search may let other work in,

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { EngineError } from "../_errors.ts";
 import { searchApi, searchApiSliced, SearchContexts } from "./search_api.ts";
 import { TestIndex } from "../../tests/support/test_index.ts";
 import { randomVectors } from "../../tests/support/vectors.ts";
@@ -140,6 +141,34 @@ Deno.test("stepped kNN searches answer byte for byte what the one-go searches an
       _source: false,
     },
   );
+  // knn clauses of bools (hybrid searches), found ahead in steps.
+  const knn = (field: string, k: number, v = a) => ({
+    knn: { field, query_vector: v, k, num_candidates: 40 },
+  });
+  bodies.push(
+    { query: { bool: { should: [knn("f", 10), { range: { n: { gte: 990 } } }] } }, size: 30 },
+    {
+      query: {
+        bool: {
+          must: [knn("i8", 20, b)],
+          filter: [{ term: { tag: "t0" } }],
+          must_not: [knn("bbq", 5, b)],
+        },
+      },
+      _source: false,
+    },
+    {
+      query: {
+        bool: {
+          should: [
+            { bool: { must: [knn("l2", 10)], should: [{ term: { tag: "t2" } }] } },
+            { bool: { filter: [knn("f", 10, b), { match_none: {} }] } },
+          ],
+        },
+      },
+      _source: false,
+    },
+  );
   const copy: SearchTarget = { ...target, index: "copy" };
   for (const targets of [[target], [{ ...target, shards: 3 }], [target, copy]]) {
     for (const [i, body] of bodies.entries()) {
@@ -182,6 +211,16 @@ Deno.test("a short sliced search sent after a long kNN search finishes first", a
       { knn: { field: "f", query_vector: queries[0], k: 10, num_candidates: 10 } },
       { knn: { field: "bbq", query_vector: queries[2], k: 10, num_candidates: 10 } },
       { query: { knn: { field: "i8", query_vector: queries[1], k: 10 } } },
+      {
+        query: {
+          bool: {
+            should: [
+              { knn: { field: "f", query_vector: queries[1], k: 10 } },
+              { term: { tag: "t1" } },
+            ],
+          },
+        },
+      },
     ]
   ) {
     const done: string[] = [];
@@ -202,4 +241,35 @@ Deno.test("a short sliced search sent after a long kNN search finishes first", a
     await Promise.all([long, short]);
     assert.deepEqual(done, ["short", "long"], Object.keys(body)[0]);
   }
+});
+
+Deno.test("a failing knn clause of a bool fails the stepped search as the one-go search", async () => {
+  const body = {
+    query: {
+      bool: {
+        must: [{ term: { tag: "t1" } }],
+        should: [{ knn: { field: "n", query_vector: queries[0], k: 10 } }],
+      },
+    },
+  };
+  let whole: unknown;
+  try {
+    searchApi(new SearchContexts(), [target], body, new URLSearchParams());
+  } catch (err) {
+    whole = err;
+  }
+  let sliced: unknown;
+  try {
+    await searchApiSliced(new SearchContexts(), [target], {
+      body,
+      params: new URLSearchParams(),
+    }, 0);
+  } catch (err) {
+    sliced = err;
+  }
+  assert.ok(whole instanceof EngineError && sliced instanceof EngineError);
+  assert.match(JSON.stringify(whole.extra), /only supported on \[dense_vector\] fields/);
+  assert.equal(sliced.type, whole.type);
+  assert.equal(sliced.status, whole.status);
+  assert.equal(JSON.stringify(sliced.extra), JSON.stringify(whole.extra));
 });
