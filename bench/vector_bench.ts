@@ -265,6 +265,25 @@ async function report(): Promise<void> {
       pauseMs.toFixed(1)
     } ms; heap then ${((used() - withSources) / COUNT).toFixed(0)} bytes/vector for the index`,
   );
+  // Searches after the first, time-sliced: the longest wait for a turn while each kind runs
+  // (the codes are made already, so this is the scoring alone).
+  for (const kind of ["section", "query"] as const) {
+    let longest = 0;
+    const t2 = performance.now();
+    const runs = 10;
+    for (let i = 0; i < runs; i++) {
+      const q = query();
+      longest = Math.max(
+        longest,
+        await longestPause(() => searchApiSliced(ctx, [target], { body: body(kind, q), params })),
+      );
+    }
+    console.log(
+      `knn ${kind} (time-sliced, ${runs} searches): ${
+        ((performance.now() - t2) / runs).toFixed(1)
+      } ms each, the event loop's longest wait ${longest.toFixed(1)} ms`,
+    );
+  }
   // Baseline and engine run alternately on the same query, so a busy machine slows both alike;
   // the ratio is the median of the per-pair ratios.
   const paired = (fn: (q: Float32Array) => unknown, n: number) => {

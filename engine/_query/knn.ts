@@ -17,7 +17,14 @@ import {
   vectorProblem,
   type VectorSpec,
 } from "../_index/vectors.ts";
-import { quantizedScore, quantizeQuery } from "../_index/vector_quant.ts";
+import {
+  type QuantizedColumn,
+  type QuantizedQuery,
+  quantizedScore,
+  quantizeQuery,
+  type Similarity,
+} from "../_index/vector_quant.ts";
+import type { SegmentView } from "../_index/shard_snapshot.ts";
 import type { Hits } from "./doc_set.ts";
 import { type ExecContext, queryShardError } from "./exec_context.ts";
 import type { QueryNode, QueryOf } from "./query_nodes.ts";
@@ -260,6 +267,15 @@ export function checkQueryVector(
 }
 
 /**
+ * Vectors scored between two pause points of {@link knnTopKSteps}: about 1.5 million
+ * dimension-products a block (4,096 vectors of 384 dims, a few milliseconds), from 1,024 to
+ * 32,768 vectors.
+ */
+export function knnBlock(dims: number): number {
+  return Math.max(1_024, Math.min(32_768, Math.floor(1_572_864 / Math.max(dims, 1))));
+}
+
+/**
  * The k nearest live docs of one target (ascending doc order, scores already boosted),
  * restricted to `allowed` docs when a filter is given. Every vector is scored (no graph); on a
  * field whose `index_options` quantise to scalars the scores are the quantised ones, per segment,
@@ -271,6 +287,42 @@ export function knnTopK(
   ctx: ExecContext,
   allowed: Hits | null,
 ): Hits {
+  const steps = knnTopKSteps(q, ctx, allowed);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** kNN hits found ahead, in steps, for the `knn` clauses of a bool: per context, per clause. */
+const foundAhead = new WeakMap<ExecContext, Map<QueryOf<"knn">, Hits>>();
+
+/**
+ * Remembers `hits`, {@link knnTopK}'s answer for `q` in `ctx` found ahead in steps, for
+ * `execute` to take instead of scanning again.
+ */
+export function rememberKnn(q: QueryOf<"knn">, ctx: ExecContext, hits: Hits): void {
+  let found = foundAhead.get(ctx);
+  if (!found) foundAhead.set(ctx, found = new Map());
+  found.set(q, hits);
+}
+
+/** The hits {@link rememberKnn} kept for `q` in `ctx`, if any. */
+export function knnFoundAhead(q: QueryOf<"knn">, ctx: ExecContext): Hits | undefined {
+  return foundAhead.get(ctx)?.get(q);
+}
+
+/**
+ * {@link knnTopK} in steps: the generator yields between blocks of {@link knnBlock} documents
+ * of a segment's scan (and of the rescoring), where a time-sliced search may let other work in,
+ * and returns `knnTopK`'s hits. The blocks are visited in doc order into the same heap, so the
+ * answer does not depend on where the pauses fall.
+ */
+export function* knnTopKSteps(
+  q: QueryOf<"knn">,
+  ctx: ExecContext,
+  allowed: Hits | null,
+): Generator<void, Hits, void> {
   const spec = specOf(ctx, q.field);
   const query = checkQueryVector(ctx, spec, q.vector);
   let qm = 0;
@@ -284,27 +336,28 @@ export function knnTopK(
   const mask = allowed ? maskOf(allowed, ctx.snapshot.maxDoc) : null;
   const threshold = q.similarity;
   const minScore = threshold === undefined ? undefined : scoreOf(spec, threshold);
+  const block = knnBlock(query.length);
   const columns: (VectorColumn | undefined)[] = [];
+  let scanned = false;
   for (const view of ctx.snapshot.views) {
     const col = view.segment.vectors.get(q.field);
     columns.push(col);
     if (!col || col.count === 0) continue;
-    const { has } = col;
-    const deleted = view.deleted;
     const n = view.segment.maxDoc;
     const quantized = quantize ? quantizedOf(col) : null;
     const qq = quantized ? quantizeQuery(quantized, query, spec.similarity!) : null;
-    for (let d = 0; d < n; d++) {
-      if (!has[d] || deleted?.[d] || (mask && !mask[view.base + d])) continue;
+    for (let from = 0; from < n; from += block) {
+      if (scanned) yield;
+      scanned = true;
+      const scan = { view, col, mask, from, to: Math.min(from + block, n) };
       if (qq) {
-        const score = quantizedScore(quantized!, qq, d, spec.similarity!);
-        if (!rescore && minScore !== undefined && score < minScore) continue;
-        heap.offer(score, view.base + d);
-        continue;
-      }
-      const raw = rawSimilarity(col, query, qm, d);
-      if (threshold !== undefined && !passesThreshold(spec, raw, threshold)) continue;
-      heap.offer(scoreOf(spec, raw), view.base + d);
+        scanQuantized(scan, heap, {
+          quantized: quantized!,
+          qq,
+          similarity: spec.similarity!,
+          minScore: rescore ? undefined : minScore,
+        });
+      } else scanRaw(scan, heap, { spec, query, qm, threshold });
     }
   }
   if (!rescore) return heap.hits(q.boost);
@@ -313,7 +366,9 @@ export function knnTopK(
   const top = new TopHeap(q.k);
   let v = 0;
   const views = ctx.snapshot.views;
-  for (const doc of candidates) {
+  for (let i = 0; i < candidates.length; i++) {
+    if (i > 0 && i % block === 0) yield;
+    const doc = candidates[i]!;
     while (v + 1 < views.length && views[v + 1]!.base <= doc) v++;
     const col = columns[v]!;
     const raw = rawSimilarity(col, query, qm, doc - views[v]!.base);
@@ -321,6 +376,54 @@ export function knnTopK(
     top.offer(scoreOf(spec, raw), doc);
   }
   return top.hits(q.boost);
+}
+
+/** One block of one segment's scan: docs `from` (inclusive) to `to` of `view`'s `col`. */
+interface Scan {
+  readonly view: SegmentView;
+  readonly col: VectorColumn;
+  readonly mask: Uint8Array | null;
+  readonly from: number;
+  readonly to: number;
+}
+
+/** A block scored on the raw vectors, kept in `heap` when within the similarity threshold. */
+function scanRaw(
+  { view, col, mask, from, to }: Scan,
+  heap: TopHeap,
+  o: { spec: VectorSpec; query: Float32Array; qm: number; threshold: number | undefined },
+): void {
+  const { has } = col;
+  const deleted = view.deleted;
+  const { spec, query, qm, threshold } = o;
+  for (let d = from; d < to; d++) {
+    if (!has[d] || deleted?.[d] || (mask && !mask[view.base + d])) continue;
+    const raw = rawSimilarity(col, query, qm, d);
+    if (threshold !== undefined && !passesThreshold(spec, raw, threshold)) continue;
+    heap.offer(scoreOf(spec, raw), view.base + d);
+  }
+}
+
+/** A block scored on the quantised codes, kept in `heap` when at least `minScore` (if given). */
+function scanQuantized(
+  { view, col, mask, from, to }: Scan,
+  heap: TopHeap,
+  o: {
+    quantized: QuantizedColumn;
+    qq: QuantizedQuery;
+    similarity: Similarity;
+    minScore: number | undefined;
+  },
+): void {
+  const { has } = col;
+  const deleted = view.deleted;
+  const { quantized, qq, similarity, minScore } = o;
+  for (let d = from; d < to; d++) {
+    if (!has[d] || deleted?.[d] || (mask && !mask[view.base + d])) continue;
+    const score = quantizedScore(quantized, qq, d, similarity);
+    if (minScore !== undefined && score < minScore) continue;
+    heap.offer(score, view.base + d);
+  }
 }
 
 function maskOf(hits: Hits, maxDoc: number): Uint8Array {

@@ -6,27 +6,34 @@ import type { SearchTarget } from "../_index/search_target.ts";
 import type { VectorColumn } from "../_index/vectors.ts";
 import { type Hits, union } from "./doc_set.ts";
 import { type ExecContext, execContextOf } from "./exec_context.ts";
-import { globalTopK, knnTopK } from "./knn.ts";
+import { globalTopK, knnTopKSteps } from "./knn.ts";
 import type { QueryOf } from "./query_nodes.ts";
-import { matchLive } from "./query_exec.ts";
+import { matchLiveSteps } from "./query_steps.ts";
 
 /**
  * Runs the knn entries over all targets and returns how to combine one target's query hits
- * with its share of the nearest neighbours (the identity when there is no knn section).
+ * with its share of the nearest neighbours (the identity when there is no knn section). In
+ * steps: it yields between entries and targets, inside each filter (`matchLiveSteps`) and
+ * between blocks of each scan (`knnTopKSteps`), where a time-sliced search may let other work
+ * in; driven to its end at once, it is the one-go search.
  */
-export function knnSection(
+export function* knnSectionSteps(
   targets: readonly SearchTarget[],
   entries: readonly QueryOf<"knn">[],
   now: number,
-): (target: number, hits: Hits) => Hits {
+): Generator<void, (target: number, hits: Hits) => Hits, void> {
   if (entries.length === 0) return (_, hits) => hits;
   const contexts: ExecContext[] = targets.map((target) => execContextOf(target, now));
-  const found = entries.map((q) =>
-    globalTopK(
-      contexts.map((ctx) => knnTopK(q, ctx, q.filter ? matchLive(q.filter, ctx, "filter") : null)),
-      q.k,
-    )
-  );
+  const found: Hits[][] = [];
+  for (const q of entries) {
+    const perTarget: Hits[] = [];
+    for (const ctx of contexts) {
+      if (found.length > 0 || perTarget.length > 0) yield;
+      const allowed = q.filter ? yield* matchLiveSteps(q.filter, ctx, { scoring: "filter" }) : null;
+      perTarget.push(yield* knnTopKSteps(q, ctx, allowed));
+    }
+    found.push(globalTopK(perTarget, q.k));
+  }
   return (t, hits) => {
     const lists = [hits, ...found.map((perTarget) => perTarget[t]!)];
     return union(lists, contexts[t]!.snapshot.maxDoc);

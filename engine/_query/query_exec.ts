@@ -17,7 +17,7 @@ import { resolveMsm, runMatch, runMultiMatch, runPhrase } from "./full_text.ts";
 import { applyFunctions } from "./function_score.ts";
 import { checkableRange, docsInRange, type NumericRange, rangeSizeAtMost } from "./range_filter.ts";
 import { runSpan } from "./span_queries.ts";
-import { knnTopK } from "./knn.ts";
+import { knnFoundAhead, knnTopK } from "./knn.ts";
 import { runNested } from "./nested_query.ts";
 import { runScriptQuery, runScriptScore } from "./script_score.ts";
 import type { QueryNode, QueryOf } from "./query_nodes.ts";
@@ -185,7 +185,8 @@ function runFunctionScore(q: QueryOf<"function_score">, ctx: ExecContext, scorin
 
 const RUNNERS: { [K in QueryNode["kind"]]: Runner<K> } = {
   knn: (q, ctx, scoring) => {
-    const hits = knnTopK(q, ctx, q.filter ? execute(q.filter, ctx, "filter") : null);
+    const hits = knnFoundAhead(q, ctx) ??
+      knnTopK(q, ctx, q.filter ? execute(q.filter, ctx, "filter") : null);
     return scoring === "score" ? hits : { docs: hits.docs, scores: null };
   },
   script_score: (q, ctx, scoring) =>

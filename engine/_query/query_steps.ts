@@ -1,6 +1,7 @@
 // Query execution in steps: the long loops of the common long queries (a `match` of common words
-// over every document, `match_all`) run block by block, with a pause point between blocks where a
-// time-sliced search lets the event loop serve other requests. Each answer is `matchLive`'s.
+// over every document, `match_all`, a `knn` scan) run block by block, with a pause point between
+// blocks where a time-sliced search lets the event loop serve other requests. Each answer is
+// `matchLive`'s.
 
 import {
   atLeast,
@@ -12,7 +13,8 @@ import {
 } from "./doc_set.ts";
 import { allOrdinals, type ExecContext, liveOnly } from "./exec_context.ts";
 import { resolveMsm } from "./full_text.ts";
-import { execute } from "./query_exec.ts";
+import { execute, rewritesToNone } from "./query_exec.ts";
+import { knnTopKSteps, rememberKnn } from "./knn.ts";
 import type { QueryNode, QueryOf } from "./query_nodes.ts";
 import { termHits } from "./term_queries.ts";
 
@@ -84,11 +86,46 @@ function* executeSteps(
   options: StepOptions,
 ): Generator<void, Hits, void> {
   if (q.kind === "match_all") return yield* allSteps(ctx, q.boost, options);
+  if (q.kind === "knn") return yield* knnSteps(q, ctx, options);
+  if (q.kind === "bool") yield* knnAheadSteps(q, ctx);
   if (q.kind === "match") {
     const hits = yield* matchSteps(q, ctx, options);
     if (hits) return hits;
   }
   return execute(q, ctx, options.scoring);
+}
+
+/** The `knn` query as `execute` runs it: its filter, then the scan, both in steps. */
+function* knnSteps(
+  q: QueryOf<"knn">,
+  ctx: ExecContext,
+  { scoring }: StepOptions,
+): Generator<void, Hits, void> {
+  const allowed = q.filter ? yield* executeSteps(q.filter, ctx, { scoring: "filter" }) : null;
+  const hits = yield* knnTopKSteps(q, ctx, allowed);
+  return scoring === "score" ? hits : { docs: hits.docs, scores: null };
+}
+
+/**
+ * The `knn` clauses of a bool (a hybrid search: `should: [knn, match]`), and of the bools among
+ * its clauses, found ahead in steps and remembered for `execute`, which runs the bool as before
+ * and takes them instead of scanning in one step. Bools that `execute` skips (rewritten to
+ * `match_none`) are skipped; a clause that fails is left to fail where `execute` reaches it.
+ */
+function* knnAheadSteps(q: QueryOf<"bool">, ctx: ExecContext): Generator<void, void, void> {
+  if (rewritesToNone(q, ctx.flavour)) return;
+  for (const c of [...q.must, ...q.filter, ...q.should, ...q.mustNot]) {
+    if (c.kind === "bool") yield* knnAheadSteps(c, ctx);
+    if (c.kind !== "knn") continue;
+    let hits: Hits;
+    try {
+      const allowed = c.filter ? yield* executeSteps(c.filter, ctx, { scoring: "filter" }) : null;
+      hits = yield* knnTopKSteps(c, ctx, allowed);
+    } catch {
+      continue;
+    }
+    rememberKnn(c, ctx, hits);
+  }
 }
 
 /** `match_all`: every ordinal, its constant score filled block by block. */

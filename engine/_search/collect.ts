@@ -11,7 +11,7 @@ import { matchLive } from "../_query/query_exec.ts";
 import { matchLiveSteps, STEP_BLOCK } from "../_query/query_steps.ts";
 import { topScored } from "../_query/max_score.ts";
 import { topFirstPlan } from "../_query/top_first_plan.ts";
-import { knnColumns, knnSection } from "../_query/knn_section.ts";
+import { knnColumns, knnSectionSteps } from "../_query/knn_section.ts";
 import type { SearchRequest } from "./search_request.ts";
 import {
   compareValues,
@@ -92,7 +92,7 @@ export function* collect(
   const readers: ValueReader[][] = [];
   const types: Array<Array<string | undefined>> = [];
   let n = 0;
-  const withKnn = knnSection(targets, req.knn, now);
+  const withKnn = yield* knnSectionSteps(targets, req.knn, now);
   let nextShard = 0;
   for (let t = 0; t < targets.length; t++) {
     if (t > 0) yield;
