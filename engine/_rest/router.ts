@@ -65,7 +65,8 @@ export class Router<H> {
     }
     // Like Elasticsearch's path trie: the most specific pattern matching the path decides; when
     // it has no handler for the method, the answer is 405 even if a less specific one would match.
-    const allowed = new Set<string>();
+    // Built only once a route of another method matches: most requests never need it.
+    let allowed: Set<string> | undefined;
     let bestRank: string | undefined;
     for (const route of this.routes) {
       if (bestRank !== undefined && route.rank !== bestRank) break;
@@ -73,9 +74,9 @@ export class Router<H> {
       if (!params) continue;
       bestRank = route.rank;
       if (route.method === method) return { kind: "found", handler: route.handler, params };
-      allowed.add(route.method);
+      (allowed ??= new Set()).add(route.method);
     }
-    if (allowed.size > 0) return { kind: "method_not_allowed", allowed: [...allowed] };
+    if (allowed) return { kind: "method_not_allowed", allowed: [...allowed] };
     return { kind: "not_found" };
   }
 }
