@@ -4,6 +4,7 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { utf8Length } from "./_utf8.ts";
 import { getHeapStatistics } from "node:v8";
 
 /** The heap limit of this process (`--max-old-space-size` and the like), when the runtime tells. */
@@ -161,21 +162,34 @@ function toRequest(
   });
 }
 
-async function send(res: ServerResponse, response: Response): Promise<void> {
+async function send(
+  res: ServerResponse,
+  response: Response,
+  textOf: ((response: Response) => string | undefined) | undefined,
+): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, key) => {
     if (key === "www-authenticate") {
       headers[key] = response.headers.get(key)!.split(/,\s*(?=ApiKey|Basic|Bearer)/);
     } else headers[key] = value;
   });
-  const body = response.body ? new Uint8Array(await response.arrayBuffer()) : undefined;
+  // The engine's own answers come as the text they were built from: written as it is, never
+  // read back from the body's stream.
+  const text = response.body ? textOf?.(response) : undefined;
+  const body = text !== undefined
+    ? undefined
+    : response.body
+    ? new Uint8Array(await response.arrayBuffer())
+    : undefined;
   // A declared length, as Elasticsearch sends it (node:http would otherwise chunk the answer,
   // since the head is written first): a client can then read the body in one go.
-  if (body !== undefined && headers["content-length"] === undefined) {
-    headers["content-length"] = String(body.byteLength);
+  if (headers["content-length"] === undefined) {
+    if (text !== undefined) headers["content-length"] = String(utf8Length(text));
+    else if (body !== undefined) headers["content-length"] = String(body.byteLength);
   }
   res.writeHead(response.status, headers);
-  res.end(body);
+  if (text !== undefined) res.end(text, "utf8");
+  else res.end(body);
 }
 
 const BAD_REQUEST = JSON.stringify({
@@ -190,7 +204,12 @@ const BAD_REQUEST = JSON.stringify({
 /** Listens with `node:http`. */
 export function listen(
   handler: Handler,
-  options: { port: number; hostname: string; maxBodyBytes: number },
+  options: {
+    port: number;
+    hostname: string;
+    maxBodyBytes: number;
+    textOf?: (response: Response) => string | undefined;
+  },
 ): Promise<{ port: number; close(): Promise<void> }> {
   return new Promise((resolve, reject) => {
     let port = options.port;
@@ -200,7 +219,7 @@ export function listen(
           const response = await handler(request, method, req.url ?? "/");
           // The engine may answer before reading the whole body (413): drain what is left.
           stop?.();
-          return send(res, response);
+          return send(res, response, options.textOf);
         })
         .catch(() => {
           if (res.headersSent) return void res.destroy();

@@ -29,6 +29,18 @@ interface ReplyShape {
   compat?: number;
 }
 
+/** The text of each answer `respond` built with a body, for {@link replyText}. */
+const TEXTS = new WeakMap<Response, string>();
+
+/**
+ * The body of an answer as the text it was built from (its bytes are that text in UTF-8), or
+ * undefined for an answer without one or not built here. An HTTP server writes it as it is,
+ * without reading the answer's stream back into bytes (several KB per request).
+ */
+export function replyText(response: Response): string | undefined {
+  return TEXTS.get(response);
+}
+
 function respond(state: EngineState, reply: Reply, shape: ReplyShape): Response {
   const { head, params, compat } = shape;
   const headers = new Headers(reply.headers);
@@ -55,7 +67,9 @@ function respond(state: EngineState, reply: Reply, shape: ReplyShape): Response 
     }
     return new Response(null, { status: reply.status, headers });
   }
-  return new Response(payload, { status: reply.status, headers });
+  const response = new Response(payload, { status: reply.status, headers });
+  TEXTS.set(response, payload);
+  return response;
 }
 
 let incidents = 0;
