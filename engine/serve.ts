@@ -1,7 +1,7 @@
 // serve(): exposes an Engine over HTTP (node:http in Deno, Bun and Node), guarded.
 
 import { type Engine, rawHandler, useHeapSize, useTimeSlices } from "./engine.ts";
-import { MAX_BODY_BYTES, replyText } from "./_rest/handle.ts";
+import { knowBodyText, MAX_BODY_BYTES, replyText } from "./_rest/handle.ts";
 import {
   corsHeaders,
   guard,
@@ -83,6 +83,11 @@ export interface ListenOptions {
    * in UTF-8): written as it is instead of reading the body back.
    */
   textOf?: (response: Response) => string | undefined;
+  /**
+   * Tells the engine the text of a body the adapter has already read whole (UTF-8 decoded, a
+   * BOM dropped, as the engine decodes one): it is then not read again from the request.
+   */
+  knowText?: (request: Request, text: string) => void;
 }
 
 /** What a runtime adapter provides. */
@@ -149,7 +154,13 @@ export async function serve(engine: Engine, options: ServeOptions = {}): Promise
     const response = await raw(request, method, maxBodyBytes, target);
     for (const [k, v] of corsHeaders(request, guardOptions)) response.headers.set(k, v);
     return response;
-  }, { port: options.port ?? 0, hostname, maxBodyBytes, textOf: replyText });
+  }, {
+    port: options.port ?? 0,
+    hostname,
+    maxBodyBytes,
+    textOf: replyText,
+    knowText: knowBodyText,
+  });
   guardOptions.port = server.port;
   const host = hostname.includes(":") ? `[${hostname}]` : hostname;
   return { url: `http://${host}:${server.port}`, port: server.port, close: server.close };

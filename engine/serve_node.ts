@@ -113,24 +113,53 @@ function streamingRequest(
   return { request, stop: () => void (stopped = true, req.resume()) };
 }
 
+/** Bodies up to this size, declared, are collected before the engine sees them (see below). */
+const SMALL_BODY = 64 * 1024;
+
+/** Where and how requests arrive. */
+interface Arrivals {
+  hostname: string;
+  port: number;
+  /** The largest body kept. */
+  limit: number;
+  /** Tells the engine the text of a collected body (then never read again from the request). */
+  knowText?: (request: Request, text: string) => void;
+}
+
+/** The text of collected chunks, decoded as the engine decodes a body (UTF-8, BOM dropped). */
+function textOf(chunks: Uint8Array[], size: number): string {
+  if (chunks.length === 1) return new TextDecoder().decode(chunks[0]);
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.byteLength;
+  }
+  return new TextDecoder().decode(all);
+}
+
 /**
  * Collects a request body up to `limit + 1` bytes: anything longer is cut there (the rest is
- * drained, never kept), so the engine refuses it with 413 without the server holding it.
+ * drained, never kept), so the engine refuses it with 413 without the server holding it. GET and
+ * HEAD bodies, and small declared ones (a search): a stream, its reader and its promises cost
+ * more than the search itself allocates; the engine is told their text.
  */
 function toRequest(
   req: IncomingMessage,
-  hostname: string,
-  port: number,
-  limit: number,
+  at: Arrivals,
 ): Promise<{ request: Request; method: string; stop?: () => void }> {
+  const { hostname, port, limit } = at;
   const method = (req.method ?? "GET").toUpperCase();
-  if (method !== "GET" && method !== "HEAD") {
+  const declared = Number(req.headers["content-length"] ?? NaN);
+  const small = declared <= SMALL_BODY && declared <= limit;
+  if (method !== "GET" && method !== "HEAD" && !small) {
     try {
       return Promise.resolve({ ...streamingRequest(req, hostname, port), method });
     } catch (e) {
       return Promise.reject(e);
     }
   }
+  const bodiless = method === "GET" || method === "HEAD";
   return new Promise((resolve, reject) => {
     const chunks: Uint8Array[] = [];
     let size = 0;
@@ -146,7 +175,7 @@ function toRequest(
       const headers = headerRecord(req, size > limit ? "content-length" : undefined);
       const hasBody = size > 0;
       // A web Request cannot carry a body on GET or HEAD: it travels as POST, method beside it.
-      const carrier = hasBody ? "POST" : method;
+      const carrier = hasBody && bodiless ? "POST" : method;
       const body = hasBody ? new Blob(chunks as BlobPart[]) : undefined;
       try {
         const request = requestWith(urlOf(req, hostname, port), {
@@ -154,6 +183,9 @@ function toRequest(
           headers,
           body,
         });
+        if (hasBody && size <= limit && at.knowText && !headers["content-encoding"]) {
+          at.knowText(request, textOf(chunks, size));
+        }
         resolve({ request, method });
       } catch (e) {
         reject(e);
@@ -209,12 +241,18 @@ export function listen(
     hostname: string;
     maxBodyBytes: number;
     textOf?: (response: Response) => string | undefined;
+    knowText?: (request: Request, text: string) => void;
   },
 ): Promise<{ port: number; close(): Promise<void> }> {
   return new Promise((resolve, reject) => {
     let port = options.port;
     const server = createServer((req, res) => {
-      toRequest(req, options.hostname, port, options.maxBodyBytes)
+      toRequest(req, {
+        hostname: options.hostname,
+        port,
+        limit: options.maxBodyBytes,
+        knowText: options.knowText,
+      })
         .then(async ({ request, method, stop }) => {
           const response = await handler(request, method, req.url ?? "/");
           // The engine may answer before reading the whole body (413): drain what is left.

@@ -130,6 +130,18 @@ async function readAtMost(stream: ReadableStream<Uint8Array>, limit: number): Pr
   return out;
 }
 
+/** The bodies whose text is already known (see {@link knowBodyText}). */
+const KNOWN = new WeakMap<Request, string>();
+
+/**
+ * Tells the engine the text of a request's body, as {@link readBody} would decode it (UTF-8, a
+ * leading BOM dropped, nothing ill-formed): the body is then not read from the request, whose
+ * stream, reader and promises cost more than a search allocates.
+ */
+export function knowBodyText(request: Request, text: string): void {
+  KNOWN.set(request, text);
+}
+
 /**
  * The request body as text, at most `limit` bytes both as sent (declared, chunked or not) and
  * after `gzip`/`deflate` decompression, so a small compressed bomb never inflates in memory.
@@ -139,6 +151,11 @@ async function readBody(request: Request, limit: number): Promise<string> {
   if (declared > limit) throw tooLong(limit);
   if (!request.body) return "";
   const encoding = (request.headers.get("content-encoding") ?? "").trim().toLowerCase();
+  const known = KNOWN.get(request);
+  if (known !== undefined && encoding === "") {
+    if (utf8Length(known) > limit) throw tooLong(limit);
+    return known;
+  }
   let bytes: Uint8Array;
   if (encoding === "gzip" || encoding === "deflate") {
     const raw = await readAtMost(request.body, limit);
