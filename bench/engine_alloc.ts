@@ -6,7 +6,12 @@
 //
 //   deno run -A --v8-flags=--expose-gc,--min-semi-space-size=512,--max-semi-space-size=512 \
 //     bench/engine_alloc.ts                               200,000 documents, 2,000 searches
-//   ALLOC_DOCS=… ALLOC_SEARCHES=…                          other sizes
+//   ALLOC_DOCS=… ALLOC_SEARCHES=… ALLOC_MODE=process|http  other sizes, one mode
+//
+// The phases are found by difference: a `GET /`, a `match_none` search of size 0, the `match`
+// with size 0, the `match` with its 10 hits, each a phase more than the one before.
+//
+// `GET /` is the baseline: the REST layer and the client alone, in the same run.
 //
 // The method: a full gc, then `Deno.memoryUsage().heapUsed`, then N searches one at a time, then
 // `heapUsed` again with no gc between. With a young generation large enough to take all N
@@ -36,14 +41,40 @@ async function load(call: Call, docs: number): Promise<void> {
   await call("POST", "/scale/_forcemerge?max_num_segments=1");
 }
 
-/** Bytes allocated per search over `n` searches one at a time (see the module comment). */
-async function perRequest(call: Call, n: number): Promise<number> {
+/** Bytes allocated per request over `n` requests one at a time (see the module comment). */
+async function perRequest(
+  call: Call,
+  n: number,
+  request: Step = ["POST", "/scale/_search", MATCH],
+) {
   gc!();
   const before = Deno.memoryUsage().heapUsed;
-  for (let i = 0; i < n; i++) await call("POST", "/scale/_search", MATCH);
+  for (let i = 0; i < n; i++) await call(...request);
   const after = Deno.memoryUsage().heapUsed;
   return (after - before) / n;
 }
+
+type Step = [method: string, path: string, body?: string];
+
+/**
+ * The phases by difference: each request below does one more phase than the one before it
+ * (the REST layer alone; a search that matches nothing; scoring the match without hits;
+ * rendering 10 hits and writing the answer).
+ */
+const PHASES: Array<[name: string, request: Step]> = [
+  ["GET / (request, route, answer)", ["GET", "/"]],
+  ["match_none, size 0 (+ search setup)", [
+    "POST",
+    "/scale/_search",
+    JSON.stringify({ size: 0, query: { match_none: {} } }),
+  ]],
+  ["match, size 0 (+ parse, score)", [
+    "POST",
+    "/scale/_search",
+    JSON.stringify({ size: 0, query: JSON.parse(MATCH).query }),
+  ]],
+  ["match, size 10 (+ 10 hits)", ["POST", "/scale/_search", MATCH]],
+];
 
 async function report(label: string, call: Call, docs: number, n: number): Promise<void> {
   await load(call, docs);
@@ -59,6 +90,14 @@ async function report(label: string, call: Call, docs: number, n: number): Promi
       `spread ${(spread * 100).toFixed(1)}%${spread > 0.1 ? ", a scavenge ran in a window" : ""})` +
       `; answer ${answer.length} chars`,
   );
+  const row: string[] = [];
+  for (const [name, request] of PHASES) {
+    for (let i = 0; i < 100; i++) await call(...request);
+    const runs: number[] = [];
+    for (let i = 0; i < 3; i++) runs.push(await perRequest(call, n / 2, request));
+    row.push(`${name} ${(runs.sort((a, b) => a - b)[1]! / 1024).toFixed(1)}`);
+  }
+  console.log(`  by phase, KB per request (median of 3 windows of ${n / 2}): ${row.join("; ")}`);
 }
 
 const docs = Number(Deno.env.get("ALLOC_DOCS") ?? 200_000);
