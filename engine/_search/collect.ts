@@ -81,7 +81,8 @@ export function* collect(
 ): Generator<void, Collected, void> {
   const all = keepsAll(req);
   // Codes of quantised vectors not made yet are made in steps, not in one long kNN search.
-  yield* quantizeSteps(knnColumns(targets, [req.knn, req.query]));
+  const columns = knnColumns(targets, [req.knn, req.query]);
+  if (columns.length > 0) yield* quantizeSteps(columns);
   const fast = topFirst(targets, req, sort, now);
   if (fast) return fast;
   const scored = sort.length === 0 || sort.some((k) => k.field === "_score") || req.trackScores ||
