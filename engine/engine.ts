@@ -5,7 +5,7 @@ import { Cluster } from "./_state/cluster.ts";
 import type { EngineState, NodeIdentity } from "./_rest/context.ts";
 
 export type { NodeIdentity };
-import { handle } from "./_rest/handle.ts";
+import { handle, knowBodyText } from "./_rest/handle.ts";
 import { createIndex } from "./_rest/indices.ts";
 import { generateId } from "./_rest/write_params.ts";
 import type { ShardSnapshot } from "./_index/shard_snapshot.ts";
@@ -102,6 +102,9 @@ export type RawHandler = (
   maxContentLength?: number,
   target?: string,
 ) => Promise<Response>;
+
+/** A surrogate anywhere, or a byte-order mark first. */
+const SURROGATE_OR_BOM = /[\uD800-\uDFFF]|^\uFEFF/;
 
 /**
  * The path and query of a URL string as written: `new URL()` and `new Request()` resolve dot
@@ -314,6 +317,10 @@ export class Engine {
     } catch (e) {
       return Promise.reject(e); // like fetch: bad arguments reject, they do not throw
     }
+    // A string body is the text the engine would decode from its bytes unless it holds a
+    // surrogate (a lone one decodes as U+FFFD) or opens with a BOM (dropped): then it is read.
+    const body = init?.body;
+    if (typeof body === "string" && !SURROGATE_OR_BOM.test(body)) knowBodyText(request, body);
     const target = typeof input === "string" ? rawTarget(input) : undefined;
     return handle(this.#state, request, { method, target });
   };

@@ -343,3 +343,33 @@ Deno.test("docvalue_fields and script_fields are bounded by the index settings",
   );
   engine.close();
 });
+
+Deno.test("fetch: a string body reads as its UTF-8 bytes would (lone surrogates, a BOM)", async () => {
+  const engine = new Engine();
+  try {
+    const bodies = [
+      '{"t":"caf\u00e9 \ud83c\udf38"}',
+      '{"t":"lone \ud800 surrogate"}',
+      '\ufeff{"t":"after a BOM"}',
+      '{"t":"x\u0000y"}',
+    ];
+    const answers = async (body: string | Uint8Array<ArrayBuffer>, id: number) => {
+      const put = await engine.fetch(`http://engine/s/_doc/${id}?refresh=true`, {
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body,
+      });
+      const putText = await put.text();
+      if (put.status >= 300) return { status: put.status, error: putText };
+      const get = await engine.fetch(`http://engine/s/_doc/${id}`);
+      return { status: put.status, source: (await get.json())._source };
+    };
+    for (const [i, body] of bodies.entries()) {
+      const asText = await answers(body, 2 * i);
+      const asBytes = await answers(new TextEncoder().encode(body), 2 * i + 1);
+      assert.deepEqual(asText, asBytes, body);
+    }
+  } finally {
+    engine.close();
+  }
+});

@@ -1,7 +1,7 @@
 // serve(): exposes an Engine over HTTP (node:http in Deno, Bun and Node), guarded.
 
 import { type Engine, rawHandler, useHeapSize, useTimeSlices } from "./engine.ts";
-import { MAX_BODY_BYTES } from "./_rest/handle.ts";
+import { knowBodyText, MAX_BODY_BYTES, replyText } from "./_rest/handle.ts";
 import {
   corsHeaders,
   guard,
@@ -70,13 +70,33 @@ export interface EngineServer {
   close(): Promise<void>;
 }
 
+/** How an adapter listens. */
+export interface ListenOptions {
+  /** Port to listen on; 0 picks a free port. */
+  port: number;
+  /** Interface to bind. */
+  hostname: string;
+  /** The largest request body read. */
+  maxBodyBytes: number;
+  /**
+   * The text an answer's body was built from, when the engine built it (its bytes are that text
+   * in UTF-8): written as it is instead of reading the body back.
+   */
+  textOf?: (response: Response) => string | undefined;
+  /**
+   * Tells the engine the text of a body the adapter has already read whole (UTF-8 decoded, a
+   * BOM dropped, as the engine decodes one): it is then not read again from the request.
+   */
+  knowText?: (request: Request, text: string) => void;
+}
+
 /** What a runtime adapter provides. */
 export interface Adapter {
   /** The heap the runtime gives this process, in bytes, when it can tell. */
   heapSize?(): number | undefined;
   listen(
     handler: (request: Request, method: string, target: string) => Promise<Response>,
-    options: { port: number; hostname: string; maxBodyBytes: number },
+    options: ListenOptions,
   ): Promise<{ port: number; close(): Promise<void> }>;
 }
 
@@ -134,7 +154,13 @@ export async function serve(engine: Engine, options: ServeOptions = {}): Promise
     const response = await raw(request, method, maxBodyBytes, target);
     for (const [k, v] of corsHeaders(request, guardOptions)) response.headers.set(k, v);
     return response;
-  }, { port: options.port ?? 0, hostname, maxBodyBytes });
+  }, {
+    port: options.port ?? 0,
+    hostname,
+    maxBodyBytes,
+    textOf: replyText,
+    knowText: knowBodyText,
+  });
   guardOptions.port = server.port;
   const host = hostname.includes(":") ? `[${hostname}]` : hostname;
   return { url: `http://${host}:${server.port}`, port: server.port, close: server.close };

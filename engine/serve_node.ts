@@ -4,6 +4,7 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { utf8Length } from "./_utf8.ts";
 import { getHeapStatistics } from "node:v8";
 
 /** The heap limit of this process (`--max-old-space-size` and the like), when the runtime tells. */
@@ -21,17 +22,45 @@ export function heapSize(): number | undefined {
  */
 type Handler = (request: Request, method: string, target: string) => Promise<Response>;
 
-function headersOf(req: IncomingMessage): Headers {
+/**
+ * The request's headers as a record, which `new Request` takes far more cheaply than a `Headers`
+ * (Deno converts a `Headers` init by iterating it, re-sorting its list at every step: ~14 KB per
+ * request); {@link checkedHeaders} when one of them is refused.
+ */
+function headerRecord(req: IncomingMessage, without?: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const headers = req.headers;
+  for (const key in headers) {
+    const value = headers[key];
+    if (value === undefined || key === without) continue;
+    out[key] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return out;
+}
+
+/** The headers one by one: a value that web Headers refuse is dropped, like an unknown header. */
+function checkedHeaders(record: Record<string, string>): Headers {
   const headers = new Headers();
-  for (const [key, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
+  for (const key in record) {
     try {
-      headers.set(key, Array.isArray(value) ? value.join(", ") : value);
+      headers.set(key, record[key]!);
     } catch {
-      // a header value that web Headers refuse is dropped, like an unknown header
+      // dropped (see above)
     }
   }
   return headers;
+}
+
+/** A request with `init`'s headers, dropping any that web Headers refuse (see above). */
+function requestWith(
+  url: string,
+  init: RequestInit & { headers: Record<string, string> },
+): Request {
+  try {
+    return new Request(url, init);
+  } catch {
+    return new Request(url, { ...init, headers: checkedHeaders(init.headers) });
+  }
 }
 
 function urlOf(req: IncomingMessage, hostname: string, port: number): string {
@@ -72,33 +101,65 @@ function streamingRequest(
       req.resume();
     },
   }, { highWaterMark: 16 });
-  const request = new Request(urlOf(req, hostname, port), {
-    method: (req.method ?? "POST").toUpperCase(),
-    headers: headersOf(req),
-    body,
-    duplex: "half",
-  } as RequestInit);
+  const request = requestWith(
+    urlOf(req, hostname, port),
+    {
+      method: (req.method ?? "POST").toUpperCase(),
+      headers: headerRecord(req),
+      body,
+      duplex: "half",
+    } as RequestInit & { headers: Record<string, string> },
+  );
   return { request, stop: () => void (stopped = true, req.resume()) };
+}
+
+/** Bodies up to this size, declared, are collected before the engine sees them (see below). */
+const SMALL_BODY = 64 * 1024;
+
+/** Where and how requests arrive. */
+interface Arrivals {
+  hostname: string;
+  port: number;
+  /** The largest body kept. */
+  limit: number;
+  /** Tells the engine the text of a collected body (then never read again from the request). */
+  knowText?: (request: Request, text: string) => void;
+}
+
+/** The text of collected chunks, decoded as the engine decodes a body (UTF-8, BOM dropped). */
+function textOf(chunks: Uint8Array[], size: number): string {
+  if (chunks.length === 1) return new TextDecoder().decode(chunks[0]);
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.byteLength;
+  }
+  return new TextDecoder().decode(all);
 }
 
 /**
  * Collects a request body up to `limit + 1` bytes: anything longer is cut there (the rest is
- * drained, never kept), so the engine refuses it with 413 without the server holding it.
+ * drained, never kept), so the engine refuses it with 413 without the server holding it. GET and
+ * HEAD bodies, and small declared ones (a search): a stream, its reader and its promises cost
+ * more than the search itself allocates; the engine is told their text.
  */
 function toRequest(
   req: IncomingMessage,
-  hostname: string,
-  port: number,
-  limit: number,
+  at: Arrivals,
 ): Promise<{ request: Request; method: string; stop?: () => void }> {
+  const { hostname, port, limit } = at;
   const method = (req.method ?? "GET").toUpperCase();
-  if (method !== "GET" && method !== "HEAD") {
+  const declared = Number(req.headers["content-length"] ?? NaN);
+  const small = declared <= SMALL_BODY && declared <= limit;
+  if (method !== "GET" && method !== "HEAD" && !small) {
     try {
       return Promise.resolve({ ...streamingRequest(req, hostname, port), method });
     } catch (e) {
       return Promise.reject(e);
     }
   }
+  const bodiless = method === "GET" || method === "HEAD";
   return new Promise((resolve, reject) => {
     const chunks: Uint8Array[] = [];
     let size = 0;
@@ -111,18 +172,20 @@ function toRequest(
     });
     req.on("error", reject);
     req.on("end", () => {
-      const headers = headersOf(req);
-      if (size > limit) headers.delete("content-length");
+      const headers = headerRecord(req, size > limit ? "content-length" : undefined);
       const hasBody = size > 0;
       // A web Request cannot carry a body on GET or HEAD: it travels as POST, method beside it.
-      const carrier = hasBody ? "POST" : method;
+      const carrier = hasBody && bodiless ? "POST" : method;
       const body = hasBody ? new Blob(chunks as BlobPart[]) : undefined;
       try {
-        const request = new Request(urlOf(req, hostname, port), {
+        const request = requestWith(urlOf(req, hostname, port), {
           method: carrier,
           headers,
           body,
         });
+        if (hasBody && size <= limit && at.knowText && !headers["content-encoding"]) {
+          at.knowText(request, textOf(chunks, size));
+        }
         resolve({ request, method });
       } catch (e) {
         reject(e);
@@ -131,21 +194,34 @@ function toRequest(
   });
 }
 
-async function send(res: ServerResponse, response: Response): Promise<void> {
+async function send(
+  res: ServerResponse,
+  response: Response,
+  textOf: ((response: Response) => string | undefined) | undefined,
+): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, key) => {
     if (key === "www-authenticate") {
       headers[key] = response.headers.get(key)!.split(/,\s*(?=ApiKey|Basic|Bearer)/);
     } else headers[key] = value;
   });
-  const body = response.body ? new Uint8Array(await response.arrayBuffer()) : undefined;
+  // The engine's own answers come as the text they were built from: written as it is, never
+  // read back from the body's stream.
+  const text = response.body ? textOf?.(response) : undefined;
+  const body = text !== undefined
+    ? undefined
+    : response.body
+    ? new Uint8Array(await response.arrayBuffer())
+    : undefined;
   // A declared length, as Elasticsearch sends it (node:http would otherwise chunk the answer,
   // since the head is written first): a client can then read the body in one go.
-  if (body !== undefined && headers["content-length"] === undefined) {
-    headers["content-length"] = String(body.byteLength);
+  if (headers["content-length"] === undefined) {
+    if (text !== undefined) headers["content-length"] = String(utf8Length(text));
+    else if (body !== undefined) headers["content-length"] = String(body.byteLength);
   }
   res.writeHead(response.status, headers);
-  res.end(body);
+  if (text !== undefined) res.end(text, "utf8");
+  else res.end(body);
 }
 
 const BAD_REQUEST = JSON.stringify({
@@ -160,17 +236,28 @@ const BAD_REQUEST = JSON.stringify({
 /** Listens with `node:http`. */
 export function listen(
   handler: Handler,
-  options: { port: number; hostname: string; maxBodyBytes: number },
+  options: {
+    port: number;
+    hostname: string;
+    maxBodyBytes: number;
+    textOf?: (response: Response) => string | undefined;
+    knowText?: (request: Request, text: string) => void;
+  },
 ): Promise<{ port: number; close(): Promise<void> }> {
   return new Promise((resolve, reject) => {
     let port = options.port;
     const server = createServer((req, res) => {
-      toRequest(req, options.hostname, port, options.maxBodyBytes)
+      toRequest(req, {
+        hostname: options.hostname,
+        port,
+        limit: options.maxBodyBytes,
+        knowText: options.knowText,
+      })
         .then(async ({ request, method, stop }) => {
           const response = await handler(request, method, req.url ?? "/");
           // The engine may answer before reading the whole body (413): drain what is left.
           stop?.();
-          return send(res, response);
+          return send(res, response, options.textOf);
         })
         .catch(() => {
           if (res.headersSent) return void res.destroy();

@@ -33,6 +33,26 @@ Deno.test("serve: answers declare their length (not chunked), as Elasticsearch d
   }
 });
 
+Deno.test("serve: an answer of non-ASCII text declares its length in UTF-8 bytes", async () => {
+  const engine = new Engine();
+  const server = await serve(engine);
+  try {
+    const doc = { title: "Grüße, 東京 🌸" };
+    await fetch(`${server.url}/i/_doc/1?refresh=true`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(doc),
+    }).then((r) => r.body?.cancel());
+    const res = await fetch(`${server.url}/i/_doc/1`);
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    assert.equal(res.headers.get("content-length"), String(bytes.byteLength));
+    assert.deepEqual(JSON.parse(new TextDecoder().decode(bytes))._source, doc);
+  } finally {
+    await server.close();
+    engine.close();
+  }
+});
+
 Deno.test("serve: idle keep-alive connections stay open far longer than node's 5 s", async () => {
   const engine = new Engine();
   const server = await serve(engine);

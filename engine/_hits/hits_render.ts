@@ -1,6 +1,7 @@
 // Renders ordered candidates as Elasticsearch hit objects and the `hits` section.
 
-import { sourceOut } from "../_index/raw_source.ts";
+import { RawJson, sourceOut } from "../_index/raw_source.ts";
+import { KeptDoc } from "../_index/kept_doc.ts";
 import { docValueFields, type FieldRequest, sourceFields } from "./fetch_fields.ts";
 import { type FieldMap, fieldMapOf } from "../_index/field_map.ts";
 import { fieldsWithOffsets, highlightHit, type HighlightRequest, queryTerms } from "./highlight.ts";
@@ -88,8 +89,16 @@ export function renderHit(
   const docSource = (): Record<string, unknown> => (whole ??= doc.source);
   if (!o.storedFieldsNone) {
     const filter = target.sourceVectors ? withoutVectors(o.source, target.sourceVectors) : o.source;
-    const source = applySourceFilter(docSource(), filter);
-    if (source !== undefined) hit._source = sourceOut(source);
+    if (
+      filter.fetch && !filter.includes.length && !filter.excludes.length && doc instanceof KeptDoc
+    ) {
+      // The whole source of a kept document goes out as its text (what `sourceOut` gives for
+      // its parsed object): never parsed only to be thrown away.
+      hit._source = new RawJson(doc.text.trim());
+    } else {
+      const source = applySourceFilter(docSource(), filter);
+      if (source !== undefined) hit._source = sourceOut(source);
+    }
   }
   if (o.docvalueFields.length || o.fields.length) {
     const fields = {

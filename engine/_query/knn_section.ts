@@ -48,6 +48,11 @@ export function knnColumns(
   targets: readonly SearchTarget[],
   roots: readonly unknown[],
 ): VectorColumn[] {
+  // No segment with a vector column: nothing to find (the usual search; no walk of its query).
+  const columns: VectorColumn[] = [];
+  if (!targets.some((t) => t.snapshot.views.some((v) => v.segment.vectors.size > 0))) {
+    return columns;
+  }
   const fields = new Set<string>();
   const seen = new Set<object>();
   const walk = (v: unknown): void => {
@@ -62,7 +67,6 @@ export function knnColumns(
     for (const key in node) walk(node[key]);
   };
   walk(roots);
-  const columns: VectorColumn[] = [];
   if (fields.size === 0) return columns;
   for (const target of targets) {
     for (const view of target.snapshot.views) {

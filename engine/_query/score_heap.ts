@@ -124,12 +124,20 @@ export class WorstFirstHeap {
 
   /** The hits, best first (score descending, then doc ascending). */
   drain(): { docs: Int32Array; scores: Float64Array } {
-    const order = [...this.#scores.keys()].sort((a, b) =>
-      this.#scores[b]! - this.#scores[a]! || this.#docs[a]! - this.#docs[b]!
-    );
-    return {
-      docs: Int32Array.from(order, (i) => this.#docs[i]!),
-      scores: Float64Array.from(order, (i) => this.#scores[i]!),
-    };
+    // Plain loops: a spread and `TypedArray.from` over an iterable allocate per element, on
+    // every search (see bench/engine_alloc.ts).
+    const s = this.#scores;
+    const d = this.#docs;
+    const n = s.length;
+    const order = new Array<number>(n);
+    for (let i = 0; i < n; i++) order[i] = i;
+    order.sort((a, b) => s[b]! - s[a]! || d[a]! - d[b]!);
+    const docs = new Int32Array(n);
+    const scores = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      docs[i] = d[order[i]!]!;
+      scores[i] = s[order[i]!]!;
+    }
+    return { docs, scores };
   }
 }

@@ -242,32 +242,35 @@ export function compilePlan(root: ScoreNode): ScoreProgram {
   const clauses: TermClause[] = [];
   const mults: number[] = [];
   const plain: number[] = [];
-  const raw: { kids: (["c" | "n", number])[]; dis: boolean; tie: number; boost: number }[] = [];
+  // A kid is a clause `i` (as i) or a node `j` (as ~j, below 0): no pair per kid.
+  const raw: { kids: number[]; dis: boolean; tie: number; boost: number }[] = [];
   // `mult`: the product of the boosts above `node`; `boosted`: how many of them are not 1.
   const walk = (node: ScoreNode, mult: number, boosted: number): number => {
     const m = mult * node.boost;
     const below = node.boost === 1 ? boosted : boosted + 1;
     const bare = below === 0;
-    const kids: (["c" | "n", number])[] = [];
+    const kids: number[] = [];
     for (const c of node.children) {
       if ("term" in c) {
-        kids.push(["c", clauses.length]);
+        kids.push(clauses.length);
         clauses.push(c);
         mults.push(m);
         plain.push(bare ? 1 : 0);
-      } else kids.push(["n", walk(c, m, below)]);
+      } else kids.push(~walk(c, m, below));
     }
     raw.push({ kids, dis: node.combine === "dis_max", tie: node.tieBreaker, boost: node.boost });
     return raw.length - 1;
   };
   walk(root, 1, 0);
   const c = clauses.length;
-  const nodes = raw.map((r) => ({
-    kids: Int32Array.from(r.kids, ([kind, i]) => kind === "c" ? i : c + i),
-    dis: r.dis,
-    tie: r.tie,
-    boost: r.boost,
-  }));
+  const nodes = raw.map((r) => {
+    const kids = new Int32Array(r.kids.length);
+    for (let i = 0; i < kids.length; i++) {
+      const k = r.kids[i]!;
+      kids[i] = k >= 0 ? k : c + ~k;
+    }
+    return { kids, dis: r.dis, tie: r.tie, boost: r.boost };
+  });
   const evaluate = (hit: Uint8Array, val: Float64Array): number => {
     let v = 0;
     for (let j = 0; j < nodes.length; j++) {
@@ -293,8 +296,8 @@ export function compilePlan(root: ScoreNode): ScoreProgram {
   };
   return {
     clauses,
-    mults: Float64Array.from(mults),
-    plain: Uint8Array.from(plain),
+    mults: new Float64Array(mults),
+    plain: new Uint8Array(plain),
     nodes,
     evaluate,
   };

@@ -29,6 +29,18 @@ interface ReplyShape {
   compat?: number;
 }
 
+/** The text of each answer `respond` built with a body, for {@link replyText}. */
+const TEXTS = new WeakMap<Response, string>();
+
+/**
+ * The body of an answer as the text it was built from (its bytes are that text in UTF-8), or
+ * undefined for an answer without one or not built here. An HTTP server writes it as it is,
+ * without reading the answer's stream back into bytes (several KB per request).
+ */
+export function replyText(response: Response): string | undefined {
+  return TEXTS.get(response);
+}
+
 function respond(state: EngineState, reply: Reply, shape: ReplyShape): Response {
   const { head, params, compat } = shape;
   const headers = new Headers(reply.headers);
@@ -55,7 +67,9 @@ function respond(state: EngineState, reply: Reply, shape: ReplyShape): Response 
     }
     return new Response(null, { status: reply.status, headers });
   }
-  return new Response(payload, { status: reply.status, headers });
+  const response = new Response(payload, { status: reply.status, headers });
+  TEXTS.set(response, payload);
+  return response;
 }
 
 let incidents = 0;
@@ -116,6 +130,18 @@ async function readAtMost(stream: ReadableStream<Uint8Array>, limit: number): Pr
   return out;
 }
 
+/** The bodies whose text is already known (see {@link knowBodyText}). */
+const KNOWN = new WeakMap<Request, string>();
+
+/**
+ * Tells the engine the text of a request's body, as {@link readBody} would decode it (UTF-8, a
+ * leading BOM dropped, nothing ill-formed): the body is then not read from the request, whose
+ * stream, reader and promises cost more than a search allocates.
+ */
+export function knowBodyText(request: Request, text: string): void {
+  KNOWN.set(request, text);
+}
+
 /**
  * The request body as text, at most `limit` bytes both as sent (declared, chunked or not) and
  * after `gzip`/`deflate` decompression, so a small compressed bomb never inflates in memory.
@@ -125,6 +151,11 @@ async function readBody(request: Request, limit: number): Promise<string> {
   if (declared > limit) throw tooLong(limit);
   if (!request.body) return "";
   const encoding = (request.headers.get("content-encoding") ?? "").trim().toLowerCase();
+  const known = KNOWN.get(request);
+  if (known !== undefined && encoding === "") {
+    if (utf8Length(known) > limit) throw tooLong(limit);
+    return known;
+  }
   let bytes: Uint8Array;
   if (encoding === "gzip" || encoding === "deflate") {
     const raw = await readAtMost(request.body, limit);

@@ -358,6 +358,7 @@ export function checkParams(ctx: RequestContext, api: string): void {
     allowed = new Set([...COMMON, ...(API_PARAMS[api] ?? [])]);
     ALLOWED.set(api, allowed);
   }
+  if (ctx.params.size === 0) return; // most requests: no iterator over nothing
   let known = true;
   for (const k of ctx.params.keys()) if (!allowed.has(k)) known = false;
   if (known) return;

@@ -17,7 +17,11 @@ export type RouteMatch<H> =
   | { kind: "not_found" };
 
 function split(path: string): string[] {
-  return path.split("/").filter((s) => s !== "");
+  const out = path.split("/");
+  let n = 0;
+  for (const s of out) if (s !== "") out[n++] = s;
+  out.length = n;
+  return out;
 }
 
 /** Routes requests; literal segments win over parameters, position by position. */
@@ -36,13 +40,17 @@ export class Router<H> {
     return this;
   }
 
-  private matchSegments(route: Route<H>, parts: string[]): PathParams | undefined {
-    if (route.segments.length !== parts.length) return undefined;
-    // Literals first, without building parameters for the many routes that do not match.
+  /** Whether the route's pattern matches `parts` (checked before any parameter is built). */
+  private matchesPath(route: Route<H>, parts: string[]): boolean {
+    if (route.segments.length !== parts.length) return false;
     for (let i = 0; i < parts.length; i++) {
       const seg = route.segments[i]!;
-      if (seg.charCodeAt(0) !== 123 && seg !== parts[i]) return undefined;
+      if (seg.charCodeAt(0) !== 123 && seg !== parts[i]) return false;
     }
+    return true;
+  }
+
+  private paramsOf(route: Route<H>, parts: string[]): PathParams {
     const params: PathParams = {};
     for (let i = 0; i < parts.length; i++) {
       const seg = route.segments[i]!;
@@ -57,25 +65,32 @@ export class Router<H> {
       this.routes.sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0));
       this.sorted = true;
     }
-    let parts: string[];
+    const parts = split(path);
     try {
-      parts = split(path).map(decodeURIComponent);
+      // Decoded only where there is something to decode (a new string per segment otherwise).
+      for (let i = 0; i < parts.length; i++) {
+        if (parts[i]!.includes("%")) parts[i] = decodeURIComponent(parts[i]!);
+      }
     } catch {
       return { kind: "not_found" };
     }
     // Like Elasticsearch's path trie: the most specific pattern matching the path decides; when
     // it has no handler for the method, the answer is 405 even if a less specific one would match.
-    const allowed = new Set<string>();
+    // Built only once a route of another method matches: most requests never need it.
+    let allowed: Set<string> | undefined;
     let bestRank: string | undefined;
-    for (const route of this.routes) {
+    const routes = this.routes;
+    for (let r = 0; r < routes.length; r++) {
+      const route = routes[r]!;
       if (bestRank !== undefined && route.rank !== bestRank) break;
-      const params = this.matchSegments(route, parts);
-      if (!params) continue;
+      if (!this.matchesPath(route, parts)) continue;
       bestRank = route.rank;
-      if (route.method === method) return { kind: "found", handler: route.handler, params };
-      allowed.add(route.method);
+      if (route.method === method) {
+        return { kind: "found", handler: route.handler, params: this.paramsOf(route, parts) };
+      }
+      (allowed ??= new Set()).add(route.method);
     }
-    if (allowed.size > 0) return { kind: "method_not_allowed", allowed: [...allowed] };
+    if (allowed) return { kind: "method_not_allowed", allowed: [...allowed] };
     return { kind: "not_found" };
   }
 }

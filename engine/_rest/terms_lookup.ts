@@ -66,10 +66,13 @@ export function resolveTermsLookups<T>(body: T, cluster: Cluster): T {
       }
       return copy ?? v;
     }
-    const entries = Object.entries(v as JsonObject);
+    // Keys, not entries: a pair array per key of every object of every search adds up.
+    const obj = v as JsonObject;
+    const keys = Object.keys(obj);
     let out: JsonObject | undefined;
-    for (let at = 0; at < entries.length; at++) {
-      const [k, x] = entries[at]!;
+    for (let at = 0; at < keys.length; at++) {
+      const k = keys[at]!;
+      const x = obj[k];
       let next = walk(x, depth + 1);
       if (k === "terms" && next !== null && typeof next === "object" && !Array.isArray(next)) {
         const terms: JsonObject = {};
@@ -80,7 +83,7 @@ export function resolveTermsLookups<T>(body: T, cluster: Cluster): T {
       }
       if (next !== x && out === undefined) {
         out = {};
-        for (const [pk, px] of entries.slice(0, at)) own(out, pk, px);
+        for (let j = 0; j < at; j++) own(out, keys[j]!, obj[keys[j]!]);
       }
       if (out !== undefined) own(out, k, next);
     }

@@ -81,7 +81,8 @@ export function* collect(
 ): Generator<void, Collected, void> {
   const all = keepsAll(req);
   // Codes of quantised vectors not made yet are made in steps, not in one long kNN search.
-  yield* quantizeSteps(knnColumns(targets, [req.knn, req.query]));
+  const columns = knnColumns(targets, [req.knn, req.query]);
+  if (columns.length > 0) yield* quantizeSteps(columns);
   const fast = topFirst(targets, req, sort, now);
   if (fast) return fast;
   const scored = sort.length === 0 || sort.some((k) => k.field === "_score") || req.trackScores ||
@@ -402,22 +403,35 @@ function topFirst(
   // shards' lists merge: by score, then by shard and Lucene doc id; totals add up.
   const contexts = (req.dfs ? null : shardContexts(target, ctx)) ?? [ctx];
   let total = 0;
+  let docs: Int32Array | undefined;
+  let scores: Float64Array | undefined;
   const found: Array<{ doc: number; score: number }> = [];
   for (const c of contexts) {
     const plan = topFirstPlan(req.query, c);
     if (!plan) return null;
     const top = topScored(c, plan, k, track);
     total += top.total;
-    top.docs.forEach((doc, i) => found.push({ doc, score: top.scores[i]! }));
+    // One shard (the usual case): its hits are the answer's, in order, as they come.
+    if (contexts.length === 1) ({ docs, scores } = top);
+    else top.docs.forEach((doc, i) => found.push({ doc, score: top.scores[i]! }));
   }
   if (contexts.length > 1) {
     const place = shardDocValues(target, 0);
     found.sort((a, b) => b.score - a.score || place[a.doc]! - place[b.doc]!);
     found.length = Math.min(found.length, k);
+    docs = new Int32Array(found.length);
+    scores = new Float64Array(found.length);
+    for (let i = 0; i < found.length; i++) {
+      docs[i] = found[i]!.doc;
+      scores[i] = found[i]!.score;
+    }
   }
-  const ordered = found.map(({ doc, score }) => ({ t: 0, doc, score, sort: null }));
-  const docs = Int32Array.from(found, (f) => f.doc);
-  const scores = Float64Array.from(found, (f) => f.score);
+  docs ??= new Int32Array(0); // (there is always a context: never taken)
+  scores ??= new Float64Array(0);
+  const ordered: Candidate[] = new Array(docs.length);
+  for (let i = 0; i < docs.length; i++) {
+    ordered[i] = { t: 0, doc: docs[i]!, score: scores[i]!, sort: null };
+  }
   return {
     total,
     maxScore: ordered.length ? ordered[0]!.score : null,

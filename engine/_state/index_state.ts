@@ -46,6 +46,22 @@ interface DatedTombstone extends Tombstone {
 /** How many pending writes pass between checks for a due scheduled refresh (a power of two). */
 const REFRESH_CHECK = 4096;
 
+const NO_VECTORS: readonly string[] = [];
+const VECTOR_PATHS = new WeakMap<object, readonly string[]>();
+const VECTOR_RELEASES = new Map<string, boolean>();
+
+/** Whether an engine version leaves vectors out of `_source` (Elasticsearch 9.2 and later). */
+function excludesVectors(engine: { flavour: string; version: string }): boolean {
+  if (engine.flavour !== "elasticsearch") return false;
+  let yes = VECTOR_RELEASES.get(engine.version);
+  if (yes === undefined) {
+    const [major = 0, minor = 0] = engine.version.split(".").map(Number);
+    yes = !(major < 9 || (major === 9 && minor < 2));
+    VECTOR_RELEASES.set(engine.version, yes);
+  }
+  return yes;
+}
+
 /** State of one index. */
 export class IndexState {
   readonly name: string;
@@ -415,15 +431,21 @@ export class IndexState {
    * The vector fields (`dense_vector`, `sparse_vector`) that Elasticsearch 9.2 and later leave out
    * of `_source` unless asked for (`index.mapping.exclude_source_vectors`, true by default).
    */
-  sourceVectors(engine: { flavour: string; version: string }): string[] {
-    const [major = 0, minor = 0] = engine.version.split(".").map(Number);
-    if (engine.flavour !== "elasticsearch" || major < 9 || (major === 9 && minor < 2)) return [];
+  sourceVectors(engine: { flavour: string; version: string }): readonly string[] {
+    if (!excludesVectors(engine)) return NO_VECTORS;
     if (String(this.settings["index.mapping.exclude_source_vectors"] ?? "true") === "false") {
-      return [];
+      return NO_VECTORS;
     }
-    return [...fieldMapOf(this.mappings).roots.values()]
-      .filter((f) => f.type === "dense_vector" || f.type === "sparse_vector")
-      .map((f) => f.path);
+    // Asked on every search: the list is kept per field map (a mapping change makes a new one).
+    const fields = fieldMapOf(this.mappings);
+    let paths = VECTOR_PATHS.get(fields);
+    if (!paths) {
+      paths = [...fields.roots.values()]
+        .filter((f) => f.type === "dense_vector" || f.type === "sparse_vector")
+        .map((f) => f.path);
+      VECTOR_PATHS.set(fields, paths);
+    }
+    return paths;
   }
 
   /** An integer index setting, or `fallback` when unset. */
