@@ -458,14 +458,20 @@ export function catThreadPoolHandler(ctx: RequestContext): Reply {
   return catTable(ctx, rows, ["node_name", "name", "active", "queue", "rejected"]);
 }
 
-/** `GET /_cat/allocation/{node_id?}`: the one node holds every started primary. */
+/**
+ * `GET /_cat/allocation/{node_id?}`: the one node holds every started primary; the replicas it
+ * cannot hold make an `UNASSIGNED` row of their count alone, as Elasticsearch 9.5.4 and
+ * OpenSearch 3.8.0 print it (every other column null in JSON, blank in text).
+ */
 export function catAllocationHandler(ctx: RequestContext): Reply {
   const indices = ctx.state.cluster.resolve(undefined, { expandHidden: true });
   let shards = 0;
+  let unassigned = 0;
   let bytes = 0;
   for (const index of indices) {
     if (index.closed) continue;
     shards += shardParts(index).length;
+    unassigned += index.shardCount * index.replicas;
     bytes += storeSize(index);
   }
   const unit = ctx.params.get("bytes");
@@ -486,7 +492,8 @@ export function catAllocationHandler(ctx: RequestContext): Reply {
     node: ctx.state.node.name,
   });
   if (ctx.state.flavour === "elasticsearch") row["node.role"] = "cdfhilmrstw";
-  return catTable(ctx, [row], Object.keys(row));
+  const rows = unassigned > 0 ? [row, { shards: String(unassigned), node: "UNASSIGNED" }] : [row];
+  return catTable(ctx, rows, Object.keys(row));
 }
 
 /**

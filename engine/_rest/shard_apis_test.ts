@@ -292,3 +292,30 @@ Deno.test("the node's name and transport address, given or by default", async ()
   assert.equal(stats!.transport_address, "127.0.0.1:9300");
   plain.close();
 });
+
+Deno.test("_cat/allocation: replicas one node cannot hold make an UNASSIGNED row", async () => {
+  // Real Elasticsearch 9.5.4 and OpenSearch 3.8.0, one node, an index of 2 shards and 1 replica:
+  // the node's row, then {"shards":"2", every other column null, "node":"UNASSIGNED"}.
+  for (const flavour of ["elasticsearch", "opensearch"] as const) {
+    const engine = new Engine({ flavour });
+    await json(engine, "PUT", "/a", { settings: { number_of_shards: 2, number_of_replicas: 1 } });
+    const rows = (await json(engine, "GET", "/_cat/allocation?format=json")).body;
+    assert.equal(rows.length, 2);
+    assert.equal(rows[0].shards, "2");
+    const columns = Object.keys(rows[0]);
+    assert.deepEqual(
+      rows[1],
+      Object.fromEntries(
+        columns.map((c) => [c, c === "shards" ? "2" : c === "node" ? "UNASSIGNED" : null]),
+      ),
+    );
+    if (flavour === "opensearch") {
+      // its text: the count under `shards`, the name under `node`, the rest blank
+      const text = await engine.fetch("http://engine/_cat/allocation?v").then((r) => r.text());
+      assert.match(text.split("\n")[2]!, /^ {5}2 +UNASSIGNED$/);
+    }
+    await json(engine, "PUT", "/a/_settings", { index: { number_of_replicas: 0 } });
+    assert.equal((await json(engine, "GET", "/_cat/allocation?format=json")).body.length, 1);
+    engine.close();
+  }
+});
