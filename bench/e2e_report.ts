@@ -26,6 +26,7 @@ import { JdbcTemplate } from "../template/mod.ts";
 import { Engine, serve } from "../engine/mod.ts";
 import process from "node:process";
 import { percentile } from "./_measure.ts";
+import { denoFetch } from "../contrib/fetch_deno.ts";
 
 /** One `{_ID, _DOC}` row, as every variant builds it. */
 export type Row = { _ID: string; _DOC: string };
@@ -138,6 +139,11 @@ export async function startFixture(server: Server = serverOfEnv()): Promise<Fixt
     return rows;
   };
 
+  // The same template on contrib/fetch_deno (HTTP/1.1 on Deno.connect) instead of Deno's fetch.
+  const wire = denoFetch();
+  const jdbcWire = new JdbcTemplate(new DataSource({ nodes: [url], fetch: wire }));
+  const templateWire: Variant = () => jdbcWire.queryForList(TEMPLATE, { tag: TAG });
+
   const client = new Client({ node: url });
   const official: Variant = async () => {
     const res = await client.search<Record<string, unknown>>({
@@ -152,6 +158,7 @@ export async function startFixture(server: Server = serverOfEnv()): Promise<Fixt
     { name: "JdbcTemplate.queryForList", one: template },
     { name: "driver PreparedStatement.executeQuery + rows", one: prepared },
     { name: "@elastic/elasticsearch@8 client.search", one: official },
+    { name: "JdbcTemplate.queryForList on contrib/fetch_deno", one: templateWire },
   ];
   for (const v of variants) await check(v.name, v.one);
 
@@ -162,6 +169,7 @@ export async function startFixture(server: Server = serverOfEnv()): Promise<Fixt
     async close() {
       await conn.close();
       await client.close();
+      wire.close();
       await stop();
       engine.close();
     },

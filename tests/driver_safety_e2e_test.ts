@@ -20,6 +20,7 @@ import { Engine, serve } from "../engine/mod.ts";
 import { JdbcTemplate } from "../template/mod.ts";
 import { parseMapperFile } from "../xml/mod.ts";
 import { nodeFetch } from "@searchvisitor/searchvisitor/contrib/fetch_node";
+import { denoFetch } from "@searchvisitor/searchvisitor/contrib/fetch_deno";
 import { type Fault, FaultProxy } from "./support/fault_proxy.ts";
 import { httpServer } from "./support/loopback_servers.ts";
 
@@ -189,6 +190,7 @@ Deno.test("a 3xx is a RedirectError with the status and the redacted location; n
     res.end("{}");
   });
   const nodeFetcher = nodeFetch();
+  const denoFetcher = denoFetch();
   // An in-process fetch (marked as the engine's is) that answers a redirect.
   const inProcess = Object.assign(
     (_url: string, _init: RequestInit) =>
@@ -198,6 +200,7 @@ Deno.test("a 3xx is a RedirectError with the status and the redacted location; n
   const fetches = {
     "runtime fetch": undefined,
     "contrib/fetch_node": nodeFetcher,
+    "contrib/fetch_deno": denoFetcher,
     "in-process fetch": inProcess,
   };
   try {
@@ -231,6 +234,7 @@ Deno.test("a 3xx is a RedirectError with the status and the redacted location; n
     assert.equal(elsewhereHits, 0, "no request ever reached the redirect's target");
   } finally {
     nodeFetcher.close();
+    denoFetcher.close();
     await redirector.stop();
     await elsewhere.stop();
   }

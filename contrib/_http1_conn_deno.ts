@@ -1,0 +1,463 @@
+// One keep-alive connection of contrib/fetch_deno (`Deno.connect` / `Deno.connectTls`) and the
+// HTTP/1.1 exchange it carries at a time: the request is written in one piece, the response
+// parsed by ./_http1.ts and its body handed to a BodySink (decoded on the way when it is
+// compressed). One read is pending on the connection the whole time it is open, idle too, so a
+// server that closes an idle connection is seen at once and the connection is never picked
+// again. Its owner (the origin's pool, ./_http1_pool_deno.ts) gets it back when the exchange
+// ends.
+
+import {
+  ChunkedDecoder,
+  type Framing,
+  framingOf,
+  Http1ProtocolError,
+  parseResponseHead,
+  type ResponseHead,
+} from "./_http1.ts";
+import { BodySink, type BodySource } from "./_body_sink.ts";
+import { FieldHeaders, NodeResponse } from "./_node_response.ts";
+import { type Decoder, decoderFor } from "./_decode_node.ts";
+import type { Origin } from "./_http1_request.ts";
+
+/** What a connection tells the pool that owns it. */
+export interface ConnOwner {
+  /** The exchange ended and the connection can carry another. */
+  release(conn: DenoConn): void;
+  /** The connection closed (called once per connection). */
+  closed(conn: DenoConn): void;
+}
+
+/** TLS options of `https:` origins, as `Deno.connectTls` takes them. */
+export interface DenoTlsOptions {
+  /** Trusted CA certificates in PEM (in place of the default root store). */
+  caCerts?: string[];
+  /** A client certificate chain in PEM, with `key`. */
+  cert?: string;
+  /** The client certificate's private key in PEM. */
+  key?: string;
+}
+
+/** Pool sizes and connection options. */
+export interface PoolOptions {
+  readonly maxSockets: number;
+  readonly maxFreeSockets: number;
+  readonly keepAliveMs: number;
+  readonly tls?: DenoTlsOptions;
+}
+
+/** One request, from the moment it is queued until its response body is complete. */
+export class Job {
+  settled = false;
+  conn: DenoConn | undefined;
+  onAbort: (() => void) | undefined;
+
+  /**
+   * @param request What to send: the URL the response reports, the method, the bytes.
+   * @param resolve Settles the caller's promise with the response.
+   * @param reject Settles it with a failure.
+   */
+  constructor(
+    readonly request: {
+      readonly url: string;
+      readonly method: string;
+      readonly payload: Uint8Array;
+      readonly signal: AbortSignal | undefined;
+    },
+    readonly resolve: (response: Response) => void,
+    readonly reject: (error: unknown) => void,
+  ) {}
+
+  /** Detaches from the signal once the exchange is over. */
+  done(): void {
+    if (this.onAbort !== undefined) this.request.signal!.removeEventListener("abort", this.onAbort);
+    this.onAbort = undefined;
+  }
+}
+
+const MAX_HEAD = 64 * 1024;
+/** The size of the buffer a connection reads into. */
+const READ_SIZE = 64 * 1024;
+
+/**
+ * A failure before the connection was established: nothing of the request left this process.
+ * The message is worded so the driver's retry policy sees a connect-phase failure; `code` is
+ * Deno's (e.g. `ECONNREFUSED`, or `TLS` for a handshake) and `cause` the original error.
+ */
+function connectFailure(error: unknown, origin: Origin): Error {
+  const e = error as { code?: unknown; message?: unknown; name?: unknown };
+  const tls = origin.secure && typeof e?.code !== "string" && e?.name !== "ConnectionRefused";
+  const code = typeof e?.code === "string" ? e.code : tls ? "TLS" : "ECONNREFUSED";
+  const what = tls
+    ? `the TLS handshake with ${origin.host}:${origin.port} failed`
+    : `could not connect to ${origin.host}:${origin.port}`;
+  return Object.assign(
+    new Error(`tcp connect error: ${what} (${code}): ${String(e?.message ?? error)}`, {
+      cause: error,
+    }),
+    { code },
+  );
+}
+
+/** A failure of an established connection (the request may have been sent). */
+function hangUp(error: unknown): Error {
+  if (error instanceof Error && typeof (error as { code?: unknown }).code === "string") {
+    return error;
+  }
+  return Object.assign(
+    new Error(error === undefined ? "socket hang up" : `socket hang up: ${String(error)}`, {
+      cause: error,
+    }),
+    { code: "ECONNRESET" },
+  );
+}
+
+/** One connection and the exchange it carries. */
+export class DenoConn implements BodySource {
+  #conn: Deno.Conn | undefined;
+  /** Connected (and the TLS handshake done): from here a failure may follow a sent request. */
+  ready = false;
+  dead = false;
+  reusable = true;
+  idleAt = 0;
+  idleLimit: number;
+  job: Job | undefined;
+  /** The first failure of the connection (a read or write error). */
+  #error: unknown;
+  #closed = false;
+  #connClosed = false;
+  #phase: "head" | "body" | "done" = "done";
+  #head: Uint8Array | undefined;
+  #framing: Framing = { kind: "none" };
+  #left = 0;
+  #chunked: ChunkedDecoder | undefined;
+  #sink: BodySink | undefined;
+  #decoder: Decoder | undefined;
+  /** Set while the reader is behind: the read loop waits for it. */
+  #paused: Promise<void> | undefined;
+  #resume: (() => void) | undefined;
+  /** Whether the connection keeps the process alive (while it carries an exchange). */
+  #ref = true;
+
+  constructor(readonly pool: ConnOwner, readonly origin: Origin, options: PoolOptions) {
+    this.idleLimit = options.keepAliveMs;
+    // Nothing in opening or reading is expected to throw past its own handling; if something
+    // does, the exchange fails and the connection closes instead of hanging.
+    this.#open(options).catch((error) => {
+      this.#error ??= error;
+      this.kill(this.ready ? hangUp(error) : connectFailure(error, origin));
+      this.#onClose();
+    });
+  }
+
+  async #open(options: PoolOptions): Promise<void> {
+    const { host, port } = this.origin;
+    let conn: Deno.Conn;
+    try {
+      conn = this.origin.secure
+        ? await Deno.connectTls({
+          hostname: host,
+          port,
+          caCerts: options.tls?.caCerts,
+          cert: options.tls?.cert,
+          key: options.tls?.key,
+          alpnProtocols: ["http/1.1"],
+        })
+        : await Deno.connect({ hostname: host, port });
+      // The handshake is lazy: done here, so its failure is a connect failure.
+      if (this.origin.secure) await (conn as Deno.TlsConn).handshake();
+    } catch (error) {
+      this.#error = connectFailure(error, this.origin);
+      return this.#onClose();
+    }
+    this.#conn = conn;
+    // Killed while connecting (its request aborted): closed at once.
+    if (this.dead) return this.#onClose();
+    this.ready = true;
+    if (!this.#ref) conn.unref();
+    if (!this.origin.secure) (conn as Deno.TcpConn).setNoDelay(true);
+    const job = this.job;
+    if (job !== undefined) this.#write(job.request.payload);
+    await this.#loop(conn);
+  }
+
+  /** Reads until the connection ends; every chunk goes to `#onData`. */
+  async #loop(conn: Deno.Conn): Promise<void> {
+    const buf = new Uint8Array(READ_SIZE);
+    try {
+      for (;;) {
+        if (this.#paused !== undefined) await this.#paused;
+        if (this.dead) break;
+        const n = await conn.read(buf);
+        if (n === null) break;
+        this.#onData(buf.subarray(0, n));
+      }
+    } catch (error) {
+      if (!this.dead) this.#error ??= error;
+    }
+    this.#onClose();
+  }
+
+  /** Sends `job` on this connection (written once it stands, if it does not yet). */
+  run(job: Job): void {
+    this.job = job;
+    job.conn = this;
+    this.#phase = "head";
+    this.reusable = true;
+    this.#sink = undefined;
+    this.#decoder = undefined;
+    this.#chunked = undefined;
+    this.idleAt = 0;
+    this.ref(true);
+    if (this.ready) this.#write(job.request.payload);
+  }
+
+  /** Whether the connection keeps the process alive (not while it idles in the pool). */
+  ref(on: boolean): void {
+    if (this.#ref === on) return;
+    this.#ref = on;
+    const conn = this.#conn;
+    if (conn === undefined) return;
+    if (on) conn.ref();
+    else conn.unref();
+  }
+
+  async #write(bytes: Uint8Array): Promise<void> {
+    const conn = this.#conn!;
+    try {
+      let at = 0;
+      while (at < bytes.byteLength) at += await conn.write(bytes.subarray(at));
+    } catch (error) {
+      this.kill(hangUp(error));
+    }
+  }
+
+  #onData(chunk: Uint8Array): void {
+    const job = this.job;
+    if (job === undefined || this.#phase === "done") return this.kill(undefined);
+    if (this.#phase === "head") {
+      let buf = chunk;
+      const had = this.#head;
+      if (had !== undefined) {
+        buf = new Uint8Array(had.byteLength + chunk.byteLength);
+        buf.set(had);
+        buf.set(chunk, had.byteLength);
+      }
+      let from = had === undefined ? 0 : Math.max(0, had.byteLength - 3);
+      for (;;) {
+        const end = headEnd(buf, from);
+        if (end < 0) {
+          if (buf.byteLength > MAX_HEAD) return this.kill(new Http1ProtocolError("head too large"));
+          // Kept past this read: the read buffer is reused.
+          this.#head = buf === chunk ? chunk.slice() : buf;
+          return;
+        }
+        let head;
+        try {
+          head = parseResponseHead(latin1(buf, end));
+        } catch (error) {
+          return this.kill(error);
+        }
+        buf = buf.subarray(end + 4);
+        from = 0;
+        if (head.status === 101) {
+          return this.kill(new Http1ProtocolError("101 Switching Protocols is not supported"));
+        }
+        if (head.status >= 200) {
+          this.#head = undefined;
+          if (!this.#begin(job, head)) {
+            // Bytes after a body-less answer: the server is confused, the connection dropped.
+            if (buf.byteLength > 0 && this.job === undefined) this.kill(undefined);
+            return;
+          }
+          break;
+        }
+        // 100 Continue, 103 Early Hints: interim answers, the final one follows.
+      }
+      chunk = buf;
+    }
+    if (chunk.byteLength > 0) this.#onBody(chunk);
+  }
+
+  /** The head arrived: resolves the request with its response. False when it has no body. */
+  #begin(job: Job, head: ResponseHead): boolean {
+    let framing;
+    try {
+      framing = framingOf(head, job.request.method);
+    } catch (error) {
+      this.kill(error);
+      return false;
+    }
+    this.#framing = framing.framing;
+    this.reusable = framing.keepAlive;
+    const headers = new FieldHeaders(head.fields);
+    const hint = headers.get("keep-alive");
+    if (hint !== null) {
+      const timeout = /timeout\s*=\s*(\d+)/i.exec(hint);
+      // Leave a margin (a second, or half of a short timeout), so the server does not close a
+      // connection just picked.
+      if (timeout) {
+        const ms = Number(timeout[1]) * 1000;
+        this.idleLimit = Math.min(this.idleLimit, ms >= 2000 ? ms - 1000 : ms / 2);
+      }
+    }
+    const kind = this.#framing.kind;
+    if (kind === "none") {
+      this.#phase = "done";
+      job.settled = true;
+      job.resolve(new NodeResponse(head, headers, job.request.url, undefined));
+      this.#finish();
+      return false;
+    }
+    const sink = new BodySink(this);
+    this.#sink = sink;
+    // A coding it does not know is passed through as it came, as fetch does.
+    const encoding = headers.get("content-encoding");
+    if (encoding !== null) this.#decoder = decoderFor(encoding, sink);
+    this.#phase = "body";
+    if (this.#framing.kind === "length") this.#left = this.#framing.length;
+    if (kind === "chunked") this.#chunked = new ChunkedDecoder();
+    job.settled = true;
+    job.resolve(new NodeResponse(head, headers, job.request.url, sink));
+    if (kind === "length" && this.#left === 0) {
+      this.#endBody();
+      return false;
+    }
+    return true;
+  }
+
+  #onBody(chunk: Uint8Array): void {
+    const framing = this.#framing;
+    if (framing.kind === "length") {
+      const n = Math.min(this.#left, chunk.byteLength);
+      this.#deliver(chunk.subarray(0, n));
+      this.#left -= n;
+      // Bytes past the declared length: the server is confused, the connection not reused.
+      if (n < chunk.byteLength) this.reusable = false;
+      if (this.#left === 0) this.#endBody();
+    } else if (framing.kind === "chunked") {
+      let end;
+      try {
+        end = this.#chunked!.push(chunk, (data) => this.#deliver(data));
+      } catch (error) {
+        return this.kill(error);
+      }
+      if (end >= 0) {
+        if (end < chunk.byteLength) this.reusable = false;
+        this.#endBody();
+      }
+    } else this.#deliver(chunk);
+  }
+
+  /** Hands bytes of the body on: copied, as the read buffer is reused. */
+  #deliver(bytes: Uint8Array): void {
+    if (bytes.byteLength === 0) return;
+    const copy = bytes.slice();
+    if (this.#decoder !== undefined) this.#decoder.write(copy);
+    else this.#sink?.push(copy);
+  }
+
+  #endBody(): void {
+    this.#phase = "done";
+    if (this.#decoder !== undefined) this.#decoder.end();
+    else this.#sink?.end();
+    this.#finish();
+  }
+
+  /** The exchange is over: the connection goes back to the pool, or is closed. */
+  #finish(): void {
+    const job = this.job;
+    this.job = undefined;
+    job?.done();
+    this.#unpause();
+    if (this.reusable && !this.dead) this.pool.release(this);
+    else this.kill(undefined);
+  }
+
+  /** Closes the connection; `error` fails the exchange in progress (its promise or its body). */
+  kill(error: unknown): void {
+    this.dead = true;
+    const job = this.job;
+    this.job = undefined;
+    this.#unpause();
+    this.#closeConn();
+    if (job === undefined) return;
+    job.done();
+    const reason = error ?? new Http1ProtocolError("unexpected bytes");
+    if (!job.settled) {
+      job.settled = true;
+      job.reject(reason);
+    } else if (this.#decoder !== undefined) this.#decoder.fail(reason);
+    else this.#sink?.fail(reason);
+  }
+
+  /** Closes the connection's resource, once (a connection still being opened has none). */
+  #closeConn(): void {
+    const conn = this.#conn;
+    if (conn === undefined || this.#connClosed) return;
+    this.#connClosed = true;
+    try {
+      conn.close();
+    } catch { /* already closed */ }
+  }
+
+  /** The connection ended (the read loop stopped, or it never stood). */
+  #onClose(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#closeConn();
+    const killed = this.dead;
+    this.dead = true;
+    this.pool.closed(this);
+    if (this.job === undefined) return;
+    // A body delimited by the end of the connection is complete when the server closes it.
+    if (
+      !killed && this.#phase === "body" && this.#framing.kind === "close" &&
+      this.#error === undefined
+    ) {
+      return this.#endBody();
+    }
+    this.kill(this.ready ? hangUp(this.#error) : this.#error);
+  }
+
+  #unpause(): void {
+    const resume = this.#resume;
+    this.#paused = this.#resume = undefined;
+    resume?.();
+  }
+
+  pause(): void {
+    this.#paused ??= new Promise((resolve) => this.#resume = resolve);
+    this.#decoder?.pause();
+  }
+  resume(): void {
+    this.#unpause();
+    this.#decoder?.resume();
+  }
+  cancel(): void {
+    this.kill(undefined);
+  }
+}
+
+/** Where the blank line after the head starts (the `\r\n\r\n`), searching from `from`; or -1. */
+function headEnd(buf: Uint8Array, from: number): number {
+  for (
+    let i = buf.indexOf(13, from);
+    i >= 0 && i + 3 < buf.byteLength;
+    i = buf.indexOf(13, i + 1)
+  ) {
+    if (buf[i + 1] === 10 && buf[i + 2] === 13 && buf[i + 3] === 10) return i;
+  }
+  return -1;
+}
+
+/** The first `end` bytes as latin1 text (a byte per character, as HTTP heads are read). */
+function latin1(buf: Uint8Array, end: number): string {
+  let out = "";
+  for (let at = 0; at < end; at += 4096) {
+    out += String.fromCharCode.apply(
+      null,
+      buf.subarray(at, Math.min(end, at + 4096)) as unknown as number[],
+    );
+  }
+  return out;
+}
