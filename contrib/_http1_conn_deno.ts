@@ -264,11 +264,8 @@ export class DenoConn implements BodySource {
         }
         if (head.status >= 200) {
           this.#head = undefined;
-          if (!this.#begin(job, head)) {
-            // Bytes after a body-less answer: the server is confused, the connection dropped.
-            if (buf.byteLength > 0 && this.job === undefined) this.kill(undefined);
-            return;
-          }
+          // Bytes after a body-less answer: the server is confused, the connection not reused.
+          if (!this.#begin(job, head, buf.byteLength > 0)) return;
           break;
         }
         // 100 Continue, 103 Early Hints: interim answers, the final one follows.
@@ -278,8 +275,11 @@ export class DenoConn implements BodySource {
     if (chunk.byteLength > 0) this.#onBody(chunk);
   }
 
-  /** The head arrived: resolves the request with its response. False when it has no body. */
-  #begin(job: Job, head: ResponseHead): boolean {
+  /**
+   * The head arrived: resolves the request with its response. False when it has no body
+   * (`more`: bytes followed the head in the same read).
+   */
+  #begin(job: Job, head: ResponseHead, more: boolean): boolean {
     let framing;
     try {
       framing = framingOf(head, job.request.method);
@@ -301,6 +301,9 @@ export class DenoConn implements BodySource {
       }
     }
     const kind = this.#framing.kind;
+    if (more && (kind === "none" || (kind === "length" && this.#framing.length === 0))) {
+      this.reusable = false;
+    }
     if (kind === "none") {
       this.#phase = "done";
       job.settled = true;

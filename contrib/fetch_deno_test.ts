@@ -420,3 +420,30 @@ Deno.test("denoFetch: https with a trusted CA, reused; an untrusted one is a con
     await new Promise((resolve) => server.close(resolve));
   }
 });
+
+Deno.test("denoFetch: an idle connection does not keep the process alive", async () => {
+  const srv = await rawServer((_req, res) => res.end("idle"));
+  // A child that sends one request and ends without close(): it must exit by itself.
+  const script = 'import { denoFetch } from "' + import.meta.resolve("./fetch_deno.ts") +
+    '"; console.log(await (await denoFetch()(Deno.args[0])).text());';
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["eval", script, `${srv.url}/`],
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  // Only a guard against a hang: a child still running after 20 s is killed (and fails).
+  let killed = false;
+  const guard = setTimeout(() => {
+    killed = true;
+    child.kill();
+  }, 20_000);
+  try {
+    const out = await child.output();
+    assert.equal(killed, false, "the child did not exit with its connection idle");
+    assert.equal(out.code, 0);
+    assert.equal(new TextDecoder().decode(out.stdout).trim(), "idle");
+  } finally {
+    clearTimeout(guard);
+    await srv.stop();
+  }
+});

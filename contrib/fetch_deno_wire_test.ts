@@ -101,6 +101,22 @@ Deno.test("denoFetch wire: bytes past content-length are dropped with their sock
   }
 });
 
+Deno.test("denoFetch wire: bytes after a body-less answer drop its connection", async () => {
+  const srv = await tcpServer((socket) => {
+    socket.write(`HTTP/1.1 204 No Content\r\n\r\n${OK}content-length: 3\r\n\r\nbad`);
+  });
+  const fetch = denoFetch();
+  try {
+    assert.equal((await fetch(`${srv.url}/`, { method: "DELETE" })).status, 204);
+    assert.equal((await fetch(`${srv.url}/`, { method: "DELETE" })).status, 204);
+    // The stray "answer" was never taken for the second request's.
+    assert.equal(srv.connections(), 2);
+  } finally {
+    fetch.close();
+    await srv.stop();
+  }
+});
+
 Deno.test("denoFetch wire: interim answers are skipped; no-body answers have a null body", async () => {
   const srv = await tcpServer((socket, head) => {
     if (head.startsWith("GET /hints")) {
