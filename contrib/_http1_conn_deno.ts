@@ -81,19 +81,25 @@ const READ_SIZE = 64 * 1024;
 /**
  * A failure before the connection was established: nothing of the request left this process.
  * The message is worded so the driver's retry policy sees a connect-phase failure; `code` is
- * Deno's (e.g. `ECONNREFUSED`, or `TLS` for a handshake) and `cause` the original error.
+ * Deno's (e.g. `ECONNREFUSED`), `ENOTFOUND` for a failed lookup or `TLS` for a handshake, and
+ * `cause` the original error. `phase` says whether the TCP connection or the TLS handshake on
+ * it failed.
  */
-function connectFailure(error: unknown, origin: Origin): Error {
-  const e = error as { code?: unknown; message?: unknown; name?: unknown };
-  const tls = origin.secure && typeof e?.code !== "string" && e?.name !== "ConnectionRefused";
-  const code = typeof e?.code === "string" ? e.code : tls ? "TLS" : "ECONNREFUSED";
-  const what = tls
+function connectFailure(error: unknown, origin: Origin, phase: "tcp" | "tls"): Error {
+  const e = error as { code?: unknown; message?: unknown };
+  const message = String(e?.message ?? error);
+  const code = typeof e?.code === "string"
+    ? e.code
+    : phase === "tls"
+    ? "TLS"
+    : /lookup|name resolution|not known/i.test(message)
+    ? "ENOTFOUND"
+    : "ECONNREFUSED";
+  const what = phase === "tls"
     ? `the TLS handshake with ${origin.host}:${origin.port} failed`
     : `could not connect to ${origin.host}:${origin.port}`;
   return Object.assign(
-    new Error(`tcp connect error: ${what} (${code}): ${String(e?.message ?? error)}`, {
-      cause: error,
-    }),
+    new Error(`tcp connect error: ${what} (${code}): ${message}`, { cause: error }),
     { code },
   );
 }
@@ -144,29 +150,35 @@ export class DenoConn implements BodySource {
     // does, the exchange fails and the connection closes instead of hanging.
     this.#open(options).catch((error) => {
       this.#error ??= error;
-      this.kill(this.ready ? hangUp(error) : connectFailure(error, origin));
+      this.kill(this.ready ? hangUp(error) : connectFailure(error, origin, "tcp"));
       this.#onClose();
     });
   }
 
   async #open(options: PoolOptions): Promise<void> {
     const { host, port } = this.origin;
-    let conn: Deno.Conn;
+    let conn: Deno.Conn | undefined;
+    let phase: "tcp" | "tls" = "tcp";
     try {
-      conn = this.origin.secure
-        ? await Deno.connectTls({
+      if (this.origin.secure) {
+        const tls = await Deno.connectTls({
           hostname: host,
           port,
           caCerts: options.tls?.caCerts,
           cert: options.tls?.cert,
           key: options.tls?.key,
           alpnProtocols: ["http/1.1"],
-        })
-        : await Deno.connect({ hostname: host, port });
-      // The handshake is lazy: done here, so its failure is a connect failure.
-      if (this.origin.secure) await (conn as Deno.TlsConn).handshake();
+        });
+        conn = tls;
+        // The handshake is lazy: done here, so its failure is a connect failure.
+        phase = "tls";
+        await tls.handshake();
+      } else conn = await Deno.connect({ hostname: host, port });
     } catch (error) {
-      this.#error = connectFailure(error, this.origin);
+      try {
+        conn?.close(); // a connection whose handshake failed
+      } catch { /* closed */ }
+      this.#error = connectFailure(error, this.origin, phase);
       return this.#onClose();
     }
     this.#conn = conn;

@@ -117,6 +117,9 @@ Deno.test("denoFetch: a refused connection is a connect-phase failure, retried",
   try {
     const error = await fetch(`${url}/`).catch((e) => e);
     assert.equal(error.code, "ECONNREFUSED");
+    const lookup = await fetch("http://no-such-host.invalid/").catch((e) => e);
+    assert.equal(lookup.code, "ENOTFOUND");
+    assert.match(lookup.message, /^tcp connect error: could not connect/);
     const ds = new DataSource({ nodes: [url], fetch, maxRetries: 1, retryBaseDelayMs: 1 });
     await using conn = await ds.getConnection();
     // A write is retried only because nothing was sent: the driver must see a connect failure.
