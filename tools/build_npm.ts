@@ -31,7 +31,9 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 /** The cli entry that becomes the `searchvisitor` bin (only when it exists). */
 const BIN_SOURCE = "cli/main.ts";
 /**
- * Reads the subpath exports of a deno.json.
+ * Reads the subpath exports of a deno.json that go into the npm package: all but the Deno-only
+ * adapters (a source named `*_deno.ts`, such as `contrib/fetch_deno.ts`, which runs on `Deno.*`
+ * and is published on JSR only).
  *
  * @param denoJson The parsed deno.json.
  * @returns One entry per export, in order.
@@ -40,10 +42,9 @@ export function entriesOf(denoJson: { exports?: string | Record<string, string> 
   const exports = typeof denoJson.exports === "string"
     ? { ".": denoJson.exports }
     : denoJson.exports ?? {};
-  return Object.entries(exports).map(([subpath, file]) => ({
-    subpath,
-    source: file.replace(/^\.\//, ""),
-  }));
+  return Object.entries(exports)
+    .map(([subpath, file]) => ({ subpath, source: file.replace(/^\.\//, "") }))
+    .filter((entry) => !entry.source.endsWith("_deno.ts"));
 }
 
 /** `driver/mod.ts` → `./esm/driver/mod.js` (or `.d.ts`). */

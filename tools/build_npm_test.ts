@@ -23,6 +23,19 @@ Deno.test("build_npm: every deno.json export becomes a subpath export with types
   assert.deepEqual(entriesOf({ exports: "./mod.ts" }), [{ subpath: ".", source: "mod.ts" }]);
 });
 
+Deno.test("build_npm: a Deno-only adapter (a *_deno.ts export) stays out of the package", () => {
+  const deno = {
+    name: "@s/s",
+    version: "1.2.3",
+    exports: { "./driver": "./driver/mod.ts", "./contrib/fetch_deno": "./contrib/fetch_deno.ts" },
+  };
+  assert.deepEqual(entriesOf(deno).map((e) => e.subpath), ["./driver"]);
+  assert.deepEqual(Object.keys(packageJson(deno, false).exports as object), [
+    "./driver",
+    "./package.json",
+  ]);
+});
+
 Deno.test("build_npm: the audit refuses Deno code, foreign imports, unrewritten .ts and tests", async () => {
   const dir = await Deno.makeTempDir();
   try {
