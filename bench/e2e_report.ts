@@ -1,6 +1,7 @@
 // End-to-end throughput over loopback: the same `term` search (~10 hits) sent by a
-// hand-written fetch (the baseline), JdbcTemplate.queryForList, a driver PreparedStatement and the
-// official @elastic/elasticsearch client, one at a time and 16 at a time.
+// hand-written fetch (the baseline), JdbcTemplate.queryForList, a driver PreparedStatement, the
+// official @elastic/elasticsearch client and JdbcTemplate on contrib/fetch_deno (HTTP/1.1 on
+// Deno.connect instead of Deno's fetch), one at a time and 16 at a time.
 //   deno run -A bench/e2e_report.ts          a plain table of requests/s and the ratio to fetch
 //   deno bench -A bench/e2e_bench.ts         the same variants under Deno.bench
 // The server is canned by default: a loopback HTTP server in this process that answers every

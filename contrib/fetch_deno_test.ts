@@ -450,3 +450,26 @@ Deno.test("denoFetch: an idle connection does not keep the process alive", async
     await srv.stop();
   }
 });
+
+Deno.test("denoFetch: a large request body is written whole, and the next request follows it", async () => {
+  const sizes: number[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    sizes.push((await req.bytes()).byteLength);
+    return new Response("{}");
+  });
+  const fetch = denoFetch();
+  try {
+    const url = `http://127.0.0.1:${server.addr.port}/_bulk`;
+    // 8 MiB of NDJSON (more than a socket takes in one write) and a multi-byte character.
+    const line = JSON.stringify({ index: { _index: "p" } }) + "\n" +
+      JSON.stringify({ t: "é".repeat(500) }) + "\n";
+    const body = line.repeat(Math.ceil(8 * 1024 * 1024 / line.length));
+    const res = await fetch(url, { method: "POST", body });
+    assert.equal(await res.text(), "{}");
+    assert.equal((await fetch(url, { method: "POST", body: "{}" })).status, 200);
+    assert.deepEqual(sizes, [new TextEncoder().encode(body).byteLength, 2]);
+  } finally {
+    fetch.close();
+    await server.shutdown();
+  }
+});
