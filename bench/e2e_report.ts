@@ -410,6 +410,9 @@ async function stages(url: string): Promise<void> {
     const headers = { "content-type": "application/json", accept: "application/json" };
     const search = () => doFetch(`${url}/${INDEX}/_search`, { method: "POST", headers, body });
     const transport = new Transport({ nodes: [url], fetch: fetchFn });
+    // Over loopback only: the bare exchange and the template on contrib/fetch_deno as well.
+    const wire = fetchFn === undefined ? denoFetch() : undefined;
+    const wireJdbc = wire && new JdbcTemplate(new DataSource({ nodes: [url], fetch: wire }));
     const ds = new DataSource({ nodes: [url], fetch: fetchFn });
     const conn = await ds.getConnection();
     const jdbc = new JdbcTemplate(ds);
@@ -494,9 +497,26 @@ async function stages(url: string): Promise<void> {
             tag: TAG,
           }, { extractor: (rs) => rs.toArray() }),
       },
+      ...(wire === undefined || wireJdbc === undefined ? [] : [
+        {
+          name: "contrib/fetch_deno + res.text() + JSON.parse + rows",
+          one: async () => {
+            const res = await wire(`${url}/${INDEX}/_search`, { method: "POST", headers, body });
+            return toRows(JSON.parse(await res.text()).hits.hits);
+          },
+        },
+        {
+          name: "JdbcTemplate.queryForList on contrib/fetch_deno",
+          one: () =>
+            wireJdbc.queryForList(`POST /${INDEX}/_search {"query": {"term": {"tag": #{tag}}}}`, {
+              tag: TAG,
+            }),
+        },
+      ]),
     ];
     const results = await compare(ladder, n, 20, false);
     await conn.close();
+    wire?.close();
     const width = Math.max(...ladder.map((v) => v.name.length));
     console.log("");
     console.log(
