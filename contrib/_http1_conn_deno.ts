@@ -277,7 +277,7 @@ export class DenoConn implements BodySource {
         if (head.status >= 200) {
           this.#head = undefined;
           // Bytes after a body-less answer: the server is confused, the connection not reused.
-          if (!this.#begin(job, head, buf.byteLength > 0)) return;
+          if (!this.#begin(job, head, buf.byteLength)) return;
           break;
         }
         // 100 Continue, 103 Early Hints: interim answers, the final one follows.
@@ -289,9 +289,9 @@ export class DenoConn implements BodySource {
 
   /**
    * The head arrived: resolves the request with its response. False when it has no body
-   * (`more`: bytes followed the head in the same read).
+   * (`after`: how many bytes followed the head in the same read).
    */
-  #begin(job: Job, head: ResponseHead, more: boolean): boolean {
+  #begin(job: Job, head: ResponseHead, after: number): boolean {
     let framing;
     try {
       framing = framingOf(head, job.request.method);
@@ -313,7 +313,7 @@ export class DenoConn implements BodySource {
       }
     }
     const kind = this.#framing.kind;
-    if (more && (kind === "none" || (kind === "length" && this.#framing.length === 0))) {
+    if (after > 0 && (kind === "none" || (kind === "length" && this.#framing.length === 0))) {
       this.reusable = false;
     }
     if (kind === "none") {
