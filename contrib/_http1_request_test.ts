@@ -1,0 +1,56 @@
+import assert from "node:assert/strict";
+import { methodOf, type Origin, requestBytes, targetOf } from "./_http1_request.ts";
+
+const latin1 = (bytes: Uint8Array) => String.fromCharCode(...bytes);
+
+Deno.test("_http1_request: origins are cached; paths are encoded as fetch sends them", () => {
+  const origins = new Map<string, Origin>();
+  const a = targetOf("http://[::1]:9200/a b/é?q=1#frag", origins, "t");
+  assert.deepEqual(a.origin, {
+    key: "http://[::1]:9200",
+    secure: false,
+    host: "::1",
+    port: 9200,
+    hostHeader: "[::1]:9200",
+  });
+  assert.equal(a.path, "/a%20b/%C3%A9?q=1");
+  assert.equal(a.url, "http://[::1]:9200/a%20b/%C3%A9?q=1");
+  assert.equal(targetOf("http://[::1]:9200/x", origins, "t").origin, a.origin);
+  assert.equal(targetOf("https://es", origins, "t").origin.port, 443);
+  assert.equal(targetOf("https://es", origins, "t").path, "/");
+  assert.throws(() => targetOf("http://u:p@es/", new Map(), "t"), TypeError);
+  assert.equal(methodOf("post", "t"), "POST");
+  assert.equal(methodOf("Purge", "t"), "Purge");
+  assert.throws(() => methodOf("TRACE", "t"), TypeError);
+});
+
+Deno.test("_http1_request: latin1 header values are one byte each, the body UTF-8", () => {
+  const target = targetOf("http://es:9200/p/_doc", new Map(), "t");
+  const bytes = requestBytes({
+    method: "POST",
+    target,
+    init: { headers: { "X-Name": "café", "content-type": "application/json" }, body: '"é"' },
+    who: "t",
+  });
+  const text = latin1(bytes);
+  const head = text.slice(0, text.indexOf("\r\n\r\n"));
+  assert.deepEqual(head.split("\r\n"), [
+    "POST /p/_doc HTTP/1.1",
+    "host: es:9200",
+    "x-name: caf\xe9",
+    "content-type: application/json",
+    "content-length: 4",
+  ]);
+  // The body's "é" is two UTF-8 bytes, the header's one latin1 byte.
+  assert.deepEqual([...bytes.subarray(bytes.length - 4)], [0x22, 0xc3, 0xa9, 0x22]);
+  const empty = latin1(requestBytes({ method: "PUT", target, init: {}, who: "t" }));
+  assert.match(empty, /content-length: 0\r\n\r\n$/);
+  const raw = requestBytes({
+    method: "PUT",
+    target,
+    init: { body: new Uint8Array([0, 255]) },
+    who: "t",
+  });
+  assert.deepEqual([...raw.subarray(raw.length - 2)], [0, 255]);
+  assert.match(latin1(raw), /content-length: 2\r\n\r\n/);
+});
