@@ -9,6 +9,7 @@ import {
   IncorrectResultSizeError,
 } from "../driver/mod.ts";
 import { JdbcTemplate } from "./jdbc_template.ts";
+import { listMeta } from "./result_reading.ts";
 import { RowMappingError } from "./row_mapping.ts";
 import { Column, Table } from "./entity.ts";
 
@@ -48,8 +49,10 @@ Deno.test("named arguments travel encoded by the driver", async () => {
   assert.deepEqual(JSON.parse(sent[0]!.body!), { query: { term: { name: 'quote " here' } } });
   assert.deepEqual(rows, [{ _ID: "1", _DOC: '{"name":"a"}' }]);
   assert.deepEqual(Object.keys(rows), ["0"]);
-  assert.equal(rows.total?.value, 1);
-  assert.equal(rows.took, 3);
+  assert.equal(Object.getPrototypeOf(rows), Array.prototype);
+  assert.equal(listMeta(rows).total?.value, 1);
+  assert.equal(listMeta(rows).took, 3);
+  assert.throws(() => listMeta(rows.slice()), /not returned by a read/);
   assert.equal(JSON.stringify(rows), '[{"_ID":"1","_DOC":"{\\"name\\":\\"a\\"}"}]');
 });
 
@@ -337,7 +340,7 @@ Deno.test("reads on the driver's DataSource: concurrent calls, and every command
   );
   assert.deepEqual(all.map((rows) => rows.length), [1, 1, 1, 1, 1, 1, 1, 1]);
   assert.deepEqual(all[0], [{ _ID: "a", _DOC: '{"n":1}' }]);
-  assert.equal(all[0]!.took, 1);
+  assert.equal(listMeta(all[0]!).took, 1);
   sent.length = 0;
   // The first result is the rows of the search; the count after it is sent all the same.
   const rows = await jdbc.queryForList("POST /u/_search\nPOST /u/_count");
@@ -377,6 +380,6 @@ Deno.test("reads after the first (on the shared connection) keep their errors an
   );
   const rows = await jdbc.queryForList(text, { name: "y" });
   assert.deepEqual(rows, [{ _ID: "a", _DOC: '{"n":1}' }]);
-  assert.deepEqual([rows.total, rows.took], [{ value: 1, relation: "eq" }, 3]);
+  assert.deepEqual([listMeta(rows).total, listMeta(rows).took], [{ value: 1, relation: "eq" }, 3]);
   assert.equal(sent.length, 4);
 });
