@@ -135,6 +135,9 @@ const SCALARS: ReadonlyMap<unknown, (rs: ResultSet, column: string) => unknown> 
   [Date, (rs, c) => rs.getDate(c)],
 ]);
 
+/** The rows of `queryForList` without a type (one function, not a closure per call). */
+const listOfMaps = (rs: ResultSet): RowMap[] => withMeta(rs.toArray(), rs);
+
 /**
  * The JdbcTemplate of searchvisitor: run commands, read rows as maps, entities or numbers.
  *
@@ -297,7 +300,9 @@ export class JdbcTemplate {
       "queryForList",
       command,
       args,
-      (rs, b) => withMeta<RowMap | T>(type ? mapResultSet(rs, type, b.text) : rs.toArray(), rs),
+      type === undefined
+        ? listOfMaps
+        : (rs, b) => withMeta<RowMap | T>(mapResultSet(rs, type, b.text), rs),
     );
   }
 
