@@ -113,6 +113,40 @@ export const ROWS_OF_HITS: readonly (readonly unknown[])[] = Object.freeze([]);
 const DOC_LABELS: ReadonlyMap<string, number> = labelsOf(DOC_COLUMNS);
 
 /**
+ * The `_ID`, `_DOC` row object of a search hit, as `toArray()` and the row maps give it: the id
+ * as text ("" when absent), the source as compact JSON text (null when it is no object).
+ * Not part of the public API.
+ *
+ * @param hit A hit of a search answer.
+ * @returns Its row object.
+ */
+export function rowOfHit(hit: Record<string, unknown>): Record<string, unknown> {
+  const id = hit._id;
+  const source = hit._source;
+  return {
+    _ID: id === undefined || id === null ? "" : String(id),
+    _DOC: source !== null && typeof source === "object" ? jsonText(source) : null,
+  };
+}
+
+let takeHits: (rs: ResultSet) => readonly Record<string, unknown>[] | undefined;
+
+/**
+ * The hits behind the remaining rows of a search's result set (the rows after the cursor), with
+ * the cursor moved past them: what a `while (rs.next())` loop over `getObject("_ID")`,
+ * `getJson("_DOC")` and `getHit()` reads, in one pass over the hits instead of a row of cells
+ * made per hit and read back cell by cell. Undefined for a result set whose rows are not a
+ * search's hits (read those with the cursor). Not part of the public API.
+ *
+ * @param rs A result set.
+ * @returns The remaining hits (objects, as the answer holds them), or undefined.
+ * @throws {IllegalStateError} When the result set is closed.
+ */
+export function takeDocHits(rs: ResultSet): readonly Record<string, unknown>[] | undefined {
+  return takeHits(rs);
+}
+
+/**
  * A buffered, forward-only result set. `next()` moves the cursor; the getters read the current
  * row. Iteration and `toArray()` give every row as a plain object keyed by column label and do
  * not move the cursor.
@@ -640,16 +674,23 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
     if (hits === undefined) return this.#rows!.map((row) => this.#object(row));
     // One pass from the hits: no row of cells, no cell object, one row object per hit.
     const out: Record<string, unknown>[] = [];
-    for (let i = 0; i < hits.length; i++) {
-      const hit = hits[i]!;
-      const id = hit._id;
-      const source = hit._source;
-      out.push({
-        _ID: id === undefined || id === null ? "" : String(id),
-        _DOC: source !== null && typeof source === "object" ? jsonText(source) : null,
-      });
-    }
+    for (let i = 0; i < hits.length; i++) out.push(rowOfHit(hits[i]!));
     return out;
+  }
+
+  static {
+    takeHits = (rs) => {
+      rs.#open();
+      const hits = rs.#docHits;
+      if (hits === undefined) return undefined;
+      const from = rs.#cursor + 1;
+      if (from >= hits.length) {
+        rs.#cursor = hits.length;
+        return from === 0 ? hits : [];
+      }
+      rs.#cursor = hits.length;
+      return from === 0 ? hits : hits.slice(from);
+    };
   }
 
   /** Iterates over every row as a plain object (the cursor does not move). */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ResultSet, ROWS_OF_HITS } from "./result_set.ts";
+import { ResultSet, rowOfHit, ROWS_OF_HITS, takeDocHits } from "./result_set.ts";
 import { IllegalStateError } from "../errors.ts";
 import { JsonCell } from "./_json_cell.ts";
 
@@ -124,4 +124,33 @@ Deno.test("rows read from the hits: toArray, the cursor and the hit getters agre
   assert.equal(rs.getJson("_DOC"), null);
   assert.equal(rs.next(), false);
   assert.deepEqual([...rs].map((row) => row._ID), ["a", "7"]);
+});
+
+Deno.test("takeDocHits gives the hits after the cursor and moves it past them", () => {
+  const hits = [
+    { _id: "1", _source: { a: 1 }, _score: 2 },
+    { _id: 7, _source: { b: [2] } },
+    { _source: "not an object" },
+  ];
+  const fresh = () => new ResultSet(["_ID", "_DOC"], ROWS_OF_HITS, { hits, total: null });
+  const all = fresh();
+  assert.equal(takeDocHits(all), hits, "the answer's own list when nothing was read");
+  assert.equal(all.next(), false, "the cursor is past the last row");
+  assert.deepEqual(takeDocHits(all), []);
+
+  const rest = fresh();
+  rest.next();
+  assert.equal(rest.getString("_ID"), "1");
+  assert.deepEqual(takeDocHits(rest), hits.slice(1));
+  assert.equal(rest.next(), false);
+
+  // The rows the cursor would have read, the same from the hit.
+  const byCursor = fresh().toArray();
+  assert.deepEqual(hits.map(rowOfHit), byCursor);
+  assert.deepEqual(byCursor[2], { _ID: "", _DOC: null });
+
+  assert.equal(takeDocHits(new ResultSet(["_ID", "_DOC"], [["1", null]])), undefined);
+  const closed = fresh();
+  closed.close();
+  assert.throws(() => takeDocHits(closed), IllegalStateError);
 });
