@@ -3,10 +3,13 @@
 
 import {
   DataAccessError,
+  type HitMeta,
   IncorrectResultSizeError,
+  readHitMeta,
   type ResultSet,
   type Statement,
 } from "../driver/mod.ts";
+import { rowOfHit, takeDocHits } from "../driver/internal.ts";
 import type { BoundTemplate } from "./named_binding.ts";
 import type { EntityClass } from "./entity.ts";
 import { documentMapper, RowMappingError } from "./row_mapping.ts";
@@ -150,6 +153,31 @@ export function readHits<T>(
     );
   }
   const out: Hit<T | RowMap>[] = [];
+  const hits = takeDocHits(rs);
+  if (hits !== undefined) {
+    // A search's rows: each hit read once, its metadata object given the row as `doc`.
+    for (let row = 0; row < hits.length; row++) {
+      const hit = hits[row]!;
+      let doc: T | RowMap;
+      try {
+        if (map === undefined) doc = rowOfHit(hit);
+        else {
+          const id = hit._id;
+          const source = hit._source;
+          doc = map(
+            id === undefined || id === null ? "" : String(id),
+            source !== null && typeof source === "object" ? source : null,
+          );
+        }
+      } catch (error) {
+        throw new RowMappingError(row, error, text);
+      }
+      const meta = readHitMeta(hit) as HitMeta & { doc?: T | RowMap };
+      meta.doc = doc;
+      out.push(meta as Hit<T | RowMap>);
+    }
+    return out;
+  }
   for (let row = 0; rs.next(); row++) {
     try {
       const doc = map === undefined
