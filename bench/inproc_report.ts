@@ -4,13 +4,16 @@
 // INPROC_ROUNDS (default 40) interleaved rounds of INPROC_READS (default 2,000) reads per variant;
 // within a round the variants run in a rotating order and each one's CPU per read is divided by
 // the baseline's of the same round; the figure is the median of those ratios. INPROC_VARIANTS
-// (comma-separated names of the list below, the baseline always first) narrows the run.
+// (comma-separated names of the list below, the baseline always first) chooses the variants; by
+// default the baseline, queryForList and query with an extractor. The others take the layers
+// away from the top: the driver's first result of a text, then the transport alone.
 //
 // The answer is the embedded engine's to the search of bench/e2e_report.ts (10 hits), captured
 // once; `fetch` answers it from memory, marked in-process as the engine's `engine.fetch` is, so
 // the time measured is the client's own. No network, no server.
 
-import { DataSource, type FetchFunction } from "../driver/mod.ts";
+import { DataSource, type FetchFunction, type ResultSet, Transport } from "../driver/mod.ts";
+import { executeFirst } from "../driver/internal.ts";
 import { JdbcTemplate } from "../template/mod.ts";
 import { Engine } from "../engine/mod.ts";
 import process from "node:process";
@@ -67,7 +70,12 @@ async function main(): Promise<void> {
   const fetch: FetchFunction = () => Promise.resolve(new Response(text, { headers }));
   Object.defineProperty(fetch, Symbol.for("searchvisitor.inProcessFetch"), { value: true });
   const url = "http://es.local";
-  const jdbc = new JdbcTemplate(new DataSource({ nodes: [url], fetch }));
+  const ds = new DataSource({ nodes: [url], fetch });
+  const jdbc = new JdbcTemplate(ds);
+  const conn = await ds.getConnection();
+  const transport = new Transport({ nodes: [url], fetch });
+  const POSITIONAL = `POST /${INDEX}/_search {"query": {"term": {"tag": ?}}}`;
+  const ARGS = [TAG];
   const TEMPLATE = `POST /${INDEX}/_search {"query": {"term": {"tag": #{tag}}}}`;
   const searchHeaders = { "content-type": "application/json", accept: "application/json" };
   const all: Variant[] = [
@@ -87,11 +95,26 @@ async function main(): Promise<void> {
       name: "query + extractor toArray",
       one: () => jdbc.query(TEMPLATE, { tag: TAG }, { extractor: (rs) => rs.toArray() }),
     },
+    {
+      name: "executeFirst + toArray",
+      one: async () => ((await executeFirst(conn, POSITIONAL, ARGS)) as ResultSet).toArray(),
+    },
+    {
+      name: "Transport.request + JSON.parse + rows",
+      one: async () => {
+        const res = await transport.request({
+          method: "POST",
+          path: `/${INDEX}/_search`,
+          body: BODY,
+        });
+        return toRows(JSON.parse(res.body).hits.hits);
+      },
+    },
   ];
   const wanted = Deno.env.get("INPROC_VARIANTS")?.split(",").map((s) => s.trim());
-  const variants = wanted === undefined
-    ? all
-    : all.filter((v, i) => i === 0 || wanted.includes(v.name));
+  const variants = all.filter((v, i) =>
+    i === 0 || (wanted === undefined ? i < 3 : wanted.includes(v.name))
+  );
   for (const v of variants) {
     const rows = await v.one() as Row[];
     if (rows.length !== 10 || rows.some((r) => JSON.parse(r._DOC).tag !== TAG)) {

@@ -124,6 +124,15 @@ function planOf(type: EntityClass): Plan {
 export function documentMapper<T>(
   type: EntityClass<T>,
 ): (id: unknown, doc: string | object | null) => T {
+  // One mapper per class, like its plan: the lists of every read use it, not a closure each.
+  let map = mappers.get(type) as ((id: unknown, doc: string | object | null) => T) | undefined;
+  if (map === undefined) mappers.set(type, map = makeMapper(type));
+  return map;
+}
+
+const mappers = new WeakMap<object, (id: unknown, doc: string | object | null) => unknown>();
+
+function makeMapper<T>(type: EntityClass<T>): (id: unknown, doc: string | object | null) => T {
   const plan = planOf(type);
   const { columns, fields, convert, nested, key, copyAll } = plan;
   const n = columns.length;
