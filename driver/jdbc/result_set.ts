@@ -204,6 +204,9 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
   #fieldColumns = true;
   #fieldNames: readonly string[] | undefined;
   #cursor = -1;
+  /** The row `#docCellOfRow` belongs to (see `#docCell`), -1 for none. */
+  #docCellRow = -1;
+  #docCellOfRow: JsonCell | null = null;
   #wasNull = false;
   #closed = false;
 
@@ -771,15 +774,50 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
 
   #cell(column: ColumnRef): unknown {
     this.#current();
-    const row = this.#all()[this.#cursor]!;
     let cell: unknown;
-    if (typeof column === "string" && this.#isField(column)) {
-      const doc = this.#docOf(row);
-      const value = doc !== undefined && Object.hasOwn(doc, column) ? doc[column] : null;
-      cell = value !== null && typeof value === "object" ? new JsonCell(value) : value ?? null;
-    } else cell = row[this.#indexOf(column)] ?? null;
+    // `_ID` and `_DOC` of a search's rows (by their exact labels or indexes) are read from the
+    // hit itself: no row of cells is made for the whole result set to read two of them.
+    const at = !this.#docs
+      ? -1
+      : column === "_ID" || column === 1
+      ? 0
+      : column === "_DOC" || column === 2
+      ? 1
+      : -1;
+    if (at !== -1) cell = this.#docCell(at);
+    else {
+      const row = this.#all()[this.#cursor]!;
+      if (typeof column === "string" && this.#isField(column)) {
+        const doc = this.#docOf(row);
+        const value = doc !== undefined && Object.hasOwn(doc, column) ? doc[column] : null;
+        cell = value !== null && typeof value === "object" ? new JsonCell(value) : value ?? null;
+      } else cell = row[this.#indexOf(column)] ?? null;
+    }
     this.#wasNull = cell === null;
     return cell;
+  }
+
+  /**
+   * Cell 0 (`_ID`) or 1 (`_DOC`) of the current row of a search's rows: from the row when the
+   * rows were made, else from the hit as `docRow` would make it (the `_DOC` cell of the current
+   * row kept, so its JSON text is made once however often it is read).
+   */
+  #docCell(at: 0 | 1): unknown {
+    const rows = this.#rows;
+    if (rows !== undefined) return rows[this.#cursor]![at] ?? null;
+    const hit = this.#docHits![this.#cursor]!;
+    if (at === 0) {
+      const id = hit._id;
+      return id === undefined || id === null ? "" : String(id);
+    }
+    if (this.#docCellRow !== this.#cursor) {
+      const source = hit._source;
+      this.#docCellOfRow = source !== null && typeof source === "object"
+        ? new JsonCell(source)
+        : null;
+      this.#docCellRow = this.#cursor;
+    }
+    return this.#docCellOfRow;
   }
 
   /** Whether a label names a field column (not `_ID`/`_DOC`, and some row has the key). */

@@ -154,3 +154,36 @@ Deno.test("takeDocHits gives the hits after the cursor and moves it past them", 
   closed.close();
   assert.throws(() => takeDocHits(closed), IllegalStateError);
 });
+
+Deno.test("a search's _ID and _DOC read by the cursor from the hits, as the rows give them", () => {
+  const source = { name: "ann", big: 12345678901234567890n };
+  const hits = [{ _id: 7, _source: source }, { _id: "b" }, { _source: [1] }];
+  const rs = new ResultSet(["_ID", "_DOC"], ROWS_OF_HITS, { hits, total: null });
+  const read = () => [
+    rs.getString("_ID"),
+    rs.getObject(1),
+    rs.getString("_DOC"),
+    rs.getString(2),
+    rs.getJson("_DOC"),
+    rs.wasNull(),
+  ];
+  rs.next();
+  assert.deepEqual(read(), [
+    "7",
+    "7",
+    '{"name":"ann","big":12345678901234567890}',
+    '{"name":"ann","big":12345678901234567890}',
+    source,
+    false,
+  ]);
+  assert.equal(rs.getJson("_DOC"), source, "the hit's own source, not a copy");
+  rs.next();
+  assert.deepEqual(read(), ["b", "b", null, null, null, true]);
+  // Rows made meanwhile (currentRow) read the same.
+  assert.deepEqual(rs.currentRow(), { _ID: "b", _DOC: null });
+  rs.next();
+  assert.deepEqual(read(), ["", "", "[1]", "[1]", [1], false]);
+  assert.equal(rs.getString("_id"), "", "other spellings of the label still resolve");
+  assert.equal(rs.next(), false);
+  assert.throws(() => rs.getString("_ID"), IllegalStateError);
+});
