@@ -7,6 +7,7 @@ import {
   DataSource,
   IllegalStateError,
   IncorrectResultSizeError,
+  type ResultSet,
 } from "../driver/mod.ts";
 import { JdbcTemplate } from "./jdbc_template.ts";
 import { listMeta } from "./result_reading.ts";
@@ -382,4 +383,41 @@ Deno.test("reads after the first (on the shared connection) keep their errors an
   assert.deepEqual(rows, [{ _ID: "a", _DOC: '{"n":1}' }]);
   assert.deepEqual([listMeta(rows).total, listMeta(rows).took], [{ value: 1, relation: "eq" }, 3]);
   assert.equal(sent.length, 4);
+});
+
+Deno.test("query's handlers: a function, one named method called on its object, or a TypeError", async () => {
+  const { jdbc } = fakeJdbc(() => hits(["1", { n: 1 }], ["2", { n: 2 }]));
+  const text = "POST /u/_search";
+  assert.deepEqual(await jdbc.query(text, [], (rs, n) => `${n}:${rs.getString("_ID")}`), [
+    "0:1",
+    "1:2",
+  ]);
+  const mapper = {
+    prefix: "row",
+    mapRow(this: { prefix: string }, rs: ResultSet, n: number) {
+      return `${this.prefix}${n}:${rs.getString("_ID")}`;
+    },
+  };
+  assert.deepEqual(await jdbc.query(text, [], mapper), ["row0:1", "row1:2"]);
+  const seen: string[] = [];
+  assert.equal(
+    await jdbc.query(text, [], { processRow: (rs) => void seen.push(rs.getString("_ID")!) }),
+    2,
+  );
+  assert.deepEqual(seen, ["1", "2"]);
+  assert.equal(await jdbc.query(text, [], { extractor: (rs) => rs.rowCount }), 2);
+  const refused = [
+    [{ rowMapper: () => 1, extractor: () => 2 }, /has rowMapper and extractor; give exactly one/],
+    [{}, /the handler is an object with no keys/],
+    [{ a: 1 }, /keys "a" but no function under a known name/],
+    [null, /the handler is null/],
+    ["x", /the handler is string/],
+  ] as const;
+  for (const [handler, message] of refused) {
+    await assert.rejects(jdbc.query(text, [], handler as never), (e: unknown) => {
+      assert.ok(e instanceof TypeError, String(e));
+      assert.match(e.message, message);
+      return true;
+    });
+  }
 });

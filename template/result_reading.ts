@@ -229,20 +229,24 @@ const KIND_OF: Record<(typeof HANDLER_KEYS)[number], Kind> = {
   processRow: "callback",
 };
 
-/** What a handler is and its function bound to it, or a TypeError naming the shapes accepted. */
-function handlerOf(handler: unknown): { kind: Kind; fn: (rs: ResultSet, n: number) => unknown } {
-  if (typeof handler === "function") {
-    return { kind: "map", fn: handler as (rs: ResultSet, n: number) => unknown };
-  }
+/**
+ * The key of an object handler's one function (`rowMapper`, `mapRow`, …), or a TypeError naming
+ * the shapes accepted. Looked up without a list or a closure: it runs on every `query` call.
+ */
+function handlerKey(handler: unknown): (typeof HANDLER_KEYS)[number] {
+  let key: (typeof HANDLER_KEYS)[number] | undefined;
+  let count = 0;
   if (handler !== null && typeof handler === "object") {
     const record = handler as Record<string, unknown>;
-    const found = HANDLER_KEYS.filter((k) => typeof record[k] === "function");
-    if (found.length === 1) {
-      const key = found[0]!;
-      const method = record[key] as (rs: ResultSet, n: number) => unknown;
-      return { kind: KIND_OF[key], fn: (rs, n) => method.call(handler, rs, n) };
+    for (const k of HANDLER_KEYS) {
+      if (typeof record[k] === "function") {
+        key ??= k;
+        count++;
+      }
     }
-    if (found.length > 1) {
+    if (count === 1) return key!;
+    if (count > 1) {
+      const found = HANDLER_KEYS.filter((k) => typeof record[k] === "function");
       throw new TypeError(
         `query(): the handler has ${
           found.join(" and ")
@@ -267,20 +271,32 @@ function handlerOf(handler: unknown): { kind: Kind; fn: (rs: ResultSet, n: numbe
 /**
  * Runs a row handler over a result set: mapped rows, the extractor's result, or (for a row
  * callback) the row count. A throwing RowMapper/callback becomes a RowMappingError with its row.
+ * An object's function is called as its method.
  */
 export async function readRows<T>(
   rs: ResultSet,
   handler: RowHandler<T>,
   text: string,
 ): Promise<T[] | T | number> {
-  const { kind, fn: each } = handlerOf(handler);
-  if (kind === "extract") return await (each(rs, 0) as T | Promise<T>);
+  let kind: Kind;
+  let each: (this: unknown, rs: ResultSet, n: number) => unknown;
+  let self: unknown;
+  if (typeof handler === "function") {
+    kind = "map";
+    each = handler as (rs: ResultSet, n: number) => unknown;
+  } else {
+    const key = handlerKey(handler);
+    kind = KIND_OF[key];
+    each = (handler as Record<string, (rs: ResultSet, n: number) => unknown>)[key]!;
+    self = handler;
+  }
+  if (kind === "extract") return await (each.call(self, rs, 0) as T | Promise<T>);
   const callback = kind === "callback";
   const out: T[] = [];
   let n = 0;
   while (rs.next()) {
     try {
-      const v = each(rs, n);
+      const v = each.call(self, rs, n);
       if (!callback) out.push(v as T);
     } catch (error) {
       throw new RowMappingError(n, error, text);
