@@ -406,6 +406,21 @@ Deno.test("query's handlers: a function, one named method called on its object, 
   );
   assert.deepEqual(seen, ["1", "2"]);
   assert.equal(await jdbc.query(text, [], { extractor: (rs) => rs.rowCount }), 2);
+  assert.equal(
+    await jdbc.query(text, [], { extractData: (rs) => Promise.resolve(rs.rowCount) }),
+    2,
+  );
+  await assert.rejects(
+    jdbc.query(text, [], { extractor: () => Promise.reject(new RangeError("late")) }),
+    RangeError,
+  );
+  await assert.rejects(
+    jdbc.query(text, [], (_rs, n) => {
+      if (n === 1) throw new RangeError("second row");
+      return n;
+    }),
+    (e: unknown) => e instanceof RowMappingError && e.row === 1,
+  );
   const refused = [
     [{ rowMapper: () => 1, extractor: () => 2 }, /has rowMapper and extractor; give exactly one/],
     [{}, /the handler is an object with no keys/],

@@ -269,15 +269,16 @@ function handlerKey(handler: unknown): (typeof HANDLER_KEYS)[number] {
 }
 
 /**
- * Runs a row handler over a result set: mapped rows, the extractor's result, or (for a row
- * callback) the row count. A throwing RowMapper/callback becomes a RowMappingError with its row.
- * An object's function is called as its method.
+ * Runs a row handler over a result set: mapped rows, the extractor's result (a promise when the
+ * extractor gives one: no await of its own), or (for a row callback) the row count. A throwing
+ * RowMapper/callback becomes a RowMappingError with its row; it is thrown here, and the caller's
+ * promise rejects with it. An object's function is called as its method.
  */
-export async function readRows<T>(
+export function readRows<T>(
   rs: ResultSet,
   handler: RowHandler<T>,
   text: string,
-): Promise<T[] | T | number> {
+): T[] | T | number | Promise<T> {
   let kind: Kind;
   let each: (this: unknown, rs: ResultSet, n: number) => unknown;
   let self: unknown;
@@ -290,7 +291,7 @@ export async function readRows<T>(
     each = (handler as Record<string, (rs: ResultSet, n: number) => unknown>)[key]!;
     self = handler;
   }
-  if (kind === "extract") return await (each.call(self, rs, 0) as T | Promise<T>);
+  if (kind === "extract") return each.call(self, rs, 0) as T | Promise<T>;
   const callback = kind === "callback";
   const out: T[] = [];
   let n = 0;
