@@ -7,6 +7,11 @@ import { takeDocHits } from "../driver/internal.ts";
 /** `{ _id, ...document }`; a `"__proto__"` field stays a field instead of changing the prototype. */
 function docMap(id: unknown, doc: unknown): Record<string, unknown> {
   const row: Record<string, unknown> = { _id: id };
+  // Object.assign copies by assignment, where `__proto__` would set the prototype: only a
+  // document without that field is copied by it (the runtime's copy, no list of entries).
+  if (doc !== null && typeof doc === "object" && !Object.hasOwn(doc, "__proto__")) {
+    return Object.assign(row, doc);
+  }
   if (doc !== null && typeof doc === "object") {
     for (const [k, v] of Object.entries(doc)) {
       if (k === "__proto__") {

@@ -108,3 +108,25 @@ Deno.test("an entity with a version field asks for hit versions, and its rows ca
   assert.match(lambda.query(Ext).toCommand().text, /"version":true/);
   assert.doesNotMatch(lambda.query("u").toCommand().text, /seq_no|"version"/);
 });
+
+Deno.test("documents as maps: _id then the fields; a __proto__ field stays a field", async () => {
+  const answer = '{"took":1,"hits":{"total":{"value":2,"relation":"eq"},"hits":[' +
+    '{"_id":"1","_source":{"a":1,"b":{"c":[2]}}},' +
+    '{"_id":"2","_source":{"__proto__":{"polluted":true},"a":2}},' +
+    '{"_id":"3"}]}}';
+  const fetch = (input: string | URL | Request) =>
+    Promise.resolve(
+      String(input).includes("/_mapping")
+        ? Response.json({ u: { mappings: { properties: { a: { type: "long" } } } } })
+        : new Response(answer, { headers: { "content-type": "application/json" } }),
+    );
+  const lambda = new LambdaTemplate(new DataSource({ nodes: ["http://es.local"], fetch }));
+  const [plain, proto, bare] = await lambda.query("u").queryForMapList();
+  assert.deepEqual(plain, { _id: "1", a: 1, b: { c: [2] } });
+  assert.deepEqual(Object.keys(plain!), ["_id", "a", "b"]);
+  assert.equal(Object.getPrototypeOf(proto), Object.prototype);
+  assert.ok(Object.hasOwn(proto!, "__proto__"));
+  assert.deepEqual(Object.getOwnPropertyDescriptor(proto, "__proto__")?.value, { polluted: true });
+  assert.equal((proto as { polluted?: unknown }).polluted, undefined);
+  assert.deepEqual(bare, { _id: "3" });
+});
