@@ -234,18 +234,38 @@ const KIND_OF: Record<(typeof HANDLER_KEYS)[number], Kind> = {
  * the shapes accepted. Looked up without a list or a closure: it runs on every `query` call.
  */
 function handlerKey(handler: unknown): (typeof HANDLER_KEYS)[number] {
-  let key: (typeof HANDLER_KEYS)[number] | undefined;
-  let count = 0;
   if (handler !== null && typeof handler === "object") {
-    const record = handler as Record<string, unknown>;
-    for (const k of HANDLER_KEYS) {
-      if (typeof record[k] === "function") {
-        key ??= k;
-        count++;
-      }
+    // Each name read as itself (one shape per call site), not through a key in a loop.
+    const h = handler as Partial<Record<(typeof HANDLER_KEYS)[number], unknown>>;
+    let key: (typeof HANDLER_KEYS)[number] | undefined;
+    let count = 0;
+    if (typeof h.rowMapper === "function") {
+      key ??= "rowMapper";
+      count++;
+    }
+    if (typeof h.mapRow === "function") {
+      key ??= "mapRow";
+      count++;
+    }
+    if (typeof h.extractor === "function") {
+      key ??= "extractor";
+      count++;
+    }
+    if (typeof h.extractData === "function") {
+      key ??= "extractData";
+      count++;
+    }
+    if (typeof h.rowCallback === "function") {
+      key ??= "rowCallback";
+      count++;
+    }
+    if (typeof h.processRow === "function") {
+      key ??= "processRow";
+      count++;
     }
     if (count === 1) return key!;
     if (count > 1) {
+      const record = handler as Record<string, unknown>;
       const found = HANDLER_KEYS.filter((k) => typeof record[k] === "function");
       throw new TypeError(
         `query(): the handler has ${
