@@ -5,8 +5,9 @@
 // within a round the variants run in a rotating order and each one's CPU per read is divided by
 // the baseline's of the same round; the figure is the median of those ratios. INPROC_VARIANTS
 // (comma-separated names of the list below, the baseline always first) chooses the variants; by
-// default the baseline, queryForList and query with an extractor. The others take the layers
-// away from the top: the driver's first result of a text, then the transport alone.
+// default the baseline, queryForList and query with an extractor. The others: the lambda's
+// untyped queryForList, then the layers taken away from the top (the driver's first result of a
+// text, the transport alone).
 //
 // The answer is the embedded engine's to the search of bench/e2e_report.ts (10 hits), captured
 // once; `fetch` answers it from memory, marked in-process as the engine's `engine.fetch` is, so
@@ -15,6 +16,7 @@
 import { DataSource, type FetchFunction, type ResultSet, Transport } from "../driver/mod.ts";
 import { executeFirst } from "../driver/internal.ts";
 import { JdbcTemplate } from "../template/mod.ts";
+import { LambdaTemplate } from "../lambda/mod.ts";
 import { Engine } from "../engine/mod.ts";
 import process from "node:process";
 
@@ -74,6 +76,14 @@ async function main(): Promise<void> {
   const jdbc = new JdbcTemplate(ds);
   const conn = await ds.getConnection();
   const transport = new Transport({ nodes: [url], fetch });
+  // The lambda reads the index's mapping once (for exact conditions): its own fetch answers that.
+  const mapping = JSON.stringify({
+    [INDEX]: { mappings: { properties: { tag: { type: "keyword" }, n: { type: "integer" } } } },
+  });
+  const lambdaFetch: FetchFunction = (u) =>
+    Promise.resolve(new Response(String(u).endsWith("/_mapping") ? mapping : text, { headers }));
+  Object.defineProperty(lambdaFetch, Symbol.for("searchvisitor.inProcessFetch"), { value: true });
+  const lambda = new LambdaTemplate(new DataSource({ nodes: [url], fetch: lambdaFetch }));
   const POSITIONAL = `POST /${INDEX}/_search {"query": {"term": {"tag": ?}}}`;
   const ARGS = [TAG];
   const TEMPLATE = `POST /${INDEX}/_search {"query": {"term": {"tag": #{tag}}}}`;
@@ -94,6 +104,11 @@ async function main(): Promise<void> {
     {
       name: "query + extractor toArray",
       one: () => jdbc.query(TEMPLATE, { tag: TAG }, { extractor: (rs) => rs.toArray() }),
+    },
+    {
+      // Documents as maps ({_id, ...fields}), not {_ID, _DOC} rows: checked by its own shape.
+      name: "lambda queryForList",
+      one: () => lambda.query(INDEX).eq("tag", TAG).queryForList(),
     },
     {
       name: "executeFirst + toArray",
@@ -117,7 +132,10 @@ async function main(): Promise<void> {
   );
   for (const v of variants) {
     const rows = await v.one() as Row[];
-    if (rows.length !== 10 || rows.some((r) => JSON.parse(r._DOC).tag !== TAG)) {
+    const tags = rows.map((r) =>
+      "_DOC" in r ? JSON.parse(r._DOC).tag : (r as { tag?: string }).tag
+    );
+    if (rows.length !== 10 || tags.some((tag) => tag !== TAG)) {
       throw new Error(`${v.name}: expected 10 rows tagged ${TAG}, got ${rows.length}`);
     }
     for (let i = 0; i < READS; i++) await v.one(); // warm-up
