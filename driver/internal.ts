@@ -18,6 +18,8 @@ export { parseScript } from "./command/command_tokenizer.ts";
 // since the migrate room's steps carry them.
 export type { ParsedScript } from "./command/command_tokenizer.ts";
 export { bindScript, type BindScriptOptions } from "./command/command_binder.ts";
+// JSON text of a string, short plain strings quoted without a runtime call (lambda's field names).
+export { quoteJson } from "./command/value_encoder.ts";
 export { CommandCache } from "./command/command_cache.ts";
 
 // The template's reads: the first result of a text without a Statement object.
