@@ -489,8 +489,8 @@ async function stages(url: string): Promise<void> {
           }),
       },
       {
-        // The same rows in a plain array: what queryForList's list metadata (total, took,
-        // aggregations and raw as non-enumerable properties) costs is the row above minus this.
+        // The same rows through a row handler: what queryForList's list metadata (total, took,
+        // aggregations and raw, for listMeta) costs is the row above minus this.
         name: "JdbcTemplate.query + extractor rs.toArray()",
         one: () =>
           jdbc.query(`POST /${INDEX}/_search {"query": {"term": {"tag": #{tag}}}}`, {

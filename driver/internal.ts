@@ -18,10 +18,14 @@ export { parseScript } from "./command/command_tokenizer.ts";
 // since the migrate room's steps carry them.
 export type { ParsedScript } from "./command/command_tokenizer.ts";
 export { bindScript, type BindScriptOptions } from "./command/command_binder.ts";
+// JSON text of a string, short plain strings quoted without a runtime call (lambda's field names).
+export { quoteJson } from "./command/value_encoder.ts";
 export { CommandCache } from "./command/command_cache.ts";
 
 // The template's reads: the first result of a text without a Statement object.
 export { executeFirst, executeFirstThen, type TextWithArgs } from "./jdbc/statement.ts";
+// Reading a search's rows from its hits in one pass (entities, hits, the lambda's maps).
+export { rowOfHit, takeDocHits } from "./jdbc/result_set.ts";
 
 // The one reading of console text: the lexer's tokens, character classes and the ends of strings,
 // comments and placeholders, for the rooms that read command text without binding it (the

@@ -8,7 +8,7 @@
 // tour goes on.
 import { DataSource } from "../driver/mod.ts";
 import { Engine, serve } from "../engine/mod.ts";
-import { Column, JdbcTemplate, mappingOf, type RowMap, Table } from "../template/mod.ts";
+import { Column, JdbcTemplate, listMeta, mappingOf, type RowMap, Table } from "../template/mod.ts";
 import { Configuration } from "../mapper/mod.ts";
 import { formatTable } from "./_demo_table.ts";
 import { demoTarget, optionalStep } from "./_demo_target.ts";
@@ -90,7 +90,8 @@ try {
   section("full-text search, named argument (queryForList)", fullText, { q: "san jose" });
   const hits = await jdbc.queryForList(fullText, { q: "san jose" });
   console.log(formatTable(docs(hits), CITY_COLUMNS));
-  console.log(`  total: ${hits.total?.value} (${hits.total?.relation}), took ${hits.took} ms`);
+  const { total, took } = listMeta(hits);
+  console.log(`  total: ${total?.value} (${total?.relation}), took ${took} ms`);
 
   const page = `POST /cities/_search
 {"query": {"term": {"country": #{cc}}}, "sort": [{"name.keyword": "asc"}], "from": #{from}, "size": #{size}}`;
@@ -143,8 +144,8 @@ try {
 
   const aggs =
     'POST /cities/_search {"size": 0, "aggs": {"top": {"terms": {"field": "country", "size": 5}}}}';
-  section("aggregation: the five countries with most cities (list.aggregations)", aggs);
-  const agg = (await jdbc.queryForList(aggs)).aggregations as {
+  section("aggregation: the five countries with most cities (listMeta(list).aggregations)", aggs);
+  const agg = listMeta(await jdbc.queryForList(aggs)).aggregations as {
     top: { buckets: { key: string; doc_count: number }[] };
   };
   console.log(

@@ -12,13 +12,14 @@ export function checkValue(
   value: unknown,
   nulls: "allowed" | "refused",
 ): void {
-  const nullOk = nulls === "allowed";
-  const at = `${method}(${JSON.stringify(field)})`;
+  // The call's name for an error is made only for an error (every condition passes here).
   if (value === undefined) {
-    throw new TypeError(`${at}: the value is undefined; pass null for "no value"`);
+    throw new TypeError(`${at(method, field)}: the value is undefined; pass null for "no value"`);
   }
   if (value === null) {
-    if (!nullOk) throw new TypeError(`${at}: null has no order; use isNull/isNotNull`);
+    if (nulls !== "allowed") {
+      throw new TypeError(`${at(method, field)}: null has no order; use isNull/isNotNull`);
+    }
     return;
   }
   switch (typeof value) {
@@ -28,18 +29,23 @@ export function checkValue(
       return;
     case "number":
       if (Number.isFinite(value)) return;
-      throw new TypeError(`${at}: ${value} is not a finite number`);
+      throw new TypeError(`${at(method, field)}: ${value} is not a finite number`);
     case "object":
       if (value instanceof Date) {
         if (!Number.isNaN(value.getTime())) return;
-        throw new TypeError(`${at}: the Date is invalid`);
+        throw new TypeError(`${at(method, field)}: the Date is invalid`);
       }
   }
   throw new TypeError(
-    `${at}: a ${
+    `${at(method, field)}: a ${
       Array.isArray(value) ? "array" : typeof value
     } is not a condition value; pass a string, number, boolean, bigint, Date or null (use in() for lists)`,
   );
+}
+
+/** How an error names the call: `eq("name")`. */
+function at(method: string, field: string): string {
+  return `${method}(${JSON.stringify(field)})`;
 }
 
 /** Dates become their ISO-8601 text, so a node never holds a mutable object. */

@@ -2,10 +2,16 @@
 // field inside a document, so the name is free).
 
 import type { ResultSet } from "../driver/mod.ts";
+import { takeDocHits } from "../driver/internal.ts";
 
 /** `{ _id, ...document }`; a `"__proto__"` field stays a field instead of changing the prototype. */
 function docMap(id: unknown, doc: unknown): Record<string, unknown> {
   const row: Record<string, unknown> = { _id: id };
+  // Object.assign copies by assignment, where `__proto__` would set the prototype: only a
+  // document without that field is copied by it (the runtime's copy, no list of entries).
+  if (doc !== null && typeof doc === "object" && !Object.hasOwn(doc, "__proto__")) {
+    return Object.assign(row, doc);
+  }
   if (doc !== null && typeof doc === "object") {
     for (const [k, v] of Object.entries(doc)) {
       if (k === "__proto__") {
@@ -24,6 +30,19 @@ function docMap(id: unknown, doc: unknown): Record<string, unknown> {
 /** Reads every remaining row of a search result set as `{ _id, ...document }`. */
 export function readDocs(rs: ResultSet): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
+  const hits = takeDocHits(rs);
+  if (hits !== undefined) {
+    // A search's rows, read from the hits in one pass (as getString/getJson would give them).
+    for (const hit of hits) {
+      const id = hit._id;
+      const source = hit._source;
+      out.push(docMap(
+        id === undefined || id === null ? "" : String(id),
+        source !== null && typeof source === "object" ? source : null,
+      ));
+    }
+    return out;
+  }
   while (rs.next()) out.push(docMap(rs.getString("_ID"), rs.getJson("_DOC")));
   return out;
 }

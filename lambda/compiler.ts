@@ -2,6 +2,7 @@
 // placeholders plus the argument list. Values and index names are always arguments; field names
 // are JSON-escaped keys. No I/O: the index mapping comes in as a resolver.
 
+import { quoteJson } from "../driver/internal.ts";
 import type { BoundTemplate } from "../template/mod.ts";
 import type { ConditionNode } from "./nodes.ts";
 import {
@@ -53,7 +54,8 @@ export interface SearchSpec {
   readonly versions?: "seq_no" | "external";
 }
 
-const q = JSON.stringify;
+/** A field name as a JSON string (JSON.stringify's text; short plain names quoted directly). */
+const q = quoteJson;
 
 class Emitter {
   readonly args: unknown[] = [];

@@ -7,7 +7,7 @@ import {
   type ResultSet,
   type StreamOptions,
 } from "../driver/mod.ts";
-import { type BoundTemplate, type Page, PageResult, type QueryList } from "../template/mod.ts";
+import { type BoundTemplate, type Page, PageResult } from "../template/mod.ts";
 import { mapResultSet, withMeta } from "../template/internal.ts";
 import { compileCount, compileSearch, type SortKey } from "./compiler.ts";
 import { Conditions, type FieldPath } from "./conditions.ts";
@@ -285,9 +285,9 @@ export class QueryBuilder<T> extends Conditions<T> {
 
   /**
    * Every matching document: entities for an entity class, documents (with `_id`) for an index
-   * name. The array carries `total` and `took` as non-enumerable properties.
+   * name. `listMeta(list)` gives the search's `total`, `took`, `aggregations` and `raw`.
    */
-  async queryForList(): Promise<QueryList<T>> {
+  async queryForList(): Promise<T[]> {
     const r = await this.#search(undefined, (rs, text) => withMeta(this.#rows(rs, text), rs));
     this.#checkComplete(r.rows.length, r.total?.value, r.text);
     this.#state.page?.page?.setTotalCount(r.total?.value ?? r.rows.length);

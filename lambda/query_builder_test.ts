@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { DataSource, IllegalStateError } from "../driver/mod.ts";
+import { listMeta } from "../template/mod.ts";
 import { LambdaTemplate } from "./lambda_template.ts";
 
 function fakeSearch(total: number, hits: number) {
@@ -38,7 +39,7 @@ Deno.test("an un-paged query that matches more than one request returns fails in
   );
   const paged = await lambda.query("u").initPage(3, 0).queryForList();
   assert.equal(paged.length, 3);
-  assert.deepEqual(paged.total, { value: 10_001, relation: "eq" });
+  assert.deepEqual(listMeta(paged).total, { value: 10_001, relation: "eq" });
 });
 
 Deno.test("the mapping is read once per index, and again after clearFieldTypes()", async () => {
@@ -106,4 +107,26 @@ Deno.test("an entity with a version field asks for hit versions, and its rows ca
   assert.match(lambda.query(Doc).toCommand().text, /"seq_no_primary_term":true/);
   assert.match(lambda.query(Ext).toCommand().text, /"version":true/);
   assert.doesNotMatch(lambda.query("u").toCommand().text, /seq_no|"version"/);
+});
+
+Deno.test("documents as maps: _id then the fields; a __proto__ field stays a field", async () => {
+  const answer = '{"took":1,"hits":{"total":{"value":2,"relation":"eq"},"hits":[' +
+    '{"_id":"1","_source":{"a":1,"b":{"c":[2]}}},' +
+    '{"_id":"2","_source":{"__proto__":{"polluted":true},"a":2}},' +
+    '{"_id":"3"}]}}';
+  const fetch = (input: string | URL | Request) =>
+    Promise.resolve(
+      String(input).includes("/_mapping")
+        ? Response.json({ u: { mappings: { properties: { a: { type: "long" } } } } })
+        : new Response(answer, { headers: { "content-type": "application/json" } }),
+    );
+  const lambda = new LambdaTemplate(new DataSource({ nodes: ["http://es.local"], fetch }));
+  const [plain, proto, bare] = await lambda.query("u").queryForMapList();
+  assert.deepEqual(plain, { _id: "1", a: 1, b: { c: [2] } });
+  assert.deepEqual(Object.keys(plain!), ["_id", "a", "b"]);
+  assert.equal(Object.getPrototypeOf(proto), Object.prototype);
+  assert.ok(Object.hasOwn(proto!, "__proto__"));
+  assert.deepEqual(Object.getOwnPropertyDescriptor(proto, "__proto__")?.value, { polluted: true });
+  assert.equal((proto as { polluted?: unknown }).polluted, undefined);
+  assert.deepEqual(bare, { _id: "3" });
 });

@@ -18,10 +18,19 @@ export interface Target {
 }
 
 const targets = new WeakMap<EntityClass, Target>();
+/**
+ * The targets of bare index names, kept as the entity classes' are (an app names the same few
+ * indices again and again; bounded, as names may be endless). Shared, like those: frozen, and
+ * their (empty) column map is only read.
+ */
+const indexTargets = new Map<string, Target>();
+const NO_COLUMNS: ReadonlyMap<string, string> = new Map();
 
-/** The target of an entity class (cached), or of a bare index name. */
+/** The target of an entity class or of a bare index name (both cached). */
 export function targetOf(source: EntityClass | string): Target {
   if (typeof source === "string") {
+    const known = indexTargets.get(source);
+    if (known !== undefined) return known;
     if (source === "" || /[\s"\\/]/.test(source)) {
       throw new TypeError(
         `Invalid index name ${
@@ -29,7 +38,10 @@ export function targetOf(source: EntityClass | string): Target {
         }: pass an index name or pattern without spaces, quotes, slashes or backslashes`,
       );
     }
-    return Object.freeze({ index: source, columns: new Map() });
+    const target: Target = Object.freeze({ index: source, columns: NO_COLUMNS });
+    if (indexTargets.size >= 256) indexTargets.clear();
+    indexTargets.set(source, target);
+    return target;
   }
   if (typeof source !== "function") {
     throw new TypeError("Pass an entity class or an index name");

@@ -199,7 +199,7 @@ function shape(st: CompiledStatement, rs: ResultSet, bound: BoundTemplate, page?
       return rs.rowCount > 0;
     }
     default: {
-      // Like JdbcTemplate's lists: total, took and aggregations ride along, not enumerable.
+      // Like JdbcTemplate's lists: a plain array, its total, took and aggregations by listMeta.
       return withMeta(rowsOf(st, rs, bound.text), rs);
     }
   }

@@ -1,7 +1,14 @@
 import assert from "node:assert/strict";
 import { DataSource, IncorrectResultSizeError } from "../driver/mod.ts";
 import { Engine } from "../engine/mod.ts";
-import { Column, JdbcTemplate, PageObject, type PageResult, Table } from "../template/mod.ts";
+import {
+  Column,
+  JdbcTemplate,
+  listMeta,
+  PageObject,
+  type PageResult,
+  Table,
+} from "../template/mod.ts";
 import { compileAnnotation } from "./_compile.ts";
 import { collectArgs, isPage, type RunContext, runStatement } from "./_statement_runner.ts";
 import { MapperError } from "./errors.ts";
@@ -80,17 +87,14 @@ Deno.test("collectArgs: named by params, or one object of named arguments; a Pag
   assert.throws(() => collectArgs(plain, [[1]]), /is not an object of named arguments/);
 });
 
-Deno.test("runStatement: lists carry total and took; one, value, number and boolean read a single row", async () => {
+Deno.test("runStatement: lists carry total and took (listMeta); one, value, number and boolean read a single row", async () => {
   const ctx = await context();
   const search = 'POST /runner_notes/_search {"query": {"term": {"text": #{t}}}, "sort": ["n"]}';
-  const list = await runStatement(ctx, statement("query", search), { t: "b" }) as unknown[] & {
-    total: { value: number };
-    took: number;
-  };
+  const list = await runStatement(ctx, statement("query", search), { t: "b" }) as unknown[];
   assert.deepEqual(list.map((r) => (r as Record<string, unknown>)._ID), ["2", "3"]);
-  assert.equal(list.total.value, 2);
-  assert.equal(typeof list.took, "number");
-  assert.deepEqual(Object.keys(list), ["0", "1"], "total and took are not enumerable");
+  assert.equal(listMeta(list).total?.value, 2);
+  assert.equal(typeof listMeta(list).took, "number");
+  assert.deepEqual(Object.keys(list), ["0", "1"], "the list is a plain array of rows");
 
   const entities = await runStatement(
     ctx,

@@ -24,7 +24,7 @@ export type StatementKind = "query" | "insert" | "update" | "delete" | "execute"
  *
  * | `returns` | resolves to |
  * |---|---|
- * | `"list"` (default of `@Query`) | every row (entities when an entity is known, else row maps), as a `QueryList` carrying `total`, `took`, `aggregations` |
+ * | `"list"` (default of `@Query`) | every row (entities when an entity is known, else row maps), whose `total`, `took`, `aggregations` `listMeta(list)` gives |
  * | `"one"` | the only row, `null` for none, a `MapperError` for more than one |
  * | `"page"` | a `PageResult` (rows + `totalCount` from `hits.total` of the same response) |
  * | `"value"` | the only column of the only row (e.g. `COUNT`), or null |

@@ -4,14 +4,7 @@
 
 import type { ResultSet } from "../driver/mod.ts";
 import type { EntityClass } from "./entity.ts";
-import type {
-  Command,
-  QueryList,
-  ResultSetExtractor,
-  RowCallback,
-  RowMap,
-  RowMapper,
-} from "./types.ts";
+import type { Command, ResultSetExtractor, RowCallback, RowMap, RowMapper } from "./types.ts";
 import type { RowHandler } from "./result_reading.ts";
 import { bindTagged, type BoundTemplate } from "./named_binding.ts";
 
@@ -36,9 +29,9 @@ export interface TemplateRunner {
   /** Runs a write; the update count. */
   executeUpdate(command: Command): Promise<number>;
   /** All rows as maps. */
-  queryForList(command: Command): Promise<QueryList<RowMap>>;
+  queryForList(command: Command): Promise<RowMap[]>;
   /** All rows as entities of `type`. */
-  queryForList<T>(command: Command, args: undefined, type: EntityClass<T>): Promise<QueryList<T>>;
+  queryForList<T>(command: Command, args: undefined, type: EntityClass<T>): Promise<T[]>;
   /** At most one row's only value. */
   queryForObject(command: Command): Promise<unknown>;
   /** At most one row as an entity of `type`. */
@@ -50,7 +43,7 @@ export interface TemplateRunner {
   /** Rows through a row mapper (also an extractor or a row callback, as `JdbcTemplate.query`). */
   query<T>(command: Command, args: undefined, handler: { rowMapper: RowMapper<T> }): Promise<T[]>;
   /** Runs several commands; one result per command. */
-  multipleExecute(command: Command): Promise<(number | QueryList<RowMap>)[]>;
+  multipleExecute(command: Command): Promise<(number | RowMap[])[]>;
 }
 
 const joined = new WeakMap<TemplateStringsArray, string>();
@@ -122,10 +115,10 @@ export class TemplateCommand {
    * @param type An entity class.
    * @returns The rows.
    */
-  queryForList(): Promise<QueryList<RowMap>>;
+  queryForList(): Promise<RowMap[]>;
   /** All rows as entities of `type`. */
-  queryForList<T>(type: EntityClass<T>): Promise<QueryList<T>>;
-  queryForList<T>(type?: EntityClass<T>): Promise<QueryList<RowMap> | QueryList<T>> {
+  queryForList<T>(type: EntityClass<T>): Promise<T[]>;
+  queryForList<T>(type?: EntityClass<T>): Promise<RowMap[] | T[]> {
     return type
       ? this.#jdbc.queryForList(this.#cmd(), undefined, type)
       : this.#jdbc.queryForList(this.#cmd());
@@ -177,7 +170,7 @@ export class TemplateCommand {
   }
 
   /** Runs several commands. @returns One result per command. */
-  multipleExecute(): Promise<(number | QueryList<RowMap>)[]> {
+  multipleExecute(): Promise<(number | RowMap[])[]> {
     return this.#jdbc.multipleExecute(this.#cmd());
   }
 }

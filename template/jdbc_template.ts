@@ -27,7 +27,6 @@ import type {
   Args,
   Command,
   Hit,
-  QueryList,
   ResultSetExtractor,
   RowCallback,
   RowMap,
@@ -136,13 +135,16 @@ const SCALARS: ReadonlyMap<unknown, (rs: ResultSet, column: string) => unknown> 
   [Date, (rs, c) => rs.getDate(c)],
 ]);
 
+/** The rows of `queryForList` without a type (one function, not a closure per call). */
+const listOfMaps = (rs: ResultSet): RowMap[] => withMeta(rs.toArray(), rs);
+
 /**
  * The JdbcTemplate of searchvisitor: run commands, read rows as maps, entities or numbers.
  *
  * @example
  * ```ts
  * import { DataSource } from "@searchvisitor/searchvisitor/driver";
- * import { JdbcTemplate } from "@searchvisitor/searchvisitor/template";
+ * import { JdbcTemplate, listMeta } from "@searchvisitor/searchvisitor/template";
  * import assert from "node:assert/strict";
  *
  * const fetch = (_url: string, init: RequestInit) =>
@@ -153,7 +155,7 @@ const SCALARS: ReadonlyMap<unknown, (rs: ResultSet, column: string) => unknown> 
  * const jdbc = new JdbcTemplate(new DataSource({ nodes: ["http://es.local"], fetch }));
  * const rows = await jdbc.queryForList('POST /users/_search {"query": {"term": {"name": #{name}}}}', { name: "alice" });
  * assert.deepEqual(rows, [{ _ID: "1", _DOC: '{"name":"alice"}' }]);
- * assert.equal(rows.total?.value, 1);
+ * assert.equal(listMeta(rows).total?.value, 1);
  * ```
  */
 export class JdbcTemplate {
@@ -255,7 +257,8 @@ export class JdbcTemplate {
 
   /**
    * Reads all rows, as maps keyed by column (`_ID`, `_DOC`, …) or, with `type`, as entities.
-   * The array carries `total`, `took` and `aggregations` as non-enumerable properties.
+   * A plain array of rows; `listMeta(rows)` gives the search's `total`, `took`, `aggregations`
+   * and `raw`.
    *
    * @param command Template text or a bound command.
    * @param args Positional or named arguments.
@@ -265,7 +268,7 @@ export class JdbcTemplate {
    * @example
    * ```ts
    * import { DataSource } from "@searchvisitor/searchvisitor/driver";
-   * import { defineEntity, JdbcTemplate } from "@searchvisitor/searchvisitor/template";
+   * import { defineEntity, JdbcTemplate, listMeta } from "@searchvisitor/searchvisitor/template";
    * import assert from "node:assert/strict";
    *
    * class User { id = ""; name = ""; }
@@ -278,33 +281,35 @@ export class JdbcTemplate {
    * const users = await jdbc.queryForList('POST /users/_search {"query": {"match_all": {}}}', [], User);
    * assert.ok(users[0] instanceof User);
    * assert.deepEqual({ ...users[0] }, { id: "9", name: "bob" });
-   * assert.equal(users.took, 2);
+   * assert.equal(listMeta(users).took, 2);
    * ```
    */
-  queryForList(command: Command, args?: Args): Promise<QueryList<RowMap>>;
+  queryForList(command: Command, args?: Args): Promise<RowMap[]>;
   /** All rows as entities of `type` (see the first overload). */
   queryForList<T>(
     command: Command,
     args: Args | undefined,
     type: EntityClass<T>,
-  ): Promise<QueryList<T>>;
+  ): Promise<T[]>;
   queryForList<T>(
     command: Command,
     args?: Args,
     type?: EntityClass<T>,
-  ): Promise<QueryList<RowMap | T>> {
+  ): Promise<(RowMap | T)[]> {
     return this.#run(
       "queryForList",
       command,
       args,
-      (rs, b) => withMeta<RowMap | T>(type ? mapResultSet(rs, type, b.text) : rs.toArray(), rs),
+      type === undefined
+        ? listOfMaps
+        : (rs, b) => withMeta<RowMap | T>(mapResultSet(rs, type, b.text), rs),
     );
   }
 
   /**
    * Reads all rows as {@linkcode Hit}s: each row map (or, with `type`, entity) as `doc` beside
    * its score, sort values, highlight, named queries, inner hits, index, version, sequence
-   * number and primary term. The list carries `total`, `took`, `aggregations` and `raw`.
+   * number and primary term. `listMeta(list)` gives `total`, `took`, `aggregations` and `raw`.
    *
    * @param command Template text or a bound command.
    * @param args Positional or named arguments.
@@ -333,18 +338,18 @@ export class JdbcTemplate {
    * engine.close();
    * ```
    */
-  queryForHits(command: Command, args?: Args): Promise<QueryList<Hit<RowMap>>>;
+  queryForHits(command: Command, args?: Args): Promise<Hit<RowMap>[]>;
   /** All hits with an entity of `type` as `doc` (see the first overload). */
   queryForHits<T>(
     command: Command,
     args: Args | undefined,
     type: EntityClass<T>,
-  ): Promise<QueryList<Hit<T>>>;
+  ): Promise<Hit<T>[]>;
   queryForHits<T>(
     command: Command,
     args?: Args,
     type?: EntityClass<T>,
-  ): Promise<QueryList<Hit<RowMap | T>>> {
+  ): Promise<Hit<RowMap | T>[]> {
     return this.#run(
       "queryForHits",
       command,
@@ -744,7 +749,7 @@ export class JdbcTemplate {
    * assert.deepEqual(results, [1, [{ COUNT: 1 }]]);
    * ```
    */
-  multipleExecute(command: Command, args?: Args): Promise<(number | QueryList<RowMap>)[]> {
+  multipleExecute(command: Command, args?: Args): Promise<(number | RowMap[])[]> {
     return this.#run(undefined, command, args, (stmt, b) => readAllResults(stmt, b));
   }
 

@@ -7,8 +7,10 @@ import {
   DataSource,
   IllegalStateError,
   IncorrectResultSizeError,
+  type ResultSet,
 } from "../driver/mod.ts";
 import { JdbcTemplate } from "./jdbc_template.ts";
+import { listMeta } from "./result_reading.ts";
 import { RowMappingError } from "./row_mapping.ts";
 import { Column, Table } from "./entity.ts";
 
@@ -48,8 +50,10 @@ Deno.test("named arguments travel encoded by the driver", async () => {
   assert.deepEqual(JSON.parse(sent[0]!.body!), { query: { term: { name: 'quote " here' } } });
   assert.deepEqual(rows, [{ _ID: "1", _DOC: '{"name":"a"}' }]);
   assert.deepEqual(Object.keys(rows), ["0"]);
-  assert.equal(rows.total?.value, 1);
-  assert.equal(rows.took, 3);
+  assert.equal(Object.getPrototypeOf(rows), Array.prototype);
+  assert.equal(listMeta(rows).total?.value, 1);
+  assert.equal(listMeta(rows).took, 3);
+  assert.throws(() => listMeta(rows.slice()), /not returned by a read/);
   assert.equal(JSON.stringify(rows), '[{"_ID":"1","_DOC":"{\\"name\\":\\"a\\"}"}]');
 });
 
@@ -337,7 +341,7 @@ Deno.test("reads on the driver's DataSource: concurrent calls, and every command
   );
   assert.deepEqual(all.map((rows) => rows.length), [1, 1, 1, 1, 1, 1, 1, 1]);
   assert.deepEqual(all[0], [{ _ID: "a", _DOC: '{"n":1}' }]);
-  assert.equal(all[0]!.took, 1);
+  assert.equal(listMeta(all[0]!).took, 1);
   sent.length = 0;
   // The first result is the rows of the search; the count after it is sent all the same.
   const rows = await jdbc.queryForList("POST /u/_search\nPOST /u/_count");
@@ -377,6 +381,58 @@ Deno.test("reads after the first (on the shared connection) keep their errors an
   );
   const rows = await jdbc.queryForList(text, { name: "y" });
   assert.deepEqual(rows, [{ _ID: "a", _DOC: '{"n":1}' }]);
-  assert.deepEqual([rows.total, rows.took], [{ value: 1, relation: "eq" }, 3]);
+  assert.deepEqual([listMeta(rows).total, listMeta(rows).took], [{ value: 1, relation: "eq" }, 3]);
   assert.equal(sent.length, 4);
+});
+
+Deno.test("query's handlers: a function, one named method called on its object, or a TypeError", async () => {
+  const { jdbc } = fakeJdbc(() => hits(["1", { n: 1 }], ["2", { n: 2 }]));
+  const text = "POST /u/_search";
+  assert.deepEqual(await jdbc.query(text, [], (rs, n) => `${n}:${rs.getString("_ID")}`), [
+    "0:1",
+    "1:2",
+  ]);
+  const mapper = {
+    prefix: "row",
+    mapRow(this: { prefix: string }, rs: ResultSet, n: number) {
+      return `${this.prefix}${n}:${rs.getString("_ID")}`;
+    },
+  };
+  assert.deepEqual(await jdbc.query(text, [], mapper), ["row0:1", "row1:2"]);
+  const seen: string[] = [];
+  assert.equal(
+    await jdbc.query(text, [], { processRow: (rs) => void seen.push(rs.getString("_ID")!) }),
+    2,
+  );
+  assert.deepEqual(seen, ["1", "2"]);
+  assert.equal(await jdbc.query(text, [], { extractor: (rs) => rs.rowCount }), 2);
+  assert.equal(
+    await jdbc.query(text, [], { extractData: (rs) => Promise.resolve(rs.rowCount) }),
+    2,
+  );
+  await assert.rejects(
+    jdbc.query(text, [], { extractor: () => Promise.reject(new RangeError("late")) }),
+    RangeError,
+  );
+  await assert.rejects(
+    jdbc.query(text, [], (_rs, n) => {
+      if (n === 1) throw new RangeError("second row");
+      return n;
+    }),
+    (e: unknown) => e instanceof RowMappingError && e.row === 1,
+  );
+  const refused = [
+    [{ rowMapper: () => 1, extractor: () => 2 }, /has rowMapper and extractor; give exactly one/],
+    [{}, /the handler is an object with no keys/],
+    [{ a: 1 }, /keys "a" but no function under a known name/],
+    [null, /the handler is null/],
+    ["x", /the handler is string/],
+  ] as const;
+  for (const [handler, message] of refused) {
+    await assert.rejects(jdbc.query(text, [], handler as never), (e: unknown) => {
+      assert.ok(e instanceof TypeError, String(e));
+      assert.match(e.message, message);
+      return true;
+    });
+  }
 });

@@ -42,13 +42,14 @@ export type {
   Args,
   Command,
   Hit,
-  QueryList,
+  ListMeta,
   ResultSetExtractor,
   RowCallback,
   RowMap,
   RowMapper,
 } from "./types.ts";
 export { TemplateCommand, type TemplateRunner } from "./command_tag.ts";
+export { listMeta } from "./result_reading.ts";
 export { type BindOptions, bindTemplate, type BoundTemplate } from "./named_binding.ts";
 export { entityOperation } from "./bulk_operation.ts";
 export {

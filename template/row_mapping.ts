@@ -1,7 +1,8 @@
 // Rows → entities and maps, entities → documents. The fast path parses each `_DOC` once and
 // applies a rename plan computed once per class.
 
-import { DataAccessError, type ResultSet } from "../driver/mod.ts";
+import { DataAccessError, readHitMeta, type ResultSet } from "../driver/mod.ts";
+import { takeDocHits } from "../driver/internal.ts";
 import { versionOf } from "./hit_meta.ts";
 import {
   type ColumnType,
@@ -123,6 +124,15 @@ function planOf(type: EntityClass): Plan {
 export function documentMapper<T>(
   type: EntityClass<T>,
 ): (id: unknown, doc: string | object | null) => T {
+  // One mapper per class, like its plan: the lists of every read use it, not a closure each.
+  let map = mappers.get(type) as ((id: unknown, doc: string | object | null) => T) | undefined;
+  if (map === undefined) mappers.set(type, map = makeMapper(type));
+  return map;
+}
+
+const mappers = new WeakMap<object, (id: unknown, doc: string | object | null) => unknown>();
+
+function makeMapper<T>(type: EntityClass<T>): (id: unknown, doc: string | object | null) => T {
   const plan = planOf(type);
   const { columns, fields, convert, nested, key, copyAll } = plan;
   const n = columns.length;
@@ -189,6 +199,30 @@ export function mapResultSet<T>(rs: ResultSet, type: EntityClass<T>, command?: s
   }
   const version = planOf(type).version;
   const out: T[] = [];
+  const hits = takeDocHits(rs);
+  if (hits !== undefined) {
+    // A search's rows: read from the hits themselves, as the cursor loop below would read them.
+    for (let row = 0; row < hits.length; row++) {
+      const hit = hits[row]!;
+      const id = hit._id;
+      const source = hit._source;
+      let entity: T;
+      try {
+        entity = map(
+          id === undefined || id === null ? "" : String(id),
+          source !== null && typeof source === "object" ? source : null,
+        );
+      } catch (error) {
+        throw new RowMappingError(row, error, command);
+      }
+      if (version) {
+        const value = versionOf(readHitMeta(hit), version.version);
+        if (value !== undefined) (entity as Record<string, unknown>)[version.field] = value;
+      }
+      out.push(entity);
+    }
+    return out;
+  }
   let row = 0;
   while (rs.next()) {
     let entity: T;

@@ -104,24 +104,26 @@ export type ResultSetExtractor<T> = (rs: ResultSet) => T | Promise<T>;
 export type RowCallback = (rs: ResultSet, rowNum: number) => void;
 
 /**
- * A real array that also carries the search's `total`, `took`, typed `aggregations` and the
- * `raw` response as non-enumerable properties (they do not show in `JSON.stringify` or spreads).
+ * What a search answered beside its rows: `hits.total`, `took`, typed `aggregations` and the
+ * `raw` response. Every list the template, the lambda and the mappers return is a plain array
+ * of rows; `listMeta(list)` gives this for it.
  *
  * @example
  * ```ts
  * import { DataSource } from "@searchvisitor/searchvisitor/driver";
- * import { JdbcTemplate, type QueryList, type RowMap } from "@searchvisitor/searchvisitor/template";
+ * import { JdbcTemplate, type ListMeta, listMeta } from "@searchvisitor/searchvisitor/template";
  * import assert from "node:assert/strict";
  *
  * const fetch = () => Promise.resolve(Response.json({ took: 4, hits: { total: { value: 99, relation: "gte" }, hits: [] } }));
  * const jdbc = new JdbcTemplate(new DataSource({ nodes: ["http://es.local"], fetch }));
- * const rows: QueryList<RowMap> = await jdbc.queryForList('POST /u/_search {"size": 0}');
- * assert.ok(Array.isArray(rows));
- * assert.deepEqual(rows.total, { value: 99, relation: "gte" });
- * assert.equal(JSON.stringify(rows), "[]");
+ * const rows = await jdbc.queryForList('POST /u/_search {"size": 0}');
+ * assert.deepEqual(rows, []);
+ * const meta: ListMeta = listMeta(rows);
+ * assert.deepEqual(meta.total, { value: 99, relation: "gte" });
+ * assert.equal(meta.took, 4);
  * ```
  */
-export type QueryList<T> = T[] & {
+export interface ListMeta {
   /** `hits.total` of a search, or null. */
   readonly total: { value: number; relation: "eq" | "gte" } | null;
   /** `took` in milliseconds, or null. */
@@ -130,7 +132,7 @@ export type QueryList<T> = T[] & {
   readonly aggregations: Aggregations | undefined;
   /** The parsed response, as sent (integers beyond 2^53 as bigint). */
   readonly raw: unknown;
-};
+}
 
 /**
  * One hit with its metadata: the row map or entity as `doc`, beside the hit's `score`, `sort`

@@ -2,7 +2,7 @@
 // with after_key, and the newer bucket aggregations as an application reads them.
 import assert from "node:assert/strict";
 import { type BackendScope, backendTest, suiteIndex } from "./support/backend.ts";
-import { JdbcTemplate } from "../template/mod.ts";
+import { JdbcTemplate, listMeta } from "../template/mod.ts";
 
 const SALES = suiteIndex("sales");
 
@@ -38,7 +38,7 @@ backendTest(
       ]${afterPart}}, "aggs": {"sum": {"sum": {"field": "amount"}}}}}}`,
         { after },
       );
-      const by = rows.aggregations?.by;
+      const by = listMeta(rows).aggregations?.by;
       const buckets = (by?.buckets ?? []) as {
         key: { shop: string; day: string };
         doc_count: number;
@@ -69,7 +69,7 @@ backendTest("multi_terms, rare_terms and significant_terms read like terms", {
       "days": {"significant_terms": {"field": "day", "min_doc_count": 1}}
     }}`,
   );
-  const aggs = rows.aggregations!;
+  const aggs = listMeta(rows).aggregations!;
   const pairs = aggs.pairs?.buckets as { key: unknown[]; key_as_string: string }[];
   assert.equal(pairs.length, 2);
   assert.equal(pairs[0]!.key[0], "shop0");

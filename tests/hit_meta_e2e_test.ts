@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { ColumnTypeError, DataSource } from "../driver/mod.ts";
 import { type BackendScope, backendTest, suiteIndex } from "./support/backend.ts";
-import { JdbcTemplate } from "../template/mod.ts";
+import { JdbcTemplate, listMeta } from "../template/mod.ts";
 
 const SHOP = suiteIndex("shop");
 const IDS = suiteIndex("ids");
@@ -109,10 +109,10 @@ backendTest(
     assert.deepEqual(hits.map((h) => [h.id, h.doc.price, h.sort]), [["a", 1.5, [1.5]], ["b", 2, [
       2,
     ]]]);
-    assert.equal(hits.aggregations?.top?.value, 2);
-    assert.equal((hits.raw as { hits: { hits: unknown[] } }).hits.hits.length, 2);
+    assert.equal(listMeta(hits).aggregations?.top?.value, 2);
+    assert.equal((listMeta(hits).raw as { hits: { hits: unknown[] } }).hits.hits.length, 2);
     const rows = await jdbc.queryForList(`POST /${SHOP}/_search {"size": 0}`);
-    assert.ok(rows.raw !== undefined);
+    assert.ok(listMeta(rows).raw !== undefined);
     const streamed = [];
     for await (
       const hit of jdbc.streamHits(`POST /${SHOP}/_search {"sort": [{"price": "desc"}]}`, {})

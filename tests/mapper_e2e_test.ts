@@ -23,7 +23,7 @@ import {
   SimpleMapper,
   Update,
 } from "../mapper/mod.ts";
-import { Column, type QueryList, Table } from "../template/mod.ts";
+import { Column, listMeta, Table } from "../template/mod.ts";
 import { type BackendScope, backendTest, suiteIndex } from "./support/backend.ts";
 import { mapperFixture } from "./support/mapper_fixture.ts";
 
@@ -158,8 +158,8 @@ backendTest(
   "result shapes: list, one (0 → null, >1 → error naming the site), number, value, boolean, map rows",
   async (t) => {
     const { mapper, session } = await withPeople(t);
-    const older = await mapper.olderThan({ min: 31 }) as QueryList<Person>;
-    assert.deepEqual(older.total, { value: 3, relation: "eq" }, "hits.total rides along");
+    const older = await mapper.olderThan({ min: 31 }) as Person[];
+    assert.deepEqual(listMeta(older).total, { value: 3, relation: "eq" }, "hits.total rides along");
     assert.equal(JSON.stringify(Object.keys(older)), '["0","1","2"]');
     assert.ok(older.every((p) => p instanceof Person));
     assert.deepEqual(older.map((p) => [p.id, p.name]), [["1", "ann"], ["5", "eve"], ["3", "cy"]]);

@@ -10,7 +10,7 @@ import type { ParsedCommand, ParsedScript, Slot } from "./command_tokenizer.ts";
 import { BindError, InvalidArgumentError } from "../errors.ts";
 import { applyHints } from "./hints.ts";
 import { INTEGER_HINTS } from "./_hint_scan.ts";
-import { checkJsonTextDepth, encodeJson, encodeQueryValue } from "./value_encoder.ts";
+import { checkJsonTextDepth, encodeJson, encodeQueryValue, quoteJson } from "./value_encoder.ts";
 import { encodePathSegment, type PathValueOptions } from "./path_segment.ts";
 
 const NO_HINTS: Readonly<Record<string, HintValue>> = Object.freeze({});
@@ -75,16 +75,7 @@ export function bindScript(
   args: readonly unknown[],
   options?: BindScriptOptions,
 ): BoundCommand[] {
-  if (args.length !== script.placeholderCount) {
-    const p = script.placeholderCount;
-    const a = args.length;
-    throw new BindError(
-      `the command has ${p} placeholder${p === 1 ? "" : "s"} but ${a} argument${
-        a === 1 ? " was" : "s were"
-      } given`,
-      { command: script.text },
-    );
-  }
+  checkCount(script, args);
   const commands = script.commands;
   const out: BoundCommand[] = [];
   const index = options?.allowIndexPatterns === true ? INDEX_PATTERNS : INDEX;
@@ -95,6 +86,36 @@ export function bindScript(
     first += command.placeholderCount;
   }
   return out;
+}
+
+/**
+ * {@linkcode bindScript} for a script of exactly one command: that command, without the list
+ * (the template's reads run one command a call).
+ *
+ * @param script A script of one command, from {@linkcode parseScript}.
+ * @param args One argument per placeholder.
+ * @returns The bound command.
+ * @throws {BindError} As `bindScript` does; a RangeError for a script of several commands.
+ */
+export function bindSingle(script: ParsedScript, args: readonly unknown[]): BoundCommand {
+  if (script.commands.length !== 1) {
+    throw new RangeError(`bindSingle: the script has ${script.commands.length} commands`);
+  }
+  checkCount(script, args);
+  return bindCommand(script.commands[0]!, args, 0, INDEX);
+}
+
+/** A BindError when `args` does not give one argument per placeholder of `script`. */
+function checkCount(script: ParsedScript, args: readonly unknown[]): void {
+  if (args.length === script.placeholderCount) return;
+  const p = script.placeholderCount;
+  const a = args.length;
+  throw new BindError(
+    `the command has ${p} placeholder${p === 1 ? "" : "s"} but ${a} argument${
+      a === 1 ? " was" : "s were"
+    } given`,
+    { command: script.text },
+  );
 }
 
 /**
@@ -143,7 +164,7 @@ function bindCommand(
         body += (kind !== "value"
           ? encodeSpecial(kind, value, a)
           : typeof value === "string"
-          ? JSON.stringify(value)
+          ? quoteJson(value)
           : typeof value === "number" && value - value === 0
           ? "" + value
           : encodeJson(value, a)) + chunks[k];
@@ -200,7 +221,7 @@ function hintValue(name: string, value: unknown, index: number): HintValue {
 
 function encodeSpecial(kind: string, value: unknown, index: number): string {
   if (kind === "key") {
-    if (typeof value === "string") return JSON.stringify(value);
+    if (typeof value === "string") return quoteJson(value);
     throw new BindError(
       `Cannot bind argument ${index}: an object key must be a string, got ${
         value === null ? "null" : typeof value

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { bindScript } from "./command_binder.ts";
+import { bindScript, bindSingle } from "./command_binder.ts";
 import { parseScript } from "./command_tokenizer.ts";
 import { BindError } from "../errors.ts";
 
@@ -231,4 +231,15 @@ Deno.test("a bound value nested 100,000 deep is a BindError naming the argument,
   assert.ok(bindScript(parseScript("POST /i/_search ?"), [text])[0]!.body === text);
   const okText = '{"a":'.repeat(512) + "1" + "}".repeat(512);
   assert.equal(bindScript(parseScript("POST /i/_search ?"), [okText])[0]!.body, okText);
+});
+
+Deno.test("bindSingle binds a one-command script as bindScript does, and refuses more", () => {
+  const script = parseScript('POST /u/_search {"query": {"term": {"name": ?}}}');
+  assert.deepEqual(bindSingle(script, ['a "b"']), bindScript(script, ['a "b"'])[0]);
+  assert.throws(
+    () => bindSingle(script, []),
+    (e: unknown) =>
+      e instanceof BindError && /1 placeholder but 0 arguments were given/.test(e.message),
+  );
+  assert.throws(() => bindSingle(parseScript("GET /a/_count\nGET /b/_count"), []), RangeError);
 });

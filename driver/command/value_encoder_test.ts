@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { encodeJson, encodeQueryValue } from "./value_encoder.ts";
+import { encodeJson, encodeQueryValue, quoteJson } from "./value_encoder.ts";
 import { encodePathSegment } from "./path_segment.ts";
 import { BindError, InvalidArgumentError } from "../errors.ts";
 
@@ -105,4 +105,25 @@ Deno.test("encodeQueryValue: percent-encodes separators", () => {
   assert.equal(encodeQueryValue("", 1), "");
   assert.equal(encodeQueryValue(false, 1), "false");
   assert.equal(encodeQueryValue(["_id", "name"], 1), "_id,name");
+});
+
+Deno.test("quoteJson gives JSON.stringify's text for every string", () => {
+  // Every code unit alone, short and long runs around the hand-quoted limit, and random mixes.
+  for (let c = 0; c < 0x10000; c++) {
+    const s = String.fromCharCode(c);
+    assert.equal(quoteJson(s), JSON.stringify(s), `U+${c.toString(16)}`);
+  }
+  for (const n of [0, 1, 63, 64, 65, 200]) {
+    assert.equal(quoteJson("a".repeat(n)), JSON.stringify("a".repeat(n)));
+    assert.equal(quoteJson("a".repeat(n) + '"'), JSON.stringify("a".repeat(n) + '"'));
+  }
+  const pool = ["a", "é", "\\", '"', "\n", "\u0000", "\u001f", "\ud83d", "\ude00", "😀", " "];
+  let seed = 7;
+  for (let k = 0; k < 2000; k++) {
+    let s = "";
+    const n = k % 70;
+    for (let i = 0; i < n; i++) s += pool[(seed = (seed * 1103515245 + 12345) >>> 0) % pool.length];
+    assert.equal(quoteJson(s), JSON.stringify(s));
+    assert.equal(encodeJson({ [s]: s }, 1), JSON.stringify({ [s]: s }));
+  }
 });

@@ -113,6 +113,40 @@ export const ROWS_OF_HITS: readonly (readonly unknown[])[] = Object.freeze([]);
 const DOC_LABELS: ReadonlyMap<string, number> = labelsOf(DOC_COLUMNS);
 
 /**
+ * The `_ID`, `_DOC` row object of a search hit, as `toArray()` and the row maps give it: the id
+ * as text ("" when absent), the source as compact JSON text (null when it is no object).
+ * Not part of the public API.
+ *
+ * @param hit A hit of a search answer.
+ * @returns Its row object.
+ */
+export function rowOfHit(hit: Record<string, unknown>): Record<string, unknown> {
+  const id = hit._id;
+  const source = hit._source;
+  return {
+    _ID: id === undefined || id === null ? "" : String(id),
+    _DOC: source !== null && typeof source === "object" ? jsonText(source) : null,
+  };
+}
+
+let takeHits: (rs: ResultSet) => readonly Record<string, unknown>[] | undefined;
+
+/**
+ * The hits behind the remaining rows of a search's result set (the rows after the cursor), with
+ * the cursor moved past them: what a `while (rs.next())` loop over `getObject("_ID")`,
+ * `getJson("_DOC")` and `getHit()` reads, in one pass over the hits instead of a row of cells
+ * made per hit and read back cell by cell. Undefined for a result set whose rows are not a
+ * search's hits (read those with the cursor). Not part of the public API.
+ *
+ * @param rs A result set.
+ * @returns The remaining hits (objects, as the answer holds them), or undefined.
+ * @throws {IllegalStateError} When the result set is closed.
+ */
+export function takeDocHits(rs: ResultSet): readonly Record<string, unknown>[] | undefined {
+  return takeHits(rs);
+}
+
+/**
  * A buffered, forward-only result set. `next()` moves the cursor; the getters read the current
  * row. Iteration and `toArray()` give every row as a plain object keyed by column label and do
  * not move the cursor.
@@ -170,6 +204,9 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
   #fieldColumns = true;
   #fieldNames: readonly string[] | undefined;
   #cursor = -1;
+  /** The row `#docCellOfRow` belongs to (see `#docCell`), -1 for none. */
+  #docCellRow = -1;
+  #docCellOfRow: JsonCell | null = null;
   #wasNull = false;
   #closed = false;
 
@@ -640,16 +677,23 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
     if (hits === undefined) return this.#rows!.map((row) => this.#object(row));
     // One pass from the hits: no row of cells, no cell object, one row object per hit.
     const out: Record<string, unknown>[] = [];
-    for (let i = 0; i < hits.length; i++) {
-      const hit = hits[i]!;
-      const id = hit._id;
-      const source = hit._source;
-      out.push({
-        _ID: id === undefined || id === null ? "" : String(id),
-        _DOC: source !== null && typeof source === "object" ? jsonText(source) : null,
-      });
-    }
+    for (let i = 0; i < hits.length; i++) out.push(rowOfHit(hits[i]!));
     return out;
+  }
+
+  static {
+    takeHits = (rs) => {
+      rs.#open();
+      const hits = rs.#docHits;
+      if (hits === undefined) return undefined;
+      const from = rs.#cursor + 1;
+      if (from >= hits.length) {
+        rs.#cursor = hits.length;
+        return from === 0 ? hits : [];
+      }
+      rs.#cursor = hits.length;
+      return from === 0 ? hits : hits.slice(from);
+    };
   }
 
   /** Iterates over every row as a plain object (the cursor does not move). */
@@ -730,15 +774,50 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
 
   #cell(column: ColumnRef): unknown {
     this.#current();
-    const row = this.#all()[this.#cursor]!;
     let cell: unknown;
-    if (typeof column === "string" && this.#isField(column)) {
-      const doc = this.#docOf(row);
-      const value = doc !== undefined && Object.hasOwn(doc, column) ? doc[column] : null;
-      cell = value !== null && typeof value === "object" ? new JsonCell(value) : value ?? null;
-    } else cell = row[this.#indexOf(column)] ?? null;
+    // `_ID` and `_DOC` of a search's rows (by their exact labels or indexes) are read from the
+    // hit itself: no row of cells is made for the whole result set to read two of them.
+    const at = !this.#docs
+      ? -1
+      : column === "_ID" || column === 1
+      ? 0
+      : column === "_DOC" || column === 2
+      ? 1
+      : -1;
+    if (at !== -1) cell = this.#docCell(at);
+    else {
+      const row = this.#all()[this.#cursor]!;
+      if (typeof column === "string" && this.#isField(column)) {
+        const doc = this.#docOf(row);
+        const value = doc !== undefined && Object.hasOwn(doc, column) ? doc[column] : null;
+        cell = value !== null && typeof value === "object" ? new JsonCell(value) : value ?? null;
+      } else cell = row[this.#indexOf(column)] ?? null;
+    }
     this.#wasNull = cell === null;
     return cell;
+  }
+
+  /**
+   * Cell 0 (`_ID`) or 1 (`_DOC`) of the current row of a search's rows: from the row when the
+   * rows were made, else from the hit as `docRow` would make it (the `_DOC` cell of the current
+   * row kept, so its JSON text is made once however often it is read).
+   */
+  #docCell(at: 0 | 1): unknown {
+    const rows = this.#rows;
+    if (rows !== undefined) return rows[this.#cursor]![at] ?? null;
+    const hit = this.#docHits![this.#cursor]!;
+    if (at === 0) {
+      const id = hit._id;
+      return id === undefined || id === null ? "" : String(id);
+    }
+    if (this.#docCellRow !== this.#cursor) {
+      const source = hit._source;
+      this.#docCellOfRow = source !== null && typeof source === "object"
+        ? new JsonCell(source)
+        : null;
+      this.#docCellRow = this.#cursor;
+    }
+    return this.#docCellOfRow;
   }
 
   /** Whether a label names a field column (not `_ID`/`_DOC`, and some row has the key). */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ResultSet, ROWS_OF_HITS } from "./result_set.ts";
+import { ResultSet, rowOfHit, ROWS_OF_HITS, takeDocHits } from "./result_set.ts";
 import { IllegalStateError } from "../errors.ts";
 import { JsonCell } from "./_json_cell.ts";
 
@@ -124,4 +124,66 @@ Deno.test("rows read from the hits: toArray, the cursor and the hit getters agre
   assert.equal(rs.getJson("_DOC"), null);
   assert.equal(rs.next(), false);
   assert.deepEqual([...rs].map((row) => row._ID), ["a", "7"]);
+});
+
+Deno.test("takeDocHits gives the hits after the cursor and moves it past them", () => {
+  const hits = [
+    { _id: "1", _source: { a: 1 }, _score: 2 },
+    { _id: 7, _source: { b: [2] } },
+    { _source: "not an object" },
+  ];
+  const fresh = () => new ResultSet(["_ID", "_DOC"], ROWS_OF_HITS, { hits, total: null });
+  const all = fresh();
+  assert.equal(takeDocHits(all), hits, "the answer's own list when nothing was read");
+  assert.equal(all.next(), false, "the cursor is past the last row");
+  assert.deepEqual(takeDocHits(all), []);
+
+  const rest = fresh();
+  rest.next();
+  assert.equal(rest.getString("_ID"), "1");
+  assert.deepEqual(takeDocHits(rest), hits.slice(1));
+  assert.equal(rest.next(), false);
+
+  // The rows the cursor would have read, the same from the hit.
+  const byCursor = fresh().toArray();
+  assert.deepEqual(hits.map(rowOfHit), byCursor);
+  assert.deepEqual(byCursor[2], { _ID: "", _DOC: null });
+
+  assert.equal(takeDocHits(new ResultSet(["_ID", "_DOC"], [["1", null]])), undefined);
+  const closed = fresh();
+  closed.close();
+  assert.throws(() => takeDocHits(closed), IllegalStateError);
+});
+
+Deno.test("a search's _ID and _DOC read by the cursor from the hits, as the rows give them", () => {
+  const source = { name: "ann", big: 12345678901234567890n };
+  const hits = [{ _id: 7, _source: source }, { _id: "b" }, { _source: [1] }];
+  const rs = new ResultSet(["_ID", "_DOC"], ROWS_OF_HITS, { hits, total: null });
+  const read = () => [
+    rs.getString("_ID"),
+    rs.getObject(1),
+    rs.getString("_DOC"),
+    rs.getString(2),
+    rs.getJson("_DOC"),
+    rs.wasNull(),
+  ];
+  rs.next();
+  assert.deepEqual(read(), [
+    "7",
+    "7",
+    '{"name":"ann","big":12345678901234567890}',
+    '{"name":"ann","big":12345678901234567890}',
+    source,
+    false,
+  ]);
+  assert.equal(rs.getJson("_DOC"), source, "the hit's own source, not a copy");
+  rs.next();
+  assert.deepEqual(read(), ["b", "b", null, null, null, true]);
+  // Rows made meanwhile (currentRow) read the same.
+  assert.deepEqual(rs.currentRow(), { _ID: "b", _DOC: null });
+  rs.next();
+  assert.deepEqual(read(), ["", "", "[1]", "[1]", [1], false]);
+  assert.equal(rs.getString("_id"), "", "other spellings of the label still resolve");
+  assert.equal(rs.next(), false);
+  assert.throws(() => rs.getString("_ID"), IllegalStateError);
 });

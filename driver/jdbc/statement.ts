@@ -9,7 +9,7 @@
 import { CommandSyntaxError, IllegalStateError } from "../errors.ts";
 import type { BoundCommand } from "../command/command.ts";
 import { type ParsedScript, parseScript } from "../command/command_tokenizer.ts";
-import { bindScript } from "../command/command_binder.ts";
+import { bindScript, bindSingle } from "../command/command_binder.ts";
 import {
   type ExecuteOptions,
   resultOf,
@@ -164,15 +164,15 @@ export function executeFirstThen<T>(
   command: TextWithArgs,
   then: (first: ResultSet | number | bigint) => T,
 ): Promise<T> {
-  const commands = bind(command.text, command.args);
-  if (commands.length !== 1) {
+  const script = parseNonEmpty(command.text);
+  if (script.commands.length !== 1) {
     const stmt = new Statement(connection);
-    return stmt.executeCommands(commands).then(() =>
+    return stmt.executeCommands(bindScript(script, command.args)).then(() =>
       then(stmt.getResultSet() ?? stmt.getUpdateCount())
     );
   }
   return executorOf(connection).runThen(
-    commands[0]!,
+    bindSingle(script, command.args),
     NO_OPTIONS,
     (outcomes: readonly Outcome[]) => {
       const first = outcomes[0];

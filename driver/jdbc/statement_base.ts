@@ -121,9 +121,41 @@ export abstract class StatementBase {
    * @param options The caller's signal.
    * @returns True when the first result is a result set.
    */
-  async executeCommands(
+  executeCommands(
     commands: readonly BoundCommand[],
-    options: ExecuteOptions = {},
+    options: ExecuteOptions = NO_EXECUTE_OPTIONS,
+  ): Promise<boolean> {
+    if (commands.length !== 1) return this.#executeAll(commands, options);
+    return this.#executeOne(commands[0]!, options, isResultSet);
+  }
+
+  /**
+   * Runs one command and keeps its results, handing the first to `then` in the step that maps
+   * the response: no async frame, and no await of its own (over loopback each costs about a
+   * microsecond). A closed statement or connection is a rejection, as from `#executeAll`.
+   */
+  #executeOne<T>(
+    command: BoundCommand,
+    options: ExecuteOptions,
+    then: (first: StatementResult | undefined, command: BoundCommand) => T,
+  ): Promise<T> {
+    try {
+      this.#ensureOpen();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    this.#results = [];
+    this.#keys = [];
+    this.#current = 0;
+    return this.#executor.runThen(command, this.#call(options), (outcomes) => {
+      for (const outcome of outcomes) this.#results.push(this.#toResult(outcome));
+      return then(this.#results[0], command);
+    });
+  }
+
+  async #executeAll(
+    commands: readonly BoundCommand[],
+    options: ExecuteOptions,
   ): Promise<boolean> {
     this.#ensureOpen();
     this.#results = [];
@@ -262,34 +294,25 @@ export abstract class StatementBase {
   }
 
   /** Runs bound commands and checks that the first result is a result set. */
-  protected async queryCommands(
+  protected queryCommands(
     commands: readonly BoundCommand[],
-    options?: ExecuteOptions,
+    options: ExecuteOptions = NO_EXECUTE_OPTIONS,
   ): Promise<ResultSet> {
-    const rows = await this.executeCommands(commands, options);
-    if (!rows) {
-      throw new IllegalStateError(
-        "executeQuery got an update count, not rows (the write was done); use executeUpdate or execute",
-        { command: commands[0]?.text },
-      );
-    }
-    return this.#results[0] as ResultSet;
+    if (commands.length === 1) return this.#executeOne(commands[0]!, options, rowsOrThrow);
+    return this.#executeAll(commands, options).then(() =>
+      rowsOrThrow(this.#results[0], commands[0])
+    );
   }
 
   /** Runs bound commands and checks that the first result is an update count. */
-  protected async updateCommands(
+  protected updateCommands(
     commands: readonly BoundCommand[],
-    options?: ExecuteOptions,
+    options: ExecuteOptions = NO_EXECUTE_OPTIONS,
   ): Promise<number> {
-    await this.executeCommands(commands, options);
-    const first = this.#results[0];
-    if (first instanceof ResultSet) {
-      throw new IllegalStateError(
-        "executeUpdate got rows, not an update count; use executeQuery or execute",
-        { command: commands[0]?.text },
-      );
-    }
-    return first === undefined ? 0 : Number(first);
+    if (commands.length === 1) return this.#executeOne(commands[0]!, options, countOrThrow);
+    return this.#executeAll(commands, options).then(() =>
+      countOrThrow(this.#results[0], commands[0])
+    );
   }
 
   /** Adds bound single-document writes to the batch that `executeBatch` sends. */
@@ -348,6 +371,31 @@ export abstract class StatementBase {
     if (outcome.kind === "count") this.#keys.push(...outcome.keys);
     return resultOf(outcome, this.#maxRows);
   }
+}
+
+/** The options of a call that gives none (shared: only read). */
+const NO_EXECUTE_OPTIONS: ExecuteOptions = Object.freeze({});
+
+const isResultSet = (first: StatementResult | undefined): boolean => first instanceof ResultSet;
+
+/** The first result of `executeQuery`: a result set, else an IllegalStateError. */
+function rowsOrThrow(first: StatementResult | undefined, command?: BoundCommand): ResultSet {
+  if (first instanceof ResultSet) return first;
+  throw new IllegalStateError(
+    "executeQuery got an update count, not rows (the write was done); use executeUpdate or execute",
+    { command: command?.text },
+  );
+}
+
+/** The first result of `executeUpdate`: an update count (0 for none), else an IllegalStateError. */
+function countOrThrow(first: StatementResult | undefined, command?: BoundCommand): number {
+  if (first instanceof ResultSet) {
+    throw new IllegalStateError(
+      "executeUpdate got rows, not an update count; use executeQuery or execute",
+      { command: command?.text },
+    );
+  }
+  return first === undefined ? 0 : Number(first);
 }
 
 /**

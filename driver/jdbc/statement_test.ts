@@ -259,6 +259,19 @@ Deno.test("executeQuery on a write and executeUpdate on rows are IllegalStateErr
   const { stmt } = await setup();
   await assert.rejects(stmt.executeQuery('PUT /idx/_doc/1 {"a": 1}'), IllegalStateError);
   await assert.rejects(stmt.executeUpdate("POST /idx/_search"), IllegalStateError);
+  // The same for a text of several commands: its first result decides, every command has run.
+  await assert.rejects(
+    stmt.executeQuery('PUT /idx/_doc/2 {"a": 1}\nPOST /idx/_search'),
+    (e: unknown) => e instanceof IllegalStateError && /got an update count/.test(e.message),
+  );
+  assert.equal(stmt.getMoreResults(), true, "the search after the write ran");
+  await assert.rejects(
+    stmt.executeUpdate('POST /idx/_search\nPUT /idx/_doc/3 {"a": 1}'),
+    (e: unknown) => e instanceof IllegalStateError && /got rows/.test(e.message),
+  );
+  assert.equal(await stmt.executeUpdate('PUT /idx/_doc/4 {"a": 1}\nPOST /idx/_search'), 1);
+  const rs = await stmt.executeQuery("POST /idx/_search\nGET /idx/_count");
+  assert.deepEqual(rs.getColumns(), ["_ID", "_DOC"]);
 });
 
 Deno.test("getMoreResults walks a 3-command text in order", async () => {
@@ -371,7 +384,11 @@ Deno.test("a closed statement or connection refuses work", async () => {
   const { stmt } = await setup();
   stmt.close();
   assert.equal(stmt.isClosed(), true);
-  await assert.rejects(stmt.execute("GET /"), IllegalStateError);
+  // A rejection, not a throw, for one command as for several.
+  const one = stmt.execute("GET /");
+  const two = stmt.executeQuery("GET /\nGET /");
+  await assert.rejects(one, IllegalStateError);
+  await assert.rejects(two, IllegalStateError);
   const other = await setup();
   await other.stmt.connection.close();
   await assert.rejects(other.stmt.executeQuery("GET /"), /connection is closed/);

@@ -3,7 +3,7 @@
 // environment. It serves a small people search through JdbcTemplate; here the cluster is the
 // embedded engine in the same isolate (in production: `new DataSource(url, { auth })`).
 import { DataSource } from "@searchvisitor/searchvisitor/driver";
-import { JdbcTemplate } from "@searchvisitor/searchvisitor/template";
+import { JdbcTemplate, listMeta } from "@searchvisitor/searchvisitor/template";
 import { Engine } from "@searchvisitor/searchvisitor/engine";
 
 const engine = new Engine();
@@ -34,7 +34,7 @@ export default {
       { q },
     );
     return Response.json({
-      total: rows.total?.value ?? 0,
+      total: listMeta(rows).total?.value ?? 0,
       hits: rows.map((r) => JSON.parse(String(r._DOC))),
     });
   },
