@@ -10,6 +10,8 @@ export interface BodySource {
   cancel(reason: unknown): void;
 }
 
+const EMPTY = new Uint8Array(0);
+
 /** Bytes queued before the socket is paused. */
 const HIGH_WATER = 64 * 1024;
 
@@ -83,6 +85,17 @@ export class BodySink {
     }
     if (this.#ended) return Promise.resolve(undefined);
     return new Promise((resolve, reject) => this.#waiter = { resolve, reject });
+  }
+
+  /**
+   * The whole body when it has all arrived in at most one chunk, taken from the sink (the
+   * sink is then at its end); else undefined, and nothing is taken.
+   */
+  takeWhole(): Uint8Array | undefined {
+    if (!this.#ended || this.#failed || this.#chunks.length > 1) return undefined;
+    const chunk = this.#chunks.pop() ?? EMPTY;
+    this.#queued = 0;
+    return chunk;
   }
 
   /** Every remaining byte, in one array. */

@@ -22,7 +22,6 @@ export interface ResponseHead {
   readonly fields: [string, string][];
 }
 
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})(?: ([^\r\n]*))?$/;
 
 /**
@@ -31,26 +30,73 @@ const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})(?: ([^\r\n]*))?$/;
  * @throws {Http1ProtocolError} On anything that is not a well-formed HTTP/1.x head.
  */
 export function parseResponseHead(text: string): ResponseHead {
-  const lines = text.split("\r\n");
-  const status = STATUS_LINE.exec(lines[0]!);
-  if (status === null) throw new Http1ProtocolError(`bad status line ${JSON.stringify(lines[0])}`);
+  // No NUL, and no CR or LF but the line ends (a bare one would end a line for another parser).
+  const firstEnd = text.indexOf("\r\n");
+  const crlf = count(text, "\r\n");
+  if (text.indexOf("\0") >= 0 || count(text, "\n") !== crlf || count(text, "\r") !== crlf) {
+    const bad = text.split("\r\n").find((line) => /[\0\n\r]/.test(line)) ?? "";
+    if (firstEnd < 0 || text.indexOf(bad) < firstEnd) {
+      throw new Http1ProtocolError(`bad status line ${JSON.stringify(bad)}`);
+    }
+    throw new Http1ProtocolError(`bad header line ${JSON.stringify(bad.slice(0, 80))}`);
+  }
+  const first = firstEnd < 0 ? text : text.slice(0, firstEnd);
+  const status = STATUS_LINE.exec(first);
+  if (status === null) throw new Http1ProtocolError(`bad status line ${JSON.stringify(first)}`);
   const fields: [string, string][] = [];
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i]!;
+  let at = firstEnd < 0 ? text.length : firstEnd + 2;
+  while (at < text.length || (firstEnd >= 0 && at === text.length)) {
+    const end = text.indexOf("\r\n", at);
+    const line = end < 0 ? text.slice(at) : text.slice(at, end);
     const colon = line.indexOf(":");
-    const name = colon > 0 ? line.slice(0, colon) : "";
     // Obsolete line folding (a line starting with white space) is refused, as RFC 9112 allows.
-    if (!TOKEN.test(name) || /[\0\n\r]/.test(line)) {
+    if (colon <= 0 || !isToken(line, colon)) {
       throw new Http1ProtocolError(`bad header line ${JSON.stringify(line.slice(0, 80))}`);
     }
-    fields.push([name.toLowerCase(), line.slice(colon + 1).trim()]);
+    fields.push([lowerName(line, colon), line.slice(colon + 1).trim()]);
+    if (end < 0) break;
+    at = end + 2;
   }
   return {
-    minor: Number(status[1]),
+    minor: first.charCodeAt(7) - 48,
     status: Number(status[2]),
     statusText: status[3] ?? "",
     fields,
   };
+}
+
+/** How many times `what` occurs in `text`. */
+function count(text: string, what: string): number {
+  let n = 0;
+  for (let at = text.indexOf(what); at >= 0; at = text.indexOf(what, at + what.length)) n++;
+  return n;
+}
+
+/** The characters of a token (RFC 9110 §5.6.2), by char code. */
+const TOKEN_CHARS = (() => {
+  const table = new Uint8Array(128);
+  for (const c of "!#$%&'*+-.^_`|~") table[c.charCodeAt(0)] = 1;
+  for (let c = 48; c < 58; c++) table[c] = 1;
+  for (let c = 65; c < 91; c++) table[c] = table[c + 32] = 1;
+  return table;
+})();
+
+/** `line`'s first `end` characters are a token. */
+function isToken(line: string, end: number): boolean {
+  for (let i = 0; i < end; i++) {
+    const c = line.charCodeAt(i);
+    if (c >= 128 || TOKEN_CHARS[c] === 0) return false;
+  }
+  return true;
+}
+
+/** The field name (a token) lowercased: most answers send it lowercase already. */
+function lowerName(line: string, end: number): string {
+  for (let i = 0; i < end; i++) {
+    const c = line.charCodeAt(i);
+    if (c >= 65 && c <= 90) return line.slice(0, end).toLowerCase();
+  }
+  return line.slice(0, end);
 }
 
 /** How the body of a response is delimited. */

@@ -37,8 +37,32 @@ export interface Origin {
   readonly port: number;
 }
 
+/**
+ * The socket a {@linkcode Conn} writes to: a `node:net` / `node:tls` socket, or another runtime's
+ * socket wrapped to the same members (see ./_http1_socket_bun.ts).
+ */
+export interface Wire {
+  readonly destroyed: boolean;
+  write(data: string | Uint8Array): unknown;
+  cork(): void;
+  uncork(): void;
+  pause(): unknown;
+  resume(): unknown;
+  ref(): unknown;
+  unref(): unknown;
+  destroy(): unknown;
+}
+
+/**
+ * Opens a plain-TCP socket for `conn` to `origin` and reports its events to `conn`: `ready` and
+ * `tcp` set once connected, then `onData`, `onError`, `onEnd` and (once) `onClose`.
+ */
+export type OpenWire = (conn: Conn, origin: Origin) => Wire;
+
 /** Pool sizes and socket options. */
 export interface PoolOptions {
+  /** Opens plain-TCP sockets in place of `node:net` (TLS always goes through `node:tls`). */
+  readonly open?: OpenWire;
   readonly maxSockets: number;
   readonly maxFreeSockets: number;
   readonly keepAliveMs: number;
@@ -118,7 +142,7 @@ function connectFailure(error: unknown, origin: Origin, phase: "tcp" | "tls"): E
 
 /** One socket and the exchange it carries. */
 export class Conn implements BodySource {
-  readonly socket: Socket;
+  readonly socket: Wire;
   /** Connected (and the TLS handshake done): from here a failure may follow a sent request. */
   ready = false;
   tcp = false;
@@ -135,11 +159,19 @@ export class Conn implements BodySource {
   chunked: ChunkedDecoder | undefined;
   sink: BodySink | undefined;
   decoder: Decoder | undefined;
+  /** The last `Keep-Alive` header read. */
+  hint: string | undefined;
 
   constructor(readonly pool: ConnOwner, readonly origin: Origin, options: PoolOptions) {
     this.idleLimit = options.keepAliveMs;
+    this.socket = !origin.secure && options.open !== undefined
+      ? options.open(this, origin)
+      : this.#openNode(origin, options);
+  }
+
+  #openNode(origin: Origin, options: PoolOptions): Socket {
     const { host, port } = origin;
-    this.socket = origin.secure
+    const socket = origin.secure
       ? tlsConnect({
         host,
         port,
@@ -148,13 +180,23 @@ export class Conn implements BodySource {
         ...options.tls,
       }, () => this.ready = true)
       : netConnect({ host, port, noDelay: true }, () => this.ready = this.tcp = true);
-    const socket = this.socket;
     if (origin.secure) socket.once("connect", () => this.tcp = true);
     socket.setKeepAlive(true, 30_000);
     socket.on("data", (chunk: Buffer) => this.onData(chunk));
-    socket.on("error", (error) => this.error ??= error);
-    socket.on("end", () => this.dead = true);
+    socket.on("error", (error) => this.onError(error));
+    socket.on("end", () => this.onEnd());
     socket.on("close", () => this.onClose());
+    return socket;
+  }
+
+  /** The socket failed (its close follows). */
+  onError(error: unknown): void {
+    this.error ??= error;
+  }
+
+  /** The server ended its side: the socket is not reused. */
+  onEnd(): void {
+    this.dead = true;
   }
 
   /** Sends `job` on this connection. */
@@ -227,7 +269,9 @@ export class Conn implements BodySource {
     this.reusable = framing.keepAlive;
     const headers = new FieldHeaders(head.fields);
     const hint = headers.get("keep-alive");
-    if (hint !== null) {
+    // The same hint on every answer of a socket is read once.
+    if (hint !== null && hint !== this.hint) {
+      this.hint = hint;
       const timeout = /timeout\s*=\s*(\d+)/i.exec(hint);
       // Leave a margin (a second, or half of a short timeout), so the server does not close a
       // socket just picked.
@@ -284,10 +328,10 @@ export class Conn implements BodySource {
     } else this.deliver(chunk);
   }
 
+  /** Hands body bytes on (a Buffer: the response makes plain arrays of what it gives out). */
   deliver(bytes: Uint8Array): void {
-    const view = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    if (this.decoder !== undefined) this.decoder.write(view);
-    else this.sink?.push(view);
+    if (this.decoder !== undefined) this.decoder.write(bytes);
+    else this.sink?.push(bytes);
   }
 
   endBody(): void {

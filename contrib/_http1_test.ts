@@ -29,6 +29,12 @@ Deno.test("parseResponseHead: malformed heads are refused", () => {
       "HTTP/1.1 200 OK\r\n folded: value",
       "HTTP/1.1 200 OK\r\nbad name: x",
       "HTTP/1.1 200 OK\r\n: empty name",
+      "HTTP/1.1 200 OK\r\nx-a: 1\nx-b: 2",
+      "HTTP/1.1 200 OK\r\nx-a: 1\rx-b: 2",
+      "HTTP/1.1 200 OK\r\nx-a: 1\0",
+      "HTTP/1.1 200 OK\nx-a: 1",
+      "HTTP/1.1 200 OK\r\nx-ä: 1",
+      "HTTP/1.1 200 OK\r\n",
     ]
   ) {
     assert.throws(() => parseResponseHead(bad), Http1ProtocolError, bad);
@@ -143,4 +149,28 @@ Deno.test("ChunkedDecoder: malformed chunks are refused", () => {
       wire.slice(0, 20),
     );
   }
+});
+
+Deno.test("FieldHeaders: reads before and after a change, listing and cookies", async () => {
+  const { FieldHeaders } = await import("./_node_response.ts");
+  const headers = new FieldHeaders([["x-a", "1"], ["set-cookie", "a=1"], ["x-a", "2"], [
+    "set-cookie",
+    "b=2",
+  ]]);
+  assert.equal(headers.get("x-a"), "1, 2");
+  assert.equal(headers.get("X-A"), "1, 2");
+  assert.equal(headers.get("x-b"), null);
+  assert.equal(headers.has("Set-Cookie"), true);
+  assert.deepEqual(headers.getSetCookie(), ["a=1", "b=2"]);
+  headers.set("x-a", "3");
+  headers.append("x-c", "4");
+  assert.equal(headers.get("x-a"), "3");
+  assert.deepEqual([...headers], [
+    ["set-cookie", "a=1"],
+    ["set-cookie", "b=2"],
+    ["x-a", "3"],
+    ["x-c", "4"],
+  ]);
+  headers.delete("X-A");
+  assert.equal(headers.get("x-a"), null);
 });

@@ -8,6 +8,14 @@ import type { ResponseHead } from "./_http1.ts";
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const UTF8 = new TextDecoder();
+const EMPTY = new Uint8Array(0);
+
+/** A plain `Uint8Array` over the same bytes (a `node:buffer` Buffer is a subclass). */
+function plain(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  return (bytes.constructor === Uint8Array
+    ? bytes
+    : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)) as Uint8Array<ArrayBuffer>;
+}
 
 function checked(name: string, value?: string): string {
   const key = String(name).toLowerCase();
@@ -18,44 +26,78 @@ function checked(name: string, value?: string): string {
   return key;
 }
 
-/** `Headers` over a response's fields: lowercased names, repeated fields joined with ", ". */
+/**
+ * `Headers` over a response's fields: lowercased names, repeated fields joined with ", ". Reads
+ * (`get`, `has`) look through the few parsed fields; the map of names is built only when the
+ * headers are changed or listed.
+ */
 export class FieldHeaders implements Headers {
-  readonly #map = new Map<string, string>();
+  readonly #fields: readonly (readonly [string, string])[];
+  #map: Map<string, string> | undefined;
   #cookies: string[] | undefined;
 
   constructor(fields: readonly (readonly [string, string])[]) {
-    for (const [name, value] of fields) this.#add(name, value);
+    this.#fields = fields;
+  }
+
+  #built(): Map<string, string> {
+    if (this.#map === undefined) {
+      this.#map = new Map();
+      for (const [name, value] of this.#fields) this.#add(name, value);
+    }
+    return this.#map;
   }
 
   #add(key: string, value: string): void {
+    const map = this.#map!;
     if (key === "set-cookie") (this.#cookies ??= []).push(value);
-    const had = this.#map.get(key);
-    this.#map.set(key, had === undefined ? value : `${had}, ${value}`);
+    const had = map.get(key);
+    map.set(key, had === undefined ? value : `${had}, ${value}`);
+  }
+
+  #find(key: string): string | null {
+    const fields = this.#fields;
+    let found: string | null = null;
+    for (let i = 0; i < fields.length; i++) {
+      const field = fields[i]!;
+      if (field[0] === key) found = found === null ? field[1] : `${found}, ${field[1]}`;
+    }
+    return found;
   }
 
   get(name: string): string | null {
-    return this.#map.get(name) ?? this.#map.get(String(name).toLowerCase()) ?? null;
+    const map = this.#map;
+    if (map !== undefined) {
+      return map.get(name) ?? map.get(String(name).toLowerCase()) ?? null;
+    }
+    const found = this.#find(name);
+    if (found !== null) return found;
+    const lower = String(name).toLowerCase();
+    return lower === name ? null : this.#find(lower);
   }
   has(name: string): boolean {
     return this.get(name) !== null;
   }
   append(name: string, value: string): void {
     const v = String(value).trim();
-    this.#add(checked(name, v), v);
+    const key = checked(name, v);
+    this.#built();
+    this.#add(key, v);
   }
   set(name: string, value: string): void {
     const v = String(value).trim();
     const key = checked(name, v);
-    this.#map.delete(key);
+    this.#built().delete(key);
     if (key === "set-cookie") this.#cookies = undefined;
     this.#add(key, v);
   }
   delete(name: string): void {
     const key = checked(name);
-    this.#map.delete(key);
+    this.#built().delete(key);
     if (key === "set-cookie") this.#cookies = undefined;
   }
   getSetCookie(): string[] {
+    this.#built();
     return [...this.#cookies ?? []];
   }
   forEach(
@@ -65,10 +107,11 @@ export class FieldHeaders implements Headers {
     for (const [key, value] of this.entries()) callback.call(thisArg, value, key, this);
   }
   *entries(): IterableIterator<[string, string]> {
-    for (const key of [...this.#map.keys()].sort()) {
+    const map = this.#built();
+    for (const key of [...map.keys()].sort()) {
       if (key === "set-cookie") {
         for (const cookie of this.#cookies ?? []) yield [key, cookie];
-      } else yield [key, this.#map.get(key)!];
+      } else yield [key, map.get(key)!];
     }
   }
   *keys(): IterableIterator<string> {
@@ -127,7 +170,7 @@ export class NodeResponse implements Response {
         this.#used = true;
         const chunk = await sink.next();
         if (chunk === undefined) controller.close();
-        else controller.enqueue(chunk as Uint8Array<ArrayBuffer>);
+        else controller.enqueue(plain(chunk));
       },
       cancel: (reason) => sink.cancel(reason),
     }, { highWaterMark: 0 });
@@ -140,6 +183,12 @@ export class NodeResponse implements Response {
 
   /** The body's bytes, read once (a stream already handed out is read through). */
   async bytes(): Promise<Uint8Array<ArrayBuffer>> {
+    const whole = this.#whole();
+    if (whole !== undefined) return plain(whole);
+    return plain(await this.#read());
+  }
+
+  async #read(): Promise<Uint8Array> {
     if (this.#web !== undefined) return new Uint8Array(await this.#web.arrayBuffer());
     if (this.bodyUsed) throw new TypeError("the response body is already used");
     this.#used = true;
@@ -147,15 +196,35 @@ export class NodeResponse implements Response {
     if (this.#stream !== undefined) {
       return new Uint8Array(await new Response(this.#stream).arrayBuffer());
     }
-    return await this.#sink.all() as Uint8Array<ArrayBuffer>;
+    return await this.#sink.all();
   }
 
-  async text(): Promise<string> {
-    return UTF8.decode(await this.bytes());
+  /**
+   * The whole body when it has already arrived and nothing else read it (the common case of a
+   * small answer): taken at once, without a promise per step. Else undefined.
+   */
+  #whole(): Uint8Array | undefined {
+    if (this.#web !== undefined || this.#used || this.#stream !== undefined) return undefined;
+    const sink = this.#sink;
+    const whole = sink === undefined ? EMPTY : sink.takeWhole();
+    if (whole !== undefined) this.#used = true;
+    return whole;
   }
 
-  async json(): Promise<unknown> {
-    return JSON.parse(await this.text());
+  text(): Promise<string> {
+    const whole = this.#whole();
+    if (whole !== undefined) return Promise.resolve(UTF8.decode(whole));
+    return this.#read().then((bytes) => UTF8.decode(bytes));
+  }
+
+  json(): Promise<unknown> {
+    const whole = this.#whole();
+    if (whole === undefined) return this.#read().then((bytes) => JSON.parse(UTF8.decode(bytes)));
+    try {
+      return Promise.resolve(JSON.parse(UTF8.decode(whole)));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   async arrayBuffer(): Promise<ArrayBuffer> {

@@ -196,6 +196,16 @@ Deno.test("nodeFetch wire: response headers, a body stream, clone and blob", asy
     assert.equal(new TextDecoder().decode((await reader.read()).value), "body");
     assert.equal((await reader.read()).done, true);
     assert.equal(streamed.bodyUsed, true);
+    // A body read whole once it has arrived: plain bytes, read once.
+    const whole = await fetch(`${srv.url}/`);
+    await new Promise((r) => setTimeout(r, 20)); // the body has arrived
+    const bytes = await whole.bytes();
+    assert.equal(Object.getPrototypeOf(bytes), Uint8Array.prototype);
+    assert.deepEqual(bytes, new TextEncoder().encode("body"));
+    assert.equal(whole.bodyUsed, true);
+    await assert.rejects(whole.json(), TypeError);
+    const bad = await fetch(`${srv.url}/`);
+    await assert.rejects(bad.json(), SyntaxError);
   } finally {
     fetch.close();
     await srv.stop();
