@@ -31,6 +31,10 @@ const DOCS = 1_000;
 const TAG = "t7";
 const CONCURRENCY = 16;
 const BASELINE = "built-in fetch + res.json() + rows";
+const RAW_NODE = "contrib/fetch_node + res.json() + rows";
+const VIA_NODE = "JdbcTemplate, contrib/fetch_node";
+/** Each JdbcTemplate row against the same transport's raw fetch (the "vs raw" column). */
+const RAW_OF = new Map([["JdbcTemplate, built-in fetch", BASELINE], [VIA_NODE, RAW_NODE]]);
 
 if (process.argv[2] === "--serve") await serveChild(process.argv[3]);
 else await main();
@@ -139,6 +143,7 @@ async function main() {
     const searchUrl = `${url}/${INDEX}/_search`;
     const TEMPLATE = `POST /${INDEX}/_search {"query": {"term": {"tag": #{tag}}}}`;
     const nf = nodeFetch();
+    const nfNet = globalThis.Bun ? nodeFetch({ bunSockets: false }) : undefined;
     const viaFetch = new JdbcTemplate(new DataSource({ nodes: [url] }));
     const viaNode = new JdbcTemplate(new DataSource({ nodes: [url], fetch: nf }));
     const client = official ? new official.Client({ node: url }) : undefined;
@@ -172,18 +177,28 @@ async function main() {
           }),
       },
       {
-        name: "contrib/fetch_node + res.json() + rows",
+        name: RAW_NODE,
         one: async () => {
           const res = await nf(searchUrl, { method: "POST", headers, body });
           return toRows((await res.json()).hits.hits);
         },
       },
+      // On Bun contrib/fetch_node uses Bun's own sockets; this is the same over Bun's node:net.
+      ...(nfNet
+        ? [{
+          name: "contrib/fetch_node on node:net + json + rows",
+          one: async () => {
+            const res = await nfNet(searchUrl, { method: "POST", headers, body });
+            return toRows((await res.json()).hits.hits);
+          },
+        }]
+        : []),
       {
         name: "JdbcTemplate, built-in fetch",
         one: () => viaFetch.queryForList(TEMPLATE, { tag: TAG }),
       },
       {
-        name: "JdbcTemplate, contrib/fetch_node",
+        name: VIA_NODE,
         one: () => viaNode.queryForList(TEMPLATE, { tag: TAG }),
       },
     ];
@@ -246,25 +261,49 @@ async function main() {
       const base = m.has(BASELINE) ? median(m.get(BASELINE)) : undefined;
       const ref = m.has(officialName) ? median(m.get(officialName)) : undefined;
       const refCpu = ref ? median(cpu.get(`${officialName} ${concurrent}`)) : undefined;
+      const baseCpu = base ? median(cpu.get(`${BASELINE} ${concurrent}`)) : undefined;
       console.log(
-        `\n${title.padEnd(42)} ${"µs/req".padStart(7)}${base ? " vs fetch" : ""}${
+        `\n${title.padEnd(46)} ${"µs/req".padStart(7)}${base ? " vs fetch" : ""}${
           ref ? " vs official" : ""
-        } ${"cpu µs".padStart(7)}${ref ? " cpu vs official" : ""}`,
+        }  vs raw ${"cpu µs".padStart(7)}${base ? " cpu × fetch" : ""}${
+          ref ? " cpu vs official" : ""
+        }`,
       );
       for (const v of variants) {
         const us = median(m.get(v.name));
         const cpuUs = median(cpu.get(`${v.name} ${concurrent}`));
+        const raw = RAW_OF.get(v.name);
+        const rawUs = raw && m.has(raw) ? median(m.get(raw)) : undefined;
         console.log(
-          `${v.name.padEnd(42)} ${us.toFixed(0).padStart(7)}` +
+          `${v.name.padEnd(46)} ${us.toFixed(0).padStart(7)}` +
             (base ? ` ${(base / us).toFixed(2).padStart(7)}×` : "") +
             (ref ? ` ${(ref / us).toFixed(2).padStart(10)}×` : "") +
+            (rawUs ? ` ${(rawUs / us).toFixed(2).padStart(6)}×` : "".padStart(8)) +
             ` ${cpuUs.toFixed(0).padStart(7)}` +
+            (base ? ` ${(cpuUs / baseCpu).toFixed(2).padStart(10)}×` : "") +
             (ref ? ` ${(refCpu / cpuUs).toFixed(2).padStart(14)}×` : ""),
         );
       }
     }
+    // The row to read: JdbcTemplate on the transport recommended for this runtime
+    // (contrib/fetch_node on Node and on Bun), against both baselines.
+    if (seq.has(VIA_NODE)) {
+      const ratio = (m, of) => m.has(of) ? (median(m.get(of)) / median(m.get(VIA_NODE))) : NaN;
+      const f = (x) => Number.isNaN(x) ? "–" : x.toFixed(2);
+      console.log(
+        `\nrecommended on ${runtime.split(" (")[0]}: ${VIA_NODE}, 1 / ${CONCURRENCY} in flight, ` +
+          `wall: vs built-in fetch ${f(ratio(seq, BASELINE))} / ${f(ratio(con, BASELINE))}, ` +
+          `vs raw contrib/fetch_node ${f(ratio(seq, RAW_NODE))} / ${f(ratio(con, RAW_NODE))}` +
+          (officialName
+            ? `, vs the official client ${f(ratio(seq, officialName))}× / ${
+              f(ratio(con, officialName))
+            }×`
+            : ""),
+      );
+    }
 
     nf.close();
+    nfNet?.close();
     agent.destroy();
     await client?.close();
     server.stop();
