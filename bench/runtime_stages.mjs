@@ -6,7 +6,8 @@
 //
 //   deno task build:npm
 //   npx -y bun bench/runtime_stages.mjs
-//   node bench/runtime_stages.mjs            FETCH=node: over contrib/fetch_node instead
+//   node bench/runtime_stages.mjs            FETCH=node: over contrib/fetch_node instead (with
+//                                            the runtime's fetch as the first row, over loopback)
 //
 // PKG (default dist/npm), FETCH (builtin or node), N (requests per pass), N_PASSES set the run.
 
@@ -53,7 +54,7 @@ const faked = async () =>
 // faked ladder costs the same driver path as the built-in fetch over loopback.
 faked[Symbol.for("searchvisitor.networkFetch")] = true;
 
-function ladder(doFetch, injected) {
+function ladder(doFetch, injected, baseline) {
   const options = { nodes: [url], ...(injected ? { fetch: doFetch } : {}) };
   const transport = new Transport(options);
   const ds = new DataSource(options);
@@ -61,6 +62,17 @@ function ladder(doFetch, injected) {
   let conn;
   const search = (signal) => doFetch(searchUrl, { method: "POST", headers, body, signal });
   return [
+    // Over contrib/fetch_node, the runtime's own fetch first: the baseline a user compares with.
+    ...(baseline
+      ? [[
+        "runtime's fetch + res.json() + rows",
+        async () =>
+          toRows(
+            (await (await fetch(searchUrl, { method: "POST", headers, body })).json()).hits
+              .hits,
+          ),
+      ]]
+      : []),
     ["fetch + res.json() + rows", async () => toRows((await (await search()).json()).hits.hits)],
     [
       "fetch + text + JSON.parse + rows",
@@ -139,7 +151,7 @@ console.log(
     viaNode ? "contrib/fetch_node" : "the runtime's fetch"
   }`,
 );
-await measure("over loopback", ladder(network, viaNode));
+await measure("over loopback", ladder(network, viaNode, viaNode));
 await measure("fetch faked (the client's CPU alone)", ladder(faked, true));
 nf.close();
 process.exit(0);

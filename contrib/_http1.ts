@@ -30,32 +30,33 @@ const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})(?: ([^\r\n]*))?$/;
  * @throws {Http1ProtocolError} On anything that is not a well-formed HTTP/1.x head.
  */
 export function parseResponseHead(text: string): ResponseHead {
-  // No NUL, and no CR or LF but the line ends (a bare one would end a line for another parser).
-  const firstEnd = text.indexOf("\r\n");
-  const crlf = count(text, "\r\n");
-  if (text.indexOf("\0") >= 0 || count(text, "\n") !== crlf || count(text, "\r") !== crlf) {
-    const bad = text.split("\r\n").find((line) => /[\0\n\r]/.test(line)) ?? "";
-    if (firstEnd < 0 || text.indexOf(bad) < firstEnd) {
-      throw new Http1ProtocolError(`bad status line ${JSON.stringify(bad)}`);
-    }
-    throw new Http1ProtocolError(`bad header line ${JSON.stringify(bad.slice(0, 80))}`);
-  }
-  const first = firstEnd < 0 ? text : text.slice(0, firstEnd);
+  if (text.indexOf("\0") >= 0) throw badLine(text, text.indexOf("\0"));
+  let end = text.indexOf("\r\n");
+  const firstEnd = end < 0 ? text.length : end;
+  const first = text.slice(0, firstEnd);
   const status = STATUS_LINE.exec(first);
   if (status === null) throw new Http1ProtocolError(`bad status line ${JSON.stringify(first)}`);
   const fields: [string, string][] = [];
-  let at = firstEnd < 0 ? text.length : firstEnd + 2;
-  while (at < text.length || (firstEnd >= 0 && at === text.length)) {
-    const end = text.indexOf("\r\n", at);
-    const line = end < 0 ? text.slice(at) : text.slice(at, end);
-    const colon = line.indexOf(":");
+  let at = firstEnd + 2;
+  // One pass over the text: each line is checked and cut where it lies, without a substring
+  // per line (a bare CR or LF inside a line would end it for another parser: refused).
+  while (end >= 0) {
+    end = text.indexOf("\r\n", at);
+    const stop = end < 0 ? text.length : end;
+    const lf = text.indexOf("\n", at);
+    const cr = text.indexOf("\r", at);
+    const colon = text.indexOf(":", at);
     // Obsolete line folding (a line starting with white space) is refused, as RFC 9112 allows.
-    if (colon <= 0 || !isToken(line, colon)) {
-      throw new Http1ProtocolError(`bad header line ${JSON.stringify(line.slice(0, 80))}`);
-    }
-    fields.push([lowerName(line, colon), line.slice(colon + 1).trim()]);
-    if (end < 0) break;
-    at = end + 2;
+    if (
+      (lf >= 0 && lf < stop) || (cr >= 0 && cr < stop) || colon <= at || colon >= stop ||
+      !isToken(text, at, colon)
+    ) throw badLine(text, at);
+    let from = colon + 1;
+    let to = stop;
+    while (from < to && isSpace(text.charCodeAt(from))) from++;
+    while (to > from && isSpace(text.charCodeAt(to - 1))) to--;
+    fields.push([text.slice(at, colon).toLowerCase(), text.slice(from, to)]);
+    at = stop + 2;
   }
   return {
     minor: first.charCodeAt(7) - 48,
@@ -65,11 +66,20 @@ export function parseResponseHead(text: string): ResponseHead {
   };
 }
 
-/** How many times `what` occurs in `text`. */
-function count(text: string, what: string): number {
-  let n = 0;
-  for (let at = text.indexOf(what); at >= 0; at = text.indexOf(what, at + what.length)) n++;
-  return n;
+/** The error for the line of `text` that holds offset `at`. */
+function badLine(text: string, at: number): Http1ProtocolError {
+  const start = text.lastIndexOf("\r\n", at - 1);
+  if (start < 0) {
+    return new Http1ProtocolError(`bad status line ${JSON.stringify(text.split("\r\n")[0])}`);
+  }
+  const end = text.indexOf("\r\n", start + 2);
+  const line = text.slice(start + 2, end < 0 ? text.length : end);
+  return new Http1ProtocolError(`bad header line ${JSON.stringify(line.slice(0, 80))}`);
+}
+
+/** Optional white space around a field value (RFC 9110 §5.6.3): space and tab. */
+function isSpace(c: number): boolean {
+  return c === 32 || c === 9;
 }
 
 /** The characters of a token (RFC 9110 §5.6.2), by char code. */
@@ -81,22 +91,13 @@ const TOKEN_CHARS = (() => {
   return table;
 })();
 
-/** `line`'s first `end` characters are a token. */
-function isToken(line: string, end: number): boolean {
-  for (let i = 0; i < end; i++) {
-    const c = line.charCodeAt(i);
+/** `text` from `start` to `end` is a token. */
+function isToken(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
     if (c >= 128 || TOKEN_CHARS[c] === 0) return false;
   }
   return true;
-}
-
-/** The field name (a token) lowercased: most answers send it lowercase already. */
-function lowerName(line: string, end: number): string {
-  for (let i = 0; i < end; i++) {
-    const c = line.charCodeAt(i);
-    if (c >= 65 && c <= 90) return line.slice(0, end).toLowerCase();
-  }
-  return line.slice(0, end);
 }
 
 /** How the body of a response is delimited. */

@@ -224,8 +224,7 @@ function requestBytes(
   const ascii = fields.ascii;
   if (typeof body === "string") {
     if (!fields.hasType) head += "content-type: text/plain;charset=UTF-8\r\n";
-    const size = NON_ASCII.test(body) ? Buffer.byteLength(body) : body.length;
-    head += `content-length: ${size}\r\n\r\n`;
+    head += `content-length: ${Buffer.byteLength(body)}\r\n\r\n`;
     return ascii ? head + body : [Buffer.from(head, "latin1"), Buffer.from(body)];
   }
   if (body !== undefined) head += `content-length: ${body.byteLength}\r\n`;
@@ -236,9 +235,6 @@ function requestBytes(
   if (body === undefined) return ascii ? head : [Buffer.from(head, "latin1")];
   return [Buffer.from(head, "latin1"), body];
 }
-
-// deno-lint-ignore no-control-regex
-const NON_ASCII = /[^\x00-\x7f]/;
 
 /** The request's header fields, checked and written out as head lines. */
 interface HeaderBlock {
