@@ -12,17 +12,83 @@ export class Http1ProtocolError extends Error {
   }
 }
 
-/** A parsed response head. */
-export interface ResponseHead {
+/** Field lines (each after its CR LF) whose names are tokens and values hold no NUL, CR or LF. */
+const HEAD =
+  /^HTTP\/1\.([01]) (\d{3})(?: ([^\0\r\n]*))?((?:\r\n[!#$%&'*+\-.^_`|~0-9A-Za-z]+:[^\0\r\n]*)*)$/;
+const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})(?: ([^\0\r\n]*))?$/;
+const FIELD_LINE = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+:[^\0\r\n]*$/;
+
+/**
+ * A parsed response head. Its field lines are kept as they came (checked whole) and a field is
+ * looked up in their lowercased copy when asked for: an answer's few reads cost a search each,
+ * with no string made per field that nobody reads.
+ */
+export class ResponseHead {
   /** 0 for HTTP/1.0, 1 for HTTP/1.1. */
   readonly minor: number;
   readonly status: number;
   readonly statusText: string;
+  /** The field lines, each after its CR LF ("" without fields). */
+  readonly lines: string;
+  readonly #lower: string;
+  #fields: [string, string][] | undefined;
+
+  constructor(parts: { minor: number; status: number; statusText: string; lines: string }) {
+    this.minor = parts.minor;
+    this.status = parts.status;
+    this.statusText = parts.statusText;
+    this.lines = parts.lines;
+    // Lowercasing keeps a latin1 text's length: offsets in it are offsets in `lines`.
+    this.#lower = parts.lines.toLowerCase();
+  }
+
+  /** The values of the field `key` (lowercase) joined with ", ", or null without one. */
+  get(key: string): string | null {
+    const lower = this.#lower;
+    const needle = `\r\n${key}:`;
+    let at = lower.indexOf(needle);
+    let found: string | null = null;
+    while (at >= 0) {
+      const from = at + needle.length;
+      let end = lower.indexOf("\r\n", from);
+      if (end < 0) end = lower.length;
+      const value = trimmed(this.lines, from, end);
+      found = found === null ? value : `${found}, ${value}`;
+      at = lower.indexOf(needle, end);
+    }
+    return found;
+  }
+
   /** Field names lowercased, values trimmed, in arrival order. */
-  readonly fields: [string, string][];
+  get fields(): [string, string][] {
+    if (this.#fields === undefined) {
+      const fields: [string, string][] = [];
+      const lines = this.lines;
+      for (let at = 0; at < lines.length;) {
+        const from = at + 2;
+        let end = lines.indexOf("\r\n", from);
+        if (end < 0) end = lines.length;
+        const colon = lines.indexOf(":", from);
+        fields.push([lines.slice(from, colon).toLowerCase(), trimmed(lines, colon + 1, end)]);
+        at = end;
+      }
+      this.#fields = fields;
+    }
+    return this.#fields;
+  }
 }
 
-const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})(?: ([^\r\n]*))?$/;
+/** `text` from `from` to `to` without optional white space (RFC 9110 §5.6.3) at either end. */
+function trimmed(text: string, from: number, to: number): string {
+  while (from < to && isSpace(text.charCodeAt(from))) from++;
+  while (to > from && isSpace(text.charCodeAt(to - 1))) to--;
+  return text.slice(from, to);
+}
+
+/** Space and tab. */
+function isSpace(c: number): boolean {
+  return c === 32 || c === 9;
+}
 
 /**
  * Parses a response head: the text before the blank line, read as latin1.
@@ -30,72 +96,35 @@ const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})(?: ([^\r\n]*))?$/;
  * @throws {Http1ProtocolError} On anything that is not a well-formed HTTP/1.x head.
  */
 export function parseResponseHead(text: string): ResponseHead {
-  if (text.indexOf("\0") >= 0) throw badLine(text, text.indexOf("\0"));
-  let end = text.indexOf("\r\n");
-  const firstEnd = end < 0 ? text.length : end;
-  const first = text.slice(0, firstEnd);
-  const status = STATUS_LINE.exec(first);
-  if (status === null) throw new Http1ProtocolError(`bad status line ${JSON.stringify(first)}`);
-  const fields: [string, string][] = [];
-  let at = firstEnd + 2;
-  // One pass over the text: each line is checked and cut where it lies, without a substring
-  // per line (a bare CR or LF inside a line would end it for another parser: refused).
-  while (end >= 0) {
-    end = text.indexOf("\r\n", at);
-    const stop = end < 0 ? text.length : end;
-    const lf = text.indexOf("\n", at);
-    const cr = text.indexOf("\r", at);
-    const colon = text.indexOf(":", at);
-    // Obsolete line folding (a line starting with white space) is refused, as RFC 9112 allows.
-    if (
-      (lf >= 0 && lf < stop) || (cr >= 0 && cr < stop) || colon <= at || colon >= stop ||
-      !isToken(text, at, colon)
-    ) throw badLine(text, at);
-    let from = colon + 1;
-    let to = stop;
-    while (from < to && isSpace(text.charCodeAt(from))) from++;
-    while (to > from && isSpace(text.charCodeAt(to - 1))) to--;
-    fields.push([text.slice(at, colon).toLowerCase(), text.slice(from, to)]);
-    at = stop + 2;
+  // One regular expression checks the whole head: a bare CR or LF (which would end a line for
+  // another parser), a NUL, a name that is not a token, obsolete line folding (a line starting
+  // with white space, refused as RFC 9112 allows) all fail it.
+  const head = HEAD.exec(text);
+  if (head === null) throw malformed(text);
+  return new ResponseHead({
+    minor: head[1] === "1" ? 1 : 0,
+    status: Number(head[2]),
+    statusText: head[3] ?? "",
+    lines: head[4]!,
+  });
+}
+
+/** The error for a head that is not well formed: its first bad line. */
+function malformed(text: string): Http1ProtocolError {
+  const lines = text.split("\r\n");
+  if (!STATUS_LINE.test(lines[0]!)) {
+    return new Http1ProtocolError(`bad status line ${JSON.stringify(lines[0])}`);
   }
-  return {
-    minor: first.charCodeAt(7) - 48,
-    status: Number(status[2]),
-    statusText: status[3] ?? "",
-    fields,
-  };
+  const bad = lines.slice(1).find((line) => !FIELD_LINE.test(line)) ?? "";
+  return new Http1ProtocolError(`bad header line ${JSON.stringify(bad.slice(0, 80))}`);
 }
 
-/** The error for the line of `text` that holds offset `at`. */
-function badLine(text: string, at: number): Http1ProtocolError {
-  const start = text.lastIndexOf("\r\n", at - 1);
-  if (start < 0) {
-    return new Http1ProtocolError(`bad status line ${JSON.stringify(text.split("\r\n")[0])}`);
-  }
-  const end = text.indexOf("\r\n", start + 2);
-  const line = text.slice(start + 2, end < 0 ? text.length : end);
-  return new Http1ProtocolError(`bad header line ${JSON.stringify(line.slice(0, 80))}`);
-}
-
-/** Optional white space around a field value (RFC 9110 §5.6.3): space and tab. */
-function isSpace(c: number): boolean {
-  return c === 32 || c === 9;
-}
-
-/** The characters of a token (RFC 9110 §5.6.2), by char code. */
-const TOKEN_CHARS = (() => {
-  const table = new Uint8Array(128);
-  for (const c of "!#$%&'*+-.^_`|~") table[c.charCodeAt(0)] = 1;
-  for (let c = 48; c < 58; c++) table[c] = 1;
-  for (let c = 65; c < 91; c++) table[c] = table[c + 32] = 1;
-  return table;
-})();
-
-/** `text` from `start` to `end` is a token. */
-function isToken(text: string, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) {
+/** One to fifteen ASCII digits (a length the framing accepts as it is). */
+function isDecimal(text: string): boolean {
+  if (text.length === 0 || text.length > 15) return false;
+  for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c >= 128 || TOKEN_CHARS[c] === 0) return false;
+    if (c < 48 || c > 57) return false;
   }
   return true;
 }
@@ -117,42 +146,51 @@ export function framingOf(
   method: string,
 ): { framing: Framing; keepAlive: boolean } {
   let length: string | undefined;
-  let chunked = false;
-  let encoded = false;
-  let close = head.minor === 0;
-  for (const [name, value] of head.fields) {
-    if (name === "content-length") {
-      // A list of equal values is one value; different ones are a smuggling attempt.
-      for (const part of value.split(",")) {
-        const v = part.trim();
-        if (!/^\d{1,15}$/.test(v) || (length !== undefined && length !== v)) {
-          throw new Http1ProtocolError(`bad content-length ${JSON.stringify(value)}`);
-        }
-        length = v;
+  // Each field's values come joined with ", " (RFC 9110 §5.3): the tests below read the list.
+  const lengths = head.get("content-length");
+  if (lengths !== null && isDecimal(lengths)) length = lengths;
+  else if (lengths !== null) {
+    // A list of equal values is one value; different ones are a smuggling attempt.
+    for (const part of lengths.split(",")) {
+      const v = part.trim();
+      if (!/^\d{1,15}$/.test(v) || (length !== undefined && length !== v)) {
+        throw new Http1ProtocolError(`bad content-length ${JSON.stringify(lengths)}`);
       }
-    } else if (name === "transfer-encoding") {
-      encoded = true;
-      chunked = /(?:^|,)\s*chunked\s*$/i.test(value);
-    } else if (name === "connection") {
-      const tokens = value.toLowerCase();
-      if (/(?:^|,)\s*close\s*(?:,|$)/.test(tokens)) close = true;
-      else if (head.minor === 0 && /(?:^|,)\s*keep-alive\s*(?:,|$)/.test(tokens)) close = false;
+      length = v;
     }
+  }
+  const codings = head.get("transfer-encoding");
+  const encoded = codings !== null;
+  // Chunked only when it is the last coding applied.
+  const chunked = encoded && /(?:^|,)\s*chunked\s*$/i.test(codings);
+  let close = head.minor === 0;
+  const connection = head.get("connection");
+  // The usual value is told without a regular expression.
+  if (connection === "keep-alive") close = false;
+  else if (connection !== null) {
+    const tokens = connection.toLowerCase();
+    if (/(?:^|,)\s*close\s*(?:,|$)/.test(tokens)) close = true;
+    else if (head.minor === 0 && /(?:^|,)\s*keep-alive\s*(?:,|$)/.test(tokens)) close = false;
   }
   const status = head.status;
   if (method === "HEAD" || status === 204 || status === 304 || (status >= 100 && status < 200)) {
-    return { framing: { kind: "none" }, keepAlive: !close };
+    return { framing: NO_BODY, keepAlive: !close };
   }
   if (encoded) {
     return chunked
-      ? { framing: { kind: "chunked" }, keepAlive: !close }
-      : { framing: { kind: "close" }, keepAlive: false };
+      ? { framing: CHUNKED, keepAlive: !close }
+      : { framing: UNTIL_CLOSE, keepAlive: false };
   }
   if (length !== undefined) {
     return { framing: { kind: "length", length: Number(length) }, keepAlive: !close };
   }
-  return { framing: { kind: "close" }, keepAlive: false };
+  return { framing: UNTIL_CLOSE, keepAlive: false };
 }
+
+// The framings without a length, shared by every answer (never changed).
+const NO_BODY: Framing = Object.freeze({ kind: "none" });
+const CHUNKED: Framing = Object.freeze({ kind: "chunked" });
+const UNTIL_CLOSE: Framing = Object.freeze({ kind: "close" });
 
 /** The longest chunk-size line (with extensions) or trailer line accepted. */
 const MAX_LINE = 4096;

@@ -267,7 +267,7 @@ export class Conn implements BodySource {
     }
     this.framing = framing.framing;
     this.reusable = framing.keepAlive;
-    const headers = new FieldHeaders(head.fields);
+    const headers = new FieldHeaders(head);
     const hint = headers.get("keep-alive");
     // The same hint on every answer of a socket is read once.
     if (hint !== null && hint !== this.hint) {

@@ -17,6 +17,20 @@ function plain(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
     : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)) as Uint8Array<ArrayBuffer>;
 }
 
+/** Names asked for so far and whether they are tokens (a program asks for a few, often). */
+const NAMES = new Map<string, boolean>();
+
+/** Only a token can name a field (and be searched for in the head's lines). */
+function isName(key: string): boolean {
+  let valid = NAMES.get(key);
+  if (valid === undefined) {
+    valid = TOKEN.test(key);
+    if (NAMES.size >= 256) NAMES.clear();
+    NAMES.set(key, valid);
+  }
+  return valid;
+}
+
 function checked(name: string, value?: string): string {
   const key = String(name).toLowerCase();
   if (!TOKEN.test(key)) throw new TypeError(`invalid header name ${JSON.stringify(name)}`);
@@ -28,22 +42,22 @@ function checked(name: string, value?: string): string {
 
 /**
  * `Headers` over a response's fields: lowercased names, repeated fields joined with ", ". Reads
- * (`get`, `has`) look through the few parsed fields; the map of names is built only when the
- * headers are changed or listed.
+ * (`get`, `has`) search the head's field lines; the map of names is built only when the headers
+ * are changed or listed.
  */
 export class FieldHeaders implements Headers {
-  readonly #fields: readonly (readonly [string, string])[];
+  readonly #head: Pick<ResponseHead, "get" | "fields">;
   #map: Map<string, string> | undefined;
   #cookies: string[] | undefined;
 
-  constructor(fields: readonly (readonly [string, string])[]) {
-    this.#fields = fields;
+  constructor(head: Pick<ResponseHead, "get" | "fields">) {
+    this.#head = head;
   }
 
   #built(): Map<string, string> {
     if (this.#map === undefined) {
       this.#map = new Map();
-      for (const [name, value] of this.#fields) this.#add(name, value);
+      for (const [name, value] of this.#head.fields) this.#add(name, value);
     }
     return this.#map;
   }
@@ -55,25 +69,13 @@ export class FieldHeaders implements Headers {
     map.set(key, had === undefined ? value : `${had}, ${value}`);
   }
 
-  #find(key: string): string | null {
-    const fields = this.#fields;
-    let found: string | null = null;
-    for (let i = 0; i < fields.length; i++) {
-      const field = fields[i]!;
-      if (field[0] === key) found = found === null ? field[1] : `${found}, ${field[1]}`;
-    }
-    return found;
-  }
-
   get(name: string): string | null {
     const map = this.#map;
     if (map !== undefined) {
       return map.get(name) ?? map.get(String(name).toLowerCase()) ?? null;
     }
-    const found = this.#find(name);
-    if (found !== null) return found;
-    const lower = String(name).toLowerCase();
-    return lower === name ? null : this.#find(lower);
+    const key = String(name).toLowerCase();
+    return isName(key) ? this.#head.get(key) : null;
   }
   has(name: string): boolean {
     return this.get(name) !== null;
