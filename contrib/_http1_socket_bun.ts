@@ -16,8 +16,9 @@ interface BunSocket {
   resume(): void;
   ref(): void;
   unref(): void;
-  setKeepAlive?(enable: boolean, delayMs: number): boolean;
-  setNoDelay?(noDelay: boolean): boolean;
+  /** Bun's own signatures (enable, and the delay in ms), not this project's. */
+  setKeepAlive?: (...args: [boolean, number]) => boolean;
+  setNoDelay?: (...args: [boolean]) => boolean;
   data: BunWire;
 }
 

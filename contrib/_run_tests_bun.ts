@@ -1,5 +1,5 @@
 // Runs contrib/fetch_node's Deno tests on Bun, where its plain-http sockets are Bun's own
-// (`Bun.connect`): `npx -y bun tests/bun_fetch_node.ts` prints "bun fetch_node tests ok". Only
+// (`Bun.connect`): `npx -y bun contrib/_run_tests_bun.ts` prints "bun fetch_node tests ok". Only
 // what those tests use of Deno is provided here (`Deno.test` with `t.step`, and the temporary
 // files and command of the TLS test), on Node's APIs.
 import { execFile } from "node:child_process";
@@ -28,9 +28,9 @@ Object.assign(globalThis, {
   },
 });
 
-await import("../contrib/_http1_test.ts");
-await import("../contrib/fetch_node_test.ts");
-await import("../contrib/fetch_node_wire_test.ts");
+await import("./_http1_test.ts");
+await import("./fetch_node_test.ts");
+await import("./fetch_node_wire_test.ts");
 
 let failed = 0;
 for (const [name, fn] of tests) {
