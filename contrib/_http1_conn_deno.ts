@@ -301,7 +301,7 @@ export class DenoConn implements BodySource {
     }
     this.#framing = framing.framing;
     this.reusable = framing.keepAlive;
-    const headers = new FieldHeaders(head.fields);
+    const headers = new FieldHeaders(head);
     const hint = headers.get("keep-alive");
     if (hint !== null) {
       const timeout = /timeout\s*=\s*(\d+)/i.exec(hint);
