@@ -22,6 +22,18 @@ export interface Runtime {
     sort: readonly SortKey[],
   ): Promise<ExactResolver>;
   /**
+   * `resolver`'s answer when it needs no I/O (mappings not read, no exact field, or the index's
+   * mapping cached, read and current), else undefined. The same mapping gives the same resolver
+   * object, so a command compiled with it can be kept and reused.
+   */
+  resolverNow(
+    index: string,
+    where: ConditionNode | null,
+    sort: readonly SortKey[],
+  ): ExactResolver | undefined;
+  /** `vectorFields`' answer when the mapping is cached, read and current, else undefined. */
+  vectorFieldsNow(index: string): readonly string[] | undefined;
+  /**
    * The `dense_vector` fields of `index` (from its cached mapping; none when mappings are not
    * read): Elasticsearch 9 leaves them out of `_source` unless they are named, so entity reads
    * name them.

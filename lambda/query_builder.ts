@@ -9,10 +9,10 @@ import {
 } from "../driver/mod.ts";
 import { type BoundTemplate, type Page, PageResult } from "../template/mod.ts";
 import { mapResultSet, withMeta } from "../template/internal.ts";
-import { compileCount, compileSearch, type SortKey } from "./compiler.ts";
+import { compileCount, compileSearch, type ExactResolver, type SortKey } from "./compiler.ts";
 import { Conditions, type FieldPath } from "./conditions.ts";
 import { resolverOf, type ToCommandOptions } from "./field_types.ts";
-import { type Clauses, NO_CLAUSES } from "./nodes.ts";
+import { type Clauses, type ConditionNode, NO_CLAUSES } from "./nodes.ts";
 import type { Runtime } from "./_runtime.ts";
 import { columnOf, type Target } from "./target.ts";
 import { docOfRow, readDocs } from "./_hits.ts";
@@ -35,6 +35,20 @@ interface QueryState {
   readonly page?: { readonly from: number; readonly size: number; readonly page?: Page };
   readonly vector?: VectorOrder;
   readonly knn?: KnnOptions;
+}
+
+/** A compiled search command and what it depends on beyond the (immutable) builder. */
+interface KeptCommand {
+  readonly resolver: ExactResolver;
+  readonly size: number | undefined;
+  readonly vectors: readonly string[] | undefined;
+  readonly bound: BoundTemplate;
+}
+
+/** A command to keep: it and its argument list frozen, as it is sent again as it is. */
+function frozenCommand(bound: BoundTemplate): BoundTemplate {
+  Object.freeze(bound.args);
+  return Object.freeze(bound);
 }
 
 const NO_STATE: QueryState = Object.freeze({ sort: Object.freeze([]) });
@@ -65,6 +79,10 @@ const NO_STATE: QueryState = Object.freeze({ sort: Object.freeze([]) });
 export class QueryBuilder<T> extends Conditions<T> {
   readonly #runtime: Runtime;
   readonly #state: QueryState;
+  /** The where tree, once made. */
+  #tree: ConditionNode | null | undefined;
+  /** The last search command compiled for a read, and what it was compiled with. */
+  #kept: KeptCommand | undefined;
 
   /**
    * Builders come from `LambdaTemplate.query`.
@@ -237,7 +255,53 @@ export class QueryBuilder<T> extends Conditions<T> {
     );
   }
 
-  async #search<R>(size: number | undefined, read: (rs: ResultSet, text: string) => R) {
+  /**
+   * The search command, compiled once per builder and kept while what it was compiled with holds
+   * (the same exact-field resolver, i.e. the same read mapping, the same size and vector fields):
+   * the same builder run again sends the same text object, which the driver's parse cache finds
+   * by identity, and the same (frozen) arguments. Undefined when the command needs I/O first (a
+   * mapping to read, a server dialect to ask, a vector order), which the async path does.
+   */
+  #commandNow(size: number | undefined): BoundTemplate | undefined {
+    if (this.#state.vector !== undefined) return undefined;
+    const index = this.target.index;
+    const where = this.#where();
+    const resolver = this.#runtime.resolverNow(index, where, this.#state.sort);
+    if (resolver === undefined) return undefined;
+    let vectors: readonly string[] | undefined;
+    if (this.target.type !== undefined && this.#state.select === undefined) {
+      vectors = this.#runtime.vectorFieldsNow(index);
+      if (vectors === undefined) return undefined;
+    }
+    const kept = this.#kept;
+    if (
+      kept !== undefined && kept.resolver === resolver && kept.size === size &&
+      kept.vectors === vectors
+    ) return kept.bound;
+    const spec = this.#spec(size);
+    const bound = frozenCommand(compileSearch(
+      vectors === undefined || vectors.length === 0 ? spec : { ...spec, source: ["*", ...vectors] },
+      resolver,
+    ));
+    this.#kept = { resolver, size, vectors, bound };
+    return bound;
+  }
+
+  /** The where tree, made once per builder (its clauses never change). */
+  #where(): ConditionNode | null {
+    if (this.#tree === undefined) this.#tree = this.where;
+    return this.#tree;
+  }
+
+  #search<R>(size: number | undefined, read: (rs: ResultSet, text: string) => R) {
+    const bound = this.#commandNow(size);
+    if (bound === undefined) return this.#searchAsync(size, read);
+    return this.#runtime.jdbc.query(bound, undefined, {
+      extractor: (rs) => ({ rows: read(rs, bound.text), total: rs.total, text: bound.text }),
+    });
+  }
+
+  async #searchAsync<R>(size: number | undefined, read: (rs: ResultSet, text: string) => R) {
     const order = this.#state.vector;
     const plan = order === undefined
       ? undefined
