@@ -303,18 +303,27 @@ export class QueryBuilder<T> extends Conditions<T> {
 
   async #searchAsync<R>(size: number | undefined, read: (rs: ResultSet, text: string) => R) {
     const order = this.#state.vector;
-    const plan = order === undefined
-      ? undefined
-      : await this.#runtime.vectorPlan(this.target.index, order.field);
-    const spec = await this.#withVectors(this.#spec(size, plan));
-    const resolver = await this.#runtime.resolver(spec.index, spec.where, spec.sort);
-    const bound = compileSearch(spec, resolver);
+    let bound: BoundTemplate | undefined;
+    if (order === undefined) {
+      // Read what the command needs (the mapping), then compile it as a kept command.
+      const index = this.target.index;
+      await this.#runtime.resolver(index, this.#where(), this.#state.sort);
+      if (this.target.type !== undefined && this.#state.select === undefined) {
+        await this.#runtime.vectorFields(index);
+      }
+      bound = this.#commandNow(size);
+    }
+    if (bound === undefined) {
+      const plan = order === undefined
+        ? undefined
+        : await this.#runtime.vectorPlan(this.target.index, order.field);
+      const spec = await this.#withVectors(this.#spec(size, plan));
+      const resolver = await this.#runtime.resolver(spec.index, spec.where, spec.sort);
+      bound = compileSearch(spec, resolver);
+    }
+    const text = bound.text;
     return await this.#runtime.jdbc.query(bound, undefined, {
-      extractor: (rs) => ({
-        rows: read(rs, bound.text),
-        total: rs.total,
-        text: bound.text,
-      }),
+      extractor: (rs) => ({ rows: read(rs, text), total: rs.total, text }),
     });
   }
 
