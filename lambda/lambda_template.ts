@@ -17,7 +17,7 @@ import { DeleteBuilder } from "./delete_builder.ts";
 import { InsertBuilder } from "./insert_builder.ts";
 import { QueryBuilder } from "./query_builder.ts";
 import { UpdateBuilder } from "./update_builder.ts";
-import { exactFields, type Runtime } from "./_runtime.ts";
+import { exactFields, type ExactNeeds, type Runtime } from "./_runtime.ts";
 import { targetOf } from "./target.ts";
 import { hasVectorCondition, type VectorDialect } from "./vectors.ts";
 import { type CachedTypes, MappingCache, sharedMappingCache } from "./_mapping_cache.ts";
@@ -210,7 +210,7 @@ export class LambdaTemplate {
       refresh: this.#refresh,
       knownTypes: (index) => this.#known(index),
       resolver: (index, where, sort) => this.#resolver(index, where, sort),
-      resolverNow: (index, where, sort) => this.#resolverNow(index, where, sort),
+      resolverNow: (index, needs) => this.#resolverNow(index, needs),
       vectorFieldsNow: (index) => this.#vectorFieldsNow(index),
       vectorPlan: (index, field) => this.#vectorPlan(index, field),
       vectorFields: (index) => this.#vectorFields(index),
@@ -405,30 +405,16 @@ export class LambdaTemplate {
   }
 
   /** `#resolver` without I/O, or undefined when it needs some (see `Runtime.resolverNow`). */
-  #resolverNow(
-    index: string,
-    where: ConditionNode | null,
-    sort: readonly SortKey[],
-  ): ExactResolver | undefined {
-    if (hasVectorCondition(where)) {
-      // The dialect of an "auto" template is asked of the server: the async path.
-      if (this.#vectorDialect === "auto") return undefined;
-      const exact = this.#exactNow(index, where, sort);
-      return exact === undefined || this.#vectorDialect !== "opensearch"
-        ? exact
-        : openSearchFor(exact);
-    }
-    return this.#exactNow(index, where, sort);
+  #resolverNow(index: string, needs: ExactNeeds): ExactResolver | undefined {
+    const exact = this.#exactNow(index, needs.fields);
+    if (exact === undefined || !needs.vector) return exact;
+    // The dialect of an "auto" template is asked of the server: the async path.
+    if (this.#vectorDialect === "auto") return undefined;
+    return this.#vectorDialect === "opensearch" ? openSearchFor(exact) : exact;
   }
 
-  #exactNow(
-    index: string,
-    where: ConditionNode | null,
-    sort: readonly SortKey[],
-  ): ExactResolver | undefined {
-    if (!this.#readMappings) return AS_WRITTEN;
-    const fields = exactFieldsOf(where, sort);
-    if (fields.size === 0) return AS_WRITTEN;
+  #exactNow(index: string, fields: readonly string[]): ExactResolver | undefined {
+    if (!this.#readMappings || fields.length === 0) return AS_WRITTEN;
     const entry = this.#types.get(index, mappingEpoch(this.#source));
     const types = entry?.resolved;
     if (types === undefined) return undefined;

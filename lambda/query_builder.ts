@@ -13,7 +13,7 @@ import { compileCount, compileSearch, type ExactResolver, type SortKey } from ".
 import { Conditions, type FieldPath } from "./conditions.ts";
 import { resolverOf, type ToCommandOptions } from "./field_types.ts";
 import { type Clauses, type ConditionNode, NO_CLAUSES } from "./nodes.ts";
-import type { Runtime } from "./_runtime.ts";
+import { type ExactNeeds, exactNeedsOf, type Runtime } from "./_runtime.ts";
 import { columnOf, type Target } from "./target.ts";
 import { docOfRow, readDocs } from "./_hits.ts";
 import {
@@ -81,6 +81,8 @@ export class QueryBuilder<T> extends Conditions<T> {
   readonly #state: QueryState;
   /** The where tree, once made. */
   #tree: ConditionNode | null | undefined;
+  /** What its resolver depends on, once found. */
+  #needs: ExactNeeds | undefined;
   /** The last search command compiled for a read, and what it was compiled with. */
   #kept: KeptCommand | undefined;
 
@@ -265,8 +267,10 @@ export class QueryBuilder<T> extends Conditions<T> {
   #commandNow(size: number | undefined): BoundTemplate | undefined {
     if (this.#state.vector !== undefined) return undefined;
     const index = this.target.index;
-    const where = this.#where();
-    const resolver = this.#runtime.resolverNow(index, where, this.#state.sort);
+    const resolver = this.#runtime.resolverNow(
+      index,
+      this.#needs ??= exactNeedsOf(this.#where(), this.#state.sort),
+    );
     if (resolver === undefined) return undefined;
     let vectors: readonly string[] | undefined;
     if (this.target.type !== undefined && this.#state.select === undefined) {
