@@ -16,6 +16,7 @@ import { type Clauses, type ConditionNode, NO_CLAUSES } from "./nodes.ts";
 import { type ExactNeeds, exactNeedsOf, type Runtime } from "./_runtime.ts";
 import { columnOf, type Target } from "./target.ts";
 import { docOfRow, readDocs } from "./_hits.ts";
+import { keptShape, searchShape } from "./_shapes.ts";
 import {
   checkKnnOptions,
   checkVector,
@@ -39,6 +40,7 @@ interface QueryState {
 
 /** A compiled search command and what it depends on beyond the (immutable) builder. */
 interface KeptCommand {
+  readonly needs: ExactNeeds;
   readonly resolver: ExactResolver;
   readonly size: number | undefined;
   readonly vectors: readonly string[] | undefined;
@@ -81,8 +83,6 @@ export class QueryBuilder<T> extends Conditions<T> {
   readonly #state: QueryState;
   /** The where tree, once made. */
   #tree: ConditionNode | null | undefined;
-  /** What its resolver depends on, once found. */
-  #needs: ExactNeeds | undefined;
   /** The last search command compiled for a read, and what it was compiled with. */
   #kept: KeptCommand | undefined;
 
@@ -202,7 +202,7 @@ export class QueryBuilder<T> extends Conditions<T> {
     const page = this.#state.page;
     const spec = {
       index: this.target.index,
-      where: this.where,
+      where: this.#where(),
       ...(this.#state.select !== undefined ? { source: this.#state.select } : {}),
       sort: this.#state.sort,
       ...(this.target.version ? { versions: this.target.version } : {}),
@@ -267,27 +267,39 @@ export class QueryBuilder<T> extends Conditions<T> {
   #commandNow(size: number | undefined): BoundTemplate | undefined {
     if (this.#state.vector !== undefined) return undefined;
     const index = this.target.index;
-    const resolver = this.#runtime.resolverNow(
-      index,
-      this.#needs ??= exactNeedsOf(this.#where(), this.#state.sort),
-    );
-    if (resolver === undefined) return undefined;
     let vectors: readonly string[] | undefined;
     if (this.target.type !== undefined && this.#state.select === undefined) {
       vectors = this.#runtime.vectorFieldsNow(index);
       if (vectors === undefined) return undefined;
     }
     const kept = this.#kept;
-    if (
-      kept !== undefined && kept.resolver === resolver && kept.size === size &&
-      kept.vectors === vectors
-    ) return kept.bound;
-    const spec = this.#spec(size);
-    const bound = frozenCommand(compileSearch(
-      vectors === undefined || vectors.length === 0 ? spec : { ...spec, source: ["*", ...vectors] },
-      resolver,
-    ));
-    this.#kept = { resolver, size, vectors, bound };
+    if (kept !== undefined && kept.size === size && kept.vectors === vectors) {
+      const resolver = this.#runtime.resolverNow(index, kept.needs);
+      if (resolver === undefined) return undefined;
+      if (resolver === kept.resolver) return kept.bound;
+    }
+    // The builder's first read (or another size or mapping): the text its shape was given by an
+    // earlier builder, bound with this one's values, else a compile.
+    const plain = this.#spec(size);
+    const spec = vectors === undefined || vectors.length === 0
+      ? plain
+      : { ...plain, source: ["*", ...vectors] };
+    const shape = searchShape(spec);
+    const shared = shape === undefined
+      ? undefined
+      : keptShape(shape.key, () => exactNeedsOf(spec.where, spec.sort));
+    const needs = shared?.needs ?? exactNeedsOf(spec.where, spec.sort);
+    const resolver = this.#runtime.resolverNow(index, needs);
+    if (resolver === undefined) return undefined;
+    const text = shared?.texts.get(resolver);
+    let bound: BoundTemplate;
+    if (text !== undefined) {
+      bound = frozenCommand({ text, args: [index, ...shape!.args, spec.size] });
+    } else {
+      bound = frozenCommand(compileSearch(spec, resolver));
+      shared?.texts.set(resolver, bound.text);
+    }
+    this.#kept = { needs, resolver, size, vectors, bound };
     return bound;
   }
 
