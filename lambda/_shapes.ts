@@ -58,23 +58,22 @@ function shapeOf(n: ConditionNode, args: unknown[]): string | undefined {
   }
 }
 
-/** What a search's text depends on beside its tree. */
+/** What a search's text depends on beside its tree, and its first and last arguments. */
 export interface SearchShape {
+  readonly index: string;
   readonly where: ConditionNode | null;
   readonly source?: readonly string[];
   readonly sort: readonly SortKey[];
   readonly versions?: "seq_no" | "external";
   readonly from?: number;
+  readonly size: number;
 }
 
-/**
- * The shape key of a search and its arguments but for the index (first) and the size (last),
- * or undefined when it is not kept.
- */
+/** The shape key of a search and its arguments, or undefined when it is not kept. */
 export function searchShape(
   spec: SearchShape,
 ): { readonly key: string; readonly args: unknown[] } | undefined {
-  const args: unknown[] = [];
+  const args: unknown[] = [spec.index];
   let key = "s";
   if (spec.where !== null) {
     const where = shapeOf(spec.where, args);
@@ -91,6 +90,7 @@ export function searchShape(
     key += "f";
     args.push(spec.from);
   }
+  args.push(spec.size);
   return { key, args };
 }
 

@@ -200,13 +200,14 @@ export class QueryBuilder<T> extends Conditions<T> {
 
   #spec(size?: number, plan?: { dialect: VectorSearch["dialect"]; similarity?: string }) {
     const page = this.#state.page;
+    // Absent parts are undefined (the compiler reads them so), not spread in: one object.
     const spec = {
       index: this.target.index,
       where: this.#where(),
-      ...(this.#state.select !== undefined ? { source: this.#state.select } : {}),
+      source: this.#state.select,
       sort: this.#state.sort,
-      ...(this.target.version ? { versions: this.target.version } : {}),
-      ...(page && size === undefined ? { from: page.from } : {}),
+      versions: this.target.version,
+      from: page && size === undefined ? page.from : undefined,
       size: size ?? page?.size ?? MAX_UNPAGED,
     };
     const order = this.#state.vector;
@@ -294,7 +295,7 @@ export class QueryBuilder<T> extends Conditions<T> {
     const text = shared?.texts.get(resolver);
     let bound: BoundTemplate;
     if (text !== undefined) {
-      bound = frozenCommand({ text, args: [index, ...shape!.args, spec.size] });
+      bound = frozenCommand({ text, args: shape!.args });
     } else {
       bound = frozenCommand(compileSearch(spec, resolver));
       shared?.texts.set(resolver, bound.text);
