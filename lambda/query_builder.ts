@@ -45,12 +45,14 @@ interface KeptCommand {
   readonly size: number | undefined;
   readonly vectors: readonly string[] | undefined;
   readonly bound: BoundTemplate;
+  /** Whether `bound` (and its arguments) is frozen yet: when it is first sent again. */
+  frozen: boolean;
 }
 
-/** A command to keep: it and its argument list frozen, as it is sent again as it is. */
-function frozenCommand(bound: BoundTemplate): BoundTemplate {
+/** A kept command sent again: it and its argument list frozen. */
+function freezeCommand(bound: BoundTemplate): void {
   Object.freeze(bound.args);
-  return Object.freeze(bound);
+  Object.freeze(bound);
 }
 
 const NO_STATE: QueryState = Object.freeze({ sort: Object.freeze([]) });
@@ -277,7 +279,14 @@ export class QueryBuilder<T> extends Conditions<T> {
     if (kept !== undefined && kept.size === size && kept.vectors === vectors) {
       const resolver = this.#runtime.resolverNow(index, kept.needs);
       if (resolver === undefined) return undefined;
-      if (resolver === kept.resolver) return kept.bound;
+      if (resolver === kept.resolver) {
+        // Sent again as it is: frozen from now on (a builder read once never pays for it).
+        if (!kept.frozen) {
+          freezeCommand(kept.bound);
+          kept.frozen = true;
+        }
+        return kept.bound;
+      }
     }
     // The builder's first read (or another size or mapping): the text its shape was given by an
     // earlier builder, bound with this one's values, else a compile.
@@ -295,12 +304,12 @@ export class QueryBuilder<T> extends Conditions<T> {
     const text = shared?.texts.get(resolver);
     let bound: BoundTemplate;
     if (text !== undefined) {
-      bound = frozenCommand({ text, args: shape!.args });
+      bound = { text, args: shape!.args };
     } else {
-      bound = frozenCommand(compileSearch(spec, resolver));
+      bound = compileSearch(spec, resolver);
       shared?.texts.set(resolver, bound.text);
     }
-    this.#kept = { needs, resolver, size, vectors, bound };
+    this.#kept = { needs, resolver, size, vectors, bound, frozen: false };
     return bound;
   }
 
