@@ -69,10 +69,16 @@ export interface SearchShape {
   readonly size: number;
 }
 
-/** The shape key of a search and its arguments, or undefined when it is not kept. */
-export function searchShape(
-  spec: SearchShape,
-): { readonly key: string; readonly args: unknown[] } | undefined {
+/** A command's shape key and its arguments. */
+export interface Shape {
+  /** Everything that makes the text, and no value. */
+  readonly key: string;
+  /** The arguments, in the compiler's order. */
+  readonly args: unknown[];
+}
+
+/** The shape of a search, or undefined when it is not kept. */
+export function searchShape(spec: SearchShape): Shape | undefined {
   const args: unknown[] = [spec.index];
   let key = "s";
   if (spec.where !== null) {
@@ -92,6 +98,14 @@ export function searchShape(
   }
   args.push(spec.size);
   return { key, args };
+}
+
+/** The shape of the `_count` of a query, or undefined when it is not kept. */
+export function countShape(index: string, where: ConditionNode | null): Shape | undefined {
+  const args: unknown[] = [index];
+  if (where === null) return { key: "n", args };
+  const key = shapeOf(where, args);
+  return key === undefined ? undefined : { key: "n" + key, args };
 }
 
 /** A shape's kept texts, one per resolver, and what its resolver depends on. */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { compileSearch, type SearchSpec } from "./compiler.ts";
+import { compileCount, compileSearch, type SearchSpec } from "./compiler.ts";
 import { type ConditionNode, type ConditionValue, node } from "./nodes.ts";
-import { searchShape } from "./_shapes.ts";
+import { countShape, searchShape } from "./_shapes.ts";
 
 function prng(seed: number): () => number {
   return () => {
@@ -77,6 +77,8 @@ Deno.test("a search's shape binds what the compiler binds, in its order", () => 
     const shape = searchShape(spec);
     assert.ok(shape !== undefined);
     assert.deepEqual(shape.args, compiled.args, `search ${i}`);
+    const count = compileCount(spec.index, spec.where);
+    assert.deepEqual(countShape(spec.index, spec.where)?.args, count.args, `count ${i}`);
   }
 });
 
@@ -86,13 +88,18 @@ Deno.test("searches of one shape key have one text: no two structures share a ke
   let shared = 0;
   for (let i = 0; i < 5000; i++) {
     const spec = next();
-    const { text } = compileSearch(spec);
-    const { key } = searchShape(spec)!;
-    const known = texts.get(key);
-    if (known === undefined) texts.set(key, text);
-    else {
-      shared++;
-      assert.equal(text, known, key);
+    const search = { key: searchShape(spec)!.key, text: compileSearch(spec).text };
+    const count = {
+      key: countShape(spec.index, spec.where)!.key,
+      text: compileCount(spec.index, spec.where).text,
+    };
+    for (const { key, text } of [search, count]) {
+      const known = texts.get(key);
+      if (known === undefined) texts.set(key, text);
+      else {
+        shared++;
+        assert.equal(text, known, key);
+      }
     }
   }
   assert.ok(shared > 100, `only ${shared} searches shared a shape`);
@@ -113,4 +120,5 @@ Deno.test("a vector condition is left to the compiler", () => {
     size: 10,
   };
   assert.equal(searchShape(spec), undefined);
+  assert.equal(countShape("u", spec.where), undefined);
 });

@@ -16,7 +16,7 @@ import { type Clauses, type ConditionNode, NO_CLAUSES } from "./nodes.ts";
 import { type ExactNeeds, exactNeedsOf, type Runtime } from "./_runtime.ts";
 import { columnOf, type Target } from "./target.ts";
 import { docOfRow, readDocs } from "./_hits.ts";
-import { keptShape, searchShape } from "./_shapes.ts";
+import { countShape, keptShape, searchShape, type Shape } from "./_shapes.ts";
 import {
   checkKnnOptions,
   checkVector,
@@ -47,6 +47,54 @@ interface KeptCommand {
   readonly bound: BoundTemplate;
   /** Whether `bound` (and its arguments) is frozen yet: when it is first sent again. */
   frozen: boolean;
+}
+
+/**
+ * A kept command, if what it was compiled with still holds (the same resolver); null when it
+ * does not, undefined when that needs I/O to tell. Sent again as it is, it is frozen from then on
+ * (a builder read once never pays for that).
+ */
+function sentAgain(
+  runtime: Runtime,
+  index: string,
+  kept: KeptCommand,
+): BoundTemplate | null | undefined {
+  const resolver = runtime.resolverNow(index, kept.needs);
+  if (resolver === undefined) return undefined;
+  if (resolver !== kept.resolver) return null;
+  if (!kept.frozen) {
+    freezeCommand(kept.bound);
+    kept.frozen = true;
+  }
+  return kept.bound;
+}
+
+/** What a command is made from: its shape (if it has one), its exact needs and its compiler. */
+interface CommandParts {
+  readonly index: string;
+  readonly shape: Shape | undefined;
+  readonly needs: () => ExactNeeds;
+  readonly compile: (resolver: ExactResolver) => BoundTemplate;
+}
+
+/**
+ * A command with the text its shape was given by an earlier builder, bound with this one's
+ * values, else compiled (and its text given to the shape); undefined when it needs I/O first.
+ */
+function shapedCommand(
+  runtime: Runtime,
+  parts: CommandParts,
+): { needs: ExactNeeds; resolver: ExactResolver; bound: BoundTemplate } | undefined {
+  const { shape } = parts;
+  const shared = shape === undefined ? undefined : keptShape(shape.key, parts.needs);
+  const needs = shared?.needs ?? parts.needs();
+  const resolver = runtime.resolverNow(parts.index, needs);
+  if (resolver === undefined) return undefined;
+  const text = shared?.texts.get(resolver);
+  if (text !== undefined) return { needs, resolver, bound: { text, args: shape!.args } };
+  const bound = parts.compile(resolver);
+  shared?.texts.set(resolver, bound.text);
+  return { needs, resolver, bound };
 }
 
 /** A kept command sent again: it and its argument list frozen. */
@@ -87,6 +135,8 @@ export class QueryBuilder<T> extends Conditions<T> {
   #tree: ConditionNode | null | undefined;
   /** The last search command compiled for a read, and what it was compiled with. */
   #kept: KeptCommand | undefined;
+  /** The same for `queryForCount`. */
+  #keptCount: KeptCommand | undefined;
 
   /**
    * Builders come from `LambdaTemplate.query`.
@@ -277,16 +327,8 @@ export class QueryBuilder<T> extends Conditions<T> {
     }
     const kept = this.#kept;
     if (kept !== undefined && kept.size === size && kept.vectors === vectors) {
-      const resolver = this.#runtime.resolverNow(index, kept.needs);
-      if (resolver === undefined) return undefined;
-      if (resolver === kept.resolver) {
-        // Sent again as it is: frozen from now on (a builder read once never pays for it).
-        if (!kept.frozen) {
-          freezeCommand(kept.bound);
-          kept.frozen = true;
-        }
-        return kept.bound;
-      }
+      const again = sentAgain(this.#runtime, index, kept);
+      if (again !== null) return again;
     }
     // The builder's first read (or another size or mapping): the text its shape was given by an
     // earlier builder, bound with this one's values, else a compile.
@@ -294,23 +336,35 @@ export class QueryBuilder<T> extends Conditions<T> {
     const spec = vectors === undefined || vectors.length === 0
       ? plain
       : { ...plain, source: ["*", ...vectors] };
-    const shape = searchShape(spec);
-    const shared = shape === undefined
-      ? undefined
-      : keptShape(shape.key, () => exactNeedsOf(spec.where, spec.sort));
-    const needs = shared?.needs ?? exactNeedsOf(spec.where, spec.sort);
-    const resolver = this.#runtime.resolverNow(index, needs);
-    if (resolver === undefined) return undefined;
-    const text = shared?.texts.get(resolver);
-    let bound: BoundTemplate;
-    if (text !== undefined) {
-      bound = { text, args: shape!.args };
-    } else {
-      bound = compileSearch(spec, resolver);
-      shared?.texts.set(resolver, bound.text);
+    const made = shapedCommand(this.#runtime, {
+      index,
+      shape: searchShape(spec),
+      needs: () => exactNeedsOf(spec.where, spec.sort),
+      compile: (resolver) => compileSearch(spec, resolver),
+    });
+    if (made === undefined) return undefined;
+    this.#kept = { ...made, size, vectors, frozen: false };
+    return made.bound;
+  }
+
+  /** `#commandNow` for the `_count` of `queryForCount`. */
+  #countNow(): BoundTemplate | undefined {
+    const index = this.target.index;
+    const kept = this.#keptCount;
+    if (kept !== undefined) {
+      const again = sentAgain(this.#runtime, index, kept);
+      if (again !== null) return again;
     }
-    this.#kept = { needs, resolver, size, vectors, bound, frozen: false };
-    return bound;
+    const where = this.#where();
+    const made = shapedCommand(this.#runtime, {
+      index,
+      shape: countShape(index, where),
+      needs: () => exactNeedsOf(where, []),
+      compile: (resolver) => compileCount(index, where, resolver),
+    });
+    if (made === undefined) return undefined;
+    this.#keptCount = { ...made, size: undefined, vectors: undefined, frozen: false };
+    return made.bound;
   }
 
   /** The where tree, made once per builder (its clauses never change). */
@@ -421,10 +475,13 @@ export class QueryBuilder<T> extends Conditions<T> {
 
   /** How many documents match: `_count` with the query only, whatever paging or order is set. */
   async queryForCount(): Promise<number> {
-    const resolver = await this.#runtime.resolver(this.target.index, this.where, []);
-    const n = await this.#runtime.jdbc.queryForNumber(
-      compileCount(this.target.index, this.where, resolver),
-    );
+    let bound = this.#countNow();
+    if (bound === undefined) {
+      // Read what the command needs (the mapping), then compile it as a kept command.
+      const resolver = await this.#runtime.resolver(this.target.index, this.#where(), []);
+      bound = this.#countNow() ?? compileCount(this.target.index, this.#where(), resolver);
+    }
+    const n = await this.#runtime.jdbc.queryForNumber(bound);
     return n === null ? 0 : Number(n);
   }
 

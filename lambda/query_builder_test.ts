@@ -143,6 +143,7 @@ function recordingSearch(mapping: Record<string, unknown>) {
       return Response.json({ u: { mappings: { properties: state.mapping } } });
     }
     bodies.push(`${url.pathname} ${await new Response(init?.body).text()}`);
+    if (url.pathname.endsWith("/_count")) return Response.json({ count: 1 });
     return Response.json({
       took: 1,
       hits: { total: { value: 1, relation: "eq" }, hits: [{ _id: "1", _source: { a: 1 } }] },
@@ -256,4 +257,21 @@ Deno.test("an entity read keeps the index's vector fields in its kept command", 
   const body =
     `/u/_search {"query":{"bool":{"filter":[{"term":{"a":"x"}}]}},"_source":["*","emb"],"size":10000,"track_total_hits":true}`;
   assert.deepEqual(bodies, [body, body]);
+});
+
+Deno.test("queryForCount keeps its _count too, and binds each builder's values", async () => {
+  const { lambda, bodies } = recordingSearch({ a: { type: "keyword" } });
+  const q = lambda.query("u").eq("a", "x");
+  await q.queryForCount();
+  await q.queryForCount();
+  await lambda.query("u").eq("a", "y").queryForCount();
+  await lambda.query("u").ne("a", "y").queryForCount();
+  await lambda.query("u").queryForCount();
+  assert.deepEqual(bodies, [
+    `/u/_count {"query":{"bool":{"filter":[{"term":{"a":"x"}}]}}}`,
+    `/u/_count {"query":{"bool":{"filter":[{"term":{"a":"x"}}]}}}`,
+    `/u/_count {"query":{"bool":{"filter":[{"term":{"a":"y"}}]}}}`,
+    `/u/_count {"query":{"bool":{"filter":[{"bool":{"must_not":[{"term":{"a":"y"}}]}}]}}}`,
+    `/u/_count {"query":{"match_all":{}}}`,
+  ]);
 });
