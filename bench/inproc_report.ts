@@ -6,7 +6,7 @@
 // the baseline's of the same round; the figure is the median of those ratios. INPROC_VARIANTS
 // (comma-separated names of the list below, the baseline always first) chooses the variants; by
 // default the baseline, queryForList and query with an extractor. The others: the lambda's
-// untyped queryForList, then the layers taken away from the top (the driver's first result of a
+// untyped queryForList (a builder made per read, or one builder made once), then the layers taken away from the top (the driver's first result of a
 // text, the transport alone).
 //
 // The answer is the embedded engine's to the search of bench/e2e_report.ts (10 hits), captured
@@ -84,6 +84,7 @@ async function main(): Promise<void> {
     Promise.resolve(new Response(String(u).endsWith("/_mapping") ? mapping : text, { headers }));
   Object.defineProperty(lambdaFetch, Symbol.for("searchvisitor.inProcessFetch"), { value: true });
   const lambda = new LambdaTemplate(new DataSource({ nodes: [url], fetch: lambdaFetch }));
+  const oneBuilder = lambda.query(INDEX).eq("tag", TAG);
   const POSITIONAL = `POST /${INDEX}/_search {"query": {"term": {"tag": ?}}}`;
   const ARGS = [TAG];
   const TEMPLATE = `POST /${INDEX}/_search {"query": {"term": {"tag": #{tag}}}}`;
@@ -109,6 +110,11 @@ async function main(): Promise<void> {
       // Documents as maps ({_id, ...fields}), not {_ID, _DOC} rows: checked by its own shape.
       name: "lambda queryForList",
       one: () => lambda.query(INDEX).eq("tag", TAG).queryForList(),
+    },
+    {
+      // The same read through one builder made once: its compiled command is kept and reused.
+      name: "lambda queryForList (one builder)",
+      one: () => oneBuilder.queryForList(),
     },
     {
       name: "executeFirst + toArray",

@@ -17,6 +17,8 @@ export interface CachedTypes {
 export class MappingCache {
   readonly #entries = new Map<string, CachedTypes>();
   readonly #max: number;
+  /** The most recently used index, which `get` need not move (one query run in a loop). */
+  #recent: string | undefined;
 
   constructor(max: number) {
     this.#max = max;
@@ -26,15 +28,18 @@ export class MappingCache {
   get(index: string, epoch: number): CachedTypes | undefined {
     const hit = this.#entries.get(index);
     if (hit === undefined) return undefined;
+    if (hit.epoch === epoch && index === this.#recent) return hit;
     this.#entries.delete(index);
     if (hit.epoch !== epoch) return undefined;
     this.#entries.set(index, hit);
+    this.#recent = index;
     return hit;
   }
 
   set(index: string, entry: CachedTypes): void {
     this.#entries.delete(index);
     this.#entries.set(index, entry);
+    this.#recent = index;
     while (this.#entries.size > this.#max) {
       this.#entries.delete(this.#entries.keys().next().value!);
     }
@@ -47,6 +52,7 @@ export class MappingCache {
 
   clear(): void {
     this.#entries.clear();
+    this.#recent = undefined;
   }
 
   get size(): number {

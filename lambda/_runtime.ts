@@ -4,7 +4,7 @@
 import type { JdbcTemplate } from "../template/mod.ts";
 import type { ExactResolver, SortKey } from "./compiler.ts";
 import type { ConditionNode } from "./nodes.ts";
-import type { VectorDialect } from "./vectors.ts";
+import { hasVectorCondition, type VectorDialect } from "./vectors.ts";
 import type { FieldTypes } from "./field_types.ts";
 
 /** The running side of a LambdaTemplate, as builders see it. */
@@ -22,6 +22,14 @@ export interface Runtime {
     sort: readonly SortKey[],
   ): Promise<ExactResolver>;
   /**
+   * `resolver`'s answer when it needs no I/O (mappings not read, no exact field, or the index's
+   * mapping cached, read and current), else undefined. The same mapping gives the same resolver
+   * object, so a command compiled with it can be kept and reused.
+   */
+  resolverNow(index: string, needs: ExactNeeds): ExactResolver | undefined;
+  /** `vectorFields`' answer when the mapping is cached, read and current, else undefined. */
+  vectorFieldsNow(index: string): readonly string[] | undefined;
+  /**
    * The `dense_vector` fields of `index` (from its cached mapping; none when mappings are not
    * read): Elasticsearch 9 leaves them out of `_source` unless they are named, so entity reads
    * name them.
@@ -32,6 +40,25 @@ export interface Runtime {
     index: string,
     field: string,
   ): Promise<{ dialect: Exclude<VectorDialect, "auto">; similarity?: string }>;
+}
+
+/** What a command's resolver depends on: its exact fields, and whether it has a vector condition. */
+export interface ExactNeeds {
+  /** The fields of its conditions and sort keys that need an exact form (no metadata field). */
+  readonly fields: readonly string[];
+  /** Whether a condition is a vector threshold (its form depends on the dialect). */
+  readonly vector: boolean;
+}
+
+const META_FIELDS = new Set(["_id", "_index", "_routing"]);
+
+/** The exact needs of a command with these conditions and sort keys. */
+export function exactNeedsOf(where: ConditionNode | null, sort: readonly SortKey[]): ExactNeeds {
+  const fields = exactFields(where);
+  for (const s of sort) fields.add(s.field);
+  const out: string[] = [];
+  for (const f of fields) if (!META_FIELDS.has(f)) out.push(f);
+  return { fields: out, vector: hasVectorCondition(where) };
 }
 
 /** The fields of a tree whose conditions need an exact form. */

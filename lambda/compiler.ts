@@ -100,12 +100,8 @@ class Emitter {
       case "like": {
         const f = q(this.exact(n.field, n.negated ? "notLike" : "like"));
         const one = n.mode === "prefix"
-          ? `{"prefix":{${f}:{"value":${this.arg(n.text)}}}}`
-          : `{"wildcard":{${f}:{"value":${
-            this.arg(
-              n.mode === "contains" ? `*${escapeWildcard(n.text)}*` : `*${escapeWildcard(n.text)}`,
-            )
-          }}}}`;
+          ? `{"prefix":{${f}:{"value":${this.arg(likeValue(n))}}}}`
+          : `{"wildcard":{${f}:{"value":${this.arg(likeValue(n))}}}}`;
         return n.negated ? mustNot(one) : one;
       }
       case "vector":
@@ -143,6 +139,12 @@ const RANGE = { gt: "gt", ge: "gte", lt: "lt", le: "lte" } as const;
 
 function mustNot(clause: string): string {
   return `{"bool":{"must_not":[${clause}]}}`;
+}
+
+/** The value a `like` condition binds: the prefix itself, or a literal `wildcard` pattern. */
+export function likeValue(n: Extract<ConditionNode, { kind: "like" }>): string {
+  if (n.mode === "prefix") return n.text;
+  return n.mode === "contains" ? `*${escapeWildcard(n.text)}*` : `*${escapeWildcard(n.text)}`;
 }
 
 function scores(n: ConditionNode): boolean {

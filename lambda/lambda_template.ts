@@ -17,7 +17,7 @@ import { DeleteBuilder } from "./delete_builder.ts";
 import { InsertBuilder } from "./insert_builder.ts";
 import { QueryBuilder } from "./query_builder.ts";
 import { UpdateBuilder } from "./update_builder.ts";
-import { exactFields, type Runtime } from "./_runtime.ts";
+import { exactFields, type ExactNeeds, type Runtime } from "./_runtime.ts";
 import { targetOf } from "./target.ts";
 import { hasVectorCondition, type VectorDialect } from "./vectors.ts";
 import { type CachedTypes, MappingCache, sharedMappingCache } from "./_mapping_cache.ts";
@@ -84,6 +84,56 @@ export interface LambdaOptions {
 
 /** How long a cached mapping is trusted for fields it does not know yet (they may be new). */
 const UNKNOWN_FIELD_RECHECK_MS = 1000;
+
+/**
+ * The resolver of a read mapping, one per mapping (and its OpenSearch form, one per resolver):
+ * the same mapping gives the same resolver object, which a query's kept command is checked by.
+ * Weak: a mapping read again (a new object) leaves its old resolver to the collector.
+ */
+const resolvers = new WeakMap<FieldTypes, ExactResolver>();
+const openSearchResolvers = new WeakMap<ExactResolver, ExactResolver>();
+/** The `dense_vector` fields of a read mapping, computed once per mapping. */
+const vectorFieldsOf = new WeakMap<FieldTypes, readonly string[]>();
+
+function resolverFor(types: FieldTypes): ExactResolver {
+  let r = resolvers.get(types);
+  if (r === undefined) {
+    resolvers.set(
+      types,
+      r = (field, method) => exactField(types, field, method),
+    );
+  }
+  return r;
+}
+
+function openSearchFor(exact: ExactResolver): ExactResolver {
+  let r = openSearchResolvers.get(exact);
+  if (r === undefined) {
+    r = Object.assign((f: string, m: string) => exact(f, m), { openSearch: true });
+    openSearchResolvers.set(exact, r);
+  }
+  return r;
+}
+
+function vectorFieldsIn(types: FieldTypes): readonly string[] {
+  let out = vectorFieldsOf.get(types);
+  if (out === undefined) {
+    const found: string[] = [];
+    for (const [field, t] of types) if (t.type === "dense_vector") found.push(field);
+    vectorFieldsOf.set(types, out = Object.freeze(found));
+  }
+  return out;
+}
+
+/** The fields of a command whose conditions or sort keys need an exact form (no metadata). */
+function exactFieldsOf(where: ConditionNode | null, sort: readonly SortKey[]): Set<string> {
+  const fields = exactFields(where);
+  for (const s of sort) fields.add(s.field);
+  for (const meta of ["_id", "_index", "_routing"]) fields.delete(meta);
+  return fields;
+}
+
+const NO_FIELDS: readonly string[] = Object.freeze([]);
 
 function isJdbcTemplate(source: unknown): source is JdbcTemplate {
   return source instanceof JdbcTemplate;
@@ -160,6 +210,8 @@ export class LambdaTemplate {
       refresh: this.#refresh,
       knownTypes: (index) => this.#known(index),
       resolver: (index, where, sort) => this.#resolver(index, where, sort),
+      resolverNow: (index, needs) => this.#resolverNow(index, needs),
+      vectorFieldsNow: (index) => this.#vectorFieldsNow(index),
       vectorPlan: (index, field) => this.#vectorPlan(index, field),
       vectorFields: (index) => this.#vectorFields(index),
     };
@@ -268,10 +320,13 @@ export class LambdaTemplate {
 
   async #vectorFields(index: string): Promise<readonly string[]> {
     if (!this.#readMappings) return [];
-    const types = await this.#cached(index).types;
-    const out: string[] = [];
-    for (const [field, t] of types) if (t.type === "dense_vector") out.push(field);
-    return out;
+    return [...vectorFieldsIn(await this.#cached(index).types)];
+  }
+
+  #vectorFieldsNow(index: string): readonly string[] | undefined {
+    if (!this.#readMappings) return NO_FIELDS;
+    const types = this.#known(index);
+    return types === undefined ? undefined : vectorFieldsIn(types);
   }
 
   /** The mapping of an index when it is cached, read and still current (for `toCommand()`). */
@@ -346,7 +401,31 @@ export class LambdaTemplate {
       ? await (this.#serverDialect ??= this.#askDialect())
       : this.#vectorDialect;
     if (dialect !== "opensearch") return exact;
-    return Object.assign((f: string, m: string) => exact(f, m), { openSearch: true });
+    return openSearchFor(exact);
+  }
+
+  /** `#resolver` without I/O, or undefined when it needs some (see `Runtime.resolverNow`). */
+  #resolverNow(index: string, needs: ExactNeeds): ExactResolver | undefined {
+    const exact = this.#exactNow(index, needs.fields);
+    if (exact === undefined || !needs.vector) return exact;
+    // The dialect of an "auto" template is asked of the server: the async path.
+    if (this.#vectorDialect === "auto") return undefined;
+    return this.#vectorDialect === "opensearch" ? openSearchFor(exact) : exact;
+  }
+
+  #exactNow(index: string, fields: readonly string[]): ExactResolver | undefined {
+    if (!this.#readMappings || fields.length === 0) return AS_WRITTEN;
+    const entry = this.#types.get(index, mappingEpoch(this.#source));
+    const types = entry?.resolved;
+    if (types === undefined) return undefined;
+    // A field the mapping does not know, once the recheck is due: the async path reads again.
+    for (const f of fields) {
+      if (!f.startsWith("_") && !types.has(f)) {
+        if (Date.now() - entry!.at > UNKNOWN_FIELD_RECHECK_MS) return undefined;
+        break;
+      }
+    }
+    return resolverFor(types);
   }
 
   async #exactResolver(
@@ -355,9 +434,7 @@ export class LambdaTemplate {
     sort: readonly SortKey[],
   ): Promise<ExactResolver> {
     if (!this.#readMappings) return AS_WRITTEN;
-    const fields = exactFields(where);
-    for (const s of sort) fields.add(s.field);
-    for (const meta of ["_id", "_index", "_routing"]) fields.delete(meta);
+    const fields = exactFieldsOf(where, sort);
     if (fields.size === 0) return AS_WRITTEN;
     let entry = this.#cached(index);
     let types = await entry.types;
@@ -368,6 +445,6 @@ export class LambdaTemplate {
       entry = this.#read(index);
       types = await entry.types;
     }
-    return (field, method) => exactField(types, field, method);
+    return resolverFor(types);
   }
 }

@@ -119,6 +119,8 @@ export function addOr(clauses: Clauses): Clauses {
  * trailing `or()`, an empty group) are dropped; a group of one item is that item.
  */
 export function toTree(clauses: Clauses): ConditionNode | null {
+  // The usual where-state: one conjunction of one condition.
+  if (clauses.length === 1 && clauses[0]!.length === 1) return clauses[0]![0]!;
   const ors: ConditionNode[] = [];
   for (const conjunction of clauses) {
     if (conjunction.length === 1) ors.push(conjunction[0]!);

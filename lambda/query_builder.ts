@@ -9,13 +9,14 @@ import {
 } from "../driver/mod.ts";
 import { type BoundTemplate, type Page, PageResult } from "../template/mod.ts";
 import { mapResultSet, withMeta } from "../template/internal.ts";
-import { compileCount, compileSearch, type SortKey } from "./compiler.ts";
+import { compileCount, compileSearch, type ExactResolver, type SortKey } from "./compiler.ts";
 import { Conditions, type FieldPath } from "./conditions.ts";
 import { resolverOf, type ToCommandOptions } from "./field_types.ts";
-import { type Clauses, NO_CLAUSES } from "./nodes.ts";
-import type { Runtime } from "./_runtime.ts";
+import { type Clauses, type ConditionNode, NO_CLAUSES } from "./nodes.ts";
+import { type ExactNeeds, exactNeedsOf, type Runtime } from "./_runtime.ts";
 import { columnOf, type Target } from "./target.ts";
 import { docOfRow, readDocs } from "./_hits.ts";
+import { countShape, keptShape, searchShape, type Shape } from "./_shapes.ts";
 import {
   checkKnnOptions,
   checkVector,
@@ -35,6 +36,71 @@ interface QueryState {
   readonly page?: { readonly from: number; readonly size: number; readonly page?: Page };
   readonly vector?: VectorOrder;
   readonly knn?: KnnOptions;
+}
+
+/** A compiled search command and what it depends on beyond the (immutable) builder. */
+interface KeptCommand {
+  readonly needs: ExactNeeds;
+  readonly resolver: ExactResolver;
+  readonly size: number | undefined;
+  readonly vectors: readonly string[] | undefined;
+  readonly bound: BoundTemplate;
+  /** Whether `bound` (and its arguments) is frozen yet: when it is first sent again. */
+  frozen: boolean;
+}
+
+/**
+ * A kept command, if what it was compiled with still holds (the same resolver); null when it
+ * does not, undefined when that needs I/O to tell. Sent again as it is, it is frozen from then on
+ * (a builder read once never pays for that).
+ */
+function sentAgain(
+  runtime: Runtime,
+  index: string,
+  kept: KeptCommand,
+): BoundTemplate | null | undefined {
+  const resolver = runtime.resolverNow(index, kept.needs);
+  if (resolver === undefined) return undefined;
+  if (resolver !== kept.resolver) return null;
+  if (!kept.frozen) {
+    freezeCommand(kept.bound);
+    kept.frozen = true;
+  }
+  return kept.bound;
+}
+
+/** What a command is made from: its shape (if it has one), its exact needs and its compiler. */
+interface CommandParts {
+  readonly index: string;
+  readonly shape: Shape | undefined;
+  readonly needs: () => ExactNeeds;
+  readonly compile: (resolver: ExactResolver) => BoundTemplate;
+}
+
+/**
+ * A command with the text its shape was given by an earlier builder, bound with this one's
+ * values, else compiled (and its text given to the shape); undefined when it needs I/O first.
+ */
+function shapedCommand(
+  runtime: Runtime,
+  parts: CommandParts,
+): { needs: ExactNeeds; resolver: ExactResolver; bound: BoundTemplate } | undefined {
+  const { shape } = parts;
+  const shared = shape === undefined ? undefined : keptShape(shape.key, parts.needs);
+  const needs = shared?.needs ?? parts.needs();
+  const resolver = runtime.resolverNow(parts.index, needs);
+  if (resolver === undefined) return undefined;
+  const text = shared?.texts.get(resolver);
+  if (text !== undefined) return { needs, resolver, bound: { text, args: shape!.args } };
+  const bound = parts.compile(resolver);
+  shared?.texts.set(resolver, bound.text);
+  return { needs, resolver, bound };
+}
+
+/** A kept command sent again: it and its argument list frozen. */
+function freezeCommand(bound: BoundTemplate): void {
+  Object.freeze(bound.args);
+  Object.freeze(bound);
 }
 
 const NO_STATE: QueryState = Object.freeze({ sort: Object.freeze([]) });
@@ -65,6 +131,12 @@ const NO_STATE: QueryState = Object.freeze({ sort: Object.freeze([]) });
 export class QueryBuilder<T> extends Conditions<T> {
   readonly #runtime: Runtime;
   readonly #state: QueryState;
+  /** The where tree, once made. */
+  #tree: ConditionNode | null | undefined;
+  /** The last search command compiled for a read, and what it was compiled with. */
+  #kept: KeptCommand | undefined;
+  /** The same for `queryForCount`. */
+  #keptCount: KeptCommand | undefined;
 
   /**
    * Builders come from `LambdaTemplate.query`.
@@ -180,13 +252,14 @@ export class QueryBuilder<T> extends Conditions<T> {
 
   #spec(size?: number, plan?: { dialect: VectorSearch["dialect"]; similarity?: string }) {
     const page = this.#state.page;
+    // Absent parts are undefined (the compiler reads them so), not spread in: one object.
     const spec = {
       index: this.target.index,
-      where: this.where,
-      ...(this.#state.select !== undefined ? { source: this.#state.select } : {}),
+      where: this.#where(),
+      source: this.#state.select,
       sort: this.#state.sort,
-      ...(this.target.version ? { versions: this.target.version } : {}),
-      ...(page && size === undefined ? { from: page.from } : {}),
+      versions: this.target.version,
+      from: page && size === undefined ? page.from : undefined,
       size: size ?? page?.size ?? MAX_UNPAGED,
     };
     const order = this.#state.vector;
@@ -237,20 +310,100 @@ export class QueryBuilder<T> extends Conditions<T> {
     );
   }
 
-  async #search<R>(size: number | undefined, read: (rs: ResultSet, text: string) => R) {
+  /**
+   * The search command, compiled once per builder and kept while what it was compiled with holds
+   * (the same exact-field resolver, i.e. the same read mapping, the same size and vector fields):
+   * the same builder run again sends the same text object, which the driver's parse cache finds
+   * by identity, and the same (frozen) arguments. Undefined when the command needs I/O first (a
+   * mapping to read, a server dialect to ask, a vector order), which the async path does.
+   */
+  #commandNow(size: number | undefined): BoundTemplate | undefined {
+    if (this.#state.vector !== undefined) return undefined;
+    const index = this.target.index;
+    let vectors: readonly string[] | undefined;
+    if (this.target.type !== undefined && this.#state.select === undefined) {
+      vectors = this.#runtime.vectorFieldsNow(index);
+      if (vectors === undefined) return undefined;
+    }
+    const kept = this.#kept;
+    if (kept !== undefined && kept.size === size && kept.vectors === vectors) {
+      const again = sentAgain(this.#runtime, index, kept);
+      if (again !== null) return again;
+    }
+    // The builder's first read (or another size or mapping): the text its shape was given by an
+    // earlier builder, bound with this one's values, else a compile.
+    const plain = this.#spec(size);
+    const spec = vectors === undefined || vectors.length === 0
+      ? plain
+      : { ...plain, source: ["*", ...vectors] };
+    const made = shapedCommand(this.#runtime, {
+      index,
+      shape: searchShape(spec),
+      needs: () => exactNeedsOf(spec.where, spec.sort),
+      compile: (resolver) => compileSearch(spec, resolver),
+    });
+    if (made === undefined) return undefined;
+    this.#kept = { ...made, size, vectors, frozen: false };
+    return made.bound;
+  }
+
+  /** `#commandNow` for the `_count` of `queryForCount`. */
+  #countNow(): BoundTemplate | undefined {
+    const index = this.target.index;
+    const kept = this.#keptCount;
+    if (kept !== undefined) {
+      const again = sentAgain(this.#runtime, index, kept);
+      if (again !== null) return again;
+    }
+    const where = this.#where();
+    const made = shapedCommand(this.#runtime, {
+      index,
+      shape: countShape(index, where),
+      needs: () => exactNeedsOf(where, []),
+      compile: (resolver) => compileCount(index, where, resolver),
+    });
+    if (made === undefined) return undefined;
+    this.#keptCount = { ...made, size: undefined, vectors: undefined, frozen: false };
+    return made.bound;
+  }
+
+  /** The where tree, made once per builder (its clauses never change). */
+  #where(): ConditionNode | null {
+    if (this.#tree === undefined) this.#tree = this.where;
+    return this.#tree;
+  }
+
+  #search<R>(size: number | undefined, read: (rs: ResultSet, text: string) => R) {
+    const bound = this.#commandNow(size);
+    if (bound === undefined) return this.#searchAsync(size, read);
+    return this.#runtime.jdbc.query(bound, undefined, {
+      extractor: (rs) => ({ rows: read(rs, bound.text), total: rs.total, text: bound.text }),
+    });
+  }
+
+  async #searchAsync<R>(size: number | undefined, read: (rs: ResultSet, text: string) => R) {
     const order = this.#state.vector;
-    const plan = order === undefined
-      ? undefined
-      : await this.#runtime.vectorPlan(this.target.index, order.field);
-    const spec = await this.#withVectors(this.#spec(size, plan));
-    const resolver = await this.#runtime.resolver(spec.index, spec.where, spec.sort);
-    const bound = compileSearch(spec, resolver);
+    let bound: BoundTemplate | undefined;
+    if (order === undefined) {
+      // Read what the command needs (the mapping), then compile it as a kept command.
+      const index = this.target.index;
+      await this.#runtime.resolver(index, this.#where(), this.#state.sort);
+      if (this.target.type !== undefined && this.#state.select === undefined) {
+        await this.#runtime.vectorFields(index);
+      }
+      bound = this.#commandNow(size);
+    }
+    if (bound === undefined) {
+      const plan = order === undefined
+        ? undefined
+        : await this.#runtime.vectorPlan(this.target.index, order.field);
+      const spec = await this.#withVectors(this.#spec(size, plan));
+      const resolver = await this.#runtime.resolver(spec.index, spec.where, spec.sort);
+      bound = compileSearch(spec, resolver);
+    }
+    const text = bound.text;
     return await this.#runtime.jdbc.query(bound, undefined, {
-      extractor: (rs) => ({
-        rows: read(rs, bound.text),
-        total: rs.total,
-        text: bound.text,
-      }),
+      extractor: (rs) => ({ rows: read(rs, text), total: rs.total, text }),
     });
   }
 
@@ -322,10 +475,13 @@ export class QueryBuilder<T> extends Conditions<T> {
 
   /** How many documents match: `_count` with the query only, whatever paging or order is set. */
   async queryForCount(): Promise<number> {
-    const resolver = await this.#runtime.resolver(this.target.index, this.where, []);
-    const n = await this.#runtime.jdbc.queryForNumber(
-      compileCount(this.target.index, this.where, resolver),
-    );
+    let bound = this.#countNow();
+    if (bound === undefined) {
+      // Read what the command needs (the mapping), then compile it as a kept command.
+      const resolver = await this.#runtime.resolver(this.target.index, this.#where(), []);
+      bound = this.#countNow() ?? compileCount(this.target.index, this.#where(), resolver);
+    }
+    const n = await this.#runtime.jdbc.queryForNumber(bound);
     return n === null ? 0 : Number(n);
   }
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { DataSource, IllegalStateError } from "../driver/mod.ts";
-import { listMeta } from "../template/mod.ts";
+import { type BoundTemplate, defineEntity, JdbcTemplate, listMeta } from "../template/mod.ts";
 import { LambdaTemplate } from "./lambda_template.ts";
 
 function fakeSearch(total: number, hits: number) {
@@ -129,4 +129,149 @@ Deno.test("documents as maps: _id then the fields; a __proto__ field stays a fie
   assert.deepEqual(Object.getOwnPropertyDescriptor(proto, "__proto__")?.value, { polluted: true });
   assert.equal((proto as { polluted?: unknown }).polluted, undefined);
   assert.deepEqual(bare, { _id: "3" });
+});
+
+/** A fake server recording each search's path and body; `mapping` is what `_mapping` answers. */
+function recordingSearch(mapping: Record<string, unknown>) {
+  const bodies: string[] = [];
+  let mappingReads = 0;
+  const state = { mapping };
+  const fetch = async (input: string | URL | Request, init?: RequestInit) => {
+    const url = new URL(String(input));
+    if (url.pathname.endsWith("/_mapping")) {
+      mappingReads++;
+      return Response.json({ u: { mappings: { properties: state.mapping } } });
+    }
+    bodies.push(`${url.pathname} ${await new Response(init?.body).text()}`);
+    if (url.pathname.endsWith("/_count")) return Response.json({ count: 1 });
+    return Response.json({
+      took: 1,
+      hits: { total: { value: 1, relation: "eq" }, hits: [{ _id: "1", _source: { a: 1 } }] },
+    });
+  };
+  const lambda = new LambdaTemplate(new DataSource({ nodes: ["http://es.local"], fetch }));
+  return { lambda, bodies, state, mappingReads: () => mappingReads };
+}
+
+Deno.test("a builder run again sends what a fresh compile of it sends, every time", async () => {
+  const { lambda, bodies } = recordingSearch({ a: { type: "keyword" }, n: { type: "long" } });
+  const fields = await lambda.fieldTypes("u");
+  const q = lambda.query("u").eq("a", "x").gt("n", 3).orderBy("n", "desc");
+  for (let i = 0; i < 3; i++) await q.queryForList();
+  const fresh = lambda.query("u").eq("a", "x").gt("n", 3).orderBy("n", "desc")
+    .toCommand({ mapping: fields });
+  const body = fresh.text.slice(fresh.text.indexOf(" {") + 1)
+    .replace("?", '"x"').replace("?", "3").replace("?", "10000");
+  assert.deepEqual(bodies, Array(3).fill(`/u/_search ${body}`));
+});
+
+Deno.test("builders of one structure with other values send their own values", async () => {
+  const { lambda, bodies } = recordingSearch({ a: { type: "keyword" } });
+  const base = lambda.query("u").initPage(5, 0);
+  await base.eq("a", "x").queryForList();
+  await base.eq("a", "y").queryForList();
+  await base.eq("a", 'q"}],"size":1,"x":[{"').queryForList(); // a value is never text
+  await base.in("a", ["p", "q"]).queryForList();
+  await base.in("a", ["r"]).queryForList();
+  const filter = (clause: string) =>
+    `/u/_search {"query":{"bool":{"filter":[${clause}]}},"size":5,"track_total_hits":true}`;
+  assert.deepEqual(bodies, [
+    filter(`{"term":{"a":"x"}}`),
+    filter(`{"term":{"a":"y"}}`),
+    filter(`{"term":{"a":${JSON.stringify('q"}],"size":1,"x":[{"')}}}`),
+    filter(`{"terms":{"a":["p","q"]}}`),
+    filter(`{"terms":{"a":["r"]}}`),
+  ]);
+});
+
+Deno.test("a kept command is not shared by other structures, sizes or mappings", async () => {
+  const { lambda, bodies, state, mappingReads } = recordingSearch({ a: { type: "keyword" } });
+  const q = lambda.query("u").eq("a", "x");
+  await q.queryForList();
+  await q.queryForObject(); // size 2, not the list's 10,000
+  await q.queryForList();
+  await q.ne("a", "x").queryForList();
+  await q.select("a").queryForList();
+  await q.orderBy("a").queryForList();
+  const term = `{"bool":{"filter":[{"term":{"a":"x"}}]}}`;
+  const tail = `"size":10000,"track_total_hits":true}`;
+  assert.deepEqual(bodies.splice(0), [
+    `/u/_search {"query":${term},${tail}`,
+    `/u/_search {"query":${term},"size":2,"track_total_hits":true}`,
+    `/u/_search {"query":${term},${tail}`,
+    `/u/_search {"query":{"bool":{"filter":[{"term":{"a":"x"}},{"bool":{"must_not":[{"term":{"a":"x"}}]}}]}},${tail}`,
+    `/u/_search {"query":${term},"_source":["a"],${tail}`,
+    `/u/_search {"query":${term},"sort":[{"a":{"order":"asc"}}],${tail}`,
+  ]);
+  // The mapping read again (now text with a keyword sub-field): the same builder follows it.
+  state.mapping = { a: { type: "text", fields: { raw: { type: "keyword" } } } };
+  lambda.clearFieldTypes("u");
+  await q.queryForList();
+  await q.queryForList();
+  assert.equal(mappingReads(), 2);
+  const raw = `/u/_search {"query":{"bool":{"filter":[{"term":{"a.raw":"x"}}]}},${tail}`;
+  assert.deepEqual(bodies, [raw, raw]);
+});
+
+Deno.test("a builder run again hands the driver the same frozen command object", async () => {
+  const { lambda } = recordingSearch({ a: { type: "keyword" } });
+  const commands: unknown[] = [];
+  const jdbc = new JdbcTemplate(lambda.jdbc.source);
+  const query = jdbc.query.bind(jdbc) as (...args: unknown[]) => unknown;
+  Object.assign(jdbc, {
+    query: (...args: unknown[]) => {
+      commands.push(args[0]);
+      return query(...args);
+    },
+  });
+  const recording = new LambdaTemplate(jdbc);
+  const q = recording.query("u").eq("a", "x");
+  await q.queryForList();
+  await q.queryForList();
+  await q.queryForMapList();
+  await recording.query("u").eq("a", "x").queryForList(); // another builder: its own compile
+  const mappingRead = commands.shift() as BoundTemplate; // the first read asked for the mapping
+  assert.equal(mappingRead.text, "GET /{?}/_mapping");
+  assert.equal(commands.length, 4);
+  assert.equal(commands[1], commands[0]);
+  assert.equal(commands[2], commands[0]);
+  assert.notEqual(commands[3], commands[0]);
+  assert.deepEqual(commands[3], commands[0]);
+  const kept = commands[0] as BoundTemplate;
+  assert.ok(Object.isFrozen(kept) && Object.isFrozen(kept.args));
+  assert.deepEqual(kept.args, ["u", "x", 10_000]);
+});
+
+Deno.test("an entity read keeps the index's vector fields in its kept command", async () => {
+  const { lambda, bodies } = recordingSearch({
+    a: { type: "keyword" },
+    emb: { type: "dense_vector", dims: 2 },
+  });
+  class U {
+    a = "";
+  }
+  defineEntity(U, { index: "u" });
+  const q = lambda.query(U).eq("a", "x");
+  await q.queryForList();
+  await q.queryForList();
+  const body =
+    `/u/_search {"query":{"bool":{"filter":[{"term":{"a":"x"}}]}},"_source":["*","emb"],"size":10000,"track_total_hits":true}`;
+  assert.deepEqual(bodies, [body, body]);
+});
+
+Deno.test("queryForCount keeps its _count too, and binds each builder's values", async () => {
+  const { lambda, bodies } = recordingSearch({ a: { type: "keyword" } });
+  const q = lambda.query("u").eq("a", "x");
+  await q.queryForCount();
+  await q.queryForCount();
+  await lambda.query("u").eq("a", "y").queryForCount();
+  await lambda.query("u").ne("a", "y").queryForCount();
+  await lambda.query("u").queryForCount();
+  assert.deepEqual(bodies, [
+    `/u/_count {"query":{"bool":{"filter":[{"term":{"a":"x"}}]}}}`,
+    `/u/_count {"query":{"bool":{"filter":[{"term":{"a":"x"}}]}}}`,
+    `/u/_count {"query":{"bool":{"filter":[{"term":{"a":"y"}}]}}}`,
+    `/u/_count {"query":{"bool":{"filter":[{"bool":{"must_not":[{"term":{"a":"y"}}]}}]}}}`,
+    `/u/_count {"query":{"match_all":{}}}`,
+  ]);
 });
