@@ -32,7 +32,7 @@ async function rig(t: BackendScope): Promise<Rig> {
   let inFlight = 0;
   const r: Rig = { conn: undefined as unknown as Connection, bodies: [], maxInFlight: 0 };
   const fetch = async (url: string, init: RequestInit) => {
-    if (!url.includes("_bulk")) return globalThis.fetch(url, init);
+    if (!url.includes("_bulk")) return t.fetch(url, init);
     r.bodies.push(String(init.body));
     inFlight++;
     r.maxInFlight = Math.max(r.maxInFlight, inFlight);
@@ -41,7 +41,7 @@ async function rig(t: BackendScope): Promise<Rig> {
       if (r.failStatus) {
         return Response.json({ error: "boom", status: r.failStatus }, { status: r.failStatus });
       }
-      const res = await globalThis.fetch(url, init);
+      const res = await t.fetch(url, init);
       if (!r.rewrite) return res;
       const json = await res.json();
       r.rewrite(json, r.bodies.length);
