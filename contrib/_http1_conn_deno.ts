@@ -143,6 +143,8 @@ export class DenoConn implements BodySource {
   #resume: (() => void) | undefined;
   /** Whether the connection keeps the process alive (while it carries an exchange). */
   #ref = true;
+  /** Whether the request of the exchange is still being written. */
+  #writing = false;
 
   constructor(readonly pool: ConnOwner, readonly origin: Origin, options: PoolOptions) {
     this.idleLimit = options.keepAliveMs;
@@ -235,11 +237,14 @@ export class DenoConn implements BodySource {
 
   async #write(bytes: Uint8Array): Promise<void> {
     const conn = this.#conn!;
+    this.#writing = true;
     try {
       let at = 0;
       while (at < bytes.byteLength) at += await conn.write(bytes.subarray(at));
     } catch (error) {
       this.kill(hangUp(error));
+    } finally {
+      this.#writing = false;
     }
   }
 
@@ -378,13 +383,19 @@ export class DenoConn implements BodySource {
     this.#finish();
   }
 
-  /** The exchange is over: the connection goes back to the pool, or is closed. */
+  /**
+   * The exchange is over: the connection goes back to the pool, or is closed. An answer that
+   * ended before its request was written in full (OpenSearch answers `413` with `content-length:
+   * 0` as soon as it has read the head of a body over `http.max_content_length`, and keeps the
+   * connection) closes it: the next request must not be written while the rest of this one's
+   * body still is, where the server would read it as part of that body.
+   */
   #finish(): void {
     const job = this.job;
     this.job = undefined;
     job?.done();
     this.#unpause();
-    if (this.reusable && !this.dead) this.pool.release(this);
+    if (this.reusable && !this.dead && !this.#writing) this.pool.release(this);
     else this.kill(undefined);
   }
 

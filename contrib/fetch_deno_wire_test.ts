@@ -244,3 +244,71 @@ Deno.test("denoFetch wire: deflate and br are decoded, unknown codings passed th
     await srv.stop();
   }
 });
+
+Deno.test("denoFetch wire: an answer before the body is written in full closes its connection", async () => {
+  // As OpenSearch 3.8 does with a body over `http.max_content_length` (asked with curl and a raw
+  // socket): `413` with `content-length: 0` as soon as the head is read, the connection kept,
+  // the declared body read and discarded, then the next request answered; bytes that are no
+  // request line are answered `400` and the connection closed.
+  const LIMIT = 1024 * 1024;
+  const seen: string[] = [];
+  const state = new WeakMap<object, { pending: string; skip: number }>();
+  const srv = await tcpServer(() => {}, {
+    onData(socket, chunk) {
+      let s = state.get(socket);
+      if (s === undefined) state.set(socket, s = { pending: "", skip: 0 });
+      s.pending += Buffer.from(chunk).toString("latin1");
+      for (;;) {
+        if (s.skip > 0) {
+          const n = Math.min(s.skip, s.pending.length);
+          s.skip -= n;
+          s.pending = s.pending.slice(n);
+          if (s.skip > 0) return;
+        }
+        if (s.pending.length === 0) return;
+        // A request starts with its method (the body here has no capital letter).
+        const line = s.pending.slice(0, s.pending.indexOf("\r\n") + 2);
+        if (
+          !/^[A-Z]/.test(s.pending) || (line !== "" && !/^[A-Z]+ \S+ HTTP\/1\.1\r\n$/.test(line))
+        ) {
+          seen.push("garbage");
+          socket.end(`HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`);
+          return;
+        }
+        const end = s.pending.indexOf("\r\n\r\n");
+        if (end < 0) return;
+        const head = s.pending.slice(0, end);
+        const length = Number(/content-length: (\d+)/i.exec(head)?.[1] ?? 0);
+        const first = head.slice(0, head.indexOf("\r\n"));
+        if (length > LIMIT) {
+          seen.push(`413 ${first}`);
+          s.pending = s.pending.slice(end + 4);
+          s.skip = length;
+          socket.write("HTTP/1.1 413 Request Entity Too Large\r\ncontent-length: 0\r\n\r\n");
+          // Read the rest a little later, so the client is still writing when it has the answer.
+          socket.pause();
+          setTimeout(() => socket.resume(), 50);
+          continue;
+        }
+        if (s.pending.length < end + 4 + length) return;
+        s.pending = s.pending.slice(end + 4 + length);
+        seen.push(first);
+        socket.write(`${OK}content-length: ${first.length}\r\n\r\n${first}`);
+      }
+    },
+  });
+  const fetch = denoFetch();
+  try {
+    const body = `{"index":{}}\n{"s":"${"x".repeat(1000)}"}\n`.repeat(8 * 1024);
+    const first = await fetch(`${srv.url}/p/_bulk`, { method: "POST", body });
+    assert.equal(first.status, 413);
+    assert.equal(await first.text(), "");
+    const next = await fetch(`${srv.url}/_cluster/health`);
+    assert.equal(await next.text(), "GET /_cluster/health HTTP/1.1");
+    assert.deepEqual(seen, ["413 POST /p/_bulk HTTP/1.1", "GET /_cluster/health HTTP/1.1"]);
+    assert.equal(srv.connections(), 2);
+  } finally {
+    fetch.close();
+    await srv.stop();
+  }
+});
