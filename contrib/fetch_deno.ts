@@ -28,6 +28,9 @@
  *   and close after `keepAliveMs`;
  * - malformed answers (a bad status line, conflicting `content-length`, a broken chunk) reject
  *   with code `ERR_INVALID_HTTP_RESPONSE`, and their connection is never reused;
+ * - an answer that ends before its request was written in full (OpenSearch's `413` to a body
+ *   over `http.max_content_length`) closes its connection: the next request never lands in the
+ *   rest of that body;
  * - a redirect is never followed, whatever `init.redirect` says: a `3xx` comes back as it is (as
  *   `redirect: "manual"` does), and the driver raises `RedirectError` on it.
  *
