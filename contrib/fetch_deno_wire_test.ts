@@ -312,3 +312,46 @@ Deno.test("denoFetch wire: an answer before the body is written in full closes i
     await srv.stop();
   }
 });
+
+Deno.test("denoFetch wire: a 400 to a head over 8 KiB closes its connection", async () => {
+  // As Elasticsearch 9.5 and OpenSearch 3.8 answer a head over http.max_header_size (16 KiB),
+  // asked with a raw socket: 400 too_long_http_header_exception, the connection kept open, and
+  // nothing sent on it afterwards ever answered.
+  const reason = '{"error":{"type":"too_long_http_header_exception"},"status":400}';
+  const deaf = new WeakSet<object>();
+  const srv = await tcpServer((socket, head) => {
+    if (deaf.has(socket)) return;
+    if (head.length > 16 * 1024) {
+      deaf.add(socket);
+      socket.write(
+        `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\n` +
+          `content-length: ${reason.length}\r\n\r\n${reason}`,
+      );
+      return;
+    }
+    if (head.includes("x-bad:")) {
+      socket.write(`HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n`);
+      return;
+    }
+    socket.write(`${OK}content-length: 2\r\n\r\n{}`);
+  });
+  const fetch = denoFetch();
+  try {
+    const refused = await fetch(`${srv.url}/`, { headers: { "x-big": "h".repeat(20_000) } });
+    assert.equal(refused.status, 400);
+    assert.equal(await refused.text(), reason);
+    // Without a deadline a request sent on the deaf connection would wait forever.
+    const next = await fetch(`${srv.url}/_cluster/health`, { signal: AbortSignal.timeout(10_000) });
+    assert.equal(await next.text(), "{}");
+    assert.equal(srv.connections(), 2);
+    // A 400 to an ordinary head keeps the connection.
+    const bad = await fetch(`${srv.url}/`, { headers: { "x-bad": "h".repeat(4_000) } });
+    assert.equal(bad.status, 400);
+    await bad.text();
+    assert.equal((await fetch(`${srv.url}/`)).status, 200);
+    assert.equal(srv.connections(), 2);
+  } finally {
+    fetch.close();
+    await srv.stop();
+  }
+});
