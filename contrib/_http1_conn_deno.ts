@@ -104,6 +104,36 @@ function connectFailure(error: unknown, origin: Origin, phase: "tcp" | "tls"): E
   );
 }
 
+/** `localhost` and the names under it (RFC 6761: they name the loopback addresses). */
+const LOCALHOST = /(?:^|\.)localhost\.?$/i;
+/** Failures after which another address of the name may still answer. */
+const UNREACHED = new Set(["ECONNREFUSED", "EADDRNOTAVAIL", "ENETUNREACH", "EHOSTUNREACH"]);
+
+/**
+ * `Deno.connect` to `hostname`. It tries only the first address the name resolves to, where
+ * the runtime's fetch tries each in turn: `localhost` may resolve to `::1` first while the
+ * server listens on 127.0.0.1 only (a server started with `network.host: 127.0.0.1`, a port
+ * published on 127.0.0.1), or the other way round. So for `localhost` a refused connection is
+ * tried again on 127.0.0.1 and on ::1 (where the net permission for them is granted: never a
+ * prompt); the first failure is what is reported when none answers.
+ */
+async function connectTcp(hostname: string, port: number): Promise<Deno.TcpConn> {
+  try {
+    return await Deno.connect({ hostname, port });
+  } catch (error) {
+    const code = (error as { code?: unknown })?.code;
+    if (!LOCALHOST.test(hostname) || typeof code !== "string" || !UNREACHED.has(code)) throw error;
+    for (const loopback of ["127.0.0.1", "::1"]) {
+      const host = loopback.includes(":") ? `[${loopback}]:${port}` : `${loopback}:${port}`;
+      if (Deno.permissions.querySync({ name: "net", host }).state !== "granted") continue;
+      try {
+        return await Deno.connect({ hostname: loopback, port });
+      } catch { /* the next address */ }
+    }
+    throw error;
+  }
+}
+
 /** A failure of an established connection (the request may have been sent). */
 function hangUp(error: unknown): Error {
   if (error instanceof Error && typeof (error as { code?: unknown }).code === "string") {
@@ -175,7 +205,7 @@ export class DenoConn implements BodySource {
         // The handshake is lazy: done here, so its failure is a connect failure.
         phase = "tls";
         await tls.handshake();
-      } else conn = await Deno.connect({ hostname: host, port });
+      } else conn = await connectTcp(host, port);
     } catch (error) {
       try {
         conn?.close(); // a connection whose handshake failed
