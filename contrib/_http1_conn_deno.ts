@@ -335,7 +335,7 @@ export class DenoConn implements BodySource {
       return false;
     }
     this.#framing = framing.framing;
-    this.reusable = framing.keepAlive && !refusedHead(head.status, job.request.payload);
+    this.reusable = framing.keepAlive;
     const headers = new FieldHeaders(head.fields);
     const hint = headers.get("keep-alive");
     if (hint !== null) {
@@ -347,6 +347,7 @@ export class DenoConn implements BodySource {
         this.idleLimit = Math.min(this.idleLimit, ms >= 2000 ? ms - 1000 : ms / 2);
       }
     }
+    if (refusedHead(head.status, job.request.payload)) this.reusable = false;
     const kind = this.#framing.kind;
     if (after > 0 && (kind === "none" || (kind === "length" && this.#framing.length === 0))) {
       this.reusable = false;
