@@ -104,6 +104,36 @@ function connectFailure(error: unknown, origin: Origin, phase: "tcp" | "tls"): E
   );
 }
 
+/** `localhost` and the names under it (RFC 6761: they name the loopback addresses). */
+const LOCALHOST = /(?:^|\.)localhost\.?$/i;
+/** Failures after which another address of the name may still answer. */
+const UNREACHED = new Set(["ECONNREFUSED", "EADDRNOTAVAIL", "ENETUNREACH", "EHOSTUNREACH"]);
+
+/**
+ * `Deno.connect` to `hostname`. It tries only the first address the name resolves to, where
+ * the runtime's fetch tries each in turn: `localhost` may resolve to `::1` first while the
+ * server listens on 127.0.0.1 only (a server started with `network.host: 127.0.0.1`, a port
+ * published on 127.0.0.1), or the other way round. So for `localhost` a refused connection is
+ * tried again on 127.0.0.1 and on ::1 (where the net permission for them is granted: never a
+ * prompt); the first failure is what is reported when none answers.
+ */
+async function connectTcp(hostname: string, port: number): Promise<Deno.TcpConn> {
+  try {
+    return await Deno.connect({ hostname, port });
+  } catch (error) {
+    const code = (error as { code?: unknown })?.code;
+    if (!LOCALHOST.test(hostname) || typeof code !== "string" || !UNREACHED.has(code)) throw error;
+    for (const loopback of ["127.0.0.1", "::1"]) {
+      const host = loopback.includes(":") ? `[${loopback}]:${port}` : `${loopback}:${port}`;
+      if (Deno.permissions.querySync({ name: "net", host }).state !== "granted") continue;
+      try {
+        return await Deno.connect({ hostname: loopback, port });
+      } catch { /* the next address */ }
+    }
+    throw error;
+  }
+}
+
 /** A failure of an established connection (the request may have been sent). */
 function hangUp(error: unknown): Error {
   if (error instanceof Error && typeof (error as { code?: unknown }).code === "string") {
@@ -143,6 +173,8 @@ export class DenoConn implements BodySource {
   #resume: (() => void) | undefined;
   /** Whether the connection keeps the process alive (while it carries an exchange). */
   #ref = true;
+  /** Whether the request of the exchange is still being written. */
+  #writing = false;
 
   constructor(readonly pool: ConnOwner, readonly origin: Origin, options: PoolOptions) {
     this.idleLimit = options.keepAliveMs;
@@ -173,7 +205,7 @@ export class DenoConn implements BodySource {
         // The handshake is lazy: done here, so its failure is a connect failure.
         phase = "tls";
         await tls.handshake();
-      } else conn = await Deno.connect({ hostname: host, port });
+      } else conn = await connectTcp(host, port);
     } catch (error) {
       try {
         conn?.close(); // a connection whose handshake failed
@@ -235,11 +267,14 @@ export class DenoConn implements BodySource {
 
   async #write(bytes: Uint8Array): Promise<void> {
     const conn = this.#conn!;
+    this.#writing = true;
     try {
       let at = 0;
       while (at < bytes.byteLength) at += await conn.write(bytes.subarray(at));
     } catch (error) {
       this.kill(hangUp(error));
+    } finally {
+      this.#writing = false;
     }
   }
 
@@ -312,6 +347,7 @@ export class DenoConn implements BodySource {
         this.idleLimit = Math.min(this.idleLimit, ms >= 2000 ? ms - 1000 : ms / 2);
       }
     }
+    if (refusedHead(head.status, job.request.payload)) this.reusable = false;
     const kind = this.#framing.kind;
     if (after > 0 && (kind === "none" || (kind === "length" && this.#framing.length === 0))) {
       this.reusable = false;
@@ -378,13 +414,19 @@ export class DenoConn implements BodySource {
     this.#finish();
   }
 
-  /** The exchange is over: the connection goes back to the pool, or is closed. */
+  /**
+   * The exchange is over: the connection goes back to the pool, or is closed. An answer that
+   * ended before its request was written in full (OpenSearch answers `413` with `content-length:
+   * 0` as soon as it has read the head of a body over `http.max_content_length`, and keeps the
+   * connection) closes it: the next request must not be written while the rest of this one's
+   * body still is, where the server would read it as part of that body.
+   */
   #finish(): void {
     const job = this.job;
     this.job = undefined;
     job?.done();
     this.#unpause();
-    if (this.reusable && !this.dead) this.pool.release(this);
+    if (this.reusable && !this.dead && !this.#writing) this.pool.release(this);
     else this.kill(undefined);
   }
 
@@ -451,6 +493,22 @@ export class DenoConn implements BodySource {
   cancel(): void {
     this.kill(undefined);
   }
+}
+
+/** Request heads up to this size are taken by every server (Netty's default limit is 8 KiB). */
+const SAFE_HEAD = 8 * 1024;
+
+/**
+ * Whether `status` may be a server refusing a request head too large to parse (`payload` is the
+ * request's bytes): Elasticsearch 9.5 and OpenSearch 3.8 answer a head over
+ * `http.max_header_size` (16 KiB) with `400 too_long_http_header_exception`, no `connection:
+ * close`, and then ignore everything else sent on that connection, so it must not carry another
+ * request. Only a `400` or `431` to a head over 8 KiB counts; the common answer costs nothing.
+ */
+function refusedHead(status: number, payload: Uint8Array): boolean {
+  if ((status !== 400 && status !== 431) || payload.byteLength <= SAFE_HEAD) return false;
+  const end = headEnd(payload, 0);
+  return end < 0 || end > SAFE_HEAD;
 }
 
 /** Where the blank line after the head starts (the `\r\n\r\n`), searching from `from`; or -1. */

@@ -23,6 +23,9 @@ export interface Target {
   readonly url: string;
 }
 
+/** A request target fetch would not send as it is (see {@linkcode targetOf}). */
+const NOT_AS_IS = /[^\x21-\x7e]|[#\\"<>`{}']|\/(?:\.|%2e)/i;
+
 /** Origins are few (the cluster's nodes): past this many, the cache starts over. */
 const MAX_ORIGINS = 64;
 
@@ -39,8 +42,11 @@ export function targetOf(url: string, origins: Map<string, Origin>, who: string)
   const slash = url.indexOf("/", secure ? 8 : 7);
   const key = slash < 0 ? url : url.slice(0, slash);
   let path = slash < 0 ? "/" : url.slice(slash);
-  // Anything but visible ASCII (a space, a fragment, non-ASCII) is normalised as fetch does.
-  if (/[^\x21-\x7e]|#/.test(path)) {
+  // What fetch would not send as it is goes through the URL parser, as in fetch: anything but
+  // visible ASCII (a space, non-ASCII), a fragment, the characters it percent-encodes (`"<>`{}`
+  // in the path, `"<>'` in the query), `\` (a `/` in http URLs) and dot segments (`/./`, `/../`
+  // and their `%2e` spellings are resolved: `/a/../b` is sent as `/b`).
+  if (NOT_AS_IS.test(path)) {
     const parsed = new URL(url);
     path = parsed.pathname + parsed.search;
   }

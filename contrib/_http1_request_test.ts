@@ -19,6 +19,22 @@ Deno.test("_http1_request: origins are cached; paths are encoded as fetch sends 
   assert.equal(targetOf("https://es", origins, "t").origin.port, 443);
   assert.equal(targetOf("https://es", origins, "t").path, "/");
   assert.throws(() => targetOf("http://u:p@es/", new Map(), "t"), TypeError);
+  // What the URL parser changes is sent as fetch sends it (dot segments resolved, `\\` a `/`,
+  // the characters it percent-encodes encoded); a plain target is left alone.
+  const cases: [string, string][] = [
+    ["/p/_doc/a\\b", "/p/_doc/a/b"],
+    ["/p/./_doc/1", "/p/_doc/1"],
+    ["/p/x/../_doc/1", "/p/_doc/1"],
+    ["/p/x/%2E%2e/_doc/1?v", "/p/_doc/1?v"],
+    ['/p/_doc/{x}`?q=name:"a b"<>\'', "/p/_doc/%7Bx%7D%60?q=name:%22a%20b%22%3C%3E%27"],
+    ["/.tasks/_doc/a.b?q=x.y", "/.tasks/_doc/a.b?q=x.y"],
+    ["/p/_search?q=a|b^c[d]", "/p/_search?q=a|b^c[d]"],
+  ];
+  for (const [path, sent] of cases) {
+    assert.equal(targetOf(`http://es:9200${path}`, origins, "t").path, sent, path);
+    const parsed = new URL(`http://es:9200${path}`);
+    assert.equal(parsed.pathname + parsed.search, sent, `${path} (the URL parser)`);
+  }
   assert.equal(methodOf("post", "t"), "POST");
   assert.equal(methodOf("Purge", "t"), "Purge");
   assert.throws(() => methodOf("TRACE", "t"), TypeError);

@@ -28,6 +28,10 @@
  *   and close after `keepAliveMs`;
  * - malformed answers (a bad status line, conflicting `content-length`, a broken chunk) reject
  *   with code `ERR_INVALID_HTTP_RESPONSE`, and their connection is never reused;
+ * - an answer that ends before its request was written in full (OpenSearch's `413` to a body
+ *   over `http.max_content_length`) closes its connection: the next request never lands in the
+ *   rest of that body; so does a `400` or `431` to a request head over 8 KiB (Elasticsearch and
+ *   OpenSearch refuse a head over 16 KiB that way, then ignore what follows on the connection);
  * - a redirect is never followed, whatever `init.redirect` says: a `3xx` comes back as it is (as
  *   `redirect: "manual"` does), and the driver raises `RedirectError` on it.
  *

@@ -473,3 +473,41 @@ Deno.test("denoFetch: a large request body is written whole, and the next reques
     await server.shutdown();
   }
 });
+
+/** Whether this host has an IPv6 loopback to listen on. */
+function hasIpv6Loopback(): boolean {
+  try {
+    Deno.listen({ hostname: "::1", port: 0 }).close();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+Deno.test({
+  name: "denoFetch: localhost reaches a server on the loopback address it did not resolve first",
+  ignore: !hasIpv6Loopback(),
+  fn: async () => {
+    // Deno.connect tries only the first address of a name; fetch tries each. Here localhost
+    // resolves to 127.0.0.1 first (or only) and the server listens on ::1 alone; on hosts where
+    // localhost is ::1 first it is a server started on 127.0.0.1 that a denoFetch missed.
+    const servers = ["::1", "127.0.0.1"].map((hostname) =>
+      Deno.serve({ hostname, port: 0, onListen() {} }, () => new Response(hostname))
+    );
+    const fetch = denoFetch();
+    try {
+      for (const server of servers) {
+        const res = await fetch(`http://localhost:${server.addr.port}/`);
+        assert.equal(await res.text(), server.addr.hostname);
+      }
+      // A port nothing listens on stays a connect failure, as before.
+      const free = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+      const port = (free.addr as Deno.NetAddr).port;
+      free.close();
+      await assert.rejects(fetch(`http://localhost:${port}/`), /tcp connect error.*ECONNREFUSED/);
+    } finally {
+      fetch.close();
+      await Promise.all(servers.map((s) => s.shutdown()));
+    }
+  },
+});

@@ -83,7 +83,7 @@ async function setup(t: BackendScope, indexRefresh = true) {
       path: url.pathname + url.search,
       body: String(init?.body ?? ""),
     });
-    return fetch(input, init);
+    return t.fetch(String(input), init ?? {});
   };
   const ds = t.dataSource({ fetch: recording, indexRefresh });
   const jdbc = new JdbcTemplate(ds);

@@ -52,7 +52,7 @@ async function setup(t: BackendScope, docs: number): Promise<Setup> {
         status: failStatus,
       }, { status: failStatus });
     }
-    const res = await globalThis.fetch(url, init);
+    const res = await t.fetch(url, init);
     if (method === "POST" && /\/(_pit|_search\/point_in_time)$/.test(path) && res.ok) {
       const body = await res.clone().json() as { id?: string; pit_id?: string };
       pits.push((body.pit_id ?? body.id)!);

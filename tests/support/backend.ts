@@ -15,7 +15,12 @@
 // is reported as ignored where it is missing. Capabilities of a real cluster are read once per
 // module from the server itself (`GET /_nodes/plugins`: its modules and plugins, and its
 // version); the embedded engine implements all of them (see EMBEDDED below).
-import { DataSource, type DataSourceOptions } from "../../driver/mod.ts";
+//
+// `SV_TRANSPORT` chooses what the data sources send their requests with: `fetch` (the runtime's
+// own, the default), `fetch_deno` (contrib/fetch_deno) or `fetch_node` (contrib/fetch_node). An
+// adapter is made per test and closed after it; `t.fetch` is the same transport, for tests that
+// wrap it. The plain requests of `t.call` and of the helper itself stay on the runtime's fetch.
+import { DataSource, type DataSourceOptions, type FetchFunction } from "../../driver/mod.ts";
 import { Engine, type EngineOptions, serve } from "../../engine/mod.ts";
 
 /** What a test may need that not every backend has. */
@@ -213,6 +218,55 @@ function realTarget(raw: string): { url: string; headers: Record<string, string>
   return { url: u.href.replace(/\/$/, ""), headers };
 }
 
+/** The transports `SV_TRANSPORT` names. */
+export const TRANSPORTS = ["fetch", "fetch_deno", "fetch_node"] as const;
+/** What the suite's data sources send their requests with. */
+export type TransportName = typeof TRANSPORTS[number];
+
+/** `SV_TRANSPORT` checked: unset or empty is `fetch`; anything unknown is refused. */
+export function transportName(raw: string | undefined): TransportName {
+  if (raw === undefined || raw === "") return "fetch";
+  const known = TRANSPORTS.find((t) => t === raw);
+  if (known === undefined) {
+    throw new Error(
+      `SV_TRANSPORT=${raw}: unknown transport (one of ${TRANSPORTS.join(", ")}; unset is fetch)`,
+    );
+  }
+  return known;
+}
+
+/** A transport of one test: its fetch (none for the runtime's own) and how to close it. */
+interface TestTransport {
+  fetch: FetchFunction | undefined;
+  close(): void;
+}
+
+/** The factory of this run's transport (the adapters are loaded only when chosen). */
+async function transportFactory(name: TransportName): Promise<() => TestTransport> {
+  switch (name) {
+    case "fetch":
+      return () => ({ fetch: undefined, close: () => {} });
+    case "fetch_deno": {
+      const { denoFetch } = await import("../../contrib/fetch_deno.ts");
+      return () => {
+        const f = denoFetch();
+        return { fetch: f, close: () => f.close() };
+      };
+    }
+    case "fetch_node": {
+      const { nodeFetch } = await import("../../contrib/fetch_node.ts");
+      return () => {
+        const f = nodeFetch();
+        return { fetch: f, close: () => f.close() };
+      };
+    }
+  }
+}
+
+/** The transport of this run (`SV_TRANSPORT`). */
+export const TRANSPORT: TransportName = transportName(Deno.env.get("SV_TRANSPORT"));
+const newTransport = await transportFactory(TRANSPORT);
+
 const ES_URL = Deno.env.get("ES_URL") || undefined;
 const REAL = ES_URL === undefined ? undefined : realTarget(ES_URL);
 
@@ -334,8 +388,16 @@ export interface BackendScope {
   info: BackendInfo;
   /** `name` made unique to this test (`sv<random>-<n>-name`). */
   index(name: string): string;
-  /** A data source on the backend; `options` as for `DataSource` (`nodes` is set). */
+  /**
+   * A data source on the backend; `options` as for `DataSource` (`nodes` is set, and `fetch` is
+   * the run's transport unless `options` names one).
+   */
   dataSource(options?: Omit<DataSourceOptions, "nodes">): DataSource;
+  /**
+   * The run's transport (`SV_TRANSPORT`) as a fetch, for a test that wraps the data source's
+   * fetch (to count or alter requests) and must still send them over that transport.
+   */
+  fetch: FetchFunction;
   /** A plain request to the backend: the parsed JSON reply and its status. */
   call(method: string, path: string, body?: unknown): Promise<PlainReply>;
 }
@@ -370,6 +432,9 @@ export function backendTest(
       const url = REAL?.url ?? server!.url.replace(/\/$/, "");
       const headers = REAL?.headers ?? {};
       const testPrefix = `${RUN_PREFIX}-${++testCount}-`;
+      const transport = newTransport();
+      const transportFetch: FetchFunction = transport.fetch ??
+        ((input, init) => globalThis.fetch(input, init));
       const call = async (method: string, path: string, body?: unknown): Promise<PlainReply> => {
         const init: RequestInit = { method, headers: { ...headers } };
         if (body !== undefined) {
@@ -390,6 +455,7 @@ export function backendTest(
         index: (n) => testPrefix + n,
         dataSource: (o = {}) =>
           new DataSource({
+            ...(transport.fetch === undefined ? {} : { fetch: transport.fetch }),
             ...o,
             nodes: [url],
             ...(Object.keys(headers).length > 0 && o.auth === undefined
@@ -397,6 +463,7 @@ export function backendTest(
               : {}),
           } as DataSourceOptions),
         call,
+        fetch: transportFetch,
       };
       try {
         await fn(scope);
@@ -404,6 +471,7 @@ export function backendTest(
         try {
           await cleanUp(call);
         } finally {
+          transport.close();
           await server?.close();
           engine?.close();
         }
