@@ -27,6 +27,7 @@ import { JdbcTemplate } from "../template/mod.ts";
 import { Engine, serve } from "../engine/mod.ts";
 import process from "node:process";
 import { percentile } from "./_measure.ts";
+import { cannedFetch } from "./_canned.ts";
 import { denoFetch } from "../contrib/fetch_deno.ts";
 
 /** One `{_ID, _DOC}` row, as every variant builds it. */
@@ -394,12 +395,11 @@ async function stages(url: string): Promise<void> {
     headers: { "content-type": "application/json" },
     body,
   })).text();
-  const fake: FetchFunction = () =>
-    Promise.resolve(new Response(text, { headers: { "content-type": "application/json" } }));
+  // The engine's headers, built as bench/inproc_report.ts builds them (see bench/_canned.ts).
+  const fake = cannedFetch(text, { inProcess: false });
   // The same fake marked in-process, as the engine's `engine.fetch` is: the driver reads its
   // bodies whole instead of streaming them for the size cap.
-  const inProcess: FetchFunction = (u, init) => fake(u, init);
-  Object.defineProperty(inProcess, Symbol.for("searchvisitor.inProcessFetch"), { value: true });
+  const inProcess = cannedFetch(text);
   const runs = [
     ["over loopback", undefined, 50],
     ["fetch faked (client CPU only)", fake, 500],

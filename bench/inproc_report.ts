@@ -10,8 +10,9 @@
 // text, the transport alone).
 //
 // The answer is the embedded engine's to the search of bench/e2e_report.ts (10 hits), captured
-// once; `fetch` answers it from memory, marked in-process as the engine's `engine.fetch` is, so
-// the time measured is the client's own. No network, no server.
+// once; `fetch` answers it from memory (bench/_canned.ts, the same response as the in-process
+// ladder of bench/e2e_report.ts), marked in-process as the engine's `engine.fetch` is, so the
+// time measured is the client's own. No network, no server.
 
 import { DataSource, type FetchFunction, type ResultSet, Transport } from "../driver/mod.ts";
 import { executeFirst } from "../driver/internal.ts";
@@ -19,6 +20,7 @@ import { JdbcTemplate } from "../template/mod.ts";
 import { LambdaTemplate } from "../lambda/mod.ts";
 import { Engine } from "../engine/mod.ts";
 import process from "node:process";
+import { cannedFetch, cannedResponse } from "./_canned.ts";
 
 type Row = { _ID: string; _DOC: string };
 type Variant = { name: string; one: () => Promise<unknown> };
@@ -68,9 +70,7 @@ function toRows(hits: { _id?: string; _source?: unknown }[]): Row[] {
 
 async function main(): Promise<void> {
   const text = await cannedAnswer();
-  const headers = { "content-type": "application/json", "x-elastic-product": "Elasticsearch" };
-  const fetch: FetchFunction = () => Promise.resolve(new Response(text, { headers }));
-  Object.defineProperty(fetch, Symbol.for("searchvisitor.inProcessFetch"), { value: true });
+  const fetch = cannedFetch(text);
   const url = "http://es.local";
   const ds = new DataSource({ nodes: [url], fetch });
   const jdbc = new JdbcTemplate(ds);
@@ -81,7 +81,7 @@ async function main(): Promise<void> {
     [INDEX]: { mappings: { properties: { tag: { type: "keyword" }, n: { type: "integer" } } } },
   });
   const lambdaFetch: FetchFunction = (u) =>
-    Promise.resolve(new Response(String(u).endsWith("/_mapping") ? mapping : text, { headers }));
+    Promise.resolve(cannedResponse(String(u).endsWith("/_mapping") ? mapping : text));
   Object.defineProperty(lambdaFetch, Symbol.for("searchvisitor.inProcessFetch"), { value: true });
   const lambda = new LambdaTemplate(new DataSource({ nodes: [url], fetch: lambdaFetch }));
   const oneBuilder = lambda.query(INDEX).eq("tag", TAG);

@@ -414,6 +414,11 @@ export class PartialResultsError extends DataAccessError {
   }
 }
 
+/** A number as it is, anything else as 0. */
+function numberOr0(value: unknown): number {
+  return typeof value === "number" ? value : 0;
+}
+
 /**
  * The shard failures of a search answer, or undefined when every shard answered.
  *
@@ -423,9 +428,10 @@ export class PartialResultsError extends DataAccessError {
 export function shardFailuresOf(json: unknown): ShardFailures | undefined {
   const shards = (json as { _shards?: Record<string, unknown> } | null)?._shards;
   if (shards === null || typeof shards !== "object") return undefined;
-  const n = (v: unknown) => typeof v === "number" ? v : 0;
-  const failed = n(shards.failed);
+  // Every shard answered (nearly every answer): told by one read, no closure made.
+  const failed = numberOr0(shards.failed);
   if (failed <= 0) return undefined;
+  const n = numberOr0;
   const list = Array.isArray(shards.failures) ? shards.failures : [];
   const failures = list.filter((f) => f !== null && typeof f === "object").map(
     (f: Record<string, unknown>) => {

@@ -99,7 +99,11 @@ function labelsOf(columns: readonly string[]): Map<string, number> {
   return byLabel;
 }
 
-const DOC_COLUMNS: readonly string[] = Object.freeze(["_ID", "_DOC"]);
+/**
+ * The columns of a search's rows, `_ID`, `_DOC`: one frozen list that the driver's mapping
+ * hands every search (no list per result). Not part of the public API.
+ */
+export const DOC_COLUMNS: readonly string[] = Object.freeze(["_ID", "_DOC"]);
 /** The warnings of the (most) answers that have none: one frozen list, not one per result. */
 const NO_WARNINGS: readonly string[] = Object.freeze([]);
 
@@ -222,7 +226,8 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
     rows: readonly (readonly unknown[])[],
     meta: ResultSetMeta = {},
   ) {
-    this.#docs = columns.length === 2 && columns[0] === "_ID" && columns[1] === "_DOC";
+    this.#docs = columns === DOC_COLUMNS ||
+      (columns.length === 2 && columns[0] === "_ID" && columns[1] === "_DOC");
     // The `_ID`, `_DOC` shape of every search shares one frozen copy and one label map.
     this.#columns = this.#docs ? DOC_COLUMNS : [...columns];
     this.#byLabel = this.#docs ? DOC_LABELS : labelsOf(columns);

@@ -14,7 +14,12 @@ import {
 } from "./_endpoint.ts";
 import { bumpMappingEpoch, changesMappings } from "./_mapping_epoch.ts";
 import { mapResponse, type Outcome } from "./_response_mapper.ts";
-import type { Transport, TransportResponse } from "./transport.ts";
+import {
+  requestThen,
+  type Transport,
+  type TransportRequest,
+  type TransportResponse,
+} from "./transport.ts";
 
 /** Per-call options: the caller's signal and a timeout that overrides the data source's. */
 export interface CallOptions {
@@ -64,23 +69,25 @@ export class Executor {
     options: CallOptions,
     then: (outcomes: Outcome[]) => T,
   ): Promise<T> {
-    let endpoint: Endpoint;
-    let path: string;
-    let sent: Promise<TransportResponse>;
     try {
       this.ensureOpen();
-      endpoint = classify(command.method, command.path);
-      path = rewritePath(endpoint, command.path, this.rules, command.text);
+      const endpoint = classify(command.method, command.path);
+      const path = rewritePath(endpoint, command.path, this.rules, command.text);
+      // The response is mapped in the transport's step that read it (no hop of its own).
+      const mapped = (response: TransportResponse) =>
+        then(this.#map(command, endpoint, path, response));
       // Mapping caches go stale before (a read racing it) and after, whatever the outcome (a
       // timeout may still have applied it).
-      const changes = changesMappings(command.method, endpoint.segments);
-      if (changes) bumpMappingEpoch(this.transport);
-      const pending = this.#send(command, endpoint, path, options);
-      sent = changes ? pending.finally(() => bumpMappingEpoch(this.transport)) : pending;
+      if (!changesMappings(command.method, endpoint.segments)) {
+        return requestThen(this.transport, this.#request(command, endpoint, path, options), mapped);
+      }
+      bumpMappingEpoch(this.transport);
+      return this.transport.request(this.#request(command, endpoint, path, options))
+        .finally(() => bumpMappingEpoch(this.transport))
+        .then(mapped);
     } catch (error) {
       return Promise.reject(error);
     }
-    return sent.then((response) => then(this.#map(command, endpoint, path, response)));
   }
 
   #map(
@@ -108,13 +115,13 @@ export class Executor {
     return outcomes;
   }
 
-  #send(
+  #request(
     command: BoundCommand,
     endpoint: Endpoint,
     path: string,
     options: CallOptions,
-  ): Promise<TransportResponse> {
-    return this.transport.request({
+  ): TransportRequest {
+    return {
       method: command.method,
       path,
       pathTemplate: command.pathTemplate,
@@ -125,7 +132,7 @@ export class Executor {
       idempotent: options.idempotent,
       allowNotFound: allowsNotFound(endpoint.kind),
       command: command.text,
-    });
+    };
   }
 
   /** Sends a `_bulk` body (for `executeBatch`). */

@@ -30,8 +30,12 @@ export function parseJsonBody(reply: JsonReply): object {
   const { status, text, contentType, command } = reply;
   const redactSecrets = reply.redactSecrets ?? asIs;
   // The errors are made on a failure only: no closure per call.
-  // What nearly every answer says is tested as a string; anything else by the expression.
-  if (contentType !== "application/json" && /html/i.test(contentType)) {
+  // What nearly every answer says (Elasticsearch's type, OpenSearch's and the engine's with
+  // its charset) is tested as a string; anything else by the expression.
+  if (
+    contentType !== "application/json" && contentType !== "application/json; charset=UTF-8" &&
+    /html/i.test(contentType)
+  ) {
     throw new InvalidResponseError(
       { status, contentType, text: redactSecrets(text) },
       "an HTML page came where JSON is due",

@@ -18,7 +18,12 @@ import { type JsonReply, parseJsonBody } from "./_json_body.ts";
 import { isJsonObject, type JsonObject } from "../_json.ts";
 import { bulkItemsOf, generatedKeys } from "./_bulk_items.ts";
 import { docRow } from "../jdbc/_json_cell.ts";
-import { type ResultSetMeta, ROWS_OF_HITS, type TotalHits } from "../jdbc/result_set.ts";
+import {
+  DOC_COLUMNS,
+  type ResultSetMeta,
+  ROWS_OF_HITS,
+  type TotalHits,
+} from "../jdbc/result_set.ts";
 import {
   aliasesTable,
   catTable,
@@ -242,7 +247,7 @@ function pitOf(endpoint: Endpoint, json: JsonObject): ResultSetMeta {
 
 /** `_ID`, `_DOC`: the id as text ("" when absent) and the source as a JSON cell (or null). */
 function docTable(docs: readonly [unknown, unknown][]): Table {
-  return { columns: ["_ID", "_DOC"], rows: docs.map(([id, source]) => docRow(id, source)) };
+  return { columns: DOC_COLUMNS, rows: docs.map(([id, source]) => docRow(id, source)) };
 }
 
 function totalOf(hits: JsonObject): TotalHits | null {
@@ -280,7 +285,7 @@ function searchRows(json: JsonObject, raw: unknown, reply: MappedReply): Outcome
   if (typeof json._scroll_id === "string") meta.scrollId = json._scroll_id;
   if (typeof json.pit_id === "string") meta.pitId = json.pit_id;
   if (shards !== undefined) meta.shardFailures = shards;
-  return { kind: "rows", table: { columns: ["_ID", "_DOC"], rows: ROWS_OF_HITS }, meta };
+  return { kind: "rows", table: { columns: DOC_COLUMNS, rows: ROWS_OF_HITS }, meta };
 }
 
 function msearch(json: JsonObject, reply: MappedReply): Outcome[] {

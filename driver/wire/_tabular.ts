@@ -6,7 +6,7 @@ import { isJsonObject } from "../_json.ts";
 
 /** Columns and rows, before they become a ResultSet. */
 export interface Table {
-  columns: string[];
+  columns: readonly string[];
   rows: readonly (readonly unknown[])[];
 }
 
