@@ -201,7 +201,8 @@ export class Conn implements BodySource, PooledConn<NodePayload> {
         }
         if (head.status >= 200) {
           this.headBuf = undefined;
-          if (!this.begin(job, head)) return;
+          // Bytes after a body-less answer: the server is confused, the socket not reused.
+          if (!this.begin(job, head, buf.length)) return;
           break;
         }
         // 100 Continue, 103 Early Hints: interim answers, the final one follows.
@@ -211,8 +212,11 @@ export class Conn implements BodySource, PooledConn<NodePayload> {
     if (chunk.length > 0) this.onBody(chunk);
   }
 
-  /** The head arrived: resolves the request with its response. False when it failed. */
-  begin(job: NodeJob, head: ResponseHead): boolean {
+  /**
+   * The head arrived: resolves the request with its response. False when it has no body or
+   * failed (`after`: how many bytes followed the head in the same read).
+   */
+  begin(job: NodeJob, head: ResponseHead, after: number): boolean {
     let framing;
     try {
       framing = framingOf(head, job.method);
@@ -236,6 +240,9 @@ export class Conn implements BodySource, PooledConn<NodePayload> {
       }
     }
     const kind = this.framing.kind;
+    if (after > 0 && (kind === "none" || (kind === "length" && this.framing.length === 0))) {
+      this.reusable = false;
+    }
     if (kind === "none") {
       this.phase = "done";
       job.settled = true;
