@@ -22,6 +22,10 @@ export interface FetchAdapter {
   readonly name: string;
   /** Creates its fetch. */
   make(options?: { maxSockets?: number }): AdapterFetch;
+  /** Creates its fetch trusting only the CA certificate `ca` (PEM) for `https:`. */
+  trusting(ca: string): AdapterFetch;
+  /** The `code` of the connect failure on a server whose certificate it does not trust. */
+  readonly untrustedCode: string;
 }
 
 /** What the suite uses of an adapter's fetch. */
@@ -32,7 +36,7 @@ export interface AdapterFetch {
 
 /** Registers the shared tests (`Deno.test`) for `adapter`. */
 export function fetchAdapterSuite(adapter: FetchAdapter): void {
-  const { name, make } = adapter;
+  const { name, make, trusting } = adapter;
   Deno.test(`${name}: JdbcTemplate reads and writes through it against the engine`, async () => {
     const engine = new Engine();
     const server = await serve(engine, { port: 0 });
@@ -377,4 +381,100 @@ export function fetchAdapterSuite(adapter: FetchAdapter): void {
       await srv.stop();
     }
   });
+
+  Deno.test(`${name}: https with a trusted CA, reused; an untrusted one is a connect failure`, async (t) => {
+    const pair = await caSigned();
+    if (pair === undefined) return void t.step({ name: "openssl missing", ignore: true, fn() {} });
+    const { createServer } = await import("node:https");
+    let connections = 0;
+    const server = createServer({ key: pair.key, cert: pair.cert }, (_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end('{"hits":{"total":{"value":0,"relation":"eq"},"hits":[]}}');
+    });
+    server.on("secureConnection", () => connections++);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `https://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const trusted = trusting(pair.ca);
+    const untrusted = make();
+    try {
+      const jdbc = new JdbcTemplate(new DataSource({ nodes: [url], fetch: trusted }));
+      for (let i = 0; i < 3; i++) {
+        assert.deepEqual(await jdbc.queryForList("POST /p/_search {}"), []);
+      }
+      assert.equal(connections, 1);
+      const error = await untrusted(`${url}/`).catch((e) => e);
+      assert.equal(error.code, adapter.untrustedCode);
+      assert.match(error.message, /^tcp connect error: the TLS handshake/);
+    } finally {
+      trusted.close();
+      untrusted.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  Deno.test(`${name}: a large request body is written whole, and the next request follows it`, async () => {
+    const sizes: number[] = [];
+    const srv = await rawServer((req, res) => {
+      let size = 0;
+      req.on("data", (chunk: Uint8Array) => size += chunk.byteLength);
+      req.on("end", () => {
+        sizes.push(size);
+        res.end("{}");
+      });
+    });
+    const fetch = make();
+    try {
+      const url = `${srv.url}/_bulk`;
+      // 8 MiB of NDJSON (more than a socket takes in one write) and a multi-byte character.
+      const line = JSON.stringify({ index: { _index: "p" } }) + "\n" +
+        JSON.stringify({ t: "é".repeat(500) }) + "\n";
+      const body = line.repeat(Math.ceil(8 * 1024 * 1024 / line.length));
+      const res = await fetch(url, { method: "POST", body });
+      assert.equal(await res.text(), "{}");
+      assert.equal((await fetch(url, { method: "POST", body: "{}" })).status, 200);
+      assert.deepEqual(sizes, [new TextEncoder().encode(body).byteLength, 2]);
+      assert.equal(srv.connections(), 1);
+    } finally {
+      fetch.close();
+      await srv.stop();
+    }
+  });
+}
+
+/**
+ * A throwaway CA and a certificate for 127.0.0.1 it signed (rustls, under `Deno.connectTls`,
+ * refuses a CA certificate used as the server's own), or undefined without openssl.
+ */
+async function caSigned(): Promise<{ key: string; cert: string; ca: string } | undefined> {
+  const dir = await Deno.makeTempDir();
+  const run = async (args: string[]) =>
+    (await new Deno.Command("openssl", { args, stdout: "null", stderr: "null" }).output())
+      .success;
+  try {
+    const ok = await run(
+      ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=ca"]
+        .concat(["-keyout", `${dir}/ca.key`, "-out", `${dir}/ca.pem`]),
+    ) &&
+      await run(
+        ["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=t"]
+          .concat(["-keyout", `${dir}/k.pem`, "-out", `${dir}/r.csr`]),
+      ) &&
+      (await Deno.writeTextFile(`${dir}/ext`, "subjectAltName=IP:127.0.0.1\n"), true) &&
+      await run(
+        ["x509", "-req", "-in", `${dir}/r.csr`, "-CA", `${dir}/ca.pem`, "-CAkey", `${dir}/ca.key`]
+          .concat(["-CAcreateserial", "-days", "1", "-extfile", `${dir}/ext`])
+          .concat(["-out", `${dir}/c.pem`]),
+      );
+    if (!ok) return undefined;
+    return {
+      key: await Deno.readTextFile(`${dir}/k.pem`),
+      cert: await Deno.readTextFile(`${dir}/c.pem`),
+      ca: await Deno.readTextFile(`${dir}/ca.pem`),
+    };
+  } catch {
+    return undefined; // no openssl on this machine
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 }

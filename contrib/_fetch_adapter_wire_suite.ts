@@ -11,7 +11,7 @@ import type { FetchAdapter } from "./_fetch_adapter_suite.ts";
 const OK = "HTTP/1.1 200 OK\r\n";
 
 /** Registers the shared wire tests (`Deno.test`) for `adapter`. */
-export function fetchAdapterWireSuite(adapter: FetchAdapter): void {
+export function fetchAdapterWireSuite(adapter: Pick<FetchAdapter, "name" | "make">): void {
   const { name, make } = adapter;
   Deno.test(`${name} wire: the request head is what fetch would send`, async () => {
     const heads: string[] = [];
