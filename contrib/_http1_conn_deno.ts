@@ -3,7 +3,7 @@
 // parsed by ./_http1.ts and its body handed to a BodySink (decoded on the way when it is
 // compressed). One read is pending on the connection the whole time it is open, idle too, so a
 // server that closes an idle connection is seen at once and the connection is never picked
-// again. Its owner (the origin's pool, ./_http1_pool_deno.ts) gets it back when the exchange
+// again. Its owner (the origin's pool, ./_http1_pool.ts) gets it back when the exchange
 // ends.
 
 import {
@@ -11,8 +11,10 @@ import {
   type Framing,
   framingOf,
   Http1ProtocolError,
+  idleLimitOf,
   parseResponseHead,
   type ResponseHead,
+  strayAfterHead,
 } from "./_http1.ts";
 import { BodySink, type BodySource } from "./_body_sink.ts";
 import { FieldHeaders, NodeResponse } from "./_node_response.ts";
@@ -282,19 +284,9 @@ export class DenoConn implements BodySource, PooledConn<Uint8Array> {
     this.reusable = framing.keepAlive;
     const headers = new FieldHeaders(head);
     const hint = headers.get("keep-alive");
-    if (hint !== null) {
-      const timeout = /timeout\s*=\s*(\d+)/i.exec(hint);
-      // Leave a margin (a second, or half of a short timeout), so the server does not close a
-      // connection just picked.
-      if (timeout) {
-        const ms = Number(timeout[1]) * 1000;
-        this.idleLimit = Math.min(this.idleLimit, ms >= 2000 ? ms - 1000 : ms / 2);
-      }
-    }
+    if (hint !== null) this.idleLimit = idleLimitOf(hint, this.idleLimit);
     const kind = this.#framing.kind;
-    if (after > 0 && (kind === "none" || (kind === "length" && this.#framing.length === 0))) {
-      this.reusable = false;
-    }
+    if (strayAfterHead(this.#framing, after)) this.reusable = false;
     if (kind === "none") {
       this.#phase = "done";
       job.settled = true;

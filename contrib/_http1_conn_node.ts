@@ -1,7 +1,7 @@
 // One keep-alive socket of contrib/fetch_node (node:net / node:tls) and the HTTP/1.1 exchange
 // it carries at a time: the request is written in one piece, the response parsed by ./_http1.ts
 // and its body handed to a BodySink (decoded on the way when it is compressed). Its owner (the
-// origin's pool, ./_http1_pool_node.ts) gets it back when the exchange ends.
+// origin's pool, ./_http1_pool.ts) gets it back when the exchange ends.
 
 import { Buffer } from "node:buffer";
 import { connect as netConnect, isIP, type Socket } from "node:net";
@@ -11,8 +11,10 @@ import {
   type Framing,
   framingOf,
   Http1ProtocolError,
+  idleLimitOf,
   parseResponseHead,
   type ResponseHead,
+  strayAfterHead,
 } from "./_http1.ts";
 import { BodySink, type BodySource } from "./_body_sink.ts";
 import { FieldHeaders, NodeResponse } from "./_node_response.ts";
@@ -231,18 +233,10 @@ export class Conn implements BodySource, PooledConn<NodePayload> {
     // The same hint on every answer of a socket is read once.
     if (hint !== null && hint !== this.hint) {
       this.hint = hint;
-      const timeout = /timeout\s*=\s*(\d+)/i.exec(hint);
-      // Leave a margin (a second, or half of a short timeout), so the server does not close a
-      // socket just picked.
-      if (timeout) {
-        const ms = Number(timeout[1]) * 1000;
-        this.idleLimit = Math.min(this.idleLimit, ms >= 2000 ? ms - 1000 : ms / 2);
-      }
+      this.idleLimit = idleLimitOf(hint, this.idleLimit);
     }
     const kind = this.framing.kind;
-    if (after > 0 && (kind === "none" || (kind === "length" && this.framing.length === 0))) {
-      this.reusable = false;
-    }
+    if (strayAfterHead(this.framing, after)) this.reusable = false;
     if (kind === "none") {
       this.phase = "done";
       job.settled = true;
