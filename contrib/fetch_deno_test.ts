@@ -1,7 +1,8 @@
-// contrib/fetch_deno: the behaviour both adapters keep (./_fetch_adapter_suite.ts), then its own.
+// contrib/fetch_deno: the behaviour both adapters keep (tests/support/fetch_adapter_suite.ts),
+// then its own.
 import assert from "node:assert/strict";
 import { denoFetch } from "./fetch_deno.ts";
-import { fetchAdapterSuite } from "./_fetch_adapter_suite.ts";
+import { fetchAdapterSuite } from "../tests/support/fetch_adapter_suite.ts";
 import { httpServer as rawServer } from "../tests/support/loopback_servers.ts";
 
 fetchAdapterSuite({

@@ -1,7 +1,7 @@
 // contrib/fetch_deno at the byte level: the wire suite both adapters pass
-// (./_fetch_adapter_wire_suite.ts), run on this one.
+// (tests/support/fetch_adapter_wire_suite.ts), run on this one.
 
 import { denoFetch } from "./fetch_deno.ts";
-import { fetchAdapterWireSuite } from "./_fetch_adapter_wire_suite.ts";
+import { fetchAdapterWireSuite } from "../tests/support/fetch_adapter_wire_suite.ts";
 
 fetchAdapterWireSuite({ name: "denoFetch", make: denoFetch });

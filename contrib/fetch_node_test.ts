@@ -1,6 +1,7 @@
-// contrib/fetch_node: the behaviour both adapters keep (./_fetch_adapter_suite.ts), then its own.
+// contrib/fetch_node: the behaviour both adapters keep (tests/support/fetch_adapter_suite.ts),
+// run on nodeFetch.
 import { nodeFetch } from "./fetch_node.ts";
-import { fetchAdapterSuite } from "./_fetch_adapter_suite.ts";
+import { fetchAdapterSuite } from "../tests/support/fetch_adapter_suite.ts";
 
 fetchAdapterSuite({
   name: "nodeFetch",

@@ -1,6 +1,6 @@
 // The behaviour both contrib/fetch_deno and contrib/fetch_node keep, as one suite each adapter's
-// test file runs on its own fetch (fetch_deno_test.ts, fetch_node_test.ts; on Bun through
-// _run_tests_bun.ts). Not published: a test helper.
+// test file runs on its own fetch (contrib/fetch_deno_test.ts, contrib/fetch_node_test.ts; on
+// Bun through contrib/_run_tests_bun.ts).
 
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
@@ -11,10 +11,10 @@ import {
   OutcomeUnknownError,
   ResponseTooLargeError,
   TimeoutError,
-} from "../driver/mod.ts";
-import { JdbcTemplate } from "../template/mod.ts";
-import { Engine, serve } from "../engine/mod.ts";
-import { httpServer as rawServer, tcpServer, until } from "../tests/support/loopback_servers.ts";
+} from "../../driver/mod.ts";
+import { JdbcTemplate } from "../../template/mod.ts";
+import { Engine, serve } from "../../engine/mod.ts";
+import { httpServer as rawServer, tcpServer, until } from "./loopback_servers.ts";
 
 /** A fetch adapter under test. */
 export interface FetchAdapter {

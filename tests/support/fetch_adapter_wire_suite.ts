@@ -1,12 +1,12 @@
 // contrib/fetch_deno and contrib/fetch_node at the byte level: what they write, and how they read
 // answers a node:http server would never send (chunked with trailers, interim answers, lies
 // about lengths, garbage). One suite, run by each adapter's wire test file (and on Bun by
-// _run_tests_bun.ts). Not published: a test helper.
+// contrib/_run_tests_bun.ts).
 
 import assert from "node:assert/strict";
 import { brotliCompressSync, deflateSync } from "node:zlib";
-import { tcpServer, until } from "../tests/support/loopback_servers.ts";
-import type { FetchAdapter } from "./_fetch_adapter_suite.ts";
+import { tcpServer, until } from "./loopback_servers.ts";
+import type { FetchAdapter } from "./fetch_adapter_suite.ts";
 
 const OK = "HTTP/1.1 200 OK\r\n";
 
