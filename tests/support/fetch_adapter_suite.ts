@@ -144,13 +144,7 @@ export function fetchAdapterSuite(adapter: FetchAdapter): void {
       const lookup = await fetch("http://no-such-host.invalid/").catch((e) => e);
       assert.equal(lookup.code, "ENOTFOUND");
       assert.match(lookup.message, /^tcp connect error: could not connect/);
-      const ds = new DataSource({ nodes: [url], fetch, maxRetries: 1, retryBaseDelayMs: 1 });
-      await using conn = await ds.getConnection();
-      // A write is retried only because nothing was sent: the driver must see a connect failure.
-      await assert.rejects(
-        conn.createStatement().executeUpdate('POST /p/_doc {"a": 1}'),
-        (e: Error) => e instanceof ConnectionError && /2 attempt/.test(e.message),
-      );
+      await writeRetried(url, fetch);
     } finally {
       fetch.close();
     }
@@ -351,12 +345,7 @@ export function fetchAdapterSuite(adapter: FetchAdapter): void {
       const url = srv.url.replace("http:", "https:");
       const error = await fetch(`${url}/`).catch((e) => e);
       assert.match(String(error.message), /^tcp connect error: /);
-      const ds = new DataSource({ nodes: [url], fetch, maxRetries: 1, retryBaseDelayMs: 1 });
-      await using conn = await ds.getConnection();
-      await assert.rejects(
-        conn.createStatement().executeUpdate('POST /p/_doc {"a": 1}'),
-        (e: Error) => e instanceof ConnectionError && /2 attempt/.test(e.message),
-      );
+      await writeRetried(url, fetch);
     } finally {
       fetch.close();
       await srv.stop();
@@ -477,4 +466,18 @@ async function caSigned(): Promise<{ key: string; cert: string; ca: string } | u
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+}
+
+/**
+ * A write through the driver on `fetch` to `url`, which refuses the connection: retried (and so
+ * failing after two attempts) only because nothing was sent, so the driver must have seen a
+ * connect failure.
+ */
+async function writeRetried(url: string, fetch: AdapterFetch): Promise<void> {
+  const ds = new DataSource({ nodes: [url], fetch, maxRetries: 1, retryBaseDelayMs: 1 });
+  await using conn = await ds.getConnection();
+  await assert.rejects(
+    conn.createStatement().executeUpdate('POST /p/_doc {"a": 1}'),
+    (e: Error) => e instanceof ConnectionError && /2 attempt/.test(e.message),
+  );
 }
