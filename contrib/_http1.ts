@@ -187,6 +187,27 @@ export function framingOf(
   return { framing: UNTIL_CLOSE, keepAlive: false };
 }
 
+/**
+ * How long a connection may stay idle after an answer with `Keep-Alive: <hint>`: `limit`, or
+ * less under the server's `timeout=N`, with a margin (a second, or half of a short timeout) so
+ * the server does not close a connection just picked.
+ */
+export function idleLimitOf(hint: string, limit: number): number {
+  const timeout = /timeout\s*=\s*(\d+)/i.exec(hint);
+  if (!timeout) return limit;
+  const ms = Number(timeout[1]) * 1000;
+  return Math.min(limit, ms >= 2000 ? ms - 1000 : ms / 2);
+}
+
+/**
+ * Whether `after` bytes read with a head, past its end, mean a confused server (whose
+ * connection is not reused): an answer with no body, or an empty one, has nothing after it.
+ */
+export function strayAfterHead(framing: Framing, after: number): boolean {
+  return after > 0 &&
+    (framing.kind === "none" || (framing.kind === "length" && framing.length === 0));
+}
+
 // The framings without a length, shared by every answer (never changed).
 const NO_BODY: Framing = Object.freeze({ kind: "none" });
 const CHUNKED: Framing = Object.freeze({ kind: "chunked" });

@@ -3,7 +3,7 @@
 // parsed by ./_http1.ts and its body handed to a BodySink (decoded on the way when it is
 // compressed). One read is pending on the connection the whole time it is open, idle too, so a
 // server that closes an idle connection is seen at once and the connection is never picked
-// again. Its owner (the origin's pool, ./_http1_pool_deno.ts) gets it back when the exchange
+// again. Its owner (the origin's pool, ./_http1_pool.ts) gets it back when the exchange
 // ends.
 
 import {
@@ -11,21 +11,16 @@ import {
   type Framing,
   framingOf,
   Http1ProtocolError,
+  idleLimitOf,
   parseResponseHead,
   type ResponseHead,
+  strayAfterHead,
 } from "./_http1.ts";
 import { BodySink, type BodySource } from "./_body_sink.ts";
 import { FieldHeaders, NodeResponse } from "./_node_response.ts";
 import { type Decoder, decoderFor } from "./_decode_node.ts";
+import type { ConnOwner, Job, PooledConn } from "./_http1_pool.ts";
 import type { Origin } from "./_http1_request.ts";
-
-/** What a connection tells the pool that owns it. */
-export interface ConnOwner {
-  /** The exchange ended and the connection can carry another. */
-  release(conn: DenoConn): void;
-  /** The connection closed (called once per connection). */
-  closed(conn: DenoConn): void;
-}
 
 /** TLS options of `https:` origins, as `Deno.connectTls` takes them. */
 export interface DenoTlsOptions {
@@ -37,42 +32,14 @@ export interface DenoTlsOptions {
   key?: string;
 }
 
-/** Pool sizes and connection options. */
-export interface PoolOptions {
-  readonly maxSockets: number;
-  readonly maxFreeSockets: number;
+/** Options of one connection. */
+export interface ConnOptions {
   readonly keepAliveMs: number;
-  readonly tls?: DenoTlsOptions;
+  readonly tls?: DenoTlsOptions | undefined;
 }
 
-/** One request, from the moment it is queued until its response body is complete. */
-export class Job {
-  settled = false;
-  conn: DenoConn | undefined;
-  onAbort: (() => void) | undefined;
-
-  /**
-   * @param request What to send: the URL the response reports, the method, the bytes.
-   * @param resolve Settles the caller's promise with the response.
-   * @param reject Settles it with a failure.
-   */
-  constructor(
-    readonly request: {
-      readonly url: string;
-      readonly method: string;
-      readonly payload: Uint8Array;
-      readonly signal: AbortSignal | undefined;
-    },
-    readonly resolve: (response: Response) => void,
-    readonly reject: (error: unknown) => void,
-  ) {}
-
-  /** Detaches from the signal once the exchange is over. */
-  done(): void {
-    if (this.onAbort !== undefined) this.request.signal!.removeEventListener("abort", this.onAbort);
-    this.onAbort = undefined;
-  }
-}
+/** A request on a {@linkcode DenoConn}: its payload is the bytes of one write. */
+type DenoJob = Job<Uint8Array, DenoConn>;
 
 const MAX_HEAD = 64 * 1024;
 /** The size of the buffer a connection reads into. */
@@ -148,7 +115,7 @@ function hangUp(error: unknown): Error {
 }
 
 /** One connection and the exchange it carries. */
-export class DenoConn implements BodySource {
+export class DenoConn implements BodySource, PooledConn<Uint8Array> {
   #conn: Deno.Conn | undefined;
   /** Connected (and the TLS handshake done): from here a failure may follow a sent request. */
   ready = false;
@@ -156,7 +123,7 @@ export class DenoConn implements BodySource {
   reusable = true;
   idleAt = 0;
   idleLimit: number;
-  job: Job | undefined;
+  job: DenoJob | undefined;
   /** The first failure of the connection (a read or write error). */
   #error: unknown;
   #closed = false;
@@ -176,7 +143,11 @@ export class DenoConn implements BodySource {
   /** Whether the request of the exchange is still being written. */
   #writing = false;
 
-  constructor(readonly pool: ConnOwner, readonly origin: Origin, options: PoolOptions) {
+  constructor(
+    readonly pool: ConnOwner<DenoConn>,
+    readonly origin: Origin,
+    options: ConnOptions,
+  ) {
     this.idleLimit = options.keepAliveMs;
     // Nothing in opening or reading is expected to throw past its own handling; if something
     // does, the exchange fails and the connection closes instead of hanging.
@@ -187,7 +158,7 @@ export class DenoConn implements BodySource {
     });
   }
 
-  async #open(options: PoolOptions): Promise<void> {
+  async #open(options: ConnOptions): Promise<void> {
     const { host, port } = this.origin;
     let conn: Deno.Conn | undefined;
     let phase: "tcp" | "tls" = "tcp";
@@ -220,7 +191,7 @@ export class DenoConn implements BodySource {
     if (!this.#ref) conn.unref();
     if (!this.origin.secure) (conn as Deno.TcpConn).setNoDelay(true);
     const job = this.job;
-    if (job !== undefined) this.#write(job.request.payload);
+    if (job !== undefined) this.#write(job.payload);
     await this.#loop(conn);
   }
 
@@ -242,7 +213,7 @@ export class DenoConn implements BodySource {
   }
 
   /** Sends `job` on this connection (written once it stands, if it does not yet). */
-  run(job: Job): void {
+  run(job: DenoJob): void {
     this.job = job;
     job.conn = this;
     this.#phase = "head";
@@ -252,7 +223,17 @@ export class DenoConn implements BodySource {
     this.#chunked = undefined;
     this.idleAt = 0;
     this.ref(true);
-    if (this.ready) this.#write(job.request.payload);
+    if (this.ready) this.#write(job.payload);
+  }
+
+  /** Whether it can carry another request. */
+  get usable(): boolean {
+    return !this.dead;
+  }
+
+  /** Idle in the pool: it does not keep the process alive. */
+  rest(): void {
+    this.ref(false);
   }
 
   /** Whether the connection keeps the process alive (not while it idles in the pool). */
@@ -326,10 +307,10 @@ export class DenoConn implements BodySource {
    * The head arrived: resolves the request with its response. False when it has no body
    * (`after`: how many bytes followed the head in the same read).
    */
-  #begin(job: Job, head: ResponseHead, after: number): boolean {
+  #begin(job: DenoJob, head: ResponseHead, after: number): boolean {
     let framing;
     try {
-      framing = framingOf(head, job.request.method);
+      framing = framingOf(head, job.method);
     } catch (error) {
       this.kill(error);
       return false;
@@ -338,24 +319,14 @@ export class DenoConn implements BodySource {
     this.reusable = framing.keepAlive;
     const headers = new FieldHeaders(head);
     const hint = headers.get("keep-alive");
-    if (hint !== null) {
-      const timeout = /timeout\s*=\s*(\d+)/i.exec(hint);
-      // Leave a margin (a second, or half of a short timeout), so the server does not close a
-      // connection just picked.
-      if (timeout) {
-        const ms = Number(timeout[1]) * 1000;
-        this.idleLimit = Math.min(this.idleLimit, ms >= 2000 ? ms - 1000 : ms / 2);
-      }
-    }
-    if (refusedHead(head.status, job.request.payload)) this.reusable = false;
+    if (hint !== null) this.idleLimit = idleLimitOf(hint, this.idleLimit);
+    if (refusedHead(head.status, job.payload)) this.reusable = false;
     const kind = this.#framing.kind;
-    if (after > 0 && (kind === "none" || (kind === "length" && this.#framing.length === 0))) {
-      this.reusable = false;
-    }
+    if (strayAfterHead(this.#framing, after)) this.reusable = false;
     if (kind === "none") {
       this.#phase = "done";
       job.settled = true;
-      job.resolve(new NodeResponse(head, headers, job.request.url, undefined));
+      job.resolve(new NodeResponse(head, headers, job.url, undefined));
       this.#finish();
       return false;
     }
@@ -368,7 +339,7 @@ export class DenoConn implements BodySource {
     if (this.#framing.kind === "length") this.#left = this.#framing.length;
     if (kind === "chunked") this.#chunked = new ChunkedDecoder();
     job.settled = true;
-    job.resolve(new NodeResponse(head, headers, job.request.url, sink));
+    job.resolve(new NodeResponse(head, headers, job.url, sink));
     if (kind === "length" && this.#left === 0) {
       this.#endBody();
       return false;

@@ -1,7 +1,7 @@
 // One keep-alive socket of contrib/fetch_node (node:net / node:tls) and the HTTP/1.1 exchange
 // it carries at a time: the request is written in one piece, the response parsed by ./_http1.ts
 // and its body handed to a BodySink (decoded on the way when it is compressed). Its owner (the
-// origin's pool, ./_http1_pool_node.ts) gets it back when the exchange ends.
+// origin's pool, ./_http1_pool.ts) gets it back when the exchange ends.
 
 import { Buffer } from "node:buffer";
 import { connect as netConnect, isIP, type Socket } from "node:net";
@@ -11,31 +11,16 @@ import {
   type Framing,
   framingOf,
   Http1ProtocolError,
+  idleLimitOf,
   parseResponseHead,
   type ResponseHead,
+  strayAfterHead,
 } from "./_http1.ts";
 import { BodySink, type BodySource } from "./_body_sink.ts";
 import { FieldHeaders, NodeResponse } from "./_node_response.ts";
 import { type Decoder, decoderFor } from "./_decode_node.ts";
-
-/** What a connection tells the pool that owns it. */
-export interface ConnOwner {
-  /** The exchange ended and the socket can carry another. */
-  release(conn: Conn): void;
-  /** The socket closed. */
-  closed(conn: Conn): void;
-}
-
-/** Where requests go: one pool per origin. */
-export interface Origin {
-  /** `scheme://host:port` as the URL spelled it. */
-  readonly key: string;
-  /** The `Host` header. */
-  readonly hostHeader: string;
-  readonly secure: boolean;
-  readonly host: string;
-  readonly port: number;
-}
+import type { ConnOwner, Job, PooledConn } from "./_http1_pool.ts";
+import type { Origin } from "./_http1_request.ts";
 
 /**
  * The socket a {@linkcode Conn} writes to: a `node:net` / `node:tls` socket, or another runtime's
@@ -59,12 +44,10 @@ export interface Wire {
  */
 export type OpenWire = (conn: Conn, origin: Origin) => Wire;
 
-/** Pool sizes and socket options. */
-export interface PoolOptions {
+/** Options of one socket. */
+export interface ConnOptions {
   /** Opens plain-TCP sockets in place of `node:net` (TLS always goes through `node:tls`). */
   readonly open?: OpenWire;
-  readonly maxSockets: number;
-  readonly maxFreeSockets: number;
   readonly keepAliveMs: number;
   readonly tls?: {
     ca?: string | string[];
@@ -74,47 +57,11 @@ export interface PoolOptions {
   };
 }
 
-/** What a {@linkcode Job} sends. */
-export interface JobRequest {
-  readonly url: string;
-  readonly method: string;
-  /** The request head and body, ready for the socket: a string when all ASCII/UTF-8. */
-  readonly payload: string | Uint8Array[];
-  readonly signal: AbortSignal | undefined;
-}
+/** The request head and body, ready for the socket: a string when all ASCII/UTF-8. */
+export type NodePayload = string | Uint8Array[];
 
-/** One request, from the moment it is queued until its response body is complete. */
-export class Job implements JobRequest {
-  settled = false;
-  conn: Conn | undefined;
-  onAbort: (() => void) | undefined;
-  readonly url: string;
-  readonly method: string;
-  readonly payload: string | Uint8Array[];
-  readonly signal: AbortSignal | undefined;
-
-  /**
-   * @param request What to send.
-   * @param resolve Settles the caller's promise with the response.
-   * @param reject Settles it with a failure.
-   */
-  constructor(
-    request: JobRequest,
-    readonly resolve: (response: Response) => void,
-    readonly reject: (error: unknown) => void,
-  ) {
-    this.url = request.url;
-    this.method = request.method;
-    this.payload = request.payload;
-    this.signal = request.signal;
-  }
-
-  /** Detaches from the signal once the exchange is over. */
-  done(): void {
-    if (this.onAbort !== undefined) this.signal!.removeEventListener("abort", this.onAbort);
-    this.onAbort = undefined;
-  }
-}
+/** A request on a {@linkcode Conn}. */
+type NodeJob = Job<NodePayload, Conn>;
 
 const MAX_HEAD = 64 * 1024;
 const TCP_CONNECT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH"]);
@@ -141,7 +88,7 @@ function connectFailure(error: unknown, origin: Origin, phase: "tcp" | "tls"): E
 }
 
 /** One socket and the exchange it carries. */
-export class Conn implements BodySource {
+export class Conn implements BodySource, PooledConn<NodePayload> {
   readonly socket: Wire;
   /** Connected (and the TLS handshake done): from here a failure may follow a sent request. */
   ready = false;
@@ -150,7 +97,7 @@ export class Conn implements BodySource {
   reusable = true;
   idleAt = 0;
   idleLimit: number;
-  job: Job | undefined;
+  job: NodeJob | undefined;
   error: unknown;
   phase: "head" | "body" | "done" = "done";
   headBuf: Buffer | undefined;
@@ -162,14 +109,14 @@ export class Conn implements BodySource {
   /** The last `Keep-Alive` header read. */
   hint: string | undefined;
 
-  constructor(readonly pool: ConnOwner, readonly origin: Origin, options: PoolOptions) {
+  constructor(readonly pool: ConnOwner<Conn>, readonly origin: Origin, options: ConnOptions) {
     this.idleLimit = options.keepAliveMs;
     this.socket = !origin.secure && options.open !== undefined
       ? options.open(this, origin)
       : this.#openNode(origin, options);
   }
 
-  #openNode(origin: Origin, options: PoolOptions): Socket {
+  #openNode(origin: Origin, options: ConnOptions): Socket {
     const { host, port } = origin;
     const socket = origin.secure
       ? tlsConnect({
@@ -189,6 +136,16 @@ export class Conn implements BodySource {
     return socket;
   }
 
+  /** Whether it can carry another request. */
+  get usable(): boolean {
+    return !this.dead && !this.socket.destroyed;
+  }
+
+  /** Idle in the pool: it does not keep the process alive. */
+  rest(): void {
+    this.socket.unref();
+  }
+
   /** The socket failed (its close follows). */
   onError(error: unknown): void {
     this.error ??= error;
@@ -200,7 +157,7 @@ export class Conn implements BodySource {
   }
 
   /** Sends `job` on this connection. */
-  run(job: Job): void {
+  run(job: NodeJob): void {
     this.job = job;
     job.conn = this;
     this.phase = "head";
@@ -246,7 +203,8 @@ export class Conn implements BodySource {
         }
         if (head.status >= 200) {
           this.headBuf = undefined;
-          if (!this.begin(job, head)) return;
+          // Bytes after a body-less answer: the server is confused, the socket not reused.
+          if (!this.begin(job, head, buf.length)) return;
           break;
         }
         // 100 Continue, 103 Early Hints: interim answers, the final one follows.
@@ -256,8 +214,11 @@ export class Conn implements BodySource {
     if (chunk.length > 0) this.onBody(chunk);
   }
 
-  /** The head arrived: resolves the request with its response. False when it failed. */
-  begin(job: Job, head: ResponseHead): boolean {
+  /**
+   * The head arrived: resolves the request with its response. False when it has no body or
+   * failed (`after`: how many bytes followed the head in the same read).
+   */
+  begin(job: NodeJob, head: ResponseHead, after: number): boolean {
     let framing;
     try {
       framing = framingOf(head, job.method);
@@ -272,15 +233,10 @@ export class Conn implements BodySource {
     // The same hint on every answer of a socket is read once.
     if (hint !== null && hint !== this.hint) {
       this.hint = hint;
-      const timeout = /timeout\s*=\s*(\d+)/i.exec(hint);
-      // Leave a margin (a second, or half of a short timeout), so the server does not close a
-      // socket just picked.
-      if (timeout) {
-        const ms = Number(timeout[1]) * 1000;
-        this.idleLimit = Math.min(this.idleLimit, ms >= 2000 ? ms - 1000 : ms / 2);
-      }
+      this.idleLimit = idleLimitOf(hint, this.idleLimit);
     }
     const kind = this.framing.kind;
+    if (strayAfterHead(this.framing, after)) this.reusable = false;
     if (kind === "none") {
       this.phase = "done";
       job.settled = true;

@@ -1,4 +1,4 @@
-// The request side of contrib/fetch_deno, runtime-independent: a URL split into its origin and
+// The request side of contrib/fetch_deno and contrib/fetch_node, runtime-independent: a URL split into its origin and
 // request target, the method and headers checked as `fetch` checks them, and the request head
 // and body as the bytes of one write.
 
@@ -105,7 +105,7 @@ export function methodOf(method: string | undefined, who: string): string {
 
 const UTF8 = new TextEncoder();
 
-/** What {@linkcode requestBytes} builds a request from. */
+/** What {@linkcode requestHead} builds a request from. */
 export interface RequestParts {
   readonly method: string;
   readonly target: Target;
@@ -115,20 +115,95 @@ export interface RequestParts {
 }
 
 /**
- * The request head and body as the bytes of one write.
+ * A request checked and written out, for the adapter to turn into what its socket writes:
+ * without a body `head` is the whole request; with one, `head` stops after the header lines and
+ * the adapter adds `content-length: N\r\n\r\n` (N the body's length in bytes) and the body.
+ */
+export interface RequestHead {
+  readonly head: string;
+  /** The head is all visible ASCII (else latin1, one byte per character). */
+  readonly ascii: boolean;
+  /** The body: text (sent as UTF-8) or bytes. */
+  readonly body: string | Uint8Array | undefined;
+}
+
+/**
+ * The request head as text, and its body, checked as `fetch` checks them.
  *
  * @throws {TypeError} For a header fetch would refuse, a body on GET or HEAD, or a body that
  *   is not text or bytes.
  */
-export function requestBytes(parts: RequestParts): Uint8Array {
+export function requestHead(parts: RequestParts): RequestHead {
   const { method, target, init, who } = parts;
   const body = requestBody(init.body, who);
   if (body !== undefined && (method === "GET" || method === "HEAD")) {
     throw new TypeError(`${who}: a ${method} request cannot have a body`);
   }
   let head = `${method} ${target.path} HTTP/1.1\r\nhost: ${target.origin.hostHeader}\r\n`;
+  const fields = headerBlock(init.headers, who);
+  head += fields.text;
+  if (typeof body === "string") {
+    if (!fields.hasType) head += "content-type: text/plain;charset=UTF-8\r\n";
+  } else if (body === undefined) {
+    if (method === "POST" || method === "PUT" || method === "PATCH") {
+      head += "content-length: 0\r\n";
+    }
+    head += "\r\n";
+  }
+  return { head, ascii: fields.ascii, body };
+}
+
+/**
+ * The request head and body as the bytes of one write (TextEncoder, for any runtime).
+ *
+ * @throws {TypeError} As {@linkcode requestHead}.
+ */
+export function requestBytes(parts: RequestParts): Uint8Array {
+  const { head, ascii, body } = requestHead(parts);
+  if (body === undefined) return ascii ? UTF8.encode(head) : latin1(head);
+  const bytes = typeof body === "string" ? UTF8.encode(body) : body;
+  const full = `${head}content-length: ${bytes.byteLength}\r\n\r\n`;
+  return join(ascii ? UTF8.encode(full) : latin1(full), bytes);
+}
+
+/** The request's header fields, checked and written out as head lines. */
+interface HeaderBlock {
+  readonly text: string;
+  /** All visible ASCII (else latin1 bytes, written as such). */
+  readonly ascii: boolean;
+  readonly hasType: boolean;
+}
+
+/**
+ * The last plain headers object written and what it held: the driver passes the same object
+ * on every request, so its lines are checked and written once and then only compared.
+ */
+let lastHeaders:
+  | { source: object; names: string[]; values: string[]; block: HeaderBlock }
+  | undefined;
+
+function headerBlock(headers: HeadersInit | undefined, who: string): HeaderBlock {
+  if (headers === undefined) return NO_HEADERS;
+  const plainObject = !(headers instanceof Headers) && !Array.isArray(headers);
+  if (plainObject && lastHeaders?.source === headers) {
+    const { names, values } = lastHeaders;
+    const record = headers as Record<string, string>;
+    let i = 0;
+    let same = true;
+    for (const name in record) {
+      if (i >= names.length || names[i] !== name || values[i] !== record[name]) {
+        same = false;
+        break;
+      }
+      i++;
+    }
+    if (same && i === names.length) return lastHeaders.block;
+  }
+  let text = "";
   let ascii = true;
   let hasType = false;
+  const names: string[] = [];
+  const values: string[] = [];
   const add = (name: string, value: string): void => {
     const key = name.toLowerCase();
     const v = String(value).trim();
@@ -143,28 +218,28 @@ export function requestBytes(parts: RequestParts): Uint8Array {
       ascii = false;
     }
     if (key === "content-type") hasType = true;
-    head += `${key}: ${v}\r\n`;
+    text += `${key}: ${v}\r\n`;
   };
-  const headers = init.headers;
   if (headers instanceof Headers) headers.forEach((value, name) => add(name, value));
   else if (Array.isArray(headers)) { for (const [name, value] of headers) add(name!, value!); }
-  else if (headers !== undefined) {
-    for (const name in headers) add(name, (headers as Record<string, string>)[name]!);
+  else {
+    const record = headers as Record<string, string>;
+    for (const name in record) {
+      const value = record[name]!;
+      add(name, value);
+      names.push(name);
+      values.push(value);
+    }
   }
-  if (typeof body === "string") {
-    if (!hasType) head += "content-type: text/plain;charset=UTF-8\r\n";
-    const bytes = UTF8.encode(body);
-    head += `content-length: ${bytes.byteLength}\r\n\r\n`;
-    return join(ascii ? UTF8.encode(head) : latin1(head), bytes);
+  const block = { text, ascii, hasType };
+  // Only values that are strings compare as the same text next time.
+  if (plainObject && values.every((v) => typeof v === "string")) {
+    lastHeaders = { source: headers, names, values, block };
   }
-  if (body !== undefined) head += `content-length: ${body.byteLength}\r\n`;
-  else if (method === "POST" || method === "PUT" || method === "PATCH") {
-    head += "content-length: 0\r\n";
-  }
-  head += "\r\n";
-  const headBytes = ascii ? UTF8.encode(head) : latin1(head);
-  return body === undefined ? headBytes : join(headBytes, body);
+  return block;
 }
+
+const NO_HEADERS: HeaderBlock = { text: "", ascii: true, hasType: false };
 
 /** A latin1 text as its bytes (one byte per character, all below 256). */
 function latin1(text: string): Uint8Array {

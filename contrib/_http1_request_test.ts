@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { methodOf, type Origin, requestBytes, targetOf } from "./_http1_request.ts";
+import { methodOf, type Origin, requestBytes, requestHead, targetOf } from "./_http1_request.ts";
 
 const latin1 = (bytes: Uint8Array) => String.fromCharCode(...bytes);
 
@@ -69,4 +69,26 @@ Deno.test("_http1_request: latin1 header values are one byte each, the body UTF-
   });
   assert.deepEqual([...raw.subarray(raw.length - 2)], [0, 255]);
   assert.match(latin1(raw), /content-length: 2\r\n\r\n/);
+});
+
+Deno.test("_http1_request: a headers object sent again is written as it is now", () => {
+  const target = targetOf("http://es:9200/", new Map(), "t");
+  const headers: Record<string, string> = { authorization: "Basic a" };
+  const head = (init: RequestInit) => requestHead({ method: "GET", target, init, who: "t" }).head;
+  assert.match(head({ headers }), /authorization: Basic a\r\n/);
+  assert.match(head({ headers }), /authorization: Basic a\r\n/);
+  headers.authorization = "Basic b";
+  assert.match(head({ headers }), /authorization: Basic b\r\n/);
+  headers["x-opaque-id"] = "q";
+  assert.match(head({ headers }), /authorization: Basic b\r\nx-opaque-id: q\r\n\r\n$/);
+  delete headers.authorization;
+  assert.doesNotMatch(head({ headers }), /authorization/);
+  // A header refused once is refused again, not taken from a cache.
+  const bad = { "x-a": "1\r\nx-b: 2" };
+  assert.throws(() => head({ headers: bad }), TypeError);
+  assert.throws(() => head({ headers: bad }), TypeError);
+  // Without a body the head is the whole request; with one it stops before content-length.
+  const post = requestHead({ method: "POST", target, init: { body: "{}" }, who: "t" });
+  assert.equal(post.body, "{}");
+  assert.match(post.head, /content-type: text\/plain;charset=UTF-8\r\n$/);
 });

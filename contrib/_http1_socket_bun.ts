@@ -5,7 +5,8 @@
 // the shared code's. TLS stays on `node:tls`.
 
 import { Buffer } from "node:buffer";
-import type { Conn, OpenWire, Origin, Wire } from "./_http1_conn_node.ts";
+import type { Conn, OpenWire, Wire } from "./_http1_conn_node.ts";
+import type { Origin } from "./_http1_request.ts";
 
 /** The part of a `Bun.connect` socket used here. */
 interface BunSocket {

@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { ChunkedDecoder, framingOf, Http1ProtocolError, parseResponseHead } from "./_http1.ts";
+import {
+  ChunkedDecoder,
+  framingOf,
+  Http1ProtocolError,
+  idleLimitOf,
+  parseResponseHead,
+  strayAfterHead,
+} from "./_http1.ts";
 
 const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
 const text = (parts: Uint8Array[]): string =>
@@ -163,4 +170,19 @@ Deno.test("FieldHeaders: reads before and after a change, listing and cookies", 
   ]);
   headers.delete("X-A");
   assert.equal(headers.get("x-a"), null);
+});
+
+Deno.test("_http1: a Keep-Alive timeout shortens the idle limit, with a margin", () => {
+  assert.equal(idleLimitOf("timeout=5", 30_000), 4_000);
+  assert.equal(idleLimitOf("timeout=1, max=100", 30_000), 500);
+  assert.equal(idleLimitOf("Timeout = 60", 30_000), 30_000);
+  assert.equal(idleLimitOf("max=5", 30_000), 30_000);
+});
+
+Deno.test("_http1: bytes after an answer with no body are stray, after one with a body not", () => {
+  assert.equal(strayAfterHead({ kind: "none" }, 3), true);
+  assert.equal(strayAfterHead({ kind: "length", length: 0 }, 1), true);
+  assert.equal(strayAfterHead({ kind: "none" }, 0), false);
+  assert.equal(strayAfterHead({ kind: "length", length: 3 }, 3), false);
+  assert.equal(strayAfterHead({ kind: "chunked" }, 5), false);
 });

@@ -3,7 +3,7 @@
 // what those tests use of Deno is provided here (`Deno.test` with `t.step`, and the temporary
 // files and command of the TLS test), on Node's APIs.
 import { execFile } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
@@ -16,6 +16,7 @@ Object.assign(globalThis, {
     test: (name: string, fn: TestFn) => void tests.push([name, fn]),
     makeTempDir: () => mkdtemp(join(tmpdir(), "bun-fetch-node-")),
     readTextFile: (path: string) => readFile(path, "utf8"),
+    writeTextFile: (path: string, text: string) => writeFile(path, text),
     remove: (path: string, options?: { recursive?: boolean }) => rm(path, options),
     Command: class {
       constructor(readonly cmd: string, readonly options: { args: string[] }) {}

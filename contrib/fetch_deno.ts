@@ -61,9 +61,9 @@
  * @module
  */
 
-import { type DenoTlsOptions, Job } from "./_http1_conn_deno.ts";
-import { Http1Agent } from "./_http1_pool_deno.ts";
-import { methodOf, type Origin, requestBytes, targetOf } from "./_http1_request.ts";
+import { DenoConn, type DenoTlsOptions } from "./_http1_conn_deno.ts";
+import { http1Fetch } from "./_http1_fetch.ts";
+import { requestBytes } from "./_http1_request.ts";
 
 export type { DenoTlsOptions } from "./_http1_conn_deno.ts";
 
@@ -109,39 +109,16 @@ const WHO = "denoFetch";
  * ```
  */
 export function denoFetch(options: DenoFetchOptions = {}): DenoFetch {
-  const agent = new Http1Agent({
-    maxSockets: options.maxSockets ?? 256,
-    maxFreeSockets: options.maxFreeSockets ?? 256,
-    keepAliveMs: options.keepAliveMs ?? 30_000,
-    tls: options.tls,
-  });
-  const origins = new Map<string, Origin>();
-  const fetchFn = (url: string, init: RequestInit = {}): Promise<Response> =>
-    new Promise<Response>((resolve, reject) => {
-      const signal = init.signal ?? undefined;
-      if (signal?.aborted) return reject(signal.reason);
-      let target;
-      let payload;
-      let method;
-      try {
-        target = targetOf(String(url), origins, WHO);
-        method = methodOf(init.method, WHO);
-        payload = requestBytes({ method, target, init, who: WHO });
-      } catch (error) {
-        return reject(error);
-      }
-      agent.submit(
-        target.origin,
-        new Job({ url: target.url, method, payload, signal }, resolve, reject),
-      );
-    });
-  // The mark tells the driver this fetch keeps the network contract (it honours its signal and
-  // never delivers more than a declared content-length), so it reads it like the built-in one;
-  // the second that it reads only `aborted`, `reason` and abort listeners of a signal, so the
-  // driver may hand it its light signal instead of an AbortController per attempt.
-  return Object.assign(fetchFn, {
-    close: (): void => agent.close(),
-    [Symbol.for("searchvisitor.networkFetch")]: true,
-    [Symbol.for("searchvisitor.lightSignal")]: true,
+  const keepAliveMs = options.keepAliveMs ?? 30_000;
+  const tls = options.tls;
+  return http1Fetch<Uint8Array, DenoConn>({
+    who: WHO,
+    pool: {
+      maxSockets: options.maxSockets ?? 256,
+      maxFreeSockets: options.maxFreeSockets ?? 256,
+      connect: (owner, origin) => new DenoConn(owner, origin, { keepAliveMs, tls }),
+      unrefTimer: (timer) => Deno.unrefTimer(timer as unknown as number),
+    },
+    payload: requestBytes,
   });
 }
