@@ -42,8 +42,14 @@ interface Clause {
   readonly scorer: ClauseScorer;
   readonly mult: number;
   readonly ub: number;
+  /** The bound of the docs whose frequency is 1 (`ub` when the posting is not split so). */
+  readonly low: number;
+  /** Docs (ascending) whose frequency is above 1, bounded by `ub`; null: every doc by `ub`. */
+  readonly above: Int32Array | null;
   pos: number;
   at: number;
+  /** Cursor in `above`. */
+  ap: number;
 }
 
 /** What a clause's score is read from: its frequency and norm byte in a doc. */
@@ -54,24 +60,66 @@ function constantScorer(boost: number): ClauseScorer {
   return { score: () => boost };
 }
 
-const extremes = new WeakMap<Posting, { maxFreq: number; shortest: number }>();
+/** What bounds a posting's scores, whatever the query: see {@link extremesOf}. */
+interface Extremes {
+  readonly maxFreq: number;
+  readonly shortest: number;
+  /** Docs whose frequency is above 1 (ascending), or null when more than an eighth are. */
+  readonly above: Int32Array | null;
+}
 
-/** The largest frequency and the norm byte of the shortest field among a posting's docs. */
-function extremesOf(p: Posting, norms: Uint8Array | null): { maxFreq: number; shortest: number } {
+const extremes = new WeakMap<Posting, Extremes>();
+
+/** Above 1 in at most this share of a posting's docs: those docs are listed apart. */
+const ABOVE_SHARE = 1 / 8;
+
+/**
+ * The largest frequency and the norm byte of the shortest field among a posting's docs, and the
+ * docs whose frequency is above 1 when they are few: the others (most docs of a short field's
+ * terms) are bounded by the score of frequency 1 at the shortest length, far below the bound of
+ * the largest frequency.
+ */
+function extremesOf(p: Posting, norms: Uint8Array | null): Extremes {
   const table = NORM_TABLE;
   let e = extremes.get(p);
   if (!e) {
     let maxFreq = 1;
-    if (p.freqs) { for (const q of p.freqs) if (q > maxFreq) maxFreq = q; }
+    let many = 0;
+    const freqs = p.freqs;
+    if (freqs) {
+      for (let i = 0; i < freqs.length; i++) {
+        const q = freqs[i]!;
+        if (q > 1) many++;
+        if (q > maxFreq) maxFreq = q;
+      }
+    }
     let shortest = 1;
     if (norms) {
       shortest = norms[p.docs[0]!]!;
       for (const d of p.docs) if (table[norms[d]!]! < table[shortest]!) shortest = norms[d]!;
     }
-    e = { maxFreq, shortest };
+    let above: Int32Array | null = null;
+    if (many <= p.docs.length * ABOVE_SHARE) {
+      above = new Int32Array(many);
+      if (freqs && many > 0) {
+        let k = 0;
+        for (let i = 0; i < freqs.length; i++) if (freqs[i]! > 1) above[k++] = p.docs[i]!;
+      }
+    }
+    e = { maxFreq, shortest, above };
     extremes.set(p, e);
   }
   return e;
+}
+
+/** The bound of clause `c` at `doc` (ascending over calls): `low` unless its frequency is above 1. */
+function boundAt(c: Clause, doc: number): number {
+  const above = c.above;
+  if (above === null) return c.ub;
+  let ap = c.ap;
+  while (ap < above.length && above[ap]! < doc) ap++;
+  c.ap = ap;
+  return ap < above.length && above[ap] === doc ? c.ub : c.low;
 }
 
 const deletions = new WeakMap<Uint8Array, number>();
@@ -143,6 +191,7 @@ export function topScored(
       const scorer = scorers[i]!;
       const mult = program.mults[i]!;
       const ub = scorer.score(e.maxFreq, norms ? e.shortest : 1) * mult;
+      const split = e.above !== null && e.maxFreq > 1;
       clauses.push({
         slot: i,
         docs: p.docs,
@@ -151,8 +200,11 @@ export function topScored(
         scorer,
         mult,
         ub,
+        low: split ? scorer.score(1, norms ? e.shortest : 1) * mult : ub,
+        above: split ? e.above : null,
         pos: 0,
         at: 0,
+        ap: 0,
       });
     });
     const n = clauses.length;
@@ -160,6 +212,8 @@ export function topScored(
     const byUb = clauses.sort((a, b) => a.ub - b.ub);
     const prefix = new Float64Array(n + 1);
     for (let j = 0; j < n; j++) prefix[j + 1] = prefix[j]! + byUb[j]!.ub;
+    const here = new Float64Array(n + 1);
+    const pair = flat && n === 2;
     let nonEssential = 0;
     // One unboosted clause alone scores the root exactly (a sum or dis_max of one adds nothing),
     // so its bound needs no margin: keyword terms, whose docs all score alike, stop at k.
@@ -169,6 +223,25 @@ export function topScored(
     const base = v.base;
     let fpos = filter ? seek(filter, 0, base) : 0;
     for (;;) {
+      if (pair && nonEssential === 1 && !counting) {
+        // The pair's usual state, in a loop of its own: the essential clause's docs that its
+        // bound and the other clause's bound at the doc rule out (as the test below would) are
+        // passed over without the steps of the general loop.
+        const e = byUb[1]!;
+        const o = byUb[0]!;
+        const docs = e.docs;
+        const freqs = e.above !== null ? e.freqs : null;
+        let pos = e.pos;
+        while (pos < docs.length) {
+          const d = docs[pos]!;
+          if (!deleted?.[d]) {
+            const cap = (freqs !== null && freqs[pos] === 1 ? e.low : e.ub) + boundAt(o, d);
+            if (cap > thr) break;
+          }
+          pos++;
+        }
+        e.pos = pos;
+      }
       let doc = 0x7fffffff;
       for (let j = nonEssential; j < n; j++) {
         const c = byUb[j]!;
@@ -181,7 +254,8 @@ export function topScored(
         hit[c.slot] = 0;
         if (j < nonEssential || c.pos >= c.docs.length || c.docs[c.pos] !== doc) continue;
         hit[c.slot] = 1;
-        ubSum += c.ub;
+        // A split posting's doc of frequency 1 is bounded by `low` (see `extremesOf`).
+        ubSum += c.above !== null && c.freqs![c.pos] === 1 ? c.low : c.ub;
         c.at = c.pos++;
       }
       if (deleted?.[doc]) continue;
@@ -193,8 +267,16 @@ export function topScored(
         count++;
         counting = count <= track;
       }
-      // Counted; scored only when it could still enter the heap.
-      if (bound(ubSum + prefix[nonEssential]!) <= thr) continue;
+      // The non-essential clauses' bounds at this doc (frequency 1 or above), summed as
+      // `prefix` sums the whole postings' bounds.
+      for (let j = 0; j < nonEssential; j++) here[j + 1] = here[j]! + boundAt(byUb[j]!, doc);
+      // Counted; scored only when it could still enter the heap. Two clauses of one unboosted
+      // sum: the score is the one sum of their two scores (in either order, the same double),
+      // each at most its bound, and rounding is monotone, so the sum of the bounds bounds it
+      // with no margin; a doc scoring the weakest kept score exactly comes later and loses the
+      // tie, so it is skipped too.
+      const cap = ubSum + here[nonEssential]!;
+      if ((pair ? cap : bound(cap)) <= thr) continue;
       let partial = 0;
       for (let j = nonEssential; j < n; j++) {
         const c = byUb[j]!;
@@ -205,7 +287,8 @@ export function topScored(
       }
       let out = false;
       for (let j = nonEssential - 1; j >= 0; j--) {
-        if (bound(partial + prefix[j + 1]!) <= thr) {
+        const rest = here[j + 1]!; // (the pair's case as above: `partial` is one clause's score)
+        if ((pair ? partial + rest : bound(partial + rest)) <= thr) {
           out = true;
           break;
         }
