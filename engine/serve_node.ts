@@ -174,18 +174,20 @@ function toRequest(
     req.on("end", () => {
       const headers = headerRecord(req, size > limit ? "content-length" : undefined);
       const hasBody = size > 0;
+      // A body whose text the engine is told is not put in the Request: a Blob body costs a
+      // stream the engine never reads.
+      const told = hasBody && size <= limit && at.knowText !== undefined &&
+        !headers["content-encoding"];
       // A web Request cannot carry a body on GET or HEAD: it travels as POST, method beside it.
       const carrier = hasBody && bodiless ? "POST" : method;
-      const body = hasBody ? new Blob(chunks as BlobPart[]) : undefined;
+      const body = hasBody && !told ? new Blob(chunks as BlobPart[]) : undefined;
       try {
         const request = requestWith(urlOf(req, hostname, port), {
           method: carrier,
           headers,
           body,
         });
-        if (hasBody && size <= limit && at.knowText && !headers["content-encoding"]) {
-          at.knowText(request, textOf(chunks, size));
-        }
+        if (told) at.knowText!(request, textOf(chunks, size));
         resolve({ request, method });
       } catch (e) {
         reject(e);

@@ -112,14 +112,17 @@ function extremesOf(p: Posting, norms: Uint8Array | null): Extremes {
   return e;
 }
 
-/** The bound of clause `c` at `doc` (ascending over calls): `low` unless its frequency is above 1. */
-function boundAt(c: Clause, doc: number): number {
+/**
+ * Whether clause `c`'s bound at `doc` (ascending over calls) is `ub`, not `low`: its frequency
+ * there is above 1, or its posting is not split (a boolean: no double to box per call).
+ */
+function highAt(c: Clause, doc: number): boolean {
   const above = c.above;
-  if (above === null) return c.ub;
+  if (above === null) return true;
   let ap = c.ap;
   while (ap < above.length && above[ap]! < doc) ap++;
   c.ap = ap;
-  return ap < above.length && above[ap] === doc ? c.ub : c.low;
+  return ap < above.length && above[ap] === doc;
 }
 
 const deletions = new WeakMap<Uint8Array, number>();
@@ -231,15 +234,33 @@ export function topScored(
         const o = byUb[0]!;
         const docs = e.docs;
         const freqs = e.above !== null ? e.freqs : null;
+        const eLow = e.above !== null ? e.low : e.ub;
+        const oLow = o.above !== null ? o.low : o.ub;
+        // Which of the four sums of bounds (frequency 1 or above, each clause) rule a doc out:
+        // numbers fixed for the loop, so it reads integers only.
+        const outLL = eLow + oLow <= thr;
+        const outLH = eLow + o.ub <= thr;
+        const outHL = e.ub + oLow <= thr;
+        const outHH = e.ub + o.ub <= thr;
+        const above = o.above;
+        let ap = o.ap;
         let pos = e.pos;
         while (pos < docs.length) {
           const d = docs[pos]!;
           if (!deleted?.[d]) {
-            const cap = (freqs !== null && freqs[pos] === 1 ? e.low : e.ub) + boundAt(o, d);
-            if (cap > thr) break;
+            let oHigh = true;
+            if (above !== null) {
+              while (ap < above.length && above[ap]! < d) ap++;
+              oHigh = ap < above.length && above[ap] === d;
+            }
+            const out = freqs !== null && freqs[pos] === 1
+              ? (oHigh ? outLH : outLL)
+              : (oHigh ? outHH : outHL);
+            if (!out) break;
           }
           pos++;
         }
+        o.ap = ap;
         e.pos = pos;
       }
       let doc = 0x7fffffff;
@@ -269,7 +290,10 @@ export function topScored(
       }
       // The non-essential clauses' bounds at this doc (frequency 1 or above), summed as
       // `prefix` sums the whole postings' bounds.
-      for (let j = 0; j < nonEssential; j++) here[j + 1] = here[j]! + boundAt(byUb[j]!, doc);
+      for (let j = 0; j < nonEssential; j++) {
+        const c = byUb[j]!;
+        here[j + 1] = here[j]! + (highAt(c, doc) ? c.ub : c.low);
+      }
       // Counted; scored only when it could still enter the heap. Two clauses of one unboosted
       // sum: the score is the one sum of their two scores (in either order, the same double),
       // each at most its bound, and rounding is monotone, so the sum of the bounds bounds it
@@ -305,6 +329,9 @@ export function topScored(
       let score = 0;
       if (flat) { for (let i = 0; i < clauseCount; i++) if (hit[i]) score += val[i]!; }
       else score = program.evaluate(hit, val);
+      // Once the heap is full `thr` is its weakest score: a doc that does not beat it is left
+      // here, without a call that would box its score.
+      if (thr !== -Infinity && !(score > thr)) continue;
       if (heap.offer(score, base + doc) && heap.full) {
         thr = heap.threshold;
         if (!counting) nonEssential = essentialFrom(nonEssential, prefix, thr, firstBound);

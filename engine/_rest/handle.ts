@@ -149,13 +149,14 @@ export function knowBodyText(request: Request, text: string): void {
 async function readBody(request: Request, limit: number): Promise<string> {
   const declared = Number(request.headers.get("content-length") ?? 0);
   if (declared > limit) throw tooLong(limit);
-  if (!request.body) return "";
-  const encoding = (request.headers.get("content-encoding") ?? "").trim().toLowerCase();
+  // A known text first: `request.body` builds the body's stream the first time it is read.
   const known = KNOWN.get(request);
+  const encoding = (request.headers.get("content-encoding") ?? "").trim().toLowerCase();
   if (known !== undefined && encoding === "") {
     if (utf8Length(known) > limit) throw tooLong(limit);
     return known;
   }
+  if (!request.body) return "";
   let bytes: Uint8Array;
   if (encoding === "gzip" || encoding === "deflate") {
     const raw = await readAtMost(request.body, limit);
@@ -181,6 +182,12 @@ async function readBodyLines(request: Request, limit: number): Promise<string[] 
   if (encoding === "gzip" || encoding === "deflate") return undefined;
   const declared = Number(request.headers.get("content-length") ?? 0);
   if (declared > limit) throw tooLong(limit);
+  const known = KNOWN.get(request);
+  if (known !== undefined) {
+    // The lines `readLines` would cut from this text's bytes.
+    if (utf8Length(known) > limit) throw tooLong(limit);
+    return known.split("\n");
+  }
   if (!request.body) return [""];
   const lines = await readLines(request.body, limit);
   if (lines === null) throw tooLong(limit);
