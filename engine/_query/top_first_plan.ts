@@ -224,7 +224,7 @@ export interface ScoreProgram {
   /** The nodes, children first; node j's score sits in slot `clauses.length + j`. */
   readonly nodes: readonly { kids: Int32Array; dis: boolean; tie: number; boost: number }[];
   /** The root's score from the clause slots (`hit` 1 where the clause matched, `val` its score). */
-  evaluate(hit: Uint8Array, val: Float64Array): number;
+  evaluate(hit: { [i: number]: number }, val: { [i: number]: number }): number;
 }
 
 /**
@@ -271,7 +271,7 @@ export function compilePlan(root: ScoreNode): ScoreProgram {
     }
     return { kids, dis: r.dis, tie: r.tie, boost: r.boost };
   });
-  const evaluate = (hit: Uint8Array, val: Float64Array): number => {
+  const evaluate = (hit: { [i: number]: number }, val: { [i: number]: number }): number => {
     let v = 0;
     for (let j = 0; j < nodes.length; j++) {
       const node = nodes[j]!;
