@@ -230,6 +230,54 @@ export function topScored(
     const base = v.base;
     let fpos = filter ? seek(filter, 0, base) : 0;
     for (;;) {
+      if (pair && counting && filter === null && thr !== -Infinity) {
+        // While hits are counted both clauses are essential: the docs of either that the two
+        // bounds rule out are counted and passed over here, as the general loop would count
+        // and skip them; it takes the first doc that could still enter, and the counting's end.
+        const a = byUb[0]!;
+        const b = byUb[1]!;
+        const aDocs = a.docs;
+        const bDocs = b.docs;
+        const aFreqs = a.above !== null ? a.freqs : null;
+        const bFreqs = b.above !== null ? b.freqs : null;
+        const aLow = a.above !== null ? a.low : a.ub;
+        const bLow = b.above !== null ? b.low : b.ub;
+        // Whether a doc is ruled out, by which clauses hold it and at what bound (1: `low`).
+        const outA1 = 0 + aLow <= thr;
+        const outA = 0 + a.ub <= thr;
+        const outB1 = 0 + bLow <= thr;
+        const outB = 0 + b.ub <= thr;
+        const outL1 = 0 + aLow + bLow <= thr;
+        const outL = 0 + aLow + b.ub <= thr;
+        const outH1 = 0 + a.ub + bLow <= thr;
+        const outH = 0 + a.ub + b.ub <= thr;
+        let pa = a.pos;
+        let pb = b.pos;
+        while (count <= track) {
+          const da = pa < aDocs.length ? aDocs[pa]! : 0x7fffffff;
+          const db = pb < bDocs.length ? bDocs[pb]! : 0x7fffffff;
+          if (da === 0x7fffffff && db === 0x7fffffff) break;
+          const d = da < db ? da : db;
+          const inA = da === d;
+          const inB = db === d;
+          if (!deleted?.[d]) {
+            const lowA = aFreqs === null || aFreqs[pa] === 1;
+            const lowB = bFreqs === null || bFreqs[pb] === 1;
+            const out = inA
+              ? (inB
+                ? (lowA ? (lowB ? outL1 : outL) : (lowB ? outH1 : outH))
+                : (lowA ? outA1 : outA))
+              : (lowB ? outB1 : outB);
+            if (!out) break;
+            count++;
+          }
+          if (inA) pa++;
+          if (inB) pb++;
+        }
+        a.pos = pa;
+        b.pos = pb;
+        counting = count <= track;
+      }
       if (pair && nonEssential === 1 && !counting) {
         // The pair's usual state, in a loop of its own: the essential clause's docs that its
         // bound and the other clause's bound at the doc rule out (as the test below would) are
