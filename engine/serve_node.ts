@@ -20,7 +20,16 @@ export function heapSize(): number | undefined {
  * Answers a request whose real method travels beside it (GET and HEAD bodies come as POST), with
  * the request target as sent (`req.url`, undecoded: the engine routes on it, dot segments as data).
  */
-type Handler = (request: Request, method: string, target: string) => Promise<Response>;
+type Handler = (request: Request, method: string, target: string) => Promise<Response | Answer>;
+
+/** The engine's answer as `serve()` hands it over (see `_rest/handle.ts`): no web `Response`. */
+interface Answer {
+  status: number;
+  /** By lowercase name. */
+  headers: Record<string, string>;
+  /** The body's text, or null for none. */
+  text: string | null;
+}
 
 /**
  * The request's headers as a record, which `new Request` takes far more cheaply than a `Headers`
@@ -196,25 +205,36 @@ function toRequest(
   });
 }
 
+/** Node's header for one of ours: `WWW-Authenticate` challenges one line each, as sent. */
+function headerValue(key: string, value: string): string | string[] {
+  return key === "www-authenticate" ? value.split(/,\s*(?=ApiKey|Basic|Bearer)/) : value;
+}
+
 async function send(
   res: ServerResponse,
-  response: Response,
+  response: Response | Answer,
   textOf: ((response: Response) => string | undefined) | undefined,
 ): Promise<void> {
   const headers: Record<string, string | string[]> = {};
-  response.headers.forEach((value, key) => {
-    if (key === "www-authenticate") {
-      headers[key] = response.headers.get(key)!.split(/,\s*(?=ApiKey|Basic|Bearer)/);
-    } else headers[key] = value;
-  });
-  // The engine's own answers come as the text they were built from: written as it is, never
-  // read back from the body's stream.
-  const text = response.body ? textOf?.(response) : undefined;
-  const body = text !== undefined
-    ? undefined
-    : response.body
-    ? new Uint8Array(await response.arrayBuffer())
-    : undefined;
+  let text: string | undefined;
+  let body: Uint8Array | undefined;
+  if (response instanceof Response) {
+    response.headers.forEach((value, key) => headers[key] = headerValue(key, value));
+    // The engine's own answers come as the text they were built from: written as it is, never
+    // read back from the body's stream.
+    text = response.body ? textOf?.(response) : undefined;
+    body = text !== undefined
+      ? undefined
+      : response.body
+      ? new Uint8Array(await response.arrayBuffer())
+      : undefined;
+  } else {
+    // In name order, as a web Headers lists them.
+    for (const key of Object.keys(response.headers).sort()) {
+      headers[key] = headerValue(key, response.headers[key]!);
+    }
+    text = response.text ?? undefined;
+  }
   // A declared length, as Elasticsearch sends it (node:http would otherwise chunk the answer,
   // since the head is written first): a client can then read the body in one go.
   if (headers["content-length"] === undefined) {
