@@ -72,6 +72,40 @@ function requestWith(
   }
 }
 
+/** A header name as web Headers keep it (a lowercase token). */
+const PLAIN_NAME = /^[!#$%&'*+\-.^_`|~0-9a-z]+$/;
+/** A value web Headers take as it is: no surrounding whitespace to trim, nothing they refuse. */
+const PLAIN_VALUE = /^(?:[\x21-\x7e\x80-\xff](?:[\t\x20-\x7e\x80-\xff]*[\x21-\x7e\x80-\xff])?)?$/;
+
+/** Headers read by name, as a web `Headers` reads the same record. */
+class PlainHeaders {
+  readonly #record: Record<string, string>;
+  constructor(record: Record<string, string>) {
+    this.#record = record;
+  }
+  get(name: string): string | null {
+    const key = name.toLowerCase();
+    return Object.hasOwn(this.#record, key) ? this.#record[key]! : null;
+  }
+  has(name: string): boolean {
+    return this.get(name) !== null;
+  }
+}
+
+/**
+ * A bodiless request as the engine reads one (its URL, method and headers by name), without a
+ * web `Request`, whose making (URL parsing, a `Headers`, its list) costs more than a search
+ * allocates; null when a header is one a web `Headers` would refuse or rewrite (then a real
+ * Request is made, as before).
+ */
+function plainRequest(url: string, method: string, record: Record<string, string>): Request | null {
+  for (const key in record) {
+    if (!PLAIN_NAME.test(key) || !PLAIN_VALUE.test(record[key]!)) return null;
+  }
+  // Only what the engine reads of a Request (see `_rest/handle.ts`, `serve_guard.ts`).
+  return { url, method, headers: new PlainHeaders(record), body: null } as unknown as Request;
+}
+
 function urlOf(req: IncomingMessage, hostname: string, port: number): string {
   const host = hostname.includes(":") ? `[${hostname}]` : hostname;
   return `http://${host}:${port}${req.url ?? "/"}`;
@@ -191,11 +225,11 @@ function toRequest(
       const carrier = hasBody && bodiless ? "POST" : method;
       const body = hasBody && !told ? new Blob(chunks as BlobPart[]) : undefined;
       try {
-        const request = requestWith(urlOf(req, hostname, port), {
-          method: carrier,
-          headers,
-          body,
-        });
+        const url = urlOf(req, hostname, port);
+        // A target that is a path always makes a valid URL (a Request would refuse others).
+        const plain = body === undefined && (req.url ?? "/").startsWith("/");
+        const request = (plain ? plainRequest(url, carrier, headers) : null) ??
+          requestWith(url, { method: carrier, headers, body });
         if (told) at.knowText!(request, textOf(chunks, size));
         resolve({ request, method });
       } catch (e) {
