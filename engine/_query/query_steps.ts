@@ -87,7 +87,7 @@ function* executeSteps(
 ): Generator<void, Hits, void> {
   if (q.kind === "match_all") return yield* allSteps(ctx, q.boost, options);
   if (q.kind === "knn") return yield* knnSteps(q, ctx, options);
-  yield* knnAheadSteps(q, ctx);
+  if (HOLDS_CLAUSES.has(q.kind)) yield* knnAheadSteps(q, ctx);
   if (q.kind === "match") {
     const hits = yield* matchSteps(q, ctx, options);
     if (hits) return hits;
@@ -107,6 +107,16 @@ function* knnSteps(
 }
 
 const NO_CLAUSES: readonly QueryNode[] = [];
+
+/** The kinds {@link sameContextClauses} looks into (no generator is made for the others). */
+const HOLDS_CLAUSES = new Set<QueryNode["kind"]>([
+  "bool",
+  "constant_score",
+  "dis_max",
+  "function_score",
+  "boosting",
+  "script_score",
+]);
 
 /**
  * The queries `execute` runs under `q` with the same context: a bool's clauses, a
