@@ -5,7 +5,7 @@ import { Cluster } from "./_state/cluster.ts";
 import type { EngineState, NodeIdentity } from "./_rest/context.ts";
 
 export type { NodeIdentity };
-import { handle, knowBodyText } from "./_rest/handle.ts";
+import { type Answer, handle, handleAnswer, knowBodyText } from "./_rest/handle.ts";
 import { createIndex } from "./_rest/indices.ts";
 import { generateId } from "./_rest/write_params.ts";
 import type { ShardSnapshot } from "./_index/shard_snapshot.ts";
@@ -103,6 +103,14 @@ export type RawHandler = (
   target?: string,
 ) => Promise<Response>;
 
+/** {@link RawHandler} answering with the engine's {@link Answer}, never a web `Response`. */
+export type AnswerHandler = (
+  request: Request,
+  method?: string,
+  maxContentLength?: number,
+  target?: string,
+) => Promise<Answer>;
+
 /** A surrogate anywhere, or a byte-order mark first. */
 const SURROGATE_OR_BOM = /[\uD800-\uDFFF]|^\uFEFF/;
 
@@ -120,6 +128,7 @@ function rawTarget(input: string): string | undefined {
 }
 
 const RAW = new WeakMap<Engine, RawHandler>();
+const ANSWER = new WeakMap<Engine, AnswerHandler>();
 const STATE = new WeakMap<Engine, EngineState>();
 const HEAP_GIVEN = new WeakSet<Engine>();
 
@@ -179,6 +188,11 @@ export function indexSnapshot(engine: Engine, index: string): ShardSnapshot | un
 /** The handler of an engine for HTTP adapters, which carry GET and HEAD bodies as POST requests. */
 export function rawHandler(engine: Engine): RawHandler {
   return RAW.get(engine)!;
+}
+
+/** {@link rawHandler} whose answers are not web `Response`s: what `serve()` writes. */
+export function answerHandler(engine: Engine): AnswerHandler {
+  return ANSWER.get(engine)!;
 }
 
 /**
@@ -279,6 +293,11 @@ export class Engine {
       this,
       (request, method, maxContentLength, target) =>
         handle(state, request, { method, maxContentLength, target }),
+    );
+    ANSWER.set(
+      this,
+      (request, method, maxContentLength, target) =>
+        handleAnswer(state, request, { method, maxContentLength, target }),
     );
     // Tells clients that read the mark (searchvisitor's transport) that every body is finite and
     // already in memory: read whole, not streamed chunk by chunk.

@@ -1,7 +1,7 @@
 // serve(): exposes an Engine over HTTP (node:http in Deno, Bun and Node), guarded.
 
-import { type Engine, rawHandler, useHeapSize, useTimeSlices } from "./engine.ts";
-import { knowBodyText, MAX_BODY_BYTES, replyText } from "./_rest/handle.ts";
+import { answerHandler, type Engine, useHeapSize, useTimeSlices } from "./engine.ts";
+import { type Answer, knowBodyText, MAX_BODY_BYTES, replyText } from "./_rest/handle.ts";
 import {
   corsHeaders,
   guard,
@@ -95,7 +95,7 @@ export interface Adapter {
   /** The heap the runtime gives this process, in bytes, when it can tell. */
   heapSize?(): number | undefined;
   listen(
-    handler: (request: Request, method: string, target: string) => Promise<Response>,
+    handler: (request: Request, method: string, target: string) => Promise<Response | Answer>,
     options: ListenOptions,
   ): Promise<{ port: number; close(): Promise<void> }>;
 }
@@ -135,7 +135,7 @@ export async function serve(engine: Engine, options: ServeOptions = {}): Promise
     );
   }
   const maxBodyBytes = options.maxContentLength ?? MAX_BODY_BYTES;
-  const raw = rawHandler(engine);
+  const raw = answerHandler(engine);
   const adapter: Adapter = await import("./serve_node.ts");
   const heap = adapter.heapSize?.();
   if (heap !== undefined) useHeapSize(engine, heap);
@@ -151,9 +151,9 @@ export async function serve(engine: Engine, options: ServeOptions = {}): Promise
   const server = await adapter.listen(async (request, method, target) => {
     const refused = guard(request, method, guardOptions);
     if (refused) return refused;
-    const response = await raw(request, method, maxBodyBytes, target);
-    for (const [k, v] of corsHeaders(request, guardOptions)) response.headers.set(k, v);
-    return response;
+    const answer = await raw(request, method, maxBodyBytes, target);
+    for (const [k, v] of corsHeaders(request, guardOptions)) answer.headers[k] = v;
+    return answer;
   }, {
     port: options.port ?? 0,
     hostname,

@@ -20,7 +20,16 @@ export function heapSize(): number | undefined {
  * Answers a request whose real method travels beside it (GET and HEAD bodies come as POST), with
  * the request target as sent (`req.url`, undecoded: the engine routes on it, dot segments as data).
  */
-type Handler = (request: Request, method: string, target: string) => Promise<Response>;
+type Handler = (request: Request, method: string, target: string) => Promise<Response | Answer>;
+
+/** The engine's answer as `serve()` hands it over (see `_rest/handle.ts`): no web `Response`. */
+interface Answer {
+  status: number;
+  /** By lowercase name. */
+  headers: Record<string, string>;
+  /** The body's text, or null for none. */
+  text: string | null;
+}
 
 /**
  * The request's headers as a record, which `new Request` takes far more cheaply than a `Headers`
@@ -61,6 +70,40 @@ function requestWith(
   } catch {
     return new Request(url, { ...init, headers: checkedHeaders(init.headers) });
   }
+}
+
+/** A header name as web Headers keep it (a lowercase token). */
+const PLAIN_NAME = /^[!#$%&'*+\-.^_`|~0-9a-z]+$/;
+/** A value web Headers take as it is: no surrounding whitespace to trim, nothing they refuse. */
+const PLAIN_VALUE = /^(?:[\x21-\x7e\x80-\xff](?:[\t\x20-\x7e\x80-\xff]*[\x21-\x7e\x80-\xff])?)?$/;
+
+/** Headers read by name, as a web `Headers` reads the same record. */
+class PlainHeaders {
+  readonly #record: Record<string, string>;
+  constructor(record: Record<string, string>) {
+    this.#record = record;
+  }
+  get(name: string): string | null {
+    const key = name.toLowerCase();
+    return Object.hasOwn(this.#record, key) ? this.#record[key]! : null;
+  }
+  has(name: string): boolean {
+    return this.get(name) !== null;
+  }
+}
+
+/**
+ * A bodiless request as the engine reads one (its URL, method and headers by name), without a
+ * web `Request`, whose making (URL parsing, a `Headers`, its list) costs more than a search
+ * allocates; null when a header is one a web `Headers` would refuse or rewrite (then a real
+ * Request is made, as before).
+ */
+function plainRequest(url: string, method: string, record: Record<string, string>): Request | null {
+  for (const key in record) {
+    if (!PLAIN_NAME.test(key) || !PLAIN_VALUE.test(record[key]!)) return null;
+  }
+  // Only what the engine reads of a Request (see `_rest/handle.ts`, `serve_guard.ts`).
+  return { url, method, headers: new PlainHeaders(record), body: null } as unknown as Request;
 }
 
 function urlOf(req: IncomingMessage, hostname: string, port: number): string {
@@ -174,18 +217,20 @@ function toRequest(
     req.on("end", () => {
       const headers = headerRecord(req, size > limit ? "content-length" : undefined);
       const hasBody = size > 0;
+      // A body whose text the engine is told is not put in the Request: a Blob body costs a
+      // stream the engine never reads.
+      const told = hasBody && size <= limit && at.knowText !== undefined &&
+        !headers["content-encoding"];
       // A web Request cannot carry a body on GET or HEAD: it travels as POST, method beside it.
       const carrier = hasBody && bodiless ? "POST" : method;
-      const body = hasBody ? new Blob(chunks as BlobPart[]) : undefined;
+      const body = hasBody && !told ? new Blob(chunks as BlobPart[]) : undefined;
       try {
-        const request = requestWith(urlOf(req, hostname, port), {
-          method: carrier,
-          headers,
-          body,
-        });
-        if (hasBody && size <= limit && at.knowText && !headers["content-encoding"]) {
-          at.knowText(request, textOf(chunks, size));
-        }
+        const url = urlOf(req, hostname, port);
+        // A target that is a path always makes a valid URL (a Request would refuse others).
+        const plain = body === undefined && (req.url ?? "/").startsWith("/");
+        const request = (plain ? plainRequest(url, carrier, headers) : null) ??
+          requestWith(url, { method: carrier, headers, body });
+        if (told) at.knowText!(request, textOf(chunks, size));
         resolve({ request, method });
       } catch (e) {
         reject(e);
@@ -194,25 +239,36 @@ function toRequest(
   });
 }
 
+/** Node's header for one of ours: `WWW-Authenticate` challenges one line each, as sent. */
+function headerValue(key: string, value: string): string | string[] {
+  return key === "www-authenticate" ? value.split(/,\s*(?=ApiKey|Basic|Bearer)/) : value;
+}
+
 async function send(
   res: ServerResponse,
-  response: Response,
+  response: Response | Answer,
   textOf: ((response: Response) => string | undefined) | undefined,
 ): Promise<void> {
   const headers: Record<string, string | string[]> = {};
-  response.headers.forEach((value, key) => {
-    if (key === "www-authenticate") {
-      headers[key] = response.headers.get(key)!.split(/,\s*(?=ApiKey|Basic|Bearer)/);
-    } else headers[key] = value;
-  });
-  // The engine's own answers come as the text they were built from: written as it is, never
-  // read back from the body's stream.
-  const text = response.body ? textOf?.(response) : undefined;
-  const body = text !== undefined
-    ? undefined
-    : response.body
-    ? new Uint8Array(await response.arrayBuffer())
-    : undefined;
+  let text: string | undefined;
+  let body: Uint8Array | undefined;
+  if (response instanceof Response) {
+    response.headers.forEach((value, key) => headers[key] = headerValue(key, value));
+    // The engine's own answers come as the text they were built from: written as it is, never
+    // read back from the body's stream.
+    text = response.body ? textOf?.(response) : undefined;
+    body = text !== undefined
+      ? undefined
+      : response.body
+      ? new Uint8Array(await response.arrayBuffer())
+      : undefined;
+  } else {
+    // In name order, as a web Headers lists them.
+    for (const key of Object.keys(response.headers).sort()) {
+      headers[key] = headerValue(key, response.headers[key]!);
+    }
+    text = response.text ?? undefined;
+  }
   // A declared length, as Elasticsearch sends it (node:http would otherwise chunk the answer,
   // since the head is written first): a client can then read the body in one go.
   if (headers["content-length"] === undefined) {

@@ -245,3 +245,30 @@ Deno.test("serve: credentials are checked on every request with Elasticsearch's 
   await assert.rejects(serve(engine, { hostname: "0.0.0.0" }), /not a loopback address/);
   engine.close();
 });
+
+Deno.test("serve: headers are read as a web Headers reads them, with or without a Request", async () => {
+  // A bodiless request whose headers web Headers take as they are is answered without building
+  // a Request; one with a value they would rewrite (a trailing tab) takes a real Request. Both
+  // read the same headers: the opaque id is echoed, the compatible-with version answered.
+  const engine = new Engine();
+  const server = await serve(engine);
+  try {
+    const { request } = await import("node:http");
+    const ask = (headers: Record<string, string>) =>
+      new Promise<Record<string, unknown>>((resolve, reject) => {
+        request(`${server.url}/_cluster/health`, { headers }, (res) => {
+          res.resume();
+          resolve(res.headers);
+        }).on("error", reject).end();
+      });
+    const accept = "application/vnd.elasticsearch+json;compatible-with=8";
+    for (const opaque of ["id 1", "id 2\t"]) {
+      const head = await ask({ "X-Opaque-Id": opaque, Accept: accept });
+      assert.equal(head["x-opaque-id"], opaque.trim());
+      assert.equal(head["content-type"], `${accept}`);
+    }
+  } finally {
+    await server.close();
+    engine.close();
+  }
+});

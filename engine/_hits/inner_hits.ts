@@ -119,7 +119,12 @@ export function findNestedInnerHits(json: unknown, out: NestedInnerHits[] = []):
     return out;
   }
   if (json === null || typeof json !== "object") return out;
-  for (const [key, value] of Object.entries(json as Record<string, unknown>)) {
+  // Own keys in order, as Object.entries lists them, without an array of pairs per object
+  // (every search walks its query here).
+  const record = json as Record<string, unknown>;
+  for (const key in record) {
+    if (!Object.hasOwn(record, key)) continue;
+    const value = record[key];
     const o = value as Record<string, unknown> | null;
     if (
       key === "nested" && o !== null && typeof o === "object" && typeof o.path === "string" &&

@@ -21,6 +21,9 @@ export interface FieldStats {
   readonly avgLength: number;
 }
 
+/** Terms whose doc counts a snapshot keeps before it starts over. */
+const MAX_DOC_FREQS = 4096;
+
 /** An immutable point-in-time view of a shard, cheap to create and to hold for scroll or PIT. */
 export class ShardSnapshot {
   /** Segments in global ordinal order. */
@@ -30,6 +33,9 @@ export class ShardSnapshot {
   /** Live documents. */
   readonly docCount: number;
   readonly #fieldStats = new Map<string, FieldStats>();
+  // Per field and term: each scored term of each search looked it up in every segment.
+  readonly #docFreqs = new Map<string, Map<string, number>>();
+  #docFreqCount = 0;
 
   constructor(views: readonly SegmentView[], docCount: number) {
     this.views = views;
@@ -75,10 +81,21 @@ export class ShardSnapshot {
     return stats;
   }
 
-  /** Number of docs containing `term` in `field`, across segments. */
+  /** Number of docs containing `term` in `field`, across segments (kept: a snapshot never changes). */
   docFreq(field: string, term: string): number {
+    let terms = this.#docFreqs.get(field);
+    const known = terms?.get(term);
+    if (known !== undefined) return known;
     let n = 0;
     for (const v of this.views) n += v.segment.fields.get(field)?.terms.get(term)?.docs.length ?? 0;
+    if (this.#docFreqCount >= MAX_DOC_FREQS) {
+      this.#docFreqs.clear();
+      this.#docFreqCount = 0;
+      terms = undefined;
+    }
+    if (!terms) this.#docFreqs.set(field, terms = new Map());
+    terms.set(term, n);
+    this.#docFreqCount++;
     return n;
   }
 }

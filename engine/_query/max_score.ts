@@ -42,8 +42,14 @@ interface Clause {
   readonly scorer: ClauseScorer;
   readonly mult: number;
   readonly ub: number;
+  /** The bound of the docs whose frequency is 1 (`ub` when the posting is not split so). */
+  readonly low: number;
+  /** Docs (ascending) whose frequency is above 1, bounded by `ub`; null: every doc by `ub`. */
+  readonly above: Int32Array | null;
   pos: number;
   at: number;
+  /** Cursor in `above`. */
+  ap: number;
 }
 
 /** What a clause's score is read from: its frequency and norm byte in a doc. */
@@ -54,24 +60,69 @@ function constantScorer(boost: number): ClauseScorer {
   return { score: () => boost };
 }
 
-const extremes = new WeakMap<Posting, { maxFreq: number; shortest: number }>();
+/** What bounds a posting's scores, whatever the query: see {@link extremesOf}. */
+interface Extremes {
+  readonly maxFreq: number;
+  readonly shortest: number;
+  /** Docs whose frequency is above 1 (ascending), or null when more than an eighth are. */
+  readonly above: Int32Array | null;
+}
 
-/** The largest frequency and the norm byte of the shortest field among a posting's docs. */
-function extremesOf(p: Posting, norms: Uint8Array | null): { maxFreq: number; shortest: number } {
+const extremes = new WeakMap<Posting, Extremes>();
+
+/** Above 1 in at most this share of a posting's docs: those docs are listed apart. */
+const ABOVE_SHARE = 1 / 8;
+
+/**
+ * The largest frequency and the norm byte of the shortest field among a posting's docs, and the
+ * docs whose frequency is above 1 when they are few: the others (most docs of a short field's
+ * terms) are bounded by the score of frequency 1 at the shortest length, far below the bound of
+ * the largest frequency.
+ */
+function extremesOf(p: Posting, norms: Uint8Array | null): Extremes {
   const table = NORM_TABLE;
   let e = extremes.get(p);
   if (!e) {
     let maxFreq = 1;
-    if (p.freqs) { for (const q of p.freqs) if (q > maxFreq) maxFreq = q; }
+    let many = 0;
+    const freqs = p.freqs;
+    if (freqs) {
+      for (let i = 0; i < freqs.length; i++) {
+        const q = freqs[i]!;
+        if (q > 1) many++;
+        if (q > maxFreq) maxFreq = q;
+      }
+    }
     let shortest = 1;
     if (norms) {
       shortest = norms[p.docs[0]!]!;
       for (const d of p.docs) if (table[norms[d]!]! < table[shortest]!) shortest = norms[d]!;
     }
-    e = { maxFreq, shortest };
+    let above: Int32Array | null = null;
+    if (many <= p.docs.length * ABOVE_SHARE) {
+      above = new Int32Array(many);
+      if (freqs && many > 0) {
+        let k = 0;
+        for (let i = 0; i < freqs.length; i++) if (freqs[i]! > 1) above[k++] = p.docs[i]!;
+      }
+    }
+    e = { maxFreq, shortest, above };
     extremes.set(p, e);
   }
   return e;
+}
+
+/**
+ * Whether clause `c`'s bound at `doc` (ascending over calls) is `ub`, not `low`: its frequency
+ * there is above 1, or its posting is not split (a boolean: no double to box per call).
+ */
+function highAt(c: Clause, doc: number): boolean {
+  const above = c.above;
+  if (above === null) return true;
+  let ap = c.ap;
+  while (ap < above.length && above[ap]! < doc) ap++;
+  c.ap = ap;
+  return ap < above.length && above[ap] === doc;
 }
 
 const deletions = new WeakMap<Uint8Array, number>();
@@ -115,8 +166,13 @@ export function topScored(
     t.constant ? constantScorer(t.boost) : termScorer(ctx, t.field, t.term, t.boost)
   );
   const slots = terms.length + program.nodes.length;
-  const hit = new Uint8Array(slots);
-  const val = new Float64Array(slots);
+  // Plain arrays for the per-search scratch: a typed array costs a backing store each (about
+  // 250 ns to make in Deno, and work for every scavenge), over 20 of them per search.
+  const hit: number[] = new Array(slots).fill(0);
+  const val: number[] = new Array(slots).fill(0);
+  // Bounds at the current doc, summed (entry 0 stays 0): one array for every segment.
+  const here: number[] = new Array(terms.length + 1).fill(0);
+
   const heap = new WorstFirstHeap(k);
   // One unboosted sum (a `match`, a `bool` of term shoulds): added up here in clause order.
   const root = program.nodes[0]!;
@@ -143,6 +199,7 @@ export function topScored(
       const scorer = scorers[i]!;
       const mult = program.mults[i]!;
       const ub = scorer.score(e.maxFreq, norms ? e.shortest : 1) * mult;
+      const split = e.above !== null && e.maxFreq > 1;
       clauses.push({
         slot: i,
         docs: p.docs,
@@ -151,15 +208,19 @@ export function topScored(
         scorer,
         mult,
         ub,
+        low: split ? scorer.score(1, norms ? e.shortest : 1) * mult : ub,
+        above: split ? e.above : null,
         pos: 0,
         at: 0,
+        ap: 0,
       });
     });
     const n = clauses.length;
     if (n === 0) continue;
     const byUb = clauses.sort((a, b) => a.ub - b.ub);
-    const prefix = new Float64Array(n + 1);
-    for (let j = 0; j < n; j++) prefix[j + 1] = prefix[j]! + byUb[j]!.ub;
+    const prefix: number[] = [0];
+    for (let j = 0; j < n; j++) prefix.push(prefix[j]! + byUb[j]!.ub);
+    const pair = flat && n === 2;
     let nonEssential = 0;
     // One unboosted clause alone scores the root exactly (a sum or dis_max of one adds nothing),
     // so its bound needs no margin: keyword terms, whose docs all score alike, stop at k.
@@ -169,6 +230,91 @@ export function topScored(
     const base = v.base;
     let fpos = filter ? seek(filter, 0, base) : 0;
     for (;;) {
+      if (pair && counting && filter === null && thr !== -Infinity) {
+        // While hits are counted both clauses are essential: the docs of either that the two
+        // bounds rule out are counted and passed over here, as the general loop would count
+        // and skip them; it takes the first doc that could still enter, and the counting's end.
+        const a = byUb[0]!;
+        const b = byUb[1]!;
+        const aDocs = a.docs;
+        const bDocs = b.docs;
+        const aFreqs = a.above !== null ? a.freqs : null;
+        const bFreqs = b.above !== null ? b.freqs : null;
+        const aLow = a.above !== null ? a.low : a.ub;
+        const bLow = b.above !== null ? b.low : b.ub;
+        // Whether a doc is ruled out, by which clauses hold it and at what bound (1: `low`).
+        const outA1 = 0 + aLow <= thr;
+        const outA = 0 + a.ub <= thr;
+        const outB1 = 0 + bLow <= thr;
+        const outB = 0 + b.ub <= thr;
+        const outL1 = 0 + aLow + bLow <= thr;
+        const outL = 0 + aLow + b.ub <= thr;
+        const outH1 = 0 + a.ub + bLow <= thr;
+        const outH = 0 + a.ub + b.ub <= thr;
+        let pa = a.pos;
+        let pb = b.pos;
+        while (count <= track) {
+          const da = pa < aDocs.length ? aDocs[pa]! : 0x7fffffff;
+          const db = pb < bDocs.length ? bDocs[pb]! : 0x7fffffff;
+          if (da === 0x7fffffff && db === 0x7fffffff) break;
+          const d = da < db ? da : db;
+          const inA = da === d;
+          const inB = db === d;
+          if (!deleted?.[d]) {
+            const lowA = aFreqs === null || aFreqs[pa] === 1;
+            const lowB = bFreqs === null || bFreqs[pb] === 1;
+            const out = inA
+              ? (inB
+                ? (lowA ? (lowB ? outL1 : outL) : (lowB ? outH1 : outH))
+                : (lowA ? outA1 : outA))
+              : (lowB ? outB1 : outB);
+            if (!out) break;
+            count++;
+          }
+          if (inA) pa++;
+          if (inB) pb++;
+        }
+        a.pos = pa;
+        b.pos = pb;
+        counting = count <= track;
+      }
+      if (pair && nonEssential === 1 && !counting) {
+        // The pair's usual state, in a loop of its own: the essential clause's docs that its
+        // bound and the other clause's bound at the doc rule out (as the test below would) are
+        // passed over without the steps of the general loop.
+        const e = byUb[1]!;
+        const o = byUb[0]!;
+        const docs = e.docs;
+        const freqs = e.above !== null ? e.freqs : null;
+        const eLow = e.above !== null ? e.low : e.ub;
+        const oLow = o.above !== null ? o.low : o.ub;
+        // Which of the four sums of bounds (frequency 1 or above, each clause) rule a doc out:
+        // numbers fixed for the loop, so it reads integers only.
+        const outLL = eLow + oLow <= thr;
+        const outLH = eLow + o.ub <= thr;
+        const outHL = e.ub + oLow <= thr;
+        const outHH = e.ub + o.ub <= thr;
+        const above = o.above;
+        let ap = o.ap;
+        let pos = e.pos;
+        while (pos < docs.length) {
+          const d = docs[pos]!;
+          if (!deleted?.[d]) {
+            let oHigh = true;
+            if (above !== null) {
+              while (ap < above.length && above[ap]! < d) ap++;
+              oHigh = ap < above.length && above[ap] === d;
+            }
+            const out = freqs !== null && freqs[pos] === 1
+              ? (oHigh ? outLH : outLL)
+              : (oHigh ? outHH : outHL);
+            if (!out) break;
+          }
+          pos++;
+        }
+        o.ap = ap;
+        e.pos = pos;
+      }
       let doc = 0x7fffffff;
       for (let j = nonEssential; j < n; j++) {
         const c = byUb[j]!;
@@ -181,7 +327,8 @@ export function topScored(
         hit[c.slot] = 0;
         if (j < nonEssential || c.pos >= c.docs.length || c.docs[c.pos] !== doc) continue;
         hit[c.slot] = 1;
-        ubSum += c.ub;
+        // A split posting's doc of frequency 1 is bounded by `low` (see `extremesOf`).
+        ubSum += c.above !== null && c.freqs![c.pos] === 1 ? c.low : c.ub;
         c.at = c.pos++;
       }
       if (deleted?.[doc]) continue;
@@ -193,8 +340,19 @@ export function topScored(
         count++;
         counting = count <= track;
       }
-      // Counted; scored only when it could still enter the heap.
-      if (bound(ubSum + prefix[nonEssential]!) <= thr) continue;
+      // The non-essential clauses' bounds at this doc (frequency 1 or above), summed as
+      // `prefix` sums the whole postings' bounds.
+      for (let j = 0; j < nonEssential; j++) {
+        const c = byUb[j]!;
+        here[j + 1] = here[j]! + (highAt(c, doc) ? c.ub : c.low);
+      }
+      // Counted; scored only when it could still enter the heap. Two clauses of one unboosted
+      // sum: the score is the one sum of their two scores (in either order, the same double),
+      // each at most its bound, and rounding is monotone, so the sum of the bounds bounds it
+      // with no margin; a doc scoring the weakest kept score exactly comes later and loses the
+      // tie, so it is skipped too.
+      const cap = ubSum + here[nonEssential]!;
+      if ((pair ? cap : bound(cap)) <= thr) continue;
       let partial = 0;
       for (let j = nonEssential; j < n; j++) {
         const c = byUb[j]!;
@@ -205,7 +363,8 @@ export function topScored(
       }
       let out = false;
       for (let j = nonEssential - 1; j >= 0; j--) {
-        if (bound(partial + prefix[j + 1]!) <= thr) {
+        const rest = here[j + 1]!; // (the pair's case as above: `partial` is one clause's score)
+        if ((pair ? partial + rest : bound(partial + rest)) <= thr) {
           out = true;
           break;
         }
@@ -222,6 +381,9 @@ export function topScored(
       let score = 0;
       if (flat) { for (let i = 0; i < clauseCount; i++) if (hit[i]) score += val[i]!; }
       else score = program.evaluate(hit, val);
+      // Once the heap is full `thr` is its weakest score: a doc that does not beat it is left
+      // here, without a call that would box its score.
+      if (thr !== -Infinity && !(score > thr)) continue;
       if (heap.offer(score, base + doc) && heap.full) {
         thr = heap.threshold;
         if (!counting) nonEssential = essentialFrom(nonEssential, prefix, thr, firstBound);
@@ -246,7 +408,7 @@ export function topScored(
  */
 function essentialFrom(
   from: number,
-  prefix: Float64Array,
+  prefix: readonly number[],
   thr: number,
   firstBound: number,
 ): number {

@@ -87,7 +87,7 @@ function* executeSteps(
 ): Generator<void, Hits, void> {
   if (q.kind === "match_all") return yield* allSteps(ctx, q.boost, options);
   if (q.kind === "knn") return yield* knnSteps(q, ctx, options);
-  if (q.kind === "bool") yield* knnAheadSteps(q, ctx);
+  if (HOLDS_CLAUSES.has(q.kind)) yield* knnAheadSteps(q, ctx);
   if (q.kind === "match") {
     const hits = yield* matchSteps(q, ctx, options);
     if (hits) return hits;
@@ -106,17 +106,60 @@ function* knnSteps(
   return scoring === "score" ? hits : { docs: hits.docs, scores: null };
 }
 
+const NO_CLAUSES: readonly QueryNode[] = [];
+
+/** The kinds {@link sameContextClauses} looks into (no generator is made for the others). */
+const HOLDS_CLAUSES = new Set<QueryNode["kind"]>([
+  "bool",
+  "constant_score",
+  "dis_max",
+  "function_score",
+  "boosting",
+  "script_score",
+]);
+
 /**
- * The `knn` clauses of a bool (a hybrid search: `should: [knn, match]`), and of the bools among
- * its clauses, found ahead in steps and remembered for `execute`, which runs the bool as before
- * and takes them instead of scanning in one step. Bools that `execute` skips (rewritten to
- * `match_none`) are skipped; a clause that fails is left to fail where `execute` reaches it.
+ * The queries `execute` runs under `q` with the same context: a bool's clauses, a
+ * `constant_score`'s filter, a `dis_max`'s queries, a `function_score`'s query and its functions'
+ * filters, a `boosting`'s two, a `script_score`'s query (not a `nested` one's: it runs on the
+ * nested objects, in a context of its own).
  */
-function* knnAheadSteps(q: QueryOf<"bool">, ctx: ExecContext): Generator<void, void, void> {
-  if (rewritesToNone(q, ctx.flavour)) return;
-  for (const c of [...q.must, ...q.filter, ...q.should, ...q.mustNot]) {
-    if (c.kind === "bool") yield* knnAheadSteps(c, ctx);
-    if (c.kind !== "knn") continue;
+function sameContextClauses(q: QueryNode): readonly QueryNode[] {
+  switch (q.kind) {
+    case "bool":
+      return [...q.must, ...q.filter, ...q.should, ...q.mustNot];
+    case "constant_score":
+      return [q.filter];
+    case "dis_max":
+      return q.queries;
+    case "function_score": {
+      const out = [q.query];
+      for (const f of q.functions) if (f.filter) out.push(f.filter);
+      return out;
+    }
+    case "boosting":
+      return [q.positive, q.negative];
+    case "script_score":
+      return [q.query];
+    default:
+      return NO_CLAUSES;
+  }
+}
+
+/**
+ * The `knn` clauses under `q` (a hybrid search: `should: [knn, match]`; a `knn` inside a
+ * `constant_score`, `dis_max`, `function_score`, `boosting` or `script_score`), found ahead in
+ * steps and remembered for `execute`, which runs the query as before and takes them instead of
+ * scanning in one step. Bools that `execute` skips (rewritten to `match_none`) are skipped; a
+ * clause that fails is left to fail where `execute` reaches it.
+ */
+function* knnAheadSteps(q: QueryNode, ctx: ExecContext): Generator<void, void, void> {
+  if (q.kind === "bool" && rewritesToNone(q, ctx.flavour)) return;
+  for (const c of sameContextClauses(q)) {
+    if (c.kind !== "knn") {
+      yield* knnAheadSteps(c, ctx);
+      continue;
+    }
     let hits: Hits;
     try {
       const allowed = c.filter ? yield* executeSteps(c.filter, ctx, { scoring: "filter" }) : null;

@@ -218,13 +218,13 @@ export interface ScoreProgram {
   /** The term clauses; clause i's score sits in slot i. */
   readonly clauses: readonly TermClause[];
   /** Product of the boosts above each clause (its score's weight in the root's bound). */
-  readonly mults: Float64Array;
+  readonly mults: readonly number[];
   /** 1 where no boost above the clause is applied: alone, it scores the root exactly. */
-  readonly plain: Uint8Array;
+  readonly plain: readonly number[];
   /** The nodes, children first; node j's score sits in slot `clauses.length + j`. */
-  readonly nodes: readonly { kids: Int32Array; dis: boolean; tie: number; boost: number }[];
+  readonly nodes: readonly { kids: readonly number[]; dis: boolean; tie: number; boost: number }[];
   /** The root's score from the clause slots (`hit` 1 where the clause matched, `val` its score). */
-  evaluate(hit: Uint8Array, val: Float64Array): number;
+  evaluate(hit: { [i: number]: number }, val: { [i: number]: number }): number;
 }
 
 /**
@@ -263,15 +263,16 @@ export function compilePlan(root: ScoreNode): ScoreProgram {
   };
   walk(root, 1, 0);
   const c = clauses.length;
+  // Plain arrays, not typed ones: a typed array costs a backing store, three per search here.
   const nodes = raw.map((r) => {
-    const kids = new Int32Array(r.kids.length);
+    const kids = r.kids;
     for (let i = 0; i < kids.length; i++) {
-      const k = r.kids[i]!;
-      kids[i] = k >= 0 ? k : c + ~k;
+      const k = kids[i]!;
+      if (k < 0) kids[i] = c + ~k;
     }
     return { kids, dis: r.dis, tie: r.tie, boost: r.boost };
   });
-  const evaluate = (hit: Uint8Array, val: Float64Array): number => {
+  const evaluate = (hit: { [i: number]: number }, val: { [i: number]: number }): number => {
     let v = 0;
     for (let j = 0; j < nodes.length; j++) {
       const node = nodes[j]!;
@@ -296,8 +297,8 @@ export function compilePlan(root: ScoreNode): ScoreProgram {
   };
   return {
     clauses,
-    mults: new Float64Array(mults),
-    plain: new Uint8Array(plain),
+    mults,
+    plain,
     nodes,
     evaluate,
   };

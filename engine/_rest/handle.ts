@@ -41,10 +41,32 @@ export function replyText(response: Response): string | undefined {
   return TEXTS.get(response);
 }
 
-function respond(state: EngineState, reply: Reply, shape: ReplyShape): Response {
+/**
+ * An answer as the engine builds it, before any web `Response`: what an HTTP adapter writes
+ * (a `Response` and its `Headers` cost more than many searches allocate).
+ */
+export interface Answer {
+  /** The HTTP status. */
+  status: number;
+  /** The headers, by lowercase name. */
+  headers: Record<string, string>;
+  /** The body's text (its bytes are this text in UTF-8), or null for none (a HEAD's too). */
+  text: string | null;
+}
+
+/** Sets a header of `headers` as `new Headers(record)` takes it: a lowercase name, values joined. */
+function addHeader(headers: Record<string, string>, name: string, value: string): void {
+  const key = name.toLowerCase();
+  const v = value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "");
+  const old = headers[key];
+  headers[key] = old === undefined ? v : `${old}, ${v}`;
+}
+
+function respond(state: EngineState, reply: Reply, shape: ReplyShape): Answer {
   const { head, params, compat } = shape;
-  const headers = new Headers(reply.headers);
-  if (state.flavour === "elasticsearch") headers.set("x-elastic-product", "Elasticsearch");
+  const headers: Record<string, string> = {};
+  if (reply.headers) { for (const k in reply.headers) addHeader(headers, k, reply.headers[k]!); }
+  if (state.flavour === "elasticsearch") headers["x-elastic-product"] = "Elasticsearch";
   let payload: string | null = null;
   if (reply.text !== undefined) payload = reply.text;
   else if (reply.body !== undefined) {
@@ -53,22 +75,22 @@ function respond(state: EngineState, reply: Reply, shape: ReplyShape): Response 
     const pretty = params?.has("pretty") && params.get("pretty") !== "false";
     payload = pretty ? stringifyReply(body, 2) + "\n" : stringifyReply(body);
   }
-  if (!headers.has("content-type")) {
-    headers.set(
-      "content-type",
-      compat !== undefined && reply.text === undefined
-        ? `application/vnd.elasticsearch+json;compatible-with=${compat}`
-        : "application/json; charset=UTF-8",
-    );
+  if (headers["content-type"] === undefined) {
+    headers["content-type"] = compat !== undefined && reply.text === undefined
+      ? `application/vnd.elasticsearch+json;compatible-with=${compat}`
+      : "application/json; charset=UTF-8";
   }
   if (head || payload === null) {
-    if (payload !== null) {
-      headers.set("content-length", String(utf8Length(payload)));
-    }
-    return new Response(null, { status: reply.status, headers });
+    if (payload !== null) headers["content-length"] = String(utf8Length(payload));
+    return { status: reply.status, headers, text: null };
   }
-  const response = new Response(payload, { status: reply.status, headers });
-  TEXTS.set(response, payload);
+  return { status: reply.status, headers, text: payload };
+}
+
+/** The web `Response` of an answer (its text kept for {@link replyText}). */
+export function answerResponse(answer: Answer): Response {
+  const response = new Response(answer.text, { status: answer.status, headers: answer.headers });
+  if (answer.text !== null) TEXTS.set(response, answer.text);
   return response;
 }
 
@@ -149,13 +171,14 @@ export function knowBodyText(request: Request, text: string): void {
 async function readBody(request: Request, limit: number): Promise<string> {
   const declared = Number(request.headers.get("content-length") ?? 0);
   if (declared > limit) throw tooLong(limit);
-  if (!request.body) return "";
-  const encoding = (request.headers.get("content-encoding") ?? "").trim().toLowerCase();
+  // A known text first: `request.body` builds the body's stream the first time it is read.
   const known = KNOWN.get(request);
+  const encoding = (request.headers.get("content-encoding") ?? "").trim().toLowerCase();
   if (known !== undefined && encoding === "") {
     if (utf8Length(known) > limit) throw tooLong(limit);
     return known;
   }
+  if (!request.body) return "";
   let bytes: Uint8Array;
   if (encoding === "gzip" || encoding === "deflate") {
     const raw = await readAtMost(request.body, limit);
@@ -181,6 +204,12 @@ async function readBodyLines(request: Request, limit: number): Promise<string[] 
   if (encoding === "gzip" || encoding === "deflate") return undefined;
   const declared = Number(request.headers.get("content-length") ?? 0);
   if (declared > limit) throw tooLong(limit);
+  const known = KNOWN.get(request);
+  if (known !== undefined) {
+    // The lines `readLines` would cut from this text's bytes.
+    if (utf8Length(known) > limit) throw tooLong(limit);
+    return known.split("\n");
+  }
   if (!request.body) return [""];
   const lines = await readLines(request.body, limit);
   if (lines === null) throw tooLong(limit);
@@ -207,21 +236,30 @@ export async function handle(
   request: Request,
   arrival: Arrival = {},
 ): Promise<Response> {
-  const response = await answer(state, request, {
+  return answerResponse(await handleAnswer(state, request, arrival));
+}
+
+/** {@link handle}'s answer before it becomes a web `Response` (for an HTTP adapter). */
+export async function handleAnswer(
+  state: EngineState,
+  request: Request,
+  arrival: Arrival = {},
+): Promise<Answer> {
+  const out = await answer(state, request, {
     method: (arrival.method ?? request.method).toUpperCase(),
     maxContentLength: arrival.maxContentLength ?? state.maxContentLength ?? MAX_BODY_BYTES,
     target: arrival.target,
   });
   const opaqueId = request.headers.get("x-opaque-id");
-  if (opaqueId !== null) response.headers.set("x-opaque-id", opaqueId);
-  return response;
+  if (opaqueId !== null) out.headers["x-opaque-id"] = opaqueId;
+  return out;
 }
 
 async function answer(
   state: EngineState,
   request: Request,
   arrival: Arrival & { method: string; maxContentLength: number },
-): Promise<Response> {
+): Promise<Answer> {
   const { method, maxContentLength: limit, target } = arrival;
   const head = method === "HEAD";
   const compat = requestedCompat(state, request.headers);

@@ -169,6 +169,38 @@ Deno.test("stepped kNN searches answer byte for byte what the one-go searches an
       _source: false,
     },
   );
+  // knn clauses under the other compound queries that run their clauses in the same context.
+  bodies.push(
+    { query: { constant_score: { filter: knn("f", 10), boost: 2 } }, _source: false },
+    {
+      query: { dis_max: { queries: [knn("i8", 10), knn("l2", 5, b)], tie_breaker: 0.3 } },
+      _source: false,
+    },
+    {
+      query: {
+        function_score: {
+          query: knn("f", 20, b),
+          functions: [{ filter: knn("bbq", 10), weight: 3 }],
+          boost_mode: "sum",
+        },
+      },
+      _source: false,
+    },
+    {
+      query: {
+        boosting: { positive: knn("l2", 20), negative: knn("f", 5), negative_boost: 0.5 },
+      },
+      _source: false,
+    },
+    {
+      query: {
+        bool: {
+          should: [{ constant_score: { filter: knn("i8", 10, b) } }, { term: { tag: "t3" } }],
+        },
+      },
+      _source: false,
+    },
+  );
   const copy: SearchTarget = { ...target, index: "copy" };
   for (const targets of [[target], [{ ...target, shards: 3 }], [target, copy]]) {
     for (const [i, body] of bodies.entries()) {
