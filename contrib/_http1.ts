@@ -199,6 +199,42 @@ export function idleLimitOf(hint: string, limit: number): number {
   return Math.min(limit, ms >= 2000 ? ms - 1000 : ms / 2);
 }
 
+/** Request heads up to this size are taken by every server (Netty's default limit is 8 KiB). */
+const SAFE_HEAD = 8 * 1024;
+
+/**
+ * Whether `status` may be a server refusing a request head too large to parse, so that the
+ * connection must not carry another request (`payload`: the request as written, a string when
+ * its head is ASCII, or bytes, or parts whose first holds the whole head). Elasticsearch 9.5 and
+ * OpenSearch 3.8 answer a head over `http.max_header_size` (16 KiB) with `400
+ * too_long_http_header_exception`, no `connection: close`, and then ignore everything else sent
+ * on that connection. Only a `400` or `431` to a head over 8 KiB counts; the common answer costs
+ * nothing.
+ */
+export function refusedHead(
+  status: number,
+  payload: string | Uint8Array | readonly Uint8Array[],
+): boolean {
+  if (status !== 400 && status !== 431) return false;
+  const head = typeof payload === "string" || payload instanceof Uint8Array ? payload : payload[0];
+  if (head === undefined || head.length <= SAFE_HEAD) return false;
+  // A string payload is ASCII: its length is its size in bytes.
+  const end = typeof head === "string" ? head.indexOf("\r\n\r\n") : headEnd(head, 0);
+  return end < 0 || end > SAFE_HEAD;
+}
+
+/** Where the blank line after the head starts (the `\r\n\r\n`), searching from `from`; or -1. */
+export function headEnd(buf: Uint8Array, from: number): number {
+  for (
+    let i = buf.indexOf(13, from);
+    i >= 0 && i + 3 < buf.byteLength;
+    i = buf.indexOf(13, i + 1)
+  ) {
+    if (buf[i + 1] === 10 && buf[i + 2] === 13 && buf[i + 3] === 10) return i;
+  }
+  return -1;
+}
+
 /**
  * Whether `after` bytes read with a head, past its end, mean a confused server (whose
  * connection is not reused): an answer with no body, or an empty one, has nothing after it.

@@ -10,9 +10,11 @@ import {
   ChunkedDecoder,
   type Framing,
   framingOf,
+  headEnd,
   Http1ProtocolError,
   idleLimitOf,
   parseResponseHead,
+  refusedHead,
   type ResponseHead,
   strayAfterHead,
 } from "./_http1.ts";
@@ -464,34 +466,6 @@ export class DenoConn implements BodySource, PooledConn<Uint8Array> {
   cancel(): void {
     this.kill(undefined);
   }
-}
-
-/** Request heads up to this size are taken by every server (Netty's default limit is 8 KiB). */
-const SAFE_HEAD = 8 * 1024;
-
-/**
- * Whether `status` may be a server refusing a request head too large to parse (`payload` is the
- * request's bytes): Elasticsearch 9.5 and OpenSearch 3.8 answer a head over
- * `http.max_header_size` (16 KiB) with `400 too_long_http_header_exception`, no `connection:
- * close`, and then ignore everything else sent on that connection, so it must not carry another
- * request. Only a `400` or `431` to a head over 8 KiB counts; the common answer costs nothing.
- */
-function refusedHead(status: number, payload: Uint8Array): boolean {
-  if ((status !== 400 && status !== 431) || payload.byteLength <= SAFE_HEAD) return false;
-  const end = headEnd(payload, 0);
-  return end < 0 || end > SAFE_HEAD;
-}
-
-/** Where the blank line after the head starts (the `\r\n\r\n`), searching from `from`; or -1. */
-function headEnd(buf: Uint8Array, from: number): number {
-  for (
-    let i = buf.indexOf(13, from);
-    i >= 0 && i + 3 < buf.byteLength;
-    i = buf.indexOf(13, i + 1)
-  ) {
-    if (buf[i + 1] === 10 && buf[i + 2] === 13 && buf[i + 3] === 10) return i;
-  }
-  return -1;
 }
 
 /** The first `end` bytes as latin1 text (a byte per character, as HTTP heads are read). */

@@ -13,6 +13,7 @@ import {
   Http1ProtocolError,
   idleLimitOf,
   parseResponseHead,
+  refusedHead,
   type ResponseHead,
   strayAfterHead,
 } from "./_http1.ts";
@@ -28,6 +29,8 @@ import type { Origin } from "./_http1_request.ts";
  */
 export interface Wire {
   readonly destroyed: boolean;
+  /** Bytes given to `write` and not yet handed to the operating system. */
+  readonly writableLength: number;
   write(data: string | Uint8Array): unknown;
   cork(): void;
   uncork(): void;
@@ -235,6 +238,7 @@ export class Conn implements BodySource, PooledConn<NodePayload> {
       this.hint = hint;
       this.idleLimit = idleLimitOf(hint, this.idleLimit);
     }
+    if (refusedHead(head.status, job.payload)) this.reusable = false;
     const kind = this.framing.kind;
     if (strayAfterHead(this.framing, after)) this.reusable = false;
     if (kind === "none") {
@@ -297,13 +301,21 @@ export class Conn implements BodySource, PooledConn<NodePayload> {
     this.finish();
   }
 
-  /** The exchange is over: the socket goes back to the pool, or is closed. */
+  /**
+   * The exchange is over: the socket goes back to the pool, or is closed. An answer that ended
+   * before its request was written in full (OpenSearch answers `413` with `content-length: 0` as
+   * soon as it has read the head of a body over `http.max_content_length`, and keeps the
+   * connection) closes it: the next request would wait behind the rest of a body the server
+   * only discards.
+   */
   finish(): void {
     const job = this.job;
     this.job = undefined;
     job?.done();
-    if (this.reusable && !this.dead && !this.socket.destroyed) this.pool.release(this);
-    else this.kill(undefined);
+    const socket = this.socket;
+    if (this.reusable && !this.dead && !socket.destroyed && socket.writableLength === 0) {
+      this.pool.release(this);
+    } else this.kill(undefined);
   }
 
   /** Closes the socket; `error` fails the exchange in progress (its promise or its body). */

@@ -134,6 +134,14 @@ class BunWire implements Wire {
     this.#queue = undefined;
   }
 
+  /** What is queued, corked or not yet written past a short write. */
+  get writableLength(): number {
+    let n = this.#queueText === undefined ? 0 : Buffer.byteLength(this.#queueText);
+    for (const part of this.#queue ?? []) n += part.byteLength;
+    for (const part of this.#corked ?? []) n += part.byteLength;
+    return n;
+  }
+
   cork(): void {
     this.#corked ??= [];
   }

@@ -5,6 +5,7 @@ import {
   Http1ProtocolError,
   idleLimitOf,
   parseResponseHead,
+  refusedHead,
   strayAfterHead,
 } from "./_http1.ts";
 
@@ -185,4 +186,20 @@ Deno.test("_http1: bytes after an answer with no body are stray, after one with 
   assert.equal(strayAfterHead({ kind: "none" }, 0), false);
   assert.equal(strayAfterHead({ kind: "length", length: 3 }, 3), false);
   assert.equal(strayAfterHead({ kind: "chunked" }, 5), false);
+});
+
+Deno.test("refusedHead: a 400 or 431 to a head over 8 KiB, in each payload form", () => {
+  const big = `GET / HTTP/1.1\r\nx-big: ${"h".repeat(9000)}\r\n\r\n`;
+  const small = `POST / HTTP/1.1\r\ncontent-length: 9000\r\n\r\n${"b".repeat(9000)}`;
+  for (const status of [400, 431]) {
+    assert.equal(refusedHead(status, big), true);
+    assert.equal(refusedHead(status, bytes(big)), true);
+    assert.equal(refusedHead(status, [bytes(big), bytes("{}")]), true);
+    // A large body behind a small head is not a refused head.
+    assert.equal(refusedHead(status, small), false);
+    assert.equal(refusedHead(status, bytes(small)), false);
+    assert.equal(refusedHead(status, [bytes(small.slice(0, 41)), bytes("b".repeat(9000))]), false);
+  }
+  assert.equal(refusedHead(413, big), false);
+  assert.equal(refusedHead(200, bytes(big)), false);
 });
