@@ -1,6 +1,7 @@
-// HTTP/1.1 response framing for contrib/fetch_node: the response head (status line and header
-// fields) and the chunked transfer coding, as pure functions over bytes and text, so the socket
-// code stays small and these parts are tested on their own.
+// HTTP/1.1 response framing for contrib/fetch_node and contrib/fetch_deno: the response head
+// (status line and header fields) and the chunked transfer coding, as pure functions over bytes
+// and text, so the socket code stays small and these parts are tested on their own; and the one
+// rule both follow when a connection to `localhost` is refused.
 
 /** A malformed response: the connection cannot be trusted and is closed. */
 export class Http1ProtocolError extends Error {
@@ -306,4 +307,33 @@ export class ChunkedDecoder {
     }
     return this.done ? i : -1;
   }
+}
+
+/** `localhost` and the names under it (RFC 6761: they name the loopback addresses). */
+const LOCALHOST = /(?:^|\.)localhost\.?$/i;
+/** Failures after which another address of the name may still answer. */
+const UNREACHED = new Set(["ECONNREFUSED", "EADDRNOTAVAIL", "ENETUNREACH", "EHOSTUNREACH"]);
+/** The loopback addresses, in the order they are tried. */
+const LOOPBACKS = ["127.0.0.1", "::1"] as const;
+
+/**
+ * The loopback addresses to try, in order, after a connection to `hostname` failed with `error`
+ * before it stood (so nothing of a request left the process): for `localhost` and the names
+ * under it, refused (or unreachable), 127.0.0.1 and ::1, less an address the error says was
+ * tried (Node's `address`, or each of an `AggregateError`'s `errors`). Empty for any other name
+ * or failure: a refused `localhost` is never tried on an address that is not a loopback one.
+ * A runtime's connect may try only the first address a name resolves to (`Deno.connect`, Node's
+ * `net.connect` where the name has one address), and `localhost` may resolve to `::1` first
+ * while the server listens on 127.0.0.1 only (a server started with `network.host: 127.0.0.1`,
+ * a port published on 127.0.0.1), or the other way round. When none answers, the first failure
+ * is the one to report.
+ */
+export function loopbackFallbacks(hostname: string, error: unknown): string[] {
+  const code = (error as { code?: unknown } | null | undefined)?.code;
+  if (!LOCALHOST.test(hostname) || typeof code !== "string" || !UNREACHED.has(code)) return [];
+  const tried = new Set<unknown>();
+  const e = error as { address?: unknown; errors?: unknown };
+  tried.add(e.address);
+  if (Array.isArray(e.errors)) { for (const each of e.errors) tried.add(each?.address); }
+  return LOOPBACKS.filter((address) => !tried.has(address));
 }

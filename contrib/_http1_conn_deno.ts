@@ -13,6 +13,7 @@ import {
   headEnd,
   Http1ProtocolError,
   idleLimitOf,
+  loopbackFallbacks,
   parseResponseHead,
   refusedHead,
   type ResponseHead,
@@ -73,26 +74,17 @@ function connectFailure(error: unknown, origin: Origin, phase: "tcp" | "tls"): E
   );
 }
 
-/** `localhost` and the names under it (RFC 6761: they name the loopback addresses). */
-const LOCALHOST = /(?:^|\.)localhost\.?$/i;
-/** Failures after which another address of the name may still answer. */
-const UNREACHED = new Set(["ECONNREFUSED", "EADDRNOTAVAIL", "ENETUNREACH", "EHOSTUNREACH"]);
-
 /**
  * `Deno.connect` to `hostname`. It tries only the first address the name resolves to, where
- * the runtime's fetch tries each in turn: `localhost` may resolve to `::1` first while the
- * server listens on 127.0.0.1 only (a server started with `network.host: 127.0.0.1`, a port
- * published on 127.0.0.1), or the other way round. So for `localhost` a refused connection is
- * tried again on 127.0.0.1 and on ::1 (where the net permission for them is granted: never a
- * prompt); the first failure is what is reported when none answers.
+ * the runtime's fetch tries each in turn; so a refused `localhost` is tried again on the
+ * loopback addresses `loopbackFallbacks` (./_http1.ts) gives, where the net permission for them
+ * is granted (never a prompt). The first failure is what is reported when none answers.
  */
 async function connectTcp(hostname: string, port: number): Promise<Deno.TcpConn> {
   try {
     return await Deno.connect({ hostname, port });
   } catch (error) {
-    const code = (error as { code?: unknown })?.code;
-    if (!LOCALHOST.test(hostname) || typeof code !== "string" || !UNREACHED.has(code)) throw error;
-    for (const loopback of ["127.0.0.1", "::1"]) {
+    for (const loopback of loopbackFallbacks(hostname, error)) {
       const host = loopback.includes(":") ? `[${loopback}]:${port}` : `${loopback}:${port}`;
       if (Deno.permissions.querySync({ name: "net", host }).state !== "granted") continue;
       try {

@@ -12,6 +12,7 @@ import {
   framingOf,
   Http1ProtocolError,
   idleLimitOf,
+  loopbackFallbacks,
   parseResponseHead,
   refusedHead,
   type ResponseHead,
@@ -42,10 +43,12 @@ export interface Wire {
 }
 
 /**
- * Opens a plain-TCP socket for `conn` to `origin` and reports its events to `conn`: `ready` and
- * `tcp` set once connected, then `onData`, `onError`, `onEnd` and (once) `onClose`.
+ * Opens a plain-TCP socket for `conn` to `origin` (at `address` in place of the origin's host
+ * name when given: a loopback address for a refused `localhost`) and reports its events to
+ * `conn`: `ready` and `tcp` set once connected, then `onData`, `onError`, `onEnd` and (once)
+ * `onClose`.
  */
-export type OpenWire = (conn: Conn, origin: Origin) => Wire;
+export type OpenWire = (conn: Conn, origin: Origin, address?: string) => Wire;
 
 /** Options of one socket. */
 export interface ConnOptions {
@@ -92,7 +95,8 @@ function connectFailure(error: unknown, origin: Origin, phase: "tcp" | "tls"): E
 
 /** One socket and the exchange it carries. */
 export class Conn implements BodySource, PooledConn<NodePayload> {
-  readonly socket: Wire;
+  /** The socket (another one only while connecting, for a refused `localhost`). */
+  socket: Wire;
   /** Connected (and the TLS handshake done): from here a failure may follow a sent request. */
   ready = false;
   tcp = false;
@@ -111,21 +115,34 @@ export class Conn implements BodySource, PooledConn<NodePayload> {
   decoder: Decoder | undefined;
   /** The last `Keep-Alive` header read. */
   hint: string | undefined;
+  readonly #options: ConnOptions;
+  /** The loopback addresses still to try after a refused `localhost` (set at the first refusal). */
+  #fallbacks: string[] | undefined;
 
   constructor(readonly pool: ConnOwner<Conn>, readonly origin: Origin, options: ConnOptions) {
     this.idleLimit = options.keepAliveMs;
-    this.socket = !origin.secure && options.open !== undefined
-      ? options.open(this, origin)
-      : this.#openNode(origin, options);
+    this.#options = options;
+    this.socket = this.#open(undefined);
   }
 
-  #openNode(origin: Origin, options: ConnOptions): Socket {
-    const { host, port } = origin;
+  /** A socket to the origin, at `address` in place of its host name when given. */
+  #open(address: string | undefined): Wire {
+    const { origin } = this;
+    const options = this.#options;
+    return !origin.secure && options.open !== undefined
+      ? options.open(this, origin, address)
+      : this.#openNode(origin, options, address);
+  }
+
+  #openNode(origin: Origin, options: ConnOptions, address: string | undefined): Socket {
+    const { host: name, port } = origin;
+    const host = address ?? name;
     const socket = origin.secure
       ? tlsConnect({
         host,
         port,
-        servername: isIP(host) === 0 ? host : undefined,
+        // The certificate is checked against the name asked for, at whichever address.
+        servername: isIP(name) === 0 ? name : undefined,
         ALPNProtocols: ["http/1.1"],
         ...options.tls,
       }, () => this.ready = true)
@@ -173,7 +190,11 @@ export class Conn implements BodySource, PooledConn<NodePayload> {
       socket.ref();
       this.idleAt = 0;
     }
-    const payload = job.payload;
+    this.#write(job.payload);
+  }
+
+  #write(payload: NodePayload): void {
+    const socket = this.socket;
     if (typeof payload === "string") socket.write(payload);
     else {
       socket.cork();
@@ -335,6 +356,7 @@ export class Conn implements BodySource, PooledConn<NodePayload> {
   }
 
   onClose(): void {
+    if (!this.tcp && !this.dead && this.#fallBack()) return;
     this.dead = true;
     this.pool.closed(this);
     if (this.job === undefined) return;
@@ -345,6 +367,20 @@ export class Conn implements BodySource, PooledConn<NodePayload> {
       ? connectFailure(this.error, this.origin, !this.tcp || !this.origin.secure ? "tcp" : "tls")
       : this.error ?? Object.assign(new Error("socket hang up"), { code: "ECONNRESET" });
     this.kill(error);
+  }
+
+  /**
+   * The connection was refused before it stood: for `localhost`, the next loopback address the
+   * shared rule gives (never another address) gets a new socket, and the request, none of which
+   * left the process, is written on it. False when there is none left: the first failure stands.
+   */
+  #fallBack(): boolean {
+    const address = (this.#fallbacks ??= loopbackFallbacks(this.origin.host, this.error)).shift();
+    if (address === undefined) return false;
+    this.socket = this.#open(address);
+    const job = this.job;
+    if (job !== undefined) this.#write(job.payload);
+    return true;
   }
 
   pause(): void {

@@ -6,7 +6,6 @@
 
 import { Buffer } from "node:buffer";
 import type { Conn, OpenWire, Wire } from "./_http1_conn_node.ts";
-import type { Origin } from "./_http1_request.ts";
 
 /** The part of a `Bun.connect` socket used here. */
 interface BunSocket {
@@ -37,7 +36,7 @@ export function bunSockets(): OpenWire | undefined {
   const bun = (globalThis as { Bun?: Partial<BunConnect> }).Bun;
   if (typeof bun?.connect !== "function") return undefined;
   const connect = bun.connect.bind(bun) as BunConnect["connect"];
-  return (conn, origin) => new BunWire(conn, origin, connect);
+  return (conn, origin, address) => new BunWire(conn, address ?? origin.host, origin.port, connect);
 }
 
 /** One `Bun.connect` socket, shaped as the `node:net` members a Conn uses. */
@@ -53,10 +52,10 @@ class BunWire implements Wire {
   #unref = false;
   #closed = false;
 
-  constructor(conn: Conn, origin: Origin, connect: BunConnect["connect"]) {
+  constructor(conn: Conn, hostname: string, port: number, connect: BunConnect["connect"]) {
     this.conn = conn;
     // A failure is reported by `connectError`; the promise's rejection says it again.
-    connect({ hostname: origin.host, port: origin.port, data: this, socket: HANDLERS })
+    connect({ hostname, port, data: this, socket: HANDLERS })
       .catch(() => {});
   }
 

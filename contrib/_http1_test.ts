@@ -4,6 +4,7 @@ import {
   framingOf,
   Http1ProtocolError,
   idleLimitOf,
+  loopbackFallbacks,
   parseResponseHead,
   refusedHead,
   strayAfterHead,
@@ -202,4 +203,37 @@ Deno.test("refusedHead: a 400 or 431 to a head over 8 KiB, in each payload form"
   }
   assert.equal(refusedHead(413, big), false);
   assert.equal(refusedHead(200, bytes(big)), false);
+});
+
+Deno.test("loopbackFallbacks: a refused localhost is tried on the loopback addresses only", () => {
+  const refused = { code: "ECONNREFUSED" };
+  assert.deepEqual(loopbackFallbacks("localhost", refused), ["127.0.0.1", "::1"]);
+  // Names under localhost (RFC 6761), any case, with a trailing dot.
+  for (const name of ["LocalHost", "localhost.", "es.localhost", "a.b.localhost"]) {
+    assert.deepEqual(loopbackFallbacks(name, refused), ["127.0.0.1", "::1"], name);
+  }
+  // The address the error says was tried is not tried again (Node's `address`, an
+  // AggregateError's `errors` when it tried several).
+  assert.deepEqual(
+    loopbackFallbacks("localhost", { ...refused, address: "127.0.0.1" }),
+    ["::1"],
+  );
+  assert.deepEqual(
+    loopbackFallbacks("localhost", {
+      ...refused,
+      errors: [{ address: "::1" }, { address: "127.0.0.1" }],
+    }),
+    [],
+  );
+  assert.deepEqual(loopbackFallbacks("localhost", { code: "EHOSTUNREACH" }), [
+    "127.0.0.1",
+    "::1",
+  ]);
+  // Any other name, and any failure after which no other address would answer: nothing.
+  for (const name of ["example.com", "localhost.example.com", "notlocalhost", "127.0.0.1", "::1"]) {
+    assert.deepEqual(loopbackFallbacks(name, refused), [], name);
+  }
+  for (const error of [{ code: "ECONNRESET" }, { code: "ENOTFOUND" }, { code: 111 }, null, "x"]) {
+    assert.deepEqual(loopbackFallbacks("localhost", error), []);
+  }
 });

@@ -1,7 +1,7 @@
 // Runs contrib/fetch_node's Deno tests on Bun, where its plain-http sockets are Bun's own
 // (`Bun.connect`): `npx -y bun contrib/_run_tests_bun.ts` prints "bun fetch_node tests ok". Only
-// what those tests use of Deno is provided here (`Deno.test` with `t.step`, and the temporary
-// files and command of the TLS test), on Node's APIs.
+// what those tests use of Deno is provided here (`Deno.test` with `t.step`, or with `ignore`, and
+// the temporary files and command of the TLS test), on Node's APIs.
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -10,10 +10,17 @@ import process from "node:process";
 
 type TestFn = (t: { step(name: string, fn: () => unknown): Promise<boolean> }) => unknown;
 const tests: [string, TestFn][] = [];
+const ignored: string[] = [];
+/** `Deno.test(name, fn)` and `Deno.test({ name, ignore, fn })`. */
+function test(name: string | { name: string; ignore?: boolean; fn: TestFn }, fn?: TestFn): void {
+  if (typeof name === "string") tests.push([name, fn!]);
+  else if (name.ignore) ignored.push(name.name);
+  else tests.push([name.name, name.fn]);
+}
 
 Object.assign(globalThis, {
   Deno: {
-    test: (name: string, fn: TestFn) => void tests.push([name, fn]),
+    test,
     makeTempDir: () => mkdtemp(join(tmpdir(), "bun-fetch-node-")),
     readTextFile: (path: string) => readFile(path, "utf8"),
     writeTextFile: (path: string, text: string) => writeFile(path, text),
@@ -30,6 +37,7 @@ Object.assign(globalThis, {
 });
 
 await import("./_http1_test.ts");
+await import("./_http1_conn_node_test.ts");
 await import("./fetch_node_test.ts");
 await import("./fetch_node_wire_test.ts");
 
@@ -51,5 +59,6 @@ if (failed > 0) {
   console.error(`${failed} of ${tests.length} failed`);
   process.exit(1);
 }
+for (const name of ignored) console.log(`ignored ${name}`);
 console.log(`bun fetch_node tests ok (${tests.length})`);
 process.exit(0);

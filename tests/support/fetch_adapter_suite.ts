@@ -4,6 +4,8 @@
 
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
+import { createServer, type RequestListener } from "node:http";
+import { type AddressInfo, createServer as createTcpServer, type Socket } from "node:net";
 import { gzipSync } from "node:zlib";
 import {
   ConnectionError,
@@ -429,6 +431,143 @@ export function fetchAdapterSuite(adapter: FetchAdapter): void {
       await srv.stop();
     }
   });
+
+  // `localhost` may resolve to one loopback address (or to ::1 first) while the server listens on
+  // the other only: a refused connection is tried on the other loopback address. This host's
+  // resolver decides which of the two cases below takes the fallback; each must answer.
+  for (const host of ["127.0.0.1", "::1"]) {
+    const skip = host === "::1" && !IPV6_LOOPBACK;
+    Deno.test({
+      name: `${name}: localhost reaches a server listening on ${host} only` +
+        (skip ? " (ignored: this host has no IPv6 loopback to listen on)" : ""),
+      ignore: skip,
+      fn: async () => {
+        const srv = await listenOn(host, 0, (_req, res) => res.end(host));
+        const fetch = make();
+        try {
+          for (let i = 0; i < 3; i++) {
+            assert.equal(await (await fetch(`http://localhost:${srv.port}/`)).text(), host);
+          }
+          // The connection that stood is the one kept: the refused attempt was no connection.
+          assert.equal(srv.connections(), 1);
+        } finally {
+          fetch.close();
+          await srv.stop();
+        }
+      },
+    });
+  }
+
+  Deno.test(`${name}: localhost where nothing listens stays a connect failure, retried`, async () => {
+    const srv = await listenOn("127.0.0.1", 0, () => {});
+    const port = srv.port;
+    await srv.stop();
+    const fetch = make();
+    try {
+      const error = await fetch(`http://localhost:${port}/`).catch((e) => e);
+      assert.equal(error.code, "ECONNREFUSED");
+      assert.match(error.message, /^tcp connect error: could not connect to localhost:/);
+      await writeRetried(`http://localhost:${port}`, fetch);
+    } finally {
+      fetch.close();
+    }
+  });
+
+  Deno.test(`${name}: a localhost request that may have been sent is not sent again`, async () => {
+    // Both loopback addresses on one port (::1 where the host has it), each resetting a
+    // connection once a request arrived on it: the fallback is for refused connections only.
+    let requests = 0;
+    const onSocket = (socket: Socket) => {
+      socket.on("error", () => {});
+      socket.once("data", () => {
+        requests++;
+        socket.resetAndDestroy();
+      });
+    };
+    const servers = [await tcpListen("127.0.0.1", 0, onSocket)];
+    if (IPV6_LOOPBACK) servers.push(await tcpListen("::1", servers[0]!.port, onSocket));
+    const url = `http://localhost:${servers[0]!.port}`;
+    const fetch = make();
+    try {
+      const error = await fetch(`${url}/p/_doc`, { method: "POST", body: '{"a":1}' })
+        .catch((e) => e);
+      assert.equal(error.code, "ECONNRESET");
+      assert.doesNotMatch(error.message, /tcp connect error/);
+      assert.equal(requests, 1);
+      const ds = new DataSource({ nodes: [url], fetch, maxRetries: 2, retryBaseDelayMs: 1 });
+      await assert.rejects(
+        new JdbcTemplate(ds).executeUpdate('POST /p/_doc {"a": 1}'),
+        OutcomeUnknownError,
+      );
+      assert.equal(requests, 2);
+    } finally {
+      fetch.close();
+      await Promise.all(servers.map((s) => s.stop()));
+    }
+  });
+}
+
+/** Whether this host has an IPv6 loopback to listen on (asked once, when the suite loads). */
+const IPV6_LOOPBACK = await new Promise<boolean>((resolve) => {
+  const server = createTcpServer();
+  server.once("error", () => resolve(false));
+  server.listen(0, "::1", () => server.close(() => resolve(true)));
+});
+
+/** A listening server on `host`, with its port, accepted connections and `stop`. */
+interface Listening {
+  readonly port: number;
+  connections(): number;
+  stop(): Promise<void>;
+}
+
+/** A node:http server with `handler` on `host` (a loopback address) and `port` (0: any). */
+async function listenOn(host: string, port: number, handler: RequestListener): Promise<Listening> {
+  const server = createServer(handler);
+  let opened = 0;
+  server.on("connection", () => opened++);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, resolve);
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    connections: () => opened,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A node:net server on `host` and `port` (0: any), each connection given to `onSocket`. */
+async function tcpListen(
+  host: string,
+  port: number,
+  onSocket: (socket: Socket) => void,
+): Promise<Listening> {
+  const sockets = new Set<Socket>();
+  let opened = 0;
+  const server = createTcpServer((socket) => {
+    opened++;
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+    onSocket(socket);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, resolve);
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    connections: () => opened,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 /**
