@@ -3,6 +3,8 @@
 // by node:http with a keep-alive agent written by hand (the limit), by contrib/fetch_node alone,
 // by JdbcTemplate over the built-in fetch and over contrib/fetch_node, and by the official
 // @elastic/elasticsearch client; one at a time and 16 at a time, median of interleaved passes.
+// The official client runs on its default connection (undici) where that works; on Bun 1.4,
+// where undici's fails, on its `HttpConnection` (node:http), and the output says which.
 //
 // The server runs in a child process of the same runtime, so the figures are the client's:
 //   canned   a fixed Elasticsearch-shaped answer (the client's cost dominates)
@@ -14,13 +16,16 @@
 //   mkdir -p /tmp/es && (cd /tmp/es && npm i --no-save @elastic/elasticsearch@8)
 //   ES_CLIENT=/tmp/es/node_modules/@elastic/elasticsearch/index.js node bench/node_e2e_report.mjs
 //   ES_CLIENT=... npx -y node@22 bench/node_e2e_report.mjs
-//   npx -y bun bench/node_e2e_report.mjs
+//   ES_CLIENT=... npx -y bun bench/node_e2e_report.mjs
 //
 // SERVER (canned, engine or both; default both), PKG (default dist/npm), ES_CLIENT (without it
-// the official client is left out), N_SEQ, N_ROUNDS, N_PASSES set the run; ONLY (a regular
-// expression over the variant names) keeps some variants, e.g. for `node --cpu-prof`.
+// the official client is left out), ES_CONNECTION (undici or http: that connection of the
+// official client only, e.g. HttpConnection on Node to compare with Bun), N_SEQ, N_ROUNDS,
+// N_PASSES set the run; ONLY (a regular expression over the variant names) keeps some variants,
+// e.g. for `node --cpu-prof`.
 
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import http from "node:http";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
@@ -36,8 +41,55 @@ const VIA_NODE = "JdbcTemplate, contrib/fetch_node";
 /** Each JdbcTemplate row against the same transport's raw fetch (the "vs raw" column). */
 const RAW_OF = new Map([["JdbcTemplate, built-in fetch", BASELINE], [VIA_NODE, RAW_NODE]]);
 
-if (process.argv[2] === "--serve") await serveChild(process.argv[3]);
-else await main();
+// Run as a script (bench/runtime_stages.mjs imports `officialClient` from here).
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  if (process.argv[2] === "--serve") await serveChild(process.argv[3]);
+  else await main();
+}
+
+/**
+ * The official client (the package at the path `ES_CLIENT`) on `url`, checked with `probe` (a
+ * search it must answer): on its default connection (undici), or where that fails (Bun 1.4:
+ * `response.headers` of undefined) on its `HttpConnection` (node:http). `ES_CONNECTION`
+ * (`undici`, `http`) asks for one of the two only. Resolves to the client, the variant's name
+ * (with the connection) and a line saying what was chosen and why; undefined without ES_CLIENT.
+ */
+export async function officialClient(url, probe) {
+  const path = process.env.ES_CLIENT;
+  if (!path) return undefined;
+  const es = await import(path);
+  let version = "8";
+  try {
+    version = JSON.parse(readFileSync(new URL("package.json", new URL(path, "file:///")), "utf8"))
+      .version;
+  } catch { /* the major version of the name is enough */ }
+  const asked = process.env.ES_CONNECTION;
+  const choices = [
+    ["UndiciConnection", undefined],
+    ["HttpConnection", es.HttpConnection],
+  ].filter(([name]) => !asked || name.toLowerCase().startsWith(asked.toLowerCase()));
+  if (choices.length === 0) throw new Error(`ES_CONNECTION=${asked}: undici or http`);
+  const failed = [];
+  for (const [name, Connection] of choices) {
+    const client = new es.Client({ node: url, ...(Connection ? { Connection } : {}) });
+    try {
+      await probe(client);
+    } catch (error) {
+      failed.push(`${name} failed: ${error?.message ?? error}`);
+      // A client whose connection failed may fail to close too (undici's on Bun).
+      await Promise.resolve().then(() => client.close()).catch(() => {});
+      continue;
+    }
+    return {
+      client,
+      name: `@elastic/elasticsearch@8 ${name === "HttpConnection" ? "(http) " : ""}client.search`,
+      note: `official client: @elastic/elasticsearch ${version} on its ${name}` +
+        (Connection ? " (node:http)" : " (undici, its default)") +
+        (failed.length ? `; ${failed.join("; ")}` : asked ? " (ES_CONNECTION)" : ""),
+    };
+  }
+  throw new Error(`the official client answers on no connection: ${failed.join("; ")}`);
+}
 
 /** The child: serves the canned answer or the engine on a free port, prints its URL. */
 async function serveChild(kind) {
@@ -118,10 +170,6 @@ async function main() {
   const { DataSource } = await import(`${pkg}/esm/driver/mod.js`);
   const { JdbcTemplate } = await import(`${pkg}/esm/template/mod.js`);
   const { nodeFetch } = await import(`${pkg}/esm/contrib/fetch_node.js`);
-  // The official client's undici connection fails on Bun (1.4): left out there.
-  const official = process.env.ES_CLIENT && !globalThis.Bun
-    ? await import(process.env.ES_CLIENT)
-    : undefined;
   const SEQ = Number(process.env.N_SEQ ?? 4_000);
   const ROUNDS = Number(process.env.N_ROUNDS ?? 600);
   const PASSES = Number(process.env.N_PASSES ?? 8);
@@ -146,7 +194,11 @@ async function main() {
     const nfNet = globalThis.Bun ? nodeFetch({ bunSockets: false }) : undefined;
     const viaFetch = new JdbcTemplate(new DataSource({ nodes: [url] }));
     const viaNode = new JdbcTemplate(new DataSource({ nodes: [url], fetch: nf }));
-    const client = official ? new official.Client({ node: url }) : undefined;
+    const official = await officialClient(
+      url,
+      (c) => c.search({ index: INDEX, query: { term: { tag: TAG } } }),
+    );
+    const client = official?.client;
 
     let variants = [
       {
@@ -204,7 +256,7 @@ async function main() {
     ];
     if (client) {
       variants.push({
-        name: "@elastic/elasticsearch@8 client.search",
+        name: official.name,
         one: async () =>
           toRows((await client.search({ index: INDEX, query: { term: { tag: TAG } } })).hits.hits),
       });
@@ -251,6 +303,7 @@ async function main() {
         `loopback; ${SEQ} sequential and ${ROUNDS} × ${CONCURRENCY} concurrent requests per ` +
         `variant, median of ${PASSES} interleaved passes`,
     );
+    if (official) console.log(official.note);
     for (
       const [title, m, concurrent] of [["one at a time", seq, false], [
         `${CONCURRENCY} at a time`,

@@ -3,17 +3,21 @@
 // Elasticsearch-shaped server of bench/node_e2e_report.mjs (a child process), one at a time and
 // 16 at a time; then the same ladder with `fetch` faked (a prepared Response: the client's CPU
 // alone). Median of interleaved passes, wall and CPU µs per request, each row against the first.
+// With ES_CLIENT the official client is the loopback ladder's last row, on the connection
+// bench/node_e2e_report.mjs picks (undici, or HttpConnection where undici fails: Bun 1.4).
 //
 //   deno task build:npm
 //   npx -y bun bench/runtime_stages.mjs
 //   node bench/runtime_stages.mjs            FETCH=node: over contrib/fetch_node instead (with
 //                                            the runtime's fetch as the first row, over loopback)
 //
-// PKG (default dist/npm), FETCH (builtin or node), N (requests per pass), N_PASSES set the run.
+// PKG (default dist/npm), FETCH (builtin or node), N (requests per pass), N_PASSES, ES_CLIENT
+// (the official client's index.js) and ES_CONNECTION (undici or http) set the run.
 
 import { spawn } from "node:child_process";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
+import { officialClient } from "./node_e2e_report.mjs";
 
 const pkg = process.env.PKG ?? fileURLToPath(new URL("../dist/npm", import.meta.url));
 const { DataSource, Transport } = await import(`${pkg}/esm/driver/mod.js`);
@@ -53,8 +57,12 @@ const faked = async () =>
 // Read like the runtime's fetch (declared length trusted, no race against the signal), so the
 // faked ladder costs the same driver path as the built-in fetch over loopback.
 faked[Symbol.for("searchvisitor.networkFetch")] = true;
+const official = await officialClient(
+  url,
+  (c) => c.search({ index: "idx", query: { term: { tag: "t7" } } }),
+);
 
-function ladder(doFetch, injected, baseline) {
+function ladder(doFetch, injected, baseline, client) {
   const options = { nodes: [url], ...(injected ? { fetch: doFetch } : {}) };
   const transport = new Transport(options);
   const ds = new DataSource(options);
@@ -99,6 +107,16 @@ function ladder(doFetch, injected, baseline) {
           tag: "t7",
         }),
     ],
+    ...(client
+      ? [[
+        client.name.replace(" client.search", "").replace("@elastic/elasticsearch", "official"),
+        async () =>
+          toRows(
+            (await client.client.search({ index: "idx", query: { term: { tag: "t7" } } })).hits
+              .hits,
+          ),
+      ]]
+      : []),
   ];
 }
 
@@ -151,7 +169,9 @@ console.log(
     viaNode ? "contrib/fetch_node" : "the runtime's fetch"
   }`,
 );
-await measure("over loopback", ladder(network, viaNode, viaNode));
+if (official) console.log(official.note);
+await measure("over loopback", ladder(network, viaNode, viaNode, official));
 await measure("fetch faked (the client's CPU alone)", ladder(faked, true));
 nf.close();
+await official?.client.close();
 process.exit(0);
