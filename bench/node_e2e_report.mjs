@@ -85,7 +85,7 @@ export async function officialClient(url, probe) {
       name: `@elastic/elasticsearch@8 ${name === "HttpConnection" ? "(http) " : ""}client.search`,
       note: `official client: @elastic/elasticsearch ${version} on its ${name}` +
         (Connection ? " (node:http)" : " (undici, its default)") +
-        (failed.length ? `; ${failed.join("; ")}` : asked ? " (ES_CONNECTION)" : ""),
+        (failed.length ? `; ${failed.join("; ")}` : asked ? ", as ES_CONNECTION asks" : ""),
     };
   }
   throw new Error(`the official client answers on no connection: ${failed.join("; ")}`);
