@@ -105,5 +105,20 @@ const resettingUrl = await listen(resetting);
 }
 resetting.close();
 
+// `localhost` reaches a server on either loopback address: a refused connect on one is tried on
+// the other (never on an address outside loopback), whichever `localhost` resolves to first.
+for (const host of ["127.0.0.1", "::1"]) {
+  const only = http.createServer((_req, res) => res.end(host));
+  const bound = await new Promise((resolve) => {
+    only.once("error", () => resolve(false));
+    only.listen(0, host, () => resolve(true));
+  });
+  if (!bound) continue; // no IPv6 loopback on this host
+  const text = await (await fetch(`http://localhost:${only.address().port}/`)).text();
+  assert.equal(text, host);
+  only.closeAllConnections();
+  only.close();
+}
+
 fetch.close();
 console.log(`fetch_node check ok on ${runtime}`);
