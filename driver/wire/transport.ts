@@ -258,8 +258,9 @@ export class Transport {
     const attemptMs = req.timeoutMs ?? this.#timeoutMs;
     const totalMs = this.#requestTimeoutMs ?? attemptMs * 3;
     /**
-     * The request's deadline (`performance.now()` time), read from the first attempt's watch:
-     * the clock is read once per request, by the watch (the success path needs no other time).
+     * The request's deadline (`performance.now()` time), from the first attempt's start, read
+     * from its watch on the first failure: the success path reads no clock of its own (the
+     * watch of a long attempt may read none either).
      */
     let deadline = 0;
     const attempts = this.#maxRetries + 1;
@@ -287,7 +288,6 @@ export class Transport {
       }
       const watchMs = Math.min(attemptMs, left);
       const watch = this.#deadlines.watch(watchMs, req.signal, this.#light);
-      if (attempt === 1) deadline = watch.deadline - watchMs + totalMs;
       const signal = watch.signal;
       events?.start(node, attempt);
       let res: Response;
@@ -306,6 +306,7 @@ export class Transport {
         res = await (this.#injected ? watch.race(pending) : pending);
       } catch (error) {
         watch.done();
+        if (attempt === 1) deadline = watch.startedAt() + totalMs;
         this.#sendFailed(req, { error, node, signal, attemptMs, events });
         failed = fail(failed, error, node);
         if (attempt < attempts) await this.#wait(req, { retry: attempt, deadline, events });
@@ -333,6 +334,7 @@ export class Transport {
         } else text = await readBody(res, this.#limits, signal);
       } catch (error) {
         watch.done();
+        if (attempt === 1) deadline = watch.startedAt() + totalMs;
         this.#readFailed(req, { error, node, status, attemptMs, events });
         failed = fail(failed, error, node);
         if (attempt < attempts) await this.#wait(req, { retry: attempt, deadline, events });
@@ -345,6 +347,7 @@ export class Transport {
         return then({ status, body: text, headers: resHeaders, node });
       }
       // An error status: thrown, unless it may be retried (then the wait before the retry).
+      if (attempt === 1) deadline = watch.startedAt() + totalMs;
       const retry = this.#statusRetry(req, {
         status,
         text,
