@@ -132,6 +132,20 @@ export class Watch {
     });
   }
 
+  /**
+   * Calls `onAbort` with the abort reason when the attempt aborts (at once when it has): what
+   * `race` does, for a caller that settles its own promise. One callback at a time.
+   */
+  onAbort(onAbort: (reason: unknown) => void): void {
+    if (this.signal.aborted) onAbort(this.signal.reason);
+    else this.#reject = onAbort;
+  }
+
+  /** Stops calling back (`race`'s or `onAbort`'s) on an abort; the signal still follows it. */
+  release(): void {
+    this.#reject = undefined;
+  }
+
   /** The caller's signal aborted (an EventListener object: no closure per attempt). */
   handleEvent(): void {
     this.#abort(this.#outer?.reason);
