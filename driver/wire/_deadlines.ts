@@ -87,12 +87,12 @@ export class Watch {
   /** Whether the watch is in that list. */
   linked = false;
 
+  /** A watch of `ms`, not yet stamped (its deadline NaN until the schedule sets it). */
   constructor(
     schedule: Deadlines,
-    deadline: number,
+    ms: number,
     outer: AbortSignal | undefined,
     light = false,
-    ms = 0,
   ) {
     const controller = light ? new LightSignal() : new AbortController();
     this.#controller = controller;
@@ -100,7 +100,7 @@ export class Watch {
       ? controller as unknown as AbortSignal
       : controller.signal;
     this.#schedule = schedule;
-    this.deadline = deadline;
+    this.deadline = NaN;
     this.ms = ms;
     this.#outer = outer;
     if (outer !== undefined) {
@@ -225,11 +225,12 @@ export class Deadlines {
     // A pending tick comes within a heartbeat (its time is at most `HEARTBEAT_MS` after the
     // clock read that armed it) and stamps a long attempt's start before it could expire.
     if (this.#tick !== undefined && ms >= this.#lazyFromMs) {
-      return this.#link(new Watch(this, NaN, outer, light, ms));
+      return this.#link(new Watch(this, ms, outer, light));
     }
     const now = performance.now();
     const deadline = now + ms;
-    const watch = this.#link(new Watch(this, deadline, outer, light, ms));
+    const watch = this.#link(new Watch(this, ms, outer, light));
+    watch.deadline = deadline;
     if (this.#tick === undefined || deadline < this.#next) this.#arm(deadline, now);
     return watch;
   }
