@@ -116,3 +116,52 @@ Deno.test("a light watch follows the caller's signal and stops on done()", () =>
   assert.equal(quiet.signal.aborted, false);
   assert.equal(deadlines.size, 0);
 });
+
+Deno.test("deadlines: a long attempt started while a tick is pending is stamped late, never early", async () => {
+  // Attempts of at least 40 ms that start while a tick is pending read no clock of their own.
+  const schedule = new Deadlines(40);
+  const first = schedule.watch(1_000, undefined); // no tick yet: reads the clock, arms one
+  assert.equal(Number.isNaN(first.deadline), false);
+  const started = performance.now();
+  const lazy = schedule.watch(60, undefined);
+  assert.equal(Number.isNaN(lazy.deadline), true, "its start waits for the schedule's clock");
+  const short = schedule.watch(10, undefined); // shorter than 40 ms: read at once
+  assert.equal(Number.isNaN(short.deadline), false);
+  await aborted(lazy.signal);
+  assert.ok(performance.now() - started >= 59, "not before its time");
+  assert.equal(reasonOf(lazy.signal).name, "TimeoutError");
+  assert.equal(short.signal.aborted, true);
+  assert.equal(first.signal.aborted, false);
+  first.done();
+  assert.equal(schedule.size, 0);
+});
+
+Deno.test("deadlines: startedAt stamps an unstamped attempt with the time it is asked", () => {
+  const schedule = new Deadlines(40);
+  const first = schedule.watch(1_000, undefined);
+  const before = performance.now();
+  const lazy = schedule.watch(1_000, undefined);
+  assert.equal(Number.isNaN(lazy.deadline), true);
+  const at = lazy.startedAt();
+  assert.ok(at >= before && at <= performance.now());
+  assert.equal(lazy.deadline, at + 1_000);
+  assert.equal(lazy.startedAt(), at, "stamped once");
+  assert.equal(first.startedAt(), first.deadline - 1_000);
+  lazy.done();
+  first.done();
+  assert.equal(schedule.size, 0);
+});
+
+Deno.test("deadlines: a caller's abort reaches an unstamped attempt at once", () => {
+  const schedule = new Deadlines(40);
+  const first = schedule.watch(60_000, undefined);
+  const caller = new AbortController();
+  const lazy = schedule.watch(60_000, caller.signal);
+  const pending = lazy.race(new Promise<never>(() => {}));
+  caller.abort(new Error("user left"));
+  assert.equal((lazy.signal.reason as Error).message, "user left");
+  lazy.done();
+  first.done();
+  assert.equal(schedule.size, 0);
+  return assert.rejects(pending, /user left/);
+});

@@ -89,3 +89,41 @@ Deno.test("transport: an in-process fetch that ignores the signal is still cut o
     String(error),
   );
 });
+
+Deno.test("transport: long in-process attempts that hang are released, the clock read or not", async () => {
+  const never = () => new Promise<Response>(() => {});
+  Object.defineProperty(never, IN_PROCESS, { value: true });
+  const t = new Transport({
+    nodes: ["http://engine"],
+    fetch: never,
+    timeoutMs: 2_000,
+    maxRetries: 0,
+  });
+  // The first reads the clock and arms the tick; the second starts while that tick is pending
+  // (a long attempt: its start is stamped by the tick).
+  const first = t.request({ method: "GET", path: "/a" }).catch((e) => e);
+  const second = t.request({ method: "GET", path: "/b" }).catch((e) => e);
+  for (const error of await Promise.all([first, second])) {
+    assert.ok(error instanceof Error && /timed out/i.test(error.message), String(error));
+  }
+});
+
+Deno.test("transport: the caller's abort rejects an in-process request with its reason", async () => {
+  const never = () => new Promise<Response>(() => {});
+  Object.defineProperty(never, IN_PROCESS, { value: true });
+  const t = new Transport({ nodes: ["http://engine"], fetch: never, maxRetries: 3 });
+  const caller = new AbortController();
+  const pending = t.request({ method: "GET", path: "/", signal: caller.signal });
+  caller.abort(new Error("user left"));
+  await assert.rejects(pending, /user left/);
+  // Already aborted: rejected with the same reason, never retried.
+  await assert.rejects(t.request({ method: "GET", path: "/", signal: caller.signal }), /user left/);
+  const fine = Object.assign(() => Promise.resolve(Response.json({ ok: 1 })), {
+    [IN_PROCESS]: true,
+  });
+  const ok = new Transport({ nodes: ["http://engine"], fetch: fine });
+  await assert.rejects(
+    ok.request({ method: "GET", path: "/", signal: caller.signal }),
+    /user left/,
+  );
+});

@@ -28,7 +28,7 @@ import { ConnectionError, RedirectError, ResponseError, ResponseTooLargeError } 
 import { NodePool } from "./_node_pool.ts";
 import { type BodyLimits, fits, readBody, TooLarge } from "./_body_reader.ts";
 import { backoffDelay, isConnectPhase, isIdempotent, retryAfterMs } from "./retry_policy.ts";
-import { Deadlines } from "./_deadlines.ts";
+import { Deadlines, type Watch } from "./_deadlines.ts";
 import {
   check,
   codeOf,
@@ -119,6 +119,13 @@ export class Transport {
   readonly #onEvent: TransportEventListener | undefined;
   /** Nodes that answered at least once (their connections may be pooled). */
   readonly #answered = new Set<string>();
+  /**
+   * The node of the last answer, until a node is marked dead: an answer of it again needs no
+   * `#answeredBy` (it is in `#answered`, alive, and the product was read).
+   */
+  #lastAnswered: string | undefined;
+  /** Requests take `#inProcessFirst`: an in-process fetch, no compression, no event listener. */
+  readonly #quick: boolean;
   #product: string | undefined;
   #productRead = false;
   #requestIds = 0;
@@ -179,10 +186,12 @@ export class Transport {
       headers.authorization = options.authorization;
       secrets.push(...secretsOf(options.authorization));
     }
-    this.#headers = headers;
-    this.#jsonHeaders = { ...headers, "content-type": "application/json" };
-    this.#ndjsonHeaders = { ...headers, "content-type": "application/x-ndjson" };
+    // Frozen: handed as they are to the runtime's fetch and an in-process one (others get copies).
+    this.#headers = Object.freeze(headers);
+    this.#jsonHeaders = Object.freeze({ ...headers, "content-type": "application/json" });
+    this.#ndjsonHeaders = Object.freeze({ ...headers, "content-type": "application/x-ndjson" });
     this.#onEvent = options.onEvent;
+    this.#quick = this.#inProcess && !this.#compression && this.#onEvent === undefined;
     this.#secrets = secrets;
   }
 
@@ -226,18 +235,97 @@ export class Transport {
    */
   request(req: TransportRequest): Promise<TransportResponse> {
     try {
-      return this.#attempts(req, asIs);
+      return this.#quick ? this.#inProcessFirst(req, asIs) : this.#attempts(req, asIs);
     } catch (error) {
       return Promise.reject(error); // a call on a foreign `this`, as from an async method
     }
   }
 
   static {
-    attemptsOf = (transport, req, then) => transport.#attempts(req, then);
+    attemptsOf = (transport, req, then) =>
+      transport.#quick ? transport.#inProcessFirst(req, then) : transport.#attempts(req, then);
   }
 
-  /** `request`, handing the response to `then` in the step that reads it (see `requestThen`). */
-  async #attempts<T>(req: TransportRequest, then: (res: TransportResponse) => T): Promise<T> {
+  /**
+   * The first attempt of a request to an in-process fetch, as a chain of callbacks in one
+   * promise instead of an async frame awaiting a race (one promise hop and a frame fewer, and
+   * the race is the watch rejecting this promise, not a promise of its own). It handles only the
+   * answer the caller wants (a 2xx, an allowed 404, within the cap); anything else — a fetch
+   * that throws or rejects, the deadline or the caller's abort, another status, a body that
+   * cannot be read or is too large — is handed as it is to `#attempts`, which treats it as its
+   * first attempt's outcome (and retries where it is safe). What `then` throws rejects.
+   */
+  #inProcessFirst<T>(req: TransportRequest, then: (res: TransportResponse) => T): Promise<T> {
+    const hasBody = req.body !== undefined && req.body !== "";
+    const method = hasBody && (req.method === "GET" || req.method === "HEAD") ? "POST" : req.method;
+    // The frozen headers themselves: an in-process fetch cannot change them (see the mark).
+    const headers = !hasBody ? this.#headers : req.ndjson ? this.#ndjsonHeaders : this.#jsonHeaders;
+    const attemptMs = req.timeoutMs ?? this.#timeoutMs;
+    const totalMs = this.#requestTimeoutMs ?? attemptMs * 3;
+    const node = this.#pool.pick();
+    const watch = this.#deadlines.watch(Math.min(attemptMs, totalMs), req.signal, this.#light);
+    let pending: Promise<Response>;
+    try {
+      const fetchFn = this.#fetch; // called without `this`, as in `#attempts`
+      pending = fetchFn(node + req.path, {
+        method,
+        headers,
+        body: hasBody ? req.body : undefined,
+        signal: watch.signal,
+        redirect: "manual",
+      });
+    } catch (error) {
+      pending = Promise.reject(error);
+    }
+    return new Promise<T>((resolve, reject) => {
+      /** Waiting for the response: neither it nor the watch's abort has come. */
+      let waiting = true;
+      const handOff = (res: Promise<Response>, text?: Promise<string>) =>
+        resolve(this.#attempts(req, then, { watch, node, res, text }));
+      const onAbort = (reason: unknown) => {
+        if (!waiting) return;
+        waiting = false;
+        handOff(Promise.reject(reason));
+      };
+      pending.then((res) => {
+        if (!waiting) return; // aborted first: the late answer is dropped, as a race drops it
+        waiting = false;
+        watch.release();
+        const status = res.status;
+        if (!((status >= 200 && status < 300) || (status === 404 && req.allowNotFound))) {
+          return handOff(pending);
+        }
+        const resHeaders = res.headers;
+        res.text().then((text) => {
+          if (!fits(text, this.#maxBytes)) return handOff(pending, Promise.resolve(text));
+          watch.done();
+          if (node !== this.#lastAnswered) this.#answeredBy(node, resHeaders, undefined);
+          try {
+            resolve(then({ status, body: text, headers: resHeaders, node }));
+          } catch (error) {
+            reject(error);
+          }
+        }, (error) => handOff(pending, rejected(error)));
+      }, (error) => {
+        if (!waiting) return;
+        waiting = false;
+        handOff(Promise.reject(error));
+      });
+      // After the fetch was called (as `#attempts` calls it): a signal that already aborted
+      // (the caller's) hands off at once.
+      watch.onAbort(onAbort);
+    });
+  }
+
+  /**
+   * `request`, handing the response to `then` in the step that reads it (see `requestThen`);
+   * `first` is the first attempt's outcome when `#inProcessFirst` made it.
+   */
+  async #attempts<T>(
+    req: TransportRequest,
+    then: (res: TransportResponse) => T,
+    first?: FirstAttempt,
+  ): Promise<T> {
     const hasBody = req.body !== undefined && req.body !== "";
     const method = hasBody && (req.method === "GET" || req.method === "HEAD") ? "POST" : req.method;
     let headers: Readonly<Record<string, string>> = !hasBody
@@ -258,8 +346,9 @@ export class Transport {
     const attemptMs = req.timeoutMs ?? this.#timeoutMs;
     const totalMs = this.#requestTimeoutMs ?? attemptMs * 3;
     /**
-     * The request's deadline (`performance.now()` time), read from the first attempt's watch:
-     * the clock is read once per request, by the watch (the success path needs no other time).
+     * The request's deadline (`performance.now()` time), from the first attempt's start, read
+     * from its watch on the first failure: the success path reads no clock of its own (the
+     * watch of a long attempt may read none either).
      */
     let deadline = 0;
     const attempts = this.#maxRetries + 1;
@@ -273,7 +362,8 @@ export class Transport {
         body,
       }, this.#secrets);
     for (let attempt = 1; attempt <= attempts; attempt++) {
-      const node = this.#pool.pick();
+      const made = attempt === 1 ? first : undefined;
+      const node = made?.node ?? this.#pool.pick();
       // The first attempt has the whole time (no clock read of its own on the common path).
       const left = attempt === 1 ? totalMs : deadline - performance.now();
       if (left <= 0) {
@@ -286,26 +376,29 @@ export class Transport {
         });
       }
       const watchMs = Math.min(attemptMs, left);
-      const watch = this.#deadlines.watch(watchMs, req.signal, this.#light);
-      if (attempt === 1) deadline = watch.deadline - watchMs + totalMs;
+      const watch = made?.watch ?? this.#deadlines.watch(watchMs, req.signal, this.#light);
       const signal = watch.signal;
       events?.start(node, attempt);
       let res: Response;
       try {
-        // Called without `this`: a browser's fetch throws "Illegal invocation" on a foreign `this`.
-        const fetchFn = this.#fetch;
-        // Redirects are never followed: a 307 would carry the body to another host, a 303 turn
-        // a write into a GET that reads as success.
-        const pending = fetchFn(node + req.path, {
-          method,
-          headers,
-          body,
-          signal,
-          redirect: "manual",
-        });
-        res = await (this.#injected ? watch.race(pending) : pending);
+        if (made !== undefined) res = await made.res;
+        else {
+          // Called without `this`: a browser's fetch throws "Illegal invocation" on a foreign `this`.
+          const fetchFn = this.#fetch;
+          // Redirects are never followed: a 307 would carry the body to another host, a 303 turn
+          // a write into a GET that reads as success.
+          const pending = fetchFn(node + req.path, {
+            method,
+            headers,
+            body,
+            signal,
+            redirect: "manual",
+          });
+          res = await (this.#injected ? watch.race(pending) : pending);
+        }
       } catch (error) {
         watch.done();
+        if (attempt === 1) deadline = watch.startedAt() + totalMs;
         this.#sendFailed(req, { error, node, signal, attemptMs, events });
         failed = fail(failed, error, node);
         if (attempt < attempts) await this.#wait(req, { retry: attempt, deadline, events });
@@ -328,11 +421,12 @@ export class Transport {
           // the mark says), so its declared length is not looked up first, as
           // `readInProcessBody` does (a header lookup per answer in Deno, which copies the
           // header list); one promise hop fewer, too.
-          text = await res.text();
+          text = await (made?.text ?? res.text());
           if (!fits(text, this.#maxBytes)) throw new TooLarge(this.#maxBytes);
         } else text = await readBody(res, this.#limits, signal);
       } catch (error) {
         watch.done();
+        if (attempt === 1) deadline = watch.startedAt() + totalMs;
         this.#readFailed(req, { error, node, status, attemptMs, events });
         failed = fail(failed, error, node);
         if (attempt < attempts) await this.#wait(req, { retry: attempt, deadline, events });
@@ -345,6 +439,7 @@ export class Transport {
         return then({ status, body: text, headers: resHeaders, node });
       }
       // An error status: thrown, unless it may be retried (then the wait before the retry).
+      if (attempt === 1) deadline = watch.startedAt() + totalMs;
       const retry = this.#statusRetry(req, {
         status,
         text,
@@ -374,6 +469,7 @@ export class Transport {
     const connect = connectPhase && !(this.#answered.has(node) && !this.#pool.isDead(node));
     events?.end(undefined, "", error);
     if (req.signal?.aborted) throw timeoutError(req, failure.attemptMs, req.signal.reason);
+    this.#lastAnswered = undefined;
     if (this.#pool.markDead(node)) events?.nodeDead(node, error);
     if (!connect && !idempotentRequest(req)) {
       throw outcomeUnknown(req, {
@@ -401,6 +497,7 @@ export class Transport {
       throw new ResponseTooLargeError(error.limit, { command: req.command });
     }
     if (req.signal?.aborted) throw timeoutError(req, failure.attemptMs, req.signal.reason);
+    this.#lastAnswered = undefined;
     if (this.#pool.markDead(node)) events?.nodeDead(node, error);
     if (!idempotentRequest(req)) {
       throw outcomeUnknown(req, {
@@ -414,6 +511,7 @@ export class Transport {
 
   /** A node answered: it is alive, and the first answer tells the product. */
   #answeredBy(node: string, headers: Headers, events: AttemptEvents | undefined): void {
+    this.#lastAnswered = node;
     this.#answered.add(node);
     if (!this.#productRead) {
       // The first answer tells: Elasticsearch names itself on every one, OpenSearch on none.
@@ -540,6 +638,13 @@ export class Transport {
 
 const asIs = <T>(value: T): T => value;
 
+/** A rejected promise that is handled later (by `#attempts`): never an unhandled rejection. */
+function rejected(error: unknown): Promise<never> {
+  const promise = Promise.reject(error);
+  promise.catch(() => {});
+  return promise;
+}
+
 /**
  * `transport.request(req)` with `then` applied to the response in the same step: a caller that
  * maps the response at once (the executor) saves the promise hop of a `.then` of its own. What
@@ -556,6 +661,16 @@ export function requestThen<T>(
   then: (res: TransportResponse) => T,
 ): Promise<T> {
   return attemptsOf(transport, req, then);
+}
+
+/** The first attempt as `Transport.#inProcessFirst` made it, for `#attempts` to go on from. */
+interface FirstAttempt {
+  watch: Watch;
+  node: string;
+  /** The fetch's outcome (the watch's abort reason, when that came first). */
+  res: Promise<Response>;
+  /** The body's outcome, when it was read. */
+  text?: Promise<string>;
 }
 
 /** What a retry waits for (see `Transport.#wait`). */

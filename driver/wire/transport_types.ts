@@ -97,15 +97,17 @@ export interface TransportOptions extends TransportTuning {
   nodes: readonly string[];
   /**
    * The `fetch` to call; `globalThis.fetch` when absent. An injected fetch is not trusted: its
-   * promise is raced against the signal and its body is counted while it streams. Two marks
+   * promise is raced against the signal and its body is counted while it streams. Three marks
    * (own properties of the function, set to `true`) say more: `Symbol.for(
    * "searchvisitor.networkFetch")` — it honours its signal and never delivers more than a
    * declared `content-length` (as `contrib/fetch_node` does), so it is read like the runtime's
    * own; `Symbol.for("searchvisitor.inProcessFetch")` — its bodies are finite and already in
    * memory (as the embedded engine's `engine.fetch`), so they are read whole and then held to
-   * `maxResponseBytes`; `Symbol.for("searchvisitor.lightSignal")` — it reads only `aborted`,
-   * `reason` and the `abort` listeners of `init.signal` (as `contrib/fetch_node` does), so each
-   * attempt hands it a light signal of those members instead of an `AbortController`'s.
+   * `maxResponseBytes`, and it is handed the transport's own frozen header objects (it reads
+   * them, it cannot change them) rather than a copy per request;
+   * `Symbol.for("searchvisitor.lightSignal")` — it reads only `aborted`, `reason` and the
+   * `abort` listeners of `init.signal` (as `contrib/fetch_node` does), so each attempt hands it
+   * a light signal of those members instead of an `AbortController`'s.
    */
   fetch?: FetchFunction;
   /** Value of the `authorization` header, when there is one. */
