@@ -291,8 +291,11 @@ function searchRows(json: JsonObject, raw: unknown, reply: MappedReply): Outcome
   if (typeof json._scroll_id === "string") meta.scrollId = json._scroll_id;
   if (typeof json.pit_id === "string") meta.pitId = json.pit_id;
   if (shards !== undefined) meta.shardFailures = shards;
-  return { kind: "rows", table: { columns: DOC_COLUMNS, rows: ROWS_OF_HITS }, meta };
+  return { kind: "rows", table: HITS_TABLE, meta };
 }
+
+/** The table of every search's rows: read from its hits (one frozen object, none per answer). */
+const HITS_TABLE: Table = Object.freeze({ columns: DOC_COLUMNS, rows: ROWS_OF_HITS });
 
 function msearch(json: JsonObject, reply: MappedReply): Outcome[] {
   const command = reply.command;
