@@ -57,6 +57,32 @@ Deno.test("named arguments travel encoded by the driver", async () => {
   assert.equal(JSON.stringify(rows), '[{"_ID":"1","_DOC":"{\\"name\\":\\"a\\"}"}]');
 });
 
+Deno.test("listMeta: read on first use, the same plain metadata each time", async () => {
+  const big = '{"took":2,"hits":{"total":{"value":2,"relation":"eq"},"hits":[' +
+    '{"_id":"a","_source":{"n":9007199254740993,"s":"\\u00e9\\"\\n","u":"\u00e9\u{1F600}"}},' +
+    '{"_id":"b"}]},"aggregations":{"m":{"value":1}}}';
+  const fetch = () =>
+    Promise.resolve(new Response(big, { headers: { "content-type": "application/json" } }));
+  const own = new JdbcTemplate(new DataSource({ nodes: ["http://es.local"], fetch }));
+  const rows = await own.queryForList("POST /i/_search");
+  // Exact digits, escapes written as JSON.stringify writes them, no `_source`: null.
+  assert.deepEqual(rows, [
+    { _ID: "a", _DOC: '{"n":9007199254740993,"s":"\u00e9\\"\\n","u":"\u00e9\u{1F600}"}' },
+    { _ID: "b", _DOC: null },
+  ]);
+  const meta = listMeta(rows);
+  assert.equal(listMeta(rows), meta);
+  assert.deepEqual({ ...meta }, {
+    total: { value: 2, relation: "eq" },
+    took: 2,
+    aggregations: { m: { value: 1 } },
+    raw: meta.raw,
+  });
+  assert.deepEqual(Object.keys(meta), ["total", "took", "aggregations", "raw"]);
+  const raw = meta.raw as { hits: { hits: { _source?: { n: unknown } }[] } };
+  assert.equal(raw.hits.hits[0]!._source!.n, 9007199254740993n);
+});
+
 Deno.test("entity instances bound as values become documents", async () => {
   @Table("users")
   class User {

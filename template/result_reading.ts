@@ -6,7 +6,7 @@ import {
   type HitMeta,
   IncorrectResultSizeError,
   readHitMeta,
-  type ResultSet,
+  ResultSet,
   type Statement,
 } from "../driver/mod.ts";
 import { rowOfHit, takeDocHits } from "../driver/internal.ts";
@@ -31,22 +31,29 @@ class OnObject {
  * may be declared here: it would become an enumerable property of the list.
  */
 class MetaSlot extends OnObject {
-  #meta: ListMeta;
+  /** The metadata, or the result set it is read from when first asked for (see `of`). */
+  #meta: ListMeta | ResultSet;
 
-  private constructor(list: object, meta: ListMeta) {
+  private constructor(list: object, meta: ListMeta | ResultSet) {
     super(list);
     this.#meta = meta;
   }
 
-  /** Gives `list` its metadata (replacing any it had). */
-  static attach(list: object, meta: ListMeta): void {
+  /**
+   * Gives `list` its metadata (replacing any it had): a result set's is read from it when first
+   * asked for, so a list whose metadata is never read costs no object for them.
+   */
+  static attach(list: object, meta: ListMeta | ResultSet): void {
     if (#meta in list) (list as MetaSlot).#meta = meta;
     else new MetaSlot(list, meta);
   }
 
   /** The metadata given to `list`, or undefined. */
   static of(list: object): ListMeta | undefined {
-    return #meta in list ? (list as MetaSlot).#meta : undefined;
+    if (!(#meta in list)) return undefined;
+    const slot = list as MetaSlot;
+    const meta = slot.#meta;
+    return meta instanceof ResultSet ? slot.#meta = new ResultMeta(meta) : meta;
   }
 }
 
@@ -89,7 +96,7 @@ class ResultMeta implements ListMeta {
  * ```
  */
 export function withMeta<T>(rows: T[], rs: ResultSet): T[] {
-  MetaSlot.attach(rows, new ResultMeta(rs));
+  MetaSlot.attach(rows, rs);
   return rows;
 }
 

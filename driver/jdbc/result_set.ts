@@ -128,7 +128,7 @@ export function rowOfHit(hit: Record<string, unknown>): Record<string, unknown> 
   const id = hit._id;
   const source = hit._source;
   return {
-    _ID: id === undefined || id === null ? "" : String(id),
+    _ID: typeof id === "string" ? id : id === undefined || id === null ? "" : String(id),
     _DOC: source !== null && typeof source === "object" ? jsonText(source) : null,
   };
 }

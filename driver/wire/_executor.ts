@@ -13,7 +13,7 @@ import {
   rewritePath,
 } from "./_endpoint.ts";
 import { bumpMappingEpoch, changesMappings } from "./_mapping_epoch.ts";
-import { mapResponse, type Outcome } from "./_response_mapper.ts";
+import { type MappedReply, mapResponse, type Outcome } from "./_response_mapper.ts";
 import {
   requestThen,
   type Transport,
@@ -33,6 +33,52 @@ export const NO_OPTIONS: CallOptions = Object.freeze({});
 
 const asIs = (outcomes: Outcome[]): Outcome[] => outcomes;
 
+/** A command's endpoint and the path sent for it, with what they decide (see `#planOf`). */
+interface Plan {
+  readonly method: string;
+  /** The bound path the plan was made from. */
+  readonly from: string;
+  readonly endpoint: Endpoint;
+  /** The path sent (`rewritePath`'s). */
+  readonly path: string;
+  readonly allowPartial: boolean;
+  readonly allowNotFound: boolean;
+  readonly changesMappings: boolean;
+}
+
+/**
+ * A response as the mapper reads it. The content type is looked up when the mapper asks for it
+ * (a text answer, a body that is no JSON, an error), not for every answer: in Deno a header
+ * lookup is a checked call over the header list.
+ */
+class Reply implements MappedReply {
+  readonly status: number;
+  readonly text: string;
+  readonly command: string;
+  readonly redactSecrets: (text: string) => string;
+  readonly allowPartial: boolean;
+  readonly #headers: Headers;
+  #contentType: string | undefined;
+
+  constructor(
+    response: TransportResponse,
+    command: string,
+    plan: Plan,
+    redact: (text: string) => string,
+  ) {
+    this.status = response.status;
+    this.text = response.body;
+    this.command = command;
+    this.redactSecrets = redact;
+    this.allowPartial = plan.allowPartial;
+    this.#headers = response.headers;
+  }
+
+  get contentType(): string {
+    return this.#contentType ??= this.#headers.get("content-type") ?? "";
+  }
+}
+
 /** Sends commands for one connection. */
 export class Executor {
   readonly transport: Transport;
@@ -41,6 +87,8 @@ export class Executor {
   closed = false;
   /** Removes the transport's credentials from error excerpts (one function, not one per call). */
   readonly #redact: (text: string) => string;
+  /** The plan of the last command sent (see `#planOf`). */
+  #last: Plan | undefined;
 
   constructor(transport: Transport, rules: PathRules = {}) {
     this.transport = transport;
@@ -71,18 +119,16 @@ export class Executor {
   ): Promise<T> {
     try {
       this.ensureOpen();
-      const endpoint = classify(command.method, command.path);
-      const path = rewritePath(endpoint, command.path, this.rules, command.text);
+      const plan = this.#planOf(command);
       // The response is mapped in the transport's step that read it (no hop of its own).
-      const mapped = (response: TransportResponse) =>
-        then(this.#map(command, endpoint, path, response));
+      const mapped = (response: TransportResponse) => then(this.#map(command, plan, response));
       // Mapping caches go stale before (a read racing it) and after, whatever the outcome (a
       // timeout may still have applied it).
-      if (!changesMappings(command.method, endpoint.segments)) {
-        return requestThen(this.transport, this.#request(command, endpoint, path, options), mapped);
+      if (!plan.changesMappings) {
+        return requestThen(this.transport, this.#request(command, plan, options), mapped);
       }
       bumpMappingEpoch(this.transport);
-      return this.transport.request(this.#request(command, endpoint, path, options))
+      return this.transport.request(this.#request(command, plan, options))
         .finally(() => bumpMappingEpoch(this.transport))
         .then(mapped);
     } catch (error) {
@@ -90,20 +136,36 @@ export class Executor {
     }
   }
 
-  #map(
-    command: BoundCommand,
-    endpoint: Endpoint,
-    path: string,
-    response: TransportResponse,
-  ): Outcome[] {
-    const outcomes = mapResponse(endpoint, {
-      status: response.status,
-      text: response.body,
-      contentType: response.headers.get("content-type") ?? "",
-      command: command.text,
-      redactSecrets: this.#redact,
+  /**
+   * What the executor works out from a command's method and path: kept for the last one, so a
+   * command run again and again (the same path string: no bound path values, or the same ones)
+   * is classified, rewritten and checked once.
+   */
+  #planOf(command: BoundCommand): Plan {
+    const last = this.#last;
+    if (last !== undefined && last.from === command.path && last.method === command.method) {
+      return last;
+    }
+    const endpoint = classify(command.method, command.path);
+    const path = rewritePath(endpoint, command.path, this.rules, command.text);
+    const plan: Plan = {
+      method: command.method,
+      from: command.path,
+      endpoint,
+      path,
       allowPartial: allowsPartialResults(path),
-    });
+      allowNotFound: allowsNotFound(endpoint.kind),
+      changesMappings: changesMappings(command.method, endpoint.segments),
+    };
+    this.#last = plan;
+    return plan;
+  }
+
+  #map(command: BoundCommand, plan: Plan, response: TransportResponse): Outcome[] {
+    const outcomes = mapResponse(
+      plan.endpoint,
+      new Reply(response, command.text, plan, this.#redact),
+    );
     // Most answers have no `Warning` header: one lookup, and no list made for them.
     const warning = response.headers.get("warning");
     if (warning) {
@@ -115,22 +177,17 @@ export class Executor {
     return outcomes;
   }
 
-  #request(
-    command: BoundCommand,
-    endpoint: Endpoint,
-    path: string,
-    options: CallOptions,
-  ): TransportRequest {
+  #request(command: BoundCommand, plan: Plan, options: CallOptions): TransportRequest {
     return {
       method: command.method,
-      path,
+      path: plan.path,
       pathTemplate: command.pathTemplate,
       body: command.body,
       ndjson: command.ndjson,
       signal: options.signal,
       timeoutMs: options.timeoutMs,
       idempotent: options.idempotent,
-      allowNotFound: allowsNotFound(endpoint.kind),
+      allowNotFound: plan.allowNotFound,
       command: command.text,
     };
   }

@@ -27,39 +27,44 @@ const asIs = (text: string): string => text;
  * @returns The parsed object or array.
  */
 export function parseJsonBody(reply: JsonReply): object {
-  const { status, text, contentType, command } = reply;
-  const redactSecrets = reply.redactSecrets ?? asIs;
-  // The errors are made on a failure only: no closure per call.
-  // What nearly every answer says (Elasticsearch's type, OpenSearch's and the engine's with
-  // its charset) is tested as a string; anything else by the expression.
-  if (
-    contentType !== "application/json" && contentType !== "application/json; charset=UTF-8" &&
-    /html/i.test(contentType)
-  ) {
-    throw new InvalidResponseError(
-      { status, contentType, text: redactSecrets(text) },
-      "an HTML page came where JSON is due",
-      { command },
-    );
-  }
+  const text = reply.text;
+  // The errors are made on a failure only: no closure per call, and the content type is read
+  // then only (a reply may look it up when asked). A body that parses as a JSON object or array
+  // is JSON whatever its label; an HTML page never parses, and its label names the error.
   let body: unknown;
   try {
     body = parseExactJson(text);
   } catch (cause) {
-    const problem = text.trim() === ""
+    const problem = isHtml(reply.contentType)
+      ? "an HTML page came where JSON is due"
+      : text.trim() === ""
       ? "the body is empty where a JSON body is due"
       : "the body is not valid JSON (truncated, or not JSON at all)";
-    throw new InvalidResponseError({ status, contentType, text: redactSecrets(text) }, problem, {
-      command,
-      cause,
-    });
+    throw invalid(reply, problem, cause);
   }
   if (body === null || typeof body !== "object") {
-    throw new InvalidResponseError(
-      { status, contentType, text: redactSecrets(text) },
-      "the body is a bare JSON value, not an object or array",
-      { command },
+    throw invalid(
+      reply,
+      isHtml(reply.contentType)
+        ? "an HTML page came where JSON is due"
+        : "the body is a bare JSON value, not an object or array",
     );
   }
   return body;
+}
+
+/** An HTML content type (what nearly every JSON answer says is told without the expression). */
+function isHtml(contentType: string): boolean {
+  return contentType !== "application/json" &&
+    contentType !== "application/json; charset=UTF-8" && /html/i.test(contentType);
+}
+
+function invalid(reply: JsonReply, problem: string, cause?: unknown): InvalidResponseError {
+  const { status, text, command } = reply;
+  const redactSecrets = reply.redactSecrets ?? asIs;
+  return new InvalidResponseError(
+    { status, contentType: reply.contentType, text: redactSecrets(text) },
+    problem,
+    cause === undefined ? { command } : { command, cause },
+  );
 }

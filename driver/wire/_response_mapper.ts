@@ -54,10 +54,12 @@ export interface MappedReply extends JsonReply {
  * @throws {InvalidResponseError} When a body that must be JSON is empty, HTML or broken.
  */
 export function mapResponse(endpoint: Endpoint, reply: MappedReply): Outcome[] {
-  const { status, text, contentType, command, redactSecrets } = reply;
+  // The content type is read where it decides (a `read`'s text answer) or goes into an error:
+  // a reply may look it up only when asked (the executor's does).
+  const { status, text, command, redactSecrets } = reply;
   const body = endpoint.kind === "head"
     ? null
-    : endpoint.kind === "read" && /^text\/plain/i.test(contentType)
+    : endpoint.kind === "read" && /^text\/plain/i.test(reply.contentType)
     ? text // `_nodes/hot_threads` and other text answers: one `value` row
     : parseJsonBody(reply);
   const json: JsonObject = isJsonObject(body) ? body : {};
@@ -72,7 +74,11 @@ export function mapResponse(endpoint: Endpoint, reply: MappedReply): Outcome[] {
       : shape.check(json);
     if (problem !== undefined) {
       throw new InvalidResponseError(
-        { status, contentType, text: redactSecrets ? redactSecrets(text) : text },
+        {
+          status,
+          contentType: reply.contentType,
+          text: redactSecrets ? redactSecrets(text) : text,
+        },
         problem,
         { command },
       );
@@ -285,8 +291,11 @@ function searchRows(json: JsonObject, raw: unknown, reply: MappedReply): Outcome
   if (typeof json._scroll_id === "string") meta.scrollId = json._scroll_id;
   if (typeof json.pit_id === "string") meta.pitId = json.pit_id;
   if (shards !== undefined) meta.shardFailures = shards;
-  return { kind: "rows", table: { columns: DOC_COLUMNS, rows: ROWS_OF_HITS }, meta };
+  return { kind: "rows", table: HITS_TABLE, meta };
 }
+
+/** The table of every search's rows: read from its hits (one frozen object, none per answer). */
+const HITS_TABLE: Table = Object.freeze({ columns: DOC_COLUMNS, rows: ROWS_OF_HITS });
 
 function msearch(json: JsonObject, reply: MappedReply): Outcome[] {
   const command = reply.command;
