@@ -10,7 +10,7 @@ import type { Mappings } from "./types.ts";
 import { KeptDoc } from "./kept_doc.ts";
 
 /** Documents whose texts are packed between two pauses of a merge (see {@link MergeJob.step}). */
-const PACK_BLOCK = 2_048;
+const PACK_BLOCK = 512;
 
 /**
  * Runs `task` later (after pending I/O and timers; after `delayMs` or more when given); returns a

@@ -151,7 +151,7 @@ export function* mergeSteps(inputs: readonly MergeInput[]): MergeSteps {
     if (!merged) return null;
     fields.set(name, merged);
   }
-  const ids = yield* IdIndex.steps(docs, MERGE_BLOCK / 2);
+  const ids = yield* IdIndex.steps(docs, MERGE_BLOCK / 8);
   return { segment: new Segment(docs, ids, fields), maps };
 }
 
