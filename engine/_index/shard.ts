@@ -16,6 +16,8 @@ export { ShardSnapshot };
 const MAX_SEGMENTS = 12;
 /** Past this many segments a running background merge is finished at once (back-pressure). */
 const MAX_SEGMENTS_MERGING = 4 * MAX_SEGMENTS;
+/** Up to this many segments a running merge yields to searches (see `MergeOptions`). */
+const PACED_SEGMENTS = 2 * MAX_SEGMENTS;
 
 /** How a shard runs its merges. */
 export interface MergeOptions {
@@ -192,7 +194,10 @@ export class Shard {
     if (job.docCount < this.#backgroundMinDocs) return this.#finishJob();
     const slice = (): void => {
       if (this.#job !== running) return;
-      const busy = searchesActive();
+      // Searches slow the merge down only while segments are not piling up behind it: past
+      // twice the usual count it runs full slices again, well before a refresh must finish it
+      // at once (MAX_SEGMENTS_MERGING).
+      const busy = searchesActive() && this.#segments.length <= PACED_SEGMENTS;
       if (job.step(busy ? this.#busySliceMs : this.#sliceMs)) this.#swap();
       else running.cancel = this.#defer(slice, busy ? this.#busyPauseMs : 0);
     };
