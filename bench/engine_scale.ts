@@ -300,7 +300,9 @@ async function whileLong(call: Call, n: number): Promise<void> {
 /**
  * `match` at 16 in flight while a background merge runs against the same with none: 13 more
  * refreshed 5,000-document batches start a merge; latencies are sorted by whether `_stats`
- * reported a merge running before and after each round of 16.
+ * reported a merge running before and after each round of 16. The first rounds after the
+ * refreshes are also shown apart (the first searches on the new segments are slower, merge or
+ * not), and the merge-running rounds without them.
  */
 async function duringMerge(call: Call, r: () => number, docs: number): Promise<void> {
   const text = JSON.stringify(QUERIES.find(([n]) => n === "match (2 words)")![1]);
@@ -308,6 +310,11 @@ async function duringMerge(call: Call, r: () => number, docs: number): Promise<v
     JSON.parse(await call("GET", "/scale/_stats/merge"))._all.primaries.merges.current > 0;
   const idle: number[] = [];
   const busy: number[] = [];
+  // The first rounds after the refreshes run the first searches on 13 new segments (compiled
+  // code and caches warming, the load's garbage collected), merge or not: shown apart too.
+  const WARM_ROUNDS = 5;
+  const first: number[] = [];
+  const busyAfter: number[] = [];
   for (let i = 0; i < 13; i++) {
     const body = batch(docs + i * BATCH, BATCH, r);
     await call("POST", "/scale/_bulk?refresh=true", body, true);
@@ -320,10 +327,11 @@ async function duringMerge(call: Call, r: () => number, docs: number): Promise<v
     await new Promise((resolve) => setTimeout(resolve, 0)); // a task boundary (see the load)
     if (before && after) busy.push(...lat);
     else if (!before && !after) idle.push(...lat);
+    if (round < WARM_ROUNDS) first.push(...lat);
+    else if (before && after) busyAfter.push(...lat);
     if (!after && idle.length >= 400) break;
   }
-  busy.sort((a, b) => a - b);
-  idle.sort((a, b) => a - b);
+  for (const l of [busy, idle, first, busyAfter]) l.sort((a, b) => a - b);
   const row = (l: number[]) =>
     l.length
       ? `p50 ${percentile(l, 0.5).toFixed(2)} / p99 ${
@@ -331,6 +339,10 @@ async function duringMerge(call: Call, r: () => number, docs: number): Promise<v
       } ms (${l.length})`
       : "none";
   console.log(`  match, 16 in flight, merge running: ${row(busy)}; none running: ${row(idle)}`);
+  console.log(
+    `  match, 16 in flight, merge running after the first ${WARM_ROUNDS} rounds: ` +
+      `${row(busyAfter)}; those first rounds: ${row(first)}`,
+  );
 }
 
 /** Runs the scale report (see the module comment). */

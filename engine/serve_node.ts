@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { utf8Length } from "./_utf8.ts";
 import { getHeapStatistics } from "node:v8";
+import { searchBegins } from "./_index/search_pressure.ts";
 
 /** The heap limit of this process (`--max-old-space-size` and the like), when the runtime tells. */
 export function heapSize(): number | undefined {
@@ -289,6 +290,13 @@ const BAD_REQUEST = JSON.stringify({
   status: 400,
 });
 
+/** Searches, counts and other reads (not writes, which a merge keeps pace with). */
+const READ_PATH = /\/_(?:search|msearch|count|mget)(?:[/?]|$)/;
+
+function isRead(method: string | undefined, url: string | undefined): boolean {
+  return method === "GET" || method === "HEAD" || READ_PATH.test(url ?? "");
+}
+
 /** Listens with `node:http`. */
 export function listen(
   handler: Handler,
@@ -303,6 +311,8 @@ export function listen(
   return new Promise((resolve, reject) => {
     let port = options.port;
     const server = createServer((req, res) => {
+      // A read waits from its arrival: background merges yield to it (see search_pressure.ts).
+      if (isRead(req.method, req.url)) res.once("close", searchBegins());
       toRequest(req, {
         hostname: options.hostname,
         port,

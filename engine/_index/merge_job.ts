@@ -10,14 +10,17 @@ import type { Mappings } from "./types.ts";
 import { KeptDoc } from "./kept_doc.ts";
 
 /** Documents whose texts are packed between two pauses of a merge (see {@link MergeJob.step}). */
-const PACK_BLOCK = 16_384;
+const PACK_BLOCK = 512;
 
-/** Runs `task` later (after pending I/O and timers); returns a function that cancels it. */
-export type Defer = (task: () => void) => () => void;
+/**
+ * Runs `task` later (after pending I/O and timers; after `delayMs` or more when given); returns a
+ * function that cancels it.
+ */
+export type Defer = (task: () => void, delayMs?: number) => () => void;
 
-/** The default {@link Defer}: a zero-delay timer (a web standard on every runtime). */
-export const deferByTimer: Defer = (task) => {
-  const timer = setTimeout(task, 0);
+/** The default {@link Defer}: a timer (a web standard on every runtime). */
+export const deferByTimer: Defer = (task, delayMs = 0) => {
+  const timer = setTimeout(task, delayMs);
   return () => clearTimeout(timer);
 };
 

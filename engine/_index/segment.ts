@@ -32,6 +32,48 @@ export function numberColumn(values: ArrayLike<number>): NumberColumn {
   return Int32Array.from(values);
 }
 
+/**
+ * {@link numberColumn} of `values` in steps of `block` values (a background merge's pauses come
+ * between them): the same column, though a Float64Array that owns its whole buffer is returned
+ * as it is rather than copied.
+ *
+ * @example
+ * ```ts
+ * import { numberColumnSteps } from "./segment.ts";
+ * const steps = numberColumnSteps(new Float64Array([1, 2, 3]), 2);
+ * let r = steps.next();
+ * while (!r.done) r = steps.next();
+ * console.assert(r.value instanceof Int32Array && String(r.value) === "1,2,3");
+ * ```
+ */
+export function* numberColumnSteps(
+  values: Float64Array,
+  block: number,
+): Generator<void, NumberColumn, void> {
+  const n = values.length;
+  let ints = true;
+  for (let from = 0; from < n && ints; from += block) {
+    if (from > 0) yield;
+    const end = Math.min(from + block, n);
+    for (let i = from; i < end; i++) {
+      const v = values[i]!;
+      if (v !== (v | 0) || (v === 0 && 1 / v < 0)) {
+        ints = false;
+        break;
+      }
+    }
+  }
+  if (!ints && values.byteOffset === 0 && values.byteLength === values.buffer.byteLength) {
+    return values;
+  }
+  const out = ints ? new Int32Array(n) : new Float64Array(n);
+  for (let from = 0; from < n; from += block) {
+    yield;
+    out.set(values.subarray(from, Math.min(from + block, n)), from);
+  }
+  return out;
+}
+
 /** The documents containing one term, ascending by doc ordinal. */
 export interface Posting {
   /** Doc ordinals. */

@@ -15,6 +15,7 @@ import {
   type FieldIndex,
   type NumberColumn,
   numberColumn,
+  numberColumnSteps,
   Segment,
 } from "./segment.ts";
 import { ordinalList } from "./shared_runs.ts";
@@ -229,7 +230,8 @@ export function* pointsSteps(
       to: Math.min(from + block, order.length),
     });
   }
-  return { values: numberColumn(values), docs, exact: pointExact };
+  yield;
+  return { values: yield* numberColumnSteps(values, block), docs, exact: pointExact };
 }
 
 /** Points `from` … `to - 1` in order: their values and docs. */

@@ -5,14 +5,18 @@
 // (see merge_job.ts) can run it in slices between requests.
 
 import { IdIndex } from "./id_index.ts";
-import { type FieldIndex, numberColumn, type Posting, Segment } from "./segment.ts";
+import { type FieldIndex, numberColumnSteps, type Posting, Segment } from "./segment.ts";
 import { pointsSteps } from "./segment_builder.ts";
-import { ordinalList } from "./shared_runs.ts";
+import { ordinalListSteps } from "./shared_runs.ts";
 import { TextPostingsWriter } from "./text_posting.ts";
 import type { StoredDoc } from "./types.ts";
 
-/** Documents (or values) a merge handles between two pauses in its long per-document loops. */
-const MERGE_BLOCK = 65_536;
+/**
+ * Documents (or values) a merge handles between two pauses in its long per-document loops: small
+ * enough that a pause comes every fraction of a millisecond at a million documents, so a slice
+ * of half a millisecond (while searches run) overruns by little.
+ */
+const MERGE_BLOCK = 8_192;
 
 /** One segment to merge, with its deletions (1 = deleted, per ordinal). */
 export interface MergeInput {
@@ -34,7 +38,9 @@ export interface Merged {
 export type MergeSteps = Generator<void, Merged | null, void>;
 
 /** Postings or docs copied between pauses. */
-const STEP = 16384;
+const STEP = 2048;
+/** What one term of a dictionary costs against one posting copied (a map lookup, a list). */
+const TERM_COST = 8;
 
 /** Counts work and tells when to pause. */
 class Budget {
@@ -145,7 +151,7 @@ export function* mergeSteps(inputs: readonly MergeInput[]): MergeSteps {
     if (!merged) return null;
     fields.set(name, merged);
   }
-  const ids = yield* IdIndex.steps(docs, MERGE_BLOCK);
+  const ids = yield* IdIndex.steps(docs, MERGE_BLOCK / 8);
   return { segment: new Segment(docs, ids, fields), maps };
 }
 
@@ -170,17 +176,30 @@ function* mergeField(
     norms = new Uint8Array(maxDoc);
     for (const { field, map } of parts) {
       if (!field) continue;
-      for (let i = 0; i < map.length; i++) if (map[i]! >= 0) norms[map[i]!] = field.norms![i]!;
+      const from = field.norms!;
+      for (let b = 0; b < map.length; b += MERGE_BLOCK) {
+        yield;
+        const end = Math.min(b + MERGE_BLOCK, map.length);
+        for (let i = b; i < end; i++) if (map[i]! >= 0) norms[map[i]!] = from[i]!;
+      }
     }
   }
-  yield; // each of the loops over every document below is a step of its own
+  yield; // each of the loops over every document below goes by blocks, a pause between them
   let presentCount = 0;
   for (const { field } of parts) presentCount += field?.present.length ?? 0;
   const present = new Int32Array(presentCount);
   let n = 0;
   for (const { field, map } of parts) {
     if (!field) continue;
-    for (const d of field.present) if (map[d]! >= 0) present[n++] = map[d]!;
+    const docs = field.present;
+    for (let b = 0; b < docs.length; b += MERGE_BLOCK) {
+      yield;
+      const end = Math.min(b + MERGE_BLOCK, docs.length);
+      for (let i = b; i < end; i++) {
+        const m = map[docs[i]!]!;
+        if (m >= 0) present[n++] = m;
+      }
+    }
   }
   yield;
   // Doc values, doc by doc in the new order.
@@ -212,6 +231,7 @@ function* mergeField(
   dvStart[maxDoc] = v;
   const nums = numValues ? numValues.subarray(0, v) : null;
   yield;
+  const numColumn = nums ? yield* numberColumnSteps(nums, MERGE_BLOCK) : null;
   const points = first.pointValues && nums
     ? yield* pointsSteps({ nums, exact, dvStart, maxDoc }, MERGE_BLOCK)
     : null;
@@ -225,20 +245,34 @@ function* mergeField(
     if (!deletes) sumTotalTermFreq += field.sumTotalTermFreq;
     else if (text && field.terms.size > 0) sumTotalTermFreq += keptFreqs.get(part) ?? 0;
     else if (keyword && field.sumTotalTermFreq === field.strValues!.length) {
-      for (let i = 0; i < map.length; i++) {
-        if (map[i]! >= 0) sumTotalTermFreq += field.dvStart[i + 1]! - field.dvStart[i]!;
+      const starts = field.dvStart;
+      for (let b = 0; b < map.length; b += MERGE_BLOCK) {
+        yield;
+        const end = Math.min(b + MERGE_BLOCK, map.length);
+        for (let i = b; i < end; i++) {
+          if (map[i]! >= 0) sumTotalTermFreq += starts[i + 1]! - starts[i]!;
+        }
       }
-    } else for (const d of field.present) if (map[d]! >= 0) sumTotalTermFreq++;
+    } else {
+      const docs = field.present;
+      for (let b = 0; b < docs.length; b += MERGE_BLOCK) {
+        yield;
+        const end = Math.min(b + MERGE_BLOCK, docs.length);
+        for (let i = b; i < end; i++) if (map[docs[i]!]! >= 0) sumTotalTermFreq++;
+      }
+    }
   }
   yield;
+  const presentList = yield* ordinalListSteps(present.subarray(0, n), MERGE_BLOCK);
+  const dvList = yield* ordinalListSteps(dvStart, MERGE_BLOCK);
   return {
     kind: first.kind,
     terms,
     norms,
-    present: ordinalList(present.subarray(0, n)),
+    present: presentList,
     sumTotalTermFreq,
-    dvStart: ordinalList(dvStart),
-    numValues: nums ? numberColumn(nums) : null,
+    dvStart: dvList,
+    numValues: numColumn,
     strValues,
     pointValues: points?.values ?? null,
     pointDocs: points?.docs ?? null,
@@ -269,7 +303,7 @@ function* mergeTerms(
       list.push([part, posting]);
       docTotal += posting.docs.length;
       posTotal += posting.positions?.length ?? 0;
-      if (budget.spend(1)) yield;
+      if (budget.spend(TERM_COST)) yield;
     }
   }
   const terms = new Map<string, Posting>();
@@ -283,17 +317,23 @@ function* mergeTerms(
         const positions = p.positions!;
         let kept = 0;
         let at = 0;
-        for (let k = 0; k < docs.length; k++) {
-          const f = freqs ? freqs[k]! : 1;
-          const m = map[docs[k]!]!;
-          if (m >= 0) {
-            writer.add(m, positions, at, at + f);
-            kept += f;
+        // By blocks: one posting of a common word can hold most of a large segment's docs.
+        for (let b = 0; b < docs.length; b += STEP) {
+          const end = Math.min(b + STEP, docs.length);
+          const from = at;
+          for (let k = b; k < end; k++) {
+            const f = freqs ? freqs[k]! : 1;
+            const m = map[docs[k]!]!;
+            if (m >= 0) {
+              writer.add(m, positions, at, at + f);
+              kept += f;
+            }
+            at += f;
           }
-          at += f;
+          if (budget.spend(end - b + at - from)) yield;
         }
         if (part.deletes && kept > 0) keptFreqs.set(part, (keptFreqs.get(part) ?? 0) + kept);
-        if (budget.spend(docs.length + 1)) yield;
+        if (budget.spend(TERM_COST)) yield;
       }
       writer.endTerm(term);
     }
@@ -307,8 +347,16 @@ function* mergeTerms(
     const docBase = docAt;
     for (const [part, p] of list) {
       const map = part.map;
-      for (const d of p.docs) if (map[d]! >= 0) allDocs[docAt++] = map[d]!;
-      if (budget.spend(p.docs.length + 1)) yield;
+      const docs = p.docs;
+      for (let b = 0; b < docs.length; b += STEP) {
+        const end = Math.min(b + STEP, docs.length);
+        for (let k = b; k < end; k++) {
+          const m = map[docs[k]!]!;
+          if (m >= 0) allDocs[docAt++] = m;
+        }
+        if (budget.spend(end - b)) yield;
+      }
+      if (budget.spend(TERM_COST)) yield;
     }
     // A term whose every doc was deleted goes.
     if (docAt > docBase) {

@@ -9,12 +9,15 @@ import { buildSegment } from "./segment_builder.ts";
 import { type SegmentView, ShardSnapshot } from "./shard_snapshot.ts";
 import type { Mappings, StoredDoc } from "./types.ts";
 import { quantizeSteps } from "./vectors.ts";
+import { searchesActive } from "./search_pressure.ts";
 
 export { ShardSnapshot };
 
 const MAX_SEGMENTS = 12;
 /** Past this many segments a running background merge is finished at once (back-pressure). */
 const MAX_SEGMENTS_MERGING = 4 * MAX_SEGMENTS;
+/** Up to this many segments a running merge yields to searches (see `MergeOptions`). */
+const PACED_SEGMENTS = 2 * MAX_SEGMENTS;
 
 /** How a shard runs its merges. */
 export interface MergeOptions {
@@ -22,6 +25,16 @@ export interface MergeOptions {
   readonly defer?: Defer;
   /** Milliseconds of merging per slice (default 4). */
   readonly sliceMs?: number;
+  /**
+   * Milliseconds of merging per slice while searches are being answered (default 0.5; see
+   * search_pressure.ts), each slice followed by a pause of {@link MergeOptions.busyPauseMs}.
+   */
+  readonly busySliceMs?: number;
+  /**
+   * Milliseconds between two slices while searches are being answered (default 3): the merge
+   * then takes about a seventh of the time, and a search waits at most one short slice for it.
+   */
+  readonly busyPauseMs?: number;
   /**
    * Merges of fewer live documents run at once, inside the refresh (default 20,000); a new
    * segment with at least as many quantised vectors of a field has their codes made in the
@@ -58,6 +71,8 @@ export class Shard {
   #job: { job: MergeJob; live: LiveSegment[]; started: number; cancel: () => void } | null = null;
   #defer: Defer;
   #sliceMs: number;
+  #busySliceMs: number;
+  #busyPauseMs: number;
   #backgroundMinDocs: number;
   #mappings: Mappings | null = null;
   /** Cancels each background quantisation still running. */
@@ -74,6 +89,8 @@ export class Shard {
   constructor(options: MergeOptions = {}) {
     this.#defer = options.defer ?? deferByTimer;
     this.#sliceMs = options.sliceMs ?? 4;
+    this.#busySliceMs = Math.min(this.#sliceMs, options.busySliceMs ?? 0.5);
+    this.#busyPauseMs = options.busyPauseMs ?? 3;
     this.#backgroundMinDocs = options.backgroundMinDocs ?? 20_000;
   }
 
@@ -177,8 +194,12 @@ export class Shard {
     if (job.docCount < this.#backgroundMinDocs) return this.#finishJob();
     const slice = (): void => {
       if (this.#job !== running) return;
-      if (job.step(this.#sliceMs)) this.#swap();
-      else running.cancel = this.#defer(slice);
+      // Searches slow the merge down only while segments are not piling up behind it: past
+      // twice the usual count it runs full slices again, well before a refresh must finish it
+      // at once (MAX_SEGMENTS_MERGING).
+      const busy = searchesActive() && this.#segments.length <= PACED_SEGMENTS;
+      if (job.step(busy ? this.#busySliceMs : this.#sliceMs)) this.#swap();
+      else running.cancel = this.#defer(slice, busy ? this.#busyPauseMs : 0);
     };
     running.cancel = this.#defer(slice);
   }
@@ -271,11 +292,12 @@ export class Shard {
     const stop = (): void => cancel();
     this.#quantizing.add(stop);
     const slice = (): void => {
-      const until = performance.now() + this.#sliceMs;
+      const busy = searchesActive();
+      const until = performance.now() + (busy ? this.#busySliceMs : this.#sliceMs);
       let r = steps.next();
       while (!r.done && performance.now() < until) r = steps.next();
       if (r.done) this.#quantizing.delete(stop);
-      else cancel = this.#defer(slice);
+      else cancel = this.#defer(slice, busy ? this.#busyPauseMs : 0);
     };
     cancel = this.#defer(slice);
   }

@@ -51,3 +51,44 @@ export function ordinalList(values: ArrayLike<number>): Int32Array {
   if (n > 1 && zero) return zeroRun(n);
   return Int32Array.from(values);
 }
+
+/**
+ * {@link ordinalList} of `values` in steps of `block` values (a background merge's pauses come
+ * between them): the same list, though an array that owns its whole buffer is returned as it is
+ * rather than copied (its caller hands it over).
+ *
+ * @example
+ * ```ts
+ * import { identityRun, ordinalListSteps } from "./shared_runs.ts";
+ * const steps = ordinalListSteps(Int32Array.of(0, 1, 2), 2);
+ * let r = steps.next();
+ * while (!r.done) r = steps.next();
+ * console.assert(r.value.buffer === identityRun(3).buffer);
+ * ```
+ */
+export function* ordinalListSteps(
+  values: Int32Array,
+  block: number,
+): Generator<void, Int32Array, void> {
+  const n = values.length;
+  let ascending = true;
+  let zero = true;
+  for (let from = 0; from < n && (ascending || zero); from += block) {
+    if (from > 0) yield;
+    const end = Math.min(from + block, n);
+    for (let i = from; i < end && (ascending || zero); i++) {
+      const v = values[i]!;
+      if (v !== i) ascending = false;
+      if (v !== 0) zero = false;
+    }
+  }
+  if (n > 1 && ascending) return identityRun(n);
+  if (n > 1 && zero) return zeroRun(n);
+  if (values.byteOffset === 0 && values.byteLength === values.buffer.byteLength) return values;
+  const out = new Int32Array(n);
+  for (let from = 0; from < n; from += block) {
+    yield;
+    out.set(values.subarray(from, Math.min(from + block, n)), from);
+  }
+  return out;
+}

@@ -50,6 +50,8 @@ interface Clause {
   at: number;
   /** Cursor in `above`. */
   ap: number;
+  /** Place in the order by bound (the clauses before `nonEssential` are non-essential). */
+  rank: number;
 }
 
 /** What a clause's score is read from: its frequency and norm byte in a doc. */
@@ -213,11 +215,16 @@ export function topScored(
         pos: 0,
         at: 0,
         ap: 0,
+        rank: 0,
       });
     });
     const n = clauses.length;
     if (n === 0) continue;
+    // Three clauses or more of one unboosted sum: their bounds summed in clause order, as the
+    // score is summed (see below); null otherwise.
+    const inOrder = flat && n > 2 && clauses.every((c) => c.mult === 1) ? clauses.slice() : null;
     const byUb = clauses.sort((a, b) => a.ub - b.ub);
+    for (let j = 0; j < n; j++) byUb[j]!.rank = j;
     const prefix: number[] = [0];
     for (let j = 0; j < n; j++) prefix.push(prefix[j]! + byUb[j]!.ub);
     const pair = flat && n === 2;
@@ -353,6 +360,15 @@ export function topScored(
       // tie, so it is skipped too.
       const cap = ubSum + here[nonEssential]!;
       if ((pair ? cap : bound(cap)) <= thr) continue;
+      // Three clauses or more: the score is their scores added up in clause order from 0 (see
+      // `flat` below), each at most its bound here, and each addition's rounding is monotone in
+      // both terms, so the same additions of the bounds bound the score with no margin: a doc
+      // that can only tie the weakest kept score (it would lose the tie) is not probed.
+      if (
+        inOrder !== null && thr !== -Infinity && orderedCap(inOrder, nonEssential, hit, doc) <= thr
+      ) {
+        continue;
+      }
       let partial = 0;
       for (let j = nonEssential; j < n; j++) {
         const c = byUb[j]!;
@@ -398,6 +414,26 @@ export function topScored(
   }
   const { docs, scores } = heap.drain();
   return { docs, scores, total: count };
+}
+
+/**
+ * The bounds at `doc` of the clauses that may hold it, added in clause order from 0, as a flat
+ * sum adds their scores: an essential clause's when it holds the doc (`hit`, at its cursor
+ * `at`), a non-essential one's (not probed yet) always.
+ */
+function orderedCap(
+  inOrder: readonly Clause[],
+  nonEssential: number,
+  hit: readonly number[],
+  doc: number,
+): number {
+  let sum = 0;
+  for (let i = 0; i < inOrder.length; i++) {
+    const c = inOrder[i]!;
+    if (c.rank < nonEssential) sum += highAt(c, doc) ? c.ub : c.low;
+    else if (hit[c.slot]) sum += c.above !== null && c.freqs![c.at] === 1 ? c.low : c.ub;
+  }
+  return sum;
 }
 
 /**

@@ -29,6 +29,7 @@ import { shardFailure, shards, skippedShards } from "./shard_failure.ts";
 import { terminatesEarly } from "./count_shortcut.ts";
 import { isHighlightLimitError } from "../_hits/highlight.ts";
 import { explainHit, placeOf } from "./explain_hits.ts";
+import { searchBegins } from "../_index/search_pressure.ts";
 export { parseKeepAlive, SearchContexts };
 
 /** Metadata fields a `docvalue_fields` entry names as mapped fields. */
@@ -165,14 +166,20 @@ export async function searchApiSliced(
 ): Promise<Record<string, unknown>> {
   const budget = { max: MAX_REQUEST_STATES, used: 0 };
   const steps = search(ctx, targets, input);
-  let sliceStart = performance.now();
-  for (;;) {
-    const step = withPatternBudget(budget, () => steps.next());
-    if (step.done) return step.value;
-    if (performance.now() - sliceStart >= sliceMs) {
-      await turn();
-      sliceStart = performance.now();
+  // Background merges work in short slices while this runs (see search_pressure.ts).
+  const ended = searchBegins();
+  try {
+    let sliceStart = performance.now();
+    for (;;) {
+      const step = withPatternBudget(budget, () => steps.next());
+      if (step.done) return step.value;
+      if (performance.now() - sliceStart >= sliceMs) {
+        await turn();
+        sliceStart = performance.now();
+      }
     }
+  } finally {
+    ended();
   }
 }
 
