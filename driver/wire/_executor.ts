@@ -14,6 +14,7 @@ import {
 } from "./_endpoint.ts";
 import { bumpMappingEpoch, changesMappings } from "./_mapping_epoch.ts";
 import { type MappedReply, mapResponse, type Outcome } from "./_response_mapper.ts";
+import { warningsOf } from "./_warnings.ts";
 import {
   requestThen,
   type Transport,
@@ -76,6 +77,11 @@ class Reply implements MappedReply {
 
   get contentType(): string {
     return this.#contentType ??= this.#headers.get("content-type") ?? "";
+  }
+
+  /** The response headers (a search's result set reads its `Warning` header from them). */
+  get headers(): Headers {
+    return this.#headers;
   }
 }
 
@@ -166,12 +172,12 @@ export class Executor {
       plan.endpoint,
       new Reply(response, command.text, plan, this.#redact),
     );
-    // Most answers have no `Warning` header: one lookup, and no list made for them.
-    const warning = response.headers.get("warning");
-    if (warning) {
-      const warnings = warningsOf(warning);
-      for (const outcome of outcomes) {
-        if (outcome.kind === "rows") outcome.meta.warnings = warnings;
+    // The result sets read their `Warning` headers when first asked for `warnings` (a header
+    // lookup is a checked call in Deno; most reads never ask): a search's meta names them.
+    for (let i = 0; i < outcomes.length; i++) {
+      const outcome = outcomes[i]!;
+      if (outcome.kind === "rows" && outcome.meta.headers === undefined) {
+        outcome.meta.headers = response.headers;
       }
     }
     return outcomes;
@@ -239,13 +245,4 @@ export function executorOf(connection: object): Executor {
 export function readWarnings(headers: Headers): string[] {
   const value = headers.get("warning");
   return value ? warningsOf(value) : [];
-}
-
-/** The messages of a `Warning` header's value (see {@linkcode readWarnings}). */
-function warningsOf(value: string): string[] {
-  const messages: string[] = [];
-  for (const m of value.matchAll(/\d{3} \S+ "((?:[^"\\]|\\.)*)"/g)) {
-    messages.push(m[1]!.replace(/\\(.)/g, "$1"));
-  }
-  return messages.length > 0 ? messages : [value];
 }

@@ -3,6 +3,7 @@ import { readWarnings } from "./_executor.ts";
 import { DataSource } from "../jdbc/data_source.ts";
 import { FakeEs } from "../../tests/support/fake_es.ts";
 import { InvalidResponseError } from "../errors.ts";
+import { ResultSet } from "../jdbc/result_set.ts";
 
 Deno.test("Warning headers become messages", () => {
   const headers = new Headers();
@@ -116,4 +117,49 @@ Deno.test("the content type read on demand still names garbage and text answers"
     assert.match(e.message, /HTTP 200 \(text\/html\): an HTML page came where JSON is due/);
     return true;
   });
+});
+
+Deno.test("warnings are read from the headers when asked for: sub-searches, tables, none", async () => {
+  const warning = {
+    warning: '299 Elasticsearch-8.15.0 "old \\"x\\"", 299 Elasticsearch-8.15.0 "b"',
+  };
+  const fake = new FakeEs().on((req) =>
+    req.path.includes("_msearch")
+      ? Response.json({ responses: [{ hits: { hits: [] } }, { hits: { hits: [] } }] }, {
+        headers: warning,
+      })
+      : req.path.startsWith("/_cat/indices")
+      ? Response.json([{ index: "a" }], { headers: warning })
+      : req.path.endsWith("_search")
+      ? Response.json({ hits: { hits: [{ _id: "1", _source: {} }] } })
+      : undefined
+  );
+  const conn = await new DataSource({ nodes: ["http://h:9200"], fetch: fake.fetch })
+    .getConnection();
+  const stmt = conn.createStatement();
+  assert.equal(
+    await stmt.execute(
+      'POST /_msearch\n{"index":"a"}\n{"query":{"match_all":{}}}\n{"index":"b"}\n{"query":{"match_all":{}}}',
+    ),
+    true,
+  );
+  const first = stmt.getResultSet()!;
+  assert.equal(stmt.getMoreResults(), true);
+  const second = stmt.getResultSet()!;
+  assert.deepEqual(first.warnings, ['old "x"', "b"]);
+  assert.deepEqual(second.warnings, ['old "x"', "b"]);
+  assert.equal(first.warnings, first.warnings); // read once
+  const cat = await stmt.executeQuery("GET /_cat/indices");
+  assert.deepEqual(cat.warnings, ['old "x"', "b"]);
+  const plain = await stmt.executeQuery("POST /i/_search");
+  assert.deepEqual(plain.toArray(), [{ _ID: "1", _DOC: "{}" }]);
+  assert.deepEqual(plain.warnings, []);
+  assert.ok(Object.isFrozen(plain.warnings));
+  // A result set made by hand: its given warnings, or those of its given headers.
+  assert.deepEqual(new ResultSet(["a"], [], { warnings: ["w"] }).warnings, ["w"]);
+  assert.deepEqual(
+    new ResultSet(["a"], [], { headers: new Headers({ warning: '299 x "h"' }) }).warnings,
+    ["h"],
+  );
+  assert.deepEqual(new ResultSet(["a"], [], {}).warnings, []);
 });
