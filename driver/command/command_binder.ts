@@ -101,13 +101,13 @@ export function bindSingle(script: ParsedScript, args: readonly unknown[]): Boun
   if (script.commands.length !== 1) {
     throw new RangeError(`bindSingle: the script has ${script.commands.length} commands`);
   }
-  const last = lastSingle;
-  if (last !== undefined && last.script === script && sameValues(last.args, args)) {
-    return last.bound;
-  }
+  if (lastScript === script && sameValues(lastArgs, args)) return lastBound!;
   checkCount(script, args);
   const bound = bindCommand(script.commands[0]!, args, 0, INDEX);
-  lastSingle = primitivesOnly(args) ? { script, args: args.slice(), bound } : undefined;
+  const kept = primitivesOnly(args);
+  lastScript = kept ? script : undefined;
+  lastArgs = kept ? args.slice() : EMPTY_ARGS;
+  lastBound = kept ? bound : undefined;
   return bound;
 }
 
@@ -117,9 +117,10 @@ export function bindSingle(script: ParsedScript, args: readonly unknown[]): Boun
  * `queryForList` in a loop) is given the same bound command, not bound again. An object
  * argument is never kept (it may change between calls).
  */
-let lastSingle:
-  | { script: ParsedScript; args: readonly unknown[]; bound: BoundCommand }
-  | undefined;
+let lastScript: ParsedScript | undefined;
+let lastArgs: readonly unknown[] = [];
+let lastBound: BoundCommand | undefined;
+const EMPTY_ARGS: readonly unknown[] = Object.freeze([]);
 
 function primitivesOnly(args: readonly unknown[]): boolean {
   for (let i = 0; i < args.length; i++) {

@@ -95,6 +95,10 @@ export class Executor {
   readonly #redact: (text: string) => string;
   /** The plan of the last command sent (see `#planOf`). */
   #last: Plan | undefined;
+  /** The last command sent without options, its plan and request (see `#request`). */
+  #lastCommand: BoundCommand | undefined;
+  #lastRequestPlan: Plan | undefined;
+  #lastRequest: TransportRequest | undefined;
 
   constructor(transport: Transport, rules: PathRules = {}) {
     this.transport = transport;
@@ -183,7 +187,25 @@ export class Executor {
     return outcomes;
   }
 
+  /**
+   * The request of a command, made once for the last command sent without options: the binder
+   * hands a read run again with the same values the same bound command (see `bindSingle`), and
+   * the transport only reads a request.
+   */
   #request(command: BoundCommand, plan: Plan, options: CallOptions): TransportRequest {
+    if (options !== NO_OPTIONS) return this.#newRequest(command, plan, options);
+    const last = this.#lastRequest;
+    if (last !== undefined && this.#lastCommand === command && this.#lastRequestPlan === plan) {
+      return last;
+    }
+    const request = this.#newRequest(command, plan, options);
+    this.#lastCommand = command;
+    this.#lastRequestPlan = plan;
+    this.#lastRequest = request;
+    return request;
+  }
+
+  #newRequest(command: BoundCommand, plan: Plan, options: CallOptions): TransportRequest {
     return {
       method: command.method,
       path: plan.path,

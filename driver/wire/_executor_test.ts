@@ -4,6 +4,7 @@ import { DataSource } from "../jdbc/data_source.ts";
 import { FakeEs } from "../../tests/support/fake_es.ts";
 import { InvalidResponseError } from "../errors.ts";
 import { ResultSet } from "../jdbc/result_set.ts";
+import { executeFirst } from "../jdbc/statement.ts";
 
 Deno.test("Warning headers become messages", () => {
   const headers = new Headers();
@@ -162,4 +163,30 @@ Deno.test("warnings are read from the headers when asked for: sub-searches, tabl
     ["h"],
   );
   assert.deepEqual(new ResultSet(["a"], [], {}).warnings, []);
+});
+
+Deno.test("a read run again with the same values sends the same request; other values their own", async () => {
+  const seen: string[] = [];
+  const fetch = (url: string | URL | Request, init?: RequestInit) => {
+    seen.push(`${init?.method} ${String(url).slice("http://h:9200".length)} ${init?.body}`);
+    return Promise.resolve(Response.json({ hits: { hits: [{ _id: "1", _source: {} }] } }));
+  };
+  const conn = await new DataSource({ nodes: ["http://h:9200"], fetch }).getConnection();
+  const text = 'POST /{?}/_search {"query": {"term": {"tag": ?}}}';
+  for (const [index, tag] of [["a", "x"], ["a", "x"], ["a", "y"], ["b", "y"], ["a", "x"]]) {
+    const rs = await executeFirst(conn, text, [index, tag]) as ResultSet;
+    assert.deepEqual(rs.toArray(), [{ _ID: "1", _DOC: "{}" }]);
+  }
+  // A statement's run in between (a command of its own) does not disturb the next read.
+  await conn.createStatement().executeQuery('POST /c/_search {"size": 1}');
+  await executeFirst(conn, text, ["a", "x"]);
+  assert.deepEqual(seen, [
+    'POST /a/_search {"query":{"term":{"tag":"x"}}}',
+    'POST /a/_search {"query":{"term":{"tag":"x"}}}',
+    'POST /a/_search {"query":{"term":{"tag":"y"}}}',
+    'POST /b/_search {"query":{"term":{"tag":"y"}}}',
+    'POST /a/_search {"query":{"term":{"tag":"x"}}}',
+    'POST /c/_search {"size":1}',
+    'POST /a/_search {"query":{"term":{"tag":"x"}}}',
+  ]);
 });
