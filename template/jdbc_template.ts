@@ -163,6 +163,8 @@ export class JdbcTemplate {
   /** The driver DataSource's connection that serves every call (see `sharesConnections`). */
   #shared: Connection | undefined;
   readonly #macros = new Map<string, string>();
+  /** The options of every `bindTemplate` call (one object, not one per call). */
+  readonly #bindOptions = { macros: this.#macros };
   /** A connection for the length of a stream or a bulk writer, and how to give it back. */
   readonly #lease = async (): Promise<Lease> => {
     const source = this.#source;
@@ -252,7 +254,7 @@ export class JdbcTemplate {
       const list = (args ?? []) as readonly unknown[];
       return { text: command, args: list.map(prepareValue) };
     }
-    return bindTemplate(command, args, { macros: this.#macros });
+    return bindTemplate(command, args, this.#bindOptions);
   }
 
   /**

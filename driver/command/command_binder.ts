@@ -101,8 +101,42 @@ export function bindSingle(script: ParsedScript, args: readonly unknown[]): Boun
   if (script.commands.length !== 1) {
     throw new RangeError(`bindSingle: the script has ${script.commands.length} commands`);
   }
+  if (lastScript === script && sameValues(lastArgs, args)) return lastBound!;
   checkCount(script, args);
-  return bindCommand(script.commands[0]!, args, 0, INDEX);
+  const bound = bindCommand(script.commands[0]!, args, 0, INDEX);
+  const kept = primitivesOnly(args);
+  lastScript = kept ? script : undefined;
+  lastArgs = kept ? args.slice() : EMPTY_ARGS;
+  lastBound = kept ? bound : undefined;
+  return bound;
+}
+
+/**
+ * The last command `bindSingle` bound from primitive arguments only (strings, numbers,
+ * booleans, bigints, null, undefined): a read run again with the same values (the template's
+ * `queryForList` in a loop) is given the same bound command, not bound again. An object
+ * argument is never kept (it may change between calls).
+ */
+let lastScript: ParsedScript | undefined;
+let lastArgs: readonly unknown[] = [];
+let lastBound: BoundCommand | undefined;
+const EMPTY_ARGS: readonly unknown[] = Object.freeze([]);
+
+function primitivesOnly(args: readonly unknown[]): boolean {
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i];
+    if (v !== null && (typeof v === "object" || typeof v === "function" || typeof v === "symbol")) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** The same primitive values (`===`; a NaN never matches: bound again), in the same order. */
+function sameValues(kept: readonly unknown[], args: readonly unknown[]): boolean {
+  if (kept.length !== args.length) return false;
+  for (let i = 0; i < kept.length; i++) if (kept[i] !== args[i]) return false;
+  return true;
 }
 
 /** A BindError when `args` does not give one argument per placeholder of `script`. */

@@ -243,3 +243,29 @@ Deno.test("bindSingle binds a one-command script as bindScript does, and refuses
   );
   assert.throws(() => bindSingle(parseScript("GET /a/_count\nGET /b/_count"), []), RangeError);
 });
+
+Deno.test("bindSingle gives the same command for the same primitive values, binds anew otherwise", () => {
+  const script = parseScript('POST /u/_search {"query": {"term": {"n": ?}}, "size": ?}');
+  const first = bindSingle(script, ["a", 2]);
+  assert.equal(bindSingle(script, ["a", 2]), first);
+  const other = bindSingle(script, ["b", 2]);
+  assert.notEqual(other, first);
+  assert.equal(other.body, '{"query":{"term":{"n":"b"}},"size":2}');
+  assert.equal(bindSingle(script, ["a", 2]).body, first.body);
+  // Another script with the same values is bound from its own text.
+  const path = parseScript("GET /{?}/_count");
+  assert.equal(bindSingle(path, ["a"]).path, "/a/_count");
+  // An object argument may change between calls: it is bound every time.
+  const value = { name: "x" };
+  const withObject = bindSingle(script, [value, 1]);
+  value.name = "y";
+  const again = bindSingle(script, [value, 1]);
+  assert.notEqual(again, withObject);
+  assert.equal(again.body, '{"query":{"term":{"n":{"name":"y"}}},"size":1}');
+  // A value that failed to bind is refused again, not taken from the last command.
+  assert.throws(() => bindSingle(script, [Symbol("s"), 1]), BindError);
+  assert.throws(() => bindSingle(script, [Symbol("s"), 1]), BindError);
+  // NaN is no JSON value: refused every time.
+  assert.throws(() => bindSingle(script, ["a", NaN]), BindError);
+  assert.throws(() => bindSingle(script, ["a", NaN]), BindError);
+});

@@ -29,6 +29,8 @@ export class CommandCache<V> {
   readonly maxEntries: number;
   #map: Map<string, V> = new Map();
   #recent: string | undefined;
+  /** The value of `#recent` (read without a lookup when the same key is asked again). */
+  #recentValue: V | undefined;
 
   /**
    * Creates an empty cache.
@@ -54,13 +56,16 @@ export class CommandCache<V> {
    * @returns The value, or `undefined` when absent.
    */
   get(key: string): V | undefined {
+    // The common case of one command run in a loop: the newest key, its value without a lookup
+    // (and no re-insertion: it is already the end of Map's insertion order).
+    if (key === this.#recent) return this.#recentValue;
     const value = this.#map.get(key);
-    // Re-inserting moves the key to the end of Map's insertion order; skip it when the key is
-    // already the newest (the common case of one command run in a loop).
-    if (value !== undefined && key !== this.#recent) {
+    // Re-inserting moves the key to the end of Map's insertion order.
+    if (value !== undefined) {
       this.#map.delete(key);
       this.#map.set(key, value);
       this.#recent = key;
+      this.#recentValue = value;
     }
     return value;
   }
@@ -75,6 +80,7 @@ export class CommandCache<V> {
     this.#map.delete(key);
     this.#map.set(key, value);
     this.#recent = key;
+    this.#recentValue = value;
     if (this.#map.size > this.maxEntries) {
       const oldest = this.#map.keys().next().value as string;
       this.#map.delete(oldest);
@@ -85,5 +91,6 @@ export class CommandCache<V> {
   clear(): void {
     this.#map.clear();
     this.#recent = undefined;
+    this.#recentValue = undefined;
   }
 }

@@ -36,3 +36,26 @@ Deno.test("CommandCache rejects a bad size", () => {
   assert.throws(() => new CommandCache(0), RangeError);
   assert.throws(() => new CommandCache(1.5), /positive integer/);
 });
+
+Deno.test("CommandCache: the newest key read again gives its current value, never a dropped one", () => {
+  const cache = new CommandCache<string>(1);
+  cache.set("a", "1");
+  assert.equal(cache.get("a"), "1");
+  cache.set("a", "2"); // replaced while newest
+  assert.equal(cache.get("a"), "2");
+  assert.equal(cache.get("a"), "2");
+  cache.set("b", "3"); // drops a
+  assert.equal(cache.get("a"), undefined);
+  assert.equal(cache.get("b"), "3");
+  assert.equal(cache.size, 1);
+  const two = new CommandCache<string>(2);
+  two.set("x", "1");
+  two.set("y", "2");
+  assert.equal(two.get("x"), "1"); // x newest, y oldest
+  two.set("z", "3"); // drops y
+  assert.equal(two.get("y"), undefined);
+  assert.equal(two.get("x"), "1");
+  assert.equal(two.get("z"), "3");
+  two.clear();
+  assert.equal(two.get("z"), undefined);
+});

@@ -9,6 +9,7 @@
 import { IllegalStateError, type ShardFailures } from "../errors.ts";
 import { cellValue, docRow, JsonCell, jsonText } from "./_json_cell.ts";
 import { parseExactJson } from "../wire/_exact_json.ts";
+import { NO_WARNINGS, warningsOfHeaders } from "../wire/_warnings.ts";
 import { ColumnTypeError, toBoolean, toDate, toDouble, toInt, toLong } from "./cell_types.ts";
 import { type HitMeta, hitsOf, readHitMeta } from "./hit_meta.ts";
 import type { Aggregations } from "./aggregations.ts";
@@ -82,6 +83,11 @@ export interface ResultSetMeta {
   pitId?: string;
   /** Deprecation warnings the server sent in `Warning` headers. */
   warnings?: readonly string[];
+  /**
+   * The response headers: without `warnings`, the result set reads the `Warning` headers from
+   * them when its `warnings` are first asked for.
+   */
+  headers?: Headers;
   /** The raw hit (or fetched document) behind each row, in row order, for the hit getters. */
   hits?: readonly unknown[];
   /** The failed shards of a partial search answer read with `allow_partial_search_results=true`. */
@@ -104,8 +110,6 @@ function labelsOf(columns: readonly string[]): Map<string, number> {
  * hands every search (no list per result). Not part of the public API.
  */
 export const DOC_COLUMNS: readonly string[] = Object.freeze(["_ID", "_DOC"]);
-/** The warnings of the (most) answers that have none: one frozen list, not one per result. */
-const NO_WARNINGS: readonly string[] = Object.freeze([]);
 
 /**
  * Given as the rows of a `_ID`, `_DOC` result set whose `meta.hits` are all objects (a search
@@ -187,8 +191,8 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
   readonly scrollId?: string;
   /** The point-in-time id, when present. */
   readonly pitId?: string;
-  /** Deprecation warnings of the response (empty when there were none). */
-  readonly warnings: readonly string[];
+  /** The warnings, or the headers to read them from when first asked for (see `warnings`). */
+  #warnings: readonly string[] | Headers;
   /**
    * What a partial search answer lacks: set only when some shards failed and the search's path
    * allowed it (`allow_partial_search_results=true`); without that such an answer is a
@@ -240,7 +244,7 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
     this.raw = meta.raw;
     if (meta.scrollId !== undefined) this.scrollId = meta.scrollId;
     if (meta.pitId !== undefined) this.pitId = meta.pitId;
-    this.warnings = meta.warnings ?? NO_WARNINGS;
+    this.#warnings = meta.warnings ?? meta.headers ?? NO_WARNINGS;
     if (meta.shardFailures !== undefined) this.shardFailures = meta.shardFailures;
     this.#hits = meta.hits;
     if (meta.epochSeconds?.length) this.#epochSeconds = new Set(meta.epochSeconds);
@@ -251,6 +255,20 @@ export class ResultSet implements Iterable<Record<string, unknown>> {
     if (this.#epochSeconds === undefined) return "ms";
     const label = typeof column === "number" ? this.#columns[column - 1] : column;
     return label !== undefined && this.#epochSeconds.has(label.toUpperCase()) ? "s" : "ms";
+  }
+
+  /**
+   * Deprecation warnings of the response (empty when there were none): read from its `Warning`
+   * headers when first asked for.
+   *
+   * @returns The messages, in order.
+   */
+  get warnings(): readonly string[] {
+    const warnings = this.#warnings;
+    // Not `instanceof Headers`: a fetch adapter's headers may come from another realm.
+    return Array.isArray(warnings)
+      ? warnings
+      : this.#warnings = warningsOfHeaders(warnings as Headers);
   }
 
   /** How many rows the result set holds. */

@@ -54,33 +54,26 @@ export function parseExactJson(text: string): unknown {
 export function hasLongDigits(text: string): boolean {
   const n = text.length;
   let i = 15;
+  // `(c - 48) >>> 0 > 9`: c is no ASCII digit (one unsigned comparison instead of two).
   while (i < n) {
-    const c = text.charCodeAt(i);
-    if (c < 48 || c > 57) {
+    if ((text.charCodeAt(i) - 48) >>> 0 > 9) {
       i += 16;
       continue;
     }
     // A run of 16 digits through i reaches i - 8 or i + 8 (i is at least 15): when neither is a
     // digit, the run is at most 15 long, and a longer one after it covers a later probe. Most
     // numbers of an answer (scores, counts, ids) are told so with two reads, not a walk.
-    const before = text.charCodeAt(i - 8);
-    const after = i + 8 < n ? text.charCodeAt(i + 8) : 0;
-    if ((before < 48 || before > 57) && (after < 48 || after > 57)) {
+    if (
+      (text.charCodeAt(i - 8) - 48) >>> 0 > 9 &&
+      (i + 8 >= n || (text.charCodeAt(i + 8) - 48) >>> 0 > 9)
+    ) {
       i += 16;
       continue;
     }
     let start = i;
-    while (start > 0) {
-      const d = text.charCodeAt(start - 1);
-      if (d < 48 || d > 57) break;
-      start--;
-    }
+    while (start > 0 && (text.charCodeAt(start - 1) - 48) >>> 0 <= 9) start--;
     let end = i;
-    while (end + 1 < n) {
-      const d = text.charCodeAt(end + 1);
-      if (d < 48 || d > 57) break;
-      end++;
-    }
+    while (end + 1 < n && (text.charCodeAt(end + 1) - 48) >>> 0 <= 9) end++;
     if (end - start >= 15) return true;
     // end + 1 is not a digit: a run after it starts at end + 2 or later and covers end + 17.
     i = end + 17;

@@ -14,6 +14,7 @@ import {
 } from "./_endpoint.ts";
 import { bumpMappingEpoch, changesMappings } from "./_mapping_epoch.ts";
 import { type MappedReply, mapResponse, type Outcome } from "./_response_mapper.ts";
+import { warningsOf } from "./_warnings.ts";
 import {
   requestThen,
   type Transport,
@@ -77,6 +78,11 @@ class Reply implements MappedReply {
   get contentType(): string {
     return this.#contentType ??= this.#headers.get("content-type") ?? "";
   }
+
+  /** The response headers (a search's result set reads its `Warning` header from them). */
+  get headers(): Headers {
+    return this.#headers;
+  }
 }
 
 /** Sends commands for one connection. */
@@ -89,6 +95,10 @@ export class Executor {
   readonly #redact: (text: string) => string;
   /** The plan of the last command sent (see `#planOf`). */
   #last: Plan | undefined;
+  /** The last command sent without options, its plan and request (see `#request`). */
+  #lastCommand: BoundCommand | undefined;
+  #lastRequestPlan: Plan | undefined;
+  #lastRequest: TransportRequest | undefined;
 
   constructor(transport: Transport, rules: PathRules = {}) {
     this.transport = transport;
@@ -166,18 +176,36 @@ export class Executor {
       plan.endpoint,
       new Reply(response, command.text, plan, this.#redact),
     );
-    // Most answers have no `Warning` header: one lookup, and no list made for them.
-    const warning = response.headers.get("warning");
-    if (warning) {
-      const warnings = warningsOf(warning);
-      for (const outcome of outcomes) {
-        if (outcome.kind === "rows") outcome.meta.warnings = warnings;
+    // The result sets read their `Warning` headers when first asked for `warnings` (a header
+    // lookup is a checked call in Deno; most reads never ask): a search's meta names them.
+    for (let i = 0; i < outcomes.length; i++) {
+      const outcome = outcomes[i]!;
+      if (outcome.kind === "rows" && outcome.meta.headers === undefined) {
+        outcome.meta.headers = response.headers;
       }
     }
     return outcomes;
   }
 
+  /**
+   * The request of a command, made once for the last command sent without options: the binder
+   * hands a read run again with the same values the same bound command (see `bindSingle`), and
+   * the transport only reads a request.
+   */
   #request(command: BoundCommand, plan: Plan, options: CallOptions): TransportRequest {
+    if (options !== NO_OPTIONS) return this.#newRequest(command, plan, options);
+    const last = this.#lastRequest;
+    if (last !== undefined && this.#lastCommand === command && this.#lastRequestPlan === plan) {
+      return last;
+    }
+    const request = this.#newRequest(command, plan, options);
+    this.#lastCommand = command;
+    this.#lastRequestPlan = plan;
+    this.#lastRequest = request;
+    return request;
+  }
+
+  #newRequest(command: BoundCommand, plan: Plan, options: CallOptions): TransportRequest {
     return {
       method: command.method,
       path: plan.path,
@@ -239,13 +267,4 @@ export function executorOf(connection: object): Executor {
 export function readWarnings(headers: Headers): string[] {
   const value = headers.get("warning");
   return value ? warningsOf(value) : [];
-}
-
-/** The messages of a `Warning` header's value (see {@linkcode readWarnings}). */
-function warningsOf(value: string): string[] {
-  const messages: string[] = [];
-  for (const m of value.matchAll(/\d{3} \S+ "((?:[^"\\]|\\.)*)"/g)) {
-    messages.push(m[1]!.replace(/\\(.)/g, "$1"));
-  }
-  return messages.length > 0 ? messages : [value];
 }

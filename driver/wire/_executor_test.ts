@@ -3,6 +3,8 @@ import { readWarnings } from "./_executor.ts";
 import { DataSource } from "../jdbc/data_source.ts";
 import { FakeEs } from "../../tests/support/fake_es.ts";
 import { InvalidResponseError } from "../errors.ts";
+import { ResultSet } from "../jdbc/result_set.ts";
+import { executeFirst } from "../jdbc/statement.ts";
 
 Deno.test("Warning headers become messages", () => {
   const headers = new Headers();
@@ -116,4 +118,75 @@ Deno.test("the content type read on demand still names garbage and text answers"
     assert.match(e.message, /HTTP 200 \(text\/html\): an HTML page came where JSON is due/);
     return true;
   });
+});
+
+Deno.test("warnings are read from the headers when asked for: sub-searches, tables, none", async () => {
+  const warning = {
+    warning: '299 Elasticsearch-8.15.0 "old \\"x\\"", 299 Elasticsearch-8.15.0 "b"',
+  };
+  const fake = new FakeEs().on((req) =>
+    req.path.includes("_msearch")
+      ? Response.json({ responses: [{ hits: { hits: [] } }, { hits: { hits: [] } }] }, {
+        headers: warning,
+      })
+      : req.path.startsWith("/_cat/indices")
+      ? Response.json([{ index: "a" }], { headers: warning })
+      : req.path.endsWith("_search")
+      ? Response.json({ hits: { hits: [{ _id: "1", _source: {} }] } })
+      : undefined
+  );
+  const conn = await new DataSource({ nodes: ["http://h:9200"], fetch: fake.fetch })
+    .getConnection();
+  const stmt = conn.createStatement();
+  assert.equal(
+    await stmt.execute(
+      'POST /_msearch\n{"index":"a"}\n{"query":{"match_all":{}}}\n{"index":"b"}\n{"query":{"match_all":{}}}',
+    ),
+    true,
+  );
+  const first = stmt.getResultSet()!;
+  assert.equal(stmt.getMoreResults(), true);
+  const second = stmt.getResultSet()!;
+  assert.deepEqual(first.warnings, ['old "x"', "b"]);
+  assert.deepEqual(second.warnings, ['old "x"', "b"]);
+  assert.equal(first.warnings, first.warnings); // read once
+  const cat = await stmt.executeQuery("GET /_cat/indices");
+  assert.deepEqual(cat.warnings, ['old "x"', "b"]);
+  const plain = await stmt.executeQuery("POST /i/_search");
+  assert.deepEqual(plain.toArray(), [{ _ID: "1", _DOC: "{}" }]);
+  assert.deepEqual(plain.warnings, []);
+  assert.ok(Object.isFrozen(plain.warnings));
+  // A result set made by hand: its given warnings, or those of its given headers.
+  assert.deepEqual(new ResultSet(["a"], [], { warnings: ["w"] }).warnings, ["w"]);
+  assert.deepEqual(
+    new ResultSet(["a"], [], { headers: new Headers({ warning: '299 x "h"' }) }).warnings,
+    ["h"],
+  );
+  assert.deepEqual(new ResultSet(["a"], [], {}).warnings, []);
+});
+
+Deno.test("a read run again with the same values sends the same request; other values their own", async () => {
+  const seen: string[] = [];
+  const fetch = (url: string | URL | Request, init?: RequestInit) => {
+    seen.push(`${init?.method} ${String(url).slice("http://h:9200".length)} ${init?.body}`);
+    return Promise.resolve(Response.json({ hits: { hits: [{ _id: "1", _source: {} }] } }));
+  };
+  const conn = await new DataSource({ nodes: ["http://h:9200"], fetch }).getConnection();
+  const text = 'POST /{?}/_search {"query": {"term": {"tag": ?}}}';
+  for (const [index, tag] of [["a", "x"], ["a", "x"], ["a", "y"], ["b", "y"], ["a", "x"]]) {
+    const rs = await executeFirst(conn, text, [index, tag]) as ResultSet;
+    assert.deepEqual(rs.toArray(), [{ _ID: "1", _DOC: "{}" }]);
+  }
+  // A statement's run in between (a command of its own) does not disturb the next read.
+  await conn.createStatement().executeQuery('POST /c/_search {"size": 1}');
+  await executeFirst(conn, text, ["a", "x"]);
+  assert.deepEqual(seen, [
+    'POST /a/_search {"query":{"term":{"tag":"x"}}}',
+    'POST /a/_search {"query":{"term":{"tag":"x"}}}',
+    'POST /a/_search {"query":{"term":{"tag":"y"}}}',
+    'POST /b/_search {"query":{"term":{"tag":"y"}}}',
+    'POST /a/_search {"query":{"term":{"tag":"x"}}}',
+    'POST /c/_search {"size":1}',
+    'POST /a/_search {"query":{"term":{"tag":"x"}}}',
+  ]);
 });

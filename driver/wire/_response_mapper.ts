@@ -42,6 +42,8 @@ export type Outcome =
 export interface MappedReply extends JsonReply {
   /** The path asks for `allow_partial_search_results=true`: shard failures are read, not thrown. */
   allowPartial?: boolean;
+  /** The response headers: a search's result set reads its `Warning` header from them. */
+  readonly headers?: Headers;
 }
 
 /**
@@ -287,6 +289,7 @@ function searchRows(json: JsonObject, raw: unknown, reply: MappedReply): Outcome
     total: totalOf(hits),
     took: typeof json.took === "number" ? json.took : null,
     aggregations: json.aggregations,
+    headers: reply.headers,
   };
   if (typeof json._scroll_id === "string") meta.scrollId = json._scroll_id;
   if (typeof json.pit_id === "string") meta.pitId = json.pit_id;
