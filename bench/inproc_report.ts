@@ -5,9 +5,10 @@
 // within a round the variants run in a rotating order and each one's CPU per read is divided by
 // the baseline's of the same round; the figure is the median of those ratios. INPROC_VARIANTS
 // (comma-separated names of the list below, the baseline always first) chooses the variants; by
-// default the baseline, queryForList and query with an extractor. The others: the lambda's
-// untyped queryForList (a builder made per read, or one builder made once), then the layers taken away from the top (the driver's first result of a
-// text, the transport alone).
+// default the baseline, queryForList (the same value each read, then a new value per read: the
+// driver reuses a bind repeated with the same values) and query with an extractor. The others:
+// the lambda's untyped queryForList (a builder made per read, or one builder made once), then the
+// layers taken away from the top (the driver's first result of a text, the transport alone).
 //
 // The answer is the embedded engine's to the search of bench/e2e_report.ts (10 hits), captured
 // once; `fetch` answers it from memory (bench/_canned.ts, the same response as the in-process
@@ -89,6 +90,7 @@ async function main(): Promise<void> {
   const ARGS = [TAG];
   const TEMPLATE = `POST /${INDEX}/_search {"query": {"term": {"tag": #{tag}}}}`;
   const searchHeaders = { "content-type": "application/json", accept: "application/json" };
+  let reads = 0;
   const all: Variant[] = [
     {
       name: "fetch + res.json() + rows",
@@ -102,6 +104,11 @@ async function main(): Promise<void> {
       },
     },
     { name: "queryForList", one: () => jdbc.queryForList(TEMPLATE, { tag: TAG }) },
+    {
+      // A value of its own per read (the canned answer is the same): no repeated bind is reused.
+      name: "queryForList, a new value per read",
+      one: () => jdbc.queryForList(TEMPLATE, { tag: TAG + ":" + (++reads % 1_000_000) }),
+    },
     {
       name: "query + extractor toArray",
       one: () => jdbc.query(TEMPLATE, { tag: TAG }, { extractor: (rs) => rs.toArray() }),
@@ -134,7 +141,7 @@ async function main(): Promise<void> {
   ];
   const wanted = Deno.env.get("INPROC_VARIANTS")?.split(",").map((s) => s.trim());
   const variants = all.filter((v, i) =>
-    i === 0 || (wanted === undefined ? i < 3 : wanted.includes(v.name))
+    i === 0 || (wanted === undefined ? i < 4 : wanted.includes(v.name))
   );
   for (const v of variants) {
     const rows = await v.one() as Row[];
