@@ -5,8 +5,9 @@
 // within a round the variants run in a rotating order and each one's CPU per read is divided by
 // the baseline's of the same round; the figure is the median of those ratios. INPROC_VARIANTS
 // (comma-separated names of the list below, the baseline always first) chooses the variants; by
-// default the baseline, queryForList (the same value each read, then a new value per read: the
-// driver reuses a bind repeated with the same values) and query with an extractor. The others:
+// default the baseline, queryForList (the same value each read), the baseline and queryForList
+// with a new value per read (the driver reuses a bind repeated with the same values; the
+// hand-written read then builds its body per read), and query with an extractor. The others:
 // the lambda's untyped queryForList (a builder made per read, or one builder made once), then the
 // layers taken away from the top (the driver's first result of a text, the transport alone).
 //
@@ -105,6 +106,21 @@ async function main(): Promise<void> {
     },
     { name: "queryForList", one: () => jdbc.queryForList(TEMPLATE, { tag: TAG }) },
     {
+      // The baseline's body built per read with a value of its own, as hand-written code would.
+      name: "fetch + res.json() + rows, a new value per read",
+      one: async () => {
+        const body = `{"query":{"term":{"tag":${
+          JSON.stringify(TAG + ":" + (++reads % 1_000_000))
+        }}}}`;
+        const res = await fetch(`${url}/${INDEX}/_search`, {
+          method: "POST",
+          headers: searchHeaders,
+          body,
+        });
+        return toRows((await res.json()).hits.hits);
+      },
+    },
+    {
       // A value of its own per read (the canned answer is the same): no repeated bind is reused.
       name: "queryForList, a new value per read",
       one: () => jdbc.queryForList(TEMPLATE, { tag: TAG + ":" + (++reads % 1_000_000) }),
@@ -141,7 +157,7 @@ async function main(): Promise<void> {
   ];
   const wanted = Deno.env.get("INPROC_VARIANTS")?.split(",").map((s) => s.trim());
   const variants = all.filter((v, i) =>
-    i === 0 || (wanted === undefined ? i < 4 : wanted.includes(v.name))
+    i === 0 || (wanted === undefined ? i < 5 : wanted.includes(v.name))
   );
   for (const v of variants) {
     const rows = await v.one() as Row[];
