@@ -236,27 +236,11 @@ Deno.test("top-k-first two-word match on short fields: ties at the weakest kept 
   // Titles of 4–6 words from a skewed vocabulary of 60: most docs hold a word once (its
   // frequency-1 bound applies), many score exactly alike (same length, same frequencies), so
   // the weakest kept score ties with the docs after it, which the bounds pass over unscored.
-  const vocabulary = Array.from({ length: 60 }, (_, i) => `w${i}`);
   let cases = 0;
   for (let seed = 1; seed <= 4; seed++) {
-    const r = rng(seed * 15485863);
-    const skewed = () => vocabulary[Math.floor(Math.exp(r() * Math.log(61)) - 1)]!;
-    const idx = new TestIndex("p", mappings);
-    const ids: string[] = [];
-    for (let s = 0; s < 3; s++) {
-      const batch: Record<string, Record<string, unknown> | null> = {};
-      for (let i = 0; i < 700; i++) {
-        const id = `${s}-${i}`;
-        ids.push(id);
-        const len = r() < 0.8 ? 6 : 4 + Math.floor(r() * 2);
-        batch[id] = { t: Array.from({ length: len }, skewed).join(" ") };
-      }
-      for (let i = 0; i < 30; i++) batch[ids[Math.floor(r() * ids.length)]!] = null;
-      idx.put(batch);
-    }
-    const target = idx.target();
+    const { r, skewed, target } = shortTitles(seed * 15485863, 2);
     for (let q = 0; q < 25; q++) {
-      const query = `${skewed()} ${vocabulary[Math.floor(r() * 60)]}`;
+      const query = `${skewed()} ${VOCABULARY[Math.floor(r() * 60)]}`;
       const body: Record<string, unknown> = {
         query: { match: { t: query } },
         from: q % 3 === 0 ? Math.floor(r() * 5) : 0,
@@ -273,29 +257,13 @@ Deno.test("top-k-first two-word match on short fields: ties at the weakest kept 
 Deno.test("top-k-first match of 3 to 5 words on short fields: ties skipped, same answers", () => {
   // As above, with more words: their bounds are added in clause order without margin, so the
   // docs that could only tie the weakest kept score are passed over; the answers stay the same.
-  const vocabulary = Array.from({ length: 60 }, (_, i) => `w${i}`);
   let cases = 0;
   for (let seed = 1; seed <= 4; seed++) {
-    const r = rng(seed * 32452843);
-    const skewed = () => vocabulary[Math.floor(Math.exp(r() * Math.log(61)) - 1)]!;
-    const idx = new TestIndex("p", mappings);
-    const ids: string[] = [];
-    for (let s = 0; s < 3; s++) {
-      const batch: Record<string, Record<string, unknown> | null> = {};
-      for (let i = 0; i < 700; i++) {
-        const id = `${s}-${i}`;
-        ids.push(id);
-        const len = r() < 0.8 ? 6 : 4 + Math.floor(r() * 3);
-        batch[id] = { t: Array.from({ length: len }, skewed).join(" ") };
-      }
-      for (let i = 0; i < 30; i++) batch[ids[Math.floor(r() * ids.length)]!] = null;
-      idx.put(batch);
-    }
-    const target = idx.target();
+    const { r, skewed, target } = shortTitles(seed * 32452843, 3);
     for (let q = 0; q < 25; q++) {
       const words = Array.from(
         { length: 3 + (q % 3) },
-        (_, i) => i % 2 === 0 ? skewed() : vocabulary[Math.floor(r() * 60)]!,
+        (_, i) => i % 2 === 0 ? skewed() : VOCABULARY[Math.floor(r() * 60)]!,
       );
       const body: Record<string, unknown> = {
         query: { match: { t: words.join(" ") } },
@@ -309,3 +277,31 @@ Deno.test("top-k-first match of 3 to 5 words on short fields: ties skipped, same
   }
   assert.equal(cases, 100);
 });
+
+/** A skewed vocabulary of 60 words for the short-field corpora. */
+const VOCABULARY = Array.from({ length: 60 }, (_, i) => `w${i}`);
+
+/**
+ * Three segments of 700 titles each (80 % of 6 words, the rest 4 to 3 + `spread` words) drawn
+ * from {@link VOCABULARY} with a skew, 30 deletions per segment: most docs hold a word once and
+ * many score exactly alike. Returns the random source (for the queries), the skewed word drawer
+ * and the search target.
+ */
+function shortTitles(seed: number, spread: number) {
+  const r = rng(seed);
+  const skewed = () => VOCABULARY[Math.floor(Math.exp(r() * Math.log(61)) - 1)]!;
+  const idx = new TestIndex("p", mappings);
+  const ids: string[] = [];
+  for (let s = 0; s < 3; s++) {
+    const batch: Record<string, Record<string, unknown> | null> = {};
+    for (let i = 0; i < 700; i++) {
+      const id = `${s}-${i}`;
+      ids.push(id);
+      const len = r() < 0.8 ? 6 : 4 + Math.floor(r() * spread);
+      batch[id] = { t: Array.from({ length: len }, skewed).join(" ") };
+    }
+    for (let i = 0; i < 30; i++) batch[ids[Math.floor(r() * ids.length)]!] = null;
+    idx.put(batch);
+  }
+  return { r, skewed, target: idx.target() };
+}
