@@ -156,3 +156,71 @@ const ORD_MASK = (1 << ORD_BITS) - 1;
 function tagOf(hash: number): number {
   return hash >>> 25;
 }
+
+/**
+ * A blocked Bloom filter of ids (one 32-bit word per id, 4 bits set in it) over every id a shard's
+ * segments hold: it tells a write of a new id that no segment holds it with one probe, where the
+ * segments' tables take one (cache-missing) probe each. A deleted or merged-away id may still
+ * answer "maybe" (then the tables are asked); an id added is never missed. It grows by being
+ * rebuilt from the ids it is given again, about twice as large, when it holds its capacity.
+ *
+ * @example
+ * ```ts
+ * import { hashId, IdFilter } from "./id_index.ts";
+ * const filter = new IdFilter(16);
+ * filter.add(hashId("a"));
+ * console.assert(filter.mayHold(hashId("a")) && filter.count === 1);
+ * ```
+ */
+export class IdFilter {
+  readonly #words: Int32Array;
+  readonly #mask: number;
+  #count = 0;
+  /** The most ids it takes at about 16 bits each (its false positives stay below 1%). */
+  readonly capacity: number;
+
+  /** A filter for up to `capacity` ids (rounded up to a power of two of words). */
+  constructor(capacity: number) {
+    let words = 64;
+    while (words * 2 < capacity) words *= 2;
+    this.#words = new Int32Array(words);
+    this.#mask = words - 1;
+    this.capacity = words * 2;
+  }
+
+  /** Ids added (repeats counted). */
+  get count(): number {
+    return this.#count;
+  }
+
+  /** Adds the id of {@link hashId} `hash`. */
+  add(hash: number): void {
+    this.#words[wordOf(hash) & this.#mask]! |= bitsOf(hash);
+    this.#count++;
+  }
+
+  /** False when the id of {@link hashId} `hash` was never added; true when it may have been. */
+  mayHold(hash: number): boolean {
+    const bits = bitsOf(hash);
+    return (this.#words[wordOf(hash) & this.#mask]! & bits) === bits;
+  }
+
+  /** Its typed array (for measuring memory). */
+  get arrays(): readonly ArrayBufferView[] {
+    return [this.#words];
+  }
+}
+
+/** Which word an id's bits go in (before masking): the hash mixed again. */
+function wordOf(hash: number): number {
+  const h = Math.imul(hash ^ (hash >>> 16), 0x2c1b3c6d);
+  return h ^ (h >>> 13);
+}
+
+/** The 4 bits (of 32) an id sets in its word, from a second mix of its hash. */
+function bitsOf(hash: number): number {
+  let g = Math.imul(hash ^ (hash >>> 13), 0x5bd1e995);
+  g ^= g >>> 15;
+  return (1 << (g & 31)) | (1 << ((g >>> 5) & 31)) | (1 << ((g >>> 10) & 31)) |
+    (1 << ((g >>> 20) & 31));
+}

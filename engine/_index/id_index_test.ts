@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { hashId, IdIndex } from "./id_index.ts";
+import { hashId, IdFilter, IdIndex } from "./id_index.ts";
 
 Deno.test("the id table finds every id, misses others, and agrees with a Map", () => {
   const docs = Array.from({ length: 5000 }, (_, i) => ({ id: i % 7 === 0 ? `k${i}` : String(i) }));
@@ -36,4 +36,18 @@ Deno.test("an id table built in steps is the one built in one go", () => {
   assert.deepEqual([...step.value], [...whole]);
   for (let i = 0; i < 2600; i++) assert.equal(step.value.get(`id${i}`), whole.get(`id${i}`));
   assert.deepEqual(step.value.arrays, whole.arrays);
+});
+
+Deno.test("the id filter never misses an id it was given, and rules most others out", () => {
+  const filter = new IdFilter(20_000);
+  assert.ok(filter.capacity >= 20_000);
+  for (let i = 0; i < 20_000; i++) filter.add(hashId(`doc-${i}`));
+  assert.equal(filter.count, 20_000);
+  for (let i = 0; i < 20_000; i++) assert.ok(filter.mayHold(hashId(`doc-${i}`)), `doc-${i}`);
+  let maybe = 0;
+  for (let i = 0; i < 100_000; i++) if (filter.mayHold(hashId(`other-${i}`))) maybe++;
+  // About 16 bits an id at capacity: well under 2% of absent ids pass.
+  assert.ok(maybe < 2_000, `${maybe} false positives`);
+  const empty = new IdFilter(0);
+  assert.equal(empty.mayHold(hashId("a")), false);
 });

@@ -1,7 +1,7 @@
 // The searchable side of one index: segments added at refresh, deletions, occasional merges.
 
 import { fieldMapOf } from "./field_map.ts";
-import { hashId } from "./id_index.ts";
+import { hashId, IdFilter } from "./id_index.ts";
 import { KeptDoc } from "./kept_doc.ts";
 import { carriedDeletions, type Defer, deferByTimer, MergeJob } from "./merge_job.ts";
 import type { Segment } from "./segment.ts";
@@ -75,6 +75,8 @@ export class Shard {
   #busyPauseMs: number;
   #backgroundMinDocs: number;
   #mappings: Mappings | null = null;
+  /** Every id the segments hold (and some they held): a new id skips their tables. */
+  #ids = new IdFilter(0);
   /** Cancels each background quantisation still running. */
   #quantizing = new Set<() => void>();
   /** Merge counters for `_stats`. */
@@ -102,23 +104,32 @@ export class Shard {
   /**
    * Makes pending writes searchable: `doc: null` deletes, a doc adds or replaces by id. `fresh`
    * says the writer already knows no segment holds the id (it looked when writing, and segments
-   * gain ids only here), which spares looking again in every segment.
+   * gain ids only here), which spares looking again in every segment. `unique`: the changes name
+   * each id once (else the last change of an id counts).
    */
   refresh(
     changes: Iterable<{ id: string; doc: StoredDoc | null; fresh?: boolean }>,
     mappings: Mappings,
+    unique = false,
   ): void {
-    const latest = new Map<string, { doc: StoredDoc | null; fresh?: boolean }>();
-    for (const c of changes) latest.set(c.id, c);
-    if (latest.size === 0) return;
+    let latest: Iterable<{ id: string; doc: StoredDoc | null; fresh?: boolean }> = changes;
+    if (!unique) {
+      const last = new Map<string, { id: string; doc: StoredDoc | null; fresh?: boolean }>();
+      for (const c of changes) last.set(c.id, c);
+      latest = last.values();
+    }
     const copied = new Set<LiveSegment>();
     const added: StoredDoc[] = [];
-    for (const [id, { doc, fresh }] of latest) {
+    let any = false;
+    for (const { id, doc, fresh } of latest) {
+      any = true;
       const old = fresh ? undefined : this.#find(id);
       if (old) this.#delete(old.seg, old.ord, copied);
       if (doc) added.push(doc);
     }
+    if (!any) return;
     if (added.length) {
+      this.#remember(added);
       const live: LiveSegment = {
         segment: buildSegment(added, fieldMapOf(mappings)),
         deleted: null,
@@ -140,9 +151,32 @@ export class Shard {
     if (!this.#job && (this.#segments.length > MAX_SEGMENTS || mostlyDeleted)) this.#merge();
   }
 
+  /**
+   * Puts the ids of documents about to be added in the filter; a full filter is first rebuilt
+   * from the ids the segments still hold (dropping deleted ones), with room for twice as many.
+   */
+  #remember(added: readonly StoredDoc[]): void {
+    let filter = this.#ids;
+    if (filter.count + added.length > filter.capacity) {
+      let live = 0;
+      for (const s of this.#segments) live += s.segment.maxDoc - s.deletedCount;
+      filter = new IdFilter(2 * (live + added.length));
+      for (const s of this.#segments) {
+        const { docs } = s.segment;
+        const deleted = s.deleted;
+        for (let i = 0; i < docs.length; i++) {
+          if (deleted === null || !deleted[i]) filter.add(hashId(docs[i]!.id));
+        }
+      }
+      this.#ids = filter;
+    }
+    for (let i = 0; i < added.length; i++) filter.add(hashId(added[i]!.id));
+  }
+
   /** The live (not deleted) entry of `id`: at most one segment holds one. */
   #find(id: string): { seg: LiveSegment; ord: number } | undefined {
     const hash = hashId(id);
+    if (!this.#ids.mayHold(hash)) return undefined;
     for (let i = this.#segments.length - 1; i >= 0; i--) {
       const seg = this.#segments[i]!;
       const ord = seg.segment.ids.get(id, hash);

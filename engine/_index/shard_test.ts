@@ -81,3 +81,39 @@ Deno.test("a large, mostly deleted segment is rewritten", () => {
   assert.equal(snap.maxDoc, 800);
   assert.equal(snap.views[0]!.deleted, null);
 });
+
+Deno.test("ids are found in every segment while the id filter grows, and replaced ones go", () => {
+  const shard = new Shard({ backgroundMinDocs: Infinity });
+  // Refreshes of 300 new ids each, past several rebuilds of the filter (it starts at 128 ids).
+  for (let r = 0; r < 30; r++) {
+    shard.refresh(
+      Array.from({ length: 300 }, (_, i) => {
+        const id = `d${r * 300 + i}`;
+        return { id, doc: doc(id, { n: r * 300 + i }), fresh: true };
+      }),
+      mappings,
+      true,
+    );
+  }
+  assert.equal(shard.docCount, 9000);
+  for (let i = 0; i < 9000; i += 7) assert.equal(shard.get(`d${i}`)?.source.n, i, `d${i}`);
+  for (const id of ["d9000", "x", "", "d-1"]) assert.equal(shard.get(id), undefined, id);
+  // Replacing and deleting old ids (not fresh) finds them through the filter.
+  shard.refresh([
+    { id: "d5", doc: doc("d5", { n: -5 }) },
+    { id: "d8999", doc: null },
+    { id: "d6000", doc: doc("d6000", { n: -6000 }) },
+  ], mappings);
+  assert.equal(shard.docCount, 8999);
+  assert.equal(shard.get("d5")?.source.n, -5);
+  assert.equal(shard.get("d6000")?.source.n, -6000);
+  assert.equal(shard.get("d8999"), undefined);
+  const seen = new Map<string, number>();
+  for (const v of shard.snapshot().views) {
+    v.segment.docs.forEach((d, i) => {
+      if (!v.deleted?.[i]) seen.set(d.id, (seen.get(d.id) ?? 0) + 1);
+    });
+  }
+  assert.equal(seen.size, 8999);
+  assert.ok([...seen.values()].every((n) => n === 1), "one live entry per id");
+});

@@ -101,10 +101,12 @@ export class IndexState {
   private pending: Map<string, StoredDoc | null> = new Map();
   private pendingRouting: Map<string, string> = new Map();
   /**
-   * Pending ids that no segment held when first written (`put` with `existed` false and nothing
-   * pending): the refresh need not look for them in every segment again.
+   * Pending ids that a segment held when first written (`put` with `existed` true and nothing
+   * pending). The others are fresh: no segment held them, so the refresh need not look for them
+   * in every segment again. (The few stale ones are listed rather than the many fresh ones: a
+   * load of new documents adds nothing here.)
    */
-  #fresh: Set<string> = new Set();
+  #stale: Set<string> = new Set();
   private shard: Shard = new Shard();
   /** Each primary shard's next sequence number (the real engines count per shard, from 0). */
   private nextSeqNos: number[] = [];
@@ -183,9 +185,11 @@ export class IndexState {
    * id continues from its version. The real engines prune older ones (at a refresh), after which
    * the id starts again at version 1.
    */
-  tombstone(id: string, now: number = Date.now()): Tombstone | undefined {
+  tombstone(id: string, now?: number): Tombstone | undefined {
+    // A load without deletes has none: no lookup, no clock read.
+    if (this.#tombstones.size === 0) return undefined;
     const t = this.#tombstones.get(id);
-    if (t === undefined || now - t.at <= this.gcDeletesMs) return t;
+    if (t === undefined || (now ?? Date.now()) - t.at <= this.gcDeletesMs) return t;
     this.#tombstones.delete(id);
     return undefined;
   }
@@ -259,7 +263,7 @@ export class IndexState {
     routing?: string,
     existed: boolean = this.docs.get(id) !== undefined,
   ): void {
-    this.#tombstones.delete(id);
+    if (this.#tombstones.size > 0) this.#tombstones.delete(id);
     this.#stage(id, doc, routing, existed);
   }
 
@@ -280,8 +284,8 @@ export class IndexState {
   /** A write (a document, or `null` for a removal) waiting for the next refresh. */
   #stage(id: string, doc: StoredDoc | null, routing: string | undefined, existed?: boolean): void {
     if (routing !== undefined) this.pendingRouting.set(id, routing);
-    else this.pendingRouting.delete(id);
-    if (!existed && !this.pending.has(id)) this.#fresh.add(id);
+    else if (this.pendingRouting.size > 0) this.pendingRouting.delete(id);
+    if (existed && !this.pending.has(id)) this.#stale.add(id);
     if (this.pending.size === 0) this.#pendingSince = this.clock?.();
     this.pending.set(id, doc);
     this.#liveCount += (doc ? 1 : 0) - (existed ? 1 : 0);
@@ -345,24 +349,26 @@ export class IndexState {
     if (this.pending.size > 0) {
       const started = performance.now();
       const changes: Array<{ id: string; doc: StoredDoc | null; fresh: boolean }> = [];
-      const fresh = this.#fresh;
+      const stale = this.#stale;
       for (const [id, doc] of this.pending) {
         if (partial && this.shardOf(this.pendingRouting.get(id) ?? id) !== shard) continue;
-        changes.push({ id, doc, fresh: fresh.has(id) });
+        changes.push({ id, doc, fresh: stale.size === 0 || !stale.has(id) });
       }
-      if (changes.length === this.pending.size) {
+      const whole = changes.length === this.pending.size;
+      if (whole) {
         this.#pendingSince = undefined;
         this.pending.clear();
         this.pendingRouting.clear();
-        fresh.clear();
+        stale.clear();
       } else {
         for (const { id } of changes) {
           this.pending.delete(id);
           this.pendingRouting.delete(id);
-          fresh.delete(id);
+          stale.delete(id);
         }
       }
-      if (changes.length > 0) this.shard.refresh(changes, this.mappings);
+      // The pending writes are keyed by id: each id comes once.
+      if (changes.length > 0) this.shard.refresh(changes, this.mappings, true);
       this.stats.refreshMillis += performance.now() - started;
     }
     if (partial) return;
