@@ -41,8 +41,8 @@ class FieldBuilder {
     this.norms = info.kind === "text" ? [] : null;
   }
 
-  /** Indexes all values of one doc for this field. */
-  add(doc: number, values: unknown[]): void {
+  /** Indexes all values of one doc for this field: `values[0]` … `values[n - 1]`. */
+  add(doc: number, values: readonly unknown[], n: number): void {
     while (this.dvStart.length <= doc) this.dvStart.push(this.dvStart[this.dvStart.length - 1]!);
     if (this.norms) { while (this.norms.length < doc) this.norms.push(0); }
     const kind = this.info.kind;
@@ -50,7 +50,8 @@ class FieldBuilder {
     if (kind === "text") {
       let base = 0;
       let length = 0;
-      for (const v of values) {
+      for (let k = 0; k < n; k++) {
+        const v = values[k];
         if (typeof v === "object") continue;
         any = true;
         const text = String(v);
@@ -71,7 +72,7 @@ class FieldBuilder {
       }
       this.sumTotalTermFreq += length;
       this.norms!.push(encodeNorm(length));
-    } else if (kind === "keyword" && values.length === 1) {
+    } else if (kind === "keyword" && n === 1) {
       // The common single-value case, without a Set or a sort.
       const v = values[0];
       if (v !== null && typeof v !== "object") {
@@ -84,7 +85,8 @@ class FieldBuilder {
       }
     } else if (kind === "keyword") {
       const terms = new Set<string>();
-      for (const v of values) {
+      for (let k = 0; k < n; k++) {
+        const v = values[k];
         if (v === null || typeof v === "object") continue;
         const s = String(v);
         if (s.length <= this.info.ignoreAbove) terms.add(this.info.normalize(s));
@@ -92,25 +94,25 @@ class FieldBuilder {
       const sorted = [...terms].sort(compareStrings);
       for (const term of sorted) this.strValues.push(this.stream.add(term, doc, 0));
       any = sorted.length > 0;
-    } else if (kind !== "boolean" && values.length === 1) {
-      const n = this.#toNumber(values[0]);
-      if (!Number.isNaN(n)) {
-        this.#push(n);
+    } else if (kind !== "boolean" && n === 1) {
+      const x = this.#toNumber(values[0]);
+      if (!Number.isNaN(x)) {
+        this.#push(x);
         any = true;
       }
     } else {
       const nums: Exact[] = [];
       let big = false;
-      for (const v of values) {
-        const n = this.#toNumber(v);
-        if (typeof n === "bigint") big = true;
-        if (!Number.isNaN(n)) nums.push(n);
+      for (let k = 0; k < n; k++) {
+        const x = this.#toNumber(values[k]);
+        if (typeof x === "bigint") big = true;
+        if (!Number.isNaN(x)) nums.push(x);
       }
       nums.sort(big ? compareExact : (a, b) => (a as number) - (b as number));
       if (kind === "boolean") {
-        for (const n of new Set(nums)) this.stream.add(n ? "true" : "false", doc, 0);
+        for (const x of new Set(nums)) this.stream.add(x ? "true" : "false", doc, 0);
       }
-      for (const n of nums) this.#push(n);
+      for (const x of nums) this.#push(x);
       any = nums.length > 0;
     }
     this.dvStart.push(kind === "keyword" ? this.strValues.length : this.numValues.length);
@@ -259,9 +261,14 @@ function docsOfValues(
   }
 }
 
-/** One field path's values within the document being indexed (the list is reused per doc). */
+/**
+ * One field path's values within the document being indexed: `values[0]` … `values[n - 1]` (the
+ * list is reused per doc, the slots past `n` are stale).
+ */
 interface PathValues {
   readonly values: unknown[];
+  n: number;
+  readonly path: string;
   /** The mapped field, resolved once per segment; null when the path is not mapped. */
   info: FieldInfo | null | undefined;
 }
@@ -269,9 +276,9 @@ interface PathValues {
 /** A document's leaf values by field path, in the order paths first appear; reused across docs. */
 class Collected {
   readonly #byPath = new Map<string, PathValues>();
-  /** Paths holding values for the current document. */
+  /** Paths holding values for the current document: `used[0]` … `used[count - 1]`. */
   readonly used: PathValues[] = [];
-  readonly #paths: string[] = [];
+  count = 0;
   /** Whether the current document has a whole number beyond 2^53 (rounded when parsed). */
   unsafeInteger = false;
 
@@ -281,23 +288,19 @@ class Collected {
       Number.isFinite(value)
     ) this.unsafeInteger = true;
     let entry = this.#byPath.get(path);
-    if (!entry) this.#byPath.set(path, entry = { values: [], info: undefined });
-    if (entry.values.length === 0) {
-      this.used.push(entry);
-      this.#paths.push(path);
+    if (!entry) this.#byPath.set(path, entry = { values: [], n: 0, path, info: undefined });
+    if (entry.n === 0) {
+      if (this.count < this.used.length) this.used[this.count] = entry;
+      else this.used.push(entry);
+      this.count++;
     }
-    entry.values.push(value);
-  }
-
-  /** The path of `used[i]`. */
-  path(i: number): string {
-    return this.#paths[i]!;
+    entry.values[entry.n++] = value;
   }
 
   clear(): void {
-    for (const entry of this.used) entry.values.length = 0;
-    this.used.length = 0;
-    this.#paths.length = 0;
+    const used = this.used;
+    for (let i = 0; i < this.count; i++) used[i]!.n = 0;
+    this.count = 0;
     this.unsafeInteger = false;
   }
 }
@@ -366,10 +369,10 @@ export function buildSegment(docs: StoredDoc[], fields: FieldMap): Segment {
       }
     }
     const used = values.used;
-    for (let i = 0; i < used.length; i++) {
+    for (let i = 0; i < values.count; i++) {
       const entry = used[i]!;
-      if (entry.info === undefined) entry.info = fields.roots.get(values.path(i)) ?? null;
-      if (entry.info) addAll(builders, entry.info, d, entry.values);
+      if (entry.info === undefined) entry.info = fields.roots.get(entry.path) ?? null;
+      if (entry.info) addAll(builders, entry.info, d, entry.values, entry.n);
     }
   }
   const built = new Map<string, FieldIndex>();
@@ -393,10 +396,12 @@ function addAll(
   builders: Map<string, FieldBuilder>,
   info: FieldInfo,
   doc: number,
-  vals: unknown[],
+  vals: readonly unknown[],
+  n: number,
 ): void {
   let b = builders.get(info.path);
   if (!b) builders.set(info.path, b = new FieldBuilder(info));
-  b.add(doc, vals);
-  for (const sub of info.subFields) addAll(builders, sub, doc, vals);
+  b.add(doc, vals, n);
+  const subs = info.subFields;
+  for (let i = 0; i < subs.length; i++) addAll(builders, subs[i]!, doc, vals, n);
 }

@@ -114,7 +114,8 @@ interface Walk extends Detection {
   additions: Array<{ path: string[]; mapping: FieldMapping }>;
   /** Nested objects seen so far, and how many are allowed. */
   nested: number;
-  nestedLimit: number;
+  /** The index's mapping limits, read when first needed. */
+  limits: () => MappingLimits;
 }
 
 function parseFailure(walk: Walk, reason: string): EngineError {
@@ -178,10 +179,15 @@ function visitObject(
   at: Place,
 ): void {
   const { path: prefix, dynamic } = at;
-  for (const [rawKey, value] of Object.entries(source)) {
+  const names = Object.keys(source);
+  for (let k = 0; k < names.length; k++) {
+    const rawKey = names[k]!;
+    const value = source[rawKey];
     if (!rawKey.includes(".")) {
       const mapping = own(props, rawKey);
       if (mapping) {
+        // The common case, a single value of a leaf field that takes it: nothing to build.
+        if (plainLeafFits(mapping, value)) continue;
         visitValue(walk, mapping, value, {
           path: prefix.length ? [...prefix, rawKey] : [rawKey],
           dynamic,
@@ -219,6 +225,29 @@ function visitObject(
   }
 }
 
+/** Field types {@link plainLeafFits} leaves to {@link visitValue} (vectors, points, objects). */
+const NOT_PLAIN = new Set([
+  "dense_vector",
+  "knn_vector",
+  "geo_point",
+  "sparse_vector",
+  "object",
+  "nested",
+]);
+
+/**
+ * Whether {@link visitValue} would accept `value` for `mapping` without looking further: a
+ * string, number or boolean for a leaf type that takes it (the same checks, without a path).
+ */
+function plainLeafFits(mapping: FieldMapping, value: unknown): boolean {
+  const type = mapping.type;
+  if (type === undefined || NOT_PLAIN.has(type)) return false;
+  const t = typeof value;
+  if (t !== "string" && t !== "number" && t !== "boolean") return false;
+  return checkValue(type, value) === undefined &&
+    (type !== "keyword" || immenseTerm(type, mapping.ignore_above, "", value) === undefined);
+}
+
 function visitValue(walk: Walk, mapping: FieldMapping, value: unknown, at: Place): void {
   const path = at.path;
   if (isVectorType(mapping.type)) return checkVector(walk, mapping, value, path);
@@ -249,8 +278,8 @@ function visitValue(walk: Walk, mapping: FieldMapping, value: unknown, at: Place
         }] as object, but found a concrete value`,
       );
     }
-    if (mapping.type === "nested" && ++walk.nested > walk.nestedLimit) {
-      throw parseFailure(walk, nestedObjectsReason(walk.nestedLimit));
+    if (mapping.type === "nested" && ++walk.nested > walk.limits().nestedObjects) {
+      throw parseFailure(walk, nestedObjectsReason(walk.limits().nestedObjects));
     }
     const childDynamic = mapping.dynamic ?? at.dynamic;
     visitObject(walk, mapping.properties, value as Record<string, unknown>, {
@@ -326,6 +355,15 @@ function nameProblem(
 }
 
 /**
+ * Whether {@link nameProblem} surely finds nothing wrong with `key`: it starts with a printable
+ * ASCII char other than `.` (so it is neither empty, nor dots or whitespace only) and has no `..`.
+ */
+function plainName(key: string): boolean {
+  const c = key.charCodeAt(0);
+  return c > 32 && c < 127 && c !== 46 && !key.includes("..");
+}
+
+/**
  * Refuses a document with a field name the real engines refuse (see `nameProblem`), anywhere in
  * it: Elasticsearch 9.5.4 as `document_parsing_exception` caused by `illegal_argument_exception`,
  * OpenSearch 3.8.0 as `mapper_parsing_exception` (`failed to parse`) caused by the same.
@@ -337,7 +375,15 @@ function checkFieldNames(value: unknown, errorType: ParseErrorType): void {
   }
   if (value === null || typeof value !== "object") return;
   const opensearch = errorType === "mapper_parsing_exception";
-  for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
+  const object = value as Record<string, unknown>;
+  const keys = Object.keys(object);
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k]!;
+    const child = object[key];
+    if (plainName(key)) {
+      if (child !== null && typeof child === "object") checkFieldNames(child, errorType);
+      continue;
+    }
     const problem = nameProblem(key, errorType);
     if (problem && !problem.cause) throw esError(errorType, `[1:2] ${problem.message}`);
     if (problem) {
@@ -354,8 +400,11 @@ export interface MappingRules {
   errorType: ParseErrorType;
   /** `index.mapping.total_fields.limit`; 1000 by default. */
   fieldLimit?: number;
-  /** The index's other mapping limits; the defaults by default. */
-  limits?: MappingLimits;
+  /**
+   * The index's other mapping limits, or how to read them (only when a document needs them: it
+   * adds fields or holds nested objects); the defaults by default.
+   */
+  limits?: MappingLimits | (() => MappingLimits);
 }
 
 /**
@@ -368,7 +417,11 @@ export function mapDocument(
   id: string,
   rules: MappingRules,
 ): Mappings {
-  const { errorType, fieldLimit = 1000, limits = mappingLimits({}) } = rules;
+  const { errorType, fieldLimit = 1000 } = rules;
+  const given = rules.limits;
+  let read: MappingLimits | undefined = typeof given === "function" ? undefined : given;
+  const limits = (): MappingLimits =>
+    read ??= typeof given === "function" ? given() : mappingLimits({});
   const walk: Walk = {
     id,
     errorType,
@@ -376,10 +429,10 @@ export function mapDocument(
     numericDetection: mappings.numeric_detection === true,
     additions: [],
     nested: 0,
-    nestedLimit: limits.nestedObjects,
+    limits,
   };
   for (const key of Object.keys(source)) {
-    if (METADATA_FIELDS.has(key)) {
+    if (key.charCodeAt(0) === 95 && METADATA_FIELDS.has(key)) {
       throw esError(
         errorType,
         `[1:2] Field [${key}] is a metadata field and cannot be added inside a document. Use the index API request parameters.`,
@@ -402,7 +455,7 @@ export function mapDocument(
         `Limit of total fields [${fieldLimit}] has been exceeded while adding new fields [${added}]`,
       );
     }
-    checkMappingLimits(next.properties, limits);
+    checkMappingLimits(next.properties, limits());
   } catch (e) {
     if (!(e instanceof EngineError)) throw e;
     throw esError(errorType, `[1:2] failed to parse: ${e.message}`, {}, e);

@@ -92,3 +92,37 @@ Deno.test("metadata fields cannot be indexed inside a document", () => {
     /Field \[_id\] is a metadata field and cannot be added inside a document/,
   );
 });
+
+Deno.test("mapped leaf values are checked with their full paths, and odd names anywhere refused", () => {
+  const mappings: Mappings = {
+    properties: {
+      n: { type: "integer" },
+      d: { type: "date" },
+      b: { type: "boolean" },
+      k: { type: "keyword" },
+      o: { properties: { n: { type: "long" } } },
+    },
+  };
+  const rules = { errorType: "document_parsing_exception" as const };
+  const fine = { n: 3, d: "2024-05-01T10:00:00.000Z", b: true, k: "x", o: { n: "12" } };
+  assert.equal(mapDocument(mappings, fine, "1", rules), mappings);
+  const failure = (source: Record<string, unknown>) => {
+    try {
+      mapDocument(mappings, source, "9", rules);
+    } catch (e) {
+      return (e as Error).message;
+    }
+    return "accepted";
+  };
+  assert.match(failure({ n: "x" }), /failed to parse field \[n\] of type \[integer\]/);
+  assert.match(failure({ o: { n: "x" } }), /failed to parse field \[o\.n\] of type \[long\]/);
+  assert.match(failure({ d: "not a date" }), /failed to parse field \[d\] of type \[date\]/);
+  assert.match(failure({ b: "yes" }), /failed to parse field \[b\] of type \[boolean\]/);
+  assert.match(failure({ k: { a: 1 } }), /failed to parse field \[k\] of type \[keyword\]/);
+  assert.match(failure({ k: "x".repeat(40_000) }), /failed to parse field \[k\]/);
+  assert.match(failure({ o: { "a..b": 1 } }), /failed to parse/);
+  assert.match(failure({ o: [{ ".x": 1 }] }), /failed to parse/);
+  assert.match(failure({ " ": 1 }), /Field name cannot contain only whitespace/);
+  assert.match(failure({ _id: "1" }), /is a metadata field/);
+  assert.equal(failure({ "x.": 1, é: 2 }), "accepted");
+});

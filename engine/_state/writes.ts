@@ -227,11 +227,10 @@ function indexValidated(
   }
   const version = nextVersion(index, id, opts, current);
   const limit = Number(index.settings["index.mapping.total_fields.limit"] ?? 1000);
-  const limits = mappingLimits(index.settings);
   index.mappings = mapDocument(index.mappings, source, id, {
     errorType,
     fieldLimit: limit,
-    limits,
+    limits: () => mappingLimits(index.settings),
   });
   // A source that came with its text is kept as that text once indexed (see KeptDoc).
   const text = given ?? sourceText(source);
