@@ -30,6 +30,39 @@ function numberProblem(value: unknown): EngineError | undefined {
   return illegalArgument("Cannot parse object as number");
 }
 
+/** The value of the ASCII digits `text[from]` `text[from + 1]`, or -1 when either is not one. */
+function twoDigits(text: string, from: number): number {
+  const a = text.charCodeAt(from) - 48;
+  const b = text.charCodeAt(from + 1) - 48;
+  return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
+}
+
+/**
+ * True when `text` is `yyyy-MM-ddTHH:mm:ss.SSSZ` with each part in the range `Date.parse` takes
+ * (day 1–31 whatever the month, as it does; hours 0–23): then `Date.parse` surely reads it,
+ * and the common form of a date skips it. False says nothing (ask `Date.parse`).
+ */
+export function plainIsoMillis(text: string): boolean {
+  if (
+    text.length !== 24 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 ||
+    text.charCodeAt(10) !== 84 || text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58 ||
+    text.charCodeAt(19) !== 46 || text.charCodeAt(23) !== 90
+  ) return false;
+  if (twoDigits(text, 0) < 0 || twoDigits(text, 2) < 0) return false;
+  const month = twoDigits(text, 5);
+  const day = twoDigits(text, 8);
+  const hour = twoDigits(text, 11);
+  const minute = twoDigits(text, 14);
+  const second = twoDigits(text, 17);
+  const ms = twoDigits(text, 20);
+  const last = text.charCodeAt(22) - 48;
+  if (month < 1 || month > 12 || day < 1 || day > 31 || ms < 0 || last < 0 || last > 9) {
+    return false;
+  }
+  if (minute < 0 || minute > 59 || second < 0 || second > 59) return false;
+  return hour >= 0 && hour <= 23;
+}
+
 /** Returns the cause when `value` does not fit `type`, else undefined. */
 export function checkValue(type: string, value: unknown): EngineError | undefined {
   if (INTEGER_TYPES.has(type) || FLOAT_TYPES.has(type)) return numberProblem(value);
@@ -43,6 +76,7 @@ export function checkValue(type: string, value: unknown): EngineError | undefine
   }
   if (type === "date" || type === "date_nanos") {
     if (typeof value === "number") return undefined;
+    if (typeof value === "string" && plainIsoMillis(value)) return undefined;
     if (
       typeof value === "string" &&
       // Only `yyyy/MM/dd…` is rewritten (the common ISO text skips the regular expression).
