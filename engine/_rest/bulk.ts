@@ -205,6 +205,7 @@ function run(
   action: Action,
   touched: Set<IndexState>,
   pipeline: string | undefined,
+  routingParam: string | undefined,
 ): Record<string, unknown> {
   const { meta, op } = action;
   const rawIndex = meta._index;
@@ -212,7 +213,6 @@ function run(
     ? (rawIndex === null ? undefined : ctx.p.index)
     : String(rawIndex);
   const id = meta._id === undefined || meta._id === null ? undefined : String(meta._id);
-  const base = { _index: indexName, _id: id ?? null };
   try {
     if (id === "") {
       throw illegalArgument("if _id is specified it must not be empty");
@@ -221,7 +221,7 @@ function run(
       throw validationFailed("index is missing");
     }
     const opts = writeOptions((name) =>
-      meta[name] ?? (name === "routing" ? ctx.params.get("routing") ?? undefined : undefined)
+      meta[name] ?? (name === "routing" ? routingParam : undefined)
     );
     if (!ctx.state.cluster.indices.has(indexName)) {
       opts.routing = aliasRouting(ctx.state.cluster, indexName, opts.routing);
@@ -293,7 +293,12 @@ function run(
       ? { index_uuid: index.uuid, shard: "0", index: index.name }
       : {};
     const told = ctx.state.flavour === "opensearch" ? inOpenSearchTerms(e) : e;
-    return { ...base, status: e.status, error: { ...told.toCause(), ...extra } };
+    return {
+      _index: indexName,
+      _id: id ?? null,
+      status: e.status,
+      error: { ...told.toCause(), ...extra },
+    };
   }
 }
 
@@ -336,7 +341,8 @@ async function runBulk(ctx: RequestContext, started: number): Promise<Reply> {
   const touched = new Set<IndexState>();
   const timer = performance.now();
   const pipeline = ctx.params.get("pipeline") ?? undefined;
-  const results = actions.map((action) => run(ctx, action, touched, pipeline));
+  const routing = ctx.params.get("routing") ?? undefined;
+  const results = actions.map((action) => run(ctx, action, touched, pipeline, routing));
   countBulk(touched, actions, results, performance.now() - timer);
   for (const index of touched) index.writing();
   const forced = await applyRefresh(ctx.params.get("refresh"), touched, ctx.state);
