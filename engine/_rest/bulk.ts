@@ -19,6 +19,7 @@ import { exactBody } from "../_state/exact_source.ts";
 import {
   deleteDocument,
   indexDocument,
+  type WriteOptions,
   writeResponse,
   type WriteResult,
 } from "../_state/writes.ts";
@@ -191,6 +192,12 @@ function parseAction(raw: string, lineNo: number): Action {
   return { op, meta: meta as Record<string, unknown> };
 }
 
+/** Whether an action's metadata holds nothing but (perhaps) `_id`. */
+function idOnly(meta: Record<string, unknown>): boolean {
+  for (const key in meta) if (key !== "_id") return false;
+  return true;
+}
+
 function itemResult(r: WriteResult, status: number): Record<string, unknown> {
   const item = writeResponse(r);
   // A bulk item reports a no-op update's shards as a write's (both real engines; the update API
@@ -206,6 +213,7 @@ function run(
   touched: Set<IndexState>,
   pipeline: string | undefined,
   routingParam: string | undefined,
+  plainOpts: WriteOptions,
 ): Record<string, unknown> {
   const { meta, op } = action;
   const rawIndex = meta._index;
@@ -220,9 +228,10 @@ function run(
     if (!indexName) {
       throw validationFailed("index is missing");
     }
-    const opts = writeOptions((name) =>
-      meta[name] ?? (name === "routing" ? routingParam : undefined)
-    );
+    // A line with no metadata but the id (the common bulk line) takes the request's options.
+    const opts = idOnly(meta)
+      ? { ...plainOpts }
+      : writeOptions((name) => meta[name] ?? (name === "routing" ? routingParam : undefined));
     if (!ctx.state.cluster.indices.has(indexName)) {
       opts.routing = aliasRouting(ctx.state.cluster, indexName, opts.routing);
     }
@@ -342,7 +351,8 @@ async function runBulk(ctx: RequestContext, started: number): Promise<Reply> {
   const timer = performance.now();
   const pipeline = ctx.params.get("pipeline") ?? undefined;
   const routing = ctx.params.get("routing") ?? undefined;
-  const results = actions.map((action) => run(ctx, action, touched, pipeline, routing));
+  const plainOpts = writeOptions((name) => name === "routing" ? routing : undefined);
+  const results = actions.map((action) => run(ctx, action, touched, pipeline, routing, plainOpts));
   countBulk(touched, actions, results, performance.now() - timer);
   for (const index of touched) index.writing();
   const forced = await applyRefresh(ctx.params.get("refresh"), touched, ctx.state);
