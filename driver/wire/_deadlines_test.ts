@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { Deadlines } from "./_deadlines.ts";
+import { Transport } from "./transport.ts";
 
 const reasonOf = (signal: AbortSignal) => signal.reason as { name?: string };
 
@@ -164,4 +165,22 @@ Deno.test("deadlines: a caller's abort reaches an unstamped attempt at once", ()
   first.done();
   assert.equal(schedule.size, 0);
   return assert.rejects(pending, /user left/);
+});
+
+Deno.test("with no fetch given, the runtime's fetch gets an AbortSignal on every attempt", async () => {
+  const original = globalThis.fetch;
+  const seen: unknown[] = [];
+  globalThis.fetch = (_url: string | URL | Request, init?: RequestInit) => {
+    seen.push(init?.signal);
+    return Promise.resolve(Response.json({ ok: true }));
+  };
+  try {
+    const t = new Transport({ nodes: ["http://es:9200"] });
+    await t.request({ method: "GET", path: "/" });
+    await t.request({ method: "POST", path: "/idx/_search", body: "{}" });
+  } finally {
+    globalThis.fetch = original;
+  }
+  assert.equal(seen.length, 2);
+  for (const signal of seen) assert.ok(signal instanceof AbortSignal);
 });

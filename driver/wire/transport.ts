@@ -124,7 +124,10 @@ export class Transport {
    * `#answeredBy` (it is in `#answered`, alive, and the product was read).
    */
   #lastAnswered: string | undefined;
-  /** Requests take `#inProcessFirst`: an in-process fetch, no compression, no event listener. */
+  /**
+   * Requests take `#quickFirst`: an in-process fetch or a network one (the runtime's own, or
+   * one marked as such), no compression, no event listener.
+   */
   readonly #quick: boolean;
   #product: string | undefined;
   #productRead = false;
@@ -191,7 +194,8 @@ export class Transport {
     this.#jsonHeaders = Object.freeze({ ...headers, "content-type": "application/json" });
     this.#ndjsonHeaders = Object.freeze({ ...headers, "content-type": "application/x-ndjson" });
     this.#onEvent = options.onEvent;
-    this.#quick = this.#inProcess && !this.#compression && this.#onEvent === undefined;
+    this.#quick = (this.#inProcess || !this.#injected) && !this.#compression &&
+      this.#onEvent === undefined;
     this.#secrets = secrets;
   }
 
@@ -235,7 +239,7 @@ export class Transport {
    */
   request(req: TransportRequest): Promise<TransportResponse> {
     try {
-      return this.#quick ? this.#inProcessFirst(req, asIs) : this.#attempts(req, asIs);
+      return this.#quick ? this.#quickFirst(req, asIs) : this.#attempts(req, asIs);
     } catch (error) {
       return Promise.reject(error); // a call on a foreign `this`, as from an async method
     }
@@ -243,22 +247,28 @@ export class Transport {
 
   static {
     attemptsOf = (transport, req, then) =>
-      transport.#quick ? transport.#inProcessFirst(req, then) : transport.#attempts(req, then);
+      transport.#quick ? transport.#quickFirst(req, then) : transport.#attempts(req, then);
   }
 
   /**
-   * The first attempt of a request to an in-process fetch, as a chain of callbacks in one
-   * promise instead of an async frame awaiting a race (one promise hop and a frame fewer, and
-   * the race is the watch rejecting this promise, not a promise of its own). It handles only the
-   * answer the caller wants (a 2xx, an allowed 404, within the cap); anything else — a fetch
-   * that throws or rejects, the deadline or the caller's abort, another status, a body that
-   * cannot be read or is too large — is handed as it is to `#attempts`, which treats it as its
-   * first attempt's outcome (and retries where it is safe). What `then` throws rejects.
+   * The first attempt of a request to an in-process fetch or a network one (the runtime's own),
+   * as a chain of callbacks in one promise instead of an async frame awaiting a race (one
+   * promise hop and a frame fewer, and the race is the watch rejecting this promise, not a
+   * promise of its own). It handles only the answer the caller wants (a 2xx, an allowed 404,
+   * within the cap); anything else — a fetch that throws or rejects, the deadline or the
+   * caller's abort, another status, a body that cannot be read or is too large — is handed as
+   * it is to `#attempts`, which treats it as its first attempt's outcome (and retries where it
+   * is safe). What `then` throws rejects.
+   *
+   * A network body is read as `#attempts` reads it (`readBody`: a declared length trusted, else
+   * counted while it streams, the attempt's signal stopping it); an in-process one whole, then
+   * held to the cap by its size.
    */
-  #inProcessFirst<T>(req: TransportRequest, then: (res: TransportResponse) => T): Promise<T> {
+  #quickFirst<T>(req: TransportRequest, then: (res: TransportResponse) => T): Promise<T> {
     const hasBody = req.body !== undefined && req.body !== "";
     const method = hasBody && (req.method === "GET" || req.method === "HEAD") ? "POST" : req.method;
-    // The frozen headers themselves: an in-process fetch cannot change them (see the mark).
+    // The frozen headers themselves: an in-process fetch cannot change them (see the mark), a
+    // runtime's fetch only reads them (as `#attempts` hands them over).
     const headers = !hasBody ? this.#headers : req.ndjson ? this.#ndjsonHeaders : this.#jsonHeaders;
     const attemptMs = req.timeoutMs ?? this.#timeoutMs;
     const totalMs = this.#requestTimeoutMs ?? attemptMs * 3;
@@ -296,8 +306,12 @@ export class Transport {
           return handOff(pending);
         }
         const resHeaders = res.headers;
-        res.text().then((text) => {
-          if (!fits(text, this.#maxBytes)) return handOff(pending, Promise.resolve(text));
+        const inProcess = this.#inProcess;
+        const reading = inProcess ? res.text() : readBody(res, this.#limits, watch.signal);
+        reading.then((text) => {
+          if (inProcess && !fits(text, this.#maxBytes)) {
+            return handOff(pending, Promise.resolve(text));
+          }
           watch.done();
           if (node !== this.#lastAnswered) this.#answeredBy(node, resHeaders, undefined);
           try {
@@ -319,7 +333,7 @@ export class Transport {
 
   /**
    * `request`, handing the response to `then` in the step that reads it (see `requestThen`);
-   * `first` is the first attempt's outcome when `#inProcessFirst` made it.
+   * `first` is the first attempt's outcome when `#quickFirst` made it.
    */
   async #attempts<T>(
     req: TransportRequest,
@@ -423,7 +437,7 @@ export class Transport {
           // header list); one promise hop fewer, too.
           text = await (made?.text ?? res.text());
           if (!fits(text, this.#maxBytes)) throw new TooLarge(this.#maxBytes);
-        } else text = await readBody(res, this.#limits, signal);
+        } else text = await (made?.text ?? readBody(res, this.#limits, signal));
       } catch (error) {
         watch.done();
         if (attempt === 1) deadline = watch.startedAt() + totalMs;
@@ -663,7 +677,7 @@ export function requestThen<T>(
   return attemptsOf(transport, req, then);
 }
 
-/** The first attempt as `Transport.#inProcessFirst` made it, for `#attempts` to go on from. */
+/** The first attempt as `Transport.#quickFirst` made it, for `#attempts` to go on from. */
 interface FirstAttempt {
   watch: Watch;
   node: string;

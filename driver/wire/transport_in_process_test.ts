@@ -1,4 +1,4 @@
-// The transport's first attempt to an in-process fetch (`#inProcessFirst`): the answers it takes
+// The transport's first attempt to an in-process fetch (`#quickFirst`): the answers it takes
 // itself, and every other outcome handed on to the general attempts, which retry where it is safe.
 
 import assert from "node:assert/strict";
