@@ -8,9 +8,18 @@ import { type MergeInput, type MergeSteps, mergeSteps, ordinalMaps } from "./seg
 import { carryDeletedVectors } from "./vectors.ts";
 import type { Mappings } from "./types.ts";
 import { KeptDoc } from "./kept_doc.ts";
+import { searchesActive } from "./search_pressure.ts";
 
 /** Documents whose texts are packed between two pauses of a merge (see {@link MergeJob.step}). */
 const PACK_BLOCK = 512;
+
+/**
+ * The longest a slice of a merge runs while searches are being answered (milliseconds; see
+ * search_pressure.ts): each search that arrives meanwhile waits for the whole slice, so a full
+ * slice (4 ms, given when segments pile up behind the merge) would add its length to every
+ * search queued behind it. Short slices with no pause between them keep most of the pace.
+ */
+export const WAITING_SLICE_MS = 0.5;
 
 /**
  * Runs `task` later (after pending I/O and timers; after `delayMs` or more when given); returns a
@@ -77,10 +86,13 @@ export class MergeJob {
   /**
    * Works for about `ms` milliseconds (at least one step); true when the merge is done: the
    * merged segment built and its documents' texts packed into its own store, in steps too (the
-   * packing of a large segment took a single stall of 100 ms and more at the swap).
+   * packing of a large segment took a single stall of 100 ms and more at the swap). A finite
+   * slice started while searches are being answered (see search_pressure.ts) is cut to
+   * {@link WAITING_SLICE_MS}: the next slice follows as soon as the caller gives it.
    */
   step(ms: number): boolean {
     if (this.#result && this.#pack === null) return true;
+    if (ms > WAITING_SLICE_MS && ms !== Infinity && searchesActive()) ms = WAITING_SLICE_MS;
     const until = performance.now() + ms;
     if (!this.#built) {
       let r = this.#steps.next();
