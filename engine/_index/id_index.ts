@@ -158,8 +158,8 @@ function tagOf(hash: number): number {
 }
 
 /**
- * A blocked Bloom filter of ids (one 32-bit word per id, 4 bits set in it) over every id a shard's
- * segments hold: it tells a write of a new id that no segment holds it with one probe, where the
+ * A blocked Bloom filter of ids (each id sets 4 bits in one 32-bit word; about 16 bits per id)
+ * over every id a shard's segments hold: it tells a write of a new id that no segment holds it with one probe, where the
  * segments' tables take one (cache-missing) probe each. A deleted or merged-away id may still
  * answer "maybe" (then the tables are asked); an id added is never missed. It grows by being
  * rebuilt from the ids it is given again, about twice as large, when it holds its capacity.
