@@ -16,10 +16,8 @@ export { ShardSnapshot };
 const MAX_SEGMENTS = 12;
 /** Past this many segments a running background merge is finished at once (back-pressure). */
 const MAX_SEGMENTS_MERGING = 4 * MAX_SEGMENTS;
-/** Up to this many segments a running merge yields to searches and writes (see `MergeOptions`). */
+/** Up to this many segments a running merge yields to searches (see `MergeOptions`). */
 const PACED_SEGMENTS = 2 * MAX_SEGMENTS;
-/** For this long after writes were last reported ({@link Shard.writing}), they count as arriving. */
-export const WRITES_QUIET_MS = 250;
 
 /** How a shard runs its merges. */
 export interface MergeOptions {
@@ -77,8 +75,6 @@ export class Shard {
   #busyPauseMs: number;
   #backgroundMinDocs: number;
   #mappings: Mappings | null = null;
-  /** When writes were last reported (`performance.now()`). */
-  #writtenAt = Number.NEGATIVE_INFINITY;
   /** Every id the segments hold (and some they held): a new id skips their tables. */
   #ids = new IdFilter(0);
   /** Cancels each background quantisation still running. */
@@ -232,12 +228,10 @@ export class Shard {
     if (job.docCount < this.#backgroundMinDocs) return this.#finishJob();
     const slice = (): void => {
       if (this.#job !== running) return;
-      // Searches and a load of writes slow the merge down (as Elasticsearch throttles merges
-      // behind indexing) only while segments are not piling up behind it: past twice the usual
-      // count it runs full slices again, well before a refresh must finish it at once
-      // (MAX_SEGMENTS_MERGING).
-      const busy = (searchesActive() || performance.now() - this.#writtenAt < WRITES_QUIET_MS) &&
-        this.#segments.length <= PACED_SEGMENTS;
+      // Searches slow the merge down only while segments are not piling up behind it: past
+      // twice the usual count it runs full slices again, well before a refresh must finish it
+      // at once (MAX_SEGMENTS_MERGING).
+      const busy = searchesActive() && this.#segments.length <= PACED_SEGMENTS;
       if (job.step(busy ? this.#busySliceMs : this.#sliceMs)) this.#swap();
       else running.cancel = this.#defer(slice, busy ? this.#busyPauseMs : 0);
     };
@@ -280,15 +274,6 @@ export class Shard {
       s.deletedCount * 2 > s.segment.maxDoc && s.segment.maxDoc > 1000
     );
     if (this.#segments.length > MAX_SEGMENTS || mostlyDeleted) this.#merge();
-  }
-
-  /**
-   * Reports that documents are being written (a bulk request, a long run of writes): for
-   * {@link WRITES_QUIET_MS} after, a background merge runs in the short slices it runs in while
-   * searches are answered, so a load is not slowed by merging segments it will grow again.
-   */
-  writing(): void {
-    this.#writtenAt = performance.now();
   }
 
   /** True while a background merge is running. */

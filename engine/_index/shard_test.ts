@@ -117,30 +117,3 @@ Deno.test("ids are found in every segment while the id filter grows, and replace
   assert.equal(seen.size, 8999);
   assert.ok([...seen.values()].every((n) => n === 1), "one live entry per id");
 });
-
-Deno.test("a background merge takes short slices while writes arrive, full ones after", () => {
-  const delays: number[] = [];
-  const tasks: Array<() => void> = [];
-  const shard = new Shard({
-    defer: (task, delayMs = 0) => {
-      tasks.push(task);
-      delays.push(delayMs);
-      return () => {};
-    },
-    sliceMs: 0,
-    busyPauseMs: 3,
-    backgroundMinDocs: 0,
-  });
-  for (let i = 0; i < 13; i++) {
-    shard.refresh([{ id: String(i), doc: doc(String(i), { t: "w" + i }) }], mappings);
-  }
-  assert.equal(shard.merging, true);
-  tasks.shift()!();
-  assert.equal(delays.at(-1), 0, "no writes reported: the next slice follows at once");
-  shard.writing();
-  tasks.shift()!();
-  assert.equal(delays.at(-1), 3, "writes arriving: a pause after the slice");
-  while (shard.merging) tasks.shift()!();
-  assert.ok(shard.snapshot().views.length <= 12);
-  for (let i = 0; i < 13; i++) assert.equal(shard.get(String(i))?.source.t, "w" + i);
-});

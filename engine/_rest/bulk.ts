@@ -354,7 +354,6 @@ async function runBulk(ctx: RequestContext, started: number): Promise<Reply> {
   const plainOpts = writeOptions((name) => name === "routing" ? routing : undefined);
   const results = actions.map((action) => run(ctx, action, touched, pipeline, routing, plainOpts));
   countBulk(touched, actions, results, performance.now() - timer);
-  for (const index of touched) index.writing();
   const forced = await applyRefresh(ctx.params.get("refresh"), touched, ctx.state);
   if (forced) {
     // OpenSearch 3.8.0 leaves `forced_refresh` out of a no-op update; Elasticsearch 9.5.4 keeps it.

@@ -290,7 +290,6 @@ export class IndexState {
     this.pending.set(id, doc);
     this.#liveCount += (doc ? 1 : 0) - (existed ? 1 : 0);
     if (this.clock !== undefined && (this.pending.size & (REFRESH_CHECK - 1)) === 0) {
-      this.shard.writing();
       this.refreshIfDue(this.clock());
     }
   }
@@ -394,14 +393,6 @@ export class IndexState {
       return;
     }
     if (now - this.lastRefresh >= interval) this.refresh(now);
-  }
-
-  /**
-   * Reports that writes are arriving (each bulk request does): background merges yield to them
-   * for a moment, as they yield to searches.
-   */
-  writing(): void {
-    this.shard.writing();
   }
 
   /** True when some writes are not yet searchable. */
