@@ -12,22 +12,13 @@ import {
   ResponseTooLargeError,
   TimeoutError,
 } from "../errors.ts";
+import { scriptedFetch, type Step } from "../../tests/support/scripted_fetch.ts";
 
 const NETWORK = Symbol.for("searchvisitor.networkFetch");
 
-type Step = (url: string, init: RequestInit) => Promise<Response> | Response;
-
 /** A network-marked fetch that plays `steps` in turn (the last one again), recording the calls. */
 function scripted(...steps: Step[]) {
-  const calls: { url: string; init: RequestInit }[] = [];
-  const fetch = (url: string, init: RequestInit): Promise<Response> => {
-    calls.push({ url, init });
-    const step = steps[Math.min(calls.length - 1, steps.length - 1)]!;
-    const out = step(url, init);
-    return out instanceof Response ? Promise.resolve(out) : out;
-  };
-  Object.defineProperty(fetch, NETWORK, { value: true });
-  return { fetch, calls };
+  return scriptedFetch(NETWORK, ...steps);
 }
 
 function transport(fetch: TransportOptions["fetch"], options: Partial<TransportOptions> = {}) {
