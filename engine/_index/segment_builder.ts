@@ -372,7 +372,7 @@ export function buildSegment(docs: StoredDoc[], fields: FieldMap): Segment {
     for (let i = 0; i < values.count; i++) {
       const entry = used[i]!;
       if (entry.info === undefined) entry.info = fields.roots.get(entry.path) ?? null;
-      if (entry.info) addAll(builders, entry.info, d, entry.values, entry.n);
+      if (entry.info) addAll(builders, entry.info, d, entry);
     }
   }
   const built = new Map<string, FieldIndex>();
@@ -392,16 +392,16 @@ export function buildSegment(docs: StoredDoc[], fields: FieldMap): Segment {
   return new Segment(docs, new IdIndex(docs), built, vectors);
 }
 
+/** Adds a document's first `entry.n` values of one path to `info`'s builder and its sub-fields'. */
 function addAll(
   builders: Map<string, FieldBuilder>,
   info: FieldInfo,
   doc: number,
-  vals: readonly unknown[],
-  n: number,
+  entry: { readonly values: readonly unknown[]; readonly n: number },
 ): void {
   let b = builders.get(info.path);
   if (!b) builders.set(info.path, b = new FieldBuilder(info));
-  b.add(doc, vals, n);
+  b.add(doc, entry.values, entry.n);
   const subs = info.subFields;
-  for (let i = 0; i < subs.length; i++) addAll(builders, subs[i]!, doc, vals, n);
+  for (let i = 0; i < subs.length; i++) addAll(builders, subs[i]!, doc, entry);
 }

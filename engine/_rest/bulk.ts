@@ -207,14 +207,20 @@ function itemResult(r: WriteResult, status: number): Record<string, unknown> {
   return item;
 }
 
-function run(
-  ctx: RequestContext,
-  action: Action,
-  touched: Set<IndexState>,
-  pipeline: string | undefined,
-  routingParam: string | undefined,
-  plainOpts: WriteOptions,
-): Record<string, unknown> {
+/** What every item of one bulk request shares, read from the request once. */
+interface BulkShared {
+  /** The indices the request wrote to (for stats and `refresh`). */
+  touched: Set<IndexState>;
+  /** The `pipeline` parameter. */
+  pipeline: string | undefined;
+  /** The `routing` parameter. */
+  routingParam: string | undefined;
+  /** The write options of a line whose metadata holds nothing but `_id`. */
+  plainOpts: WriteOptions;
+}
+
+function run(ctx: RequestContext, action: Action, shared: BulkShared): Record<string, unknown> {
+  const { touched, pipeline, routingParam, plainOpts } = shared;
   const { meta, op } = action;
   const rawIndex = meta._index;
   const indexName = rawIndex === undefined || rawIndex === null
@@ -352,7 +358,8 @@ async function runBulk(ctx: RequestContext, started: number): Promise<Reply> {
   const pipeline = ctx.params.get("pipeline") ?? undefined;
   const routing = ctx.params.get("routing") ?? undefined;
   const plainOpts = writeOptions((name) => name === "routing" ? routing : undefined);
-  const results = actions.map((action) => run(ctx, action, touched, pipeline, routing, plainOpts));
+  const shared: BulkShared = { touched, pipeline, routingParam: routing, plainOpts };
+  const results = actions.map((action) => run(ctx, action, shared));
   countBulk(touched, actions, results, performance.now() - timer);
   const forced = await applyRefresh(ctx.params.get("refresh"), touched, ctx.state);
   if (forced) {
