@@ -225,15 +225,14 @@ function visitObject(
   }
 }
 
-/** Field types {@link plainLeafFits} leaves to {@link visitValue} (vectors, points, objects). */
-const NOT_PLAIN = new Set([
-  "dense_vector",
-  "knn_vector",
-  "geo_point",
-  "sparse_vector",
-  "object",
-  "nested",
-]);
+/**
+ * Field types {@link visitValue} checks with a checker of their own before `checkValue` (vectors,
+ * points, objects): {@link plainLeafFits} leaves them to it.
+ */
+function checkedApart(type: string): boolean {
+  return isVectorType(type) || type === "geo_point" || type === "sparse_vector" ||
+    type === "object" || type === "nested";
+}
 
 /**
  * Whether {@link visitValue} would accept `value` for `mapping` without looking further: a
@@ -241,7 +240,7 @@ const NOT_PLAIN = new Set([
  */
 function plainLeafFits(mapping: FieldMapping, value: unknown): boolean {
   const type = mapping.type;
-  if (type === undefined || NOT_PLAIN.has(type)) return false;
+  if (type === undefined || checkedApart(type)) return false;
   const t = typeof value;
   if (t !== "string" && t !== "number" && t !== "boolean") return false;
   return checkValue(type, value) === undefined &&
