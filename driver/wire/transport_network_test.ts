@@ -176,3 +176,23 @@ Deno.test("network: a rejected fetch on a GET is retried on the next node", asyn
   assert.equal(res.node, "http://b:9200");
   assert.deepEqual(calls.map((c) => c.url), ["http://a:9200/", "http://b:9200/"]);
 });
+
+Deno.test("network: a body that stalls past the deadline is a timeout, not a hang", async () => {
+  let cancelled = 0;
+  const stalled = () =>
+    new Response(
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new Uint8Array(10)); // then nothing more, ever
+        },
+        cancel() {
+          cancelled++;
+        },
+      }),
+    );
+  const read = scripted(stalled);
+  const t = transport(read.fetch, { timeoutMs: 30 });
+  await assert.rejects(t.request({ method: "GET", path: "/" }), TimeoutError);
+  assert.ok(read.calls.length >= 1);
+  assert.equal(cancelled, read.calls.length); // every stalled body was let go
+});
