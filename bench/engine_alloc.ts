@@ -7,6 +7,8 @@
 //   deno run -A --v8-flags=--expose-gc,--min-semi-space-size=512,--max-semi-space-size=512 \
 //     bench/engine_alloc.ts                               200,000 documents, 2,000 searches
 //   ALLOC_DOCS=… ALLOC_SEARCHES=… ALLOC_MODE=process|http  other sizes, one mode
+//   ALLOC_MODE=socket                                     over HTTP with the scale report's
+//                                                         raw-socket client instead of fetch
 //
 // The phases are found by difference: a `GET /`, a `match_none` search of size 0, the `match`
 // with size 0, the `match` with its 10 hits, each a phase more than the one before.
@@ -22,7 +24,7 @@
 // the same for a baseline and a change, so differences are the engine's.
 
 import { Engine, serve } from "../engine/mod.ts";
-import { batch, MAPPINGS, rng, WORDS } from "./engine_scale.ts";
+import { batch, MAPPINGS, rng, socketClient, WORDS } from "./engine_scale.ts";
 
 type Call = (method: string, path: string, body?: string) => Promise<string>;
 
@@ -104,7 +106,22 @@ const docs = Number(Deno.env.get("ALLOC_DOCS") ?? 200_000);
 const n = Number(Deno.env.get("ALLOC_SEARCHES") ?? 2000);
 const mode = Deno.env.get("ALLOC_MODE");
 
-if (mode !== "http") {
+if (mode === "socket") {
+  const engine = new Engine();
+  const server = await serve(engine, { port: 0 });
+  const socket = socketClient(server.url);
+  const call: Call = async (method, path, body) => {
+    const type = path.endsWith("_bulk") ? "application/x-ndjson" : "application/json";
+    const [status, text] = await socket.call(method, path, body, type);
+    if (status >= 300) throw new Error(`${path}: ${status} ${text.slice(0, 200)}`);
+    return text;
+  };
+  await report("over HTTP (serve, keep-alive socket client)", call, docs, n);
+  socket.close();
+  await server.close();
+  engine.close();
+}
+if (mode !== "http" && mode !== "socket") {
   const engine = new Engine();
   const call: Call = async (method, path, body) => {
     const res = await engine.fetch(`http://engine${path}`, {
@@ -119,7 +136,7 @@ if (mode !== "http") {
   await report("in process (engine.fetch)", call, docs, n);
   engine.close();
 }
-if (mode !== "process") {
+if (mode !== "process" && mode !== "socket") {
   const engine = new Engine();
   const server = await serve(engine, { port: 0 });
   const call: Call = async (method, path, body) => {
