@@ -30,7 +30,7 @@ export class RawJson {
   toJSON(): unknown {
     if (collected === null) return JSON.parse(this.text);
     collected.push(this.text);
-    return `${nonce}${collected.length - 1}`;
+    return MARK;
   }
 }
 
@@ -71,23 +71,31 @@ function hasUnsafeInteger(value: unknown): boolean {
   return false;
 }
 
-/** `text` with each `"<mark><i>"` (a placeholder as JSON writes it) replaced by `parts[i]`. */
-function putBack(text: string, mark: string, parts: readonly string[]): string {
+/**
+ * What a RawJson (or a bigint) is written as while a reply is stringified: one string for every
+ * place, put back in order (`JSON.stringify` asks for the values in the order it writes them).
+ * Random, made once: no text a reply carries can hold it, since it never leaves the process.
+ */
+const MARK = `\u0001raw${Math.random().toString(36).slice(2)}${
+  Math.random().toString(36).slice(2)
+}`;
+/** {@link MARK} as JSON writes it. */
+const MARK_TEXT = JSON.stringify(MARK);
+
+/** `text` with its i-th {@link MARK_TEXT} replaced by `parts[i]`. */
+function putBack(text: string, parts: readonly string[]): string {
   let out = "";
   let from = 0;
-  for (;;) {
-    const at = text.indexOf(mark, from);
+  for (const part of parts) {
+    const at = text.indexOf(MARK_TEXT, from);
     if (at < 0) break;
-    const digits = at + mark.length;
-    const end = text.indexOf('"', digits);
-    out += text.slice(from, at) + parts[Number(text.slice(digits, end))]!;
-    from = end + 1;
+    out += text.slice(from, at) + part;
+    from = at + MARK_TEXT.length;
   }
-  return from === 0 ? text : out + text.slice(from);
+  return out + text.slice(from);
 }
 
 let collected: string[] | null = null;
-let nonce = "";
 
 /**
  * `JSON.stringify` of a reply, with every RawJson's text put back verbatim and every bigint
@@ -95,10 +103,8 @@ let nonce = "";
  * written as the double it is (`9.223372036854776e+18`), not as digits that look exact.
  */
 export function stringifyReply(body: unknown, indent?: number, doubles = false): string {
-  const outer = collected;
-  const outerNonce = nonce; // a part written as doubles is a reply within the reply
+  const outer = collected; // a part written as doubles is a reply within the reply
   collected = [];
-  nonce = `\u0001raw${Math.random().toString(36).slice(2)}:`;
   try {
     let text: string;
     try {
@@ -111,14 +117,13 @@ export function stringifyReply(body: unknown, indent?: number, doubles = false):
       text = JSON.stringify(body, (_key, value) => {
         if (typeof value !== "bigint") return value;
         parts.push(String(value));
-        return `${nonce}${parts.length - 1}`;
+        return MARK;
       }, indent);
     }
     if (doubles) text = replaceUnsafeIntegers(text, (literal) => Number(literal).toExponential());
     if (collected.length === 0) return text;
-    return putBack(text, `"\\u0001raw${nonce.slice(4)}`, collected);
+    return putBack(text, collected);
   } finally {
     collected = outer;
-    nonce = outerNonce;
   }
 }
