@@ -312,7 +312,8 @@ export function listen(
     let port = options.port;
     const server = createServer((req, res) => {
       // A read waits from its arrival: background merges yield to it (see search_pressure.ts).
-      if (isRead(req.method, req.url)) res.once("close", searchBegins());
+      // (A response closes once, and the end counts once: no `once` wrapper per request.)
+      if (isRead(req.method, req.url)) res.on("close", searchBegins());
       toRequest(req, {
         hostname: options.hostname,
         port,

@@ -50,10 +50,12 @@ function countSearch(
   const indices = targets.map((t) => cluster.indices.get(t.index))
     .filter((i): i is IndexState => i !== undefined);
   const shards = indices.reduce((n, i) => n + i.shardCount, 0);
-  const fetched = hitIndices(response);
+  // One shard fetches in the query's round whatever it returned: the hits are read only beside
+  // other shards.
+  const fetched = shards === 1 ? null : hitIndices(response);
   const groups = groupsOf(body);
   for (const index of indices) {
-    const fetches = shards === 1 || fetched.has(index.name) ? 1 : 0;
+    const fetches = fetched === null || fetched.has(index.name) ? 1 : 0;
     const counters: SearchCounters[] = [index.stats.search];
     for (const g of groups) {
       const c = index.stats.group(g);
