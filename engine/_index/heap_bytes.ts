@@ -4,6 +4,7 @@
 import { KeptDoc } from "./kept_doc.ts";
 import type { FieldIndex, Posting } from "./segment.ts";
 import { shardOf } from "./shard.ts";
+import { TextPosting } from "./text_posting.ts";
 import type { ShardSnapshot } from "./shard_snapshot.ts";
 
 /** The structures memory is counted under, in the order a report prints them. */
@@ -162,6 +163,12 @@ function countField(counter: HeapCounter, f: FieldIndex): void {
 }
 
 function countPosting(counter: HeapCounter, p: Posting): void {
+  if (p instanceof TextPosting) {
+    // Its slots; its views only once a search read them (else the arrays its field shares).
+    counter.object("terms", 6);
+    for (const [part, a] of p.heldArrays) counter.array(part, a);
+    return;
+  }
   counter.object("terms", 4);
   counter.array("postings", p.docs);
   counter.array("postings", p.freqs);
