@@ -3,6 +3,8 @@
 
 import { KeptDoc } from "./kept_doc.ts";
 import type { FieldIndex, Posting } from "./segment.ts";
+import { shardOf } from "./shard.ts";
+import { TextPosting } from "./text_posting.ts";
 import type { ShardSnapshot } from "./shard_snapshot.ts";
 
 /** The structures memory is counted under, in the order a report prints them. */
@@ -110,13 +112,15 @@ function align(n: number): number {
  * ```
  */
 export function countSnapshot(counter: HeapCounter, snapshot: ShardSnapshot): void {
+  // The shard's filter over every id its segments hold (one per shard, not per segment).
+  for (const a of shardOf(snapshot)?.idFilterArrays ?? []) counter.array("ids", a);
   for (const { segment } of snapshot.views) {
     counter.object("documents", 5);
     counter.refs("documents", segment.docs.length);
     for (const doc of segment.docs) {
       counter.string("ids", doc.id);
       if (doc instanceof KeptDoc) {
-        counter.object("documents", 7);
+        counter.object("documents", 6); // id, version, seqNo, primaryTerm, its text's store and place
         const data = doc.data;
         if (typeof data === "string") counter.string("source", data);
         else for (const a of data.arrays) counter.array("source", a);
@@ -159,6 +163,12 @@ function countField(counter: HeapCounter, f: FieldIndex): void {
 }
 
 function countPosting(counter: HeapCounter, p: Posting): void {
+  if (p instanceof TextPosting) {
+    // Its slots; its views only once a search read them (else the arrays its field shares).
+    counter.object("terms", 6);
+    for (const [part, a] of p.heldArrays) counter.array(part, a);
+    return;
+  }
   counter.object("terms", 4);
   counter.array("postings", p.docs);
   counter.array("postings", p.freqs);

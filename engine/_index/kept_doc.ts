@@ -29,13 +29,17 @@ export class KeptDoc implements StoredDoc {
   version: number;
   /** The `_seq_no`. */
   seqNo: number;
-  /** The `_primary_term` (one node, never failed over: always 1). */
+  /**
+   * The `_primary_term` (one node, never failed over: always 1). An own property, not a getter:
+   * copies made by spreading a document keep it.
+   */
   readonly primaryTerm = 1;
   /** Custom routing, when given at index time. */
   declare routing?: string;
   #data: string | SourceStore;
-  #at = 0;
-  #parsed: Record<string, unknown> | null;
+  // Until packed, the source parsed at write time (null once dropped); once packed, the text's
+  // place in its store. One slot for both: a million documents keep 8 bytes less each.
+  #at: number | Record<string, unknown> | null;
 
   /**
    * `written.source` is `written.text` parsed; it is kept until the document is packed (see
@@ -46,7 +50,13 @@ export class KeptDoc implements StoredDoc {
     this.version = written.version;
     this.seqNo = written.seqNo;
     this.#data = written.text;
-    this.#parsed = written.source;
+    this.#at = written.source;
+  }
+
+  /** The source parsed at write time, while it is kept (before packing). */
+  get #parsed(): Record<string, unknown> | null {
+    const at = this.#at;
+    return typeof at === "number" ? null : at;
   }
 
   /**
@@ -68,13 +78,13 @@ export class KeptDoc implements StoredDoc {
   /** The JSON text the source was sent as (trimmed). */
   get text(): string {
     const data = this.#data;
-    return typeof data === "string" ? data : data.text(this.#at);
+    return typeof data === "string" ? data : data.text(this.#at as number);
   }
 
   /** The length of its text: UTF-8 bytes once packed, UTF-16 units before. */
   get textLength(): number {
     const data = this.#data;
-    return typeof data === "string" ? data.length : data.byteLength(this.#at);
+    return typeof data === "string" ? data.length : data.byteLength(this.#at as number);
   }
 
   /** Where its text lives (for measuring memory): a string, or the store it was packed into. */
@@ -90,7 +100,7 @@ export class KeptDoc implements StoredDoc {
   /** The text for packing into a new store: the string, or its bytes in the current store. */
   get #stored(): StoredText | null {
     const data = this.#data;
-    if (typeof data !== "string") return { store: data, at: this.#at };
+    if (typeof data !== "string") return { store: data, at: this.#at as number };
     // A lone surrogate would not survive UTF-8: such a text stays a string.
     return data.isWellFormed() ? data : null;
   }
@@ -138,7 +148,7 @@ export class KeptDoc implements StoredDoc {
     for (let i = range.from; i < range.to; i++) {
       const d = docs[i];
       if (!(d instanceof KeptDoc)) continue;
-      d.#parsed = null;
+      if (typeof d.#data === "string") d.#at = null;
       const stored = d.#stored;
       if (stored === null) continue;
       kept.push(d);

@@ -362,7 +362,30 @@ export class Shard {
         base += s.segment.maxDoc;
       }
       this.#snapshot = new ShardSnapshot(views, this.#docCount);
+      SHARDS.set(this.#snapshot, this);
     }
     return this.#snapshot;
   }
+
+  /** The typed arrays of its id filter (for measuring memory). */
+  get idFilterArrays(): readonly ArrayBufferView[] {
+    return this.#ids.arrays;
+  }
+}
+
+// The shard each snapshot was taken of (for measuring memory: its id filter is the shard's).
+const SHARDS = new WeakMap<ShardSnapshot, Shard>();
+
+/**
+ * The shard `snapshot` was taken of, while it is held.
+ *
+ * @example
+ * ```ts
+ * import { Shard, shardOf } from "./shard.ts";
+ * const shard = new Shard();
+ * console.assert(shardOf(shard.snapshot()) === shard);
+ * ```
+ */
+export function shardOf(snapshot: ShardSnapshot): Shard | undefined {
+  return SHARDS.get(snapshot);
 }

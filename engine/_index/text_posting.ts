@@ -55,29 +55,106 @@ function maxOf(values: Int32Array): number {
  * ```
  */
 export class TextPosting implements Posting {
-  /** Doc ordinals. */
-  readonly docs: Int32Array;
-  /** Term frequency per doc; null when it is 1 in every doc. */
-  readonly freqs: SmallInts | null;
-  /** Token positions, doc by doc. */
-  readonly positions: SmallInts;
+  // Until first read, the segment's shared arrays and this term's place in them: the three views
+  // (about 100 bytes each) are made then, once. Most terms of a segment are never read before
+  // a merge drops it, and a million documents hold some 100,000 postings.
+  #shared: SharedPostings | null;
+  #term: number;
+  #docs: Int32Array | null;
+  #freqs: SmallInts | null;
+  #positions: SmallInts | null;
   #posStart: Int32Array | null = null;
 
   constructor(docs: Int32Array, freqs: SmallInts | null, positions: SmallInts) {
-    this.docs = docs;
-    this.freqs = freqs;
-    this.positions = positions;
+    this.#shared = null;
+    this.#term = 0;
+    this.#docs = docs;
+    this.#freqs = freqs;
+    this.#positions = positions;
+  }
+
+  /** The posting of term `term` of `shared`, its views made on first read. */
+  static lazy(shared: SharedPostings, term: number): TextPosting {
+    const p = new TextPosting(EMPTY_DOCS, null, EMPTY_DOCS);
+    p.#docs = null;
+    p.#positions = null;
+    p.#shared = shared;
+    p.#term = term;
+    return p;
+  }
+
+  /** Doc ordinals. */
+  get docs(): Int32Array {
+    if (this.#shared) this.#open(this.#shared);
+    return this.#docs!;
+  }
+
+  /** Term frequency per doc; null when it is 1 in every doc. */
+  get freqs(): SmallInts | null {
+    if (this.#shared) this.#open(this.#shared);
+    return this.#freqs;
+  }
+
+  /** Token positions, doc by doc. */
+  get positions(): SmallInts {
+    if (this.#shared) this.#open(this.#shared);
+    return this.#positions!;
+  }
+
+  #open(shared: SharedPostings): void {
+    const { spans } = shared;
+    const at = this.#term * 5;
+    const d0 = spans[at]!;
+    const d1 = spans[at + 1]!;
+    const f0 = spans[at + 2]!;
+    this.#docs = shared.docs.subarray(d0, d1);
+    this.#freqs = f0 < 0 ? null : shared.freqs.subarray(f0, f0 + d1 - d0);
+    this.#positions = shared.positions.subarray(spans[at + 3]!, spans[at + 4]!);
+    this.#shared = null;
+  }
+
+  /**
+   * The typed arrays it holds, without making its views (for measuring memory): its views once
+   * read, else the arrays it shares with its segment's other terms.
+   */
+  get heldArrays(): ReadonlyArray<readonly [Held, ArrayBufferView]> {
+    const shared = this.#shared;
+    const held: Array<readonly [Held, ArrayBufferView | null]> = shared
+      ? [
+        ["postings", shared.docs],
+        ["postings", shared.freqs],
+        ["positions", shared.positions],
+        ["terms", shared.spans],
+      ]
+      : [["postings", this.#docs], ["postings", this.#freqs], ["positions", this.#positions]];
+    if (this.#posStart) held.push(["positions", this.#posStart]);
+    return held.filter((h): h is readonly [Held, ArrayBufferView] => h[1] !== null);
   }
 
   /** Offsets into `positions` per doc (length docs + 1), computed once. */
   get posStart(): Int32Array {
     if (this.#posStart) return this.#posStart;
-    const n = this.docs.length;
+    const docs = this.docs;
+    const n = docs.length;
     const start = new Int32Array(n + 1);
     const freqs = this.freqs;
     for (let i = 0; i < n; i++) start[i + 1] = start[i]! + (freqs ? freqs[i]! : 1);
     return this.#posStart = start;
   }
+}
+
+const EMPTY_DOCS = new Int32Array(0);
+
+/** What a posting's array is counted as (see heap_bytes.ts). */
+type Held = "postings" | "positions" | "terms";
+
+/** The arrays the postings of one field of a segment share, and each term's place in them. */
+interface SharedPostings {
+  readonly docs: Int32Array;
+  readonly freqs: SmallInts;
+  readonly positions: SmallInts;
+  /** Per term: doc start, doc end, freq start (-1 = none), position start, position end. */
+  readonly spans: Int32Array;
 }
 
 /**
@@ -157,21 +234,9 @@ export class TextPostingsWriter {
     const positions = yield* narrowedSteps(this.#positions.subarray(0, this.#posAt), block);
     const freqs = yield* narrowedSteps(this.#freqs.subarray(0, this.#freqAt), block);
     const out = new Map<string, TextPosting>();
-    const spans = this.#spans;
+    const shared: SharedPostings = { docs, freqs, positions, spans: Int32Array.from(this.#spans) };
     for (let t = 0; t < this.#terms.length; t++) {
-      const d0 = spans[t * 5]!;
-      const d1 = spans[t * 5 + 1]!;
-      const f0 = spans[t * 5 + 2]!;
-      const p0 = spans[t * 5 + 3]!;
-      const p1 = spans[t * 5 + 4]!;
-      out.set(
-        this.#terms[t]!,
-        new TextPosting(
-          docs.subarray(d0, d1),
-          f0 < 0 ? null : freqs.subarray(f0, f0 + d1 - d0),
-          positions.subarray(p0, p1),
-        ),
-      );
+      out.set(this.#terms[t]!, TextPosting.lazy(shared, t));
     }
     this.#spans = [];
     return out;

@@ -60,3 +60,55 @@ Deno.test("postings finished in steps are the ones finished in one go", () => {
     assert.deepEqual([q.docs, q.freqs, q.positions], [p.docs, p.freqs, p.positions], term);
   }
 });
+
+Deno.test("text postings read lazily give every term's docs, freqs and positions", () => {
+  // Random terms over random docs, positions large enough to need 16 and 32 bits.
+  let seed = 12345;
+  const rand = (n: number) => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed % n;
+  };
+  for (const maxPos of [200, 60_000, 1_000_000]) {
+    const expected = new Map<string, Array<[number, number[]]>>();
+    const terms = 300;
+    let docs = 0;
+    let positions = 0;
+    for (let t = 0; t < terms; t++) {
+      const list: Array<[number, number[]]> = [];
+      let doc = rand(3);
+      for (let k = rand(6); k > 0; k--) {
+        const freq = rand(10) === 0 ? 1 + rand(4) : 1;
+        list.push([doc, Array.from({ length: freq }, () => rand(maxPos))]);
+        doc += 1 + rand(5);
+        docs++;
+        positions += freq;
+      }
+      expected.set(`t${t}`, list);
+    }
+    const w = new TextPostingsWriter(docs, positions);
+    for (const [term, list] of expected) {
+      for (const [doc, pos] of list) w.add(doc, pos, 0, pos.length);
+      w.endTerm(term);
+    }
+    const out = w.finish();
+    const kept = [...expected].filter(([, list]) => list.length > 0);
+    assert.deepEqual([...out.keys()], kept.map(([t]) => t));
+    // Read in a shuffled order, some views before others: each sees its own span only.
+    const order = kept.map(([t]) => t).sort(() => rand(3) - 1);
+    for (const term of order) {
+      const p = out.get(term)!;
+      // Unread, it holds only the arrays its field shares (the spans among them).
+      assert.ok(p.heldArrays.some(([part]) => part === "terms"));
+      const list = expected.get(term)!;
+      assert.deepEqual([...p.docs], list.map(([d]) => d));
+      const freqs = list.map(([, pos]) => pos.length);
+      assert.deepEqual(p.freqs === null ? freqs.map(() => 1) : [...p.freqs], freqs);
+      assert.deepEqual([...p.positions], list.flatMap(([, pos]) => pos));
+      assert.equal(p.posStart.at(-1), p.positions.length);
+      assert.equal(p.docs, p.docs); // made once
+      // Once read it holds only its own views.
+      assert.equal(p.heldArrays[0]?.[1], p.docs);
+      assert.ok(!p.heldArrays.some(([part]) => part === "terms"));
+    }
+  }
+});
