@@ -74,10 +74,11 @@ function hasUnsafeInteger(value: unknown): boolean {
 /**
  * What a RawJson (or a bigint) is written as while a reply is stringified: one string for every
  * place, put back in order (`JSON.stringify` asks for the values in the order it writes them).
- * Random, made once: no text a reply carries can hold it, since it never leaves the process.
+ * 128 random bits, made once: no text a reply carries can hold it, since it never leaves the
+ * process.
  */
-const MARK = `\u0001raw${Math.random().toString(36).slice(2)}${
-  Math.random().toString(36).slice(2)
+const MARK = `\u0001raw${
+  Array.from(crypto.getRandomValues(new Uint32Array(4)), (n) => n.toString(36)).join("")
 }`;
 /** {@link MARK} as JSON writes it. */
 const MARK_TEXT = JSON.stringify(MARK);
