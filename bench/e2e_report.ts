@@ -9,6 +9,7 @@
 // clients' (E2E_SERVER=engine serves the engine itself; E2E_SERVER=child serves the canned answer
 // from a child process, so the CPU column is the clients' alone). This file also exports the
 // fixture.
+//   E2E_VARIANTS="JdbcTemplate,Prepared"   only these variants beside the baseline
 //
 // Timing on a shared machine: every variant runs in short interleaved rounds, each round right
 // after the baseline's, and a variant's figure is the median over rounds of its ratio to the
@@ -276,6 +277,16 @@ async function timeBatch(one: Variant, n: number, concurrent: boolean): Promise<
   return { wall: (wall * 1000) / requests, cpu: (cpu.user + cpu.system) / requests };
 }
 
+/**
+ * The variants E2E_VARIANTS names (comma-separated parts of their names; the baseline, first,
+ * always runs): fewer variants in a round, so none runs in the wake of another's garbage.
+ */
+function chosen(variants: readonly { name: string; one: Variant }[]) {
+  const parts = Deno.env.get("E2E_VARIANTS")?.split(",").map((p) => p.trim()).filter(Boolean);
+  if (!parts?.length) return variants;
+  return variants.filter((v, i) => i === 0 || parts.some((p) => v.name.includes(p)));
+}
+
 /** Per variant: its samples and, per round, the baseline's wall time over its own. */
 interface Series {
   wall: number[];
@@ -367,11 +378,12 @@ async function report(): Promise<void> {
       `Deno ${Deno.version.deno}, V8 ${Deno.version.v8}; load average ${loadAverage()} at the start`,
     );
     console.log("");
-    table("one at a time", await compare(fixture.variants, SEQUENTIAL, ROUNDS, false));
+    const variants = chosen(fixture.variants);
+    table("one at a time", await compare(variants, SEQUENTIAL, ROUNDS, false));
     console.log("");
     table(
       `${CONCURRENCY} at a time (Promise.all)`,
-      await compare(fixture.variants, BATCHES, ROUNDS, true),
+      await compare(variants, BATCHES, ROUNDS, true),
     );
     if (Deno.env.get("E2E_STAGES") !== "0") await stages(fixture.url);
     console.log(`\nload average ${loadAverage()} at the end`);
