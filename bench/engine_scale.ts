@@ -365,7 +365,10 @@ async function duringMerge(call: Call, r: () => number, docs: number): Promise<v
  * A keep-alive HTTP/1.1 client on raw sockets, one connection per request in flight (pooled):
  * it writes the request and reads an answer with a declared length (what `serve` sends). A
  * bench client that allocates little and keeps no stream, reader or finalization entry per
- * answer, as `fetch` does (see the module comment).
+ * answer, as `fetch` does (see the module comment). Not `contrib/fetch_deno`: it builds a
+ * `Response`, `Headers` and a body stream per answer, garbage in the engine's process too; in its
+ * place (three runs at 1M, load 1.0–1.3) `match (2 words)` p99 at 16 in flight read 5.6–14.1 ms
+ * against 4.7–6.6 with this client.
  */
 export function socketClient(base: string): {
   call: (method: string, path: string, body?: string, type?: string) => Promise<[number, string]>;
@@ -414,7 +417,11 @@ export function socketClient(base: string): {
       if (end > 0) {
         const headText = decoder.decode(c.buf.subarray(0, end));
         const status = Number(headText.slice(9, 12));
-        const length = Number(/\r\ncontent-length: *(\d+)/i.exec(headText)?.[1] ?? 0);
+        const declared = /\r\ncontent-length: *(\d+)/i.exec(headText)?.[1];
+        if (declared === undefined) {
+          throw new Error(`${method} ${path}: an answer without content-length (${status})`);
+        }
+        const length = Number(declared);
         if (c.len >= end + length) {
           const text = decoder.decode(c.buf.subarray(end, end + length));
           c.buf.copyWithin(0, end + length, c.len);
