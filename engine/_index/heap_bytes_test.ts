@@ -12,12 +12,18 @@ function kept(n: number): KeptDoc[] {
   });
 }
 
-Deno.test("heap bytes: the shard's id filter is counted under ids, once", () => {
+/** A shard holding `n` kept documents, indexed, and its snapshot's bytes by part. */
+function counted(n: number): { shard: Shard; docs: KeptDoc[]; counter: HeapCounter } {
   const shard = new Shard();
-  const docs = kept(500);
+  const docs = kept(n);
   shard.refresh(docs.map((doc) => ({ id: doc.id, doc })), MAPPINGS);
   const counter = new HeapCounter();
   countSnapshot(counter, shard.snapshot());
+  return { shard, docs, counter };
+}
+
+Deno.test("heap bytes: the shard's id filter is counted under ids, once", () => {
+  const { shard, counter } = counted(500);
   const ids = new Map(counter.parts).get("ids")!;
   // The same ids without the filter: the id strings and the segment's id table.
   const without = new HeapCounter();
@@ -34,14 +40,14 @@ Deno.test("heap bytes: the shard's id filter is counted under ids, once", () => 
   assert.equal(again.total, counter.total);
 });
 
-Deno.test("heap bytes: a kept document counts its own slots, its text once packed", () => {
-  const shard = new Shard();
-  const docs = kept(100);
-  shard.refresh(docs.map((doc) => ({ id: doc.id, doc })), MAPPINGS);
-  const counter = new HeapCounter();
-  countSnapshot(counter, shard.snapshot());
-  const parts = new Map(counter.parts);
-  assert.ok(parts.get("documents")! >= 100 * (3 + 6) * 8);
-  assert.ok(parts.get("source")! >= docs.reduce((n, d) => n + d.text.length, 0));
-  for (const d of docs) assert.deepEqual(d.source, JSON.parse(d.text));
+Deno.test("heap bytes: a kept document counts its own six slots, its text once packed", () => {
+  const small = counted(100);
+  const large = counted(200);
+  const documents = (c: HeapCounter) => new Map(c.parts).get("documents")!;
+  // Each document more: its slot in the segment's list and an object of six fields (id, version,
+  // seqNo, primaryTerm, its text's store and its place), 8 + 24 + 6 × 8 bytes.
+  assert.equal(documents(large.counter) - documents(small.counter), 100 * (8 + 24 + 6 * 8));
+  const source = new Map(small.counter.parts).get("source")!;
+  assert.ok(source >= small.docs.reduce((n, d) => n + d.text.length, 0));
+  for (const d of small.docs) assert.deepEqual(d.source, JSON.parse(d.text));
 });
